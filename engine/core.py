@@ -1,0 +1,303 @@
+"""The ruleset interface every game plugs into.
+
+A game is a JSON-able ``state`` (a plain dict) plus the actions applied to it.
+The engine is pure: no I/O, no clock, no global random. Dice come from a
+stream kept in the state and derived from the game's secret seed
+(HMAC-SHA256(seed, counter)); the counter only ever goes up, so a die once
+drawn is never drawn again.
+
+Outside the engine, a game is read only through ``Ruleset.view(state, seat)``
+(``seat=None`` is the public view); the seed and every hidden fact stay in the
+state and never reach a view they are not entitled to.
+"""
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+from dataclasses import dataclass, field
+from typing import Any, Iterable, Iterator, Protocol, Sequence
+
+State = dict[str, Any]
+
+
+# --------------------------------------------------------------------------
+# Errors: invalid (syntax) vs illegal (rules) vs ambiguous
+# --------------------------------------------------------------------------
+class OrderError(ValueError):
+    """Base of every refused order. ``str(err)`` is a short text fit to show
+    the player who sent it (it never carries hidden information)."""
+
+    kind = "error"
+
+    def __init__(self, message: str, section: str | None = None):
+        super().__init__(message)
+        self.message = message
+        self.section = section
+
+    def __str__(self) -> str:
+        if self.section:
+            return f"{self.message} (rule {self.section})"
+        return self.message
+
+
+class InvalidOrder(OrderError):
+    """The text is not an order in this ruleset's notation."""
+
+    kind = "invalid"
+
+
+class IllegalOrder(OrderError):
+    """A well-formed order that the rules forbid now. Carries the reason and
+    the rule section."""
+
+    kind = "illegal"
+
+
+class AmbiguousOrder(OrderError):
+    """The text fits more than one legal action."""
+
+    kind = "ambiguous"
+
+    def __init__(self, message: str, candidates: Sequence[str] = (), section: str | None = None):
+        super().__init__(message, section)
+        self.candidates = list(candidates)
+
+
+# --------------------------------------------------------------------------
+# Dice
+# --------------------------------------------------------------------------
+def new_dice(seed: str) -> dict:
+    """The dice record kept inside a game state."""
+    return {"seed": seed, "counter": 0}
+
+
+def commitment(seed: str) -> str:
+    """What is published at game start: SHA-256 of the seed."""
+    return hashlib.sha256(seed.encode()).hexdigest()
+
+
+def draw_word(seed: str, counter: int) -> int:
+    mac = hmac.new(seed.encode(), f"palantir-die:{counter}".encode(), hashlib.sha256)
+    return int.from_bytes(mac.digest()[:8], "big")
+
+
+class Dice:
+    """Draws from the stream in ``state['dice']``; every value drawn is kept
+    in ``rolls`` so the action's events can show (and the log can keep) every
+    die. Uniform by rejection sampling, so no face is favoured."""
+
+    def __init__(self, record: dict):
+        self.record = record
+        self.rolls: list[dict] = []
+
+    def randint(self, lo: int, hi: int, label: str = "") -> int:
+        span = hi - lo + 1
+        limit = (1 << 64) - ((1 << 64) % span)
+        while True:
+            n = self.record["counter"]
+            self.record["counter"] = n + 1
+            w = draw_word(self.record["seed"], n)
+            if w < limit:
+                value = lo + (w % span)
+                self.rolls.append({"n": n, "sides": span, "value": value, "label": label})
+                return value
+
+    def d6(self, label: str = "") -> int:
+        return self.randint(1, 6, label)
+
+    def roll(self, count: int, sides: int = 6, label: str = "") -> list[int]:
+        return [self.randint(1, sides, label) for _ in range(count)]
+
+    def shuffle(self, items: list, label: str = "shuffle") -> list:
+        items = list(items)
+        for i in range(len(items) - 1, 0, -1):
+            j = self.randint(0, i, label)
+            items[i], items[j] = items[j], items[i]
+        return items
+
+
+# --------------------------------------------------------------------------
+# Actions and events
+# --------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Action:
+    """One parsed order. ``verb`` then positional ``args`` (unit ids, hexes,
+    hexsides, keywords), exactly as the canonical notation prints them."""
+
+    verb: str
+    args: tuple[str, ...] = ()
+
+    def __str__(self) -> str:
+        return " ".join((self.verb, *self.args))
+
+
+@dataclass
+class Event:
+    """What an accepted action did. ``public`` is safe for the channel; each
+    entry of ``private`` goes only to that seat's holders (by DM)."""
+
+    public: str = ""
+    private: dict[str, str] = field(default_factory=dict)
+    section: str | None = None
+    rolls: list[dict] = field(default_factory=list)
+    new_phase: bool = False  # a phase began: post a map / take a snapshot
+
+    def to_json(self) -> dict:
+        return {
+            "public": self.public,
+            "private": dict(self.private),
+            "section": self.section,
+            "rolls": list(self.rolls),
+            "new_phase": self.new_phase,
+        }
+
+
+@dataclass(frozen=True)
+class Result:
+    """The end of a game."""
+
+    winner: str | None  # a seat, or None for a draw
+    summary: str
+    section: str | None = None
+
+
+# --------------------------------------------------------------------------
+# The ruleset protocol
+# --------------------------------------------------------------------------
+class Ruleset(Protocol):
+    name: str
+    title: str
+    seats: tuple[str, ...]
+
+    def new_game(self, options: dict[str, str], seed: str, fixture: dict | None = None) -> State:
+        """A fresh game. ``options`` are the public ``key=value`` pairs of
+        ``/game new``; ``fixture`` lets a test or a group resuming a table game
+        fix hidden facts that are otherwise drawn from the seed."""
+
+    def active_seats(self, state: State) -> list[str]:
+        """Seats that must act now (their part of the phase is not done)."""
+
+    def legal_actions(self, state: State, seat: str) -> Iterator[Action]:
+        """Lazily every complete legal action of ``seat`` now (feeds autocomplete)."""
+
+    def parse(self, state: State, seat: str, text: str) -> Action:
+        """Parse order text into a legal action, or raise Invalid/Illegal/AmbiguousOrder."""
+
+    def format(self, action: Action) -> str:
+        """Canonical notation; ``parse(format(a)) == a`` for a legal ``a``."""
+
+    def check(self, state: State, seat: str, action: Action) -> None:
+        """Raise IllegalOrder (reason + section) if ``action`` is not legal now."""
+
+    def apply(self, state: State, seat: str, action: Action) -> list[Event]:
+        """Mutate ``state`` by a checked action, drawing dice only from its stream."""
+
+    def view(self, state: State, seat: str | None) -> dict:
+        """What ``seat`` may see (``None``: the public). The only read path."""
+
+    def secret_text(self, state: State, seat: str) -> str | None:
+        """The seat's hidden information as a short text, for DM and /secret."""
+
+    def result(self, state: State) -> Result | None:
+        """The game's result once it is over, else None."""
+
+    def help(self, topic: str | None = None) -> str:
+        """How to play this ruleset here."""
+
+
+# --------------------------------------------------------------------------
+# Registry
+# --------------------------------------------------------------------------
+_RULESETS: dict[str, Ruleset] = {}
+
+
+def register(ruleset: Ruleset) -> Ruleset:
+    _RULESETS[ruleset.name] = ruleset
+    return ruleset
+
+
+def get_ruleset(name: str) -> Ruleset:
+    _load_builtin()
+    try:
+        return _RULESETS[name]
+    except KeyError:
+        raise KeyError(f"unknown ruleset `{name}`; known: {', '.join(sorted(_RULESETS))}") from None
+
+
+def ruleset_names() -> list[str]:
+    _load_builtin()
+    return sorted(_RULESETS)
+
+
+def _load_builtin() -> None:
+    if not _RULESETS:
+        from engine.rulesets import gondor  # noqa: F401  (registers itself)
+
+
+# --------------------------------------------------------------------------
+# Game: a ruleset plus its state, python-chess style
+# --------------------------------------------------------------------------
+def clone(state: State) -> State:
+    return json.loads(json.dumps(state))
+
+
+def state_digest(state: State) -> str:
+    return hashlib.sha256(json.dumps(state, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
+
+
+class Game:
+    def __init__(self, ruleset: Ruleset | str, state: State):
+        self.ruleset = get_ruleset(ruleset) if isinstance(ruleset, str) else ruleset
+        self.state = state
+
+    @classmethod
+    def new(cls, ruleset: str, options: dict[str, str] | None = None, seed: str = "0",
+            fixture: dict | None = None) -> "Game":
+        rs = get_ruleset(ruleset)
+        return cls(rs, rs.new_game(dict(options or {}), seed, fixture))
+
+    def legal_actions(self, seat: str) -> Iterator[Action]:
+        return self.ruleset.legal_actions(self.state, seat)
+
+    def legal_texts(self, seat: str, prefix: str = "", limit: int | None = None) -> list[str]:
+        out: list[str] = []
+        p = prefix.strip().lower()
+        for a in self.legal_actions(seat):
+            t = self.ruleset.format(a)
+            if not p or t.lower().startswith(p) or p in t.lower():
+                out.append(t)
+                if limit is not None and len(out) >= limit:
+                    break
+        return out
+
+    def parse(self, seat: str, text: str) -> Action:
+        return self.ruleset.parse(self.state, seat, text)
+
+    def play(self, seat: str, text: str) -> tuple[Action, list[Event]]:
+        """Parse, check and apply on a copy; the live state changes only if
+        everything succeeded (a refused order changes nothing, dice included)."""
+        action = self.parse(seat, text)
+        work = clone(self.state)
+        self.ruleset.check(work, seat, action)
+        events = self.ruleset.apply(work, seat, action)
+        self.state = work
+        return action, events
+
+    def view(self, seat: str | None) -> dict:
+        return self.ruleset.view(self.state, seat)
+
+    def result(self) -> Result | None:
+        return self.ruleset.result(self.state)
+
+    def active_seats(self) -> list[str]:
+        return self.ruleset.active_seats(self.state)
+
+
+def iter_limit(it: Iterable, n: int) -> list:
+    out = []
+    for x in it:
+        out.append(x)
+        if len(out) >= n:
+            break
+    return out

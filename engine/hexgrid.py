@@ -1,0 +1,269 @@
+"""Hex geometry for SPI maps.
+
+SPI prints flat-topped hexes in vertical columns and numbers each hex ``XXYY``:
+column ``XX``, row ``YY``. Even-numbered columns sit half a hex lower than
+odd-numbered ones ("even-q" offset), so hex 0201 touches 0101 and 0102.
+
+Directions are the six hexsides of a flat-topped hex: ``n ne se s sw nw``.
+A hexside is written ``XXYY/d``; its canonical form always uses ``n``, ``ne``
+or ``se`` (``1905/s`` is the same hexside as ``1906/n``).
+
+Everything here is pure: no state, no randomness.
+"""
+from __future__ import annotations
+
+import heapq
+import re
+from dataclasses import dataclass
+from typing import Callable, Iterable, Iterator
+
+DIRECTIONS: tuple[str, ...] = ("n", "ne", "se", "s", "sw", "nw")
+OPPOSITE = {"n": "s", "ne": "sw", "se": "nw", "s": "n", "sw": "ne", "nw": "se"}
+CANONICAL_DIRS = ("n", "ne", "se")
+
+_HEX_RE = re.compile(r"^(\d{2})(\d{2})$")
+_SIDE_RE = re.compile(r"^(\d{4})/(n|ne|se|s|sw|nw)$")
+
+
+class HexError(ValueError):
+    """A hex or hexside label that is not well formed."""
+
+
+@dataclass(frozen=True, order=True, slots=True)
+class Hex:
+    col: int
+    row: int
+
+    @classmethod
+    def parse(cls, text: str) -> "Hex":
+        m = _HEX_RE.match(text.strip())
+        if not m:
+            raise HexError(f"`{text}` is not a hex number (four digits, XXYY)")
+        return cls(int(m.group(1)), int(m.group(2)))
+
+    def __str__(self) -> str:
+        return f"{self.col:02d}{self.row:02d}"
+
+    # --- neighbours -----------------------------------------------------
+    def neighbour(self, direction: str) -> "Hex":
+        c, r = self.col, self.row
+        shifted = c % 2 == 0  # even columns sit half a hex lower
+        if direction == "n":
+            return Hex(c, r - 1)
+        if direction == "s":
+            return Hex(c, r + 1)
+        if direction == "ne":
+            return Hex(c + 1, r if shifted else r - 1)
+        if direction == "se":
+            return Hex(c + 1, r + 1 if shifted else r)
+        if direction == "nw":
+            return Hex(c - 1, r if shifted else r - 1)
+        if direction == "sw":
+            return Hex(c - 1, r + 1 if shifted else r)
+        raise HexError(f"`{direction}` is not a direction (n ne se s sw nw)")
+
+    def neighbours(self) -> list["Hex"]:
+        return [self.neighbour(d) for d in DIRECTIONS]
+
+    def direction_to(self, other: "Hex") -> str | None:
+        for d in DIRECTIONS:
+            if self.neighbour(d) == other:
+                return d
+        return None
+
+    # --- cube coordinates --------------------------------------------------
+    def cube(self) -> tuple[int, int, int]:
+        # even-q: x = col, z = row - (col + (col & 1)) / 2 ; but our shift is on
+        # even columns, which is "even-q" in redblob terms with col parity.
+        x = self.col
+        z = self.row - (self.col + (self.col & 1)) // 2
+        y = -x - z
+        return x, y, z
+
+    @classmethod
+    def from_cube(cls, x: int, y: int, z: int) -> "Hex":
+        col = x
+        row = z + (x + (x & 1)) // 2
+        return cls(col, row)
+
+    def distance(self, other: "Hex") -> int:
+        ax, ay, az = self.cube()
+        bx, by, bz = other.cube()
+        return max(abs(ax - bx), abs(ay - by), abs(az - bz))
+
+
+def hex_of(value: "Hex | str") -> Hex:
+    return value if isinstance(value, Hex) else Hex.parse(value)
+
+
+def distance(a: "Hex | str", b: "Hex | str") -> int:
+    return hex_of(a).distance(hex_of(b))
+
+
+@dataclass(frozen=True, order=True, slots=True)
+class Hexside:
+    """A hexside in canonical form: ``hex`` plus one of ``n``, ``ne``, ``se``."""
+
+    hex: Hex
+    direction: str
+
+    @classmethod
+    def of(cls, h: "Hex | str", direction: str) -> "Hexside":
+        h = hex_of(h)
+        if direction not in OPPOSITE:
+            raise HexError(f"`{direction}` is not a direction (n ne se s sw nw)")
+        if direction in CANONICAL_DIRS:
+            return cls(h, direction)
+        return cls(h.neighbour(direction), OPPOSITE[direction])
+
+    @classmethod
+    def between(cls, a: "Hex | str", b: "Hex | str") -> "Hexside":
+        a, b = hex_of(a), hex_of(b)
+        d = a.direction_to(b)
+        if d is None:
+            raise HexError(f"{a} and {b} are not adjacent")
+        return cls.of(a, d)
+
+    @classmethod
+    def parse(cls, text: str) -> "Hexside":
+        text = text.strip()
+        m = _SIDE_RE.match(text)
+        if m:
+            return cls.of(Hex.parse(m.group(1)), m.group(2))
+        if "/" in text:  # also accept 2101/2201
+            a, _, b = text.partition("/")
+            try:
+                return cls.between(Hex.parse(a), Hex.parse(b))
+            except HexError:
+                pass
+        raise HexError(f"`{text}` is not a hexside (XXYY/d with d one of n ne se s sw nw)")
+
+    def hexes(self) -> tuple[Hex, Hex]:
+        return self.hex, self.hex.neighbour(self.direction)
+
+    def __str__(self) -> str:
+        return f"{self.hex}/{self.direction}"
+
+
+def ring(center: Hex, radius: int) -> list[Hex]:
+    if radius == 0:
+        return [center]
+    out = []
+    h = center
+    for _ in range(radius):
+        h = h.neighbour("sw")
+    # walk the six sides
+    for d in ("n", "ne", "se", "s", "sw", "nw"):
+        for _ in range(radius):
+            out.append(h)
+            h = h.neighbour(d)
+    return out
+
+
+def within(center: Hex, radius: int) -> list[Hex]:
+    out = []
+    for r in range(radius + 1):
+        out.extend(ring(center, r))
+    return out
+
+
+def _cube_round(x: float, y: float, z: float) -> tuple[int, int, int]:
+    rx, ry, rz = round(x), round(y), round(z)
+    dx, dy, dz = abs(rx - x), abs(ry - y), abs(rz - z)
+    if dx > dy and dx > dz:
+        rx = -ry - rz
+    elif dy > dz:
+        ry = -rx - rz
+    else:
+        rz = -rx - ry
+    return rx, ry, rz
+
+
+def line(a: "Hex | str", b: "Hex | str") -> list[Hex]:
+    """The hexes a straight line from the centre of ``a`` to the centre of ``b``
+    passes through, both ends included. Ties along a hexside are broken by a
+    small nudge toward one side, consistently (SPI leaves such lines to the
+    players; we pick one rule and keep it)."""
+    a, b = hex_of(a), hex_of(b)
+    n = a.distance(b)
+    if n == 0:
+        return [a]
+    ax, ay, az = a.cube()
+    bx, by, bz = b.cube()
+    eps = (1e-6, 2e-6, -3e-6)
+    out = []
+    for i in range(n + 1):
+        t = i / n
+        x = ax + (bx - ax) * t + eps[0]
+        y = ay + (by - ay) * t + eps[1]
+        z = az + (bz - az) * t + eps[2]
+        out.append(Hex.from_cube(*_cube_round(x, y, z)))
+    return out
+
+
+def cheapest_path(
+    start: Hex,
+    goal: Hex,
+    step_cost: Callable[[Hex, Hex], float | None],
+    budget: float | None = None,
+) -> tuple[float, list[Hex]] | None:
+    """Dijkstra over hexes. ``step_cost(a, b)`` gives the cost of moving from
+    ``a`` into adjacent ``b``, or None where that step is forbidden. Returns
+    ``(cost, [start, ..., goal])`` or None. Paths costing more than
+    ``budget`` are not explored. Ties break on the hex order, so the result is
+    deterministic."""
+    best: dict[Hex, float] = {start: 0.0}
+    prev: dict[Hex, Hex] = {}
+    heap: list[tuple[float, Hex]] = [(0.0, start)]
+    while heap:
+        cost, h = heapq.heappop(heap)
+        if h == goal:
+            path = [h]
+            while h in prev:
+                h = prev[h]
+                path.append(h)
+            return cost, path[::-1]
+        if cost > best.get(h, float("inf")):
+            continue
+        for nb in h.neighbours():
+            c = step_cost(h, nb)
+            if c is None:
+                continue
+            nc = cost + c
+            if budget is not None and nc > budget:
+                continue
+            if nc < best.get(nb, float("inf")):
+                best[nb] = nc
+                prev[nb] = h
+                heapq.heappush(heap, (nc, nb))
+    return None
+
+
+def reachable(
+    start: Hex,
+    step_cost: Callable[[Hex, Hex], float | None],
+    budget: float,
+) -> dict[Hex, float]:
+    """Every hex reachable from ``start`` within ``budget``, with its cost."""
+    best: dict[Hex, float] = {start: 0.0}
+    heap: list[tuple[float, Hex]] = [(0.0, start)]
+    while heap:
+        cost, h = heapq.heappop(heap)
+        if cost > best.get(h, float("inf")):
+            continue
+        for nb in h.neighbours():
+            c = step_cost(h, nb)
+            if c is None:
+                continue
+            nc = cost + c
+            if nc <= budget and nc < best.get(nb, float("inf")):
+                best[nb] = nc
+                heapq.heappush(heap, (nc, nb))
+    return best
+
+
+def iter_grid(cols: Iterable[int], rows: Iterable[int]) -> Iterator[Hex]:
+    rows = list(rows)
+    for c in cols:
+        for r in rows:
+            yield Hex(c, r)

@@ -1,0 +1,86 @@
+"""Orders of battle as data (TOML), shared by the SPI rulesets."""
+from __future__ import annotations
+
+import re
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+
+COMBAT_TYPES = {"infantry", "cavalry", "archer", "mumak", "troll"}
+SIEGE_TYPES = {"catapult", "siege_tower", "grond"}
+
+_RATINGS_RE = re.compile(r"^([A-E])?([a-e])?-([1-4])-([W-Z])$")
+
+
+@dataclass(frozen=True)
+class Ratings:
+    """SPI combat ratings, e.g. ``De-3-X``: melee D, missile e, Armor
+    Protection 3, Morale X (facts.md 1.2)."""
+
+    melee: str | None
+    missile: str | None
+    armor: int
+    morale: str
+
+    @classmethod
+    def parse(cls, text: str) -> "Ratings":
+        m = _RATINGS_RE.match(text)
+        if not m or not (m.group(1) or m.group(2)):
+            raise ValueError(f"`{text}` is not an SPI rating (like De-3-X)")
+        return cls(m.group(1), m.group(2), int(m.group(3)), m.group(4))
+
+    def __str__(self) -> str:
+        return f"{self.melee or ''}{self.missile or ''}-{self.armor}-{self.morale}"
+
+
+@dataclass(frozen=True)
+class UnitDef:
+    id: str
+    side: str
+    type: str
+    name: str
+    ratings: Ratings | None
+    setup: str
+    section: str
+    arrives: int | str | None = None
+    magic: int | None = None
+    oil: int | None = None
+
+    @property
+    def is_combat(self) -> bool:
+        return self.type in COMBAT_TYPES
+
+    @property
+    def is_leader(self) -> bool:
+        return self.type == "leader"
+
+    @property
+    def is_siege(self) -> bool:
+        return self.type in SIEGE_TYPES
+
+    def label(self) -> str:
+        r = f" {self.ratings}" if self.ratings else ""
+        return f"{self.id} ({self.name}{r})"
+
+
+def load_oob(path: str | Path) -> dict[str, UnitDef]:
+    data = tomllib.loads(Path(path).read_text())
+    out: dict[str, UnitDef] = {}
+    for entry in data["unit"]:
+        ids = [entry["id"]] if "id" in entry else [f"{entry['prefix']}{i}" for i in range(1, entry["count"] + 1)]
+        for uid in ids:
+            if uid in out:
+                raise ValueError(f"duplicate unit id {uid}")
+            out[uid] = UnitDef(
+                id=uid,
+                side=entry["side"],
+                type=entry["type"],
+                name=entry["name"],
+                ratings=Ratings.parse(entry["ratings"]) if "ratings" in entry else None,
+                setup=entry["setup"],
+                section=entry["section"],
+                arrives=entry.get("arrives"),
+                magic=entry.get("magic"),
+                oil=entry.get("oil"),
+            )
+    return out
