@@ -4,7 +4,8 @@ Pure logic (no discord import).  Parsing and evaluation are delegated to the
 maintained `d20 <https://github.com/avrae/d20>`_ library (Avrae's dice engine),
 so the full d20 notation works::
 
-    1d20+5            4d6kh3   2d20kl1   4d6p1      (keep / drop highest / lowest)
+    1d20+5            4d6kh3   2d20kl1   4d6pl1     (keep / drop highest / lowest;
+                                                  bare 4d6p1 drops every 1, as in d20)
     3d6e6             1d6ro1   1d6rr1    1d6ra6     (explode, reroll once / until, add-one)
     4d6mi2   4d6ma5   (1d6, 2d4)kh1      1d20 >= 15  (min/max, sets, comparisons)
     1d20+5 [to hit]   1d20+5 attack roll            (annotations, trailing label)
@@ -27,7 +28,9 @@ d20 draws every die with the *module-level* ``random.randrange`` (in
 module (global, not thread/async safe), we subclass d20's ``Dice``/``Die``
 expression classes so that each die draws from an RNG carried by a per-call
 :class:`d20.RollContext` subclass, and a ``Roller`` subclass whose
-``_eval_dice`` builds those dice.  Every call to :func:`roll` gets a fresh
+``_eval_dice`` builds those dice.  Rerolls are applied in dice order (d20
+iterates a ``set``), so a seeded breakdown is fully reproducible.  Every call
+to :func:`roll` gets a fresh
 context, so concurrent rolls never share state.  Production uses
 ``random.SystemRandom()`` (OS entropy, not seedable); tests pass
 ``random.Random(seed)`` and can replay the exact draws: every die is exactly one
@@ -37,7 +40,6 @@ context, so concurrent rolls never share state.  Production uses
 
 from __future__ import annotations
 
-import logging
 import random
 import re
 from dataclasses import dataclass, field
@@ -47,6 +49,7 @@ import d20
 import lark
 from d20 import diceast
 from d20.expression import Dice as _D20Dice, Die as _D20Die, Number as _D20Number
+from d20.expression import SetOperator as _D20SetOperator
 
 __all__ = [
     "DiceError",
@@ -62,8 +65,6 @@ __all__ = [
     "MAX_TOTAL_DICE",
     "MAX_OUTPUT_CHARS",
 ]
-
-log = logging.getLogger(__name__)
 
 MAX_EXPRESSION_CHARS = 200
 MAX_REASON_CHARS = 200
@@ -138,15 +139,46 @@ class _Dice(_D20Dice):
                      values=self.values.copy(), operations=self.operations.copy())
 
 
+class _SetOperator(_D20SetOperator):
+    """d20 iterates a Python ``set`` of dice when rerolling, so *which* die gets
+    which fresh value depends on object ids.  Reroll in the dice's own order so
+    a seeded RNG reproduces the exact same breakdown."""
+
+    __slots__ = ()
+
+    @staticmethod
+    def _in_order(target, chosen) -> list:
+        return [n for n in target.set if n in chosen]
+
+    def reroll(self, target):
+        to_reroll = self._in_order(target, self.select(target))
+        while to_reroll:  # bounded by the context's max_rolls
+            for die in to_reroll:
+                die.reroll()
+            to_reroll = self._in_order(target, self.select(target))
+
+    def reroll_once(self, target):
+        for die in self._in_order(target, self.select(target)):
+            die.reroll()
+
+
 class _Roller(d20.Roller):
     def _eval_dice(self, node: diceast.Dice) -> _Dice:
         return _Dice.new(node.num, node.size, context=self.context)
+
+    def _eval_operatedset(self, node: diceast.OperatedSet):
+        target = self._eval(node.value)
+        for op in node.operations:
+            the_op = _SetOperator.from_ast(op)
+            the_op.operate(target)
+            target.operations.append(the_op)
+        return target
 
 
 # --------------------------------------------------------------------------- #
 # Text safety                                                                 #
 # --------------------------------------------------------------------------- #
-_MD_SPECIAL = re.compile(r"([\\*_~`|\[\]<>#])")
+_MD_SPECIAL = re.compile(r"([\\*_~`|\[\]])")
 _CONTROL = re.compile(r"[\x00-\x1f\x7f\u2028\u2029]+")
 _ZWSP = "\u200b"
 
@@ -162,6 +194,12 @@ def escape_text(text: str) -> str:
     text = _CONTROL.sub(" ", text)
     text = _MD_SPECIAL.sub(r"\\\1", text)
     return text.replace("@", "@" + _ZWSP)
+
+
+def _code(text: str, limit: int = 40) -> str:
+    """Echo user text inside an inline code span (no markdown inside, no pings)."""
+    text = _CONTROL.sub(" ", _clip(text.strip(), limit)).replace("`", "'")
+    return "`" + text.replace("@", "@" + _ZWSP) + "`"
 
 
 def _clip(text: str, limit: int) -> str:
@@ -305,7 +343,7 @@ class RollResult:
         if compact:
             fixed = len(header) + sum(len(p) + len(t) for p, t in zip(prefixes, tails))
             fixed += len(self.lines) - (1 if single else 0)  # newlines
-            texts = _fit_texts(texts, MAX_OUTPUT_CHARS - fixed - 8)
+            texts = _fit_texts(texts, MAX_OUTPUT_CHARS - fixed - 50)
 
         rows = [f"{p}{t}{tl}" for p, t, tl in zip(prefixes, texts, tails)]
         if single:
@@ -391,9 +429,8 @@ def _parse(roller: _Roller, segment: str) -> diceast.Expression:
 
 
 def _syntax_message(segment: str, col: int | None) -> str:
-    shown = _clip(segment.strip(), 40).replace("`", "'")
     where = f" (at character {col})" if isinstance(col, int) and col > 0 else ""
-    return f"I can't read the dice `{escape_text(shown)}`{where}. Try e.g. `1d20+5` or `4d6kh3`."
+    return f"I can't read the dice {_code(segment)}{where}. Try e.g. `1d20+5` or `4d6kh3`."
 
 
 def _dice_nodes(node: diceast.Node):
@@ -410,7 +447,7 @@ def _check_dice(tree: diceast.Expression) -> int:
         sides = d.size
         if d.num > MAX_DICE_PER_TERM or (sides != "%" and sides > MAX_SIDES):
             raise DiceError(
-                f"`{_clip(str(d.num), 8)}d{_clip(str(sides), 8)}` is too big: at most "
+                f"{_code(f'{d.num}d{sides}', 24)} is too big: at most "
                 f"{MAX_DICE_PER_TERM} dice of at most {MAX_SIDES} sides per term.")
         if sides != "%" and sides < 1:
             raise DiceError("Dice need at least 1 side.")

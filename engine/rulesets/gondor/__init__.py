@@ -185,9 +185,11 @@ class Gondor:
         else:
             head = f"Game-Turn {state['turn']} ({'night' if self.is_night(state) else 'day'})"
         text = f"{head}: {step['title']}. {who} to act ({step['section']})."
+        events = []
         if state["step"] == first_play and state["turn"] == 1:
-            text = "Set-up is complete (13.0). " + text
-        return [Event(public=text, section=step["section"], new_phase=True)]
+            events.append(Event(public="Set-up is complete (13.0).", section="13.0"))
+        events.append(Event(public=text, section=step["section"], new_phase=True))
+        return events
 
     # ---------------------------------------------------------- notation
     def format(self, action: Action) -> str:
@@ -257,7 +259,8 @@ class Gondor:
                 if left:
                     more = f" and {len(left) - 6} more" if len(left) > 6 else ""
                     sec = "13.1" if seat == "sauron" else "13.2"
-                    raise IllegalOrder(f"{len(left)} counters still to deploy: {', '.join(left[:6])}{more}", sec)
+                    noun = "counter" if len(left) == 1 else "counters"
+                    raise IllegalOrder(f"{len(left)} {noun} still to deploy: {', '.join(left[:6])}{more}", sec)
             return
         if action.verb == "deploy":
             self._check_deploy(state, seat, *action.args)
@@ -293,10 +296,12 @@ class Gondor:
             raise IllegalOrder(f"hex {hx} holds enemy units")
         if u.is_combat and sum(o.is_combat for o in stack) >= lim["combat_units"]:
             other = next(o.id for o in stack if o.is_combat)
-            raise IllegalOrder(f"hex {hx} already holds a combat unit ({other}); one per hex", "stacking")
+            raise IllegalOrder(f"hex {hx} already holds a combat unit ({other}); one combat unit per hex "
+                               "(Standard Rules stacking, reconstructed)")
         if u.is_siege and sum(o.is_siege for o in stack) >= lim["siege_equipment"]:
             other = next(o.id for o in stack if o.is_siege)
-            raise IllegalOrder(f"hex {hx} already holds siege equipment ({other})", "stacking")
+            raise IllegalOrder(f"hex {hx} already holds siege equipment ({other}); one per hex "
+                               "(Standard Rules stacking, reconstructed)")
 
     def legal_actions(self, state: State, seat: str) -> Iterator[Action]:
         try:

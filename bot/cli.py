@@ -1,0 +1,54 @@
+"""The `palantir` command: `run` (the Discord bot) and `local` (a game in the terminal)."""
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import sys
+
+from engine.core import ruleset_names
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="palantir", description="A Discord moderator for play-by-post wargames.")
+    sub = p.add_subparsers(dest="cmd")
+    r = sub.add_parser("run", help="run the Discord bot (with no token: a local game of gondor)")
+    r.add_argument("--config", default=None, help="config file (default config.toml, else built-in defaults)")
+    loc = sub.add_parser("local", help="play a game in the terminal, no Discord needed")
+    loc.add_argument("ruleset", choices=ruleset_names())
+    loc.add_argument("--seed", default=None, help="dice seed (same seed + same commands = same game and images)")
+    loc.add_argument("--script", default=None, help="read commands from this file, one a line")
+    loc.add_argument("--out", default=None, help="directory for map images")
+    loc.add_argument("--no-images", action="store_true", help="text only: draw no maps")
+    loc.add_argument("--db", default=None, help="SQLite file to keep the game in (resumes a game found there)")
+    args = p.parse_args(argv)
+
+    if args.cmd == "local":
+        from bot.console import run_local
+
+        return asyncio.run(run_local(args.ruleset, args.seed, args.script, args.out, args.db,
+                                     images=not args.no_images))
+    if args.cmd == "run" or args.cmd is None:
+        from bot.config import ConfigError, load_config
+
+        try:
+            cfg = load_config(getattr(args, "config", None))
+        except ConfigError as e:
+            print(f"palantir: {e}", file=sys.stderr)
+            return 2
+        if not cfg.token:
+            print("No Discord token (config [discord] token or DISCORD_TOKEN): starting a local game of gondor.\n"
+                  "Run `palantir local --help` for options.", file=sys.stderr)
+            from bot.console import run_local
+
+            return asyncio.run(run_local("gondor", None, None, "out", None))
+        logging.basicConfig(level=cfg.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+        from bot.discord_app import run_bot
+
+        return asyncio.run(run_bot(cfg))
+    p.print_help()
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,247 @@
+"""`palantir local <ruleset>`: play a game in the terminal, no Discord token.
+
+Typed commands are the slash commands (`/order deploy OA1 2325`, `/done`,
+`/game map mine:true`, `/roll 2d6`), plus `as <seat>` to switch seats. Public
+posts print as they would appear in the channel; private ones (ephemeral
+answers, DMs) print with a `[to <seat>]` prefix; images go to `--out`.
+
+With `--script FILE`, commands are read from the file, one a line (`#` starts
+a comment); the run exits non-zero if a command was refused, unless its line
+starts with `!expect-error ` (and then it must be refused).
+"""
+from __future__ import annotations
+
+import asyncio
+import re
+import shlex
+import sys
+import tempfile
+from pathlib import Path
+from typing import TextIO
+
+from bot.service import Ctx, GameService, Outcome, Post
+from bot.storage import Store
+from engine.core import get_ruleset
+
+CHANNEL = 1
+GUILD = 1
+
+
+class Console:
+    def __init__(self, service: GameService, ruleset: str, out_dir: str | None, stream: TextIO = sys.stdout):
+        self.service = service
+        self.rs = get_ruleset(ruleset)
+        self.ruleset = ruleset
+        self.out_dir = Path(out_dir) if out_dir else None
+        self.stream = stream
+        self.users = {seat: i + 1 for i, seat in enumerate(self.rs.seats)}  # one local user per seat
+        self.seat_of_user = {u: s for s, u in self.users.items()}
+        self.seat = self.rs.seats[0]
+        self.images = 0
+        self.interaction = 0
+
+    # ------------------------------------------------------------ output
+    def say(self, text: str) -> None:
+        print(text, file=self.stream, flush=True)
+
+    def _names(self, text: str) -> str:
+        return re.sub(r"<@(\d+)>", lambda m: "@" + self.seat_of_user.get(int(m.group(1)), m.group(1)), text)
+
+    def _save(self, data: bytes | None, label: str, ext: str = "png") -> str:
+        if data is None:
+            return "[image: rendering is off]"
+        self.images += 1
+        if not self.out_dir:
+            return "[image: not saved; use --out DIR]"
+        self.out_dir.mkdir(parents=True, exist_ok=True)
+        path = self.out_dir / f"{self.images:04d}-{label}.{ext}"
+        path.write_bytes(data)
+        return f"[{'image' if ext == 'png' else 'file'}: {path}]"
+
+    def _post(self, post: Post, private_to: str | None, label: str) -> None:
+        prefix = f"[to {private_to}] " if private_to else ""
+        if post.text:
+            for line in self._names(post.text).split("\n"):
+                self.say(prefix + line)
+        if post.image is not None:
+            self.say(prefix + self._save(post.image, label))
+        if post.attachment is not None:
+            self.say(prefix + self._save(post.attachment, post.attachment_name.rsplit(".", 1)[0], "json"))
+
+    async def show(self, out: Outcome) -> None:
+        if out.reply:
+            self._post(out.reply, self.seat if out.ephemeral else None,
+                       f"{self.seat}-view" if out.ephemeral else "map")
+        for p in out.public:
+            self._post(p, None, "map")
+        if out.map_after:
+            gid, seat = out.map_after
+            img, caption = await self.service.render_game(gid, seat)
+            self._post(Post(text=caption, image=img), seat, "map")
+        for uid, posts in out.dms.items():
+            for p in posts:
+                self._post(p, self.seat_of_user.get(uid, str(uid)), "dm")
+
+    # ----------------------------------------------------------- commands
+    def ctx(self) -> Ctx:
+        self.interaction += 1
+        uid = self.users[self.seat]
+        return Ctx(channel_id=CHANNEL, guild_id=GUILD, user_id=uid, interaction_id=f"local-{self.interaction}",
+                   is_moderator=(uid == 1), user_name=self.seat)
+
+    async def setup(self) -> None:
+        """A new game with every seat taken, started; or the game already in --db."""
+        existing = await self.service.store.live_game(CHANNEL)
+        if existing and existing.ruleset == self.ruleset:
+            self.say(f"Resuming game {existing.id} ({existing.seq} orders).")
+            return
+        first = self.seat
+        await self.show(await self.service.new_game(self.ctx(), self.ruleset))
+        for seat in self.rs.seats:
+            self.seat = seat
+            await self.show(await self.service.join(self.ctx(), seat))
+        self.seat = first
+        await self.show(await self.service.start(self.ctx()))
+        active = (await self.service.load(await self.service.store.live_game(CHANNEL))).active_seats()
+        if active:
+            self.seat = active[0]
+            self.say(f"(you are now {self.seat}; `as <seat>` switches)")
+
+    @staticmethod
+    def _kv(words: list[str]) -> tuple[list[str], dict[str, str]]:
+        rest, kv = [], {}
+        for w in words:
+            k, sep, v = w.partition(":")
+            if sep and k.isidentifier() and v:
+                kv[k.lower()] = v
+            else:
+                rest.append(w)
+        return rest, kv
+
+    async def run_command(self, line: str) -> Outcome | None:
+        line = line.strip()
+        if not line:
+            return None
+        if line.startswith("as "):
+            seat = line[3:].strip().lower()
+            if seat not in self.users:
+                out = Outcome.error(f"`{seat}` is not a seat here. Seats: {', '.join(self.rs.seats)}.")
+            else:
+                self.seat = seat
+                self.say(f"(you are now {seat})")
+                return Outcome()
+            await self.show(out)
+            return out
+        if not line.startswith("/"):
+            out = Outcome.error("Commands start with `/` (try `/help`), or `as <seat>`.")
+            await self.show(out)
+            return out
+        head, _, tail = line[1:].partition(" ")
+        svc = self.service
+        try:
+            words = shlex.split(tail)
+        except ValueError:
+            words = tail.split()
+        rest, kv = self._kv(words)
+        if head == "order":
+            text = kv.get("text") or tail.strip()
+            if tail.strip().startswith("text:"):
+                text = tail.strip()[5:]
+            out = await svc.order(self.ctx(), text)
+        elif head == "done":
+            out = await svc.done(self.ctx(), kv.get("seat") or (rest[0] if rest else None))
+        elif head == "secret":
+            out = await svc.secret(self.ctx())
+        elif head == "help":
+            out = await svc.help(self.ctx(), kv.get("topic") or (rest[0] if rest else None))
+        elif head == "roll":
+            dice = kv.pop("dice", None)
+            reason = kv.pop("reason", None)
+            private = kv.pop("private", "false").lower() in ("true", "yes", "1")
+            if dice is None:
+                dice = " ".join(rest)
+            out = await svc.roll(self.ctx(), dice, reason, private)
+        elif head == "game":
+            sub = rest[0] if rest else ""
+            args = rest[1:]
+            if sub == "map":
+                out = await svc.map(self.ctx(), kv.get("around"), kv.get("mine", "false").lower() in ("true", "yes", "1"))
+            elif sub == "status":
+                out = await svc.status(self.ctx())
+            elif sub == "log":
+                last = kv.get("last") or (args[0] if args else None)
+                out = await svc.log(self.ctx(), int(last) if last and last.isdigit() else None)
+            elif sub == "export":
+                out = await svc.export(self.ctx())
+            elif sub == "end":
+                out = await svc.end(self.ctx())
+            elif sub == "new":
+                out = await svc.new_game(self.ctx(), kv.get("ruleset") or (args[0] if args else ""), kv.get("options"))
+            elif sub == "join":
+                out = await svc.join(self.ctx(), kv.get("seat") or (args[0] if args else ""))
+            elif sub == "leave":
+                out = await svc.leave(self.ctx())
+            elif sub == "start":
+                out = await svc.start(self.ctx())
+            else:
+                out = Outcome.error("Unknown `/game` command: new, join, leave, start, status, map, log, export, end.")
+        else:
+            out = Outcome.error(f"Unknown command `/{head[:20]}`. Try `/help`.")
+        await self.show(out)
+        return out
+
+    async def run_script(self, path: str) -> int:
+        failures = 0
+        for n, raw in enumerate(Path(path).read_text().splitlines(), 1):
+            line = raw.split("#", 1)[0].strip() if not raw.lstrip().startswith("#") else ""
+            if not line:
+                continue
+            expect = line.startswith("!expect-error ")
+            if expect:
+                line = line[len("!expect-error "):].strip()
+            self.say(f"> {line}")
+            out = await self.run_command(line)
+            refused = out is not None and not out.ok
+            if refused and not expect:
+                self.say(f"!! line {n}: refused")
+                failures += 1
+            elif expect and not refused:
+                self.say(f"!! line {n}: expected an error, but it was accepted")
+                failures += 1
+        if failures:
+            self.say(f"{failures} line(s) of {path} did not go as written.")
+        return 1 if failures else 0
+
+    async def interactive(self) -> int:
+        self.say("Type slash commands (`/order ...`, `/done`, `/game map`, `/help`), `as <seat>`, or `quit`.")
+        while True:
+            try:
+                line = await asyncio.to_thread(input, f"[{self.seat}]> ")
+            except EOFError:
+                return 0
+            if line.strip() in ("quit", "exit"):
+                return 0
+            await self.run_command(line)
+
+
+async def run_local(ruleset: str, seed: str | None, script: str | None, out_dir: str | None,
+                    db_path: str | None = None, stream: TextIO = sys.stdout, images: bool = True) -> int:
+    tmp = None
+    if db_path is None:
+        tmp = tempfile.TemporaryDirectory(prefix="palantir-")
+        db_path = str(Path(tmp.name) / "local.db")
+    store = await Store.open(db_path)
+    try:
+        kw: dict = {"seed_source": (lambda: f"local-{seed}")} if seed is not None else {}
+        if not images:
+            kw["renderer"] = None
+        service = GameService(store, **kw)
+        console = Console(service, ruleset, out_dir, stream)
+        await console.setup()
+        if script:
+            return await console.run_script(script)
+        return await console.interactive()
+    finally:
+        await store.close()
+        if tmp:
+            tmp.cleanup()

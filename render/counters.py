@@ -1,0 +1,259 @@
+"""SPI-style counters and marker chits, drawn once and cached as RGBA sprites.
+
+A sprite is keyed only on what it shows (size, colour, type, texts, flags), so
+two units that look the same share one sprite and the cache stays small.
+Shapes are drawn supersampled and reduced (anti-aliased); text is drawn at the
+final size so it stays crisp.
+"""
+from __future__ import annotations
+
+import math
+from functools import lru_cache
+
+from PIL import Image, ImageDraw
+
+from render.style import RGB, font, fit_font, ink_on, mix
+
+SS = 4  # supersampling of sprite shapes
+
+UNIT_TYPES = ("infantry", "cavalry", "archer", "leader", "catapult", "siege_tower",
+              "grond", "cauldron", "mumak", "troll")
+
+
+def _pad(size: int) -> int:
+    return max(3, round(size * 0.22))
+
+
+# --------------------------------------------------------------------------
+# Type symbols, drawn in the box (x0, y0, x1, y1) at supersampled scale
+# --------------------------------------------------------------------------
+def _box(d: ImageDraw.ImageDraw, b, ink, lw):
+    d.rectangle(b, outline=ink, width=lw)
+
+
+def _symbol(d: ImageDraw.ImageDraw, kind: str, b, ink: RGB, lw: int) -> None:
+    x0, y0, x1, y1 = b
+    w, h = x1 - x0, y1 - y0
+    cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+    if kind == "infantry":
+        _box(d, b, ink, lw)
+        d.line([(x0, y0), (x1, y1)], fill=ink, width=lw)
+        d.line([(x0, y1), (x1, y0)], fill=ink, width=lw)
+    elif kind == "cavalry":
+        _box(d, b, ink, lw)
+        d.line([(x0, y1), (x1, y0)], fill=ink, width=lw)
+    elif kind == "archer":
+        _box(d, b, ink, lw)
+        # a bow drawn to the right: arc, string, arrow
+        bx0, bx1 = x0 + w * 0.22, x0 + w * 0.62
+        by0, by1 = y0 + h * 0.14, y1 - h * 0.14
+        d.arc([bx0 - (bx1 - bx0), by0, bx1, by1], start=-90, end=90, fill=ink, width=lw)
+        d.line([(bx0, by0), (bx0, by1)], fill=ink, width=max(1, lw // 2))
+        d.line([(x0 + w * 0.14, cy), (x1 - w * 0.12, cy)], fill=ink, width=lw)
+        t = h * 0.16
+        d.polygon([(x1 - w * 0.06, cy), (x1 - w * 0.06 - t * 1.4, cy - t), (x1 - w * 0.06 - t * 1.4, cy + t)], fill=ink)
+    elif kind == "leader":
+        r = min(w, h) * 0.58
+        pts = []
+        for i in range(10):
+            a = math.radians(-90 + 36 * i)
+            rr = r if i % 2 == 0 else r * 0.42
+            pts.append((cx + rr * math.cos(a), cy + 0.06 * h + rr * math.sin(a)))
+        d.polygon(pts, fill=ink)
+    elif kind == "catapult":
+        # wheels, frame, throwing arm with a stone
+        wr = h * 0.14
+        base_y = y1 - wr
+        d.line([(x0 + w * 0.12, base_y), (x1 - w * 0.12, base_y)], fill=ink, width=lw)
+        for fx in (0.24, 0.76):
+            d.ellipse([x0 + w * fx - wr, base_y - wr, x0 + w * fx + wr, base_y + wr], outline=ink, width=max(1, lw // 2))
+        px, py = cx, y0 + h * 0.42
+        d.line([(x0 + w * 0.3, base_y), (px, py), (x0 + w * 0.7, base_y)], fill=ink, width=lw)
+        ax, ay = x0 + w * 0.12, y0 + h * 0.08
+        d.line([(x1 - w * 0.2, y0 + h * 0.62), (ax, ay)], fill=ink, width=lw)
+        sr = h * 0.12
+        d.ellipse([ax - sr, ay - sr * 0.2, ax + sr * 1.6, ay + sr * 1.6], fill=ink)
+    elif kind == "siege_tower":
+        tw0, tw1 = cx - w * 0.2, cx + w * 0.2
+        top = y0 - h * 0.02
+        d.polygon([(tw0, top + h * 0.18), (tw1, top + h * 0.18), (tw1 + w * 0.05, y1), (tw0 - w * 0.05, y1)],
+                  outline=ink, width=lw)
+        mw = (tw1 - tw0) / 5
+        for i in (0, 2, 4):
+            d.rectangle([tw0 + i * mw, top, tw0 + (i + 1) * mw, top + h * 0.2], fill=ink)
+        for fy in (0.45, 0.7):
+            d.line([(tw0 - w * 0.02, y0 + h * fy), (tw1 + w * 0.02, y0 + h * fy)], fill=ink, width=max(1, lw // 2))
+        # drawbridge
+        d.line([(tw1, y0 + h * 0.32), (tw1 + w * 0.22, y0 + h * 0.5)], fill=ink, width=lw)
+    elif kind == "grond":
+        wr = h * 0.13
+        base_y = y1 - wr
+        d.rectangle([x0 + w * 0.02, cy - h * 0.16, x1 - w * 0.22, cy + h * 0.1], fill=ink)
+        # wolf-head ram
+        d.polygon([(x1 - w * 0.24, cy - h * 0.32), (x1, cy - h * 0.03), (x1 - w * 0.24, cy + h * 0.2)], fill=ink)
+        d.line([(x0 + w * 0.1, y0 + h * 0.02), (x0 + w * 0.3, cy - h * 0.16)], fill=ink, width=max(1, lw // 2))
+        d.line([(x1 - w * 0.42, y0 + h * 0.02), (x1 - w * 0.36, cy - h * 0.16)], fill=ink, width=max(1, lw // 2))
+        d.line([(x0 + w * 0.1, y0 + h * 0.02), (x1 - w * 0.42, y0 + h * 0.02)], fill=ink, width=max(1, lw // 2))
+        for fx in (0.15, 0.45, 0.72):
+            d.ellipse([x0 + w * fx - wr, base_y - wr, x0 + w * fx + wr, base_y + wr], fill=ink)
+    elif kind == "cauldron":
+        pw = w * 0.56
+        rim = cy - h * 0.02
+        d.chord([cx - pw / 2, rim - h * 0.45, cx + pw / 2, y1 - h * 0.02], start=0, end=180, fill=ink)
+        d.line([(cx - pw / 2 - w * 0.06, rim), (cx + pw / 2 + w * 0.06, rim)], fill=ink, width=lw)
+        # steam / boiling oil
+        for fx in (-0.16, 0.0, 0.16):
+            sx = cx + w * fx
+            d.arc([sx - w * 0.05, y0 - h * 0.02, sx + w * 0.05, y0 + h * 0.2], start=90, end=270, fill=ink, width=max(1, lw // 2))
+            d.arc([sx - w * 0.05, y0 + h * 0.18, sx + w * 0.05, y0 + h * 0.4], start=-90, end=90, fill=ink, width=max(1, lw // 2))
+    elif kind == "mumak":
+        d.ellipse([x0 + w * 0.12, y0 + h * 0.16, x1 - w * 0.24, y1 - h * 0.2], fill=ink)
+        d.ellipse([x1 - w * 0.4, y0, x1 - w * 0.06, y0 + h * 0.55], fill=ink)
+        d.line([(x1 - w * 0.1, y0 + h * 0.35), (x1 - w * 0.02, y1 - h * 0.05)], fill=ink, width=lw * 2)
+        for fx in (0.22, 0.38, 0.56, 0.68):
+            d.rectangle([x0 + w * fx - w * 0.04, y1 - h * 0.3, x0 + w * fx + w * 0.04, y1], fill=ink)
+        # howdah
+        d.rectangle([x0 + w * 0.26, y0, x0 + w * 0.56, y0 + h * 0.18], outline=ink, width=max(1, lw // 2))
+    elif kind == "troll":
+        _box(d, b, ink, lw)
+        # a club across the box
+        d.line([(x0 + w * 0.2, y1 - h * 0.18), (x1 - w * 0.3, y0 + h * 0.3)], fill=ink, width=lw * 2)
+        r = h * 0.17
+        d.ellipse([x1 - w * 0.3 - r, y0 + h * 0.3 - r, x1 - w * 0.3 + r, y0 + h * 0.3 + r], fill=ink)
+    else:
+        _box(d, b, ink, lw)
+
+
+# --------------------------------------------------------------------------
+# Counters
+# --------------------------------------------------------------------------
+@lru_cache(maxsize=2048)
+def counter_sprite(size: int, fill: RGB, kind: str, top: str, bottom: str,
+                   reduced: bool = False, disrupted: bool = False,
+                   real: bool | None = None) -> Image.Image:
+    """An RGBA sprite of a ``size`` px counter, with a margin of ``_pad(size)``
+    on every side for its shadow and badges."""
+    pad = _pad(size)
+    full = size + 2 * pad
+    k = SS
+    big = Image.new("RGBA", (full * k, full * k), (0, 0, 0, 0))
+    d = ImageDraw.Draw(big)
+    face = mix(fill, (255, 255, 255), 0.52) if reduced else fill
+    ink = ink_on(face)
+    edge = mix(fill, (0, 0, 0), 0.55)
+    x0, y0 = pad * k, pad * k
+    x1, y1 = x0 + size * k, y0 + size * k
+    rad = size * k * 0.13
+    sh = max(1, round(size / 22)) * k
+    d.rounded_rectangle([x0 + sh, y0 + sh, x1 + sh, y1 + sh], rad, fill=(0, 0, 0, 110))
+    d.rounded_rectangle([x0, y0, x1, y1], rad, fill=face + (255,), outline=edge + (255,), width=max(k, round(size * k / 28)))
+    if reduced:
+        # a diagonal stripe across the top right corner marks the reduced side
+        st = size * k * 0.17
+        d.polygon([(x1 - size * k * 0.44, y0), (x1 - size * k * 0.44 + st, y0), (x1, y0 + size * k * 0.44 - st),
+                   (x1, y0 + size * k * 0.44)], fill=mix(fill, (0, 0, 0), 0.1) + (255,))
+    lw = max(k, round(size * k / 19))
+    if kind == "leader":
+        sb = (x0 + size * k * 0.3, y0 + size * k * 0.3, x1 - size * k * 0.3, y0 + size * k * 0.72)
+    elif kind in ("infantry", "cavalry", "archer", "troll") or kind not in UNIT_TYPES:
+        sb = (x0 + size * k * 0.2, y0 + size * k * 0.35, x1 - size * k * 0.2, y0 + size * k * 0.67)
+    else:
+        sb = (x0 + size * k * 0.18, y0 + size * k * 0.31, x1 - size * k * 0.18, y0 + size * k * 0.71)
+    _symbol(d, kind, sb, ink + (255,), lw)
+    if disrupted:
+        r = size * k * 0.17
+        bx, by = x1 - r * 0.45, y0 + r * 0.45
+        d.ellipse([bx - r, by - r, bx + r, by + r], fill=(242, 194, 48, 255), outline=(60, 40, 0, 255), width=k)
+    if real is not None:
+        tw, th = size * k * (0.62 if real else 0.78), size * k * 0.25
+        tx, ty = (x0 + x1) / 2, y1 + th * 0.05
+        d.rounded_rectangle([tx - tw / 2, ty - th / 2, tx + tw / 2, ty + th / 2], th / 2,
+                            fill=((34, 128, 50, 255) if real else (92, 92, 92, 255)), outline=(255, 255, 255, 255), width=k)
+    img = big.reduce(k)
+    d = ImageDraw.Draw(img)
+    cx = pad + size / 2
+    inner = size * 0.9
+    if top:
+        f, t = fit_font(top, inner, round(size * 0.27))
+        d.text((cx, pad + size * 0.17), t, font=f, fill=ink, anchor="mm")
+    if bottom:
+        f, t = fit_font(bottom, inner, round(size * 0.28))
+        d.text((cx, pad + size * 0.85), t, font=f, fill=ink, anchor="mm")
+    if kind not in UNIT_TYPES:
+        f, t = fit_font((kind or "?")[:3].upper(), size * 0.5, round(size * 0.22))
+        d.text((cx, pad + size * 0.51), t, font=f, fill=ink, anchor="mm")
+    if disrupted:
+        r = size * 0.17
+        bx, by = pad + size - r * 0.45, pad + r * 0.45
+        d.text((bx, by + 0.5), "D", font=font(round(r * 1.4)), fill=(30, 20, 0), anchor="mm")
+    if real is not None:
+        d.text((cx, pad + size + size * 0.25 * 0.05), "REAL" if real else "DUMMY",
+               font=font(max(7, round(size * 0.18))), fill=(255, 255, 255), anchor="mm")
+    return img
+
+
+def sprite_pad(size: int) -> int:
+    return _pad(size)
+
+
+# --------------------------------------------------------------------------
+# Marker chits
+# --------------------------------------------------------------------------
+@lru_cache(maxsize=64)
+def marker_sprite(size: int, kind: str) -> Image.Image:
+    pad = max(2, round(size * 0.12))
+    full = size + 2 * pad
+    k = SS
+    big = Image.new("RGBA", (full * k, full * k), (0, 0, 0, 0))
+    d = ImageDraw.Draw(big)
+    x0, y0 = pad * k, pad * k
+    s = size * k
+    x1, y1 = x0 + s, y0 + s
+    cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+    sh = max(1, round(size / 18)) * k
+    rad = s * 0.16
+    bg = {"fire": (252, 232, 168), "ladder": (236, 222, 196), "head": (226, 226, 226)}.get(kind, (240, 236, 224))
+    d.rounded_rectangle([x0 + sh, y0 + sh, x1 + sh, y1 + sh], rad, fill=(0, 0, 0, 100))
+    d.rounded_rectangle([x0, y0, x1, y1], rad, fill=bg + (255,), outline=(60, 50, 40, 255), width=max(k, round(s / 20)))
+    if kind == "fire":
+        flame = [(cx, y0 + s * 0.08), (cx + s * 0.14, y0 + s * 0.3), (cx + s * 0.26, y0 + s * 0.22),
+                 (cx + s * 0.34, y0 + s * 0.6), (cx + s * 0.24, y1 - s * 0.1), (cx - s * 0.24, y1 - s * 0.1),
+                 (cx - s * 0.34, y0 + s * 0.58), (cx - s * 0.22, y0 + s * 0.34), (cx - s * 0.12, y0 + s * 0.44)]
+        d.polygon(flame, fill=(214, 58, 20, 255))
+        inner = [(cx, y0 + s * 0.38), (cx + s * 0.14, y0 + s * 0.6), (cx + s * 0.12, y1 - s * 0.14),
+                 (cx - s * 0.12, y1 - s * 0.14), (cx - s * 0.14, y0 + s * 0.64)]
+        d.polygon(inner, fill=(255, 200, 40, 255))
+    elif kind == "ladder":
+        ink = (96, 60, 24, 255)
+        lw = max(k, round(s / 11))
+        d.line([(cx - s * 0.2, y1 - s * 0.1), (cx - s * 0.06, y0 + s * 0.1)], fill=ink, width=lw)
+        d.line([(cx + s * 0.16, y1 - s * 0.1), (cx + s * 0.3, y0 + s * 0.1)], fill=ink, width=lw)
+        for i in range(1, 5):
+            t = i / 5
+            ya = y1 - s * 0.1 - t * s * 0.8
+            xa = cx - s * 0.2 + t * s * 0.14
+            d.line([(xa, ya), (xa + s * 0.36, ya)], fill=ink, width=max(k, lw * 2 // 3))
+    elif kind == "head":
+        skin = (206, 176, 140, 255)
+        ink = (40, 30, 20, 255)
+        r = s * 0.27
+        hy = cy - s * 0.06
+        d.ellipse([cx - r, hy - r * 1.1, cx + r, hy + r * 1.1], fill=skin, outline=ink, width=k * 2)
+        # closed eyes and a grim mouth
+        for ex in (-0.35, 0.35):
+            d.line([(cx + r * ex - r * 0.2, hy - r * 0.15), (cx + r * ex + r * 0.2, hy - r * 0.15)], fill=ink, width=k * 2)
+        d.line([(cx - r * 0.3, hy + r * 0.5), (cx + r * 0.3, hy + r * 0.5)], fill=ink, width=k * 2)
+        # blood drips
+        for dx in (-0.25, 0.15):
+            d.polygon([(cx + r * dx - s * 0.04, hy + r * 1.0), (cx + r * dx + s * 0.04, hy + r * 1.0),
+                       (cx + r * dx, y1 - s * 0.06)], fill=(170, 20, 20, 255))
+    img = big.reduce(k)
+    if kind not in ("fire", "ladder", "head"):
+        d = ImageDraw.Draw(img)
+        f, t = fit_font((kind or "?")[:4].upper(), size * 0.86, round(size * 0.34))
+        d.text((pad + size / 2, pad + size / 2), t, font=f, fill=(40, 30, 20), anchor="mm")
+    return img
+
+
+def marker_pad(size: int) -> int:
+    return max(2, round(size * 0.12))

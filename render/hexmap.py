@@ -1,0 +1,850 @@
+"""Pillow drawing of one seat's view of a hex game.
+
+The renderer sees nothing but the view dict it is given (the engine has
+already stripped what the seat may not know) and the public map.
+
+Two layers:
+
+* the *base* (terrain, roads, hexsides, hex numbers, labels, the static part of
+  the side panel: legend, compass) depends only on the map and the window; it
+  is drawn supersampled once and kept in a small in-memory cache keyed on the
+  map id and the window;
+* the *view* layer (zone highlight, gate control, breaches, counters, markers,
+  the dynamic part of the panel) is drawn on a copy of the base for every call.
+
+Output is deterministic: the same view and map give the same PNG bytes in any
+process (no metadata, bundled font, no iteration over unordered sets).
+"""
+from __future__ import annotations
+
+import io
+import math
+import threading
+from collections import OrderedDict
+from functools import lru_cache
+from typing import Any, Iterable
+
+from PIL import Image, ImageDraw
+
+from engine.hexgrid import DIRECTIONS, Hex, HexError, Hexside
+from render import counters as C
+from render import style as S
+from render.geometry import SIDE_CORNERS, SQRT3, Layout, hex_corners
+
+# --------------------------------------------------------------------------
+# Sizes
+# --------------------------------------------------------------------------
+FULL_HEX = 25          # hex size (centre to corner) of the whole map, px
+CROP_HEX = 36          # hex size of an ``around`` crop, px
+CROP_RADIUS = 9        # hexes either side of the centre hex in a crop
+MARGIN = 20
+PANEL_W = 340
+K = 2                  # supersampling of the base layer's shapes
+BASE_CACHE_SIZE = 8
+PNG_COLORS = 256
+
+_lock = threading.Lock()
+_base_cache: "OrderedDict[tuple, tuple[Image.Image, Layout, int]]" = OrderedDict()
+
+
+def clear_cache() -> None:
+    """Forget every cached base layer and sprite (tests, benchmarks, or after
+    editing a map in place)."""
+    with _lock:
+        _base_cache.clear()
+    C.counter_sprite.cache_clear()
+    C.marker_sprite.cache_clear()
+    _hex_mask.cache_clear()
+
+
+# --------------------------------------------------------------------------
+# Windows
+# --------------------------------------------------------------------------
+def _window(hexmap, around: str | None) -> tuple[tuple[int, int, int, int], float, Hex | None]:
+    (cmin, cmax), (rmin, rmax) = hexmap.columns, hexmap.rows
+    if around is None:
+        return (cmin, cmax, rmin, rmax), FULL_HEX, None
+    try:
+        focus = Hex.parse(str(around))
+    except HexError:
+        raise ValueError(f"`{around}` is not a hex number (XXYY)") from None
+    if focus not in hexmap.hexes:
+        raise ValueError(f"hex {focus} is not on the {hexmap.title} map")
+
+    def span(v: int, lo: int, hi: int) -> tuple[int, int]:
+        n = 2 * CROP_RADIUS
+        if hi - lo <= n:
+            return lo, hi
+        a = min(max(v - CROP_RADIUS, lo), hi - n)
+        return a, a + n
+
+    c0, c1 = span(focus.col, cmin, cmax)
+    r0, r1 = span(focus.row, rmin, rmax)
+    return (c0, c1, r0, r1), CROP_HEX, focus
+
+
+def _fingerprint(hexmap) -> tuple:
+    return (hexmap.id, tuple(hexmap.columns), tuple(hexmap.rows), len(hexmap.hexes), len(hexmap.hexsides),
+            hexmap.title)
+
+
+# --------------------------------------------------------------------------
+# Base layer
+# --------------------------------------------------------------------------
+def _seed(h: Hex) -> int:
+    return (h.col * 7919 + h.row * 104729 + h.col * h.row * 31) % 9973
+
+
+def draw_terrain(d: ImageDraw.ImageDraw, cx: float, cy: float, r: float, terrain: str, level: int,
+                 seed: int = 0, outline: bool = True) -> None:
+    """One hex of terrain (fill and texture), centre ``cx, cy``, size ``r``,
+    in the coordinates of ``d``."""
+    if terrain == "city" or level:
+        fill = S.CITY_LEVELS.get(level, S.TERRAIN["city"])
+    else:
+        fill = S.TERRAIN.get(terrain, S.TERRAIN_UNKNOWN)
+    d.polygon(hex_corners(cx, cy, r), fill=fill)
+    ink = S.TERRAIN_INK.get(terrain)
+    lw = max(1, round(r / 14))
+    if terrain == "mountain":
+        shade = S.mix(fill, ink, 0.35)
+        peaks = ((-0.38, 0.22, 0.3), (0.12, -0.05, 0.36), (0.42, 0.38, 0.22)) if seed % 2 else \
+                ((-0.45, -0.02, 0.27), (0.05, 0.3, 0.34), (0.46, 0.02, 0.24))
+        for px, py, ps in peaks:
+            x, y, w = cx + px * r, cy + py * r, ps * r
+            top = (x, y - w * 0.95)
+            d.polygon([(x - w, y + w * 0.45), top, (x + w, y + w * 0.45)], fill=S.mix(fill, (255, 255, 255), 0.18))
+            d.polygon([top, (x + w, y + w * 0.45), (x + w * 0.15, y + w * 0.45)], fill=shade)
+            d.line([(x - w, y + w * 0.45), top, (x + w, y + w * 0.45)], fill=ink, width=lw, joint="curve")
+    elif terrain == "forest":
+        trees = ((-0.35, -0.05), (0.05, -0.22), (0.38, 0.02), (-0.12, 0.3), (0.25, 0.36))
+        tr = r * 0.19
+        for i, (px, py) in enumerate(trees):
+            if (seed + i) % 7 == 0:
+                continue
+            x, y = cx + px * r, cy + py * r
+            d.line([(x, y), (x, y + tr * 1.5)], fill=(96, 72, 44), width=lw)
+            d.ellipse([x - tr, y - tr * 1.2, x + tr, y + tr * 0.8], fill=(88, 142, 70), outline=ink, width=lw)
+    elif terrain == "rough":
+        rocks = ((-0.42, -0.2), (-0.1, 0.05), (0.3, -0.28), (0.4, 0.22), (-0.3, 0.34), (0.05, 0.42), (0.12, -0.5))
+        for i, (px, py) in enumerate(rocks):
+            x, y = cx + px * r, cy + py * r
+            rr = r * (0.06 + 0.03 * ((seed + i) % 3))
+            d.ellipse([x - rr * 1.3, y - rr, x + rr * 1.3, y + rr], fill=S.mix(fill, ink, 0.55))
+    elif terrain == "slope":
+        # hachures: short strokes along a curve, like a contour's ticks
+        for i in range(5):
+            t = -0.5 + i * 0.25
+            x = cx + t * r * 1.1
+            y = cy + 0.12 * r - (0.3 * r) * (1 - (2 * t) ** 2)
+            d.line([(x, y), (x + r * 0.06, y + r * 0.3)], fill=S.mix(fill, ink, 0.7), width=lw)
+    if outline:
+        d.polygon(hex_corners(cx, cy, r), outline=S.HEX_LINE, width=max(1, round(r / 25)))
+
+
+def _draw_wall(d: ImageDraw.ImageDraw, a, b, width: float, color=S.WALL) -> None:
+    w = max(1, round(width))
+    d.line([a, b], fill=color, width=w)
+    rr = width / 2
+    for x, y in (a, b):
+        d.ellipse([x - rr, y - rr, x + rr, y + rr], fill=color)
+
+
+def _lerp(a, b, t):
+    return (a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t)
+
+
+def draw_hexside(d: ImageDraw.ImageDraw, a, b, kind: str, s: float) -> None:
+    """A wall, gate or tower along the hexside ``a``-``b`` (hex size ``s``),
+    in the coordinates of ``d``."""
+    ww = s * 0.2
+    if kind == "wall":
+        _draw_wall(d, a, b, ww)
+        _draw_wall(d, _lerp(a, b, 0.02), _lerp(a, b, 0.98), ww * 0.3, S.WALL_FACE)
+    elif kind == "tower":
+        _draw_wall(d, a, b, ww * 1.45)
+        _draw_wall(d, _lerp(a, b, 0.02), _lerp(a, b, 0.98), ww * 0.3, S.WALL_FACE)
+        m = _lerp(a, b, 0.5)
+        q = s * 0.22
+        d.rectangle([m[0] - q, m[1] - q, m[0] + q, m[1] + q], fill=S.WALL)
+        q2 = q * 0.55
+        d.rectangle([m[0] - q2, m[1] - q2, m[0] + q2, m[1] + q2], fill=S.WALL_FACE)
+    elif kind == "gate":
+        p1, p2 = _lerp(a, b, 0.27), _lerp(a, b, 0.73)
+        _draw_wall(d, a, p1, ww)
+        _draw_wall(d, p2, b, ww)
+        # the gate leaves, wood between two dark posts
+        d.line([p1, p2], fill=S.GATE_WOOD, width=max(1, round(ww * 0.8)))
+        q = s * 0.12
+        for p in (p1, p2):
+            d.rectangle([p[0] - q, p[1] - q, p[0] + q, p[1] + q], fill=S.WALL)
+
+
+def draw_tunnel(d: ImageDraw.ImageDraw, x: float, y: float, r: float) -> None:
+    """A tunnel mouth: a dark arch."""
+    d.pieslice([x - r, y - r, x + r, y + r], 180, 360, fill=S.TUNNEL)
+    d.rectangle([x - r, y, x + r, y + r * 0.5], fill=S.TUNNEL)
+    ri = r * 0.55
+    d.pieslice([x - ri, y - ri + r * 0.2, x + ri, y + ri + r * 0.2], 180, 360, fill=(12, 10, 8))
+    d.rectangle([x - ri, y + r * 0.2, x + ri, y + r * 0.5], fill=(12, 10, 8))
+
+
+def _text_rotated(img: Image.Image, xy, text: str, size: int, fill, angle: int) -> None:
+    f = S.font(size)
+    l, t, r, b = f.getbbox(text)
+    m = Image.new("L", (r - l + 2, b - t + 2), 0)
+    ImageDraw.Draw(m).text((1 - l, 1 - t), text, font=f, fill=255)
+    m = m.rotate(angle, expand=True)
+    x, y = xy
+    img.paste(fill, (round(x - m.width / 2), round(y - m.height / 2)), m)
+
+
+def _build_base(hexmap, window: tuple[int, int, int, int], s: float) -> tuple[Image.Image, Layout, int]:
+    c0, c1, r0, r1 = window
+    lay = Layout(s=s, c0=c0, c1=c1, r0=r0, r1=r1, margin=MARGIN, panel_w=PANEL_W)
+    W, H = lay.width, lay.height
+    big = Image.new("RGB", (W * K, H * K), S.BACKGROUND)
+    d = ImageDraw.Draw(big)
+    hexes = [h for h in sorted(hexmap.hexes) if lay.contains(h)]
+    sk = s * K
+
+    # terrain
+    for h in hexes:
+        info = hexmap.hexes[h]
+        cx, cy = lay.center(h, K)
+        draw_terrain(d, cx, cy, sk, info.terrain, info.level, _seed(h), outline=False)
+
+    # roads: centre to centre between adjacent road hexes
+    roads = {h for h in hexmap.hexes if hexmap.hexes[h].road}
+    segs = []
+    for h in sorted(roads):
+        nbs = [nb for nb in h.neighbours() if nb in roads]
+        for dname in ("n", "ne", "se", "s", "sw", "nw"):
+            nb = h.neighbour(dname)
+            if nb not in roads or nb < h:
+                continue
+            if not (lay.contains(h) or lay.contains(nb)):
+                continue
+            a, b = lay.center(h, K), lay.center(nb, K)
+            if not lay.contains(h):
+                a = _lerp(b, a, 0.5)
+            if not lay.contains(nb):
+                b = _lerp(a, b, 0.5)
+            segs.append((a, b))
+        # a road hex on the map edge with one road neighbour leads off the map
+        if len(nbs) == 1 and lay.contains(h):
+            away = h.neighbour({"n": "s", "s": "n", "ne": "sw", "sw": "ne", "se": "nw", "nw": "se"}[h.direction_to(nbs[0])])
+            if away not in hexmap.hexes:
+                a = lay.center(h, K)
+                b = lay.center(away, K)
+                segs.append((a, _lerp(a, b, 0.55)))
+    for width, col in ((sk * 0.26, S.ROAD_EDGE), (sk * 0.15, S.ROAD)):
+        for a, b in segs:
+            d.line([a, b], fill=col, width=round(width))
+            for x, y in (a, b):
+                rr = width / 2
+                d.ellipse([x - rr, y - rr, x + rr, y + rr], fill=col)
+
+    # hex outlines
+    for h in hexes:
+        cx, cy = lay.center(h, K)
+        d.polygon(hex_corners(cx, cy, sk), outline=S.HEX_LINE, width=K)
+
+    # hexsides: walls first, then towers and gates on top
+    order = {"wall": 0, "tower": 1, "gate": 2}
+    sides = sorted(hexmap.hexsides.items(), key=lambda kv: (order.get(kv[1], 3), kv[0]))
+    for side, kind in sides:
+        a_hex, b_hex = side.hexes()
+        if not (lay.contains(a_hex) or lay.contains(b_hex)):
+            continue
+        a, b = lay.side_points(side.hex, side.direction, K)
+        draw_hexside(d, a, b, kind, sk)
+
+    # tunnels
+    for h in hexes:
+        if hexmap.hexes[h].tunnel:
+            cx, cy = lay.center(h, K)
+            draw_tunnel(d, cx + sk * 0.66, cy + sk * 0.05, sk * 0.17)
+
+    # frame
+    mx0, my0 = lay.margin * K * 0.5, lay.margin * K * 0.5
+    d.rectangle([mx0, my0, lay.map_w * K - mx0, H * K - my0], outline=S.FRAME, width=K)
+    # panel background
+    d.rectangle([lay.map_w * K, 0, W * K, H * K], fill=S.PANEL_BG)
+    d.line([(lay.map_w * K, 0), (lay.map_w * K, H * K)], fill=S.PANEL_RULE, width=K * 2)
+
+    legend_top = _legend_shapes(d, lay)
+    img = big.reduce(K)
+    d = ImageDraw.Draw(img)
+
+    # hex numbers and city levels
+    fnum = S.font(max(8, round(s * 0.36)))
+    flev = S.font(max(8, round(s * 0.4)))
+    for h in hexes:
+        cx, cy = lay.center(h)
+        d.text((cx, cy - s * 0.84), str(h), font=fnum, fill=S.HEX_NUMBER, anchor="ma")
+        lvl = hexmap.hexes[h].level
+        if lvl:
+            d.text((cx - s * 0.76, cy), str(lvl), font=flev, fill=S.mix(S.CITY_LEVELS.get(lvl, (128, 128, 128)), (0, 0, 0), 0.55), anchor="mm")
+
+    # labels
+    flab = S.font(round(s * 0.62))
+    for lab in hexmap.labels:
+        try:
+            h = Hex.parse(str(lab.get("hex", "")))
+        except HexError:
+            continue
+        text = str(lab.get("text", ""))
+        if not text or not lay.contains(h):
+            continue
+        cx, cy = lay.center(h)
+        tw = flab.getlength(text)
+        x = min(max(cx, lay.margin + tw / 2 + 4), lay.map_w - lay.margin - tw / 2 - 4)
+        d.text((x, cy + s * 0.1), text, font=flab, fill=S.LABEL, anchor="mm", stroke_width=3, stroke_fill=(250, 248, 240))
+
+    # map edges, named by compass direction
+    (cmin, cmax), (rmin, rmax) = hexmap.columns, hexmap.rows
+    by_side = {v: k for k, v in hexmap.edges.items()}
+    fs = round(lay.margin * 0.6)
+    spaced = lambda t: " ".join(t.upper())  # noqa: E731
+    if "top" in by_side and r0 == rmin:
+        d.text((lay.map_w / 2, lay.margin / 2), spaced(by_side["top"]), font=S.font(fs), fill=S.FRAME, anchor="mm")
+    if "bottom" in by_side and r1 == rmax:
+        d.text((lay.map_w / 2, H - lay.margin / 2), spaced(by_side["bottom"]), font=S.font(fs), fill=S.FRAME, anchor="mm")
+    if "left" in by_side and c0 == cmin:
+        _text_rotated(img, (lay.margin / 2, H / 2), spaced(by_side["left"]), fs, S.FRAME, 90)
+    if "right" in by_side and c1 == cmax:
+        _text_rotated(img, (lay.map_w - lay.margin / 2, H / 2), spaced(by_side["right"]), fs, S.FRAME, -90)
+
+    _legend_text(img, lay, legend_top, hexmap)
+    return img, lay, legend_top
+
+
+def _base(hexmap, window, s) -> tuple[Image.Image, Layout, int]:
+    key = (_fingerprint(hexmap), window, s)
+    with _lock:
+        hit = _base_cache.get(key)
+        if hit is not None:
+            _base_cache.move_to_end(key)
+            return hit
+    built = _build_base(hexmap, window, s)
+    with _lock:
+        _base_cache[key] = built
+        while len(_base_cache) > BASE_CACHE_SIZE:
+            _base_cache.popitem(last=False)
+    return built
+
+
+# --------------------------------------------------------------------------
+# Legend (static part of the panel)
+# --------------------------------------------------------------------------
+PAD = 16
+LEGEND_TERRAIN = (("clear", "Clear"), ("slope", "Slope"), ("rough", "Rough"),
+                  ("forest", "Forest"), ("mountain", "Mountain"))
+LEGEND_SIDES = (("wall", "Wall"), ("gate", "Gate"), ("tower", "Tower"), ("breach", "Breach"),
+                ("road", "Road"), ("tunnel", "Tunnel"))
+LEGEND_MARKERS = (("fire", "Fire"), ("ladder", "Ladder"), ("head", "Head"))
+LEG_ROW = 26
+
+
+def _legend_height() -> int:
+    return (22 + 3 * LEG_ROW + 8 + 24 + 46 + 3 * LEG_ROW + 8 + LEG_ROW + 8 + 92 + 10 + 74)
+
+
+def _legend_origin(lay: Layout) -> int:
+    return lay.height - _legend_height() - PAD
+
+
+def _legend_shapes(d: ImageDraw.ImageDraw, lay: Layout) -> int:
+    """Draws the legend's shapes (at K x scale) and returns its top y (1x)."""
+    x0 = lay.map_w + PAD
+    y = _legend_origin(lay)
+    top = y
+    d.line([(x0 * K, (y - 8) * K), ((lay.width - PAD) * K, (y - 8) * K)], fill=S.PANEL_RULE, width=K)
+    y += 22
+    r = 10
+    colw = (lay.panel_w - 2 * PAD) // 2
+    for i, (t, _) in enumerate(LEGEND_TERRAIN):
+        cx = x0 + r + (i % 2) * colw
+        cy = y + (i // 2) * LEG_ROW + r
+        draw_terrain(d, cx * K, cy * K, r * K, t, 0, 1)
+    y += 3 * LEG_ROW + 8
+    # city levels
+    y += 24
+    for lvl in range(1, 8):
+        cx = x0 + r + (lvl - 1) * 26
+        cy = y + r
+        draw_terrain(d, cx * K, cy * K, r * K, "city", lvl)
+    y += 46
+    # hexsides and roads
+    for i, (t, _) in enumerate(LEGEND_SIDES):
+        cx = x0 + 14 + (i % 2) * colw
+        cy = y + (i // 2) * LEG_ROW + 10
+        a, b = ((cx - 13) * K, cy * K), ((cx + 13) * K, cy * K)
+        if t in ("wall", "gate", "tower"):
+            draw_hexside(d, a, b, t, 26 * K)
+        elif t == "breach":
+            draw_hexside(d, a, b, "wall", 26 * K)
+        elif t == "road":
+            d.line([a, b], fill=S.ROAD_EDGE, width=round(6 * K))
+            d.line([a, b], fill=S.ROAD, width=round(3.5 * K))
+        elif t == "tunnel":
+            draw_tunnel(d, cx * K, (cy + 2) * K, 8 * K)
+    return top
+
+
+def _legend_text(img: Image.Image, lay: Layout, top: int, hexmap) -> None:
+    d = ImageDraw.Draw(img)
+    x0 = lay.map_w + PAD
+    fh = S.font(14)
+    fl = S.font(13)
+    fsm = S.font(11)
+    y = top
+    d.text((x0, y), "LEGEND", font=fh, fill=S.PANEL_MUTED)
+    y += 22
+    colw = (lay.panel_w - 2 * PAD) // 2
+    for i, (_, name) in enumerate(LEGEND_TERRAIN):
+        d.text((x0 + 26 + (i % 2) * colw, y + (i // 2) * LEG_ROW + 10), name, font=fl, fill=S.PANEL_INK, anchor="lm")
+    y += 3 * LEG_ROW + 8
+    d.text((x0, y), "City levels 1-7 (7 = Citadel)", font=fl, fill=S.PANEL_INK)
+    y += 24
+    for lvl in range(1, 8):
+        d.text((x0 + 10 + (lvl - 1) * 26, y + 10), str(lvl), font=fsm, fill=S.mix(S.CITY_LEVELS[lvl], (0, 0, 0), 0.6), anchor="mm")
+    y += 46
+    for i, (t, name) in enumerate(LEGEND_SIDES):
+        cx = x0 + 14 + (i % 2) * colw
+        cy = y + (i // 2) * LEG_ROW + 10
+        if t == "breach":
+            _draw_breach(d, (cx - 13, cy), (cx + 13, cy), 26)
+        d.text((cx + 22, cy), name, font=fl, fill=S.PANEL_INK, anchor="lm")
+    y += 3 * LEG_ROW + 8
+    # marker chits
+    ms = 18
+    for i, (t, name) in enumerate(LEGEND_MARKERS):
+        spr = C.marker_sprite(ms, t)
+        p = C.marker_pad(ms)
+        x = x0 + i * 100
+        img.paste(spr, (x - p, y - p + 2), spr)
+        d.text((x + ms + 6, y + ms / 2 + 2), name, font=fl, fill=S.PANEL_INK, anchor="lm")
+    y += LEG_ROW + 8
+    # counter anatomy
+    size = 46
+    spr = C.counter_sprite(size, (96, 96, 96), "infantry", "ID", "De-3-X")
+    p = C.sprite_pad(size)
+    img.paste(spr, (x0 - p + 2, y - p + 4), spr)
+    tx = x0 + size + 14
+    lines = ["unit id / type / ratings", "pale with stripe = reduced", "D badge = disrupted", "n badge = units in the hex"]
+    for i, t in enumerate(lines):
+        d.text((tx, y + 2 + i * 18), t, font=fsm, fill=S.PANEL_INK)
+    d.text((tx, y + 2 + 4 * 18), "Leaders: R rally, M magic", font=fsm, fill=S.PANEL_INK)
+    y += 92 + 10
+    # compass rose: where each compass point is on the screen
+    _compass(img, (x0 + 36, y + 36), 30, hexmap.edges)
+    title = str(hexmap.title)
+    ft, title = S.fit_font(title, lay.panel_w - 2 * PAD - 90, 13)
+    d.text((x0 + 84, y + 20), title, font=ft, fill=S.PANEL_INK)
+    if hexmap.meta.get("reconstructed"):
+        d.text((x0 + 84, y + 40), "reconstructed map", font=fsm, fill=S.PANEL_MUTED)
+
+
+def _compass(img: Image.Image, c, r: float, edges: dict) -> None:
+    big = Image.new("RGBA", (round(r * 2.6) * K, round(r * 2.6) * K), (0, 0, 0, 0))
+    d = ImageDraw.Draw(big)
+    o = big.width / 2
+    rk = r * K
+    screen = {"top": (0, -1), "bottom": (0, 1), "left": (-1, 0), "right": (1, 0)}
+    where = {k: screen[v] for k, v in edges.items() if v in screen} or \
+        {"north": (0, -1), "south": (0, 1), "west": (-1, 0), "east": (1, 0)}
+    d.ellipse([o - rk * 0.5, o - rk * 0.5, o + rk * 0.5, o + rk * 0.5], outline=S.PANEL_MUTED + (255,), width=K)
+    for name, (dx, dy) in where.items():
+        px, py = -dy, dx
+        tip = (o + dx * rk * 0.8, o + dy * rk * 0.8)
+        w = rk * 0.16
+        col = (150, 30, 30, 255) if name == "north" else S.PANEL_INK + (255,)
+        d.polygon([tip, (o + px * w, o + py * w), (o - px * w, o - py * w)], fill=col)
+    small = big.reduce(K)
+    img.paste(small, (round(c[0] - small.width / 2), round(c[1] - small.height / 2)), small)
+    d = ImageDraw.Draw(img)
+    f = S.font(11)
+    for name, (dx, dy) in where.items():
+        d.text((c[0] + dx * r * 1.05, c[1] + dy * r * 1.05), name[:1].upper(), font=f, fill=S.PANEL_INK, anchor="mm")
+
+
+# --------------------------------------------------------------------------
+# View layer
+# --------------------------------------------------------------------------
+@lru_cache(maxsize=8)
+def _hex_mask(s: float, alpha: int) -> Image.Image:
+    w, h = math.ceil(2 * s) + 2, math.ceil(SQRT3 * s) + 2
+    big = Image.new("L", (w * 4, h * 4), 0)
+    ImageDraw.Draw(big).polygon(hex_corners(w * 2, h * 2, s * 4), fill=alpha)
+    return big.reduce(4)
+
+
+def _draw_breach(d: ImageDraw.ImageDraw, a, b, s: float) -> None:
+    m = _lerp(a, b, 0.5)
+    dx, dy = b[0] - a[0], b[1] - a[1]
+    ln = math.hypot(dx, dy) or 1
+    ux, uy = dx / ln, dy / ln
+    px, py = -uy, ux
+    # a gap of rubble across the wall and a red jagged crack
+    g = s * 0.2
+    d.line([(m[0] - ux * g, m[1] - uy * g), (m[0] + ux * g, m[1] + uy * g)], fill=(236, 226, 200), width=max(3, round(s * 0.22)))
+    pts = []
+    for i, t in enumerate((-0.42, -0.22, -0.05, 0.12, 0.3, 0.45)):
+        off = (0.12 if i % 2 else -0.12) * s
+        pts.append((m[0] + px * t * s + ux * off, m[1] + py * t * s + uy * off))
+    d.line(pts, fill=(255, 255, 255), width=max(3, round(s * 0.16)), joint="curve")
+    d.line(pts, fill=(200, 36, 24), width=max(2, round(s * 0.09)), joint="curve")
+
+
+def _parse_hex(v) -> Hex | None:
+    if v is None:
+        return None
+    try:
+        return Hex.parse(str(v))
+    except (HexError, ValueError):
+        return None
+
+
+def _parse_side(v) -> Hexside | None:
+    try:
+        return Hexside.parse(str(v))
+    except (HexError, ValueError):
+        return None
+
+
+def _side_color(sides: dict, side) -> tuple[int, int, int]:
+    info = sides.get(side) if isinstance(side, str) else None
+    if isinstance(info, dict):
+        return S.color(info.get("color"))
+    return S.NEUTRAL_SIDE
+
+
+def _side_title(sides: dict, side) -> str:
+    info = sides.get(side) if isinstance(side, str) else None
+    if isinstance(info, dict) and info.get("title"):
+        return str(info["title"])
+    return str(side).replace("_", " ").title() if side else "?"
+
+
+def _unit_texts(u: dict) -> tuple[str, str]:
+    kind = str(u.get("type") or "")
+    uid = str(u.get("id") or "")
+    if kind == "leader":
+        name = str(u.get("name") or uid)
+        bits = []
+        if u.get("rally") is not None:
+            bits.append(f"R{u['rally']}")
+        if u.get("magic") is not None:
+            bits.append(f"M{u['magic']}")
+        return name, " ".join(bits) or str(u.get("ratings") or "")
+    if kind == "cauldron":
+        oil = u.get("oil")
+        return uid, (f"oil {oil}" if oil is not None else str(u.get("ratings") or ""))
+    return uid, str(u.get("ratings") or "")
+
+
+def _counter(u: dict, sides: dict, size: int) -> Image.Image:
+    top, bottom = _unit_texts(u)
+    real = u["real"] if "real" in u else None
+    real = None if real is None else bool(real)
+    return C.counter_sprite(size, _side_color(sides, u.get("side")), str(u.get("type") or ""), top, bottom,
+                            bool(u.get("reduced")), bool(u.get("disrupted")), real)
+
+
+def _badge(d: ImageDraw.ImageDraw, x: float, y: float, text: str, size: int, fill=(30, 28, 24), ink=(255, 255, 255)) -> None:
+    f = S.font(size)
+    tw = f.getlength(text)
+    h = size + 4
+    w = max(h, tw + 8)
+    d.rounded_rectangle([round(x - w / 2), round(y - h / 2), round(x + w / 2), round(y + h / 2)], h // 2,
+                        fill=fill, outline=(255, 255, 255), width=1)
+    d.text((x, y + 0.5), text, font=f, fill=ink, anchor="mm")
+
+
+def _as_list(v) -> list:
+    return v if isinstance(v, list) else []
+
+
+def _as_dict(v) -> dict:
+    return v if isinstance(v, dict) else {}
+
+
+def render_view(view: dict, hexmap, *, around: str | None = None) -> bytes:
+    """PNG bytes of ``view`` drawn on ``hexmap``: the whole map, or with
+    ``around="XXYY"`` a crop of about nine hexes around that hex; a side panel
+    on the right either way. Raises ValueError for a bad ``around``."""
+    img, lay, focus = compose(view, hexmap, around=around)
+    return encode(img)
+
+
+def compose(view: dict, hexmap, *, around: str | None = None) -> tuple[Image.Image, Layout, Hex | None]:
+    """The picture (an RGB image) that :func:`render_view` encodes."""
+    window, s, focus = _window(hexmap, around)
+    base, lay, legend_top = _base(hexmap, window, s)
+    img = base.copy()
+    d = ImageDraw.Draw(img)
+    sides = _as_dict(view.get("sides"))
+
+    # zone highlight
+    zone = [h for h in (_parse_hex(z) for z in _as_list(view.get("zone"))) if h is not None and lay.contains(h)]
+    if zone:
+        mask = _hex_mask(s, 110)
+        for h in zone:
+            cx, cy = lay.center(h)
+            img.paste(S.ZONE, (round(cx - mask.width / 2), round(cy - mask.height / 2)), mask)
+        for h in zone:
+            d.polygon(lay.corners(h, shrink=0.96), outline=(176, 130, 0), width=max(1, round(s / 14)))
+
+    # gate control
+    for key, owner in _as_dict(view.get("gates")).items():
+        side = _parse_side(key)
+        if side is None or not any(lay.contains(x) for x in side.hexes()):
+            continue
+        a, b = lay.side_points(side.hex, side.direction)
+        p1, p2 = _lerp(a, b, 0.3), _lerp(a, b, 0.7)
+        col = _side_color(sides, owner)
+        d.line([p1, p2], fill=(255, 255, 255), width=max(3, round(s * 0.24)))
+        d.line([p1, p2], fill=col, width=max(2, round(s * 0.16)))
+
+    # hexside markers (breaches)
+    hex_markers: dict[Hex, list[str]] = {}
+    for m in _as_list(view.get("markers")):
+        if not isinstance(m, dict):
+            continue
+        kind = str(m.get("type") or "")
+        if m.get("hexside") is not None:
+            side = _parse_side(m.get("hexside"))
+            if side is None or not any(lay.contains(x) for x in side.hexes()):
+                continue
+            a, b = lay.side_points(side.hex, side.direction)
+            _draw_breach(d, a, b, s)
+            continue
+        h = _parse_hex(m.get("hex"))
+        if h is not None and lay.contains(h):
+            hex_markers.setdefault(h, []).append(kind)
+
+    # counters, grouped by hex in the view's order
+    stacks: dict[Hex, list[dict]] = {}
+    for u in _as_list(view.get("units")):
+        if not isinstance(u, dict):
+            continue
+        h = _parse_hex(u.get("hex"))
+        if h is not None and lay.contains(h):
+            stacks.setdefault(h, []).append(u)
+    size = round(s * 1.34)
+    pad = C.sprite_pad(size)
+    step = s * 0.16
+    badge_size = max(9, round(s * 0.4))
+    for h, units in stacks.items():
+        cx, cy = lay.center(h)
+        cy += s * 0.14
+        shown = units[:3]
+        n = len(shown)
+        pos = []
+        for i in range(n):
+            o = step * (i - (n - 1) / 2)
+            pos.append((cx - o, cy + o))
+        # the first unit listed is the top of the stack: drawn last
+        for i in range(n - 1, -1, -1):
+            spr = _counter(shown[i], sides, size)
+            x, y = pos[i]
+            img.paste(spr, (round(x - size / 2) - pad, round(y - size / 2) - pad), spr)
+        if len(units) > 1:
+            bx, by = pos[-1]
+            _badge(d, bx + size / 2, by - size / 2 + size * 0.42, str(len(units)), badge_size)
+            if len(units) > 3:
+                _badge(d, bx + size / 2, by - size / 2 + size * 0.42 + badge_size + 6, f"+{len(units) - 3}",
+                       badge_size, fill=(160, 30, 30))
+
+    # hex markers: chits on the left of the hex
+    ms = max(12, round(s * 0.66))
+    mp = C.marker_pad(ms)
+    for h, kinds in hex_markers.items():
+        cx, cy = lay.center(h)
+        for i, kind in enumerate(kinds[:3]):
+            spr = C.marker_sprite(ms, kind)
+            x = cx - s * 0.66 - ms / 2 + (i // 2) * ms * 0.5
+            y = cy - ms * 0.8 + (i % 2) * ms * 1.05 + (i // 2) * 4
+            img.paste(spr, (round(x) - mp, round(y) - mp), spr)
+
+    if focus is not None:
+        d.polygon(lay.corners(focus, shrink=0.93), outline=S.FOCUS, width=max(2, round(s / 10)))
+
+    _panel(img, lay, view, legend_top)
+    return img, lay, focus
+
+
+# --------------------------------------------------------------------------
+# Panel (dynamic part)
+# --------------------------------------------------------------------------
+def _wrap(text: str, f, width: float) -> list[str]:
+    out, line = [], ""
+    for word in text.split():
+        cand = f"{line} {word}".strip()
+        if f.getlength(cand) <= width or not line:
+            line = cand
+        else:
+            out.append(line)
+            line = word
+    if line:
+        out.append(line)
+    return out
+
+
+def _panel(img: Image.Image, lay: Layout, view: dict, limit: int) -> None:
+    d = ImageDraw.Draw(img)
+    x0 = lay.map_w + PAD
+    x1 = lay.width - PAD
+    width = x1 - x0
+    sides = _as_dict(view.get("sides"))
+    y = PAD
+
+    title = str(view.get("title") or view.get("ruleset") or "")
+    f, title = S.fit_font(title, width, 30)
+    d.text((x0, y), title, font=f, fill=S.PANEL_INK)
+    y += 40
+
+    # whose view
+    seat = view.get("seat")
+    if seat:
+        col = _side_color(sides, seat)
+        label = f"{_side_title(sides, seat)}'s view - PRIVATE"
+    else:
+        col = (88, 84, 76)
+        label = "Public view"
+    f, label = S.fit_font(label, width - 16, 16)
+    d.rounded_rectangle([x0, y, x1, y + 28], 6, fill=col)
+    d.text((x0 + 10, y + 14), label, font=f, fill=S.ink_on(col), anchor="lm")
+    y += 40
+
+    # turn and day/night
+    turn = view.get("turn")
+    turns = view.get("turns")
+    if turn == 0:
+        tt = "Set-up"
+    elif isinstance(turn, int):
+        tt = f"Turn {turn} of {turns}" if turns else f"Turn {turn}"
+    else:
+        tt = ""
+    f = S.font(20)
+    if tt:
+        d.text((x0, y), tt, font=f, fill=S.PANEL_INK)
+    if "night" in view:
+        night = bool(view.get("night"))
+        tx = x1 - 78
+        bg = (40, 44, 72) if night else (250, 222, 120)
+        d.rounded_rectangle([tx, y, x1, y + 24], 12, fill=bg)
+        ix, iy = tx + 14, y + 12
+        if night:
+            d.ellipse([ix - 7, iy - 7, ix + 7, iy + 7], fill=(240, 236, 200))
+            d.ellipse([ix - 3, iy - 9, ix + 9, iy + 5], fill=bg)
+        else:
+            d.ellipse([ix - 6, iy - 6, ix + 6, iy + 6], fill=(224, 120, 20))
+        d.text((tx + 28, y + 12), "Night" if night else "Day", font=S.font(15),
+               fill=(240, 236, 220) if night else (80, 50, 10), anchor="lm")
+    y += 32
+
+    # phase
+    phase = str(view.get("phase_title") or view.get("phase") or "")
+    if phase:
+        f = S.font(16)
+        for line in _wrap(phase, f, width)[:3]:
+            d.text((x0, y), line, font=f, fill=S.PANEL_INK)
+            y += 21
+        y += 4
+
+    # who must act
+    active = [a for a in _as_list(view.get("active")) if isinstance(a, str)]
+    f = S.font(15)
+    d.text((x0, y + 10), "To act:", font=f, fill=S.PANEL_MUTED, anchor="lm")
+    x = x0 + f.getlength("To act:") + 8
+    if not active:
+        d.text((x, y + 10), "nobody", font=f, fill=S.PANEL_MUTED, anchor="lm")
+    for a in active:
+        t = _side_title(sides, a)
+        col = _side_color(sides, a)
+        w = f.getlength(t) + 16
+        if x + w > x1:
+            break
+        d.rounded_rectangle([x, y, x + w, y + 21], 10, fill=col)
+        d.text((x + w / 2, y + 11), t, font=f, fill=S.ink_on(col), anchor="mm")
+        x += w + 6
+    y += 32
+
+    # tracks
+    tracks = [t for t in _as_list(view.get("tracks")) if isinstance(t, dict)]
+    if tracks:
+        d.line([(x0, y), (x1, y)], fill=S.PANEL_RULE, width=1)
+        y += 8
+        fn = S.font(14)
+        fv = S.font(14)
+        for t in tracks:
+            if y + 44 > limit - 12:
+                break
+            name = str(t.get("name") or "")
+            pts = t.get("points")
+            lvl = t.get("level")
+            val = f"{pts} / {lvl}" if lvl is not None else f"{pts}"
+            vw = fv.getlength(val)
+            fnt, name = S.fit_font(name, width - vw - 10, 14, 10)
+            d.text((x0, y), name, font=fnt, fill=S.PANEL_INK)
+            over = isinstance(pts, (int, float)) and isinstance(lvl, (int, float)) and lvl > 0 and pts >= lvl
+            d.text((x1, y), val, font=fv, fill=(180, 24, 24) if over else S.PANEL_INK, anchor="ra")
+            y += 19
+            col = _side_color(sides, t.get("side"))
+            d.rounded_rectangle([x0, y, x1, y + 14], 4, fill=(228, 222, 206), outline=S.PANEL_RULE)
+            if isinstance(pts, (int, float)) and isinstance(lvl, (int, float)) and lvl > 0 and pts > 0:
+                frac = min(1.0, pts / lvl)
+                xe = x0 + max(8, round((x1 - x0) * frac))
+                d.rounded_rectangle([x0, y, xe, y + 14], 4, fill=col)
+            if over:
+                d.text(((x0 + x1) / 2, y + 7), "DEMORALIZED", font=S.font(11), fill=(255, 255, 255), anchor="mm")
+            y += 25
+
+    # counters off the map
+    pool = _as_dict(view.get("pool"))
+    if not pool:
+        for u in _as_list(view.get("units")):
+            if isinstance(u, dict) and u.get("hex") is None and isinstance(u.get("side"), str):
+                pool[u["side"]] = pool.get(u["side"], 0) + 1
+    if pool and y + 50 < limit:
+        d.line([(x0, y), (x1, y)], fill=S.PANEL_RULE, width=1)
+        y += 8
+        f = S.font(14)
+        d.text((x0, y), "Off the map (pool)", font=f, fill=S.PANEL_MUTED)
+        y += 21
+        for side_name, n in pool.items():
+            if y + 20 > limit - 10:
+                break
+            col = _side_color(sides, side_name)
+            d.rounded_rectangle([x0, y + 2, x0 + 14, y + 16], 3, fill=col)
+            d.text((x0 + 22, y + 9), _side_title(sides, side_name), font=f, fill=S.PANEL_INK, anchor="lm")
+            d.text((x1, y + 9), str(n), font=f, fill=S.PANEL_INK, anchor="rm")
+            y += 21
+
+
+# --------------------------------------------------------------------------
+# Encoding
+# --------------------------------------------------------------------------
+def encode(img: Image.Image) -> bytes:
+    """PNG bytes, deterministic (no metadata, fixed palette reduction)."""
+    q = img.quantize(PNG_COLORS, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+    buf = io.BytesIO()
+    q.save(buf, format="PNG", compress_level=6)
+    return buf.getvalue()
+
+
+def base_image(hexmap, around: str | None = None) -> Image.Image:
+    """The cached base layer for the whole map or an ``around`` crop (for
+    benchmarks and tests)."""
+    window, s, _ = _window(hexmap, around)
+    return _base(hexmap, window, s)[0]
+
+
+def _unused(_: Iterable[Any]) -> None:  # pragma: no cover
+    pass
+
+
+__all__ = ["render_view", "compose", "encode", "clear_cache", "base_image", "DIRECTIONS", "SIDE_CORNERS"]

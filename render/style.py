@@ -1,0 +1,114 @@
+"""Colours, fonts and small drawing helpers shared by the renderer.
+
+Only Pillow's bundled font is used (``ImageFont.load_default(size=N)``, Aileron
+Regular, basic layout), so the output never depends on the fonts installed on
+the machine.
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+
+from PIL import ImageColor, ImageFont
+
+RGB = tuple[int, int, int]
+
+# --- terrain --------------------------------------------------------------
+TERRAIN: dict[str, RGB] = {
+    "clear": (226, 228, 196),
+    "slope": (214, 204, 160),
+    "rough": (200, 190, 152),
+    "forest": (178, 202, 146),
+    "mountain": (176, 160, 138),
+    "city": (200, 196, 188),
+}
+TERRAIN_UNKNOWN: RGB = (230, 225, 215)
+# City levels L1..L7: graded stone, L1 darkest, L7 (the Citadel) lightest.
+CITY_LEVELS: dict[int, RGB] = {
+    1: (134, 128, 121),
+    2: (151, 145, 137),
+    3: (168, 162, 153),
+    4: (185, 179, 170),
+    5: (203, 198, 189),
+    6: (222, 218, 210),
+    7: (244, 242, 236),
+}
+TERRAIN_INK: dict[str, RGB] = {
+    "slope": (150, 132, 88),
+    "rough": (120, 108, 84),
+    "forest": (58, 104, 52),
+    "mountain": (104, 86, 66),
+}
+
+BACKGROUND: RGB = (236, 230, 212)     # around the map
+FRAME: RGB = (92, 84, 70)
+HEX_LINE: RGB = (150, 146, 124)
+HEX_NUMBER: RGB = (70, 66, 56)
+LABEL: RGB = (44, 38, 30)
+ROAD_EDGE: RGB = (128, 100, 62)
+ROAD: RGB = (214, 188, 134)
+WALL: RGB = (52, 46, 40)
+WALL_FACE: RGB = (120, 112, 100)
+GATE_WOOD: RGB = (150, 96, 44)
+TUNNEL: RGB = (40, 36, 32)
+ZONE: RGB = (255, 214, 0)
+FOCUS: RGB = (214, 40, 40)
+
+PANEL_BG: RGB = (246, 242, 230)
+PANEL_INK: RGB = (36, 32, 26)
+PANEL_MUTED: RGB = (110, 102, 88)
+PANEL_RULE: RGB = (196, 186, 162)
+
+NEUTRAL_SIDE: RGB = (110, 110, 110)
+
+
+def color(value, default: RGB = NEUTRAL_SIDE) -> RGB:
+    """A side colour from the view (``"#8b1a1a"``); anything unusable gives
+    ``default``."""
+    if isinstance(value, str):
+        try:
+            c = ImageColor.getrgb(value)
+            return (c[0], c[1], c[2])
+        except ValueError:
+            return default
+    if isinstance(value, (tuple, list)) and len(value) >= 3:
+        try:
+            return (int(value[0]) & 255, int(value[1]) & 255, int(value[2]) & 255)
+        except (TypeError, ValueError):
+            return default
+    return default
+
+
+def mix(a: RGB, b: RGB, t: float) -> RGB:
+    """``a`` moved a fraction ``t`` toward ``b``."""
+    return (round(a[0] + (b[0] - a[0]) * t),
+            round(a[1] + (b[1] - a[1]) * t),
+            round(a[2] + (b[2] - a[2]) * t))
+
+
+def luminance(c: RGB) -> float:
+    return 0.299 * c[0] + 0.587 * c[1] + 0.114 * c[2]
+
+
+def ink_on(c: RGB) -> RGB:
+    """Black or white, whichever reads better on ``c``."""
+    return (255, 255, 255) if luminance(c) < 150 else (20, 18, 16)
+
+
+@lru_cache(maxsize=64)
+def font(size: int) -> ImageFont.FreeTypeFont:
+    return ImageFont.load_default(size=max(6, int(size)))
+
+
+def fit_font(text: str, max_width: float, size: int, min_size: int = 6):
+    """The largest font no bigger than ``size`` that fits ``text`` in
+    ``max_width`` (down to ``min_size``), and the text, cut if even the smallest
+    font is too wide."""
+    s = size
+    while s > min_size and font(s).getlength(text) > max_width:
+        s -= 1
+    f = font(s)
+    if f.getlength(text) <= max_width:
+        return f, text
+    while len(text) > 1 and f.getlength(text) > max_width:
+        text = text[:-1]
+    return f, text
