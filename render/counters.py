@@ -128,11 +128,13 @@ def _symbol(d: ImageDraw.ImageDraw, kind: str, b, ink: RGB, lw: int) -> None:
 # Counters
 # --------------------------------------------------------------------------
 @lru_cache(maxsize=2048)
-def counter_sprite(size: int, fill: RGB, kind: str, top: str, bottom: str,
+def counter_sprite(size: int, fill: RGB, kind: str, top: str, bottom: str, mid: str = "",
                    reduced: bool = False, disrupted: bool = False,
                    real: bool | None = None) -> Image.Image:
     """An RGBA sprite of a ``size`` px counter, with a margin of ``_pad(size)``
-    on every side for its shadow and badges."""
+    on every side for its shadow and badges. ``mid`` is a number shown right of
+    the symbol (a cauldron's oil); ``real`` (None: unknown) puts a REAL / DUMMY
+    band at the bottom in place of ``bottom``."""
     pad = _pad(size)
     full = size + 2 * pad
     k = SS
@@ -159,16 +161,17 @@ def counter_sprite(size: int, fill: RGB, kind: str, top: str, bottom: str,
         sb = (x0 + size * k * 0.2, y0 + size * k * 0.35, x1 - size * k * 0.2, y0 + size * k * 0.67)
     else:
         sb = (x0 + size * k * 0.18, y0 + size * k * 0.31, x1 - size * k * 0.18, y0 + size * k * 0.71)
+    if mid:
+        sb = (x0 + size * k * 0.08, sb[1], x0 + size * k * 0.6, sb[3])
     _symbol(d, kind, sb, ink + (255,), lw)
     if disrupted:
         r = size * k * 0.17
         bx, by = x1 - r * 0.45, y0 + r * 0.45
         d.ellipse([bx - r, by - r, bx + r, by + r], fill=(242, 194, 48, 255), outline=(60, 40, 0, 255), width=k)
     if real is not None:
-        tw, th = size * k * (0.62 if real else 0.78), size * k * 0.25
-        tx, ty = (x0 + x1) / 2, y1 + th * 0.05
-        d.rounded_rectangle([tx - tw / 2, ty - th / 2, tx + tw / 2, ty + th / 2], th / 2,
-                            fill=((34, 128, 50, 255) if real else (92, 92, 92, 255)), outline=(255, 255, 255, 255), width=k)
+        bw = max(k, round(size * k / 28))
+        d.rounded_rectangle([x0 + bw, y1 - size * k * 0.29, x1 - bw, y1 - bw], rad * 0.8,
+                            fill=((40, 150, 60, 255) if real else (70, 70, 70, 255)))
     img = big.reduce(k)
     d = ImageDraw.Draw(img)
     cx = pad + size / 2
@@ -176,9 +179,15 @@ def counter_sprite(size: int, fill: RGB, kind: str, top: str, bottom: str,
     if top:
         f, t = fit_font(top, inner, round(size * 0.27))
         d.text((cx, pad + size * 0.17), t, font=f, fill=ink, anchor="mm")
-    if bottom:
+    if real is not None:
+        f, t = fit_font("REAL" if real else "DUMMY", inner * 0.92, round(size * 0.24))
+        d.text((cx, pad + size * 0.855), t, font=f, fill=(255, 255, 255), anchor="mm")
+    elif bottom:
         f, t = fit_font(bottom, inner, round(size * 0.28))
         d.text((cx, pad + size * 0.85), t, font=f, fill=ink, anchor="mm")
+    if mid:
+        f, t = fit_font(mid, size * 0.34, round(size * 0.36))
+        d.text((pad + size * 0.78, pad + size * 0.52), t, font=f, fill=ink, anchor="mm")
     if kind not in UNIT_TYPES:
         f, t = fit_font((kind or "?")[:3].upper(), size * 0.5, round(size * 0.22))
         d.text((cx, pad + size * 0.51), t, font=f, fill=ink, anchor="mm")
@@ -186,9 +195,6 @@ def counter_sprite(size: int, fill: RGB, kind: str, top: str, bottom: str,
         r = size * 0.17
         bx, by = pad + size - r * 0.45, pad + r * 0.45
         d.text((bx, by + 0.5), "D", font=font(round(r * 1.4)), fill=(30, 20, 0), anchor="mm")
-    if real is not None:
-        d.text((cx, pad + size + size * 0.25 * 0.05), "REAL" if real else "DUMMY",
-               font=font(max(7, round(size * 0.18))), fill=(255, 255, 255), anchor="mm")
     return img
 
 

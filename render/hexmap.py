@@ -22,14 +22,12 @@ import math
 import threading
 from collections import OrderedDict
 from functools import lru_cache
-from typing import Any, Iterable
-
 from PIL import Image, ImageDraw
 
-from engine.hexgrid import DIRECTIONS, Hex, HexError, Hexside
+from engine.hexgrid import Hex, HexError, Hexside
 from render import counters as C
 from render import style as S
-from render.geometry import SIDE_CORNERS, SQRT3, Layout, hex_corners
+from render.geometry import SQRT3, Layout, hex_corners
 
 # --------------------------------------------------------------------------
 # Sizes
@@ -170,14 +168,27 @@ def draw_hexside(d: ImageDraw.ImageDraw, a, b, kind: str, s: float) -> None:
         q2 = q * 0.55
         d.rectangle([m[0] - q2, m[1] - q2, m[0] + q2, m[1] + q2], fill=S.WALL_FACE)
     elif kind == "gate":
-        p1, p2 = _lerp(a, b, 0.27), _lerp(a, b, 0.73)
+        p1, p2 = _lerp(a, b, 0.24), _lerp(a, b, 0.76)
         _draw_wall(d, a, p1, ww)
         _draw_wall(d, p2, b, ww)
-        # the gate leaves, wood between two dark posts
-        d.line([p1, p2], fill=S.GATE_WOOD, width=max(1, round(ww * 0.8)))
-        q = s * 0.12
+        _draw_gate_leaves(d, a, b, s, S.GATE_WOOD)
+        q = s * 0.11
         for p in (p1, p2):
             d.rectangle([p[0] - q, p[1] - q, p[0] + q, p[1] + q], fill=S.WALL)
+
+
+def _draw_gate_leaves(d: ImageDraw.ImageDraw, a, b, s: float, fill) -> None:
+    """The two leaves of a gate across the middle of hexside ``a``-``b``."""
+    dx, dy = b[0] - a[0], b[1] - a[1]
+    ln = math.hypot(dx, dy) or 1
+    ux, uy = dx / ln, dy / ln
+    px, py = -uy * s * 0.17, ux * s * 0.17
+    p1, p2 = _lerp(a, b, 0.27), _lerp(a, b, 0.73)
+    m = _lerp(a, b, 0.5)
+    out = max(1, round(s * 0.05))
+    for q1, q2 in ((p1, m), (m, p2)):
+        d.polygon([(q1[0] + px, q1[1] + py), (q2[0] + px, q2[1] + py), (q2[0] - px, q2[1] - py), (q1[0] - px, q1[1] - py)],
+                  fill=fill, outline=S.WALL, width=out)
 
 
 def draw_tunnel(d: ImageDraw.ImageDraw, x: float, y: float, r: float) -> None:
@@ -286,21 +297,6 @@ def _build_base(hexmap, window: tuple[int, int, int, int], s: float) -> tuple[Im
         lvl = hexmap.hexes[h].level
         if lvl:
             d.text((cx - s * 0.76, cy), str(lvl), font=flev, fill=S.mix(S.CITY_LEVELS.get(lvl, (128, 128, 128)), (0, 0, 0), 0.55), anchor="mm")
-
-    # labels
-    flab = S.font(round(s * 0.62))
-    for lab in hexmap.labels:
-        try:
-            h = Hex.parse(str(lab.get("hex", "")))
-        except HexError:
-            continue
-        text = str(lab.get("text", ""))
-        if not text or not lay.contains(h):
-            continue
-        cx, cy = lay.center(h)
-        tw = flab.getlength(text)
-        x = min(max(cx, lay.margin + tw / 2 + 4), lay.map_w - lay.margin - tw / 2 - 4)
-        d.text((x, cy + s * 0.1), text, font=flab, fill=S.LABEL, anchor="mm", stroke_width=3, stroke_fill=(250, 248, 240))
 
     # map edges, named by compass direction
     (cmin, cmax), (rmin, rmax) = hexmap.columns, hexmap.rows
@@ -528,7 +524,8 @@ def _side_title(sides: dict, side) -> str:
     return str(side).replace("_", " ").title() if side else "?"
 
 
-def _unit_texts(u: dict) -> tuple[str, str]:
+def _unit_texts(u: dict) -> tuple[str, str, str]:
+    """Top, bottom and middle texts of a unit's counter."""
     kind = str(u.get("type") or "")
     uid = str(u.get("id") or "")
     if kind == "leader":
@@ -538,18 +535,20 @@ def _unit_texts(u: dict) -> tuple[str, str]:
             bits.append(f"R{u['rally']}")
         if u.get("magic") is not None:
             bits.append(f"M{u['magic']}")
-        return name, " ".join(bits) or str(u.get("ratings") or "")
+        return name, " ".join(bits) or str(u.get("ratings") or ""), ""
     if kind == "cauldron":
         oil = u.get("oil")
-        return uid, (f"oil {oil}" if oil is not None else str(u.get("ratings") or ""))
-    return uid, str(u.get("ratings") or "")
+        if oil is not None:
+            return uid, "oil", str(oil)
+    return uid, str(u.get("ratings") or ""), ""
 
 
 def _counter(u: dict, sides: dict, size: int) -> Image.Image:
-    top, bottom = _unit_texts(u)
-    real = u["real"] if "real" in u else None
-    real = None if real is None else bool(real)
-    return C.counter_sprite(size, _side_color(sides, u.get("side")), str(u.get("type") or ""), top, bottom,
+    top, bottom, mid = _unit_texts(u)
+    # ``real`` exists only in the owner's own view; without the key the counter
+    # looks the same whatever the truth
+    real = None if u.get("real") is None else bool(u["real"])
+    return C.counter_sprite(size, _side_color(sides, u.get("side")), str(u.get("type") or ""), top, bottom, mid,
                             bool(u.get("reduced")), bool(u.get("disrupted")), real)
 
 
@@ -603,10 +602,7 @@ def compose(view: dict, hexmap, *, around: str | None = None) -> tuple[Image.Ima
         if side is None or not any(lay.contains(x) for x in side.hexes()):
             continue
         a, b = lay.side_points(side.hex, side.direction)
-        p1, p2 = _lerp(a, b, 0.3), _lerp(a, b, 0.7)
-        col = _side_color(sides, owner)
-        d.line([p1, p2], fill=(255, 255, 255), width=max(3, round(s * 0.24)))
-        d.line([p1, p2], fill=col, width=max(2, round(s * 0.16)))
+        _draw_gate_leaves(d, a, b, s, _side_color(sides, owner))
 
     # hexside markers (breaches)
     hex_markers: dict[Hex, list[str]] = {}
@@ -637,9 +633,11 @@ def compose(view: dict, hexmap, *, around: str | None = None) -> tuple[Image.Ima
     pad = C.sprite_pad(size)
     step = s * 0.16
     badge_size = max(9, round(s * 0.4))
+    occupied: list[tuple[float, float, float, float]] = []
     for h, units in stacks.items():
         cx, cy = lay.center(h)
         cy += s * 0.14
+        occupied.append((cx - size * 0.7, cy - size * 0.7, cx + size * 0.7, cy + size * 0.7))
         shown = units[:3]
         n = len(shown)
         pos = []
@@ -653,27 +651,60 @@ def compose(view: dict, hexmap, *, around: str | None = None) -> tuple[Image.Ima
             img.paste(spr, (round(x - size / 2) - pad, round(y - size / 2) - pad), spr)
         if len(units) > 1:
             bx, by = pos[-1]
-            _badge(d, bx + size / 2, by - size / 2 + size * 0.42, str(len(units)), badge_size)
-            if len(units) > 3:
-                _badge(d, bx + size / 2, by - size / 2 + size * 0.42 + badge_size + 6, f"+{len(units) - 3}",
-                       badge_size, fill=(160, 30, 30))
+            if len(units) > 3:  # more than shown: how many are hidden under
+                _badge(d, bx + size / 2, by - size * 0.08, f"+{len(units) - 3}", badge_size, fill=(170, 28, 28))
+            else:
+                _badge(d, bx + size / 2, by - size * 0.08, str(len(units)), badge_size)
 
-    # hex markers: chits on the left of the hex
-    ms = max(12, round(s * 0.66))
+    # hex markers: chits on the stack's left edge, or in the middle of an empty hex
+    ms = max(12, round(s * 0.62))
     mp = C.marker_pad(ms)
     for h, kinds in hex_markers.items():
         cx, cy = lay.center(h)
-        for i, kind in enumerate(kinds[:3]):
+        kinds = kinds[:4]
+        if h in stacks:
+            n = min(3, len(stacks[h]))
+            left = cx - step * (n - 1) / 2 - size / 2
+            top = cy + s * 0.14 + step * (n - 1) / 2 - size / 2
+            spots = [(left, top + size * 0.3), (left, top + size * 0.3 + ms * 1.05),
+                     (left + ms * 0.5, top + size * 0.3 + ms * 0.5), (left + ms * 0.5, top + size * 0.3 + ms * 1.5)]
+        else:
+            g = ms * 0.56
+            spots = {1: [(cx, cy + s * 0.1)], 2: [(cx - g, cy + s * 0.1), (cx + g, cy + s * 0.1)]}.get(
+                len(kinds), [(cx - g, cy - g * 0.7 + s * 0.1), (cx + g, cy - g * 0.7 + s * 0.1),
+                             (cx - g, cy + g * 1.1 + s * 0.1), (cx + g, cy + g * 1.1 + s * 0.1)])
+        for kind, (x, y) in zip(kinds, spots):
             spr = C.marker_sprite(ms, kind)
-            x = cx - s * 0.66 - ms / 2 + (i // 2) * ms * 0.5
-            y = cy - ms * 0.8 + (i % 2) * ms * 1.05 + (i // 2) * 4
-            img.paste(spr, (round(x) - mp, round(y) - mp), spr)
+            img.paste(spr, (round(x - ms / 2) - mp, round(y - ms / 2) - mp), spr)
+
+    _labels(d, lay, hexmap, occupied)
 
     if focus is not None:
         d.polygon(lay.corners(focus, shrink=0.93), outline=S.FOCUS, width=max(2, round(s / 10)))
 
     _panel(img, lay, view, legend_top)
     return img, lay, focus
+
+
+def _labels(d: ImageDraw.ImageDraw, lay: Layout, hexmap, occupied) -> None:
+    """The map's place names, except where they would run under counters."""
+    s = lay.s
+    flab = S.font(round(s * 0.62))
+    for lab in hexmap.labels:
+        if not isinstance(lab, dict):
+            continue
+        h = _parse_hex(lab.get("hex"))
+        text = str(lab.get("text", ""))
+        if h is None or not text or not lay.contains(h):
+            continue
+        cx, cy = lay.center(h)
+        tw = flab.getlength(text)
+        x = min(max(cx, lay.margin + tw / 2 + 4), lay.map_w - lay.margin - tw / 2 - 4)
+        y = cy + s * 0.1
+        box = (x - tw / 2, y - s * 0.4, x + tw / 2, y + s * 0.4)
+        if any(box[0] < o[2] and o[0] < box[2] and box[1] < o[3] and o[1] < box[3] for o in occupied):
+            continue
+        d.text((x, y), text, font=flab, fill=S.LABEL, anchor="mm", stroke_width=2, stroke_fill=(246, 243, 232))
 
 
 # --------------------------------------------------------------------------
@@ -843,8 +874,4 @@ def base_image(hexmap, around: str | None = None) -> Image.Image:
     return _base(hexmap, window, s)[0]
 
 
-def _unused(_: Iterable[Any]) -> None:  # pragma: no cover
-    pass
-
-
-__all__ = ["render_view", "compose", "encode", "clear_cache", "base_image", "DIRECTIONS", "SIDE_CORNERS"]
+__all__ = ["render_view", "compose", "encode", "clear_cache", "base_image"]

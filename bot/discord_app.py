@@ -1,0 +1,177 @@
+"""The Discord transport: a ``commands.Bot`` whose cogs (loaded in
+``setup_hook``) translate interactions into service calls, and ``deliver``,
+which turns an ``Outcome`` into interaction responses, follow-ups and DMs
+within Discord's limits."""
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.config import Config
+from bot.service import Ctx, GameService, Outcome, Post, split_text
+from bot.storage import Store
+
+log = logging.getLogger("palantir")
+
+DEFER_AFTER = 1.5  # seconds: past this, acknowledge first (Discord allows 3)
+_deferred: dict[int, bool] = {}  # interaction id -> deferred privately?
+EXTENSIONS = ("cogs.game", "cogs.dice")
+
+
+def ctx_of(interaction: discord.Interaction) -> Ctx:
+    perms = interaction.permissions
+    return Ctx(
+        channel_id=interaction.channel_id or 0,
+        guild_id=interaction.guild_id,
+        user_id=interaction.user.id,
+        interaction_id=str(interaction.id),
+        is_moderator=bool(perms and perms.manage_guild),
+        user_name=interaction.user.display_name,
+    )
+
+
+def _kwargs(post: Post, limit: int) -> list[dict]:
+    """One or more send() keyword sets for a post: text split at 2,000
+    characters, files on the last, pings only for the post's own mentions."""
+    chunks = split_text(post.text or "", 2000) if post.text else [""]
+    files = []
+    if post.image is not None and len(post.image) <= limit:
+        files.append(discord.File(io.BytesIO(post.image), filename=post.filename))
+    if post.attachment is not None and len(post.attachment) <= limit:
+        files.append(discord.File(io.BytesIO(post.attachment), filename=post.attachment_name))
+    mentions = discord.AllowedMentions(users=[discord.Object(u) for u in post.mentions], everyone=False,
+                                       roles=False, replied_user=False)
+    out = []
+    for i, c in enumerate(chunks):
+        kw: dict = {"content": c or None, "allowed_mentions": mentions}
+        if i == len(chunks) - 1 and files:
+            kw["files"] = files
+        out.append(kw)
+    return out
+
+
+async def guarded(interaction: discord.Interaction, coro, ephemeral_guess: bool = True):
+    """Run a service call; if it is not finished in DEFER_AFTER seconds,
+    acknowledge the interaction first so Discord does not time it out."""
+    task = asyncio.ensure_future(coro)
+    done, _ = await asyncio.wait({task}, timeout=DEFER_AFTER)
+    if not done and not interaction.response.is_done():
+        await interaction.response.defer(ephemeral=ephemeral_guess, thinking=True)
+        _deferred[interaction.id] = ephemeral_guess
+    return await task
+
+
+async def deliver(interaction: discord.Interaction, out: Outcome, service: GameService) -> None:
+    limit = getattr(interaction, "filesize_limit", None) or discord.utils.DEFAULT_FILE_SIZE_LIMIT_BYTES
+    post = out.reply or Post(text="Done.")
+    sets = _kwargs(post, limit)
+    if not interaction.response.is_done():
+        first = sets.pop(0)
+        await interaction.response.send_message(ephemeral=out.ephemeral, **first)
+    else:
+        deferred_private = _deferred.pop(interaction.id, True)
+        if out.ephemeral or not deferred_private:
+            first = sets.pop(0)
+            files = first.pop("files", [])
+            await interaction.edit_original_response(attachments=files, **first)
+        else:
+            await interaction.edit_original_response(content="Done: posted below.")
+    for kw in sets:
+        await interaction.followup.send(ephemeral=out.ephemeral, **kw)
+    for p in out.public:
+        for kw in _kwargs(p, limit):
+            await interaction.followup.send(**kw)
+    if out.map_after:
+        gid, seat = out.map_after
+        try:
+            img, caption = await service.render_game(gid, seat)
+        except Exception:  # a drawing failure must not lose the order already accepted
+            log.exception("render failed for game %s", gid)
+            img, caption = None, "(the map could not be drawn this time; `/game map` tries again)"
+        for kw in _kwargs(Post(text=caption, image=img), limit):
+            await interaction.followup.send(ephemeral=seat is not None, **kw)
+    failed = []
+    for uid, posts in out.dms.items():
+        try:
+            user = interaction.client.get_user(uid) or await interaction.client.fetch_user(uid)
+            for p in posts:
+                for kw in _kwargs(p, limit):
+                    await user.send(**kw)
+        except discord.HTTPException:
+            failed.append(uid)
+    if failed:
+        who = ", ".join(f"<@{u}>" for u in failed)
+        await interaction.followup.send(
+            f"I could not send a direct message to {who}. Allow DMs from this server's members, then use `/secret`.",
+            allowed_mentions=discord.AllowedMentions(users=[discord.Object(u) for u in failed]))
+
+
+class PalantirTree(app_commands.CommandTree):
+    async def on_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
+        if isinstance(error, app_commands.CheckFailure):
+            text = str(error) or "You cannot use that here."
+        else:
+            log.error("command failed", exc_info=error)
+            text = "Something went wrong on my side; it has been logged. Please try again."
+        try:
+            if interaction.response.is_done():
+                await interaction.followup.send(text, ephemeral=True)
+            else:
+                await interaction.response.send_message(text, ephemeral=True)
+        except discord.HTTPException:
+            pass
+
+
+class PalantirBot(commands.Bot):
+    def __init__(self, cfg: Config, service: GameService | None = None):
+        intents = discord.Intents.default()
+        intents.message_content = False
+        super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None,
+                         tree_cls=PalantirTree)
+        self.cfg = cfg
+        self.service = service
+        self._own_store: Store | None = None
+
+    async def setup_hook(self) -> None:
+        if self.service is None:
+            self._own_store = await Store.open(self.cfg.storage.path)
+            self.service = GameService(self._own_store)
+        n = await self.service.warm()
+        log.info("loaded %d live games", n)
+        for ext in EXTENSIONS:
+            await self.load_extension(ext)
+        for gid in self.cfg.discord.dev_guild_ids:
+            guild = discord.Object(gid)
+            self.tree.copy_global_to(guild=guild)
+            await self.tree.sync(guild=guild)
+        if self.cfg.discord.sync_global:
+            await self.tree.sync()
+
+    async def close(self) -> None:
+        await super().close()
+        if self._own_store is not None:
+            await self._own_store.close()
+            self._own_store = None
+
+
+async def configure_endpoints(cfg: Config) -> None:
+    """`[discord] api_base` for REST, and the gateway that server names."""
+    from bot.endpoints import apply_api_base, apply_gateway, resolve_gateway
+
+    api_base = cfg.discord.api_base or None
+    apply_api_base(api_base)
+    url = await resolve_gateway(api_base, cfg.discord.gateway_url or None, cfg.token)
+    apply_gateway(url)
+
+
+async def run_bot(cfg: Config) -> int:
+    await configure_endpoints(cfg)
+    bot = PalantirBot(cfg)
+    async with bot:
+        await bot.start(cfg.token)
+    return 0
