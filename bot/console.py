@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import re
 import shlex
+import uuid
 import sys
 import tempfile
 from pathlib import Path
@@ -39,6 +40,7 @@ class Console:
         self.seat = self.rs.seats[0]
         self.images = 0
         self.interaction = 0
+        self.session = uuid.uuid4().hex[:12]  # interaction ids stay unique when a --db game resumes
 
     # ------------------------------------------------------------ output
     def say(self, text: str) -> None:
@@ -86,7 +88,7 @@ class Console:
     def ctx(self) -> Ctx:
         self.interaction += 1
         uid = self.users[self.seat]
-        return Ctx(channel_id=CHANNEL, guild_id=GUILD, user_id=uid, interaction_id=f"local-{self.interaction}",
+        return Ctx(channel_id=CHANNEL, guild_id=GUILD, user_id=uid, interaction_id=f"local-{self.session}-{self.interaction}",
                    is_moderator=(uid == 1), user_name=self.seat)
 
     async def setup(self) -> None:

@@ -165,8 +165,8 @@ def counter_sprite(size: int, fill: RGB, kind: str, top: str, bottom: str, mid: 
         sb = (x0 + size * k * 0.08, sb[1], x0 + size * k * 0.6, sb[3])
     _symbol(d, kind, sb, ink + (255,), lw)
     if disrupted:
-        r = size * k * 0.17
-        bx, by = x1 - r * 0.45, y0 + r * 0.45
+        r = size * k * 0.18
+        bx, by = x0 + r * 0.4, y0 + r * 0.4
         d.ellipse([bx - r, by - r, bx + r, by + r], fill=(242, 194, 48, 255), outline=(60, 40, 0, 255), width=k)
     if real is not None:
         bw = max(k, round(size * k / 28))
@@ -192,8 +192,8 @@ def counter_sprite(size: int, fill: RGB, kind: str, top: str, bottom: str, mid: 
         f, t = fit_font((kind or "?")[:3].upper(), size * 0.5, round(size * 0.22))
         d.text((cx, pad + size * 0.51), t, font=f, fill=ink, anchor="mm")
     if disrupted:
-        r = size * 0.17
-        bx, by = pad + size - r * 0.45, pad + r * 0.45
+        r = size * 0.18
+        bx, by = pad + r * 0.4, pad + r * 0.4
         d.text((bx, by + 0.5), "D", font=font(round(r * 1.4)), fill=(30, 20, 0), anchor="mm")
     return img
 

@@ -552,11 +552,14 @@ def _counter(u: dict, sides: dict, size: int) -> Image.Image:
                             bool(u.get("reduced")), bool(u.get("disrupted")), real)
 
 
+def _badge_width(text: str, size: int) -> float:
+    return max(size + 4, S.font(size).getlength(text) + 8)
+
+
 def _badge(d: ImageDraw.ImageDraw, x: float, y: float, text: str, size: int, fill=(30, 28, 24), ink=(255, 255, 255)) -> None:
     f = S.font(size)
-    tw = f.getlength(text)
     h = size + 4
-    w = max(h, tw + 8)
+    w = _badge_width(text, size)
     d.rounded_rectangle([round(x - w / 2), round(y - h / 2), round(x + w / 2), round(y + h / 2)], h // 2,
                         fill=fill, outline=(255, 255, 255), width=1)
     d.text((x, y + 0.5), text, font=f, fill=ink, anchor="mm")
@@ -634,6 +637,7 @@ def compose(view: dict, hexmap, *, around: str | None = None) -> tuple[Image.Ima
     step = s * 0.16
     badge_size = max(9, round(s * 0.4))
     occupied: list[tuple[float, float, float, float]] = []
+    badges = []
     for h, units in stacks.items():
         cx, cy = lay.center(h)
         cy += s * 0.14
@@ -650,11 +654,16 @@ def compose(view: dict, hexmap, *, around: str | None = None) -> tuple[Image.Ima
             x, y = pos[i]
             img.paste(spr, (round(x - size / 2) - pad, round(y - size / 2) - pad), spr)
         if len(units) > 1:
+            # the count sits off the stack's top right corner
+            text = f"+{len(units) - 3}" if len(units) > 3 else str(len(units))
+            bw = _badge_width(text, badge_size)
+            fx = pos[0][0] + size / 2
             bx, by = pos[-1]
-            if len(units) > 3:  # more than shown: how many are hidden under
-                _badge(d, bx + size / 2, by - size * 0.08, f"+{len(units) - 3}", badge_size, fill=(170, 28, 28))
-            else:
-                _badge(d, bx + size / 2, by - size * 0.08, str(len(units)), badge_size)
+            bx = max(bx + size / 2, fx + bw / 2 - size * 0.1)
+            by = by - size / 2
+            badges.append((bx, by, text, (170, 28, 28) if len(units) > 3 else (30, 28, 24)))
+    for bx, by, text, fill in badges:  # after every counter, so no neighbour hides them
+        _badge(d, bx, by, text, badge_size, fill=fill)
 
     # hex markers: chits on the stack's left edge, or in the middle of an empty hex
     ms = max(12, round(s * 0.62))
@@ -666,8 +675,8 @@ def compose(view: dict, hexmap, *, around: str | None = None) -> tuple[Image.Ima
             n = min(3, len(stacks[h]))
             left = cx - step * (n - 1) / 2 - size / 2
             top = cy + s * 0.14 + step * (n - 1) / 2 - size / 2
-            spots = [(left, top + size * 0.3), (left, top + size * 0.3 + ms * 1.05),
-                     (left + ms * 0.5, top + size * 0.3 + ms * 0.5), (left + ms * 0.5, top + size * 0.3 + ms * 1.5)]
+            y0 = top + size * 0.62
+            spots = [(left, y0), (left, y0 - ms * 1.05), (left - ms * 0.9, y0), (left - ms * 0.9, y0 - ms * 1.05)]
         else:
             g = ms * 0.56
             spots = {1: [(cx, cy + s * 0.1)], 2: [(cx - g, cy + s * 0.1), (cx + g, cy + s * 0.1)]}.get(

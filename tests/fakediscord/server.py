@@ -386,7 +386,7 @@ class InteractionResult:
         self._changed.set()
 
 
-@dataclass
+@dataclass(eq=False)
 class _Session:
     id: str
     intents: int
@@ -397,7 +397,7 @@ class _Session:
     wake: asyncio.Event = field(default_factory=asyncio.Event)
 
 
-@dataclass
+@dataclass(eq=False)
 class _Conn:
     ws: web.WebSocketResponse
     request: web.Request
@@ -421,6 +421,13 @@ def _form_error(path: list[str], code: str, message: str) -> _HTTPError:
     for key in reversed(path):
         errors = {key: errors}
     return _HTTPError(400, 50035, "Invalid Form Body", errors)
+
+
+def _json_response(data: Any, status: int = 200) -> web.Response:
+    # discord.py only decodes bodies whose Content-Type is exactly "application/json"
+    # (no charset parameter), like Discord sends them.
+    return web.Response(body=json.dumps(data).encode(), status=status,
+                        headers={"Content-Type": "application/json"})
 
 
 def _snowflake_or_none(value: Any) -> int | None:
@@ -869,6 +876,13 @@ class FakeDiscord:
         if guild is not None and session is not None and not session.intents & I_MESSAGE_CONTENT:
             payload.update(content="", embeds=[], attachments=[], components=[])
         self._dispatch_message("MESSAGE_CREATE", msg, payload)
+        return msg
+
+    def _resolve_message(self, message: FakeMessage | int) -> FakeMessage:
+        mid = message.id if isinstance(message, FakeMessage) else int(message)
+        msg = self._messages.get(mid)
+        if msg is None or msg.deleted:
+            raise ValueError(f"unknown or deleted message {mid}")
         return msg
 
     def _interaction_place(self, user_id: int, channel_id: int) -> tuple[_Channel, _Guild | None]:
@@ -1565,7 +1579,7 @@ class FakeDiscord:
             if inter is not None:
                 inter.errors.append(body)
                 inter._changed.set()
-            return web.json_response(body, status=exc.status)
+            return _json_response(body, exc.status)
         except web.HTTPException:
             raise
         except asyncio.CancelledError:
@@ -1575,7 +1589,7 @@ class FakeDiscord:
             self.internal_errors.append(f"{request.method} {path}\n{tb}")
             _log.error("fakediscord internal error on %s %s\n%s", request.method, path, tb)
             body = {"message": "fakediscord internal error (see server.internal_errors)", "code": 0}
-            return web.json_response(body, status=400)
+            return _json_response(body, 400)
 
     def _record_auth(self, auth: str) -> None:
         if auth not in self.authorizations:
@@ -1614,7 +1628,7 @@ class FakeDiscord:
 
     @staticmethod
     def _ok(data: Any, status: int = 200) -> web.Response:
-        return web.json_response(data, status=status)
+        return _json_response(data, status)
 
     @staticmethod
     def _no_content() -> web.Response:
@@ -2203,8 +2217,7 @@ class FakeDiscord:
             # The first followup after a "thinking" defer replaces the loading message and keeps
             # the defer's ephemerality.
             atts = self._prepare_message(data, files, prefix=[], existing=None, what=inter.label + " followup")
-            data = {k: v for k, v in data.items() if k != "flags"}
-            self._apply(original, data, atts, creating=True)
+            self._apply(original, data, atts, creating=True)  # ephemeral bit is not settable: kept
             original.flags &= ~F_LOADING
             msg = original
         else:

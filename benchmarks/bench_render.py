@@ -1,0 +1,79 @@
+"""Render benchmark: ``python -m benchmarks.bench_render`` (from the repo root).
+
+Prints figures, asserts nothing:
+
+* cold render (every cache cleared), ms;
+* cached render (base layer and sprites cached), median ms of N;
+* a "floor": Pillow drawing the same counters as plain rectangles + text on a
+  copy of the cached base, encoded with the same PNG settings; and the ratio
+  cached / floor (target <= 1.3x);
+* PNG sizes.
+"""
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+
+from PIL import ImageDraw
+
+from render import clear_cache, render_view
+from render import style as S
+from render.hexmap import _parse_hex, _side_color, _window, _base, encode
+from render.sample import gondor_map, sample_view
+
+
+def floor_render(view: dict, hexmap, around: str | None = None) -> bytes:
+    window, s, _ = _window(hexmap, around)
+    base, lay, _ = _base(hexmap, window, s)
+    img = base.copy()
+    d = ImageDraw.Draw(img)
+    size = round(s * 1.34)
+    f = S.font(round(size * 0.27))
+    sides = view.get("sides", {})
+    for u in view["units"]:
+        h = _parse_hex(u.get("hex"))
+        if h is None or not lay.contains(h):
+            continue
+        cx, cy = lay.center(h)
+        d.rectangle([cx - size / 2, cy - size / 2, cx + size / 2, cy + size / 2], fill=_side_color(sides, u.get("side")),
+                    outline=(0, 0, 0))
+        d.text((cx, cy - size * 0.3), str(u.get("id", "")), font=f, fill=(255, 255, 255), anchor="mm")
+        d.text((cx, cy + size * 0.3), str(u.get("ratings", "")), font=f, fill=(255, 255, 255), anchor="mm")
+    return encode(img)
+
+
+def timed(fn, n: int) -> tuple[float, bytes]:
+    times = []
+    out = b""
+    for _ in range(n):
+        t = time.perf_counter()
+        out = fn()
+        times.append((time.perf_counter() - t) * 1000)
+    return statistics.median(times), out
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("-n", type=int, default=21, help="repetitions for the medians")
+    ap.add_argument("--units", type=int, default=80, help="counters on the map")
+    args = ap.parse_args()
+    m = gondor_map()
+    view = sample_view("westernesse", args.units)
+    for label, around in (("whole map", None), ("around 1907", "1907")):
+        clear_cache()
+        t = time.perf_counter()
+        png = render_view(view, m, around=around)
+        cold = (time.perf_counter() - t) * 1000
+        cached, png = timed(lambda: render_view(view, m, around=around), args.n)
+        floor, fpng = timed(lambda: floor_render(view, m, around), args.n)
+        print(f"{label} ({args.units} counters):")
+        print(f"  cold render        {cold:8.1f} ms")
+        print(f"  cached render      {cached:8.1f} ms   (median of {args.n})")
+        print(f"  floor              {floor:8.1f} ms   (rectangles + text on the cached base, same encoder)")
+        print(f"  ratio cached/floor {cached / floor:8.2f} x  (target <= 1.3)")
+        print(f"  PNG size           {len(png) / 1024:8.1f} KiB (floor {len(fpng) / 1024:.1f} KiB)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,352 @@
+"""Self-tests for the fake Discord: a real discord.py bot talks to it over loopback."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import struct
+import zlib
+
+import discord
+import pytest
+from discord import app_commands
+from discord.ext import commands
+
+from bot.endpoints import apply_api_base, apply_gateway, resolve_gateway
+try:  # works whether or not the project root is on sys.path / tests is a package
+    from tests.fakediscord import Attachment, FakeDiscord
+except ImportError:  # pytest "prepend" import mode puts tests/ itself on sys.path
+    from fakediscord import Attachment, FakeDiscord
+
+
+def tiny_png() -> bytes:
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+
+    header = struct.pack(">IIBBBBB", 1, 1, 8, 2, 0, 0, 0)
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header)
+            + chunk(b"IDAT", zlib.compress(b"\x00\xff\x00\x00")) + chunk(b"IEND", b""))
+
+
+PNG = tiny_png()
+FRUITS = [f"fruit-{i:02d}" for i in range(40)]
+
+
+class ButtonView(discord.ui.View):
+    def __init__(self) -> None:
+        super().__init__(timeout=60)
+
+    @discord.ui.button(label="Press", custom_id="press", style=discord.ButtonStyle.primary)
+    async def press(self, interaction: discord.Interaction, button: discord.ui.Button) -> None:
+        await interaction.response.edit_message(content=f"pressed by {interaction.user.name}", view=None)
+
+    @discord.ui.button(label="Reply", custom_id="reply")
+    async def reply(self, interaction: discord.Interaction, button: discord.ui.Button) -> None:
+        await interaction.response.send_message("private reply", ephemeral=True)
+
+
+class FakeBot(commands.Bot):
+    def __init__(self) -> None:
+        super().__init__(command_prefix="!", intents=discord.Intents.default(), help_command=None,
+                         guild_ready_timeout=0.05)
+        self.http_errors: list[int] = []
+        ping = app_commands.Group(name="ping", description="Ping things")
+
+        @ping.command(name="me", description="Answer pong")
+        async def ping_me(interaction: discord.Interaction) -> None:
+            await interaction.response.send_message("pong", ephemeral=True)
+
+        @ping.command(name="echo", description="Echo typed options")
+        async def ping_echo(interaction: discord.Interaction, text: str, times: int, loud: bool = False,
+                            who: discord.Member | None = None) -> None:
+            out = " ".join([text.upper() if loud else text] * times)
+            if who is not None:
+                out += f" for {who.name} ({type(who).__name__})"
+            await interaction.response.send_message(out)
+
+        self.tree.add_command(ping)
+
+        @self.tree.command(name="slow", description="Defer, then send a picture")
+        async def slow(interaction: discord.Interaction) -> None:
+            await interaction.response.defer(thinking=True)
+            await asyncio.sleep(0.2)
+            await interaction.followup.send("here is your map", file=discord.File(__import__("io").BytesIO(PNG), "map.png"))
+
+        @self.tree.command(name="order", description="Pick a fruit")
+        async def order(interaction: discord.Interaction, text: str) -> None:
+            await interaction.response.send_message(f"ordered {text}")
+
+        @order.autocomplete("text")
+        async def order_complete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+            return [app_commands.Choice(name=f, value=f) for f in FRUITS if current in f][:25]
+
+        @self.tree.command(name="toomany", description="Autocomplete with too many choices")
+        async def toomany(interaction: discord.Interaction, text: str) -> None:
+            await interaction.response.send_message(text)
+
+        @toomany.autocomplete("text")
+        async def toomany_complete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+            return [app_commands.Choice(name=f, value=f) for f in FRUITS]
+
+        @self.tree.command(name="buttons", description="Post buttons")
+        async def buttons(interaction: discord.Interaction) -> None:
+            await interaction.response.send_message("choose", view=ButtonView())
+
+        @self.tree.command(name="dm", description="DM me")
+        async def dm(interaction: discord.Interaction) -> None:
+            await interaction.user.send("a secret", file=discord.File(__import__("io").BytesIO(b"orders"), "orders.txt"))
+            await interaction.response.send_message("check your DMs", ephemeral=True)
+
+        @self.tree.command(name="long", description="Reply with 2001 characters")
+        async def long(interaction: discord.Interaction) -> None:
+            try:
+                await interaction.response.send_message("x" * 2001)
+            except discord.HTTPException as exc:
+                self.http_errors.append(exc.code)
+                await interaction.response.send_message("too long", ephemeral=True)
+
+        @self.tree.command(name="sleepy", description="Sleep 3.5 s without deferring")
+        async def sleepy(interaction: discord.Interaction) -> None:
+            await asyncio.sleep(3.5)
+            try:
+                await interaction.response.send_message("too late")
+            except discord.NotFound as exc:
+                self.http_errors.append(exc.code)
+
+        @self.tree.command(name="thread", description="Post and open a thread")
+        async def thread(interaction: discord.Interaction) -> None:
+            await interaction.response.defer(ephemeral=True)
+            assert isinstance(interaction.channel, discord.TextChannel)
+            post = await interaction.channel.send("game thread starter")
+            th = await post.create_thread(name="game 1")
+            await th.send("welcome to the game")
+            await interaction.followup.send(f"thread {th.id}", ephemeral=True)
+
+        @self.tree.command(name="mod", description="Moderators only")
+        @app_commands.default_permissions(manage_guild=True)
+        async def mod(interaction: discord.Interaction) -> None:
+            await interaction.response.send_message("hello moderator", ephemeral=True)
+
+    async def setup_hook(self) -> None:
+        await self.tree.sync()
+
+
+@pytest.fixture
+async def env():
+    server = FakeDiscord()
+    await server.start()
+    gid = server.add_guild("Middle-earth")
+    cid = server.add_channel(gid, "general")
+    alice = server.add_user("alice", guild_id=gid)
+    mod = server.add_user("gandalf", guild_id=gid, manage_guild=True)
+
+    apply_api_base(server.api_base)
+    apply_gateway(await resolve_gateway(server.api_base, None, server.token))
+    bot = FakeBot()
+    task = asyncio.create_task(bot.start(server.token))
+    try:
+        await server.wait_ready(timeout=10)
+        yield server, bot, gid, cid, alice, mod
+    finally:
+        await bot.close()
+        await asyncio.wait_for(task, 10)
+        await server.stop()
+        apply_api_base(None)
+        apply_gateway(None)
+
+
+async def test_endpoints_helpers():
+    import discord.gateway
+    import discord.http
+
+    assert await resolve_gateway(None, None, "t") is None
+    assert await resolve_gateway("http://x/api/v10", "ws://y/gw", "t") == "ws://y/gw"
+    async with FakeDiscord() as server:
+        assert await resolve_gateway(server.api_base, None, "t") == server.gateway_url
+        assert server.authorizations == ["Bot t"]
+    apply_api_base("http://proxy:1/api/v10/")
+    apply_gateway("ws://proxy:1/gateway")
+    try:
+        assert discord.http.Route("GET", "/users/@me").url == "http://proxy:1/api/v10/users/@me"
+        assert str(discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY) == "ws://proxy:1/gateway"
+    finally:
+        apply_api_base(None)
+        apply_gateway(None)
+    assert discord.http.Route("GET", "/x").url == "https://discord.com/api/v10/x"
+    assert str(discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY) == "wss://gateway.discord.gg/"
+
+
+async def test_login_and_sync(env):
+    server, bot, gid, cid, alice, mod = env
+    assert bot.user is not None and bot.user.id == server.bot_user_id
+    assert {c["name"] for c in server.commands()} >= {"ping", "slow", "order", "buttons", "dm"}
+    assert server.authorizations == [f"Bot {server.token}"]
+    assert server.gateway_connections[0]["encoding"] == "json"
+    guild = bot.get_guild(gid)
+    assert guild is not None and guild.get_channel(cid).name == "general"
+    server.assert_clean()
+
+
+async def test_slash_subcommand_ephemeral(env):
+    server, bot, gid, cid, alice, mod = env
+    result = await server.slash(alice, cid, "ping", "me")
+    assert result.callback_type == 4
+    assert result.content == "pong" and result.ephemeral
+    assert server.messages(cid) == []  # ephemeral: not public
+    assert [m.content for m in server.all_visible_to(alice)] == ["pong"]
+    assert server.all_visible_to(mod) == []
+    server.assert_clean()
+
+
+async def test_slash_typed_options(env):
+    server, bot, gid, cid, alice, mod = env
+    result = await server.slash(alice, cid, "ping", "echo", options={"text": "hi", "times": 2, "loud": True, "who": mod})
+    assert result.content == "HI HI for gandalf (Member)"
+    assert not result.ephemeral
+    assert [m.content for m in server.messages(cid)] == ["HI HI for gandalf (Member)"]
+    with pytest.raises(ValueError):
+        await server.slash(alice, cid, "ping", "echo", options={"text": "hi"})  # times is required
+    with pytest.raises(ValueError):
+        await server.slash(alice, cid, "ping", "echo", options={"text": "hi", "times": "2"})
+    server.assert_clean()
+
+
+async def test_deferred_followup_with_attachment(env):
+    server, bot, gid, cid, alice, mod = env
+    result = await server.slash(alice, cid, "slow")
+    assert result.callback_type == 5
+    msg = result.message
+    assert msg.content == "here is your map"
+    assert msg.attachments == [("map.png", PNG)]
+    assert msg.attachments[0] == Attachment("map.png", PNG)
+    assert server.messages(cid) == [msg]
+    server.assert_clean()
+
+
+async def test_autocomplete(env):
+    server, bot, gid, cid, alice, mod = env
+    choices = await server.autocomplete(alice, cid, "order", options={"text": "fruit-1"}, focused="text")
+    assert [c["value"] for c in choices] == [f"fruit-1{i}" for i in range(10)]
+    result = await server.slash(alice, cid, "order", options={"text": choices[0]["value"]})
+    assert result.content == "ordered fruit-10"
+    server.assert_clean()
+
+
+async def test_autocomplete_too_many_choices_is_a_violation(env, caplog):
+    server, bot, gid, cid, alice, mod = env
+    with caplog.at_level(logging.CRITICAL, logger="discord"):
+        choices = await server.autocomplete(alice, cid, "toomany", options={"text": ""}, focused="text")
+    assert choices == []
+    kinds = [v.kind for v in server.violations]
+    assert kinds[0] == "too_many_choices"
+    assert server.errors[0]["status"] == 400 and server.errors[0]["body"]["code"] == 50035
+
+
+async def test_dm(env):
+    server, bot, gid, cid, alice, mod = env
+    result = await server.slash(alice, cid, "dm")
+    assert result.content == "check your DMs" and result.ephemeral
+    dms = server.dms(alice)
+    assert [m.content for m in dms] == ["a secret"]
+    assert dms[0].attachments == [("orders.txt", b"orders")]
+    assert server.dms(mod) == []
+    assert [m.content for m in server.all_visible_to(alice)] == ["a secret", "check your DMs"]
+    server.assert_clean()
+
+
+async def test_button_click(env):
+    server, bot, gid, cid, alice, mod = env
+    result = await server.slash(alice, cid, "buttons")
+    posted = result.message
+    assert posted.custom_ids() == ["press", "reply"]
+    reply = await server.click(mod, posted, "reply")
+    assert reply.content == "private reply" and reply.ephemeral
+    assert server.all_visible_to(mod)[-1].content == "private reply"
+    assert "private reply" not in [m.content for m in server.all_visible_to(alice)]
+    pressed = await server.click(alice, posted, "press")
+    assert pressed.callback_type == 7
+    assert posted.content == "pressed by alice" and posted.components == []
+    assert [m.content for m in server.messages(cid)] == ["pressed by alice"]
+    with pytest.raises(ValueError):
+        await server.click(alice, posted, "press")  # the button is gone now
+    server.assert_clean()
+
+
+async def test_default_permissions(env):
+    server, bot, gid, cid, alice, mod = env
+    with pytest.raises(PermissionError):
+        await server.slash(alice, cid, "mod")
+    result = await server.slash(mod, cid, "mod")
+    assert result.content == "hello moderator"
+    server.assert_clean()
+
+
+async def test_thread(env):
+    server, bot, gid, cid, alice, mod = env
+    result = await server.slash(alice, cid, "thread")
+    thread_id = int(result.content.split()[1])
+    assert result.ephemeral
+    assert server.channels[thread_id].type == 11
+    assert [m.content for m in server.messages(cid)] == ["game thread starter"]
+    assert [m.content for m in server.messages(thread_id)] == ["welcome to the game"]
+    assert bot.get_channel(thread_id) is not None  # THREAD_CREATE reached discord.py
+    server.assert_clean()
+
+
+async def test_content_over_2000_is_a_violation(env):
+    server, bot, gid, cid, alice, mod = env
+    result = await server.slash(alice, cid, "long")
+    assert result.content == "too long"
+    assert bot.http_errors == [50035]
+    assert [v.kind for v in server.violations] == ["content_too_long"]
+
+
+async def test_ack_deadline(env, caplog):
+    server, bot, gid, cid, alice, mod = env
+    result = await server.slash(alice, cid, "sleepy")
+    assert result.expired and not result.acknowledged and result.messages == []
+    assert [v.kind for v in server.violations] == ["ack_timeout"]
+    await server.wait_for(lambda: bot.http_errors)  # the bot's late answer got 404 Unknown interaction
+    assert bot.http_errors == [10062]
+
+
+async def test_double_ack_is_a_violation(env):
+    server, bot, gid, cid, alice, mod = env
+    errors: list[int] = []
+
+    @bot.tree.command(name="twice", description="Answer twice", guild=discord.Object(gid))
+    async def twice(interaction: discord.Interaction) -> None:
+        await interaction.response.send_message("one")
+        # bypass discord.py's own InteractionResponded guard to hit the server
+        interaction.response._response_type = None
+        try:
+            await interaction.response.send_message("two")
+        except discord.HTTPException as exc:
+            errors.append(exc.code)
+
+    await bot.tree.sync(guild=discord.Object(gid))
+    result = await server.slash(alice, cid, "twice")
+    await server.wait_for(lambda: errors)
+    assert result.content == "one" and errors == [40060]
+    assert [v.kind for v in server.violations] == ["already_acknowledged"]
+
+
+async def test_reconnect_and_resume(env):
+    server, bot, gid, cid, alice, mod = env
+    resumed = asyncio.Event()
+    async def on_resumed() -> None:
+        resumed.set()
+
+    bot.add_listener(on_resumed, "on_resumed")
+    await server.drop_gateway()
+    # a channel message sent while disconnected is replayed on RESUME
+    await bot.get_channel(cid).send("while you were away")
+    result = await server.slash(alice, cid, "ping", "me")
+    assert result.content == "pong"
+    await asyncio.wait_for(resumed.wait(), 5)
+    assert server.resume_count == 1 and server.identify_count == 1
+    await server.drop_gateway(abrupt=True)
+    result = await server.slash(alice, cid, "ping", "me")
+    assert result.content == "pong"
+    assert server.resume_count == 2
+    server.assert_clean()

@@ -1,0 +1,218 @@
+"""Storage (SQLite, WAL, migrations, append-only log) and the game service
+(one lock per game, checked before written, idempotent on interaction ids)."""
+import asyncio
+import random
+import sqlite3
+
+import pytest
+
+from bot.service import Ctx, GameService
+from bot.storage import SCHEMA_VERSION, Store
+from engine.core import state_digest
+from tests.gondor_helpers import SAURON_SETUP, WESTERNESSE_SETUP
+
+SAURON, WEST = 101, 202
+
+
+@pytest.fixture
+async def store(tmp_path):
+    s = await Store.open(str(tmp_path / "t.db"))
+    yield s
+    await s.close()
+
+
+def svc_for(store, seed="seed-1"):
+    return GameService(store, renderer=None, seed_source=lambda: seed, clock=lambda: 1000.0)
+
+
+_ids = iter(range(1, 10**9))
+
+
+def ctx(user, channel=7, iid=None, mod=False):
+    return Ctx(channel_id=channel, user_id=user, guild_id=1,
+               interaction_id=iid if iid is not None else f"i{next(_ids)}", is_moderator=mod)
+
+
+async def started(svc, channel=7):
+    assert (await svc.new_game(ctx(SAURON, channel), "gondor")).ok
+    assert (await svc.join(ctx(SAURON, channel), "sauron")).ok
+    assert (await svc.join(ctx(WEST, channel), "westernesse")).ok
+    out = await svc.start(ctx(SAURON, channel))
+    assert out.ok
+    return out
+
+
+async def test_schema_wal_and_migrations(tmp_path, store):
+    assert await store.schema_version() == SCHEMA_VERSION
+    async with store.db.execute("PRAGMA journal_mode") as cur:
+        assert (await cur.fetchone())[0] == "wal"
+    await store.close()
+    again = await Store.open(str(tmp_path / "t.db"))  # reopening runs no migration twice
+    assert await again.schema_version() == SCHEMA_VERSION
+    await again.close()
+    con = sqlite3.connect(str(tmp_path / "t.db"))
+    con.execute(f"PRAGMA user_version={SCHEMA_VERSION + 1}")
+    con.commit()
+    con.close()
+    with pytest.raises(RuntimeError):
+        await Store.open(str(tmp_path / "t.db"))
+
+
+async def test_the_action_log_is_append_only(store):
+    svc = svc_for(store)
+    await started(svc)
+    await svc.order(ctx(SAURON), SAURON_SETUP[0])
+    with pytest.raises(sqlite3.IntegrityError):
+        await store.db.execute("UPDATE actions SET text='deploy OA1 2020'")
+    with pytest.raises(sqlite3.IntegrityError):
+        await store.db.execute("DELETE FROM actions")
+
+
+async def test_one_live_game_per_channel_and_bad_input_is_refused(store):
+    svc = svc_for(store)
+    assert not (await svc.order(ctx(SAURON), "done")).ok  # no game here
+    assert "no game" in (await svc.status(ctx(SAURON))).reply.text
+    await svc.new_game(ctx(SAURON), "gondor")
+    out = await svc.new_game(ctx(WEST), "gondor")
+    assert not out.ok and "already has a game" in out.reply.text
+    assert not (await svc.new_game(ctx(WEST, channel=8), "chess")).ok  # unknown ruleset
+    assert not (await svc.new_game(ctx(WEST, channel=8), "gondor", "nonsense")).ok  # malformed options
+    assert not (await svc.order(ctx(SAURON), "done")).ok  # game not started
+    assert not (await svc.join(ctx(SAURON), "orcs")).ok  # no such seat
+    await svc.join(ctx(SAURON), "sauron")
+    out = await svc.join(ctx(WEST), "sauron")
+    assert not out.ok and "taken" in out.reply.text  # seat taken
+    assert not (await svc.start(ctx(SAURON))).ok  # a seat is still free
+    await svc.join(ctx(WEST), "westernesse")
+    await svc.start(ctx(SAURON))
+    out = await svc.order(ctx(WEST), "deploy GS1 1905")
+    assert not out.ok and out.ephemeral and "13.0" in out.reply.text  # wrong phase
+    out = await svc.order(ctx(303), "deploy OA1 2325")
+    assert not out.ok and "no seat" in out.reply.text  # not your seat
+    out = await svc.order(ctx(SAURON), "x" * 5000)
+    assert not out.ok and len(out.reply.text) < 200  # very long text
+    out = await svc.order(ctx(SAURON), "deploy QQ7 2325")
+    assert not out.ok and "QQ7" in out.reply.text  # unknown unit
+    out = await svc.order(ctx(SAURON), "deploy OA1 4444")
+    assert not out.ok and "off the map" in out.reply.text
+    assert not (await svc.end(ctx(WEST))).ok  # not the creator, not a moderator
+    assert (await svc.end(ctx(WEST, mod=True))).ok
+
+
+async def test_a_refused_order_changes_nothing(store):
+    svc = svc_for(store)
+    await started(svc)
+    row = await store.live_game(7)
+    game = await svc.load(row)
+    before = state_digest(game.state)
+    for bad in ("deploy OA1 1905", "deploy GS1 2325", "done", "deploy OA 2325", "fly OA1"):
+        out = await svc.order(ctx(SAURON), bad)
+        assert not out.ok and out.ephemeral
+    assert state_digest(game.state) == before
+    assert (await store.live_game(7)).seq == 0
+    assert await store.actions(row.id) == []
+    assert state_digest((await svc.rebuild(row)).state) == before
+
+
+async def test_a_redelivered_interaction_is_answered_not_applied_twice(store):
+    svc = svc_for(store)
+    await started(svc)
+    first = await svc.order(ctx(SAURON, iid="abc"), "deploy OA1 2325")
+    again = await svc.order(ctx(SAURON, iid="abc"), "deploy OA1 2325")
+    assert first.ok and again.ok and again.replayed
+    assert again.reply.text == first.reply.text
+    row = await store.live_game(7)
+    assert row.seq == 1 and len(await store.actions(row.id)) == 1
+    # the same for a join answered twice
+    assert (await svc.order(ctx(SAURON, iid="abc"), "deploy OA2 2326")).replayed
+
+
+async def test_start_publishes_the_commitment_and_dms_the_secret_to_westernesse_only(store):
+    svc = svc_for(store, seed="public-test")
+    out = await started(svc)
+    from engine.core import commitment
+
+    assert commitment("public-test") in out.reply.text and "public-test" not in out.reply.text
+    assert list(out.dms) == [WEST]
+    assert "real cauldrons" in out.dms[WEST][0].text
+    assert WEST in out.reply.mentions or SAURON in out.reply.mentions  # the acting seat is pinged
+
+
+async def test_export_lists_canonical_orders_and_withholds_the_seed_until_over(store):
+    import json
+
+    svc = svc_for(store, seed="exp")
+    await started(svc)
+    await svc.order(ctx(SAURON), "deploy oa1 2325")
+    data = json.loads((await svc.export(ctx(SAURON))).reply.attachment)
+    assert data["orders"] == ["deploy OA1 2325"] and data["seed"] is None
+    await svc.end(ctx(SAURON))
+    data = json.loads((await svc.export(ctx(SAURON))).reply.attachment)
+    assert data["seed"] == "exp"
+
+
+async def test_rebuild_from_snapshot_and_log_equals_the_live_state_after_long_random_play(tmp_path):
+    store = await Store.open(str(tmp_path / "long.db"))
+    svc = svc_for(store, seed="long")
+    await started(svc)
+    row = await store.live_game(7)
+    game = await svc.load(row)
+    rnd = random.Random(5)
+    users = {"sauron": SAURON, "westernesse": WEST}
+    n = 0
+    while not game.result() and n < 700:
+        seat = game.active_seats()[0]
+        # random legal actions, with a bias toward finishing the set-up
+        acts = game.legal_texts(seat, limit=400)
+        text = rnd.choice(acts[:1] if acts[0] == "done" and rnd.random() < 0.3 else acts)
+        if rnd.random() < 0.1:
+            text = rnd.choice(["deploy OA1 0101", "done now", "deploy K1 2525"])  # refusals mixed in
+        await svc.order(ctx(users[seat]), text)
+        n += 1
+    assert game.result() is not None  # it reached the end of turn 16
+    row = await store.live_game(7) or await store.game(row.id)
+    rebuilt = await svc.rebuild(row)
+    assert state_digest(rebuilt.state) == state_digest(game.state)
+    replayed = await svc.replay_from_start(row)
+    assert state_digest(replayed.state) == state_digest(game.state)
+    # a fresh service on the same file (a restart) sees the same game
+    await store.close()
+    store2 = await Store.open(str(tmp_path / "long.db"))
+    svc2 = svc_for(store2)
+    again = await svc2.load(await store2.game(row.id))
+    assert state_digest(again.state) == state_digest(game.state)
+    await store2.close()
+
+
+async def test_one_lock_per_game_serialises_concurrent_orders(store):
+    svc = svc_for(store)
+    await started(svc)
+    outs = await asyncio.gather(*[svc.order(ctx(SAURON), o) for o in SAURON_SETUP])
+    assert all(o.ok for o in outs)
+    row = await store.live_game(7)
+    assert row.seq == len(SAURON_SETUP)
+    assert [a.seq for a in await store.actions(row.id)] == list(range(1, len(SAURON_SETUP) + 1))
+
+
+async def test_a_player_holding_both_seats_plays_hot_seat(store):
+    svc = svc_for(store)
+    await svc.new_game(ctx(SAURON), "gondor")
+    await svc.join(ctx(SAURON), "sauron")
+    await svc.join(ctx(SAURON), "westernesse")
+    await svc.start(ctx(SAURON))
+    for o in SAURON_SETUP + ["done"] + WESTERNESSE_SETUP + ["done"]:
+        out = await svc.order(ctx(SAURON), o)
+        assert out.ok, out.reply.text
+    out = await svc.order(ctx(SAURON), "done", )
+    assert out.ok
+
+
+async def test_autocomplete_offers_legal_orders_for_the_caller_only(store):
+    svc = svc_for(store)
+    await started(svc)
+    got = await svc.autocomplete_order(ctx(SAURON), "deploy NAZ")
+    assert 0 < len(got) <= 25 and all(t.startswith("deploy NAZ") for t in got)
+    assert await svc.autocomplete_order(ctx(WEST), "") == []  # not Westernesse's turn
+    assert await svc.autocomplete_order(ctx(999), "") == []  # a spectator
+    for t in got[:3]:
+        assert (await svc.order(ctx(SAURON), t)).ok  # an offered choice is accepted unchanged
