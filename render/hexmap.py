@@ -53,6 +53,8 @@ def clear_cache() -> None:
     C.counter_sprite.cache_clear()
     C.marker_sprite.cache_clear()
     _hex_mask.cache_clear()
+    S.text_length.cache_clear()
+    S._text_mask.cache_clear()
 
 
 # --------------------------------------------------------------------------
@@ -553,16 +555,26 @@ def _counter(u: dict, sides: dict, size: int) -> Image.Image:
 
 
 def _badge_width(text: str, size: int) -> float:
-    return max(size + 4, S.font(size).getlength(text) + 8)
+    return max(size + 4, S.text_length(text, size) + 8)
 
 
-def _badge(d: ImageDraw.ImageDraw, x: float, y: float, text: str, size: int, fill=(30, 28, 24), ink=(255, 255, 255)) -> None:
-    f = S.font(size)
+def _badge(img: Image.Image, d: ImageDraw.ImageDraw, x: float, y: float, text: str, size: int,
+           fill=(30, 28, 24), ink=(255, 255, 255)) -> None:
     h = size + 4
     w = _badge_width(text, size)
     d.rounded_rectangle([round(x - w / 2), round(y - h / 2), round(x + w / 2), round(y + h / 2)], h // 2,
                         fill=fill, outline=(255, 255, 255), width=1)
-    d.text((x, y + 0.5), text, font=f, fill=ink, anchor="mm")
+    S.stamp(img, (x, y + 0.5), text, size, ink, "mm")
+
+
+class _Stamper:
+    """``ImageDraw.text`` look-alike drawing from cached text masks."""
+
+    def __init__(self, img: Image.Image):
+        self.img = img
+
+    def text(self, xy, text, font, fill, anchor: str = "la", stroke_width: int = 0, stroke_fill=None) -> None:
+        S.stamp(self.img, xy, text, font.size, fill, anchor, stroke_width, stroke_fill)
 
 
 def _as_list(v) -> list:
@@ -592,23 +604,22 @@ def compose(view: dict, hexmap, *, around: str | None = None) -> tuple[Image.Ima
     # zone highlight
     zone = [h for h in (_parse_hex(z) for z in _as_list(view.get("zone"))) if h is not None and lay.contains(h)]
     if zone:
-        mask = _hex_mask(s, 110)
+        mask = _hex_mask(s, 84)
         for h in zone:
             cx, cy = lay.center(h)
             img.paste(S.ZONE, (round(cx - mask.width / 2), round(cy - mask.height / 2)), mask)
+        # outline the zone's boundary only
+        zset = set(zone)
+        zw = max(2, round(s / 10))
         for h in zone:
-            d.polygon(lay.corners(h, shrink=0.96), outline=(176, 130, 0), width=max(1, round(s / 14)))
+            for dname in ("n", "ne", "se", "s", "sw", "nw"):
+                if h.neighbour(dname) not in zset:
+                    a, b = lay.side_points(h, dname)
+                    d.line([a, b], fill=S.ZONE_EDGE, width=zw)
 
-    # gate control
-    for key, owner in _as_dict(view.get("gates")).items():
-        side = _parse_side(key)
-        if side is None or not any(lay.contains(x) for x in side.hexes()):
-            continue
-        a, b = lay.side_points(side.hex, side.direction)
-        _draw_gate_leaves(d, a, b, s, _side_color(sides, owner))
-
-    # hexside markers (breaches)
+    # markers: on hexsides (breaches) or in hexes
     hex_markers: dict[Hex, list[str]] = {}
+    breaches: list[Hexside] = []
     for m in _as_list(view.get("markers")):
         if not isinstance(m, dict):
             continue
@@ -617,8 +628,7 @@ def compose(view: dict, hexmap, *, around: str | None = None) -> tuple[Image.Ima
             side = _parse_side(m.get("hexside"))
             if side is None or not any(lay.contains(x) for x in side.hexes()):
                 continue
-            a, b = lay.side_points(side.hex, side.direction)
-            _draw_breach(d, a, b, s)
+            breaches.append(side)
             continue
         h = _parse_hex(m.get("hex"))
         if h is not None and lay.contains(h):
@@ -644,10 +654,9 @@ def compose(view: dict, hexmap, *, around: str | None = None) -> tuple[Image.Ima
         occupied.append((cx - size * 0.7, cy - size * 0.7, cx + size * 0.7, cy + size * 0.7))
         shown = units[:3]
         n = len(shown)
-        pos = []
-        for i in range(n):
-            o = step * (i - (n - 1) / 2)
-            pos.append((cx - o, cy + o))
+        # the top counter sits where a lone counter would; those under it
+        # peek out up and to the right
+        pos = [(cx + step * i, cy - step * i) for i in range(n)]
         # the first unit listed is the top of the stack: drawn last
         for i in range(n - 1, -1, -1):
             spr = _counter(shown[i], sides, size)
@@ -663,7 +672,19 @@ def compose(view: dict, hexmap, *, around: str | None = None) -> tuple[Image.Ima
             by = by - size / 2
             badges.append((bx, by, text, (170, 28, 28) if len(units) > 3 else (30, 28, 24)))
     for bx, by, text, fill in badges:  # after every counter, so no neighbour hides them
-        _badge(d, bx, by, text, badge_size, fill=fill)
+        _badge(img, d, bx, by, text, badge_size, fill=fill)
+
+    # gate control and breaches, over the counters so that none hides them
+    for key, owner in _as_dict(view.get("gates")).items():
+        side = _parse_side(key)
+        if side is None or not any(lay.contains(x) for x in side.hexes()):
+            continue
+        a, b = lay.side_points(side.hex, side.direction)
+        _draw_gate_leaves(d, a, b, s, _side_color(sides, owner))
+
+    for side in breaches:
+        a, b = lay.side_points(side.hex, side.direction)
+        _draw_breach(d, a, b, s)
 
     # hex markers: chits on the stack's left edge, or in the middle of an empty hex
     ms = max(12, round(s * 0.62))
@@ -672,9 +693,8 @@ def compose(view: dict, hexmap, *, around: str | None = None) -> tuple[Image.Ima
         cx, cy = lay.center(h)
         kinds = kinds[:4]
         if h in stacks:
-            n = min(3, len(stacks[h]))
-            left = cx - step * (n - 1) / 2 - size / 2
-            top = cy + s * 0.14 + step * (n - 1) / 2 - size / 2
+            left = cx - size / 2
+            top = cy + s * 0.14 - size / 2
             y0 = top + size * 0.62
             spots = [(left, y0), (left, y0 - ms * 1.05), (left - ms * 0.9, y0), (left - ms * 0.9, y0 - ms * 1.05)]
         else:
@@ -686,7 +706,7 @@ def compose(view: dict, hexmap, *, around: str | None = None) -> tuple[Image.Ima
             spr = C.marker_sprite(ms, kind)
             img.paste(spr, (round(x - ms / 2) - mp, round(y - ms / 2) - mp), spr)
 
-    _labels(d, lay, hexmap, occupied)
+    _labels(img, lay, hexmap, occupied)
 
     if focus is not None:
         d.polygon(lay.corners(focus, shrink=0.93), outline=S.FOCUS, width=max(2, round(s / 10)))
@@ -695,7 +715,7 @@ def compose(view: dict, hexmap, *, around: str | None = None) -> tuple[Image.Ima
     return img, lay, focus
 
 
-def _labels(d: ImageDraw.ImageDraw, lay: Layout, hexmap, occupied) -> None:
+def _labels(img: Image.Image, lay: Layout, hexmap, occupied) -> None:
     """The map's place names, except where they would run under counters."""
     s = lay.s
     flab = S.font(round(s * 0.62))
@@ -707,13 +727,13 @@ def _labels(d: ImageDraw.ImageDraw, lay: Layout, hexmap, occupied) -> None:
         if h is None or not text or not lay.contains(h):
             continue
         cx, cy = lay.center(h)
-        tw = flab.getlength(text)
+        tw = S.text_length(text, flab.size)
         x = min(max(cx, lay.margin + tw / 2 + 4), lay.map_w - lay.margin - tw / 2 - 4)
         y = cy + s * 0.1
         box = (x - tw / 2, y - s * 0.4, x + tw / 2, y + s * 0.4)
         if any(box[0] < o[2] and o[0] < box[2] and box[1] < o[3] and o[1] < box[3] for o in occupied):
             continue
-        d.text((x, y), text, font=flab, fill=S.LABEL, anchor="mm", stroke_width=2, stroke_fill=(246, 243, 232))
+        S.stamp(img, (x, y), text, flab.size, S.LABEL, "mm", 2, (246, 243, 232))
 
 
 # --------------------------------------------------------------------------
@@ -723,7 +743,7 @@ def _wrap(text: str, f, width: float) -> list[str]:
     out, line = [], ""
     for word in text.split():
         cand = f"{line} {word}".strip()
-        if f.getlength(cand) <= width or not line:
+        if S.text_length(cand, f.size) <= width or not line:
             line = cand
         else:
             out.append(line)
@@ -735,6 +755,7 @@ def _wrap(text: str, f, width: float) -> list[str]:
 
 def _panel(img: Image.Image, lay: Layout, view: dict, limit: int) -> None:
     d = ImageDraw.Draw(img)
+    txt = _Stamper(img)
     x0 = lay.map_w + PAD
     x1 = lay.width - PAD
     width = x1 - x0
@@ -743,7 +764,7 @@ def _panel(img: Image.Image, lay: Layout, view: dict, limit: int) -> None:
 
     title = str(view.get("title") or view.get("ruleset") or "")
     f, title = S.fit_font(title, width, 30)
-    d.text((x0, y), title, font=f, fill=S.PANEL_INK)
+    txt.text((x0, y), title, font=f, fill=S.PANEL_INK, stroke_width=1, stroke_fill=S.PANEL_INK)
     y += 40
 
     # whose view
@@ -756,7 +777,7 @@ def _panel(img: Image.Image, lay: Layout, view: dict, limit: int) -> None:
         label = "Public view"
     f, label = S.fit_font(label, width - 16, 16)
     d.rounded_rectangle([x0, y, x1, y + 28], 6, fill=col)
-    d.text((x0 + 10, y + 14), label, font=f, fill=S.ink_on(col), anchor="lm")
+    txt.text((x0 + 10, y + 14), label, font=f, fill=S.ink_on(col), anchor="lm")
     y += 40
 
     # turn and day/night
@@ -770,7 +791,7 @@ def _panel(img: Image.Image, lay: Layout, view: dict, limit: int) -> None:
         tt = ""
     f = S.font(20)
     if tt:
-        d.text((x0, y), tt, font=f, fill=S.PANEL_INK)
+        txt.text((x0, y), tt, font=f, fill=S.PANEL_INK)
     if "night" in view:
         night = bool(view.get("night"))
         tx = x1 - 78
@@ -782,7 +803,7 @@ def _panel(img: Image.Image, lay: Layout, view: dict, limit: int) -> None:
             d.ellipse([ix - 3, iy - 9, ix + 9, iy + 5], fill=bg)
         else:
             d.ellipse([ix - 6, iy - 6, ix + 6, iy + 6], fill=(224, 120, 20))
-        d.text((tx + 28, y + 12), "Night" if night else "Day", font=S.font(15),
+        txt.text((tx + 28, y + 12), "Night" if night else "Day", font=S.font(15),
                fill=(240, 236, 220) if night else (80, 50, 10), anchor="lm")
     y += 32
 
@@ -791,25 +812,25 @@ def _panel(img: Image.Image, lay: Layout, view: dict, limit: int) -> None:
     if phase:
         f = S.font(16)
         for line in _wrap(phase, f, width)[:3]:
-            d.text((x0, y), line, font=f, fill=S.PANEL_INK)
+            txt.text((x0, y), line, font=f, fill=S.PANEL_INK)
             y += 21
         y += 4
 
     # who must act
     active = [a for a in _as_list(view.get("active")) if isinstance(a, str)]
     f = S.font(15)
-    d.text((x0, y + 10), "To act:", font=f, fill=S.PANEL_MUTED, anchor="lm")
-    x = x0 + f.getlength("To act:") + 8
+    txt.text((x0, y + 10), "To act:", font=f, fill=S.PANEL_MUTED, anchor="lm")
+    x = x0 + S.text_length("To act:", f.size) + 8
     if not active:
-        d.text((x, y + 10), "nobody", font=f, fill=S.PANEL_MUTED, anchor="lm")
+        txt.text((x, y + 10), "nobody", font=f, fill=S.PANEL_MUTED, anchor="lm")
     for a in active:
         t = _side_title(sides, a)
         col = _side_color(sides, a)
-        w = f.getlength(t) + 16
+        w = S.text_length(t, f.size) + 16
         if x + w > x1:
             break
         d.rounded_rectangle([x, y, x + w, y + 21], 10, fill=col)
-        d.text((x + w / 2, y + 11), t, font=f, fill=S.ink_on(col), anchor="mm")
+        txt.text((x + w / 2, y + 11), t, font=f, fill=S.ink_on(col), anchor="mm")
         x += w + 6
     y += 32
 
@@ -827,11 +848,11 @@ def _panel(img: Image.Image, lay: Layout, view: dict, limit: int) -> None:
             pts = t.get("points")
             lvl = t.get("level")
             val = f"{pts} / {lvl}" if lvl is not None else f"{pts}"
-            vw = fv.getlength(val)
+            vw = S.text_length(val, fv.size)
             fnt, name = S.fit_font(name, width - vw - 10, 14, 10)
-            d.text((x0, y), name, font=fnt, fill=S.PANEL_INK)
+            txt.text((x0, y), name, font=fnt, fill=S.PANEL_INK)
             over = isinstance(pts, (int, float)) and isinstance(lvl, (int, float)) and lvl > 0 and pts >= lvl
-            d.text((x1, y), val, font=fv, fill=(180, 24, 24) if over else S.PANEL_INK, anchor="ra")
+            txt.text((x1, y), val, font=fv, fill=(180, 24, 24) if over else S.PANEL_INK, anchor="ra")
             y += 19
             col = _side_color(sides, t.get("side"))
             d.rounded_rectangle([x0, y, x1, y + 14], 4, fill=(228, 222, 206), outline=S.PANEL_RULE)
@@ -840,7 +861,7 @@ def _panel(img: Image.Image, lay: Layout, view: dict, limit: int) -> None:
                 xe = x0 + max(8, round((x1 - x0) * frac))
                 d.rounded_rectangle([x0, y, xe, y + 14], 4, fill=col)
             if over:
-                d.text(((x0 + x1) / 2, y + 7), "DEMORALIZED", font=S.font(11), fill=(255, 255, 255), anchor="mm")
+                txt.text(((x0 + x1) / 2, y + 7), "DEMORALIZED", font=S.font(11), fill=(255, 255, 255), anchor="mm")
             y += 25
 
     # counters off the map
@@ -853,15 +874,15 @@ def _panel(img: Image.Image, lay: Layout, view: dict, limit: int) -> None:
         d.line([(x0, y), (x1, y)], fill=S.PANEL_RULE, width=1)
         y += 8
         f = S.font(14)
-        d.text((x0, y), "Off the map (pool)", font=f, fill=S.PANEL_MUTED)
+        txt.text((x0, y), "Off the map (pool)", font=f, fill=S.PANEL_MUTED)
         y += 21
         for side_name, n in pool.items():
             if y + 20 > limit - 10:
                 break
             col = _side_color(sides, side_name)
             d.rounded_rectangle([x0, y + 2, x0 + 14, y + 16], 3, fill=col)
-            d.text((x0 + 22, y + 9), _side_title(sides, side_name), font=f, fill=S.PANEL_INK, anchor="lm")
-            d.text((x1, y + 9), str(n), font=f, fill=S.PANEL_INK, anchor="rm")
+            txt.text((x0 + 22, y + 9), _side_title(sides, side_name), font=f, fill=S.PANEL_INK, anchor="lm")
+            txt.text((x1, y + 9), str(n), font=f, fill=S.PANEL_INK, anchor="rm")
             y += 21
 
 

@@ -78,6 +78,17 @@ def sample_view(seat: str | None = None, n: int = 40, *, turn: int = 3) -> dict:
     }
     if seat == "westernesse":
         view["zone"] = ["1907", "1908", "2007", "2008", "1807", "1808"]
+    if seat == "sauron" and turn == 0:
+        # set-up: Sauron deploys on the east edge rows
+        view["zone"] = [f"{c:02d}{r:02d}" for c in range(14, 30) for r in (24, 25, 26)]
+        view["markers"] = []
+        view["gates"] = {}
+        view["active"] = ["sauron"]
+        view["night"] = False
+        view["units"] = [dict(u, hex=None) if u["side"] == "sauron" and i % 3 else u
+                         for i, u in enumerate(view["units"])]
+        view["pool"] = {"sauron": sum(1 for u in view["units"] if u["side"] == "sauron" and u["hex"] is None),
+                        "westernesse": 0}
     return view
 
 
@@ -97,6 +108,7 @@ def main(argv: list[str]) -> None:
         "westernesse.png": render_view(sample_view("westernesse"), m),
         "westernesse_around_1907.png": render_view(sample_view("westernesse"), m, around="1907"),
         "public_80.png": render_view(sample_view(None, 80), m),
+        "sauron_setup.png": render_view(sample_view("sauron", 60, turn=0), m),
     }
     for name, data in files.items():
         (out / name).write_bytes(data)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from PIL import ImageColor, ImageFont
+from PIL import Image, ImageColor, ImageDraw, ImageFont
 
 RGB = tuple[int, int, int]
 
@@ -51,6 +51,7 @@ WALL_FACE: RGB = (120, 112, 100)
 GATE_WOOD: RGB = (150, 96, 44)
 TUNNEL: RGB = (40, 36, 32)
 ZONE: RGB = (255, 214, 0)
+ZONE_EDGE: RGB = (196, 140, 0)
 FOCUS: RGB = (214, 40, 40)
 
 PANEL_BG: RGB = (246, 242, 230)
@@ -103,12 +104,45 @@ def fit_font(text: str, max_width: float, size: int, min_size: int = 6):
     """The largest font no bigger than ``size`` that fits ``text`` in
     ``max_width`` (down to ``min_size``), and the text, cut if even the smallest
     font is too wide."""
-    s = size
-    while s > min_size and font(s).getlength(text) > max_width:
+    s = int(size)
+    while s > min_size and text_length(text, s) > max_width:
         s -= 1
-    f = font(s)
-    if f.getlength(text) <= max_width:
-        return f, text
-    while len(text) > 1 and f.getlength(text) > max_width:
+    if text_length(text, s) <= max_width:
+        return font(s), text
+    while len(text) > 1 and text_length(text, s) > max_width:
         text = text[:-1]
-    return f, text
+    return font(s), text
+
+
+@lru_cache(maxsize=8192)
+def text_length(text: str, size: int) -> float:
+    return font(size).getlength(text)
+
+
+@lru_cache(maxsize=4096)
+def _text_mask(text: str, size: int, anchor: str, stroke: int):
+    """Coverage mask of ``text`` (and, with ``stroke``, of its halo) and the
+    offset of the mask's corner from the anchor point."""
+    f = font(size)
+    l, t, r, b = f.getbbox(text, anchor=anchor, stroke_width=stroke)
+    w, h = max(1, r - l), max(1, b - t)
+    m = Image.new("L", (w, h), 0)
+    ImageDraw.Draw(m).text((-l, -t), text, font=f, anchor=anchor, fill=255)
+    halo = None
+    if stroke:
+        halo = Image.new("L", (w, h), 0)
+        ImageDraw.Draw(halo).text((-l, -t), text, font=f, anchor=anchor, fill=255, stroke_width=stroke, stroke_fill=255)
+    return m, halo, l, t
+
+
+def stamp(img, xy, text: str, size: int, fill, anchor: str = "la", stroke: int = 0, stroke_fill=None) -> None:
+    """Draw ``text`` on ``img`` like ``ImageDraw.text`` (position rounded to
+    whole pixels), from a cache of rendered masks: the same strings drawn
+    again cost only a paste."""
+    if not text:
+        return
+    m, halo, l, t = _text_mask(text, int(size), anchor, int(stroke))
+    pos = (round(xy[0]) + l, round(xy[1]) + t)
+    if halo is not None and stroke_fill is not None:
+        img.paste(stroke_fill, pos, halo)
+    img.paste(fill, pos, m)

@@ -45,6 +45,20 @@ class ButtonView(discord.ui.View):
         await interaction.response.send_message("private reply", ephemeral=True)
 
 
+class Survey(discord.ui.Modal, title="Survey"):
+    answer = discord.ui.TextInput(label="Favourite wizard", custom_id="answer")
+
+    async def on_submit(self, interaction: discord.Interaction) -> None:
+        await interaction.response.send_message(f"you said {self.answer.value}", ephemeral=True)
+
+
+class MenuView(discord.ui.View):
+    @discord.ui.select(custom_id="side", options=[discord.SelectOption(label="Free Peoples", value="free"),
+                                                  discord.SelectOption(label="Shadow", value="shadow")])
+    async def side(self, interaction: discord.Interaction, select: discord.ui.Select) -> None:
+        await interaction.response.send_message(f"side {select.values[0]}", ephemeral=True)
+
+
 class FakeBot(commands.Bot):
     def __init__(self) -> None:
         super().__init__(command_prefix="!", intents=discord.Intents.default(), help_command=None,
@@ -127,12 +141,55 @@ class FakeBot(commands.Bot):
         async def mod(interaction: discord.Interaction) -> None:
             await interaction.response.send_message("hello moderator", ephemeral=True)
 
+        @self.tree.command(name="upload", description="Inspect an uploaded file")
+        async def upload(interaction: discord.Interaction, file: discord.Attachment, note: str = "") -> None:
+            data = await file.read()
+            await interaction.response.send_message(f"{file.filename}: {len(data)} bytes {note}".strip())
+
+        @self.tree.command(name="steps", description="Respond, edit, follow up, edit the followup")
+        async def steps(interaction: discord.Interaction) -> None:
+            await interaction.response.send_message("step 1")
+            await interaction.edit_original_response(content="step 1 (edited)")
+            extra = await interaction.followup.send("step 2", ephemeral=True, wait=True)
+            await extra.edit(content="step 2 (edited)")
+            gone = await interaction.followup.send("step 3", wait=True)
+            await gone.delete()
+            original = await interaction.original_response()
+            assert original.content == "step 1 (edited)"
+
+        @self.tree.command(name="survey", description="Open a modal")
+        async def survey(interaction: discord.Interaction) -> None:
+            await interaction.response.send_modal(Survey())
+
+        @self.tree.command(name="menu", description="Post a select menu")
+        async def menu(interaction: discord.Interaction) -> None:
+            await interaction.response.send_message("pick", view=MenuView(), ephemeral=True)
+
+        @self.tree.context_menu(name="Inspect")
+        async def inspect(interaction: discord.Interaction, member: discord.Member) -> None:
+            await interaction.response.send_message(f"inspected {member.name}", ephemeral=True)
+
     async def setup_hook(self) -> None:
         await self.tree.sync()
 
 
+class _ErrorLog(logging.Handler):
+    """Collects ERROR records from discord.py and asyncio (e.g. "Ignoring exception in ...",
+    "Unclosed client session", "Task was destroyed but it is pending")."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.ERROR)
+        self.records: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.records.append(f"{record.name}: {record.getMessage()}")
+
+
 @pytest.fixture
 async def env():
+    errors = _ErrorLog()
+    for name in ("discord", "asyncio"):
+        logging.getLogger(name).addHandler(errors)
     server = FakeDiscord()
     await server.start()
     gid = server.add_guild("Middle-earth")
@@ -143,6 +200,7 @@ async def env():
     apply_api_base(server.api_base)
     apply_gateway(await resolve_gateway(server.api_base, None, server.token))
     bot = FakeBot()
+    bot.log_errors = errors.records
     task = asyncio.create_task(bot.start(server.token))
     try:
         await server.wait_ready(timeout=10)
@@ -153,6 +211,10 @@ async def env():
         await server.stop()
         apply_api_base(None)
         apply_gateway(None)
+        for name in ("discord", "asyncio"):
+            logging.getLogger(name).removeHandler(errors)
+    assert errors.records == [], "discord.py/asyncio logged errors"
+    assert server.internal_errors == []
 
 
 async def test_endpoints_helpers():
@@ -232,14 +294,16 @@ async def test_autocomplete(env):
     server.assert_clean()
 
 
-async def test_autocomplete_too_many_choices_is_a_violation(env, caplog):
+async def test_autocomplete_too_many_choices_is_a_violation(env):
     server, bot, gid, cid, alice, mod = env
-    with caplog.at_level(logging.CRITICAL, logger="discord"):
-        choices = await server.autocomplete(alice, cid, "toomany", options={"text": ""}, focused="text")
+    server.ack_deadline = 0.5  # the failed answer means no answer: don't wait the full 3 s
+    choices = await server.autocomplete(alice, cid, "toomany", options={"text": ""}, focused="text")
     assert choices == []
-    kinds = [v.kind for v in server.violations]
-    assert kinds[0] == "too_many_choices"
+    # the 400 made the autocomplete fail, so the interaction also missed its deadline
+    assert [v.kind for v in server.violations] == ["too_many_choices", "ack_timeout"]
     assert server.errors[0]["status"] == 400 and server.errors[0]["body"]["code"] == 50035
+    assert any("Ignoring exception in autocomplete" in r for r in bot.log_errors)
+    bot.log_errors.clear()
 
 
 async def test_dm(env):
@@ -301,7 +365,7 @@ async def test_content_over_2000_is_a_violation(env):
     assert [v.kind for v in server.violations] == ["content_too_long"]
 
 
-async def test_ack_deadline(env, caplog):
+async def test_ack_deadline(env):
     server, bot, gid, cid, alice, mod = env
     result = await server.slash(alice, cid, "sleepy")
     assert result.expired and not result.acknowledged and result.messages == []
@@ -338,15 +402,79 @@ async def test_reconnect_and_resume(env):
         resumed.set()
 
     bot.add_listener(on_resumed, "on_resumed")
+    seen: list[str] = []
+
+    async def on_message(message: discord.Message) -> None:
+        seen.append(message.content)
+
+    bot.add_listener(on_message, "on_message")
     await server.drop_gateway()
     # a channel message sent while disconnected is replayed on RESUME
     await bot.get_channel(cid).send("while you were away")
     result = await server.slash(alice, cid, "ping", "me")
     assert result.content == "pong"
     await asyncio.wait_for(resumed.wait(), 5)
+    assert seen == ["while you were away"]
     assert server.resume_count == 1 and server.identify_count == 1
     await server.drop_gateway(abrupt=True)
     result = await server.slash(alice, cid, "ping", "me")
     assert result.content == "pong"
     assert server.resume_count == 2
+    server.assert_clean()
+
+
+async def test_attachment_option(env):
+    server, bot, gid, cid, alice, mod = env
+    result = await server.slash(alice, cid, "upload", options={"file": ("army.csv", b"a,b\n1,2\n"), "note": "ok"})
+    assert result.content == "army.csv: 8 bytes ok"
+    server.assert_clean()
+
+
+async def test_edits_followups_and_deletes(env):
+    server, bot, gid, cid, alice, mod = env
+    result = await server.slash(alice, cid, "steps")
+    await server.wait_for(lambda: len(result.messages) == 2 and "edited" in result.messages[1].content)
+    assert [m.content for m in result.messages] == ["step 1 (edited)", "step 2 (edited)"]
+    assert [m.ephemeral for m in result.messages] == [False, True]
+    assert [m.content for m in server.messages(cid)] == ["step 1 (edited)"]
+    server.assert_clean()
+
+
+async def test_modal_select_and_context_menu(env):
+    server, bot, gid, cid, alice, mod = env
+    opened = await server.slash(alice, cid, "survey")
+    assert opened.callback_type == 9 and opened.modal["title"] == "Survey"
+    submitted = await server.submit_modal(alice, opened, {"answer": "Radagast"})
+    assert submitted.content == "you said Radagast"
+
+    menu = await server.slash(alice, cid, "menu")
+    picked = await server.select(alice, menu.message, "side", values=["shadow"])
+    assert picked.content == "side shadow"
+    with pytest.raises(ValueError):
+        await server.select(alice, menu.message, "side", values=["orcs"])
+
+    inspected = await server.user_command(mod, cid, "Inspect", alice)
+    assert inspected.content == "inspected alice"
+    server.assert_clean()
+
+
+async def test_user_messages_history_and_late_members(env):
+    server, bot, gid, cid, alice, mod = env
+    seen: list[discord.Message] = []
+
+    async def on_message(message: discord.Message) -> None:
+        seen.append(message)
+
+    bot.add_listener(on_message, "on_message")
+    await server.post_message(alice, cid, "hello bot")
+    await server.wait_for(lambda: seen)
+    assert seen[0].author.id == alice and seen[0].content == ""  # no message-content intent
+    history = [m async for m in bot.get_channel(cid).history(limit=10)]
+    assert [m.content for m in history] == ["hello bot"]  # REST history is not blanked
+
+    frodo = server.add_user("frodo", guild_id=gid)  # joins after the bot connected
+    result = await server.slash(frodo, cid, "ping", "me")
+    assert result.content == "pong"
+    member = await bot.get_guild(gid).fetch_member(frodo)
+    assert member.name == "frodo"
     server.assert_clean()

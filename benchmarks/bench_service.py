@@ -1,0 +1,119 @@
+"""Service figures (printed, not asserted):
+- order round trip (parse, check, apply, commit to SQLite), p50 and p99, no rendering; target p99 < 10 ms
+- rebuild of a game from its snapshot plus log
+- start-up time and resident memory with 1,000 stored games loaded; target < 300 MB
+
+Run: python -m benchmarks.bench_service [--games 1000]
+"""
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from bot.service import Ctx, GameService
+from bot.storage import Store
+from tests.gondor_helpers import SAURON_SETUP, WESTERNESSE_SETUP
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def pct(xs, p):
+    xs = sorted(xs)
+    return xs[min(len(xs) - 1, int(round(p / 100 * (len(xs) - 1))))]
+
+
+async def fill(path: str, games: int) -> list[float]:
+    store = await Store.open(path)
+    svc = GameService(store, renderer=None)
+    times = []
+    n = 0
+    for ch in range(1, games + 1):
+        def c(u):
+            nonlocal n
+            n += 1
+            return Ctx(channel_id=ch, user_id=u, guild_id=1, interaction_id=f"b{n}")
+        await svc.new_game(c(1), "gondor")
+        await svc.join(c(1), "sauron")
+        await svc.join(c(2), "westernesse")
+        await svc.start(c(1))
+        orders = [(1, o) for o in SAURON_SETUP + ["done"]] + [(2, o) for o in WESTERNESSE_SETUP + ["done"]]
+        for u, o in orders:
+            t = time.perf_counter()
+            out = await svc.order(c(u), o)
+            times.append(time.perf_counter() - t)
+            assert out.ok, out.reply.text
+    await store.close()
+    return times
+
+
+async def rebuild_time(path: str) -> tuple[float, int]:
+    store = await Store.open(path)
+    svc = GameService(store, renderer=None)
+    row = await store.game(1)
+    t = time.perf_counter()
+    for _ in range(20):
+        await svc.rebuild(row)
+    dt = (time.perf_counter() - t) / 20
+    t = time.perf_counter()
+    for _ in range(20):
+        await svc.replay_from_start(row)
+    full = (time.perf_counter() - t) / 20
+    n = len(await store.actions(1))
+    await store.close()
+    return dt, full, n
+
+
+STARTUP = """
+import asyncio, resource, sys, time
+t0 = time.perf_counter()
+from bot.storage import Store
+from bot.service import GameService
+async def main():
+    store = await Store.open(sys.argv[1])
+    svc = GameService(store, renderer=None)
+    n = await svc.warm()
+    dt = time.perf_counter() - t0
+    rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(n, f"{dt:.2f}", f"{rss:.0f}")
+    await store.close()
+asyncio.run(main())
+"""
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--games", type=int, default=1000)
+    args = ap.parse_args()
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "bench.db")
+        t = time.perf_counter()
+        times = asyncio.run(fill(path, args.games))
+        fill_s = time.perf_counter() - t
+        ms = [x * 1000 for x in times]
+        print(f"order round trip (parse, check, apply, commit; no render), {len(ms)} orders over {args.games} games:")
+        print(f"  p50 {statistics.median(ms):.2f} ms   p99 {pct(ms, 99):.2f} ms   max {max(ms):.2f} ms"
+              f"   (target p99 < 10 ms)")
+        rb, full, n = asyncio.run(rebuild_time(path))
+        print(f"load one game from its last snapshot + the log after it: {rb * 1000:.2f} ms;"
+              f" replay of its whole log ({n} orders) from the first snapshot: {full * 1000:.2f} ms")
+        size = os.path.getsize(path) / 1e6
+        out = subprocess.run([sys.executable, "-c", STARTUP, path], capture_output=True, text=True,
+                             cwd=ROOT, env=dict(os.environ, PYTHONPATH=str(ROOT)))
+        if out.returncode:
+            print(out.stderr)
+            raise SystemExit(1)
+        games, secs, rss = out.stdout.split()
+        print(f"start-up with {games} stored games, all loaded: {secs} s, resident {rss} MB"
+              f"   (target < 300 MB); database {size:.1f} MB; filling took {fill_s:.1f} s")
+
+
+if __name__ == "__main__":
+    main()

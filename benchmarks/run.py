@@ -1,0 +1,7 @@
+"""All benchmarks: python -m benchmarks.run"""
+import subprocess
+import sys
+
+for mod in ("benchmarks.bench_service", "benchmarks.bench_render"):
+    print(f"== {mod}", flush=True)
+    subprocess.run([sys.executable, "-m", mod], check=False)
