@@ -28,6 +28,7 @@ class Layout:
     r1: int
     margin: int
     panel_w: int
+    min_height: int = 0
 
     @property
     def h(self) -> float:  # hex height (flat side to flat side)
@@ -47,7 +48,7 @@ class Layout:
 
     @property
     def height(self) -> int:
-        return self.map_h
+        return max(self.map_h, self.min_height)
 
     def contains(self, h: Hex) -> bool:
         return self.c0 <= h.col <= self.c1 and self.r0 <= h.row <= self.r1

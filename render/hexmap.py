@@ -5,12 +5,14 @@ already stripped what the seat may not know) and the public map.
 
 Two layers:
 
-* the *base* (terrain, roads, hexsides, hex numbers, labels, the static part of
-  the side panel: legend, compass) depends only on the map and the window; it
-  is drawn supersampled once and kept in a small in-memory cache keyed on the
-  map id and the window;
+* the *base* (terrain, roads, hexsides, hex numbers, edge names, the static
+  part of the side panel: legend, compass) depends only on the map and the
+  window; it is drawn supersampled once and kept in a small in-memory cache
+  keyed on the map (id and shape) and the window. A map edited in place needs
+  :func:`clear_cache`;
 * the *view* layer (zone highlight, gate control, breaches, counters, markers,
-  the dynamic part of the panel) is drawn on a copy of the base for every call.
+  place names not covered by counters, the dynamic part of the panel) is drawn
+  on a copy of the base for every call; sprites and text masks are cached.
 
 Output is deterministic: the same view and map give the same PNG bytes in any
 process (no metadata, bundled font, no iteration over unordered sets).
@@ -32,7 +34,10 @@ from render.geometry import SQRT3, Layout, hex_corners
 # --------------------------------------------------------------------------
 # Sizes
 # --------------------------------------------------------------------------
-FULL_HEX = 25          # hex size (centre to corner) of the whole map, px
+FULL_HEX = 25          # hex size (centre to corner) of the whole map, px, at most
+MAX_MAP_W = 1480       # the whole map's part of the image fits in this (hexes shrink to fit, down to MIN_HEX)
+MAX_MAP_H = 1250
+MIN_HEX = 12
 CROP_HEX = 36          # hex size of an ``around`` crop, px
 CROP_RADIUS = 9        # hexes either side of the centre hex in a crop
 MARGIN = 20
@@ -63,7 +68,10 @@ def clear_cache() -> None:
 def _window(hexmap, around: str | None) -> tuple[tuple[int, int, int, int], float, Hex | None]:
     (cmin, cmax), (rmin, rmax) = hexmap.columns, hexmap.rows
     if around is None:
-        return (cmin, cmax, rmin, rmax), FULL_HEX, None
+        fit_w = (MAX_MAP_W - 2 * MARGIN) / (1.5 * (cmax - cmin) + 2)
+        fit_h = (MAX_MAP_H - 2 * MARGIN) / (SQRT3 * (rmax - rmin + 1.5))
+        s = max(MIN_HEX, min(FULL_HEX, math.floor(min(fit_w, fit_h) * 2) / 2))
+        return (cmin, cmax, rmin, rmax), s, None
     try:
         focus = Hex.parse(str(around))
     except HexError:
@@ -214,7 +222,8 @@ def _text_rotated(img: Image.Image, xy, text: str, size: int, fill, angle: int) 
 
 def _build_base(hexmap, window: tuple[int, int, int, int], s: float) -> tuple[Image.Image, Layout, int]:
     c0, c1, r0, r1 = window
-    lay = Layout(s=s, c0=c0, c1=c1, r0=r0, r1=r1, margin=MARGIN, panel_w=PANEL_W)
+    lay = Layout(s=s, c0=c0, c1=c1, r0=r0, r1=r1, margin=MARGIN, panel_w=PANEL_W,
+                 min_height=PANEL_MIN_H + _legend_height() + PAD)
     W, H = lay.width, lay.height
     big = Image.new("RGB", (W * K, H * K), S.BACKGROUND)
     d = ImageDraw.Draw(big)
@@ -281,7 +290,7 @@ def _build_base(hexmap, window: tuple[int, int, int, int], s: float) -> tuple[Im
 
     # frame
     mx0, my0 = lay.margin * K * 0.5, lay.margin * K * 0.5
-    d.rectangle([mx0, my0, lay.map_w * K - mx0, H * K - my0], outline=S.FRAME, width=K)
+    d.rectangle([mx0, my0, lay.map_w * K - mx0, lay.map_h * K - my0], outline=S.FRAME, width=K)
     # panel background
     d.rectangle([lay.map_w * K, 0, W * K, H * K], fill=S.PANEL_BG)
     d.line([(lay.map_w * K, 0), (lay.map_w * K, H * K)], fill=S.PANEL_RULE, width=K * 2)
@@ -308,11 +317,11 @@ def _build_base(hexmap, window: tuple[int, int, int, int], s: float) -> tuple[Im
     if "top" in by_side and r0 == rmin:
         d.text((lay.map_w / 2, lay.margin / 2), spaced(by_side["top"]), font=S.font(fs), fill=S.FRAME, anchor="mm")
     if "bottom" in by_side and r1 == rmax:
-        d.text((lay.map_w / 2, H - lay.margin / 2), spaced(by_side["bottom"]), font=S.font(fs), fill=S.FRAME, anchor="mm")
+        d.text((lay.map_w / 2, lay.map_h - lay.margin / 2), spaced(by_side["bottom"]), font=S.font(fs), fill=S.FRAME, anchor="mm")
     if "left" in by_side and c0 == cmin:
-        _text_rotated(img, (lay.margin / 2, H / 2), spaced(by_side["left"]), fs, S.FRAME, 90)
+        _text_rotated(img, (lay.margin / 2, lay.map_h / 2), spaced(by_side["left"]), fs, S.FRAME, 90)
     if "right" in by_side and c1 == cmax:
-        _text_rotated(img, (lay.map_w - lay.margin / 2, H / 2), spaced(by_side["right"]), fs, S.FRAME, -90)
+        _text_rotated(img, (lay.map_w - lay.margin / 2, lay.map_h / 2), spaced(by_side["right"]), fs, S.FRAME, -90)
 
     _legend_text(img, lay, legend_top, hexmap)
     return img, lay, legend_top
@@ -337,6 +346,7 @@ def _base(hexmap, window, s) -> tuple[Image.Image, Layout, int]:
 # Legend (static part of the panel)
 # --------------------------------------------------------------------------
 PAD = 16
+PANEL_MIN_H = 420      # room kept above the legend for the dynamic part of the panel
 LEGEND_TERRAIN = (("clear", "Clear"), ("slope", "Slope"), ("rough", "Rough"),
                   ("forest", "Forest"), ("mountain", "Mountain"))
 LEGEND_SIDES = (("wall", "Wall"), ("gate", "Gate"), ("tower", "Tower"), ("breach", "Breach"),
@@ -634,6 +644,18 @@ def compose(view: dict, hexmap, *, around: str | None = None) -> tuple[Image.Ima
         if h is not None and lay.contains(h):
             hex_markers.setdefault(h, []).append(kind)
 
+    # gate control and breaches (under the counters: they show on the hexside's far side)
+    for key, owner in _as_dict(view.get("gates")).items():
+        side = _parse_side(key)
+        if side is None or not any(lay.contains(x) for x in side.hexes()):
+            continue
+        a, b = lay.side_points(side.hex, side.direction)
+        _draw_gate_leaves(d, a, b, s, _side_color(sides, owner))
+
+    for side in breaches:
+        a, b = lay.side_points(side.hex, side.direction)
+        _draw_breach(d, a, b, s)
+
     # counters, grouped by hex in the view's order
     stacks: dict[Hex, list[dict]] = {}
     for u in _as_list(view.get("units")):
@@ -673,18 +695,6 @@ def compose(view: dict, hexmap, *, around: str | None = None) -> tuple[Image.Ima
             badges.append((bx, by, text, (170, 28, 28) if len(units) > 3 else (30, 28, 24)))
     for bx, by, text, fill in badges:  # after every counter, so no neighbour hides them
         _badge(img, d, bx, by, text, badge_size, fill=fill)
-
-    # gate control and breaches, over the counters so that none hides them
-    for key, owner in _as_dict(view.get("gates")).items():
-        side = _parse_side(key)
-        if side is None or not any(lay.contains(x) for x in side.hexes()):
-            continue
-        a, b = lay.side_points(side.hex, side.direction)
-        _draw_gate_leaves(d, a, b, s, _side_color(sides, owner))
-
-    for side in breaches:
-        a, b = lay.side_points(side.hex, side.direction)
-        _draw_breach(d, a, b, s)
 
     # hex markers: chits on the stack's left edge, or in the middle of an empty hex
     ms = max(12, round(s * 0.62))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import io
 import logging
 import struct
 import zlib
@@ -40,6 +41,12 @@ class ButtonView(discord.ui.View):
     async def press(self, interaction: discord.Interaction, button: discord.ui.Button) -> None:
         await interaction.response.edit_message(content=f"pressed by {interaction.user.name}", view=None)
 
+    @discord.ui.button(label="Later", custom_id="later")
+    async def later(self, interaction: discord.Interaction, button: discord.ui.Button) -> None:
+        await interaction.response.defer()  # type 6: deferred update of the button's message
+        await asyncio.sleep(0.05)
+        await interaction.edit_original_response(content="updated later")
+
     @discord.ui.button(label="Reply", custom_id="reply")
     async def reply(self, interaction: discord.Interaction, button: discord.ui.Button) -> None:
         await interaction.response.send_message("private reply", ephemeral=True)
@@ -64,6 +71,7 @@ class FakeBot(commands.Bot):
         super().__init__(command_prefix="!", intents=discord.Intents.default(), help_command=None,
                          guild_ready_timeout=0.05)
         self.http_errors: list[int] = []
+        self.done: list[str] = []  # commands that keep working after answering report here
         ping = app_commands.Group(name="ping", description="Ping things")
 
         @ping.command(name="me", description="Answer pong")
@@ -84,7 +92,7 @@ class FakeBot(commands.Bot):
         async def slow(interaction: discord.Interaction) -> None:
             await interaction.response.defer(thinking=True)
             await asyncio.sleep(0.2)
-            await interaction.followup.send("here is your map", file=discord.File(__import__("io").BytesIO(PNG), "map.png"))
+            await interaction.followup.send("here is your map", file=discord.File(io.BytesIO(PNG), "map.png"))
 
         @self.tree.command(name="order", description="Pick a fruit")
         async def order(interaction: discord.Interaction, text: str) -> None:
@@ -93,6 +101,14 @@ class FakeBot(commands.Bot):
         @order.autocomplete("text")
         async def order_complete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
             return [app_commands.Choice(name=f, value=f) for f in FRUITS if current in f][:25]
+
+        @self.tree.command(name="longchoice", description="Autocomplete with a 101-character choice")
+        async def longchoice(interaction: discord.Interaction, text: str) -> None:
+            await interaction.response.send_message(text)
+
+        @longchoice.autocomplete("text")
+        async def longchoice_complete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+            return [app_commands.Choice(name="n" * 101, value="v")]
 
         @self.tree.command(name="toomany", description="Autocomplete with too many choices")
         async def toomany(interaction: discord.Interaction, text: str) -> None:
@@ -108,7 +124,7 @@ class FakeBot(commands.Bot):
 
         @self.tree.command(name="dm", description="DM me")
         async def dm(interaction: discord.Interaction) -> None:
-            await interaction.user.send("a secret", file=discord.File(__import__("io").BytesIO(b"orders"), "orders.txt"))
+            await interaction.user.send("a secret", file=discord.File(io.BytesIO(b"orders"), "orders.txt"))
             await interaction.response.send_message("check your DMs", ephemeral=True)
 
         @self.tree.command(name="long", description="Reply with 2001 characters")
@@ -134,6 +150,9 @@ class FakeBot(commands.Bot):
             post = await interaction.channel.send("game thread starter")
             th = await post.create_thread(name="game 1")
             await th.send("welcome to the game")
+            await post.edit(content="game thread starter (open)")
+            side = await interaction.channel.create_thread(name="side talk", type=discord.ChannelType.public_thread)
+            await side.send("psst")
             await interaction.followup.send(f"thread {th.id}", ephemeral=True)
 
         @self.tree.command(name="mod", description="Moderators only")
@@ -144,7 +163,8 @@ class FakeBot(commands.Bot):
         @self.tree.command(name="upload", description="Inspect an uploaded file")
         async def upload(interaction: discord.Interaction, file: discord.Attachment, note: str = "") -> None:
             data = await file.read()
-            await interaction.response.send_message(f"{file.filename}: {len(data)} bytes {note}".strip())
+            await interaction.response.send_message(f"{file.filename}: {len(data)} bytes {note}".strip(),
+                                                    file=discord.File(io.BytesIO(data[::-1]), "reversed.bin"))
 
         @self.tree.command(name="steps", description="Respond, edit, follow up, edit the followup")
         async def steps(interaction: discord.Interaction) -> None:
@@ -156,6 +176,7 @@ class FakeBot(commands.Bot):
             await gone.delete()
             original = await interaction.original_response()
             assert original.content == "step 1 (edited)"
+            self.done.append("steps")
 
         @self.tree.command(name="survey", description="Open a modal")
         async def survey(interaction: discord.Interaction) -> None:
@@ -243,7 +264,9 @@ async def test_login_and_sync(env):
     assert bot.user is not None and bot.user.id == server.bot_user_id
     assert {c["name"] for c in server.commands()} >= {"ping", "slow", "order", "buttons", "dm"}
     assert server.authorizations == [f"Bot {server.token}"]
-    assert server.gateway_connections[0]["encoding"] == "json"
+    assert server.gateway_connections[0] == {"v": "10", "encoding": "json", "compress": "zlib-stream"}
+    mod_cmd = next(c for c in server.commands() if c["name"] == "mod")
+    assert mod_cmd["default_member_permissions"] == "32"  # manage_guild
     guild = bot.get_guild(gid)
     assert guild is not None and guild.get_channel(cid).name == "general"
     server.assert_clean()
@@ -299,10 +322,12 @@ async def test_autocomplete_too_many_choices_is_a_violation(env):
     server.ack_deadline = 0.5  # the failed answer means no answer: don't wait the full 3 s
     choices = await server.autocomplete(alice, cid, "toomany", options={"text": ""}, focused="text")
     assert choices == []
+    choices = await server.autocomplete(alice, cid, "longchoice", options={"text": ""}, focused="text")
+    assert choices == []
     # the 400 made the autocomplete fail, so the interaction also missed its deadline
-    assert [v.kind for v in server.violations] == ["too_many_choices", "ack_timeout"]
+    assert [v.kind for v in server.violations] == ["too_many_choices", "ack_timeout", "choice_too_long", "ack_timeout"]
     assert server.errors[0]["status"] == 400 and server.errors[0]["body"]["code"] == 50035
-    assert any("Ignoring exception in autocomplete" in r for r in bot.log_errors)
+    assert len([r for r in bot.log_errors if "Ignoring exception in autocomplete" in r]) == 2
     bot.log_errors.clear()
 
 
@@ -322,7 +347,11 @@ async def test_button_click(env):
     server, bot, gid, cid, alice, mod = env
     result = await server.slash(alice, cid, "buttons")
     posted = result.message
-    assert posted.custom_ids() == ["press", "reply"]
+    assert posted.custom_ids() == ["press", "later", "reply"]
+    later = await server.click(alice, posted, "later")
+    assert later.callback_type == 6 and later.messages == []
+    assert await later.wait_for_messages(1, timeout=5) == [posted]
+    assert posted.content == "updated later"
     reply = await server.click(mod, posted, "reply")
     assert reply.content == "private reply" and reply.ephemeral
     assert server.all_visible_to(mod)[-1].content == "private reply"
@@ -351,8 +380,11 @@ async def test_thread(env):
     thread_id = int(result.content.split()[1])
     assert result.ephemeral
     assert server.channels[thread_id].type == 11
-    assert [m.content for m in server.messages(cid)] == ["game thread starter"]
+    assert [m.content for m in server.messages(cid)] == ["game thread starter (open)"]
     assert [m.content for m in server.messages(thread_id)] == ["welcome to the game"]
+    side = next(c for c in server.channels.values() if c.name == "side talk")
+    assert side.type == 11 and side.parent_id == cid
+    assert [m.content for m in server.messages(side.id)] == ["psst"]
     assert bot.get_channel(thread_id) is not None  # THREAD_CREATE reached discord.py
     server.assert_clean()
 
@@ -427,13 +459,14 @@ async def test_attachment_option(env):
     server, bot, gid, cid, alice, mod = env
     result = await server.slash(alice, cid, "upload", options={"file": ("army.csv", b"a,b\n1,2\n"), "note": "ok"})
     assert result.content == "army.csv: 8 bytes ok"
+    assert result.message.attachments == [("reversed.bin", b"a,b\n1,2\n"[::-1])]  # multipart callback
     server.assert_clean()
 
 
 async def test_edits_followups_and_deletes(env):
     server, bot, gid, cid, alice, mod = env
     result = await server.slash(alice, cid, "steps")
-    await server.wait_for(lambda: len(result.messages) == 2 and "edited" in result.messages[1].content)
+    await server.wait_for(lambda: bot.done == ["steps"])
     assert [m.content for m in result.messages] == ["step 1 (edited)", "step 2 (edited)"]
     assert [m.ephemeral for m in result.messages] == [False, True]
     assert [m.content for m in server.messages(cid)] == ["step 1 (edited)"]
@@ -477,4 +510,59 @@ async def test_user_messages_history_and_late_members(env):
     assert result.content == "pong"
     member = await bot.get_guild(gid).fetch_member(frodo)
     assert member.name == "frodo"
+    server.assert_clean()
+
+
+async def test_message_limits(env):
+    server, bot, gid, cid, alice, mod = env
+    channel = bot.get_channel(cid)
+    await channel.send(embeds=[discord.Embed(title=str(i)) for i in range(10)])  # 10 is fine
+    with pytest.raises(discord.HTTPException) as info:  # discord.py itself refuses 11: go raw
+        await bot.http.request(discord.http.Route("POST", "/channels/{channel_id}/messages", channel_id=cid),
+                               json={"embeds": [{"title": str(i)} for i in range(11)]})
+    assert info.value.status == 400
+    big = io.BytesIO(b"\0" * (10 * 1024 * 1024 + 1))
+    with pytest.raises(discord.HTTPException) as info:
+        await channel.send(file=discord.File(big, "huge.bin"))
+    assert info.value.status == 413 and info.value.code == 40005
+    with pytest.raises(discord.HTTPException) as info:
+        await channel.send("y" * 2001)
+    assert info.value.code == 50035
+    assert [v.kind for v in server.violations] == ["too_many_embeds", "attachment_too_large", "content_too_long"]
+    assert len(server.messages(cid)) == 1  # only the 10-embed message went through
+    server.violations.clear()
+    server.assert_clean()
+
+
+async def test_fetches_and_late_channel(env):
+    server, bot, gid, cid, alice, mod = env
+    user = await bot.fetch_user(alice)
+    assert user.name == "alice"
+    channel = await bot.fetch_channel(cid)
+    assert channel.name == "general"
+    war_room = server.add_channel(gid, "war-room")  # created after the bot connected
+    await server.wait_for(lambda: bot.get_channel(war_room))
+    result = await server.slash(alice, war_room, "ping", "echo", options={"text": "here", "times": 1})
+    assert [m.content for m in server.messages(war_room)] == ["here"] == [result.content]
+    with pytest.raises(discord.NotFound):
+        await bot.fetch_user(12345)
+    assert server.errors[-1]["body"]["code"] == 10013
+    server.assert_clean()
+
+
+async def test_bot_restart_keeps_world(env):
+    server, bot, gid, cid, alice, mod = env
+    await server.slash(alice, cid, "ping", "echo", options={"text": "before", "times": 1})
+    await bot.close()  # the fixture's close() later is a no-op
+    second = FakeBot()
+    task = asyncio.create_task(second.start(server.token))
+    try:
+        await server.wait_ready()
+        result = await server.slash(alice, cid, "ping", "echo", options={"text": "after", "times": 1})
+        assert result.content == "after"
+        assert [m.content for m in server.messages(cid)] == ["before", "after"]
+        assert server.identify_count == 2
+    finally:
+        await second.close()
+        await asyncio.wait_for(task, 10)
     server.assert_clean()

@@ -216,3 +216,17 @@ async def test_autocomplete_offers_legal_orders_for_the_caller_only(store):
     assert await svc.autocomplete_order(ctx(999), "") == []  # a spectator
     for t in got[:3]:
         assert (await svc.order(ctx(SAURON), t)).ok  # an offered choice is accepted unchanged
+
+
+async def test_roll_needs_no_game_and_refuses_bad_dice_privately(store):
+    svc = svc_for(store)
+    out = await svc.roll(ctx(SAURON, channel=55), "2d6+1", "charge", False)
+    assert out.ok and not out.ephemeral and "2d6+1" in out.reply.text and "charge" in out.reply.text
+    out = await svc.roll(ctx(SAURON, channel=55), "1d20", None, True)
+    assert out.ok and out.ephemeral  # a private roll
+    for bad in ("10000d10000", "2d6+", "drop table", "", "1d6" * 100):
+        out = await svc.roll(ctx(SAURON, channel=55), bad, None, False)
+        assert not out.ok and out.ephemeral and len(out.reply.text) < 400, bad
+    out = await svc.roll(ctx(SAURON, channel=55), "1d6", "x" * 500, False)
+    assert not out.ok
+    assert await store.live_game(55) is None

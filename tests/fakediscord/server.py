@@ -542,7 +542,9 @@ class FakeDiscord:
 
     async def wait_ready(self, timeout: float = 10.0, *, commands: bool = True) -> None:
         """Wait until the bot identified (READY + GUILD_CREATEs sent) and, unless
-        ``commands=False``, synced its application commands."""
+        ``commands=False``, synced its application commands.  After a bot closed cleanly both
+        are reset, so this also works for a second bot started against the same server (pass
+        ``commands=False`` if that bot does not sync on startup; synced commands are kept)."""
         await self._wait(self._identified, timeout, "the bot to IDENTIFY on the fake gateway")
         if commands:
             await self.wait_commands_synced(timeout)
@@ -1399,6 +1401,12 @@ class FakeDiscord:
             if session is not None and session.conn is conn:
                 session.conn = None
                 self._live.clear()
+                if ws.close_code in (1000, 1001):
+                    # A clean close by the bot (``bot.close()``) ends the session, as on Discord;
+                    # a bot started later must IDENTIFY (and sync) again before wait_ready().
+                    self._session = None
+                    self._identified.clear()
+                    self._synced.clear()
         return ws
 
     async def _gateway_op(self, conn: _Conn, frame: dict) -> None:
@@ -1960,7 +1968,8 @@ class FakeDiscord:
         what = f"command {body.get('name')!r}"
         ctype = body.get("type", 1)
         name = body.get("name") or ""
-        if not re.fullmatch(r"[-_\w]{1,32}", name) or (ctype == 1 and name != name.lower()):
+        valid = re.fullmatch(r"[-_\w]{1,32}", name) and name == name.lower() if ctype == 1 else 1 <= len(name) <= 32
+        if not valid:
             self._violate("invalid_command", f"{what}: invalid name")
             raise _form_error(["name"], "APPLICATION_COMMAND_INVALID_NAME", "Command name is invalid")
         desc = body.get("description") or ""
@@ -1981,6 +1990,8 @@ class FakeDiscord:
             "application_id": str(self.application_id),
             "version": str(self._snowflake()),
         }
+        if cmd["default_member_permissions"] is not None:  # Discord answers with a string
+            cmd["default_member_permissions"] = str(cmd["default_member_permissions"])
         if guild_id is not None:
             cmd["guild_id"] = str(guild_id)
         if ctype != 1:
@@ -2079,7 +2090,8 @@ class FakeDiscord:
         return self._ok([])
 
     # ---- interactions ------------------------------------------------------------------
-    _ALLOWED_CALLBACKS = {2: {4, 5, 9}, 3: {4, 5, 6, 7, 9}, 4: {8}, 5: {4, 5, 6, 7}}
+    # interaction type -> valid initial response types (PING, which gateway bots never get, -> PONG)
+    _ALLOWED_CALLBACKS = {1: {1}, 2: {4, 5, 9}, 3: {4, 5, 6, 7, 9}, 4: {8}, 5: {4, 5, 6, 7}}
 
     async def _h_callback(self, request: web.Request) -> web.Response:
         iid = self._int(request.match_info["interaction_id"], 10062, "Unknown interaction")
