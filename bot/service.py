@@ -133,11 +133,13 @@ def default_renderer(view: dict, hexmap, around: str | None = None) -> bytes:
 # --------------------------------------------------------------------------
 class GameService:
     def __init__(self, store: Store, *, clock: Callable[[], float] = time.time,
-                 renderer: Renderer | None = default_renderer, seed_source: Callable[[], str] | None = None):
+                 renderer: Renderer | None = default_renderer, seed_source: Callable[[], str] | None = None,
+                 roll_rng=None):
         self.store = store
         self.clock = clock
         self.renderer = renderer
         self.seed_source = seed_source or (lambda: secrets.token_hex(32))
+        self.roll_rng = roll_rng  # /roll dice: None means the system's unpredictable source
         self.games: dict[int, Game] = {}  # game id -> live game
         self.locks: dict[int, asyncio.Lock] = defaultdict(asyncio.Lock)  # channel id -> lock
         self.fixtures: dict[int, dict] = {}  # channel id -> fixture for the next new game (tests, tabletop)
@@ -614,7 +616,7 @@ class GameService:
         from bot.dice import DiceError, roll
 
         try:
-            result = roll(dice, reason=reason, private=private)
+            result = roll(dice, reason=reason, private=private, rng=self.roll_rng)
         except DiceError as e:
             return Outcome.error(f"Cannot roll that: {e}")
         who = ctx.user_name or f"<@{ctx.user_id}>"

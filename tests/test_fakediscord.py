@@ -566,3 +566,20 @@ async def test_bot_restart_keeps_world(env):
         await second.close()
         await asyncio.wait_for(task, 10)
     server.assert_clean()
+
+
+async def test_unknown_routes_and_auth():
+    import aiohttp
+
+    async with FakeDiscord() as server, aiohttp.ClientSession() as http:
+        auth = {"Authorization": "Bot abc"}
+        async with http.put(f"{server.api_base}/channels/1/messages", headers=auth) as resp:
+            assert resp.status == 404 and resp.headers["Content-Type"] == "application/json"
+            assert (await resp.json())["code"] == 0
+        async with http.get(f"{server.api_base}/voice/regions", headers=auth) as resp:
+            assert resp.status == 404
+        async with http.get(f"{server.api_base}/users/@me") as resp:
+            assert resp.status == 401
+        assert server.unknown_routes == ["PUT /api/v10/channels/1/messages", "GET /api/v10/voice/regions"]
+        with pytest.raises(AssertionError, match="unknown routes"):
+            server.assert_clean()

@@ -34,8 +34,38 @@ What it models
 * Discord's limits, failing loudly: every breach is appended to :attr:`FakeDiscord.violations`
   and answered with the error Discord would give (mostly ``400 Invalid Form Body``).
 
+Test-facing API (ids are ints)
+------------------------------
+World (call before the bot connects; afterwards GUILD_CREATE / CHANNEL_CREATE /
+GUILD_MEMBER_ADD (members intent only) / GUILD_MEMBER_UPDATE are dispatched):
+``add_guild(name)``, ``add_channel(guild_id, name)``, ``add_user(name, guild_id=None,
+manage_guild=False, *, bot=False, dms_open=True)``, ``add_member(guild_id, user_id, *,
+manage_guild=False)``, ``set_manage_guild(guild_id, user_id, value)``, ``dm_channel(user_id)``.
+
+Driving the bot (each returns an :class:`InteractionResult` unless noted):
+``slash(user, channel, *names, options=None, timeout=10, bypass_permissions=False)``,
+``autocomplete(user, channel, *names, options=None, focused=...) -> list[dict]``,
+``click(user, message, custom_id, *, values=None)`` (alias ``select``),
+``submit_modal(user, result_that_opened_it, {custom_id: value})``,
+``user_command(user, channel, name, target_user)``, ``message_command(user, channel, name, msg)``,
+``post_message(user, channel, content, *, attachments=None) -> FakeMessage``,
+``drop_gateway(code=4000, *, abrupt=False)``.
+
+Observing: ``messages(channel_id, *, include_ephemeral=False)``, ``dms(user_id)``,
+``all_visible_to(user_id)``, ``message(id)``, ``commands(guild_id=None)``, ``violations``,
+``unknown_routes``, ``errors``, ``internal_errors``, ``assert_clean()``, ``wait_ready()``,
+``wait_commands_synced()``, ``wait_connected()``, ``wait_for(predicate)``.
+
+Interaction timing: ``slash``/``click``/... return once the initial response arrived; for a
+"thinking" defer (type 5) they wait for the first followup or edit of @original (else
+:class:`InteractionTimeout`).  A deferred *update* (type 6) returns at once; use
+``result.wait_for_messages(n)`` for later edits/followups.  If the bot does not answer within
+``ack_deadline`` (3 s) the result comes back with ``expired=True``, an ``ack_timeout`` violation
+is recorded and a late callback gets Discord's ``404 Unknown interaction`` (10062).
+
 Not modelled: rate limits, permission overwrites, voice, reactions, pins, forum channels,
-interaction-token expiry (15 min), presence, message-content intent for mentions.
+interaction-token expiry (15 min), presence, message-content intent for mentions, CDN assets
+(avatars still point at cdn.discordapp.com).
 """
 
 from __future__ import annotations
