@@ -18,7 +18,7 @@ class DiscordConfig:
     api_base: str = ""
     gateway_url: str = ""
     dev_guild_ids: list[int] = field(default_factory=list)
-    sync_global: bool = False
+    sync_global: bool = True
 
 
 @dataclass

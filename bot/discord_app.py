@@ -150,7 +150,24 @@ class PalantirBot(commands.Bot):
             self.tree.copy_global_to(guild=guild)
             await self.tree.sync(guild=guild)
         if self.cfg.discord.sync_global:
-            await self.tree.sync()
+            await self.sync_global_if_changed()
+
+    async def sync_global_if_changed(self) -> bool:
+        """Global commands take a while to spread and syncing is rate limited:
+        sync only when the command set differs from the last one synced."""
+        import hashlib
+        import json
+
+        payload = sorted((c.to_dict(self.tree) for c in self.tree.get_commands()), key=lambda d: d["name"])
+        digest = hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()
+        store = self.service.store
+        if await store.get_setting("global_commands_hash") == digest:
+            log.info("global slash commands unchanged; not syncing")
+            return False
+        await self.tree.sync()
+        await store.set_setting("global_commands_hash", digest)
+        log.info("synced global slash commands")
+        return True
 
     async def close(self) -> None:
         await super().close()

@@ -80,6 +80,13 @@ MIGRATIONS: list[str] = [
         created_at REAL NOT NULL
     );
     """,
+    # 1 -> 2: bot-wide settings (e.g. the hash of the last synced slash commands)
+    """
+    CREATE TABLE settings (
+        key TEXT PRIMARY KEY,
+        value TEXT NOT NULL
+    );
+    """,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 
@@ -139,7 +146,11 @@ class Store:
         await db.execute("PRAGMA foreign_keys=ON")
         await db.execute("PRAGMA busy_timeout=5000")
         store = cls(db, path)
-        await store.migrate()
+        try:
+            await store.migrate()
+        except BaseException:
+            await db.close()
+            raise
         return store
 
     async def close(self) -> None:
@@ -302,6 +313,15 @@ class Store:
         await self.db.execute(
             "INSERT OR IGNORE INTO responses (interaction_id, game_id, response, created_at) VALUES (?,?,?,?)",
             (interaction_id, game_id, _dumps(response), now))
+
+    async def get_setting(self, key: str) -> str | None:
+        async with self.db.execute("SELECT value FROM settings WHERE key=?", (key,)) as cur:
+            r = await cur.fetchone()
+        return r[0] if r else None
+
+    async def set_setting(self, key: str, value: str) -> None:
+        await self.db.execute("INSERT INTO settings (key, value) VALUES (?, ?)"
+                              " ON CONFLICT(key) DO UPDATE SET value=excluded.value", (key, value))
 
     async def count_games(self) -> int:
         async with self.db.execute("SELECT COUNT(*) FROM games") as cur:

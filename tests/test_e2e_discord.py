@@ -201,3 +201,21 @@ async def test_sauron_reads_the_same_whichever_cauldrons_are_real(tmp_path):
     assert a_bob != b_bob  # Westernesse learned which are real
     pngs = sum(1 for _, atts in a_alice for d in atts if d[:4] == b"\x89PNG")
     assert pngs >= 4
+
+
+async def test_global_commands_sync_only_when_changed_and_closed_dms_are_reported(tmp_path):
+    async with World() as w:
+        w.server.users[w.bob].dms_open = False  # Westernesse blocks DMs from server members
+        await w.start_bot(tmp_path / "g.db")
+        assert {c["name"] for c in w.server.commands()} >= {"game", "order", "done", "roll", "secret", "help"}
+        assert await w.store.get_setting("global_commands_hash")
+        assert await w.bot.sync_global_if_changed() is False  # unchanged: no second sync
+        await w.cmd(w.alice, "game", "new", ruleset="gondor")
+        await w.cmd(w.alice, "game", "join", seat="sauron")
+        await w.cmd(w.bob, "game", "join", seat="westernesse")
+        r = await w.cmd(w.alice, "game", "start")
+        msgs = await r.wait_for_messages(3)
+        notice = [m for m in msgs if "could not send a direct message" in m.content]
+        assert notice and f"<@{w.bob}>" in notice[0].content and "/secret" in notice[0].content
+        assert "cauldron" not in notice[0].content.lower()  # the notice carries no secret
+        w.server.assert_clean()

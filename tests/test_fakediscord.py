@@ -14,10 +14,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.endpoints import apply_api_base, apply_gateway, resolve_gateway
-try:  # works whether or not the project root is on sys.path / tests is a package
-    from tests.fakediscord import Attachment, FakeDiscord
-except ImportError:  # pytest "prepend" import mode puts tests/ itself on sys.path
-    from fakediscord import Attachment, FakeDiscord
+from tests.fakediscord import Attachment, FakeDiscord
 
 
 def tiny_png() -> bytes:
