@@ -75,12 +75,16 @@ async def deliver(interaction: discord.Interaction, out: Outcome, service: GameS
         await interaction.response.send_message(ephemeral=out.ephemeral, **first)
     else:
         deferred_private = _deferred.pop(interaction.id, True)
-        if out.ephemeral or not deferred_private:
+        if out.ephemeral == deferred_private:
             first = sets.pop(0)
-            files = first.pop("files", [])
-            await interaction.edit_original_response(attachments=files, **first)
-        else:
+            files = first.pop("files", None)
+            if files:
+                first["attachments"] = files
+            await interaction.edit_original_response(**first)
+        elif deferred_private:  # a private "thinking…", a public answer: say so, post it below
             await interaction.edit_original_response(content="Done: posted below.")
+        else:  # a public "thinking…", a private answer: the answer must not show publicly
+            await interaction.delete_original_response()
     for kw in sets:
         await interaction.followup.send(ephemeral=out.ephemeral, **kw)
     for p in out.public:

@@ -25,13 +25,13 @@ class GameCog(commands.Cog):
     @app_commands.choices(ruleset=[app_commands.Choice(name=n, value=n) for n in ruleset_names()])
     async def new(self, interaction: discord.Interaction, ruleset: str, options: str | None = None):
         svc = _service(interaction)
-        await deliver(interaction, await guarded(interaction, svc.new_game(ctx_of(interaction), ruleset, options)), svc)
+        await deliver(interaction, await guarded(interaction, svc.new_game(ctx_of(interaction), ruleset, options), False), svc)
 
     @game.command(name="join", description="Take a seat")
     @app_commands.describe(seat="The seat to take")
     async def join(self, interaction: discord.Interaction, seat: str):
         svc = _service(interaction)
-        await deliver(interaction, await guarded(interaction, svc.join(ctx_of(interaction), seat)), svc)
+        await deliver(interaction, await guarded(interaction, svc.join(ctx_of(interaction), seat), False), svc)
 
     @join.autocomplete("seat")
     async def join_seat(self, interaction: discord.Interaction, current: str):
@@ -41,7 +41,7 @@ class GameCog(commands.Cog):
     @game.command(name="leave", description="Give up your seat (before the game starts)")
     async def leave(self, interaction: discord.Interaction):
         svc = _service(interaction)
-        await deliver(interaction, await guarded(interaction, svc.leave(ctx_of(interaction))), svc)
+        await deliver(interaction, await guarded(interaction, svc.leave(ctx_of(interaction)), False), svc)
 
     @game.command(name="start", description="Start once every seat is taken; publishes the dice commitment")
     async def start(self, interaction: discord.Interaction):
@@ -77,7 +77,7 @@ class GameCog(commands.Cog):
     @game.command(name="end", description="End the game (creator or Manage Server)")
     async def end(self, interaction: discord.Interaction):
         svc = _service(interaction)
-        await deliver(interaction, await guarded(interaction, svc.end(ctx_of(interaction))), svc)
+        await deliver(interaction, await guarded(interaction, svc.end(ctx_of(interaction)), False), svc)
 
     # ----------------------------------------------------------- orders
     @app_commands.command(name="order", description="Give an order; autocomplete offers every legal one")

@@ -219,3 +219,36 @@ async def test_global_commands_sync_only_when_changed_and_closed_dms_are_reporte
         assert notice and f"<@{w.bob}>" in notice[0].content and "/secret" in notice[0].content
         assert "cauldron" not in notice[0].content.lower()  # the notice carries no secret
         w.server.assert_clean()
+
+
+async def test_slow_answers_are_deferred_and_still_land_in_the_right_place(tmp_path, monkeypatch):
+    import bot.discord_app as app
+
+    monkeypatch.setattr(app, "DEFER_AFTER", 0.0)  # behave as if every command were slow
+    async with World() as w:
+        await w.start_bot(tmp_path / "d.db")
+        r = await w.cmd(w.alice, "game", "new", ruleset="gondor")
+        assert r.deferred and not r.ephemeral and "Gondor" in r.content  # public answer in place
+        # a refusal after a public deferral is answered privately; the public "thinking" is removed
+        r = await w.cmd(w.carol, "game", "new", ruleset="gondor")
+        msgs = await r.wait_for_messages(1)
+        assert all(m.ephemeral for m in msgs) and "already has a game" in msgs[0].content
+        assert not any("already has a game" in m.content for m in w.server.messages(w.cid))
+        await w.cmd(w.alice, "game", "join", seat="sauron")
+        await w.cmd(w.bob, "game", "join", seat="westernesse")
+        r = await w.cmd(w.alice, "game", "start")
+        assert r.deferred
+        msgs = await r.wait_for_messages(2)
+        assert not msgs[0].ephemeral and "commitment" in msgs[0].content.lower()
+        png_of(msgs[1])
+        # a refusal after a deferral stays private
+        r = await w.cmd(w.alice, "order", text="deploy OA1 1905")
+        assert r.deferred and r.ephemeral and "13.1" in r.content
+        # an accepted order after a private deferral is posted publicly below it
+        r = await w.cmd(w.alice, "order", text="deploy OA1 2325")
+        msgs = await r.wait_for_messages(2)
+        public = [m for m in msgs if not m.ephemeral]
+        assert public and "deploy OA1 2325" in public[0].content
+        assert any(m.content == "deploy OA1 2325" or "deploy OA1 2325" in m.content
+                   for m in w.server.messages(w.cid))
+        w.server.assert_clean()

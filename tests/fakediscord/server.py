@@ -2255,7 +2255,7 @@ class FakeDiscord:
         inter = self._webhook_interaction(request)
         data, files = await self._read_body(request)
         original = self._original(inter)
-        if original is not None and original.loading:
+        if original is not None and original.loading and not original.deleted:
             # The first followup after a "thinking" defer replaces the loading message and keeps
             # the defer's ephemerality.
             atts = self._prepare_message(data, files, prefix=[], existing=None, what=inter.label + " followup")
