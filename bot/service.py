@@ -9,6 +9,7 @@ here imports discord.
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import secrets
 import time
@@ -126,6 +127,35 @@ def default_renderer(view: dict, hexmap, around: str | None = None) -> bytes:
     from render import render_view
 
     return render_view(view, hexmap, around=around)
+
+
+def _locked(needs_game: bool = True):
+    """A command that may change a game: under the channel's lock; a
+    redelivered interaction is answered from storage, not run again; with
+    ``needs_game`` the live game's row is passed in (or "no game here")."""
+
+    def deco(fn):
+        @functools.wraps(fn)
+        async def wrapper(self: "GameService", ctx: Ctx, *args, **kw) -> Outcome:
+            async with self.locks[ctx.channel_id]:
+                if (r := await self._replayed(ctx)):
+                    return r
+                gid = None
+                if needs_game:
+                    row = await self._live(ctx)
+                    if isinstance(row, Outcome):
+                        return row
+                    gid = row.id
+                    out = await fn(self, ctx, row, *args, **kw)
+                else:
+                    out = await fn(self, ctx, *args, **kw)
+                if out.ok and not out.replayed:
+                    await self._remember(ctx, gid, out)
+                return out
+
+        return wrapper
+
+    return deco
 
 
 # --------------------------------------------------------------------------
@@ -259,101 +289,77 @@ class GameService:
         return dict(dms)
 
     # -------------------------------------------------------------- commands
+    @_locked(needs_game=False)
     async def new_game(self, ctx: Ctx, ruleset: str, options_text: str | None = None) -> Outcome:
-        async with self.locks[ctx.channel_id]:
-            if (r := await self._replayed(ctx)):
-                return r
-            if ruleset not in ruleset_names():
-                return Outcome.error(f"Unknown ruleset `{clip(ruleset, 30)}`. Available: {', '.join(ruleset_names())}.")
-            if await self.store.live_game(ctx.channel_id):
-                return Outcome.error("This channel already has a game. Finish it with `/game end`, or use another channel or thread.")
-            try:
-                options = parse_options(options_text)
-                rs = get_ruleset(ruleset)
-                seed = self.seed_source()
-                state = rs.new_game(options, seed, self.fixtures.pop(ctx.channel_id, None))
-            except (ValueError, OrderError) as e:
-                return Outcome.error(f"Bad options: {e}")
-            gid = await self.store.create_game(
-                channel_id=ctx.channel_id, guild_id=ctx.guild_id, ruleset=ruleset, options=options, seed=seed,
-                commitment=commitment(seed), creator_id=ctx.user_id, now=self.clock(), initial_state=state)
-            self.games[gid] = Game(rs, state)
-            seats = ", ".join(f"`{s}`" for s in rs.seats)
-            out = Outcome.public_reply(
-                f"New game of **{rs.title}** in this channel. Seats: {seats}. "
-                f"Take one with `/game join`, then `/game start`.")
-            await self._remember(ctx, gid, out)
-            return out
+        if ruleset not in ruleset_names():
+            return Outcome.error(f"Unknown ruleset `{clip(ruleset, 30)}`. Available: {', '.join(ruleset_names())}.")
+        if await self.store.live_game(ctx.channel_id):
+            return Outcome.error("This channel already has a game. Finish it with `/game end`, or use another channel or thread.")
+        try:
+            options = parse_options(options_text)
+            rs = get_ruleset(ruleset)
+            seed = self.seed_source()
+            state = rs.new_game(options, seed, self.fixtures.pop(ctx.channel_id, None))
+        except (ValueError, OrderError) as e:
+            return Outcome.error(f"Bad options: {e}")
+        gid = await self.store.create_game(
+            channel_id=ctx.channel_id, guild_id=ctx.guild_id, ruleset=ruleset, options=options, seed=seed,
+            commitment=commitment(seed), creator_id=ctx.user_id, now=self.clock(), initial_state=state)
+        self.games[gid] = Game(rs, state)
+        seats = ", ".join(f"`{s}`" for s in rs.seats)
+        return Outcome.public_reply(
+            f"New game of **{rs.title}** in this channel. Seats: {seats}. "
+            f"Take one with `/game join`, then `/game start`.")
 
-    async def join(self, ctx: Ctx, seat: str) -> Outcome:
-        async with self.locks[ctx.channel_id]:
-            if (r := await self._replayed(ctx)):
-                return r
-            row = await self._live(ctx)
-            if isinstance(row, Outcome):
-                return row
-            rs = get_ruleset(row.ruleset)
-            seat = (seat or "").strip().lower()
-            if seat not in rs.seats:
-                return Outcome.error(f"`{clip(seat, 30)}` is not a seat here. Seats: {', '.join(rs.seats)}.")
-            seats = await self.store.seats(row.id)
-            if seat in seats:
-                holder = seats[seat]
-                if holder == ctx.user_id:
-                    return Outcome.error(f"You already hold `{seat}`.")
-                return Outcome.error(f"`{seat}` is taken. Free seats: {', '.join(s for s in rs.seats if s not in seats) or 'none'}.")
-            if row.status != "open":
-                return Outcome.error("The game has started; a moderator can hand a seat over with `/game sub`.")
-            await self.store.take_seat(row.id, seat, ctx.user_id, self.clock())
-            free = [s for s in rs.seats if s not in seats and s != seat]
-            tail = f" Still free: {', '.join(free)}." if free else " All seats are taken: `/game start` when ready."
-            out = Outcome.public_reply(f"<@{ctx.user_id}> takes **{self.seat_title(seat)}**.{tail}")
-            await self._remember(ctx, row.id, out)
-            return out
+    @_locked(needs_game=True)
+    async def join(self, ctx: Ctx, row: GameRow, seat: str) -> Outcome:
+        rs = get_ruleset(row.ruleset)
+        seat = (seat or "").strip().lower()
+        if seat not in rs.seats:
+            return Outcome.error(f"`{clip(seat, 30)}` is not a seat here. Seats: {', '.join(rs.seats)}.")
+        seats = await self.store.seats(row.id)
+        if seat in seats:
+            holder = seats[seat]
+            if holder == ctx.user_id:
+                return Outcome.error(f"You already hold `{seat}`.")
+            return Outcome.error(f"`{seat}` is taken. Free seats: {', '.join(s for s in rs.seats if s not in seats) or 'none'}.")
+        if row.status != "open":
+            return Outcome.error("The game has started; a moderator can hand a seat over with `/game sub`.")
+        await self.store.take_seat(row.id, seat, ctx.user_id, self.clock())
+        free = [s for s in rs.seats if s not in seats and s != seat]
+        tail = f" Still free: {', '.join(free)}." if free else " All seats are taken: `/game start` when ready."
+        return Outcome.public_reply(f"<@{ctx.user_id}> takes **{self.seat_title(seat)}**.{tail}")
 
-    async def leave(self, ctx: Ctx) -> Outcome:
-        async with self.locks[ctx.channel_id]:
-            if (r := await self._replayed(ctx)):
-                return r
-            row = await self._live(ctx)
-            if isinstance(row, Outcome):
-                return row
-            if row.status != "open":
-                return Outcome.error("The game has started; ask the creator or a moderator for a substitute (`/game sub`).")
-            left = await self.store.release_seats(row.id, ctx.user_id)
-            if not left:
-                return Outcome.error("You hold no seat in this game.")
-            out = Outcome.public_reply(f"<@{ctx.user_id}> leaves {', '.join(self.seat_title(s) for s in left)}.")
-            await self._remember(ctx, row.id, out)
-            return out
+    @_locked(needs_game=True)
+    async def leave(self, ctx: Ctx, row: GameRow) -> Outcome:
+        if row.status != "open":
+            return Outcome.error("The game has started; ask the creator or a moderator for a substitute (`/game sub`).")
+        left = await self.store.release_seats(row.id, ctx.user_id)
+        if not left:
+            return Outcome.error("You hold no seat in this game.")
+        return Outcome.public_reply(f"<@{ctx.user_id}> leaves {', '.join(self.seat_title(s) for s in left)}.")
 
-    async def start(self, ctx: Ctx) -> Outcome:
-        async with self.locks[ctx.channel_id]:
-            if (r := await self._replayed(ctx)):
-                return r
-            row = await self._live(ctx)
-            if isinstance(row, Outcome):
-                return row
-            if row.status != "open":
-                return Outcome.error("This game has already started.")
-            seats = await self.store.seats(row.id)
-            if not (self._can_admin(ctx, row) or ctx.user_id in seats.values()):
-                return Outcome.error("Only a player, the creator or a moderator can start the game.")
-            rs = get_ruleset(row.ruleset)
-            missing = [s for s in rs.seats if s not in seats]
-            if missing:
-                return Outcome.error(f"Seats still free: {', '.join(missing)}. Take them with `/game join`.")
-            await self.store.set_status(row.id, "active", self.clock())
-            game = await self.load(row)
-            head, pings = self._turn_line(game, seats, ping=True)
-            text = (f"The game of **{rs.title}** begins.\n"
-                    f"Dice commitment (SHA-256 of the secret seed): `{row.commitment}`. "
-                    "Every die and hidden draw comes from that seed; it is published with `/game export` once the game is over.\n"
-                    f"{head}")
-            out = Outcome(reply=Post(text=text, mentions=pings), ephemeral=False, map_after=(row.id, None))
-            out.dms = await self._secrets_dms(game, seats)
-            await self._remember(ctx, row.id, out)
-            return out
+    @_locked(needs_game=True)
+    async def start(self, ctx: Ctx, row: GameRow) -> Outcome:
+        if row.status != "open":
+            return Outcome.error("This game has already started.")
+        seats = await self.store.seats(row.id)
+        if not (self._can_admin(ctx, row) or ctx.user_id in seats.values()):
+            return Outcome.error("Only a player, the creator or a moderator can start the game.")
+        rs = get_ruleset(row.ruleset)
+        missing = [s for s in rs.seats if s not in seats]
+        if missing:
+            return Outcome.error(f"Seats still free: {', '.join(missing)}. Take them with `/game join`.")
+        await self.store.set_status(row.id, "active", self.clock())
+        game = await self.load(row)
+        head, pings = self._turn_line(game, seats, ping=True)
+        text = (f"The game of **{rs.title}** begins.\n"
+                f"Dice commitment (SHA-256 of the secret seed): `{row.commitment}`. "
+                "Every die and hidden draw comes from that seed; it is published with `/game export` once the game is over.\n"
+                f"{head}")
+        out = Outcome(reply=Post(text=text, mentions=pings), ephemeral=False, map_after=(row.id, None))
+        out.dms = await self._secrets_dms(game, seats)
+        return out
 
     def _seat_for(self, game: Game, seats: dict[str, int], user_id: int, requested: str | None) -> str | Outcome:
         mine = [s for s in game.ruleset.seats if seats.get(s) == user_id]
@@ -368,27 +374,22 @@ class GameService:
         cands = [s for s in mine if s in active]
         return (cands or mine)[0]
 
-    async def order(self, ctx: Ctx, text: str, seat: str | None = None) -> Outcome:
-        async with self.locks[ctx.channel_id]:
-            if (r := await self._replayed(ctx)):
-                return r
-            row = await self._live(ctx)
-            if isinstance(row, Outcome):
-                return row
-            if row.status != "active":
-                return Outcome.error("The game has not started yet: take the seats, then `/game start`.")
-            if len(text) > MAX_ORDER_TEXT:
-                return Outcome.error(f"That order is too long ({MAX_ORDER_TEXT} characters at most).")
-            game = await self.load(row)
-            seats = await self.store.seats(row.id)
-            who = self._seat_for(game, seats, ctx.user_id, seat)
-            if isinstance(who, Outcome):
-                return who
-            try:
-                action, events, new_state = self._try(game, who, text)
-            except OrderError as e:
-                return Outcome.error(f"Refused ({e.kind}): {e}")
-            return await self._commit(ctx, row, game, seats, who, action, events, new_state)
+    @_locked(needs_game=True)
+    async def order(self, ctx: Ctx, row: GameRow, text: str, seat: str | None = None) -> Outcome:
+        if row.status != "active":
+            return Outcome.error("The game has not started yet: take the seats, then `/game start`.")
+        if len(text) > MAX_ORDER_TEXT:
+            return Outcome.error(f"That order is too long ({MAX_ORDER_TEXT} characters at most).")
+        game = await self.load(row)
+        seats = await self.store.seats(row.id)
+        who = self._seat_for(game, seats, ctx.user_id, seat)
+        if isinstance(who, Outcome):
+            return who
+        try:
+            action, events, new_state = self._try(game, who, text)
+        except OrderError as e:
+            return Outcome.error(f"Refused ({e.kind}): {e}")
+        return await self._commit(ctx, row, game, seats, who, action, events, new_state)
 
     def _try(self, game: Game, seat: str, text: str):
         """Parse, check and apply on a copy; the live game is untouched."""
@@ -561,22 +562,15 @@ class GameService:
         return Outcome.private(f"Export of game {row.id} ({len(data['orders'])} orders).{note}",
                                attachment=blob, attachment_name=f"palantir-game-{row.id}.json")
 
-    async def end(self, ctx: Ctx) -> Outcome:
-        async with self.locks[ctx.channel_id]:
-            if (r := await self._replayed(ctx)):
-                return r
-            row = await self._live(ctx)
-            if isinstance(row, Outcome):
-                return row
-            if not self._can_admin(ctx, row):
-                return Outcome.error("Only the game's creator or a member with Manage Server can end it.")
-            await self.store.set_status(row.id, "ended", self.clock())
-            self.games.pop(row.id, None)
-            out = Outcome.public_reply(
-                f"The game has been ended by <@{ctx.user_id}>. Seed, for checking every die: `{row.seed}` "
-                f"(its SHA-256 is the commitment `{row.commitment[:16]}…`).")
-            await self._remember(ctx, row.id, out)
-            return out
+    @_locked(needs_game=True)
+    async def end(self, ctx: Ctx, row: GameRow) -> Outcome:
+        if not self._can_admin(ctx, row):
+            return Outcome.error("Only the game's creator or a member with Manage Server can end it.")
+        await self.store.set_status(row.id, "ended", self.clock())
+        self.games.pop(row.id, None)
+        return Outcome.public_reply(
+            f"The game has been ended by <@{ctx.user_id}>. Seed, for checking every die: `{row.seed}` "
+            f"(its SHA-256 is the commitment `{row.commitment[:16]}…`).")
 
     async def secret(self, ctx: Ctx) -> Outcome:
         row = await self._live(ctx)

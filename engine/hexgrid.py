@@ -201,30 +201,19 @@ def line(a: "Hex | str", b: "Hex | str") -> list[Hex]:
     return out
 
 
-def cheapest_path(
-    start: Hex,
-    goal: Hex,
-    step_cost: Callable[[Hex, Hex], float | None],
-    budget: float | None = None,
-) -> tuple[float, list[Hex]] | None:
-    """Dijkstra over hexes. ``step_cost(a, b)`` gives the cost of moving from
-    ``a`` into adjacent ``b``, or None where that step is forbidden. Returns
-    ``(cost, [start, ..., goal])`` or None. Paths costing more than
-    ``budget`` are not explored. Ties break on the hex order, so the result is
-    deterministic."""
+def _dijkstra(start: Hex, step_cost: Callable[[Hex, Hex], float | None], budget: float | None,
+              goal: Hex | None) -> tuple[dict[Hex, float], dict[Hex, Hex]]:
+    """Cheapest costs from ``start`` (stopping once ``goal`` is settled), and
+    each hex's predecessor. Ties break on the hex order: deterministic."""
     best: dict[Hex, float] = {start: 0.0}
     prev: dict[Hex, Hex] = {}
     heap: list[tuple[float, Hex]] = [(0.0, start)]
     while heap:
         cost, h = heapq.heappop(heap)
-        if h == goal:
-            path = [h]
-            while h in prev:
-                h = prev[h]
-                path.append(h)
-            return cost, path[::-1]
         if cost > best.get(h, float("inf")):
             continue
+        if h == goal:
+            break
         for nb in h.neighbours():
             c = step_cost(h, nb)
             if c is None:
@@ -236,7 +225,25 @@ def cheapest_path(
                 best[nb] = nc
                 prev[nb] = h
                 heapq.heappush(heap, (nc, nb))
-    return None
+    return best, prev
+
+
+def cheapest_path(
+    start: Hex,
+    goal: Hex,
+    step_cost: Callable[[Hex, Hex], float | None],
+    budget: float | None = None,
+) -> tuple[float, list[Hex]] | None:
+    """``step_cost(a, b)`` gives the cost of moving from ``a`` into adjacent
+    ``b``, or None where that step is forbidden. Returns ``(cost, [start, ...,
+    goal])``, or None if ``goal`` cannot be reached within ``budget``."""
+    best, prev = _dijkstra(start, step_cost, budget, goal)
+    if goal not in best:
+        return None
+    path = [goal]
+    while path[-1] in prev:
+        path.append(prev[path[-1]])
+    return best[goal], path[::-1]
 
 
 def reachable(
@@ -245,21 +252,7 @@ def reachable(
     budget: float,
 ) -> dict[Hex, float]:
     """Every hex reachable from ``start`` within ``budget``, with its cost."""
-    best: dict[Hex, float] = {start: 0.0}
-    heap: list[tuple[float, Hex]] = [(0.0, start)]
-    while heap:
-        cost, h = heapq.heappop(heap)
-        if cost > best.get(h, float("inf")):
-            continue
-        for nb in h.neighbours():
-            c = step_cost(h, nb)
-            if c is None:
-                continue
-            nc = cost + c
-            if nc <= budget and nc < best.get(nb, float("inf")):
-                best[nb] = nc
-                heapq.heappush(heap, (nc, nb))
-    return best
+    return _dijkstra(start, step_cost, budget, None)[0]
 
 
 def iter_grid(cols: Iterable[int], rows: Iterable[int]) -> Iterator[Hex]:

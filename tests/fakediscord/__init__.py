@@ -3,20 +3,7 @@
 See :mod:`tests.fakediscord.server` for the full documentation.
 """
 
-from .server import (
-    Attachment,
-    FakeDiscord,
-    FakeMessage,
-    InteractionResult,
-    InteractionTimeout,
-    Violation,
-)
+from . import server
+from .server import *  # noqa: F401,F403  (the names in server.__all__)
 
-__all__ = [
-    "Attachment",
-    "FakeDiscord",
-    "FakeMessage",
-    "InteractionResult",
-    "InteractionTimeout",
-    "Violation",
-]
+__all__ = list(server.__all__)
