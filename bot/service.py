@@ -187,10 +187,10 @@ class GameService:
         seq, state = await self.store.last_snapshot(row.id)
         game = Game(row.ruleset, state)
         for a in await self.store.actions(row.id, after_seq=seq):
-            if game.state["dice"]["counter"] != a.dice_before:
+            if game.dice_drawn() != a.dice_before:
                 raise RuntimeError(f"game {row.id}: dice counter mismatch before #{a.seq}")
             game.play(a.seat, a.text)
-            if game.state["dice"]["counter"] != a.dice_after:
+            if game.dice_drawn() != a.dice_after:
                 raise RuntimeError(f"game {row.id}: dice counter mismatch after #{a.seq}")
         return game
 
@@ -411,6 +411,7 @@ class GameService:
             for roll in e.rolls:
                 lines.append(f"  🎲 {roll.get('label', '')}: {roll['value']}")
         old_game_state = game.state
+        dice_before = game.dice_drawn()
         game.state = new_state
         pings: list[int] = []
         if new_phase and not res:
@@ -423,8 +424,8 @@ class GameService:
         try:
             await self.store.append_action(
                 game_id=row.id, seq=seq, seat=seat, user_id=ctx.user_id, text=canon,
-                interaction_id=ctx.interaction_id, dice_before=old_game_state["dice"]["counter"],
-                dice_after=new_state["dice"]["counter"], events=[e.to_json() for e in events],
+                interaction_id=ctx.interaction_id, dice_before=dice_before,
+                dice_after=game.dice_drawn(), events=[e.to_json() for e in events],
                 now=self.clock(), snapshot=new_state if new_phase else None,
                 response={"text": text, "ephemeral": False, "ok": True},
                 status="over" if res else None)
@@ -487,9 +488,9 @@ class GameService:
         return Outcome.private(clip(text, MAX_TEXT))
 
     async def map(self, ctx: Ctx, around: str | None = None, mine: bool = False) -> Outcome:
-        row = await self._live(ctx)
-        if isinstance(row, Outcome):
-            return row
+        row = await self.store.latest_game(ctx.channel_id)  # a finished game still shows its last position
+        if row is None:
+            return Outcome.error("There is no game in this channel. Start one with `/game new`.")
         game = await self.load(row)
         seat = None
         if mine:

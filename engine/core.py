@@ -293,6 +293,11 @@ class Game:
     def active_seats(self) -> list[str]:
         return self.ruleset.active_seats(self.state)
 
+    def dice_drawn(self) -> int:
+        """How many dice the game has drawn from its stream (public: the log
+        records it around every order, so a replay can be checked)."""
+        return self.state["dice"]["counter"]
+
 
 def iter_limit(it: Iterable, n: int) -> list:
     out = []
