@@ -89,6 +89,10 @@ class Gondor:
                          and any(distance(h, e) <= ch["wall_reach"] for e in self._city_edge))
         return {"east": east, "city": inside | near, "city-inside": inside}
 
+    @cached_property
+    def _zone_labels(self) -> dict[str, list[str]]:
+        return {k: [str(h) for h in sorted(v)] for k, v in self.zones.items()}
+
     # ---------------------------------------------------------------- set-up
     def new_game(self, options: dict[str, str], seed: str, fixture: dict | None = None) -> State:
         opts = self._check_options(options)
@@ -233,8 +237,13 @@ class Gondor:
         return action
 
     # ------------------------------------------------------------- legality
-    def _stack(self, state: State, h: str, exclude: str | None = None) -> list[str]:
-        return [uid for uid, r in state["units"].items() if r["hex"] == h and uid != exclude]
+    @staticmethod
+    def _occupancy(state: State) -> dict[str, list[str]]:
+        occ: dict[str, list[str]] = {}
+        for uid, r in state["units"].items():
+            if r["hex"] is not None:
+                occ.setdefault(r["hex"], []).append(uid)
+        return occ
 
     def _seat_check(self, state: State, seat: str) -> None:
         if seat not in SEATS:
@@ -267,7 +276,8 @@ class Gondor:
             return
         raise InvalidOrder(f"unknown order `{action.verb}`")
 
-    def _check_deploy(self, state: State, seat: str, uid: str, hx: str) -> None:
+    def _check_deploy(self, state: State, seat: str, uid: str, hx: str,
+                      occ: dict[str, list[str]] | None = None) -> None:
         u = self.units.get(uid)
         if u is None:
             raise IllegalOrder(f"there is no unit `{uid}` in this game")
@@ -290,7 +300,9 @@ class Gondor:
                 "city-inside": ("inside Minas Tirith", "16.71"),
             }[u.setup]
             raise IllegalOrder(f"{uid} must be set up {where[0]}; {hx} is not", where[1])
-        stack = [self.units[x] for x in self._stack(state, hx, exclude=uid)]
+        if occ is None:
+            occ = self._occupancy(state)
+        stack = [self.units[x] for x in occ.get(hx, ()) if x != uid]
         lim = self.charts["stacking"]
         if stack and any(o.side != seat for o in stack):
             raise IllegalOrder(f"hex {hx} holds enemy units")
@@ -316,17 +328,18 @@ class Gondor:
             pool_left = any(state["units"][x]["status"] == "pool" for x in mine)
             if not pool_left:
                 yield Action("done")
+            occ = self._occupancy(state)
             for uid in mine:
                 u = self.units[uid]
-                for h in sorted(self.zones[u.setup]):
-                    a = Action("deploy", (uid, str(h)))
-                    if state["units"][uid]["hex"] == str(h):
+                for hx in self._zone_labels[u.setup]:
+                    if state["units"][uid]["hex"] == hx:
                         continue
-                    try:
-                        self._check_deploy(state, seat, uid, str(h))
-                    except IllegalOrder:
-                        continue
-                    yield a
+                    if hx in occ:  # only an occupied hex can break stacking
+                        try:
+                            self._check_deploy(state, seat, uid, hx, occ)
+                        except IllegalOrder:
+                            continue
+                    yield Action("deploy", (uid, hx))
         else:
             yield Action("done")
 
