@@ -482,6 +482,11 @@ class GameService:
         tracks = "\n".join(f"- {t['name']}: {t['points']} / {t['level']}" for t in v.get("tracks", []))
         text = (f"**{rs.title}** ({row.status}). Seats: {seat_list}.\n{head}\n"
                 f"Deadline: none set.\n{tracks}\nOrders so far: {row.seq}.")
+        for seat in (s for s in rs.seats if seats.get(s) == ctx.user_id):
+            own = game.view(seat)
+            left = [u["id"] for u in own["units"] if u["side"] == seat and u["hex"] is None]
+            if left and own.get("turn") == 0:
+                text += f"\n{self.seat_title(seat)}: still to deploy: {', '.join(left)}."
         if row.status in ("over", "ended"):
             res = game.result()
             text += f"\nResult: {res.summary if res else 'ended by the creator or a moderator'}"

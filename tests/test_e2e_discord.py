@@ -252,3 +252,15 @@ async def test_slow_answers_are_deferred_and_still_land_in_the_right_place(tmp_p
         assert any(m.content == "deploy OA1 2325" or "deploy OA1 2325" in m.content
                    for m in w.server.messages(w.cid))
         w.server.assert_clean()
+
+
+async def test_the_bot_survives_a_dropped_gateway_connection(tmp_path):
+    async with World() as w:
+        await w.start_bot(tmp_path / "r.db")
+        await w.cmd(w.alice, "game", "new", ruleset="gondor")
+        await w.server.drop_gateway(abrupt=True)
+        await w.server.wait_connected(timeout=20)
+        r = await w.cmd(w.alice, "game", "join", seat="sauron")
+        assert not r.ephemeral and "takes" in r.content
+        assert w.server.resume_count + w.server.identify_count >= 2
+        w.server.assert_clean()

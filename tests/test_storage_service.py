@@ -230,3 +230,13 @@ async def test_roll_needs_no_game_and_refuses_bad_dice_privately(store):
     out = await svc.roll(ctx(SAURON, channel=55), "1d6", "x" * 500, False)
     assert not out.ok
     assert await store.live_game(55) is None
+
+
+async def test_status_lists_the_callers_own_counters_still_to_deploy(store):
+    svc = svc_for(store)
+    await started(svc)
+    for o in SAURON_SETUP[:-2]:
+        await svc.order(ctx(SAURON), o)
+    text = (await svc.status(ctx(SAURON))).reply.text
+    assert "still to deploy: NAZ, GOT." in text
+    assert "still to deploy" not in (await svc.status(ctx(999))).reply.text  # a spectator sees no such line
