@@ -55,14 +55,19 @@ def _kwargs(post: Post, limit: int) -> list[dict]:
     return out
 
 
+async def defer(interaction: discord.Interaction, ephemeral: bool) -> None:
+    """Acknowledge now ("thinking…"), remembering how, so ``deliver`` can fill it in."""
+    await interaction.response.defer(ephemeral=ephemeral, thinking=True)
+    _deferred[interaction.id] = ephemeral
+
+
 async def guarded(interaction: discord.Interaction, coro, ephemeral_guess: bool = True):
     """Run a service call; if it is not finished in DEFER_AFTER seconds,
     acknowledge the interaction first so Discord does not time it out."""
     task = asyncio.ensure_future(coro)
     done, _ = await asyncio.wait({task}, timeout=DEFER_AFTER)
     if not done and not interaction.response.is_done():
-        await interaction.response.defer(ephemeral=ephemeral_guess, thinking=True)
-        _deferred[interaction.id] = ephemeral_guess
+        await defer(interaction, ephemeral_guess)
     return await task
 
 

@@ -5,7 +5,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.discord_app import ctx_of, deliver, guarded
+from bot.discord_app import ctx_of, defer, deliver, guarded
 from engine.core import ruleset_names
 
 
@@ -57,10 +57,7 @@ class GameCog(commands.Cog):
     @app_commands.describe(around="Centre on this hex (XXYY)", mine="Your own seat's view, privately")
     async def map(self, interaction: discord.Interaction, around: str | None = None, mine: bool = False):
         svc = _service(interaction)
-        await interaction.response.defer(ephemeral=mine, thinking=True)  # drawing can take a moment
-        from bot.discord_app import _deferred
-
-        _deferred[interaction.id] = mine
+        await defer(interaction, mine)  # drawing can take a moment
         await deliver(interaction, await svc.map(ctx_of(interaction), around, mine), svc)
 
     @game.command(name="log", description="The public log, in order notation")
