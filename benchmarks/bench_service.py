@@ -10,7 +10,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
-import resource
 import statistics
 import subprocess
 import sys

@@ -849,7 +849,6 @@ def _panel(img: Image.Image, lay: Layout, view: dict, limit: int) -> None:
     if tracks:
         d.line([(x0, y), (x1, y)], fill=S.PANEL_RULE, width=1)
         y += 8
-        fn = S.font(14)
         fv = S.font(14)
         for t in tracks:
             if y + 44 > limit - 12:

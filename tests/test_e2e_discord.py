@@ -10,7 +10,6 @@ import asyncio
 import io
 import re
 
-import pytest
 from PIL import Image
 
 from bot import endpoints

@@ -4,7 +4,7 @@ from collections import Counter, deque
 import pytest
 
 from engine.core import get_ruleset
-from engine.hexgrid import Hex, Hexside, distance
+from engine.hexgrid import Hex, Hexside
 from engine.maps import HexInfo, HexMap, MapError
 
 

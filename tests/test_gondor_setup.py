@@ -2,8 +2,8 @@
 import pytest
 
 from engine.core import AmbiguousOrder, Game, IllegalOrder, InvalidOrder, state_digest
-from engine.hexgrid import Hex, distance
-from tests.gondor_helpers import SAURON_SETUP, WESTERNESSE_SETUP, full_setup
+from engine.hexgrid import distance
+from tests.gondor_helpers import SAURON_SETUP, full_setup
 
 
 def new(seed="t", fixture=None, options=None):
