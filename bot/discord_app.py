@@ -38,12 +38,16 @@ def ctx_of(interaction: discord.Interaction) -> Ctx:
 def _kwargs(post: Post, limit: int) -> list[dict]:
     """One or more send() keyword sets for a post: text split at 2,000
     characters, files on the last, pings only for the post's own mentions."""
-    chunks = split_text(post.text or "", 2000) if post.text else [""]
+    text = post.text or ""
     files = []
-    if post.image is not None and len(post.image) <= limit:
-        files.append(discord.File(io.BytesIO(post.image), filename=post.filename))
-    if post.attachment is not None and len(post.attachment) <= limit:
-        files.append(discord.File(io.BytesIO(post.attachment), filename=post.attachment_name))
+    for data, name in ((post.image, post.filename), (post.attachment, post.attachment_name)):
+        if data is None:
+            continue
+        if len(data) <= limit:
+            files.append(discord.File(io.BytesIO(data), filename=name))
+        else:  # never silently: say what is missing
+            text += f"\n({name} is {len(data) // 1024} KiB, over this server's upload limit; not attached)"
+    chunks = split_text(text, 2000) if text else [""]
     mentions = discord.AllowedMentions(users=[discord.Object(u) for u in post.mentions], everyone=False,
                                        roles=False, replied_user=False)
     out = []
@@ -122,6 +126,7 @@ async def deliver(interaction: discord.Interaction, out: Outcome, service: GameS
 
 class PalantirTree(app_commands.CommandTree):
     async def on_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
+        _deferred.pop(interaction.id, None)
         if isinstance(error, app_commands.CheckFailure):
             text = str(error) or "You cannot use that here."
         else:

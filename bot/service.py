@@ -231,6 +231,13 @@ class GameService:
             return Outcome.error("There is no game in this channel. Start one with `/game new`.")
         return row
 
+    async def _current(self, ctx: Ctx) -> GameRow | Outcome:
+        """The channel's game, live or finished (the latest one)."""
+        row = await self.store.latest_game(ctx.channel_id)
+        if row is None:
+            return Outcome.error("There is no game in this channel. Start one with `/game new`.")
+        return row
+
     def _can_admin(self, ctx: Ctx, row: GameRow) -> bool:
         return ctx.is_moderator or ctx.user_id == row.creator_id
 
@@ -254,7 +261,8 @@ class GameService:
             game = await self.load(row)
         v = game.view(None)
         turn = "set-up" if v["turn"] == 0 else f"turn {v['turn']}"
-        return await self.render_async(game, seat), f"Map: {turn}, {v['phase_title']}."
+        return await self.render_async(game, seat), (f"Map: {turn}, {v['phase_title']}. "
+                                                      "Open it to read the counters; `/game map around:<hex>` zooms in.")
 
     @staticmethod
     def seat_title(seat: str) -> str:
@@ -466,11 +474,9 @@ class GameService:
         return [s for s in rs.seats if s not in seats and cur in s][:25]
 
     async def status(self, ctx: Ctx) -> Outcome:
-        row = await self._live(ctx)
+        row = await self._current(ctx)  # a finished game still answers
         if isinstance(row, Outcome):
-            row = await self.store.latest_game(ctx.channel_id)
-            if row is None:
-                return Outcome.error("There is no game in this channel. Start one with `/game new`.")
+            return row
         rs = get_ruleset(row.ruleset)
         seats = await self.store.seats(row.id)
         seat_list = ", ".join(f"{self.seat_title(s)}: " + (f"<@{seats[s]}>" if s in seats else "free") for s in rs.seats)
@@ -493,9 +499,9 @@ class GameService:
         return Outcome.private(clip(text, MAX_TEXT))
 
     async def map(self, ctx: Ctx, around: str | None = None, mine: bool = False) -> Outcome:
-        row = await self.store.latest_game(ctx.channel_id)  # a finished game still shows its last position
-        if row is None:
-            return Outcome.error("There is no game in this channel. Start one with `/game new`.")
+        row = await self._current(ctx)  # a finished game still answers
+        if isinstance(row, Outcome):
+            return row
         game = await self.load(row)
         seat = None
         if mine:
@@ -521,11 +527,9 @@ class GameService:
         return Outcome(reply=Post(text=text, image=img), ephemeral=bool(seat))
 
     async def log(self, ctx: Ctx, last: int | None = None) -> Outcome:
-        row = await self._live(ctx)
+        row = await self._current(ctx)  # a finished game still answers
         if isinstance(row, Outcome):
-            row = await self.store.latest_game(ctx.channel_id)
-            if row is None:
-                return Outcome.error("There is no game in this channel.")
+            return row
         n = max(1, min(int(last or 20), 200))
         rows = await self.store.actions(row.id)
         rows = rows[-n:]
@@ -559,9 +563,9 @@ class GameService:
         }
 
     async def export(self, ctx: Ctx) -> Outcome:
-        row = await self.store.latest_game(ctx.channel_id)
-        if row is None:
-            return Outcome.error("There is no game in this channel.")
+        row = await self._current(ctx)  # a finished game still answers
+        if isinstance(row, Outcome):
+            return row
         data = await self.export_data(row)
         blob = json.dumps(data, indent=1).encode()
         note = "" if data["seed"] else " The dice seed is withheld until the game is over."

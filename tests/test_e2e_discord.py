@@ -263,3 +263,13 @@ async def test_the_bot_survives_a_dropped_gateway_connection(tmp_path):
         assert not r.ephemeral and "takes" in r.content
         assert w.server.resume_count + w.server.identify_count >= 2
         w.server.assert_clean()
+
+
+def test_an_oversized_image_is_named_not_silently_dropped():
+    from bot.discord_app import _kwargs
+    from bot.service import Post
+
+    sets = _kwargs(Post(text="Map.", image=b"x" * 3000), limit=2048)
+    assert "files" not in sets[-1] and "over this server's upload limit" in sets[-1]["content"]
+    sets = _kwargs(Post(text="Map.", image=b"x" * 100), limit=2048)
+    assert len(sets[-1]["files"]) == 1

@@ -757,36 +757,37 @@ class FakeDiscord:
         :class:`InteractionTimeout` if that does not happen within ``timeout`` seconds.  If the
         bot does not acknowledge within 3 s the returned result has ``expired=True`` (and a
         violation is recorded)."""
+        ch, guild, data = self._command_data("slash", user_id, channel_id, names, options,
+                                             focused=None, bypass_permissions=bypass_permissions)
+        return await self._run_interaction(2, user_id, ch, guild, data, label="/" + " ".join(names),
+                                           timeout=timeout)
+
+    def _command_data(self, what: str, user_id: int, channel_id: int, names: tuple[str, ...],
+                      options: dict | None, *, focused: str | None, bypass_permissions: bool = False):
+        """The place and the ``data`` of a chat-input command interaction, as the client builds it
+        (for autocomplete the options always go in, with the focused one marked)."""
         if not names:
-            raise TypeError("slash() needs at least the command name")
+            raise TypeError(f"{what}() needs at least the command name")
         ch, guild = self._interaction_place(user_id, channel_id)
         cmd = self._lookup_command(names[0], guild.id if guild else None, 1)
         self._check_command_access(cmd, user_id, guild, bypass_permissions)
-        opts, resolved = self._build_options(cmd, list(names[1:]), options or {}, guild, focused=None)
+        opts, resolved = self._build_options(cmd, list(names[1:]), options or {}, guild, focused=focused)
         data: dict[str, Any] = {"id": str(cmd["id"]), "name": cmd["name"], "type": 1}
-        if opts:
+        if opts or focused is not None:
             data["options"] = opts
-        if resolved:
+        if resolved and focused is None:
             data["resolved"] = resolved
         if cmd.get("guild_id"):
             data["guild_id"] = cmd["guild_id"]
-        return await self._run_interaction(2, user_id, ch, guild, data, label="/" + " ".join(names),
-                                           timeout=timeout)
+        return ch, guild, data
 
     async def autocomplete(self, user_id: int, channel_id: int, *names: str, options: dict | None = None,
                            focused: str, timeout: float = 10.0) -> list[dict]:
         """Send an autocomplete interaction while the user types into option ``focused``
         (its value is taken from ``options``, default "") and return the bot's choices as a
         list of ``{"name": ..., "value": ...}`` dicts ([] if the bot did not answer in time)."""
-        if not names:
-            raise TypeError("autocomplete() needs at least the command name")
-        ch, guild = self._interaction_place(user_id, channel_id)
-        cmd = self._lookup_command(names[0], guild.id if guild else None, 1)
-        self._check_command_access(cmd, user_id, guild, False)
-        opts, _ = self._build_options(cmd, list(names[1:]), options or {}, guild, focused=focused)
-        data: dict[str, Any] = {"id": str(cmd["id"]), "name": cmd["name"], "type": 1, "options": opts}
-        if cmd.get("guild_id"):
-            data["guild_id"] = cmd["guild_id"]
+        ch, guild, data = self._command_data("autocomplete", user_id, channel_id, names, options,
+                                             focused=focused)
         result = await self._run_interaction(4, user_id, ch, guild, data, timeout=timeout,
                                              label="autocomplete /" + " ".join(names) + f" [{focused}]")
         return list(result.choices or [])
