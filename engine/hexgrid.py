@@ -15,7 +15,7 @@ from __future__ import annotations
 import heapq
 import re
 from dataclasses import dataclass
-from typing import Callable, Iterable, Iterator
+from typing import Callable, Iterable, Iterator, NamedTuple
 
 DIRECTIONS: tuple[str, ...] = ("n", "ne", "se", "s", "sw", "nw")
 OPPOSITE = {"n": "s", "ne": "sw", "se": "nw", "s": "n", "sw": "ne", "nw": "se"}
@@ -29,8 +29,10 @@ class HexError(ValueError):
     """A hex or hexside label that is not well formed."""
 
 
-@dataclass(frozen=True, order=True, slots=True)
-class Hex:
+class Hex(NamedTuple):
+    """A hex ``XXYY``. A named tuple: hashing and comparison run in C, which
+    matters for path finding over a whole map."""
+
     col: int
     row: int
 
@@ -63,7 +65,10 @@ class Hex:
         raise HexError(f"`{direction}` is not a direction (n ne se s sw nw)")
 
     def neighbours(self) -> list["Hex"]:
-        return [self.neighbour(d) for d in DIRECTIONS]
+        nb = _NEIGHBOURS.get(self)
+        if nb is None:
+            nb = _NEIGHBOURS[self] = tuple(self.neighbour(d) for d in DIRECTIONS)
+        return nb
 
     def direction_to(self, other: "Hex") -> str | None:
         for d in DIRECTIONS:
@@ -90,6 +95,9 @@ class Hex:
         ax, ay, az = self.cube()
         bx, by, bz = other.cube()
         return max(abs(ax - bx), abs(ay - by), abs(az - bz))
+
+
+_NEIGHBOURS: dict[Hex, tuple[Hex, ...]] = {}
 
 
 def hex_of(value: "Hex | str") -> Hex:
@@ -201,19 +209,25 @@ def line(a: "Hex | str", b: "Hex | str") -> list[Hex]:
     return out
 
 
-def _dijkstra(start: Hex, step_cost: Callable[[Hex, Hex], float | None], budget: float | None,
-              goal: Hex | None) -> tuple[dict[Hex, float], dict[Hex, Hex]]:
-    """Cheapest costs from ``start`` (stopping once ``goal`` is settled), and
-    each hex's predecessor. Ties break on the hex order: deterministic."""
-    best: dict[Hex, float] = {start: 0.0}
+def _dijkstra(start: Hex | None, step_cost: Callable[[Hex, Hex], float | None], budget: float | None,
+              goal: Hex | None, expand: Callable[[Hex], bool] | None = None,
+              starts: dict[Hex, float] | None = None) -> tuple[dict[Hex, float], dict[Hex, Hex]]:
+    """Cheapest costs from ``start`` (or from several ``starts`` with their
+    initial costs), stopping once ``goal`` is settled, and each hex's
+    predecessor. ``expand(h)`` False means movement ends in ``h`` (a zone of
+    control, say); a start always expands. Ties break on the hex order."""
+    origin = dict(starts) if starts else {start: 0.0}
+    best: dict[Hex, float] = dict(origin)
     prev: dict[Hex, Hex] = {}
-    heap: list[tuple[float, Hex]] = [(0.0, start)]
+    heap: list[tuple[float, Hex]] = sorted((c, h) for h, c in origin.items())
     while heap:
         cost, h = heapq.heappop(heap)
         if cost > best.get(h, float("inf")):
             continue
         if h == goal:
             break
+        if expand is not None and h != start and not expand(h):
+            continue
         for nb in h.neighbours():
             c = step_cost(h, nb)
             if c is None:
@@ -229,15 +243,17 @@ def _dijkstra(start: Hex, step_cost: Callable[[Hex, Hex], float | None], budget:
 
 
 def cheapest_path(
-    start: Hex,
+    start: Hex | None,
     goal: Hex,
     step_cost: Callable[[Hex, Hex], float | None],
     budget: float | None = None,
+    expand: Callable[[Hex], bool] | None = None,
+    starts: dict[Hex, float] | None = None,
 ) -> tuple[float, list[Hex]] | None:
     """``step_cost(a, b)`` gives the cost of moving from ``a`` into adjacent
     ``b``, or None where that step is forbidden. Returns ``(cost, [start, ...,
     goal])``, or None if ``goal`` cannot be reached within ``budget``."""
-    best, prev = _dijkstra(start, step_cost, budget, goal)
+    best, prev = _dijkstra(start, step_cost, budget, goal, expand, starts)
     if goal not in best:
         return None
     path = [goal]
@@ -247,12 +263,14 @@ def cheapest_path(
 
 
 def reachable(
-    start: Hex,
+    start: Hex | None,
     step_cost: Callable[[Hex, Hex], float | None],
     budget: float,
+    expand: Callable[[Hex], bool] | None = None,
+    starts: dict[Hex, float] | None = None,
 ) -> dict[Hex, float]:
-    """Every hex reachable from ``start`` within ``budget``, with its cost."""
-    return _dijkstra(start, step_cost, budget, None)[0]
+    """Every hex reachable from ``start`` (or ``starts``) within ``budget``, with its cost."""
+    return _dijkstra(start, step_cost, budget, None, expand, starts)[0]
 
 
 def iter_grid(cols: Iterable[int], rows: Iterable[int]) -> Iterator[Hex]:

@@ -119,6 +119,16 @@ class HexMap:
     def hexside(self, a: Hex, b: Hex) -> str | None:
         return self.hexsides.get(Hexside.between(a, b))
 
+    @cached_property
+    def side_index(self) -> dict[tuple[Hex, Hex], tuple[str, str]]:
+        """(a, b) -> (feature, canonical hexside label), both directions: a
+        constant-time lookup for movement and zones of control."""
+        out = {}
+        for hs, kind in self.hexsides.items():
+            a, b = hs.hexes()
+            out[(a, b)] = out[(b, a)] = (kind, str(hs))
+        return out
+
     def level(self, h: Hex) -> int:
         i = self.hexes.get(h)
         return i.level if i else 0

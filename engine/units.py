@@ -45,6 +45,34 @@ class UnitDef:
     arrives: int | str | None = None
     magic: int | None = None
     oil: int | None = None
+    tags: frozenset[str] = frozenset()
+    army: str | None = None
+    movement: int | None = None  # printed allowance, where it differs from the chart
+    reduced: Ratings | None = None  # the reduced side (1/2E); default: one grade worse
+    night_rally: int | None = None  # leaders with a second (night) Rally Rating
+
+    @property
+    def is_cavalry(self) -> bool:
+        return self.type == "cavalry"
+
+    @property
+    def is_infantry(self) -> bool:
+        return self.type in ("infantry", "archer")
+
+    @property
+    def has_zoc(self) -> bool:
+        return self.is_combat
+
+    def reduced_ratings(self) -> Ratings | None:
+        """The reduced side. Where a counter's back is not known: the attack
+        letters one grade worse (E the floor) and the Morale one grade worse."""
+        if self.reduced or not self.ratings:
+            return self.reduced
+        r = self.ratings
+        worse = {"A": "B", "B": "C", "C": "D", "D": "E", "E": "E"}
+        return Ratings(worse[r.melee] if r.melee else None,
+                       worse[r.missile.upper()].lower() if r.missile else None,
+                       r.armor, {"W": "X", "X": "Y", "Y": "Z", "Z": "Z"}[r.morale])
 
     @property
     def is_combat(self) -> bool:
@@ -82,5 +110,10 @@ def load_oob(path: str | Path) -> dict[str, UnitDef]:
                 arrives=entry.get("arrives"),
                 magic=entry.get("magic"),
                 oil=entry.get("oil"),
+                tags=frozenset(entry.get("tags", ())),
+                army=entry.get("army", entry["side"]),
+                movement=entry.get("movement"),
+                reduced=Ratings.parse(entry["reduced"]) if "reduced" in entry else None,
+                night_rally=entry.get("night_rally"),
             )
     return out

@@ -1,13 +1,14 @@
 """SPI *Gondor* (1977): the siege of Minas Tirith.
 
-This module implements the set-up (13.0-13.2, 16.71-16.72) and the sequence
-of play as data (12.0, Standard Rules 3.0 as known). Play after set-up (move,
-combat, siege, magic) arrives with the Standard Rules issue; until then each
-phase can only be passed with ``done``.
+Gondor stands on the Standard Rules engine (``engine.spi.standard``): movement,
+zones of control, missile fire, leader combat, melee, retreats, rally, magic,
+formations, night and demoralization come from there. This module adds the
+set-up (13.0-13.2, 16.71-16.72), the city's walls, gates and levels (15.1x,
+15.21-15.22), the reinforcement schedule (14.1-14.2), the spells of 17.x and
+the Gondor armies (19.1).
 
-Order notation (CONVENTIONS.md):
+Order notation (CONVENTIONS.md), besides the Standard Rules orders:
   deploy <unit> <hex>     place a unit during your set-up (again to re-place it)
-  done                    end your part of the current phase
 """
 from __future__ import annotations
 
@@ -18,37 +19,37 @@ from typing import Iterator
 
 from engine.core import (
     Action,
-    AmbiguousOrder,
     Dice,
     Event,
     IllegalOrder,
     InvalidOrder,
-    Result,
     State,
-    new_dice,
     register,
 )
 from engine.hexgrid import Hex, HexError, distance
 from engine.maps import HexMap
+from engine.spi.charts import ChartError
+from engine.spi.standard import StandardRules, _phrase
 from engine.units import UnitDef, load_oob
 
 DATA = Path(__file__).parent / "data"
 SEATS = ("sauron", "westernesse")
 SIDE_TITLES = {"sauron": "Sauron", "westernesse": "Westernesse"}
 SIDE_COLORS = {"sauron": "#8b1a1a", "westernesse": "#1f4e9c"}
-STATE_VERSION = 1
+STATE_VERSION = 2
 
 
 def _cauldron_phrase(ids: list[str]) -> str:
-    if len(ids) <= 1:
-        return "".join(ids)
-    return ", ".join(ids[:-1]) + " and " + ids[-1]
+    return _phrase(ids)
 
 
-class Gondor:
+class Gondor(StandardRules):
     name = "gondor"
     title = "Gondor: The Siege of Minas Tirith"
     seats = SEATS
+    side_titles = SIDE_TITLES
+    side_colors = SIDE_COLORS
+    state_version = STATE_VERSION
 
     # ------------------------------------------------------------------ data
     @cached_property
@@ -60,17 +61,20 @@ class Gondor:
         return load_oob(DATA / "oob.toml")
 
     @cached_property
-    def charts(self) -> dict:
-        return tomllib.loads((DATA / "charts.toml").read_text())
+    def ruleset_charts_text(self) -> str:
+        return (DATA / "charts.toml").read_text()
+
+    @cached_property
+    def gondor_charts(self) -> dict:
+        return tomllib.loads(self.ruleset_charts_text)
+
+    @cached_property
+    def spells(self) -> dict[str, dict]:
+        return self.gondor_charts.get("spells", {})
 
     @cached_property
     def sequence(self) -> dict:
         return tomllib.loads((DATA / "sequence.toml").read_text())
-
-    @cached_property
-    def steps(self) -> dict[str, dict]:
-        seq = self.sequence
-        return {s["id"]: s for s in seq["setup"] + seq["step"]}
 
     @cached_property
     def _city_edge(self) -> list[Hex]:
@@ -79,7 +83,7 @@ class Gondor:
     @cached_property
     def zones(self) -> dict[str, frozenset[Hex]]:
         """Set-up zones (13.1, 13.2, 16.71), precomputed once."""
-        m, ch = self.hexmap, self.charts["setup"]
+        m, ch = self.hexmap, self.gondor_charts["setup"]
         forbidden = set(ch["forbidden_terrain"])
         ok = [h for h, i in m.hexes.items() if i.terrain not in forbidden]
         east = frozenset(h for h in ok if not m.in_city(h)
@@ -93,32 +97,38 @@ class Gondor:
     def _zone_labels(self) -> dict[str, list[str]]:
         return {k: [str(h) for h in sorted(v)] for k, v in self.zones.items()}
 
+    @cached_property
+    def entry_hexes(self) -> dict[str, list[str]]:
+        """14.1/14.2 entry hexes: edge hexes of the map, passable."""
+        e = self.gondor_charts["entry"]
+        m = self.hexmap
+        tec = self.charts["tec"]
+
+        def ok(h):
+            return tec.get(m.hexes[h].terrain, {}).get("passable", True)
+
+        centre = Hex.parse(e["sauron_hex"])
+        # 14.1 read literally: they enter (appear) in any hex within two hexes of 2124
+        sauron = sorted(h for h in m.hexes if ok(h) and h.distance(centre) <= e["sauron_reach"])
+        return {
+            "sauron": [str(h) for h in sauron],
+            "rohan": [str(h) for h in sorted(m.edge_hexes("north")) if ok(h)],
+            "south": [str(h) for h in sorted(m.edge_hexes("south")) if ok(h)],
+        }
+
     # ---------------------------------------------------------------- set-up
     def new_game(self, options: dict[str, str], seed: str, fixture: dict | None = None) -> State:
         opts = self._check_options(options)
-        state: State = {
-            "ruleset": self.name,
-            "version": STATE_VERSION,
-            "options": opts,
-            "dice": new_dice(seed),
-            "turn": 0,
-            "step": "setup-sauron",
-            "done": [],
-            "units": {},
-            "markers": [],
-            "gates": {},
-            "dem": {"garrison": 0, "reinforcements": 0, "sauron": 0},
-            "hidden": {},
-            "over": None,
-        }
+        state = self.base_state(opts, seed)
         for uid, u in self.units.items():
-            rec: dict = {"hex": None, "status": "reinforcement" if u.setup == "reinforcement" else "pool"}
+            rec = self.unit_record(u)
             if u.type == "cauldron":
                 rec["oil"] = u.oil
             if u.setup[:1].isdigit():  # a fixed hex: the Citadel Guard in 1903 (13.2)
                 rec["hex"] = u.setup
                 rec["status"] = "map"
             state["units"][uid] = rec
+        state["dem"] = {a: 0 for a in self.gondor_charts["armies"]}
         # 16.71: three of the six cauldron counters are real. Drawn from the
         # game's dice stream; a fixture may fix them, but the same dice are
         # still drawn, so the stream is identical either way.
@@ -140,141 +150,169 @@ class Gondor:
         for k, v in options.items():
             if k.startswith("rally."):
                 uid = k[6:].upper()
-                if uid not in self.charts["leaders"]["rally"]:
+                if uid not in self.gondor_charts["leaders"]["rally"]:
                     raise InvalidOrder(f"`{k}`: {uid} is not a leader")
                 if not v.isdigit() or not 1 <= int(v) <= 13:
                     raise InvalidOrder(f"`{k}` must be a rally rating from 1 to 13")
                 out["rally"][uid] = int(v)
+            elif k == "charts":
+                try:
+                    from engine.spi.charts import cached
+                    cached(self.ruleset_charts_text, v)
+                except ChartError as e:
+                    raise InvalidOrder(f"your charts were refused: {e}") from None
+                out["charts"] = v
             else:
-                raise InvalidOrder(f"unknown option `{k}` for gondor (known: rally.<LEADER>=<n>)")
+                raise InvalidOrder(f"unknown option `{k}` for gondor (known: rally.<LEADER>=<n>, charts=<TOML>)")
         return out
 
+    def printed_rally(self, state: State, uid: str) -> int:
+        return state["options"]["rally"].get(uid, self.gondor_charts["leaders"]["rally"].get(uid, 0))
+
     def rally(self, state: State, uid: str) -> int | None:
-        return state["options"]["rally"].get(uid, self.charts["leaders"]["rally"].get(uid))
+        if not self.units[uid].is_leader:
+            return None
+        return self.leader_rating(state, uid, for_rally=False)
 
-    # ------------------------------------------------------------ sequence
-    def active_seats(self, state: State) -> list[str]:
-        if state["over"]:
-            return []
-        step = self.steps[state["step"]]
-        return [s for s in step["seats"] if s not in state["done"]]
+    def dem_level(self, state: State, army: str) -> int | None:
+        return self.gondor_charts["demoralization"].get(army)
 
-    def phase_title(self, state: State) -> str:
-        step = self.steps[state["step"]]
-        return f"{step['title']} ({step['section']})"
+    # ------------------------------------------------------------ the city
+    def _side_feature(self, state: State, a: Hex, b: Hex) -> tuple[str | None, str]:
+        return self.hexmap.side_index.get((a, b), (None, ""))
 
-    def is_night(self, state: State) -> bool:
-        return state["turn"] in self.sequence["night_turns"]
+    def _breached(self, state: State, hs: str) -> bool:
+        return any(m.get("type") == "breached" and m.get("hexside") == hs for m in state["markers"])
 
-    def _advance(self, state: State) -> list[Event]:
-        """Move to the next step once every seat of this one is done."""
-        order = [s["id"] for s in self.sequence["setup"]] + [s["id"] for s in self.sequence["step"]]
-        first_play = self.sequence["step"][0]["id"]
-        i = order.index(state["step"])
-        state["done"] = []
-        if i + 1 < len(order):
-            state["step"] = order[i + 1]
-            if state["step"] == first_play:
-                state["turn"] = 1
-        else:
-            state["turn"] += 1
-            state["step"] = first_play
-        if state["turn"] > self.sequence["turns"]:
-            state["over"] = {"winner": None, "summary": "The sixteen Game-Turns are over (12.0)."}
-            return [Event(public="The sixteen Game-Turns are over (12.0).", section="12.0", new_phase=True)]
-        step = self.steps[state["step"]]
-        who = " and ".join(SIDE_TITLES[s] for s in step["seats"])
-        if state["turn"] == 0:
-            head = "Set-up"
-        else:
-            head = f"Game-Turn {state['turn']} ({'night' if self.is_night(state) else 'day'})"
-        text = f"{head}: {step['title']}. {who} to act ({step['section']})."
+    def hexside_rule(self, state: State, uids: list[str], a: Hex, b: Hex) -> float | str | None:
+        kind, hs = self._side_feature(state, a, b)
+        if kind is None:
+            return 0
+        seat = self.units[uids[0]].side
+        mounted = any(self.units[u].type in ("cavalry", "mumak") for u in uids)
+        siege = any(self.units[u].is_siege for u in uids)
+        if kind == "gate" and (state["gates"].get(hs) == seat or self._breached(state, hs)):
+            return 0  # 15.15: free passage through a gate your side controls
+        if mounted or siege:
+            return None  # 15.22, 16.48: only through gates
+        if self._breached(state, hs):
+            return 0  # 16.4: a breach may always be crossed
+        la, lb = self.hexmap.level(a), self.hexmap.level(b)
+        if lb < la:
+            return "all"  # 15.13: down through a wall costs the whole allowance
+        return None  # 15.12: never up through an unbreached wall, tower or uncontrolled gate
+
+    def why_hexside(self, state: State, uids: list[str], a: Hex, b: Hex) -> str:
+        kind, hs = self._side_feature(state, a, b)
+        mounted = any(self.units[u].type in ("cavalry", "mumak") for u in uids)
+        if kind == "gate" and not mounted:
+            return f"the gate {hs} is not controlled by your side: it is a wall to you (15.15)"
+        if mounted:
+            return f"cavalry and Mumakil never cross a wall or tower hexside ({hs}); only controlled gates (15.22)"
+        if any(self.units[u].is_siege for u in uids):
+            return f"siege equipment crosses walls only through breached or controlled gates ({hs}) (16.48)"
+        return (f"units never move up through an unbreached {kind} hexside ({hs}) without siege towers "
+                "or ladders (15.12)")
+
+    def zoc_through(self, state: State, a: Hex, b: Hex) -> bool:
+        kind, hs = self._side_feature(state, a, b)
+        if kind is None or self._breached(state, hs):
+            return True
+        return False  # no ZOC through walls, towers or gates (16.44 is the exception)
+
+    def movement_allowance(self, state: State, uid: str) -> float:
+        ma = super().movement_allowance(state, uid)
+        u = self.units[uid]
+        h = state["units"][uid]["hex"]
+        if u.side == "westernesse" and u.is_combat and h and self.hexmap.in_city(Hex.parse(h)):
+            ma = min(ma, 5) if self.formation_of(state, uid) else 5  # 15.21
+        return ma
+
+    def after_move(self, state: State, seat: str, uids: list[str], path: list[str]) -> list[Event]:
+        """15.15: the last side to occupy or pass through both hexes of a gate controls it."""
         events = []
-        if state["step"] == first_play and state["turn"] == 1:
-            events.append(Event(public="Set-up is complete (13.0).", section="13.0"))
-        events.append(Event(public=text, section=step["section"], new_phase=True))
+        if not any(self.units[u].is_combat for u in uids):
+            return events
+        start = state["ph"].setdefault("trail", {})
+        for u in uids:
+            start.setdefault(u, [])
+        trail = path
+        for i in range(len(trail) - 1):
+            a, b = Hex.parse(trail[i]), Hex.parse(trail[i + 1])
+            kind, hs = self._side_feature(state, a, b)
+            if kind == "gate" and state["gates"].get(hs) != seat:
+                state["gates"][hs] = seat
+                events.append(Event(public=f"{self.title_of(seat)} now controls the gate {hs} (15.15).",
+                                    section="15.15"))
         return events
 
-    # ---------------------------------------------------------- notation
-    def format(self, action: Action) -> str:
-        return str(action)
+    # ------------------------------------------------------- reinforcements
+    def reinforcement_entry(self, state: State, uid: str) -> list[str] | None:
+        u = self.units[uid]
+        if u.arrives is None:
+            return None
+        if u.arrives == "rohan":
+            t = state["arrived"].get("rohan")
+            if t is None or state["turn"] < t:
+                return None
+            return self.entry_hexes["rohan"]
+        if state["turn"] < int(u.arrives):
+            return None
+        return self.entry_hexes["sauron" if u.side == "sauron" else "south"]
 
-    def _resolve_unit(self, token: str) -> str:
-        t = token.upper()
-        if t in self.units:
-            return t
-        matches = sorted(u for u in self.units if u.startswith(t)) if t else []
-        if len(matches) > 1:
-            raise AmbiguousOrder(f"`{token}` could be {', '.join(matches[:8])}{'…' if len(matches) > 8 else ''}",
-                                 candidates=matches)
-        if len(matches) == 1:
-            return matches[0]
-        raise IllegalOrder(f"there is no unit `{token[:12]}` in this game")
+    def on_step_start(self, state: State) -> list[Event]:
+        events: list[Event] = []
+        e = self.gondor_charts["entry"]
+        first = self.sequence["step"][0]["id"]
+        if state["step"] == first and state["turn"] >= e["rohan_from"] and "rohan" not in state["arrived"]:
+            d = Dice(state["dice"])
+            roll = d.d6("Rohan")
+            if roll in e["rohan_rolls"]:
+                state["arrived"]["rohan"] = state["turn"]
+                text = (f"Game-Turn {state['turn']}: Westernesse rolls {roll} for the Riders of Rohan: they arrive "
+                        "and may enter along the Northern edge this turn (14.2).")
+            else:
+                text = f"Game-Turn {state['turn']}: Westernesse rolls {roll} for the Riders of Rohan: not yet (14.2)."
+            events.append(Event(public=text, section="14.2", rolls=d.rolls))
+        return events
 
-    def parse(self, state: State, seat: str, text: str) -> Action:
-        if len(text) > 200:
-            raise InvalidOrder("that order is too long (200 characters at most)")
-        words = text.strip().split()
-        if not words:
-            raise InvalidOrder("empty order; try `deploy <unit> <hex>` or `done`")
-        verb = words[0].lower()
-        if verb == "done":
-            if len(words) != 1:
-                raise InvalidOrder("usage: `done`")
-            action = Action("done")
-        elif verb == "deploy":
-            if len(words) != 3:
-                raise InvalidOrder("usage: `deploy <unit> <hex>`, e.g. `deploy OA1 2325`")
-            try:
-                h = Hex.parse(words[2])
-            except HexError as e:
-                raise InvalidOrder(str(e)) from None
-            uid = self._resolve_unit(words[1])
-            action = Action("deploy", (uid, str(h)))
-        else:
-            raise InvalidOrder(f"unknown order `{words[0][:20]}`; orders now: `deploy <unit> <hex>`, `done`")
-        self.check(state, seat, action)
-        return action
+    # ------------------------------------------------------- set-up orders
+    def extra_verbs(self) -> dict:
+        return {"deploy": (self._parse_deploy, self._check_deploy_action, self._apply_deploy)}
 
-    # ------------------------------------------------------------- legality
-    @staticmethod
-    def _occupancy(state: State) -> dict[str, list[str]]:
-        occ: dict[str, list[str]] = {}
-        for uid, r in state["units"].items():
-            if r["hex"] is not None:
-                occ.setdefault(r["hex"], []).append(uid)
-        return occ
+    def _parse_deploy(self, state: State, seat: str, words: list[str]) -> Action:
+        if len(words) != 2:
+            raise InvalidOrder("usage: `deploy <unit> <hex>`, e.g. `deploy OA1 2325`")
+        try:
+            h = Hex.parse(words[1])
+        except HexError as e:
+            raise InvalidOrder(str(e)) from None
+        return Action("deploy", (self.resolve_unit(words[0]), str(h)))
 
-    def _seat_check(self, state: State, seat: str) -> None:
-        if seat not in SEATS:
-            raise IllegalOrder(f"`{seat}` is not a seat in Gondor")
-        if state["over"]:
-            raise IllegalOrder("the game is over")
-        if seat not in self.steps[state["step"]]["seats"]:
-            step = self.steps[state["step"]]
-            who = " and ".join(SIDE_TITLES[s] for s in step["seats"])
-            extra = " Sauron places first, then Westernesse" if state["turn"] == 0 else ""
-            raise IllegalOrder(f"it is the {step['title']}: {who} acts now.{extra}", step["section"]
-                               if state["turn"] else "13.0")
-        if seat in state["done"]:
-            raise IllegalOrder("you are already done with this phase")
+    def _check_deploy_action(self, state: State, seat: str, action: Action) -> None:
+        if len(action.args) != 2:
+            raise InvalidOrder("usage: `deploy <unit> <hex>`")
+        self._check_deploy(state, seat, *action.args)
 
-    def check(self, state: State, seat: str, action: Action) -> None:
-        self._seat_check(state, seat)
-        if action.verb == "done":
-            if state["turn"] == 0:
-                left = [uid for uid, u in self.units.items()
-                        if u.side == seat and state["units"][uid]["status"] == "pool"]
-                if left:
-                    more = f" and {len(left) - 6} more" if len(left) > 6 else ""
-                    sec = "13.1" if seat == "sauron" else "13.2"
-                    noun = "counter" if len(left) == 1 else "counters"
-                    raise IllegalOrder(f"{len(left)} {noun} still to deploy: {', '.join(left[:6])}{more}", sec)
+    def seat_check(self, state: State, seat: str) -> None:
+        try:
+            super().seat_check(state, seat)
+        except IllegalOrder as e:
+            if state["turn"] == 0 and not state["over"] and seat in SEATS and seat not in state["done"]:
+                raise IllegalOrder(f"{e.message}. Sauron places first, then Westernesse", "13.0") from None
+            raise
+
+    def _check_done(self, state: State, seat: str) -> None:
+        if state["turn"] == 0:
+            left = [uid for uid, u in self.units.items()
+                    if u.side == seat and state["units"][uid]["status"] == "pool"]
+            if left:
+                more = f" and {len(left) - 6} more" if len(left) > 6 else ""
+                sec = "13.1" if seat == "sauron" else "13.2"
+                noun = "counter" if len(left) == 1 else "counters"
+                raise IllegalOrder(f"{len(left)} {noun} still to deploy: {', '.join(left[:6])}{more}", sec)
             return
-        if action.verb == "deploy":
-            self._check_deploy(state, seat, *action.args)
-            return
-        raise InvalidOrder(f"unknown order `{action.verb}`")
+        super()._check_done(state, seat)
 
     def _check_deploy(self, state: State, seat: str, uid: str, hx: str,
                       occ: dict[str, list[str]] | None = None) -> None:
@@ -301,7 +339,7 @@ class Gondor:
             }[u.setup]
             raise IllegalOrder(f"{uid} must be set up {where[0]}; {hx} is not", where[1])
         if occ is None:
-            occ = self._occupancy(state)
+            occ = self.occupancy(state)
         stack = [self.units[x] for x in occ.get(hx, ()) if x != uid]
         lim = self.charts["stacking"]
         if stack and any(o.side != seat for o in stack):
@@ -315,60 +353,51 @@ class Gondor:
             raise IllegalOrder(f"hex {hx} already holds siege equipment ({other}); one per hex "
                                "(Standard Rules stacking, reconstructed)")
 
-    def legal_actions(self, state: State, seat: str) -> Iterator[Action]:
-        try:
-            self._seat_check(state, seat)
-        except IllegalOrder:
+    def legal_extra(self, state: State, seat: str) -> Iterator[Action]:
+        if state["turn"] != 0:
             return
-        if state["turn"] == 0:
-            # undeployed units first, then re-placements
-            mine = [uid for uid, u in self.units.items() if u.side == seat
-                    and u.setup not in ("reinforcement",) and not u.setup[:1].isdigit()]
-            mine.sort(key=lambda x: (state["units"][x]["status"] != "pool", x))
-            pool_left = any(state["units"][x]["status"] == "pool" for x in mine)
-            if not pool_left:
-                yield Action("done")
-            occ = self._occupancy(state)
-            for uid in mine:
-                u = self.units[uid]
-                for hx in self._zone_labels[u.setup]:
-                    if state["units"][uid]["hex"] == hx:
-                        continue
-                    if hx in occ:  # only an occupied hex can break stacking
-                        try:
-                            self._check_deploy(state, seat, uid, hx, occ)
-                        except IllegalOrder:
-                            continue
-                    yield Action("deploy", (uid, hx))
-        else:
+        # undeployed units first, then re-placements
+        mine = [uid for uid, u in self.units.items() if u.side == seat
+                and u.setup not in ("reinforcement",) and not u.setup[:1].isdigit()]
+        mine.sort(key=lambda x: (state["units"][x]["status"] != "pool", x))
+        pool_left = any(state["units"][x]["status"] == "pool" for x in mine)
+        if not pool_left:
             yield Action("done")
-
-    # ---------------------------------------------------------------- apply
-    def apply(self, state: State, seat: str, action: Action) -> list[Event]:
-        if action.verb == "deploy":
-            uid, hx = action.args
+        occ = self.occupancy(state)
+        for uid in mine:
             u = self.units[uid]
-            rec = state["units"][uid]
-            again = rec["hex"] is not None
-            rec["hex"], rec["status"] = hx, "map"
-            if u.type == "cauldron":
-                text = (f"{SIDE_TITLES[seat]} {'moves' if again else 'deploys'} cauldron {uid} "
-                        f"{'to' if again else 'in'} {hx}, with its three oil counters beneath it (16.71, 16.72).")
-                return [Event(public=text, section="16.71")]
-            sec = u.section
-            text = f"{SIDE_TITLES[seat]} {'re-places' if again else 'deploys'} {u.label()} {'to' if again else 'in'} {hx} ({sec})."
-            return [Event(public=text, section=sec)]
-        if action.verb == "done":
+            for hx in self._zone_labels[u.setup]:
+                if state["units"][uid]["hex"] == hx:
+                    continue
+                if hx in occ:  # only an occupied hex can break stacking
+                    try:
+                        self._check_deploy(state, seat, uid, hx, occ)
+                    except IllegalOrder:
+                        continue
+                yield Action("deploy", (uid, hx))
+
+    def _apply_deploy(self, state: State, seat: str, action: Action) -> list[Event]:
+        uid, hx = action.args
+        u = self.units[uid]
+        rec = state["units"][uid]
+        again = rec["hex"] is not None
+        rec["hex"], rec["status"] = hx, "map"
+        if u.type == "cauldron":
+            text = (f"{SIDE_TITLES[seat]} {'moves' if again else 'deploys'} cauldron {uid} "
+                    f"{'to' if again else 'in'} {hx}, with its three oil counters beneath it (16.71, 16.72).")
+            return [Event(public=text, section="16.71")]
+        sec = u.section
+        text = f"{SIDE_TITLES[seat]} {'re-places' if again else 'deploys'} {u.label()} {'to' if again else 'in'} {hx} ({sec})."
+        return [Event(public=text, section=sec)]
+
+    def _apply_done(self, state: State, seat: str, dice: Dice) -> list[Event]:
+        if state["turn"] == 0:
             state["done"].append(seat)
-            events = []
-            if state["turn"] == 0:
-                events.append(Event(public=f"{SIDE_TITLES[seat]} has finished setting up (13.0).", section="13.0"))
-            else:
-                events.append(Event(public=f"{SIDE_TITLES[seat]} is done with the {self.steps[state['step']]['title']}."))
+            events = [Event(public=f"{SIDE_TITLES[seat]} has finished setting up (13.0).", section="13.0")]
             if not self.active_seats(state):
                 events.extend(self._advance(state))
             return events
-        raise InvalidOrder(f"unknown order `{action.verb}`")
+        return super()._apply_done(state, seat, dice)
 
     # ----------------------------------------------------------------- view
     def view(self, state: State, seat: str | None) -> dict:
@@ -381,20 +410,14 @@ class Gondor:
                 pool[u.side] += 1
             if rec["status"] not in ("map", "pool"):
                 continue
-            d = {"id": uid, "side": u.side, "type": u.type, "name": u.name, "hex": rec["hex"]}
-            if u.ratings:
-                d["ratings"] = str(u.ratings)
-                d["reduced"] = rec.get("reduced", False)
-                d["disrupted"] = rec.get("disrupted", False)
-            if u.is_leader:
-                d["rally"] = self.rally(state, uid)
-                if u.magic:
-                    d["magic"] = rec.get("magic", u.magic)
+            d = self.unit_view(state, uid, own)
             if u.type == "cauldron":
                 d["oil"] = rec["oil"]
                 if own == "westernesse":  # 16.71: only the owner knows which are real
                     d["real"] = uid in state["hidden"]["real_cauldrons"]
             units.append(d)
+        dem = self.gondor_charts["demoralization"]
+        armies = self.gondor_charts["armies"]
         v = {
             "ruleset": self.name,
             "title": "Gondor",
@@ -411,14 +434,17 @@ class Gondor:
             "markers": list(state["markers"]),
             "gates": dict(state["gates"]),
             "tracks": [
-                {"name": "Garrison demoralization", "side": "westernesse",
-                 "points": state["dem"]["garrison"], "level": self.charts["demoralization"]["garrison"]},
-                {"name": "Reinforcements demoralization", "side": "westernesse",
-                 "points": state["dem"]["reinforcements"], "level": self.charts["demoralization"]["reinforcements"]},
-                {"name": "Sauron demoralization", "side": "sauron",
-                 "points": state["dem"]["sauron"], "level": self.charts["demoralization"]["sauron"]},
+                {"name": f"{armies[a]} demoralization", "side": "sauron" if a == "sauron" else "westernesse",
+                 "points": state["dem"].get(a, 0), "level": dem[a], "demoralized": self.demoralized(state, a)}
+                for a in armies
             ],
             "pool": pool,
+            "pending": [{"seat": p["seat"], "unit": p["unit"], "options": list(p["options"])}
+                        for p in state["pending"]],
+            "effects": [{"title": e["title"], "section": e["section"], "side": e.get("side"),
+                         "frozen": list(e.get("frozen", []))} for e in state["effects"]],
+            "formations": {k: dict(f) for k, f in state["formations"].items()},
+            "eliminated": sorted(x for x in state["units"] if state["units"][x]["status"] == "eliminated"),
             "over": state["over"],
         }
         if own and state["turn"] == 0 and own in self.active_seats(state):
@@ -439,22 +465,32 @@ class Gondor:
             lines.append("Real cauldrons on the map: " + ", ".join(placed) + ".")
         return " ".join(lines)
 
-    def result(self, state: State) -> Result | None:
-        if not state["over"]:
-            return None
-        o = state["over"]
-        return Result(o.get("winner"), o["summary"], o.get("section"))
-
     def help(self, topic: str | None = None) -> str:
+        t = (topic or "").strip().lower()
+        if t in ("orders", "notation", "combat", "move", "magic", "rally"):
+            return (
+                "**Gondor orders** (unit ids then hexes, as printed on the map):\n"
+                "`move GS1 1905` cheapest legal path (or give every hex: `move GS1 1904 1905`); "
+                "`move OI1 ST1 2010` moves a stack together.\n"
+                "`fire GB1 at 2007` (range 2, 7.12) · `duel IMR GOT` leader combat (7.2) · "
+                "`melee GS1 GS2 at 2008` (7.3) · `advance GS1 2008` after a melee emptied the hex (7.5) · "
+                "`retreat OI1 2010` when the game asks you where a unit retreats (7.5).\n"
+                "`rally IMR GS1` in the Joint Rally Phase (8.3) · `cast NAZ fear 5` (points below the full "
+                "cost need a die roll, 8.5; spells: fear, freeze-leader, break-darkness) · "
+                "`form shieldwall GS1 GS2 IMR`, `form wedge GK1 GL1 IMR`, `disband GS1 1906` (8.4).\n"
+                "`/odds text:melee GS1 at 2008` gives the exact chances first. `/done` ends your part of a phase."
+            )
         return (
-            "**Gondor** (SPI 1977): Sauron besieges Minas Tirith; Westernesse defends.\n"
+            "**Gondor** (SPI 1977): Sauron besieges Minas Tirith; Westernesse defends. 16 Game-Turns, 2-6 at night.\n"
             "Set-up (13.0): Sauron places first, within four hexes of the Eastern edge (13.1); "
             "then Westernesse inside Minas Tirith or within two hexes of its walls (13.2). "
             "The Citadel Guard starts in 1903. Cauldrons go inside the city; three of the six are dummies, "
-            "and only Westernesse knows which (16.71; `/secret`).\n"
-            "Orders: `deploy <unit> <hex>` (again to re-place), then `/done`.\n"
+            "and only Westernesse knows which (16.71; `/secret`). Set-up order: `deploy <unit> <hex>` "
+            "(again to re-place), then `/done`.\n"
+            "Each turn: magic (A), Sauron siege (B), move (C), combat (D), magic (E), Westernesse move (F), "
+            "combat (G), joint rally (H). `/help orders` lists the orders.\n"
             "Hexes are XXYY (column, row); West is the top of the map, East the bottom. "
-            "The map and some charts are reconstructed: see the README."
+            "The map and several charts are reconstructed: see docs/reconstructed.md."
         )
 
 
