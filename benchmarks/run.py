@@ -2,6 +2,6 @@
 import subprocess
 import sys
 
-for mod in ("benchmarks.bench_service", "benchmarks.bench_render"):
+for mod in ("benchmarks.bench_service", "benchmarks.bench_render", "benchmarks.bench_engine"):
     print(f"== {mod}", flush=True)
     subprocess.run([sys.executable, "-m", mod], check=False)

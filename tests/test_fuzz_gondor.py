@@ -63,9 +63,16 @@ def pick(g: Game, seat: str, rnd: random.Random, count: int) -> str:
                 return "done"
         mine = [u for u, d in rs.units.items() if d.side == seat and st["units"][u]["status"] in ("map", "reinforcement")]
         rnd.shuffle(mine)
+        enemies = [Hex.parse(r["hex"]) for u, r in st["units"].items()
+                   if r["status"] == "map" and rs.units[u].side != seat and rs.units[u].is_combat]
         for uid in mine[:8]:
             offered = [rs.format(a) for a in rs.legal_actions_for(st, seat, uid)]
             if offered:
+                moves = [t for t in offered if t.startswith("move ")]
+                if moves and enemies and rnd.random() < 0.6:
+                    # head for the enemy, so that combat happens often
+                    return min(moves, key=lambda t: (min(Hex.parse(t.split()[-1]).distance(e) for e in enemies),
+                                                     rnd.random()))
                 return rnd.choice(offered)
         return "done"
     offered = [rs.format(a) for a in g.legal_actions(seat)]
