@@ -894,6 +894,22 @@ def _panel(img: Image.Image, lay: Layout, view: dict, limit: int) -> None:
             txt.text((x1, y + 9), str(n), font=f, fill=S.PANEL_INK, anchor="rm")
             y += 21
 
+    # what is in effect now (spells, formations, a retreat awaited): short public lines
+    notes = [str(n) for n in _as_list(view.get("notes")) if n]
+    if notes and y + 50 < limit:
+        d.line([(x0, y), (x1, y)], fill=S.PANEL_RULE, width=1)
+        y += 8
+        f = S.font(14)
+        txt.text((x0, y), "In effect", font=f, fill=S.PANEL_MUTED)
+        y += 21
+        fn = S.font(12)
+        for n in notes:
+            if y + 18 > limit - 10:
+                break
+            fnt, line = S.fit_font(n, width, 12, 9)
+            txt.text((x0, y), line, font=fnt or fn, fill=S.PANEL_INK)
+            y += 17
+
 
 # --------------------------------------------------------------------------
 # Encoding

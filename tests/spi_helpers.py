@@ -14,9 +14,10 @@ from engine.core import Dice, Game
 from engine.rulesets.gondor import GONDOR
 
 
-def position(units: dict[str, str], step: str = "C", turn: int = 1, seed: str = "test",
+def position(units: dict[str, str], step: str = "C", turn: int = 1, seed: str = "test", ruleset=None,
              **state_extra) -> Game:
-    g = Game.new("gondor", seed=seed)
+    rs = ruleset or GONDOR
+    g = Game(rs, rs.new_game({}, seed))
     st = g.state
     for uid, rec in st["units"].items():
         rec["hex"] = None
@@ -29,9 +30,9 @@ def position(units: dict[str, str], step: str = "C", turn: int = 1, seed: str = 
     st["turn"] = turn
     st["step"] = step
     st["done"] = []
-    st["ph"] = GONDOR._fresh_phase()
-    if GONDOR.steps[step].get("kind") == "combat":
-        st["ph"]["must"] = GONDOR._obligations(st, GONDOR.steps[step]["side"])
+    st["ph"] = rs._fresh_phase()
+    if rs.steps[step].get("kind") == "combat":
+        st["ph"]["must"] = rs._obligations(st, rs.steps[step]["side"])
     st.update(state_extra)
     return g
 

@@ -229,6 +229,8 @@ class StandardRules:
         f = self.formation_of(state, uid)
         if f:
             ma = min(ma, ch["formations"][state["formations"][f]["kind"]]["movement"])
+        if u.is_leader and self.kind(state) == "rally" and self.step(state).get("leader_moves"):
+            ma = min(ma, self.step(state)["leader_moves"])  # FoC 8.38: up to 3 MP before rallying
         return ma
 
     def reinforcement_entry(self, state: State, uid: str) -> list[str] | None:
@@ -550,7 +552,10 @@ class StandardRules:
 
     # --- movement
     def _mover_kind(self, state: State, seat: str, uid: str) -> str | None:
-        """Which phase kind lets ``uid`` move: magic leaders in magic phases (8.52)."""
+        """Which phase kind lets ``uid`` move: magic leaders in magic phases
+        (8.52); leaders in a rally phase that allows them a move (FoC 8.38)."""
+        if self.units[uid].is_leader and self.kind(state) == "rally" and self.step(state).get("leader_moves"):
+            return "rally"
         return "magic" if self.is_magic_leader(uid) else "move"
 
     def _stack_of(self, state: State, uids: tuple[str, ...]) -> list[str]:
@@ -581,7 +586,8 @@ class StandardRules:
         if len(hexes) == 1:
             path = self._find_path(state, seat, uids, hexes[0])
             if path is None:
-                raise IllegalOrder(self._why_unreachable(state, seat, uids, hexes[0]), "4.0")
+                why = self._why_unreachable(state, seat, uids, hexes[0])
+                raise IllegalOrder(why, self._why_section(state, seat, hexes[0], why))
             return path
         return hexes
 
@@ -611,6 +617,8 @@ class StandardRules:
                 raise IllegalOrder(f"{uid} has already moved this phase", "4.0")
             if uid in state["ph"]["cast"]:
                 raise IllegalOrder(f"{uid} cast or tried a spell this phase and may not move", "8.52")
+            if uid in state["ph"]["rally_tries"]:
+                raise IllegalOrder(f"{uid} has begun rallying: a leader moves before its rally attempts", "8.38")
             if u.is_leader and any(e.get("frozen") and uid in e["frozen"] for e in state["effects"]):
                 raise IllegalOrder(f"{uid} is frozen by a spell and may not move", "17.12")
             if u.is_siege and not any(self.units[x].is_combat for x in uids):
@@ -785,13 +793,25 @@ class StandardRules:
                 raise IllegalOrder(f"{_phrase(uids)} must stop on entering an enemy zone of control at {prev}", "6.0")
             c = cost(prev, h)
             if c is None:
-                raise IllegalOrder(self._why_step(state, seat, uids, prev, h, zoc, start), "4.0")
+                why = self._why_step(state, seat, uids, prev, h, zoc, start)
+                raise IllegalOrder(why, self._why_section(state, seat, str(h), why))
             spent += c
             prev = h
         if spent > ma + 1e-9:
             raise IllegalOrder(f"that path costs {spent:g} Movement Points; {_phrase(uids)} has {ma:g}", "4.0")
         self._check_stacking(state, seat, uids, str(prev), occ)
         self.check_move_end(state, seat, uids, str(prev), occ)
+
+    def _why_section(self, state: State, seat: str, hx: str, why: str) -> str:
+        """The case a refused move breaks: 4.27 for a hex holding only enemy
+        leaders, 6.0 for the zone-of-control limits, else 4.0."""
+        if why.endswith("holds enemy units"):
+            enemy = [x for x in self.occupancy(state).get(hx, ()) if self.units[x].side != seat
+                     and not self.units[x].is_siege]
+            return "4.27" if enemy and all(self.units[x].is_leader for x in enemy) else "4.0"
+        if "zone of control" in why and "(15.13)" not in why:
+            return "6.0"
+        return "4.0"
 
     def _why_step(self, state, seat, uids, a: Hex, b: Hex, zoc, start) -> str:
         if b not in self.hexmap:
@@ -863,7 +883,15 @@ class StandardRules:
             return False
         if state["units"][uid].get("disrupted") and not self.charts_for(state)["disrupted"].get("may_attack", False):
             return False
+        if self._wedge_waits(state, uid):
+            return False
         return True
+
+    def _wedge_waits(self, state: State, uid: str) -> bool:
+        """8.4: a Wedge may neither move nor attack on the turn it forms."""
+        f = self.formation_of(state, uid)
+        return bool(f and self._formed_this_turn(state, f) and state["formations"][f]["kind"] == "wedge"
+                    and self.charts_for(state)["formations"].get("wedge_waits", True))
 
     def missile_range(self, state: State, uid: str) -> int:
         ch = self.charts_for(state)["missile"]
@@ -905,15 +933,13 @@ class StandardRules:
             raise IllegalOrder(f"there is no enemy combat unit in {hx} to attack", "7.3")
         for uid in uids:
             self._own_on_map(state, seat, uid)
+            if self._wedge_waits(state, uid):
+                raise IllegalOrder("a Wedge may not attack on the turn it forms", "8.4")
             if not self._can_melee(state, uid):
                 why = "is Disrupted" if state["units"][uid].get("disrupted") else "has no melee rating"
                 raise IllegalOrder(f"{uid} {why} and may not melee", "7.3")
             if uid in state["ph"]["meleed"]:
                 raise IllegalOrder(f"{uid} has already attacked this phase (one attack a phase)", "7.31")
-            f = self.formation_of(state, uid)
-            if f and self._formed_this_turn(state, f) and state["formations"][f]["kind"] == "wedge" \
-                    and self.charts_for(state)["formations"].get("wedge_waits", True):
-                raise IllegalOrder("a Wedge may not attack on the turn it forms", "8.4")
             if hx not in [state["units"][t]["hex"] for t in self._melee_targets(state, uid, occ)]:
                 raise IllegalOrder(f"{uid} is not in contact with {hx}: melee needs the target's zone of control "
                                    "to reach the attacker (no attacks through walls)", "7.31")
@@ -1130,6 +1156,8 @@ class StandardRules:
             yield Action("done")
         if k in ("move", "magic"):
             yield from self._legal_moves(state, seat, k)
+        if k == "rally" and self.step(state).get("leader_moves"):
+            yield from self._legal_moves(state, seat, "rally")
         if k == "move":
             yield from self._legal_forms(state, seat)
         if k == "magic":
@@ -1502,6 +1530,8 @@ class StandardRules:
                                            f"into it (`advance <unit> {hx}`, 7.5)."))
         elif kind == "melee" and state["pending"]:
             state["ph"]["advance_after"] = {"seat": seat, "units": attackers_used, "hex": hx}
+        if state["pending"] and events:
+            events[-1].new_phase = True  # the owner of the retreating unit must act now: post and ping
         return events
 
     def _offer_advance(self, state: State, seat: str, units: list[str], hx: str) -> None:
@@ -1526,7 +1556,10 @@ class StandardRules:
         hx = state["units"][target]["hex"]
         leaders = [x for x in self.occupancy(state).get(hx, ()) if self.units[x].is_leader]
         loss = "E" if "E" in res else ("1/2E" if "1/2E" in res else None)
-        for v in victims:
+        # 8.4 (ruling): a loss falls on the formation's front unit (the first
+        # named); if it is eliminated the formation ends. A retreat moves the
+        # formation as one, still formed.
+        for v in victims[:1]:
             if loss == "E" or (loss == "1/2E" and state["units"][v].get("reduced")):
                 self.eliminate(state, v)
                 lines.append(f"{v} eliminated")
@@ -1537,8 +1570,7 @@ class StandardRules:
                 state["units"][v]["dem_paid"] = pay
                 self.on_unit_lost(state, v, pay)
                 lines.append(f"{v} half eliminated (reduced side)")
-        if f and (loss or any(t in res for t in ("r1", "r2"))):
-            del state["formations"][f]
+        if f and f not in state["formations"]:
             lines.append("the formation is broken")
         if loss:
             lines.extend(self._leaders_caught(state, dice, leaders, loss))
@@ -1688,7 +1720,8 @@ class StandardRules:
         p = state["pending"].pop(0)
         lines = self._move_retreat(state, p["units"], hx)
         events = [Event(public=f"{self.title_of(seat)}: {_phrase(p['units'])} retreats to {hx} (7.5)"
-                               + (f"; {'; '.join(lines)}" if lines else "") + ".", section="7.5")]
+                               + (f"; {'; '.join(lines)}" if lines else "") + ".", section="7.5",
+                        new_phase=not state["pending"])]  # back to the phasing side: post and ping
         after = state["ph"].pop("advance_after", None)
         if after and not state["pending"]:
             if not self._target_units(state, after["seat"], after["hex"]):

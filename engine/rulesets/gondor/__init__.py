@@ -177,6 +177,11 @@ class Gondor(StandardRules):
     def dem_level(self, state: State, army: str) -> int | None:
         return self.gondor_charts["demoralization"].get(army)
 
+    def may_form(self, state: State, seat: str, kind: str) -> bool:
+        """8.41: Dark Power units may not form special formations (FoC 8.41
+        makes Balchoth infantry the exception, so the Standard Rules forbid it)."""
+        return seat != "sauron"
+
     # ------------------------------------------------------------ the city
     def _side_feature(self, state: State, a: Hex, b: Hex) -> tuple[str | None, str]:
         return self.hexmap.side_index.get((a, b), (None, ""))
@@ -447,6 +452,12 @@ class Gondor(StandardRules):
             "eliminated": sorted(x for x in state["units"] if state["units"][x]["status"] == "eliminated"),
             "over": state["over"],
         }
+        notes = [f"{e['title']} ({e['section']})" + (f": {_phrase(e['frozen'])} frozen" if e.get("frozen") else "")
+                 for e in state["effects"]]
+        notes += [f"{'Shield Wall' if f['kind'] == 'shieldwall' else 'Wedge'}: {' + '.join(f['units'])} "
+                  f"with {f['leader']} (8.4)" for f in state["formations"].values()]
+        notes += [f"{p['unit']} must retreat: {SIDE_TITLES[p['seat']]} chooses (7.5)" for p in state["pending"]]
+        v["notes"] = notes
         if own and state["turn"] == 0 and own in self.active_seats(state):
             zone = "east" if own == "sauron" else "city"
             v["zone"] = sorted(str(h) for h in self.zones[zone])
