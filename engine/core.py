@@ -142,6 +142,7 @@ class Event:
     section: str | None = None
     rolls: list[dict] = field(default_factory=list)
     new_phase: bool = False  # a phase began: post a map / take a snapshot
+    reveals: bool = False  # something hidden became known (blocks a free undo, like a die roll)
 
     def to_json(self) -> dict:
         return {
@@ -150,6 +151,7 @@ class Event:
             "section": self.section,
             "rolls": list(self.rolls),
             "new_phase": self.new_phase,
+            "reveals": self.reveals,
         }
 
 
@@ -231,8 +233,8 @@ def ruleset_names() -> list[str]:
 
 
 def _load_builtin() -> None:
-    if not _RULESETS:
-        from engine.rulesets import gondor  # noqa: F401  (registers itself)
+    """Import the built-in rulesets (each registers itself; importing twice is free)."""
+    from engine.rulesets import gondor, risk_minas_tirith  # noqa: F401
 
 
 # --------------------------------------------------------------------------
@@ -263,7 +265,12 @@ class Game:
     def legal_texts(self, seat: str, prefix: str = "", limit: int | None = None) -> list[str]:
         out: list[str] = []
         p = prefix.strip().lower()
-        for a in self.legal_actions(seat):
+        actions = self.legal_actions(seat)
+        words = p.split()
+        by_unit = getattr(self.ruleset, "legal_actions_for", None)
+        if by_unit is not None and len(words) >= 2 and words[1].upper() in getattr(self.ruleset, "units", {}):
+            actions = by_unit(self.state, seat, words[1].upper())  # only that unit's actions: fast
+        for a in actions:
             t = self.ruleset.format(a)
             if not p or t.lower().startswith(p) or p in t.lower():
                 out.append(t)

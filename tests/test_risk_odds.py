@@ -1,0 +1,103 @@
+"""`/odds` for LOTR Risk: Minas Tirith: exact enumeration of the dice, checked
+against the classic Risk figures and against a Monte Carlo of the real
+resolution (the ruleset's own apply, with seeded Dice)."""
+from collections import Counter
+from fractions import Fraction
+
+import pytest
+
+from engine.core import Game, InvalidOrder, OrderError, clone
+from tests.risk_helpers import RS, actions_phase, empty_game, put
+
+
+def test_no_modifiers_three_against_two_is_classic_risk_exactly():
+    g = empty_game()
+    put(g, "causeway", "good", infantry=5)
+    put(g, "farms-n", "evil", infantry=5)
+    t = RS.odds_table(g.state, "good", "attack 3 from causeway at farms-n")
+    assert t["modifiers"] == []
+    d = t["dice_losses"]
+    assert d[(2, 0)] == Fraction(2275, 7776)
+    assert d[(0, 2)] == Fraction(2890, 7776)
+    assert d[(1, 1)] == Fraction(2611, 7776)
+    assert sum(t["final"].values()) == 1
+    text = RS.odds(g.state, "good", "attack 3 from causeway at farms-n")
+    assert "you lose 2, they lose 0: 2275/7776" in text and "you lose 0, they lose 2: 2890/7776" in text
+    assert len(text) < 1800 and "Modifiers: none" in text
+
+
+def test_one_against_one_classic_and_ties_to_the_defender():
+    g = empty_game()
+    put(g, "causeway", "good", infantry=1)
+    put(g, "farms-n", "evil", infantry=1)
+    d = RS.odds_table(g.state, "good", "attack 1 from causeway at farms-n")["dice_losses"]
+    assert d[(0, 1)] == Fraction(15, 36) and d[(1, 0)] == Fraction(21, 36)
+
+
+def test_odds_lists_every_modifier():
+    g = empty_game()
+    put(g, "fields-e", "evil", ["gothmog", "nazgul"], infantry=5)
+    put(g, "fort-w", "good", ["faramir"], infantry=3)
+    text = RS.odds(g.state, "evil", "attack 3 from fields-e at fort-w")
+    for word in ("attacking leader +1", "defending leader +1", "Banner of Gondor +1", "retreat"):
+        assert word in text
+
+
+def test_odds_refuses_bad_input_and_changes_nothing():
+    g = empty_game()
+    put(g, "causeway", "good", infantry=2)
+    put(g, "farms-n", "evil", infantry=2)
+    before = clone(g.state)
+    for bad in ("attack 3 from causeway at farms-n", "attack 1 from causeway at city", "move 1inf from a to b"):
+        with pytest.raises(OrderError):
+            RS.odds(g.state, "good", bad)
+    with pytest.raises(InvalidOrder):
+        RS.odds(g.state, "good", "blah")
+    assert g.state == before
+
+
+def test_ranged_odds_binomial_on_sixes():
+    g = empty_game()
+    put(g, "grond", "good", archer=3)
+    put(g, "causeway", "evil", infantry=5)
+    d = RS.odds_table(g.state, "good", "fire 3 from grond at causeway")["dice_losses"]
+    assert d[(0, 0)] == Fraction(125, 216) and d[(0, 3)] == Fraction(1, 216)
+
+
+def _monte_carlo(g, seat, text, trials, seed):
+    counts = Counter()
+    for i in range(trials):
+        w = Game(RS, clone(g.state))
+        w.state["dice"] = {"seed": f"{seed}-{i}", "counter": 0}
+        before = {s: sum(v for k, v in w.state["lost"][s].items() if k != "leaders") for s in ("good", "evil")}
+        w.play(seat, text)
+        after = {s: sum(v for k, v in w.state["lost"][s].items() if k != "leaders") for s in ("good", "evil")}
+        other = "evil" if seat == "good" else "good"
+        counts[(after[seat] - before[seat], after[other] - before[other])] += 1
+    return counts
+
+
+@pytest.mark.parametrize("case", ["plain", "modified"])
+def test_odds_match_a_monte_carlo_of_the_real_resolution(case):
+    g = empty_game()
+    if case == "plain":
+        put(g, "causeway", "good", infantry=5)
+        put(g, "farms-n", "evil", infantry=4)
+        seat, text = "good", "attack 3 from causeway at farms-n"
+    else:  # leaders, banner, the Nazgul's sixes, blocked retreats
+        put(g, "fields-e", "evil", ["gothmog", "nazgul"], infantry=4)
+        put(g, "fort-w", "good", ["faramir"], infantry=3)
+        put(g, "rammas-e", "good", infantry=1)
+        put(g, "rammas-se", "evil", infantry=1)
+        seat, text = "evil", "attack 3 from fields-e at fort-w"
+    actions_phase(g, seat, 6)
+    t = RS.odds_table(g.state, seat, text)
+    exact = Counter()
+    for (al, dl, _), p in t["final"].items():
+        exact[(al, dl)] += p
+    n = 2500
+    mc = _monte_carlo(g, seat, text, n, case)
+    for k in set(exact) | set(mc):
+        p = float(exact.get(k, 0))
+        sd = (p * (1 - p) / n) ** 0.5
+        assert abs(mc.get(k, 0) / n - p) <= 4.5 * sd + 0.004, (k, mc.get(k, 0) / n, p)

@@ -1,0 +1,577 @@
+"""LOTR Risk: Minas Tirith (seed:002): one test per rule, named after the seed's heading."""
+import pytest
+
+from engine.core import Game, IllegalOrder, InvalidOrder, OrderError, clone, state_digest
+from tests.risk_helpers import RS, actions_phase, cards_phase, empty_game, put
+
+
+def refused(g, seat, text, kind=OrderError):
+    before = state_digest(g.state)
+    with pytest.raises(kind):
+        g.play(seat, text)
+    assert state_digest(g.state) == before
+
+
+# ---------------------------------------------------------------- Gameboard / Set up
+def test_gameboard_has_32_territories_3_wall_sections_and_the_city():
+    kinds = [a.kind for a in RS.board.areas.values()]
+    assert kinds.count("wall") == 3 and kinds.count("city") == 1 and len(kinds) - 4 == 32
+    for a in RS.board.areas.values():  # borders are symmetric
+        assert all(a.id in RS.board.areas[b].adj for b in a.adj)
+
+
+def test_walls_gate_grond_forts_and_rammas_echor_as_the_seed_describes():
+    B = RS.board
+    assert set(B.areas["city"].adj) == {"wall-n", "wall-gate", "wall-s", "grond"}  # extends under the Gate
+    assert B.gate == ("city", "grond")
+    assert {"fort-w", "fort-e"} <= {a for a, x in B.areas.items() if x.kind == "fort"}
+    assert B.adjacent("rammas-e", "fort-w") and B.adjacent("fort-e", "osgiliath-w")  # road to Osgiliath
+    # the Rammas Echor rings the Pelennor: inner areas border outer ones only through the ring
+    for a in B.areas.values():
+        if a.zone == "inner":
+            assert all(B.areas[b].zone != "outer" for b in a.adj), a.id
+    assert set(B.ends["good"]) & {"city"} and set(B.ends["evil"]) & {"osgiliath-e"}
+
+
+def test_set_up_places_the_seeds_totals():
+    g = Game.new("risk-minas-tirith", seed="s")
+    tot = {"good": {}, "evil": {}}
+    leaders = {"good": 0, "evil": 0}
+    for rec in g.state["areas"].values():
+        if rec["side"]:
+            for t, n in rec["u"].items():
+                tot[rec["side"]][t] = tot[rec["side"]].get(t, 0) + n
+            leaders[rec["side"]] += len(rec["leaders"])
+    assert tot["good"] == {"infantry": 7, "archer": 8, "cavalry": 5}
+    assert tot["evil"] == {"infantry": 12, "archer": 8, "cavalry": 3, "troll": 2, "mumak": 1}
+    assert leaders == {"good": 2, "evil": 2}
+
+
+# ---------------------------------------------------------------- Cards
+def test_reinforcement_cards_66_with_two_wild_and_shields():
+    cards = RS.reinforcement_cards
+    assert len(cards) == 66
+    assert sum(c["type"] == "wild" for c in cards.values()) == 2
+    assert {c["shield"] for c in cards.values() if c["type"] != "wild"} == {"good", "evil"}
+
+
+def test_minas_tirith_deck_16_cards_containing_every_card_the_seed_names():
+    g = Game.new("risk-minas-tirith", seed="s")
+    kinds = set(g.state["mt_defs"].values())
+    assert len(g.state["mt_defs"]) == 16
+    assert {"theoden", "aragorn", "mordor", "siege-tower", "ladders"} <= kinds
+
+
+def test_a_group_can_supply_its_own_minas_tirith_list_and_bad_lists_are_refused():
+    g = Game.new("risk-minas-tirith", options={"mt_cards": "theoden,mordor*2,ladders"}, seed="s")
+    assert sorted(g.state["mt_defs"]) == ["ladders", "mordor1", "mordor2", "theoden"]
+    assert len(Game.new("risk-minas-tirith", options={"mt_cards": "leaders-only"}, seed="s").state["mt_defs"]) == 9
+    for bad in ("nosuchcard", "mordor*9", "gandalf*2", ","):
+        with pytest.raises(InvalidOrder):
+            Game.new("risk-minas-tirith", options={"mt_cards": bad}, seed="s")
+    with pytest.raises(InvalidOrder):
+        Game.new("risk-minas-tirith", options={"colour": "x"}, seed="s")
+
+
+# ---------------------------------------------------------------- Gameplay: rounds and turns
+def test_rounds_of_three_turns_with_the_rolling_side_alternating():
+    g = Game.new("risk-minas-tirith", seed="rounds")
+    seen = []
+    for _ in range(6):
+        s = g.state
+        seen.append((s["round"], s["active"]))
+        assert len(s["action_dice"]) == 3 - (s["turn_in_round"] - 1)  # rolled once, one taken per turn
+        g.play(s["active"], f"take {max(s['action_dice'])}")
+        while g.state["phase"] == "cards" and len(g.state["hands"][g.state["active"]]["reinf"]) > 6:
+            g.play(g.state["active"], RS.format(next(a for a in g.legal_actions(g.state["active"])
+                                                     if a.verb == "exchange")))
+        g.play(g.state["active"], "done")
+        g.play(g.state["active"], "done")
+    assert seen == [(1, "good"), (1, "evil"), (1, "good"), (2, "evil"), (2, "good"), (2, "evil")]
+
+
+@pytest.mark.parametrize("die,acts,cards", [(6, 6, 0), (5, 5, 1), (4, 4, 2), (3, 3, 3), (2, 2, 4), (1, 1, 5)])
+def test_action_die_table_gives_actions_and_reinforcement_cards(die, acts, cards):
+    g = Game.new("risk-minas-tirith", seed="table")
+    g.state["action_dice"] = [die, 1, 1]
+    g.play("good", f"take {die}")
+    assert g.state["actions"] == acts and len(g.state["hands"]["good"]["reinf"]) == cards
+    refused(g, "good", "take 1", IllegalOrder)  # one die per turn
+
+
+def test_taking_a_die_not_rolled_is_refused():
+    g = Game.new("risk-minas-tirith", seed="table")
+    g.state["action_dice"] = [2, 2, 5]
+    refused(g, "good", "take 6", IllegalOrder)
+    refused(g, "evil", "take 2", IllegalOrder)  # not Evil's turn
+
+
+# ---------------------------------------------------------------- 3. Exchange cards
+def test_exchange_three_of_a_kind_draws_a_minas_tirith_card_and_one_of_each_is_not_a_set():
+    g = Game.new("risk-minas-tirith", seed="ex")
+    cards_phase(g, "good", reinf=["inf1", "cav1", "cre1", "inf2", "wild1"])
+    refused(g, "good", "exchange inf1 cav1 cre1", IllegalOrder)
+    top = g.state["hidden"]["mt_deck"][0]
+    g.play("good", "exchange inf1 inf2 wild1")
+    assert top in g.state["hands"]["good"]["mt"] + g.state["mt_discard"]  # unusable cards are discarded
+    assert {"inf1", "inf2", "wild1"} <= set(g.state["reinf_discard"])
+
+
+def test_special_exchange_needs_your_shield_and_is_once_per_turn():
+    g = Game.new("risk-minas-tirith", seed="ex")
+    ev = [c for c, d in RS.reinforcement_cards.items() if d["type"] == "infantry" and d["shield"] == "evil"][:3]
+    gd = [c for c, d in RS.reinforcement_cards.items() if d["type"] == "infantry" and d["shield"] == "good"][:6]
+    cards_phase(g, "good", reinf=ev + gd)
+    refused(g, "good", f"exchange {' '.join(ev)} special place inf at city", IllegalOrder)
+    g.play("good", f"exchange {' '.join(gd[:3])} special place arc at city")
+    assert g.state["areas"]["city"]["u"] == {"infantry": 2, "archer": 1}
+    refused(g, "good", f"exchange {' '.join(gd[3:])} special draw", IllegalOrder)
+    g.play("good", f"exchange {' '.join(gd[3:])}")  # a plain exchange is still fine
+
+
+def test_special_exchange_place_respects_type_and_walls():
+    g = Game.new("risk-minas-tirith", seed="ex")
+    cav = [c for c, d in RS.reinforcement_cards.items() if d["type"] == "cavalry" and d["shield"] == "good"][:3]
+    cards_phase(g, "good", reinf=cav)
+    refused(g, "good", f"exchange {' '.join(cav)} special place inf at city", IllegalOrder)
+    refused(g, "good", f"exchange {' '.join(cav)} special place cav at wall-n", IllegalOrder)  # no cavalry on walls
+    refused(g, "good", f"exchange {' '.join(cav)} special place hor at osgiliath-w", IllegalOrder)  # not yours
+    g.play("good", f"exchange {' '.join(cav)} special place hor at grond")
+    assert g.state["areas"]["grond"]["u"]["horse-archer"] == 1
+
+
+def test_special_exchange_draw_two_keep_one_and_take_from_discard():
+    g = Game.new("risk-minas-tirith", options={"mt_cards": "sortie,courage,forced-march,gandalf"}, seed="ex")
+    gd = [c for c, d in RS.reinforcement_cards.items() if d["type"] == "creature" and d["shield"] == "good"][:3]
+    cards_phase(g, "good", reinf=gd)
+    g.state["hidden"]["mt_deck"] = ["sortie", "courage", "forced-march"]
+    g.state["mt_discard"] = ["gandalf"]
+    g.play("good", f"exchange {' '.join(gd)} special draw")
+    refused(g, "good", "done", IllegalOrder)  # must choose first
+    g.play("good", "keep courage")
+    assert g.state["hands"]["good"]["mt"] == ["courage"] and "sortie" in g.state["mt_discard"]
+    g2 = Game.new("risk-minas-tirith", options={"mt_cards": "sortie,gandalf,nazgul"}, seed="ex")
+    cards_phase(g2, "good", reinf=gd)
+    g2.state["mt_discard"] = ["gandalf", "nazgul"]
+    refused(g2, "good", f"exchange {' '.join(gd)} special take nazgul", IllegalOrder)  # not a Good card
+    g2.play("good", f"exchange {' '.join(gd)} special take gandalf")
+    assert "gandalf" in g2.state["hands"]["good"]["mt"]
+
+
+def test_six_card_limit_forces_an_exchange():
+    g = Game.new("risk-minas-tirith", seed="lim")
+    seven = [c for c in RS.reinforcement_cards if c.startswith("inf")][:7]
+    cards_phase(g, "good", reinf=seven)
+    refused(g, "good", "done", IllegalOrder)
+    g.play("good", f"exchange {' '.join(seven[:3])}")
+    g.play("good", "done")
+    assert g.state["phase"] == "actions"
+
+
+def test_reinforcements_on_minas_tirith_cards_then_enter_as_a_movement_action():
+    g = Game.new("risk-minas-tirith", seed="host")
+    cav = [c for c in RS.reinforcement_cards if c.startswith("cav")][:2]
+    cards_phase(g, "good", reinf=cav + ["inf1"], mt=["theoden"])
+    g.play("good", f"reinforce {cav[0]} on theoden")
+    g.play("good", f"reinforce {cav[1]} on theoden")
+    refused(g, "good", "reinforce inf1 on theoden", IllegalOrder)  # Theoden takes cavalry
+    g.play("good", "done")
+    refused(g, "good", "enter theoden at osgiliath-e", IllegalOrder)  # enters at the north-west edge
+    left = g.state["actions"]
+    g.play("good", "enter theoden at druadan")
+    assert g.state["areas"]["druadan"]["u"] == {"cavalry": 2} and "theoden" in g.state["areas"]["druadan"]["leaders"]
+    assert g.state["actions"] == left - 1
+
+
+def test_card_plays_come_before_the_actions():
+    g = Game.new("risk-minas-tirith", seed="host")
+    cards_phase(g, "good", mt=["sortie"])
+    g.play("good", "done")
+    refused(g, "good", "play sortie", IllegalOrder)
+
+
+def test_hands_are_face_up_and_only_deck_order_is_hidden():
+    g = Game.new("risk-minas-tirith", seed="hid")
+    cards_phase(g, "good", reinf=["inf1", "cav2"])
+    v = g.view(None)
+    assert [c["id"] for c in v["hands"]["good"]["reinforcement"]] == ["inf1", "cav2"]
+    blob = repr(v) + repr(g.view("good")) + repr(g.view("evil"))
+    assert v["decks"]["reinforcement"] == 64
+    nxt = g.state["hidden"]["reinf_deck"][:5]
+    assert repr(nxt) not in blob and "mt_deck" not in blob and g.state["dice"]["seed"] not in blob
+    assert RS.secret_text(g.state, "good") is None
+
+
+# ---------------------------------------------------------------- Movement Actions
+def test_move_to_a_bordering_territory_costs_one_action_and_splitting_costs_one_each():
+    g = empty_game()
+    put(g, "causeway", "good", infantry=3, cavalry=2)
+    actions_phase(g, "good", 3)
+    g.play("good", "move 1inf from causeway to farms-n")
+    g.play("good", "move 1inf 1cav from causeway to farms-s")
+    assert g.state["actions"] == 1 and g.state["areas"]["causeway"]["u"] == {"infantry": 1, "cavalry": 1}
+    refused(g, "good", "move 1inf from causeway to rammas-n", IllegalOrder)  # not bordering
+
+
+def test_no_move_into_enemy_territory():
+    g = empty_game()
+    put(g, "causeway", "good", infantry=3)
+    put(g, "grond", "evil", infantry=1)
+    actions_phase(g, "good")
+    refused(g, "good", "move 1inf from causeway to grond", IllegalOrder)
+
+
+def test_cavalry_move_two_territories_others_one():
+    g = empty_game()
+    put(g, "causeway", "good", ["faramir"], infantry=1, cavalry=2)
+    actions_phase(g, "good")
+    refused(g, "good", "move 1inf from causeway via rammas-e to fort-w", IllegalOrder)
+    g.play("good", "move 2cav faramir from causeway via rammas-e to fort-w")
+    assert g.state["areas"]["fort-w"]["u"] == {"cavalry": 2}
+
+
+def test_a_leader_alone_moves_three_territories_through_his_own():
+    g = empty_game()
+    for a in ("grond", "causeway", "rammas-e", "fort-w", "fort-e"):
+        put(g, a, "good", infantry=1)
+    g.state["areas"]["grond"]["leaders"] = ["faramir"]
+    actions_phase(g, "good")
+    refused(g, "good", "move faramir from grond via causeway rammas-e fort-w to fort-e", InvalidOrder)
+    g.play("good", "move faramir from grond via causeway rammas-e to fort-w")
+    assert g.state["areas"]["fort-w"]["leaders"] == ["faramir"]
+    g2 = empty_game()
+    put(g2, "grond", "good", ["faramir"], infantry=1)
+    put(g2, "rammas-e", "good", infantry=1)
+    actions_phase(g2, "good")
+    refused(g2, "good", "move faramir from grond via causeway to rammas-e", IllegalOrder)  # causeway not occupied
+
+
+def test_evil_trades_a_mumak_for_three_infantry():
+    g = empty_game()
+    put(g, "anduin-s", "evil", mumak=1)
+    actions_phase(g, "evil")
+    g.play("evil", "trade mumak at anduin-s")
+    assert g.state["areas"]["anduin-s"]["u"] == {"infantry": 3}
+    refused(g, "good", "trade mumak at anduin-s", IllegalOrder)
+
+
+def test_walls_only_good_infantry_from_the_city_and_no_way_down_but_the_ladders():
+    g = empty_game()
+    put(g, "city", "good", ["gandalf"], infantry=2, cavalry=1, archer=1)
+    put(g, "wall-n", "good", archer=1)
+    actions_phase(g, "good")
+    refused(g, "good", "move 1cav from city to wall-gate", IllegalOrder)  # no cavalry on the walls
+    g.play("good", "move 1inf gandalf from city to wall-gate")
+    refused(g, "good", "move 1arc from wall-n to pelennor-n", IllegalOrder)  # not down from the walls
+    g.play("good", "move 1arc from wall-n to city")
+    put(g, "pelennor-n", "good", infantry=1)
+    refused(g, "good", "move 1inf from pelennor-n to wall-n", IllegalOrder)  # only from the City
+
+
+def test_gate_open_to_good_closed_to_evil_until_broken():
+    g = empty_game()
+    put(g, "city", "good", cavalry=1)
+    put(g, "grond", "evil", infantry=3)
+    put(g, "wall-n", "good", infantry=1)
+    actions_phase(g, "evil")
+    put(g, "city", "good")  # empty the City
+    g.state["areas"]["city"]["side"] = None
+    refused(g, "evil", "move 1inf from grond to city", IllegalOrder)
+    g.state["gate_broken"] = True
+    g.play("evil", "move 1inf from grond to city")
+    assert g.result().winner == "evil"
+
+
+def test_evil_climbs_walls_only_with_ladders_or_a_siege_tower():
+    g = empty_game()
+    put(g, "pelennor-n", "evil", infantry=3, troll=1)
+    put(g, "city", "good", infantry=1)
+    cards_phase(g, "evil", mt=["ladders1"])
+    g.play("evil", "done")
+    refused(g, "evil", "move 1inf from pelennor-n to wall-n", IllegalOrder)
+    g2 = empty_game()
+    put(g2, "pelennor-n", "evil", infantry=3, troll=1)
+    put(g2, "city", "good", infantry=1)
+    cards_phase(g2, "evil", mt=["ladders1"])
+    g2.play("evil", "play ladders1")
+    g2.play("evil", "done")
+    refused(g2, "evil", "move 1tro from pelennor-n to wall-n", IllegalOrder)
+    g2.play("evil", "move 2inf from pelennor-n to wall-n")
+    assert g2.state["areas"]["wall-n"]["side"] == "evil"
+    g3 = empty_game()
+    put(g3, "pelennor-s", "evil", infantry=2)
+    put(g3, "city", "good", infantry=1)
+    cards_phase(g3, "evil", mt=["siege-tower1"])
+    refused(g3, "evil", "play siege-tower1 at city", IllegalOrder)
+    g3.play("evil", "play siege-tower1 at pelennor-s")
+    g3.play("evil", "done")
+    g3.play("evil", "move 1inf from pelennor-s to wall-s")
+
+
+# ---------------------------------------------------------------- Ranged Attack
+def test_ranged_archers_reach_two_territories_catapults_three():
+    g = empty_game()
+    put(g, "wall-gate", "good", archer=3)
+    put(g, "farms-n", "evil", infantry=2)
+    put(g, "rammas-e", "evil", infantry=2)
+    actions_phase(g, "good")
+    refused(g, "good", "fire 1 from wall-gate at rammas-e", IllegalOrder)  # 3 away
+    g.play("good", "fire catapult from wall-gate at rammas-e")
+    refused(g, "good", "fire catapult from wall-gate at rammas-e", IllegalOrder)  # once per turn
+    g.play("good", "fire 2 from wall-gate at farms-n")
+    refused(g, "good", "fire 2 from wall-gate at farms-n", IllegalOrder)  # each battalion once per turn
+    g.play("good", "fire 1 from wall-gate at farms-n")
+
+
+def test_ranged_hits_on_each_six_and_cannot_cause_retreat():
+    for seed in range(12):
+        g = empty_game(seed=f"r{seed}")
+        put(g, "grond", "good", archer=3)
+        put(g, "causeway", "evil", infantry=5)
+        actions_phase(g, "good")
+        _, ev = g.play("good", "fire 3 from grond at causeway")
+        rolls = [r["value"] for r in ev[0].rolls]
+        assert len(rolls) == 3
+        assert g.state["areas"]["causeway"]["u"]["infantry"] == 5 - rolls.count(6)
+        assert g.state["lost"]["evil"].get("infantry", 0) == rolls.count(6)  # handed to the opponent
+
+
+def test_gondor_banner_halves_evil_archery_dice():
+    g = empty_game()
+    put(g, "fort-w", "good", infantry=3)
+    put(g, "fields-e", "evil", archer=6)
+    actions_phase(g, "evil")
+    refused(g, "evil", "fire 3 from fields-e at fort-w", IllegalOrder)
+    assert RS.odds_table(g.state, "evil", "fire 4 from fields-e at fort-w")["dice"] == (2, 0)
+    _, ev = g.play("evil", "fire 6 from fields-e at fort-w")
+    assert len(ev[0].rolls) == 3
+    put(g, "fields-se", "good", infantry=3)  # no banner there: one die per battalion
+    assert RS.odds_table(g.state, "evil", "fire 2 from fields-e at fields-se")["dice"] == (2, 0)
+
+
+# ---------------------------------------------------------------- Ground Attack
+def _battle(att, dfn, a_units=None, d_units=None, a_lead=(), d_lead=(), attacker="good", src="causeway",
+            dst="farms-n"):
+    g = empty_game()
+    defender = "evil" if attacker == "good" else "good"
+    put(g, src, attacker, a_lead, **(a_units or {"infantry": 5}))
+    put(g, dst, defender, d_lead, **(d_units or {"infantry": 5}))
+    return g, RS.resolve_ground(g.state, attacker, len(att), src, dst, att, dfn)
+
+
+def test_highest_against_highest_ties_to_the_defender():
+    _, r = _battle([5, 3, 2], [5, 2], attacker="evil")
+    assert (r["att_loss"], r["def_loss"]) == (1, 1)
+    _, r = _battle([4, 4], [4, 3], attacker="evil")
+    assert (r["att_loss"], r["def_loss"]) == (1, 1)
+    _, r = _battle([1], [5, 1], attacker="evil")
+    assert (r["att_loss"], r["def_loss"]) == (1, 0)  # two defence dice even against one
+
+
+def test_defender_rolls_one_die_with_one_battalion_two_otherwise_attack_at_most_three():
+    g = empty_game()
+    put(g, "farms-n", "evil", infantry=1)
+    assert RS.defence_dice(g.state, "farms-n") == 1
+    put(g, "farms-n", "evil", infantry=4)
+    assert RS.defence_dice(g.state, "farms-n") == 2
+    put(g, "causeway", "good", infantry=5)
+    actions_phase(g, "good")
+    refused(g, "good", "attack 4 from causeway at farms-n", IllegalOrder)
+    put(g, "causeway", "good", infantry=2)
+    refused(g, "good", "attack 3 from causeway at farms-n", IllegalOrder)
+
+
+def test_leader_adds_one_to_the_highest_die_banner_one_in_defence():
+    _, r = _battle([4], [4], a_lead=["gothmog"], attacker="evil")
+    assert r["def_loss"] == 1  # 5 beats 4
+    _, r = _battle([5], [4, 1], d_lead=["faramir"], attacker="evil", src="fields-e", dst="fort-w")
+    assert r["att_loss"] == 1  # 4 + leader + banner = 6 beats 5
+    g = empty_game()
+    put(g, "fields-e", "evil", ["gothmog"], infantry=3)
+    put(g, "fort-w", "good", ["faramir"], infantry=3)
+    am, dm, why = RS.modifiers(g.state, "evil", "fields-e", "fort-w")
+    assert (am, dm) == (1, 2) and any("Banner" in w for w in why)
+    am, dm, _ = RS.modifiers(g.state, "good", "fort-w", "fields-e")
+    assert (am, dm) == (1, 1)  # the banner gives nothing in attack
+
+
+def test_siege_tower_adds_one_in_attack_and_two_with_a_leader():
+    g = empty_game()
+    put(g, "pelennor-n", "evil", ["gothmog"], infantry=3)
+    put(g, "wall-n", "good", infantry=1)
+    g.state["towers"] = ["pelennor-n"]
+    assert RS.modifiers(g.state, "evil", "pelennor-n", "wall-n")[0] == 2
+
+
+def test_good_six_forces_evil_to_retreat_toward_its_end():
+    g, r = _battle([6, 1, 1], [2, 2], d_units={"infantry": 3}, attacker="good", src="fort-w", dst="fort-e")
+    assert r["retreats"] and r["retreats"][0]["side"] == "evil"
+    path = r["retreats"][0]["path"]
+    d = RS.board.end_distance["evil"]
+    assert path[0] == "fort-e" and d[path[1]] < d["fort-e"]
+    assert not g.state["areas"]["fort-e"]["u"] and r["advance"] == 0  # infantry do not advance for free
+
+
+def test_blocked_retreat_costs_a_battalion_per_six():
+    g = empty_game()
+    put(g, "fort-w", "good", infantry=5)
+    put(g, "fort-e", "evil", infantry=4)
+    for a in ("osgiliath-w", "anduin-n", "fields-e", "fields-ne"):
+        put(g, a, "good", infantry=1)
+    r = RS.resolve_ground(g.state, "good", 2, "fort-w", "fort-e", [6, 6], [1, 1])
+    assert r["def_loss"] == 2 and r["retreats"][0]["lost"] == {"infantry": 2}
+    assert g.state["areas"]["fort-e"]["u"] == {}
+
+
+def test_evil_attacker_retreating_ends_its_turn():
+    g = empty_game()
+    put(g, "fields-e", "evil", infantry=5)
+    put(g, "fort-w", "good", infantry=5)
+    actions_phase(g, "evil", 6)
+    for seed in range(40):
+        w = Game(RS, clone(g.state))
+        w.state["dice"]["seed"] = f"ret{seed}"
+        _, ev = w.play("evil", "attack 3 from fields-e at fort-w")
+        rolls = [r for r in ev[0].rolls if r["label"] == "defence"]
+        if any(r["value"] == 6 for r in rolls):
+            assert w.state["turn"] == g.state["turn"] + 1 and w.state["phase"] == "die"
+            return
+    pytest.fail("no Good 6 in 40 seeds")
+
+
+def test_lord_of_the_nazgul_sixes_force_good_to_retreat():
+    _, r = _battle([6, 1, 1], [5, 5], a_units={"infantry": 5}, a_lead=["nazgul"], attacker="evil",
+                   src="pelennor-n", dst="grond")
+    assert any(rt["side"] == "good" for rt in r["retreats"])
+    _, r = _battle([6, 1, 1], [5, 5], a_lead=["gothmog"], attacker="evil", src="pelennor-n", dst="grond")
+    assert not any(rt["side"] == "good" for rt in r["retreats"])
+
+
+def test_attacking_cavalry_advance_for_free():
+    g = empty_game()
+    put(g, "causeway", "good", cavalry=3)
+    put(g, "farms-n", "evil", infantry=1)
+    actions_phase(g, "good", 3)
+    for seed in range(30):
+        w = Game(RS, clone(g.state))
+        w.state["dice"]["seed"] = f"adv{seed}"
+        w.play("good", "attack 3 from causeway at farms-n")
+        if not w.state["areas"]["farms-n"]["u"] and w.state["pending"]:
+            refused(w, "good", "advance 4cav from causeway to farms-n", IllegalOrder)
+            left = w.state["actions"]
+            w.play("good", "advance 3cav from causeway to farms-n")
+            assert w.state["actions"] == left and w.state["areas"]["farms-n"]["u"] == {"cavalry": 3}
+            return
+    pytest.fail("no cleared territory in 30 seeds")
+
+
+def test_attack_onto_walls_only_where_one_could_climb():
+    g = empty_game()
+    put(g, "pelennor-n", "evil", infantry=3)
+    put(g, "wall-n", "good", archer=2)
+    actions_phase(g, "evil")
+    refused(g, "evil", "attack 3 from pelennor-n at wall-n", IllegalOrder)
+    g.state["flags"]["ladders"] = True
+    g.play("evil", "attack 3 from pelennor-n at wall-n")
+    g2 = empty_game()
+    put(g2, "wall-n", "good", archer=2)
+    put(g2, "pelennor-n", "evil", infantry=3)
+    actions_phase(g2, "good")
+    refused(g2, "good", "attack 2 from wall-n at pelennor-n", IllegalOrder)  # they fire instead
+
+
+# ---------------------------------------------------------------- Leaders
+def test_lone_leader_removed_at_turn_end_and_lost_to_the_opponent():
+    g = empty_game()
+    put(g, "grond", "good", ["faramir"])
+    put(g, "city", "good", infantry=1)
+    actions_phase(g, "good", 2)
+    g.play("good", "done")
+    assert "faramir" in g.state["lost"]["good"]["leaders"]
+    assert RS.points(g.state)["evil"] == 5
+
+
+def test_two_leaders_of_one_colour_one_removed_green_and_yellow_may_share():
+    g = empty_game()
+    put(g, "grond", "good", ["faramir", "imrahil"], infantry=2)
+    put(g, "city", "good", ["gandalf", "theoden"], infantry=2)
+    actions_phase(g, "good", 2)
+    g.play("good", "done")
+    assert len(g.state["areas"]["grond"]["leaders"]) == 1
+    assert sorted(g.state["areas"]["city"]["leaders"]) == ["gandalf", "theoden"]
+
+
+def test_leader_cards_refuse_a_second_leader_of_the_same_colour():
+    g = empty_game()
+    put(g, "osgiliath-w", "evil", ["gothmog"], infantry=2)
+    cards_phase(g, "evil", mt=["nazgul"])
+    g.play("evil", "play nazgul at osgiliath-w")  # red with black is fine
+    assert g.state["areas"]["osgiliath-w"]["leaders"] == ["gothmog", "nazgul"]
+    g2 = empty_game()
+    put(g2, "city", "good", ["aragorn"], infantry=2)
+    put(g2, "grond", "good", ["faramir"], infantry=2)
+    cards_phase(g2, "good", mt=["gandalf"])
+    refused(g2, "good", "play gandalf at city", IllegalOrder)  # two yellow
+    g2.play("good", "play gandalf at grond")  # yellow with green
+
+
+# ---------------------------------------------------------------- Winning the Game
+def test_two_evil_leaders_lost_good_wins():
+    g = empty_game()
+    put(g, "fort-w", "good", infantry=5)
+    put(g, "fort-e", "evil", ["gothmog"], infantry=1)
+    g.state["lost"]["evil"]["leaders"] = ["harad"]
+    RS._take_losses(g.state, "fort-e", 1)
+    ev = []
+    assert RS._finish_if_won(g.state, ev) and g.state["over"]["winner"] == "good"
+
+
+def test_points_when_the_last_reinforcement_card_is_drawn_every_scoring_line():
+    g = empty_game()
+    put(g, "wall-n", "evil", infantry=1)
+    put(g, "wall-s", "evil", infantry=1)
+    put(g, "city", "good", infantry=1)
+    g.state["gate_broken"] = True
+    g.state["lost"]["good"] = {"infantry": 2, "archer": 1, "cavalry": 1, "horse-archer": 1, "leaders": ["faramir"]}
+    g.state["lost"]["evil"] = {"infantry": 1, "archer": 2, "cavalry": 1, "troll": 1, "mumak": 1, "leaders": ["harad"]}
+    p = RS.points(g.state)
+    assert p["good"] == 1 + 2 + 2 + 3 + 3 + 5
+    assert p["evil"] == 2 + 1 + 2 + 2 + 5 + 2 * 2 + 3
+    g.state["hidden"]["reinf_deck"] = g.state["hidden"]["reinf_deck"][:2]
+    g.state["phase"], g.state["action_dice"] = "die", [4, 4, 4]
+    g.play("good", "take 4")
+    res = g.result()
+    assert res and res.winner == "evil" and "last Reinforcement card" in res.summary
+
+
+def test_refused_orders_change_nothing_and_cite_the_rule():
+    g = Game.new("risk-minas-tirith", seed="bad")
+    for text in ("", "fly away", "take 0", "move 2inf from city", "attack x from a at b", "done now"):
+        refused(g, "good", text)
+    try:
+        g.play("good", "move 1inf from city to wall-n")
+    except IllegalOrder as e:
+        assert e.section  # every rules refusal names its heading
+
+
+# ---------------------------------------------------------------- notation and autocomplete
+def test_notation_round_trips_and_the_first_25_actions_come_fast():
+    import itertools
+    import time
+
+    g = Game.new("risk-minas-tirith", seed="fast")
+    g.play("good", f"take {g.state['action_dice'][0]}")
+    g.play("good", "done") if len(g.state["hands"]["good"]["reinf"]) <= 6 else None
+    for _ in range(3):
+        t = time.perf_counter()
+        first = list(itertools.islice(g.legal_actions(g.state["active"]), 25))
+        assert time.perf_counter() - t < 0.25 and first
+        for a in first:
+            assert g.parse(g.state["active"], RS.format(a)) == a
+        g.play(g.state["active"], RS.format(first[-1]))
+    # a readable alias parses to the canonical text
+    g2 = empty_game()
+    put(g2, "causeway", "good", ["faramir"], infantry=2, cavalry=1)
+    actions_phase(g2, "good")
+    assert RS.format(g2.parse("good", "move 1 cavalry 2 infantry FARAMIR from causeway to farms-n")) == \
+        "move 2inf 1cav faramir from causeway to farms-n"
