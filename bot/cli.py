@@ -21,7 +21,14 @@ def main(argv: list[str] | None = None) -> int:
     loc.add_argument("--out", default=None, help="directory for map images")
     loc.add_argument("--no-images", action="store_true", help="text only: draw no maps")
     loc.add_argument("--db", default=None, help="SQLite file to keep the game in (resumes a game found there)")
+    ver = sub.add_parser("verify", help="check a finished game's export: seed, every roll, draw and state")
+    ver.add_argument("export", help="the JSON file from /game export")
     args = p.parse_args(argv)
+
+    if args.cmd == "verify":
+        from bot.verify import main as verify_main
+
+        return verify_main(args.export)
 
     if args.cmd == "local":
         from bot.console import run_local

@@ -27,9 +27,23 @@ class StorageConfig:
 
 
 @dataclass
+class DeadlinesConfig:
+    default_hours: float = 48.0  # a phase's time when /game new options set no `deadline=`; 0: none
+    policy: str = "nag"  # at the deadline: nag | pass | pause (options: `policy=`)
+    reminders: list[float] = field(default_factory=lambda: [12.0, 2.0])  # hours before (options: `remind=12/2`)
+    poll_seconds: float = 30.0  # how often the scheduler looks for due timers (it also wakes on changes)
+
+    def rules(self):
+        from bot.deadlines import DeadlineRules
+
+        return DeadlineRules(float(self.default_hours), self.policy, tuple(float(x) for x in self.reminders))
+
+
+@dataclass
 class Config:
     discord: DiscordConfig = field(default_factory=DiscordConfig)
     storage: StorageConfig = field(default_factory=StorageConfig)
+    deadlines: DeadlinesConfig = field(default_factory=DeadlinesConfig)
     log_level: str = "INFO"
 
     @property
@@ -43,6 +57,8 @@ def _take(section: dict, cls, name: str):
         if not hasattr(obj, k):
             raise ConfigError(f"unknown key `{k}` in [{name}]")
         want = type(getattr(obj, k))
+        if want is float and isinstance(v, int) and not isinstance(v, bool):
+            v = float(v)
         if want is list and not isinstance(v, list) or want is not list and not isinstance(v, want):
             raise ConfigError(f"[{name}] {k} should be a {want.__name__}")
         setattr(obj, k, v)
@@ -67,6 +83,19 @@ def load_config(path: str | None = None) -> Config:
             cfg.discord.dev_guild_ids = [int(x) for x in cfg.discord.dev_guild_ids]
         elif k == "storage":
             cfg.storage = _take(v, StorageConfig, "storage")
+        elif k == "deadlines":
+            cfg.deadlines = _take(v, DeadlinesConfig, "deadlines")
+            from bot.deadlines import MAX_HOURS, POLICIES
+
+            d = cfg.deadlines
+            if d.policy not in POLICIES:
+                raise ConfigError(f"[deadlines] policy must be one of {', '.join(POLICIES)}")
+            if not 0 <= d.default_hours <= MAX_HOURS:
+                raise ConfigError(f"[deadlines] default_hours must be 0..{MAX_HOURS}")
+            if not all(isinstance(x, (int, float)) and 0 < x <= MAX_HOURS for x in d.reminders):
+                raise ConfigError("[deadlines] reminders must be hours before the deadline, e.g. [12, 2]")
+            if d.poll_seconds <= 0:
+                raise ConfigError("[deadlines] poll_seconds must be positive")
         elif k == "logging":
             cfg.log_level = str(v.get("level", "INFO")).upper()
         else:

@@ -58,7 +58,7 @@ class Console:
         self.out_dir.mkdir(parents=True, exist_ok=True)
         path = self.out_dir / f"{self.images:04d}-{label}.{ext}"
         path.write_bytes(data)
-        return f"[{'image' if ext == 'png' else 'file'}: {path}]"
+        return f"[{'image' if ext in ('png', 'gif') else 'file'}: {path}]"
 
     def _post(self, post: Post, private_to: str | None, label: str) -> None:
         prefix = f"[to {private_to}] " if private_to else ""
@@ -66,7 +66,8 @@ class Console:
             for line in self._names(post.text).split("\n"):
                 self.say(prefix + line)
         if post.image is not None:
-            self.say(prefix + self._save(post.image, label))
+            ext = post.filename.rsplit(".", 1)[-1] if "." in post.filename else "png"
+            self.say(prefix + self._save(post.image, label, ext))
         if post.attachment is not None:
             self.say(prefix + self._save(post.attachment, post.attachment_name.rsplit(".", 1)[0], "json"))
 
@@ -154,6 +155,16 @@ class Console:
             out = await svc.done(self.ctx(), kv.get("seat") or (rest[0] if rest else None))
         elif head == "secret":
             out = await svc.secret(self.ctx())
+        elif head == "odds":
+            out = await svc.odds(self.ctx(), kv.get("text") or tail.strip().removeprefix("text:"))
+        elif head == "me":
+            sub = rest[0] if rest else ""
+            if sub == "quiet":
+                out = await svc.set_quiet(self.ctx(), kv.get("from", ""), kv.get("to", ""), kv.get("tz", ""))
+            elif sub == "away":
+                out = await svc.set_away(self.ctx(), kv.get("until") or (rest[1] if len(rest) > 1 else ""))
+            else:
+                out = Outcome.error("Unknown `/me` command: quiet from:<hh:mm> to:<hh:mm> tz:<zone>, away until:<date>.")
         elif head == "help":
             out = await svc.help(self.ctx(), kv.get("topic") or (rest[0] if rest else None))
         elif head == "roll":
@@ -177,6 +188,16 @@ class Console:
                 out = await svc.export(self.ctx())
             elif sub == "end":
                 out = await svc.end(self.ctx())
+            elif sub == "undo":
+                out = await svc.undo(self.ctx())
+            elif sub == "extend":
+                out = await svc.extend(self.ctx(), kv.get("hours") or (args[0] if args else ""))
+            elif sub == "pause":
+                out = await svc.pause(self.ctx())
+            elif sub == "resume":
+                out = await svc.resume(self.ctx())
+            elif sub == "replay":
+                out = await svc.replay(self.ctx(), kv.get("since") or (" ".join(args) or None))
             elif sub == "new":
                 out = await svc.new_game(self.ctx(), kv.get("ruleset") or (args[0] if args else ""), kv.get("options"))
             elif sub == "join":
@@ -186,7 +207,8 @@ class Console:
             elif sub == "start":
                 out = await svc.start(self.ctx())
             else:
-                out = Outcome.error("Unknown `/game` command: new, join, leave, start, status, map, log, export, end.")
+                out = Outcome.error("Unknown `/game` command: new, join, leave, start, status, map, log, export, end, "
+                                    "undo, extend, pause, resume, replay.")
         else:
             out = Outcome.error(f"Unknown command `/{head[:20]}`. Try `/help`.")
         await self.show(out)

@@ -55,8 +55,19 @@ def _kwargs(post: Post, limit: int) -> list[dict]:
         kw: dict = {"content": c or None, "allowed_mentions": mentions}
         if i == len(chunks) - 1 and files:
             kw["files"] = files
+        if i == len(chunks) - 1 and post.buttons:
+            kw["view"] = buttons_view(post.buttons)
         out.append(kw)
     return out
+
+
+def buttons_view(buttons: list[tuple[str, str]]) -> discord.ui.View:
+    """Buttons whose clicks the cogs handle by custom id (so they survive a restart)."""
+    view = discord.ui.View(timeout=None)
+    for custom_id, label in buttons:
+        style = discord.ButtonStyle.danger if custom_id.endswith(":n") else discord.ButtonStyle.success
+        view.add_item(discord.ui.Button(label=label, custom_id=custom_id, style=style))
+    return view
 
 
 async def defer(interaction: discord.Interaction, ephemeral: bool) -> None:
@@ -150,13 +161,17 @@ class PalantirBot(commands.Bot):
         self.cfg = cfg
         self.service = service
         self._own_store: Store | None = None
+        self._wake = asyncio.Event()
+        self._scheduler_task: asyncio.Task | None = None
 
     async def setup_hook(self) -> None:
         if self.service is None:
             self._own_store = await Store.open(self.cfg.storage.path)
-            self.service = GameService(self._own_store)
+            self.service = GameService(self._own_store, deadline_defaults=self.cfg.deadlines.rules())
+        self.service.on_timers_changed = self._wake.set
         n = await self.service.warm()
         log.info("loaded %d live games", n)
+        self._scheduler_task = asyncio.create_task(self._scheduler(), name="palantir-scheduler")
         for ext in EXTENSIONS:
             await self.load_extension(ext)
         for gid in self.cfg.discord.dev_guild_ids:
@@ -183,7 +198,60 @@ class PalantirBot(commands.Bot):
         log.info("synced global slash commands")
         return True
 
+    # ------------------------------------------------------------ scheduler
+    async def _scheduler(self) -> None:
+        """Fire due timers and send what they queued. Timers and the outbox live in SQLite, so a
+        restart resumes here; each outbox row is sent with a nonce Discord enforces, so a row sent
+        just before a crash is not posted twice when it is sent again."""
+        await self.wait_until_ready()
+        while not self.is_closed():
+            try:
+                await self.service.fire_due()
+                await self.flush_outbox()
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("scheduler step failed")
+            self._wake.clear()
+            try:
+                await asyncio.wait_for(self._wake.wait(), self.cfg.deadlines.poll_seconds)
+            except asyncio.TimeoutError:
+                pass
+
+    async def flush_outbox(self) -> int:
+        store = self.service.store
+        sent = 0
+        for item in await store.pending_outbox():
+            try:
+                post = await self.service.outbox_post(item["payload"])
+            except Exception:  # a drawing failure must not hold the notice back
+                log.exception("outbox %s: could not prepare the map", item["id"])
+                post = Post(text=item["payload"].get("text", ""), mentions=list(item["payload"].get("mentions") or []))
+            nonce = f"palantir-{item['id']}"
+            try:
+                if item["user_id"]:
+                    target = self.get_user(item["user_id"]) or await self.fetch_user(item["user_id"])
+                else:
+                    target = self.get_channel(item["channel_id"]) or await self.fetch_channel(item["channel_id"])
+                for i, kw in enumerate(_kwargs(post, discord.utils.DEFAULT_FILE_SIZE_LIMIT_BYTES)):
+                    await target.send(nonce=f"{nonce}-{i}", **kw)
+            except discord.Forbidden:
+                log.warning("outbox %s: cannot send (forbidden); dropped", item["id"])
+            except discord.HTTPException:
+                log.exception("outbox %s: send failed; will retry", item["id"])
+                continue
+            await store.mark_sent(item["id"], self.service.clock())
+            sent += 1
+        return sent
+
     async def close(self) -> None:
+        if self._scheduler_task is not None:
+            self._scheduler_task.cancel()
+            try:
+                await self._scheduler_task
+            except BaseException:
+                pass
+            self._scheduler_task = None
         await super().close()
         if self._own_store is not None:
             await self._own_store.close()

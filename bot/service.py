@@ -24,11 +24,15 @@ from engine.core import (
     commitment,
     get_ruleset,
     ruleset_names,
+    state_digest,
 )
-from bot.storage import GameRow, Store
+from bot import deadlines as dl
+from bot.history import entry_of, is_blocking, walk
+from bot.storage import Clock, GameRow, Prefs, Store
 
 MAX_TEXT = 2000
 MAX_ORDER_TEXT = 200
+MAX_FRAMES = 24  # a replay GIF holds at most this many frames
 
 
 # --------------------------------------------------------------------------
@@ -42,6 +46,7 @@ class Post:
     attachment: bytes | None = None  # any other file (e.g. the export)
     attachment_name: str = "file.bin"
     mentions: list[int] = field(default_factory=list)  # users this post may ping
+    buttons: list[tuple[str, str]] = field(default_factory=list)  # (custom_id, label)
 
 
 @dataclass
@@ -164,8 +169,11 @@ def _locked(needs_game: bool = True):
 class GameService:
     def __init__(self, store: Store, *, clock: Callable[[], float] = time.time,
                  renderer: Renderer | None = default_renderer, seed_source: Callable[[], str] | None = None,
-                 roll_rng=None):
+                 roll_rng=None, deadline_defaults: dl.DeadlineRules | None = None):
         self.store = store
+        # a game's deadlines when its options set none (the bot passes `[deadlines]` from its config)
+        self.deadline_defaults = deadline_defaults or dl.DeadlineRules(0.0, "nag", (12.0, 2.0))
+        self.on_timers_changed: Callable[[], None] | None = None  # the scheduler's wake-up
         self.clock = clock
         self.renderer = renderer
         self.seed_source = seed_source or (lambda: secrets.token_hex(32))
@@ -187,6 +195,8 @@ class GameService:
         seq, state = await self.store.last_snapshot(row.id)
         game = Game(row.ruleset, state)
         for a in await self.store.actions(row.id, after_seq=seq):
+            if a.kind != "order":  # an undo row always carries its own snapshot
+                raise RuntimeError(f"game {row.id}: undo row #{a.seq} without a snapshot")
             if game.dice_drawn() != a.dice_before:
                 raise RuntimeError(f"game {row.id}: dice counter mismatch before #{a.seq}")
             game.play(a.seat, a.text)
@@ -195,10 +205,10 @@ class GameService:
         return game
 
     async def replay_from_start(self, row: GameRow) -> Game:
-        """The first snapshot plus the whole log (for verification)."""
+        """The first snapshot plus the whole log, undos honoured (for verification)."""
         game = Game(row.ruleset, await self.store.first_snapshot(row.id))
-        for a in await self.store.actions(row.id):
-            game.play(a.seat, a.text)
+        for _, game, _ in walk(row.ruleset, game.state, [entry_of(a) for a in await self.store.actions(row.id)]):
+            pass
         return game
 
     async def warm(self) -> int:
@@ -206,7 +216,8 @@ class GameService:
         n = 0
         for gid in await self.store.live_game_ids():
             row = await self.store.game(gid)
-            await self.load(row)
+            game = await self.load(row)
+            await self._sync_clock(row, game)  # a phase that changed just before a crash gets its clock
             n += 1
         return n
 
@@ -305,14 +316,16 @@ class GameService:
             return Outcome.error("This channel already has a game. Finish it with `/game end`, or use another channel or thread.")
         try:
             options = parse_options(options_text)
+            rs_options, rules = dl.split_options(options, self.deadline_defaults)
             rs = get_ruleset(ruleset)
             seed = self.seed_source()
-            state = rs.new_game(options, seed, self.fixtures.pop(ctx.channel_id, None))
+            state = rs.new_game(rs_options, seed, self.fixtures.pop(ctx.channel_id, None))
         except (ValueError, OrderError) as e:
             return Outcome.error(f"Bad options: {e}")
         gid = await self.store.create_game(
             channel_id=ctx.channel_id, guild_id=ctx.guild_id, ruleset=ruleset, options=options, seed=seed,
-            commitment=commitment(seed), creator_id=ctx.user_id, now=self.clock(), initial_state=state)
+            commitment=commitment(seed), creator_id=ctx.user_id, now=self.clock(), initial_state=state,
+            deadline_rules={"hours": rules.hours, "policy": rules.policy, "reminders": list(rules.reminders)})
         self.games[gid] = Game(rs, state)
         seats = ", ".join(f"`{s}`" for s in rs.seats)
         return Outcome.public_reply(
@@ -360,11 +373,16 @@ class GameService:
             return Outcome.error(f"Seats still free: {', '.join(missing)}. Take them with `/game join`.")
         await self.store.set_status(row.id, "active", self.clock())
         game = await self.load(row)
+        row = await self.store.game(row.id)
         head, pings = self._turn_line(game, seats, ping=True)
+        pings = await self._awake(pings)
         text = (f"The game of **{rs.title}** begins.\n"
                 f"Dice commitment (SHA-256 of the secret seed): `{row.commitment}`. "
                 "Every die and hidden draw comes from that seed; it is published with `/game export` once the game is over.\n"
                 f"{head}")
+        deadline = await self._sync_clock(row, game)
+        if deadline:
+            text += f"\nDeadline: {dl.stamp(deadline)}."
         out = Outcome(reply=Post(text=text, mentions=pings), ephemeral=False, map_after=(row.id, None))
         out.dms = await self._secrets_dms(game, seats)
         return out
@@ -406,13 +424,16 @@ class GameService:
         return action, events, trial.state
 
     async def _commit(self, ctx: Ctx, row: GameRow, game: Game, seats: dict[str, int], seat: str,
-                      action: Action, events, new_state: dict) -> Outcome:
+                      action: Action, events, new_state: dict, *, also=None, by: str | None = None) -> Outcome:
+        """Write an accepted order (one transaction). ``also(text, outcome)`` gives further
+        statements for the same transaction (the scheduler's fired flag and outbox);
+        ``by`` names who acted when it was not the seat's holder (the deadline)."""
         rs = game.ruleset
         canon = rs.format(action)
         new_phase = any(e.new_phase for e in events)
         seq = row.seq + 1
         res = rs.result(new_state)
-        lines = [f"**{self.seat_title(seat)}** `{canon}`"]
+        lines = [f"**{self.seat_title(seat)}** `{canon}`" + (f" ({by})" if by else "")]
         for e in events:
             if e.public and not (e.new_phase and not res):  # the phase header below says it
                 lines.append(e.public)
@@ -424,30 +445,35 @@ class GameService:
         pings: list[int] = []
         if new_phase and not res:
             head, pings = self._turn_line(game, seats, ping=True)
+            pings = await self._awake(pings)
             lines.append(head)
         if res:
             lines.append(f"**The game is over.** {res.summary}")
         text = clip("\n".join(lines), MAX_TEXT)
         out = Outcome(reply=Post(text=text, mentions=pings), ephemeral=False)
-        try:
-            await self.store.append_action(
-                game_id=row.id, seq=seq, seat=seat, user_id=ctx.user_id, text=canon,
-                interaction_id=ctx.interaction_id, dice_before=dice_before,
-                dice_after=game.dice_drawn(), events=[e.to_json() for e in events],
-                now=self.clock(), snapshot=new_state if new_phase else None,
-                response={"text": text, "ephemeral": False, "ok": True},
-                status="over" if res else None)
-        except BaseException:
-            game.state = old_game_state  # nothing was written; nothing changes
-            raise
-        if new_phase:
-            out.map_after = (row.id, None)
         dms: dict[int, list[Post]] = defaultdict(list)
         for e in events:
             for s, t in e.private.items():
                 if s in seats:
                     dms[seats[s]].append(Post(text=f"**{self.seat_title(s)}** (private): {t}"))
         out.dms = dict(dms)
+        if new_phase:
+            out.map_after = (row.id, None)
+        try:
+            await self.store.append_action(
+                game_id=row.id, seq=seq, seat=seat, user_id=ctx.user_id or None, text=canon,
+                interaction_id=ctx.interaction_id, dice_before=dice_before,
+                dice_after=game.dice_drawn(), events=[e.to_json() for e in events],
+                now=self.clock(), snapshot=new_state if new_phase else None,
+                response={"text": text, "ephemeral": False, "ok": True},
+                status="over" if res else None, also=also(text, out) if also else ())
+        except BaseException:
+            game.state = old_game_state  # nothing was written; nothing changes
+            raise
+        fresh = await self.store.game(row.id)
+        deadline = await self._sync_clock(fresh, game)
+        if new_phase and deadline and out.reply:
+            out.reply.text = clip(out.reply.text + f"\nDeadline: {dl.stamp(deadline)}.", MAX_TEXT)
         return out
 
     async def done(self, ctx: Ctx, seat: str | None = None) -> Outcome:
@@ -473,6 +499,14 @@ class GameService:
         cur = (current or "").lower()
         return [s for s in rs.seats if s not in seats and cur in s][:25]
 
+    async def autocomplete_taken_seat(self, ctx: Ctx, current: str) -> list[str]:
+        row = await self.store.live_game(ctx.channel_id)
+        if row is None:
+            return []
+        seats = await self.store.seats(row.id)
+        cur = (current or "").lower()
+        return [s for s in get_ruleset(row.ruleset).seats if s in seats and cur in s][:25]
+
     async def status(self, ctx: Ctx) -> Outcome:
         row = await self._current(ctx)  # a finished game still answers
         if isinstance(row, Outcome):
@@ -487,7 +521,7 @@ class GameService:
         head, _ = self._turn_line(game, seats, ping=False)
         tracks = "\n".join(f"- {t['name']}: {t['points']} / {t['level']}" for t in v.get("tracks", []))
         text = (f"**{rs.title}** ({row.status}). Seats: {seat_list}.\n{head}\n"
-                f"Deadline: none set.\n{tracks}\nOrders so far: {row.seq}.")
+                f"{await self._deadline_line(row)}\n{tracks}\nOrders so far: {row.seq}.")
         for seat in (s for s in rs.seats if seats.get(s) == ctx.user_id):
             own = game.view(seat)
             left = [u["id"] for u in own["units"] if u["side"] == seat and u["hex"] is None]
@@ -536,11 +570,16 @@ class GameService:
         if not rows:
             return Outcome.private("No orders yet.")
         lines = []
+        undone = {a.ref_seq: a.seq for a in await self.store.actions(row.id) if a.kind == "undo"}
         for a in rows:
+            if a.kind == "undo":
+                lines.append(f"`#{a.seq}` {a.seat}: takes back #{a.ref_seq} ({a.text})")
+                continue
             secs = sorted({e["section"] for e in a.events if e.get("section")})
             dice = [str(r["value"]) for e in a.events for r in e.get("rolls", [])]
             extra = (f" 🎲 {' '.join(dice)}" if dice else "") + (f" ({', '.join(secs)})" if secs else "")
-            lines.append(f"`#{a.seq}` {a.seat}: `{a.text}`{extra}")
+            gone = f" (taken back by #{undone[a.seq]})" if a.seq in undone else ""
+            lines.append(f"`#{a.seq}` {a.seat}: `{a.text}`{extra}{gone}")
         text = "\n".join(lines)
         chunks = split_text(text, 1900)
         return Outcome.private(chunks[-1] if len(chunks) > 1 else chunks[0])
@@ -549,18 +588,30 @@ class GameService:
         seats = await self.store.seats(row.id)
         rows = await self.store.actions(row.id)
         over = row.status in ("over", "ended")
-        return {
-            "palantir_export": 1,
+        log = [{"seq": a.seq, "seat": a.seat, "kind": a.kind, "order": a.text, "ref_seq": a.ref_seq,
+                "dice": [a.dice_before, a.dice_after],
+                "rolls": [r["value"] for e in a.events for r in e.get("rolls", [])],
+                "public": [e["public"] for e in a.events if e.get("public")]} for a in rows]
+        data = {
+            "palantir_export": 2,
             "ruleset": row.ruleset,
             "options": row.options,
             "status": row.status,
             "commitment": row.commitment,
             "seed": row.seed if over else None,
             "seats": seats,
-            "orders": [a.text for a in rows],
-            "log": [{"seq": a.seq, "seat": a.seat, "order": a.text, "dice": [a.dice_before, a.dice_after],
-                     "public": [e["public"] for e in a.events if e.get("public")]} for a in rows],
+            "orders": [a.text for a in rows if a.kind == "order"],
+            "log": log,
         }
+        if over:  # the state digests would let a guess at hidden facts be checked, so only now
+            game = Game(row.ruleset, await self.store.first_snapshot(row.id))
+            data["initial_digest"] = state_digest(game.state)
+            entries = [entry_of(a) for a in rows]
+            for (_, g, _), item in zip(walk(row.ruleset, game.state, entries), log):
+                item["digest"] = state_digest(g.state)
+                game = g
+            data["final_digest"] = state_digest(game.state)
+        return data
 
     async def export(self, ctx: Ctx) -> Outcome:
         row = await self._current(ctx)  # a finished game still answers
@@ -578,6 +629,7 @@ class GameService:
             return Outcome.error("Only the game's creator or a member with Manage Server can end it.")
         await self.store.set_status(row.id, "ended", self.clock())
         self.games.pop(row.id, None)
+        await self.store.set_clock(Clock(row.id, "ended", self.clock()), [])  # no timer outlives its game
         return Outcome.public_reply(
             f"The game has been ended by <@{ctx.user_id}>. Seed, for checking every die: `{row.seed}` "
             f"(its SHA-256 is the commitment `{row.commitment[:16]}…`).")
@@ -626,3 +678,535 @@ class GameService:
         who = ctx.user_name or f"<@{ctx.user_id}>"
         text = result.render(who)
         return Outcome(reply=Post(text=clip(text, MAX_TEXT)), ephemeral=bool(private))
+
+    # ============================================================ deadlines
+    def _rules(self, row: GameRow) -> dl.DeadlineRules:
+        if not row.deadline_rules:
+            return self.deadline_defaults
+        d = json.loads(row.deadline_rules)
+        return dl.DeadlineRules(float(d["hours"]), d["policy"], tuple(d["reminders"]))
+
+    @staticmethod
+    def _quiet(p: Prefs) -> dl.Quiet | None:
+        if not (p.quiet_from and p.quiet_to and p.tz):
+            return None
+        return dl.Quiet(dl.parse_hhmm(p.quiet_from), dl.parse_hhmm(p.quiet_to), p.tz)
+
+    async def _awake(self, users: list[int], now: float | None = None) -> list[int]:
+        """Those of ``users`` who may be pinged now (not in their quiet hours)."""
+        now = self.clock() if now is None else now
+        out = []
+        for u in users:
+            if not dl.in_quiet(now, self._quiet(await self.store.prefs(u))):
+                out.append(u)
+        return out
+
+    @staticmethod
+    def _phase_key(game: Game) -> str:
+        v = game.view(None)
+        return json.dumps([v.get("turn"), v.get("phase"), v.get("phase_title")])
+
+    async def outbox_post(self, payload: dict) -> Post:
+        """An outbox row as a post: a phase's notice gets its map and its deadline as they are now."""
+        post = Post(text=payload.get("text", ""), mentions=list(payload.get("mentions") or []))
+        if payload.get("deadline"):
+            clock = await self.store.clock(payload["deadline"])
+            if clock and clock.deadline_at and clock.paused_at is None:
+                post.text += f"\nDeadline: {dl.stamp(clock.deadline_at)}."
+        if payload.get("map"):
+            post.image, _ = await self.render_game(payload["map"], None)
+        return post
+
+    async def _deadline_line(self, row: GameRow) -> str:
+        clock = await self.store.clock(row.id)
+        if row.status != "active":
+            return "Deadline: none (the game is not running)."
+        if clock and clock.paused_at is not None:
+            return "Deadline: paused (`/game resume` restarts the clock)."
+        if not clock or clock.deadline_at is None:
+            return "Deadline: none set."
+        passed = " (passed)" if clock.deadline_at <= self.clock() else ""
+        return f"Deadline: {dl.stamp(clock.deadline_at)}{passed}."
+
+    async def _sync_clock(self, row: GameRow, game: Game, *, force: bool = False) -> float | None:
+        """After anything that may change the phase: a new phase gets a fresh clock (starting when
+        the order that began it was logged), and the timers follow. Returns the deadline."""
+        now = self.clock()
+        clock = await self.store.clock(row.id)
+        if row.status != "active" or game.result() is not None:
+            if clock is None or clock.phase_key != "ended":
+                await self.store.set_clock(Clock(row.id, "ended", now), [])
+            return None
+        key = self._phase_key(game)
+        if clock is None or clock.phase_key != key:
+            started = (await self.store.last_action_time(row.id)) or row.started_at or now
+            clock = Clock(row.id, key, started, 0.0, clock.paused_at if clock else None, None)
+            force = True
+        if not force:
+            return clock.deadline_at
+        return await self._reschedule(row, game, clock)
+
+    async def _reschedule(self, row: GameRow, game: Game, clock: Clock) -> float | None:
+        now = self.clock()
+        rules = self._rules(row)
+        active = game.active_seats()
+        timers: list[tuple[str, str, float]] = []
+        clock.deadline_at = None
+        if rules.hours > 0 and clock.paused_at is None and active:
+            seats = await self.store.seats(row.id)
+            prefs = {u: await self.store.prefs(u) for u in {seats[s] for s in active if s in seats}}
+            quiets = [q for q in (self._quiet(p) for p in prefs.values()) if q]
+            aways = [p.away_until for p in prefs.values() if p.away_until]
+            clock.deadline_at = dl.phase_deadline(clock.started_at, rules.hours, extra=clock.extra,
+                                                  quiets=quiets, away_until=aways)
+            timers.append(("deadline", "", clock.deadline_at))
+            for s in active:
+                q = self._quiet(prefs[seats[s]]) if s in seats else None
+                for lead in rules.reminders:
+                    t = dl.reminder_at(clock.deadline_at, lead, q, not_before=max(now, clock.started_at))
+                    if t is not None:
+                        timers.append(("remind", s, t))
+        await self.store.set_clock(clock, timers)
+        if self.on_timers_changed:
+            self.on_timers_changed()
+        return clock.deadline_at
+
+    async def fire_due(self) -> int:
+        """Fire every timer that is due (the scheduler calls this). Each timer is marked fired in
+        the same transaction as what it causes (an outbox post, a passed seat, a pause), so after a
+        crash nothing is lost and nothing happens twice. Returns how many fired."""
+        n = 0
+        for t in await self.store.due_timers(self.clock()):
+            row = await self.store.game(t.game_id)
+            async with self.locks[row.channel_id]:
+                t = await self.store.timer(t.id)
+                if t is None or t.fired_at is not None:
+                    continue
+                await self._fire(row, t)
+                n += 1
+        return n
+
+    async def _fire(self, row: GameRow, t) -> None:
+        now = self.clock()
+        fire = self.store.fire_sql(t.id, now)
+        clock = await self.store.clock(row.id)
+        if row.status != "active" or clock is None or clock.phase_key != t.phase_key or clock.paused_at is not None:
+            await self.store.run_in_transaction([fire])  # stale: the phase it was for is gone
+            return
+        game = await self.load(row)
+        seats = await self.store.seats(row.id)
+        active = game.active_seats()
+        title = game.view(None).get("phase_title", "this phase")
+        if t.kind == "remind":
+            if t.seat not in active or t.seat not in seats:
+                await self.store.run_in_transaction([fire])  # done already: no reminder (Diplicity #1219)
+                return
+            uid = seats[t.seat]
+            ping = await self._awake([uid], now)
+            text = (f"⏰ Reminder for **{self.seat_title(t.seat)}** (<@{uid}>): the deadline for {title} is "
+                    f"{dl.stamp(clock.deadline_at)}. Give your orders, then `/done`.")
+            await self.store.run_in_transaction(
+                [fire, self.store.outbox_sql(row.id, {"text": text, "mentions": ping}, now, channel_id=row.channel_id)])
+            return
+        # the deadline
+        if not active:
+            await self.store.run_in_transaction([fire])
+            return
+        rules = self._rules(row)
+        who = [s for s in active if s in seats]
+        if rules.policy == "pass":
+            for i, s in enumerate(who):
+                last = i == len(who) - 1
+                await self._pass_seat(row, game, seats, s, t, fire if last else None, title)
+                row = await self.store.game(row.id)
+            if not who:
+                await self.store.run_in_transaction([fire])
+            return
+        pings = await self._awake(sorted({seats[s] for s in who} | {row.creator_id}), now)
+        names = ", ".join(f"{self.seat_title(s)} (<@{seats[s]}>)" for s in who)
+        if rules.policy == "pause":
+            text = (f"⌛ The deadline for {title} has passed; still to act: {names}. The game is paused. "
+                    f"<@{row.creator_id}>: `/game resume` restarts the clock.")
+            clock.paused_at = now
+            await self.store.run_in_transaction([
+                fire, ("UPDATE clocks SET paused_at=? WHERE game_id=?", (now, row.id)),
+                self.store.outbox_sql(row.id, {"text": text, "mentions": pings}, now, channel_id=row.channel_id)])
+            await self._reschedule(row, game, clock)
+            return
+        text = (f"⌛ The deadline for {title} has passed; still to act: {names}. "
+                f"<@{row.creator_id}>: `/game extend hours:<n>` gives more time; `/game pause` stops the clock.")
+        await self.store.run_in_transaction(
+            [fire, self.store.outbox_sql(row.id, {"text": text, "mentions": pings}, now, channel_id=row.channel_id)])
+
+    async def _pass_seat(self, row: GameRow, game: Game, seats: dict[str, int], seat: str, t, fire, title) -> None:
+        """The ``pass`` policy: the seat's part of the phase ends with no further orders."""
+        iid = f"deadline-{t.id}-{seat}"
+        if await self.store.response_for(iid):
+            return  # passed before a crash
+        try:
+            action, events, new_state = self._try(game, seat, "done")
+        except OrderError as e:  # the rules do not let this seat stop here: say so, and nag instead
+            uid = seats[seat]
+            text = (f"⌛ The deadline for {title} has passed, but {self.seat_title(seat)} (<@{uid}>) cannot be "
+                    f"passed: {e}. <@{row.creator_id}>: `/game extend hours:<n>` or `/game sub`.")
+            pings = await self._awake(sorted({uid, row.creator_id}))
+            await self.store.run_in_transaction(
+                ([fire] if fire else [("SELECT 1", ())])
+                + [self.store.outbox_sql(row.id, {"text": text, "mentions": pings}, self.clock(),
+                                         channel_id=row.channel_id)], first_must_change=bool(fire))
+            return
+        ctx = Ctx(channel_id=row.channel_id, user_id=0, guild_id=row.guild_id, interaction_id=iid)
+        now = self.clock()
+
+        def also(text: str, out: Outcome):
+            posts = [self.store.outbox_sql(row.id, {"text": f"⌛ The deadline for {title} has passed.\n{text}",
+                                                    "mentions": out.reply.mentions if out.reply else [],
+                                                    "map": row.id if out.map_after else None,
+                                                    "deadline": row.id if out.map_after else None},
+                                           now, channel_id=row.channel_id)]
+            for uid, ps in out.dms.items():
+                for p in ps:
+                    posts.append(self.store.outbox_sql(row.id, {"text": p.text}, now, user_id=uid))
+            return ([fire] if fire else []) + posts
+
+        await self._commit(ctx, row, game, seats, seat, action, events, new_state, also=also,
+                           by="passed at the deadline")
+
+    async def _admin_clock(self, ctx: Ctx, row: GameRow, what: str) -> tuple[Game, Clock] | Outcome:
+        if not self._can_admin(ctx, row):
+            return Outcome.error(f"Only the game's creator or a member with Manage Server can {what}.")
+        if row.status != "active":
+            return Outcome.error("The game is not running (start it with `/game start`).")
+        game = await self.load(row)
+        await self._sync_clock(row, game)
+        return game, await self.store.clock(row.id)
+
+    @_locked(needs_game=True)
+    async def extend(self, ctx: Ctx, row: GameRow, hours: float) -> Outcome:
+        try:
+            hours = float(hours)
+        except (TypeError, ValueError):
+            return Outcome.error("`hours` must be a number.")
+        if not 0 < hours <= dl.MAX_HOURS or hours != hours:
+            return Outcome.error(f"`hours` must be more than 0 and at most {dl.MAX_HOURS}.")
+        got = await self._admin_clock(ctx, row, "extend the deadline")
+        if isinstance(got, Outcome):
+            return got
+        game, clock = got
+        if self._rules(row).hours <= 0:
+            return Outcome.error("This game has no deadlines (`/game new options:deadline=<hours>` sets them).")
+        clock.extra += hours * 3600
+        deadline = await self._reschedule(row, game, clock)
+        when = dl.stamp(deadline) if deadline else "paused"
+        return Outcome.public_reply(f"<@{ctx.user_id}> extends the deadline by {hours:g} h: now {when}.")
+
+    @_locked(needs_game=True)
+    async def pause(self, ctx: Ctx, row: GameRow) -> Outcome:
+        got = await self._admin_clock(ctx, row, "pause the game")
+        if isinstance(got, Outcome):
+            return got
+        game, clock = got
+        if clock.paused_at is not None:
+            return Outcome.error("The game is already paused; `/game resume` restarts the clock.")
+        clock.paused_at = self.clock()
+        await self._reschedule(row, game, clock)
+        return Outcome.public_reply(f"<@{ctx.user_id}> pauses the game: no deadline runs and no reminder "
+                                    "goes out until `/game resume`.")
+
+    @_locked(needs_game=True)
+    async def resume(self, ctx: Ctx, row: GameRow) -> Outcome:
+        got = await self._admin_clock(ctx, row, "resume the game")
+        if isinstance(got, Outcome):
+            return got
+        game, clock = got
+        if clock.paused_at is None:
+            return Outcome.error("The game is not paused.")
+        clock.extra += max(0.0, self.clock() - clock.paused_at)  # the paused time is given back
+        clock.paused_at = None
+        deadline = await self._reschedule(row, game, clock)
+        tail = f" Deadline: {dl.stamp(deadline)}." if deadline else ""
+        return Outcome.public_reply(f"<@{ctx.user_id}> resumes the game.{tail}")
+
+    async def _resync_user(self, user_id: int) -> None:
+        for gid in await self.store.active_games_of(user_id):
+            row = await self.store.game(gid)
+            async with self.locks[row.channel_id]:
+                row = await self.store.game(gid)
+                game = await self.load(row)
+                await self._sync_clock(row, game, force=True)
+
+    async def set_quiet(self, ctx: Ctx, start: str, end: str, tz: str) -> Outcome:
+        try:
+            q = dl.Quiet(dl.parse_hhmm(start), dl.parse_hhmm(end), dl.parse_zone(tz))
+        except ValueError as e:
+            return Outcome.error(str(e))
+        p = await self.store.prefs(ctx.user_id)
+        p.quiet_from, p.quiet_to, p.tz = f"{q.start:%H:%M}", f"{q.end:%H:%M}", q.tz
+        await self.store.set_prefs(p)
+        await self._resync_user(ctx.user_id)
+        if q.start == q.end:
+            return Outcome.private(f"Quiet hours cleared (time zone {q.tz} kept for `/me away`).")
+        return Outcome.private(f"Quiet hours set: {q.label()}. No pings then, and a deadline in your games "
+                               "that would fall inside them moves to their end.")
+
+    async def set_away(self, ctx: Ctx, until: str) -> Outcome:
+        p = await self.store.prefs(ctx.user_id)
+        text = (until or "").strip().lower()
+        if text in ("none", "off", "back", "no"):
+            p.away_until = None
+            await self.store.set_prefs(p)
+            await self._resync_user(ctx.user_id)
+            return Outcome.private("Welcome back: you are no longer away.")
+        try:
+            t = dl.parse_date(until, p.tz)
+        except ValueError as e:
+            return Outcome.error(str(e))
+        now = self.clock()
+        if t <= now:
+            return Outcome.error("That date is already over; give a day from today on, or `off`.")
+        if t > now + 90 * 86400:
+            return Outcome.error("At most 90 days ahead; ask for a substitute (`/game sub`) for longer.")
+        p.away_until = t
+        await self.store.set_prefs(p)
+        await self._resync_user(ctx.user_id)
+        return Outcome.private(f"Away until {dl.stamp(t)}: deadlines of phases where your seats must act "
+                               "wait for your return. `/me away until:off` when you are back early.")
+
+    # ============================================================ seats
+    @_locked(needs_game=True)
+    async def sub(self, ctx: Ctx, row: GameRow, seat: str, user_id: int, user_is_bot: bool = False) -> Outcome:
+        if not self._can_admin(ctx, row):
+            return Outcome.error("Only the game's creator or a member with Manage Server can hand a seat over.")
+        rs = get_ruleset(row.ruleset)
+        seat = (seat or "").strip().lower()
+        if seat not in rs.seats:
+            return Outcome.error(f"`{clip(seat, 30)}` is not a seat here. Seats: {', '.join(rs.seats)}.")
+        if user_is_bot:
+            return Outcome.error("A bot cannot hold a seat.")
+        seats = await self.store.seats(row.id)
+        if seat not in seats:
+            return Outcome.error(f"Nobody holds `{seat}` yet; the player can take it with `/game join`.")
+        old = seats[seat]
+        if old == user_id:
+            return Outcome.error(f"<@{user_id}> already holds `{seat}`.")
+        await self.store.set_seat_holder(row.id, seat, user_id)
+        out = Outcome.public_reply(f"<@{user_id}> now holds **{self.seat_title(seat)}** (was <@{old}>), "
+                                   f"handed over by <@{ctx.user_id}>.", mentions=[user_id])
+        if row.status == "active":
+            game = await self.load(row)
+            out.dms = await self._secrets_dms(game, {seat: user_id})
+            await self._sync_clock(row, game, force=True)  # the new holder's quiet hours count now
+        return out
+
+    # ============================================================ undo
+    @_locked(needs_game=True)
+    async def undo(self, ctx: Ctx, row: GameRow) -> Outcome:
+        if row.status != "active":
+            return Outcome.error("The game is not running.")
+        game = await self.load(row)
+        seats = await self.store.seats(row.id)
+        rows = await self.store.actions(row.id)
+        undone = {a.ref_seq for a in rows if a.kind == "undo"}
+        eff = [a for a in rows if a.kind == "order" and a.seq not in undone]
+        if not eff:
+            return Outcome.error("There is nothing to take back.")
+        last = eff[-1]
+        holder = seats.get(last.seat)
+        mine = holder == ctx.user_id
+        if not mine and not ctx.is_moderator:
+            return Outcome.error(f"The last action was {self.seat_title(last.seat)}'s (`{last.text}`, #{last.seq}); "
+                                 "only its holder can ask to take it back.")
+        why = is_blocking(last.events) or ("dice were drawn" if last.dice_after > last.dice_before else None)
+        others = sorted({u for u in seats.values() if u != ctx.user_id})
+        if why is None or not others or (ctx.is_moderator and not mine) or (ctx.is_moderator and why):
+            note = "" if why is None else (f" ({why}; decided by a moderator)" if ctx.is_moderator and others
+                                           else f" ({why})")
+            return await self._apply_undo(ctx, row, game, seats, rows, last, note)
+        req = await self.store.create_undo_request(game_id=row.id, seat=last.seat, user_id=ctx.user_id,
+                                                   target_seq=last.seq, at_seq=row.seq, needed=others,
+                                                   now=self.clock())
+        who = " ".join(f"<@{u}>" for u in others)
+        text = (f"<@{ctx.user_id}> asks to take back {self.seat_title(last.seat)}'s `{last.text}` (#{last.seq}), "
+                f"but {why}. {who}: agree? Every other player must agree (or a moderator decides). "
+                "Dice already drawn stay drawn.")
+        return Outcome(reply=Post(text=text, mentions=others,
+                                  buttons=[(f"undo:{req}:{row.seq}:y", "Agree"), (f"undo:{req}:{row.seq}:n", "Refuse")]),
+                       ephemeral=False)
+
+    async def _apply_undo(self, ctx: Ctx, row: GameRow, game: Game, seats: dict[str, int], rows, target,
+                          note: str) -> Outcome:
+        undone = {a.ref_seq for a in rows if a.kind == "undo"}
+        snap_seq, state = await self.store.snapshot_before(row.id, target.seq)
+        g = Game(game.ruleset, state)
+        for a in rows:
+            if a.kind == "order" and snap_seq < a.seq < target.seq and a.seq not in undone:
+                g.play(a.seat, a.text)
+        burned = game.dice_drawn()
+        g.state["dice"]["counter"] = burned  # dice already drawn stay burned: no fishing for a better roll
+        seq = row.seq + 1
+        text = (f"<@{ctx.user_id}> takes back {self.seat_title(target.seat)}'s `{target.text}` (#{target.seq}){note}. "
+                f"Logged as #{seq}.")
+        v_old = self._phase_key(game)
+        await self.store.append_action(
+            game_id=row.id, seq=seq, seat=target.seat, user_id=ctx.user_id or None, text=f"undo #{target.seq}",
+            interaction_id=ctx.interaction_id, dice_before=burned, dice_after=burned,
+            events=[{"public": text, "private": {}, "section": None, "rolls": [], "new_phase": False}],
+            now=self.clock(), snapshot=g.state, response={"text": text, "ephemeral": False, "ok": True},
+            kind="undo", ref_seq=target.seq)
+        game.state = g.state
+        out = Outcome.public_reply(text)
+        if self._phase_key(game) != v_old:
+            head, pings = self._turn_line(game, seats, ping=True)
+            out.reply.text += "\n" + head
+            out.reply.mentions = await self._awake(pings)
+            out.map_after = (row.id, None)
+        fresh = await self.store.game(row.id)
+        await self._sync_clock(fresh, game)
+        return out
+
+    @_locked(needs_game=True)
+    async def undo_vote(self, ctx: Ctx, row: GameRow, req_id: int, at_seq: int, agree: bool) -> Outcome:
+        req = await self.store.undo_request(req_id)
+        if req is None or req["game_id"] != row.id:
+            return Outcome.error("This request is not for the game in this channel.")
+        if req["status"] != "open":
+            return Outcome.error(f"This request is already closed ({req['status']}).")
+        if row.seq != req["at_seq"] or at_seq != req["at_seq"]:
+            await self.store.update_undo_request(req_id, status="stale")
+            return Outcome.error("This button is out of date: the game has moved on since it was posted. "
+                                 "Nothing was taken back; ask again with `/game undo`.")
+        if ctx.user_id not in req["needed"] and not ctx.is_moderator:
+            return Outcome.error("This vote is not yours: only the other players (or a moderator) answer it.")
+        if not agree:
+            await self.store.update_undo_request(req_id, status="refused")
+            return Outcome.public_reply(f"<@{ctx.user_id}> refuses: #{req['target_seq']} stands.")
+        votes = dict(req["votes"])
+        votes[ctx.user_id] = True
+        await self.store.update_undo_request(req_id, votes=votes)
+        missing = [u for u in req["needed"] if not votes.get(u)]
+        if missing and not (ctx.is_moderator and ctx.user_id not in req["needed"]):
+            return Outcome.public_reply(f"<@{ctx.user_id}> agrees to take back #{req['target_seq']}. "
+                                        f"Waiting for {' '.join(f'<@{u}>' for u in missing)}.")
+        game = await self.load(row)
+        seats = await self.store.seats(row.id)
+        rows = await self.store.actions(row.id)
+        target = next(a for a in rows if a.seq == req["target_seq"])
+        await self.store.update_undo_request(req_id, status="applied")
+        how = " (decided by a moderator)" if missing else " (every other player agreed)"
+        return await self._apply_undo(ctx, row, game, seats, rows, target, how)
+
+    # ============================================================ odds
+    async def odds(self, ctx: Ctx, text: str) -> Outcome:
+        row = await self._live(ctx)
+        if isinstance(row, Outcome):
+            return row
+        if row.status != "active":
+            return Outcome.error("The game has not started yet.")
+        if len(text or "") > MAX_ORDER_TEXT:
+            return Outcome.error(f"That is too long ({MAX_ORDER_TEXT} characters at most).")
+        game = await self.load(row)
+        fn = getattr(game.ruleset, "odds", None)
+        if fn is None:
+            return Outcome.error(f"Odds are not available for {game.ruleset.title}.")
+        seats = await self.store.seats(row.id)
+        who = self._seat_for(game, seats, ctx.user_id, None)
+        if isinstance(who, Outcome):
+            return who
+        try:
+            answer = fn(game.state, who, text or "")
+        except OrderError as e:
+            return Outcome.error(f"No odds ({e.kind}): {e}")
+        return Outcome.private(clip(str(answer), MAX_TEXT))
+
+    # ============================================================ replay
+    async def replay(self, ctx: Ctx, since: str | None = None) -> Outcome:
+        row = await self._current(ctx)
+        if isinstance(row, Outcome):
+            return row
+        if row.status == "open":
+            return Outcome.error("The game has not started yet.")
+        over = row.status in ("over", "ended")
+        seats = await self.store.seats(row.id)
+        rs = get_ruleset(row.ruleset)
+        mine = [s for s in rs.seats if seats.get(s) == ctx.user_id]
+        seat = None if over else (mine[0] if mine else None)
+        rows = await self.store.actions(row.id)
+        first = await self.store.first_snapshot(row.id)
+        try:
+            start_seq = self._replay_start(rows, first, rs, since, mine)
+        except ValueError as e:
+            return Outcome.error(str(e))
+        frames: list[tuple[str, dict]] = []
+
+        def label(v: dict, seq: int) -> str:
+            turn = "Set-up" if v.get("turn") == 0 else f"Turn {v.get('turn')}"
+            return f"{turn}: {v.get('phase_title', '')} (after #{seq})" if seq else f"{turn}: {v.get('phase_title', '')}"
+
+        game0 = Game(rs, first)
+        if start_seq == 0:
+            frames.append((label(game0.view(None), 0), self._frame_view(game0, seat, over)))
+        g = game0
+        for e, g, events in walk(rs, first, [entry_of(a) for a in rows]):
+            if e["seq"] <= start_seq:
+                continue
+            if any(ev.new_phase for ev in events) or e["kind"] == "undo":  # one frame a phase (and each undo)
+                frames.append((label(g.view(None), e["seq"]), self._frame_view(g, seat, over)))
+        if not frames or frames[-1][0] != label(g.view(None), row.seq):
+            frames.append((label(g.view(None), row.seq), self._frame_view(g, seat, over)))
+        if self.renderer is None:
+            return Outcome.private(f"Replay: {len(frames)} frames (drawing is off here).")
+        from render.replay import render_frames
+
+        hexmap = getattr(rs, "hexmap", None)
+        gif = await asyncio.to_thread(render_frames, frames, hexmap, self.renderer)
+        whose = "everything revealed" if over else (f"{self.seat_title(seat)}'s own view" if seat else "the public view")
+        return Outcome.private(f"Replay of game {row.id}, {whose}: {min(len(frames), MAX_FRAMES)} frames.",
+                               image=gif, filename=f"palantir-replay-{row.id}.gif")
+
+    @staticmethod
+    def _frame_view(game: Game, seat: str | None, over: bool) -> dict:
+        if not over:
+            return game.view(seat)
+        full = getattr(game.ruleset, "full_view", None)
+        if full:
+            return full(game.state)
+        # everything revealed: the public view with every seat's own knowledge merged in
+        v = game.view(None)
+        units = {u["id"]: dict(u) for u in v.get("units", [])}
+        for s in game.ruleset.seats:
+            for u in game.view(s).get("units", []):
+                units.setdefault(u["id"], {}).update(u)
+        v = dict(v)
+        v["units"] = list(units.values())
+        return v
+
+    @staticmethod
+    def _replay_start(rows, first: dict, rs, since: str | None, mine: list[str]) -> int:
+        """The log position the replay starts after: 0 (everything), the phase of the caller's
+        last move (`last`), or the start of turn N (`turn N`)."""
+        text = (since or "").strip().lower()
+        if not text or text in ("all", "start"):
+            return 0
+        if text in ("last", "my last move", "mine"):
+            own = [a.seq for a in rows if a.kind == "order" and a.seat in mine]
+            if not own:
+                raise ValueError("You have made no move in this game yet.")
+            phase_start = 0
+            for e, g, events in walk(rs, first, [entry_of(a) for a in rows]):
+                if e["seq"] >= own[-1]:
+                    break
+                if any(ev.new_phase for ev in events):
+                    phase_start = e["seq"]
+            return phase_start
+        import re
+
+        m = re.fullmatch(r"(?:turn\s*)?(\d{1,3})", text)
+        if not m:
+            raise ValueError("`since` is `last` (your last move) or `turn N`.")
+        n = int(m.group(1))
+        prev = 0
+        for e, g, events in walk(rs, first, [entry_of(a) for a in rows]):
+            if (g.view(None).get("turn") or 0) >= n:
+                return prev
+            prev = e["seq"]
+        raise ValueError(f"Turn {n} has not been played yet.")

@@ -13,6 +13,22 @@ def _service(interaction: discord.Interaction):
     return interaction.client.service
 
 
+_ZONES: list[str] = []
+
+
+def zones_matching(current: str) -> list[str]:
+    """Up to 25 IANA zones containing what was typed (the tz database from `tzdata`)."""
+    if not _ZONES:
+        from zoneinfo import available_timezones
+
+        _ZONES.extend(sorted(z for z in available_timezones() if "/" in z and not z.startswith(("Etc/", "SystemV/"))))
+        _ZONES.append("UTC")
+    cur = (current or "").strip().lower()
+    starts = [z for z in _ZONES if z.lower().startswith(cur)]
+    rest = [z for z in _ZONES if cur in z.lower() and z not in starts]
+    return (starts + rest)[:25]
+
+
 class GameCog(commands.Cog):
     def __init__(self, bot: commands.Bot):
         self.bot = bot
@@ -76,6 +92,70 @@ class GameCog(commands.Cog):
         svc = _service(interaction)
         await deliver(interaction, await guarded(interaction, svc.end(ctx_of(interaction)), False), svc)
 
+    @game.command(name="extend", description="Give the current phase more time (creator or Manage Server)")
+    @app_commands.describe(hours="How many hours to add to the deadline")
+    async def extend(self, interaction: discord.Interaction, hours: app_commands.Range[int, 1, 720]):
+        svc = _service(interaction)
+        await deliver(interaction, await guarded(interaction, svc.extend(ctx_of(interaction), hours), False), svc)
+
+    @game.command(name="pause", description="Stop the deadline clock (creator or Manage Server)")
+    async def pause(self, interaction: discord.Interaction):
+        svc = _service(interaction)
+        await deliver(interaction, await guarded(interaction, svc.pause(ctx_of(interaction)), False), svc)
+
+    @game.command(name="resume", description="Restart the deadline clock (creator or Manage Server)")
+    async def resume(self, interaction: discord.Interaction):
+        svc = _service(interaction)
+        await deliver(interaction, await guarded(interaction, svc.resume(ctx_of(interaction)), False), svc)
+
+    @game.command(name="sub", description="Hand a seat to someone else (creator or Manage Server)")
+    @app_commands.describe(seat="The seat", user="Its new holder")
+    async def sub(self, interaction: discord.Interaction, seat: str, user: discord.Member):
+        svc = _service(interaction)
+        out = svc.sub(ctx_of(interaction), seat, user.id, user_is_bot=user.bot)
+        await deliver(interaction, await guarded(interaction, out, False), svc)
+
+    @sub.autocomplete("seat")
+    async def sub_seat(self, interaction: discord.Interaction, current: str):
+        names = await _service(interaction).autocomplete_taken_seat(ctx_of(interaction), current)
+        return [app_commands.Choice(name=n, value=n) for n in names[:25]]
+
+    @game.command(name="undo", description="Take back your last action (others confirm past a die roll)")
+    async def undo(self, interaction: discord.Interaction):
+        svc = _service(interaction)
+        await deliver(interaction, await guarded(interaction, svc.undo(ctx_of(interaction))), svc)
+
+    @game.command(name="replay", description="An animated replay from your own view (everything, once over)")
+    @app_commands.describe(since="`last` (your last move) or `turn N`; default: the whole game")
+    async def replay(self, interaction: discord.Interaction, since: app_commands.Range[str, 1, 40] | None = None):
+        svc = _service(interaction)
+        await defer(interaction, True)  # drawing many frames takes a moment
+        await deliver(interaction, await svc.replay(ctx_of(interaction), since), svc)
+
+    @replay.autocomplete("since")
+    async def replay_since(self, interaction: discord.Interaction, current: str):
+        opts = ["last"] + [f"turn {n}" for n in range(1, 17)]
+        cur = (current or "").lower()
+        return [app_commands.Choice(name=o, value=o) for o in opts if cur in o][:25]
+
+    # ----------------------------------------------------------- buttons
+    @commands.Cog.listener()
+    async def on_interaction(self, interaction: discord.Interaction):
+        if interaction.type != discord.InteractionType.component:
+            return
+        cid = (interaction.data or {}).get("custom_id", "")
+        if not cid.startswith("undo:"):
+            return
+        svc = _service(interaction)
+        try:
+            _, req, at, vote = cid.split(":")
+            req_id, at_seq = int(req), int(at)
+        except ValueError:
+            await interaction.response.send_message("That button is not one of mine.", ephemeral=True)
+            return
+        out = await guarded(interaction, svc.undo_vote(ctx_of(interaction), req_id, at_seq, vote == "y"))
+        await deliver(interaction, out, svc)
+
     # ----------------------------------------------------------- orders
     @app_commands.command(name="order", description="Give an order; autocomplete offers every legal one")
     @app_commands.describe(text="The order in notation, e.g. deploy OA1 2325", seat="If you hold several seats")
@@ -95,6 +175,39 @@ class GameCog(commands.Cog):
     async def done(self, interaction: discord.Interaction, seat: str | None = None):
         svc = _service(interaction)
         await deliver(interaction, await guarded(interaction, svc.done(ctx_of(interaction), seat)), svc)
+
+    @app_commands.command(name="odds", description="Exact outcome probabilities of a proposed attack, privately")
+    @app_commands.describe(text="The attack in order notation")
+    @app_commands.guild_only()
+    async def odds(self, interaction: discord.Interaction, text: app_commands.Range[str, 1, 200]):
+        svc = _service(interaction)
+        await deliver(interaction, await guarded(interaction, svc.odds(ctx_of(interaction), text)), svc)
+
+    @odds.autocomplete("text")
+    async def odds_text(self, interaction: discord.Interaction, current: str):
+        texts = await _service(interaction).autocomplete_order(ctx_of(interaction), current, limit=25)
+        return [app_commands.Choice(name=t, value=t) for t in texts]
+
+    # ----------------------------------------------------------- you
+    me = app_commands.Group(name="me", description="Your quiet hours and absences")
+
+    @me.command(name="quiet", description="No pings in these hours; deadlines move out of them")
+    @app_commands.rename(start="from", end="to")
+    @app_commands.describe(start="Start, hh:mm (your local time)", end="End, hh:mm", tz="IANA time zone, e.g. Europe/London")
+    async def quiet(self, interaction: discord.Interaction, start: app_commands.Range[str, 1, 5],
+                    end: app_commands.Range[str, 1, 5], tz: app_commands.Range[str, 1, 64]):
+        svc = _service(interaction)
+        await deliver(interaction, await guarded(interaction, svc.set_quiet(ctx_of(interaction), start, end, tz)), svc)
+
+    @quiet.autocomplete("tz")
+    async def quiet_tz(self, interaction: discord.Interaction, current: str):
+        return [app_commands.Choice(name=z, value=z) for z in zones_matching(current)]
+
+    @me.command(name="away", description="Away until a date: your seats' deadlines wait")
+    @app_commands.describe(until="YYYY-MM-DD (the last day away), or `off`")
+    async def away(self, interaction: discord.Interaction, until: app_commands.Range[str, 1, 20]):
+        svc = _service(interaction)
+        await deliver(interaction, await guarded(interaction, svc.set_away(ctx_of(interaction), until)), svc)
 
     @app_commands.command(name="secret", description="Re-send your hidden information privately")
     @app_commands.guild_only()

@@ -54,7 +54,13 @@ Driving the bot (each returns an :class:`InteractionResult` unless noted):
 Observing: ``messages(channel_id, *, include_ephemeral=False)``, ``dms(user_id)``,
 ``all_visible_to(user_id)``, ``message(id)``, ``commands(guild_id=None)``, ``violations``,
 ``unknown_routes``, ``errors``, ``internal_errors``, ``assert_clean()``, ``wait_ready()``,
-``wait_commands_synced()``, ``wait_connected()``, ``wait_for(predicate)``.
+``wait_commands_synced()``, ``wait_connected()``, ``wait_for(predicate)``,
+``FakeMessage.pinged()`` (who a message notifies, from its content and ``allowed_mentions``).
+
+Duplicates: ``slash(..., interaction_id=server.new_interaction_id())`` sent twice models a client
+retry of one interaction (same id, new token). A channel message sent with ``nonce`` and
+``enforce_nonce`` (discord.py sets both when given a nonce) is created once; a repeat returns the
+first message and counts in ``nonce_duplicates``.
 
 Interaction timing: ``slash``/``click``/... return once the initial response arrived; for a
 "thinking" defer (type 5) they wait for the first followup or edit of @original (else
@@ -234,7 +240,20 @@ class FakeMessage:
     message_reference: dict | None = None
     thread_id: int | None = None
     deleted: bool = False
+    allowed_mentions: dict | None = None  # as the bot sent it (None: Discord's default, everyone mentioned)
     _atts: list[_AttachmentRec] = field(default_factory=list, repr=False)
+
+    def pinged(self) -> set[int]:
+        """The users this message notifies: mentioned in the content as ``<@id>`` and allowed by
+        ``allowed_mentions`` (``users`` list or ``parse: ["users"]``)."""
+        mentioned = {int(m) for m in re.findall(r"<@!?(\d+)>", self.content or "")}
+        am = self.allowed_mentions
+        if am is None:
+            return mentioned
+        allowed = {int(u) for u in am.get("users") or []}
+        if "users" in (am.get("parse") or []):
+            return mentioned
+        return mentioned & allowed
 
     @property
     def attachments(self) -> list[Attachment]:
@@ -507,6 +526,8 @@ class FakeDiscord:
         self._command_ids: dict[tuple, int] = {}
         self._interactions: dict[int, InteractionResult] = {}
         self._by_token: dict[str, InteractionResult] = {}
+        self._nonces: dict[tuple[int, str], int] = {}  # (channel, nonce) -> message id (enforce_nonce)
+        self.nonce_duplicates = 0  # sends answered with an earlier message because of enforce_nonce
 
         self.bot_user_id = self._new_user(bot_name, bot=True)
         self.application_id = self.bot_user_id
@@ -747,7 +768,8 @@ class FakeDiscord:
 
     # ================================================================== interactions
     async def slash(self, user_id: int, channel_id: int, *names: str, options: dict | None = None,
-                    timeout: float = 10.0, bypass_permissions: bool = False) -> InteractionResult:
+                    timeout: float = 10.0, bypass_permissions: bool = False,
+                    interaction_id: int | None = None) -> InteractionResult:
         """Invoke ``/names[0] names[1] ...`` as ``user_id`` in ``channel_id``.
 
         Options are validated like the Discord client would (unknown/missing-required options,
@@ -760,7 +782,12 @@ class FakeDiscord:
         ch, guild, data = self._command_data("slash", user_id, channel_id, names, options,
                                              focused=None, bypass_permissions=bypass_permissions)
         return await self._run_interaction(2, user_id, ch, guild, data, label="/" + " ".join(names),
-                                           timeout=timeout)
+                                           timeout=timeout, interaction_id=interaction_id)
+
+    def new_interaction_id(self) -> int:
+        """A fresh snowflake to pass as ``slash(..., interaction_id=)``: sending it twice models a
+        client retry / duplicate delivery of the same interaction (with a new token)."""
+        return self._snowflake()
 
     def _command_data(self, what: str, user_id: int, channel_id: int, names: tuple[str, ...],
                       options: dict | None, *, focused: str | None, bypass_permissions: bool = False):
@@ -1066,9 +1093,10 @@ class FakeDiscord:
 
     async def _run_interaction(self, itype: int, user_id: int, ch: _Channel, guild: _Guild | None,
                                data: dict, *, label: str, timeout: float,
-                               message: FakeMessage | None = None) -> InteractionResult:
+                               message: FakeMessage | None = None,
+                               interaction_id: int | None = None) -> InteractionResult:
         await self._wait(self._live, timeout, "the bot's gateway connection (is the bot running?)")
-        iid = self._snowflake()
+        iid = interaction_id or self._snowflake()
         inter = InteractionResult(self, id=iid, token=secrets.token_urlsafe(48), type=itype, user_id=user_id,
                                   channel_id=ch.id, guild_id=guild.id if guild else None, label=label,
                                   data=data, component_message_id=message.id if message else None)
@@ -1865,6 +1893,8 @@ class FakeDiscord:
     def _apply(self, msg: FakeMessage, data: dict, atts: list[_AttachmentRec], *, creating: bool) -> None:
         if "content" in data:
             msg.content = data["content"] or ""
+        if "allowed_mentions" in data:
+            msg.allowed_mentions = data["allowed_mentions"]
         if "embeds" in data:
             msg.embeds = data["embeds"] or []
         if "components" in data:
@@ -2317,11 +2347,24 @@ class FakeDiscord:
         if ch.type == CH_DM and not self.users[ch.recipient_id].dms_open:  # type: ignore[index]
             raise _HTTPError(403, 50007, "Cannot send messages to this user")
         data, files = await self._read_body(request)
+        nonce = data.get("nonce")
+        if nonce is not None and len(str(nonce)) > 25:
+            self._violate("invalid_form_body", f"message in channel {ch.id}: nonce longer than 25 characters")
+            raise _HTTPError(400, 50035, "Invalid Form Body",
+                             {"nonce": {"_errors": [{"code": "BASE_TYPE_MAX_LENGTH", "message": "Must be 25 or fewer in length."}]}})
+        if nonce is not None and data.get("enforce_nonce"):
+            # Discord: a second message with the same nonce (same author, a few minutes) returns the first
+            earlier = self._nonces.get((ch.id, str(nonce)))
+            if earlier is not None and earlier in self._messages:
+                self.nonce_duplicates += 1
+                return self._ok(self._message_payload(self._messages[earlier]))
         atts = self._prepare_message(data, files, prefix=[], existing=None, what=f"message in channel {ch.id}")
         data = dict(data)
         if data.get("flags"):
             data["flags"] = int(data["flags"]) & ~F_EPHEMERAL
         msg = self._new_bot_message(ch.id, data, atts)
+        if nonce is not None and data.get("enforce_nonce"):
+            self._nonces[(ch.id, str(nonce))] = msg.id
         ref = data.get("message_reference")
         if ref and ref.get("message_id"):
             msg.type = 19

@@ -1,0 +1,188 @@
+"""Deadline maths: pure functions of instants (UTC seconds), with no clock
+and no I/O. Local times go through ``zoneinfo`` (the tz database comes from
+the ``tzdata`` dependency), so quiet hours keep their wall-clock meaning
+across daylight-saving changes.
+
+- A quiet window is ``[start, end)`` in a player's local time; ``start > end``
+  wraps midnight; ``start == end`` is empty.
+- A phase's deadline is its start (or the latest return of an acting player
+  who is away) plus the game's hours plus any extension, then moved to the end
+  of any acting player's quiet hours it falls in (repeated, since the end of one
+  window may fall in another's).
+- A reminder ``lead`` hours before the deadline that falls in the player's
+  quiet hours moves to just before those hours began, or, if that is before the
+  phase began, to their end (if still before the deadline), else it is skipped.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from datetime import date, datetime, time as dtime, timedelta, timezone
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+UTC = timezone.utc
+POLICIES = ("nag", "pass", "pause")
+GAME_OPTION_KEYS = ("deadline", "policy", "remind")  # taken by the service, never passed to a ruleset
+MAX_HOURS = 24 * 30
+
+_ZONE_RE = re.compile(r"^[A-Za-z][A-Za-z0-9_+\-]*(/[A-Za-z0-9_+\-]+){0,2}$")
+_HHMM_RE = re.compile(r"^(\d{1,2}):(\d{2})$")
+
+
+@dataclass(frozen=True)
+class Quiet:
+    start: dtime
+    end: dtime
+    tz: str
+
+    @property
+    def zone(self) -> ZoneInfo:
+        return ZoneInfo(self.tz)
+
+    def label(self) -> str:
+        return f"{self.start:%H:%M}–{self.end:%H:%M} {self.tz}"
+
+
+@dataclass(frozen=True)
+class DeadlineRules:
+    """A game's deadline settings (from ``/game new options:`` over the server defaults)."""
+
+    hours: float = 0.0  # 0: no deadlines
+    policy: str = "nag"
+    reminders: tuple[float, ...] = field(default_factory=tuple)  # hours before the deadline
+
+
+# ------------------------------------------------------------------ parsing
+def parse_hhmm(text: str) -> dtime:
+    m = _HHMM_RE.match((text or "").strip())
+    if not m or int(m.group(1)) > 23 or int(m.group(2)) > 59:
+        raise ValueError(f"`{(text or '')[:20]}` is not a time of day like 22:30")
+    return dtime(int(m.group(1)), int(m.group(2)))
+
+
+def parse_zone(text: str) -> str:
+    name = (text or "").strip()
+    if len(name) > 64 or not _ZONE_RE.match(name):
+        raise ValueError(f"`{name[:40]}` is not an IANA time zone like Europe/London")
+    try:
+        ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError, OSError):
+        raise ValueError(f"`{name[:40]}` is not an IANA time zone like Europe/London") from None
+    return name
+
+
+def parse_date(text: str, tz: str | None = None) -> float:
+    """``YYYY-MM-DD``: away until the end of that day (local midnight after it)."""
+    t = (text or "").strip()
+    try:
+        d = date.fromisoformat(t)
+    except ValueError:
+        raise ValueError(f"`{t[:20]}` is not a date like 2025-07-14") from None
+    zone = ZoneInfo(tz) if tz else UTC
+    return datetime.combine(d + timedelta(days=1), dtime(0, 0), tzinfo=zone).timestamp()
+
+
+def _hours(text: str, what: str) -> float:
+    try:
+        h = float(text)
+    except ValueError:
+        raise ValueError(f"{what} must be a number of hours, not `{text[:20]}`") from None
+    if not 0 <= h <= MAX_HOURS or h != h:
+        raise ValueError(f"{what} must be between 0 and {MAX_HOURS} hours")
+    return h
+
+
+def split_options(options: dict[str, str], defaults: DeadlineRules) -> tuple[dict[str, str], DeadlineRules]:
+    """The ruleset's own options, and the game's deadline rules."""
+    rs_opts = {k: v for k, v in options.items() if k not in GAME_OPTION_KEYS}
+    hours, policy, rem = defaults.hours, defaults.policy, defaults.reminders
+    if "deadline" in options:
+        v = options["deadline"].lower()
+        hours = 0.0 if v in ("none", "off") else _hours(v, "deadline")
+    if "policy" in options:
+        policy = options["policy"].lower()
+        if policy not in POLICIES:
+            raise ValueError(f"policy must be one of {', '.join(POLICIES)}")
+    if "remind" in options:
+        v = options["remind"].lower()
+        rem = () if v in ("none", "off") else tuple(_hours(x, "remind") for x in v.split("/") if x)
+        if len(rem) > 5:
+            raise ValueError("at most five reminders (e.g. remind=12/2)")
+    return rs_opts, DeadlineRules(hours, policy, tuple(sorted(set(rem), reverse=True)))
+
+
+# ------------------------------------------------------------------ quiet hours
+def in_quiet(t: float, q: Quiet | None) -> bool:
+    if q is None or q.start == q.end:
+        return False
+    local = datetime.fromtimestamp(t, q.zone).time().replace(tzinfo=None)
+    if q.start < q.end:
+        return q.start <= local < q.end
+    return local >= q.start or local < q.end
+
+
+def _wall(d: date, tm: dtime, zone: ZoneInfo) -> float:
+    # a wall time that does not exist (spring forward) reads with the offset before the change,
+    # i.e. it lands just after the gap; an ambiguous one (fall back) is its first occurrence
+    return datetime.combine(d, tm, tzinfo=zone).timestamp()
+
+
+def quiet_end(t: float, q: Quiet) -> float:
+    """The first instant after ``t`` at which ``q`` is over (``t`` itself if not quiet)."""
+    if not in_quiet(t, q):
+        return t
+    zone = q.zone
+    d = datetime.fromtimestamp(t, zone).date()
+    for k in range(0, 3):
+        ts = _wall(d + timedelta(days=k), q.end, zone)
+        if ts > t:
+            return ts
+    return t  # unreachable for a real window
+
+
+def quiet_start_before(t: float, q: Quiet) -> float:
+    """The instant at or before ``t`` when the quiet window containing ``t`` began."""
+    zone = q.zone
+    d = datetime.fromtimestamp(t, zone).date()
+    for k in range(0, 3):
+        ts = _wall(d - timedelta(days=k), q.start, zone)
+        if ts <= t:
+            return ts
+    return t
+
+
+def adjust_for_quiet(t: float, quiets: list[Quiet], rounds: int = 8) -> float:
+    """Move ``t`` out of every window (if windows cover the whole day, give up after a few moves)."""
+    for _ in range(rounds):
+        moved = False
+        for q in quiets:
+            if in_quiet(t, q):
+                t = quiet_end(t, q)
+                moved = True
+        if not moved:
+            break
+    return t
+
+
+def phase_deadline(started: float, hours: float, *, extra: float = 0.0, quiets: list[Quiet] = (),
+                   away_until: list[float] = ()) -> float:
+    base = max([started, *away_until])
+    return adjust_for_quiet(base + hours * 3600 + extra, list(quiets))
+
+
+def reminder_at(deadline: float, lead_hours: float, quiet: Quiet | None, not_before: float) -> float | None:
+    t = deadline - lead_hours * 3600
+    if t <= not_before:
+        return None
+    if quiet is not None and in_quiet(t, quiet):
+        before = quiet_start_before(t, quiet) - 60
+        if before > not_before:
+            return before
+        after = quiet_end(t, quiet)
+        return after if after < deadline else None
+    return t
+
+
+def stamp(t: float) -> str:
+    """Discord timestamps: each reader sees their own local time."""
+    return f"<t:{int(t)}:F> (<t:{int(t)}:R>)"

@@ -1,0 +1,95 @@
+"""A tiny ruleset for play-by-post tests: two seats taking turns, dice, a
+hidden card that a `peek` reveals, and optional odds. Registered on import
+(after the built-in rulesets are loaded, so those still register)."""
+from __future__ import annotations
+
+from engine.core import Action, Dice, Event, IllegalOrder, InvalidOrder, Result, new_dice, register, ruleset_names
+
+ruleset_names()  # load the built-ins first: the registry loads them only while it is empty
+
+
+class Tiny:
+    name = "tiny-pbp"
+    title = "Tiny PBP"
+    seats = ("red", "blue")
+
+    def new_game(self, options, seed, fixture=None):
+        if options:
+            raise InvalidOrder(f"unknown option `{sorted(options)[0]}` for tiny-pbp")
+        st = {"dice": new_dice(seed), "turn": 1, "phase": "red", "done": [], "notes": [], "total": 0,
+              "over": None, "hidden": {}}
+        st["hidden"]["card"] = Dice(st["dice"]).randint(1, 9, "card")  # blue's secret
+        return st
+
+    def active_seats(self, st):
+        return [] if st["over"] else [st["phase"]]
+
+    def legal_actions(self, st, seat):
+        if seat in self.active_seats(st):
+            yield Action("note", ("a",))
+            yield Action("roll")
+            yield Action("done")
+
+    def parse(self, st, seat, text):
+        w = text.split()
+        if not w or w[0] not in ("note", "roll", "peek", "done", "win"):
+            raise InvalidOrder(f"`{text[:20]}` is not an order here")
+        a = Action(w[0], tuple(w[1:]))
+        self.check(st, seat, a)
+        return a
+
+    def format(self, a):
+        return str(a)
+
+    def check(self, st, seat, a):
+        if seat not in self.active_seats(st):
+            raise IllegalOrder("not your phase", "1.0")
+
+    def apply(self, st, seat, a):
+        if a.verb == "note":
+            st["notes"].append(" ".join(a.args))
+            return [Event(public=f"{seat} notes {' '.join(a.args)}")]
+        if a.verb == "roll":
+            d = Dice(st["dice"])
+            v = d.d6("roll")
+            st["total"] += v
+            return [Event(public=f"{seat} rolls {v}", rolls=d.rolls)]
+        if a.verb == "peek":
+            return [Event(public=f"{seat} peeks", private={seat: f"the card is {st['hidden']['card']}"}, reveals=True)]
+        if a.verb == "win":
+            st["over"] = {"winner": seat, "summary": f"{seat} wins"}
+            return [Event(public=f"{seat} wins", new_phase=True)]
+        st["done"].append(seat)
+        st["phase"] = "blue" if st["phase"] == "red" else "red"
+        if st["phase"] == "red":
+            st["turn"] += 1
+        return [Event(public=f"{seat} is done. {st['phase']} to act.", new_phase=True)]
+
+    def view(self, st, seat):
+        v = {"ruleset": self.name, "turn": st["turn"], "phase": st["phase"], "phase_title": f"{st['phase']} phase",
+             "active": self.active_seats(st), "notes": list(st["notes"]), "total": st["total"], "units": [],
+             "night": False, "turns": 99}
+        if seat == "blue":
+            v["card"] = st["hidden"]["card"]
+        return v
+
+    def secret_text(self, st, seat):
+        return f"Your card is {st['hidden']['card']}." if seat == "blue" else None
+
+    def result(self, st):
+        return Result(st["over"]["winner"], st["over"]["summary"]) if st["over"] else None
+
+    def help(self, topic=None):
+        return "Tiny: note, roll, peek, done."
+
+    def odds(self, st, seat, text):
+        w = text.split()
+        if len(w) != 2 or w[0] != "roll" or not w[1].isdigit():
+            raise InvalidOrder("odds for `roll N`: the chance that a d6 is at least N")
+        n = int(w[1])
+        if not 1 <= n <= 6:
+            raise IllegalOrder("N is 1 to 6", "2.0")
+        return f"P(d6 ≥ {n}) = {7 - n}/6"
+
+
+TINY = register(Tiny())

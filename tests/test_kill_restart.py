@@ -1,0 +1,162 @@
+"""SIGKILL the bot at random points of a scripted game of 500+ orders and
+restart it: no acknowledged order is lost, none is applied twice (the same
+interaction id is sent again after each kill), the state equals a replay of
+the log and of the script, and every pending reminder and deadline fires
+exactly once across kills. PALANTIR_KILL_ORDERS / PALANTIR_KILL_COUNT make it
+longer."""
+import asyncio
+import json
+import os
+import random
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from bot.service import GameService
+from bot.storage import Store
+from engine.core import Game, state_digest
+from tests.fakediscord import FakeDiscord
+from tests.fakediscord.server import InteractionTimeout
+from tests.gondor_helpers import SAURON_SETUP
+
+ROOT = Path(__file__).resolve().parent.parent
+ORDERS = int(os.environ.get("PALANTIR_KILL_ORDERS", "500"))
+KILLS = int(os.environ.get("PALANTIR_KILL_COUNT", "6"))
+T0 = 1_720_000_000.0
+
+
+def script(n: int, rng: random.Random) -> list[str]:
+    """The set-up, then re-placements (unlimited during the set-up): each legal when sent."""
+    g = Game.new("gondor", seed="kill-seed")
+    out = []
+    for o in SAURON_SETUP:
+        g.play("sauron", o)
+        out.append(o)
+    while len(out) < n:
+        o = rng.choice([t for t in g.legal_texts("sauron", limit=300) if t != "done"])
+        g.play("sauron", o)
+        out.append(o)
+    return out
+
+
+class Bot:
+    def __init__(self, tmp: Path, server: FakeDiscord, gid: int):
+        self.tmp, self.server = tmp, server
+        self.clock = tmp / "clock.txt"
+        self.set_clock(T0)
+        self.cfg = tmp / "bot.json"
+        self.cfg.write_text(json.dumps({"token": server.token, "api_base": server.api_base, "guild": gid,
+                                        "db": str(tmp / "kill.db"), "clock": str(self.clock)}))
+        self.proc = None
+        self.starts = 0
+
+    def set_clock(self, t: float) -> None:
+        tmp = self.clock.with_suffix(".tmp")
+        tmp.write_text(repr(t))
+        os.replace(tmp, self.clock)
+
+    async def start(self) -> None:
+        before = self.server.identify_count
+        self.proc = subprocess.Popen([sys.executable, "-m", "tests.kill_runner", str(self.cfg)], cwd=str(ROOT),
+                                     stdout=subprocess.DEVNULL, stderr=open(self.tmp / f"bot{self.starts}.log", "w"))
+        self.starts += 1
+        await self.server.wait_for(lambda: self.server.identify_count > before, timeout=30)
+        await self.server.wait_connected(timeout=30)
+
+    def kill(self) -> None:
+        if self.proc and self.proc.poll() is None:
+            os.kill(self.proc.pid, signal.SIGKILL)
+            self.proc.wait()
+
+
+async def test_sigkill_at_random_points_loses_nothing_and_repeats_nothing(tmp_path):
+    rng = random.Random(int(os.environ.get("PALANTIR_KILL_SEED", "7")))
+    orders = script(ORDERS, rng)
+    kill_at = set(rng.sample(range(5, len(orders)), KILLS))
+    server = FakeDiscord()
+    await server.start()
+    gid = server.add_guild("g")
+    cid = server.add_channel(gid, "c")
+    alice, bob = server.add_user("alice", guild_id=gid), server.add_user("bob", guild_id=gid)
+    bot = Bot(tmp_path, server, gid)
+    t_start = time.perf_counter()
+    kills = 0
+    acked: list[int] = []
+
+    async def cmd(user, *names, iid=None, **opts):
+        """Send until answered; after a kill, restart and send the same interaction id again."""
+        nonlocal kills
+        iid = iid or server.new_interaction_id()
+        while True:
+            try:
+                r = await server.slash(user, cid, *names, options=opts, timeout=4, interaction_id=iid)
+                if not r.expired:
+                    return iid, r
+            except (InteractionTimeout, TimeoutError, asyncio.TimeoutError):
+                pass
+            bot.kill()
+            kills += 1
+            await bot.start()
+
+    try:
+        await bot.start()
+        for names, opts, user in ((("game", "new"), {"ruleset": "gondor", "options": "deadline=2 remind=1 policy=nag"}, alice),
+                                  (("game", "join"), {"seat": "sauron"}, alice),
+                                  (("game", "join"), {"seat": "westernesse"}, bob), (("game", "start"), {}, alice)):
+            _, r = await cmd(user, *names, **opts)
+            assert not r.ephemeral, r.content
+        for i, o in enumerate(orders):
+            if i in kill_at:  # kill while this order is in flight, a random moment after it is sent
+                async def later():
+                    await asyncio.sleep(rng.uniform(0, 0.03))
+                    bot.kill()
+                asyncio.ensure_future(later())
+            iid, r = await cmd(alice, "order", text=o)
+            assert not r.ephemeral and o in r.content, (o, r.content)
+            acked.append(iid)
+        orders_time = time.perf_counter() - t_start
+
+        # every pending deadline fires once, across kills: the reminder, then the deadline (nag)
+        posts = lambda kind: [m for m in server.messages(cid) if kind in (m.content or "")]  # noqa: E731
+        bot.set_clock(T0 + 1 * 3600 + 1)
+        await server.wait_for(lambda: posts("Reminder"), timeout=20)
+        bot.kill()
+        kills += 1
+        await bot.start()
+        bot.set_clock(T0 + 2 * 3600 + 1)
+        await asyncio.sleep(rng.uniform(0, 0.2))
+        bot.kill()  # maybe before, maybe after the deadline fired
+        kills += 1
+        await bot.start()
+        await server.wait_for(lambda: posts("has passed"), timeout=20)
+        await asyncio.sleep(0.5)
+        assert len(posts("Reminder")) == 1 and len(posts("has passed")) == 1
+    finally:
+        bot.kill()
+        await server.stop()
+
+    # the database, read after the bot is gone
+    con = sqlite3.connect(str(tmp_path / "kill.db"))
+    rows = con.execute("SELECT interaction_id, text FROM actions ORDER BY seq").fetchall()
+    fired = con.execute("SELECT kind, COUNT(*) FROM timers WHERE fired_at IS NOT NULL GROUP BY kind").fetchall()
+    unsent = con.execute("SELECT COUNT(*) FROM outbox WHERE sent_at IS NULL").fetchone()[0]
+    con.close()
+    assert [r[1] for r in rows] == orders  # nothing lost, nothing twice, in order
+    assert [int(r[0]) for r in rows] == acked  # each acknowledged interaction is exactly one log row
+    assert dict(fired) == {"remind": 1, "deadline": 1} and unsent == 0
+    store = await Store.open(str(tmp_path / "kill.db"))
+    svc = GameService(store, renderer=None)
+    row = await store.latest_game(cid)
+    live = await svc.rebuild(row)
+    expected = Game.new("gondor", seed="kill-seed")
+    for o in orders:
+        expected.play("sauron", o)
+    assert state_digest(live.state) == state_digest((await svc.replay_from_start(row)).state) == state_digest(expected.state)
+    await store.close()
+    assert kills >= KILLS and not server.internal_errors
+    assert all(v.kind == "ack_timeout" for v in server.violations)  # only the interactions a kill cut off
+    print(f"kill test: {len(orders)} orders, {kills} kills, {bot.starts} starts, orders in {orders_time:.1f}s, "
+          f"total {time.perf_counter() - t_start:.1f}s, nonce duplicates {server.nonce_duplicates}")
