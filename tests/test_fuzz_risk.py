@@ -5,7 +5,9 @@ ends. Checks: every offered action parses to itself and applies; junk is
 refused without changing anything; invariants hold after every action
 (battalion pools, one side per area, no cavalry on the walls, no Evil in the
 City unless the game is over, hands within limits when the Actions start, the
-deck order never in a view); every game ends in one of the three ways
+deck order never in a view; a pending retreat waits for its owner alone, with
+more than one path to choose); standing loss priorities are set now and then,
+by either seat, in or out of turn; every game ends in one of the three ways
 (two Evil leaders, the City, points at the last Reinforcement card); replaying
 the accepted orders from the initial state gives the same final state.
 
@@ -26,7 +28,9 @@ JUNK = ["", "done done", "take 9", "take", "move", "move 2inf from city to osgil
         "fire 3 from nowhere at city", "exchange inf1 inf1 inf1", "exchange inf1 inf2", "play", "play gandalf at",
         "keep x", "ram", "trade mumak at city", "enter theoden at osgiliath-e", "move 99cav from causeway to grond",
         "attack 1 from wall-n at pelennor-n", "fire catapult from causeway at grond", "☃", "move faramir to city",
-        "advance 1cav from grond to city", "strike fell-beasts at city", "reinforce inf1 on gandalf", "x" * 250]
+        "advance 1cav from grond to city", "strike fell-beasts at city", "reinforce inf1 on gandalf", "x" * 250,
+        "retreat", "retreat city", "retreat fort-e anduin-n", "losses", "losses tro hor", "losses inf inf",
+        "losses foot"]
 ENDS = Counter()
 
 
@@ -49,6 +53,14 @@ def invariants(state):
     assert len(leaders) == len(set(leaders))
     lost = state["lost"]["good"]["leaders"] + state["lost"]["evil"]["leaders"]
     assert not set(leaders) & set(lost)
+    rt = (state["pending"] or {}).get("retreat")
+    if rt:
+        head = rt["queue"][0]
+        assert not state["over"] and RS.active_seats(state) == [head["side"]] and len(head["options"]) > 1
+        assert state["areas"][head["area"]]["side"] == head["side"] and state["areas"][head["area"]]["u"]
+    for side in ("good", "evil"):
+        assert sorted(RS.loss_priority(state, side)[:len(RS.default_priority(side))]) == \
+            sorted(RS.default_priority(side))
     if not state["over"]:
         assert not (state["areas"]["city"]["side"] == "evil" and state["areas"]["city"]["u"])
         assert len(state["lost"]["evil"]["leaders"]) < 2
@@ -61,6 +73,7 @@ def invariants(state):
 
 def play_one(seed: int, cap: int = 400):
     rnd = random.Random(seed)
+    stats = Counter()
     g = Game.new("risk-minas-tirith", seed=f"fuzz-{seed}")
     initial = clone(g.state)
     accepted = []
@@ -73,16 +86,29 @@ def play_one(seed: int, cap: int = 400):
         assert offered, f"dead end for {seat} in {g.state['phase']}"
         if rnd.random() < 0.1:
             junk = rnd.choice(JUNK)
+            who = rnd.choice(["good", "evil"])
             before = state_digest(g.state)
             try:
-                g.play(rnd.choice(["good", "evil"]), junk)
-                accepted.append((g.state["active"], junk))  # pragma: no cover - junk that is legal
+                g.play(who, junk)
+                accepted.append((who, junk))  # pragma: no cover - junk that is legal
             except OrderError:
                 assert state_digest(g.state) == before
+        if rnd.random() < 0.03:  # the other seat sets a standing loss priority out of turn
+            other = "evil" if seat == "good" else "good"
+            sug = [RS.format(a) for a in g.legal_actions(other)]
+            assert all(t.startswith("losses ") for t in sug)
+            if sug:
+                text = rnd.choice(sug)
+                g.play(other, text)
+                accepted.append((other, text))
+                invariants(g.state)
+                stats["losses set"] += 1
         # bias toward fighting and finishing, so games end
         texts = [RS.format(a) for a in offered]
         fights = [t for t in texts if t.startswith(("attack", "fire", "advance", "ram", "strike", "enter", "exchange",
-                                                    "take", "keep", "play", "reinforce"))]
+                                                    "take", "keep", "play", "reinforce", "retreat"))]
+        if texts[0].startswith("retreat"):
+            stats["retreat chosen"] += 1
         pick = rnd.random()
         if "done" in texts and (pick < 0.12 or (g.state["phase"] == "cards" and pick < 0.5)):
             text = "done"
@@ -115,10 +141,20 @@ def play_one(seed: int, cap: int = 400):
     for seat, text in accepted:
         r.play(seat, text)
     assert state_digest(r.state) == state_digest(g.state)
-    return how, steps
+    return how, steps, stats
 
 
 @pytest.mark.parametrize("seed", range(GAMES))
 def test_random_play_keeps_every_invariant_and_ends_one_of_three_ways(seed):
-    how, _ = play_one(seed)
+    how, _, stats = play_one(seed)
     ENDS[how] += 1
+    ENDS.update(stats)
+
+
+def test_random_play_answers_pending_retreats_and_sets_loss_priorities():
+    """Retreat (the owner's choice of path) and How to do Battle (the standing loss priority)
+    are reached by random play: the fuzzer answers the waits and sets priorities out of turn."""
+    total = Counter()
+    for seed in (0, 1, 2):
+        total.update(play_one(seed)[2])
+    assert total["retreat chosen"] > 0 and total["losses set"] > 0

@@ -30,6 +30,12 @@ def test_scripted_complete_game_ends_in_a_result_with_byte_identical_maps(tmp_pa
         outs.append(res.stdout.replace(str(tmp_path / k), "OUT"))
     assert outs[0] == outs[1]
     assert "**The game is over.** Two Evil leaders are lost" in outs[0]
+    # How to do Battle: a standing loss priority set out of turn, in canonical form
+    assert "**Evil** `losses arc inf cav tro mum`" in outs[0]
+    # Retreat: two ways qualify, so the owner is asked (map posted, Evil pinged), answers with the path
+    assert "Evil chooses where the force in Eastern Fields retreats: `retreat anduin-s emyn-arnen` or " \
+        "`retreat osgiliath-w osgiliath-e`" in outs[0] and "To act: Evil (@evil)." in outs[0]
+    assert "**Evil** `retreat osgiliath-w osgiliath-e`" in outs[0]
     a = sorted((tmp_path / "a").glob("*.png"))
     b = sorted((tmp_path / "b").glob("*.png"))
     assert len(a) >= 3 and [p.name for p in a] == [p.name for p in b]

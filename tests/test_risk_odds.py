@@ -64,23 +64,43 @@ def test_ranged_odds_binomial_on_sixes():
     assert d[(0, 0)] == Fraction(125, 216) and d[(0, 3)] == Fraction(1, 216)
 
 
-def _monte_carlo(g, seat, text, trials, seed):
+def _monte_carlo(g, seat, text, trials, seed, pick=None):
+    """The real resolution (apply); a retreat the owner must choose is answered by
+    ``pick(options, i)`` -- by default the first option, which is what /odds assumes."""
     counts = Counter()
     for i in range(trials):
         w = Game(RS, clone(g.state))
         w.state["dice"] = {"seed": f"{seed}-{i}", "counter": 0}
         before = {s: sum(v for k, v in w.state["lost"][s].items() if k != "leaders") for s in ("good", "evil")}
         w.play(seat, text)
+        while w.state["pending"] and "retreat" in w.state["pending"]:
+            head = w.state["pending"]["retreat"]["queue"][0]
+            path = (pick or (lambda o, i: o[0]))(head["options"], i)
+            w.play(head["side"], "retreat " + " ".join(path))
         after = {s: sum(v for k, v in w.state["lost"][s].items() if k != "leaders") for s in ("good", "evil")}
         other = "evil" if seat == "good" else "good"
         counts[(after[seat] - before[seat], after[other] - before[other])] += 1
     return counts
 
 
-@pytest.mark.parametrize("case", ["plain", "modified"])
+@pytest.mark.parametrize("case", ["plain", "modified", "choice", "free-choice"])
 def test_odds_match_a_monte_carlo_of_the_real_resolution(case):
+    """How to do Battle and Retreat: the enumeration against the real apply, retreats answered
+    by their owner (the first option where the choice changes the losses, as the odds text says;
+    any option where it does not)."""
     g = empty_game()
-    if case == "plain":
+    pick = None
+    if case == "choice":  # Evil's 2-step retreat from East Fort: via Anduin North, or blocked after W. Osgiliath
+        put(g, "fort-w", "good", ["faramir"], infantry=6)
+        put(g, "fort-e", "evil", infantry=3)
+        put(g, "osgiliath-e", "good", infantry=1)
+        seat, text = "good", "attack 3 from fort-w at fort-e"
+    elif case == "free-choice":  # two one-step retreats that cost the same: any answer, the same odds
+        put(g, "fort-w", "good", infantry=6)
+        put(g, "fort-e", "evil", infantry=3)
+        seat, text = "good", "attack 2 from fort-w at fort-e"
+        pick = lambda opts, i: opts[i % len(opts)]  # noqa: E731
+    elif case == "plain":
         put(g, "causeway", "good", infantry=5)
         put(g, "farms-n", "evil", infantry=4)
         seat, text = "good", "attack 3 from causeway at farms-n"
@@ -95,9 +115,27 @@ def test_odds_match_a_monte_carlo_of_the_real_resolution(case):
     exact = Counter()
     for (al, dl, _), p in t["final"].items():
         exact[(al, dl)] += p
+    assert t["assumed_retreat"] == (case == "choice")
+    assert ("Assumed: where a retreating force's owner may choose" in RS.odds(g.state, seat, text)) == \
+        (case == "choice")
     n = 2500
-    mc = _monte_carlo(g, seat, text, n, case)
+    mc = _monte_carlo(g, seat, text, n, case, pick)
     for k in set(exact) | set(mc):
         p = float(exact.get(k, 0))
         sd = (p * (1 - p) / n) ** 0.5
         assert abs(mc.get(k, 0) / n - p) <= 4.5 * sd + 0.004, (k, mc.get(k, 0) / n, p)
+
+
+def test_odds_assume_the_retreat_losing_fewest_and_other_answers_really_differ():
+    """Retreat: where the owner's path choice changes the losses, /odds states its assumption;
+    answering the other way gives other results (so the assumption is not idle)."""
+    g = empty_game()
+    put(g, "fort-w", "good", ["faramir"], infantry=6)
+    put(g, "fort-e", "evil", infantry=3)
+    put(g, "osgiliath-e", "good", infantry=1)
+    actions_phase(g, "good", 6)
+    text = "attack 3 from fort-w at fort-e"
+    first = _monte_carlo(g, "good", text, 600, "cmp")
+    last = _monte_carlo(g, "good", text, 600, "cmp", pick=lambda o, i: o[-1])
+    assert sum(k[1] * v for k, v in last.items()) > sum(k[1] * v for k, v in first.items())
+    assert RS.odds(g.state, "good", text).count("Assumed:") == 1

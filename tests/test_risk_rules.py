@@ -404,11 +404,16 @@ def test_siege_tower_adds_one_in_attack_and_two_with_a_leader():
 
 
 def test_good_six_forces_evil_to_retreat_toward_its_end():
+    # Retreat: "must move into a Territory which puts the force closer to their end of the field"
     g, r = _battle([6, 1, 1], [2, 2], d_units={"infantry": 3}, attacker="good", src="fort-w", dst="fort-e")
-    assert r["retreats"] and r["retreats"][0]["side"] == "evil"
-    path = r["retreats"][0]["path"]
     d = RS.board.end_distance["evil"]
-    assert path[0] == "fort-e" and d[path[1]] < d["fort-e"]
+    opts = r["queue"][0]["options"]  # two qualify (Anduin North, West Osgiliath): the owner chooses
+    assert r["queue"][0]["side"] == "evil" and opts == [["anduin-n"], ["osgiliath-w"]]
+    assert all(d[o[0]] < d["fort-e"] for o in opts) and g.state["areas"]["fort-e"]["u"] == {"infantry": 2}
+    put(g, "osgiliath-w", "good", infantry=1)  # now only one qualifies: no question, it just happens
+    put(g, "fort-e", "evil", infantry=3)
+    r = RS.resolve_ground(g.state, "good", 3, "fort-w", "fort-e", [6, 1, 1], [2, 2])
+    assert not r["queue"] and r["retreats"][0]["path"] == ["fort-e", "anduin-n"]
     assert not g.state["areas"]["fort-e"]["u"] and r["advance"] == 0  # infantry do not advance for free
 
 
@@ -434,6 +439,9 @@ def test_evil_attacker_retreating_ends_its_turn():
         _, ev = w.play("evil", "attack 3 from fields-e at fort-w")
         rolls = [r for r in ev[0].rolls if r["label"] == "defence"]
         if any(r["value"] == 6 for r in rolls):
+            if w.state["pending"]:  # Evil first chooses its path (Retreat), then the turn ends
+                assert w.state["turn"] == g.state["turn"] and w.active_seats() == ["evil"]
+                w.play("evil", "retreat " + " ".join(w.state["pending"]["retreat"]["queue"][0]["options"][0]))
             assert w.state["turn"] == g.state["turn"] + 1 and w.state["phase"] == "die"
             return
     pytest.fail("no Good 6 in 40 seeds")
@@ -515,6 +523,240 @@ def test_leader_cards_refuse_a_second_leader_of_the_same_colour():
     g2.play("good", "play gandalf at grond")  # yellow with green
 
 
+# ---------------------------------------------------------------- Retreat: the owner's choice
+def _play_until(g, seat, text, want, tries=300, tag="s"):
+    """Replay ``text`` from copies of ``g`` with different dice seeds until ``want(w, events)``."""
+    for i in range(tries):
+        w = Game(RS, clone(g.state))
+        w.state["dice"] = {"seed": f"{tag}{i}", "counter": 0}
+        _, ev = w.play(seat, text)
+        if want(w, ev):
+            return w, ev
+    pytest.fail(f"no wanted outcome in {tries} seeds")
+
+
+def _sixes(ev, label):
+    return sum(1 for r in ev[0].rolls if r["label"] == label and r["value"] == 6)
+
+
+def test_retreat_owner_chooses_when_two_territories_qualify_and_the_wait_pings_them():
+    """Retreat: "must move into a Territory which puts the force closer to their end of the field"."""
+    g = empty_game()
+    put(g, "fort-w", "good", infantry=6)
+    put(g, "fort-e", "evil", infantry=6)
+    actions_phase(g, "good", 4)
+    w, ev = _play_until(g, "good", "attack 3 from fort-w at fort-e",
+                        lambda w, ev: _sixes(ev, "attack") == 1 and w.state["areas"]["fort-e"]["u"])
+    head = w.state["pending"]["retreat"]["queue"][0]
+    assert head["options"] == [["anduin-n"], ["osgiliath-w"]] and head["side"] == "evil"
+    assert w.state["active"] == "good" and w.active_seats() == ["evil"]
+    assert ev[-1].new_phase and "`retreat anduin-n`" in ev[-1].public and "`retreat osgiliath-w`" in ev[-1].public
+    assert "chooses where the force in" in RS.phase_title(w.state)
+    assert [RS.format(a) for a in w.legal_actions("evil") if a.verb != "losses"] == \
+        ["retreat anduin-n", "retreat osgiliath-w"]
+    assert not [a for a in w.legal_actions("good") if a.verb != "losses"]
+    # nothing else moves meanwhile; bad answers are refused and change nothing
+    refused(w, "good", "done", IllegalOrder)
+    refused(w, "good", "retreat anduin-n", IllegalOrder)
+    refused(w, "evil", "done", IllegalOrder)
+    refused(w, "evil", "retreat fields-e", IllegalOrder)        # not closer to Evil's end
+    refused(w, "evil", "retreat anduin-n cair-andros", IllegalOrder)  # one six, one step
+    refused(w, "evil", "retreat nowhere", IllegalOrder)
+    refused(w, "evil", "retreat", InvalidOrder)
+    fort = dict(w.state["areas"]["fort-e"]["u"])
+    _, ev2 = w.play("evil", "retreat osgiliath-w")
+    assert w.state["areas"]["osgiliath-w"]["u"] == fort and not w.state["areas"]["fort-e"]["u"]
+    assert w.state["pending"] is None and w.active_seats() == ["good"] and ev2[-1].new_phase
+    assert w.state["actions"] == 3 and "West Osgiliath" in ev2[0].public  # back to Good's turn
+    refused(w, "evil", "retreat anduin-n", IllegalOrder)  # nothing to retreat now
+
+
+def test_retreat_with_several_sixes_one_order_gives_the_whole_path():
+    """Retreat: "retreat one Territory for each 6 rolled" -- asked once, the order is the path."""
+    g = empty_game()
+    put(g, "fort-w", "good", infantry=6)
+    put(g, "fort-e", "evil", infantry=6)
+    put(g, "osgiliath-e", "good", infantry=1)  # blocks the second step beyond West Osgiliath
+    actions_phase(g, "good", 4)
+    w, _ = _play_until(g, "good", "attack 3 from fort-w at fort-e",
+                       lambda w, ev: _sixes(ev, "attack") == 2 and w.state["areas"]["fort-e"]["u"])
+    head = w.state["pending"]["retreat"]["queue"][0]
+    # fewest losses first: the blocked path is offered too (it costs the six it cannot take)
+    assert head["options"] == [["anduin-n", "cair-andros"], ["osgiliath-w"]]
+    assert "(then blocked: loses 1)" in RS._retreat_choices(head)
+    # naming the first area is enough when the rest follows; the canonical order is the whole path
+    assert RS.format(w.parse("evil", "retreat anduin-n")) == "retreat anduin-n cair-andros"
+    refused(w, "evil", "retreat anduin", OrderError)  # an area prefix must still name one area
+    n = sum(w.state["areas"]["fort-e"]["u"].values())
+    w.play("evil", "retreat osgiliath-w")
+    assert sum(w.state["areas"]["osgiliath-w"]["u"].values()) == n - 1  # blocked after one step
+    assert w.state["lost"]["evil"]["infantry"] >= 1
+
+
+def test_retreat_path_prefix_that_goes_on_several_ways_is_ambiguous():
+    g = empty_game()
+    put(g, "fort-w", "evil", infantry=3)
+    q = [{"side": "evil", "area": "fort-w", "sixes": 2}]
+    out = {"retreats": [], "assumed": False}
+    q = RS.run_retreats(g.state, q, out)
+    RS._ask_retreat(g.state, q, {"seat": "good", "n": 2, "src": "rammas-e", "dst": "fort-w", "turn_ends": False})
+    actions_phase(g, "good", 2)
+    g.state["pending"] = {"retreat": {"queue": q, "battle": g.state["pending"]["retreat"]["battle"]}}
+    from engine.core import AmbiguousOrder
+    refused(g, "evil", "retreat fields-e", AmbiguousOrder)
+    assert RS.format(g.parse("evil", "retreat fields-se")) == "retreat fields-se anduin-s"
+    g.play("evil", "retreat fields-e osgiliath-w")
+    assert g.state["areas"]["osgiliath-w"]["u"] == {"infantry": 3} and g.active_seats() == ["good"]
+
+
+def test_retreat_one_qualifying_territory_or_none_is_not_asked():
+    """Retreat: "When the force cannot retreat ... it will lose 1 battalion for each 6"."""
+    g = empty_game()
+    put(g, "fort-w", "good", infantry=5)
+    put(g, "fort-e", "evil", infantry=4)
+    put(g, "osgiliath-w", "good", infantry=1)
+    assert RS.retreat_paths(g.state, "evil", "fort-e", 1) == [["anduin-n"]]
+    put(g, "anduin-n", "good", infantry=1)
+    assert RS.retreat_paths(g.state, "evil", "fort-e", 1) == []
+    actions_phase(g, "good", 3)
+    w, ev = _play_until(g, "good", "attack 2 from fort-w at fort-e", lambda w, ev: _sixes(ev, "attack") >= 1)
+    assert w.state["pending"] is None and w.active_seats() == ["good"] and "Blocked" in ev[0].public
+
+
+def test_nazgul_six_good_chooses_its_retreat_in_evils_turn_then_evils_turn_goes_on_or_ends():
+    """Retreat: "When the Lord of Nazgûl is in battle, any 6 rolled for the Evil side ... Good battalions
+    involved to retreat, following the same rules"."""
+    g = empty_game()
+    put(g, "causeway", "evil", ["nazgul"], infantry=6)
+    put(g, "farms-n", "good", infantry=6)
+    for last in (False, True):
+        actions_phase(g, "evil", 1 if last else 3)
+        w, ev = _play_until(g, "evil", "attack 3 from causeway at farms-n",
+                            lambda w, ev: w.state["pending"] and "retreat" in w.state["pending"]
+                            and _sixes(ev, "defence") == 0, tag=f"n{last}")
+        head = w.state["pending"]["retreat"]["queue"][0]
+        assert head["side"] == "good" and w.active_seats() == ["good"] and w.state["active"] == "evil"
+        assert all(RS.board.end_distance["good"][o[0]] < 2 for o in head["options"])
+        turn = w.state["turn"]
+        _, ev2 = w.play("good", "retreat " + " ".join(head["options"][-1]))
+        assert ev2[-1].new_phase and not w.state["areas"]["farms-n"]["u"]
+        if last:  # Evil's last Action point was the attack: its turn ends once Good has answered
+            assert w.state["turn"] == turn + 1 and w.state["phase"] == "die"
+        else:
+            assert w.active_seats() == ["evil"] and w.state["actions"] == 2 and w.state["turn"] == turn
+
+
+def test_retreat_choice_waits_before_the_free_cavalry_advance():
+    """How to do Battle, Note: attacking cavalry may move in for free when the defenders retreat."""
+    g = empty_game()
+    put(g, "fort-w", "good", cavalry=6)
+    put(g, "fort-e", "evil", infantry=6)
+    actions_phase(g, "good", 3)
+    w, _ = _play_until(g, "good", "attack 3 from fort-w at fort-e",
+                       lambda w, ev: _sixes(ev, "attack") == 1 and w.state["areas"]["fort-e"]["u"])
+    assert "advance" not in w.state["pending"]
+    w.play("evil", "losses arc inf cav tro mum")  # a standing order from anyone does not disturb the wait
+    assert "retreat" in w.state["pending"]
+    w.play("evil", "retreat anduin-n")
+    adv = w.state["pending"]["advance"]
+    assert adv["to"] == "fort-e" and adv["max"] >= 1
+    w.play("evil", "losses default")  # nor does it cancel Good's free advance
+    w.play("good", f"advance {adv['max']}cav from fort-w to fort-e")
+    assert w.state["areas"]["fort-e"]["side"] == "good"
+
+
+
+def test_both_sides_retreat_evil_first_then_good_chooses_and_evils_turn_ends():
+    """Retreat: a Good 6 sends Evil back and, with the Lord of the Nazgûl, an Evil 6 sends Good back;
+    Evil's is settled first (here one way only), Good is asked, then Evil's turn ends."""
+    g = empty_game()
+    put(g, "causeway", "evil", ["nazgul"], infantry=5)
+    put(g, "farms-n", "good", infantry=5)
+    actions_phase(g, "evil", 3)
+    r = RS.resolve_ground(clone(g.state), "evil", 3, "causeway", "farms-n", [6, 1, 1], [6, 1])
+    assert r["turn_ends"] and r["retreats"][0]["path"] == ["causeway", "rammas-se"]
+    assert r["queue"][0]["side"] == "good" and len(r["queue"][0]["options"]) == 3
+    w, _ = _play_until(g, "evil", "attack 3 from causeway at farms-n",
+                       lambda w, ev: _sixes(ev, "attack") >= 1 and _sixes(ev, "defence") >= 1
+                       and w.state["pending"] and "retreat" in w.state["pending"], tag="both")
+    assert w.state["areas"]["rammas-se"]["side"] == "evil" and w.active_seats() == ["good"]
+    turn = w.state["turn"]
+    w.play("good", "retreat " + " ".join(w.state["pending"]["retreat"]["queue"][0]["options"][0]))
+    assert w.state["turn"] == turn + 1 and w.state["phase"] == "die" and w.state["pending"] is None
+
+# ---------------------------------------------------------------- How to do Battle: loss priority
+def test_standing_loss_priority_any_time_either_seat_public_and_followed():
+    """How to do Battle: "Whoever loses each dice roll ... must remove 1 battalion" -- the owner's pick."""
+    g = empty_game()
+    put(g, "causeway", "good", infantry=5)
+    put(g, "farms-n", "evil", infantry=2, archer=2, troll=1)
+    actions_phase(g, "good", 3)
+    assert RS.loss_priority(g.state, "evil")[:5] == ["infantry", "archer", "cavalry", "troll", "mumak"]
+    _, ev = g.play("evil", "losses tro arc")  # in Good's turn; types left out keep their order
+    assert RS.format(g.parse("evil", "losses tro arc")) == "losses tro arc inf cav mum"
+    assert g.state["loss_priority"]["evil"] == ["troll", "archer", "infantry", "cavalry", "mumak"]
+    assert "Evil's standing loss priority" in ev[0].public and not ev[0].private and not ev[0].new_phase
+    assert ev[0].section == "How to do Battle" and g.state["actions"] == 3 and g.state["active"] == "good"
+    for who in ("good", "evil", None):  # public: every view shows both
+        assert g.view(who)["loss_priority"]["evil"] == ["tro", "arc", "inf", "cav", "mum"]
+    assert g.view("evil")["own_loss_priority"] == ["tro", "arc", "inf", "cav", "mum"]
+    assert any(t["name"] == "Evil loses first" and t["points"] == "tro arc inf cav mum" for t in g.view(None)["tracks"])
+    r = RS.resolve_ground(g.state, "good", 3, "causeway", "farms-n", [6, 5, 1], [2, 1])
+    assert r["d_lost"] == {"troll": 1, "archer": 1}
+    assert g.state["areas"]["farms-n"]["u"] == {"infantry": 2, "archer": 1}
+    # ranged hits follow it too
+    put(g, "farms-n", "evil", infantry=2, archer=2)
+    assert RS._take_losses(g.state, "farms-n", 3) == {"archer": 2, "infantry": 1}
+    g.play("evil", "losses default")
+    assert g.state["loss_priority"]["evil"] == ["infantry", "archer", "cavalry", "troll", "mumak"]
+
+
+def test_loss_priority_default_is_cheapest_first_and_blocked_retreats_follow_it():
+    g = empty_game()
+    assert g.state["loss_priority"] == {"good": ["infantry", "archer", "cavalry", "horse-archer"],
+                                        "evil": ["infantry", "archer", "cavalry", "troll", "mumak"]}
+    put(g, "fort-w", "good", infantry=5)
+    put(g, "fort-e", "evil", infantry=2, cavalry=2)
+    for a in ("osgiliath-w", "anduin-n"):
+        put(g, a, "good", infantry=1)
+    g.state["loss_priority"]["evil"] = ["cavalry", "infantry", "archer", "troll", "mumak"]
+    r = RS.resolve_ground(g.state, "good", 2, "fort-w", "fort-e", [6, 6], [1, 1])
+    assert r["d_lost"] == {"cavalry": 2} and r["retreats"][0]["lost"] == {"infantry": 2}
+
+
+def test_loss_priority_bad_input_refused_and_changes_nothing():
+    g = Game.new("risk-minas-tirith", seed="lp")
+    refused(g, "good", "losses tro", IllegalOrder)   # Good has no trolls
+    refused(g, "evil", "losses hor", IllegalOrder)   # Evil has no horse archers
+    refused(g, "good", "losses inf inf", InvalidOrder)
+    refused(g, "good", "losses foot", InvalidOrder)
+    refused(g, "good", "losses", InvalidOrder)
+    refused(g, "ghost", "losses inf", OrderError)
+    try:
+        g.play("good", "losses tro")
+    except IllegalOrder as e:
+        assert e.section == "How to do Battle" and "inf arc cav hor" in str(e)
+    g.state["over"] = {"winner": "good", "summary": "x", "section": "Winning the Game", "how": "leaders"}
+    refused(g, "good", "losses cav", IllegalOrder)
+
+
+def test_loss_priority_suggestions_only_when_useful_and_round_trip():
+    g = empty_game()
+    put(g, "causeway", "good", infantry=3)
+    put(g, "farms-n", "evil", infantry=3, archer=1)
+    actions_phase(g, "good", 3)
+    assert not [a for a in g.legal_actions("good") if a.verb == "losses"]  # one type: nothing to order
+    sug = [RS.format(a) for a in g.legal_actions("evil") if a.verb == "losses"]  # out of turn too
+    assert sug == ["losses inf cav tro mum arc", "losses mum tro cav arc inf"]  # not the current default
+    for t in sug:
+        assert RS.format(g.parse("evil", t)) == t
+    assert [a for a in g.legal_actions("evil") if a.verb != "losses"] == []
+    g.play("evil", sug[0])
+    assert "losses inf arc cav tro mum" in [RS.format(a) for a in g.legal_actions("evil")]
+    g.play("evil", "losses cav inf arc tro mum")  # any order is accepted when typed
+    assert g.state["loss_priority"]["evil"][0] == "cavalry"
+
+
 # ---------------------------------------------------------------- Winning the Game
 def test_two_evil_leaders_lost_good_wins():
     g = empty_game()
@@ -575,3 +817,9 @@ def test_notation_round_trips_and_the_first_25_actions_come_fast():
     actions_phase(g2, "good")
     assert RS.format(g2.parse("good", "move 1 cavalry 2 infantry FARAMIR from causeway to farms-n")) == \
         "move 2inf 1cav faramir from causeway to farms-n"
+
+
+def test_help_explains_loss_priority_and_retreat_choice():
+    h = RS.help()
+    assert "`losses inf arc cav`" in h and "`losses default`" in h and "`retreat <area>" in h
+    assert len(h) < 2000

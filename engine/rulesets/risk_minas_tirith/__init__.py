@@ -17,6 +17,8 @@ Order notation (verb first, then units, then areas):
   attack <n> from <a> at <b>
   enter <mt> at <area> · trade mumak at <area> · ram <mt> · strike <mt> at <area>
   done
+  retreat <area> [<area> ...]              the owner's retreat path, when more than one qualifies
+  losses <type> [<type> ...]               standing loss priority, first lost first (any time, either seat)
 Units are counts and leaders: ``2inf 1arc 3cav 1hor 1tro 1mum faramir``.
 """
 from __future__ import annotations
@@ -74,6 +76,7 @@ S_WALLS = "Walls and Territory of Minas Tirith"
 S_RANGED = "Ranged Attack"
 S_GROUND = "Ground Attack"
 S_RETREAT = "Retreat"
+S_BATTLE = "How to do Battle"
 S_LEADERS = "Leaders"
 S_WIN = "Winning the Game"
 S_POINTS = "Calculating Points"
@@ -218,6 +221,7 @@ class RiskMinasTirith:
             "towers": [], "gate_broken": False,
             "flags": {"special": False, "ladders": False, "courage": False},
             "pending": None, "hidden": {}, "over": None, "log_round": [],
+            "loss_priority": {s: self.default_priority(s) for s in SEATS},
         }
         dice = Dice(state["dice"])
         reinf = dice.shuffle(list(self.reinforcement_cards), "reinforcement deck")
@@ -287,14 +291,25 @@ class RiskMinasTirith:
         if not rec["u"] and not rec["leaders"]:
             rec["side"] = None
 
+    def default_priority(self, side: str) -> list[str]:
+        """Cheapest first (LOSS_ORDER), only the types ``side`` has (seed, Set up)."""
+        return [t for t in LOSS_ORDER if t in self.cards["forces"][side]]
+
+    def loss_priority(self, state: State, side: str) -> list[str]:
+        """The owner's standing loss priority (``losses`` order), first lost first."""
+        have = (state.get("loss_priority") or {}).get(side) or []
+        return list(have) + [t for t in LOSS_ORDER if t not in have]
+
     def _take_losses(self, state: State, aid: str, n: int) -> dict[str, int]:
-        """Remove ``n`` battalions (cheapest first, LOSS_ORDER: ruling) and hand them
-        to the opponent; if the area is emptied of battalions its leaders are captured."""
+        """Remove ``n`` battalions in the owner's standing loss priority (``losses``
+        order; default cheapest first) and hand them to the opponent; if the area is
+        emptied of battalions its leaders are captured (seed, How to do Battle)."""
         rec = state["areas"][aid]
         side = rec["side"]
         lost: dict[str, int] = {}
+        order = self.loss_priority(state, side) if side in SEATS else list(LOSS_ORDER)
         for _ in range(n):
-            for t in LOSS_ORDER:
+            for t in order:
                 if rec["u"].get(t):
                     rec["u"][t] -= 1
                     if not rec["u"][t]:
@@ -315,7 +330,10 @@ class RiskMinasTirith:
 
     @staticmethod
     def _loss_text(lost: dict[str, int]) -> str:
-        parts = [_plural(n, t if t != "leaders" else "leader") for t, n in lost.items() if n]
+        many = {"infantry": "infantry", "archer": "archers", "cavalry": "cavalry", "horse-archer": "horse-archers",
+                "troll": "trolls", "mumak": "mumakil", "leaders": "leaders"}
+        parts = [f"{n} {t if t != 'leaders' else 'leader'}" if n == 1 else f"{n} {many.get(t, t)}"
+                 for t, n in lost.items() if n]
         return ", ".join(parts) if parts else "nothing"
 
     def _leader_bonus(self, state: State, aid: str) -> bool:
@@ -417,6 +435,7 @@ class RiskMinasTirith:
             state["over"] = {"winner": "evil", "summary": text, "section": S_WIN, "how": "city"}
         else:
             return False
+        state["pending"] = None  # nothing is waited for once the game is over
         events.append(Event(public=text, section=S_WIN, new_phase=True))
         return True
 
@@ -430,7 +449,14 @@ class RiskMinasTirith:
 
     # ------------------------------------------------------------ public API
     def active_seats(self, state: State) -> list[str]:
-        return [] if state["over"] else [state["active"]]
+        if state["over"]:
+            return []
+        rt = self._pending_retreat(state)
+        return [rt["queue"][0]["side"]] if rt else [state["active"]]
+
+    @staticmethod
+    def _pending_retreat(state: State) -> dict | None:
+        return (state["pending"] or {}).get("retreat")
 
     def result(self, state: State) -> Result | None:
         o = state["over"]
@@ -518,6 +544,8 @@ class RiskMinasTirith:
             "move": "move <units> from <area> [via <area> ...] to <area>",
             "advance": "advance <units> from <area> to <area>", "done": "done",
             "exchange": "exchange <card> <card> <card> [special draw|special take <card>|special place <type> at <area>]",
+            "retreat": "retreat <area> [<area> ...] (one area per 6; the path your force takes)",
+            "losses": "losses <type> [<type> ...] (first lost first, e.g. `losses inf arc cav`), or `losses default`",
         }
         if verb not in usage:
             raise InvalidOrder(f"unknown order `{verb[:20]}`; orders: {', '.join(usage)}")
@@ -528,6 +556,24 @@ class RiskMinasTirith:
             if rest:
                 raise bad()
             return Action("done")
+        if verb == "losses":
+            return self._parse_losses(state, seat, rest, bad)
+        if verb == "retreat":
+            if not 1 <= len(rest) <= 6:
+                raise bad()
+            path = [self._area(x) for x in rest]
+            rt = self._pending_retreat(state)
+            if rt and rt["queue"][0]["side"] == seat:
+                opts = rt["queue"][0]["options"]
+                m = [o for o in opts if o[:len(path)] == path]
+                if len(m) == 1:
+                    path = list(m[0])  # the first area(s) named a single legal path: the whole of it
+                elif len(m) > 1:
+                    cands = ["retreat " + " ".join(o) for o in m]
+                    raise AmbiguousOrder(f"`retreat {' '.join(path)}` goes on in more than one way: "
+                                         f"{', '.join(f'`{c}`' for c in cands[:6])}", candidates=cands,
+                                         section=S_RETREAT)
+            return Action("retreat", tuple(path))
         if verb == "take":
             if len(rest) != 1 or not rest[0].isdigit() or not 1 <= int(rest[0]) <= 6:
                 raise bad()
@@ -621,6 +667,32 @@ class RiskMinasTirith:
         args += ["to", dst]
         return Action(verb, tuple(args))
 
+    def _parse_losses(self, state: State, seat: str, rest: list[str], bad) -> Action:
+        """``losses cav inf`` -> the full priority: the types named first, in that order,
+        then the seat's other types in their current order (canonical: every type)."""
+        if not rest:
+            raise bad()
+        if seat not in SEATS:
+            raise IllegalOrder(f"`{seat}` is not a seat in this game (good, evil)")
+        mine = self.default_priority(seat)
+        if rest == ["default"]:
+            return Action("losses", tuple(CODES[t] for t in mine))
+        named: list[str] = []
+        for word in rest:
+            code = ALIASES.get(word)
+            if code is None:
+                raise InvalidOrder(f"`{word[:12]}` is not a battalion type (inf, arc, cav, hor, tro, mum); "
+                                   "e.g. `losses inf arc cav`")
+            t = FROM_CODE[code]
+            if t not in mine:
+                raise IllegalOrder(f"{TITLES[seat]} has no {t} battalions; its types are "
+                                   f"{' '.join(CODES[x] for x in mine)}", S_BATTLE)
+            if t in named:
+                raise InvalidOrder(f"`{code}` is named twice; give each type once, first lost first")
+            named.append(t)
+        cur = [t for t in self.loss_priority(state, seat) if t in mine]
+        return Action("losses", tuple(CODES[t] for t in named + [t for t in cur if t not in named]))
+
     def _card_key(self, c: str):
         i = 0
         while not c[i].isdigit():
@@ -652,9 +724,30 @@ class RiskMinasTirith:
             raise IllegalOrder(f"`{seat}` is not a seat in this game (good, evil)")
         if state["over"]:
             raise IllegalOrder("the game is over", S_WIN)
+        v, a = action.verb, action.args
+        if v == "losses":  # a standing order: either seat, at any time (ruling)
+            mine = [CODES[t] for t in self.default_priority(seat)]
+            if sorted(a) != sorted(mine):
+                raise InvalidOrder(f"name each of your types once: {' '.join(mine)}")
+            return
+        rt = self._pending_retreat(state)
+        if rt:
+            head = rt["queue"][0]
+            if seat != head["side"]:
+                raise IllegalOrder(f"waiting for {TITLES[head['side']]} to choose where the force in "
+                                   f"{self._name(head['area'])} retreats", S_RETREAT)
+            if v != "retreat":
+                raise IllegalOrder(f"first choose where your force in {self._name(head['area'])} retreats: "
+                                   f"{self._retreat_choices(head)}", S_RETREAT)
+            if list(a) not in head["options"]:
+                raise IllegalOrder(f"`retreat {' '.join(a)}` is not a retreat your force may take now; choose "
+                                   f"{self._retreat_choices(head)}", S_RETREAT)
+            return
+        if v == "retreat":
+            raise IllegalOrder("no force of yours has to retreat now (you are asked only when more than one "
+                               "Territory qualifies)", S_RETREAT)
         if seat != state["active"]:
             raise IllegalOrder(f"it is {TITLES[state['active']]}'s turn", S_TURN)
-        v, a = action.verb, action.args
         ph = state["phase"]
         pend = state["pending"] or {}
         if "keep" in pend and v != "keep":
@@ -995,6 +1088,8 @@ class RiskMinasTirith:
     def apply(self, state: State, seat: str, action: Action) -> list[Event]:
         dice = Dice(state["dice"])
         v = action.verb
+        if v == "losses":  # a standing order: touches nothing of the turn (not even a free advance)
+            return self._do_losses(state, seat, action.args, dice)
         if state["pending"] and "advance" in state["pending"] and v != "advance":
             state["pending"] = None
         events = getattr(self, f"_do_{v}")(state, seat, action.args, dice)
@@ -1020,7 +1115,8 @@ class RiskMinasTirith:
             return [Event(public=f"{TITLES[seat]} begins the Actions with {_plural(state['actions'], 'Action point')}.",
                           section=S_ACT)]
         left = state["actions"]
-        ev = [Event(public=f"{TITLES[seat]} ends the turn" + (f" with {left} Action points unused." if left else "."),
+        ev = [Event(public=f"{TITLES[seat]} ends the turn" + (f" with {_plural(left, 'Action point')} unused."
+                                                               if left else "."),
                     section=S_ACT)]
         return ev + self._end_turn(state, dice)
 
@@ -1268,8 +1364,9 @@ class RiskMinasTirith:
         return min(self.cards["limits"]["defence_dice"], self._bn(state, dst))
 
     def resolve_ground(self, state: State, seat: str, n: int, src: str, dst: str,
-                       att: list[int], dfn: list[int]) -> dict:
-        """Apply one ground attack with the given dice (already rolled). Returns what happened."""
+                       att: list[int], dfn: list[int], choose=None) -> dict:
+        """Apply one ground attack with the given dice (already rolled). Returns what happened.
+        Retreats needing the owner's choice stay in ``queue`` unless ``choose`` picks (the odds)."""
         am, dm, _ = self.modifiers(state, seat, src, dst)
         A, D = sorted(att, reverse=True), sorted(dfn, reverse=True)
         A2, D2 = list(A), list(D)
@@ -1290,58 +1387,139 @@ class RiskMinasTirith:
         naz = "nazgul" in state["areas"][evil_side_area]["leaders"]
         evil6 = evil_rolls.count(6) if naz else 0
         out = {"att_loss": a_loss, "def_loss": d_loss, "a_lost": {}, "d_lost": {}, "retreats": [],
-               "turn_ends": False, "advance": 0}
+               "turn_ends": False, "advance": 0, "queue": [], "assumed": False}
         out["a_lost"] = self._take_losses(state, src, a_loss)
         out["d_lost"] = self._take_losses(state, dst, d_loss)
+        queue = []
         for side, area, sixes in (("evil", evil_side_area, good6), ("good", good_side_area, evil6)):
             if sixes and state["areas"][area]["side"] == side and state["areas"][area]["u"]:
-                r = self._retreat(state, side, area, sixes)
-                r["side"], r["sixes"] = side, sixes
-                out["retreats"].append(r)
+                queue.append({"side": side, "area": area, "sixes": sixes})
                 if side == seat:
                     out["turn_ends"] = True
-        if (not out["turn_ends"] and self._side_of(state, dst) is None
-                and state["areas"][src]["side"] == seat):
-            cav = sum(state["areas"][src]["u"].get(t, 0) for t in MOUNTED)
-            if cav and self._enter_ok(state, seat, src, dst, {"cavalry": 1}, []) is None:
-                out["advance"] = min(n, cav)
+        out["queue"] = self.run_retreats(state, queue, out, choose)
+        if not out["queue"]:
+            out["advance"] = self._free_advance(state, seat, n, src, dst, out["turn_ends"])
         _ = good, evil
         return out
 
-    def _retreat(self, state: State, side: str, area: str, steps: int) -> dict:
-        """Move the whole force of ``side`` in ``area`` one Territory toward its end
-        per six; each six that cannot be taken as a step costs a battalion (seed, Retreat)."""
+    def _free_advance(self, state: State, seat: str, n: int, src: str, dst: str, turn_ends: bool) -> int:
+        """How many attacking cavalry may move in for free (seed, How to do Battle, Note)."""
+        if turn_ends or self._side_of(state, dst) is not None or state["areas"][src]["side"] != seat:
+            return 0
+        cav = sum(state["areas"][src]["u"].get(t, 0) for t in MOUNTED)
+        if cav and self._enter_ok(state, seat, src, dst, {"cavalry": 1}, []) is None:
+            return min(n, cav)
+        return 0
+
+    def run_retreats(self, state: State, queue: list[dict], out: dict, choose=None) -> list[dict]:
+        """Carry out the queued retreats in order (Evil's first). A retreat with one
+        legal path (or none: a battalion per six) happens at once; where more than one
+        path qualifies the owner chooses: with ``choose`` (the odds) it picks, else the
+        queue is returned with the choices in ``queue[0]["options"]`` (a pending order)."""
+        queue = [dict(q) for q in queue]
+        while queue:
+            head = queue[0]
+            paths = self.retreat_paths(state, head["side"], head["area"], head["sixes"])
+            if len(paths) > 1:
+                if choose is None:
+                    head["options"] = paths
+                    return queue
+                if len({len(p) for p in paths}) > 1:
+                    out["assumed"] = True  # the choice changes the losses: the odds say what they assume
+                path = choose(paths)
+            else:
+                path = paths[0] if paths else []
+            queue.pop(0)
+            out["retreats"].append(self.retreat_along(state, head["side"], head["area"], head["sixes"], path))
+        return []
+
+    def retreat_paths(self, state: State, side: str, area: str, steps: int) -> list[list[str]]:
+        """Every way the whole force of ``side`` in ``area`` may retreat ``steps`` times
+        (seed, Retreat): each step into a bordering Territory closer to its end, not
+        enemy-held, that the force may legally enter; a path stops early where no step
+        is left (each six not taken costs a battalion). Sorted: fewest battalions lost,
+        then own-held Territories first, then by id -- the first is what /odds assumes."""
         dist = self.board.end_distance[side]
-        path = [area]
+        rec = state["areas"][area]
+        g, leaders = dict(rec["u"]), list(rec["leaders"])
+        out: list[tuple] = []
+
+        def walk(cur: str, left: int, path: list[str], keys: list[tuple]) -> None:
+            nxt = []
+            if left:
+                here = dist.get(cur, 99)
+                for y in self.board.areas[cur].adj:
+                    if dist.get(y, 99) >= here:
+                        continue
+                    occ = self._side_of(state, y)
+                    if occ is not None and occ != side:
+                        continue
+                    if self._enter_ok(state, side, cur, y, g, leaders) is not None:
+                        continue
+                    nxt.append((dist.get(y, 99), 0 if occ == side else 1, y))
+            if not nxt:
+                if path:
+                    out.append((left, keys, path))
+                return
+            for k in sorted(nxt):
+                walk(k[2], left - 1, path + [k[2]], keys + [k])
+        walk(area, steps, [], [])
+        return [p for _, _, p in sorted(out)]
+
+    def retreat_along(self, state: State, side: str, area: str, sixes: int, path: list[str]) -> dict:
+        """Move the force along ``path`` (a legal retreat); each six left over costs a battalion."""
         cur = area
-        lost_total: dict[str, int] = {}
-        for i in range(steps):
-            here = dist.get(cur, 99)
-            options = []
-            for y in self.board.areas[cur].adj:
-                if dist.get(y, 99) >= here:
-                    continue
-                occ = self._side_of(state, y)
-                if occ is not None and occ != side:
-                    continue
-                rec = state["areas"][cur]
-                if self._enter_ok(state, side, cur, y, dict(rec["u"]), rec["leaders"]) is not None:
-                    continue
-                options.append((dist.get(y, 99), 0 if occ == side else 1, y))
-            if not options:
-                lost = self._take_losses(state, cur, steps - i)
-                for k, v in lost.items():
-                    lost_total[k] = lost_total.get(k, 0) + v
-                break
-            y = min(options)[2]
+        for y in path:
             rec = state["areas"][cur]
             g, leaders = dict(rec["u"]), list(rec["leaders"])
             self._remove(state, cur, g, leaders)
             self._add(state, y, side, g, leaders)
             self._move_fired(state, cur, y, g)
-            path.append(y)
             cur = y
-        return {"path": path, "lost": lost_total}
+        lost = self._take_losses(state, cur, sixes - len(path)) if sixes > len(path) else {}
+        return {"path": [area, *path], "lost": lost, "side": side, "sixes": sixes}
+
+    def _retreat_text(self, rt: dict) -> str:
+        who = TITLES[rt["side"]]
+        text = ""
+        if len(rt["path"]) > 1:
+            text += (f" {who} rolled against a 6 ×{rt['sixes']}: the force retreats "
+                     f"{' → '.join(self._name(x) for x in rt['path'])}.")
+        if rt["lost"]:
+            text += f" Blocked: {who} loses {self._loss_text(rt['lost'])}."
+        return text
+
+    def _retreat_choices(self, head: dict) -> str:
+        parts = []
+        for o in head["options"][:6]:
+            left = head["sixes"] - len(o)
+            parts.append(f"`retreat {' '.join(o)}`" + (f" (then blocked: loses {left})" if left else ""))
+        more = len(head["options"]) - 6
+        return " or ".join(parts) + (f" (and {more} more)" if more > 0 else "")
+
+    def _ask_retreat(self, state: State, queue: list[dict], battle: dict) -> Event:
+        """Wait for the owner of the retreating force (like a Standard Rules retreat):
+        post the map and ping that seat."""
+        state["pending"] = {"retreat": {"queue": queue, "battle": battle}}
+        head = queue[0]
+        return Event(public=f"{TITLES[head['side']]} must choose where the force in {self._name(head['area'])} "
+                            f"retreats ({head['sixes']} × 6, one Territory toward its end for each): "
+                            f"{self._retreat_choices(head)}.", section=S_RETREAT, new_phase=True)
+
+    def _after_battle(self, state: State, battle: dict, dice: Dice, events: list[Event]) -> None:
+        """Once every retreat of a ground attack is done: the free cavalry advance,
+        or the end of a turn whose side was forced back (seed, Retreat)."""
+        seat, src, dst = battle["seat"], battle["src"], battle["dst"]
+        if self._finish_if_won(state, events):
+            return
+        adv = self._free_advance(state, seat, battle["n"], src, dst, battle["turn_ends"])
+        if adv:
+            state["pending"] = {"advance": {"from": src, "to": dst, "max": adv}}
+            events.append(Event(public=f"{self._name(dst)} is cleared: up to {adv} attacking cavalry may "
+                                       f"advance for free (`advance <n>cav from {src} to {dst}`).", section=S_GROUND))
+        if battle["turn_ends"]:
+            events.append(Event(public=f"{TITLES[seat]} was forced to retreat: the turn ends.", section=S_RETREAT))
+            events.extend(self._end_turn(state, dice))
 
     def _do_attack(self, state, seat, a, dice):
         n, src, dst = int(a[0]), a[2], a[4]
@@ -1356,34 +1534,89 @@ class RiskMinasTirith:
                 f"{dfn}{mods}. {TITLES[seat]} loses {self._loss_text(r['a_lost'])}; "
                 f"{TITLES[OTHER[seat]]} loses {self._loss_text(r['d_lost'])}.")
         for rt in r["retreats"]:
-            who = TITLES[rt["side"]]
-            if len(rt["path"]) > 1:
-                text += (f" {who} rolled against a 6 ×{rt['sixes']}: the force retreats "
-                         f"{' → '.join(self._name(x) for x in rt['path'])}.")
-            if rt["lost"]:
-                text += f" Blocked: {who} loses {self._loss_text(rt['lost'])}."
-        events = [Event(public=text, section=S_GROUND if not r["retreats"] else S_RETREAT)]
-        if r["advance"]:
-            state["pending"] = {"advance": {"from": src, "to": dst, "max": r["advance"]}}
-            events.append(Event(public=f"{self._name(dst)} is cleared: up to {r['advance']} attacking cavalry may "
-                                       f"advance for free (`advance <n>cav from {src} to {dst}`).", section=S_GROUND))
-        if r["turn_ends"] and not state["over"]:
-            self._finish_if_won(state, events)
-            if not state["over"]:
-                events.append(Event(public=f"{TITLES[seat]} was forced to retreat: the turn ends.", section=S_RETREAT))
-                events.extend(self._end_turn(state, dice))
+            text += self._retreat_text(rt)
+        retreat = r["retreats"] or r["queue"]
+        events = [Event(public=text, section=S_RETREAT if retreat else S_GROUND)]
+        battle = {"seat": seat, "n": n, "src": src, "dst": dst, "turn_ends": r["turn_ends"]}
+        if r["queue"]:
+            if not self._finish_if_won(state, events):
+                events.append(self._ask_retreat(state, r["queue"], battle))
+            return events
+        self._after_battle(state, battle, dice, events)
         return events
+
+    def _do_retreat(self, state, seat, a, dice):
+        rt = state["pending"]["retreat"]
+        head, battle = rt["queue"][0], rt["battle"]
+        done = self.retreat_along(state, head["side"], head["area"], head["sixes"], list(a))
+        out = {"retreats": [], "assumed": False}
+        rest = self.run_retreats(state, rt["queue"][1:], out, None)
+        text = f"{TITLES[seat]} chooses the retreat." + self._retreat_text(done)
+        for r in out["retreats"]:
+            text += self._retreat_text(r)
+        events = [Event(public=text, section=S_RETREAT)]
+        state["pending"] = None
+        if self._finish_if_won(state, events):
+            return events
+        if rest:
+            events.append(self._ask_retreat(state, rest, battle))
+            return events
+        self._after_battle(state, battle, dice, events)
+        if not state["over"] and not battle["turn_ends"] and state["actions"] <= 0 and not state["pending"] \
+                and state["phase"] == "actions":
+            # the retreat was the last thing the turn waited for (no Action point left): that turn is over
+            events.append(Event(public=f"{TITLES[state['active']]} has used every Action point.", section=S_ACT))
+            events.extend(self._end_turn(state, dice))
+        if not any(e.new_phase for e in events):
+            events.append(Event(public=f"Back to {TITLES[state['active']]}: "
+                                       f"{_plural(state['actions'], 'Action point')} left.", section=S_ACT,
+                                new_phase=True))  # the turn's owner acts again: post the map and ping
+        return events
+
+    def _do_losses(self, state, seat, a, dice):
+        old = self.loss_priority(state, seat)
+        new = [FROM_CODE[c] for c in a]
+        state.setdefault("loss_priority", {s: self.default_priority(s) for s in SEATS})[seat] = new
+        names = {"infantry": "infantry", "archer": "archers", "cavalry": "cavalry", "horse-archer": "horse archers",
+                 "troll": "trolls", "mumak": "mumakil"}
+        same = " (unchanged)" if [t for t in old if t in new] == new else ""
+        return [Event(public=f"{TITLES[seat]}'s standing loss priority{same}, first lost first: "
+                             f"{', '.join(names[t] for t in new)} (`losses {' '.join(a)}`).", section=S_BATTLE)]
 
     # ------------------------------------------------------------ legal actions
     def legal_actions(self, state: State, seat: str) -> Iterator[Action]:
-        if state["over"] or seat != state["active"]:
+        if state["over"] or seat not in SEATS:
             return
-        for a in self._candidates(state, seat):
-            try:
-                self.check(state, seat, a)
-            except (IllegalOrder, InvalidOrder):
-                continue
-            yield a
+        rt = self._pending_retreat(state)
+        if rt:
+            if rt["queue"][0]["side"] == seat:
+                for path in rt["queue"][0]["options"]:
+                    yield Action("retreat", tuple(path))
+        elif seat == state["active"]:
+            for a in self._candidates(state, seat):
+                try:
+                    self.check(state, seat, a)
+                except (IllegalOrder, InvalidOrder):
+                    continue
+                yield a
+        yield from self._loss_suggestions(state, seat)
+
+    def _loss_suggestions(self, state: State, seat: str) -> Iterator[Action]:
+        """A few sensible standing loss priorities (any seat, any time), offered only
+        when the seat has two or more battalion types on the board and they differ from
+        the current one: cheapest first (the default), archers kept longest, dearest first.
+        Any other order of the types is accepted when typed."""
+        mine = self.default_priority(seat)
+        have = {t for r in state["areas"].values() if r["side"] == seat for t, n in r["u"].items() if n}
+        if len(have) < 2:
+            return
+        cur = [t for t in self.loss_priority(state, seat) if t in mine]
+        arch_last = [t for t in mine if t not in ARCHERY] + [t for t in mine if t in ARCHERY]
+        seen = [cur]
+        for cand in (mine, arch_last, mine[::-1]):
+            if cand not in seen:
+                seen.append(cand)
+                yield Action("losses", tuple(CODES[t] for t in cand))
 
     def _groups(self, rec: dict, only: tuple[str, ...] | None = None, leaders: bool = True) -> Iterator[tuple]:
         """Every sub-force of an area (largest first)."""
@@ -1564,12 +1797,16 @@ class RiskMinasTirith:
                 groups[key] = [1, att, dfn]
         dice_losses: dict[tuple, Fraction] = {}
         final: dict[tuple, Fraction] = {}
+        assumed = False
         for (al, dl, _, _), (cnt, att, dfn) in groups.items():
             p = Fraction(cnt, total)
             dice_losses[(al, dl)] = dice_losses.get((al, dl), 0) + p
             work = {"areas": clone(state["areas"]), "lost": clone(state["lost"]), "towers": list(state["towers"]),
-                    "flags": dict(state["flags"]), "fired": dict(state["fired"]), "gate_broken": state["gate_broken"]}
-            r = self.resolve_ground(work, seat, n, src, dst, att, dfn)
+                    "flags": dict(state["flags"]), "fired": dict(state["fired"]), "gate_broken": state["gate_broken"],
+                    "loss_priority": clone(state.get("loss_priority") or {})}
+            # where the owner chooses a retreat path, assume the first listed: fewest battalions lost
+            r = self.resolve_ground(work, seat, n, src, dst, att, dfn, choose=lambda paths: paths[0])
+            assumed = assumed or r["assumed"]
             aL = sum(v for k, v in r["a_lost"].items() if k != "leaders")
             dL = sum(v for k, v in r["d_lost"].items() if k != "leaders")
             note = []
@@ -1590,7 +1827,7 @@ class RiskMinasTirith:
             key = (aL, dL, ", ".join(note))
             final[key] = final.get(key, 0) + p
         return {"kind": "attack", "dice": (n, nd), "dice_losses": dice_losses, "final": final, "modifiers": why,
-                "src": src, "dst": dst, "seat": seat, "bonus": (am, dm)}
+                "src": src, "dst": dst, "seat": seat, "bonus": (am, dm), "assumed_retreat": assumed}
 
     def odds(self, state: State, seat: str, text: str) -> str:
         t = self.odds_table(state, seat, text)
@@ -1621,6 +1858,9 @@ class RiskMinasTirith:
                 if len(items) > 12:
                     rest = sum(p for _, p in items[12:])
                     lines.append(f"- {len(items) - 12} rarer outcomes: {float(rest):.1%}")
+                if t.get("assumed_retreat"):
+                    lines.append("Assumed: where a retreating force's owner may choose between paths that lose "
+                                 "different numbers of battalions, the path losing fewest (the first one offered).")
         lines.append("Modifiers: " + ("; ".join(t["modifiers"]) if t["modifiers"] else "none") + ".")
         out = "\n".join(lines)
         return out[:1790]
@@ -1629,6 +1869,12 @@ class RiskMinasTirith:
     def phase_title(self, state: State) -> str:
         ph = {"die": "choose an Action die", "cards": "Reinforcement cards", "actions": "Actions"}[state["phase"]]
         extra = f", {_plural(state['actions'], 'Action point')} left" if state["phase"] == "actions" else ""
+        rt = self._pending_retreat(state)
+        if rt and not state["over"]:
+            head = rt["queue"][0]
+            opts = " or ".join(f"`retreat {' '.join(o)}`" for o in head["options"][:4])
+            extra += (f"; {TITLES[head['side']]} chooses where the force in {self._name(head['area'])} retreats: "
+                      f"{opts}" + (" ..." if len(head["options"]) > 4 else ""))
         return f"Round {state['round']}, turn {state['turn_in_round']} of 3: {TITLES[state['active']]}, {ph}{extra}"
 
     def view(self, state: State, seat: str | None) -> dict:
@@ -1669,11 +1915,19 @@ class RiskMinasTirith:
             "discards": {"reinforcement": list(state["reinf_discard"]), "minas_tirith": list(state["mt_discard"])},
             "lost": clone(state["lost"]), "gate_broken": state["gate_broken"], "towers": list(state["towers"]),
             "flags": dict(state["flags"]), "pending": clone(state["pending"]),
+            # standing loss priorities are public (nothing here is secret); the seat's own one first
+            "loss_priority": {s: [CODES[t] for t in self.loss_priority(state, s) if t in self.cards["forces"][s]]
+                              for s in SEATS},
+            "own_loss_priority": ([CODES[t] for t in self.loss_priority(state, own)
+                                   if t in self.cards["forces"][own]] if own else None),
             "points": pts,
             "tracks": [{"name": "Good points", "side": "good", "points": pts["good"], "level": "-"},
                        {"name": "Evil points", "side": "evil", "points": pts["evil"], "level": "-"},
                        {"name": "Reinforcement cards left", "side": None,
-                        "points": len(state["hidden"]["reinf_deck"]), "level": 66}],
+                        "points": len(state["hidden"]["reinf_deck"]), "level": 66}]
+            + [{"name": f"{TITLES[s]} loses first", "side": s,
+                "points": " ".join(CODES[t] for t in self.loss_priority(state, s) if t in self.cards["forces"][s]),
+                "level": "-"} for s in SEATS],
             "over": clone(state["over"]),
         }
         return v
@@ -1692,6 +1946,11 @@ class RiskMinasTirith:
             "`attack 3 from fort-e at osgiliath-w`, `fire 2 from wall-n at pelennor-n`, `fire catapult from wall-gate "
             "at causeway`, `advance 2cav from a to b` (free), `enter theoden at druadan`, `trade mumak at x`, "
             "`ram grond`, `strike fell-beasts at x`, `done`.\n"
+            "Losses: `losses inf arc cav` sets your standing loss priority (first lost first; types left out keep "
+            "their order; `losses default` = cheapest first), at any time, even in the other side's turn; "
+            "every loss follows it.\n"
+            "Retreat: when more than one Territory toward your end qualifies, you are asked: `retreat <area> "
+            "[<area> ...]`, the whole path, one area per 6 (the first area is enough when the rest follows).\n"
             "Types: inf arc cav hor(se archers) tro(ll) mum(ak). `/odds text:attack 3 from a at b` gives exact odds. "
             "Board and Minas Tirith cards are reconstructed: docs/risk-minas-tirith.md."
         )
