@@ -20,7 +20,7 @@ import tempfile
 from pathlib import Path
 from typing import TextIO
 
-from bot.service import Ctx, GameService, Outcome, Post
+from bot.service import MAX_CHARTS_BYTES, Ctx, GameService, Outcome, Post, charts_text
 from bot.storage import Store
 from engine.core import get_ruleset
 
@@ -77,10 +77,16 @@ class Console:
                        f"{self.seat}-view" if out.ephemeral else "map")
         for p in out.public:
             self._post(p, None, "map")
-        if out.map_after:
-            gid, seat = out.map_after
-            img, caption = await self.service.render_game(gid, seat)
-            self._post(Post(text=caption, image=img), seat, "map")
+        if out.map_after or out.notice:
+            img, caption = (await self.service.render_game(*out.map_after)) if out.map_after else (None, None)
+            seat = out.map_after[1] if out.map_after else None
+            if out.notice:
+                self._post(Post(text=out.notice.text, image=img), seat, "map")
+            else:
+                self._post(Post(text=caption, image=img), seat, "map")
+        for cid, posts in out.elsewhere.items():
+            for p in posts:
+                self._post(p, None, "post")
         for uid, posts in out.dms.items():
             for p in posts:
                 self._post(p, self.seat_of_user.get(uid, str(uid)), "dm")
@@ -120,6 +126,27 @@ class Console:
             else:
                 rest.append(w)
         return rest, kv
+
+    @staticmethod
+    def charts_file(options: str | None) -> tuple[str | None, str | None]:
+        """``charts=@path/to/file.toml`` in the options: the file's text (at most 64 KB, UTF-8),
+        taken out of the options and passed on as the chart file."""
+        if not options:
+            return options, None
+        keep, charts = [], None
+        for part in options.replace(",", " ").split():
+            k, _, v = part.partition("=")
+            if k.strip().lower() != "charts" or not v.startswith("@"):
+                keep.append(part)
+                continue
+            path = Path(v[1:]).expanduser()
+            try:
+                if path.stat().st_size > MAX_CHARTS_BYTES:
+                    raise ValueError(f"{path} is over {MAX_CHARTS_BYTES // 1024} KB")
+                charts = charts_text(path.read_bytes())
+            except OSError as e:
+                raise ValueError(f"cannot read the chart file {path}: {e.strerror or e}") from None
+        return (" ".join(keep) or None), charts
 
     async def run_command(self, line: str) -> Outcome | None:
         line = line.strip()
@@ -199,7 +226,13 @@ class Console:
             elif sub == "replay":
                 out = await svc.replay(self.ctx(), kv.get("since") or (" ".join(args) or None))
             elif sub == "new":
-                out = await svc.new_game(self.ctx(), kv.get("ruleset") or (args[0] if args else ""), kv.get("options"))
+                try:
+                    options, charts = self.charts_file(kv.get("options"))
+                except ValueError as e:
+                    out = Outcome.error(f"Bad options: {e}")
+                else:
+                    out = await svc.new_game(self.ctx(), kv.get("ruleset") or (args[0] if args else ""), options,
+                                             charts=charts)
             elif sub == "join":
                 out = await svc.join(self.ctx(), kv.get("seat") or (args[0] if args else ""))
             elif sub == "leave":

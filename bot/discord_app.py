@@ -86,6 +86,33 @@ async def guarded(interaction: discord.Interaction, coro, ephemeral_guess: bool 
     return await task
 
 
+MAP_FAILED = "(the map could not be drawn this time; `/game map` tries again)"
+
+
+async def _render_map(out: Outcome, service: GameService) -> tuple[bytes | None, str | None]:
+    if not out.map_after:
+        return None, None
+    gid, seat = out.map_after
+    try:
+        return await service.render_game(gid, seat)
+    except Exception:  # a drawing failure must not lose the order already accepted
+        log.exception("render failed for game %s", gid)
+        return None, MAP_FAILED
+
+
+def map_post(out: Outcome, img: bytes | None, caption: str | None) -> Post | None:
+    """The post after the answer: a phase's notice with the map in one message (its pings
+    intact), or the map with its caption."""
+    if out.notice is not None:
+        text = out.notice.text
+        if caption == MAP_FAILED and len(text) + len(caption) + 1 <= 2000:
+            text += "\n" + caption
+        return Post(text=text, image=img, mentions=list(out.notice.mentions))
+    if out.map_after:
+        return Post(text=caption or "", image=img)
+    return None
+
+
 async def deliver(interaction: discord.Interaction, out: Outcome, service: GameService) -> None:
     limit = getattr(interaction, "filesize_limit", None) or discord.utils.DEFAULT_FILE_SIZE_LIMIT_BYTES
     post = out.reply or Post(text="Done.")
@@ -110,15 +137,18 @@ async def deliver(interaction: discord.Interaction, out: Outcome, service: GameS
     for p in out.public:
         for kw in _kwargs(p, limit):
             await interaction.followup.send(**kw)
-    if out.map_after:
-        gid, seat = out.map_after
+    post = map_post(out, *(await _render_map(out, service)))
+    if post is not None:
+        for kw in _kwargs(post, limit):
+            await interaction.followup.send(ephemeral=bool(out.map_after and out.map_after[1]), **kw)
+    for cid, posts in out.elsewhere.items():  # e.g. the welcome in a game's new thread
         try:
-            img, caption = await service.render_game(gid, seat)
-        except Exception:  # a drawing failure must not lose the order already accepted
-            log.exception("render failed for game %s", gid)
-            img, caption = None, "(the map could not be drawn this time; `/game map` tries again)"
-        for kw in _kwargs(Post(text=caption, image=img), limit):
-            await interaction.followup.send(ephemeral=seat is not None, **kw)
+            channel = interaction.client.get_channel(cid) or await interaction.client.fetch_channel(cid)
+            for p in posts:
+                for kw in _kwargs(p, limit):
+                    await channel.send(**kw)
+        except discord.HTTPException:
+            log.exception("could not post in channel %s", cid)
     failed = []
     for uid, posts in out.dms.items():
         try:

@@ -15,7 +15,7 @@ import secrets
 import time
 from collections import defaultdict
 from dataclasses import dataclass, field
-from typing import Callable
+from typing import Awaitable, Callable
 
 from engine.core import (
     Action,
@@ -58,6 +58,9 @@ class Outcome:
     ok: bool = True
     replayed: bool = False  # answered from a redelivered interaction
     map_after: tuple[int, str | None] | None = None  # (game id, seat or None): post this map next
+    # a phase's notice (what begins, who must act, the deadline): posted once, with map_after's image
+    notice: Post | None = None
+    elsewhere: dict[int, list[Post]] = field(default_factory=dict)  # channel (e.g. a new thread) -> posts
 
     @classmethod
     def error(cls, text: str) -> "Outcome":
@@ -82,6 +85,52 @@ class Ctx:
     interaction_id: str | None = None
     is_moderator: bool = False  # Manage Server in this guild
     user_name: str | None = None
+
+
+class PlaceError(Exception):
+    """The transport could not open the place (a thread) a new game was to live in; the
+    message is shown to the caller privately."""
+
+
+MAX_CHARTS_BYTES = 64 * 1024  # a chart file (attachment or console file) at most
+
+
+def charts_text(data: bytes) -> str:
+    """A chart file's bytes as text: at most 64 KB, UTF-8; ValueError (for the caller) otherwise."""
+    if len(data) > MAX_CHARTS_BYTES:
+        raise ValueError(f"the chart file is {len(data) // 1024} KB; at most {MAX_CHARTS_BYTES // 1024} KB")
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as e:
+        raise ValueError(f"the chart file is not UTF-8 text (byte {e.start})") from None
+    if not text.strip():
+        raise ValueError("the chart file is empty")
+    return text
+
+
+def fit_lines(lines: list[tuple[str, str]], limit: int = MAX_TEXT) -> str:
+    """Join ``(kind, line)`` pairs into one message within ``limit`` characters, in order:
+    ``keep`` lines (who must act and their pings, the deadline) always stay whole; ``trim``
+    lines (the report) are cut from the end as needed; ``opt`` lines (a hint) go first."""
+    lines = [(k, t) for k, t in lines if t]
+    size = sum(len(t) + 1 for _, t in lines) - 1
+    if size > limit:
+        lines = [(k, t) for k, t in lines if k != "opt"]
+    room = limit + 1 - sum(len(t) + 1 for k, t in lines if k == "keep")  # n lines, n - 1 line breaks
+    out = []
+    for k, t in lines:
+        if k in ("keep", "opt"):
+            out.append(t)
+            continue
+        if room <= 1:
+            continue
+        if len(t) + 1 <= room:
+            out.append(t)
+            room -= len(t) + 1
+        else:
+            out.append(clip(t, room - 1))
+            room = 0
+    return "\n".join(out)[:limit]
 
 
 def clip(text: str, n: int) -> str:
@@ -270,32 +319,63 @@ class GameService:
         if game is None:
             row = await self.store.game(game_id)
             game = await self.load(row)
-        v = game.view(None)
-        turn = "set-up" if v["turn"] == 0 else f"turn {v['turn']}"
-        return await self.render_async(game, seat), (f"Map: {turn}, {v['phase_title']}. "
-                                                      "Open it to read the counters; `/game map around:<hex>` zooms in.")
+        head = self._phase_head(game.view(None)).strip("*")
+        return await self.render_async(game, seat), f"Map: {head}. {self._map_hint(game)}"
 
     @staticmethod
     def seat_title(seat: str) -> str:
         return seat.replace("-", " ").title()
 
-    def _turn_line(self, game: Game, seats: dict[str, int], ping: bool) -> tuple[str, list[int]]:
-        v = game.view(None)
-        active = v["active"]
-        users = []
-        who = []
-        for s in active:
+    @staticmethod
+    def _phase_head(v: dict) -> str:
+        """The bold status line: "Game-Turn N of M (day): <phase>" only for rulesets whose
+        turns are numbered that way (numeric ``turns``); otherwise the phase title alone."""
+        title = v.get("phase_title", "")
+        turns, turn = v.get("turns"), v.get("turn")
+        if isinstance(turns, int) and isinstance(turn, int):
+            if turn == 0:
+                return f"**Set-up: {title}**"
+            light = f" ({'night' if v['night'] else 'day'})" if "night" in v else ""
+            return f"**Game-Turn {turn} of {turns}{light}: {title}**"
+        return f"**{title}**"
+
+    def _to_act(self, v: dict, seats: dict[str, int], ping: bool) -> tuple[str, list[int]]:
+        users, who = [], []
+        for s in v.get("active", []):
             uid = seats.get(s)
             if uid is not None and ping:
                 users.append(uid)
                 who.append(f"{self.seat_title(s)} (<@{uid}>)")
             else:
                 who.append(self.seat_title(s))
-        turn = "Set-up" if v["turn"] == 0 else f"Game-Turn {v['turn']} of {v['turns']} ({'night' if v['night'] else 'day'})"
-        text = f"**{turn}: {v['phase_title']}**"
-        if who:
-            text += f"\nTo act: {', '.join(who)}."
-        return text, sorted(set(users))
+        return (f"To act: {', '.join(who)}." if who else ""), sorted(set(users))
+
+    def _turn_line(self, game: Game, seats: dict[str, int], ping: bool) -> tuple[str, list[int]]:
+        v = game.view(None)
+        act, users = self._to_act(v, seats, ping)
+        text = self._phase_head(v)
+        if act:
+            text += "\n" + act
+        return text, users
+
+    @staticmethod
+    def _map_hint(game: Game) -> str:
+        place = "area" if getattr(game.ruleset, "board_kind", "hex") == "area" else "hex"
+        return f"Open the map to read the counters; `/game map around:<{place}>` zooms in."
+
+    async def _notice(self, game: Game, seats: dict[str, int], report: list[str], deadline: float | None,
+                      *, before: list[str] = (), limit: int = MAX_TEXT) -> Post:
+        """A phase's notice, one post with the map: what begins (a short report, trimmed if long),
+        who must act (pinged, never trimmed), the deadline, a hint."""
+        v = game.view(None)
+        act, pings = self._to_act(v, seats, ping=True)
+        lines = [("keep", t) for t in before] + [("keep", self._phase_head(v))]
+        lines += [("trim", t) for t in report]
+        lines += [("keep", act)]
+        if deadline:
+            lines.append(("keep", f"Deadline: {dl.stamp(deadline)}."))
+        lines.append(("opt", self._map_hint(game)))
+        return Post(text=fit_lines(lines, limit), mentions=await self._awake(pings))
 
     async def _secrets_dms(self, game: Game, seats: dict[str, int], only_seat: str | None = None) -> dict[int, list[Post]]:
         dms: dict[int, list[Post]] = defaultdict(list)
@@ -309,27 +389,55 @@ class GameService:
 
     # -------------------------------------------------------------- commands
     @_locked(needs_game=False)
-    async def new_game(self, ctx: Ctx, ruleset: str, options_text: str | None = None) -> Outcome:
+    async def new_game(self, ctx: Ctx, ruleset: str, options_text: str | None = None, *,
+                       charts: str | None = None,
+                       open_thread: Callable[[str], Awaitable[int]] | None = None) -> Outcome:
+        """A new game here, or, with ``open_thread`` (the transport's way to open a public thread,
+        given a default name; it returns the thread's channel id or raises ``PlaceError``), in a
+        new thread of this channel. ``charts`` (a chart file's text) becomes the ruleset option
+        ``charts``, which the ruleset checks like any other option."""
         if ruleset not in ruleset_names():
             return Outcome.error(f"Unknown ruleset `{clip(ruleset, 30)}`. Available: {', '.join(ruleset_names())}.")
-        if await self.store.live_game(ctx.channel_id):
-            return Outcome.error("This channel already has a game. Finish it with `/game end`, or use another channel or thread.")
+        if open_thread is None and await self.store.live_game(ctx.channel_id):
+            return Outcome.error("This channel already has a game. Finish it with `/game end`, or use another "
+                                 "channel or thread (`/game new thread:yes` opens one).")
         try:
             options = parse_options(options_text)
+            if charts is not None:
+                if "charts" in options:
+                    raise ValueError("give the charts once: as a file or in `options`, not both")
+                options["charts"] = charts
             rs_options, rules = dl.split_options(options, self.deadline_defaults)
             rs = get_ruleset(ruleset)
             seed = self.seed_source()
             state = rs.new_game(rs_options, seed, self.fixtures.pop(ctx.channel_id, None))
         except (ValueError, OrderError) as e:
             return Outcome.error(f"Bad options: {e}")
+        channel_id = ctx.channel_id
+        if open_thread is not None:
+            try:
+                channel_id = await open_thread(clip(f"{rs.title} ({ctx.user_name or 'new game'})", 100))
+            except PlaceError as e:
+                return Outcome.error(f"No game was created: {e}")
+            if await self.store.live_game(channel_id):  # a thread that already holds a game
+                return Outcome.error("That thread already has a game. Finish it with `/game end` there.")
         gid = await self.store.create_game(
-            channel_id=ctx.channel_id, guild_id=ctx.guild_id, ruleset=ruleset, options=options, seed=seed,
+            channel_id=channel_id, guild_id=ctx.guild_id, ruleset=ruleset, options=options, seed=seed,
             commitment=commitment(seed), creator_id=ctx.user_id, now=self.clock(), initial_state=state,
             deadline_rules={"hours": rules.hours, "policy": rules.policy, "reminders": list(rules.reminders)})
         self.games[gid] = Game(rs, state)
         seats = ", ".join(f"`{s}`" for s in rs.seats)
+        extra = " with the group's own charts" if "charts" in options else ""
+        if channel_id != ctx.channel_id:
+            out = Outcome.public_reply(
+                f"New game of **{rs.title}**{extra} in the thread <#{channel_id}>, by <@{ctx.user_id}>. "
+                f"Seats: {seats}. Play there: `/game join`, then `/game start`.")
+            out.elsewhere[channel_id] = [Post(text=(
+                f"New game of **{rs.title}**{extra} in this thread, created by <@{ctx.user_id}>. Seats: {seats}. "
+                "Take one with `/game join`, then `/game start`; every game command works here."))]
+            return out
         return Outcome.public_reply(
-            f"New game of **{rs.title}** in this channel. Seats: {seats}. "
+            f"New game of **{rs.title}**{extra} in this channel. Seats: {seats}. "
             f"Take one with `/game join`, then `/game start`.")
 
     @_locked(needs_game=True)
@@ -374,16 +482,12 @@ class GameService:
         await self.store.set_status(row.id, "active", self.clock())
         game = await self.load(row)
         row = await self.store.game(row.id)
-        head, pings = self._turn_line(game, seats, ping=True)
-        pings = await self._awake(pings)
         text = (f"The game of **{rs.title}** begins.\n"
                 f"Dice commitment (SHA-256 of the secret seed): `{row.commitment}`. "
-                "Every die and hidden draw comes from that seed; it is published with `/game export` once the game is over.\n"
-                f"{head}")
+                "Every die and hidden draw comes from that seed; it is published with `/game export` once the game is over.")
         deadline = await self._sync_clock(row, game)
-        if deadline:
-            text += f"\nDeadline: {dl.stamp(deadline)}."
-        out = Outcome(reply=Post(text=text, mentions=pings), ephemeral=False, map_after=(row.id, None))
+        out = Outcome(reply=Post(text=text), ephemeral=False, map_after=(row.id, None),
+                      notice=await self._notice(game, seats, [], deadline))
         out.dms = await self._secrets_dms(game, seats)
         return out
 
@@ -424,33 +528,42 @@ class GameService:
         return action, events, trial.state
 
     async def _commit(self, ctx: Ctx, row: GameRow, game: Game, seats: dict[str, int], seat: str,
-                      action: Action, events, new_state: dict, *, also=None, by: str | None = None) -> Outcome:
+                      action: Action, events, new_state: dict, *, also=None, by: str | None = None,
+                      merge: str | None = None) -> Outcome:
         """Write an accepted order (one transaction). ``also(text, outcome)`` gives further
         statements for the same transaction (the scheduler's fired flag and outbox);
-        ``by`` names who acted when it was not the seat's holder (the deadline)."""
+        ``by`` names who acted when it was not the seat's holder (the deadline). An order that
+        starts a phase gets ``notice`` (report, pings, deadline) to post with the map; with
+        ``merge`` (a first line) the order's own lines go into that notice too (one post)."""
         rs = game.ruleset
         canon = rs.format(action)
         new_phase = any(e.new_phase for e in events)
         seq = row.seq + 1
         res = rs.result(new_state)
         lines = [f"**{self.seat_title(seat)}** `{canon}`" + (f" ({by})" if by else "")]
+        report: list[str] = []
         for e in events:
-            if e.public and not (e.new_phase and not res):  # the phase header below says it
+            if e.public and e.new_phase and not res:
+                report.append(e.public)  # what begins: in the phase's notice
+            elif e.public:
                 lines.append(e.public)
             for roll in e.rolls:
                 lines.append(f"  🎲 {roll.get('label', '')}: {roll['value']}")
         old_game_state = game.state
         dice_before = game.dice_drawn()
         game.state = new_state
-        pings: list[int] = []
-        if new_phase and not res:
-            head, pings = self._turn_line(game, seats, ping=True)
-            pings = await self._awake(pings)
-            lines.append(head)
         if res:
             lines.append(f"**The game is over.** {res.summary}")
         text = clip("\n".join(lines), MAX_TEXT)
-        out = Outcome(reply=Post(text=text, mentions=pings), ephemeral=False)
+        out = Outcome(reply=Post(text=text), ephemeral=False)
+
+        async def notice(deadline: float | None) -> Post:
+            if merge is not None:  # one post for everything: room left for the deadline added when sent
+                return await self._notice(game, seats, lines + report, None, before=[merge], limit=MAX_TEXT - 120)
+            return await self._notice(game, seats, report, deadline)
+
+        if new_phase and not res:
+            out.notice = await notice(None)
         dms: dict[int, list[Post]] = defaultdict(list)
         for e in events:
             for s, t in e.private.items():
@@ -472,8 +585,8 @@ class GameService:
             raise
         fresh = await self.store.game(row.id)
         deadline = await self._sync_clock(fresh, game)
-        if new_phase and deadline and out.reply:
-            out.reply.text = clip(out.reply.text + f"\nDeadline: {dl.stamp(deadline)}.", MAX_TEXT)
+        if out.notice and deadline and merge is None:
+            out.notice = await notice(deadline)
         return out
 
     async def done(self, ctx: Ctx, seat: str | None = None) -> Outcome:
@@ -545,20 +658,75 @@ class GameService:
                 return who
             seat = who
         if around:
-            from engine.hexgrid import Hex, HexError
-
             try:
-                h = Hex.parse(around)
-            except HexError as e:
+                around = self.parse_around(game.ruleset, around)
+            except (ValueError, OrderError) as e:
                 return Outcome.error(str(e))
-            hm = getattr(game.ruleset, "hexmap", None)
-            if hm is not None and h not in hm:
-                return Outcome.error(f"Hex {around} is off the map.")
-            around = str(h)
-        img = await self.render_async(game, seat, around)
+        try:
+            img = await self.render_async(game, seat, around)
+        except ValueError as e:  # the drawing refused the place after all
+            return Outcome.error(str(e))
         label = f"{self.seat_title(seat)}'s own view (private)" if seat else "Public map"
         text = f"{label}" + (f", around {around}" if around else "") + "."
         return Outcome(reply=Post(text=text, image=img), ephemeral=bool(seat))
+
+    @staticmethod
+    def parse_around(rs, text: str) -> str:
+        """The canonical place for ``/game map around:``: the ruleset's own ``parse_around(text)``
+        if it has one; else an area id (or a unique prefix or name) for an area game
+        (``board_kind == "area"``, ``board.areas``), a hex on the map for a hex game."""
+        text = (text or "").strip()
+        if len(text) > 40:
+            raise ValueError("`around` is a hex or an area id (40 characters at most).")
+        own = getattr(rs, "parse_around", None)
+        if own is not None:
+            return own(text)
+        if getattr(rs, "board_kind", "hex") == "area":
+            areas = getattr(getattr(rs, "board", None), "areas", None) or {}
+            t = text.lower()
+            if t in areas:
+                return t
+            cands = [a for a in areas if a.startswith(t)] or \
+                    [a for a, ar in areas.items() if t and t in str(getattr(ar, "name", "")).lower()]
+            if len(cands) == 1:
+                return cands[0]
+            hint = f" Did you mean {', '.join(f'`{c}`' for c in cands[:5])}?" if cands else \
+                " Autocomplete lists the areas."
+            raise ValueError(f"There is no area `{clip(text, 30)}` on this board.{hint}")
+        from engine.hexgrid import Hex, HexError
+
+        try:
+            h = Hex.parse(text)
+        except HexError as e:
+            raise ValueError(str(e)) from None
+        hm = getattr(rs, "hexmap", None)
+        if hm is not None and h not in hm:
+            raise ValueError(f"Hex {clip(text, 10)} is off the map.")
+        return str(h)
+
+    async def autocomplete_around(self, ctx: Ctx, current: str) -> list[tuple[str, str]]:
+        """(label, value) pairs for ``/game map around:``: an area game's areas; for a hex game,
+        the hexes where the public map shows units."""
+        row = await self.store.latest_game(ctx.channel_id)
+        if row is None:
+            return []
+        rs = get_ruleset(row.ruleset)
+        cur = (current or "").strip().lower()
+        own = getattr(rs, "around_choices", None)
+        if own is not None:
+            return [(clip(str(n), 100), str(v)[:100]) for n, v in own(cur)][:25]
+        if getattr(rs, "board_kind", "hex") == "area":
+            areas = getattr(getattr(rs, "board", None), "areas", None) or {}
+            out = []
+            for aid, ar in areas.items():
+                name = str(getattr(ar, "name", aid))
+                if not cur or cur in aid or cur in name.lower():
+                    out.append((clip(f"{aid} ({name})" if name != aid else aid, 100), aid))
+            starts = [c for c in out if c[1].startswith(cur)]
+            return (starts + [c for c in out if c not in starts])[:25]
+        game = await self.load(row)
+        hexes = sorted({str(u["hex"]) for u in game.view(None).get("units", []) if u.get("hex")})
+        return [(h, h) for h in hexes if h.startswith(cur)][:25]
 
     async def log(self, ctx: Ctx, last: int | None = None) -> Outcome:
         row = await self._current(ctx)  # a finished game still answers
@@ -858,9 +1026,14 @@ class GameService:
         ctx = Ctx(channel_id=row.channel_id, user_id=0, guild_id=row.guild_id, interaction_id=iid)
         now = self.clock()
 
+        head = f"⌛ The deadline for {title} has passed."
+
         def also(text: str, out: Outcome):
-            posts = [self.store.outbox_sql(row.id, {"text": f"⌛ The deadline for {title} has passed.\n{text}",
-                                                    "mentions": out.reply.mentions if out.reply else [],
+            # a phase that begins here: one post (the order, the report, the ping; the map and
+            # the deadline are added when it is sent)
+            body = out.notice.text if out.notice else f"{head}\n{text}"
+            posts = [self.store.outbox_sql(row.id, {"text": body,
+                                                    "mentions": out.notice.mentions if out.notice else [],
                                                     "map": row.id if out.map_after else None,
                                                     "deadline": row.id if out.map_after else None},
                                            now, channel_id=row.channel_id)]
@@ -870,7 +1043,7 @@ class GameService:
             return ([fire] if fire else []) + posts
 
         await self._commit(ctx, row, game, seats, seat, action, events, new_state, also=also,
-                           by="passed at the deadline")
+                           by="passed at the deadline", merge=head)
 
     async def _admin_clock(self, ctx: Ctx, row: GameRow, what: str) -> tuple[Game, Clock] | Outcome:
         if not self._can_admin(ctx, row):

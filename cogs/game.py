@@ -6,11 +6,44 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.discord_app import ctx_of, defer, deliver, guarded
+from bot.service import MAX_CHARTS_BYTES, Outcome, PlaceError, charts_text
 from engine.core import ruleset_names
 
 
 def _service(interaction: discord.Interaction):
     return interaction.client.service
+
+
+YES = ("yes", "y", "true", "on", "1")
+NO = ("no", "n", "false", "off", "0")
+
+
+def thread_opener(interaction: discord.Interaction, name: str | None):
+    """How ``/game new thread:`` opens its thread: a public thread of the channel the command
+    was used in, named ``name`` (or the service's default). Failures become ``PlaceError``s,
+    which the service answers privately (and then creates no game)."""
+
+    async def open_thread(default_name: str) -> int:
+        channel = interaction.channel
+        if isinstance(channel, discord.Thread):
+            raise PlaceError("this is already a thread; use `/game new` here without `thread`")
+        if not isinstance(channel, discord.TextChannel):
+            raise PlaceError("threads can be opened only in a server's text channel")
+        perms = interaction.app_permissions
+        if not (perms.create_public_threads and perms.send_messages_in_threads):
+            raise PlaceError("I lack the Create Public Threads (or Send Messages in Threads) permission "
+                             "in this channel; a moderator can grant it, or create the game without `thread`")
+        try:
+            made = await channel.create_thread(name=(name or default_name)[:100], type=discord.ChannelType.public_thread,
+                                               auto_archive_duration=10080, reason="a palantir game")
+        except discord.Forbidden:
+            raise PlaceError("Discord refused to let me open a thread here (missing permission); "
+                             "a moderator can grant Create Public Threads, or create the game without `thread`") from None
+        except discord.HTTPException as e:
+            raise PlaceError(f"Discord could not open the thread ({e.status}: {str(e.text)[:80]}); try again") from None
+        return made.id
+
+    return open_thread
 
 
 _ZONES: list[str] = []
@@ -36,12 +69,34 @@ class GameCog(commands.Cog):
     game = app_commands.Group(name="game", description="Create, join and run a game in this channel",
                               guild_only=True)
 
-    @game.command(name="new", description="Create a game in this channel")
-    @app_commands.describe(ruleset="Which game", options="key=value pairs (variants, chart overrides)")
+    @game.command(name="new", description="Create a game in this channel (or in a new thread of it)")
+    @app_commands.describe(ruleset="Which game", options="key=value pairs (variants, deadlines)",
+                           thread="Open a public thread for the game: `yes`, or the thread's name",
+                           charts="A chart file (TOML, at most 64 KB) overriding the ruleset's charts")
     @app_commands.choices(ruleset=[app_commands.Choice(name=n, value=n) for n in ruleset_names()])
-    async def new(self, interaction: discord.Interaction, ruleset: str, options: str | None = None):
+    async def new(self, interaction: discord.Interaction, ruleset: str, options: str | None = None,
+                  thread: app_commands.Range[str, 1, 100] | None = None, charts: discord.Attachment | None = None):
         svc = _service(interaction)
-        await deliver(interaction, await guarded(interaction, svc.new_game(ctx_of(interaction), ruleset, options), False), svc)
+        ctx = ctx_of(interaction)
+
+        async def run() -> Outcome:
+            text = None
+            if charts is not None:
+                if (charts.size or 0) > MAX_CHARTS_BYTES:
+                    return Outcome.error(f"No game was created: the chart file is {charts.size // 1024} KB; "
+                                         f"at most {MAX_CHARTS_BYTES // 1024} KB.")
+                try:
+                    text = charts_text(await charts.read())
+                except ValueError as e:
+                    return Outcome.error(f"No game was created: {e}.")
+                except discord.HTTPException:
+                    return Outcome.error("No game was created: I could not download the chart file; try again.")
+            opener = None
+            if thread is not None and thread.strip().lower() not in NO:
+                opener = thread_opener(interaction, None if thread.strip().lower() in YES else thread.strip())
+            return await svc.new_game(ctx, ruleset, options, charts=text, open_thread=opener)
+
+        await deliver(interaction, await guarded(interaction, run(), False), svc)
 
     @game.command(name="join", description="Take a seat")
     @app_commands.describe(seat="The seat to take")
@@ -70,11 +125,17 @@ class GameCog(commands.Cog):
         await deliver(interaction, await guarded(interaction, svc.status(ctx_of(interaction))), svc)
 
     @game.command(name="map", description="The public map, or your own seat's view (private)")
-    @app_commands.describe(around="Centre on this hex (XXYY)", mine="Your own seat's view, privately")
-    async def map(self, interaction: discord.Interaction, around: str | None = None, mine: bool = False):
+    @app_commands.describe(around="Centre on this hex (XXYY) or area", mine="Your own seat's view, privately")
+    async def map(self, interaction: discord.Interaction, around: app_commands.Range[str, 1, 40] | None = None,
+                  mine: bool = False):
         svc = _service(interaction)
         await defer(interaction, mine)  # drawing can take a moment
         await deliver(interaction, await svc.map(ctx_of(interaction), around, mine), svc)
+
+    @map.autocomplete("around")
+    async def map_around(self, interaction: discord.Interaction, current: str):
+        pairs = await _service(interaction).autocomplete_around(ctx_of(interaction), current)
+        return [app_commands.Choice(name=n, value=v) for n, v in pairs[:25]]
 
     @game.command(name="log", description="The public log, in order notation")
     @app_commands.describe(last="How many orders (default 20)")

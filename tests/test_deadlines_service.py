@@ -64,7 +64,8 @@ async def outbox(svc):
 async def test_start_sets_the_deadline_and_reminders_go_only_to_the_seat_that_must_act(tmp_path):
     svc, clock = await make(tmp_path)
     out = await started(svc)
-    assert f"<t:{int(T0 + 24 * H)}:F>" in out.reply.text and f"<t:{int(T0 + 24 * H)}:R>" in out.reply.text
+    # the phase's notice (posted with the map) carries the deadline
+    assert f"<t:{int(T0 + 24 * H)}:F>" in out.notice.text and f"<t:{int(T0 + 24 * H)}:R>" in out.notice.text
     row = await svc.store.live_game(9)
     pending = await svc.store.timers(row.id, pending_only=True)
     assert sorted((t.kind, t.seat, t.due_at - T0) for t in pending) == [
@@ -79,7 +80,7 @@ async def test_start_sets_the_deadline_and_reminders_go_only_to_the_seat_that_mu
     # Red finishes early: the phase ends, Blue's clock starts now, Red's remaining reminder is gone
     clock.t = T0 + 13 * H
     out = await svc.order(ctx(RED), "done")
-    assert f"<t:{int(T0 + 37 * H)}:F>" in out.reply.text
+    assert f"<t:{int(T0 + 37 * H)}:F>" in out.notice.text and out.notice.mentions == [BLUE]
     clock.t = T0 + 22 * H
     assert await svc.fire_due() == 0  # nothing for Red any more
     clock.t = T0 + 25 * H
@@ -163,7 +164,7 @@ async def test_quiet_hours_move_the_deadline_and_silence_pings(tmp_path):
     clock.t = 1_705_000_000.0 + 4 * H
     await svc.order(ctx(RED), "done")
     out = await svc.order(ctx(BLUE), "done")
-    assert f"<@{RED}>" in out.reply.text and RED not in out.reply.mentions
+    assert f"<@{RED}>" in out.notice.text and RED not in out.notice.mentions
 
 
 async def test_away_makes_the_deadline_wait_and_bad_dates_are_refused(tmp_path):

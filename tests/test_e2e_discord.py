@@ -96,7 +96,8 @@ async def play_setup(w: World):
     r = await w.cmd(w.alice, "game", "start")
     assert not r.ephemeral and "commitment" in r.content.lower()
     msgs = await r.wait_for_messages(2)
-    start_map = png_of(msgs[1])
+    start_map = png_of(msgs[1])  # the phase's notice: the map, the report and the ping in one post
+    assert "Sauron set-up" in msgs[1].content and msgs[1].pinged() == {w.alice}
     # the secret went to Westernesse, by DM, and to nobody else
     await s.wait_for(lambda: s.dms(w.bob))
     assert any("real cauldrons" in m.content for m in s.dms(w.bob))
@@ -129,10 +130,15 @@ async def play_setup(w: World):
     for o in SAURON_SETUP:
         r = await w.cmd(w.alice, "order", text=o)
         assert not r.ephemeral and o in r.content, r.content
+    n_public = len(s.messages(w.cid))
     r = await w.cmd(w.alice, "done")
-    assert not r.ephemeral and "Westernesse set-up" in r.content
-    assert f"<@{w.bob}>" in r.content  # the seat that must act now is pinged
-    png_of((await r.wait_for_messages(2))[1])  # a map at the new phase
+    assert not r.ephemeral and "`done`" in r.content and r.message.pinged() == set()  # the order's own answer
+    notice = (await r.wait_for_messages(2))[1]  # then ONE post: the map, a short report, the ping
+    png_of(notice)
+    assert "Westernesse set-up" in notice.content and notice.pinged() == {w.bob}  # exactly the seat to act
+    assert len(notice.content) <= 2000
+    await asyncio.sleep(0.1)
+    assert len(s.messages(w.cid)) == n_public + 2  # the answer and the notice, nothing else
     for o in WESTERNESSE_SETUP:
         r = await w.cmd(w.bob, "order", text=o)
         assert not r.ephemeral, r.content
@@ -140,8 +146,10 @@ async def play_setup(w: World):
     assert r.ephemeral
     own = png_of(r.message)
     r = await w.cmd(w.bob, "done")
-    assert "Set-up is complete" in r.content and "Game-Turn 1" in r.content
-    final_map = png_of((await r.wait_for_messages(2))[1])
+    assert "Set-up is complete" in r.content
+    notice = (await r.wait_for_messages(2))[1]
+    assert "Game-Turn 1" in notice.content and notice.pinged() == {w.bob}  # Westernesse's magic leaders first
+    final_map = png_of(notice)
     assert final_map != start_map and own != final_map
     r = await w.cmd(w.alice, "game", "status")
     assert r.ephemeral and "Game-Turn 1" in r.content

@@ -54,9 +54,10 @@ async def test_deadlines_reminders_and_the_pass_policy_through_discord(tmp_path)
         await w.cmd(w.alice, "game", "join", seat="sauron")
         await w.cmd(w.bob, "game", "join", seat="westernesse")
         r = await w.cmd(w.alice, "game", "start")
-        await r.wait_for_messages(2)  # the answer and the map
+        notice = (await r.wait_for_messages(2))[1]  # the answer, then the notice with the map
         deadline = int(T0 + 3 * H)
-        assert f"<t:{deadline}:F>" in r.content and f"<t:{deadline}:R>" in r.content
+        assert f"<t:{deadline}:F>" in notice.content and f"<t:{deadline}:R>" in notice.content
+        assert notice.pinged() == {w.alice} and any(a.filename.endswith(".png") for a in notice.attachments)
         r = await w.cmd(w.carol, "game", "status")
         assert r.ephemeral and f"<t:{deadline}:F>" in r.content
         n = len(public(w))

@@ -33,7 +33,7 @@ async def play_and_collect(tmp_path, name, real):
             gid, seat = out.map_after
             img, cap = await svc.render_game(gid, seat)
             if seat in (None, "sauron"):
-                seen_by_sauron.append(("map", cap, img))
+                seen_by_sauron.append(("map", out.notice.text if out.notice else cap, img))
         for uid, posts in out.dms.items():
             for p in posts:
                 (seen_by_sauron if uid == SAURON else seen_by_west).append(("dm", p.text))

@@ -135,7 +135,8 @@ async def test_start_publishes_the_commitment_and_dms_the_secret_to_westernesse_
     assert commitment("public-test") in out.reply.text and "public-test" not in out.reply.text
     assert list(out.dms) == [WEST]
     assert "real cauldrons" in out.dms[WEST][0].text
-    assert WEST in out.reply.mentions or SAURON in out.reply.mentions  # the acting seat is pinged
+    # the phase's notice (one post with the map) pings exactly the seat that must act; the answer pings nobody
+    assert out.notice.mentions == [SAURON] and out.reply.mentions == [] and out.map_after
 
 
 async def test_export_lists_canonical_orders_and_withholds_the_seed_until_over(store):

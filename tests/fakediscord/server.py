@@ -40,7 +40,9 @@ World (call before the bot connects; afterwards GUILD_CREATE / CHANNEL_CREATE /
 GUILD_MEMBER_ADD (members intent only) / GUILD_MEMBER_UPDATE are dispatched):
 ``add_guild(name)``, ``add_channel(guild_id, name)``, ``add_user(name, guild_id=None,
 manage_guild=False, *, bot=False, dms_open=True)``, ``add_member(guild_id, user_id, *,
-manage_guild=False)``, ``set_manage_guild(guild_id, user_id, value)``, ``dm_channel(user_id)``.
+manage_guild=False)``, ``set_manage_guild(guild_id, user_id, value)``, ``dm_channel(user_id)``,
+``set_bot_permissions(guild_id, permissions)`` (thread creation needs Create Public/Private Threads,
+else ``403 Missing Permissions``).
 
 Driving the bot (each returns an :class:`InteractionResult` unless noted):
 ``slash(user, channel, *names, options=None, timeout=10, bypass_permissions=False)``,
@@ -129,6 +131,7 @@ P_SPEAK = 1 << 21
 P_CHANGE_NICKNAME = 1 << 26
 P_USE_APPLICATION_COMMANDS = 1 << 31
 P_CREATE_PUBLIC_THREADS = 1 << 35
+P_CREATE_PRIVATE_THREADS = 1 << 36
 P_SEND_MESSAGES_IN_THREADS = 1 << 38
 ALL_PERMISSIONS = (1 << 51) - 1
 EVERYONE_PERMISSIONS = (
@@ -705,6 +708,15 @@ class FakeDiscord:
             member.roles.remove(role)
         if self._session is not None:
             self._dispatch("GUILD_MEMBER_UPDATE", {**self._member_payload(guild, user_id), "guild_id": str(guild_id)})
+
+    def set_bot_permissions(self, guild_id: int, permissions: int) -> None:
+        """Change the bot's role permissions in a guild (e.g. take Create Public Threads away);
+        dispatches GUILD_ROLE_UPDATE when connected. Interactions carry them as ``app_permissions``."""
+        guild = self.guilds[guild_id]
+        role = guild.roles[guild.bot_role_id]  # type: ignore[index]
+        role["permissions"] = str(permissions)
+        if self._session is not None:
+            self._dispatch("GUILD_ROLE_UPDATE", {"guild_id": str(guild_id), "role": role})
 
     def dm_channel(self, user_id: int) -> int:
         """The id of the DM channel between the bot and ``user_id`` (created on demand)."""
@@ -2426,6 +2438,11 @@ class FakeDiscord:
         if parent.type != CH_TEXT:
             raise _HTTPError(400, 50024, "Cannot execute action on this channel type")
         body, _ = await self._read_body(request)
+        guild = self.guilds.get(parent.guild_id or 0)
+        private = "message_id" not in request.match_info and int(body.get("type") or CH_PRIVATE_THREAD) == CH_PRIVATE_THREAD
+        needed = P_CREATE_PRIVATE_THREADS if private else P_CREATE_PUBLIC_THREADS
+        if guild is not None and not self._guild_permissions(guild, self.bot_user_id) & needed:
+            raise _HTTPError(403, 50013, "Missing Permissions")
         name = body.get("name") or ""
         if not 1 <= len(name) <= 100:
             self._violate("invalid_thread", f"thread name {name!r} must be 1-100 characters")
