@@ -983,12 +983,25 @@ class GameService:
         rules = self._rules(row)
         who = [s for s in active if s in seats]
         if rules.policy == "pass":
-            for i, s in enumerate(who):
-                last = i == len(who) - 1
-                await self._pass_seat(row, game, seats, s, t, fire if last else None, title)
+            # Every seat still to act in this phase is passed; where the rules refuse `done`
+            # (a retreat to choose, an attack the rules require) the ruleset's deadline action
+            # is applied first, then `done` again. Each step is its own logged order, keyed by
+            # the log position, so a crash in between neither loses nor repeats one.
+            for _ in range(200):
                 row = await self.store.game(row.id)
-            if not who:
-                await self.store.run_in_transaction([fire])
+                game = await self.load(row)
+                if row.status != "active" or self._phase_key(game) != t.phase_key:
+                    break
+                todo = [s for s in game.active_seats() if s in seats]
+                if not todo:
+                    break
+                applied, nag, ended = await self._pass_seat(row, game, seats, todo[0], t, title, fire)
+                if ended:
+                    return  # the fired flag went with the order that ended the passing
+                if not applied:
+                    await self.store.run_in_transaction([fire] + nag)  # the nag goes out once, with the fired flag
+                    return
+            await self.store.run_in_transaction([fire])
             return
         pings = await self._awake(sorted({seats[s] for s in who} | {row.creator_id}), now)
         names = ", ".join(f"{self.seat_title(s)} (<@{seats[s]}>)" for s in who)
@@ -1006,25 +1019,38 @@ class GameService:
         await self.store.run_in_transaction(
             [fire, self.store.outbox_sql(row.id, {"text": text, "mentions": pings}, now, channel_id=row.channel_id)])
 
-    async def _pass_seat(self, row: GameRow, game: Game, seats: dict[str, int], seat: str, t, fire, title) -> None:
-        """The ``pass`` policy: the seat's part of the phase ends with no further orders."""
-        iid = f"deadline-{t.id}-{seat}"
+    async def _pass_seat(self, row: GameRow, game: Game, seats: dict[str, int], seat: str, t,
+                         title, fire) -> tuple[bool, list, bool]:
+        """The ``pass`` policy for one seat: its part of the phase ends with no further
+        orders (`done`). Where the rules refuse that, the ruleset's ``deadline_action``
+        (if any) is applied instead. Returns (an order was applied, the statements of a
+        nag to send, the passing is over). The order that ends the passing (the phase
+        moves on, or nobody is left to pass) carries the timer's fired flag in its own
+        transaction, before the new phase's timers replace the old ones."""
+        iid = f"deadline-{t.id}-{row.seq}"
         if await self.store.response_for(iid):
-            return  # passed before a crash
+            return False, [], False  # applied before a crash; the log already has it
+        rs = game.ruleset
+        by = "passed at the deadline"
         try:
             action, events, new_state = self._try(game, seat, "done")
-        except OrderError as e:  # the rules do not let this seat stop here: say so, and nag instead
-            uid = seats[seat]
-            text = (f"⌛ The deadline for {title} has passed, but {self.seat_title(seat)} (<@{uid}>) cannot be "
-                    f"passed: {e}. <@{row.creator_id}>: `/game extend hours:<n>` or `/game sub`.")
-            pings = await self._awake(sorted({uid, row.creator_id}))
-            await self.store.run_in_transaction(
-                ([fire] if fire else [("SELECT 1", ())])
-                + [self.store.outbox_sql(row.id, {"text": text, "mentions": pings}, self.clock(),
-                                         channel_id=row.channel_id)], first_must_change=bool(fire))
-            return
+        except OrderError as e:
+            pick = getattr(rs, "deadline_action", None)
+            alt = pick(game.state, seat) if pick else None
+            if alt is None:  # the rules do not let this seat stop here: say so, and nag instead
+                uid = seats[seat]
+                text = (f"⌛ The deadline for {title} has passed, but {self.seat_title(seat)} (<@{uid}>) cannot be "
+                        f"passed: {e}. <@{row.creator_id}>: `/game extend hours:<n>` or `/game sub`.")
+                pings = await self._awake(sorted({uid, row.creator_id}))
+                return False, [self.store.outbox_sql(row.id, {"text": text, "mentions": pings}, self.clock(),
+                                                     channel_id=row.channel_id)], False
+            action, events, new_state = self._try(game, seat, rs.format(alt))
+            by = f"chosen by the bot at the deadline, because {e.message}"
         ctx = Ctx(channel_id=row.channel_id, user_id=0, guild_id=row.guild_id, interaction_id=iid)
         now = self.clock()
+        after = Game(rs, new_state)
+        ended = (rs.result(new_state) is not None or self._phase_key(after) != t.phase_key
+                 or not [s for s in after.active_seats() if s in seats])
 
         head = f"⌛ The deadline for {title} has passed."
 
@@ -1040,10 +1066,10 @@ class GameService:
             for uid, ps in out.dms.items():
                 for p in ps:
                     posts.append(self.store.outbox_sql(row.id, {"text": p.text}, now, user_id=uid))
-            return ([fire] if fire else []) + posts
+            return ([fire] if ended else []) + posts
 
-        await self._commit(ctx, row, game, seats, seat, action, events, new_state, also=also,
-                           by="passed at the deadline", merge=head)
+        await self._commit(ctx, row, game, seats, seat, action, events, new_state, also=also, by=by, merge=head)
+        return True, [], ended
 
     async def _admin_clock(self, ctx: Ctx, row: GameRow, what: str) -> tuple[Game, Clock] | Outcome:
         if not self._can_admin(ctx, row):

@@ -32,7 +32,7 @@ class Tiny:
 
     def parse(self, st, seat, text):
         w = text.split()
-        if not w or w[0] not in ("note", "roll", "peek", "done", "win"):
+        if not w or w[0] not in ("note", "roll", "peek", "done", "win", "owe", "pay"):
             raise InvalidOrder(f"`{text[:20]}` is not an order here")
         a = Action(w[0], tuple(w[1:]))
         self.check(st, seat, a)
@@ -44,6 +44,12 @@ class Tiny:
     def check(self, st, seat, a):
         if seat not in self.active_seats(st):
             raise IllegalOrder("not your phase", "1.0")
+        if a.verb == "done" and st.get("owed"):
+            raise IllegalOrder("you owe a payment: `pay` first", "3.0")
+
+    def deadline_action(self, st, seat):
+        """At a `pass` deadline, a debt the rules require is paid first."""
+        return Action("pay") if st.get("owed") and seat in self.active_seats(st) else None
 
     def apply(self, st, seat, a):
         if a.verb == "note":
@@ -56,6 +62,12 @@ class Tiny:
             return [Event(public=f"{seat} rolls {v}", rolls=d.rolls)]
         if a.verb == "peek":
             return [Event(public=f"{seat} peeks", private={seat: f"the card is {st['hidden']['card']}"}, reveals=True)]
+        if a.verb == "owe":
+            st["owed"] = True
+            return [Event(public=f"{seat} owes a payment (3.0)")]
+        if a.verb == "pay":
+            st["owed"] = False
+            return [Event(public=f"{seat} pays (3.0)")]
         if a.verb == "win":
             st["over"] = {"winner": seat, "summary": f"{seat} wins"}
             return [Event(public=f"{seat} wins", new_phase=True)]

@@ -122,6 +122,30 @@ async def test_pass_ends_the_seats_part_once_even_when_fired_again_after_a_crash
     assert [a.seat for a in await svc2.store.actions(row.id)] == ["red", "blue"]
 
 
+async def test_pass_applies_the_rulesets_deadline_action_where_done_is_refused(tmp_path):
+    """`pass` ends the seat's part; where the rules refuse `done` (a retreat to
+    choose, an attack the rules require) the ruleset's deadline action is
+    applied first, logged as its own order, then `done`; the timer fires once."""
+    svc, clock = await make(tmp_path)
+    await started(svc, "deadline=1 policy=pass remind=off")
+    assert (await svc.order(ctx(RED), "owe")).ok
+    clock.t = T0 + 1 * H
+    assert await svc.fire_due() == 1
+    row = await svc.store.live_game(9)
+    acts = await svc.store.actions(row.id)
+    assert [(a.seat, a.text) for a in acts] == [("red", "owe"), ("red", "pay"), ("red", "done")]
+    assert len({a.interaction_id for a in acts[1:]}) == 2 and all(a.interaction_id.startswith("deadline-")
+                                                                 for a in acts[1:])
+    assert (await svc.load(row)).state["phase"] == "blue"
+    texts = [p["text"] for p in await outbox(svc)]
+    assert any("chosen by the bot at the deadline" in t and "pay" in t for t in texts)
+    assert await svc.fire_due() == 0  # once
+    # Blue's own deadline is intact (the fired flag did not land on the new phase's timer)
+    clock.t = T0 + 2 * H + 1
+    assert await svc.fire_due() == 1
+    assert [a.seat for a in await svc.store.actions(row.id)][-1] == "blue"
+
+
 async def test_pause_policy_and_admin_clock_controls(tmp_path):
     svc, clock = await make(tmp_path)
     await started(svc, "deadline=10 policy=pause remind=off")

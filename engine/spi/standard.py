@@ -1170,6 +1170,23 @@ class StandardRules:
     def legal_extra(self, state: State, seat: str) -> Iterator[Action]:
         return iter(())
 
+    def deadline_action(self, state: State, seat: str) -> Action | None:
+        """What the bot does for ``seat`` when its deadline passes and `done`
+        is not allowed (the `pass` policy): a retreat the seat must choose
+        goes to the first legal hex (7.5); a unit that must attack (7.31)
+        attacks the first unit exerting the zone of control it is in."""
+        if state["pending"]:
+            p = state["pending"][0]
+            return Action("retreat", (p["unit"], p["options"][0])) if p["seat"] == seat else None
+        if self.kind(state) == "combat" and self.phasing(state) == seat:
+            occ = self.occupancy(state)
+            for uid in self._unmet_obligations(state, seat):
+                for t in self._melee_targets(state, uid, occ):
+                    a = Action("melee", (uid, "at", state["units"][t]["hex"]))
+                    if self._ok(state, seat, a):
+                        return a
+        return None
+
     def legal_actions_for(self, state: State, seat: str, unit: str) -> Iterator[Action]:
         """The legal actions naming ``unit``: what autocomplete needs once a
         player has typed a unit id, without path-finding for every other unit."""

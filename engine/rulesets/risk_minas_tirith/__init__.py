@@ -458,6 +458,14 @@ class RiskMinasTirith:
     def _pending_retreat(state: State) -> dict | None:
         return (state["pending"] or {}).get("retreat")
 
+    def deadline_action(self, state: State, seat: str) -> Action | None:
+        """What the bot does for ``seat`` when its deadline passes and `done`
+        is not allowed (the `pass` policy): a retreat it was asked to choose
+        takes the first legal path (the one that loses fewest battalions)."""
+        if self._pending_retreat(state) and seat in self.active_seats(state):
+            return next((a for a in self.legal_actions(state, seat) if a.verb == "retreat"), None)
+        return None
+
     def result(self, state: State) -> Result | None:
         o = state["over"]
         return Result(o["winner"], o["summary"], o.get("section")) if o else None
