@@ -85,4 +85,9 @@ def test_fuzzed_slash_options_are_refused_privately_and_change_nothing(tmp_path)
         assert not v and not w.server.unknown_routes, v
     finally:
         run(w.__aexit__(None, None, None))
+        left = asyncio.all_tasks(loop)  # whatever the client left waiting: cancel it before closing the loop
+        for t in left:
+            t.cancel()
+        run(asyncio.gather(*left, return_exceptions=True))
+        run(loop.shutdown_asyncgens())
         loop.close()
