@@ -1254,13 +1254,12 @@ class GameService:
             kind="undo", ref_seq=target.seq)
         game.state = g.state
         out = Outcome.public_reply(text)
-        if self._phase_key(game) != v_old:
-            head, pings = self._turn_line(game, seats, ping=True)
-            out.reply.text += "\n" + head
-            out.reply.mentions = await self._awake(pings)
-            out.map_after = (row.id, None)
         fresh = await self.store.game(row.id)
-        await self._sync_clock(fresh, game)
+        deadline = await self._sync_clock(fresh, game)
+        if self._phase_key(game) != v_old:
+            # back in an earlier phase: its notice, one post with the map (as for an order)
+            out.notice = await self._notice(game, seats, [], deadline)
+            out.map_after = (row.id, None)
         return out
 
     @_locked(needs_game=True)

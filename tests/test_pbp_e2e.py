@@ -140,7 +140,11 @@ async def test_quiet_hours_away_sub_undo_odds_replay_export_through_discord(tmp_
         c = await s.click(w.carol, ask, yes)
         assert c.ephemeral and "not yours" in c.content
         c = await s.click(w.bob, ask, yes)
-        assert not c.ephemeral and "every other player agreed" in c.content and "Sauron set-up" in c.content
+        assert not c.ephemeral and "every other player agreed" in c.content
+        # back in Sauron's set-up: that phase's notice, one post with the map, pinging Sauron
+        back = (await c.wait_for_messages(2))[1]
+        assert "Sauron set-up" in back.content and back.pinged() == {w.alice}
+        assert any(a.filename.endswith(".png") for a in back.attachments)
         # ask again, then the game moves on: the old button is refused and changes nothing
         await w.cmd(w.alice, "done")
         r = await w.cmd(w.alice, "game", "undo")

@@ -121,7 +121,8 @@ async def test_undoing_a_phase_change_needs_consent_and_restores_the_phase(svc):
     assert "ended the phase" in out.reply.text
     _, req, at, _ = out.reply.buttons[0][0].split(":")
     r = await svc.undo_vote(ctx(BLUE), int(req), int(at), True)
-    assert r.ok and "red phase" in r.reply.text and r.reply.mentions == [RED]
+    assert r.ok and "red phase" in r.notice.text and r.notice.mentions == [RED] and not r.reply.mentions
+    assert r.map_after  # one post: the notice with the map
     assert (await state(svc))[1]["phase"] == "red"
     # a redelivered vote interaction is answered from storage, not applied twice
     iid = "vote-again"
