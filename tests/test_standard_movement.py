@@ -261,3 +261,14 @@ def test_14_2_rohan_enters_along_the_north_edge_once_arrived():
     g.state["arrived"]["rohan"] = 6
     g.play(W, "move RH1 3812 3712")
     assert hex_of(g, "RH1") == "3712"
+
+
+def test_15_15_a_one_step_move_through_a_gate_takes_control_of_it():
+    """The last side to pass through both hexes of a gate controls it; the
+    start hex counts (a move of a single hex through the gate)."""
+    from tests.spi_helpers import position
+    g = position({"GS1": "1909"}, step="F", turn=3)
+    g.state["gates"]["1910/n"] = "sauron"
+    _, ev = g.play("westernesse", "move GS1 1910")
+    assert g.state["gates"]["1910/n"] == "westernesse"
+    assert any(e.section == "15.15" and "1910/n" in e.public for e in ev)

@@ -1364,7 +1364,8 @@ class StandardRules:
     def _apply_move(self, state: State, seat: str, dice: Dice, *args: str) -> list[Event]:
         uids = [a for a in args if not _HEX.match(a)]
         path = self._move_path(state, seat, uids, [a for a in args if _HEX.match(a)])
-        entering = state["units"][uids[0]]["hex"] is None
+        start = state["units"][uids[0]]["hex"]
+        entering = start is None
         for uid in uids:
             r = state["units"][uid]
             r["hex"] = path[-1]
@@ -1386,10 +1387,11 @@ class StandardRules:
             text = f"{self.title_of(seat)}: {who} moves to {path[-1]}{via} (4.0)."
             sec = "4.0"
         events = [Event(public=text, section=sec)]
-        events.extend(self.after_move(state, seat, uids, path))
+        events.extend(self.after_move(state, seat, uids, ([start] if start else []) + path))
         return events
 
-    def after_move(self, state: State, seat: str, uids: list[str], path: list[str]) -> list[Event]:
+    def after_move(self, state: State, seat: str, uids: list[str], trail: list[str]) -> list[Event]:
+        """Hook after a move; ``trail`` is every hex from the start (if on the map) to the end."""
         return []
 
     # --- combat resolution

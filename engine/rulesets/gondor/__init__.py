@@ -39,10 +39,6 @@ SIDE_COLORS = {"sauron": "#8b1a1a", "westernesse": "#1f4e9c"}
 STATE_VERSION = 2
 
 
-def _cauldron_phrase(ids: list[str]) -> str:
-    return _phrase(ids)
-
-
 class Gondor(StandardRules):
     name = "gondor"
     title = "Gondor: The Siege of Minas Tirith"
@@ -169,11 +165,6 @@ class Gondor(StandardRules):
     def printed_rally(self, state: State, uid: str) -> int:
         return state["options"]["rally"].get(uid, self.gondor_charts["leaders"]["rally"].get(uid, 0))
 
-    def rally(self, state: State, uid: str) -> int | None:
-        if not self.units[uid].is_leader:
-            return None
-        return self.leader_rating(state, uid, for_rally=False)
-
     def dem_level(self, state: State, army: str) -> int | None:
         return self.gondor_charts["demoralization"].get(army)
 
@@ -233,15 +224,11 @@ class Gondor(StandardRules):
             ma = min(ma, 5) if self.formation_of(state, uid) else 5  # 15.21
         return ma
 
-    def after_move(self, state: State, seat: str, uids: list[str], path: list[str]) -> list[Event]:
+    def after_move(self, state: State, seat: str, uids: list[str], trail: list[str]) -> list[Event]:
         """15.15: the last side to occupy or pass through both hexes of a gate controls it."""
-        events = []
+        events: list[Event] = []
         if not any(self.units[u].is_combat for u in uids):
             return events
-        start = state["ph"].setdefault("trail", {})
-        for u in uids:
-            start.setdefault(u, [])
-        trail = path
         for i in range(len(trail) - 1):
             a, b = Hex.parse(trail[i]), Hex.parse(trail[i + 1])
             kind, hs = self._side_feature(state, a, b)
@@ -468,8 +455,8 @@ class Gondor(StandardRules):
             return None
         real = state["hidden"]["real_cauldrons"]
         dummies = sorted(u for u, d in self.units.items() if d.type == "cauldron" and u not in real)
-        lines = [f"Your real cauldrons are {_cauldron_phrase(real)}; "
-                 f"{_cauldron_phrase(dummies)} are dummies (16.71). "
+        lines = [f"Your real cauldrons are {_phrase(real)}; "
+                 f"{_phrase(dummies)} are dummies (16.71). "
                  "Each has three oil counters beneath it, real or dummy alike (16.72)."]
         placed = [f"{u} in {state['units'][u]['hex']}" for u in real if state["units"][u]["hex"]]
         if placed:
