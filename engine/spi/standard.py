@@ -212,11 +212,28 @@ class StandardRules:
         return s.get("side") or (s["seats"][0] if len(s["seats"]) == 1 else None)
 
     # ------------------------------------------------------------ hooks
-    def hexside_rule(self, state: State, uids: list[str], a: Hex, b: Hex) -> float | str | None:
+    def hexside_rule(self, state: State, uids: list[str], a: Hex, b: Hex,
+                     retreat: bool = False) -> float | str | None:
         """Extra MP to cross the hexside a|b, ``None`` if forbidden, ``"all"``
         if crossing costs the whole allowance (and ends the move). Consulted
-        for hexsides with a map feature (wall, gate, river...). Default: 0."""
+        for hexsides with a map feature (wall, gate, river...). ``retreat`` is
+        true when a retreat (7.5) asks. Default: 0."""
         return 0
+
+    def extra_blocked(self, state: State, seat: str, uids: list[str]) -> set[Hex]:
+        """Hexes ``uids`` may not enter (move, retreat or advance) for a
+        ruleset's own reasons (Gondor 14.31: cavalry never next to Mumakil)."""
+        return set()
+
+    def init_extra(self, state: State) -> None:
+        """Hook for a ruleset's mixins to add their state keys to a new game."""
+
+    def view_extra(self, state: State, own: str | None, view: dict) -> None:
+        """Hook for a ruleset's mixins to add to a seat's view (and its notes)."""
+
+    def dem_total(self, state: State, army: str) -> int:
+        """An army's demoralization points now (9.1; a ruleset may adjust)."""
+        return state["dem"].get(army, 0)
 
     def zoc_through(self, state: State, a: Hex, b: Hex) -> bool:
         """Whether a ZOC extends from ``a`` into adjacent ``b``."""
@@ -250,7 +267,7 @@ class StandardRules:
 
     def demoralized(self, state: State, army: str) -> bool:
         lvl = self.dem_level(state, army)
-        return lvl is not None and state["dem"].get(army, 0) >= lvl
+        return lvl is not None and self.dem_total(state, army) >= lvl
 
     def check_victory(self, state: State) -> dict | None:
         return None
@@ -672,6 +689,7 @@ class StandardRules:
         blocked = {Hex.parse(hx) for hx, ids in occ.items()
                    if any(self.units[x].side != seat and (self.units[x].is_combat or self.units[x].is_leader)
                           for x in ids)}
+        blocked |= self.extra_blocked(state, seat, uids)
 
         def cost(a: Hex, b: Hex) -> float | None:
             c = terrain.get(b)
@@ -981,6 +999,8 @@ class StandardRules:
             raise IllegalOrder(f"{uid} is Disrupted and may not advance", "7.5")
         uids = self._stack_of(state, (uid,))
         self._check_stacking(state, seat, uids, hx, self.occupancy(state))
+        if Hex.parse(hx) in self.extra_blocked(state, seat, uids):
+            raise IllegalOrder(f"{uid} may not enter {hx}", "7.5")
         side = self.hexside_rule(state, uids, Hex.parse(state["units"][uid]["hex"]), Hex.parse(hx))
         if side is None or side == "all":
             raise IllegalOrder(self.why_hexside(state, uids, Hex.parse(state["units"][uid]["hex"]), Hex.parse(hx)), "7.5")
@@ -1676,6 +1696,7 @@ class StandardRules:
         start = Hex.parse(state["units"][uids[0]]["hex"])
         src = Hex.parse(attacker_hex) if attacker_hex else None
         tec = self.charts_for(state)["tec"]
+        extra = self.extra_blocked(state, seat, uids)
         frontier = {start}
         for _ in range(n):
             nxt = set()
@@ -1691,7 +1712,9 @@ class StandardRules:
                         continue
                     if nb in zoc:
                         continue
-                    side = self.hexside_rule(state, uids, h, nb)
+                    if nb in extra:
+                        continue
+                    side = self.hexside_rule(state, uids, h, nb, retreat=True)
                     if side is None or (side == "all" and not self.retreat_down_walls):
                         continue
                     nxt.add(nb)

@@ -32,6 +32,9 @@ from engine.spi.charts import ChartError
 from engine.spi.standard import StandardRules, _phrase
 from engine.units import UnitDef, load_oob
 
+from .command import CommandRules
+from .siege import SiegeRules
+
 DATA = Path(__file__).parent / "data"
 SEATS = ("sauron", "westernesse")
 SIDE_TITLES = {"sauron": "Sauron", "westernesse": "Westernesse"}
@@ -39,7 +42,7 @@ SIDE_COLORS = {"sauron": "#8b1a1a", "westernesse": "#1f4e9c"}
 STATE_VERSION = 2
 
 
-class Gondor(StandardRules):
+class Gondor(SiegeRules, CommandRules, StandardRules):
     name = "gondor"
     title = "Gondor: The Siege of Minas Tirith"
     seats = SEATS
@@ -139,6 +142,7 @@ class Gondor(StandardRules):
         for g, side in self.hexmap.hexsides.items():
             if side == "gate":
                 state["gates"][str(g)] = "westernesse"  # 15.15: Westernesse holds every gate at the start
+        self.init_extra(state)
         return state
 
     def _check_options(self, options: dict[str, str]) -> dict:
@@ -180,7 +184,8 @@ class Gondor(StandardRules):
     def _breached(self, state: State, hs: str) -> bool:
         return any(m.get("type") == "breached" and m.get("hexside") == hs for m in state["markers"])
 
-    def hexside_rule(self, state: State, uids: list[str], a: Hex, b: Hex) -> float | str | None:
+    def hexside_rule(self, state: State, uids: list[str], a: Hex, b: Hex,
+                     retreat: bool = False) -> float | str | None:
         kind, hs = self._side_feature(state, a, b)
         if kind is None:
             return 0
@@ -226,7 +231,7 @@ class Gondor(StandardRules):
 
     def after_move(self, state: State, seat: str, uids: list[str], trail: list[str]) -> list[Event]:
         """15.15: the last side to occupy or pass through both hexes of a gate controls it."""
-        events: list[Event] = []
+        events: list[Event] = super().after_move(state, seat, uids, trail)
         if not any(self.units[u].is_combat for u in uids):
             return events
         for i in range(len(trail) - 1):
@@ -253,7 +258,7 @@ class Gondor(StandardRules):
         return self.entry_hexes["sauron" if u.side == "sauron" else "south"]
 
     def on_step_start(self, state: State) -> list[Event]:
-        events: list[Event] = []
+        events: list[Event] = super().on_step_start(state)
         e = self.gondor_charts["entry"]
         first = self.sequence["step"][0]["id"]
         if state["step"] == first and state["turn"] >= e["rohan_from"] and "rohan" not in state["arrived"]:
@@ -270,7 +275,9 @@ class Gondor(StandardRules):
 
     # ------------------------------------------------------- set-up orders
     def extra_verbs(self) -> dict:
-        return {"deploy": (self._parse_deploy, self._check_deploy_action, self._apply_deploy)}
+        verbs = super().extra_verbs()
+        verbs["deploy"] = (self._parse_deploy, self._check_deploy_action, self._apply_deploy)
+        return verbs
 
     def _parse_deploy(self, state: State, seat: str, words: list[str]) -> Action:
         if len(words) != 2:
@@ -347,6 +354,7 @@ class Gondor(StandardRules):
 
     def legal_extra(self, state: State, seat: str) -> Iterator[Action]:
         if state["turn"] != 0:
+            yield from super().legal_extra(state, seat)
             return
         # undeployed units first, then re-placements
         mine = [uid for uid, u in self.units.items() if u.side == seat
@@ -427,7 +435,7 @@ class Gondor(StandardRules):
             "gates": dict(state["gates"]),
             "tracks": [
                 {"name": f"{armies[a]} demoralization", "side": "sauron" if a == "sauron" else "westernesse",
-                 "points": state["dem"].get(a, 0), "level": dem[a], "demoralized": self.demoralized(state, a)}
+                 "points": self.dem_total(state, a), "level": dem[a], "demoralized": self.demoralized(state, a)}
                 for a in armies
             ],
             "pool": pool,
@@ -445,6 +453,7 @@ class Gondor(StandardRules):
                   f"with {f['leader']} (8.4)" for f in state["formations"].values()]
         notes += [f"{p['unit']} must retreat: {SIDE_TITLES[p['seat']]} chooses (7.5)" for p in state["pending"]]
         v["notes"] = notes
+        self.view_extra(state, own, v)
         if own and state["turn"] == 0 and own in self.active_seats(state):
             zone = "east" if own == "sauron" else "city"
             v["zone"] = sorted(str(h) for h in self.zones[zone])
