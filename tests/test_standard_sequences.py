@@ -39,7 +39,9 @@ def walk(g: Game, steps: int) -> list[tuple[int, str, tuple[str, ...], bool]]:
 
 
 def test_3_0_gondor_order_of_a_game_turn():
-    g = position({"GS1": "1516", "OI1": "2020"}, step="A-westernesse", turn=1)
+    # a Sauron catapult on the map, so the Siege Phase has something to do
+    # (Westernesse, with no catapult near Sauron's siege kit, is done at once)
+    g = position({"GS1": "1516", "OI1": "2020", "SC1": "2020"}, step="A-westernesse", turn=1)
     seen = walk(g, 10)
     order = [(s, a) for _, s, a, _ in seen]
     assert order[:10] == [

@@ -201,6 +201,10 @@ class Gondor(SiegeRules, CommandRules, StandardRules):
         la, lb = self.hexmap.level(a), self.hexmap.level(b)
         if lb < la:
             return "all"  # 15.13: down through a wall costs the whole allowance
+        if not retreat:  # 16.41, 16.43 (never in a retreat: errata 7.55)
+            climb = self.scaling_cost(state, seat, a, hs)
+            if climb is not None:
+                return climb
         return None  # 15.12: never up through an unbreached wall, tower or uncontrolled gate
 
     def why_hexside(self, state: State, uids: list[str], a: Hex, b: Hex) -> str:
@@ -219,7 +223,9 @@ class Gondor(SiegeRules, CommandRules, StandardRules):
         kind, hs = self._side_feature(state, a, b)
         if kind is None or self._breached(state, hs):
             return True
-        return False  # no ZOC through walls, towers or gates (16.44 is the exception)
+        # no ZOC through walls, towers or gates, except from siege towers and
+        # ladders against that hexside (16.44; both ways, so they are in contact)
+        return self.scaled(state, hs)
 
     def movement_allowance(self, state: State, uid: str) -> float:
         ma = super().movement_allowance(state, uid)
@@ -227,6 +233,8 @@ class Gondor(SiegeRules, CommandRules, StandardRules):
         h = state["units"][uid]["hex"]
         if u.side == "westernesse" and u.is_combat and h and self.hexmap.in_city(Hex.parse(h)):
             ma = min(ma, 5) if self.formation_of(state, uid) else 5  # 15.21
+        if state["units"][uid].get("oil_from"):
+            ma -= 1  # 16.75: carrying oil, real or dummy
         return ma
 
     def after_move(self, state: State, seat: str, uids: list[str], trail: list[str]) -> list[Event]:
@@ -470,6 +478,12 @@ class Gondor(SiegeRules, CommandRules, StandardRules):
         placed = [f"{u} in {state['units'][u]['hex']}" for u in real if state["units"][u]["hex"]]
         if placed:
             lines.append("Real cauldrons on the map: " + ", ".join(placed) + ".")
+        carriers = self._carriers(state)
+        if carriers:
+            lines.append("Oil carried: " + ", ".join(
+                f"{c} ({'REAL' if state['units'][c]['oil_from'] in real else 'dummy'}, from "
+                f"{state['units'][c]['oil_from']}, standing order `{state['siege']['pour'].get(c, 'any')}`)"
+                for c in carriers) + ". Dummy carriers never pour; Sauron cannot tell them apart (16.74).")
         return " ".join(lines)
 
     def help(self, topic: str | None = None) -> str:
