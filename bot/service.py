@@ -569,6 +569,11 @@ class GameService:
             for s, t in e.private.items():
                 if s in seats:
                     dms[seats[s]].append(Post(text=f"**{self.seat_title(s)}** (private): {t}"))
+        # a seat's hidden information changed (a real cauldron taken, oil picked up...): re-send it
+        for s, uid in seats.items():
+            now = rs.secret_text(new_state, s)
+            if now and now != rs.secret_text(old_game_state, s):
+                dms[uid].append(Post(text=f"**{self.seat_title(s)}** — your hidden information has changed:\n{now}"))
         out.dms = dict(dms)
         if new_phase:
             out.map_after = (row.id, None)

@@ -17,7 +17,17 @@ from render.style import RGB, font, fit_font, ink_on, mix
 SS = 4  # supersampling of sprite shapes
 
 UNIT_TYPES = ("infantry", "cavalry", "archer", "leader", "catapult", "siege_tower",
-              "grond", "cauldron", "mumak", "troll")
+              "grond", "cauldron", "mumak", "troll", "banner")
+
+# Siege decorations (shared with the legend)
+OIL_INK: RGB = (40, 28, 12)           # a carrier's oil droplet
+OIL_FILL: RGB = (214, 142, 28)
+OIL_HOLLOW: RGB = (250, 246, 236)     # ... a dummy's, in its owner's view
+ACTIVE_GLOW: RGB = (236, 40, 20)      # Grond operated by the Lord of the Nazgul
+BOLT: RGB = (255, 214, 40)
+READY: RGB = (34, 168, 64)            # a siege tower usable this turn
+LADDER_WOOD: RGB = (196, 136, 60)
+LADDER_EDGE: RGB = (44, 28, 10)
 
 
 def _pad(size: int) -> int:
@@ -120,8 +130,57 @@ def _symbol(d: ImageDraw.ImageDraw, kind: str, b, ink: RGB, lw: int) -> None:
         d.line([(x0 + w * 0.2, y1 - h * 0.18), (x1 - w * 0.3, y0 + h * 0.3)], fill=ink, width=lw * 2)
         r = h * 0.17
         d.ellipse([x1 - w * 0.3 - r, y0 + h * 0.3 - r, x1 - w * 0.3 + r, y0 + h * 0.3 + r], fill=ink)
+    elif kind == "banner":
+        # the Banner of the King: a black swallow-tailed flag with the White Tree
+        px = x0 + w * 0.16
+        d.line([(px, y0 - h * 0.08), (px, y1 + h * 0.04)], fill=ink, width=lw)
+        d.ellipse([px - lw, y0 - h * 0.08 - lw, px + lw, y0 - h * 0.08 + lw], fill=ink)
+        fx1, fy0, fy1 = x1 - w * 0.02, y0 - h * 0.02, y1 - h * 0.12
+        flag = [(px, fy0), (fx1, fy0), (fx1 - w * 0.14, (fy0 + fy1) / 2), (fx1, fy1), (px, fy1)]
+        d.polygon(flag, fill=(14, 14, 14, 255), outline=ink, width=max(1, lw // 2))
+        tx = px + (fx1 - w * 0.14 - px) * 0.5
+        white = (250, 250, 250, 255)
+        tw = max(1, lw // 2)
+        d.line([(tx, fy1 - h * 0.1), (tx, fy0 + h * 0.22)], fill=white, width=tw)
+        for dy, dx in ((0.3, 0.2), (0.48, 0.15)):
+            yb = fy0 + h * (dy + 0.22)
+            d.line([(tx - w * dx, yb - h * 0.16), (tx, yb), (tx + w * dx, yb - h * 0.16)], fill=white, width=tw)
+        # the stars above the tree
+        sr = h * 0.05
+        for sx in (-0.12, 0.0, 0.12):
+            cxs, cys = tx + w * sx, fy0 + h * (0.12 if sx else 0.08)
+            d.ellipse([cxs - sr, cys - sr, cxs + sr, cys + sr], fill=white)
     else:
         _box(d, b, ink, lw)
+
+
+def _droplet(d: ImageDraw.ImageDraw, cx: float, cy: float, r: float, fill: RGB, lw: int) -> None:
+    """An oil drop of radius ``r`` (its round part), point up, centred near ``cx, cy``."""
+    cy += r * 0.25
+    tip = (cx, cy - r * 2.05)
+    a = math.radians(28)
+    left = (cx - r * math.cos(a), cy - r * math.sin(a))
+    right = (cx + r * math.cos(a), cy - r * math.sin(a))
+    # a halo, then the drop
+    o = lw * 1.6
+    d.ellipse([cx - r - o, cy - r - o, cx + r + o, cy + r + o], fill=(255, 255, 255, 255))
+    d.polygon([(tip[0], tip[1] - o * 1.6), (left[0] - o, left[1]), (right[0] + o, right[1])], fill=(255, 255, 255, 255))
+    edge = OIL_INK + (255,)
+    d.ellipse([cx - r, cy - r, cx + r, cy + r], fill=edge)
+    d.polygon([tip, left, right], fill=edge)
+    ri = r - lw * 1.1
+    d.ellipse([cx - ri, cy - ri, cx + ri, cy + ri], fill=fill + (255,))
+    d.polygon([(tip[0], tip[1] + lw * 2.2), (left[0] + lw * 1.2, left[1] + lw * 0.4),
+               (right[0] - lw * 1.2, right[1] + lw * 0.4)], fill=fill + (255,))
+
+
+def _bolt(d: ImageDraw.ImageDraw, cx: float, cy: float, r: float, lw: int) -> None:
+    """A lightning mark in a dark disc of radius ``r``."""
+    d.ellipse([cx - r - lw, cy - r - lw, cx + r + lw, cy + r + lw], fill=(255, 255, 255, 255))
+    d.ellipse([cx - r, cy - r, cx + r, cy + r], fill=(40, 10, 6, 255))
+    pts = [(cx + r * 0.22, cy - r * 0.78), (cx - r * 0.42, cy + r * 0.1), (cx - r * 0.02, cy + r * 0.1),
+           (cx - r * 0.22, cy + r * 0.8), (cx + r * 0.46, cy - r * 0.16), (cx + r * 0.04, cy - r * 0.16)]
+    d.polygon(pts, fill=BOLT + (255,))
 
 
 # --------------------------------------------------------------------------
@@ -130,11 +189,16 @@ def _symbol(d: ImageDraw.ImageDraw, kind: str, b, ink: RGB, lw: int) -> None:
 @lru_cache(maxsize=2048)
 def counter_sprite(size: int, fill: RGB, kind: str, top: str, bottom: str, mid: str = "",
                    reduced: bool = False, disrupted: bool = False,
-                   real: bool | None = None) -> Image.Image:
+                   real: bool | None = None, oil: str = "", active: bool = False,
+                   ready: bool = False) -> Image.Image:
     """An RGBA sprite of a ``size`` px counter, with a margin of ``_pad(size)``
     on every side for its shadow and badges. ``mid`` is a number shown right of
     the symbol (a cauldron's oil); ``real`` (None: unknown) puts a REAL / DUMMY
-    band at the bottom in place of ``bottom``."""
+    band at the bottom in place of ``bottom`` (and greys a dummy's symbol).
+    ``oil`` is "" (none), "oil" (carried, truth unknown), "real" or "dummy"
+    (the owner's view): a drop on the right edge, hollow for a dummy.
+    ``active`` rims the counter in a red glow with a lightning mark (Grond
+    operated); ``ready`` rims it green (a siege tower usable this turn)."""
     pad = _pad(size)
     full = size + 2 * pad
     k = SS
@@ -147,8 +211,20 @@ def counter_sprite(size: int, fill: RGB, kind: str, top: str, bottom: str, mid: 
     x1, y1 = x0 + size * k, y0 + size * k
     rad = size * k * 0.13
     sh = max(1, round(size / 22)) * k
+    if active:
+        # a red glow all round (drawn under the counter, in the margin)
+        g = pad * k * 0.85
+        steps = 5
+        for i in range(steps):
+            e = g * (1 - i / steps)
+            a = round(60 + 160 * (i + 1) / steps)
+            d.rounded_rectangle([x0 - e, y0 - e, x1 + e, y1 + e], rad + e, fill=ACTIVE_GLOW + (a,))
     d.rounded_rectangle([x0 + sh, y0 + sh, x1 + sh, y1 + sh], rad, fill=(0, 0, 0, 110))
     d.rounded_rectangle([x0, y0, x1, y1], rad, fill=face + (255,), outline=edge + (255,), width=max(k, round(size * k / 28)))
+    if ready:
+        rw = max(2 * k, round(size * k / 11))
+        d.rounded_rectangle([x0 - rw // 2, y0 - rw // 2, x1 + rw // 2, y1 + rw // 2], rad + rw // 2,
+                            outline=READY + (255,), width=rw)
     if reduced:
         # a diagonal stripe across the top right corner marks the reduced side
         st = size * k * 0.17
@@ -163,7 +239,8 @@ def counter_sprite(size: int, fill: RGB, kind: str, top: str, bottom: str, mid: 
         sb = (x0 + size * k * 0.18, y0 + size * k * 0.31, x1 - size * k * 0.18, y0 + size * k * 0.71)
     if mid:
         sb = (x0 + size * k * 0.08, sb[1], x0 + size * k * 0.6, sb[3])
-    _symbol(d, kind, sb, ink + (255,), lw)
+    sym_ink = mix(ink, face, 0.6) if (real is False and kind == "cauldron") else ink
+    _symbol(d, kind, sb, sym_ink + (255,), lw)
     if disrupted:
         r = size * k * 0.18
         bx, by = x0 + r * 0.4, y0 + r * 0.4
@@ -172,6 +249,11 @@ def counter_sprite(size: int, fill: RGB, kind: str, top: str, bottom: str, mid: 
         bw = max(k, round(size * k / 28))
         d.rounded_rectangle([x0 + bw, y1 - size * k * 0.29, x1 - bw, y1 - bw], rad * 0.8,
                             fill=((40, 150, 60, 255) if real else (70, 70, 70, 255)))
+    if oil:
+        _droplet(d, x1 - size * k * 0.02, y0 + size * k * 0.5, size * k * 0.13,
+                 OIL_HOLLOW if oil == "dummy" else OIL_FILL, max(k, round(size * k / 30)))
+    if active:
+        _bolt(d, x1 - size * k * 0.02, y0 + size * k * 0.5, size * k * 0.16, max(k, round(size * k / 30)))
     img = big.reduce(k)
     d = ImageDraw.Draw(img)
     cx = pad + size / 2
@@ -263,3 +345,91 @@ def marker_sprite(size: int, kind: str) -> Image.Image:
 
 def marker_pad(size: int) -> int:
     return max(2, round(size * 0.12))
+
+
+# --------------------------------------------------------------------------
+# Hexside decorations: a ladder against a wall, a ready tower's arrow
+# --------------------------------------------------------------------------
+# screen angle (degrees, y down) from a flat-topped hex's centre to the middle of each side
+SIDE_ANGLE = {"n": -90.0, "ne": -30.0, "se": 30.0, "s": 90.0, "sw": 150.0, "nw": 210.0}
+
+
+def _frame(s: float, direction: str):
+    a = math.radians(SIDE_ANGLE[direction])
+    return (math.cos(a), math.sin(a)), (-math.sin(a), math.cos(a))
+
+
+def _crop(big: Image.Image, k: int, o: float) -> tuple[Image.Image, int, int]:
+    img = big.reduce(k)
+    box = img.getbbox() or (0, 0, 1, 1)
+    off = round(o / k)
+    return img.crop(box), box[0] - off, box[1] - off
+
+
+@lru_cache(maxsize=64)
+def ladder_sprite(s: float, direction: str) -> tuple[Image.Image, int, int]:
+    """A scaling ladder standing in a hex of size ``s`` and leaning across its
+    ``direction`` side onto the wall; with the offset of the sprite's corner
+    from the hex centre."""
+    k = SS
+    half = math.ceil(s * 1.3)
+    big = Image.new("RGBA", (2 * half * k, 2 * half * k), (0, 0, 0, 0))
+    d = ImageDraw.Draw(big)
+    o = half * k
+    (ux, uy), (px, py) = _frame(s, direction)
+    sk = s * k
+    d0, d1, wd = 0.46 * sk, 0.98 * sk, 0.15 * sk
+
+    def at(t, w):
+        return (o + ux * t + px * w, o + uy * t + py * w)
+
+    rail = max(round(1.5 * k), round(sk * 0.075))
+    edge = rail + 2 * max(k, round(sk * 0.035))
+    rungs = [d0 + (d1 - d0) * (i + 0.5) / 5 for i in range(5)]
+    for col, lw in ((LADDER_EDGE + (255,), edge), (LADDER_WOOD + (255,), rail)):
+        for w in (-wd, wd):
+            d.line([at(d0, w * 0.8), at(d1, w)], fill=col, width=lw)
+        for t in rungs:
+            f = 0.8 + 0.2 * (t - d0) / (d1 - d0)
+            d.line([at(t, -wd * f), at(t, wd * f)], fill=col, width=max(k, lw * 2 // 3))
+        # round the rails' ends
+        for w in (-wd, wd):
+            for t, ww in ((d0, w * 0.8), (d1, w)):
+                x, y = at(t, ww)
+                r = lw / 2
+                d.ellipse([x - r, y - r, x + r, y + r], fill=col)
+    return _crop(big, k, o)
+
+
+@lru_cache(maxsize=64)
+def ready_arrow_sprite(s: float, direction: str) -> tuple[Image.Image, int, int]:
+    """A green arrow from a ready siege tower's hex (size ``s``) toward its
+    ``direction`` side; with the offset of the sprite's corner from the hex centre."""
+    k = SS
+    half = math.ceil(s * 1.3)
+    big = Image.new("RGBA", (2 * half * k, 2 * half * k), (0, 0, 0, 0))
+    d = ImageDraw.Draw(big)
+    o = half * k
+    (ux, uy), (px, py) = _frame(s, direction)
+    sk = s * k
+
+    def at(t, w):
+        return (o + ux * t + px * w, o + uy * t + py * w)
+
+    t0, t1, w = 0.64 * sk, 1.1 * sk, 0.23 * sk
+    tri = [at(t1, 0), at(t0, -w), at(t0 + (t1 - t0) * 0.28, 0), at(t0, w)]
+    ow = max(k, round(sk * 0.03))
+    d.line(tri + [tri[0], tri[1]], fill=(255, 255, 255, 255), width=ow * 3, joint="curve")
+    d.polygon(tri, fill=READY + (255,), outline=(10, 60, 20, 255), width=ow)
+    return _crop(big, k, o)
+
+
+@lru_cache(maxsize=16)
+def oil_sprite(size: int, dummy: bool = False) -> Image.Image:
+    """The oil drop of a carrier's counter on its own (``size`` px high), for the legend."""
+    k = SS
+    w = size
+    big = Image.new("RGBA", (w * k, w * k), (0, 0, 0, 0))
+    _droplet(ImageDraw.Draw(big), w * k / 2, w * k * 0.6, w * k * 0.26, OIL_HOLLOW if dummy else OIL_FILL,
+             max(k, round(w * k / 14)))
+    return big.reduce(k)

@@ -10,9 +10,16 @@ Two layers:
   window; it is drawn supersampled once and kept in a small in-memory cache
   keyed on the map (id and shape) and the window. A map edited in place needs
   :func:`clear_cache`;
-* the *view* layer (zone highlight, gate control, breaches, counters, markers,
-  place names not covered by counters, the dynamic part of the panel) is drawn
-  on a copy of the base for every call; sprites and text masks are cached.
+* the *view* layer (zone highlight, city levels Sauron holds, road-control
+  hexes, gate control, breaches, counters with their badges, ladders across
+  their walls, ready towers' arrows, marker chits, place names not covered by
+  counters, the dynamic part of the panel) is drawn on a copy of the base for
+  every call; sprites and text masks are cached.
+
+Markers are drawn by ``type``: ``breached`` on its ``hexside``; ``ladder`` as
+a chit in its ``hex`` and a ladder across its ``hexside`` (when that is a side
+of the hex); anything else as a chit in its hex (or, with only a hexside, on
+the hexside's middle).
 
 Output is deterministic: the same view and map give the same PNG bytes in any
 process (no metadata, bundled font, no iteration over unordered sets).
@@ -26,7 +33,7 @@ from collections import OrderedDict
 from functools import lru_cache
 from PIL import Image, ImageDraw
 
-from engine.hexgrid import Hex, HexError, Hexside
+from engine.hexgrid import OPPOSITE, Hex, HexError, Hexside
 from render import counters as C
 from render import style as S
 from render.geometry import SQRT3, Layout, hex_corners
@@ -57,7 +64,12 @@ def clear_cache() -> None:
         _base_cache.clear()
     C.counter_sprite.cache_clear()
     C.marker_sprite.cache_clear()
+    C.ladder_sprite.cache_clear()
+    C.ready_arrow_sprite.cache_clear()
+    C.oil_sprite.cache_clear()
     _hex_mask.cache_clear()
+    _hatch_mask.cache_clear()
+    _ring_mask.cache_clear()
     S.text_length.cache_clear()
     S._text_mask.cache_clear()
 
@@ -352,11 +364,13 @@ LEGEND_TERRAIN = (("clear", "Clear"), ("slope", "Slope"), ("rough", "Rough"),
 LEGEND_SIDES = (("wall", "Wall"), ("gate", "Gate"), ("tower", "Tower"), ("breach", "Breach"),
                 ("road", "Road"), ("tunnel", "Tunnel"))
 LEGEND_MARKERS = (("fire", "Fire"), ("ladder", "Ladder"), ("head", "Head"))
+LEGEND_SIEGE = (("oil", "Oil (hollow: dummy)"), ("grond", "Grond operated"), ("tower", "Tower ready"),
+                ("banner", "King's Banner"), ("level", "Level held by Sauron"), ("road", "Road control"))
 LEG_ROW = 26
 
 
 def _legend_height() -> int:
-    return (22 + 3 * LEG_ROW + 8 + 24 + 46 + 3 * LEG_ROW + 8 + LEG_ROW + 8 + 92 + 10 + 74)
+    return (22 + 3 * LEG_ROW + 8 + 24 + 46 + 3 * LEG_ROW + 8 + LEG_ROW + 8 + 3 * LEG_ROW + 8 + 92 + 10 + 74)
 
 
 def _legend_origin(lay: Layout) -> int:
@@ -398,6 +412,16 @@ def _legend_shapes(d: ImageDraw.ImageDraw, lay: Layout) -> int:
             d.line([a, b], fill=S.ROAD, width=round(3.5 * K))
         elif t == "tunnel":
             draw_tunnel(d, cx * K, (cy + 2) * K, 8 * K)
+    y += 3 * LEG_ROW + 8
+    y += LEG_ROW + 8
+    # siege: the swatches under the hatching and the road ring
+    for i, (t, _) in enumerate(LEGEND_SIEGE):
+        cx = x0 + r + (i % 2) * colw
+        cy = y + (i // 2) * LEG_ROW + r
+        if t == "level":
+            draw_terrain(d, cx * K, cy * K, r * K, "city", 2)
+        elif t == "road":
+            draw_terrain(d, cx * K, cy * K, r * K, "clear", 0)
     return top
 
 
@@ -435,6 +459,36 @@ def _legend_text(img: Image.Image, lay: Layout, top: int, hexmap) -> None:
         img.paste(spr, (x - p, y - p + 2), spr)
         d.text((x + ms + 6, y + ms / 2 + 2), name, font=fl, fill=S.PANEL_INK, anchor="lm")
     y += LEG_ROW + 8
+    # siege
+    grey = (96, 96, 96)
+    for i, (t, name) in enumerate(LEGEND_SIEGE):
+        x = x0 + (i % 2) * colw
+        cy = y + (i // 2) * LEG_ROW + 10
+        tx = x + 26
+        if t == "oil":
+            for j, dummy in enumerate((False, True)):
+                spr = C.oil_sprite(20, dummy)
+                img.paste(spr, (x - 2 + j * 14, round(cy - 12)), spr)
+            tx = x + 36
+        elif t in ("grond", "tower", "banner"):
+            kind = {"grond": "grond", "tower": "siege_tower", "banner": "banner"}[t]
+            spr = C.counter_sprite(20, grey, kind, "", "", active=(t == "grond"), ready=(t == "tower"))
+            p = C.sprite_pad(20)
+            img.paste(spr, (x - p, round(cy - 10) - p), spr)
+            tx = x + 30
+            if t == "tower":
+                arr, ox, oy = C.ready_arrow_sprite(17, "ne")
+                img.paste(arr, (x + 10 + ox, round(cy) + oy), arr)
+        elif t == "level":
+            m = _hatch_mask(10)
+            img.paste(S.SAURON_LEVEL, (x + 10 - m.width // 2, round(cy - m.height / 2)), m)
+        elif t == "road":
+            halo, ring = _ring_mask(10, True), _ring_mask(10, False)
+            img.paste((255, 255, 255), (x + 10 - halo.width // 2, round(cy - halo.height / 2)), halo)
+            img.paste(S.ROAD_FREE, (x + 10 - ring.width // 2, round(cy - ring.height / 2)), ring)
+        f, name = S.fit_font(name, colw - (tx - x) - 4, 13, 10)
+        d.text((tx, cy), name, font=f, fill=S.PANEL_INK, anchor="lm")
+    y += 3 * LEG_ROW + 8
     # counter anatomy
     size = 46
     spr = C.counter_sprite(size, (96, 96, 96), "infantry", "ID", "De-3-X")
@@ -515,6 +569,51 @@ def _parse_hex(v) -> Hex | None:
         return None
 
 
+def _side_dir(h: Hex, side: Hexside) -> str | None:
+    """The direction of ``side`` seen from ``h`` (None: not one of its sides)."""
+    a, b = side.hexes()
+    if h == a:
+        return side.direction
+    if h == b:
+        return OPPOSITE[side.direction]
+    return None
+
+
+@lru_cache(maxsize=8)
+def _hatch_mask(s: float) -> Image.Image:
+    """A hex of diagonal stripes over a faint tint (a level Sauron holds)."""
+    w, h = math.ceil(2 * s) + 2, math.ceil(SQRT3 * s) + 2
+    k = 4
+    hexm = Image.new("L", (w * k, h * k), 0)
+    ImageDraw.Draw(hexm).polygon(hex_corners(w * k / 2, h * k / 2, s * k * 0.94), fill=255)
+    stripes = Image.new("L", (w * k, h * k), 30)
+    ds = ImageDraw.Draw(stripes)
+    gap = max(5.0, s * 0.3) * k
+    lw = max(1.5, s * 0.075) * k
+    x = -h * k
+    while x < w * k:
+        ds.line([(x, h * k), (x + h * k, 0)], fill=108, width=round(lw))
+        x += gap
+    out = Image.new("L", (w * k, h * k), 0)
+    out.paste(stripes, (0, 0), hexm)
+    return out.reduce(k)
+
+
+@lru_cache(maxsize=16)
+def _ring_mask(s: float, halo: bool) -> Image.Image:
+    """A ring just inside a hex's edge (a road-control hex); ``halo``: the
+    wider white ring under it."""
+    w, h = math.ceil(2 * s) + 2, math.ceil(SQRT3 * s) + 2
+    k = 4
+    m = Image.new("L", (w * k, h * k), 0)
+    lw = max(2.5, s * 0.11) * k
+    if halo:
+        lw += 2 * k
+    pts = hex_corners(w * k / 2, h * k / 2, s * k * 0.84)
+    ImageDraw.Draw(m).line(pts + [pts[0], pts[1]], fill=255, width=round(lw), joint="curve")
+    return m.reduce(k)
+
+
 def _parse_side(v) -> Hexside | None:
     try:
         return Hexside.parse(str(v))
@@ -557,11 +656,17 @@ def _unit_texts(u: dict) -> tuple[str, str, str]:
 
 def _counter(u: dict, sides: dict, size: int) -> Image.Image:
     top, bottom, mid = _unit_texts(u)
-    # ``real`` exists only in the owner's own view; without the key the counter
-    # looks the same whatever the truth
+    kind = str(u.get("type") or "")
+    # ``real`` and ``oil_real`` exist only in the owner's own view; without
+    # them the counter looks the same whatever the truth
     real = None if u.get("real") is None else bool(u["real"])
-    return C.counter_sprite(size, _side_color(sides, u.get("side")), str(u.get("type") or ""), top, bottom, mid,
-                            bool(u.get("reduced")), bool(u.get("disrupted")), real)
+    oil = ""
+    if u.get("carrying") == "oil":
+        oil = "oil" if u.get("oil_real") is None else ("real" if u["oil_real"] else "dummy")
+    active = kind == "grond" and bool(u.get("active"))
+    ready = bool(_as_list(u.get("ready")))
+    return C.counter_sprite(size, _side_color(sides, u.get("side")), kind, top, bottom, mid,
+                            bool(u.get("reduced")), bool(u.get("disrupted")), real, oil, active, ready)
 
 
 def _badge_width(text: str, size: int) -> float:
@@ -627,22 +732,60 @@ def compose(view: dict, hexmap, *, around: str | None = None) -> tuple[Image.Ima
                     a, b = lay.side_points(h, dname)
                     d.line([a, b], fill=S.ZONE_EDGE, width=zw)
 
-    # markers: on hexsides (breaches) or in hexes
+    # city levels Sauron controls (20.2): red hatching, light enough to read through
+    levels = {lv for lv in _as_list(view.get("levels")) if isinstance(lv, int) and not isinstance(lv, bool) and lv > 0}
+    if levels:
+        mask = _hatch_mask(s)
+        ox, oy = mask.width / 2, mask.height / 2
+        for h, info in hexmap.hexes.items():
+            if info.level in levels and lay.contains(h):
+                cx, cy = lay.center(h)
+                img.paste(S.SAURON_LEVEL, (round(cx - ox), round(cy - oy)), mask)
+
+    # road-control hexes (20.1): a ring in the holder's colour (grey: nobody)
+    for key, owner in sorted(_as_dict(view.get("road")).items(), key=lambda kv: str(kv[0])):
+        h = _parse_hex(key)
+        if h is None or not lay.contains(h):
+            continue
+        cx, cy = lay.center(h)
+        held = isinstance(owner, str) and owner
+        halo, ring = _ring_mask(s, True), _ring_mask(s, False)
+        col = _side_color(sides, owner) if held else S.ROAD_FREE
+        if held:
+            tint = _hex_mask(s, 70)
+            img.paste(col, (round(cx - tint.width / 2), round(cy - tint.height / 2)), tint)
+        img.paste((255, 255, 255), (round(cx - halo.width / 2), round(cy - halo.height / 2)), halo)
+        img.paste(col, (round(cx - ring.width / 2), round(cy - ring.height / 2)), ring)
+
+    # markers, by type: breaches on hexsides, ladders in a hex against a
+    # hexside, everything else a chit in its hex (or on its hexside)
     hex_markers: dict[Hex, list[str]] = {}
     breaches: list[Hexside] = []
+    ladders: list[tuple[Hex, str]] = []
+    side_chits: list[tuple[Hexside, str]] = []
     for m in _as_list(view.get("markers")):
         if not isinstance(m, dict):
             continue
         kind = str(m.get("type") or "")
-        if m.get("hexside") is not None:
-            side = _parse_side(m.get("hexside"))
-            if side is None or not any(lay.contains(x) for x in side.hexes()):
-                continue
-            breaches.append(side)
-            continue
         h = _parse_hex(m.get("hex"))
-        if h is not None and lay.contains(h):
+        side = _parse_side(m.get("hexside")) if m.get("hexside") is not None else None
+        if kind == "ladder":
+            if h is None or not lay.contains(h):
+                continue
             hex_markers.setdefault(h, []).append(kind)
+            dname = _side_dir(h, side) if side is not None else None
+            if dname is not None:
+                ladders.append((h, dname))
+            continue
+        if kind in ("breached", "breach"):
+            if side is not None and any(lay.contains(x) for x in side.hexes()):
+                breaches.append(side)
+            continue
+        if h is not None:
+            if lay.contains(h):
+                hex_markers.setdefault(h, []).append(kind)
+        elif side is not None and any(lay.contains(x) for x in side.hexes()):
+            side_chits.append((side, kind))
 
     # gate control and breaches (under the counters: they show on the hexside's far side)
     for key, owner in _as_dict(view.get("gates")).items():
@@ -693,6 +836,24 @@ def compose(view: dict, hexmap, *, around: str | None = None) -> tuple[Image.Ima
             bx = max(bx + size / 2, fx + bw / 2 - size * 0.1)
             by = by - size / 2
             badges.append((bx, by, text, (170, 28, 28) if len(units) > 3 else (30, 28, 24)))
+    # ladders across their wall and ready towers' arrows, over the counters
+    for h, dname in ladders:
+        spr, ox, oy = C.ladder_sprite(s, dname)
+        cx, cy = lay.center(h)
+        img.paste(spr, (round(cx) + ox, round(cy) + oy), spr)
+    for h, units in stacks.items():
+        dirs = []
+        for u in units:
+            for key in _as_list(u.get("ready")):
+                side = _parse_side(key)
+                dname = _side_dir(h, side) if side is not None else None
+                if dname is not None and dname not in dirs:
+                    dirs.append(dname)
+        cx, cy = lay.center(h)
+        for dname in dirs:
+            spr, ox, oy = C.ready_arrow_sprite(s, dname)
+            img.paste(spr, (round(cx) + ox, round(cy) + oy), spr)
+
     for bx, by, text, fill in badges:  # after every counter, so no neighbour hides them
         _badge(img, d, bx, by, text, badge_size, fill=fill)
 
@@ -715,6 +876,11 @@ def compose(view: dict, hexmap, *, around: str | None = None) -> tuple[Image.Ima
         for kind, (x, y) in zip(kinds, spots):
             spr = C.marker_sprite(ms, kind)
             img.paste(spr, (round(x - ms / 2) - mp, round(y - ms / 2) - mp), spr)
+    for side, kind in side_chits:
+        a, b = lay.side_points(side.hex, side.direction)
+        x, y = _lerp(a, b, 0.5)
+        spr = C.marker_sprite(ms, kind)
+        img.paste(spr, (round(x - ms / 2) - mp, round(y - ms / 2) - mp), spr)
 
     _labels(img, lay, hexmap, occupied)
 

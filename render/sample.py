@@ -59,7 +59,51 @@ def sample_units(n: int = 40, *, with_real: bool = False) -> list[dict]:
     return units
 
 
-def sample_view(seat: str | None = None, n: int = 40, *, turn: int = 3) -> dict:
+def add_siege(view: dict) -> dict:
+    """Adds the siege rules' view keys (20.0, 16.7) to a sample view, in place:
+    ladders against walls, breaches, fires, heads, oil carriers (with the
+    hidden ``oil_real`` only in Westernesse's own view), an operated Grond, a
+    ready siege tower, the Banner of the King, two city levels held by Sauron
+    and the road-control hexes."""
+    own = view.get("seat") == "westernesse"
+    s = "sauron"
+    view["markers"] = [
+        {"type": "fire", "hex": "2010"}, {"type": "fire", "hex": "1807"}, {"type": "fire", "hex": "2207"},
+        {"type": "breached", "hexside": "2101/se"}, {"type": "breached", "hexside": "2108/se"},
+        {"type": "breached", "hexside": "2506/se"},
+        {"type": "ladder", "hex": "2109", "hexside": "2109/n", "side": s, "turn": 5},
+        {"type": "ladder", "hex": "1608", "hexside": "1608/ne", "side": s, "turn": 5},
+        {"type": "ladder", "hex": "1608", "hexside": "1607/s", "side": s, "turn": 6},
+        {"type": "ladder", "hex": "2009", "hexside": "1909/se", "side": s, "turn": 6},
+        {"type": "ladder", "hex": "2407", "hexside": "2407/n", "side": s, "turn": 6},
+        {"type": "head", "hex": "1905"}, {"type": "head", "hex": "2004"},
+    ]
+    units = view["units"]
+    by_id = {u.get("id"): u for u in units}
+    cauldron_real = {"K1": True, "K2": False}
+    for uid, src in (("GS90", "K1"), ("GS7", "K2"), ("GS5", "K1")):
+        u = by_id.get(uid)
+        if u is None:
+            continue
+        u["carrying"] = "oil"
+        u["oil_from"] = src
+        if own:
+            u["oil_real"] = cauldron_real[src]
+    if "GR" in by_id:
+        by_id["GR"]["active"] = True
+    if "ST1" in by_id:
+        by_id["ST1"].update(hex="2308", ready=["2308/n"])
+    units.append({"id": "ST2", "side": s, "type": "siege_tower", "name": "Siege Tower", "hex": "2208"})
+    units.append({"id": "BAN", "side": "westernesse", "type": "banner", "name": "Banner of the King", "hex": "1805"})
+    view["levels"] = [1, 2]
+    view["road"] = {"1918": "sauron", "2124": "westernesse"}
+    view["notes"] = ["Sauron holds city levels 1 and 2 (20.2)", "Grond operated by the Lord of the Nazgul",
+                     "Ladders: 5 against the walls (16.5)"]
+    return view
+
+
+def sample_view(seat: str | None = None, n: int = 40, *, turn: int = 3, siege: bool = True) -> dict:
+    """A Gondor view; ``siege`` (with ``turn`` > 0) adds the siege keys (:func:`add_siege`)."""
     units = sample_units(n, with_real=(seat == "westernesse"))
     view = {
         "ruleset": "gondor", "title": "Gondor", "seat": seat,
@@ -76,6 +120,8 @@ def sample_view(seat: str | None = None, n: int = 40, *, turn: int = 3) -> dict:
                    {"name": "Sauron demoralization", "side": "sauron", "points": 40, "level": 93}],
         "pool": {"sauron": 12, "westernesse": 3},
     }
+    if siege and turn:
+        add_siege(view)
     if seat == "westernesse":
         view["zone"] = ["1907", "1908", "2007", "2008", "1807", "1808"]
     if seat == "sauron" and turn == 0:
@@ -107,6 +153,7 @@ def main(argv: list[str]) -> None:
         "public.png": render_view(sample_view(None), m),
         "westernesse.png": render_view(sample_view("westernesse"), m),
         "westernesse_around_1907.png": render_view(sample_view("westernesse"), m, around="1907"),
+        "public_around_2109.png": render_view(sample_view(None), m, around="2109"),
         "public_80.png": render_view(sample_view(None, 80), m),
         "sauron_setup.png": render_view(sample_view("sauron", 60, turn=0), m),
     }

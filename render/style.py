@@ -53,6 +53,8 @@ TUNNEL: RGB = (40, 36, 32)
 ZONE: RGB = (255, 214, 0)
 ZONE_EDGE: RGB = (196, 140, 0)
 FOCUS: RGB = (214, 40, 40)
+SAURON_LEVEL: RGB = (190, 20, 20)     # hatching over a city level Sauron controls (20.2)
+ROAD_FREE: RGB = (120, 116, 104)      # a road-control hex nobody holds (20.1)
 
 PANEL_BG: RGB = (246, 242, 230)
 PANEL_INK: RGB = (36, 32, 26)

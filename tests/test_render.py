@@ -192,3 +192,255 @@ def test_zone_and_gates_change_the_picture(hexmap):
     assert render_view(view, hexmap) != render_view(no_zone, hexmap)
     other_gate = dict(view, gates={"1910/n": "sauron"})
     assert render_view(view, hexmap) != render_view(other_gate, hexmap)
+
+
+# --------------------------------------------------------------------------
+# Siege keys (20.0, 16.5, 16.7): ladders, oil carriers, Grond, towers, the
+# Banner, Sauron-held levels, road control
+# --------------------------------------------------------------------------
+from engine.hexgrid import Hex, Hexside  # noqa: E402
+from render import counters as RC  # noqa: E402
+from render.hexmap import compose  # noqa: E402
+from render.sample import add_siege  # noqa: E402
+
+
+def bare_view(seat=None, **extra) -> dict:
+    """A sample view without the siege keys (and no notes), plus ``extra``."""
+    v = sample_view(seat, siege=False)
+    v.update(extra)
+    return v
+
+
+def hex_box(lay, h: str, r: float = 0.95):
+    cx, cy = lay.center(Hex.parse(h))
+    return (round(cx - r * lay.s), round(cy - r * lay.s), round(cx + r * lay.s), round(cy + r * lay.s))
+
+
+def side_box(lay, side: str, r: float = 0.3):
+    sd = Hexside.parse(side)
+    (ax, ay), (bx, by) = lay.side_points(sd.hex, sd.direction)
+    mx, my = (ax + bx) / 2, (ay + by) / 2
+    return (round(mx - r * lay.s), round(my - r * lay.s), round(mx + r * lay.s), round(my + r * lay.s))
+
+
+def pixels(img, box) -> bytes:
+    return img.crop(box).tobytes()
+
+
+def count_near(img, box, rgb, tol=30) -> int:
+    b = img.crop(box).convert("RGB").tobytes()
+    r, g, bl = rgb
+    return sum(1 for i in range(0, len(b), 3)
+               if abs(b[i] - r) <= tol and abs(b[i + 1] - g) <= tol and abs(b[i + 2] - bl) <= tol)
+
+
+BREACH_RED = (200, 36, 24)
+
+
+@pytest.mark.parametrize("around", [None, "2208"])
+def test_ladder_is_not_a_breach(hexmap, around):
+    ladder = bare_view(markers=[{"type": "ladder", "hex": "2109", "hexside": "2109/n", "side": "sauron", "turn": 5}])
+    breach = bare_view(markers=[{"type": "breached", "hexside": "2109/n"}])
+    plain = bare_view(markers=[])
+    li, lay, _ = compose(ladder, hexmap, around=around)
+    bi, _, _ = compose(breach, hexmap, around=around)
+    pi, _, _ = compose(plain, hexmap, around=around)
+    box = side_box(lay, "2109/n")
+    assert count_near(bi, box, BREACH_RED) > 3               # a breach shows its red crack
+    assert count_near(li, box, BREACH_RED) == 0              # a ladder does not
+    assert count_near(li, box, RC.LADDER_WOOD, 24) > 3       # but a wooden ladder across the wall
+    assert count_near(pi, box, RC.LADDER_WOOD, 24) == 0
+    # and its chit in the hex
+    assert pixels(li, hex_box(lay, "2109", 0.5)) != pixels(pi, hex_box(lay, "2109", 0.5))
+
+
+def test_ladder_shows_which_hexside(hexmap):
+    def img(side):
+        m = {"type": "ladder", "hex": "1608", "side": "sauron", "turn": 5}
+        if side:
+            m["hexside"] = side
+        return compose(bare_view(markers=[m]), hexmap)
+    n, lay, _ = img("1608/n")
+    ne, _, _ = img("1608/ne")
+    none, _, _ = img(None)
+    same, _, _ = img("1607/s")         # the same hexside named from the other hex
+    assert n.tobytes() == same.tobytes()
+    assert count_near(n, side_box(lay, "1608/n"), RC.LADDER_WOOD, 24) > 3
+    assert count_near(n, side_box(lay, "1608/ne"), RC.LADDER_WOOD, 24) == 0
+    assert count_near(ne, side_box(lay, "1608/ne"), RC.LADDER_WOOD, 24) > 3
+    assert count_near(ne, side_box(lay, "1608/n"), RC.LADDER_WOOD, 24) == 0
+    # no hexside (or one not of its hex): only the chit
+    assert count_near(none, side_box(lay, "1608/n"), RC.LADDER_WOOD, 24) == 0
+    far, _, _ = img("2109/n")
+    assert far.tobytes() == none.tobytes()
+
+
+def test_unknown_hexside_marker_is_not_a_breach(hexmap):
+    odd, lay, _ = compose(bare_view(markers=[{"type": "mystery", "hexside": "2109/n"}]), hexmap)
+    plain, _, _ = compose(bare_view(markers=[]), hexmap)
+    box = side_box(lay, "2109/n")
+    assert count_near(odd, box, BREACH_RED) == 0
+    assert pixels(odd, box) != pixels(plain, box)
+
+
+def _unit(view, uid):
+    return next(u for u in view["units"] if u["id"] == uid)
+
+
+def _set(uid, **kv):
+    def f(v):
+        _unit(v, uid).update(kv)
+    return f
+
+
+def _add_unit(**u):
+    def f(v):
+        v["units"].append(u)
+    return f
+
+
+SIEGE_CASES = {
+    # name: (change to a bare view, hex whose picture must change)
+    "oil carrier": (_set("GS7", carrying="oil", oil_from="K2"), "2106"),
+    "grond active": (_set("GR", active=True), "1911"),
+    "tower ready": (_set("ST1", hex="2308", ready=["2308/n"]), "2308"),
+    "banner": (_add_unit(id="BAN", side="westernesse", type="banner", name="Banner of the King", hex="1805"), "1805"),
+    "levels": (lambda v: v.update(levels=[1]), "1708"),
+    "levels 2": (lambda v: v.update(levels=[2]), "2107"),
+    "road sauron": (lambda v: v.update(road={"1918": "sauron", "2124": None}), "1918"),
+    "road westernesse": (lambda v: v.update(road={"2124": "westernesse"}), "2124"),
+    "fire": (lambda v: v.update(markers=[{"type": "fire", "hex": "2207"}]), "2207"),
+    "head": (lambda v: v.update(markers=[{"type": "head", "hex": "2207"}]), "2207"),
+}
+
+
+@pytest.mark.parametrize("around", [None, "around"])
+@pytest.mark.parametrize("name", sorted(SIEGE_CASES))
+def test_each_siege_key_is_drawn(hexmap, name, around):
+    change, h = SIEGE_CASES[name]
+    base = bare_view(markers=[])
+    if name == "tower ready":       # compare against the same tower, not ready
+        _unit(base, "ST1")["hex"] = "2308"
+    after = copy.deepcopy(base)
+    change(after)
+    where = h if around else None
+    a, lay, _ = compose(base, hexmap, around=where)
+    b, lay2, _ = compose(after, hexmap, around=where)
+    assert lay == lay2
+    assert pixels(a, hex_box(lay, h)) != pixels(b, hex_box(lay, h)), name
+
+
+def test_banner_is_its_own_counter(hexmap):
+    ban = bare_view(markers=[])
+    ban["units"].append({"id": "BAN", "side": "westernesse", "type": "banner", "hex": "1805"})
+    inf = copy.deepcopy(ban)
+    inf["units"][-1]["type"] = "infantry"
+    unk = copy.deepcopy(ban)
+    unk["units"][-1]["type"] = "flagpole"
+    a, lay, _ = compose(ban, hexmap)
+    box = hex_box(lay, "1805")
+    assert len({pixels(a, box), pixels(compose(inf, hexmap)[0], box), pixels(compose(unk, hexmap)[0], box)}) == 3
+
+
+def test_tower_arrow_points_at_its_hexside(hexmap):
+    base = bare_view(markers=[])
+    _unit(base, "ST1")["hex"] = "2308"
+    north = copy.deepcopy(base)
+    _unit(north, "ST1")["ready"] = ["2308/n"]
+    nw = copy.deepcopy(base)
+    _unit(nw, "ST1")["ready"] = ["2207/se"]      # 2308's north-west side
+    a, lay, _ = compose(base, hexmap, around="2308")
+    n, _, _ = compose(north, hexmap, around="2308")
+    w, _, _ = compose(nw, hexmap, around="2308")
+    nbox, wbox = side_box(lay, "2308/n", 0.2), side_box(lay, "2207/se", 0.2)
+    green = lambda img, box: count_near(img, box, RC.READY, 20)  # noqa: E731
+    # (a ready tower's green rim may reach a corner of a box: compare the two)
+    assert green(a, nbox) == green(a, wbox) == 0
+    assert green(n, nbox) > green(w, nbox) + 8
+    assert green(w, wbox) > green(n, wbox) + 8
+
+
+def test_oil_real_only_in_the_owners_view(hexmap):
+    own = sample_view("westernesse")
+    carriers = [u for u in own["units"] if u.get("carrying") == "oil"]
+    assert any(u["oil_real"] for u in carriers) and not all(u["oil_real"] for u in carriers)
+    gs7 = _unit(own, "GS7")
+    gs7["oil_real"] = True
+    real = render_view(own, hexmap)
+    gs7["oil_real"] = False
+    dummy = render_view(own, hexmap)
+    assert real != dummy
+    # two states whose carriers' hidden truth differs give identical public
+    # pictures: nothing is drawn but from the view
+    units_a = copy.deepcopy(own["units"])
+    units_b = copy.deepcopy(own["units"])
+    for u in units_a:
+        if "oil_real" in u:
+            u["oil_real"] = True
+    for u in units_b:
+        if "oil_real" in u:
+            u["oil_real"] = not u["oil_real"]
+    pa = public_view_of(units_a, own)
+    pb = public_view_of(units_b, own)
+    for v in (pa, pb):
+        v["units"] = [{k: x for k, x in u.items() if k != "oil_real"} for u in v["units"]]
+    assert pa == pb
+    a = render_view(pa, hexmap)
+    clear_cache()
+    assert render_view(pb, hexmap) == a
+    assert render_view(dict(pa, seat="sauron"), hexmap) == render_view(dict(pb, seat="sauron"), hexmap)
+    # but the carrier's badge itself is drawn in the public view
+    plain = copy.deepcopy(pa)
+    for u in plain["units"]:
+        u.pop("carrying", None)
+        u.pop("oil_from", None)
+    assert render_view(plain, hexmap) != a
+
+
+def test_owner_sees_dummy_cauldron_marked(hexmap):
+    own = sample_view("westernesse")
+    a, lay, _ = compose(own, hexmap, around="2004")
+    k2 = _unit(own, "K2")
+    assert k2["real"] is False
+    k2["real"] = True
+    b, _, _ = compose(own, hexmap, around="2004")
+    assert pixels(a, hex_box(lay, "2004", 0.6)) != pixels(b, hex_box(lay, "2004", 0.6))
+
+
+def test_full_siege_sample_renders_everywhere(hexmap):
+    for seat in (None, "sauron", "westernesse"):
+        view = sample_view(seat)
+        assert view["levels"] and view["road"] and any(m["type"] == "ladder" for m in view["markers"])
+        for around in (None, "1907", "2109", "1918"):
+            decode(render_view(view, hexmap, around=around))
+
+
+def test_messy_siege_keys_do_not_crash(hexmap):
+    v = bare_view()
+    v["levels"] = ["x", None, 99, True, -1, 2]
+    v["road"] = {"bad": "sauron", "1918": 5, "9999": "sauron", "2124": "ghost"}
+    v["markers"] = [{"type": "ladder"}, {"type": "ladder", "hex": "2109", "hexside": "junk"},
+                    {"type": "ladder", "hex": "junk", "hexside": "2109/n"},
+                    {"type": "ladder", "hex": "2109", "hexside": 7}, {"type": "breached", "hex": "2109"},
+                    {"type": "breached"}, {"type": None, "hexside": "2109/n"}]
+    v["units"] += [{"id": "X", "side": "sauron", "type": "siege_tower", "hex": "2109", "ready": "2109/n"},
+                   {"id": "Y", "side": "sauron", "type": "siege_tower", "hex": "2110", "ready": [None, 3, "bad", "0101/n"]},
+                   {"id": "Z", "side": "westernesse", "type": "infantry", "hex": "2110", "carrying": "oil",
+                    "oil_real": "maybe"},
+                   {"id": "G", "side": "sauron", "type": "grond", "hex": "2111", "active": "yes"}]
+    decode(render_view(v, hexmap))
+    decode(render_view(v, hexmap, around="2109"))
+    decode(render_view(dict(v, levels=None, road=[1, 2]), hexmap))
+
+
+def test_real_gondor_game_view_renders(hexmap):
+    from engine.core import Game
+    from tests.gondor_helpers import full_setup
+
+    g = Game.new("gondor", {}, seed="render")
+    full_setup(g)
+    for seat in (None, "sauron", "westernesse"):
+        v = g.view(seat)
+        decode(render_view(v, hexmap))
+        # with the siege keys on top of the real view
+        decode(render_view(add_siege(copy.deepcopy(v)), hexmap, around="1909"))

@@ -265,6 +265,16 @@ class StandardRules:
     def dem_level(self, state: State, army: str) -> int | None:
         return None
 
+    def unit_dem_value(self, state: State, uid: str) -> int:
+        """A combat unit's demoralization value (9.12): the chart's formula by
+        default; a ruleset may print it on the counter (FoC 9.12)."""
+        return self.charts_for(state).demoralization_value(self.units[uid].ratings)
+
+    def may_enter_enemy_leaders(self, state: State, uids: list[str]) -> bool:
+        """Whether ``uids`` may enter a hex holding enemy leaders but no enemy
+        combat unit (4.27: not under the Standard Rules; FoC amends it)."""
+        return False
+
     def demoralized(self, state: State, army: str) -> bool:
         lvl = self.dem_level(state, army)
         return lvl is not None and self.dem_total(state, army) >= lvl
@@ -685,9 +695,11 @@ class StandardRules:
         roads = self._road_hexes
         road_cost = tec.get("road_cost")
         sides = self.hexmap.side_index
-        # enemy combat units block; so do enemy leaders alone (4.27)
+        # enemy combat units block; so do enemy leaders alone (4.27), unless a ruleset lets these movers in
+        leaders_block = not self.may_enter_enemy_leaders(state, uids)
         blocked = {Hex.parse(hx) for hx, ids in occ.items()
-                   if any(self.units[x].side != seat and (self.units[x].is_combat or self.units[x].is_leader)
+                   if any(self.units[x].side != seat and (self.units[x].is_combat
+                                                          or (leaders_block and self.units[x].is_leader))
                           for x in ids)}
         blocked |= self.extra_blocked(state, seat, uids)
 
@@ -866,7 +878,9 @@ class StandardRules:
     def _check_stacking(self, state: State, seat: str, uids: list[str], hx: str, occ) -> None:
         ch = self.charts_for(state)["stacking"]
         present = [x for x in occ.get(hx, ()) if x not in uids]
-        if any(self.units[x].side != seat and (self.units[x].is_combat or self.units[x].is_leader) for x in present):
+        leaders_block = not self.may_enter_enemy_leaders(state, uids)
+        if any(self.units[x].side != seat and (self.units[x].is_combat or (leaders_block and self.units[x].is_leader))
+               for x in present):
             raise IllegalOrder(f"hex {hx} holds enemy units", "4.27")
         combat = [x for x in present + uids if self.units[x].is_combat]
         forms = {self.formation_of(state, x) for x in combat}
@@ -1242,7 +1256,11 @@ class StandardRules:
     def _legal_moves(self, state: State, seat: str, kind: str, only: str | None = None) -> Iterator[Action]:
         occ = self.occupancy(state)
         seen: set[str] = set()
-        for uid in ([only] if only else sorted(state["units"])):
+        units = [only] if only else sorted(state["units"])
+        if only and only in self.units and self.units[only].is_siege and state["units"][only]["hex"]:
+            # typed the equipment's id: its carriers' stack moves (16.11)
+            units = sorted(x for x in occ.get(state["units"][only]["hex"], ()) if self.units[x].is_combat)
+        for uid in units:
             if uid not in state["units"]:
                 return
             u = self.units[uid]
@@ -1257,22 +1275,34 @@ class StandardRules:
                 continue  # siege equipment moves with its carrier (a stack order)
             uids = self._stack_of(state, (uid,))
             seen.update(uids)
+            stacks = [uids]
+            if u.is_combat and r["status"] == "map":
+                # 16.11: siege equipment moves only with a combat unit: offer the pair too
+                stacks += [uids + [e] for e in sorted(occ.get(r["hex"], ()))
+                           if self.units[e].is_siege and self.units[e].side == seat
+                           and (only is None or only in (uid, e))]
+                if only and self.units[only].is_siege:
+                    stacks = stacks[1:]
+            for movers in stacks:
+                yield from self._stack_moves(state, seat, movers, occ)
+
+    def _stack_moves(self, state: State, seat: str, uids: list[str], occ) -> Iterator[Action]:
+        try:
+            self._check_movers(state, seat, uids)
+        except IllegalOrder:
+            return
+        reach = self._reach(state, seat, uids, occ)
+        here = state["units"][uids[0]]["hex"]
+        for h in sorted(reach):
+            hx = str(h)
+            if hx == here:
+                continue
             try:
-                self._check_movers(state, seat, uids)
+                self._check_stacking(state, seat, uids, hx, occ)
+                self.check_move_end(state, seat, uids, hx, occ)
             except IllegalOrder:
                 continue
-            reach = self._reach(state, seat, uids, occ)
-            here = r["hex"]
-            for h in sorted(reach):
-                hx = str(h)
-                if hx == here:
-                    continue
-                try:
-                    self._check_stacking(state, seat, uids, hx, occ)
-                    self.check_move_end(state, seat, uids, hx, occ)
-                except IllegalOrder:
-                    continue
-                yield Action("move", (*uids, hx))
+            yield Action("move", (*uids, hx))
 
     def _legal_forms(self, state: State, seat: str) -> Iterator[Action]:
         occ = self.occupancy(state)
@@ -1604,7 +1634,7 @@ class StandardRules:
                 lines.append(f"{v} eliminated")
             elif loss == "1/2E":
                 state["units"][v]["reduced"] = True
-                val = self.charts_for(state).demoralization_value(self.units[v].ratings)
+                val = self.unit_dem_value(state, v)
                 pay = math.ceil(val / 2)
                 state["units"][v]["dem_paid"] = pay
                 self.on_unit_lost(state, v, pay)
@@ -1631,7 +1661,7 @@ class StandardRules:
     def eliminate(self, state: State, uid: str) -> None:
         r = state["units"][uid]
         if self.units[uid].ratings:
-            val = self.charts_for(state).demoralization_value(self.units[uid].ratings)
+            val = self.unit_dem_value(state, uid)
             self.on_unit_lost(state, uid, max(val - r.get("dem_paid", 0), 0))
             r["dem_paid"] = val
         r["status"] = "eliminated"
