@@ -50,6 +50,8 @@ class UnitDef:
     movement: int | None = None  # printed allowance, where it differs from the chart
     reduced: Ratings | None = None  # the reduced side (1/2E); default: one grade worse
     night_rally: int | None = None  # leaders with a second (night) Rally Rating
+    dem: int | None = None  # a demoralization value printed on the counter (FoC 9.12), else the formula's
+    ability: str | None = None  # a printed special ability (FoC 17.x leaders, 18.x units)
 
     @property
     def is_cavalry(self) -> bool:
@@ -115,5 +117,7 @@ def load_oob(path: str | Path) -> dict[str, UnitDef]:
                 movement=entry.get("movement"),
                 reduced=Ratings.parse(entry["reduced"]) if "reduced" in entry else None,
                 night_rally=entry.get("night_rally"),
+                dem=entry.get("dem"),
+                ability=entry.get("ability"),
             )
     return out

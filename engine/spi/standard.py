@@ -326,12 +326,13 @@ class StandardRules:
         step = self.step(state)
         if step.get("kind") == "combat":
             state["ph"]["must"] = self._obligations(state, step["side"])
-        who = " and ".join(self.title_of(s) for s in step["seats"])
         head = "Set-up" if state["turn"] == 0 else (
             f"Game-Turn {state['turn']} ({'night' if self.is_night(state) else 'day'})")
         events.extend(self.on_step_start(state))
         if state["over"]:
             return events
+        # who acts (a ruleset may have found a seat with nothing to do here)
+        who = " and ".join(self.title_of(s) for s in (self.active_seats(state) or step["seats"]))
         events.append(Event(public=f"{head}: {step['title']}. {who} to act ({step['section']}).",
                             section=step["section"], new_phase=True))
         return events

@@ -331,6 +331,9 @@ class Gondor(SiegeRules, CommandRules, StandardRules):
         if u.side != seat:
             raise IllegalOrder(f"{uid} is a {SIDE_TITLES[u.side]} counter, not yours")
         if u.setup == "reinforcement":
+            if u.type == "banner":
+                raise IllegalOrder(f"{uid} is the Banner of the King: Gandalf's spell brings it forth with Aragorn",
+                                   "18.11")
             when = f"on Game-Turn {u.arrives}" if isinstance(u.arrives, int) else "with the Riders of Rohan"
             raise IllegalOrder(f"{uid} is a reinforcement: it arrives {when}", u.section)
         if u.setup[:1].isdigit():
@@ -488,7 +491,7 @@ class Gondor(SiegeRules, CommandRules, StandardRules):
 
     def help(self, topic: str | None = None) -> str:
         t = (topic or "").strip().lower()
-        if t in ("orders", "notation", "combat", "move", "magic", "rally"):
+        if t in ("orders", "notation", "combat", "move", "magic", "rally", "siege", "oil"):
             return (
                 "**Gondor orders** (unit ids then hexes, as printed on the map):\n"
                 "`move GS1 1905` cheapest legal path (or give every hex: `move GS1 1904 1905`); "
@@ -497,8 +500,15 @@ class Gondor(SiegeRules, CommandRules, StandardRules):
                 "`melee GS1 GS2 at 2008` (7.3) · `advance GS1 2008` after a melee emptied the hex (7.5) · "
                 "`retreat OI1 2010` when the game asks you where a unit retreats (7.5).\n"
                 "`rally IMR GS1` in the Joint Rally Phase (8.3) · `cast NAZ fear 5` (points below the full "
-                "cost need a die roll, 8.5; spells: fear, freeze-leader, break-darkness) · "
+                "cost need a die roll, 8.5; spells: fear, freeze-leader, operate-grond, break-darkness, "
+                "stalemate-nazgul, reveal-aragorn) · "
                 "`form shieldwall GS1 GS2 IMR`, `form wedge GK1 GL1 IMR`, `disband GS1 1906` (8.4).\n"
+                "**Siege Phase**: `breach SC1 1909/n` (a wall, gate or tower hexside, 16.2; Grond: `breach GRD "
+                "1910/n`) · `fireball SC1 at 1906` (16.6) · `head SC1 at 1807` (16.8) · `advance OI1 1908` through "
+                "a fresh breach (16.5). **Movement**: `ladder OI1 1909/se` (climb it next turn, 16.43) · "
+                "`move OI1 ST1 1809` pushes a siege tower (16.11) · `pickup GS1 K1` takes oil (16.72) · "
+                "`pour GS1 any|towers|hold` sets a carrier's standing order, carried out during Sauron's "
+                "movement (16.74).\n"
                 "`/odds text:melee GS1 at 2008` gives the exact chances first. `/done` ends your part of a phase."
             )
         return (

@@ -201,6 +201,12 @@ class SiegeRules:
         return m
 
     # ------------------------------------------------------- oil carriers
+    def eliminate(self, state: State, uid: str) -> None:
+        super().eliminate(state, uid)
+        if state["units"][uid].get("oil_from"):
+            state["units"][uid]["oil_from"] = None  # the oil goes with its carrier
+            state["siege"]["pour"].pop(uid, None)
+
     def _carriers(self, state: State) -> list[str]:
         return sorted(u for u, r in state["units"].items() if r.get("oil_from") and r["status"] == "map")
 
