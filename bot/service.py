@@ -371,6 +371,11 @@ class GameService:
         act, pings = self._to_act(v, seats, ping=True)
         lines = [("keep", t) for t in before] + [("keep", self._phase_head(v))]
         lines += [("trim", t) for t in report]
+        tracks = v.get("tracks") or []
+        if tracks:  # the demoralization (or score) tracks, on one line
+            lines.append(("keep", clip("Tracks: " + " · ".join(
+                f"{t['name']} {t['points']}/{t['level']}" + (" (demoralized)" if t.get("demoralized") else "")
+                for t in tracks if isinstance(t, dict) and "points" in t), 300)))
         lines += [("keep", act)]
         if deadline:
             lines.append(("keep", f"Deadline: {dl.stamp(deadline)}."))

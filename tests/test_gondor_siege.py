@@ -491,3 +491,24 @@ def test_16_74_the_public_view_never_says_which_carrier_is_real():
 def test_full_game_start_has_the_siege_state():
     g = Game.new("gondor")
     assert g.state["siege"]["heads_left"] == 12 and g.state["siege"]["ladders_left"] == 6
+
+
+# ------------------------------------------------------ charts a group may load
+def test_16_3_a_group_loads_its_own_breach_table():
+    table = '[breach]\ncatapult.wall = ["2-12", "9", "10", "11"]\n'
+    g = Game.new("gondor", options={"charts": table})
+    assert GONDOR.breach_totals(g.state, "catapult", "wall", 1) == frozenset(range(2, 13))
+    assert GONDOR.breach_totals(g.state, "catapult", "wall", 2) == frozenset({9})
+
+
+@pytest.mark.parametrize("bad,why", [
+    ('[breach]\ncatapult.wall = ["8-9", "9"]\n', "one per range"),
+    ('[breach]\ncatapult.gate = ["7-8", "8", "9", "13"]\n', "within 2-12"),
+    ('[scatter]\ndirections = ["n", "n", "se", "s", "sw", "nw"]\n', "six hexside directions"),
+    ('[siege]\nladders = "many"\n', "whole number"),
+])
+def test_16_3_a_malformed_siege_chart_is_refused(bad, why):
+    from engine.core import InvalidOrder
+    with pytest.raises(InvalidOrder) as e:
+        Game.new("gondor", options={"charts": bad})
+    assert why in str(e.value)

@@ -158,7 +158,7 @@ class Gondor(SiegeRules, CommandRules, StandardRules):
             elif k == "charts":
                 try:
                     from engine.spi.charts import cached
-                    cached(self.ruleset_charts_text, v)
+                    self.check_siege_charts(cached(self.ruleset_charts_text, v).raw)
                 except ChartError as e:
                     raise InvalidOrder(f"your charts were refused: {e}") from None
                 out["charts"] = v

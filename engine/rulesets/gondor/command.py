@@ -4,7 +4,7 @@
 
 A mixin for :class:`engine.rulesets.gondor.Gondor`; every hook calls
 ``super()`` so the other mixins see it too. Every ruling made here is listed
-in ``docs/gondor-command-rulings.md``.
+in ``docs/gondor.md``.
 
 Orders (CONVENTIONS.md notation), besides the Standard Rules orders:
   form wedge|shieldwall <unit> <unit> <leader>   also for Westernesse reinforcements not yet

@@ -64,6 +64,32 @@ class SiegeRules:
             "pour": {},           # carrier -> standing order (16.74)
         }
 
+    @staticmethod
+    def check_siege_charts(raw: dict) -> None:
+        """A group's chart override for the siege tables must still make sense
+        (16.3 Breach Probability Table, 16.63 Scatter Diagram, [siege])."""
+        from engine.spi.charts import ChartError
+        br = raw.get("breach", {})
+        for weapon, ranges in (("catapult", 4), ("grond", 1)):
+            for kind in ("wall", "gate", "tower"):
+                row = br.get(weapon, {}).get(kind)
+                if not isinstance(row, list) or len(row) < ranges:
+                    raise ChartError(f"[breach] {weapon}.{kind} must list {ranges} cell(s), one per range")
+                for cell in row:
+                    try:
+                        parse_totals(cell, 2, 12)
+                    except ValueError as e:
+                        raise ChartError(f"[breach] {weapon}.{kind}: {e}") from None
+        dirs = raw.get("scatter", {}).get("directions")
+        if not isinstance(dirs, list) or sorted(dirs) != sorted(["n", "ne", "se", "s", "sw", "nw"]):
+            raise ChartError("[scatter] directions must list the six hexside directions n ne se s sw nw, "
+                             "one per die roll 1-6")
+        sg = raw.get("siege", {})
+        for key in ("ladders", "heads", "breach_range", "fireball_range", "catapult_range", "tower_cost",
+                    "ladder_cost"):
+            if not isinstance(sg.get(key), int) or sg[key] < 0:
+                raise ChartError(f"[siege] {key} must be a whole number")
+
     def siege_chart(self, state: State) -> dict:
         return self.charts_for(state)["siege"]
 
