@@ -2,6 +2,7 @@
 import subprocess
 import sys
 
-for mod in ("benchmarks.bench_service", "benchmarks.bench_render", "benchmarks.bench_engine"):
+for mod in ("benchmarks.bench_service", "benchmarks.bench_render", "benchmarks.bench_engine",
+            "benchmarks.bench_gondor"):
     print(f"== {mod}", flush=True)
     subprocess.run([sys.executable, "-m", mod], check=False)

@@ -235,6 +235,7 @@ def ruleset_names() -> list[str]:
 def _load_builtin() -> None:
     """Import the built-in rulesets (each registers itself; importing twice is free)."""
     from engine.rulesets import gondor, risk_minas_tirith  # noqa: F401
+    from engine.rulesets import celebrant  # noqa: F401
 
 
 # --------------------------------------------------------------------------

@@ -29,6 +29,9 @@ class HexError(ValueError):
     """A hex or hexside label that is not well formed."""
 
 
+_PARSED: dict = {}  # "XXYY" -> Hex, filled by Hex.parse
+
+
 class Hex(NamedTuple):
     """A hex ``XXYY``. A named tuple: hashing and comparison run in C, which
     matters for path finding over a whole map."""
@@ -38,10 +41,16 @@ class Hex(NamedTuple):
 
     @classmethod
     def parse(cls, text: str) -> "Hex":
+        h = _PARSED.get(text)
+        if h is not None:
+            return h
         m = _HEX_RE.match(text.strip())
         if not m:
             raise HexError(f"`{text}` is not a hex number (four digits, XXYY)")
-        return cls(int(m.group(1)), int(m.group(2)))
+        h = cls(int(m.group(1)), int(m.group(2)))
+        if len(text) == 4:  # at most 10,000 of these
+            _PARSED[text] = h
+        return h
 
     def __str__(self) -> str:
         return f"{self.col:02d}{self.row:02d}"

@@ -20,6 +20,12 @@ TERRAIN: dict[str, RGB] = {
     "forest": (178, 202, 146),
     "mountain": (176, 160, 138),
     "city": (200, 196, 188),
+    # Field of Celebrant (engine/rulesets/celebrant)
+    "river": (122, 168, 204),
+    "riverbank": (208, 222, 190),
+    "grove": (170, 198, 138),
+    "watchtower": (186, 178, 164),
+    "landing": (196, 180, 150),
 }
 TERRAIN_UNKNOWN: RGB = (230, 225, 215)
 # City levels L1..L7: graded stone, L1 darkest, L7 (the Citadel) lightest.

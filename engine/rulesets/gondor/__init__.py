@@ -227,6 +227,16 @@ class Gondor(SiegeRules, CommandRules, StandardRules):
         # ladders against that hexside (16.44; both ways, so they are in contact)
         return self.scaled(state, hs)
 
+    def zoc_through_fn(self, state: State):
+        """``zoc_through`` with the breaches and scaled hexsides worked out once."""
+        open_ = {m["hexside"] for m in state["markers"] if m.get("type") == "breached"} | self._scaled_sides(state)
+        idx = self.hexmap.side_index
+
+        def through(a: Hex, b: Hex) -> bool:
+            f = idx.get((a, b))
+            return f is None or f[1] in open_
+        return through
+
     def movement_allowance(self, state: State, uid: str) -> float:
         ma = super().movement_allowance(state, uid)
         u = self.units[uid]

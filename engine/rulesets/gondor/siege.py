@@ -25,6 +25,7 @@ is poured, and then only the pour itself is seen.
 """
 from __future__ import annotations
 
+from functools import cached_property
 from typing import Iterator
 
 from engine.core import Action, Dice, Event, IllegalOrder, InvalidOrder, State
@@ -120,13 +121,20 @@ class SiegeRules:
             return []
         return list(r["sides"])
 
+    @cached_property
+    def _sides_of_hex(self) -> dict[Hex, tuple[str, ...]]:
+        """Hex -> its wall, gate and tower hexsides (the map is fixed)."""
+        out: dict[Hex, list[str]] = {}
+        for (a, _b), (_kind, label) in self.hexmap.side_index.items():
+            out.setdefault(a, []).append(label)
+        return {h: tuple(sorted(v)) for h, v in out.items()}
+
     def _wall_sides_of(self, h: Hex) -> list[str]:
-        out = []
-        for d in ("n", "ne", "se", "s", "sw", "nw"):
-            f = self.hexmap.side_index.get((h, h.neighbour(d)))
-            if f:
-                out.append(f[1])
-        return out
+        return list(self._sides_of_hex.get(h, ()))
+
+    @cached_property
+    def _tower_ids(self) -> tuple[str, ...]:
+        return tuple(sorted(u for u, d in self.units.items() if d.type == "siege_tower"))
 
     def scaling_cost(self, state: State, seat: str, a: Hex, hs: str) -> float | None:
         """16.41/16.43: the extra MP to climb the hexside ``hs`` from ``a`` with a
@@ -144,10 +152,11 @@ class SiegeRules:
 
     def _scaled_sides(self, state: State) -> set[str]:
         """16.44: hexsides a unit in a siege tower or on a ladder exerts its ZOC through."""
-        out = {m["hexside"] for m in self._ladders(state)}
-        for u, d in self.units.items():
-            if d.type == "siege_tower" and self.on_map(state, u):
-                out.update(self._wall_sides_of(Hex.parse(state["units"][u]["hex"])))
+        out = {m["hexside"] for m in state["markers"] if m.get("type") == "ladder"}
+        for u in self._tower_ids:
+            r = state["units"][u]
+            if r["status"] == "map":
+                out.update(self._sides_of_hex.get(Hex.parse(r["hex"]), ()))
         return out
 
     def scaled(self, state: State, hs: str) -> bool:
