@@ -768,3 +768,29 @@ def test_14_2_reinforcements_held_back_may_enter_on_a_later_turn():
     g = pos({"GS1": "1010"}, step="D", turn=4, balchoth=2)
     g.play("shadow", "move BS1 3028")
     assert g.state["units"]["BS1"]["hex"] == "3028"
+
+
+# ------------------------------------------------------- 14.2 attacking blockers
+def test_14_2_arriving_reinforcements_may_attack_units_blocking_their_entry_and_advance_onto_the_map():
+    """14.2: "Arriving reinforcements may attack Enemy units blocking their
+    passage onto the map if necessary": the Balchoth, arrived but still off
+    the map, melee a Gondorian unit standing in their entry hex 3028 on the
+    south-eastern edge; the hex emptied, the attacker advances into it."""
+    g = pos({"GS1": "3028", "GS2": "3027"}, step="E", turn=5, balchoth=5)
+    assert "melee BI1 at 3028" in g.legal_texts("shadow", "melee BI1")
+    refused(g, "shadow", "melee BI1 at 3027", "14.2")  # not an entry hex of the Balchoth
+    n = fixed_dice(g, [1, 1, 1])  # CPT hit, CRT 1 on Morale X: 1/2E r1
+    _, ev = g.play("shadow", "melee BI1 at 3028")
+    assert g.state["dice"]["counter"] - n >= 2
+    assert g.state["units"]["BI1"]["status"] == "reinforcement"
+    if g.state["pending"]:
+        p = g.state["pending"][0]
+        g.play(p["seat"], f"retreat {p['unit']} {p['options'][0]}")
+    assert g.state["units"]["GS1"]["hex"] != "3028"
+    g.play("shadow", "advance BI1 3028")
+    assert g.state["units"]["BI1"] == {**g.state["units"]["BI1"], "status": "map", "hex": "3028"}
+
+
+def test_14_2_not_before_they_may_enter():
+    g = pos({"GS1": "3028"}, step="E", turn=2)
+    refused(g, "shadow", "melee BI1 at 3028", "14.5")

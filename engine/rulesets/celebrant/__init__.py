@@ -42,6 +42,7 @@ from engine.core import (
 from engine.hexgrid import Hex, HexError, distance
 from engine.maps import HexMap
 from engine.spi.charts import ChartError, cached, shift_morale
+from engine.spi.entry import EntryAttacks
 from engine.spi.standard import StandardRules, _phrase
 from engine.units import UnitDef, load_oob
 
@@ -139,13 +140,14 @@ def resolve_chits(west: str, shadow: str, ch: dict, roll=None) -> dict:
     return {"turn": w["turn"] + delay, "area": area, "chooser": None, "arrive": True, "lines": lines}
 
 
-class Celebrant(StandardRules):
+class Celebrant(EntryAttacks, StandardRules):
     name = "celebrant"
     title = "Field of Celebrant"
     seats = SEATS
     side_titles = SIDE_TITLES
     side_colors = SIDE_COLORS
     state_version = STATE_VERSION
+    entry_attack_seats = ("shadow", "westernesse")  # 14.2: arriving reinforcements may attack blockers
 
     # ------------------------------------------------------------------ data
     @cached_property
@@ -224,6 +226,7 @@ class Celebrant(StandardRules):
     def _out_of_play(self, opts: dict) -> list[str]:
         """21.0: the extra counters stay out unless a swap or the balance
         brings them in; swapped-out counters leave the game."""
+
         extra = sorted(u for u, d in self.units.items() if "extra" in d.tags)
         inn: set[str] = set()
         out: list[str] = []
@@ -1297,6 +1300,7 @@ class Celebrant(StandardRules):
         if state["turn"] == 0:
             yield from self._legal_deploys(state, seat)
             return
+        yield from super().legal_extra(state, seat)  # 14.2: attacks on units blocking the entry
         e = state["cel"]["eotheod"]
         if e.get("chooser") == seat and not e.get("area"):
             for a in AREAS:

@@ -23,6 +23,7 @@ from typing import Iterator
 from engine.core import Action, Dice, Event, IllegalOrder, InvalidOrder, State
 from engine.hexgrid import Hex, distance
 from engine.spi.charts import MORALES, shift_morale
+from engine.spi.entry import EntryAttacks
 from engine.spi.standard import _phrase
 
 BANNER = "BAN"
@@ -34,7 +35,9 @@ TUNNEL_RULES = ("morale-w", "armor-4", "armor-1", "none")
 FORM_TITLES = {"shieldwall": "Shield Wall", "wedge": "Wedge"}
 
 
-class CommandRules:
+class CommandRules(EntryAttacks):
+    entry_attack_seats = ("westernesse",)  # 14.2: Westernesse reinforcements only
+
     # ------------------------------------------------------------- state
     def init_extra(self, state: State) -> None:
         super().init_extra(state)
@@ -239,9 +242,6 @@ class CommandRules:
                 state["gates"][f[1]] = side
 
     # ------------------------------------------------------------------ 14.2
-    def _offmap(self, state: State, uid: str) -> bool:
-        return state["units"][uid]["status"] == "reinforcement"
-
     def _check_form(self, state: State, seat: str, kind: str, a: str, b: str, leader: str) -> None:
         if not any(self._offmap(state, x) for x in (a, b, leader)):
             super()._check_form(state, seat, kind, a, b, leader)
@@ -308,112 +308,12 @@ class CommandRules:
         c, r = {"top": (0, -1), "bottom": (0, 1), "left": (-1, 0), "right": (1, 0)}[side]
         return str(Hex(h.col + c, h.row + r))
 
-    def _check_melee(self, state: State, seat: str, *args: str) -> None:
-        uids, hx = list(args[:-2]), args[-1]
-        off = [u for u in uids if self.units[u].side == seat and self._offmap(state, u)]
-        if not off:
-            super()._check_melee(state, seat, *args)
-            return
-        on = [u for u in uids if u not in off]
-        if on:
-            super()._check_melee(state, seat, *on, "at", hx)
-        else:
-            self._combat_phase_check(state, seat, "melee", "7.3")
-            if self.phasing(state) != seat:
-                raise IllegalOrder("only the phasing side attacks", "7.3")
-            if not self._target_units(state, seat, hx):
-                raise IllegalOrder(f"there is no enemy combat unit in {hx} to attack", "7.3")
-        for uid in off:
-            u = self.units[uid]
-            if seat != "westernesse":
-                raise IllegalOrder(f"{uid} is not on the map (reinforcement)", "14.1")
-            entry = self.reinforcement_entry(state, uid)
-            if entry is None:
-                raise IllegalOrder(f"{uid} is a reinforcement that may not enter now", u.section)
-            if hx not in entry:
-                raise IllegalOrder(f"{uid} has not entered the map: it may attack only an enemy unit blocking one of "
-                                   f"its entry hexes, and {hx} is not one", "14.2")
-            if self._wedge_waits(state, uid):
-                raise IllegalOrder("a Wedge may not attack on the turn it forms", "8.4")
-            if not self._can_melee(state, uid):
-                raise IllegalOrder(f"{uid} has no melee rating and may not melee", "7.3")
-            if uid in state["ph"]["meleed"]:
-                raise IllegalOrder(f"{uid} has already attacked this phase (one attack a phase)", "7.31")
-
-    def _apply_melee(self, state: State, seat: str, dice: Dice, *args: str) -> list[Event]:
-        uids, hx = list(args[:-2]), args[-1]
-        off = [u for u in uids if self._offmap(state, u)]
-        for u in off:  # attacks and retreats count from beyond the edge (14.2, ruling)
-            state["units"][u]["hex"] = self._offmap_hex(u, hx)
-        try:
-            return super()._apply_melee(state, seat, dice, *args)
-        finally:
-            for u in off:
-                if self._offmap(state, u):
-                    state["units"][u]["hex"] = None
-
-    def _offer_advance(self, state: State, seat: str, units: list[str], hx: str) -> None:
-        super()._offer_advance(state, seat, units, hx)
-        off = [u for u in units if self._offmap(state, u) and not state["units"][u].get("disrupted")
-               and hx in (self.reinforcement_entry(state, u) or [])]
-        if not off:
-            return
-        adv = state["ph"]["advance"] or {"seat": seat, "units": [], "hex": hx}
-        have = list(adv["units"])
-        adv["units"] = have + off
-        state["ph"]["advance"] = adv
-        real = [u for u in off if self._ok(state, seat, Action("advance", (u, hx)))]
-        adv["units"] = have + real
-        if not adv["units"]:
-            state["ph"]["advance"] = None
-
-    def _check_advance(self, state: State, seat: str, uid: str, hx: str) -> None:
-        if self.units[uid].side != seat or not self._offmap(state, uid):
-            super()._check_advance(state, seat, uid, hx)
-            return
-        adv = state["ph"].get("advance")
-        if not adv or adv["seat"] != seat:
-            raise IllegalOrder("advance after combat only right after a melee that emptied the defender's hex", "7.5")
-        if hx != adv["hex"]:
-            raise IllegalOrder(f"advance only into {adv['hex']}, the hex the defender left", "7.5")
-        if uid not in adv["units"]:
-            raise IllegalOrder(f"only {_phrase(adv['units'])} may advance (they took part in that melee)", "7.5")
-        if state["units"][uid].get("disrupted"):
-            raise IllegalOrder(f"{uid} is Disrupted and may not advance", "7.5")
-        if hx not in (self.reinforcement_entry(state, uid) or []):
-            raise IllegalOrder(f"{uid} may enter only by its entry hexes", "14.2")
-        uids = self._stack_of(state, (uid,))
-        self._check_stacking(state, seat, uids, hx, self.occupancy(state))
-        if Hex.parse(hx) in self.extra_blocked(state, seat, uids):
-            raise IllegalOrder(f"{uid} may not enter {hx}: cavalry never moves next to a Mumak", "14.31")
-
-    def _apply_advance(self, state: State, seat: str, dice: Dice, uid: str, hx: str) -> list[Event]:
-        if not self._offmap(state, uid):
-            return super()._apply_advance(state, seat, dice, uid, hx)
-        uids = self._stack_of(state, (uid,))
-        for v in uids:
-            state["units"][v]["hex"] = hx
-            state["units"][v]["status"] = "map"
-        adv = state["ph"]["advance"]
-        adv["units"] = [u for u in adv["units"] if u not in uids]
-        if not adv["units"] or self.combat_units_in(state, hx):
-            state["ph"]["advance"] = None
-        return [Event(public=f"{self._title(seat)}: {_phrase(uids)} advances into {hx} and so enters the map "
-                             "(14.2, 7.5).", section="14.2")]
-
     def legal_extra(self, state: State, seat: str) -> Iterator[Action]:
         yield from super().legal_extra(state, seat)
         if state["turn"] == 0 or state["pending"]:
             return
-        k = self.kind(state)
-        if k == "move" and seat == "westernesse":
+        if self.kind(state) == "move" and seat == "westernesse":
             yield from self._legal_entry_forms(state, seat)
-        if k == "combat" and seat == "westernesse" and self.phasing(state) == seat:
-            yield from self._legal_entry_melees(state, seat)
-
-    def _entering(self, state: State, seat: str) -> list[str]:
-        return sorted(u for u, r in state["units"].items() if r["status"] == "reinforcement"
-                      and self.units[u].side == seat and self.reinforcement_entry(state, u) is not None)
 
     def _legal_entry_forms(self, state: State, seat: str) -> Iterator[Action]:
         units = [u for u in self._entering(state, seat) if self.units[u].is_combat
@@ -426,17 +326,6 @@ class CommandRules:
                         act = Action("form", (kind, a, b, leader))
                         if self._ok(state, seat, act):
                             yield act
-
-    def _legal_entry_melees(self, state: State, seat: str) -> Iterator[Action]:
-        occ = self.occupancy(state)
-        for uid in self._entering(state, seat):
-            if not self.units[uid].is_combat or uid in state["ph"]["meleed"]:
-                continue
-            for hx in self.reinforcement_entry(state, uid) or []:
-                if self._target_units(state, seat, hx, occ):
-                    act = Action("melee", (uid, "at", hx))
-                    if self._ok(state, seat, act):
-                        yield act
 
     # ------------------------------------------------------------ 16.13 Grond
     def _grond_carrier(self, uid: str) -> bool:
