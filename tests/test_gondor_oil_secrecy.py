@@ -18,7 +18,7 @@ W, S = "westernesse", "sauron"
 # GS1 on K1 in 1909 and GS2 on K4 in 1808, both level 1 by the Outer Wall;
 # GS3 on K2 in 2008 (level 1). Sauron's OI1, OI2, OI3 outside.
 UNITS = {"GS1": "1909", "K1": "1909", "GS2": "1808", "K4": "1808", "GS3": "2008", "K2": "2008",
-         "OI1": "2012", "OI2": "1711", "OI3": "2212", "SC1": "2111", "OI4": "2111", "GAN": "1909", "NAZ": "2312"}
+         "OI1": "2012", "OI2": "1711", "OI3": "2110", "SC1": "2111", "OI4": "2111", "GAN": "1909", "NAZ": "2312"}
 
 ORDERS = [
     (W, "pickup GS1 K1"), (W, "pickup GS2 K4"), (W, "pickup GS3 K2"), (W, "pour GS3 towers"),
@@ -80,6 +80,7 @@ def test_sauron_sees_the_same_until_real_oil_is_poured():
     a, b = game(["K1", "K3", "K5"]), game(["K4", "K5", "K6"])
     seen_a, seen_b = observe(a, ORDERS[:-1]), observe(b, ORDERS[:-1])
     assert len(seen_a) == len(ORDERS) - 1
+    assert seen_a[-1]["order"][2][0] == "ok"  # OI3 did move below GS3
     for x, y in zip(seen_a, seen_b):
         assert x == y
     # the images Sauron can ask for, byte for byte

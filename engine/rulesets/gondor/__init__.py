@@ -143,7 +143,27 @@ class Gondor(SiegeRules, CommandRules, StandardRules):
             if side == "gate":
                 state["gates"][str(g)] = "westernesse"  # 15.15: Westernesse holds every gate at the start
         self.init_extra(state)
+        if fixture and "position" in fixture:
+            self._fixture_position(state, fixture["position"])
         return state
+
+    def _fixture_position(self, state: State, pos: dict) -> None:
+        """Tests and tabletop groups: start from a position (``{"turn", "step",
+        "units": {uid: hex}}``); units not named are off the map (reinforcements
+        still to come, the rest eliminated). Hidden draws are unchanged."""
+        for uid, rec in state["units"].items():
+            u = self.units[uid]
+            rec["hex"] = None
+            rec["status"] = "reinforcement" if u.setup == "reinforcement" else "eliminated"
+        for uid, hx in pos["units"].items():
+            if uid not in self.units or Hex.parse(hx) not in self.hexmap:
+                raise ValueError(f"fixture position: bad unit or hex {uid} {hx}")
+            state["units"][uid].update(hex=hx, status="map")
+        state["turn"], state["step"], state["done"] = int(pos["turn"]), pos["step"], []
+        state["ph"] = self._fresh_phase()
+        if self.steps[pos["step"]].get("kind") == "combat":
+            state["ph"]["must"] = self._obligations(state, self.steps[pos["step"]]["side"])
+        self._road_refresh(state)
 
     def _check_options(self, options: dict[str, str]) -> dict:
         out: dict = {"rally": {}}
