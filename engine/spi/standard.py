@@ -470,6 +470,41 @@ class StandardRules:
 
     # ------------------------------------------------------------- legality
     def seat_check(self, state: State, seat: str) -> None:
+        try:
+            self._seat_check(state, seat)
+        except IllegalOrder as e:
+            hint = self._setup_order_hint()
+            if state["turn"] == 0 and not state["over"] and seat in self.seats and seat not in state["done"] and hint:
+                raise IllegalOrder(f"{e.message}. {hint}", "13.0") from None
+            raise
+
+    def _setup_order_hint(self) -> str:
+        sides = [s.get("side") for s in self.sequence.get("setup", [])]
+        if len(sides) < 2 or None in sides:
+            return ""
+        return f"{self.title_of(sides[0])} places first, then {self.title_of(sides[1])}"
+
+    # --- set-up (13.0): `deploy <unit> <hex>`; a ruleset checks the hex in `_check_deploy`
+    deploy_example = "GS1 1905"
+
+    def _parse_deploy(self, state: State, seat: str, words: list[str]) -> Action:
+        if len(words) != 2:
+            raise InvalidOrder(f"usage: `deploy <unit> <hex>`, e.g. `deploy {self.deploy_example}`")
+        return Action("deploy", (self.resolve_unit(words[0]), self._hex_token(words[1])))
+
+    def _check_deploy_action(self, state: State, seat: str, action: Action) -> None:
+        if len(action.args) != 2:
+            raise InvalidOrder("usage: `deploy <unit> <hex>`")
+        self._check_deploy(state, seat, *action.args)
+
+    def _check_deploy(self, state: State, seat: str, uid: str, hx: str, occ=None) -> None:
+        raise IllegalOrder("this game has no set-up orders", "13.0")
+
+    def on_setup_step_end(self, state: State) -> list[Event]:
+        """Hook: a set-up step is over (every seat in it done), before the next step."""
+        return []
+
+    def _seat_check(self, state: State, seat: str) -> None:
         if seat not in self.seats:
             raise IllegalOrder(f"`{seat}` is not a seat in {self.title}")
         if state["over"]:
@@ -518,6 +553,14 @@ class StandardRules:
 
     # --- done
     def _check_done(self, state: State, seat: str) -> None:
+        if state["turn"] == 0:
+            left = [uid for uid, u in self.units.items() if u.side == seat and state["units"][uid]["status"] == "pool"]
+            if left:
+                more = f" and {len(left) - 6} more" if len(left) > 6 else ""
+                noun = "counter" if len(left) == 1 else "counters"
+                raise IllegalOrder(f"{len(left)} {noun} still to deploy: {', '.join(left[:6])}{more}",
+                                   self.step(state)["section"])
+            return
         if self.kind(state) == "combat":
             left = self._unmet_obligations(state, seat)
             if left:
@@ -1415,6 +1458,13 @@ class StandardRules:
         return events
 
     def _apply_done(self, state: State, seat: str, dice: Dice) -> list[Event]:
+        if state["turn"] == 0:
+            state["done"].append(seat)
+            events = [Event(public=f"{self.title_of(seat)} has finished setting up (13.0).", section="13.0")]
+            if not self.active_seats(state):
+                events.extend(self.on_setup_step_end(state))
+                events.extend(self._advance(state))
+            return events
         state["done"].append(seat)
         events = [Event(public=f"{self.title_of(seat)} is done with the {self.step(state)['title']}.")]
         if not self.active_seats(state):

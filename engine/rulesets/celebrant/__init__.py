@@ -141,6 +141,7 @@ def resolve_chits(west: str, shadow: str, ch: dict, roll=None) -> dict:
 
 
 class Celebrant(EntryAttacks, StandardRules):
+    deploy_example = "OI1 0305"
     name = "celebrant"
     title = "Field of Celebrant"
     seats = SEATS
@@ -940,15 +941,6 @@ class Celebrant(EntryAttacks, StandardRules):
             raise InvalidOrder(str(e)) from None
 
     # --- deploy (13.0-13.2)
-    def _parse_deploy(self, state: State, seat: str, words: list[str]) -> Action:
-        if len(words) != 2:
-            raise InvalidOrder("usage: `deploy <unit> <hex>`, e.g. `deploy OI1 0305`")
-        return Action("deploy", (self.resolve_unit(words[0]), self._hex_arg(words[1])))
-
-    def _check_deploy_action(self, state: State, seat: str, action: Action) -> None:
-        self.seat_check(state, seat)
-        self._check_deploy(state, seat, *action.args)
-
     def _setup_zone(self, uid: str) -> frozenset[str]:
         u = self.units[uid]
         z = self._zone_sets
@@ -1248,37 +1240,20 @@ class Celebrant(EntryAttacks, StandardRules):
         return events
 
     # ----------------------------------------------------------- sequence
-    def seat_check(self, state: State, seat: str) -> None:
-        try:
-            super().seat_check(state, seat)
-        except IllegalOrder as e:
-            if state["turn"] == 0 and not state["over"] and seat in SEATS and seat not in state["done"]:
-                raise IllegalOrder(f"{e.message}. Shadow places first, then Westernesse", "13.0") from None
-            raise
-
     def _check_done(self, state: State, seat: str) -> None:
         if state["turn"] == 0:
-            left = [uid for uid, u in self.units.items() if u.side == seat and state["units"][uid]["status"] == "pool"]
-            if left:
-                more = f" and {len(left) - 6} more" if len(left) > 6 else ""
-                raise IllegalOrder(f"{len(left)} counter{'s' if len(left) != 1 else ''} still to deploy: "
-                                   f"{', '.join(left[:6])}{more}", "13.1" if seat == "shadow" else "13.2")
+            super()._check_done(state, seat)
             return
         e = state["cel"]["eotheod"]
         if e.get("chooser") == seat and not e.get("area"):
             raise IllegalOrder("first choose where the Eotheod enter: `entry NW`, `entry NE` or `entry SE`", "14.31")
         super()._check_done(state, seat)
 
-    def _apply_done(self, state: State, seat: str, dice: Dice) -> list[Event]:
-        if state["turn"] == 0:
-            state["done"].append(seat)
-            events = [Event(public=f"{SIDE_TITLES[seat]} has finished setting up (13.0).", section="13.0")]
-            if not self.active_seats(state):
-                if state["step"] == self.step_order[len(self.sequence["setup"]) - 1]:
-                    events.append(self._draw_chits(state))
-                events.extend(self._advance(state))
-            return events
-        return super()._apply_done(state, seat, dice)
+    def on_setup_step_end(self, state: State) -> list[Event]:
+        events = super().on_setup_step_end(state)
+        if state["step"] == self.step_order[len(self.sequence["setup"]) - 1]:
+            events.append(self._draw_chits(state))  # 14.3: after the initial units are placed
+        return events
 
     def deadline_action(self, state: State, seat: str) -> Action | None:
         """At a deadline, a side that must choose the Eotheod area (14.31, 14.33)

@@ -26,7 +26,7 @@ from engine.core import (
     State,
     register,
 )
-from engine.hexgrid import Hex, HexError, distance
+from engine.hexgrid import Hex, distance
 from engine.maps import HexMap
 from engine.spi.charts import ChartError
 from engine.spi.standard import StandardRules, _phrase
@@ -43,6 +43,7 @@ STATE_VERSION = 2
 
 
 class Gondor(SiegeRules, CommandRules, StandardRules):
+    deploy_example = "OA1 2325"
     name = "gondor"
     title = "Gondor: The Siege of Minas Tirith"
     seats = SEATS
@@ -317,40 +318,6 @@ class Gondor(SiegeRules, CommandRules, StandardRules):
         verbs["deploy"] = (self._parse_deploy, self._check_deploy_action, self._apply_deploy)
         return verbs
 
-    def _parse_deploy(self, state: State, seat: str, words: list[str]) -> Action:
-        if len(words) != 2:
-            raise InvalidOrder("usage: `deploy <unit> <hex>`, e.g. `deploy OA1 2325`")
-        try:
-            h = Hex.parse(words[1])
-        except HexError as e:
-            raise InvalidOrder(str(e)) from None
-        return Action("deploy", (self.resolve_unit(words[0]), str(h)))
-
-    def _check_deploy_action(self, state: State, seat: str, action: Action) -> None:
-        if len(action.args) != 2:
-            raise InvalidOrder("usage: `deploy <unit> <hex>`")
-        self._check_deploy(state, seat, *action.args)
-
-    def seat_check(self, state: State, seat: str) -> None:
-        try:
-            super().seat_check(state, seat)
-        except IllegalOrder as e:
-            if state["turn"] == 0 and not state["over"] and seat in SEATS and seat not in state["done"]:
-                raise IllegalOrder(f"{e.message}. Sauron places first, then Westernesse", "13.0") from None
-            raise
-
-    def _check_done(self, state: State, seat: str) -> None:
-        if state["turn"] == 0:
-            left = [uid for uid, u in self.units.items()
-                    if u.side == seat and state["units"][uid]["status"] == "pool"]
-            if left:
-                more = f" and {len(left) - 6} more" if len(left) > 6 else ""
-                sec = "13.1" if seat == "sauron" else "13.2"
-                noun = "counter" if len(left) == 1 else "counters"
-                raise IllegalOrder(f"{len(left)} {noun} still to deploy: {', '.join(left[:6])}{more}", sec)
-            return
-        super()._check_done(state, seat)
-
     def _check_deploy(self, state: State, seat: str, uid: str, hx: str,
                       occ: dict[str, list[str]] | None = None) -> None:
         u = self.units.get(uid)
@@ -430,15 +397,6 @@ class Gondor(SiegeRules, CommandRules, StandardRules):
         sec = u.section
         text = f"{SIDE_TITLES[seat]} {'re-places' if again else 'deploys'} {u.label()} {'to' if again else 'in'} {hx} ({sec})."
         return [Event(public=text, section=sec)]
-
-    def _apply_done(self, state: State, seat: str, dice: Dice) -> list[Event]:
-        if state["turn"] == 0:
-            state["done"].append(seat)
-            events = [Event(public=f"{SIDE_TITLES[seat]} has finished setting up (13.0).", section="13.0")]
-            if not self.active_seats(state):
-                events.extend(self._advance(state))
-            return events
-        return super()._apply_done(state, seat, dice)
 
     # ----------------------------------------------------------------- view
     def view(self, state: State, seat: str | None) -> dict:
