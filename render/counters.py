@@ -300,7 +300,8 @@ def marker_sprite(size: int, kind: str) -> Image.Image:
     cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
     sh = max(1, round(size / 18)) * k
     rad = s * 0.16
-    bg = {"fire": (252, 232, 168), "ladder": (236, 222, 196), "head": (226, 226, 226)}.get(kind, (240, 236, 224))
+    bg = {"fire": (252, 232, 168), "ladder": (236, 222, 196), "head": (226, 226, 226),
+          "ability": (226, 214, 246), "disarray": (250, 214, 196)}.get(kind, (240, 236, 224))
     d.rounded_rectangle([x0 + sh, y0 + sh, x1 + sh, y1 + sh], rad, fill=(0, 0, 0, 100))
     d.rounded_rectangle([x0, y0, x1, y1], rad, fill=bg + (255,), outline=(60, 50, 40, 255), width=max(k, round(s / 20)))
     if kind == "fire":
@@ -335,8 +336,21 @@ def marker_sprite(size: int, kind: str) -> Image.Image:
         for dx in (-0.25, 0.15):
             d.polygon([(cx + r * dx - s * 0.04, hy + r * 1.0), (cx + r * dx + s * 0.04, hy + r * 1.0),
                        (cx + r * dx, y1 - s * 0.06)], fill=(170, 20, 20, 255))
+    elif kind == "ability":  # a leader's special ability in effect (FoC 17.0): a gold star
+        import math
+        pts = []
+        for i in range(10):
+            r = s * (0.4 if i % 2 == 0 else 0.17)
+            a = -math.pi / 2 + i * math.pi / 5
+            pts.append((cx + r * math.cos(a), cy + s * 0.03 + r * math.sin(a)))
+        d.polygon(pts, fill=(226, 168, 20, 255), outline=(110, 70, 10, 255), width=k * 2)
+    elif kind == "disarray":  # an army in disarray (FoC 13.21): a broken spear, crossed out
+        ink = (150, 24, 24, 255)
+        lw = max(k, round(s / 9))
+        d.line([(x0 + s * 0.2, y0 + s * 0.2), (x1 - s * 0.2, y1 - s * 0.2)], fill=ink, width=lw)
+        d.line([(x1 - s * 0.2, y0 + s * 0.2), (x0 + s * 0.2, y1 - s * 0.2)], fill=ink, width=lw)
     img = big.reduce(k)
-    if kind not in ("fire", "ladder", "head"):
+    if kind not in ("fire", "ladder", "head", "ability", "disarray"):
         d = ImageDraw.Draw(img)
         f, t = fit_font((kind or "?")[:4].upper(), size * 0.86, round(size * 0.34))
         d.text((pad + size / 2, pad + size / 2), t, font=f, fill=(40, 30, 20), anchor="mm")

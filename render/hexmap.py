@@ -7,8 +7,10 @@ Two layers:
 
 * the *base* (terrain, roads, hexsides, hex numbers, edge names, the static
   part of the side panel: legend, compass) depends only on the map and the
-  window; it is drawn supersampled once and kept in a small in-memory cache
-  keyed on the map (id and shape) and the window. A map edited in place needs
+  window (and, on a map without walls, on which siege keys the view uses: the
+  legend explains those only when they appear); it is drawn supersampled once
+  and kept in a small in-memory cache keyed on the map (id and shape), the
+  window and the legend's entries. A map edited in place needs
   :func:`clear_cache`;
 * the *view* layer (zone highlight, city levels Sauron holds, road-control
   hexes, gate control, breaches, counters with their badges, ladders across
@@ -30,7 +32,10 @@ import io
 import math
 import threading
 from collections import OrderedDict
+from dataclasses import dataclass
 from functools import lru_cache
+from typing import NamedTuple
+
 from PIL import Image, ImageDraw
 
 from engine.hexgrid import OPPOSITE, Hex, HexError, Hexside
@@ -62,6 +67,8 @@ def clear_cache() -> None:
     editing a map in place)."""
     with _lock:
         _base_cache.clear()
+        _facts_cache.clear()
+    _legend_of.cache_clear()
     C.counter_sprite.cache_clear()
     C.marker_sprite.cache_clear()
     C.ladder_sprite.cache_clear()
@@ -158,6 +165,37 @@ def draw_terrain(d: ImageDraw.ImageDraw, cx: float, cy: float, r: float, terrain
             x = cx + t * r * 1.1
             y = cy + 0.12 * r - (0.3 * r) * (1 - (2 * t) ** 2)
             d.line([(x, y), (x + r * 0.06, y + r * 0.3)], fill=S.mix(fill, ink, 0.7), width=lw)
+    elif terrain == "grove":
+        # a few small trees, lighter and fewer than a forest's
+        tr = r * 0.16
+        for px, py in ((-0.34, 0.12), (0.3, 0.02), (-0.02, 0.42)) if seed % 2 else ((-0.3, 0.02), (0.32, 0.14), (0.02, 0.42)):
+            x, y = cx + px * r, cy + py * r
+            d.ellipse([x - tr, y - tr, x + tr, y + tr], fill=(126, 172, 96), outline=ink, width=lw)
+    elif terrain == "river":
+        # two light ripples
+        wave = S.mix(fill, (255, 255, 255), 0.38)
+        for oy in (0.08, 0.42):
+            pts = [(cx + (i / 8 - 0.5) * r * 0.9, cy + oy * r + math.sin(i / 8 * 2 * math.pi) * r * 0.07) for i in range(9)]
+            d.line(pts, fill=wave, width=lw, joint="curve")
+    elif terrain == "watchtower":
+        # a squat stone tower with a broken crown, under where a place name goes
+        w, top, bot = r * 0.18, cy + r * 0.42, cy + r * 0.8
+        stone = S.mix(fill, (255, 255, 255), 0.3)
+        d.rectangle([cx - w, top, cx + w, bot], fill=stone, outline=ink, width=lw)
+        q = w * 0.5
+        for i, hgt in enumerate((0.12, 0.06, 0.12)):
+            x = cx - w + i * (w - q / 2) + (q / 4 if i else 0)
+            d.rectangle([x, top - r * hgt, x + q, top], fill=stone, outline=ink, width=lw)
+        d.rectangle([cx - w * 0.3, bot - r * 0.14, cx + w * 0.3, bot], fill=ink)
+    elif terrain == "landing":
+        # a jetty of planks out to the east, on two posts, under where a place name goes
+        x0, x1, y0, y1 = cx - r * 0.3, cx + r * 0.62, cy + r * 0.4, cy + r * 0.6
+        for x in (x0 + r * 0.2, x1 - r * 0.12):
+            d.line([(x, y1), (x, y1 + r * 0.14)], fill=ink, width=lw)
+        d.rectangle([x0, y0, x1, y1], fill=(168, 124, 74), outline=ink, width=lw)
+        for i in range(1, 5):
+            x = x0 + (x1 - x0) * i / 5
+            d.line([(x, y0), (x, y1)], fill=ink, width=max(1, lw // 2 or 1))
     if outline:
         d.polygon(hex_corners(cx, cy, r), outline=S.HEX_LINE, width=max(1, round(r / 25)))
 
@@ -232,10 +270,10 @@ def _text_rotated(img: Image.Image, xy, text: str, size: int, fill, angle: int) 
     img.paste(fill, (round(x - m.width / 2), round(y - m.height / 2)), m)
 
 
-def _build_base(hexmap, window: tuple[int, int, int, int], s: float) -> tuple[Image.Image, Layout, int]:
+def _build_base(hexmap, window: tuple[int, int, int, int], s: float, leg: "Legend") -> tuple[Image.Image, Layout, int]:
     c0, c1, r0, r1 = window
     lay = Layout(s=s, c0=c0, c1=c1, r0=r0, r1=r1, margin=MARGIN, panel_w=PANEL_W,
-                 min_height=PANEL_MIN_H + _legend_height() + PAD)
+                 min_height=PANEL_MIN_H + leg.height() + PAD)
     W, H = lay.width, lay.height
     big = Image.new("RGB", (W * K, H * K), S.BACKGROUND)
     d = ImageDraw.Draw(big)
@@ -307,7 +345,7 @@ def _build_base(hexmap, window: tuple[int, int, int, int], s: float) -> tuple[Im
     d.rectangle([lay.map_w * K, 0, W * K, H * K], fill=S.PANEL_BG)
     d.line([(lay.map_w * K, 0), (lay.map_w * K, H * K)], fill=S.PANEL_RULE, width=K * 2)
 
-    legend_top = _legend_shapes(d, lay)
+    legend_top = _legend_shapes(d, lay, leg)
     img = big.reduce(K)
     d = ImageDraw.Draw(img)
 
@@ -335,18 +373,21 @@ def _build_base(hexmap, window: tuple[int, int, int, int], s: float) -> tuple[Im
     if "right" in by_side and c1 == cmax:
         _text_rotated(img, (lay.map_w - lay.margin / 2, lay.map_h / 2), spaced(by_side["right"]), fs, S.FRAME, -90)
 
-    _legend_text(img, lay, legend_top, hexmap)
+    _legend_text(img, lay, legend_top, hexmap, leg)
     return img, lay, legend_top
 
 
-def _base(hexmap, window, s) -> tuple[Image.Image, Layout, int]:
-    key = (_fingerprint(hexmap), window, s)
+def _base(hexmap, window, s, leg: "Legend | None" = None) -> tuple[Image.Image, Layout, int]:
+    """The cached base layer, with the legend ``leg`` (default: the map's own)."""
+    if leg is None:
+        leg = legend_for(hexmap)
+    key = (_fingerprint(hexmap), window, s, leg)
     with _lock:
         hit = _base_cache.get(key)
         if hit is not None:
             _base_cache.move_to_end(key)
             return hit
-    built = _build_base(hexmap, window, s)
+    built = _build_base(hexmap, window, s, leg)
     with _lock:
         _base_cache[key] = built
         while len(_base_cache) > BASE_CACHE_SIZE:
@@ -359,137 +400,280 @@ def _base(hexmap, window, s) -> tuple[Image.Image, Layout, int]:
 # --------------------------------------------------------------------------
 PAD = 16
 PANEL_MIN_H = 420      # room kept above the legend for the dynamic part of the panel
-LEGEND_TERRAIN = (("clear", "Clear"), ("slope", "Slope"), ("rough", "Rough"),
-                  ("forest", "Forest"), ("mountain", "Mountain"))
+# Every terrain the renderer knows, in the legend's order; a map's legend shows
+# only the terrains on that map (others, unknown here, after these by name).
+LEGEND_TERRAIN = (("clear", "Clear"), ("slope", "Slope"), ("rough", "Rough"), ("grove", "Grove"),
+                  ("forest", "Forest"), ("mountain", "Mountain"), ("riverbank", "Riverbank"), ("river", "River"),
+                  ("city", "City"), ("watchtower", "Watchtower"), ("landing", "Landing"))
 LEGEND_SIDES = (("wall", "Wall"), ("gate", "Gate"), ("tower", "Tower"), ("breach", "Breach"),
                 ("road", "Road"), ("tunnel", "Tunnel"))
-LEGEND_MARKERS = (("fire", "Fire"), ("ladder", "Ladder"), ("head", "Head"))
+LEGEND_MARKERS = (("fire", "Fire"), ("ladder", "Ladder"), ("head", "Head"), ("ability", "Ability used"),
+                  ("disarray", "Disarray"))
+_VIEW_ONLY = ("ability", "disarray")  # drawn in the legend only when a view has them
 LEGEND_SIEGE = (("oil", "Oil (hollow: dummy)"), ("grond", "Grond operated"), ("tower", "Tower ready"),
                 ("banner", "King's Banner"), ("level", "Level held by Sauron"), ("road", "Road control"))
 LEG_ROW = 26
+_STEPS = {"header": 22, "levels": 24 + 46, "markers": LEG_ROW + 8, "key": 92 + 10, "compass": 74}
 
 
-def _legend_height() -> int:
-    return (22 + 3 * LEG_ROW + 8 + 24 + 46 + 3 * LEG_ROW + 8 + LEG_ROW + 8 + 3 * LEG_ROW + 8 + 92 + 10 + 74)
+class _MapFacts(NamedTuple):
+    """What a map has that its legend shows."""
+    terrain: tuple[tuple[str, str], ...]   # (terrain, name), in legend order
+    levels: tuple[int, ...]                # city levels present
+    sides: tuple[str, ...]                 # of LEGEND_SIDES' keys
+    walled: bool                           # walls, gates or towers: a siege map
 
 
-def _legend_origin(lay: Layout) -> int:
-    return lay.height - _legend_height() - PAD
+@dataclass(frozen=True)
+class Legend:
+    """The entries of one legend: a map's facts, and the siege keys shown
+    (every one on a siege map; elsewhere only those the view uses)."""
+    terrain: tuple[tuple[str, str], ...]
+    levels: tuple[int, ...]
+    sides: tuple[tuple[str, str], ...]
+    markers: tuple[tuple[str, str], ...]
+    siege: tuple[tuple[str, str], ...]
+
+    def sections(self, top: int) -> dict[str, int]:
+        """The top y of each section present, from the legend's top ``top``;
+        ``end`` is where the legend ends."""
+        out = {}
+        y = top + _STEPS["header"]
+        for name, rows in (("terrain", _rows(self.terrain)), ("levels", 0), ("sides", _rows(self.sides)),
+                           ("markers", 0), ("siege", _rows(self.siege))):
+            if not getattr(self, name):
+                continue
+            out[name] = y
+            y += _STEPS[name] if name in _STEPS else rows * LEG_ROW + 8
+        for name in ("key", "compass"):
+            out[name] = y
+            y += _STEPS[name]
+        out["end"] = y
+        return out
+
+    def height(self) -> int:
+        return self.sections(0)["end"]
+
+    def names(self) -> list[str]:
+        """Every entry's label (tests, and a quick look at what a legend shows)."""
+        out = [n for _, n in self.terrain]
+        if self.levels:
+            out.append(_levels_title(self.levels))
+        return out + [n for group in (self.sides, self.markers, self.siege) for _, n in group]
 
 
-def _legend_shapes(d: ImageDraw.ImageDraw, lay: Layout) -> int:
+def _rows(entries) -> int:
+    return (len(entries) + 1) // 2
+
+
+def _levels_title(levels: tuple[int, ...]) -> str:
+    if levels == (1, 2, 3, 4, 5, 6, 7):
+        return "City levels 1-7 (7 = Citadel)"
+    if len(levels) == 1:
+        return f"City level {levels[0]}"
+    return f"City levels {levels[0]}-{levels[-1]}"
+
+
+_facts_cache: "OrderedDict[tuple, _MapFacts]" = OrderedDict()
+
+
+def _map_facts(hexmap) -> _MapFacts:
+    key = _fingerprint(hexmap)
+    with _lock:
+        hit = _facts_cache.get(key)
+    if hit is not None:
+        return hit
+    infos = list(hexmap.hexes.values())
+    present = {str(i.terrain) for i in infos if i.terrain}
+    levels = tuple(sorted({i.level for i in infos if isinstance(i.level, int) and i.level > 0}))[:11]
+    if levels:
+        present.discard("city")          # the city-levels strip shows the city
+    known = dict(LEGEND_TERRAIN)
+    terrain = tuple((t, n) for t, n in LEGEND_TERRAIN if t in present) + \
+        tuple((t, t.replace("_", " ").replace("-", " ").capitalize()) for t in sorted(present - known.keys()))
+    kinds = set(hexmap.hexsides.values())
+    has = {"wall": "wall" in kinds, "gate": "gate" in kinds, "tower": "tower" in kinds,
+           "breach": "wall" in kinds or "tower" in kinds,
+           "road": any(i.road for i in infos), "tunnel": any(i.tunnel for i in infos)}
+    facts = _MapFacts(terrain, levels, tuple(t for t, _ in LEGEND_SIDES if has[t]),
+                      bool(kinds & {"wall", "gate", "tower"}))
+    with _lock:
+        _facts_cache[key] = facts
+        while len(_facts_cache) > BASE_CACHE_SIZE:
+            _facts_cache.popitem(last=False)
+    return facts
+
+
+_UNIT_KEYS = {"grond": "grond", "siege_tower": "tower", "banner": "banner", "cauldron": "oil"}
+
+
+def _view_keys(view: dict) -> tuple[str, ...]:
+    """The siege keys a view uses (markers, special counters, held levels,
+    road control): what a legend off a siege map still has to explain."""
+    found = set()
+    for m in _as_list(view.get("markers")):
+        if isinstance(m, dict):
+            kind = m.get("type")
+            if kind in ("fire", "ladder", "head", "ability", "disarray"):
+                found.add(kind)
+            elif kind in ("breached", "breach"):
+                found.add("breach")
+    for u in _as_list(view.get("units")):
+        if isinstance(u, dict):
+            t = u.get("type")
+            k = _UNIT_KEYS.get(t) if isinstance(t, str) else None
+            if k:
+                found.add(k)
+            if u.get("carrying") == "oil":
+                found.add("oil")
+            if u.get("ready"):
+                found.add("tower")
+    if any(isinstance(lv, int) and not isinstance(lv, bool) and lv > 0 for lv in _as_list(view.get("levels"))):
+        found.add("level")
+    if _as_dict(view.get("road")):
+        found.add("road")
+    return tuple(sorted(found))
+
+
+@lru_cache(maxsize=32)
+def _legend_of(facts: _MapFacts, keys: tuple[str, ...]) -> Legend:
+    every = facts.walled
+    sides = tuple((t, n) for t, n in LEGEND_SIDES if t in facts.sides or (t == "breach" and "breach" in keys))
+    return Legend(facts.terrain, facts.levels, sides,
+                  tuple(e for e in LEGEND_MARKERS if (every and e[0] not in _VIEW_ONLY) or e[0] in keys),
+                  tuple(e for e in LEGEND_SIEGE if every or e[0] in keys))
+
+
+def legend_for(hexmap, view: dict | None = None) -> Legend:
+    """The legend drawn for ``view`` on ``hexmap`` (the map's own, cached; a
+    view adds siege keys only on a map without walls)."""
+    facts = _map_facts(hexmap)
+    keys = () if facts.walled or not view else _view_keys(view)
+    return _legend_of(facts, keys)
+
+
+def _legend_origin(lay: Layout, leg: Legend) -> int:
+    return lay.height - leg.height() - PAD
+
+
+def _legend_shapes(d: ImageDraw.ImageDraw, lay: Layout, leg: Legend) -> int:
     """Draws the legend's shapes (at K x scale) and returns its top y (1x)."""
     x0 = lay.map_w + PAD
-    y = _legend_origin(lay)
-    top = y
-    d.line([(x0 * K, (y - 8) * K), ((lay.width - PAD) * K, (y - 8) * K)], fill=S.PANEL_RULE, width=K)
-    y += 22
+    top = _legend_origin(lay, leg)
+    at = leg.sections(top)
+    d.line([(x0 * K, (top - 8) * K), ((lay.width - PAD) * K, (top - 8) * K)], fill=S.PANEL_RULE, width=K)
     r = 10
     colw = (lay.panel_w - 2 * PAD) // 2
-    for i, (t, _) in enumerate(LEGEND_TERRAIN):
-        cx = x0 + r + (i % 2) * colw
-        cy = y + (i // 2) * LEG_ROW + r
-        draw_terrain(d, cx * K, cy * K, r * K, t, 0, 1)
-    y += 3 * LEG_ROW + 8
-    # city levels
-    y += 24
-    for lvl in range(1, 8):
-        cx = x0 + r + (lvl - 1) * 26
-        cy = y + r
-        draw_terrain(d, cx * K, cy * K, r * K, "city", lvl)
-    y += 46
-    # hexsides and roads
-    for i, (t, _) in enumerate(LEGEND_SIDES):
-        cx = x0 + 14 + (i % 2) * colw
-        cy = y + (i // 2) * LEG_ROW + 10
-        a, b = ((cx - 13) * K, cy * K), ((cx + 13) * K, cy * K)
-        if t in ("wall", "gate", "tower"):
-            draw_hexside(d, a, b, t, 26 * K)
-        elif t == "breach":
-            draw_hexside(d, a, b, "wall", 26 * K)
-        elif t == "road":
-            d.line([a, b], fill=S.ROAD_EDGE, width=round(6 * K))
-            d.line([a, b], fill=S.ROAD, width=round(3.5 * K))
-        elif t == "tunnel":
-            draw_tunnel(d, cx * K, (cy + 2) * K, 8 * K)
-    y += 3 * LEG_ROW + 8
-    y += LEG_ROW + 8
-    # siege: the swatches under the hatching and the road ring
-    for i, (t, _) in enumerate(LEGEND_SIEGE):
-        cx = x0 + r + (i % 2) * colw
-        cy = y + (i // 2) * LEG_ROW + r
-        if t == "level":
-            draw_terrain(d, cx * K, cy * K, r * K, "city", 2)
-        elif t == "road":
-            draw_terrain(d, cx * K, cy * K, r * K, "clear", 0)
+    if "terrain" in at:
+        y = at["terrain"]
+        for i, (t, _) in enumerate(leg.terrain):
+            cx = x0 + r + (i % 2) * colw
+            cy = y + (i // 2) * LEG_ROW + r
+            draw_terrain(d, cx * K, cy * K, r * K, t, 0, 1)
+    if "levels" in at:
+        y = at["levels"] + 24
+        for i, lvl in enumerate(leg.levels):
+            cx = x0 + r + i * 26
+            cy = y + r
+            draw_terrain(d, cx * K, cy * K, r * K, "city", lvl)
+    if "sides" in at:
+        y = at["sides"]
+        for i, (t, _) in enumerate(leg.sides):
+            cx = x0 + 14 + (i % 2) * colw
+            cy = y + (i // 2) * LEG_ROW + 10
+            a, b = ((cx - 13) * K, cy * K), ((cx + 13) * K, cy * K)
+            if t in ("wall", "gate", "tower"):
+                draw_hexside(d, a, b, t, 26 * K)
+            elif t == "breach":
+                draw_hexside(d, a, b, "wall", 26 * K)
+            elif t == "road":
+                d.line([a, b], fill=S.ROAD_EDGE, width=round(6 * K))
+                d.line([a, b], fill=S.ROAD, width=round(3.5 * K))
+            elif t == "tunnel":
+                draw_tunnel(d, cx * K, (cy + 2) * K, 8 * K)
+    if "siege" in at:
+        # the swatches under the hatching and the road ring
+        y = at["siege"]
+        for i, (t, _) in enumerate(leg.siege):
+            cx = x0 + r + (i % 2) * colw
+            cy = y + (i // 2) * LEG_ROW + r
+            if t == "level":
+                draw_terrain(d, cx * K, cy * K, r * K, "city", 2)
+            elif t == "road":
+                draw_terrain(d, cx * K, cy * K, r * K, "clear", 0)
     return top
 
 
-def _legend_text(img: Image.Image, lay: Layout, top: int, hexmap) -> None:
+def _legend_text(img: Image.Image, lay: Layout, top: int, hexmap, leg: Legend) -> None:
     d = ImageDraw.Draw(img)
     x0 = lay.map_w + PAD
-    fh = S.font(14)
     fl = S.font(13)
     fsm = S.font(11)
-    y = top
-    d.text((x0, y), "LEGEND", font=fh, fill=S.PANEL_MUTED)
-    y += 22
+    at = leg.sections(top)
+    d.text((x0, top), "LEGEND", font=S.font(14), fill=S.PANEL_MUTED)
     colw = (lay.panel_w - 2 * PAD) // 2
-    for i, (_, name) in enumerate(LEGEND_TERRAIN):
-        d.text((x0 + 26 + (i % 2) * colw, y + (i // 2) * LEG_ROW + 10), name, font=fl, fill=S.PANEL_INK, anchor="lm")
-    y += 3 * LEG_ROW + 8
-    d.text((x0, y), "City levels 1-7 (7 = Citadel)", font=fl, fill=S.PANEL_INK)
-    y += 24
-    for lvl in range(1, 8):
-        d.text((x0 + 10 + (lvl - 1) * 26, y + 10), str(lvl), font=fsm, fill=S.mix(S.CITY_LEVELS[lvl], (0, 0, 0), 0.6), anchor="mm")
-    y += 46
-    for i, (t, name) in enumerate(LEGEND_SIDES):
-        cx = x0 + 14 + (i % 2) * colw
-        cy = y + (i // 2) * LEG_ROW + 10
-        if t == "breach":
-            _draw_breach(d, (cx - 13, cy), (cx + 13, cy), 26)
-        d.text((cx + 22, cy), name, font=fl, fill=S.PANEL_INK, anchor="lm")
-    y += 3 * LEG_ROW + 8
-    # marker chits
-    ms = 18
-    for i, (t, name) in enumerate(LEGEND_MARKERS):
-        spr = C.marker_sprite(ms, t)
-        p = C.marker_pad(ms)
-        x = x0 + i * 100
-        img.paste(spr, (x - p, y - p + 2), spr)
-        d.text((x + ms + 6, y + ms / 2 + 2), name, font=fl, fill=S.PANEL_INK, anchor="lm")
-    y += LEG_ROW + 8
-    # siege
-    grey = (96, 96, 96)
-    for i, (t, name) in enumerate(LEGEND_SIEGE):
-        x = x0 + (i % 2) * colw
-        cy = y + (i // 2) * LEG_ROW + 10
-        tx = x + 26
-        if t == "oil":
-            for j, dummy in enumerate((False, True)):
-                spr = C.oil_sprite(20, dummy)
-                img.paste(spr, (x - 2 + j * 14, round(cy - 12)), spr)
-            tx = x + 36
-        elif t in ("grond", "tower", "banner"):
-            kind = {"grond": "grond", "tower": "siege_tower", "banner": "banner"}[t]
-            spr = C.counter_sprite(20, grey, kind, "", "", active=(t == "grond"), ready=(t == "tower"))
-            p = C.sprite_pad(20)
-            img.paste(spr, (x - p, round(cy - 10) - p), spr)
-            tx = x + 30
-            if t == "tower":
-                arr, ox, oy = C.ready_arrow_sprite(17, "ne")
-                img.paste(arr, (x + 10 + ox, round(cy) + oy), arr)
-        elif t == "level":
-            m = _hatch_mask(10)
-            img.paste(S.SAURON_LEVEL, (x + 10 - m.width // 2, round(cy - m.height / 2)), m)
-        elif t == "road":
-            halo, ring = _ring_mask(10, True), _ring_mask(10, False)
-            img.paste((255, 255, 255), (x + 10 - halo.width // 2, round(cy - halo.height / 2)), halo)
-            img.paste(S.ROAD_FREE, (x + 10 - ring.width // 2, round(cy - ring.height / 2)), ring)
-        f, name = S.fit_font(name, colw - (tx - x) - 4, 13, 10)
-        d.text((tx, cy), name, font=f, fill=S.PANEL_INK, anchor="lm")
-    y += 3 * LEG_ROW + 8
+    if "terrain" in at:
+        y = at["terrain"]
+        for i, (_, name) in enumerate(leg.terrain):
+            f, name = S.fit_font(name, colw - 30, 13, 10)
+            d.text((x0 + 26 + (i % 2) * colw, y + (i // 2) * LEG_ROW + 10), name, font=f, fill=S.PANEL_INK, anchor="lm")
+    if "levels" in at:
+        y = at["levels"]
+        d.text((x0, y), _levels_title(leg.levels), font=fl, fill=S.PANEL_INK)
+        y += 24
+        for i, lvl in enumerate(leg.levels):
+            ink = S.mix(S.CITY_LEVELS.get(lvl, S.TERRAIN["city"]), (0, 0, 0), 0.6)
+            d.text((x0 + 10 + i * 26, y + 10), str(lvl), font=fsm, fill=ink, anchor="mm")
+    if "sides" in at:
+        y = at["sides"]
+        for i, (t, name) in enumerate(leg.sides):
+            cx = x0 + 14 + (i % 2) * colw
+            cy = y + (i // 2) * LEG_ROW + 10
+            if t == "breach":
+                _draw_breach(d, (cx - 13, cy), (cx + 13, cy), 26)
+            d.text((cx + 22, cy), name, font=fl, fill=S.PANEL_INK, anchor="lm")
+    if "markers" in at:
+        # marker chits
+        y = at["markers"]
+        ms = 18
+        for i, (t, name) in enumerate(leg.markers):
+            spr = C.marker_sprite(ms, t)
+            p = C.marker_pad(ms)
+            x = x0 + i * 100
+            img.paste(spr, (x - p, y - p + 2), spr)
+            d.text((x + ms + 6, y + ms / 2 + 2), name, font=fl, fill=S.PANEL_INK, anchor="lm")
+    if "siege" in at:
+        y = at["siege"]
+        grey = (96, 96, 96)
+        for i, (t, name) in enumerate(leg.siege):
+            x = x0 + (i % 2) * colw
+            cy = y + (i // 2) * LEG_ROW + 10
+            tx = x + 26
+            if t == "oil":
+                for j, dummy in enumerate((False, True)):
+                    spr = C.oil_sprite(20, dummy)
+                    img.paste(spr, (x - 2 + j * 14, round(cy - 12)), spr)
+                tx = x + 36
+            elif t in ("grond", "tower", "banner"):
+                kind = {"grond": "grond", "tower": "siege_tower", "banner": "banner"}[t]
+                spr = C.counter_sprite(20, grey, kind, "", "", active=(t == "grond"), ready=(t == "tower"))
+                p = C.sprite_pad(20)
+                img.paste(spr, (x - p, round(cy - 10) - p), spr)
+                tx = x + 30
+                if t == "tower":
+                    arr, ox, oy = C.ready_arrow_sprite(17, "ne")
+                    img.paste(arr, (x + 10 + ox, round(cy) + oy), arr)
+            elif t == "level":
+                m = _hatch_mask(10)
+                img.paste(S.SAURON_LEVEL, (x + 10 - m.width // 2, round(cy - m.height / 2)), m)
+            elif t == "road":
+                halo, ring = _ring_mask(10, True), _ring_mask(10, False)
+                img.paste((255, 255, 255), (x + 10 - halo.width // 2, round(cy - halo.height / 2)), halo)
+                img.paste(S.ROAD_FREE, (x + 10 - ring.width // 2, round(cy - ring.height / 2)), ring)
+            f, name = S.fit_font(name, colw - (tx - x) - 4, 13, 10)
+            d.text((tx, cy), name, font=f, fill=S.PANEL_INK, anchor="lm")
     # counter anatomy
+    y = at["key"]
     size = 46
     spr = C.counter_sprite(size, (96, 96, 96), "infantry", "ID", "De-3-X")
     p = C.sprite_pad(size)
@@ -499,8 +683,8 @@ def _legend_text(img: Image.Image, lay: Layout, top: int, hexmap) -> None:
     for i, t in enumerate(lines):
         d.text((tx, y + 2 + i * 18), t, font=fsm, fill=S.PANEL_INK)
     d.text((tx, y + 2 + 4 * 18), "Leaders: R rally, M magic", font=fsm, fill=S.PANEL_INK)
-    y += 92 + 10
     # compass rose: where each compass point is on the screen
+    y = at["compass"]
     _compass(img, (x0 + 36, y + 36), 30, hexmap.edges)
     title = str(hexmap.title)
     ft, title = S.fit_font(title, lay.panel_w - 2 * PAD - 90, 13)
@@ -711,7 +895,7 @@ def render_view(view: dict, hexmap, *, around: str | None = None) -> bytes:
 def compose(view: dict, hexmap, *, around: str | None = None) -> tuple[Image.Image, Layout, Hex | None]:
     """The picture (an RGB image) that :func:`render_view` encodes."""
     window, s, focus = _window(hexmap, around)
-    base, lay, legend_top = _base(hexmap, window, s)
+    base, lay, legend_top = _base(hexmap, window, s, legend_for(hexmap, view))
     img = base.copy()
     d = ImageDraw.Draw(img)
     sides = _as_dict(view.get("sides"))
@@ -929,6 +1113,18 @@ def _wrap(text: str, f, width: float) -> list[str]:
     return out
 
 
+def _demoralized(track: dict) -> bool:
+    """Whether a demoralization track is shown as demoralized: the view's
+    ``demoralized`` flag when it has one (the rules decide: in some games the
+    points must exceed the level), else points at or over the level."""
+    if "demoralized" in track:
+        return bool(track["demoralized"])
+    pts, lvl = track.get("points"), track.get("level")
+    num = (int, float)
+    return (isinstance(pts, num) and isinstance(lvl, num) and not isinstance(pts, bool)
+            and not isinstance(lvl, bool) and lvl > 0 and pts >= lvl)
+
+
 def _panel(img: Image.Image, lay: Layout, view: dict, limit: int) -> None:
     d = ImageDraw.Draw(img)
     txt = _Stamper(img)
@@ -1026,7 +1222,7 @@ def _panel(img: Image.Image, lay: Layout, view: dict, limit: int) -> None:
             vw = S.text_length(val, fv.size)
             fnt, name = S.fit_font(name, width - vw - 10, 14, 10)
             txt.text((x0, y), name, font=fnt, fill=S.PANEL_INK)
-            over = isinstance(pts, (int, float)) and isinstance(lvl, (int, float)) and lvl > 0 and pts >= lvl
+            over = _demoralized(t)
             txt.text((x1, y), val, font=fv, fill=(180, 24, 24) if over else S.PANEL_INK, anchor="ra")
             y += 19
             col = _side_color(sides, t.get("side"))
@@ -1095,4 +1291,4 @@ def base_image(hexmap, around: str | None = None) -> Image.Image:
     return _base(hexmap, window, s)[0]
 
 
-__all__ = ["render_view", "compose", "encode", "clear_cache", "base_image"]
+__all__ = ["render_view", "compose", "encode", "clear_cache", "base_image", "legend_for", "Legend"]

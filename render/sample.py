@@ -1,7 +1,8 @@
 """A made-up Gondor view for previews, tests and benchmarks.
 
 ``python -m render.sample [DIR]`` writes sample PNGs (public view, Westernesse's
-view, a crop) to DIR (default /tmp/render_samples).
+view, a crop; and two of the Field of Celebrant, from a new game) to DIR
+(default /tmp/render_samples).
 """
 from __future__ import annotations
 
@@ -157,6 +158,12 @@ def main(argv: list[str]) -> None:
         "public_80.png": render_view(sample_view(None, 80), m),
         "sauron_setup.png": render_view(sample_view("sauron", 60, turn=0), m),
     }
+    # the Field of Celebrant: an open battlefield, its own legend
+    from engine.core import Game
+
+    cel = Game.new("celebrant", seed="sample")
+    files["celebrant_public.png"] = render_view(cel.view(None), cel.ruleset.hexmap)
+    files["celebrant_around_4215.png"] = render_view(cel.view("shadow"), cel.ruleset.hexmap, around="4215")
     for name, data in files.items():
         (out / name).write_bytes(data)
         print(out / name, len(data), "bytes")

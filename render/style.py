@@ -43,6 +43,10 @@ TERRAIN_INK: dict[str, RGB] = {
     "rough": (120, 108, 84),
     "forest": (58, 104, 52),
     "mountain": (104, 86, 66),
+    "grove": (66, 116, 54),
+    "river": (64, 112, 160),
+    "watchtower": (84, 74, 62),
+    "landing": (104, 72, 40),
 }
 
 BACKGROUND: RGB = (236, 230, 212)     # around the map

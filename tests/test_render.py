@@ -178,6 +178,10 @@ def test_minimal_and_messy_views_do_not_crash(hexmap):
     }
     decode(render_view(messy, hexmap))
     decode(render_view(messy, hexmap, around="2017"))
+    # and on a map without walls, where the view's siege keys pick the legend
+    cel = HexMap.load(ROOT / "engine" / "rulesets" / "celebrant" / "data" / "map.json")
+    messy["units"].append({"id": "E", "type": ["list"], "hex": "2017", "ready": "x"})
+    decode(render_view(messy, cel))
 
 
 def test_setup_and_turn_panels_differ(hexmap):
@@ -444,3 +448,134 @@ def test_real_gondor_game_view_renders(hexmap):
         decode(render_view(v, hexmap))
         # with the siege keys on top of the real view
         decode(render_view(add_siege(copy.deepcopy(v)), hexmap, around="1909"))
+
+
+# --------------------------------------------------------------------------
+# The legend describes the map (and game) drawn; the demoralization flag
+# --------------------------------------------------------------------------
+from render.hexmap import _demoralized, legend_for  # noqa: E402
+
+CELEBRANT_MAP = ROOT / "engine" / "rulesets" / "celebrant" / "data" / "map.json"
+GONDOR_LEGEND = ["Clear", "Slope", "Rough", "Forest", "Mountain", "City levels 1-7 (7 = Citadel)",
+                 "Wall", "Gate", "Tower", "Breach", "Road", "Tunnel", "Fire", "Ladder", "Head",
+                 "Oil (hollow: dummy)", "Grond operated", "Tower ready", "King's Banner",
+                 "Level held by Sauron", "Road control"]
+SIEGE_NAMES = set(GONDOR_LEGEND[6:])
+
+
+@pytest.fixture(scope="module")
+def celebrant_map() -> HexMap:
+    return HexMap.load(CELEBRANT_MAP)
+
+
+@pytest.fixture(scope="module")
+def celebrant_view() -> dict:
+    from engine.core import Game
+    return Game.new("celebrant", seed="legend").view(None)
+
+
+def test_gondor_legend_entries_unchanged(hexmap):
+    assert legend_for(hexmap).names() == GONDOR_LEGEND
+    # whatever the view: a siege map always explains every siege key
+    assert legend_for(hexmap, bare_view(markers=[])).names() == GONDOR_LEGEND
+    assert legend_for(hexmap, {}).names() == GONDOR_LEGEND
+
+
+def test_celebrant_legend_is_its_own(celebrant_map, celebrant_view):
+    names = legend_for(celebrant_map, celebrant_view).names()
+    assert names[:7] == ["Clear", "Slope", "Grove", "Riverbank", "River", "Watchtower", "Landing"]
+    assert not any(n.startswith("City level") for n in names)
+    assert not SIEGE_NAMES & set(names)
+    assert not {"Rough", "Forest", "Mountain"} & set(names)
+    # exactly the terrains on the map
+    terrains = {i.terrain for i in celebrant_map.hexes.values()}
+    assert {t for t, _ in legend_for(celebrant_map).terrain} == terrains
+
+
+def test_celebrant_legend_adds_only_the_siege_keys_a_view_uses(celebrant_map, celebrant_view):
+    v = copy.deepcopy(celebrant_view)
+    v["markers"] = list(v.get("markers") or []) + [{"type": "fire", "hex": "2010"},
+                                                    {"type": "breached", "hexside": "2010/n"}]
+    v["units"] = list(v["units"]) + [{"id": "G", "side": "shadow", "type": "grond", "hex": "2011"}]
+    v["road"] = {"2012": None}
+    names = legend_for(celebrant_map, v).names()
+    assert {"Fire", "Breach", "Grond operated", "Road control"} <= set(names)
+    assert not {"Wall", "Ladder", "Head", "King's Banner", "Level held by Sauron"} & set(names)
+    # both legends render, and the extra entries change the picture
+    plain = decode(render_view(celebrant_view, celebrant_map))
+    extra = decode(render_view(v, celebrant_map))
+    assert plain.size == extra.size
+    assert plain.tobytes() != extra.tobytes()
+
+
+def test_legend_is_cached_per_map(celebrant_map, celebrant_view, hexmap):
+    assert legend_for(celebrant_map, celebrant_view) is legend_for(celebrant_map, copy.deepcopy(celebrant_view))
+    assert legend_for(hexmap, sample_view(None)) is legend_for(hexmap)
+    from render.hexmap import _base_cache
+    clear_cache()
+    render_view(celebrant_view, celebrant_map)
+    render_view(celebrant_view, celebrant_map)
+    render_view(sample_view(None), hexmap)
+    render_view(bare_view(markers=[]), hexmap)
+    assert len(_base_cache) == 2
+
+
+def test_celebrant_legend_shows_its_terrain_not_walls(celebrant_map, celebrant_view):
+    img, lay, _ = compose(celebrant_view, celebrant_map)
+    panel = img.crop((lay.map_w, 0, lay.width, lay.height))
+    # a river swatch is in the legend; no breach's red crack, no Sauron-held
+    # level's hatching (as in Gondor's legend)
+    from render import style as RS
+    box = (0, 0, panel.width, panel.height)
+    assert count_near(panel, box, RS.TERRAIN["river"], 6) > 50
+    assert count_near(panel, box, BREACH_RED, 20) == 0
+    assert count_near(panel, box, RS.SAURON_LEVEL, 20) == 0
+    gimg, glay, _ = compose(bare_view(markers=[], active=[], levels=[]), HexMap.load(MAP_PATH))
+    gbox = (glay.map_w, 0, glay.width, glay.height)
+    assert count_near(gimg, gbox, BREACH_RED, 20) > 0 and count_near(gimg, gbox, RS.SAURON_LEVEL, 20) > 0
+
+
+def _track_view(**track) -> dict:
+    t = {"name": "Gondor demoralization", "side": "westernesse", "points": 30, "level": 30}
+    t.update(track)
+    return {"title": "Field of Celebrant", "sides": {"westernesse": {"title": "Westernesse", "color": "#1f4e9c"}},
+            "active": [], "tracks": [t]}
+
+
+def _panel_red(view, hexmap) -> int:
+    img, lay, _ = compose(view, hexmap)
+    return count_near(img, (lay.map_w, 0, lay.width, lay.height), (180, 24, 24), 20)
+
+
+def test_demoralized_flag_wins_over_arithmetic(celebrant_map):
+    # Celebrant: demoralized only when the points exceed the level
+    assert _demoralized({"points": 30, "level": 30, "demoralized": False}) is False
+    assert _demoralized({"points": 30, "level": 30}) is True
+    assert _demoralized({"points": 12, "level": 30, "demoralized": True}) is True
+    assert _demoralized({"points": 29, "level": 30}) is False
+    assert _demoralized({"points": None, "level": 30}) is False
+    assert _panel_red(_track_view(demoralized=False), celebrant_map) == 0
+    assert _panel_red(_track_view(), celebrant_map) > 10
+    assert _panel_red(_track_view(points=31, demoralized=True), celebrant_map) > 10
+    a = compose(_track_view(demoralized=False), celebrant_map)[0]
+    b = compose(_track_view(demoralized=True), celebrant_map)[0]
+    assert a.tobytes() != b.tobytes()
+
+
+def test_celebrant_ability_and_disarray_markers_are_drawn_and_explained():
+    """FoC 17.0 ("the appropriate counter is placed on the Character") and 13.21
+    (the Disarray marker on Cirion): both have their own chits and legend lines,
+    only where a view has them."""
+    from engine.core import Game
+    from render.counters import marker_sprite
+    from render.hexmap import legend_for
+    g = Game.new("celebrant", seed="leg")
+    hm = g.ruleset.hexmap
+    v = g.view(None)
+    assert not {"ability", "disarray"} & {k for k, _ in legend_for(hm, v).markers}
+    v2 = dict(v, markers=[{"type": "ability", "hex": "2112", "title": "Tactics"}, {"type": "disarray", "hex": "2112"}])
+    assert {"ability", "disarray"} <= {k for k, _ in legend_for(hm, v2).markers}
+    a, d, other = (marker_sprite(24, k).tobytes() for k in ("ability", "disarray", "fire"))
+    assert len({a, d, other}) == 3
+    gondor = Game.new("gondor", seed="leg")
+    assert not {"ability", "disarray"} & {k for k, _ in legend_for(gondor.ruleset.hexmap, gondor.view(None)).markers}
