@@ -20,22 +20,13 @@ import time
 sys.path.insert(0, "tests")
 
 from engine.core import Game, iter_limit  # noqa: E402
-from test_fuzz_gondor import pick  # noqa: E402
+from test_fuzz_gondor import play_out  # noqa: E402
 
 
 def play_game(seed: int) -> tuple[Game, list[tuple[str, str]]]:
-    rnd = random.Random(seed)
+    """A whole game of random legal play (the fuzzer's player), and its log."""
     g = Game.new("gondor", seed=f"bench-{seed}")
-    log, count, phase = [], 0, None
-    while not g.result():
-        seat = rnd.choice(g.active_seats())
-        text = pick(g, seat, rnd, count)
-        g.play(seat, text)
-        log.append((seat, text))
-        now = (g.state["turn"], g.state["step"])
-        count = 0 if now != phase else count + 1
-        phase = now
-    return g, log
+    return g, play_out(g, random.Random(seed), junk=False)
 
 
 def ms(f, n=5) -> float:

@@ -20,3 +20,34 @@ def refused(g, seat, order, section, *, contains=None):
 def drawn(g, before: int) -> int:
     """Dice drawn since the counter was ``before``."""
     return g.state["dice"]["counter"] - before
+
+
+def check_board(g) -> None:
+    """Invariants of any Standard Rules game (fuzzers): units on the map are
+    on map hexes, passable ones; no hex holds both sides' combat units or
+    leaders; one combat unit a hex (two in a formation); Rally Points lost and
+    magic points in range; no negative demoralization; formations of two."""
+    from engine.hexgrid import Hex
+    rs, st = g.ruleset, g.state
+    tec = rs.charts_for(st)["tec"]
+    occ: dict[str, list[str]] = {}
+    for uid, r in st["units"].items():
+        if r["status"] == "map":
+            h = Hex.parse(r["hex"])
+            assert h in rs.hexmap, f"{uid} off the map"
+            assert tec.get(rs.hexmap.hexes[h].terrain, {}).get("passable", True), f"{uid} on impassable terrain"
+            occ.setdefault(r["hex"], []).append(uid)
+        elif r["status"] != "pool":
+            assert r["hex"] is None, f"{uid} ({r['status']}) has a hex"
+        if rs.units[uid].is_leader and r["status"] not in ("out",):
+            assert 0 <= r.get("rally_lost", 0) <= rs.printed_rally(st, uid) + 3
+            assert r.get("magic", 0) >= 0
+    for hx, ids in occ.items():
+        combat = [x for x in ids if rs.units[x].is_combat]
+        sides = {rs.units[x].side for x in ids if rs.units[x].is_combat or rs.units[x].is_leader}
+        assert len(sides) <= 1, f"both sides in {hx}: {ids}"
+        forms = {rs.formation_of(st, x) for x in combat}
+        limit = 2 if len(forms) == 1 and None not in forms else 1
+        assert len(combat) <= limit, f"over-stacked {hx}: {combat}"
+    assert all(v >= 0 for v in st["dem"].values())
+    assert all(len(f["units"]) == 2 for f in st["formations"].values())

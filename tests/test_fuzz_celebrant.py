@@ -21,6 +21,7 @@ import pytest
 
 from engine.core import Action, Game, OrderError, state_digest
 from engine.hexgrid import Hex
+from spi_checks import check_board
 from tests.test_celebrant_secrecy import setup_orders
 
 GAMES = int(os.environ.get("PALANTIR_FUZZ_GAMES", "4"))
@@ -37,30 +38,11 @@ PER_PHASE = 5
 
 def check_invariants(g: Game) -> None:
     rs, st = g.ruleset, g.state
-    tec = rs.charts_for(st)["tec"]
-    occ: dict[str, list[str]] = {}
+    check_board(g)
     for uid, r in st["units"].items():
         assert r["status"] in ("map", "eliminated", "reinforcement", "pool", "out")
-        if r["status"] == "map":
-            h = Hex.parse(r["hex"])
-            assert h in rs.hexmap, f"{uid} off the map"
-            assert tec[rs.terrain(h)].get("passable", True), f"{uid} in a river"
-            if rs.units[uid].is_cavalry:
-                assert rs.terrain(h) != "landing", f"{uid} on the landing (16.21)"
-            occ.setdefault(r["hex"], []).append(uid)
-        elif r["status"] != "pool":
-            assert r["hex"] is None
-        if rs.units[uid].is_leader and r["status"] != "out":
-            assert 0 <= r.get("rally_lost", 0) <= rs.printed_rally(st, uid) + 3
-    for hx, ids in occ.items():
-        combat = [x for x in ids if rs.units[x].is_combat]
-        sides = {rs.units[x].side for x in ids}
-        assert len(sides) <= 1, f"both sides in {hx}: {ids}"
-        forms = {rs.formation_of(st, x) for x in combat}
-        limit = 2 if len(forms) == 1 and None not in forms else 1
-        assert len(combat) <= limit, f"over-stacked {hx}: {combat}"
-    assert all(v >= 0 for v in st["dem"].values())
-    assert all(len(f["units"]) == 2 for f in st["formations"].values())
+        if r["status"] == "map" and rs.units[uid].is_cavalry:
+            assert rs.terrain(Hex.parse(r["hex"])) != "landing", f"{uid} on the landing (16.21)"
     used = st["cel"]["abilities"]
     assert all(e["leader"] in used for e in st["effects"] if e.get("ability"))
     if st["hidden"].get("chits") and not st["cel"]["eotheod"]["revealed"]:

@@ -587,7 +587,7 @@ class StandardRules:
                 continue
             if not self._can_melee(state, uid):
                 continue
-            if self._melee_targets(state, uid, occ):
+            if self.exerting(state, Hex.parse(state["units"][uid]["hex"]), seat, occ):  # still in that ZOC
                 out.append(uid)
         return out
 

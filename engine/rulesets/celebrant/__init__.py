@@ -530,19 +530,6 @@ class Celebrant(EntryAttacks, StandardRules):
             out.extend(x for x in occ.get(str(nb), ()) if self.units[x].is_combat and self.units[x].side != side)
         return out
 
-    def _unmet_obligations(self, state: State, seat: str) -> list[str]:
-        """7.31: a unit that began the phase in an enemy ZOC must attack a unit exerting it."""
-        occ = self.occupancy(state)
-        out = []
-        for uid in state["ph"]["must"]:
-            if self.units[uid].side != seat or not self.on_map(state, uid) or uid in state["ph"]["meleed"]:
-                continue
-            if not self._can_melee(state, uid):
-                continue
-            if self.exerting(state, Hex.parse(state["units"][uid]["hex"]), seat, occ):
-                out.append(uid)
-        return out
-
     def _can_fire(self, state: State, uid: str) -> bool:
         if self.is_disordered(state, uid) and not self.raw(state)["disarray"].get("may_attack", False):
             return False
