@@ -149,7 +149,7 @@ async def deliver(interaction: discord.Interaction, out: Outcome, service: GameS
                     await channel.send(**kw)
         except discord.HTTPException:
             log.exception("could not post in channel %s", cid)
-    failed = []
+    failed, quiet = [], []
     for uid, posts in out.dms.items():
         try:
             user = interaction.client.get_user(uid) or await interaction.client.fetch_user(uid)
@@ -157,12 +157,20 @@ async def deliver(interaction: discord.Interaction, out: Outcome, service: GameS
                 for kw in _kwargs(p, limit):
                     await user.send(**kw)
         except discord.HTTPException:
-            failed.append(uid)
+            (quiet if all(p.quiet for p in posts) else failed).append(uid)
     if failed:
         who = ", ".join(f"<@{u}>" for u in failed)
         await interaction.followup.send(
             f"I could not send a direct message to {who}. Allow DMs from this server's members, then use `/secret`.",
             allowed_mentions=discord.AllowedMentions(users=[discord.Object(u) for u in failed]))
+    if quiet:
+        # that hidden information changed (and when) may itself be a secret:
+        # told privately to its own reader only, never in the channel
+        if interaction.user.id in quiet:
+            await interaction.followup.send(
+                "I could not send you a direct message. Allow DMs from this server's members, then use `/secret`.",
+                ephemeral=True)
+        log.warning("could not DM users %s (hidden information changed; they can use /secret)", quiet)
 
 
 class PalantirTree(app_commands.CommandTree):

@@ -47,6 +47,9 @@ class Post:
     attachment_name: str = "file.bin"
     mentions: list[int] = field(default_factory=list)  # users this post may ping
     buttons: list[tuple[str, str]] = field(default_factory=list)  # (custom_id, label)
+    # a DM whose very sending could tell something (hidden information that changed
+    # mid-game): if it cannot be delivered, say so only to its own reader, never in public
+    quiet: bool = False
 
 
 @dataclass
@@ -131,6 +134,12 @@ def fit_lines(lines: list[tuple[str, str]], limit: int = MAX_TEXT) -> str:
             out.append(clip(t, room - 1))
             room = 0
     return "\n".join(out)[:limit]
+
+
+def public_text(rs, text: str) -> str:
+    """An order as the public may read it (a ruleset may mask secret orders)."""
+    f = getattr(rs, "public_order_text", None)
+    return f(text) if f else text
 
 
 def clip(text: str, n: int) -> str:
@@ -545,7 +554,7 @@ class GameService:
         new_phase = any(e.new_phase for e in events)
         seq = row.seq + 1
         res = rs.result(new_state)
-        lines = [f"**{self.seat_title(seat)}** `{canon}`" + (f" ({by})" if by else "")]
+        lines = [f"**{self.seat_title(seat)}** `{public_text(rs, canon)}`" + (f" ({by})" if by else "")]
         report: list[str] = []
         for e in events:
             if e.public and e.new_phase and not res:
@@ -561,6 +570,13 @@ class GameService:
             lines.append(f"**The game is over.** {res.summary}")
         text = clip("\n".join(lines), MAX_TEXT)
         out = Outcome(reply=Post(text=text), ephemeral=False)
+        secret = public_text(rs, canon) != canon
+        if secret:
+            # a secret order (Gondor's oil, 16.74): the giver reads it privately (a public
+            # answer would show the command as typed); the channel gets the masked line
+            # as a plain post
+            mine = clip("\n".join([f"**{self.seat_title(seat)}** `{canon}`"] + lines[1:]), MAX_TEXT)
+            out = Outcome(reply=Post(text=mine), ephemeral=True, elsewhere={ctx.channel_id: [Post(text=text)]})
 
         async def notice(deadline: float | None) -> Post:
             if merge is not None:  # one post for everything: room left for the deadline added when sent
@@ -578,7 +594,8 @@ class GameService:
         for s, uid in seats.items():
             now = rs.secret_text(new_state, s)
             if now and now != rs.secret_text(old_game_state, s):
-                dms[uid].append(Post(text=f"**{self.seat_title(s)}** — your hidden information has changed:\n{now}"))
+                dms[uid].append(Post(text=f"**{self.seat_title(s)}** — your hidden information has changed:\n{now}",
+                                     quiet=True))
         out.dms = dict(dms)
         if new_phase:
             out.map_after = (row.id, None)
@@ -588,7 +605,7 @@ class GameService:
                 interaction_id=ctx.interaction_id, dice_before=dice_before,
                 dice_after=game.dice_drawn(), events=[e.to_json() for e in events],
                 now=self.clock(), snapshot=new_state if new_phase else None,
-                response={"text": text, "ephemeral": False, "ok": True},
+                response={"text": out.reply.text, "ephemeral": out.ephemeral, "ok": True},
                 status="over" if res else None, also=also(text, out) if also else ())
         except BaseException:
             game.state = old_game_state  # nothing was written; nothing changes
@@ -745,19 +762,22 @@ class GameService:
         n = max(1, min(int(last or 20), 200))
         rows = await self.store.actions(row.id)
         rows = rows[-n:]
+        rs = get_ruleset(row.ruleset)
+        if row.status in ("over", "ended"):  # nothing is secret any more
+            rs = None
         if not rows:
             return Outcome.private("No orders yet.")
         lines = []
         undone = {a.ref_seq: a.seq for a in await self.store.actions(row.id) if a.kind == "undo"}
         for a in rows:
             if a.kind == "undo":
-                lines.append(f"`#{a.seq}` {a.seat}: takes back #{a.ref_seq} ({a.text})")
+                lines.append(f"`#{a.seq}` {a.seat}: takes back #{a.ref_seq} ({public_text(rs, a.text)})")
                 continue
             secs = sorted({e["section"] for e in a.events if e.get("section")})
             dice = [str(r["value"]) for e in a.events for r in e.get("rolls", [])]
             extra = (f" 🎲 {' '.join(dice)}" if dice else "") + (f" ({', '.join(secs)})" if secs else "")
             gone = f" (taken back by #{undone[a.seq]})" if a.seq in undone else ""
-            lines.append(f"`#{a.seq}` {a.seat}: `{a.text}`{extra}{gone}")
+            lines.append(f"`#{a.seq}` {a.seat}: `{public_text(rs, a.text)}`{extra}{gone}")
         text = "\n".join(lines)
         chunks = split_text(text, 1900)
         return Outcome.private(chunks[-1] if len(chunks) > 1 else chunks[0])
@@ -766,7 +786,11 @@ class GameService:
         seats = await self.store.seats(row.id)
         rows = await self.store.actions(row.id)
         over = row.status in ("over", "ended")
-        log = [{"seq": a.seq, "seat": a.seat, "kind": a.kind, "order": a.text, "ref_seq": a.ref_seq,
+        rs = get_ruleset(row.ruleset)
+
+        def shown(t: str) -> str:  # secret orders stay masked until the game is over (16.74)
+            return t if over else public_text(rs, t)
+        log = [{"seq": a.seq, "seat": a.seat, "kind": a.kind, "order": shown(a.text), "ref_seq": a.ref_seq,
                 "dice": [a.dice_before, a.dice_after],
                 "rolls": [r["value"] for e in a.events for r in e.get("rolls", [])],
                 "public": [e["public"] for e in a.events if e.get("public")]} for a in rows]
@@ -778,7 +802,7 @@ class GameService:
             "commitment": row.commitment,
             "seed": row.seed if over else None,
             "seats": seats,
-            "orders": [a.text for a in rows if a.kind == "order"],
+            "orders": [shown(a.text) for a in rows if a.kind == "order"],
             "log": log,
         }
         if over:  # the state digests would let a guess at hidden facts be checked, so only now
@@ -1223,7 +1247,8 @@ class GameService:
         holder = seats.get(last.seat)
         mine = holder == ctx.user_id
         if not mine and not ctx.is_moderator:
-            return Outcome.error(f"The last action was {self.seat_title(last.seat)}'s (`{last.text}`, #{last.seq}); "
+            return Outcome.error(f"The last action was {self.seat_title(last.seat)}'s "
+                                 f"(`{public_text(get_ruleset(row.ruleset), last.text)}`, #{last.seq}); "
                                  "only its holder can ask to take it back.")
         why = is_blocking(last.events) or ("dice were drawn" if last.dice_after > last.dice_before else None)
         others = sorted({u for u in seats.values() if u != ctx.user_id})
@@ -1235,7 +1260,8 @@ class GameService:
                                                    target_seq=last.seq, at_seq=row.seq, needed=others,
                                                    now=self.clock())
         who = " ".join(f"<@{u}>" for u in others)
-        text = (f"<@{ctx.user_id}> asks to take back {self.seat_title(last.seat)}'s `{last.text}` (#{last.seq}), "
+        text = (f"<@{ctx.user_id}> asks to take back {self.seat_title(last.seat)}'s "
+                f"`{public_text(get_ruleset(row.ruleset), last.text)}` (#{last.seq}), "
                 f"but {why}. {who}: agree? Every other player must agree (or a moderator decides). "
                 "Dice already drawn stay drawn.")
         return Outcome(reply=Post(text=text, mentions=others,
@@ -1253,7 +1279,8 @@ class GameService:
         burned = game.dice_drawn()
         g.state["dice"]["counter"] = burned  # dice already drawn stay burned: no fishing for a better roll
         seq = row.seq + 1
-        text = (f"<@{ctx.user_id}> takes back {self.seat_title(target.seat)}'s `{target.text}` (#{target.seq}){note}. "
+        text = (f"<@{ctx.user_id}> takes back {self.seat_title(target.seat)}'s "
+                f"`{public_text(get_ruleset(row.ruleset), target.text)}` (#{target.seq}){note}. "
                 f"Logged as #{seq}.")
         v_old = self._phase_key(game)
         await self.store.append_action(

@@ -201,6 +201,11 @@ class Ruleset(Protocol):
     def secret_text(self, state: State, seat: str) -> str | None:
         """The seat's hidden information as a short text, for DM and /secret."""
 
+    def public_order_text(self, text: str) -> str:
+        """How an accepted order's canonical ``text`` reads in public (the
+        channel, the log, an export before the game is over). Normally the text
+        itself; a ruleset with secret orders (Gondor's oil, 16.74) masks them."""
+
     def result(self, state: State) -> Result | None:
         """The game's result once it is over, else None."""
 

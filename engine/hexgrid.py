@@ -224,8 +224,12 @@ def _dijkstra(start: Hex | None, step_cost: Callable[[Hex, Hex], float | None], 
     """Cheapest costs from ``start`` (or from several ``starts`` with their
     initial costs), stopping once ``goal`` is settled, and each hex's
     predecessor. ``expand(h)`` False means movement ends in ``h`` (a zone of
-    control, say); a start always expands. Ties break on the hex order."""
-    origin = dict(starts) if starts else {start: 0.0}
+    control, say); ``start`` always expands (hexes in ``starts``, entry hexes,
+    do not). Ties break on the hex order. ``starts`` given but empty: nothing
+    is reachable."""
+    if starts is not None and not starts:
+        return {}, {}
+    origin = dict(starts) if starts is not None else {start: 0.0}
     best: dict[Hex, float] = dict(origin)
     prev: dict[Hex, Hex] = {}
     heap: list[tuple[float, Hex]] = sorted((c, h) for h, c in origin.items())

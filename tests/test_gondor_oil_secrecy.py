@@ -21,7 +21,8 @@ UNITS = {"GS1": "1909", "K1": "1909", "GS2": "1808", "K4": "1808", "GS3": "2008"
          "OI1": "2012", "OI2": "1711", "OI3": "2110", "SC1": "2111", "OI4": "2111", "GAN": "1909", "NAZ": "2312"}
 
 ORDERS = [
-    (W, "pickup GS1 K1"), (W, "pickup GS2 K4"), (W, "pickup GS3 K2"), (W, "pour GS3 towers"),
+    (W, "pickup GS1 K1"), (W, "pickup GS2 K4"), (W, "pickup GS3 K2"),
+    (W, "pour GS1 any"), (W, "pour GS2 towers"), (W, "pour GS3 any"),  # secret standing orders
     (S, "pickup OI1 K1"),            # Sauron may never use cauldrons: refused alike
     (S, "pour GS1 hold"),            # not his to order
     (W, "done"),                     # F -> G
@@ -31,7 +32,7 @@ ORDERS = [
     (S, "fireball SC1 at 2010"),     # Siege Phase: a fireball outside the walls
     (S, "done"),
     # C: Sauron's Movement Phase. GS3's oil is a dummy in both games (K2 is
-    # dummy in both) and, set to `towers`, would not pour on a unit anyway.
+    # dummy in both): its `any` order never fires, and nothing says so.
     (S, "move OI3 2109"),            # below GS3 (2008): nothing either way
     (S, "move OI1 2009"),            # below GS1 (K1): real in game A only  -> the games part here
 ]
@@ -100,12 +101,13 @@ def test_sauron_sees_the_same_until_real_oil_is_poured():
     assert not any("oil" in e[0] for e in last_b[0]["order"][2][1])
 
 
-def test_the_standing_orders_and_carrying_are_public_and_alike():
+def test_carrying_is_public_and_alike_the_standing_orders_are_secret():
     a = game(["K1", "K3", "K5"])
-    for seat, text in ORDERS[:4]:
+    for seat, text in ORDERS[:6]:
         a.play(seat, text)
     pub = GONDOR.view(a.state, S)
     carriers = {u["id"]: u for u in pub["units"] if u.get("carrying")}
     assert set(carriers) == {"GS1", "GS2", "GS3"}
     assert all(set(u) >= {"carrying", "oil_from"} and "oil_real" not in u for u in carriers.values())
-    assert pub["siege"]["pour"] == {"GS1": "any", "GS2": "any", "GS3": "towers"}
+    assert "pour" not in pub["siege"]
+    assert GONDOR.view(a.state, W)["siege"]["pour"] == {"GS1": "any", "GS2": "towers", "GS3": "any"}

@@ -22,9 +22,11 @@ async def play(tmp_path, name, real):
         n += 1
         out = await fn(Ctx(channel_id=1, user_id=user, guild_id=1, interaction_id=f"i{n}"), *args)
         if out.reply and (not out.ephemeral or user == SAURON):
-            seen.append(("reply", out.reply.text, out.reply.image, tuple(out.reply.buttons)))
+            seen.append(("reply", out.reply.text, out.reply.image, tuple(out.reply.buttons), out.reply.attachment))
         for p in out.public:
             seen.append(("public", p.text, p.image, tuple(p.mentions)))
+        for cid, posts in out.elsewhere.items():
+            seen.extend(("channel", cid, p.text) for p in posts)
         if out.notice:
             seen.append(("notice", out.notice.text, tuple(out.notice.mentions)))
         if out.map_after:
@@ -56,6 +58,7 @@ async def play(tmp_path, name, real):
     await do(SAURON, svc.status)
     await do(SAURON, svc.log, 100)
     await do(SAURON, svc.secret)
+    await do(SAURON, svc.export)
     before = len(seen)
     await do(SAURON, svc.order, ORDERS[-1][1])
     await store.close()
@@ -72,6 +75,9 @@ async def test_sauron_observes_the_same_through_the_bot_until_real_oil_is_poured
     assert images >= 4
     assert any(x[0] == "reply" and "move OI3 2109" in x[1] and "back" in x[1].lower() for x in a_before)
     assert all(x == ("dm", ()) for x in a_before if x[0] == "dm")  # Sauron is never DMed
+    # the secret standing orders are masked in the channel, the log and autocomplete (16.74)
+    assert sum(x[0] == "channel" and "secret standing order" in x[2] for x in a_before) == 3
+    assert not any("pour GS" in str(x) for x in a_before)
     # the move below GS1, real in game A only: now they differ, by the pour
     assert a_after != b_after
     assert any("boiling oil" in str(x) for x in a_after) and not any("boiling oil" in str(x) for x in b_after)

@@ -394,11 +394,11 @@ def test_16_52_the_advance_lapses_with_the_next_order():
 
 
 # ------------------------------------------------------------- 16.7 boiling oil
-def oil_game(real: bool, mode: str | None = None):
+def oil_game(real: bool, mode: str = "any"):
     g = position({"GS1": "1909", "K1": "1909", "OI1": "2011"}, step="F", turn=7)
     g.state["hidden"]["real_cauldrons"] = ["K1"] if real else ["K2"]
     g.play(W, "pickup GS1 K1")
-    if mode:
+    if mode != "hold":  # a carrier holds its oil until told (16.74)
         g.play(W, f"pour GS1 {mode}")
     for _ in range(12):
         if g.state["step"] == "C":
@@ -475,6 +475,32 @@ def test_16_73_an_enemy_unit_in_a_cauldron_hex_destroys_it_and_it_is_turned_over
 def test_16_73_sauron_never_uses_cauldrons():
     g = position({"K1": "2010", "OI1": "2010"}, step="C", turn=7)
     refused(g, S, "pickup OI1 K1", "16.73")
+
+
+def test_16_74_standing_orders_are_secret_and_masked_in_public():
+    g = position({"GS1": "1909", "K1": "1909"}, step="F", turn=6)
+    g.play(W, "pickup GS1 K1")
+    assert g.state["siege"]["pour"]["GS1"] == "hold"  # holds until told
+    _, ev = g.play(W, "pour GS1 any")
+    assert "GS1" not in ev[0].public and "any" not in ev[0].public
+    assert "GS1 will pour" in ev[0].private[W]
+    assert GONDOR.public_order_text("pour GS1 any") == GONDOR.public_order_text("pour GS3 towers")
+    assert "pour" not in GONDOR.view(g.state, S)["siege"]
+    assert "(any)" not in " ".join(GONDOR.view(g.state, S)["notes"])
+    assert GONDOR.view(g.state, W)["siege"]["pour"] == {"GS1": "any"}
+
+
+def test_16_74_a_held_real_oil_and_an_armed_dummy_look_alike():
+    """Sauron moving below a carrier learns nothing when nothing is poured:
+    real oil held and dummy oil with an `any` order behave the same."""
+    outs = []
+    for real, mode in ((True, "hold"), (False, "any")):
+        g = oil_game(real=real, mode=mode)
+        _, ev = g.play(S, "move OI1 2009")
+        outs.append(([(e.public, e.section, e.reveals, sorted(e.private)) for e in ev], g.state["dice"]["counter"],
+                     GONDOR.view(g.state, S)))
+        assert unit(g, "OI1")["status"] == "map"
+    assert outs[0] == outs[1]
 
 
 def test_16_74_the_public_view_never_says_which_carrier_is_real():

@@ -272,3 +272,14 @@ def test_15_15_a_one_step_move_through_a_gate_takes_control_of_it():
     _, ev = g.play("westernesse", "move GS1 1910")
     assert g.state["gates"]["1910/n"] == "westernesse"
     assert any(e.section == "15.15" and "1910/n" in e.public for e in ev)
+
+
+def test_14_0_a_reinforcement_with_no_affordable_entry_hex_is_refused_not_crashed():
+    """14.0 chain: when every entry hex already costs more than the allowance,
+    a destination-only move is refused with the reason and changes nothing."""
+    from spi_checks import refused
+    g = position({"GS1": "0101"}, step="C", turn=2)
+    g.state["units"]["UH1"]["status"] = "reinforcement"
+    g.state["ph"]["entered"] = {hx: 9 for hx in GONDOR.entry_hexes["sauron"]}
+    refused(g, "sauron", "move UH1 2124", "4.0", contains="cannot enter")
+    assert not [a for a in GONDOR.legal_actions_for(g.state, "sauron", "UH1") if a.verb == "move"]

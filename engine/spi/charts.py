@@ -246,10 +246,6 @@ class Charts:
         attack = max((d["letter"].get(x, 0) for x in letters), default=0)
         return attack + ratings.armor + d["morale"].get(ratings.morale, 0)
 
-    def reconstructed_tables(self) -> list[tuple[str, str]]:
-        return [(k, v.get("reason", "")) for k, v in self.raw.items()
-                if isinstance(v, dict) and v.get("reconstructed")]
-
 
 def _toml(text: str) -> dict:
     try:

@@ -44,7 +44,6 @@ from engine.spi.charts import Charts, cached, result_text, severity, shift_lette
 from engine.units import Ratings, UnitDef
 
 _HEX = re.compile(r"^\d{4}$")
-PHASE_KINDS = ("setup", "magic", "siege", "move", "combat", "rally", "reinforce")
 
 
 def _phrase(items: list[str]) -> str:
@@ -142,9 +141,6 @@ class StandardRules:
         return rec
 
     # ------------------------------------------------------------ unit facts
-    def rec(self, state: State, uid: str) -> dict:
-        return state["units"][uid]
-
     def on_map(self, state: State, uid: str) -> bool:
         return state["units"][uid]["status"] == "map"
 
@@ -355,6 +351,10 @@ class StandardRules:
     # -------------------------------------------------------------- notation
     def format(self, action: Action) -> str:
         return str(action)
+
+    def public_order_text(self, text: str) -> str:
+        """An order as the public reads it; a ruleset masks its secret orders."""
+        return text
 
     def resolve_unit(self, token: str) -> str:
         t = token.upper()
@@ -699,8 +699,9 @@ class StandardRules:
                 raise IllegalOrder(f"{uid} cast or tried a spell this phase and may not move", "8.52")
             if uid in state["ph"]["rally_tries"]:
                 raise IllegalOrder(f"{uid} has begun rallying: a leader moves before its rally attempts", "8.38")
-            if u.is_leader and any(e.get("frozen") and uid in e["frozen"] for e in state["effects"]):
-                raise IllegalOrder(f"{uid} is frozen by a spell and may not move", "17.12")
+            frozen = next((e for e in state["effects"] if e.get("frozen") and uid in e["frozen"]), None)
+            if u.is_leader and frozen:
+                raise IllegalOrder(f"{uid} is frozen by {frozen['title']} and may not move", frozen.get("section"))
             if u.is_siege and not any(self.units[x].is_combat for x in uids):
                 raise IllegalOrder(f"{uid} is siege equipment: it moves only with a combat unit stacked with it", "16.11")
             f = self.formation_of(state, uid)
@@ -720,14 +721,14 @@ class StandardRules:
         ch = self.charts_for(state)
         key = (id(ch), cav)
         cache = self.__dict__.setdefault("_tc_cache", {})
-        if key not in cache:
+        if key not in cache or cache[key][0] is not ch:  # an id can be reused once a chart set is dropped
             tec = ch["tec"]
             out: dict[Hex, float | None] = {}
             for h, info in self.hexmap.hexes.items():
                 t = tec.get(info.terrain, {"cost": 1})
                 out[h] = None if not t.get("passable", True) else (t.get("cavalry_cost", t["cost"]) if cav else t["cost"])
-            cache[key] = out
-        return cache[key]
+            cache[key] = (ch, out)
+        return cache[key][1]
 
     @cached_property
     def _road_hexes(self) -> frozenset[Hex]:
@@ -907,13 +908,16 @@ class StandardRules:
             return f"{b} holds enemy units"
         if a == start and a in zoc and b in zoc:
             return f"{_phrase(uids)} may not move from one enemy zone of control straight into another ({a} to {b})"
-        if b in zoc:
-            return f"{_phrase(uids)} is Disrupted and may not enter an enemy zone of control ({b})"
-        side = self.hexside_rule(state, uids, a, b)
+        side = self.hexside_rule(state, uids, a, b) if (a, b) in self.hexmap.side_index else 0
         if side is None:
             return self.why_hexside(state, uids, a, b)
         if side == "all":
             return "crossing a wall downwards uses the whole Movement Allowance and may not end in an enemy zone of control (15.13)"
+        disrupted = any(state["units"][u].get("disrupted") for u in uids)
+        if b in zoc and disrupted and not self.charts_for(state)["disrupted"].get("may_enter_zoc", True):
+            return f"{_phrase(uids)} is Disrupted and may not enter an enemy zone of control ({b})"
+        if b in self.extra_blocked(state, seat, uids):
+            return f"{_phrase(uids)} may not enter {b}"
         return f"{_phrase(uids)} may not move from {a} to {b}"
 
     def why_hexside(self, state, uids, a, b) -> str:
@@ -1187,8 +1191,9 @@ class StandardRules:
         ul = self._own_on_map(state, seat, leader)
         if not ul.is_leader:
             raise IllegalOrder(f"{leader} is not a leader", "8.4")
-        if any(e.get("frozen") and leader in e["frozen"] for e in state["effects"]):
-            raise IllegalOrder(f"{leader} is frozen by a spell", "17.12")
+        frozen = next((e for e in state["effects"] if e.get("frozen") and leader in e["frozen"]), None)
+        if frozen:
+            raise IllegalOrder(f"{leader} is frozen by {frozen['title']}", frozen.get("section"))
         ha, hb = state["units"][a]["hex"], state["units"][b]["hex"]
         if state["units"][leader]["hex"] != ha:
             raise IllegalOrder(f"{leader} must be stacked with {a} in {ha}", "8.4")
@@ -1482,7 +1487,8 @@ class StandardRules:
             r["status"] = "map"
             state["ph"]["moved"].append(uid)
         if entering:
-            state["ph"]["entered"][path[0]] = state["ph"]["entered"].get(path[0], 0) + 1
+            # 14.0: each unit entering by a hex makes the chain one longer
+            state["ph"]["entered"][path[0]] = state["ph"]["entered"].get(path[0], 0) + len(uids)
         who = _phrase([self.units[u].label() for u in uids])
         if entering:
             text = f"{self.title_of(seat)}: {who} enters at {path[0]}" + (
@@ -1672,7 +1678,10 @@ class StandardRules:
             state["ph"]["advance"] = {"seat": seat, "units": real, "hex": hx} if real else None
 
     def _pick_target(self, state: State, targets: list[str]) -> str:
-        return targets[0]
+        """The unit an attack on a hex is resolved against: a formation's front
+        unit (the one that takes the loss, 8.4 ruling), else the first."""
+        f = self.formation_of(state, targets[0])
+        return state["formations"][f]["units"][0] if f else targets[0]
 
     def apply_result(self, state: State, dice: Dice, target: str, res: tuple, attacker_hex: str | None,
                      kind: str) -> list[str]:
@@ -1805,7 +1814,7 @@ class StandardRules:
                     if nb in extra:
                         continue
                     side = self.hexside_rule(state, uids, h, nb, retreat=True)
-                    if side is None or (side == "all" and not self.retreat_down_walls):
+                    if side is None:
                         continue
                     nxt.add(nb)
             frontier = nxt
@@ -1818,8 +1827,6 @@ class StandardRules:
                 continue
             out.append(str(h))
         return out
-
-    retreat_down_walls = True
 
     def _start_retreat(self, state: State, dice: Dice, uids: list[str], n: int, attacker_hex: str | None,
                        leaders: list[str]) -> list[str]:
@@ -1933,7 +1940,7 @@ class StandardRules:
             how = f"{p} of {cost} points, die {roll} (needs {need} or less)"
         if not ok:
             return [Event(public=f"{self.title_of(seat)}: {leader} tries {sp['title']} ({how}) and fails; no points "
-                                 f"are spent, but {leader}'s phase is gone (17.3).", section="8.5")]
+                                 f"are spent, but {leader}'s phase is gone (8.5).", section="8.5")]
         state["units"][leader]["magic"] -= p
         state["spell_count"][spell] = state["spell_count"].get(spell, 0) + 1
         lines = self.spell_effect(state, seat, leader, spell, target)

@@ -153,6 +153,8 @@ def west_move(s: Scribe) -> None:
     for t in s.legal("westernesse", "pickup "):
         if t.startswith("pickup ") and not st["units"][t.split()[1]].get("oil_from"):
             s.play("westernesse", t)
+            # arm every carrier alike, real or dummy: the order is secret (16.74)
+            s.play("westernesse", f"pour {t.split()[1]} any")
     # the relief: Rohan and Aragorn head for the enemy
     for uid in sorted(st["units"]):
         d = rs.units[uid]

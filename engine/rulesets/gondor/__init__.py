@@ -466,15 +466,22 @@ class Gondor(SiegeRules, CommandRules, StandardRules):
         lines = [f"Your real cauldrons are {_phrase(real)}; "
                  f"{_phrase(dummies)} are dummies (16.71). "
                  "Each has three oil counters beneath it, real or dummy alike (16.72)."]
-        placed = [f"{u} in {state['units'][u]['hex']}" for u in real if state["units"][u]["hex"]]
-        if placed:
-            lines.append("Real cauldrons on the map: " + ", ".join(placed) + ".")
+        # every cauldron alike, real or dummy, so that this text (and the DM sent
+        # when it changes) changes the same way whichever counter is moved or lost
+        where = []
+        for u in sorted(real + dummies):
+            r = state["units"][u]
+            at = r["hex"] or ("destroyed" if r["status"] == "eliminated" else "not placed")
+            where.append(f"{u} ({'real' if u in real else 'dummy'}) {at}, {r.get('oil', 0)} oil")
+        lines.append("Cauldrons: " + "; ".join(where) + ".")
         carriers = self._carriers(state)
         if carriers:
             lines.append("Oil carried: " + ", ".join(
                 f"{c} ({'REAL' if state['units'][c]['oil_from'] in real else 'dummy'}, from "
-                f"{state['units'][c]['oil_from']}, standing order `{state['siege']['pour'].get(c, 'any')}`)"
-                for c in carriers) + ". Dummy carriers never pour; Sauron cannot tell them apart (16.74).")
+                f"{state['units'][c]['oil_from']}, standing order `{state['siege']['pour'].get(c, 'hold')}`)"
+                for c in carriers) + ". A carrier holds its oil until you order `pour <unit> any` or `pour <unit> "
+                "towers`; that order is secret, and a dummy's never fires, so Sauron cannot tell them apart "
+                "(16.74).")
         return " ".join(lines)
 
     def help(self, topic: str | None = None) -> str:
@@ -495,7 +502,7 @@ class Gondor(SiegeRules, CommandRules, StandardRules):
                 "1910/n`) · `fireball SC1 at 1906` (16.6) · `head SC1 at 1807` (16.8) · `advance OI1 1908` through "
                 "a fresh breach (16.5). **Movement**: `ladder OI1 1909/se` (climb it next turn, 16.43) · "
                 "`move OI1 ST1 1809` pushes a siege tower (16.11) · `pickup GS1 K1` takes oil (16.72) · "
-                "`pour GS1 any|towers|hold` sets a carrier's standing order, carried out during Sauron's "
+                "`pour GS1 any|towers|hold` sets a carrier's secret standing order (it holds until told), carried out during Sauron's "
                 "movement (16.74).\n"
                 "`/odds text:melee GS1 at 2008` gives the exact chances first. `/done` ends your part of a phase."
             )

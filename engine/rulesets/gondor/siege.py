@@ -14,14 +14,15 @@ Orders (CONVENTIONS.md notation; hexsides are ``XXYY/d``):
 
 Boiling oil in play by post (16.74). Oil is poured *during Sauron's movement
 phase*, when the Westernesse player is not at the table. Each carrier holds a
-public standing order (``any`` by default: pour on the first enemy unit or
-siege tower that ends a move adjacent to and below it, or stands there when
-the phase begins; ``towers``: only on a hex holding a siege tower; ``hold``:
-never). The bot carries it out at once. A carrier of a dummy counter holds
-the same orders and behaves the same in everything Sauron sees: its order
-simply never fires, silently, exactly as a carrier that has no target. So
-nothing Sauron sees (text, timing, dice, undo rights) differs until real oil
-is poured, and then only the pour itself is seen.
+*secret* standing order: ``hold`` (the default: never), ``any`` (pour on the
+first enemy unit or siege tower that ends a move adjacent to and below it, or
+stands there when the phase begins) or ``towers`` (only on a hex holding a
+siege tower). The bot carries it out at once. The order is secret (the
+public reads only that Westernesse gave one; ``public_order_text`` masks it in
+the channel, the log and an export until the game is over), so a carrier
+that does not pour may be holding real oil or carrying a dummy: a dummy's
+order never fires, silently. Nothing Sauron sees (text, timing, dice, undo
+rights) differs until real oil is poured, and then only the pour is seen.
 """
 from __future__ import annotations
 
@@ -272,7 +273,7 @@ class SiegeRules:
         events = []
         for c in self._carriers(state):
             rec = state["units"][c]
-            mode = state["siege"]["pour"].get(c, "any")
+            mode = state["siege"]["pour"].get(c, "hold")
             if mode == "hold" or rec["oil_from"] not in real:
                 continue
             targets = self._pour_targets(state, c, mode, only)
@@ -724,10 +725,9 @@ class SiegeRules:
         uid, k = action.args
         state["units"][k]["oil"] -= 1
         state["units"][uid]["oil_from"] = k
-        state["siege"]["pour"][uid] = "any"
+        state["siege"]["pour"][uid] = "hold"
         return [Event(public=f"Westernesse: {uid} picks up an oil counter from {k} ({state['units'][k]['oil']} left "
-                             "there); it moves and defends one point worse while it carries it (16.72, 16.75). "
-                             f"Standing order: pour on any enemy below it (`pour {uid} any|towers|hold`, 16.74).",
+                             "there); it moves and defends one point worse while it carries it (16.72, 16.75).",
                       section="16.72")]
 
     def _check_pour_a(self, state: State, seat: str, action: Action) -> None:
@@ -738,7 +738,7 @@ class SiegeRules:
         self._own_on_map(state, seat, uid)
         if not state["units"][uid].get("oil_from"):
             raise IllegalOrder(f"{uid} carries no oil", "16.74")
-        if state["siege"]["pour"].get(uid, "any") == mode:
+        if state["siege"]["pour"].get(uid, "hold") == mode:
             raise IllegalOrder(f"{uid}'s standing order is already `{mode}`", "16.74")
 
     def _apply_pour(self, state: State, seat: str, action: Action) -> list[Event]:
@@ -746,8 +746,17 @@ class SiegeRules:
         state["siege"]["pour"][uid] = mode
         what = {"any": "on any enemy unit or siege tower below it", "towers": "only on a hex holding a siege tower",
                 "hold": "on nothing until told otherwise"}[mode]
-        return [Event(public=f"Westernesse: {uid} will pour its oil {what}, during Sauron's Movement Phase (16.74).",
+        # the order is secret: which carrier and what it says would tell Sauron, when
+        # nothing is poured, that the oil is a dummy
+        return [Event(public="Westernesse gives a secret standing order for its oil (16.74).",
+                      private={"westernesse": f"{uid} will pour its oil {what}, during Sauron's Movement Phase "
+                                              "(16.74)."},
                       section="16.74")]
+
+    def public_order_text(self, text: str) -> str:
+        if text.split()[:1] == ["pour"]:
+            return "pour (a secret standing order, 16.74)"
+        return super().public_order_text(text)
 
     # ------------------------------------------------------ legal actions
     def legal_extra(self, state: State, seat: str) -> Iterator[Action]:
@@ -831,10 +840,12 @@ class SiegeRules:
                     d["ready"] = sides
         s = state["siege"]
         view["siege"] = {"heads_left": s["heads_left"], "ladders_left": s["ladders_left"],
-                         "fired": sorted(c for c in s["fired"] if s["fired"][c] == state["turn"]),
-                         "pour": dict(s["pour"])}
+                         "fired": sorted(c for c in s["fired"] if s["fired"][c] == state["turn"])}
         notes = view.setdefault("notes", [])
         carriers = self._carriers(state)
+        if own == "westernesse":  # the standing orders are Westernesse's secret (16.74)
+            view["siege"]["pour"] = {c: s["pour"].get(c, "hold") for c in carriers}
         if carriers:
-            notes.append("Oil carried: " + ", ".join(f"{c} ({s['pour'].get(c, 'any')})" for c in carriers) + " (16.74)")
+            notes.append("Oil carried: " + ", ".join(
+                f"{c} ({s['pour'].get(c, 'hold')})" if own == "westernesse" else c for c in carriers) + " (16.74)")
         notes.append(f"Heads left {s['heads_left']}, ladders left {s['ladders_left']} (16.81, 16.47)")
