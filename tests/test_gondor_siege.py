@@ -538,3 +538,26 @@ def test_16_3_a_malformed_siege_chart_is_refused(bad, why):
     with pytest.raises(InvalidOrder) as e:
         Game.new("gondor", options={"charts": bad})
     assert why in str(e.value)
+
+
+def test_a_group_chart_file_is_honoured_or_refused_never_ignored():
+    g = Game.new("gondor", options={"charts": "[siege]\nladders = 2\nheads = 5\n[demoralization]\ngarrison = 10\n"
+                                              "[leaders]\nrally = { GAN = 9 }\n"})
+    assert g.state["siege"]["ladders_left"] == 2 and g.state["siege"]["heads_left"] == 5
+    assert GONDOR.dem_level(g.state, "garrison") == 10 and GONDOR.printed_rally(g.state, "GAN") == 9
+    from engine.core import InvalidOrder
+    with pytest.raises(InvalidOrder) as e:
+        Game.new("gondor", options={"charts": "[spells.fear]\ncost = 2\n"})
+    assert "[spells]" in str(e.value) and "cannot be replaced" in str(e.value)
+
+
+def test_16_73_a_cauldron_is_taken_by_a_unit_passing_through_and_15_15_gates_by_advance():
+    g = position({"K1": "2010", "OI1": "2011"}, step="C", turn=7)
+    g.play(S, "move OI1 2011 2010 2009")
+    assert unit(g, "K1")["status"] == "eliminated" and unit(g, "OI1")["hex"] == "2009"
+    # Grond breaches the Main Gate; the Troll advancing through it takes the gate (15.15)
+    g = siege({"GRD": "1910", "TR1": "1910"}, grond_active=True)
+    fixed_dice(g, [3, 3])
+    g.play(S, "breach GRD 1910/n")
+    g.play(S, "advance TR1 1909")
+    assert g.state["gates"]["1910/n"] == S

@@ -453,8 +453,8 @@ class StandardRules:
             if more:
                 target = self.resolve_unit(more[0]) if not _HEX.match(more[0]) else self._hex_token(more[0])
                 more = more[1:]
-            if more:
-                raise InvalidOrder(f"usage: {usage}")
+            if more or (target is not None and not sp.get("target")):
+                raise InvalidOrder(f"usage: {usage}" + ("" if sp.get("target") else f"; {spell} takes no target"))
             if sp.get("target") and target is None:
                 raise InvalidOrder(f"{spell} needs a target: `cast {leader} {spell} <points> <{sp['target']}>`")
             args = (leader, spell, str(points)) + ((target,) if target else ())
@@ -1451,11 +1451,12 @@ class StandardRules:
             state["ph"]["advance"] = None  # 7.5: the chance to advance lapses with the next order
         extra = self.extra_verbs()
         if v in extra:
-            return extra[v][2](state, seat, action)
-        dice = Dice(state["dice"])
-        events = getattr(self, f"_apply_{v}")(state, seat, dice, *action.args)
-        if dice.rolls and events:
-            events[0].rolls = events[0].rolls + dice.rolls
+            events = extra[v][2](state, seat, action)
+        else:
+            dice = Dice(state["dice"])
+            events = getattr(self, f"_apply_{v}")(state, seat, dice, *action.args)
+            if dice.rolls and events:
+                events[0].rolls = events[0].rolls + dice.rolls
         ver = self.check_victory(state)
         if ver and not state["over"]:
             state["over"] = ver
@@ -1503,8 +1504,14 @@ class StandardRules:
             text = f"{self.title_of(seat)}: {who} moves to {path[-1]}{via} (4.0)."
             sec = "4.0"
         events = [Event(public=text, section=sec)]
+        state["ph"]["move_from"] = start  # for ``entered``: None when the move entered the map
         events.extend(self.after_move(state, seat, uids, ([start] if start else []) + path))
         return events
+
+    def entered(self, state: State, trail: list[str]) -> list[str]:
+        """In ``after_move``: the hexes the move entered (the trail less its start
+        hex; all of it for a unit that came onto the map)."""
+        return list(trail[1:]) if state["ph"].get("move_from") else list(trail)
 
     def after_move(self, state: State, seat: str, uids: list[str], trail: list[str]) -> list[Event]:
         """Hook after a move; ``trail`` is every hex from the start (if on the map) to the end."""

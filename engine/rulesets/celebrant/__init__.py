@@ -489,7 +489,7 @@ class Celebrant(EntryAttacks, StandardRules):
         events = super().after_move(state, seat, uids, trail)
         if not any(self.units[u].is_combat for u in uids):
             return events
-        for hx in trail[1:] if len(trail) > 1 else trail:
+        for hx in self.entered(state, trail):
             lone = [x for x in sorted(state["units"]) if self.on_map(state, x) and state["units"][x]["hex"] == hx
                     and self.units[x].is_leader and self.units[x].side != seat]
             for ldr in lone:

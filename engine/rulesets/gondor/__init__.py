@@ -42,6 +42,18 @@ SIDE_COLORS = {"sauron": "#8b1a1a", "westernesse": "#1f4e9c"}
 STATE_VERSION = 2
 
 
+# Tables read once for the whole ruleset (not per game): a group's chart file
+# may not replace them (it is told so), every other table it may.
+FIXED_TABLES = ("spells", "setup", "armies", "entry", "victory")
+
+
+def _toml_tables(text: str) -> list[str]:
+    try:
+        return list(tomllib.loads(text))
+    except tomllib.TOMLDecodeError:
+        return []
+
+
 class Gondor(SiegeRules, CommandRules, StandardRules):
     deploy_example = "OA1 2325"
     name = "gondor"
@@ -180,6 +192,11 @@ class Gondor(SiegeRules, CommandRules, StandardRules):
                 try:
                     from engine.spi.charts import cached
                     self.check_siege_charts(cached(self.ruleset_charts_text, v).raw)
+                    fixed = sorted(k for k in _toml_tables(v) if k in FIXED_TABLES)
+                    if fixed:
+                        raise ChartError(f"[{fixed[0]}] is part of the game's set-up and cannot be replaced for one "
+                                         "game (spells, set-up zones, armies, entry hexes, road hexes); "
+                                         "the other tables can")
                 except ChartError as e:
                     raise InvalidOrder(f"your charts were refused: {e}") from None
                 out["charts"] = v
@@ -188,10 +205,10 @@ class Gondor(SiegeRules, CommandRules, StandardRules):
         return out
 
     def printed_rally(self, state: State, uid: str) -> int:
-        return state["options"]["rally"].get(uid, self.gondor_charts["leaders"]["rally"].get(uid, 0))
+        return state["options"]["rally"].get(uid, self.charts_for(state)["leaders"]["rally"].get(uid, 0))
 
     def dem_level(self, state: State, army: str) -> int | None:
-        return self.gondor_charts["demoralization"].get(army)
+        return self.charts_for(state)["demoralization"].get(army)
 
     def may_form(self, state: State, seat: str, kind: str) -> bool:
         """8.41: Dark Power units may not form special formations (FoC 8.41
@@ -271,16 +288,20 @@ class Gondor(SiegeRules, CommandRules, StandardRules):
     def after_move(self, state: State, seat: str, uids: list[str], trail: list[str]) -> list[Event]:
         """15.15: the last side to occupy or pass through both hexes of a gate controls it."""
         events: list[Event] = super().after_move(state, seat, uids, trail)
-        if not any(self.units[u].is_combat for u in uids):
-            return events
+        if any(self.units[u].is_combat for u in uids):
+            events += [Event(public=t, section="15.15") for t in self.mark_gates(state, seat, trail)]
+        return events
+
+    def mark_gates(self, state: State, seat: str, trail: list[str]) -> list[str]:
+        """15.15 for any passage (a move, an advance, a retreat): the side whose
+        combat unit went through both hexes of a gate now controls it."""
+        out = []
         for i in range(len(trail) - 1):
-            a, b = Hex.parse(trail[i]), Hex.parse(trail[i + 1])
-            kind, hs = self._side_feature(state, a, b)
+            kind, hs = self._side_feature(state, Hex.parse(trail[i]), Hex.parse(trail[i + 1]))
             if kind == "gate" and state["gates"].get(hs) != seat:
                 state["gates"][hs] = seat
-                events.append(Event(public=f"{self.title_of(seat)} now controls the gate {hs} (15.15).",
-                                    section="15.15"))
-        return events
+                out.append(f"{self.title_of(seat)} now controls the gate {hs} (15.15).")
+        return out
 
     # ------------------------------------------------------- reinforcements
     def reinforcement_entry(self, state: State, uid: str) -> list[str] | None:
@@ -298,7 +319,7 @@ class Gondor(SiegeRules, CommandRules, StandardRules):
 
     def on_step_start(self, state: State) -> list[Event]:
         events: list[Event] = super().on_step_start(state)
-        e = self.gondor_charts["entry"]
+        e = self.charts_for(state)["entry"]
         first = self.sequence["step"][0]["id"]
         if state["step"] == first and state["turn"] >= e["rohan_from"] and "rohan" not in state["arrived"]:
             d = Dice(state["dice"])
@@ -415,7 +436,7 @@ class Gondor(SiegeRules, CommandRules, StandardRules):
                 if own == "westernesse":  # 16.71: only the owner knows which are real
                     d["real"] = uid in state["hidden"]["real_cauldrons"]
             units.append(d)
-        dem = self.gondor_charts["demoralization"]
+        dem = self.charts_for(state)["demoralization"]
         armies = self.gondor_charts["armies"]
         v = {
             "ruleset": self.name,

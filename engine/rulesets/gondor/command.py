@@ -60,9 +60,6 @@ class CommandRules(EntryAttacks):
         """One of this module's chart tables, with a group's override."""
         return self.charts_for(state).raw.get(table, {})
 
-    def _title(self, seat: str) -> str:
-        return self.side_titles.get(seat, seat)
-
     # ------------------------------------------------------- after actions
     def _refresh(self, state: State) -> list[str]:
         """What must hold after every action and at every step start: the
@@ -167,7 +164,7 @@ class CommandRules(EntryAttacks):
         tec = self.charts_for(state)["tec"]
         here = Hex.parse(rec["hex"])
         trail = [str(here)]
-        head = (f"{uid} stampedes instead of retreating (14.32): {self._title(side)} rolls {roll} on the Scatter "
+        head = (f"{uid} stampedes instead of retreating (14.32): {self.title_of(side)} rolls {roll} on the Scatter "
                 f"Diagram, direction {d}")
         target = None
         end = None
@@ -251,7 +248,7 @@ class CommandRules(EntryAttacks):
             return
         self._need_kind(state, ("move",), "forming a special formation", "8.4")
         if not self.may_form(state, seat, kind):
-            raise IllegalOrder(f"{self._title(seat)} units may not form a {kind}", "8.41")
+            raise IllegalOrder(f"{self.title_of(seat)} units may not form a {kind}", "8.41")
         if len({a, b, leader}) != 3:
             raise IllegalOrder("a formation is two different units and a leader", "8.4")
         spec = self.charts_for(state)["formations"][kind]
@@ -293,7 +290,7 @@ class CommandRules(EntryAttacks):
         # Wedge may enter and attack at once (8.4's wait does not apply)
         state["formations"][f"F{n}"] = {"kind": kind, "units": [a, b], "leader": leader,
                                          "turn": state["turn"] - 1, "entering": True}
-        return [Event(public=f"{self._title(seat)}: {a} and {b} form a {FORM_TITLES[kind]} with {leader} before "
+        return [Event(public=f"{self.title_of(seat)}: {a} and {b} form a {FORM_TITLES[kind]} with {leader} before "
                              f"entering the map; it counts as formed on an earlier turn and may enter and fight "
                              f"this turn (14.2, 8.4).", section="14.2")]
 
@@ -650,7 +647,7 @@ class CommandRules(EntryAttacks):
         b = not self.demoralized(state, "sauron")
         c = self.road_controlled(state)
         road = state.get("road") or {}
-        held = ", ".join(f"{h} {self._title(road[h]) if road.get(h) else 'nobody'}" for h in self._road_hexes_20_1)
+        held = ", ".join(f"{h} {self.title_of(road[h]) if road.get(h) else 'nobody'}" for h in self._road_hexes_20_1)
         yes = {True: "yes", False: "no"}
         winner = "sauron" if a and b and c else "westernesse"
         parts = [f"A, the Minas Tirith garrison demoralized: {yes[a]} ({g} points, level {lvl})",
@@ -702,7 +699,7 @@ class CommandRules(EntryAttacks):
             if u.get("id") == GROND:
                 u["active"] = bool(state.get("grond_active"))
         notes = view.setdefault("notes", [])
-        held = ", ".join(f"{h} {self._title(road[h]) if road.get(h) else 'nobody'}" for h in self._road_hexes_20_1)
+        held = ", ".join(f"{h} {self.title_of(road[h]) if road.get(h) else 'nobody'}" for h in self._road_hexes_20_1)
         notes.append(f"Road (20.1), last held: {held}")
         if levels:
             notes.append(f"City levels Sauron controls (20.2): {', '.join(str(x) for x in levels)}")

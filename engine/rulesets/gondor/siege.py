@@ -34,7 +34,6 @@ from engine.hexgrid import Hex, HexError, Hexside, distance, line
 from engine.spi.charts import parse_totals
 from engine.units import Ratings
 
-CATAPULT_RATINGS = Ratings(None, "e", 1, "Z")  # 16.25: missile strength e
 POUR_MODES = ("any", "towers", "hold")
 INFANTRY_TYPES = ("infantry", "archer", "troll")  # 16.51 "infantry-type": foot units
 
@@ -46,18 +45,11 @@ def _hexside(token: str) -> str:
         raise InvalidOrder(str(e)) from None
 
 
-def _hex(token: str) -> str:
-    try:
-        return str(Hex.parse(token))
-    except HexError as e:
-        raise InvalidOrder(str(e)) from None
-
-
 class SiegeRules:
     # ------------------------------------------------------------- state
     def init_extra(self, state: State) -> None:
         super().init_extra(state)
-        ch = self.gondor_charts["siege"]
+        ch = self.charts_for(state)["siege"]
         state["siege"] = {
             "fired": {},          # catapult -> the Game-Turn it last fired (16.12)
             "heads_left": ch["heads"],
@@ -299,11 +291,12 @@ class SiegeRules:
             events.append(Event(public=text + ".", section="16.74", reveals=True))
         return events
 
-    def _take_cauldrons(self, state: State, seat: str, hx: str) -> list[Event]:
-        """16.73: an enemy combat unit in a cauldron's hex destroys it (and its
-        oil); the counter is turned over as it is taken. Siege equipment left
-        alone in a hex an enemy combat unit enters is destroyed too (ruling)."""
-        if not self.combat_units_in(state, hx) or self.side_in(state, hx) != seat:
+    def _take_cauldrons(self, state: State, seat: str, hx: str, movers: list[str] | None = None) -> list[Event]:
+        """16.73: an enemy combat unit in a cauldron's hex (ending there or
+        passing through: ``movers``) destroys it and its oil; the counter is
+        turned over as it is taken. Siege equipment left alone in a hex an
+        enemy combat unit enters is destroyed too (ruling)."""
+        if movers is None and (not self.combat_units_in(state, hx) or self.side_in(state, hx) != seat):
             return []
         events = []
         for x in sorted(self.occupancy(state).get(hx, ())):
@@ -325,17 +318,28 @@ class SiegeRules:
     # ------------------------------------------------------------- hooks
     def after_move(self, state: State, seat: str, uids: list[str], trail: list[str]) -> list[Event]:
         events = super().after_move(state, seat, uids, trail)
-        end = trail[-1] if trail else None
-        if end:
-            events.extend(self._take_cauldrons(state, seat, end))
+        if trail and any(self.units[u].is_combat for u in uids):
+            for hx in self.entered(state, trail):
+                events.extend(self._take_cauldrons(state, seat, hx, uids))  # 16.73: passing through too
             if seat == "sauron":
-                events.extend(self.pour_oil(state, only=end))
+                events.extend(self.pour_oil(state, only=trail[-1]))
         return events
 
     def _apply_advance(self, state: State, seat: str, dice: Dice, uid: str, hx: str) -> list[Event]:
+        here = state["units"][uid]["hex"]
         events = super()._apply_advance(state, seat, dice, uid, hx)
+        if here:
+            events += [Event(public=t, section="15.15") for t in self.mark_gates(state, seat, [here, hx])]
         events.extend(self._take_cauldrons(state, seat, hx))
         return events
+
+    def _move_retreat(self, state: State, uids: list[str], hx: str) -> list[str]:
+        here = state["units"][uids[0]]["hex"]
+        lines = super()._move_retreat(state, uids, hx)
+        seat = self.units[uids[0]].side
+        lines += self.mark_gates(state, seat, [here, hx]) if distance(here, hx) == 1 else []
+        lines += [e.public for e in self._take_cauldrons(state, seat, hx)]
+        return lines
 
     def _check_advance(self, state: State, seat: str, uid: str, hx: str) -> None:
         super()._check_advance(state, seat, uid, hx)
@@ -421,7 +425,7 @@ class SiegeRules:
         def parse(state: State, seat: str, words: list[str]) -> Action:
             if len(words) != 3 or words[1].lower() != "at":
                 raise InvalidOrder(f"usage: `{verb} <catapult> at <hex>`, e.g. `{verb} SC1 at 1806`")
-            return Action(verb, (self.resolve_unit(words[0]), "at", _hex(words[2])))
+            return Action(verb, (self.resolve_unit(words[0]), "at", self._hex_token(words[2])))
         return parse
 
     def _parse_ladder(self, state: State, seat: str, words: list[str]) -> Action:
@@ -682,7 +686,7 @@ class SiegeRules:
         if self.hexmap.hexsides.get(side) is None or here not in side.hexes():
             raise IllegalOrder(f"{hs} is not a wall, gate or tower hexside of {uid}'s hex {here}", "16.43")
         other = next(h for h in side.hexes() if h != here)
-        if self.hexmap.level(other) <= self.hexmap.level(here) and self.hexmap.hexsides[side] != "tower":
+        if self.hexmap.level(other) <= self.hexmap.level(here):
             raise IllegalOrder(f"a ladder climbs to a higher level; {other} is not above {here}", "16.43")
         if self._breached(state, hs):
             raise IllegalOrder(f"{hs} is breached: no ladder is needed (16.4)", "16.4")
@@ -795,7 +799,7 @@ class SiegeRules:
                 here = Hex.parse(state["units"][c]["hex"])
                 for hs in walls:
                     a, b = Hexside.parse(hs).hexes()
-                    if min(distance(here, a), distance(here, b)) >= rng:
+                    if min(distance(here, a), distance(here, b)) >= self.siege_chart(state)["breach_range"]:
                         continue
                     act = Action("breach", (c, hs))
                     if self._ok(state, seat, act):
