@@ -794,3 +794,24 @@ def test_14_2_arriving_reinforcements_may_attack_units_blocking_their_entry_and_
 def test_14_2_not_before_they_may_enter():
     g = pos({"GS1": "3028"}, step="E", turn=2)
     refused(g, "shadow", "melee BI1 at 3028", "14.5")
+
+
+def test_17_61_iron_fist_keeps_a_disruption_the_unit_already_had():
+    """17.61: Iron Fist ignores the Disrupted effect of this phase's results,
+    it does not rally a unit that was already Disrupted."""
+    g = pos({"BC1": "3020", "BS1": "3021", "GS1": "3022"}, step="C", turn=6, balchoth=2)
+    g.state["units"]["BS1"]["disrupted"] = True
+    g.state["effects"].append({"title": "Iron Fist", "section": "17.61", "ability": "iron-fist", "leader": "BC1",
+                               "side": "shadow", "turn": 6, "until": {"turn": 7, "step": "A-shadow"}})
+    rs = g.ruleset
+    from engine.core import Dice
+    lines = rs.apply_result(g.state, Dice(g.state["dice"]), "BS1", ("D",), "3022", "melee")
+    assert g.state["units"]["BS1"]["disrupted"] is True and not any("Iron Fist" in ln for ln in lines)
+
+
+@pytest.mark.parametrize("bad", ['[chits]\nchance_turn = "seven"\n', '[chits]\nshift_clockwise = "123"\n',
+                                 '[chits]\nwesternesse = ["99 NW"]\n', '[chits]\nchance_turn = 40\n'])
+def test_14_3_a_broken_chit_table_is_refused_when_the_game_is_created(bad):
+    from engine.core import InvalidOrder
+    with pytest.raises(InvalidOrder):
+        Game.new("celebrant", options={"charts": bad})

@@ -531,7 +531,8 @@ def test_16_3_a_group_loads_its_own_breach_table():
     ('[breach]\ncatapult.wall = ["8-9", "9"]\n', "one per range"),
     ('[breach]\ncatapult.gate = ["7-8", "8", "9", "13"]\n', "within 2-12"),
     ('[scatter]\ndirections = ["n", "n", "se", "s", "sw", "nw"]\n', "six hexside directions"),
-    ('[siege]\nladders = "many"\n', "whole number"),
+    ('[siege]\nladders = "many"\n', "must be a number"),
+    ('[siege]\nladders = -2\n', "whole number"),
 ])
 def test_16_3_a_malformed_siege_chart_is_refused(bad, why):
     from engine.core import InvalidOrder

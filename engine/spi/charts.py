@@ -81,6 +81,37 @@ def _deep_merge(base: dict, over: dict) -> dict:
     return out
 
 
+def _kind(v) -> str:
+    if isinstance(v, bool):
+        return "true or false"
+    if isinstance(v, (int, float)):
+        return "a number"
+    if isinstance(v, str):
+        return "a text"
+    if isinstance(v, list):
+        return "a list"
+    if isinstance(v, dict):
+        return "a table"
+    return type(v).__name__
+
+
+def _same_kinds(base: dict, over: dict, text: str | None, path: tuple[str, ...] = ()) -> None:
+    """A value a chart file replaces must be of the same kind (a number for a
+    number, a list for a list...): caught when the game is created, not at
+    the first die roll that reads it. Values the base does not have are the
+    ruleset's or the group's own and pass."""
+    for k, v in over.items():
+        if k not in base or k in ("reason", "reconstructed"):
+            continue
+        b = base[k]
+        where = ".".join(path + (str(k),))
+        if isinstance(b, dict) and isinstance(v, dict):
+            _same_kinds(b, v, text, path + (str(k),))
+        elif _kind(b) != _kind(v) and not (isinstance(b, (int, float)) and v == "auto"):
+            raise ChartError(f"`{where}` must be {_kind(b)} (like `{b!r}`), not `{v!r}`"[:300],
+                             _line_of(text, *(path + (str(k),))) if path else _line_of(text, str(k)))
+
+
 def _line_of(text: str | None, *keys: str) -> int | None:
     """Best effort: the line of a table/key in the TOML text that set it."""
     if not text:
@@ -129,6 +160,8 @@ class Charts:
             else:
                 layer_d = layer
                 sources.append(None)
+            if data:  # a later layer replaces values: of the same kind as the ones it replaces
+                _same_kinds(data, layer_d, sources[-1])
             data = _deep_merge(data, layer_d)
         return cls.from_dict(data, sources[-1] if len(layers) else None)
 

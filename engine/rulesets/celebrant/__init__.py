@@ -295,9 +295,16 @@ class Celebrant(EntryAttacks, StandardRules):
         if not c.get("westernesse") or not c.get("shadow"):
             raise ValueError("[chits] needs non-empty `westernesse` and `shadow` lists")
         for t in c["westernesse"]:
-            parse_west_chit(t)
+            w = parse_west_chit(t)
+            if not w.get("chance") and not 1 <= w["turn"] <= 18:
+                raise ValueError(f"[chits] `{t}`: the turn must be a Game-Turn, 1 to 18")
         for t in c["shadow"]:
             parse_shadow_chit(t)
+        if not isinstance(c.get("chance_turn"), int) or not 1 <= c["chance_turn"] <= 18:
+            raise ValueError("[chits] chance_turn must be a Game-Turn, 1 to 18")
+        if not isinstance(c.get("shift_clockwise"), list) or not all(
+                isinstance(x, int) and 1 <= x <= 6 for x in c["shift_clockwise"]):
+            raise ValueError("[chits] shift_clockwise lists die rolls, 1 to 6")
         if sorted(c["clockwise"]) != sorted(AREAS):
             raise ValueError("[chits] clockwise must list NW, NE and SE once each")
         for key in ("chance", "eye"):
@@ -634,9 +641,11 @@ class Celebrant(EntryAttacks, StandardRules):
         iron = self._iron_fist_covers(state, target)
         f = self.formation_of(state, target)
         victims = list(state["formations"][f]["units"]) if f else [target]
+        was = {v: state["units"][v].get("disrupted") for v in victims}
         lines = pre + super().apply_result(state, dice, target, res, attacker_hex, kind)
-        if iron and res:
-            kept = [v for v in victims if self.on_map(state, v) and state["units"][v].get("disrupted")]
+        if iron and res:  # 17.61: ignore the Disrupted this result gives, not one the unit already had
+            kept = [v for v in victims if self.on_map(state, v) and state["units"][v].get("disrupted")
+                    and not was[v]]
             for v in kept:
                 state["units"][v]["disrupted"] = False
             if kept:
@@ -706,7 +715,7 @@ class Celebrant(EntryAttacks, StandardRules):
         events = super()._apply_form(state, seat, dice, kind, a, b, leader)
         if up:
             fid = self.formation_of(state, a)
-            state["formations"][fid]["dress"] = True
+            state["formations"][fid]["dress"] = state["turn"]  # this turn's Special Ability Phase only
             events[0].public = events[0].public.replace("(8.4).", f"under Form up! (17.41); it may dress one hex "
                                                                   f"(`dress {a} <hex>`).")
             events[0].section = "17.41"
@@ -1181,7 +1190,7 @@ class Celebrant(EntryAttacks, StandardRules):
         uid, hx = action.args
         self._own_on_map(state, seat, uid)
         f = self.formation_of(state, uid)
-        if self.kind(state) != "reinforce" or not f or not state["formations"][f].get("dress"):
+        if self.kind(state) != "reinforce" or not f or state["formations"][f].get("dress") != state["turn"]:
             raise IllegalOrder("only a Shield Wall just formed under Form up! dresses one hex, in the Special "
                                "Ability Phase", "17.41")
         members = state["formations"][f]["units"]
@@ -1317,7 +1326,7 @@ class Celebrant(EntryAttacks, StandardRules):
                         if self._ok(state, seat, a):
                             yield a
         for fid, f in sorted(state["formations"].items()):
-            if f.get("dress") and self.units[f["units"][0]].side == seat:
+            if f.get("dress") == state["turn"] and self.units[f["units"][0]].side == seat:
                 here = Hex.parse(state["units"][f["units"][0]]["hex"])
                 for nb in here.neighbours():
                     a = Action("dress", (f["units"][0], str(nb)))
