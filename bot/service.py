@@ -32,7 +32,6 @@ from bot.storage import Clock, GameRow, Prefs, Store
 
 MAX_TEXT = 2000
 MAX_ORDER_TEXT = 200
-MAX_FRAMES = 24  # a replay GIF holds at most this many frames
 
 
 # --------------------------------------------------------------------------
@@ -310,12 +309,6 @@ class GameService:
     def _can_admin(self, ctx: Ctx, row: GameRow) -> bool:
         return ctx.is_moderator or ctx.user_id == row.creator_id
 
-    def render(self, game: Game, seat: str | None, around: str | None = None) -> bytes | None:
-        if self.renderer is None:
-            return None
-        view = game.view(seat)
-        return self.renderer(view, getattr(game.ruleset, "hexmap", None), around)
-
     async def render_async(self, game: Game, seat: str | None, around: str | None = None) -> bytes | None:
         if self.renderer is None:
             return None
@@ -391,11 +384,20 @@ class GameService:
         lines.append(("opt", self._map_hint(game)))
         return Post(text=fit_lines(lines, limit), mentions=await self._awake(pings))
 
-    async def _secrets_dms(self, game: Game, seats: dict[str, int], only_seat: str | None = None) -> dict[int, list[Post]]:
+    def _changed_secrets(self, rs, seats: dict[str, int], before: dict, after: dict) -> dict[int, list[Post]]:
+        """A seat's hidden information changed (an order, an undo): re-sent by DM,
+        quietly (if it cannot be delivered, only its reader is told)."""
+        out: dict[int, list[Post]] = defaultdict(list)
+        for s, uid in seats.items():
+            now = rs.secret_text(after, s)
+            if now and now != rs.secret_text(before, s):
+                out[uid].append(Post(text=f"**{self.seat_title(s)}** — your hidden information has changed:\n{now}",
+                                     quiet=True))
+        return dict(out)
+
+    async def _secrets_dms(self, game: Game, seats: dict[str, int]) -> dict[int, list[Post]]:
         dms: dict[int, list[Post]] = defaultdict(list)
         for seat, uid in seats.items():
-            if only_seat and seat != only_seat:
-                continue
             text = game.ruleset.secret_text(game.state, seat)
             if text:
                 dms[uid].append(Post(text=f"**{self.seat_title(seat)}** — hidden information, for you only:\n{text}"))
@@ -590,12 +592,8 @@ class GameService:
             for s, t in e.private.items():
                 if s in seats:
                     dms[seats[s]].append(Post(text=f"**{self.seat_title(s)}** (private): {t}"))
-        # a seat's hidden information changed (a real cauldron taken, oil picked up...): re-send it
-        for s, uid in seats.items():
-            now = rs.secret_text(new_state, s)
-            if now and now != rs.secret_text(old_game_state, s):
-                dms[uid].append(Post(text=f"**{self.seat_title(s)}** — your hidden information has changed:\n{now}",
-                                     quiet=True))
+        for uid, posts in self._changed_secrets(rs, seats, old_game_state, new_state).items():
+            dms[uid].extend(posts)
         out.dms = dict(dms)
         if new_phase:
             out.map_after = (row.id, None)
@@ -628,7 +626,8 @@ class GameService:
         who = self._seat_for(game, seats, ctx.user_id, None)
         if isinstance(who, Outcome):
             return []
-        return [t for t in game.legal_texts(who, current or "", limit=limit) if len(t) <= 100]
+        # Discord's choices hold 100 characters at most: longer ones are left out before the 25 are counted
+        return [t for t in game.legal_texts(who, current or "", limit=limit + 25) if len(t) <= 100][:limit]
 
     async def autocomplete_seat(self, ctx: Ctx, current: str) -> list[str]:
         row = await self.store.live_game(ctx.channel_id)
@@ -659,7 +658,8 @@ class GameService:
         game = await self.load(row)
         v = game.view(None)
         head, _ = self._turn_line(game, seats, ping=False)
-        tracks = "\n".join(f"- {t['name']}: {t['points']} / {t['level']}" for t in v.get("tracks", []))
+        tracks = "\n".join(f"- {t.get('name', '?')}: {t.get('points', '?')} / {t.get('level', '?')}"
+                           for t in v.get("tracks", []) if isinstance(t, dict))
         text = (f"**{rs.title}** ({row.status}). Seats: {seat_list}.\n{head}\n"
                 f"{await self._deadline_line(row)}\n{tracks}\nOrders so far: {row.seq}.")
         for seat in (s for s in rs.seats if seats.get(s) == ctx.user_id):
@@ -760,15 +760,15 @@ class GameService:
         if isinstance(row, Outcome):
             return row
         n = max(1, min(int(last or 20), 200))
-        rows = await self.store.actions(row.id)
-        rows = rows[-n:]
+        every = await self.store.actions(row.id)
+        rows = every[-n:]
         rs = get_ruleset(row.ruleset)
         if row.status in ("over", "ended"):  # nothing is secret any more
             rs = None
         if not rows:
             return Outcome.private("No orders yet.")
         lines = []
-        undone = {a.ref_seq: a.seq for a in await self.store.actions(row.id) if a.kind == "undo"}
+        undone = {a.ref_seq: a.seq for a in every if a.kind == "undo"}
         for a in rows:
             if a.kind == "undo":
                 lines.append(f"`#{a.seq}` {a.seat}: takes back #{a.ref_seq} ({public_text(rs, a.text)})")
@@ -778,9 +778,12 @@ class GameService:
             extra = (f" 🎲 {' '.join(dice)}" if dice else "") + (f" ({', '.join(secs)})" if secs else "")
             gone = f" (taken back by #{undone[a.seq]})" if a.seq in undone else ""
             lines.append(f"`#{a.seq}` {a.seat}: `{public_text(rs, a.text)}`{extra}{gone}")
-        text = "\n".join(lines)
-        chunks = split_text(text, 1900)
-        return Outcome.private(chunks[-1] if len(chunks) > 1 else chunks[0])
+        chunks = split_text("\n".join(lines), 1800)
+        if len(chunks) > 1:  # one message: the newest entries, and say so
+            shown = chunks[-1].count("\n") + 1
+            return Outcome.private(f"(the last {shown} of {len(every)} entries; `/game export` has them all)\n"
+                                   + chunks[-1])
+        return Outcome.private(chunks[0])
 
     async def export_data(self, row: GameRow) -> dict:
         seats = await self.store.seats(row.id)
@@ -1044,7 +1047,7 @@ class GameService:
                     f"<@{row.creator_id}>: `/game resume` restarts the clock.")
             clock.paused_at = now
             await self.store.run_in_transaction([
-                fire, ("UPDATE clocks SET paused_at=? WHERE game_id=?", (now, row.id)),
+                fire, self.store.pause_sql(row.id, now),
                 self.store.outbox_sql(row.id, {"text": text, "mentions": pings}, now, channel_id=row.channel_id)])
             await self._reschedule(row, game, clock)
             return
@@ -1289,8 +1292,10 @@ class GameService:
             events=[{"public": text, "private": {}, "section": None, "rolls": [], "new_phase": False}],
             now=self.clock(), snapshot=g.state, response={"text": text, "ephemeral": False, "ok": True},
             kind="undo", ref_seq=target.seq)
+        before = game.state
         game.state = g.state
         out = Outcome.public_reply(text)
+        out.dms = self._changed_secrets(game.ruleset, seats, before, g.state)
         fresh = await self.store.game(row.id)
         deadline = await self._sync_clock(fresh, game)
         if self._phase_key(game) != v_old:
@@ -1390,12 +1395,12 @@ class GameService:
             frames.append((label(g.view(None), row.seq), self._frame_view(g, seat, over)))
         if self.renderer is None:
             return Outcome.private(f"Replay: {len(frames)} frames (drawing is off here).")
-        from render.replay import render_frames
+        from render.replay import MAX_FRAMES as REPLAY_FRAMES, render_frames
 
         hexmap = getattr(rs, "hexmap", None)
         gif = await asyncio.to_thread(render_frames, frames, hexmap, self.renderer)
         whose = "everything revealed" if over else (f"{self.seat_title(seat)}'s own view" if seat else "the public view")
-        return Outcome.private(f"Replay of game {row.id}, {whose}: {min(len(frames), MAX_FRAMES)} frames.",
+        return Outcome.private(f"Replay of game {row.id}, {whose}: {min(len(frames), REPLAY_FRAMES)} frames.",
                                image=gif, filename=f"palantir-replay-{row.id}.gif")
 
     @staticmethod

@@ -418,10 +418,6 @@ class Store:
         await self.db.execute("INSERT INTO settings (key, value) VALUES (?, ?)"
                               " ON CONFLICT(key) DO UPDATE SET value=excluded.value", (key, value))
 
-    async def count_games(self) -> int:
-        async with self.db.execute("SELECT COUNT(*) FROM games") as cur:
-            return (await cur.fetchone())[0]
-
     # ------------------------------------------------------------ log, more
     async def snapshot_before(self, game_id: int, seq: int) -> tuple[int, dict]:
         """The last snapshot taken before action ``seq`` (the state after action S < seq)."""
@@ -430,11 +426,6 @@ class Store:
                 (game_id, seq)) as cur:
             r = await cur.fetchone()
         return r[0], json.loads(r[1])
-
-    async def snapshots(self, game_id: int) -> list[tuple[int, dict]]:
-        async with self.db.execute("SELECT seq, state FROM snapshots WHERE game_id=? ORDER BY seq",
-                                   (game_id,)) as cur:
-            return [(r[0], json.loads(r[1])) for r in await cur.fetchall()]
 
     async def last_action_time(self, game_id: int) -> float | None:
         async with self.db.execute("SELECT created_at FROM actions WHERE game_id=? ORDER BY seq DESC LIMIT 1",
@@ -496,13 +487,13 @@ class Store:
                                    (now,)) as cur:
             return [Timer(**dict(r)) for r in await cur.fetchall()]
 
-    async def next_due(self) -> float | None:
-        async with self.db.execute("SELECT MIN(due_at) FROM timers WHERE fired_at IS NULL") as cur:
-            return (await cur.fetchone())[0]
-
     @staticmethod
     def fire_sql(timer_id: int, now: float) -> tuple[str, tuple]:
         return "UPDATE timers SET fired_at=? WHERE id=? AND fired_at IS NULL", (now, timer_id)
+
+    @staticmethod
+    def pause_sql(game_id: int, now: float) -> tuple[str, tuple]:
+        return "UPDATE clocks SET paused_at=? WHERE game_id=?", (now, game_id)
 
     @staticmethod
     def outbox_sql(game_id: int | None, payload: dict, now: float, *, channel_id: int | None = None,

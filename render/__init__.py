@@ -1,5 +1,5 @@
 """Pictures of a game: PNG drawings of one seat's view (see ``render.hexmap``)
-and animated replays (``render.replay``)."""
+and animated replays (``render.replay.render_frames``)."""
 from __future__ import annotations
 
 from render.hexmap import clear_cache
@@ -16,14 +16,4 @@ def render_view(view: dict, hexmap, *, around: str | None = None) -> bytes:
     return _hex_render_view(view, hexmap, around=around)
 
 
-def render_frames(frames, hexmap, renderer=None, **kw) -> bytes:
-    """An animated GIF of ``frames`` ((caption, view) pairs); see ``render.replay``."""
-    from render.replay import render_frames as _render
-
-    if renderer is None:
-        def renderer(view, hm, around=None):
-            return render_view(view, hm, around=around)
-    return _render(frames, hexmap, renderer, **kw)
-
-
-__all__ = ["render_view", "render_frames", "clear_cache"]
+__all__ = ["render_view", "clear_cache"]

@@ -1284,11 +1284,4 @@ def encode(img: Image.Image) -> bytes:
     return buf.getvalue()
 
 
-def base_image(hexmap, around: str | None = None) -> Image.Image:
-    """The cached base layer for the whole map or an ``around`` crop (for
-    benchmarks and tests)."""
-    window, s, _ = _window(hexmap, around)
-    return _base(hexmap, window, s)[0]
-
-
-__all__ = ["render_view", "compose", "encode", "clear_cache", "base_image", "legend_for", "Legend"]
+__all__ = ["render_view", "compose", "encode", "clear_cache", "legend_for", "Legend"]

@@ -9,7 +9,7 @@ from __future__ import annotations
 import io
 from typing import Callable, Sequence
 
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageDraw
 
 MAX_FRAMES = 24
 WIDTH = 720
@@ -28,10 +28,8 @@ def pick(frames: Sequence, limit: int = MAX_FRAMES) -> list:
 
 
 def _font(size: int):
-    try:
-        return ImageFont.truetype("DejaVuSans.ttf", size)
-    except OSError:
-        return ImageFont.load_default()
+    from render.style import font  # the bundled font: the same GIF on every machine
+    return font(size)
 
 
 def render_frames(frames: Sequence[tuple[str, dict]], hexmap, renderer: Callable, *, width: int = WIDTH,
