@@ -562,3 +562,16 @@ def test_16_73_a_cauldron_is_taken_by_a_unit_passing_through_and_15_15_gates_by_
     g.play(S, "breach GRD 1910/n")
     g.play(S, "advance TR1 1909")
     assert g.state["gates"]["1910/n"] == S
+
+
+def test_16_72_a_unit_enters_a_cauldron_hex_picks_up_oil_and_moves_off():
+    """16.72: "enters the same hex as a Cauldron, picks up an Oil counter and
+    moves off", free: the rest of its allowance (5 in the city, 15.21, less 1
+    while carrying oil, 16.75)."""
+    g = position({"GS1": "1401", "K1": "1402"}, step="F", turn=7)  # both in level 3
+    g.play(W, "move GS1 1402")               # 1 MP
+    g.play(W, "pickup GS1 K1")
+    assert GONDOR.movement_allowance(g.state, "GS1") == 5 - 1 - 1
+    g.play(W, "move GS1 1401")
+    assert unit(g, "GS1")["hex"] == "1401"
+    refused(g, W, "move GS1 1402", "4.0")    # and then it is done

@@ -855,6 +855,15 @@ class StandardRules:
         self._check_movers(state, seat, uids)
         path = self._move_path(state, seat, uids, path)
         occ = self.occupancy(state)
+        end, spent, ma = self._path_spent(state, seat, uids, path, occ)
+        if spent > ma + 1e-9:
+            raise IllegalOrder(f"that path costs {spent:g} Movement Points; {_phrase(uids)} has {ma:g}", "4.0")
+        self._check_stacking(state, seat, uids, end, occ)
+        self.check_move_end(state, seat, uids, end, occ)
+
+    def _path_spent(self, state: State, seat: str, uids: list[str], path: list[str], occ) -> tuple[str, float, float]:
+        """(last hex, Movement Points the path costs, the allowance) of a move
+        along ``path``; IllegalOrder for a step that may not be taken."""
         start, starts, cost, expand, ma, zoc = self._move_graph(state, seat, uids, occ)
         spent = 0.0
         if start is None:
@@ -881,10 +890,7 @@ class StandardRules:
                 raise IllegalOrder(why, self._why_section(state, seat, str(h), why))
             spent += c
             prev = h
-        if spent > ma + 1e-9:
-            raise IllegalOrder(f"that path costs {spent:g} Movement Points; {_phrase(uids)} has {ma:g}", "4.0")
-        self._check_stacking(state, seat, uids, str(prev), occ)
-        self.check_move_end(state, seat, uids, str(prev), occ)
+        return str(prev), spent, ma
 
     def _why_section(self, state: State, seat: str, hx: str, why: str) -> str:
         """The case a refused move breaks: 4.27 for a hex holding only enemy
@@ -1482,6 +1488,9 @@ class StandardRules:
         path = self._move_path(state, seat, uids, [a for a in args if _HEX.match(a)])
         start = state["units"][uids[0]]["hex"]
         entering = start is None
+        _, spent, _ = self._path_spent(state, seat, uids, path, self.occupancy(state))
+        for uid in uids:  # what each mover has spent this phase (a move may resume: Gondor 16.72)
+            state["ph"].setdefault("spent", {})[uid] = state["ph"].get("spent", {}).get(uid, 0) + spent
         for uid in uids:
             r = state["units"][uid]
             r["hex"] = path[-1]

@@ -283,6 +283,8 @@ class Gondor(SiegeRules, CommandRules, StandardRules):
             ma = min(ma, 5) if self.formation_of(state, uid) else 5  # 15.21
         if state["units"][uid].get("oil_from"):
             ma -= 1  # 16.75: carrying oil, real or dummy
+        if uid in state["ph"].get("resume", ()):  # 16.72: it picked up oil on its way and moves off
+            ma = max(0, ma - state["ph"]["spent"].get(uid, 0))
         return ma
 
     def after_move(self, state: State, seat: str, uids: list[str], trail: list[str]) -> list[Event]:

@@ -730,6 +730,12 @@ class SiegeRules:
         state["units"][k]["oil"] -= 1
         state["units"][uid]["oil_from"] = k
         state["siege"]["pour"][uid] = "hold"
+        ph = state["ph"]
+        here = Hex.parse(state["units"][uid]["hex"])
+        if uid in ph["moved"] and here not in self.zoc_map(state, seat):
+            # 16.72 "enters ... picks up ... and moves off": the rest of its allowance
+            ph["moved"] = [x for x in ph["moved"] if x != uid]
+            ph.setdefault("resume", []).append(uid)
         return [Event(public=f"Westernesse: {uid} picks up an oil counter from {k} ({state['units'][k]['oil']} left "
                              "there); it moves and defends one point worse while it carries it (16.72, 16.75).",
                       section="16.72")]
