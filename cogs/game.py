@@ -13,6 +13,15 @@ from engine.core import ruleset_names
 def _service(interaction: discord.Interaction):
     return interaction.client.service
 
+async def answer(interaction: discord.Interaction, method: str, *args, public: bool = False) -> None:
+    """The usual command body: call the service's ``method`` with the caller's
+    context and ``args``, deferring if it is slow (privately unless ``public``
+    is the likely answer), and deliver what it says."""
+    svc = _service(interaction)
+    out = getattr(svc, method)(ctx_of(interaction), *args)
+    await deliver(interaction, await guarded(interaction, out, not public), svc)
+
+
 
 YES = ("yes", "y", "true", "on", "1")
 NO = ("no", "n", "false", "off", "0")
@@ -101,8 +110,7 @@ class GameCog(commands.Cog):
     @game.command(name="join", description="Take a seat")
     @app_commands.describe(seat="The seat to take")
     async def join(self, interaction: discord.Interaction, seat: str):
-        svc = _service(interaction)
-        await deliver(interaction, await guarded(interaction, svc.join(ctx_of(interaction), seat), False), svc)
+        await answer(interaction, "join", seat, public=True)
 
     @join.autocomplete("seat")
     async def join_seat(self, interaction: discord.Interaction, current: str):
@@ -111,18 +119,15 @@ class GameCog(commands.Cog):
 
     @game.command(name="leave", description="Give up your seat (before the game starts)")
     async def leave(self, interaction: discord.Interaction):
-        svc = _service(interaction)
-        await deliver(interaction, await guarded(interaction, svc.leave(ctx_of(interaction)), False), svc)
+        await answer(interaction, "leave", public=True)
 
     @game.command(name="start", description="Start once every seat is taken; publishes the dice commitment")
     async def start(self, interaction: discord.Interaction):
-        svc = _service(interaction)
-        await deliver(interaction, await guarded(interaction, svc.start(ctx_of(interaction)), False), svc)
+        await answer(interaction, "start", public=True)
 
     @game.command(name="status", description="Turn, phase, who must act, the tracks")
     async def status(self, interaction: discord.Interaction):
-        svc = _service(interaction)
-        await deliver(interaction, await guarded(interaction, svc.status(ctx_of(interaction))), svc)
+        await answer(interaction, "status")
 
     @game.command(name="map", description="The public map, or your own seat's view (private)")
     @app_commands.describe(around="Centre on this hex (XXYY) or area", mine="Your own seat's view, privately")
@@ -140,34 +145,28 @@ class GameCog(commands.Cog):
     @game.command(name="log", description="The public log, in order notation")
     @app_commands.describe(last="How many orders (default 20)")
     async def log(self, interaction: discord.Interaction, last: app_commands.Range[int, 1, 200] | None = None):
-        svc = _service(interaction)
-        await deliver(interaction, await guarded(interaction, svc.log(ctx_of(interaction), last)), svc)
+        await answer(interaction, "log", last)
 
     @game.command(name="export", description="The game as JSON (the dice seed only once it is over)")
     async def export(self, interaction: discord.Interaction):
-        svc = _service(interaction)
-        await deliver(interaction, await guarded(interaction, svc.export(ctx_of(interaction))), svc)
+        await answer(interaction, "export")
 
     @game.command(name="end", description="End the game (creator or Manage Server)")
     async def end(self, interaction: discord.Interaction):
-        svc = _service(interaction)
-        await deliver(interaction, await guarded(interaction, svc.end(ctx_of(interaction)), False), svc)
+        await answer(interaction, "end", public=True)
 
     @game.command(name="extend", description="Give the current phase more time (creator or Manage Server)")
     @app_commands.describe(hours="How many hours to add to the deadline")
     async def extend(self, interaction: discord.Interaction, hours: app_commands.Range[int, 1, 720]):
-        svc = _service(interaction)
-        await deliver(interaction, await guarded(interaction, svc.extend(ctx_of(interaction), hours), False), svc)
+        await answer(interaction, "extend", hours, public=True)
 
     @game.command(name="pause", description="Stop the deadline clock (creator or Manage Server)")
     async def pause(self, interaction: discord.Interaction):
-        svc = _service(interaction)
-        await deliver(interaction, await guarded(interaction, svc.pause(ctx_of(interaction)), False), svc)
+        await answer(interaction, "pause", public=True)
 
     @game.command(name="resume", description="Restart the deadline clock (creator or Manage Server)")
     async def resume(self, interaction: discord.Interaction):
-        svc = _service(interaction)
-        await deliver(interaction, await guarded(interaction, svc.resume(ctx_of(interaction)), False), svc)
+        await answer(interaction, "resume", public=True)
 
     @game.command(name="sub", description="Hand a seat to someone else (creator or Manage Server)")
     @app_commands.describe(seat="The seat", user="Its new holder")
@@ -183,8 +182,7 @@ class GameCog(commands.Cog):
 
     @game.command(name="undo", description="Take back your last action (others confirm past a die roll)")
     async def undo(self, interaction: discord.Interaction):
-        svc = _service(interaction)
-        await deliver(interaction, await guarded(interaction, svc.undo(ctx_of(interaction))), svc)
+        await answer(interaction, "undo")
 
     @game.command(name="replay", description="An animated replay from your own view (everything, once over)")
     @app_commands.describe(since="`last` (your last move) or `turn N`; default: the whole game")
@@ -222,8 +220,7 @@ class GameCog(commands.Cog):
     @app_commands.describe(text="The order in notation, e.g. deploy OA1 2325", seat="If you hold several seats")
     @app_commands.guild_only()
     async def order(self, interaction: discord.Interaction, text: str, seat: str | None = None):
-        svc = _service(interaction)
-        await deliver(interaction, await guarded(interaction, svc.order(ctx_of(interaction), text, seat)), svc)
+        await answer(interaction, "order", text, seat)
 
     @order.autocomplete("text")
     async def order_text(self, interaction: discord.Interaction, current: str):
@@ -234,15 +231,13 @@ class GameCog(commands.Cog):
     @app_commands.describe(seat="If you hold several seats")
     @app_commands.guild_only()
     async def done(self, interaction: discord.Interaction, seat: str | None = None):
-        svc = _service(interaction)
-        await deliver(interaction, await guarded(interaction, svc.done(ctx_of(interaction), seat)), svc)
+        await answer(interaction, "done", seat)
 
     @app_commands.command(name="odds", description="Exact outcome probabilities of a proposed attack, privately")
     @app_commands.describe(text="The attack in order notation")
     @app_commands.guild_only()
     async def odds(self, interaction: discord.Interaction, text: app_commands.Range[str, 1, 200]):
-        svc = _service(interaction)
-        await deliver(interaction, await guarded(interaction, svc.odds(ctx_of(interaction), text)), svc)
+        await answer(interaction, "odds", text)
 
     @odds.autocomplete("text")
     async def odds_text(self, interaction: discord.Interaction, current: str):
@@ -257,8 +252,7 @@ class GameCog(commands.Cog):
     @app_commands.describe(start="Start, hh:mm (your local time)", end="End, hh:mm", tz="IANA time zone, e.g. Europe/London")
     async def quiet(self, interaction: discord.Interaction, start: app_commands.Range[str, 1, 5],
                     end: app_commands.Range[str, 1, 5], tz: app_commands.Range[str, 1, 64]):
-        svc = _service(interaction)
-        await deliver(interaction, await guarded(interaction, svc.set_quiet(ctx_of(interaction), start, end, tz)), svc)
+        await answer(interaction, "set_quiet", start, end, tz)
 
     @quiet.autocomplete("tz")
     async def quiet_tz(self, interaction: discord.Interaction, current: str):
@@ -267,21 +261,18 @@ class GameCog(commands.Cog):
     @me.command(name="away", description="Away until a date: your seats' deadlines wait")
     @app_commands.describe(until="YYYY-MM-DD (the last day away), or `off`")
     async def away(self, interaction: discord.Interaction, until: app_commands.Range[str, 1, 20]):
-        svc = _service(interaction)
-        await deliver(interaction, await guarded(interaction, svc.set_away(ctx_of(interaction), until)), svc)
+        await answer(interaction, "set_away", until)
 
     @app_commands.command(name="secret", description="Re-send your hidden information privately")
     @app_commands.guild_only()
     async def secret(self, interaction: discord.Interaction):
-        svc = _service(interaction)
-        await deliver(interaction, await guarded(interaction, svc.secret(ctx_of(interaction))), svc)
+        await answer(interaction, "secret")
 
     @app_commands.command(name="help", description="How to play here")
     @app_commands.describe(topic="A ruleset")
     @app_commands.choices(topic=[app_commands.Choice(name=n, value=n) for n in ruleset_names()])
     async def help(self, interaction: discord.Interaction, topic: str | None = None):
-        svc = _service(interaction)
-        await deliver(interaction, await guarded(interaction, svc.help(ctx_of(interaction), topic)), svc)
+        await answer(interaction, "help", topic)
 
 
 async def setup(bot: commands.Bot) -> None:
