@@ -100,21 +100,9 @@ class EntryAttacks:
         if self.units[uid].side != seat or not self._offmap(state, uid):
             super()._check_advance(state, seat, uid, hx)
             return
-        adv = state["ph"].get("advance")
-        if not adv or adv["seat"] != seat:
-            raise IllegalOrder("advance after combat only right after a melee that emptied the defender's hex", "7.5")
-        if hx != adv["hex"]:
-            raise IllegalOrder(f"advance only into {adv['hex']}, the hex the defender left", "7.5")
-        if uid not in adv["units"]:
-            raise IllegalOrder(f"only {_phrase(adv['units'])} may advance (they took part in that melee)", "7.5")
-        if state["units"][uid].get("disrupted"):
-            raise IllegalOrder(f"{uid} is Disrupted and may not advance", "7.5")
+        self._check_advance_offer(state, seat, uid, hx)
         if hx not in (self.reinforcement_entry(state, uid) or []):
             raise IllegalOrder(f"{uid} may enter only by its entry hexes", self.entry_attack_section)
-        uids = self._stack_of(state, (uid,))
-        self._check_stacking(state, seat, uids, hx, self.occupancy(state))
-        if Hex.parse(hx) in self.extra_blocked(state, seat, uids):
-            raise IllegalOrder(f"{uid} may not enter {hx}", "7.5")
 
     def _apply_advance(self, state: State, seat: str, dice: Dice, uid: str, hx: str) -> list[Event]:
         if not self._offmap(state, uid):

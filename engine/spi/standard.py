@@ -1063,7 +1063,9 @@ class StandardRules:
         if ha != hb and (ha.distance(hb) != 1 or not self.zoc_through(state, hb, ha)):
             raise IllegalOrder(f"{b} must be in {a}'s hex or adjacent to it (not through a wall)", "7.2")
 
-    def _check_advance(self, state: State, seat: str, uid: str, hx: str) -> None:
+    def _check_advance_offer(self, state: State, seat: str, uid: str, hx: str) -> list[str]:
+        """7.5: the advance on offer is this seat's, into this hex, by this unit,
+        not Disrupted, within stacking. Returns the units that would move."""
         adv = state["ph"].get("advance")
         if not adv or adv["seat"] != seat:
             raise IllegalOrder("advance after combat only right after a melee that emptied the defender's hex", "7.5")
@@ -1071,13 +1073,17 @@ class StandardRules:
             raise IllegalOrder(f"advance only into {adv['hex']}, the hex the defender left", "7.5")
         if uid not in adv["units"]:
             raise IllegalOrder(f"only {_phrase(adv['units'])} may advance (they took part in that melee)", "7.5")
-        self._own_on_map(state, seat, uid)
         if state["units"][uid].get("disrupted"):
             raise IllegalOrder(f"{uid} is Disrupted and may not advance", "7.5")
         uids = self._stack_of(state, (uid,))
         self._check_stacking(state, seat, uids, hx, self.occupancy(state))
         if Hex.parse(hx) in self.extra_blocked(state, seat, uids):
             raise IllegalOrder(f"{uid} may not enter {hx}", "7.5")
+        return uids
+
+    def _check_advance(self, state: State, seat: str, uid: str, hx: str) -> None:
+        self._own_on_map(state, seat, uid)
+        uids = self._check_advance_offer(state, seat, uid, hx)
         side = self.hexside_rule(state, uids, Hex.parse(state["units"][uid]["hex"]), Hex.parse(hx))
         if side is None or side == "all":
             raise IllegalOrder(self.why_hexside(state, uids, Hex.parse(state["units"][uid]["hex"]), Hex.parse(hx)), "7.5")
