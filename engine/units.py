@@ -58,6 +58,12 @@ class UnitDef:
         return self.type == "cavalry"
 
     @property
+    def is_mounted(self) -> bool:
+        """Cavalry and Mumakil: cavalry movement costs in rough ground, and no
+        walls, ladders or siege towers for them (Gondor 15.22, 16.48)."""
+        return self.type in ("cavalry", "mumak")
+
+    @property
     def is_infantry(self) -> bool:
         return self.type in ("infantry", "archer")
 

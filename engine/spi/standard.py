@@ -740,7 +740,7 @@ class StandardRules:
         enemy_zoc = self.zoc_map(state, seat, occ)
         fire_extra = tec.get("fire_extra", 3)
         fires = {Hex.parse(m["hex"]) for m in state["markers"] if m.get("type") == "fire" and m.get("hex")}
-        cav = any(self.units[u].type in ("cavalry", "mumak") for u in uids)
+        cav = any(self.units[u].is_mounted for u in uids)
         disrupted = any(state["units"][u].get("disrupted") for u in uids)
         ma = self._movers_ma(state, uids)
         no_zoc_entry = disrupted and not ch["disrupted"].get("may_enter_zoc", True)

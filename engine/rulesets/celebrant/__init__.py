@@ -39,7 +39,7 @@ from engine.core import (
     State,
     register,
 )
-from engine.hexgrid import Hex, HexError, distance
+from engine.hexgrid import Hex, distance
 from engine.maps import HexMap
 from engine.spi.charts import ChartError, cached, shift_morale
 from engine.spi.entry import EntryAttacks
@@ -667,7 +667,8 @@ class Celebrant(EntryAttacks, StandardRules):
 
     def _formed_this_turn(self, state: State, fid: str) -> bool:
         """17.11: Eorl's Wedge may move and fight the turn it forms."""
-        if state["formations"][fid].get("glory"):
+        f = state["formations"][fid]
+        if f.get("glory") and self.on_map(state, f["leader"]):  # 17.0: lost with Eorl
             return False
         return super()._formed_this_turn(state, fid)
 
@@ -930,12 +931,6 @@ class Celebrant(EntryAttacks, StandardRules):
         verbs["entry"] = (self._parse_entry, self._check_entry_action, self._apply_entry)
         return verbs
 
-    def _hex_arg(self, text: str) -> str:
-        try:
-            return str(Hex.parse(text))
-        except HexError as e:
-            raise InvalidOrder(str(e)) from None
-
     # --- deploy (13.0-13.2)
     def _setup_zone(self, uid: str) -> frozenset[str]:
         u = self.units[uid]
@@ -1183,7 +1178,7 @@ class Celebrant(EntryAttacks, StandardRules):
     def _parse_dress(self, state: State, seat: str, words: list[str]) -> Action:
         if len(words) != 2:
             raise InvalidOrder("usage: `dress <unit> <hex>` (a Shield Wall formed under Form up! moves one hex)")
-        return Action("dress", (self.resolve_unit(words[0]), self._hex_arg(words[1])))
+        return Action("dress", (self.resolve_unit(words[0]), self._hex_token(words[1])))
 
     def _check_dress_action(self, state: State, seat: str, action: Action) -> None:
         self.seat_check(state, seat)

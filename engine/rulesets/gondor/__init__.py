@@ -228,7 +228,7 @@ class Gondor(SiegeRules, CommandRules, StandardRules):
         if kind is None:
             return 0
         seat = self.units[uids[0]].side
-        mounted = any(self.units[u].type in ("cavalry", "mumak") for u in uids)
+        mounted = any(self.units[u].is_mounted for u in uids)
         siege = any(self.units[u].is_siege for u in uids)
         if kind == "gate" and (state["gates"].get(hs) == seat or self._breached(state, hs)):
             return 0  # 15.15: free passage through a gate your side controls
@@ -247,7 +247,7 @@ class Gondor(SiegeRules, CommandRules, StandardRules):
 
     def why_hexside(self, state: State, uids: list[str], a: Hex, b: Hex) -> str:
         kind, hs = self._side_feature(state, a, b)
-        mounted = any(self.units[u].type in ("cavalry", "mumak") for u in uids)
+        mounted = any(self.units[u].is_mounted for u in uids)
         if kind == "gate" and not mounted:
             return f"the gate {hs} is not controlled by your side: it is a wall to you (15.15)"
         if mounted:
@@ -280,7 +280,8 @@ class Gondor(SiegeRules, CommandRules, StandardRules):
         u = self.units[uid]
         h = state["units"][uid]["hex"]
         if u.side == "westernesse" and u.is_combat and h and self.hexmap.in_city(Hex.parse(h)):
-            ma = min(ma, 5) if self.formation_of(state, uid) else 5  # 15.21
+            city = self.charts_for(state)["city"]["westernesse_allowance"]  # 15.21
+            ma = min(ma, city) if self.formation_of(state, uid) else city
         if state["units"][uid].get("oil_from"):
             ma -= 1  # 16.75: carrying oil, real or dummy
         if uid in state["ph"].get("resume", ()):  # 16.72: it picked up oil on its way and moves off
@@ -373,7 +374,7 @@ class Gondor(SiegeRules, CommandRules, StandardRules):
         stack = [self.units[x] for x in occ.get(hx, ()) if x != uid]
         lim = self.charts["stacking"]
         if stack and any(o.side != seat for o in stack):
-            raise IllegalOrder(f"hex {hx} holds enemy units")
+            raise IllegalOrder(f"hex {hx} holds enemy units", "5.0")
         if u.is_combat and sum(o.is_combat for o in stack) >= lim["combat_units"]:
             other = next(o.id for o in stack if o.is_combat)
             raise IllegalOrder(f"hex {hx} already holds a combat unit ({other}); one combat unit per hex "

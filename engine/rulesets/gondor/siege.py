@@ -552,7 +552,7 @@ class SiegeRules:
                 state["ph"]["advance"] = {"seat": seat, "units": ok, "hex": there, "siege": True} if ok else None
                 if ok:
                     events.append(Event(public=f"{' or '.join(ok)} may advance through the breach into {there} "
-                                               f"(`advance <unit> {there}`, now or never, 16.5)."))
+                                               f"(`advance <unit> {there}`, now or never, 16.5).", section="16.5"))
         return events
 
     # --- fireballs and heads (16.6, 16.8)
@@ -679,7 +679,7 @@ class SiegeRules:
         u = self._own_on_map(state, seat, uid)
         if not u.is_combat:
             raise IllegalOrder(f"{uid} is not a combat unit", "16.43")
-        if u.type in ("cavalry", "mumak"):
+        if u.is_mounted:
             raise IllegalOrder("cavalry and Mumakil never use ladders (16.48)", "16.48")
         side = Hexside.parse(hs)
         here = Hex.parse(state["units"][uid]["hex"])
@@ -824,7 +824,7 @@ class SiegeRules:
         if state["siege"]["ladders_left"] <= 0:
             return
         for u, d in sorted(self.units.items()):
-            if d.side != seat or not d.is_combat or not self.on_map(state, u) or d.type in ("cavalry", "mumak"):
+            if d.side != seat or not d.is_combat or not self.on_map(state, u) or d.is_mounted:
                 continue
             for hs in self._wall_sides_of(Hex.parse(state["units"][u]["hex"])):
                 a = Action("ladder", (u, hs))
