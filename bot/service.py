@@ -812,10 +812,13 @@ class GameService:
             game = Game(row.ruleset, await self.store.first_snapshot(row.id))
             data["initial_digest"] = state_digest(game.state)
             entries = [entry_of(a) for a in rows]
-            for (_, g, _), item in zip(walk(row.ruleset, game.state, entries), log):
-                item["digest"] = state_digest(g.state)
-                game = g
-            data["final_digest"] = state_digest(game.state)
+
+            def digests(start: dict) -> list[str]:  # the whole game again: off the event loop
+                return [state_digest(g.state) for _, g, _ in walk(row.ruleset, start, entries)]
+            ds = await asyncio.to_thread(digests, game.state)
+            for d, item in zip(ds, log):
+                item["digest"] = d
+            data["final_digest"] = ds[-1] if ds else data["initial_digest"]
         return data
 
     async def export(self, ctx: Ctx) -> Outcome:
@@ -1382,17 +1385,19 @@ class GameService:
             turn = "Set-up" if v.get("turn") == 0 else f"Turn {v.get('turn')}"
             return f"{turn}: {v.get('phase_title', '')} (after #{seq})" if seq else f"{turn}: {v.get('phase_title', '')}"
 
-        game0 = Game(rs, first)
-        if start_seq == 0:
-            frames.append((label(game0.view(None), 0), self._frame_view(game0, seat, over)))
-        g = game0
-        for e, g, events in walk(rs, first, [entry_of(a) for a in rows]):
-            if e["seq"] <= start_seq:
-                continue
-            if any(ev.new_phase for ev in events) or e["kind"] == "undo":  # one frame a phase (and each undo)
-                frames.append((label(g.view(None), e["seq"]), self._frame_view(g, seat, over)))
-        if not frames or frames[-1][0] != label(g.view(None), row.seq):
-            frames.append((label(g.view(None), row.seq), self._frame_view(g, seat, over)))
+        def collect() -> None:  # the whole game again: off the event loop
+            game0 = Game(rs, first)
+            if start_seq == 0:
+                frames.append((label(game0.view(None), 0), self._frame_view(game0, seat, over)))
+            g = game0
+            for e, g, events in walk(rs, first, [entry_of(a) for a in rows]):
+                if e["seq"] <= start_seq:
+                    continue
+                if any(ev.new_phase for ev in events) or e["kind"] == "undo":  # one frame a phase (and each undo)
+                    frames.append((label(g.view(None), e["seq"]), self._frame_view(g, seat, over)))
+            if not frames or frames[-1][0] != label(g.view(None), row.seq):
+                frames.append((label(g.view(None), row.seq), self._frame_view(g, seat, over)))
+        await asyncio.to_thread(collect)
         if self.renderer is None:
             return Outcome.private(f"Replay: {len(frames)} frames (drawing is off here).")
         from render.replay import MAX_FRAMES as REPLAY_FRAMES, render_frames
