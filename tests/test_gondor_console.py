@@ -26,10 +26,13 @@ def test_scripted_complete_gondor_game_ends_in_a_victory_decision(tmp_path):
     # the siege rules were in play (16.x, 17.13)
     for needle in ("BREACHED for the rest of the game (16.22, 16.27)", "hurls a severed head",
                    "picks up an oil counter", "sets a ladder against", "casts Operate Grond",
-                   "The fires outside the city burn out"):
+                   "The fires outside the city burn out", "gives a secret standing order for its oil",
+                   "pours boiling oil"):
         assert needle in out, needle
     # Westernesse's secrets went to Westernesse only (16.71, 16.74)
     assert all(line.startswith("[to westernesse]") for line in out.splitlines() if "REAL" in line)
+    # the secret orders reach the channel masked; only the console's echo of the typed line shows them
+    assert not [ln for ln in out.splitlines() if "`pour GS" in ln and not ln.startswith("[to westernesse]")]
     pngs = sorted((tmp_path / "a").glob("*.png"))
     assert len(pngs) > 100 and all(p.stat().st_size < 2_000_000 for p in pngs)
     # the same seed and script give the same game (text only this time)
