@@ -16,8 +16,10 @@ version i to i+1.
 """
 from __future__ import annotations
 
+import asyncio
 import json
 import sqlite3
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -222,9 +224,22 @@ def _dumps(obj: Any) -> str:
 
 
 class Store:
+    """The SQLite store, shared by every game of the process.
+
+    **One writer discipline** (the storage contract every backend keeps): every
+    statement, read or write, and every transaction runs under the store's own
+    lock, held from ``BEGIN`` to ``COMMIT``/``ROLLBACK``. Two games' transactions
+    never interleave on the shared connection, a write issued outside a
+    transaction never lands inside another game's transaction (where that
+    game's ``ROLLBACK`` would drop it), and a read never sees another game's
+    uncommitted rows. Callers never see the connection: ``transaction()`` gives
+    a :class:`Tx` for several statements that must commit together.
+    """
+
     def __init__(self, db: aiosqlite.Connection, path: str):
         self.db = db
         self.path = path
+        self._lock = asyncio.Lock()
 
     @classmethod
     async def open(cls, path: str) -> "Store":
@@ -243,100 +258,120 @@ class Store:
         return store
 
     async def close(self) -> None:
-        await self.db.close()
+        async with self._lock:
+            await self.db.close()
+
+    # ------------------------------------------------------------ the discipline
+    @asynccontextmanager
+    async def transaction(self):
+        """``async with store.transaction() as tx: await tx.execute(...)``: one
+        ``BEGIN IMMEDIATE`` ... ``COMMIT`` under the store lock; any exception
+        (a cancellation included) rolls it back, and the rollback itself cannot
+        be cancelled half-way."""
+        async with self._lock:
+            await self.db.execute("BEGIN IMMEDIATE")
+            try:
+                yield Tx(self.db)
+            except BaseException:
+                await asyncio.shield(self._rollback())
+                raise
+            else:
+                try:
+                    await asyncio.shield(self.db.execute("COMMIT"))
+                except BaseException:
+                    await asyncio.shield(self._rollback())
+                    raise
+
+    async def _rollback(self) -> None:
+        try:
+            await self.db.execute("ROLLBACK")
+        except sqlite3.OperationalError:  # no transaction open any more (SQLite rolled it back itself)
+            pass
+
+    async def _one(self, sql: str, params: tuple = ()):
+        async with self._lock:
+            async with self.db.execute(sql, params) as cur:
+                return await cur.fetchone()
+
+    async def _all(self, sql: str, params: tuple = ()) -> list:
+        async with self._lock:
+            async with self.db.execute(sql, params) as cur:
+                return list(await cur.fetchall())
+
+    async def _write(self, sql: str, params: tuple = ()) -> tuple[int, int | None]:
+        """One statement in a transaction of its own; (rowcount, lastrowid)."""
+        async with self.transaction() as tx:
+            cur = await tx.execute(sql, params)
+            return cur.rowcount, cur.lastrowid
 
     async def schema_version(self) -> int:
-        async with self.db.execute("PRAGMA user_version") as cur:
-            return (await cur.fetchone())[0]
+        return (await self._one("PRAGMA user_version"))[0]
 
     async def migrate(self) -> None:
         version = await self.schema_version()
         if version > SCHEMA_VERSION:
             raise RuntimeError(f"database schema {version} is newer than this palantir ({SCHEMA_VERSION})")
         while version < SCHEMA_VERSION:
-            await self.db.execute("BEGIN IMMEDIATE")
-            try:
-                await self._script(MIGRATIONS[version])
+            async with self.transaction() as tx:
+                await tx.script(MIGRATIONS[version])
                 version += 1
-                await self.db.execute(f"PRAGMA user_version={version}")
-                await self.db.execute("COMMIT")
-            except BaseException:
-                await self.db.execute("ROLLBACK")
-                raise
-
-    async def _script(self, script: str) -> None:
-        # executescript would COMMIT first; run statement by statement inside our transaction
-        buf = ""
-        for line in script.splitlines():
-            buf += line + "\n"
-            if buf.strip() and sqlite3.complete_statement(buf):
-                await self.db.execute(buf)
-                buf = ""
+                await tx.execute(f"PRAGMA user_version={version}")
 
     # ------------------------------------------------------------------ games
     async def create_game(self, *, channel_id: int, guild_id: int | None, ruleset: str, options: dict,
                           seed: str, commitment: str, creator_id: int, now: float,
                           initial_state: dict, deadline_rules: dict | None = None) -> int:
-        await self.db.execute("BEGIN IMMEDIATE")
-        try:
-            cur = await self.db.execute(
+        async with self.transaction() as tx:
+            cur = await tx.execute(
                 "INSERT INTO games (guild_id, channel_id, ruleset, options, seed, commitment, creator_id,"
                 " status, seq, created_at, deadline_rules) VALUES (?,?,?,?,?,?,?,'open',0,?,?)",
                 (guild_id, channel_id, ruleset, _dumps(options), seed, commitment, creator_id, now,
                  _dumps(deadline_rules) if deadline_rules is not None else None))
             gid = cur.lastrowid
-            await self.db.execute("INSERT INTO snapshots (game_id, seq, state) VALUES (?,?,?)",
-                                  (gid, 0, _dumps(initial_state)))
-            await self.db.execute("COMMIT")
-        except BaseException:
-            await self.db.execute("ROLLBACK")
-            raise
+            await tx.execute("INSERT INTO snapshots (game_id, seq, state) VALUES (?,?,?)",
+                             (gid, 0, _dumps(initial_state)))
         return gid
 
     async def live_game(self, channel_id: int) -> GameRow | None:
-        async with self.db.execute(
-                "SELECT * FROM games WHERE channel_id=? AND status IN ('open','active')", (channel_id,)) as cur:
-            r = await cur.fetchone()
+        r = await self._one("SELECT * FROM games WHERE channel_id=? AND status IN ('open','active')", (channel_id,))
         return GameRow.from_row(r) if r else None
 
     async def latest_game(self, channel_id: int) -> GameRow | None:
-        async with self.db.execute(
-                "SELECT * FROM games WHERE channel_id=? ORDER BY id DESC LIMIT 1", (channel_id,)) as cur:
-            r = await cur.fetchone()
+        r = await self._one("SELECT * FROM games WHERE channel_id=? ORDER BY id DESC LIMIT 1", (channel_id,))
         return GameRow.from_row(r) if r else None
 
     async def game(self, game_id: int) -> GameRow | None:
-        async with self.db.execute("SELECT * FROM games WHERE id=?", (game_id,)) as cur:
-            r = await cur.fetchone()
+        r = await self._one("SELECT * FROM games WHERE id=?", (game_id,))
         return GameRow.from_row(r) if r else None
 
     async def live_game_ids(self) -> list[int]:
-        async with self.db.execute("SELECT id FROM games WHERE status IN ('open','active')") as cur:
-            return [r[0] for r in await cur.fetchall()]
+        return [r[0] for r in await self._all("SELECT id FROM games WHERE status IN ('open','active')")]
 
     async def set_status(self, game_id: int, status: str, now: float) -> None:
         col = {"active": "started_at", "over": "ended_at", "ended": "ended_at"}.get(status)
         if col:
-            await self.db.execute(f"UPDATE games SET status=?, {col}=? WHERE id=?", (status, now, game_id))
+            await self._write(f"UPDATE games SET status=?, {col}=? WHERE id=?", (status, now, game_id))
         else:
-            await self.db.execute("UPDATE games SET status=? WHERE id=?", (status, game_id))
+            await self._write("UPDATE games SET status=? WHERE id=?", (status, game_id))
 
     # ------------------------------------------------------------------ seats
     async def seats(self, game_id: int) -> dict[str, int]:
-        async with self.db.execute("SELECT seat, user_id FROM seats WHERE game_id=? ORDER BY seat",
-                                   (game_id,)) as cur:
-            return {r[0]: r[1] for r in await cur.fetchall()}
+        rows = await self._all("SELECT seat, user_id FROM seats WHERE game_id=? ORDER BY seat", (game_id,))
+        return {r[0]: r[1] for r in rows}
 
     async def take_seat(self, game_id: int, seat: str, user_id: int, now: float) -> bool:
         """False if someone already holds it."""
-        cur = await self.db.execute(
+        n, _ = await self._write(
             "INSERT OR IGNORE INTO seats (game_id, seat, user_id, joined_at) VALUES (?,?,?,?)",
             (game_id, seat, user_id, now))
-        return cur.rowcount == 1
+        return n == 1
 
     async def release_seats(self, game_id: int, user_id: int) -> list[str]:
-        seats = [s for s, u in (await self.seats(game_id)).items() if u == user_id]
-        await self.db.execute("DELETE FROM seats WHERE game_id=? AND user_id=?", (game_id, user_id))
+        async with self.transaction() as tx:
+            cur = await tx.execute("SELECT seat FROM seats WHERE game_id=? AND user_id=? ORDER BY seat",
+                                   (game_id, user_id))
+            seats = [r[0] for r in await cur.fetchall()]
+            await tx.execute("DELETE FROM seats WHERE game_id=? AND user_id=?", (game_id, user_id))
         return seats
 
     # ------------------------------------------------------------------ log
@@ -348,37 +383,31 @@ class Store:
         """One transaction: the log row, the game's counter, the snapshot at a
         new phase, the answer kept for a redelivered interaction, and ``also``
         (statements that must happen with it: a timer marked fired, an outbox
-        row)."""
-        await self.db.execute("BEGIN IMMEDIATE")
-        try:
-            await self.db.execute(
+        row). The counter is a fencing check: a writer whose view of the game
+        is stale (``seq - 1`` is no longer the game's counter) is refused."""
+        async with self.transaction() as tx:
+            await tx.execute(
                 "INSERT INTO actions (game_id, seq, seat, user_id, text, interaction_id, dice_before,"
                 " dice_after, events, created_at, kind, ref_seq) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
                 (game_id, seq, seat, user_id, text, interaction_id, dice_before, dice_after,
                  _dumps(events), now, kind, ref_seq))
             for sql, params in also:
-                await self.db.execute(sql, params)
-            cur = await self.db.execute("UPDATE games SET seq=? WHERE id=? AND seq=?", (seq, game_id, seq - 1))
+                await tx.execute(sql, params)
+            cur = await tx.execute("UPDATE games SET seq=? WHERE id=? AND seq=?", (seq, game_id, seq - 1))
             if cur.rowcount != 1:
                 raise RuntimeError("the game moved on under us (sequence mismatch)")
             if snapshot is not None:
-                await self.db.execute("INSERT INTO snapshots (game_id, seq, state) VALUES (?,?,?)",
-                                      (game_id, seq, _dumps(snapshot)))
+                await tx.execute("INSERT INTO snapshots (game_id, seq, state) VALUES (?,?,?)",
+                                 (game_id, seq, _dumps(snapshot)))
             if response is not None and interaction_id:
-                await self.db.execute(
+                await tx.execute(
                     "INSERT INTO responses (interaction_id, game_id, response, created_at) VALUES (?,?,?,?)",
                     (interaction_id, game_id, _dumps(response), now))
             if status:
-                await self.db.execute("UPDATE games SET status=?, ended_at=? WHERE id=?", (status, now, game_id))
-            await self.db.execute("COMMIT")
-        except BaseException:
-            await self.db.execute("ROLLBACK")
-            raise
+                await tx.execute("UPDATE games SET status=?, ended_at=? WHERE id=?", (status, now, game_id))
 
     async def actions(self, game_id: int, after_seq: int = 0) -> list[ActionRow]:
-        async with self.db.execute("SELECT * FROM actions WHERE game_id=? AND seq>? ORDER BY seq",
-                                   (game_id, after_seq)) as cur:
-            rows = await cur.fetchall()
+        rows = await self._all("SELECT * FROM actions WHERE game_id=? AND seq>? ORDER BY seq", (game_id, after_seq))
         out = []
         for r in rows:
             d = dict(r)
@@ -387,74 +416,60 @@ class Store:
         return out
 
     async def last_snapshot(self, game_id: int) -> tuple[int, dict]:
-        async with self.db.execute(
-                "SELECT seq, state FROM snapshots WHERE game_id=? ORDER BY seq DESC LIMIT 1", (game_id,)) as cur:
-            r = await cur.fetchone()
+        r = await self._one("SELECT seq, state FROM snapshots WHERE game_id=? ORDER BY seq DESC LIMIT 1", (game_id,))
         return r[0], json.loads(r[1])
 
     async def first_snapshot(self, game_id: int) -> dict:
-        async with self.db.execute(
-                "SELECT state FROM snapshots WHERE game_id=? ORDER BY seq LIMIT 1", (game_id,)) as cur:
-            r = await cur.fetchone()
+        r = await self._one("SELECT state FROM snapshots WHERE game_id=? ORDER BY seq LIMIT 1", (game_id,))
         return json.loads(r[0])
 
     async def response_for(self, interaction_id: str) -> dict | None:
-        async with self.db.execute("SELECT response FROM responses WHERE interaction_id=?",
-                                   (interaction_id,)) as cur:
-            r = await cur.fetchone()
+        r = await self._one("SELECT response FROM responses WHERE interaction_id=?", (interaction_id,))
         return json.loads(r[0]) if r else None
 
     async def save_response(self, interaction_id: str, game_id: int | None, response: dict, now: float) -> None:
-        await self.db.execute(
+        await self._write(
             "INSERT OR IGNORE INTO responses (interaction_id, game_id, response, created_at) VALUES (?,?,?,?)",
             (interaction_id, game_id, _dumps(response), now))
 
     async def get_setting(self, key: str) -> str | None:
-        async with self.db.execute("SELECT value FROM settings WHERE key=?", (key,)) as cur:
-            r = await cur.fetchone()
+        r = await self._one("SELECT value FROM settings WHERE key=?", (key,))
         return r[0] if r else None
 
     async def set_setting(self, key: str, value: str) -> None:
-        await self.db.execute("INSERT INTO settings (key, value) VALUES (?, ?)"
-                              " ON CONFLICT(key) DO UPDATE SET value=excluded.value", (key, value))
+        await self._write("INSERT INTO settings (key, value) VALUES (?, ?)"
+                          " ON CONFLICT(key) DO UPDATE SET value=excluded.value", (key, value))
 
     # ------------------------------------------------------------ log, more
     async def snapshot_before(self, game_id: int, seq: int) -> tuple[int, dict]:
         """The last snapshot taken before action ``seq`` (the state after action S < seq)."""
-        async with self.db.execute(
-                "SELECT seq, state FROM snapshots WHERE game_id=? AND seq<? ORDER BY seq DESC LIMIT 1",
-                (game_id, seq)) as cur:
-            r = await cur.fetchone()
+        r = await self._one("SELECT seq, state FROM snapshots WHERE game_id=? AND seq<? ORDER BY seq DESC LIMIT 1",
+                            (game_id, seq))
         return r[0], json.loads(r[1])
 
     async def last_action_time(self, game_id: int) -> float | None:
-        async with self.db.execute("SELECT created_at FROM actions WHERE game_id=? ORDER BY seq DESC LIMIT 1",
-                                   (game_id,)) as cur:
-            r = await cur.fetchone()
+        r = await self._one("SELECT created_at FROM actions WHERE game_id=? ORDER BY seq DESC LIMIT 1", (game_id,))
         return r[0] if r else None
 
     async def set_seat_holder(self, game_id: int, seat: str, user_id: int) -> None:
-        await self.db.execute("UPDATE seats SET user_id=? WHERE game_id=? AND seat=?", (user_id, game_id, seat))
+        await self._write("UPDATE seats SET user_id=? WHERE game_id=? AND seat=?", (user_id, game_id, seat))
 
     async def active_games_of(self, user_id: int) -> list[int]:
-        async with self.db.execute(
-                "SELECT DISTINCT g.id FROM games g JOIN seats s ON s.game_id=g.id"
-                " WHERE s.user_id=? AND g.status='active'", (user_id,)) as cur:
-            return [r[0] for r in await cur.fetchall()]
+        rows = await self._all("SELECT DISTINCT g.id FROM games g JOIN seats s ON s.game_id=g.id"
+                               " WHERE s.user_id=? AND g.status='active'", (user_id,))
+        return [r[0] for r in rows]
 
     # ------------------------------------------------------------ deadlines
     async def clock(self, game_id: int) -> Clock | None:
-        async with self.db.execute("SELECT * FROM clocks WHERE game_id=?", (game_id,)) as cur:
-            r = await cur.fetchone()
+        r = await self._one("SELECT * FROM clocks WHERE game_id=?", (game_id,))
         return Clock(**dict(r)) if r else None
 
     async def set_clock(self, clock: Clock, timers: list[tuple[str, str, float]] | None) -> None:
         """One transaction: the game's clock; with ``timers``, every unfired timer of the game is
         replaced by these (kind, seat, due); a timer already fired at the same moment is not
         scheduled again."""
-        await self.db.execute("BEGIN IMMEDIATE")
-        try:
-            await self.db.execute(
+        async with self.transaction() as tx:
+            await tx.execute(
                 "INSERT INTO clocks (game_id, phase_key, started_at, extra, paused_at, deadline_at)"
                 " VALUES (?,?,?,?,?,?) ON CONFLICT(game_id) DO UPDATE SET phase_key=excluded.phase_key,"
                 " started_at=excluded.started_at, extra=excluded.extra, paused_at=excluded.paused_at,"
@@ -462,30 +477,23 @@ class Store:
                 (clock.game_id, clock.phase_key, clock.started_at, clock.extra, clock.paused_at,
                  clock.deadline_at))
             if timers is not None:
-                await self.db.execute("DELETE FROM timers WHERE game_id=? AND fired_at IS NULL", (clock.game_id,))
+                await tx.execute("DELETE FROM timers WHERE game_id=? AND fired_at IS NULL", (clock.game_id,))
                 for kind, seat, due in timers:
-                    await self.db.execute(
+                    await tx.execute(
                         "INSERT OR IGNORE INTO timers (game_id, phase_key, kind, seat, due_at) VALUES (?,?,?,?,?)",
                         (clock.game_id, clock.phase_key, kind, seat, due))
-            await self.db.execute("COMMIT")
-        except BaseException:
-            await self.db.execute("ROLLBACK")
-            raise
 
     async def timers(self, game_id: int, pending_only: bool = False) -> list[Timer]:
         sql = "SELECT * FROM timers WHERE game_id=?" + (" AND fired_at IS NULL" if pending_only else "")
-        async with self.db.execute(sql + " ORDER BY due_at, id", (game_id,)) as cur:
-            return [Timer(**dict(r)) for r in await cur.fetchall()]
+        return [Timer(**dict(r)) for r in await self._all(sql + " ORDER BY due_at, id", (game_id,))]
 
     async def timer(self, timer_id: int) -> Timer | None:
-        async with self.db.execute("SELECT * FROM timers WHERE id=?", (timer_id,)) as cur:
-            r = await cur.fetchone()
+        r = await self._one("SELECT * FROM timers WHERE id=?", (timer_id,))
         return Timer(**dict(r)) if r else None
 
     async def due_timers(self, now: float) -> list[Timer]:
-        async with self.db.execute("SELECT * FROM timers WHERE fired_at IS NULL AND due_at<=? ORDER BY due_at, id",
-                                   (now,)) as cur:
-            return [Timer(**dict(r)) for r in await cur.fetchall()]
+        rows = await self._all("SELECT * FROM timers WHERE fired_at IS NULL AND due_at<=? ORDER BY due_at, id", (now,))
+        return [Timer(**dict(r)) for r in rows]
 
     @staticmethod
     def fire_sql(timer_id: int, now: float) -> tuple[str, tuple]:
@@ -504,22 +512,18 @@ class Store:
     async def run_in_transaction(self, statements: list[tuple[str, tuple]], *, first_must_change: bool = True) -> bool:
         """Run the statements in one transaction; False (and nothing done) when the first one
         changed no row (e.g. the timer had already fired)."""
-        await self.db.execute("BEGIN IMMEDIATE")
         try:
-            for i, (sql, params) in enumerate(statements):
-                cur = await self.db.execute(sql, params)
-                if i == 0 and first_must_change and cur.rowcount != 1:
-                    await self.db.execute("ROLLBACK")
-                    return False
-            await self.db.execute("COMMIT")
-        except BaseException:
-            await self.db.execute("ROLLBACK")
-            raise
+            async with self.transaction() as tx:
+                for i, (sql, params) in enumerate(statements):
+                    cur = await tx.execute(sql, params)
+                    if i == 0 and first_must_change and cur.rowcount != 1:
+                        raise _NothingToDo
+        except _NothingToDo:
+            return False
         return True
 
     async def pending_outbox(self, limit: int = 50) -> list[dict]:
-        async with self.db.execute("SELECT * FROM outbox WHERE sent_at IS NULL ORDER BY id LIMIT ?", (limit,)) as cur:
-            rows = await cur.fetchall()
+        rows = await self._all("SELECT * FROM outbox WHERE sent_at IS NULL ORDER BY id LIMIT ?", (limit,))
         out = []
         for r in rows:
             d = dict(r)
@@ -528,20 +532,19 @@ class Store:
         return out
 
     async def mark_sent(self, outbox_id: int, now: float) -> None:
-        await self.db.execute("UPDATE outbox SET sent_at=? WHERE id=?", (now, outbox_id))
+        await self._write("UPDATE outbox SET sent_at=? WHERE id=?", (now, outbox_id))
 
     async def outbox(self, game_id: int) -> list[dict]:
-        async with self.db.execute("SELECT * FROM outbox WHERE game_id=? ORDER BY id", (game_id,)) as cur:
-            return [dict(r) | {"payload": json.loads(r["payload"])} for r in await cur.fetchall()]
+        rows = await self._all("SELECT * FROM outbox WHERE game_id=? ORDER BY id", (game_id,))
+        return [dict(r) | {"payload": json.loads(r["payload"])} for r in rows]
 
     # ------------------------------------------------------------ players
     async def prefs(self, user_id: int) -> Prefs:
-        async with self.db.execute("SELECT * FROM prefs WHERE user_id=?", (user_id,)) as cur:
-            r = await cur.fetchone()
+        r = await self._one("SELECT * FROM prefs WHERE user_id=?", (user_id,))
         return Prefs(**dict(r)) if r else Prefs(user_id)
 
     async def set_prefs(self, p: Prefs) -> None:
-        await self.db.execute(
+        await self._write(
             "INSERT INTO prefs (user_id, quiet_from, quiet_to, tz, away_until) VALUES (?,?,?,?,?)"
             " ON CONFLICT(user_id) DO UPDATE SET quiet_from=excluded.quiet_from, quiet_to=excluded.quiet_to,"
             " tz=excluded.tz, away_until=excluded.away_until",
@@ -550,14 +553,13 @@ class Store:
     # ------------------------------------------------------------ undo requests
     async def create_undo_request(self, *, game_id: int, seat: str, user_id: int, target_seq: int, at_seq: int,
                                   needed: list[int], now: float) -> int:
-        cur = await self.db.execute(
+        _, rid = await self._write(
             "INSERT INTO undo_requests (game_id, seat, user_id, target_seq, at_seq, needed, created_at)"
             " VALUES (?,?,?,?,?,?,?)", (game_id, seat, user_id, target_seq, at_seq, _dumps(sorted(needed)), now))
-        return cur.lastrowid
+        return rid
 
     async def undo_request(self, req_id: int) -> dict | None:
-        async with self.db.execute("SELECT * FROM undo_requests WHERE id=?", (req_id,)) as cur:
-            r = await cur.fetchone()
+        r = await self._one("SELECT * FROM undo_requests WHERE id=?", (req_id,))
         if not r:
             return None
         d = dict(r)
@@ -566,8 +568,32 @@ class Store:
         return d
 
     async def update_undo_request(self, req_id: int, *, votes: dict | None = None, status: str | None = None) -> None:
-        if votes is not None:
-            await self.db.execute("UPDATE undo_requests SET votes=? WHERE id=?",
-                                  (_dumps({str(k): v for k, v in votes.items()}), req_id))
-        if status is not None:
-            await self.db.execute("UPDATE undo_requests SET status=? WHERE id=?", (status, req_id))
+        async with self.transaction() as tx:
+            if votes is not None:
+                await tx.execute("UPDATE undo_requests SET votes=? WHERE id=?",
+                                 (_dumps({str(k): v for k, v in votes.items()}), req_id))
+            if status is not None:
+                await tx.execute("UPDATE undo_requests SET status=? WHERE id=?", (status, req_id))
+
+
+class _NothingToDo(Exception):
+    """Raised inside a transaction to roll it back quietly."""
+
+
+class Tx:
+    """The statements of one open transaction (only inside ``Store.transaction()``)."""
+
+    def __init__(self, db: aiosqlite.Connection):
+        self._db = db
+
+    async def execute(self, sql: str, params: tuple = ()):
+        return await self._db.execute(sql, params)
+
+    async def script(self, script: str) -> None:
+        # executescript would COMMIT first; run statement by statement inside our transaction
+        buf = ""
+        for line in script.splitlines():
+            buf += line + "\n"
+            if buf.strip() and sqlite3.complete_statement(buf):
+                await self._db.execute(buf)
+                buf = ""

@@ -1,0 +1,131 @@
+"""The store's one-writer discipline (issue 18): many games write at the same
+instant on the one shared connection, and what is left in the database is
+exactly what was committed.
+
+Each task plays one game: it appends actions (some of which fail inside their
+transaction and must leave nothing), saves stored answers and takes seats,
+all interleaved at every ``await`` with the other games' tasks. One more task
+keeps a transaction open and rolls it back while the others write outside any
+transaction: before the discipline those writes became part of the doomed
+transaction and vanished with its ROLLBACK."""
+import asyncio
+import random
+import sqlite3
+
+import pytest
+
+from bot.storage import Store
+
+GAMES = 12
+STEPS = 40
+
+
+async def new_game(store: Store, channel: int) -> int:
+    return await store.create_game(channel_id=channel, guild_id=1, ruleset="tiny", options={}, seed="s",
+                                   commitment="c", creator_id=1, now=0.0, initial_state={"n": 0})
+
+
+async def play(store: Store, gid: int, rng: random.Random, model: dict) -> None:
+    seq = 0
+    for step in range(STEPS):
+        roll = rng.random()
+        await asyncio.sleep(0)
+        if roll < 0.55:
+            fail = rng.random() < 0.3
+            iid = f"{gid}-{step}"
+            # a failing statement inside the transaction: the CHECK on timers.kind
+            also = [("INSERT INTO timers (game_id, phase_key, kind, due_at) VALUES (?,?,?,?)",
+                     (gid, "p", "bogus" if fail else "remind", float(step)))]
+            try:
+                await store.append_action(game_id=gid, seq=seq + 1, seat="a", user_id=1, text=f"o{step}",
+                                          interaction_id=iid, dice_before=0, dice_after=0, events=[],
+                                          now=float(step), snapshot={"n": seq + 1} if rng.random() < 0.3 else None,
+                                          response={"text": f"ok {step}"}, also=also)
+            except sqlite3.IntegrityError:
+                assert fail
+            else:
+                assert not fail
+                seq += 1
+                model["actions"][gid].append(f"o{step}")
+                model["responses"].add(iid)
+                model["timers"][gid] += 1
+        elif roll < 0.8:
+            iid = f"r{gid}-{step}"
+            await store.save_response(iid, gid, {"text": "x"}, float(step))
+            model["responses"].add(iid)
+        else:
+            seat = f"s{step}"
+            assert await store.take_seat(gid, seat, 100 + step, float(step))
+            model["seats"][gid].add(seat)
+
+
+async def doomed(store: Store, stop: asyncio.Event) -> int:
+    """Transactions that stay open over several awaits and then roll back."""
+    n = 0
+    while not stop.is_set():
+        with pytest.raises(RuntimeError):
+            async with store.transaction() as tx:
+                await tx.execute("INSERT INTO settings (key, value) VALUES (?, ?)", (f"doomed{n}", "x"))
+                for _ in range(5):
+                    await asyncio.sleep(0)
+                raise RuntimeError("roll back")
+        n += 1
+    return n
+
+
+@pytest.mark.parametrize("seed", range(4))
+async def test_concurrent_games_leave_exactly_the_committed_rows(tmp_path, seed):
+    store = await Store.open(str(tmp_path / f"c{seed}.db"))
+    try:
+        rng = random.Random(seed)
+        gids = [await new_game(store, 1000 + i) for i in range(GAMES)]
+        model = {"actions": {g: [] for g in gids}, "responses": set(), "seats": {g: set() for g in gids},
+                 "timers": {g: 0 for g in gids}}
+        stop = asyncio.Event()
+        rollbacks = asyncio.create_task(doomed(store, stop))
+        await asyncio.gather(*(play(store, g, random.Random(rng.random()), model) for g in gids))
+        stop.set()
+        assert await rollbacks > 0
+    finally:
+        await store.close()
+
+    con = sqlite3.connect(str(tmp_path / f"c{seed}.db"))
+    try:
+        for g in gids:
+            rows = con.execute("SELECT seq, text FROM actions WHERE game_id=? ORDER BY seq", (g,)).fetchall()
+            assert [r[0] for r in rows] == list(range(1, len(rows) + 1)), "the log has a gap"
+            assert [r[1] for r in rows] == model["actions"][g]
+            assert con.execute("SELECT seq FROM games WHERE id=?", (g,)).fetchone()[0] == len(rows)
+            seats = {r[0] for r in con.execute("SELECT seat FROM seats WHERE game_id=?", (g,))}
+            assert seats == model["seats"][g]
+            assert con.execute("SELECT COUNT(*) FROM timers WHERE game_id=?", (g,)).fetchone()[0] == model["timers"][g]
+        responses = {r[0] for r in con.execute("SELECT interaction_id FROM responses")}
+        assert responses == model["responses"]
+        assert con.execute("SELECT COUNT(*) FROM settings WHERE key LIKE 'doomed%'").fetchone()[0] == 0
+    finally:
+        con.close()
+
+
+async def test_a_cancelled_transaction_rolls_back_and_frees_the_store(tmp_path):
+    store = await Store.open(str(tmp_path / "x.db"))
+    try:
+        gid = await new_game(store, 1)
+        entered = asyncio.Event()
+
+        async def hang():
+            async with store.transaction() as tx:
+                await tx.execute("INSERT INTO settings (key, value) VALUES ('half', 'x')")
+                entered.set()
+                await asyncio.sleep(30)
+
+        t = asyncio.create_task(hang())
+        await entered.wait()
+        t.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await t
+        # the store is usable at once, and the half-done transaction left nothing
+        await asyncio.wait_for(store.save_response("after", gid, {"text": "y"}, 1.0), 5)
+        assert await store.get_setting("half") is None
+        assert await store.response_for("after") == {"text": "y"}
+    finally:
+        await store.close()
