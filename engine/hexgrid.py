@@ -218,6 +218,15 @@ def line(a: "Hex | str", b: "Hex | str") -> list[Hex]:
     return out
 
 
+# Every step costs at least this much (a road at half a Movement Point is the
+# cheapest printed; a chart may go down to a quarter): a step priced lower,
+# zero, negative or not a number by a bad chart is read as this, so that the
+# search always ends. And no search takes more than MAX_EXPANSIONS hexes off
+# its queue (a map has one or two thousand), whatever the costs.
+MIN_STEP = 0.25
+MAX_EXPANSIONS = 50_000
+
+
 def _dijkstra(start: Hex | None, step_cost: Callable[[Hex, Hex], float | None], budget: float | None,
               goal: Hex | None, expand: Callable[[Hex], bool] | None = None,
               starts: dict[Hex, float] | None = None) -> tuple[dict[Hex, float], dict[Hex, Hex]]:
@@ -233,7 +242,11 @@ def _dijkstra(start: Hex | None, step_cost: Callable[[Hex, Hex], float | None], 
     best: dict[Hex, float] = dict(origin)
     prev: dict[Hex, Hex] = {}
     heap: list[tuple[float, Hex]] = sorted((c, h) for h, c in origin.items())
+    expansions = 0
     while heap:
+        expansions += 1
+        if expansions > MAX_EXPANSIONS:
+            break
         cost, h = heapq.heappop(heap)
         if cost > best.get(h, float("inf")):
             continue
@@ -245,6 +258,8 @@ def _dijkstra(start: Hex | None, step_cost: Callable[[Hex, Hex], float | None], 
             c = step_cost(h, nb)
             if c is None:
                 continue
+            if not c >= MIN_STEP:  # below the floor, or NaN
+                c = MIN_STEP
             nc = cost + c
             if budget is not None and nc > budget:
                 continue

@@ -9,11 +9,13 @@ to fix.
 from __future__ import annotations
 
 import re
-import tomllib
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
+
+from engine import chartguard
+from engine.chartguard import ChartError, show  # noqa: F401 - ChartError is this module's error too
 
 STANDARD = Path(__file__).parent / "data" / "standard.toml"
 LETTERS = "ABCDE"
@@ -21,13 +23,6 @@ MORALES = "WXYZ"
 RESULT_TOKENS = {"-", "D", "r1", "r2", "1/2E", "E"}
 # severity of a CRT result for the defender: used for ordering and tests
 SEVERITY = {"-": 0, "D": 1, "r1": 2, "r2": 3, "1/2E": 4, "1/2E r1": 5, "1/2E r2": 6, "E": 7}
-
-
-class ChartError(ValueError):
-    def __init__(self, reason: str, line: int | None = None):
-        self.reason = reason
-        self.line = line
-        super().__init__(f"charts line {line}: {reason}" if line else f"charts: {reason}")
 
 
 def parse_totals(spec: str, lo: int, hi: int) -> frozenset[int]:
@@ -106,33 +101,16 @@ def _same_kinds(base: dict, over: dict, text: str | None, path: tuple[str, ...] 
         b = base[k]
         where = ".".join(path + (str(k),))
         if isinstance(b, dict) and isinstance(v, dict):
+            if path and b and not v:  # `table = {}` would keep every row it seems to clear
+                raise ChartError(f"`{where}` is empty: give its rows (like `{show(b, 60)}`)",
+                                 _line_of(text, *(path + (str(k),))))
             _same_kinds(b, v, text, path + (str(k),))
         elif _kind(b) != _kind(v) and not (isinstance(b, (int, float)) and v == "auto"):
             raise ChartError(f"`{where}` must be {_kind(b)} (like `{b!r}`), not `{v!r}`"[:300],
                              _line_of(text, *(path + (str(k),))) if path else _line_of(text, str(k)))
 
 
-def _line_of(text: str | None, *keys: str) -> int | None:
-    """Best effort: the line of a table/key in the TOML text that set it."""
-    if not text:
-        return None
-    lines = text.splitlines()
-    table, key = (keys[0], keys[-1]) if keys else ("", "")
-    in_table = False
-    for i, ln in enumerate(lines, 1):
-        s = ln.strip()
-        if s.startswith("["):
-            in_table = s.strip("[]").strip() == table
-            if in_table and len(keys) == 1:
-                return i
-            continue
-        name = s.split("=", 1)[0].strip().strip('"')
-        if (in_table and name == key) or name == ".".join(keys) or s.startswith(f"{table}.{key}"):
-            return i
-    for i, ln in enumerate(lines, 1):
-        if table and table in ln:
-            return i
-    return None
+_line_of = chartguard.line_of
 
 
 @dataclass(frozen=True)
@@ -175,6 +153,7 @@ class Charts:
                       "night", "advance"):
             if not isinstance(d.get(table), dict):
                 fail(f"missing table [{table}]", table)
+        chartguard.check_values(d, text)
         cpt = {}
         for letter in LETTERS:
             row = d["cpt"].get(letter)
@@ -197,9 +176,13 @@ class Charts:
         table = d["rally"].get("table")
         if not isinstance(table, dict) or not table:
             fail("[rally] table must map ratings to 2d6 totals", "rally", "table")
+        if len(table) > 20:
+            fail(f"[rally] table has {len(table)} rows; at most 20 (ratings 1-20)", "rally", "table")
         for k, v in table.items():
-            if not str(k).isdigit():
-                fail(f"[rally] rating `{k}` is not a number", "rally", "table")
+            if not re.fullmatch(r"[0-9]{1,2}", str(k)) or not 1 <= int(k) <= 20:
+                fail(f"[rally] rating `{show(k, 20)}` is not a rating from 1 to 20", "rally", "table")
+            if v != "auto" and not isinstance(v, str):
+                fail(f"[rally] rating {k}: {show(v)} must be 2d6 totals like \"3-8\" or \"auto\"", "rally", "table")
             try:
                 rally[int(k)] = "auto" if v == "auto" else parse_totals(v, 2, 12)
             except ValueError as e:
@@ -208,34 +191,35 @@ class Charts:
         for k, row in d["leader_combat"].items():
             if k in ("reconstructed", "reason", "caught"):
                 continue
-            try:
-                diff = int(k)
-            except ValueError:
-                fail(f"[leader_combat] column `{k}` is not a differential like -1 or 2", "leader_combat", k)
+            if not re.fullmatch(r"[+-]?[0-9]{1,2}", str(k)) or not -20 <= int(k) <= 20:
+                fail(f"[leader_combat] column `{show(k, 20)}` is not a differential from -20 to 20 like -1 or 2",
+                     "leader_combat", k)
+            diff = int(k)
             if not isinstance(row, list) or len(row) != 6:
                 fail(f"[leader_combat] {k} must list six results, for die rolls 1 to 6", "leader_combat", k)
             cells = []
             for c in row:
-                m = re.fullmatch(r"(-|k|\d+)/(-|k|\d+)", str(c))
+                m = re.fullmatch(r"(-|k|[0-9]{1,2})/(-|k|[0-9]{1,2})", c) if isinstance(c, str) else None
                 if not m:
-                    fail(f"[leader_combat] {k}: `{c}` is not attacker/defender like 1/- or -/k", "leader_combat", k)
+                    fail(f"[leader_combat] {k}: {show(c)} is not attacker/defender like 1/- or -/k", "leader_combat", k)
                 cells.append((m.group(1), m.group(2)))
             lc[diff] = tuple(cells)
         if not lc:
             fail("[leader_combat] needs at least one column", "leader_combat")
         ms = {}
-        for k, v in d["magic"].get("shortfall", {}).items():
-            if not str(k).isdigit() or not isinstance(v, int) or not 0 <= v <= 6:
-                fail(f"[magic] shortfall {k} = {v}: expected a shortfall number and a die roll 0-6", "magic", "shortfall")
+        shortfall = d["magic"].get("shortfall", {})
+        if not isinstance(shortfall, dict) or len(shortfall) > 50:
+            fail("[magic] shortfall must map shortfalls 1-50 to die rolls 0-6", "magic", "shortfall")
+        for k, v in shortfall.items():
+            if (not re.fullmatch(r"[0-9]{1,2}", str(k)) or isinstance(v, bool) or not isinstance(v, int)
+                    or not 0 <= v <= 6):
+                fail(f"[magic] shortfall {show(k, 20)} = {show(v)}: expected a shortfall number and a die roll 0-6",
+                     "magic", "shortfall")
             ms[int(k)] = v
         for key in ("infantry", "cavalry", "leader"):
             v = d["movement"].get(key)
-            if not isinstance(v, int) or v < 0:
+            if isinstance(v, bool) or not isinstance(v, int) or v < 0:
                 fail(f"[movement] {key} must be a whole number of Movement Points", "movement", key)
-        for name, t in d["tec"].items():
-            if isinstance(t, dict):
-                if not isinstance(t.get("cost", 1), (int, float)) or not isinstance(t.get("armor", 0), int):
-                    fail(f"[tec] {name}: cost must be a number and armor a whole number", "tec", name)
         mode = d["fanatic"].get("mode")
         if mode not in ("bypass_cpt", "modifiers"):
             fail("[fanatic] mode must be `bypass_cpt` or `modifiers`", "fanatic", "mode")
@@ -281,11 +265,8 @@ class Charts:
 
 
 def _toml(text: str) -> dict:
-    try:
-        return tomllib.loads(text)
-    except tomllib.TOMLDecodeError as e:
-        m = re.search(r"line (\d+)", str(e))
-        raise ChartError(f"not valid TOML: {str(e).split(' (at')[0]}", int(m.group(1)) if m else None) from None
+    """A chart text's tables: checked before and after parsing (engine.chartguard)."""
+    return chartguard.parse(text)
 
 
 @lru_cache(maxsize=64)

@@ -28,6 +28,7 @@ from fractions import Fraction
 from functools import cached_property
 from typing import Iterator
 
+from engine import chartguard
 from engine.core import (
     Action,
     AmbiguousOrder,
@@ -40,7 +41,7 @@ from engine.core import (
 )
 from engine.hexgrid import Hex, HexError, cheapest_path, distance, reachable
 from engine.maps import HexMap
-from engine.spi.charts import Charts, cached, result_text, severity, shift_letter, shift_morale
+from engine.spi.charts import ChartError, Charts, cached, result_text, severity, shift_letter, shift_morale
 from engine.units import Ratings, UnitDef
 
 _HEX = re.compile(r"^\d{4}$")
@@ -92,6 +93,24 @@ class StandardRules:
     def charts(self) -> Charts:
         """The ruleset's charts without a group's override (for help texts)."""
         return cached(self.ruleset_charts_text, "")
+
+    def check_charts(self, text: str) -> Charts:
+        """A group's chart file (``options:charts=<TOML>``) over this ruleset's
+        charts: the text, the parse and every bound (``engine.chartguard``), then
+        the ruleset's own tables (``check_group_charts``). Only ChartError escapes."""
+        if not chartguard.check_text(text).strip():
+            raise ChartError("the chart file is empty")
+        ch = cached(self.ruleset_charts_text, text)
+        try:
+            self.check_group_charts(ch, text)
+        except ChartError:
+            raise
+        except (ValueError, KeyError, TypeError, AttributeError, IndexError, RecursionError) as e:
+            raise ChartError(f"missing {e}" if isinstance(e, KeyError) else str(e) or type(e).__name__) from None
+        return ch
+
+    def check_group_charts(self, charts: Charts, text: str) -> None:
+        """A ruleset's checks of its own chart tables (raise ChartError or ValueError)."""
 
     def enemy(self, seat: str) -> str:
         return next(s for s in self.seats if s != seat)

@@ -41,7 +41,7 @@ from engine.core import (
 )
 from engine.hexgrid import Hex, distance
 from engine.maps import HexMap
-from engine.spi.charts import ChartError, cached, shift_morale
+from engine.spi.charts import ChartError, shift_morale
 from engine.spi.entry import EntryAttacks
 from engine.spi.standard import StandardRules, _phrase
 from engine.units import UnitDef, load_oob
@@ -260,9 +260,8 @@ class Celebrant(EntryAttacks, StandardRules):
             v = str(v).strip().lower() if k != "charts" else v
             if k == "charts":
                 try:
-                    ch = cached(self.ruleset_charts_text, v)
-                    self._check_chit_tables(ch.raw)
-                except (ChartError, ValueError, KeyError, TypeError) as e:
+                    self.check_charts(v)
+                except ChartError as e:
                     raise InvalidOrder(f"your charts were refused: {e}") from None
                 out["charts"] = v
             elif k in ("swap.gondor", "swap.eotheod", "swap.balchoth"):
@@ -288,6 +287,9 @@ class Celebrant(EntryAttacks, StandardRules):
             raise InvalidOrder("the extra Orc and Balchoth counters are either swapped in or deployed for "
                                "balance, not both (21.0)")
         return out
+
+    def check_group_charts(self, charts, text: str) -> None:
+        self._check_chit_tables(charts.raw)
 
     @staticmethod
     def _check_chit_tables(raw: dict) -> None:

@@ -17,6 +17,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import Iterator
 
+from engine import chartguard
 from engine.core import (
     Action,
     Dice,
@@ -32,7 +33,7 @@ from engine.spi.charts import ChartError
 from engine.spi.standard import StandardRules, _phrase
 from engine.units import UnitDef, load_oob
 
-from .command import CommandRules
+from .command import TUNNEL_RULES, CommandRules
 from .siege import SiegeRules
 
 DATA = Path(__file__).parent / "data"
@@ -48,9 +49,10 @@ FIXED_TABLES = ("spells", "setup", "armies", "entry", "victory")
 
 
 def _toml_tables(text: str) -> list[str]:
+    """The tables a (checked) chart text names."""
     try:
-        return list(tomllib.loads(text))
-    except tomllib.TOMLDecodeError:
+        return list(chartguard.parse(text))
+    except ChartError:
         return []
 
 
@@ -190,19 +192,24 @@ class Gondor(SiegeRules, CommandRules, StandardRules):
                 out["rally"][uid] = int(v)
             elif k == "charts":
                 try:
-                    from engine.spi.charts import cached
-                    self.check_siege_charts(cached(self.ruleset_charts_text, v).raw)
-                    fixed = sorted(k for k in _toml_tables(v) if k in FIXED_TABLES)
-                    if fixed:
-                        raise ChartError(f"[{fixed[0]}] is part of the game's set-up and cannot be replaced for one "
-                                         "game (spells, set-up zones, armies, entry hexes, road hexes); "
-                                         "the other tables can")
+                    self.check_charts(v)
                 except ChartError as e:
                     raise InvalidOrder(f"your charts were refused: {e}") from None
                 out["charts"] = v
             else:
                 raise InvalidOrder(f"unknown option `{k}` for gondor (known: rally.<LEADER>=<n>, charts=<TOML>)")
         return out
+
+    def check_group_charts(self, charts, text: str) -> None:
+        self.check_siege_charts(charts.raw)
+        tunnel = charts.raw.get("tunnel", {}).get("rule", "morale-w")
+        if tunnel not in TUNNEL_RULES:
+            raise ChartError(f"[tunnel] rule must be one of {', '.join(TUNNEL_RULES)}")
+        fixed = sorted(k for k in _toml_tables(text) if k in FIXED_TABLES)
+        if fixed:
+            raise ChartError(f"[{fixed[0]}] is part of the game's set-up and cannot be replaced for one "
+                             "game (spells, set-up zones, armies, entry hexes, road hexes); "
+                             "the other tables can")
 
     def printed_rally(self, state: State, uid: str) -> int:
         return state["options"]["rally"].get(uid, self.charts_for(state)["leaders"]["rally"].get(uid, 0))

@@ -75,7 +75,8 @@ class SiegeRules:
                     except ValueError as e:
                         raise ChartError(f"[breach] {weapon}.{kind}: {e}") from None
         dirs = raw.get("scatter", {}).get("directions")
-        if not isinstance(dirs, list) or sorted(dirs) != sorted(["n", "ne", "se", "s", "sw", "nw"]):
+        if (not isinstance(dirs, list) or not all(isinstance(x, str) for x in dirs)
+                or sorted(dirs) != sorted(["n", "ne", "se", "s", "sw", "nw"])):
             raise ChartError("[scatter] directions must list the six hexside directions n ne se s sw nw, "
                              "one per die roll 1-6")
         sg = raw.get("siege", {})
