@@ -132,6 +132,13 @@ async def deliver(interaction: discord.Interaction, out: Outcome, service: GameS
             await interaction.edit_original_response(content="Done: posted below.")
         else:  # a public "thinking…", a private answer: the answer must not show publicly
             await interaction.delete_original_response()
+            if sets:
+                await interaction.followup.send(ephemeral=True, **sets.pop(0))
+    if out.ok:
+        try:  # an answer stored with its order but not marked here is announced after a restart
+            await service.delivered(str(interaction.id))
+        except Exception:
+            log.exception("could not mark interaction %s answered", interaction.id)
     for kw in sets:
         await interaction.followup.send(ephemeral=out.ephemeral, **kw)
     for p in out.public:
@@ -209,6 +216,8 @@ class PalantirBot(commands.Bot):
         self.service.on_timers_changed = self._wake.set
         n = await self.service.warm()
         log.info("loaded %d live games", n)
+        if (k := await self.service.announce_unanswered()):
+            log.warning("announced %d answers stored before a restart but never delivered", k)
         self._scheduler_task = asyncio.create_task(self._scheduler(), name="palantir-scheduler")
         for ext in EXTENSIONS:
             await self.load_extension(ext)

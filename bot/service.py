@@ -32,6 +32,9 @@ from bot.storage import Clock, GameRow, Prefs, Store
 
 MAX_TEXT = 2000
 MAX_ORDER_TEXT = 200
+RECOVER_HOURS = 1.0  # an answer lost in a crash is announced at the next start if it is this recent
+NEW_GAME_SECONDS = 10.0  # a new game's options and chart file are checked within this
+REPEAT_MINUTES = 15.0  # and the same order from the same player is questioned once for this long
 
 
 # --------------------------------------------------------------------------
@@ -238,6 +241,9 @@ class GameService:
         self.games: dict[int, Game] = {}  # game id -> live game
         self.locks: dict[int, asyncio.Lock] = defaultdict(asyncio.Lock)  # channel id -> lock
         self.fixtures: dict[int, dict] = {}  # channel id -> fixture for the next new game (tests, tabletop)
+        # (game id, user id) -> orders stored before a restart whose answer never reached the
+        # player: [canonical text, log seq, until when a repeat is questioned]
+        self.recovered: dict[tuple[int, int], list[tuple[str, int, float]]] = defaultdict(list)
 
     # ---------------------------------------------------------------- loading
     async def load(self, row: GameRow) -> Game:
@@ -277,6 +283,71 @@ class GameService:
             await self._sync_clock(row, game)  # a phase that changed just before a crash gets its clock
             n += 1
         return n
+
+    async def announce_unanswered(self) -> int:
+        """Start-up, before any command is taken: answers stored with their order but never
+        delivered (the process died between the commit and the reply) are queued in the outbox,
+        in the same transaction that marks them delivered: a public answer in the game's
+        channel, a private one (a secret order's) by DM with only a neutral line in the channel.
+        An answer older than ``RECOVER_HOURS`` is only marked. Each recovered order is
+        remembered for ``REPEAT_MINUTES``: the same order from the same player is then questioned
+        once instead of applied again (``order``). Returns how many were announced."""
+        now = self.clock()
+        items = await self.store.undelivered()
+        ids, outbox, announced = [], [], 0
+        for it in items:
+            ids.append(it["interaction_id"])
+            if it["game_id"] is None or it["channel_id"] is None or now - it["created_at"] > RECOVER_HOURS * 3600:
+                continue
+            resp, uid = it["response"], it["user_id"]
+            ping = f"<@{uid}>, " if uid else ""
+            what = f"your order `{clip(public_text(get_ruleset(it['ruleset']), it['text']), 200)}`" if it["seq"] is not None else "your command"
+            new_phase = any(e.get("new_phase") for e in it["events"])
+            tail = "\nA new phase began with it (the map below); `/game status` tells who acts." if new_phase else ""
+            if resp.get("ephemeral"):
+                if uid:
+                    outbox.append(Store.outbox_sql(it["game_id"], {"text": clip(
+                        f"Recorded before a restart (I could not answer you then):\n{resp['text']}", MAX_TEXT)},
+                        now, user_id=uid))
+                line = f"{ping}a command of yours was recorded before a restart; its answer went to you privately.{tail}"
+            else:
+                line = f"{ping}{what} was recorded before a restart; I could not answer then. The answer was:\n{resp['text']}{tail}"
+            payload = {"text": clip(line, MAX_TEXT), "mentions": [uid] if uid else []}
+            if new_phase:
+                payload["map"] = it["game_id"]  # the map as it stands now
+            outbox.append(Store.outbox_sql(it["game_id"], payload, now, channel_id=it["channel_id"]))
+            if it["seq"] is not None and uid:
+                self.recovered[(it["game_id"], uid)].append((it["text"], it["seq"], now + REPEAT_MINUTES * 60))
+            announced += 1
+        if ids:
+            await self.store.settle_undelivered(ids, outbox, now)
+            if self.on_timers_changed and outbox:
+                self.on_timers_changed()  # the scheduler sends the outbox now
+        return announced
+
+    async def delivered(self, interaction_id: str) -> None:
+        """The transport sent the answer to this interaction."""
+        await self.store.mark_delivered(interaction_id, self.clock())
+
+    def _repeat_after_restart(self, row: GameRow, ctx: Ctx, canon: str) -> Outcome | None:
+        """An order equal to one recovered at start-up, from the same player, soon after the
+        restart: asked about once, not applied (the player did not see the first answer and may
+        be retrying it). Sent again, it is applied."""
+        key = (row.id, ctx.user_id)
+        pending = self.recovered.get(key)
+        if not pending:
+            return None
+        now = self.clock()
+        pending[:] = [p for p in pending if p[2] > now]
+        for i, (text, seq, _) in enumerate(pending):
+            if text == canon:
+                del pending[i]
+                return Outcome.error(
+                    f"`{clip(canon, 200)}` was already applied (log #{seq}) just before a restart, so I did not apply "
+                    "it again. If you mean to give the same order a second time, send it once more.")
+        if not pending:
+            del self.recovered[key]
+        return None
 
     # --------------------------------------------------------------- helpers
     async def _replayed(self, ctx: Ctx) -> Outcome | None:
@@ -426,9 +497,16 @@ class GameService:
             rs_options, rules = dl.split_options(options, self.deadline_defaults)
             rs = get_ruleset(ruleset)
             seed = self.seed_source()
-            state = rs.new_game(rs_options, seed, self.fixtures.pop(ctx.channel_id, None))
+            fixture = self.fixtures.pop(ctx.channel_id, None)
+            # the options, and a group's chart file above all, are checked in a worker thread with
+            # a time limit: whatever a group uploads, the other games keep being answered
+            state = await asyncio.wait_for(asyncio.to_thread(rs.new_game, rs_options, seed, fixture),
+                                           NEW_GAME_SECONDS)
         except (ValueError, OrderError) as e:
             return Outcome.error(f"Bad options: {e}")
+        except asyncio.TimeoutError:
+            return Outcome.error(f"No game was created: checking the options took over {NEW_GAME_SECONDS:g} s. "
+                                 "Simplify the chart file.")
         channel_id = ctx.channel_id
         if open_thread is not None:
             try:
@@ -535,6 +613,8 @@ class GameService:
             action, events, new_state = self._try(game, who, text)
         except OrderError as e:
             return Outcome.error(f"Refused ({e.kind}): {e}")
+        if self.recovered and (asked := self._repeat_after_restart(row, ctx, game.ruleset.format(action))):
+            return asked
         return await self._commit(ctx, row, game, seats, who, action, events, new_state)
 
     def _try(self, game: Game, seat: str, text: str):

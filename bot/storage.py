@@ -9,7 +9,10 @@ Tables:
   answered from ``responses``, never applied twice). Triggers forbid UPDATE
   and DELETE on it.
 - ``snapshots``: the full state at the start of the game and at every phase.
-- ``responses``: what was answered to each interaction id, for redelivery.
+- ``responses``: what was answered to each interaction id, for redelivery,
+  written in the same transaction as the order it answers; ``delivered_at``
+  is set once the transport has sent it, so an answer stored just before the
+  process died is found at the next start and announced.
 
 The schema version lives in ``PRAGMA user_version``; ``MIGRATIONS[i]`` takes
 version i to i+1.
@@ -144,6 +147,14 @@ MIGRATIONS: list[str] = [
         status TEXT NOT NULL DEFAULT 'open',
         created_at REAL NOT NULL
     );
+    """,
+    # 3 -> 4: an answer stored with its order but never delivered (the process died between the
+    # commit and the reply) is found at start-up and announced; answers stored before this
+    # version count as delivered
+    """
+    ALTER TABLE responses ADD COLUMN delivered_at REAL;
+    UPDATE responses SET delivered_at = created_at;
+    CREATE INDEX responses_undelivered ON responses(created_at) WHERE delivered_at IS NULL;
     """,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
@@ -431,6 +442,38 @@ class Store:
         await self._write(
             "INSERT OR IGNORE INTO responses (interaction_id, game_id, response, created_at) VALUES (?,?,?,?)",
             (interaction_id, game_id, _dumps(response), now))
+
+    async def mark_delivered(self, interaction_id: str, now: float) -> None:
+        """The answer to this interaction reached its reader (the transport says so)."""
+        await self._write("UPDATE responses SET delivered_at=? WHERE interaction_id=? AND delivered_at IS NULL",
+                          (now, interaction_id))
+
+    async def undelivered(self, limit: int = 500) -> list[dict]:
+        """Answers stored but never delivered, oldest first, with the order they answer (if it
+        was one: ``seq``, ``seat``, ``user_id``, ``text``, ``events``) and the game's channel."""
+        rows = await self._all(
+            "SELECT r.interaction_id, r.game_id, r.response, r.created_at, a.seq, a.seat, a.user_id, a.text,"
+            " a.events, g.channel_id, g.ruleset FROM responses r"
+            " LEFT JOIN actions a ON a.interaction_id = r.interaction_id"
+            " LEFT JOIN games g ON g.id = r.game_id"
+            " WHERE r.delivered_at IS NULL ORDER BY r.created_at LIMIT ?", (limit,))
+        out = []
+        for r in rows:
+            d = dict(r)
+            d["response"] = json.loads(d["response"])
+            d["events"] = json.loads(d["events"]) if d["events"] else []
+            out.append(d)
+        return out
+
+    async def settle_undelivered(self, interaction_ids: list[str], outbox: list[tuple[str, tuple]],
+                                 now: float) -> None:
+        """One transaction: the announcements of undelivered answers go to the outbox and those
+        answers count as delivered (so a second restart does not announce them again)."""
+        async with self.transaction() as tx:
+            for sql, params in outbox:
+                await tx.execute(sql, params)
+            for iid in interaction_ids:
+                await tx.execute("UPDATE responses SET delivered_at=? WHERE interaction_id=?", (now, iid))
 
     async def get_setting(self, key: str) -> str | None:
         r = await self._one("SELECT value FROM settings WHERE key=?", (key,))

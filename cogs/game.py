@@ -88,6 +88,9 @@ class GameCog(commands.Cog):
         svc = _service(interaction)
         ctx = ctx_of(interaction)
 
+        if charts is not None:  # downloading and checking a chart file may take a moment: acknowledge first
+            await defer(interaction, False)
+
         async def run() -> Outcome:
             text = None
             if charts is not None:

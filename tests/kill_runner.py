@@ -1,8 +1,11 @@
 """The real bot in its own process, for the kill-and-restart test: reads a
 JSON config (fake Discord address, token, guild, SQLite file, clock file) and
-runs PalantirBot until killed. The clock is a file the test writes."""
+runs PalantirBot until killed. The clock is a file the test writes; an order named
+in the die file kills the process right after its commit, before its answer."""
 import asyncio
 import json
+import os
+import signal
 import sys
 from pathlib import Path
 
@@ -26,6 +29,19 @@ async def main(path: str) -> None:
     clock_file = Path(c["clock"])
     svc = GameService(store, renderer=None, seed_source=lambda: "kill-seed",
                       clock=lambda: float(clock_file.read_text()))
+    die_file = Path(c["die"]) if c.get("die") else None
+    plain_order = svc.order
+
+    async def order(ctx, text, seat=None):
+        """With the die file naming this order: commit it, then die before the reply (the
+        crash between commit and answer that issue 18 is about)."""
+        out = await plain_order(ctx, text, seat)
+        if die_file is not None and die_file.exists() and die_file.read_text() == text and out.ok:
+            die_file.unlink()
+            os.kill(os.getpid(), signal.SIGKILL)
+        return out
+
+    svc.order = order
     bot = PalantirBot(cfg, service=svc)
     await bot.start(cfg.token)
 

@@ -75,7 +75,10 @@ class World:
         endpoints.apply_gateway(None)
 
     async def cmd(self, user, *names, **options):
-        return await self.server.slash(user, self.cid, *names, options=options, timeout=20)
+        r = await self.server.slash(user, self.cid, *names, options=options, timeout=20)
+        if r.deferred and not r.messages:  # a public "thinking…" removed for a private answer that follows
+            await r.wait_for_messages(1)
+        return r
 
 
 async def play_setup(w: World):

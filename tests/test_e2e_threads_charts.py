@@ -219,3 +219,81 @@ async def test_a_dropped_gateway_mid_game_loses_nothing_and_the_reminder_fires_o
         assert len(reminders) == 1 and reminders[0].pinged() == {w.alice} and len(public(w)) == n + 1
         assert not [t for t in await w.store.timers(row.id, pending_only=True) if t.kind == "remind"]
         s.assert_clean()
+
+
+async def test_hostile_chart_files_over_discord_while_another_game_is_answered(tmp_path):
+    """Issue 18: every file of the hostile-chart suite as a `/game new charts:` attachment. Each
+    is refused privately with the reason (or accepted), none "went wrong", no game is left behind
+    by a refusal, and a `/roll` and a `/game status` in another channel sent at the same moment
+    are answered."""
+    from tests.test_hostile_charts import CASES
+
+    async with World() as w:
+        await w.start_bot(tmp_path / "h.db")
+        s = w.server
+        other = s.add_channel(w.gid, "elsewhere")
+        r = await s.slash(w.bob, other, "game", "new", options={"ruleset": "gondor"}, timeout=20)
+        assert not r.ephemeral
+        tried: list[tuple[str, bool]] = []
+        for name, data, mention in CASES:
+            try:
+                raw = data.encode() if isinstance(data, str) else data
+            except UnicodeEncodeError:
+                continue  # a text-level case (lone surrogates): no file holds it as UTF-8
+            if len(raw) > 64 * 1024:
+                continue  # refused by size before anything is read (test_chart_files_as_attachments)
+            new = asyncio.ensure_future(w.cmd(w.alice, "game", "new", ruleset="gondor", charts=(f"{name}.toml", raw)))
+            roll = asyncio.ensure_future(s.slash(w.bob, other, "roll", options={"dice": "2d6"}, timeout=20))
+            status = asyncio.ensure_future(s.slash(w.bob, other, "game", "status", timeout=20))
+            r, rr, st = await asyncio.gather(new, roll, status)
+            tried.append((name, mention is None))
+            assert rr.content and "2d6" in rr.content and not rr.expired, (name, rr)
+            assert st.content and "Gondor" in st.content, (name, st)
+            assert r.content and "went wrong" not in r.content, (name, r.content)
+            if mention is None:
+                assert not r.ephemeral and "own charts" in r.content, (name, r.content)
+                assert (await w.cmd(w.alice, "game", "end")).content
+                await w.cmd(w.alice, "game", "end")  # confirmed, if it asks
+            else:
+                assert r.ephemeral and len(r.content) < 2000, (name, r.content)
+                assert mention.lower() in r.content.lower(), (name, mention, r.content)
+                assert await w.store.live_game(w.cid) is None, name
+        assert len(tried) >= 30 and any(ok for _, ok in tried) and sum(not ok for _, ok in tried) >= 30
+        s.assert_clean()
+
+
+async def test_a_slow_chart_check_does_not_hold_other_games(tmp_path, monkeypatch):
+    """The options and chart check of `/game new` runs in a worker: while it is stuck, another
+    channel's command is answered; released, the game is created."""
+    import threading
+
+    from bot.service import Ctx, GameService
+    from bot.storage import Store
+    from engine.core import get_ruleset
+
+    store = await Store.open(str(tmp_path / "slow.db"))
+    svc = GameService(store, renderer=None, seed_source=lambda: "s")
+    rs = get_ruleset("gondor")
+    release, entered = threading.Event(), threading.Event()
+    plain = rs.new_game
+
+    def slow(options, seed, fixture=None):
+        if "charts" in options:
+            entered.set()
+            release.wait(20)
+        return plain(options, seed, fixture)
+
+    monkeypatch.setattr(rs, "new_game", slow)
+    try:
+        assert (await svc.new_game(Ctx(channel_id=2, user_id=5, guild_id=1, interaction_id="a"), "gondor")).ok
+        pending = asyncio.ensure_future(svc.new_game(Ctx(channel_id=1, user_id=5, guild_id=1, interaction_id="b"),
+                                                     "gondor", charts=GOOD_CHART.decode()))
+        await asyncio.to_thread(entered.wait, 20)
+        status = await svc.status(Ctx(channel_id=2, user_id=5, guild_id=1, interaction_id="c"))
+        assert status.ok and "Gondor" in status.reply.text and not pending.done()
+        release.set()
+        out = await pending
+        assert out.ok and "own charts" in out.reply.text
+    finally:
+        release.set()
+        await store.close()

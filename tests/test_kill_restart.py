@@ -2,7 +2,9 @@
 restart it: no acknowledged order is lost, none is applied twice (the same
 interaction id is sent again after each kill), the state equals a replay of
 the log and of the script, and every pending reminder and deadline fires
-exactly once across kills. PALANTIR_KILL_ORDERS / PALANTIR_KILL_COUNT make it
+exactly once across kills; an order committed but never answered (the bot
+dies between the two) is announced after the restart and a retry of it is
+asked about, not applied twice (issue 18). PALANTIR_KILL_ORDERS / PALANTIR_KILL_COUNT make it
 longer."""
 import asyncio
 import json
@@ -25,6 +27,7 @@ from tests.gondor_helpers import SAURON_SETUP
 ROOT = Path(__file__).resolve().parent.parent
 ORDERS = int(os.environ.get("PALANTIR_KILL_ORDERS", "500"))
 KILLS = int(os.environ.get("PALANTIR_KILL_COUNT", "6"))
+DIES = int(os.environ.get("PALANTIR_KILL_AFTER_COMMIT", "2"))  # deaths between a commit and its answer
 T0 = 1_720_000_000.0
 
 
@@ -48,8 +51,10 @@ class Bot:
         self.clock = tmp / "clock.txt"
         self.set_clock(T0)
         self.cfg = tmp / "bot.json"
+        self.die = tmp / "die.txt"
         self.cfg.write_text(json.dumps({"token": server.token, "api_base": server.api_base, "guild": gid,
-                                        "db": str(tmp / "kill.db"), "clock": str(self.clock)}))
+                                        "db": str(tmp / "kill.db"), "clock": str(self.clock),
+                                        "die": str(self.die)}))
         self.proc = None
         self.starts = 0
 
@@ -76,6 +81,7 @@ async def test_sigkill_at_random_points_loses_nothing_and_repeats_nothing(tmp_pa
     rng = random.Random(int(os.environ.get("PALANTIR_KILL_SEED", "7")))
     orders = script(ORDERS, rng)
     kill_at = set(rng.sample(range(5, len(orders)), KILLS))
+    die_at = set(rng.sample(sorted(set(range(5, len(orders))) - kill_at), DIES))
     server = FakeDiscord()
     await server.start()
     gid = server.add_guild("g")
@@ -86,8 +92,29 @@ async def test_sigkill_at_random_points_loses_nothing_and_repeats_nothing(tmp_pa
     kills = 0
     acked: list[int] = []
 
+    db = tmp_path / "kill.db"
+    stored_unanswered: list[str] = []  # orders committed whose player got no answer
+
+    def stored(iid: str) -> bool:
+        if not db.exists():
+            return False
+        con = sqlite3.connect(str(db))
+        try:
+            return con.execute("SELECT 1 FROM actions WHERE interaction_id=?", (str(iid),)).fetchone() is not None
+        except sqlite3.OperationalError:  # no schema yet
+            return False
+        finally:
+            con.close()
+
+    def announced(text: str) -> list:
+        return [m for m in server.messages(cid) if "recorded before a restart" in (m.content or "")
+                and f"`{text}`" in m.content]
+
     async def cmd(user, *names, iid=None, **opts):
-        """Send until answered; after a kill, restart and send the same interaction id again."""
+        """Send until answered. After a kill, restart; an order stored without an answer must
+        be announced in the channel, and the player's retry (a new interaction with the same
+        text) is asked about rather than applied; otherwise the same interaction id is sent
+        again (answered from storage if it was stored)."""
         nonlocal kills
         iid = iid or server.new_interaction_id()
         while True:
@@ -100,6 +127,13 @@ async def test_sigkill_at_random_points_loses_nothing_and_repeats_nothing(tmp_pa
             bot.kill()
             kills += 1
             await bot.start()
+            if names == ("order",) and stored(iid):
+                text = opts["text"]
+                stored_unanswered.append(text)
+                await server.wait_for(lambda: announced(text), timeout=20)
+                retry = await server.slash(user, cid, *names, options=opts, timeout=10)
+                assert retry.ephemeral and "already applied" in retry.content, retry.content
+                return iid, announced(text)[-1]
 
     try:
         await bot.start()
@@ -114,7 +148,12 @@ async def test_sigkill_at_random_points_loses_nothing_and_repeats_nothing(tmp_pa
                     await asyncio.sleep(rng.uniform(0, 0.03))
                     bot.kill()
                 asyncio.ensure_future(later())
+            if i in die_at:  # the bot dies right after committing this order, before answering
+                bot.die.write_text(o)
             iid, r = await cmd(alice, "order", text=o)
+            if r.ephemeral and "already applied" in r.content:
+                # the same text as an order recovered at a restart: asked once; sent again, applied
+                iid, r = await cmd(alice, "order", text=o)
             assert not r.ephemeral and o in r.content, (o, r.content)
             acked.append(iid)
         orders_time = time.perf_counter() - t_start
@@ -157,6 +196,12 @@ async def test_sigkill_at_random_points_loses_nothing_and_repeats_nothing(tmp_pa
     assert state_digest(live.state) == state_digest((await svc.replay_from_start(row)).state) == state_digest(expected.state)
     await store.close()
     assert kills >= KILLS and not server.internal_errors
+    # every order stored without an answer was announced after the restart, once
+    assert len(stored_unanswered) >= DIES
+    for text in stored_unanswered:
+        assert len(announced(text)) >= 1
+    assert len([m for m in server.messages(cid) if "recorded before a restart" in (m.content or "")]) <= kills
     assert all(v.kind == "ack_timeout" for v in server.violations)  # only the interactions a kill cut off
     print(f"kill test: {len(orders)} orders, {kills} kills, {bot.starts} starts, orders in {orders_time:.1f}s, "
-          f"total {time.perf_counter() - t_start:.1f}s, nonce duplicates {server.nonce_duplicates}")
+          f"total {time.perf_counter() - t_start:.1f}s, nonce duplicates {server.nonce_duplicates}, "
+          f"stored without an answer and announced after the restart: {len(stored_unanswered)}")
