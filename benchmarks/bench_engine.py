@@ -21,11 +21,12 @@ sys.path.insert(0, "tests")
 
 from engine.core import Game, iter_limit  # noqa: E402
 from test_fuzz_gondor import play_out  # noqa: E402
+from engine.rulesets import get_ruleset
 
 
 def play_game(seed: int) -> tuple[Game, list[tuple[str, str]]]:
     """A whole game of random legal play (the fuzzer's player), and its log."""
-    g = Game.new("gondor", seed=f"bench-{seed}")
+    g = Game.new(get_ruleset("gondor"), seed=f"bench-{seed}")
     return g, play_out(g, random.Random(seed), junk=False)
 
 
@@ -43,7 +44,7 @@ def main() -> None:
     # a full board: replay to the first Westernesse movement phase after turn 10
     # (Aragorn's host on the map too)
     rs = g.ruleset
-    h = Game.new("gondor", seed="bench-1")
+    h = Game.new(get_ruleset("gondor"), seed="bench-1")
     for seat, text in log:
         h.play(seat, text)
         if h.state["turn"] >= 10 and h.state["step"] == "F":
@@ -58,7 +59,7 @@ def main() -> None:
                 and rs.units[u].is_combat)
     print(f"legal actions of one unit ({unit}): {ms(lambda: list(rs.legal_actions_for(h.state, seat, unit))):.2f} ms")
     t = time.perf_counter()
-    r = Game.new("gondor", seed="bench-1")
+    r = Game.new(get_ruleset("gondor"), seed="bench-1")
     for seat_, text in log:
         r.play(seat_, text)
     dt = time.perf_counter() - t

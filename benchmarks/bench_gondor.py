@@ -19,6 +19,7 @@ from pathlib import Path
 
 from engine.core import Game
 from render import clear_cache, render_view
+from engine.rulesets import get_ruleset
 
 SCRIPT = Path(__file__).resolve().parent.parent / "tests" / "scripts" / "gondor_game.txt"
 
@@ -41,7 +42,7 @@ def main() -> None:
     runs = []
     for _ in range(3):
         t = time.perf_counter()
-        g = Game.new("gondor", seed="local-7")
+        g = Game.new(get_ruleset("gondor"), seed="local-7")
         for seat, text in log:
             g.play(seat, text)
         runs.append(time.perf_counter() - t)
@@ -49,7 +50,7 @@ def main() -> None:
     print(f"Gondor scripted game replay: {len(log)} orders in {dt * 1000:.0f} ms ({len(log) / dt:.0f} orders/s); "
           f"{g.result().summary[:90]}...")
     # the public map at each phase
-    g = Game.new("gondor", seed="local-7")
+    g = Game.new(get_ruleset("gondor"), seed="local-7")
     hm = g.ruleset.hexmap
     times, sizes, phase = [], [], None
     busiest = {"siege": (0, None), "move": (0, None)}

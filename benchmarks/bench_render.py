@@ -20,7 +20,7 @@ from PIL import ImageDraw
 from render import clear_cache, render_view
 from render import style as S
 from render.hexmap import _parse_hex, _side_color, _window, _base, encode
-from render.sample import gondor_map, sample_view
+from tests.render_sample import gondor_map, sample_view
 
 
 def floor_render(view: dict, hexmap, around: str | None = None) -> bytes:

@@ -6,7 +6,7 @@ import asyncio
 import logging
 import sys
 
-from engine.core import ruleset_names
+from engine.rulesets import ruleset_names
 
 
 def main(argv: list[str] | None = None) -> int:

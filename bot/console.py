@@ -22,7 +22,7 @@ from typing import TextIO
 
 from bot.service import MAX_CHARTS_BYTES, Ctx, GameService, Outcome, Post, charts_text
 from bot.storage import Store
-from engine.core import get_ruleset
+from engine.rulesets import get_ruleset
 
 CHANNEL = 1
 GUILD = 1

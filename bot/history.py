@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Iterable, Iterator
 
 from engine.core import Event, Game, Ruleset, clone
+from engine.rulesets import get_ruleset
 
 
 class HistoryError(ValueError):
@@ -17,7 +18,7 @@ def walk(ruleset: Ruleset | str, initial: dict, entries: Iterable[dict]) -> Iter
     """Each entry: ``seq``, ``seat``, ``kind`` ('order' or 'undo'), ``text``, ``ref_seq``,
     ``dice_before``, ``dice_after``. Yields ``(entry, game, events)`` after applying it.
     Raises HistoryError when a dice counter or an undo does not fit."""
-    game = Game(ruleset, clone(initial))
+    game = Game(get_ruleset(ruleset) if isinstance(ruleset, str) else ruleset, clone(initial))
     stack: list[tuple[int, dict]] = []  # (seq, state before it) of every order in effect
     for e in entries:
         if game.dice_drawn() != e["dice_before"]:

@@ -17,15 +17,8 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Awaitable, Callable
 
-from engine.core import (
-    Action,
-    Game,
-    OrderError,
-    commitment,
-    get_ruleset,
-    ruleset_names,
-    state_digest,
-)
+from engine.core import Action, Game, OrderError, commitment, state_digest
+from engine.rulesets import get_ruleset, ruleset_names
 from bot import deadlines as dl
 from bot.history import entry_of, is_blocking, walk
 from bot.storage import Clock, GameRow, Prefs, Store
@@ -139,9 +132,9 @@ def fit_lines(lines: list[tuple[str, str]], limit: int = MAX_TEXT) -> str:
 
 
 def public_text(rs, text: str) -> str:
-    """An order as the public may read it (a ruleset may mask secret orders)."""
-    f = getattr(rs, "public_order_text", None)
-    return f(text) if f else text
+    """An order as the public may read it (a ruleset may mask secret orders; ``rs`` None: a
+    finished game, nothing is secret any more)."""
+    return text if rs is None else rs.public_order_text(text)
 
 
 def clip(text: str, n: int) -> str:
@@ -256,7 +249,7 @@ class GameService:
     async def rebuild(self, row: GameRow) -> Game:
         """The last snapshot plus the log after it."""
         seq, state = await self.store.last_snapshot(row.id)
-        game = Game(row.ruleset, state)
+        game = Game(get_ruleset(row.ruleset), state)
         for a in await self.store.actions(row.id, after_seq=seq):
             if a.kind != "order":  # an undo row always carries its own snapshot
                 raise RuntimeError(f"game {row.id}: undo row #{a.seq} without a snapshot")
@@ -269,7 +262,7 @@ class GameService:
 
     async def replay_from_start(self, row: GameRow) -> Game:
         """The first snapshot plus the whole log, undos honoured (for verification)."""
-        game = Game(row.ruleset, await self.store.first_snapshot(row.id))
+        game = Game(get_ruleset(row.ruleset), await self.store.first_snapshot(row.id))
         for _, game, _ in walk(row.ruleset, game.state, [entry_of(a) for a in await self.store.actions(row.id)]):
             pass
         return game
@@ -384,7 +377,7 @@ class GameService:
         if self.renderer is None:
             return None
         view = game.view(seat)  # the view is taken now, under the lock; drawing may run in a thread
-        return await asyncio.to_thread(self.renderer, view, getattr(game.ruleset, "hexmap", None), around)
+        return await asyncio.to_thread(self.renderer, view, game.ruleset.game_board().drawable, around)
 
     async def render_game(self, game_id: int, seat: str | None) -> tuple[bytes | None, str]:
         """The map of a game as it is now (for ``Outcome.map_after``)."""
@@ -433,7 +426,7 @@ class GameService:
 
     @staticmethod
     def _map_hint(game: Game) -> str:
-        place = "area" if getattr(game.ruleset, "board_kind", "hex") == "area" else "hex"
+        place = game.ruleset.game_board().kind
         return f"Open the map to read the counters; `/game map around:<{place}>` zooms in."
 
     async def _notice(self, game: Game, seats: dict[str, int], report: list[str], deadline: float | None,
@@ -785,31 +778,7 @@ class GameService:
         text = (text or "").strip()
         if len(text) > 40:
             raise ValueError("`around` is a hex or an area id (40 characters at most).")
-        own = getattr(rs, "parse_around", None)
-        if own is not None:
-            return own(text)
-        if getattr(rs, "board_kind", "hex") == "area":
-            areas = getattr(getattr(rs, "board", None), "areas", None) or {}
-            t = text.lower()
-            if t in areas:
-                return t
-            cands = [a for a in areas if a.startswith(t)] or \
-                    [a for a, ar in areas.items() if t and t in str(getattr(ar, "name", "")).lower()]
-            if len(cands) == 1:
-                return cands[0]
-            hint = f" Did you mean {', '.join(f'`{c}`' for c in cands[:5])}?" if cands else \
-                " Autocomplete lists the areas."
-            raise ValueError(f"There is no area `{clip(text, 30)}` on this board.{hint}")
-        from engine.hexgrid import Hex, HexError
-
-        try:
-            h = Hex.parse(text)
-        except HexError as e:
-            raise ValueError(str(e)) from None
-        hm = getattr(rs, "hexmap", None)
-        if hm is not None and h not in hm:
-            raise ValueError(f"Hex {clip(text, 10)} is off the map.")
-        return str(h)
+        return rs.parse_around(text)
 
     async def autocomplete_around(self, ctx: Ctx, current: str) -> list[tuple[str, str]]:
         """(label, value) pairs for ``/game map around:``: an area game's areas; for a hex game,
@@ -819,21 +788,8 @@ class GameService:
             return []
         rs = get_ruleset(row.ruleset)
         cur = (current or "").strip().lower()
-        own = getattr(rs, "around_choices", None)
-        if own is not None:
-            return [(clip(str(n), 100), str(v)[:100]) for n, v in own(cur)][:25]
-        if getattr(rs, "board_kind", "hex") == "area":
-            areas = getattr(getattr(rs, "board", None), "areas", None) or {}
-            out = []
-            for aid, ar in areas.items():
-                name = str(getattr(ar, "name", aid))
-                if not cur or cur in aid or cur in name.lower():
-                    out.append((clip(f"{aid} ({name})" if name != aid else aid, 100), aid))
-            starts = [c for c in out if c[1].startswith(cur)]
-            return (starts + [c for c in out if c not in starts])[:25]
-        game = await self.load(row)
-        hexes = sorted({str(u["hex"]) for u in game.view(None).get("units", []) if u.get("hex")})
-        return [(h, h) for h in hexes if h.startswith(cur)][:25]
+        public = (await self.load(row)).view(None) if rs.board_kind == "hex" else {}  # hexes with units
+        return [(clip(str(n), 100), str(v)[:100]) for n, v in rs.around_choices(cur, public)][:25]
 
     async def log(self, ctx: Ctx, last: int | None = None) -> Outcome:
         row = await self._current(ctx)  # a finished game still answers
@@ -889,7 +845,7 @@ class GameService:
             "log": log,
         }
         if over:  # the state digests would let a guess at hidden facts be checked, so only now
-            game = Game(row.ruleset, await self.store.first_snapshot(row.id))
+            game = Game(get_ruleset(row.ruleset), await self.store.first_snapshot(row.id))
             data["initial_digest"] = state_digest(game.state)
             entries = [entry_of(a) for a in rows]
 
@@ -1155,8 +1111,7 @@ class GameService:
         try:
             action, events, new_state = self._try(game, seat, "done")
         except OrderError as e:
-            pick = getattr(rs, "deadline_action", None)
-            alt = pick(game.state, seat) if pick else None
+            alt = rs.deadline_action(game.state, seat)
             if alt is None:  # the rules do not let this seat stop here: say so, and nag instead
                 uid = seats[seat]
                 text = (f"⌛ The deadline for {title} has passed, but {self.seat_title(seat)} (<@{uid}>) cannot be "
@@ -1428,8 +1383,8 @@ class GameService:
         if len(text or "") > MAX_ORDER_TEXT:
             return Outcome.error(f"That is too long ({MAX_ORDER_TEXT} characters at most).")
         game = await self.load(row)
-        fn = getattr(game.ruleset, "odds", None)
-        if fn is None:
+        fn = game.ruleset.odds
+        if not game.ruleset.has_odds:
             return Outcome.error(f"Odds are not available for {game.ruleset.title}.")
         seats = await self.store.seats(row.id)
         who = self._seat_for(game, seats, ctx.user_id, None)
@@ -1482,8 +1437,7 @@ class GameService:
             return Outcome.private(f"Replay: {len(frames)} frames (drawing is off here).")
         from render.replay import MAX_FRAMES as REPLAY_FRAMES, render_frames
 
-        hexmap = getattr(rs, "hexmap", None)
-        gif = await asyncio.to_thread(render_frames, frames, hexmap, self.renderer)
+        gif = await asyncio.to_thread(render_frames, frames, rs.game_board().drawable, self.renderer)
         whose = "everything revealed" if over else (f"{self.seat_title(seat)}'s own view" if seat else "the public view")
         return Outcome.private(f"Replay of game {row.id}, {whose}: {min(len(frames), REPLAY_FRAMES)} frames.",
                                image=gif, filename=f"palantir-replay-{row.id}.gif")
@@ -1492,18 +1446,7 @@ class GameService:
     def _frame_view(game: Game, seat: str | None, over: bool) -> dict:
         if not over:
             return game.view(seat)
-        full = getattr(game.ruleset, "full_view", None)
-        if full:
-            return full(game.state)
-        # everything revealed: the public view with every seat's own knowledge merged in
-        v = game.view(None)
-        units = {u["id"]: dict(u) for u in v.get("units", [])}
-        for s in game.ruleset.seats:
-            for u in game.view(s).get("units", []):
-                units.setdefault(u["id"], {}).update(u)
-        v = dict(v)
-        v["units"] = list(units.values())
-        return v
+        return game.ruleset.full_view(game.state)
 
     @staticmethod
     def _replay_start(rows, first: dict, rs, since: str | None, mine: list[str]) -> int:

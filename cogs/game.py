@@ -7,7 +7,7 @@ from discord.ext import commands
 
 from bot.discord_app import ctx_of, defer, deliver, guarded
 from bot.service import MAX_CHARTS_BYTES, Outcome, PlaceError, charts_text
-from engine.core import ruleset_names
+from engine.rulesets import ruleset_names
 
 
 def _service(interaction: discord.Interaction):

@@ -457,12 +457,11 @@ def check_chart_file(ruleset: str, data: str | bytes) -> str:
     """Check a chart file for ``ruleset`` exactly as ``/game new ... charts:``
     would (the text, the parse, every bound, the ruleset's own tables) and
     return its text; ChartError with a short reason otherwise."""
-    from engine.core import get_ruleset
+    from engine.rulesets import get_ruleset
 
     text = check_text(data)
     rs = get_ruleset(ruleset)
-    check = getattr(rs, "check_charts", None)
-    if check is None:
+    if not rs.takes_charts:
         raise ChartError(f"{ruleset} takes no chart file")
-    check(text)
+    rs.check_charts(text)
     return text

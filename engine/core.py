@@ -213,34 +213,58 @@ class Ruleset(Protocol):
         """How to play this ruleset here."""
 
 
-# --------------------------------------------------------------------------
-# Registry
-# --------------------------------------------------------------------------
-_RULESETS: dict[str, Ruleset] = {}
+class RulesetBase:
+    """What every ruleset can be asked, with the default answer: the application calls these and
+    never probes a ruleset for an attribute. A game overrides what it does differently."""
 
+    name: str = ""
+    title: str = ""
+    seats: tuple[str, ...] = ()
+    board_kind: str = "hex"  # "hex" or "area": which ``Board`` the game has
+    has_odds: bool = False  # ``odds`` answers (else /odds says it is not available)
+    takes_charts: bool = False  # ``check_charts`` accepts a group's chart file
 
-def register(ruleset: Ruleset) -> Ruleset:
-    _RULESETS[ruleset.name] = ruleset
-    return ruleset
+    def game_board(self):
+        """The board as the application needs it (``engine.board``): parse and offer places, and
+        what the renderer draws from."""
+        from engine.board import AreaBoard, HexBoard
 
+        if self.board_kind == "area":
+            return AreaBoard(getattr(self, "board", None))
+        return HexBoard(getattr(self, "hexmap", None))
 
-def get_ruleset(name: str) -> Ruleset:
-    _load_builtin()
-    try:
-        return _RULESETS[name]
-    except KeyError:
-        raise KeyError(f"unknown ruleset `{name}`; known: {', '.join(sorted(_RULESETS))}") from None
+    def parse_around(self, text: str) -> str:
+        """The canonical place for ``/game map around:`` (ValueError with a short reason)."""
+        return self.game_board().parse_place(text)
 
+    def around_choices(self, prefix: str, public_view: dict) -> list[tuple[str, str]]:
+        """Up to 25 (label, value) places for ``/game map around:`` autocomplete."""
+        return self.game_board().place_choices(prefix, public_view)
 
-def ruleset_names() -> list[str]:
-    _load_builtin()
-    return sorted(_RULESETS)
+    def public_order_text(self, text: str) -> str:
+        """How an accepted order's canonical ``text`` reads in public: the text itself unless the
+        game has secret orders (Gondor's oil, 16.74)."""
+        return text
 
+    def deadline_action(self, state: State, seat: str) -> "Action | None":
+        """What a seat does when its deadline passes and the rules refuse ``done`` (None: nag)."""
+        return None
 
-def _load_builtin() -> None:
-    """Import the built-in rulesets (each registers itself; importing twice is free)."""
-    from engine.rulesets import gondor, risk_minas_tirith  # noqa: F401
-    from engine.rulesets import celebrant  # noqa: F401
+    def odds(self, state: State, seat: str, text: str) -> str:
+        raise NotImplementedError(f"{self.title} has no odds")
+
+    def check_charts(self, text: str):
+        raise ValueError(f"{self.name} takes no chart file")
+
+    def full_view(self, state: State) -> dict:
+        """Everything revealed (a finished game's replay): the public view with each seat's own
+        knowledge merged in."""
+        from engine.board import merged_view
+
+        return merged_view((self.view(state, s) for s in self.seats), self.view(state, None))
+
+    def secret_text(self, state: State, seat: str) -> str | None:
+        return None
 
 
 # --------------------------------------------------------------------------
@@ -255,15 +279,16 @@ def state_digest(state: State) -> str:
 
 
 class Game:
-    def __init__(self, ruleset: Ruleset | str, state: State):
-        self.ruleset = get_ruleset(ruleset) if isinstance(ruleset, str) else ruleset
+    def __init__(self, ruleset: Ruleset, state: State):
+        if isinstance(ruleset, str):
+            raise TypeError("Game takes a ruleset object: engine.rulesets.get_ruleset(name)")
+        self.ruleset = ruleset
         self.state = state
 
     @classmethod
-    def new(cls, ruleset: str, options: dict[str, str] | None = None, seed: str = "0",
+    def new(cls, ruleset: Ruleset, options: dict[str, str] | None = None, seed: str = "0",
             fixture: dict | None = None) -> "Game":
-        rs = get_ruleset(ruleset)
-        return cls(rs, rs.new_game(dict(options or {}), seed, fixture))
+        return cls(ruleset, ruleset.new_game(dict(options or {}), seed, fixture))
 
     def legal_actions(self, seat: str) -> Iterator[Action]:
         return self.ruleset.legal_actions(self.state, seat)

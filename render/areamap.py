@@ -47,9 +47,7 @@ RAMMAS = (120, 96, 60)
 def _board(view: dict, board=None):
     if board is not None and hasattr(board, "areas"):
         return board
-    from engine.core import get_ruleset
-
-    return get_ruleset(view.get("ruleset", "risk-minas-tirith")).board
+    raise ValueError("an area view is drawn with its board (the ruleset's game_board().drawable)")
 
 
 def _fill(area) -> tuple[int, int, int]:

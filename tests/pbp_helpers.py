@@ -1,14 +1,14 @@
 """A tiny ruleset for play-by-post tests: two seats taking turns, dice, a
-hidden card that a `peek` reveals, and optional odds. Registered on import
-(after the built-in rulesets are loaded, so those still register)."""
+hidden card that a `peek` reveals, and optional odds. Registered on import:
+a ruleset from outside the engine joins with one `register` call."""
 from __future__ import annotations
 
-from engine.core import Action, Dice, Event, IllegalOrder, InvalidOrder, Result, new_dice, register, ruleset_names
+from engine.core import Action, Dice, Event, IllegalOrder, InvalidOrder, Result, RulesetBase, new_dice
+from engine.rulesets import register
 
-ruleset_names()  # load the built-ins first: the registry loads them only while it is empty
 
-
-class Tiny:
+class Tiny(RulesetBase):
+    has_odds = True
     name = "tiny-pbp"
     title = "Tiny PBP"
     seats = ("red", "blue")

@@ -1,11 +1,12 @@
 """Shared set-ups for the LOTR Risk: Minas Tirith tests."""
-from engine.core import Game, get_ruleset
+from engine.core import Game
+from engine.rulesets import get_ruleset
 
 RS = get_ruleset("risk-minas-tirith")
 
 
 def empty_game(seed="t", **opts) -> Game:
-    g = Game.new("risk-minas-tirith", options=opts, seed=seed)
+    g = Game.new(get_ruleset("risk-minas-tirith"), options=opts, seed=seed)
     for rec in g.state["areas"].values():
         rec.update(side=None, u={}, leaders=[])
     return g

@@ -8,6 +8,7 @@ from pathlib import Path
 
 from engine.core import Game
 from render import render_view
+from engine.rulesets import get_ruleset
 
 ROOT = Path(__file__).resolve().parent.parent
 SCRIPT = ROOT / "tests" / "scripts" / "celebrant_game.txt"
@@ -37,7 +38,7 @@ def test_scripted_complete_game_ends_in_a_graded_result():
 
 
 def test_celebrant_map_renders_deterministically():
-    g = Game.new("celebrant", seed="r")
+    g = Game.new(get_ruleset("celebrant"), seed="r")
     png = render_view(g.view(None), g.ruleset.hexmap)
     assert png[:8] == b"\x89PNG\r\n\x1a\n" and len(png) < 1_500_000
     assert png == render_view(g.view(None), g.ruleset.hexmap)

@@ -10,6 +10,7 @@ from engine.hexgrid import Hex
 from engine.rulesets.celebrant import CELEBRANT as RS
 from tests.spi_checks import refused
 from tests.spi_helpers import fixed_dice
+from engine.rulesets import get_ruleset
 
 
 def pos(units: dict[str, str], step: str = "B", turn: int = 1, seed: str = "t", chits=("6 NW", "0"),
@@ -224,13 +225,13 @@ def test_10_0_night_orc_leaders_rally_plus_three_and_orcs_are_not_fanatical():
 
 # ------------------------------------------------------------------ 13.x
 def test_13_0_shadow_sets_up_first_then_westernesse():
-    g = Game.new("celebrant", seed="s")
+    g = Game.new(get_ruleset("celebrant"), seed="s")
     refused(g, "westernesse", "deploy GS1 2014", "13.0")
     refused(g, "shadow", "done", "13.1")
 
 
 def test_13_1_orcs_set_up_on_the_hill_within_six_and_thirteen_hexes_of_the_nw_edges():
-    g = Game.new("celebrant", seed="s")
+    g = Game.new(get_ruleset("celebrant"), seed="s")
     g.play("shadow", "deploy OI1 0613")
     refused(g, "shadow", "deploy OI2 0713", "13.1")
     refused(g, "shadow", "deploy OI2 0614", "13.1")
@@ -238,7 +239,7 @@ def test_13_1_orcs_set_up_on_the_hill_within_six_and_thirteen_hexes_of_the_nw_ed
 
 
 def test_13_2_gondor_sets_up_around_the_grove_or_in_the_rearguard():
-    g = Game.new("celebrant", seed="s")
+    g = Game.new(get_ruleset("celebrant"), seed="s")
     orcs = [u for u, d in RS.units.items() if d.setup == "orcs" and g.state["units"][u]["status"] == "pool"]
     for u, h in zip(orcs, RS.zones["orcs"]):
         g.play("shadow", f"deploy {u} {h}")
@@ -386,7 +387,7 @@ def test_14_3_chits_are_not_revealed_before_their_turn():
 
 def test_14_3_after_set_up_each_side_draws_one_chit_told_only_to_itself():
     from tests.test_celebrant_secrecy import setup_orders
-    g = Game.new("celebrant", seed="draw", fixture={"chits": {"westernesse": "5 SE", "shadow": "+2"}})
+    g = Game.new(get_ruleset("celebrant"), seed="draw", fixture={"chits": {"westernesse": "5 SE", "shadow": "+2"}})
     events = []
     for seat, o in setup_orders(g):
         events += g.play(seat, o)[1]
@@ -399,10 +400,10 @@ def test_14_3_after_set_up_each_side_draws_one_chit_told_only_to_itself():
 
 def test_14_3_a_group_supplies_its_own_chit_mix():
     own = '[chits]\nwesternesse = ["5 NE"]\nshadow = ["+1"]\n'
-    g = Game.new("celebrant", options={"charts": own}, seed="x")
+    g = Game.new(get_ruleset("celebrant"), options={"charts": own}, seed="x")
     assert RS.raw(g.state)["chits"]["westernesse"] == ["5 NE"]
     with pytest.raises(InvalidOrder):
-        Game.new("celebrant", options={"charts": '[chits]\nwesternesse = ["9 XX"]\n'}, seed="x")
+        Game.new(get_ruleset("celebrant"), options={"charts": '[chits]\nwesternesse = ["9 XX"]\n'}, seed="x")
 
 
 # ------------------------------------------------------------------ 14.6
@@ -719,22 +720,22 @@ def test_20_0_the_battle_ends_at_the_end_of_a_turn_once_both_armies_of_a_side_ar
 
 # ------------------------------------------------------------------ 21.0
 def test_21_0_swaps_and_balance_are_game_options():
-    g = Game.new("celebrant", options={"swap.gondor": "yes", "swap.orcs": "2"}, seed="x")
+    g = Game.new(get_ruleset("celebrant"), options={"swap.gondor": "yes", "swap.orcs": "2"}, seed="x")
     st = g.state["units"]
     assert st["GB4"]["status"] == "out" and st["GS9"]["status"] == "pool"
     assert st["OA8"]["status"] == st["OA7"]["status"] == "out" and st["OI20"]["status"] == "pool"
     assert st["OI21"]["status"] == "out" and st["ER10"]["status"] == "out"
-    b = Game.new("celebrant", options={"balance": "shadow"}, seed="x").state["units"]
+    b = Game.new(get_ruleset("celebrant"), options={"balance": "shadow"}, seed="x").state["units"]
     assert all(b[f"OI{i}"]["status"] == "pool" for i in range(19, 23)) and b["BI6"]["status"] == "reinforcement"
     assert b["OA8"]["status"] == "pool" and b["GS9"]["status"] == "out"
-    w = Game.new("celebrant", options={"balance": "westernesse"}, seed="x").state["units"]
+    w = Game.new(get_ruleset("celebrant"), options={"balance": "westernesse"}, seed="x").state["units"]
     assert w["ER10"]["status"] == "reinforcement" and w["GS9"]["status"] == "pool" and w["EA3"]["status"] != "out"
     with pytest.raises(InvalidOrder):
-        Game.new("celebrant", options={"balance": "westernesse", "swap.gondor": "yes"}, seed="x")
+        Game.new(get_ruleset("celebrant"), options={"balance": "westernesse", "swap.gondor": "yes"}, seed="x")
     with pytest.raises(InvalidOrder):
-        Game.new("celebrant", options={"swap.orcs": "5"}, seed="x")
+        Game.new(get_ruleset("celebrant"), options={"swap.orcs": "5"}, seed="x")
     with pytest.raises(InvalidOrder):
-        Game.new("celebrant", options={"rally.CIR": "9"}, seed="x")
+        Game.new(get_ruleset("celebrant"), options={"rally.CIR": "9"}, seed="x")
 
 
 def test_refused_orders_change_nothing():
@@ -814,4 +815,4 @@ def test_17_61_iron_fist_keeps_a_disruption_the_unit_already_had():
 def test_14_3_a_broken_chit_table_is_refused_when_the_game_is_created(bad):
     from engine.core import InvalidOrder
     with pytest.raises(InvalidOrder):
-        Game.new("celebrant", options={"charts": bad})
+        Game.new(get_ruleset("celebrant"), options={"charts": bad})

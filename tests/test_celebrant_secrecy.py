@@ -11,6 +11,7 @@ from bot.service import Ctx, GameService
 from bot.storage import Store
 from engine.core import Game, OrderError
 from engine.hexgrid import Hex
+from engine.rulesets import get_ruleset
 
 SEATS = ("shadow", "westernesse")
 PROBES = ["entry NW", "ability CIR tactics", "swap GS1 GS2", "ability OC1 whip", "move EORL 0901",
@@ -67,7 +68,7 @@ def _play_until_reveal(chits: dict, watcher: str, turns: int = 5, seed: int = 3,
     """Identical play in a game with the given chits; what ``watcher`` sees,
     step by step, to the last order of Game-Turn ``turns`` (``stop``: before
     the order that would start the next turn, and with it the reveal)."""
-    g = Game.new("celebrant", seed="secret-seed", fixture={"chits": chits})
+    g = Game.new(get_ruleset("celebrant"), seed="secret-seed", fixture={"chits": chits})
     rs = g.ruleset
     seen = []
     rnd = random.Random(seed)
@@ -169,7 +170,7 @@ async def _service_run(tmp_path, name, chits):
     await do(SHADOW, svc.join, "shadow")
     await do(WEST, svc.join, "westernesse")
     await do(SHADOW, svc.start)
-    g = Game.new("celebrant", seed="x")
+    g = Game.new(get_ruleset("celebrant"), seed="x")
     for seat, o in setup_orders(g):
         await do(SHADOW if seat == "shadow" else WEST, svc.order, o)
     await do(SHADOW, svc.secret)

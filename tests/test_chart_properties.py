@@ -11,6 +11,7 @@ from engine.core import Dice
 from engine.rulesets.gondor import GONDOR
 from engine.spi.charts import LETTERS, MORALES, Charts, severity
 from spi_helpers import position
+from engine.rulesets import get_ruleset
 
 CH = Charts.load()
 FAST = settings(max_examples=30, deadline=None)
@@ -65,7 +66,7 @@ def duel_state(att, dfn, turn, disrupted, fanatic_mode):
     g.state["units"][dfn]["disrupted"] = disrupted
     if fanatic_mode == "modifiers":
         from engine.core import Game
-        g.state["options"] = Game.new("gondor", options={"charts": '[fanatic]\nmode = "modifiers"\n'}).state["options"]
+        g.state["options"] = Game.new(get_ruleset("gondor"), options={"charts": '[fanatic]\nmode = "modifiers"\n'}).state["options"]
     return g
 
 

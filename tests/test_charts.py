@@ -6,6 +6,7 @@ import pytest
 from engine.core import Game, InvalidOrder
 from engine.spi.charts import ChartError, Charts, parse_result, parse_totals
 from spi_helpers import fixed_dice, position
+from engine.rulesets import get_ruleset
 
 W = "westernesse"
 
@@ -48,7 +49,7 @@ def test_7_25_leader_combat_columns_clamp():
 
 def test_override_replaces_a_table_and_changes_outcomes():
     text = '[cpt]\nD = ["2-12", "2-12", "2-12", "2-12"]\n'
-    opts = Game.new("gondor", options={"charts": text}).state["options"]
+    opts = Game.new(get_ruleset("gondor"), options={"charts": text}).state["options"]
     for override, hit in ((None, False), (opts, True)):
         g = position({"GS1": "1516", "OI1": "1517"}, step="G", turn=7)
         if override:
@@ -77,7 +78,7 @@ def test_malformed_charts_are_refused_with_the_line(text, line, reason):
         Charts.load(text)
     assert e.value.line == line and reason in e.value.reason
     with pytest.raises(InvalidOrder) as e2:
-        Game.new("gondor", options={"charts": text})
+        Game.new(get_ruleset("gondor"), options={"charts": text})
     assert f"line {line}" in str(e2.value) and reason in str(e2.value)
 
 

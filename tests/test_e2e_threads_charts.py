@@ -269,7 +269,7 @@ async def test_a_slow_chart_check_does_not_hold_other_games(tmp_path, monkeypatc
 
     from bot.service import Ctx, GameService
     from bot.storage import Store
-    from engine.core import get_ruleset
+    from engine.rulesets import get_ruleset
 
     store = await Store.open(str(tmp_path / "slow.db"))
     svc = GameService(store, renderer=None, seed_source=lambda: "s")

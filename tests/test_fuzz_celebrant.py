@@ -23,6 +23,7 @@ from engine.core import Action, Game, OrderError, state_digest
 from engine.hexgrid import Hex
 from spi_checks import check_board
 from tests.test_celebrant_secrecy import setup_orders
+from engine.rulesets import get_ruleset
 
 GAMES = int(os.environ.get("PALANTIR_FUZZ_GAMES", "4"))
 JUNK = ["", "deploy", "deploy OI1", "deploy ZZ 0101", "done done", "move OI1 0101 0102", "ability", "ability CIR",
@@ -85,7 +86,7 @@ def pick(g: Game, seat: str, rnd: random.Random, count: int) -> str:
 def test_random_play_keeps_every_invariant_to_a_graded_result(seed):
     rnd = random.Random(seed)
     options = OPTIONS[seed % len(OPTIONS)]
-    g = Game.new("celebrant", options=options, seed=f"fuzz-{seed}")
+    g = Game.new(get_ruleset("celebrant"), options=options, seed=f"fuzz-{seed}")
     log: list[tuple[str, str]] = []
     for seat, text in setup_orders(g):
         g.play(seat, text)
@@ -119,7 +120,7 @@ def test_random_play_keeps_every_invariant_to_a_graded_result(seed):
     json.dumps(g.state)
     r = g.result()
     assert r.section in ("20.1", "20.2", "20.3", "20.4") and ("Victory" in r.summary or "draw" in r.summary)
-    replay = Game.new("celebrant", options=options, seed=f"fuzz-{seed}")
+    replay = Game.new(get_ruleset("celebrant"), options=options, seed=f"fuzz-{seed}")
     for seat, text in log:
         replay.play(seat, text)
     assert state_digest(replay.state) == state_digest(g.state)

@@ -20,6 +20,7 @@ import pytest
 from engine.core import Action, Game, OrderError, state_digest
 from engine.hexgrid import Hex
 from spi_checks import check_board
+from engine.rulesets import get_ruleset
 
 GAMES = int(os.environ.get("PALANTIR_FUZZ_GAMES", "6"))
 JUNK = ["", "deploy", "deploy OA1", "deploy K1 0000", "deploy ZZ 1903", "done done", "move OA1 2325 2324",
@@ -127,10 +128,10 @@ def play_out(g: Game, rnd: random.Random, *, junk: bool, grond: bool = False) ->
 
 @pytest.mark.parametrize("seed", range(GAMES))
 def test_random_play_keeps_every_invariant(seed):
-    g = Game.new("gondor", seed=f"fuzz-{seed}")
+    g = Game.new(get_ruleset("gondor"), seed=f"fuzz-{seed}")
     log = play_out(g, random.Random(seed), junk=True)
     assert g.result().winner in ("sauron", "westernesse")  # 20.1 decides every game
-    replay = Game.new("gondor", seed=f"fuzz-{seed}")
+    replay = Game.new(get_ruleset("gondor"), seed=f"fuzz-{seed}")
     for seat, text in log:
         replay.play(seat, text)
     assert state_digest(replay.state) == state_digest(g.state)

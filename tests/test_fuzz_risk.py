@@ -20,7 +20,8 @@ from collections import Counter
 
 import pytest
 
-from engine.core import Game, OrderError, clone, get_ruleset, state_digest
+from engine.core import Game, OrderError, clone, state_digest
+from engine.rulesets import get_ruleset
 
 RS = get_ruleset("risk-minas-tirith")
 GAMES = int(os.environ.get("PALANTIR_FUZZ_GAMES", "10"))
@@ -74,7 +75,7 @@ def invariants(state):
 def play_one(seed: int, cap: int = 400):
     rnd = random.Random(seed)
     stats = Counter()
-    g = Game.new("risk-minas-tirith", seed=f"fuzz-{seed}")
+    g = Game.new(get_ruleset("risk-minas-tirith"), seed=f"fuzz-{seed}")
     initial = clone(g.state)
     accepted = []
     steps = 0

@@ -28,6 +28,7 @@ from bot.console import CHANNEL, Console
 from bot.service import GameService
 from bot.storage import Store
 from engine.core import Game, OrderError, state_digest
+from engine.rulesets import get_ruleset
 
 ROOT = Path(__file__).resolve().parent.parent
 GOLDEN = ROOT / "tests" / "golden"
@@ -88,7 +89,7 @@ def test_scripted_game_output_is_unchanged(ruleset, seed, script, tmp_path):
 
 def random_game(ruleset: str, seed: int, n: int) -> str:
     rnd = random.Random(seed)
-    g = Game.new(ruleset, seed=f"golden-{seed}")
+    g = Game.new(get_ruleset(ruleset), seed=f"golden-{seed}")
     lines = []
     for _ in range(n):
         if g.result():

@@ -17,6 +17,7 @@ from engine.hexgrid import Hex, distance
 from engine.rulesets.gondor import GONDOR
 from spi_checks import drawn, refused
 from spi_helpers import fixed_dice, position
+from engine.rulesets import get_ruleset
 
 W, S = "westernesse", "sauron"
 
@@ -30,7 +31,7 @@ def text(events):
 
 
 def with_charts(g, toml):
-    g.state["options"] = Game.new("gondor", options={"charts": toml}).state["options"]
+    g.state["options"] = Game.new(get_ruleset("gondor"), options={"charts": toml}).state["options"]
     return g
 
 
@@ -719,7 +720,7 @@ def test_20_1_the_road_is_tracked_through_moves():
 
 
 def test_20_1_the_road_sees_deployments_and_any_placement():
-    g = Game.new("gondor", seed="road")
+    g = Game.new(get_ruleset("gondor"), seed="road")
     from gondor_helpers import full_setup
     full_setup(g)
     assert g.state["road"] == {"1918": None, "2124": S}  # OI9 deployed in 2124
@@ -818,4 +819,4 @@ def test_15_24_applies_to_missile_fire_too_and_shows_in_the_log():
 
 def test_15_24_a_bad_option_is_refused():
     with pytest.raises(InvalidOrder):
-        Game.new("gondor", options={"charts": '[tunnel]\nrule = "armor-W"\n'})
+        Game.new(get_ruleset("gondor"), options={"charts": '[tunnel]\nrule = "armor-W"\n'})

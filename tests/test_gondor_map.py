@@ -3,7 +3,7 @@ from collections import Counter, deque
 
 import pytest
 
-from engine.core import get_ruleset
+from engine.rulesets import get_ruleset
 from engine.hexgrid import Hex, Hexside
 from engine.maps import HexInfo, HexMap, MapError
 

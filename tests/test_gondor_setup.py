@@ -4,10 +4,11 @@ import pytest
 from engine.core import AmbiguousOrder, Game, IllegalOrder, InvalidOrder, state_digest
 from engine.hexgrid import distance
 from tests.gondor_helpers import SAURON_SETUP, full_setup
+from engine.rulesets import get_ruleset
 
 
 def new(seed="t", fixture=None, options=None):
-    return Game.new("gondor", options or {}, seed=seed, fixture=fixture)
+    return Game.new(get_ruleset("gondor"), options or {}, seed=seed, fixture=fixture)
 
 
 def refused(game, seat, text, kind=IllegalOrder):

@@ -18,6 +18,7 @@ from engine.hexgrid import Hex, distance, line
 from engine.rulesets.gondor import GONDOR
 from spi_checks import drawn, refused
 from spi_helpers import fixed_dice, position
+from engine.rulesets import get_ruleset
 
 W, S = "westernesse", "sauron"
 
@@ -515,14 +516,14 @@ def test_16_74_the_public_view_never_says_which_carrier_is_real():
 
 
 def test_full_game_start_has_the_siege_state():
-    g = Game.new("gondor")
+    g = Game.new(get_ruleset("gondor"))
     assert g.state["siege"]["heads_left"] == 12 and g.state["siege"]["ladders_left"] == 6
 
 
 # ------------------------------------------------------ charts a group may load
 def test_16_3_a_group_loads_its_own_breach_table():
     table = '[breach]\ncatapult.wall = ["2-12", "9", "10", "11"]\n'
-    g = Game.new("gondor", options={"charts": table})
+    g = Game.new(get_ruleset("gondor"), options={"charts": table})
     assert GONDOR.breach_totals(g.state, "catapult", "wall", 1) == frozenset(range(2, 13))
     assert GONDOR.breach_totals(g.state, "catapult", "wall", 2) == frozenset({9})
 
@@ -537,18 +538,18 @@ def test_16_3_a_group_loads_its_own_breach_table():
 def test_16_3_a_malformed_siege_chart_is_refused(bad, why):
     from engine.core import InvalidOrder
     with pytest.raises(InvalidOrder) as e:
-        Game.new("gondor", options={"charts": bad})
+        Game.new(get_ruleset("gondor"), options={"charts": bad})
     assert why in str(e.value)
 
 
 def test_a_group_chart_file_is_honoured_or_refused_never_ignored():
-    g = Game.new("gondor", options={"charts": "[siege]\nladders = 2\nheads = 5\n[demoralization]\ngarrison = 10\n"
+    g = Game.new(get_ruleset("gondor"), options={"charts": "[siege]\nladders = 2\nheads = 5\n[demoralization]\ngarrison = 10\n"
                                               "[leaders]\nrally = { GAN = 9 }\n"})
     assert g.state["siege"]["ladders_left"] == 2 and g.state["siege"]["heads_left"] == 5
     assert GONDOR.dem_level(g.state, "garrison") == 10 and GONDOR.printed_rally(g.state, "GAN") == 9
     from engine.core import InvalidOrder
     with pytest.raises(InvalidOrder) as e:
-        Game.new("gondor", options={"charts": "[spells.fear]\ncost = 2\n"})
+        Game.new(get_ruleset("gondor"), options={"charts": "[spells.fear]\ncost = 2\n"})
     assert "[spells]" in str(e.value) and "cannot be replaced" in str(e.value)
 
 

@@ -19,7 +19,8 @@ import pytest
 
 from bot.service import charts_text
 from engine.chartguard import ChartError, check_chart_file, check_text
-from engine.core import Action, Game, InvalidOrder, OrderError, get_ruleset
+from engine.core import Action, Game, InvalidOrder, OrderError
+from engine.rulesets import get_ruleset
 from engine.hexgrid import Hex, cheapest_path, reachable
 from gondor_helpers import full_setup
 
@@ -256,7 +257,7 @@ def random_orders(g: Game, rnd: random.Random, n: int) -> int:
 def test_an_accepted_chart_plays_200_random_orders(name, data):
     accepted, _, _ = load(data)
     assert accepted
-    g = Game.new("gondor", seed=f"hostile-{name}", options={"charts": data})
+    g = Game.new(get_ruleset("gondor"), seed=f"hostile-{name}", options={"charts": data})
     full_setup(g)
     t0 = time.perf_counter()
     played = random_orders(g, random.Random(name), 200)
@@ -292,7 +293,7 @@ def test_dijkstra_on_an_endless_grid_stops():
 def test_movement_ends_even_with_a_negative_cost_that_slipped_past_the_checks(monkeypatch):
     """The issue's hang, with the validation bypassed: costs of -1 in every
     clear hex at the first movement of Game-Turn 1."""
-    g = Game.new("gondor", seed="negative")
+    g = Game.new(get_ruleset("gondor"), seed="negative")
     full_setup(g)
     rs = g.ruleset
     good = rs.charts_for(g.state)

@@ -23,6 +23,7 @@ from engine.core import Game, state_digest
 from tests.fakediscord import FakeDiscord
 from tests.fakediscord.server import InteractionTimeout
 from tests.gondor_helpers import SAURON_SETUP
+from engine.rulesets import get_ruleset
 
 ROOT = Path(__file__).resolve().parent.parent
 ORDERS = int(os.environ.get("PALANTIR_KILL_ORDERS", "500"))
@@ -33,7 +34,7 @@ T0 = 1_720_000_000.0
 
 def script(n: int, rng: random.Random) -> list[str]:
     """The set-up, then re-placements (unlimited during the set-up): each legal when sent."""
-    g = Game.new("gondor", seed="kill-seed")
+    g = Game.new(get_ruleset("gondor"), seed="kill-seed")
     out = []
     for o in SAURON_SETUP:
         g.play("sauron", o)
@@ -190,7 +191,7 @@ async def test_sigkill_at_random_points_loses_nothing_and_repeats_nothing(tmp_pa
     svc = GameService(store, renderer=None)
     row = await store.latest_game(cid)
     live = await svc.rebuild(row)
-    expected = Game.new("gondor", seed="kill-seed")
+    expected = Game.new(get_ruleset("gondor"), seed="kill-seed")
     for o in orders:
         expected.play("sauron", o)
     assert state_digest(live.state) == state_digest((await svc.replay_from_start(row)).state) == state_digest(expected.state)

@@ -13,7 +13,7 @@ from PIL import Image
 
 from engine.maps import HexMap
 from render import clear_cache, render_view
-from render.sample import sample_view
+from tests.render_sample import sample_view
 
 ROOT = Path(__file__).resolve().parent.parent
 MAP_PATH = ROOT / "engine" / "rulesets" / "gondor" / "data" / "map.json"
@@ -65,7 +65,7 @@ def test_same_bytes_in_another_process(hexmap):
         "import hashlib, sys; sys.path.insert(0, %r)\n"
         "from engine.maps import HexMap\n"
         "from render import render_view\n"
-        "from render.sample import sample_view\n"
+        "from tests.render_sample import sample_view\n"
         "m = HexMap.load(%r)\n"
         "print(hashlib.sha256(render_view(sample_view('sauron'), m)).hexdigest())\n"
     ) % (str(ROOT), str(MAP_PATH))
@@ -205,7 +205,7 @@ def test_zone_and_gates_change_the_picture(hexmap):
 from engine.hexgrid import Hex, Hexside  # noqa: E402
 from render import counters as RC  # noqa: E402
 from render.hexmap import compose  # noqa: E402
-from render.sample import add_siege  # noqa: E402
+from tests.render_sample import add_siege  # noqa: E402
 
 
 def bare_view(seat=None, **extra) -> dict:
@@ -441,7 +441,7 @@ def test_real_gondor_game_view_renders(hexmap):
     from engine.core import Game
     from tests.gondor_helpers import full_setup
 
-    g = Game.new("gondor", {}, seed="render")
+    g = Game.new(get_ruleset("gondor"), {}, seed="render")
     full_setup(g)
     for seat in (None, "sauron", "westernesse"):
         v = g.view(seat)
@@ -454,6 +454,7 @@ def test_real_gondor_game_view_renders(hexmap):
 # The legend describes the map (and game) drawn; the demoralization flag
 # --------------------------------------------------------------------------
 from render.hexmap import _demoralized, legend_for  # noqa: E402
+from engine.rulesets import get_ruleset
 
 CELEBRANT_MAP = ROOT / "engine" / "rulesets" / "celebrant" / "data" / "map.json"
 GONDOR_LEGEND = ["Clear", "Slope", "Rough", "Forest", "Mountain", "City levels 1-7 (7 = Citadel)",
@@ -471,7 +472,7 @@ def celebrant_map() -> HexMap:
 @pytest.fixture(scope="module")
 def celebrant_view() -> dict:
     from engine.core import Game
-    return Game.new("celebrant", seed="legend").view(None)
+    return Game.new(get_ruleset("celebrant"), seed="legend").view(None)
 
 
 def test_gondor_legend_entries_unchanged(hexmap):
@@ -569,7 +570,7 @@ def test_celebrant_ability_and_disarray_markers_are_drawn_and_explained():
     from engine.core import Game
     from render.counters import marker_sprite
     from render.hexmap import legend_for
-    g = Game.new("celebrant", seed="leg")
+    g = Game.new(get_ruleset("celebrant"), seed="leg")
     hm = g.ruleset.hexmap
     v = g.view(None)
     assert not {"ability", "disarray"} & {k for k, _ in legend_for(hm, v).markers}
@@ -577,5 +578,5 @@ def test_celebrant_ability_and_disarray_markers_are_drawn_and_explained():
     assert {"ability", "disarray"} <= {k for k, _ in legend_for(hm, v2).markers}
     a, d, other = (marker_sprite(24, k).tobytes() for k in ("ability", "disarray", "fire"))
     assert len({a, d, other}) == 3
-    gondor = Game.new("gondor", seed="leg")
+    gondor = Game.new(get_ruleset("gondor"), seed="leg")
     assert not {"ability", "disarray"} & {k for k, _ in legend_for(gondor.ruleset.hexmap, gondor.view(None)).markers}

@@ -10,6 +10,7 @@ from pathlib import Path
 from engine.core import Game
 from render import render_view
 from render import hexmap as hexrender
+from engine.rulesets import get_ruleset
 
 ROOT = Path(__file__).resolve().parent.parent
 SCRIPT = ROOT / "tests" / "scripts" / "risk_minas_tirith_game.txt"
@@ -45,16 +46,17 @@ def test_scripted_complete_game_ends_in_a_result_with_byte_identical_maps(tmp_pa
 
 
 def test_area_views_go_to_the_area_renderer_and_hex_views_are_unchanged():
-    g = Game.new("risk-minas-tirith", seed="r")
-    png = render_view(g.view(None), None)
+    g = Game.new(get_ruleset("risk-minas-tirith"), seed="r")
+    board = g.ruleset.game_board().drawable  # the renderer is handed the board, never fetches it
+    png = render_view(g.view(None), board)
     assert png[:8] == b"\x89PNG\r\n\x1a\n" and len(png) < 1_500_000
-    assert png == render_view(g.view(None), None)  # deterministic
+    assert png == render_view(g.view(None), board)  # deterministic
     t = time.perf_counter()
-    render_view(g.view("good"), None)
+    render_view(g.view("good"), board)
     assert time.perf_counter() - t < 2.0
-    crop = render_view(g.view(None), None, around="grond")
+    crop = render_view(g.view(None), board, around="grond")
     assert crop != png
-    gd = Game.new("gondor", seed="h")
+    gd = Game.new(get_ruleset("gondor"), seed="h")
     hm = gd.ruleset.hexmap
     assert hashlib.sha256(render_view(gd.view(None), hm)).digest() == \
         hashlib.sha256(hexrender.render_view(gd.view(None), hm)).digest()

@@ -3,6 +3,7 @@ import pytest
 
 from engine.core import Game, IllegalOrder, InvalidOrder, OrderError, clone, state_digest
 from tests.risk_helpers import RS, actions_phase, cards_phase, empty_game, put
+from engine.rulesets import get_ruleset
 
 
 def refused(g, seat, text, kind=OrderError):
@@ -34,7 +35,7 @@ def test_walls_gate_grond_forts_and_rammas_echor_as_the_seed_describes():
 
 
 def test_set_up_places_the_seeds_totals():
-    g = Game.new("risk-minas-tirith", seed="s")
+    g = Game.new(get_ruleset("risk-minas-tirith"), seed="s")
     tot = {"good": {}, "evil": {}}
     leaders = {"good": 0, "evil": 0}
     for rec in g.state["areas"].values():
@@ -56,26 +57,26 @@ def test_reinforcement_cards_66_with_two_wild_and_shields():
 
 
 def test_minas_tirith_deck_16_cards_containing_every_card_the_seed_names():
-    g = Game.new("risk-minas-tirith", seed="s")
+    g = Game.new(get_ruleset("risk-minas-tirith"), seed="s")
     kinds = set(g.state["mt_defs"].values())
     assert len(g.state["mt_defs"]) == 16
     assert {"theoden", "aragorn", "mordor", "siege-tower", "ladders"} <= kinds
 
 
 def test_a_group_can_supply_its_own_minas_tirith_list_and_bad_lists_are_refused():
-    g = Game.new("risk-minas-tirith", options={"mt_cards": "theoden,mordor*2,ladders"}, seed="s")
+    g = Game.new(get_ruleset("risk-minas-tirith"), options={"mt_cards": "theoden,mordor*2,ladders"}, seed="s")
     assert sorted(g.state["mt_defs"]) == ["ladders", "mordor1", "mordor2", "theoden"]
-    assert len(Game.new("risk-minas-tirith", options={"mt_cards": "leaders-only"}, seed="s").state["mt_defs"]) == 9
+    assert len(Game.new(get_ruleset("risk-minas-tirith"), options={"mt_cards": "leaders-only"}, seed="s").state["mt_defs"]) == 9
     for bad in ("nosuchcard", "mordor*9", "gandalf*2", ","):
         with pytest.raises(InvalidOrder):
-            Game.new("risk-minas-tirith", options={"mt_cards": bad}, seed="s")
+            Game.new(get_ruleset("risk-minas-tirith"), options={"mt_cards": bad}, seed="s")
     with pytest.raises(InvalidOrder):
-        Game.new("risk-minas-tirith", options={"colour": "x"}, seed="s")
+        Game.new(get_ruleset("risk-minas-tirith"), options={"colour": "x"}, seed="s")
 
 
 # ---------------------------------------------------------------- Gameplay: rounds and turns
 def test_rounds_of_three_turns_with_the_rolling_side_alternating():
-    g = Game.new("risk-minas-tirith", seed="rounds")
+    g = Game.new(get_ruleset("risk-minas-tirith"), seed="rounds")
     seen = []
     for _ in range(6):
         s = g.state
@@ -92,7 +93,7 @@ def test_rounds_of_three_turns_with_the_rolling_side_alternating():
 
 @pytest.mark.parametrize("die,acts,cards", [(6, 6, 0), (5, 5, 1), (4, 4, 2), (3, 3, 3), (2, 2, 4), (1, 1, 5)])
 def test_action_die_table_gives_actions_and_reinforcement_cards(die, acts, cards):
-    g = Game.new("risk-minas-tirith", seed="table")
+    g = Game.new(get_ruleset("risk-minas-tirith"), seed="table")
     g.state["action_dice"] = [die, 1, 1]
     g.play("good", f"take {die}")
     assert g.state["actions"] == acts and len(g.state["hands"]["good"]["reinf"]) == cards
@@ -100,7 +101,7 @@ def test_action_die_table_gives_actions_and_reinforcement_cards(die, acts, cards
 
 
 def test_taking_a_die_not_rolled_is_refused():
-    g = Game.new("risk-minas-tirith", seed="table")
+    g = Game.new(get_ruleset("risk-minas-tirith"), seed="table")
     g.state["action_dice"] = [2, 2, 5]
     refused(g, "good", "take 6", IllegalOrder)
     refused(g, "evil", "take 2", IllegalOrder)  # not Evil's turn
@@ -108,7 +109,7 @@ def test_taking_a_die_not_rolled_is_refused():
 
 # ---------------------------------------------------------------- 3. Exchange cards
 def test_exchange_three_of_a_kind_draws_a_minas_tirith_card_and_one_of_each_is_not_a_set():
-    g = Game.new("risk-minas-tirith", seed="ex")
+    g = Game.new(get_ruleset("risk-minas-tirith"), seed="ex")
     cards_phase(g, "good", reinf=["inf1", "cav1", "cre1", "inf2", "wild1"])
     refused(g, "good", "exchange inf1 cav1 cre1", IllegalOrder)
     top = g.state["hidden"]["mt_deck"][0]
@@ -118,7 +119,7 @@ def test_exchange_three_of_a_kind_draws_a_minas_tirith_card_and_one_of_each_is_n
 
 
 def test_special_exchange_needs_your_shield_and_is_once_per_turn():
-    g = Game.new("risk-minas-tirith", seed="ex")
+    g = Game.new(get_ruleset("risk-minas-tirith"), seed="ex")
     ev = [c for c, d in RS.reinforcement_cards.items() if d["type"] == "infantry" and d["shield"] == "evil"][:3]
     gd = [c for c, d in RS.reinforcement_cards.items() if d["type"] == "infantry" and d["shield"] == "good"][:6]
     cards_phase(g, "good", reinf=ev + gd)
@@ -130,7 +131,7 @@ def test_special_exchange_needs_your_shield_and_is_once_per_turn():
 
 
 def test_special_exchange_place_respects_type_and_walls():
-    g = Game.new("risk-minas-tirith", seed="ex")
+    g = Game.new(get_ruleset("risk-minas-tirith"), seed="ex")
     cav = [c for c, d in RS.reinforcement_cards.items() if d["type"] == "cavalry" and d["shield"] == "good"][:3]
     cards_phase(g, "good", reinf=cav)
     refused(g, "good", f"exchange {' '.join(cav)} special place inf at city", IllegalOrder)
@@ -141,7 +142,7 @@ def test_special_exchange_place_respects_type_and_walls():
 
 
 def test_special_exchange_draw_two_keep_one_and_take_from_discard():
-    g = Game.new("risk-minas-tirith", options={"mt_cards": "sortie,courage,forced-march,gandalf"}, seed="ex")
+    g = Game.new(get_ruleset("risk-minas-tirith"), options={"mt_cards": "sortie,courage,forced-march,gandalf"}, seed="ex")
     gd = [c for c, d in RS.reinforcement_cards.items() if d["type"] == "creature" and d["shield"] == "good"][:3]
     cards_phase(g, "good", reinf=gd)
     g.state["hidden"]["mt_deck"] = ["sortie", "courage", "forced-march"]
@@ -150,7 +151,7 @@ def test_special_exchange_draw_two_keep_one_and_take_from_discard():
     refused(g, "good", "done", IllegalOrder)  # must choose first
     g.play("good", "keep courage")
     assert g.state["hands"]["good"]["mt"] == ["courage"] and "sortie" in g.state["mt_discard"]
-    g2 = Game.new("risk-minas-tirith", options={"mt_cards": "sortie,gandalf,nazgul"}, seed="ex")
+    g2 = Game.new(get_ruleset("risk-minas-tirith"), options={"mt_cards": "sortie,gandalf,nazgul"}, seed="ex")
     cards_phase(g2, "good", reinf=gd)
     g2.state["mt_discard"] = ["gandalf", "nazgul"]
     refused(g2, "good", f"exchange {' '.join(gd)} special take nazgul", IllegalOrder)  # not a Good card
@@ -159,7 +160,7 @@ def test_special_exchange_draw_two_keep_one_and_take_from_discard():
 
 
 def test_six_card_limit_forces_an_exchange():
-    g = Game.new("risk-minas-tirith", seed="lim")
+    g = Game.new(get_ruleset("risk-minas-tirith"), seed="lim")
     seven = [c for c in RS.reinforcement_cards if c.startswith("inf")][:7]
     cards_phase(g, "good", reinf=seven)
     refused(g, "good", "done", IllegalOrder)
@@ -169,7 +170,7 @@ def test_six_card_limit_forces_an_exchange():
 
 
 def test_reinforcements_on_minas_tirith_cards_then_enter_as_a_movement_action():
-    g = Game.new("risk-minas-tirith", seed="host")
+    g = Game.new(get_ruleset("risk-minas-tirith"), seed="host")
     cav = [c for c in RS.reinforcement_cards if c.startswith("cav")][:2]
     cards_phase(g, "good", reinf=cav + ["inf1"], mt=["theoden"])
     g.play("good", f"reinforce {cav[0]} on theoden")
@@ -184,14 +185,14 @@ def test_reinforcements_on_minas_tirith_cards_then_enter_as_a_movement_action():
 
 
 def test_card_plays_come_before_the_actions():
-    g = Game.new("risk-minas-tirith", seed="host")
+    g = Game.new(get_ruleset("risk-minas-tirith"), seed="host")
     cards_phase(g, "good", mt=["sortie"])
     g.play("good", "done")
     refused(g, "good", "play sortie", IllegalOrder)
 
 
 def test_hands_are_face_up_and_only_deck_order_is_hidden():
-    g = Game.new("risk-minas-tirith", seed="hid")
+    g = Game.new(get_ruleset("risk-minas-tirith"), seed="hid")
     cards_phase(g, "good", reinf=["inf1", "cav2"])
     v = g.view(None)
     assert [c["id"] for c in v["hands"]["good"]["reinforcement"]] == ["inf1", "cav2"]
@@ -725,7 +726,7 @@ def test_loss_priority_default_is_cheapest_first_and_blocked_retreats_follow_it(
 
 
 def test_loss_priority_bad_input_refused_and_changes_nothing():
-    g = Game.new("risk-minas-tirith", seed="lp")
+    g = Game.new(get_ruleset("risk-minas-tirith"), seed="lp")
     refused(g, "good", "losses tro", IllegalOrder)   # Good has no trolls
     refused(g, "evil", "losses hor", IllegalOrder)   # Evil has no horse archers
     refused(g, "good", "losses inf inf", InvalidOrder)
@@ -787,7 +788,7 @@ def test_points_when_the_last_reinforcement_card_is_drawn_every_scoring_line():
 
 
 def test_refused_orders_change_nothing_and_cite_the_rule():
-    g = Game.new("risk-minas-tirith", seed="bad")
+    g = Game.new(get_ruleset("risk-minas-tirith"), seed="bad")
     for text in ("", "fly away", "take 0", "move 2inf from city", "attack x from a at b", "done now"):
         refused(g, "good", text)
     try:
@@ -801,7 +802,7 @@ def test_notation_round_trips_and_the_first_25_actions_come_fast():
     import itertools
     import time
 
-    g = Game.new("risk-minas-tirith", seed="fast")
+    g = Game.new(get_ruleset("risk-minas-tirith"), seed="fast")
     g.play("good", f"take {g.state['action_dice'][0]}")
     g.play("good", "done") if len(g.state["hands"]["good"]["reinf"]) <= 6 else None
     for _ in range(3):

@@ -8,7 +8,8 @@ import pytest
 from bot.console import Console
 from bot.service import Ctx, GameService, fit_lines
 from bot.storage import Store
-from engine.core import Event, register
+from engine.core import Event
+from engine.rulesets import register
 from tests import pbp_helpers
 from tests.pbp_helpers import Tiny
 
@@ -25,7 +26,7 @@ class Wordy(Tiny):
 
     name = "tiny-wordy"
     title = "Tiny Wordy"
-    odds = None
+    has_odds = False  # declared: the service never probes for an `odds` method
 
     def apply(self, st, seat, a):
         events = super().apply(st, seat, a)

@@ -14,6 +14,7 @@ from engine.hexgrid import distance
 from engine.rulesets.gondor import GONDOR
 from spi_checks import drawn, refused
 from spi_helpers import fixed_dice, position
+from engine.rulesets import get_ruleset
 
 W, S = "westernesse", "sauron"
 
@@ -384,7 +385,7 @@ def test_10_0_not_at_day_and_not_for_men():
 
 
 def test_7_37_fanatic_modifiers_mode():
-    opts = Game.new("gondor", options={"charts": '[fanatic]\nmode = "modifiers"\n'}).state["options"]
+    opts = Game.new(get_ruleset("gondor"), options={"charts": '[fanatic]\nmode = "modifiers"\n'}).state["options"]
     g = position({"OI1": "1516", "GS1": "1517", "OA1": "1515"}, step="D", turn=3)
     g.state["options"] = opts
     prof = GONDOR.attack_profile(g.state, "OI1", "GS1", "melee")

@@ -9,6 +9,7 @@ from engine.hexgrid import Hex
 from engine.rulesets.gondor import GONDOR
 from spi_checks import refused
 from spi_helpers import fixed_dice, position
+from engine.rulesets import get_ruleset
 
 W, S = "westernesse", "sauron"
 
@@ -45,7 +46,7 @@ def test_4_0_cavalry_moves_six_and_leaders_six():
 
 
 def test_4_0_allowance_comes_from_the_chart():
-    g = Game.new("gondor", options={"charts": "[movement]\ninfantry = 5\n"})
+    g = Game.new(get_ruleset("gondor"), options={"charts": "[movement]\ninfantry = 5\n"})
     pos = position({"GS1": "2516"}, step="F", turn=7)
     pos.state["options"] = g.state["options"]
     pos.play(W, "move GS1 2511")  # 5 hexes with the group's chart

@@ -13,6 +13,7 @@ from engine.core import Action, IllegalOrder, InvalidOrder, state_digest
 from engine.rulesets.gondor import GONDOR
 from spi_checks import drawn, refused
 from spi_helpers import fixed_dice, position
+from engine.rulesets import get_ruleset
 
 W, S = "westernesse", "sauron"
 
@@ -46,7 +47,7 @@ def test_8_37_rating_9_rallies_on_3_to_11(a, b, ok):
 
 def test_8_37_rating_option_from_game_new():
     from engine.core import Game
-    assert Game.new("gondor", options={"rally.IMR": "9"}).state["options"]["rally"] == {"IMR": 9}
+    assert Game.new(get_ruleset("gondor"), options={"rally.IMR": "9"}).state["options"]["rally"] == {"IMR": 9}
 
 
 @pytest.mark.parametrize("a,b,ok", [(3, 4, True), (4, 4, False)])

@@ -9,6 +9,7 @@ from bot.service import Ctx, GameService
 from bot.storage import Store
 from engine.core import Game, state_digest
 from tests import pbp_helpers  # noqa: F401  (registers tiny-pbp)
+from engine.rulesets import get_ruleset
 
 RED, BLUE, MOD, CAROL = 11, 22, 33, 44
 _ids = iter(range(1, 10**9))
@@ -137,7 +138,7 @@ async def test_undoing_a_phase_change_needs_consent_and_restores_the_phase(svc):
 
 
 async def test_walk_refuses_a_log_that_does_not_fit():
-    g = Game.new("tiny-pbp", seed="w")
+    g = Game.new(get_ruleset("tiny-pbp"), seed="w")
     entries = [{"seq": 1, "seat": "red", "kind": "order", "text": "roll", "ref_seq": None,
                 "dice_before": g.dice_drawn(), "dice_after": g.dice_drawn() + 1},
                {"seq": 2, "seat": "red", "kind": "undo", "text": "undo #1", "ref_seq": 1,

@@ -7,6 +7,7 @@ import sys
 from bot.cli import main
 from bot.service import Ctx, GameService
 from bot.storage import Store
+from engine.rulesets import get_ruleset
 from tests import pbp_helpers  # noqa: F401
 from tests.gondor_helpers import SAURON_SETUP
 
@@ -20,7 +21,7 @@ def ctx(user, mod=False):
 async def finished_export(tmp_path, ruleset="tiny-pbp", orders=(), name="v.db"):
     store = await Store.open(str(tmp_path / name))
     svc = GameService(store, renderer=None, seed_source=lambda: "verify-seed-42", clock=lambda: 1.0)
-    seats = list(svc and __import__("engine.core", fromlist=["get_ruleset"]).get_ruleset(ruleset).seats)
+    seats = list(get_ruleset(ruleset).seats)
     await svc.new_game(ctx(1), ruleset, "deadline=12")
     await svc.join(ctx(1), seats[0])
     await svc.join(ctx(2), seats[1])

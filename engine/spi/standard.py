@@ -37,6 +37,7 @@ from engine.core import (
     IllegalOrder,
     InvalidOrder,
     Result,
+    RulesetBase,
     State,
 )
 from engine.hexgrid import Hex, HexError, cheapest_path, distance, reachable
@@ -58,13 +59,15 @@ def pct(f: Fraction) -> str:
     return f"{float(f) * 100:.1f}%"
 
 
-class StandardRules:
+class StandardRules(RulesetBase):
     """The Standard Rules engine. Subclasses set ``name``, ``title``,
     ``seats``, ``side_titles``, ``side_colors`` and provide ``hexmap``,
     ``units``, ``sequence``, ``ruleset_charts_text`` and ``spells``."""
 
     name = "spi"
     title = "SPI Standard Rules"
+    has_odds = True
+    takes_charts = True
     seats: tuple[str, ...] = ()
     side_titles: dict[str, str] = {}
     side_colors: dict[str, str] = {}

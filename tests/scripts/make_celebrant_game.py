@@ -19,6 +19,7 @@ import sys
 from engine.core import Game
 from engine.hexgrid import Hex
 from tests.test_celebrant_secrecy import setup_orders
+from engine.rulesets import get_ruleset
 
 SEED = "7"
 MOVES_PER_PHASE = 10
@@ -78,7 +79,7 @@ def choose(g: Game, seat: str, moved: set[str], rnd: random.Random) -> str:
 
 
 def build() -> list[str]:
-    g = Game.new("celebrant", seed=f"local-{SEED}")
+    g = Game.new(get_ruleset("celebrant"), seed=f"local-{SEED}")
     rnd = random.Random(7)
     lines = [
         "# A complete game of Field of Celebrant (seed 003, living version 1.33) through the console, run in CI",

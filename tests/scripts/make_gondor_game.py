@@ -23,6 +23,7 @@ sys.path.insert(0, str(ROOT))
 
 from engine.core import Game  # noqa: E402
 from engine.hexgrid import Hex, distance  # noqa: E402
+from engine.rulesets import get_ruleset
 
 SEED = 7
 OUT = Path(__file__).with_name("gondor_game.txt")
@@ -48,7 +49,7 @@ GATE = Hex.parse("1910")
 
 class Scribe:
     def __init__(self):
-        self.g = Game.new("gondor", seed=f"local-{SEED}")
+        self.g = Game.new(get_ruleset("gondor"), seed=f"local-{SEED}")
         self.lines: list[str] = []
         self.seat = None
 

@@ -30,15 +30,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import Iterator
 
-from engine.core import (
-    Action,
-    Dice,
-    Event,
-    IllegalOrder,
-    InvalidOrder,
-    State,
-    register,
-)
+from engine.core import Action, Dice, Event, IllegalOrder, InvalidOrder, State
 from engine.hexgrid import Hex, distance
 from engine.maps import HexMap
 from engine.spi.charts import ChartError, shift_morale
@@ -1486,4 +1478,4 @@ class Celebrant(EntryAttacks, StandardRules):
         )
 
 
-CELEBRANT = register(Celebrant())
+CELEBRANT = Celebrant()

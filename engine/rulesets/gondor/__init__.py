@@ -18,15 +18,7 @@ from pathlib import Path
 from typing import Iterator
 
 from engine import chartguard
-from engine.core import (
-    Action,
-    Dice,
-    Event,
-    IllegalOrder,
-    InvalidOrder,
-    State,
-    register,
-)
+from engine.core import Action, Dice, Event, IllegalOrder, InvalidOrder, State
 from engine.hexgrid import Hex, distance
 from engine.maps import HexMap
 from engine.spi.charts import ChartError
@@ -551,4 +543,4 @@ class Gondor(SiegeRules, CommandRules, StandardRules):
         )
 
 
-GONDOR = register(Gondor())
+GONDOR = Gondor()

@@ -30,19 +30,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import Iterator
 
-from engine.core import (
-    Action,
-    AmbiguousOrder,
-    Dice,
-    Event,
-    IllegalOrder,
-    InvalidOrder,
-    Result,
-    State,
-    clone,
-    new_dice,
-    register,
-)
+from engine.core import Action, AmbiguousOrder, Dice, Event, IllegalOrder, InvalidOrder, Result, RulesetBase, State, clone, new_dice
 from engine.rulesets.risk_minas_tirith.board import Board
 
 DATA = Path(__file__).parent / "data"
@@ -95,11 +83,12 @@ def _plural(n: int, word: str) -> str:
     return f"{n} {word}" + ("" if n == 1 else "s")
 
 
-class RiskMinasTirith:
+class RiskMinasTirith(RulesetBase):
     name = "risk-minas-tirith"
     title = "LOTR Risk: Minas Tirith"
     seats = SEATS
     board_kind = "area"
+    has_odds = True
 
     # ------------------------------------------------------------------ data
     @cached_property
@@ -1964,4 +1953,4 @@ class RiskMinasTirith:
         )
 
 
-RISK = register(RiskMinasTirith())
+RISK = RiskMinasTirith()

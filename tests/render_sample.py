@@ -1,6 +1,6 @@
 """A made-up Gondor view for previews, tests and benchmarks.
 
-``python -m render.sample [DIR]`` writes sample PNGs (public view, Westernesse's
+``python -m tests.render_sample [DIR]`` writes sample PNGs (public view, Westernesse's
 view, a crop; and two of the Field of Celebrant, from a new game) to DIR
 (default /tmp/render_samples).
 """
@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from engine.rulesets import get_ruleset
 
 SIDES = {"sauron": {"title": "Sauron", "color": "#8b1a1a"},
          "westernesse": {"title": "Westernesse", "color": "#1f4e9c"}}
@@ -161,7 +162,7 @@ def main(argv: list[str]) -> None:
     # the Field of Celebrant: an open battlefield, its own legend
     from engine.core import Game
 
-    cel = Game.new("celebrant", seed="sample")
+    cel = Game.new(get_ruleset("celebrant"), seed="sample")
     files["celebrant_public.png"] = render_view(cel.view(None), cel.ruleset.hexmap)
     files["celebrant_around_4215.png"] = render_view(cel.view("shadow"), cel.ruleset.hexmap, around="4215")
     for name, data in files.items():
