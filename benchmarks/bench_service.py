@@ -18,7 +18,7 @@ import time
 from pathlib import Path
 
 from bot.service import Ctx, GameService
-from bot.storage import Store
+from bot.storage import open_store
 from tests.gondor_helpers import SAURON_SETUP, WESTERNESSE_SETUP
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -30,7 +30,7 @@ def pct(xs, p):
 
 
 async def fill(path: str, games: int) -> list[float]:
-    store = await Store.open(path)
+    store = await open_store(path)
     svc = GameService(store, renderer=None)
     times = []
     n = 0
@@ -54,7 +54,7 @@ async def fill(path: str, games: int) -> list[float]:
 
 
 async def rebuild_time(path: str) -> tuple[float, int]:
-    store = await Store.open(path)
+    store = await open_store(path)
     svc = GameService(store, renderer=None)
     row = await store.game(1)
     t = time.perf_counter()
@@ -73,10 +73,10 @@ async def rebuild_time(path: str) -> tuple[float, int]:
 STARTUP = """
 import asyncio, resource, sys, time
 t0 = time.perf_counter()
-from bot.storage import Store
+from bot.storage import open_store
 from bot.service import GameService
 async def main():
-    store = await Store.open(sys.argv[1])
+    store = await open_store(sys.argv[1])
     svc = GameService(store, renderer=None)
     n = await svc.warm()
     dt = time.perf_counter() - t0

@@ -23,6 +23,7 @@ class DiscordConfig:
 
 @dataclass
 class StorageConfig:
+    backend: str = "sqlite"  # the one backend today; PostgreSQL joins behind the same interface
     path: str = "palantir.db"
 
 

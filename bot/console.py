@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import TextIO
 
 from bot.service import MAX_CHARTS_BYTES, Ctx, GameService, Outcome, Post, charts_text
-from bot.storage import Store
+from bot.storage import open_store
 from engine.rulesets import get_ruleset
 
 CHANNEL = 1
@@ -287,7 +287,7 @@ async def run_local(ruleset: str, seed: str | None, script: str | None, out_dir:
     if db_path is None:
         tmp = tempfile.TemporaryDirectory(prefix="palantir-")
         db_path = str(Path(tmp.name) / "local.db")
-    store = await Store.open(db_path)
+    store = await open_store(db_path)
     try:
         kw: dict = {"seed_source": (lambda: f"local-{seed}")} if seed is not None else {}
         if not images:

@@ -14,7 +14,7 @@ from discord.ext import commands
 
 from bot.config import Config
 from bot.service import Ctx, GameService, Outcome, Post, split_text
-from bot.storage import Store
+from bot.storage import StoreProtocol as Store, open_store
 
 log = logging.getLogger("palantir")
 
@@ -211,7 +211,7 @@ class PalantirBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         if self.service is None:
-            self._own_store = await Store.open(self.cfg.storage.path)
+            self._own_store = await open_store(self.cfg.storage)
             self.service = GameService(self._own_store, deadline_defaults=self.cfg.deadlines.rules())
         self.service.on_timers_changed = self._wake.set
         n = await self.service.warm()

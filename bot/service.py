@@ -21,7 +21,8 @@ from engine.core import Action, Game, OrderError, commitment, state_digest
 from engine.rulesets import get_ruleset, ruleset_names
 from bot import deadlines as dl
 from bot.history import entry_of, is_blocking, walk
-from bot.storage import Clock, GameRow, Prefs, Store
+from bot.storage import Clock, FireTimer, GameRow, OutboxPost, PauseClock, Prefs
+from bot.storage import StoreProtocol as Store
 
 MAX_TEXT = 2000
 MAX_ORDER_TEXT = 200
@@ -299,7 +300,7 @@ class GameService:
             tail = "\nA new phase began with it (the map below); `/game status` tells who acts." if new_phase else ""
             if resp.get("ephemeral"):
                 if uid:
-                    outbox.append(Store.outbox_sql(it["game_id"], {"text": clip(
+                    outbox.append(OutboxPost(it["game_id"], {"text": clip(
                         f"Recorded before a restart (I could not answer you then):\n{resp['text']}", MAX_TEXT)},
                         now, user_id=uid))
                 line = f"{ping}a command of yours was recorded before a restart; its answer went to you privately.{tail}"
@@ -308,7 +309,7 @@ class GameService:
             payload = {"text": clip(line, MAX_TEXT), "mentions": [uid] if uid else []}
             if new_phase:
                 payload["map"] = it["game_id"]  # the map as it stands now
-            outbox.append(Store.outbox_sql(it["game_id"], payload, now, channel_id=it["channel_id"]))
+            outbox.append(OutboxPost(it["game_id"], payload, now, channel_id=it["channel_id"]))
             if it["seq"] is not None and uid:
                 self.recovered[(it["game_id"], uid)].append((it["text"], it["seq"], now + REPEAT_MINUTES * 60))
             announced += 1
@@ -1032,10 +1033,10 @@ class GameService:
 
     async def _fire(self, row: GameRow, t) -> None:
         now = self.clock()
-        fire = self.store.fire_sql(t.id, now)
+        fire = FireTimer(t.id, now)
         clock = await self.store.clock(row.id)
         if row.status != "active" or clock is None or clock.phase_key != t.phase_key or clock.paused_at is not None:
-            await self.store.run_in_transaction([fire])  # stale: the phase it was for is gone
+            await self.store.apply_effects([fire])  # stale: the phase it was for is gone
             return
         game = await self.load(row)
         seats = await self.store.seats(row.id)
@@ -1043,18 +1044,18 @@ class GameService:
         title = game.view(None).get("phase_title", "this phase")
         if t.kind == "remind":
             if t.seat not in active or t.seat not in seats:
-                await self.store.run_in_transaction([fire])  # done already: no reminder (Diplicity #1219)
+                await self.store.apply_effects([fire])  # done already: no reminder (Diplicity #1219)
                 return
             uid = seats[t.seat]
             ping = await self._awake([uid], now)
             text = (f"⏰ Reminder for **{self.seat_title(t.seat)}** (<@{uid}>): the deadline for {title} is "
                     f"{dl.stamp(clock.deadline_at)}. Give your orders, then `/done`.")
-            await self.store.run_in_transaction(
-                [fire, self.store.outbox_sql(row.id, {"text": text, "mentions": ping}, now, channel_id=row.channel_id)])
+            await self.store.apply_effects(
+                [fire, OutboxPost(row.id, {"text": text, "mentions": ping}, now, channel_id=row.channel_id)])
             return
         # the deadline
         if not active:
-            await self.store.run_in_transaction([fire])
+            await self.store.apply_effects([fire])
             return
         rules = self._rules(row)
         who = [s for s in active if s in seats]
@@ -1075,9 +1076,9 @@ class GameService:
                 if ended:
                     return  # the fired flag went with the order that ended the passing
                 if not applied:
-                    await self.store.run_in_transaction([fire] + nag)  # the nag goes out once, with the fired flag
+                    await self.store.apply_effects([fire] + nag)  # the nag goes out once, with the fired flag
                     return
-            await self.store.run_in_transaction([fire])
+            await self.store.apply_effects([fire])
             return
         pings = await self._awake(sorted({seats[s] for s in who} | {row.creator_id}), now)
         names = ", ".join(f"{self.seat_title(s)} (<@{seats[s]}>)" for s in who)
@@ -1085,15 +1086,15 @@ class GameService:
             text = (f"⌛ The deadline for {title} has passed; still to act: {names}. The game is paused. "
                     f"<@{row.creator_id}>: `/game resume` restarts the clock.")
             clock.paused_at = now
-            await self.store.run_in_transaction([
-                fire, self.store.pause_sql(row.id, now),
-                self.store.outbox_sql(row.id, {"text": text, "mentions": pings}, now, channel_id=row.channel_id)])
+            await self.store.apply_effects([
+                fire, PauseClock(row.id, now),
+                OutboxPost(row.id, {"text": text, "mentions": pings}, now, channel_id=row.channel_id)])
             await self._reschedule(row, game, clock)
             return
         text = (f"⌛ The deadline for {title} has passed; still to act: {names}. "
                 f"<@{row.creator_id}>: `/game extend hours:<n>` gives more time; `/game pause` stops the clock.")
-        await self.store.run_in_transaction(
-            [fire, self.store.outbox_sql(row.id, {"text": text, "mentions": pings}, now, channel_id=row.channel_id)])
+        await self.store.apply_effects(
+            [fire, OutboxPost(row.id, {"text": text, "mentions": pings}, now, channel_id=row.channel_id)])
 
     async def _pass_seat(self, row: GameRow, game: Game, seats: dict[str, int], seat: str, t,
                          title, fire) -> tuple[bool, list, bool]:
@@ -1117,7 +1118,7 @@ class GameService:
                 text = (f"⌛ The deadline for {title} has passed, but {self.seat_title(seat)} (<@{uid}>) cannot be "
                         f"passed: {e}. <@{row.creator_id}>: `/game extend hours:<n>` or `/game sub`.")
                 pings = await self._awake(sorted({uid, row.creator_id}))
-                return False, [self.store.outbox_sql(row.id, {"text": text, "mentions": pings}, self.clock(),
+                return False, [OutboxPost(row.id, {"text": text, "mentions": pings}, self.clock(),
                                                      channel_id=row.channel_id)], False
             action, events, new_state = self._try(game, seat, rs.format(alt))
             by = f"chosen by the bot at the deadline, because {e.message}"
@@ -1133,14 +1134,14 @@ class GameService:
             # a phase that begins here: one post (the order, the report, the ping; the map and
             # the deadline are added when it is sent)
             body = out.notice.text if out.notice else f"{head}\n{text}"
-            posts = [self.store.outbox_sql(row.id, {"text": body,
+            posts = [OutboxPost(row.id, {"text": body,
                                                     "mentions": out.notice.mentions if out.notice else [],
                                                     "map": row.id if out.map_after else None,
                                                     "deadline": row.id if out.map_after else None},
                                            now, channel_id=row.channel_id)]
             for uid, ps in out.dms.items():
                 for p in ps:
-                    posts.append(self.store.outbox_sql(row.id, {"text": p.text}, now, user_id=uid))
+                    posts.append(OutboxPost(row.id, {"text": p.text}, now, user_id=uid))
             return ([fire] if ended else []) + posts
 
         await self._commit(ctx, row, game, seats, seat, action, events, new_state, also=also, by=by, merge=head)

@@ -14,7 +14,7 @@ import sqlite3
 
 import pytest
 
-from bot.storage import Store
+from bot.storage import OutboxPost, Store
 
 GAMES = 12
 STEPS = 40
@@ -33,22 +33,23 @@ async def play(store: Store, gid: int, rng: random.Random, model: dict) -> None:
         if roll < 0.55:
             fail = rng.random() < 0.3
             iid = f"{gid}-{step}"
-            # a failing statement inside the transaction: the CHECK on timers.kind
-            also = [("INSERT INTO timers (game_id, phase_key, kind, due_at) VALUES (?,?,?,?)",
-                     (gid, "p", "bogus" if fail else "remind", float(step)))]
+            # a transaction that fails after its rows and effects were written: the fence refuses
+            # a stale sequence number, so the log row, the snapshot, the answer and the outbox post
+            # must all roll back
+            also = [OutboxPost(gid, {"text": f"post {step}"}, float(step), channel_id=gid)]
             try:
-                await store.append_action(game_id=gid, seq=seq + 1, seat="a", user_id=1, text=f"o{step}",
+                await store.append_action(game_id=gid, seq=seq + (2 if fail else 1), seat="a", user_id=1, text=f"o{step}",
                                           interaction_id=iid, dice_before=0, dice_after=0, events=[],
                                           now=float(step), snapshot={"n": seq + 1} if rng.random() < 0.3 else None,
                                           response={"text": f"ok {step}"}, also=also)
-            except sqlite3.IntegrityError:
-                assert fail
+            except RuntimeError as e:
+                assert fail and "sequence mismatch" in str(e)
             else:
                 assert not fail
                 seq += 1
                 model["actions"][gid].append(f"o{step}")
                 model["responses"].add(iid)
-                model["timers"][gid] += 1
+                model["outbox"][gid] += 1
         elif roll < 0.8:
             iid = f"r{gid}-{step}"
             await store.save_response(iid, gid, {"text": "x"}, float(step))
@@ -80,7 +81,7 @@ async def test_concurrent_games_leave_exactly_the_committed_rows(tmp_path, seed)
         rng = random.Random(seed)
         gids = [await new_game(store, 1000 + i) for i in range(GAMES)]
         model = {"actions": {g: [] for g in gids}, "responses": set(), "seats": {g: set() for g in gids},
-                 "timers": {g: 0 for g in gids}}
+                 "outbox": {g: 0 for g in gids}}
         stop = asyncio.Event()
         rollbacks = asyncio.create_task(doomed(store, stop))
         await asyncio.gather(*(play(store, g, random.Random(rng.random()), model) for g in gids))
@@ -98,7 +99,7 @@ async def test_concurrent_games_leave_exactly_the_committed_rows(tmp_path, seed)
             assert con.execute("SELECT seq FROM games WHERE id=?", (g,)).fetchone()[0] == len(rows)
             seats = {r[0] for r in con.execute("SELECT seat FROM seats WHERE game_id=?", (g,))}
             assert seats == model["seats"][g]
-            assert con.execute("SELECT COUNT(*) FROM timers WHERE game_id=?", (g,)).fetchone()[0] == model["timers"][g]
+            assert con.execute("SELECT COUNT(*) FROM outbox WHERE game_id=?", (g,)).fetchone()[0] == model["outbox"][g]
         responses = {r[0] for r in con.execute("SELECT interaction_id FROM responses")}
         assert responses == model["responses"]
         assert con.execute("SELECT COUNT(*) FROM settings WHERE key LIKE 'doomed%'").fetchone()[0] == 0

@@ -1,4 +1,4 @@
-"""SQLite storage (aiosqlite, WAL).
+"""The SQLite backend (aiosqlite, WAL): the default store, one file, one process.
 
 Tables:
 - ``games``: one row per game, keyed by the channel or thread it lives in;
@@ -25,6 +25,9 @@ import sqlite3
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import Any
+
+from bot.storage.base import (ActionRow, Clock, Effect, FireTimer, GameRow, OutboxPost, PauseClock, Prefs,
+                              Timer)
 
 import aiosqlite
 
@@ -160,81 +163,11 @@ MIGRATIONS: list[str] = [
 SCHEMA_VERSION = len(MIGRATIONS)
 
 
-@dataclass
-class GameRow:
-    id: int
-    guild_id: int | None
-    channel_id: int
-    ruleset: str
-    options: dict
-    seed: str
-    commitment: str
-    creator_id: int
-    status: str
-    seq: int
-    created_at: float
-    started_at: float | None
-    ended_at: float | None
-    deadline_rules: str | None = None  # JSON of bot.deadlines.DeadlineRules, fixed at /game new
-
-    @classmethod
-    def from_row(cls, r: aiosqlite.Row) -> "GameRow":
-        d = dict(r)
-        d["options"] = json.loads(d["options"])
-        return cls(**d)
-
-
-@dataclass
-class ActionRow:
-    game_id: int
-    seq: int
-    seat: str
-    user_id: int | None
-    text: str
-    interaction_id: str | None
-    dice_before: int
-    dice_after: int
-    events: list
-    created_at: float
-    kind: str = "order"  # 'order', or 'undo' (taking back the action #ref_seq)
-    ref_seq: int | None = None
-
-
-@dataclass
-class Timer:
-    id: int
-    game_id: int
-    phase_key: str
-    kind: str
-    seat: str
-    due_at: float
-    fired_at: float | None
-
-
-@dataclass
-class Clock:
-    game_id: int
-    phase_key: str
-    started_at: float
-    extra: float = 0.0
-    paused_at: float | None = None
-    deadline_at: float | None = None
-
-
-@dataclass
-class Prefs:
-    user_id: int
-    quiet_from: str | None = None
-    quiet_to: str | None = None
-    tz: str | None = None
-    away_until: float | None = None
-
-
 def _dumps(obj: Any) -> str:
     return json.dumps(obj, sort_keys=True, separators=(",", ":"))
 
 
-class Store:
+class SqliteStore:
     """The SQLite store, shared by every game of the process.
 
     **One writer discipline** (the storage contract every backend keeps): every
@@ -253,7 +186,7 @@ class Store:
         self._lock = asyncio.Lock()
 
     @classmethod
-    async def open(cls, path: str) -> "Store":
+    async def open(cls, path: str) -> "SqliteStore":
         db = await aiosqlite.connect(path, isolation_level=None)  # we issue BEGIN ourselves
         db.row_factory = aiosqlite.Row
         await db.execute("PRAGMA journal_mode=WAL")
@@ -390,10 +323,10 @@ class Store:
                             interaction_id: str | None, dice_before: int, dice_after: int, events: list,
                             now: float, snapshot: dict | None, response: dict | None,
                             status: str | None = None, kind: str = "order", ref_seq: int | None = None,
-                            also: list[tuple[str, tuple]] = ()) -> None:
+                            also: list[Effect] = ()) -> None:
         """One transaction: the log row, the game's counter, the snapshot at a
         new phase, the answer kept for a redelivered interaction, and ``also``
-        (statements that must happen with it: a timer marked fired, an outbox
+        (effects that must happen with it: a timer marked fired, an outbox
         row). The counter is a fencing check: a writer whose view of the game
         is stale (``seq - 1`` is no longer the game's counter) is refused."""
         async with self.transaction() as tx:
@@ -402,8 +335,8 @@ class Store:
                 " dice_after, events, created_at, kind, ref_seq) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
                 (game_id, seq, seat, user_id, text, interaction_id, dice_before, dice_after,
                  _dumps(events), now, kind, ref_seq))
-            for sql, params in also:
-                await tx.execute(sql, params)
+            for e in also:
+                await tx.execute(*self._effect_sql(e))
             cur = await tx.execute("UPDATE games SET seq=? WHERE id=? AND seq=?", (seq, game_id, seq - 1))
             if cur.rowcount != 1:
                 raise RuntimeError("the game moved on under us (sequence mismatch)")
@@ -465,13 +398,13 @@ class Store:
             out.append(d)
         return out
 
-    async def settle_undelivered(self, interaction_ids: list[str], outbox: list[tuple[str, tuple]],
+    async def settle_undelivered(self, interaction_ids: list[str], posts: list[OutboxPost],
                                  now: float) -> None:
         """One transaction: the announcements of undelivered answers go to the outbox and those
         answers count as delivered (so a second restart does not announce them again)."""
         async with self.transaction() as tx:
-            for sql, params in outbox:
-                await tx.execute(sql, params)
+            for e in posts:
+                await tx.execute(*self._effect_sql(e))
             for iid in interaction_ids:
                 await tx.execute("UPDATE responses SET delivered_at=? WHERE interaction_id=?", (now, iid))
 
@@ -539,26 +472,23 @@ class Store:
         return [Timer(**dict(r)) for r in rows]
 
     @staticmethod
-    def fire_sql(timer_id: int, now: float) -> tuple[str, tuple]:
-        return "UPDATE timers SET fired_at=? WHERE id=? AND fired_at IS NULL", (now, timer_id)
+    def _effect_sql(e: Effect) -> tuple[str, tuple]:
+        if isinstance(e, FireTimer):
+            return "UPDATE timers SET fired_at=? WHERE id=? AND fired_at IS NULL", (e.now, e.timer_id)
+        if isinstance(e, PauseClock):
+            return "UPDATE clocks SET paused_at=? WHERE game_id=?", (e.now, e.game_id)
+        if isinstance(e, OutboxPost):
+            return ("INSERT INTO outbox (game_id, channel_id, user_id, payload, created_at) VALUES (?,?,?,?,?)",
+                    (e.game_id, e.channel_id, e.user_id, _dumps(e.payload), e.now))
+        raise TypeError(f"not a storage effect: {e!r}")
 
-    @staticmethod
-    def pause_sql(game_id: int, now: float) -> tuple[str, tuple]:
-        return "UPDATE clocks SET paused_at=? WHERE game_id=?", (now, game_id)
-
-    @staticmethod
-    def outbox_sql(game_id: int | None, payload: dict, now: float, *, channel_id: int | None = None,
-                   user_id: int | None = None) -> tuple[str, tuple]:
-        return ("INSERT INTO outbox (game_id, channel_id, user_id, payload, created_at) VALUES (?,?,?,?,?)",
-                (game_id, channel_id, user_id, _dumps(payload), now))
-
-    async def run_in_transaction(self, statements: list[tuple[str, tuple]], *, first_must_change: bool = True) -> bool:
-        """Run the statements in one transaction; False (and nothing done) when the first one
-        changed no row (e.g. the timer had already fired)."""
+    async def apply_effects(self, effects: list[Effect], *, first_must_change: bool = True) -> bool:
+        """The effects in one transaction; False (and nothing done) when the first one changed no
+        row (e.g. the timer had already fired)."""
         try:
             async with self.transaction() as tx:
-                for i, (sql, params) in enumerate(statements):
-                    cur = await tx.execute(sql, params)
+                for i, e in enumerate(effects):
+                    cur = await tx.execute(*self._effect_sql(e))
                     if i == 0 and first_must_change and cur.rowcount != 1:
                         raise _NothingToDo
         except _NothingToDo:

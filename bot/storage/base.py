@@ -1,0 +1,176 @@
+"""The storage interface: row types, the effects a transaction carries, and the
+``Store`` protocol every backend implements (``bot/storage/sqlite.py`` today;
+PostgreSQL later, behind the same methods).
+
+**The contract every backend keeps** (issue 18): one writer at a time. Every
+statement and every transaction is serialized store-wide (SQLite: one lock over
+one connection; PostgreSQL: a pooled connection per transaction), so one game's
+write never lands inside, or is rolled back with, another game's transaction.
+``append_action`` fences a stale writer: it commits only if the game's counter
+is still the one the writer read. Nothing outside ``bot/storage/`` writes SQL:
+the service describes what must commit together as *effects*
+(:class:`FireTimer`, :class:`PauseClock`, :class:`OutboxPost`), and the backend
+turns them into its own statements."""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+
+@dataclass
+class GameRow:
+    id: int
+    guild_id: int | None
+    channel_id: int
+    ruleset: str
+    options: dict
+    seed: str
+    commitment: str
+    creator_id: int
+    status: str
+    seq: int
+    created_at: float
+    started_at: float | None
+    ended_at: float | None
+    deadline_rules: str | None = None  # JSON of bot.deadlines.DeadlineRules, fixed at /game new
+
+    @classmethod
+    def from_row(cls, r) -> "GameRow":
+        d = dict(r)
+        d["options"] = json.loads(d["options"]) if isinstance(d["options"], str) else d["options"]
+        return cls(**d)
+
+
+@dataclass
+class ActionRow:
+    game_id: int
+    seq: int
+    seat: str
+    user_id: int | None
+    text: str
+    interaction_id: str | None
+    dice_before: int
+    dice_after: int
+    events: list
+    created_at: float
+    kind: str = "order"  # 'order', or 'undo' (taking back the action #ref_seq)
+    ref_seq: int | None = None
+
+
+@dataclass
+class Timer:
+    id: int
+    game_id: int
+    phase_key: str
+    kind: str
+    seat: str
+    due_at: float
+    fired_at: float | None
+
+
+@dataclass
+class Clock:
+    game_id: int
+    phase_key: str
+    started_at: float
+    extra: float = 0.0
+    paused_at: float | None = None
+    deadline_at: float | None = None
+
+
+@dataclass
+class Prefs:
+    user_id: int
+    quiet_from: str | None = None
+    quiet_to: str | None = None
+    tz: str | None = None
+    away_until: float | None = None
+
+
+
+
+# ----------------------------------------------------------------------------- effects
+@dataclass(frozen=True)
+class FireTimer:
+    """Mark a timer fired (only if it had not fired: the first effect of a batch)."""
+    timer_id: int
+    now: float
+
+
+@dataclass(frozen=True)
+class PauseClock:
+    """Pause a game's clock (a deadline with the `pause` policy)."""
+    game_id: int
+    now: float
+
+
+@dataclass(frozen=True)
+class OutboxPost:
+    """A post for the scheduler to send: to a channel, or by DM to a user."""
+    game_id: int | None
+    payload: dict
+    now: float
+    channel_id: int | None = None
+    user_id: int | None = None
+
+
+Effect = FireTimer | PauseClock | OutboxPost
+
+
+class Store(Protocol):
+    """What the service asks of storage. Every method is one transaction (or one read)."""
+
+    path: str
+
+    async def close(self) -> None: ...
+    async def schema_version(self) -> int: ...
+    # games and seats
+    async def create_game(self, *, channel_id: int, guild_id: int | None, ruleset: str, options: dict, seed: str,
+                          commitment: str, creator_id: int, now: float, initial_state: dict,
+                          deadline_rules: dict | None = None) -> int: ...
+    async def live_game(self, channel_id: int) -> GameRow | None: ...
+    async def latest_game(self, channel_id: int) -> GameRow | None: ...
+    async def game(self, game_id: int) -> GameRow | None: ...
+    async def live_game_ids(self) -> list[int]: ...
+    async def set_status(self, game_id: int, status: str, now: float) -> None: ...
+    async def seats(self, game_id: int) -> dict[str, int]: ...
+    async def take_seat(self, game_id: int, seat: str, user_id: int, now: float) -> bool: ...
+    async def release_seats(self, game_id: int, user_id: int) -> list[str]: ...
+    async def set_seat_holder(self, game_id: int, seat: str, user_id: int) -> None: ...
+    async def active_games_of(self, user_id: int) -> list[int]: ...
+    # the log
+    async def append_action(self, *, game_id: int, seq: int, seat: str, user_id: int | None, text: str,
+                            interaction_id: str | None, dice_before: int, dice_after: int, events: list,
+                            now: float, snapshot: dict | None, response: dict | None, status: str | None = None,
+                            kind: str = "order", ref_seq: int | None = None, also: list[Effect] = ()) -> None: ...
+    async def actions(self, game_id: int, after_seq: int = 0) -> list[ActionRow]: ...
+    async def last_snapshot(self, game_id: int) -> tuple[int, dict]: ...
+    async def first_snapshot(self, game_id: int) -> dict: ...
+    async def snapshot_before(self, game_id: int, seq: int) -> tuple[int, dict]: ...
+    async def last_action_time(self, game_id: int) -> float | None: ...
+    # answers to interactions
+    async def response_for(self, interaction_id: str) -> dict | None: ...
+    async def save_response(self, interaction_id: str, game_id: int | None, response: dict, now: float) -> None: ...
+    async def mark_delivered(self, interaction_id: str, now: float) -> None: ...
+    async def undelivered(self, limit: int = 500) -> list[dict]: ...
+    async def settle_undelivered(self, interaction_ids: list[str], posts: list[OutboxPost], now: float) -> None: ...
+    # settings, clocks, timers, the outbox
+    async def get_setting(self, key: str) -> str | None: ...
+    async def set_setting(self, key: str, value: str) -> None: ...
+    async def clock(self, game_id: int) -> Clock | None: ...
+    async def set_clock(self, clock: Clock, timers: list[tuple[str, str, float]] | None) -> None: ...
+    async def timers(self, game_id: int, pending_only: bool = False) -> list[Timer]: ...
+    async def timer(self, timer_id: int) -> Timer | None: ...
+    async def due_timers(self, now: float) -> list[Timer]: ...
+    async def apply_effects(self, effects: list[Effect], *, first_must_change: bool = True) -> bool: ...
+    async def pending_outbox(self, limit: int = 50) -> list[dict]: ...
+    async def mark_sent(self, outbox_id: int, now: float) -> None: ...
+    async def outbox(self, game_id: int) -> list[dict]: ...
+    # players, undo requests
+    async def prefs(self, user_id: int) -> Prefs: ...
+    async def set_prefs(self, p: Prefs) -> None: ...
+    async def create_undo_request(self, *, game_id: int, seat: str, user_id: int, target_seq: int, at_seq: int,
+                                  needed: list[str], now: float) -> int: ...
+    async def undo_request(self, req_id: int) -> dict | None: ...
+    async def update_undo_request(self, req_id: int, *, votes: dict | None = None, status: str | None = None) -> None: ...
