@@ -1,0 +1,144 @@
+"""The record of a game: export and the animated replay."""
+from __future__ import annotations
+
+import asyncio
+import json
+
+from engine.core import Game, state_digest
+from engine.rulesets import get_ruleset
+from bot.history import entry_of, walk
+from bot.storage import GameRow
+
+from bot.outcome import Outcome, Ctx, public_text
+
+
+class Archive:
+    """A part of ``GameService`` (``bot/service.py``); see the module's docstring."""
+
+    async def export_data(self, row: GameRow) -> dict:
+        seats = await self.store.seats(row.id)
+        rows = await self.store.actions(row.id)
+        over = row.status in ("over", "ended")
+        rs = get_ruleset(row.ruleset)
+
+        def shown(t: str) -> str:  # secret orders stay masked until the game is over (16.74)
+            return t if over else public_text(rs, t)
+        log = [{"seq": a.seq, "seat": a.seat, "kind": a.kind, "order": shown(a.text), "ref_seq": a.ref_seq,
+                "dice": [a.dice_before, a.dice_after],
+                "rolls": [r["value"] for e in a.events for r in e.get("rolls", [])],
+                "public": [e["public"] for e in a.events if e.get("public")]} for a in rows]
+        data = {
+            "palantir_export": 2,
+            "ruleset": row.ruleset,
+            "options": row.options,
+            "status": row.status,
+            "commitment": row.commitment,
+            "seed": row.seed if over else None,
+            "seats": seats,
+            "orders": [shown(a.text) for a in rows if a.kind == "order"],
+            "log": log,
+        }
+        if over:  # the state digests would let a guess at hidden facts be checked, so only now
+            game = Game(get_ruleset(row.ruleset), await self.store.first_snapshot(row.id))
+            data["initial_digest"] = state_digest(game.state)
+            entries = [entry_of(a) for a in rows]
+
+            def digests(start: dict) -> list[str]:  # the whole game again: off the event loop
+                return [state_digest(g.state) for _, g, _ in walk(row.ruleset, start, entries)]
+            ds = await asyncio.to_thread(digests, game.state)
+            for d, item in zip(ds, log):
+                item["digest"] = d
+            data["final_digest"] = ds[-1] if ds else data["initial_digest"]
+        return data
+
+    async def export(self, ctx: Ctx) -> Outcome:
+        row = await self._current(ctx)  # a finished game still answers
+        if isinstance(row, Outcome):
+            return row
+        data = await self.export_data(row)
+        blob = json.dumps(data, indent=1).encode()
+        note = "" if data["seed"] else " The dice seed is withheld until the game is over."
+        return Outcome.private(f"Export of game {row.id} ({len(data['orders'])} orders).{note}",
+                               attachment=blob, attachment_name=f"palantir-game-{row.id}.json")
+
+    async def replay(self, ctx: Ctx, since: str | None = None) -> Outcome:
+        row = await self._current(ctx)
+        if isinstance(row, Outcome):
+            return row
+        if row.status == "open":
+            return Outcome.error("The game has not started yet.")
+        over = row.status in ("over", "ended")
+        seats = await self.store.seats(row.id)
+        rs = get_ruleset(row.ruleset)
+        mine = [s for s in rs.seats if seats.get(s) == ctx.user_id]
+        seat = None if over else (mine[0] if mine else None)
+        rows = await self.store.actions(row.id)
+        first = await self.store.first_snapshot(row.id)
+        try:
+            start_seq = self._replay_start(rows, first, rs, since, mine)
+        except ValueError as e:
+            return Outcome.error(str(e))
+        frames: list[tuple[str, dict]] = []
+
+        def label(v: dict, seq: int) -> str:
+            turn = "Set-up" if v.get("turn") == 0 else f"Turn {v.get('turn')}"
+            return f"{turn}: {v.get('phase_title', '')} (after #{seq})" if seq else f"{turn}: {v.get('phase_title', '')}"
+
+        def collect() -> None:  # the whole game again: off the event loop
+            game0 = Game(rs, first)
+            if start_seq == 0:
+                frames.append((label(game0.view(None), 0), self._frame_view(game0, seat, over)))
+            g = game0
+            for e, g, events in walk(rs, first, [entry_of(a) for a in rows]):
+                if e["seq"] <= start_seq:
+                    continue
+                if any(ev.new_phase for ev in events) or e["kind"] == "undo":  # one frame a phase (and each undo)
+                    frames.append((label(g.view(None), e["seq"]), self._frame_view(g, seat, over)))
+            if not frames or frames[-1][0] != label(g.view(None), row.seq):
+                frames.append((label(g.view(None), row.seq), self._frame_view(g, seat, over)))
+        await asyncio.to_thread(collect)
+        if self.renderer is None:
+            return Outcome.private(f"Replay: {len(frames)} frames (drawing is off here).")
+        from render.replay import MAX_FRAMES as REPLAY_FRAMES, render_frames
+
+        gif = await asyncio.to_thread(render_frames, frames, rs.game_board().drawable, self.renderer)
+        whose = "everything revealed" if over else (f"{self.seat_title(seat)}'s own view" if seat else "the public view")
+        return Outcome.private(f"Replay of game {row.id}, {whose}: {min(len(frames), REPLAY_FRAMES)} frames.",
+                               image=gif, filename=f"palantir-replay-{row.id}.gif")
+
+    @staticmethod
+    def _frame_view(game: Game, seat: str | None, over: bool) -> dict:
+        if not over:
+            return game.view(seat)
+        return game.ruleset.full_view(game.state)
+
+    @staticmethod
+    def _replay_start(rows, first: dict, rs, since: str | None, mine: list[str]) -> int:
+        """The log position the replay starts after: 0 (everything), the phase of the caller's
+        last move (`last`), or the start of turn N (`turn N`)."""
+        text = (since or "").strip().lower()
+        if not text or text in ("all", "start"):
+            return 0
+        if text in ("last", "my last move", "mine"):
+            own = [a.seq for a in rows if a.kind == "order" and a.seat in mine]
+            if not own:
+                raise ValueError("You have made no move in this game yet.")
+            phase_start = 0
+            for e, g, events in walk(rs, first, [entry_of(a) for a in rows]):
+                if e["seq"] >= own[-1]:
+                    break
+                if any(ev.new_phase for ev in events):
+                    phase_start = e["seq"]
+            return phase_start
+        import re
+
+        m = re.fullmatch(r"(?:turn\s*)?(\d{1,3})", text)
+        if not m:
+            raise ValueError("`since` is `last` (your last move) or `turn N`.")
+        n = int(m.group(1))
+        prev = 0
+        for e, g, events in walk(rs, first, [entry_of(a) for a in rows]):
+            if (g.view(None).get("turn") or 0) >= n:
+                return prev
+            prev = e["seq"]
+        raise ValueError(f"Turn {n} has not been played yet.")

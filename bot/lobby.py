@@ -1,0 +1,182 @@
+"""Creating, joining, starting, substituting and ending a game."""
+from __future__ import annotations
+
+import asyncio
+from typing import Awaitable, Callable
+
+from engine.core import Game, OrderError, commitment
+from engine.rulesets import get_ruleset, ruleset_names
+from bot import deadlines as dl
+from bot.storage import Clock, GameRow
+
+from bot.outcome import NEW_GAME_SECONDS, Post, Outcome, Ctx, PlaceError, clip, parse_options
+from bot.table import _locked
+
+
+class Lobby:
+    """A part of ``GameService`` (``bot/service.py``); see the module's docstring."""
+
+    @_locked(needs_game=False)
+    async def new_game(self, ctx: Ctx, ruleset: str, options_text: str | None = None, *,
+                       charts: str | None = None,
+                       open_thread: Callable[[str], Awaitable[int]] | None = None) -> Outcome:
+        """A new game here, or, with ``open_thread`` (the transport's way to open a public thread,
+        given a default name; it returns the thread's channel id or raises ``PlaceError``), in a
+        new thread of this channel. ``charts`` (a chart file's text) becomes the ruleset option
+        ``charts``, which the ruleset checks like any other option."""
+        if ruleset not in ruleset_names():
+            return Outcome.error(f"Unknown ruleset `{clip(ruleset, 30)}`. Available: {', '.join(ruleset_names())}.")
+        if open_thread is None and await self.store.live_game(ctx.channel_id):
+            return Outcome.error("This channel already has a game. Finish it with `/game end`, or use another "
+                                 "channel or thread (`/game new thread:yes` opens one).")
+        try:
+            options = parse_options(options_text)
+            if charts is not None:
+                if "charts" in options:
+                    raise ValueError("give the charts once: as a file or in `options`, not both")
+                options["charts"] = charts
+            rs_options, rules = dl.split_options(options, self.deadline_defaults)
+            rs = get_ruleset(ruleset)
+            seed = self.seed_source()
+            fixture = self.fixtures.pop(ctx.channel_id, None)
+            # the options, and a group's chart file above all, are checked in a worker thread with
+            # a time limit: whatever a group uploads, the other games keep being answered
+            state = await asyncio.wait_for(asyncio.to_thread(rs.new_game, rs_options, seed, fixture),
+                                           NEW_GAME_SECONDS)
+        except (ValueError, OrderError) as e:
+            return Outcome.error(f"Bad options: {e}")
+        except asyncio.TimeoutError:
+            return Outcome.error(f"No game was created: checking the options took over {NEW_GAME_SECONDS:g} s. "
+                                 "Simplify the chart file.")
+        channel_id = ctx.channel_id
+        if open_thread is not None:
+            try:
+                channel_id = await open_thread(clip(f"{rs.title} ({ctx.user_name or 'new game'})", 100))
+            except PlaceError as e:
+                return Outcome.error(f"No game was created: {e}")
+            if await self.store.live_game(channel_id):  # a thread that already holds a game
+                return Outcome.error("That thread already has a game. Finish it with `/game end` there.")
+        gid = await self.store.create_game(
+            channel_id=channel_id, guild_id=ctx.guild_id, ruleset=ruleset, options=options, seed=seed,
+            commitment=commitment(seed), creator_id=ctx.user_id, now=self.clock(), initial_state=state,
+            deadline_rules={"hours": rules.hours, "policy": rules.policy, "reminders": list(rules.reminders)})
+        self.games[gid] = Game(rs, state)
+        seats = ", ".join(f"`{s}`" for s in rs.seats)
+        extra = " with the group's own charts" if "charts" in options else ""
+        if channel_id != ctx.channel_id:
+            out = Outcome.public_reply(
+                f"New game of **{rs.title}**{extra} in the thread <#{channel_id}>, by <@{ctx.user_id}>. "
+                f"Seats: {seats}. Play there: `/game join`, then `/game start`.")
+            out.elsewhere[channel_id] = [Post(text=(
+                f"New game of **{rs.title}**{extra} in this thread, created by <@{ctx.user_id}>. Seats: {seats}. "
+                "Take one with `/game join`, then `/game start`; every game command works here."))]
+            return out
+        return Outcome.public_reply(
+            f"New game of **{rs.title}**{extra} in this channel. Seats: {seats}. "
+            f"Take one with `/game join`, then `/game start`.")
+
+    @_locked(needs_game=True)
+    async def join(self, ctx: Ctx, row: GameRow, seat: str) -> Outcome:
+        rs = get_ruleset(row.ruleset)
+        seat = (seat or "").strip().lower()
+        if seat not in rs.seats:
+            return Outcome.error(f"`{clip(seat, 30)}` is not a seat here. Seats: {', '.join(rs.seats)}.")
+        seats = await self.store.seats(row.id)
+        if seat in seats:
+            holder = seats[seat]
+            if holder == ctx.user_id:
+                return Outcome.error(f"You already hold `{seat}`.")
+            return Outcome.error(f"`{seat}` is taken. Free seats: {', '.join(s for s in rs.seats if s not in seats) or 'none'}.")
+        if row.status != "open":
+            return Outcome.error("The game has started; a moderator can hand a seat over with `/game sub`.")
+        await self.store.take_seat(row.id, seat, ctx.user_id, self.clock())
+        free = [s for s in rs.seats if s not in seats and s != seat]
+        tail = f" Still free: {', '.join(free)}." if free else " All seats are taken: `/game start` when ready."
+        return Outcome.public_reply(f"<@{ctx.user_id}> takes **{self.seat_title(seat)}**.{tail}")
+
+    @_locked(needs_game=True)
+    async def leave(self, ctx: Ctx, row: GameRow) -> Outcome:
+        if row.status != "open":
+            return Outcome.error("The game has started; ask the creator or a moderator for a substitute (`/game sub`).")
+        left = await self.store.release_seats(row.id, ctx.user_id)
+        if not left:
+            return Outcome.error("You hold no seat in this game.")
+        return Outcome.public_reply(f"<@{ctx.user_id}> leaves {', '.join(self.seat_title(s) for s in left)}.")
+
+    @_locked(needs_game=True)
+    async def start(self, ctx: Ctx, row: GameRow) -> Outcome:
+        if row.status != "open":
+            return Outcome.error("This game has already started.")
+        seats = await self.store.seats(row.id)
+        if not (self._can_admin(ctx, row) or ctx.user_id in seats.values()):
+            return Outcome.error("Only a player, the creator or a moderator can start the game.")
+        rs = get_ruleset(row.ruleset)
+        missing = [s for s in rs.seats if s not in seats]
+        if missing:
+            return Outcome.error(f"Seats still free: {', '.join(missing)}. Take them with `/game join`.")
+        await self.store.set_status(row.id, "active", self.clock())
+        game = await self.load(row)
+        row = await self.store.game(row.id)
+        text = (f"The game of **{rs.title}** begins.\n"
+                f"Dice commitment (SHA-256 of the secret seed): `{row.commitment}`. "
+                "Every die and hidden draw comes from that seed; it is published with `/game export` once the game is over.")
+        deadline = await self._sync_clock(row, game)
+        out = Outcome(reply=Post(text=text), ephemeral=False, map_after=(row.id, None),
+                      notice=await self._notice(game, seats, [], deadline))
+        out.dms = await self._secrets_dms(game, seats)
+        return out
+
+    async def autocomplete_seat(self, ctx: Ctx, current: str) -> list[str]:
+        row = await self.store.live_game(ctx.channel_id)
+        if row is None:
+            return []
+        rs = get_ruleset(row.ruleset)
+        seats = await self.store.seats(row.id)
+        cur = (current or "").lower()
+        return [s for s in rs.seats if s not in seats and cur in s][:25]
+
+    async def autocomplete_taken_seat(self, ctx: Ctx, current: str) -> list[str]:
+        row = await self.store.live_game(ctx.channel_id)
+        if row is None:
+            return []
+        seats = await self.store.seats(row.id)
+        cur = (current or "").lower()
+        return [s for s in get_ruleset(row.ruleset).seats if s in seats and cur in s][:25]
+
+    @_locked(needs_game=True)
+    async def end(self, ctx: Ctx, row: GameRow) -> Outcome:
+        if not self._can_admin(ctx, row):
+            return Outcome.error("Only the game's creator or a member with Manage Server can end it.")
+        await self.store.set_status(row.id, "ended", self.clock())
+        self.games.pop(row.id, None)
+        await self.store.set_clock(Clock(row.id, "ended", self.clock()), [])  # no timer outlives its game
+        return Outcome.public_reply(
+            f"The game has been ended by <@{ctx.user_id}>. Seed, for checking every die: `{row.seed}` "
+            f"(its SHA-256 is the commitment `{row.commitment[:16]}…`).")
+
+    @_locked(needs_game=True)
+    async def sub(self, ctx: Ctx, row: GameRow, seat: str, user_id: int, user_is_bot: bool = False) -> Outcome:
+        if not self._can_admin(ctx, row):
+            return Outcome.error("Only the game's creator or a member with Manage Server can hand a seat over.")
+        rs = get_ruleset(row.ruleset)
+        seat = (seat or "").strip().lower()
+        if seat not in rs.seats:
+            return Outcome.error(f"`{clip(seat, 30)}` is not a seat here. Seats: {', '.join(rs.seats)}.")
+        if user_is_bot:
+            return Outcome.error("A bot cannot hold a seat.")
+        seats = await self.store.seats(row.id)
+        if seat not in seats:
+            return Outcome.error(f"Nobody holds `{seat}` yet; the player can take it with `/game join`.")
+        old = seats[seat]
+        if old == user_id:
+            return Outcome.error(f"<@{user_id}> already holds `{seat}`.")
+        await self.store.set_seat_holder(row.id, seat, user_id)
+        out = Outcome.public_reply(f"<@{user_id}> now holds **{self.seat_title(seat)}** (was <@{old}>), "
+                                   f"handed over by <@{ctx.user_id}>.", mentions=[user_id])
+        if row.status == "active":
+            game = await self.load(row)
+            out.dms = await self._secrets_dms(game, {seat: user_id})
+            await self._sync_clock(row, game, force=True)  # the new holder's quiet hours count now
+        return out
+
+    # ============================================================ undo

@@ -1,0 +1,83 @@
+"""Orders and what helps give them: `/order`, `/done`, autocomplete, odds, and `/roll`."""
+from __future__ import annotations
+
+from engine.core import OrderError
+from bot.storage import GameRow
+
+from bot.outcome import MAX_TEXT, MAX_ORDER_TEXT, Post, Outcome, Ctx, clip
+from bot.table import _locked
+
+
+class Orders:
+    """A part of ``GameService`` (``bot/service.py``); see the module's docstring."""
+
+    @_locked(needs_game=True)
+    async def order(self, ctx: Ctx, row: GameRow, text: str, seat: str | None = None) -> Outcome:
+        if row.status != "active":
+            return Outcome.error("The game has not started yet: take the seats, then `/game start`.")
+        if len(text) > MAX_ORDER_TEXT:
+            return Outcome.error(f"That order is too long ({MAX_ORDER_TEXT} characters at most).")
+        game = await self.load(row)
+        seats = await self.store.seats(row.id)
+        who = self._seat_for(game, seats, ctx.user_id, seat)
+        if isinstance(who, Outcome):
+            return who
+        try:
+            action, events, new_state = self._try(game, who, text)
+        except OrderError as e:
+            return Outcome.error(f"Refused ({e.kind}): {e}")
+        if self.recovered and (asked := self._repeat_after_restart(row, ctx, game.ruleset.format(action))):
+            return asked
+        return await self._commit(ctx, row, game, seats, who, action, events, new_state)
+
+    async def done(self, ctx: Ctx, seat: str | None = None) -> Outcome:
+        return await self.order(ctx, "done", seat)
+
+    async def autocomplete_order(self, ctx: Ctx, current: str, limit: int = 25) -> list[str]:
+        row = await self.store.live_game(ctx.channel_id)
+        if row is None or row.status != "active":
+            return []
+        game = await self.load(row)
+        seats = await self.store.seats(row.id)
+        who = self._seat_for(game, seats, ctx.user_id, None)
+        if isinstance(who, Outcome):
+            return []
+        # Discord's choices hold 100 characters at most: longer ones are left out before the 25 are counted
+        return [t for t in game.legal_texts(who, current or "", limit=limit + 25) if len(t) <= 100][:limit]
+
+    async def odds(self, ctx: Ctx, text: str) -> Outcome:
+        row = await self._live(ctx)
+        if isinstance(row, Outcome):
+            return row
+        if row.status != "active":
+            return Outcome.error("The game has not started yet.")
+        if len(text or "") > MAX_ORDER_TEXT:
+            return Outcome.error(f"That is too long ({MAX_ORDER_TEXT} characters at most).")
+        game = await self.load(row)
+        fn = game.ruleset.odds
+        if not game.ruleset.has_odds:
+            return Outcome.error(f"Odds are not available for {game.ruleset.title}.")
+        seats = await self.store.seats(row.id)
+        who = self._seat_for(game, seats, ctx.user_id, None)
+        if isinstance(who, Outcome):
+            return who
+        try:
+            answer = fn(game.state, who, text or "")
+        except OrderError as e:
+            return Outcome.error(f"No odds ({e.kind}): {e}")
+        return Outcome.private(clip(str(answer), MAX_TEXT))
+
+    # ============================================================ replay
+
+    async def roll(self, ctx: Ctx, dice: str, reason: str | None = None, private: bool = False) -> Outcome:
+        from bot.dice import DiceError, roll
+
+        try:
+            result = roll(dice, reason=reason, private=private, rng=self.roll_rng)
+        except DiceError as e:
+            return Outcome.error(f"Cannot roll that: {e}")
+        who = ctx.user_name or f"<@{ctx.user_id}>"
+        text = result.render(who)
+        return Outcome(reply=Post(text=clip(text, MAX_TEXT)), ephemeral=bool(private))
+
+    # ============================================================ deadlines

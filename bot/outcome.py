@@ -1,0 +1,165 @@
+"""What the service answers and how it reads a command: ``Ctx`` (who, where, which
+interaction), ``Outcome`` and ``Post`` (what to send, where, to whom), the limits of a
+message, and the text helpers every part of the service uses. Nothing here imports discord."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable
+
+
+MAX_TEXT = 2000
+MAX_ORDER_TEXT = 200
+RECOVER_HOURS = 1.0  # an answer lost in a crash is announced at the next start if it is this recent
+NEW_GAME_SECONDS = 10.0  # a new game's options and chart file are checked within this
+REPEAT_MINUTES = 15.0  # and the same order from the same player is questioned once for this long
+
+
+# --------------------------------------------------------------------------
+# What a command produces
+# --------------------------------------------------------------------------
+@dataclass
+class Post:
+    text: str = ""
+    image: bytes | None = None
+    filename: str = "map.png"
+    attachment: bytes | None = None  # any other file (e.g. the export)
+    attachment_name: str = "file.bin"
+    mentions: list[int] = field(default_factory=list)  # users this post may ping
+    buttons: list[tuple[str, str]] = field(default_factory=list)  # (custom_id, label)
+    # a DM whose very sending could tell something (hidden information that changed
+    # mid-game): if it cannot be delivered, say so only to its own reader, never in public
+    quiet: bool = False
+
+
+@dataclass
+class Outcome:
+    reply: Post | None = None  # the answer to the caller
+    ephemeral: bool = True  # whether that answer is private
+    public: list[Post] = field(default_factory=list)  # further posts in the channel
+    dms: dict[int, list[Post]] = field(default_factory=dict)  # user id -> private messages
+    ok: bool = True
+    replayed: bool = False  # answered from a redelivered interaction
+    map_after: tuple[int, str | None] | None = None  # (game id, seat or None): post this map next
+    # a phase's notice (what begins, who must act, the deadline): posted once, with map_after's image
+    notice: Post | None = None
+    elsewhere: dict[int, list[Post]] = field(default_factory=dict)  # channel (e.g. a new thread) -> posts
+
+    @classmethod
+    def error(cls, text: str) -> "Outcome":
+        return cls(reply=Post(text=clip(text, 400)), ephemeral=True, ok=False)
+
+    @classmethod
+    def private(cls, text: str, **kw) -> "Outcome":
+        return cls(reply=Post(text=text, **kw), ephemeral=True)
+
+    @classmethod
+    def public_reply(cls, text: str, **kw) -> "Outcome":
+        return cls(reply=Post(text=text, **kw), ephemeral=False)
+
+
+@dataclass
+class Ctx:
+    """Who is asking, where."""
+
+    channel_id: int
+    user_id: int
+    guild_id: int | None = None
+    interaction_id: str | None = None
+    is_moderator: bool = False  # Manage Server in this guild
+    user_name: str | None = None
+
+
+class PlaceError(Exception):
+    """The transport could not open the place (a thread) a new game was to live in; the
+    message is shown to the caller privately."""
+
+
+MAX_CHARTS_BYTES = 64 * 1024  # a chart file (attachment or console file) at most
+
+
+def charts_text(data: bytes) -> str:
+    """A chart file's bytes as text: at most 64 KB, UTF-8; ValueError (for the caller) otherwise."""
+    if len(data) > MAX_CHARTS_BYTES:
+        raise ValueError(f"the chart file is {len(data) // 1024} KB; at most {MAX_CHARTS_BYTES // 1024} KB")
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as e:
+        raise ValueError(f"the chart file is not UTF-8 text (byte {e.start})") from None
+    if not text.strip():
+        raise ValueError("the chart file is empty")
+    return text
+
+
+def fit_lines(lines: list[tuple[str, str]], limit: int = MAX_TEXT) -> str:
+    """Join ``(kind, line)`` pairs into one message within ``limit`` characters, in order:
+    ``keep`` lines (who must act and their pings, the deadline) always stay whole; ``trim``
+    lines (the report) are cut from the end as needed; ``opt`` lines (a hint) go first."""
+    lines = [(k, t) for k, t in lines if t]
+    size = sum(len(t) + 1 for _, t in lines) - 1
+    if size > limit:
+        lines = [(k, t) for k, t in lines if k != "opt"]
+    room = limit + 1 - sum(len(t) + 1 for k, t in lines if k == "keep")  # n lines, n - 1 line breaks
+    out = []
+    for k, t in lines:
+        if k in ("keep", "opt"):
+            out.append(t)
+            continue
+        if room <= 1:
+            continue
+        if len(t) + 1 <= room:
+            out.append(t)
+            room -= len(t) + 1
+        else:
+            out.append(clip(t, room - 1))
+            room = 0
+    return "\n".join(out)[:limit]
+
+
+def public_text(rs, text: str) -> str:
+    """An order as the public may read it (a ruleset may mask secret orders; ``rs`` None: a
+    finished game, nothing is secret any more)."""
+    return text if rs is None else rs.public_order_text(text)
+
+
+def clip(text: str, n: int) -> str:
+    return text if len(text) <= n else text[: n - 1] + "…"
+
+
+def split_text(text: str, limit: int = MAX_TEXT) -> list[str]:
+    """Split on line breaks into chunks within Discord's message limit."""
+    out, cur = [], ""
+    for line in text.split("\n"):
+        while len(line) > limit:
+            if cur:
+                out.append(cur)
+                cur = ""
+            out.append(line[:limit])
+            line = line[limit:]
+        if len(cur) + len(line) + (1 if cur else 0) > limit:
+            out.append(cur)
+            cur = line
+        else:
+            cur = f"{cur}\n{line}" if cur else line
+    if cur or not out:
+        out.append(cur)
+    return out
+
+
+def parse_options(text: str | None) -> dict[str, str]:
+    """``key=value`` pairs separated by spaces or commas."""
+    if not text:
+        return {}
+    if len(text) > 500:
+        raise ValueError("options are too long (500 characters at most)")
+    out: dict[str, str] = {}
+    for part in text.replace(",", " ").split():
+        if "=" not in part:
+            raise ValueError(f"option `{clip(part, 30)}` is not key=value")
+        k, _, v = part.partition("=")
+        if not k or not v:
+            raise ValueError(f"option `{clip(part, 30)}` is not key=value")
+        out[k.strip().lower()] = v.strip()
+    return out
+
+
+Renderer = Callable[[dict, object, str | None], bytes]

@@ -1,0 +1,76 @@
+"""Answers lost in a crash (issue 18): announced at start-up, a retry of the same order asked about."""
+from __future__ import annotations
+
+from engine.rulesets import get_ruleset
+from bot.storage import GameRow, OutboxPost
+
+from bot.outcome import MAX_TEXT, RECOVER_HOURS, REPEAT_MINUTES, Outcome, Ctx, public_text, clip
+
+
+class Recovery:
+    """A part of ``GameService`` (``bot/service.py``); see the module's docstring."""
+
+    async def announce_unanswered(self) -> int:
+        """Start-up, before any command is taken: answers stored with their order but never
+        delivered (the process died between the commit and the reply) are queued in the outbox,
+        in the same transaction that marks them delivered: a public answer in the game's
+        channel, a private one (a secret order's) by DM with only a neutral line in the channel.
+        An answer older than ``RECOVER_HOURS`` is only marked. Each recovered order is
+        remembered for ``REPEAT_MINUTES``: the same order from the same player is then questioned
+        once instead of applied again (``order``). Returns how many were announced."""
+        now = self.clock()
+        items = await self.store.undelivered()
+        ids, outbox, announced = [], [], 0
+        for it in items:
+            ids.append(it["interaction_id"])
+            if it["game_id"] is None or it["channel_id"] is None or now - it["created_at"] > RECOVER_HOURS * 3600:
+                continue
+            resp, uid = it["response"], it["user_id"]
+            ping = f"<@{uid}>, " if uid else ""
+            what = f"your order `{clip(public_text(get_ruleset(it['ruleset']), it['text']), 200)}`" if it["seq"] is not None else "your command"
+            new_phase = any(e.get("new_phase") for e in it["events"])
+            tail = "\nA new phase began with it (the map below); `/game status` tells who acts." if new_phase else ""
+            if resp.get("ephemeral"):
+                if uid:
+                    outbox.append(OutboxPost(it["game_id"], {"text": clip(
+                        f"Recorded before a restart (I could not answer you then):\n{resp['text']}", MAX_TEXT)},
+                        now, user_id=uid))
+                line = f"{ping}a command of yours was recorded before a restart; its answer went to you privately.{tail}"
+            else:
+                line = f"{ping}{what} was recorded before a restart; I could not answer then. The answer was:\n{resp['text']}{tail}"
+            payload = {"text": clip(line, MAX_TEXT), "mentions": [uid] if uid else []}
+            if new_phase:
+                payload["map"] = it["game_id"]  # the map as it stands now
+            outbox.append(OutboxPost(it["game_id"], payload, now, channel_id=it["channel_id"]))
+            if it["seq"] is not None and uid:
+                self.recovered[(it["game_id"], uid)].append((it["text"], it["seq"], now + REPEAT_MINUTES * 60))
+            announced += 1
+        if ids:
+            await self.store.settle_undelivered(ids, outbox, now)
+            if self.on_timers_changed and outbox:
+                self.on_timers_changed()  # the scheduler sends the outbox now
+        return announced
+
+    async def delivered(self, interaction_id: str) -> None:
+        """The transport sent the answer to this interaction."""
+        await self.store.mark_delivered(interaction_id, self.clock())
+
+    def _repeat_after_restart(self, row: GameRow, ctx: Ctx, canon: str) -> Outcome | None:
+        """An order equal to one recovered at start-up, from the same player, soon after the
+        restart: asked about once, not applied (the player did not see the first answer and may
+        be retrying it). Sent again, it is applied."""
+        key = (row.id, ctx.user_id)
+        pending = self.recovered.get(key)
+        if not pending:
+            return None
+        now = self.clock()
+        pending[:] = [p for p in pending if p[2] > now]
+        for i, (text, seq, _) in enumerate(pending):
+            if text == canon:
+                del pending[i]
+                return Outcome.error(
+                    f"`{clip(canon, 200)}` was already applied (log #{seq}) just before a restart, so I did not apply "
+                    "it again. If you mean to give the same order a second time, send it once more.")
+        if not pending:
+            del self.recovered[key]
+        return None

@@ -1,0 +1,329 @@
+"""The one path every command takes: the game's lock and idempotency (``_locked``), loading and
+rebuilding a game, trying an order on a copy and committing it with its notice, DMs and clock
+(``_commit``), and the notices a phase begins with."""
+from __future__ import annotations
+
+import asyncio
+import functools
+import secrets
+import time
+from collections import defaultdict
+from typing import Callable
+
+from engine.core import Action, Game
+from engine.rulesets import get_ruleset
+from bot import deadlines as dl
+from bot.history import entry_of, walk
+from bot.storage import GameRow
+from bot.storage import StoreProtocol as Store
+
+from bot.outcome import Renderer, MAX_TEXT, Post, Outcome, Ctx, fit_lines, public_text, clip
+
+
+def default_renderer(view: dict, hexmap, around: str | None = None) -> bytes:
+    from render import render_view
+
+    return render_view(view, hexmap, around=around)
+
+
+def _locked(needs_game: bool = True):
+    """A command that may change a game: under the channel's lock; a
+    redelivered interaction is answered from storage, not run again; with
+    ``needs_game`` the live game's row is passed in (or "no game here")."""
+
+    def deco(fn):
+        @functools.wraps(fn)
+        async def wrapper(self: "Table", ctx: Ctx, *args, **kw) -> Outcome:
+            async with self.locks[ctx.channel_id]:
+                if (r := await self._replayed(ctx)):
+                    return r
+                gid = None
+                if needs_game:
+                    row = await self._live(ctx)
+                    if isinstance(row, Outcome):
+                        return row
+                    gid = row.id
+                    out = await fn(self, ctx, row, *args, **kw)
+                else:
+                    out = await fn(self, ctx, *args, **kw)
+                if out.ok and not out.replayed:
+                    await self._remember(ctx, gid, out)
+                return out
+
+        return wrapper
+
+    return deco
+
+
+class Table:
+    """The commit path and what every part of the service shares."""
+
+    def __init__(self, store: Store, *, clock: Callable[[], float] = time.time,
+                 renderer: Renderer | None = default_renderer, seed_source: Callable[[], str] | None = None,
+                 roll_rng=None, deadline_defaults: dl.DeadlineRules | None = None):
+        self.store = store
+        # a game's deadlines when its options set none (the bot passes `[deadlines]` from its config)
+        self.deadline_defaults = deadline_defaults or dl.DeadlineRules(0.0, "nag", (12.0, 2.0))
+        self.on_timers_changed: Callable[[], None] | None = None  # the scheduler's wake-up
+        self.clock = clock
+        self.renderer = renderer
+        self.seed_source = seed_source or (lambda: secrets.token_hex(32))
+        self.roll_rng = roll_rng  # /roll dice: None means the system's unpredictable source
+        self.games: dict[int, Game] = {}  # game id -> live game
+        self.locks: dict[int, asyncio.Lock] = defaultdict(asyncio.Lock)  # channel id -> lock
+        self.fixtures: dict[int, dict] = {}  # channel id -> fixture for the next new game (tests, tabletop)
+        # (game id, user id) -> orders stored before a restart whose answer never reached the
+        # player: [canonical text, log seq, until when a repeat is questioned]
+        self.recovered: dict[tuple[int, int], list[tuple[str, int, float]]] = defaultdict(list)
+
+    async def load(self, row: GameRow) -> Game:
+        g = self.games.get(row.id)
+        if g is None:
+            g = await self.rebuild(row)
+            self.games[row.id] = g
+        return g
+
+    async def rebuild(self, row: GameRow) -> Game:
+        """The last snapshot plus the log after it."""
+        seq, state = await self.store.last_snapshot(row.id)
+        game = Game(get_ruleset(row.ruleset), state)
+        for a in await self.store.actions(row.id, after_seq=seq):
+            if a.kind != "order":  # an undo row always carries its own snapshot
+                raise RuntimeError(f"game {row.id}: undo row #{a.seq} without a snapshot")
+            if game.dice_drawn() != a.dice_before:
+                raise RuntimeError(f"game {row.id}: dice counter mismatch before #{a.seq}")
+            game.play(a.seat, a.text)
+            if game.dice_drawn() != a.dice_after:
+                raise RuntimeError(f"game {row.id}: dice counter mismatch after #{a.seq}")
+        return game
+
+    async def replay_from_start(self, row: GameRow) -> Game:
+        """The first snapshot plus the whole log, undos honoured (for verification)."""
+        game = Game(get_ruleset(row.ruleset), await self.store.first_snapshot(row.id))
+        for _, game, _ in walk(row.ruleset, game.state, [entry_of(a) for a in await self.store.actions(row.id)]):
+            pass
+        return game
+
+    async def warm(self) -> int:
+        """Load every live game (start-up)."""
+        n = 0
+        for gid in await self.store.live_game_ids():
+            row = await self.store.game(gid)
+            game = await self.load(row)
+            await self._sync_clock(row, game)  # a phase that changed just before a crash gets its clock
+            n += 1
+        return n
+
+    async def _replayed(self, ctx: Ctx) -> Outcome | None:
+        if not ctx.interaction_id:
+            return None
+        r = await self.store.response_for(ctx.interaction_id)
+        if r is None:
+            return None
+        return Outcome(reply=Post(text=r["text"]), ephemeral=r["ephemeral"], ok=r.get("ok", True), replayed=True)
+
+    async def _remember(self, ctx: Ctx, game_id: int | None, out: Outcome) -> None:
+        if ctx.interaction_id and out.reply:
+            await self.store.save_response(ctx.interaction_id, game_id,
+                                           {"text": out.reply.text, "ephemeral": out.ephemeral, "ok": out.ok},
+                                           self.clock())
+
+    async def _live(self, ctx: Ctx) -> GameRow | Outcome:
+        row = await self.store.live_game(ctx.channel_id)
+        if row is None:
+            return Outcome.error("There is no game in this channel. Start one with `/game new`.")
+        return row
+
+    async def _current(self, ctx: Ctx) -> GameRow | Outcome:
+        """The channel's game, live or finished (the latest one)."""
+        row = await self.store.latest_game(ctx.channel_id)
+        if row is None:
+            return Outcome.error("There is no game in this channel. Start one with `/game new`.")
+        return row
+
+    def _can_admin(self, ctx: Ctx, row: GameRow) -> bool:
+        return ctx.is_moderator or ctx.user_id == row.creator_id
+
+    async def render_async(self, game: Game, seat: str | None, around: str | None = None) -> bytes | None:
+        if self.renderer is None:
+            return None
+        view = game.view(seat)  # the view is taken now, under the lock; drawing may run in a thread
+        return await asyncio.to_thread(self.renderer, view, game.ruleset.game_board().drawable, around)
+
+    async def render_game(self, game_id: int, seat: str | None) -> tuple[bytes | None, str]:
+        """The map of a game as it is now (for ``Outcome.map_after``)."""
+        game = self.games.get(game_id)
+        if game is None:
+            row = await self.store.game(game_id)
+            game = await self.load(row)
+        head = self._phase_head(game.view(None)).strip("*")
+        return await self.render_async(game, seat), f"Map: {head}. {self._map_hint(game)}"
+
+    @staticmethod
+    def seat_title(seat: str) -> str:
+        return seat.replace("-", " ").title()
+
+    @staticmethod
+    def _phase_head(v: dict) -> str:
+        """The bold status line: "Game-Turn N of M (day): <phase>" only for rulesets whose
+        turns are numbered that way (numeric ``turns``); otherwise the phase title alone."""
+        title = v.get("phase_title", "")
+        turns, turn = v.get("turns"), v.get("turn")
+        if isinstance(turns, int) and isinstance(turn, int):
+            if turn == 0:
+                return f"**Set-up: {title}**"
+            light = f" ({'night' if v['night'] else 'day'})" if "night" in v else ""
+            return f"**Game-Turn {turn} of {turns}{light}: {title}**"
+        return f"**{title}**"
+
+    def _to_act(self, v: dict, seats: dict[str, int], ping: bool) -> tuple[str, list[int]]:
+        users, who = [], []
+        for s in v.get("active", []):
+            uid = seats.get(s)
+            if uid is not None and ping:
+                users.append(uid)
+                who.append(f"{self.seat_title(s)} (<@{uid}>)")
+            else:
+                who.append(self.seat_title(s))
+        return (f"To act: {', '.join(who)}." if who else ""), sorted(set(users))
+
+    def _turn_line(self, game: Game, seats: dict[str, int], ping: bool) -> tuple[str, list[int]]:
+        v = game.view(None)
+        act, users = self._to_act(v, seats, ping)
+        text = self._phase_head(v)
+        if act:
+            text += "\n" + act
+        return text, users
+
+    @staticmethod
+    def _map_hint(game: Game) -> str:
+        place = game.ruleset.game_board().kind
+        return f"Open the map to read the counters; `/game map around:<{place}>` zooms in."
+
+    async def _notice(self, game: Game, seats: dict[str, int], report: list[str], deadline: float | None,
+                      *, before: list[str] = (), limit: int = MAX_TEXT) -> Post:
+        """A phase's notice, one post with the map: what begins (a short report, trimmed if long),
+        who must act (pinged, never trimmed), the deadline, a hint."""
+        v = game.view(None)
+        act, pings = self._to_act(v, seats, ping=True)
+        lines = [("keep", t) for t in before] + [("keep", self._phase_head(v))]
+        lines += [("trim", t) for t in report]
+        tracks = v.get("tracks") or []
+        if tracks:  # the demoralization (or score) tracks, on one line
+            lines.append(("keep", clip("Tracks: " + " · ".join(
+                f"{t['name']} {t['points']}/{t['level']}" + (" (demoralized)" if t.get("demoralized") else "")
+                for t in tracks if isinstance(t, dict) and "points" in t), 300)))
+        lines += [("keep", act)]
+        if deadline:
+            lines.append(("keep", f"Deadline: {dl.stamp(deadline)}."))
+        lines.append(("opt", self._map_hint(game)))
+        return Post(text=fit_lines(lines, limit), mentions=await self._awake(pings))
+
+    def _changed_secrets(self, rs, seats: dict[str, int], before: dict, after: dict) -> dict[int, list[Post]]:
+        """A seat's hidden information changed (an order, an undo): re-sent by DM,
+        quietly (if it cannot be delivered, only its reader is told)."""
+        out: dict[int, list[Post]] = defaultdict(list)
+        for s, uid in seats.items():
+            now = rs.secret_text(after, s)
+            if now and now != rs.secret_text(before, s):
+                out[uid].append(Post(text=f"**{self.seat_title(s)}** — your hidden information has changed:\n{now}",
+                                     quiet=True))
+        return dict(out)
+
+    async def _secrets_dms(self, game: Game, seats: dict[str, int]) -> dict[int, list[Post]]:
+        dms: dict[int, list[Post]] = defaultdict(list)
+        for seat, uid in seats.items():
+            text = game.ruleset.secret_text(game.state, seat)
+            if text:
+                dms[uid].append(Post(text=f"**{self.seat_title(seat)}** — hidden information, for you only:\n{text}"))
+        return dict(dms)
+
+    def _seat_for(self, game: Game, seats: dict[str, int], user_id: int, requested: str | None) -> str | Outcome:
+        mine = [s for s in game.ruleset.seats if seats.get(s) == user_id]
+        if not mine:
+            return Outcome.error("You hold no seat in this game, so you cannot give orders here.")
+        if requested:
+            requested = requested.strip().lower()
+            if requested not in mine:
+                return Outcome.error(f"You do not hold the `{clip(requested, 30)}` seat.")
+            return requested
+        active = game.active_seats()
+        cands = [s for s in mine if s in active]
+        return (cands or mine)[0]
+
+    def _try(self, game: Game, seat: str, text: str):
+        """Parse, check and apply on a copy; the live game is untouched."""
+        trial = Game(game.ruleset, game.state)
+        action, events = trial.play(seat, text)  # play() works on a clone of the state
+        return action, events, trial.state
+
+    async def _commit(self, ctx: Ctx, row: GameRow, game: Game, seats: dict[str, int], seat: str,
+                      action: Action, events, new_state: dict, *, also=None, by: str | None = None,
+                      merge: str | None = None) -> Outcome:
+        """Write an accepted order (one transaction). ``also(text, outcome)`` gives further
+        statements for the same transaction (the scheduler's fired flag and outbox);
+        ``by`` names who acted when it was not the seat's holder (the deadline). An order that
+        starts a phase gets ``notice`` (report, pings, deadline) to post with the map; with
+        ``merge`` (a first line) the order's own lines go into that notice too (one post)."""
+        rs = game.ruleset
+        canon = rs.format(action)
+        new_phase = any(e.new_phase for e in events)
+        seq = row.seq + 1
+        res = rs.result(new_state)
+        lines = [f"**{self.seat_title(seat)}** `{public_text(rs, canon)}`" + (f" ({by})" if by else "")]
+        report: list[str] = []
+        for e in events:
+            if e.public and e.new_phase and not res:
+                report.append(e.public)  # what begins: in the phase's notice
+            elif e.public:
+                lines.append(e.public)
+            for roll in e.rolls:
+                lines.append(f"  🎲 {roll.get('label', '')}: {roll['value']}")
+        old_game_state = game.state
+        dice_before = game.dice_drawn()
+        game.state = new_state
+        if res:
+            lines.append(f"**The game is over.** {res.summary}")
+        text = clip("\n".join(lines), MAX_TEXT)
+        out = Outcome(reply=Post(text=text), ephemeral=False)
+        secret = public_text(rs, canon) != canon
+        if secret:
+            # a secret order (Gondor's oil, 16.74): the giver reads it privately (a public
+            # answer would show the command as typed); the channel gets the masked line
+            # as a plain post
+            mine = clip("\n".join([f"**{self.seat_title(seat)}** `{canon}`"] + lines[1:]), MAX_TEXT)
+            out = Outcome(reply=Post(text=mine), ephemeral=True, elsewhere={ctx.channel_id: [Post(text=text)]})
+
+        async def notice(deadline: float | None) -> Post:
+            if merge is not None:  # one post for everything: room left for the deadline added when sent
+                return await self._notice(game, seats, lines + report, None, before=[merge], limit=MAX_TEXT - 120)
+            return await self._notice(game, seats, report, deadline)
+
+        if new_phase and not res:
+            out.notice = await notice(None)
+        dms: dict[int, list[Post]] = defaultdict(list)
+        for e in events:
+            for s, t in e.private.items():
+                if s in seats:
+                    dms[seats[s]].append(Post(text=f"**{self.seat_title(s)}** (private): {t}"))
+        for uid, posts in self._changed_secrets(rs, seats, old_game_state, new_state).items():
+            dms[uid].extend(posts)
+        out.dms = dict(dms)
+        if new_phase:
+            out.map_after = (row.id, None)
+        try:
+            await self.store.append_action(
+                game_id=row.id, seq=seq, seat=seat, user_id=ctx.user_id or None, text=canon,
+                interaction_id=ctx.interaction_id, dice_before=dice_before,
+                dice_after=game.dice_drawn(), events=[e.to_json() for e in events],
+                now=self.clock(), snapshot=new_state if new_phase else None,
+                response={"text": out.reply.text, "ephemeral": out.ephemeral, "ok": True},
+                status="over" if res else None, also=also(text, out) if also else ())
+        except BaseException:
+            game.state = old_game_state  # nothing was written; nothing changes
+            raise
+        fresh = await self.store.game(row.id)
+        deadline = await self._sync_clock(fresh, game)
+        if out.notice and deadline and merge is None:
+            out.notice = await notice(deadline)
+        return out

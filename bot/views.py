@@ -1,0 +1,147 @@
+"""What a player reads: status, the map, the log, secrets, help."""
+from __future__ import annotations
+
+from engine.core import OrderError
+from engine.rulesets import get_ruleset, ruleset_names
+
+from bot.outcome import MAX_TEXT, Post, Outcome, Ctx, public_text, clip, split_text
+
+
+class Views:
+    """A part of ``GameService`` (``bot/service.py``); see the module's docstring."""
+
+    async def status(self, ctx: Ctx) -> Outcome:
+        row = await self._current(ctx)  # a finished game still answers
+        if isinstance(row, Outcome):
+            return row
+        rs = get_ruleset(row.ruleset)
+        seats = await self.store.seats(row.id)
+        seat_list = ", ".join(f"{self.seat_title(s)}: " + (f"<@{seats[s]}>" if s in seats else "free") for s in rs.seats)
+        if row.status == "open":
+            return Outcome.private(f"**{rs.title}**, waiting to start. Seats: {seat_list}.")
+        game = await self.load(row)
+        v = game.view(None)
+        head, _ = self._turn_line(game, seats, ping=False)
+        tracks = "\n".join(f"- {t.get('name', '?')}: {t.get('points', '?')} / {t.get('level', '?')}"
+                           for t in v.get("tracks", []) if isinstance(t, dict))
+        text = (f"**{rs.title}** ({row.status}). Seats: {seat_list}.\n{head}\n"
+                f"{await self._deadline_line(row)}\n{tracks}\nOrders so far: {row.seq}.")
+        for seat in (s for s in rs.seats if seats.get(s) == ctx.user_id):
+            own = game.view(seat)
+            left = [u["id"] for u in own["units"] if u["side"] == seat and u["hex"] is None]
+            if left and own.get("turn") == 0:
+                text += f"\n{self.seat_title(seat)}: still to deploy: {', '.join(left)}."
+        if row.status in ("over", "ended"):
+            res = game.result()
+            text += f"\nResult: {res.summary if res else 'ended by the creator or a moderator'}"
+        return Outcome.private(clip(text, MAX_TEXT))
+
+    async def map(self, ctx: Ctx, around: str | None = None, mine: bool = False) -> Outcome:
+        row = await self._current(ctx)  # a finished game still answers
+        if isinstance(row, Outcome):
+            return row
+        game = await self.load(row)
+        seat = None
+        if mine:
+            seats = await self.store.seats(row.id)
+            who = self._seat_for(game, seats, ctx.user_id, None)
+            if isinstance(who, Outcome):
+                return who
+            seat = who
+        if around:
+            try:
+                around = self.parse_around(game.ruleset, around)
+            except (ValueError, OrderError) as e:
+                return Outcome.error(str(e))
+        try:
+            img = await self.render_async(game, seat, around)
+        except ValueError as e:  # the drawing refused the place after all
+            return Outcome.error(str(e))
+        label = f"{self.seat_title(seat)}'s own view (private)" if seat else "Public map"
+        text = f"{label}" + (f", around {around}" if around else "") + "."
+        return Outcome(reply=Post(text=text, image=img), ephemeral=bool(seat))
+
+    @staticmethod
+    def parse_around(rs, text: str) -> str:
+        """The canonical place for ``/game map around:``: the ruleset's own ``parse_around(text)``
+        if it has one; else an area id (or a unique prefix or name) for an area game
+        (``board_kind == "area"``, ``board.areas``), a hex on the map for a hex game."""
+        text = (text or "").strip()
+        if len(text) > 40:
+            raise ValueError("`around` is a hex or an area id (40 characters at most).")
+        return rs.parse_around(text)
+
+    async def autocomplete_around(self, ctx: Ctx, current: str) -> list[tuple[str, str]]:
+        """(label, value) pairs for ``/game map around:``: an area game's areas; for a hex game,
+        the hexes where the public map shows units."""
+        row = await self.store.latest_game(ctx.channel_id)
+        if row is None:
+            return []
+        rs = get_ruleset(row.ruleset)
+        cur = (current or "").strip().lower()
+        public = (await self.load(row)).view(None) if rs.board_kind == "hex" else {}  # hexes with units
+        return [(clip(str(n), 100), str(v)[:100]) for n, v in rs.around_choices(cur, public)][:25]
+
+    async def log(self, ctx: Ctx, last: int | None = None) -> Outcome:
+        row = await self._current(ctx)  # a finished game still answers
+        if isinstance(row, Outcome):
+            return row
+        n = max(1, min(int(last or 20), 200))
+        every = await self.store.actions(row.id)
+        rows = every[-n:]
+        rs = get_ruleset(row.ruleset)
+        if row.status in ("over", "ended"):  # nothing is secret any more
+            rs = None
+        if not rows:
+            return Outcome.private("No orders yet.")
+        lines = []
+        undone = {a.ref_seq: a.seq for a in every if a.kind == "undo"}
+        for a in rows:
+            if a.kind == "undo":
+                lines.append(f"`#{a.seq}` {a.seat}: takes back #{a.ref_seq} ({public_text(rs, a.text)})")
+                continue
+            secs = sorted({e["section"] for e in a.events if e.get("section")})
+            dice = [str(r["value"]) for e in a.events for r in e.get("rolls", [])]
+            extra = (f" 🎲 {' '.join(dice)}" if dice else "") + (f" ({', '.join(secs)})" if secs else "")
+            gone = f" (taken back by #{undone[a.seq]})" if a.seq in undone else ""
+            lines.append(f"`#{a.seq}` {a.seat}: `{public_text(rs, a.text)}`{extra}{gone}")
+        chunks = split_text("\n".join(lines), 1800)
+        if len(chunks) > 1:  # one message: the newest entries, and say so
+            shown = chunks[-1].count("\n") + 1
+            return Outcome.private(f"(the last {shown} of {len(every)} entries; `/game export` has them all)\n"
+                                   + chunks[-1])
+        return Outcome.private(chunks[0])
+
+    async def secret(self, ctx: Ctx) -> Outcome:
+        row = await self._live(ctx)
+        if isinstance(row, Outcome):
+            return row
+        if row.status != "active":
+            return Outcome.error("The game has not started yet.")
+        game = await self.load(row)
+        seats = await self.store.seats(row.id)
+        mine = {s: u for s, u in seats.items() if u == ctx.user_id}
+        if not mine:
+            return Outcome.error("You hold no seat in this game.")
+        dms = await self._secrets_dms(game, mine)
+        if not dms:
+            return Outcome.private("Your seat has no hidden information right now.")
+        return Outcome(reply=Post(text="Your hidden information has been sent to you by direct message."),
+                       ephemeral=True, dms=dms)
+
+    async def help(self, ctx: Ctx, topic: str | None = None) -> Outcome:
+        topic = (topic or "").strip().lower()
+        if topic in ruleset_names():
+            return Outcome.private(clip(get_ruleset(topic).help(), MAX_TEXT))
+        row = await self.store.live_game(ctx.channel_id)
+        general = (
+            "**palantir** moderates wargames in this channel.\n"
+            "`/game new ruleset:` creates a game; `/game join seat:`, then `/game start`.\n"
+            "`/order text:` gives an order (autocomplete offers every legal one); `/done` ends your part of the phase.\n"
+            "`/game map` shows the map (`mine:true` for your own view), `/game status`, `/game log`, `/secret`.\n"
+            "`/roll dice:2d6+1` rolls dice for anyone. "
+            f"Rulesets: {', '.join(ruleset_names())} (`/help topic:<ruleset>`)."
+        )
+        if row:
+            general += "\n\n" + get_ruleset(row.ruleset).help()
+        return Outcome.private(clip(general, MAX_TEXT))
