@@ -31,7 +31,7 @@ def main(argv: list[str] | None = None) -> int:
         return verify_main(args.export)
 
     if args.cmd == "local":
-        from bot.console import run_local
+        from bot.transports.console import run_local
 
         return asyncio.run(run_local(args.ruleset, args.seed, args.script, args.out, args.db,
                                      images=not args.no_images))
@@ -46,11 +46,11 @@ def main(argv: list[str] | None = None) -> int:
         if not cfg.token:
             print("No Discord token (config [discord] token or DISCORD_TOKEN): starting a local game of gondor.\n"
                   "Run `palantir local --help` for options.", file=sys.stderr)
-            from bot.console import run_local
+            from bot.transports.console import run_local
 
             return asyncio.run(run_local("gondor", None, None, "out", None))
         logging.basicConfig(level=cfg.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-        from bot.discord_app import run_bot
+        from bot.transports.discord_app import run_bot
 
         return asyncio.run(run_bot(cfg))
     p.print_help()

@@ -5,7 +5,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.discord_app import ctx_of, deliver
+from bot.transports.discord_app import ctx_of, deliver
 
 
 class DiceCog(commands.Cog):

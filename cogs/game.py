@@ -5,7 +5,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.discord_app import ctx_of, defer, deliver, guarded
+from bot.transports.discord_app import ctx_of, defer, deliver, guarded
 from bot.service import MAX_CHARTS_BYTES, Outcome, PlaceError, charts_text
 from engine.rulesets import ruleset_names
 

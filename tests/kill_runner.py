@@ -13,7 +13,7 @@ from pathlib import Path
 async def main(path: str) -> None:
     c = json.loads(Path(path).read_text())
     from bot.config import Config
-    from bot.discord_app import PalantirBot, configure_endpoints
+    from bot.transports.discord_app import PalantirBot, configure_endpoints
     from bot.service import GameService
     from bot.storage import Store
 

@@ -12,9 +12,9 @@ import re
 
 from PIL import Image
 
-from bot import endpoints
+from bot.transports import endpoints
 from bot.config import Config
-from bot.discord_app import PalantirBot, configure_endpoints
+from bot.transports.discord_app import PalantirBot, configure_endpoints
 from bot.service import GameService
 from bot.storage import Store
 from tests.fakediscord import FakeDiscord
@@ -232,7 +232,7 @@ async def test_global_commands_sync_only_when_changed_and_closed_dms_are_reporte
 
 
 async def test_slow_answers_are_deferred_and_still_land_in_the_right_place(tmp_path, monkeypatch):
-    import bot.discord_app as app
+    import bot.transports.discord_app as app
 
     monkeypatch.setattr(app, "DEFER_AFTER", 0.0)  # behave as if every command were slow
     async with World() as w:
@@ -277,7 +277,7 @@ async def test_the_bot_survives_a_dropped_gateway_connection(tmp_path):
 
 
 def test_an_oversized_image_is_named_not_silently_dropped():
-    from bot.discord_app import _kwargs
+    from bot.transports.discord_app import _kwargs
     from bot.service import Post
 
     sets = _kwargs(Post(text="Map.", image=b"x" * 3000), limit=2048)

@@ -13,7 +13,7 @@ import pytest
 from discord import app_commands
 from discord.ext import commands
 
-from bot.endpoints import apply_api_base, apply_gateway, resolve_gateway
+from bot.transports.endpoints import apply_api_base, apply_gateway, resolve_gateway
 from tests.fakediscord import Attachment, FakeDiscord
 
 

@@ -24,7 +24,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.console import CHANNEL, Console
+from bot.transports.console import CHANNEL, Console
 from bot.service import GameService
 from bot.storage import Store
 from engine.core import Game, OrderError, state_digest

@@ -5,7 +5,7 @@ import io
 
 import pytest
 
-from bot.console import Console
+from bot.transports.console import Console
 from bot.service import Ctx, GameService, fit_lines
 from bot.storage import Store
 from engine.core import Event

@@ -307,7 +307,7 @@ class PalantirBot(commands.Bot):
 
 async def configure_endpoints(cfg: Config) -> None:
     """`[discord] api_base` for REST, and the gateway that server names."""
-    from bot.endpoints import apply_api_base, apply_gateway, resolve_gateway
+    from bot.transports.endpoints import apply_api_base, apply_gateway, resolve_gateway
 
     api_base = cfg.discord.api_base or None
     apply_api_base(api_base)
