@@ -2,6 +2,7 @@
 hours and absence."""
 from __future__ import annotations
 
+import asyncio
 import json
 
 from engine.core import Game, OrderError
@@ -200,7 +201,7 @@ class Clocks:
         rs = game.ruleset
         by = "passed at the deadline"
         try:
-            action, events, new_state = self._try(game, seat, "done")
+            action, events, new_state = await asyncio.to_thread(self._try, game, seat, "done")
         except OrderError as e:
             alt = rs.deadline_action(game.state, seat)
             if alt is None:  # the rules do not let this seat stop here: say so, and nag instead
@@ -210,7 +211,7 @@ class Clocks:
                 pings = await self._awake(sorted({uid, row.creator_id}))
                 return False, [OutboxPost(row.id, {"text": text, "mentions": pings}, self.clock(),
                                                      channel_id=row.channel_id)], False
-            action, events, new_state = self._try(game, seat, rs.format(alt))
+            action, events, new_state = await asyncio.to_thread(self._try, game, seat, rs.format(alt))
             by = f"chosen by the bot at the deadline, because {e.message}"
         ctx = Ctx(channel_id=row.channel_id, user_id=0, guild_id=row.guild_id, interaction_id=iid)
         now = self.clock()

@@ -1,10 +1,13 @@
 """Orders and what helps give them: `/order`, `/done`, autocomplete, odds, and `/roll`."""
 from __future__ import annotations
 
+import asyncio
+import time
+
 from engine.core import OrderError
 from bot.storage import GameRow
 
-from bot.outcome import MAX_TEXT, MAX_ORDER_TEXT, Post, Outcome, Ctx, clip
+from bot.outcome import AUTOCOMPLETE_SECONDS, MAX_TEXT, MAX_ORDER_TEXT, Post, Outcome, Ctx, clip
 from bot.table import _locked
 
 
@@ -23,7 +26,7 @@ class Orders:
         if isinstance(who, Outcome):
             return who
         try:
-            action, events, new_state = self._try(game, who, text)
+            action, events, new_state = await asyncio.to_thread(self._try, game, who, text)
         except OrderError as e:
             return Outcome.error(f"Refused ({e.kind}): {e}")
         if self.recovered and (asked := self._repeat_after_restart(row, ctx, game.ruleset.format(action))):
@@ -42,8 +45,13 @@ class Orders:
         who = self._seat_for(game, seats, ctx.user_id, None)
         if isinstance(who, Outcome):
             return []
+        # the search runs in a worker with a budget: whatever a position holds, the event loop (every
+        # other game) is not held, and the answer (what was found in time) goes back within Discord's 3 s
+        until = time.monotonic() + AUTOCOMPLETE_SECONDS
+        texts = await asyncio.to_thread(game.legal_texts, who, current or "", limit + 25,
+                                        lambda: time.monotonic() > until)
         # Discord's choices hold 100 characters at most: longer ones are left out before the 25 are counted
-        return [t for t in game.legal_texts(who, current or "", limit=limit + 25) if len(t) <= 100][:limit]
+        return [t for t in texts if len(t) <= 100][:limit]
 
     async def odds(self, ctx: Ctx, text: str) -> Outcome:
         row = await self._live(ctx)
@@ -62,7 +70,7 @@ class Orders:
         if isinstance(who, Outcome):
             return who
         try:
-            answer = fn(game.state, who, text or "")
+            answer = await asyncio.to_thread(fn, game.state, who, text or "")
         except OrderError as e:
             return Outcome.error(f"No odds ({e.kind}): {e}")
         return Outcome.private(clip(str(answer), MAX_TEXT))

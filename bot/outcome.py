@@ -11,6 +11,7 @@ MAX_TEXT = 2000
 MAX_ORDER_TEXT = 200
 RECOVER_HOURS = 1.0  # an answer lost in a crash is announced at the next start if it is this recent
 NEW_GAME_SECONDS = 10.0  # a new game's options and chart file are checked within this
+AUTOCOMPLETE_SECONDS = 0.8  # an autocomplete answers with what its worker found in this time
 REPEAT_MINUTES = 15.0  # and the same order from the same player is questioned once for this long
 
 

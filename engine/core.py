@@ -16,7 +16,7 @@ import hashlib
 import hmac
 import json
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Iterator, Protocol, Sequence
+from typing import Any, Callable, Iterable, Iterator, Protocol, Sequence
 
 State = dict[str, Any]
 
@@ -293,7 +293,11 @@ class Game:
     def legal_actions(self, seat: str) -> Iterator[Action]:
         return self.ruleset.legal_actions(self.state, seat)
 
-    def legal_texts(self, seat: str, prefix: str = "", limit: int | None = None) -> list[str]:
+    def legal_texts(self, seat: str, prefix: str = "", limit: int | None = None,
+                    stop: "Callable[[], bool] | None" = None) -> list[str]:
+        """The canonical texts of ``seat``'s legal actions matching ``prefix`` (a start, or a part),
+        at most ``limit``. ``stop`` (the caller's budget: the engine reads no clock) is asked every
+        64 actions generated; when it says so, what was found so far is returned."""
         out: list[str] = []
         p = prefix.strip().lower()
         actions = self.legal_actions(seat)
@@ -301,7 +305,9 @@ class Game:
         by_unit = getattr(self.ruleset, "legal_actions_for", None)
         if by_unit is not None and len(words) >= 2 and words[1].upper() in getattr(self.ruleset, "units", {}):
             actions = by_unit(self.state, seat, words[1].upper())  # only that unit's actions: fast
-        for a in actions:
+        for n, a in enumerate(actions, 1):
+            if stop is not None and n % 64 == 0 and stop():
+                break
             t = self.ruleset.format(a)
             if not p or t.lower().startswith(p) or p in t.lower():
                 out.append(t)
