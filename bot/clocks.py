@@ -71,7 +71,7 @@ class Clocks:
         clock = await self.store.clock(row.id)
         if row.status != "active" or game.result() is not None:
             if clock is None or clock.phase_key != "ended":
-                await self.store.set_clock(Clock(row.id, "ended", now), [])
+                await self.store.set_clock(Clock(row.id, "ended", now, synced_seq=row.seq), [])
             return None
         key = self._phase_key(game)
         if clock is None or clock.phase_key != key:
@@ -80,6 +80,7 @@ class Clocks:
             force = True
         if not force:
             return clock.deadline_at
+        clock.synced_seq = row.seq
         return await self._reschedule(row, game, clock)
 
     async def _reschedule(self, row: GameRow, game: Game, clock: Clock) -> float | None:

@@ -60,7 +60,7 @@ class Lobby:
             channel_id=channel_id, guild_id=ctx.guild_id, ruleset=ruleset, options=options, seed=seed,
             commitment=commitment(seed), creator_id=ctx.user_id, now=self.clock(), initial_state=state,
             deadline_rules={"hours": rules.hours, "policy": rules.policy, "reminders": list(rules.reminders)})
-        self.games[gid] = Game(rs, state)
+        self._keep(gid, Game(rs, state))
         seats = ", ".join(f"`{s}`" for s in rs.seats)
         extra = " with the group's own charts" if "charts" in options else ""
         if channel_id != ctx.channel_id:

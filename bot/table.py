@@ -7,7 +7,7 @@ import asyncio
 import functools
 import secrets
 import time
-from collections import defaultdict
+from collections import OrderedDict, defaultdict
 from typing import Callable
 
 from engine.core import Action, Game
@@ -60,7 +60,7 @@ class Table:
 
     def __init__(self, store: Store, *, clock: Callable[[], float] = time.time,
                  renderer: Renderer | None = default_renderer, seed_source: Callable[[], str] | None = None,
-                 roll_rng=None, deadline_defaults: dl.DeadlineRules | None = None):
+                 roll_rng=None, deadline_defaults: dl.DeadlineRules | None = None, max_loaded: int = 512):
         self.store = store
         # a game's deadlines when its options set none (the bot passes `[deadlines]` from its config)
         self.deadline_defaults = deadline_defaults or dl.DeadlineRules(0.0, "nag", (12.0, 2.0))
@@ -69,7 +69,10 @@ class Table:
         self.renderer = renderer
         self.seed_source = seed_source or (lambda: secrets.token_hex(32))
         self.roll_rng = roll_rng  # /roll dice: None means the system's unpredictable source
-        self.games: dict[int, Game] = {}  # game id -> live game
+        # game id -> loaded game, least recently used first: games load on demand and at most
+        # ``max_loaded`` stay in memory (a game not here is rebuilt from its snapshot when touched)
+        self.games: OrderedDict[int, Game] = OrderedDict()
+        self.max_loaded = max_loaded
         self.locks: dict[int, asyncio.Lock] = defaultdict(asyncio.Lock)  # channel id -> lock
         self.fixtures: dict[int, dict] = {}  # channel id -> fixture for the next new game (tests, tabletop)
         # (game id, user id) -> orders stored before a restart whose answer never reached the
@@ -80,8 +83,16 @@ class Table:
         g = self.games.get(row.id)
         if g is None:
             g = await self.rebuild(row)
-            self.games[row.id] = g
+            self._keep(row.id, g)
+        else:
+            self.games.move_to_end(row.id)
         return g
+
+    def _keep(self, game_id: int, game: Game) -> None:
+        self.games[game_id] = game
+        self.games.move_to_end(game_id)
+        while len(self.games) > self.max_loaded:
+            self.games.popitem(last=False)
 
     async def rebuild(self, row: GameRow) -> Game:
         """The last snapshot plus the log after it."""
@@ -105,14 +116,14 @@ class Table:
         return game
 
     async def warm(self) -> int:
-        """Load every live game (start-up)."""
-        n = 0
-        for gid in await self.store.live_game_ids():
+        """Start-up reads no game state: deadlines live in their own table, and games load when
+        first touched. Only a game whose phase changed after its clock was derived (the process
+        died in between) is loaded now, to give that phase its clock. Returns how many games are
+        live."""
+        for gid in await self.store.stale_clock_game_ids():
             row = await self.store.game(gid)
-            game = await self.load(row)
-            await self._sync_clock(row, game)  # a phase that changed just before a crash gets its clock
-            n += 1
-        return n
+            await self._sync_clock(row, await self.load(row))
+        return await self.store.count_live_games()
 
     async def _replayed(self, ctx: Ctx) -> Outcome | None:
         if not ctx.interaction_id:

@@ -99,3 +99,45 @@ async def test_a_stuck_autocomplete_and_a_stuck_order_hold_no_other_game(svc, mo
     release.set()
     out = await order
     assert out.ok, out.reply.text
+
+
+async def test_start_up_loads_no_game_but_the_one_whose_clock_fell_behind(tmp_path):
+    """Games load on demand (issue 12): a restart reads no game state, except a game whose phase
+    changed after its clock was derived (the process died in between), which gets its clock."""
+    store = await open_store(str(tmp_path / "w.db"))
+    svc = GameService(store, renderer=None, seed_source=lambda: "s", clock=lambda: 1000.0)
+    for ch in (1, 2, 3):
+        await started(svc, ch)
+    assert (await svc.order(ctx(1, 1), "done")).ok  # red's part ends: blue's phase, clock follows
+    row2 = await store.live_game(2)
+    before = await store.clock(row2.id)
+
+    async def crash(*a, **k):  # the process dies after the commit, before the clock is derived
+        return None
+
+    svc._sync_clock = crash
+    assert (await svc.order(ctx(1, 2), "done")).ok
+    assert (await store.clock(row2.id)).phase_key == before.phase_key  # stale
+
+    again = GameService(store, renderer=None, seed_source=lambda: "s", clock=lambda: 2000.0)
+    assert await again.warm() == 3  # three live games, counted without reading them
+    assert list(again.games) == [row2.id]  # only the one that fell behind was loaded
+    fresh = await store.clock(row2.id)
+    assert fresh.phase_key != before.phase_key and fresh.synced_seq == (await store.game(row2.id)).seq
+    assert await store.stale_clock_game_ids() == []
+    await store.close()
+
+
+async def test_loaded_games_are_bounded_and_rebuilt_when_touched_again(tmp_path):
+    store = await open_store(str(tmp_path / "l.db"))
+    svc = GameService(store, renderer=None, seed_source=lambda: "s", max_loaded=2)
+    for ch in (1, 2, 3):
+        await started(svc, ch)
+    assert len(svc.games) == 2
+    rows = [await store.live_game(ch) for ch in (1, 2, 3)]
+    assert rows[0].id not in svc.games  # the least recently used went first
+    assert (await svc.order(ctx(1, 1), "roll")).ok  # touched again: rebuilt from storage
+    assert rows[0].id in svc.games and len(svc.games) == 2
+    status = await svc.status(ctx(1, 2))
+    assert status.ok and len(svc.games) == 2
+    await store.close()

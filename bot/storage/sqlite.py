@@ -23,7 +23,6 @@ import asyncio
 import json
 import sqlite3
 from contextlib import asynccontextmanager
-from dataclasses import dataclass
 from typing import Any
 
 from bot.storage.base import (ActionRow, Clock, Effect, FireTimer, GameRow, OutboxPost, PauseClock, Prefs,
@@ -158,6 +157,14 @@ MIGRATIONS: list[str] = [
     ALTER TABLE responses ADD COLUMN delivered_at REAL;
     UPDATE responses SET delivered_at = created_at;
     CREATE INDEX responses_undelivered ON responses(created_at) WHERE delivered_at IS NULL;
+    """,
+    # 4 -> 5: games load on demand; start-up reads no game state. A clock records the log position
+    # it was derived at, so only a game whose phase changed after its clock (a crash in between)
+    # is loaded at start-up to catch up
+    """
+    ALTER TABLE clocks ADD COLUMN synced_seq INTEGER NOT NULL DEFAULT 0;
+    UPDATE clocks SET synced_seq = (SELECT seq FROM games WHERE games.id = clocks.game_id);
+    CREATE INDEX games_active ON games(status) WHERE status = 'active';
     """,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
@@ -446,18 +453,30 @@ class SqliteStore:
         scheduled again."""
         async with self.transaction() as tx:
             await tx.execute(
-                "INSERT INTO clocks (game_id, phase_key, started_at, extra, paused_at, deadline_at)"
-                " VALUES (?,?,?,?,?,?) ON CONFLICT(game_id) DO UPDATE SET phase_key=excluded.phase_key,"
+                "INSERT INTO clocks (game_id, phase_key, started_at, extra, paused_at, deadline_at, synced_seq)"
+                " VALUES (?,?,?,?,?,?,?) ON CONFLICT(game_id) DO UPDATE SET phase_key=excluded.phase_key,"
                 " started_at=excluded.started_at, extra=excluded.extra, paused_at=excluded.paused_at,"
-                " deadline_at=excluded.deadline_at",
+                " deadline_at=excluded.deadline_at, synced_seq=excluded.synced_seq",
                 (clock.game_id, clock.phase_key, clock.started_at, clock.extra, clock.paused_at,
-                 clock.deadline_at))
+                 clock.deadline_at, clock.synced_seq))
             if timers is not None:
                 await tx.execute("DELETE FROM timers WHERE game_id=? AND fired_at IS NULL", (clock.game_id,))
                 for kind, seat, due in timers:
                     await tx.execute(
                         "INSERT OR IGNORE INTO timers (game_id, phase_key, kind, seat, due_at) VALUES (?,?,?,?,?)",
                         (clock.game_id, clock.phase_key, kind, seat, due))
+
+    async def stale_clock_game_ids(self) -> list[int]:
+        """Active games whose phase may have changed after their clock was derived (a snapshot
+        newer than the clock, or no clock): the only games start-up has to load."""
+        rows = await self._all(
+            "SELECT g.id FROM games g LEFT JOIN clocks c ON c.game_id = g.id WHERE g.status = 'active' AND"
+            " (c.game_id IS NULL OR c.synced_seq < (SELECT MAX(s.seq) FROM snapshots s WHERE s.game_id = g.id))"
+            " ORDER BY g.id")
+        return [r[0] for r in rows]
+
+    async def count_live_games(self) -> int:
+        return (await self._one("SELECT COUNT(*) FROM games WHERE status IN ('open', 'active')"))[0]
 
     async def timers(self, game_id: int, pending_only: bool = False) -> list[Timer]:
         sql = "SELECT * FROM timers WHERE game_id=?" + (" AND fired_at IS NULL" if pending_only else "")
