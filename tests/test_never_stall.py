@@ -141,3 +141,37 @@ async def test_loaded_games_are_bounded_and_rebuilt_when_touched_again(tmp_path)
     status = await svc.status(ctx(1, 2))
     assert status.ok and len(svc.games) == 2
     await store.close()
+
+
+async def test_a_40_unit_risk_stack_over_discord_holds_no_other_game(tmp_path):
+    """Issue 12's measured defect: Evil's stack of 40 units and 2 leaders (nothing in the rules caps a
+    stack) and an autocomplete whose text matches everything. Over the fake Discord (which enforces
+    the 3-second acknowledgement) the autocomplete answers, and another game's `/roll` and
+    `/game status`, sent at the same moment, are answered too."""
+    from tests.risk_helpers import actions_phase, put
+    from tests.test_e2e_discord import World
+
+    async with World() as w:
+        await w.start_bot(tmp_path / "r.db")
+        s = w.server
+        other = s.add_channel(w.gid, "other")
+        assert not (await w.cmd(w.alice, "game", "new", ruleset="risk-minas-tirith")).ephemeral
+        await w.cmd(w.alice, "game", "join", seat="evil")
+        await w.cmd(w.bob, "game", "join", seat="good")
+        await w.cmd(w.alice, "game", "start")
+        assert not (await s.slash(w.bob, other, "game", "new", options={"ruleset": "gondor"}, timeout=20)).ephemeral
+        row = await w.store.live_game(w.cid)
+        g = await w.service.load(row)
+        start = next(a for a, r in g.state["areas"].items() if r["side"] == "evil")
+        put(g, start, "evil", leaders=("gothmog", "harad"), infantry=14, archer=8, cavalry=8, troll=6, mumak=4)
+        actions_phase(g, "evil")
+        for text in ("", "zzz", "move"):  # everything; nothing (the whole list would be searched); moves
+            ac = asyncio.ensure_future(s.autocomplete(w.alice, w.cid, "order", options={"text": text},
+                                                      focused="text", timeout=5))
+            roll = asyncio.ensure_future(s.slash(w.bob, other, "roll", options={"dice": "1d20"}, timeout=5))
+            st = asyncio.ensure_future(s.slash(w.bob, other, "game", "status", timeout=5))
+            choices, r, stt = await asyncio.gather(ac, roll, st)
+            assert len(choices) <= 25 and (choices or text == "zzz"), (text, choices)
+            assert r.content and "1d20" in r.content and not r.expired
+            assert stt.content and "Gondor" in stt.content and not stt.expired
+        s.assert_clean()
