@@ -73,6 +73,27 @@ def main() -> None:
         print(f"  floor              {floor:8.1f} ms   (rectangles + text on the cached base, same encoder)")
         print(f"  ratio cached/floor {cached / floor:8.2f} x  (target <= 1.3)")
         print(f"  PNG size           {len(png) / 1024:8.1f} KiB (floor {len(fpng) / 1024:.1f} KiB)")
+    replay_gif()
+
+
+def replay_gif() -> None:
+    """`/game replay`'s GIF for a busy stretch: Gondor's whole set-up, one frame per order (52), of
+    which the replay keeps 24. Target: under 2 MB."""
+    from engine.core import Game
+    from engine.rulesets import get_ruleset
+    from render.replay import render_frames
+    from tests.gondor_helpers import SAURON_SETUP, WESTERNESSE_SETUP
+
+    g = Game.new(get_ruleset("gondor"), seed="bench")
+    frames = []
+    for seat, orders in (("sauron", SAURON_SETUP), ("westernesse", WESTERNESSE_SETUP)):
+        for o in orders + ["done"]:
+            g.play(seat, o)
+            frames.append((o, g.view(None)))
+    t = time.perf_counter()
+    gif = render_frames(frames, g.ruleset.game_board().drawable, lambda v, m, a: render_view(v, m, around=a))
+    print(f"replay GIF, {len(frames)} orders -> 24 frames: {len(gif) / 1e6:.2f} MB in "
+          f"{time.perf_counter() - t:.1f} s   (target < 2 MB)")
 
 
 if __name__ == "__main__":

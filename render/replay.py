@@ -9,13 +9,14 @@ from __future__ import annotations
 import io
 from typing import Callable, Sequence
 
-from PIL import Image, ImageDraw
+from PIL import Image, ImageChops, ImageDraw
 
 MAX_FRAMES = 24
 WIDTH = 720
 BAND = 28
 FRAME_MS = 1200
 LAST_MS = 3000
+CLEAR = 255  # the transparent palette index (the frames use 128 colours: indices 0-127)
 
 
 def pick(frames: Sequence, limit: int = MAX_FRAMES) -> list:
@@ -33,13 +34,13 @@ def _font(size: int):
 
 
 def render_frames(frames: Sequence[tuple[str, dict]], hexmap, renderer: Callable, *, width: int = WIDTH,
-                  limit: int = MAX_FRAMES) -> bytes:
+                  limit: int = MAX_FRAMES, delta: bool = True) -> bytes:
     """GIF bytes of ``frames`` (caption, view); ``renderer(view, hexmap, around)`` gives PNG bytes."""
     chosen = pick(frames, limit)
     if not chosen:
         raise ValueError("a replay needs at least one frame")
     font = _font(15)
-    images = []
+    rgb = []
     for caption, view in chosen:
         src = Image.open(io.BytesIO(renderer(view, hexmap, None))).convert("RGB")
         h = round(src.height * width / src.width)
@@ -47,9 +48,30 @@ def render_frames(frames: Sequence[tuple[str, dict]], hexmap, renderer: Callable
         frame = Image.new("RGB", (width, h + BAND), (24, 24, 28))
         frame.paste(small, (0, BAND))
         ImageDraw.Draw(frame).text((8, 6), caption[:90], fill=(235, 235, 225), font=font)
-        images.append(frame.quantize(colors=128, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE))
+        rgb.append(frame)
+    # one palette for every frame (taken from the first and the last, side by side): a pixel that did
+    # not change keeps its index, so the GIF encoder stores only the part of each frame that changed
+    sample = Image.new("RGB", (width * 2, rgb[0].height))
+    sample.paste(rgb[0], (0, 0))
+    sample.paste(rgb[-1], (width, 0))
+    palette = sample.quantize(colors=128, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)
+    quantized = [f.quantize(palette=palette, dither=Image.Dither.NONE) for f in rgb]
+    # after the first frame, a pixel equal to the one before is the transparent index: the frame
+    # before shows through (disposal 1 keeps it), and long transparent runs compress to almost nothing
+    images = [quantized[0]] if delta else quantized
+    for prev, cur in zip(quantized, quantized[1:]) if delta else ():
+        changed = ImageChops.difference(_indices(cur), _indices(prev)).point(lambda v: 255 if v else 0)
+        frame = Image.new("P", cur.size, CLEAR)
+        frame.putpalette(cur.getpalette())
+        frame.paste(cur, (0, 0), changed)
+        images.append(frame)
     durations = [FRAME_MS] * (len(images) - 1) + [LAST_MS]
     buf = io.BytesIO()
     images[0].save(buf, format="GIF", save_all=True, append_images=images[1:], duration=durations, loop=0,
-                   optimize=False, disposal=1)
+                   optimize=False, disposal=1, transparency=CLEAR)
     return buf.getvalue()
+
+
+def _indices(im: Image.Image) -> Image.Image:
+    """A palette image's indices as a greyscale image (to compare two frames index by index)."""
+    return Image.frombytes("L", im.size, im.tobytes())

@@ -76,3 +76,30 @@ async def test_replays_are_redacted_per_seat_and_bounded(tmp_path):
 def test_pick_keeps_first_and_last_and_caps():
     assert pick(list(range(100)), 10)[0] == 0 and pick(list(range(100)), 10)[-1] == 99
     assert len(pick(list(range(100)), 10)) == 10 and pick([1, 2], 10) == [1, 2]
+
+
+def test_the_replay_stores_only_what_changed_and_shows_every_frame_whole():
+    """Issue 12: a frame after the first keeps only its changed pixels (the rest transparent, the
+    frame before showing through). Decoded, each frame equals the same frame stored whole, at a
+    third of the size or less (benchmarks/bench_render.py prints the size of a 24-frame replay)."""
+    from engine.core import Game
+    from engine.rulesets import get_ruleset
+    from render import render_view
+    from render.replay import render_frames
+
+    g = Game.new(get_ruleset("gondor"), seed="gif")
+    frames = []
+    for o in SAURON_SETUP[:10]:
+        g.play("sauron", o)
+        frames.append((o, g.view(None)))
+    draw = (lambda v, m, a: render_view(v, m, around=a))
+    board = g.ruleset.game_board().drawable
+    small = render_frames(frames, board, draw)
+    whole = render_frames(frames, board, draw, delta=False)
+    assert len(small) * 3 < len(whole)
+    a, b = Image.open(io.BytesIO(small)), Image.open(io.BytesIO(whole))
+    assert a.n_frames == b.n_frames == 10
+    for i in range(10):
+        a.seek(i)
+        b.seek(i)
+        assert a.convert("RGB").tobytes() == b.convert("RGB").tobytes(), i
