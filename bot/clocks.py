@@ -39,8 +39,7 @@ class Clocks:
 
     @staticmethod
     def _phase_key(game: Game) -> str:
-        v = game.view(None)
-        return json.dumps([v.get("turn"), v.get("phase"), v.get("phase_title")])
+        return game.ruleset.phase_key(game.state)
 
     async def outbox_post(self, payload: dict) -> Post:
         """An outbox row as a post: a phase's notice gets its map and its deadline as they are now."""

@@ -241,6 +241,13 @@ class RulesetBase:
         """Up to 25 (label, value) places for ``/game map around:`` autocomplete."""
         return self.game_board().place_choices(prefix, public_view)
 
+    def phase_key(self, state: State) -> str:
+        """A key that changes exactly when the phase does (a deadline's clock restarts with it). The
+        default reads three fields of the public view; a game may read them from its state directly,
+        cheaper, as long as the key is the same."""
+        v = self.view(state, None)
+        return json.dumps([v.get("turn"), v.get("phase"), v.get("phase_title")])
+
     def public_order_text(self, text: str) -> str:
         """How an accepted order's canonical ``text`` reads in public: the text itself unless the
         game has secret orders (Gondor's oil, 16.74)."""
