@@ -50,9 +50,13 @@ def main(argv: list[str] | None = None) -> int:
 
             return asyncio.run(run_local("gondor", None, None, "out", None))
         logging.basicConfig(level=cfg.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-        from bot.transports.discord_app import run_bot
+        from bot.transports.discord_app import StartupError, run_bot
 
-        return asyncio.run(run_bot(cfg))
+        try:
+            return asyncio.run(run_bot(cfg))
+        except StartupError as e:
+            print(f"palantir: {e}", file=sys.stderr)
+            return 3
     p.print_help()
     return 2
 

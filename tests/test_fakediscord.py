@@ -236,14 +236,17 @@ async def env():
 
 
 async def test_endpoints_helpers():
+    import discord
     import discord.gateway
     import discord.http
 
     assert await resolve_gateway(None, None, "t") is None
     assert await resolve_gateway("http://x/api/v10", "ws://y/gw", "t") == "ws://y/gw"
     async with FakeDiscord() as server:
-        assert await resolve_gateway(server.api_base, None, "t") == server.gateway_url
-        assert server.authorizations == ["Bot t"]
+        assert await resolve_gateway(server.api_base, None, server.token) == server.gateway_url
+        assert server.authorizations == [f"Bot {server.token}"]
+        with pytest.raises(discord.LoginFailure):  # another token is refused, as Discord does
+            await resolve_gateway(server.api_base, None, "t")
     apply_api_base("http://proxy:1/api/v10/")
     apply_gateway("ws://proxy:1/gateway")
     try:
@@ -569,7 +572,9 @@ async def test_unknown_routes_and_auth():
     import aiohttp
 
     async with FakeDiscord() as server, aiohttp.ClientSession() as http:
-        auth = {"Authorization": "Bot abc"}
+        auth = {"Authorization": f"Bot {server.token}"}
+        async with http.get(f"{server.api_base}/users/@me", headers={"Authorization": "Bot abc"}) as resp:
+            assert resp.status == 401  # another bot's token
         async with http.put(f"{server.api_base}/channels/1/messages", headers=auth) as resp:
             assert resp.status == 404 and resp.headers["Content-Type"] == "application/json"
             assert (await resp.json())["code"] == 0

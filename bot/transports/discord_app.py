@@ -8,6 +8,8 @@ import asyncio
 import io
 import logging
 
+import aiohttp
+
 import discord
 from discord import app_commands
 from discord.ext import commands
@@ -315,9 +317,47 @@ async def configure_endpoints(cfg: Config) -> None:
     apply_gateway(url)
 
 
+class StartupError(Exception):
+    """The bot could not start; the message is one line for the person who started it."""
+
+
+def startup_error(exc: BaseException, api_base: str | None) -> str | None:
+    """One clear line for what commonly stops the bot from starting, or None (a real bug: let it
+    show its traceback)."""
+    where = api_base or "https://discord.com"
+    if isinstance(exc, discord.LoginFailure):
+        return "Discord refused the token: check `[discord] token` in the config, or DISCORD_TOKEN."
+    if isinstance(exc, discord.PrivilegedIntentsRequired):
+        return ("Discord refused a privileged intent this bot asks for: enable it for the application in the "
+                "Developer Portal (Bot, Privileged Gateway Intents).")
+    if isinstance(exc, discord.ConnectionClosed):
+        if exc.code == 4004:
+            return "Discord refused the token on the gateway: check `[discord] token` in the config, or DISCORD_TOKEN."
+        return f"Discord closed the gateway connection (code {exc.code}): {exc.reason or 'no reason given'}."
+    if isinstance(exc, discord.Forbidden):
+        return ("Discord refused to register the slash commands (HTTP 403): invite the bot with the "
+                "`applications.commands` scope, or check `[discord] dev_guild_ids`.")
+    if isinstance(exc, discord.HTTPException):
+        return f"Discord answered HTTP {exc.status} at start-up: {str(exc.text or exc)[:200]}."
+    if isinstance(exc, (aiohttp.ClientConnectorError, aiohttp.ServerDisconnectedError, ConnectionError,
+                        asyncio.TimeoutError, OSError)):
+        reason = str(exc).splitlines()[0][:200] if str(exc) else type(exc).__name__
+        return f"Cannot reach Discord at {where}: {reason}. Check the network, a proxy, or `[discord] api_base`."
+    if isinstance(exc, RuntimeError) and str(exc).startswith("GET "):  # the gateway lookup
+        return f"Cannot find Discord's gateway: {str(exc)[:200]}."
+    return None
+
+
 async def run_bot(cfg: Config) -> int:
-    await configure_endpoints(cfg)
-    bot = PalantirBot(cfg)
-    async with bot:
-        await bot.start(cfg.token)
+    """Run until stopped; a known start-up failure raises ``StartupError`` (one line)."""
+    try:
+        await configure_endpoints(cfg)
+        bot = PalantirBot(cfg)
+        async with bot:
+            await bot.start(cfg.token)
+    except Exception as e:
+        line = startup_error(e, cfg.discord.api_base or None)
+        if line is None:
+            raise
+        raise StartupError(line) from None
     return 0

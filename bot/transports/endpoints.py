@@ -25,6 +25,7 @@ These settings are process-wide; passing ``None`` restores Discord's defaults.
 from __future__ import annotations
 
 import aiohttp
+import discord
 import discord.gateway
 import discord.http
 import yarl
@@ -49,7 +50,8 @@ async def resolve_gateway(api_base: str | None, gateway_url: str | None, token: 
     """The gateway URL to use: ``gateway_url`` if given; else, when ``api_base`` is set, the
     ``url`` answered by ``GET {api_base}/gateway/bot``; else ``None`` (discord.py's default).
 
-    Raises ``RuntimeError`` if the ``/gateway/bot`` lookup fails.
+    Raises ``discord.LoginFailure`` if the token is refused, ``RuntimeError`` if the lookup fails
+    otherwise.
     """
     if gateway_url:
         return gateway_url
@@ -59,6 +61,8 @@ async def resolve_gateway(api_base: str | None, gateway_url: str | None, token: 
     auth = token if token.startswith("Bot ") else f"Bot {token}"
     async with aiohttp.ClientSession() as session:
         async with session.get(url, headers={"Authorization": auth}) as resp:
+            if resp.status == 401:
+                raise discord.LoginFailure(f"GET {url}: 401, the token was refused")
             if resp.status != 200:
                 raise RuntimeError(f"GET {url} failed with HTTP {resp.status}: {await resp.text()}")
             data = await resp.json()

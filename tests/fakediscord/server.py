@@ -507,6 +507,10 @@ class FakeDiscord:
         self.heartbeat_interval_ms = heartbeat_interval_ms
         self.bot_permissions = bot_permissions
         self.token = "fake-bot-token." + secrets.token_urlsafe(16)
+        # as Discord: any other token is refused (401 on REST, close 4004 on the gateway); and the
+        # privileged intents the application was not granted close the gateway with 4014
+        self.strict_token = True
+        self.disallowed_intents = 0
 
         self.violations: list[Violation] = []
         self.unknown_routes: list[str] = []
@@ -1486,6 +1490,13 @@ class FakeDiscord:
             await conn.send({"op": 11, "s": None, "t": None, "d": None})
         elif op == 2:  # identify
             self._record_auth("Bot " + str(d.get("token")))
+            token = str(d.get("token") or "").removeprefix("Bot ")
+            if self.strict_token and token != self.token:
+                await conn.ws.close(code=4004, message=b"Authentication failed.")
+                return
+            if int(d.get("intents") or 0) & self.disallowed_intents:
+                await conn.ws.close(code=4014, message=b"Disallowed intent(s).")
+                return
             self.identify_count += 1
             old = self._session
             if old is not None and old.conn is not None and old.conn is not conn:
@@ -1644,7 +1655,7 @@ class FakeDiscord:
         try:
             if needs_auth:
                 auth = request.headers.get("Authorization")
-                if not auth or not auth.startswith("Bot "):
+                if not auth or not auth.startswith("Bot ") or (self.strict_token and auth != f"Bot {self.token}"):
                     raise _HTTPError(401, 0, "401: Unauthorized")
                 self._record_auth(auth)
             return await handler(request)
