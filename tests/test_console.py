@@ -69,3 +69,37 @@ def test_run_without_a_token_falls_back_to_the_console(tmp_path):
                          capture_output=True, text=True, timeout=120)
     assert res.returncode == 0
     assert "No Discord token" in res.stderr and "Gondor" in res.stdout
+
+
+async def test_the_terminal_takes_every_option_form_discord_does_and_game_sub(tmp_path):
+    """Issue 20: `/odds text:roll 3` (a value runs on to the next option), `/roll` with a reason of
+    several words, `/help topic:`, and `/game sub` (a new local player takes a seat)."""
+    import io
+
+    from bot.service import GameService
+    from bot.storage import open_store
+    from bot.transports.console import Console
+    from tests import pbp_helpers  # noqa: F401  (tiny-pbp, whose odds answer `roll N`)
+
+    store = await open_store(str(tmp_path / "c.db"))
+    out = io.StringIO()
+    con = Console(GameService(store, renderer=None, seed_source=lambda: "c"), "tiny-pbp", None, out)
+    await con.setup()
+    r = await con.run_command("/odds text:roll 3")
+    assert r.ok and "4/6" in r.reply.text, r.reply.text
+    r = await con.run_command("/roll dice:2d6 reason:to cross the ford at night")
+    assert r.ok and "to cross the ford at night" in r.reply.text, r.reply.text
+    r = await con.run_command("/order text:roll")
+    assert r.ok, r.reply.text
+    assert (await con.run_command("/done")).ok
+    r = await con.run_command("/game sub seat:blue user:carol")
+    assert r.ok and "now holds **Blue**" in r.reply.text, r.reply.text
+    assert "@carol now holds **Blue** (was @blue)" in out.getvalue()
+    await con.run_command("as blue")
+    r = await con.run_command("/order roll")  # carol speaks for blue now
+    assert r.ok, r.reply.text
+    row = await store.live_game(con.ctx().channel_id)
+    assert (await store.actions(row.id))[-1].user_id == con.names["carol"]
+    r = await con.run_command("/game sub seat:blue")
+    assert not r.ok and "user:" in r.reply.text
+    await store.close()

@@ -28,6 +28,10 @@ CHANNEL = 1
 GUILD = 1
 
 
+OPTION_NAMES = {"text", "seat", "dice", "reason", "private", "topic", "around", "mine", "ruleset", "options",
+                "thread", "last", "hours", "since", "from", "to", "tz", "until", "user", "whole"}
+
+
 class Console:
     def __init__(self, service: GameService, ruleset: str, out_dir: str | None, stream: TextIO = sys.stdout):
         self.service = service
@@ -37,6 +41,7 @@ class Console:
         self.stream = stream
         self.users = {seat: i + 1 for i, seat in enumerate(self.rs.seats)}  # one local user per seat
         self.seat_of_user = {u: s for s, u in self.users.items()}
+        self.names: dict[str, int] = {}  # local players who joined by `/game sub`
         self.seat = self.rs.seats[0]
         self.images = 0
         self.interaction = 0
@@ -47,7 +52,9 @@ class Console:
         print(text, file=self.stream, flush=True)
 
     def _names(self, text: str) -> str:
-        return re.sub(r"<@(\d+)>", lambda m: "@" + self.seat_of_user.get(int(m.group(1)), m.group(1)), text)
+        by_name = {u: n for n, u in self.names.items()}
+        return re.sub(r"<@(\d+)>", lambda m: "@" + by_name.get(int(m.group(1))) if int(m.group(1)) in by_name
+                      else "@" + self.seat_of_user.get(int(m.group(1)), m.group(1)), text)
 
     def _save(self, data: bytes | None, label: str, ext: str = "png") -> str:
         if data is None:
@@ -118,14 +125,20 @@ class Console:
 
     @staticmethod
     def _kv(words: list[str]) -> tuple[list[str], dict[str, str]]:
-        rest, kv = [], {}
+        """Discord's option form, as typed on Discord: ``name:value`` where a value runs on to the
+        next ``name:`` (``/odds text:melee LO4 at 1807``, ``/roll dice:2d6 reason:to cross the ford``);
+        words before the first option are positional."""
+        rest, kv, key = [], {}, None
         for w in words:
             k, sep, v = w.partition(":")
-            if sep and k.isidentifier() and v:
-                kv[k.lower()] = v
+            if sep and k.lower() in OPTION_NAMES:
+                key = k.lower()
+                kv[key] = v
+            elif key is not None:
+                kv[key] = f"{kv[key]} {w}".strip()
             else:
                 rest.append(w)
-        return rest, kv
+        return rest, {k: v for k, v in kv.items() if v != ""}
 
     @staticmethod
     def charts_file(options: str | None) -> tuple[str | None, str | None]:
@@ -174,10 +187,8 @@ class Console:
             words = tail.split()
         rest, kv = self._kv(words)
         if head == "order":
-            text = kv.get("text") or tail.strip()
-            if tail.strip().startswith("text:"):
-                text = tail.strip()[5:]
-            out = await svc.order(self.ctx(), text)
+            text = tail.strip().removeprefix("text:") if not kv.get("seat") else kv.get("text", "")
+            out = await svc.order(self.ctx(), text, kv.get("seat"))
         elif head == "done":
             out = await svc.done(self.ctx(), kv.get("seat") or (rest[0] if rest else None))
         elif head == "secret":
@@ -239,12 +250,32 @@ class Console:
                 out = await svc.leave(self.ctx())
             elif sub == "start":
                 out = await svc.start(self.ctx())
+            elif sub == "sub":
+                out = await self.substitute(kv.get("seat") or (args[0] if args else ""),
+                                            kv.get("user") or (args[1] if len(args) > 1 else ""))
             else:
                 out = Outcome.error("Unknown `/game` command: new, join, leave, start, status, map, log, export, end, "
-                                    "undo, extend, pause, resume, replay.")
+                                    "undo, extend, pause, resume, replay, sub.")
         else:
             out = Outcome.error(f"Unknown command `/{head[:20]}`. Try `/help`.")
         await self.show(out)
+        return out
+
+    async def substitute(self, seat: str, who: str) -> Outcome:
+        """``/game sub seat:<seat> user:<name>``: a new local player (or the one of that name) takes
+        over the seat; ``as <seat>`` then speaks for the new holder."""
+        who = who.strip().lstrip("@").lower()
+        if not who:
+            return Outcome.error("Usage: `/game sub seat:<seat> user:<name>` (the new player).")
+        uid = self.names.get(who) or self.users.get(who)
+        if uid is None:
+            uid = max([*self.users.values(), *self.names.values()]) + 1
+            self.names[who] = uid
+        out = await self.service.sub(self.ctx(), seat, uid)
+        if out.ok:
+            seat = seat.strip().lower()
+            self.users[seat] = uid
+            self.seat_of_user[uid] = seat
         return out
 
     async def run_script(self, path: str) -> int:
