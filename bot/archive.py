@@ -9,7 +9,7 @@ from engine.rulesets import get_ruleset
 from bot.history import entry_of, walk
 from bot.storage import GameRow
 
-from bot.outcome import Outcome, Ctx, public_text
+from bot.outcome import clip, Outcome, Ctx, public_text
 
 
 class Archive:
@@ -103,8 +103,11 @@ class Archive:
 
         gif = await asyncio.to_thread(render_frames, frames, rs.game_board().drawable, self.renderer)
         whose = "everything revealed" if over else (f"{self.seat_title(seat)}'s own view" if seat else "the public view")
-        return Outcome.private(f"Replay of game {row.id}, {whose}: {min(len(frames), REPLAY_FRAMES)} frames.",
-                               image=gif, filename=f"palantir-replay-{row.id}.gif")
+        shown = min(len(frames), REPLAY_FRAMES)
+        alt = clip(f"Animated replay of {rs.title}, {whose}: {shown} maps, from \"{frames[0][0]}\" to "
+                   f"\"{frames[-1][0]}\".", 1024)
+        return Outcome.private(f"Replay of game {row.id}, {whose}: {shown} frames.",
+                               image=gif, filename=f"palantir-replay-{row.id}.gif", alt=alt)
 
     @staticmethod
     def _frame_view(game: Game, seat: str | None, over: bool) -> dict:

@@ -50,6 +50,9 @@ class Clocks:
                 post.text += f"\nDeadline: {dl.stamp(clock.deadline_at)}."
         if payload.get("map"):
             post.image, _ = await self.render_game(payload["map"], None)
+            game = self.games.get(payload["map"])
+            if game is not None:  # loaded by render_game just now
+                post.alt = self.map_alt(game, None)
         return post
 
     async def _deadline_line(self, row: GameRow) -> str:

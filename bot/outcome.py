@@ -26,6 +26,7 @@ class Post:
     attachment: bytes | None = None  # any other file (e.g. the export)
     attachment_name: str = "file.bin"
     mentions: list[int] = field(default_factory=list)  # users this post may ping
+    alt: str = ""  # the image's description (alt text: screen readers, previews), at most 1,024 characters
     buttons: list[tuple[str, str]] = field(default_factory=list)  # (custom_id, label)
     # a DM whose very sending could tell something (hidden information that changed
     # mid-game): if it cannot be delivered, say so only to its own reader, never in public

@@ -170,6 +170,30 @@ class Table:
         head = self._phase_head(game.view(None)).strip("*")
         return await self.render_async(game, seat), f"Map: {head}. {self._map_hint(game)}"
 
+    def map_alt(self, game: Game, seat: str | None, around: str | None = None) -> str:
+        """The alt text of a map image: whose view, the phase, who acts, the result once over, and a
+        short count of what is on the map (from the same view the image is drawn from)."""
+        v = game.view(seat)
+        whose = f"{self.seat_title(seat)}'s own view" if seat else "public view"
+        parts = [f"Map of {game.ruleset.title}, {whose}" + (f", around {around}" if around else "") + "."]
+        parts.append(self._phase_head(v).strip("*") + ".")
+        act, _ = self._to_act(v, {}, False)
+        if act:
+            parts.append(act)
+        res = game.result()
+        if res is not None:
+            parts.append(f"The game is over: {res.summary}")
+        units = v.get("units") or []
+        if units:
+            by_side: dict[str, int] = defaultdict(int)
+            for u in units:
+                if u.get("hex") or u.get("area"):
+                    by_side[str(u.get("side") or "unknown")] += 1
+            if by_side:
+                parts.append("On the map: " + ", ".join(f"{n} {self.seat_title(s)} counters"
+                                                        for s, n in sorted(by_side.items())) + ".")
+        return clip(" ".join(parts), 1024)
+
     @staticmethod
     def seat_title(seat: str) -> str:
         return seat.replace("-", " ").title()

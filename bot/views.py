@@ -59,7 +59,7 @@ class Views:
             return Outcome.error(str(e))
         label = f"{self.seat_title(seat)}'s own view (private)" if seat else "Public map"
         text = f"{label}" + (f", around {around}" if around else "") + "."
-        return Outcome(reply=Post(text=text, image=img), ephemeral=bool(seat))
+        return Outcome(reply=Post(text=text, image=img, alt=self.map_alt(game, seat, around)), ephemeral=bool(seat))
 
     @staticmethod
     def parse_around(rs, text: str) -> str:

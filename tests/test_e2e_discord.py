@@ -100,6 +100,8 @@ async def play_setup(w: World):
     assert not r.ephemeral and "commitment" in r.content.lower()
     msgs = await r.wait_for_messages(2)
     start_map = png_of(msgs[1])  # the phase's notice: the map, the report and the ping in one post
+    alt = msgs[1].alt_texts[0]  # alt text for screen readers and previews (issue 20)
+    assert alt.startswith("Map of Gondor") and "public view" in alt and "Set-up" in alt and "To act: Sauron" in alt
     assert "Sauron set-up" in msgs[1].content and msgs[1].pinged() == {w.alice}
     # the secret went to Westernesse, by DM, and to nobody else
     await s.wait_for(lambda: s.dms(w.bob))
@@ -148,6 +150,7 @@ async def play_setup(w: World):
     r = await w.cmd(w.bob, "game", "map", mine=True)
     assert r.ephemeral
     own = png_of(r.message)
+    assert r.message.alt_texts[0].startswith("Map of Gondor: The Siege of Minas Tirith, Westernesse's own view.")
     r = await w.cmd(w.bob, "done")
     assert "Set-up is complete" in r.content
     notice = (await r.wait_for_messages(2))[1]

@@ -42,11 +42,11 @@ def _kwargs(post: Post, limit: int) -> list[dict]:
     characters, files on the last, pings only for the post's own mentions."""
     text = post.text or ""
     files = []
-    for data, name in ((post.image, post.filename), (post.attachment, post.attachment_name)):
+    for data, name, alt in ((post.image, post.filename, post.alt), (post.attachment, post.attachment_name, "")):
         if data is None:
             continue
         if len(data) <= limit:
-            files.append(discord.File(io.BytesIO(data), filename=name))
+            files.append(discord.File(io.BytesIO(data), filename=name, description=alt[:1024] or None))
         else:  # never silently: say what is missing
             text += f"\n({name} is {len(data) // 1024} KiB, over this server's upload limit; not attached)"
     chunks = split_text(text, 2000) if text else [""]
@@ -91,27 +91,29 @@ async def guarded(interaction: discord.Interaction, coro, ephemeral_guess: bool 
 MAP_FAILED = "(the map could not be drawn this time; `/game map` tries again)"
 
 
-async def _render_map(out: Outcome, service: GameService) -> tuple[bytes | None, str | None]:
+async def _render_map(out: Outcome, service: GameService) -> tuple[bytes | None, str | None, str]:
     if not out.map_after:
-        return None, None
+        return None, None, ""
     gid, seat = out.map_after
     try:
-        return await service.render_game(gid, seat)
+        img, caption = await service.render_game(gid, seat)
+        game = service.games.get(gid)
+        return img, caption, (service.map_alt(game, seat) if game is not None else "")
     except Exception:  # a drawing failure must not lose the order already accepted
         log.exception("render failed for game %s", gid)
-        return None, MAP_FAILED
+        return None, MAP_FAILED, ""
 
 
-def map_post(out: Outcome, img: bytes | None, caption: str | None) -> Post | None:
+def map_post(out: Outcome, img: bytes | None, caption: str | None, alt: str = "") -> Post | None:
     """The post after the answer: a phase's notice with the map in one message (its pings
     intact), or the map with its caption."""
     if out.notice is not None:
         text = out.notice.text
         if caption == MAP_FAILED and len(text) + len(caption) + 1 <= 2000:
             text += "\n" + caption
-        return Post(text=text, image=img, mentions=list(out.notice.mentions))
+        return Post(text=text, image=img, mentions=list(out.notice.mentions), alt=alt)
     if out.map_after:
-        return Post(text=caption or "", image=img)
+        return Post(text=caption or "", image=img, alt=alt)
     return None
 
 

@@ -263,6 +263,11 @@ class FakeMessage:
         return [Attachment(a.filename, a.data) for a in self._atts]
 
     @property
+    def alt_texts(self) -> list[str | None]:
+        """Each attachment's description (its alt text), in order."""
+        return [a.description for a in self._atts]
+
+    @property
     def ephemeral(self) -> bool:
         return bool(self.flags & F_EPHEMERAL)
 
@@ -1791,6 +1796,9 @@ class FakeDiscord:
         if "attachments" in data and data["attachments"] is not None:
             old = {a.id: a for a in (existing._atts if existing else [])}
             for entry in data["attachments"]:
+                if len(entry.get("description") or "") > 1024:  # Discord's limit for an attachment's alt text
+                    fail("attachment_description_too_long", ["attachments", "description"], "BASE_TYPE_MAX_LENGTH",
+                         "Must be 1024 or fewer in length.")
                 aid = _snowflake_or_none(entry.get("id"))
                 if aid is not None and aid in old:
                     kept.append(old[aid])
