@@ -6,6 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable
 
+from engine.chartguard import MAX_BYTES, decode_chart
+
 
 MAX_TEXT = 2000
 MAX_ORDER_TEXT = 200
@@ -76,17 +78,15 @@ class PlaceError(Exception):
     message is shown to the caller privately."""
 
 
-MAX_CHARTS_BYTES = 64 * 1024  # a chart file (attachment or console file) at most
+MAX_CHARTS_BYTES = MAX_BYTES  # a chart file (attachment or console file) at most
 
 
 def charts_text(data: bytes) -> str:
     """A chart file's bytes as text: at most 64 KB, UTF-8; ValueError (for the caller) otherwise."""
-    if len(data) > MAX_CHARTS_BYTES:
-        raise ValueError(f"the chart file is {len(data) // 1024} KB; at most {MAX_CHARTS_BYTES // 1024} KB")
     try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError as e:
-        raise ValueError(f"the chart file is not UTF-8 text (byte {e.start})") from None
+        text = decode_chart(data)
+    except ValueError as e:
+        raise ValueError(f"the chart file {e}") from None
     if not text.strip():
         raise ValueError("the chart file is empty")
     return text

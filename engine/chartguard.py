@@ -81,17 +81,25 @@ _DIGIT_RUN = re.compile(r"[0-9_]+")
 _HEX_RUN = re.compile(r"[0-9A-Fa-f_]+")
 
 
+def decode_chart(data: bytes) -> str:
+    """A chart file's bytes as text: at most 64 KB, UTF-8 (an optional BOM); ChartError saying what
+    the file "is" otherwise (the caller names the file)."""
+    if len(data) > MAX_BYTES:
+        raise ChartError(f"is {len(data) // 1024} KB; at most {MAX_BYTES // 1024} KB")
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as e:
+        raise ChartError(f"is not UTF-8 text (byte {e.start})") from None
+
+
 def check_text(data: str | bytes) -> str:
     """The chart text, checked before any parser reads it; ChartError otherwise.
     ``data`` may be the file's bytes (UTF-8, an optional BOM) or its text."""
     if isinstance(data, (bytes, bytearray, memoryview)):
-        data = bytes(data)
-        if len(data) > MAX_BYTES:
-            raise ChartError(f"the file is {len(data) // 1024} KB; at most {MAX_BYTES // 1024} KB")
         try:
-            text = data.decode("utf-8-sig")
-        except UnicodeDecodeError as e:
-            raise ChartError(f"not UTF-8 text (byte {e.start})") from None
+            text = decode_chart(bytes(data))
+        except ChartError as e:
+            raise ChartError(f"the file {e}") from None
     elif isinstance(data, str):
         text = data
     else:
