@@ -7,6 +7,10 @@ from engine.rulesets import get_ruleset, ruleset_names
 from bot.outcome import MAX_TEXT, Post, Outcome, Ctx, public_text, clip, split_text
 
 
+HELP_TOPICS = ("orders", "setup", "phases", "secrets", "notation", "move", "combat", "magic", "rally", "siege",
+               "oil", "cards", "actions", "losses", "retreat")
+
+
 class Views:
     """A part of ``GameService`` (``bot/service.py``); see the module's docstring."""
 
@@ -129,11 +133,31 @@ class Views:
         return Outcome(reply=Post(text="Your hidden information has been sent to you by direct message."),
                        ephemeral=True, dms=dms)
 
+    async def help_topics(self, ctx: Ctx, current: str) -> list[str]:
+        """`/help topic:` autocomplete: the topics of this channel's game (those its help answers
+        with more than its general text), then the rulesets."""
+        cur = (current or "").strip().lower()
+        row = await self.store.live_game(ctx.channel_id)
+        topics: list[str] = []
+        if row:
+            rs = get_ruleset(row.ruleset)
+            general = rs.help()
+            topics = [t for t in HELP_TOPICS if rs.help(t) != general]
+        topics += ruleset_names()
+        return [t for t in topics if cur in t][:25]
+
     async def help(self, ctx: Ctx, topic: str | None = None) -> Outcome:
         topic = (topic or "").strip().lower()
         if topic in ruleset_names():
             return Outcome.private(clip(get_ruleset(topic).help(), MAX_TEXT))
         row = await self.store.live_game(ctx.channel_id)
+        if row and topic:  # a topic of this channel's game (`/help topic:orders`)
+            rs = get_ruleset(row.ruleset)
+            text = rs.help(topic)
+            if text != rs.help():
+                return Outcome.private(clip(text, MAX_TEXT))
+            return Outcome.error(f"No help topic `{clip(topic, 30)}` for {rs.title}. "
+                                 f"Try `/help` alone, or a ruleset: {', '.join(ruleset_names())}.")
         general = (
             "**palantir** moderates wargames in this channel.\n"
             "`/game new ruleset:` creates a game; `/game join seat:`, then `/game start`.\n"

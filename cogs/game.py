@@ -272,10 +272,14 @@ class GameCog(commands.Cog):
         await answer(interaction, "secret")
 
     @app_commands.command(name="help", description="How to play here")
-    @app_commands.describe(topic="A ruleset")
-    @app_commands.choices(topic=[app_commands.Choice(name=n, value=n) for n in ruleset_names()])
-    async def help(self, interaction: discord.Interaction, topic: str | None = None):
+    @app_commands.describe(topic="A topic of this channel's game (orders, …) or a ruleset")
+    async def help(self, interaction: discord.Interaction, topic: app_commands.Range[str, 0, 40] | None = None):
         await answer(interaction, "help", topic)
+
+    @help.autocomplete("topic")
+    async def help_topic(self, interaction: discord.Interaction, current: str):
+        names = await _service(interaction).help_topics(ctx_of(interaction), current)
+        return [app_commands.Choice(name=n, value=n) for n in names[:25]]
 
 
 async def setup(bot: commands.Bot) -> None:
