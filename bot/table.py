@@ -357,8 +357,9 @@ class Table:
         except BaseException:
             game.state = old_game_state  # nothing was written; nothing changes
             raise
-        fresh = await self.store.game(row.id)
-        deadline = await self._sync_clock(fresh, game)
-        if out.notice and deadline and merge is None:
-            out.notice = await notice(deadline)
+        if new_phase or res:  # the phase (and so its clock) changes only with a new phase or the end
+            fresh = await self.store.game(row.id)
+            deadline = await self._sync_clock(fresh, game)
+            if out.notice and deadline and merge is None:
+                out.notice = await notice(deadline)
         return out
