@@ -167,7 +167,7 @@ class Table:
         if game is None:
             row = await self.store.game(game_id)
             game = await self.load(row)
-        head = self._phase_head(game.view(None)).strip("*")
+        head = self._head(game, game.view(None)).strip("*").rstrip(".")
         return await self.render_async(game, seat), f"Map: {head}. {self._map_hint(game)}"
 
     def map_alt(self, game: Game, seat: str | None, around: str | None = None) -> str:
@@ -176,13 +176,11 @@ class Table:
         v = game.view(seat)
         whose = f"{self.seat_title(seat)}'s own view" if seat else "public view"
         parts = [f"Map of {game.ruleset.title}, {whose}" + (f", around {around}" if around else "") + "."]
-        parts.append(self._phase_head(v).strip("*") + ".")
-        act, _ = self._to_act(v, {}, False)
-        if act:
-            parts.append(act)
         res = game.result()
-        if res is not None:
-            parts.append(f"The game is over: {res.summary}")
+        parts.append(self._head(game, v).strip("*") + ("" if res else "."))
+        act, _ = self._to_act(v, {}, False)
+        if act and res is None:
+            parts.append(act)
         units = v.get("units") or []
         if units:
             by_side: dict[str, int] = defaultdict(int)
@@ -222,8 +220,18 @@ class Table:
                 who.append(self.seat_title(s))
         return (f"To act: {', '.join(who)}." if who else ""), sorted(set(users))
 
+    def _head(self, game: Game, v: dict) -> str:
+        """The status line: the game's result once it is over (not "Game-Turn 17 of 16"), else the
+        phase."""
+        res = game.result()
+        if res is not None:
+            return f"**The game is over: {res.summary}**"
+        return self._phase_head(v)
+
     def _turn_line(self, game: Game, seats: dict[str, int], ping: bool) -> tuple[str, list[int]]:
         v = game.view(None)
+        if game.result() is not None:
+            return self._head(game, v), []
         act, users = self._to_act(v, seats, ping)
         text = self._phase_head(v)
         if act:

@@ -35,9 +35,8 @@ class Views:
             left = [u["id"] for u in own["units"] if u["side"] == seat and u["hex"] is None]
             if left and own.get("turn") == 0:
                 text += f"\n{self.seat_title(seat)}: still to deploy: {', '.join(left)}."
-        if row.status in ("over", "ended"):
-            res = game.result()
-            text += f"\nResult: {res.summary if res else 'ended by the creator or a moderator'}"
+        if row.status in ("over", "ended") and game.result() is None:
+            text += "\nResult: none, the game was ended by its creator or a moderator."
         return Outcome.private(clip(text, MAX_TEXT))
 
     async def map(self, ctx: Ctx, around: str | None = None, mine: bool = False) -> Outcome:
