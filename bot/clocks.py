@@ -50,9 +50,7 @@ class Clocks:
                 post.text += f"\nDeadline: {dl.stamp(clock.deadline_at)}."
         if payload.get("map"):
             post.image, _ = await self.render_game(payload["map"], None)
-            game = self.games.get(payload["map"])
-            if game is not None:  # loaded by render_game just now
-                post.alt = self.map_alt(game, None)
+            post.alt = await self.map_description(payload["map"], None)
         return post
 
     async def _deadline_line(self, row: GameRow) -> str:

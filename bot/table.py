@@ -170,6 +170,11 @@ class Table:
         head = self._head(game, game.view(None)).strip("*").rstrip(".")
         return await self.render_async(game, seat), f"Map: {head}. {self._map_hint(game)}"
 
+    async def map_description(self, game_id: int, seat: str | None) -> str:
+        """``map_alt`` of a game by its id, as it is now (for a map posted after an order or a timer)."""
+        game = self.games.get(game_id) or await self.load(await self.store.game(game_id))
+        return self.map_alt(game, seat)
+
     def map_alt(self, game: Game, seat: str | None, around: str | None = None) -> str:
         """The alt text of a map image: whose view, the phase, who acts, the result once over, and a
         short count of what is on the map (from the same view the image is drawn from)."""

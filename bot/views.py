@@ -66,9 +66,8 @@ class Views:
 
     @staticmethod
     def parse_around(rs, text: str) -> str:
-        """The canonical place for ``/game map around:``: the ruleset's own ``parse_around(text)``
-        if it has one; else an area id (or a unique prefix or name) for an area game
-        (``board_kind == "area"``, ``board.areas``), a hex on the map for a hex game."""
+        """The canonical place for ``/game map around:`` (at most 40 characters), as the ruleset
+        reads it (``RulesetBase.parse_around``: its board's ``parse_place``)."""
         text = (text or "").strip()
         if len(text) > 40:
             raise ValueError("`around` is a hex or an area id (40 characters at most).")
@@ -150,6 +149,9 @@ class Views:
         if topic in ruleset_names():
             return Outcome.private(clip(get_ruleset(topic).help(), MAX_TEXT))
         row = await self.store.live_game(ctx.channel_id)
+        if topic and not row:
+            return Outcome.error(f"No help topic `{clip(topic, 30)}` here: a topic such as `orders` belongs to "
+                                 f"this channel's game, and there is none. Rulesets: {', '.join(ruleset_names())}.")
         if row and topic:  # a topic of this channel's game (`/help topic:orders`)
             rs = get_ruleset(row.ruleset)
             text = rs.help(topic)

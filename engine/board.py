@@ -65,7 +65,7 @@ class AreaBoard:
         return self.board
 
     def _areas(self) -> dict:
-        return getattr(self.board, "areas", None) or {}
+        return self.board.areas if self.board is not None else {}
 
     def parse_place(self, text: str) -> str:
         areas = self._areas()

@@ -223,6 +223,8 @@ class RulesetBase:
     board_kind: str = "hex"  # "hex" or "area": which ``Board`` the game has
     has_odds: bool = False  # ``odds`` answers (else /odds says it is not available)
     takes_charts: bool = False  # ``check_charts`` accepts a group's chart file
+    hexmap = None  # a hex game's map (``engine.maps.HexMap``)
+    board = None  # an area game's board (with ``areas``)
 
     def game_board(self):
         """The board as the application needs it (``engine.board``): parse and offer places, and
@@ -230,8 +232,8 @@ class RulesetBase:
         from engine.board import AreaBoard, HexBoard
 
         if self.board_kind == "area":
-            return AreaBoard(getattr(self, "board", None))
-        return HexBoard(getattr(self, "hexmap", None))
+            return AreaBoard(self.board)
+        return HexBoard(self.hexmap)
 
     def parse_around(self, text: str) -> str:
         """The canonical place for ``/game map around:`` (ValueError with a short reason)."""

@@ -53,3 +53,12 @@ async def test_a_finished_game_says_who_won_not_turn_17_of_16(tmp_path):
     await svc.end(ctx(1, 6))
     assert "Result: none, the game was ended" in (await svc.status(ctx(1, 6))).reply.text
     await store.close()
+
+
+async def test_a_topic_without_a_game_is_refused_clearly(tmp_path):
+    store = await open_store(str(tmp_path / "t.db"))
+    svc = GameService(store, renderer=None)
+    out = await svc.help(ctx(1, 9), "orders")
+    assert not out.ok and out.ephemeral and "there is none" in out.reply.text
+    assert (await svc.help(ctx(1, 9), "gondor")).ok
+    await store.close()

@@ -97,8 +97,7 @@ async def _render_map(out: Outcome, service: GameService) -> tuple[bytes | None,
     gid, seat = out.map_after
     try:
         img, caption = await service.render_game(gid, seat)
-        game = service.games.get(gid)
-        return img, caption, (service.map_alt(game, seat) if game is not None else "")
+        return img, caption, await service.map_description(gid, seat)
     except Exception:  # a drawing failure must not lose the order already accepted
         log.exception("render failed for game %s", gid)
         return None, MAP_FAILED, ""
