@@ -35,6 +35,8 @@ from engine.hexgrid import Hex, distance
 from engine.maps import HexMap
 from engine.spi.charts import ChartError, shift_morale
 from engine.spi.entry import EntryAttacks
+from engine.orders import Order
+from engine.spi.c13_setup import DEPLOY
 from engine.spi.standard import StandardRules, _phrase
 from engine.units import UnitDef, load_oob
 
@@ -132,7 +134,19 @@ def resolve_chits(west: str, shadow: str, ch: dict, roll=None) -> dict:
     return {"turn": w["turn"] + delay, "area": area, "chooser": None, "arrive": True, "lines": lines}
 
 
+# Field of Celebrant's own orders (engine/orders.py); their legal actions are in ``legal_extra``
+ABILITY = Order("ability", ("17.0",), "`ability <leader> <name> [<unit>...]`, e.g. `ability OC1 whip`",
+                parse="_parse_ability", check="_check_ability", apply="_apply_ability", dice=False)
+SWAP = Order("swap", ("17.31",), "`swap <unit> <unit>` (Cirion's Tactics)",
+             parse="_parse_swap", check="_check_swap", apply="_apply_swap", dice=False)
+DRESS = Order("dress", ("17.41",), "`dress <unit> <hex>` (a Shield Wall formed under Form up! moves one hex)",
+              parse="_parse_dress", check="_check_dress", apply="_apply_dress", dice=False)
+ENTRY = Order("entry", ("14.31",), "`entry NW`, `entry NE` or `entry SE`",
+              parse="_parse_entry", check="_check_entry", apply="_apply_entry", dice=False)
+
+
 class Celebrant(EntryAttacks, StandardRules):
+    ORDERS = (*StandardRules.ORDERS, DEPLOY, ABILITY, SWAP, DRESS, ENTRY)
     deploy_example = "OI1 0305"
     name = "celebrant"
     title = "Field of Celebrant"
@@ -916,15 +930,6 @@ class Celebrant(EntryAttacks, StandardRules):
         return events
 
     # ------------------------------------------------------- extra orders
-    def extra_verbs(self) -> dict:
-        verbs = super().extra_verbs()
-        verbs["deploy"] = (self._parse_deploy, self._check_deploy_action, self._apply_deploy)
-        verbs["ability"] = (self._parse_ability, self._check_ability_action, self._apply_ability)
-        verbs["swap"] = (self._parse_swap, self._check_swap_action, self._apply_swap)
-        verbs["dress"] = (self._parse_dress, self._check_dress_action, self._apply_dress)
-        verbs["entry"] = (self._parse_entry, self._check_entry_action, self._apply_entry)
-        return verbs
-
     # --- deploy (13.0-13.2)
     def _setup_zone(self, uid: str) -> frozenset[str]:
         u = self.units[uid]
@@ -957,8 +962,8 @@ class Celebrant(EntryAttacks, StandardRules):
             other = next(x for x in stack if self.units[x].is_combat)
             raise IllegalOrder(f"hex {hx} already holds a combat unit ({other}); one combat unit per hex", "5.0")
 
-    def _apply_deploy(self, state: State, seat: str, action: Action) -> list[Event]:
-        uid, hx = action.args
+    def _apply_deploy(self, state: State, seat: str, *args: str) -> list[Event]:
+        uid, hx = args
         u = self.units[uid]
         rec = state["units"][uid]
         again = rec["hex"] is not None
@@ -981,9 +986,9 @@ class Celebrant(EntryAttacks, StandardRules):
         units = tuple(self.resolve_unit(w) for w in words[2:])
         return Action("ability", (leader, name, *units))
 
-    def _check_ability_action(self, state: State, seat: str, action: Action) -> None:
+    def _check_ability(self, state: State, seat: str, *args: str) -> None:
         self.seat_check(state, seat)
-        leader, name, *units = action.args
+        leader, name, *units = args
         title, sec, step = ABILITIES[name]
         u = self.units[leader]
         if u.side != seat:
@@ -1036,8 +1041,8 @@ class Celebrant(EntryAttacks, StandardRules):
         if self.raw(state)["tec"].get(self.terrain(here), {}).get("cost", 1) != 1:
             raise IllegalOrder(f"{here} is {self.terrain(here)}: formations form only in clear hexes (8.41)", "8.4")
 
-    def _apply_ability(self, state: State, seat: str, action: Action) -> list[Event]:
-        leader, name, *units = action.args
+    def _apply_ability(self, state: State, seat: str, *args: str) -> list[Event]:
+        leader, name, *units = args
         title, sec, step = ABILITIES[name]
         state["cel"]["abilities"][leader] = state["turn"]
         eff = {"ability": name, "leader": leader, "title": title, "section": sec, "side": seat,
@@ -1128,9 +1133,9 @@ class Celebrant(EntryAttacks, StandardRules):
         r = state["units"][uid]
         return bool(r.get("disrupted") or r.get("reduced") or self.is_disordered(state, uid))
 
-    def _check_swap_action(self, state: State, seat: str, action: Action) -> None:
+    def _check_swap(self, state: State, seat: str, *args: str) -> None:
         self.seat_check(state, seat)
-        a, b = action.args
+        a, b = args
         eff = [e for e in self._effects(state, "tactics") if e["turn"] == state["turn"]]
         if not eff or state["step"] != "A-westernesse":
             raise IllegalOrder("units swap only under Cirion's Tactics, in the Special Ability Phase "
@@ -1159,8 +1164,8 @@ class Celebrant(EntryAttacks, StandardRules):
             if self.units[x].is_cavalry and Hex.parse(state["units"][other]["hex"]) in self._cavalry_closed(state):
                 raise IllegalOrder(f"{x} is cavalry and may not enter the landing", "16.21")
 
-    def _apply_swap(self, state: State, seat: str, action: Action) -> list[Event]:
-        a, b = action.args
+    def _apply_swap(self, state: State, seat: str, *args: str) -> list[Event]:
+        a, b = args
         ra, rb = state["units"][a], state["units"][b]
         ra["hex"], rb["hex"] = rb["hex"], ra["hex"]
         e = next(e for e in self._effects(state, "tactics") if e["turn"] == state["turn"])
@@ -1174,9 +1179,9 @@ class Celebrant(EntryAttacks, StandardRules):
             raise InvalidOrder("usage: `dress <unit> <hex>` (a Shield Wall formed under Form up! moves one hex)")
         return Action("dress", (self.resolve_unit(words[0]), self._hex_token(words[1])))
 
-    def _check_dress_action(self, state: State, seat: str, action: Action) -> None:
+    def _check_dress(self, state: State, seat: str, *args: str) -> None:
         self.seat_check(state, seat)
-        uid, hx = action.args
+        uid, hx = args
         self._own_on_map(state, seat, uid)
         f = self.formation_of(state, uid)
         if self.kind(state) != "reinforce" or not f or state["formations"][f].get("dress") != state["turn"]:
@@ -1193,8 +1198,8 @@ class Celebrant(EntryAttacks, StandardRules):
             raise IllegalOrder(f"the Shield Wall cannot step into {hx}", "17.41")
         self._check_stacking(state, seat, list(members), hx, occ)
 
-    def _apply_dress(self, state: State, seat: str, action: Action) -> list[Event]:
-        uid, hx = action.args
+    def _apply_dress(self, state: State, seat: str, *args: str) -> list[Event]:
+        uid, hx = args
         f = self.formation_of(state, uid)
         members = state["formations"][f]["units"]
         for m in members:
@@ -1209,15 +1214,15 @@ class Celebrant(EntryAttacks, StandardRules):
             raise InvalidOrder("usage: `entry NW`, `entry NE` or `entry SE`")
         return Action("entry", (words[0].upper(),))
 
-    def _check_entry_action(self, state: State, seat: str, action: Action) -> None:
+    def _check_entry(self, state: State, seat: str, *args: str) -> None:
         self.seat_check(state, seat)
         e = state["cel"]["eotheod"]
         if e.get("chooser") != seat or e.get("area"):
             raise IllegalOrder("you have no Eotheod entry area to choose", "14.31")
 
-    def _apply_entry(self, state: State, seat: str, action: Action) -> list[Event]:
+    def _apply_entry(self, state: State, seat: str, *args: str) -> list[Event]:
         e = state["cel"]["eotheod"]
-        e["area"] = action.args[0]
+        e["area"] = args[0]
         events = [Event(public=f"{SIDE_TITLES[seat]} decides: the Eotheod enter in the {e['area']} area "
                                f"(14.31, 14.33).", section="14.31")]
         events += self._eotheod_arrival(state)

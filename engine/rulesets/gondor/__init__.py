@@ -22,11 +22,12 @@ from engine.core import Action, Dice, Event, IllegalOrder, InvalidOrder, State
 from engine.hexgrid import Hex, distance
 from engine.maps import HexMap
 from engine.spi.charts import ChartError
+from engine.spi.c13_setup import DEPLOY
 from engine.spi.standard import StandardRules, _phrase
 from engine.units import UnitDef, load_oob
 
 from .command import TUNNEL_RULES, CommandRules
-from .siege import SiegeRules
+from .siege import SIEGE_ORDERS, SiegeRules
 
 DATA = Path(__file__).parent / "data"
 SEATS = ("sauron", "westernesse")
@@ -50,6 +51,7 @@ def _toml_tables(text: str) -> list[str]:
 
 class Gondor(SiegeRules, CommandRules, StandardRules):
     deploy_example = "OA1 2325"
+    ORDERS = (*StandardRules.ORDERS, *SIEGE_ORDERS, DEPLOY)
     name = "gondor"
     title = "Gondor: The Siege of Minas Tirith"
     seats = SEATS
@@ -336,11 +338,6 @@ class Gondor(SiegeRules, CommandRules, StandardRules):
         return events
 
     # ------------------------------------------------------- set-up orders
-    def extra_verbs(self) -> dict:
-        verbs = super().extra_verbs()
-        verbs["deploy"] = (self._parse_deploy, self._check_deploy_action, self._apply_deploy)
-        return verbs
-
     def _check_deploy(self, state: State, seat: str, uid: str, hx: str,
                       occ: dict[str, list[str]] | None = None) -> None:
         u = self.units.get(uid)
@@ -407,8 +404,8 @@ class Gondor(SiegeRules, CommandRules, StandardRules):
                         continue
                 yield Action("deploy", (uid, hx))
 
-    def _apply_deploy(self, state: State, seat: str, action: Action) -> list[Event]:
-        uid, hx = action.args
+    def _apply_deploy(self, state: State, seat: str, *args: str) -> list[Event]:
+        uid, hx = args
         u = self.units[uid]
         rec = state["units"][uid]
         again = rec["hex"] is not None

@@ -31,6 +31,7 @@ from typing import Iterator
 
 from engine.core import Action, Dice, Event, IllegalOrder, InvalidOrder, State
 from engine.hexgrid import Hex, HexError, Hexside, distance, line
+from engine.orders import Order
 from engine.spi.charts import parse_totals
 from engine.units import Ratings
 
@@ -43,6 +44,23 @@ def _hexside(token: str) -> str:
         return str(Hexside.parse(token))
     except (HexError, ValueError) as e:
         raise InvalidOrder(str(e)) from None
+
+
+# the siege orders (16.0), each a record (engine/orders.py); their legal actions are the siege
+# phase's and the movement phase's lists in ``legal_extra`` below
+BREACH = Order("breach", ("16.2",), "`breach <catapult or GRD> <hexside>`, e.g. `breach SC1 1603/ne`",
+               parse="_parse_breach", check="_check_breach", apply="_apply_breach", dice=False)
+FIREBALL = Order("fireball", ("16.6",), "`fireball <catapult> at <hex>`, e.g. `fireball SC1 at 1806`",
+                 parse="_parse_fireball", check="_check_fireball", apply="_apply_fireball", dice=False)
+HEAD = Order("head", ("16.8",), "`head <catapult> at <hex>`, e.g. `head SC1 at 1806`",
+             parse="_parse_head", check="_check_head", apply="_apply_head", dice=False)
+LADDER = Order("ladder", ("16.4",), "`ladder <unit> <hexside>`, e.g. `ladder OI1 1603/ne`",
+               parse="_parse_ladder", check="_check_ladder", apply="_apply_ladder", dice=False)
+PICKUP = Order("pickup", ("16.7",), "`pickup <unit> <cauldron>`, e.g. `pickup GS1 K2`",
+               parse="_parse_pickup", check="_check_pickup", apply="_apply_pickup", dice=False)
+POUR = Order("pour", ("16.74",), "`pour <unit> any|towers|hold`", parse="_parse_pour", check="_check_pour",
+             apply="_apply_pour", dice=False, redact="pour (a secret standing order, 16.74)")
+SIEGE_ORDERS = (BREACH, FIREBALL, HEAD, LADDER, PICKUP, POUR)
 
 
 class SiegeRules:
@@ -405,29 +423,21 @@ class SiegeRules:
         return events
 
     # ------------------------------------------------------------- orders
-    def extra_verbs(self) -> dict:
-        verbs = super().extra_verbs()
-        verbs.update({
-            "breach": (self._parse_breach, self._check_breach_a, self._apply_breach),
-            "fireball": (self._parse_missile("fireball"), self._check_fireball_a, self._apply_fireball),
-            "head": (self._parse_missile("head"), self._check_head_a, self._apply_head),
-            "ladder": (self._parse_ladder, self._check_ladder_a, self._apply_ladder),
-            "pickup": (self._parse_pickup, self._check_pickup_a, self._apply_pickup),
-            "pour": (self._parse_pour, self._check_pour_a, self._apply_pour),
-        })
-        return verbs
-
     def _parse_breach(self, state: State, seat: str, words: list[str]) -> Action:
         if len(words) != 2:
             raise InvalidOrder("usage: `breach <catapult or GRD> <hexside>`, e.g. `breach SC1 1603/ne`")
         return Action("breach", (self.resolve_unit(words[0]), _hexside(words[1])))
 
-    def _parse_missile(self, verb: str):
-        def parse(state: State, seat: str, words: list[str]) -> Action:
-            if len(words) != 3 or words[1].lower() != "at":
-                raise InvalidOrder(f"usage: `{verb} <catapult> at <hex>`, e.g. `{verb} SC1 at 1806`")
-            return Action(verb, (self.resolve_unit(words[0]), "at", self._hex_token(words[2])))
-        return parse
+    def _parse_missile(self, verb: str, words: list[str]) -> Action:
+        if len(words) != 3 or words[1].lower() != "at":
+            raise InvalidOrder(f"usage: `{verb} <catapult> at <hex>`, e.g. `{verb} SC1 at 1806`")
+        return Action(verb, (self.resolve_unit(words[0]), "at", self._hex_token(words[2])))
+
+    def _parse_fireball(self, state: State, seat: str, words: list[str]) -> Action:
+        return self._parse_missile("fireball", words)
+
+    def _parse_head(self, state: State, seat: str, words: list[str]) -> Action:
+        return self._parse_missile("head", words)
 
     def _parse_ladder(self, state: State, seat: str, words: list[str]) -> Action:
         if len(words) != 2:
@@ -465,8 +475,8 @@ class SiegeRules:
         return None
 
     # --- breach (16.2)
-    def _check_breach_a(self, state: State, seat: str, action: Action) -> None:
-        uid, hs = action.args
+    def _check_breach(self, state: State, seat: str, *args: str) -> None:
+        uid, hs = args
         self._siege_step(state, seat, "breaching", "16.2")
         if seat != "sauron":
             raise IllegalOrder("only Sauron breaches the walls of Minas Tirith", "16.2")
@@ -518,8 +528,8 @@ class SiegeRules:
         row = self.charts_for(state)["breach"][weapon][kind]
         return parse_totals(row[min(rng, len(row)) - 1], 2, 12)
 
-    def _apply_breach(self, state: State, seat: str, action: Action) -> list[Event]:
-        uid, hs = action.args
+    def _apply_breach(self, state: State, seat: str, *args: str) -> list[Event]:
+        uid, hs = args
         weapon, kind, rng = self._breach_range(state, seat, uid, hs)
         state["siege"]["fired"][uid] = state["turn"]
         dice = Dice(state["dice"])
@@ -557,17 +567,17 @@ class SiegeRules:
         return events
 
     # --- fireballs and heads (16.6, 16.8)
-    def _check_fireball_a(self, state: State, seat: str, action: Action) -> None:
+    def _check_fireball(self, state: State, seat: str, *args: str) -> None:
         self._siege_step(state, seat, "fireballs", "16.6")
-        self._missile_range(state, seat, action.args[0], action.args[2], "16.61")
+        self._missile_range(state, seat, args[0], args[2], "16.61")
 
-    def _check_head_a(self, state: State, seat: str, action: Action) -> None:
+    def _check_head(self, state: State, seat: str, *args: str) -> None:
         self._siege_step(state, seat, "severed heads", "16.8")
         if seat != "sauron":
             raise IllegalOrder("only Sauron hurls severed heads", "16.8")
         if state["siege"]["heads_left"] <= 0:
             raise IllegalOrder("all twelve severed heads have been thrown", "16.81")
-        self._missile_range(state, seat, action.args[0], action.args[2], "16.82")
+        self._missile_range(state, seat, args[0], args[2], "16.82")
 
     def _missile_range(self, state: State, seat: str, uid: str, hx: str, section: str) -> int:
         here = self._own_catapult(state, seat, uid, section)
@@ -601,8 +611,8 @@ class SiegeRules:
         return (land if land in self.hexmap else None), (
             f"range {d}, die {roll}: it scatters; Scatter Diagram die {sroll} ({dirs[sroll - 1]}): {where}")
 
-    def _apply_fireball(self, state: State, seat: str, action: Action) -> list[Event]:
-        uid, _, hx = action.args
+    def _apply_fireball(self, state: State, seat: str, *args: str) -> list[Event]:
+        uid, _, hx = args
         state["siege"]["fired"][uid] = state["turn"]
         dice = Dice(state["dice"])
         land, how = self._landing(state, dice, uid, hx)
@@ -645,8 +655,8 @@ class SiegeRules:
             lines.insert(0, "no casualties (16.65)")
         return lines
 
-    def _apply_head(self, state: State, seat: str, action: Action) -> list[Event]:
-        uid, _, hx = action.args
+    def _apply_head(self, state: State, seat: str, *args: str) -> list[Event]:
+        uid, _, hx = args
         state["siege"]["fired"][uid] = state["turn"]
         state["siege"]["heads_left"] -= 1
         dice = Dice(state["dice"])
@@ -672,8 +682,8 @@ class SiegeRules:
                       rolls=dice.rolls)]
 
     # --- ladders (16.43)
-    def _check_ladder_a(self, state: State, seat: str, action: Action) -> None:
-        uid, hs = action.args
+    def _check_ladder(self, state: State, seat: str, *args: str) -> None:
+        uid, hs = args
         self.seat_check(state, seat)
         if self.kind(state) != "move" or self.phasing(state) != seat:
             raise IllegalOrder("ladders are set up in your Movement Phase", "16.43")
@@ -696,8 +706,8 @@ class SiegeRules:
         if state["siege"]["ladders_left"] <= 0:
             raise IllegalOrder("no Ladder counters are left (counter-mix limit, 16.47)", "16.47")
 
-    def _apply_ladder(self, state: State, seat: str, action: Action) -> list[Event]:
-        uid, hs = action.args
+    def _apply_ladder(self, state: State, seat: str, *args: str) -> list[Event]:
+        uid, hs = args
         hx = state["units"][uid]["hex"]
         state["siege"]["ladders_left"] -= 1
         state["markers"].append({"type": "ladder", "hex": hx, "hexside": hs, "side": seat, "turn": state["turn"]})
@@ -706,8 +716,8 @@ class SiegeRules:
                              f"{state['siege']['ladders_left']} ladders left) (16.43).", section="16.43")]
 
     # --- oil (16.72-16.75)
-    def _check_pickup_a(self, state: State, seat: str, action: Action) -> None:
-        uid, k = action.args
+    def _check_pickup(self, state: State, seat: str, *args: str) -> None:
+        uid, k = args
         self.seat_check(state, seat)
         if seat != "westernesse":
             raise IllegalOrder("Sauron units may never use cauldrons", "16.73")
@@ -726,8 +736,8 @@ class SiegeRules:
         if state["units"][uid].get("oil_from"):
             raise IllegalOrder(f"{uid} already carries an oil counter (one each, 16.75)", "16.75")
 
-    def _apply_pickup(self, state: State, seat: str, action: Action) -> list[Event]:
-        uid, k = action.args
+    def _apply_pickup(self, state: State, seat: str, *args: str) -> list[Event]:
+        uid, k = args
         state["units"][k]["oil"] -= 1
         state["units"][uid]["oil_from"] = k
         state["siege"]["pour"][uid] = "hold"
@@ -741,8 +751,8 @@ class SiegeRules:
                              "there); it moves and defends one point worse while it carries it (16.72, 16.75).",
                       section="16.72")]
 
-    def _check_pour_a(self, state: State, seat: str, action: Action) -> None:
-        uid, mode = action.args
+    def _check_pour(self, state: State, seat: str, *args: str) -> None:
+        uid, mode = args
         self.seat_check(state, seat)
         if seat != "westernesse":
             raise IllegalOrder("only Westernesse pours oil", "16.74")
@@ -752,8 +762,8 @@ class SiegeRules:
         if state["siege"]["pour"].get(uid, "hold") == mode:
             raise IllegalOrder(f"{uid}'s standing order is already `{mode}`", "16.74")
 
-    def _apply_pour(self, state: State, seat: str, action: Action) -> list[Event]:
-        uid, mode = action.args
+    def _apply_pour(self, state: State, seat: str, *args: str) -> list[Event]:
+        uid, mode = args
         state["siege"]["pour"][uid] = mode
         what = {"any": "on any enemy unit or siege tower below it", "towers": "only on a hex holding a siege tower",
                 "hold": "on nothing until told otherwise"}[mode]
@@ -763,11 +773,6 @@ class SiegeRules:
                       private={"westernesse": f"{uid} will pour its oil {what}, during Sauron's Movement Phase "
                                               "(16.74)."},
                       section="16.74")]
-
-    def public_order_text(self, text: str) -> str:
-        if text.split()[:1] == ["pour"]:
-            return "pour (a secret standing order, 16.74)"
-        return super().public_order_text(text)
 
     # ------------------------------------------------------ legal actions
     def legal_extra(self, state: State, seat: str) -> Iterator[Action]:

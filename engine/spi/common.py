@@ -1,0 +1,18 @@
+"""Small text helpers the Standard Rules files share."""
+from __future__ import annotations
+
+import re
+from fractions import Fraction
+
+_HEX = re.compile(r"^\d{4}$")
+
+
+def _phrase(items: list[str]) -> str:
+    items = list(items)
+    if len(items) <= 1:
+        return "".join(items)
+    return ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def pct(f: Fraction) -> str:
+    return f"{float(f) * 100:.1f}%"

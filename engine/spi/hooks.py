@@ -1,0 +1,184 @@
+"""Every hook a game built on the Standard Rules may give, with its default: the one place to read
+the contract between ``StandardRules`` and a ruleset (Gondor, Sauron, Field of Celebrant).
+
+A ruleset overrides these by name. The order methods a game may replace (an order's check or
+apply, named in its ``Order`` record) are listed in ``REPLACEABLE``; ``tests/test_architecture.py``
+fails if a ruleset overrides anything of ``StandardRules`` that is in neither.
+"""
+from __future__ import annotations
+
+from typing import Iterator
+
+from engine.core import Action, Event, IllegalOrder, State
+from engine.hexgrid import Hex, distance
+from engine.spi.charts import Charts
+from engine.spi.common import _phrase
+
+
+class Hooks:
+    # ------------------------------------------------------------ hooks
+    def hexside_rule(self, state: State, uids: list[str], a: Hex, b: Hex,
+                     retreat: bool = False) -> float | str | None:
+        """Extra MP to cross the hexside a|b, ``None`` if forbidden, ``"all"``
+        if crossing costs the whole allowance (and ends the move). Consulted
+        for hexsides with a map feature (wall, gate, river...). ``retreat`` is
+        true when a retreat (7.5) asks. Default: 0."""
+        return 0
+
+    def extra_blocked(self, state: State, seat: str, uids: list[str]) -> set[Hex]:
+        """Hexes ``uids`` may not enter (move, retreat or advance) for a
+        ruleset's own reasons (Gondor 14.31: cavalry never next to Mumakil)."""
+        return set()
+
+    def init_extra(self, state: State) -> None:
+        """Hook for a ruleset's mixins to add their state keys to a new game."""
+
+    def view_extra(self, state: State, own: str | None, view: dict) -> None:
+        """Hook for a ruleset's mixins to add to a seat's view (and its notes)."""
+
+    def dem_total(self, state: State, army: str) -> int:
+        """An army's demoralization points now (9.1; a ruleset may adjust)."""
+        return state["dem"].get(army, 0)
+
+    def zoc_through(self, state: State, a: Hex, b: Hex) -> bool:
+        """Whether a ZOC extends from ``a`` into adjacent ``b``."""
+        return True
+
+    def zoc_through_fn(self, state: State):
+        """``zoc_through`` for one state, as a function of (a, b): a ruleset may
+        work out what it needs once per call of ``zoc_map`` (speed only)."""
+        return lambda a, b: self.zoc_through(state, a, b)
+
+    def movement_allowance(self, state: State, uid: str) -> float:
+        u = self.units[uid]
+        ch = self.charts_for(state)
+        ma = u.movement if u.movement is not None else ch["movement"].get(u.type, ch["movement"]["infantry"])
+        f = self.formation_of(state, uid)
+        if f:
+            ma = min(ma, ch["formations"][state["formations"][f]["kind"]]["movement"])
+        if u.is_leader and self.kind(state) == "rally" and self.step(state).get("leader_moves"):
+            ma = min(ma, self.step(state)["leader_moves"])  # FoC 8.38: up to 3 MP before rallying
+        return ma
+
+    def reinforcement_entry(self, state: State, uid: str) -> list[str] | None:
+        """Hexes a reinforcement may enter by now, or None if it may not enter."""
+        return None
+
+    def on_step_start(self, state: State) -> list[Event]:
+        return []
+
+    def on_unit_lost(self, state: State, uid: str, points: int) -> None:
+        """A unit or leader cost ``points`` of demoralization (9.1, 19.2)."""
+        army = self.army_of(uid)
+        state["dem"][army] = state["dem"].get(army, 0) + points
+
+    def dem_level(self, state: State, army: str) -> int | None:
+        return None
+
+    def unit_dem_value(self, state: State, uid: str) -> int:
+        """A combat unit's demoralization value (9.12): the chart's formula by
+        default; a ruleset may print it on the counter (FoC 9.12)."""
+        return self.charts_for(state).demoralization_value(self.units[uid].ratings)
+
+    def may_enter_enemy_leaders(self, state: State, uids: list[str]) -> bool:
+        """Whether ``uids`` may enter a hex holding enemy leaders but no enemy
+        combat unit (4.27: not under the Standard Rules; FoC amends it)."""
+        return False
+
+    def demoralized(self, state: State, army: str) -> bool:
+        lvl = self.dem_level(state, army)
+        return lvl is not None and self.dem_total(state, army) >= lvl
+
+    def check_victory(self, state: State) -> dict | None:
+        return None
+
+    def end_of_turn(self, state: State) -> list[Event]:
+        return []
+
+    def final_result(self, state: State) -> dict:
+        n = self.sequence["turns"]
+        words = {12: "twelve", 14: "fourteen", 15: "fifteen", 16: "sixteen", 18: "eighteen", 20: "twenty"}
+        return {"winner": None, "summary": f"The {words.get(n, n)} Game-Turns are over "
+                                           f"({self.sequence.get('length_section', '12.0')}).",
+                "section": self.sequence.get("length_section", "12.0")}
+
+    def on_setup_step_end(self, state: State) -> list[Event]:
+        """Hook: a set-up step is over (every seat in it done), before the next step."""
+        return []
+
+    def legal_extra(self, state: State, seat: str) -> Iterator[Action]:
+        return iter(())
+
+    def spell_targets(self, state: State, seat: str, spell: str) -> Iterator[str]:
+        return iter(())
+
+    def check_stack_move(self, state: State, seat: str, uids: list[str]) -> None:
+        """Hook: siege equipment carriers and the like (Gondor 16.11-16.13)."""
+
+    def why_hexside(self, state, uids, a, b) -> str:
+        return f"the hexside {a}/{b} may not be crossed"
+
+    def check_move_end(self, state: State, seat: str, uids: list[str], dest: str, occ) -> None:
+        """8.1 (inferred): a leader that is not a magic leader ends its move with a combat unit."""
+        if self.charts_for(state)["stacking"].get("leaders_alone", False):
+            return
+        if all(self.units[u].is_leader and not self.is_magic_leader(u) for u in uids):
+            friends = [x for x in occ.get(dest, ()) if self.units[x].is_combat and self.units[x].side == seat]
+            if not friends:
+                raise IllegalOrder(f"{_phrase(uids)} must end its move stacked with a friendly combat unit", "8.1")
+
+    def entered(self, state: State, trail: list[str]) -> list[str]:
+        """In ``after_move``: the hexes the move entered (the trail less its start
+        hex; all of it for a unit that came onto the map)."""
+        return list(trail[1:]) if state["ph"].get("move_from") else list(trail)
+
+    def after_move(self, state: State, seat: str, uids: list[str], trail: list[str]) -> list[Event]:
+        """Hook after a move; ``trail`` is every hex from the start (if on the map) to the end."""
+        return []
+
+    def modify_attack(self, state: State, attacker: str, target: str, kind: str, prof: dict) -> None:
+        """Hook for exclusive rules (siege towers, tunnels, guards...)."""
+
+    def is_fanatic(self, state: State, uid: str) -> bool:
+        return False
+
+    def adjust_result(self, state: State, target: str, res: tuple, prof: dict) -> tuple:
+        return res
+
+    def duel_modifier(self, state: State, leader: str, other: str) -> int:
+        return 0
+
+    def spell_effect(self, state: State, seat: str, leader: str, spell: str, target: str | None) -> str:
+        """Generic spell effects from data: an ``effect`` table added to
+        ``state['effects']`` until the same step of the next turn."""
+        sp = self.spells[spell]
+        eff = dict(sp.get("effect", {}))
+        eff.update(title=sp["title"], section=sp["section"], spell=spell,
+                   until={"turn": state["turn"] + 1, "step": state["step"]})
+        if eff.get("side") == "enemy":
+            eff["side"] = self.enemy(seat)
+        elif eff.get("side") == "own":
+            eff["side"] = seat
+        if eff.pop("freeze_within", None) is not None:
+            r = sp["effect"]["freeze_within"]
+            here = state["units"][leader]["hex"]
+            eff["frozen"] = sorted(x for x in state["units"] if self.units[x].is_leader
+                                   and self.units[x].side != seat and self.on_map(state, x)
+                                   and distance(here, state["units"][x]["hex"]) <= r)
+        state["effects"].append(eff)
+        return sp.get("text", "in effect")
+
+    def check_rally_extra(self, state: State, seat: str, leader: str, uid: str) -> None:
+        pass
+
+    def check_spell(self, state: State, seat: str, leader: str, spell: str, target: str | None) -> None:
+        pass
+
+    def may_form(self, state: State, seat: str, kind: str) -> bool:
+        return True
+
+    def check_group_charts(self, charts: Charts, text: str) -> None:
+        """A ruleset's checks of its own chart tables (raise ChartError or ValueError)."""
+
+    def printed_rally(self, state: State, uid: str) -> int:
+        return 0
