@@ -235,3 +235,32 @@ def test_each_part_of_the_service_is_its_own_file_without_overlap(module):
             if callable(v) or isinstance(v, (staticmethod, classmethod)):
                 assert name not in seen, f"{name} in both {seen.get(name)} and {c.__name__}"
                 seen[name] = c.__name__
+
+
+def test_a_standard_rules_game_overrides_only_hooks_or_listed_steps():
+    """The contract of engine/spi/hooks.py: whatever a ruleset built on the Standard Rules redefines
+    is a hook (``Hooks``, with its default) or a step listed in ``REPLACEABLE`` with its case."""
+    from engine.rulesets import get_ruleset, ruleset_names
+    from engine.spi.hooks import REPLACEABLE, Hooks
+    from engine.spi.standard import StandardRules
+
+    std_names = {n for k in StandardRules.__mro__ for n in vars(k)}
+    hooks = {n for n in vars(Hooks) if not n.startswith("__")}
+    allowed = hooks | set(REPLACEABLE) | {"ORDERS", "name", "title", "seats", "side_titles", "side_colors",
+                                          "state_version", "deploy_example", "spells", "hexmap", "units",
+                                          "sequence", "ruleset_charts_text", "has_odds", "takes_charts",
+                                          "board_kind", "help", "new_game", "view", "secret_text", "full_view"}
+    seen = 0
+    for name in ruleset_names():
+        rs = get_ruleset(name)
+        if not isinstance(rs, StandardRules):
+            continue
+        for k in type(rs).__mro__:
+            if k.__module__.startswith(("engine.spi.", "engine.core")) or k is object:
+                continue
+            for n in vars(k):
+                if n.startswith("__") or n not in std_names:
+                    continue
+                seen += 1
+                assert n in allowed, f"{k.__name__}.{n} redefines a Standard Rules step not in hooks.py"
+    assert seen > 40  # Gondor and Field of Celebrant give many hooks: the walk saw them

@@ -15,6 +15,47 @@ from engine.spi.charts import Charts
 from engine.spi.common import _phrase
 
 
+# The steps of the Standard Rules a game may replace (override by name, usually calling the
+# standard one through ``super()``), beyond the hooks of ``Hooks``: each names the case that makes a
+# game need it. Anything else of ``StandardRules`` a ruleset redefines fails tests/test_architecture.py.
+REPLACEABLE: dict[str, str] = {
+    # orders (the methods an ``Order`` record names): a game's own rules for a standard order
+    "_check_advance": "7.5 (Gondor 16.51)",
+    "_apply_advance": "7.5 (Gondor 15.15 the gates; FoC 17.11 Eorl's Wedge)",
+    "_check_fire": "7.1 (Gondor 16.12; FoC 7.1)",
+    "_apply_fire": "7.1 (Gondor: catapult fire at troops)",
+    "_check_melee": "7.3 (FoC 7.3, 7.31)",
+    "_check_form": "8.4 (Gondor 14.2, 14.31, 17.12; FoC 8.41)",
+    "_apply_form": "8.4 (Gondor 14.2; FoC 17.41)",
+    "_apply_rally": "8.3 (FoC 17.21)",
+    "_check_done": "3.0 (FoC 14.31: the Eotheod entry area is chosen first)",
+    "_check_deploy": "13.0: each game's set-up zones (Gondor and FoC 13.1, 13.2)",
+    "_apply_deploy": "13.0 (Gondor 16.71, 16.72 the cauldrons)",
+    # steps inside the orders
+    "_advance": "3.0: the sequence of play (Gondor: a Siege Phase nobody acts in ends at once)",
+    "_can_fire": "7.1: who may fire (FoC's combat rules)",
+    "_can_melee": "7.3: who may melee (FoC's combat rules)",
+    "_melee_targets": "7.31 (FoC's amendment: any adjacent enemy combat unit)",
+    "_check_movers": "4.0: who may move now (Gondor 17.22)",
+    "_why_section": "4.0: the section a refused move cites (Gondor 14.31; FoC 16.21)",
+    "_why_step": "4.0: why one step is refused (Gondor's walls and Mumakil)",
+    "_why_unreachable": "4.0: why a hex cannot be reached (Gondor; FoC 16.21)",
+    "_start_retreat": "7.5 (Gondor 14.32 the Mumakil)",
+    "_move_retreat": "7.5 (Gondor 18.13 the Banner; siege equipment)",
+    "_displace_leader": "7.23, 8.1 (Gondor 18.13; FoC 8.1, 8.24)",
+    "_leader_loss": "7.23 (Gondor 18.x the Banner)",
+    "_formed_this_turn": "8.4 (FoC 17.11 Eorl's Wedge)",
+    "_expire_effects": "8.5 (FoC 17.x special abilities)",
+    "apply": "the dispatch, wrapped (FoC: what follows any order)",
+    "apply_result": "7.4 (Gondor 16.47; FoC 17.61)",
+    "eliminate": "7.4 (Gondor: oil carriers, 18.x the Banner)",
+    "ratings": "1.2 (Gondor: catapult fire)",
+    "missile_range": "7.12 (Gondor: catapult fire)",
+    "spell_cost": "8.5 (Gondor's spells)",
+    "deadline_action": "the bot's move for a seat at its deadline (FoC 14.31, 14.33)",
+}
+
+
 class Hooks:
     # ------------------------------------------------------------ hooks
     def hexside_rule(self, state: State, uids: list[str], a: Hex, b: Hex,
