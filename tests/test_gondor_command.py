@@ -1,4 +1,4 @@
-"""Gondor's command rules (engine/rulesets/gondor/command.py): Mumakil
+"""Gondor's command rules (engine/rulesets/gondor/c14_*, c16_1, c17-c20): Mumakil
 (14.31, 14.32), reinforcements in formation and attacking onto the map
 (14.2), Grond (16.13, 17.13), Stalemate Nazgul (17.22), Revealing Aragorn
 and the Banner of the King (17.23, 18.x), demoralization (19.1, 19.2), city

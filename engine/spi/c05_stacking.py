@@ -3,7 +3,6 @@ entering a hex that holds enemy units.
 """
 from __future__ import annotations
 
-
 from engine.core import IllegalOrder, State
 from engine.spi.common import _phrase
 

@@ -3,7 +3,6 @@ enemies control (movement stops on entering one; 7.31 obliges an attack).
 """
 from __future__ import annotations
 
-
 from engine.core import State
 from engine.hexgrid import Hex
 

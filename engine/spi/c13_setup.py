@@ -3,7 +3,6 @@ hook a ruleset gives to check a hex (``_check_deploy``).
 """
 from __future__ import annotations
 
-
 from engine.core import Action, IllegalOrder, InvalidOrder, State
 from engine.orders import Order
 

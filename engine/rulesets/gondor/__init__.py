@@ -14,26 +14,34 @@ from __future__ import annotations
 
 import tomllib
 from functools import cached_property
-from pathlib import Path
-from typing import Iterator
 
 from engine import chartguard
-from engine.core import Action, Dice, Event, IllegalOrder, InvalidOrder, State
+from engine.core import Dice, InvalidOrder, State
 from engine.hexgrid import Hex, distance
 from engine.maps import HexMap
 from engine.spi.charts import ChartError
 from engine.spi.c13_setup import DEPLOY
+from engine.spi.entry import EntryAttacks
 from engine.spi.standard import StandardRules, _phrase
 from engine.units import UnitDef, load_oob
 
-from .command import TUNNEL_RULES, CommandRules
-from .siege import SIEGE_ORDERS, SiegeRules
+from .c13_setup import GondorSetUp
+from .c14_3_mumakil import Mumakil
+from .c14_reinforcements import EntryFormations, Reinforcements
+from .c15_city import City, Tunnels
+from .c16_0_siege_phase import SiegePhase
+from .c16_1_catapults_grond import Catapults, Grond
+from .c16_2_breach import BREACH, Breach
+from .c16_4_towers_ladders import LADDER, TowersLadders
+from .c16_6_fireballs_heads import FIREBALL, HEAD, FireballsHeads
+from .c16_7_oil import PICKUP, POUR, BoilingOil
+from .c17_spells import Spells
+from .c18_banner import Banner
+from .c19_demoralization import Demoralization
+from .c20_victory import Victory
+from .common import DATA, SEATS, SIDE_COLORS, SIDE_TITLES, STATE_VERSION, TUNNEL_RULES
 
-DATA = Path(__file__).parent / "data"
-SEATS = ("sauron", "westernesse")
-SIDE_TITLES = {"sauron": "Sauron", "westernesse": "Westernesse"}
-SIDE_COLORS = {"sauron": "#8b1a1a", "westernesse": "#1f4e9c"}
-STATE_VERSION = 2
+SIEGE_ORDERS = (BREACH, FIREBALL, HEAD, LADDER, PICKUP, POUR)
 
 
 # Tables read once for the whole ruleset (not per game): a group's chart file
@@ -49,7 +57,15 @@ def _toml_tables(text: str) -> list[str]:
         return []
 
 
-class Gondor(SiegeRules, CommandRules, StandardRules):
+class Gondor(GondorSetUp, City, Reinforcements,  # Gondor's own (13.0, 15.0, 14.0-14.2)
+             # the siege (16.x)
+             SiegePhase, Catapults, Breach, TowersLadders, FireballsHeads, BoilingOil,
+             # reinforcements in formation, Mumakil, Grond, tunnels, spells, the Banner, demoralization, victory
+             EntryFormations, Mumakil, Grond, Tunnels, Spells, Banner, Demoralization, Victory,
+             EntryAttacks, StandardRules):
+    """Each case file's class gives its rules; where two give the same hook they chain through
+    ``super()`` in the order of these bases (Gondor's own, then the siege, then the rest), ending in
+    ``EntryAttacks`` (engine/spi/entry.py) and ``StandardRules``."""
     deploy_example = "OA1 2325"
     ORDERS = (*StandardRules.ORDERS, *SIEGE_ORDERS, DEPLOY)
     name = "gondor"
@@ -105,24 +121,6 @@ class Gondor(SiegeRules, CommandRules, StandardRules):
     def _zone_labels(self) -> dict[str, list[str]]:
         return {k: [str(h) for h in sorted(v)] for k, v in self.zones.items()}
 
-    @cached_property
-    def entry_hexes(self) -> dict[str, list[str]]:
-        """14.1/14.2 entry hexes: edge hexes of the map, passable."""
-        e = self.gondor_charts["entry"]
-        m = self.hexmap
-        tec = self.charts["tec"]
-
-        def ok(h):
-            return tec.get(m.hexes[h].terrain, {}).get("passable", True)
-
-        centre = Hex.parse(e["sauron_hex"])
-        # 14.1 read literally: they enter (appear) in any hex within two hexes of 2124
-        sauron = sorted(h for h in m.hexes if ok(h) and h.distance(centre) <= e["sauron_reach"])
-        return {
-            "sauron": [str(h) for h in sauron],
-            "rohan": [str(h) for h in sorted(m.edge_hexes("north")) if ok(h)],
-            "south": [str(h) for h in sorted(m.edge_hexes("south")) if ok(h)],
-        }
 
     # ---------------------------------------------------------------- set-up
     def new_game(self, options: dict[str, str], seed: str, fixture: dict | None = None) -> State:
@@ -216,207 +214,6 @@ class Gondor(SiegeRules, CommandRules, StandardRules):
         makes Balchoth infantry the exception, so the Standard Rules forbid it)."""
         return seat != "sauron"
 
-    # ------------------------------------------------------------ the city
-    def _side_feature(self, state: State, a: Hex, b: Hex) -> tuple[str | None, str]:
-        return self.hexmap.side_index.get((a, b), (None, ""))
-
-    def _breached(self, state: State, hs: str) -> bool:
-        return any(m.get("type") == "breached" and m.get("hexside") == hs for m in state["markers"])
-
-    def hexside_rule(self, state: State, uids: list[str], a: Hex, b: Hex,
-                     retreat: bool = False) -> float | str | None:
-        kind, hs = self._side_feature(state, a, b)
-        if kind is None:
-            return 0
-        seat = self.units[uids[0]].side
-        mounted = any(self.units[u].is_mounted for u in uids)
-        siege = any(self.units[u].is_siege for u in uids)
-        if kind == "gate" and (state["gates"].get(hs) == seat or self._breached(state, hs)):
-            return 0  # 15.15: free passage through a gate your side controls
-        if mounted or siege:
-            return None  # 15.22, 16.48: only through gates
-        if self._breached(state, hs):
-            return 0  # 16.4: a breach may always be crossed
-        la, lb = self.hexmap.level(a), self.hexmap.level(b)
-        if lb < la:
-            return "all"  # 15.13: down through a wall costs the whole allowance
-        if not retreat:  # 16.41, 16.43 (never in a retreat: errata 7.55)
-            climb = self.scaling_cost(state, seat, a, hs)
-            if climb is not None:
-                return climb
-        return None  # 15.12: never up through an unbreached wall, tower or uncontrolled gate
-
-    def why_hexside(self, state: State, uids: list[str], a: Hex, b: Hex) -> str:
-        kind, hs = self._side_feature(state, a, b)
-        mounted = any(self.units[u].is_mounted for u in uids)
-        if kind == "gate" and not mounted:
-            return f"the gate {hs} is not controlled by your side: it is a wall to you (15.15)"
-        if mounted:
-            return f"cavalry and Mumakil never cross a wall or tower hexside ({hs}); only controlled gates (15.22)"
-        if any(self.units[u].is_siege for u in uids):
-            return f"siege equipment crosses walls only through breached or controlled gates ({hs}) (16.48)"
-        return (f"units never move up through an unbreached {kind} hexside ({hs}) without siege towers "
-                "or ladders (15.12)")
-
-    def zoc_through(self, state: State, a: Hex, b: Hex) -> bool:
-        kind, hs = self._side_feature(state, a, b)
-        if kind is None or self._breached(state, hs):
-            return True
-        # no ZOC through walls, towers or gates, except from siege towers and
-        # ladders against that hexside (16.44; both ways, so they are in contact)
-        return self.scaled(state, hs)
-
-    def zoc_through_fn(self, state: State):
-        """``zoc_through`` with the breaches and scaled hexsides worked out once."""
-        open_ = {m["hexside"] for m in state["markers"] if m.get("type") == "breached"} | self._scaled_sides(state)
-        idx = self.hexmap.side_index
-
-        def through(a: Hex, b: Hex) -> bool:
-            f = idx.get((a, b))
-            return f is None or f[1] in open_
-        return through
-
-    def movement_allowance(self, state: State, uid: str) -> float:
-        ma = super().movement_allowance(state, uid)
-        u = self.units[uid]
-        h = state["units"][uid]["hex"]
-        if u.side == "westernesse" and u.is_combat and h and self.hexmap.in_city(Hex.parse(h)):
-            city = self.charts_for(state)["city"]["westernesse_allowance"]  # 15.21
-            ma = min(ma, city) if self.formation_of(state, uid) else city
-        if state["units"][uid].get("oil_from"):
-            ma -= 1  # 16.75: carrying oil, real or dummy
-        if uid in state["ph"].get("resume", ()):  # 16.72: it picked up oil on its way and moves off
-            ma = max(0, ma - state["ph"]["spent"].get(uid, 0))
-        return ma
-
-    def after_move(self, state: State, seat: str, uids: list[str], trail: list[str]) -> list[Event]:
-        """15.15: the last side to occupy or pass through both hexes of a gate controls it."""
-        events: list[Event] = super().after_move(state, seat, uids, trail)
-        if any(self.units[u].is_combat for u in uids):
-            events += [Event(public=t, section="15.15") for t in self.mark_gates(state, seat, trail)]
-        return events
-
-    def mark_gates(self, state: State, seat: str, trail: list[str]) -> list[str]:
-        """15.15 for any passage (a move, an advance, a retreat): the side whose
-        combat unit went through both hexes of a gate now controls it."""
-        out = []
-        for i in range(len(trail) - 1):
-            kind, hs = self._side_feature(state, Hex.parse(trail[i]), Hex.parse(trail[i + 1]))
-            if kind == "gate" and state["gates"].get(hs) != seat:
-                state["gates"][hs] = seat
-                out.append(f"{self.title_of(seat)} now controls the gate {hs} (15.15).")
-        return out
-
-    # ------------------------------------------------------- reinforcements
-    def reinforcement_entry(self, state: State, uid: str) -> list[str] | None:
-        u = self.units[uid]
-        if u.arrives is None:
-            return None
-        if u.arrives == "rohan":
-            t = state["arrived"].get("rohan")
-            if t is None or state["turn"] < t:
-                return None
-            return self.entry_hexes["rohan"]
-        if state["turn"] < int(u.arrives):
-            return None
-        return self.entry_hexes["sauron" if u.side == "sauron" else "south"]
-
-    def on_step_start(self, state: State) -> list[Event]:
-        events: list[Event] = super().on_step_start(state)
-        e = self.charts_for(state)["entry"]
-        first = self.sequence["step"][0]["id"]
-        if state["step"] == first and state["turn"] >= e["rohan_from"] and "rohan" not in state["arrived"]:
-            d = Dice(state["dice"])
-            roll = d.d6("Rohan")
-            if roll in e["rohan_rolls"]:
-                state["arrived"]["rohan"] = state["turn"]
-                text = (f"Game-Turn {state['turn']}: Westernesse rolls {roll} for the Riders of Rohan: they arrive "
-                        "and may enter along the Northern edge this turn (14.2).")
-            else:
-                text = f"Game-Turn {state['turn']}: Westernesse rolls {roll} for the Riders of Rohan: not yet (14.2)."
-            events.append(Event(public=text, section="14.2", rolls=d.rolls))
-        return events
-
-    # ------------------------------------------------------- set-up orders
-    def _check_deploy(self, state: State, seat: str, uid: str, hx: str,
-                      occ: dict[str, list[str]] | None = None) -> None:
-        u = self.units.get(uid)
-        if u is None:
-            raise IllegalOrder(f"there is no unit `{uid}` in this game")
-        if state["turn"] != 0:
-            raise IllegalOrder("units are deployed only during the set-up", "13.0")
-        if u.side != seat:
-            raise IllegalOrder(f"{uid} is a {SIDE_TITLES[u.side]} counter, not yours")
-        if u.setup == "reinforcement":
-            if u.type == "banner":
-                raise IllegalOrder(f"{uid} is the Banner of the King: Gandalf's spell brings it forth with Aragorn",
-                                   "18.11")
-            when = f"on Game-Turn {u.arrives}" if isinstance(u.arrives, int) else "with the Riders of Rohan"
-            raise IllegalOrder(f"{uid} is a reinforcement: it arrives {when}", u.section)
-        if u.setup[:1].isdigit():
-            raise IllegalOrder(f"{uid} starts in hex {u.setup} and is placed there", u.section)
-        h = Hex.parse(hx)
-        if h not in self.hexmap:
-            raise IllegalOrder(f"hex {hx} is off the map")
-        if h not in self.zones[u.setup]:
-            where = {
-                "east": ("within four hexes of the Eastern edge (rows 23-26 on this map), not on a mountain", "13.1"),
-                "city": ("inside Minas Tirith or within two hexes of its walls, not on a mountain", "13.2"),
-                "city-inside": ("inside Minas Tirith", "16.71"),
-            }[u.setup]
-            raise IllegalOrder(f"{uid} must be set up {where[0]}; {hx} is not", where[1])
-        if occ is None:
-            occ = self.occupancy(state)
-        stack = [self.units[x] for x in occ.get(hx, ()) if x != uid]
-        lim = self.charts["stacking"]
-        if stack and any(o.side != seat for o in stack):
-            raise IllegalOrder(f"hex {hx} holds enemy units", "5.0")
-        if u.is_combat and sum(o.is_combat for o in stack) >= lim["combat_units"]:
-            other = next(o.id for o in stack if o.is_combat)
-            raise IllegalOrder(f"hex {hx} already holds a combat unit ({other}); one combat unit per hex "
-                               "(Standard Rules stacking, reconstructed)")
-        if u.is_siege and sum(o.is_siege for o in stack) >= lim["siege_equipment"]:
-            other = next(o.id for o in stack if o.is_siege)
-            raise IllegalOrder(f"hex {hx} already holds siege equipment ({other}); one per hex "
-                               "(Standard Rules stacking, reconstructed)")
-
-    def legal_extra(self, state: State, seat: str) -> Iterator[Action]:
-        if state["turn"] != 0:
-            yield from super().legal_extra(state, seat)
-            return
-        # undeployed units first, then re-placements
-        mine = [uid for uid, u in self.units.items() if u.side == seat
-                and u.setup not in ("reinforcement",) and not u.setup[:1].isdigit()]
-        mine.sort(key=lambda x: (state["units"][x]["status"] != "pool", x))
-        pool_left = any(state["units"][x]["status"] == "pool" for x in mine)
-        if not pool_left:
-            yield Action("done")
-        occ = self.occupancy(state)
-        for uid in mine:
-            u = self.units[uid]
-            for hx in self._zone_labels[u.setup]:
-                if state["units"][uid]["hex"] == hx:
-                    continue
-                if hx in occ:  # only an occupied hex can break stacking
-                    try:
-                        self._check_deploy(state, seat, uid, hx, occ)
-                    except IllegalOrder:
-                        continue
-                yield Action("deploy", (uid, hx))
-
-    def _apply_deploy(self, state: State, seat: str, *args: str) -> list[Event]:
-        uid, hx = args
-        u = self.units[uid]
-        rec = state["units"][uid]
-        again = rec["hex"] is not None
-        rec["hex"], rec["status"] = hx, "map"
-        if u.type == "cauldron":
-            text = (f"{SIDE_TITLES[seat]} {'moves' if again else 'deploys'} cauldron {uid} "
-                    f"{'to' if again else 'in'} {hx}, with its three oil counters beneath it (16.71, 16.72).")
-            return [Event(public=text, section="16.71")]
-        sec = u.section
-        text = f"{SIDE_TITLES[seat]} {'re-places' if again else 'deploys'} {u.label()} {'to' if again else 'in'} {hx} ({sec})."
-        return [Event(public=text, section=sec)]
 
     # ----------------------------------------------------------------- view
     def view(self, state: State, seat: str | None) -> dict:
