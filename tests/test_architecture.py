@@ -264,3 +264,49 @@ def test_a_standard_rules_game_overrides_only_hooks_or_listed_steps():
                 seen += 1
                 assert n in allowed, f"{k.__name__}.{n} redefines a Standard Rules step not in hooks.py"
     assert seen > 40  # Gondor and Field of Celebrant give many hooks: the walk saw them
+
+
+def _newcomer_rows():
+    text = (ROOT / "docs" / "architecture.md").read_text()
+    head = text.index("### A newcomer's map")
+    rows = []
+    for line in text[head:].splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) == 4 and cells[3].startswith("`engine/"):
+            rows.append((cells[0], cells[1], cells[2], cells[3].strip("`")))
+    return rows
+
+
+def test_a_newcomer_finds_each_case_in_the_file_its_name_says():
+    """docs/architecture.md's table of ten or more cases across the games: each symbol is defined in
+    the file named, and the file's name carries the case number."""
+    import inspect
+
+    from engine.orders import order_table
+    from engine.rulesets import get_ruleset
+    from engine.spi.standard import StandardRules
+
+    games = {"Gondor": "gondor", "Field of Celebrant": "celebrant",
+             "Risk": "risk-minas-tirith"}
+    rows = _newcomer_rows()
+    assert len(rows) >= 10 and len({r[1] for r in rows}) >= 3
+    for case, game, symbol, path in rows:
+        cls = StandardRules if game == "Standard" else type(get_ruleset(games[game]))
+        if symbol.startswith("order:"):
+            order = order_table(cls.ORDERS)[symbol[6:]]
+            names = [order.check, order.apply, order.parse]
+        else:
+            names = [symbol]
+        for n in names:
+            fn = inspect.unwrap(getattr(cls, n))
+            where = Path(inspect.getsourcefile(fn)).resolve().relative_to(ROOT).as_posix()
+            assert where == path, f"{case}: {n} is in {where}, not {path}"
+        number = case.split()[0]
+        stem = Path(path).stem
+        if game != "Risk":
+            # c08_3_rally.py holds 8.3; c16_7_oil.py holds 16.74 (its case within 16.7)
+            assert stem.startswith("c"), path
+            digits = stem[1:].split("_")
+            file_case = ".".join(str(int(d)) for d in digits if d.isdigit())
+            assert number.startswith(file_case.split(".")[0]), (case, path)
+            assert number in Path(ROOT / path).read_text(), f"{path} never names {number}"
