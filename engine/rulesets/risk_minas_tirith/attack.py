@@ -6,12 +6,13 @@ into a cleared Territory, losses taken and given to the opponent, and the standi
 priority (`losses`)."""
 from __future__ import annotations
 
+import itertools
 from typing import Iterator
 
 from engine.core import Action, Dice, Event, IllegalOrder, InvalidOrder, State
 from engine.rulesets.risk_minas_tirith.common import (
-    SEATS, TITLES, OTHER, CODES, FROM_CODE, ALIASES, FOOT, MOUNTED, ARCHERY, LOSS_ORDER, S_WALLS, S_RANGED, S_GROUND,
-    S_RETREAT, S_BATTLE, _group_text, _plural,
+    SEATS, TITLES, OTHER, TYPES, CODES, FROM_CODE, ALIASES, FOOT, MOUNTED, ARCHERY, LOSS_ORDER, S_WALLS, S_RANGED,
+    S_GROUND, S_RETREAT, S_BATTLE, _group_text, _plural,
 )
 
 
@@ -266,9 +267,18 @@ class AttackMixin:
         adv = pend.get("advance")
         if adv:
             rec = state["areas"][adv["from"]]
-            for g, ls in self._groups(rec, MOUNTED, leaders=False):
-                if sum(g.values()) <= adv["max"]:
-                    yield Action("advance", (*_group_text(g, []).split(), "from", adv["from"], "to", adv["to"]))
+            for g in self._advance_groups(rec, adv["max"]):
+                yield Action("advance", (*_group_text(g, []).split(), "from", adv["from"], "to", adv["to"]))
+
+    @staticmethod
+    def _advance_groups(rec: dict, most: int) -> Iterator[dict[str, int]]:
+        """Every split of the area's cavalry of at most ``most`` battalions (at most 3: the
+        attackers), largest counts first (seed, How to do Battle, Note)."""
+        types = [t for t in TYPES if rec["u"].get(t) and t in MOUNTED]
+        for counts in itertools.product(*(range(min(rec["u"][t], most), -1, -1) for t in types)):
+            g = {t: c for t, c in zip(types, counts) if c}
+            if g and sum(g.values()) <= most:
+                yield g
 
     def _do_advance(self, state, seat, a, dice):
         g, leaders, src, via, dst = self._split_move(a)

@@ -156,34 +156,71 @@ class MovementMixin:
             if why:
                 raise IllegalOrder(why, S_WALLS if "wall" in why or "Gate" in why else S_MOVE)
 
-    def _groups(self, rec: dict, only: tuple[str, ...] | None = None, leaders: bool = True) -> Iterator[tuple]:
-        """Every sub-force of an area (largest first)."""
-        types = [t for t in TYPES if rec["u"].get(t) and (only is None or t in only)]
-        ranges = [range(rec["u"][t], -1, -1) for t in types]
-        lsets = [list(c) for k in range(len(rec["leaders"]), -1, -1)
-                 for c in itertools.combinations(sorted(rec["leaders"]), k)] if leaders else [[]]
-        for counts in itertools.product(*ranges):
-            g = {t: c for t, c in zip(types, counts) if c}
-            for ls in lsets:
-                if g or ls:
-                    yield g, ls
+    @staticmethod
+    def _groups(rec: dict) -> Iterator[tuple]:
+        """The natural sub-forces of an area, offered as moves, each once, the whole force first
+        (seed, Movement Actions: "You may split a force and move battalions into 2 or more
+        Territories"). Any split is a legal move and is accepted when typed; what is *offered*
+        is bounded (issue 12: every combination of a 40-battalion stack with 2 leaders was
+        hundreds of thousands of actions): the whole force with all its leaders, with each
+        leader alone, without leaders; then, with all the leaders and without them, all but one
+        battalion of each type, each type whole, one battalion of each type; then each leader
+        alone."""
+        types = [t for t in TYPES if rec["u"].get(t)]
+        whole = {t: rec["u"][t] for t in types}
+        leaders = sorted(rec["leaders"])
+        seen: set[tuple] = set()
+
+        def once(g: dict[str, int], ls: list[str]) -> Iterator[tuple]:
+            key = (tuple(sorted(g.items())), tuple(ls))
+            if (g or ls) and key not in seen:
+                seen.add(key)
+                yield g, ls
+        yield from once(whole, leaders)
+        if len(leaders) > 1:
+            for lid in leaders:
+                yield from once(whole, [lid])
+        yield from once(whole, [])
+        parts = [{u: n - (u == t) for u, n in whole.items() if n - (u == t)} for t in types]
+        parts += [{t: whole[t]} for t in types] + [{t: 1} for t in types]
+        for g in parts:
+            yield from once(g, leaders)
+            yield from once(g, [])
+        for lid in leaders:
+            yield from once({}, [lid])
+
+    @staticmethod
+    def _ride_groups(rec: dict) -> Iterator[tuple]:
+        """The mounted sub-forces offered for cavalry's 2-Territory moves (seed, Movement
+        Actions: "Move cavalry battalions 1 or 2 Territories ... This force can include
+        Leaders"), fewer than for one Territory (each is offered along every 2-Territory path):
+        all the area's cavalry with all its leaders and without them, each mounted type whole,
+        one battalion of each mounted type. Any other split is accepted when typed."""
+        types = [t for t in TYPES if rec["u"].get(t) and t in MOUNTED]
+        whole = {t: rec["u"][t] for t in types}
+        seen: list[tuple] = []
+        for g, ls in [(whole, sorted(rec["leaders"])), (whole, [])] + [({t: whole[t]}, []) for t in types] + \
+                [({t: 1}, []) for t in types]:
+            if g and (g, ls) not in seen:
+                seen.append((g, ls))
+                yield g, ls
 
     def _legal_moves(self, state: State, seat: str, mine: list[str]) -> Iterator[Action]:
         B = self.board
-        # moves: the whole force first, then every sub-force; then cavalry and leaders further
+        # moves: every whole force first, then the natural sub-forces (``_groups``; any other split is
+        # accepted when typed); then cavalry 2 Territories and leaders alone further
         for whole in (True, False):
             for aid in mine:
                 rec = state["areas"][aid]
-                groups = [(dict(rec["u"]), list(rec["leaders"]))] if whole else list(self._groups(rec))[1:]
+                groups = [(dict(rec["u"]), list(rec["leaders"]))] if whole else \
+                    itertools.islice(self._groups(rec), 1, None)
                 for g, ls in groups:
                     for y in B.areas[aid].adj:
                         if self._enter_ok(state, seat, aid, y, g, ls) is None:
                             yield Action("move", (*_group_text(g, ls).split(), "from", aid, "to", y))
         for aid in mine:
             rec = state["areas"][aid]
-            for g, ls in self._groups(rec, MOUNTED):
-                if not g:
-                    continue
+            for g, ls in self._ride_groups(rec):
                 for y in B.areas[aid].adj:
                     if self._enter_ok(state, seat, aid, y, g, ls) is not None:
                         continue
