@@ -247,6 +247,80 @@ def test_a_leader_alone_moves_three_territories_through_his_own():
     refused(g2, "good", "move faramir from grond via causeway to rammas-e", IllegalOrder)  # causeway not occupied
 
 
+def test_any_split_of_a_force_typed_by_hand_is_accepted_though_only_the_natural_ones_are_offered():
+    """Movement Actions: "You may split a force and move battalions into 2 or more Territories" --
+    any split; the legal list offers only the natural few (issue 12), parse and check take any."""
+    g = empty_game()
+    put(g, "causeway", "good", ["faramir", "gandalf"], infantry=12, cavalry=9, horse_archer=3)
+    actions_phase(g, "good", 3)
+    offered = set(g.legal_texts("good"))
+    odd = "move 7inf gandalf from causeway to farms-n"
+    assert odd not in offered and "move 12inf 9cav 3hor faramir gandalf from causeway to farms-n" in offered
+    g.play("good", odd)
+    assert g.state["areas"]["causeway"]["u"] == {"infantry": 5, "cavalry": 9, "horse-archer": 3}
+    assert g.state["areas"]["causeway"]["leaders"] == ["faramir"]
+    assert g.state["areas"]["farms-n"]["u"] == {"infantry": 7} and g.state["areas"]["farms-n"]["leaders"] == ["gandalf"]
+    assert g.state["actions"] == 2
+    ride = "move 5cav 2hor faramir from causeway via rammas-e to fort-w"  # cavalry 2 Territories, an odd split
+    assert ride not in set(g.legal_texts("good"))
+    g.play("good", ride)
+    assert g.state["areas"]["fort-w"]["u"] == {"cavalry": 5, "horse-archer": 2}
+    assert g.state["areas"]["fort-w"]["leaders"] == ["faramir"]
+    assert g.state["areas"]["causeway"]["u"] == {"infantry": 5, "cavalry": 4, "horse-archer": 1}
+
+
+def test_the_sub_forces_offered_for_a_small_stack_are_the_natural_eighteen():
+    """Movement Actions (split a force; cavalry 1 or 2 Territories, with leaders). 3inf 2cav with
+    Faramir and Gandalf in fort-w (6 bordering Territories, all empty land) -- by hand:
+    the whole force with both leaders, with Faramir, with Gandalf, with none (4); with both
+    leaders and with none (x2): all but one infantry (2inf 2cav), all but one cavalry
+    (3inf 1cav), each type whole (3inf; 2cav), one of each type (1inf; 1cav) -- 6 x 2 = 12;
+    each leader alone (2): 4 + 12 + 2 = 18 sub-forces, each to the 6 borders = 108 moves of one
+    Territory. (Every combination, as before issue 12: 4 x 3 x 4 - 1 = 47 x 6 = 282.)
+    Cavalry 2 Territories: all the cavalry with both leaders and without, one cavalry (3), along
+    each of the 23 paths of 2 Territories (via fields-e 4, fields-ne 4, fields-se 3, fort-e 4,
+    rammas-e 3, rammas-se 5) = 69."""
+    g = empty_game()
+    put(g, "fort-w", "good", ["faramir", "gandalf"], infantry=3, cavalry=2)
+    put(g, "mindolluin-n", "evil", infantry=1)
+    actions_phase(g, "good")
+    B = RS.board
+    assert len(B.areas["fort-w"].adj) == 6
+    moves = [RS.format(a) for a in g.legal_actions("good") if a.verb == "move"]
+    one = [m for m in moves if " via " not in m]
+    assert len(one) == 108
+    assert {m.split(" from ")[0][len("move "):] for m in one} == {
+        "3inf 2cav faramir gandalf", "3inf 2cav faramir", "3inf 2cav gandalf", "3inf 2cav",
+        "2inf 2cav faramir gandalf", "2inf 2cav", "3inf 1cav faramir gandalf", "3inf 1cav",
+        "3inf faramir gandalf", "3inf", "2cav faramir gandalf", "2cav",
+        "1inf faramir gandalf", "1inf", "1cav faramir gandalf", "1cav", "faramir", "gandalf"}
+    two = [m for m in moves if " via " in m]
+    paths = sum(1 for y in B.areas["fort-w"].adj for z in B.areas[y].adj if z != "fort-w")
+    assert {m.split(" from ")[0][len("move "):] for m in two} == {"2cav faramir gandalf", "2cav", "1cav"}
+    assert paths == 23 and len(two) == 69
+
+
+def test_a_40_battalion_stack_with_2_leaders_offers_a_few_hundred_actions_at_once():
+    """Issue 12 (never stall): a big stack's legal actions are a bounded, lazy list (the old
+    enumeration of every sub-force gave 203,445 here, 4 s); autocomplete still finds by prefix."""
+    import inspect
+    import time
+
+    g = empty_game()
+    put(g, "grond", "good", ["faramir", "gandalf"], infantry=18, archer=10, cavalry=9, horse_archer=3)
+    put(g, "fort-e", "evil", ["gothmog"], infantry=5)
+    actions_phase(g, "good")
+    assert inspect.isgenerator(g.legal_actions("good"))
+    t = time.perf_counter()
+    n = sum(1 for _ in g.legal_actions("good"))
+    assert n <= 300 and time.perf_counter() - t < 1.0
+    assert g.legal_texts("good", "move 18inf 10arc 9cav 3hor faramir gandalf from grond to c", limit=5) == \
+        ["move 18inf 10arc 9cav 3hor faramir gandalf from grond to causeway",
+         "move 18inf 10arc 9cav 3hor faramir gandalf from grond to city"]
+    assert "move 1cav from grond via causeway to rammas-e" in g.legal_texts("good", "move 1cav from grond via")
+    assert "move 17inf 10arc 9cav 3hor faramir gandalf from grond to city" in g.legal_texts("good", "move 17inf")
+
+
 def test_evil_trades_a_mumak_for_three_infantry():
     g = empty_game()
     put(g, "anduin-s", "evil", mumak=1)
@@ -472,6 +546,18 @@ def test_attacking_cavalry_advance_for_free():
             assert w.state["actions"] == left and w.state["areas"]["farms-n"]["u"] == {"cavalry": 3}
             return
     pytest.fail("no cleared territory in 30 seeds")
+
+
+def test_the_free_advance_offers_every_split_of_at_most_the_attackers_and_no_more():
+    """How to do Battle, Note: up to the attacking cavalry (3 here) move in for free -- every split
+    of 3 or fewer of 20 cavalry and 3 horse archers: 9, largest first; 4cav or more is never offered."""
+    g = empty_game()
+    put(g, "causeway", "good", cavalry=20, horse_archer=3)
+    actions_phase(g, "good", 2)
+    g.state["pending"] = {"advance": {"from": "causeway", "to": "farms-n", "max": 3}}
+    assert [RS.format(a) for a in g.legal_actions("good") if a.verb == "advance"] == [
+        f"advance {u} from causeway to farms-n" for u in
+        ("3cav", "2cav 1hor", "2cav", "1cav 2hor", "1cav 1hor", "1cav", "3hor", "2hor", "1hor")]
 
 
 def test_attack_onto_walls_only_where_one_could_climb():

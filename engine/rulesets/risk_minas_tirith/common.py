@@ -1,0 +1,59 @@
+"""What every part of the LOTR Risk: Minas Tirith rules shares (seed:002): the two Forces
+(seed, Set up), the battalion types and their codes in orders (``2inf 1cav``), which types
+stand on the walls (Walls and Territory of Minas Tirith), fire (Ranged Attack) or ride
+(Movement Actions), the default loss order (How to do Battle), and the names of the seed's
+headings that rule references in errors cite."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from engine.core import Event
+
+DATA = Path(__file__).parent / "data"
+SEATS = ("good", "evil")
+TITLES = {"good": "Good", "evil": "Evil"}
+COLORS = {"good": "#2f7d32", "evil": "#1b1b1b"}
+OTHER = {"good": "evil", "evil": "good"}
+STATE_VERSION = 1
+
+TYPES = ("infantry", "archer", "cavalry", "horse-archer", "troll", "mumak")
+CODES = {"infantry": "inf", "archer": "arc", "cavalry": "cav", "horse-archer": "hor", "troll": "tro", "mumak": "mum"}
+FROM_CODE = {v: k for k, v in CODES.items()}
+ALIASES = {"infantry": "inf", "inf": "inf", "archers": "arc", "archer": "arc", "arc": "arc", "crossbows": "arc",
+           "cavalry": "cav", "cav": "cav", "hor": "hor", "horse-archer": "hor", "horse-archers": "hor",
+           "troll": "tro", "trolls": "tro", "tro": "tro", "mumak": "mum", "mumakil": "mum", "mum": "mum"}
+FOOT = ("infantry", "archer")                  # may stand on the walls (seed, Walls)
+MOUNTED = ("cavalry", "horse-archer")
+ARCHERY = ("archer", "horse-archer")
+LOSS_ORDER = ("infantry", "archer", "cavalry", "horse-archer", "troll", "mumak")
+SET_TYPES = ("infantry", "cavalry", "creature")
+
+S_TURN = "Gameplay"
+S_DIE = "1. Select an Action die"
+S_DRAW = "2. Draw Reinforcement cards"
+S_EXCH = "3. Exchange cards"
+S_SPECIAL = "Special Exchange"
+S_REINF = "Reinforcements"
+S_ACT = "4. Actions"
+S_MOVE = "Movement Actions"
+S_WALLS = "Walls and Territory of Minas Tirith"
+S_RANGED = "Ranged Attack"
+S_GROUND = "Ground Attack"
+S_RETREAT = "Retreat"
+S_BATTLE = "How to do Battle"
+S_LEADERS = "Leaders"
+S_WIN = "Winning the Game"
+S_POINTS = "Calculating Points"
+S_MT = "Minas Tirith cards"
+
+
+_REVEALS = {"reveals": True} if "reveals" in getattr(Event, "__dataclass_fields__", {}) else {}
+
+
+def _group_text(g: dict[str, int], leaders: list[str]) -> str:
+    parts = [f"{g[t]}{CODES[t]}" for t in TYPES if g.get(t)]
+    return " ".join(parts + sorted(leaders))
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}" + ("" if n == 1 else "s")
