@@ -152,7 +152,9 @@ class Count(RulesetBase):
         w = text.split()
         if len(w) != 2 or w[0] != "add" or w[1] not in ("1", "2"):
             raise InvalidOrder("`add 1` or `add 2`")
-        return Action("add", (int(w[1]),))
+        a = Action("add", (int(w[1]),))
+        self.check(st, seat, a)
+        return a
 
     def format(self, a):
         return f"add {a.args[0]}"

@@ -27,7 +27,7 @@ import pytest
 from bot.transports.console import CHANNEL, Console
 from bot.service import GameService
 from bot.storage import Store
-from engine.core import Game, OrderError, state_digest
+from engine.core import Game, OrderError, RulesetBase, json_shaped, state_digest
 from engine.rulesets import get_ruleset
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -109,6 +109,9 @@ def random_game(ruleset: str, seed: int, n: int) -> str:
             lines.append(f"{seat} {text!r} REFUSED {e}")
             continue
         lines.append(f"{seat} {text}")
+        # the phase key a ruleset reads from its state is the one the public view gives (issue 12)
+        assert g.ruleset.phase_key(g.state) == RulesetBase.phase_key(g.ruleset, g.state), text
+        assert json_shaped(g.state), f"{text}: the state holds a tuple or a non-string key (engine.core.clone)"
         for e in events:
             if e.public:
                 lines.append(f"  public: {e.public}")

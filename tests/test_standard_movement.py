@@ -284,3 +284,24 @@ def test_14_0_a_reinforcement_with_no_affordable_entry_hex_is_refused_not_crashe
     g.state["ph"]["entered"] = {hx: 9 for hx in GONDOR.entry_hexes["sauron"]}
     refused(g, "sauron", "move UH1 2124", "4.0", contains="cannot enter")
     assert not [a for a in GONDOR.legal_actions_for(g.state, "sauron", "UH1") if a.verb == "move"]
+
+
+# ------------------------------------------- one search per order (issue 12): the checked path
+def test_4_0_a_checked_move_carries_its_path_and_apply_uses_it_only_on_that_position():
+    from engine.core import Action, clone
+
+    g = position({"GS1": "2516", "GS2": "2410"}, step="F", turn=7)
+    a = GONDOR.parse(g.state, W, "move GS1 2512")
+    key, path, spent = a.memo["move"]
+    assert path == ["2515", "2514", "2513", "2512"] and spent == 4  # 4.0: four clear hexes, 1 MP each
+    fresh = Action(a.verb, a.args)  # the same order with nothing remembered: apply searches again
+    assert fresh == a and str(fresh) == "move GS1 2512"  # the memo is never part of the order
+    s1, s2 = clone(g.state), clone(g.state)
+    e1, e2 = GONDOR.apply(s1, W, a), GONDOR.apply(s2, W, fresh)
+    assert s1 == s2 and [e.public for e in e1] == [e.public for e in e2]
+    # a memo from another position is not trusted: GS2 moved meanwhile, so apply searches again
+    GONDOR.apply(g.state, W, GONDOR.parse(g.state, W, "move GS2 2409"))
+    a.memo["move"] = (key, ["2615", "2614", "2613", "2512"], 1)  # a wrong path under the old key
+    s3 = clone(g.state)
+    GONDOR.apply(s3, W, a)
+    assert s3["units"]["GS1"]["hex"] == "2512" and s3["ph"]["spent"]["GS1"] == 4

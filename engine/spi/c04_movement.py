@@ -50,9 +50,9 @@ class Movement:
             hexes = hexes[1:]
         return Action("move", (*uids, *hexes))
 
-    def _move_path(self, state: State, seat: str, uids: list[str], hexes: list[str]) -> list[str]:
+    def _move_path(self, state: State, seat: str, uids: list[str], hexes: list[str], graph=None) -> list[str]:
         if len(hexes) == 1:
-            path = self._find_path(state, seat, uids, hexes[0])
+            path = self._find_path(state, seat, uids, hexes[0], graph)
             if path is None:
                 why = self._why_unreachable(state, seat, uids, hexes[0])
                 raise IllegalOrder(why, self._why_section(state, seat, hexes[0], why))
@@ -201,8 +201,8 @@ class Movement:
         # a step that costs "all" is priced at the whole allowance, so the move ends there
         return reachable(start, cost, ma, expand=expand, starts=starts)
 
-    def _find_path(self, state: State, seat: str, uids: list[str], dest: str) -> list[str] | None:
-        start, starts, cost, expand, ma, zoc = self._move_graph(state, seat, uids)
+    def _find_path(self, state: State, seat: str, uids: list[str], dest: str, graph=None) -> list[str] | None:
+        start, starts, cost, expand, ma, zoc = graph or self._move_graph(state, seat, uids)
         goal = Hex.parse(dest)
         res = cheapest_path(start, goal, cost, ma, expand=expand, starts=starts)
         if res is None:
@@ -238,18 +238,29 @@ class Movement:
             missing = [x for x in full if x not in uids]
             raise IllegalOrder(f"{_phrase(missing)} must move with {uids[0]}: they are in one formation", "8.4")
         self._check_movers(state, seat, uids)
-        path = self._move_path(state, seat, uids, path)
         occ = self.occupancy(state)
-        end, spent, ma = self._path_spent(state, seat, uids, path, occ)
+        graph = self._move_graph(state, seat, uids, occ)  # once per order: the path and its cost
+        path = self._move_path(state, seat, uids, path, graph)
+        end, spent, ma = self._path_spent(state, seat, uids, path, occ, graph)
         if spent > ma + 1e-9:
             raise IllegalOrder(f"that path costs {spent:g} Movement Points; {_phrase(uids)} has {ma:g}", "4.0")
         self._check_stacking(state, seat, uids, end, occ)
         self.check_move_end(state, seat, uids, end, occ)
+        self.order_memo()["move"] = (self._move_key(state, seat, args), path, spent)
 
-    def _path_spent(self, state: State, seat: str, uids: list[str], path: list[str], occ) -> tuple[str, float, float]:
+    def _move_key(self, state: State, seat: str, args: tuple[str, ...]) -> tuple:
+        """What a checked move's path depends on, as far as a cheap look can tell (the same order, on
+        a state at the same point of the game): the guard on ``Action.memo``."""
+        uids = [a for a in args if not _HEX.match(a)]
+        return (seat, args, state["turn"], state["step"], state["dice"]["counter"], len(state["ph"]["moved"]),
+                tuple(state["units"][u]["hex"] for u in uids))
+
+    def _path_spent(self, state: State, seat: str, uids: list[str], path: list[str], occ,
+                    graph=None) -> tuple[str, float, float]:
         """(last hex, Movement Points the path costs, the allowance) of a move
-        along ``path``; IllegalOrder for a step that may not be taken."""
-        start, starts, cost, expand, ma, zoc = self._move_graph(state, seat, uids, occ)
+        along ``path``; IllegalOrder for a step that may not be taken. ``graph``: the
+        ``_move_graph`` of this very state and movers, if the caller has it (one per order)."""
+        start, starts, cost, expand, ma, zoc = graph or self._move_graph(state, seat, uids, occ)
         spent = 0.0
         if start is None:
             first = Hex.parse(path[0])
@@ -364,10 +375,16 @@ class Movement:
 
     def _apply_move(self, state: State, seat: str, dice: Dice, *args: str) -> list[Event]:
         uids = [a for a in args if not _HEX.match(a)]
-        path = self._move_path(state, seat, uids, [a for a in args if _HEX.match(a)])
+        checked = self.order_memo().get("move")
+        if checked and checked[0] == self._move_key(state, seat, args):
+            path, spent = checked[1], checked[2]  # found by this order's check on this same position
+        else:
+            occ = self.occupancy(state)
+            graph = self._move_graph(state, seat, uids, occ)
+            path = self._move_path(state, seat, uids, [a for a in args if _HEX.match(a)], graph)
+            _, spent, _ = self._path_spent(state, seat, uids, path, occ, graph)
         start = state["units"][uids[0]]["hex"]
         entering = start is None
-        _, spent, _ = self._path_spent(state, seat, uids, path, self.occupancy(state))
         for uid in uids:  # what each mover has spent this phase (a move may resume: Gondor 16.72)
             state["ph"].setdefault("spent", {})[uid] = state["ph"].get("spent", {}).get(uid, 0) + spent
         for uid in uids:

@@ -58,6 +58,10 @@ REPLACEABLE: dict[str, str] = {
 
 class Hooks:
     # ------------------------------------------------------------ hooks
+    def view_turn(self, state: State) -> int:
+        """The Game-Turn the view shows (a game may clamp it once the last turn is over: FoC 12.0)."""
+        return state["turn"]
+
     def hexside_rule(self, state: State, uids: list[str], a: Hex, b: Hex,
                      retreat: bool = False) -> float | str | None:
         """Extra MP to cross the hexside a|b, ``None`` if forbidden, ``"all"``

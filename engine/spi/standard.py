@@ -22,6 +22,10 @@ Order notation (CONVENTIONS.md), unit ids then hexes:
 """
 from __future__ import annotations
 
+import json
+import threading
+from contextlib import contextmanager
+
 from functools import cached_property
 from typing import Iterator
 
@@ -56,6 +60,19 @@ from engine.spi.c08_3_rally import RALLY, Rally
 from engine.spi.c08_4_formations import DISBAND, FORM, Formations
 from engine.spi.c08_5_magic import CAST, Magic
 from engine.spi.c13_setup import SetUp
+
+
+_MEMO = threading.local()  # the action being checked or applied, per thread (games run in worker threads)
+
+
+@contextmanager
+def _current_memo(action: Action):
+    prev = getattr(_MEMO, "memo", None)
+    _MEMO.memo = action.memo
+    try:
+        yield
+    finally:
+        _MEMO.memo = prev
 
 
 # 3.0: a seat ends its part of the phase (at set-up, 13.0: when every counter is placed)
@@ -232,6 +249,11 @@ class StandardRules(SetUp, Movement, Stacking, ZonesOfControl, Combat, MissileFi
         step = self.step(state)
         return f"{step['title']} ({step['section']})"
 
+    def phase_key(self, state: State) -> str:
+        """The key of ``RulesetBase.phase_key`` read from the state, not from a whole view (the same
+        string: tests/test_golden.py compares them at every position of its games)."""
+        return json.dumps([self.view_turn(state), state["step"], self.phase_title(state)])
+
     def _advance(self, state: State) -> list[Event]:
         order = self.step_order
         first_play = self.sequence["step"][0]["id"]
@@ -360,7 +382,14 @@ class StandardRules(SetUp, Movement, Stacking, ZonesOfControl, Combat, MissileFi
         order = self.orders.get(v)
         if order is None:
             raise InvalidOrder(f"unknown order `{v}`")
-        getattr(self, order.check)(state, seat, *action.args)
+        with _current_memo(action):
+            getattr(self, order.check)(state, seat, *action.args)
+
+    def order_memo(self) -> dict:
+        """The memo of the action being checked or applied (``Action.memo``): what a check found
+        that the apply of the same order on the same state needs, e.g. a move's path and cost."""
+        memo = getattr(_MEMO, "memo", None)
+        return memo if memo is not None else {}
 
     def _need_kind(self, state: State, kinds: tuple[str, ...], what: str, section: str) -> None:
         if self.kind(state) not in kinds:
@@ -467,13 +496,14 @@ class StandardRules(SetUp, Movement, Stacking, ZonesOfControl, Combat, MissileFi
         if v not in ("advance",) and state["ph"].get("advance") and state["ph"]["advance"]["seat"] == seat:
             state["ph"]["advance"] = None  # 7.5: the chance to advance lapses with the next order
         order = self.orders[v]
-        if order.dice:
-            dice = Dice(state["dice"])
-            events = getattr(self, order.apply)(state, seat, dice, *action.args)
-            if dice.rolls and events:
-                events[0].rolls = events[0].rolls + dice.rolls
-        else:
-            events = getattr(self, order.apply)(state, seat, *action.args)
+        with _current_memo(action):
+            if order.dice:
+                dice = Dice(state["dice"])
+                events = getattr(self, order.apply)(state, seat, dice, *action.args)
+                if dice.rolls and events:
+                    events[0].rolls = events[0].rolls + dice.rolls
+            else:
+                events = getattr(self, order.apply)(state, seat, *action.args)
         ver = self.check_victory(state)
         if ver and not state["over"]:
             state["over"] = ver

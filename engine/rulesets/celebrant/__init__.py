@@ -240,6 +240,9 @@ class Celebrant(CelebrantSetUp, Reinforcements, Chits, Terrain, CombatAmendments
 
 
     # ----------------------------------------------------------------- view
+    def view_turn(self, state: State) -> int:
+        return min(state["turn"], self.sequence["turns"])
+
     def view(self, state: State, seat: str | None) -> dict:
         own = seat if seat in SEATS else None
         units = []
@@ -290,7 +293,7 @@ class Celebrant(CelebrantSetUp, Reinforcements, Chits, Terrain, CombatAmendments
             "ruleset": self.name,
             "title": "Field of Celebrant",
             "seat": own,
-            "turn": min(state["turn"], self.sequence["turns"]),
+            "turn": self.view_turn(state),
             "turns": self.sequence["turns"],
             "night": self.is_night(state),
             "phase": state["step"],

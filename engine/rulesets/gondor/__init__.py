@@ -238,7 +238,7 @@ class Gondor(GondorSetUp, City, Reinforcements,  # Gondor's own (13.0, 15.0, 14.
             "ruleset": self.name,
             "title": "Gondor",
             "seat": own,
-            "turn": state["turn"],
+            "turn": self.view_turn(state),
             "turns": self.sequence["turns"],
             "night": self.is_night(state),
             "phase": state["step"],
