@@ -106,6 +106,14 @@ def test_busiest_phase_map_reads_at_preview_width(busiest, ruleset):
               f"ids {'-' if label is None else f'{label * scale:.1f}'} px at {PREVIEW_W} px")
 
 
+@pytest.mark.parametrize("ruleset", [s[0] for s in SCRIPTED])
+def test_docs_show_each_rulesets_map(ruleset):
+    path = DOCS / f"map-{ruleset}.png"
+    assert path.exists() and 0 < path.stat().st_size < MAX_BYTES
+    assert f"docs/map-{ruleset}.png" in (ROOT / "README.md").read_text()
+    assert get_ruleset(ruleset)
+
+
 # ---------------------------------------------------------------------------------------------
 # /game map's options, through the service and the console
 # ---------------------------------------------------------------------------------------------
