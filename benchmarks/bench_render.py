@@ -19,13 +19,14 @@ from PIL import ImageDraw
 
 from render import clear_cache, render_view
 from render import style as S
-from render.hexmap import _parse_hex, _side_color, _window, _base, encode
+from render.hexmap import _base, _parse_hex, _side_color, encode, frame_for
 from tests.render_sample import gondor_map, sample_view
 
 
-def floor_render(view: dict, hexmap, around: str | None = None) -> bytes:
-    window, s, _ = _window(hexmap, around)
-    base, lay, _ = _base(hexmap, window, s)
+def floor_render(view: dict, hexmap, around: str | None = None, **opts) -> bytes:
+    fr = frame_for(view, hexmap, around=around, **opts)
+    s = fr.s
+    base, lay, _ = _base(hexmap, fr.window, s, frame=fr)
     img = base.copy()
     d = ImageDraw.Draw(img)
     size = round(s * 1.34)
@@ -60,13 +61,14 @@ def main() -> None:
     args = ap.parse_args()
     m = gondor_map()
     view = sample_view("westernesse", args.units)
-    for label, around in (("whole map", None), ("around 1907", "1907")):
+    for label, opts in (("whole map", {}), ("around 1907", {"around": "1907"}),
+                        ("phase map (focus: the default)", {"focus": True})):
         clear_cache()
         t = time.perf_counter()
-        png = render_view(view, m, around=around)
+        png = render_view(view, m, **opts)
         cold = (time.perf_counter() - t) * 1000
-        cached, png = timed(lambda: render_view(view, m, around=around), args.n)
-        floor, fpng = timed(lambda: floor_render(view, m, around), args.n)
+        cached, png = timed(lambda: render_view(view, m, **opts), args.n)
+        floor, fpng = timed(lambda: floor_render(view, m, **opts), args.n)
         print(f"{label} ({args.units} counters):")
         print(f"  cold render        {cold:8.1f} ms")
         print(f"  cached render      {cached:8.1f} ms   (median of {args.n})")
@@ -91,7 +93,7 @@ def replay_gif() -> None:
             g.play(seat, o)
             frames.append((o, g.view(None)))
     t = time.perf_counter()
-    gif = render_frames(frames, g.ruleset.game_board().drawable, lambda v, m, a: render_view(v, m, around=a))
+    gif = render_frames(frames, g.ruleset.game_board().drawable, lambda v, m, a, **kw: render_view(v, m, around=a))
     print(f"replay GIF, {len(frames)} orders -> 24 frames: {len(gif) / 1e6:.2f} MB in "
           f"{time.perf_counter() - t:.1f} s   (target < 2 MB)")
 

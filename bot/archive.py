@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 
 from engine.core import Game, state_digest
@@ -101,7 +102,8 @@ class Archive:
             return Outcome.private(f"Replay: {len(frames)} frames (drawing is off here).")
         from render.replay import MAX_FRAMES as REPLAY_FRAMES, render_frames
 
-        gif = await asyncio.to_thread(render_frames, frames, rs.game_board().drawable, self.renderer)
+        gif = await asyncio.to_thread(render_frames, frames, rs.game_board().drawable,
+                                      functools.partial(self.renderer, whole=True))  # every frame the whole map
         whose = "everything revealed" if over else (f"{self.seat_title(seat)}'s own view" if seat else "the public view")
         shown = min(len(frames), REPLAY_FRAMES)
         alt = clip(f"Animated replay of {rs.title}, {whose}: {shown} maps, from \"{frames[0][0]}\" to "

@@ -164,4 +164,5 @@ def parse_options(text: str | None) -> dict[str, str]:
     return out
 
 
-Renderer = Callable[[dict, object, str | None], bytes]
+# renderer(view, board, around, *, whole=False, radius=None) -> PNG bytes (bot.table.default_renderer)
+Renderer = Callable[..., bytes]

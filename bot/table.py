@@ -20,10 +20,13 @@ from bot.storage import StoreProtocol as Store
 from bot.outcome import Renderer, MAX_TEXT, Post, Outcome, Ctx, fit_lines, public_text, clip
 
 
-def default_renderer(view: dict, hexmap, around: str | None = None) -> bytes:
+def default_renderer(view: dict, hexmap, around: str | None = None, *, whole: bool = False,
+                     radius: int | None = None) -> bytes:
+    """A map: ``around`` a place (``radius`` hexes), else the whole map with ``whole``, else (hex
+    games) cropped to where the action is."""
     from render import render_view
 
-    return render_view(view, hexmap, around=around)
+    return render_view(view, hexmap, around=around, radius=radius, focus=not whole)
 
 
 def _locked(needs_game: bool = True):
@@ -155,11 +158,19 @@ class Table:
     def _can_admin(self, ctx: Ctx, row: GameRow) -> bool:
         return ctx.is_moderator or ctx.user_id == row.creator_id
 
-    async def render_async(self, game: Game, seat: str | None, around: str | None = None) -> bytes | None:
+    async def render_async(self, game: Game, seat: str | None, around: str | None = None, *,
+                           whole: bool = False, radius: int | None = None, game_id: int | None = None) -> bytes | None:
         if self.renderer is None:
             return None
         view = game.view(seat)  # the view is taken now, under the lock; drawing may run in a thread
-        return await asyncio.to_thread(self.renderer, view, game.ruleset.game_board().drawable, around)
+        if game_id is not None and game.result() is None:
+            clock = await self.store.clock(game_id)
+            if clock and clock.deadline_at is not None and clock.paused_at is None:
+                # public: every seat's notice shows it; in UTC, as an image cannot show local time
+                view = dict(view, deadline="Deadline: " + time.strftime("%a %d %b %H:%M UTC", time.gmtime(clock.deadline_at)))
+        opts = {k: v for k, v in (("whole", whole), ("radius", radius)) if v}  # only what differs from the default
+        return await asyncio.to_thread(functools.partial(self.renderer, **opts), view,
+                                       game.ruleset.game_board().drawable, around)
 
     async def render_game(self, game_id: int, seat: str | None) -> tuple[bytes | None, str]:
         """The map of a game as it is now (for ``Outcome.map_after``)."""
@@ -168,7 +179,7 @@ class Table:
             row = await self.store.game(game_id)
             game = await self.load(row)
         head = self._head(game, game.view(None)).strip("*").rstrip(".")
-        return await self.render_async(game, seat), f"Map: {head}. {self._map_hint(game)}"
+        return await self.render_async(game, seat, game_id=game_id), f"Map: {head}. {self._map_hint(game)}"
 
     async def map_description(self, game_id: int, seat: str | None) -> str:
         """``map_alt`` of a game by its id, as it is now (for a map posted after an order or a timer)."""
@@ -246,6 +257,8 @@ class Table:
     @staticmethod
     def _map_hint(game: Game) -> str:
         place = game.ruleset.game_board().kind
+        if place == "hex":  # the phase's map is cropped to the action (render.hexmap.frame_for)
+            return "The map shows where the action is; `/game map whole:true` shows it all, `around:<hex>` zooms in."
         return f"Open the map to read the counters; `/game map around:<{place}>` zooms in."
 
     async def _notice(self, game: Game, seats: dict[str, int], report: list[str], deadline: float | None,

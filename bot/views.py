@@ -7,6 +7,8 @@ from engine.rulesets import get_ruleset, ruleset_names
 from bot.outcome import MAX_TEXT, Post, Outcome, Ctx, public_text, clip, split_text
 
 
+MAP_RADIUS = (2, 12)  # `/game map radius:`, hexes either side of `around:` (render.hexmap.RADIUS_MIN/MAX)
+
 HELP_TOPICS = ("orders", "setup", "phases", "secrets", "notation", "move", "combat", "magic", "rally", "siege",
                "oil", "cards", "actions", "losses", "retreat")
 
@@ -39,7 +41,19 @@ class Views:
             text += "\nResult: none, the game was ended by its creator or a moderator."
         return Outcome.private(clip(text, MAX_TEXT))
 
-    async def map(self, ctx: Ctx, around: str | None = None, mine: bool = False) -> Outcome:
+    async def map(self, ctx: Ctx, around: str | None = None, mine: bool = False, whole: bool = False,
+                  radius: int | str | None = None) -> Outcome:
+        """The map: by default cropped to where the action is (hex games); ``whole`` the whole map;
+        ``around`` a place, zoomed, ``radius`` hexes either side (MAP_RADIUS)."""
+        if radius is not None:
+            r = str(radius).strip()
+            if not (r.isdigit() and MAP_RADIUS[0] <= int(r) <= MAP_RADIUS[1]):
+                return Outcome.error(f"`radius` is a number of hexes from {MAP_RADIUS[0]} to {MAP_RADIUS[1]}.")
+            if not around:
+                return Outcome.error("`radius` goes with `around:<hex>`.")
+            radius = int(r)
+        if whole and around:
+            return Outcome.error("Choose `whole` or `around`, not both.")
         row = await self._current(ctx)  # a finished game still answers
         if isinstance(row, Outcome):
             return row
@@ -57,11 +71,11 @@ class Views:
             except (ValueError, OrderError) as e:
                 return Outcome.error(str(e))
         try:
-            img = await self.render_async(game, seat, around)
+            img = await self.render_async(game, seat, around, whole=whole, radius=radius, game_id=row.id)
         except ValueError as e:  # the drawing refused the place after all
             return Outcome.error(str(e))
         label = f"{self.seat_title(seat)}'s own view (private)" if seat else "Public map"
-        text = f"{label}" + (f", around {around}" if around else "") + "."
+        text = f"{label}" + (f", around {around}" if around else "") + (", whole" if whole else "") + "."
         return Outcome(reply=Post(text=text, image=img, alt=self.map_alt(game, seat, around)), ephemeral=bool(seat))
 
     @staticmethod

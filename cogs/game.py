@@ -133,12 +133,14 @@ class GameCog(commands.Cog):
         await answer(interaction, "status")
 
     @game.command(name="map", description="The public map, or your own seat's view (private)")
-    @app_commands.describe(around="Centre on this hex (XXYY) or area", mine="Your own seat's view, privately")
+    @app_commands.describe(around="Zoom in on this hex (XXYY) or area", mine="Your own seat's view, privately",
+                           whole="The whole map (by default: where the action is)",
+                           radius="With around: hexes either side, 2 to 12 (default 5)")
     async def map(self, interaction: discord.Interaction, around: app_commands.Range[str, 1, 40] | None = None,
-                  mine: bool = False):
+                  mine: bool = False, whole: bool = False, radius: app_commands.Range[int, 2, 12] | None = None):
         svc = _service(interaction)
         await defer(interaction, mine)  # drawing can take a moment
-        await deliver(interaction, await svc.map(ctx_of(interaction), around, mine), svc)
+        await deliver(interaction, await svc.map(ctx_of(interaction), around, mine, whole, radius), svc)
 
     @map.autocomplete("around")
     async def map_around(self, interaction: discord.Interaction, current: str):

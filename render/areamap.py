@@ -307,6 +307,25 @@ def _wrap(text: str, size: int, width: float) -> list[str]:
 
 
 def compose(view: dict, board=None, *, around: str | None = None) -> Image.Image:
+    return compose_info(view, board, around=around)[0]
+
+
+def compose_info(view: dict, board=None, *, around: str | None = None) -> tuple[Image.Image, int]:
+    """The picture, with the header band over it (as on a hex map: the turn, the phase, who acts,
+    legible once shown 550 px wide), and the header's font size (px)."""
+    from render.hexmap import _header, _header_height, _header_lines, header_px
+
+    img = _board_picture(view, board, around=around)
+    px = header_px(img.width)
+    lines = _header_lines(view, None)
+    top = _header_height(px, len(lines))
+    out = Image.new("RGB", (img.width, img.height + top), S.HEADER_BG)
+    out.paste(img, (0, top))
+    _header(out, out.width, view, lines, px)
+    return out, px
+
+
+def _board_picture(view: dict, board=None, *, around: str | None = None) -> Image.Image:
     board = _board(view, board)
     base = _base(board)
     W, H = board.width, board.height

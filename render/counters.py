@@ -259,7 +259,7 @@ def counter_sprite(size: int, fill: RGB, kind: str, top: str, bottom: str, mid: 
     cx = pad + size / 2
     inner = size * 0.9
     if top:
-        f, t = fit_font(top, inner, round(size * 0.27))
+        f, t = fit_font(top, inner, round(size * ID_FRAC))
         d.text((cx, pad + size * 0.17), t, font=f, fill=ink, anchor="mm")
     if real is not None:
         f, t = fit_font("REAL" if real else "DUMMY", inner * 0.92, round(size * 0.24))
@@ -278,6 +278,15 @@ def counter_sprite(size: int, fill: RGB, kind: str, top: str, bottom: str, mid: 
         bx, by = pad + r * 0.4, pad + r * 0.4
         d.text((bx, by + 0.5), "D", font=font(round(r * 1.4)), fill=(30, 20, 0), anchor="mm")
     return img
+
+
+ID_FRAC = 0.36   # a counter's top text (its unit id) is drawn this fraction of the counter's size high
+
+
+def id_font_size(size: int, text: str) -> int:
+    """The font size (px) the top text ``text`` of a ``size`` px counter is drawn with:
+    ``ID_FRAC`` of the size, smaller only if the text would not fit."""
+    return fit_font(text, size * 0.9, round(size * ID_FRAC))[0].size
 
 
 def sprite_pad(size: int) -> int:

@@ -19,7 +19,8 @@ SIDE_CORNERS = {"n": (4, 5), "ne": (5, 0), "se": (0, 1), "s": (1, 2), "sw": (2, 
 @dataclass(frozen=True)
 class Layout:
     """Where the hexes of columns ``c0..c1`` and rows ``r0..r1`` go on an
-    image. ``s`` is the hex size (centre to corner) in pixels."""
+    image. ``s`` is the hex size (centre to corner) in pixels; ``top`` is the
+    height of the header band above the map."""
 
     s: float
     c0: int
@@ -29,6 +30,7 @@ class Layout:
     margin: int
     panel_w: int
     min_height: int = 0
+    top: int = 0
 
     @property
     def h(self) -> float:  # hex height (flat side to flat side)
@@ -40,7 +42,7 @@ class Layout:
 
     @property
     def map_h(self) -> int:
-        return math.ceil(2 * self.margin + self.h * (self.r1 - self.r0 + 1.5))
+        return self.top + math.ceil(2 * self.margin + self.h * (self.r1 - self.r0 + 1.5))
 
     @property
     def width(self) -> int:
@@ -56,7 +58,7 @@ class Layout:
     def center(self, h: Hex, k: float = 1.0) -> tuple[float, float]:
         """Centre of ``h``, scaled by ``k`` (for supersampled drawing)."""
         x = self.margin + self.s + 1.5 * self.s * (h.col - self.c0)
-        y = self.margin + self.h * (h.row - self.r0 + 0.5)
+        y = self.top + self.margin + self.h * (h.row - self.r0 + 0.5)
         if h.col % 2 == 0:
             y += self.h / 2
         return x * k, y * k

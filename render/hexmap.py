@@ -50,8 +50,6 @@ FULL_HEX = 25          # hex size (centre to corner) of the whole map, px, at mo
 MAX_MAP_W = 1480       # the whole map's part of the image fits in this (hexes shrink to fit, down to MIN_HEX)
 MAX_MAP_H = 1250
 MIN_HEX = 12
-CROP_HEX = 36          # hex size of an ``around`` crop, px
-CROP_RADIUS = 9        # hexes either side of the centre hex in a crop
 MARGIN = 20
 PANEL_W = 340
 K = 2                  # supersampling of the base layer's shapes
@@ -84,30 +82,166 @@ def clear_cache() -> None:
 # --------------------------------------------------------------------------
 # Windows
 # --------------------------------------------------------------------------
-def _window(hexmap, around: str | None) -> tuple[tuple[int, int, int, int], float, Hex | None]:
+PREVIEW_W = 550        # Discord shows an attached image inline about this wide
+LEGIBLE_PX = 9.0       # counter ids and the header are at least this high (font size, px) at PREVIEW_W
+CROP_PX = 9.5          # a crop is chosen for counter ids this high at PREVIEW_W (LEGIBLE_PX with room to spare)
+AROUND_RADIUS = 5      # hexes either side of the centre hex in an ``around`` crop, by default
+RADIUS_MIN, RADIUS_MAX = 2, 12
+CROP_MAP_W = 960       # a crop's map is drawn about this wide (hexes from CROP_MIN_HEX to CROP_MAX_HEX)
+CROP_MIN_HEX = 24
+CROP_MAX_HEX = 56
+COUNTER_DY = 0.2       # a counter sits this many hex sizes below its hex's centre (its hex number shows above)
+FOCUS_MARGIN = 1       # hexes kept round the action in a focus crop
+FOCUS_MIN_COLS, FOCUS_MIN_ROWS = 9, 7
+
+
+@dataclass(frozen=True)
+class Frame:
+    """What part of the map is drawn, how: the window (columns c0..c1, rows
+    r0..r1), the hex size, the hex an ``around`` crop centres on, whether the
+    side panel (legend, tracks, pool) is drawn, and the mode (``whole``,
+    ``focus`` or ``around``)."""
+    window: tuple[int, int, int, int]
+    s: float
+    focus: Hex | None
+    panel: bool
+    mode: str
+
+
+def _crop_hex(ncols: int) -> float:
+    """The hex size of a crop ``ncols`` columns wide: its map about CROP_MAP_W wide."""
+    return float(max(CROP_MIN_HEX, min(CROP_MAX_HEX, math.floor(CROP_MAP_W / (1.5 * (ncols - 1) + 2)))))
+
+
+def _crop_width(ncols: int, s: float) -> int:
+    return math.ceil(2 * MARGIN + 1.5 * s * (ncols - 1) + 2 * s)
+
+
+def _legible(ncols: int) -> bool:
+    """Whether a crop (no panel) ``ncols`` columns wide shows counter ids at
+    least CROP_PX high once scaled to PREVIEW_W."""
+    s = _crop_hex(ncols)
+    return round(round(s * 1.34) * C.ID_FRAC) * PREVIEW_W / _crop_width(ncols, s) >= CROP_PX
+
+
+@lru_cache(maxsize=1)
+def max_focus_cols() -> int:
+    """The widest legible crop, in columns."""
+    n = 40
+    while n > FOCUS_MIN_COLS and not _legible(n):
+        n -= 1
+    return n
+
+
+def _span(v: int, lo: int, hi: int, r: int) -> tuple[int, int]:
+    """``v - r .. v + r``, moved (not shrunk) to stay within ``lo .. hi``."""
+    n = 2 * r
+    if hi - lo <= n:
+        return lo, hi
+    a = min(max(v - r, lo), hi - n)
+    return a, a + n
+
+
+def _grow(a: int, b: int, lo: int, hi: int, n: int) -> tuple[int, int]:
+    """``a .. b`` widened evenly to at least ``n`` long, within ``lo .. hi``."""
+    while b - a + 1 < n and (a > lo or b < hi):
+        if a > lo:
+            a -= 1
+        if b - a + 1 < n and b < hi:
+            b += 1
+    return a, b
+
+
+def focus_hexes(view: dict, hexmap=None) -> list[Hex]:
+    """Where the action is, from the view alone: every unit of the seats that
+    act, the hexes the phase concerns (a set-up zone, a retreat's units and
+    its choices); none of those (nobody acts, or the acting seats have no
+    counter down): every unit on the map. One entry per unit (a crowded hex
+    weighs more)."""
+    units = [u for u in _as_list(view.get("units")) if isinstance(u, dict)]
+    where = {str(u.get("id")): _parse_hex(u.get("hex")) for u in units}
+    active = {a for a in _as_list(view.get("active")) if isinstance(a, str)}
+    out = [h for u in units if u.get("side") in active and (h := _parse_hex(u.get("hex"))) is not None]
+    out += [h for h in (_parse_hex(z) for z in _as_list(view.get("zone"))) if h is not None]
+    for p in _as_list(view.get("pending")):
+        if isinstance(p, dict):
+            h = where.get(str(p.get("unit")))
+            if h is not None:
+                out.append(h)
+            out += [h for h in (_parse_hex(o) for o in _as_list(p.get("options"))) if h is not None]
+    if not out:
+        out = [h for u in units if (h := _parse_hex(u.get("hex"))) is not None]
+    if hexmap is not None:
+        out = [h for h in out if h in hexmap.hexes]
+    return out
+
+
+def _focus_window(hexmap, hexes: list[Hex]) -> tuple[int, int, int, int]:
+    (cmin, cmax), (rmin, rmax) = hexmap.columns, hexmap.rows
+    cols = sorted(h.col for h in hexes)
+    a, b = max(cmin, cols[0] - FOCUS_MARGIN), min(cmax, cols[-1] + FOCUS_MARGIN)
+    n = max_focus_cols()
+    if b - a + 1 > n:
+        # too wide to read: the legible run of columns holding the most of the action
+        # (ties: the one nearest the action's middle)
+        mid = cols[len(cols) // 2]
+        best = None
+        for c0 in range(a, b - n + 2):
+            k = sum(1 for c in cols if c0 <= c <= c0 + n - 1)
+            key = (-k, abs(c0 + (n - 1) / 2 - mid), c0)
+            if best is None or key < best[0]:
+                best = (key, c0)
+        a = best[1]
+        b = a + n - 1
+    inside = [h.row for h in hexes if a <= h.col <= b] or [h.row for h in hexes]
+    r0, r1 = max(rmin, min(inside) - FOCUS_MARGIN), min(rmax, max(inside) + FOCUS_MARGIN)
+    a, b = _grow(a, b, cmin, cmax, FOCUS_MIN_COLS)
+    r0, r1 = _grow(r0, r1, rmin, rmax, FOCUS_MIN_ROWS)
+    return a, b, r0, r1
+
+
+def _whole(hexmap) -> Frame:
+    (cmin, cmax), (rmin, rmax) = hexmap.columns, hexmap.rows
+    fit_w = (MAX_MAP_W - 2 * MARGIN) / (1.5 * (cmax - cmin) + 2)
+    fit_h = (MAX_MAP_H - 2 * MARGIN) / (SQRT3 * (rmax - rmin + 1.5))
+    s = max(MIN_HEX, min(FULL_HEX, math.floor(min(fit_w, fit_h) * 2) / 2))
+    return Frame((cmin, cmax, rmin, rmax), s, None, True, "whole")
+
+
+def frame_for(view: dict, hexmap, *, around: str | None = None, radius: int | None = None,
+              focus: bool = False) -> Frame:
+    """The part of the map to draw: ``around`` a hex (``radius`` hexes either
+    side, zoomed in), else with ``focus`` where the action is (see
+    :func:`focus_hexes`; at most :func:`max_focus_cols` columns wide, so that
+    counter ids stay legible in a preview), else the whole map. Raises
+    ValueError for a bad ``around`` or ``radius``."""
     (cmin, cmax), (rmin, rmax) = hexmap.columns, hexmap.rows
     if around is None:
-        fit_w = (MAX_MAP_W - 2 * MARGIN) / (1.5 * (cmax - cmin) + 2)
-        fit_h = (MAX_MAP_H - 2 * MARGIN) / (SQRT3 * (rmax - rmin + 1.5))
-        s = max(MIN_HEX, min(FULL_HEX, math.floor(min(fit_w, fit_h) * 2) / 2))
-        return (cmin, cmax, rmin, rmax), s, None
+        if not focus:
+            return _whole(hexmap)
+        hexes = focus_hexes(view, hexmap)
+        if not hexes:
+            return _whole(hexmap)
+        win = _focus_window(hexmap, hexes)
+        return Frame(win, _crop_hex(win[1] - win[0] + 1), None, False, "focus")
+    r = AROUND_RADIUS if radius is None else radius
+    if isinstance(r, bool) or not isinstance(r, int) or not RADIUS_MIN <= r <= RADIUS_MAX:
+        raise ValueError(f"`radius` is a number of hexes from {RADIUS_MIN} to {RADIUS_MAX}")
     try:
-        focus = Hex.parse(str(around))
+        centre = Hex.parse(str(around))
     except HexError:
         raise ValueError(f"`{around}` is not a hex number (XXYY)") from None
-    if focus not in hexmap.hexes:
-        raise ValueError(f"hex {focus} is not on the {hexmap.title} map")
+    if centre not in hexmap.hexes:
+        raise ValueError(f"hex {centre} is not on the {hexmap.title} map")
+    c0, c1 = _span(centre.col, cmin, cmax, r)
+    r0, r1 = _span(centre.row, rmin, rmax, r)
+    return Frame((c0, c1, r0, r1), _crop_hex(c1 - c0 + 1), centre, False, "around")
 
-    def span(v: int, lo: int, hi: int) -> tuple[int, int]:
-        n = 2 * CROP_RADIUS
-        if hi - lo <= n:
-            return lo, hi
-        a = min(max(v - CROP_RADIUS, lo), hi - n)
-        return a, a + n
 
-    c0, c1 = span(focus.col, cmin, cmax)
-    r0, r1 = span(focus.row, rmin, rmax)
-    return (c0, c1, r0, r1), CROP_HEX, focus
+def _window(hexmap, around: str | None) -> tuple[tuple[int, int, int, int], float, Hex | None]:
+    """(window, hex size, centre hex) of the whole map or an ``around`` crop (benchmarks)."""
+    f = frame_for({}, hexmap, around=around)
+    return f.window, f.s, f.focus
 
 
 def _fingerprint(hexmap) -> tuple:
@@ -270,10 +404,16 @@ def _text_rotated(img: Image.Image, xy, text: str, size: int, fill, angle: int) 
     img.paste(fill, (round(x - m.width / 2), round(y - m.height / 2)), m)
 
 
-def _build_base(hexmap, window: tuple[int, int, int, int], s: float, leg: "Legend") -> tuple[Image.Image, Layout, int]:
-    c0, c1, r0, r1 = window
-    lay = Layout(s=s, c0=c0, c1=c1, r0=r0, r1=r1, margin=MARGIN, panel_w=PANEL_W,
-                 min_height=PANEL_MIN_H + leg.height() + PAD)
+def _layout(fr: Frame, leg: "Legend | None", top: int = 0) -> Layout:
+    c0, c1, r0, r1 = fr.window
+    return Layout(s=fr.s, c0=c0, c1=c1, r0=r0, r1=r1, margin=MARGIN, panel_w=PANEL_W if leg is not None else 0,
+                  min_height=(top + PANEL_MIN_H + leg.height() + PAD) if leg is not None else 0, top=top)
+
+
+def _build_base(hexmap, fr: Frame, leg: "Legend | None", top: int) -> tuple[Image.Image, Layout, int]:
+    c0, c1, r0, r1 = fr.window
+    s = fr.s
+    lay = _layout(fr, leg, top)
     W, H = lay.width, lay.height
     big = Image.new("RGB", (W * K, H * K), S.BACKGROUND)
     d = ImageDraw.Draw(big)
@@ -320,7 +460,8 @@ def _build_base(hexmap, window: tuple[int, int, int, int], s: float, leg: "Legen
     # hex outlines
     for h in hexes:
         cx, cy = lay.center(h, K)
-        d.polygon(hex_corners(cx, cy, sk), outline=S.HEX_LINE, width=K)
+        pts = hex_corners(cx, cy, sk)  # a closed line: a polygon's wide outline costs a mask of the whole image
+        d.line(pts + pts[:1], fill=S.HEX_LINE, width=K)
 
     # hexsides: walls first, then towers and gates on top
     order = {"wall": 0, "tower": 1, "gate": 2}
@@ -339,18 +480,22 @@ def _build_base(hexmap, window: tuple[int, int, int, int], s: float, leg: "Legen
             draw_tunnel(d, cx + sk * 0.66, cy + sk * 0.05, sk * 0.17)
 
     # frame
-    mx0, my0 = lay.margin * K * 0.5, lay.margin * K * 0.5
-    d.rectangle([mx0, my0, lay.map_w * K - mx0, lay.map_h * K - my0], outline=S.FRAME, width=K)
+    mx0, my0 = lay.margin * K * 0.5, (lay.top + lay.margin * 0.5) * K
+    d.rectangle([mx0, my0, lay.map_w * K - mx0, (lay.map_h - lay.margin * 0.5) * K], outline=S.FRAME, width=K)
     # panel background
-    d.rectangle([lay.map_w * K, 0, W * K, H * K], fill=S.PANEL_BG)
-    d.line([(lay.map_w * K, 0), (lay.map_w * K, H * K)], fill=S.PANEL_RULE, width=K * 2)
-
-    legend_top = _legend_shapes(d, lay, leg)
+    legend_top = H
+    if leg is not None:
+        d.rectangle([lay.map_w * K, 0, W * K, H * K], fill=S.PANEL_BG)
+        d.line([(lay.map_w * K, 0), (lay.map_w * K, H * K)], fill=S.PANEL_RULE, width=K * 2)
+        legend_top = _legend_shapes(d, lay, leg)
+    # the header band (its text is the view's: drawn per call)
+    if top:
+        d.rectangle([0, 0, W * K, top * K], fill=S.HEADER_BG)
     img = big.reduce(K)
     d = ImageDraw.Draw(img)
 
     # hex numbers and city levels
-    fnum = S.font(max(8, round(s * 0.36)))
+    fnum = S.font(_hex_number_px(s))
     flev = S.font(max(8, round(s * 0.4)))
     for h in hexes:
         cx, cy = lay.center(h)
@@ -365,29 +510,40 @@ def _build_base(hexmap, window: tuple[int, int, int, int], s: float, leg: "Legen
     fs = round(lay.margin * 0.6)
     spaced = lambda t: " ".join(t.upper())  # noqa: E731
     if "top" in by_side and r0 == rmin:
-        d.text((lay.map_w / 2, lay.margin / 2), spaced(by_side["top"]), font=S.font(fs), fill=S.FRAME, anchor="mm")
+        d.text((lay.map_w / 2, lay.top + lay.margin / 2), spaced(by_side["top"]), font=S.font(fs), fill=S.FRAME, anchor="mm")
     if "bottom" in by_side and r1 == rmax:
         d.text((lay.map_w / 2, lay.map_h - lay.margin / 2), spaced(by_side["bottom"]), font=S.font(fs), fill=S.FRAME, anchor="mm")
     if "left" in by_side and c0 == cmin:
-        _text_rotated(img, (lay.margin / 2, lay.map_h / 2), spaced(by_side["left"]), fs, S.FRAME, 90)
+        _text_rotated(img, (lay.margin / 2, (lay.top + lay.map_h) / 2), spaced(by_side["left"]), fs, S.FRAME, 90)
     if "right" in by_side and c1 == cmax:
-        _text_rotated(img, (lay.map_w - lay.margin / 2, lay.map_h / 2), spaced(by_side["right"]), fs, S.FRAME, -90)
+        _text_rotated(img, (lay.map_w - lay.margin / 2, (lay.top + lay.map_h) / 2), spaced(by_side["right"]), fs, S.FRAME, -90)
 
-    _legend_text(img, lay, legend_top, hexmap, leg)
+    if leg is not None:
+        _legend_text(img, lay, legend_top, hexmap, leg)
     return img, lay, legend_top
 
 
-def _base(hexmap, window, s, leg: "Legend | None" = None) -> tuple[Image.Image, Layout, int]:
-    """The cached base layer, with the legend ``leg`` (default: the map's own)."""
-    if leg is None:
+def _hex_number_px(s: float) -> int:
+    return max(8, round(s * 0.4))
+
+
+def _base(hexmap, window, s, leg: "Legend | None" = None, *, frame: Frame | None = None,
+          top: int = 0) -> tuple[Image.Image, Layout, int]:
+    """The cached base layer of ``frame`` (or of ``window`` at hex size ``s``, with a panel), with
+    the legend ``leg`` (default: the map's own; none without a panel) and a header band ``top`` high."""
+    if frame is None:
+        frame = Frame(window, s, None, True, "whole")
+    if not frame.panel:
+        leg = None
+    elif leg is None:
         leg = legend_for(hexmap)
-    key = (_fingerprint(hexmap), window, s, leg)
+    key = (_fingerprint(hexmap), frame.window, frame.s, frame.panel, leg, top)
     with _lock:
         hit = _base_cache.get(key)
         if hit is not None:
             _base_cache.move_to_end(key)
             return hit
-    built = _build_base(hexmap, window, s, leg)
+    built = _build_base(hexmap, frame, leg, top)
     with _lock:
         _base_cache[key] = built
         while len(_base_cache) > BASE_CACHE_SIZE:
@@ -824,7 +980,7 @@ def _unit_texts(u: dict) -> tuple[str, str, str]:
     kind = str(u.get("type") or "")
     uid = str(u.get("id") or "")
     if kind == "leader":
-        name = str(u.get("name") or uid)
+        name = uid or str(u.get("name") or "")  # the id, as orders name it (CONVENTIONS: ids on the counters)
         bits = []
         if u.get("rally") is not None:
             bits.append(f"R{u['rally']}")
@@ -884,18 +1040,67 @@ def _as_dict(v) -> dict:
     return v if isinstance(v, dict) else {}
 
 
-def render_view(view: dict, hexmap, *, around: str | None = None) -> bytes:
-    """PNG bytes of ``view`` drawn on ``hexmap``: the whole map, or with
-    ``around="XXYY"`` a crop of about nine hexes around that hex; a side panel
-    on the right either way. Raises ValueError for a bad ``around``."""
-    img, lay, focus = compose(view, hexmap, around=around)
-    return encode(img)
+@dataclass(frozen=True)
+class RenderInfo:
+    """What a drawing used, for checking it can be read once shown ``PREVIEW_W`` wide: the image's
+    size, the smallest font (px) of a counter id drawn (None: no counter), of the header's text and
+    of the hex numbers; the mode and window; how many counters of the action fell outside a focus crop."""
+    width: int
+    height: int
+    label_px: int | None
+    header_px: int
+    hex_number_px: int
+    mode: str
+    window: tuple[int, int, int, int]
+    off_view: int = 0
+
+    @property
+    def preview_scale(self) -> float:
+        """The factor the image is scaled by when shown ``PREVIEW_W`` wide."""
+        return PREVIEW_W / self.width
+
+    def at_preview(self, px: float | None) -> float | None:
+        return None if px is None else px * self.preview_scale
 
 
-def compose(view: dict, hexmap, *, around: str | None = None) -> tuple[Image.Image, Layout, Hex | None]:
+def render_view(view: dict, hexmap, *, around: str | None = None, radius: int | None = None,
+                focus: bool = False) -> bytes:
+    """PNG bytes of ``view`` drawn on ``hexmap``: the whole map with its side panel; with
+    ``focus`` a crop to where the action is; with ``around="XXYY"`` a zoomed crop ``radius``
+    hexes (default AROUND_RADIUS) either side of that hex. Every kind has the header band
+    (turn, phase, who acts, the deadline). Raises ValueError for a bad ``around`` or ``radius``."""
+    return render_view_info(view, hexmap, around=around, radius=radius, focus=focus)[0]
+
+
+def render_view_info(view: dict, hexmap, *, around: str | None = None, radius: int | None = None,
+                     focus: bool = False) -> tuple[bytes, RenderInfo]:
+    """:func:`render_view`'s PNG and the :class:`RenderInfo` of its drawing."""
+    img, _, _, info = compose_info(view, hexmap, around=around, radius=radius, focus=focus)
+    return encode(img), info
+
+
+def compose(view: dict, hexmap, *, around: str | None = None, radius: int | None = None,
+            focus: bool = False) -> tuple[Image.Image, Layout, Hex | None]:
     """The picture (an RGB image) that :func:`render_view` encodes."""
-    window, s, focus = _window(hexmap, around)
-    base, lay, legend_top = _base(hexmap, window, s, legend_for(hexmap, view))
+    img, lay, centre, _ = compose_info(view, hexmap, around=around, radius=radius, focus=focus)
+    return img, lay, centre
+
+
+def compose_info(view: dict, hexmap, *, around: str | None = None, radius: int | None = None,
+                 focus: bool = False) -> tuple[Image.Image, Layout, Hex | None, RenderInfo]:
+    """:func:`compose`, and what the drawing used (:class:`RenderInfo`)."""
+    fr = frame_for(view, hexmap, around=around, radius=radius, focus=focus)
+    leg = legend_for(hexmap, view) if fr.panel else None
+    hp = header_px(_layout(fr, leg).width)
+    off = 0
+    if fr.mode == "focus":
+        c0, c1, r0, r1 = fr.window
+        off = sum(1 for h in focus_hexes(view, hexmap) if not (c0 <= h.col <= c1 and r0 <= h.row <= r1))
+    lines = _header_lines(view, fr, off)
+    top = _header_height(hp, len(lines))
+    base, lay, legend_top = _base(hexmap, fr.window, fr.s, leg, frame=fr, top=top)
+    s = fr.s
+    focus = fr.focus
     img = base.copy()
     d = ImageDraw.Draw(img)
     sides = _as_dict(view.get("sides"))
@@ -997,9 +1202,10 @@ def compose(view: dict, hexmap, *, around: str | None = None) -> tuple[Image.Ima
     badge_size = max(9, round(s * 0.4))
     occupied: list[tuple[float, float, float, float]] = []
     badges = []
+    label_sizes: list[int] = []
     for h, units in stacks.items():
         cx, cy = lay.center(h)
-        cy += s * 0.14
+        cy += s * COUNTER_DY
         occupied.append((cx - size * 0.7, cy - size * 0.7, cx + size * 0.7, cy + size * 0.7))
         shown = units[:3]
         n = len(shown)
@@ -1009,6 +1215,7 @@ def compose(view: dict, hexmap, *, around: str | None = None) -> tuple[Image.Ima
         # the first unit listed is the top of the stack: drawn last
         for i in range(n - 1, -1, -1):
             spr = _counter(shown[i], sides, size)
+            label_sizes.append(C.id_font_size(size, _unit_texts(shown[i])[0]))
             x, y = pos[i]
             img.paste(spr, (round(x - size / 2) - pad, round(y - size / 2) - pad), spr)
         if len(units) > 1:
@@ -1049,7 +1256,7 @@ def compose(view: dict, hexmap, *, around: str | None = None) -> tuple[Image.Ima
         kinds = kinds[:4]
         if h in stacks:
             left = cx - size / 2
-            top = cy + s * 0.14 - size / 2
+            top = cy + s * COUNTER_DY - size / 2
             y0 = top + size * 0.62
             spots = [(left, y0), (left, y0 - ms * 1.05), (left - ms * 0.9, y0), (left - ms * 0.9, y0 - ms * 1.05)]
         else:
@@ -1068,11 +1275,21 @@ def compose(view: dict, hexmap, *, around: str | None = None) -> tuple[Image.Ima
 
     _labels(img, lay, hexmap, occupied)
 
+    # the hex numbers of occupied hexes again, over the counters: an order needs them
+    npx = _hex_number_px(s)
+    for h in stacks:
+        cx, cy = lay.center(h)
+        S.stamp(img, (cx, cy - s * 0.84), str(h), npx, S.HEX_NUMBER, "ma", 2, S.NUMBER_HALO)
+
     if focus is not None:
         d.polygon(lay.corners(focus, shrink=0.93), outline=S.FOCUS, width=max(2, round(s / 10)))
 
-    _panel(img, lay, view, legend_top)
-    return img, lay, focus
+    if fr.panel:
+        _panel(img, lay, view, legend_top)
+    _header(img, lay.width, view, lines, hp)
+    info = RenderInfo(img.width, img.height, min(label_sizes) if label_sizes else None, hp, npx, fr.mode,
+                      fr.window, off)
+    return img, lay, focus, info
 
 
 def _labels(img: Image.Image, lay: Layout, hexmap, occupied) -> None:
@@ -1094,6 +1311,138 @@ def _labels(img: Image.Image, lay: Layout, hexmap, occupied) -> None:
         if any(box[0] < o[2] and o[0] < box[2] and box[1] < o[3] and o[1] < box[3] for o in occupied):
             continue
         S.stamp(img, (x, y), text, flab.size, S.LABEL, "mm", 2, (246, 243, 232))
+
+
+# --------------------------------------------------------------------------
+# Header band (over the map, and the panel when there is one)
+# --------------------------------------------------------------------------
+HEADER_TARGET_PX = LEGIBLE_PX + 1   # the header's font, at PREVIEW_W wide
+
+
+def header_px(width: int) -> int:
+    """The header's font size (px) on an image ``width`` wide: HEADER_TARGET_PX once shown PREVIEW_W wide."""
+    return max(12, math.ceil(HEADER_TARGET_PX * width / PREVIEW_W))
+
+
+def _line_h(px: int) -> int:
+    return round(px * 1.34)
+
+
+def _header_height(px: int, n: int) -> int:
+    return 2 * round(px * 0.45) + n * _line_h(px)
+
+
+def _turn_text(view: dict) -> str:
+    turn, turns = view.get("turn"), view.get("turns")
+    if turn == 0:
+        return "Set-up"
+    if isinstance(turn, int) and not isinstance(turn, bool):
+        return f"Turn {turn} of {turns}" if isinstance(turns, int) and turns else f"Turn {turn}"
+    return ""
+
+
+def _over_text(view: dict) -> str:
+    over = view.get("over")
+    if isinstance(over, dict) and over.get("summary"):
+        return f"Game over: {over['summary']}"
+    return "Game over" if over else ""
+
+
+def _header_lines(view: dict, fr: Frame | None, off_view: int = 0) -> list[tuple[str, str]]:
+    """The header's lines, (kind, text): the same number for the same view keys (the base is
+    cached by the header's height)."""
+    title = str(view.get("title") or view.get("ruleset") or "")
+    bits = [b for b in (title, _turn_text(view)) if b]
+    if "night" in view and view.get("board") != "area":
+        bits.append("Night" if view.get("night") else "Day")
+    if fr is not None and fr.mode == "around" and fr.focus is not None:
+        bits.append(f"around {fr.focus}")
+    lines = [("title", " · ".join(bits)), ("phase", _over_text(view) or str(view.get("phase_title") or view.get("phase") or "")),
+             ("act", "")]
+    if fr is not None and not fr.panel:
+        tracks = [t for t in _as_list(view.get("tracks")) if isinstance(t, dict)]
+        if tracks:
+            lines.append(("tracks", ""))
+        for n in [str(n) for n in _as_list(view.get("notes")) if n][:2]:
+            lines.append(("note", n))
+    if off_view:
+        lines.append(("off", f"{off_view} more counter{'s' if off_view > 1 else ''} of the action off this crop:"
+                             " /game map whole:true"))
+    return lines
+
+
+def _clip_px(text: str, px: int, width: float) -> str:
+    """``text`` cut (with an ellipsis) to ``width`` px at font size ``px``: never a smaller font."""
+    if S.text_length(text, px) <= width:
+        return text
+    while len(text) > 1 and S.text_length(text + "…", px) > width:
+        text = text[:-1]
+    return text.rstrip() + "…"
+
+
+def _header(img: Image.Image, width: int, view: dict, lines: list[tuple[str, str]], px: int) -> None:
+    """Draws the header's ``lines`` (see :func:`_header_lines`) at font size ``px`` across the top
+    ``width`` px of ``img`` (on the band the base drew)."""
+    d = ImageDraw.Draw(img)
+    txt = _Stamper(img)
+    f = S.font(px)
+    sides = _as_dict(view.get("sides"))
+    lh = _line_h(px)
+    x0, x1 = round(px * 0.6), width - round(px * 0.6)
+    y = round(px * 0.45)
+    for kind, text in lines:
+        mid = y + lh / 2
+        if kind == "title":
+            seat = view.get("seat")
+            label = f"{_side_title(sides, seat)}'s view - PRIVATE" if seat else "Public view"
+            col = _side_color(sides, seat) if seat else (88, 84, 76)
+            w = S.text_length(label, px) + px
+            d.rounded_rectangle([x1 - w, y + 1, x1, y + lh - 1], round(lh / 3), fill=col)
+            txt.text((x1 - w / 2, mid), label, font=f, fill=S.ink_on(col), anchor="mm")
+            txt.text((x0, mid), _clip_px(text, px, x1 - w - x0 - px), font=f, fill=S.HEADER_INK, anchor="lm",
+                     stroke_width=1, stroke_fill=S.HEADER_INK)
+        elif kind == "act":
+            active = [a for a in _as_list(view.get("active")) if isinstance(a, str)]
+            x = x0
+            if not view.get("over"):
+                txt.text((x, mid), "To act:", font=f, fill=S.HEADER_MUTED, anchor="lm")
+                x += S.text_length("To act:", px) + px * 0.5
+                if not active:
+                    txt.text((x, mid), "nobody", font=f, fill=S.HEADER_MUTED, anchor="lm")
+                    x += S.text_length("nobody", px) + px
+                for a in active:
+                    t = _side_title(sides, a)
+                    col = _side_color(sides, a)
+                    w = S.text_length(t, px) + px
+                    if x + w > x1:
+                        break
+                    d.rounded_rectangle([x, y + 1, x + w, y + lh - 1], round(lh / 2) - 1, fill=col,
+                                        outline=S.HEADER_INK, width=1)
+                    txt.text((x + w / 2, mid), t, font=f, fill=S.ink_on(col), anchor="mm")
+                    x += w + px * 0.4
+            deadline = view.get("deadline")
+            if isinstance(deadline, str) and deadline:
+                t = _clip_px(deadline, px, max(px, x1 - x - px))
+                txt.text((x1, mid), t, font=f, fill=S.HEADER_INK, anchor="rm")
+        elif kind == "tracks":
+            x = x0
+            for t in [t for t in _as_list(view.get("tracks")) if isinstance(t, dict)]:
+                pts, lvl = t.get("points"), t.get("level")
+                val = f"{pts}/{lvl}" if lvl is not None else f"{pts}"
+                item = f"{t.get('name') or ''} {val}".strip()
+                w = S.text_length(item, px)
+                if x + w > x1:
+                    break
+                over = _demoralized(t)
+                col = _side_color(sides, t.get("side"))
+                d.rounded_rectangle([x, y + lh * 0.3, x + px * 0.5, y + lh * 0.7], 2, fill=col)
+                txt.text((x + px * 0.8, mid), item, font=f, fill=(255, 120, 100) if over else S.HEADER_INK,
+                         anchor="lm")
+                x += w + px * 2.2
+        else:
+            ink = S.HEADER_MUTED if kind in ("note", "off") else S.HEADER_INK
+            txt.text((x0, mid), _clip_px(text, px, x1 - x0), font=f, fill=ink, anchor="lm")
+        y += lh
 
 
 # --------------------------------------------------------------------------
@@ -1132,79 +1481,7 @@ def _panel(img: Image.Image, lay: Layout, view: dict, limit: int) -> None:
     x1 = lay.width - PAD
     width = x1 - x0
     sides = _as_dict(view.get("sides"))
-    y = PAD
-
-    title = str(view.get("title") or view.get("ruleset") or "")
-    f, title = S.fit_font(title, width, 30)
-    txt.text((x0, y), title, font=f, fill=S.PANEL_INK, stroke_width=1, stroke_fill=S.PANEL_INK)
-    y += 40
-
-    # whose view
-    seat = view.get("seat")
-    if seat:
-        col = _side_color(sides, seat)
-        label = f"{_side_title(sides, seat)}'s view - PRIVATE"
-    else:
-        col = (88, 84, 76)
-        label = "Public view"
-    f, label = S.fit_font(label, width - 16, 16)
-    d.rounded_rectangle([x0, y, x1, y + 28], 6, fill=col)
-    txt.text((x0 + 10, y + 14), label, font=f, fill=S.ink_on(col), anchor="lm")
-    y += 40
-
-    # turn and day/night
-    turn = view.get("turn")
-    turns = view.get("turns")
-    if turn == 0:
-        tt = "Set-up"
-    elif isinstance(turn, int):
-        tt = f"Turn {turn} of {turns}" if turns else f"Turn {turn}"
-    else:
-        tt = ""
-    f = S.font(20)
-    if tt:
-        txt.text((x0, y), tt, font=f, fill=S.PANEL_INK)
-    if "night" in view:
-        night = bool(view.get("night"))
-        tx = x1 - 78
-        bg = (40, 44, 72) if night else (250, 222, 120)
-        d.rounded_rectangle([tx, y, x1, y + 24], 12, fill=bg)
-        ix, iy = tx + 14, y + 12
-        if night:
-            d.ellipse([ix - 7, iy - 7, ix + 7, iy + 7], fill=(240, 236, 200))
-            d.ellipse([ix - 3, iy - 9, ix + 9, iy + 5], fill=bg)
-        else:
-            d.ellipse([ix - 6, iy - 6, ix + 6, iy + 6], fill=(224, 120, 20))
-        txt.text((tx + 28, y + 12), "Night" if night else "Day", font=S.font(15),
-               fill=(240, 236, 220) if night else (80, 50, 10), anchor="lm")
-    y += 32
-
-    # phase
-    phase = str(view.get("phase_title") or view.get("phase") or "")
-    if phase:
-        f = S.font(16)
-        for line in _wrap(phase, f, width)[:3]:
-            txt.text((x0, y), line, font=f, fill=S.PANEL_INK)
-            y += 21
-        y += 4
-
-    # who must act
-    active = [a for a in _as_list(view.get("active")) if isinstance(a, str)]
-    f = S.font(15)
-    txt.text((x0, y + 10), "To act:", font=f, fill=S.PANEL_MUTED, anchor="lm")
-    x = x0 + S.text_length("To act:", f.size) + 8
-    if not active:
-        txt.text((x, y + 10), "nobody", font=f, fill=S.PANEL_MUTED, anchor="lm")
-    for a in active:
-        t = _side_title(sides, a)
-        col = _side_color(sides, a)
-        w = S.text_length(t, f.size) + 16
-        if x + w > x1:
-            break
-        d.rounded_rectangle([x, y, x + w, y + 21], 10, fill=col)
-        txt.text((x + w / 2, y + 11), t, font=f, fill=S.ink_on(col), anchor="mm")
-        x += w + 6
-    y += 32
+    y = lay.top + PAD  # the title, whose view, the turn, the phase and who acts are in the header
 
     # tracks
     tracks = [t for t in _as_list(view.get("tracks")) if isinstance(t, dict)]
@@ -1284,4 +1561,5 @@ def encode(img: Image.Image) -> bytes:
     return buf.getvalue()
 
 
-__all__ = ["render_view", "compose", "encode", "clear_cache", "legend_for", "Legend"]
+__all__ = ["render_view", "render_view_info", "compose", "compose_info", "encode", "clear_cache", "legend_for",
+           "Legend", "RenderInfo", "Frame", "frame_for", "focus_hexes"]

@@ -53,6 +53,7 @@ BACKGROUND: RGB = (236, 230, 212)     # around the map
 FRAME: RGB = (92, 84, 70)
 HEX_LINE: RGB = (150, 146, 124)
 HEX_NUMBER: RGB = (70, 66, 56)
+NUMBER_HALO: RGB = (246, 243, 232)
 LABEL: RGB = (44, 38, 30)
 ROAD_EDGE: RGB = (128, 100, 62)
 ROAD: RGB = (214, 188, 134)
@@ -67,6 +68,9 @@ SAURON_LEVEL: RGB = (190, 20, 20)     # hatching over a city level Sauron contro
 ROAD_FREE: RGB = (120, 116, 104)      # a road-control hex nobody holds (20.1)
 
 PANEL_BG: RGB = (246, 242, 230)
+HEADER_BG: RGB = (44, 40, 34)          # the band over the map: turn, phase, who acts
+HEADER_INK: RGB = (246, 242, 230)
+HEADER_MUTED: RGB = (196, 188, 170)
 PANEL_INK: RGB = (36, 32, 26)
 PANEL_MUTED: RGB = (110, 102, 88)
 PANEL_RULE: RGB = (196, 186, 162)

@@ -142,7 +142,7 @@ SHADOW, WEST = 11, 22
 
 async def _service_run(tmp_path, name, chits):
     store = await Store.open(str(tmp_path / f"{name}.db"))
-    svc = GameService(store, seed_source=lambda: "same-seed", clock=lambda: 5.0, renderer=lambda v, m, a=None: b"")
+    svc = GameService(store, seed_source=lambda: "same-seed", clock=lambda: 5.0, renderer=lambda v, m, a=None, **kw: b"")
     svc.fixtures[1] = {"chits": chits}
     seen_by_shadow: list = []
     seen_by_west: list = []

@@ -43,7 +43,7 @@ PASSED = "passed at the deadline"
 _PNG: list[bytes] = []
 
 
-def tiny_map(view, hexmap, around=None) -> bytes:
+def tiny_map(view, hexmap, around=None, **opts) -> bytes:
     """The tiny ruleset has no board: a small real PNG stands in for the map (drawn in a thread
     like the real one, so the posts with a map interleave as they do in a real game)."""
     if not _PNG:

@@ -29,7 +29,7 @@ GUILD = 1
 
 
 OPTION_NAMES = {"text", "seat", "dice", "reason", "private", "topic", "around", "mine", "ruleset", "options",
-                "thread", "last", "hours", "since", "from", "to", "tz", "until", "user", "whole"}
+                "thread", "last", "hours", "since", "from", "to", "tz", "until", "user", "whole", "radius"}
 
 
 class Console:
@@ -216,7 +216,9 @@ class Console:
             sub = rest[0] if rest else ""
             args = rest[1:]
             if sub == "map":
-                out = await svc.map(self.ctx(), kv.get("around"), kv.get("mine", "false").lower() in ("true", "yes", "1"))
+                yes = ("true", "yes", "1")
+                out = await svc.map(self.ctx(), kv.get("around"), kv.get("mine", "false").lower() in yes,
+                                    kv.get("whole", "false").lower() in yes, kv.get("radius"))
             elif sub == "status":
                 out = await svc.status(self.ctx())
             elif sub == "log":
