@@ -249,6 +249,12 @@ class RulesetBase:
         """Up to 25 (label, value) places for ``/game map around:`` autocomplete."""
         return self.game_board().place_choices(prefix, public_view)
 
+    def legal_actions_matching(self, state: State, seat: str, words: list[str]) -> Iterator["Action"]:
+        """The legal actions of ``seat`` that the words typed so far (lower case; the first a verb
+        once a second word follows) can still match, in ``legal_actions``' order: a superset of the
+        matches, never materializing what the words rule out. The default lists them all."""
+        return self.legal_actions(state, seat)
+
     def phase_key(self, state: State) -> str:
         """A key that changes exactly when the phase does (a deadline's clock restarts with it). The
         default reads three fields of the public view; a game may read them from its state directly,
@@ -330,11 +336,8 @@ class Game:
         64 actions generated; when it says so, what was found so far is returned."""
         out: list[str] = []
         p = prefix.strip().lower()
-        actions = self.legal_actions(seat)
-        words = p.split()
-        by_unit = getattr(self.ruleset, "legal_actions_for", None)
-        if by_unit is not None and len(words) >= 2 and words[1].upper() in getattr(self.ruleset, "units", {}):
-            actions = by_unit(self.state, seat, words[1].upper())  # only that unit's actions: fast
+        # only what the words typed can still match: a ruleset prunes by verb, then by unit
+        actions = self.ruleset.legal_actions_matching(self.state, seat, p.split())
         for n, a in enumerate(actions, 1):
             if stop is not None and n % 64 == 0 and stop():
                 break

@@ -28,6 +28,9 @@ def test_legal_texts_stops_when_the_callers_budget_says_so():
         def legal_actions(self, st, seat):  # a position with no end of legal actions
             return (Action("roll", (n,)) for n in itertools.count())
 
+        def legal_actions_matching(self, st, seat, words):
+            return self.legal_actions(st, seat)
+
         def format(self, a):
             return f"roll {a.args[0]}"
 
@@ -175,3 +178,41 @@ async def test_a_40_unit_risk_stack_over_discord_holds_no_other_game(tmp_path):
             assert r.content and "1d20" in r.content and not r.expired
             assert stt.content and "Gondor" in stt.content and not stt.expired
         s.assert_clean()
+
+
+@pytest.mark.parametrize("name", ["gondor", "celebrant"])
+def test_a_verb_or_unit_typed_prunes_the_search_but_never_what_it_finds(name):
+    """Autocomplete asks only for what the words typed can match (issue 12): a verb typed first
+    lists only that order's actions, a unit second only that unit's; the answer is exactly the
+    unpruned list filtered by the same words (in its order when pruned by verb; as a set when by
+    unit, each unit's actions coming together), at every position of a random game."""
+    import random
+
+    from engine.core import OrderError
+
+    rs = get_ruleset(name)
+    g = Game.new(rs, seed="prune")
+    rnd = random.Random(5)
+    checked = 0
+    for _ in range(160):
+        seats = g.active_seats()
+        if not seats or g.result():
+            break
+        seat = rnd.choice(seats)
+        full = [rs.format(a) for a in rs.legal_actions(g.state, seat)]
+        if not full:
+            break
+        pick = rnd.choice(full)
+        verb, *rest = pick.split()
+        prefixes = [f"{verb} ", f"{verb} {rest[0][:1]}" if rest else verb, f"{verb} {rest[0]}" if rest else verb]
+        for p in prefixes:
+            want = [t for t in full if t.lower().startswith(p.strip().lower()) or p.strip().lower() in t.lower()]
+            got = g.legal_texts(seat, p)
+            by_unit = len(p.split()) >= 2 and any(u.startswith(p.split()[1].upper()) for u in rs.units)
+            assert (sorted(got) if by_unit else got) == (sorted(want) if by_unit else want), (p, g.state["step"])
+            checked += 1
+        try:
+            g.play(seat, pick)
+        except OrderError:
+            pass
+    assert checked > 100

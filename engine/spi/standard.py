@@ -482,6 +482,39 @@ class StandardRules(SetUp, Movement, Stacking, ZonesOfControl, Combat, MissileFi
             if unit in a.args:
                 yield a
 
+    def legal_actions_matching(self, state: State, seat: str, words: list[str]) -> Iterator[Action]:
+        """A unit id (or the start of a few) typed second: those units' actions only (no path-finding
+        for the others); a verb typed first (and a word after it): that order's legal actions only."""
+        if len(words) >= 2 and words[1]:
+            units = [u for u in self.units if u.startswith(words[1].upper())]
+            if 0 < len(units) <= 12 and (self.kind(state) not in ("move", "magic") or state["pending"]):
+                wanted = set(units)  # no path-finding here: one pass, keeping what names them
+                for a in self.legal_actions(state, seat):
+                    if wanted.intersection(a.args):
+                        yield a
+                return
+            if 0 < len(units) <= 12:
+                seen: set[Action] = set()
+                for u in sorted(units):
+                    for a in self.legal_actions_for(state, seat, u):
+                        if a not in seen:
+                            seen.add(a)
+                            yield a
+                return
+        order = self.orders.get(words[0]) if len(words) >= 2 else None
+        if order is None or state["pending"]:
+            yield from self.legal_actions(state, seat)
+            return
+        try:
+            self.seat_check(state, seat)
+        except IllegalOrder:
+            return
+        for a in self.legal_extra(state, seat):
+            if a.verb == order.verb:
+                yield a
+        if order.legal:
+            yield from getattr(self, order.legal)(state, seat)
+
     def _ok(self, state: State, seat: str, action: Action) -> bool:
         try:
             self.check(state, seat, action)
