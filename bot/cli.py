@@ -20,6 +20,8 @@ def main(argv: list[str] | None = None) -> int:
     loc.add_argument("--script", default=None, help="read commands from this file, one a line")
     loc.add_argument("--out", default=None, help="directory for map images")
     loc.add_argument("--no-images", action="store_true", help="text only: draw no maps")
+    loc.add_argument("--options", default=None,
+                     help="the game's `/game new options:`, e.g. `setup=printed` or `mode=assist`")
     loc.add_argument("--db", default=None, help="SQLite file to keep the game in (resumes a game found there)")
     ver = sub.add_parser("verify", help="check a finished game's export: seed, every roll, draw and state")
     ver.add_argument("export", help="the JSON file from /game export")
@@ -34,7 +36,7 @@ def main(argv: list[str] | None = None) -> int:
         from bot.transports.console import run_local
 
         return asyncio.run(run_local(args.ruleset, args.seed, args.script, args.out, args.db,
-                                     images=not args.no_images))
+                                     images=not args.no_images, options=args.options))
     if args.cmd == "run" or args.cmd is None:
         from bot.config import ConfigError, load_config
 

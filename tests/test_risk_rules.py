@@ -910,3 +910,14 @@ def test_help_explains_loss_priority_and_retreat_choice():
     h = RS.help()
     assert "`losses inf arc cav`" in h and "`losses default`" in h and "`retreat <area>" in h
     assert len(h) < 2000
+
+
+def test_a_count_without_a_type_is_refused_naming_the_form_not_with_empty_backticks():
+    g = empty_game()
+    put(g, "grond", "good", infantry=3)
+    actions_phase(g, "good")
+    before = state_digest(g.state)
+    with pytest.raises(InvalidOrder) as e:
+        g.play("good", "move 2 from grond to causeway")
+    assert "``" not in str(e.value) and "`2inf`" in str(e.value) and "battalion type" in str(e.value)
+    assert state_digest(g.state) == before

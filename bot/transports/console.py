@@ -33,8 +33,10 @@ OPTION_NAMES = {"text", "seat", "dice", "reason", "private", "topic", "around", 
 
 
 class Console:
-    def __init__(self, service: GameService, ruleset: str, out_dir: str | None, stream: TextIO = sys.stdout):
+    def __init__(self, service: GameService, ruleset: str, out_dir: str | None, stream: TextIO = sys.stdout,
+                 options: str | None = None):
         self.service = service
+        self.options = options  # `/game new options:` of the game the console starts
         self.rs = get_ruleset(ruleset)
         self.ruleset = ruleset
         self.out_dir = Path(out_dir) if out_dir else None
@@ -112,7 +114,7 @@ class Console:
             self.say(f"Resuming game {existing.id} ({existing.seq} orders).")
             return
         first = self.seat
-        await self.show(await self.service.new_game(self.ctx(), self.ruleset))
+        await self.show(await self.service.new_game(self.ctx(), self.ruleset, self.options))
         for seat in self.rs.seats:
             self.seat = seat
             await self.show(await self.service.join(self.ctx(), seat))
@@ -315,7 +317,8 @@ class Console:
 
 
 async def run_local(ruleset: str, seed: str | None, script: str | None, out_dir: str | None,
-                    db_path: str | None = None, stream: TextIO = sys.stdout, images: bool = True) -> int:
+                    db_path: str | None = None, stream: TextIO = sys.stdout, images: bool = True,
+                    options: str | None = None) -> int:
     tmp = None
     if db_path is None:
         tmp = tempfile.TemporaryDirectory(prefix="palantir-")
@@ -326,7 +329,7 @@ async def run_local(ruleset: str, seed: str | None, script: str | None, out_dir:
         if not images:
             kw["renderer"] = None
         service = GameService(store, **kw)
-        console = Console(service, ruleset, out_dir, stream)
+        console = Console(service, ruleset, out_dir, stream, options=options)
         await console.setup()
         if script:
             return await console.run_script(script)

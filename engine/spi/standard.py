@@ -342,7 +342,17 @@ class StandardRules(SetUp, Movement, Stacking, ZonesOfControl, Combat, MissileFi
         if order is None:
             known = ", ".join(f"`{v}`" for v in [*(v for v in self.orders if v != "done"), "done"])
             raise InvalidOrder(f"unknown order `{words[0][:20]}`; orders: {known}")
+        self._setup_guard(state, verb)
         return getattr(self, order.parse)(state, seat, rest)
+
+    # the orders of a turn, which set-up (13.0) points to `deploy` for
+    TURN_VERBS = frozenset({"move", "fire", "melee", "duel", "rally", "advance", "form", "disband", "retreat",
+                            "cast"})
+
+    def _setup_guard(self, state: State, verb: str) -> None:
+        if state["turn"] == 0 and not state["over"] and verb in self.TURN_VERBS and "deploy" in self.orders:
+            raise IllegalOrder(f"`{verb}` is an order of the game-turns; this is the set-up: place units with "
+                               "`deploy <unit> [<unit>...] <hex>` (or `deploy printed`), then `/done`", "13.0")
 
     # ------------------------------------------------------------- legality
     def seat_check(self, state: State, seat: str) -> None:
@@ -382,6 +392,7 @@ class StandardRules(SetUp, Movement, Stacking, ZonesOfControl, Combat, MissileFi
         order = self.orders.get(v)
         if order is None:
             raise InvalidOrder(f"unknown order `{v}`")
+        self._setup_guard(state, v)
         with _current_memo(action):
             getattr(self, order.check)(state, seat, *action.args)
 

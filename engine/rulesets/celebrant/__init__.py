@@ -56,6 +56,7 @@ class Celebrant(CelebrantSetUp, Reinforcements, Chits, Terrain, CombatAmendments
     deploy_example = "OI1 0305"
     name = "celebrant"
     title = "Field of Celebrant"
+    printed_setup_path = DATA / "setup_printed.toml"
     seats = SEATS
     side_titles = SIDE_TITLES
     side_colors = SIDE_COLORS
@@ -124,6 +125,8 @@ class Celebrant(CelebrantSetUp, Reinforcements, Chits, Terrain, CombatAmendments
             "demoralized": {a: False for a in state["dem"]},
         }
         self.init_extra(state)
+        if opts.get("setup") == "printed":
+            self.place_printed_setup(state)
         return state
 
     def _out_of_play(self, opts: dict) -> list[str]:
@@ -174,13 +177,17 @@ class Celebrant(CelebrantSetUp, Reinforcements, Chits, Terrain, CombatAmendments
                 if not v.isdigit() or not 0 <= int(v) <= 4:
                     raise InvalidOrder("`swap.orcs` is how many Orc Archers become Orcs: 0 to 4 (21.0)")
                 out["swap"]["orcs"] = int(v)
+            elif k == "setup":
+                if v != "printed":
+                    raise InvalidOrder("`setup` is `printed`: both sides start from the printed set-up (13.0)")
+                out["setup"] = v
             elif k == "balance":
                 if v not in SEATS:
                     raise InvalidOrder("`balance` is `shadow` or `westernesse` (21.0)")
                 out["balance"] = v
             else:
                 raise InvalidOrder(f"unknown option `{k}` for celebrant (known: swap.gondor, swap.eotheod, "
-                                   "swap.orcs=<0-4>, swap.balchoth, balance=shadow|westernesse, charts=<TOML>)")
+                                   "swap.orcs=<0-4>, swap.balchoth, balance=shadow|westernesse, setup=printed, charts=<TOML>)")
         bal = out.get("balance")
         if bal == "westernesse" and (out["swap"].get("gondor") or out["swap"].get("eotheod")):
             raise InvalidOrder("the extra Gondor and Eotheod counters are either swapped in or deployed for "

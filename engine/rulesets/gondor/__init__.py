@@ -69,6 +69,7 @@ class Gondor(GondorSetUp, City, Reinforcements,  # Gondor's own (13.0, 15.0, 14.
     deploy_example = "OA1 2325"
     ORDERS = (*StandardRules.ORDERS, *SIEGE_ORDERS, DEPLOY)
     name = "gondor"
+    printed_setup_path = DATA / "setup_printed.toml"
     title = "Gondor: The Siege of Minas Tirith"
     seats = SEATS
     side_titles = SIDE_TITLES
@@ -152,6 +153,8 @@ class Gondor(GondorSetUp, City, Reinforcements,  # Gondor's own (13.0, 15.0, 14.
         self.init_extra(state)
         if fixture and "position" in fixture:
             self._fixture_position(state, fixture["position"])
+        if opts.get("setup") == "printed":
+            self.place_printed_setup(state)
         return state
 
     def _fixture_position(self, state: State, pos: dict) -> None:
@@ -182,6 +185,10 @@ class Gondor(GondorSetUp, City, Reinforcements,  # Gondor's own (13.0, 15.0, 14.
                 if not v.isdigit() or not 1 <= int(v) <= 13:
                     raise InvalidOrder(f"`{k}` must be a rally rating from 1 to 13")
                 out["rally"][uid] = int(v)
+            elif k == "setup":
+                if str(v).strip().lower() != "printed":
+                    raise InvalidOrder("`setup` is `printed`: both sides start from the printed set-up (13.0)")
+                out["setup"] = "printed"
             elif k == "charts":
                 try:
                     self.check_charts(v)
@@ -189,7 +196,7 @@ class Gondor(GondorSetUp, City, Reinforcements,  # Gondor's own (13.0, 15.0, 14.
                     raise InvalidOrder(f"your charts were refused: {e}") from None
                 out["charts"] = v
             else:
-                raise InvalidOrder(f"unknown option `{k}` for gondor (known: rally.<LEADER>=<n>, charts=<TOML>)")
+                raise InvalidOrder(f"unknown option `{k}` for gondor (known: rally.<LEADER>=<n>, setup=printed, charts=<TOML>)")
         return out
 
     def check_group_charts(self, charts, text: str) -> None:

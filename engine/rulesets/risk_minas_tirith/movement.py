@@ -31,6 +31,9 @@ class MovementMixin:
             if num and not w and i + 1 < len(words):
                 i += 1
                 w = words[i].lower()
+            if num and not w:
+                raise InvalidOrder(f"`{num}` needs a battalion type after it, e.g. `{num}inf` or `{num} inf` "
+                                   "(inf, arc, cav, hor, tro, mum)")
             if num:
                 code = ALIASES.get(w)
                 if code is None:
