@@ -25,6 +25,8 @@ class Lobby:
         new thread of this channel. ``charts`` (a chart file's text) becomes the ruleset option
         ``charts``, which the ruleset checks like any other option."""
         if ruleset not in ruleset_names():
+            if not (ruleset or "").strip():
+                return Outcome.error(f"Name the game: `/game new ruleset:<name>`. Available: {', '.join(ruleset_names())}.")
             return Outcome.error(f"Unknown ruleset `{clip(ruleset, 30)}`. Available: {', '.join(ruleset_names())}.")
         if open_thread is None and await self.store.live_game(ctx.channel_id):
             return Outcome.error("This channel already has a game. Finish it with `/game end`, or use another "

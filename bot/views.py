@@ -9,8 +9,6 @@ from bot.outcome import MAX_TEXT, Post, Outcome, Ctx, public_text, clip, split_t
 
 MAP_RADIUS = (2, 12)  # `/game map radius:`, hexes either side of `around:` (render.hexmap.RADIUS_MIN/MAX)
 
-HELP_TOPICS = ("orders", "setup", "phases", "secrets", "notation", "move", "combat", "magic", "rally", "siege",
-               "oil", "cards", "actions", "losses", "retreat")
 
 
 class Views:
@@ -154,7 +152,7 @@ class Views:
         if row:
             rs = get_ruleset(row.ruleset)
             general = rs.help()
-            topics = [t for t in HELP_TOPICS if rs.help(t) != general]
+            topics = [t for t in rs.help_topics() if rs.help(t) != general]
         topics += ruleset_names()
         return [t for t in topics if cur in t][:25]
 

@@ -232,6 +232,10 @@ class RulesetBase:
     hexmap = None  # a hex game's map (``engine.maps.HexMap``)
     board = None  # an area game's board (with ``areas``)
 
+    def help_topics(self) -> tuple[str, ...]:
+        """The `/help topic:` names this game answers (autocompleted), beyond its general help."""
+        return ("orders", "phases", "setup", "secrets")
+
     def game_board(self):
         """The board as the application needs it (``engine.board``): parse and offer places, and
         what the renderer draws from."""

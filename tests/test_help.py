@@ -1,5 +1,9 @@
 """/help answers what it names (issue 20): a ruleset's topic in a channel with its game."""
+import io
 import itertools
+import re
+
+import pytest
 
 from bot.service import Ctx, GameService
 from bot.storage import open_store
@@ -16,16 +20,91 @@ async def test_help_orders_in_a_gondor_channel_lists_the_orders(tmp_path):
     svc = GameService(store, renderer=None, seed_source=lambda: "h")
     assert (await svc.new_game(ctx(1), "gondor")).ok
     general = await svc.help(ctx(1))
-    assert "`/help orders` lists the orders" in general.reply.text  # what the help promises…
-    orders = await svc.help(ctx(1), "orders")  # …is there
-    assert orders.ok and "**Gondor orders**" in orders.reply.text and "`move GS1 1905`" in orders.reply.text
+    assert "`/help topic:orders`" in general.reply.text  # what the help promises…
+    orders = await svc.help(ctx(1), "orders")  # …is there: every order of the game, with its case
+    assert orders.ok and "the orders**" in orders.reply.text and "`move OI1 ST1 2010`" in orders.reply.text
+    from engine.rulesets import get_ruleset
+    for verb, o in get_ruleset("gondor").orders.items():
+        if verb != "done":
+            assert f"`{o.usage.split('`')[1]}`" in orders.reply.text and f"({', '.join(o.cases)})" in orders.reply.text
+    one = await svc.help(ctx(1), "pour")
+    assert one.reply.text.startswith("`pour <unit> any|towers|hold` e.g. `pour GS1 any` (16.74)")
     bad = await svc.help(ctx(1), "teleport")
     assert not bad.ok and bad.ephemeral and "No help topic `teleport`" in bad.reply.text
     assert "**LOTR Risk" in (await svc.help(ctx(1), "risk-minas-tirith")).reply.text
     topics = await svc.help_topics(ctx(1), "")
-    assert topics[0] == "orders" and "siege" in topics and "risk-minas-tirith" in topics and "cards" not in topics
-    assert await svc.help_topics(ctx(1), "oi") == ["oil"]
+    assert topics[:4] == ["orders", "phases", "setup", "secrets"] and "breach" in topics
+    assert "risk-minas-tirith" in topics and "cards" not in topics
+    assert await svc.help_topics(ctx(1), "pou") == ["pour"]
     await store.close()
+
+
+@pytest.mark.parametrize("name", ["gondor", "celebrant", "risk-minas-tirith"])
+async def test_every_topic_answers_and_says_what_it_is_about(name):
+    from engine.rulesets import get_ruleset
+    rs = get_ruleset(name)
+    general = rs.help()
+    want = {"orders": ("orders", "`"), "phases": ("sequence of play", "turn"), "setup": ("set-up", ""),
+            "secrets": ("hidden information", "")}
+    for topic, (title, word) in want.items():
+        text = rs.help(topic)
+        assert text != general and title in text.lower() and word in text and len(text) <= 2000, (topic, text)
+
+
+BACKTICK = re.compile(r"`([^`]+)`")
+FAILED = ("Unknown", "(invalid)", "usage", "there is no unit", "is off the map", "not a seat", "unknown order",
+          "No help topic", "Bad options", "not a battalion type", "no area", "unknown area", "``")
+
+
+@pytest.mark.parametrize("name", ["gondor", "celebrant", "risk-minas-tirith"])
+async def test_every_command_and_order_a_help_text_names_exists_and_parses(tmp_path, name):
+    """Issue 20: every backticked command in every help text of a game is run in that game's channel
+    (the terminal, as typed): a slash command must be known with its options understood, an order's
+    example must name real counters, hexes or areas in a form the game parses. Refusals because of the
+    moment (not your turn, not this phase) are fine; an unknown or malformed command is not."""
+    from engine.rulesets import get_ruleset
+    from bot.transports.console import Console
+
+    rs = get_ruleset(name)
+    store = await open_store(str(tmp_path / "w.db"))
+    svc = GameService(store, renderer=None, seed_source=lambda: "w")
+    console = Console(svc, name, None, io.StringIO())
+    await console.setup()
+    texts = [rs.help()] + [rs.help(t) for t in rs.help_topics()]
+    texts.append((await svc.help(console.ctx())).reply.text)
+    seen = set()
+    ran = 0
+    for text in texts:
+        for frag in BACKTICK.findall(text):
+            if frag in seen or any(c in frag for c in "<|…") or "..." in frag or frag.endswith(":"):
+                continue  # a form (`move <unit> <hex>`), not a command
+            seen.add(frag)
+            first = frag.split()[0].lower()
+            if frag.startswith("/"):
+                if first in ("/game",) and frag.split()[1:2] in (["end"], ["undo"]):
+                    continue
+                line = frag
+            elif len(frag.split()) == 1 and frag != "done":
+                continue  # a verb named (`pour`), not an order
+            elif first in rs.help_topics() or (hasattr(rs, "orders") and first in rs.orders) or (
+                    name == "risk-minas-tirith" and first in RISK_VERBS):
+                line = f"/order {frag}"
+            else:
+                continue  # a word (`orders`, a seat, a spell's name), not a command
+            for seat in rs.seats:  # the order may be the other side's: its refusal must still not be a bad form
+                console.seat = seat
+                out = await console.run_command(line)
+                reply = out.reply.text if out and out.reply else ""
+                assert not any(f in reply for f in FAILED), (frag, reply)
+                if not line.startswith("/order"):
+                    break
+            ran += 1
+    assert ran >= 8, ran
+    await store.close()
+
+
+RISK_VERBS = {"take", "keep", "reinforce", "play", "fire", "attack", "enter", "trade", "ram", "strike", "move",
+              "advance", "done", "exchange", "retreat", "losses"}
 
 
 async def test_a_finished_game_says_who_won_not_turn_17_of_16(tmp_path):

@@ -58,6 +58,17 @@ REPLACEABLE: dict[str, str] = {
 
 
 class Hooks:
+    # ------------------------------------------------------------ help (engine/spi/help.py)
+    order_examples: dict[str, str] = {}  # verb -> an example made of the game's own counters and hexes
+    orders_notes: str = ""  # what `/help topic:orders` adds after the list (spells, a game's own phases)
+    kind_verbs: dict[str, tuple[str, ...]] = {}  # a game's own step kinds -> the orders typed in them
+    setup_help: str = ""  # where each side sets up (13.x)
+    secrets_help: str = "Nothing is hidden in this game: every counter is face up."
+
+    def help_general(self) -> str:
+        """What the game is, in a few lines: `/help` in its channel."""
+        return f"**{self.title}**"
+
     # ------------------------------------------------------------ hooks
     def view_turn(self, state: State) -> int:
         """The Game-Turn the view shows (a game may clamp it once the last turn is over: FoC 12.0)."""

@@ -60,6 +60,7 @@ from engine.spi.c08_3_rally import RALLY, Rally
 from engine.spi.c08_4_formations import DISBAND, FORM, Formations
 from engine.spi.c08_5_magic import CAST, Magic
 from engine.spi.c13_setup import SetUp
+from engine.spi.help import Help
 
 
 _MEMO = threading.local()  # the action being checked or applied, per thread (games run in worker threads)
@@ -80,7 +81,7 @@ DONE = Order("done", ("3.0", "13.0", "7.31"), "`done`", parse="_parse_done", che
              apply="_apply_done", legal="_legal_done")
 
 
-class StandardRules(SetUp, Movement, Stacking, ZonesOfControl, Combat, MissileFire, LeaderCombat, Melee,
+class StandardRules(Help, SetUp, Movement, Stacking, ZonesOfControl, Combat, MissileFire, LeaderCombat, Melee,
                     RetreatAdvance, Rally, Formations, Magic, Hooks, RulesetBase):
     """The Standard Rules engine. Subclasses set ``name``, ``title``,
     ``seats``, ``side_titles``, ``side_colors`` and provide ``hexmap``,

@@ -346,23 +346,29 @@ class Celebrant(CelebrantSetUp, Reinforcements, Chits, Terrain, CombatAmendments
             return f"Both Eotheod chits are revealed; yours was {chits[seat]} (14.3)."
         return f"Your Eotheod chit is **{chits[seat]}**, face down (14.3). {self._chit_hint(state, seat)}"
 
-    def help(self, topic: str | None = None) -> str:
-        t = (topic or "").strip().lower()
-        if t in ("orders", "notation", "combat", "move", "rally", "abilities", "ability"):
-            return (
-                "**Field of Celebrant orders** (unit ids then hexes):\n"
-                "`move GS1 2014` · `fire GB1 at 2110` (range 3, mounted 2: 7.12) · `duel CIR OCH` · "
-                "`melee GS1 at 2110` (any adjacent enemy, 7.31) · `advance`/`retreat` (7.5) · "
-                "`rally CIR GS1` in the Rally Phase, after up to 3 MP of leader movement (8.38).\n"
-                "Special abilities, once per game (17.0), in the Reinforcement and Special Ability Phase: "
-                "`ability OC1 whip`, `ability OCH blood-lust`, `ability BCH despair`, `ability BC1 iron-fist`, "
-                "`ability CIR tactics` then `swap GS1 GS2`, `ability GC1 form-up` then "
-                "`form shieldwall GS1 GS2 GC1` and `dress GS1 2014`, "
-                "`ability EORL death-and-glory ER1 ER2` (or one unit to join a Wedge); "
-                "`ability EC1 arise` in the Rally Phase.\n"
-                "`entry NW|NE|SE` when a chit lets you choose where the Eotheod enter (14.31, 14.33). "
-                "`/secret` shows your Eotheod chit."
-            )
+    # ------------------------------------------------------------ help (engine/spi/help.py)
+    order_examples = {
+        "deploy": "deploy OA1 0601", "move": "move GS1 2014", "fire": "fire GB1 at 2110", "duel": "duel CIR OCH",
+        "melee": "melee GS1 at 2110", "advance": "advance GS1 2110", "retreat": "retreat OI1 0905",
+        "rally": "rally CIR GS1", "cast": None, "form": "form shieldwall GS1 GS2 GC1", "disband": "disband GS1 2014",
+        "ability": "ability OC1 whip", "swap": "swap GS1 GS2", "dress": "dress GS1 2014", "entry": ""}
+    orders_notes = (
+        "Special abilities, once per game (17.0), in the Reinforcement and Special Ability Phase: `ability OC1 whip`, "
+        "`ability OCH blood-lust`, `ability BCH despair`, `ability BC1 iron-fist`, `ability CIR tactics` then `swap`, "
+        "`ability GC1 form-up` then `form` and `dress`, `ability EORL death-and-glory ER1 ER2`; `ability EC1 arise` "
+        "in the Rally Phase. A leader may move up to 3 MP before he rallies (8.38).")
+    kind_verbs = {"reinforce": ("ability", "swap", "dress", "form", "entry"), "rally": ("rally", "ability")}
+    setup_help = (
+        "Shadow deploys the Orcs on the north-west hill, within six hexes of the western edge and thirteen of the "
+        "northern (13.1); then Westernesse deploys Gondor around the central grove (two rows north and south, four "
+        "columns east and west) or in the seven Rearguard hexes (13.2). `deploy <unit> [<unit>...] <hex>`, then "
+        "`/done`. Gondor starts in disarray (13.21).")
+    secrets_help = (
+        "After the set-up each side draws an Eotheod chit face down (14.3): Westernesse's says when the Eotheod "
+        "arrive, Shadow's may delay them or choose where. Each side gets its own chit by DM and with `/secret`; the "
+        "other side, the channel, the map and the log see nothing of it until the chits are revealed (14.6).")
+
+    def help_general(self) -> str:
         return (
             "**Field of Celebrant** (Ken Demyen, v1.33): Shadow (the Misty Mountain Orcs and the Balchoth) "
             "against Westernesse (Gondor and the Eotheod). 18 Game-Turns, 15-18 at night.\n"
@@ -371,8 +377,8 @@ class Celebrant(CelebrantSetUp, Reinforcements, Chits, Terrain, CombatAmendments
             "Then each side secretly draws an Eotheod chit (14.3; `/secret`).\n"
             "Each turn: A Reinforcement and Special Ability Phase (Shadow, then Westernesse), B/C Westernesse "
             "move and combat, D/E Shadow move and combat, F Rally (Shadow, then Westernesse). Gondor starts in "
-            "disarray (13.21); the Balchoth arrive from turn 2-5 (14.5). Victory is graded by demoralized "
-            "armies (20.x). `/help orders` lists the orders; docs/celebrant.md the rulings."
+            "disarray (13.21); the Balchoth arrive from turn 2-5 (14.5). Victory goes to the side with the lower "
+            "demoralization, graded by demoralized armies (20.x). docs/celebrant.md has the rulings."
         )
 
 

@@ -308,37 +308,38 @@ class Gondor(GondorSetUp, City, Reinforcements,  # Gondor's own (13.0, 15.0, 14.
                 "(16.74).")
         return " ".join(lines)
 
-    def help(self, topic: str | None = None) -> str:
-        t = (topic or "").strip().lower()
-        if t in ("orders", "notation", "combat", "move", "magic", "rally", "siege", "oil"):
-            return (
-                "**Gondor orders** (unit ids then hexes, as printed on the map):\n"
-                "`move GS1 1905` cheapest legal path (or give every hex: `move GS1 1904 1905`); "
-                "`move OI1 ST1 2010` moves a stack together.\n"
-                "`fire GB1 at 2007` (range 2, 7.12) · `duel IMR GOT` leader combat (7.2) · "
-                "`melee GS1 GS2 at 2008` (7.3) · `advance GS1 2008` after a melee emptied the hex (7.5) · "
-                "`retreat OI1 2010` when the game asks you where a unit retreats (7.5).\n"
-                "`rally IMR GS1` in the Joint Rally Phase (8.3) · `cast NAZ fear 5` (points below the full "
-                "cost need a die roll, 8.5; spells: fear, freeze-leader, operate-grond, break-darkness, "
-                "stalemate-nazgul, reveal-aragorn) · "
-                "`form shieldwall GS1 GS2 IMR`, `form wedge GK1 GL1 IMR`, `disband GS1 1906` (8.4).\n"
-                "**Siege Phase**: `breach SC1 1909/n` (a wall, gate or tower hexside, 16.2; Grond: `breach GRD "
-                "1910/n`) · `fireball SC1 at 1906` (16.6) · `head SC1 at 1807` (16.8) · `advance OI1 1908` through "
-                "a fresh breach (16.5). **Movement**: `ladder OI1 1909/se` (climb it next turn, 16.43) · "
-                "`move OI1 ST1 1809` pushes a siege tower (16.11) · `pickup GS1 K1` takes oil (16.72) · "
-                "`pour GS1 any|towers|hold` sets a carrier's secret standing order (it holds until told), carried out during Sauron's "
-                "movement (16.74).\n"
-                "`/odds text:melee GS1 at 2008` gives the exact chances first. `/done` ends your part of a phase."
-            )
+    # ------------------------------------------------------------ help (engine/spi/help.py)
+    order_examples = {
+        "deploy": "OA1 OI1 0523", "move": "OI1 ST1 2010", "fire": "GB1 at 2007", "duel": "IMR GOT",
+        "melee": "GS1 GS2 at 2008", "advance": "GS1 2008", "retreat": "OI1 2010", "rally": "IMR GS1",
+        "cast": "NAZ fear 5", "form": "shieldwall GS1 GS2 IMR", "disband": "GS1 1906", "breach": "SC1 1909/n",
+        "fireball": "SC1 at 1906", "head": "SC1 at 1807", "ladder": "OI1 1909/se", "pickup": "GS1 K1",
+        "pour": "GS1 any"}
+    order_examples = {k: f"{k} {v}" for k, v in order_examples.items()}
+    orders_notes = (
+        "Spells (8.5, 17.0): fear, freeze-leader, operate-grond, break-darkness, stalemate-nazgul, reveal-aragorn; "
+        "points below the full cost need a die roll. Grond breaches as a catapult does: `breach GRD 1910/n` (16.13). "
+        "A carrier's `pour` is a secret standing order (16.74): it holds until changed, the public reads only that "
+        "one was given. `/odds text:melee GS1 at 2008` gives the exact chances first.")
+    kind_verbs = {"siege": ("breach", "fireball", "head", "advance"),
+                  "move": ("move", "form", "disband", "ladder", "pickup", "pour")}
+    setup_help = (
+        "Sauron places first, within four hexes of the Eastern edge (13.1); then Westernesse inside Minas Tirith "
+        "or within two hexes of its walls (13.2). The Citadel Guard starts in 1903. Cauldrons go inside the city "
+        "(16.71). `deploy <unit> [<unit>...] <hex>` (again to re-place), then `/done`.")
+    secrets_help = (
+        "Three of Westernesse's six cauldrons are dummies; only Westernesse knows which (16.71), and an oil "
+        "counter carried from a dummy is a dummy too (16.72). A carrier's `pour` standing order is secret (16.74): "
+        "Sauron reads only that one was given, and a dummy's never fires. Westernesse gets these by DM and with "
+        "`/secret`; the channel, the public map and the log never show them. Sauron has no hidden information.")
+
+    def help_general(self) -> str:
         return (
             "**Gondor** (SPI 1977): Sauron besieges Minas Tirith; Westernesse defends. 16 Game-Turns, 2-6 at night.\n"
-            "Set-up (13.0): Sauron places first, within four hexes of the Eastern edge (13.1); "
-            "then Westernesse inside Minas Tirith or within two hexes of its walls (13.2). "
-            "The Citadel Guard starts in 1903. Cauldrons go inside the city; three of the six are dummies, "
-            "and only Westernesse knows which (16.71; `/secret`). Set-up order: `deploy <unit> <hex>` "
-            "(again to re-place), then `/done`.\n"
+            "Set-up (13.0): Sauron first, then Westernesse: `deploy <unit> <hex>` or `deploy printed`, then `/done`. "
+            "Three of the six cauldrons are dummies, and only Westernesse knows which (16.71; `/secret`).\n"
             "Each turn: magic (A), Sauron siege (B), move (C), combat (D), magic (E), Westernesse move (F), "
-            "combat (G), joint rally (H). `/help orders` lists the orders.\n"
+            "combat (G), joint rally (H).\n"
             "Hexes are XXYY (column, row); West is the top of the map, East the bottom. "
             "The map and several charts are reconstructed: see docs/reconstructed.md."
         )

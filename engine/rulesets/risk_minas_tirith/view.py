@@ -88,25 +88,64 @@ class ViewMixin:
     def secret_text(self, state: State, seat: str) -> str | None:
         return None  # hands are face up (seed, Draw Reinforcement cards); only the deck order is hidden
 
+    HELP_TOPICS = {"orders": "orders", "order": "orders", "notation": "orders", "cards": "orders",
+                   "actions": "orders", "losses": "orders", "retreat": "orders", "phases": "phases",
+                   "phase": "phases", "turn": "phases", "sequence": "phases", "setup": "setup", "set-up": "setup",
+                   "secrets": "secrets", "secret": "secrets", "hidden": "secrets"}
+
+    def help_topics(self) -> tuple[str, ...]:
+        return ("orders", "phases", "setup", "secrets", "cards", "actions", "losses", "retreat")
+
     def help(self, topic: str | None = None) -> str:
+        t = self.HELP_TOPICS.get((topic or "").strip().lower())
+        if t == "orders":
+            return (
+                "**LOTR Risk: Minas Tirith: the orders** (`/order text:`; autocomplete offers every legal one):\n"
+                "- Select an Action die: `take 4` (Taking your turn, 1-2).\n"
+                "- Cards: `exchange inf1 inf4 wild1` (three of a kind; with your shield add `special draw`, "
+                "`special take <card>` or `special place inf at <area>`: Special Exchange), `keep mt3` (a Minas "
+                "Tirith card), `reinforce cav3 on theoden`, `play gandalf at city`, `done` to start your Actions.\n"
+                "- Actions: `move 2inf 1cav faramir from causeway to grond` (cavalry: `move 3cav from causeway via rammas-e to fort-w`), "
+                "`attack 3 from fort-e at osgiliath-w`, `fire 2 from wall-n at pelennor-n`, `fire catapult from "
+                "wall-gate at causeway`, `advance 2cav from grond to causeway` (free), `enter theoden at druadan`, "
+                "`trade mumak at pelennor-n`, `ram grond`, `strike fell-beasts at wall-n`, `done`.\n"
+                "- Losses: `losses inf arc cav` sets your standing loss priority (first lost first; `losses default` "
+                "= cheapest first), at any time; every loss follows it.\n"
+                "- Retreat: when more than one Territory toward your end qualifies, you are asked: `retreat <area> "
+                "[<area> ...]`, the whole path, one area per 6.\n"
+                "Types: inf arc cav hor(se archers) tro(ll) mum(ak). `/odds text:attack 3 from fort-e at osgiliath-w` "
+                "gives exact odds first.")
+        if t == "phases":
+            return (
+                "**LOTR Risk: Minas Tirith: the sequence of play** (Gameplay; Taking your turn)\n"
+                "The game is played in rounds of three turns. The side that rolls the three Action dice alternates: "
+                "Good in round 1 (Good, Evil, Good), Evil in round 2 (Evil, Good, Evil), and so on.\n"
+                "Each turn has four phases: 1. select an Action die (`take <die>`); 2. draw Reinforcement cards "
+                "(6 minus the die: a 6 draws none, a 1 draws five); 3. exchange and play cards (`exchange`, `keep`, "
+                "`reinforce`, `play`; seven or more cards must be exchanged), `done`; 4. as many Actions as the "
+                "die shows (`move`, `attack`, `fire`, ...), `done`.\n"
+                "Good wins at once when two Evil Leaders are lost, Evil when an Evil battalion occupies Minas "
+                "Tirith; otherwise the game ends when the last Reinforcement card is drawn, and the higher points "
+                "win (Winning the game). `/game status` shows whose turn and phase it is.")
+        if t == "setup":
+            return (
+                "**LOTR Risk: Minas Tirith: set-up** (Set up)\n"
+                "Nothing to type: the bot places both sides' starting battalions and leaders as the board shows "
+                "(the seed's placement, reconstructed where its picture is missing: docs/risk-minas-tirith.md), "
+                "shuffles the Reinforcement and Minas Tirith decks with the game's dice, and Good rolls the first "
+                "Action dice. `/game new options:mt_cards=...` chooses the Minas Tirith deck.")
+        if t == "secrets":
+            return (
+                "**LOTR Risk: Minas Tirith: hidden information**\n"
+                "Only the order of the two face-down decks is hidden, from both sides alike: cards drawn are kept "
+                "face up (Draw Reinforcement cards), so no seat has secrets and `/secret` has nothing to send. The "
+                "decks were shuffled with the game's dice, whose seed is committed at `/game start` and published "
+                "with `/game export` at the end.")
         return (
             "**LOTR Risk: Minas Tirith** (Hasbro 2003). Seats `good`, `evil`. Three turns a round; the rolling side "
-            "alternates. Each turn: `take <die>` (actions and cards from the table), then card plays, `done`, "
-            "then Actions, `done`.\n"
-            "Cards: `exchange inf1 inf4 wild1` (three of a kind) [`special draw` | `special take <card>` | "
-            "`special place inf at <area>`], `keep <card>`, `reinforce cav3 on theoden`, `play gandalf at city`.\n"
-            "Actions: `move 2inf 1cav faramir from causeway to grond`, cavalry `move 3cav from a via b to c`, "
-            "`attack 3 from fort-e at osgiliath-w`, `fire 2 from wall-n at pelennor-n`, `fire catapult from wall-gate "
-            "at causeway`, `advance 2cav from a to b` (free), `enter theoden at druadan`, `trade mumak at x`, "
-            "`ram grond`, `strike fell-beasts at x`, `done`.\n"
-            "Losses: `losses inf arc cav` sets your standing loss priority (first lost first; types left out keep "
-            "their order; `losses default` = cheapest first), at any time, even in the other side's turn; "
-            "every loss follows it.\n"
-            "Retreat: when more than one Territory toward your end qualifies, you are asked: `retreat <area> "
-            "[<area> ...]`, the whole path, one area per 6 (the first area is enough when the rest follows).\n"
-            "Types: inf arc cav hor(se archers) tro(ll) mum(ak). `/odds text:attack 3 from a at b` gives exact odds. "
-            "Board and Minas Tirith cards are reconstructed: docs/risk-minas-tirith.md."
-        )
+            "alternates. Each turn: `take <die>`, then card plays, `done`, then Actions, `done`. Board and Minas "
+            "Tirith cards are reconstructed: docs/risk-minas-tirith.md.\n"
+            "`/help topic:orders`, `/help topic:phases`, `/help topic:setup`, `/help topic:secrets`.")
 
     def odds_table(self, state: State, seat: str, text: str) -> dict:
         """Exact outcome probabilities of a proposed ground or ranged attack."""
