@@ -23,8 +23,11 @@ class DiscordConfig:
 
 @dataclass
 class StorageConfig:
-    backend: str = "sqlite"  # the one backend today; PostgreSQL joins behind the same interface
-    path: str = "palantir.db"
+    # the backend: sqlite:///file.db (the default: `path` below) or postgresql://user@host/db,
+    # which several processes (shards) share
+    url: str = ""
+    path: str = "palantir.db"  # the SQLite file when `url` is empty
+    backend: str = ""  # older configs: "sqlite" (kept for compatibility; `url` chooses the backend)
 
 
 @dataclass
@@ -84,6 +87,15 @@ def load_config(path: str | None = None) -> Config:
             cfg.discord.dev_guild_ids = [int(x) for x in cfg.discord.dev_guild_ids]
         elif k == "storage":
             cfg.storage = _take(v, StorageConfig, "storage")
+            from bot.storage import parse_url
+
+            if cfg.storage.url:
+                try:
+                    parse_url(cfg.storage.url)
+                except ValueError as e:
+                    raise ConfigError(f"[storage] url: {e}") from None
+            if cfg.storage.backend not in ("", "sqlite"):
+                raise ConfigError("[storage] backend is replaced by url: set url = \"postgresql://user@host/db\"")
         elif k == "deadlines":
             cfg.deadlines = _take(v, DeadlinesConfig, "deadlines")
             from bot.deadlines import MAX_HOURS, POLICIES

@@ -14,7 +14,7 @@ from engine.core import Action, Game
 from engine.rulesets import get_ruleset
 from bot import deadlines as dl
 from bot.history import entry_of, walk
-from bot.storage import GameRow
+from bot.storage import GameRow, StaleWriter
 from bot.storage import StoreProtocol as Store
 
 from bot.outcome import Renderer, MAX_TEXT, Post, Outcome, Ctx, fit_lines, public_text, clip
@@ -41,14 +41,22 @@ def _locked(needs_game: bool = True):
                 if (r := await self._replayed(ctx)):
                     return r
                 gid = None
-                if needs_game:
-                    row = await self._live(ctx)
-                    if isinstance(row, Outcome):
-                        return row
-                    gid = row.id
-                    out = await fn(self, ctx, row, *args, **kw)
-                else:
-                    out = await fn(self, ctx, *args, **kw)
+                try:
+                    if needs_game:
+                        row = await self._live(ctx)
+                        if isinstance(row, Outcome):
+                            return row
+                        gid = row.id
+                        out = await fn(self, ctx, row, *args, **kw)
+                    else:
+                        out = await fn(self, ctx, *args, **kw)
+                except StaleWriter:
+                    # another writer (a second process that believes it owns this game) moved the
+                    # game on after we read it: the store refused our write, nothing was applied
+                    if gid is not None:
+                        self._forget(gid)
+                    return Outcome.error("The game moved on while this was being checked (another order "
+                                         "was recorded first). Nothing was applied: look again and resend.")
                 if out.ok and not out.replayed:
                     await self._remember(ctx, gid, out)
                 return out
@@ -75,6 +83,9 @@ class Table:
         # game id -> loaded game, least recently used first: games load on demand and at most
         # ``max_loaded`` stay in memory (a game not here is rebuilt from its snapshot when touched)
         self.games: OrderedDict[int, Game] = OrderedDict()
+        # game id -> the log position its loaded state reflects: a loaded game whose row has moved
+        # on (another process wrote to it) is rebuilt, and a write is fenced on this position
+        self.game_seq: dict[int, int] = {}
         self.max_loaded = max_loaded
         self.locks: dict[int, asyncio.Lock] = defaultdict(asyncio.Lock)  # channel id -> lock
         self.fixtures: dict[int, dict] = {}  # channel id -> fixture for the next new game (tests, tabletop)
@@ -83,25 +94,38 @@ class Table:
         self.recovered: dict[tuple[int, int], list[tuple[str, int, float]]] = defaultdict(list)
 
     async def load(self, row: GameRow) -> Game:
+        """The game as of ``row`` (read under the channel's lock): the loaded copy if it is at
+        ``row.seq``, else rebuilt from storage (not loaded yet, or another writer moved it on)."""
         g = self.games.get(row.id)
-        if g is None:
-            g = await self.rebuild(row)
-            self._keep(row.id, g)
+        if g is None or self.game_seq.get(row.id) != row.seq:
+            g, seq = await self._rebuild(row)
+            self._keep(row.id, g, seq)
         else:
             self.games.move_to_end(row.id)
         return g
 
-    def _keep(self, game_id: int, game: Game) -> None:
+    def _keep(self, game_id: int, game: Game, seq: int = 0) -> None:
         self.games[game_id] = game
+        self.game_seq[game_id] = seq
         self.games.move_to_end(game_id)
         while len(self.games) > self.max_loaded:
-            self.games.popitem(last=False)
+            gid, _ = self.games.popitem(last=False)
+            self.game_seq.pop(gid, None)
+
+    def _forget(self, game_id: int) -> None:
+        self.games.pop(game_id, None)
+        self.game_seq.pop(game_id, None)
 
     async def rebuild(self, row: GameRow) -> Game:
         """The last snapshot plus the log after it."""
+        return (await self._rebuild(row))[0]
+
+    async def _rebuild(self, row: GameRow) -> tuple[Game, int]:
+        """The game and the log position it reflects."""
         seq, state = await self.store.last_snapshot(row.id)
         game = Game(get_ruleset(row.ruleset), state)
         for a in await self.store.actions(row.id, after_seq=seq):
+            seq = a.seq
             if a.kind != "order":  # an undo row always carries its own snapshot
                 raise RuntimeError(f"game {row.id}: undo row #{a.seq} without a snapshot")
             if game.dice_drawn() != a.dice_before:
@@ -109,7 +133,7 @@ class Table:
             game.play(a.seat, a.text)
             if game.dice_drawn() != a.dice_after:
                 raise RuntimeError(f"game {row.id}: dice counter mismatch after #{a.seq}")
-        return game
+        return game, seq
 
     async def replay_from_start(self, row: GameRow) -> Game:
         """The first snapshot plus the whole log, undos honoured (for verification)."""
@@ -383,6 +407,7 @@ class Table:
         except BaseException:
             game.state = old_game_state  # nothing was written; nothing changes
             raise
+        self.game_seq[row.id] = seq
         if new_phase or res:  # the phase (and so its clock) changes only with a new phase or the end
             fresh = await self.store.game(row.id)
             deadline = await self._sync_clock(fresh, game)

@@ -1,13 +1,14 @@
 """The storage interface: row types, the effects a transaction carries, and the
-``Store`` protocol every backend implements (``bot/storage/sqlite.py`` today;
-PostgreSQL later, behind the same methods).
+``Store`` protocol every backend implements (``bot/storage/sqlite.py``, the default;
+``bot/storage/postgres.py``, shared by several processes).
 
 **The contract every backend keeps** (issue 18): one writer at a time. Every
 statement and every transaction is serialized store-wide (SQLite: one lock over
 one connection; PostgreSQL: a pooled connection per transaction), so one game's
 write never lands inside, or is rolled back with, another game's transaction.
 ``append_action`` fences a stale writer: it commits only if the game's counter
-is still the one the writer read. Nothing outside ``bot/storage/`` writes SQL:
+is still the one the writer read, checked in the same transaction before anything
+is written (:class:`StaleWriter` otherwise). Nothing outside ``bot/storage/`` writes SQL:
 the service describes what must commit together as *effects*
 (:class:`FireTimer`, :class:`PauseClock`, :class:`OutboxPost`), and the backend
 turns them into its own statements."""
@@ -117,6 +118,12 @@ class OutboxPost:
 
 
 Effect = FireTimer | PauseClock | OutboxPost
+
+
+class StaleWriter(RuntimeError):
+    """``append_action`` refused: the game's counter is no longer ``seq - 1``. Another writer (a
+    second process that believes it owns the game, or this one's stale copy) got there first; the
+    order was not applied, and the caller must reload the game before trying again."""
 
 
 class Store(Protocol):

@@ -26,7 +26,7 @@ from contextlib import asynccontextmanager
 from typing import Any
 
 from bot.storage.base import (ActionRow, Clock, Effect, FireTimer, GameRow, OutboxPost, PauseClock, Prefs,
-                              Timer)
+                              StaleWriter, Timer)
 
 import aiosqlite
 
@@ -337,6 +337,9 @@ class SqliteStore:
         row). The counter is a fencing check: a writer whose view of the game
         is stale (``seq - 1`` is no longer the game's counter) is refused."""
         async with self.transaction() as tx:
+            cur = await tx.execute("UPDATE games SET seq=? WHERE id=? AND seq=?", (seq, game_id, seq - 1))
+            if cur.rowcount != 1:
+                raise StaleWriter("the game moved on under us (sequence mismatch)")
             await tx.execute(
                 "INSERT INTO actions (game_id, seq, seat, user_id, text, interaction_id, dice_before,"
                 " dice_after, events, created_at, kind, ref_seq) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
@@ -344,9 +347,6 @@ class SqliteStore:
                  _dumps(events), now, kind, ref_seq))
             for e in also:
                 await tx.execute(*self._effect_sql(e))
-            cur = await tx.execute("UPDATE games SET seq=? WHERE id=? AND seq=?", (seq, game_id, seq - 1))
-            if cur.rowcount != 1:
-                raise RuntimeError("the game moved on under us (sequence mismatch)")
             if snapshot is not None:
                 await tx.execute("INSERT INTO snapshots (game_id, seq, state) VALUES (?,?,?)",
                                  (game_id, seq, _dumps(snapshot)))
@@ -580,6 +580,10 @@ class Tx:
 
     async def execute(self, sql: str, params: tuple = ()):
         return await self._db.execute(sql, params)
+
+    async def fetchall(self, sql: str, params: tuple = ()) -> list:
+        async with self._db.execute(sql, params) as cur:
+            return list(await cur.fetchall())
 
     async def script(self, script: str) -> None:
         # executescript would COMMIT first; run statement by statement inside our transaction
