@@ -1,5 +1,6 @@
 """The real bot in its own process, for the kill-and-restart test: reads a
-JSON config (fake Discord address, token, guild, SQLite file, clock file) and
+JSON config (fake Discord address, token, guild, the store: a SQLite file or a
+storage url, clock file) and
 runs PalantirBot until killed. The clock is a file the test writes; an order named
 in the die file kills the process right after its commit, before its answer."""
 import asyncio
@@ -15,17 +16,20 @@ async def main(path: str) -> None:
     from bot.config import Config
     from bot.transports.discord_app import PalantirBot, configure_endpoints
     from bot.service import GameService
-    from bot.storage import Store
+    from bot.storage import open_store
 
     cfg = Config()
     cfg.discord.token = c["token"]
     cfg.discord.api_base = c["api_base"]
     cfg.discord.dev_guild_ids = [c["guild"]]
     cfg.discord.sync_global = False
-    cfg.storage.path = c["db"]
+    if "://" in c["db"]:
+        cfg.storage.url = c["db"]
+    else:
+        cfg.storage.path = c["db"]
     cfg.deadlines.poll_seconds = 0.05
     await configure_endpoints(cfg)
-    store = await Store.open(cfg.storage.path)
+    store = await open_store(cfg.storage)
     clock_file = Path(c["clock"])
     svc = GameService(store, renderer=None, seed_source=lambda: "kill-seed",
                       clock=lambda: float(clock_file.read_text()))
