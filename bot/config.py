@@ -19,6 +19,18 @@ class DiscordConfig:
     gateway_url: str = ""
     dev_guild_ids: list[int] = field(default_factory=list)
     sync_global: bool = True
+    # sharding (issue 16): this process runs the shards `shard_ids` of `shard_count` (discord.py's
+    # AutoShardedBot) and serves only their guilds, (guild_id >> 22) % shard_count; 0: no sharding
+    shard_ids: list[int] = field(default_factory=list)
+    shard_count: int = 0
+
+    def shard_filter(self):
+        """The guilds this process serves, or None (every guild: one process)."""
+        if not self.shard_count:
+            return None
+        from bot.storage.base import ShardFilter
+
+        return ShardFilter(tuple(self.shard_ids or range(self.shard_count)), self.shard_count)
 
 
 @dataclass
@@ -85,6 +97,13 @@ def load_config(path: str | None = None) -> Config:
         if k == "discord":
             cfg.discord = _take(v, DiscordConfig, "discord")
             cfg.discord.dev_guild_ids = [int(x) for x in cfg.discord.dev_guild_ids]
+            d = cfg.discord
+            if not all(isinstance(x, int) and not isinstance(x, bool) for x in d.shard_ids):
+                raise ConfigError("[discord] shard_ids must be a list of shard numbers, e.g. [0, 1]")
+            if d.shard_count < 0 or d.shard_ids and not d.shard_count:
+                raise ConfigError("[discord] shard_ids needs shard_count (the total number of shards)")
+            if any(not 0 <= x < d.shard_count for x in d.shard_ids) or len(set(d.shard_ids)) != len(d.shard_ids):
+                raise ConfigError(f"[discord] shard_ids must be distinct numbers from 0 to {d.shard_count - 1}")
         elif k == "storage":
             cfg.storage = _take(v, StorageConfig, "storage")
             from bot.storage import parse_url

@@ -14,7 +14,7 @@ from engine.core import Action, Game
 from engine.rulesets import get_ruleset
 from bot import deadlines as dl
 from bot.history import entry_of, walk
-from bot.storage import GameRow, StaleWriter
+from bot.storage import GameRow, ShardFilter, StaleWriter
 from bot.storage import StoreProtocol as Store
 
 from bot.outcome import Renderer, MAX_TEXT, Post, Outcome, Ctx, fit_lines, public_text, clip
@@ -37,6 +37,8 @@ def _locked(needs_game: bool = True):
     def deco(fn):
         @functools.wraps(fn)
         async def wrapper(self: "Table", ctx: Ctx, *args, **kw) -> Outcome:
+            if (other := self._not_mine(ctx)):
+                return other
             async with self.locks[ctx.channel_id]:
                 if (r := await self._replayed(ctx)):
                     return r
@@ -71,8 +73,13 @@ class Table:
 
     def __init__(self, store: Store, *, clock: Callable[[], float] = time.time,
                  renderer: Renderer | None = default_renderer, seed_source: Callable[[], str] | None = None,
-                 roll_rng=None, deadline_defaults: dl.DeadlineRules | None = None, max_loaded: int = 512):
+                 roll_rng=None, deadline_defaults: dl.DeadlineRules | None = None, max_loaded: int = 512,
+                 shard: ShardFilter | None = None):
         self.store = store
+        # the guilds this process serves ([discord] shard_ids / shard_count); None: every guild.
+        # A command from another shard's guild is answered with nothing loaded; the store's
+        # process-wide scans (deadlines, outbox, start-up) are filtered by ``store.shard``
+        self.shard = shard
         # a game's deadlines when its options set none (the bot passes `[deadlines]` from its config)
         self.deadline_defaults = deadline_defaults or dl.DeadlineRules(0.0, "nag", (12.0, 2.0))
         self.on_timers_changed: Callable[[], None] | None = None  # the scheduler's wake-up
@@ -166,7 +173,14 @@ class Table:
                                            {"text": out.reply.text, "ephemeral": out.ephemeral, "ok": out.ok},
                                            self.clock())
 
+    def _not_mine(self, ctx: Ctx) -> Outcome | None:
+        if self.shard is None or self.shard.owns(ctx.guild_id):
+            return None
+        return Outcome.error("This server is served by another process of the bot; nothing was done here.")
+
     async def _live(self, ctx: Ctx) -> GameRow | Outcome:
+        if (other := self._not_mine(ctx)):
+            return other
         row = await self.store.live_game(ctx.channel_id)
         if row is None:
             return Outcome.error("There is no game in this channel. Start one with `/game new`.")
@@ -174,6 +188,8 @@ class Table:
 
     async def _current(self, ctx: Ctx) -> GameRow | Outcome:
         """The channel's game, live or finished (the latest one)."""
+        if (other := self._not_mine(ctx)):
+            return other
         row = await self.store.latest_game(ctx.channel_id)
         if row is None:
             return Outcome.error("There is no game in this channel. Start one with `/game new`.")

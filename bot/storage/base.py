@@ -120,6 +120,38 @@ class OutboxPost:
 Effect = FireTimer | PauseClock | OutboxPost
 
 
+@dataclass(frozen=True)
+class ShardFilter:
+    """The guilds one process serves (issue 16): Discord's shard of a guild is
+    ``(guild_id >> 22) % count``; a process runs the shards ``ids``. Direct messages (no guild)
+    belong to shard 0, as on Discord's gateway. A store with a filter (``store.shard``) limits its
+    process-wide scans (due timers, the outbox, undelivered answers, the games loaded at start-up)
+    to these guilds; reads and writes of one game are not filtered."""
+    ids: tuple[int, ...]
+    count: int
+
+    def __post_init__(self):
+        if self.count < 1 or not self.ids or any(not 0 <= i < self.count for i in self.ids):
+            raise ValueError(f"shard ids {list(self.ids)} must be within 0..{self.count - 1}")
+
+    @staticmethod
+    def of(guild_id: int | None, count: int) -> int:
+        return 0 if guild_id is None else (int(guild_id) >> 22) % count
+
+    def owns(self, guild_id: int | None) -> bool:
+        return self.of(guild_id, self.count) in self.ids
+
+    def where(self, col: str) -> str:
+        """A SQL condition (SQLite and PostgreSQL alike) on a guild id column."""
+        ids = ", ".join(str(int(i)) for i in sorted(set(self.ids)))
+        cond = f"((({col}) >> 22) % {int(self.count)}) IN ({ids})"
+        return f"({cond} OR {col} IS NULL)" if 0 in self.ids else f"({cond} AND {col} IS NOT NULL)"
+
+
+def shard_where(shard: "ShardFilter | None", col: str) -> str:
+    return "1=1" if shard is None else shard.where(col)
+
+
 class StaleWriter(RuntimeError):
     """``append_action`` refused: the game's counter is no longer ``seq - 1``. Another writer (a
     second process that believes it owns the game, or this one's stale copy) got there first; the
