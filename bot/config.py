@@ -56,10 +56,18 @@ class DeadlinesConfig:
 
 
 @dataclass
+class RenderConfig:
+    # map renders in this many worker processes, off the bot's event loop (issue 16); 0: in a
+    # thread of the bot's own process
+    workers: int = 0
+
+
+@dataclass
 class Config:
     discord: DiscordConfig = field(default_factory=DiscordConfig)
     storage: StorageConfig = field(default_factory=StorageConfig)
     deadlines: DeadlinesConfig = field(default_factory=DeadlinesConfig)
+    render: RenderConfig = field(default_factory=RenderConfig)
     log_level: str = "INFO"
 
     @property
@@ -128,6 +136,10 @@ def load_config(path: str | None = None) -> Config:
                 raise ConfigError("[deadlines] reminders must be hours before the deadline, e.g. [12, 2]")
             if d.poll_seconds <= 0:
                 raise ConfigError("[deadlines] poll_seconds must be positive")
+        elif k == "render":
+            cfg.render = _take(v, RenderConfig, "render")
+            if not 0 <= cfg.render.workers <= 64:
+                raise ConfigError("[render] workers must be 0..64 (0: draw in a thread of the bot's process)")
         elif k == "logging":
             cfg.log_level = str(v.get("level", "INFO")).upper()
         else:

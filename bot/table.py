@@ -74,8 +74,10 @@ class Table:
     def __init__(self, store: Store, *, clock: Callable[[], float] = time.time,
                  renderer: Renderer | None = default_renderer, seed_source: Callable[[], str] | None = None,
                  roll_rng=None, deadline_defaults: dl.DeadlineRules | None = None, max_loaded: int = 512,
-                 shard: ShardFilter | None = None):
+                 shard: ShardFilter | None = None, render_pool=None):
         self.store = store
+        # maps drawn in worker processes ([render] workers; bot/render_pool.py), else in a thread
+        self.render_pool = render_pool
         # the guilds this process serves ([discord] shard_ids / shard_count); None: every guild.
         # A command from another shard's guild is answered with nothing loaded; the store's
         # process-wide scans (deadlines, outbox, start-up) are filtered by ``store.shard``
@@ -209,6 +211,9 @@ class Table:
                 # public: every seat's notice shows it; in UTC, as an image cannot show local time
                 view = dict(view, deadline="Deadline: " + time.strftime("%a %d %b %H:%M UTC", time.gmtime(clock.deadline_at)))
         opts = {k: v for k, v in (("whole", whole), ("radius", radius)) if v}  # only what differs from the default
+        if self.render_pool is not None:
+            return await self.render_pool.render(self.renderer, view, game.ruleset.name,
+                                                 game.ruleset.game_board().drawable, around, **opts)
         return await asyncio.to_thread(functools.partial(self.renderer, **opts), view,
                                        game.ruleset.game_board().drawable, around)
 

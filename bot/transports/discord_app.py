@@ -211,6 +211,7 @@ class _Palantir:
         self.cfg = cfg
         self.service = service
         self._own_store: Store | None = None
+        self._render_pool = None
         self._wake = asyncio.Event()
         self._scheduler_task: asyncio.Task | None = None
 
@@ -219,7 +220,12 @@ class _Palantir:
             shard = self.cfg.discord.shard_filter()
             self._own_store = await open_store(self.cfg.storage)
             self._own_store.shard = shard  # deadlines, the outbox, start-up: this process's guilds only
-            self.service = GameService(self._own_store, deadline_defaults=self.cfg.deadlines.rules(), shard=shard)
+            if self.cfg.render.workers:
+                from bot.render_pool import RenderPool
+
+                self._render_pool = RenderPool(self.cfg.render.workers)
+            self.service = GameService(self._own_store, deadline_defaults=self.cfg.deadlines.rules(), shard=shard,
+                                       render_pool=self._render_pool)
         self.service.on_timers_changed = self._wake.set
         n = await self.service.warm()
         log.info("loaded %d live games", n)
@@ -308,6 +314,9 @@ class _Palantir:
                 pass
             self._scheduler_task = None
         await super().close()
+        if self._render_pool is not None:
+            self._render_pool.close()
+            self._render_pool = None
         if self._own_store is not None:
             await self._own_store.close()
             self._own_store = None
