@@ -70,9 +70,11 @@ async def copy_tables(src, dst, log=print) -> dict[str, int]:
                     break
                 cols = list(dict(rows[0]).keys())
                 sql = (f"INSERT INTO {table} ({', '.join(cols)}) VALUES ({', '.join('?' for _ in cols)})")
+                batch = []
                 for r in rows:
                     d = dict(r)
-                    await wtx.execute(sql, tuple(_coerce(d[c], types.get((table, c))) for c in cols))
+                    batch.append(tuple(_coerce(d[c], types.get((table, c))) for c in cols))
+                await wtx.executemany(sql, batch)
                 copied += len(rows)
             counts[table] = copied
             log(f"  {table}: {copied} rows")

@@ -219,6 +219,9 @@ class PgTx:
     async def fetchall(self, sql: str, params: tuple = ()) -> list:
         return list(await self._con.fetch(_pg(sql), *params))
 
+    async def executemany(self, sql: str, rows: list[tuple]) -> None:
+        await self._con.executemany(_pg(sql), rows)
+
     async def script(self, script: str) -> None:
         await self._con.execute(script)
 

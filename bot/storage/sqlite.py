@@ -592,6 +592,9 @@ class Tx:
         async with self._db.execute(sql, params) as cur:
             return list(await cur.fetchall())
 
+    async def executemany(self, sql: str, rows: list[tuple]) -> None:
+        await self._db.executemany(sql, rows)
+
     async def script(self, script: str) -> None:
         # executescript would COMMIT first; run statement by statement inside our transaction
         buf = ""
