@@ -14,7 +14,7 @@ from pathlib import Path
 async def main(path: str) -> None:
     c = json.loads(Path(path).read_text())
     from bot.config import Config
-    from bot.transports.discord_app import PalantirBot, configure_endpoints
+    from bot.transports.discord_app import configure_endpoints, make_bot
     from bot.service import GameService
     from bot.storage import open_store
 
@@ -28,11 +28,15 @@ async def main(path: str) -> None:
     else:
         cfg.storage.path = c["db"]
     cfg.deadlines.poll_seconds = 0.05
+    if c.get("shard_count"):  # one of several shard processes (issue 16)
+        cfg.discord.shard_count = c["shard_count"]
+        cfg.discord.shard_ids = list(c["shard_ids"])
     await configure_endpoints(cfg)
     store = await open_store(cfg.storage)
+    store.shard = cfg.discord.shard_filter()
     clock_file = Path(c["clock"])
     svc = GameService(store, renderer=None, seed_source=lambda: "kill-seed",
-                      clock=lambda: float(clock_file.read_text()))
+                      clock=lambda: float(clock_file.read_text()), shard=store.shard)
     die_file = Path(c["die"]) if c.get("die") else None
     plain_order = svc.order
 
@@ -46,7 +50,7 @@ async def main(path: str) -> None:
         return out
 
     svc.order = order
-    bot = PalantirBot(cfg, service=svc)
+    bot = make_bot(cfg, service=svc)
     await bot.start(cfg.token)
 
 
