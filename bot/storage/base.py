@@ -162,6 +162,7 @@ class Store(Protocol):
     """What the service asks of storage. Every method is one transaction (or one read)."""
 
     path: str
+    shard: ShardFilter | None  # this process's guilds, for the process-wide scans (None: every guild)
 
     async def close(self) -> None: ...
     async def schema_version(self) -> int: ...
