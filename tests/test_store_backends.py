@@ -137,3 +137,17 @@ async def test_open_store_takes_a_config_section(tmp_path, store_url):
     store = await open_store(StorageConfig(path=str(tmp_path / "p.db")))
     assert type(store).__name__ == "SqliteStore" and store.path == str(tmp_path / "p.db")
     await store.close()
+
+
+def test_no_postgresql_means_a_clear_reason_to_skip(monkeypatch):
+    from tests import pg_server
+
+    monkeypatch.delenv("PALANTIR_TEST_PG_URL", raising=False)
+    monkeypatch.setattr(pg_server, "_bindir", lambda: None)
+    with pytest.raises(pg_server.NoServer, match="apt-get install postgresql"):
+        pg_server.start()
+
+
+def test_the_postgresql_url_is_shown_without_its_password():
+    assert pg_backend._redact("postgresql://bot:s3cret@db:5432/p") == "postgresql://bot:***@db:5432/p"
+    assert pg_backend._redact("postgresql://bot@db/p") == "postgresql://bot@db/p"
