@@ -220,6 +220,11 @@ class _Palantir:
             shard = self.cfg.discord.shard_filter()
             self._own_store = await open_store(self.cfg.storage)
             self._own_store.shard = shard  # deadlines, the outbox, start-up: this process's guilds only
+            if shard is not None:
+                log.info("serving shards %s of %d", list(shard.ids), shard.count)
+                if len(shard.ids) < shard.count and type(self._own_store).__name__ == "SqliteStore":
+                    log.warning("shards split across processes share one SQLite file: that only works on "
+                                "one machine; set [storage] url = \"postgresql://...\" to run them apart")
             if self.cfg.render.workers:
                 from bot.render_pool import RenderPool
 
