@@ -266,14 +266,20 @@ class PostgresStore:
             try:
                 yield PgTx(con)
             except BaseException:
-                await asyncio.shield(tr.rollback())
+                try:
+                    await asyncio.shield(tr.rollback())
+                except Exception:  # noqa: BLE001 - a broken connection: the pool drops it; the error stands
+                    pass
                 raise
             else:
                 try:
                     await asyncio.shield(tr.commit())
                 except BaseException:
                     if not con.is_closed() and con.is_in_transaction():
-                        await asyncio.shield(tr.rollback())
+                        try:
+                            await asyncio.shield(con.execute("ROLLBACK"))
+                        except Exception:  # noqa: BLE001 - the pool's reset rolls back or drops it
+                            pass
                     raise
 
     async def _one(self, sql: str, params: tuple = ()):
