@@ -1,4 +1,5 @@
-"""The `palantir` command: `run` (the Discord bot) and `local` (a game in the terminal)."""
+"""The `palantir` command: `run` (the Discord bot), `local` (a game in the terminal), `verify`
+(a finished game's export) and `db copy` (a database to another backend)."""
 from __future__ import annotations
 
 import argparse
@@ -25,7 +26,18 @@ def main(argv: list[str] | None = None) -> int:
     loc.add_argument("--db", default=None, help="SQLite file to keep the game in (resumes a game found there)")
     ver = sub.add_parser("verify", help="check a finished game's export: seed, every roll, draw and state")
     ver.add_argument("export", help="the JSON file from /game export")
+    db = sub.add_parser("db", help="database tools")
+    dbsub = db.add_subparsers(dest="dbcmd", required=True)
+    cp = dbsub.add_parser("copy", help="copy every game, log, snapshot and preference to another database "
+                                       "(e.g. SQLite to PostgreSQL) and verify each game on the copy")
+    cp.add_argument("--from", dest="src", required=True, help="sqlite:///palantir.db, postgresql://..., or a file")
+    cp.add_argument("--to", dest="dst", required=True, help="an empty database: postgresql://... or sqlite:///...")
     args = p.parse_args(argv)
+
+    if args.cmd == "db":
+        from bot.storage.copy import copy_database
+
+        return asyncio.run(copy_database(args.src, args.dst))
 
     if args.cmd == "verify":
         from bot.verify import main as verify_main

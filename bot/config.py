@@ -19,12 +19,27 @@ class DiscordConfig:
     gateway_url: str = ""
     dev_guild_ids: list[int] = field(default_factory=list)
     sync_global: bool = True
+    # sharding (issue 16): this process runs the shards `shard_ids` of `shard_count` (discord.py's
+    # AutoShardedBot) and serves only their guilds, (guild_id >> 22) % shard_count; 0: no sharding
+    shard_ids: list[int] = field(default_factory=list)
+    shard_count: int = 0
+
+    def shard_filter(self):
+        """The guilds this process serves, or None (every guild: one process)."""
+        if not self.shard_count:
+            return None
+        from bot.storage.base import ShardFilter
+
+        return ShardFilter(tuple(self.shard_ids or range(self.shard_count)), self.shard_count)
 
 
 @dataclass
 class StorageConfig:
-    backend: str = "sqlite"  # the one backend today; PostgreSQL joins behind the same interface
-    path: str = "palantir.db"
+    # the backend: sqlite:///file.db (the default: `path` below) or postgresql://user@host/db,
+    # which several processes (shards) share
+    url: str = ""
+    path: str = "palantir.db"  # the SQLite file when `url` is empty
+    backend: str = ""  # older configs: "sqlite" (kept for compatibility; `url` chooses the backend)
 
 
 @dataclass
@@ -41,10 +56,18 @@ class DeadlinesConfig:
 
 
 @dataclass
+class RenderConfig:
+    # map renders in this many worker processes, off the bot's event loop (issue 16); 0: in a
+    # thread of the bot's own process
+    workers: int = 0
+
+
+@dataclass
 class Config:
     discord: DiscordConfig = field(default_factory=DiscordConfig)
     storage: StorageConfig = field(default_factory=StorageConfig)
     deadlines: DeadlinesConfig = field(default_factory=DeadlinesConfig)
+    render: RenderConfig = field(default_factory=RenderConfig)
     log_level: str = "INFO"
 
     @property
@@ -82,8 +105,24 @@ def load_config(path: str | None = None) -> Config:
         if k == "discord":
             cfg.discord = _take(v, DiscordConfig, "discord")
             cfg.discord.dev_guild_ids = [int(x) for x in cfg.discord.dev_guild_ids]
+            d = cfg.discord
+            if not all(isinstance(x, int) and not isinstance(x, bool) for x in d.shard_ids):
+                raise ConfigError("[discord] shard_ids must be a list of shard numbers, e.g. [0, 1]")
+            if d.shard_count < 0 or d.shard_ids and not d.shard_count:
+                raise ConfigError("[discord] shard_ids needs shard_count (the total number of shards)")
+            if any(not 0 <= x < d.shard_count for x in d.shard_ids) or len(set(d.shard_ids)) != len(d.shard_ids):
+                raise ConfigError(f"[discord] shard_ids must be distinct numbers from 0 to {d.shard_count - 1}")
         elif k == "storage":
             cfg.storage = _take(v, StorageConfig, "storage")
+            from bot.storage import parse_url
+
+            if cfg.storage.url:
+                try:
+                    parse_url(cfg.storage.url)
+                except ValueError as e:
+                    raise ConfigError(f"[storage] url: {e}") from None
+            if cfg.storage.backend not in ("", "sqlite"):
+                raise ConfigError("[storage] backend is replaced by url: set url = \"postgresql://user@host/db\"")
         elif k == "deadlines":
             cfg.deadlines = _take(v, DeadlinesConfig, "deadlines")
             from bot.deadlines import MAX_HOURS, POLICIES
@@ -97,6 +136,10 @@ def load_config(path: str | None = None) -> Config:
                 raise ConfigError("[deadlines] reminders must be hours before the deadline, e.g. [12, 2]")
             if d.poll_seconds <= 0:
                 raise ConfigError("[deadlines] poll_seconds must be positive")
+        elif k == "render":
+            cfg.render = _take(v, RenderConfig, "render")
+            if not 0 <= cfg.render.workers <= 64:
+                raise ConfigError("[render] workers must be 0..64 (0: draw in a thread of the bot's process)")
         elif k == "logging":
             cfg.log_level = str(v.get("level", "INFO")).upper()
         else:

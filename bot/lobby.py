@@ -150,7 +150,7 @@ class Lobby:
         if not self._can_admin(ctx, row):
             return Outcome.error("Only the game's creator or a member with Manage Server can end it.")
         await self.store.set_status(row.id, "ended", self.clock())
-        self.games.pop(row.id, None)
+        self._forget(row.id)
         await self.store.set_clock(Clock(row.id, "ended", self.clock()), [])  # no timer outlives its game
         return Outcome.public_reply(
             f"The game has been ended by <@{ctx.user_id}>. Seed, for checking every die: `{row.seed}` "

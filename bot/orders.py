@@ -37,6 +37,8 @@ class Orders:
         return await self.order(ctx, "done", seat)
 
     async def autocomplete_order(self, ctx: Ctx, current: str, limit: int = 25) -> list[str]:
+        if self._not_mine(ctx):  # another process's guild: nothing loaded here
+            return []
         row = await self.store.live_game(ctx.channel_id)
         if row is None or row.status != "active":
             return []

@@ -14,7 +14,7 @@ from engine.core import Action, Game
 from engine.rulesets import get_ruleset
 from bot import deadlines as dl
 from bot.history import entry_of, walk
-from bot.storage import GameRow
+from bot.storage import GameRow, ShardFilter, StaleWriter
 from bot.storage import StoreProtocol as Store
 
 from bot.outcome import Renderer, MAX_TEXT, Post, Outcome, Ctx, fit_lines, public_text, clip
@@ -37,18 +37,28 @@ def _locked(needs_game: bool = True):
     def deco(fn):
         @functools.wraps(fn)
         async def wrapper(self: "Table", ctx: Ctx, *args, **kw) -> Outcome:
+            if (other := self._not_mine(ctx)):
+                return other
             async with self.locks[ctx.channel_id]:
                 if (r := await self._replayed(ctx)):
                     return r
                 gid = None
-                if needs_game:
-                    row = await self._live(ctx)
-                    if isinstance(row, Outcome):
-                        return row
-                    gid = row.id
-                    out = await fn(self, ctx, row, *args, **kw)
-                else:
-                    out = await fn(self, ctx, *args, **kw)
+                try:
+                    if needs_game:
+                        row = await self._live(ctx)
+                        if isinstance(row, Outcome):
+                            return row
+                        gid = row.id
+                        out = await fn(self, ctx, row, *args, **kw)
+                    else:
+                        out = await fn(self, ctx, *args, **kw)
+                except StaleWriter:
+                    # another writer (a second process that believes it owns this game) moved the
+                    # game on after we read it: the store refused our write, nothing was applied
+                    if gid is not None:
+                        self._forget(gid)
+                    return Outcome.error("The game moved on while this was being checked (another order "
+                                         "was recorded first). Nothing was applied: look again and resend.")
                 if out.ok and not out.replayed:
                     await self._remember(ctx, gid, out)
                 return out
@@ -63,8 +73,15 @@ class Table:
 
     def __init__(self, store: Store, *, clock: Callable[[], float] = time.time,
                  renderer: Renderer | None = default_renderer, seed_source: Callable[[], str] | None = None,
-                 roll_rng=None, deadline_defaults: dl.DeadlineRules | None = None, max_loaded: int = 512):
+                 roll_rng=None, deadline_defaults: dl.DeadlineRules | None = None, max_loaded: int = 512,
+                 shard: ShardFilter | None = None, render_pool=None):
         self.store = store
+        # maps drawn in worker processes ([render] workers; bot/render_pool.py), else in a thread
+        self.render_pool = render_pool
+        # the guilds this process serves ([discord] shard_ids / shard_count); None: every guild.
+        # A command from another shard's guild is answered with nothing loaded; the store's
+        # process-wide scans (deadlines, outbox, start-up) are filtered by ``store.shard``
+        self.shard = shard
         # a game's deadlines when its options set none (the bot passes `[deadlines]` from its config)
         self.deadline_defaults = deadline_defaults or dl.DeadlineRules(0.0, "nag", (12.0, 2.0))
         self.on_timers_changed: Callable[[], None] | None = None  # the scheduler's wake-up
@@ -75,6 +92,9 @@ class Table:
         # game id -> loaded game, least recently used first: games load on demand and at most
         # ``max_loaded`` stay in memory (a game not here is rebuilt from its snapshot when touched)
         self.games: OrderedDict[int, Game] = OrderedDict()
+        # game id -> the log position its loaded state reflects: a loaded game whose row has moved
+        # on (another process wrote to it) is rebuilt, and a write is fenced on this position
+        self.game_seq: dict[int, int] = {}
         self.max_loaded = max_loaded
         self.locks: dict[int, asyncio.Lock] = defaultdict(asyncio.Lock)  # channel id -> lock
         self.fixtures: dict[int, dict] = {}  # channel id -> fixture for the next new game (tests, tabletop)
@@ -83,25 +103,38 @@ class Table:
         self.recovered: dict[tuple[int, int], list[tuple[str, int, float]]] = defaultdict(list)
 
     async def load(self, row: GameRow) -> Game:
+        """The game as of ``row`` (read under the channel's lock): the loaded copy if it is at
+        ``row.seq``, else rebuilt from storage (not loaded yet, or another writer moved it on)."""
         g = self.games.get(row.id)
-        if g is None:
-            g = await self.rebuild(row)
-            self._keep(row.id, g)
+        if g is None or self.game_seq.get(row.id) != row.seq:
+            g, seq = await self._rebuild(row)
+            self._keep(row.id, g, seq)
         else:
             self.games.move_to_end(row.id)
         return g
 
-    def _keep(self, game_id: int, game: Game) -> None:
+    def _keep(self, game_id: int, game: Game, seq: int = 0) -> None:
         self.games[game_id] = game
+        self.game_seq[game_id] = seq
         self.games.move_to_end(game_id)
         while len(self.games) > self.max_loaded:
-            self.games.popitem(last=False)
+            gid, _ = self.games.popitem(last=False)
+            self.game_seq.pop(gid, None)
+
+    def _forget(self, game_id: int) -> None:
+        self.games.pop(game_id, None)
+        self.game_seq.pop(game_id, None)
 
     async def rebuild(self, row: GameRow) -> Game:
         """The last snapshot plus the log after it."""
+        return (await self._rebuild(row))[0]
+
+    async def _rebuild(self, row: GameRow) -> tuple[Game, int]:
+        """The game and the log position it reflects."""
         seq, state = await self.store.last_snapshot(row.id)
         game = Game(get_ruleset(row.ruleset), state)
         for a in await self.store.actions(row.id, after_seq=seq):
+            seq = a.seq
             if a.kind != "order":  # an undo row always carries its own snapshot
                 raise RuntimeError(f"game {row.id}: undo row #{a.seq} without a snapshot")
             if game.dice_drawn() != a.dice_before:
@@ -109,7 +142,7 @@ class Table:
             game.play(a.seat, a.text)
             if game.dice_drawn() != a.dice_after:
                 raise RuntimeError(f"game {row.id}: dice counter mismatch after #{a.seq}")
-        return game
+        return game, seq
 
     async def replay_from_start(self, row: GameRow) -> Game:
         """The first snapshot plus the whole log, undos honoured (for verification)."""
@@ -142,7 +175,14 @@ class Table:
                                            {"text": out.reply.text, "ephemeral": out.ephemeral, "ok": out.ok},
                                            self.clock())
 
+    def _not_mine(self, ctx: Ctx) -> Outcome | None:
+        if self.shard is None or self.shard.owns(ctx.guild_id):
+            return None
+        return Outcome.error("This server is served by another process of the bot; nothing was done here.")
+
     async def _live(self, ctx: Ctx) -> GameRow | Outcome:
+        if (other := self._not_mine(ctx)):
+            return other
         row = await self.store.live_game(ctx.channel_id)
         if row is None:
             return Outcome.error("There is no game in this channel. Start one with `/game new`.")
@@ -150,6 +190,8 @@ class Table:
 
     async def _current(self, ctx: Ctx) -> GameRow | Outcome:
         """The channel's game, live or finished (the latest one)."""
+        if (other := self._not_mine(ctx)):
+            return other
         row = await self.store.latest_game(ctx.channel_id)
         if row is None:
             return Outcome.error("There is no game in this channel. Start one with `/game new`.")
@@ -169,6 +211,9 @@ class Table:
                 # public: every seat's notice shows it; in UTC, as an image cannot show local time
                 view = dict(view, deadline="Deadline: " + time.strftime("%a %d %b %H:%M UTC", time.gmtime(clock.deadline_at)))
         opts = {k: v for k, v in (("whole", whole), ("radius", radius)) if v}  # only what differs from the default
+        if self.render_pool is not None:
+            return await self.render_pool.render(self.renderer, view, game.ruleset.name,
+                                                 game.ruleset.game_board().drawable, around, **opts)
         return await asyncio.to_thread(functools.partial(self.renderer, **opts), view,
                                        game.ruleset.game_board().drawable, around)
 
@@ -383,6 +428,7 @@ class Table:
         except BaseException:
             game.state = old_game_state  # nothing was written; nothing changes
             raise
+        self.game_seq[row.id] = seq
         if new_phase or res:  # the phase (and so its clock) changes only with a new phase or the end
             fresh = await self.store.game(row.id)
             deadline = await self._sync_clock(fresh, game)

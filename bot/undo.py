@@ -72,6 +72,7 @@ class Undo:
             kind="undo", ref_seq=target.seq)
         before = game.state
         game.state = g.state
+        self.game_seq[row.id] = seq
         out = Outcome.public_reply(text)
         out.dms = self._changed_secrets(game.ruleset, seats, before, g.state)
         fresh = await self.store.game(row.id)

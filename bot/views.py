@@ -88,6 +88,8 @@ class Views:
     async def autocomplete_around(self, ctx: Ctx, current: str) -> list[tuple[str, str]]:
         """(label, value) pairs for ``/game map around:``: an area game's areas; for a hex game,
         the hexes where the public map shows units."""
+        if self._not_mine(ctx):  # another process's guild: nothing loaded here
+            return []
         row = await self.store.latest_game(ctx.channel_id)
         if row is None:
             return []

@@ -1,5 +1,6 @@
 """The real bot in its own process, for the kill-and-restart test: reads a
-JSON config (fake Discord address, token, guild, SQLite file, clock file) and
+JSON config (fake Discord address, token, guild, the store: a SQLite file or a
+storage url, clock file) and
 runs PalantirBot until killed. The clock is a file the test writes; an order named
 in the die file kills the process right after its commit, before its answer."""
 import asyncio
@@ -13,22 +14,29 @@ from pathlib import Path
 async def main(path: str) -> None:
     c = json.loads(Path(path).read_text())
     from bot.config import Config
-    from bot.transports.discord_app import PalantirBot, configure_endpoints
+    from bot.transports.discord_app import configure_endpoints, make_bot
     from bot.service import GameService
-    from bot.storage import Store
+    from bot.storage import open_store
 
     cfg = Config()
     cfg.discord.token = c["token"]
     cfg.discord.api_base = c["api_base"]
     cfg.discord.dev_guild_ids = [c["guild"]]
     cfg.discord.sync_global = False
-    cfg.storage.path = c["db"]
+    if "://" in c["db"]:
+        cfg.storage.url = c["db"]
+    else:
+        cfg.storage.path = c["db"]
     cfg.deadlines.poll_seconds = 0.05
+    if c.get("shard_count"):  # one of several shard processes (issue 16)
+        cfg.discord.shard_count = c["shard_count"]
+        cfg.discord.shard_ids = list(c["shard_ids"])
     await configure_endpoints(cfg)
-    store = await Store.open(cfg.storage.path)
+    store = await open_store(cfg.storage)
+    store.shard = cfg.discord.shard_filter()
     clock_file = Path(c["clock"])
     svc = GameService(store, renderer=None, seed_source=lambda: "kill-seed",
-                      clock=lambda: float(clock_file.read_text()))
+                      clock=lambda: float(clock_file.read_text()), shard=store.shard)
     die_file = Path(c["die"]) if c.get("die") else None
     plain_order = svc.order
 
@@ -42,7 +50,7 @@ async def main(path: str) -> None:
         return out
 
     svc.order = order
-    bot = PalantirBot(cfg, service=svc)
+    bot = make_bot(cfg, service=svc)
     await bot.start(cfg.token)
 
 

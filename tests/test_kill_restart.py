@@ -5,20 +5,19 @@ the log and of the script, and every pending reminder and deadline fires
 exactly once across kills; an order committed but never answered (the bot
 dies between the two) is announced after the restart and a retry of it is
 asked about, not applied twice (issue 18). PALANTIR_KILL_ORDERS / PALANTIR_KILL_COUNT make it
-longer."""
+longer. On SQLite and on a real PostgreSQL (issue 16)."""
 import asyncio
 import json
 import os
 import random
 import signal
-import sqlite3
 import subprocess
 import sys
 import time
 from pathlib import Path
 
 from bot.service import GameService
-from bot.storage import Store
+from bot.storage import open_store
 from engine.core import Game, state_digest
 from tests.fakediscord import FakeDiscord
 from tests.fakediscord.server import InteractionTimeout
@@ -47,14 +46,14 @@ def script(n: int, rng: random.Random) -> list[str]:
 
 
 class Bot:
-    def __init__(self, tmp: Path, server: FakeDiscord, gid: int):
+    def __init__(self, tmp: Path, server: FakeDiscord, gid: int, db: str):
         self.tmp, self.server = tmp, server
         self.clock = tmp / "clock.txt"
         self.set_clock(T0)
         self.cfg = tmp / "bot.json"
         self.die = tmp / "die.txt"
         self.cfg.write_text(json.dumps({"token": server.token, "api_base": server.api_base, "guild": gid,
-                                        "db": str(tmp / "kill.db"), "clock": str(self.clock),
+                                        "db": db, "clock": str(self.clock),
                                         "die": str(self.die)}))
         self.proc = None
         self.starts = 0
@@ -78,7 +77,7 @@ class Bot:
             self.proc.wait()
 
 
-async def test_sigkill_at_random_points_loses_nothing_and_repeats_nothing(tmp_path):
+async def test_sigkill_at_random_points_loses_nothing_and_repeats_nothing(tmp_path, store_url):
     rng = random.Random(int(os.environ.get("PALANTIR_KILL_SEED", "7")))
     orders = script(ORDERS, rng)
     kill_at = set(rng.sample(range(5, len(orders)), KILLS))
@@ -88,24 +87,21 @@ async def test_sigkill_at_random_points_loses_nothing_and_repeats_nothing(tmp_pa
     gid = server.add_guild("g")
     cid = server.add_channel(gid, "c")
     alice, bob = server.add_user("alice", guild_id=gid), server.add_user("bob", guild_id=gid)
-    bot = Bot(tmp_path, server, gid)
+    bot = Bot(tmp_path, server, gid, store_url)
     t_start = time.perf_counter()
     kills = 0
     acked: list[int] = []
 
-    db = tmp_path / "kill.db"
     stored_unanswered: list[str] = []  # orders committed whose player got no answer
 
-    def stored(iid: str) -> bool:
-        if not db.exists():
-            return False
-        con = sqlite3.connect(str(db))
+    async def stored(iid: str) -> bool:
+        """Read from the database by a connection of our own (as another process would)."""
+        check = await open_store(store_url)
         try:
-            return con.execute("SELECT 1 FROM actions WHERE interaction_id=?", (str(iid),)).fetchone() is not None
-        except sqlite3.OperationalError:  # no schema yet
-            return False
+            async with check.transaction() as tx:
+                return bool(await tx.fetchall("SELECT 1 FROM actions WHERE interaction_id=?", (str(iid),)))
         finally:
-            con.close()
+            await check.close()
 
     def announced(text: str) -> list:
         return [m for m in server.messages(cid) if "recorded before a restart" in (m.content or "")
@@ -128,7 +124,7 @@ async def test_sigkill_at_random_points_loses_nothing_and_repeats_nothing(tmp_pa
             bot.kill()
             kills += 1
             await bot.start()
-            if names == ("order",) and stored(iid):
+            if names == ("order",) and await stored(iid):
                 text = opts["text"]
                 stored_unanswered.append(text)
                 await server.wait_for(lambda: announced(text), timeout=20)
@@ -179,15 +175,14 @@ async def test_sigkill_at_random_points_loses_nothing_and_repeats_nothing(tmp_pa
         await server.stop()
 
     # the database, read after the bot is gone
-    con = sqlite3.connect(str(tmp_path / "kill.db"))
-    rows = con.execute("SELECT interaction_id, text FROM actions ORDER BY seq").fetchall()
-    fired = con.execute("SELECT kind, COUNT(*) FROM timers WHERE fired_at IS NOT NULL GROUP BY kind").fetchall()
-    unsent = con.execute("SELECT COUNT(*) FROM outbox WHERE sent_at IS NULL").fetchone()[0]
-    con.close()
+    store = await open_store(store_url)
+    async with store.transaction() as tx:
+        rows = await tx.fetchall("SELECT interaction_id, text FROM actions ORDER BY seq")
+        fired = await tx.fetchall("SELECT kind, COUNT(*) FROM timers WHERE fired_at IS NOT NULL GROUP BY kind")
+        unsent = (await tx.fetchall("SELECT COUNT(*) FROM outbox WHERE sent_at IS NULL"))[0][0]
     assert [r[1] for r in rows] == orders  # nothing lost, nothing twice, in order
     assert [int(r[0]) for r in rows] == acked  # each acknowledged interaction is exactly one log row
-    assert dict(fired) == {"remind": 1, "deadline": 1} and unsent == 0
-    store = await Store.open(str(tmp_path / "kill.db"))
+    assert {k: n for k, n in fired} == {"remind": 1, "deadline": 1} and unsent == 0
     svc = GameService(store, renderer=None)
     row = await store.latest_game(cid)
     live = await svc.rebuild(row)

@@ -1,5 +1,6 @@
 """Storage (SQLite, WAL, migrations, append-only log) and the game service
-(one lock per game, checked before written, idempotent on interaction ids)."""
+(one lock per game, checked before written, idempotent on interaction ids).
+The service's tests run on both backends: SQLite and a real PostgreSQL (issue 16)."""
 import asyncio
 import random
 import sqlite3
@@ -7,7 +8,7 @@ import sqlite3
 import pytest
 
 from bot.service import Ctx, GameService
-from bot.storage import SCHEMA_VERSION, Store
+from bot.storage import SCHEMA_VERSION, Store, open_store
 from engine.core import state_digest
 from tests.gondor_helpers import SAURON_SETUP, WESTERNESSE_SETUP
 
@@ -15,7 +16,14 @@ SAURON, WEST = 101, 202
 
 
 @pytest.fixture
-async def store(tmp_path):
+async def store(store_url):
+    s = await open_store(store_url)
+    yield s
+    await s.close()
+
+
+@pytest.fixture
+async def sqlite_store(tmp_path):
     s = await Store.open(str(tmp_path / "t.db"))
     yield s
     await s.close()
@@ -42,7 +50,8 @@ async def started(svc, channel=7):
     return out
 
 
-async def test_schema_wal_and_migrations(tmp_path, store):
+async def test_schema_wal_and_migrations(tmp_path, sqlite_store):
+    store = sqlite_store
     assert await store.schema_version() == SCHEMA_VERSION
     async with store.db.execute("PRAGMA journal_mode") as cur:
         assert (await cur.fetchone())[0] == "wal"
@@ -62,10 +71,11 @@ async def test_the_action_log_is_append_only(store):
     svc = svc_for(store)
     await started(svc)
     await svc.order(ctx(SAURON), SAURON_SETUP[0])
-    with pytest.raises(sqlite3.IntegrityError):
-        await store.db.execute("UPDATE actions SET text='deploy OA1 2020'")
-    with pytest.raises(sqlite3.IntegrityError):
-        await store.db.execute("DELETE FROM actions")
+    for sql in ("UPDATE actions SET text='deploy OA1 2020'", "DELETE FROM actions"):
+        with pytest.raises(Exception, match="append-only"):
+            async with store.transaction() as tx:
+                await tx.execute(sql)
+    assert [a.text for a in await store.actions((await store.live_game(7)).id)] == [SAURON_SETUP[0]]
 
 
 async def test_one_live_game_per_channel_and_bad_input_is_refused(store):
@@ -152,8 +162,8 @@ async def test_export_lists_canonical_orders_and_withholds_the_seed_until_over(s
     assert data["seed"] == "exp"
 
 
-async def test_rebuild_from_snapshot_and_log_equals_the_live_state_after_long_random_play(tmp_path):
-    store = await Store.open(str(tmp_path / "long.db"))
+async def test_rebuild_from_snapshot_and_log_equals_the_live_state_after_long_random_play(store_url):
+    store = await open_store(store_url)
     svc = svc_for(store, seed="long")
     await started(svc)
     row = await store.live_game(7)
@@ -178,7 +188,7 @@ async def test_rebuild_from_snapshot_and_log_equals_the_live_state_after_long_ra
     assert state_digest(replayed.state) == state_digest(game.state)
     # a fresh service on the same file (a restart) sees the same game
     await store.close()
-    store2 = await Store.open(str(tmp_path / "long.db"))
+    store2 = await open_store(store_url)
     svc2 = svc_for(store2)
     again = await svc2.load(await store2.game(row.id))
     assert state_digest(again.state) == state_digest(game.state)

@@ -7,14 +7,15 @@ transaction and must leave nothing), saves stored answers and takes seats,
 all interleaved at every ``await`` with the other games' tasks. One more task
 keeps a transaction open and rolls it back while the others write outside any
 transaction: before the discipline those writes became part of the doomed
-transaction and vanished with its ROLLBACK."""
+transaction and vanished with its ROLLBACK.
+
+Both backends (issue 16): SQLite, and a real PostgreSQL (a pooled connection per transaction)."""
 import asyncio
 import random
-import sqlite3
 
 import pytest
 
-from bot.storage import OutboxPost, Store
+from bot.storage import OutboxPost, StaleWriter, Store, open_store
 
 GAMES = 12
 STEPS = 40
@@ -42,7 +43,7 @@ async def play(store: Store, gid: int, rng: random.Random, model: dict) -> None:
                                           interaction_id=iid, dice_before=0, dice_after=0, events=[],
                                           now=float(step), snapshot={"n": seq + 1} if rng.random() < 0.3 else None,
                                           response={"text": f"ok {step}"}, also=also)
-            except RuntimeError as e:
+            except StaleWriter as e:
                 assert fail and "sequence mismatch" in str(e)
             else:
                 assert not fail
@@ -75,8 +76,8 @@ async def doomed(store: Store, stop: asyncio.Event) -> int:
 
 
 @pytest.mark.parametrize("seed", range(4))
-async def test_concurrent_games_leave_exactly_the_committed_rows(tmp_path, seed):
-    store = await Store.open(str(tmp_path / f"c{seed}.db"))
+async def test_concurrent_games_leave_exactly_the_committed_rows(store_url, seed):
+    store = await open_store(store_url)
     try:
         rng = random.Random(seed)
         gids = [await new_game(store, 1000 + i) for i in range(GAMES)]
@@ -90,25 +91,28 @@ async def test_concurrent_games_leave_exactly_the_committed_rows(tmp_path, seed)
     finally:
         await store.close()
 
-    con = sqlite3.connect(str(tmp_path / f"c{seed}.db"))
+    store = await open_store(store_url)  # what a fresh connection reads: only what was committed
     try:
-        for g in gids:
-            rows = con.execute("SELECT seq, text FROM actions WHERE game_id=? ORDER BY seq", (g,)).fetchall()
-            assert [r[0] for r in rows] == list(range(1, len(rows) + 1)), "the log has a gap"
-            assert [r[1] for r in rows] == model["actions"][g]
-            assert con.execute("SELECT seq FROM games WHERE id=?", (g,)).fetchone()[0] == len(rows)
-            seats = {r[0] for r in con.execute("SELECT seat FROM seats WHERE game_id=?", (g,))}
-            assert seats == model["seats"][g]
-            assert con.execute("SELECT COUNT(*) FROM outbox WHERE game_id=?", (g,)).fetchone()[0] == model["outbox"][g]
-        responses = {r[0] for r in con.execute("SELECT interaction_id FROM responses")}
-        assert responses == model["responses"]
-        assert con.execute("SELECT COUNT(*) FROM settings WHERE key LIKE 'doomed%'").fetchone()[0] == 0
+        async with store.transaction() as tx:
+            for g in gids:
+                rows = await tx.fetchall("SELECT seq, text FROM actions WHERE game_id=? ORDER BY seq", (g,))
+                assert [r[0] for r in rows] == list(range(1, len(rows) + 1)), "the log has a gap"
+                assert [r[1] for r in rows] == model["actions"][g]
+                assert (await tx.fetchall("SELECT seq FROM games WHERE id=?", (g,)))[0][0] == len(rows)
+                seats = {r[0] for r in await tx.fetchall("SELECT seat FROM seats WHERE game_id=?", (g,))}
+                assert seats == model["seats"][g]
+                n = (await tx.fetchall("SELECT COUNT(*) FROM outbox WHERE game_id=?", (g,)))[0][0]
+                assert n == model["outbox"][g]
+            responses = {r[0] for r in await tx.fetchall("SELECT interaction_id FROM responses")}
+            assert responses == model["responses"]
+            doomed_rows = await tx.fetchall("SELECT COUNT(*) FROM settings WHERE key LIKE 'doomed%'")
+            assert doomed_rows[0][0] == 0
     finally:
-        con.close()
+        await store.close()
 
 
-async def test_a_cancelled_transaction_rolls_back_and_frees_the_store(tmp_path):
-    store = await Store.open(str(tmp_path / "x.db"))
+async def test_a_cancelled_transaction_rolls_back_and_frees_the_store(store_url):
+    store = await open_store(store_url)
     try:
         gid = await new_game(store, 1)
         entered = asyncio.Event()

@@ -1,21 +1,17 @@
-"""The storage contract (issue 19), run against every backend in ``bot.storage.BACKENDS``
-(SQLite today; PostgreSQL joins this list and this suite when it lands). Each test names
+"""The storage contract (issue 19), run against every backend in ``bot.storage.BACKENDS``:
+SQLite, and PostgreSQL started on loopback by the tests (issue 16). Each test names
 the promise the service relies on."""
 import asyncio
 
 import pytest
 
-from bot.storage import BACKENDS, Clock, FireTimer, OutboxPost, PauseClock, Prefs, open_store
+from bot.storage import Clock, FireTimer, OutboxPost, PauseClock, Prefs, StaleWriter, open_store
 
 
-class Cfg:
-    def __init__(self, backend: str, path: str):
-        self.backend, self.path = backend, path
-
-
-@pytest.fixture(params=sorted(BACKENDS))
-async def store(request, tmp_path):
-    s = await open_store(Cfg(request.param, str(tmp_path / "contract.db")))
+@pytest.fixture
+async def store(store_url):
+    """Each backend in turn (tests/conftest.py: ``store_url``): SQLite, and a real PostgreSQL."""
+    s = await open_store(store_url)
     yield s
     await s.close()
 
@@ -60,9 +56,9 @@ async def test_the_log_is_appended_in_order_and_a_stale_writer_is_fenced(store):
     await store.append_action(**action(gid, 1))
     await store.append_action(**action(gid, 2, snapshot={"n": 2}, also=[OutboxPost(gid, {"text": "p"}, 2.0,
                                                                                     channel_id=5)]))
-    with pytest.raises(Exception):  # seq 2 again: the game moved on (the backend's own error)
+    with pytest.raises(StaleWriter):  # seq 2 again: the game moved on, fenced before anything is written
         await store.append_action(**action(gid, 2, interaction_id="other", text="late"))
-    with pytest.raises(Exception):  # seq 4 skips 3: fenced too
+    with pytest.raises(StaleWriter):  # seq 4 skips 3: fenced too
         await store.append_action(**action(gid, 4, interaction_id="skip"))
     rows = await store.actions(gid)
     assert [(a.seq, a.text) for a in rows] == [(1, "o1"), (2, "o2")]

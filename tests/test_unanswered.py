@@ -6,7 +6,7 @@ about once instead of applied twice."""
 import pytest
 
 from bot.service import RECOVER_HOURS, REPEAT_MINUTES, Ctx, GameService
-from bot.storage import Store
+from bot.storage import open_store
 from tests.gondor_helpers import SAURON_SETUP
 from tests.test_gondor_oil_secrecy import UNITS
 
@@ -23,8 +23,8 @@ class Clock:
 
 
 @pytest.fixture
-async def store(tmp_path):
-    s = await Store.open(str(tmp_path / "u.db"))
+async def store(store_url):  # SQLite and PostgreSQL (issue 16)
+    s = await open_store(store_url)
     yield s
     await s.close()
 

@@ -6,7 +6,7 @@ import pytest
 
 from bot.history import HistoryError, walk
 from bot.service import Ctx, GameService
-from bot.storage import Store
+from bot.storage import open_store
 from engine.core import Game, state_digest
 from tests import pbp_helpers  # noqa: F401  (registers tiny-pbp)
 from engine.rulesets import get_ruleset
@@ -20,8 +20,8 @@ def ctx(user, mod=False, iid=None):
 
 
 @pytest.fixture
-async def svc(tmp_path):
-    store = await Store.open(str(tmp_path / "u.db"))
+async def svc(store_url):  # SQLite and PostgreSQL (issue 16)
+    store = await open_store(store_url)
     s = GameService(store, renderer=None, seed_source=lambda: "undo-seed", clock=lambda: 5000.0)
     assert (await s.new_game(ctx(RED), "tiny-pbp")).ok
     assert (await s.join(ctx(RED), "red")).ok

@@ -1,13 +1,14 @@
 """The storage interface: row types, the effects a transaction carries, and the
-``Store`` protocol every backend implements (``bot/storage/sqlite.py`` today;
-PostgreSQL later, behind the same methods).
+``Store`` protocol every backend implements (``bot/storage/sqlite.py``, the default;
+``bot/storage/postgres.py``, shared by several processes).
 
 **The contract every backend keeps** (issue 18): one writer at a time. Every
 statement and every transaction is serialized store-wide (SQLite: one lock over
 one connection; PostgreSQL: a pooled connection per transaction), so one game's
 write never lands inside, or is rolled back with, another game's transaction.
 ``append_action`` fences a stale writer: it commits only if the game's counter
-is still the one the writer read. Nothing outside ``bot/storage/`` writes SQL:
+is still the one the writer read, checked in the same transaction before anything
+is written (:class:`StaleWriter` otherwise). Nothing outside ``bot/storage/`` writes SQL:
 the service describes what must commit together as *effects*
 (:class:`FireTimer`, :class:`PauseClock`, :class:`OutboxPost`), and the backend
 turns them into its own statements."""
@@ -119,10 +120,49 @@ class OutboxPost:
 Effect = FireTimer | PauseClock | OutboxPost
 
 
+@dataclass(frozen=True)
+class ShardFilter:
+    """The guilds one process serves (issue 16): Discord's shard of a guild is
+    ``(guild_id >> 22) % count``; a process runs the shards ``ids``. Direct messages (no guild)
+    belong to shard 0, as on Discord's gateway. A store with a filter (``store.shard``) limits its
+    process-wide scans (due timers, the outbox, undelivered answers, the games loaded at start-up)
+    to these guilds; reads and writes of one game are not filtered."""
+    ids: tuple[int, ...]
+    count: int
+
+    def __post_init__(self):
+        if self.count < 1 or not self.ids or any(not 0 <= i < self.count for i in self.ids):
+            raise ValueError(f"shard ids {list(self.ids)} must be within 0..{self.count - 1}")
+
+    @staticmethod
+    def of(guild_id: int | None, count: int) -> int:
+        return 0 if guild_id is None else (int(guild_id) >> 22) % count
+
+    def owns(self, guild_id: int | None) -> bool:
+        return self.of(guild_id, self.count) in self.ids
+
+    def where(self, col: str) -> str:
+        """A SQL condition (SQLite and PostgreSQL alike) on a guild id column."""
+        ids = ", ".join(str(int(i)) for i in sorted(set(self.ids)))
+        cond = f"((({col}) >> 22) % {int(self.count)}) IN ({ids})"
+        return f"({cond} OR {col} IS NULL)" if 0 in self.ids else f"({cond} AND {col} IS NOT NULL)"
+
+
+def shard_where(shard: "ShardFilter | None", col: str) -> str:
+    return "1=1" if shard is None else shard.where(col)
+
+
+class StaleWriter(RuntimeError):
+    """``append_action`` refused: the game's counter is no longer ``seq - 1``. Another writer (a
+    second process that believes it owns the game, or this one's stale copy) got there first; the
+    order was not applied, and the caller must reload the game before trying again."""
+
+
 class Store(Protocol):
     """What the service asks of storage. Every method is one transaction (or one read)."""
 
     path: str
+    shard: ShardFilter | None  # this process's guilds, for the process-wide scans (None: every guild)
 
     async def close(self) -> None: ...
     async def schema_version(self) -> int: ...

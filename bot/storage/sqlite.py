@@ -26,7 +26,7 @@ from contextlib import asynccontextmanager
 from typing import Any
 
 from bot.storage.base import (ActionRow, Clock, Effect, FireTimer, GameRow, OutboxPost, PauseClock, Prefs,
-                              Timer)
+                              ShardFilter, StaleWriter, Timer, shard_where)
 
 import aiosqlite
 
@@ -191,6 +191,7 @@ class SqliteStore:
         self.db = db
         self.path = path
         self._lock = asyncio.Lock()
+        self.shard: ShardFilter | None = None  # this process's guilds, for the process-wide scans
 
     @classmethod
     async def open(cls, path: str) -> "SqliteStore":
@@ -296,7 +297,8 @@ class SqliteStore:
         return GameRow.from_row(r) if r else None
 
     async def live_game_ids(self) -> list[int]:
-        return [r[0] for r in await self._all("SELECT id FROM games WHERE status IN ('open','active')")]
+        return [r[0] for r in await self._all("SELECT id FROM games WHERE status IN ('open','active') AND "
+                                                   + shard_where(self.shard, "guild_id") + " ORDER BY id")]
 
     async def set_status(self, game_id: int, status: str, now: float) -> None:
         col = {"active": "started_at", "over": "ended_at", "ended": "ended_at"}.get(status)
@@ -337,6 +339,9 @@ class SqliteStore:
         row). The counter is a fencing check: a writer whose view of the game
         is stale (``seq - 1`` is no longer the game's counter) is refused."""
         async with self.transaction() as tx:
+            cur = await tx.execute("UPDATE games SET seq=? WHERE id=? AND seq=?", (seq, game_id, seq - 1))
+            if cur.rowcount != 1:
+                raise StaleWriter("the game moved on under us (sequence mismatch)")
             await tx.execute(
                 "INSERT INTO actions (game_id, seq, seat, user_id, text, interaction_id, dice_before,"
                 " dice_after, events, created_at, kind, ref_seq) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
@@ -344,9 +349,6 @@ class SqliteStore:
                  _dumps(events), now, kind, ref_seq))
             for e in also:
                 await tx.execute(*self._effect_sql(e))
-            cur = await tx.execute("UPDATE games SET seq=? WHERE id=? AND seq=?", (seq, game_id, seq - 1))
-            if cur.rowcount != 1:
-                raise RuntimeError("the game moved on under us (sequence mismatch)")
             if snapshot is not None:
                 await tx.execute("INSERT INTO snapshots (game_id, seq, state) VALUES (?,?,?)",
                                  (game_id, seq, _dumps(snapshot)))
@@ -396,7 +398,8 @@ class SqliteStore:
             " a.events, g.channel_id, g.ruleset FROM responses r"
             " LEFT JOIN actions a ON a.interaction_id = r.interaction_id"
             " LEFT JOIN games g ON g.id = r.game_id"
-            " WHERE r.delivered_at IS NULL ORDER BY r.created_at LIMIT ?", (limit,))
+            " WHERE r.delivered_at IS NULL AND " + shard_where(self.shard, "g.guild_id") +
+            " ORDER BY r.created_at LIMIT ?", (limit,))
         out = []
         for r in rows:
             d = dict(r)
@@ -439,7 +442,8 @@ class SqliteStore:
 
     async def active_games_of(self, user_id: int) -> list[int]:
         rows = await self._all("SELECT DISTINCT g.id FROM games g JOIN seats s ON s.game_id=g.id"
-                               " WHERE s.user_id=? AND g.status='active'", (user_id,))
+                               " WHERE s.user_id=? AND g.status='active' AND " + shard_where(self.shard, "g.guild_id")
+                               + " ORDER BY g.id", (user_id,))
         return [r[0] for r in rows]
 
     # ------------------------------------------------------------ deadlines
@@ -472,11 +476,12 @@ class SqliteStore:
         rows = await self._all(
             "SELECT g.id FROM games g LEFT JOIN clocks c ON c.game_id = g.id WHERE g.status = 'active' AND"
             " (c.game_id IS NULL OR c.synced_seq < (SELECT MAX(s.seq) FROM snapshots s WHERE s.game_id = g.id))"
-            " ORDER BY g.id")
+            " AND " + shard_where(self.shard, "g.guild_id") + " ORDER BY g.id")
         return [r[0] for r in rows]
 
     async def count_live_games(self) -> int:
-        return (await self._one("SELECT COUNT(*) FROM games WHERE status IN ('open', 'active')"))[0]
+        return (await self._one("SELECT COUNT(*) FROM games WHERE status IN ('open', 'active') AND "
+                                + shard_where(self.shard, "guild_id")))[0]
 
     async def timers(self, game_id: int, pending_only: bool = False) -> list[Timer]:
         sql = "SELECT * FROM timers WHERE game_id=?" + (" AND fired_at IS NULL" if pending_only else "")
@@ -487,7 +492,8 @@ class SqliteStore:
         return Timer(**dict(r)) if r else None
 
     async def due_timers(self, now: float) -> list[Timer]:
-        rows = await self._all("SELECT * FROM timers WHERE fired_at IS NULL AND due_at<=? ORDER BY due_at, id", (now,))
+        rows = await self._all("SELECT t.* FROM timers t JOIN games g ON g.id = t.game_id WHERE t.fired_at IS NULL"
+                               " AND t.due_at<=? AND " + shard_where(self.shard, "g.guild_id") + " ORDER BY t.due_at, t.id", (now,))
         return [Timer(**dict(r)) for r in rows]
 
     @staticmethod
@@ -515,7 +521,8 @@ class SqliteStore:
         return True
 
     async def pending_outbox(self, limit: int = 50) -> list[dict]:
-        rows = await self._all("SELECT * FROM outbox WHERE sent_at IS NULL ORDER BY id LIMIT ?", (limit,))
+        rows = await self._all("SELECT o.* FROM outbox o LEFT JOIN games g ON g.id = o.game_id WHERE o.sent_at IS NULL AND "
+                               + shard_where(self.shard, "g.guild_id") + " ORDER BY o.id LIMIT ?", (limit,))
         out = []
         for r in rows:
             d = dict(r)
@@ -580,6 +587,13 @@ class Tx:
 
     async def execute(self, sql: str, params: tuple = ()):
         return await self._db.execute(sql, params)
+
+    async def fetchall(self, sql: str, params: tuple = ()) -> list:
+        async with self._db.execute(sql, params) as cur:
+            return list(await cur.fetchall())
+
+    async def executemany(self, sql: str, rows: list[tuple]) -> None:
+        await self._db.executemany(sql, rows)
 
     async def script(self, script: str) -> None:
         # executescript would COMMIT first; run statement by statement inside our transaction

@@ -200,22 +200,37 @@ class PalantirTree(app_commands.CommandTree):
             pass
 
 
-class PalantirBot(commands.Bot):
-    def __init__(self, cfg: Config, service: GameService | None = None):
+class _Palantir:
+    """The bot, sharded or not (``PalantirBot``, ``ShardedPalantirBot``; ``make_bot`` chooses)."""
+
+    def __init__(self, cfg: Config, service: GameService | None = None, **shards):
         intents = discord.Intents.default()
         intents.message_content = False
         super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None,
-                         tree_cls=PalantirTree)
+                         tree_cls=PalantirTree, **shards)
         self.cfg = cfg
         self.service = service
         self._own_store: Store | None = None
+        self._render_pool = None
         self._wake = asyncio.Event()
         self._scheduler_task: asyncio.Task | None = None
 
     async def setup_hook(self) -> None:
         if self.service is None:
+            shard = self.cfg.discord.shard_filter()
             self._own_store = await open_store(self.cfg.storage)
-            self.service = GameService(self._own_store, deadline_defaults=self.cfg.deadlines.rules())
+            self._own_store.shard = shard  # deadlines, the outbox, start-up: this process's guilds only
+            if shard is not None:
+                log.info("serving shards %s of %d", list(shard.ids), shard.count)
+                if len(shard.ids) < shard.count and type(self._own_store).__name__ == "SqliteStore":
+                    log.warning("shards split across processes share one SQLite file: that only works on "
+                                "one machine; set [storage] url = \"postgresql://...\" to run them apart")
+            if self.cfg.render.workers:
+                from bot.render_pool import RenderPool
+
+                self._render_pool = RenderPool(self.cfg.render.workers)
+            self.service = GameService(self._own_store, deadline_defaults=self.cfg.deadlines.rules(), shard=shard,
+                                       render_pool=self._render_pool)
         self.service.on_timers_changed = self._wake.set
         n = await self.service.warm()
         log.info("loaded %d live games", n)
@@ -228,7 +243,8 @@ class PalantirBot(commands.Bot):
             guild = discord.Object(gid)
             self.tree.copy_global_to(guild=guild)
             await self.tree.sync(guild=guild)
-        if self.cfg.discord.sync_global:
+        shard = self.cfg.discord.shard_filter()
+        if self.cfg.discord.sync_global and (shard is None or 0 in shard.ids):  # one process syncs
             await self.sync_global_if_changed()
 
     async def sync_global_if_changed(self) -> bool:
@@ -303,9 +319,30 @@ class PalantirBot(commands.Bot):
                 pass
             self._scheduler_task = None
         await super().close()
+        if self._render_pool is not None:
+            self._render_pool.close()
+            self._render_pool = None
         if self._own_store is not None:
             await self._own_store.close()
             self._own_store = None
+
+
+class PalantirBot(_Palantir, commands.Bot):
+    """One process, every guild (no ``[discord] shard_count``)."""
+
+
+class ShardedPalantirBot(_Palantir, commands.AutoShardedBot):
+    """The shards ``[discord] shard_ids`` of ``shard_count`` (issue 16): discord.py connects one
+    gateway session per shard, and the service answers, loads and fires deadlines only for the
+    guilds of these shards; other processes run the other shards against the same PostgreSQL."""
+
+
+def make_bot(cfg: Config, service: GameService | None = None) -> commands.Bot:
+    d = cfg.discord
+    if not d.shard_count:
+        return PalantirBot(cfg, service)
+    ids = list(d.shard_ids or range(d.shard_count))
+    return ShardedPalantirBot(cfg, service, shard_ids=ids, shard_count=d.shard_count)
 
 
 async def configure_endpoints(cfg: Config) -> None:
@@ -353,7 +390,7 @@ async def run_bot(cfg: Config) -> int:
     """Run until stopped; a known start-up failure raises ``StartupError`` (one line)."""
     try:
         await configure_endpoints(cfg)
-        bot = PalantirBot(cfg)
+        bot = make_bot(cfg)
         async with bot:
             await bot.start(cfg.token)
     except Exception as e:

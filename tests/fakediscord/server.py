@@ -546,6 +546,9 @@ class FakeDiscord:
         self.app_owner_id = self._new_user("app-owner")
 
         self._session: _Session | None = None
+        # sharded bots (IDENTIFY with shard [i, n], n > 1): one session per shard; guild events and
+        # interactions go to the session of the guild's shard, (guild_id >> 22) % n, the rest to 0
+        self._shards: dict[int, _Session] = {}
         self._conns: set[_Conn] = set()
         self._live = asyncio.Event()
         self._identified = asyncio.Event()
@@ -1414,8 +1417,24 @@ class FakeDiscord:
         return payload
 
     # ================================================================== gateway
-    def _dispatch(self, event: str, data: dict, *, on_sent: Callable[[], None] | None = None) -> None:
-        session = self._session
+    def _route(self, event: str, data: dict) -> "_Session | None":
+        """The session an event goes to: the one session, or (sharded) the guild's shard's."""
+        if not self._shards:
+            return self._session
+        gid = data.get("guild_id") if isinstance(data, dict) else None
+        if gid is None and event in ("GUILD_CREATE", "GUILD_UPDATE", "GUILD_DELETE"):
+            gid = data.get("id")
+        count = next(iter(self._shards.values())).shard[1]
+        return self._shards.get(0 if gid is None else (int(gid) >> 22) % count)
+
+    def shard_session_live(self, shard_id: int) -> bool:
+        """A sharded bot's session for this shard is connected."""
+        session = self._shards.get(shard_id)
+        return session is not None and session.conn is not None
+
+    def _dispatch(self, event: str, data: dict, *, on_sent: Callable[[], None] | None = None,
+                  session: "_Session | None" = None) -> None:
+        session = session or self._route(event, data)
         if session is None:
             return
         session.seq += 1
@@ -1424,10 +1443,11 @@ class FakeDiscord:
         session.wake.set()
 
     def _dispatch_message(self, event: str, msg: FakeMessage, payload: dict | None = None) -> None:
-        if msg.ephemeral or msg.loading or self._session is None:
+        session = self._route(event, {"guild_id": msg.guild_id})
+        if msg.ephemeral or msg.loading or session is None:
             return
         needed = I_DIRECT_MESSAGES if msg.guild_id is None else I_GUILD_MESSAGES
-        if not self._session.intents & needed:
+        if not session.intents & needed:
             return
         if event == "MESSAGE_DELETE":
             data = {"id": str(msg.id), "channel_id": str(msg.channel_id)}
@@ -1435,7 +1455,7 @@ class FakeDiscord:
                 data["guild_id"] = str(msg.guild_id)
         else:
             data = payload if payload is not None else self._message_payload(msg, gateway=True)
-        self._dispatch(event, data)
+        self._dispatch(event, data, session=session)
 
     async def _sender(self, conn: _Conn, session: _Session) -> None:
         try:
@@ -1477,6 +1497,13 @@ class FakeDiscord:
             self._conns.discard(conn)
             if conn.sender is not None:
                 conn.sender.cancel()
+            for shard_id, sh in list(self._shards.items()):
+                if sh.conn is conn:
+                    sh.conn = None
+                    if ws.close_code in (1000, 1001):
+                        del self._shards[shard_id]
+                    if not any(x.conn for x in self._shards.values()):
+                        self._live.clear()
             session = self._session
             if session is not None and session.conn is conn:
                 session.conn = None
@@ -1503,16 +1530,22 @@ class FakeDiscord:
                 await conn.ws.close(code=4014, message=b"Disallowed intent(s).")
                 return
             self.identify_count += 1
-            old = self._session
+            shard = d.get("shard")
+            sharded = bool(shard) and int(shard[1]) > 1
+            old = self._shards.get(int(shard[0])) if sharded else self._session
             if old is not None and old.conn is not None and old.conn is not conn:
                 old.conn = None
-            session = _Session(id=secrets.token_hex(16), intents=int(d.get("intents") or 0), shard=d.get("shard"))
-            self._session = session
+            session = _Session(id=secrets.token_hex(16), intents=int(d.get("intents") or 0), shard=shard)
+            if sharded:
+                self._shards[int(shard[0])] = session
+            else:
+                self._session = session
+            mine = [g for g in self.guilds.values() if not sharded or (g.id >> 22) % int(shard[1]) == int(shard[0])]
             ready = {
                 "v": 10,
                 "user": {**self._user_payload(self.bot_user_id), "verified": True, "mfa_enabled": False,
                          "email": None, "locale": "en-US"},
-                "guilds": [{"id": str(g), "unavailable": True} for g in self.guilds],
+                "guilds": [{"id": str(g.id), "unavailable": True} for g in mine],
                 "session_id": session.id,
                 "session_type": "normal",
                 "resume_gateway_url": self.gateway_url,
@@ -1526,13 +1559,14 @@ class FakeDiscord:
                 "user_settings": {},
                 "_trace": ["fakediscord"],
             }
-            self._dispatch("READY", ready)
-            for guild in self.guilds.values():
-                self._dispatch("GUILD_CREATE", self._guild_payload(guild, full=True))
+            self._dispatch("READY", ready, session=session)
+            for guild in mine:
+                self._dispatch("GUILD_CREATE", self._guild_payload(guild, full=True), session=session)
             self._attach(conn, session, 0)
             self._identified.set()
         elif op == 6:  # resume
-            session = self._session
+            session = next((x for x in [self._session, *self._shards.values()]
+                            if x is not None and x.id == d.get("session_id")), None)
             if session is None or d.get("session_id") != session.id:
                 await conn.send({"op": 9, "s": None, "t": None, "d": False})
                 return
@@ -1542,7 +1576,7 @@ class FakeDiscord:
             seq = d.get("seq") or 0
             idx = next((i for i, (s, _, _) in enumerate(session.log) if s > seq), len(session.log))
             self.resume_count += 1
-            self._dispatch("RESUMED", {"_trace": ["fakediscord"]})
+            self._dispatch("RESUMED", {"_trace": ["fakediscord"]}, session=session)
             self._attach(conn, session, idx)
         elif op == 8:  # request guild members
             gid = int(d["guild_id"])

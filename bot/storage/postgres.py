@@ -1,0 +1,610 @@
+"""The PostgreSQL backend (asyncpg, a connection pool): one shared store for
+several bot processes (issue 16). The same tables, the same versioned
+migrations and the same guarantees as ``bot/storage/sqlite.py``:
+
+- every accepted order is one transaction: the log row, the game's counter,
+  the snapshot at a new phase and the stored answer;
+- ``actions.interaction_id`` is unique, so a redelivered interaction is a
+  replay, never a second application;
+- the log is append-only in the database itself: triggers refuse UPDATE,
+  DELETE and TRUNCATE on ``actions``;
+- **fencing**: ``append_action`` first moves the game's counter with
+  ``UPDATE games SET seq = new WHERE id = game AND seq = new - 1``. The row
+  lock that UPDATE takes serializes two writers of one game, and the second
+  one's condition is re-checked against the committed row, so a stale process
+  (one that still believes it owns the game after a redeploy) is refused with
+  :class:`~bot.storage.base.StaleWriter` and writes nothing.
+
+The schema version lives in the one-row table ``schema_version``;
+``MIGRATIONS[i]`` takes version i to i+1 (the same steps as SQLite's, in
+PostgreSQL's dialect), run under a transaction-scoped advisory lock so two
+processes starting together migrate once. Discord ids are BIGINT, times
+DOUBLE PRECISION, JSON documents TEXT (kept byte for byte as written)."""
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+from contextlib import asynccontextmanager
+from typing import Any
+
+from bot.storage.base import (ActionRow, Clock, Effect, FireTimer, GameRow, OutboxPost, PauseClock, Prefs,
+                              ShardFilter, StaleWriter, Timer, shard_where)
+
+MIGRATION_LOCK = 0x70616C616E  # pg_advisory_xact_lock key taken while migrating ("palan")
+
+MIGRATIONS: list[str] = [
+    # 0 -> 1
+    """
+    CREATE TABLE games (
+        id BIGSERIAL PRIMARY KEY,
+        guild_id BIGINT,
+        channel_id BIGINT NOT NULL,
+        ruleset TEXT NOT NULL,
+        options TEXT NOT NULL,
+        seed TEXT NOT NULL,
+        commitment TEXT NOT NULL,
+        creator_id BIGINT NOT NULL,
+        status TEXT NOT NULL CHECK (status IN ('open', 'active', 'over', 'ended')),
+        seq BIGINT NOT NULL DEFAULT 0,
+        created_at DOUBLE PRECISION NOT NULL,
+        started_at DOUBLE PRECISION,
+        ended_at DOUBLE PRECISION
+    );
+    CREATE UNIQUE INDEX games_one_live_per_channel ON games(channel_id)
+        WHERE status IN ('open', 'active');
+    CREATE TABLE seats (
+        game_id BIGINT NOT NULL REFERENCES games(id),
+        seat TEXT NOT NULL,
+        user_id BIGINT NOT NULL,
+        joined_at DOUBLE PRECISION NOT NULL,
+        PRIMARY KEY (game_id, seat)
+    );
+    CREATE TABLE actions (
+        game_id BIGINT NOT NULL REFERENCES games(id),
+        seq BIGINT NOT NULL,
+        seat TEXT NOT NULL,
+        user_id BIGINT,
+        text TEXT NOT NULL,
+        interaction_id TEXT UNIQUE,
+        dice_before BIGINT NOT NULL,
+        dice_after BIGINT NOT NULL,
+        events TEXT NOT NULL,
+        created_at DOUBLE PRECISION NOT NULL,
+        PRIMARY KEY (game_id, seq)
+    );
+    CREATE FUNCTION actions_append_only() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN RAISE EXCEPTION 'the action log is append-only'; END $$;
+    CREATE TRIGGER actions_no_update BEFORE UPDATE OR DELETE ON actions
+        FOR EACH ROW EXECUTE FUNCTION actions_append_only();
+    CREATE TRIGGER actions_no_truncate BEFORE TRUNCATE ON actions
+        FOR EACH STATEMENT EXECUTE FUNCTION actions_append_only();
+    CREATE TABLE snapshots (
+        game_id BIGINT NOT NULL REFERENCES games(id),
+        seq BIGINT NOT NULL,
+        state TEXT NOT NULL,
+        PRIMARY KEY (game_id, seq)
+    );
+    CREATE TABLE responses (
+        interaction_id TEXT PRIMARY KEY,
+        game_id BIGINT,
+        response TEXT NOT NULL,
+        created_at DOUBLE PRECISION NOT NULL
+    );
+    """,
+    # 1 -> 2: bot-wide settings
+    """
+    CREATE TABLE settings (
+        key TEXT PRIMARY KEY,
+        value TEXT NOT NULL
+    );
+    """,
+    # 2 -> 3: undo rows, deadlines, the outbox, players' preferences, undo requests
+    """
+    ALTER TABLE actions ADD COLUMN kind TEXT NOT NULL DEFAULT 'order';
+    ALTER TABLE actions ADD COLUMN ref_seq BIGINT;
+    ALTER TABLE games ADD COLUMN deadline_rules TEXT;
+    CREATE TABLE clocks (
+        game_id BIGINT PRIMARY KEY REFERENCES games(id),
+        phase_key TEXT NOT NULL,
+        started_at DOUBLE PRECISION NOT NULL,
+        extra DOUBLE PRECISION NOT NULL DEFAULT 0,
+        paused_at DOUBLE PRECISION,
+        deadline_at DOUBLE PRECISION
+    );
+    CREATE TABLE timers (
+        id BIGSERIAL PRIMARY KEY,
+        game_id BIGINT NOT NULL REFERENCES games(id),
+        phase_key TEXT NOT NULL,
+        kind TEXT NOT NULL CHECK (kind IN ('remind', 'deadline')),
+        seat TEXT NOT NULL DEFAULT '',
+        due_at DOUBLE PRECISION NOT NULL,
+        fired_at DOUBLE PRECISION,
+        UNIQUE (game_id, phase_key, kind, seat, due_at)
+    );
+    CREATE INDEX timers_pending ON timers(due_at) WHERE fired_at IS NULL;
+    CREATE TABLE outbox (
+        id BIGSERIAL PRIMARY KEY,
+        game_id BIGINT,
+        channel_id BIGINT,
+        user_id BIGINT,
+        payload TEXT NOT NULL,
+        created_at DOUBLE PRECISION NOT NULL,
+        sent_at DOUBLE PRECISION
+    );
+    CREATE INDEX outbox_pending ON outbox(id) WHERE sent_at IS NULL;
+    CREATE TABLE prefs (
+        user_id BIGINT PRIMARY KEY,
+        quiet_from TEXT,
+        quiet_to TEXT,
+        tz TEXT,
+        away_until DOUBLE PRECISION
+    );
+    CREATE TABLE undo_requests (
+        id BIGSERIAL PRIMARY KEY,
+        game_id BIGINT NOT NULL REFERENCES games(id),
+        seat TEXT NOT NULL,
+        user_id BIGINT NOT NULL,
+        target_seq BIGINT NOT NULL,
+        at_seq BIGINT NOT NULL,
+        needed TEXT NOT NULL,
+        votes TEXT NOT NULL DEFAULT '{}',
+        status TEXT NOT NULL DEFAULT 'open',
+        created_at DOUBLE PRECISION NOT NULL
+    );
+    """,
+    # 3 -> 4: answers stored but never delivered
+    """
+    ALTER TABLE responses ADD COLUMN delivered_at DOUBLE PRECISION;
+    UPDATE responses SET delivered_at = created_at;
+    CREATE INDEX responses_undelivered ON responses(created_at) WHERE delivered_at IS NULL;
+    """,
+    # 4 -> 5: a clock records the log position it was derived at
+    """
+    ALTER TABLE clocks ADD COLUMN synced_seq BIGINT NOT NULL DEFAULT 0;
+    UPDATE clocks SET synced_seq = (SELECT seq FROM games WHERE games.id = clocks.game_id);
+    CREATE INDEX games_active ON games(status) WHERE status = 'active';
+    """,
+]
+SCHEMA_VERSION = len(MIGRATIONS)
+
+_QMARK = re.compile(r"\?")
+
+
+def _pg(sql: str) -> str:
+    """SQLite's ``?`` placeholders as PostgreSQL's ``$1, $2, ...`` (our statements hold no
+    literal question marks)."""
+    n = iter(range(1, 10_000))
+    return _QMARK.sub(lambda m: f"${next(n)}", sql)
+
+
+def _dumps(obj: Any) -> str:
+    return json.dumps(obj, sort_keys=True, separators=(",", ":"))
+
+
+def _count(status: str) -> int:
+    """The row count of a command tag such as ``UPDATE 1`` or ``INSERT 0 1``."""
+    try:
+        return int(status.rsplit(" ", 1)[-1])
+    except (ValueError, AttributeError):
+        return 0
+
+
+class _Result:
+    def __init__(self, rowcount: int, rows: list | None = None):
+        self.rowcount = rowcount
+        self._rows = rows or []
+
+    async def fetchall(self) -> list:
+        return self._rows
+
+    async def fetchone(self):
+        return self._rows[0] if self._rows else None
+
+
+class PgTx:
+    """The statements of one open transaction on one pooled connection (``?`` placeholders, as
+    SQLite's :class:`~bot.storage.sqlite.Tx`)."""
+
+    def __init__(self, con):
+        self._con = con
+
+    async def execute(self, sql: str, params: tuple = ()) -> _Result:
+        sql = _pg(sql)
+        if sql.lstrip().upper().startswith("SELECT") or " RETURNING " in sql.upper():
+            rows = await self._con.fetch(sql, *params)
+            return _Result(len(rows), rows)
+        return _Result(_count(await self._con.execute(sql, *params)))
+
+    async def fetchall(self, sql: str, params: tuple = ()) -> list:
+        return list(await self._con.fetch(_pg(sql), *params))
+
+    async def executemany(self, sql: str, rows: list[tuple]) -> None:
+        await self._con.executemany(_pg(sql), rows)
+
+    async def script(self, script: str) -> None:
+        await self._con.execute(script)
+
+
+class PostgresStore:
+    """The PostgreSQL store: a pool of connections, one per transaction or read. Several
+    processes may share it; each game's writes are fenced on its sequence number."""
+
+    def __init__(self, pool, url: str):
+        self.pool = pool
+        self.url = url
+        self.path = _redact(url)
+        self.shard: ShardFilter | None = None  # this process's guilds, for the process-wide scans
+
+    @classmethod
+    async def open(cls, url: str, *, min_size: int = 1, max_size: int = 10) -> "PostgresStore":
+        try:
+            import asyncpg
+        except ImportError as e:  # pragma: no cover - asyncpg is a dependency
+            raise RuntimeError("the PostgreSQL backend needs asyncpg (pip install asyncpg)") from e
+        pool = await asyncpg.create_pool(url, min_size=min_size, max_size=max_size, reset=_reset)
+        store = cls(pool, url)
+        try:
+            await store.migrate()
+        except BaseException:
+            await pool.close()
+            raise
+        return store
+
+    async def close(self) -> None:
+        await self.pool.close()
+
+    # ------------------------------------------------------------ the discipline
+    @asynccontextmanager
+    async def transaction(self):
+        """``async with store.transaction() as tx``: one transaction on one pooled connection;
+        any exception (a cancellation included) rolls it back, and the rollback cannot be
+        cancelled half-way."""
+        async with self.pool.acquire() as con:
+            tr = con.transaction()
+            await tr.start()
+            try:
+                yield PgTx(con)
+            except BaseException:
+                try:
+                    await asyncio.shield(tr.rollback())
+                except Exception:  # noqa: BLE001 - a broken connection: the pool drops it; the error stands
+                    pass
+                raise
+            else:
+                try:
+                    await asyncio.shield(tr.commit())
+                except BaseException:
+                    if not con.is_closed() and con.is_in_transaction():
+                        try:
+                            await asyncio.shield(con.execute("ROLLBACK"))
+                        except Exception:  # noqa: BLE001 - the pool's reset rolls back or drops it
+                            pass
+                    raise
+
+    async def _one(self, sql: str, params: tuple = ()):
+        return await self.pool.fetchrow(_pg(sql), *params)
+
+    async def _all(self, sql: str, params: tuple = ()) -> list:
+        return list(await self.pool.fetch(_pg(sql), *params))
+
+    async def _write(self, sql: str, params: tuple = ()) -> int:
+        return _count(await self.pool.execute(_pg(sql), *params))
+
+    async def schema_version(self) -> int:
+        exists = await self.pool.fetchval("SELECT to_regclass('schema_version') IS NOT NULL")
+        if not exists:
+            return 0
+        return await self.pool.fetchval("SELECT version FROM schema_version")
+
+    async def migrate(self) -> None:
+        async with self.transaction() as tx:
+            con = tx._con
+            await con.execute("SELECT pg_advisory_xact_lock($1)", MIGRATION_LOCK)
+            await con.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
+            version = await con.fetchval("SELECT version FROM schema_version")
+            if version is None:
+                version = 0
+                await con.execute("INSERT INTO schema_version (version) VALUES (0)")
+            if version > SCHEMA_VERSION:
+                raise RuntimeError(f"database schema {version} is newer than this palantir ({SCHEMA_VERSION})")
+            while version < SCHEMA_VERSION:
+                await con.execute(MIGRATIONS[version])
+                version += 1
+                await con.execute("UPDATE schema_version SET version=$1", version)
+
+    # ------------------------------------------------------------------ games
+    async def create_game(self, *, channel_id: int, guild_id: int | None, ruleset: str, options: dict,
+                          seed: str, commitment: str, creator_id: int, now: float,
+                          initial_state: dict, deadline_rules: dict | None = None) -> int:
+        async with self.transaction() as tx:
+            gid = await tx._con.fetchval(
+                "INSERT INTO games (guild_id, channel_id, ruleset, options, seed, commitment, creator_id,"
+                " status, seq, created_at, deadline_rules) VALUES ($1,$2,$3,$4,$5,$6,$7,'open',0,$8,$9)"
+                " RETURNING id",
+                guild_id, channel_id, ruleset, _dumps(options), seed, commitment, creator_id, now,
+                _dumps(deadline_rules) if deadline_rules is not None else None)
+            await tx.execute("INSERT INTO snapshots (game_id, seq, state) VALUES (?,?,?)",
+                             (gid, 0, _dumps(initial_state)))
+        return gid
+
+    async def live_game(self, channel_id: int) -> GameRow | None:
+        r = await self._one("SELECT * FROM games WHERE channel_id=? AND status IN ('open','active')", (channel_id,))
+        return GameRow.from_row(r) if r else None
+
+    async def latest_game(self, channel_id: int) -> GameRow | None:
+        r = await self._one("SELECT * FROM games WHERE channel_id=? ORDER BY id DESC LIMIT 1", (channel_id,))
+        return GameRow.from_row(r) if r else None
+
+    async def game(self, game_id: int) -> GameRow | None:
+        r = await self._one("SELECT * FROM games WHERE id=?", (game_id,))
+        return GameRow.from_row(r) if r else None
+
+    async def live_game_ids(self) -> list[int]:
+        return [r[0] for r in await self._all("SELECT id FROM games WHERE status IN ('open','active') AND "
+                                                   + shard_where(self.shard, "guild_id") + " ORDER BY id")]
+
+    async def set_status(self, game_id: int, status: str, now: float) -> None:
+        col = {"active": "started_at", "over": "ended_at", "ended": "ended_at"}.get(status)
+        if col:
+            await self._write(f"UPDATE games SET status=?, {col}=? WHERE id=?", (status, now, game_id))
+        else:
+            await self._write("UPDATE games SET status=? WHERE id=?", (status, game_id))
+
+    # ------------------------------------------------------------------ seats
+    async def seats(self, game_id: int) -> dict[str, int]:
+        rows = await self._all("SELECT seat, user_id FROM seats WHERE game_id=? ORDER BY seat", (game_id,))
+        return {r[0]: r[1] for r in rows}
+
+    async def take_seat(self, game_id: int, seat: str, user_id: int, now: float) -> bool:
+        n = await self._write("INSERT INTO seats (game_id, seat, user_id, joined_at) VALUES (?,?,?,?)"
+                              " ON CONFLICT DO NOTHING", (game_id, seat, user_id, now))
+        return n == 1
+
+    async def release_seats(self, game_id: int, user_id: int) -> list[str]:
+        rows = await self._all("DELETE FROM seats WHERE game_id=? AND user_id=? RETURNING seat", (game_id, user_id))
+        return sorted(r[0] for r in rows)
+
+    # ------------------------------------------------------------------ log
+    async def append_action(self, *, game_id: int, seq: int, seat: str, user_id: int | None, text: str,
+                            interaction_id: str | None, dice_before: int, dice_after: int, events: list,
+                            now: float, snapshot: dict | None, response: dict | None,
+                            status: str | None = None, kind: str = "order", ref_seq: int | None = None,
+                            also: list[Effect] = ()) -> None:
+        """One transaction, fenced first: the counter moves from ``seq - 1`` to ``seq`` or the
+        writer is stale and nothing is written."""
+        async with self.transaction() as tx:
+            cur = await tx.execute("UPDATE games SET seq=? WHERE id=? AND seq=?", (seq, game_id, seq - 1))
+            if cur.rowcount != 1:
+                raise StaleWriter("the game moved on under us (sequence mismatch)")
+            await tx.execute(
+                "INSERT INTO actions (game_id, seq, seat, user_id, text, interaction_id, dice_before,"
+                " dice_after, events, created_at, kind, ref_seq) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
+                (game_id, seq, seat, user_id, text, interaction_id, dice_before, dice_after,
+                 _dumps(events), now, kind, ref_seq))
+            for e in also:
+                await tx.execute(*self._effect_sql(e))
+            if snapshot is not None:
+                await tx.execute("INSERT INTO snapshots (game_id, seq, state) VALUES (?,?,?)",
+                                 (game_id, seq, _dumps(snapshot)))
+            if response is not None and interaction_id:
+                await tx.execute(
+                    "INSERT INTO responses (interaction_id, game_id, response, created_at) VALUES (?,?,?,?)",
+                    (interaction_id, game_id, _dumps(response), now))
+            if status:
+                await tx.execute("UPDATE games SET status=?, ended_at=? WHERE id=?", (status, now, game_id))
+
+    async def actions(self, game_id: int, after_seq: int = 0) -> list[ActionRow]:
+        rows = await self._all("SELECT * FROM actions WHERE game_id=? AND seq>? ORDER BY seq", (game_id, after_seq))
+        out = []
+        for r in rows:
+            d = dict(r)
+            d["events"] = json.loads(d["events"])
+            out.append(ActionRow(**d))
+        return out
+
+    async def last_snapshot(self, game_id: int) -> tuple[int, dict]:
+        r = await self._one("SELECT seq, state FROM snapshots WHERE game_id=? ORDER BY seq DESC LIMIT 1", (game_id,))
+        return r[0], json.loads(r[1])
+
+    async def first_snapshot(self, game_id: int) -> dict:
+        r = await self._one("SELECT state FROM snapshots WHERE game_id=? ORDER BY seq LIMIT 1", (game_id,))
+        return json.loads(r[0])
+
+    async def snapshot_before(self, game_id: int, seq: int) -> tuple[int, dict]:
+        r = await self._one("SELECT seq, state FROM snapshots WHERE game_id=? AND seq<? ORDER BY seq DESC LIMIT 1",
+                            (game_id, seq))
+        return r[0], json.loads(r[1])
+
+    async def last_action_time(self, game_id: int) -> float | None:
+        r = await self._one("SELECT created_at FROM actions WHERE game_id=? ORDER BY seq DESC LIMIT 1", (game_id,))
+        return r[0] if r else None
+
+    async def set_seat_holder(self, game_id: int, seat: str, user_id: int) -> None:
+        await self._write("UPDATE seats SET user_id=? WHERE game_id=? AND seat=?", (user_id, game_id, seat))
+
+    async def active_games_of(self, user_id: int) -> list[int]:
+        rows = await self._all("SELECT DISTINCT g.id FROM games g JOIN seats s ON s.game_id=g.id"
+                               " WHERE s.user_id=? AND g.status='active' AND " + shard_where(self.shard, "g.guild_id")
+                               + " ORDER BY g.id", (user_id,))
+        return [r[0] for r in rows]
+
+    # ------------------------------------------------------------ answers
+    async def response_for(self, interaction_id: str) -> dict | None:
+        r = await self._one("SELECT response FROM responses WHERE interaction_id=?", (interaction_id,))
+        return json.loads(r[0]) if r else None
+
+    async def save_response(self, interaction_id: str, game_id: int | None, response: dict, now: float) -> None:
+        await self._write("INSERT INTO responses (interaction_id, game_id, response, created_at) VALUES (?,?,?,?)"
+                          " ON CONFLICT DO NOTHING", (interaction_id, game_id, _dumps(response), now))
+
+    async def mark_delivered(self, interaction_id: str, now: float) -> None:
+        await self._write("UPDATE responses SET delivered_at=? WHERE interaction_id=? AND delivered_at IS NULL",
+                          (now, interaction_id))
+
+    async def undelivered(self, limit: int = 500) -> list[dict]:
+        rows = await self._all(
+            "SELECT r.interaction_id, r.game_id, r.response, r.created_at, a.seq, a.seat, a.user_id, a.text,"
+            " a.events, g.channel_id, g.ruleset FROM responses r"
+            " LEFT JOIN actions a ON a.interaction_id = r.interaction_id"
+            " LEFT JOIN games g ON g.id = r.game_id"
+            " WHERE r.delivered_at IS NULL AND " + shard_where(self.shard, "g.guild_id") +
+            " ORDER BY r.created_at LIMIT ?", (limit,))
+        out = []
+        for r in rows:
+            d = dict(r)
+            d["response"] = json.loads(d["response"])
+            d["events"] = json.loads(d["events"]) if d["events"] else []
+            out.append(d)
+        return out
+
+    async def settle_undelivered(self, interaction_ids: list[str], posts: list[OutboxPost], now: float) -> None:
+        async with self.transaction() as tx:
+            for e in posts:
+                await tx.execute(*self._effect_sql(e))
+            for iid in interaction_ids:
+                await tx.execute("UPDATE responses SET delivered_at=? WHERE interaction_id=?", (now, iid))
+
+    # ------------------------------------------------------------ settings
+    async def get_setting(self, key: str) -> str | None:
+        r = await self._one("SELECT value FROM settings WHERE key=?", (key,))
+        return r[0] if r else None
+
+    async def set_setting(self, key: str, value: str) -> None:
+        await self._write("INSERT INTO settings (key, value) VALUES (?, ?)"
+                          " ON CONFLICT(key) DO UPDATE SET value=excluded.value", (key, value))
+
+    # ------------------------------------------------------------ deadlines
+    async def clock(self, game_id: int) -> Clock | None:
+        r = await self._one("SELECT * FROM clocks WHERE game_id=?", (game_id,))
+        return Clock(**dict(r)) if r else None
+
+    async def set_clock(self, clock: Clock, timers: list[tuple[str, str, float]] | None) -> None:
+        async with self.transaction() as tx:
+            await tx.execute(
+                "INSERT INTO clocks (game_id, phase_key, started_at, extra, paused_at, deadline_at, synced_seq)"
+                " VALUES (?,?,?,?,?,?,?) ON CONFLICT(game_id) DO UPDATE SET phase_key=excluded.phase_key,"
+                " started_at=excluded.started_at, extra=excluded.extra, paused_at=excluded.paused_at,"
+                " deadline_at=excluded.deadline_at, synced_seq=excluded.synced_seq",
+                (clock.game_id, clock.phase_key, clock.started_at, clock.extra, clock.paused_at,
+                 clock.deadline_at, clock.synced_seq))
+            if timers is not None:
+                await tx.execute("DELETE FROM timers WHERE game_id=? AND fired_at IS NULL", (clock.game_id,))
+                for kind, seat, due in timers:
+                    await tx.execute(
+                        "INSERT INTO timers (game_id, phase_key, kind, seat, due_at) VALUES (?,?,?,?,?)"
+                        " ON CONFLICT DO NOTHING", (clock.game_id, clock.phase_key, kind, seat, due))
+
+    async def stale_clock_game_ids(self) -> list[int]:
+        rows = await self._all(
+            "SELECT g.id FROM games g LEFT JOIN clocks c ON c.game_id = g.id WHERE g.status = 'active' AND"
+            " (c.game_id IS NULL OR c.synced_seq < (SELECT MAX(s.seq) FROM snapshots s WHERE s.game_id = g.id))"
+            " AND " + shard_where(self.shard, "g.guild_id") + " ORDER BY g.id")
+        return [r[0] for r in rows]
+
+    async def count_live_games(self) -> int:
+        return (await self._one("SELECT COUNT(*) FROM games WHERE status IN ('open', 'active') AND "
+                                + shard_where(self.shard, "guild_id")))[0]
+
+    async def timers(self, game_id: int, pending_only: bool = False) -> list[Timer]:
+        sql = "SELECT * FROM timers WHERE game_id=?" + (" AND fired_at IS NULL" if pending_only else "")
+        return [Timer(**dict(r)) for r in await self._all(sql + " ORDER BY due_at, id", (game_id,))]
+
+    async def timer(self, timer_id: int) -> Timer | None:
+        r = await self._one("SELECT * FROM timers WHERE id=?", (timer_id,))
+        return Timer(**dict(r)) if r else None
+
+    async def due_timers(self, now: float) -> list[Timer]:
+        rows = await self._all("SELECT t.* FROM timers t JOIN games g ON g.id = t.game_id WHERE t.fired_at IS NULL"
+                               " AND t.due_at<=? AND " + shard_where(self.shard, "g.guild_id") + " ORDER BY t.due_at, t.id", (now,))
+        return [Timer(**dict(r)) for r in rows]
+
+    @staticmethod
+    def _effect_sql(e: Effect) -> tuple[str, tuple]:
+        if isinstance(e, FireTimer):
+            return "UPDATE timers SET fired_at=? WHERE id=? AND fired_at IS NULL", (e.now, e.timer_id)
+        if isinstance(e, PauseClock):
+            return "UPDATE clocks SET paused_at=? WHERE game_id=?", (e.now, e.game_id)
+        if isinstance(e, OutboxPost):
+            return ("INSERT INTO outbox (game_id, channel_id, user_id, payload, created_at) VALUES (?,?,?,?,?)",
+                    (e.game_id, e.channel_id, e.user_id, _dumps(e.payload), e.now))
+        raise TypeError(f"not a storage effect: {e!r}")
+
+    async def apply_effects(self, effects: list[Effect], *, first_must_change: bool = True) -> bool:
+        try:
+            async with self.transaction() as tx:
+                for i, e in enumerate(effects):
+                    cur = await tx.execute(*self._effect_sql(e))
+                    if i == 0 and first_must_change and cur.rowcount != 1:
+                        raise _NothingToDo
+        except _NothingToDo:
+            return False
+        return True
+
+    async def pending_outbox(self, limit: int = 50) -> list[dict]:
+        rows = await self._all("SELECT o.* FROM outbox o LEFT JOIN games g ON g.id = o.game_id WHERE o.sent_at IS NULL AND "
+                               + shard_where(self.shard, "g.guild_id") + " ORDER BY o.id LIMIT ?", (limit,))
+        return [dict(r) | {"payload": json.loads(r["payload"])} for r in rows]
+
+    async def mark_sent(self, outbox_id: int, now: float) -> None:
+        await self._write("UPDATE outbox SET sent_at=? WHERE id=?", (now, outbox_id))
+
+    async def outbox(self, game_id: int) -> list[dict]:
+        rows = await self._all("SELECT * FROM outbox WHERE game_id=? ORDER BY id", (game_id,))
+        return [dict(r) | {"payload": json.loads(r["payload"])} for r in rows]
+
+    # ------------------------------------------------------------ players
+    async def prefs(self, user_id: int) -> Prefs:
+        r = await self._one("SELECT * FROM prefs WHERE user_id=?", (user_id,))
+        return Prefs(**dict(r)) if r else Prefs(user_id)
+
+    async def set_prefs(self, p: Prefs) -> None:
+        await self._write(
+            "INSERT INTO prefs (user_id, quiet_from, quiet_to, tz, away_until) VALUES (?,?,?,?,?)"
+            " ON CONFLICT(user_id) DO UPDATE SET quiet_from=excluded.quiet_from, quiet_to=excluded.quiet_to,"
+            " tz=excluded.tz, away_until=excluded.away_until",
+            (p.user_id, p.quiet_from, p.quiet_to, p.tz, p.away_until))
+
+    # ------------------------------------------------------------ undo requests
+    async def create_undo_request(self, *, game_id: int, seat: str, user_id: int, target_seq: int, at_seq: int,
+                                  needed: list[int], now: float) -> int:
+        r = await self._one(
+            "INSERT INTO undo_requests (game_id, seat, user_id, target_seq, at_seq, needed, created_at)"
+            " VALUES (?,?,?,?,?,?,?) RETURNING id",
+            (game_id, seat, user_id, target_seq, at_seq, _dumps(sorted(needed)), now))
+        return r[0]
+
+    async def undo_request(self, req_id: int) -> dict | None:
+        r = await self._one("SELECT * FROM undo_requests WHERE id=?", (req_id,))
+        if not r:
+            return None
+        d = dict(r)
+        d["needed"] = json.loads(d["needed"])
+        d["votes"] = {int(k): v for k, v in json.loads(d["votes"]).items()}
+        return d
+
+    async def update_undo_request(self, req_id: int, *, votes: dict | None = None, status: str | None = None) -> None:
+        async with self.transaction() as tx:
+            if votes is not None:
+                await tx.execute("UPDATE undo_requests SET votes=? WHERE id=?",
+                                 (_dumps({str(k): v for k, v in votes.items()}), req_id))
+            if status is not None:
+                await tx.execute("UPDATE undo_requests SET status=? WHERE id=?", (status, req_id))
+
+
+async def _reset(con) -> None:
+    """A connection back to the pool: only an open transaction needs undoing. The store takes
+    no session-level locks, listens to nothing, sets nothing and keeps no cursors, so asyncpg's
+    default reset (a round trip on every release: unlock all, close all, unlisten, reset all) is
+    not needed."""
+    if con.is_in_transaction():
+        await con.execute("ROLLBACK")
+
+
+class _NothingToDo(Exception):
+    """Raised inside a transaction to roll it back quietly."""
+
+
+def _redact(url: str) -> str:
+    """The URL without its password (for logs and messages)."""
+    return re.sub(r"(://[^:/@]+):[^@]*@", r"\1:***@", url)

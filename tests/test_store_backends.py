@@ -1,0 +1,153 @@
+"""What each backend guarantees in the database itself (issue 16), run on SQLite and on a real
+PostgreSQL started by the tests: the append-only log refused by the database, versioned
+migrations run once, a newer schema refused, and two writers of one game (two processes, each
+with its own store) fenced so that a stale order is refused, never applied twice."""
+import asyncio
+
+import pytest
+
+from bot.storage import SCHEMA_VERSION, StaleWriter, open_store, parse_url
+from bot.storage import postgres as pg_backend
+
+
+async def new_game(store, channel=5):
+    return await store.create_game(channel_id=channel, guild_id=1, ruleset="tiny", options={}, seed="s",
+                                   commitment="c", creator_id=9, now=1.0, initial_state={"n": 0})
+
+
+def action(gid, seq, iid=None, text=None):
+    return dict(game_id=gid, seq=seq, seat="red", user_id=9, text=text or f"o{seq}",
+                interaction_id=iid or f"i{gid}-{seq}", dice_before=0, dice_after=0, events=[], now=float(seq),
+                snapshot=None, response={"text": f"ok {seq}", "ephemeral": False})
+
+
+def test_urls_choose_the_backend():
+    assert parse_url("sqlite:///palantir.db") == ("sqlite", "palantir.db")
+    assert parse_url("sqlite:////var/lib/p.db") == ("sqlite", "/var/lib/p.db")
+    assert parse_url("postgresql://bot@db/palantir") == ("postgresql", "postgresql://bot@db/palantir")
+    with pytest.raises(ValueError):
+        parse_url("mysql://x")
+    assert pg_backend.SCHEMA_VERSION == SCHEMA_VERSION  # the same versions on both backends
+
+
+async def test_the_log_is_append_only_in_the_database(store_url):
+    store = await open_store(store_url)
+    try:
+        gid = await new_game(store)
+        await store.append_action(**action(gid, 1))
+        for sql in ("UPDATE actions SET text='forged'", "DELETE FROM actions"):
+            with pytest.raises(Exception, match="append-only"):
+                async with store.transaction() as tx:
+                    await tx.execute(sql)
+        if store_url.startswith("postgresql"):
+            with pytest.raises(Exception, match="append-only"):
+                async with store.transaction() as tx:
+                    await tx.execute("TRUNCATE actions CASCADE")
+        assert [a.text for a in await store.actions(gid)] == ["o1"]
+    finally:
+        await store.close()
+
+
+async def test_migrations_are_versioned_run_once_and_a_newer_schema_is_refused(store_url):
+    store = await open_store(store_url)
+    assert await store.schema_version() == SCHEMA_VERSION
+    gid = await new_game(store)
+    await store.close()
+    again = await open_store(store_url)  # reopening runs no migration twice and keeps the data
+    try:
+        assert await again.schema_version() == SCHEMA_VERSION
+        assert (await again.game(gid)).seq == 0
+        async with again.transaction() as tx:
+            if store_url.startswith("postgresql"):
+                await tx.execute("UPDATE schema_version SET version=?", (SCHEMA_VERSION + 1,))
+            else:
+                await tx.execute(f"PRAGMA user_version={SCHEMA_VERSION + 1}")
+    finally:
+        await again.close()
+    with pytest.raises(RuntimeError, match="newer"):
+        await open_store(store_url)
+
+
+async def test_a_redelivered_interaction_cannot_be_logged_twice(store_url):
+    store = await open_store(store_url)
+    try:
+        gid = await new_game(store)
+        await store.append_action(**action(gid, 1, iid="same"))
+        with pytest.raises(Exception):
+            await store.append_action(**action(gid, 2, iid="same"))
+        assert (await store.game(gid)).seq == 1 and len(await store.actions(gid)) == 1
+    finally:
+        await store.close()
+
+
+@pytest.mark.parametrize("rounds", [25])
+async def test_two_processes_writing_one_game_one_wins_the_other_is_fenced(store_url, rounds):
+    """Two stores on one database (two bot processes). Each round both read the game at the same
+    counter and race to append their own order at the next one: exactly one is logged, the other
+    is refused with StaleWriter and leaves nothing (no log row, no answer)."""
+    a, b = await open_store(store_url), await open_store(store_url)
+    try:
+        gid = await new_game(a)
+        for r in range(rounds):
+            seq = (await a.game(gid)).seq
+            assert (await b.game(gid)).seq == seq  # both believe they own it at the same point
+            results = await asyncio.gather(
+                a.append_action(**action(gid, seq + 1, iid=f"a{r}", text=f"a{r}")),
+                b.append_action(**action(gid, seq + 1, iid=f"b{r}", text=f"b{r}")),
+                return_exceptions=True)
+            errors = [e for e in results if isinstance(e, BaseException)]
+            assert len(errors) == 1 and isinstance(errors[0], StaleWriter), results
+            loser = "b" if results[0] is None else "a"
+            assert await a.response_for(f"{loser}{r}") is None
+        rows = await b.actions(gid)
+        assert [x.seq for x in rows] == list(range(1, rounds + 1))
+        assert (await a.game(gid)).seq == rounds
+        # a stale writer that read long ago is refused too
+        with pytest.raises(StaleWriter):
+            await b.append_action(**action(gid, 3, iid="late"))
+    finally:
+        await a.close()
+        await b.close()
+
+
+def test_storage_url_in_the_config(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    from bot.config import ConfigError, load_config
+    from bot.storage import storage_url
+
+    f = tmp_path / "c.toml"
+    f.write_text('[storage]\nurl = "postgresql://bot@db.internal/palantir"\n')
+    assert storage_url(load_config(str(f)).storage) == "postgresql://bot@db.internal/palantir"
+    f.write_text('[storage]\npath = "games.db"\n')
+    assert storage_url(load_config(str(f)).storage) == "sqlite:///games.db"
+    assert storage_url(load_config(None).storage) == "sqlite:///palantir.db"  # no config.toml here
+    f.write_text('[storage]\nurl = "mongodb://x"\n')
+    with pytest.raises(ConfigError, match="url"):
+        load_config(str(f))
+
+
+async def test_open_store_takes_a_config_section(tmp_path, store_url):
+    from bot.config import StorageConfig
+
+    store = await open_store(StorageConfig(url=store_url))
+    try:
+        assert type(store).__name__ == ("PostgresStore" if store_url.startswith("postgresql") else "SqliteStore")
+    finally:
+        await store.close()
+    store = await open_store(StorageConfig(path=str(tmp_path / "p.db")))
+    assert type(store).__name__ == "SqliteStore" and store.path == str(tmp_path / "p.db")
+    await store.close()
+
+
+def test_no_postgresql_means_a_clear_reason_to_skip(monkeypatch):
+    from tests import pg_server
+
+    monkeypatch.delenv("PALANTIR_TEST_PG_URL", raising=False)
+    monkeypatch.setattr(pg_server, "_bindir", lambda: None)
+    with pytest.raises(pg_server.NoServer, match="apt-get install postgresql"):
+        pg_server.start()
+
+
+def test_the_postgresql_url_is_shown_without_its_password():
+    assert pg_backend._redact("postgresql://bot:s3cret@db:5432/p") == "postgresql://bot:***@db:5432/p"
+    assert pg_backend._redact("postgresql://bot@db/p") == "postgresql://bot@db/p"
