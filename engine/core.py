@@ -226,6 +226,7 @@ class RulesetBase:
     name: str = ""
     title: str = ""
     seats: tuple[str, ...] = ()
+    optional_seats: tuple[str, ...] = ()  # seats a game may start without (the moderator's ``gm``)
     board_kind: str = "hex"  # "hex" or "area": which ``Board`` the game has
     has_odds: bool = False  # ``odds`` answers (else /odds says it is not available)
     takes_charts: bool = False  # ``check_charts`` accepts a group's chart file
