@@ -5,6 +5,7 @@ import asyncio
 from typing import Awaitable, Callable
 
 from engine.core import Game, OrderError, commitment
+from engine.modes import GM, moded_name, mode_of, split_name
 from engine.rulesets import get_ruleset, ruleset_names
 from bot import deadlines as dl
 from bot.storage import Clock, GameRow
@@ -24,6 +25,7 @@ class Lobby:
         given a default name; it returns the thread's channel id or raises ``PlaceError``), in a
         new thread of this channel. ``charts`` (a chart file's text) becomes the ruleset option
         ``charts``, which the ruleset checks like any other option."""
+        ruleset, named_mode = split_name(ruleset or "")  # `gondor@assist` (the console's way) is mode=assist
         if ruleset not in ruleset_names():
             return Outcome.error(f"Unknown ruleset `{clip(ruleset, 30)}`. Available: {', '.join(ruleset_names())}.")
         if open_thread is None and await self.store.live_game(ctx.channel_id):
@@ -31,12 +33,18 @@ class Lobby:
                                  "channel or thread (`/game new thread:yes` opens one).")
         try:
             options = parse_options(options_text)
+            if named_mode:
+                options.setdefault("mode", named_mode)
             if charts is not None:
                 if "charts" in options:
                     raise ValueError("give the charts once: as a file or in `options`, not both")
                 options["charts"] = charts
             rs_options, rules = dl.split_options(options, self.deadline_defaults)
-            rs = get_ruleset(ruleset)
+            # a level of play (issue 14) names the wrapped ruleset, `gondor@assist`; without one the
+            # game is stored exactly as before
+            mode = mode_of(options)
+            stored_name = moded_name(ruleset, mode) if mode else ruleset
+            rs = get_ruleset(stored_name)
             seed = self.seed_source()
             fixture = self.fixtures.pop(ctx.channel_id, None)
             # the options, and a group's chart file above all, are checked in a worker thread with
@@ -57,11 +65,13 @@ class Lobby:
             if await self.store.live_game(channel_id):  # a thread that already holds a game
                 return Outcome.error("That thread already has a game. Finish it with `/game end` there.")
         gid = await self.store.create_game(
-            channel_id=channel_id, guild_id=ctx.guild_id, ruleset=ruleset, options=options, seed=seed,
+            channel_id=channel_id, guild_id=ctx.guild_id, ruleset=stored_name, options=options, seed=seed,
             commitment=commitment(seed), creator_id=ctx.user_id, now=self.clock(), initial_state=state,
             deadline_rules={"hours": rules.hours, "policy": rules.policy, "reminders": list(rules.reminders)})
         self._keep(gid, Game(rs, state))
-        seats = ", ".join(f"`{s}`" for s in rs.seats)
+        seats = ", ".join(f"`{s}`" for s in rs.seats if s not in rs.optional_seats)
+        if rs.optional_seats:
+            seats += " and the moderator's `gm` (the creator or Manage Server)"
         extra = " with the group's own charts" if "charts" in options else ""
         if channel_id != ctx.channel_id:
             out = Outcome.public_reply(
@@ -87,11 +97,20 @@ class Lobby:
             if holder == ctx.user_id:
                 return Outcome.error(f"You already hold `{seat}`.")
             return Outcome.error(f"`{seat}` is taken. Free seats: {', '.join(s for s in rs.seats if s not in seats) or 'none'}.")
-        if row.status != "open":
+        if seat == GM and GM in rs.optional_seats:
+            if not self._can_admin(ctx, row):
+                return Outcome.error("The moderator's seat is taken by the game's creator or a member with Manage Server.")
+            if row.status not in ("open", "active"):
+                return Outcome.error("The game is over.")
+        elif row.status != "open":
             return Outcome.error("The game has started; a moderator can hand a seat over with `/game sub`.")
         await self.store.take_seat(row.id, seat, ctx.user_id, self.clock())
-        free = [s for s in rs.seats if s not in seats and s != seat]
+        free = [s for s in rs.seats if s not in seats and s != seat and s not in rs.optional_seats]
         tail = f" Still free: {', '.join(free)}." if free else " All seats are taken: `/game start` when ready."
+        if row.status == "active":  # the moderator, joining a game under way: the secrets by DM
+            out = Outcome.public_reply(f"<@{ctx.user_id}> takes **{self.seat_title(seat)}**.")
+            out.dms = await self._secrets_dms(await self.load(row), {seat: ctx.user_id})
+            return out
         return Outcome.public_reply(f"<@{ctx.user_id}> takes **{self.seat_title(seat)}**.{tail}")
 
     @_locked(needs_game=True)
@@ -111,7 +130,7 @@ class Lobby:
         if not (self._can_admin(ctx, row) or ctx.user_id in seats.values()):
             return Outcome.error("Only a player, the creator or a moderator can start the game.")
         rs = get_ruleset(row.ruleset)
-        missing = [s for s in rs.seats if s not in seats]
+        missing = [s for s in rs.seats if s not in seats and s not in rs.optional_seats]
         if missing:
             return Outcome.error(f"Seats still free: {', '.join(missing)}. Take them with `/game join`.")
         await self.store.set_status(row.id, "active", self.clock())

@@ -16,6 +16,34 @@ class Orders:
 
     @_locked(needs_game=True)
     async def order(self, ctx: Ctx, row: GameRow, text: str, seat: str | None = None) -> Outcome:
+        return await self._order(ctx, row, text, seat)
+
+    @_locked(needs_game=True)
+    async def whisper(self, ctx: Ctx, row: GameRow, seat: str, text: str) -> Outcome:
+        """`/whisper seat: text:`: a private message to another seat's holder (the moderator reads it
+        too), logged as the order `whisper <seat> <text>`, whose public text is masked; with
+        `whispers=public-only` it is said in the channel (`say`), with `off` refused."""
+        if row.status != "active":
+            return Outcome.error("Whispers begin once the game has started.")
+        rs = (await self.load(row)).ruleset
+        policy = rs.whispers((await self.load(row)).state)
+        if policy == "off":
+            return Outcome.error("Private talk through the bot is off in this game (`whispers=off`, or a game "
+                                 "created without a level of play: `/game new options: mode=... whispers=on`).")
+        to = (seat or "").strip().lower()
+        if to not in rs.seats:
+            return Outcome.error(f"`{clip(to, 30)}` is not a seat here. Seats: {', '.join(rs.seats)}.")
+        if not (text or "").strip():
+            return Outcome.error("The whisper is empty.")
+        out = await self._order(ctx, row, f"{'whisper' if policy == 'on' else 'say'} {to} {text}", None)
+        if out.ok and policy == "on":
+            out.elsewhere = {}  # nothing in the channel, not even that a whisper was sent
+            out.reply = Post(text=clip(f"Whispered to **{self.seat_title(to)}** (the moderator reads it too): "
+                                       f"{' '.join(text.split())}", MAX_TEXT))
+            out.ephemeral = True
+        return out
+
+    async def _order(self, ctx: Ctx, row: GameRow, text: str, seat: str | None) -> Outcome:
         if row.status != "active":
             return Outcome.error("The game has not started yet: take the seats, then `/game start`.")
         if len(text) > MAX_ORDER_TEXT:

@@ -210,7 +210,7 @@ class Table:
 
     @staticmethod
     def seat_title(seat: str) -> str:
-        return seat.replace("-", " ").title()
+        return "Moderator" if seat == "gm" else seat.replace("-", " ").title()
 
     @staticmethod
     def _phase_head(v: dict) -> str:

@@ -232,6 +232,17 @@ class GameCog(commands.Cog):
         texts = await _service(interaction).autocomplete_order(ctx_of(interaction), current, limit=25)
         return [app_commands.Choice(name=t, value=t) for t in texts]
 
+    @app_commands.command(name="whisper", description="A private message to another seat (the moderator reads it too)")
+    @app_commands.describe(seat="The seat to whisper to", text="What to say")
+    @app_commands.guild_only()
+    async def whisper(self, interaction: discord.Interaction, seat: str, text: app_commands.Range[str, 1, 300]):
+        await answer(interaction, "whisper", seat, text)
+
+    @whisper.autocomplete("seat")
+    async def whisper_seat(self, interaction: discord.Interaction, current: str):
+        names = await _service(interaction).autocomplete_taken_seat(ctx_of(interaction), current)
+        return [app_commands.Choice(name=n, value=n) for n in names[:25]]
+
     @app_commands.command(name="done", description="End your part of the current phase")
     @app_commands.describe(seat="If you hold several seats")
     @app_commands.guild_only()

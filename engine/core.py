@@ -227,6 +227,7 @@ class RulesetBase:
     title: str = ""
     seats: tuple[str, ...] = ()
     optional_seats: tuple[str, ...] = ()  # seats a game may start without (the moderator's ``gm``)
+    mode: str = "enforced"  # the level of play (engine/modes wraps a ruleset for another)
     board_kind: str = "hex"  # "hex" or "area": which ``Board`` the game has
     has_odds: bool = False  # ``odds`` answers (else /odds says it is not available)
     takes_charts: bool = False  # ``check_charts`` accepts a group's chart file
@@ -287,6 +288,11 @@ class RulesetBase:
 
     def secret_text(self, state: State, seat: str) -> str | None:
         return None
+
+    def whispers(self, state: State) -> str:
+        """The game's private-talk policy, ``on``, ``public-only`` or ``off`` (a game made without a
+        level of play has no table: off)."""
+        return "off"
 
 
 # --------------------------------------------------------------------------

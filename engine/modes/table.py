@@ -212,6 +212,9 @@ class ModedRuleset(RulesetBase):
     def result(self, state):
         return self.inner.result(state)
 
+    def whispers(self, state):
+        return table(state)["whispers"]
+
     # ---------------------------------------------------------------- what a seat sees
     def view(self, state, seat):
         if is_gm(seat):

@@ -1,0 +1,111 @@
+"""Levels of play through the service (issue 14): the mode chosen at `/game new`, stored as the
+wrapped ruleset's name while a plain game is stored as before; the mode in `/game status`; the `gm`
+seat for the creator or Manage Server only; `/whisper` with the game's `whispers=` policy."""
+import pytest
+
+from bot.service import Ctx, GameService
+from bot.storage import Store
+
+RED, BLUE, MOD, OTHER = 101, 202, 303, 404
+_ids = iter(range(1, 10**9))
+
+
+@pytest.fixture
+async def store(tmp_path):
+    s = await Store.open(str(tmp_path / "t.db"))
+    yield s
+    await s.close()
+
+
+def ctx(user, channel=7, mod=False):
+    return Ctx(channel_id=channel, user_id=user, guild_id=1, interaction_id=f"m{next(_ids)}", is_moderator=mod)
+
+
+async def made(store, options="mode=assist", ruleset="risk-minas-tirith"):
+    svc = GameService(store, renderer=None, seed_source=lambda: "seed-1", clock=lambda: 1000.0)
+    out = await svc.new_game(ctx(RED), ruleset, options)
+    assert out.ok, out.reply.text
+    return svc
+
+
+async def test_plain_game_stored_as_before_and_moded_one_by_its_wrapped_name(store):
+    svc = await made(store, None)
+    row = await store.live_game(7)
+    assert row.ruleset == "risk-minas-tirith" and "table" not in await store.first_snapshot(row.id)
+    out = await svc.new_game(ctx(RED, channel=8), "risk-minas-tirith", "mode=tabletop whispers=public-only")
+    assert out.ok and "`gm`" in out.reply.text
+    row = await store.live_game(8)
+    assert row.ruleset == "risk-minas-tirith@tabletop" and row.options == {"mode": "tabletop", "whispers": "public-only"}
+    bad = await svc.new_game(ctx(RED, channel=9), "risk-minas-tirith", "mode=chaos")
+    assert not bad.ok and "mode" in bad.reply.text and await store.live_game(9) is None
+
+
+async def test_gm_seat_needs_creator_or_manage_server_and_is_optional(store):
+    svc = await made(store)
+    assert not (await svc.join(ctx(OTHER), "gm")).ok
+    assert (await svc.join(ctx(MOD, mod=True), "gm")).ok
+    assert (await svc.join(ctx(RED), "good")).ok
+    out = await svc.join(ctx(BLUE), "evil")
+    assert out.ok and "All seats are taken" in out.reply.text
+    status = await svc.status(ctx(RED))
+    assert "Level of play: **assist**" in status.reply.text and "Moderator: <@303>" in status.reply.text
+
+
+async def test_game_starts_without_gm_and_creator_takes_gm_later(store):
+    svc = await made(store)
+    await svc.join(ctx(RED), "good")
+    await svc.join(ctx(BLUE), "evil")
+    assert (await svc.start(ctx(RED))).ok
+    assert not (await svc.join(ctx(BLUE), "gm")).ok  # not the creator
+    out = await svc.join(ctx(RED), "gm")  # the creator may, once started: gets every secret by DM
+    assert out.ok
+    assert "Level of play: **assist**" in (await svc.status(ctx(BLUE))).reply.text
+
+
+async def started(store, options):
+    svc = await made(store, options)
+    await svc.join(ctx(RED), "good")
+    await svc.join(ctx(BLUE), "evil")
+    await svc.join(ctx(MOD, mod=True), "gm")
+    assert (await svc.start(ctx(RED))).ok
+    return svc
+
+
+async def test_whisper_reaches_the_seat_and_the_gm_and_nothing_public(store):
+    svc = await started(store, "mode=enforced")
+    out = await svc.whisper(ctx(BLUE), "good", "the gate is weak")
+    assert out.ok and out.ephemeral and not out.elsewhere and not out.notice
+    assert "the gate is weak" in out.reply.text
+    assert ["the gate is weak" in p.text for p in out.dms[RED]] == [True]
+    assert ["the gate is weak" in p.text for p in out.dms[MOD]] == [True]
+    assert BLUE not in out.dms
+    log = await svc.log(ctx(OTHER))
+    assert "whisper (private)" in log.reply.text and "gate" not in log.reply.text and "good" not in log.reply.text.split("whisper")[1]
+    bad = await svc.whisper(ctx(BLUE), "nobody", "hi")
+    assert not bad.ok and bad.ephemeral
+
+
+async def test_whisper_policies(store):
+    svc = await started(store, "mode=enforced whispers=public-only")
+    out = await svc.whisper(ctx(BLUE), "good", "hello")
+    assert out.ok and not out.ephemeral and "Evil to Good: hello" in out.reply.text
+    svc2 = GameService(store, renderer=None, seed_source=lambda: "s", clock=lambda: 1000.0)
+    await svc2.new_game(ctx(RED, channel=11), "risk-minas-tirith", "whispers=off")
+    await svc2.join(ctx(RED, channel=11), "good")
+    await svc2.join(ctx(BLUE, channel=11), "evil")
+    await svc2.start(ctx(RED, channel=11))
+    before = (await store.live_game(11)).seq
+    off = await svc2.whisper(ctx(BLUE, channel=11), "good", "hello")
+    assert not off.ok and off.ephemeral and "off" in off.reply.text
+    assert (await store.live_game(11)).seq == before
+
+
+async def test_whisper_in_a_plain_game_is_refused(store):
+    svc = GameService(store, renderer=None, seed_source=lambda: "s", clock=lambda: 1000.0)
+    await svc.new_game(ctx(RED), "risk-minas-tirith")
+    await svc.join(ctx(RED), "good")
+    await svc.join(ctx(BLUE), "evil")
+    await svc.start(ctx(RED))
+    out = await svc.whisper(ctx(BLUE), "good", "hi")
+    assert not out.ok and "off" in out.reply.text
+    assert not (await svc.join(ctx(RED), "gm")).ok  # a plain game has no moderator's seat
