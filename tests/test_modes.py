@@ -142,22 +142,22 @@ def test_deck_shuffled_from_the_game_dice_and_drawn_face_down():
     card = g.state["table"]["hands"]["good"][0][1]
     assert card not in ev[0].public and ev[0].private["good"].count(card) == 1 and card in ev[0].private["gm"]
     assert ev[0].rolls == []  # a shuffle's draws would tell the deck's order
-    assert g.view(None)["hands"] == {"good": ["?"]} and g.view("evil")["hands"] == {"good": ["?"]}
-    assert g.view("good")["hands"] == {"good": [card]} and g.view("gm")["hands"] == {"good": [card]}
-    assert g.view(None)["decks"]["orders"]["cards"] == 9
+    assert g.view(None)["table"]["hands"] == {"good": ["?"]} and g.view("evil")["table"]["hands"] == {"good": ["?"]}
+    assert g.view("good")["table"]["hands"] == {"good": [card]} and g.view("gm")["table"]["hands"] == {"good": [card]}
+    assert g.view(None)["table"]["decks"]["orders"]["cards"] == 9
     assert card in g.ruleset.secret_text(g.state, "good") and card in g.ruleset.secret_text(g.state, "gm")
     assert card not in (g.ruleset.secret_text(g.state, "evil") or "")
     a, ev = play(g, "good", f"give {card} to evil")
     assert g.ruleset.public_order_text(g.ruleset.format(a)) == "give (a card) to evil"
     assert card not in ev[0].public and card in ev[0].private["evil"]
-    assert g.view("evil")["hands"] == {"good": [], "evil": [card]}
+    assert g.view("evil")["table"]["hands"] == {"good": [], "evil": [card]}
     assert "hold no card" in refused(g, "good", f"discard {card}")
     play(g, "good", "done")
     play(g, "evil", f"discard {card}")
-    assert g.view(None)["decks"]["orders"]["discard"] == [card]
+    assert g.view(None)["table"]["decks"]["orders"]["discard"] == [card]
     n = g.dice_drawn()
     play(g, "evil", "reshuffle orders")
-    assert g.dice_drawn() > n and g.view(None)["decks"]["orders"] == {"cards": 10, "discard": [], "open": False}
+    assert g.dice_drawn() > n and g.view(None)["table"]["decks"]["orders"] == {"cards": 10, "discard": [], "open": False}
     assert "already exists" in refused(g, "evil", "deck orders x")
     assert "no deck" in refused(g, "evil", "draw nothing")
 
@@ -167,7 +167,7 @@ def test_open_deck_is_drawn_face_up():
     play(g, "good", "deck events open e1 e2")
     _, ev = play(g, "good", "draw events")
     card = g.state["table"]["hands"]["good"][0][1]
-    assert card in ev[0].public and g.view("evil")["hands"]["good"] == [card]
+    assert card in ev[0].public and g.view("evil")["table"]["hands"]["good"] == [card]
 
 
 # ------------------------------------------------------------------ hidden pieces
@@ -225,7 +225,7 @@ def test_assist_declared_actions_ruled_by_the_gm():
     assert "reason" in refused(g, "gm", "accept d1")
     _, ev = play(g, "gm", "accept d1 because the trolls were there in the book")
     _, ev2 = play(g, "gm", "refuse d2 because off the map is off the map")
-    p1, p2 = g.view(None)["proposals"]
+    p1, p2 = g.view(None)["table"]["proposals"]
     assert p1["status"] == "accepted" and p1["ruling"] == {"by": "gm", "reason": "the trolls were there in the book"}
     assert p2["status"] == "refused" and "off the map" in ev2[0].public
     assert "already accepted" in refused(g, "gm", "refuse d1 because changed my mind")
@@ -238,10 +238,10 @@ def test_assist_without_gm_every_other_seat_accepts():
     play(g, "red", "summon a dragon")
     assert "other seats" in refused(g, "red", "accept d1")
     _, ev = play(g, "blue", "accept d1")
-    assert g.view(None)["proposals"][0]["status"] == "accepted" and "accepted" in ev[0].public
+    assert g.view(None)["table"]["proposals"][0]["status"] == "accepted" and "accepted" in ev[0].public
     play(g, "red", "bribe the guard")
     play(g, "blue", "refuse d2 because no guard here")
-    assert g.view(None)["proposals"][1]["status"] == "refused"
+    assert g.view(None)["table"]["proposals"][1]["status"] == "refused"
 
 
 # ------------------------------------------------------------------ whispers and pacts
@@ -250,8 +250,8 @@ def test_whispers_and_policy():
     a, ev = play(g, "evil", "whisper good meet me at the gate")
     assert g.ruleset.public_order_text(g.ruleset.format(a)) == "whisper (private)"
     assert ev[0].public == "" and "meet me" in ev[0].private["good"] and "meet me" in ev[0].private["gm"]
-    assert g.view(None)["whispered"] == [] and g.view("good")["whispered"][0]["text"] == "meet me at the gate"
-    assert g.view("gm")["whispered"] and "yourself" in refused(g, "evil", "whisper evil hi")
+    assert g.view(None)["table"]["whispered"] == [] and g.view("good")["table"]["whispered"][0]["text"] == "meet me at the gate"
+    assert g.view("gm")["table"]["whispered"] and "yourself" in refused(g, "evil", "whisper evil hi")
     g = risk(mode="enforced", whispers="public-only")
     assert "`say`" in refused(g, "evil", "whisper good hi")
     _, ev = play(g, "evil", "say good hi there")
@@ -264,12 +264,12 @@ def test_pacts_public_and_secret():
     g = risk(mode="enforced")
     play(g, "good", "pact evil truce until round 3")
     _, ev = play(g, "evil", "accept k1")
-    assert "agreed" in ev[0].public and g.view(None)["pacts"][0]["status"] == "agreed"
+    assert "agreed" in ev[0].public and g.view(None)["table"]["pacts"][0]["status"] == "agreed"
     a, ev = play(g, "evil", "pact secret good we split the city")
     assert g.ruleset.public_order_text(g.ruleset.format(a)) == "pact (secret)" and ev[0].public == ""
-    assert [k["id"] for k in g.view(None)["pacts"]] == ["k1"]
-    assert [k["id"] for k in g.view("good")["pacts"]] == ["k1", "k2"]
-    assert [k["id"] for k in g.view("gm")["pacts"]] == ["k1", "k2"]
+    assert [k["id"] for k in g.view(None)["table"]["pacts"]] == ["k1"]
+    assert [k["id"] for k in g.view("good")["table"]["pacts"]] == ["k1", "k2"]
+    assert [k["id"] for k in g.view("gm")["table"]["pacts"]] == ["k1", "k2"]
     a, ev = play(g, "good", "accept k2")
     assert g.ruleset.format(a) == "accept k2 secret" and g.ruleset.public_order_text("accept k2 secret") == "accept (secret)"
     assert "split the city" in g.ruleset.secret_text(g.state, "gm")

@@ -134,7 +134,7 @@ class ModedRuleset(RulesetBase):
             return self._table_parse(state, seat, VERBS["declare"], body.split(" ") if body else [])
         verb = self._verb(words[0].lower())
         inner_error: OrderError | None = None
-        if verb is not None and verb.vocabulary and not is_gm(seat):
+        if verb is not None and verb.vocabulary and not is_gm(seat) and verb.verb != "done":
             try:  # the ruleset's own verb of the same name goes first
                 return self.inner.parse(state, seat, text)
             except OrderError as e:
@@ -225,9 +225,9 @@ class ModedRuleset(RulesetBase):
         v["mode"] = self.mode
         v["units"] = list(v.get("units") or []) + pieces.view_units(self, state, seat)
         v["tracks"] = list(v.get("tracks") or []) + tracks.view_tracks(state)
-        v["proposals"] = proposals.view_part(state)
-        v.update(deck.view_part(state, seat))
-        v.update(talk.view_part(state, seat))
+        # the table's own, under one key (a ruleset's view may have `hands` or `decks` of its own)
+        v["table"] = {"proposals": proposals.view_part(state), **deck.view_part(state, seat),
+                      **talk.view_part(state, seat)}
         if self.mode == "tabletop" and self.result(state) is None:
             t = table(state)["turns"]
             v["turn"] = t["round"]
