@@ -43,6 +43,7 @@ class ModedRuleset(RulesetBase):
         self.takes_charts = inner.takes_charts
         self.hexmap = inner.hexmap
         self.board = inner.board
+        self.turn_order = inner.turn_order
 
     # ---------------------------------------------------------------- delegated as they are
     def game_board(self):
@@ -94,7 +95,7 @@ class ModedRuleset(RulesetBase):
             raise InvalidOrder(f"{self.inner.title} keeps a `table` of its own and cannot be wrapped")
         st["table"] = {"mode": self.mode, "whispers": whispers, "pieces": {}, "next_token": 0, "decks": {},
                        "hands": {}, "tracks": {}, "proposals": [], "pacts": [], "whispers_log": [],
-                       "turns": turns.new_turns(self.inner.seats), "last_roll": None}
+                       "turns": turns.new_turns(self.inner.turn_order or self.inner.seats), "last_roll": None}
         return st
 
     def active_seats(self, state):
