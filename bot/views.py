@@ -10,7 +10,7 @@ from bot.outcome import MAX_TEXT, Post, Outcome, Ctx, public_text, clip, split_t
 MAP_RADIUS = (2, 12)  # `/game map radius:`, hexes either side of `around:` (render.hexmap.RADIUS_MIN/MAX)
 
 HELP_TOPICS = ("orders", "setup", "phases", "secrets", "notation", "move", "combat", "magic", "rally", "siege",
-               "oil", "cards", "actions", "losses", "retreat")
+               "oil", "cards", "actions", "losses", "retreat", "modes", "table")
 
 
 class Views:
@@ -164,6 +164,10 @@ class Views:
         if topic in ruleset_names():
             return Outcome.private(clip(get_ruleset(topic).help(), MAX_TEXT))
         row = await self.store.live_game(ctx.channel_id)
+        if topic in ("modes", "table") and not (row and get_ruleset(row.ruleset).mode != "enforced"):
+            from engine.modes import modes_help
+
+            return Outcome.private(clip(modes_help(), MAX_TEXT))
         if topic and not row:
             return Outcome.error(f"No help topic `{clip(topic, 30)}` here: a topic such as `orders` belongs to "
                                  f"this channel's game, and there is none. Rulesets: {', '.join(ruleset_names())}.")
@@ -180,6 +184,9 @@ class Views:
             "`/order text:` gives an order (autocomplete offers every legal one); `/done` ends your part of the phase.\n"
             "`/game map` shows the map (`mine:true` for your own view), `/game status`, `/game log`, `/secret`.\n"
             "`/roll dice:2d6+1` rolls dice for anyone. "
+            "`/game new options: mode=assist` (or `tabletop`) adds a moderator's `gm` seat, declared actions and "
+            "a generic vocabulary of pieces, decks and tracks; `/whisper seat: text:` talks privately "
+            "(`/help topic:modes`).\n"
             f"Rulesets: {', '.join(ruleset_names())} (`/help topic:<ruleset>`)."
         )
         if row:

@@ -109,3 +109,14 @@ async def test_whisper_in_a_plain_game_is_refused(store):
     out = await svc.whisper(ctx(BLUE), "good", "hi")
     assert not out.ok and "off" in out.reply.text
     assert not (await svc.join(ctx(RED), "gm")).ok  # a plain game has no moderator's seat
+
+
+async def test_help_mentions_modes_and_whispers(store):
+    svc = GameService(store, renderer=None, seed_source=lambda: "s", clock=lambda: 1000.0)
+    general = (await svc.help(ctx(RED))).reply.text
+    assert "mode=assist" in general and "/whisper" in general
+    text = (await svc.help(ctx(RED), "modes")).reply.text
+    assert "tabletop" in text and "accept d1 because" in text
+    await svc.new_game(ctx(RED), "risk-minas-tirith", "mode=tabletop")
+    table = (await svc.help(ctx(RED), "table")).reply.text
+    assert "Tabletop play" in table and "draw <deck>" in table

@@ -47,6 +47,23 @@ def mode_of(options: dict[str, str]) -> str | None:
     return mode
 
 
+def modes_help() -> str:
+    return (
+        "**Levels of play** (`/game new options: mode=...`, docs/modes.md):\n"
+        "- `enforced` (the default): the engine is the only source of legal actions.\n"
+        "- `assist`: an order the engine cannot read, or `!<order>` it refuses, becomes a declared action "
+        "(`d1`, …), posted with the engine's objection; the moderator rules `accept d1 because <reason>` / "
+        "`refuse d1 because <reason>`, or, with no moderator, every other seat accepts it.\n"
+        "- `tabletop`: seats act in turn (`done`) and move pieces freely: `place <id> <place> [<kind>] "
+        "[hidden|secret]`, `move <id> <place>`, `remove <id>`, `flip <id>`, `set <track> <value>`, "
+        "`deck <name> <card>...`, `draw <deck>`, `discard <card>`, `give <card> to <seat>`, "
+        "`reshuffle <deck>`, `roll 2d6 for <reason>`; the ruleset's own orders still work.\n"
+        "Any mode: the optional `gm` seat (the creator or Manage Server) sees every secret and may `pass <seat> "
+        "because <reason>`; `/whisper seat: text:` (per game `whispers=on|public-only|off`); pacts: "
+        "`pact [secret] <seat>[+<seat>] <text>`, each party `accept k1`."
+    )
+
+
 def with_mode(ruleset, mode: str):
     """The ruleset wrapped for ``mode`` (one object per ruleset and mode)."""
     from engine.modes.table import ModedRuleset
