@@ -126,3 +126,43 @@ async def test_risk_in_tabletop_mode_to_the_end_of_a_round(tmp_path):
         ok, lines = verify_export(data)
         assert ok, lines
         s.assert_clean()
+
+
+async def tabletop_with_secrets(w, kind: str, whisper: str, pact: str):
+    await w.cmd(w.alice, "game", "new", ruleset="risk-minas-tirith", options="mode=tabletop")
+    await w.cmd(w.alice, "game", "join", seat="good")
+    await w.cmd(w.bob, "game", "join", seat="evil")
+    await w.cmd(w.mod, "game", "join", seat="gm")
+    await (await w.cmd(w.alice, "game", "start")).wait_for_messages(2)
+    for text in (f"place S1 city {kind} secret", f"place H1 wall-n {kind} hidden", "move H1 city",
+                 f"pact secret evil {pact}", "done"):
+        await (await w.cmd(w.alice, "order", text=text)).wait_for_messages(1)
+    r = await w.cmd(w.alice, "whisper", seat="gm", text=whisper)
+    assert r.ephemeral
+    r = await w.cmd(w.bob, "order", text="move H1 wall-n")
+    assert r.ephemeral and "no piece `H1` that you can see" in r.content
+    await (await w.cmd(w.bob, "game", "map", whole=True)).wait_for_messages(1)
+    await (await w.cmd(w.carol, "game", "log")).wait_for_messages(1)
+    r = await w.cmd(w.bob, "done")
+    await r.wait_for_messages(2)
+    import asyncio
+    await asyncio.sleep(0.2)
+
+
+async def test_two_tabletop_games_differing_only_in_secrets_read_the_same(tmp_path):
+    """Everything the other seat and a spectator can read, images included, is byte-identical in two
+    games that differ only in hidden pieces and a whisper to the moderator; the moderator's differs."""
+    from tests.test_e2e_discord import seen_by
+
+    seen = []
+    for k, (kind, whisper, pact) in enumerate((("spy", "the north wall is weak", "we share the spoils"),
+                                              ("assassin", "I will betray evil", "we share the spoils"))):
+        async with World() as w:
+            await w.start_bot(tmp_path / f"b{k}.db")
+            await tabletop_with_secrets(w, kind, whisper, pact)
+            seen.append((seen_by(w, w.bob), seen_by(w, w.carol), seen_by(w, w.mod)))
+            w.server.assert_clean()
+    (a_bob, a_carol, a_mod), (b_bob, b_carol, b_mod) = seen
+    assert a_bob == b_bob and a_carol == b_carol
+    assert a_mod != b_mod  # the moderator saw the secrets
+    assert any(d[:4] == b"\x89PNG" for _, atts in a_bob for d in atts)
