@@ -208,6 +208,17 @@ class GameCog(commands.Cog):
         if interaction.type != discord.InteractionType.component:
             return
         cid = (interaction.data or {}).get("custom_id", "")
+        if cid.startswith("rule:"):  # a declared action's Accept / Refuse (assist play)
+            svc = _service(interaction)
+            try:
+                _, gid, did, vote = cid.split(":")
+                game_id = int(gid)
+            except ValueError:
+                await interaction.response.send_message("That button is not one of mine.", ephemeral=True)
+                return
+            out = await guarded(interaction, svc.rule_vote(ctx_of(interaction), game_id, did, vote == "y"))
+            await deliver(interaction, out, svc)
+            return
         if not cid.startswith("undo:"):
             return
         svc = _service(interaction)

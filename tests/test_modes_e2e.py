@@ -166,3 +166,30 @@ async def test_two_tabletop_games_differing_only_in_secrets_read_the_same(tmp_pa
     assert a_bob == b_bob and a_carol == b_carol
     assert a_mod != b_mod  # the moderator saw the secrets
     assert any(d[:4] == b"\x89PNG" for _, atts in a_bob for d in atts)
+
+
+async def test_without_a_moderator_the_other_seat_accepts_by_button(tmp_path):
+    async with World() as w:
+        await w.start_bot(tmp_path / "consent.db")
+        s = w.server
+        await w.cmd(w.alice, "game", "new", ruleset="gondor", options="mode=assist")
+        await w.cmd(w.alice, "game", "join", seat="sauron")
+        await w.cmd(w.bob, "game", "join", seat="westernesse")
+        await (await w.cmd(w.alice, "game", "start")).wait_for_messages(2)
+        r = await w.cmd(w.alice, "order", text="the Nazgul terrify the garrison")
+        assert not r.ephemeral and "Declared action d1" in r.content
+        ask = r.message
+        c = await s.click(w.alice, ask, "rule:1:d1:y")
+        assert c.ephemeral and "other seats" in c.content  # not the proposer's to accept
+        c = await s.click(w.carol, ask, "rule:1:d1:y")
+        assert c.ephemeral  # no seat: nothing changes
+        c = await s.click(w.bob, ask, "rule:1:d1:y")
+        assert not c.ephemeral and "**accepted**" in c.content
+        c = await s.click(w.bob, ask, "rule:1:d1:n")
+        assert c.ephemeral and "already accepted" in c.content
+        r = await w.cmd(w.alice, "order", text="!deploy GOT 9999")
+        c = await s.click(w.bob, r.message, "rule:1:d2:n")
+        assert not c.ephemeral and "refuses declared action d2" in c.content
+        r = await w.cmd(w.carol, "game", "log")
+        assert "westernesse: `accept d1`" in r.content and "westernesse: `refuse d2`" in r.content
+        s.assert_clean()
