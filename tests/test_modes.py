@@ -326,3 +326,21 @@ def test_replays_deterministically_from_the_log():
     for _, game, _ in walk(rs.name, first, log):
         final = game
     assert state_digest(final.state) == state_digest(g.state)
+
+
+def test_face_down_counter_drawn_the_same_whatever_it_hides():
+    from render import render_view
+
+    pngs = []
+    for kind in ("spy", "assassin"):
+        g = gondor(seed="r")
+        play(g, "gm", f"place H1 1905 {kind} for westernesse hidden because ambush")
+        rs = g.ruleset
+        pngs.append((render_view(g.view(None), rs.game_board().drawable, around="1905", radius=3),
+                     render_view(g.view("westernesse"), rs.game_board().drawable, around="1905", radius=3)))
+    (pub_a, own_a), (pub_b, own_b) = pngs
+    assert pub_a == pub_b  # the public counter shows nothing of what it is
+    assert own_a != own_b  # its owner reads it
+    g = gondor(seed="r")
+    plain = render_view(g.view(None), g.ruleset.game_board().drawable, around="1905", radius=3)
+    assert plain != pub_a  # and it is drawn
