@@ -108,3 +108,17 @@ def test_tabletop_follows_the_declared_turn_order_and_the_gm_never_acts():
         g.play(seat, "done")
     assert order == ["south", "north", "east", "south"] and g.view(None)["turn"] == 2
     assert "gm" not in g.active_seats()
+
+
+async def test_tabletop_deadline_passes_the_seat_to_act_in_the_declared_order(svc):
+    svc, clock = svc
+    assert (await svc.new_game(ctx(N), "trio-pbp", "mode=tabletop deadline=1 policy=pass remind=off")).ok
+    for seat, uid in USERS.items():
+        await svc.join(ctx(uid), seat)
+    out = await svc.start(ctx(N))
+    assert out.notice.mentions == [S]  # south first, by the declared turn order
+    clock.t = T0 + 1 * H
+    assert await svc.fire_due() == 1
+    row = await svc.store.live_game(9)
+    assert [(a.seat, a.text) for a in await svc.store.actions(row.id)] == [("south", "done")]
+    assert (await svc.load(row)).active_seats() == ["north"]
