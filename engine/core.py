@@ -290,6 +290,12 @@ class RulesetBase:
     def secret_text(self, state: State, seat: str) -> str | None:
         return None
 
+    def adjust(self, state: State, unit: str, to: str | None) -> str:
+        """The moderator's adjustment of one of the game's own units (engine/modes: `move <unit> <place>`,
+        `remove <unit>`): to a canonical place, or off the map (``to`` None). Returns what the public
+        reads; IllegalOrder where the game does not allow it (the default)."""
+        raise IllegalOrder(f"{self.title} has no adjustment of its own units here; the table's pieces move freely")
+
     def whispers(self, state: State) -> str:
         """The game's private-talk policy, ``on``, ``public-only`` or ``off`` (a game made without a
         level of play has no table: off)."""

@@ -344,3 +344,21 @@ def test_face_down_counter_drawn_the_same_whatever_it_hides():
     g = gondor(seed="r")
     plain = render_view(g.view(None), g.ruleset.game_board().drawable, around="1905", radius=3)
     assert plain != pub_a  # and it is drawn
+
+
+def test_gm_adjusts_the_games_own_units_with_a_reason():
+    log: list = []
+    g = gondor()
+    play(g, "sauron", "deploy GOT 0123", log)
+    assert "reason" in refused(g, "gm", "move GOT 0124")
+    _, ev = play(g, "gm", "move GOT 0124 because the ruling on d1", log)
+    assert g.state["units"]["GOT"]["hex"] == "0124" and "the ruling on d1" in ev[0].public
+    _, ev = play(g, "gm", "remove GOT because slain by the ruling", log)
+    assert g.state["units"]["GOT"]["status"] == "eliminated" and "eliminated" in ev[0].public
+    assert "deploy" not in refused(g, "westernesse", "remove GOT because I say so")  # not a player's, in assist
+    final = None
+    for _, final, _ in walk("gondor@assist", gondor().state, log):
+        pass
+    assert state_digest(final.state) == state_digest(g.state)
+    r = risk()
+    assert "no adjustment" in refused(r, "gm", "move city:inf wall-n")  # Risk keeps armies by count: not here

@@ -5,7 +5,7 @@ see it as it is. An order on a hidden piece carries the word in its canonical te
 public log masks it (``redact``) without reading the state."""
 from __future__ import annotations
 
-from engine.core import Event, InvalidOrder
+from engine.core import Event, InvalidOrder, clone
 from engine.modes.common import Verb, is_gm, need_id, parse_seat, refuse, split_reason, table, title, with_reason
 
 HIDING = ("hidden", "secret")
@@ -25,6 +25,20 @@ def _place(rs, text: str) -> str:
 def can_see(piece: dict, seat: str | None) -> bool:
     """Whether ``seat`` sees the piece as it is."""
     return not piece["hide"] or (seat is not None and (is_gm(seat) or seat == piece["owner"]))
+
+
+def inner_unit(rs, st, seat: str, uid: str) -> dict | None:
+    """A unit of the inner game that ``seat`` may adjust: the moderator any it sees (all), a seat at
+    tabletop its own side's; None if not a unit (or not one the seat may handle, which reads the same)."""
+    if uid in _pieces(st):
+        return None
+    if is_gm(seat):
+        units = rs.inner.full_view(st).get("units") or []
+    elif rs.mode == "tabletop":
+        units = [u for u in rs.inner.view(st, seat).get("units") or [] if u.get("side") == seat]
+    else:
+        return None
+    return next((u for u in units if str(u.get("id")) == uid), None)
 
 
 def _visible_piece(st, seat: str, pid: str) -> dict:
@@ -118,6 +132,11 @@ def parse_move(rs, st, seat, words):
         words = words[:-1]
     if len(words) != 2:
         raise InvalidOrder("usage: `move <id> <place>`")
+    if inner_unit(rs, st, seat, words[0]) is not None:  # one of the game's own units
+        _gm_reason(rs, seat, reason)
+        where = _place(rs, words[1])
+        rs.inner.adjust(clone(st), words[0], where)  # refused here if the game does not allow it
+        return with_reason((words[0], where), reason)
     p = _visible_piece(st, seat, words[0])
     _may_handle(p, seat)
     where = _place(rs, words[1])
@@ -129,6 +148,9 @@ def parse_move(rs, st, seat, words):
 
 def apply_move(rs, st, seat, args):
     a, reason = _split_args(args)
+    why = f" ({reason})" if reason else ""
+    if a[0] not in _pieces(st):  # the game's own unit (parse checked it)
+        return [Event(public=f"{title(seat)}: {rs.inner.adjust(st, a[0], a[1])}{why}.")]
     p = _pieces(st)[a[0]]
     before, p["at"] = p["at"], a[1]
     why = f" ({reason})" if reason else ""
@@ -147,6 +169,10 @@ def parse_remove(rs, st, seat, words):
         words = words[:-1]
     if len(words) != 1:
         raise InvalidOrder("usage: `remove <id>`")
+    if inner_unit(rs, st, seat, words[0]) is not None:
+        _gm_reason(rs, seat, reason)
+        rs.inner.adjust(clone(st), words[0], None)
+        return with_reason((words[0],), reason)
     p = _visible_piece(st, seat, words[0])
     _may_handle(p, seat)
     _gm_reason(rs, seat, reason)
@@ -155,6 +181,8 @@ def parse_remove(rs, st, seat, words):
 
 def apply_remove(rs, st, seat, args):
     a, reason = _split_args(args)
+    if a[0] not in _pieces(st):
+        return [Event(public=f"{title(seat)}: {rs.inner.adjust(st, a[0], None)}" + (f" ({reason})" if reason else "") + ".")]
     p = _pieces(st).pop(a[0])
     why = f" ({reason})" if reason else ""
     full = f"{title(seat)} removes {p['kind']} `{p['id']}` from {p['at']}{why}."
