@@ -23,15 +23,16 @@ class Views:
         rs = get_ruleset(row.ruleset)
         seats = await self.store.seats(row.id)
         seat_list = ", ".join(f"{self.seat_title(s)}: " + (f"<@{seats[s]}>" if s in seats else "free") for s in rs.seats)
-        level = f"Level of play: **{rs.mode}**."
+        # a game made with a level of play says which (a plain game is enforced, as it always was)
+        level = f"Level of play: **{rs.mode}**." if rs.optional_seats else ""
         if row.status == "open":
-            return Outcome.private(f"**{rs.title}**, waiting to start. Seats: {seat_list}. {level}")
+            return Outcome.private(f"**{rs.title}**, waiting to start. Seats: {seat_list}.{' ' + level if level else ''}")
         game = await self.load(row)
         v = game.view(None)
         head, _ = self._turn_line(game, seats, ping=False)
         tracks = "\n".join(f"- {t.get('name', '?')}: {t.get('points', '?')} / {t.get('level', '?')}"
                            for t in v.get("tracks", []) if isinstance(t, dict))
-        text = (f"**{rs.title}** ({row.status}). Seats: {seat_list}. {level}\n{head}\n"
+        text = (f"**{rs.title}** ({row.status}). Seats: {seat_list}.{' ' + level if level else ''}\n{head}\n"
                 f"{await self._deadline_line(row)}\n{tracks}\nOrders so far: {row.seq}.")
         for seat in (s for s in rs.seats if seats.get(s) == ctx.user_id):
             own = game.view(seat)
