@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 import asyncio
+import json
+from itertools import combinations
 from typing import Awaitable, Callable
 
 from engine.core import Game, OrderError, commitment
@@ -172,6 +174,49 @@ class Lobby:
         return Outcome.public_reply(
             f"The game has been ended by <@{ctx.user_id}>. Seed, for checking every die: `{row.seed}` "
             f"(its SHA-256 is the commitment `{row.commitment[:16]}…`).")
+
+    @_locked(needs_game=True)
+    async def table_rooms(self, ctx: Ctx, row: GameRow,
+                          open_room: Callable[[str, list[int]], Awaitable[int]] | None = None) -> Outcome:
+        """`/game table`: a private thread for each pair of seats (their holders and the moderator),
+        where the server allows private threads. ``open_room(name, user_ids)`` is the transport's
+        (it returns the thread's id or raises ``PlaceError``). Each pair gets one room, ever."""
+        if not self._can_admin(ctx, row):
+            return Outcome.error("Only the game's creator or a member with Manage Server opens the private rooms.")
+        game = await self.load(row)
+        if game.ruleset.whispers(game.state) != "on":
+            return Outcome.error("Private talk is not on in this game (`/game new options: mode=... whispers=on`).")
+        if open_room is None:
+            return Outcome.error("Private rooms are threads on Discord; here, use `/whisper`.")
+        rs = game.ruleset
+        seats = await self.store.seats(row.id)
+        players = [s for s in rs.seats if s not in rs.optional_seats and s in seats]
+        gm = seats.get(GM)
+        key = f"rooms:{row.id}"
+        rooms = json.loads(await self.store.get_setting(key) or "{}")
+        made: list[tuple[str, str, int]] = []
+        for a, b in combinations(players, 2):
+            if f"{a}+{b}" in rooms or seats[a] == seats[b]:
+                continue
+            users = sorted({seats[a], seats[b]} | ({gm} if gm else set()))
+            try:
+                tid = await open_room(clip(f"{self.seat_title(a)} & {self.seat_title(b)} (private)", 100), users)
+            except PlaceError as e:
+                if not made:
+                    return Outcome.error(f"No private room was opened: {e}")
+                break
+            rooms[f"{a}+{b}"] = tid
+            made.append((a, b, tid))
+        if not made:
+            return Outcome.error("Every pair of seats held by two players already has its private room.")
+        await self.store.set_setting(key, json.dumps(rooms))
+        out = Outcome.public_reply(f"Private rooms opened, one for each pair of seats ({len(made)}): "
+                                   "each is read by its two players" + (" and the moderator." if gm else "."))
+        for a, b, tid in made:
+            out.elsewhere[tid] = [Post(text=f"A private room for **{self.seat_title(a)}** and "
+                                            f"**{self.seat_title(b)}**" + (" (the moderator reads it too)" if gm else "")
+                                            + ". Orders still go in the game's channel.")]
+        return out
 
     @_locked(needs_game=True)
     async def sub(self, ctx: Ctx, row: GameRow, seat: str, user_id: int, user_is_bot: bool = False) -> Outcome:

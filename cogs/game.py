@@ -55,6 +55,33 @@ def thread_opener(interaction: discord.Interaction, name: str | None):
     return open_thread
 
 
+def room_opener(interaction: discord.Interaction):
+    """How `/game table` opens a private room: a private thread of the game's channel (of its parent,
+    when the game is in a thread) with the given members; failures become ``PlaceError``s."""
+
+    async def open_room(name: str, user_ids: list[int]) -> int:
+        channel = interaction.channel
+        base = channel.parent if isinstance(channel, discord.Thread) else channel
+        if not isinstance(base, discord.TextChannel):
+            raise PlaceError("private threads can be opened only in a server's text channel")
+        perms = base.permissions_for(base.guild.me) if base.guild and base.guild.me else interaction.app_permissions
+        if not (perms.create_private_threads and perms.send_messages_in_threads):
+            raise PlaceError("I lack the Create Private Threads (or Send Messages in Threads) permission here; "
+                             "use `/whisper` instead, or a moderator can grant it")
+        try:
+            made = await base.create_thread(name=name[:100], type=discord.ChannelType.private_thread, invitable=False,
+                                            auto_archive_duration=10080, reason="a palantir game's private room")
+            for uid in user_ids:
+                await made.add_user(discord.Object(id=uid))
+        except discord.Forbidden:
+            raise PlaceError("Discord refused to let me open a private thread here (missing permission)") from None
+        except discord.HTTPException as e:
+            raise PlaceError(f"Discord could not open the private thread ({e.status}); try again") from None
+        return made.id
+
+    return open_room
+
+
 _ZONES: list[str] = []
 
 
@@ -109,6 +136,12 @@ class GameCog(commands.Cog):
             return await svc.new_game(ctx, ruleset, options, charts=text, open_thread=opener)
 
         await deliver(interaction, await guarded(interaction, run(), False), svc)
+
+    @game.command(name="table", description="A private thread for each pair of seats (creator or Manage Server)")
+    async def table(self, interaction: discord.Interaction):
+        svc = _service(interaction)
+        out = svc.table_rooms(ctx_of(interaction), room_opener(interaction))
+        await deliver(interaction, await guarded(interaction, out, False), svc)
 
     @game.command(name="join", description="Take a seat")
     @app_commands.describe(seat="The seat to take")

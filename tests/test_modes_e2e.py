@@ -193,3 +193,28 @@ async def test_without_a_moderator_the_other_seat_accepts_by_button(tmp_path):
         r = await w.cmd(w.carol, "game", "log")
         assert "westernesse: `accept d1`" in r.content and "westernesse: `refuse d2`" in r.content
         s.assert_clean()
+
+
+async def test_game_table_opens_a_private_thread_per_pair_of_seats(tmp_path):
+    async with World() as w:
+        await w.start_bot(tmp_path / "rooms.db")
+        s = w.server
+        await w.cmd(w.alice, "game", "new", ruleset="risk-minas-tirith", options="mode=enforced")
+        await w.cmd(w.alice, "game", "join", seat="good")
+        await w.cmd(w.bob, "game", "join", seat="evil")
+        await w.cmd(w.mod, "game", "join", seat="gm")
+        r = await w.cmd(w.carol, "game", "table")
+        assert r.ephemeral and "creator" in r.content
+        r = await w.cmd(w.alice, "game", "table")
+        assert not r.ephemeral and "Private rooms opened" in r.content and "(1)" in r.content
+        threads = [c for c in s.channels.values() if getattr(c, "type", None) == 12]
+        assert len(threads) == 1
+        thread = threads[0]
+        await s.wait_for(lambda: s.messages(thread.id))
+        assert "A private room for **Good** and **Evil**" in s.messages(thread.id)[0].content
+        assert thread.type == 12 and thread.thread_members >= {w.alice, w.bob, w.mod}
+        assert w.carol not in thread.thread_members
+        assert not any("A private room" in m.content for m in s.all_visible_to(w.carol))
+        r = await w.cmd(w.alice, "game", "table")
+        assert r.ephemeral and "already has" in r.content  # once per pair
+        s.assert_clean()
