@@ -362,3 +362,45 @@ def test_gm_adjusts_the_games_own_units_with_a_reason():
     assert state_digest(final.state) == state_digest(g.state)
     r = risk()
     assert "no adjustment" in refused(r, "gm", "move city:inf wall-n")  # Risk keeps armies by count: not here
+
+
+def test_trade_offer_counter_accept_withdraw_with_goods_locked():
+    g = risk(seed="trade")
+    play(g, "good", "deck orders " + " ".join(f"o{i}" for i in range(1, 9)))
+    play(g, "good", "draw orders")
+    play(g, "good", "draw orders")
+    play(g, "good", "done")
+    play(g, "evil", "draw orders")
+    play(g, "evil", "done")
+    hand = lambda s: [c for _, c in g.state["table"]["hands"][s]]  # noqa: E731
+    g1, g2 = hand("good")
+    [e1] = hand("evil")
+    assert "hold no card" in refused(g, "good", f"offer evil {e1} for nothing")
+    a, ev = play(g, "good", f"offer evil {g1} for {e1}")
+    assert g.ruleset.public_order_text(g.ruleset.format(a)) == "offer (private) to evil"
+    assert g1 not in ev[0].public and g1 in ev[0].private["evil"] and g1 in ev[0].private["gm"]
+    assert g.view(None)["table"]["trades"] == [{"id": "t1", "from": "good", "to": "evil", "status": "open"}]
+    assert g.view("evil")["table"]["trades"][0]["give"] == [g1]
+    # the offered card is locked while the offer is open
+    assert "locked" in refused(g, "good", f"discard {g1}")
+    assert "locked" in refused(g, "good", f"offer evil {g1} for nothing")
+    assert "answered by Evil" in refused(g, "good", "accept t1")
+    a, ev = play(g, "evil", f"counter t1 {e1} for {g1}+{g2}")
+    assert g.ruleset.public_order_text(g.ruleset.format(a)) == "counter t1 (private)"
+    assert [t["status"] for t in g.view("gm")["table"]["trades"]] == ["countered", "open"]
+    play(g, "evil", "withdraw t2")
+    assert "already withdrawn" in refused(g, "good", "accept t2")
+    play(g, "good", f"offer evil {g2} for {e1}")
+    assert "hold no card" not in refused(g, "evil", "refuse t9")
+    _, ev = play(g, "evil", "accept t3")
+    assert hand("good") == [g1, e1] and hand("evil") == [g2]
+    assert g2 not in ev[0].public and e1 not in ev[0].public
+
+
+def test_trade_accept_needs_the_asked_cards():
+    g = risk(seed="trade")
+    play(g, "good", "deck orders o1 o2 o3 o4")
+    play(g, "good", "draw orders")
+    [card] = [c for _, c in g.state["table"]["hands"]["good"]]
+    play(g, "good", f"offer evil {card} for zz9")
+    assert "hold no card" in refused(g, "evil", "accept t1")

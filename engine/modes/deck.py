@@ -89,6 +89,7 @@ def parse_discard(rs, st, seat, words):
     if len(words) != 1:
         raise InvalidOrder("usage: `discard <card>`")
     i = _held(st, seat, words[0])
+    _unlocked(st, seat, words[0])
     return (_hands(st)[seat][i][1],)
 
 
@@ -103,6 +104,7 @@ def parse_give(rs, st, seat, words):
     if len(words) != 3 or words[1].lower() != "to":
         raise InvalidOrder("usage: `give <card> to <seat>`")
     i = _held(st, seat, words[0])
+    _unlocked(st, seat, words[0])
     to = parse_seat(rs, words[2])
     if to == seat:
         raise refuse("You already hold it.")
@@ -117,6 +119,12 @@ def apply_give(rs, st, seat, args):
         return [Event(public=f"{title(seat)} gives `{card}` to {title(to)}.")]
     return [Event(public=f"{title(seat)} gives a card to {title(to)}.",
                   private={to: f"{title(seat)} gives you `{card}`.", "gm": f"{title(seat)} gives `{card}` to {title(to)}."})]
+
+
+def _unlocked(st, seat, card):
+    from engine.modes.trade import check_unlocked
+
+    check_unlocked(st, seat, card)
 
 
 def parse_reshuffle(rs, st, seat, words):

@@ -9,7 +9,7 @@ its effect with the table's vocabulary."""
 from __future__ import annotations
 
 from engine.core import Event, InvalidOrder, OrderError
-from engine.modes import talk
+from engine.modes import talk, trade
 from engine.modes.common import Verb, free_text, is_gm, refuse, split_reason, table, title, with_reason
 
 
@@ -51,6 +51,10 @@ def _parse_ruling(verb):
         if not words:
             raise InvalidOrder(f"usage: `{verb} <id> [because <reason>]`")
         kid = words[0].lower()
+        if kid.startswith("t"):
+            if reason:
+                raise InvalidOrder("a trade is answered without a reason")
+            return trade.parse_answer(st, seat, verb, kid, words[1:])
         if kid.startswith("k"):
             if reason:
                 raise InvalidOrder("a pact is answered without a reason")
@@ -77,6 +81,8 @@ def _apply_ruling(verb):
     def apply(rs, st, seat, args):
         if args[0].startswith("k"):
             return talk.apply_answer(st, seat, verb, args[0])
+        if args[0].startswith("t"):
+            return trade.apply_answer(st, seat, verb, args[0])
         p = proposal(st, args[0])
         reason = " ".join(args[2:]) if len(args) > 2 else None
         if is_gm(seat):
