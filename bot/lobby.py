@@ -220,10 +220,18 @@ class Lobby:
 
     @_locked(needs_game=True)
     async def sub(self, ctx: Ctx, row: GameRow, seat: str, user_id: int, user_is_bot: bool = False) -> Outcome:
-        if not self._can_admin(ctx, row):
-            return Outcome.error("Only the game's creator or a member with Manage Server can hand a seat over.")
         rs = get_ruleset(row.ruleset)
         seat = (seat or "").strip().lower()
+        by_vote = False
+        if not self._can_admin(ctx, row):
+            # a seat the players voted to replace (engine/modes/votes.py): any player hands it over, once
+            key = f"replaced:{row.id}"
+            used = json.loads(await self.store.get_setting(key) or "[]")
+            voted = row.status == "active" and seat in rs.replaceable_seats((await self.load(row)).state)
+            if not (voted and seat not in used and ctx.user_id in (await self.store.seats(row.id)).values()):
+                return Outcome.error("Only the game's creator or a member with Manage Server can hand a seat over "
+                                     "(or a player, once the players have voted to replace it: `/order vote replace <seat>`).")
+            by_vote = True
         if seat not in rs.seats:
             return Outcome.error(f"`{clip(seat, 30)}` is not a seat here. Seats: {', '.join(rs.seats)}.")
         if user_is_bot:
@@ -235,6 +243,8 @@ class Lobby:
         if old == user_id:
             return Outcome.error(f"<@{user_id}> already holds `{seat}`.")
         await self.store.set_seat_holder(row.id, seat, user_id)
+        if by_vote:
+            await self.store.set_setting(f"replaced:{row.id}", json.dumps(used + [seat]))
         out = Outcome.public_reply(f"<@{user_id}> now holds **{self.seat_title(seat)}** (was <@{old}>), "
                                    f"handed over by <@{ctx.user_id}>.", mentions=[user_id])
         if row.status == "active":

@@ -296,6 +296,10 @@ class RulesetBase:
         reads; IllegalOrder where the game does not allow it (the default)."""
         raise IllegalOrder(f"{self.title} has no adjustment of its own units here; the table's pieces move freely")
 
+    def replaceable_seats(self, state: State) -> list[str]:
+        """Seats the players voted to hand to someone else (engine/modes/votes.py); none by default."""
+        return []
+
     def whispers(self, state: State) -> str:
         """The game's private-talk policy, ``on``, ``public-only`` or ``off`` (a game made without a
         level of play has no table: off)."""

@@ -404,3 +404,28 @@ def test_trade_accept_needs_the_asked_cards():
     [card] = [c for _, c in g.state["table"]["hands"]["good"]]
     play(g, "good", f"offer evil {card} for zz9")
     assert "hold no card" in refused(g, "evil", "accept t1")
+
+
+def test_vote_to_end_the_game():
+    g = Game.new(get_ruleset("trio-pbp@enforced"), {"mode": "enforced"}, "v")
+    assert "usage" in refused(g, "north", "vote stop")
+    _, ev = play(g, "north", "vote end")
+    assert "v1" in ev[0].public and g.result() is None
+    assert "already voted" in refused(g, "north", "accept v1")
+    play(g, "east", "accept v1")
+    assert g.result() is None
+    _, ev = play(g, "south", "accept v1")
+    assert ev[-1].new_phase and g.result().winner is None and "vote" in g.result().summary
+    assert g.active_seats() == [] and "over" in refused(g, "south", "note x")
+
+
+def test_vote_refused_or_ruled_by_the_gm():
+    g = Game.new(get_ruleset("trio-pbp@assist"), {"mode": "assist"}, "v")
+    play(g, "north", "vote replace south")
+    assert "does not vote" in refused(g, "south", "refuse v1")  # the seat in question has no say
+    assert "reason" in refused(g, "gm", "accept v1")
+    play(g, "gm", "accept v1 because south has been silent for two weeks")
+    assert g.ruleset.replaceable_seats(g.state) == ["south"] and g.result() is None
+    play(g, "east", "vote end")
+    play(g, "south", "refuse v2 because I am back")
+    assert g.view(None)["table"]["votes"][1]["status"] == "refused" and g.result() is None

@@ -120,3 +120,27 @@ async def test_help_mentions_modes_and_whispers(store):
     await svc.new_game(ctx(RED), "risk-minas-tirith", "mode=tabletop")
     table = (await svc.help(ctx(RED), "table")).reply.text
     assert "Tabletop play" in table and "draw <deck>" in table
+
+
+async def test_a_seat_voted_out_is_handed_over_by_a_player_once(store):
+    svc = await started(store, "mode=enforced")
+    assert not (await svc.sub(ctx(BLUE), "good", OTHER)).ok  # no vote yet: creator or moderator only
+    out = await svc.order(ctx(BLUE), "vote replace good")
+    assert out.ok and "passes" in out.reply.text  # the only other seat voted for it
+    assert not (await svc.sub(ctx(OTHER), "good", OTHER)).ok  # not a player
+    out = await svc.sub(ctx(BLUE), "good", OTHER)
+    assert out.ok and f"<@{OTHER}> now holds **Good**" in out.reply.text
+    assert not (await svc.sub(ctx(BLUE), "good", RED)).ok  # once
+
+
+async def test_a_vote_to_end_ends_the_game_and_the_export_verifies(store):
+    from bot.verify import verify_export
+
+    svc = await started(store, "mode=enforced")
+    assert (await svc.order(ctx(RED), "vote end")).ok
+    out = await svc.order(ctx(BLUE), "accept v1")
+    assert out.ok and "The game is over" in out.reply.text
+    row = await store.latest_game(7)
+    assert row.status == "over"
+    ok, lines = verify_export(await svc.export_data(row))
+    assert ok, lines

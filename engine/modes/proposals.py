@@ -9,7 +9,7 @@ its effect with the table's vocabulary."""
 from __future__ import annotations
 
 from engine.core import Event, InvalidOrder, OrderError
-from engine.modes import talk, trade
+from engine.modes import talk, trade, votes
 from engine.modes.common import Verb, free_text, is_gm, refuse, split_reason, table, title, with_reason
 
 
@@ -51,6 +51,10 @@ def _parse_ruling(verb):
         if not words:
             raise InvalidOrder(f"usage: `{verb} <id> [because <reason>]`")
         kid = words[0].lower()
+        if kid.startswith("v"):
+            if len(words) != 1:
+                raise InvalidOrder(f"usage: `{verb} <vote id> [because <reason>]`")
+            return votes.parse_answer(rs, st, seat, verb, kid, reason)
         if kid.startswith("t"):
             if reason:
                 raise InvalidOrder("a trade is answered without a reason")
@@ -83,6 +87,8 @@ def _apply_ruling(verb):
             return talk.apply_answer(st, seat, verb, args[0])
         if args[0].startswith("t"):
             return trade.apply_answer(st, seat, verb, args[0])
+        if args[0].startswith("v"):
+            return votes.apply_answer(rs, st, seat, verb, args)
         p = proposal(st, args[0])
         reason = " ".join(args[2:]) if len(args) > 2 else None
         if is_gm(seat):

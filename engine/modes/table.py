@@ -12,11 +12,11 @@ from __future__ import annotations
 import json
 
 from engine.core import Action, Event, InvalidOrder, OrderError, Result, RulesetBase
-from engine.modes import GM, WHISPERS, deck, moded_name, pieces, proposals, talk, trade, tracks, turns
+from engine.modes import GM, WHISPERS, deck, moded_name, pieces, proposals, talk, trade, tracks, turns, votes
 from engine.modes.common import is_gm, table, title
 
 VERBS = {v.verb: v for v in (*talk.VERBS, *proposals.VERBS, *turns.VERBS, *pieces.VERBS, *deck.VERBS,
-                             *tracks.VERBS, *trade.VERBS)}
+                             *tracks.VERBS, *trade.VERBS, *votes.VERBS)}
 
 
 def _tact(verb: str, args) -> Action:
@@ -94,7 +94,7 @@ class ModedRuleset(RulesetBase):
         if "table" in st:
             raise InvalidOrder(f"{self.inner.title} keeps a `table` of its own and cannot be wrapped")
         st["table"] = {"mode": self.mode, "whispers": whispers, "pieces": {}, "next_token": 0, "decks": {},
-                       "hands": {}, "tracks": {}, "proposals": [], "pacts": [], "whispers_log": [], "trades": [],
+                       "hands": {}, "tracks": {}, "proposals": [], "pacts": [], "whispers_log": [], "trades": [], "votes": [],
                        "turns": turns.new_turns(self.inner.turn_order or self.inner.seats), "last_roll": None}
         return st
 
@@ -211,7 +211,10 @@ class ModedRuleset(RulesetBase):
         return self.inner.public_order_text(text)
 
     def result(self, state):
-        return self.inner.result(state)
+        return votes.result(state) or self.inner.result(state)
+
+    def replaceable_seats(self, state):
+        return votes.passed_replacements(state)
 
     def whispers(self, state):
         return table(state)["whispers"]
@@ -228,6 +231,7 @@ class ModedRuleset(RulesetBase):
         v["tracks"] = list(v.get("tracks") or []) + tracks.view_tracks(state)
         # the table's own, under one key (a ruleset's view may have `hands` or `decks` of its own)
         v["table"] = {"proposals": proposals.view_part(state), "trades": trade.view_part(state, seat),
+                      "votes": [dict(x) for x in table(state)["votes"]],
                       **deck.view_part(state, seat),
                       **talk.view_part(state, seat)}
         if self.mode == "tabletop" and self.result(state) is None:
