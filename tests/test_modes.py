@@ -185,18 +185,19 @@ def test_hidden_and_secret_pieces():
                           "hex": "city", "count": 1, "ratings": "", "reduced": False, "disrupted": False,
                           "area": "city"}]
     for seat in ("good", "gm"):
-        assert {u["id"] for u in g.view(seat)["units"] if u.get("table")} == {"H1", "S1"}
+        assert {u["id"] for u in g.view(seat)["units"] if u.get("table")} == {"good.H1", "good.S1"}
     play(g, "good", "done")
     # the same answer for a piece hidden from the seat and for none at all
     assert refused(g, "evil", "move S1 city").replace("S1", "X") == refused(g, "evil", "move X city")
     assert refused(g, "evil", "flip H1").replace("H1", "X") == refused(g, "evil", "flip X")
+    play(g, "evil", "place S1 city")  # the same id as good's secret piece: nothing tells evil it exists
     play(g, "evil", "done")
     a, ev = play(g, "good", "move H1 wall-n")
-    assert g.ruleset.format(a) == "move H1 wall-n hidden"  # the mark lets the public log mask it
-    assert g.ruleset.public_order_text("move H1 wall-n hidden") == "move (a face-down piece) wall-n"
+    assert g.ruleset.format(a) == "move good.H1 wall-n hidden"  # the mark lets the public log mask it
+    assert g.ruleset.public_order_text("move good.H1 wall-n hidden") == "move (a face-down piece) wall-n"
     _, ev = play(g, "good", "flip H1")
-    assert ev[0].reveals and "scout `H1`" in ev[0].public
-    assert any(u["id"] == "H1" for u in g.view("evil")["units"])
+    assert ev[0].reveals and "scout `good.H1`" in ev[0].public
+    assert any(u["id"] == "good.H1" for u in g.view("evil")["units"])
     play(g, "good", "flip H1")
     assert any(u["id"] == "?1" for u in g.view("evil")["units"])
     assert "S1" in g.ruleset.secret_text(g.state, "good") and "S1" in g.ruleset.secret_text(g.state, "gm")
@@ -207,7 +208,7 @@ def test_gm_adjusts_with_a_reason_in_assist():
     g = gondor()
     assert "reason" in refused(g, "gm", "place M1 1905 marker")
     _, ev = play(g, "gm", "place M1 1905 marker for westernesse hidden because house rule")
-    assert g.state["table"]["pieces"]["M1"]["owner"] == "westernesse" and "house rule" in ev[0].public
+    assert g.state["table"]["pieces"]["westernesse.M1"]["owner"] == "westernesse" and "house rule" in ev[0].public
     assert "moderator" in refused(g, "sauron", "place X 1905")
 
 

@@ -30,7 +30,7 @@ def can_see(piece: dict, seat: str | None) -> bool:
 def inner_unit(rs, st, seat: str, uid: str) -> dict | None:
     """A unit of the inner game that ``seat`` may adjust: the moderator any it sees (all), a seat at
     tabletop its own side's; None if not a unit (or not one the seat may handle, which reads the same)."""
-    if uid in _pieces(st):
+    if uid in _pieces(st) or f"{seat}.{uid}" in _pieces(st):
         return None
     if is_gm(seat):
         units = rs.inner.full_view(st).get("units") or []
@@ -41,8 +41,16 @@ def inner_unit(rs, st, seat: str, uid: str) -> dict | None:
     return next((u for u in units if str(u.get("id")) == uid), None)
 
 
+def key_of(pid: str, owner: str | None, hide: str | None) -> str:
+    """A hidden piece is kept as ``<owner>.<id>``: ids typed have no dot, so no seat's piece, placed or
+    refused, can tell that another seat's hidden piece has the same id."""
+    return f"{owner}.{pid}" if hide else pid
+
+
 def _visible_piece(st, seat: str, pid: str) -> dict:
     p = _pieces(st).get(pid)
+    if p is None or not can_see(p, seat):
+        p = _pieces(st).get(f"{seat}.{pid}") or p  # one's own hidden piece, by the id one gave it
     # one answer whether the piece does not exist or is hidden from this seat: nothing leaks
     if p is None or not can_see(p, seat):
         raise refuse(f"There is no piece `{pid}` that you can see.")
@@ -79,8 +87,8 @@ def parse_place(rs, st, seat, words):
     kind = need_id(rest[0], "kind").lower() if rest else "piece"
     if hide and owner is None:
         raise InvalidOrder("a hidden piece has an owner: `for <seat>`")
-    if pid in _pieces(st):
-        # the id of a hidden piece is not told: the same answer as for a piece one sees
+    key = key_of(pid, owner, hide)
+    if key in _pieces(st) or (hide is None and any(p["hide"] is None and p["id"] == pid for p in _pieces(st).values())):
         raise refuse(f"A piece `{pid}` is already on the table; choose another id.")
     _gm_reason(rs, seat, reason)
     args = [pid, where, kind]
@@ -107,7 +115,9 @@ def apply_place(rs, st, seat, args):
     pid, where, kind = a[0], a[1], a[2]
     t = table(st)
     t["next_token"] += 1
-    _pieces(st)[pid] = {"id": pid, "at": where, "kind": kind, "owner": owner, "hide": hide, "token": t["next_token"]}
+    key = key_of(pid, owner, hide)
+    _pieces(st)[key] = {"id": key, "at": where, "kind": kind, "owner": owner, "hide": hide, "token": t["next_token"]}
+    pid = key
     why = f" ({reason})" if reason else ""
     full = f"{title(seat)} places {kind} `{pid}` at {where}" + (f" for {title(owner)}" if is_gm(seat) and owner else "") + why
     if hide is None:
