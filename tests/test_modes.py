@@ -430,3 +430,19 @@ def test_vote_refused_or_ruled_by_the_gm():
     play(g, "east", "vote end")
     play(g, "south", "refuse v2 because I am back")
     assert g.view(None)["table"]["votes"][1]["status"] == "refused" and g.result() is None
+
+
+def test_a_declared_secret_order_stays_masked():
+    """Gondor's oil order is secret (16.74): declared in assist play, the public reads it masked."""
+    g = gondor()
+    text = "pour K1 at 1905"
+    a, ev = play(g, "westernesse", "!" + text)
+    canon = g.ruleset.format(a)
+    assert canon == "declare " + text
+    masked = g.ruleset.public_order_text(canon)
+    assert "K1" not in masked and "1905" not in masked and "16.74" in masked
+    assert "K1" not in ev[0].public and "K1" in ev[0].private["westernesse"] and "K1" in ev[0].private["gm"]
+    assert "K1" not in json.dumps(g.view(None)["table"]) and "K1" not in json.dumps(g.view("sauron")["table"])
+    assert g.view("westernesse")["table"]["proposals"][0]["text"] == text
+    _, ev = play(g, "gm", "refuse d1 because not in this phase")
+    assert "K1" not in ev[0].public

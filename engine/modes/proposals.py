@@ -37,8 +37,20 @@ def apply_declare(rs, st, seat, args):
                            "accepted_by": [], "ruling": None})
     obj = obj if len(obj) <= 200 else obj[:199] + "…"
     t["proposals"][-1]["objection"] = obj
-    return [Event(public=f"Declared action {did} by {title(seat)}: `{args[0]}`. The engine: {obj}. "
-                         f"The moderator (or, with none, every other seat) rules: `accept {did}` / `refuse {did}`.")]
+    shown = public_text(rs, args[0])
+    ev = Event(public=f"Declared action {did} by {title(seat)}: `{shown}`. The engine: {obj}. "
+                      f"The moderator (or, with none, every other seat) rules: `accept {did}` / `refuse {did}`.")
+    if shown != args[0]:  # a secret order declared (Gondor's oil, 16.74): as typed to its seat and the moderator
+        ev.private = {s: f"declared action {did} as typed: `{args[0]}`" for s in (seat, "gm")}
+    return [ev]
+
+
+def public_text(rs, text: str) -> str:
+    """A declared text as the public reads it: the ruleset masks its own secret orders."""
+    try:
+        return rs.inner.public_order_text(text)
+    except Exception:  # a text the ruleset cannot read is no order of its, so nothing of it is secret
+        return text
 
 
 def proposal(st, did):
@@ -94,7 +106,8 @@ def _apply_ruling(verb):
         if is_gm(seat):
             p["status"] = "accepted" if verb == "accept" else "refused"
             p["ruling"] = {"by": seat, "reason": reason}
-            return [Event(public=f"Ruling on {p['id']} (`{p['text']}`): **{p['status']}** by the moderator: {reason}.")]
+            return [Event(public=f"Ruling on {p['id']} (`{public_text(rs, p['text'])}`): **{p['status']}** by the "
+                                 f"moderator: {reason}.")]
         if verb == "refuse":
             p["status"] = "refused"
             p["ruling"] = {"by": seat, "reason": reason}
@@ -106,13 +119,19 @@ def _apply_ruling(verb):
         if set(p["accepted_by"]) >= set(others):
             p["status"] = "accepted"
             p["ruling"] = {"by": "+".join(sorted(p["accepted_by"])), "reason": "every other seat accepted"}
-            line += f" Every other seat has: **accepted** (`{p['text']}`)."
+            line += f" Every other seat has: **accepted** (`{public_text(rs, p['text'])}`)."
         return [Event(public=line)]
     return apply
 
 
-def view_part(st) -> list[dict]:
-    return [dict(p) for p in table(st)["proposals"]]
+def view_part(rs, st, seat) -> list[dict]:
+    out = []
+    for p in table(st)["proposals"]:
+        p = dict(p)
+        if not (seat is not None and (is_gm(seat) or seat == p["seat"])):
+            p["text"] = public_text(rs, p["text"])
+        out.append(p)
+    return out
 
 
 VERBS = (

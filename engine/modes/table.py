@@ -202,6 +202,8 @@ class ModedRuleset(RulesetBase):
         return None if self.mode == "tabletop" or is_gm(seat) else self.inner.deadline_action(state, seat)
 
     def public_order_text(self, text):
+        if text.startswith("declare "):  # a declared secret order stays masked (proposals.public_text)
+            return "declare " + proposals.public_text(self, text[len("declare "):])
         words = text.split(" ")
         v = VERBS.get(words[0]) if words else None
         if v is not None and v.redact is not None:
@@ -230,7 +232,7 @@ class ModedRuleset(RulesetBase):
         v["units"] = list(v.get("units") or []) + pieces.view_units(self, state, seat)
         v["tracks"] = list(v.get("tracks") or []) + tracks.view_tracks(state)
         # the table's own, under one key (a ruleset's view may have `hands` or `decks` of its own)
-        v["table"] = {"proposals": proposals.view_part(state), "trades": trade.view_part(state, seat),
+        v["table"] = {"proposals": proposals.view_part(self, state, seat), "trades": trade.view_part(state, seat),
                       "votes": [dict(x) for x in table(state)["votes"]],
                       **deck.view_part(state, seat),
                       **talk.view_part(state, seat)}
