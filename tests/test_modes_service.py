@@ -144,3 +144,35 @@ async def test_a_vote_to_end_ends_the_game_and_the_export_verifies(store):
     assert row.status == "over"
     ok, lines = verify_export(await svc.export_data(row))
     assert ok, lines
+
+
+def test_console_plays_assist_mode_with_the_moderator(tmp_path):
+    """`palantir local gondor --mode assist`: every seat and the moderator's, `/whisper`, rulings."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    script = tmp_path / "assist.txt"
+    script.write_text("\n".join([
+        "/order Gothmog harangues the orcs",
+        "!expect-error /order deploy GOT 9999",
+        "/order !deploy GOT 9999",
+        "as gm",
+        "!expect-error /order accept d1",
+        "/order accept d1 because a leader may harangue",
+        "/order refuse d2 because off the map",
+        "as sauron",
+        "/whisper seat:westernesse text:yield the city",
+        "/game log",
+    ]) + "\n")
+    res = subprocess.run([sys.executable, "-m", "bot.cli", "local", "gondor", "--mode", "assist", "--seed", "3",
+                          "--no-images", "--script", str(script)], cwd=tmp_path, capture_output=True, text=True,
+                         timeout=300, env=dict(os.environ, PYTHONPATH=str(root)))
+    assert res.returncode == 0, res.stdout[-3000:] + res.stderr[-3000:]
+    out = res.stdout
+    assert "**accepted** by the moderator" in out and "**refused** by the moderator" in out
+    whisper = [ln for ln in out.splitlines() if "yield the city" in ln and not ln.startswith("> ")]
+    assert whisper and all(ln.startswith(("[to sauron]", "[to westernesse]", "[to gm]")) for ln in whisper)
+    assert "[to sauron] `#5` sauron: `whisper (private)`" in out
