@@ -121,10 +121,16 @@ def apply_give(rs, st, seat, args):
                   private={to: f"{title(seat)} gives you `{card}`.", "gm": f"{title(seat)} gives `{card}` to {title(to)}."})]
 
 
-def _unlocked(st, seat, card):
-    from engine.modes.trade import check_unlocked
+def locked(st, seat) -> dict[str, str]:
+    """card (lower case) -> the open trade that locks it, for ``seat``'s offers (trade.py)."""
+    return {c.lower(): t["id"] for t in table(st)["trades"] if t["status"] == "open" and t["from"] == seat
+            for c in t["give"]}
 
-    check_unlocked(st, seat, card)
+
+def _unlocked(st, seat, card):
+    tid = locked(st, seat).get(card.lower())
+    if tid:
+        raise refuse(f"`{card}` is locked in your open offer {tid} (`withdraw {tid}` frees it).")
 
 
 def parse_reshuffle(rs, st, seat, words):

@@ -18,15 +18,8 @@ def trade(st, tid):
     return next((t for t in _trades(st) if t["id"] == tid), None)
 
 
-def locked(st, seat) -> dict[str, str]:
-    """card (lower case) -> the open trade that locks it, for ``seat``'s offers."""
-    return {c.lower(): t["id"] for t in _trades(st) if t["status"] == "open" and t["from"] == seat for c in t["give"]}
-
-
 def check_unlocked(st, seat, card) -> None:
-    tid = locked(st, seat).get(card.lower())
-    if tid:
-        raise refuse(f"`{card}` is locked in your open offer {tid} (`withdraw {tid}` frees it).")
+    deck._unlocked(st, seat, card)
 
 
 def _cards(word: str) -> list[str]:
