@@ -39,6 +39,17 @@ class Views:
             left = [u["id"] for u in own["units"] if u["side"] == seat and u["hex"] is None]
             if left and own.get("turn") == 0:
                 text += f"\n{self.seat_title(seat)}: still to deploy: {', '.join(left)}."
+        table = v.get("table") if rs.optional_seats else None
+        if table:  # a game with a level of play: what waits for an answer (public)
+            waiting = [f"declared {p['id']} (`{clip(p['text'], 60)}`)" for p in table.get("proposals", [])
+                       if p["status"] == "open"]
+            waiting += [f"vote {x['id']} ({x['kind']}{' ' + x['seat'] if x.get('seat') else ''})"
+                        for x in table.get("votes", []) if x["status"] == "open"]
+            waiting += [f"pact {k['id']}" for k in table.get("pacts", []) if k["status"] == "proposed"]
+            waiting += [f"trade {t['id']} ({t['from']} → {t['to']})" for t in table.get("trades", [])
+                        if t["status"] == "open"]
+            if waiting:
+                text += "\nAwaiting an answer: " + ", ".join(waiting) + "."
         if row.status in ("over", "ended") and game.result() is None:
             text += "\nResult: none, the game was ended by its creator or a moderator."
         return Outcome.private(clip(text, MAX_TEXT))

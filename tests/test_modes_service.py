@@ -176,3 +176,11 @@ def test_console_plays_assist_mode_with_the_moderator(tmp_path):
     whisper = [ln for ln in out.splitlines() if "yield the city" in ln and not ln.startswith("> ")]
     assert whisper and all(ln.startswith(("[to sauron]", "[to westernesse]", "[to gm]")) for ln in whisper)
     assert "[to sauron] `#5` sauron: `whisper (private)`" in out
+
+
+async def test_status_lists_what_awaits_an_answer(store):
+    svc = await started(store, "mode=assist")
+    await svc.order(ctx(RED), "!take 9")
+    await svc.order(ctx(BLUE), "vote end")
+    text = (await svc.status(ctx(OTHER))).reply.text
+    assert "Awaiting an answer: declared d1 (`take 9`), vote v1 (end)." in text
