@@ -446,3 +446,17 @@ def test_a_declared_secret_order_stays_masked():
     assert g.view("westernesse")["table"]["proposals"][0]["text"] == text
     _, ev = play(g, "gm", "refuse d1 because not in this phase")
     assert "K1" not in ev[0].public
+
+
+def test_show_a_card_to_one_seat():
+    g = Game.new(get_ruleset("trio-pbp@tabletop"), {"mode": "tabletop"}, "show")
+    play(g, "south", "deck d c1 c2 c3")
+    play(g, "south", "draw d")
+    [card] = [c for _, c in g.state["table"]["hands"]["south"]]
+    a, ev = play(g, "south", f"show {card} to north")
+    assert g.ruleset.public_order_text(g.ruleset.format(a)) == "show (a card) to north"
+    assert card not in ev[0].public and card in ev[0].private["north"]
+    assert g.view("north")["table"]["hands"]["south"] == [card]
+    assert g.view("east")["table"]["hands"]["south"] == ["?"] and g.view(None)["table"]["hands"]["south"] == ["?"]
+    play(g, "south", f"give {card} to east")
+    assert g.view("north")["table"]["hands"]["east"] == ["?"]  # shown while in south's hand only

@@ -1,7 +1,8 @@
 """Decks and hands: ``deck <name> [open] <card>...`` makes a deck shuffled with the game's dice
 stream; ``draw <deck>`` takes its top card into the seat's hand; ``discard <card>`` puts a card of
 the hand face up on its deck's discard pile; ``give <card> to <seat>`` hands it over;
-``reshuffle <deck>`` shuffles the discards back in. A hand is face down (its holder and the
+``reshuffle <deck>`` shuffles the discards back in; ``show <card> to <seat>`` lets one seat see a card
+of your hand (until it leaves your hand). A hand is face down (its holder and the
 moderator see the cards, the others how many) unless its deck is ``open``. A shuffle's draws are
 not shown as dice (they would tell the order of the deck); the dice counter records them."""
 from __future__ import annotations
@@ -93,9 +94,19 @@ def parse_discard(rs, st, seat, words):
     return (_hands(st)[seat][i][1],)
 
 
+def _shown(st) -> dict:
+    return table(st).setdefault("shown", {})
+
+
+def left_hand(st, card) -> None:
+    """A card changed hands or was discarded: whom it was shown to no longer matters."""
+    _shown(st).pop(card.lower(), None)
+
+
 def apply_discard(rs, st, seat, args):
     i = _held(st, seat, args[0])
     name, card = _hands(st)[seat].pop(i)
+    left_hand(st, card)
     _decks(st)[name]["discard"].append(card)
     return [Event(public=f"{title(seat)} discards `{card}` face up on `{name}`'s discards.")]
 
@@ -114,6 +125,7 @@ def parse_give(rs, st, seat, words):
 def apply_give(rs, st, seat, args):
     card, to = args[0], args[2]
     name, card = _hands(st)[seat].pop(_held(st, seat, card))
+    left_hand(st, card)
     _hands(st).setdefault(to, []).append([name, card])
     if _decks(st)[name]["open"]:
         return [Event(public=f"{title(seat)} gives `{card}` to {title(to)}.")]
@@ -150,6 +162,25 @@ def apply_reshuffle(rs, st, seat, args):
                   reveals=True)]
 
 
+def parse_show(rs, st, seat, words):
+    if len(words) != 3 or words[1].lower() != "to":
+        raise InvalidOrder("usage: `show <card> to <seat>`")
+    i = _held(st, seat, words[0])
+    to = parse_seat(rs, words[2])
+    if to == seat:
+        raise refuse("You see your own hand.")
+    return (_hands(st)[seat][i][1], "to", to)
+
+
+def apply_show(rs, st, seat, args):
+    card, to = args[0], args[2]
+    seen = _shown(st).setdefault(card.lower(), [])
+    if to not in seen:
+        seen.append(to)
+    return [Event(public=f"{title(seat)} shows {title(to)} a card.",
+                  private={to: f"{title(seat)} shows you `{card}`.", "gm": f"{title(seat)} shows `{card}` to {title(to)}."})]
+
+
 def view_part(st, seat) -> dict:
     decks = {n: {"cards": len(d["cards"]), "discard": list(d["discard"]), "open": d["open"]} for n, d in _decks(st).items()}
     hands = {}
@@ -157,7 +188,7 @@ def view_part(st, seat) -> dict:
         if seat is not None and (is_gm(seat) or seat == s):
             hands[s] = [c for _, c in cards]
         else:
-            shown = [c for n, c in cards if _decks(st)[n]["open"]]
+            shown = [c for n, c in cards if _decks(st)[n]["open"] or seat in _shown(st).get(c.lower(), ())]
             hands[s] = shown + ["?"] * (len(cards) - len(shown))
     return {"decks": decks, "hands": hands}
 
@@ -180,6 +211,8 @@ VERBS = (
     Verb("draw", "draw <deck>: its top card into your hand", parse_draw, apply_draw, vocabulary=True),
     Verb("discard", "discard <card>: face up on its deck's discards", parse_discard, apply_discard, vocabulary=True),
     Verb("give", "give <card> to <seat>", parse_give, apply_give, redact=redact_give, vocabulary=True),
+    Verb("show", "show <card> to <seat>: one seat sees a card of your hand", parse_show, apply_show,
+         redact=lambda args: f"show (a card) to {args[2]}"),
     Verb("reshuffle", "reshuffle <deck>: the discards back in, shuffled", parse_reshuffle, apply_reshuffle,
          vocabulary=True),
 )

@@ -106,6 +106,7 @@ def apply_answer(st, seat, verb, tid):
     for frm, to, cards in ((t["from"], t["to"], t["give"]), (t["to"], t["from"], t["get"])):
         for c in cards:
             pair = hands[frm].pop(deck._held(st, frm, c))
+            deck.left_hand(st, pair[1])
             hands.setdefault(to, []).append(pair)
     t["status"] = "accepted"
     return [Event(public=f"{title(seat)} accepts trade {tid}: the cards change hands.",
