@@ -460,3 +460,22 @@ def test_show_a_card_to_one_seat():
     assert g.view("east")["table"]["hands"]["south"] == ["?"] and g.view(None)["table"]["hands"]["south"] == ["?"]
     play(g, "south", f"give {card} to east")
     assert g.view("north")["table"]["hands"]["east"] == ["?"]  # shown while in south's hand only
+
+
+@pytest.mark.parametrize("name", ["gondor", "celebrant", "risk-minas-tirith"])
+@pytest.mark.parametrize("mode", ["enforced", "assist", "tabletop"])
+def test_every_ruleset_at_every_level(name, mode):
+    from render import render_view
+
+    rs = get_ruleset(f"{name}@{mode}")
+    g = Game.new(rs, {"mode": mode}, "every")
+    assert rs.seats[-1] == "gm" and g.active_seats() and "gm" not in g.active_seats()
+    seat = g.active_seats()[0]
+    assert g.legal_texts(seat, limit=5) and g.legal_texts("gm", limit=5)
+    for s in (None, *rs.seats):
+        v = g.view(s)
+        assert v["mode"] == mode and "table" in v
+    expected = "\n".join(f"{s.title()}: {t}" for s in rs.inner.seats if (t := rs.inner.secret_text(g.state, s)))
+    assert rs.secret_text(g.state, "gm") == (expected or None)  # the moderator reads every seat's secrets
+    assert render_view(g.view(None), rs.game_board().drawable, focus=True)[:4] == b"\x89PNG"
+    play(g, seat, g.legal_texts(seat, limit=1)[0])  # the first legal action is accepted
