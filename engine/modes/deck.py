@@ -95,7 +95,7 @@ def parse_discard(rs, st, seat, words):
 
 
 def _shown(st) -> dict:
-    return table(st).setdefault("shown", {})
+    return table(st)["shown"]
 
 
 def left_hand(st, card) -> None:

@@ -94,7 +94,7 @@ class ModedRuleset(RulesetBase):
         if "table" in st:
             raise InvalidOrder(f"{self.inner.title} keeps a `table` of its own and cannot be wrapped")
         st["table"] = {"mode": self.mode, "whispers": whispers, "pieces": {}, "next_token": 0, "decks": {},
-                       "hands": {}, "tracks": {}, "proposals": [], "pacts": [], "whispers_log": [], "trades": [], "votes": [],
+                       "hands": {}, "tracks": {}, "proposals": [], "pacts": [], "whispers_log": [], "trades": [], "votes": [], "shown": {},
                        "turns": turns.new_turns(self.inner.turn_order or self.inner.seats), "last_roll": None}
         return st
 
