@@ -3,7 +3,8 @@ verbs (pieces, hidden ones too, decks, tracks, rolls, whispers, pacts, trades, v
 and rulings) and junk, by random seats and the moderator. Checks: a refused order changes nothing; every
 accepted order's canonical text parses back to itself on the same position; no hidden piece's id or kind,
 no face-down card, no whisper and no secret pact reaches the public view or the public text of any order;
-replaying the accepted orders from the first state gives the same final state.
+replaying the accepted orders from the first state gives the same final state; views, secrets and
+legal actions never change the state.
 
 A small sample runs by default; PALANTIR_FUZZ_GAMES=200 runs more."""
 import json
@@ -87,7 +88,11 @@ def test_random_play_at_a_level(name, mode):
                     revealed.update(w.strip("`.,:") for w in e.public.split() if "zzspy" in w or "." in w)
             log.append({"seq": len(log) + 1, "seat": seat, "kind": "order", "text": canon,
                         "dice_before": dice, "dice_after": g.dice_drawn()})
+            pure = state_digest(g.state)
             public = public_text_of(g, log)
+            for s in rs.seats:  # reading a game changes nothing
+                g.view(s), rs.secret_text(g.state, s), g.legal_texts(s, limit=3)
+            assert state_digest(g.state) == pure
             for word in SECRET_WORDS:
                 assert word not in public, (word, canon)
             for p in g.state["table"]["pieces"].values():
