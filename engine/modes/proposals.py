@@ -135,9 +135,9 @@ def view_part(rs, st, seat) -> list[dict]:
 
 
 VERBS = (
-    Verb("declare", "declare <text> (or `!<order>`): a declared action, for a ruling", parse_declare, apply_declare,
+    Verb("declare", "declare <text>: a declared action, for a ruling (or `!<order>`)", parse_declare, apply_declare,
          modes=("assist", "tabletop")),
-    Verb("accept", "accept <id> [because <reason>]: a declared action (the moderator gives a reason) or a pact",
+    Verb("accept", "accept <id> [because <reason>]: a declared action (the moderator gives a reason), a pact, a trade or a vote",
          _parse_ruling("accept"), _apply_ruling("accept"),
          redact=lambda args: "accept (secret)" if "secret" in args[:2] else None),
     Verb("refuse", "refuse <id> [because <reason>]", _parse_ruling("refuse"), _apply_ruling("refuse"),

@@ -73,12 +73,14 @@ class ModedRuleset(RulesetBase):
         if self.mode == "assist":
             lines.append("An order the engine cannot read, or `!<order>` it refuses, is declared for a ruling.")
         if self.mode == "tabletop":
-            lines.append("Seats act in turn; `done` passes to the next. The vocabulary:")
+            lines.append("Seats act in turn; `done` passes to the next.")
+        cards = {"deck", "draw", "discard", "give", "show", "reshuffle", "offer", "counter", "withdraw"}
         for v in VERBS.values():
-            if self.mode in v.modes and (self.mode == "tabletop" or not v.vocabulary or v.verb in ("set", "roll",
-                                                                                                   "place", "move",
-                                                                                                   "remove", "flip")):
-                lines.append(f"- `{v.usage}`" + (" (the moderator, with a reason)" if v.vocabulary and self.mode != "tabletop" else ""))
+            if self.mode not in v.modes or (self.mode != "tabletop" and v.verb in cards):
+                continue
+            syntax, _, what = v.usage.partition(": ")
+            who = " (the moderator's here)" if v.vocabulary and self.mode != "tabletop" else ""
+            lines.append(f"- `{syntax}`" + (f": {what}" if what else "") + who)
         return "\n".join(lines)
 
     # ---------------------------------------------------------------- the game
