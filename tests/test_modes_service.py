@@ -184,3 +184,15 @@ async def test_status_lists_what_awaits_an_answer(store):
     await svc.order(ctx(BLUE), "vote end")
     text = (await svc.status(ctx(OTHER))).reply.text
     assert "Awaiting an answer: declared d1 (`take 9`), vote v1 (end)." in text
+
+
+async def test_undo_of_table_orders(store):
+    svc = await started(store, "mode=tabletop")
+    assert (await svc.order(ctx(RED), "place A1 city infantry")).ok
+    out = await svc.undo(ctx(RED))
+    assert out.ok and "takes back" in out.reply.text  # nothing hidden, no dice: free
+    row = await store.live_game(7)
+    assert (await svc.load(row)).state["table"]["pieces"] == {}
+    assert (await svc.whisper(ctx(RED), "evil", "a secret")).ok
+    out = await svc.undo(ctx(RED))
+    assert out.ok and "agree" in out.reply.text  # the whisper was read: the others must agree
