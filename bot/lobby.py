@@ -177,10 +177,12 @@ class Lobby:
 
     @_locked(needs_game=True)
     async def table_rooms(self, ctx: Ctx, row: GameRow,
-                          open_room: Callable[[str, list[int]], Awaitable[int]] | None = None) -> Outcome:
-        """`/game table`: a private thread for each pair of seats (their holders and the moderator),
-        where the server allows private threads. ``open_room(name, user_ids)`` is the transport's
-        (it returns the thread's id or raises ``PlaceError``). Each pair gets one room, ever."""
+                          open_room: Callable[[str, list[int]], Awaitable[int]] | None = None,
+                          subset: str | None = None) -> Outcome:
+        """`/game table [seats:a+b+c]`: a private thread for each pair of seats, or for the seats named
+        (their holders and the moderator), where the server allows private threads. ``open_room(name,
+        user_ids)`` is the transport's (it returns the thread's id or raises ``PlaceError``). Each set
+        of seats gets one room, ever."""
         if not self._can_admin(ctx, row):
             return Outcome.error("Only the game's creator or a member with Manage Server opens the private rooms.")
         game = await self.load(row)
@@ -194,27 +196,40 @@ class Lobby:
         gm = seats.get(GM)
         key = f"rooms:{row.id}"
         rooms = json.loads(await self.store.get_setting(key) or "{}")
-        made: list[tuple[str, str, int]] = []
-        for a, b in combinations(players, 2):
-            if f"{a}+{b}" in rooms or seats[a] == seats[b]:
+        if subset:
+            wanted = [w.strip().lower() for w in subset.replace(",", "+").split("+") if w.strip()]
+            bad = [w for w in wanted if w not in players]
+            if bad:
+                return Outcome.error(f"`{clip(bad[0], 30)}` is not a seat held here. Seats: {', '.join(players)}.")
+            groups = [tuple(s for s in players if s in wanted)]
+        else:
+            groups = list(combinations(players, 2))
+        made: list[tuple[tuple[str, ...], int]] = []
+        for group in groups:
+            holders = {seats[s] for s in group}
+            if "+".join(group) in rooms or len(holders) < 2:
                 continue
-            users = sorted({seats[a], seats[b]} | ({gm} if gm else set()))
+            users = sorted(holders | ({gm} if gm else set()))
+            names = " & ".join(self.seat_title(s) for s in group)
             try:
-                tid = await open_room(clip(f"{self.seat_title(a)} & {self.seat_title(b)} (private)", 100), users)
+                tid = await open_room(clip(f"{names} (private)", 100), users)
             except PlaceError as e:
                 if not made:
                     return Outcome.error(f"No private room was opened: {e}")
                 break
-            rooms[f"{a}+{b}"] = tid
-            made.append((a, b, tid))
+            rooms["+".join(group)] = tid
+            made.append((group, tid))
         if not made:
-            return Outcome.error("Every pair of seats held by two players already has its private room.")
+            return Outcome.error("Those seats already have their private room (or are held by one player)." if subset
+                                 else "Every pair of seats held by two players already has its private room.")
         await self.store.set_setting(key, json.dumps(rooms))
-        out = Outcome.public_reply(f"Private rooms opened, one for each pair of seats ({len(made)}): "
-                                   "each is read by its two players" + (" and the moderator." if gm else "."))
-        for a, b, tid in made:
-            out.elsewhere[tid] = [Post(text=f"A private room for **{self.seat_title(a)}** and "
-                                            f"**{self.seat_title(b)}**" + (" (the moderator reads it too)" if gm else "")
+        what = "for " + " & ".join(self.seat_title(s) for s in made[0][0]) if subset else \
+            f"one for each pair of seats ({len(made)})"
+        out = Outcome.public_reply(f"Private rooms opened, {what}: each is read by its players"
+                                   + (" and the moderator." if gm else "."))
+        for group, tid in made:
+            out.elsewhere[tid] = [Post(text="A private room for " + ", ".join(f"**{self.seat_title(s)}**" for s in group)
+                                            + (" (the moderator reads it too)" if gm else "")
                                             + ". Orders still go in the game's channel.")]
         return out
 

@@ -138,9 +138,10 @@ class GameCog(commands.Cog):
         await deliver(interaction, await guarded(interaction, run(), False), svc)
 
     @game.command(name="table", description="A private thread for each pair of seats (creator or Manage Server)")
-    async def table(self, interaction: discord.Interaction):
+    @app_commands.describe(seats="Only these seats, one room: e.g. good+evil (default: every pair)")
+    async def table(self, interaction: discord.Interaction, seats: app_commands.Range[str, 1, 100] | None = None):
         svc = _service(interaction)
-        out = svc.table_rooms(ctx_of(interaction), room_opener(interaction))
+        out = svc.table_rooms(ctx_of(interaction), room_opener(interaction), seats)
         await deliver(interaction, await guarded(interaction, out, False), svc)
 
     @game.command(name="join", description="Take a seat")

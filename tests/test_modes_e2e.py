@@ -211,7 +211,7 @@ async def test_game_table_opens_a_private_thread_per_pair_of_seats(tmp_path):
         assert len(threads) == 1
         thread = threads[0]
         await s.wait_for(lambda: s.messages(thread.id))
-        assert "A private room for **Good** and **Evil**" in s.messages(thread.id)[0].content
+        assert "A private room for **Good**, **Evil**" in s.messages(thread.id)[0].content
         assert thread.type == 12 and thread.thread_members >= {w.alice, w.bob, w.mod}
         assert w.carol not in thread.thread_members
         assert not any("A private room" in m.content for m in s.all_visible_to(w.carol))

@@ -122,3 +122,27 @@ async def test_tabletop_deadline_passes_the_seat_to_act_in_the_declared_order(sv
     row = await svc.store.live_game(9)
     assert [(a.seat, a.text) for a in await svc.store.actions(row.id)] == [("south", "done")]
     assert (await svc.load(row)).active_seats() == ["north"]
+
+
+async def test_private_rooms_for_every_pair_or_a_subset(svc):
+    svc, clock = svc
+    assert (await svc.new_game(ctx(N), "trio-pbp", "mode=assist")).ok
+    for seat, uid in USERS.items():
+        await svc.join(ctx(uid), seat)
+    await svc.join(ctx(MOD, mod=True), "gm")
+    opened = []
+
+    async def open_room(name, users):
+        opened.append((name, users))
+        return 1000 + len(opened)
+
+    assert not (await svc.table_rooms(ctx(E), open_room)).ok  # not the creator
+    out = await svc.table_rooms(ctx(N), open_room)
+    assert out.ok and "(3)" in out.reply.text
+    assert [sorted(u) for _, u in opened] == [sorted([N, E, MOD]), sorted([N, S, MOD]), sorted([E, S, MOD])]
+    assert set(out.elsewhere) == {1001, 1002, 1003}
+    out = await svc.table_rooms(ctx(N), open_room, "south+north+east")
+    assert out.ok and opened[-1] == ("North & East & South (private)", sorted([N, E, S, MOD]))
+    assert not (await svc.table_rooms(ctx(N), open_room, "north+east")).ok  # that pair has its room
+    assert not (await svc.table_rooms(ctx(N), open_room, "north+nobody")).ok
+    assert len(opened) == 4
