@@ -366,7 +366,9 @@ class Table:
         for e in events:
             for s, t in e.private.items():
                 if s in seats:
-                    dms[seats[s]].append(Post(text=f"**{self.seat_title(s)}** (private): {t}"))
+                    # a secret order's DMs (a whisper, a secret pact, a card shown or given): if one cannot
+                    # be delivered, the channel must not be told who was to receive it
+                    dms[seats[s]].append(Post(text=f"**{self.seat_title(s)}** (private): {t}", quiet=secret))
         for uid, posts in self._changed_secrets(rs, seats, old_game_state, new_state).items():
             dms[uid].extend(posts)
         out.dms = dict(dms)

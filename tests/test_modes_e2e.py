@@ -218,3 +218,22 @@ async def test_game_table_opens_a_private_thread_per_pair_of_seats(tmp_path):
         r = await w.cmd(w.alice, "game", "table")
         assert r.ephemeral and "already has" in r.content  # once per pair
         s.assert_clean()
+
+
+async def test_an_undelivered_whisper_is_not_announced_in_the_channel(tmp_path):
+    async with World() as w:
+        w.server.users[w.bob].dms_open = False
+        await w.start_bot(tmp_path / "closed.db")
+        s = w.server
+        await w.cmd(w.alice, "game", "new", ruleset="risk-minas-tirith", options="mode=enforced")
+        await w.cmd(w.alice, "game", "join", seat="good")
+        await w.cmd(w.bob, "game", "join", seat="evil")
+        await (await w.cmd(w.alice, "game", "start")).wait_for_messages(2)
+        n = len(s.messages(w.cid))
+        r = await w.cmd(w.alice, "whisper", seat="evil", text="meet at the gate")
+        assert r.ephemeral
+        import asyncio
+        await asyncio.sleep(0.3)
+        assert len(s.messages(w.cid)) == n  # no "could not send a direct message to <@bob>" in public
+        assert not any(str(w.bob) in (m.content or "") for m in s.messages(w.cid)[n:])
+        s.assert_clean()
