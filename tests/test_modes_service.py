@@ -196,3 +196,17 @@ async def test_undo_of_table_orders(store):
     assert (await svc.whisper(ctx(RED), "evil", "a secret")).ok
     out = await svc.undo(ctx(RED))
     assert out.ok and "agree" in out.reply.text  # the whisper was read: the others must agree
+
+
+async def test_replay_of_a_tabletop_game_from_a_seat_and_the_moderator(store):
+    svc = GameService(store, seed_source=lambda: "seed-r", clock=lambda: 1000.0)  # with the real renderer
+    await svc.new_game(ctx(RED), "risk-minas-tirith", "mode=tabletop")
+    await svc.join(ctx(RED), "good")
+    await svc.join(ctx(BLUE), "evil")
+    await svc.join(ctx(MOD, mod=True), "gm")
+    await svc.start(ctx(RED))
+    for text in ("place H1 city scout hidden", "done"):
+        assert (await svc.order(ctx(RED), text)).ok
+    for who in (BLUE, MOD):
+        out = await svc.replay(ctx(who))
+        assert out.ok and out.reply.image[:6] in (b"GIF87a", b"GIF89a"), out.reply.text
