@@ -390,4 +390,5 @@ class Table:
             deadline = await self._sync_clock(fresh, game)
             if out.notice and deadline and merge is None:
                 out.notice = await notice(deadline)
+        out.board_edit = await self.board_edit(row.id)  # the status board, if the game has one, edited in place
         return out

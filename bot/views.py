@@ -16,17 +16,41 @@ HELP_TOPICS = ("orders", "setup", "phases", "secrets", "notation", "move", "comb
 class Views:
     """A part of ``GameService`` (``bot/service.py``); see the module's docstring."""
 
-    async def status(self, ctx: Ctx) -> Outcome:
+    async def status(self, ctx: Ctx, public: bool = False) -> Outcome:
+        """The game's status, privately (with the caller's own reminders); with ``public``, posted in
+        the channel as the game's status board, which the bot then edits in place after every order
+        instead of posting it again."""
         row = await self._current(ctx)  # a finished game still answers
         if isinstance(row, Outcome):
             return row
+        text = await self.status_text(row)
+        if public:
+            if row.status not in ("open", "active"):
+                return Outcome.error("The game is over: its status board stays as it was.")
+            out = Outcome.public_reply(clip(text, MAX_TEXT))
+            out.board = row.id
+            return out
+        if row.status == "open":
+            return Outcome.private(text)
+        rs = get_ruleset(row.ruleset)
+        seats = await self.store.seats(row.id)
+        game = await self.load(row)
+        for seat in (s for s in rs.seats if seats.get(s) == ctx.user_id):
+            own = game.view(seat)
+            left = [u["id"] for u in own["units"] if u["side"] == seat and u["hex"] is None]
+            if left and own.get("turn") == 0:
+                text += f"\n{self.seat_title(seat)}: still to deploy: {', '.join(left)}."
+        return Outcome.private(clip(text, MAX_TEXT))
+
+    async def status_text(self, row) -> str:
+        """What anyone may read of the game's state (the status board's text)."""
         rs = get_ruleset(row.ruleset)
         seats = await self.store.seats(row.id)
         seat_list = ", ".join(f"{self.seat_title(s)}: " + (f"<@{seats[s]}>" if s in seats else "free") for s in rs.seats)
         # a game made with a level of play says which (a plain game is enforced, as it always was)
         level = f"Level of play: **{rs.mode}**." if rs.optional_seats else ""
         if row.status == "open":
-            return Outcome.private(f"**{rs.title}**, waiting to start. Seats: {seat_list}.{' ' + level if level else ''}")
+            return f"**{rs.title}**, waiting to start. Seats: {seat_list}.{' ' + level if level else ''}"
         game = await self.load(row)
         v = game.view(None)
         head, _ = self._turn_line(game, seats, ping=False)
@@ -34,11 +58,6 @@ class Views:
                            for t in v.get("tracks", []) if isinstance(t, dict))
         text = (f"**{rs.title}** ({row.status}). Seats: {seat_list}.{' ' + level if level else ''}\n{head}\n"
                 f"{await self._deadline_line(row)}\n{tracks}\nOrders so far: {row.seq}.")
-        for seat in (s for s in rs.seats if seats.get(s) == ctx.user_id):
-            own = game.view(seat)
-            left = [u["id"] for u in own["units"] if u["side"] == seat and u["hex"] is None]
-            if left and own.get("turn") == 0:
-                text += f"\n{self.seat_title(seat)}: still to deploy: {', '.join(left)}."
         table = v.get("table") if rs.optional_seats else None
         if table:  # a game with a level of play: what waits for an answer (public)
             waiting = [f"declared {p['id']} (`{clip(p['text'], 60)}`)" for p in table.get("proposals", [])
@@ -52,7 +71,19 @@ class Views:
                 text += "\nAwaiting an answer: " + ", ".join(waiting) + "."
         if row.status in ("over", "ended") and game.result() is None:
             text += "\nResult: none, the game was ended by its creator or a moderator."
-        return Outcome.private(clip(text, MAX_TEXT))
+        return text
+
+    async def set_board(self, game_id: int, channel_id: int, message_id: int) -> None:
+        """The transport posted a game's status board: remember where, to edit it in place."""
+        await self.store.set_setting(f"board:{game_id}", f"{channel_id}:{message_id}")
+
+    async def board_edit(self, game_id: int) -> tuple[int, int, str] | None:
+        """(channel, message, text) of the game's status board as it should read now, if it has one."""
+        at = await self.store.get_setting(f"board:{game_id}")
+        if not at:
+            return None
+        channel_id, message_id = (int(x) for x in at.split(":"))
+        return channel_id, message_id, clip(await self.status_text(await self.store.game(game_id)), MAX_TEXT)
 
     async def map(self, ctx: Ctx, around: str | None = None, mine: bool = False, whole: bool = False,
                   radius: int | str | None = None) -> Outcome:

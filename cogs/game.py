@@ -163,8 +163,9 @@ class GameCog(commands.Cog):
         await answer(interaction, "start", public=True)
 
     @game.command(name="status", description="Turn, phase, who must act, the tracks")
-    async def status(self, interaction: discord.Interaction):
-        await answer(interaction, "status")
+    @app_commands.describe(public="Post it in the channel as the status board, edited in place after every order")
+    async def status(self, interaction: discord.Interaction, public: bool = False):
+        await answer(interaction, "status", public, public=public)
 
     @game.command(name="map", description="The public map, or your own seat's view (private)")
     @app_commands.describe(around="Zoom in on this hex (XXYY) or area", mine="Your own seat's view, privately",

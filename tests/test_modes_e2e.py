@@ -237,3 +237,25 @@ async def test_an_undelivered_whisper_is_not_announced_in_the_channel(tmp_path):
         assert len(s.messages(w.cid)) == n  # no "could not send a direct message to <@bob>" in public
         assert not any(str(w.bob) in (m.content or "") for m in s.messages(w.cid)[n:])
         s.assert_clean()
+
+
+async def test_status_board_is_edited_in_place(tmp_path):
+    async with World() as w:
+        await w.start_bot(tmp_path / "board.db")
+        s = w.server
+        await w.cmd(w.alice, "game", "new", ruleset="risk-minas-tirith", options="mode=tabletop")
+        await w.cmd(w.alice, "game", "join", seat="good")
+        await w.cmd(w.bob, "game", "join", seat="evil")
+        await (await w.cmd(w.alice, "game", "start")).wait_for_messages(2)
+        r = await w.cmd(w.carol, "game", "status", public=True)
+        assert not r.ephemeral and "Orders so far: 0." in r.content and r.message.pinged() == set()
+        board = r.message
+        await (await w.cmd(w.alice, "order", text="roll 2d6 for the gate")).wait_for_messages(1)
+        await s.wait_for(lambda: any(m.id == board.id and "Orders so far: 1." in m.content for m in s.messages(w.cid)))
+        now = next(m for m in s.messages(w.cid) if m.id == board.id)
+        assert "Orders so far: 1." in now.content and now.edited_timestamp
+        await (await w.cmd(w.alice, "done")).wait_for_messages(2)
+        await s.wait_for(lambda: any(m.id == board.id and "Evil to act" in m.content for m in s.messages(w.cid)))
+        # the board is edited, never posted again
+        assert sum("Orders so far" in (m.content or "") for m in s.messages(w.cid)) == 1
+        s.assert_clean()
