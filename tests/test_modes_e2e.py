@@ -256,6 +256,10 @@ async def test_status_board_is_edited_in_place(tmp_path):
         assert "Orders so far: 1." in now.content and now.edited_timestamp
         await (await w.cmd(w.alice, "done")).wait_for_messages(2)
         await s.wait_for(lambda: any(m.id == board.id and "Evil to act" in m.content for m in s.messages(w.cid)))
+        await (await w.cmd(w.bob, "order", text="set morale 5")).wait_for_messages(1)
+        await (await w.cmd(w.bob, "game", "undo")).wait_for_messages(1)  # taken back: the board follows
+        await s.wait_for(lambda: any(m.id == board.id and "Orders so far: 4." in m.content and "morale" not in m.content
+                                     for m in s.messages(w.cid)))
         # the board is edited, never posted again
         assert sum("Orders so far" in (m.content or "") for m in s.messages(w.cid)) == 1
         s.assert_clean()
