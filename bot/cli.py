@@ -17,6 +17,8 @@ def main(argv: list[str] | None = None) -> int:
     r.add_argument("--config", default=None, help="config file (default config.toml, else built-in defaults)")
     loc = sub.add_parser("local", help="play a game in the terminal, no Discord needed")
     loc.add_argument("ruleset", choices=ruleset_names())
+    loc.add_argument("--mode", choices=("enforced", "assist", "tabletop"), default=None,
+                     help="level of play (docs/modes.md); adds the moderator's `gm` seat")
     loc.add_argument("--seed", default=None, help="dice seed (same seed + same commands = same game and images)")
     loc.add_argument("--script", default=None, help="read commands from this file, one a line")
     loc.add_argument("--out", default=None, help="directory for map images")
@@ -47,7 +49,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.cmd == "local":
         from bot.transports.console import run_local
 
-        return asyncio.run(run_local(args.ruleset, args.seed, args.script, args.out, args.db,
+        ruleset = f"{args.ruleset}@{args.mode}" if args.mode else args.ruleset
+        return asyncio.run(run_local(ruleset, args.seed, args.script, args.out, args.db,
                                      images=not args.no_images, options=args.options))
     if args.cmd == "run" or args.cmd is None:
         from bot.config import ConfigError, load_config

@@ -2,9 +2,12 @@
 from __future__ import annotations
 
 import asyncio
+import json
+from itertools import combinations
 from typing import Awaitable, Callable
 
 from engine.core import Game, OrderError, commitment
+from engine.modes import GM, moded_name, mode_of, split_name
 from engine.rulesets import get_ruleset, ruleset_names
 from bot import deadlines as dl
 from bot.storage import Clock, GameRow
@@ -24,6 +27,7 @@ class Lobby:
         given a default name; it returns the thread's channel id or raises ``PlaceError``), in a
         new thread of this channel. ``charts`` (a chart file's text) becomes the ruleset option
         ``charts``, which the ruleset checks like any other option."""
+        ruleset, named_mode = split_name(ruleset or "")  # `gondor@assist` (the console's way) is mode=assist
         if ruleset not in ruleset_names():
             if not (ruleset or "").strip():
                 return Outcome.error(f"Name the game: `/game new ruleset:<name>`. Available: {', '.join(ruleset_names())}.")
@@ -33,12 +37,18 @@ class Lobby:
                                  "channel or thread (`/game new thread:yes` opens one).")
         try:
             options = parse_options(options_text)
+            if named_mode:
+                options.setdefault("mode", named_mode)
             if charts is not None:
                 if "charts" in options:
                     raise ValueError("give the charts once: as a file or in `options`, not both")
                 options["charts"] = charts
             rs_options, rules = dl.split_options(options, self.deadline_defaults)
-            rs = get_ruleset(ruleset)
+            # a level of play (issue 14) names the wrapped ruleset, `gondor@assist`; without one the
+            # game is stored exactly as before
+            mode = mode_of(options)
+            stored_name = moded_name(ruleset, mode) if mode else ruleset
+            rs = get_ruleset(stored_name)
             seed = self.seed_source()
             fixture = self.fixtures.pop(ctx.channel_id, None)
             # the options, and a group's chart file above all, are checked in a worker thread with
@@ -59,11 +69,13 @@ class Lobby:
             if await self.store.live_game(channel_id):  # a thread that already holds a game
                 return Outcome.error("That thread already has a game. Finish it with `/game end` there.")
         gid = await self.store.create_game(
-            channel_id=channel_id, guild_id=ctx.guild_id, ruleset=ruleset, options=options, seed=seed,
+            channel_id=channel_id, guild_id=ctx.guild_id, ruleset=stored_name, options=options, seed=seed,
             commitment=commitment(seed), creator_id=ctx.user_id, now=self.clock(), initial_state=state,
             deadline_rules={"hours": rules.hours, "policy": rules.policy, "reminders": list(rules.reminders)})
         self._keep(gid, Game(rs, state))
-        seats = ", ".join(f"`{s}`" for s in rs.seats)
+        seats = ", ".join(f"`{s}`" for s in rs.seats if s not in rs.optional_seats)
+        if rs.optional_seats:
+            seats += " and the moderator's `gm` (the creator or Manage Server)"
         extra = " with the group's own charts" if "charts" in options else ""
         if channel_id != ctx.channel_id:
             out = Outcome.public_reply(
@@ -89,11 +101,20 @@ class Lobby:
             if holder == ctx.user_id:
                 return Outcome.error(f"You already hold `{seat}`.")
             return Outcome.error(f"`{seat}` is taken. Free seats: {', '.join(s for s in rs.seats if s not in seats) or 'none'}.")
-        if row.status != "open":
+        if seat == GM and GM in rs.optional_seats:
+            if not self._can_admin(ctx, row):
+                return Outcome.error("The moderator's seat is taken by the game's creator or a member with Manage Server.")
+            if row.status not in ("open", "active"):
+                return Outcome.error("The game is over.")
+        elif row.status != "open":
             return Outcome.error("The game has started; a moderator can hand a seat over with `/game sub`.")
         await self.store.take_seat(row.id, seat, ctx.user_id, self.clock())
-        free = [s for s in rs.seats if s not in seats and s != seat]
+        free = [s for s in rs.seats if s not in seats and s != seat and s not in rs.optional_seats]
         tail = f" Still free: {', '.join(free)}." if free else " All seats are taken: `/game start` when ready."
+        if row.status == "active":  # the moderator, joining a game under way: the secrets by DM
+            out = Outcome.public_reply(f"<@{ctx.user_id}> takes **{self.seat_title(seat)}**.")
+            out.dms = await self._secrets_dms(await self.load(row), {seat: ctx.user_id})
+            return out
         return Outcome.public_reply(f"<@{ctx.user_id}> takes **{self.seat_title(seat)}**.{tail}")
 
     @_locked(needs_game=True)
@@ -113,7 +134,7 @@ class Lobby:
         if not (self._can_admin(ctx, row) or ctx.user_id in seats.values()):
             return Outcome.error("Only a player, the creator or a moderator can start the game.")
         rs = get_ruleset(row.ruleset)
-        missing = [s for s in rs.seats if s not in seats]
+        missing = [s for s in rs.seats if s not in seats and s not in rs.optional_seats]
         if missing:
             return Outcome.error(f"Seats still free: {', '.join(missing)}. Take them with `/game join`.")
         await self.store.set_status(row.id, "active", self.clock())
@@ -157,11 +178,77 @@ class Lobby:
             f"(its SHA-256 is the commitment `{row.commitment[:16]}…`).")
 
     @_locked(needs_game=True)
-    async def sub(self, ctx: Ctx, row: GameRow, seat: str, user_id: int, user_is_bot: bool = False) -> Outcome:
+    async def table_rooms(self, ctx: Ctx, row: GameRow,
+                          open_room: Callable[[str, list[int]], Awaitable[int]] | None = None,
+                          subset: str | None = None) -> Outcome:
+        """`/game table [seats:a+b+c]`: a private thread for each pair of seats, or for the seats named
+        (their holders and the moderator), where the server allows private threads. ``open_room(name,
+        user_ids)`` is the transport's (it returns the thread's id or raises ``PlaceError``). Each set
+        of seats gets one room, ever."""
         if not self._can_admin(ctx, row):
-            return Outcome.error("Only the game's creator or a member with Manage Server can hand a seat over.")
+            return Outcome.error("Only the game's creator or a member with Manage Server opens the private rooms.")
+        game = await self.load(row)
+        if game.ruleset.whispers(game.state) != "on":
+            return Outcome.error("Private talk is not on in this game (`/game new options: mode=... whispers=on`).")
+        if open_room is None:
+            return Outcome.error("Private rooms are threads on Discord; here, use `/whisper`.")
+        rs = game.ruleset
+        seats = await self.store.seats(row.id)
+        players = [s for s in rs.seats if s not in rs.optional_seats and s in seats]
+        gm = seats.get(GM)
+        key = f"rooms:{row.id}"
+        rooms = json.loads(await self.store.get_setting(key) or "{}")
+        if subset:
+            wanted = [w.strip().lower() for w in subset.replace(",", "+").split("+") if w.strip()]
+            bad = [w for w in wanted if w not in players]
+            if bad:
+                return Outcome.error(f"`{clip(bad[0], 30)}` is not a seat held here. Seats: {', '.join(players)}.")
+            groups = [tuple(s for s in players if s in wanted)]
+        else:
+            groups = list(combinations(players, 2))
+        made: list[tuple[tuple[str, ...], int]] = []
+        for group in groups:
+            holders = {seats[s] for s in group}
+            if "+".join(group) in rooms or len(holders) < 2:
+                continue
+            users = sorted(holders | ({gm} if gm else set()))
+            names = " & ".join(self.seat_title(s) for s in group)
+            try:
+                tid = await open_room(clip(f"{names} (private)", 100), users)
+            except PlaceError as e:
+                if not made:
+                    return Outcome.error(f"No private room was opened: {e}")
+                break
+            rooms["+".join(group)] = tid
+            made.append((group, tid))
+        if not made:
+            return Outcome.error("Those seats already have their private room (or are held by one player)." if subset
+                                 else "Every pair of seats held by two players already has its private room.")
+        await self.store.set_setting(key, json.dumps(rooms))
+        what = "for " + " & ".join(self.seat_title(s) for s in made[0][0]) if subset else \
+            f"one for each pair of seats ({len(made)})"
+        out = Outcome.public_reply(f"Private rooms opened, {what}: each is read by its players"
+                                   + (" and the moderator." if gm else "."))
+        for group, tid in made:
+            out.elsewhere[tid] = [Post(text="A private room for " + ", ".join(f"**{self.seat_title(s)}**" for s in group)
+                                            + (" (the moderator reads it too)" if gm else "")
+                                            + ". Orders still go in the game's channel.")]
+        return out
+
+    @_locked(needs_game=True)
+    async def sub(self, ctx: Ctx, row: GameRow, seat: str, user_id: int, user_is_bot: bool = False) -> Outcome:
         rs = get_ruleset(row.ruleset)
         seat = (seat or "").strip().lower()
+        by_vote = False
+        if not self._can_admin(ctx, row):
+            # a seat the players voted to replace (engine/modes/votes.py): any player hands it over, once
+            key = f"replaced:{row.id}"
+            used = json.loads(await self.store.get_setting(key) or "[]")
+            voted = row.status == "active" and seat in rs.replaceable_seats((await self.load(row)).state)
+            if not (voted and seat not in used and ctx.user_id in (await self.store.seats(row.id)).values()):
+                return Outcome.error("Only the game's creator or a member with Manage Server can hand a seat over "
+                                     "(or a player, once the players have voted to replace it: `/order vote replace <seat>`).")
+            by_vote = True
         if seat not in rs.seats:
             return Outcome.error(f"`{clip(seat, 30)}` is not a seat here. Seats: {', '.join(rs.seats)}.")
         if user_is_bot:
@@ -173,6 +260,8 @@ class Lobby:
         if old == user_id:
             return Outcome.error(f"<@{user_id}> already holds `{seat}`.")
         await self.store.set_seat_holder(row.id, seat, user_id)
+        if by_vote:
+            await self.store.set_setting(f"replaced:{row.id}", json.dumps(used + [seat]))
         out = Outcome.public_reply(f"<@{user_id}> now holds **{self.seat_title(seat)}** (was <@{old}>), "
                                    f"handed over by <@{ctx.user_id}>.", mentions=[user_id])
         if row.status == "active":

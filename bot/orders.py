@@ -16,6 +16,34 @@ class Orders:
 
     @_locked(needs_game=True)
     async def order(self, ctx: Ctx, row: GameRow, text: str, seat: str | None = None) -> Outcome:
+        return await self._order(ctx, row, text, seat)
+
+    @_locked(needs_game=True)
+    async def whisper(self, ctx: Ctx, row: GameRow, seat: str, text: str) -> Outcome:
+        """`/whisper seat: text:`: a private message to another seat's holder (the moderator reads it
+        too), logged as the order `whisper <seat> <text>`, whose public text is masked; with
+        `whispers=public-only` it is said in the channel (`say`), with `off` refused."""
+        if row.status != "active":
+            return Outcome.error("Whispers begin once the game has started.")
+        rs = (await self.load(row)).ruleset
+        policy = rs.whispers((await self.load(row)).state)
+        if policy == "off":
+            return Outcome.error("Private talk through the bot is off in this game (`whispers=off`, or a game "
+                                 "created without a level of play: `/game new options: mode=... whispers=on`).")
+        to = (seat or "").strip().lower()
+        if to not in rs.seats:
+            return Outcome.error(f"`{clip(to, 30)}` is not a seat here. Seats: {', '.join(rs.seats)}.")
+        if not (text or "").strip():
+            return Outcome.error("The whisper is empty.")
+        out = await self._order(ctx, row, f"{'whisper' if policy == 'on' else 'say'} {to} {text}", None)
+        if out.ok and policy == "on":
+            out.elsewhere = {}  # nothing in the channel, not even that a whisper was sent
+            out.reply = Post(text=clip(f"Whispered to **{self.seat_title(to)}** (the moderator reads it too): "
+                                       f"{' '.join(text.split())}", MAX_TEXT))
+            out.ephemeral = True
+        return out
+
+    async def _order(self, ctx: Ctx, row: GameRow, text: str, seat: str | None) -> Outcome:
         if row.status != "active":
             return Outcome.error("The game has not started yet: take the seats, then `/game start`.")
         if len(text) > MAX_ORDER_TEXT:
@@ -31,7 +59,36 @@ class Orders:
             return Outcome.error(f"Refused ({e.kind}): {e}")
         if self.recovered and (asked := self._repeat_after_restart(row, ctx, game.ruleset.format(action))):
             return asked
-        return await self._commit(ctx, row, game, seats, who, action, events, new_state)
+        out = await self._commit(ctx, row, game, seats, who, action, events, new_state)
+        canon = game.ruleset.format(action)
+        if out.ok and out.reply and canon.startswith("declare ") and "gm" in game.ruleset.optional_seats:
+            # a declared action (assist play): the other seats answer by button; the moderator rules
+            # with `/order accept|refuse <id> because <reason>`
+            did = next((p["id"] for p in reversed(game.view(None)["table"]["proposals"])), None)
+            if did:
+                out.reply.buttons = [(f"rule:{row.id}:{did}:y", "Accept"), (f"rule:{row.id}:{did}:n", "Refuse")]
+        return out
+
+    @_locked(needs_game=True)
+    async def rule_vote(self, ctx: Ctx, row: GameRow, game_id: int, did: str, agree: bool) -> Outcome:
+        """A button under a declared action: the clicking player's answer, as the order
+        `accept <id>` / `refuse <id>` from their seat (not the proposer's, not the moderator's)."""
+        if game_id != row.id or row.status != "active":
+            return Outcome.error("This button is for a game that is no longer running here.")
+        game = await self.load(row)
+        seats = await self.store.seats(row.id)
+        prop = next((p for p in game.view(None).get("table", {}).get("proposals", []) if p["id"] == did), None)
+        if prop is None:
+            return Outcome.error("This button is not one of this game's declared actions.")
+        mine = [s for s in game.ruleset.seats if seats.get(s) == ctx.user_id]
+        if mine == ["gm"]:
+            return Outcome.error(f"The moderator rules with a reason: `/order {'accept' if agree else 'refuse'} "
+                                 f"{did} because <reason>`.")
+        voters = [s for s in mine if s not in ("gm", prop["seat"])]
+        if not voters:
+            return Outcome.error("Only the other seats answer a declared action.")
+        open_ = [s for s in voters if s not in prop["accepted_by"]] or voters
+        return await self._order(ctx, row, f"{'accept' if agree else 'refuse'} {did}", open_[0])
 
     async def done(self, ctx: Ctx, seat: str | None = None) -> Outcome:
         return await self.order(ctx, "done", seat)

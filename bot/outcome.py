@@ -47,6 +47,8 @@ class Outcome:
     # a phase's notice (what begins, who must act, the deadline): posted once, with map_after's image
     notice: Post | None = None
     elsewhere: dict[int, list[Post]] = field(default_factory=dict)  # channel (e.g. a new thread) -> posts
+    board: int | None = None  # this public reply is that game's status board: remember its message
+    board_edit: tuple[int, int, str] | None = None  # (channel, message, text): edit the board in place
 
     @classmethod
     def error(cls, text: str) -> "Outcome":

@@ -255,7 +255,7 @@ class Table:
 
     @staticmethod
     def seat_title(seat: str) -> str:
-        return seat.replace("-", " ").title()
+        return "Moderator" if seat == "gm" else seat.replace("-", " ").title()
 
     @staticmethod
     def _phase_head(v: dict) -> str:
@@ -411,7 +411,9 @@ class Table:
         for e in events:
             for s, t in e.private.items():
                 if s in seats:
-                    dms[seats[s]].append(Post(text=f"**{self.seat_title(s)}** (private): {t}"))
+                    # a secret order's DMs (a whisper, a secret pact, a card shown or given): if one cannot
+                    # be delivered, the channel must not be told who was to receive it
+                    dms[seats[s]].append(Post(text=f"**{self.seat_title(s)}** (private): {t}", quiet=secret))
         for uid, posts in self._changed_secrets(rs, seats, old_game_state, new_state).items():
             dms[uid].extend(posts)
         out.dms = dict(dms)
@@ -434,4 +436,5 @@ class Table:
             deadline = await self._sync_clock(fresh, game)
             if out.notice and deadline and merge is None:
                 out.notice = await notice(deadline)
+        out.board_edit = await self.board_edit(row.id)  # the status board, if the game has one, edited in place
         return out

@@ -81,6 +81,7 @@ class Undo:
             # back in an earlier phase: its notice, one post with the map (as for an order)
             out.notice = await self._notice(game, seats, [], deadline)
             out.map_after = (row.id, None)
+        out.board_edit = await self.board_edit(row.id)  # the status board, if any, edited in place
         return out
 
     @_locked(needs_game=True)

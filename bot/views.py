@@ -14,30 +14,74 @@ MAP_RADIUS = (2, 12)  # `/game map radius:`, hexes either side of `around:` (ren
 class Views:
     """A part of ``GameService`` (``bot/service.py``); see the module's docstring."""
 
-    async def status(self, ctx: Ctx) -> Outcome:
+    async def status(self, ctx: Ctx, public: bool = False) -> Outcome:
+        """The game's status, privately (with the caller's own reminders); with ``public``, posted in
+        the channel as the game's status board, which the bot then edits in place after every order
+        instead of posting it again."""
         row = await self._current(ctx)  # a finished game still answers
         if isinstance(row, Outcome):
             return row
+        text = await self.status_text(row)
+        if public:
+            if row.status not in ("open", "active"):
+                return Outcome.error("The game is over: its status board stays as it was.")
+            out = Outcome.public_reply(clip(text, MAX_TEXT))
+            out.board = row.id
+            return out
+        if row.status == "open":
+            return Outcome.private(text)
         rs = get_ruleset(row.ruleset)
         seats = await self.store.seats(row.id)
-        seat_list = ", ".join(f"{self.seat_title(s)}: " + (f"<@{seats[s]}>" if s in seats else "free") for s in rs.seats)
-        if row.status == "open":
-            return Outcome.private(f"**{rs.title}**, waiting to start. Seats: {seat_list}.")
         game = await self.load(row)
-        v = game.view(None)
-        head, _ = self._turn_line(game, seats, ping=False)
-        tracks = "\n".join(f"- {t.get('name', '?')}: {t.get('points', '?')} / {t.get('level', '?')}"
-                           for t in v.get("tracks", []) if isinstance(t, dict))
-        text = (f"**{rs.title}** ({row.status}). Seats: {seat_list}.\n{head}\n"
-                f"{await self._deadline_line(row)}\n{tracks}\nOrders so far: {row.seq}.")
         for seat in (s for s in rs.seats if seats.get(s) == ctx.user_id):
             own = game.view(seat)
             left = [u["id"] for u in own["units"] if u["side"] == seat and u["hex"] is None]
             if left and own.get("turn") == 0:
                 text += f"\n{self.seat_title(seat)}: still to deploy: {', '.join(left)}."
+        return Outcome.private(clip(text, MAX_TEXT))
+
+    async def status_text(self, row) -> str:
+        """What anyone may read of the game's state (the status board's text)."""
+        rs = get_ruleset(row.ruleset)
+        seats = await self.store.seats(row.id)
+        seat_list = ", ".join(f"{self.seat_title(s)}: " + (f"<@{seats[s]}>" if s in seats else "free") for s in rs.seats)
+        # a game made with a level of play says which (a plain game is enforced, as it always was)
+        level = f"Level of play: **{rs.mode}**." if rs.optional_seats else ""
+        if row.status == "open":
+            return f"**{rs.title}**, waiting to start. Seats: {seat_list}.{' ' + level if level else ''}"
+        game = await self.load(row)
+        v = game.view(None)
+        head, _ = self._turn_line(game, seats, ping=False)
+        tracks = "\n".join(f"- {t.get('name', '?')}: {t.get('points', '?')} / {t.get('level', '?')}"
+                           for t in v.get("tracks", []) if isinstance(t, dict))
+        text = (f"**{rs.title}** ({row.status}). Seats: {seat_list}.{' ' + level if level else ''}\n{head}\n"
+                f"{await self._deadline_line(row)}\n{tracks}\nOrders so far: {row.seq}.")
+        table = v.get("table") if rs.optional_seats else None
+        if table:  # a game with a level of play: what waits for an answer (public)
+            waiting = [f"declared {p['id']} (`{clip(p['text'], 60)}`)" for p in table.get("proposals", [])
+                       if p["status"] == "open"]
+            waiting += [f"vote {x['id']} ({x['kind']}{' ' + x['seat'] if x.get('seat') else ''})"
+                        for x in table.get("votes", []) if x["status"] == "open"]
+            waiting += [f"pact {k['id']}" for k in table.get("pacts", []) if k["status"] == "proposed"]
+            waiting += [f"trade {t['id']} ({t['from']} → {t['to']})" for t in table.get("trades", [])
+                        if t["status"] == "open"]
+            if waiting:
+                text += "\nAwaiting an answer: " + ", ".join(waiting) + "."
         if row.status in ("over", "ended") and game.result() is None:
             text += "\nResult: none, the game was ended by its creator or a moderator."
-        return Outcome.private(clip(text, MAX_TEXT))
+        return text
+
+    async def set_board(self, game_id: int, channel_id: int, message_id: int) -> None:
+        """The transport posted a game's status board: remember where, to edit it in place."""
+        await self.store.set_setting(f"board:{game_id}", f"{channel_id}:{message_id}")
+
+    async def board_edit(self, game_id: int) -> tuple[int, int, str] | None:
+        """(channel, message, text) of the game's status board as it should read now, if it has one."""
+        at = await self.store.get_setting(f"board:{game_id}")
+        if not at:
+            return None
+        channel_id, message_id = (int(x) for x in at.split(":"))
+        return channel_id, message_id, clip(await self.status_text(await self.store.game(game_id)), MAX_TEXT)
 
     async def map(self, ctx: Ctx, around: str | None = None, mine: bool = False, whole: bool = False,
                   radius: int | str | None = None) -> Outcome:
@@ -163,6 +207,10 @@ class Views:
         if topic in ruleset_names():
             return Outcome.private(clip(get_ruleset(topic).help(), MAX_TEXT))
         row = await self.store.live_game(ctx.channel_id)
+        if topic in ("modes", "table") and not (row and get_ruleset(row.ruleset).mode != "enforced"):
+            from engine.modes import modes_help
+
+            return Outcome.private(clip(modes_help(), MAX_TEXT))
         if topic and not row:
             return Outcome.error(f"No help topic `{clip(topic, 30)}` here: a topic such as `orders` belongs to "
                                  f"this channel's game, and there is none. Rulesets: {', '.join(ruleset_names())}.")
@@ -179,6 +227,9 @@ class Views:
             "`/order text:` gives an order (autocomplete offers every legal one); `/done` ends your part of the phase.\n"
             "`/game map` shows the map (`mine:true` for your own view), `/game status`, `/game log`, `/secret`.\n"
             "`/roll dice:2d6+1` rolls dice for anyone. "
+            "`/game new options: mode=assist` (or `tabletop`) adds a moderator's `gm` seat, declared actions and "
+            "a generic vocabulary of pieces, decks and tracks; `/whisper seat: text:` talks privately "
+            "(`/help topic:modes`).\n"
             f"Rulesets: {', '.join(ruleset_names())} (`/help topic:<ruleset>`)."
         )
         if row:

@@ -55,6 +55,33 @@ def thread_opener(interaction: discord.Interaction, name: str | None):
     return open_thread
 
 
+def room_opener(interaction: discord.Interaction):
+    """How `/game table` opens a private room: a private thread of the game's channel (of its parent,
+    when the game is in a thread) with the given members; failures become ``PlaceError``s."""
+
+    async def open_room(name: str, user_ids: list[int]) -> int:
+        channel = interaction.channel
+        base = channel.parent if isinstance(channel, discord.Thread) else channel
+        if not isinstance(base, discord.TextChannel):
+            raise PlaceError("private threads can be opened only in a server's text channel")
+        perms = base.permissions_for(base.guild.me) if base.guild and base.guild.me else interaction.app_permissions
+        if not (perms.create_private_threads and perms.send_messages_in_threads):
+            raise PlaceError("I lack the Create Private Threads (or Send Messages in Threads) permission here; "
+                             "use `/whisper` instead, or a moderator can grant it")
+        try:
+            made = await base.create_thread(name=name[:100], type=discord.ChannelType.private_thread, invitable=False,
+                                            auto_archive_duration=10080, reason="a palantir game's private room")
+            for uid in user_ids:
+                await made.add_user(discord.Object(id=uid))
+        except discord.Forbidden:
+            raise PlaceError("Discord refused to let me open a private thread here (missing permission)") from None
+        except discord.HTTPException as e:
+            raise PlaceError(f"Discord could not open the private thread ({e.status}); try again") from None
+        return made.id
+
+    return open_room
+
+
 _ZONES: list[str] = []
 
 
@@ -110,6 +137,13 @@ class GameCog(commands.Cog):
 
         await deliver(interaction, await guarded(interaction, run(), False), svc)
 
+    @game.command(name="table", description="A private thread for each pair of seats (creator or Manage Server)")
+    @app_commands.describe(seats="Only these seats, one room: e.g. good+evil (default: every pair)")
+    async def table(self, interaction: discord.Interaction, seats: app_commands.Range[str, 1, 100] | None = None):
+        svc = _service(interaction)
+        out = svc.table_rooms(ctx_of(interaction), room_opener(interaction), seats)
+        await deliver(interaction, await guarded(interaction, out, False), svc)
+
     @game.command(name="join", description="Take a seat")
     @app_commands.describe(seat="The seat to take")
     async def join(self, interaction: discord.Interaction, seat: str):
@@ -129,8 +163,9 @@ class GameCog(commands.Cog):
         await answer(interaction, "start", public=True)
 
     @game.command(name="status", description="Turn, phase, who must act, the tracks")
-    async def status(self, interaction: discord.Interaction):
-        await answer(interaction, "status")
+    @app_commands.describe(public="Post it in the channel as the status board, edited in place after every order")
+    async def status(self, interaction: discord.Interaction, public: bool = False):
+        await answer(interaction, "status", public, public=public)
 
     @game.command(name="map", description="The public map, or your own seat's view (private)")
     @app_commands.describe(around="Zoom in on this hex (XXYY) or area", mine="Your own seat's view, privately",
@@ -208,6 +243,17 @@ class GameCog(commands.Cog):
         if interaction.type != discord.InteractionType.component:
             return
         cid = (interaction.data or {}).get("custom_id", "")
+        if cid.startswith("rule:"):  # a declared action's Accept / Refuse (assist play)
+            svc = _service(interaction)
+            try:
+                _, gid, did, vote = cid.split(":")
+                game_id = int(gid)
+            except ValueError:
+                await interaction.response.send_message("That button is not one of mine.", ephemeral=True)
+                return
+            out = await guarded(interaction, svc.rule_vote(ctx_of(interaction), game_id, did, vote == "y"))
+            await deliver(interaction, out, svc)
+            return
         if not cid.startswith("undo:"):
             return
         svc = _service(interaction)
@@ -231,6 +277,17 @@ class GameCog(commands.Cog):
     async def order_text(self, interaction: discord.Interaction, current: str):
         texts = await _service(interaction).autocomplete_order(ctx_of(interaction), current, limit=25)
         return [app_commands.Choice(name=t, value=t) for t in texts]
+
+    @app_commands.command(name="whisper", description="A private message to another seat (the moderator reads it too)")
+    @app_commands.describe(seat="The seat to whisper to", text="What to say")
+    @app_commands.guild_only()
+    async def whisper(self, interaction: discord.Interaction, seat: str, text: app_commands.Range[str, 1, 300]):
+        await answer(interaction, "whisper", seat, text)
+
+    @whisper.autocomplete("seat")
+    async def whisper_seat(self, interaction: discord.Interaction, current: str):
+        names = await _service(interaction).autocomplete_taken_seat(ctx_of(interaction), current)
+        return [app_commands.Choice(name=n, value=n) for n in names[:25]]
 
     @app_commands.command(name="done", description="End your part of the current phase")
     @app_commands.describe(seat="If you hold several seats")

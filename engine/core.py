@@ -226,6 +226,9 @@ class RulesetBase:
     name: str = ""
     title: str = ""
     seats: tuple[str, ...] = ()
+    optional_seats: tuple[str, ...] = ()  # seats a game may start without (the moderator's ``gm``)
+    mode: str = "enforced"  # the level of play (engine/modes wraps a ruleset for another)
+    turn_order: tuple[str, ...] = ()  # a fixed player-turn order, if the game declares one (3-5 seats)
     board_kind: str = "hex"  # "hex" or "area": which ``Board`` the game has
     has_odds: bool = False  # ``odds`` answers (else /odds says it is not available)
     takes_charts: bool = False  # ``check_charts`` accepts a group's chart file
@@ -290,6 +293,21 @@ class RulesetBase:
 
     def secret_text(self, state: State, seat: str) -> str | None:
         return None
+
+    def adjust(self, state: State, unit: str, to: str | None) -> str:
+        """The moderator's adjustment of one of the game's own units (engine/modes: `move <unit> <place>`,
+        `remove <unit>`): to a canonical place, or off the map (``to`` None). Returns what the public
+        reads; IllegalOrder where the game does not allow it (the default)."""
+        raise IllegalOrder(f"{self.title} has no adjustment of its own units here; the table's pieces move freely")
+
+    def replaceable_seats(self, state: State) -> list[str]:
+        """Seats the players voted to hand to someone else (engine/modes/votes.py); none by default."""
+        return []
+
+    def whispers(self, state: State) -> str:
+        """The game's private-talk policy, ``on``, ``public-only`` or ``off`` (a game made without a
+        level of play has no table: off)."""
+        return "off"
 
 
 # --------------------------------------------------------------------------

@@ -1005,7 +1005,13 @@ def _counter(u: dict, sides: dict, size: int) -> Image.Image:
         oil = "oil" if u.get("oil_real") is None else ("real" if u["oil_real"] else "dummy")
     active = kind == "grond" and bool(u.get("active"))
     ready = bool(_as_list(u.get("ready")))
-    return C.counter_sprite(size, _side_color(sides, u.get("side")), kind, top, bottom, mid,
+    fill = _side_color(sides, u.get("side"))
+    if u.get("face_down"):
+        # a hidden piece (engine/modes/pieces.py): greyed, its id `?n` and "face down" to the others;
+        # to its owner and the moderator its own id with "hidden"
+        fill = S.mix(fill, (128, 128, 128), 0.6)
+        bottom = "face down" if kind == "face-down" else "hidden"
+    return C.counter_sprite(size, fill, kind, top, bottom, mid,
                             bool(u.get("reduced")), bool(u.get("disrupted")), real, oil, active, ready)
 
 

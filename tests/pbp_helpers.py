@@ -105,3 +105,85 @@ class Tiny(RulesetBase):
 
 
 TINY = register(Tiny())
+
+
+class Trio(RulesetBase):
+    """Three seats with a fixed player-turn order (issue 14): each round begins with a council where
+    all three act at once (each `done` when finished), then each seat has its own turn in
+    ``turn_order``; `note` and `roll` in between."""
+
+    name = "trio-pbp"
+    title = "Trio PBP"
+    seats = ("north", "east", "south")
+    turn_order = ("south", "north", "east")
+
+    def new_game(self, options, seed, fixture=None):
+        if options:
+            raise InvalidOrder(f"unknown option `{sorted(options)[0]}` for trio-pbp")
+        return {"dice": new_dice(seed), "round": 1, "phase": "council", "at": 0, "done": [], "notes": [],
+                "over": None}
+
+    def active_seats(self, st):
+        if st["over"]:
+            return []
+        if st["phase"] == "council":
+            return [s for s in self.turn_order if s not in st["done"]]
+        return [self.turn_order[st["at"]]]
+
+    def legal_actions(self, st, seat):
+        if seat in self.active_seats(st):
+            yield Action("note", ("x",))
+            yield Action("done")
+
+    def parse(self, st, seat, text):
+        w = text.split()
+        if not w or w[0] not in ("note", "roll", "done", "win"):
+            raise InvalidOrder(f"`{text[:20]}` is not an order here")
+        a = Action(w[0], tuple(w[1:]))
+        if seat not in self.active_seats(st):
+            raise IllegalOrder("not your turn", "1.0")
+        return a
+
+    def format(self, a):
+        return str(a)
+
+    def check(self, st, seat, a):
+        self.parse(st, seat, str(a))
+
+    def apply(self, st, seat, a):
+        if a.verb == "note":
+            st["notes"].append(f"{seat}: {' '.join(a.args)}")
+            return [Event(public=f"{seat} notes {' '.join(a.args)}")]
+        if a.verb == "roll":
+            d = Dice(st["dice"])
+            return [Event(public=f"{seat} rolls {d.d6('roll')}", rolls=d.rolls)]
+        if a.verb == "win":
+            st["over"] = {"winner": seat, "summary": f"{seat} wins"}
+            return [Event(public=f"{seat} wins", new_phase=True)]
+        if st["phase"] == "council":
+            st["done"].append(seat)
+            if self.active_seats(st):
+                return [Event(public=f"{seat} is done with the council.")]
+            st["phase"], st["at"], st["done"] = "turns", 0, []
+            return [Event(public=f"The council ends; {self.turn_order[0]}'s turn.", new_phase=True)]
+        st["at"] += 1
+        if st["at"] == len(self.turn_order):
+            st["round"] += 1
+            st["phase"], st["at"] = "council", 0
+            return [Event(public=f"Round {st['round']}: the council.", new_phase=True)]
+        return [Event(public=f"{self.turn_order[st['at']]}'s turn.", new_phase=True)]
+
+    def view(self, st, seat):
+        title = "council" if st["phase"] == "council" else f"{self.turn_order[st['at']]}'s turn"
+        return {"ruleset": self.name, "turn": st["round"], "phase": f"{st['phase']}-{st['at']}",
+                "phase_title": f"Round {st['round']}: {title}", "active": self.active_seats(st),
+                "notes": list(st["notes"]), "units": [], "night": False, "turns": 99, "done": list(st["done"])}
+
+    def result(self, st):
+        return Result(st["over"]["winner"], st["over"]["summary"]) if st["over"] else None
+
+    def help(self, topic=None):
+        return "Trio: note, roll, done; a council, then each seat's turn."
+
+
+TRIO = register(Trio())

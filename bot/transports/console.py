@@ -105,7 +105,7 @@ class Console:
         self.interaction += 1
         uid = self.users[self.seat]
         return Ctx(channel_id=CHANNEL, guild_id=GUILD, user_id=uid, interaction_id=f"local-{self.session}-{self.interaction}",
-                   is_moderator=(uid == 1), user_name=self.seat)
+                   is_moderator=(uid == 1 or self.seat == "gm"), user_name=self.seat)
 
     async def setup(self) -> None:
         """A new game with every seat taken, started; or the game already in --db."""
@@ -191,6 +191,9 @@ class Console:
         if head == "order":
             text = tail.strip().removeprefix("text:") if not kv.get("seat") else kv.get("text", "")
             out = await svc.order(self.ctx(), text, kv.get("seat"))
+        elif head == "whisper":
+            out = await svc.whisper(self.ctx(), kv.get("seat") or (rest[0] if rest else ""),
+                                    kv.get("text") or " ".join(rest[1:]))
         elif head == "done":
             out = await svc.done(self.ctx(), kv.get("seat") or (rest[0] if rest else None))
         elif head == "secret":

@@ -137,6 +137,19 @@ async def deliver(interaction: discord.Interaction, out: Outcome, service: GameS
             await interaction.delete_original_response()
             if sets:
                 await interaction.followup.send(ephemeral=True, **sets.pop(0))
+    if out.board is not None and out.ok and not out.ephemeral:  # the status board: remembered, edited later
+        try:
+            msg = await interaction.original_response()
+            await service.set_board(out.board, msg.channel.id, msg.id)
+        except discord.HTTPException:
+            log.exception("could not remember the status board of game %s", out.board)
+    if out.board_edit is not None:
+        channel_id, message_id, text = out.board_edit
+        try:
+            channel = interaction.client.get_channel(channel_id) or await interaction.client.fetch_channel(channel_id)
+            await channel.get_partial_message(message_id).edit(content=text, allowed_mentions=discord.AllowedMentions.none())
+        except discord.HTTPException:  # deleted or out of reach: the next `/game status public:true` posts a new one
+            log.warning("could not edit the status board %s", message_id)
     if out.ok:
         try:  # an answer stored with its order but not marked here is announced after a restart
             await service.delivered(str(interaction.id))

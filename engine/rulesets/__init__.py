@@ -34,6 +34,12 @@ def _load_builtin() -> None:
 
 
 def get_ruleset(name: str) -> Ruleset:
+    """A ruleset by name; ``<name>@<mode>`` is that ruleset at a level of play (``engine.modes``)."""
+    if "@" in name and name not in RULESETS:
+        from engine.modes import split_name, with_mode
+
+        base, mode = split_name(name)
+        return with_mode(get_ruleset(base), mode)
     if name not in RULESETS:
         _load_builtin()
     try:

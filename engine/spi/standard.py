@@ -296,6 +296,26 @@ class StandardRules(Help, SetUp, Movement, Stacking, ZonesOfControl, Combat, Mis
 
 
     # -------------------------------------------------------------- notation
+    def adjust(self, state: State, unit: str, to: str | None) -> str:
+        """The moderator's adjustment (engine/modes): a unit put on a hex, or eliminated (7.0: its
+        demoralization counts as for a loss); a formation it was in is broken up (8.4)."""
+        r = state["units"].get(unit)
+        if r is None:
+            raise IllegalOrder(f"There is no unit `{unit[:10]}`.")
+        if to is None:
+            if r.get("hex") is None:
+                raise IllegalOrder(f"{unit} is not on the map.")
+            was = r["hex"]
+            self.eliminate(state, unit)
+            return f"{unit} is removed from {was} (eliminated)"
+        hx = str(Hex.parse(to))
+        was = r.get("hex")
+        f = self.formation_of(state, unit)
+        if f:
+            del state["formations"][f]
+        r["hex"], r["status"] = hx, "map"
+        return f"{unit} is moved {was or 'onto the map'} → {hx}"
+
     def public_order_text(self, text: str) -> str:
         """An order as the public reads it: its ``Order.redact`` if the order is secret."""
         order = self.orders.get(text.split()[0].lower()) if text.split() else None
