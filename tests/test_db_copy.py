@@ -39,7 +39,7 @@ async def fill(url: str) -> dict[int, str]:
         for i, name in enumerate(ruleset_names()):
             ch = 500 + i
             assert (await svc.new_game(ctx(ch), name, "deadline=24")).ok
-            for s, u in zip(get_ruleset(name).seats, (P1, P2)):
+            for s, u in zip(get_ruleset(name).seats, (P1, P2, 303, 404, 505)):
                 assert (await svc.join(ctx(ch, u), s)).ok
             assert (await svc.start(ctx(ch))).ok
             row = await store.live_game(ch)
@@ -48,7 +48,7 @@ async def fill(url: str) -> dict[int, str]:
                 if game.result():
                     break
                 seat = game.active_seats()[0]
-                user = P1 if get_ruleset(name).seats.index(seat) == 0 else P2
+                user = (P1, P2, 303, 404, 505)[get_ruleset(name).seats.index(seat)]
                 texts = game.legal_texts(seat, limit=60)
                 assert (await svc.order(ctx(ch, user), rng.choice(texts), seat)).ok
             made[ch] = name

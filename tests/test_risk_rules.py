@@ -907,7 +907,7 @@ def test_notation_round_trips_and_the_first_25_actions_come_fast():
 
 
 def test_help_explains_loss_priority_and_retreat_choice():
-    h = RS.help()
+    h = RS.help("orders")
     assert "`losses inf arc cav`" in h and "`losses default`" in h and "`retreat <area>" in h
     assert len(h) < 2000
 
