@@ -43,6 +43,17 @@ class Gates:
             return "the Gates of Morannon are closed (18.1)"
         return super().why_hexside(state, uids, a, b)
 
+    def _why_unreachable(self, state: State, seat: str, uids: list[str], dest: str) -> str:
+        start = state["units"][uids[0]]["hex"]
+        if self.gates_closed(state) and start and (start in self.mordor_hexes) != (dest in self.mordor_hexes):
+            return f"the Gates of Morannon are closed: no unit passes them ({start} to {dest})"
+        return super()._why_unreachable(state, seat, uids, dest)
+
+    def _why_section(self, state: State, seat: str, hx: str, why: str) -> str:
+        if "Gates of Morannon" in why:
+            return "18.1"
+        return super()._why_section(state, seat, hx, why)
+
     def zoc_through(self, state: State, a: Hex, b: Hex) -> bool:
         if self.gates_closed(state) and self._through_gate(a, b):
             return False
