@@ -8,7 +8,7 @@ named by its case number, assembled here:
 - c07_175_missiles: the missile obligation;  c08_1_stacking: 8.1, 8.11, 8.25;  c08_331_rally: 8.331, 8.37;
 - c16_6_ring: the One Ring (16.6-16.642, 16.69);  c18_1_gates: the Gates of Morannon;
 - c19_21_narsil: Narsil and its shards (19.211, 19.212, 20.21);  c20_2_demoralization: 20.2;
-- c22_mortal_combat: 22.0-22.4 (and 7.241);  c13_setup, c14_reinforcements (14.3 the spares), victory.
+- c17_11_beast: Sauron's spells and the Beast (8.5, 17.1x);  c22_mortal_combat: 22.0-22.4 (and 7.241);  c13_setup, c14_reinforcements (14.3 the spares), victory.
 
 The map, the order of battle, the set-up, the schedule, the levels and the victory points are
 reconstructed (data/, ``reconstructed = true`` with a reason; docs/sauron.md). ``options: variant=off``
@@ -19,6 +19,8 @@ Order notation (CONVENTIONS.md), besides the Standard Rules orders:
   gates close|open                       Sauron, in a Magic Leader Phase (18.1)
   challenge <leader> <enemy leader>      Mortal Combat (22.0); accept <leader> / decline <leader> (22.3)
   ring <leader> off                      a Westernesse leader tries to take off the Ring (16.642)
+  breathe BEA at <hex>                   the Beast's Death Breath (17.1, ruling)
+  cast SAU <spell> [<points>] [<hex>]    Sauron's spells, at his pedestal (8.5)
 """
 from __future__ import annotations
 
@@ -41,6 +43,7 @@ from .c08_331_rally import RallyVariant
 from .c13_setup import SauronSetUp
 from .c14_reinforcements import EXTRA_IDS, Reinforcements
 from .c16_6_ring import RING_ORDER, OneRing
+from .c17_11_beast import BEAST, BREATHE, BeastAndSpells
 from .c18_1_gates import GATES, Gates
 from .c19_21_narsil import Narsil
 from .c20_2_demoralization import Demoralization
@@ -52,12 +55,12 @@ YES = ("yes", "true", "1", "on")
 NO = ("no", "false", "0", "off")
 
 
-class Sauron(SauronSetUp, Reinforcements, Gates, OneRing, Narsil, MortalCombat, LeaderCombatVariant,
+class Sauron(SauronSetUp, Reinforcements, Gates, OneRing, Narsil, MortalCombat, BeastAndSpells, LeaderCombatVariant,
              LeaderStacking, RallyVariant, MissileObligation, Demoralization, Victory, EntryAttacks, StandardRules):
     """Each case file's class gives its rules; where two give the same hook they chain through
     ``super()`` in the order of these bases, ending in ``EntryAttacks`` and ``StandardRules``."""
     ORDERS = (*(SDUEL if o.verb == "duel" else o for o in StandardRules.ORDERS),
-              DEPLOY, GATES, CHALLENGE, ACCEPT, DECLINE, RING_ORDER)
+              DEPLOY, GATES, CHALLENGE, ACCEPT, DECLINE, RING_ORDER, BREATHE)
     deploy_example = "GA1 1213"
     name = "sauron"
     title = "Sauron: the Battle of Dagorlad"
@@ -105,7 +108,7 @@ class Sauron(SauronSetUp, Reinforcements, Gates, OneRing, Narsil, MortalCombat, 
                 rec["wounds"] = 0
             if uid in self.start_hexes:
                 rec["hex"], rec["status"] = self.start_hexes[uid], "map"
-            if uid in EXTRA_IDS and uid not in opts["extra"]:
+            if uid == BEAST or (uid in EXTRA_IDS and uid not in opts["extra"]):
                 rec = {"hex": None, "status": "out"}
             state["units"][uid] = rec
         state["dem"] = {"sauron": 0, "westernesse": 0}
@@ -116,6 +119,7 @@ class Sauron(SauronSetUp, Reinforcements, Gates, OneRing, Narsil, MortalCombat, 
             "dem_extra": {"sauron": 0, "westernesse": 0},
             "gates": "open", "gates_turn": None,               # 18.1
             "mortal": [], "declined": {},                      # 22.x
+            "beast": {"flight": False, "horn": False, "armor": False, "breath": False, "wounds": 0},  # 17.1
         }
         if fixture and "position" in fixture:
             self._fixture_position(state, fixture["position"])
@@ -204,6 +208,9 @@ class Sauron(SauronSetUp, Reinforcements, Gates, OneRing, Narsil, MortalCombat, 
                     d["items"] = items
                 if uid in state["sau"]["evil"]:
                     d["evil"] = True
+            if uid == BEAST:
+                d["abilities"] = [k for k in ("flight", "horn", "armor", "breath") if state["sau"]["beast"][k]]
+                d["combat"] = self.beast_total(state)
             units.append(d)
         markers = list(state["markers"])
         h = self.ring_holder(state)
@@ -224,6 +231,11 @@ class Sauron(SauronSetUp, Reinforcements, Gates, OneRing, Narsil, MortalCombat, 
                 notes.append(f"{x}: Combat {c['combat']}, Morale {c['morale']}, Endurance {c['endurance']}"
                              f"{', wounds ' + str(c['wounds']) if c['wounds'] else ''}, rally "
                              f"{self.leader_rating(state, x)}")
+        if self.on_map(state, BEAST):
+            b = state["sau"]["beast"]
+            ab = [t for k, t in (("flight", "Flight"), ("horn", "Horn Attack"), ("armor", "Magic Armor"),
+                                 ("breath", "Death Breath")) if b[k]]
+            notes.append(f"The Beast: Combat {self.beast_total(state)}, {', '.join(ab) or 'no abilities'} (17.11)")
         for m in state["sau"]["mortal"]:
             notes.append(f"Challenge: {m['challenger']} to {m['challenged']}, {m['status']} (22.0)")
         notes += [f"{p['unit']} must retreat: {SIDE_TITLES[p['seat']]} chooses (7.5)" for p in state["pending"]]

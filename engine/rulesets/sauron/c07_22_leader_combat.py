@@ -19,6 +19,7 @@ import re
 from typing import Iterator
 
 from engine.core import Action, Dice, Event, IllegalOrder, InvalidOrder, State
+from engine.hexgrid import distance
 from engine.orders import Order
 
 from .common import NUMENOREANS
@@ -77,8 +78,13 @@ class LeaderCombatVariant:
         return state["units"][uid].get("wounds", 0)
 
     def leader_total(self, state: State, uid: str) -> int:
-        """7.221: Combat + Morale less wounds (+1 Combat for the shards of Narsil, 19.212)."""
+        """7.221: Combat + Morale less wounds (+1 Combat for the shards of Narsil, 19.212; the Beast's
+        Combat Rating, 17.11; Wrath of the Ringwraith +3, 8.5 ruling)."""
+        if uid == "BEA":
+            return self.beast_total(state)
         c = self.combat_rating(state, uid)
+        if uid == "RW" and self.has_effect(state, "wrath-of-the-ringwraith"):
+            c += 3
         if uid in NUMENOREANS and state["sau"]["items"].get("shards") == uid:
             c += self.raw(state)["leader_bonus"]["shards_combat"]
         return c + self.morale_rating(state, uid) - self.wounds(state, uid)
@@ -92,7 +98,7 @@ class LeaderCombatVariant:
         items = state["sau"]["items"]
         if items.get("narsil") == uid or items.get("aiglos") == uid:
             r += bonus["weapon_rally"]
-        if self.is_night(state):
+        if self.is_night(state) or self.has_effect(state, "total-eclipse"):
             r += bonus["night_rally"].get(uid, 0)
         return r
 
@@ -122,7 +128,9 @@ class LeaderCombatVariant:
     # ---------------------------------------------------------------- orders
     def _check_sduel(self, state: State, seat: str, a: str, b: str) -> None:
         mc = self.mortal_pair(state, a, b)
-        if mc is None:
+        if "BEA" in (a, b):
+            self._check_beast_duel(state, seat, a, b)
+        elif mc is None:
             self._check_duel(state, seat, a, b)
         else:  # 7.241: in Mortal Combat, any number of attacks
             self._combat_phase_check(state, seat, "duel", "7.2")
@@ -130,6 +138,30 @@ class LeaderCombatVariant:
             return
         if self.units[a].is_leader and not self.units[a].magic and a in self.ph_declined(state):
             raise IllegalOrder(f"{a} declined a challenge this turn", "22.3")
+
+    def _check_beast_duel(self, state: State, seat: str, a: str, b: str) -> None:
+        """17.11: the Beast fights in leader combat at Combat 9 (or 11); Magic Armor: only a bearer of
+        Narsil or Aiglos may fight it."""
+        self._combat_phase_check(state, seat, "duel", "7.2")
+        if not self.variant(state):
+            raise IllegalOrder("the Beast fights in leader combat under the variant (17.11)", "17.11")
+        if self.phasing(state) != seat:
+            raise IllegalOrder("only the phasing side starts leader combat", "7.2")
+        ua = self._own_on_map(state, seat, a)
+        if not (ua.is_leader or a == "BEA"):
+            raise IllegalOrder(f"{a} is not a leader", "7.2")
+        ub = self.units.get(b)
+        if ub is None or ub.side == seat or not self.on_map(state, b) or not (ub.is_leader or b == "BEA"):
+            raise IllegalOrder(f"{b} is not an enemy leader or the Beast on the map", "7.2")
+        if a in state["ph"]["dueled"]:
+            raise IllegalOrder(f"{a} has already fought a leader combat this phase", "7.24")
+        if distance(state["units"][a]["hex"], state["units"][b]["hex"]) > 1:
+            raise IllegalOrder(f"{b} must be in {a}'s hex or adjacent to it", "7.2")
+        hero = b if a == "BEA" else a
+        items = state["sau"]["items"]
+        if self.beast(state)["armor"] and hero not in (items.get("narsil"), items.get("aiglos")):
+            raise IllegalOrder("the Beast has Magic Armor: only a leader bearing a magic weapon (Narsil, Aiglos) "
+                               "may fight it", "17.1")
 
     def _apply_sduel(self, state: State, seat: str, dice: Dice, a: str, b: str) -> list[Event]:
         if not self.variant(state):
@@ -175,6 +207,14 @@ class LeaderCombatVariant:
         """7.222: lost Endurance points; equal to the Endurance, the leader is dead."""
         if not self.on_map(state, uid):
             return ""
+        if uid == "BEA":
+            b = self.beast(state)
+            end = self.raw(state)["beast"]["endurance"]
+            b["wounds"] = end if w == "k" else min(end, b["wounds"] + int(w))
+            if b["wounds"] >= end:
+                self.eliminate(state, uid)
+                return f"the Beast is slain (+{self.unit_dem_value(state, uid)} demoralization)"
+            return f"the Beast takes {w} wound(s) ({b['wounds']} of {end})"
         rec = state["units"][uid]
         end = self.endurance(state, uid)
         if w == "k":
@@ -221,6 +261,13 @@ class LeaderCombatVariant:
 
     def _legal_sduels(self, state: State, seat: str) -> Iterator[Action]:
         yield from self._legal_duels(state, seat)
+        if self.on_map(state, "BEA") and self.kind(state) == "combat" and self.phasing(state) == seat:
+            bh = state["units"]["BEA"]["hex"]
+            for x in sorted(state["units"]):
+                if self.units[x].is_leader and self.on_map(state, x) and distance(bh, state["units"][x]["hex"]) <= 1:
+                    act = Action("duel", ("BEA", x) if seat == "sauron" else (x, "BEA"))
+                    if self.units[act.args[0]].side == seat and self._ok(state, seat, act):
+                        yield act
         for m in state["sau"]["mortal"]:
             if m.get("fighting") and self.phasing(state) == seat and self.kind(state) == "combat":
                 a, b = (m["challenger"], m["challenged"])

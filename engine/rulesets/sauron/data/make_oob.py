@@ -25,6 +25,8 @@ UNITS = [
     ("SN", 4, "sauron", "infantry", "Slaves", "E-1-Z", "reinforcement", 10, "14.1", ["slave"]),
     ("TT", 2, "sauron", "troll", "Trolls", "B-4-Y", "reinforcement", 12, "14.1", ["troll"]),
     ("OM", 2, "sauron", "infantry", "Orcs", "D-2-Y", "reinforcement", 12, "14.1", ["orc"]),
+    # --- the Beast, summoned by Sauron's spell (17.1x; facts 1.13: Armor 4, Morale X, MA 4; 17.11: melee C)
+    ("BEA", 1, "sauron", "troll", "The Beast", "C-4-X", "summoned", None, "17.11", ["beast"], {"movement": 4}),
     # --- the Last Alliance on the map: Men and Dwarves (facts 3, 9.2)
     ("ELE", 1, "westernesse", "leader", "Elendil", None, "alliance", None, "13.2", ["men"]),
     ("ISI", 1, "westernesse", "leader", "Isildur", None, "alliance", None, "13.2", ["men"]),
@@ -66,9 +68,9 @@ def toml_value(v) -> str:
 
 def main() -> None:
     out = ["# SPI *Sauron* orders of battle (facts.md 3, 9.2; seed 004 14.3), reconstructed: the exclusive",
-           "# rules' counter mix and schedule are not available. 51 Sauron counters and 48",
+           "# rules' counter mix and schedule are not available. 52 Sauron counters (with the Beast) and 48",
            "# Alliance counters (Narsil, Aiglos and the Ring are items, not counters). Written by make_oob.py.",
-           "# `setup`: front (Sauron, before the Gates), alliance (the Alliance's half of Dagorlad) or reinforcement",
+           "# `setup`: front (Sauron, before the Gates), alliance (the Alliance's half of Dagorlad) or reinforcement; the Beast is summoned (17.1x)",
            "# (`arrives` = the Game-Turn from which it may enter: Sauron through the Gates, the Alliance on the West edge).",
            "reconstructed = true",
            'reason = "The printed counter mix, ratings and arrival schedule of SPI Sauron are not available; '
@@ -78,8 +80,8 @@ def main() -> None:
         key, n, side, typ, name, ratings, setup, arrives, section, tags = row[:10]
         extra = row[10] if len(row) > 10 else {}
         out.append("[[unit]]")
-        out.append(f'{"id" if typ == "leader" else "prefix"} = "{key}"')
-        if typ != "leader":
+        out.append(f'{"id" if typ == "leader" or len(key) == 3 and n == 1 else "prefix"} = "{key}"')
+        if not (typ == "leader" or len(key) == 3 and n == 1):
             out.append(f"count = {n}")
         fields = {"side": side, "type": typ, "name": name}
         if ratings:
