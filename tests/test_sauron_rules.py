@@ -346,3 +346,17 @@ def test_22_1_22_2_accepted_leaders_meet_and_fight_to_the_death():
     dead = [u for u in ("ISI", "GOR") if g.state["units"][u]["status"] == "eliminated"]
     assert dead, text
     assert not g.state["sau"]["mortal"]
+
+
+def test_22_3_an_unanswered_challenge_is_declined_at_the_deadline_and_7_175_fires():
+    g = game()
+    place(g, GOR="2707", ISI="2703")
+    at(g, "G")
+    g.play("westernesse", "challenge ISI GOR")
+    at(g, "A", turn=2)
+    a = RS.deadline_action(g.state, "sauron")
+    assert RS.format(a) == "decline GOR"
+    g2 = game()
+    place(g2, MB1="1008", OI1="1009")
+    at(g2, "G")
+    assert RS.format(RS.deadline_action(g2.state, "westernesse")) == "fire MB1 at 1009"

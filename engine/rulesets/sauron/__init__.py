@@ -28,7 +28,7 @@ import json
 import tomllib
 from functools import cached_property
 
-from engine.core import IllegalOrder, InvalidOrder, State
+from engine.core import Action, IllegalOrder, InvalidOrder, State
 from engine.maps import HexMap
 from engine.spi.c13_setup import DEPLOY
 from engine.spi.charts import ChartError
@@ -167,6 +167,20 @@ class Sauron(SauronSetUp, Reinforcements, Gates, OneRing, Narsil, MortalCombat, 
         if left:
             raise IllegalOrder(f"answer the challenge to {', '.join(left)} first: `accept {left[0]}` or "
                                f"`decline {left[0]}`", "22.3")
+
+    def deadline_action(self, state: State, seat: str):
+        """At a deadline: an unanswered challenge is declined (22.3: the seat did not take it up); a
+        missile unit under 7.175 fires at the first enemy it may; else the Standard Rules' move."""
+        left = self._unanswered(state, seat) if state["turn"] else []
+        if left and seat in self.active_seats(state):
+            return Action("decline", (left[0],))
+        if self.kind(state) == "combat" and self.phasing(state) == seat and state["ph"]["segment"] == "fire":
+            for uid, hexes in self.missile_obliged(state, seat):
+                for hx in hexes:
+                    a = Action("fire", (uid, "at", hx))
+                    if self._ok(state, seat, a):
+                        return a
+        return super().deadline_action(state, seat)
 
     def on_step_start(self, state: State):
         events = super().on_step_start(state)
