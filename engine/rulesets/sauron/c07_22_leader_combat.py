@@ -136,6 +136,8 @@ class LeaderCombatVariant:
             self._combat_phase_check(state, seat, "duel", "7.2")
         if not self.variant(state):
             return
+        if a in state["sau"]["evil"]:
+            raise IllegalOrder(f"{a} has turned to Sauron and no longer obeys Westernesse", "16.69")
         if self.units[a].is_leader and not self.units[a].magic and a in self.ph_declined(state):
             raise IllegalOrder(f"{a} declined a challenge this turn", "22.3")
 

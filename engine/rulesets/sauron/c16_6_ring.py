@@ -141,6 +141,14 @@ class OneRing:
             events.append(Event(public="; ".join(text) + ".", section="16.641"))
         return events
 
+    def _check_movers(self, state: State, seat: str, uids: list[str]) -> None:
+        """16.69: a leader turned evil no longer acts for Westernesse (control passing to Sauron's seat
+        needs an engine hook that does not exist yet: docs/sauron.md)."""
+        for u in uids:
+            if u in state["sau"]["evil"]:
+                raise IllegalOrder(f"{u} has turned to Sauron and no longer obeys Westernesse", "16.69")
+        super()._check_movers(state, seat, uids)
+
     # ------------------------------------------------------------ 16.642
     def _parse_ring(self, state: State, seat: str, words: list[str]) -> Action:
         if len(words) != 2 or words[1].lower() != "off":
