@@ -360,3 +360,15 @@ def test_22_3_an_unanswered_challenge_is_declined_at_the_deadline_and_7_175_fire
     place(g2, MB1="1008", OI1="1009")
     at(g2, "G")
     assert RS.format(RS.deadline_action(g2.state, "westernesse")) == "fire MB1 at 1009"
+
+
+def test_a_group_loads_its_own_charts_and_a_bad_table_is_refused():
+    g = Game.new(RS, options={"charts": '[levels]\nsauron = 90\n\n[lcrt]\n"0" = ["k/-", "-/-", "-/-", "-/-", "-/-", "-/k"]\n'},
+                 seed="c")
+    st = g.state
+    assert RS.dem_level(st, "sauron") == 90
+    assert RS.lcrt_cell(st, 0, 1) == ("k", "-")
+    for bad in ('[lcrt]\n"0" = ["x/-", "-/-", "-/-", "-/-", "-/-", "-/-"]\n',
+                '[lcrt]\n"0" = ["-/-"]\n'):
+        with pytest.raises(OrderError):
+            Game.new(RS, options={"charts": bad}, seed="c")

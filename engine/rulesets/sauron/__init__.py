@@ -37,7 +37,7 @@ from engine.spi.standard import StandardRules
 from engine.units import UnitDef, load_oob
 
 from .c07_175_missiles import MissileObligation
-from .c07_22_leader_combat import SDUEL, LeaderCombatVariant
+from .c07_22_leader_combat import SDUEL, LeaderCombatVariant, cell_wounds
 from .c08_1_stacking import LeaderStacking
 from .c08_331_rally import RallyVariant
 from .c13_setup import SauronSetUp
@@ -159,6 +159,38 @@ class Sauron(SauronSetUp, Reinforcements, Gates, OneRing, Narsil, MortalCombat, 
                 raise InvalidOrder(f"unknown option `{k}` for sauron (known: variant=on|off, "
                                    "extra=all|<0-6>|<ids> (14.3), charts=<TOML>)")
         return out
+
+    def check_group_charts(self, charts, text: str) -> None:
+        """A group's tables of this game: the Leader Combat Results Table (7.25) ten or more columns of six
+        cells `attacker/defender`, each k, - or a number of wounds; every leader rated (7.22)."""
+        lc = charts.raw["lcrt"]
+        cols = [k for k in lc if k not in ("reconstructed", "reason", "take_rolls")]
+        if not cols:
+            raise ChartError("[lcrt] needs its columns, like \"0\" = [\"-/-\", ...]")
+        for k in cols:
+            try:
+                int(k)
+            except ValueError:
+                raise ChartError(f"[lcrt] column `{k[:20]}` is not a differential like -4 or 5") from None
+            row = lc[k]
+            if not isinstance(row, list) or len(row) != 6:
+                raise ChartError(f"[lcrt] {k} must list six results, for die rolls 1 to 6")
+            for c in row:
+                parts = c.split("/") if isinstance(c, str) else []
+                if len(parts) != 2:
+                    raise ChartError(f"[lcrt] {k}: `{str(c)[:20]}` is not attacker/defender like 1w/- or -/k")
+                for p in parts:
+                    try:
+                        cell_wounds(p)
+                    except ValueError as e:
+                        raise ChartError(f"[lcrt] {k}: {e}") from None
+        for table in ("combat", "morale", "endurance", "ring"):
+            t = charts.raw["leaders"].get(table, {})
+            missing = [u for u, d in self.units.items() if d.is_leader and u not in t]
+            if missing:
+                raise ChartError(f"[leaders] {table} must rate every leader; missing {', '.join(missing)}")
+            if table == "endurance" and any(not isinstance(v, int) or v < 1 for v in t.values()):
+                raise ChartError("[leaders] endurance must be 1 or more")
 
     # ------------------------------------------------------- hooks chained here
     def _check_done(self, state: State, seat: str) -> None:
