@@ -98,7 +98,8 @@ def choose(g: Game, seat: str, moved: set[str], plot: dict) -> str:
                 t = hero_move(g, seat, "ISI", units[foe]["hex"])
                 if t:
                     return t
-        if seat == "sauron" and "GOR" not in moved and RS.on_map(st, "GOR") and RS.mortal_pair(st, "GOR", "ISI"):
+        if seat == "sauron" and "GOR" not in moved and RS.on_map(st, "GOR") \
+                and any(m["status"] == "accepted" and m["challenged"] == "GOR" for m in st["sau"]["mortal"]):
             moved.add("GOR")
             t = first_legal(g, seat, [f"move GOR {units['ISI']['hex']}"]) or hero_move(g, seat, "GOR", units["ISI"]["hex"])
             if t:

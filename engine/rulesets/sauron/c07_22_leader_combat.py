@@ -168,8 +168,10 @@ class LeaderCombatVariant:
     def _apply_sduel(self, state: State, seat: str, dice: Dice, a: str, b: str) -> list[Event]:
         if not self.variant(state):
             return self._apply_duel(state, seat, dice, a, b)
-        if self.mortal_pair(state, a, b) is not None:
-            return self._mortal_round(state, seat, dice, a, b)
+        m = self.mortal_pair(state, a, b)
+        if m is not None:  # 22.2, 7.241: in the same hex, fought to the end now
+            state["sau"]["mortal"].remove(m)
+            return [self._mortal_combat(state, a, b)]
         state["ph"]["segment"] = "duel"
         state["ph"]["dueled"].append(a)
         ta, tb = self.leader_total(state, a), self.leader_total(state, b)
@@ -270,11 +272,3 @@ class LeaderCombatVariant:
                     act = Action("duel", ("BEA", x) if seat == "sauron" else (x, "BEA"))
                     if self.units[act.args[0]].side == seat and self._ok(state, seat, act):
                         yield act
-        for m in state["sau"]["mortal"]:
-            if m.get("fighting") and self.phasing(state) == seat and self.kind(state) == "combat":
-                a, b = (m["challenger"], m["challenged"])
-                mine = a if self.units[a].side == seat else b
-                other = b if mine == a else a
-                act = Action("duel", (mine, other))
-                if self._ok(state, seat, act):
-                    yield act

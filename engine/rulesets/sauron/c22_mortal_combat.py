@@ -40,8 +40,11 @@ class MortalCombat:
         return [u for u, t in state["sau"]["declined"].items() if t == state["turn"]]
 
     def mortal_pair(self, state: State, a: str, b: str) -> dict | None:
+        """An accepted challenge between ``a`` and ``b``, once they share a hex (22.1)."""
         for m in state["sau"]["mortal"]:
-            if m["status"] == "accepted" and {m["challenger"], m["challenged"]} == {a, b}:
+            if m["status"] == "accepted" and {m["challenger"], m["challenged"]} == {a, b} \
+                    and self.on_map(state, a) and self.on_map(state, b) \
+                    and state["units"][a]["hex"] == state["units"][b]["hex"]:
                 return m
         return None
 
