@@ -177,3 +177,22 @@ def test_variant_off_plays_the_standard_leader_table():
     st["ph"] = RS._fresh_phase()
     _, events = g.play("westernesse", "duel ELE GOR")
     assert "Rally Point" in events[0].public or "no effect" in events[0].public or "killed" in events[0].public
+
+
+def test_7_23_a_leader_caught_in_his_units_result_takes_wounds_and_narsil_breaks():
+    """Ruling (docs/sauron.md): caught in his unit's 1/2E, 1 wound; in its E, 2 wounds; Narsil's bearer
+    caught breaks it (19.211: "destroyed by missile or melee combat")."""
+    g = game()
+    st = g.state
+    RS._leader_loss(st, "ISI", 1)
+    assert RS.wounds(st, "ISI") == 1
+    RS._leader_loss(st, "ANA", RS.leader_rating(st, "ANA", for_rally=False))
+    assert RS.wounds(st, "ANA") == 2
+    text = RS._leader_loss(st, "ELE", 1)
+    assert st["sau"]["items"]["narsil"] is None and st["sau"]["items"]["shards"] and "Narsil breaks" in text
+
+
+def test_8_11_a_leader_left_alone_stays_where_he_is():
+    g = game()
+    st = g.state
+    assert RS._displace_leader(st, "ELE") == [] and st["units"]["ELE"]["hex"] == "1305"
