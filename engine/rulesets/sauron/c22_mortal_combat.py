@@ -170,6 +170,17 @@ class MortalCombat:
             return True
         return super().may_enter_enemy_leaders(state, uids)
 
+    def check_move_end(self, state: State, seat: str, uids: list[str], dest: str, occ) -> None:
+        """22.1: the only enemy leader a challenger may join is the one who accepted (and back)."""
+        foes = [x for x in occ.get(dest, ()) if self.units[x].side != seat and self.units[x].is_leader]
+        for f in foes:
+            for u in uids:
+                if not any(m["status"] == "accepted" and {u, f} == {m["challenger"], m["challenged"]}
+                           for m in state["sau"]["mortal"]):
+                    raise IllegalOrder(f"{dest} holds {f}: a leader enters an enemy leader's hex only to meet the "
+                                       "one who accepted his challenge, or who challenged him", "22.1")
+        super().check_move_end(state, seat, uids, dest, occ)
+
     # --- the fight, 22.2
     def _mortal_fights(self, state: State) -> list[Event]:
         events = []
