@@ -372,3 +372,10 @@ def test_a_group_loads_its_own_charts_and_a_bad_table_is_refused():
                 '[lcrt]\n"0" = ["-/-"]\n'):
         with pytest.raises(OrderError):
             Game.new(RS, options={"charts": bad}, seed="c")
+
+
+def test_8_11_holds_in_the_set_up_too():
+    g = Game.new(RS, options={}, seed="s")
+    g.play("sauron", "done")
+    refused(g, "westernesse", "deploy BAL 1305", "8.11")  # Elendil's Men
+    g.play("westernesse", "deploy BAL 1306")

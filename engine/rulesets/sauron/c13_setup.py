@@ -49,6 +49,12 @@ class SauronSetUp:
         if u.is_combat and any(self.units[x].is_combat for x in stack):
             other = next(x for x in stack if self.units[x].is_combat)
             raise IllegalOrder(f"hex {hx} already holds a combat unit ({other}); one combat unit per hex", "5.0")
+        everyone = stack + [uid]
+        for x in everyone:  # 8.11: leaders with their own nationality
+            if self.units[x].is_leader:
+                why = self.stack_fault(state, x, [y for y in everyone if y != x])
+                if why:
+                    raise IllegalOrder(why, "8.11")
 
     def _apply_deploy(self, state: State, seat: str, *args: str) -> list[Event]:
         uid, hx = args
