@@ -379,3 +379,12 @@ def test_8_11_holds_in_the_set_up_too():
     g.play("sauron", "done")
     refused(g, "westernesse", "deploy BAL 1305", "8.11")  # Elendil's Men
     g.play("westernesse", "deploy BAL 1306")
+
+
+def test_variant_off_leaves_out_the_gates_and_mortal_combat():
+    g = game(variant="off")
+    place(g, SAU="1523", GOR="1408", ISI="1404")
+    at(g, "A")
+    refused(g, "sauron", "gates close", "18.1")
+    at(g, "G")
+    refused(g, "westernesse", "challenge ISI GOR", "22.0")

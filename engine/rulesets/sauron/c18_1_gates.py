@@ -85,6 +85,9 @@ class Gates:
     def _check_gates(self, state: State, seat: str, what: str) -> None:
         if seat != "sauron":
             raise IllegalOrder("only Sauron closes or opens the Gates of Morannon", "18.1")
+        if not self.variant(state):
+            raise IllegalOrder("closing the Gates is an addition of the variant (options: variant=off leaves it "
+                               "out)", "18.1")
         if state["sau"].get("expanded"):
             raise IllegalOrder("in the expanded game the Gates stay open", "18.11")
         if self.kind(state) != "magic" or self.phasing(state) != "sauron":
