@@ -105,3 +105,22 @@ def test_sinister_visions_disrupts_the_men_near_the_target():
     st = g.state
     assert st["units"]["MI6"]["disrupted"] and not st["units"]["DW2"]["disrupted"]  # Dwarves in 1307: not Men
     assert not st["units"]["NC6"]["disrupted"]  # far away
+
+
+def test_wrath_of_the_ringwraith_and_total_eclipse_last_a_game_turn():
+    g = game()
+    st = g.state
+    st["units"]["SAU"].update(hex="1523", status="map", magic=45)
+    st["units"]["RW"].update(hex="1522", status="map")
+    at(g, "A")
+    base = RS.leader_total(st, "RW")
+    g.play("sauron", "cast SAU wrath-of-the-ringwraith 5")
+    assert RS.leader_total(g.state, "RW") == base + 3
+    g2 = game()
+    st2 = g2.state
+    st2["units"]["SAU"].update(hex="1523", status="map", magic=45)
+    at(g2, "A")
+    assert not RS.is_fanatic(st2, "OI1") and RS.leader_rating(st2, "SAU") == 10
+    g2.play("sauron", "cast SAU total-eclipse 8")
+    assert RS.is_fanatic(g2.state, "OI1") and RS.leader_rating(g2.state, "SAU") == 13
+    assert not RS.is_fanatic(g2.state, "TR1")  # trolls are not orcs

@@ -388,3 +388,28 @@ def test_variant_off_leaves_out_the_gates_and_mortal_combat():
     refused(g, "sauron", "gates close", "18.1")
     at(g, "G")
     refused(g, "westernesse", "challenge ISI GOR", "22.0")
+
+
+def test_7_241_a_duel_between_met_challengers_is_fought_to_the_end():
+    g = game()
+    place(g, GOR="2703", ISI="2703")
+    g.state["sau"]["mortal"].append({"challenger": "ISI", "challenged": "GOR", "status": "accepted", "turn": 1})
+    at(g, "G")
+    g.state["ph"]["dueled"].append("ISI")  # a leader already used his attack: 7.241 lets him fight on
+    _, ev = g.play("westernesse", "duel ISI GOR")
+    assert "Mortal Combat between GOR and ISI" in ev[0].public or "Mortal Combat between ISI and GOR" in ev[0].public
+    assert "eliminated" in (g.state["units"]["ISI"]["status"], g.state["units"]["GOR"]["status"])
+
+
+def test_victory_points_and_their_grades():
+    g = game()
+    st = g.state
+    assert RS.final_result(st)["winner"] is None  # 0 to 0: a draw
+    st["dem"]["sauron"] = 50
+    r = RS.final_result(st)
+    assert r["winner"] == "westernesse" and r["decisive"] and "Decisive Victory" in r["summary"]
+    st["dem"]["westernesse"] = 30
+    r = RS.final_result(st)
+    assert r["winner"] == "westernesse" and not r["decisive"] and "expanded game" in r["summary"]
+    st["units"]["ELE"]["status"] = st["units"]["GIL"]["status"] = "eliminated"
+    assert RS.victory_points(st)["sauron"] == 30 + 30
