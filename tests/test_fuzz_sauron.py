@@ -56,7 +56,7 @@ def check_invariants(g: Game) -> None:
             if r["status"] == "map":
                 assert r.get("wounds", 0) < rs.endurance(st, uid), f"{uid} should be dead (7.222)"
     h = st["sau"]["ring"]["holder"]
-    assert h is None or st["units"][h]["status"] == "map" or h == "SAU"
+    assert h is None or st["units"][h]["status"] in ("map", "reinforcement") or h == "SAU"
 
 
 def pick(g: Game, seat: str, rnd: random.Random, count: int) -> str:
@@ -90,9 +90,9 @@ def pick(g: Game, seat: str, rnd: random.Random, count: int) -> str:
     return rnd.choice([t for t in offered if t != "done"] or offered)
 
 
-def play_random(seed: int, options: dict) -> tuple[Game, list]:
+def play_random(seed: int, options: dict, ruleset: str = "sauron") -> tuple[Game, list]:
     rnd = random.Random(seed)
-    g = Game.new(get_ruleset("sauron"), options=options, seed=f"fuzz-{seed}")
+    g = Game.new(get_ruleset(ruleset), options=options, seed=f"fuzz-{seed}")
     log: list[tuple[str, str]] = []
     steps, count = 0, 0
     phase = (g.state["turn"], g.state["step"])

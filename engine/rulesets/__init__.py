@@ -17,6 +17,7 @@ BUILTIN: dict[str, tuple[str, str]] = {
     "gondor": ("engine.rulesets.gondor", "GONDOR"),
     "risk-minas-tirith": ("engine.rulesets.risk_minas_tirith", "RISK"),
     "sauron": ("engine.rulesets.sauron", "SAURON"),
+    "sauron-expanded": ("engine.rulesets.sauron.expanded", "SAURON_EXPANDED"),
 }
 
 RULESETS: dict[str, Ruleset] = {}
