@@ -66,6 +66,9 @@ def test_carry_over_points_4_5_8():
             assert ("returns" in n) == (d >= 3)
     assert all(st["units"][u]["status"] == "out" for u in out)
     assert RS.combat_rating(st, "GOR") == 2 and RS.morale_rating(st, "BAL") == 3 - 1
+    g2 = Game.new(RS, options={"dead": "SAU"}, seed="carry")
+    assert RS.combat_rating(g2.state, "SAU") == 2 and RS.endurance(g2.state, "SAU") == 3
+    assert g2.state["units"]["SAU"].get("magic", 0) == 0
     with pytest.raises(OrderError):
         Game.new(RS, options={"dead": "OI1"}, seed="x")
 

@@ -71,6 +71,7 @@ class SauronExpanded(Sauron):
         for uid in opts["dead"]:                   # points 4-6
             if uid in SAURON_LEADERS:
                 sau["adj"][uid] = {"as": "GOR"}
+                state["units"][uid]["magic"] = 0  # exactly like Gorgol: no magic
                 sau["carry"].append(f"{uid}: a new Sauron leader exactly like Gorgol (point 4)")
             elif uid == "BAL":
                 sau["adj"][uid] = {"morale": -1}
