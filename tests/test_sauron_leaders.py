@@ -196,3 +196,14 @@ def test_8_11_a_leader_left_alone_stays_where_he_is():
     g = game()
     st = g.state
     assert RS._displace_leader(st, "ELE") == [] and st["units"]["ELE"]["hex"] == "1305"
+
+
+def test_a_formation_outlives_its_dead_leader():
+    """A dead leader's formation stays (as under the Standard Rules): breaking it would leave two units
+    over-stacked in one hex (found by the fuzzer)."""
+    g = game()
+    st = g.state
+    st["formations"]["F1"] = {"kind": "shieldwall", "units": ["MI5", "MI6"], "leader": "ELE", "turn": 1}
+    st["units"]["MI5"]["hex"] = st["units"]["MI6"]["hex"]
+    RS._wound(st, "ELE", "k")
+    assert "F1" in st["formations"]

@@ -240,9 +240,6 @@ class LeaderCombatVariant:
         self.on_unit_lost(state, uid, pts)
         text = f"{uid} is dead ({how}; +{pts} demoralization, 7.222, 20.2)"
         more = taken + self._drop_items(state, uid, here)
-        for f in list(state["formations"]):
-            if state["formations"][f]["leader"] == uid:
-                del state["formations"][f]
         return "; ".join([text] + more)
 
     # --- losses from combat results (7.23): the Standard Rules' caught leader becomes wounds
