@@ -413,3 +413,24 @@ def test_victory_points_and_their_grades():
     assert r["winner"] == "westernesse" and not r["decisive"] and "expanded game" in r["summary"]
     st["units"]["ELE"]["status"] = st["units"]["GIL"]["status"] = "eliminated"
     assert RS.victory_points(st)["sauron"] == 30 + 30
+
+
+def test_16_62_sauron_recovers_the_ring_by_killing_its_wearer():
+    g = game()
+    st = g.state
+    place(g, SAU="1408")
+    RS._set_ring(st, "ISI", True)
+    d = RS.dem_total(st, "sauron")
+    RS._resolve_pair(st, "SAU", "ISI", "-", "k", 2)
+    assert st["sau"]["ring"]["holder"] == "SAU" and st["sau"]["ring"]["worn"]
+    assert RS.dem_total(st, "sauron") == d - 20 and st["units"]["SAU"]["magic"] == 45
+
+
+def test_8_37_sauron_rallies_automatically_at_night():
+    g = game()
+    place(g, SAU="1523", OI1="1522")
+    g.state["units"]["OI1"]["disrupted"] = True
+    at(g, "H", turn=15)
+    _, ev = g.play("sauron", "rally SAU OI1")
+    assert "automatic" in ev[0].public and "(Rally Rating 13)" in ev[0].public
+    assert not g.state["units"]["OI1"]["disrupted"]
