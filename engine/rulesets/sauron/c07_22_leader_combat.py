@@ -134,6 +134,7 @@ class LeaderCombatVariant:
             self._check_duel(state, seat, a, b)
         else:  # 7.241: in Mortal Combat, any number of attacks
             self._combat_phase_check(state, seat, "duel", "7.2")
+            self._own_on_map(state, seat, a)
         if not self.variant(state):
             return
         if a in state["sau"]["evil"]:
