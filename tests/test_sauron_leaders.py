@@ -15,11 +15,39 @@ RS = get_ruleset("sauron")
 IDS = {"SAURON": "SAU", "RINGWRAITH": "RW", "GORGOL": "GOR", "GIL-GALAD": "GIL", "ELENDIL": "ELE",
        "ISILDUR": "ISI", "ANARION": "ANA", "CIRDAN": "CIR", "BALDRIM": "BAL"}
 
-needs_seed = pytest.mark.skipif(not SEED.exists(), reason="the seed text is not on this machine")
+# The seed's own lines (seed 004, 7.22 and 7.25), as printed, for a machine without /work/shared; where the
+# seed file is present, it is read instead (and must agree).
+SEED_LINES = """RatingsSAURONRINGWRAITHGORGOLGIL-GALAD
+Combat5423
+Morale5326
+Endurance6535
+Ring Rating0004
+RatingsELENDILISILDURANARIONCIRDANBALDRIM
+Combat43233
+Morale54333
+Endurance54445
+Ring Rating42234
+Die Roll-4-3-2-1012345
+1k/-k/-k/--/--/--/--/--/k-/k-/k
+2k/-k/-1w/-1w/-1w/--/1w1w/k-/k-/k-/k
+3k/-2w/-1w/--/1w-/2w1w/--/k-/k-/k-/k
+43w/-3w/-k/1w1w/1w1w/1w2w/--/k-/k-/k-/k
+52w/-2w/-2w/1w1w/2w1w/2w1w/2w1w/1w-/k-/k-/k
+61w/--/1w2w/-2w/-2w/-1w/-1w/2w-/k-/k-/k
+"""
 
 
 def seed_text() -> str:
-    return SEED.read_text()
+    if SEED.exists():
+        text = SEED.read_text()
+        for line in SEED_LINES.splitlines():
+            assert line in text, line
+        return text
+    return SEED_LINES
+
+
+def needs_seed(fn):
+    return fn
 
 
 def parse_lcrt_row(row: str) -> list[str]:
