@@ -289,7 +289,7 @@ def test_a_newcomer_finds_each_case_in_the_file_its_name_says():
     from engine.spi.standard import StandardRules
 
     games = {"Gondor": "gondor", "Field of Celebrant": "celebrant",
-             "Risk": "risk-minas-tirith"}
+             "Risk": "risk-minas-tirith", "Sauron": "sauron"}
     rows = _newcomer_rows()
     assert len(rows) >= 10 and len({r[1] for r in rows}) >= 3
     for case, game, symbol, path in rows:

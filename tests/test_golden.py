@@ -35,8 +35,8 @@ GOLDEN = ROOT / "tests" / "golden"
 WRITE = os.environ.get("PALANTIR_GOLDEN_WRITE") == "1"
 
 SCRIPTED = [("gondor", "7", "gondor_game.txt"), ("celebrant", "7", "celebrant_game.txt"),
-            ("risk-minas-tirith", "11", "risk_minas_tirith_game.txt")]
-RANDOM = [(rs, seed) for rs in ("gondor", "celebrant", "risk-minas-tirith") for seed in (1, 2, 3)]
+            ("risk-minas-tirith", "11", "risk_minas_tirith_game.txt"), ("sauron", "45", "sauron_game.txt")]
+RANDOM = [(rs, seed) for rs in ("gondor", "celebrant", "risk-minas-tirith", "sauron") for seed in (1, 2, 3)]
 RANDOM_ORDERS = 300
 
 

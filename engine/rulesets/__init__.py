@@ -16,6 +16,8 @@ BUILTIN: dict[str, tuple[str, str]] = {
     "celebrant": ("engine.rulesets.celebrant", "CELEBRANT"),
     "gondor": ("engine.rulesets.gondor", "GONDOR"),
     "risk-minas-tirith": ("engine.rulesets.risk_minas_tirith", "RISK"),
+    "sauron": ("engine.rulesets.sauron", "SAURON"),
+    "sauron-expanded": ("engine.rulesets.sauron.expanded", "SAURON_EXPANDED"),
 }
 
 RULESETS: dict[str, Ruleset] = {}

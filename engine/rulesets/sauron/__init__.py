@@ -1,0 +1,357 @@
+"""SPI *Sauron* (Rob Mosca, 1977) with Heli's variant rules (seed 004): the battle of Dagorlad before
+the Morannon, S.R. 3434, Sauron against the Last Alliance of Elves and Men.
+
+On the SPI Standard Rules engine (``engine.spi.standard``); each case of the variant in its own file,
+named by its case number, assembled here:
+
+- c07_22_leader_combat: 7.22 ratings, 7.221 totals, 7.222 wounds, 7.25 the table, 7.251 items;
+- c07_175_missiles: the missile obligation;  c08_1_stacking: 8.1, 8.11, 8.25;  c08_331_rally: 8.331, 8.37;
+- c16_6_ring: the One Ring (16.6-16.642, 16.69);  c18_1_gates: the Gates of Morannon;
+- c19_21_narsil: Narsil and its shards (19.211, 19.212, 20.21);  c20_2_demoralization: 20.2;
+- c17_11_beast: Sauron's spells and the Beast (8.5, 17.1x);  c22_mortal_combat: 22.0-22.4 (and 7.241);  c13_setup, c14_reinforcements (14.3 the spares), victory.
+
+The map, the order of battle, the set-up, the schedule, the levels and the victory points are
+reconstructed (data/, ``reconstructed = true`` with a reason; docs/sauron.md). ``options: variant=off``
+plays the Standard Rules' leader combat and rally (the reconstructed original).
+
+Order notation (CONVENTIONS.md), besides the Standard Rules orders:
+  deploy <unit> <hex>                    re-place a unit during your set-up (13.0)
+  gates close|open                       Sauron, in a Magic Leader Phase (18.1)
+  challenge <leader> <enemy leader>      Mortal Combat (22.0); accept <leader> / decline <leader> (22.3)
+  ring <leader> off                      a Westernesse leader tries to take off the Ring (16.642)
+  breathe BEA at <hex>                   the Beast's Death Breath (17.1, ruling)
+  cast SAU <spell> [<points>] [<hex>]    Sauron's spells, at his pedestal (8.5)
+"""
+from __future__ import annotations
+
+import json
+import tomllib
+from functools import cached_property
+
+from engine.core import Action, IllegalOrder, InvalidOrder, State
+from engine.maps import HexMap
+from engine.spi.c13_setup import DEPLOY
+from engine.spi.charts import ChartError
+from engine.spi.entry import EntryAttacks
+from engine.spi.standard import StandardRules
+from engine.units import UnitDef, load_oob
+
+from .c07_175_missiles import MissileObligation
+from .c07_22_leader_combat import SDUEL, LeaderCombatVariant, cell_wounds
+from .c08_1_stacking import LeaderStacking
+from .c08_331_rally import RallyVariant
+from .c13_setup import SauronSetUp
+from .c14_reinforcements import EXTRA_IDS, Reinforcements
+from .c16_6_ring import RING_ORDER, OneRing
+from .c17_11_beast import BEAST, BREATHE, BeastAndSpells
+from .c18_1_gates import GATES, Gates
+from .c19_21_narsil import Narsil
+from .c20_2_demoralization import Demoralization
+from .c22_mortal_combat import ACCEPT, CHALLENGE, DECLINE, MortalCombat
+from .common import DATA, SEATS, SIDE_COLORS, SIDE_TITLES, STATE_VERSION
+from .victory import Victory
+
+YES = ("yes", "true", "1", "on")
+NO = ("no", "false", "0", "off")
+
+
+class Sauron(SauronSetUp, Reinforcements, Gates, OneRing, Narsil, MortalCombat, BeastAndSpells, LeaderCombatVariant,
+             LeaderStacking, RallyVariant, MissileObligation, Demoralization, Victory, EntryAttacks, StandardRules):
+    """Each case file's class gives its rules; where two give the same hook they chain through
+    ``super()`` in the order of these bases, ending in ``EntryAttacks`` and ``StandardRules``."""
+    ORDERS = (*(SDUEL if o.verb == "duel" else o for o in StandardRules.ORDERS),
+              DEPLOY, GATES, CHALLENGE, ACCEPT, DECLINE, RING_ORDER, BREATHE)
+    deploy_example = "GA1 1213"
+    name = "sauron"
+    title = "Sauron: the Battle of Dagorlad"
+    seats = SEATS
+    side_titles = SIDE_TITLES
+    side_colors = SIDE_COLORS
+    state_version = STATE_VERSION
+    entry_attack_seats = ("sauron", "westernesse")
+
+    # ------------------------------------------------------------------ data
+    @cached_property
+    def map_data(self) -> dict:
+        return json.loads((DATA / "map.json").read_text())
+
+    @cached_property
+    def hexmap(self) -> HexMap:
+        return HexMap.from_json(self.map_data)
+
+    @cached_property
+    def units(self) -> dict[str, UnitDef]:
+        return load_oob(DATA / "oob.toml")
+
+    @cached_property
+    def start_hexes(self) -> dict[str, str]:
+        return tomllib.loads((DATA / "setup.toml").read_text())["start"]
+
+    @cached_property
+    def ruleset_charts_text(self) -> str:
+        return (DATA / "charts.toml").read_text()
+
+    @cached_property
+    def sequence(self) -> dict:
+        return tomllib.loads((DATA / "sequence.toml").read_text())
+
+    def raw(self, state: State) -> dict:
+        return self.charts_for(state).raw
+
+    # ---------------------------------------------------------------- set-up
+    def new_game(self, options: dict[str, str], seed: str, fixture: dict | None = None) -> State:
+        opts = self._check_options(options)
+        state = self.base_state(opts, seed)
+        for uid, u in self.units.items():
+            rec = self.unit_record(u)
+            if u.is_leader:
+                rec["wounds"] = 0
+            if uid in self.start_hexes:
+                rec["hex"], rec["status"] = self.start_hexes[uid], "map"
+            if uid == BEAST or (uid in EXTRA_IDS and uid not in opts["extra"]):
+                rec = {"hex": None, "status": "out"}
+            state["units"][uid] = rec
+        state["dem"] = {"sauron": 0, "westernesse": 0}
+        state["sau"] = {
+            "ring": {"holder": "SAU", "worn": True},          # 16.6
+            "items": {"narsil": "ELE", "aiglos": "GIL", "shards": None},  # 19.21, facts 9.2
+            "ring_tries": {}, "evil": [], "ring_dem": 0,
+            "dem_extra": {"sauron": 0, "westernesse": 0},
+            "gates": "open", "gates_turn": None,               # 18.1
+            "mortal": [], "declined": {},                      # 22.x
+            "beast": {"flight": False, "horn": False, "armor": False, "breath": False, "wounds": 0},  # 17.1
+        }
+        if fixture and "position" in fixture:
+            self._fixture_position(state, fixture["position"])
+        return state
+
+    def _fixture_position(self, state: State, pos: dict) -> None:
+        """Tests: start from a position ({"turn", "step", "units": {uid: hex}}); units not named are
+        reinforcements still to come (if they have a schedule) or out of the game."""
+        for uid, rec in state["units"].items():
+            rec["hex"] = None
+            rec["status"] = "reinforcement" if self.units[uid].setup == "reinforcement" else "eliminated"
+        for uid, hx in pos["units"].items():
+            state["units"][uid].update(hex=hx, status="map")
+        state["turn"], state["step"], state["done"] = int(pos["turn"]), pos["step"], []
+        state["ph"] = self._fresh_phase()
+        if self.steps[pos["step"]].get("kind") == "combat":
+            state["ph"]["must"] = self._obligations(state, self.steps[pos["step"]]["side"])
+
+    def _check_options(self, options: dict[str, str]) -> dict:
+        out: dict = {"variant": True, "extra": []}
+        for k, v in options.items():
+            if k == "charts":
+                try:
+                    self.check_charts(v)
+                except ChartError as e:
+                    raise InvalidOrder(f"your charts were refused: {e}") from None
+                out["charts"] = v
+                continue
+            v = str(v).strip().lower()
+            if k == "variant":
+                if v not in YES + NO:
+                    raise InvalidOrder("`variant` is on (Heli's variant, the default) or off (the original)")
+                out["variant"] = v in YES
+            elif k == "extra":
+                out["extra"] = self.parse_extra(v)
+            else:
+                raise InvalidOrder(f"unknown option `{k}` for sauron (known: variant=on|off, "
+                                   "extra=all|<0-6>|<ids> (14.3), charts=<TOML>)")
+        return out
+
+    def check_group_charts(self, charts, text: str) -> None:
+        """A group's tables of this game: the Leader Combat Results Table (7.25) ten or more columns of six
+        cells `attacker/defender`, each k, - or a number of wounds; every leader rated (7.22)."""
+        lc = charts.raw["lcrt"]
+        cols = [k for k in lc if k not in ("reconstructed", "reason", "take_rolls")]
+        if not cols:
+            raise ChartError("[lcrt] needs its columns, like \"0\" = [\"-/-\", ...]")
+        for k in cols:
+            try:
+                int(k)
+            except ValueError:
+                raise ChartError(f"[lcrt] column `{k[:20]}` is not a differential like -4 or 5") from None
+            row = lc[k]
+            if not isinstance(row, list) or len(row) != 6:
+                raise ChartError(f"[lcrt] {k} must list six results, for die rolls 1 to 6")
+            for c in row:
+                parts = c.split("/") if isinstance(c, str) else []
+                if len(parts) != 2:
+                    raise ChartError(f"[lcrt] {k}: `{str(c)[:20]}` is not attacker/defender like 1w/- or -/k")
+                for p in parts:
+                    try:
+                        cell_wounds(p)
+                    except ValueError as e:
+                        raise ChartError(f"[lcrt] {k}: {e}") from None
+        for table in ("combat", "morale", "endurance", "ring"):
+            t = charts.raw["leaders"].get(table, {})
+            missing = [u for u, d in self.units.items() if d.is_leader and u not in t]
+            if missing:
+                raise ChartError(f"[leaders] {table} must rate every leader; missing {', '.join(missing)}")
+            if table == "endurance" and any(not isinstance(v, int) or v < 1 for v in t.values()):
+                raise ChartError("[leaders] endurance must be 1 or more")
+
+    # ------------------------------------------------------- hooks chained here
+    def _check_done(self, state: State, seat: str) -> None:
+        super()._check_done(state, seat)
+        left = self._unanswered(state, seat) if state["turn"] else []
+        if left:
+            raise IllegalOrder(f"answer the challenge to {', '.join(left)} first: `accept {left[0]}` or "
+                               f"`decline {left[0]}`", "22.3")
+
+    def deadline_action(self, state: State, seat: str):
+        """At a deadline: an unanswered challenge is declined (22.3: the seat did not take it up); a
+        missile unit under 7.175 fires at the first enemy it may; else the Standard Rules' move."""
+        left = self._unanswered(state, seat) if state["turn"] else []
+        if left and seat in self.active_seats(state):
+            return Action("decline", (left[0],))
+        if self.kind(state) == "combat" and self.phasing(state) == seat and state["ph"]["segment"] == "fire":
+            for uid, hexes in self.missile_obliged(state, seat):
+                for hx in hexes:
+                    a = Action("fire", (uid, "at", hx))
+                    if self._ok(state, seat, a):
+                        return a
+        return super().deadline_action(state, seat)
+
+    def on_step_start(self, state: State):
+        events = super().on_step_start(state)
+        if self.kind(state) == "combat":
+            events += self._mortal_fights(state)
+        return events
+
+    def legal_extra(self, state: State, seat: str):
+        if state["turn"] == 0:
+            yield from self._legal_deploys(state, seat)
+            return
+        yield from super().legal_extra(state, seat)
+
+    def may_form(self, state: State, seat: str, kind: str) -> bool:
+        """8.41: Sauron's units do not form special formations (the Standard Rules)."""
+        return seat != "sauron"
+
+    # ----------------------------------------------------------------- view
+    def leader_card(self, state: State, uid: str) -> dict:
+        return {"combat": self.combat_rating(state, uid), "morale": self.morale_rating(state, uid),
+                "endurance": self.endurance(state, uid), "wounds": self.wounds(state, uid),
+                "ring_rating": self.ring_rating(state, uid)}
+
+    def view(self, state: State, seat: str | None) -> dict:
+        own = seat if seat in SEATS else None
+        units = []
+        pool = {s: 0 for s in SEATS}
+        for uid, u in self.units.items():
+            rec = state["units"][uid]
+            if rec["status"] not in ("map", "pool"):
+                continue
+            d = self.unit_view(state, uid, own)
+            if u.is_leader:
+                d.update(self.leader_card(state, uid))
+                items = [k for k, v in state["sau"]["items"].items() if v == uid]
+                if self.ring_holder(state) == uid:
+                    items.append("ring (worn)" if state["sau"]["ring"]["worn"] else "ring (carried)")
+                if items:
+                    d["items"] = items
+                if uid in state["sau"]["evil"]:
+                    d["evil"] = True
+            if uid == BEAST:
+                d["abilities"] = [k for k in ("flight", "horn", "armor", "breath") if state["sau"]["beast"][k]]
+                d["combat"] = self.beast_total(state)
+            units.append(d)
+        markers = list(state["markers"])
+        h = self.ring_holder(state)
+        ring = state["sau"]["ring"]
+        if h and self.on_map(state, h):
+            markers.append({"type": "ring", "hex": state["units"][h]["hex"],
+                            "title": f"the One Ring, {'worn' if ring['worn'] else 'carried'} by {h} (16.6)"})
+        notes = []
+        notes.append(f"The One Ring: {'worn' if ring['worn'] else 'carried'} by {h} (16.6)" if h
+                     else "The One Ring: lost (16.6)")
+        it = state["sau"]["items"]
+        notes.append(f"Narsil: borne by {it['narsil']}" if it.get("narsil") else
+                     (f"Narsil: shards borne by {it['shards']} (19.212)" if it.get("shards") else "Narsil: gone"))
+        notes.append(f"Gates of Morannon: {state['sau']['gates']} (18.1)")
+        for x in sorted(state["units"]):
+            if self.units[x].is_leader and self.on_map(state, x):
+                c = self.leader_card(state, x)
+                notes.append(f"{x}: Combat {c['combat']}, Morale {c['morale']}, Endurance {c['endurance']}"
+                             f"{', wounds ' + str(c['wounds']) if c['wounds'] else ''}, rally "
+                             f"{self.leader_rating(state, x)}")
+        if self.on_map(state, BEAST):
+            b = state["sau"]["beast"]
+            ab = [t for k, t in (("flight", "Flight"), ("horn", "Horn Attack"), ("armor", "Magic Armor"),
+                                 ("breath", "Death Breath")) if b[k]]
+            notes.append(f"The Beast: Combat {self.beast_total(state)}, {', '.join(ab) or 'no abilities'} (17.11)")
+        for m in state["sau"]["mortal"]:
+            notes.append(f"Challenge: {m['challenger']} to {m['challenged']}, {m['status']} (22.0)")
+        notes += [f"{p['unit']} must retreat: {SIDE_TITLES[p['seat']]} chooses (7.5)" for p in state["pending"]]
+        gates = {}
+        if self.gates_closed(state):
+            gates = {str(hs): "sauron" for hs, t in self.hexmap.hexsides.items() if t == "gate"}
+        armies = self.raw(state)["armies"]
+        v = {
+            "ruleset": self.name,
+            "title": "Sauron",
+            "seat": own,
+            "turn": self.view_turn(state),
+            "turns": self.sequence["turns"],
+            "night": self.is_night(state),
+            "phase": state["step"],
+            "phase_title": self.phase_title(state),
+            "active": self.active_seats(state),
+            "done": list(state["done"]),
+            "sides": {s: {"title": SIDE_TITLES[s], "color": SIDE_COLORS[s]} for s in SEATS},
+            "units": units,
+            "markers": markers,
+            "gates": gates,
+            "tracks": [{"name": f"{armies[a][:1].upper()}{armies[a][1:]} demoralization", "side": a,
+                        "points": self.dem_total(state, a), "level": self.dem_level(state, a),
+                        "demoralized": self.demoralized(state, a)} for a in SEATS],
+            "pool": pool,
+            "pending": [{"seat": p["seat"], "unit": p["unit"], "options": list(p["options"])}
+                        for p in state["pending"]],
+            "effects": [{"title": e["title"], "section": e["section"], "side": e.get("side")}
+                        for e in state["effects"]],
+            "formations": {k: dict(f) for k, f in state["formations"].items()},
+            "eliminated": sorted(x for x in state["units"] if state["units"][x]["status"] == "eliminated"),
+            "ring": {"holder": h, "worn": ring["worn"]},
+            "items": dict(it),
+            "gates_state": state["sau"]["gates"],
+            "victory_points": self.victory_points(state),
+            "notes": notes,
+            "over": state["over"],
+        }
+        self.view_extra(state, own, v)
+        if own and state["turn"] == 0 and own in self.active_seats(state):
+            v["zone"] = sorted(self.setup_zones["front" if own == "sauron" else "alliance"])
+        return v
+
+    def help(self, topic: str | None = None) -> str:
+        t = (topic or "").strip().lower()
+        if t in ("orders", "notation", "combat", "move", "rally", "ring", "gates", "mortal", "challenge"):
+            return (
+                "**Sauron orders** (unit ids then hexes):\n"
+                "`move OI1 1519` · `fire GA1 at 1310` (an archer next to enemies must fire at one unless every "
+                "one is meleed, 7.175) · `duel ISI GOR` leader combat on the variant's table (7.25) · "
+                "`melee OI1 at 1310` · `advance`/`retreat` (7.5) · `rally ELE MI1` in the Joint Rally Phase.\n"
+                "`gates close` / `gates open`: Sauron, inside Mordor, in a Magic Leader Phase, once a turn (18.1).\n"
+                "`challenge ISI GOR` in your Combat Phase (within 4 hexes, Combat + Morale within 3, 22.4); the "
+                "other side answers `accept GOR` or `decline GOR` in its next phase (22.3).\n"
+                "`ring ISI off`: a Westernesse leader wearing the One Ring tries to take it off in the Joint "
+                "Rally Phase (16.642).\n`/odds text:duel ISI GOR` gives the exact leader combat results."
+            )
+        return (
+            "**Sauron** (SPI 1977, with Heli's variant): the battle of Dagorlad. Sauron against the Last "
+            "Alliance (Westernesse). 18 Game-Turns, 15-18 at night.\n"
+            "Set-up: every counter starts on its hex; Sauron, then Westernesse, may re-place counters in their "
+            "zones (`deploy <unit> <hex>`), then `/done`. Sauron's army comes through the Gates from turn 1; "
+            "the Elves arrive from the West edge on turn 2; `options: extra=all` adds the six spares (14.3).\n"
+            "Each turn: Sauron magic (A), move (C), combat (D), magic (E); Westernesse move (F), combat (G); "
+            "joint rally (H). `/help orders` lists the orders.\n"
+            "The map, order of battle, schedule and victory points are reconstructed (docs/sauron.md); a group "
+            "owning the game loads its own charts with `options: charts=...` and `variant=off` plays the original "
+            "leader rules."
+        )
+
+
+SAURON = Sauron()

@@ -1,0 +1,63 @@
+"""8.1, 8.11, 8.25 Leaders and stacking (variant, seed 004): 8.1's opening is deleted, so a leader may
+stand alone in a hex with no effect (8.11); a leader stacks only with combat units of his own
+nationality (Men, Dwarves, Elves; Sauron's leaders with any of Sauron's units); once every combat unit
+of his nationality is dead he may stack with any allied unit, Elves never with Dwarves, but may then
+neither form special formations nor rally (8.25).
+"""
+from __future__ import annotations
+
+from engine.core import IllegalOrder, State
+from engine.spi.common import _phrase
+
+NAT_TITLES = {"men": "Men", "dwarves": "Dwarves", "elves": "Elves", "mordor": "Sauron's"}
+
+
+class LeaderStacking:
+    def nationality(self, uid: str) -> str:
+        u = self.units[uid]
+        if u.side == "sauron":
+            return "mordor"
+        for n in ("men", "dwarves", "elves"):
+            if n in u.tags:
+                return n
+        return "men"
+
+    def orphaned(self, state: State, leader: str) -> bool:
+        """8.25: every combat unit of the leader's nationality is dead (reinforcements still to come
+        count as alive)."""
+        nat = self.nationality(leader)
+        side = self.units[leader].side
+        return not any(self.units[x].is_combat and self.units[x].side == side and self.nationality(x) == nat
+                       and state["units"][x]["status"] in ("map", "reinforcement", "pool")
+                       for x in state["units"])
+
+    def stack_fault(self, state: State, leader: str, others: list[str]) -> str | None:
+        nat = self.nationality(leader)
+        combat = [x for x in others if self.units[x].is_combat and self.units[x].side == self.units[leader].side]
+        if not combat:
+            return None
+        if not self.orphaned(state, leader):
+            bad = [x for x in combat if self.nationality(x) != nat]
+            if bad:
+                return (f"{leader} may stack only with {NAT_TITLES[nat]} units; {_phrase(bad)} "
+                        f"{'is' if len(bad) == 1 else 'are'} not (8.11)")
+            return None
+        if {nat} | {self.nationality(x) for x in combat} >= {"elves", "dwarves"}:
+            return "an Elf leader never stacks with Dwarves, nor a Dwarf leader with Elves (8.25)"
+        return None
+
+    def check_move_end(self, state: State, seat: str, uids: list[str], dest: str, occ) -> None:
+        if not self.variant(state):
+            return super().check_move_end(state, seat, uids, dest, occ)
+        stack = sorted(set(occ.get(dest, [])) | set(uids))
+        for x in stack:
+            if self.units[x].is_leader and self.units[x].side == seat:
+                why = self.stack_fault(state, x, [y for y in stack if y != x])
+                if why:
+                    raise IllegalOrder(why, "8.25" if "8.25" in why else "8.11")
+
+    def _check_form(self, state: State, seat: str, kind: str, a: str, b: str, leader: str) -> None:
+        super()._check_form(state, seat, kind, a, b, leader)
+        if self.variant(state) and self.units.get(leader) and self.orphaned(state, leader):
+            raise IllegalOrder(f"{leader} has lost every unit of his nationality: he may not form special "
+                               "formations", "8.25")

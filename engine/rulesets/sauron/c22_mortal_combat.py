@@ -1,0 +1,224 @@
+"""22.0 Mortal Combat (variant, seed 004: 22.0-22.4, 7.241).
+
+- 22.0/22.4: in his side's Combat Phase a phasing leader within 4 hexes of an enemy leader may challenge
+  him, if their summed Combat and Morale differ by 3 or less (Isildur 7 may challenge Gorgol 4, Elendil 9
+  may not). ``challenge <leader> <enemy leader>``.
+- 22.3: the challenged side answers, ``accept <leader>`` or ``decline <leader>``, in its next phase and
+  before it is done with it (the answer is that seat's to give: the phase notice pings it). Declining adds
+  the leader's current Rally Rating to his side's Demoralization and he may not rally that Game-Turn.
+- 22.1: an accepted challenge lets the two leaders enter each other's hex (each tries, in his own
+  movement phases, until one succeeds; 4.27 otherwise keeps leaders out of enemy hexes); once they share
+  a hex, Mortal Combat is fought at the start of the next Combat Phase, in its Leader Combat Segment.
+- 22.2/7.241: both attack at once each round (each rolls on his own differential, as the phasing leader),
+  wounds are applied at the end of the round, and rounds go on until one or both are dead; 7.251 gives
+  the winner the loser's items and the Ring.
+"""
+from __future__ import annotations
+
+from typing import Iterator
+
+from engine.core import Action, Dice, Event, IllegalOrder, InvalidOrder, State
+from engine.hexgrid import distance
+from engine.orders import Order
+
+from .c07_22_leader_combat import cell_wounds
+
+CHALLENGE = Order("challenge", ("22.0", "22.4"), "`challenge <leader> <enemy leader>`, e.g. `challenge ISI GOR`",
+                  parse="_parse_challenge", check="_check_challenge", apply="_apply_challenge",
+                  legal="_legal_challenges", dice=False)
+ACCEPT = Order("accept", ("22.1", "22.3"), "`accept <leader>` (a challenge to Mortal Combat)",
+               parse="_parse_accept", check="_check_answer", apply="_apply_accept", legal="_legal_answers",
+               dice=False)
+DECLINE = Order("decline", ("22.3",), "`decline <leader>` (a challenge to Mortal Combat)",
+                parse="_parse_decline", check="_check_answer", apply="_apply_decline", dice=False)
+
+MAX_ROUNDS = 200
+
+
+class MortalCombat:
+    def ph_declined(self, state: State) -> list[str]:
+        return [u for u, t in state["sau"]["declined"].items() if t == state["turn"]]
+
+    def mortal_pair(self, state: State, a: str, b: str) -> dict | None:
+        """An accepted challenge between ``a`` and ``b``, once they share a hex (22.1)."""
+        for m in state["sau"]["mortal"]:
+            if m["status"] == "accepted" and {m["challenger"], m["challenged"]} == {a, b} \
+                    and self.on_map(state, a) and self.on_map(state, b) \
+                    and state["units"][a]["hex"] == state["units"][b]["hex"]:
+                return m
+        return None
+
+    def cm_sum(self, state: State, uid: str) -> int:
+        return self.combat_rating(state, uid) + self.morale_rating(state, uid)
+
+    def may_challenge(self, state: State, a: str, b: str) -> bool:
+        """22.4 alone: the summed Combat and Morale differ by 3 or less."""
+        return abs(self.cm_sum(state, a) - self.cm_sum(state, b)) <= self.raw(state)["mortal_combat"]["max_difference"]
+
+    def _busy(self, state: State, uid: str) -> bool:
+        return any(uid in (m["challenger"], m["challenged"]) for m in state["sau"]["mortal"])
+
+    # --- challenge
+    def _parse_challenge(self, state: State, seat: str, words: list[str]) -> Action:
+        if len(words) != 2:
+            raise InvalidOrder(f"usage: {CHALLENGE.usage}")
+        return Action("challenge", (self.resolve_unit(words[0]), self.resolve_unit(words[1])))
+
+    def _check_challenge(self, state: State, seat: str, a: str, b: str) -> None:
+        if not self.variant(state):
+            raise IllegalOrder("Mortal Combat is a rule of the variant (options: variant=off leaves it out)", "22.0")
+        if self.kind(state) != "combat" or self.phasing(state) != seat:
+            raise IllegalOrder("a challenge is issued by the phasing side in its Combat Phase", "22.0")
+        ua = self._own_on_map(state, seat, a)
+        ub = self.units.get(b)
+        if not ua.is_leader or ub is None or not ub.is_leader or ub.side == seat or not self.on_map(state, b):
+            raise IllegalOrder(f"{a} must be your leader and {b} an enemy leader on the map", "22.0")
+        rng = self.raw(state)["mortal_combat"]["range"]
+        d = distance(state["units"][a]["hex"], state["units"][b]["hex"])
+        if d > rng:
+            raise IllegalOrder(f"{b} is {d} hexes from {a}; a challenge reaches {rng}", "22.0")
+        if not self.may_challenge(state, a, b):
+            raise IllegalOrder(f"{a} ({self.cm_sum(state, a)}) and {b} ({self.cm_sum(state, b)}): Combat + Morale "
+                               "must differ by 3 or less", "22.4")
+        if self._busy(state, a) or self._busy(state, b):
+            raise IllegalOrder(f"{a} or {b} is already in a challenge", "22.0")
+        if a in state["sau"]["evil"] or b in state["sau"]["evil"]:
+            raise IllegalOrder("a leader turned evil takes no part in challenges (16.69 ruling)", "16.69")
+
+    def _apply_challenge(self, state: State, seat: str, a: str, b: str) -> list[Event]:
+        state["sau"]["mortal"].append({"challenger": a, "challenged": b, "status": "asked", "turn": state["turn"]})
+        other = self.enemy(seat)
+        return [Event(public=f"{self.title_of(seat)}: {a} challenges {b} to Mortal Combat (22.0). "
+                             f"{self.title_of(other)} answers `accept {b}` or `decline {b}` in its next phase, "
+                             "before it is done (22.3).", section="22.0")]
+
+    def _legal_challenges(self, state: State, seat: str) -> Iterator[Action]:
+        if self.kind(state) != "combat" or self.phasing(state) != seat or not self.variant(state):
+            return
+        for a in sorted(state["units"]):
+            if not (self.units[a].is_leader and self.units[a].side == seat and self.on_map(state, a)):
+                continue
+            for b in sorted(state["units"]):
+                if self.units[b].is_leader and self.units[b].side != seat and self.on_map(state, b):
+                    act = Action("challenge", (a, b))
+                    if self._ok(state, seat, act):
+                        yield act
+
+    # --- the answer
+    def _asked(self, state: State, seat: str) -> list[dict]:
+        return [m for m in state["sau"]["mortal"] if m["status"] == "asked"
+                and self.units[m["challenged"]].side == seat and not self._same_phase(state, m)]
+
+    def _same_phase(self, state: State, m: dict) -> bool:
+        """The challenge was issued in the phase now running (the answer waits for the next phase)."""
+        return m["turn"] == state["turn"] and self.phasing(state) == self.units[m["challenger"]].side \
+            and self.kind(state) == "combat"
+
+    def _parse_accept(self, state: State, seat: str, words: list[str]) -> Action:
+        if len(words) != 1:
+            raise InvalidOrder(f"usage: {ACCEPT.usage}")
+        return Action("accept", (self.resolve_unit(words[0]),))
+
+    def _parse_decline(self, state: State, seat: str, words: list[str]) -> Action:
+        if len(words) != 1:
+            raise InvalidOrder(f"usage: {DECLINE.usage}")
+        return Action("decline", (self.resolve_unit(words[0]),))
+
+    def _check_answer(self, state: State, seat: str, leader: str) -> None:
+        if seat not in self.active_seats(state):
+            raise IllegalOrder("you answer a challenge in your own phase", "22.3")
+        for m in self._asked(state, seat):
+            if m["challenged"] == leader:
+                return
+        raise IllegalOrder(f"{leader} has no challenge to answer now", "22.3")
+
+    def _answer(self, state: State, seat: str, leader: str) -> dict:
+        return next(m for m in self._asked(state, seat) if m["challenged"] == leader)
+
+    def _apply_accept(self, state: State, seat: str, leader: str) -> list[Event]:
+        m = self._answer(state, seat, leader)
+        m["status"] = "accepted"
+        return [Event(public=f"{self.title_of(seat)}: {leader} accepts {m['challenger']}'s challenge. Each may now "
+                             "enter the other's hex; Mortal Combat follows in the next Combat Phase once they "
+                             "share one (22.1).", section="22.1")]
+
+    def _apply_decline(self, state: State, seat: str, leader: str) -> list[Event]:
+        m = self._answer(state, seat, leader)
+        state["sau"]["mortal"].remove(m)
+        pts = self.leader_rating(state, leader, for_rally=False)
+        army = self.army_of(leader)
+        state["sau"]["dem_extra"][army] = state["sau"]["dem_extra"].get(army, 0) + pts
+        state["sau"]["declined"][leader] = state["turn"]
+        return [Event(public=f"{self.title_of(seat)}: {leader} declines {m['challenger']}'s challenge: +{pts} "
+                             f"demoralization (his Rally Points) and he may not rally this Game-Turn (22.3).",
+                      section="22.3")]
+
+    def _legal_answers(self, state: State, seat: str) -> Iterator[Action]:
+        if seat not in self.active_seats(state) or state["pending"]:
+            return
+        for m in self._asked(state, seat):
+            yield Action("accept", (m["challenged"],))
+            yield Action("decline", (m["challenged"],))
+
+    def _unanswered(self, state: State, seat: str) -> list[str]:
+        return [m["challenged"] for m in self._asked(state, seat)]
+
+    # --- 4.27 opened for the two, 22.1
+    def may_enter_enemy_leaders(self, state: State, uids: list[str]) -> bool:
+        if all(self.units[u].is_leader and any(m["status"] == "accepted" and u in (m["challenger"], m["challenged"])
+                                               for m in state["sau"]["mortal"]) for u in uids):
+            return True
+        return super().may_enter_enemy_leaders(state, uids)
+
+    def check_move_end(self, state: State, seat: str, uids: list[str], dest: str, occ) -> None:
+        """22.1: the only enemy leader a challenger may join is the one who accepted (and back)."""
+        foes = [x for x in occ.get(dest, ()) if self.units[x].side != seat and self.units[x].is_leader]
+        for f in foes:
+            for u in uids:
+                if not any(m["status"] == "accepted" and {u, f} == {m["challenger"], m["challenged"]}
+                           for m in state["sau"]["mortal"]):
+                    raise IllegalOrder(f"{dest} holds {f}: a leader enters an enemy leader's hex only to meet the "
+                                       "one who accepted his challenge, or who challenged him", "22.1")
+        super().check_move_end(state, seat, uids, dest, occ)
+
+    # --- the fight, 22.2
+    def _mortal_fights(self, state: State) -> list[Event]:
+        events = []
+        for m in list(state["sau"]["mortal"]):
+            a, b = m["challenger"], m["challenged"]
+            if not (self.on_map(state, a) and self.on_map(state, b)):
+                state["sau"]["mortal"].remove(m)
+                continue
+            if m["status"] == "accepted" and state["units"][a]["hex"] == state["units"][b]["hex"]:
+                state["sau"]["mortal"].remove(m)
+                events.append(self._mortal_combat(state, a, b))
+        return events
+
+    def _mortal_combat(self, state: State, a: str, b: str) -> Event:
+        d = Dice(state["dice"])
+        lines = []
+        for rnd in range(1, MAX_ROUNDS + 1):
+            ta, tb = self.leader_total(state, a), self.leader_total(state, b)
+            r1, r2 = d.d6(f"{a} in Mortal Combat"), d.d6(f"{b} in Mortal Combat")
+            a_on_a, a_on_b = self.lcrt_cell(state, ta - tb, r1)   # a attacks: a's result / b's result
+            b_on_b, b_on_a = self.lcrt_cell(state, tb - ta, r2)   # b attacks: b's result / a's result
+            wa = [cell_wounds(a_on_a), cell_wounds(b_on_a)]
+            wb = [cell_wounds(a_on_b), cell_wounds(b_on_b)]
+            lines.append(f"round {rnd}: {a} ({ta}) die {r1} {a_on_a}/{a_on_b}, {b} ({tb}) die {r2} {b_on_b}/{b_on_a}")
+            tot_a = "k" if "k" in wa else sum(wa)
+            tot_b = "k" if "k" in wb else sum(wb)
+            here = state["units"][a]["hex"]
+            dies_a = self._would_die(state, a, tot_a)
+            dies_b = self._would_die(state, b, tot_b)
+            res_a = self._wound(state, a, tot_a, killer=None if dies_b else b) if tot_a else ""
+            res_b = self._wound(state, b, tot_b, killer=None if dies_a else a) if tot_b else ""
+            res = "; ".join(x for x in (res_a, res_b) if x)
+            if res:
+                lines[-1] += f": {res}"
+            if dies_a or dies_b:
+                break
+        text = (f"Mortal Combat between {a} and {b} in {here} (22.2): " + "; ".join(lines) + ".")
+        return Event(public=text, section="22.2", rolls=d.rolls)
+
+    def _would_die(self, state: State, uid: str, w) -> bool:
+        return w == "k" or (bool(w) and self.wounds(state, uid) + int(w) >= self.endurance(state, uid))

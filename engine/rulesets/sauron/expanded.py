@@ -1,0 +1,244 @@
+"""The expanded game of seed 004 (the rematch), as its own ruleset `sauron-expanded` (a game's map is
+its ruleset's): "If neither player achieves a decisive victory, you can play an expansion game."
+
+- The map (data/expanded_map.json, reconstructed from the hex numbers the seed gives): rotated so that
+  the arrow points North; the mountains; the Gate on the path 0722-1120, always open (18.11); the
+  fortifications beside the path, reached from it only by the stairways (walls elsewhere); Barad-dur
+  (1608 and its six), Orodruin (2218 and its six), the road 1609-1611-2214-2217.
+- Units carried over (the eight points), by options: ``lost=<ids>`` the units destroyed in the first
+  part (each returns on a die of 3-6, rolled when the game is made: point 8), ``dead=<leader ids>`` the
+  leaders who died (Sauron's replaced by leaders exactly like Gorgol, point 4; Baldrim by a dwarf leader
+  with 1 less Morale, point 5; the Numenoreans by their sons, with their fathers' ratings (ruling),
+  point 6), ``narsil=whole|shards|gone`` and ``ring=<leader>`` (items keep their status, point 2);
+  everyone else returns at full strength, wounds healed (points 1, 3, 7).
+- Set-up: Sauron first, anywhere behind the Gates (and in the fortifications); then Westernesse outside
+  them. Every counter starts placed, nearest the Gate; each side re-places with `deploy`.
+- 16.632: a Westernesse leader in an Orodruin hex, carrying the Ring and not wearing it, destroys it in
+  the Joint Rally Phase: Westernesse wins at once.
+- Still needed in the seed, ruled here (docs/sauron.md): siege rules (``siege=on``, the default:
+  defenders in the fortifications +2 Armor Protection, in Barad-dur +3) and victory conditions
+  (``victory=decisive``, the default: besides 16.632, Westernesse wins decisively at the end with
+  Sauron dead and a Westernesse combat unit in 1608; otherwise the victory points of the first part;
+  ``victory=points``: the victory points only).
+"""
+from __future__ import annotations
+
+import json
+from functools import cached_property
+
+from engine.core import Dice, Event, InvalidOrder, State
+from engine.hexgrid import distance
+
+from . import Sauron
+from .common import DATA, NUMENOREANS
+
+SAURON_LEADERS = ("SAU", "RW", "GOR")
+
+
+class SauronExpanded(Sauron):
+    name = "sauron-expanded"
+    title = "Sauron: the Rematch (the expanded game)"
+    deploy_example = "OI1 1120"
+
+    @cached_property
+    def map_data(self) -> dict:
+        return json.loads((DATA / "expanded_map.json").read_text())
+
+    @cached_property
+    def setup_zones(self) -> dict[str, frozenset[str]]:
+        z = self.map_data["zones"]
+        return {"front": frozenset(z["mordor"]) | frozenset(z["forts"]), "alliance": frozenset(z["outside"])}
+
+    # ---------------------------------------------------------------- set-up
+    def new_game(self, options: dict[str, str], seed: str, fixture: dict | None = None) -> State:
+        carry = {k: options.pop(k) for k in list(options) if k in ("lost", "dead", "narsil", "ring", "siege",
+                                                                      "victory")}
+        state = super().new_game(options, seed, None)
+        opts = state["options"]
+        opts.update(self._check_carry(carry))
+        sau = state["sau"]
+        sau["expanded"] = True
+        sau["gates"] = "open"                      # 18.11
+        sau["adj"] = {}
+        sau["carry"] = []
+        d = Dice(state["dice"])
+        for uid in opts["lost"]:                   # point 8
+            roll = d.d6(f"{uid} returns?")
+            back = roll in self.raw(state)["expanded"]["return_rolls"]
+            sau["carry"].append(f"{uid}: die {roll}, {'returns' if back else 'is not part of the match'}")
+            if not back:
+                state["units"][uid].update(hex=None, status="out")
+        for uid in opts["dead"]:                   # points 4-6
+            if uid in SAURON_LEADERS:
+                sau["adj"][uid] = {"as": "GOR"}
+                state["units"][uid]["magic"] = 0  # exactly like Gorgol: no magic
+                sau["carry"].append(f"{uid}: a new Sauron leader exactly like Gorgol (point 4)")
+            elif uid == "BAL":
+                sau["adj"][uid] = {"morale": -1}
+                sau["carry"].append("BAL: a new dwarf leader with 1 less Morale (point 5)")
+            elif uid in NUMENOREANS:
+                sau["carry"].append(f"{uid}: his son takes his place (point 6)")
+            else:
+                sau["carry"].append(f"{uid}: a new leader of his people (ruling)")
+        if opts["narsil"] == "shards":
+            sau["items"]["narsil"], sau["items"]["shards"] = None, next(
+                (x for x in NUMENOREANS), None)
+        elif opts["narsil"] == "gone":
+            sau["items"]["narsil"] = None
+        if opts["ring"] != "SAU":  # a Sauron leader wears it (16.641); a Westernesse one carries it (ruling)
+            self._set_ring(state, opts["ring"], opts["ring"] in SAURON_LEADERS)
+        self._place_all(state)
+        return state
+
+    def _check_carry(self, carry: dict) -> dict:
+        out = {"lost": [], "dead": [], "narsil": "whole", "ring": "SAU", "siege": True, "victory": "decisive"}
+        for k, v in carry.items():
+            v = str(v).strip()
+            if k in ("lost", "dead"):
+                ids = [x.strip().upper() for x in v.replace("+", ",").split(",") if x.strip()]
+                bad = [x for x in ids if x not in self.units or (k == "dead") != self.units[x].is_leader]
+                if bad:
+                    raise InvalidOrder(f"`{k}` names {'leaders' if k == 'dead' else 'combat units'}; "
+                                       f"not {', '.join(bad[:5])}")
+                out[k] = sorted(set(ids))
+            elif k == "narsil":
+                if v.lower() not in ("whole", "shards", "gone"):
+                    raise InvalidOrder("`narsil` is whole, shards or gone (point 2)")
+                out["narsil"] = v.lower()
+            elif k == "ring":
+                u = self.units.get(v.upper())
+                if u is None or not u.is_leader:
+                    raise InvalidOrder("`ring` names the leader who has the One Ring (point 2)")
+                out["ring"] = v.upper()
+            elif k == "siege":
+                out["siege"] = v.lower() in ("on", "yes", "true", "1")
+            elif k == "victory":
+                if v.lower() not in ("decisive", "points"):
+                    raise InvalidOrder("`victory` is decisive or points")
+                out["victory"] = v.lower()
+        return out
+
+    def _place_all(self, state: State) -> None:
+        """Every counter starts placed (re-placed with `deploy` before `done`): Sauron's nearest 1120 behind
+        the Gate, Westernesse's nearest 0722 outside it, one combat unit a hex, leaders with the first unit
+        of their nationality."""
+        for uid, rec in state["units"].items():
+            if rec["status"] != "out":
+                rec.update(hex=None, status="pool")
+        for side, zone, centre in (("sauron", "front", "1120"), ("westernesse", "alliance", "0722")):
+            hexes = sorted(self.setup_zones[zone], key=lambda h: (distance(h, centre), h))
+            combat = [u for u in sorted(self.units) if self.units[u].side == side and self.units[u].is_combat
+                      and state["units"][u]["status"] == "pool"]
+            for uid, hx in zip(combat, hexes):
+                state["units"][uid].update(hex=hx, status="map")
+            for ldr in sorted(u for u in self.units if self.units[u].side == side and self.units[u].is_leader):
+                if state["units"][ldr]["status"] != "pool":
+                    continue
+                mate = next((u for u in combat if state["units"][u]["status"] == "map"
+                             and self.nationality(u) == self.nationality(ldr)), None)
+                hx = state["units"][mate]["hex"] if mate else hexes[0]
+                state["units"][ldr].update(hex=hx, status="map")
+            for uid in combat:
+                if state["units"][uid]["status"] == "pool":  # no room: 'a queue behind those on the map'
+                    state["units"][uid].update(hex=None, status="reinforcement")
+
+    def reinforcement_entry(self, state: State, uid: str) -> list[str] | None:
+        """Set-up's queue (the seed: "set up units in a queue behind those on the map"): they enter from
+        Game-Turn 1, Sauron's at 1120's side of Mordor, Westernesse's at the western edge."""
+        if state["units"][uid]["status"] != "reinforcement" or state["turn"] < 1:
+            return None
+        if self.units[uid].side == "sauron":
+            return ["1608", "1609", "1709"]
+        return [str(h) for h in sorted(self.hexmap.edge_hexes("west")) if str(h) in self.setup_zones["alliance"]]
+
+    # --------------------------------------------------------------- ratings
+    def _lr(self, state: State, table: str, uid: str) -> int:
+        adj = state["sau"].get("adj", {}).get(uid, {})
+        base = super()._lr(state, table, adj.get("as", uid))
+        return base + adj.get(table, 0)
+
+    # ------------------------------------------------------------ the rules
+    def hexside_rule(self, state: State, uids: list[str], a, b, retreat: bool = False):
+        """No move from the path straight onto the wall (the stairways only)."""
+        if self.hexmap.hexside(a, b) == "wall":
+            return None
+        return super().hexside_rule(state, uids, a, b, retreat)
+
+    def why_hexside(self, state, uids, a, b) -> str:
+        if self.hexmap.hexside(a, b) == "wall":
+            return "units never move directly from the path to the wall: use the stairways (expanded game)"
+        return super().why_hexside(state, uids, a, b)
+
+    def zoc_through(self, state: State, a, b) -> bool:
+        if self.hexmap.hexside(a, b) == "wall":
+            return False
+        return super().zoc_through(state, a, b)
+
+    def zoc_through_fn(self, state: State):
+        return lambda a, b: self.zoc_through(state, a, b)
+
+    def modify_attack(self, state: State, attacker: str, target: str, kind: str, prof: dict) -> None:
+        super().modify_attack(state, attacker, target, kind, prof)
+        if not state["options"].get("siege", True):
+            return
+        t = self.hexmap.hexes[self._hex(state, target)].terrain
+        bonus = self.raw(state)["expanded"]["siege_armor"].get(t, 0)
+        if bonus:
+            prof["armor"] += bonus
+            prof.setdefault("notes", []).append(f"defender in {'Barad-dur' if t == 'fortress' else 'the fortifications'}: "
+                                                f"Armor Protection +{bonus} (siege rule, expanded game)")
+
+    @staticmethod
+    def _hex(state: State, uid: str):
+        from engine.hexgrid import Hex
+        return Hex.parse(state["units"][uid]["hex"])
+
+    def on_step_start(self, state: State):
+        events = super().on_step_start(state)
+        if self.kind(state) == "rally" and not state["over"]:
+            h = self.ring_holder(state)
+            oro = set(self.map_data["zones"]["orodruin"])
+            if h and self.units[h].side == "westernesse" and h not in state["sau"]["evil"] \
+                    and not state["sau"]["ring"]["worn"] and self.on_map(state, h) and state["units"][h]["hex"] in oro:
+                state["sau"]["ring"]["holder"] = None
+                state["sau"]["ring_destroyed"] = True
+                v = {"winner": "westernesse", "section": "16.632", "decisive": True,
+                     "summary": f"{h} casts the One Ring into the fire of Orodruin: it is destroyed, and with it "
+                                "Sauron's power. Decisive Victory for Westernesse (16.632)."}
+                state["over"] = v
+                events.append(Event(public=v["summary"], section="16.632", new_phase=True))
+        return events
+
+    def final_result(self, state: State) -> dict:
+        r = dict(super().final_result(state))
+        r["summary"] = r["summary"].replace("; neither side wins decisively: the expanded game may follow", "")
+        r["summary"] = r["summary"].replace(": the expanded game may follow", "")
+        if state["options"].get("victory", "decisive") != "decisive":
+            return r
+        occ = self.occupancy(state)
+        held = any(self.units[x].side == "westernesse" and self.units[x].is_combat for x in occ.get("1608", ()))
+        if state["units"]["SAU"]["status"] == "eliminated" and held:
+            return {"winner": "westernesse", "section": "victory", "decisive": True, "points": r.get("points"),
+                    "summary": "The eighteen Game-Turns are over: Sauron is dead and Barad-dur taken. Decisive "
+                               "Victory for Westernesse (expanded game, ruling)."}
+        return r
+
+    def view(self, state: State, seat: str | None) -> dict:
+        v = super().view(state, seat)
+        v["title"] = "Sauron: the Rematch"
+        v["notes"] = [f"Carried over: {c}" for c in state["sau"].get("carry", [])] + v["notes"]
+        return v
+
+    def help(self, topic: str | None = None) -> str:
+        if (topic or "").strip().lower() in ("", "expanded", "rematch"):
+            return ("**Sauron: the Rematch** (seed 004's expanded game): the map rotated, the Morannon's gate path "
+                    "0722-1120 always open (18.11), the fortifications reached by the stairways, Barad-dur at 1608 "
+                    "and Orodruin at 2218. Options carry the first part over: `lost=<ids>` (each returns on 3-6), "
+                    "`dead=<leaders>`, `narsil=whole|shards|gone`, `ring=<leader>`; `siege=on|off`, "
+                    "`victory=decisive|points`. A Westernesse leader carrying the Ring (not wearing it) into "
+                    "Orodruin destroys it in the Joint Rally Phase and wins (16.632). `/help orders` lists the "
+                    "orders; docs/sauron.md the rulings.")
+        return super().help(topic)
+
+
+SAURON_EXPANDED = SauronExpanded()

@@ -1,0 +1,436 @@
+"""Sauron (issue 13): the variant's other cases (seed 004), one test or more each, citing it:
+4.3 rough, the reconstructed map and order of battle, 14.3 spares, 7.175, 8.11/8.25, 16.6x the Ring,
+18.1 the Gates, 19.21x Narsil, 20.21, 22.x Mortal Combat."""
+import pytest
+
+from engine.core import Game, IllegalOrder, OrderError
+from engine.hexgrid import Hex, Hexside
+from engine.rulesets import get_ruleset
+
+RS = get_ruleset("sauron")
+
+
+def game(**options) -> Game:
+    g = Game.new(RS, options=options, seed="rules")
+    g.play("sauron", "done")
+    g.play("westernesse", "done")
+    return g
+
+
+def at(g: Game, step: str, turn: int | None = None) -> None:
+    st = g.state
+    st["step"], st["done"] = step, []
+    if turn is not None:
+        st["turn"] = turn
+    st["ph"] = RS._fresh_phase()
+
+
+def place(g: Game, **where) -> None:
+    for uid, hx in where.items():
+        g.state["units"][uid].update(hex=hx, status="map")
+
+
+def refused(g: Game, seat: str, text: str, section: str) -> None:
+    with pytest.raises(OrderError) as e:
+        g.play(seat, text)
+    assert section in str(e.value) or getattr(e.value, "section", None) == section, str(e.value)
+
+
+# ----------------------------------------------------------------- the map and forces
+def test_map_is_dagorlad_before_the_morannon():
+    m = RS.hexmap
+    kinds = {i.terrain for i in m.hexes.values()}
+    assert {"clear", "slope", "rough", "mountain"} <= kinds
+    assert m.edges["west"] == "top"  # the compass arrow points west
+    gates = [hs for hs, t in m.hexsides.items() if t == "gate"]
+    assert gates and RS.map_data["reconstructed"] is True and RS.map_data["reason"]
+    # Mordor is reached from the plain only through the Gates
+    for hs in gates:
+        a, b = hs.hexes()
+        assert (str(a) in RS.mordor_hexes) != (str(b) in RS.mordor_hexes)
+
+
+def test_4_3_rough_costs_two_more_and_adds_two_armor():
+    tec = RS.charts["tec"]
+    assert tec["rough"]["cost"] == tec["clear"]["cost"] + 2
+    assert tec["rough"]["armor"] == 2
+    g = game()
+    st = g.state
+    rough = next(str(h) for h, i in RS.hexmap.hexes.items() if i.terrain == "rough")
+    place(g, MI1=rough, OI1=str(Hex.parse(rough).neighbours()[0]))
+    p = RS.attack_profile(st, "OI1", "MI1", "melee")
+    place(g, MI1="0506")
+    q = RS.attack_profile(st, "OI1", "MI1", "melee")
+    assert p["armor"] == min(q["armor"] + 2, 4) or p["armor"] == q["armor"] + 2
+
+
+def test_orders_of_battle_men_and_dwarves_on_map_elves_turn_2_sauron_by_turn_12():
+    g = game()
+    st = g.state
+    on = {u for u, r in st["units"].items() if r["status"] == "map"}
+    west = {u for u in on if RS.units[u].side == "westernesse"}
+    assert west and all(RS.nationality(u) in ("men", "dwarves") for u in west)
+    elves = [u for u, d in RS.units.items() if RS.nationality(u) == "elves" and "extra" not in d.tags]
+    assert elves and all(RS.units[u].arrives == 2 for u in elves)
+    sau = [u for u, d in RS.units.items() if d.side == "sauron" and d.setup == "reinforcement"]
+    assert min(RS.units[u].arrives for u in sau) == 1 and max(RS.units[u].arrives for u in sau) == 12
+    assert RS.reinforcement_entry(st, "EI1") is None  # turn 1
+    st["turn"] = 2
+    assert RS.reinforcement_entry(st, "EI1") and RS.reinforcement_entry(st, "OI1") == ["1424", "1524", "1624"]
+
+
+def test_14_3_spares_by_agreement_on_or_after_turn_3():
+    g = game()
+    assert all(g.state["units"][u]["status"] == "out" for u in ("MX1", "EX1", "EX5"))
+    g = game(extra="all")
+    st = g.state
+    assert all(st["units"][u]["status"] == "reinforcement" for u in ("MX1", "EX1", "EX5"))
+    assert RS.units["MX1"].ratings.__str__() == "B-3-W" and str(RS.units["EX1"].ratings) == "e-2-X"
+    st["turn"] = 2
+    assert RS.reinforcement_entry(st, "EX1") is None
+    st["turn"] = 3
+    assert RS.reinforcement_entry(st, "EX1")
+    g = game(extra="2")
+    assert [u for u in ("MX1", "EX1", "EX2") if g.state["units"][u]["status"] == "reinforcement"] == ["MX1", "EX1"]
+    with pytest.raises(OrderError):
+        Game.new(RS, options={"extra": "7"}, seed="x")
+
+
+def test_eighteen_turns_fifteen_to_eighteen_at_night():
+    assert RS.sequence["turns"] == 18 and RS.sequence["night_turns"] == [15, 16, 17, 18]
+
+
+# ----------------------------------------------------------------- 8.11, 8.25
+def test_8_11_leaders_stack_only_with_their_nationality_and_may_stand_alone():
+    g = game()
+    at(g, "F")
+    refused(g, "westernesse", "move BAL 1305", "8.11")  # MI6 (Men) stands in 1305
+    g.play("westernesse", "move BAL 1408")  # alone: no effect (8.11)
+    assert g.state["units"]["BAL"]["hex"] == "1408"
+
+
+def test_8_25_a_leader_without_his_nationality_joins_allies_but_neither_forms_nor_rallies():
+    g = game()
+    st = g.state
+    for u in ("DW1", "DW2", "DW3", "DW4", "DW5", "DW6"):
+        st["units"][u].update(hex=None, status="eliminated")
+    assert RS.orphaned(st, "BAL")
+    at(g, "F")
+    g.play("westernesse", "move BAL 1305")  # with the Men now
+    st = g.state
+    st["units"]["MI6"]["disrupted"] = True
+    at(g, "H")
+    refused(g, "westernesse", "rally BAL MI6", "8.25")
+    assert "8.11" in RS.stack_fault(st, "GIL", ["DW1"])  # Gil-galad still has Elves to come
+    for u in [x for x in st["units"] if RS.nationality(x) == "elves" and RS.units[x].is_combat]:
+        st["units"][u].update(hex=None, status="eliminated")
+    st["units"]["DW1"].update(hex="0101", status="map")
+    assert "Elf" in RS.stack_fault(st, "GIL", ["DW1"])
+
+
+# ----------------------------------------------------------------- 7.175
+def test_7_175_a_missile_unit_next_to_enemies_must_fire_unless_they_are_all_meleed():
+    g = game()
+    st = g.state
+    place(g, MB1="1008", OI1="1009")
+    at(g, "G")
+    st["ph"]["must"] = RS._obligations(st, "westernesse")
+    refused(g, "westernesse", "done", "7.175")
+    g.play("westernesse", "fire MB1 at 1009")
+    if g.state["units"]["OI1"]["status"] == "map":
+        pass
+    # the obligation is met once it fired
+    assert not [u for u, _ in RS.missile_obliged(g.state, "westernesse") if u == "MB1"]
+
+
+def test_7_175_met_by_melee_on_every_adjacent_enemy():
+    g = game()
+    st = g.state
+    place(g, MB1="1008", OI1="1009", MI1="1010")
+    at(g, "G")
+    g.play("westernesse", "melee MI1 at 1009")
+    assert "MB1" not in [u for u, _ in RS.missile_obliged(g.state, "westernesse")]
+
+
+# ----------------------------------------------------------------- 16.6 the Ring
+def test_16_61_and_16_62_losing_and_recovering_the_ring():
+    g = game()
+    st = g.state
+    place(g, SAU="1522", RW="1521")
+    m0, d0 = RS.morale_rating(st, "SAU"), RS.dem_total(st, "sauron")
+    magic = st["units"]["SAU"]["magic"]
+    RS._set_ring(st, "ISI", True)
+    assert RS.morale_rating(st, "SAU") == m0 - 4
+    assert RS.dem_total(st, "sauron") == d0 + 20
+    assert st["units"]["SAU"]["magic"] == magic - 10
+    RS._set_ring(st, "SAU", True)
+    assert (RS.morale_rating(st, "SAU"), RS.dem_total(st, "sauron"), st["units"]["SAU"]["magic"]) == (m0, d0, magic)
+
+
+def test_16_641_the_ringwraith_brings_it_back_by_entering_saurons_hex():
+    g = game()
+    st = g.state
+    place(g, SAU="1523", RW="1521", OI1="1522")
+    RS._set_ring(st, "RW", False)
+    at(g, "C")
+    g.play("sauron", "move RW 1523")
+    assert g.state["sau"]["ring"]["holder"] == "SAU" and g.state["sau"]["ring"]["worn"]
+
+
+def test_16_641_with_sauron_dead_the_highest_ranking_leader_wears_it_with_two_more_morale():
+    g = game()
+    st = g.state
+    place(g, SAU="1522", RW="1521")
+    RS._wound(st, "SAU", "k")
+    assert st["sau"]["ring"]["holder"] == "RW" and st["sau"]["ring"]["worn"]
+    assert RS.morale_rating(st, "RW") == 3 + 2
+
+
+def test_16_642_and_16_69_taking_the_ring_off_and_turning_evil():
+    g = game()
+    st = g.state
+    RS._set_ring(st, "ISI", True)
+    at(g, "H")
+    refused(g, "westernesse", "ring ELE off", "16.642")
+    g.play("westernesse", "ring ISI off")
+    st = g.state
+    if not st["sau"]["ring"]["worn"]:
+        assert RS.ring_rating(st, "ISI") >= 1  # rolled at or under 2
+        return
+    assert st["sau"]["ring_tries"]["ISI"] == 1
+    refused(g, "westernesse", "ring ISI off", "16.642")  # once a phase
+    st["sau"]["ring_tries"]["ISI"] = 2
+    st["ph"]["ring_tried"] = []
+    d = dict(st["dice"])
+    g.play("westernesse", "ring ISI off")
+    if g.state["sau"]["ring"]["worn"]:
+        assert "ISI" in g.state["sau"]["evil"] and RS.morale_rating(g.state, "ISI") == 4 + 2
+
+
+def test_16_69_evil_after_three_failures_by_seed_search():
+    for n in range(60):
+        g = Game.new(RS, options={}, seed=f"ring-{n}")
+        g.play("sauron", "done")
+        g.play("westernesse", "done")
+        st = g.state
+        RS._set_ring(st, "ANA", True)
+        st["sau"]["ring_tries"]["ANA"] = 2
+        at(g, "H")
+        _, ev = g.play("westernesse", "ring ANA off")
+        if "ANA" in g.state["sau"]["evil"]:
+            assert "16.69" in ev[0].public and RS.morale_rating(g.state, "ANA") == 3 + 2
+            return
+    pytest.fail("no seed turned Anarion evil")
+
+
+# ----------------------------------------------------------------- 18.1 the Gates
+def test_18_1_gates_close_only_with_sauron_in_mordor_in_a_magic_phase_once_a_turn():
+    g = game()
+    at(g, "A")
+    refused(g, "sauron", "gates close", "18.1")  # Sauron is not on the map
+    place(g, SAU="1523")
+    g.play("sauron", "gates close")
+    assert RS.gates_closed(g.state)
+    refused(g, "sauron", "gates open", "18.1")  # once a Game-Turn
+    at(g, "C", turn=2)
+    refused(g, "sauron", "gates open", "18.1")  # not in a Magic Leader Phase
+
+
+def test_18_1_closed_gates_stop_movement_and_melee_and_fire_only_from_inside():
+    g = game()
+    place(g, SAU="1523", OI1="1521", MI1="1520")
+    for u in ("WG4",):
+        g.state["units"][u].update(hex=None, status="eliminated")
+    at(g, "G")
+    assert g.legal_texts("westernesse", "melee MI1")  # open: MI1 may attack through the gateway
+    g.state["sau"]["gates"] = "closed"
+    assert not g.legal_texts("westernesse", "melee MI1")
+    g.state["units"]["OI1"].update(hex=None, status="eliminated")
+    at(g, "F")
+    with pytest.raises(OrderError) as e:
+        g.play("westernesse", "move MI1 1521")
+    assert "Gates" in str(e.value)
+    g.state["sau"]["gates"] = "open"
+    assert "move MI1 1521" in g.legal_texts("westernesse", "move MI1")
+    g.state["sau"]["gates"] = "closed"
+    place(g, OI1="1521")
+    place(g, MB1="1519")
+    at(g, "G")
+    refused(g, "westernesse", "fire MB1 at 1521", "18.1")
+    place(g, GA1="1522")
+    at(g, "D")
+    g.play("sauron", "fire GA1 at 1520")  # from inside Mordor: allowed
+
+
+# ----------------------------------------------------------------- 19.21 Narsil, 20.21
+def test_19_211_narsil_breaks_into_shards_for_a_numenorean_and_20_21_demoralization():
+    g = game()
+    st = g.state
+    d0 = RS.dem_total(st, "westernesse")
+    text = RS._break_narsil(st, "test")
+    assert st["sau"]["items"]["narsil"] is None and st["sau"]["items"]["shards"] in ("ELE", "ISI", "ANA")
+    assert RS.dem_total(st, "westernesse") == d0 + 10 and "20.21" in text
+    # 19.212: the shards only add 1 to Combat in leader combat (no rally bonus)
+    bearer = st["sau"]["items"]["shards"]
+    assert RS.leader_total(st, bearer) == RS.combat_rating(st, bearer) + RS.morale_rating(st, bearer) + 1
+    assert RS.leader_rating(st, bearer) == RS.combat_rating(st, bearer) + RS.morale_rating(st, bearer)
+    # the shards disintegrate with their bearer: 10 more (20.21); plus his own Rally Points (20.2)
+    pts = RS.combat_rating(st, bearer) + RS.morale_rating(st, bearer)
+    RS._wound(st, bearer, "k")
+    assert st["sau"]["items"]["shards"] is None
+    assert RS.dem_total(st, "westernesse") == d0 + 20 + pts
+
+
+def test_19_211_only_numenoreans_take_up_the_shards():
+    g = game()
+    st = g.state
+    for u in ("ELE", "ISI", "ANA"):
+        st["units"][u]["status"] = "eliminated"
+    st["sau"]["items"]["narsil"] = "BAL"
+    RS._break_narsil(st, "test")
+    assert st["sau"]["items"]["shards"] is None and RS.dem_total(st, "westernesse") == 20
+
+
+# ----------------------------------------------------------------- 22 Mortal Combat
+def test_22_4_example_isildur_may_challenge_gorgol_elendil_may_not():
+    st = game().state
+    assert RS.may_challenge(st, "ISI", "GOR")
+    assert not RS.may_challenge(st, "ELE", "GOR")
+
+
+def test_22_0_challenge_within_4_hexes_in_the_combat_phase():
+    g = game()
+    place(g, GOR="1408", ISI="1404")
+    at(g, "G")
+    refused(g, "westernesse", "challenge ELE GOR", "22.4")
+    g.play("westernesse", "challenge ISI GOR")
+    place(g, GOR="1414")
+    g2 = game()
+    place(g2, GOR="1414", ISI="1404")
+    at(g2, "G")
+    refused(g2, "westernesse", "challenge ISI GOR", "22.0")
+
+
+def test_22_3_declining_costs_rally_points_and_the_rally():
+    g = game()
+    place(g, GOR="1408", ISI="1404")
+    at(g, "G")
+    g.play("westernesse", "challenge ISI GOR")
+    at(g, "A", turn=2)
+    refused(g, "sauron", "done", "22.3")
+    d0 = RS.dem_total(g.state, "sauron")
+    g.play("sauron", "decline GOR")
+    assert RS.dem_total(g.state, "sauron") == d0 + 4
+    assert "GOR" in RS.ph_declined(g.state)
+    g.state["units"]["GA1"]["disrupted"] = True
+    place(g, GA1="1409")
+    at(g, "H")
+    refused(g, "sauron", "rally GOR GA1", "22.3")
+
+
+def test_22_1_22_2_accepted_leaders_meet_and_fight_to_the_death():
+    g = game()
+    place(g, GOR="2707", ISI="2703")
+    at(g, "G")
+    g.play("westernesse", "challenge ISI GOR")
+    at(g, "A", turn=2)
+    g.play("sauron", "accept GOR")
+    g.play("sauron", "done")
+    # Sauron's movement: Gorgol walks out to Isildur's hex (4.27 opened by 22.1)
+    place(g, GOR="2704")
+    g.play("sauron", "move GOR 2703")
+    assert g.state["units"]["GOR"]["hex"] == "2703"
+    _, ev = g.play("sauron", "done")  # the Sauron Combat Phase begins: Mortal Combat (22.2)
+    text = " ".join(e.public or "" for e in ev)
+    assert "Mortal Combat between ISI and GOR" in text
+    dead = [u for u in ("ISI", "GOR") if g.state["units"][u]["status"] == "eliminated"]
+    assert dead, text
+    assert not g.state["sau"]["mortal"]
+
+
+def test_22_3_an_unanswered_challenge_is_declined_at_the_deadline_and_7_175_fires():
+    g = game()
+    place(g, GOR="2707", ISI="2703")
+    at(g, "G")
+    g.play("westernesse", "challenge ISI GOR")
+    at(g, "A", turn=2)
+    a = RS.deadline_action(g.state, "sauron")
+    assert RS.format(a) == "decline GOR"
+    g2 = game()
+    place(g2, MB1="1008", OI1="1009")
+    at(g2, "G")
+    assert RS.format(RS.deadline_action(g2.state, "westernesse")) == "fire MB1 at 1009"
+
+
+def test_a_group_loads_its_own_charts_and_a_bad_table_is_refused():
+    g = Game.new(RS, options={"charts": '[levels]\nsauron = 90\n\n[lcrt]\n"0" = ["k/-", "-/-", "-/-", "-/-", "-/-", "-/k"]\n'},
+                 seed="c")
+    st = g.state
+    assert RS.dem_level(st, "sauron") == 90
+    assert RS.lcrt_cell(st, 0, 1) == ("k", "-")
+    for bad in ('[lcrt]\n"0" = ["x/-", "-/-", "-/-", "-/-", "-/-", "-/-"]\n',
+                '[lcrt]\n"0" = ["-/-"]\n'):
+        with pytest.raises(OrderError):
+            Game.new(RS, options={"charts": bad}, seed="c")
+
+
+def test_8_11_holds_in_the_set_up_too():
+    g = Game.new(RS, options={}, seed="s")
+    g.play("sauron", "done")
+    refused(g, "westernesse", "deploy BAL 1305", "8.11")  # Elendil's Men
+    g.play("westernesse", "deploy BAL 1306")
+
+
+def test_variant_off_leaves_out_the_gates_and_mortal_combat():
+    g = game(variant="off")
+    place(g, SAU="1523", GOR="1408", ISI="1404")
+    at(g, "A")
+    refused(g, "sauron", "gates close", "18.1")
+    at(g, "G")
+    refused(g, "westernesse", "challenge ISI GOR", "22.0")
+
+
+def test_7_241_a_duel_between_met_challengers_is_fought_to_the_end():
+    g = game()
+    place(g, GOR="2703", ISI="2703")
+    g.state["sau"]["mortal"].append({"challenger": "ISI", "challenged": "GOR", "status": "accepted", "turn": 1})
+    at(g, "G")
+    g.state["ph"]["dueled"].append("ISI")  # a leader already used his attack: 7.241 lets him fight on
+    _, ev = g.play("westernesse", "duel ISI GOR")
+    assert "Mortal Combat between GOR and ISI" in ev[0].public or "Mortal Combat between ISI and GOR" in ev[0].public
+    assert "eliminated" in (g.state["units"]["ISI"]["status"], g.state["units"]["GOR"]["status"])
+
+
+def test_victory_points_and_their_grades():
+    g = game()
+    st = g.state
+    assert RS.final_result(st)["winner"] is None  # 0 to 0: a draw
+    st["dem"]["sauron"] = 50
+    r = RS.final_result(st)
+    assert r["winner"] == "westernesse" and r["decisive"] and "Decisive Victory" in r["summary"]
+    st["dem"]["westernesse"] = 30
+    r = RS.final_result(st)
+    assert r["winner"] == "westernesse" and not r["decisive"] and "expanded game" in r["summary"]
+    st["units"]["ELE"]["status"] = st["units"]["GIL"]["status"] = "eliminated"
+    assert RS.victory_points(st)["sauron"] == 30 + 30
+
+
+def test_16_62_sauron_recovers_the_ring_by_killing_its_wearer():
+    g = game()
+    st = g.state
+    place(g, SAU="1408")
+    RS._set_ring(st, "ISI", True)
+    d = RS.dem_total(st, "sauron")
+    RS._resolve_pair(st, "SAU", "ISI", "-", "k", 2)
+    assert st["sau"]["ring"]["holder"] == "SAU" and st["sau"]["ring"]["worn"]
+    assert RS.dem_total(st, "sauron") == d - 20 and st["units"]["SAU"]["magic"] == 45
+
+
+def test_8_37_sauron_rallies_automatically_at_night():
+    g = game()
+    place(g, SAU="1523", OI1="1522")
+    g.state["units"]["OI1"]["disrupted"] = True
+    at(g, "H", turn=15)
+    _, ev = g.play("sauron", "rally SAU OI1")
+    assert "automatic" in ev[0].public and "(Rally Rating 13)" in ev[0].public
+    assert not g.state["units"]["OI1"]["disrupted"]
