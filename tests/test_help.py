@@ -39,7 +39,7 @@ async def test_help_orders_in_a_gondor_channel_lists_the_orders(tmp_path):
     await store.close()
 
 
-@pytest.mark.parametrize("name", ["gondor", "celebrant", "risk-minas-tirith"])
+@pytest.mark.parametrize("name", ["gondor", "celebrant", "risk-minas-tirith", "sauron", "sauron-expanded"])
 async def test_every_topic_answers_and_says_what_it_is_about(name):
     from engine.rulesets import get_ruleset
     rs = get_ruleset(name)
@@ -56,7 +56,7 @@ FAILED = ("Unknown", "(invalid)", "usage", "there is no unit", "is off the map",
           "No help topic", "Bad options", "not a battalion type", "no area", "unknown area", "``")
 
 
-@pytest.mark.parametrize("name", ["gondor", "celebrant", "risk-minas-tirith"])
+@pytest.mark.parametrize("name", ["gondor", "celebrant", "risk-minas-tirith", "sauron", "sauron-expanded"])
 async def test_every_command_and_order_a_help_text_names_exists_and_parses(tmp_path, name):
     """Issue 20: every backticked command in every help text of a game is run in that game's channel
     (the terminal, as typed): a slash command must be known with its options understood, an order's

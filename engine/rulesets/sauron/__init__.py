@@ -326,28 +326,40 @@ class Sauron(SauronSetUp, Reinforcements, Gates, OneRing, Narsil, MortalCombat, 
             v["zone"] = sorted(self.setup_zones["front" if own == "sauron" else "alliance"])
         return v
 
-    def help(self, topic: str | None = None) -> str:
-        t = (topic or "").strip().lower()
-        if t in ("orders", "notation", "combat", "move", "rally", "ring", "gates", "mortal", "challenge"):
-            return (
-                "**Sauron orders** (unit ids then hexes):\n"
-                "`move OI1 1519` · `fire GA1 at 1310` (an archer next to enemies must fire at one unless every "
-                "one is meleed, 7.175) · `duel ISI GOR` leader combat on the variant's table (7.25) · "
-                "`melee OI1 at 1310` · `advance`/`retreat` (7.5) · `rally ELE MI1` in the Joint Rally Phase.\n"
-                "`gates close` / `gates open`: Sauron, inside Mordor, in a Magic Leader Phase, once a turn (18.1).\n"
-                "`challenge ISI GOR` in your Combat Phase (within 4 hexes, Combat + Morale within 3, 22.4); the "
-                "other side answers `accept GOR` or `decline GOR` in its next phase (22.3).\n"
-                "`ring ISI off`: a Westernesse leader wearing the One Ring tries to take it off in the Joint "
-                "Rally Phase (16.642).\n`/odds text:duel ISI GOR` gives the exact leader combat results."
-            )
+    # ------------------------------------------------------------ help (engine/spi/help.py)
+    order_examples = {
+        "deploy": "deploy OI1 OJ1 1519", "move": "move OI1 1519", "fire": "fire GA1 at 1310",
+        "duel": "duel ISI GOR", "melee": "melee OI1 at 1310", "advance": "advance OI1 1310",
+        "retreat": "retreat OI1 1520", "rally": "rally ELE MI1", "cast": "cast SAU summon-beast",
+        "form": "form shieldwall MI1 MI2 ELE", "disband": "disband MI1 1310", "gates": "gates close",
+        "challenge": "challenge ISI GOR", "accept": "accept GOR", "decline": "decline GOR", "ring": "ring ISI off",
+        "breathe": "breathe BEA at 1310"}
+    orders_notes = (
+        "An archer next to enemies must fire at one unless every one is meleed (7.175). Sauron's spells (17.0): "
+        "sinister-visions, wrath-of-the-ringwraith, total-eclipse, summon-beast, and the Beast's abilities bought "
+        "separately (beast-flight, beast-horn, beast-armor, beast-breath, 17.11). A challenge to Mortal Combat "
+        "is answered in the challenged side's next phase (22.3). `/odds text:duel ISI GOR` gives the exact "
+        "leader combat results.")
+    kind_verbs = {"magic": ("cast", "gates"), "combat": ("fire", "duel", "melee", "advance", "retreat", "challenge",
+                                                        "accept", "decline", "breathe"),
+                  "rally": ("rally", "ring")}
+    setup_help = (
+        "Every counter starts on its hex (reconstructed order of battle, docs/sauron.md); Sauron, then "
+        "Westernesse, may re-place counters in their zones with `deploy <unit> [<unit>...] <hex>`, then `/done`. "
+        "Sauron's army comes through the Gates from turn 1, the Elves from the West edge on turn 2; `options: "
+        "extra=all` adds the six spare Westernesse units (14.3).")
+    secrets_help = (
+        "Nothing is hidden in Sauron: every counter, the Ring's bearer and the Gates are in plain view, and "
+        "`/secret` has nothing to send.")
+
+    def help_general(self) -> str:
         return (
             "**Sauron** (SPI 1977, with Heli's variant): the battle of Dagorlad. Sauron against the Last "
             "Alliance (Westernesse). 18 Game-Turns, 15-18 at night.\n"
-            "Set-up: every counter starts on its hex; Sauron, then Westernesse, may re-place counters in their "
-            "zones (`deploy <unit> <hex>`), then `/done`. Sauron's army comes through the Gates from turn 1; "
-            "the Elves arrive from the West edge on turn 2; `options: extra=all` adds the six spares (14.3).\n"
+            "Set-up: every counter starts on its hex; each side may re-place counters in its zone (`deploy`), "
+            "then `/done`. Sauron's army comes through the Gates from turn 1; the Elves arrive on turn 2.\n"
             "Each turn: Sauron magic (A), move (C), combat (D), magic (E); Westernesse move (F), combat (G); "
-            "joint rally (H). `/help orders` lists the orders.\n"
+            "joint rally (H).\n"
             "The map, order of battle, schedule and victory points are reconstructed (docs/sauron.md); a group "
             "owning the game loads its own charts with `options: charts=...` and `variant=off` plays the original "
             "leader rules."

@@ -229,16 +229,14 @@ class SauronExpanded(Sauron):
         v["notes"] = [f"Carried over: {c}" for c in state["sau"].get("carry", [])] + v["notes"]
         return v
 
-    def help(self, topic: str | None = None) -> str:
-        if (topic or "").strip().lower() in ("", "expanded", "rematch"):
-            return ("**Sauron: the Rematch** (seed 004's expanded game): the map rotated, the Morannon's gate path "
+    def help_general(self) -> str:
+        return ("**Sauron: the Rematch** (seed 004's expanded game): the map rotated, the Morannon's gate path "
                     "0722-1120 always open (18.11), the fortifications reached by the stairways, Barad-dur at 1608 "
                     "and Orodruin at 2218. Options carry the first part over: `lost=<ids>` (each returns on 3-6), "
                     "`dead=<leaders>`, `narsil=whole|shards|gone`, `ring=<leader>`; `siege=on|off`, "
                     "`victory=decisive|points`. A Westernesse leader carrying the Ring (not wearing it) into "
-                    "Orodruin destroys it in the Joint Rally Phase and wins (16.632). `/help orders` lists the "
-                    "orders; docs/sauron.md the rulings.")
-        return super().help(topic)
+                    "Orodruin destroys it in the Joint Rally Phase and wins (16.632). docs/sauron.md has the "
+                "rulings.")
 
 
 SAURON_EXPANDED = SauronExpanded()
