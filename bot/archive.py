@@ -50,6 +50,10 @@ class Archive:
             for d, item in zip(ds, log):
                 item["digest"] = d
             data["final_digest"] = ds[-1] if ds else data["initial_digest"]
+            res = (await self.load(row)).result()
+            data["result"] = ({"winner": res.winner, "summary": res.summary, "section": res.section} if res else
+                              {"winner": None, "summary": "Ended by the creator or a moderator, without a result.",
+                               "section": None})
         return data
 
     async def export(self, ctx: Ctx) -> Outcome:
@@ -59,6 +63,8 @@ class Archive:
         data = await self.export_data(row)
         blob = json.dumps(data, indent=1).encode()
         note = "" if data["seed"] else " The dice seed is withheld until the game is over."
+        if data.get("result"):
+            note = f" {clip(data['result']['summary'], 600)}" + note
         return Outcome.private(f"Export of game {row.id} ({len(data['orders'])} orders).{note}",
                                attachment=blob, attachment_name=f"palantir-game-{row.id}.json")
 

@@ -27,7 +27,7 @@ def test_scripted_complete_game_ends_in_a_graded_result():
     # the generator recorded the result its own engine run reached; the console reaches the same
     want = SCRIPT.read_text().strip().splitlines()[-1].removeprefix("# The end: ")
     assert f"**The game is over.** {want}" in out
-    assert any(f"({s})." in want for s in ("20.1", "20.2", "20.3", "20.4"))
+    assert any(f"({s})" in want for s in ("20.1", "20.2", "20.3", "20.4"))
     # 13.0 Shadow first; 14.3 each seat told its own chit, privately; 13.21, 14.5, the reveal, 14.6
     assert "Shadow places first, then Westernesse (rule 13.0)" in out
     assert "[to shadow] **Shadow** (private): Your Eotheod chit is" in out

@@ -125,12 +125,18 @@ async def test_a_finished_game_says_who_won_not_turn_17_of_16(tmp_path):
     row = await store.latest_game(5)
     _, caption = await svc.render_game(row.id, None)
     assert caption.startswith("Map: The game is over: red wins. ")
+    exported = await svc.export(ctx(2, 5))  # the export says who won too
+    assert "red wins" in exported.reply.text
+    import json as _json
+    data = _json.loads(exported.reply.attachment)
+    assert data["result"]["winner"] == "red" and "red wins" in data["result"]["summary"]
     # ended by the creator before any result
     assert (await svc.new_game(ctx(1, 6), "tiny-pbp")).ok
     assert (await svc.join(ctx(1, 6), "red")).ok and (await svc.join(ctx(2, 6), "blue")).ok
     assert (await svc.start(ctx(1, 6))).ok
     await svc.end(ctx(1, 6))
     assert "Result: none, the game was ended" in (await svc.status(ctx(1, 6))).reply.text
+    assert "without a result" in (await svc.export(ctx(1, 6))).reply.text
     await store.close()
 
 

@@ -68,7 +68,7 @@ class Demoralization:
         wt = sum(self.dem_total(state, a) for a in ARMIES["westernesse"])
         st = sum(self.dem_total(state, a) for a in ARMIES["shadow"])
         dem = [names[a] for a in wd + sd]
-        head = f"{why} Demoralized: {_phrase(dem) if dem else 'no army'}. Points: Westernesse {wt}, Shadow {st}."
+        head = f"{why} Demoralized: {_phrase(dem) if dem else 'no army'}."
         winner, grade, sec = None, "a draw", "20.4"
         if len(sd) == 2 and not wd:
             winner, grade, sec = "westernesse", "a Decisive Victory", "20.1"
@@ -86,10 +86,21 @@ class Demoralization:
                 winner, grade = "shadow", "a Marginal Victory"
             else:
                 sec = "20.4"
+        own = {"westernesse": (wt, st, wd, sd), "shadow": (st, wt, sd, wd)}
+        score = (f"demoralization points Westernesse {wt}, Shadow {st}: the lower total is the better")
         if winner:
-            text = f"{head} {SIDE_TITLES[winner]} wins {grade} ({sec})."
+            mine, theirs, my_dem, their_dem = own[winner]
+            loser = SIDE_TITLES[self.enemy(winner)]
+            if sec == "20.3":
+                n = {0: "no army", 1: "one army", 2: "both armies"}[len(my_dem)]
+                why_won = f"{n} demoralized on each side, and demoralization {mine} against {theirs}: the lower wins"
+            elif sec == "20.1":
+                why_won = f"both {loser} armies demoralized, none of its own"
+            else:
+                why_won = f"both {loser} armies demoralized, one of its own"
+            text = f"{head} {SIDE_TITLES[winner]} wins {grade} ({sec}): {why_won}."
         else:
-            text = f"{head} The battle is a draw ({sec})."
+            text = f"{head} The battle is a draw ({sec}): {score}."
         return {"winner": winner, "summary": text, "section": sec, "grade": grade}
 
     def end_of_turn(self, state: State) -> list[Event]:
