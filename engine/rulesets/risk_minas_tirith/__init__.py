@@ -34,6 +34,7 @@ import itertools
 from typing import Iterator
 
 from engine.core import Action, Dice, Event, IllegalOrder, InvalidOrder, RulesetBase, State
+from engine.orders import Order, order_table
 from engine.rulesets.risk_minas_tirith.board import Board
 from engine.rulesets.risk_minas_tirith.common import (
     DATA, SEATS, TITLES, COLORS, OTHER, STATE_VERSION, TYPES, CODES, FROM_CODE, ALIASES, FOOT, MOUNTED, ARCHERY,
@@ -55,17 +56,35 @@ __all__ = ["RISK", "RiskMinasTirith", "Board", "DATA", "SEATS", "TITLES", "COLOR
            "S_TURN", "S_DIE", "S_DRAW", "S_EXCH", "S_SPECIAL", "S_REINF", "S_ACT", "S_MOVE", "S_WALLS", "S_RANGED",
            "S_GROUND", "S_RETREAT", "S_BATTLE", "S_LEADERS", "S_WIN", "S_POINTS", "S_MT"]
 
-USAGE = {
-    "take": "take <die>", "keep": "keep <card>", "reinforce": "reinforce <card> on <Minas Tirith card>",
-    "play": "play <card> [at <area>]", "fire": "fire <n> from <area> at <area>",
-    "attack": "attack <n> from <area> at <area>", "enter": "enter <card> at <area>",
-    "trade": "trade mumak at <area>", "ram": "ram <card>", "strike": "strike <card> at <area>",
-    "move": "move <units> from <area> [via <area> ...] to <area>",
-    "advance": "advance <units> from <area> to <area>", "done": "done",
-    "exchange": "exchange <card> <card> <card> [special draw|special take <card>|special place <type> at <area>]",
-    "retreat": "retreat <area> [<area> ...] (one area per 6; the path your force takes)",
-    "losses": "losses <type> [<type> ...] (first lost first, e.g. `losses inf arc cav`), or `losses default`",
-}
+def _order(verb: str, section: str, usage: str) -> Order:
+    """A Risk order's record: its parse, check and apply are ``_parse_<verb>``, ``_check_<verb>`` and
+    ``_do_<verb>`` in the file of its heading; its legal actions come from ``_candidates`` (they
+    depend on the phase, the hand and the board together)."""
+    return Order(verb, (section,), usage, parse=f"_parse_{verb}", check=f"_check_{verb}", apply=f"_do_{verb}")
+
+
+# in the order the verbs are listed in an unknown-order refusal
+ORDERS = (
+    _order("take", S_DIE, "take <die>"),
+    _order("keep", S_SPECIAL, "keep <card>"),
+    _order("reinforce", S_REINF, "reinforce <card> on <Minas Tirith card>"),
+    _order("play", S_MT, "play <card> [at <area>]"),
+    _order("fire", S_RANGED, "fire <n> from <area> at <area>"),
+    _order("attack", S_GROUND, "attack <n> from <area> at <area>"),
+    _order("enter", S_MT, "enter <card> at <area>"),
+    _order("trade", S_MT, "trade mumak at <area>"),
+    _order("ram", S_MT, "ram <card>"),
+    _order("strike", S_MT, "strike <card> at <area>"),
+    _order("move", S_MOVE, "move <units> from <area> [via <area> ...] to <area>"),
+    _order("advance", S_GROUND, "advance <units> from <area> to <area>"),
+    _order("done", S_ACT, "done"),
+    _order("exchange", S_EXCH,
+           "exchange <card> <card> <card> [special draw|special take <card>|special place <type> at <area>]"),
+    _order("retreat", S_RETREAT, "retreat <area> [<area> ...] (one area per 6; the path your force takes)"),
+    _order("losses", S_BATTLE,
+           "losses <type> [<type> ...] (first lost first, e.g. `losses inf arc cav`), or `losses default`"),
+)
+USAGE = {o.verb: o.usage for o in ORDERS}
 
 
 class RiskMinasTirith(SetupMixin, ForcesMixin, TurnMixin, CardsMixin, ReinforceMixin, MovementMixin, AttackMixin,
@@ -75,6 +94,7 @@ class RiskMinasTirith(SetupMixin, ForcesMixin, TurnMixin, CardsMixin, ReinforceM
     seats = SEATS
     board_kind = "area"
     has_odds = True
+    orders = order_table(ORDERS)
 
     def parse(self, state: State, seat: str, text: str) -> Action:
         action = self._parse(state, seat, text)
@@ -88,12 +108,13 @@ class RiskMinasTirith(SetupMixin, ForcesMixin, TurnMixin, CardsMixin, ReinforceM
         if not w:
             raise InvalidOrder("empty order; see `/help` (e.g. `take 4`, `attack 3 from fort-e at osgiliath-w`, `done`)")
         verb, rest = w[0], w[1:]
-        if verb not in USAGE:
-            raise InvalidOrder(f"unknown order `{verb[:20]}`; orders: {', '.join(USAGE)}")
+        order = self.orders.get(verb)
+        if order is None:
+            raise InvalidOrder(f"unknown order `{verb[:20]}`; orders: {', '.join(self.orders)}")
 
         def bad():
-            return InvalidOrder(f"usage: `{USAGE[verb]}`")
-        return getattr(self, f"_parse_{verb}")(state, seat, rest, bad)
+            return InvalidOrder(f"usage: `{order.usage}`")
+        return getattr(self, order.parse)(state, seat, rest, bad)
 
     def check(self, state: State, seat: str, action: Action) -> None:
         if seat not in SEATS:
@@ -115,7 +136,7 @@ class RiskMinasTirith(SetupMixin, ForcesMixin, TurnMixin, CardsMixin, ReinforceM
         if "keep" in pend and v != "keep":
             raise IllegalOrder("first choose which of the two drawn cards to keep: `keep <card>`", S_SPECIAL)
         if v in ("keep", "take"):
-            getattr(self, f"_check_{v}")(state, seat, a)
+            getattr(self, self.orders[v].check)(state, seat, a)
             return
         if ph == "die":
             raise IllegalOrder(f"first choose an Action die: `take <n>` ({', '.join(map(str, state['action_dice']))})",
@@ -126,7 +147,7 @@ class RiskMinasTirith(SetupMixin, ForcesMixin, TurnMixin, CardsMixin, ReinforceM
         if v in ("exchange", "reinforce", "play"):
             if ph != "cards":
                 raise IllegalOrder("card plays are complete before the Actions begin", S_EXCH)
-            getattr(self, f"_check_{v}")(state, seat, a)
+            getattr(self, self.orders[v].check)(state, seat, a)
             return
         if ph != "actions":
             raise IllegalOrder("actions come after the card phase: `done` to start them", S_ACT)
@@ -135,7 +156,7 @@ class RiskMinasTirith(SetupMixin, ForcesMixin, TurnMixin, CardsMixin, ReinforceM
             return
         if state["actions"] < 1:
             raise IllegalOrder("no Action points left", S_ACT)
-        getattr(self, f"_check_{v}")(state, seat, a)
+        getattr(self, self.orders[v].check)(state, seat, a)
 
     def apply(self, state: State, seat: str, action: Action) -> list[Event]:
         dice = Dice(state["dice"])
@@ -144,7 +165,7 @@ class RiskMinasTirith(SetupMixin, ForcesMixin, TurnMixin, CardsMixin, ReinforceM
             return self._do_losses(state, seat, action.args, dice)
         if state["pending"] and "advance" in state["pending"] and v != "advance":
             state["pending"] = None
-        events = getattr(self, f"_do_{v}")(state, seat, action.args, dice)
+        events = getattr(self, self.orders[v].apply)(state, seat, action.args, dice)
         if dice.rolls:
             events[0].rolls = list(dice.rolls) + events[0].rolls
         if not state["over"]:
