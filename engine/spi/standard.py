@@ -208,9 +208,15 @@ class StandardRules(Help, SetUp, Movement, Stacking, ZonesOfControl, Combat, Mis
 
     def occupancy(self, state: State) -> dict[str, list[str]]:
         occ: dict[str, list[str]] = {}
+        get = occ.get
         for uid, r in state["units"].items():
-            if r["status"] == "map" and r["hex"] is not None:
-                occ.setdefault(r["hex"], []).append(uid)
+            hx = r["hex"]
+            if hx is not None and r["status"] == "map":
+                here = get(hx)
+                if here is None:
+                    occ[hx] = [uid]
+                else:
+                    here.append(uid)
         return occ
 
     def combat_units_in(self, state: State, hx: str, occ=None) -> list[str]:

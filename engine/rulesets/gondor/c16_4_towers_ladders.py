@@ -23,7 +23,8 @@ class TowersLadders:
         return [m for m in state["markers"] if m.get("type") == "ladder"]
 
     def _towers_in(self, state: State, hx: str) -> list[str]:
-        return [u for u in self.occupancy(state).get(hx, ()) if self.units[u].type == "siege_tower"]
+        units = state["units"]  # the few towers, not the whole occupancy (asked at every step of a path)
+        return [u for u in self._tower_ids if units[u]["hex"] == hx and units[u]["status"] == "map"]
 
     def _ready_sides(self, state: State, tower: str) -> list[str]:
         r = state["siege"]["ready"].get(tower)

@@ -16,6 +16,8 @@ rights) differs until real oil is poured, and then only the pour is seen.
 """
 from __future__ import annotations
 
+from functools import cached_property
+
 from engine.core import Action, Event, IllegalOrder, InvalidOrder, State
 from engine.hexgrid import Hex
 from engine.orders import Order
@@ -93,6 +95,10 @@ class BoilingOil:
             events.append(Event(public=text + ".", section="16.74", reveals=True))
         return events
 
+    @cached_property
+    def _takeable_ids(self) -> tuple[str, ...]:
+        return tuple(sorted(u for u, d in self.units.items() if d.type == "cauldron" or d.is_siege))
+
     def _take_cauldrons(self, state: State, seat: str, hx: str, movers: list[str] | None = None) -> list[Event]:
         """16.73: an enemy combat unit in a cauldron's hex (ending there or
         passing through: ``movers``) destroys it and its oil; the counter is
@@ -101,7 +107,10 @@ class BoilingOil:
         if movers is None and (not self.combat_units_in(state, hx) or self.side_in(state, hx) != seat):
             return []
         events = []
-        for x in sorted(self.occupancy(state).get(hx, ())):
+        units = state["units"]  # only cauldrons and siege equipment can be taken: those few, not every unit
+        for x in self._takeable_ids:
+            if units[x]["hex"] != hx or units[x]["status"] != "map":
+                continue
             d = self.units[x]
             if d.side == seat:
                 continue

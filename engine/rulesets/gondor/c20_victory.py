@@ -76,6 +76,10 @@ class Victory:
         """20.2: the city levels Sauron controls: every gate into the level
         from the level below is his, and no undisrupted Westernesse combat
         unit is inside it."""
+        gates_held = [lv for lv, gates in sorted(self._level_gates.items())
+                      if all(state["gates"].get(g) == "sauron" for g in gates)]
+        if not gates_held:  # asked after every order: most of the game no level's gates are his
+            return []
         held = set()
         for uid, r in state["units"].items():
             u = self.units[uid]
@@ -83,17 +87,18 @@ class Victory:
                 lv = self.hexmap.level(Hex.parse(r["hex"]))
                 if lv:
                     held.add(lv)
-        return [lv for lv, gates in sorted(self._level_gates.items())
-                if lv not in held and all(state["gates"].get(g) == "sauron" for g in gates)]
+        return [lv for lv in gates_held if lv not in held]
 
     # -------------------------------------------------------------- 20.1 road
     def _road_refresh(self, state: State) -> None:
         road = state.setdefault("road", {h: None for h in self._road_hexes_20_1})
-        for h in self._road_hexes_20_1:
-            for uid, r in state["units"].items():
-                if r["status"] == "map" and r["hex"] == h and self.units[uid].is_combat:
-                    road[h] = self.units[uid].side
-                    break
+        seen: set[str] = set()  # one pass: the first combat unit found on each road hex holds it
+        hexes = self._road_hexes_20_1
+        for uid, r in state["units"].items():
+            h = r["hex"]
+            if h in hexes and h not in seen and r["status"] == "map" and self.units[uid].is_combat:
+                road[h] = self.units[uid].side
+                seen.add(h)
 
     def road_controlled(self, state: State) -> bool:
         road = state.get("road") or {}
