@@ -16,7 +16,7 @@ from engine.rulesets import get_ruleset
 
 SCRIPTS = Path(__file__).resolve().parent.parent / "tests" / "scripts"
 GAMES = [("gondor", "local-7", "gondor_game.txt"), ("celebrant", "local-7", "celebrant_game.txt"),
-         ("risk-minas-tirith", "local-11", "risk_minas_tirith_game.txt")]
+         ("risk-minas-tirith", "local-11", "risk_minas_tirith_game.txt"), ("sauron", "local-45", "sauron_game.txt")]
 
 
 def orders(script: Path, first_seat: str) -> list[tuple[str, str]]:
