@@ -47,7 +47,15 @@ def main() -> None:
         dt = statistics.median(runs)
         # the busiest position of the game for legal actions (every seat that acts, every position)
         g = Game.new(rs, seed=seed)
+        worst = (0.0, "")  # autocomplete: the first 25 matching what is typed, at every position of the game
         for seat, text in log:
+            words = text.split()
+            for prefix in ("", words[0], " ".join(words[:2])[:len(words[0]) + 3], text[:-1]):
+                t = time.perf_counter()
+                g.legal_texts(seat, prefix, limit=25)
+                took = time.perf_counter() - t
+                if took > worst[0]:
+                    worst = (took, f"{seat} typing `{prefix}` before `{text}`")
             for s in g.active_seats():
                 t = time.perf_counter()
                 n = sum(1 for _ in g.legal_actions(s))
@@ -60,7 +68,9 @@ def main() -> None:
         over = g.result()
         print(f"{name}: replay of {len(log)} orders {dt * 1000:.0f} ms ({len(log) / dt:.0f} orders/s)"
               f"{'' if over else ' (not over?)'}\n  most legal actions: {busiest[0]} in {busiest[1] * 1000:.0f} ms"
-              f" ({busiest[2]}); slowest to list: {slowest[0]} in {slowest[1] * 1000:.0f} ms ({slowest[2]})")
+              f" ({busiest[2]}); slowest to list: {slowest[0]} in {slowest[1] * 1000:.0f} ms ({slowest[2]})\n"
+              f"  slowest autocomplete (first 25 matching, no budget; target < 100 ms): {worst[0] * 1000:.1f} ms "
+              f"({worst[1]})")
 
 
 if __name__ == "__main__":

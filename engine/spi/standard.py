@@ -522,7 +522,8 @@ class StandardRules(Help, SetUp, Movement, Stacking, ZonesOfControl, Combat, Mis
 
     def legal_actions_matching(self, state: State, seat: str, words: list[str]) -> Iterator[Action]:
         """A unit id (or the start of a few) typed second: those units' actions only (no path-finding
-        for the others); a verb typed first (and a word after it): that order's legal actions only."""
+        for the others); a verb typed first (and a word after it): that order's legal actions only; one
+        word that begins verbs and no unit id: those orders' actions (matched by verb)."""
         if len(words) >= 2 and words[1]:
             units = [u for u in self.units if u.startswith(words[1].upper())]
             if 0 < len(units) <= 12 and (self.kind(state) not in ("move", "magic") or state["pending"]):
@@ -539,19 +540,32 @@ class StandardRules(Help, SetUp, Movement, Stacking, ZonesOfControl, Combat, Mis
                             seen.add(a)
                             yield a
                 return
-        order = self.orders.get(words[0]) if len(words) >= 2 else None
-        if order is None or state["pending"]:
+        # the verb typed first: that order's actions; one word alone, the start of a verb and of no unit id
+        # (`don`, `fire`): the orders it begins, matched by their verb (not anywhere in their text)
+        w0 = words[0] if words else ""
+        if len(words) >= 2:
+            verbs = [w0] if w0 in self.orders else []
+        elif w0.isalpha() and not any(u.startswith(w0.upper()) for u in self.units):
+            verbs = [v for v in self.orders if v.startswith(w0)]
+        else:
+            verbs = []
+        if not verbs or state["pending"]:
             yield from self.legal_actions(state, seat)
             return
         try:
             self.seat_check(state, seat)
         except IllegalOrder:
             return
+        wanted = set(verbs)
         for a in self.legal_extra(state, seat):
-            if a.verb == order.verb:
+            if a.verb in wanted:
                 yield a
-        if order.legal:
-            yield from getattr(self, order.legal)(state, seat)
+        for v in verbs:  # in the table's order, as the full list has them
+            order = self.orders[v]
+            if order.legal:
+                for a in getattr(self, order.legal)(state, seat):
+                    if a.verb in wanted:
+                        yield a
 
     def _ok(self, state: State, seat: str, action: Action) -> bool:
         try:

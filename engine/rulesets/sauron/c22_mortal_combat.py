@@ -30,7 +30,8 @@ ACCEPT = Order("accept", ("22.1", "22.3"), "`accept <leader>` (a challenge to Mo
                parse="_parse_accept", check="_check_answer", apply="_apply_accept", legal="_legal_answers",
                dice=False)
 DECLINE = Order("decline", ("22.3",), "`decline <leader>` (a challenge to Mortal Combat)",
-                parse="_parse_decline", check="_check_answer", apply="_apply_decline", dice=False)
+                parse="_parse_decline", check="_check_answer", apply="_apply_decline", legal="_legal_declines",
+                dice=False)
 
 MAX_ROUNDS = 200
 
@@ -158,6 +159,11 @@ class MortalCombat:
             return
         for m in self._asked(state, seat):
             yield Action("accept", (m["challenged"],))
+
+    def _legal_declines(self, state: State, seat: str) -> Iterator[Action]:
+        if seat not in self.active_seats(state) or state["pending"]:
+            return
+        for m in self._asked(state, seat):
             yield Action("decline", (m["challenged"],))
 
     def _unanswered(self, state: State, seat: str) -> list[str]:
