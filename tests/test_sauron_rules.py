@@ -223,6 +223,76 @@ def test_16_69_evil_after_three_failures_by_seed_search():
     pytest.fail("no seed turned Anarion evil")
 
 
+def _turn_isildur_evil() -> Game:
+    """A seed on which Isildur, wearing the Ring with two failures behind him, fails a third time."""
+    for n in range(60):
+        g = Game.new(RS, options={}, seed=f"evil-{n}")
+        g.play("sauron", "done")
+        g.play("westernesse", "done")
+        RS._set_ring(g.state, "ISI", True)
+        g.state["sau"]["ring_tries"]["ISI"] = 2
+        at(g, "H")
+        _, ev = g.play("westernesse", "ring ISI off")
+        if "ISI" in g.state["sau"]["evil"]:
+            assert "NC3 stacked with him passes too" in ev[0].public and "16.69" in ev[0].public
+            return g
+    pytest.fail("no seed turned Isildur evil")
+
+
+def test_16_69_16_643_the_evil_leader_and_his_stack_pass_to_the_sauron_seat():
+    """16.643 (cut off) / 16.69: "He becomes a servant to Sauron and is under control of the Sauron Player.
+    Any combat units with whom he stacks also come under the Sauron player's control." Control passes
+    between seats through the Standard Rules' ``side_of`` hook."""
+    from render.hexmap import _counter, _side_color
+    g = _turn_isildur_evil()
+    st = g.state
+    assert st["units"]["ISI"]["hex"] == st["units"]["NC3"]["hex"] == "2206"
+    assert st["turned"] == {"ISI": "sauron", "NC3": "sauron"}
+    assert RS.side_of(st, "ISI") == RS.side_of(st, "NC3") == "sauron"
+    assert RS.side_of(st, "ANA") == "westernesse" and RS.units["NC3"].side == "westernesse"  # the OOB is untouched
+    # Westernesse may no longer move them; Sauron may, in his Movement Phase
+    at(g, "F")
+    with pytest.raises(OrderError, match="not yours"):
+        g.play("westernesse", "move NC3 2307")
+    with pytest.raises(OrderError, match="not yours"):
+        g.play("westernesse", "move ISI 2307")
+    at(g, "C")
+    g.play("sauron", "move ISI NC3 2307")
+    assert g.state["units"]["ISI"]["hex"] == g.state["units"]["NC3"]["hex"] == "2307"
+    # zones of control and combat: NC3 is now an enemy of Westernesse and a friend of Sauron
+    st = g.state
+    assert "NC3" in RS.exerting(st, Hex.parse("2306"), "westernesse")
+    assert "NC3" not in RS.exerting(st, Hex.parse("2306"), "sauron")
+    assert RS.side_in(st, "2307") == "sauron"
+    # the views and the map: both seats see them as Sauron's, drawn in Sauron's colour
+    for seat in (None, "sauron", "westernesse"):
+        v = g.view(seat)
+        us = {u["id"]: u for u in v["units"]}
+        assert us["ISI"]["side"] == us["NC3"]["side"] == "sauron"
+        sides = v["sides"]
+        assert _side_color(sides, "sauron") != _side_color(sides, "westernesse")
+        a = _counter(us["NC3"], sides, 64).convert("RGB")
+        b = _counter(dict(us["NC3"], side="westernesse"), sides, 64).convert("RGB")
+        c = _counter(dict(us["NC3"], side="sauron"), sides, 64).convert("RGB")
+        assert a.tobytes() == c.tobytes() != b.tobytes()
+
+
+def test_16_69_ruling_a_turned_units_loss_counts_for_sauron():
+    g = _turn_isildur_evil()
+    st = g.state
+    before = dict(st["dem"])
+    RS.on_unit_lost(st, "NC3", 5)
+    assert st["dem"]["sauron"] == before["sauron"] + 5 and st["dem"]["westernesse"] == before["westernesse"]
+
+
+def test_side_of_defaults_to_the_order_of_battle():
+    g = game()
+    assert "turned" in g.state and not g.state["turned"]
+    assert all(RS.side_of(g.state, u) == d.side for u, d in RS.units.items())
+    del g.state["turned"]  # a game saved before the hook
+    assert RS.side_of(g.state, "ISI") == "westernesse"
+
+
 # ----------------------------------------------------------------- 18.1 the Gates
 def test_18_1_gates_close_only_with_sauron_in_mordor_in_a_magic_phase_once_a_turn():
     g = game()

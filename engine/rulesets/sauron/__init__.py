@@ -112,6 +112,7 @@ class Sauron(SauronSetUp, Reinforcements, Gates, OneRing, Narsil, MortalCombat, 
                 rec = {"hex": None, "status": "out"}
             state["units"][uid] = rec
         state["dem"] = {"sauron": 0, "westernesse": 0}
+        state["turned"] = {}  # 16.69: uid -> the seat that controls it now (engine/spi/hooks.py side_of)
         state["sau"] = {
             "ring": {"holder": "SAU", "worn": True},          # 16.6
             "items": {"narsil": "ELE", "aiglos": "GIL", "shards": None},  # 19.21, facts 9.2

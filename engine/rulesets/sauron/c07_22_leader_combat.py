@@ -63,7 +63,7 @@ class LeaderCombatVariant:
             m -= ring["morale"]
         if uid in state["sau"]["evil"]:
             m += ring["evil_morale"]
-        elif (holder == uid and uid != "SAU" and self.units[uid].side == "sauron" and state["sau"]["ring"]["worn"]
+        elif (holder == uid and uid != "SAU" and self.side_of(state, uid) == "sauron" and state["sau"]["ring"]["worn"]
               and not self.on_map(state, "SAU") and state["units"]["SAU"]["status"] == "eliminated"):
             m += ring["wearer_morale"]
         return m
@@ -137,8 +137,6 @@ class LeaderCombatVariant:
             self._own_on_map(state, seat, a)
         if not self.variant(state):
             return
-        if a in state["sau"]["evil"]:
-            raise IllegalOrder(f"{a} has turned to Sauron and no longer obeys Westernesse", "16.69")
         if self.units[a].is_leader and not self.units[a].magic and a in self.ph_declined(state):
             raise IllegalOrder(f"{a} declined a challenge this turn", "22.3")
 
@@ -154,7 +152,7 @@ class LeaderCombatVariant:
         if not (ua.is_leader or a == "BEA"):
             raise IllegalOrder(f"{a} is not a leader", "7.2")
         ub = self.units.get(b)
-        if ub is None or ub.side == seat or not self.on_map(state, b) or not (ub.is_leader or b == "BEA"):
+        if ub is None or self.side_of(state, b) == seat or not self.on_map(state, b) or not (ub.is_leader or b == "BEA"):
             raise IllegalOrder(f"{b} is not an enemy leader or the Beast on the map", "7.2")
         if a in state["ph"]["dueled"]:
             raise IllegalOrder(f"{a} has already fought a leader combat this phase", "7.24")
@@ -268,5 +266,5 @@ class LeaderCombatVariant:
             for x in sorted(state["units"]):
                 if self.units[x].is_leader and self.on_map(state, x) and distance(bh, state["units"][x]["hex"]) <= 1:
                     act = Action("duel", ("BEA", x) if seat == "sauron" else (x, "BEA"))
-                    if self.units[act.args[0]].side == seat and self._ok(state, seat, act):
+                    if self.side_of(state, act.args[0]) == seat and self._ok(state, seat, act):
                         yield act

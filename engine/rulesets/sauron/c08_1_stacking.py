@@ -26,14 +26,14 @@ class LeaderStacking:
         """8.25: every combat unit of the leader's nationality is dead (reinforcements still to come
         count as alive)."""
         nat = self.nationality(leader)
-        side = self.units[leader].side
-        return not any(self.units[x].is_combat and self.units[x].side == side and self.nationality(x) == nat
+        side = self.side_of(state, leader)
+        return not any(self.units[x].is_combat and self.side_of(state, x) == side and self.nationality(x) == nat
                        and state["units"][x]["status"] in ("map", "reinforcement", "pool")
                        for x in state["units"])
 
     def stack_fault(self, state: State, leader: str, others: list[str]) -> str | None:
         nat = self.nationality(leader)
-        combat = [x for x in others if self.units[x].is_combat and self.units[x].side == self.units[leader].side]
+        combat = [x for x in others if self.units[x].is_combat and self.side_of(state, x) == self.side_of(state, leader)]
         if not combat:
             return None
         if not self.orphaned(state, leader):
@@ -51,7 +51,7 @@ class LeaderStacking:
             return super().check_move_end(state, seat, uids, dest, occ)
         stack = sorted(set(occ.get(dest, [])) | set(uids))
         for x in stack:
-            if self.units[x].is_leader and self.units[x].side == seat:
+            if self.units[x].is_leader and self.side_of(state, x) == seat:
                 why = self.stack_fault(state, x, [y for y in stack if y != x])
                 if why:
                     raise IllegalOrder(why, "8.25" if "8.25" in why else "8.11")

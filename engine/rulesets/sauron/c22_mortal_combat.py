@@ -71,7 +71,7 @@ class MortalCombat:
             raise IllegalOrder("a challenge is issued by the phasing side in its Combat Phase", "22.0")
         ua = self._own_on_map(state, seat, a)
         ub = self.units.get(b)
-        if not ua.is_leader or ub is None or not ub.is_leader or ub.side == seat or not self.on_map(state, b):
+        if not ua.is_leader or ub is None or not ub.is_leader or self.side_of(state, b) == seat or not self.on_map(state, b):
             raise IllegalOrder(f"{a} must be your leader and {b} an enemy leader on the map", "22.0")
         rng = self.raw(state)["mortal_combat"]["range"]
         d = distance(state["units"][a]["hex"], state["units"][b]["hex"])
@@ -96,10 +96,10 @@ class MortalCombat:
         if self.kind(state) != "combat" or self.phasing(state) != seat or not self.variant(state):
             return
         for a in sorted(state["units"]):
-            if not (self.units[a].is_leader and self.units[a].side == seat and self.on_map(state, a)):
+            if not (self.units[a].is_leader and self.side_of(state, a) == seat and self.on_map(state, a)):
                 continue
             for b in sorted(state["units"]):
-                if self.units[b].is_leader and self.units[b].side != seat and self.on_map(state, b):
+                if self.units[b].is_leader and self.side_of(state, b) != seat and self.on_map(state, b):
                     act = Action("challenge", (a, b))
                     if self._ok(state, seat, act):
                         yield act
@@ -107,11 +107,11 @@ class MortalCombat:
     # --- the answer
     def _asked(self, state: State, seat: str) -> list[dict]:
         return [m for m in state["sau"]["mortal"] if m["status"] == "asked"
-                and self.units[m["challenged"]].side == seat and not self._same_phase(state, m)]
+                and self.side_of(state, m["challenged"]) == seat and not self._same_phase(state, m)]
 
     def _same_phase(self, state: State, m: dict) -> bool:
         """The challenge was issued in the phase now running (the answer waits for the next phase)."""
-        return m["turn"] == state["turn"] and self.phasing(state) == self.units[m["challenger"]].side \
+        return m["turn"] == state["turn"] and self.phasing(state) == self.side_of(state, m["challenger"]) \
             and self.kind(state) == "combat"
 
     def _parse_accept(self, state: State, seat: str, words: list[str]) -> Action:
@@ -172,7 +172,7 @@ class MortalCombat:
 
     def check_move_end(self, state: State, seat: str, uids: list[str], dest: str, occ) -> None:
         """22.1: the only enemy leader a challenger may join is the one who accepted (and back)."""
-        foes = [x for x in occ.get(dest, ()) if self.units[x].side != seat and self.units[x].is_leader]
+        foes = [x for x in occ.get(dest, ()) if self.side_of(state, x) != seat and self.units[x].is_leader]
         for f in foes:
             for u in uids:
                 if not any(m["status"] == "accepted" and {u, f} == {m["challenger"], m["challenged"]}
