@@ -279,7 +279,14 @@ class Combat:
         applying it (``/odds``)."""
         action = self.parse_text(state, seat, text)
         if action.verb not in ("fire", "melee"):
-            raise InvalidOrder("odds are for `fire <unit> at <hex>` or `melee <unit> at <hex>`")
+            other = self.order_odds(state, seat, action)
+            if other is None:
+                raise InvalidOrder("odds are for `fire <unit> at <hex>` or `melee <unit> at <hex>`")
+            try:
+                self.check(state, seat, action)
+            except IllegalOrder as e:
+                other = f"(not legal now: {e}; figures as if it were)\n" + other
+            return other[:1900]
         uids, hx = list(action.args[:-2]), action.args[-1]
         targets = self._target_units(state, seat, hx)
         if not targets:

@@ -212,6 +212,12 @@ class Hooks:
     def adjust_result(self, state: State, target: str, res: tuple, prof: dict) -> tuple:
         return res
 
+    def order_odds(self, state: State, seat: str, action: Action) -> str | None:
+        """``/odds`` for an order other than fire and melee (whose odds the Standard Rules work out):
+        a game whose table is known answers exactly (Sauron: leader combat on 7.25, Mortal Combat, 22.2);
+        ``None``: no odds for this order."""
+        return None
+
     def duel_modifier(self, state: State, leader: str, other: str) -> int:
         return 0
 

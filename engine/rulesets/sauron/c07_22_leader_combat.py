@@ -16,11 +16,13 @@ resolution (`options: variant=off` resolves it on the Standard Rules' reconstruc
 from __future__ import annotations
 
 import re
+from fractions import Fraction
 from typing import Iterator
 
 from engine.core import Action, Dice, Event, IllegalOrder, InvalidOrder, State
 from engine.hexgrid import distance
 from engine.orders import Order
+from engine.spi.common import pct
 
 from .common import NUMENOREANS
 
@@ -115,14 +117,28 @@ class LeaderCombatVariant:
         a, d = t[str(col)][roll - 1].split("/")
         return a, d
 
+    def duel_distribution(self, state: State, a: str, b: str) -> dict[tuple[str, str], Fraction]:
+        """7.25 exactly: each (result for ``a``, result for ``b``) of one leader combat and its chance
+        (one die: each of the column's six cells is 1/6; equal cells add up)."""
+        diff = self.leader_total(state, a) - self.leader_total(state, b)
+        out: dict[tuple[str, str], Fraction] = {}
+        for roll in range(1, 7):
+            cell = self.lcrt_cell(state, diff, roll)
+            out[cell] = out.get(cell, Fraction(0)) + Fraction(1, 6)
+        return out
+
     def duel_odds(self, state: State, a: str, b: str) -> str:
         """/odds for leader combat: the exact chance of each result (one die, six cells)."""
-        diff = self.leader_total(state, a) - self.leader_total(state, b)
-        rows = [f"{a} ({self.leader_total(state, a)}) against {b} ({self.leader_total(state, b)}), "
-                f"differential {diff:+d} (7.221):"]
+        ta, tb = self.leader_total(state, a), self.leader_total(state, b)
+        diff = ta - tb
+        clamp = " (read at the table's edge)" if not -4 <= diff <= 5 else ""
+        rows = [f"**Leader combat: {a} ({ta}) against {b} ({tb})**, differential {diff:+d}{clamp} (7.221, 7.25):"]
         for roll in range(1, 7):
             x, y = self.lcrt_cell(state, diff, roll)
-            rows.append(f"die {roll} (1/6): {a} {x}, {b} {y}")
+            rows.append(f"  die {roll} (1/6): {a} {x}, {b} {y}")
+        rows.append("  in all: " + "; ".join(f"{a} {x}, {b} {y}: {pct(p)} ({p.numerator}/{p.denominator})"
+                                            for (x, y), p in sorted(self.duel_distribution(state, a, b).items(),
+                                                                    key=lambda kv: -kv[1])))
         return "\n".join(rows)
 
     # ---------------------------------------------------------------- orders

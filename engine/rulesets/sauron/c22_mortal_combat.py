@@ -15,11 +15,13 @@
 """
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import Iterator
 
 from engine.core import Action, Dice, Event, IllegalOrder, InvalidOrder, State
 from engine.hexgrid import distance
 from engine.orders import Order
+from engine.spi.common import pct
 
 from .c07_22_leader_combat import cell_wounds
 
@@ -219,6 +221,80 @@ class MortalCombat:
                 break
         text = (f"Mortal Combat between {a} and {b} in {here} (22.2): " + "; ".join(lines) + ".")
         return Event(public=text, section="22.2", rolls=d.rolls)
+
+    # --- /odds, exactly (22.2 on 7.25)
+    def mortal_round_distribution(self, state: State, a: str, b: str, wa: int | None = None,
+                                  wb: int | None = None) -> dict[tuple[int | str, int | str], Fraction]:
+        """One round of Mortal Combat (22.2): each leader rolls on his own differential at once; each
+        (wounds to ``a``, wounds to ``b``) (``"k"``: killed) with its chance over the 36 pairs of dice.
+        ``wa``/``wb``: the wounds each has before the round (default: now)."""
+        wa = self.wounds(state, a) if wa is None else wa
+        wb = self.wounds(state, b) if wb is None else wb
+        ta = self.leader_total(state, a) + self.wounds(state, a) - wa
+        tb = self.leader_total(state, b) + self.wounds(state, b) - wb
+        out: dict = {}
+        for r1 in range(1, 7):
+            a_on_a, a_on_b = self.lcrt_cell(state, ta - tb, r1)
+            for r2 in range(1, 7):
+                b_on_b, b_on_a = self.lcrt_cell(state, tb - ta, r2)
+                hit_a = [cell_wounds(a_on_a), cell_wounds(b_on_a)]
+                hit_b = [cell_wounds(a_on_b), cell_wounds(b_on_b)]
+                key = ("k" if "k" in hit_a else sum(hit_a), "k" if "k" in hit_b else sum(hit_b))
+                out[key] = out.get(key, Fraction(0)) + Fraction(1, 36)
+        return out
+
+    def mortal_outcome(self, state: State, a: str, b: str) -> dict[str, Fraction]:
+        """The exact chances of Mortal Combat fought to the end (22.2): ``a`` alone dies, ``b`` alone dies,
+        both die (the 200-round safety cap is left out: rounds where nobody is hurt only repeat)."""
+        ea, eb = self.endurance(state, a), self.endurance(state, b)
+        memo: dict[tuple[int, int], dict[str, Fraction]] = {}
+
+        def solve(wa: int, wb: int) -> dict[str, Fraction]:
+            if (wa, wb) in memo:
+                return memo[(wa, wb)]
+            res = {"a": Fraction(0), "b": Fraction(0), "both": Fraction(0)}
+            stay = Fraction(0)
+            for (xa, xb), p in self.mortal_round_distribution(state, a, b, wa, wb).items():
+                da = xa == "k" or (xa and wa + xa >= ea)
+                db = xb == "k" or (xb and wb + xb >= eb)
+                if da or db:
+                    res["both" if da and db else ("a" if da else "b")] += p
+                elif not xa and not xb:
+                    stay += p
+                else:
+                    for k, q in solve(wa + xa, wb + xb).items():
+                        res[k] += p * q
+            if stay and stay < 1:
+                res = {k: v / (1 - stay) for k, v in res.items()}
+            memo[(wa, wb)] = res
+            return res
+
+        return solve(self.wounds(state, a), self.wounds(state, b))
+
+    def mortal_odds(self, state: State, a: str, b: str) -> str:
+        ta, tb = self.leader_total(state, a), self.leader_total(state, b)
+        rows = [f"**Mortal Combat: {a} ({ta}) against {b} ({tb})** (22.2: both roll at once each round, "
+                f"{a} at {ta - tb:+d}, {b} at {tb - ta:+d} on 7.25, until one or both are dead):"]
+        for (xa, xb), p in sorted(self.mortal_round_distribution(state, a, b).items(), key=lambda kv: -kv[1]):
+            rows.append(f"  first round, {a} {xa if xa == 'k' else f'{xa}w'}, {b} {xb if xb == 'k' else f'{xb}w'}: "
+                        f"{pct(p)} ({p.numerator}/{p.denominator})")
+        end = self.mortal_outcome(state, a, b)
+        rows.append(f"  to the end: {b} dies {pct(end['b'])}, {a} dies {pct(end['a'])}, both die {pct(end['both'])}")
+        return "\n".join(rows)
+
+    def order_odds(self, state: State, seat: str, action: Action) -> str | None:
+        """``/odds duel A B`` (7.25; Mortal Combat once the two share a hex after an accepted challenge)
+        and ``/odds challenge A B`` (the Mortal Combat it would lead to), under the variant."""
+        if not self.variant(state) or action.verb not in ("duel", "challenge") or len(action.args) != 2:
+            return super().order_odds(state, seat, action)
+        a, b = action.args
+        if "BEA" in (a, b) and action.verb == "duel":
+            return self.duel_odds(state, a, b)
+        if not (self.units[a].is_leader and self.units[b].is_leader):
+            return None
+        if action.verb == "challenge" or self.mortal_pair(state, a, b) is not None:
+            return self.mortal_odds(state, a, b)
+        return self.duel_odds(state, a, b)
 
     def _would_die(self, state: State, uid: str, w) -> bool:
         return w == "k" or (bool(w) and self.wounds(state, uid) + int(w) >= self.endurance(state, uid))
