@@ -54,6 +54,7 @@ REPLACEABLE: dict[str, str] = {
     "missile_range": "7.12 (Gondor: catapult fire)",
     "spell_cost": "8.5 (Gondor's spells)",
     "deadline_action": "the bot's move for a seat at its deadline (FoC 14.31, 14.33)",
+    "answer_buttons": "the buttons another seat answers an order with (Sauron 22.3: Accept / Decline a challenge)",
 }
 
 

@@ -94,6 +94,14 @@ class MortalCombat:
                              f"{self.title_of(other)} answers `accept {b}` or `decline {b}` in its next phase, "
                              "before it is done (22.3).", section="22.0")]
 
+    def answer_buttons(self, state: State, seat: str, action: Action) -> list[tuple[str, str, str]]:
+        """22.3 by button: the challenge notice carries Accept / Decline for the challenged leader's seat."""
+        if action.verb != "challenge" or len(action.args) != 2:
+            return super().answer_buttons(state, seat, action)
+        b = action.args[1]
+        who = self.side_of(state, b)
+        return [(who, f"accept {b}", "Accept"), (who, f"decline {b}", "Decline")]
+
     def _legal_challenges(self, state: State, seat: str) -> Iterator[Action]:
         if self.kind(state) != "combat" or self.phasing(state) != seat or not self.variant(state):
             return
