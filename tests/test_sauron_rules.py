@@ -504,3 +504,49 @@ def test_8_37_sauron_rallies_automatically_at_night():
     _, ev = g.play("sauron", "rally SAU OI1")
     assert "automatic" in ev[0].public and "(Rally Rating 13)" in ev[0].public
     assert not g.state["units"]["OI1"]["disrupted"]
+
+
+def test_16_6_the_ring_is_drawn_on_its_bearers_counter_worn_or_carried():
+    """16.6: who wears or carries the Ring is shown on the map: the view gives the bearer's counter a
+    `ring` entry ("worn" / "carried", nobody else has one) and the renderer draws a gold band on it (worn:
+    with a fiery glow, top right; carried: plain, bottom right), from the view alone."""
+    from render.counters import RING_FIRE, RING_GOLD
+    from render.hexmap import _counter
+    g = game()
+    st = g.state
+    place(g, SAU="1209")
+
+    def views():
+        v = g.view("westernesse")
+        return v, {u["id"]: u for u in v["units"]}
+
+    v, us = views()
+    assert us["SAU"]["ring"] == "worn" and [u for u in us if "ring" in us[u]] == ["SAU"]
+    assert not any(m.get("type") == "ring" for m in v.get("markers", []))  # the counter shows it, no chit
+
+    def data(img):
+        p = img.load()
+        return {p[x, y] for x in range(img.width) for y in range(img.height)}
+
+    def pixels(u):
+        img = _counter(u, v["sides"], 64).convert("RGBA")
+        return img, data(img)
+
+    def near(px, col, tol=30):
+        return any(p[3] > 200 and all(abs(p[i] - col[i]) <= tol for i in range(3)) for p in px)
+
+    worn_img, worn = pixels(us["SAU"])
+    bare_img, bare = pixels({k: x for k, x in us["SAU"].items() if k != "ring"})
+    assert worn_img.tobytes() != bare_img.tobytes()
+    assert near(worn, RING_GOLD) and near(worn, RING_FIRE) and not near(bare, RING_GOLD)
+    RS._set_ring(st, "ISI", False)
+    v, us = views()
+    assert us["ISI"]["ring"] == "carried" and "ring" not in us["SAU"]
+    carried_img, carried = pixels(us["ISI"])
+    assert near(carried, RING_GOLD) and not near(carried, RING_FIRE)
+    w, h = carried_img.size
+    top = data(carried_img.crop((0, 0, w, h // 2)))
+    bottom = data(carried_img.crop((0, h // 2, w, h)))
+    assert near(bottom, RING_GOLD) and not near(top, RING_GOLD)  # carried: bottom; worn: top
+    w, h = worn_img.size
+    assert near(data(worn_img.crop((0, 0, w, h // 2))), RING_GOLD)

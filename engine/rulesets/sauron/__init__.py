@@ -251,6 +251,7 @@ class Sauron(SauronSetUp, Reinforcements, Gates, OneRing, Narsil, MortalCombat, 
                 items = [k for k, v in state["sau"]["items"].items() if v == uid]
                 if self.ring_holder(state) == uid:
                     items.append("ring (worn)" if state["sau"]["ring"]["worn"] else "ring (carried)")
+                    d["ring"] = "worn" if state["sau"]["ring"]["worn"] else "carried"  # drawn on the counter
                 if items:
                     d["items"] = items
                 if uid in state["sau"]["evil"]:
@@ -262,9 +263,6 @@ class Sauron(SauronSetUp, Reinforcements, Gates, OneRing, Narsil, MortalCombat, 
         markers = list(state["markers"])
         h = self.ring_holder(state)
         ring = state["sau"]["ring"]
-        if h and self.on_map(state, h):
-            markers.append({"type": "ring", "hex": state["units"][h]["hex"],
-                            "title": f"the One Ring, {'worn' if ring['worn'] else 'carried'} by {h} (16.6)"})
         notes = []
         notes.append(f"The One Ring: {'worn' if ring['worn'] else 'carried'} by {h} (16.6)" if h
                      else "The One Ring: lost (16.6)")

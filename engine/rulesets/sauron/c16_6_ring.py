@@ -1,7 +1,7 @@
 """16.6 The One Ring (variant, seed 004: 16.6-16.643, 16.632, 16.69).
 
 - 16.6: Sauron starts wearing it; whoever carries it is drawn on the map (below the leader if carried,
-  atop if worn: the view's `ring` entry and a marker).
+  atop if worn: the view's `ring` entry on the bearer, drawn on his counter by the renderer).
 - 16.61/16.62: Sauron losing it (7.251, 22.0): +20 to his side's Demoralization, -4 Morale, -10 magic
   points; recovering it undoes each.
 - 16.641: the Ringwraith or Gorgol carrying it return it to Sauron by entering his hex; with Sauron dead
