@@ -277,6 +277,21 @@ def test_16_69_16_643_the_evil_leader_and_his_stack_pass_to_the_sauron_seat():
         assert a.tobytes() == c.tobytes() != b.tobytes()
 
 
+def test_16_69_the_evil_leader_stacks_as_sauron_s_and_entering_sauron_s_hex_gives_back_the_ring():
+    """16.69: "If this leader ever enters Sauron's hex, Sauron takes back the ring automatically, and wears
+    it." Ruling: turned, he and his units stack as Sauron's (8.11: with any Sauron unit)."""
+    g = _turn_isildur_evil()
+    place(g, SAU="2307", OI1="2307")
+    assert RS.nationality("ISI", g.state) == RS.nationality("NC3", g.state) == "mordor"
+    assert RS.nationality("ISI") == "men"  # the order of battle's
+    at(g, "C")
+    _, ev = g.play("sauron", "move ISI 2307")  # a Men leader could not stack with Orcs (8.11)
+    st = g.state
+    assert st["units"]["ISI"]["hex"] == "2307"
+    assert st["sau"]["ring"]["holder"] == "SAU" and st["sau"]["ring"]["worn"]
+    assert any("returns the One Ring to Sauron" in e.public for e in ev)
+
+
 def test_16_69_ruling_a_turned_units_loss_counts_for_sauron():
     g = _turn_isildur_evil()
     st = g.state
