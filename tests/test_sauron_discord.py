@@ -50,3 +50,19 @@ async def test_22_3_decline_by_button(tmp_path):
         c = await w.server.click(w.alice, ask, "ans:1:sauron:decline GOR")
         assert not c.ephemeral and "GOR declines" in c.content and "22.3" in c.content, c.content
         w.server.assert_clean()
+
+
+def test_answer_buttons_in_a_level_of_play_too():
+    """The buttons come from the engine (``answer_buttons``): the plain game's and a moded one's alike;
+    the moderator's seat and the table's own verbs get none."""
+    from engine.core import Action
+    from engine.rulesets import get_ruleset
+    want = [("sauron", "accept GOR", "Accept"), ("sauron", "decline GOR", "Decline")]
+    act = Action("challenge", ("ISI", "GOR"))
+    for name in ("sauron", "sauron@assist"):
+        rs = get_ruleset(name)
+        g = rs.new_game({}, "b")
+        assert rs.answer_buttons(g, "westernesse", act) == want
+        assert rs.answer_buttons(g, "westernesse", Action("duel", ("ISI", "GOR"))) == []
+    assert get_ruleset("sauron@assist").answer_buttons(g, "gm", act) == []
+    assert get_ruleset("gondor").answer_buttons(get_ruleset("gondor").new_game({}, "b"), "westernesse", act) == []
