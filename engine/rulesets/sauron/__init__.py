@@ -337,8 +337,9 @@ class Sauron(SauronSetUp, Reinforcements, Gates, OneRing, Narsil, MortalCombat, 
         "An archer next to enemies must fire at one unless every one is meleed (7.175). Sauron's spells (17.0): "
         "sinister-visions, wrath-of-the-ringwraith, total-eclipse, summon-beast, and the Beast's abilities bought "
         "separately (beast-flight, beast-horn, beast-armor, beast-breath, 17.11). A challenge to Mortal Combat "
-        "is answered in the challenged side's next phase (22.3). `/odds text:duel ISI GOR` gives the exact "
-        "leader combat results.")
+        "is answered in the challenged side's next phase (22.3), by order or with the Accept / Decline buttons "
+        "under the challenge. `/odds text:duel ISI GOR` gives the exact leader combat results (7.25), "
+        "`/odds text:challenge ISI GOR` those of the Mortal Combat (22.2).")
     kind_verbs = {"magic": ("cast", "gates"), "combat": ("fire", "duel", "melee", "advance", "retreat", "challenge",
                                                         "accept", "decline", "breathe"),
                   "rally": ("rally", "ring")}
