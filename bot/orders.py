@@ -67,7 +67,26 @@ class Orders:
             did = next((p["id"] for p in reversed(game.view(None)["table"]["proposals"])), None)
             if did:
                 out.reply.buttons = [(f"rule:{row.id}:{did}:y", "Accept"), (f"rule:{row.id}:{did}:n", "Refuse")]
+        elif out.ok and out.reply:
+            # an order another seat answers (Sauron 22.3: a challenge to Mortal Combat): its buttons play
+            # the answer from that seat (``answer_button``)
+            asks = game.ruleset.answer_buttons(new_state, who, action)
+            out.reply.buttons += [(f"ans:{row.id}:{s}:{t}", label) for s, t, label in asks
+                                  if len(f"ans:{row.id}:{s}:{t}") <= 100]
         return out
+
+    @_locked(needs_game=True)
+    async def answer_button(self, ctx: Ctx, row: GameRow, game_id: int, seat: str, text: str) -> Outcome:
+        """A button under an order another seat answers (``answer_buttons``): the order ``text`` from
+        ``seat``, if the clicking player holds it (the rules then decide whether it may be given now)."""
+        if game_id != row.id or row.status != "active":
+            return Outcome.error("This button is for a game that is no longer running here.")
+        game = await self.load(row)
+        seats = await self.store.seats(row.id)
+        if seat not in game.ruleset.seats or seats.get(seat) != ctx.user_id:
+            return Outcome.error(f"This answer is for **{self.seat_title(seat) if seat in game.ruleset.seats else seat}**"
+                                 "'s player.")
+        return await self._order(ctx, row, text, seat)
 
     @_locked(needs_game=True)
     async def rule_vote(self, ctx: Ctx, row: GameRow, game_id: int, did: str, agree: bool) -> Outcome:

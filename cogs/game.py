@@ -254,6 +254,17 @@ class GameCog(commands.Cog):
             out = await guarded(interaction, svc.rule_vote(ctx_of(interaction), game_id, did, vote == "y"))
             await deliver(interaction, out, svc)
             return
+        if cid.startswith("ans:"):  # an answer by button (Sauron 22.3: Accept / Decline a challenge)
+            svc = _service(interaction)
+            try:
+                _, gid, seat, text = cid.split(":", 3)
+                game_id = int(gid)
+            except ValueError:
+                await interaction.response.send_message("That button is not one of mine.", ephemeral=True)
+                return
+            out = await guarded(interaction, svc.answer_button(ctx_of(interaction), game_id, seat, text))
+            await deliver(interaction, out, svc)
+            return
         if not cid.startswith("undo:"):
             return
         svc = _service(interaction)

@@ -281,6 +281,12 @@ class RulesetBase:
     def odds(self, state: State, seat: str, text: str) -> str:
         raise NotImplementedError(f"{self.title} has no odds")
 
+    def answer_buttons(self, state: State, seat: str, action: "Action") -> list[tuple[str, str, str]]:
+        """Buttons under the notice of ``action`` (just applied; ``state`` is after it) that let another
+        seat answer it: (answering seat, order text, label) each; the bot plays the order from that seat
+        when its holder clicks (Sauron 22.3: Accept / Decline a challenge to Mortal Combat). Default: none."""
+        return []
+
     def check_charts(self, text: str):
         raise ValueError(f"{self.name} takes no chart file")
 

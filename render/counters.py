@@ -26,6 +26,9 @@ OIL_HOLLOW: RGB = (250, 246, 236)     # ... a dummy's, in its owner's view
 ACTIVE_GLOW: RGB = (236, 40, 20)      # Grond operated by the Lord of the Nazgul
 BOLT: RGB = (255, 214, 40)
 READY: RGB = (34, 168, 64)            # a siege tower usable this turn
+RING_GOLD: RGB = (240, 196, 52)       # the One Ring (Sauron 16.6)
+RING_FIRE: RGB = (255, 92, 24)        # ... worn: its fiery glow
+RING_EDGE: RGB = (70, 44, 0)
 LADDER_WOOD: RGB = (196, 136, 60)
 LADDER_EDGE: RGB = (44, 28, 10)
 
@@ -174,6 +177,24 @@ def _droplet(d: ImageDraw.ImageDraw, cx: float, cy: float, r: float, fill: RGB, 
                (right[0] - lw * 1.2, right[1] + lw * 0.4)], fill=fill + (255,))
 
 
+def _one_ring(d: ImageDraw.ImageDraw, cx: float, cy: float, r: float, worn: bool, k: int, face: RGB) -> None:
+    """The One Ring on its bearer's counter (Sauron 16.6): a gold band with a dark rim; worn, thick and
+    ringed by a fiery glow with a red eye of fire inside it; carried, a thinner band, hollow."""
+    if worn:
+        for i in range(4):  # the glow, widest and faintest first
+            e = r * (1.55 - 0.12 * i)
+            d.ellipse([cx - e, cy - e, cx + e, cy + e], fill=RING_FIRE + (70 + 45 * i,))
+    band = r * (0.45 if worn else 0.4)
+    d.ellipse([cx - r, cy - r, cx + r, cy + r], fill=RING_EDGE + (255,))
+    d.ellipse([cx - r + k, cy - r + k, cx + r - k, cy + r - k], fill=RING_GOLD + (255,))
+    ri = r - band
+    d.ellipse([cx - ri - k, cy - ri - k, cx + ri + k, cy + ri + k], fill=RING_EDGE + (255,))
+    if worn:
+        d.ellipse([cx - ri, cy - ri, cx + ri, cy + ri], fill=RING_FIRE + (255,))
+    else:
+        d.ellipse([cx - ri, cy - ri, cx + ri, cy + ri], fill=face + (255,))
+
+
 def _bolt(d: ImageDraw.ImageDraw, cx: float, cy: float, r: float, lw: int) -> None:
     """A lightning mark in a dark disc of radius ``r``."""
     d.ellipse([cx - r - lw, cy - r - lw, cx + r + lw, cy + r + lw], fill=(255, 255, 255, 255))
@@ -190,7 +211,7 @@ def _bolt(d: ImageDraw.ImageDraw, cx: float, cy: float, r: float, lw: int) -> No
 def counter_sprite(size: int, fill: RGB, kind: str, top: str, bottom: str, mid: str = "",
                    reduced: bool = False, disrupted: bool = False,
                    real: bool | None = None, oil: str = "", active: bool = False,
-                   ready: bool = False) -> Image.Image:
+                   ready: bool = False, ring: str = "") -> Image.Image:
     """An RGBA sprite of a ``size`` px counter, with a margin of ``_pad(size)``
     on every side for its shadow and badges. ``mid`` is a number shown right of
     the symbol (a cauldron's oil); ``real`` (None: unknown) puts a REAL / DUMMY
@@ -198,7 +219,9 @@ def counter_sprite(size: int, fill: RGB, kind: str, top: str, bottom: str, mid: 
     ``oil`` is "" (none), "oil" (carried, truth unknown), "real" or "dummy"
     (the owner's view): a drop on the right edge, hollow for a dummy.
     ``active`` rims the counter in a red glow with a lightning mark (Grond
-    operated); ``ready`` rims it green (a siege tower usable this turn)."""
+    operated); ``ready`` rims it green (a siege tower usable this turn). ``ring`` is "" or the One Ring
+    on its bearer (Sauron 16.6): "worn" (a fiery band on the top right corner) or "carried" (a plain
+    hollow band on the bottom right corner)."""
     pad = _pad(size)
     full = size + 2 * pad
     k = SS
@@ -254,6 +277,10 @@ def counter_sprite(size: int, fill: RGB, kind: str, top: str, bottom: str, mid: 
                  OIL_HOLLOW if oil == "dummy" else OIL_FILL, max(k, round(size * k / 30)))
     if active:
         _bolt(d, x1 - size * k * 0.02, y0 + size * k * 0.5, size * k * 0.16, max(k, round(size * k / 30)))
+    if ring in ("worn", "carried"):
+        rr = size * k * (0.2 if ring == "worn" else 0.17)
+        _one_ring(d, x1 - rr * 0.6, (y0 + rr * 0.6) if ring == "worn" else (y1 - rr * 0.6), rr,
+                  ring == "worn", max(k, round(size * k / 40)), face)
     img = big.reduce(k)
     d = ImageDraw.Draw(img)
     cx = pad + size / 2

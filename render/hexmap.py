@@ -1011,8 +1011,9 @@ def _counter(u: dict, sides: dict, size: int) -> Image.Image:
         # to its owner and the moderator its own id with "hidden"
         fill = S.mix(fill, (128, 128, 128), 0.6)
         bottom = "face down" if kind == "face-down" else "hidden"
+    ring = u.get("ring") if u.get("ring") in ("worn", "carried") else ""  # the One Ring's bearer (Sauron 16.6)
     return C.counter_sprite(size, fill, kind, top, bottom, mid,
-                            bool(u.get("reduced")), bool(u.get("disrupted")), real, oil, active, ready)
+                            bool(u.get("reduced")), bool(u.get("disrupted")), real, oil, active, ready, ring)
 
 
 def _badge_width(text: str, size: int) -> float:

@@ -235,3 +235,68 @@ def test_a_formation_outlives_its_dead_leader():
     st["units"]["MI5"]["hex"] = st["units"]["MI6"]["hex"]
     RS._wound(st, "ELE", "k")
     assert "F1" in st["formations"]
+
+
+def _seed_column(diff: int) -> list[str]:
+    rows = SEED_LINES.splitlines()[-6:]
+    return [parse_lcrt_row(row)[diff + 4] for row in rows]
+
+
+def test_odds_for_leader_combat_are_the_7_25_column_exactly():
+    """`/odds duel ANA GOR`: Anarion 2+3 = 5 against Gorgol 2+2 = 4, differential +1 (7.221): the six cells
+    of the seed's +1 column, each 1/6, summing to 1."""
+    from fractions import Fraction
+    g = game()
+    st = g.state
+    st["units"]["ANA"]["hex"], st["units"]["GOR"]["hex"] = "2206", "2306"
+    st["step"], st["ph"] = "G", RS._fresh_phase()
+    dist = RS.duel_distribution(st, "ANA", "GOR")
+    assert sum(dist.values()) == 1
+    want: dict = {}
+    for cell in _seed_column(+1):
+        a, d = cell.split("/")
+        want[(a, d)] = want.get((a, d), Fraction(0)) + Fraction(1, 6)
+    assert dist == want and want[("1w", "-")] == Fraction(1, 3)  # the seed's +1 column: 1w/- on 3 and 6
+    text = RS.odds(st, "westernesse", "duel ANA GOR")
+    assert "differential +1" in text and "(7.221, 7.25)" in text
+    for roll, cell in enumerate(_seed_column(+1), start=1):
+        a, d = cell.split("/")
+        assert f"die {roll} (1/6): ANA {a}, GOR {d}" in text
+    assert "ANA 1w, GOR -: 33.3% (1/3)" in text
+
+
+def test_odds_for_mortal_combat_22_2_both_roll_on_their_own_differentials():
+    """`/odds challenge ANA GOR` (and `/odds duel` once they meet): the first round over the 36 pairs of
+    dice, ANA at +1 and GOR at -1 on 7.25, and the chances of the fight to its end; each sums to 1."""
+    from fractions import Fraction
+    from engine.rulesets.sauron.c07_22_leader_combat import cell_wounds
+    g = game()
+    st = g.state
+    st["units"]["ANA"]["hex"], st["units"]["GOR"]["hex"] = "2206", "2306"
+    st["step"], st["ph"] = "G", RS._fresh_phase()
+    rnd = RS.mortal_round_distribution(st, "ANA", "GOR")
+    assert sum(rnd.values()) == 1
+    want: dict = {}
+    for ca in _seed_column(+1):
+        for cb in _seed_column(-1):
+            a_on_a, a_on_b = ca.split("/")
+            b_on_b, b_on_a = cb.split("/")
+            wa = [cell_wounds(a_on_a), cell_wounds(b_on_a)]
+            wb = [cell_wounds(a_on_b), cell_wounds(b_on_b)]
+            k = ("k" if "k" in wa else sum(wa), "k" if "k" in wb else sum(wb))
+            want[k] = want.get(k, Fraction(0)) + Fraction(1, 36)
+    assert rnd == want
+    end = RS.mortal_outcome(st, "ANA", "GOR")
+    assert sum(end.values()) == 1 and end["b"] > end["a"]  # the stronger leader is likelier to survive
+    text = RS.odds(st, "westernesse", "challenge ANA GOR")
+    assert "Mortal Combat: ANA (5) against GOR (4)" in text and "to the end: GOR dies" in text
+    # once they share a hex after an accepted challenge, `/odds duel` gives the Mortal Combat
+    st["units"]["GOR"]["hex"] = "2206"
+    st["sau"]["mortal"].append({"challenger": "ANA", "challenged": "GOR", "status": "accepted", "turn": 1})
+    assert "Mortal Combat: ANA (5) against GOR (4)" in RS.odds(st, "westernesse", "duel ANA GOR")
+
+
+def test_odds_still_refuses_orders_without_odds():
+    g = game()
+    with pytest.raises(Exception, match="odds are for"):
+        RS.odds(g.state, "westernesse", "ring ISI off")

@@ -223,6 +223,91 @@ def test_16_69_evil_after_three_failures_by_seed_search():
     pytest.fail("no seed turned Anarion evil")
 
 
+def _turn_isildur_evil() -> Game:
+    """A seed on which Isildur, wearing the Ring with two failures behind him, fails a third time."""
+    for n in range(60):
+        g = Game.new(RS, options={}, seed=f"evil-{n}")
+        g.play("sauron", "done")
+        g.play("westernesse", "done")
+        RS._set_ring(g.state, "ISI", True)
+        g.state["sau"]["ring_tries"]["ISI"] = 2
+        at(g, "H")
+        _, ev = g.play("westernesse", "ring ISI off")
+        if "ISI" in g.state["sau"]["evil"]:
+            assert "NC3 stacked with him passes too" in ev[0].public and "16.69" in ev[0].public
+            return g
+    pytest.fail("no seed turned Isildur evil")
+
+
+def test_16_69_16_643_the_evil_leader_and_his_stack_pass_to_the_sauron_seat():
+    """16.643 (cut off) / 16.69: "He becomes a servant to Sauron and is under control of the Sauron Player.
+    Any combat units with whom he stacks also come under the Sauron player's control." Control passes
+    between seats through the Standard Rules' ``side_of`` hook."""
+    from render.hexmap import _counter, _side_color
+    g = _turn_isildur_evil()
+    st = g.state
+    assert st["units"]["ISI"]["hex"] == st["units"]["NC3"]["hex"] == "2206"
+    assert st["turned"] == {"ISI": "sauron", "NC3": "sauron"}
+    assert RS.side_of(st, "ISI") == RS.side_of(st, "NC3") == "sauron"
+    assert RS.side_of(st, "ANA") == "westernesse" and RS.units["NC3"].side == "westernesse"  # the OOB is untouched
+    # Westernesse may no longer move them; Sauron may, in his Movement Phase
+    at(g, "F")
+    with pytest.raises(OrderError, match="not yours"):
+        g.play("westernesse", "move NC3 2307")
+    with pytest.raises(OrderError, match="not yours"):
+        g.play("westernesse", "move ISI 2307")
+    at(g, "C")
+    g.play("sauron", "move ISI NC3 2307")
+    assert g.state["units"]["ISI"]["hex"] == g.state["units"]["NC3"]["hex"] == "2307"
+    # zones of control and combat: NC3 is now an enemy of Westernesse and a friend of Sauron
+    st = g.state
+    assert "NC3" in RS.exerting(st, Hex.parse("2306"), "westernesse")
+    assert "NC3" not in RS.exerting(st, Hex.parse("2306"), "sauron")
+    assert RS.side_in(st, "2307") == "sauron"
+    # the views and the map: both seats see them as Sauron's, drawn in Sauron's colour
+    for seat in (None, "sauron", "westernesse"):
+        v = g.view(seat)
+        us = {u["id"]: u for u in v["units"]}
+        assert us["ISI"]["side"] == us["NC3"]["side"] == "sauron"
+        sides = v["sides"]
+        assert _side_color(sides, "sauron") != _side_color(sides, "westernesse")
+        a = _counter(us["NC3"], sides, 64).convert("RGB")
+        b = _counter(dict(us["NC3"], side="westernesse"), sides, 64).convert("RGB")
+        c = _counter(dict(us["NC3"], side="sauron"), sides, 64).convert("RGB")
+        assert a.tobytes() == c.tobytes() != b.tobytes()
+
+
+def test_16_69_the_evil_leader_stacks_as_sauron_s_and_entering_sauron_s_hex_gives_back_the_ring():
+    """16.69: "If this leader ever enters Sauron's hex, Sauron takes back the ring automatically, and wears
+    it." Ruling: turned, he and his units stack as Sauron's (8.11: with any Sauron unit)."""
+    g = _turn_isildur_evil()
+    place(g, SAU="2307", OI1="2307")
+    assert RS.nationality("ISI", g.state) == RS.nationality("NC3", g.state) == "mordor"
+    assert RS.nationality("ISI") == "men"  # the order of battle's
+    at(g, "C")
+    _, ev = g.play("sauron", "move ISI 2307")  # a Men leader could not stack with Orcs (8.11)
+    st = g.state
+    assert st["units"]["ISI"]["hex"] == "2307"
+    assert st["sau"]["ring"]["holder"] == "SAU" and st["sau"]["ring"]["worn"]
+    assert any("returns the One Ring to Sauron" in e.public for e in ev)
+
+
+def test_16_69_ruling_a_turned_units_loss_counts_for_sauron():
+    g = _turn_isildur_evil()
+    st = g.state
+    before = dict(st["dem"])
+    RS.on_unit_lost(st, "NC3", 5)
+    assert st["dem"]["sauron"] == before["sauron"] + 5 and st["dem"]["westernesse"] == before["westernesse"]
+
+
+def test_side_of_defaults_to_the_order_of_battle():
+    g = game()
+    assert "turned" in g.state and not g.state["turned"]
+    assert all(RS.side_of(g.state, u) == d.side for u, d in RS.units.items())
+    del g.state["turned"]  # a game saved before the hook
+    assert RS.side_of(g.state, "ISI") == "westernesse"
+
+
 # ----------------------------------------------------------------- 18.1 the Gates
 def test_18_1_gates_close_only_with_sauron_in_mordor_in_a_magic_phase_once_a_turn():
     g = game()
@@ -434,3 +519,49 @@ def test_8_37_sauron_rallies_automatically_at_night():
     _, ev = g.play("sauron", "rally SAU OI1")
     assert "automatic" in ev[0].public and "(Rally Rating 13)" in ev[0].public
     assert not g.state["units"]["OI1"]["disrupted"]
+
+
+def test_16_6_the_ring_is_drawn_on_its_bearers_counter_worn_or_carried():
+    """16.6: who wears or carries the Ring is shown on the map: the view gives the bearer's counter a
+    `ring` entry ("worn" / "carried", nobody else has one) and the renderer draws a gold band on it (worn:
+    with a fiery glow, top right; carried: plain, bottom right), from the view alone."""
+    from render.counters import RING_FIRE, RING_GOLD
+    from render.hexmap import _counter
+    g = game()
+    st = g.state
+    place(g, SAU="1209")
+
+    def views():
+        v = g.view("westernesse")
+        return v, {u["id"]: u for u in v["units"]}
+
+    v, us = views()
+    assert us["SAU"]["ring"] == "worn" and [u for u in us if "ring" in us[u]] == ["SAU"]
+    assert not any(m.get("type") == "ring" for m in v.get("markers", []))  # the counter shows it, no chit
+
+    def data(img):
+        p = img.load()
+        return {p[x, y] for x in range(img.width) for y in range(img.height)}
+
+    def pixels(u):
+        img = _counter(u, v["sides"], 64).convert("RGBA")
+        return img, data(img)
+
+    def near(px, col, tol=30):
+        return any(p[3] > 200 and all(abs(p[i] - col[i]) <= tol for i in range(3)) for p in px)
+
+    worn_img, worn = pixels(us["SAU"])
+    bare_img, bare = pixels({k: x for k, x in us["SAU"].items() if k != "ring"})
+    assert worn_img.tobytes() != bare_img.tobytes()
+    assert near(worn, RING_GOLD) and near(worn, RING_FIRE) and not near(bare, RING_GOLD)
+    RS._set_ring(st, "ISI", False)
+    v, us = views()
+    assert us["ISI"]["ring"] == "carried" and "ring" not in us["SAU"]
+    carried_img, carried = pixels(us["ISI"])
+    assert near(carried, RING_GOLD) and not near(carried, RING_FIRE)
+    w, h = carried_img.size
+    top = data(carried_img.crop((0, 0, w, h // 2)))
+    bottom = data(carried_img.crop((0, h // 2, w, h)))
+    assert near(bottom, RING_GOLD) and not near(top, RING_GOLD)  # carried: bottom; worn: top
+    w, h = worn_img.size
+    assert near(data(worn_img.crop((0, 0, w, h // 2))), RING_GOLD)

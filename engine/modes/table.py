@@ -206,6 +206,11 @@ class ModedRuleset(RulesetBase):
     def deadline_action(self, state, seat):
         return None if self.mode == "tabletop" or is_gm(seat) else self.inner.deadline_action(state, seat)
 
+    def answer_buttons(self, state, seat, action):
+        if _is_table(action) or is_gm(seat):
+            return []
+        return self.inner.answer_buttons(state, seat, action)
+
     def public_order_text(self, text):
         if text.startswith("declare "):  # a declared secret order stays masked (proposals.public_text)
             return "declare " + proposals.public_text(self, text[len("declare "):])

@@ -64,7 +64,7 @@ class Movement:
         start = None
         for uid in uids:
             u = self.units[uid]
-            if u.side != seat:
+            if self.side_of(state, uid) != seat:
                 raise IllegalOrder(f"{uid} is not yours")
             r = state["units"][uid]
             if r["status"] == "reinforcement":
@@ -137,7 +137,7 @@ class Movement:
         # enemy combat units block; so do enemy leaders alone (4.27), unless a ruleset lets these movers in
         leaders_block = not self.may_enter_enemy_leaders(state, uids)
         blocked = {Hex.parse(hx) for hx, ids in occ.items()
-                   if any(self.units[x].side != seat and (self.units[x].is_combat
+                   if any(self.side_of(state, x) != seat and (self.units[x].is_combat
                                                           or (leaders_block and self.units[x].is_leader))
                           for x in ids)}
         blocked |= self.extra_blocked(state, seat, uids)
@@ -220,7 +220,7 @@ class Movement:
         if not self.charts_for(state)["tec"].get(info.terrain, {}).get("passable", True):
             return f"{dest} is {info.terrain}: impassable"
         occ = self.occupancy(state)
-        if any(self.units[x].side != seat for x in occ.get(dest, ()) if not self.units[x].is_siege):
+        if any(self.side_of(state, x) != seat for x in occ.get(dest, ()) if not self.units[x].is_siege):
             return f"{dest} holds enemy units"
         who = _phrase(uids)
         if state["units"][uids[0]]["hex"] is None:
@@ -292,7 +292,7 @@ class Movement:
         """The case a refused move breaks: 4.27 for a hex holding only enemy
         leaders, 6.0 for the zone-of-control limits, else 4.0."""
         if why.endswith("holds enemy units"):
-            enemy = [x for x in self.occupancy(state).get(hx, ()) if self.units[x].side != seat
+            enemy = [x for x in self.occupancy(state).get(hx, ()) if self.side_of(state, x) != seat
                      and not self.units[x].is_siege]
             return "4.27" if enemy and all(self.units[x].is_leader for x in enemy) else "4.0"
         if "zone of control" in why and "(15.13)" not in why:
@@ -306,7 +306,7 @@ class Movement:
         if not self.charts_for(state)["tec"].get(info.terrain, {}).get("passable", True):
             return f"{b} is {info.terrain}: impassable"
         occ = self.occupancy(state)
-        if any(self.units[x].side != seat for x in occ.get(str(b), ()) if not self.units[x].is_siege):
+        if any(self.side_of(state, x) != seat for x in occ.get(str(b), ()) if not self.units[x].is_siege):
             return f"{b} holds enemy units"
         if a == start and a in zoc and b in zoc:
             return f"{_phrase(uids)} may not move from one enemy zone of control straight into another ({a} to {b})"
@@ -334,7 +334,7 @@ class Movement:
                 return
             u = self.units[uid]
             r = state["units"][uid]
-            if u.side != seat or uid in seen or self._mover_kind(state, seat, uid) != kind:
+            if self.side_of(state, uid) != seat or uid in seen or self._mover_kind(state, seat, uid) != kind:
                 continue
             if r["status"] == "reinforcement" and self.reinforcement_entry(state, uid) is None:
                 continue
@@ -348,7 +348,7 @@ class Movement:
             if u.is_combat and r["status"] == "map":
                 # 16.11: siege equipment moves only with a combat unit: offer the pair too
                 stacks += [uids + [e] for e in sorted(occ.get(r["hex"], ()))
-                           if self.units[e].is_siege and self.units[e].side == seat
+                           if self.units[e].is_siege and self.side_of(state, e) == seat
                            and (only is None or only in (uid, e))]
                 if only and self.units[only].is_siege:
                     stacks = stacks[1:]

@@ -12,7 +12,7 @@ class Stacking:
         ch = self.charts_for(state)["stacking"]
         present = [x for x in occ.get(hx, ()) if x not in uids]
         leaders_block = not self.may_enter_enemy_leaders(state, uids)
-        if any(self.units[x].side != seat and (self.units[x].is_combat or (leaders_block and self.units[x].is_leader))
+        if any(self.side_of(state, x) != seat and (self.units[x].is_combat or (leaders_block and self.units[x].is_leader))
                for x in present):
             raise IllegalOrder(f"hex {hx} holds enemy units", "4.27")
         combat = [x for x in present + uids if self.units[x].is_combat]

@@ -18,7 +18,7 @@ class ZonesOfControl:
         for nb in h.neighbours():
             for x in occ.get(str(nb), ()):
                 u = self.units[x]
-                if u.side == seat or not u.has_zoc:
+                if not u.has_zoc or self.side_of(state, x) == seat:
                     continue
                 if not ch["zoc"].get("disrupted_exert", True) and state["units"][x].get("disrupted"):
                     continue
@@ -36,7 +36,7 @@ class ZonesOfControl:
         for hx, ids in occ.items():
             for x in ids:
                 u = self.units[x]
-                if u.side == seat or not u.has_zoc:
+                if not u.has_zoc or self.side_of(state, x) == seat:
                     continue
                 if not ch["zoc"].get("disrupted_exert", True) and state["units"][x].get("disrupted"):
                     continue

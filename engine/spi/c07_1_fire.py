@@ -29,7 +29,7 @@ class MissileFire:
 
     def _target_units(self, state: State, seat: str, hx: str, occ=None) -> list[str]:
         occ = occ if occ is not None else self.occupancy(state)
-        return sorted(x for x in occ.get(hx, ()) if self.units[x].is_combat and self.units[x].side != seat)
+        return sorted(x for x in occ.get(hx, ()) if self.units[x].is_combat and self.side_of(state, x) != seat)
 
     def _check_fire(self, state: State, seat: str, *args: str) -> None:
         uids, hx = list(args[:-2]), args[-1]
@@ -65,9 +65,9 @@ class MissileFire:
     def _legal_fire(self, state: State, seat: str) -> Iterator[Action]:
         if self.kind(state) != "combat" or self.phasing(state) != seat or state["ph"]["segment"] != "fire":
             return
-        mine = sorted(x for x in state["units"] if self.units[x].side == seat and self.on_map(state, x))
+        mine = sorted(x for x in state["units"] if self.side_of(state, x) == seat and self.on_map(state, x))
         enemies = sorted({state["units"][x]["hex"] for x in state["units"]
-                          if self.units[x].side != seat and self.units[x].is_combat and self.on_map(state, x)})
+                          if self.side_of(state, x) != seat and self.units[x].is_combat and self.on_map(state, x)})
         for uid in mine:
             if uid in state["ph"]["fired"] or not self._can_fire(state, uid):
                 continue

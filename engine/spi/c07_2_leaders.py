@@ -23,7 +23,7 @@ class LeaderCombat:
         if not ua.is_leader:
             raise IllegalOrder(f"{a} is not a leader", "7.2")
         ub = self.units[b]
-        if not ub.is_leader or ub.side == seat:
+        if not ub.is_leader or self.side_of(state, b) == seat:
             raise IllegalOrder(f"{b} is not an enemy leader", "7.2")
         if not self.on_map(state, b):
             raise IllegalOrder(f"{b} is not on the map", "7.2")
@@ -59,14 +59,14 @@ class LeaderCombat:
     def _legal_duels(self, state: State, seat: str) -> Iterator[Action]:
         if self.kind(state) != "combat" or self.phasing(state) != seat or state["ph"]["segment"] == "melee":
             return
-        mine = sorted(x for x in state["units"] if self.units[x].side == seat and self.on_map(state, x))
+        mine = sorted(x for x in state["units"] if self.side_of(state, x) == seat and self.on_map(state, x))
         for uid in mine:
             if not self.units[uid].is_leader or uid in state["ph"]["dueled"]:
                 continue
             h = state["units"][uid]["hex"]
             for other in sorted(state["units"]):
                 o = self.units[other]
-                if o.is_leader and o.side != seat and self.on_map(state, other) \
+                if o.is_leader and self.side_of(state, other) != seat and self.on_map(state, other) \
                         and distance(h, state["units"][other]["hex"]) <= 1:
                     a = Action("duel", (uid, other))
                     if self._ok(state, seat, a):

@@ -52,7 +52,7 @@ class Melee:
         """Enemy units ``uid`` may melee: those whose ZOC covers it (7.31)."""
         occ = occ if occ is not None else self.occupancy(state)
         h = Hex.parse(state["units"][uid]["hex"])
-        return self.exerting(state, h, self.units[uid].side, occ)
+        return self.exerting(state, h, self.side_of(state, uid), occ)
 
     def _obligations(self, state: State, seat: str) -> list[str]:
         """7.31: phasing units that start the combat phase in an enemy ZOC."""
@@ -60,7 +60,7 @@ class Melee:
         out = []
         for uid in sorted(state["units"]):
             u = self.units[uid]
-            if u.side == seat and u.is_combat and self.on_map(state, uid) and self._can_melee(state, uid):
+            if u.is_combat and self.side_of(state, uid) == seat and self.on_map(state, uid) and self._can_melee(state, uid):
                 if self.exerting(state, Hex.parse(state["units"][uid]["hex"]), seat, occ):
                     out.append(uid)
         return out
@@ -69,7 +69,7 @@ class Melee:
         occ = self.occupancy(state)
         out = []
         for uid in state["ph"]["must"]:
-            if self.units[uid].side != seat or not self.on_map(state, uid) or uid in state["ph"]["meleed"]:
+            if self.side_of(state, uid) != seat or not self.on_map(state, uid) or uid in state["ph"]["meleed"]:
                 continue
             if not self._can_melee(state, uid):
                 continue
@@ -92,7 +92,7 @@ class Melee:
         if self.kind(state) != "combat" or self.phasing(state) != seat:
             return
         occ = self.occupancy(state)
-        mine = sorted(x for x in state["units"] if self.units[x].side == seat and self.on_map(state, x))
+        mine = sorted(x for x in state["units"] if self.side_of(state, x) == seat and self.on_map(state, x))
         for uid in mine:
             if uid in state["ph"]["meleed"] or not self.units[uid].is_combat or not self._can_melee(state, uid):
                 continue

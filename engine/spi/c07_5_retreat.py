@@ -66,7 +66,7 @@ class RetreatAdvance:
         """Final hexes of a legal ``n``-hex retreat (7.5): each step farther
         from the attacker, into passable hexes free of enemy units and enemy
         ZOC, across no forbidden hexside; the last hex within stacking."""
-        seat = self.units[uids[0]].side
+        seat = self.side_of(state, uids[0])
         occ = self.occupancy(state)
         zoc = self.zoc_map(state, seat, occ)
         start = Hex.parse(state["units"][uids[0]]["hex"])
@@ -83,7 +83,7 @@ class RetreatAdvance:
                         continue
                     if src is not None and nb.distance(src) <= h.distance(src):
                         continue
-                    if any(self.units[x].side != seat and (self.units[x].is_combat or self.units[x].is_leader)
+                    if any(self.side_of(state, x) != seat and (self.units[x].is_combat or self.units[x].is_leader)
                            for x in occ.get(str(nb), ())):
                         continue
                     if nb in zoc:
@@ -108,7 +108,7 @@ class RetreatAdvance:
     def _start_retreat(self, state: State, dice: Dice, uids: list[str], n: int, attacker_hex: str | None,
                        leaders: list[str]) -> list[str]:
         opts = self.retreat_options(state, uids, n, attacker_hex)
-        seat = self.units[uids[0]].side
+        seat = self.side_of(state, uids[0])
         if not opts:
             for v in uids:
                 self.eliminate(state, v)
@@ -126,7 +126,7 @@ class RetreatAdvance:
         here = state["units"][uids[0]]["hex"]
         occ = self.occupancy(state)
         moving = list(uids) + [x for x in occ.get(here, ()) if self.units[x].is_leader
-                               and self.units[x].side == self.units[uids[0]].side]
+                               and self.side_of(state, x) == self.side_of(state, uids[0])]
         for v in moving:
             state["units"][v]["hex"] = hx
         lead = [x for x in moving if x not in uids]
@@ -151,7 +151,7 @@ class RetreatAdvance:
         uids = self._stack_of(state, (uid,))
         here = state["units"][uid]["hex"]
         occ = self.occupancy(state)
-        leaders = [x for x in occ.get(here, ()) if self.units[x].is_leader and self.units[x].side == seat]
+        leaders = [x for x in occ.get(here, ()) if self.units[x].is_leader and self.side_of(state, x) == seat]
         for v in uids:
             state["units"][v]["hex"] = hx
         adv = state["ph"]["advance"]

@@ -81,10 +81,10 @@ class Combat:
                 morale = shift_morale(morale, -pen)
                 notes.append(f"defender's army demoralized: Morale -{pen} (9.1)")
         for e in state["effects"]:
-            if e.get("side") == ua.side and e.get("attack") and (not e.get("tags") or ua.tags & set(e["tags"])):
+            if e.get("side") == self.side_of(state, attacker) and e.get("attack") and (not e.get("tags") or ua.tags & set(e["tags"])):
                 letter = shift_letter(letter, e["attack"])
                 notes.append(f"{e['title']}: attack {e['attack']:+d} ({e['section']})")
-            if e.get("side") == ud.side and e.get("morale") and (not e.get("tags") or ud.tags & set(e["tags"])):
+            if e.get("side") == self.side_of(state, target) and e.get("morale") and (not e.get("tags") or ud.tags & set(e["tags"])):
                 morale = shift_morale(morale, e["morale"])
                 notes.append(f"{e['title']}: defender Morale {e['morale']:+d} ({e['section']})")
         prof = {"letter": letter, "armor": armor, "morale": morale, "crt_mod": crt_mod,
@@ -258,12 +258,12 @@ class Combat:
     def _displace_leader(self, state: State, ldr: str) -> list[str]:
         """8.1 (inferred): a leader left without a combat unit goes to the
         nearest friendly combat unit (ties: the lowest hex number)."""
-        side = self.units[ldr].side
+        side = self.side_of(state, ldr)
         here = state["units"][ldr]["hex"]
         best = None
         for uid in sorted(state["units"]):
             u = self.units[uid]
-            if u.side == side and u.is_combat and self.on_map(state, uid):
+            if u.is_combat and self.side_of(state, uid) == side and self.on_map(state, uid):
                 d = distance(here, state["units"][uid]["hex"])
                 key = (d, state["units"][uid]["hex"])
                 if best is None or key < best:
@@ -279,14 +279,21 @@ class Combat:
         applying it (``/odds``)."""
         action = self.parse_text(state, seat, text)
         if action.verb not in ("fire", "melee"):
-            raise InvalidOrder("odds are for `fire <unit> at <hex>` or `melee <unit> at <hex>`")
+            other = self.order_odds(state, seat, action)
+            if other is None:
+                raise InvalidOrder("odds are for `fire <unit> at <hex>` or `melee <unit> at <hex>`")
+            try:
+                self.check(state, seat, action)
+            except IllegalOrder as e:
+                other = f"(not legal now: {e}; figures as if it were)\n" + other
+            return other[:1900]
         uids, hx = list(action.args[:-2]), action.args[-1]
         targets = self._target_units(state, seat, hx)
         if not targets:
             raise IllegalOrder(f"there is no enemy combat unit in {hx}", "7.0")
         target = self._pick_target(state, targets)
         for uid in uids:
-            if self.units[uid].side != seat or not self.on_map(state, uid):
+            if self.side_of(state, uid) != seat or not self.on_map(state, uid):
                 raise IllegalOrder(f"{uid} is not one of your units on the map")
         out = []
         try:

@@ -58,10 +58,10 @@ class Rally:
 
     def _legal_rallies(self, state: State, seat: str) -> Iterator[Action]:
         rng = self.charts_for(state)["rally"]["range"]
-        disrupted = sorted(x for x in state["units"] if self.units[x].side == seat and self.on_map(state, x)
+        disrupted = sorted(x for x in state["units"] if self.side_of(state, x) == seat and self.on_map(state, x)
                            and state["units"][x].get("disrupted") and x not in state["ph"]["rallied"])
         for leader in sorted(state["units"]):
-            if self.units[leader].side != seat or not self.units[leader].is_leader or not self.on_map(state, leader):
+            if self.side_of(state, leader) != seat or not self.units[leader].is_leader or not self.on_map(state, leader):
                 continue
             for uid in disrupted:
                 if distance(state["units"][leader]["hex"], state["units"][uid]["hex"]) <= rng:

@@ -89,7 +89,7 @@ class Formations:
     def _legal_forms(self, state: State, seat: str) -> Iterator[Action]:
         occ = self.occupancy(state)
         for leader in sorted(state["units"]):
-            if self.units[leader].side != seat or not self.units[leader].is_leader or not self.on_map(state, leader):
+            if self.side_of(state, leader) != seat or not self.units[leader].is_leader or not self.on_map(state, leader):
                 continue
             ha = state["units"][leader]["hex"]
             for a in self.combat_units_in(state, ha, occ):

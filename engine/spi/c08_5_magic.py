@@ -67,7 +67,7 @@ class Magic:
         for name in sorted(self.spells):
             sp = self.spells[name]
             for leader in sp["casters"]:
-                if self.units.get(leader) is None or self.units[leader].side != seat:
+                if self.units.get(leader) is None or self.side_of(state, leader) != seat:
                     continue
                 cost = self.spell_cost(state, name)
                 have = state["units"][leader].get("magic", 0)

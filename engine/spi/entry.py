@@ -38,7 +38,7 @@ class EntryAttacks:
 
     def _check_melee(self, state: State, seat: str, *args: str) -> None:
         uids, hx = list(args[:-2]), args[-1]
-        off = [u for u in uids if self.units[u].side == seat and self._offmap(state, u)]
+        off = [u for u in uids if self.side_of(state, u) == seat and self._offmap(state, u)]
         if not off:
             super()._check_melee(state, seat, *args)
             return
@@ -97,7 +97,7 @@ class EntryAttacks:
             state["ph"]["advance"] = None
 
     def _check_advance(self, state: State, seat: str, uid: str, hx: str) -> None:
-        if self.units[uid].side != seat or not self._offmap(state, uid):
+        if self.side_of(state, uid) != seat or not self._offmap(state, uid):
             super()._check_advance(state, seat, uid, hx)
             return
         self._check_advance_offer(state, seat, uid, hx)
@@ -128,7 +128,7 @@ class EntryAttacks:
 
     def _entering(self, state: State, seat: str) -> list[str]:
         return sorted(u for u, r in state["units"].items() if r["status"] == "reinforcement"
-                      and self.units[u].side == seat and self.reinforcement_entry(state, u) is not None)
+                      and self.side_of(state, u) == seat and self.reinforcement_entry(state, u) is not None)
 
     def _legal_entry_melees(self, state: State, seat: str) -> Iterator[Action]:
         occ = self.occupancy(state)

@@ -54,6 +54,7 @@ REPLACEABLE: dict[str, str] = {
     "missile_range": "7.12 (Gondor: catapult fire)",
     "spell_cost": "8.5 (Gondor's spells)",
     "deadline_action": "the bot's move for a seat at its deadline (FoC 14.31, 14.33)",
+    "answer_buttons": "the buttons another seat answers an order with (Sauron 22.3: Accept / Decline a challenge)",
 }
 
 
@@ -70,6 +71,16 @@ class Hooks:
         return f"**{self.title}**"
 
     # ------------------------------------------------------------ hooks
+    def side_of(self, state: State, uid: str) -> str:
+        """The seat that controls ``uid`` now: its order of battle's side, unless control has passed
+        to another seat (``state["turned"]``: uid -> seat; Sauron 16.69, a leader turned evil and the
+        units stacked with him). Every ownership check, zone of control, stacking, combat and view of
+        the Standard Rules reads a unit's side through this."""
+        turned = state.get("turned")
+        if turned and uid in turned:
+            return turned[uid]
+        return self.units[uid].side
+
     def view_turn(self, state: State) -> int:
         """The Game-Turn the view shows (a game may clamp it once the last turn is over: FoC 12.0)."""
         return state["turn"]
@@ -180,7 +191,7 @@ class Hooks:
         if self.charts_for(state)["stacking"].get("leaders_alone", False):
             return
         if all(self.units[u].is_leader and not self.is_magic_leader(u) for u in uids):
-            friends = [x for x in occ.get(dest, ()) if self.units[x].is_combat and self.units[x].side == seat]
+            friends = [x for x in occ.get(dest, ()) if self.units[x].is_combat and self.side_of(state, x) == seat]
             if not friends:
                 raise IllegalOrder(f"{_phrase(uids)} must end its move stacked with a friendly combat unit", "8.1")
 
@@ -202,6 +213,12 @@ class Hooks:
     def adjust_result(self, state: State, target: str, res: tuple, prof: dict) -> tuple:
         return res
 
+    def order_odds(self, state: State, seat: str, action: Action) -> str | None:
+        """``/odds`` for an order other than fire and melee (whose odds the Standard Rules work out):
+        a game whose table is known answers exactly (Sauron: leader combat on 7.25, Mortal Combat, 22.2);
+        ``None``: no odds for this order."""
+        return None
+
     def duel_modifier(self, state: State, leader: str, other: str) -> int:
         return 0
 
@@ -220,7 +237,7 @@ class Hooks:
             r = sp["effect"]["freeze_within"]
             here = state["units"][leader]["hex"]
             eff["frozen"] = sorted(x for x in state["units"] if self.units[x].is_leader
-                                   and self.units[x].side != seat and self.on_map(state, x)
+                                   and self.side_of(state, x) != seat and self.on_map(state, x)
                                    and distance(here, state["units"][x]["hex"]) <= r)
         state["effects"].append(eff)
         return sp.get("text", "in effect")

@@ -227,7 +227,7 @@ class StandardRules(Help, SetUp, Movement, Stacking, ZonesOfControl, Combat, Mis
         occ = occ if occ is not None else self.occupancy(state)
         for x in occ.get(hx, ()):
             if self.units[x].is_combat or self.units[x].is_leader:
-                return self.units[x].side
+                return self.side_of(state, x)
         return None
 
     def is_night(self, state: State) -> bool:
@@ -436,7 +436,7 @@ class StandardRules(Help, SetUp, Movement, Stacking, ZonesOfControl, Combat, Mis
 
     def _own_on_map(self, state: State, seat: str, uid: str) -> UnitDef:
         u = self.units[uid]
-        if u.side != seat:
+        if self.side_of(state, uid) != seat:
             raise IllegalOrder(f"{uid} is not yours")
         if not self.on_map(state, uid):
             st = state["units"][uid]["status"]
@@ -446,7 +446,7 @@ class StandardRules(Help, SetUp, Movement, Stacking, ZonesOfControl, Combat, Mis
     # --- done
     def _check_done(self, state: State, seat: str) -> None:
         if state["turn"] == 0:
-            left = [uid for uid, u in self.units.items() if u.side == seat and state["units"][uid]["status"] == "pool"]
+            left = [uid for uid, u in self.units.items() if self.side_of(state, uid) == seat and state["units"][uid]["status"] == "pool"]
             if left:
                 more = f" and {len(left) - 6} more" if len(left) > 6 else ""
                 noun = "counter" if len(left) == 1 else "counters"
@@ -623,7 +623,7 @@ class StandardRules(Help, SetUp, Movement, Stacking, ZonesOfControl, Combat, Mis
     def unit_view(self, state: State, uid: str, own: str | None) -> dict:
         u = self.units[uid]
         rec = state["units"][uid]
-        d = {"id": uid, "side": u.side, "type": u.type, "name": u.name, "hex": rec["hex"]}
+        d = {"id": uid, "side": self.side_of(state, uid), "type": u.type, "name": u.name, "hex": rec["hex"]}
         if u.ratings:
             d["ratings"] = str(self.ratings(state, uid))
             d["reduced"] = rec.get("reduced", False)

@@ -112,6 +112,7 @@ class Sauron(SauronSetUp, Reinforcements, Gates, OneRing, Narsil, MortalCombat, 
                 rec = {"hex": None, "status": "out"}
             state["units"][uid] = rec
         state["dem"] = {"sauron": 0, "westernesse": 0}
+        state["turned"] = {}  # 16.69: uid -> the seat that controls it now (engine/spi/hooks.py side_of)
         state["sau"] = {
             "ring": {"holder": "SAU", "worn": True},          # 16.6
             "items": {"narsil": "ELE", "aiglos": "GIL", "shards": None},  # 19.21, facts 9.2
@@ -250,6 +251,7 @@ class Sauron(SauronSetUp, Reinforcements, Gates, OneRing, Narsil, MortalCombat, 
                 items = [k for k, v in state["sau"]["items"].items() if v == uid]
                 if self.ring_holder(state) == uid:
                     items.append("ring (worn)" if state["sau"]["ring"]["worn"] else "ring (carried)")
+                    d["ring"] = "worn" if state["sau"]["ring"]["worn"] else "carried"  # drawn on the counter
                 if items:
                     d["items"] = items
                 if uid in state["sau"]["evil"]:
@@ -261,9 +263,6 @@ class Sauron(SauronSetUp, Reinforcements, Gates, OneRing, Narsil, MortalCombat, 
         markers = list(state["markers"])
         h = self.ring_holder(state)
         ring = state["sau"]["ring"]
-        if h and self.on_map(state, h):
-            markers.append({"type": "ring", "hex": state["units"][h]["hex"],
-                            "title": f"the One Ring, {'worn' if ring['worn'] else 'carried'} by {h} (16.6)"})
         notes = []
         notes.append(f"The One Ring: {'worn' if ring['worn'] else 'carried'} by {h} (16.6)" if h
                      else "The One Ring: lost (16.6)")
@@ -338,8 +337,9 @@ class Sauron(SauronSetUp, Reinforcements, Gates, OneRing, Narsil, MortalCombat, 
         "An archer next to enemies must fire at one unless every one is meleed (7.175). Sauron's spells (17.0): "
         "sinister-visions, wrath-of-the-ringwraith, total-eclipse, summon-beast, and the Beast's abilities bought "
         "separately (beast-flight, beast-horn, beast-armor, beast-breath, 17.11). A challenge to Mortal Combat "
-        "is answered in the challenged side's next phase (22.3). `/odds text:duel ISI GOR` gives the exact "
-        "leader combat results.")
+        "is answered in the challenged side's next phase (22.3), by order or with the Accept / Decline buttons "
+        "under the challenge. `/odds text:duel ISI GOR` gives the exact leader combat results (7.25), "
+        "`/odds text:challenge ISI GOR` those of the Mortal Combat (22.2).")
     kind_verbs = {"magic": ("cast", "gates"), "combat": ("fire", "duel", "melee", "advance", "retreat", "challenge",
                                                         "accept", "decline", "breathe"),
                   "rally": ("rally", "ring")}

@@ -20,7 +20,7 @@ class MissileObligation:
         hit = set(state["ph"].get("melee_hexes", []))
         for uid in sorted(state["units"]):
             u = self.units[uid]
-            if u.side != seat or not self.on_map(state, uid) or uid in state["ph"]["fired"]:
+            if self.side_of(state, uid) != seat or not self.on_map(state, uid) or uid in state["ph"]["fired"]:
                 continue
             if not self._can_fire(state, uid):
                 continue
@@ -42,7 +42,7 @@ class MissileObligation:
                                        "of them, unless every one is meleed", "7.175")
             else:
                 for hx in left:
-                    mine = sorted(x for x in state["units"] if self.units[x].side == seat and self.on_map(state, x)
+                    mine = sorted(x for x in state["units"] if self.side_of(state, x) == seat and self.on_map(state, x)
                                   and self.units[x].is_combat and x not in state["ph"]["meleed"])
                     if any(self._ok(state, seat, Action("melee", (x, "at", hx))) for x in mine):
                         raise IllegalOrder(f"{uid} did not fire, so every enemy next to it must be meleed; {hx} "

@@ -16,11 +16,13 @@ resolution (`options: variant=off` resolves it on the Standard Rules' reconstruc
 from __future__ import annotations
 
 import re
+from fractions import Fraction
 from typing import Iterator
 
 from engine.core import Action, Dice, Event, IllegalOrder, InvalidOrder, State
 from engine.hexgrid import distance
 from engine.orders import Order
+from engine.spi.common import pct
 
 from .common import NUMENOREANS
 
@@ -63,7 +65,7 @@ class LeaderCombatVariant:
             m -= ring["morale"]
         if uid in state["sau"]["evil"]:
             m += ring["evil_morale"]
-        elif (holder == uid and uid != "SAU" and self.units[uid].side == "sauron" and state["sau"]["ring"]["worn"]
+        elif (holder == uid and uid != "SAU" and self.side_of(state, uid) == "sauron" and state["sau"]["ring"]["worn"]
               and not self.on_map(state, "SAU") and state["units"]["SAU"]["status"] == "eliminated"):
             m += ring["wearer_morale"]
         return m
@@ -115,14 +117,28 @@ class LeaderCombatVariant:
         a, d = t[str(col)][roll - 1].split("/")
         return a, d
 
+    def duel_distribution(self, state: State, a: str, b: str) -> dict[tuple[str, str], Fraction]:
+        """7.25 exactly: each (result for ``a``, result for ``b``) of one leader combat and its chance
+        (one die: each of the column's six cells is 1/6; equal cells add up)."""
+        diff = self.leader_total(state, a) - self.leader_total(state, b)
+        out: dict[tuple[str, str], Fraction] = {}
+        for roll in range(1, 7):
+            cell = self.lcrt_cell(state, diff, roll)
+            out[cell] = out.get(cell, Fraction(0)) + Fraction(1, 6)
+        return out
+
     def duel_odds(self, state: State, a: str, b: str) -> str:
         """/odds for leader combat: the exact chance of each result (one die, six cells)."""
-        diff = self.leader_total(state, a) - self.leader_total(state, b)
-        rows = [f"{a} ({self.leader_total(state, a)}) against {b} ({self.leader_total(state, b)}), "
-                f"differential {diff:+d} (7.221):"]
+        ta, tb = self.leader_total(state, a), self.leader_total(state, b)
+        diff = ta - tb
+        clamp = " (read at the table's edge)" if not -4 <= diff <= 5 else ""
+        rows = [f"**Leader combat: {a} ({ta}) against {b} ({tb})**, differential {diff:+d}{clamp} (7.221, 7.25):"]
         for roll in range(1, 7):
             x, y = self.lcrt_cell(state, diff, roll)
-            rows.append(f"die {roll} (1/6): {a} {x}, {b} {y}")
+            rows.append(f"  die {roll} (1/6): {a} {x}, {b} {y}")
+        rows.append("  in all: " + "; ".join(f"{a} {x}, {b} {y}: {pct(p)} ({p.numerator}/{p.denominator})"
+                                            for (x, y), p in sorted(self.duel_distribution(state, a, b).items(),
+                                                                    key=lambda kv: -kv[1])))
         return "\n".join(rows)
 
     # ---------------------------------------------------------------- orders
@@ -137,8 +153,6 @@ class LeaderCombatVariant:
             self._own_on_map(state, seat, a)
         if not self.variant(state):
             return
-        if a in state["sau"]["evil"]:
-            raise IllegalOrder(f"{a} has turned to Sauron and no longer obeys Westernesse", "16.69")
         if self.units[a].is_leader and not self.units[a].magic and a in self.ph_declined(state):
             raise IllegalOrder(f"{a} declined a challenge this turn", "22.3")
 
@@ -154,7 +168,7 @@ class LeaderCombatVariant:
         if not (ua.is_leader or a == "BEA"):
             raise IllegalOrder(f"{a} is not a leader", "7.2")
         ub = self.units.get(b)
-        if ub is None or ub.side == seat or not self.on_map(state, b) or not (ub.is_leader or b == "BEA"):
+        if ub is None or self.side_of(state, b) == seat or not self.on_map(state, b) or not (ub.is_leader or b == "BEA"):
             raise IllegalOrder(f"{b} is not an enemy leader or the Beast on the map", "7.2")
         if a in state["ph"]["dueled"]:
             raise IllegalOrder(f"{a} has already fought a leader combat this phase", "7.24")
@@ -268,5 +282,5 @@ class LeaderCombatVariant:
             for x in sorted(state["units"]):
                 if self.units[x].is_leader and self.on_map(state, x) and distance(bh, state["units"][x]["hex"]) <= 1:
                     act = Action("duel", ("BEA", x) if seat == "sauron" else (x, "BEA"))
-                    if self.units[act.args[0]].side == seat and self._ok(state, seat, act):
+                    if self.side_of(state, act.args[0]) == seat and self._ok(state, seat, act):
                         yield act

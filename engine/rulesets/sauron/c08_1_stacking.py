@@ -13,9 +13,11 @@ NAT_TITLES = {"men": "Men", "dwarves": "Dwarves", "elves": "Elves", "mordor": "S
 
 
 class LeaderStacking:
-    def nationality(self, uid: str) -> str:
+    def nationality(self, uid: str, state: State | None = None) -> str:
+        """Men, Dwarves, Elves, or Sauron's; with ``state``, a unit or leader turned evil (16.69) is
+        Sauron's (ruling: he and his units stack as Sauron's, with any Sauron unit)."""
         u = self.units[uid]
-        if u.side == "sauron":
+        if u.side == "sauron" or (state is not None and state.get("turned", {}).get(uid) == "sauron"):
             return "mordor"
         for n in ("men", "dwarves", "elves"):
             if n in u.tags:
@@ -25,24 +27,24 @@ class LeaderStacking:
     def orphaned(self, state: State, leader: str) -> bool:
         """8.25: every combat unit of the leader's nationality is dead (reinforcements still to come
         count as alive)."""
-        nat = self.nationality(leader)
-        side = self.units[leader].side
-        return not any(self.units[x].is_combat and self.units[x].side == side and self.nationality(x) == nat
+        nat = self.nationality(leader, state)
+        side = self.side_of(state, leader)
+        return not any(self.units[x].is_combat and self.side_of(state, x) == side and self.nationality(x, state) == nat
                        and state["units"][x]["status"] in ("map", "reinforcement", "pool")
                        for x in state["units"])
 
     def stack_fault(self, state: State, leader: str, others: list[str]) -> str | None:
-        nat = self.nationality(leader)
-        combat = [x for x in others if self.units[x].is_combat and self.units[x].side == self.units[leader].side]
+        nat = self.nationality(leader, state)
+        combat = [x for x in others if self.units[x].is_combat and self.side_of(state, x) == self.side_of(state, leader)]
         if not combat:
             return None
         if not self.orphaned(state, leader):
-            bad = [x for x in combat if self.nationality(x) != nat]
+            bad = [x for x in combat if self.nationality(x, state) != nat]
             if bad:
                 return (f"{leader} may stack only with {NAT_TITLES[nat]} units; {_phrase(bad)} "
                         f"{'is' if len(bad) == 1 else 'are'} not (8.11)")
             return None
-        if {nat} | {self.nationality(x) for x in combat} >= {"elves", "dwarves"}:
+        if {nat} | {self.nationality(x, state) for x in combat} >= {"elves", "dwarves"}:
             return "an Elf leader never stacks with Dwarves, nor a Dwarf leader with Elves (8.25)"
         return None
 
@@ -51,7 +53,7 @@ class LeaderStacking:
             return super().check_move_end(state, seat, uids, dest, occ)
         stack = sorted(set(occ.get(dest, [])) | set(uids))
         for x in stack:
-            if self.units[x].is_leader and self.units[x].side == seat:
+            if self.units[x].is_leader and self.side_of(state, x) == seat:
                 why = self.stack_fault(state, x, [y for y in stack if y != x])
                 if why:
                     raise IllegalOrder(why, "8.25" if "8.25" in why else "8.11")

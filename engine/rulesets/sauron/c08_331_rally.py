@@ -2,7 +2,7 @@
 wounds beyond the Combat rating (8.331, 8.3311; ``printed_rally`` in c07_22_leader_combat.py); the
 Leader Rally Table continues to 9 (3-11), 10-12 (3-12) and 13 (automatic) (8.37; data in the
 Standard Rules' [rally] table, which already carries Heli's rows); a leader who lost every unit of his
-nationality may not rally (8.25), nor one who declined a challenge this turn (22.3), nor one turned evil.
+nationality may not rally (8.25), nor one who declined a challenge this turn (22.3). A leader turned evil (16.69) rallies for Sauron.
 """
 from __future__ import annotations
 
@@ -18,5 +18,3 @@ class RallyVariant:
             raise IllegalOrder(f"{leader} has lost every unit of his nationality and may not rally", "8.25")
         if leader in self.ph_declined(state):
             raise IllegalOrder(f"{leader} declined a challenge to Mortal Combat this turn and may not rally", "22.3")
-        if leader in state["sau"]["evil"]:
-            raise IllegalOrder(f"{leader} has turned to Sauron", "16.69")

@@ -1,7 +1,7 @@
 """16.6 The One Ring (variant, seed 004: 16.6-16.643, 16.632, 16.69).
 
 - 16.6: Sauron starts wearing it; whoever carries it is drawn on the map (below the leader if carried,
-  atop if worn: the view's `ring` entry and a marker).
+  atop if worn: the view's `ring` entry on the bearer, drawn on his counter by the renderer).
 - 16.61/16.62: Sauron losing it (7.251, 22.0): +20 to his side's Demoralization, -4 Morale, -10 magic
   points; recovering it undoes each.
 - 16.641: the Ringwraith or Gorgol carrying it return it to Sauron by entering his hex; with Sauron dead
@@ -9,10 +9,10 @@
 - 16.642: a Westernesse leader wearing it tries to take it off in the Joint Rally Phase: a die at or under
   his Ring Rating (the order `ring <leader> off`).
 - 16.643/16.69 (the seed's 16.643 is cut off mid-sentence; 16.69 says what follows): after three failed
-  attempts the leader becomes evil: +2 Morale, and he and the units stacked with him serve Sauron. Control
-  passing between seats needs an engine hook (engine/spi) that does not exist yet: the leader is marked
-  evil, gains his Morale, and takes no further part for Westernesse (he may no longer act: docs/sauron.md).
-  If he enters Sauron's hex, Sauron takes the Ring back and wears it.
+  attempts the leader becomes evil: +2 Morale, and he and the combat units stacked with him come under the
+  Sauron player's control (``state["turned"]``, read through the Standard Rules' hook ``side_of``: Sauron's
+  seat moves them, fights with them, and the map draws them in his colour). If he enters Sauron's hex,
+  Sauron takes the Ring back and wears it.
 - 16.632 (expanded game): a Westernesse leader in an Orodruin hex, not wearing it, destroys it.
 """
 from __future__ import annotations
@@ -22,6 +22,8 @@ from typing import Iterator
 from engine.core import Action, Dice, Event, IllegalOrder, InvalidOrder, State
 from engine.hexgrid import distance
 from engine.orders import Order
+
+from engine.spi.common import _phrase
 
 from .common import ITEM_TITLES
 
@@ -75,7 +77,7 @@ class OneRing:
         passes to the nearest leader on the map, his own side first (ruling); 16.641 if Sauron is dead."""
         out = []
         items = state["sau"]["items"]
-        side = self.units[uid].side
+        side = self.side_of(state, uid)
         for item in sorted(items):
             if items[item] != uid:
                 continue
@@ -111,7 +113,7 @@ class OneRing:
             if not u.is_leader or not self.on_map(state, x):
                 continue
             d = distance(here, state["units"][x]["hex"]) if here else 0
-            key = (u.side != side, d, x)
+            key = (self.side_of(state, x) != side, d, x)
             if best is None or key < best:
                 best = key
         return best[2] if best else None
@@ -129,7 +131,7 @@ class OneRing:
             return []
         if state["units"][h]["hex"] != state["units"]["SAU"]["hex"]:
             return []
-        if self.units[h].side == "sauron" or h in state["sau"]["evil"]:
+        if self.side_of(state, h) == "sauron" or h in state["sau"]["evil"]:
             out = [f"{h} returns the One Ring to Sauron, who puts it on (16.641, 16.69)"]
             return out + self._set_ring(state, "SAU", True)
         return []
@@ -140,14 +142,6 @@ class OneRing:
         if text:
             events.append(Event(public="; ".join(text) + ".", section="16.641"))
         return events
-
-    def _check_movers(self, state: State, seat: str, uids: list[str]) -> None:
-        """16.69: a leader turned evil no longer acts for Westernesse (control passing to Sauron's seat
-        needs an engine hook that does not exist yet: docs/sauron.md)."""
-        for u in uids:
-            if u in state["sau"]["evil"]:
-                raise IllegalOrder(f"{u} has turned to Sauron and no longer obeys Westernesse", "16.69")
-        super()._check_movers(state, seat, uids)
 
     # ------------------------------------------------------------ 16.642
     def _parse_ring(self, state: State, seat: str, words: list[str]) -> Action:
@@ -184,13 +178,27 @@ class OneRing:
             return [Event(public=f"Westernesse: {leader} (Ring Rating {rating}) rolls {roll}: the Ring stays on "
                                  f"({tries[leader]} of {n} attempts failed, 16.642).", section="16.642")]
         state["sau"]["evil"].append(leader)
+        stack = self._turn_evil(state, leader)
+        with_him = f"; {_phrase(stack)} stacked with him pass{'es' if len(stack) == 1 else ''} too" if stack else ""
         return [Event(public=f"Westernesse: {leader} (Ring Rating {rating}) rolls {roll}: a third failure. {leader} "
                              f"becomes evil, Morale +{self.raw(state)['ring']['evil_morale']}, a servant of Sauron "
-                             "(16.643, 16.69).", section="16.69")]
+                             f"under the Sauron player's control{with_him} (16.643, 16.69).", section="16.69")]
+
+    def _turn_evil(self, state: State, leader: str) -> list[str]:
+        """16.69: the leader and every combat unit stacked with him come under the Sauron player's
+        control (``state["turned"]``, read by the Standard Rules' ``side_of``). Returns the units."""
+        turned = state.setdefault("turned", {})
+        turned[leader] = "sauron"
+        here = state["units"][leader]["hex"]
+        stack = sorted(x for x in state["units"] if x != leader and self.on_map(state, x)
+                       and state["units"][x]["hex"] == here and self.units[x].is_combat)
+        for x in stack:
+            turned[x] = "sauron"
+        return stack
 
     def _legal_ring(self, state: State, seat: str) -> Iterator[Action]:
         h = self.ring_holder(state)
-        if h and self.kind(state) == "rally" and self.units[h].side == seat:
+        if h and self.kind(state) == "rally" and self.side_of(state, h) == seat:
             a = Action("ring", (h, "off"))
             if self._ok(state, seat, a):
                 yield a

@@ -109,7 +109,7 @@ class BeastAndSpells:
         if spell == "sinister-visions":
             seen = set()
             for x in sorted(state["units"]):
-                if self.units[x].side != seat and "men" in self.units[x].tags and self.on_map(state, x):
+                if self.side_of(state, x) != seat and "men" in self.units[x].tags and self.on_map(state, x):
                     hx = state["units"][x]["hex"]
                     if hx not in seen:
                         seen.add(hx)
@@ -126,7 +126,7 @@ class BeastAndSpells:
             b[spell[6:]] = True
             return self.spells[spell]["text"]
         if spell == "sinister-visions":
-            hit = sorted(x for x in state["units"] if self.on_map(state, x) and self.units[x].side != seat
+            hit = sorted(x for x in state["units"] if self.on_map(state, x) and self.side_of(state, x) != seat
                          and "men" in self.units[x].tags and self.units[x].is_combat
                          and distance(state["units"][x]["hex"], target) <= 2)
             for x in hit:
@@ -150,7 +150,7 @@ class BeastAndSpells:
             raise IllegalOrder("the Beast breathes death once a Game-Turn", "17.1")
         if distance(state["units"][BEAST]["hex"], hx) != 1:
             raise IllegalOrder("Death Breath reaches an adjacent hex", "17.1")
-        if not any(self.units[x].side != seat for x in self.occupancy(state).get(hx, ())):
+        if not any(self.side_of(state, x) != seat for x in self.occupancy(state).get(hx, ())):
             raise IllegalOrder(f"no enemy in {hx}", "17.1")
 
     def _apply_breathe(self, state: State, seat: str, dice: Dice, uid: str, at: str, hx: str) -> list[Event]:
@@ -159,7 +159,7 @@ class BeastAndSpells:
         lines = []
         for x in sorted(occ.get(hx, ())):
             u = self.units[x]
-            if u.side == seat:
+            if self.side_of(state, x) == seat:
                 continue
             if u.is_combat:
                 self.eliminate(state, x)

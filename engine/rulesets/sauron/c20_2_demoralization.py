@@ -5,6 +5,7 @@
   his side's total (``_kill_leader``); wounds add nothing (ruling);
 - 20.21: Narsil turning to shards +10, their disintegration +10 more (c19_21_narsil.py);
 - 16.61/16.62: the Ring's 20 points come and go (``ring_dem``);
+- 16.69 (ruling): the loss of a unit or leader turned evil counts for Sauron's army, whom it serves;
 - 22.3: a declined challenge adds the leader's current Rally Points (``dem_extra``).
 """
 from __future__ import annotations
@@ -18,6 +19,14 @@ class Demoralization:
         if army == "sauron":
             t += state["sau"]["ring_dem"]
         return t
+
+    def on_unit_lost(self, state: State, uid: str, points: int) -> None:
+        """16.69 (ruling): a unit or leader turned evil serves Sauron; its loss counts against his army."""
+        side = state.get("turned", {}).get(uid)
+        if side:
+            state["dem"][side] = state["dem"].get(side, 0) + points
+            return
+        super().on_unit_lost(state, uid, points)
 
     def dem_level(self, state: State, army: str) -> int | None:
         return self.raw(state)["levels"].get(army)

@@ -15,11 +15,13 @@
 """
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import Iterator
 
 from engine.core import Action, Dice, Event, IllegalOrder, InvalidOrder, State
 from engine.hexgrid import distance
 from engine.orders import Order
+from engine.spi.common import pct
 
 from .c07_22_leader_combat import cell_wounds
 
@@ -72,7 +74,7 @@ class MortalCombat:
             raise IllegalOrder("a challenge is issued by the phasing side in its Combat Phase", "22.0")
         ua = self._own_on_map(state, seat, a)
         ub = self.units.get(b)
-        if not ua.is_leader or ub is None or not ub.is_leader or ub.side == seat or not self.on_map(state, b):
+        if not ua.is_leader or ub is None or not ub.is_leader or self.side_of(state, b) == seat or not self.on_map(state, b):
             raise IllegalOrder(f"{a} must be your leader and {b} an enemy leader on the map", "22.0")
         rng = self.raw(state)["mortal_combat"]["range"]
         d = distance(state["units"][a]["hex"], state["units"][b]["hex"])
@@ -93,14 +95,22 @@ class MortalCombat:
                              f"{self.title_of(other)} answers `accept {b}` or `decline {b}` in its next phase, "
                              "before it is done (22.3).", section="22.0")]
 
+    def answer_buttons(self, state: State, seat: str, action: Action) -> list[tuple[str, str, str]]:
+        """22.3 by button: the challenge notice carries Accept / Decline for the challenged leader's seat."""
+        if action.verb != "challenge" or len(action.args) != 2:
+            return super().answer_buttons(state, seat, action)
+        b = action.args[1]
+        who = self.side_of(state, b)
+        return [(who, f"accept {b}", "Accept"), (who, f"decline {b}", "Decline")]
+
     def _legal_challenges(self, state: State, seat: str) -> Iterator[Action]:
         if self.kind(state) != "combat" or self.phasing(state) != seat or not self.variant(state):
             return
         for a in sorted(state["units"]):
-            if not (self.units[a].is_leader and self.units[a].side == seat and self.on_map(state, a)):
+            if not (self.units[a].is_leader and self.side_of(state, a) == seat and self.on_map(state, a)):
                 continue
             for b in sorted(state["units"]):
-                if self.units[b].is_leader and self.units[b].side != seat and self.on_map(state, b):
+                if self.units[b].is_leader and self.side_of(state, b) != seat and self.on_map(state, b):
                     act = Action("challenge", (a, b))
                     if self._ok(state, seat, act):
                         yield act
@@ -108,11 +118,11 @@ class MortalCombat:
     # --- the answer
     def _asked(self, state: State, seat: str) -> list[dict]:
         return [m for m in state["sau"]["mortal"] if m["status"] == "asked"
-                and self.units[m["challenged"]].side == seat and not self._same_phase(state, m)]
+                and self.side_of(state, m["challenged"]) == seat and not self._same_phase(state, m)]
 
     def _same_phase(self, state: State, m: dict) -> bool:
         """The challenge was issued in the phase now running (the answer waits for the next phase)."""
-        return m["turn"] == state["turn"] and self.phasing(state) == self.units[m["challenger"]].side \
+        return m["turn"] == state["turn"] and self.phasing(state) == self.side_of(state, m["challenger"]) \
             and self.kind(state) == "combat"
 
     def _parse_accept(self, state: State, seat: str, words: list[str]) -> Action:
@@ -178,7 +188,7 @@ class MortalCombat:
 
     def check_move_end(self, state: State, seat: str, uids: list[str], dest: str, occ) -> None:
         """22.1: the only enemy leader a challenger may join is the one who accepted (and back)."""
-        foes = [x for x in occ.get(dest, ()) if self.units[x].side != seat and self.units[x].is_leader]
+        foes = [x for x in occ.get(dest, ()) if self.side_of(state, x) != seat and self.units[x].is_leader]
         for f in foes:
             for u in uids:
                 if not any(m["status"] == "accepted" and {u, f} == {m["challenger"], m["challenged"]}
@@ -225,6 +235,80 @@ class MortalCombat:
                 break
         text = (f"Mortal Combat between {a} and {b} in {here} (22.2): " + "; ".join(lines) + ".")
         return Event(public=text, section="22.2", rolls=d.rolls)
+
+    # --- /odds, exactly (22.2 on 7.25)
+    def mortal_round_distribution(self, state: State, a: str, b: str, wa: int | None = None,
+                                  wb: int | None = None) -> dict[tuple[int | str, int | str], Fraction]:
+        """One round of Mortal Combat (22.2): each leader rolls on his own differential at once; each
+        (wounds to ``a``, wounds to ``b``) (``"k"``: killed) with its chance over the 36 pairs of dice.
+        ``wa``/``wb``: the wounds each has before the round (default: now)."""
+        wa = self.wounds(state, a) if wa is None else wa
+        wb = self.wounds(state, b) if wb is None else wb
+        ta = self.leader_total(state, a) + self.wounds(state, a) - wa
+        tb = self.leader_total(state, b) + self.wounds(state, b) - wb
+        out: dict = {}
+        for r1 in range(1, 7):
+            a_on_a, a_on_b = self.lcrt_cell(state, ta - tb, r1)
+            for r2 in range(1, 7):
+                b_on_b, b_on_a = self.lcrt_cell(state, tb - ta, r2)
+                hit_a = [cell_wounds(a_on_a), cell_wounds(b_on_a)]
+                hit_b = [cell_wounds(a_on_b), cell_wounds(b_on_b)]
+                key = ("k" if "k" in hit_a else sum(hit_a), "k" if "k" in hit_b else sum(hit_b))
+                out[key] = out.get(key, Fraction(0)) + Fraction(1, 36)
+        return out
+
+    def mortal_outcome(self, state: State, a: str, b: str) -> dict[str, Fraction]:
+        """The exact chances of Mortal Combat fought to the end (22.2): ``a`` alone dies, ``b`` alone dies,
+        both die (the 200-round safety cap is left out: rounds where nobody is hurt only repeat)."""
+        ea, eb = self.endurance(state, a), self.endurance(state, b)
+        memo: dict[tuple[int, int], dict[str, Fraction]] = {}
+
+        def solve(wa: int, wb: int) -> dict[str, Fraction]:
+            if (wa, wb) in memo:
+                return memo[(wa, wb)]
+            res = {"a": Fraction(0), "b": Fraction(0), "both": Fraction(0)}
+            stay = Fraction(0)
+            for (xa, xb), p in self.mortal_round_distribution(state, a, b, wa, wb).items():
+                da = xa == "k" or (xa and wa + xa >= ea)
+                db = xb == "k" or (xb and wb + xb >= eb)
+                if da or db:
+                    res["both" if da and db else ("a" if da else "b")] += p
+                elif not xa and not xb:
+                    stay += p
+                else:
+                    for k, q in solve(wa + xa, wb + xb).items():
+                        res[k] += p * q
+            if stay and stay < 1:
+                res = {k: v / (1 - stay) for k, v in res.items()}
+            memo[(wa, wb)] = res
+            return res
+
+        return solve(self.wounds(state, a), self.wounds(state, b))
+
+    def mortal_odds(self, state: State, a: str, b: str) -> str:
+        ta, tb = self.leader_total(state, a), self.leader_total(state, b)
+        rows = [f"**Mortal Combat: {a} ({ta}) against {b} ({tb})** (22.2: both roll at once each round, "
+                f"{a} at {ta - tb:+d}, {b} at {tb - ta:+d} on 7.25, until one or both are dead):"]
+        for (xa, xb), p in sorted(self.mortal_round_distribution(state, a, b).items(), key=lambda kv: -kv[1]):
+            rows.append(f"  first round, {a} {xa if xa == 'k' else f'{xa}w'}, {b} {xb if xb == 'k' else f'{xb}w'}: "
+                        f"{pct(p)} ({p.numerator}/{p.denominator})")
+        end = self.mortal_outcome(state, a, b)
+        rows.append(f"  to the end: {b} dies {pct(end['b'])}, {a} dies {pct(end['a'])}, both die {pct(end['both'])}")
+        return "\n".join(rows)
+
+    def order_odds(self, state: State, seat: str, action: Action) -> str | None:
+        """``/odds duel A B`` (7.25; Mortal Combat once the two share a hex after an accepted challenge)
+        and ``/odds challenge A B`` (the Mortal Combat it would lead to), under the variant."""
+        if not self.variant(state) or action.verb not in ("duel", "challenge") or len(action.args) != 2:
+            return super().order_odds(state, seat, action)
+        a, b = action.args
+        if "BEA" in (a, b) and action.verb == "duel":
+            return self.duel_odds(state, a, b)
+        if not (self.units[a].is_leader and self.units[b].is_leader):
+            return None
+        if action.verb == "challenge" or self.mortal_pair(state, a, b) is not None:
+            return self.mortal_odds(state, a, b)
+        return self.duel_odds(state, a, b)
 
     def _would_die(self, state: State, uid: str, w) -> bool:
         return w == "k" or (bool(w) and self.wounds(state, uid) + int(w) >= self.endurance(state, uid))

@@ -127,11 +127,11 @@ class SauronExpanded(Sauron):
                 rec.update(hex=None, status="pool")
         for side, zone, centre in (("sauron", "front", "1120"), ("westernesse", "alliance", "0722")):
             hexes = sorted(self.setup_zones[zone], key=lambda h: (distance(h, centre), h))
-            combat = [u for u in sorted(self.units) if self.units[u].side == side and self.units[u].is_combat
+            combat = [u for u in sorted(self.units) if self.side_of(state, u) == side and self.units[u].is_combat
                       and state["units"][u]["status"] == "pool"]
             for uid, hx in zip(combat, hexes):
                 state["units"][uid].update(hex=hx, status="map")
-            for ldr in sorted(u for u in self.units if self.units[u].side == side and self.units[u].is_leader):
+            for ldr in sorted(u for u in self.units if self.side_of(state, u) == side and self.units[u].is_leader):
                 if state["units"][ldr]["status"] != "pool":
                     continue
                 mate = next((u for u in combat if state["units"][u]["status"] == "map"
@@ -147,7 +147,7 @@ class SauronExpanded(Sauron):
         Game-Turn 1, Sauron's at 1120's side of Mordor, Westernesse's at the western edge."""
         if state["units"][uid]["status"] != "reinforcement" or state["turn"] < 1:
             return None
-        if self.units[uid].side == "sauron":
+        if self.side_of(state, uid) == "sauron":
             return ["1608", "1609", "1709"]
         return [str(h) for h in sorted(self.hexmap.edge_hexes("west")) if str(h) in self.setup_zones["alliance"]]
 
@@ -198,7 +198,7 @@ class SauronExpanded(Sauron):
         if self.kind(state) == "rally" and not state["over"]:
             h = self.ring_holder(state)
             oro = set(self.map_data["zones"]["orodruin"])
-            if h and self.units[h].side == "westernesse" and h not in state["sau"]["evil"] \
+            if h and self.side_of(state, h) == "westernesse" and h not in state["sau"]["evil"] \
                     and not state["sau"]["ring"]["worn"] and self.on_map(state, h) and state["units"][h]["hex"] in oro:
                 state["sau"]["ring"]["holder"] = None
                 state["sau"]["ring_destroyed"] = True
@@ -216,7 +216,7 @@ class SauronExpanded(Sauron):
         if state["options"].get("victory", "decisive") != "decisive":
             return r
         occ = self.occupancy(state)
-        held = any(self.units[x].side == "westernesse" and self.units[x].is_combat for x in occ.get("1608", ()))
+        held = any(self.side_of(state, x) == "westernesse" and self.units[x].is_combat for x in occ.get("1608", ()))
         if state["units"]["SAU"]["status"] == "eliminated" and held:
             return {"winner": "westernesse", "section": "victory", "decisive": True, "points": r.get("points"),
                     "summary": "The eighteen Game-Turns are over: Sauron is dead and Barad-dur taken. Decisive "
