@@ -2,6 +2,7 @@
 the moderator accepts one declared action and refuses another, with a whisper; a Risk game in
 *tabletop* mode played to the end of a round with the generic vocabulary; both exports verify, and
 what a spectator can read carries none of the secrets."""
+import asyncio
 import json
 
 from bot.verify import verify_export
@@ -149,6 +150,19 @@ async def tabletop_with_secrets(w, kind: str, whisper: str, pact: str):
     await asyncio.sleep(0.2)
 
 
+async def quiescent(w, still: float = 0.4, limit: float = 10.0) -> None:
+    """Wait until no new message has reached anyone for ``still`` seconds."""
+    loop = asyncio.get_running_loop()
+    start, last, since = loop.time(), None, loop.time()
+    while loop.time() - start < limit:
+        n = sum(len(w.server.all_visible_to(u)) for u in (w.alice, w.bob, w.carol, w.mod))
+        if n != last:
+            last, since = n, loop.time()
+        elif loop.time() - since >= still:
+            return
+        await asyncio.sleep(0.05)
+
+
 async def test_two_tabletop_games_differing_only_in_secrets_read_the_same(tmp_path):
     """Everything the other seat and a spectator can read, images included, is byte-identical in two
     games that differ only in hidden pieces and a whisper to the moderator; the moderator's differs."""
@@ -160,6 +174,7 @@ async def test_two_tabletop_games_differing_only_in_secrets_read_the_same(tmp_pa
         async with World() as w:
             await w.start_bot(tmp_path / f"b{k}.db")
             await tabletop_with_secrets(w, kind, whisper, pact)
+            await quiescent(w)  # a phase notice may still be on its way: compare once nothing more comes
             seen.append((seen_by(w, w.bob), seen_by(w, w.carol), seen_by(w, w.mod)))
             w.server.assert_clean()
     (a_bob, a_carol, a_mod), (b_bob, b_carol, b_mod) = seen

@@ -300,6 +300,21 @@ def test_16_69_ruling_a_turned_units_loss_counts_for_sauron():
     assert st["dem"]["sauron"] == before["sauron"] + 5 and st["dem"]["westernesse"] == before["westernesse"]
 
 
+def test_16_69_a_turned_unit_shares_sauron_s_demoralization_not_westernesse_s():
+    """9.1 with 16.69: a demoralized army's units defend at Morale -1; a unit turned evil counts for
+    Sauron's army now, so Westernesse's demoralization no longer weakens it, and Sauron's does."""
+    g = _turn_isildur_evil()
+    st = g.state
+    st["dem"]["westernesse"] = 10_000  # Westernesse demoralized, Sauron not
+    st["dem"]["sauron"] = 0
+    assert RS.army_now(st, "NC3") == "sauron" and RS.army_of("NC3") == "westernesse"
+    notes = RS.attack_profile(st, "OI1", "NC3", "melee")["notes"]
+    assert not any("demoralized" in n for n in notes)
+    st["dem"]["westernesse"], st["dem"]["sauron"] = 0, 10_000
+    notes = RS.attack_profile(st, "OI1", "NC3", "melee")["notes"]
+    assert any("defender's army demoralized" in n for n in notes)
+
+
 def test_side_of_defaults_to_the_order_of_battle():
     g = game()
     assert "turned" in g.state and not g.state["turned"]

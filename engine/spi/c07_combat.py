@@ -75,7 +75,7 @@ class Combat:
             if pen:
                 morale = shift_morale(morale, -pen)
                 notes.append(f"defender Disrupted: Morale -{pen} (7.57)")
-        if self.demoralized(state, self.army_of(target)):
+        if self.demoralized(state, self.army_now(state, target)):
             pen = ch["demoralization"].get("morale_penalty", 0)
             if pen:
                 morale = shift_morale(morale, -pen)

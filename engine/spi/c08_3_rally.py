@@ -26,7 +26,7 @@ class Rally:
         if self.is_night(state) and (u.tags & set(ch["night"].get("leader_bonus_tags", []))):
             base += ch["night"].get("leader_bonus", 0)
         r = base - state["units"][uid].get("rally_lost", 0)
-        if for_rally and self.demoralized(state, self.army_of(uid)):
+        if for_rally and self.demoralized(state, self.army_now(state, uid)):
             r -= ch["demoralization"].get("rally_penalty", 0)
         return max(r, 0)
 

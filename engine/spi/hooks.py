@@ -137,7 +137,7 @@ class Hooks:
 
     def on_unit_lost(self, state: State, uid: str, points: int) -> None:
         """A unit or leader cost ``points`` of demoralization (9.1, 19.2)."""
-        army = self.army_of(uid)
+        army = self.army_now(state, uid)
         state["dem"][army] = state["dem"].get(army, 0) + points
 
     def dem_level(self, state: State, army: str) -> int | None:

@@ -205,6 +205,14 @@ class StandardRules(Help, SetUp, Movement, Stacking, ZonesOfControl, Combat, Mis
         u = self.units[uid]
         return u.army or u.side
 
+    def army_now(self, state: State, uid: str) -> str:
+        """The army a unit counts for now: its own, or, once control passed to another seat
+        (``side_of``; Sauron 16.69), that seat's, whose demoralization it then shares."""
+        turned = state.get("turned")
+        if turned and uid in turned:
+            return turned[uid]
+        return self.army_of(uid)
+
 
     def occupancy(self, state: State) -> dict[str, list[str]]:
         occ: dict[str, list[str]] = {}
