@@ -13,7 +13,7 @@ from bot import deadlines as dl
 from bot.storage import Clock, GameRow
 
 from bot.outcome import NEW_GAME_SECONDS, Post, Outcome, Ctx, PlaceError, clip, parse_options
-from bot.table import _locked
+from bot.table import _locked, seated
 
 
 class Lobby:
@@ -72,7 +72,7 @@ class Lobby:
             channel_id=channel_id, guild_id=ctx.guild_id, ruleset=stored_name, options=options, seed=seed,
             commitment=commitment(seed), creator_id=ctx.user_id, now=self.clock(), initial_state=state,
             deadline_rules={"hours": rules.hours, "policy": rules.policy, "reminders": list(rules.reminders)})
-        self._keep(gid, Game(rs, state))
+        self._keep(gid, Game(seated(stored_name), state))
         seats = ", ".join(f"`{s}`" for s in rs.seats if s not in rs.optional_seats)
         if rs.optional_seats:
             seats += " and the moderator's `gm` (the creator or Manage Server)"
@@ -91,7 +91,7 @@ class Lobby:
 
     @_locked(needs_game=True)
     async def join(self, ctx: Ctx, row: GameRow, seat: str) -> Outcome:
-        rs = get_ruleset(row.ruleset)
+        rs = seated(row.ruleset)  # a plain game's moderator is the lobby's (engine/modes/gm.py)
         seat = (seat or "").strip().lower()
         if seat not in rs.seats:
             return Outcome.error(f"`{clip(seat, 30)}` is not a seat here. Seats: {', '.join(rs.seats)}.")
@@ -153,10 +153,11 @@ class Lobby:
         row = await self.store.live_game(ctx.channel_id)
         if row is None:
             return []
-        rs = get_ruleset(row.ruleset)
+        rs = seated(row.ruleset)
         seats = await self.store.seats(row.id)
         cur = (current or "").lower()
-        return [s for s in rs.seats if s not in seats and cur in s][:25]
+        admin = self._can_admin(ctx, row)  # the moderator's seat is offered to who may take it
+        return [s for s in rs.seats if s not in seats and cur in s and (s != GM or admin)][:25]
 
     async def autocomplete_taken_seat(self, ctx: Ctx, current: str) -> list[str]:
         row = await self.store.live_game(ctx.channel_id)
@@ -164,7 +165,7 @@ class Lobby:
             return []
         seats = await self.store.seats(row.id)
         cur = (current or "").lower()
-        return [s for s in get_ruleset(row.ruleset).seats if s in seats and cur in s][:25]
+        return [s for s in seated(row.ruleset).seats if s in seats and cur in s][:25]
 
     @_locked(needs_game=True)
     async def end(self, ctx: Ctx, row: GameRow) -> Outcome:
@@ -237,7 +238,7 @@ class Lobby:
 
     @_locked(needs_game=True)
     async def sub(self, ctx: Ctx, row: GameRow, seat: str, user_id: int, user_is_bot: bool = False) -> Outcome:
-        rs = get_ruleset(row.ruleset)
+        rs = seated(row.ruleset)
         seat = (seat or "").strip().lower()
         by_vote = False
         if not self._can_admin(ctx, row):

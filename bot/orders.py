@@ -5,6 +5,7 @@ import asyncio
 import time
 
 from engine.core import OrderError
+from engine.modes import split_name
 from bot.storage import GameRow
 
 from bot.outcome import AUTOCOMPLETE_SECONDS, MAX_TEXT, MAX_ORDER_TEXT, Post, Outcome, Ctx, clip
@@ -61,7 +62,7 @@ class Orders:
             return asked
         out = await self._commit(ctx, row, game, seats, who, action, events, new_state)
         canon = game.ruleset.format(action)
-        if out.ok and out.reply and canon.startswith("declare ") and "gm" in game.ruleset.optional_seats:
+        if out.ok and out.reply and canon.startswith("declare ") and split_name(game.ruleset.name)[1] in ("assist", "tabletop"):
             # a declared action (assist play): the other seats answer by button; the moderator rules
             # with `/order accept|refuse <id> because <reason>`
             did = next((p["id"] for p in reversed(game.view(None)["table"]["proposals"])), None)
