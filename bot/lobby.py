@@ -236,6 +236,72 @@ class Lobby:
                                             + ". Orders still go in the game's channel.")]
         return out
 
+    # ============================================================ spectators
+    async def spectators(self, game_id: int) -> dict[str, list[int]]:
+        """``{"asked": [...], "admitted": [...]}``: who asked to watch a game, and whom its creator (or
+        Manage Server) admitted. A lobby list (no part of the game's state): a spectator reads what
+        the public reads, and is named in the status."""
+        return json.loads(await self.store.get_setting(f"spectators:{game_id}") or '{"asked": [], "admitted": []}')
+
+    @_locked(needs_game=True)
+    async def spectate(self, ctx: Ctx, row: GameRow) -> Outcome:
+        """`/game spectate`: ask to watch; the creator admits (a button, or `/game admit`). The creator
+        or a moderator asking is admitted at once."""
+        if row.status not in ("open", "active"):
+            return Outcome.error("The game is over: its export and replay are open to everyone.")
+        if ctx.user_id in (await self.store.seats(row.id)).values():
+            return Outcome.error("You hold a seat in this game; a spectator holds none.")
+        sp = await self.spectators(row.id)
+        if ctx.user_id in sp["admitted"]:
+            return Outcome.error("You are already a spectator of this game.")
+        if self._can_admin(ctx, row):
+            return await self._admit(row, sp, ctx.user_id)
+        if ctx.user_id in sp["asked"]:
+            return Outcome.error("You have asked already; the game's creator admits spectators.")
+        sp["asked"].append(ctx.user_id)
+        await self.store.set_setting(f"spectators:{row.id}", json.dumps(sp))
+        out = Outcome.public_reply(f"<@{ctx.user_id}> asks to watch this game as a spectator (the public view only). "
+                                   f"The creator admits with the button or `/game admit`.",
+                                   mentions=[row.creator_id])
+        out.reply.buttons = [(f"spec:{row.id}:{ctx.user_id}:y", "Admit"), (f"spec:{row.id}:{ctx.user_id}:n", "Decline")]
+        return out
+
+    @_locked(needs_game=True)
+    async def admit(self, ctx: Ctx, row: GameRow, user_id: int, yes: bool = True, game_id: int | None = None,
+                    user_is_bot: bool = False) -> Outcome:
+        """`/game admit user:` (or a button under a request): the creator or Manage Server admits a
+        spectator, or (``yes`` False) declines one who asked."""
+        if game_id is not None and game_id != row.id:
+            return Outcome.error("This button is for a game that is no longer running here.")
+        if not self._can_admin(ctx, row):
+            return Outcome.error("Only the game's creator or a member with Manage Server admits spectators.")
+        if row.status not in ("open", "active"):
+            return Outcome.error("The game is over.")
+        if user_is_bot:
+            return Outcome.error("A bot cannot watch a game.")
+        sp = await self.spectators(row.id)
+        if user_id in sp["admitted"]:
+            return Outcome.error(f"<@{user_id}> is already a spectator.")
+        if user_id in (await self.store.seats(row.id)).values():
+            return Outcome.error(f"<@{user_id}> holds a seat in this game.")
+        if not yes:
+            if user_id not in sp["asked"]:
+                return Outcome.error(f"<@{user_id}> has not asked to watch.")
+            sp["asked"].remove(user_id)
+            await self.store.set_setting(f"spectators:{row.id}", json.dumps(sp))
+            return Outcome.public_reply(f"<@{user_id}> is not admitted as a spectator.")
+        return await self._admit(row, sp, user_id)
+
+    async def _admit(self, row: GameRow, sp: dict, user_id: int) -> Outcome:
+        if user_id in sp["asked"]:
+            sp["asked"].remove(user_id)
+        sp["admitted"].append(user_id)
+        await self.store.set_setting(f"spectators:{row.id}", json.dumps(sp))
+        out = Outcome.public_reply(f"<@{user_id}> watches this game as a spectator: the public view only, "
+                                   "never a seat's secrets.", mentions=[user_id])
+        out.board_edit = await self.board_edit(row.id)
+        return out
+
     @_locked(needs_game=True)
     async def sub(self, ctx: Ctx, row: GameRow, seat: str, user_id: int, user_is_bot: bool = False) -> Outcome:
         rs = seated(row.ruleset)

@@ -220,6 +220,17 @@ class GameCog(commands.Cog):
         names = await _service(interaction).autocomplete_taken_seat(ctx_of(interaction), current)
         return [app_commands.Choice(name=n, value=n) for n in names[:25]]
 
+    @game.command(name="spectate", description="Ask to watch this game (the creator admits; the public view only)")
+    async def spectate(self, interaction: discord.Interaction):
+        await answer(interaction, "spectate", public=True)
+
+    @game.command(name="admit", description="Admit a spectator, or decline one who asked (creator or Manage Server)")
+    @app_commands.describe(user="Who watches", admit="Admit (default) or decline")
+    async def admit(self, interaction: discord.Interaction, user: discord.Member, admit: bool = True):
+        svc = _service(interaction)
+        out = svc.admit(ctx_of(interaction), user.id, admit, user_is_bot=user.bot)
+        await deliver(interaction, await guarded(interaction, out, False), svc)
+
     @game.command(name="undo", description="Take back your last action (others confirm past a die roll)")
     async def undo(self, interaction: discord.Interaction):
         await answer(interaction, "undo")
@@ -252,6 +263,17 @@ class GameCog(commands.Cog):
                 await interaction.response.send_message("That button is not one of mine.", ephemeral=True)
                 return
             out = await guarded(interaction, svc.rule_vote(ctx_of(interaction), game_id, did, vote == "y"))
+            await deliver(interaction, out, svc)
+            return
+        if cid.startswith("spec:"):  # a spectator's request: Admit / Decline (the creator's)
+            svc = _service(interaction)
+            try:
+                _, gid, uid, vote = cid.split(":")
+                game_id, user_id = int(gid), int(uid)
+            except ValueError:
+                await interaction.response.send_message("That button is not one of mine.", ephemeral=True)
+                return
+            out = await guarded(interaction, svc.admit(ctx_of(interaction), user_id, vote == "y", game_id))
             await deliver(interaction, out, svc)
             return
         if not cid.startswith("undo:"):

@@ -67,3 +67,43 @@ def test_the_lobby_moderator_changes_nothing_of_the_game():
     assert list(h.legal_actions("gm")) == [] and h.active_seats() == g.active_seats()
     assert "real cauldrons" in with_gm_seat(rs).secret_text(g.state, "gm")
     assert h.view("westernesse") == g.view("westernesse")
+
+
+async def test_a_spectator_asks_the_creator_admits_and_reads_no_secret(tmp_path):
+    async with World() as w:
+        await w.start_bot(tmp_path / "spec.db")
+        s = w.server
+        await w.cmd(w.alice, "game", "new", ruleset="gondor")
+        await w.cmd(w.alice, "game", "join", seat="sauron")
+        await w.cmd(w.bob, "game", "join", seat="westernesse")
+        await (await w.cmd(w.alice, "game", "start")).wait_for_messages(2)
+        r = await w.cmd(w.bob, "game", "spectate")
+        assert r.ephemeral and "seat" in r.content  # a player is no spectator
+        r = await w.cmd(w.carol, "game", "spectate")
+        assert not r.ephemeral and "asks to watch" in r.content
+        ask = r.message
+        r = await w.cmd(w.carol, "game", "spectate")
+        assert r.ephemeral and "asked already" in r.content
+        c = await s.click(w.bob, ask, f"spec:1:{w.carol}:y")
+        assert c.ephemeral and "creator" in c.content  # not the creator's: nothing changes
+        assert "Spectators" not in (await w.cmd(w.carol, "game", "status")).content
+        c = await s.click(w.alice, ask, f"spec:1:{w.carol}:y")
+        assert not c.ephemeral and "spectator" in c.content
+        c = await s.click(w.alice, ask, f"spec:1:{w.carol}:y")
+        assert c.ephemeral and "already" in c.content
+        r = await w.cmd(w.bob, "game", "status")
+        assert f"Spectators: <@{w.carol}>" in r.content
+        # the public view only: no seat's map, no secret, no order
+        r = await w.cmd(w.carol, "secret")
+        assert r.ephemeral and "no seat" in r.content
+        r = await w.cmd(w.carol, "game", "map", mine=True)
+        assert r.ephemeral and "no seat" in r.content
+        r = await w.cmd(w.carol, "order", text="deploy GOT 0123")
+        assert r.ephemeral
+        assert "real cauldrons" not in visible_text(w, w.carol)
+        # the moderator admits directly; declining one who never asked is refused
+        r = await w.cmd(w.mod, "game", "spectate")
+        assert not r.ephemeral and "spectator" in r.content
+        r = await s.slash(w.alice, w.cid, "game", "admit", options={"user": w.bob, "admit": False}, timeout=20)
+        assert r.ephemeral and "seat" in r.content
+        s.assert_clean()
