@@ -39,6 +39,10 @@ class Archive:
             "orders": [shown(a.text) for a in rows if a.kind == "order"],
             "log": log,
         }
+        if over:  # the private rooms' talk (`/game table`), like whispers, only once the game is over
+            rooms = await self.room_logs(row.id)
+            if rooms:
+                data["rooms"] = rooms
         if over:  # the state digests would let a guess at hidden facts be checked, so only now
             game = Game(get_ruleset(row.ruleset), await self.store.first_snapshot(row.id))
             data["initial_digest"] = state_digest(game.state)

@@ -16,6 +16,9 @@ from bot.outcome import NEW_GAME_SECONDS, Post, Outcome, Ctx, PlaceError, clip, 
 from bot.table import _locked, seated
 
 
+ROOM_KEEP = 5000  # messages kept a private room (the rest are Discord's to keep)
+
+
 class Lobby:
     """A part of ``GameService`` (``bot/service.py``); see the module's docstring."""
 
@@ -221,6 +224,7 @@ class Lobby:
                     return Outcome.error(f"No private room was opened: {e}")
                 break
             rooms["+".join(group)] = tid
+            await self.store.set_setting(f"room:{tid}", json.dumps({"game": row.id, "seats": list(group)}))
             made.append((group, tid))
         if not made:
             return Outcome.error("Those seats already have their private room (or are held by one player)." if subset
@@ -234,6 +238,39 @@ class Lobby:
             out.elsewhere[tid] = [Post(text="A private room for " + ", ".join(f"**{self.seat_title(s)}**" for s in group)
                                             + (" (the moderator reads it too)" if gm else "")
                                             + ". Orders still go in the game's channel.")]
+        return out
+
+    async def room_message(self, channel_id: int, user_id: int, text: str, message_id: int | None = None) -> bool:
+        """A message posted in a private room (`/game table`) of a live game: kept for the export,
+        which shows it once the game is over (like a whisper). False: not a room, or nothing kept.
+        Under the room's own lock, one list a room (``roomlog:<game>:<room>``)."""
+        at = await self.store.get_setting(f"room:{channel_id}")
+        text = (text or "").strip()
+        if not at or not text:
+            return False
+        room = json.loads(at)
+        async with self.locks[channel_id]:
+            row = await self.store.game(room["game"])
+            if row is None or row.status not in ("open", "active"):
+                return False
+            key = f"roomlog:{row.id}:{channel_id}"
+            kept = json.loads(await self.store.get_setting(key) or "[]")
+            if message_id is not None and any(m.get("id") == message_id for m in kept):
+                return False  # a redelivered event
+            if len(kept) >= ROOM_KEEP:
+                return False
+            kept.append({"id": message_id, "user": user_id, "text": clip(text, 2000), "at": self.clock()})
+            await self.store.set_setting(key, json.dumps(kept))
+        return True
+
+    async def room_logs(self, game_id: int) -> list[dict]:
+        """Every private room of a game with what was kept of it (for the export, once over)."""
+        rooms = json.loads(await self.store.get_setting(f"rooms:{game_id}") or "{}")
+        out = []
+        for group, tid in rooms.items():
+            kept = json.loads(await self.store.get_setting(f"roomlog:{game_id}:{tid}") or "[]")
+            out.append({"seats": group.split("+"),
+                        "messages": [{"user": m["user"], "text": m["text"], "at": m["at"]} for m in kept]})
         return out
 
     # ============================================================ spectators

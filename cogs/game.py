@@ -248,6 +248,21 @@ class GameCog(commands.Cog):
         cur = (current or "").lower()
         return [app_commands.Choice(name=o, value=o) for o in opts if cur in o][:25]
 
+    # ----------------------------------------------------------- private rooms, kept for the export
+    @commands.Cog.listener()
+    async def on_message(self, message: discord.Message):
+        if message.guild is None or message.author.bot or not isinstance(message.channel, discord.Thread):
+            return
+        svc = getattr(self.bot, "service", None)
+        if svc is None or not self.bot.cfg.discord.keep_rooms:
+            return
+        try:
+            await svc.room_message(message.channel.id, message.author.id, message.content, message.id)
+        except Exception:  # noqa: BLE001 (a room message not kept must not stop the bot)
+            import logging
+
+            logging.getLogger(__name__).exception("could not keep a private room's message")
+
     # ----------------------------------------------------------- buttons
     @commands.Cog.listener()
     async def on_interaction(self, interaction: discord.Interaction):

@@ -107,3 +107,62 @@ async def test_a_spectator_asks_the_creator_admits_and_reads_no_secret(tmp_path)
         r = await s.slash(w.alice, w.cid, "game", "admit", options={"user": w.bob, "admit": False}, timeout=20)
         assert r.ephemeral and "seat" in r.content
         s.assert_clean()
+
+
+async def test_private_rooms_are_kept_for_the_export_once_the_game_is_over(tmp_path):
+    async with World() as w:
+        await w.start_bot(tmp_path / "rooms.db", keep_rooms=True)
+        s = w.server
+        await w.cmd(w.alice, "game", "new", ruleset="risk-minas-tirith", options="mode=enforced")
+        await w.cmd(w.alice, "game", "join", seat="good")
+        await w.cmd(w.bob, "game", "join", seat="evil")
+        await (await w.cmd(w.alice, "game", "start")).wait_for_messages(1)
+        r = await w.cmd(w.alice, "game", "table")
+        assert not r.ephemeral
+        thread = next(c for c in s.channels.values() if getattr(c, "type", None) == 12)
+        await s.post_message(w.alice, thread.id, "let us betray the dragon at dawn")
+        await s.post_message(w.bob, thread.id, "agreed, at dawn")
+        await s.post_message(w.carol, w.cid, "a public remark")  # not a room: not kept
+        import asyncio
+        for _ in range(200):
+            kept = await w.store.get_setting(f"roomlog:1:{thread.id}")
+            if kept and "agreed" in kept:
+                break
+            await asyncio.sleep(0.02)
+        data = await export_of(w, w.alice)
+        assert "betray the dragon" not in json.dumps(data) and "rooms" not in data  # not while it runs
+        assert (await w.cmd(w.alice, "game", "end")).message
+        data = await export_of(w, w.alice)
+        (room,) = data["rooms"]
+        assert room["seats"] == ["good", "evil"]
+        assert [m["text"] for m in room["messages"]] == ["let us betray the dragon at dawn", "agreed, at dawn"]
+        assert "public remark" not in json.dumps(data)
+        ok, lines = verify_export(data)
+        assert ok, lines
+
+
+async def test_the_status_board_follows_a_deadline_pass_by_the_scheduler(tmp_path):
+    from tests.gondor_helpers import SAURON_SETUP
+    from tests.test_pbp_e2e import H, T0, public, start_world
+
+    async with World() as w:
+        await start_world(w, tmp_path, "board-dl.db")
+        s = w.server
+        await w.cmd(w.alice, "game", "new", ruleset="gondor", options="deadline=3 policy=pass")
+        await w.cmd(w.alice, "game", "join", seat="sauron")
+        await w.cmd(w.bob, "game", "join", seat="westernesse")
+        await (await w.cmd(w.alice, "game", "start")).wait_for_messages(2)
+        r = await w.cmd(w.carol, "game", "status", public=True)
+        board = r.message
+        assert "Sauron" in board.content.split("To act")[-1] and "Orders so far: 0." in board.content
+        for o in SAURON_SETUP:
+            assert not (await w.cmd(w.alice, "order", text=o)).ephemeral
+        n = len(public(w))
+        w.clock.t = T0 + 3 * H + 1  # the deadline: Sauron passed by the scheduler
+        w.bot._wake.set()
+        await s.wait_for(lambda: len(public(w)) > n, timeout=10)
+        want = f"Orders so far: {len(SAURON_SETUP) + 1}."
+        await s.wait_for(lambda: want in s.message(board.id).content, timeout=10)
+        assert "To act: Westernesse" in s.message(board.id).content
+        assert sum("Orders so far" in (m.content or "") for m in s.messages(w.cid)) == 1  # edited, not reposted
+        s.assert_clean()
