@@ -166,3 +166,26 @@ async def test_the_status_board_follows_a_deadline_pass_by_the_scheduler(tmp_pat
         assert "To act: Westernesse" in s.message(board.id).content
         assert sum("Orders so far" in (m.content or "") for m in s.messages(w.cid)) == 1  # edited, not reposted
         s.assert_clean()
+
+
+async def test_order_whisper_posts_nothing_publicly(tmp_path):
+    async with World() as w:
+        await w.start_bot(tmp_path / "ow.db")
+        s = w.server
+        await w.cmd(w.alice, "game", "new", ruleset="risk-minas-tirith", options="mode=enforced")
+        await w.cmd(w.alice, "game", "join", seat="good")
+        await w.cmd(w.bob, "game", "join", seat="evil")
+        await (await w.cmd(w.alice, "game", "start")).wait_for_messages(1)
+        import asyncio
+        await asyncio.sleep(0.2)
+        n = len(s.messages(w.cid))
+        r = await w.cmd(w.alice, "order", text="whisper evil the gate is weak at night")
+        assert r.ephemeral and "Whispered to **Evil**" in r.content
+        await s.wait_for(lambda: any("gate is weak" in m.content for m in s.dms(w.bob)))
+        await asyncio.sleep(0.2)
+        assert len(s.messages(w.cid)) == n  # nothing in the channel, not even "whisper (private)"
+        r = await w.cmd(w.alice, "order", text="whisper nobody hello")
+        assert r.ephemeral and "not a seat" in r.content
+        r = await w.cmd(w.carol, "game", "log")
+        assert "whisper (private)" in r.content and "gate is weak" not in r.content
+        s.assert_clean()

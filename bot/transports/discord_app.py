@@ -172,7 +172,7 @@ async def deliver(interaction: discord.Interaction, out: Outcome, service: GameS
                     await channel.send(**kw)
         except discord.HTTPException:
             log.exception("could not post in channel %s", cid)
-    failed, quiet = [], []
+    failed, quiet, notes = [], [], []
     for uid, posts in out.dms.items():
         try:
             user = interaction.client.get_user(uid) or await interaction.client.fetch_user(uid)
@@ -181,6 +181,9 @@ async def deliver(interaction: discord.Interaction, out: Outcome, service: GameS
                     await user.send(**kw)
         except discord.HTTPException:
             (quiet if all(p.quiet for p in posts) else failed).append(uid)
+            notes += [p.undelivered for p in posts if p.undelivered and p.undelivered not in notes]
+    if notes:  # the caller hears privately that what they sent did not arrive (a whisper)
+        await interaction.followup.send("\n".join(notes)[:2000], ephemeral=True)
     if failed:
         who = ", ".join(f"<@{u}>" for u in failed)
         await interaction.followup.send(
