@@ -67,3 +67,33 @@ def test_every_other_seat_accepting_carries_it_out_too():
     play(g, "sauron", "!move OA1 0510")
     _, ev = play(g, "westernesse", "accept d1")
     assert "**accepted**" in ev[0].public and g.state["units"]["OA1"]["hex"] == "0510"
+
+
+def test_the_moderator_adjusts_risk_armies_with_a_reason_and_it_replays():
+    log: list = []
+    g = Game.new(get_ruleset("risk-minas-tirith@assist"), {"mode": "assist"}, "s1")
+    first = g.state
+    good_points = g.view(None)["points"]["good"]
+    assert "reason" in refused(g, "gm", "move city:inf rammas-n")
+    _, ev = play(g, "gm", "move city:inf rammas-n because the sortie was agreed by both", log)
+    areas = g.state["areas"]
+    assert "infantry" not in areas["city"]["u"] and areas["rammas-n"]["u"]["infantry"] == 3
+    assert "Good's 2 infantry moved Minas Tirith → Rammas North" in ev[0].public
+    assert "sortie was agreed" in ev[0].public
+    assert "held by Evil" in refused(g, "gm", "move rammas-n:inf osgiliath-w because x")
+    assert "no piece" in refused(g, "gm", "move city:tro fort-w because x")  # none there
+    _, ev = play(g, "gm", "move gothmog fields-e because he rode ahead", log)
+    assert "gothmog" in areas_of(g, "fields-e")
+    _, ev = play(g, "gm", "remove fields-e:tro because the troll fell in the river", log)
+    assert "lost" in ev[0].public and g.state["lost"]["evil"]["troll"] == 1
+    assert g.view(None)["points"]["good"] > good_points  # a loss, as in battle
+    assert "reason" in refused(g, "gm", "remove fields-e:inf")
+    assert "moderator" in refused(g, "good", "remove fields-e:inf because mine now")  # not a player's, in assist
+    final = None
+    for _, final, _ in walk("risk-minas-tirith@assist", first, log):
+        pass
+    assert state_digest(final.state) == state_digest(g.state)
+
+
+def areas_of(g, aid):
+    return g.state["areas"][aid]["leaders"]
