@@ -189,3 +189,20 @@ async def test_order_whisper_posts_nothing_publicly(tmp_path):
         r = await w.cmd(w.carol, "game", "log")
         assert "whisper (private)" in r.content and "gate is weak" not in r.content
         s.assert_clean()
+
+
+async def test_a_plain_games_moderator_replays_from_the_full_view(tmp_path):
+    async with World() as w:
+        await w.start_bot(tmp_path / "gm-replay.db")
+        await w.cmd(w.alice, "game", "new", ruleset="gondor")
+        await w.cmd(w.alice, "game", "join", seat="sauron")
+        await w.cmd(w.bob, "game", "join", seat="westernesse")
+        assert not (await w.cmd(w.mod, "game", "join", seat="gm")).ephemeral  # Manage Server, before the start
+        await (await w.cmd(w.alice, "game", "start")).wait_for_messages(2)
+        await w.server.wait_for(lambda: any("real cauldrons" in m.content for m in w.server.dms(w.mod)))
+        await w.cmd(w.alice, "order", text="deploy GOT 0123")
+        r = await w.cmd(w.mod, "game", "replay")
+        assert r.ephemeral and "Moderator's own view" in r.content
+        r = await w.cmd(w.carol, "game", "replay")
+        assert r.ephemeral and "the public view" in r.content
+        w.server.assert_clean()
