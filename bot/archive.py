@@ -11,6 +11,7 @@ from bot.history import entry_of, walk
 from bot.storage import GameRow
 
 from bot.outcome import clip, Outcome, Ctx, public_text
+from bot.table import seated
 
 
 class Archive:
@@ -39,6 +40,10 @@ class Archive:
             "orders": [shown(a.text) for a in rows if a.kind == "order"],
             "log": log,
         }
+        if over:  # the private rooms' talk (`/game table`), like whispers, only once the game is over
+            rooms = await self.room_logs(row.id)
+            if rooms:
+                data["rooms"] = rooms
         if over:  # the state digests would let a guess at hidden facts be checked, so only now
             game = Game(get_ruleset(row.ruleset), await self.store.first_snapshot(row.id))
             data["initial_digest"] = state_digest(game.state)
@@ -76,7 +81,7 @@ class Archive:
             return Outcome.error("The game has not started yet.")
         over = row.status in ("over", "ended")
         seats = await self.store.seats(row.id)
-        rs = get_ruleset(row.ruleset)
+        rs = seated(row.ruleset)  # a plain game's moderator replays from the full view too
         mine = [s for s in rs.seats if seats.get(s) == ctx.user_id]
         seat = None if over else (mine[0] if mine else None)
         rows = await self.store.actions(row.id)

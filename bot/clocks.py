@@ -180,13 +180,22 @@ class Clocks:
             clock.paused_at = now
             await self.store.apply_effects([
                 fire, PauseClock(row.id, now),
-                OutboxPost(row.id, {"text": text, "mentions": pings}, now, channel_id=row.channel_id)])
+                OutboxPost(row.id, {"text": text, "mentions": pings}, now, channel_id=row.channel_id),
+                *await self._board_row(row)])
             await self._reschedule(row, game, clock)
             return
         text = (f"⌛ The deadline for {title} has passed; still to act: {names}. "
                 f"<@{row.creator_id}>: `/game extend hours:<n>` gives more time; `/game pause` stops the clock.")
         await self.store.apply_effects(
             [fire, OutboxPost(row.id, {"text": text, "mentions": pings}, now, channel_id=row.channel_id)])
+
+    async def _board_row(self, row: GameRow) -> list:
+        """The outbox row that has the scheduler edit the game's status board in place (as it is when
+        sent), if the game has one: a deadline's order or pause changes what the board reads."""
+        at = await self.store.get_setting(f"board:{row.id}")
+        if not at:
+            return []
+        return [OutboxPost(row.id, {"board": row.id}, self.clock(), channel_id=int(at.split(":")[0]))]
 
     async def _pass_seat(self, row: GameRow, game: Game, seats: dict[str, int], seat: str, t,
                          title, fire) -> tuple[bool, list, bool]:
@@ -221,6 +230,7 @@ class Clocks:
                  or not [s for s in after.active_seats() if s in seats])
 
         head = f"⌛ The deadline for {title} has passed."
+        board = await self._board_row(row)
 
         def also(text: str, out: Outcome):
             # a phase that begins here: one post (the order, the report, the ping; the map and
@@ -234,7 +244,7 @@ class Clocks:
             for uid, ps in out.dms.items():
                 for p in ps:
                     posts.append(OutboxPost(row.id, {"text": p.text}, now, user_id=uid))
-            return ([fire] if ended else []) + posts
+            return ([fire] if ended else []) + posts + board
 
         await self._commit(ctx, row, game, seats, seat, action, events, new_state, also=also, by=by, merge=head)
         return True, [], ended

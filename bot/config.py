@@ -19,6 +19,9 @@ class DiscordConfig:
     gateway_url: str = ""
     dev_guild_ids: list[int] = field(default_factory=list)
     sync_global: bool = True
+    # keep what is said in the private rooms (`/game table`) for the game's export, revealed once the
+    # game is over; needs the Message Content privileged intent (the developer portal)
+    keep_rooms: bool = False
     # sharding (issue 16): this process runs the shards `shard_ids` of `shard_count` (discord.py's
     # AutoShardedBot) and serves only their guilds, (guild_id >> 22) % shard_count; 0: no sharding
     shard_ids: list[int] = field(default_factory=list)

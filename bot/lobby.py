@@ -13,7 +13,10 @@ from bot import deadlines as dl
 from bot.storage import Clock, GameRow
 
 from bot.outcome import NEW_GAME_SECONDS, Post, Outcome, Ctx, PlaceError, clip, parse_options
-from bot.table import _locked
+from bot.table import _locked, seated
+
+
+ROOM_KEEP = 5000  # messages kept a private room (the rest are Discord's to keep)
 
 
 class Lobby:
@@ -72,7 +75,7 @@ class Lobby:
             channel_id=channel_id, guild_id=ctx.guild_id, ruleset=stored_name, options=options, seed=seed,
             commitment=commitment(seed), creator_id=ctx.user_id, now=self.clock(), initial_state=state,
             deadline_rules={"hours": rules.hours, "policy": rules.policy, "reminders": list(rules.reminders)})
-        self._keep(gid, Game(rs, state))
+        self._keep(gid, Game(seated(stored_name), state))
         seats = ", ".join(f"`{s}`" for s in rs.seats if s not in rs.optional_seats)
         if rs.optional_seats:
             seats += " and the moderator's `gm` (the creator or Manage Server)"
@@ -91,7 +94,7 @@ class Lobby:
 
     @_locked(needs_game=True)
     async def join(self, ctx: Ctx, row: GameRow, seat: str) -> Outcome:
-        rs = get_ruleset(row.ruleset)
+        rs = seated(row.ruleset)  # a plain game's moderator is the lobby's (engine/modes/gm.py)
         seat = (seat or "").strip().lower()
         if seat not in rs.seats:
             return Outcome.error(f"`{clip(seat, 30)}` is not a seat here. Seats: {', '.join(rs.seats)}.")
@@ -153,10 +156,11 @@ class Lobby:
         row = await self.store.live_game(ctx.channel_id)
         if row is None:
             return []
-        rs = get_ruleset(row.ruleset)
+        rs = seated(row.ruleset)
         seats = await self.store.seats(row.id)
         cur = (current or "").lower()
-        return [s for s in rs.seats if s not in seats and cur in s][:25]
+        admin = self._can_admin(ctx, row)  # the moderator's seat is offered to who may take it
+        return [s for s in rs.seats if s not in seats and cur in s and (s != GM or admin)][:25]
 
     async def autocomplete_taken_seat(self, ctx: Ctx, current: str) -> list[str]:
         row = await self.store.live_game(ctx.channel_id)
@@ -164,7 +168,7 @@ class Lobby:
             return []
         seats = await self.store.seats(row.id)
         cur = (current or "").lower()
-        return [s for s in get_ruleset(row.ruleset).seats if s in seats and cur in s][:25]
+        return [s for s in seated(row.ruleset).seats if s in seats and cur in s][:25]
 
     @_locked(needs_game=True)
     async def end(self, ctx: Ctx, row: GameRow) -> Outcome:
@@ -220,6 +224,7 @@ class Lobby:
                     return Outcome.error(f"No private room was opened: {e}")
                 break
             rooms["+".join(group)] = tid
+            await self.store.set_setting(f"room:{tid}", json.dumps({"game": row.id, "seats": list(group)}))
             made.append((group, tid))
         if not made:
             return Outcome.error("Those seats already have their private room (or are held by one player)." if subset
@@ -235,9 +240,108 @@ class Lobby:
                                             + ". Orders still go in the game's channel.")]
         return out
 
+    async def room_message(self, channel_id: int, user_id: int, text: str, message_id: int | None = None) -> bool:
+        """A message posted in a private room (`/game table`) of a live game: kept for the export,
+        which shows it once the game is over (like a whisper). False: not a room, or nothing kept.
+        Under the room's own lock, one list a room (``roomlog:<game>:<room>``)."""
+        at = await self.store.get_setting(f"room:{channel_id}")
+        text = (text or "").strip()
+        if not at or not text:
+            return False
+        room = json.loads(at)
+        async with self.locks[channel_id]:
+            row = await self.store.game(room["game"])
+            if row is None or row.status not in ("open", "active"):
+                return False
+            key = f"roomlog:{row.id}:{channel_id}"
+            kept = json.loads(await self.store.get_setting(key) or "[]")
+            if message_id is not None and any(m.get("id") == message_id for m in kept):
+                return False  # a redelivered event
+            if len(kept) >= ROOM_KEEP:
+                return False
+            kept.append({"id": message_id, "user": user_id, "text": clip(text, 2000), "at": self.clock()})
+            await self.store.set_setting(key, json.dumps(kept))
+        return True
+
+    async def room_logs(self, game_id: int) -> list[dict]:
+        """Every private room of a game with what was kept of it (for the export, once over)."""
+        rooms = json.loads(await self.store.get_setting(f"rooms:{game_id}") or "{}")
+        out = []
+        for group, tid in rooms.items():
+            kept = json.loads(await self.store.get_setting(f"roomlog:{game_id}:{tid}") or "[]")
+            out.append({"seats": group.split("+"),
+                        "messages": [{"user": m["user"], "text": m["text"], "at": m["at"]} for m in kept]})
+        return out
+
+    # ============================================================ spectators
+    async def spectators(self, game_id: int) -> dict[str, list[int]]:
+        """``{"asked": [...], "admitted": [...]}``: who asked to watch a game, and whom its creator (or
+        Manage Server) admitted. A lobby list (no part of the game's state): a spectator reads what
+        the public reads, and is named in the status."""
+        return json.loads(await self.store.get_setting(f"spectators:{game_id}") or '{"asked": [], "admitted": []}')
+
+    @_locked(needs_game=True)
+    async def spectate(self, ctx: Ctx, row: GameRow) -> Outcome:
+        """`/game spectate`: ask to watch; the creator admits (a button, or `/game admit`). The creator
+        or a moderator asking is admitted at once."""
+        if row.status not in ("open", "active"):
+            return Outcome.error("The game is over: its export and replay are open to everyone.")
+        if ctx.user_id in (await self.store.seats(row.id)).values():
+            return Outcome.error("You hold a seat in this game; a spectator holds none.")
+        sp = await self.spectators(row.id)
+        if ctx.user_id in sp["admitted"]:
+            return Outcome.error("You are already a spectator of this game.")
+        if self._can_admin(ctx, row):
+            return await self._admit(row, sp, ctx.user_id)
+        if ctx.user_id in sp["asked"]:
+            return Outcome.error("You have asked already; the game's creator admits spectators.")
+        sp["asked"].append(ctx.user_id)
+        await self.store.set_setting(f"spectators:{row.id}", json.dumps(sp))
+        out = Outcome.public_reply(f"<@{ctx.user_id}> asks to watch this game as a spectator (the public view only). "
+                                   f"The creator admits with the button or `/game admit`.",
+                                   mentions=[row.creator_id])
+        out.reply.buttons = [(f"spec:{row.id}:{ctx.user_id}:y", "Admit"), (f"spec:{row.id}:{ctx.user_id}:n", "Decline")]
+        return out
+
+    @_locked(needs_game=True)
+    async def admit(self, ctx: Ctx, row: GameRow, user_id: int, yes: bool = True, game_id: int | None = None,
+                    user_is_bot: bool = False) -> Outcome:
+        """`/game admit user:` (or a button under a request): the creator or Manage Server admits a
+        spectator, or (``yes`` False) declines one who asked."""
+        if game_id is not None and game_id != row.id:
+            return Outcome.error("This button is for a game that is no longer running here.")
+        if not self._can_admin(ctx, row):
+            return Outcome.error("Only the game's creator or a member with Manage Server admits spectators.")
+        if row.status not in ("open", "active"):
+            return Outcome.error("The game is over.")
+        if user_is_bot:
+            return Outcome.error("A bot cannot watch a game.")
+        sp = await self.spectators(row.id)
+        if user_id in sp["admitted"]:
+            return Outcome.error(f"<@{user_id}> is already a spectator.")
+        if user_id in (await self.store.seats(row.id)).values():
+            return Outcome.error(f"<@{user_id}> holds a seat in this game.")
+        if not yes:
+            if user_id not in sp["asked"]:
+                return Outcome.error(f"<@{user_id}> has not asked to watch.")
+            sp["asked"].remove(user_id)
+            await self.store.set_setting(f"spectators:{row.id}", json.dumps(sp))
+            return Outcome.public_reply(f"<@{user_id}> is not admitted as a spectator.")
+        return await self._admit(row, sp, user_id)
+
+    async def _admit(self, row: GameRow, sp: dict, user_id: int) -> Outcome:
+        if user_id in sp["asked"]:
+            sp["asked"].remove(user_id)
+        sp["admitted"].append(user_id)
+        await self.store.set_setting(f"spectators:{row.id}", json.dumps(sp))
+        out = Outcome.public_reply(f"<@{user_id}> watches this game as a spectator: the public view only, "
+                                   "never a seat's secrets.", mentions=[user_id])
+        out.board_edit = await self.board_edit(row.id)
+        return out
+
     @_locked(needs_game=True)
     async def sub(self, ctx: Ctx, row: GameRow, seat: str, user_id: int, user_is_bot: bool = False) -> Outcome:
-        rs = get_ruleset(row.ruleset)
+        rs = seated(row.ruleset)
         seat = (seat or "").strip().lower()
         by_vote = False
         if not self._can_admin(ctx, row):

@@ -5,6 +5,7 @@ import asyncio
 import time
 
 from engine.core import OrderError
+from engine.modes import split_name
 from bot.storage import GameRow
 
 from bot.outcome import AUTOCOMPLETE_SECONDS, MAX_TEXT, MAX_ORDER_TEXT, Post, Outcome, Ctx, clip
@@ -16,13 +17,22 @@ class Orders:
 
     @_locked(needs_game=True)
     async def order(self, ctx: Ctx, row: GameRow, text: str, seat: str | None = None) -> Outcome:
+        words = (text or "").split()
+        if words and words[0].lower() == "whisper" and row.status == "active":
+            game = await self.load(row)
+            if game.ruleset.whispers(game.state) == "on":  # as `/whisper`: nothing in the channel
+                return await self._whisper(ctx, row, words[1] if len(words) > 1 else "", " ".join(words[2:]), seat)
         return await self._order(ctx, row, text, seat)
 
     @_locked(needs_game=True)
     async def whisper(self, ctx: Ctx, row: GameRow, seat: str, text: str) -> Outcome:
         """`/whisper seat: text:`: a private message to another seat's holder (the moderator reads it
         too), logged as the order `whisper <seat> <text>`, whose public text is masked; with
-        `whispers=public-only` it is said in the channel (`say`), with `off` refused."""
+        `whispers=public-only` it is said in the channel (`say`), with `off` refused. `/order whisper
+        <seat> <text>` is the same."""
+        return await self._whisper(ctx, row, seat, text)
+
+    async def _whisper(self, ctx: Ctx, row: GameRow, seat: str, text: str, as_seat: str | None = None) -> Outcome:
         if row.status != "active":
             return Outcome.error("Whispers begin once the game has started.")
         rs = (await self.load(row)).ruleset
@@ -35,9 +45,14 @@ class Orders:
             return Outcome.error(f"`{clip(to, 30)}` is not a seat here. Seats: {', '.join(rs.seats)}.")
         if not (text or "").strip():
             return Outcome.error("The whisper is empty.")
-        out = await self._order(ctx, row, f"{'whisper' if policy == 'on' else 'say'} {to} {text}", None)
+        out = await self._order(ctx, row, f"{'whisper' if policy == 'on' else 'say'} {to} {text}", as_seat)
         if out.ok and policy == "on":
             out.elsewhere = {}  # nothing in the channel, not even that a whisper was sent
+            seats = await self.store.seats(row.id)
+            for s in (to, "gm"):  # a DM that cannot be delivered: the sender is told, privately
+                for p in out.dms.get(seats.get(s), []) if seats.get(s) != ctx.user_id else []:
+                    p.undelivered = (f"Your whisper could not be delivered to **{self.seat_title(s)}** by direct "
+                                     "message (their DMs are closed). It is logged; whisper again once they allow DMs.")
             out.reply = Post(text=clip(f"Whispered to **{self.seat_title(to)}** (the moderator reads it too): "
                                        f"{' '.join(text.split())}", MAX_TEXT))
             out.ephemeral = True
@@ -61,7 +76,7 @@ class Orders:
             return asked
         out = await self._commit(ctx, row, game, seats, who, action, events, new_state)
         canon = game.ruleset.format(action)
-        if out.ok and out.reply and canon.startswith("declare ") and "gm" in game.ruleset.optional_seats:
+        if out.ok and out.reply and canon.startswith("declare ") and split_name(game.ruleset.name)[1] in ("assist", "tabletop"):
             # a declared action (assist play): the other seats answer by button; the moderator rules
             # with `/order accept|refuse <id> because <reason>`
             did = next((p["id"] for p in reversed(game.view(None)["table"]["proposals"])), None)

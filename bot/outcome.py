@@ -33,6 +33,8 @@ class Post:
     # a DM whose very sending could tell something (hidden information that changed
     # mid-game): if it cannot be delivered, say so only to its own reader, never in public
     quiet: bool = False
+    # a DM that the command's caller must hear of, privately, if it cannot be delivered (a whisper's)
+    undelivered: str = ""
 
 
 @dataclass

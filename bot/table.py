@@ -11,6 +11,7 @@ from collections import OrderedDict, defaultdict
 from typing import Callable
 
 from engine.core import Action, Game
+from engine.modes.gm import with_gm_seat
 from engine.rulesets import get_ruleset
 from bot import deadlines as dl
 from bot.history import entry_of, walk
@@ -18,6 +19,12 @@ from bot.storage import GameRow, ShardFilter, StaleWriter
 from bot.storage import StoreProtocol as Store
 
 from bot.outcome import Renderer, MAX_TEXT, Post, Outcome, Ctx, fit_lines, public_text, clip
+
+
+def seated(name: str):
+    """The ruleset a stored game is played with here: its own, plus the moderator's ``gm`` seat
+    (a plain game's is the lobby's, ``engine/modes/gm.py``: its state and log are unchanged)."""
+    return with_gm_seat(get_ruleset(name))
 
 
 def default_renderer(view: dict, hexmap, around: str | None = None, *, whole: bool = False,
@@ -132,7 +139,7 @@ class Table:
     async def _rebuild(self, row: GameRow) -> tuple[Game, int]:
         """The game and the log position it reflects."""
         seq, state = await self.store.last_snapshot(row.id)
-        game = Game(get_ruleset(row.ruleset), state)
+        game = Game(seated(row.ruleset), state)
         for a in await self.store.actions(row.id, after_seq=seq):
             seq = a.seq
             if a.kind != "order":  # an undo row always carries its own snapshot
@@ -146,7 +153,7 @@ class Table:
 
     async def replay_from_start(self, row: GameRow) -> Game:
         """The first snapshot plus the whole log, undos honoured (for verification)."""
-        game = Game(get_ruleset(row.ruleset), await self.store.first_snapshot(row.id))
+        game = Game(seated(row.ruleset), await self.store.first_snapshot(row.id))
         for _, game, _ in walk(row.ruleset, game.state, [entry_of(a) for a in await self.store.actions(row.id)]):
             pass
         return game

@@ -44,9 +44,14 @@ class Views:
         """What anyone may read of the game's state (the status board's text)."""
         rs = get_ruleset(row.ruleset)
         seats = await self.store.seats(row.id)
-        seat_list = ", ".join(f"{self.seat_title(s)}: " + (f"<@{seats[s]}>" if s in seats else "free") for s in rs.seats)
+        # a plain game's moderator (the lobby's, engine/modes/gm.py) is listed once the seat is taken
+        listed = (*rs.seats, *(("gm",) if "gm" in seats and "gm" not in rs.seats else ()))
+        seat_list = ", ".join(f"{self.seat_title(s)}: " + (f"<@{seats[s]}>" if s in seats else "free") for s in listed)
         # a game made with a level of play says which (a plain game is enforced, as it always was)
         level = f"Level of play: **{rs.mode}**." if rs.optional_seats else ""
+        watching = (await self.spectators(row.id))["admitted"]
+        if watching:  # admitted by the creator (bot/lobby.py): they read what the public reads
+            seat_list += ". Spectators: " + ", ".join(f"<@{u}>" for u in watching)
         if row.status == "open":
             return f"**{rs.title}**, waiting to start. Seats: {seat_list}.{' ' + level if level else ''}"
         game = await self.load(row)

@@ -220,6 +220,17 @@ class GameCog(commands.Cog):
         names = await _service(interaction).autocomplete_taken_seat(ctx_of(interaction), current)
         return [app_commands.Choice(name=n, value=n) for n in names[:25]]
 
+    @game.command(name="spectate", description="Ask to watch this game (the creator admits; the public view only)")
+    async def spectate(self, interaction: discord.Interaction):
+        await answer(interaction, "spectate", public=True)
+
+    @game.command(name="admit", description="Admit a spectator, or decline one who asked (creator or Manage Server)")
+    @app_commands.describe(user="Who watches", admit="Admit (default) or decline")
+    async def admit(self, interaction: discord.Interaction, user: discord.Member, admit: bool = True):
+        svc = _service(interaction)
+        out = svc.admit(ctx_of(interaction), user.id, admit, user_is_bot=user.bot)
+        await deliver(interaction, await guarded(interaction, out, False), svc)
+
     @game.command(name="undo", description="Take back your last action (others confirm past a die roll)")
     async def undo(self, interaction: discord.Interaction):
         await answer(interaction, "undo")
@@ -236,6 +247,21 @@ class GameCog(commands.Cog):
         opts = ["last"] + [f"turn {n}" for n in range(1, 17)]
         cur = (current or "").lower()
         return [app_commands.Choice(name=o, value=o) for o in opts if cur in o][:25]
+
+    # ----------------------------------------------------------- private rooms, kept for the export
+    @commands.Cog.listener()
+    async def on_message(self, message: discord.Message):
+        if message.guild is None or message.author.bot or not isinstance(message.channel, discord.Thread):
+            return
+        svc = getattr(self.bot, "service", None)
+        if svc is None or not self.bot.cfg.discord.keep_rooms:
+            return
+        try:
+            await svc.room_message(message.channel.id, message.author.id, message.content, message.id)
+        except Exception:  # noqa: BLE001 (a room message not kept must not stop the bot)
+            import logging
+
+            logging.getLogger(__name__).exception("could not keep a private room's message")
 
     # ----------------------------------------------------------- buttons
     @commands.Cog.listener()
@@ -263,6 +289,17 @@ class GameCog(commands.Cog):
                 await interaction.response.send_message("That button is not one of mine.", ephemeral=True)
                 return
             out = await guarded(interaction, svc.answer_button(ctx_of(interaction), game_id, seat, text))
+            await deliver(interaction, out, svc)
+            return
+        if cid.startswith("spec:"):  # a spectator's request: Admit / Decline (the creator's)
+            svc = _service(interaction)
+            try:
+                _, gid, uid, vote = cid.split(":")
+                game_id, user_id = int(gid), int(uid)
+            except ValueError:
+                await interaction.response.send_message("That button is not one of mine.", ephemeral=True)
+                return
+            out = await guarded(interaction, svc.admit(ctx_of(interaction), user_id, vote == "y", game_id))
             await deliver(interaction, out, svc)
             return
         if not cid.startswith("undo:"):

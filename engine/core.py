@@ -306,6 +306,13 @@ class RulesetBase:
         reads; IllegalOrder where the game does not allow it (the default)."""
         raise IllegalOrder(f"{self.title} has no adjustment of its own units here; the table's pieces move freely")
 
+    def apply_overriding(self, state: State, seat: str, text: str) -> "list[Event] | None":
+        """A declared order the rules refused, accepted by a ruling (engine/modes/proposals.py, assist
+        play): ``text`` parsed and applied to ``state`` with the rule check set aside, its events
+        returned; None where the ruleset cannot (the default: the moderator then carries it out by
+        hand). Deterministic: the same state and text give the same result on every replay."""
+        return None
+
     def replaceable_seats(self, state: State) -> list[str]:
         """Seats the players voted to hand to someone else (engine/modes/votes.py); none by default."""
         return []

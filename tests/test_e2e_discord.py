@@ -45,8 +45,9 @@ class World:
         self.mod = s.add_user("mod", guild_id=self.gid, manage_guild=True)
         return self
 
-    async def start_bot(self, db_path, fixture=None):
+    async def start_bot(self, db_path, fixture=None, keep_rooms=False):
         cfg = Config()
+        cfg.discord.keep_rooms = keep_rooms
         cfg.discord.token = self.server.token
         cfg.discord.api_base = self.server.api_base
         cfg.discord.dev_guild_ids = [self.gid]

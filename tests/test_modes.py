@@ -361,8 +361,8 @@ def test_gm_adjusts_the_games_own_units_with_a_reason():
     for _, final, _ in walk("gondor@assist", gondor().state, log):
         pass
     assert state_digest(final.state) == state_digest(g.state)
-    r = risk()
-    assert "no adjustment" in refused(r, "gm", "move city:inf wall-n")  # Risk keeps armies by count: not here
+    r = risk(mode="assist")  # Risk's armies too (tests/test_modes_override.py has its adjustments)
+    assert "reason" in refused(r, "gm", "move city:inf rammas-n")
 
 
 def test_trade_offer_counter_accept_withdraw_with_goods_locked():

@@ -251,6 +251,11 @@ async def test_an_undelivered_whisper_is_not_announced_in_the_channel(tmp_path):
         await asyncio.sleep(0.3)
         assert len(s.messages(w.cid)) == n  # no "could not send a direct message to <@bob>" in public
         assert not any(str(w.bob) in (m.content or "") for m in s.messages(w.cid)[n:])
+        # the sender is told, privately, that the whisper did not arrive
+        await r.wait_for_messages(2)
+        note = r.messages[-1]
+        assert note.ephemeral and "could not be delivered to **Evil**" in note.content
+        assert "meet at the gate" not in note.content
         s.assert_clean()
 
 

@@ -108,7 +108,11 @@ async def test_whisper_in_a_plain_game_is_refused(store):
     await svc.start(ctx(RED))
     out = await svc.whisper(ctx(BLUE), "good", "hi")
     assert not out.ok and "off" in out.reply.text
-    assert not (await svc.join(ctx(RED), "gm")).ok  # a plain game has no moderator's seat
+    assert not (await svc.join(ctx(BLUE), "gm")).ok  # not the creator, no Manage Server
+    before = (await store.live_game(ctx(RED).channel_id)).seq
+    assert (await svc.join(ctx(RED), "gm")).ok  # the lobby's moderator (engine/modes/gm.py)
+    row = await store.live_game(ctx(RED).channel_id)
+    assert row.ruleset == "risk-minas-tirith" and row.seq == before  # the game itself is unchanged
 
 
 async def test_help_mentions_modes_and_whispers(store):

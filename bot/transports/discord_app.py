@@ -172,7 +172,7 @@ async def deliver(interaction: discord.Interaction, out: Outcome, service: GameS
                     await channel.send(**kw)
         except discord.HTTPException:
             log.exception("could not post in channel %s", cid)
-    failed, quiet = [], []
+    failed, quiet, notes = [], [], []
     for uid, posts in out.dms.items():
         try:
             user = interaction.client.get_user(uid) or await interaction.client.fetch_user(uid)
@@ -181,6 +181,9 @@ async def deliver(interaction: discord.Interaction, out: Outcome, service: GameS
                     await user.send(**kw)
         except discord.HTTPException:
             (quiet if all(p.quiet for p in posts) else failed).append(uid)
+            notes += [p.undelivered for p in posts if p.undelivered and p.undelivered not in notes]
+    if notes:  # the caller hears privately that what they sent did not arrive (a whisper)
+        await interaction.followup.send("\n".join(notes)[:2000], ephemeral=True)
     if failed:
         who = ", ".join(f"<@{u}>" for u in failed)
         await interaction.followup.send(
@@ -218,7 +221,7 @@ class _Palantir:
 
     def __init__(self, cfg: Config, service: GameService | None = None, **shards):
         intents = discord.Intents.default()
-        intents.message_content = False
+        intents.message_content = bool(cfg.discord.keep_rooms)  # private rooms kept for the export
         super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None,
                          tree_cls=PalantirTree, **shards)
         self.cfg = cfg
@@ -301,6 +304,11 @@ class _Palantir:
         store = self.service.store
         sent = 0
         for item in await store.pending_outbox():
+            if item["payload"].get("board"):  # the status board, edited in place as it reads now
+                await self._edit_board(item["payload"]["board"])
+                await store.mark_sent(item["id"], self.service.clock())
+                sent += 1
+                continue
             try:
                 post = await self.service.outbox_post(item["payload"])
             except Exception:  # a drawing failure must not hold the notice back
@@ -322,6 +330,17 @@ class _Palantir:
             await store.mark_sent(item["id"], self.service.clock())
             sent += 1
         return sent
+
+    async def _edit_board(self, game_id: int) -> None:
+        edit = await self.service.board_edit(game_id)
+        if edit is None:
+            return
+        channel_id, message_id, text = edit
+        try:
+            channel = self.get_channel(channel_id) or await self.fetch_channel(channel_id)
+            await channel.get_partial_message(message_id).edit(content=text, allowed_mentions=discord.AllowedMentions.none())
+        except discord.HTTPException:  # deleted or out of reach: the next `/game status public:true` posts a new one
+            log.warning("could not edit the status board %s", message_id)
 
     async def close(self) -> None:
         if self._scheduler_task is not None:

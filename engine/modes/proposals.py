@@ -4,11 +4,13 @@ parse, or ``!`` before an order it refuses) becomes ``declare <text>``: a public
 <reason>`` or ``refuse <id> because <reason>``; without one, it takes effect once every other seat
 has accepted it (one refusal ends it). A ruling is an order like any other: logged with who made it
 and why, in ``/game log`` and the export, and replayed. ``accept``/``refuse`` of a pact id (``k1``)
-is the pact's (``talk.py``). Once accepted, the moderator (or the players, at tabletop) carry out
-its effect with the table's vocabulary."""
+is the pact's (``talk.py``). Once accepted, an order the engine refused only on a rule is carried
+out by the engine with that rule set aside where the ruleset can (``apply_overriding``: the SPI
+games' moves); otherwise the moderator (or the players, at tabletop) carry out its effect with the
+table's vocabulary."""
 from __future__ import annotations
 
-from engine.core import Event, InvalidOrder, OrderError
+from engine.core import Event, InvalidOrder, OrderError, clone
 from engine.modes import talk, trade, votes
 from engine.modes.common import Verb, free_text, is_gm, refuse, split_reason, table, title, with_reason
 
@@ -57,6 +59,34 @@ def proposal(st, did):
     return next((p for p in table(st)["proposals"] if p["id"] == did), None)
 
 
+def carry_out(rs, st, did) -> list[Event]:
+    """An accepted declared action (assist play) that the engine refused only on a rule
+    (IllegalOrder): applied with the rule check set aside where the ruleset can
+    (``RulesetBase.apply_overriding``), on a copy, so that nothing changes if it cannot. Returns
+    the events (with a first line saying so), or [] where the moderator carries it out by hand."""
+    p = proposal(st, did)
+    if rs.mode != "assist" or not p["objection"].startswith("illegal:"):
+        return []
+    trial = clone(st)
+    try:
+        events = rs.inner.apply_overriding(trial, p["seat"], p["text"])
+    except Exception:  # noqa: BLE001 (a rule the engine could not set aside: by hand, as ever; deterministic)
+        events = None
+    if events is None:
+        return []
+    st.clear()
+    st.update(trial)
+    proposal(st, did)["applied"] = True
+    return [Event(public=f"The engine carries out {did} as declared, the rule set aside by the ruling.")] + list(events)
+
+
+def _by_hand(rs, st, did) -> str:
+    p = proposal(st, did)
+    if p.get("applied") or not p["objection"].startswith("illegal:") or rs.mode != "assist":
+        return ""
+    return " The engine cannot carry it out: the moderator does, with the table's vocabulary."
+
+
 def _parse_ruling(verb):
     def parse(rs, st, seat, words):
         words, reason = split_reason(words)
@@ -101,13 +131,17 @@ def _apply_ruling(verb):
             return trade.apply_answer(st, seat, verb, args[0])
         if args[0].startswith("v"):
             return votes.apply_answer(rs, st, seat, verb, args)
-        p = proposal(st, args[0])
+        did = args[0]
         reason = " ".join(args[2:]) if len(args) > 2 else None
         if is_gm(seat):
+            done = carry_out(rs, st, did) if verb == "accept" else []  # before the ruling: it may swap the state
+            p = proposal(st, did)
             p["status"] = "accepted" if verb == "accept" else "refused"
             p["ruling"] = {"by": seat, "reason": reason}
+            hand = _by_hand(rs, st, did) if verb == "accept" else ""
             return [Event(public=f"Ruling on {p['id']} (`{public_text(rs, p['text'])}`): **{p['status']}** by the "
-                                 f"moderator: {reason}.")]
+                                 f"moderator: {reason}.{hand}")] + done
+        p = proposal(st, did)
         if verb == "refuse":
             p["status"] = "refused"
             p["ruling"] = {"by": seat, "reason": reason}
@@ -116,11 +150,14 @@ def _apply_ruling(verb):
         p["accepted_by"].append(seat)
         others = [s for s in rs.inner.seats if s != p["seat"]]
         line = f"{title(seat)} accepts declared action {p['id']}" + (f": {reason}" if reason else "") + "."
+        done: list[Event] = []
         if set(p["accepted_by"]) >= set(others):
+            done = carry_out(rs, st, did)
+            p = proposal(st, did)
             p["status"] = "accepted"
             p["ruling"] = {"by": "+".join(sorted(p["accepted_by"])), "reason": "every other seat accepted"}
-            line += f" Every other seat has: **accepted** (`{public_text(rs, p['text'])}`)."
-        return [Event(public=line)]
+            line += f" Every other seat has: **accepted** (`{public_text(rs, p['text'])}`).{_by_hand(rs, st, did)}"
+        return [Event(public=line)] + done
     return apply
 
 

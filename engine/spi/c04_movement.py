@@ -7,7 +7,7 @@ from __future__ import annotations
 from functools import cached_property
 from typing import Iterator
 
-from engine.core import Action, Dice, Event, IllegalOrder, InvalidOrder, State
+from engine.core import Action, Dice, Event, IllegalOrder, InvalidOrder, OrderError, State
 from engine.hexgrid import Hex, cheapest_path, reachable
 from engine.spi.common import _HEX, _phrase
 from engine.orders import Order
@@ -412,6 +412,31 @@ class Movement:
         state["ph"]["move_from"] = start  # for ``entered``: None when the move entered the map
         events.extend(self.after_move(state, seat, uids, ([start] if start else []) + path))
         return events
+
+    def apply_overriding(self, state: State, seat: str, text: str) -> list[Event] | None:
+        """A declared ``move`` the rules refuse, accepted by a ruling (engine/modes, assist play): carried
+        out as written, its path as given (one hex: straight there) and at no Movement Point cost, its
+        after-move effects as for any move. None for any other order, or where it cannot be: not the
+        seat's own units on the map, a hex off the map, set-up, a retreat pending, the game over."""
+        try:
+            action = self.parse_text(state, seat, text)
+        except OrderError:
+            return None
+        if (action.verb != "move" or seat not in self.seats or state["over"] or state["turn"] == 0
+                or state["pending"]):
+            return None
+        uids = [a for a in action.args if not _HEX.match(a)]
+        if not uids or any(self.units[u].side != seat or not self.on_map(state, u) for u in uids):
+            return None
+        action = self._complete_move(state, seat, action)
+        uids = [a for a in action.args if not _HEX.match(a)]
+        if any(self.units[u].side != seat or not self.on_map(state, u) for u in uids):
+            return None
+        path = [a for a in action.args if _HEX.match(a)]
+        if not path or any(Hex.parse(h) not in self.hexmap for h in path):
+            return None
+        action.memo["move"] = (self._move_key(state, seat, action.args), path, 0.0)
+        return self.apply(state, seat, action)
 
     def _parse_move(self, state: State, seat: str, words: list[str]) -> Action:
         ids = [w for w in words if not _HEX.match(w)]

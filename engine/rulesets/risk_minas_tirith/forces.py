@@ -4,6 +4,7 @@ area's name in an order."""
 from __future__ import annotations
 
 from engine.core import AmbiguousOrder, IllegalOrder, State
+from engine.rulesets.risk_minas_tirith.common import FROM_CODE, TITLES
 
 
 class ForcesMixin:
@@ -75,3 +76,40 @@ class ForcesMixin:
 
     def _leader_bonus(self, state: State, aid: str) -> bool:
         return bool(state["areas"][aid]["leaders"])
+
+    # ------------------------------------------------------------ the moderator's adjustments
+    def adjust(self, state: State, unit: str, to: str | None) -> str:
+        """The moderator's adjustment (engine/modes: `move <unit> <area> because <reason>`, `remove
+        <unit> because <reason>`): ``unit`` is a group on the map as the view names it, ``<area>:<code>``
+        (every battalion of that type there, ``city:inf``), or a leader's id. Moved to an area that is
+        empty or its own side's; removed, it counts as lost (How to do Battle: the other side's points)."""
+        aid, sep, code = unit.partition(":")
+        if sep:
+            t = FROM_CODE.get(code)
+            if aid not in self.board or t is None or not state["areas"][aid]["u"].get(t):
+                raise IllegalOrder(f"There is no unit `{unit[:20]}`.")
+            g, leaders = {t: state["areas"][aid]["u"][t]}, []
+            many = {"archer": "archers", "horse-archer": "horse archers", "troll": "trolls", "mumak": "mumakil"}
+            what = f"{g[t]} {(many.get(t, t) if g[t] > 1 else t).replace('-', ' ')}"
+        else:
+            aid = self._on_board(state, unit)
+            if aid is None:
+                raise IllegalOrder(f"There is no unit `{unit[:20]}`.")
+            g, leaders, what = {}, [unit], self._lname(unit)
+        side = state["areas"][aid]["side"]
+        if to is None:
+            self._remove(state, aid, g, leaders)
+            lost = state["lost"][side]
+            for t, n in g.items():
+                lost[t] = lost.get(t, 0) + n
+            lost["leaders"].extend(leaders)
+            return f"{TITLES[side]}'s {what} removed from {self._name(aid)} (lost)"
+        to = self._area(to)
+        if to == aid:
+            raise IllegalOrder(f"{what} is already in {self._name(aid)}.")
+        held = self._side_of(state, to)
+        if held not in (None, side):
+            raise IllegalOrder(f"{self._name(to)} is held by {TITLES[held]}: remove that force first.")
+        self._remove(state, aid, g, leaders)
+        self._add(state, to, side, g, leaders)
+        return f"{TITLES[side]}'s {what} moved {self._name(aid)} → {self._name(to)}"
