@@ -205,6 +205,22 @@ class StandardRules(Help, SetUp, Movement, Stacking, ZonesOfControl, Combat, Mis
         u = self.units[uid]
         return u.army or u.side
 
+    def view_head(self, state: State, own: str | None, title: str) -> dict:
+        """The keys every Standard Rules game's view begins with: the turn, the phase, who acts, the sides."""
+        return {
+            "ruleset": self.name,
+            "title": title,
+            "seat": own,
+            "turn": self.view_turn(state),
+            "turns": self.sequence["turns"],
+            "night": self.is_night(state),
+            "phase": state["step"],
+            "phase_title": self.phase_title(state),
+            "active": self.active_seats(state),
+            "done": list(state["done"]),
+            "sides": {s: {"title": self.title_of(s), "color": self.side_colors[s]} for s in self.seats},
+        }
+
     def army_now(self, state: State, uid: str) -> str:
         """The army a unit counts for now: its own, or, once control passed to another seat
         (``side_of``; Sauron 16.69), that seat's, whose demoralization it then shares."""

@@ -297,17 +297,7 @@ class Celebrant(CelebrantSetUp, Reinforcements, Chits, Terrain, CombatAmendments
             for s in SEATS:
                 chits[s] = (eo["west"] if s == "westernesse" else eo["shadow"]) if eo["revealed"] else "face down"
         v = {
-            "ruleset": self.name,
-            "title": "Field of Celebrant",
-            "seat": own,
-            "turn": self.view_turn(state),
-            "turns": self.sequence["turns"],
-            "night": self.is_night(state),
-            "phase": state["step"],
-            "phase_title": self.phase_title(state),
-            "active": self.active_seats(state),
-            "done": list(state["done"]),
-            "sides": {s: {"title": SIDE_TITLES[s], "color": SIDE_COLORS[s]} for s in SEATS},
+            **self.view_head(state, own, "Field of Celebrant"),
             "units": units,
             "markers": markers,
             "gates": {},

@@ -242,17 +242,7 @@ class Gondor(GondorSetUp, City, Reinforcements,  # Gondor's own (13.0, 15.0, 14.
         dem = self.charts_for(state)["demoralization"]
         armies = self.gondor_charts["armies"]
         v = {
-            "ruleset": self.name,
-            "title": "Gondor",
-            "seat": own,
-            "turn": self.view_turn(state),
-            "turns": self.sequence["turns"],
-            "night": self.is_night(state),
-            "phase": state["step"],
-            "phase_title": self.phase_title(state),
-            "active": self.active_seats(state),
-            "done": list(state["done"]),
-            "sides": {s: {"title": SIDE_TITLES[s], "color": SIDE_COLORS[s]} for s in SEATS},
+            **self.view_head(state, own, "Gondor"),
             "units": units,
             "markers": list(state["markers"]),
             "gates": dict(state["gates"]),

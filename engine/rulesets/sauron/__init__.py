@@ -289,17 +289,7 @@ class Sauron(SauronSetUp, Reinforcements, Gates, OneRing, Narsil, MortalCombat, 
             gates = {str(hs): "sauron" for hs, t in self.hexmap.hexsides.items() if t == "gate"}
         armies = self.raw(state)["armies"]
         v = {
-            "ruleset": self.name,
-            "title": "Sauron",
-            "seat": own,
-            "turn": self.view_turn(state),
-            "turns": self.sequence["turns"],
-            "night": self.is_night(state),
-            "phase": state["step"],
-            "phase_title": self.phase_title(state),
-            "active": self.active_seats(state),
-            "done": list(state["done"]),
-            "sides": {s: {"title": SIDE_TITLES[s], "color": SIDE_COLORS[s]} for s in SEATS},
+            **self.view_head(state, own, "Sauron"),
             "units": units,
             "markers": markers,
             "gates": gates,
