@@ -228,6 +228,7 @@ class RulesetBase:
     seats: tuple[str, ...] = ()
     optional_seats: tuple[str, ...] = ()  # seats a game may start without (the moderator's ``gm``)
     mode: str = "enforced"  # the level of play (engine/modes wraps a ruleset for another)
+    default_mode: str | None = None  # the level of play `/game new` picks when none is asked (None: unwrapped)
     turn_order: tuple[str, ...] = ()  # a fixed player-turn order, if the game declares one (3-5 seats)
     board_kind: str = "hex"  # "hex" or "area": which ``Board`` the game has
     has_odds: bool = False  # ``odds`` answers (else /odds says it is not available)

@@ -44,6 +44,7 @@ class ModedRuleset(RulesetBase):
         self.hexmap = inner.hexmap
         self.board = inner.board
         self.turn_order = inner.turn_order
+        self.optional_seats = (*inner.optional_seats, GM)  # a seat the game may lack (wotr's rohan), and gm
 
     # ---------------------------------------------------------------- delegated as they are
     def game_board(self):
