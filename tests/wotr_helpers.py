@@ -34,3 +34,28 @@ def put(g: Game, cid: str, hx: str) -> None:
 
 def texts(events) -> str:
     return " ".join(e.public for e in events)
+
+
+def fix_dice(monkeypatch, values):
+    """The next dice the game draws are ``values`` (a test of a rule's thresholds)."""
+    from engine.core import Dice
+    queue = list(values)
+
+    class Fixed(Dice):
+        def randint(self, lo, hi, label=""):
+            v = queue.pop(0)
+            self.rolls.append({"n": -1, "sides": hi - lo + 1, "value": v, "label": label})
+            return v
+
+    import engine.rulesets.wotr.aa_ring as a
+    import engine.rulesets.wotr.cc_diplomacy as c
+    import engine.rulesets.wotr.hidden_movement as h
+    for m in (a, c, h):
+        monkeypatch.setattr(m, "Dice", Fixed)
+    return queue
+
+
+def ring_to(g, cid, wearing=False):
+    """Give the Ring (a test's set-up)."""
+    g.state["ring"]["bearer"] = cid
+    g.state["ring"]["wearing"] = wearing
