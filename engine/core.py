@@ -236,6 +236,11 @@ class RulesetBase:
     hexmap = None  # a hex game's map (``engine.maps.HexMap``)
     board = None  # an area game's board (with ``areas``)
 
+    def game_turn_order(self, state: State) -> tuple[str, ...]:
+        """The player-turn order of this game (tabletop play follows it): ``turn_order`` unless the game's
+        options change it (War of the Ring's four-player game has no Rohan turn)."""
+        return self.turn_order
+
     def help_topics(self) -> tuple[str, ...]:
         """The `/help topic:` names this game answers (autocompleted), beyond its general help."""
         return ("orders", "phases", "setup", "secrets")

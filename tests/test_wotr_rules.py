@@ -354,3 +354,14 @@ def test_five_player_gondor_attacking_rohan_is_recorded():
     g.play("gondor", "move gon-mt W2728")
     _, ev = g.play("gondor", "attack W2728")
     assert g.state["rohan_attacked"] and "Gondor has attacked Rohan" in texts(ev)
+
+
+def test_sequence_of_play_tabletop_follows_the_four_player_order():
+    rs = get_ruleset("wotr@tabletop")
+    g = __import__("engine.core", fromlist=["Game"]).Game.new(rs, {"players": "4", "mode": "tabletop"}, "t")
+    seen = []
+    for _ in range(5):
+        [s] = g.active_seats()
+        seen.append(s)
+        g.play(s, "done")
+    assert seen == ["saruman", "fellowship", "gondor", "dark-power", "saruman"]

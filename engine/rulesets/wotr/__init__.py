@@ -61,6 +61,9 @@ class WarOfTheRing(SetupMixin, SequenceMixin, RingMixin, EventsMixin, DiplomacyM
     def __init__(self):
         self.board = Board.load()
 
+    def game_turn_order(self, state):
+        return order(state)  # Sequence of Play 1 or 2, by the number of players
+
     # ------------------------------------------------------------------ helpers the parts share
     def _usage(self, verb) -> InvalidOrder:
         return InvalidOrder(f"usage: `{USAGE[verb]}`")
