@@ -83,7 +83,7 @@ def test_aa2_gondor_plays_075_only_with_boromir_in_the_ringbearers_hex():
         g.play("gondor", "event 075")
     put(g, "boromir", "W2010")
     g.play("gondor", "event 075")  # at any time: here in the Ring Phase
-    assert g.state["boromir_attempted"] and g.state["ring"]["seizure"] == "frodo"
+    assert g.state["boromir_attempted"] and g.state["ring"]["seizure"] == {"from": "frodo", "by": "boromir"}
 
 
 def test_ee_rohan_may_not_play_075_and_bb1_gondor_not_096_or_092():
@@ -229,3 +229,31 @@ def test_dd1_ruler_turned_semi_ringwraith_eliminates_gondor_but_not_rohan():
     with pytest.raises(IllegalOrder, match=r"rule DD\.1"):
         g.play("gondor", "move gon-mt E0127")
     g.play("gondor", "move roh-ed W2829")  # Rohan's units still move
+
+
+def test_aa1_denethor_may_attempt_to_seize_the_ring_by_m3_and_ee_no_rohan_character_may():
+    g = new(4)
+    put(g, "frodo", MT)
+    to_phase(g, "turn", "gondor")
+    put(g, "theoden", MT)
+    with pytest.raises(IllegalOrder, match=r"rule EE"):
+        g.play("gondor", "seize theoden")  # Gondor controls him in the four-player game: still never
+    with pytest.raises(IllegalOrder, match="075"):
+        g.play("gondor", "seize boromir")
+    g.play("gondor", "seize denethor")
+    with pytest.raises(IllegalOrder):
+        g.play("gondor", "seizure lost")  # the Ringbearer's seat answers
+    g.play("fellowship", "seizure lost")
+    assert g.state["ring"]["bearer"] == "denethor" and g.state["ring"]["gondor_had"]
+
+
+def test_aa2b_the_demand_lapses_while_the_ringbearer_is_captured():
+    g = new(4)
+    g.play("gondor", "demand on")
+    assert RS._demand_in_force(g.state)
+    g.play("fellowship", "prisoner frodo on")
+    assert not RS._demand_in_force(g.state)
+    g.play("fellowship", "prisoner frodo off")
+    assert RS._demand_in_force(g.state)
+    ring_to(g, "gollum" if "gollum" in g.state["chars"] else "mouth")  # (a.) not a Fellowship character
+    assert not RS._demand_in_force(g.state)

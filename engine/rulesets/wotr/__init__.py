@@ -41,7 +41,7 @@ USAGE = {
     "mobilize": "mobilize <nation>", "draw": "draw <nnn>|none", "event": "event <nnn> [note]",
     "nullify": "nullify 093", "search": "search <province>:<nazgul> [<province>:<nazgul> ...]",
     "demand": "demand on|off", "ring": "ring on|off|to <character>", "nazgul": "nazgul control|gain",
-    "seizure": "seizure held|lost", "wraith": "wraith <character>", "palantir": "palantir <character>",
+    "seizure": "seizure held|lost", "seize": "seize <your character>", "prisoner": "prisoner <character> on|off", "wraith": "wraith <character>", "palantir": "palantir <character>",
     "paths": "paths", "mind-battle": "mind-battle sauron|saruman", "ally": "ally <seat>",
     "dissolve": "dissolve <seat>", "barter": "barter <seat> <terms>", "agree": "agree <barter id>",
     "item": "item <card> <character>", "use": "use <card> <character>",
@@ -167,7 +167,7 @@ class WarOfTheRing(SetupMixin, SequenceMixin, RingMixin, EventsMixin, DiplomacyM
             out += [f"mobilize {n}" for n in st["mobilized"]]
             out += [f"event {c}" for c in st["hands"].get(seat, [])]
             out += [f"ally {s}" for s in self._playing(st)]
-        if st["ring"]["seizure"] and seat == "fellowship":
+        if st["ring"]["seizure"] and seat == self._ring_seat(st):
             out += ["seizure held", "seizure lost"]
         if "075" in st["hands"].get(seat, []):
             out.append("event 075")

@@ -127,29 +127,81 @@ class RingMixin:
         return [Event(public=text, section=S_AA1, rolls=d.rolls)]
 
     # ------------------------------------------------------------------ AA.2: the seizure and the transfer
+    def _p_seize(self, st, seat, w):
+        """AA.1: Denethor (and the ruler of Gondor) may attempt to seize the Ring by M.3; EE: no Rohan
+        character may; Boromir's attempt is Event 075 (AA.2). Other seats' characters by the base game."""
+        if len(w) != 1:
+            raise self._usage("seize")
+        cid = self._char(st, w[0])
+        c = st["chars"][cid]
+        if cid == "boromir":
+            raise refuse("Boromir's attempt is Event Card 075", S_AA2)
+        if c["seat"] != seat or not c["alive"]:
+            raise refuse(f"{c['name']} is not one of your living characters")
+        if c["side"] == "rohan":
+            raise refuse("none of the Rohan characters may attempt to seize the Ring", S_EE)
+        if c["side"] == "gondor" and cid not in ("denethor", self._ruler(st)):
+            raise refuse("in Gondor, Denethor (or the ruler after him) attempts to seize the Ring", S_AA1)
+        b = self._bearer(st)
+        if st["ring"]["seizure"] is not None:
+            raise refuse("a seizure is pending")
+        if b is None or b == cid or hex_of(st, b) != c["hex"]:
+            raise refuse("a seizure is attempted in the Ringbearer's hex (M.3)")
+        self._turn_of(st, seat, "seizing the Ring")
+        return (cid,)
+
+    def _a_seize(self, st, seat, args):
+        st["ring"]["seizure"] = {"from": st["ring"]["bearer"], "by": args[0]}
+        return [Event(public=f"{st['chars'][args[0]]['name']} attempts to seize the Ring (M.3 at the table): "
+                             f"{title(self._ring_seat(st))} answers `seizure held` or `seizure lost`.", section=S_AA1)]
+
     def _p_seizure(self, st, seat, w):
         if len(w) != 1 or w[0] not in ("held", "lost"):
             raise self._usage("seizure")
         if st["ring"]["seizure"] is None:
-            raise refuse("no seizure of the Ring is pending (Event 075)", S_AA2)
-        if seat != "fellowship":
-            raise refuse("the Fellowship answers Boromir's attempt (by M.3 and E.5 at the table)", S_AA2)
+            raise refuse("no seizure of the Ring is pending", S_AA2)
+        if seat != self._ring_seat(st):
+            raise refuse("the Ringbearer's seat answers the attempt (by M.3 and E.5 at the table)", S_AA2)
         return (w[0],)
 
     def _a_seizure(self, st, seat, args):
         r = st["ring"]
-        victim = r["seizure"]
+        victim, by = r["seizure"]["from"], r["seizure"]["by"]
         r["seizure"] = None
+        who = st["chars"][by]["name"]
         if args[0] == "held":
-            return [Event(public=f"Boromir fails to seize the Ring; {st['chars'][victim]['name']} keeps it.",
-                          section=S_AA2)]
+            return [Event(public=f"{who} fails to seize the Ring; {st['chars'][victim]['name']} keeps it.",
+                          section=S_AA2 if by == "boromir" else S_AA1)]
+        r["bearer"], r["wearing"] = by, False
+        if by != "boromir":
+            return [Event(public=f"{who} seizes the Ring from {st['chars'][victim]['name']}.", section=S_AA1)] + \
+                self._after_ring_change(st)
         b = st["chars"]["boromir"]
-        r["bearer"], r["wearing"] = "boromir", False
         # Boromir leaves the Fellowship: a Gondor character on the map (ruling, docs/wotr.md)
         b["seat"], b["hidden"], b["located"], b["spotted"] = "gondor", False, [], []
         ev = [Event(public=f"Boromir seizes the Ring at {b['hex']}! He leaves the Fellowship and is moved by Gondor "
                            "(AA.2; E.5 with the variant's exceptions: Ring Rating 3).", section=S_AA2, reveals=True)]
         return ev + self._after_ring_change(st) + self._try_transfer(st)
+
+    # ------------------------------------------------------------------ the Ringbearer captured (AA.2 b)
+    def _p_prisoner(self, st, seat, w):
+        if len(w) != 2 or w[1] not in ("on", "off"):
+            raise self._usage("prisoner")
+        cid = self._char(st, w[0])
+        if st["chars"][cid]["seat"] != seat and seat not in self.active_seats(st):
+            raise refuse("a capture is recorded by the character's seat, or by the seat to act")
+        if (cid in st["prisoners"]) == (w[1] == "on"):
+            raise refuse("so recorded already")
+        return (cid, w[1])
+
+    def _a_prisoner(self, st, seat, args):
+        cid, on = args[0], args[1] == "on"
+        if on:
+            st["prisoners"].append(cid)
+        else:
+            st["prisoners"].remove(cid)
+        name = st["chars"][cid]["name"]
+        return [Event(public=f"{name} is {'captured' if on else 'free again'} (the base game's ruling).")]
 
     def _try_transfer(self, st) -> list[Event]:
         """AA.2 (c): Boromir in Minas Tirith with the Ring, not wearing it, Denethor alive there: 1-3 gives

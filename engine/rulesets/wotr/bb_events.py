@@ -67,7 +67,7 @@ class EventsMixin:
         if card == "075":
             st["boromir_attempted"] = True
             st["demand"] = False
-            st["ring"]["seizure"] = st["ring"]["bearer"]
+            st["ring"]["seizure"] = {"from": st["ring"]["bearer"], "by": "boromir"}
             ev.append(Event(public="Boromir attempts to seize the Ring (M.3 at the table): the Fellowship answers "
                                    "`seizure held` or `seizure lost`.", section=S_AA2))
         return ev

@@ -43,6 +43,7 @@ class HiddenMixin:
         b = st["ring"]["bearer"]
         return bool(st["demand"] and b in st["chars"] and st["chars"][b]["side"] == "fellowship"
                     and st["chars"][b]["seat"] == "fellowship" and st["chars"][b]["alive"]
+                    and b not in st["prisoners"]
                     and not st["boromir_attempted"] and st["players"] in (4, 5))
 
     def _p_demand(self, st, seat, w):

@@ -43,7 +43,7 @@ class SetupMixin:
               "alliances": [], "offers": [], "permanent": [], "barters": [],
               "commands": {}, "mind_battle": 0, "restrained": 0, "shadow_lost": 0,
               "control": {}, "held": {"gondor": True, "rohan": True, "rohan_mt": True},
-              "rohan_attacked": False, "claims": [], "ruler_seen": "denethor", "king_seen": "theoden"}
+              "rohan_attacked": False, "claims": [], "prisoners": [], "ruler_seen": "denethor", "king_seen": "theoden"}
         for cid, c in forces["characters"].items():
             st["chars"][cid] = {"name": c["name"], "seat": seat_of_side(st, c["side"]), "side": c["side"],
                                 "race": c["race"], "hex": c["hex"], "alive": True, "hidden": cid in NINE,

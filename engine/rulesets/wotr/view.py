@@ -142,7 +142,8 @@ class ViewMixin:
         if t == "ring":
             return ("**The Ring** (AA, DD.1, EE): `ring on|off` (Ring Phase), `ring to <character>`, `nazgul control` "
                     "(Gondor's ruler in Minas Tirith with the Palantir wearing the Ring: 1-4, heirs at -1), "
-                    "`event 075` (Boromir with the Ringbearer), `seizure held|lost`, `mind-battle sauron|saruman`, "
+                    "`event 075` (Boromir with the Ringbearer), `seize <character>` (M.3; never a Rohan character), `seizure held|lost` (the Ringbearer's seat), "
+                    "`prisoner <c> on|off`, `mind-battle sauron|saruman`, "
                     "`nullify 093`, `wraith <character>`, `palantir <character>`.")
         if t == "search":
             return ("**Search** (Hidden Movement): `search south-ithilien:3 gorgoroth:1`. 2d6 per province; clear/desert "
@@ -152,7 +153,8 @@ class ViewMixin:
                 "`move <piece> <hex> [<hex>...]`, `attack <hex>`, `lose <unit> <sp>`, `kill <character>`, "
                 "`capture <place>`, `challenge <yours> <theirs>`, `command <hex> <character|nazgul>`, "
                 "`mobilize <nation>`, `draw <nnn>`, `event <nnn>`, `search <province>:<n>`, `demand on|off`, "
-                "`ring on|off|to <c>`, `nazgul control|gain`, `seizure held|lost`, `mind-battle sauron|saruman`, "
+                "`ring on|off|to <c>`, `nazgul control|gain`, `seize <character>` (M.3; never a Rohan character), `seizure held|lost` (the Ringbearer's seat), "
+                    "`prisoner <c> on|off`, `mind-battle sauron|saruman`, "
                 "`nullify 093`, `ally <seat>`, `dissolve <seat>`, `barter <seat> <terms>`, `agree <b#>`, "
                 "`item <card> <character>`, `use <card> <character>`, `paths`, `palantir <c>`, `wraith <c>`, "
                 "`claim`, `done`. Topics: phases, setup, secrets, ring, search.")
