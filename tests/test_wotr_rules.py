@@ -365,3 +365,13 @@ def test_sequence_of_play_tabletop_follows_the_four_player_order():
         seen.append(s)
         g.play(s, "done")
     assert seen == ["saruman", "fellowship", "gondor", "dark-power", "saruman"]
+
+
+def test_dd2_gg2_the_commander_of_each_stack_is_worked_out_for_every_seat_to_see():
+    g = new(5)
+    v = RS.view(g.state, None)["commanders"]
+    assert v["E0228"] == "Denethor II" and v["W2728"] == "Theoden" and v["E0630"] == "Faramir"
+    put(g, "boromir", "W2836")  # hidden Boromir with the Swan knights: Gondor sees him command, the public not
+    assert RS.view(g.state, "gondor")["commanders"]["W2836"] == "Boromir"
+    assert "W2836" not in RS.view(g.state, None)["commanders"]
+    assert "W2836" not in RS.view(g.state, "dark-power")["commanders"]

@@ -111,6 +111,27 @@ class SuccessionMixin:
                 return f"Eowyn leads armies with her Morale only as Queen of Rohan ({S_GG1})"
         return None
 
+    def _stack_commanders(self, st, seat_view) -> dict:
+        """DD.2 and GG.2 worked out for every stack of Gondor or Rohan units: the character who must command
+        it, where the rule names one (a seat's own choice by `command` otherwise). Only characters the
+        viewer may see count (a hidden Boromir is not shown to the public)."""
+        out = {}
+        hexes = sorted({u["hex"] for u in st["units"].values() if u["sp"] > 0 and u["nation"] in ("gondor", "rohan")})
+        for hx in hexes:
+            nations = {st["units"][u]["nation"] for u in units_in(st, hx)}
+            here = [c for c, d in st["chars"].items() if d["alive"] and d["hex"] == hx
+                    and self._sees_char(st, seat_view, c)]
+            must = None
+            if "gondor" in nations:
+                must = next((c for c in ("denethor", "boromir", "faramir") if c in here), None)
+            if must is None and "rohan" in nations:
+                must = next((c for c in ("theoden", "theodred") if c in here), None)
+            chosen = next((v for k, v in st["commands"].items() if k.endswith(":" + hx)), None)
+            if must or chosen:
+                who = must or chosen
+                out[hx] = "a Nazgul" if who == "nazgul" else st["chars"][who]["name"]
+        return out
+
     def _rohan_may_defer(self, st, who, cmd, king) -> bool:
         """GG.2: allied with the Fellowship any Rohan character may defer to Gandalf; with Saruman to Saruman;
         with Gondor the King (Queen) to the ruler of Gondor and a lesser one to any Gondor character."""

@@ -73,7 +73,7 @@ class ViewMixin:
              "played": [dict(p) for p in st["played"]], "hand_sizes": {s: len(h) for s, h in st["hands"].items()},
              "items": items, "shadow_points_lost": st["shadow_lost"], "claims": list(st["claims"]),
              "dead": sorted(c["name"] for c in st["chars"].values() if not c["alive"]),
-             "wraiths": list(st["wraiths"]), "over": st["over"]}
+             "wraiths": list(st["wraiths"]), "commanders": self._stack_commanders(st, seat), "over": st["over"]}
         if seat in self.seats or seat == "gm":
             v["seat"] = seat
             if seat in st["hands"]:
