@@ -76,3 +76,32 @@ async def test_search_results_by_dm_to_the_searcher_only(store):
         [out.notice.text if out.notice else "", out.reply.text if not out.ephemeral else ""]
     assert any("The results go to the Dark Power alone" in t for t in channel)
     assert not any("nobody located" in t for t in channel)
+
+
+async def test_export_hides_the_walk_until_the_end_and_then_verifies(store):
+    import json
+
+    from bot.verify import verify_export
+    svc = await started(store, "turns=1")
+    for _ in range(60):
+        row = await store.live_game(7)
+        if row is None:  # over
+            break
+        game = await svc.load(row)
+        seat = game.active_seats()[0]
+        ph = game.state["phase"]
+        if ph == "turn" and seat == "fellowship" and game.state["chars"]["frodo"]["hex"] == "W2010":
+            text = "move frodo W1911 W1814"
+        elif ph == "search" and seat == "dark-power":
+            text = "search hollin:2"
+        else:
+            text = "draw none" if ph == "events" else "done"
+        assert (await svc.order(ctx(USERS[seat]), text)).ok, text
+        if text.startswith("move"):
+            mid = await svc.export_data(await store.live_game(7))
+            assert "W1814" not in json.dumps(mid) and "move (a hidden character)" in json.dumps(mid)
+    row = await store.latest_game(7)
+    data = await svc.export_data(row)
+    assert "move frodo W1911 W1814" in data["orders"]  # revealed once the game is over
+    ok, lines = verify_export(data)
+    assert ok, lines
