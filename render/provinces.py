@@ -14,7 +14,20 @@ SEAT_COLORS = {"fellowship": (46, 125, 50), "dark-power": (30, 30, 30), "saruman
 PANEL_W = 320
 
 
+class _Laid:
+    """A board from a view's own ``layout`` (a game on its group's own map)."""
+
+    def __init__(self, layout):
+        from types import SimpleNamespace
+        self.width, self.height = layout["width"], layout["height"]
+        self.areas = {p[0]: SimpleNamespace(id=p[0], name=p[1], poly=((p[2], p[3]), (p[4], p[3]), (p[4], p[5]),
+                                                                         (p[2], p[5]))) for p in layout["provinces"]}
+        self.ids = list(self.areas)
+
+
 def render_view(view: dict, board, *, around: str | None = None) -> bytes:
+    if view.get("layout"):
+        board = _Laid(view["layout"])
     W, H = board.width, board.height
     img = Image.new("RGB", (W + PANEL_W, H), (244, 240, 228))
     d = ImageDraw.Draw(img)

@@ -59,7 +59,7 @@ class WarOfTheRing(SetupMixin, SequenceMixin, RingMixin, EventsMixin, DiplomacyM
     board_kind = "area"
 
     def __init__(self):
-        self.board = Board.load()
+        self.board = Board.load()  # the reconstructed map; a game may carry its group's own
 
     def game_turn_order(self, state):
         return order(state)  # Sequence of Play 1 or 2, by the number of players
@@ -77,9 +77,13 @@ class WarOfTheRing(SetupMixin, SequenceMixin, RingMixin, EventsMixin, DiplomacyM
             return cands[0]
         raise InvalidOrder(f"no character `{word[:20]}`")
 
-    def _hex(self, word) -> str:
+    def _bd(self, st) -> Board:
+        """The game's map: the reconstructed one, or the group's own (`charts=`, a map file)."""
+        return self.board if not st.get("map") else Board.from_text(st["map"])
+
+    def _hex(self, st, word) -> str:
         try:
-            return self.board.hex(word)
+            return self._bd(st).hex(word)
         except ValueError as e:
             raise InvalidOrder(str(e)) from None
 
@@ -146,24 +150,24 @@ class WarOfTheRing(SetupMixin, SequenceMixin, RingMixin, EventsMixin, DiplomacyM
             return ["draw none", "draw 075", "draw 093", "draw 041"]
         if act and ph == "search":
             n = self._search_strength(st, seat)
-            out += [f"search {p}:{n}" for p in self.board.areas] + ["done"]
+            out += [f"search {p}:{n}" for p in self._bd(st).areas] + ["done"]
             return out
         if act:
             out.append("done")
         if act and ph == "ring":
             out += ["ring on", "ring off", "nazgul control", "mind-battle sauron", "mind-battle saruman"]
         if act and ph == "turn":
-            places = list(self.board.places.values())
+            places = list(self._bd(st).places.values())
             for cid, c in st["chars"].items():
                 if c["alive"] and self._mover(st, cid) == seat:
-                    prov = self.board.areas[self.board.province_of[c["hex"]]]
+                    prov = self._bd(st).areas[self._bd(st).province_of[c["hex"]]]
                     out += [f"move {cid} {h}" for h in (*prov.hexes, *places) if h != c["hex"]]
             for uid, u in st["units"].items():
                 if u["sp"] > 0 and self._unit_seat(st, uid) == seat:
-                    prov = self.board.areas[self.board.province_of[u["hex"]]]
+                    prov = self._bd(st).areas[self._bd(st).province_of[u["hex"]]]
                     out += [f"move {uid} {h}" for h in (*prov.hexes, *places) if h != u["hex"]]
                     out.append(f"attack {u['hex']}")
-            out += [f"capture {p}" for p in self.board.places]
+            out += [f"capture {p}" for p in self._bd(st).places]
             out += [f"mobilize {n}" for n in st["mobilized"]]
             out += [f"event {c}" for c in st["hands"].get(seat, [])]
             out += [f"ally {s}" for s in self._playing(st)]

@@ -33,7 +33,7 @@ class RingMixin:
         """AA.1: the ruler of Gondor must be in Minas Tirith, with the Palantir, wearing the Ring *at the
         start of the Ring Phase*: recorded then, and read by `nazgul control`."""
         r = self._ruler(st)
-        ok = bool(r and st["chars"][r]["race"] != "man-rohan" and hex_of(st, r) == self.board.places["minas-tirith"]
+        ok = bool(r and st["chars"][r]["race"] != "man-rohan" and hex_of(st, r) == self._bd(st).places["minas-tirith"]
                   and st["palantir"] == r and st["ring"]["bearer"] == r and st["ring"]["wearing"]
                   and not st["gondor_out"])
         return {"ruler": r, "nazgul": ok}
@@ -207,7 +207,7 @@ class RingMixin:
         """AA.2 (c): Boromir in Minas Tirith with the Ring, not wearing it, Denethor alive there: 1-3 gives
         the Ring to Denethor, else Boromir puts it on; one is added for each earlier failure. Once a turn."""
         r = st["ring"]
-        mt = self.board.places["minas-tirith"]
+        mt = self._bd(st).places["minas-tirith"]
         if not (r["bearer"] == "boromir" and not r["wearing"] and hex_of(st, "boromir") == mt
                 and alive(st, "denethor") and hex_of(st, "denethor") == mt and r["transfer_turn"] != st["turn"]):
             return []

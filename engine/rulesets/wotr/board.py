@@ -3,7 +3,9 @@
 (`/game map around:` takes a province); the hexes are where pieces stand."""
 from __future__ import annotations
 
+import hashlib
 import re
+import tomllib
 from dataclasses import dataclass
 
 from engine.rulesets.wotr.common import load_toml
@@ -72,3 +74,50 @@ class Board:
         if len(cands) == 1:
             return cands[0]
         raise ValueError(f"no province `{word[:20]}`; provinces: {', '.join(self.areas)}")
+
+    # ------------------------------------------------------------------ a group's own map
+    REQUIRED_PROVINCES = ("gorgoroth", "nurn", "south-ithilien", "north-ithilien", "east-emnet")
+
+    @classmethod
+    def from_text(cls, text: str) -> "Board":
+        """A group's map file (the schema of data/map.toml), checked: the places the victory conditions and
+        magic cards name, the provinces the rules name, E0630 in South Ithilien and W3022 in East Emnet
+        (seed:001). ValueError with a short reason otherwise. Cached by its text."""
+        key = hashlib.sha256(text.encode()).hexdigest()
+        if key in _CACHE:
+            return _CACHE[key]
+        try:
+            data = tomllib.loads(text)
+        except tomllib.TOMLDecodeError as e:
+            raise ValueError(f"the map file is not TOML: {str(e)[:120]}") from None
+        default = load_toml("map.toml")
+        data.setdefault("terrains", default["terrains"])
+        if not isinstance(data.get("provinces"), dict) or not isinstance(data.get("places"), dict):
+            raise ValueError("the map file needs [provinces.<id>] tables and a [places] table")
+        if set(data["places"]) != set(default["places"]):
+            raise ValueError("the map's [places] are exactly: " + ", ".join(sorted(default["places"])))
+        try:
+            for pid, p in data["provinces"].items():
+                if not isinstance(p.get("hexes"), dict) or not isinstance(p.get("name"), str):
+                    raise ValueError(f"province {pid[:20]} needs a name and hexes")
+                p.setdefault("cell", [0, 0])
+            b = cls(data)
+        except (KeyError, TypeError) as e:
+            raise ValueError(f"the map file is incomplete ({str(e)[:60]})") from None
+        for pid in cls.REQUIRED_PROVINCES:
+            if pid not in b.areas:
+                raise ValueError(f"the map needs the province `{pid}` (the variant's rules name it)")
+        if b.province_of.get("E0630") != "south-ithilien" or b.province_of.get("W3022") != "east-emnet":
+            raise ValueError("the seed puts E0630 in South Ithilien and W3022 in East Emnet")
+        if len(_CACHE) > 32:
+            _CACHE.clear()
+        _CACHE[key] = b
+        return b
+
+    def layout(self) -> dict:
+        """What the province picture needs (a game on its group's own map carries it in its views)."""
+        return {"width": self.width, "height": self.height,
+                "provinces": [[a.id, a.name, *a.poly[0], *a.poly[2]] for a in self.areas.values()]}
+
+
+_CACHE: dict[str, Board] = {}

@@ -20,7 +20,7 @@ class SuccessionMixin:
         hx = hex_of(st, cid)
         if hx is None:
             return False
-        if hx == self.board.places["minas-tirith"]:
+        if hx == self._bd(st).places["minas-tirith"]:
             return True
         return any(st["units"][u]["nation"] == "gondor" for u in units_in(st, hx))
 
@@ -42,7 +42,7 @@ class SuccessionMixin:
         Fellowship takes effect."""
         if st["king"] or alive(st, "denethor") or alive(st, "boromir") or not st["paths"] or not alive(st, "aragorn"):
             return []
-        if hex_of(st, "aragorn") != self.board.places["minas-tirith"]:
+        if hex_of(st, "aragorn") != self._bd(st).places["minas-tirith"]:
             return []
         st["king"] = "aragorn"
         a = st["chars"]["aragorn"]
@@ -150,7 +150,7 @@ class SuccessionMixin:
         if len(w) != 2:
             raise self._usage("command")
         self._turn_of(st, seat, "naming a commander")
-        hx = self._hex(w[0])
+        hx = self._hex(st, w[0])
         cmd = "nazgul" if w[1].lower() == "nazgul" else self._char(st, w[1])
         err = self._command_error(st, seat, hx, cmd)
         if err:
@@ -199,7 +199,7 @@ class SuccessionMixin:
         if hex_of(st, a) != hex_of(st, b) or st["chars"][b]["hidden"] and not self._sees_char(st, seat, b):
             raise refuse("individual combat is between characters in the same hex")
         if a == "faramir" and not self._mobilized(st, "gondor"):
-            if self.board.province_of[hex_of(st, a)] not in ("south-ithilien", "north-ithilien"):
+            if self._bd(st).province_of[hex_of(st, a)] not in ("south-ithilien", "north-ithilien"):
                 raise refuse("before Gondor mobilizes, Faramir fights only in Ithilien", S_MOB)
         return (a, b)
 

@@ -37,7 +37,7 @@ class ForcesMixin:
             raise self._usage("move")
         self._turn_of(st, seat, "moving")
         kind, mid = self._piece(st, w[0])
-        path = [self._hex(h) for h in w[1:]]
+        path = [self._hex(st, h) for h in w[1:]]
         if len(path) > 20:
             raise refuse("a path of 20 hexes at most")
         if kind == "c":
@@ -92,7 +92,7 @@ class ForcesMixin:
         if len(w) != 1:
             raise self._usage("attack")
         self._turn_of(st, seat, "attacking")
-        hx = self._hex(w[0])
+        hx = self._hex(st, w[0])
         mine = [u for u in units_in(st, hx) if self._unit_seat(st, u) == seat] + \
             [c for c, d in st["chars"].items() if d["alive"] and d["hex"] == hx and d["seat"] == seat]
         if not mine:
@@ -107,7 +107,7 @@ class ForcesMixin:
                          S_CC1)
         if seat in ("gondor",) and not self._mobilized(st, "gondor"):
             only = [m for m in mine if m not in ITHILIEN_GROUP]
-            if not only and self.board.province_of[hx] not in ("south-ithilien", "north-ithilien"):
+            if not only and self._bd(st).province_of[hx] not in ("south-ithilien", "north-ithilien"):
                 raise refuse("before Gondor mobilizes its South Ithilien units attack only within Ithilien", S_MOB)
         return (hx,)
 
@@ -186,11 +186,11 @@ class ForcesMixin:
         return ev
 
     def _p_capture(self, st, seat, w):
-        if len(w) != 1 or w[0].lower() not in self.board.places:
+        if len(w) != 1 or w[0].lower() not in self._bd(st).places:
             raise self._usage("capture")
         self._turn_of(st, seat, "taking a place")
         place = w[0].lower()
-        hx = self.board.places[place]
+        hx = self._bd(st).places[place]
         if st["control"].get(place) == seat:
             raise refuse("you control it already")
         if not any(self._unit_seat(st, u) == seat for u in units_in(st, hx)):

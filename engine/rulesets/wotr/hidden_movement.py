@@ -70,7 +70,7 @@ class HiddenMixin:
         c["path"] = c["path"] + path
         c["located"], c["spotted"] = [], []
         text = f"{c['name']} moves through {' '.join(path)} to {path[-1]}" + \
-            f" ({self.board.terrain[path[-1]]}, {self.board.areas[self.board.province_of[path[-1]]].name})."
+            f" ({self._bd(st).terrain[path[-1]]}, {self._bd(st).areas[self._bd(st).province_of[path[-1]]].name})."
         private = {"fellowship": text}
         if cid == "boromir":
             private["gondor"] = text
@@ -118,9 +118,9 @@ class HiddenMixin:
             prov, sep, n = word.lower().partition(":")
             if not sep or not n.isdigit() or int(n) < 1:
                 raise self._usage("search")
-            if prov not in self.board.areas:
+            if prov not in self._bd(st).areas:
                 try:
-                    prov = self.board.parse_province(prov)
+                    prov = self._bd(st).parse_province(prov)
                 except ValueError as e:
                     raise refuse(str(e)) from None
             if prov in plan:
@@ -140,15 +140,15 @@ class HiddenMixin:
             n = int(n)
             a, b = d.d6(f"search {prov}"), d.d6(f"search {prov}")
             roll = a + b
-            name = self.board.areas[prov].name
+            name = self._bd(st).areas[prov].name
             public.append(f"{name} with {n} Nazgul: {a}+{b}={roll}")
             margin = n - roll
             located, passed = [], []
             for cid, c in st["chars"].items():
                 if not (c["hidden"] and c["alive"]):
                     continue
-                here = self.board.province_of[c["hex"]] == prov
-                need = LOCATE_MARGIN[self.board.terrain[c["hex"]]]
+                here = self._bd(st).province_of[c["hex"]] == prov
+                need = LOCATE_MARGIN[self._bd(st).terrain[c["hex"]]]
                 if here and need is not None and margin >= need:
                     if seat not in c["located"]:
                         c["located"].append(seat)
@@ -157,9 +157,9 @@ class HiddenMixin:
                         c["spotted"].append(seat)
                     located.append((cid, c["hex"], dp_here))
                     continue
-                hits = [h for h in c["path"] if self.board.province_of[h] == prov
-                        and LOCATE_MARGIN[self.board.terrain[h]] is not None
-                        and margin >= LOCATE_MARGIN[self.board.terrain[h]]]
+                hits = [h for h in c["path"] if self._bd(st).province_of[h] == prov
+                        and LOCATE_MARGIN[self._bd(st).terrain[h]] is not None
+                        and margin >= LOCATE_MARGIN[self._bd(st).terrain[h]]]
                 if hits:
                     passed.append(sorted(set(hits)))
             if located:

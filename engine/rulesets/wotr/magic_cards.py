@@ -32,7 +32,7 @@ class MagicMixin:
         if h is None:
             return None
         if h.startswith("@"):
-            return self.board.hex(h[1:])
+            return self._bd(st).hex(h[1:])
         return hex_of(st, h)
 
     def _p_item(self, st, seat, w):

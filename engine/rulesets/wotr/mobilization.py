@@ -55,7 +55,7 @@ class MobilizationMixin:
 
     def _mobilization_error(self, st, kind, mid, path) -> str | None:
         """Why this piece may not take this path before its nation mobilizes (None: it may)."""
-        b = self.board
+        b = self._bd(st)
         if (kind, mid) in (("c", "faramir"), ("u", "gon-ith")) and not self._mobilized(st, "gondor"):
             piece = st["chars"][mid] if kind == "c" else st["units"][mid]
             if piece.get("frozen"):
@@ -80,5 +80,5 @@ class MobilizationMixin:
 
     def _after_mobile_move(self, st, kind, mid, dest) -> None:
         if (kind, mid) in (("c", "faramir"), ("u", "gon-ith")) and not self._mobilized(st, "gondor") \
-                and dest == self.board.places["minas-tirith"]:
+                and dest == self._bd(st).places["minas-tirith"]:
             (st["chars"][mid] if kind == "c" else st["units"][mid])["frozen"] = True

@@ -25,7 +25,7 @@ class ViewMixin:
         for i, hx in enumerate(sorted(downs), 1):  # face down: the hex only, numbered in hex order
             out.append({"id": f"?{i}", "name": "?", "hex": hx, "kind": "character", "seat": "fellowship", "face": "down"})
         for p in out:
-            p["province"] = self.board.province_of[p["hex"]]
+            p["province"] = self._bd(st).province_of[p["hex"]]
         return out
 
     def _areas_view(self, pieces) -> dict:
@@ -73,6 +73,7 @@ class ViewMixin:
              "played": [dict(p) for p in st["played"]], "hand_sizes": {s: len(h) for s, h in st["hands"].items()},
              "items": items, "shadow_points_lost": st["shadow_lost"], "claims": list(st["claims"]),
              "dead": sorted(c["name"] for c in st["chars"].values() if not c["alive"]),
+             "layout": self._bd(st).layout() if st.get("map") else None,
              "wraiths": list(st["wraiths"]), "commanders": self._stack_commanders(st, seat), "over": st["over"]}
         if seat in self.seats or seat == "gm":
             v["seat"] = seat
@@ -99,7 +100,7 @@ class ViewMixin:
         lines = []
         if seat == "fellowship" or seat == "gm":
             lines.append("The hidden Fellowship: " + ", ".join(
-                f"{c['name']} {c['hex']} ({self.board.terrain[c['hex']]})" for cid, c in st["chars"].items()
+                f"{c['name']} {c['hex']} ({self._bd(st).terrain[c['hex']]})" for cid, c in st["chars"].items()
                 if c["hidden"] and c["alive"]) + ".")
         elif seat == "gondor" and st["chars"]["boromir"]["hidden"] and st["chars"]["boromir"]["alive"]:
             lines.append(f"Boromir is at {st['chars']['boromir']['hex']}.")
@@ -132,7 +133,8 @@ class ViewMixin:
                     "with Nazgul: `search <province>:<n> ...` or `done`) and the player turns, four players "
                     "Saruman-Fellowship-Gondor-Dark Power, five players Saruman-Fellowship-Rohan-Gondor-Dark Power.")
         if t == "setup":
-            return ("`/game new ruleset:wotr options: players=4|5 scenario=all-out-war magic=historical turns=12`. "
+            return ("`/game new ruleset:wotr options: players=4|5 scenario=all-out-war magic=historical turns=12` "
+                    "(and `charts:` a group's own map file, docs/wotr.md). "
                     "Played in assist mode by default (the base game's rules are the table's). The map and forces are "
                     "reconstructions (docs/wotr.md).")
         if t == "secrets":
