@@ -171,3 +171,24 @@ def test_secrecy_two_games_differing_only_in_the_fellowships_walk_read_the_same(
     for k in ("log", "public", "dark-power", "saruman", "rohan", "views", "image"):
         assert a[k] == b[k], k
     assert [RS.public_order_text(f"move frodo {h}") for h in ("W1911", "W2109")] == ["move (a hidden character)"] * 2
+
+
+@pytest.mark.parametrize("with_frodo", [True, False])
+def test_no_order_probes_for_a_hidden_character(with_frodo):
+    """A seat cannot learn where a hidden character is from a refusal: the same text either way."""
+    g = to_phase(new(4), "turn", "gondor")
+    put(g, "frodo", "E0228" if with_frodo else "W2010")
+    put(g, "gandalf", "E0228" if with_frodo else "W2010")
+    errors = []
+    for text in ("command E0228 gandalf", "palantir frodo", "seize denethor"):
+        with pytest.raises(IllegalOrder) as e:
+            g.play("gondor", text)
+        errors.append(str(e.value))
+    g.state["ring"]["bearer"] = "denethor"
+    with pytest.raises(IllegalOrder) as e:
+        g.play("gondor", "ring to frodo")
+    errors.append(str(e.value))
+    assert errors == PROBES.setdefault("errors", errors)
+
+
+PROBES: dict = {}

@@ -240,6 +240,9 @@ def test_aa1_denethor_may_attempt_to_seize_the_ring_by_m3_and_ee_no_rohan_charac
         g.play("gondor", "seize theoden")  # Gondor controls him in the four-player game: still never
     with pytest.raises(IllegalOrder, match="075"):
         g.play("gondor", "seize boromir")
+    with pytest.raises(IllegalOrder, match="in sight"):
+        g.play("gondor", "seize denethor")  # Frodo is hidden: Gondor cannot see him there
+    g.play("fellowship", "reveal frodo")
     g.play("gondor", "seize denethor")
     with pytest.raises(IllegalOrder):
         g.play("gondor", "seizure lost")  # the Ringbearer's seat answers

@@ -162,6 +162,9 @@ def test_dd2_faramir_as_ruler_allied_with_the_fellowship_may_defer_to_gandalf_or
     dead(g, "denethor", "boromir")
     put(g, "faramir", MT)
     put(g, "gandalf", MT)
+    with pytest.raises(IllegalOrder, match="not there"):
+        g.play("gondor", "command E0228 gandalf")  # hidden: Gondor does not see him
+    g.play("fellowship", "reveal gandalf")
     with pytest.raises(IllegalOrder, match="DD.2"):
         g.play("gondor", "command E0228 gandalf")
     g.state["alliances"].append(["fellowship", "gondor"])

@@ -42,7 +42,7 @@ USAGE = {
     "nullify": "nullify 093", "search": "search <province>:<nazgul> [<province>:<nazgul> ...]",
     "demand": "demand on|off", "ring": "ring on|off|to <character>", "nazgul": "nazgul control|gain",
     "seizure": "seizure held|lost", "seize": "seize <your character>", "prisoner": "prisoner <character> on|off", "wraith": "wraith <character>", "palantir": "palantir <character>",
-    "paths": "paths", "mind-battle": "mind-battle sauron|saruman", "ally": "ally <seat>",
+    "paths": "paths", "reveal": "reveal <hidden character>", "mind-battle": "mind-battle sauron|saruman", "ally": "ally <seat>",
     "dissolve": "dissolve <seat>", "barter": "barter <seat> <terms>", "agree": "agree <barter id>",
     "item": "item <card> <character>", "use": "use <card> <character>",
 }

@@ -51,7 +51,7 @@ class RingMixin:
             cid = self._char(st, w[1])
             if cid == b:
                 raise refuse(f"{st['chars'][cid]['name']} already bears the Ring")
-            if hex_of(st, cid) != hex_of(st, b):
+            if hex_of(st, cid) != hex_of(st, b) or not self._sees_char(st, seat, cid):
                 raise refuse("the Ring passes only to a character in the Ringbearer's hex")
             return ("to", cid)
         if st["phase"] != "ring":
@@ -145,8 +145,9 @@ class RingMixin:
         b = self._bearer(st)
         if st["ring"]["seizure"] is not None:
             raise refuse("a seizure is pending")
-        if b is None or b == cid or hex_of(st, b) != c["hex"]:
-            raise refuse("a seizure is attempted in the Ringbearer's hex (M.3)")
+        if b is None or b == cid or hex_of(st, b) != c["hex"] or not self._sees_char(st, seat, b):
+            # one refusal whether or not a hidden Ringbearer is there: no probing for it
+            raise refuse("a seizure is attempted in the Ringbearer's hex, the Ringbearer in sight (M.3)")
         self._turn_of(st, seat, "seizing the Ring")
         return (cid,)
 
@@ -254,7 +255,7 @@ class RingMixin:
         holder = st["palantir"]
         if holder is None or not alive(st, holder) or st["chars"][holder]["seat"] != seat:
             raise refuse("the Palantir is not with one of your characters")
-        if hex_of(st, cid) != hex_of(st, holder) or cid == holder:
+        if hex_of(st, cid) != hex_of(st, holder) or cid == holder or not self._sees_char(st, seat, cid):
             raise refuse("the Palantir passes to another character in the same hex")
         return (cid,)
 

@@ -70,7 +70,8 @@ class SuccessionMixin:
             return "you have no army unit there"
         races = {st["units"][u]["race"] for u in units}
         nations = {st["units"][u]["nation"] for u in units}
-        here = [c for c, d in st["chars"].items() if d["alive"] and d["hex"] == hx]
+        # only characters the seat may see: naming a hidden one is refused as if it were elsewhere
+        here = [c for c, d in st["chars"].items() if d["alive"] and d["hex"] == hx and self._sees_char(st, seat, c)]
         if cmd == "nazgul":
             if st["nazgul"].get(seat, 0) < 1:
                 return "you control no Nazgul"

@@ -64,6 +64,22 @@ class HiddenMixin:
         return [Event(public="", private={"gondor": text, "fellowship": text}, section=S_AA2)]
 
     # ------------------------------------------------------------------ hidden movement
+    def _p_reveal(self, st, seat, w):
+        """The Fellowship puts a hidden character on the public map for good (to lead an army, to be
+        found by an ally): `reveal <character>`."""
+        if len(w) != 1:
+            raise self._usage("reveal")
+        cid = self._char(st, w[0])
+        c = st["chars"][cid]
+        if seat != "fellowship" or not c["hidden"] or not c["alive"]:
+            raise refuse("the Fellowship reveals one of its hidden characters", S_HIDDEN)
+        return (cid,)
+
+    def _a_reveal(self, st, seat, args):
+        c = st["chars"][args[0]]
+        c["hidden"], c["located"], c["spotted"] = False, [], []
+        return [Event(public=f"The Fellowship reveals {c['name']} at {c['hex']}.", reveals=True)]
+
     def _move_hidden(self, st, seat, cid, path) -> list[Event]:
         c = st["chars"][cid]
         c["hex"] = path[-1]

@@ -56,7 +56,7 @@ class MagicMixin:
         else:
             if st["chars"][holder]["seat"] != seat:
                 raise refuse("the card is not with one of your characters")
-            if hex_of(st, holder) != c["hex"]:
+            if hex_of(st, holder) != c["hex"] or not self._sees_char(st, seat, cid):
                 raise refuse("a card passes between characters in the same hex")
         err = self._carry_error(st, item, cid, holder)
         if err:

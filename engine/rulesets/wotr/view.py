@@ -158,5 +158,5 @@ class ViewMixin:
                 "`ring on|off|to <c>`, `nazgul control|gain`, `seize <character>` (M.3; never a Rohan character), `seizure held|lost` (the Ringbearer's seat), "
                     "`prisoner <c> on|off`, `mind-battle sauron|saruman`, "
                 "`nullify 093`, `ally <seat>`, `dissolve <seat>`, `barter <seat> <terms>`, `agree <b#>`, "
-                "`item <card> <character>`, `use <card> <character>`, `paths`, `palantir <c>`, `wraith <c>`, "
+                "`item <card> <character>`, `use <card> <character>`, `reveal <character>`, `paths`, `palantir <c>`, `wraith <c>`, "
                 "`claim`, `done`. Topics: phases, setup, secrets, ring, search.")
