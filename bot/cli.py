@@ -49,6 +49,14 @@ def main(argv: list[str] | None = None) -> int:
     if args.cmd == "local":
         from bot.transports.console import run_local
 
+        ruleset = args.ruleset
+        if not args.mode and "@" not in ruleset:  # a game with a default level of play (wotr: assist)
+            try:
+                from engine.rulesets import get_ruleset
+
+                args.mode = get_ruleset(ruleset).default_mode
+            except KeyError:
+                pass
         ruleset = f"{args.ruleset}@{args.mode}" if args.mode else args.ruleset
         return asyncio.run(run_local(ruleset, args.seed, args.script, args.out, args.db,
                                      images=not args.no_images, options=args.options))

@@ -49,7 +49,7 @@ class Lobby:
             rs_options, rules = dl.split_options(options, self.deadline_defaults)
             # a level of play (issue 14) names the wrapped ruleset, `gondor@assist`; without one the
             # game is stored exactly as before
-            mode = mode_of(options)
+            mode = mode_of(options) or get_ruleset(ruleset).default_mode  # wotr: assist unless asked
             stored_name = moded_name(ruleset, mode) if mode else ruleset
             rs = get_ruleset(stored_name)
             seed = self.seed_source()

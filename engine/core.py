@@ -228,12 +228,18 @@ class RulesetBase:
     seats: tuple[str, ...] = ()
     optional_seats: tuple[str, ...] = ()  # seats a game may start without (the moderator's ``gm``)
     mode: str = "enforced"  # the level of play (engine/modes wraps a ruleset for another)
+    default_mode: str | None = None  # the level of play `/game new` picks when none is asked (None: unwrapped)
     turn_order: tuple[str, ...] = ()  # a fixed player-turn order, if the game declares one (3-5 seats)
     board_kind: str = "hex"  # "hex" or "area": which ``Board`` the game has
     has_odds: bool = False  # ``odds`` answers (else /odds says it is not available)
     takes_charts: bool = False  # ``check_charts`` accepts a group's chart file
     hexmap = None  # a hex game's map (``engine.maps.HexMap``)
     board = None  # an area game's board (with ``areas``)
+
+    def game_turn_order(self, state: State) -> tuple[str, ...]:
+        """The player-turn order of this game (tabletop play follows it): ``turn_order`` unless the game's
+        options change it (War of the Ring's four-player game has no Rohan turn)."""
+        return self.turn_order
 
     def help_topics(self) -> tuple[str, ...]:
         """The `/help topic:` names this game answers (autocompleted), beyond its general help."""

@@ -44,6 +44,7 @@ class ModedRuleset(RulesetBase):
         self.hexmap = inner.hexmap
         self.board = inner.board
         self.turn_order = inner.turn_order
+        self.optional_seats = (*inner.optional_seats, GM)  # a seat the game may lack (wotr's rohan), and gm
 
     # ---------------------------------------------------------------- delegated as they are
     def game_board(self):
@@ -100,7 +101,7 @@ class ModedRuleset(RulesetBase):
             raise InvalidOrder(f"{self.inner.title} keeps a `table` of its own and cannot be wrapped")
         st["table"] = {"mode": self.mode, "whispers": whispers, "pieces": {}, "next_token": 0, "decks": {},
                        "hands": {}, "tracks": {}, "proposals": [], "pacts": [], "whispers_log": [], "trades": [], "votes": [], "shown": {},
-                       "turns": turns.new_turns(self.inner.turn_order or self.inner.seats), "last_roll": None}
+                       "turns": turns.new_turns(self.inner.game_turn_order(st) or self.inner.seats), "last_roll": None}
         return st
 
     def active_seats(self, state):

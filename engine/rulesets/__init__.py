@@ -18,6 +18,7 @@ BUILTIN: dict[str, tuple[str, str]] = {
     "risk-minas-tirith": ("engine.rulesets.risk_minas_tirith", "RISK"),
     "sauron": ("engine.rulesets.sauron", "SAURON"),
     "sauron-expanded": ("engine.rulesets.sauron.expanded", "SAURON_EXPANDED"),
+    "wotr": ("engine.rulesets.wotr", "WOTR"),
 }
 
 RULESETS: dict[str, Ruleset] = {}
