@@ -77,7 +77,8 @@ class Lobby:
             deadline_rules={"hours": rules.hours, "policy": rules.policy, "reminders": list(rules.reminders)})
         self._keep(gid, Game(seated(stored_name), state))
         seats = ", ".join(f"`{s}`" for s in rs.seats if s not in rs.optional_seats)
-        if rs.optional_seats:
+        seats += "".join(f", `{s}` (optional)" for s in rs.seats if s in rs.optional_seats and s != GM)
+        if GM in rs.optional_seats:
             seats += " and the moderator's `gm` (the creator or Manage Server)"
         extra = " with the group's own charts" if "charts" in options else ""
         if channel_id != ctx.channel_id:

@@ -31,6 +31,17 @@ async def test_wotr_defaults_to_assist_and_others_do_not(store):
     assert (await store.live_game(9)).ruleset == "gondor"
 
 
+async def test_new_game_lists_rohan_as_an_optional_seat(store):
+    svc = GameService(store, renderer=None, seed_source=lambda: "s", clock=lambda: 1000.0)
+    out = await svc.new_game(ctx(11), "wotr", None)
+    assert "`fellowship`, `dark-power`, `saruman`, `gondor`, `rohan` (optional) and the moderator's `gm`" \
+        in out.reply.text, out.reply.text
+    out = await svc.new_game(ctx(11, channel=8), "wotr", "mode=enforced players=4")
+    assert "`rohan` (optional)" in out.reply.text
+    out = await svc.new_game(ctx(11, channel=9), "gondor", None)
+    assert "Seats: `sauron`, `westernesse`. " in out.reply.text  # no optional seat: unchanged
+
+
 async def started(store, options):
     svc = GameService(store, renderer=None, seed_source=lambda: "s", clock=lambda: 1000.0)
     assert (await svc.new_game(ctx(66), "wotr", options)).ok
