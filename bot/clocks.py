@@ -192,7 +192,7 @@ class Clocks:
     async def _board_row(self, row: GameRow) -> list:
         """The outbox row that has the scheduler edit the game's status board in place (as it is when
         sent), if the game has one: a deadline's order or pause changes what the board reads."""
-        at = await self.store.get_setting(f"board:{row.id}")
+        at = await self.board_at(row.id)
         if not at:
             return []
         return [OutboxPost(row.id, {"board": row.id}, self.clock(), channel_id=int(at.split(":")[0]))]

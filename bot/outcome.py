@@ -50,6 +50,9 @@ class Outcome:
     notice: Post | None = None
     elsewhere: dict[int, list[Post]] = field(default_factory=dict)  # channel (e.g. a new thread) -> posts
     board: int | None = None  # this public reply is that game's status board: remember its message
+    # (text, ephemeral) of the answer already stored with the order's own log row (one transaction):
+    # the commit path then does not write it a second time
+    stored: tuple[str, bool] | None = None
     board_edit: tuple[int, int, str] | None = None  # (channel, message, text): edit the board in place
 
     @classmethod

@@ -66,7 +66,8 @@ def _locked(needs_game: bool = True):
                         self._forget(gid)
                     return Outcome.error("The game moved on while this was being checked (another order "
                                          "was recorded first). Nothing was applied: look again and resend.")
-                if out.ok and not out.replayed:
+                if out.ok and not out.replayed and (
+                        out.reply is None or out.stored != (out.reply.text, out.ephemeral)):
                     await self._remember(ctx, gid, out)
                 return out
 
@@ -102,6 +103,9 @@ class Table:
         # game id -> the log position its loaded state reflects: a loaded game whose row has moved
         # on (another process wrote to it) is rebuilt, and a write is fenced on this position
         self.game_seq: dict[int, int] = {}
+        # game id -> where its status board is ("channel:message", "" for none), for the loaded games:
+        # asked after every order, read from storage once
+        self.boards: dict[int, str] = {}
         self.max_loaded = max_loaded
         self.locks: dict[int, asyncio.Lock] = defaultdict(asyncio.Lock)  # channel id -> lock
         self.fixtures: dict[int, dict] = {}  # channel id -> fixture for the next new game (tests, tabletop)
@@ -127,10 +131,21 @@ class Table:
         while len(self.games) > self.max_loaded:
             gid, _ = self.games.popitem(last=False)
             self.game_seq.pop(gid, None)
+            self.boards.pop(gid, None)
 
     def _forget(self, game_id: int) -> None:
         self.games.pop(game_id, None)
         self.game_seq.pop(game_id, None)
+        self.boards.pop(game_id, None)
+
+    async def board_at(self, game_id: int) -> str:
+        """Where the game's status board is ("channel:message"), or "" if it has none."""
+        at = self.boards.get(game_id)
+        if at is None:
+            at = await self.store.get_setting(f"board:{game_id}") or ""
+            if game_id in self.games:  # kept only while the game is loaded (bounded like the games)
+                self.boards[game_id] = at
+        return at
 
     async def rebuild(self, row: GameRow) -> Game:
         """The last snapshot plus the log after it."""
@@ -438,6 +453,7 @@ class Table:
             game.state = old_game_state  # nothing was written; nothing changes
             raise
         self.game_seq[row.id] = seq
+        out.stored = (out.reply.text, out.ephemeral)  # written with the log row: not again after
         if new_phase or res:  # the phase (and so its clock) changes only with a new phase or the end
             fresh = await self.store.game(row.id)
             deadline = await self._sync_clock(fresh, game)

@@ -79,10 +79,11 @@ class Views:
     async def set_board(self, game_id: int, channel_id: int, message_id: int) -> None:
         """The transport posted a game's status board: remember where, to edit it in place."""
         await self.store.set_setting(f"board:{game_id}", f"{channel_id}:{message_id}")
+        self.boards.pop(game_id, None)
 
     async def board_edit(self, game_id: int) -> tuple[int, int, str] | None:
         """(channel, message, text) of the game's status board as it should read now, if it has one."""
-        at = await self.store.get_setting(f"board:{game_id}")
+        at = await self.board_at(game_id)
         if not at:
             return None
         channel_id, message_id = (int(x) for x in at.split(":"))
