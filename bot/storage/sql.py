@@ -1,0 +1,158 @@
+"""What the SQL backends share (``sqlite.py``, ``postgres.py``): every read and write that is the same
+statement on both, written once with ``?`` placeholders (the PostgreSQL backend rewrites them to
+``$n``). A backend gives the primitives these use: ``transaction()``, ``_one``, ``_all`` and
+``_write``; what differs between the two (migrations, the game's creation, the outbox's claim,
+``snapshot_before``...) stays in the backend.
+"""
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from bot.storage.base import (ActionRow, Clock, Effect, FireTimer, GameRow, OutboxPost, PauseClock, Prefs,
+                              Timer, shard_where)
+
+
+def _dumps(obj: Any) -> str:
+    return json.dumps(obj, sort_keys=True, separators=(",", ":"))
+
+
+class SqlQueries:
+    async def live_game(self, channel_id: int) -> GameRow | None:
+        r = await self._one("SELECT * FROM games WHERE channel_id=? AND status IN ('open','active')", (channel_id,))
+        return GameRow.from_row(r) if r else None
+
+    async def latest_game(self, channel_id: int) -> GameRow | None:
+        r = await self._one("SELECT * FROM games WHERE channel_id=? ORDER BY id DESC LIMIT 1", (channel_id,))
+        return GameRow.from_row(r) if r else None
+
+    async def game(self, game_id: int) -> GameRow | None:
+        r = await self._one("SELECT * FROM games WHERE id=?", (game_id,))
+        return GameRow.from_row(r) if r else None
+
+    async def live_game_ids(self) -> list[int]:
+        return [r[0] for r in await self._all("SELECT id FROM games WHERE status IN ('open','active') AND "
+                                                   + shard_where(self.shard, "guild_id") + " ORDER BY id")]
+
+    async def set_status(self, game_id: int, status: str, now: float) -> None:
+        col = {"active": "started_at", "over": "ended_at", "ended": "ended_at"}.get(status)
+        if col:
+            await self._write(f"UPDATE games SET status=?, {col}=? WHERE id=?", (status, now, game_id))
+        else:
+            await self._write("UPDATE games SET status=? WHERE id=?", (status, game_id))
+
+    # ------------------------------------------------------------------ seats
+    async def seats(self, game_id: int) -> dict[str, int]:
+        rows = await self._all("SELECT seat, user_id FROM seats WHERE game_id=? ORDER BY seat", (game_id,))
+        return {r[0]: r[1] for r in rows}
+
+    async def actions(self, game_id: int, after_seq: int = 0) -> list[ActionRow]:
+        rows = await self._all("SELECT * FROM actions WHERE game_id=? AND seq>? ORDER BY seq", (game_id, after_seq))
+        out = []
+        for r in rows:
+            d = dict(r)
+            d["events"] = json.loads(d["events"])
+            out.append(ActionRow(**d))
+        return out
+
+    async def last_snapshot(self, game_id: int) -> tuple[int, dict]:
+        r = await self._one("SELECT seq, state FROM snapshots WHERE game_id=? ORDER BY seq DESC LIMIT 1", (game_id,))
+        return r[0], json.loads(r[1])
+
+    async def first_snapshot(self, game_id: int) -> dict:
+        r = await self._one("SELECT state FROM snapshots WHERE game_id=? ORDER BY seq LIMIT 1", (game_id,))
+        return json.loads(r[0])
+
+    async def response_for(self, interaction_id: str) -> dict | None:
+        r = await self._one("SELECT response FROM responses WHERE interaction_id=?", (interaction_id,))
+        return json.loads(r[0]) if r else None
+
+    async def get_setting(self, key: str) -> str | None:
+        r = await self._one("SELECT value FROM settings WHERE key=?", (key,))
+        return r[0] if r else None
+
+    async def set_setting(self, key: str, value: str) -> None:
+        await self._write("INSERT INTO settings (key, value) VALUES (?, ?)"
+                          " ON CONFLICT(key) DO UPDATE SET value=excluded.value", (key, value))
+
+    async def last_action_time(self, game_id: int) -> float | None:
+        r = await self._one("SELECT created_at FROM actions WHERE game_id=? ORDER BY seq DESC LIMIT 1", (game_id,))
+        return r[0] if r else None
+
+    async def set_seat_holder(self, game_id: int, seat: str, user_id: int) -> None:
+        await self._write("UPDATE seats SET user_id=? WHERE game_id=? AND seat=?", (user_id, game_id, seat))
+
+    async def active_games_of(self, user_id: int) -> list[int]:
+        rows = await self._all("SELECT DISTINCT g.id FROM games g JOIN seats s ON s.game_id=g.id"
+                               " WHERE s.user_id=? AND g.status='active' AND " + shard_where(self.shard, "g.guild_id")
+                               + " ORDER BY g.id", (user_id,))
+        return [r[0] for r in rows]
+
+    # ------------------------------------------------------------ deadlines
+    async def clock(self, game_id: int) -> Clock | None:
+        r = await self._one("SELECT * FROM clocks WHERE game_id=?", (game_id,))
+        return Clock(**dict(r)) if r else None
+
+    async def count_live_games(self) -> int:
+        return (await self._one("SELECT COUNT(*) FROM games WHERE status IN ('open', 'active') AND "
+                                + shard_where(self.shard, "guild_id")))[0]
+
+    async def timers(self, game_id: int, pending_only: bool = False) -> list[Timer]:
+        sql = "SELECT * FROM timers WHERE game_id=?" + (" AND fired_at IS NULL" if pending_only else "")
+        return [Timer(**dict(r)) for r in await self._all(sql + " ORDER BY due_at, id", (game_id,))]
+
+    async def timer(self, timer_id: int) -> Timer | None:
+        r = await self._one("SELECT * FROM timers WHERE id=?", (timer_id,))
+        return Timer(**dict(r)) if r else None
+
+    async def due_timers(self, now: float) -> list[Timer]:
+        rows = await self._all("SELECT t.* FROM timers t JOIN games g ON g.id = t.game_id WHERE t.fired_at IS NULL"
+                               " AND t.due_at<=? AND " + shard_where(self.shard, "g.guild_id") + " ORDER BY t.due_at, t.id", (now,))
+        return [Timer(**dict(r)) for r in rows]
+
+    @staticmethod
+    def _effect_sql(e: Effect) -> tuple[str, tuple]:
+        if isinstance(e, FireTimer):
+            return "UPDATE timers SET fired_at=? WHERE id=? AND fired_at IS NULL", (e.now, e.timer_id)
+        if isinstance(e, PauseClock):
+            return "UPDATE clocks SET paused_at=? WHERE game_id=?", (e.now, e.game_id)
+        if isinstance(e, OutboxPost):
+            return ("INSERT INTO outbox (game_id, channel_id, user_id, payload, created_at) VALUES (?,?,?,?,?)",
+                    (e.game_id, e.channel_id, e.user_id, _dumps(e.payload), e.now))
+        raise TypeError(f"not a storage effect: {e!r}")
+
+    async def mark_sent(self, outbox_id: int, now: float) -> None:
+        await self._write("UPDATE outbox SET sent_at=? WHERE id=?", (now, outbox_id))
+
+    async def outbox(self, game_id: int) -> list[dict]:
+        rows = await self._all("SELECT * FROM outbox WHERE game_id=? ORDER BY id", (game_id,))
+        return [dict(r) | {"payload": json.loads(r["payload"])} for r in rows]
+
+    # ------------------------------------------------------------ players
+    async def prefs(self, user_id: int) -> Prefs:
+        r = await self._one("SELECT * FROM prefs WHERE user_id=?", (user_id,))
+        return Prefs(**dict(r)) if r else Prefs(user_id)
+
+    async def set_prefs(self, p: Prefs) -> None:
+        await self._write(
+            "INSERT INTO prefs (user_id, quiet_from, quiet_to, tz, away_until) VALUES (?,?,?,?,?)"
+            " ON CONFLICT(user_id) DO UPDATE SET quiet_from=excluded.quiet_from, quiet_to=excluded.quiet_to,"
+            " tz=excluded.tz, away_until=excluded.away_until",
+            (p.user_id, p.quiet_from, p.quiet_to, p.tz, p.away_until))
+
+    async def undo_request(self, req_id: int) -> dict | None:
+        r = await self._one("SELECT * FROM undo_requests WHERE id=?", (req_id,))
+        if not r:
+            return None
+        d = dict(r)
+        d["needed"] = json.loads(d["needed"])
+        d["votes"] = {int(k): v for k, v in json.loads(d["votes"]).items()}
+        return d
+
+    async def update_undo_request(self, req_id: int, *, votes: dict | None = None, status: str | None = None) -> None:
+        async with self.transaction() as tx:
+            if votes is not None:
+                await tx.execute("UPDATE undo_requests SET votes=? WHERE id=?",
+                                 (_dumps({str(k): v for k, v in votes.items()}), req_id))
+            if status is not None:
+                await tx.execute("UPDATE undo_requests SET status=? WHERE id=?", (status, req_id))
