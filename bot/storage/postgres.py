@@ -28,7 +28,7 @@ import re
 from contextlib import asynccontextmanager
 
 from bot.storage.sql import SqlQueries, _dumps
-from bot.storage.base import (Clock, Effect, OutboxPost, ShardFilter, StaleWriter, shard_where)
+from bot.storage.base import (Clock, Effect, OutboxPost, ShardFilter, shard_where)
 
 MIGRATION_LOCK = 0x70616C616E  # pg_advisory_xact_lock key taken while migrating ("palan")
 
@@ -333,34 +333,6 @@ class PostgresStore(SqlQueries):
         return sorted(r[0] for r in rows)
 
     # ------------------------------------------------------------------ log
-    async def append_action(self, *, game_id: int, seq: int, seat: str, user_id: int | None, text: str,
-                            interaction_id: str | None, dice_before: int, dice_after: int, events: list,
-                            now: float, snapshot: dict | None, response: dict | None,
-                            status: str | None = None, kind: str = "order", ref_seq: int | None = None,
-                            also: list[Effect] = ()) -> None:
-        """One transaction, fenced first: the counter moves from ``seq - 1`` to ``seq`` or the
-        writer is stale and nothing is written."""
-        async with self.transaction() as tx:
-            cur = await tx.execute("UPDATE games SET seq=? WHERE id=? AND seq=?", (seq, game_id, seq - 1))
-            if cur.rowcount != 1:
-                raise StaleWriter("the game moved on under us (sequence mismatch)")
-            await tx.execute(
-                "INSERT INTO actions (game_id, seq, seat, user_id, text, interaction_id, dice_before,"
-                " dice_after, events, created_at, kind, ref_seq) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
-                (game_id, seq, seat, user_id, text, interaction_id, dice_before, dice_after,
-                 _dumps(events), now, kind, ref_seq))
-            for e in also:
-                await tx.execute(*self._effect_sql(e))
-            if snapshot is not None:
-                await tx.execute("INSERT INTO snapshots (game_id, seq, state) VALUES (?,?,?)",
-                                 (game_id, seq, _dumps(snapshot)))
-            if response is not None and interaction_id:
-                await tx.execute(
-                    "INSERT INTO responses (interaction_id, game_id, response, created_at) VALUES (?,?,?,?)",
-                    (interaction_id, game_id, _dumps(response), now))
-            if status:
-                await tx.execute("UPDATE games SET status=?, ended_at=? WHERE id=?", (status, now, game_id))
-
     async def snapshot_before(self, game_id: int, seq: int) -> tuple[int, dict]:
         r = await self._one("SELECT seq, state FROM snapshots WHERE game_id=? AND seq<? ORDER BY seq DESC LIMIT 1",
                             (game_id, seq))

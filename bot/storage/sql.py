@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from bot.storage.base import (ActionRow, Clock, Effect, FireTimer, GameRow, OutboxPost, PauseClock, Prefs,
+from bot.storage.base import (ActionRow, Clock, Effect, FireTimer, GameRow, OutboxPost, PauseClock, Prefs, StaleWriter,
                               Timer, shard_where)
 
 
@@ -156,3 +156,34 @@ class SqlQueries:
                                  (_dumps({str(k): v for k, v in votes.items()}), req_id))
             if status is not None:
                 await tx.execute("UPDATE undo_requests SET status=? WHERE id=?", (status, req_id))
+
+    async def append_action(self, *, game_id: int, seq: int, seat: str, user_id: int | None, text: str,
+                            interaction_id: str | None, dice_before: int, dice_after: int, events: list,
+                            now: float, snapshot: dict | None, response: dict | None,
+                            status: str | None = None, kind: str = "order", ref_seq: int | None = None,
+                            also: list[Effect] = ()) -> None:
+        """One transaction: the log row, the game's counter, the snapshot at a
+        new phase, the answer kept for a redelivered interaction, and ``also``
+        (effects that must happen with it: a timer marked fired, an outbox
+        row). The counter is a fencing check: a writer whose view of the game
+        is stale (``seq - 1`` is no longer the game's counter) is refused."""
+        async with self.transaction() as tx:
+            cur = await tx.execute("UPDATE games SET seq=? WHERE id=? AND seq=?", (seq, game_id, seq - 1))
+            if cur.rowcount != 1:
+                raise StaleWriter("the game moved on under us (sequence mismatch)")
+            await tx.execute(
+                "INSERT INTO actions (game_id, seq, seat, user_id, text, interaction_id, dice_before,"
+                " dice_after, events, created_at, kind, ref_seq) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
+                (game_id, seq, seat, user_id, text, interaction_id, dice_before, dice_after,
+                 _dumps(events), now, kind, ref_seq))
+            for e in also:
+                await tx.execute(*self._effect_sql(e))
+            if snapshot is not None:
+                await tx.execute("INSERT INTO snapshots (game_id, seq, state) VALUES (?,?,?)",
+                                 (game_id, seq, _dumps(snapshot)))
+            if response is not None and interaction_id:
+                await tx.execute(
+                    "INSERT INTO responses (interaction_id, game_id, response, created_at) VALUES (?,?,?,?)",
+                    (interaction_id, game_id, _dumps(response), now))
+            if status:
+                await tx.execute("UPDATE games SET status=?, ended_at=? WHERE id=?", (status, now, game_id))
