@@ -249,7 +249,7 @@ def test_a_standard_rules_game_overrides_only_hooks_or_listed_steps():
     std_names = {n for k in StandardRules.__mro__ for n in vars(k)}
     hooks = {n for n in vars(Hooks) if not n.startswith("__")}
     allowed = hooks | set(REPLACEABLE) | {"ORDERS", "name", "title", "seats", "side_titles", "side_colors",
-                                          "state_version", "deploy_example", "spells", "hexmap", "units",
+                                          "state_version", "deploy_example", "spells", "hexmap", "map_data", "units",
                                           "sequence", "ruleset_charts_text", "has_odds", "takes_charts",
                                           "board_kind", "new_game", "view", "secret_text", "full_view"}
     seen = 0

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 
-from engine.core import Action, Event, InvalidOrder, OrderError, Result, RulesetBase
+from engine.core import Action, InvalidOrder, OrderError, RulesetBase
 from engine.modes import GM, WHISPERS, deck, moded_name, pieces, proposals, talk, trade, tracks, turns, votes
 from engine.modes.common import is_gm, table, title
 
@@ -149,12 +149,12 @@ class ModedRuleset(RulesetBase):
         if verb is not None:
             try:
                 return self._table_parse(state, seat, verb, words[1:])
-            except OrderError as e:
+            except OrderError:
                 if inner_error is not None and inner_error.kind != "invalid":
                     raise inner_error from None
                 raise
         if is_gm(seat):
-            raise InvalidOrder(f"The moderator gives no order of the game; `/help topic:table` lists the moderator's.")
+            raise InvalidOrder("The moderator gives no order of the game; `/help topic:table` lists the moderator's.")
         try:
             return self.inner.parse(state, seat, text)
         except InvalidOrder:

@@ -29,11 +29,15 @@ def load_printed_setup(path: Path) -> dict[str, dict[str, str]]:
 
 
 class SetUp:
-    printed_setup_path: Path | None = None  # a ruleset's data/setup_printed.toml
+    @property
+    def printed_setup_path(self) -> Path | None:
+        """The game's data/setup_printed.toml, where it has one."""
+        return self.data_dir / "setup_printed.toml" if self.data_dir else None
 
     @cached_property
     def printed_setups(self) -> dict[str, dict[str, str]]:
-        return load_printed_setup(self.printed_setup_path) if self.printed_setup_path else {}
+        path = self.printed_setup_path
+        return load_printed_setup(path) if path else {}
 
     def _setup_order_hint(self) -> str:
         sides = [s.get("side") for s in self.sequence.get("setup", [])]

@@ -31,7 +31,7 @@ REPLACEABLE: dict[str, str] = {
     "_check_done": "3.0 (FoC 14.31: the Eotheod entry area is chosen first)",
     "_check_deploy": "13.0: each game's set-up zones (Gondor and FoC 13.1, 13.2)",
     "_apply_deploy": "13.0 (Gondor 16.71, 16.72 the cauldrons)",
-    "printed_setup_path": "13.0: the game's printed set-up (data/setup_printed.toml) for `deploy printed`",
+    "data_dir": "the game's data files (map, order of battle, charts, sequence, printed set-up 13.0)",
     # steps inside the orders
     "_advance": "3.0: the sequence of play (Gondor: a Siege Phase nobody acts in ends at once)",
     "_can_fire": "7.1: who may fire (FoC's combat rules)",

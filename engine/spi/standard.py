@@ -24,9 +24,11 @@ from __future__ import annotations
 
 import json
 import threading
+import tomllib
 from contextlib import contextmanager
 
 from functools import cached_property
+from pathlib import Path
 from typing import Iterator
 
 from engine import chartguard
@@ -45,7 +47,7 @@ from engine.hexgrid import Hex, HexError
 from engine.maps import HexMap
 from engine.orders import Order, order_table
 from engine.spi.charts import ChartError, Charts, cached
-from engine.units import Ratings, UnitDef
+from engine.units import Ratings, UnitDef, load_oob
 from engine.spi.common import _phrase  # noqa: F401 (imported from here by rulesets)
 from engine.spi.hooks import Hooks
 from engine.spi.c04_movement import MOVE, Movement
@@ -104,11 +106,30 @@ class StandardRules(Help, SetUp, Movement, Stacking, ZonesOfControl, Combat, Mis
         return order_table(self.ORDERS)
 
     # ------------------------------------------------------------------ data
-    hexmap: HexMap
-    units: dict[str, UnitDef]
-    sequence: dict
-    ruleset_charts_text: str = ""
+    # a game's data/ folder: map.json, oob.toml, charts.toml, sequence.toml (setup_printed.toml if any),
+    # read by the loaders below; a game may instead give any of them itself
+    data_dir: Path | None = None
     spells: dict[str, dict] = {}
+
+    @cached_property
+    def map_data(self) -> dict:
+        return json.loads((self.data_dir / "map.json").read_text())
+
+    @cached_property
+    def hexmap(self) -> HexMap:
+        return HexMap.from_json(self.map_data)
+
+    @cached_property
+    def units(self) -> dict[str, UnitDef]:
+        return load_oob(self.data_dir / "oob.toml")
+
+    @cached_property
+    def ruleset_charts_text(self) -> str:
+        return (self.data_dir / "charts.toml").read_text() if self.data_dir else ""
+
+    @cached_property
+    def sequence(self) -> dict:
+        return tomllib.loads((self.data_dir / "sequence.toml").read_text())
 
     @cached_property
     def steps(self) -> dict[str, dict]:

@@ -24,18 +24,14 @@ Order notation (CONVENTIONS.md), besides the Standard Rules orders:
 """
 from __future__ import annotations
 
-import json
-import tomllib
 from functools import cached_property
 from typing import Iterator
 
 from engine.core import Action, Event, InvalidOrder, State
-from engine.maps import HexMap
 from engine.spi.charts import ChartError
 from engine.spi.entry import EntryAttacks
 from engine.spi.c13_setup import DEPLOY
 from engine.spi.standard import StandardRules
-from engine.units import UnitDef, load_oob
 
 from .c07_combat import CombatAmendments
 from .c08_leaders import LeaderAmendments
@@ -55,8 +51,8 @@ class Celebrant(CelebrantSetUp, Reinforcements, Chits, Terrain, CombatAmendments
     ORDERS = (*StandardRules.ORDERS, DEPLOY, ABILITY, SWAP, DRESS, ENTRY)
     deploy_example = "OI1 0305"
     name = "celebrant"
+    data_dir = DATA
     title = "Field of Celebrant"
-    printed_setup_path = DATA / "setup_printed.toml"
     seats = SEATS
     side_titles = SIDE_TITLES
     side_colors = SIDE_COLORS
@@ -64,26 +60,6 @@ class Celebrant(CelebrantSetUp, Reinforcements, Chits, Terrain, CombatAmendments
     entry_attack_seats = ("shadow", "westernesse")  # 14.2: arriving reinforcements may attack blockers
 
     # ------------------------------------------------------------------ data
-    @cached_property
-    def map_data(self) -> dict:
-        return json.loads((DATA / "map.json").read_text())
-
-    @cached_property
-    def hexmap(self) -> HexMap:
-        return HexMap.from_json(self.map_data)
-
-    @cached_property
-    def units(self) -> dict[str, UnitDef]:
-        return load_oob(DATA / "oob.toml")
-
-    @cached_property
-    def ruleset_charts_text(self) -> str:
-        return (DATA / "charts.toml").read_text()
-
-    @cached_property
-    def sequence(self) -> dict:
-        return tomllib.loads((DATA / "sequence.toml").read_text())
-
     @cached_property
     def zones(self) -> dict[str, list[str]]:
         z = self.map_data["zones"]

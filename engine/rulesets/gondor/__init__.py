@@ -18,12 +18,10 @@ from functools import cached_property
 from engine import chartguard
 from engine.core import Dice, InvalidOrder, State
 from engine.hexgrid import Hex, distance
-from engine.maps import HexMap
 from engine.spi.charts import ChartError
 from engine.spi.c13_setup import DEPLOY
 from engine.spi.entry import EntryAttacks
 from engine.spi.standard import StandardRules, _phrase
-from engine.units import UnitDef, load_oob
 
 from .c13_setup import GondorSetUp
 from .c14_3_mumakil import Mumakil
@@ -69,7 +67,7 @@ class Gondor(GondorSetUp, City, Reinforcements,  # Gondor's own (13.0, 15.0, 14.
     deploy_example = "OA1 2325"
     ORDERS = (*StandardRules.ORDERS, *SIEGE_ORDERS, DEPLOY)
     name = "gondor"
-    printed_setup_path = DATA / "setup_printed.toml"
+    data_dir = DATA
     title = "Gondor: The Siege of Minas Tirith"
     seats = SEATS
     side_titles = SIDE_TITLES
@@ -78,28 +76,12 @@ class Gondor(GondorSetUp, City, Reinforcements,  # Gondor's own (13.0, 15.0, 14.
 
     # ------------------------------------------------------------------ data
     @cached_property
-    def hexmap(self) -> HexMap:
-        return HexMap.load(DATA / "map.json")
-
-    @cached_property
-    def units(self) -> dict[str, UnitDef]:
-        return load_oob(DATA / "oob.toml")
-
-    @cached_property
-    def ruleset_charts_text(self) -> str:
-        return (DATA / "charts.toml").read_text()
-
-    @cached_property
     def gondor_charts(self) -> dict:
         return tomllib.loads(self.ruleset_charts_text)
 
     @cached_property
     def spells(self) -> dict[str, dict]:
         return self.gondor_charts.get("spells", {})
-
-    @cached_property
-    def sequence(self) -> dict:
-        return tomllib.loads((DATA / "sequence.toml").read_text())
 
     @cached_property
     def _city_edge(self) -> list[Hex]:

@@ -24,17 +24,14 @@ Order notation (CONVENTIONS.md), besides the Standard Rules orders:
 """
 from __future__ import annotations
 
-import json
 import tomllib
 from functools import cached_property
 
 from engine.core import Action, IllegalOrder, InvalidOrder, State
-from engine.maps import HexMap
 from engine.spi.c13_setup import DEPLOY
 from engine.spi.charts import ChartError
 from engine.spi.entry import EntryAttacks
 from engine.spi.standard import StandardRules
-from engine.units import UnitDef, load_oob
 
 from .c07_175_missiles import MissileObligation
 from .c07_22_leader_combat import SDUEL, LeaderCombatVariant, cell_wounds
@@ -63,6 +60,7 @@ class Sauron(SauronSetUp, Reinforcements, Gates, OneRing, Narsil, MortalCombat, 
               DEPLOY, GATES, CHALLENGE, ACCEPT, DECLINE, RING_ORDER, BREATHE)
     deploy_example = "GA1 1213"
     name = "sauron"
+    data_dir = DATA
     title = "Sauron: the Battle of Dagorlad"
     seats = SEATS
     side_titles = SIDE_TITLES
@@ -72,28 +70,8 @@ class Sauron(SauronSetUp, Reinforcements, Gates, OneRing, Narsil, MortalCombat, 
 
     # ------------------------------------------------------------------ data
     @cached_property
-    def map_data(self) -> dict:
-        return json.loads((DATA / "map.json").read_text())
-
-    @cached_property
-    def hexmap(self) -> HexMap:
-        return HexMap.from_json(self.map_data)
-
-    @cached_property
-    def units(self) -> dict[str, UnitDef]:
-        return load_oob(DATA / "oob.toml")
-
-    @cached_property
     def start_hexes(self) -> dict[str, str]:
         return tomllib.loads((DATA / "setup.toml").read_text())["start"]
-
-    @cached_property
-    def ruleset_charts_text(self) -> str:
-        return (DATA / "charts.toml").read_text()
-
-    @cached_property
-    def sequence(self) -> dict:
-        return tomllib.loads((DATA / "sequence.toml").read_text())
 
     def raw(self, state: State) -> dict:
         return self.charts_for(state).raw

@@ -19,7 +19,6 @@ class MissileObligation:
         occ = self.occupancy(state)
         hit = set(state["ph"].get("melee_hexes", []))
         for uid in sorted(state["units"]):
-            u = self.units[uid]
             if self.side_of(state, uid) != seat or not self.on_map(state, uid) or uid in state["ph"]["fired"]:
                 continue
             if not self._can_fire(state, uid):

@@ -82,7 +82,6 @@ class BeastAndSpells:
         ped = self.raw(state)["pedestal"]["hex"]
         if state["units"][leader]["hex"] != ped:
             raise IllegalOrder(f"Sauron casts only while stacked with his pedestal, in {ped}", "8.5")
-        b = self.beast(state)
         if spell == "summon-beast":
             if state["units"][BEAST]["status"] != "out":
                 raise IllegalOrder("the Beast has already been summoned", "17.1")

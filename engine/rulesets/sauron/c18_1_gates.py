@@ -9,8 +9,8 @@ from __future__ import annotations
 from functools import cached_property
 from typing import Iterator
 
-from engine.core import Action, Dice, Event, IllegalOrder, InvalidOrder, State
-from engine.hexgrid import Hex, distance
+from engine.core import Action, Event, IllegalOrder, InvalidOrder, State
+from engine.hexgrid import Hex
 from engine.orders import Order
 
 GATES = Order("gates", ("18.1",), "`gates close` or `gates open`",

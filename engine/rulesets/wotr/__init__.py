@@ -15,15 +15,14 @@ Alliances), ``hidden_movement`` (Hidden Movement and AA.2's secret demand), ``mo
 (the reconstructed map), ``view`` and ``common``. Rulings: docs/wotr.md."""
 from __future__ import annotations
 
-import random
 from typing import Iterator
 
-from engine.core import Action, Event, IllegalOrder, InvalidOrder, OrderError, RulesetBase, State
+from engine.core import Action, IllegalOrder, InvalidOrder, OrderError, RulesetBase, State
 from engine.rulesets.wotr.aa_ring import RingMixin
 from engine.rulesets.wotr.bb_events import EventsMixin
 from engine.rulesets.wotr.board import Board
 from engine.rulesets.wotr.cc_diplomacy import DiplomacyMixin
-from engine.rulesets.wotr.common import NINE, SEATS, order, title
+from engine.rulesets.wotr.common import NINE, SEATS, order
 from engine.rulesets.wotr.dd_succession import SuccessionMixin
 from engine.rulesets.wotr.forces import ForcesMixin
 from engine.rulesets.wotr.hidden_movement import HiddenMixin

@@ -10,7 +10,7 @@ What the base game decides (whether a removal or a seizure succeeds, M.3, E.5) i
 from __future__ import annotations
 
 from engine.core import Dice, Event
-from engine.rulesets.wotr.common import NINE, S_SEQ, alive, hex_of, refuse, title
+from engine.rulesets.wotr.common import S_SEQ, alive, hex_of, refuse, title
 
 S_AA1, S_AA2, S_EE, S_DD1, S_BB4 = "AA.1", "AA.2", "EE", "DD.1", "BB.4"
 RING_RATING = {"denethor": 3, "boromir": 3}  # AA.1; AA.2 (b)

@@ -7,8 +7,7 @@ mover (AA.2), Gondor eliminated (DD.1), Saruman's restraint after a mind battle 
 from __future__ import annotations
 
 from engine.core import Event
-from engine.rulesets.wotr.common import (NINE, S_ALLIANCE_R, S_FIVE, S_MOB, S_SEQ, allied, nation_seat, refuse,
-                                          title, units_in)
+from engine.rulesets.wotr.common import (S_FIVE, S_MOB, allied, nation_seat, refuse, title, units_in)
 from engine.rulesets.wotr.mobilization import ITHILIEN_GROUP
 
 S_CC1, S_AA2, S_DD1 = "CC.1", "AA.2", "DD.1"
@@ -100,7 +99,6 @@ class ForcesMixin:
         foes = [u for u in units_in(st, hx) if not allied(st, seat, self._unit_seat(st, u))]
         if not foes:
             raise refuse("no enemy army there (an ally is not attacked)")
-        defenders = {self._unit_seat(st, u) for u in foes}
         nations = {st["units"][u]["nation"] for u in foes}
         if seat == "saruman" and st["restrained"] == st["turn"] and nations & {"gondor", "rohan"}:
             raise refuse("after Denethor's mind battle with Saruman, Saruman attacks no Gondor or Rohan unit this turn",

@@ -18,7 +18,7 @@ Located and spotted marks last until the character moves (ruling, docs/wotr.md).
 from __future__ import annotations
 
 from engine.core import Dice, Event
-from engine.rulesets.wotr.common import NINE, S_HIDDEN, refuse, title, units_in
+from engine.rulesets.wotr.common import S_HIDDEN, refuse, title, units_in
 
 S_AA2 = "AA.2"
 # by how much the Nazgul must exceed the roll to locate on each terrain (None: never)

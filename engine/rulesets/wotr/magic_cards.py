@@ -10,7 +10,7 @@ checked against who may use it (the effect is the base game's)."""
 from __future__ import annotations
 
 from engine.core import Event
-from engine.rulesets.wotr.common import HOBBITS, NINE, S_MAGIC, alive, hex_of, refuse, title
+from engine.rulesets.wotr.common import HOBBITS, S_MAGIC, alive, hex_of, refuse, title
 
 ANDURIL_LINE = ("elrond", "gandalf", "boromir", ("legolas", "gimli"))
 BIG = ("anduril", "glamdring")

@@ -1,7 +1,7 @@
 """What each seat sees (the only read path), the secrets by DM, and the help."""
 from __future__ import annotations
 
-from engine.rulesets.wotr.common import NINE, S_HIDDEN, order, title
+from engine.rulesets.wotr.common import order, title
 
 
 class ViewMixin:
