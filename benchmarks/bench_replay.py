@@ -1,10 +1,15 @@
-"""Whole-game replays of the three scripted games (issue 12: the truth, not a capped random game),
+"""Whole-game replays of the four scripted games (issue 12: the truth, not a capped random game),
 printed, not asserted: ``python -m benchmarks.bench_replay``.
 
-Each script in ``tests/scripts/`` is a real game typed order by order. The figure is what export,
-verify, `/game replay` and undo pay: a new game from the seed, then every order parsed, checked
-and applied. Target for Gondor's 1,155 orders: under 0.3 s. Also the busiest position's legal
-actions per ruleset: the count and the time to list them all."""
+Each script in ``tests/scripts/`` is a real game typed order by order. Two figures a game:
+- **replay of the log**: what export, verify, `/game replay`, undo and a rebuild after a restart pay.
+  A new game from the seed, then every order *as the log keeps it* (its canonical text: a move with
+  the whole path its check found) parsed, checked and applied in place (``Game.redo``, as
+  ``bot/history.walk`` and the rebuild do). Target for Gondor's 1,155 orders: under 0.3 s.
+- **typed**: the same game as the players typed it (a move names only its destination, so each is
+  path-found), each order applied on a copy (``Game.play``, as a live order is): the engine's part
+  of live play.
+Also the busiest position's legal actions per ruleset: the count and the time to list them all."""
 from __future__ import annotations
 
 import statistics
@@ -37,13 +42,20 @@ def main() -> None:
     for name, seed, script in GAMES:
         rs = get_ruleset(name)
         log = orders(SCRIPTS / script, rs.seats[0])
-        runs, busiest, slowest = [], (0, 0.0, ""), (0, 0.0, "")
+        runs, typed, busiest, slowest = [], [], (0, 0.0, ""), (0, 0.0, "")
         for i in range(3):
             t = time.perf_counter()
             g = Game.new(rs, seed=seed)
-            for seat, text in log:
-                g.play(seat, text)
+            logged = [(seat, rs.format(g.play(seat, text)[0])) for seat, text in log]
+            typed.append(time.perf_counter() - t)
+        final = g.state
+        for i in range(5):
+            t = time.perf_counter()
+            g = Game.new(rs, seed=seed)
+            for seat, text in logged:
+                g.redo(seat, text)
             runs.append(time.perf_counter() - t)
+        assert g.state == final, "the log replays to another position"
         dt = statistics.median(runs)
         # the busiest position of the game for legal actions (every seat that acts, every position)
         g = Game.new(rs, seed=seed)
@@ -66,8 +78,9 @@ def main() -> None:
                     slowest = (n, took, f"{s} before `{text}`")
             g.play(seat, text)
         over = g.result()
-        print(f"{name}: replay of {len(log)} orders {dt * 1000:.0f} ms ({len(log) / dt:.0f} orders/s)"
-              f"{'' if over else ' (not over?)'}\n  most legal actions: {busiest[0]} in {busiest[1] * 1000:.0f} ms"
+        print(f"{name}: replay of the log, {len(log)} orders: {dt * 1000:.0f} ms ({len(log) / dt:.0f} orders/s)"
+              f"{'' if over else ' (not over?)'}; typed (path-finding, a copy per order): "
+              f"{statistics.median(typed) * 1000:.0f} ms\n  most legal actions: {busiest[0]} in {busiest[1] * 1000:.0f} ms"
               f" ({busiest[2]}); slowest to list: {slowest[0]} in {slowest[1] * 1000:.0f} ms ({slowest[2]})\n"
               f"  slowest autocomplete (first 25 matching, no budget; target < 100 ms): {worst[0] * 1000:.1f} ms "
               f"({worst[1]})")

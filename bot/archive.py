@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import asyncio
+import copy
 import functools
 import json
 
@@ -124,9 +125,8 @@ class Archive:
 
     @staticmethod
     def _frame_view(game: Game, seat: str | None, over: bool) -> dict:
-        if not over:
-            return game.view(seat)
-        return game.ruleset.full_view(game.state)
+        """A frame's view, copied: the replay's game moves on in place (``walk``)."""
+        return copy.deepcopy(game.view(seat) if not over else game.ruleset.full_view(game.state))
 
     @staticmethod
     def _replay_start(rows, first: dict, rs, since: str | None, mine: list[str]) -> int:

@@ -17,9 +17,15 @@ class HistoryError(ValueError):
 def walk(ruleset: Ruleset | str, initial: dict, entries: Iterable[dict]) -> Iterator[tuple[dict, Game, list[Event]]]:
     """Each entry: ``seq``, ``seat``, ``kind`` ('order' or 'undo'), ``text``, ``ref_seq``,
     ``dice_before``, ``dice_after``. Yields ``(entry, game, events)`` after applying it.
-    Raises HistoryError when a dice counter or an undo does not fit."""
+    Raises HistoryError when a dice counter or an undo does not fit.
+
+    The orders are played in place (``Game.redo``): the game yielded is one object whose state
+    moves on, so a caller that keeps something of a position (a replay's frame) copies it. Only
+    the state before an order that an undo row takes back is copied, to return to."""
+    entries = list(entries)
+    taken_back = {e.get("ref_seq") for e in entries if e.get("kind", "order") == "undo"}
     game = Game(get_ruleset(ruleset) if isinstance(ruleset, str) else ruleset, clone(initial))
-    stack: list[tuple[int, dict]] = []  # (seq, state before it) of every order in effect
+    stack: list[tuple[int, dict | None]] = []  # (seq, state before it, if an undo returns there) of every order in effect
     for e in entries:
         if game.dice_drawn() != e["dice_before"]:
             raise HistoryError(f"#{e['seq']}: {game.dice_drawn()} dice drawn before it, the log says {e['dice_before']}")
@@ -35,8 +41,8 @@ def walk(ruleset: Ruleset | str, initial: dict, entries: Iterable[dict]) -> Iter
             game.state = state
             events: list[Event] = []
         else:
-            before = game.state
-            _, events = game.play(e["seat"], e["text"])  # play() swaps in a new state; `before` stays intact
+            before = clone(game.state) if e["seq"] in taken_back else None
+            _, events = game.redo(e["seat"], e["text"])
             if game.dice_drawn() != e["dice_after"]:
                 raise HistoryError(f"#{e['seq']}: {game.dice_drawn()} dice drawn after it, the log says {e['dice_after']}")
             stack.append((e["seq"], before))

@@ -161,7 +161,7 @@ class Table:
                 raise RuntimeError(f"game {row.id}: undo row #{a.seq} without a snapshot")
             if game.dice_drawn() != a.dice_before:
                 raise RuntimeError(f"game {row.id}: dice counter mismatch before #{a.seq}")
-            game.play(a.seat, a.text)
+            game.redo(a.seat, a.text)  # in place: the log holds accepted orders
             if game.dice_drawn() != a.dice_after:
                 raise RuntimeError(f"game {row.id}: dice counter mismatch after #{a.seq}")
         return game, seq
@@ -398,7 +398,7 @@ class Table:
         new_phase = any(e.new_phase for e in events)
         seq = row.seq + 1
         res = rs.result(new_state)
-        lines = [f"**{self.seat_title(seat)}** `{public_text(rs, canon)}`" + (f" ({by})" if by else "")]
+        lines = [f"**{self.seat_title(seat)}** `{rs.brief_order_text(public_text(rs, canon))}`" + (f" ({by})" if by else "")]
         report: list[str] = []
         for e in events:
             if e.public and e.new_phase and not res:

@@ -56,7 +56,7 @@ class Undo:
         g = Game(game.ruleset, state)
         for a in rows:
             if a.kind == "order" and snap_seq < a.seq < target.seq and a.seq not in undone:
-                g.play(a.seat, a.text)
+                g.redo(a.seat, a.text)
         burned = game.dice_drawn()
         g.state["dice"]["counter"] = burned  # dice already drawn stay burned: no fishing for a better roll
         seq = row.seq + 1

@@ -212,6 +212,10 @@ class Ruleset(Protocol):
         channel, the log, an export before the game is over). Normally the text
         itself; a ruleset with secret orders (Gondor's oil, 16.74) masks them."""
 
+    def brief_order_text(self, text: str) -> str:
+        """An order's public text as the channel's echo of it reads (a move logged with its whole
+        path: the units and the destination)."""
+
     def result(self, state: State) -> Result | None:
         """The game's result once it is over, else None."""
 
@@ -278,6 +282,12 @@ class RulesetBase:
     def public_order_text(self, text: str) -> str:
         """How an accepted order's canonical ``text`` reads in public: the text itself unless the
         game has secret orders (Gondor's oil, 16.74)."""
+        return text
+
+    def brief_order_text(self, text: str) -> str:
+        """An accepted order's (public) text as its echo in the channel reads: the text itself,
+        unless the log keeps more than the player needs to read there (a move's whole path: the
+        event that follows names the way)."""
         return text
 
     def deadline_action(self, state: State, seat: str) -> "Action | None":
@@ -400,6 +410,14 @@ class Game:
         events = self.ruleset.apply(work, seat, action)
         self.state = work
         return action, events
+
+    def redo(self, seat: str, text: str) -> tuple[Action, list[Event]]:
+        """An order from the game's own log played again (a rebuild from a snapshot, an undo's
+        replay): parsed and checked as ``play`` does, then applied to the live state in place, with
+        no copy. The log held only accepted orders, so a failure here is an error, not a refusal:
+        the game it leaves is not to be used (callers raise)."""
+        action = self.parse(seat, text)
+        return action, self.ruleset.apply(self.state, seat, action)
 
     def view(self, seat: str | None) -> dict:
         return self.ruleset.view(self.state, seat)

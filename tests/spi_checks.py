@@ -17,6 +17,18 @@ def refused(g, seat, order, section, *, contains=None):
     return e.value
 
 
+def round_trips(g, seat: str, text: str) -> str:
+    """The notation round-trips (python-chess style): an offered order parses to the canonical text
+    the log keeps (a move with the whole path its check found, so that a replay validates the path
+    instead of searching), which parses to itself on the same position and echoes in the channel as
+    offered. Returns the canonical text."""
+    rs = g.ruleset
+    canon = rs.format(g.parse(seat, text))
+    assert rs.format(g.parse(seat, canon)) == canon, (text, canon)
+    assert rs.brief_order_text(canon) == text, (text, canon)
+    return canon
+
+
 def drawn(g, before: int) -> int:
     """Dice drawn since the counter was ``before``."""
     return g.state["dice"]["counter"] - before

@@ -21,7 +21,7 @@ import pytest
 
 from engine.core import Action, Game, OrderError, state_digest
 from engine.hexgrid import Hex
-from spi_checks import check_board
+from spi_checks import check_board, round_trips
 from tests.test_celebrant_secrecy import setup_orders
 from engine.rulesets import get_ruleset
 
@@ -108,8 +108,8 @@ def test_random_play_keeps_every_invariant_to_a_graded_result(seed):
                 break
         seat = rnd.choice(g.active_seats())
         text = pick(g, seat, rnd, count)
+        round_trips(g, seat, text)
         action, _ = g.play(seat, text)
-        assert g.ruleset.format(action) == text
         log.append((seat, text))
         now = (g.state["turn"], g.state["step"])
         count = 0 if now != phase else count + 1

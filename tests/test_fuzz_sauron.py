@@ -19,7 +19,7 @@ import pytest
 from engine.core import Action, Game, OrderError, state_digest
 from engine.hexgrid import Hex
 from engine.rulesets import get_ruleset
-from spi_checks import check_board
+from spi_checks import check_board, round_trips
 
 GAMES = int(os.environ.get("PALANTIR_FUZZ_GAMES", "3"))
 RULESET = os.environ.get("PALANTIR_FUZZ_RULESET", "sauron")  # or sauron-expanded
@@ -113,8 +113,8 @@ def play_random(seed: int, options: dict, ruleset: str = "sauron") -> tuple[Game
                 break
         seat = rnd.choice(g.active_seats())
         text = pick(g, seat, rnd, count)
+        round_trips(g, seat, text)
         action, _ = g.play(seat, text)
-        assert g.ruleset.format(action) == text
         log.append((seat, text))
         now = (g.state["turn"], g.state["step"])
         count = 0 if now != phase else count + 1

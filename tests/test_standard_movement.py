@@ -294,14 +294,31 @@ def test_4_0_a_checked_move_carries_its_path_and_apply_uses_it_only_on_that_posi
     a = GONDOR.parse(g.state, W, "move GS1 2512")
     key, path, spent = a.memo["move"]
     assert path == ["2515", "2514", "2513", "2512"] and spent == 4  # 4.0: four clear hexes, 1 MP each
-    fresh = Action(a.verb, a.args)  # the same order with nothing remembered: apply searches again
-    assert fresh == a and str(fresh) == "move GS1 2512"  # the memo is never part of the order
+    # the log keeps the whole path (a replay validates it, no search); the channel's echo is as typed
+    assert str(a) == "move GS1 2515 2514 2513 2512" and GONDOR.brief_order_text(str(a)) == "move GS1 2512"
+    fresh = Action(a.verb, a.args)  # the same order with nothing remembered: apply validates the path
+    assert fresh == a and str(fresh) == str(a)  # the memo is never part of the order
     s1, s2 = clone(g.state), clone(g.state)
     e1, e2 = GONDOR.apply(s1, W, a), GONDOR.apply(s2, W, fresh)
     assert s1 == s2 and [e.public for e in e1] == [e.public for e in e2]
-    # a memo from another position is not trusted: GS2 moved meanwhile, so apply searches again
+    # a memo from another position is not trusted: GS2 moved meanwhile, so apply works the path out again
     GONDOR.apply(g.state, W, GONDOR.parse(g.state, W, "move GS2 2409"))
     a.memo["move"] = (key, ["2615", "2614", "2613", "2512"], 1)  # a wrong path under the old key
     s3 = clone(g.state)
     GONDOR.apply(s3, W, a)
     assert s3["units"]["GS1"]["hex"] == "2512" and s3["ph"]["spent"]["GS1"] == 4
+
+
+def test_4_0_the_logged_path_replays_to_the_same_position_and_a_changed_one_is_checked():
+    """The canonical move names its path; replaying it gives what the search gave, and a path the
+    position no longer allows (a unit now in the way) is refused like any typed path (4.0, 6.0)."""
+    from engine.core import clone
+
+    g = position({"GS1": "2516"}, step="F", turn=7)
+    searched = Game(GONDOR, clone(g.state))
+    _, ev = searched.play(W, "move GS1 2512")
+    canon = str(GONDOR.parse(g.state, W, "move GS1 2512"))
+    _, ev2 = g.play(W, canon)
+    assert g.state == searched.state and [e.public for e in ev] == [e.public for e in ev2]
+    h = position({"GS1": "2516", "OA1": "2514"}, step="F", turn=7)
+    refused(h, W, canon, "6.0", contains="zone of control")  # the logged path runs on past an enemy now

@@ -9,7 +9,7 @@ from typing import Iterator
 
 from engine.core import Action, Dice, Event, IllegalOrder, InvalidOrder, OrderError, State
 from engine.hexgrid import Hex, cheapest_path, reachable
-from engine.spi.common import _HEX, _phrase
+from engine.spi.common import _HEX, MAX_ORDER_LEN, _phrase
 from engine.orders import Order
 
 
@@ -49,6 +49,20 @@ class Movement:
         if len(hexes) > 1 and start is not None and hexes[0] == start:
             hexes = hexes[1:]
         return Action("move", (*uids, *hexes))
+
+    def _with_path(self, state: State, seat: str, action: Action) -> Action:
+        """A checked move as the log keeps it: its units and the whole path its check found, so that a
+        replay (export, verify, undo, a restart) validates that path step by step instead of searching
+        for it again. The destination alone where the whole would pass the length of an order."""
+        checked = action.memo.get("move")
+        if not checked:
+            return action
+        uids = [a for a in action.args if not _HEX.match(a)]
+        full = Action("move", (*uids, *checked[1]), memo=action.memo)
+        if full.args == action.args or len(str(full)) > MAX_ORDER_LEN:
+            return action
+        action.memo["move"] = (self._move_key(state, seat, full.args), checked[1], checked[2])
+        return full
 
     def _move_path(self, state: State, seat: str, uids: list[str], hexes: list[str], graph=None) -> list[str]:
         if len(hexes) == 1:

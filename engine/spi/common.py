@@ -4,6 +4,7 @@ from __future__ import annotations
 import re
 from fractions import Fraction
 
+MAX_ORDER_LEN = 200  # characters in one order, typed or as the log keeps it
 _HEX = re.compile(r"^\d{4}$")
 
 

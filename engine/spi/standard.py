@@ -48,7 +48,7 @@ from engine.maps import HexMap
 from engine.orders import Order, order_table
 from engine.spi.charts import ChartError, Charts, cached
 from engine.units import Ratings, UnitDef, load_oob
-from engine.spi.common import _phrase  # noqa: F401 (imported from here by rulesets)
+from engine.spi.common import _HEX, MAX_ORDER_LEN, _phrase  # noqa: F401 (_phrase imported from here by rulesets)
 from engine.spi.hooks import Hooks
 from engine.spi.c04_movement import MOVE, Movement
 from engine.spi.c05_stacking import Stacking
@@ -372,6 +372,16 @@ class StandardRules(Help, SetUp, Movement, Stacking, ZonesOfControl, Combat, Mis
         order = self.orders.get(text.split()[0].lower()) if text.split() else None
         return order.redact if order is not None and order.redact else text
 
+    def brief_order_text(self, text: str) -> str:
+        """A move logged with its whole path (``_with_path``) echoes as typed: units and destination."""
+        words = text.split(" ")
+        if words[0] != "move":
+            return text
+        hexes = [w for w in words[1:] if _HEX.match(w)]
+        if len(hexes) < 2:
+            return text
+        return " ".join([w for w in words if not _HEX.match(w)] + hexes[-1:])
+
     def format(self, action: Action) -> str:
         return str(action)
 
@@ -400,11 +410,13 @@ class StandardRules(Help, SetUp, Movement, Stacking, ZonesOfControl, Combat, Mis
         if action.verb == "move":
             action = self._complete_move(state, seat, action)
         self.check(state, seat, action)
+        if action.verb == "move":
+            action = self._with_path(state, seat, action)
         return action
 
     def parse_text(self, state: State, seat: str, text: str) -> Action:
-        if len(text) > 200:
-            raise InvalidOrder("that order is too long (200 characters at most)")
+        if len(text) > MAX_ORDER_LEN:
+            raise InvalidOrder(f"that order is too long ({MAX_ORDER_LEN} characters at most)")
         words = text.strip().split()
         if not words:
             raise InvalidOrder("empty order; type `/help` for the orders")
