@@ -136,7 +136,7 @@ class Movement:
     def _step_cost_fn(self, state: State, seat: str, uids: list[str], start: Hex | None, occ):
         ch = self.charts_for(state)
         tec = ch["tec"]
-        enemy_zoc = self.zoc_map(state, seat, occ)
+        enemy_zoc, enemy_combat, enemy_leaders = self.enemy_hexes(state, seat, occ)
         fire_extra = tec.get("fire_extra", 3)
         fires = {Hex.parse(m["hex"]) for m in state["markers"] if m.get("type") == "fire" and m.get("hex")}
         cav = any(self.units[u].is_mounted for u in uids)
@@ -149,11 +149,7 @@ class Movement:
         road_cost = tec.get("road_cost")
         sides = self.hexmap.side_index
         # enemy combat units block; so do enemy leaders alone (4.27), unless a ruleset lets these movers in
-        leaders_block = not self.may_enter_enemy_leaders(state, uids)
-        blocked = {Hex.parse(hx) for hx, ids in occ.items()
-                   if any(self.side_of(state, x) != seat and (self.units[x].is_combat
-                                                          or (leaders_block and self.units[x].is_leader))
-                          for x in ids)}
+        blocked = enemy_combat | enemy_leaders if not self.may_enter_enemy_leaders(state, uids) else set(enemy_combat)
         blocked |= self.extra_blocked(state, seat, uids)
 
         def cost(a: Hex, b: Hex) -> float | None:
