@@ -77,8 +77,11 @@ class WarOfTheRing(SetupMixin, SequenceMixin, RingMixin, EventsMixin, DiplomacyM
         raise InvalidOrder(f"no character `{word[:20]}`")
 
     def _bd(self, st) -> Board:
-        """The game's map: the reconstructed one, or the group's own (`charts=`, a map file)."""
-        return self.board if not st.get("map") else Board.from_text(st["map"])
+        """The game's map: the reconstructed one, or the group's own (`charts=`, a file with a map)."""
+        m = st.get("map")
+        if not m:
+            return self.board
+        return Board.from_text(m if isinstance(m, str) else st["group"])
 
     def _hex(self, st, word) -> str:
         try:

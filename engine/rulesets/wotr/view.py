@@ -19,6 +19,8 @@ class ViewMixin:
                 p = {"id": cid, "name": c["name"], "hex": c["hex"], "kind": "character", "seat": c["seat"], "face": "up"}
                 if c["hidden"]:
                     p["hidden"] = True
+                if c.get("ratings"):
+                    p["ratings"] = dict(c["ratings"])
                 out.append(p)
             elif seat in c["located"]:
                 downs.append(c["hex"])
