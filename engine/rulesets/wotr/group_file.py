@@ -12,6 +12,8 @@ console), that may carry any of these parts; what it leaves out stays the recons
 - `[cards.events]`: `"075" = "Boromir Attempts to Seize the Ring. ..."`, the group's Event Cards by number
   (the four the variant names among them), and `[cards.magic]`: `sting = "Sting"` or
   `[cards.magic.<id>]` with `name` and `start` (the cards the seed names keep their places);
+- `[charts.<id>]`: a chart replacing the reconstructed one of data/charts.toml (`combat`, `individual`,
+  `search`), or one of the group's own (``charts.check_chart``).
 
 Everything is checked when the game is created; a bad file is refused with one short reason and no game
 is made. The game carries the file's text in its state (replays and exports read the same file)."""
@@ -22,6 +24,8 @@ import re
 import tomllib
 from dataclasses import dataclass, field
 
+from engine.rulesets.wotr.board import Board
+from engine.rulesets.wotr.charts import check_chart
 from engine.rulesets.wotr.common import NATIONS, NINE, SEATS, load_toml
 
 ID_RE = re.compile(r"^[a-z][a-z0-9-]{0,23}$")
@@ -40,7 +44,7 @@ NAMED_EVENTS = ("075", "092", "093", "096")
 NAMED_MAGIC = ("sting", "mithril", "glamdring", "anduril", "lembas", "elven-cloak", "elven-rope", "galadriels-light",
                "shadowfax", "athelas")
 RESERVED = ("nazgul", "none", "all") + tuple(f"naz{i}" for i in range(1, 10))
-PARTS = ("provinces", "places", "terrains", "start", "characters", "forces", "cards", "reconstructed",
+PARTS = ("provinces", "places", "terrains", "start", "characters", "forces", "cards", "charts", "reconstructed",
          "reason", "title")
 
 
@@ -53,6 +57,7 @@ class GroupFile:
     units: dict | None = None
     items: dict | None = None
     events: dict | None = None
+    charts: dict = field(default_factory=dict)
 
 
 def _short(x) -> str:
@@ -96,10 +101,10 @@ def load(text: str) -> GroupFile:
     unknown = [k for k in data if k not in PARTS]
     if unknown:
         raise ValueError(f"unknown part `[{_short(unknown[0])}]` in the group file; parts: provinces, places, start, "
-                         "characters, forces, cards")
-    if not any(k in data for k in ("provinces", "places", "start", "characters", "forces", "cards")):
-        raise ValueError("the group file carries none of [provinces], [start], [characters], [forces], [cards]")
-    from engine.rulesets.wotr.board import Board
+                         "characters, forces, cards, charts")
+    if not any(k in data for k in ("provinces", "places", "start", "characters", "forces", "cards", "charts")):
+        raise ValueError("the group file carries none of [provinces], [start], [characters], [forces], [cards], "
+                         "[charts]")
     g = GroupFile(text)
     g.board = Board.from_text(text) if ("provinces" in data or "places" in data) else None
     board = g.board or Board.load()
@@ -210,6 +215,9 @@ def load(text: str) -> GroupFile:
             g.start[pid] = hex_of(f"[start] {pid}", hx)
             if pid in FIXED_HEX and g.start[pid] != FIXED_HEX[pid]:
                 raise ValueError(f"[start] {pid}: the seed puts {pid} at {FIXED_HEX[pid]}")
+    if "charts" in data:
+        for cid, ch in _table("[charts]", data["charts"]).items():
+            g.charts[cid] = check_chart(cid, ch)
     if len(_CACHE) > 32:
         _CACHE.clear()
     _CACHE[key] = g

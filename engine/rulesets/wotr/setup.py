@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from engine.core import InvalidOrder, new_dice
+from engine.rulesets.wotr import group_file
 from engine.rulesets.wotr.common import NATIONS, NINE, load_toml, seat_of_side
 
 OPTIONS = {"players": ("4", "5"), "scenario": ("standard", "all-out-war"), "magic": ("random", "historical")}
@@ -49,7 +50,6 @@ class SetupMixin:
               "map": None, "group": None, "event_texts": {}, "rohan_attacked": False, "claims": [], "prisoners": [], "ruler_seen": "denethor", "king_seen": "theoden"}
         start, group = {}, None
         if o.get("charts"):  # the group's own file: map, starts, characters, forces, cards, charts
-            from engine.rulesets.wotr import group_file
             try:
                 group = group_file.load(o["charts"])
             except ValueError as e:

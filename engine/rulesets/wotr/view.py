@@ -125,7 +125,7 @@ class ViewMixin:
         return "\n".join(lines) or None
 
     def help_topics(self):
-        return ("orders", "phases", "setup", "secrets", "ring", "search")
+        return ("orders", "phases", "setup", "secrets", "ring", "search", "charts")
 
     def help(self, topic=None):
         t = (topic or "").lower()
@@ -136,7 +136,7 @@ class ViewMixin:
                     "Saruman-Fellowship-Gondor-Dark Power, five players Saruman-Fellowship-Rohan-Gondor-Dark Power.")
         if t == "setup":
             return ("`/game new ruleset:wotr options: players=4|5 scenario=all-out-war magic=historical turns=12` "
-                    "(and `charts:` a group's own map file, docs/wotr.md). "
+                    "(and `charts:` a group's own file: map, characters, forces, cards, charts; docs/wotr.md). "
                     "Played in assist mode by default (the base game's rules are the table's). The map and forces are "
                     "reconstructions (docs/wotr.md).")
         if t == "secrets":
@@ -149,6 +149,12 @@ class ViewMixin:
                     "`event 075` (Boromir with the Ringbearer), `seize <character>` (M.3; never a Rohan character), `seizure held|lost` (the Ringbearer's seat), "
                     "`prisoner <c> on|off`, `mind-battle sauron|saruman`, "
                     "`nullify 093`, `wraith <character>`, `palantir <character>`.")
+        if t == "charts":
+            return ("**Charts** (the base game's, reconstructed: data/charts.toml; a group's own file replaces them): "
+                    "`resolve combat 3-1` (army combat, odds columns 1-3 to 6-1), `resolve individual +1` (individual "
+                    "combat, Combat Rating difference -3 to +3), `resolve search 2` (the ordinary Search Table, "
+                    "strength 1-6), each with an optional die modifier (`resolve combat 2-1 -1`). The dice are the "
+                    "game's, logged; the result is advice: the table records it with `lose`, `kill`, `move`.")
         if t == "search":
             return ("**Search** (Hidden Movement): `search south-ithilien:3 gorgoroth:1`. 2d6 per province; clear/desert "
                     "located at roll <= Nazgul, rough/marsh when the Nazgul exceed the roll by 3, forest/rough and "
@@ -161,4 +167,5 @@ class ViewMixin:
                     "`prisoner <c> on|off`, `mind-battle sauron|saruman`, "
                 "`nullify 093`, `ally <seat>`, `dissolve <seat>`, `barter <seat> <terms>`, `agree <b#>`, "
                 "`item <card> <character>`, `use <card> <character>`, `reveal <character>`, `paths`, `palantir <c>`, `wraith <c>`, "
-                "`claim`, `done`. Topics: phases, setup, secrets, ring, search.")
+                "`resolve <chart> <column> [<mod>]`, `claim`, `done`. Topics: phases, setup, secrets, ring, search, "
+                "charts.")
