@@ -32,6 +32,7 @@ from engine.rulesets.wotr.forces import ForcesMixin
 from engine.rulesets.wotr.hidden_movement import HiddenMixin
 from engine.rulesets.wotr.magic_cards import MagicMixin
 from engine.rulesets.wotr.mobilization import MobilizationMixin
+from engine.rulesets.wotr.nazgul import NazgulMixin
 from engine.rulesets.wotr.sequence import SequenceMixin
 from engine.rulesets.wotr.setup import SetupMixin
 from engine.rulesets.wotr.victory import VictoryMixin
@@ -43,7 +44,7 @@ USAGE = {
     "challenge": "challenge <your character> <their character>", "command": "command <hex> <character|nazgul>",
     "mobilize": "mobilize <nation>", "draw": "draw <nnn>|none", "event": "event <nnn> [note]",
     "nullify": "nullify 093", "search": "search <province>:<nazgul> [<province>:<nazgul> ...]",
-    "demand": "demand on|off", "ring": "ring on|off|to <character>", "nazgul": "nazgul control|gain",
+    "demand": "demand on|off", "ring": "ring on|off|to <character>", "nazgul": "nazgul control|gain [<nazgul>]",
     "seizure": "seizure held|lost", "seize": "seize <your character>", "prisoner": "prisoner <character> on|off", "wraith": "wraith <character>", "palantir": "palantir <character>",
     "paths": "paths", "reveal": "reveal <hidden character>", "mind-battle": "mind-battle sauron|saruman", "ally": "ally <seat>",
     "dissolve": "dissolve <seat>", "barter": "barter <seat> <terms>", "agree": "agree <barter id>",
@@ -53,7 +54,7 @@ USAGE = {
 
 
 class WarOfTheRing(SetupMixin, SequenceMixin, RingMixin, EventsMixin, DiplomacyMixin, SuccessionMixin, HiddenMixin,
-                   MobilizationMixin, MagicMixin, ForcesMixin, ChartsMixin, VictoryMixin, ViewMixin, RulesetBase):
+                   MobilizationMixin, MagicMixin, NazgulMixin, ForcesMixin, ChartsMixin, VictoryMixin, ViewMixin, RulesetBase):
     name = "wotr"
     title = "War of the Ring (4-5 players)"
     seats = SEATS
@@ -161,7 +162,8 @@ class WarOfTheRing(SetupMixin, SequenceMixin, RingMixin, EventsMixin, DiplomacyM
             return ["draw none", "draw 075", "draw 093", "draw 041"]
         if act and ph == "search":
             n = self._search_strength(st, seat)
-            out += [f"search {p}:{n}" for p in self._bd(st).areas] + ["done"]
+            out += [f"search {p}:{min(n, self._nazgul_in(st, seat, p))}" for p in self._bd(st).areas
+                    if self._nazgul_in(st, seat, p)] + ["done"]
             return out
         if act:
             out.append("done")
@@ -178,6 +180,9 @@ class WarOfTheRing(SetupMixin, SequenceMixin, RingMixin, EventsMixin, DiplomacyM
                     prov = self._bd(st).areas[self._bd(st).province_of[u["hex"]]]
                     out += [f"move {uid} {h}" for h in (*prov.hexes, *places) if h != u["hex"]]
                     out.append(f"attack {u['hex']}")
+            for nid in self._nazgul_of(st, seat):
+                prov = self._bd(st).areas[self._bd(st).province_of[st["nazgul"][nid]["hex"]]]
+                out += [f"move {nid} {h}" for h in (*prov.hexes, *places) if h != st["nazgul"][nid]["hex"]]
             out += ["resolve combat 2-1", "resolve individual 0 +1"]
             out += [f"capture {p}" for p in self._bd(st).places]
             out += [f"mobilize {n}" for n in st["mobilized"]]

@@ -215,6 +215,8 @@ def load(text: str) -> GroupFile:
             g.start[pid] = hex_of(f"[start] {pid}", hx)
             if pid in FIXED_HEX and g.start[pid] != FIXED_HEX[pid]:
                 raise ValueError(f"[start] {pid}: the seed puts {pid} at {FIXED_HEX[pid]}")
+            if pid.startswith("naz") and board.province_of[g.start[pid]] not in ("gorgoroth", "nurn"):
+                raise ValueError(f"[start] {pid}: the Nazgul start in Gorgoroth and Nurn (Hidden Movement)")
     if "charts" in data:
         for cid, ch in _table("[charts]", data["charts"]).items():
             g.charts[cid] = check_chart(cid, ch)

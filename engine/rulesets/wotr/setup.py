@@ -7,7 +7,7 @@ from engine.rulesets.wotr.common import NATIONS, NINE, load_toml, seat_of_side
 
 OPTIONS = {"players": ("4", "5"), "scenario": ("standard", "all-out-war"), "magic": ("random", "historical")}
 DEFAULTS = {"players": "5", "scenario": "standard", "magic": "random", "turns": "12"}
-STATE_VERSION = 1
+STATE_VERSION = 2  # 2: the Nazgul are pieces (hex, controlling seat), not counts
 
 
 def parse_options(options: dict) -> dict:
@@ -42,7 +42,7 @@ class SetupMixin:
                        "gondor_had": False},
               "boromir_attempted": False, "demand": False, "palantir": "denethor", "paths": False,
               "king": None, "wraiths": [], "gondor_out": False,
-              "nazgul": {"dark-power": 9, "saruman": 0, "gondor": 0}, "nazgul_tried": 0, "ring_start": {},
+              "nazgul": {}, "nazgul_tried": 0, "ring_start": {},
               "searched": [], "hands": {s: [] for s in self.seats}, "played": [],
               "alliances": [], "offers": [], "permanent": [], "barters": [],
               "commands": {}, "mind_battle": 0, "restrained": 0, "shadow_lost": 0,
@@ -82,6 +82,11 @@ class SetupMixin:
             else:
                 st["items"][iid] = ("@" + where) if st["magic"] == "historical" and where else None
         st["item_names"] = {iid: it["name"] for iid, it in items.items()}
+        for i, (nid, hx) in enumerate(forces["nazgul"].items(), 1):  # Hidden Movement: in Gorgoroth and Nurn
+            hx = str(start.get(nid, hx)).upper()
+            if hx not in b.terrain or b.province_of[hx] not in ("gorgoroth", "nurn"):
+                raise InvalidOrder(f"{nid} starts in Gorgoroth or Nurn (Hidden Movement): give it in the file's [start] table")
+            st["nazgul"][nid] = {"name": f"Nazgul {i}", "hex": hx, "seat": "dark-power"}
         st["control"] = {"minas-tirith": "gondor", "dol-amroth": "gondor",
                          "helms-deep": seat_of_side(st, "rohan"), "dunharrow": seat_of_side(st, "rohan"),
                          "edoras": seat_of_side(st, "rohan"), "rivendell": "fellowship", "lothlorien": "fellowship",

@@ -26,6 +26,7 @@ class ViewMixin:
                 downs.append(c["hex"])
         for i, hx in enumerate(sorted(downs), 1):  # face down: the hex only, numbered in hex order
             out.append({"id": f"?{i}", "name": "?", "hex": hx, "kind": "character", "seat": "fellowship", "face": "down"})
+        out += self._nazgul_views(st)  # the nine Nazgul: public pieces (Hidden Movement)
         for p in out:
             p["province"] = self._bd(st).province_of[p["hex"]]
         return out
@@ -68,7 +69,7 @@ class ViewMixin:
              "king_of_rohan": st["chars"][king]["name"] if king else None,
              "palantir": st["chars"][st["palantir"]]["name"] if st["palantir"] else None,
              "gondor_eliminated": st["gondor_out"], "boromir_attempted": st["boromir_attempted"],
-             "nazgul": dict(st["nazgul"]), "search_with": {s: self._search_strength(st, s) for s in order(st)},
+             "nazgul": {s: self._nazgul_count(st, s) for s in ("dark-power", "saruman", "gondor")}, "search_with": {s: self._search_strength(st, s) for s in order(st)},
              "mobilized": {k: v for k, v in st["mobilized"].items()}, "control": dict(st["control"]),
              "continuous": dict(st["held"]), "rohan_attacked_by_gondor": st["rohan_attacked"],
              "alliances": [list(p) for p in st["alliances"]], "offers": [list(p) for p in st["offers"]],
@@ -156,14 +157,17 @@ class ViewMixin:
                     "strength 1-6), each with an optional die modifier (`resolve combat 2-1 -1`). The dice are the "
                     "game's, logged; the result is advice: the table records it with `lose`, `kill`, `move`.")
         if t == "search":
-            return ("**Search** (Hidden Movement): `search south-ithilien:3 gorgoroth:1`. 2d6 per province; clear/desert "
+            return ("**Search** (Hidden Movement): `search gorgoroth:1 nurn:1`: each province with at most the Nazgul "
+                    "you have in it (the Dark Power two on turn 1, two more a turn). 2d6 per province; clear/desert "
                     "located at roll <= Nazgul, rough/marsh when the Nazgul exceed the roll by 3, forest/rough and "
-                    "mountain by 6, never forest, citadel, town, tunnels.")
+                    "mountain by 6, never forest, citadel, town, tunnels. The nine Nazgul are pieces (`naz1` ... "
+                    "`naz9`, on the public map): their seat moves them (`move naz1 E0720`); the unused stay in "
+                    "Gorgoroth and Nurn; one in a hidden character's hex spots it.")
         return ("**War of the Ring for four and five players** (Don Lowry's variant; docs/wotr.md). Orders: "
                 "`move <piece> <hex> [<hex>...]`, `attack <hex>`, `lose <unit> <sp>`, `kill <character>`, "
                 "`capture <place>`, `challenge <yours> <theirs>`, `command <hex> <character|nazgul>`, "
                 "`mobilize <nation>`, `draw <nnn>`, `event <nnn>`, `search <province>:<n>`, `demand on|off`, "
-                "`ring on|off|to <c>`, `nazgul control|gain`, `seize <character>` (M.3; never a Rohan character), `seizure held|lost` (the Ringbearer's seat), "
+                "`ring on|off|to <c>`, `nazgul control|gain [<nazgul>]`, `seize <character>` (M.3; never a Rohan character), `seizure held|lost` (the Ringbearer's seat), "
                     "`prisoner <c> on|off`, `mind-battle sauron|saruman`, "
                 "`nullify 093`, `ally <seat>`, `dissolve <seat>`, `barter <seat> <terms>`, `agree <b#>`, "
                 "`item <card> <character>`, `use <card> <character>`, `reveal <character>`, `paths`, `palantir <c>`, `wraith <c>`, "
