@@ -37,6 +37,8 @@ def test_scripted_five_player_game(tmp_path):
     assert "Rohan may not play 096" in out and "(rule EE)" in out
     assert "Boromir is moved by Fellowship now (Gondor's demand, AA.2)" in out
     assert "Boromir fails to seize the Ring; Frodo keeps it." in out  # 075
+    assert "Dark Power moves Nazgul 3 to W2818." in out  # the Nazgul are public pieces (Hidden Movement)
+    assert "Lothlorien with 4 Nazgul" in out  # and search where they are, two more each turn
     assert "The last game-turn (4) is over. Winners: Gondor, Rohan." in out  # the continuous conditions held
     channel = [ln for ln in out.splitlines() if not ln.startswith(("[to ", "> ", "["))]
     for hx in HIDDEN_HEXES:  # the Fellowship's walk never reaches the channel
@@ -61,7 +63,7 @@ def _others(out: str) -> list[str]:
 
 def test_secrecy_over_the_console_two_walks_read_the_same_until_a_search_locates(tmp_path):
     other = tmp_path / "other.txt"
-    text = SCRIPT.read_text().replace("W1911 W1814", "W1911 W1812").replace("W1915 W2917", "W2109 W2016")
+    text = SCRIPT.read_text().replace("W1911 W1814", "W1911 W1812").replace("W1915 W2917", "W2109 W2214")
     other.write_text(text)
     a = run(["local", "wotr", "--seed", "7", "--options", "turns=4", "--no-images", "--script", str(SCRIPT)])
     b = run(["local", "wotr", "--seed", "7", "--options", "turns=4", "--no-images", "--script", str(other)])

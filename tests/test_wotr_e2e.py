@@ -1,7 +1,8 @@
 """War of the Ring's secrets over the fake Discord (issue 15, Proof): two five-player games that differ only
 in where the Fellowship walks read byte-identically for every other seat and a spectator until a search
 locates someone; a search's results reach only the searcher (and the Fellowship and the moderator);
-Boromir's secret demand (AA.2) reaches only Gondor, the Fellowship and the moderator."""
+Boromir's secret demand (AA.2) reaches only Gondor, the Fellowship and the moderator; the Nazgul, public
+pieces, fly and search where they are in both games alike."""
 import re
 
 from tests.test_e2e_discord import World
@@ -102,9 +103,13 @@ async def walk(w, path):
     for cid in ("frodo", "sam"):
         await act(w, "fellowship", f"move {cid} {' '.join(path)}")
     await act(w, "fellowship", "done")
+    # the Dark Power's Nazgul fly, the same in both games: public pieces on the map (Hidden Movement)
+    await advance(w, "turn", "dark-power")
+    await act(w, "dark-power", "move naz1 E0720", secret=False)
+    await act(w, "dark-power", "move naz6 E1130 E0821", secret=False)
     # on to turn 2's Search Phase: a search far away, which finds nobody in either game
     await advance(w, "search", "dark-power")
-    await act(w, "dark-power", "search gorgoroth:2 nurn:2")
+    await act(w, "dark-power", "search gorgoroth:2 dagorlad:1 nurn:1")  # where its Nazgul are
     await quiescent(w)
 
 
@@ -141,6 +146,9 @@ async def located_and_told_only_to_the_searcher(w, monkeypatch):
             return lo
 
     before = {n: len(seen_by(w, getattr(w, n))) for n in ("carol", "dave", "erin", "frank")}
+    await advance(w, "turn", "dark-power")  # two Nazgul fly to Hollin (W2016, a mountain hex beside Frodo's)
+    for nid in ("naz1", "naz2"):
+        await act(w, "dark-power", f"move {nid} W2016")
     await advance(w, "search", "dark-power")
     monkeypatch.setattr(h, "Dice", Low)
     r = await act(w, "dark-power", "search hollin:2")

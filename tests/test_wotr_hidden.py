@@ -6,7 +6,7 @@ import pytest
 
 from engine.core import IllegalOrder
 from render import render_view
-from tests.wotr_helpers import RS, fix_dice, new, put, texts, to_phase
+from tests.wotr_helpers import RS, fix_dice, nazgul_at, new, put, texts, to_phase
 
 S_ITH = "south-ithilien"
 
@@ -35,6 +35,7 @@ def test_hidden_movement_search_locates_by_terrain(monkeypatch, terrain_hex, naz
     g = at_search(new(5), turn=5)
     put(g, "frodo", terrain_hex)
     prov = RS.board.province_of[terrain_hex]
+    nazgul_at(g, prov, nazgul, avoid=(terrain_hex,))  # the Nazgul searching are in the province
     fix_dice(monkeypatch, list(dice))
     _, ev = g.play("dark-power", f"search {prov}:{nazgul}")
     assert ("dark-power" in g.state["chars"]["frodo"]["located"]) == located
@@ -48,20 +49,23 @@ def test_hidden_movement_nazgul_two_on_turn_one_and_two_more_each_turn_up_to_nin
     assert [RS._search_strength({**g.state, "turn": t}, "dark-power") for t in (1, 2, 3, 4, 5, 6)] == [2, 4, 6, 8, 9, 9]
     g = at_search(new(5))
     with pytest.raises(IllegalOrder, match="with 2 Nazgul"):
-        g.play("dark-power", "search south-ithilien:3")
-    g.play("dark-power", "search south-ithilien:1 gorgoroth:1")
+        g.play("dark-power", "search gorgoroth:3")  # five Nazgul are there, two search on turn 1
+    with pytest.raises(IllegalOrder, match="has 0 Nazgul in South Ithilien"):
+        g.play("dark-power", "search south-ithilien:1")  # none there: a search names provinces with Nazgul
+    g.play("dark-power", "search gorgoroth:1 nurn:1")
 
 
 def test_hidden_movement_saruman_and_gondor_search_with_the_nazgul_they_control(monkeypatch):
     g = new(5)
-    g.state["nazgul"].update({"dark-power": 6, "saruman": 2, "gondor": 1})
+    nazgul_at(g, "south-ithilien", 2, seat="saruman", avoid=("E0630",))
+    nazgul_at(g, "anorien", 1, seat="gondor")
     g.state["turn"] = 5
     to_phase(g, "search")
     assert g.active_seats() == ["saruman", "gondor", "dark-power"]
     assert RS._search_strength(g.state, "dark-power") == 6  # nine added, three of them controlled by others
     put(g, "frodo", "E0630")
     fix_dice(monkeypatch, [1, 1])
-    with pytest.raises(IllegalOrder):
+    with pytest.raises(IllegalOrder, match="has 2 Nazgul in South Ithilien"):
         g.play("saruman", "search south-ithilien:3")
     _, ev = g.play("saruman", "search south-ithilien:2")
     assert set(ev[0].private) == {"saruman", "fellowship"}  # the result to the searcher (and the Fellowship)
@@ -74,6 +78,7 @@ def test_hidden_movement_located_is_face_down_and_spotted_with_a_dark_power_unit
     put(g, "frodo", "E0630")
     put(g, "sam", "E0632")
     g.state["units"]["mor-2"]["hex"] = "E0632"  # orcs share Sam's hex
+    nazgul_at(g, "south-ithilien", 9, avoid=("E0630", "E0632"))
     fix_dice(monkeypatch, [1, 1])
     _, ev = g.play("dark-power", "search south-ithilien:9")
     v = RS.view(g.state, "dark-power")
@@ -95,6 +100,7 @@ def test_hidden_movement_passing_through_reported_how_many_and_where(monkeypatch
         s = g.active_seats()[0]
         g.play(s, "done")
     to_phase(g, "search")
+    nazgul_at(g, "E0326", 4)
     fix_dice(monkeypatch, [1, 1])
     _, ev = g.play("dark-power", "search anorien:4")
     msg = ev[0].private["dark-power"]
@@ -155,7 +161,11 @@ def _run(fellowship_path, searches=True):
         while g.state["phase"] != "turn" or g.active_seats() != ["fellowship"]:
             s = g.active_seats()[0]
             if g.state["phase"] == "search" and s == "dark-power" and searches:
-                record(s, "search rohan:2 gorgoroth:2" if turn else "search dagorlad:2")
+                record(s, "search rohan:1 dagorlad:1 gorgoroth:2" if turn else "search gorgoroth:2")
+            elif g.state["phase"] == "turn" and s == "dark-power" and g.state["turn"] == 1:
+                record(s, "move naz1 E0720")  # the Nazgul fly out, the same in both games (public)
+                record(s, "move naz2 E0927 W2829")
+                record(s, "done")
             else:
                 record(s, "draw none" if g.state["phase"] == "events" else "done")
         for cid, hx in fellowship_path[turn]:

@@ -5,7 +5,7 @@ import pytest
 from engine.core import IllegalOrder
 from engine.rulesets.wotr.aa_ring import RING_RATING
 from engine.rulesets.wotr.common import load_toml
-from tests.wotr_helpers import RS, fix_dice, new, put, ring_to, texts, to_phase
+from tests.wotr_helpers import RS, fix_dice, nazgul_count, new, put, ring_to, texts, to_phase
 
 MT = "E0228"
 
@@ -27,8 +27,10 @@ def test_aa1_denethor_controls_a_nazgul_on_one_to_four(monkeypatch, roll, ok):
     denethor_ready(g)
     fix_dice(monkeypatch, [roll])
     _, ev = g.play("gondor", "nazgul control")
-    assert g.state["nazgul"]["gondor"] == (1 if ok else 0)
-    assert g.state["nazgul"]["dark-power"] == (8 if ok else 9)
+    assert nazgul_count(g, "gondor") == (1 if ok else 0)
+    assert nazgul_count(g, "dark-power") == (8 if ok else 9)
+    if ok:  # the Nazgul changes hands where it stands (naz1, the first of the Dark Power's, in Gorgoroth)
+        assert g.state["nazgul"]["naz1"] == {"name": "Nazgul 1", "hex": "E0927", "seat": "gondor"}
     assert ("success" in texts(ev)) == ok
     with pytest.raises(IllegalOrder, match="one attempt"):
         g.play("gondor", "nazgul control")
@@ -172,7 +174,7 @@ def test_dd1_heirs_use_the_ring_at_minus_one_and_aragorn_as_king_without(monkeyp
     g.state["ring_start"] = RS._ring_phase_conditions(g.state)
     fix_dice(monkeypatch, [4])
     _, ev = g.play("gondor", "nazgul control")
-    assert g.state["nazgul"]["gondor"] == 0 and "+1 (heir" in texts(ev)  # 4 + 1 = 5 fails
+    assert nazgul_count(g, "gondor") == 0 and "+1 (heir" in texts(ev)  # 4 + 1 = 5 fails
     assert RS._ring_penalty(g.state, "aragorn") == 0 and RS._ring_penalty(g.state, "denethor") == 0
 
 

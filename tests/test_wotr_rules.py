@@ -4,7 +4,7 @@ import pytest
 
 from engine.core import IllegalOrder, OrderError
 from engine.rulesets import get_ruleset
-from tests.wotr_helpers import RS, new, play, put, texts, to_phase
+from tests.wotr_helpers import RS, nazgul_at, new, put, texts, to_phase
 
 
 # ---------------------------------------------------------------- seats, order, who controls what
@@ -216,7 +216,7 @@ def test_gg2_theoden_commands_unless_deferring_to_an_ally():
 
 def test_restrictions_on_alliances_no_nazgul_commands_free_peoples_nor_free_characters_orcs():
     g = new(5)
-    g.state["nazgul"]["gondor"] = 1
+    nazgul_at(g, "E0228", 1, seat="gondor")
     to_phase(g, "turn", "gondor")
     with pytest.raises(IllegalOrder, match="Nazgul"):
         g.play("gondor", "command E0228 nazgul")

@@ -76,8 +76,8 @@ async def test_search_results_by_dm_to_the_searcher_only(store):
         seat = game.active_seats()[0]
         text = "draw none" if game.state["phase"] == "events" else "done"
         assert (await svc.order(ctx(USERS[seat]), text)).ok
-    # the Fellowship is at Rivendell (a citadel: never located)
-    out = await svc.order(ctx(22), "search rivendell:1 hollin:1")
+    # on turn 1 the Nazgul are all in Mordor (Gorgoroth and Nurn), where the Dark Power's two search
+    out = await svc.order(ctx(22), "search gorgoroth:1 nurn:1")
     assert out.ok
     results = [p.text for p in out.dms.get(USERS["dark-power"], [])]
     assert any("Search results" in t for t in results)
@@ -104,7 +104,7 @@ async def test_export_hides_the_walk_until_the_end_and_then_verifies(store):
         if ph == "turn" and seat == "fellowship" and game.state["chars"]["frodo"]["hex"] == "W2010":
             text = "move frodo W1911 W1814"
         elif ph == "search" and seat == "dark-power":
-            text = "search hollin:2"
+            text = "search gorgoroth:2"
         else:
             text = "draw none" if ph == "events" else "done"
         assert (await svc.order(ctx(USERS[seat]), text)).ok, text

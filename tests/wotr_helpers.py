@@ -59,3 +59,23 @@ def ring_to(g, cid, wearing=False):
     """Give the Ring (a test's set-up)."""
     g.state["ring"]["bearer"] = cid
     g.state["ring"]["wearing"] = wearing
+
+
+def nazgul_count(g: Game, seat: str) -> int:
+    return sum(1 for n in g.state["nazgul"].values() if n["seat"] == seat)
+
+
+def nazgul_at(g: Game, where: str, n: int, seat: str = "dark-power", avoid: tuple = ()) -> list[str]:
+    """Put ``n`` Nazgul in ``where`` (a hex, or a province: one of its hexes not in ``avoid``) as ``seat``'s,
+    taking the Dark Power's from naz1 up (a test's set-up, as a moderator would)."""
+    b = RS._bd(g.state)
+    hx = where if where in b.terrain else next((h for h in b.areas[where].hexes if h not in avoid),
+                                               b.areas[where].hexes[0])
+    pool = [k for k, v in g.state["nazgul"].items() if v["seat"] in (seat, "dark-power")]
+    pool.sort(key=lambda k: (g.state["nazgul"][k]["seat"] != seat, g.state["nazgul"][k]["hex"] != hx,
+                             b.province_of[g.state["nazgul"][k]["hex"]] not in ("gorgoroth", "nurn")))
+    moved = pool[:n]
+    assert len(moved) == n, (where, n, seat)
+    for k in moved:
+        g.state["nazgul"][k].update(hex=hx, seat=seat)
+    return moved

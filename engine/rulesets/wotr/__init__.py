@@ -11,7 +11,8 @@ One file per part of the seed: ``sequence`` (Sequence of Play), ``aa_ring`` (AA,
 ``bb_events`` (BB, EE), ``cc_diplomacy`` (CC, FF), ``dd_succession`` (DD, GG, Restrictions on
 Alliances), ``hidden_movement`` (Hidden Movement and AA.2's secret demand), ``mobilization``
 (Modifications to Mobilization, All Out War), ``magic_cards`` (Historical Locations of Magic Cards),
-``victory``; ``forces`` holds the base game's actions recorded at the table; ``setup``, ``board``
+``victory``; ``charts`` (the base game's reconstructed charts, rolled on with `resolve`), ``group_file``
+(a group's own file: map, characters, forces, cards, charts); ``forces`` holds the base game's actions recorded at the table; ``setup``, ``board``
 (the reconstructed map), ``view`` and ``common``. Rulings: docs/wotr.md."""
 from __future__ import annotations
 
@@ -22,12 +23,16 @@ from engine.rulesets.wotr.aa_ring import RingMixin
 from engine.rulesets.wotr.bb_events import EventsMixin
 from engine.rulesets.wotr.board import Board
 from engine.rulesets.wotr.cc_diplomacy import DiplomacyMixin
+from engine.rulesets.wotr.charts import ChartsMixin
 from engine.rulesets.wotr.common import NINE, SEATS, order
 from engine.rulesets.wotr.dd_succession import SuccessionMixin
+from engine.rulesets.wotr import group_file
+from engine.rulesets.wotr.group_file import GroupFile
 from engine.rulesets.wotr.forces import ForcesMixin
 from engine.rulesets.wotr.hidden_movement import HiddenMixin
 from engine.rulesets.wotr.magic_cards import MagicMixin
 from engine.rulesets.wotr.mobilization import MobilizationMixin
+from engine.rulesets.wotr.nazgul import NazgulMixin
 from engine.rulesets.wotr.sequence import SequenceMixin
 from engine.rulesets.wotr.setup import SetupMixin
 from engine.rulesets.wotr.victory import VictoryMixin
@@ -39,16 +44,17 @@ USAGE = {
     "challenge": "challenge <your character> <their character>", "command": "command <hex> <character|nazgul>",
     "mobilize": "mobilize <nation>", "draw": "draw <nnn>|none", "event": "event <nnn> [note]",
     "nullify": "nullify 093", "search": "search <province>:<nazgul> [<province>:<nazgul> ...]",
-    "demand": "demand on|off", "ring": "ring on|off|to <character>", "nazgul": "nazgul control|gain",
+    "demand": "demand on|off", "ring": "ring on|off|to <character>", "nazgul": "nazgul control|gain [<nazgul>]",
     "seizure": "seizure held|lost", "seize": "seize <your character>", "prisoner": "prisoner <character> on|off", "wraith": "wraith <character>", "palantir": "palantir <character>",
     "paths": "paths", "reveal": "reveal <hidden character>", "mind-battle": "mind-battle sauron|saruman", "ally": "ally <seat>",
     "dissolve": "dissolve <seat>", "barter": "barter <seat> <terms>", "agree": "agree <barter id>",
     "item": "item <card> <character>", "use": "use <card> <character>",
+    "resolve": "resolve <chart> <column> [<die modifier>]",
 }
 
 
 class WarOfTheRing(SetupMixin, SequenceMixin, RingMixin, EventsMixin, DiplomacyMixin, SuccessionMixin, HiddenMixin,
-                   MobilizationMixin, MagicMixin, ForcesMixin, VictoryMixin, ViewMixin, RulesetBase):
+                   MobilizationMixin, MagicMixin, NazgulMixin, ForcesMixin, ChartsMixin, VictoryMixin, ViewMixin, RulesetBase):
     name = "wotr"
     title = "War of the Ring (4-5 players)"
     seats = SEATS
@@ -77,8 +83,15 @@ class WarOfTheRing(SetupMixin, SequenceMixin, RingMixin, EventsMixin, DiplomacyM
         raise InvalidOrder(f"no character `{word[:20]}`")
 
     def _bd(self, st) -> Board:
-        """The game's map: the reconstructed one, or the group's own (`charts=`, a map file)."""
-        return self.board if not st.get("map") else Board.from_text(st["map"])
+        """The game's map: the reconstructed one, or the group's own (`charts=`, a file with a map)."""
+        m = st.get("map")
+        if not m:
+            return self.board
+        return Board.from_text(m if isinstance(m, str) else st["group"])
+
+    def _group(self, st) -> GroupFile | None:
+        """The group's own file the game carries (`charts=`), checked and cached; None without one."""
+        return group_file.load(st["group"]) if st.get("group") else None
 
     def _hex(self, st, word) -> str:
         try:
@@ -149,7 +162,8 @@ class WarOfTheRing(SetupMixin, SequenceMixin, RingMixin, EventsMixin, DiplomacyM
             return ["draw none", "draw 075", "draw 093", "draw 041"]
         if act and ph == "search":
             n = self._search_strength(st, seat)
-            out += [f"search {p}:{n}" for p in self._bd(st).areas] + ["done"]
+            out += [f"search {p}:{min(n, self._nazgul_in(st, seat, p))}" for p in self._bd(st).areas
+                    if self._nazgul_in(st, seat, p)] + ["done"]
             return out
         if act:
             out.append("done")
@@ -166,6 +180,10 @@ class WarOfTheRing(SetupMixin, SequenceMixin, RingMixin, EventsMixin, DiplomacyM
                     prov = self._bd(st).areas[self._bd(st).province_of[u["hex"]]]
                     out += [f"move {uid} {h}" for h in (*prov.hexes, *places) if h != u["hex"]]
                     out.append(f"attack {u['hex']}")
+            for nid in self._nazgul_of(st, seat):
+                prov = self._bd(st).areas[self._bd(st).province_of[st["nazgul"][nid]["hex"]]]
+                out += [f"move {nid} {h}" for h in (*prov.hexes, *places) if h != st["nazgul"][nid]["hex"]]
+            out += ["resolve combat 2-1", "resolve individual 0 +1"]
             out += [f"capture {p}" for p in self._bd(st).places]
             out += [f"mobilize {n}" for n in st["mobilized"]]
             out += [f"event {c}" for c in st["hands"].get(seat, [])]

@@ -83,14 +83,16 @@ class RingMixin:
 
     # ------------------------------------------------------------------ AA.1: control of a Nazgul
     def _p_nazgul(self, st, seat, w):
-        if w == ["gain"]:  # Saruman's control of a Nazgul (W.2 of the ETPR): the table's ruling, recorded
+        """`nazgul control [<nazgul>]` (Gondor, AA.1) and `nazgul gain [<nazgul>]` (Saruman, ETPR W.2 as the
+        table rules): which of the Dark Power's Nazgul changes hands (the first of them if none is named);
+        it stays in its hex."""
+        if not w or w[0] not in ("gain", "control") or len(w) > 2:
+            raise self._usage("nazgul")
+        nid = self._nazgul_word(st, seat, w[1] if len(w) == 2 else None, "dark-power")
+        if w[0] == "gain":  # Saruman's control of a Nazgul (W.2 of the ETPR): the table's ruling, recorded
             if seat != "saruman":
                 raise refuse("`nazgul gain` records Saruman's control of a Nazgul (ETPR W.2)")
-            if st["nazgul"]["dark-power"] < 1:
-                raise refuse("the Dark Power controls no Nazgul")
-            return ("gain",)
-        if w != ["control"]:
-            raise self._usage("nazgul")
+            return ("gain", nid)
         if seat != "gondor":
             raise refuse("only the ruler of Gondor attempts this by AA.1 (Saruman: `nazgul gain`)", S_AA1)
         if st["phase"] != "ring":
@@ -104,15 +106,15 @@ class RingMixin:
         if not cond.get("nazgul"):
             raise refuse("the ruler of Gondor must be in Minas Tirith, with the Palantir, wearing the Ring at the "
                          "start of the Ring Phase", S_AA1)
-        if st["nazgul"]["dark-power"] < 1:
-            raise refuse("the Dark Power controls no Nazgul to lose", S_AA1)
-        return ("control",)
+        return ("control", nid)
 
     def _a_nazgul(self, st, seat, args):
+        nid = args[1] if len(args) > 1 else self._nazgul_of(st, "dark-power")[0]
+        name, hx = st["nazgul"][nid]["name"], st["nazgul"][nid]["hex"]
         if args[0] == "gain":
-            st["nazgul"]["dark-power"] -= 1
-            st["nazgul"]["saruman"] += 1
-            return [Event(public="Saruman gains control of a Nazgul (ETPR W.2, as ruled at the table).")]
+            self._nazgul_to(st, nid, "saruman")
+            return [Event(public=f"Saruman gains control of {name} at {hx} (ETPR W.2, as ruled at the table).")] + \
+                self._spot_all(st)
         st["nazgul_tried"] = st["turn"]
         ruler = st["ring_start"]["ruler"]
         pen = self._ring_penalty(st, ruler)
@@ -120,11 +122,10 @@ class RingMixin:
         roll = d.d6(f"AA.1 {ruler} controls a Nazgul")
         ok = roll + pen <= 4
         text = f"{st['chars'][ruler]['name']} tries to control a Nazgul: rolls {roll}" + \
-            (f" +{pen} (heir, DD.1)" if pen else "") + (": success, Gondor controls a Nazgul." if ok else ": fails.")
+            (f" +{pen} (heir, DD.1)" if pen else "") + (f": success, Gondor controls {name} at {hx}." if ok else ": fails.")
         if ok:
-            st["nazgul"]["dark-power"] -= 1
-            st["nazgul"]["gondor"] += 1
-        return [Event(public=text, section=S_AA1, rolls=d.rolls)]
+            self._nazgul_to(st, nid, "gondor")
+        return [Event(public=text, section=S_AA1, rolls=d.rolls)] + (self._spot_all(st) if ok else [])
 
     # ------------------------------------------------------------------ AA.2: the seizure and the transfer
     def _p_seize(self, st, seat, w):

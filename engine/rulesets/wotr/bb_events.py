@@ -25,14 +25,22 @@ class EventsMixin:
             raise self._usage("draw")
         if st["phase"] != "events" or seat not in self.active_seats(st):
             raise refuse("Event Cards are drawn in the Events Phase, in the order of draw", S_SEQ)
+        deck = st.get("event_texts")
+        if deck and w[0] != "none" and w[0] not in deck:
+            raise refuse(f"Event Card {w[0]} is not in the group's deck (its file's [cards.events])")
         return (w[0],)
+
+    def _card_text(self, st, card) -> str:
+        """The card's text from the group's file (`[cards.events]`), or nothing (the base game's, at the table)."""
+        return (st.get("event_texts") or {}).get(card, "")
 
     def _a_draw(self, st, seat, args):
         card = args[0]
         if card != "none":
             st["hands"][seat].append(card)
         ev = [Event(public=f"{title(seat)} draws an Event Card.",
-                    private={seat: f"You hold Event Card {card}." if card != "none" else "You drew nothing."})]
+                    private={seat: (f"You hold Event Card {card}" + (f": {self._card_text(st, card)}" if
+                                    self._card_text(st, card) else ".")) if card != "none" else "You drew nothing."})]
         return ev + self._a_done(st, seat, ())
 
     def _p_event(self, st, seat, w):
@@ -63,7 +71,9 @@ class EventsMixin:
         st["hands"][seat].remove(card)
         st["played"].append({"card": card, "seat": seat, "turn": st["turn"]})
         note = " ".join(args[1:])
-        ev = [Event(public=f"{title(seat)} plays Event Card {card}" + (f": {note}" if note else "") + ".")]
+        text = self._card_text(st, card)  # the group's card text (the variant's rules for the card stay)
+        ev = [Event(public=f"{title(seat)} plays Event Card {card}" + (f": {note}" if note else "") + "."
+                    + (f' The card reads: "{text}"' if text else ""))]
         if card == "075":
             st["boromir_attempted"] = True
             st["demand"] = False

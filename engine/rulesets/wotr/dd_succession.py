@@ -73,8 +73,8 @@ class SuccessionMixin:
         # only characters the seat may see: naming a hidden one is refused as if it were elsewhere
         here = [c for c, d in st["chars"].items() if d["alive"] and d["hex"] == hx and self._sees_char(st, seat, c)]
         if cmd == "nazgul":
-            if st["nazgul"].get(seat, 0) < 1:
-                return "you control no Nazgul"
+            if not any(st["nazgul"][n]["hex"] == hx for n in self._nazgul_of(st, seat)):
+                return "you have no Nazgul there"
             if races & set(FREE_RACES):
                 return "no elves, dwarves, men of Gondor, Rohan or the West may be commanded by a Nazgul (" + \
                     S_ALLIANCE_R + ")"

@@ -7,7 +7,7 @@ mover (AA.2), Gondor eliminated (DD.1), Saruman's restraint after a mind battle 
 from __future__ import annotations
 
 from engine.core import Event
-from engine.rulesets.wotr.common import (S_FIVE, S_MOB, allied, nation_seat, refuse, title, units_in)
+from engine.rulesets.wotr.common import (S_FIVE, S_HIDDEN, S_MOB, allied, nation_seat, refuse, title, units_in)
 from engine.rulesets.wotr.mobilization import ITHILIEN_GROUP
 
 S_CC1, S_AA2, S_DD1 = "CC.1", "AA.2", "DD.1"
@@ -21,6 +21,8 @@ class ForcesMixin:
         w = word.lower()
         if w in st["units"]:
             return ("u", w)
+        if w in st["nazgul"]:
+            return ("n", w)
         return ("c", self._char(st, w))
 
     def _mover(self, st, cid) -> str:
@@ -39,6 +41,16 @@ class ForcesMixin:
         path = [self._hex(st, h) for h in w[1:]]
         if len(path) > 20:
             raise refuse("a path of 20 hexes at most")
+        if kind == "n":  # a Nazgul, by its controller (the base game's F.5 movement: the table's)
+            n = st["nazgul"][mid]
+            if n["seat"] != seat:
+                raise refuse(f"{n['name']} is {title(n['seat'])}'s to move")
+            if path[-1] == n["hex"] and len(path) == 1:
+                raise refuse("the piece is already there")
+            err = self._nazgul_move_error(st, mid, path)
+            if err:
+                raise refuse(err, S_HIDDEN)
+            return (mid, *path)
         if kind == "c":
             c = st["chars"][mid]
             if not c["alive"]:
@@ -73,6 +85,8 @@ class ForcesMixin:
 
     def _a_move(self, st, seat, args):
         mid, path = args[0], list(args[1:])
+        if mid in st["nazgul"]:
+            return self._a_move_nazgul(st, seat, mid, path)
         if mid in st["chars"] and st["chars"][mid]["hidden"]:
             return self._move_hidden(st, seat, mid, path)
         kind = "u" if mid in st["units"] else "c"

@@ -5,13 +5,15 @@ the moderator (Gondor also knows Boromir's: he is "ultimately controlled by the 
 one of them reads `move (a hidden character)` in public, whoever's it is.
 
 The Search Phase: `search <province>:<n> [<province>:<n> ...]` by a seat with Nazgul (the Dark Power;
-Saruman or Gondor with the Nazgul they control). The Dark Power searches with two Nazgul on turn 1 and
-two more each turn up to nine (the rest stay in Gorgoroth and Nurn). For each province the bot rolls 2d6
+Saruman or Gondor with the Nazgul they control), each ``n`` at most the seat's Nazgul in that province
+(the Nazgul are pieces: engine/rulesets/wotr/nazgul.py). The Dark Power searches with two Nazgul on turn 1
+and two more each turn up to nine (the rest stay in Gorgoroth and Nurn). For each province the bot rolls 2d6
 in public; characters there are located (face down, to the searcher only) on clear or desert hexes when
 the roll is at most the Nazgul there, on rough or marsh when the Nazgul exceed the roll by three or more,
 on forest/rough or mountain by six or more, never on forest, citadel, town or tunnels. A located
-character is spotted (face up, its identity) when a Dark Power unit shares its hex, and any hidden
-character sharing a hex with a Dark Power unit is spotted by the Dark Power. Characters that ended in a
+character is spotted (face up, its identity) when a Nazgul or a Dark Power unit shares its hex, and any
+hidden character sharing a hex with a Dark Power unit or Nazgul is spotted by the Dark Power (by Saruman or
+Gondor with a Nazgul of theirs). Characters that ended in a
 hex where they could not be located but passed through one where they would have been are reported to
 the searcher: how many, and where. Results go privately to the searcher; the channel reads the roll.
 Located and spotted marks last until the character moves (ruling, docs/wotr.md)."""
@@ -96,30 +98,31 @@ class HiddenMixin:
         return ev
 
     def _spot_all(self, st) -> list[Event]:
-        """J.1 as the seed has it: a hidden character sharing a hex with a Dark Power unit is spotted; the
-        Dark Power is told privately (the Fellowship informs it secretly)."""
-        dp_hexes = {u["hex"] for uid, u in st["units"].items() if u["sp"] > 0 and self._unit_seat(st, uid) == "dark-power"}
-        dp_hexes |= {c["hex"] for c in st["chars"].values() if c["alive"] and c["seat"] == "dark-power"}
-        found = []
-        for cid, c in st["chars"].items():
-            if c["hidden"] and c["alive"] and c["hex"] in dp_hexes and "dark-power" not in c["spotted"]:
-                c["spotted"].append("dark-power")
-                found.append(f"{c['name']} at {c['hex']}")
-        if not found:
-            return []
-        return [Event(public="", private={"dark-power": "Spotted (a Dark Power unit shares the hex): " +
-                                          ", ".join(found) + ".", "fellowship": "The Dark Power spots " +
-                                          ", ".join(found) + "."}, section=S_HIDDEN)]
+        """J.1 as the seed has it: a hidden character sharing a hex with a Dark Power unit (army, character
+        or Nazgul) is spotted by the Dark Power, and one sharing a hex with a Nazgul Saruman or Gondor
+        controls by that seat; the spotter is told privately (the Fellowship informs it secretly)."""
+        ev = []
+        for seat, hexes in self._spotters(st).items():
+            found = []
+            for cid, c in st["chars"].items():
+                if c["hidden"] and c["alive"] and c["hex"] in hexes and seat not in c["spotted"] \
+                        and not self._sees_char(st, seat, cid):
+                    c["spotted"].append(seat)
+                    found.append(f"{c['name']} at {c['hex']}")
+            if found:
+                what = "a Dark Power unit or Nazgul" if seat == "dark-power" else "your Nazgul"
+                ev.append(Event(public="", private={seat: f"Spotted ({what} shares the hex): " + ", ".join(found) + ".",
+                                                    "fellowship": f"The {title(seat)} spots " + ", ".join(found) + "."},
+                                section=S_HIDDEN))
+        return ev
 
     # ------------------------------------------------------------------ the Search Phase
     def _search_strength(self, st, seat) -> int:
         """How many Nazgul ``seat`` may search with this turn: the Dark Power two on turn 1 and two more
         each turn up to nine (less those others control); Saruman and Gondor the Nazgul they control."""
         if seat == "dark-power":
-            added = min(9, 2 * st["turn"])
-            others = st["nazgul"]["saruman"] + st["nazgul"]["gondor"]
-            return max(0, min(st["nazgul"]["dark-power"], added - others))
-        return st["nazgul"].get(seat, 0)
+            return self._dark_power_in_play(st)
+        return self._nazgul_count(st, seat) if seat in ("saruman", "gondor") else 0
 
     def _searchers(self, st) -> list[str]:
         return [s for s in self._acting_order(st) if self._search_strength(st, s) > 0]
@@ -141,6 +144,9 @@ class HiddenMixin:
                     raise refuse(str(e)) from None
             if prov in plan:
                 raise refuse("name each province once")
+            there = self._nazgul_in(st, seat, prov)
+            if int(n) > there:  # the Nazgul actually in the province search it
+                raise refuse(f"{title(seat)} has {there} Nazgul in {self._bd(st).areas[prov].name}, not {n}", S_HIDDEN)
             plan[prov] = int(n)
         total = sum(plan.values())
         cap = self._search_strength(st, seat)
@@ -168,7 +174,10 @@ class HiddenMixin:
                 if here and need is not None and margin >= need:
                     if seat not in c["located"]:
                         c["located"].append(seat)
-                    dp_here = any(self._unit_seat(st, u) == "dark-power" for u in units_in(st, c["hex"]))
+                    # "only spotted ... when a Nazgul or other Dark Power unit is in the same hex"
+                    dp_here = any(self._unit_seat(st, u) == "dark-power" for u in units_in(st, c["hex"])) or \
+                        any(n["hex"] == c["hex"] for n in st["nazgul"].values()) or \
+                        any(d["alive"] and d["seat"] == "dark-power" and d["hex"] == c["hex"] for d in st["chars"].values())
                     if dp_here and seat not in c["spotted"]:
                         c["spotted"].append(seat)
                     located.append((cid, c["hex"], dp_here))

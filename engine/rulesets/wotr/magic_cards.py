@@ -17,7 +17,11 @@ BIG = ("anduril", "glamdring")
 
 
 class MagicMixin:
-    def _item_name(self, item) -> str:
+    def _item_name(self, st, item) -> str:
+        """The card's name: the group's (`[cards.magic]`) or the reconstruction's."""
+        names = st.get("item_names")
+        if names and item in names:
+            return names[item]
         from engine.rulesets.wotr.common import load_toml
         return load_toml("forces.toml")["items"][item]["name"]
 
@@ -83,10 +87,10 @@ class MagicMixin:
         st["items"][item] = cid
         c = st["chars"][cid]
         if c["hidden"]:  # the public learns no hidden character's whereabouts from a card
-            text = f"{self._item_name(item)} passes to {c['name']}."
+            text = f"{self._item_name(st, item)} passes to {c['name']}."
             return [Event(public=f"{title(seat)} records a magic card with a hidden character.",
                           private={"fellowship": text, seat: text})]
-        return [Event(public=f"{self._item_name(item)} passes to {c['name']}.")]
+        return [Event(public=f"{self._item_name(st, item)} passes to {c['name']}.")]
 
     def _p_use(self, st, seat, w):
         if len(w) != 2:
@@ -100,7 +104,7 @@ class MagicMixin:
             if c["seat"] != "fellowship" or holder not in st["chars"] or hex_of(st, holder) != c["hex"]:
                 raise refuse("Galadriel's Light is used by a Fellowship character with it", S_MAGIC)
         elif holder != cid:
-            raise refuse(f"{c['name']} does not hold {self._item_name(item)}")
+            raise refuse(f"{c['name']} does not hold {self._item_name(st, item)}")
         err = self._use_error(st, item, cid)
         if err:
             raise refuse(err, S_MAGIC)
@@ -143,4 +147,4 @@ class MagicMixin:
 
     def _a_use(self, st, seat, args):
         item, cid = args
-        return [Event(public=f"{st['chars'][cid]['name']} uses {self._item_name(item)} (its effect: the base game's L).")]
+        return [Event(public=f"{st['chars'][cid]['name']} uses {self._item_name(st, item)} (its effect: the base game's L).")]

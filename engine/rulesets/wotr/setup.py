@@ -1,20 +1,19 @@
 """Options and the game's start (seed:001; data/forces.toml, data/map.toml, both reconstructed)."""
 from __future__ import annotations
 
-from tomllib import loads as tomllib_loads
-
 from engine.core import InvalidOrder, new_dice
+from engine.rulesets.wotr import group_file
 from engine.rulesets.wotr.common import NATIONS, NINE, load_toml, seat_of_side
 
 OPTIONS = {"players": ("4", "5"), "scenario": ("standard", "all-out-war"), "magic": ("random", "historical")}
 DEFAULTS = {"players": "5", "scenario": "standard", "magic": "random", "turns": "12"}
-STATE_VERSION = 1
+STATE_VERSION = 2  # 2: the Nazgul are pieces (hex, controlling seat), not counts
 
 
 def parse_options(options: dict) -> dict:
     out = dict(DEFAULTS)
     for k, v in options.items():
-        if k.strip().lower() == "charts":  # a group's own map file (Board.from_text checks it)
+        if k.strip().lower() == "charts":  # a group's own file (group_file.load checks it)
             out["charts"] = str(v)
             continue
         k, v = k.strip().lower(), str(v).strip().lower()
@@ -23,7 +22,7 @@ def parse_options(options: dict) -> dict:
                 raise InvalidOrder("`turns` is a number of game-turns from 1 to 60")
         elif k not in OPTIONS:
             raise InvalidOrder(f"unknown option `{k[:20]}` for wotr; options: players=4|5, scenario=all-out-war, "
-                               "magic=historical, turns=<n>, charts=<a map file>")
+                               "magic=historical, turns=<n>, charts=<the group's file>")
         elif v not in OPTIONS[k]:
             raise InvalidOrder(f"`{k}` is one of {', '.join(OPTIONS[k])}")
         out[k] = v
@@ -43,42 +42,51 @@ class SetupMixin:
                        "gondor_had": False},
               "boromir_attempted": False, "demand": False, "palantir": "denethor", "paths": False,
               "king": None, "wraiths": [], "gondor_out": False,
-              "nazgul": {"dark-power": 9, "saruman": 0, "gondor": 0}, "nazgul_tried": 0, "ring_start": {},
+              "nazgul": {}, "nazgul_tried": 0, "ring_start": {},
               "searched": [], "hands": {s: [] for s in self.seats}, "played": [],
               "alliances": [], "offers": [], "permanent": [], "barters": [],
               "commands": {}, "mind_battle": 0, "restrained": 0, "shadow_lost": 0,
               "control": {}, "held": {"gondor": True, "rohan": True, "rohan_mt": True},
-              "map": None, "rohan_attacked": False, "claims": [], "prisoners": [], "ruler_seen": "denethor", "king_seen": "theoden"}
-        start = {}
-        if o.get("charts"):
-            from engine.rulesets.wotr.board import Board
+              "map": None, "group": None, "event_texts": {}, "rohan_attacked": False, "claims": [], "prisoners": [], "ruler_seen": "denethor", "king_seen": "theoden"}
+        start, group = {}, None
+        if o.get("charts"):  # the group's own file: map, starts, characters, forces, cards, charts
             try:
-                b = Board.from_text(o["charts"])
+                group = group_file.load(o["charts"])
             except ValueError as e:
                 raise InvalidOrder(str(e)) from None
-            st["map"] = o["charts"]
-            start = dict(tomllib_loads(o["charts"]).get("start") or {})
-            for pid, hx in start.items():
-                if not isinstance(hx, str) or hx.upper() not in b.terrain:
-                    raise InvalidOrder(f"[start] {str(pid)[:20]}: no hex `{str(hx)[:10]}` on the map")
+            st["group"] = o["charts"]
+            st["map"] = group.board is not None  # the map is the group file's (read from st["group"])
+            start = group.start
+            if group.events is not None:
+                st["event_texts"] = dict(group.events)
         b = self._bd(st)
-        for pid in list(forces["characters"]) + list(forces["units"]):
-            hx = str(start.get(pid, forces["characters"].get(pid, forces["units"].get(pid, {})).get("hex"))).upper()
+        chars = group.characters if group and group.characters is not None else forces["characters"]
+        units = group.units if group and group.units is not None else forces["units"]
+        items = group.items if group and group.items is not None else forces["items"]
+        for pid in list(chars) + list(units):
+            hx = str(start.get(pid, chars.get(pid, units.get(pid, {})).get("hex"))).upper()
             if hx not in b.terrain:
-                raise InvalidOrder(f"the map has no hex {hx[:10]} for {pid}'s start: give it in the map's [start] table")
-        for cid, c in forces["characters"].items():
+                raise InvalidOrder(f"the map has no hex {hx[:10]} for {pid}'s start: give it in the file's [start] table")
+        for cid, c in chars.items():
+            ratings = dict(c.get("ratings") or {k: c[k] for k in ("ring_rating",) if k in c})
             st["chars"][cid] = {"name": c["name"], "seat": seat_of_side(st, c["side"]), "side": c["side"],
                                 "race": c["race"], "hex": str(start.get(cid, c["hex"])).upper(), "alive": True, "hidden": cid in NINE,
-                                "located": [], "spotted": [], "path": [], "frozen": False}
-        for uid, u in forces["units"].items():
+                                "located": [], "spotted": [], "path": [], "frozen": False, "ratings": ratings}
+        for uid, u in units.items():
             st["units"][uid] = {"name": u["name"], "nation": u["nation"], "race": u["race"], "kind": u["kind"],
                                 "sp": u["sp"], "hex": str(start.get(uid, u["hex"])).upper(), "frozen": False}
-        for iid, it in forces["items"].items():
-            start = it["start"]
-            if start in st["chars"]:  # Sting, the Mithril, Glamdring, Anduril start with their owners (2)
-                st["items"][iid] = start
+        for iid, it in items.items():
+            where = it["start"]
+            if where in st["chars"]:  # Sting, the Mithril, Glamdring, Anduril start with their owners (2)
+                st["items"][iid] = where
             else:
-                st["items"][iid] = ("@" + start) if st["magic"] == "historical" else None
+                st["items"][iid] = ("@" + where) if st["magic"] == "historical" and where else None
+        st["item_names"] = {iid: it["name"] for iid, it in items.items()}
+        for i, (nid, hx) in enumerate(forces["nazgul"].items(), 1):  # Hidden Movement: in Gorgoroth and Nurn
+            hx = str(start.get(nid, hx)).upper()
+            if hx not in b.terrain or b.province_of[hx] not in ("gorgoroth", "nurn"):
+                raise InvalidOrder(f"{nid} starts in Gorgoroth or Nurn (Hidden Movement): give it in the file's [start] table")
+            st["nazgul"][nid] = {"name": f"Nazgul {i}", "hex": hx, "seat": "dark-power"}
         st["control"] = {"minas-tirith": "gondor", "dol-amroth": "gondor",
                          "helms-deep": seat_of_side(st, "rohan"), "dunharrow": seat_of_side(st, "rohan"),
                          "edoras": seat_of_side(st, "rohan"), "rivendell": "fellowship", "lothlorien": "fellowship",

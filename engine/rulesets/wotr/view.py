@@ -19,11 +19,14 @@ class ViewMixin:
                 p = {"id": cid, "name": c["name"], "hex": c["hex"], "kind": "character", "seat": c["seat"], "face": "up"}
                 if c["hidden"]:
                     p["hidden"] = True
+                if c.get("ratings"):
+                    p["ratings"] = dict(c["ratings"])
                 out.append(p)
             elif seat in c["located"]:
                 downs.append(c["hex"])
         for i, hx in enumerate(sorted(downs), 1):  # face down: the hex only, numbered in hex order
             out.append({"id": f"?{i}", "name": "?", "hex": hx, "kind": "character", "seat": "fellowship", "face": "down"})
+        out += self._nazgul_views(st)  # the nine Nazgul: public pieces (Hidden Movement)
         for p in out:
             p["province"] = self._bd(st).province_of[p["hex"]]
         return out
@@ -66,7 +69,7 @@ class ViewMixin:
              "king_of_rohan": st["chars"][king]["name"] if king else None,
              "palantir": st["chars"][st["palantir"]]["name"] if st["palantir"] else None,
              "gondor_eliminated": st["gondor_out"], "boromir_attempted": st["boromir_attempted"],
-             "nazgul": dict(st["nazgul"]), "search_with": {s: self._search_strength(st, s) for s in order(st)},
+             "nazgul": {s: self._nazgul_count(st, s) for s in ("dark-power", "saruman", "gondor")}, "search_with": {s: self._search_strength(st, s) for s in order(st)},
              "mobilized": {k: v for k, v in st["mobilized"].items()}, "control": dict(st["control"]),
              "continuous": dict(st["held"]), "rohan_attacked_by_gondor": st["rohan_attacked"],
              "alliances": [list(p) for p in st["alliances"]], "offers": [list(p) for p in st["offers"]],
@@ -123,7 +126,7 @@ class ViewMixin:
         return "\n".join(lines) or None
 
     def help_topics(self):
-        return ("orders", "phases", "setup", "secrets", "ring", "search")
+        return ("orders", "phases", "setup", "secrets", "ring", "search", "charts")
 
     def help(self, topic=None):
         t = (topic or "").lower()
@@ -134,7 +137,7 @@ class ViewMixin:
                     "Saruman-Fellowship-Gondor-Dark Power, five players Saruman-Fellowship-Rohan-Gondor-Dark Power.")
         if t == "setup":
             return ("`/game new ruleset:wotr options: players=4|5 scenario=all-out-war magic=historical turns=12` "
-                    "(and `charts:` a group's own map file, docs/wotr.md). "
+                    "(and `charts:` a group's own file: map, characters, forces, cards, charts; docs/wotr.md). "
                     "Played in assist mode by default (the base game's rules are the table's). The map and forces are "
                     "reconstructions (docs/wotr.md).")
         if t == "secrets":
@@ -147,16 +150,26 @@ class ViewMixin:
                     "`event 075` (Boromir with the Ringbearer), `seize <character>` (M.3; never a Rohan character), `seizure held|lost` (the Ringbearer's seat), "
                     "`prisoner <c> on|off`, `mind-battle sauron|saruman`, "
                     "`nullify 093`, `wraith <character>`, `palantir <character>`.")
+        if t == "charts":
+            return ("**Charts** (the base game's, reconstructed: data/charts.toml; a group's own file replaces them): "
+                    "`resolve combat 3-1` (army combat, odds columns 1-3 to 6-1), `resolve individual +1` (individual "
+                    "combat, Combat Rating difference -3 to +3), `resolve search 2` (the ordinary Search Table, "
+                    "strength 1-6), each with an optional die modifier (`resolve combat 2-1 -1`). The dice are the "
+                    "game's, logged; the result is advice: the table records it with `lose`, `kill`, `move`.")
         if t == "search":
-            return ("**Search** (Hidden Movement): `search south-ithilien:3 gorgoroth:1`. 2d6 per province; clear/desert "
+            return ("**Search** (Hidden Movement): `search gorgoroth:1 nurn:1`: each province with at most the Nazgul "
+                    "you have in it (the Dark Power two on turn 1, two more a turn). 2d6 per province; clear/desert "
                     "located at roll <= Nazgul, rough/marsh when the Nazgul exceed the roll by 3, forest/rough and "
-                    "mountain by 6, never forest, citadel, town, tunnels.")
+                    "mountain by 6, never forest, citadel, town, tunnels. The nine Nazgul are pieces (`naz1` ... "
+                    "`naz9`, on the public map): their seat moves them (`move naz1 E0720`); the unused stay in "
+                    "Gorgoroth and Nurn; one in a hidden character's hex spots it.")
         return ("**War of the Ring for four and five players** (Don Lowry's variant; docs/wotr.md). Orders: "
                 "`move <piece> <hex> [<hex>...]`, `attack <hex>`, `lose <unit> <sp>`, `kill <character>`, "
                 "`capture <place>`, `challenge <yours> <theirs>`, `command <hex> <character|nazgul>`, "
                 "`mobilize <nation>`, `draw <nnn>`, `event <nnn>`, `search <province>:<n>`, `demand on|off`, "
-                "`ring on|off|to <c>`, `nazgul control|gain`, `seize <character>` (M.3; never a Rohan character), `seizure held|lost` (the Ringbearer's seat), "
+                "`ring on|off|to <c>`, `nazgul control|gain [<nazgul>]`, `seize <character>` (M.3; never a Rohan character), `seizure held|lost` (the Ringbearer's seat), "
                     "`prisoner <c> on|off`, `mind-battle sauron|saruman`, "
                 "`nullify 093`, `ally <seat>`, `dissolve <seat>`, `barter <seat> <terms>`, `agree <b#>`, "
                 "`item <card> <character>`, `use <card> <character>`, `reveal <character>`, `paths`, `palantir <c>`, `wraith <c>`, "
-                "`claim`, `done`. Topics: phases, setup, secrets, ring, search.")
+                "`resolve <chart> <column> [<mod>]`, `claim`, `done`. Topics: phases, setup, secrets, ring, search, "
+                "charts.")
