@@ -212,6 +212,9 @@ class Ruleset(Protocol):
         channel, the log, an export before the game is over). Normally the text
         itself; a ruleset with secret orders (Gondor's oil, 16.74) masks them."""
 
+    def upgrade_state(self, state: State) -> None:
+        """Bring a state stored by an earlier release to this code's layout, in place."""
+
     def brief_order_text(self, text: str) -> str:
         """An order's public text as the channel's echo of it reads (a move logged with its whole
         path: the units and the destination)."""
@@ -283,6 +286,11 @@ class RulesetBase:
         """How an accepted order's canonical ``text`` reads in public: the text itself unless the
         game has secret orders (Gondor's oil, 16.74)."""
         return text
+
+    def upgrade_state(self, state: State) -> None:
+        """A state stored by an earlier release of this ruleset (an older ``version``) brought to the
+        layout this code reads, in place, keeping the rules the game began with (its log must replay as
+        it was played). Called on every state a ``Game`` is made from; nothing to do by default."""
 
     def brief_order_text(self, text: str) -> str:
         """An accepted order's (public) text as its echo in the channel reads: the text itself,
@@ -369,6 +377,7 @@ class Game:
     def __init__(self, ruleset: Ruleset, state: State):
         if isinstance(ruleset, str):
             raise TypeError("Game takes a ruleset object: engine.rulesets.get_ruleset(name)")
+        ruleset.upgrade_state(state)  # a game stored by an earlier release
         self.ruleset = ruleset
         self.state = state
 

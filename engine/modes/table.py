@@ -223,6 +223,9 @@ class ModedRuleset(RulesetBase):
                 return masked
         return self.inner.public_order_text(text)
 
+    def upgrade_state(self, state):
+        self.inner.upgrade_state(state)
+
     def brief_order_text(self, text):
         return text if text.startswith("declare ") else self.inner.brief_order_text(text)
 

@@ -145,7 +145,7 @@ class HiddenMixin:
             if prov in plan:
                 raise refuse("name each province once")
             there = self._nazgul_in(st, seat, prov)
-            if int(n) > there:  # the Nazgul actually in the province search it
+            if int(n) > there and not st.get("searches_anywhere"):  # a game begun before the pieces (upgrade_state)  # the Nazgul actually in the province search it
                 raise refuse(f"{title(seat)} has {there} Nazgul in {self._bd(st).areas[prov].name}, not {n}", S_HIDDEN)
             plan[prov] = int(n)
         total = sum(plan.values())

@@ -30,6 +30,39 @@ def parse_options(options: dict) -> dict:
 
 
 class SetupMixin:
+    def upgrade_state(self, st) -> None:
+        """A game stored by the release before the Nazgul were pieces (state version 1) brought to this
+        layout in place, keeping the rules it began with: its Nazgul counts become pieces in Gorgoroth
+        and Nurn (the Dark Power's first, then Saruman's and Gondor's), and its searches still name any
+        province up to the seat's strength (``searches_anywhere``), so its logged searches replay as they
+        were played. The group's map it carried moves to ``group``; characters get their Ring Ratings and
+        the magic cards their names from the reconstructed forces."""
+        if st.get("version", STATE_VERSION) >= 2:
+            return
+        forces = load_toml("forces.toml")
+        if isinstance(st.get("map"), str):
+            st["group"], st["map"] = st["map"], True
+        else:
+            st["group"], st["map"] = None, None
+        st.setdefault("event_texts", {})
+        for cid, c in st["chars"].items():
+            f = forces["characters"].get(cid, {})
+            c.setdefault("ratings", {"ring_rating": f["ring_rating"]} if "ring_rating" in f else {})
+        st.setdefault("item_names", {iid: it["name"] for iid, it in forces["items"].items()})
+        counts = st["nazgul"]
+        seats = [s for s in ("dark-power", "saruman", "gondor") for _ in range(int(counts.get(s, 0)))]
+        seats += ["dark-power"] * (len(forces["nazgul"]) - len(seats))
+        b = self._bd(st)
+        mordor = [hx for hx in b.terrain if b.province_of[hx] in ("gorgoroth", "nurn")]
+        st["nazgul"] = {}
+        for i, ((nid, hx), seat) in enumerate(zip(forces["nazgul"].items(), seats), 1):
+            hx = str(hx).upper()
+            if hx not in b.terrain or b.province_of[hx] not in ("gorgoroth", "nurn"):
+                hx = mordor[(i - 1) % len(mordor)]  # the group's own map: its Mordor
+            st["nazgul"][nid] = {"name": f"Nazgul {i}", "hex": hx, "seat": seat}
+        st["searches_anywhere"] = True
+        st["version"] = STATE_VERSION
+
     def new_game(self, options, seed, fixture=None):
         o = parse_options(options)
         forces = load_toml("forces.toml")
