@@ -3,12 +3,10 @@
 (`/game map around:` takes a province); the hexes are where pieces stand."""
 from __future__ import annotations
 
-import hashlib
 import re
-import tomllib
 from dataclasses import dataclass
 
-from engine.rulesets.wotr.common import load_toml
+from engine.rulesets.wotr.common import cached_by_text, load_toml, toml_text
 
 HEX_RE = re.compile(r"^[EW]\d{4}$")
 CELL_W, CELL_H = 230, 150
@@ -83,13 +81,11 @@ class Board:
         """A group's map file (the schema of data/map.toml), checked: the places the victory conditions and
         magic cards name, the provinces the rules name, E0630 in South Ithilien and W3022 in East Emnet
         (seed:001). ValueError with a short reason otherwise. Cached by its text."""
-        key = hashlib.sha256(text.encode()).hexdigest()
-        if key in _CACHE:
-            return _CACHE[key]
-        try:
-            data = tomllib.loads(text)
-        except tomllib.TOMLDecodeError as e:
-            raise ValueError(f"the map file is not TOML: {str(e)[:120]}") from None
+        return cached_by_text(_CACHE, text, cls._from_text)
+
+    @classmethod
+    def _from_text(cls, text: str) -> "Board":
+        data = toml_text(text, "the map file")
         default = load_toml("map.toml")
         data.setdefault("terrains", default["terrains"])
         if not isinstance(data.get("provinces"), dict) or not isinstance(data.get("places"), dict):
@@ -109,9 +105,6 @@ class Board:
                 raise ValueError(f"the map needs the province `{pid}` (the variant's rules name it)")
         if b.province_of.get("E0630") != "south-ithilien" or b.province_of.get("W3022") != "east-emnet":
             raise ValueError("the seed puts E0630 in South Ithilien and W3022 in East Emnet")
-        if len(_CACHE) > 32:
-            _CACHE.clear()
-        _CACHE[key] = b
         return b
 
     def layout(self) -> dict:

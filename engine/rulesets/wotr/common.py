@@ -3,6 +3,7 @@ of SPI's *War of the Ring*): the seats, the sequences of play, the seed's sectio
 cite, the data (map, forces) and who controls what."""
 from __future__ import annotations
 
+import hashlib
 import tomllib
 from functools import lru_cache
 from pathlib import Path
@@ -97,3 +98,22 @@ def chars_in(st, hx: str) -> list[str]:
 
 def allied(st, a: str, b: str) -> bool:
     return a == b or sorted((a, b)) in [sorted(p) for p in st["alliances"]]
+
+
+def cached_by_text(cache: dict, text: str, build):
+    """``build(text)`` once per text (a group's file, kept in the game's state, is read on every order):
+    by the text's SHA-256, at most 32 kept."""
+    key = hashlib.sha256(text.encode()).hexdigest()
+    if key not in cache:
+        if len(cache) >= 32:
+            cache.clear()
+        cache[key] = build(text)
+    return cache[key]
+
+
+def toml_text(text: str, what: str) -> dict:
+    """A group's file read as TOML: ValueError with a short reason if it is not."""
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as e:
+        raise ValueError(f"{what} is not TOML: {str(e)[:120]}") from None

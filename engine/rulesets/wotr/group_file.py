@@ -19,14 +19,12 @@ Everything is checked when the game is created; a bad file is refused with one s
 is made. The game carries the file's text in its state (replays and exports read the same file)."""
 from __future__ import annotations
 
-import hashlib
 import re
-import tomllib
 from dataclasses import dataclass, field
 
 from engine.rulesets.wotr.board import Board
 from engine.rulesets.wotr.charts import check_chart
-from engine.rulesets.wotr.common import NATIONS, NINE, SEATS, load_toml
+from engine.rulesets.wotr.common import NATIONS, NINE, SEATS, cached_by_text, load_toml, toml_text
 
 ID_RE = re.compile(r"^[a-z][a-z0-9-]{0,23}$")
 CARD_RE = re.compile(r"^\d{3}$")
@@ -91,13 +89,11 @@ def _id(kind: str, k: str) -> str:
 
 def load(text: str) -> GroupFile:
     """The group's file, checked (ValueError with a short reason). Cached by its text."""
-    key = hashlib.sha256(text.encode()).hexdigest()
-    if key in _CACHE:
-        return _CACHE[key]
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as e:
-        raise ValueError(f"the group file is not TOML: {str(e)[:120]}") from None
+    return cached_by_text(_CACHE, text, _load)
+
+
+def _load(text: str) -> GroupFile:
+    data = toml_text(text, "the group file")
     unknown = [k for k in data if k not in PARTS]
     if unknown:
         raise ValueError(f"unknown part `[{_short(unknown[0])}]` in the group file; parts: provinces, places, start, "
@@ -220,9 +216,6 @@ def load(text: str) -> GroupFile:
     if "charts" in data:
         for cid, ch in _table("[charts]", data["charts"]).items():
             g.charts[cid] = check_chart(cid, ch)
-    if len(_CACHE) > 32:
-        _CACHE.clear()
-    _CACHE[key] = g
     return g
 
 
