@@ -4,6 +4,7 @@ rebuilding a game, trying an order on a copy and committing it with its notice, 
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import functools
 import secrets
 import time
@@ -19,6 +20,9 @@ from bot.storage import GameRow, ShardFilter, StaleWriter
 from bot.storage import StoreProtocol as Store
 
 from bot.outcome import Renderer, MAX_TEXT, Post, Outcome, Ctx, fit_lines, public_text, clip
+
+
+NO_GAME = "There is no game in this channel. Start one with `/game new`."
 
 
 def seated(name: str):
@@ -47,14 +51,18 @@ def _locked(needs_game: bool = True):
             if (other := self._not_mine(ctx)):
                 return other
             async with self.locks[ctx.channel_id]:
-                if (r := await self._replayed(ctx)):
+                if needs_game:
+                    # one read: an answer already stored for this interaction, the live game, its seats
+                    stored, row = await self.store.order_context(ctx.channel_id, ctx.interaction_id or None)
+                    if stored is not None:
+                        return self._replay_of(stored)
+                    if row is None:
+                        return Outcome.error(NO_GAME)
+                elif (r := await self._replayed(ctx)):
                     return r
                 gid = None
                 try:
                     if needs_game:
-                        row = await self._live(ctx)
-                        if isinstance(row, Outcome):
-                            return row
                         gid = row.id
                         out = await fn(self, ctx, row, *args, **kw)
                     else:
@@ -187,8 +195,11 @@ class Table:
         if not ctx.interaction_id:
             return None
         r = await self.store.response_for(ctx.interaction_id)
-        if r is None:
-            return None
+        return None if r is None else self._replay_of(r)
+
+    @staticmethod
+    def _replay_of(r: dict) -> Outcome:
+        """A redelivered interaction: the answer stored the first time, nothing run again."""
         return Outcome(reply=Post(text=r["text"]), ephemeral=r["ephemeral"], ok=r.get("ok", True), replayed=True)
 
     async def _remember(self, ctx: Ctx, game_id: int | None, out: Outcome) -> None:
@@ -207,7 +218,7 @@ class Table:
             return other
         row = await self.store.live_game(ctx.channel_id)
         if row is None:
-            return Outcome.error("There is no game in this channel. Start one with `/game new`.")
+            return Outcome.error(NO_GAME)
         return row
 
     async def _current(self, ctx: Ctx) -> GameRow | Outcome:
@@ -441,12 +452,13 @@ class Table:
         out.dms = dict(dms)
         if new_phase:
             out.map_after = (row.id, None)
+        now = self.clock()
         try:
             await self.store.append_action(
                 game_id=row.id, seq=seq, seat=seat, user_id=ctx.user_id or None, text=canon,
                 interaction_id=ctx.interaction_id, dice_before=dice_before,
                 dice_after=game.dice_drawn(), events=[e.to_json() for e in events],
-                now=self.clock(), snapshot=new_state if new_phase else None,
+                now=now, snapshot=new_state if new_phase else None,
                 response={"text": out.reply.text, "ephemeral": out.ephemeral, "ok": True},
                 status="over" if res else None, also=also(text, out) if also else ())
         except BaseException:
@@ -455,8 +467,9 @@ class Table:
         self.game_seq[row.id] = seq
         out.stored = (out.reply.text, out.ephemeral)  # written with the log row: not again after
         if new_phase or res:  # the phase (and so its clock) changes only with a new phase or the end
-            fresh = await self.store.game(row.id)
-            deadline = await self._sync_clock(fresh, game)
+            # the row as just written (this transaction moved the counter, and ended the game if over)
+            fresh = dataclasses.replace(row, seq=seq, **({"status": "over", "ended_at": now} if res else {}))
+            deadline = await self._sync_clock(fresh, game, seats=seats, logged_at=now)
             if out.notice and deadline and merge is None:
                 out.notice = await notice(deadline)
         out.board_edit = await self.board_edit(row.id)  # the status board, if the game has one, edited in place

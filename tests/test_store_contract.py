@@ -51,6 +51,22 @@ async def test_seats_are_taken_once_and_released_together(store):
     assert sorted(await store.release_seats(gid, 1)) == ["blue", "red"] and await store.seats(gid) == {}
 
 
+async def test_a_commands_context_is_one_read_the_stored_answer_the_live_game_and_its_seats(store):
+    assert await store.order_context(5, "nothing") == (None, None)  # no game, no answer
+    gid = await new_game(store)
+    stored, row = await store.order_context(5, None)
+    assert stored is None and row == await store.live_game(5) and row.seats == {}
+    await store.take_seat(gid, "red", 2**62, 1.0)  # Discord ids are 64-bit
+    await store.take_seat(gid, "blue", 3, 1.0)
+    await store.append_action(**action(gid, 1))
+    stored, row = await store.order_context(5, f"i{gid}-1")  # a redelivered interaction
+    assert stored == {"text": "ok 1", "ephemeral": False}
+    assert row.id == gid and row.seq == 1 and row.options == {"a": "1"} and row.seats == {"red": 2**62, "blue": 3}
+    assert await store.order_context(6, f"i{gid}-1") == ({"text": "ok 1", "ephemeral": False}, None)  # no game there
+    await store.set_status(gid, "ended", 2.0)
+    assert await store.order_context(5, "new") == (None, None)  # an ended game is not the channel's live game
+
+
 async def test_the_log_is_appended_in_order_and_a_stale_writer_is_fenced(store):
     gid = await new_game(store)
     await store.append_action(**action(gid, 1))

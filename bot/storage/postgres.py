@@ -28,7 +28,7 @@ import re
 from contextlib import asynccontextmanager
 
 from bot.storage.sql import SqlQueries, _dumps
-from bot.storage.base import (Clock, Effect, OutboxPost, ShardFilter, shard_where)
+from bot.storage.base import (Effect, OutboxPost, ShardFilter, StaleWriter, shard_where)
 
 MIGRATION_LOCK = 0x70616C616E  # pg_advisory_xact_lock key taken while migrating ("palan")
 
@@ -225,6 +225,8 @@ class PostgresStore(SqlQueries):
     """The PostgreSQL store: a pool of connections, one per transaction or read. Several
     processes may share it; each game's writes are fenced on its sequence number."""
 
+    SEATS_JSON = "json_object_agg(s.seat, s.user_id)::text"
+
     def __init__(self, pool, url: str):
         self.pool = pool
         self.url = url
@@ -285,6 +287,16 @@ class PostgresStore(SqlQueries):
 
     async def _write(self, sql: str, params: tuple = ()) -> int:
         return _count(await self.pool.execute(_pg(sql), *params))
+
+    async def _steps(self, steps: list[tuple[str, tuple]], *, fenced: bool = False) -> int:
+        """The statements in one transaction; with ``fenced``, the first must change exactly one
+        row, else nothing is written (:class:`StaleWriter`). Returns the last one's row count."""
+        async with self.transaction() as tx:
+            for i, (sql, params) in enumerate(steps):
+                cur = await tx.execute(sql, params)
+                if i == 0 and fenced and cur.rowcount != 1:
+                    raise StaleWriter("the game moved on under us (sequence mismatch)")
+        return cur.rowcount
 
     async def schema_version(self) -> int:
         exists = await self.pool.fetchval("SELECT to_regclass('schema_version') IS NOT NULL")
@@ -368,22 +380,6 @@ class PostgresStore(SqlQueries):
                 await tx.execute(*self._effect_sql(e))
             for iid in interaction_ids:
                 await tx.execute("UPDATE responses SET delivered_at=? WHERE interaction_id=?", (now, iid))
-
-    async def set_clock(self, clock: Clock, timers: list[tuple[str, str, float]] | None) -> None:
-        async with self.transaction() as tx:
-            await tx.execute(
-                "INSERT INTO clocks (game_id, phase_key, started_at, extra, paused_at, deadline_at, synced_seq)"
-                " VALUES (?,?,?,?,?,?,?) ON CONFLICT(game_id) DO UPDATE SET phase_key=excluded.phase_key,"
-                " started_at=excluded.started_at, extra=excluded.extra, paused_at=excluded.paused_at,"
-                " deadline_at=excluded.deadline_at, synced_seq=excluded.synced_seq",
-                (clock.game_id, clock.phase_key, clock.started_at, clock.extra, clock.paused_at,
-                 clock.deadline_at, clock.synced_seq))
-            if timers is not None:
-                await tx.execute("DELETE FROM timers WHERE game_id=? AND fired_at IS NULL", (clock.game_id,))
-                for kind, seat, due in timers:
-                    await tx.execute(
-                        "INSERT INTO timers (game_id, phase_key, kind, seat, due_at) VALUES (?,?,?,?,?)"
-                        " ON CONFLICT DO NOTHING", (clock.game_id, clock.phase_key, kind, seat, due))
 
     async def stale_clock_game_ids(self) -> list[int]:
         rows = await self._all(

@@ -25,7 +25,7 @@ import sqlite3
 from contextlib import asynccontextmanager
 
 from bot.storage.sql import SqlQueries, _dumps
-from bot.storage.base import (Clock, Effect, OutboxPost, ShardFilter, shard_where)
+from bot.storage.base import (Effect, OutboxPost, ShardFilter, StaleWriter, shard_where)
 
 import aiosqlite
 
@@ -182,6 +182,8 @@ class SqliteStore(SqlQueries):
     a :class:`Tx` for several statements that must commit together.
     """
 
+    SEATS_JSON = "json_group_object(s.seat, s.user_id)"
+
     def __init__(self, db: aiosqlite.Connection, path: str):
         self.db = db
         self.path = path
@@ -236,20 +238,43 @@ class SqliteStore(SqlQueries):
             pass
 
     async def _one(self, sql: str, params: tuple = ()):
-        async with self._lock:
-            async with self.db.execute(sql, params) as cur:
-                return await cur.fetchone()
+        rows = await self._all(sql, params)
+        return rows[0] if rows else None
 
     async def _all(self, sql: str, params: tuple = ()) -> list:
+        # one trip to aiosqlite's thread (execute, fetch and close there), not three
         async with self._lock:
-            async with self.db.execute(sql, params) as cur:
-                return list(await cur.fetchall())
+            return list(await self.db.execute_fetchall(sql, params))
+
+    async def _steps(self, steps: list[tuple[str, tuple]], *, fenced: bool = False) -> tuple[int, int | None]:
+        """The statements in one ``BEGIN IMMEDIATE`` ... ``COMMIT``, under the store lock, run
+        together in aiosqlite's thread: one trip there, not one a statement. With ``fenced``, the
+        first statement must change exactly one row, else nothing is written (:class:`StaleWriter`).
+        Any error rolls the whole transaction back. A cancelled caller does not stop it half-way:
+        it commits or rolls back whole, before any later statement (the thread takes its work in
+        order). Returns the last statement's (rowcount, lastrowid)."""
+        def run(con: sqlite3.Connection) -> tuple[int, int | None]:
+            con.execute("BEGIN IMMEDIATE")
+            try:
+                for i, (sql, params) in enumerate(steps):
+                    cur = con.execute(sql, params)
+                    if i == 0 and fenced and cur.rowcount != 1:
+                        raise StaleWriter("the game moved on under us (sequence mismatch)")
+                con.execute("COMMIT")
+                return cur.rowcount, cur.lastrowid
+            except BaseException:
+                if con.in_transaction:  # (SQLite may have rolled it back itself)
+                    con.execute("ROLLBACK")
+                raise
+
+        async with self._lock:
+            # aiosqlite's own primitive (every execute and fetch it offers is one such call): the
+            # function runs in the connection's thread with the sqlite3 connection
+            return await asyncio.shield(self.db._execute(run, self.db._conn))
 
     async def _write(self, sql: str, params: tuple = ()) -> tuple[int, int | None]:
         """One statement in a transaction of its own; (rowcount, lastrowid)."""
-        async with self.transaction() as tx:
-            cur = await tx.execute(sql, params)
-            return cur.rowcount, cur.lastrowid
+        return await self._steps([(sql, params)])
 
     async def schema_version(self) -> int:
         return (await self._one("PRAGMA user_version"))[0]
@@ -339,25 +364,6 @@ class SqliteStore(SqlQueries):
         r = await self._one("SELECT seq, state FROM snapshots WHERE game_id=? AND seq<? ORDER BY seq DESC LIMIT 1",
                             (game_id, seq))
         return r[0], json.loads(r[1])
-
-    async def set_clock(self, clock: Clock, timers: list[tuple[str, str, float]] | None) -> None:
-        """One transaction: the game's clock; with ``timers``, every unfired timer of the game is
-        replaced by these (kind, seat, due); a timer already fired at the same moment is not
-        scheduled again."""
-        async with self.transaction() as tx:
-            await tx.execute(
-                "INSERT INTO clocks (game_id, phase_key, started_at, extra, paused_at, deadline_at, synced_seq)"
-                " VALUES (?,?,?,?,?,?,?) ON CONFLICT(game_id) DO UPDATE SET phase_key=excluded.phase_key,"
-                " started_at=excluded.started_at, extra=excluded.extra, paused_at=excluded.paused_at,"
-                " deadline_at=excluded.deadline_at, synced_seq=excluded.synced_seq",
-                (clock.game_id, clock.phase_key, clock.started_at, clock.extra, clock.paused_at,
-                 clock.deadline_at, clock.synced_seq))
-            if timers is not None:
-                await tx.execute("DELETE FROM timers WHERE game_id=? AND fired_at IS NULL", (clock.game_id,))
-                for kind, seat, due in timers:
-                    await tx.execute(
-                        "INSERT OR IGNORE INTO timers (game_id, phase_key, kind, seat, due_at) VALUES (?,?,?,?,?)",
-                        (clock.game_id, clock.phase_key, kind, seat, due))
 
     async def stale_clock_game_ids(self) -> list[int]:
         """Active games whose phase may have changed after their clock was derived (a snapshot
