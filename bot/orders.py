@@ -70,12 +70,12 @@ class Orders:
         if isinstance(who, Outcome):
             return who
         try:
-            action, events, new_state = await asyncio.to_thread(self._try, game, who, text)
+            action, events, new_state, changed = await asyncio.to_thread(self._try_order, game, who, text, seats)
         except OrderError as e:
             return Outcome.error(f"Refused ({e.kind}): {e}")
         if self.recovered and (asked := self._repeat_after_restart(row, ctx, game.ruleset.format(action))):
             return asked
-        out = await self._commit(ctx, row, game, seats, who, action, events, new_state)
+        out = await self._commit(ctx, row, game, seats, who, action, events, new_state, changed_secrets=changed)
         canon = game.ruleset.format(action)
         if out.ok and out.reply and canon.startswith("declare ") and split_name(game.ruleset.name)[1] in ("assist", "tabletop"):
             # a declared action (assist play): the other seats answer by button; the moderator rules

@@ -396,14 +396,21 @@ class Table:
         action, events = trial.play(seat, text)  # play() works on a clone of the state
         return action, events, trial.state
 
+    def _try_order(self, game: Game, seat: str, text: str, seats: dict[str, int]):
+        """``_try``, and the hidden information the order changed (``_changed_secrets``): the
+        engine's whole part of an order, for the worker thread."""
+        action, events, new_state = self._try(game, seat, text)
+        return action, events, new_state, self._changed_secrets(game.ruleset, seats, game.state, new_state)
+
     async def _commit(self, ctx: Ctx, row: GameRow, game: Game, seats: dict[str, int], seat: str,
                       action: Action, events, new_state: dict, *, also=None, by: str | None = None,
-                      merge: str | None = None) -> Outcome:
+                      merge: str | None = None, changed_secrets: dict[int, list[Post]] | None = None) -> Outcome:
         """Write an accepted order (one transaction). ``also(text, outcome)`` gives further
         statements for the same transaction (the scheduler's fired flag and outbox);
         ``by`` names who acted when it was not the seat's holder (the deadline). An order that
         starts a phase gets ``notice`` (report, pings, deadline) to post with the map; with
-        ``merge`` (a first line) the order's own lines go into that notice too (one post)."""
+        ``merge`` (a first line) the order's own lines go into that notice too (one post).
+        ``changed_secrets``: ``_changed_secrets`` of this order, if the caller worked it out already."""
         rs = game.ruleset
         canon = rs.format(action)
         new_phase = any(e.new_phase for e in events)
@@ -447,7 +454,9 @@ class Table:
                     # a secret order's DMs (a whisper, a secret pact, a card shown or given): if one cannot
                     # be delivered, the channel must not be told who was to receive it
                     dms[seats[s]].append(Post(text=f"**{self.seat_title(s)}** (private): {t}", quiet=secret))
-        for uid, posts in self._changed_secrets(rs, seats, old_game_state, new_state).items():
+        if changed_secrets is None:
+            changed_secrets = self._changed_secrets(rs, seats, old_game_state, new_state)
+        for uid, posts in changed_secrets.items():
             dms[uid].extend(posts)
         out.dms = dict(dms)
         if new_phase:
