@@ -87,6 +87,18 @@ async def test_the_log_is_appended_in_order_and_a_stale_writer_is_fenced(store):
         "text": "ok 2", "ephemeral": False}
 
 
+async def test_the_order_that_ends_a_game_ends_it_in_the_same_transaction(store):
+    gid = await new_game(store)
+    await store.set_status(gid, "active", 1.5)
+    await store.append_action(**action(gid, 1, snapshot={"n": 1}, status="over", now=7.0))
+    row = await store.game(gid)
+    assert (row.seq, row.status, row.ended_at, row.started_at) == (1, "over", 7.0, 1.5)
+    assert await store.live_game(5) is None and await store.last_snapshot(gid) == (1, {"n": 1})
+    with pytest.raises(StaleWriter):  # fenced: the ended game's row is not touched again
+        await store.append_action(**action(gid, 1, interaction_id="again", status="ended", now=8.0))
+    assert (await store.game(gid)).status == "over" and await store.response_for("again") is None
+
+
 async def test_an_answer_is_kept_once_and_undelivered_answers_are_settled(store):
     gid = await new_game(store)
     await store.append_action(**action(gid, 1))

@@ -298,6 +298,45 @@ class PostgresStore(SqlQueries):
                     raise StaleWriter("the game moved on under us (sequence mismatch)")
         return cur.rowcount
 
+    async def append_action(self, *, game_id: int, seq: int, seat: str, user_id: int | None, text: str,
+                            interaction_id: str | None, dice_before: int, dice_after: int, events: list,
+                            now: float, snapshot: dict | None, response: dict | None,
+                            status: str | None = None, kind: str = "order", ref_seq: int | None = None,
+                            also: list[Effect] = ()) -> None:
+        """As ``SqlQueries.append_action`` (the same rows, the same fence), in one statement, so one
+        round trip: the fence is a data-modifying CTE (``UPDATE games ... WHERE seq = n - 1
+        RETURNING``) that every insert selects from, so when it moves no row nothing is written.
+        One statement is one transaction in PostgreSQL. With ``also`` (the scheduler's effects)
+        the shared statement-per-step transaction."""
+        if also:
+            return await super().append_action(
+                game_id=game_id, seq=seq, seat=seat, user_id=user_id, text=text, interaction_id=interaction_id,
+                dice_before=dice_before, dice_after=dice_after, events=events, now=now, snapshot=snapshot,
+                response=response, status=status, kind=kind, ref_seq=ref_seq, also=also)
+        args: list = [seq, game_id, status, now]
+        parts = ["fence AS (UPDATE games SET seq=$1, status=COALESCE($3::text, status),"
+                 " ended_at=CASE WHEN $3::text IS NULL THEN ended_at ELSE $4::float8 END"
+                 " WHERE id=$2 AND seq=$1 - 1 RETURNING id)"]
+
+        def p(value, cast: str) -> str:
+            args.append(value)
+            return f"${len(args)}::{cast}"
+
+        parts.append("a AS (INSERT INTO actions (game_id, seq, seat, user_id, text, interaction_id, dice_before,"
+                     " dice_after, events, created_at, kind, ref_seq) SELECT id, $1, "
+                     + ", ".join([p(seat, "text"), p(user_id, "bigint"), p(text, "text"), p(interaction_id, "text"),
+                                  p(dice_before, "bigint"), p(dice_after, "bigint"), p(_dumps(events), "text"),
+                                  "$4::float8", p(kind, "text"), p(ref_seq, "bigint")]) + " FROM fence)")
+        if snapshot is not None:
+            parts.append(f"s AS (INSERT INTO snapshots (game_id, seq, state) SELECT id, $1, {p(_dumps(snapshot), 'text')}"
+                         " FROM fence)")
+        if response is not None and interaction_id:
+            parts.append("r AS (INSERT INTO responses (interaction_id, game_id, response, created_at) SELECT "
+                         f"{p(interaction_id, 'text')}, id, {p(_dumps(response), 'text')}, $4::float8 FROM fence)")
+        moved = await self.pool.fetchval("WITH " + ", ".join(parts) + " SELECT count(*) FROM fence", *args)
+        if moved != 1:
+            raise StaleWriter("the game moved on under us (sequence mismatch)")
+
     async def schema_version(self) -> int:
         exists = await self.pool.fetchval("SELECT to_regclass('schema_version') IS NOT NULL")
         if not exists:
