@@ -52,9 +52,15 @@ def main() -> None:
             urls = {"sqlite": f"sqlite:///{os.path.join(d, 'rt.db')}",
                     "postgresql": asyncio.run(server.new_database("bench_rt"))}
             for name, url in urls.items():
-                times = asyncio.run(fill(url, args.games))
+                stats: dict = {}
+                times = asyncio.run(fill(url, args.games, stats))
                 print(f"{name:10} order round trip ({len(times)} orders, {args.games} games): "
-                      f"p50 {pct(times, 50) * 1000:.2f} ms, p99 {pct(times, 99) * 1000:.2f} ms")
+                      f"p50 {pct(times, 50) * 1000:.2f} ms, p99 {pct(times, 99) * 1000:.2f} ms,"
+                      f" max {max(times) * 1000:.2f} ms")
+                for kind, rows in sorted(stats.items(), reverse=True):
+                    k_ms = [r[0] for r in rows]
+                    print(f"{'':10}   {kind:10} {len(rows):6} orders: p50 {pct(k_ms, 50):.2f} ms,"
+                          f" p99 {pct(k_ms, 99):.2f} ms; {sum(r[1] for r in rows) / len(rows):.1f} store calls each")
             path = os.path.join(d, "startup.db")
             asyncio.run(one_game(path))
             copy_games(path, args.stored, args.live)

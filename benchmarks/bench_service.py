@@ -1,5 +1,10 @@
 """Service figures (printed, not asserted):
-- order round trip (parse, check, apply, commit to SQLite), p50 and p99, no rendering; target p99 < 5 ms
+- order round trip (parse, check, apply, commit to SQLite), p50 and p99, no rendering; target p99 < 5 ms.
+  Each order goes the whole service path a transport's ``/order`` takes (``GameService.order``: the
+  channel's lock, the idempotency check, the game's row and seats, the engine in its worker, the
+  one transaction). The orders that begin a phase (``done`` here) are the worst case (a snapshot,
+  the phase's notice and the clock's new deadline besides), so they are shown on their own too,
+  with the store calls each kind of order makes (and, on SQLite, the trips to its thread)
 - rebuild of a game from its snapshot plus log
 - start-up time and resident memory with 1,000 stored games (loaded on demand; see bench_startup for 100,000)
 
@@ -29,9 +34,41 @@ def pct(xs, p):
     return xs[min(len(xs) - 1, int(round(p / 100 * (len(xs) - 1))))]
 
 
-async def fill(path: str, games: int) -> list[float]:
+class Counting:
+    """The store as the service sees it, counting the calls made to it (and, on SQLite, the
+    trips into aiosqlite's thread that they cost)."""
+
+    def __init__(self, store):
+        self._store, self.calls, self.hops = store, 0, 0
+        db = getattr(store, "db", None)
+        if db is not None:  # SQLite: every statement, fetch or function runs in aiosqlite's thread
+            inner = db._execute
+
+            async def counted(fn, *a, **k):
+                self.hops += 1
+                return await inner(fn, *a, **k)
+
+            db._execute = counted
+
+    def __getattr__(self, name):
+        attr = getattr(self._store, name)
+        if not callable(attr) or name.startswith("_") or not asyncio.iscoroutinefunction(attr):
+            return attr
+
+        async def call(*a, **k):
+            self.calls += 1
+            return await attr(*a, **k)
+
+        return call
+
+
+async def fill(path: str, games: int, stats: dict | None = None) -> list[float]:
+    """Plays the set-ups of ``games`` Gondor games; the time of each order. With ``stats``:
+    ``stats[kind]`` lists (ms, store calls, SQLite thread trips) per order, ``kind`` being
+    "new phase" or "same phase"."""
     store = await open_store(path)
-    svc = GameService(store, renderer=None)
+    counting = Counting(store)
+    svc = GameService(counting, renderer=None)
     times = []
     n = 0
     for ch in range(1, games + 1):
@@ -45,10 +82,15 @@ async def fill(path: str, games: int) -> list[float]:
         await svc.start(c(1))
         orders = [(1, o) for o in SAURON_SETUP + ["done"]] + [(2, o) for o in WESTERNESSE_SETUP + ["done"]]
         for u, o in orders:
+            calls, hops = counting.calls, counting.hops
             t = time.perf_counter()
             out = await svc.order(c(u), o)
-            times.append(time.perf_counter() - t)
+            dt = time.perf_counter() - t
+            times.append(dt)
             assert out.ok, out.reply.text
+            if stats is not None:
+                kind = "new phase" if out.map_after else "same phase"
+                stats.setdefault(kind, []).append((dt * 1000, counting.calls - calls, counting.hops - hops))
     await store.close()
     return times
 
@@ -94,12 +136,18 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as d:
         path = os.path.join(d, "bench.db")
         t = time.perf_counter()
-        times = asyncio.run(fill(path, args.games))
+        stats: dict = {}
+        times = asyncio.run(fill(path, args.games, stats))
         fill_s = time.perf_counter() - t
         ms = [x * 1000 for x in times]
         print(f"order round trip (parse, check, apply, commit; no render), {len(ms)} orders over {args.games} games:")
         print(f"  p50 {statistics.median(ms):.2f} ms   p99 {pct(ms, 99):.2f} ms   max {max(ms):.2f} ms"
               f"   (target p99 < 5 ms)")
+        for kind, rows in sorted(stats.items(), reverse=True):
+            k_ms = [r[0] for r in rows]
+            print(f"  {kind:10} {len(rows):6} orders: p50 {statistics.median(k_ms):.2f} ms   p99 {pct(k_ms, 99):.2f} ms"
+                  f"   max {max(k_ms):.2f} ms;  per order {statistics.mean(r[1] for r in rows):.1f} store calls,"
+                  f" {statistics.mean(r[2] for r in rows):.1f} trips to SQLite's thread")
         rb, full, n = asyncio.run(rebuild_time(path))
         print(f"load one game from its last snapshot + the log after it: {rb * 1000:.2f} ms;"
               f" replay of its whole log ({n} orders) from the first snapshot: {full * 1000:.2f} ms")

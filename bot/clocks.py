@@ -64,9 +64,12 @@ class Clocks:
         passed = " (passed)" if clock.deadline_at <= self.clock() else ""
         return f"Deadline: {dl.stamp(clock.deadline_at)}{passed}."
 
-    async def _sync_clock(self, row: GameRow, game: Game, *, force: bool = False) -> float | None:
+    async def _sync_clock(self, row: GameRow, game: Game, *, force: bool = False, seats: dict[str, int] | None = None,
+                          logged_at: float | None = None) -> float | None:
         """After anything that may change the phase: a new phase gets a fresh clock (starting when
-        the order that began it was logged), and the timers follow. Returns the deadline."""
+        the order that began it was logged: ``logged_at`` when the caller just logged it, else
+        read), and the timers follow. ``seats``: the game's seats, if the caller holds them
+        current. Returns the deadline."""
         now = self.clock()
         clock = await self.store.clock(row.id)
         if row.status != "active" or game.result() is not None:
@@ -75,22 +78,23 @@ class Clocks:
             return None
         key = self._phase_key(game)
         if clock is None or clock.phase_key != key:
-            started = (await self.store.last_action_time(row.id)) or row.started_at or now
+            started = (logged_at or await self.store.last_action_time(row.id)) or row.started_at or now
             clock = Clock(row.id, key, started, 0.0, clock.paused_at if clock else None, None)
             force = True
         if not force:
             return clock.deadline_at
         clock.synced_seq = row.seq
-        return await self._reschedule(row, game, clock)
+        return await self._reschedule(row, game, clock, seats)
 
-    async def _reschedule(self, row: GameRow, game: Game, clock: Clock) -> float | None:
+    async def _reschedule(self, row: GameRow, game: Game, clock: Clock,
+                          seats: dict[str, int] | None = None) -> float | None:
         now = self.clock()
         rules = self._rules(row)
         active = game.active_seats()
         timers: list[tuple[str, str, float]] = []
         clock.deadline_at = None
         if rules.hours > 0 and clock.paused_at is None and active:
-            seats = await self.store.seats(row.id)
+            seats = seats if seats is not None else await self.store.seats(row.id)
             prefs = {u: await self.store.prefs(u) for u in {seats[s] for s in active if s in seats}}
             quiets = [q for q in (self._quiet(p) for p in prefs.values()) if q]
             aways = [p.away_until for p in prefs.values() if p.away_until]

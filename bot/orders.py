@@ -64,17 +64,18 @@ class Orders:
         if len(text) > MAX_ORDER_TEXT:
             return Outcome.error(f"That order is too long ({MAX_ORDER_TEXT} characters at most).")
         game = await self.load(row)
-        seats = await self.store.seats(row.id)
+        # read with the row under the channel's lock (``order_context``); no order changes a seat
+        seats = row.seats if row.seats is not None else await self.store.seats(row.id)
         who = self._seat_for(game, seats, ctx.user_id, seat)
         if isinstance(who, Outcome):
             return who
         try:
-            action, events, new_state = await asyncio.to_thread(self._try, game, who, text)
+            action, events, new_state, changed = await asyncio.to_thread(self._try_order, game, who, text, seats)
         except OrderError as e:
             return Outcome.error(f"Refused ({e.kind}): {e}")
         if self.recovered and (asked := self._repeat_after_restart(row, ctx, game.ruleset.format(action))):
             return asked
-        out = await self._commit(ctx, row, game, seats, who, action, events, new_state)
+        out = await self._commit(ctx, row, game, seats, who, action, events, new_state, changed_secrets=changed)
         canon = game.ruleset.format(action)
         if out.ok and out.reply and canon.startswith("declare ") and split_name(game.ruleset.name)[1] in ("assist", "tabletop"):
             # a declared action (assist play): the other seats answer by button; the moderator rules
@@ -130,12 +131,11 @@ class Orders:
     async def autocomplete_order(self, ctx: Ctx, current: str, limit: int = 25) -> list[str]:
         if self._not_mine(ctx):  # another process's guild: nothing loaded here
             return []
-        row = await self.store.live_game(ctx.channel_id)
+        _, row = await self.store.order_context(ctx.channel_id, None)  # the live game and its seats, one read
         if row is None or row.status != "active":
             return []
         game = await self.load(row)
-        seats = await self.store.seats(row.id)
-        who = self._seat_for(game, seats, ctx.user_id, None)
+        who = self._seat_for(game, row.seats, ctx.user_id, None)
         if isinstance(who, Outcome):
             return []
         # the search runs in a worker with a budget: whatever a position holds, the event loop (every

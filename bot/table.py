@@ -4,6 +4,7 @@ rebuilding a game, trying an order on a copy and committing it with its notice, 
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import functools
 import secrets
 import time
@@ -19,6 +20,9 @@ from bot.storage import GameRow, ShardFilter, StaleWriter
 from bot.storage import StoreProtocol as Store
 
 from bot.outcome import Renderer, MAX_TEXT, Post, Outcome, Ctx, fit_lines, public_text, clip
+
+
+NO_GAME = "There is no game in this channel. Start one with `/game new`."
 
 
 def seated(name: str):
@@ -47,14 +51,18 @@ def _locked(needs_game: bool = True):
             if (other := self._not_mine(ctx)):
                 return other
             async with self.locks[ctx.channel_id]:
-                if (r := await self._replayed(ctx)):
+                if needs_game:
+                    # one read: an answer already stored for this interaction, the live game, its seats
+                    stored, row = await self.store.order_context(ctx.channel_id, ctx.interaction_id or None)
+                    if stored is not None:
+                        return self._replay_of(stored)
+                    if row is None:
+                        return Outcome.error(NO_GAME)
+                elif (r := await self._replayed(ctx)):
                     return r
                 gid = None
                 try:
                     if needs_game:
-                        row = await self._live(ctx)
-                        if isinstance(row, Outcome):
-                            return row
                         gid = row.id
                         out = await fn(self, ctx, row, *args, **kw)
                     else:
@@ -187,8 +195,11 @@ class Table:
         if not ctx.interaction_id:
             return None
         r = await self.store.response_for(ctx.interaction_id)
-        if r is None:
-            return None
+        return None if r is None else self._replay_of(r)
+
+    @staticmethod
+    def _replay_of(r: dict) -> Outcome:
+        """A redelivered interaction: the answer stored the first time, nothing run again."""
         return Outcome(reply=Post(text=r["text"]), ephemeral=r["ephemeral"], ok=r.get("ok", True), replayed=True)
 
     async def _remember(self, ctx: Ctx, game_id: int | None, out: Outcome) -> None:
@@ -207,7 +218,7 @@ class Table:
             return other
         row = await self.store.live_game(ctx.channel_id)
         if row is None:
-            return Outcome.error("There is no game in this channel. Start one with `/game new`.")
+            return Outcome.error(NO_GAME)
         return row
 
     async def _current(self, ctx: Ctx) -> GameRow | Outcome:
@@ -385,14 +396,21 @@ class Table:
         action, events = trial.play(seat, text)  # play() works on a clone of the state
         return action, events, trial.state
 
+    def _try_order(self, game: Game, seat: str, text: str, seats: dict[str, int]):
+        """``_try``, and the hidden information the order changed (``_changed_secrets``): the
+        engine's whole part of an order, for the worker thread."""
+        action, events, new_state = self._try(game, seat, text)
+        return action, events, new_state, self._changed_secrets(game.ruleset, seats, game.state, new_state)
+
     async def _commit(self, ctx: Ctx, row: GameRow, game: Game, seats: dict[str, int], seat: str,
                       action: Action, events, new_state: dict, *, also=None, by: str | None = None,
-                      merge: str | None = None) -> Outcome:
+                      merge: str | None = None, changed_secrets: dict[int, list[Post]] | None = None) -> Outcome:
         """Write an accepted order (one transaction). ``also(text, outcome)`` gives further
         statements for the same transaction (the scheduler's fired flag and outbox);
         ``by`` names who acted when it was not the seat's holder (the deadline). An order that
         starts a phase gets ``notice`` (report, pings, deadline) to post with the map; with
-        ``merge`` (a first line) the order's own lines go into that notice too (one post)."""
+        ``merge`` (a first line) the order's own lines go into that notice too (one post).
+        ``changed_secrets``: ``_changed_secrets`` of this order, if the caller worked it out already."""
         rs = game.ruleset
         canon = rs.format(action)
         new_phase = any(e.new_phase for e in events)
@@ -436,17 +454,20 @@ class Table:
                     # a secret order's DMs (a whisper, a secret pact, a card shown or given): if one cannot
                     # be delivered, the channel must not be told who was to receive it
                     dms[seats[s]].append(Post(text=f"**{self.seat_title(s)}** (private): {t}", quiet=secret))
-        for uid, posts in self._changed_secrets(rs, seats, old_game_state, new_state).items():
+        if changed_secrets is None:
+            changed_secrets = self._changed_secrets(rs, seats, old_game_state, new_state)
+        for uid, posts in changed_secrets.items():
             dms[uid].extend(posts)
         out.dms = dict(dms)
         if new_phase:
             out.map_after = (row.id, None)
+        now = self.clock()
         try:
             await self.store.append_action(
                 game_id=row.id, seq=seq, seat=seat, user_id=ctx.user_id or None, text=canon,
                 interaction_id=ctx.interaction_id, dice_before=dice_before,
                 dice_after=game.dice_drawn(), events=[e.to_json() for e in events],
-                now=self.clock(), snapshot=new_state if new_phase else None,
+                now=now, snapshot=new_state if new_phase else None,
                 response={"text": out.reply.text, "ephemeral": out.ephemeral, "ok": True},
                 status="over" if res else None, also=also(text, out) if also else ())
         except BaseException:
@@ -455,8 +476,9 @@ class Table:
         self.game_seq[row.id] = seq
         out.stored = (out.reply.text, out.ephemeral)  # written with the log row: not again after
         if new_phase or res:  # the phase (and so its clock) changes only with a new phase or the end
-            fresh = await self.store.game(row.id)
-            deadline = await self._sync_clock(fresh, game)
+            # the row as just written (this transaction moved the counter, and ended the game if over)
+            fresh = dataclasses.replace(row, seq=seq, **({"status": "over", "ended_at": now} if res else {}))
+            deadline = await self._sync_clock(fresh, game, seats=seats, logged_at=now)
             if out.notice and deadline and merge is None:
                 out.notice = await notice(deadline)
         out.board_edit = await self.board_edit(row.id)  # the status board, if the game has one, edited in place

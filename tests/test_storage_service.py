@@ -67,6 +67,44 @@ async def test_schema_wal_and_migrations(tmp_path, sqlite_store):
         await Store.open(str(tmp_path / "t.db"))
 
 
+async def test_wal_checkpoints_run_in_their_own_thread_not_in_a_commit(tmp_path):
+    """A commit never runs the WAL checkpoint (issue 12: it was the order round trip's p99): the
+    store's connection checkpoints only past the backstop, and the checkpointer's thread copies the
+    log into the database file meanwhile; what is committed is there after a reopen."""
+    import asyncio
+    import shutil
+
+    from bot.storage.sqlite import Checkpointer
+
+    path = str(tmp_path / "c.db")
+    store = await Store.open(path)
+    assert (await store._one("PRAGMA wal_autocheckpoint"))[0] == Checkpointer.BACKSTOP_PAGES
+    svc = svc_for(store)
+    await started(svc)
+    for o in SAURON_SETUP:
+        assert (await svc.order(ctx(SAURON), o)).ok
+    def in_the_file() -> int:  # the orders in the database file alone, without its log
+        copy = tmp_path / "file-only.db"
+        shutil.copyfile(path, copy)
+        con = sqlite3.connect(copy)
+        try:
+            return con.execute("SELECT COUNT(*) FROM actions").fetchone()[0]
+        except sqlite3.OperationalError:  # not even the schema there yet
+            return 0
+        finally:
+            con.close()
+
+    for _ in range(40):  # the thread's next rounds (the store's connection never reached its backstop)
+        await asyncio.sleep(Checkpointer.INTERVAL)
+        if in_the_file() == len(SAURON_SETUP):
+            break
+    assert in_the_file() == len(SAURON_SETUP)
+    await store.close()
+    again = await Store.open(path)
+    assert len(await again.actions((await again.live_game(7)).id)) == len(SAURON_SETUP)
+    await again.close()
+
+
 async def test_the_action_log_is_append_only(store):
     svc = svc_for(store)
     await started(svc)

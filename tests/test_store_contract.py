@@ -51,6 +51,22 @@ async def test_seats_are_taken_once_and_released_together(store):
     assert sorted(await store.release_seats(gid, 1)) == ["blue", "red"] and await store.seats(gid) == {}
 
 
+async def test_a_commands_context_is_one_read_the_stored_answer_the_live_game_and_its_seats(store):
+    assert await store.order_context(5, "nothing") == (None, None)  # no game, no answer
+    gid = await new_game(store)
+    stored, row = await store.order_context(5, None)
+    assert stored is None and row == await store.live_game(5) and row.seats == {}
+    await store.take_seat(gid, "red", 2**62, 1.0)  # Discord ids are 64-bit
+    await store.take_seat(gid, "blue", 3, 1.0)
+    await store.append_action(**action(gid, 1))
+    stored, row = await store.order_context(5, f"i{gid}-1")  # a redelivered interaction
+    assert stored == {"text": "ok 1", "ephemeral": False}
+    assert row.id == gid and row.seq == 1 and row.options == {"a": "1"} and row.seats == {"red": 2**62, "blue": 3}
+    assert await store.order_context(6, f"i{gid}-1") == ({"text": "ok 1", "ephemeral": False}, None)  # no game there
+    await store.set_status(gid, "ended", 2.0)
+    assert await store.order_context(5, "new") == (None, None)  # an ended game is not the channel's live game
+
+
 async def test_the_log_is_appended_in_order_and_a_stale_writer_is_fenced(store):
     gid = await new_game(store)
     await store.append_action(**action(gid, 1))
@@ -69,6 +85,18 @@ async def test_the_log_is_appended_in_order_and_a_stale_writer_is_fenced(store):
     assert [o["payload"] for o in await store.outbox(gid)] == [{"text": "p"}]
     assert await store.response_for("late") is None and await store.response_for(f"i{gid}-2") == {
         "text": "ok 2", "ephemeral": False}
+
+
+async def test_the_order_that_ends_a_game_ends_it_in_the_same_transaction(store):
+    gid = await new_game(store)
+    await store.set_status(gid, "active", 1.5)
+    await store.append_action(**action(gid, 1, snapshot={"n": 1}, status="over", now=7.0))
+    row = await store.game(gid)
+    assert (row.seq, row.status, row.ended_at, row.started_at) == (1, "over", 7.0, 1.5)
+    assert await store.live_game(5) is None and await store.last_snapshot(gid) == (1, {"n": 1})
+    with pytest.raises(StaleWriter):  # fenced: the ended game's row is not touched again
+        await store.append_action(**action(gid, 1, interaction_id="again", status="ended", now=8.0))
+    assert (await store.game(gid)).status == "over" and await store.response_for("again") is None
 
 
 async def test_an_answer_is_kept_once_and_undelivered_answers_are_settled(store):

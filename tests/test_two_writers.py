@@ -35,20 +35,21 @@ async def test_a_stale_second_writer_is_refused_not_applied_twice(store_url):
         # B loads the game (now at #1) and is held after reading it; A writes #2 meanwhile
         assert (await b.status(ctx(SAURON))).ok
         held, go = asyncio.Event(), asyncio.Event()
-        real_seats = sb.seats
+        real_context = sb.order_context
 
-        async def slow_seats(gid):
+        async def slow_context(*args):  # B has read the game (at #1) and its seats, then is held
+            got = await real_context(*args)
             held.set()
             await go.wait()
-            return await real_seats(gid)
+            return got
 
-        sb.seats = slow_seats
+        sb.order_context = slow_context
         late = asyncio.create_task(b.order(ctx(SAURON, "late"), SAURON_SETUP[1]))
         await held.wait()
         assert (await a.order(ctx(SAURON), SAURON_SETUP[1])).ok  # #2, by the process that really owns it
         go.set()
         out = await late
-        sb.seats = real_seats
+        sb.order_context = real_context
         assert not out.ok and out.ephemeral and "Nothing was applied" in out.reply.text
         row = await sa.live_game(7)
         assert row.seq == 2 and [x.text for x in await sa.actions(row.id)] == SAURON_SETUP[:2]

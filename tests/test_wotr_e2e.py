@@ -93,6 +93,7 @@ async def opened(w, db):
     r = await w.cmd(w.mod, "game", "start")
     assert not r.ephemeral, r.content
     await r.wait_for_messages(2)
+    await quiescent(w)  # every seat's hidden information sent by DM before the first order (else a race)
 
 
 async def walk(w, path):

@@ -15,7 +15,7 @@ turns them into its own statements."""
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Protocol
 
 
@@ -35,6 +35,10 @@ class GameRow:
     started_at: float | None
     ended_at: float | None
     deadline_rules: str | None = None  # JSON of bot.deadlines.DeadlineRules, fixed at /game new
+    # seat -> holder, as read together with the row by ``Store.order_context`` (None when the row was
+    # read alone). Current only while nothing has changed a seat since: a command that takes, gives
+    # up or hands over a seat reads ``Store.seats`` afterwards, never these
+    seats: dict[str, int] | None = field(default=None, compare=False, repr=False)
 
     @classmethod
     def from_row(cls, r) -> "GameRow":
@@ -180,6 +184,8 @@ class Store(Protocol):
     async def release_seats(self, game_id: int, user_id: int) -> list[str]: ...
     async def set_seat_holder(self, game_id: int, seat: str, user_id: int) -> None: ...
     async def active_games_of(self, user_id: int) -> list[int]: ...
+    async def order_context(self, channel_id: int, interaction_id: str | None
+                            ) -> tuple[dict | None, GameRow | None]: ...
     # the log
     async def append_action(self, *, game_id: int, seq: int, seat: str, user_id: int | None, text: str,
                             interaction_id: str | None, dice_before: int, dice_after: int, events: list,

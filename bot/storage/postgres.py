@@ -28,7 +28,7 @@ import re
 from contextlib import asynccontextmanager
 
 from bot.storage.sql import SqlQueries, _dumps
-from bot.storage.base import (Clock, Effect, OutboxPost, ShardFilter, shard_where)
+from bot.storage.base import (Effect, OutboxPost, ShardFilter, StaleWriter, shard_where)
 
 MIGRATION_LOCK = 0x70616C616E  # pg_advisory_xact_lock key taken while migrating ("palan")
 
@@ -225,6 +225,8 @@ class PostgresStore(SqlQueries):
     """The PostgreSQL store: a pool of connections, one per transaction or read. Several
     processes may share it; each game's writes are fenced on its sequence number."""
 
+    SEATS_JSON = "json_object_agg(s.seat, s.user_id)::text"
+
     def __init__(self, pool, url: str):
         self.pool = pool
         self.url = url
@@ -285,6 +287,55 @@ class PostgresStore(SqlQueries):
 
     async def _write(self, sql: str, params: tuple = ()) -> int:
         return _count(await self.pool.execute(_pg(sql), *params))
+
+    async def _steps(self, steps: list[tuple[str, tuple]], *, fenced: bool = False) -> int:
+        """The statements in one transaction; with ``fenced``, the first must change exactly one
+        row, else nothing is written (:class:`StaleWriter`). Returns the last one's row count."""
+        async with self.transaction() as tx:
+            for i, (sql, params) in enumerate(steps):
+                cur = await tx.execute(sql, params)
+                if i == 0 and fenced and cur.rowcount != 1:
+                    raise StaleWriter("the game moved on under us (sequence mismatch)")
+        return cur.rowcount
+
+    async def append_action(self, *, game_id: int, seq: int, seat: str, user_id: int | None, text: str,
+                            interaction_id: str | None, dice_before: int, dice_after: int, events: list,
+                            now: float, snapshot: dict | None, response: dict | None,
+                            status: str | None = None, kind: str = "order", ref_seq: int | None = None,
+                            also: list[Effect] = ()) -> None:
+        """As ``SqlQueries.append_action`` (the same rows, the same fence), in one statement, so one
+        round trip: the fence is a data-modifying CTE (``UPDATE games ... WHERE seq = n - 1
+        RETURNING``) that every insert selects from, so when it moves no row nothing is written.
+        One statement is one transaction in PostgreSQL. With ``also`` (the scheduler's effects)
+        the shared statement-per-step transaction."""
+        if also:
+            return await super().append_action(
+                game_id=game_id, seq=seq, seat=seat, user_id=user_id, text=text, interaction_id=interaction_id,
+                dice_before=dice_before, dice_after=dice_after, events=events, now=now, snapshot=snapshot,
+                response=response, status=status, kind=kind, ref_seq=ref_seq, also=also)
+        args: list = [seq, game_id, status, now]
+        parts = ["fence AS (UPDATE games SET seq=$1, status=COALESCE($3::text, status),"
+                 " ended_at=CASE WHEN $3::text IS NULL THEN ended_at ELSE $4::float8 END"
+                 " WHERE id=$2 AND seq=$1 - 1 RETURNING id)"]
+
+        def p(value, cast: str) -> str:
+            args.append(value)
+            return f"${len(args)}::{cast}"
+
+        parts.append("a AS (INSERT INTO actions (game_id, seq, seat, user_id, text, interaction_id, dice_before,"
+                     " dice_after, events, created_at, kind, ref_seq) SELECT id, $1, "
+                     + ", ".join([p(seat, "text"), p(user_id, "bigint"), p(text, "text"), p(interaction_id, "text"),
+                                  p(dice_before, "bigint"), p(dice_after, "bigint"), p(_dumps(events), "text"),
+                                  "$4::float8", p(kind, "text"), p(ref_seq, "bigint")]) + " FROM fence)")
+        if snapshot is not None:
+            parts.append(f"s AS (INSERT INTO snapshots (game_id, seq, state) SELECT id, $1, {p(_dumps(snapshot), 'text')}"
+                         " FROM fence)")
+        if response is not None and interaction_id:
+            parts.append("r AS (INSERT INTO responses (interaction_id, game_id, response, created_at) SELECT "
+                         f"{p(interaction_id, 'text')}, id, {p(_dumps(response), 'text')}, $4::float8 FROM fence)")
+        moved = await self.pool.fetchval("WITH " + ", ".join(parts) + " SELECT count(*) FROM fence", *args)
+        if moved != 1:
+            raise StaleWriter("the game moved on under us (sequence mismatch)")
 
     async def schema_version(self) -> int:
         exists = await self.pool.fetchval("SELECT to_regclass('schema_version') IS NOT NULL")
@@ -368,22 +419,6 @@ class PostgresStore(SqlQueries):
                 await tx.execute(*self._effect_sql(e))
             for iid in interaction_ids:
                 await tx.execute("UPDATE responses SET delivered_at=? WHERE interaction_id=?", (now, iid))
-
-    async def set_clock(self, clock: Clock, timers: list[tuple[str, str, float]] | None) -> None:
-        async with self.transaction() as tx:
-            await tx.execute(
-                "INSERT INTO clocks (game_id, phase_key, started_at, extra, paused_at, deadline_at, synced_seq)"
-                " VALUES (?,?,?,?,?,?,?) ON CONFLICT(game_id) DO UPDATE SET phase_key=excluded.phase_key,"
-                " started_at=excluded.started_at, extra=excluded.extra, paused_at=excluded.paused_at,"
-                " deadline_at=excluded.deadline_at, synced_seq=excluded.synced_seq",
-                (clock.game_id, clock.phase_key, clock.started_at, clock.extra, clock.paused_at,
-                 clock.deadline_at, clock.synced_seq))
-            if timers is not None:
-                await tx.execute("DELETE FROM timers WHERE game_id=? AND fired_at IS NULL", (clock.game_id,))
-                for kind, seat, due in timers:
-                    await tx.execute(
-                        "INSERT INTO timers (game_id, phase_key, kind, seat, due_at) VALUES (?,?,?,?,?)"
-                        " ON CONFLICT DO NOTHING", (clock.game_id, clock.phase_key, kind, seat, due))
 
     async def stale_clock_game_ids(self) -> list[int]:
         rows = await self._all(

@@ -1,15 +1,16 @@
 """What the SQL backends share (``sqlite.py``, ``postgres.py``): every read and write that is the same
 statement on both, written once with ``?`` placeholders (the PostgreSQL backend rewrites them to
-``$n``). A backend gives the primitives these use: ``transaction()``, ``_one``, ``_all`` and
-``_write``; what differs between the two (migrations, the game's creation, the outbox's claim,
-``snapshot_before``...) stays in the backend.
+``$n``). A backend gives the primitives these use: ``transaction()``, ``_one``, ``_all``, ``_write``
+and ``_steps`` (statements that commit together, the first one a fence if asked: SQLite runs them in
+one trip to its thread), and ``SEATS_JSON``; what differs between the two (migrations, the game's
+creation, the outbox's claim, ``snapshot_before``...) stays in the backend.
 """
 from __future__ import annotations
 
 import json
 from typing import Any
 
-from bot.storage.base import (ActionRow, Clock, Effect, FireTimer, GameRow, OutboxPost, PauseClock, Prefs, StaleWriter,
+from bot.storage.base import (ActionRow, Clock, Effect, FireTimer, GameRow, OutboxPost, PauseClock, Prefs,
                               Timer, shard_where)
 
 
@@ -18,6 +19,27 @@ def _dumps(obj: Any) -> str:
 
 
 class SqlQueries:
+    # a game's seats as one JSON object text ({"seat": user id}), from ``seats s`` (SQL differs)
+    SEATS_JSON: str
+
+    async def order_context(self, channel_id: int, interaction_id: str | None
+                            ) -> tuple[dict | None, GameRow | None]:
+        """What every command that may change a game reads first, in one statement: the answer
+        already stored for ``interaction_id`` (a redelivered interaction: None if there is none),
+        and the channel's live game (None if there is none) with its seats (``GameRow.seats``)."""
+        r = await self._one(
+            "SELECT r.response AS ctx_response, (SELECT " + self.SEATS_JSON + " FROM seats s WHERE s.game_id = g.id)"
+            " AS ctx_seats, g.* FROM (SELECT 1 AS one) AS one"
+            " LEFT JOIN games g ON g.channel_id=? AND g.status IN ('open','active')"
+            " LEFT JOIN responses r ON r.interaction_id=?", (channel_id, interaction_id))
+        d = dict(r)
+        stored, seats = d.pop("ctx_response"), d.pop("ctx_seats")
+        row = None
+        if d["id"] is not None:
+            row = GameRow.from_row(d)
+            row.seats = {k: int(v) for k, v in json.loads(seats).items()} if seats else {}
+        return (json.loads(stored) if stored is not None else None), row
+
     async def live_game(self, channel_id: int) -> GameRow | None:
         r = await self._one("SELECT * FROM games WHERE channel_id=? AND status IN ('open','active')", (channel_id,))
         return GameRow.from_row(r) if r else None
@@ -167,23 +189,35 @@ class SqlQueries:
         (effects that must happen with it: a timer marked fired, an outbox
         row). The counter is a fencing check: a writer whose view of the game
         is stale (``seq - 1`` is no longer the game's counter) is refused."""
-        async with self.transaction() as tx:
-            cur = await tx.execute("UPDATE games SET seq=? WHERE id=? AND seq=?", (seq, game_id, seq - 1))
-            if cur.rowcount != 1:
-                raise StaleWriter("the game moved on under us (sequence mismatch)")
-            await tx.execute(
-                "INSERT INTO actions (game_id, seq, seat, user_id, text, interaction_id, dice_before,"
-                " dice_after, events, created_at, kind, ref_seq) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
-                (game_id, seq, seat, user_id, text, interaction_id, dice_before, dice_after,
-                 _dumps(events), now, kind, ref_seq))
-            for e in also:
-                await tx.execute(*self._effect_sql(e))
-            if snapshot is not None:
-                await tx.execute("INSERT INTO snapshots (game_id, seq, state) VALUES (?,?,?)",
-                                 (game_id, seq, _dumps(snapshot)))
-            if response is not None and interaction_id:
-                await tx.execute(
-                    "INSERT INTO responses (interaction_id, game_id, response, created_at) VALUES (?,?,?,?)",
-                    (interaction_id, game_id, _dumps(response), now))
-            if status:
-                await tx.execute("UPDATE games SET status=?, ended_at=? WHERE id=?", (status, now, game_id))
+        steps = [("UPDATE games SET seq=? WHERE id=? AND seq=?", (seq, game_id, seq - 1)),
+                 ("INSERT INTO actions (game_id, seq, seat, user_id, text, interaction_id, dice_before,"
+                  " dice_after, events, created_at, kind, ref_seq) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
+                  (game_id, seq, seat, user_id, text, interaction_id, dice_before, dice_after,
+                   _dumps(events), now, kind, ref_seq))]
+        steps += [self._effect_sql(e) for e in also]
+        if snapshot is not None:
+            steps.append(("INSERT INTO snapshots (game_id, seq, state) VALUES (?,?,?)",
+                          (game_id, seq, _dumps(snapshot))))
+        if response is not None and interaction_id:
+            steps.append(("INSERT INTO responses (interaction_id, game_id, response, created_at) VALUES (?,?,?,?)",
+                          (interaction_id, game_id, _dumps(response), now)))
+        if status:
+            steps.append(("UPDATE games SET status=?, ended_at=? WHERE id=?", (status, now, game_id)))
+        await self._steps(steps, fenced=True)
+
+    async def set_clock(self, clock: Clock, timers: list[tuple[str, str, float]] | None) -> None:
+        """One transaction: the game's clock; with ``timers``, every unfired timer of the game is
+        replaced by these (kind, seat, due); a timer already fired at the same moment is not
+        scheduled again."""
+        steps = [("INSERT INTO clocks (game_id, phase_key, started_at, extra, paused_at, deadline_at, synced_seq)"
+                  " VALUES (?,?,?,?,?,?,?) ON CONFLICT(game_id) DO UPDATE SET phase_key=excluded.phase_key,"
+                  " started_at=excluded.started_at, extra=excluded.extra, paused_at=excluded.paused_at,"
+                  " deadline_at=excluded.deadline_at, synced_seq=excluded.synced_seq",
+                  (clock.game_id, clock.phase_key, clock.started_at, clock.extra, clock.paused_at,
+                   clock.deadline_at, clock.synced_seq))]
+        if timers is not None:
+            steps.append(("DELETE FROM timers WHERE game_id=? AND fired_at IS NULL", (clock.game_id,)))
+            steps += [("INSERT INTO timers (game_id, phase_key, kind, seat, due_at) VALUES (?,?,?,?,?)"
+                       " ON CONFLICT DO NOTHING", (clock.game_id, clock.phase_key, kind, seat, due))
+                      for kind, seat, due in timers]
+        await self._steps(steps)
