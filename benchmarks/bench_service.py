@@ -5,6 +5,8 @@
   one transaction). The orders that begin a phase (``done`` here) are the worst case (a snapshot,
   the phase's notice and the clock's new deadline besides), so they are shown on their own too,
   with the store calls each kind of order makes (and, on SQLite, the trips to its thread)
+- the same for a whole real game: the scripted Gondor game (1,155 orders: moves path-found as typed,
+  fire, melee, the siege, retreats) through the service in one channel, p50, p99 and the slowest order
 - rebuild of a game from its snapshot plus log
 - start-up time and resident memory with 1,000 stored games (loaded on demand; see bench_startup for 100,000)
 
@@ -95,6 +97,34 @@ async def fill(path: str, games: int, stats: dict | None = None) -> list[float]:
     return times
 
 
+async def whole_game(path: str) -> list[tuple[float, str]]:
+    """The scripted Gondor game (tests/scripts/gondor_game.txt), order by order through the service,
+    as its players typed it: (ms, order) for each."""
+    from benchmarks.bench_replay import SCRIPTS, orders
+
+    store = await open_store(path)
+    svc = GameService(store, renderer=None, seed_source=lambda: "local-7")
+    users = {"sauron": 1, "westernesse": 2}
+    n = 0
+
+    def c(u):
+        nonlocal n
+        n += 1
+        return Ctx(channel_id=1, user_id=u, guild_id=1, interaction_id=f"w{n}")
+    await svc.new_game(c(1), "gondor")
+    await svc.join(c(1), "sauron")
+    await svc.join(c(2), "westernesse")
+    await svc.start(c(1))
+    out = []
+    for seat, text in orders(SCRIPTS / "gondor_game.txt", "sauron"):
+        t = time.perf_counter()
+        res = await svc.order(c(users[seat]), text)
+        out.append(((time.perf_counter() - t) * 1000, text))
+        assert res.ok, (text, res.reply.text)
+    await store.close()
+    return out
+
+
 async def rebuild_time(path: str) -> tuple[float, int]:
     store = await open_store(path)
     svc = GameService(store, renderer=None)
@@ -148,6 +178,12 @@ def main() -> None:
             print(f"  {kind:10} {len(rows):6} orders: p50 {statistics.median(k_ms):.2f} ms   p99 {pct(k_ms, 99):.2f} ms"
                   f"   max {max(k_ms):.2f} ms;  per order {statistics.mean(r[1] for r in rows):.1f} store calls,"
                   f" {statistics.mean(r[2] for r in rows):.1f} trips to SQLite's thread")
+        game = asyncio.run(whole_game(os.path.join(d, "whole.db")))
+        g_ms = [x for x, _ in game]
+        worst = max(game)
+        print(f"  a whole real game (the scripted Gondor game, {len(game)} orders typed as played: moves path-found,"
+              f" fire, melee, siege): p50 {statistics.median(g_ms):.2f} ms   p99 {pct(g_ms, 99):.2f} ms"
+              f"   max {worst[0]:.2f} ms (`{worst[1]}`)")
         rb, full, n = asyncio.run(rebuild_time(path))
         print(f"load one game from its last snapshot + the log after it: {rb * 1000:.2f} ms;"
               f" replay of its whole log ({n} orders) from the first snapshot: {full * 1000:.2f} ms")
