@@ -585,3 +585,35 @@ async def test_unknown_routes_and_auth():
         assert server.unknown_routes == ["PUT /api/v10/channels/1/messages", "GET /api/v10/voice/regions"]
         with pytest.raises(AssertionError, match="unknown routes"):
             server.assert_clean()
+
+
+async def test_late_delivery_counts_from_creation(env):
+    """``delay``: the interaction's snowflake is that old and Discord's 3 s count from it, so a bot
+    that sleeps 1 s after a 2.2 s-late delivery misses the deadline; the webhook of an interaction
+    never acknowledged is then unknown (10015), and ``late_ok`` keeps the expected expiry clean."""
+    server, bot, gid, cid, alice, mod = env
+    created: list[float] = []
+
+    @bot.tree.command(name="slowish", description="Sleep 1 s, then answer", guild=discord.Object(gid))
+    async def slowish(interaction: discord.Interaction) -> None:
+        created.append(discord.utils.utcnow().timestamp() - interaction.created_at.timestamp())
+        await asyncio.sleep(1.0)
+        try:
+            await interaction.response.send_message("late")
+        except discord.NotFound as exc:
+            bot.http_errors.append(exc.code)
+        try:
+            await interaction.followup.send("by webhook")
+        except discord.NotFound as exc:
+            bot.http_errors.append(exc.code)
+
+    await bot.tree.sync(guild=discord.Object(gid))
+    await server.wait_for(lambda: any(c["name"] == "slowish" for c in server.commands(gid)))
+    result = await server.slash(alice, cid, "slowish", delay=2.2, late_ok=True)
+    assert result.expired and result.messages == []
+    assert 2.1 <= created[0] < 2.9  # the bot sees how old the interaction is
+    await server.wait_for(lambda: len(bot.http_errors) == 2)
+    assert bot.http_errors == [10062, 10015]
+    assert server.violations == []
+    ok = await server.slash(alice, cid, "slowish", delay=0.5)  # 2.5 s left: in time
+    assert ok.content == "late" and 1.4 <= ok.acknowledged_age < 2.5

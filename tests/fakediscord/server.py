@@ -69,7 +69,11 @@ Interaction timing: ``slash``/``click``/... return once the initial response arr
 :class:`InteractionTimeout`).  A deferred *update* (type 6) returns at once; use
 ``result.wait_for_messages(n)`` for later edits/followups.  If the bot does not answer within
 ``ack_deadline`` (3 s) the result comes back with ``expired=True``, an ``ack_timeout`` violation
-is recorded and a late callback gets Discord's ``404 Unknown interaction`` (10062).
+is recorded and a late callback gets Discord's ``404 Unknown interaction`` (10062); its webhook
+(followups, @original) then answers ``404 Unknown Webhook`` (10015).  ``slash(..., delay=2.2)`` (also
+``click``) delivers an interaction late: its snowflake is 2.2 s old and the 3 s count from it;
+``late_ok=True`` when the test expects the expiry (no violation).  ``result.acknowledged_age`` is
+the time from creation to the first response.
 
 Not modelled: rate limits, permission overwrites, voice, reactions, pins, forum channels,
 interaction-token expiry (15 min), presence, message-content intent for mentions, CDN assets
@@ -378,6 +382,10 @@ class InteractionResult:
         self.errors: list[dict] = []
         self.dispatched_at: float | None = None
         self.acknowledged_after: float | None = None
+        # seconds between the interaction's creation (its snowflake) and its dispatch to the bot:
+        # a late delivery (``slash(..., delay=2.2)``) leaves the bot ``ack_deadline - delay``
+        self.delay = 0.0
+        self.late_ok = False  # an expiry the test expects is not a violation
         self._message_ids: list[int] = []
         self._settled = asyncio.Event()
         self._changed = asyncio.Event()
@@ -387,6 +395,11 @@ class InteractionResult:
     @property
     def deferred(self) -> bool:
         return self.callback_type in (5, 6)
+
+    @property
+    def acknowledged_age(self) -> float | None:
+        """Seconds from the interaction's creation (not its dispatch) to the bot's first response."""
+        return None if self.acknowledged_after is None else self.delay + self.acknowledged_after
 
     @property
     def messages(self) -> list[FakeMessage]:
@@ -659,6 +672,11 @@ class FakeDiscord:
         self._last_snowflake = max(self._last_snowflake + 1, now)
         return self._last_snowflake
 
+    def _snowflake_at(self, when: float) -> int:
+        """A unique snowflake whose timestamp is ``when`` (seconds since the epoch), earlier than now."""
+        self._back_counter = (getattr(self, "_back_counter", 0) + 1) % (1 << 22)
+        return ((int(when * 1000) - DISCORD_EPOCH_MS) << 22) | self._back_counter
+
     def _new_user(self, name: str, *, bot: bool = False, dms_open: bool = True) -> int:
         uid = self._snowflake()
         self.users[uid] = _User(uid, name, bot=bot, dms_open=dms_open)
@@ -793,7 +811,8 @@ class FakeDiscord:
     # ================================================================== interactions
     async def slash(self, user_id: int, channel_id: int, *names: str, options: dict | None = None,
                     timeout: float = 10.0, bypass_permissions: bool = False,
-                    interaction_id: int | None = None) -> InteractionResult:
+                    interaction_id: int | None = None, delay: float = 0.0,
+                    late_ok: bool = False) -> InteractionResult:
         """Invoke ``/names[0] names[1] ...`` as ``user_id`` in ``channel_id``.
 
         Options are validated like the Discord client would (unknown/missing-required options,
@@ -802,11 +821,16 @@ class FakeDiscord:
         deferred, until the first followup or edit of the original response; raises
         :class:`InteractionTimeout` if that does not happen within ``timeout`` seconds.  If the
         bot does not acknowledge within 3 s the returned result has ``expired=True`` (and a
-        violation is recorded)."""
+        violation is recorded, unless ``late_ok``).
+
+        ``delay``: the interaction was created that many seconds before it reaches the bot (a
+        backed-up gateway, a slow client): its snowflake carries the earlier time and Discord's
+        3 s count from it, so the bot has ``3 - delay`` seconds left (none from 3 on)."""
         ch, guild, data = self._command_data("slash", user_id, channel_id, names, options,
                                              focused=None, bypass_permissions=bypass_permissions)
         return await self._run_interaction(2, user_id, ch, guild, data, label="/" + " ".join(names),
-                                           timeout=timeout, interaction_id=interaction_id)
+                                           timeout=timeout, interaction_id=interaction_id, delay=delay,
+                                           late_ok=late_ok)
 
     def new_interaction_id(self) -> int:
         """A fresh snowflake to pass as ``slash(..., interaction_id=)``: sending it twice models a
@@ -869,7 +893,8 @@ class FakeDiscord:
                                            timeout=timeout)
 
     async def click(self, user_id: int, message: FakeMessage | int, custom_id: str, *,
-                    values: list | None = None, timeout: float = 10.0) -> InteractionResult:
+                    values: list | None = None, timeout: float = 10.0, delay: float = 0.0,
+                    late_ok: bool = False) -> InteractionResult:
         """Click the button (or choose ``values`` in the select) ``custom_id`` on ``message``."""
         msg = self._resolve_message(message)
         if not self._can_see(user_id, msg):
@@ -908,6 +933,7 @@ class FakeDiscord:
         elif values:
             raise ValueError("values= is only for select menus")
         return await self._run_interaction(3, user_id, ch, guild, data, message=msg, timeout=timeout,
+                                           delay=delay, late_ok=late_ok,
                                            label=f"click {custom_id!r}")
 
     select = click
@@ -1118,12 +1144,14 @@ class FakeDiscord:
     async def _run_interaction(self, itype: int, user_id: int, ch: _Channel, guild: _Guild | None,
                                data: dict, *, label: str, timeout: float,
                                message: FakeMessage | None = None,
-                               interaction_id: int | None = None) -> InteractionResult:
+                               interaction_id: int | None = None, delay: float = 0.0,
+                               late_ok: bool = False) -> InteractionResult:
         await self._wait(self._live, timeout, "the bot's gateway connection (is the bot running?)")
-        iid = interaction_id or self._snowflake()
+        iid = interaction_id or (self._snowflake_at(time.time() - delay) if delay else self._snowflake())
         inter = InteractionResult(self, id=iid, token=secrets.token_urlsafe(48), type=itype, user_id=user_id,
                                   channel_id=ch.id, guild_id=guild.id if guild else None, label=label,
                                   data=data, component_message_id=message.id if message else None)
+        inter.delay, inter.late_ok = max(0.0, delay), late_ok
         self._interactions[iid] = inter
         self._by_token[inter.token] = inter
         payload: dict[str, Any] = {
@@ -1166,7 +1194,7 @@ class FakeDiscord:
         def on_sent() -> None:
             loop = asyncio.get_running_loop()
             inter.dispatched_at = loop.time()
-            inter._deadline = loop.call_later(self.ack_deadline, self._ack_expired, inter)
+            inter._deadline = loop.call_later(max(0.0, self.ack_deadline - inter.delay), self._ack_expired, inter)
 
         self._dispatch("INTERACTION_CREATE", payload, on_sent=on_sent)
         try:
@@ -1183,8 +1211,9 @@ class FakeDiscord:
         if inter.acknowledged:
             return
         inter.expired = True
-        self._violate("ack_timeout", f"{inter.label}: interaction {inter.interaction_id} was not "
-                      f"acknowledged within {self.ack_deadline}s")
+        if not inter.late_ok:
+            self._violate("ack_timeout", f"{inter.label}: interaction {inter.interaction_id} was not "
+                          f"acknowledged within {self.ack_deadline}s")
         inter._settle()
 
     # ================================================================== payload builders
@@ -2321,6 +2350,10 @@ class FakeDiscord:
     def _webhook_interaction(self, request: web.Request) -> InteractionResult:
         inter = self._by_token.get(request.match_info["token"])
         if inter is None or request.match_info["app_id"] != str(self.application_id):
+            raise _HTTPError(404, 10015, "Unknown Webhook")
+        if not inter.acknowledged and inter.expired:
+            # Discord: an interaction never acknowledged in time has no webhook (the bot could not know)
+            inter.errors.append({"code": 10015, "message": "Unknown Webhook", "method": request.method})
             raise _HTTPError(404, 10015, "Unknown Webhook")
         if not inter.acknowledged:
             self._violate("not_acknowledged",
