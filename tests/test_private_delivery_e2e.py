@@ -252,3 +252,28 @@ async def test_no_private_threads_allowed_secrets_are_held_and_the_table_told_on
             assert not any("real cauldrons" in (m.content or "") for m in s.all_visible_to(u))
         assert len([m for m in s.messages(w.cid) if "cannot receive direct messages" in (m.content or "")]) == 1
         s.assert_clean()
+
+
+async def test_a_substitute_with_closed_dms_takes_over_the_seats_private_thread(tmp_path):
+    """`/game sub`: the seat's secrets go to its new holder by the private way; the seat's thread
+    changes hands (the new holder added, the old one removed), so the old holder reads no more."""
+    async with World() as w:
+        s = w.server
+        s.users[w.bob].dms_open = False
+        s.users[w.carol].dms_open = False
+        await w.start_bot(tmp_path / "sub.db")
+        w.service.renderer = None
+        await w.cmd(w.alice, "game", "new", ruleset="gondor")
+        await w.cmd(w.alice, "game", "join", seat="sauron")
+        await w.cmd(w.bob, "game", "join", seat="westernesse")
+        await (await w.cmd(w.alice, "game", "start")).wait_for_messages(2)
+        room = await s.wait_for(lambda: next((c for c in rooms(w).values() if any(
+            "real cauldrons" in (m.content or "") for m in s.messages(c.id))), None))
+        assert room.thread_members == {s.bot_user_id, w.bob}
+        r = await s.slash(w.alice, w.cid, "game", "sub", options={"seat": "westernesse", "user": w.carol})
+        assert not r.ephemeral, r.content
+        await s.wait_for(lambda: len([m for m in s.messages(room.id) if "real cauldrons" in (m.content or "")]) == 2)
+        assert room.thread_members == {s.bot_user_id, w.carol} and len(rooms(w)) == 1
+        last = [m for m in s.messages(room.id) if "real cauldrons" in (m.content or "")][-1]
+        assert last.pinged() == {w.carol}
+        s.assert_clean()
