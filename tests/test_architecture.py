@@ -5,6 +5,7 @@ new game is one folder plus one registry line."""
 from __future__ import annotations
 
 import ast
+import inspect
 import re
 import sys
 import textwrap
@@ -221,22 +222,47 @@ async def test_a_new_game_is_one_folder_plus_one_registry_line(tmp_path, monkeyp
         sys.modules.pop("count_to_five", None)
 
 
-@pytest.mark.parametrize("module", ["bot.service", "bot.table", "bot.lobby", "bot.orders", "bot.views",
-                                    "bot.clocks", "bot.undo", "bot.archive", "bot.recovery"])
-def test_each_part_of_the_service_is_its_own_file_without_overlap(module):
+PARTS = {"bot.lobby": "Lobby", "bot.orders": "Orders", "bot.views": "Views", "bot.clocks": "Clocks",
+         "bot.undo": "Undo", "bot.archive": "Archive", "bot.recovery": "Recovery"}
+
+
+@pytest.mark.parametrize("module", ["bot.service", "bot.table", "bot.timekeeper", "bot.delivery", *PARTS])
+def test_each_part_of_the_service_is_an_object_of_its_own_file(module):
+    """Issue 29: the service's parts are objects holding what they use (passed in), not mixins of one
+    class: ``GameService`` derives from nothing of bot/, each part's class from nothing but ``object``."""
     import importlib
 
     from bot.service import GameService
 
     mod = importlib.import_module(module)
     assert mod.__doc__ and len(mod.__doc__) > 40
-    parts = [c for c in GameService.__mro__ if c.__module__.startswith("bot.") and c is not GameService]
-    seen: dict[str, str] = {}
-    for c in parts:
-        for name, v in vars(c).items():
-            if callable(v) or isinstance(v, (staticmethod, classmethod)):
-                assert name not in seen, f"{name} in both {seen.get(name)} and {c.__name__}"
-                seen[name] = c.__name__
+    assert GameService.__mro__ == (GameService, object)
+    if module in PARTS:
+        cls = getattr(mod, PARTS[module])
+        assert cls.__mro__ == (cls, object), cls.__mro__
+        assert "table" in inspect.signature(cls.__init__).parameters
+
+
+def test_no_part_of_the_service_calls_anothers_private_method():
+    """Issue 29: a part reaches another (the table, the lobby, the recovery...) only through its public
+    methods: no ``self.<other>._private``, and no ``self._name`` that its own class does not define."""
+    import ast
+
+    for module in ("bot.table", "bot.timekeeper", "bot.delivery", *PARTS):
+        path = ROOT / (module.replace(".", "/") + ".py")
+        src = path.read_text()
+        tree = ast.parse(src)
+        own = {n.name for c in tree.body if isinstance(c, ast.ClassDef) for n in c.body
+               if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))}
+        own |= set(re.findall(r"self\.(_[a-z_]+)\s*(?::[^=\n]*)?=[^=]", src))  # its own private state
+        for node in ast.walk(tree):
+            if not isinstance(node, ast.Attribute) or not node.attr.startswith("_") or node.attr.startswith("__"):
+                continue
+            base = node.value
+            if isinstance(base, ast.Name) and base.id == "self":
+                assert node.attr in own, f"{module}: self.{node.attr} is not its own"
+            elif isinstance(base, ast.Attribute) and isinstance(base.value, ast.Name) and base.value.id == "self":
+                raise AssertionError(f"{module}: self.{base.attr}.{node.attr} calls another part's private name")
 
 
 def test_a_standard_rules_game_overrides_only_hooks_or_listed_steps():

@@ -118,7 +118,7 @@ async def test_start_up_loads_no_game_but_the_one_whose_clock_fell_behind(tmp_pa
     async def crash(*a, **k):  # the process dies after the commit, before the clock is derived
         return None
 
-    svc._sync_clock = crash
+    svc.table.timekeeper.sync = crash
     assert (await svc.order(ctx(1, 2), "done")).ok
     assert (await store.clock(row2.id)).phase_key == before.phase_key  # stale
 
