@@ -128,7 +128,8 @@ def test_nothing_opens_a_store_by_class():
 
 TINY_GAME = '''
 """A counting game: two seats add 1 or 2 in turn; reaching 5 wins."""
-from engine.core import Action, IllegalOrder, InvalidOrder, Event, Result, RulesetBase, new_dice
+from engine.core import Action, IllegalOrder, InvalidOrder, Event, Result, RulesetBase
+from engine.dice import new_dice
 
 
 class Count(RulesetBase):

@@ -7,7 +7,8 @@ moderator see the cards, the others how many) unless its deck is ``open``. A shu
 not shown as dice (they would tell the order of the deck); the dice counter records them."""
 from __future__ import annotations
 
-from engine.core import Dice, Event, InvalidOrder
+from engine.core import Event, InvalidOrder
+from engine.dice import Dice
 from engine.modes.common import Verb, is_gm, need_id, parse_seat, refuse, table, title
 
 MAX_CARDS = 200

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import re
 
-from engine.core import Dice, Event, InvalidOrder
+from engine.core import Event, InvalidOrder
+from engine.dice import Dice
 from engine.modes.common import Verb, free_text, is_gm, need_id, split_reason, table, title, with_reason
 
 ROLL_RE = re.compile(r"^(\d{1,2})d(\d{1,3})([+-]\d{1,3})?$")

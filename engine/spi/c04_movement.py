@@ -7,7 +7,8 @@ from __future__ import annotations
 from functools import cached_property
 from typing import Iterator
 
-from engine.core import Action, Dice, Event, IllegalOrder, InvalidOrder, OrderError, State
+from engine.core import Action, Event, IllegalOrder, InvalidOrder, OrderError, State
+from engine.dice import Dice
 from engine.hexgrid import Hex, cheapest_path, reachable
 from engine.spi.common import _HEX, MAX_ORDER_LEN, _phrase
 from engine.orders import Order

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from engine.core import Action, Dice, Event, IllegalOrder, InvalidOrder, State
+from engine.core import Action, Event, IllegalOrder, InvalidOrder, State
+from engine.dice import Dice
 from engine.hexgrid import Hex, distance
 from engine.orders import Order
 

@@ -8,7 +8,8 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 
-from engine.core import Dice, Event, IllegalOrder, InvalidOrder, State
+from engine.core import Event, IllegalOrder, InvalidOrder, State
+from engine.dice import Dice
 from engine.hexgrid import Hex, distance
 from engine.spi.charts import result_text, severity, shift_letter, shift_morale
 from engine.spi.common import _phrase, pct

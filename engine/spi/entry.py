@@ -14,7 +14,8 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from engine.core import Action, Dice, Event, IllegalOrder, State
+from engine.core import Action, Event, IllegalOrder, State
+from engine.dice import Dice
 from engine.hexgrid import Hex
 from engine.spi.standard import _phrase
 

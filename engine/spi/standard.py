@@ -31,11 +31,10 @@ from functools import cached_property
 from pathlib import Path
 from typing import Iterator
 
-from engine import chartguard
+from engine.spi import chartguard
 from engine.core import (
     Action,
     AmbiguousOrder,
-    Dice,
     Event,
     IllegalOrder,
     InvalidOrder,
@@ -43,6 +42,7 @@ from engine.core import (
     RulesetBase,
     State,
 )
+from engine.dice import Dice
 from engine.hexgrid import Hex, HexError
 from engine.maps import HexMap
 from engine.orders import Order, order_table
@@ -150,7 +150,7 @@ class StandardRules(Help, SetUp, Movement, Stacking, ZonesOfControl, Combat, Mis
 
     def check_charts(self, text: str) -> Charts:
         """A group's chart file (``options:charts=<TOML>``) over this ruleset's
-        charts: the text, the parse and every bound (``engine.chartguard``), then
+        charts: the text, the parse and every bound (``engine.spi.chartguard``), then
         the ruleset's own tables (``check_group_charts``). Only ChartError escapes."""
         if not chartguard.check_text(text).strip():
             raise ChartError("the chart file is empty")
@@ -172,7 +172,7 @@ class StandardRules(Help, SetUp, Movement, Stacking, ZonesOfControl, Combat, Mis
 
     # ------------------------------------------------------------- the state
     def base_state(self, options: dict, seed: str) -> State:
-        from engine.core import new_dice
+        from engine.dice import new_dice
         return {
             "ruleset": self.name,
             "version": self.state_version,

@@ -4,7 +4,8 @@ terrain and disarray do to an attack (13.21, 16.12, 16.22, 18.11).
 """
 from __future__ import annotations
 
-from engine.core import Dice, Event, IllegalOrder, State
+from engine.core import Event, IllegalOrder, State
+from engine.dice import Dice
 from engine.hexgrid import Hex, distance
 from engine.spi.charts import shift_morale
 from engine.spi.common import _phrase

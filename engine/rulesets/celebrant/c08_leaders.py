@@ -4,7 +4,8 @@ their army when theirs falls (8.24), rally (8.3x, with Arise, Arise! 17.21), for
 """
 from __future__ import annotations
 
-from engine.core import Dice, Event, IllegalOrder, State
+from engine.core import Event, IllegalOrder, State
+from engine.dice import Dice
 from engine.hexgrid import distance
 
 from .common import SIDE_TITLES

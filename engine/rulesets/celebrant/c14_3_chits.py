@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import re
 
-from engine.core import Dice, Event, State
+from engine.core import Event, State
+from engine.dice import Dice
 
 from .common import AREAS, SEATS, SIDE_TITLES
 

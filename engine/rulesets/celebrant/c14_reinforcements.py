@@ -4,7 +4,8 @@ open (14.31, 14.33). The order: ``entry NW|NE|SE``.
 """
 from __future__ import annotations
 
-from engine.core import Action, Dice, Event, IllegalOrder, InvalidOrder, State
+from engine.core import Action, Event, IllegalOrder, InvalidOrder, State
+from engine.dice import Dice
 from engine.orders import Order
 from engine.spi.common import _phrase
 

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from functools import cached_property
 
-from engine.core import Dice, State
+from engine.core import State
+from engine.dice import Dice
 from engine.hexgrid import Hex, distance
 
 

@@ -15,8 +15,9 @@ from __future__ import annotations
 import tomllib
 from functools import cached_property
 
-from engine import chartguard
-from engine.core import Dice, InvalidOrder, State
+from engine.spi import chartguard
+from engine.core import InvalidOrder, State
+from engine.dice import Dice
 from engine.hexgrid import Hex, distance
 from engine.spi.charts import ChartError
 from engine.spi.c13_setup import DEPLOY

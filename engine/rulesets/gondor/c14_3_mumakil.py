@@ -3,7 +3,8 @@ the Scatter Diagram, trampling what it meets.
 """
 from __future__ import annotations
 
-from engine.core import Dice, State
+from engine.core import State
+from engine.dice import Dice
 from engine.hexgrid import Hex
 from engine.spi.common import _phrase
 

@@ -7,7 +7,8 @@ from __future__ import annotations
 from functools import cached_property
 from typing import Iterator
 
-from engine.core import Action, Dice, Event, IllegalOrder, State
+from engine.core import Action, Event, IllegalOrder, State
+from engine.dice import Dice
 from engine.hexgrid import Hex
 
 from .common import FORM_TITLES

@@ -4,7 +4,8 @@ operated by 17.13).
 """
 from __future__ import annotations
 
-from engine.core import Dice, Event, IllegalOrder, State
+from engine.core import Event, IllegalOrder, State
+from engine.dice import Dice
 from engine.hexgrid import Hex, line
 from engine.units import Ratings
 

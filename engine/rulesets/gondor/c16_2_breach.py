@@ -3,7 +3,8 @@ Phase, on two dice by weapon, target and range. The order: ``breach <catapult|GR
 """
 from __future__ import annotations
 
-from engine.core import Action, Dice, Event, IllegalOrder, InvalidOrder, State
+from engine.core import Action, Event, IllegalOrder, InvalidOrder, State
+from engine.dice import Dice
 from engine.hexgrid import Hex, Hexside, distance
 from engine.orders import Order
 from engine.spi.charts import parse_totals

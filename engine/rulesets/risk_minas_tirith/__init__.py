@@ -33,7 +33,8 @@ from __future__ import annotations
 import itertools
 from typing import Iterator
 
-from engine.core import Action, Dice, Event, IllegalOrder, InvalidOrder, RulesetBase, State
+from engine.core import Action, Event, IllegalOrder, InvalidOrder, RulesetBase, State
+from engine.dice import Dice
 from engine.orders import Order, order_table
 from engine.rulesets.risk_minas_tirith.board import Board
 from engine.rulesets.risk_minas_tirith.common import (

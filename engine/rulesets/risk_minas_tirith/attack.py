@@ -9,7 +9,8 @@ from __future__ import annotations
 import itertools
 from typing import Iterator
 
-from engine.core import Action, Dice, Event, IllegalOrder, InvalidOrder, State
+from engine.core import Action, Event, IllegalOrder, InvalidOrder, State
+from engine.dice import Dice
 from engine.rulesets.risk_minas_tirith.common import (
     SEATS, TITLES, OTHER, TYPES, CODES, FROM_CODE, ALIASES, FOOT, MOUNTED, ARCHERY, LOSS_ORDER, S_WALLS, S_RANGED,
     S_GROUND, S_RETREAT, S_BATTLE, _group_text, _plural,

@@ -7,7 +7,8 @@ from __future__ import annotations
 import tomllib
 from functools import cached_property
 
-from engine.core import Dice, InvalidOrder, State, new_dice
+from engine.core import InvalidOrder, State
+from engine.dice import Dice, new_dice
 from engine.rulesets.risk_minas_tirith.board import Board
 from engine.rulesets.risk_minas_tirith.common import (
     DATA, SEATS, STATE_VERSION,

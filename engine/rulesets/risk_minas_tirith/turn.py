@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from engine.core import Action, Dice, Event, IllegalOrder, Result, State
+from engine.core import Action, Event, IllegalOrder, Result, State
+from engine.dice import Dice
 from engine.rulesets.risk_minas_tirith.common import (
     SEATS, TITLES, OTHER, TYPES, S_TURN, S_DIE, S_DRAW, S_EXCH, S_ACT, S_LEADERS, S_WIN, S_POINTS, _REVEALS, _plural,
 )

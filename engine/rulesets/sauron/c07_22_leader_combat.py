@@ -19,7 +19,8 @@ import re
 from fractions import Fraction
 from typing import Iterator
 
-from engine.core import Action, Dice, Event, IllegalOrder, State
+from engine.core import Action, Event, IllegalOrder, State
+from engine.dice import Dice
 from engine.hexgrid import distance
 from engine.orders import Order
 from engine.spi.common import pct

@@ -19,7 +19,8 @@ import tomllib
 from functools import cached_property
 from typing import Iterator
 
-from engine.core import Action, Dice, Event, IllegalOrder, InvalidOrder, State
+from engine.core import Action, Event, IllegalOrder, InvalidOrder, State
+from engine.dice import Dice
 from engine.hexgrid import Hex, distance
 from engine.orders import Order
 from engine.units import Ratings

@@ -18,7 +18,8 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Iterator
 
-from engine.core import Action, Dice, Event, IllegalOrder, InvalidOrder, State
+from engine.core import Action, Event, IllegalOrder, InvalidOrder, State
+from engine.dice import Dice
 from engine.hexgrid import distance
 from engine.orders import Order
 from engine.spi.common import pct

@@ -26,7 +26,8 @@ from __future__ import annotations
 import json
 from functools import cached_property
 
-from engine.core import Dice, Event, InvalidOrder, State
+from engine.core import Event, InvalidOrder, State
+from engine.dice import Dice
 from engine.hexgrid import distance
 
 from . import Sauron

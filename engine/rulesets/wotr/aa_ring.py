@@ -9,7 +9,8 @@ the base game's Semi-Ringwraith), `palantir <character>` (the holder's seat hand
 What the base game decides (whether a removal or a seizure succeeds, M.3, E.5) is the table's."""
 from __future__ import annotations
 
-from engine.core import Dice, Event
+from engine.core import Event
+from engine.dice import Dice
 from engine.rulesets.wotr.common import S_SEQ, alive, hex_of, refuse, title
 
 S_AA1, S_AA2, S_EE, S_DD1, S_BB4 = "AA.1", "AA.2", "EE", "DD.1", "BB.4"

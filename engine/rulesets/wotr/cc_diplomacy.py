@@ -10,7 +10,8 @@
   other seat. Gondor barters with the Fellowship and Saruman; Rohan with the Fellowship, Saruman, Gondor."""
 from __future__ import annotations
 
-from engine.core import Dice, Event
+from engine.core import Event
+from engine.dice import Dice
 from engine.rulesets.wotr.common import S_SEQ, refuse, title
 
 S_CC1, S_CC2, S_FF, S_BB2 = "CC.1", "CC.2", "FF", "BB.2"

@@ -12,7 +12,8 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from engine.core import Dice, Event
+from engine.core import Event
+from engine.dice import Dice
 from engine.rulesets.wotr.common import load_toml, refuse, title
 
 DICE_RE = re.compile(r"^([1-3])d(6|10)$")

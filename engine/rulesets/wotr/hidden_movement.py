@@ -19,7 +19,8 @@ the searcher: how many, and where. Results go privately to the searcher; the cha
 Located and spotted marks last until the character moves (ruling, docs/wotr.md)."""
 from __future__ import annotations
 
-from engine.core import Dice, Event
+from engine.core import Event
+from engine.dice import Dice
 from engine.rulesets.wotr.common import S_HIDDEN, refuse, title, units_in
 
 S_AA2 = "AA.2"

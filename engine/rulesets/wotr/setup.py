@@ -1,7 +1,8 @@
 """Options and the game's start (seed:001; data/forces.toml, data/map.toml, both reconstructed)."""
 from __future__ import annotations
 
-from engine.core import InvalidOrder, new_dice
+from engine.core import InvalidOrder
+from engine.dice import new_dice
 from engine.rulesets.wotr import group_file
 from engine.rulesets.wotr.common import NATIONS, NINE, load_toml, seat_of_side
 
