@@ -14,10 +14,6 @@ from engine.spi.common import _HEX, MAX_ORDER_LEN, _phrase
 from engine.orders import Order
 
 
-MOVE = Order("move", ("4.0", "8.52"), "`move <unit> [<unit>...] <hex>`, e.g. `move GS1 1905`",
-             parse="_parse_move", check="_check_move", apply="_apply_move", legal="_legal_move_orders")
-
-
 class Movement:
 
     def _mover_kind(self, state: State, seat: str, uid: str) -> str | None:
@@ -239,7 +235,7 @@ class Movement:
         return (f"{who} cannot reach {dest} with {self._movers_ma(state, uids):g} Movement Points "
                 "(terrain, zones of control, walls)")
 
-    def _check_move(self, state: State, seat: str, *args: str) -> None:
+    def _check_move(self, state: State, seat: str, args: tuple[str, ...]) -> None:
         uids = [a for a in args if not _HEX.match(a)]
         path = [a for a in args if _HEX.match(a)]
         if not uids or not path:
@@ -384,7 +380,7 @@ class Movement:
                 continue
             yield Action("move", (*uids, hx))
 
-    def _apply_move(self, state: State, seat: str, dice: Dice, *args: str) -> list[Event]:
+    def _apply_move(self, state: State, seat: str, args: tuple[str, ...], dice: Dice | None) -> list[Event]:
         uids = [a for a in args if not _HEX.match(a)]
         checked = self.order_memo().get("move")
         if checked and checked[0] == self._move_key(state, seat, args):
@@ -449,7 +445,7 @@ class Movement:
         action.memo["move"] = (self._move_key(state, seat, action.args), path, 0.0)
         return self.apply(state, seat, action)
 
-    def _parse_move(self, state: State, seat: str, words: list[str]) -> Action:
+    def _parse_move(self, state: State, seat: str, words: list[str]) -> tuple[str, ...]:
         ids = [w for w in words if not _HEX.match(w)]
         hexes = [w for w in words if _HEX.match(w)]
         if not ids or not hexes or words[:len(ids)] != ids:
@@ -457,7 +453,7 @@ class Movement:
         uids = [self.resolve_unit(w) for w in ids]
         if len(set(uids)) != len(uids):
             raise InvalidOrder("a unit is named twice")
-        return Action("move", (*uids, *[self._hex_token(h) for h in hexes]))
+        return (*uids, *[self._hex_token(h) for h in hexes])
 
     def _legal_move_orders(self, state: State, seat: str) -> Iterator[Action]:
         k = self.kind(state)
@@ -465,3 +461,12 @@ class Movement:
             yield from self._legal_moves(state, seat, k)
         if k == "rally" and self.step(state).get("leader_moves"):  # FoC 8.38
             yield from self._legal_moves(state, seat, "rally")
+
+
+# the orders of this file (engine/orders.py), each naming its functions above
+MOVE = Order("move", "`move <unit> [<unit>...] <hex>`, e.g. `move GS1 1905`",
+              parse=Movement._parse_move,
+              check=Movement._check_move,
+              apply=Movement._apply_move,
+              legal=Movement._legal_move_orders,
+              cases=("4.0", "8.52"))

@@ -11,10 +11,6 @@ from engine.hexgrid import distance
 from engine.orders import Order
 
 
-FIRE = Order("fire", ("7.1",), "`fire <unit> [<unit>...] at <hex>`, e.g. `fire GB1 at 2007`",
-             parse="_parse_fire", check="_check_fire", apply="_apply_fire", legal="_legal_fire")
-
-
 class MissileFire:
     def _can_fire(self, state: State, uid: str) -> bool:
         r = self.ratings(state, uid)
@@ -32,7 +28,7 @@ class MissileFire:
         occ = occ if occ is not None else self.occupancy(state)
         return sorted(x for x in occ.get(hx, ()) if self.units[x].is_combat and self.side_of(state, x) != seat)
 
-    def _check_fire(self, state: State, seat: str, *args: str) -> None:
+    def _check_fire(self, state: State, seat: str, args: tuple[str, ...]) -> None:
         uids, hx = list(args[:-2]), args[-1]
         self._combat_phase_check(state, seat, "fire", "7.1")
         if self.phasing(state) != seat:
@@ -53,15 +49,15 @@ class MissileFire:
                 raise IllegalOrder(f"{hx} is {d} hexes from {uid}; its range is {rng} (counting the target hex, "
                                    "not the firer's)", "7.12")
 
-    def _apply_fire(self, state: State, seat: str, dice: Dice, *args: str) -> list[Event]:
+    def _apply_fire(self, state: State, seat: str, args: tuple[str, ...], dice: Dice | None) -> list[Event]:
         uids, hx = list(args[:-2]), args[-1]
         return self._attacks(state, seat, dice, uids, hx, "fire")
 
-    def _parse_fire(self, state: State, seat: str, words: list[str]) -> Action:
+    def _parse_fire(self, state: State, seat: str, words: list[str]) -> tuple[str, ...]:
         if len(words) < 3 or words[-2].lower() != "at":
             raise InvalidOrder(f"usage: {FIRE.usage}")
         uids = sorted({self.resolve_unit(w) for w in words[:-2]})
-        return Action("fire", (*uids, "at", self._hex_token(words[-1])))
+        return (*uids, "at", self._hex_token(words[-1]))
 
     def _legal_fire(self, state: State, seat: str) -> Iterator[Action]:
         if self.kind(state) != "combat" or self.phasing(state) != seat or state["ph"]["segment"] != "fire":
@@ -78,3 +74,12 @@ class MissileFire:
                     a = Action("fire", (uid, "at", hx))
                     if self._ok(state, seat, a):
                         yield a
+
+
+# the orders of this file (engine/orders.py), each naming its functions above
+FIRE = Order("fire", "`fire <unit> [<unit>...] at <hex>`, e.g. `fire GB1 at 2007`",
+              parse=MissileFire._parse_fire,
+              check=MissileFire._check_fire,
+              apply=MissileFire._apply_fire,
+              legal=MissileFire._legal_fire,
+              cases=("7.1",))

@@ -11,12 +11,9 @@ from engine.hexgrid import Hex, distance
 from engine.orders import Order
 
 
-DUEL = Order("duel", ("7.2", "7.24", "7.25"), "`duel <leader> <enemy leader>`, e.g. `duel IMR GOT`",
-             parse="_parse_duel", check="_check_duel", apply="_apply_duel", legal="_legal_duels")
-
-
 class LeaderCombat:
-    def _check_duel(self, state: State, seat: str, a: str, b: str) -> None:
+    def _check_duel(self, state: State, seat: str, args: tuple[str, ...]) -> None:
+        a, b = args
         self._combat_phase_check(state, seat, "duel", "7.2")
         if self.phasing(state) != seat:
             raise IllegalOrder("only the phasing side starts leader combat", "7.2")
@@ -34,7 +31,8 @@ class LeaderCombat:
         if ha != hb and (ha.distance(hb) != 1 or not self.zoc_through(state, hb, ha)):
             raise IllegalOrder(f"{b} must be in {a}'s hex or adjacent to it (not through a wall)", "7.2")
 
-    def _apply_duel(self, state: State, seat: str, dice: Dice, a: str, b: str) -> list[Event]:
+    def _apply_duel(self, state: State, seat: str, args: tuple[str, ...], dice: Dice | None) -> list[Event]:
+        a, b = args
         state["ph"]["segment"] = "duel"
         state["ph"]["dueled"].append(a)
         ra = self.leader_rating(state, a, for_rally=False) + self.duel_modifier(state, a, b)
@@ -52,10 +50,10 @@ class LeaderCombat:
         return [Event(public=f"{self.title_of(seat)}: leader combat, {a} ({ra}) against {b} ({rb}), differential "
                              f"{diff:+d}, die {roll}: {res} (7.25).", section="7.25")]
 
-    def _parse_duel(self, state: State, seat: str, words: list[str]) -> Action:
+    def _parse_duel(self, state: State, seat: str, words: list[str]) -> tuple[str, ...]:
         if len(words) != 2:
             raise InvalidOrder(f"usage: {DUEL.usage}")
-        return Action("duel", (self.resolve_unit(words[0]), self.resolve_unit(words[1])))
+        return (self.resolve_unit(words[0]), self.resolve_unit(words[1]))
 
     def _legal_duels(self, state: State, seat: str) -> Iterator[Action]:
         if self.kind(state) != "combat" or self.phasing(state) != seat or state["ph"]["segment"] == "melee":
@@ -72,3 +70,12 @@ class LeaderCombat:
                     a = Action("duel", (uid, other))
                     if self._ok(state, seat, a):
                         yield a
+
+
+# the orders of this file (engine/orders.py), each naming its functions above
+DUEL = Order("duel", "`duel <leader> <enemy leader>`, e.g. `duel IMR GOT`",
+              parse=LeaderCombat._parse_duel,
+              check=LeaderCombat._check_duel,
+              apply=LeaderCombat._apply_duel,
+              legal=LeaderCombat._legal_duels,
+              cases=("7.2", "7.24", "7.25"))

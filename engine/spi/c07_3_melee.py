@@ -12,10 +12,6 @@ from engine.hexgrid import Hex
 from engine.orders import Order
 
 
-MELEE = Order("melee", ("7.3", "7.31"), "`melee <unit> [<unit>...] at <hex>`, e.g. `melee GS1 at 2008`",
-              parse="_parse_melee", check="_check_melee", apply="_apply_melee", legal="_legal_melee")
-
-
 class Melee:
     def _can_melee(self, state: State, uid: str) -> bool:
         r = self.ratings(state, uid)
@@ -27,7 +23,7 @@ class Melee:
             return False
         return True
 
-    def _check_melee(self, state: State, seat: str, *args: str) -> None:
+    def _check_melee(self, state: State, seat: str, args: tuple[str, ...]) -> None:
         uids, hx = list(args[:-2]), args[-1]
         self._combat_phase_check(state, seat, "melee", "7.3")
         if self.phasing(state) != seat:
@@ -78,16 +74,16 @@ class Melee:
                 out.append(uid)
         return out
 
-    def _apply_melee(self, state: State, seat: str, dice: Dice, *args: str) -> list[Event]:
+    def _apply_melee(self, state: State, seat: str, args: tuple[str, ...], dice: Dice | None) -> list[Event]:
         uids, hx = list(args[:-2]), args[-1]
         state["ph"]["segment"] = "melee"
         return self._attacks(state, seat, dice, uids, hx, "melee")
 
-    def _parse_melee(self, state: State, seat: str, words: list[str]) -> Action:
+    def _parse_melee(self, state: State, seat: str, words: list[str]) -> tuple[str, ...]:
         if len(words) < 3 or words[-2].lower() != "at":
             raise InvalidOrder(f"usage: {MELEE.usage}")
         uids = sorted({self.resolve_unit(w) for w in words[:-2]})
-        return Action("melee", (*uids, "at", self._hex_token(words[-1])))
+        return (*uids, "at", self._hex_token(words[-1]))
 
     def _legal_melee(self, state: State, seat: str) -> Iterator[Action]:
         if self.kind(state) != "combat" or self.phasing(state) != seat:
@@ -101,3 +97,12 @@ class Melee:
                 a = Action("melee", (uid, "at", state["units"][t]["hex"]))
                 if self._ok(state, seat, a):
                     yield a
+
+
+# the orders of this file (engine/orders.py), each naming its functions above
+MELEE = Order("melee", "`melee <unit> [<unit>...] at <hex>`, e.g. `melee GS1 at 2008`",
+              parse=Melee._parse_melee,
+              check=Melee._check_melee,
+              apply=Melee._apply_melee,
+              legal=Melee._legal_melee,
+              cases=("7.3", "7.31"))

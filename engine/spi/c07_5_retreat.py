@@ -13,13 +13,6 @@ from engine.spi.common import _phrase
 from engine.orders import Order
 
 
-ADVANCE = Order("advance", ("7.5",), "`advance <unit> <hex>`",
-                parse="_parse_advance", check="_check_advance", apply="_apply_advance", legal="_legal_advances")
-# offered only by the pending decision (``state["pending"]``: the owner chooses where a unit retreats)
-RETREAT = Order("retreat", ("7.5", "7.55"), "`retreat <unit> <hex>`",
-                parse="_parse_retreat", check="_check_retreat", apply="_apply_retreat")
-
-
 class RetreatAdvance:
     def _check_advance_offer(self, state: State, seat: str, uid: str, hx: str) -> list[str]:
         """7.5: the advance on offer is this seat's, into this hex, by this unit,
@@ -39,14 +32,16 @@ class RetreatAdvance:
             raise IllegalOrder(f"{uid} may not enter {hx}", "7.5")
         return uids
 
-    def _check_advance(self, state: State, seat: str, uid: str, hx: str) -> None:
+    def _check_advance(self, state: State, seat: str, args: tuple[str, ...]) -> None:
+        uid, hx = args
         self._own_on_map(state, seat, uid)
         uids = self._check_advance_offer(state, seat, uid, hx)
         side = self.hexside_rule(state, uids, Hex.parse(state["units"][uid]["hex"]), Hex.parse(hx))
         if side is None or side == "all":
             raise IllegalOrder(self.why_hexside(state, uids, Hex.parse(state["units"][uid]["hex"]), Hex.parse(hx)), "7.5")
 
-    def _check_retreat(self, state: State, seat: str, uid: str, hx: str) -> None:
+    def _check_retreat(self, state: State, seat: str, args: tuple[str, ...]) -> None:
+        uid, hx = args
         if not state["pending"]:
             raise IllegalOrder("no unit of yours has to retreat now", "7.5")
         p = state["pending"][0]
@@ -133,7 +128,8 @@ class RetreatAdvance:
         lead = [x for x in moving if x not in uids]
         return [f"{_phrase(lead)} retreat{'s' if len(lead) == 1 else ''} with it (8.24)"] if lead else []
 
-    def _apply_retreat(self, state: State, seat: str, dice: Dice, uid: str, hx: str) -> list[Event]:
+    def _apply_retreat(self, state: State, seat: str, args: tuple[str, ...], dice: Dice | None) -> list[Event]:
+        uid, hx = args
         p = state["pending"].pop(0)
         lines = self._move_retreat(state, p["units"], hx)
         events = [Event(public=f"{self.title_of(seat)}: {_phrase(p['units'])} retreats to {hx} (7.5)"
@@ -148,7 +144,8 @@ class RetreatAdvance:
                                                f"may advance into it (`advance <unit> {after['hex']}`, 7.5)."))
         return events
 
-    def _apply_advance(self, state: State, seat: str, dice: Dice, uid: str, hx: str) -> list[Event]:
+    def _apply_advance(self, state: State, seat: str, args: tuple[str, ...], dice: Dice | None) -> list[Event]:
+        uid, hx = args
         uids = self._stack_of(state, (uid,))
         here = state["units"][uid]["hex"]
         occ = self.occupancy(state)
@@ -162,15 +159,15 @@ class RetreatAdvance:
         extra = f" ({_phrase(leaders)} stay in {here})" if leaders else ""
         return [Event(public=f"{self.title_of(seat)}: {_phrase(uids)} advances into {hx} (7.5){extra}.", section="7.5")]
 
-    def _parse_advance(self, state: State, seat: str, words: list[str]) -> Action:
+    def _parse_advance(self, state: State, seat: str, words: list[str]) -> tuple[str, ...]:
         if len(words) != 2:
             raise InvalidOrder(f"usage: {ADVANCE.usage}")
-        return Action("advance", (self.resolve_unit(words[0]), self._hex_token(words[1])))
+        return (self.resolve_unit(words[0]), self._hex_token(words[1]))
 
-    def _parse_retreat(self, state: State, seat: str, words: list[str]) -> Action:
+    def _parse_retreat(self, state: State, seat: str, words: list[str]) -> tuple[str, ...]:
         if len(words) != 2:
             raise InvalidOrder(f"usage: {RETREAT.usage}")
-        return Action("retreat", (self.resolve_unit(words[0]), self._hex_token(words[1])))
+        return (self.resolve_unit(words[0]), self._hex_token(words[1]))
 
     def _legal_advances(self, state: State, seat: str) -> Iterator[Action]:
         adv = state["ph"].get("advance")
@@ -179,3 +176,19 @@ class RetreatAdvance:
                 a = Action("advance", (uid, adv["hex"]))
                 if self._ok(state, seat, a):
                     yield a
+
+
+# the orders of this file (engine/orders.py), each naming its functions above
+ADVANCE = Order("advance", "`advance <unit> <hex>`",
+              parse=RetreatAdvance._parse_advance,
+              check=RetreatAdvance._check_advance,
+              apply=RetreatAdvance._apply_advance,
+              legal=RetreatAdvance._legal_advances,
+              cases=("7.5",))
+# offered only by the pending decision (``state["pending"]``: the owner chooses where a unit retreats)
+RETREAT = Order("retreat", "`retreat <unit> <hex>`",
+              parse=RetreatAdvance._parse_retreat,
+              check=RetreatAdvance._check_retreat,
+              apply=RetreatAdvance._apply_retreat,
+              unlisted=('offered by the pending decision: while a retreat stands (``state["pending"]``), the legal actions are its hexes and nothing else (7.5)'),
+              cases=("7.5", "7.55"))

@@ -11,10 +11,6 @@ from engine.hexgrid import distance
 from engine.orders import Order
 
 
-RALLY = Order("rally", ("8.3", "8.37"), "`rally <leader> <unit>`, e.g. `rally IMR GS1`",
-              parse="_parse_rally", check="_check_rally", apply="_apply_rally", legal="_legal_rallies")
-
-
 class Rally:
     def leader_rating(self, state: State, uid: str, for_rally: bool = True) -> int:
         """A leader's current Rally Rating: printed (or the option), the night
@@ -31,7 +27,8 @@ class Rally:
             r -= ch["demoralization"].get("rally_penalty", 0)
         return max(r, 0)
 
-    def _check_rally(self, state: State, seat: str, leader: str, uid: str) -> None:
+    def _check_rally(self, state: State, seat: str, args: tuple[str, ...]) -> None:
+        leader, uid = args
         self._need_kind(state, ("rally",), "rallying", "8.3")
         ul = self._own_on_map(state, seat, leader)
         if not ul.is_leader:
@@ -70,7 +67,8 @@ class Rally:
                     if self._ok(state, seat, a):
                         yield a
 
-    def _apply_rally(self, state: State, seat: str, dice: Dice, leader: str, uid: str) -> list[Event]:
+    def _apply_rally(self, state: State, seat: str, args: tuple[str, ...], dice: Dice | None) -> list[Event]:
+        leader, uid = args
         tries = state["ph"]["rally_tries"]
         tries[leader] = tries.get(leader, 0) + 1
         state["ph"]["rallied"].append(uid)
@@ -88,7 +86,16 @@ class Rally:
         return [Event(public=f"{self.title_of(seat)}: {leader} (Rally Rating {rating}) rallies {uid}: {how}, {res} (8.37).",
                       section="8.37")]
 
-    def _parse_rally(self, state: State, seat: str, words: list[str]) -> Action:
+    def _parse_rally(self, state: State, seat: str, words: list[str]) -> tuple[str, ...]:
         if len(words) != 2:
             raise InvalidOrder(f"usage: {RALLY.usage}")
-        return Action("rally", (self.resolve_unit(words[0]), self.resolve_unit(words[1])))
+        return (self.resolve_unit(words[0]), self.resolve_unit(words[1]))
+
+
+# the orders of this file (engine/orders.py), each naming its functions above
+RALLY = Order("rally", "`rally <leader> <unit>`, e.g. `rally IMR GS1`",
+              parse=Rally._parse_rally,
+              check=Rally._check_rally,
+              apply=Rally._apply_rally,
+              legal=Rally._legal_rallies,
+              cases=("8.3", "8.37"))

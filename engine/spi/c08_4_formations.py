@@ -12,12 +12,6 @@ from engine.hexgrid import Hex, distance
 from engine.orders import Order
 
 
-FORM = Order("form", ("8.4", "8.41"), "`form shieldwall|wedge <unit> <unit> <leader>`",
-             parse="_parse_form", check="_check_form", apply="_apply_form", legal="_legal_form_orders")
-DISBAND = Order("disband", ("8.4",), "`disband <unit> <hex>`",
-                parse="_parse_disband", check="_check_disband", apply="_apply_disband")
-
-
 class Formations:
     # --- formations (8.4)
     def formation_of(self, state: State, uid: str) -> str | None:
@@ -35,7 +29,8 @@ class Formations:
         return bool(f and self._formed_this_turn(state, f) and state["formations"][f]["kind"] == "wedge"
                     and self.charts_for(state)["formations"].get("wedge_waits", True))
 
-    def _check_form(self, state: State, seat: str, kind: str, a: str, b: str, leader: str) -> None:
+    def _check_form(self, state: State, seat: str, args: tuple[str, ...]) -> None:
+        kind, a, b, leader = args
         self._need_kind(state, ("move",), "forming a special formation", "8.4")
         if not self.may_form(state, seat, kind):
             raise IllegalOrder(f"{self.title_of(seat)} units may not form a {kind}", "8.41")
@@ -68,7 +63,8 @@ class Formations:
         if side is None or side == "all" or side:
             raise IllegalOrder(f"{b} cannot step into {ha}", "8.4")
 
-    def _check_disband(self, state: State, seat: str, uid: str, hx: str) -> None:
+    def _check_disband(self, state: State, seat: str, args: tuple[str, ...]) -> None:
+        uid, hx = args
         self._need_kind(state, ("move",), "leaving a formation", "8.4")
         self._own_on_map(state, seat, uid)
         f = self.formation_of(state, uid)
@@ -101,7 +97,8 @@ class Formations:
                             if self._ok(state, seat, act):
                                 yield act
 
-    def _apply_form(self, state: State, seat: str, dice: Dice, kind: str, a: str, b: str, leader: str) -> list[Event]:
+    def _apply_form(self, state: State, seat: str, args: tuple[str, ...], dice: Dice | None) -> list[Event]:
+        kind, a, b, leader = args
         hx = state["units"][a]["hex"]
         state["units"][b]["hex"] = hx
         n = 1
@@ -114,7 +111,8 @@ class Formations:
         return [Event(public=f"{self.title_of(seat)}: {a} and {b} form a {title} with {leader} in {hx} (8.4).",
                       section="8.4")]
 
-    def _apply_disband(self, state: State, seat: str, dice: Dice, uid: str, hx: str) -> list[Event]:
+    def _apply_disband(self, state: State, seat: str, args: tuple[str, ...], dice: Dice | None) -> list[Event]:
+        uid, hx = args
         f = self.formation_of(state, uid)
         del state["formations"][f]
         state["units"][uid]["hex"] = hx
@@ -122,17 +120,32 @@ class Formations:
         return [Event(public=f"{self.title_of(seat)}: {uid} leaves its formation for {hx}; the formation is "
                              "dissolved (8.4).", section="8.4")]
 
-    def _parse_form(self, state: State, seat: str, words: list[str]) -> Action:
+    def _parse_form(self, state: State, seat: str, words: list[str]) -> tuple[str, ...]:
         if len(words) != 4 or words[0].lower() not in ("shieldwall", "wedge"):
             raise InvalidOrder(f"usage: {FORM.usage}")
         a, b, ldr = (self.resolve_unit(w) for w in words[1:])
-        return Action("form", (words[0].lower(), a, b, ldr))
+        return (words[0].lower(), a, b, ldr)
 
-    def _parse_disband(self, state: State, seat: str, words: list[str]) -> Action:
+    def _parse_disband(self, state: State, seat: str, words: list[str]) -> tuple[str, ...]:
         if len(words) != 2:
             raise InvalidOrder(f"usage: {DISBAND.usage}")
-        return Action("disband", (self.resolve_unit(words[0]), self._hex_token(words[1])))
+        return (self.resolve_unit(words[0]), self._hex_token(words[1]))
 
     def _legal_form_orders(self, state: State, seat: str) -> Iterator[Action]:
         if self.kind(state) == "move":
             yield from self._legal_forms(state, seat)
+
+
+# the orders of this file (engine/orders.py), each naming its functions above
+FORM = Order("form", "`form shieldwall|wedge <unit> <unit> <leader>`",
+              parse=Formations._parse_form,
+              check=Formations._check_form,
+              apply=Formations._apply_form,
+              legal=Formations._legal_form_orders,
+              cases=("8.4", "8.41"))
+DISBAND = Order("disband", "`disband <unit> <hex>`",
+              parse=Formations._parse_disband,
+              check=Formations._check_disband,
+              apply=Formations._apply_disband,
+              unlisted=("not offered: no phase requires leaving a formation, and every formed unit's adjacent hexes would crowd the moves out of autocomplete (8.4); typed when wanted"),
+              cases=("8.4",))

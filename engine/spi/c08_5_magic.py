@@ -12,10 +12,6 @@ from engine.spi.common import _HEX, _phrase
 from engine.orders import Order
 
 
-CAST = Order("cast", ("8.5", "8.52"), "`cast <leader> <spell> [<points>] [<target>]`, e.g. `cast NAZ fear 5`",
-             parse="_parse_cast", check="_check_cast", apply="_apply_cast", legal="_legal_cast_orders")
-
-
 class Magic:
     def is_magic_leader(self, uid: str) -> bool:
         u = self.units[uid]
@@ -28,7 +24,8 @@ class Magic:
         costs = sp.get("costs") or [sp["cost"]]
         return costs[min(n, len(costs) - 1)]
 
-    def _check_cast(self, state: State, seat: str, leader: str, spell: str, points: str, target: str | None = None) -> None:
+    def _check_cast(self, state: State, seat: str, args: tuple[str, ...]) -> None:
+        leader, spell, points, target = (*args, None)[:4]
         self._need_kind(state, ("magic",), "spells", "8.5")
         u = self._own_on_map(state, seat, leader)
         if not u.magic:
@@ -80,8 +77,8 @@ class Magic:
                         if self._ok(state, seat, a):
                             yield a
 
-    def _apply_cast(self, state: State, seat: str, dice: Dice, leader: str, spell: str, points: str,
-                    target: str | None = None) -> list[Event]:
+    def _apply_cast(self, state: State, seat: str, args: tuple[str, ...], dice: Dice | None) -> list[Event]:
+        leader, spell, points, target = (*args, None)[:4]
         sp = self.spells[spell]
         p = int(points)
         cost = self.spell_cost(state, spell)
@@ -116,7 +113,7 @@ class Magic:
             keep.append(e)
         state["effects"] = keep
 
-    def _parse_cast(self, state: State, seat: str, words: list[str]) -> Action:
+    def _parse_cast(self, state: State, seat: str, words: list[str]) -> tuple[str, ...]:
         usage = CAST.usage
         if len(words) < 2 or len(words) > 4:
             raise InvalidOrder(f"usage: {usage}")
@@ -142,8 +139,17 @@ class Magic:
         if sp.get("target") and target is None:
             raise InvalidOrder(f"{spell} needs a target: `cast {leader} {spell} <points> <{sp['target']}>`")
         args = (leader, spell, str(points)) + ((target,) if target else ())
-        return Action("cast", args)
+        return args
 
     def _legal_cast_orders(self, state: State, seat: str) -> Iterator[Action]:
         if self.kind(state) == "magic":
             yield from self._legal_casts(state, seat)
+
+
+# the orders of this file (engine/orders.py), each naming its functions above
+CAST = Order("cast", "`cast <leader> <spell> [<points>] [<target>]`, e.g. `cast NAZ fear 5`",
+              parse=Magic._parse_cast,
+              check=Magic._check_cast,
+              apply=Magic._apply_cast,
+              legal=Magic._legal_cast_orders,
+              cases=("8.5", "8.52"))

@@ -13,11 +13,6 @@ from engine.core import Action, Event, IllegalOrder, InvalidOrder, State
 from engine.orders import Order
 
 
-# a game with a set-up lists it in its ORDERS and gives ``_check_deploy`` and ``_apply_deploy``
-DEPLOY = Order("deploy", ("13.0",), "`deploy <unit> [<unit>...] <hex>` or `deploy printed`", parse="_parse_deploy",
-               check="_check_deploy_action", apply="_apply_deploy_order", dice=False)
-
-
 def load_printed_setup(path: Path) -> dict[str, dict[str, str]]:
     """A ruleset's ``data/setup_printed.toml``: ``[<seat>]`` tables of ``<unit> = "<hex>"``, with
     ``reconstructed`` and ``reason`` at the top where the seed prints no set-up."""
@@ -48,16 +43,16 @@ class SetUp:
     # --- set-up (13.0): `deploy <unit> <hex>`; a ruleset checks the hex in `_check_deploy`
     deploy_example = "GS1 1905"
 
-    def _parse_deploy(self, state: State, seat: str, words: list[str]) -> Action:
+    def _parse_deploy(self, state: State, seat: str, words: list[str]) -> tuple[str, ...]:
         if [w.lower() for w in words] == ["printed"]:
-            return Action("deploy", ("printed",))
+            return ("printed",)
         if len(words) < 2:
             more = " or `deploy printed` (the whole printed set-up)" if self.printed_setups else ""
             raise InvalidOrder(f"usage: `deploy <unit> [<unit>...] <hex>`, e.g. `deploy {self.deploy_example}`{more}")
         uids = [self.resolve_unit(w) for w in words[:-1]]
         if len(set(uids)) != len(uids):
             raise InvalidOrder("a unit is named twice")
-        return Action("deploy", (*uids, self._hex_token(words[-1])))
+        return (*uids, self._hex_token(words[-1]))
 
     def _placements(self, state: State, seat: str, args: tuple[str, ...]) -> list[tuple[str, str]]:
         """The (unit, hex) pairs an order places: the named units to one hex, or the printed set-up of
@@ -72,7 +67,7 @@ class SetUp:
             raise InvalidOrder("usage: `deploy <unit> [<unit>...] <hex>`")
         return [(uid, args[-1]) for uid in args[:-1]]
 
-    def _check_deploy_action(self, state: State, seat: str, *args: str) -> None:
+    def _check_deploy_action(self, state: State, seat: str, args: tuple[str, ...]) -> None:
         pairs = self._placements(state, seat, args)
         occ = {hx: list(us) for hx, us in self.occupancy(state).items()}
         moving = {uid for uid, _ in pairs}
@@ -82,7 +77,7 @@ class SetUp:
             self._check_deploy(state, seat, uid, hx, occ)
             occ.setdefault(hx, []).append(uid)
 
-    def _apply_deploy_order(self, state: State, seat: str, *args: str) -> list[Event]:
+    def _apply_deploy_order(self, state: State, seat: str, args: tuple[str, ...], dice: Dice | None) -> list[Event]:
         pairs = self._placements(state, seat, args)
         events: list[Event] = []
         for uid, hx in pairs:
@@ -111,9 +106,20 @@ class SetUp:
         still re-place units until each ends its set-up step (13.0)."""
         for seat in self.seats:
             pairs = self._placements(state, seat, ("printed",))
-            self._check_deploy_action(state, seat, "printed")
+            self._check_deploy_action(state, seat, ("printed",))
             for uid, hx in pairs:
                 self._apply_deploy(state, seat, uid, hx)
 
     def _check_deploy(self, state: State, seat: str, uid: str, hx: str, occ=None) -> None:
         raise IllegalOrder("this game has no set-up orders", "13.0")
+
+
+# the orders of this file (engine/orders.py), each naming its functions above
+# a game with a set-up lists it in its ORDERS and gives ``_check_deploy`` and ``_apply_deploy``
+DEPLOY = Order("deploy", "`deploy <unit> [<unit>...] <hex>` or `deploy printed`",
+              parse=SetUp._parse_deploy,
+              check=SetUp._check_deploy_action,
+              apply=SetUp._apply_deploy_order,
+              unlisted=("listed by each game's set-up (its ``legal_extra`` at turn 0, every counter in its zone, 13.0)"),
+              cases=("13.0",),
+              dice=False)

@@ -2,7 +2,8 @@
 the contract between ``StandardRules`` and a ruleset (Gondor, Sauron, Field of Celebrant).
 
 A ruleset overrides these by name. The order methods a game may replace (an order's check or
-apply, named in its ``Order`` record) are listed in ``REPLACEABLE``; ``tests/test_architecture.py``
+apply, which its own ``Order`` record then holds: ``replace(FIRE, check=...)``) are listed in
+``REPLACEABLE``; ``tests/test_architecture.py``
 fails if a ruleset overrides anything of ``StandardRules`` that is in neither.
 """
 from __future__ import annotations

@@ -45,7 +45,7 @@ from engine.core import (
 from engine.dice import Dice
 from engine.hexgrid import Hex, HexError
 from engine.maps import HexMap
-from engine.orders import Order, order_table
+from engine.orders import Order, check_order, legal_of, legal_orders, order_table, parse_order, apply_order
 from engine.spi.charts import ChartError, Charts, cached
 from engine.units import Ratings, UnitDef, load_oob
 from engine.spi.common import _HEX, MAX_ORDER_LEN, _phrase  # noqa: F401 (_phrase imported from here by rulesets)
@@ -78,11 +78,6 @@ def _current_memo(action: Action):
         _MEMO.memo = prev
 
 
-# 3.0: a seat ends its part of the phase (at set-up, 13.0: when every counter is placed)
-DONE = Order("done", ("3.0", "13.0", "7.31"), "`done`", parse="_parse_done", check="_check_done",
-             apply="_apply_done", legal="_legal_done")
-
-
 class StandardRules(Help, SetUp, Movement, Stacking, ZonesOfControl, Combat, MissileFire, LeaderCombat, Melee,
                     RetreatAdvance, Rally, Formations, Magic, Hooks, RulesetBase):
     """The Standard Rules engine. Subclasses set ``name``, ``title``,
@@ -98,8 +93,9 @@ class StandardRules(Help, SetUp, Movement, Stacking, ZonesOfControl, Combat, Mis
     side_colors: dict[str, str] = {}
     state_version = 2
 
-    # the orders, in the order their legal actions are offered (engine/orders.py); a game appends its own
-    ORDERS: tuple[Order, ...] = (ADVANCE, DONE, MOVE, FORM, CAST, FIRE, DUEL, MELEE, RALLY, RETREAT, DISBAND)
+    # the orders, in the order their legal actions are offered (engine/orders.py; set below the class,
+    # after `done`'s record); a game appends its own, or replaces a standard one by its verb
+    ORDERS: tuple[Order, ...]
 
     @cached_property
     def orders(self) -> dict[str, Order]:
@@ -369,8 +365,11 @@ class StandardRules(Help, SetUp, Movement, Stacking, ZonesOfControl, Combat, Mis
 
     def public_order_text(self, text: str) -> str:
         """An order as the public reads it: its ``Order.redact`` if the order is secret."""
-        order = self.orders.get(text.split()[0].lower()) if text.split() else None
-        return order.redact if order is not None and order.redact else text
+        words = text.split()
+        order = self.orders.get(words[0].lower()) if words else None
+        if order is None or order.redact is None:
+            return text
+        return order.redact(tuple(words[1:]))
 
     def brief_order_text(self, text: str) -> str:
         """A move logged with its whole path (``_with_path``) echoes as typed: units and destination."""
@@ -427,7 +426,7 @@ class StandardRules(Help, SetUp, Movement, Stacking, ZonesOfControl, Combat, Mis
             known = ", ".join(f"`{v}`" for v in [*(v for v in self.orders if v != "done"), "done"])
             raise InvalidOrder(f"unknown order `{words[0][:20]}`; orders: {known}")
         self._setup_guard(state, verb)
-        return getattr(self, order.parse)(state, seat, rest)
+        return parse_order(order, self, state, seat, rest)
 
     # the orders of a turn, which set-up (13.0) points to `deploy` for
     TURN_VERBS = frozenset({"move", "fire", "melee", "duel", "rally", "advance", "form", "disband", "retreat",
@@ -478,7 +477,7 @@ class StandardRules(Help, SetUp, Movement, Stacking, ZonesOfControl, Combat, Mis
             raise InvalidOrder(f"unknown order `{v}`")
         self._setup_guard(state, v)
         with _current_memo(action):
-            getattr(self, order.check)(state, seat, *action.args)
+            check_order(order, self, state, seat, action)
 
     def order_memo(self) -> dict:
         """The memo of the action being checked or applied (``Action.memo``): what a check found
@@ -501,7 +500,7 @@ class StandardRules(Help, SetUp, Movement, Stacking, ZonesOfControl, Combat, Mis
         return u
 
     # --- done
-    def _check_done(self, state: State, seat: str) -> None:
+    def _check_done(self, state: State, seat: str, args: tuple[str, ...]) -> None:
         if state["turn"] == 0:
             left = [uid for uid, u in self.units.items() if self.side_of(state, uid) == seat and state["units"][uid]["status"] == "pool"]
             if left:
@@ -530,9 +529,7 @@ class StandardRules(Help, SetUp, Movement, Stacking, ZonesOfControl, Combat, Mis
                 yield Action("retreat", (p["unit"], hx))
             return
         yield from self.legal_extra(state, seat)
-        for order in self.orders.values():
-            if order.legal:
-                yield from getattr(self, order.legal)(state, seat)
+        yield from legal_orders(self.orders, self, state, seat)
 
 
     def deadline_action(self, state: State, seat: str) -> Action | None:
@@ -618,11 +615,9 @@ class StandardRules(Help, SetUp, Movement, Stacking, ZonesOfControl, Combat, Mis
             if a.verb in wanted:
                 yield a
         for v in verbs:  # in the table's order, as the full list has them
-            order = self.orders[v]
-            if order.legal:
-                for a in getattr(self, order.legal)(state, seat):
-                    if a.verb in wanted:
-                        yield a
+            for a in legal_of(self.orders[v], self, state, seat):
+                if a.verb in wanted:
+                    yield a
 
     def _ok(self, state: State, seat: str, action: Action) -> bool:
         try:
@@ -639,29 +634,26 @@ class StandardRules(Help, SetUp, Movement, Stacking, ZonesOfControl, Combat, Mis
             state["ph"]["advance"] = None  # 7.5: the chance to advance lapses with the next order
         order = self.orders[v]
         with _current_memo(action):
-            if order.dice:
-                dice = Dice(state["dice"])
-                events = getattr(self, order.apply)(state, seat, dice, *action.args)
-                if dice.rolls and events:
-                    events[0].rolls = events[0].rolls + dice.rolls
-            else:
-                events = getattr(self, order.apply)(state, seat, *action.args)
+            dice = Dice(state["dice"]) if order.dice else None
+            events = apply_order(order, self, state, seat, action, dice)
+            if dice is not None and dice.rolls and events:
+                events[0].rolls = events[0].rolls + dice.rolls
         ver = self.check_victory(state)
         if ver and not state["over"]:
             state["over"] = ver
             events.append(Event(public=ver["summary"], section=ver.get("section"), new_phase=True))
         return events
 
-    def _parse_done(self, state: State, seat: str, words: list[str]) -> Action:
+    def _parse_done(self, state: State, seat: str, words: list[str]) -> tuple[str, ...]:
         if words:
             raise InvalidOrder("usage: `done`")
-        return Action("done")
+        return ()
 
     def _legal_done(self, state: State, seat: str) -> Iterator[Action]:
         if self.kind(state) != "setup" and self._ok(state, seat, Action("done")):
             yield Action("done")
 
-    def _apply_done(self, state: State, seat: str, dice: Dice) -> list[Event]:
+    def _apply_done(self, state: State, seat: str, args: tuple[str, ...], dice: Dice | None) -> list[Event]:
         if state["turn"] == 0:
             state["done"].append(seat)
             events = [Event(public=f"{self.title_of(seat)} has finished setting up (13.0).", section="13.0")]
@@ -699,3 +691,15 @@ class StandardRules(Help, SetUp, Movement, Stacking, ZonesOfControl, Combat, Mis
             return None
         o = state["over"]
         return Result(o.get("winner"), o["summary"], o.get("section"))
+
+
+# the orders of this file (engine/orders.py), each naming its functions above
+# 3.0: a seat ends its part of the phase (at set-up, 13.0: when every counter is placed)
+DONE = Order("done", "`done`",
+              parse=StandardRules._parse_done,
+              check=StandardRules._check_done,
+              apply=StandardRules._apply_done,
+              legal=StandardRules._legal_done,
+              cases=("3.0", "13.0", "7.31"))
+
+StandardRules.ORDERS = (ADVANCE, DONE, MOVE, FORM, CAST, FIRE, DUEL, MELEE, RALLY, RETREAT, DISBAND)

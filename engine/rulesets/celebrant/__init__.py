@@ -24,14 +24,18 @@ Order notation (CONVENTIONS.md), besides the Standard Rules orders:
 """
 from __future__ import annotations
 
+from dataclasses import replace
 from functools import cached_property
 from typing import Iterator
 
 from engine.core import Action, Event, InvalidOrder, State
 from engine.spi.charts import ChartError
-from engine.spi.entry import EntryAttacks
+from engine.spi.c07_1_fire import FIRE
+from engine.spi.c08_3_rally import RALLY
+from engine.spi.c08_4_formations import FORM
+from engine.spi.entry import ENTRY_ADVANCE, ENTRY_MELEE, EntryAttacks
 from engine.spi.c13_setup import DEPLOY
-from engine.spi.standard import StandardRules
+from engine.spi.standard import DONE, StandardRules
 
 from .c07_combat import CombatAmendments
 from .c08_leaders import LeaderAmendments
@@ -48,7 +52,16 @@ class Celebrant(CelebrantSetUp, Reinforcements, Chits, Terrain, CombatAmendments
                 Demoralization, EntryAttacks, StandardRules):
     """Each case file's class gives its rules (no hook is given twice); ``EntryAttacks``
     (engine/spi/entry.py, 14.2) and ``StandardRules`` below them."""
-    ORDERS = (*StandardRules.ORDERS, DEPLOY, ABILITY, SWAP, DRESS, ENTRY)
+    ORDERS = (*StandardRules.ORDERS, DEPLOY, ABILITY, SWAP, DRESS, ENTRY,
+              # Field of Celebrant's rules for standard orders (a record with a standard verb replaces it in
+              # its place): Eorl's Wedge advancing (17.11), the Eotheod entry area chosen first (14.31), the
+              # leaders' formations (8.41, 17.41), combat (7.1, 7.3, 7.31), Cirion's rally (17.21)
+              replace(ENTRY_ADVANCE, apply=Abilities._apply_advance),
+              replace(DONE, check=Reinforcements._check_done),
+              replace(FORM, check=LeaderAmendments._check_form, apply=LeaderAmendments._apply_form),
+              replace(FIRE, check=CombatAmendments._check_fire),
+              replace(ENTRY_MELEE, check=CombatAmendments._check_melee),
+              replace(RALLY, apply=LeaderAmendments._apply_rally))
     deploy_example = "OI1 0305"
     name = "celebrant"
     data_dir = DATA

@@ -33,14 +33,14 @@ class CombatAmendments:
             return False
         return super()._can_melee(state, uid)
 
-    def _check_fire(self, state: State, seat: str, *args: str) -> None:
+    def _check_fire(self, state: State, seat: str, args: tuple[str, ...]) -> None:
         self._disorder_check(state, seat, list(args[:-2]), "fire", "7.1")
-        super()._check_fire(state, seat, *args)
+        super()._check_fire(state, seat, args)
 
-    def _check_melee(self, state: State, seat: str, *args: str) -> None:
+    def _check_melee(self, state: State, seat: str, args: tuple[str, ...]) -> None:
         uids, hx = list(args[:-2]), args[-1]
         self._disorder_check(state, seat, uids, "melee", "7.3")
-        super()._check_melee(state, seat, *args)
+        super()._check_melee(state, seat, args)
         occ = self.occupancy(state)
         for uid in uids:
             if uid in state["ph"]["must"]:

@@ -65,20 +65,22 @@ class LeaderAmendments:
             return False
         return super()._formed_this_turn(state, fid)
 
-    def _check_form(self, state: State, seat: str, kind: str, a: str, b: str, leader: str) -> None:
+    def _check_form(self, state: State, seat: str, args: tuple[str, ...]) -> None:
+        kind, a, b, leader = args
         if self.kind(state) == "reinforce":
             self._check_form_up(state, seat, kind, a, b, leader)
             return
-        super()._check_form(state, seat, kind, a, b, leader)
+        super()._check_form(state, seat, (kind, a, b, leader))
         if seat == "shadow":
             for x in (a, b):
                 if self.army_of(x) != "balchoth" or self.units[x].type != "infantry":
                     raise IllegalOrder(f"{x} is not Balchoth infantry: of the Shadow units only Balchoth infantry "
                                        "may form a Shield Wall", "8.41")
 
-    def _apply_form(self, state: State, seat: str, dice: Dice, kind: str, a: str, b: str, leader: str) -> list[Event]:
+    def _apply_form(self, state: State, seat: str, args: tuple[str, ...], dice: Dice | None) -> list[Event]:
+        kind, a, b, leader = args
         up = self.kind(state) == "reinforce"
-        events = super()._apply_form(state, seat, dice, kind, a, b, leader)
+        events = super()._apply_form(state, seat, (kind, a, b, leader), dice)
         if up:
             fid = self.formation_of(state, a)
             state["formations"][fid]["dress"] = state["turn"]  # this turn's Special Ability Phase only
@@ -99,9 +101,10 @@ class LeaderAmendments:
     def _arise(self, state: State, leader: str) -> bool:
         return any(e["leader"] == leader for e in self._effects(state, "arise"))
 
-    def _apply_rally(self, state: State, seat: str, dice: Dice, leader: str, uid: str) -> list[Event]:
+    def _apply_rally(self, state: State, seat: str, args: tuple[str, ...], dice: Dice | None) -> list[Event]:
+        leader, uid = args
         if not self._arise(state, leader):
-            return super()._apply_rally(state, seat, dice, leader, uid)
+            return super()._apply_rally(state, seat, (leader, uid), dice)
         tries = state["ph"]["rally_tries"]
         tries[leader] = tries.get(leader, 0) + 1
         state["ph"]["rallied"].append(uid)

@@ -13,10 +13,6 @@ from .c14_3_chits import parse_west_chit
 from .common import AREAS, SIDE_TITLES
 
 
-ENTRY = Order("entry", ("14.31",), "`entry NW`, `entry NE` or `entry SE`",
-              parse="_parse_entry", check="_check_entry", apply="_apply_entry", dice=False)
-
-
 class Reinforcements:
     # ------------------------------------------------------- reinforcements
     def reinforcement_entry(self, state: State, uid: str) -> list[str] | None:
@@ -89,18 +85,18 @@ class Reinforcements:
                              f"(14.6). {relief}", section="14.6")]
 
     # --- Eotheod entry choice (14.31, 14.33)
-    def _parse_entry(self, state: State, seat: str, words: list[str]) -> Action:
+    def _parse_entry(self, state: State, seat: str, words: list[str]) -> tuple[str, ...]:
         if len(words) != 1 or words[0].upper() not in AREAS:
             raise InvalidOrder("usage: `entry NW`, `entry NE` or `entry SE`")
-        return Action("entry", (words[0].upper(),))
+        return (words[0].upper(),)
 
-    def _check_entry(self, state: State, seat: str, *args: str) -> None:
+    def _check_entry(self, state: State, seat: str, args: tuple[str, ...]) -> None:
         self.seat_check(state, seat)
         e = state["cel"]["eotheod"]
         if e.get("chooser") != seat or e.get("area"):
             raise IllegalOrder("you have no Eotheod entry area to choose", "14.31")
 
-    def _apply_entry(self, state: State, seat: str, *args: str) -> list[Event]:
+    def _apply_entry(self, state: State, seat: str, args: tuple[str, ...], dice: Dice | None) -> list[Event]:
         e = state["cel"]["eotheod"]
         e["area"] = args[0]
         events = [Event(public=f"{SIDE_TITLES[seat]} decides: the Eotheod enter in the {e['area']} area "
@@ -110,14 +106,14 @@ class Reinforcements:
         return events
 
     # ----------------------------------------------------------- sequence
-    def _check_done(self, state: State, seat: str) -> None:
+    def _check_done(self, state: State, seat: str, args: tuple[str, ...]) -> None:
         if state["turn"] == 0:
-            super()._check_done(state, seat)
+            super()._check_done(state, seat, args)
             return
         e = state["cel"]["eotheod"]
         if e.get("chooser") == seat and not e.get("area"):
             raise IllegalOrder("first choose where the Eotheod enter: `entry NW`, `entry NE` or `entry SE`", "14.31")
-        super()._check_done(state, seat)
+        super()._check_done(state, seat, args)
 
     def deadline_action(self, state: State, seat: str) -> Action | None:
         """At a deadline, a side that must choose the Eotheod area (14.31, 14.33)
@@ -127,3 +123,13 @@ class Reinforcements:
             w = parse_west_chit(e["west"]) if e.get("west") else {}
             return Action("entry", (w.get("area") or "NW",))
         return super().deadline_action(state, seat)
+
+
+# the orders of this file (engine/orders.py), each naming its functions above
+ENTRY = Order("entry", "`entry NW`, `entry NE` or `entry SE`",
+              parse=Reinforcements._parse_entry,
+              check=Reinforcements._check_entry,
+              apply=Reinforcements._apply_entry,
+              unlisted=("listed by Field of Celebrant's ``legal_extra`` to the seat that chooses (14.31)"),
+              cases=("14.31",),
+              dice=False)

@@ -15,14 +15,6 @@ from engine.orders import Order
 from .common import ABILITIES, SIDE_TITLES
 
 
-ABILITY = Order("ability", ("17.0",), "`ability <leader> <name> [<unit>...]`, e.g. `ability OC1 whip`",
-                parse="_parse_ability", check="_check_ability", apply="_apply_ability", dice=False)
-SWAP = Order("swap", ("17.31",), "`swap <unit> <unit>` (Cirion's Tactics)",
-             parse="_parse_swap", check="_check_swap", apply="_apply_swap", dice=False)
-DRESS = Order("dress", ("17.41",), "`dress <unit> <hex>` (a Shield Wall formed under Form up! moves one hex)",
-              parse="_parse_dress", check="_check_dress", apply="_apply_dress", dice=False)
-
-
 class Abilities:
     # ------------------------------------------------------------- effects
     def _effects(self, state: State, kind: str) -> list[dict]:
@@ -75,7 +67,7 @@ class Abilities:
             raise IllegalOrder(f"{b} must be next to {a}", "8.4")
 
     # --- special abilities (17.x)
-    def _parse_ability(self, state: State, seat: str, words: list[str]) -> Action:
+    def _parse_ability(self, state: State, seat: str, words: list[str]) -> tuple[str, ...]:
         if len(words) < 2 or len(words) > 4:
             raise InvalidOrder("usage: `ability <leader> <name> [<unit>...]`, e.g. `ability OC1 whip`, "
                                "`ability EORL death-and-glory ER1 ER2`")
@@ -84,9 +76,9 @@ class Abilities:
         if name not in ABILITIES:
             raise InvalidOrder(f"unknown ability `{name[:20]}` (abilities: {', '.join(ABILITIES)})")
         units = tuple(self.resolve_unit(w) for w in words[2:])
-        return Action("ability", (leader, name, *units))
+        return (leader, name, *units)
 
-    def _check_ability(self, state: State, seat: str, *args: str) -> None:
+    def _check_ability(self, state: State, seat: str, args: tuple[str, ...]) -> None:
         self.seat_check(state, seat)
         leader, name, *units = args
         title, sec, step = ABILITIES[name]
@@ -141,7 +133,7 @@ class Abilities:
         if self.raw(state)["tec"].get(self.terrain(here), {}).get("cost", 1) != 1:
             raise IllegalOrder(f"{here} is {self.terrain(here)}: formations form only in clear hexes (8.41)", "8.4")
 
-    def _apply_ability(self, state: State, seat: str, *args: str) -> list[Event]:
+    def _apply_ability(self, state: State, seat: str, args: tuple[str, ...], dice: Dice | None) -> list[Event]:
         leader, name, *units = args
         title, sec, step = ABILITIES[name]
         state["cel"]["abilities"][leader] = state["turn"]
@@ -204,13 +196,14 @@ class Abilities:
             if self.on_map(state, e["leader"]) and any(f.get("glory") for f in state["formations"].values()):
                 state["effects"].append(e)
 
-    def _apply_advance(self, state: State, seat: str, dice: Dice, uid: str, hx: str) -> list[Event]:
+    def _apply_advance(self, state: State, seat: str, args: tuple[str, ...], dice: Dice | None) -> list[Event]:
         """17.11: Eorl's Wedge gains a second round of combat after it advances."""
+        uid, hx = args
         f = self.formation_of(state, uid)
         glory = bool(f and state["formations"][f].get("glory") and self.on_map(state, state["formations"][f]["leader"]))
         eorl = state["formations"][f]["leader"] if glory else None
         with_eorl = glory and state["units"][eorl]["hex"] == state["units"][uid]["hex"]
-        events = super()._apply_advance(state, seat, dice, uid, hx)
+        events = super()._apply_advance(state, seat, (uid, hx), dice)
         if glory:
             if with_eorl:
                 state["units"][eorl]["hex"] = hx
@@ -224,16 +217,16 @@ class Abilities:
         return events
 
     # --- Tactics (17.31)
-    def _parse_swap(self, state: State, seat: str, words: list[str]) -> Action:
+    def _parse_swap(self, state: State, seat: str, words: list[str]) -> tuple[str, ...]:
         if len(words) != 2:
             raise InvalidOrder("usage: `swap <unit> <unit>` (Cirion's Tactics)")
-        return Action("swap", (self.resolve_unit(words[0]), self.resolve_unit(words[1])))
+        return (self.resolve_unit(words[0]), self.resolve_unit(words[1]))
 
     def _tired(self, state: State, uid: str) -> bool:
         r = state["units"][uid]
         return bool(r.get("disrupted") or r.get("reduced") or self.is_disordered(state, uid))
 
-    def _check_swap(self, state: State, seat: str, *args: str) -> None:
+    def _check_swap(self, state: State, seat: str, args: tuple[str, ...]) -> None:
         self.seat_check(state, seat)
         a, b = args
         eff = [e for e in self._effects(state, "tactics") if e["turn"] == state["turn"]]
@@ -264,7 +257,7 @@ class Abilities:
             if self.units[x].is_cavalry and Hex.parse(state["units"][other]["hex"]) in self._cavalry_closed(state):
                 raise IllegalOrder(f"{x} is cavalry and may not enter the landing", "16.21")
 
-    def _apply_swap(self, state: State, seat: str, *args: str) -> list[Event]:
+    def _apply_swap(self, state: State, seat: str, args: tuple[str, ...], dice: Dice | None) -> list[Event]:
         a, b = args
         ra, rb = state["units"][a], state["units"][b]
         ra["hex"], rb["hex"] = rb["hex"], ra["hex"]
@@ -274,12 +267,12 @@ class Abilities:
                              f"{rb['hex']}) (17.31).", section="17.31")]
 
     # --- Form up! dressing (17.41)
-    def _parse_dress(self, state: State, seat: str, words: list[str]) -> Action:
+    def _parse_dress(self, state: State, seat: str, words: list[str]) -> tuple[str, ...]:
         if len(words) != 2:
             raise InvalidOrder("usage: `dress <unit> <hex>` (a Shield Wall formed under Form up! moves one hex)")
-        return Action("dress", (self.resolve_unit(words[0]), self._hex_token(words[1])))
+        return (self.resolve_unit(words[0]), self._hex_token(words[1]))
 
-    def _check_dress(self, state: State, seat: str, *args: str) -> None:
+    def _check_dress(self, state: State, seat: str, args: tuple[str, ...]) -> None:
         self.seat_check(state, seat)
         uid, hx = args
         self._own_on_map(state, seat, uid)
@@ -298,7 +291,7 @@ class Abilities:
             raise IllegalOrder(f"the Shield Wall cannot step into {hx}", "17.41")
         self._check_stacking(state, seat, list(members), hx, occ)
 
-    def _apply_dress(self, state: State, seat: str, *args: str) -> list[Event]:
+    def _apply_dress(self, state: State, seat: str, args: tuple[str, ...], dice: Dice | None) -> list[Event]:
         uid, hx = args
         f = self.formation_of(state, uid)
         members = state["formations"][f]["units"]
@@ -358,3 +351,27 @@ class Abilities:
                     act = Action("swap", (a, b))
                     if self._ok(state, seat, act):
                         yield act
+
+
+# the orders of this file (engine/orders.py), each naming its functions above
+ABILITY = Order("ability", "`ability <leader> <name> [<unit>...]`, e.g. `ability OC1 whip`",
+              parse=Abilities._parse_ability,
+              check=Abilities._check_ability,
+              apply=Abilities._apply_ability,
+              unlisted=("listed by Field of Celebrant's ``legal_extra`` in each ability's phase (17.0)"),
+              cases=("17.0",),
+              dice=False)
+SWAP = Order("swap", "`swap <unit> <unit>` (Cirion's Tactics)",
+              parse=Abilities._parse_swap,
+              check=Abilities._check_swap,
+              apply=Abilities._apply_swap,
+              unlisted=("listed by Field of Celebrant's ``legal_extra`` under Cirion's Tactics (17.31)"),
+              cases=("17.31",),
+              dice=False)
+DRESS = Order("dress", "`dress <unit> <hex>` (a Shield Wall formed under Form up! moves one hex)",
+              parse=Abilities._parse_dress,
+              check=Abilities._check_dress,
+              apply=Abilities._apply_dress,
+              unlisted=("listed by Field of Celebrant's ``legal_extra`` under Form up! (17.41)"),
+              cases=("17.41",),
+              dice=False)

@@ -13,6 +13,7 @@ Order notation (CONVENTIONS.md), besides the Standard Rules orders:
 from __future__ import annotations
 
 import tomllib
+from dataclasses import replace
 from functools import cached_property
 
 from engine.spi import chartguard
@@ -21,7 +22,10 @@ from engine.dice import Dice
 from engine.hexgrid import Hex, distance
 from engine.spi.charts import ChartError
 from engine.spi.c13_setup import DEPLOY
-from engine.spi.entry import EntryAttacks
+from engine.spi.c07_1_fire import FIRE
+from engine.spi.c07_5_retreat import ADVANCE
+from engine.spi.c08_4_formations import FORM
+from engine.spi.entry import ENTRY_MELEE, EntryAttacks
 from engine.spi.standard import StandardRules, _phrase
 
 from .c13_setup import GondorSetUp
@@ -66,7 +70,14 @@ class Gondor(GondorSetUp, City, Reinforcements,  # Gondor's own (13.0, 15.0, 14.
     ``super()`` in the order of these bases (Gondor's own, then the siege, then the rest), ending in
     ``EntryAttacks`` (engine/spi/entry.py) and ``StandardRules``."""
     deploy_example = "OA1 2325"
-    ORDERS = (*StandardRules.ORDERS, *SIEGE_ORDERS, DEPLOY)
+    ORDERS = (*StandardRules.ORDERS, *SIEGE_ORDERS, DEPLOY,
+              # Gondor's rules for standard orders (a record with a standard verb replaces it in its place):
+              # the advance over walls and by ladder (16.51), formations entering the map (14.2), catapult
+              # fire (16.12), melee from the entry hexes (14.2)
+              replace(ADVANCE, check=TowersLadders._check_advance, apply=TowersLadders._apply_advance),
+              replace(FORM, check=EntryFormations._check_form, apply=EntryFormations._apply_form),
+              replace(FIRE, check=Catapults._check_fire, apply=Catapults._apply_fire),
+              ENTRY_MELEE)
     name = "gondor"
     data_dir = DATA
     title = "Gondor: The Siege of Minas Tirith"

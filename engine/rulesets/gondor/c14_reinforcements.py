@@ -69,9 +69,10 @@ class EntryFormations:
     entry_attack_seats = ("westernesse",)  # 14.2: Westernesse reinforcements only
 
     # ------------------------------------------------------------------ 14.2
-    def _check_form(self, state: State, seat: str, kind: str, a: str, b: str, leader: str) -> None:
+    def _check_form(self, state: State, seat: str, args: tuple[str, ...]) -> None:
+        kind, a, b, leader = args
         if not any(self._offmap(state, x) for x in (a, b, leader)):
-            super()._check_form(state, seat, kind, a, b, leader)
+            super()._check_form(state, seat, (kind, a, b, leader))
             if Hex.parse(state["units"][a]["hex"]) in self.extra_blocked(state, seat, [b]):
                 raise IllegalOrder(f"{b} may not step into {state['units'][a]['hex']}: cavalry never moves next to "
                                    "a Mumak, nor a Mumak next to cavalry", "14.31")
@@ -110,9 +111,10 @@ class EntryFormations:
         if any(e.get("frozen") and leader in e["frozen"] for e in state["effects"]):
             raise IllegalOrder(f"{leader} is frozen by a spell", "17.12")
 
-    def _apply_form(self, state: State, seat: str, dice: Dice, kind: str, a: str, b: str, leader: str) -> list[Event]:
+    def _apply_form(self, state: State, seat: str, args: tuple[str, ...], dice: Dice | None) -> list[Event]:
+        kind, a, b, leader = args
         if not self._offmap(state, a):
-            return super()._apply_form(state, seat, dice, kind, a, b, leader)
+            return super()._apply_form(state, seat, (kind, a, b, leader), dice)
         n = 1
         while f"F{n}" in state["formations"]:
             n += 1

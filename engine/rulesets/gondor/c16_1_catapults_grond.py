@@ -31,17 +31,17 @@ class Catapults:
             return self.siege_chart(state)["catapult_range"]
         return super().missile_range(state, uid)
 
-    def _check_fire(self, state: State, seat: str, *args: str) -> None:
-        super()._check_fire(state, seat, *args)
+    def _check_fire(self, state: State, seat: str, args: tuple[str, ...]) -> None:
+        super()._check_fire(state, seat, args)
         for uid in args[:-2]:
             if self.units[uid].type == "catapult" and self._fired_this_turn(state, uid):
                 raise IllegalOrder(f"{uid} has already fired this Game-Turn (one firing a turn, 16.12)", "16.12")
 
-    def _apply_fire(self, state: State, seat: str, dice: Dice, *args: str) -> list[Event]:
+    def _apply_fire(self, state: State, seat: str, args: tuple[str, ...], dice: Dice | None) -> list[Event]:
         for uid in args[:-2]:
             if self.units[uid].type == "catapult":
                 state["siege"]["fired"][uid] = state["turn"]
-        return super()._apply_fire(state, seat, dice, *args)
+        return super()._apply_fire(state, seat, args, dice)
 
     def _own_catapult(self, state: State, seat: str, uid: str, section: str) -> Hex:
         u = self._own_on_map(state, seat, uid)

@@ -12,19 +12,15 @@ from engine.spi.charts import parse_totals
 from .common import (INFANTRY_TYPES, _hexside)
 
 
-BREACH = Order("breach", ("16.2",), "`breach <catapult or GRD> <hexside>`, e.g. `breach SC1 1603/ne`",
-               parse="_parse_breach", check="_check_breach", apply="_apply_breach", dice=False)
-
-
 class Breach:
     # ------------------------------------------------------------- orders
-    def _parse_breach(self, state: State, seat: str, words: list[str]) -> Action:
+    def _parse_breach(self, state: State, seat: str, words: list[str]) -> tuple[str, ...]:
         if len(words) != 2:
             raise InvalidOrder("usage: `breach <catapult or GRD> <hexside>`, e.g. `breach SC1 1603/ne`")
-        return Action("breach", (self.resolve_unit(words[0]), _hexside(words[1])))
+        return (self.resolve_unit(words[0]), _hexside(words[1]))
 
     # --- breach (16.2)
-    def _check_breach(self, state: State, seat: str, *args: str) -> None:
+    def _check_breach(self, state: State, seat: str, args: tuple[str, ...]) -> None:
         uid, hs = args
         self._siege_step(state, seat, "breaching", "16.2")
         if seat != "sauron":
@@ -77,7 +73,7 @@ class Breach:
         row = self.charts_for(state)["breach"][weapon][kind]
         return parse_totals(row[min(rng, len(row)) - 1], 2, 12)
 
-    def _apply_breach(self, state: State, seat: str, *args: str) -> list[Event]:
+    def _apply_breach(self, state: State, seat: str, args: tuple[str, ...], dice: Dice | None) -> list[Event]:
         uid, hs = args
         weapon, kind, rng = self._breach_range(state, seat, uid, hs)
         state["siege"]["fired"][uid] = state["turn"]
@@ -114,3 +110,13 @@ class Breach:
                     events.append(Event(public=f"{' or '.join(ok)} may advance through the breach into {there} "
                                                f"(`advance <unit> {there}`, now or never, 16.5).", section="16.5"))
         return events
+
+
+# the orders of this file (engine/orders.py), each naming its functions above
+BREACH = Order("breach", "`breach <catapult or GRD> <hexside>`, e.g. `breach SC1 1603/ne`",
+              parse=Breach._parse_breach,
+              check=Breach._check_breach,
+              apply=Breach._apply_breach,
+              unlisted=("listed with the Siege and Movement Phases' actions by Gondor's ``legal_extra`` (c16_0_siege_phase.py)"),
+              cases=("16.2",),
+              dice=False)

@@ -15,10 +15,6 @@ from engine.orders import Order
 from .common import _hexside
 
 
-LADDER = Order("ladder", ("16.4",), "`ladder <unit> <hexside>`, e.g. `ladder OI1 1603/ne`",
-               parse="_parse_ladder", check="_check_ladder", apply="_apply_ladder", dice=False)
-
-
 class TowersLadders:
     def _ladders(self, state: State) -> list[dict]:
         return [m for m in state["markers"] if m.get("type") == "ladder"]
@@ -82,13 +78,13 @@ class TowersLadders:
             out.append(f"ladder{'s' if len(gone) > 1 else ''} at {hx} destroyed ({section})")
         return out
 
-    def _parse_ladder(self, state: State, seat: str, words: list[str]) -> Action:
+    def _parse_ladder(self, state: State, seat: str, words: list[str]) -> tuple[str, ...]:
         if len(words) != 2:
             raise InvalidOrder("usage: `ladder <unit> <hexside>`, e.g. `ladder OI1 1603/ne`")
-        return Action("ladder", (self.resolve_unit(words[0]), _hexside(words[1])))
+        return (self.resolve_unit(words[0]), _hexside(words[1]))
 
     # --- ladders (16.43)
-    def _check_ladder(self, state: State, seat: str, *args: str) -> None:
+    def _check_ladder(self, state: State, seat: str, args: tuple[str, ...]) -> None:
         uid, hs = args
         self.seat_check(state, seat)
         if self.kind(state) != "move" or self.phasing(state) != seat:
@@ -112,7 +108,7 @@ class TowersLadders:
         if state["siege"]["ladders_left"] <= 0:
             raise IllegalOrder("no Ladder counters are left (counter-mix limit, 16.47)", "16.47")
 
-    def _apply_ladder(self, state: State, seat: str, *args: str) -> list[Event]:
+    def _apply_ladder(self, state: State, seat: str, args: tuple[str, ...], dice: Dice | None) -> list[Event]:
         uid, hs = args
         hx = state["units"][uid]["hex"]
         state["siege"]["ladders_left"] -= 1
@@ -132,16 +128,18 @@ class TowersLadders:
                 if self._ok(state, seat, a):
                     yield a
 
-    def _check_advance(self, state: State, seat: str, uid: str, hx: str) -> None:
-        super()._check_advance(state, seat, uid, hx)
+    def _check_advance(self, state: State, seat: str, args: tuple[str, ...]) -> None:
+        uid, hx = args
+        super()._check_advance(state, seat, (uid, hx))
         adv = state["ph"]["advance"]
         if adv.get("siege"):
             if Hex.parse(hx) in self.zoc_map(state, seat):
                 raise IllegalOrder(f"an advance during siege may not enter an enemy zone of control ({hx})", "16.51")
 
-    def _apply_advance(self, state: State, seat: str, dice: Dice, uid: str, hx: str) -> list[Event]:
+    def _apply_advance(self, state: State, seat: str, args: tuple[str, ...], dice: Dice | None) -> list[Event]:
+        uid, hx = args
         here = state["units"][uid]["hex"]
-        events = super()._apply_advance(state, seat, dice, uid, hx)
+        events = super()._apply_advance(state, seat, (uid, hx), dice)
         if here:
             events += [Event(public=t, section="15.15") for t in self.mark_gates(state, seat, [here, hx])]
         events.extend(self._take_cauldrons(state, seat, hx))
@@ -154,3 +152,13 @@ class TowersLadders:
         lines += self.mark_gates(state, seat, [here, hx]) if distance(here, hx) == 1 else []
         lines += [e.public for e in self._take_cauldrons(state, seat, hx)]
         return lines
+
+
+# the orders of this file (engine/orders.py), each naming its functions above
+LADDER = Order("ladder", "`ladder <unit> <hexside>`, e.g. `ladder OI1 1603/ne`",
+              parse=TowersLadders._parse_ladder,
+              check=TowersLadders._check_ladder,
+              apply=TowersLadders._apply_ladder,
+              unlisted=("listed with the Siege and Movement Phases' actions by Gondor's ``legal_extra`` (c16_0_siege_phase.py)"),
+              cases=("16.4",),
+              dice=False)

@@ -10,30 +10,24 @@ from engine.hexgrid import Hex, distance
 from engine.orders import Order
 
 
-FIREBALL = Order("fireball", ("16.6",), "`fireball <catapult> at <hex>`, e.g. `fireball SC1 at 1806`",
-                 parse="_parse_fireball", check="_check_fireball", apply="_apply_fireball", dice=False)
-HEAD = Order("head", ("16.8",), "`head <catapult> at <hex>`, e.g. `head SC1 at 1806`",
-             parse="_parse_head", check="_check_head", apply="_apply_head", dice=False)
-
-
 class FireballsHeads:
-    def _parse_missile(self, verb: str, words: list[str]) -> Action:
+    def _parse_missile(self, verb: str, words: list[str]) -> tuple[str, ...]:
         if len(words) != 3 or words[1].lower() != "at":
             raise InvalidOrder(f"usage: `{verb} <catapult> at <hex>`, e.g. `{verb} SC1 at 1806`")
-        return Action(verb, (self.resolve_unit(words[0]), "at", self._hex_token(words[2])))
+        return (self.resolve_unit(words[0]), "at", self._hex_token(words[2]))
 
-    def _parse_fireball(self, state: State, seat: str, words: list[str]) -> Action:
+    def _parse_fireball(self, state: State, seat: str, words: list[str]) -> tuple[str, ...]:
         return self._parse_missile("fireball", words)
 
-    def _parse_head(self, state: State, seat: str, words: list[str]) -> Action:
+    def _parse_head(self, state: State, seat: str, words: list[str]) -> tuple[str, ...]:
         return self._parse_missile("head", words)
 
     # --- fireballs and heads (16.6, 16.8)
-    def _check_fireball(self, state: State, seat: str, *args: str) -> None:
+    def _check_fireball(self, state: State, seat: str, args: tuple[str, ...]) -> None:
         self._siege_step(state, seat, "fireballs", "16.6")
         self._missile_range(state, seat, args[0], args[2], "16.61")
 
-    def _check_head(self, state: State, seat: str, *args: str) -> None:
+    def _check_head(self, state: State, seat: str, args: tuple[str, ...]) -> None:
         self._siege_step(state, seat, "severed heads", "16.8")
         if seat != "sauron":
             raise IllegalOrder("only Sauron hurls severed heads", "16.8")
@@ -73,7 +67,7 @@ class FireballsHeads:
         return (land if land in self.hexmap else None), (
             f"range {d}, die {roll}: it scatters; Scatter Diagram die {sroll} ({dirs[sroll - 1]}): {where}")
 
-    def _apply_fireball(self, state: State, seat: str, *args: str) -> list[Event]:
+    def _apply_fireball(self, state: State, seat: str, args: tuple[str, ...], dice: Dice | None) -> list[Event]:
         uid, _, hx = args
         state["siege"]["fired"][uid] = state["turn"]
         dice = Dice(state["dice"])
@@ -117,7 +111,7 @@ class FireballsHeads:
             lines.insert(0, "no casualties (16.65)")
         return lines
 
-    def _apply_head(self, state: State, seat: str, *args: str) -> list[Event]:
+    def _apply_head(self, state: State, seat: str, args: tuple[str, ...], dice: Dice | None) -> list[Event]:
         uid, _, hx = args
         state["siege"]["fired"][uid] = state["turn"]
         state["siege"]["heads_left"] -= 1
@@ -142,3 +136,20 @@ class FireballsHeads:
                    "defend one Morale grade worse (16.84)")
         return [Event(public=text + end + f". {left} head{'s' if left != 1 else ''} left (16.81).", section=sec,
                       rolls=dice.rolls)]
+
+
+# the orders of this file (engine/orders.py), each naming its functions above
+FIREBALL = Order("fireball", "`fireball <catapult> at <hex>`, e.g. `fireball SC1 at 1806`",
+              parse=FireballsHeads._parse_fireball,
+              check=FireballsHeads._check_fireball,
+              apply=FireballsHeads._apply_fireball,
+              unlisted=("listed with the Siege and Movement Phases' actions by Gondor's ``legal_extra`` (c16_0_siege_phase.py)"),
+              cases=("16.6",),
+              dice=False)
+HEAD = Order("head", "`head <catapult> at <hex>`, e.g. `head SC1 at 1806`",
+              parse=FireballsHeads._parse_head,
+              check=FireballsHeads._check_head,
+              apply=FireballsHeads._apply_head,
+              unlisted=("listed with the Siege and Movement Phases' actions by Gondor's ``legal_extra`` (c16_0_siege_phase.py)"),
+              cases=("16.8",),
+              dice=False)

@@ -20,15 +20,9 @@ from functools import cached_property
 
 from engine.core import Action, Event, IllegalOrder, InvalidOrder, State
 from engine.hexgrid import Hex
-from engine.orders import Order
+from engine.orders import Order, secret
 
 from .common import POUR_MODES
-
-
-PICKUP = Order("pickup", ("16.7",), "`pickup <unit> <cauldron>`, e.g. `pickup GS1 K2`",
-               parse="_parse_pickup", check="_check_pickup", apply="_apply_pickup", dice=False)
-POUR = Order("pour", ("16.74",), "`pour <unit> any|towers|hold`", parse="_parse_pour", check="_check_pour",
-             apply="_apply_pour", dice=False, redact="pour (a secret standing order, 16.74)")
 
 
 class BoilingOil:
@@ -136,18 +130,18 @@ class BoilingOil:
                 events.extend(self.pour_oil(state, only=trail[-1]))
         return events
 
-    def _parse_pickup(self, state: State, seat: str, words: list[str]) -> Action:
+    def _parse_pickup(self, state: State, seat: str, words: list[str]) -> tuple[str, ...]:
         if len(words) != 2:
             raise InvalidOrder("usage: `pickup <unit> <cauldron>`, e.g. `pickup GS1 K2`")
-        return Action("pickup", (self.resolve_unit(words[0]), self.resolve_unit(words[1])))
+        return (self.resolve_unit(words[0]), self.resolve_unit(words[1]))
 
-    def _parse_pour(self, state: State, seat: str, words: list[str]) -> Action:
+    def _parse_pour(self, state: State, seat: str, words: list[str]) -> tuple[str, ...]:
         if len(words) != 2 or words[1].lower() not in POUR_MODES:
             raise InvalidOrder("usage: `pour <unit> any|towers|hold` (the carrier's standing order, 16.74)")
-        return Action("pour", (self.resolve_unit(words[0]), words[1].lower()))
+        return (self.resolve_unit(words[0]), words[1].lower())
 
     # --- oil (16.72-16.75)
-    def _check_pickup(self, state: State, seat: str, *args: str) -> None:
+    def _check_pickup(self, state: State, seat: str, args: tuple[str, ...]) -> None:
         uid, k = args
         self.seat_check(state, seat)
         if seat != "westernesse":
@@ -167,7 +161,7 @@ class BoilingOil:
         if state["units"][uid].get("oil_from"):
             raise IllegalOrder(f"{uid} already carries an oil counter (one each, 16.75)", "16.75")
 
-    def _apply_pickup(self, state: State, seat: str, *args: str) -> list[Event]:
+    def _apply_pickup(self, state: State, seat: str, args: tuple[str, ...], dice: Dice | None) -> list[Event]:
         uid, k = args
         state["units"][k]["oil"] -= 1
         state["units"][uid]["oil_from"] = k
@@ -182,7 +176,7 @@ class BoilingOil:
                              "there); it moves and defends one point worse while it carries it (16.72, 16.75).",
                       section="16.72")]
 
-    def _check_pour(self, state: State, seat: str, *args: str) -> None:
+    def _check_pour(self, state: State, seat: str, args: tuple[str, ...]) -> None:
         uid, mode = args
         self.seat_check(state, seat)
         if seat != "westernesse":
@@ -193,7 +187,7 @@ class BoilingOil:
         if state["siege"]["pour"].get(uid, "hold") == mode:
             raise IllegalOrder(f"{uid}'s standing order is already `{mode}`", "16.74")
 
-    def _apply_pour(self, state: State, seat: str, *args: str) -> list[Event]:
+    def _apply_pour(self, state: State, seat: str, args: tuple[str, ...], dice: Dice | None) -> list[Event]:
         uid, mode = args
         state["siege"]["pour"][uid] = mode
         what = {"any": "on any enemy unit or siege tower below it", "towers": "only on a hex holding a siege tower",
@@ -204,3 +198,21 @@ class BoilingOil:
                       private={"westernesse": f"{uid} will pour its oil {what}, during Sauron's Movement Phase "
                                               "(16.74)."},
                       section="16.74")]
+
+
+# the orders of this file (engine/orders.py), each naming its functions above
+PICKUP = Order("pickup", "`pickup <unit> <cauldron>`, e.g. `pickup GS1 K2`",
+              parse=BoilingOil._parse_pickup,
+              check=BoilingOil._check_pickup,
+              apply=BoilingOil._apply_pickup,
+              unlisted=("listed with the Siege and Movement Phases' actions by Gondor's ``legal_extra`` (c16_0_siege_phase.py)"),
+              cases=("16.7",),
+              dice=False)
+POUR = Order("pour", "`pour <unit> any|towers|hold`",
+              parse=BoilingOil._parse_pour,
+              check=BoilingOil._check_pour,
+              apply=BoilingOil._apply_pour,
+              unlisted=("listed with the Siege and Movement Phases' actions by Gondor's ``legal_extra`` (c16_0_siege_phase.py)"),
+              cases=("16.74",),
+              dice=False,
+              redact=secret("pour (a secret standing order, 16.74)"))

@@ -35,7 +35,7 @@ from typing import Iterator
 
 from engine.core import Action, Event, IllegalOrder, InvalidOrder, RulesetBase, State
 from engine.dice import Dice
-from engine.orders import Order, order_table
+from engine.orders import Order, apply_order, check_order, order_table, parse_order
 from engine.rulesets.risk_minas_tirith.board import Board
 from engine.rulesets.risk_minas_tirith.common import (
     DATA, SEATS, TITLES, COLORS, OTHER, STATE_VERSION, TYPES, CODES, FROM_CODE, ALIASES, FOOT, MOUNTED, ARCHERY,
@@ -57,33 +57,56 @@ __all__ = ["RISK", "RiskMinasTirith", "Board", "DATA", "SEATS", "TITLES", "COLOR
            "S_TURN", "S_DIE", "S_DRAW", "S_EXCH", "S_SPECIAL", "S_REINF", "S_ACT", "S_MOVE", "S_WALLS", "S_RANGED",
            "S_GROUND", "S_RETREAT", "S_BATTLE", "S_LEADERS", "S_WIN", "S_POINTS", "S_MT"]
 
-def _order(verb: str, section: str, usage: str) -> Order:
-    """A Risk order's record: its parse, check and apply are ``_parse_<verb>``, ``_check_<verb>`` and
-    ``_do_<verb>`` in the file of its heading; its legal actions come from ``_candidates`` (they
-    depend on the phase, the hand and the board together)."""
-    return Order(verb, (section,), usage, parse=f"_parse_{verb}", check=f"_check_{verb}", apply=f"_do_{verb}")
+def offered(verb: str):
+    """A Risk order's legal actions: those of the turn's list with its verb. Risk lists its orders'
+    actions together (``RiskMinasTirith._candidates``: they depend on the phase, the hand and the board
+    at once, and are offered in that order), so an order's own list is the turn's, kept to its verb."""
+    def legal(rs, state: State, seat: str) -> Iterator[Action]:
+        return (a for a in rs.legal_actions(state, seat) if a.verb == verb)
+    legal.__qualname__ = legal.__name__ = f"legal_{verb}"
+    return legal
 
 
-# in the order the verbs are listed in an unknown-order refusal
+T, C, R, M, A = TurnMixin, CardsMixin, ReinforceMixin, MovementMixin, AttackMixin
+# in the order the verbs are listed in an unknown-order refusal; each order's parse, check and apply are
+# in the file of its heading (engine/orders.py)
 ORDERS = (
-    _order("take", S_DIE, "take <die>"),
-    _order("keep", S_SPECIAL, "keep <card>"),
-    _order("reinforce", S_REINF, "reinforce <card> on <Minas Tirith card>"),
-    _order("play", S_MT, "play <card> [at <area>]"),
-    _order("fire", S_RANGED, "fire <n> from <area> at <area>"),
-    _order("attack", S_GROUND, "attack <n> from <area> at <area>"),
-    _order("enter", S_MT, "enter <card> at <area>"),
-    _order("trade", S_MT, "trade mumak at <area>"),
-    _order("ram", S_MT, "ram <card>"),
-    _order("strike", S_MT, "strike <card> at <area>"),
-    _order("move", S_MOVE, "move <units> from <area> [via <area> ...] to <area>"),
-    _order("advance", S_GROUND, "advance <units> from <area> to <area>"),
-    _order("done", S_ACT, "done"),
-    _order("exchange", S_EXCH,
-           "exchange <card> <card> <card> [special draw|special take <card>|special place <type> at <area>]"),
-    _order("retreat", S_RETREAT, "retreat <area> [<area> ...] (one area per 6; the path your force takes)"),
-    _order("losses", S_BATTLE,
-           "losses <type> [<type> ...] (first lost first, e.g. `losses inf arc cav`), or `losses default`"),
+    Order("take", "take <die>", parse=T._parse_take, check=T._check_take, apply=T._do_take,
+          legal=offered("take"), cases=(S_DIE,)),
+    Order("keep", "keep <card>", parse=C._parse_keep, check=C._check_keep, apply=C._do_keep,
+          legal=offered("keep"), cases=(S_SPECIAL,)),
+    Order("reinforce", "reinforce <card> on <Minas Tirith card>", parse=R._parse_reinforce,
+          check=R._check_reinforce, apply=R._do_reinforce, legal=offered("reinforce"), cases=(S_REINF,)),
+    Order("play", "play <card> [at <area>]", parse=C._parse_play, check=C._check_play, apply=C._do_play,
+          legal=offered("play"), cases=(S_MT,)),
+    Order("fire", "fire <n> from <area> at <area>", parse=A._parse_fire, check=A._check_fire, apply=A._do_fire,
+          legal=offered("fire"), cases=(S_RANGED,)),
+    Order("attack", "attack <n> from <area> at <area>", parse=A._parse_attack, check=A._check_attack,
+          apply=A._do_attack, legal=offered("attack"), cases=(S_GROUND,)),
+    Order("enter", "enter <card> at <area>", parse=R._parse_enter, check=R._check_enter, apply=R._do_enter,
+          legal=offered("enter"), cases=(S_MT,)),
+    Order("trade", "trade mumak at <area>", parse=M._parse_trade, check=M._check_trade, apply=M._do_trade,
+          legal=offered("trade"), cases=(S_MT,)),
+    Order("ram", "ram <card>", parse=C._parse_ram, check=C._check_ram, apply=C._do_ram,
+          legal=offered("ram"), cases=(S_MT,)),
+    Order("strike", "strike <card> at <area>", parse=C._parse_strike, check=C._check_strike, apply=C._do_strike,
+          legal=offered("strike"), cases=(S_MT,)),
+    Order("move", "move <units> from <area> [via <area> ...] to <area>", parse=M._parse_move,
+          check=M._check_move, apply=M._do_move, legal=offered("move"), cases=(S_MOVE,)),
+    Order("advance", "advance <units> from <area> to <area>", parse=A._parse_advance, check=A._check_advance,
+          apply=A._do_advance, legal=offered("advance"), cases=(S_GROUND,)),
+    Order("done", "done", parse=T._parse_done, check=T._check_done, apply=T._do_done,
+          legal=offered("done"), cases=(S_ACT,)),
+    Order("exchange",
+          "exchange <card> <card> <card> [special draw|special take <card>|special place <type> at <area>]",
+          parse=C._parse_exchange, check=C._check_exchange, apply=C._do_exchange, legal=offered("exchange"),
+          cases=(S_EXCH,)),
+    Order("retreat", "retreat <area> [<area> ...] (one area per 6; the path your force takes)",
+          parse=RetreatMixin._parse_retreat, check=RetreatMixin._check_retreat_order, apply=RetreatMixin._do_retreat,
+          legal=offered("retreat"), cases=(S_RETREAT,)),
+    Order("losses", "losses <type> [<type> ...] (first lost first, e.g. `losses inf arc cav`), or `losses default`",
+          parse=A._parse_losses, check=A._check_losses, apply=A._do_losses, legal=offered("losses"),
+          cases=(S_BATTLE,)),
 )
 USAGE = {o.verb: o.usage for o in ORDERS}
 
@@ -113,9 +136,10 @@ class RiskMinasTirith(SetupMixin, ForcesMixin, TurnMixin, CardsMixin, ReinforceM
         if order is None:
             raise InvalidOrder(f"unknown order `{verb[:20]}`; orders: {', '.join(self.orders)}")
 
-        def bad():
-            return InvalidOrder(f"usage: `{order.usage}`")
-        return getattr(self, order.parse)(state, seat, rest, bad)
+        return parse_order(order, self, state, seat, rest)
+
+    def _usage(self, verb: str) -> InvalidOrder:
+        return InvalidOrder(f"usage: `{self.orders[verb].usage}`")
 
     def check(self, state: State, seat: str, action: Action) -> None:
         if seat not in SEATS:
@@ -137,7 +161,7 @@ class RiskMinasTirith(SetupMixin, ForcesMixin, TurnMixin, CardsMixin, ReinforceM
         if "keep" in pend and v != "keep":
             raise IllegalOrder("first choose which of the two drawn cards to keep: `keep <card>`", S_SPECIAL)
         if v in ("keep", "take"):
-            getattr(self, self.orders[v].check)(state, seat, a)
+            check_order(self.orders[v], self, state, seat, action)
             return
         if ph == "die":
             raise IllegalOrder(f"first choose an Action die: `take <n>` ({', '.join(map(str, state['action_dice']))})",
@@ -148,7 +172,7 @@ class RiskMinasTirith(SetupMixin, ForcesMixin, TurnMixin, CardsMixin, ReinforceM
         if v in ("exchange", "reinforce", "play"):
             if ph != "cards":
                 raise IllegalOrder("card plays are complete before the Actions begin", S_EXCH)
-            getattr(self, self.orders[v].check)(state, seat, a)
+            check_order(self.orders[v], self, state, seat, action)
             return
         if ph != "actions":
             raise IllegalOrder("actions come after the card phase: `done` to start them", S_ACT)
@@ -157,7 +181,7 @@ class RiskMinasTirith(SetupMixin, ForcesMixin, TurnMixin, CardsMixin, ReinforceM
             return
         if state["actions"] < 1:
             raise IllegalOrder("no Action points left", S_ACT)
-        getattr(self, self.orders[v].check)(state, seat, a)
+        check_order(self.orders[v], self, state, seat, action)
 
     def apply(self, state: State, seat: str, action: Action) -> list[Event]:
         dice = Dice(state["dice"])
@@ -166,7 +190,7 @@ class RiskMinasTirith(SetupMixin, ForcesMixin, TurnMixin, CardsMixin, ReinforceM
             return self._do_losses(state, seat, action.args, dice)
         if state["pending"] and "advance" in state["pending"] and v != "advance":
             state["pending"] = None
-        events = getattr(self, self.orders[v].apply)(state, seat, action.args, dice)
+        events = apply_order(self.orders[v], self, state, seat, action, dice)
         if dice.rolls:
             events[0].rolls = list(dice.rolls) + events[0].rolls
         if not state["over"]:

@@ -20,15 +20,15 @@ from engine.rulesets.risk_minas_tirith.common import (
 class AttackMixin:
     """`fire`, `attack`, `advance`, `losses`: each order's parse, check, legal actions and apply."""
 
-    def _parse_shot(self, verb: str, rest: list[str], bad) -> Action:
+    def _parse_shot(self, verb: str, rest: list[str]) -> tuple[str, ...]:
         """``fire|attack <n> from <a> at <b>`` (``fire catapult ...`` too)."""
         if len(rest) != 5 or rest[1] != "from" or rest[3] != "at":
-            raise bad()
+            raise self._usage(verb)
         n = rest[0]
         if not (n.isdigit() and 1 <= int(n) <= 6) and not (verb == "fire" and n == "catapult"):
-            raise bad()
+            raise self._usage(verb)
         n = n if n == "catapult" else str(int(n))
-        return Action(verb, (n, "from", self._area(rest[2]), "at", self._area(rest[4])))
+        return (n, "from", self._area(rest[2]), "at", self._area(rest[4]))
 
     def _archery(self, state: State, aid: str) -> int:
         return sum(state["areas"][aid]["u"].get(t, 0) for t in ARCHERY)
@@ -39,8 +39,8 @@ class AttackMixin:
         banner = (seat == "evil" and self.board.areas[dst].banner and state["areas"][dst]["side"] == "good")
         return (n // 2 if banner else n), banner
 
-    def _parse_fire(self, state: State, seat: str, rest: list[str], bad) -> Action:
-        return self._parse_shot("fire", rest, bad)
+    def _parse_fire(self, state: State, seat: str, rest: list[str]) -> tuple[str, ...]:
+        return self._parse_shot("fire", rest)
 
     def _check_fire(self, state: State, seat: str, a: tuple[str, ...], ignore_turn: bool = False) -> None:
         n, src, dst = a[0], a[2], a[4]
@@ -102,8 +102,8 @@ class AttackMixin:
                              f"{rolls}; {_plural(hits, 'hit')}; {TITLES[OTHER[seat]]} loses {self._loss_text(lost)}.",
                       section=S_RANGED)]
 
-    def _parse_attack(self, state: State, seat: str, rest: list[str], bad) -> Action:
-        return self._parse_shot("attack", rest, bad)
+    def _parse_attack(self, state: State, seat: str, rest: list[str]) -> tuple[str, ...]:
+        return self._parse_shot("attack", rest)
 
     def _check_attack(self, state: State, seat: str, a: tuple[str, ...], ignore_turn: bool = False) -> None:
         n, src, dst = int(a[0]), a[2], a[4]
@@ -246,8 +246,8 @@ class AttackMixin:
         self._after_battle(state, battle, dice, events)
         return events
 
-    def _parse_advance(self, state: State, seat: str, rest: list[str], bad) -> Action:
-        return self._parse_route(state, seat, "advance", rest, bad)
+    def _parse_advance(self, state: State, seat: str, rest: list[str]) -> tuple[str, ...]:
+        return self._parse_route(state, seat, "advance", rest)
 
     def _check_advance(self, state: State, seat: str, a: tuple[str, ...]) -> None:
         pend = state["pending"] or {}
@@ -335,16 +335,16 @@ class AttackMixin:
                  for t, n in lost.items() if n]
         return ", ".join(parts) if parts else "nothing"
 
-    def _parse_losses(self, state: State, seat: str, rest: list[str], bad) -> Action:
+    def _parse_losses(self, state: State, seat: str, rest: list[str]) -> tuple[str, ...]:
         """``losses cav inf`` -> the full priority: the types named first, in that order,
         then the seat's other types in their current order (canonical: every type)."""
         if not rest:
-            raise bad()
+            raise self._usage("losses")
         if seat not in SEATS:
             raise IllegalOrder(f"`{seat}` is not a seat in this game (good, evil)")
         mine = self.default_priority(seat)
         if rest == ["default"]:
-            return Action("losses", tuple(CODES[t] for t in mine))
+            return tuple(CODES[t] for t in mine)
         named: list[str] = []
         for word in rest:
             code = ALIASES.get(word)
@@ -359,7 +359,7 @@ class AttackMixin:
                 raise InvalidOrder(f"`{code}` is named twice; give each type once, first lost first")
             named.append(t)
         cur = [t for t in self.loss_priority(state, seat) if t in mine]
-        return Action("losses", tuple(CODES[t] for t in named + [t for t in cur if t not in named]))
+        return tuple(CODES[t] for t in named + [t for t in cur if t not in named])
 
     def _check_losses(self, state: State, seat: str, a: tuple[str, ...]) -> None:
         mine = [CODES[t] for t in self.default_priority(seat)]

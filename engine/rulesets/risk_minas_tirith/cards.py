@@ -39,9 +39,9 @@ class CardsMixin:
         d = self.reinforcement_cards[c]
         return f"{c} {d['type']}" + (f", {d['shield']} shield" if d["shield"] else "")
 
-    def _parse_exchange(self, state: State, seat: str, rest: list[str], bad) -> Action:
+    def _parse_exchange(self, state: State, seat: str, rest: list[str]) -> tuple[str, ...]:
         if len(rest) < 3:
-            raise bad()
+            raise self._usage("exchange")
         cards = rest[:3]
         for c in cards:
             if c not in self.reinforcement_cards:
@@ -52,11 +52,11 @@ class CardsMixin:
         cards = sorted(cards, key=self._card_key)
         tail = rest[3:]
         if not tail:
-            return Action("exchange", tuple(cards))
+            return tuple(cards)
         if tail[0] != "special" or len(tail) < 2:
-            raise bad()
+            raise self._usage("exchange")
         if tail[1:] == ["draw"]:
-            return Action("exchange", (*cards, "special", "draw"))
+            return (*cards, "special", "draw")
         if tail[1] == "take" and len(tail) == 3:
             t = tail[2]
             if t not in state["mt_defs"]:
@@ -64,13 +64,13 @@ class CardsMixin:
                 if not m:
                     raise IllegalOrder(f"no Minas Tirith card `{t[:20]}` in the discard pile", S_SPECIAL)
                 t = m[0]
-            return Action("exchange", (*cards, "special", "take", t))
+            return (*cards, "special", "take", t)
         if tail[1] == "place" and len(tail) == 5 and tail[3] == "at":
             code = ALIASES.get(tail[2])
             if code is None:
                 raise InvalidOrder(f"`{tail[2][:12]}` is not a battalion type (inf, arc, cav, hor, tro, mum)")
-            return Action("exchange", (*cards, "special", "place", code, "at", self._area(tail[4])))
-        raise bad()
+            return (*cards, "special", "place", code, "at", self._area(tail[4]))
+        raise self._usage("exchange")
 
     def _check_exchange(self, state: State, seat: str, a: tuple[str, ...]) -> None:
         cards = list(a[:3])
@@ -183,10 +183,10 @@ class CardsMixin:
         self._add(state, aid, seat, {t: 1}, [])
         return [Event(public=f"{head}, a Special Exchange: places 1 {t} in {self._name(aid)}.", section=S_SPECIAL)]
 
-    def _parse_keep(self, state: State, seat: str, rest: list[str], bad) -> Action:
+    def _parse_keep(self, state: State, seat: str, rest: list[str]) -> tuple[str, ...]:
         if len(rest) != 1:
-            raise bad()
-        return Action("keep", (rest[0],))
+            raise self._usage("keep")
+        return (rest[0],)
 
     def _check_keep(self, state: State, seat: str, a: tuple[str, ...]) -> None:
         pend = state["pending"] or {}
@@ -207,12 +207,12 @@ class CardsMixin:
         other = [c for c in two if c != a[0]]
         return [Event(public=f"{TITLES[seat]} keeps {a[0]} and discards {', '.join(other)}.", section=S_SPECIAL)]
 
-    def _parse_play(self, state: State, seat: str, rest: list[str], bad) -> Action:
+    def _parse_play(self, state: State, seat: str, rest: list[str]) -> tuple[str, ...]:
         if len(rest) == 1:
-            return Action("play", (self._mt_card(state, seat, rest[0]),))
+            return (self._mt_card(state, seat, rest[0]),)
         if len(rest) == 3 and rest[1] == "at":
-            return Action("play", (self._mt_card(state, seat, rest[0]), "at", self._area(rest[2])))
-        raise bad()
+            return (self._mt_card(state, seat, rest[0]), "at", self._area(rest[2]))
+        raise self._usage("play")
 
     def _check_play(self, state: State, seat: str, a: tuple[str, ...]) -> None:
         cid = a[0]
@@ -305,16 +305,16 @@ class CardsMixin:
             text += f": {_plural(n, 'lost infantry battalion')} return to the City."
         return [Event(public=text, section=S_MT)]
 
-    def _parse_card_at(self, state: State, seat: str, verb: str, rest: list[str], bad) -> Action:
+    def _parse_card_at(self, state: State, seat: str, verb: str, rest: list[str]) -> tuple[str, ...]:
         """``<verb> <mt> at <area>`` (enter, strike)."""
         if len(rest) != 3 or rest[1] != "at":
-            raise bad()
-        return Action(verb, (self._mt_card(state, seat, rest[0]), "at", self._area(rest[2])))
+            raise self._usage(verb)
+        return (self._mt_card(state, seat, rest[0]), "at", self._area(rest[2]))
 
-    def _parse_ram(self, state: State, seat: str, rest: list[str], bad) -> Action:
+    def _parse_ram(self, state: State, seat: str, rest: list[str]) -> tuple[str, ...]:
         if len(rest) != 1:
-            raise bad()
-        return Action("ram", (self._mt_card(state, seat, rest[0]),))
+            raise self._usage("ram")
+        return (self._mt_card(state, seat, rest[0]),)
 
     def _check_ram(self, state: State, seat: str, a: tuple[str, ...]) -> None:
         mt = self._mt(state, a[0])
@@ -343,8 +343,8 @@ class CardsMixin:
             text = f"Grond strikes the Gate: {roll} (needs {need}+). The Gate holds."
         return [Event(public=text, section=S_MT)]
 
-    def _parse_strike(self, state: State, seat: str, rest: list[str], bad) -> Action:
-        return self._parse_card_at(state, seat, "strike", rest, bad)
+    def _parse_strike(self, state: State, seat: str, rest: list[str]) -> tuple[str, ...]:
+        return self._parse_card_at(state, seat, "strike", rest)
 
     def _check_strike(self, state: State, seat: str, a: tuple[str, ...]) -> None:
         mt = self._mt(state, a[0])

@@ -54,30 +54,30 @@ class MovementMixin:
             raise InvalidOrder("name the battalions, e.g. `2inf 1cav`, and any leaders")
         return {t: g[t] for t in TYPES if t in g}, sorted(leaders)
 
-    def _parse_route(self, state: State, seat: str, verb: str, rest: list[str], bad) -> Action:
+    def _parse_route(self, state: State, seat: str, verb: str, rest: list[str]) -> tuple[str, ...]:
         """``<units> from <a> [via <b> [<c>]] to <d>`` (move; advance without via)."""
         if "from" not in rest or "to" not in rest:
-            raise bad()
+            raise self._usage(verb)
         i, j = rest.index("from"), rest.index("to")
         if j != len(rest) - 2 or i < 1 or j < i + 2:
-            raise bad()
+            raise self._usage(verb)
         g, leaders = self._group(rest[:i])
         mid = rest[i + 1:j]
         src = self._area(mid[0])
         via: list[str] = []
         if len(mid) > 1:
             if mid[1] != "via" or len(mid) < 3 or len(mid) > 4 or verb == "advance":
-                raise bad()
+                raise self._usage(verb)
             via = [self._area(x) for x in mid[2:]]
         dst = self._area(rest[j + 1])
         args = [*(_group_text(g, leaders).split()), "from", src]
         if via:
             args += ["via", *via]
         args += ["to", dst]
-        return Action(verb, tuple(args))
+        return tuple(args)
 
-    def _parse_move(self, state: State, seat: str, rest: list[str], bad) -> Action:
-        return self._parse_route(state, seat, "move", rest, bad)
+    def _parse_move(self, state: State, seat: str, rest: list[str]) -> tuple[str, ...]:
+        return self._parse_route(state, seat, "move", rest)
 
     @staticmethod
     def _split_move(args: tuple[str, ...]):
@@ -266,10 +266,10 @@ class MovementMixin:
         return [Event(public=f"{TITLES[seat]} moves {_group_text(g, leaders)} from {self._name(src)}{route} to "
                              f"{self._name(dst)}.", section=S_MOVE)]
 
-    def _parse_trade(self, state: State, seat: str, rest: list[str], bad) -> Action:
+    def _parse_trade(self, state: State, seat: str, rest: list[str]) -> tuple[str, ...]:
         if len(rest) != 3 or ALIASES.get(rest[0]) != "mum" or rest[1] != "at":
-            raise bad()
-        return Action("trade", ("mumak", "at", self._area(rest[2])))
+            raise self._usage("trade")
+        return ("mumak", "at", self._area(rest[2]))
 
     def _check_trade(self, state: State, seat: str, a: tuple[str, ...]) -> None:
         aid = a[2]

@@ -15,12 +15,12 @@ from engine.rulesets.risk_minas_tirith.common import (
 class ReinforceMixin:
     """`reinforce` and `enter`: each order's parse, check, legal actions and apply."""
 
-    def _parse_reinforce(self, state: State, seat: str, rest: list[str], bad) -> Action:
+    def _parse_reinforce(self, state: State, seat: str, rest: list[str]) -> tuple[str, ...]:
         if len(rest) != 3 or rest[1] != "on":
-            raise bad()
+            raise self._usage("reinforce")
         if rest[0] not in self.reinforcement_cards:
             raise IllegalOrder(f"`{rest[0][:12]}` is not a Reinforcement card", S_REINF)
-        return Action("reinforce", (rest[0], "on", self._mt_card(state, seat, rest[2])))
+        return (rest[0], "on", self._mt_card(state, seat, rest[2]))
 
     def _check_reinforce(self, state: State, seat: str, a: tuple[str, ...]) -> None:
         card, cid = a[0], a[2]
@@ -59,8 +59,8 @@ class ReinforceMixin:
         return [Event(public=f"{TITLES[seat]} places 1 {t} on {self._mt(state, cid)['name']} ({card}).",
                       section=S_REINF)]
 
-    def _parse_enter(self, state: State, seat: str, rest: list[str], bad) -> Action:
-        return self._parse_card_at(state, seat, "enter", rest, bad)
+    def _parse_enter(self, state: State, seat: str, rest: list[str]) -> tuple[str, ...]:
+        return self._parse_card_at(state, seat, "enter", rest)
 
     def _check_enter(self, state: State, seat: str, a: tuple[str, ...]) -> None:
         cid, aid = a[0], a[2]

@@ -26,9 +26,9 @@ class RetreatMixin:
             return next((a for a in self.legal_actions(state, seat) if a.verb == "retreat"), None)
         return None
 
-    def _parse_retreat(self, state: State, seat: str, rest: list[str], bad) -> Action:
+    def _parse_retreat(self, state: State, seat: str, rest: list[str]) -> tuple[str, ...]:
         if not 1 <= len(rest) <= 6:
-            raise bad()
+            raise self._usage("retreat")
         path = [self._area(x) for x in rest]
         rt = self._pending_retreat(state)
         if rt and rt["queue"][0]["side"] == seat:
@@ -41,7 +41,11 @@ class RetreatMixin:
                 raise AmbiguousOrder(f"`retreat {' '.join(path)}` goes on in more than one way: "
                                      f"{', '.join(f'`{c}`' for c in cands[:6])}", candidates=cands,
                                      section=S_RETREAT)
-        return Action("retreat", tuple(path))
+        return tuple(path)
+
+    def _check_retreat_order(self, state: State, seat: str, args: tuple[str, ...]) -> None:
+        """The record's check: the retreat path against the retreat pending now."""
+        self._check_retreat(state, seat, Action("retreat", args), self._pending_retreat(state))
 
     def _check_retreat(self, state: State, seat: str, action: Action, rt: dict | None) -> None:
         """While a retreat waits for its owner nothing else is played (but `losses`);

@@ -129,10 +129,10 @@ class TurnMixin:
         state["over"] = {"winner": w, "summary": text, "section": S_POINTS, "how": "points", "points": p}
         events.append(Event(public=text, section=S_POINTS, new_phase=True))
 
-    def _parse_take(self, state: State, seat: str, rest: list[str], bad) -> Action:
+    def _parse_take(self, state: State, seat: str, rest: list[str]) -> tuple[str, ...]:
         if len(rest) != 1 or not rest[0].isdigit() or not 1 <= int(rest[0]) <= 6:
-            raise bad()
-        return Action("take", (str(int(rest[0])),))
+            raise self._usage("take")
+        return (str(int(rest[0])),)
 
     def _check_take(self, state: State, seat: str, a: tuple[str, ...]) -> None:
         if state["phase"] != "die":
@@ -165,10 +165,10 @@ class TurnMixin:
             self._end_on_points(state, events)
         return events
 
-    def _parse_done(self, state: State, seat: str, rest: list[str], bad) -> Action:
+    def _parse_done(self, state: State, seat: str, rest: list[str]) -> tuple[str, ...]:
         if rest:
-            raise bad()
-        return Action("done")
+            raise self._usage("done")
+        return ()
 
     def _check_done(self, state: State, seat: str, a: tuple[str, ...]) -> None:
         if state["phase"] == "cards" and len(state["hands"][seat]["reinf"]) > self.cards["limits"]["hand"]:

@@ -25,13 +25,16 @@ Order notation (CONVENTIONS.md), besides the Standard Rules orders:
 from __future__ import annotations
 
 import tomllib
+from dataclasses import replace
 from functools import cached_property
 
 from engine.core import Action, IllegalOrder, InvalidOrder, State
 from engine.spi.c13_setup import DEPLOY
 from engine.spi.charts import ChartError
-from engine.spi.entry import EntryAttacks
-from engine.spi.standard import StandardRules
+from engine.spi.c07_1_fire import FIRE
+from engine.spi.c08_4_formations import FORM
+from engine.spi.entry import ENTRY_ADVANCE, ENTRY_MELEE, EntryAttacks
+from engine.spi.standard import DONE, StandardRules
 
 from .c07_175_missiles import MissileObligation
 from .c07_22_leader_combat import SDUEL, LeaderCombatVariant, cell_wounds
@@ -56,8 +59,6 @@ class Sauron(SauronSetUp, Reinforcements, Gates, OneRing, Narsil, MortalCombat, 
              LeaderStacking, RallyVariant, MissileObligation, Demoralization, Victory, EntryAttacks, StandardRules):
     """Each case file's class gives its rules; where two give the same hook they chain through
     ``super()`` in the order of these bases, ending in ``EntryAttacks`` and ``StandardRules``."""
-    ORDERS = (*(SDUEL if o.verb == "duel" else o for o in StandardRules.ORDERS),
-              DEPLOY, GATES, CHALLENGE, ACCEPT, DECLINE, RING_ORDER, BREATHE)
     deploy_example = "GA1 1213"
     name = "sauron"
     data_dir = DATA
@@ -172,8 +173,8 @@ class Sauron(SauronSetUp, Reinforcements, Gates, OneRing, Narsil, MortalCombat, 
                 raise ChartError("[leaders] endurance must be 1 or more")
 
     # ------------------------------------------------------- hooks chained here
-    def _check_done(self, state: State, seat: str) -> None:
-        super()._check_done(state, seat)
+    def _check_done(self, state: State, seat: str, args: tuple[str, ...]) -> None:
+        super()._check_done(state, seat, args)
         left = self._unanswered(state, seat) if state["turn"] else []
         if left:
             raise IllegalOrder(f"answer the challenge to {', '.join(left)} first: `accept {left[0]}` or "
@@ -333,5 +334,15 @@ class Sauron(SauronSetUp, Reinforcements, Gates, OneRing, Narsil, MortalCombat, 
             "leader rules."
         )
 
+
+# Sauron's orders, in the order their legal actions are offered (after the class: the check of `done`
+# is Sauron's own, 22.3); a record with a standard verb replaces it in its place: the leader combat
+# variant (7.22), the attacks onto the map (14.2), the leaders' stacking in formations (8.1), no fire
+# through closed gates (18.1), every missile unit fires before `done` (7.175), challenges answered (22.3)
+Sauron.ORDERS = (*StandardRules.ORDERS, DEPLOY, GATES, CHALLENGE, ACCEPT, DECLINE, RING_ORDER, BREATHE,
+                 SDUEL, ENTRY_ADVANCE, ENTRY_MELEE,
+                 replace(FORM, check=LeaderStacking._check_form),
+                 replace(FIRE, check=Gates._check_fire),
+                 replace(DONE, check=Sauron._check_done))
 
 SAURON = Sauron()

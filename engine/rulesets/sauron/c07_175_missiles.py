@@ -30,8 +30,8 @@ class MissileObligation:
                 out.append((uid, left))
         return out
 
-    def _check_done(self, state: State, seat: str) -> None:
-        super()._check_done(state, seat)
+    def _check_done(self, state: State, seat: str, args: tuple[str, ...]) -> None:
+        super()._check_done(state, seat, args)
         if not self.variant(state) or self.kind(state) != "combat" or self.phasing(state) != seat:
             return
         for uid, left in self.missile_obliged(state, seat):

@@ -23,13 +23,11 @@ from engine.core import Action, Event, IllegalOrder, State
 from engine.dice import Dice
 from engine.hexgrid import distance
 from engine.orders import Order
+from engine.spi.c07_2_leaders import LeaderCombat
 from engine.spi.common import pct
 
 from .common import NUMENOREANS
 
-SDUEL = Order("duel", ("7.2", "7.221", "7.222", "7.25", "7.251"),
-              "`duel <leader> <enemy leader>`, e.g. `duel ISI GOR`",
-              parse="_parse_duel", check="_check_sduel", apply="_apply_sduel", legal="_legal_sduels")
 
 _CELL = re.compile(r"^(k|-|[1-9]w)$")
 
@@ -143,12 +141,13 @@ class LeaderCombatVariant:
         return "\n".join(rows)
 
     # ---------------------------------------------------------------- orders
-    def _check_sduel(self, state: State, seat: str, a: str, b: str) -> None:
+    def _check_sduel(self, state: State, seat: str, args: tuple[str, ...]) -> None:
+        a, b = args
         mc = self.mortal_pair(state, a, b)
         if "BEA" in (a, b):
             self._check_beast_duel(state, seat, a, b)
         elif mc is None:
-            self._check_duel(state, seat, a, b)
+            self._check_duel(state, seat, (a, b))
         else:  # 7.241: in Mortal Combat, any number of attacks
             self._combat_phase_check(state, seat, "duel", "7.2")
             self._own_on_map(state, seat, a)
@@ -181,9 +180,10 @@ class LeaderCombatVariant:
             raise IllegalOrder("the Beast has Magic Armor: only a leader bearing a magic weapon (Narsil, Aiglos) "
                                "may fight it", "17.1")
 
-    def _apply_sduel(self, state: State, seat: str, dice: Dice, a: str, b: str) -> list[Event]:
+    def _apply_sduel(self, state: State, seat: str, args: tuple[str, ...], dice: Dice | None) -> list[Event]:
+        a, b = args
         if not self.variant(state):
-            return self._apply_duel(state, seat, dice, a, b)
+            return self._apply_duel(state, seat, (a, b), dice)
         m = self.mortal_pair(state, a, b)
         if m is not None:  # 22.2, 7.241: in the same hex, fought to the end now
             state["sau"]["mortal"].remove(m)
@@ -285,3 +285,12 @@ class LeaderCombatVariant:
                     act = Action("duel", ("BEA", x) if seat == "sauron" else (x, "BEA"))
                     if self.side_of(state, act.args[0]) == seat and self._ok(state, seat, act):
                         yield act
+
+
+# the orders of this file (engine/orders.py), each naming its functions above
+SDUEL = Order("duel", "`duel <leader> <enemy leader>`, e.g. `duel ISI GOR`",
+              parse=LeaderCombat._parse_duel,
+              check=LeaderCombatVariant._check_sduel,
+              apply=LeaderCombatVariant._apply_sduel,
+              legal=LeaderCombatVariant._legal_sduels,
+              cases=("7.2", "7.221", "7.222", "7.25", "7.251"))

@@ -58,8 +58,9 @@ class LeaderStacking:
                 if why:
                     raise IllegalOrder(why, "8.25" if "8.25" in why else "8.11")
 
-    def _check_form(self, state: State, seat: str, kind: str, a: str, b: str, leader: str) -> None:
-        super()._check_form(state, seat, kind, a, b, leader)
+    def _check_form(self, state: State, seat: str, args: tuple[str, ...]) -> None:
+        kind, a, b, leader = args
+        super()._check_form(state, seat, (kind, a, b, leader))
         if self.variant(state) and self.units.get(leader) and self.orphaned(state, leader):
             raise IllegalOrder(f"{leader} has lost every unit of his nationality: he may not form special "
                                "formations", "8.25")

@@ -28,9 +28,6 @@ from engine.spi.common import _phrase
 
 from .common import ITEM_TITLES
 
-RING_ORDER = Order("ring", ("16.642", "16.643", "16.69"), "`ring <leader> off`, e.g. `ring ISI off`",
-                   parse="_parse_ring", check="_check_ring", apply="_apply_ring", legal="_legal_ring")
-
 
 class OneRing:
     def ring_holder(self, state: State) -> str | None:
@@ -145,12 +142,13 @@ class OneRing:
         return events
 
     # ------------------------------------------------------------ 16.642
-    def _parse_ring(self, state: State, seat: str, words: list[str]) -> Action:
+    def _parse_ring(self, state: State, seat: str, words: list[str]) -> tuple[str, ...]:
         if len(words) != 2 or words[1].lower() != "off":
             raise InvalidOrder(f"usage: {RING_ORDER.usage}")
-        return Action("ring", (self.resolve_unit(words[0]), "off"))
+        return (self.resolve_unit(words[0]), "off")
 
-    def _check_ring(self, state: State, seat: str, leader: str, off: str) -> None:
+    def _check_ring(self, state: State, seat: str, args: tuple[str, ...]) -> None:
+        leader, off = args
         self._need_kind(state, ("rally",), "taking off the Ring", "16.642")
         u = self._own_on_map(state, seat, leader)
         if seat != "westernesse" or not u.is_leader:
@@ -163,7 +161,8 @@ class OneRing:
         if leader in state["ph"].get("ring_tried", []):
             raise IllegalOrder(f"{leader} has already tried this Joint Rally Phase", "16.642")
 
-    def _apply_ring(self, state: State, seat: str, dice: Dice, leader: str, off: str) -> list[Event]:
+    def _apply_ring(self, state: State, seat: str, args: tuple[str, ...], dice: Dice | None) -> list[Event]:
+        leader, off = args
         state["ph"].setdefault("ring_tried", []).append(leader)
         rating = self.ring_rating(state, leader)
         roll = dice.d6("take off the Ring")
@@ -203,3 +202,12 @@ class OneRing:
             a = Action("ring", (h, "off"))
             if self._ok(state, seat, a):
                 yield a
+
+
+# the orders of this file (engine/orders.py), each naming its functions above
+RING_ORDER = Order("ring", "`ring <leader> off`, e.g. `ring ISI off`",
+              parse=OneRing._parse_ring,
+              check=OneRing._check_ring,
+              apply=OneRing._apply_ring,
+              legal=OneRing._legal_ring,
+              cases=("16.642", "16.643", "16.69"))

@@ -26,8 +26,6 @@ from engine.orders import Order
 from engine.units import Ratings
 
 BEAST = "BEA"
-BREATHE = Order("breathe", ("17.1",), "`breathe BEA at <hex>` (Death Breath, once a Game-Turn)",
-                parse="_parse_breathe", check="_check_breathe", apply="_apply_breathe", legal="_legal_breathe")
 
 
 class BeastAndSpells:
@@ -135,12 +133,13 @@ class BeastAndSpells:
         return super().spell_effect(state, seat, leader, spell, target)
 
     # --- Death Breath
-    def _parse_breathe(self, state: State, seat: str, words: list[str]) -> Action:
+    def _parse_breathe(self, state: State, seat: str, words: list[str]) -> tuple[str, ...]:
         if len(words) != 3 or words[1].lower() != "at":
             raise InvalidOrder(f"usage: {BREATHE.usage}")
-        return Action("breathe", (self.resolve_unit(words[0]), "at", self._hex_token(words[2])))
+        return (self.resolve_unit(words[0]), "at", self._hex_token(words[2]))
 
-    def _check_breathe(self, state: State, seat: str, uid: str, at: str, hx: str) -> None:
+    def _check_breathe(self, state: State, seat: str, args: tuple[str, ...]) -> None:
+        uid, at, hx = args
         self._combat_phase_check(state, seat, "fire", "17.1")
         if uid != BEAST or seat != "sauron" or self.phasing(state) != seat or not self.on_map(state, BEAST):
             raise IllegalOrder("only the Beast breathes death, in Sauron's Combat Phase", "17.1")
@@ -153,7 +152,8 @@ class BeastAndSpells:
         if not any(self.side_of(state, x) != seat for x in self.occupancy(state).get(hx, ())):
             raise IllegalOrder(f"no enemy in {hx}", "17.1")
 
-    def _apply_breathe(self, state: State, seat: str, dice: Dice, uid: str, at: str, hx: str) -> list[Event]:
+    def _apply_breathe(self, state: State, seat: str, args: tuple[str, ...], dice: Dice | None) -> list[Event]:
+        uid, at, hx = args
         self.beast(state)["breathed"] = state["turn"]
         occ = self.occupancy(state)
         lines = []
@@ -180,3 +180,12 @@ class BeastAndSpells:
             a = Action("breathe", (BEAST, "at", str(n)))
             if self._ok(state, seat, a):
                 yield a
+
+
+# the orders of this file (engine/orders.py), each naming its functions above
+BREATHE = Order("breathe", "`breathe BEA at <hex>` (Death Breath, once a Game-Turn)",
+              parse=BeastAndSpells._parse_breathe,
+              check=BeastAndSpells._check_breathe,
+              apply=BeastAndSpells._apply_breathe,
+              legal=BeastAndSpells._legal_breathe,
+              cases=("17.1",))

@@ -13,9 +13,6 @@ from engine.core import Action, Event, IllegalOrder, InvalidOrder, State
 from engine.hexgrid import Hex
 from engine.orders import Order
 
-GATES = Order("gates", ("18.1",), "`gates close` or `gates open`",
-              parse="_parse_gates", check="_check_gates", apply="_apply_gates", legal="_legal_gates", dice=False)
-
 
 def _always(a: Hex, b: Hex) -> bool:
     return True
@@ -71,8 +68,8 @@ class Gates:
         sides = self.gate_sides
         return lambda a, b: frozenset((a, b)) not in sides
 
-    def _check_fire(self, state: State, seat: str, *args: str) -> None:
-        super()._check_fire(state, seat, *args)
+    def _check_fire(self, state: State, seat: str, args: tuple[str, ...]) -> None:
+        super()._check_fire(state, seat, args)
         if not self.gates_closed(state):
             return
         hx = args[-1]
@@ -83,12 +80,13 @@ class Gates:
                                    f"is outside and {hx} inside", "18.1")
 
     # --- the order
-    def _parse_gates(self, state: State, seat: str, words: list[str]) -> Action:
+    def _parse_gates(self, state: State, seat: str, words: list[str]) -> tuple[str, ...]:
         if len(words) != 1 or words[0].lower() not in ("close", "open"):
             raise InvalidOrder(f"usage: {GATES.usage}")
-        return Action("gates", (words[0].lower(),))
+        return (words[0].lower(),)
 
-    def _check_gates(self, state: State, seat: str, what: str) -> None:
+    def _check_gates(self, state: State, seat: str, args: tuple[str, ...]) -> None:
+        what, = args
         if seat != "sauron":
             raise IllegalOrder("only Sauron closes or opens the Gates of Morannon", "18.1")
         if not self.variant(state):
@@ -116,7 +114,8 @@ class Gates:
                         raise IllegalOrder(f"Westernesse units stand in the gateway ({w}): the Gates cannot close",
                                            "18.1")
 
-    def _apply_gates(self, state: State, seat: str, what: str) -> list[Event]:
+    def _apply_gates(self, state: State, seat: str, args: tuple[str, ...], dice: Dice | None) -> list[Event]:
+        what, = args
         state["sau"]["gates"] = "closed" if what == "close" else "open"
         state["sau"]["gates_turn"] = state["turn"]
         return [Event(public=f"Sauron {'closes' if what == 'close' else 'opens'} the Gates of Morannon; they stay "
@@ -127,3 +126,13 @@ class Gates:
             a = Action("gates", (what,))
             if self._ok(state, seat, a):
                 yield a
+
+
+# the orders of this file (engine/orders.py), each naming its functions above
+GATES = Order("gates", "`gates close` or `gates open`",
+              parse=Gates._parse_gates,
+              check=Gates._check_gates,
+              apply=Gates._apply_gates,
+              legal=Gates._legal_gates,
+              cases=("18.1",),
+              dice=False)

@@ -26,15 +26,6 @@ from engine.spi.common import pct
 
 from .c07_22_leader_combat import cell_wounds
 
-CHALLENGE = Order("challenge", ("22.0", "22.4"), "`challenge <leader> <enemy leader>`, e.g. `challenge ISI GOR`",
-                  parse="_parse_challenge", check="_check_challenge", apply="_apply_challenge",
-                  legal="_legal_challenges", dice=False)
-ACCEPT = Order("accept", ("22.1", "22.3"), "`accept <leader>` (a challenge to Mortal Combat)",
-               parse="_parse_accept", check="_check_answer", apply="_apply_accept", legal="_legal_answers",
-               dice=False)
-DECLINE = Order("decline", ("22.3",), "`decline <leader>` (a challenge to Mortal Combat)",
-                parse="_parse_decline", check="_check_answer", apply="_apply_decline", legal="_legal_declines",
-                dice=False)
 
 MAX_ROUNDS = 200
 
@@ -63,12 +54,13 @@ class MortalCombat:
         return any(uid in (m["challenger"], m["challenged"]) for m in state["sau"]["mortal"])
 
     # --- challenge
-    def _parse_challenge(self, state: State, seat: str, words: list[str]) -> Action:
+    def _parse_challenge(self, state: State, seat: str, words: list[str]) -> tuple[str, ...]:
         if len(words) != 2:
             raise InvalidOrder(f"usage: {CHALLENGE.usage}")
-        return Action("challenge", (self.resolve_unit(words[0]), self.resolve_unit(words[1])))
+        return (self.resolve_unit(words[0]), self.resolve_unit(words[1]))
 
-    def _check_challenge(self, state: State, seat: str, a: str, b: str) -> None:
+    def _check_challenge(self, state: State, seat: str, args: tuple[str, ...]) -> None:
+        a, b = args
         if not self.variant(state):
             raise IllegalOrder("Mortal Combat is a rule of the variant (options: variant=off leaves it out)", "22.0")
         if self.kind(state) != "combat" or self.phasing(state) != seat:
@@ -89,7 +81,8 @@ class MortalCombat:
         if a in state["sau"]["evil"] or b in state["sau"]["evil"]:
             raise IllegalOrder("a leader turned evil takes no part in challenges (16.69 ruling)", "16.69")
 
-    def _apply_challenge(self, state: State, seat: str, a: str, b: str) -> list[Event]:
+    def _apply_challenge(self, state: State, seat: str, args: tuple[str, ...], dice: Dice | None) -> list[Event]:
+        a, b = args
         state["sau"]["mortal"].append({"challenger": a, "challenged": b, "status": "asked", "turn": state["turn"]})
         other = self.enemy(seat)
         return [Event(public=f"{self.title_of(seat)}: {a} challenges {b} to Mortal Combat (22.0). "
@@ -126,17 +119,18 @@ class MortalCombat:
         return m["turn"] == state["turn"] and self.phasing(state) == self.side_of(state, m["challenger"]) \
             and self.kind(state) == "combat"
 
-    def _parse_accept(self, state: State, seat: str, words: list[str]) -> Action:
+    def _parse_accept(self, state: State, seat: str, words: list[str]) -> tuple[str, ...]:
         if len(words) != 1:
             raise InvalidOrder(f"usage: {ACCEPT.usage}")
-        return Action("accept", (self.resolve_unit(words[0]),))
+        return (self.resolve_unit(words[0]),)
 
-    def _parse_decline(self, state: State, seat: str, words: list[str]) -> Action:
+    def _parse_decline(self, state: State, seat: str, words: list[str]) -> tuple[str, ...]:
         if len(words) != 1:
             raise InvalidOrder(f"usage: {DECLINE.usage}")
-        return Action("decline", (self.resolve_unit(words[0]),))
+        return (self.resolve_unit(words[0]),)
 
-    def _check_answer(self, state: State, seat: str, leader: str) -> None:
+    def _check_answer(self, state: State, seat: str, args: tuple[str, ...]) -> None:
+        leader, = args
         if seat not in self.active_seats(state):
             raise IllegalOrder("you answer a challenge in your own phase", "22.3")
         for m in self._asked(state, seat):
@@ -147,14 +141,16 @@ class MortalCombat:
     def _answer(self, state: State, seat: str, leader: str) -> dict:
         return next(m for m in self._asked(state, seat) if m["challenged"] == leader)
 
-    def _apply_accept(self, state: State, seat: str, leader: str) -> list[Event]:
+    def _apply_accept(self, state: State, seat: str, args: tuple[str, ...], dice: Dice | None) -> list[Event]:
+        leader, = args
         m = self._answer(state, seat, leader)
         m["status"] = "accepted"
         return [Event(public=f"{self.title_of(seat)}: {leader} accepts {m['challenger']}'s challenge. Each may now "
                              "enter the other's hex; Mortal Combat follows in the next Combat Phase once they "
                              "share one (22.1).", section="22.1")]
 
-    def _apply_decline(self, state: State, seat: str, leader: str) -> list[Event]:
+    def _apply_decline(self, state: State, seat: str, args: tuple[str, ...], dice: Dice | None) -> list[Event]:
+        leader, = args
         m = self._answer(state, seat, leader)
         state["sau"]["mortal"].remove(m)
         pts = self.leader_rating(state, leader, for_rally=False)
@@ -313,3 +309,27 @@ class MortalCombat:
 
     def _would_die(self, state: State, uid: str, w) -> bool:
         return w == "k" or (bool(w) and self.wounds(state, uid) + int(w) >= self.endurance(state, uid))
+
+
+# the orders of this file (engine/orders.py), each naming its functions above
+CHALLENGE = Order("challenge", "`challenge <leader> <enemy leader>`, e.g. `challenge ISI GOR`",
+              parse=MortalCombat._parse_challenge,
+              check=MortalCombat._check_challenge,
+              apply=MortalCombat._apply_challenge,
+              legal=MortalCombat._legal_challenges,
+              cases=("22.0", "22.4"),
+              dice=False)
+ACCEPT = Order("accept", "`accept <leader>` (a challenge to Mortal Combat)",
+              parse=MortalCombat._parse_accept,
+              check=MortalCombat._check_answer,
+              apply=MortalCombat._apply_accept,
+              legal=MortalCombat._legal_answers,
+              cases=("22.1", "22.3"),
+              dice=False)
+DECLINE = Order("decline", "`decline <leader>` (a challenge to Mortal Combat)",
+              parse=MortalCombat._parse_decline,
+              check=MortalCombat._check_answer,
+              apply=MortalCombat._apply_decline,
+              legal=MortalCombat._legal_declines,
+              cases=("22.3",),
+              dice=False)
