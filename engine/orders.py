@@ -65,6 +65,16 @@ def secret(text: str) -> Callable[[tuple[str, ...]], str]:
     return lambda words: text
 
 
+def listed_by_turn(verb: str) -> Callable[..., Iterator[Action]]:
+    """An order's legal actions for a game that lists its orders' actions together, in one pass over
+    the phase, the hand and the board (Risk, War of the Ring: ``legal_actions``, whose order is the
+    one autocomplete and a random player see): that list, kept to the order's verb."""
+    def legal(rs, state: State, seat: str) -> Iterator[Action]:
+        return (a for a in rs.legal_actions(state, seat) if a.verb == verb)
+    legal.__qualname__ = legal.__name__ = f"legal_{verb.replace('-', '_')}"
+    return legal
+
+
 def order_table(orders: tuple[Order, ...]) -> dict[str, Order]:
     """Verb -> order, in the order given; a later record with the same verb replaces the earlier one
     in its place."""

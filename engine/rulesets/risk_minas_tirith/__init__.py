@@ -35,7 +35,7 @@ from typing import Iterator
 
 from engine.core import Action, Event, IllegalOrder, InvalidOrder, RulesetBase, State
 from engine.dice import Dice
-from engine.orders import Order, apply_order, check_order, order_table, parse_order
+from engine.orders import Order, apply_order, check_order, listed_by_turn, order_table, parse_order
 from engine.rulesets.risk_minas_tirith.board import Board
 from engine.rulesets.risk_minas_tirith.common import (
     DATA, SEATS, TITLES, COLORS, OTHER, STATE_VERSION, TYPES, CODES, FROM_CODE, ALIASES, FOOT, MOUNTED, ARCHERY,
@@ -57,55 +57,46 @@ __all__ = ["RISK", "RiskMinasTirith", "Board", "DATA", "SEATS", "TITLES", "COLOR
            "S_TURN", "S_DIE", "S_DRAW", "S_EXCH", "S_SPECIAL", "S_REINF", "S_ACT", "S_MOVE", "S_WALLS", "S_RANGED",
            "S_GROUND", "S_RETREAT", "S_BATTLE", "S_LEADERS", "S_WIN", "S_POINTS", "S_MT"]
 
-def offered(verb: str):
-    """A Risk order's legal actions: those of the turn's list with its verb. Risk lists its orders'
-    actions together (``RiskMinasTirith._candidates``: they depend on the phase, the hand and the board
-    at once, and are offered in that order), so an order's own list is the turn's, kept to its verb."""
-    def legal(rs, state: State, seat: str) -> Iterator[Action]:
-        return (a for a in rs.legal_actions(state, seat) if a.verb == verb)
-    legal.__qualname__ = legal.__name__ = f"legal_{verb}"
-    return legal
-
-
 T, C, R, M, A = TurnMixin, CardsMixin, ReinforceMixin, MovementMixin, AttackMixin
 # in the order the verbs are listed in an unknown-order refusal; each order's parse, check and apply are
-# in the file of its heading (engine/orders.py)
+# in the file of its heading (engine/orders.py); its legal actions are the turn's list kept to its verb
+# (``_candidates``: they depend on the phase, the hand and the board together)
 ORDERS = (
     Order("take", "take <die>", parse=T._parse_take, check=T._check_take, apply=T._do_take,
-          legal=offered("take"), cases=(S_DIE,)),
+          legal=listed_by_turn("take"), cases=(S_DIE,)),
     Order("keep", "keep <card>", parse=C._parse_keep, check=C._check_keep, apply=C._do_keep,
-          legal=offered("keep"), cases=(S_SPECIAL,)),
+          legal=listed_by_turn("keep"), cases=(S_SPECIAL,)),
     Order("reinforce", "reinforce <card> on <Minas Tirith card>", parse=R._parse_reinforce,
-          check=R._check_reinforce, apply=R._do_reinforce, legal=offered("reinforce"), cases=(S_REINF,)),
+          check=R._check_reinforce, apply=R._do_reinforce, legal=listed_by_turn("reinforce"), cases=(S_REINF,)),
     Order("play", "play <card> [at <area>]", parse=C._parse_play, check=C._check_play, apply=C._do_play,
-          legal=offered("play"), cases=(S_MT,)),
+          legal=listed_by_turn("play"), cases=(S_MT,)),
     Order("fire", "fire <n> from <area> at <area>", parse=A._parse_fire, check=A._check_fire, apply=A._do_fire,
-          legal=offered("fire"), cases=(S_RANGED,)),
+          legal=listed_by_turn("fire"), cases=(S_RANGED,)),
     Order("attack", "attack <n> from <area> at <area>", parse=A._parse_attack, check=A._check_attack,
-          apply=A._do_attack, legal=offered("attack"), cases=(S_GROUND,)),
+          apply=A._do_attack, legal=listed_by_turn("attack"), cases=(S_GROUND,)),
     Order("enter", "enter <card> at <area>", parse=R._parse_enter, check=R._check_enter, apply=R._do_enter,
-          legal=offered("enter"), cases=(S_MT,)),
+          legal=listed_by_turn("enter"), cases=(S_MT,)),
     Order("trade", "trade mumak at <area>", parse=M._parse_trade, check=M._check_trade, apply=M._do_trade,
-          legal=offered("trade"), cases=(S_MT,)),
+          legal=listed_by_turn("trade"), cases=(S_MT,)),
     Order("ram", "ram <card>", parse=C._parse_ram, check=C._check_ram, apply=C._do_ram,
-          legal=offered("ram"), cases=(S_MT,)),
+          legal=listed_by_turn("ram"), cases=(S_MT,)),
     Order("strike", "strike <card> at <area>", parse=C._parse_strike, check=C._check_strike, apply=C._do_strike,
-          legal=offered("strike"), cases=(S_MT,)),
+          legal=listed_by_turn("strike"), cases=(S_MT,)),
     Order("move", "move <units> from <area> [via <area> ...] to <area>", parse=M._parse_move,
-          check=M._check_move, apply=M._do_move, legal=offered("move"), cases=(S_MOVE,)),
+          check=M._check_move, apply=M._do_move, legal=listed_by_turn("move"), cases=(S_MOVE,)),
     Order("advance", "advance <units> from <area> to <area>", parse=A._parse_advance, check=A._check_advance,
-          apply=A._do_advance, legal=offered("advance"), cases=(S_GROUND,)),
+          apply=A._do_advance, legal=listed_by_turn("advance"), cases=(S_GROUND,)),
     Order("done", "done", parse=T._parse_done, check=T._check_done, apply=T._do_done,
-          legal=offered("done"), cases=(S_ACT,)),
+          legal=listed_by_turn("done"), cases=(S_ACT,)),
     Order("exchange",
           "exchange <card> <card> <card> [special draw|special take <card>|special place <type> at <area>]",
-          parse=C._parse_exchange, check=C._check_exchange, apply=C._do_exchange, legal=offered("exchange"),
+          parse=C._parse_exchange, check=C._check_exchange, apply=C._do_exchange, legal=listed_by_turn("exchange"),
           cases=(S_EXCH,)),
     Order("retreat", "retreat <area> [<area> ...] (one area per 6; the path your force takes)",
           parse=RetreatMixin._parse_retreat, check=RetreatMixin._check_retreat_order, apply=RetreatMixin._do_retreat,
-          legal=offered("retreat"), cases=(S_RETREAT,)),
+          legal=listed_by_turn("retreat"), cases=(S_RETREAT,)),
     Order("losses", "losses <type> [<type> ...] (first lost first, e.g. `losses inf arc cav`), or `losses default`",
-          parse=A._parse_losses, check=A._check_losses, apply=A._do_losses, legal=offered("losses"),
+          parse=A._parse_losses, check=A._check_losses, apply=A._do_losses, legal=listed_by_turn("losses"),
           cases=(S_BATTLE,)),
 )
 USAGE = {o.verb: o.usage for o in ORDERS}

@@ -61,7 +61,7 @@ class RingMixin:
             raise refuse(f"the Ring is already {'on' if w[0] == 'on' else 'off'}")
         return (w[0],)
 
-    def _a_ring(self, st, seat, args):
+    def _a_ring(self, st, seat, args, dice):
         r = st["ring"]
         b = r["bearer"]
         if args[0] == "to":
@@ -109,7 +109,7 @@ class RingMixin:
                          "start of the Ring Phase", S_AA1)
         return ("control", nid)
 
-    def _a_nazgul(self, st, seat, args):
+    def _a_nazgul(self, st, seat, args, dice):
         nid = args[1] if len(args) > 1 else self._nazgul_of(st, "dark-power")[0]
         name, hx = st["nazgul"][nid]["name"], st["nazgul"][nid]["hex"]
         if args[0] == "gain":
@@ -153,7 +153,7 @@ class RingMixin:
         self._turn_of(st, seat, "seizing the Ring")
         return (cid,)
 
-    def _a_seize(self, st, seat, args):
+    def _a_seize(self, st, seat, args, dice):
         st["ring"]["seizure"] = {"from": st["ring"]["bearer"], "by": args[0]}
         return [Event(public=f"{st['chars'][args[0]]['name']} attempts to seize the Ring (M.3 at the table): "
                              f"{title(self._ring_seat(st))} answers `seizure held` or `seizure lost`.", section=S_AA1)]
@@ -167,7 +167,7 @@ class RingMixin:
             raise refuse("the Ringbearer's seat answers the attempt (by M.3 and E.5 at the table)", S_AA2)
         return (w[0],)
 
-    def _a_seizure(self, st, seat, args):
+    def _a_seizure(self, st, seat, args, dice):
         r = st["ring"]
         victim, by = r["seizure"]["from"], r["seizure"]["by"]
         r["seizure"] = None
@@ -197,7 +197,7 @@ class RingMixin:
             raise refuse("so recorded already")
         return (cid, w[1])
 
-    def _a_prisoner(self, st, seat, args):
+    def _a_prisoner(self, st, seat, args, dice):
         cid, on = args[0], args[1] == "on"
         if on:
             st["prisoners"].append(cid)
@@ -239,7 +239,7 @@ class RingMixin:
             raise refuse("already a Semi-Ringwraith")
         return (cid,)
 
-    def _a_wraith(self, st, seat, args):
+    def _a_wraith(self, st, seat, args, dice):
         cid = args[0]
         ruler = self._ruler(st)
         st["wraiths"].append(cid)
@@ -261,6 +261,6 @@ class RingMixin:
             raise refuse("the Palantir passes to another character in the same hex")
         return (cid,)
 
-    def _a_palantir(self, st, seat, args):
+    def _a_palantir(self, st, seat, args, dice):
         st["palantir"] = args[0]
         return [Event(public=f"The Palantir of Minas Tirith passes to {st['chars'][args[0]]['name']}.")]

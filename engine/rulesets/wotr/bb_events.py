@@ -34,14 +34,14 @@ class EventsMixin:
         """The card's text from the group's file (`[cards.events]`), or nothing (the base game's, at the table)."""
         return (st.get("event_texts") or {}).get(card, "")
 
-    def _a_draw(self, st, seat, args):
+    def _a_draw(self, st, seat, args, dice):
         card = args[0]
         if card != "none":
             st["hands"][seat].append(card)
         ev = [Event(public=f"{title(seat)} draws an Event Card.",
                     private={seat: (f"You hold Event Card {card}" + (f": {self._card_text(st, card)}" if
                                     self._card_text(st, card) else ".")) if card != "none" else "You drew nothing."})]
-        return ev + self._a_done(st, seat, ())
+        return ev + self._a_done(st, seat, (), None)
 
     def _p_event(self, st, seat, w):
         if not w or not CARD_RE.match(w[0]):
@@ -66,7 +66,7 @@ class EventsMixin:
             self._turn_of(st, seat, "playing an Event Card")
         return (card, *w[1:]) if note else (card,)
 
-    def _a_event(self, st, seat, args):
+    def _a_event(self, st, seat, args, dice):
         card = args[0]
         st["hands"][seat].remove(card)
         st["played"].append({"card": card, "seat": seat, "turn": st["turn"]})
@@ -94,7 +94,7 @@ class EventsMixin:
             raise refuse("only by having Denethor put on the Ring: he must bear it", S_BB4)
         return ("093",)
 
-    def _a_nullify(self, st, seat, args):
+    def _a_nullify(self, st, seat, args, dice):
         st["played"][-1]["nullified"] = True
         st["ring"]["wearing"] = True
         return [Event(public="Denethor II puts on the Ring: Event Card 093 is nullified.", section=S_BB4)]

@@ -41,7 +41,7 @@ class DiplomacyMixin:
             raise refuse("only while the ruler of Gondor wears the Ring", S_CC1)
         return (w[0],)
 
-    def _a_mind_battle(self, st, seat, args):
+    def _a_mind_battle(self, st, seat, args, dice):
         st["mind_battle"] = st["turn"]
         r = self._ruler(st)
         name = st["chars"][r]["name"]
@@ -83,7 +83,7 @@ class DiplomacyMixin:
             raise refuse("your offer stands; the other seat answers `ally " + seat + "`")
         return (other,)
 
-    def _a_ally(self, st, seat, args):
+    def _a_ally(self, st, seat, args, dice):
         other = args[0]
         if [other, seat] in st["offers"]:
             st["offers"].remove([other, seat])
@@ -103,7 +103,7 @@ class DiplomacyMixin:
             raise refuse("the alliance with the King of Gondor lasts the whole game", "DD.1")
         return (other,)
 
-    def _a_dissolve(self, st, seat, args):
+    def _a_dissolve(self, st, seat, args, dice):
         pair = sorted([seat, args[0]])
         st["alliances"] = [p for p in st["alliances"] if sorted(p) != pair]
         st["commands"] = {}
@@ -122,7 +122,7 @@ class DiplomacyMixin:
             raise refuse("the terms are too long (200 characters)")
         return (other, *w[1:])
 
-    def _a_barter(self, st, seat, args):
+    def _a_barter(self, st, seat, args, dice):
         other, terms = args[0], " ".join(args[1:])
         bid = f"b{len(st['barters']) + 1}"
         st["barters"].append({"id": bid, "from": seat, "to": other, "terms": terms, "state": "open"})
@@ -137,7 +137,7 @@ class DiplomacyMixin:
                 return (b["id"],)
         raise refuse("no open barter offered to you by that name")
 
-    def _a_agree(self, st, seat, args):
+    def _a_agree(self, st, seat, args, dice):
         b = next(x for x in st["barters"] if x["id"] == args[0])
         b["state"] = "agreed"
         text = f"Barter {b['id']} agreed: {b['terms']}"

@@ -112,7 +112,7 @@ class ChartsMixin:
                 args.append(f"{int(w[2]):+d}")
         return tuple(args)
 
-    def _a_resolve(self, st, seat, args):
+    def _a_resolve(self, st, seat, args, dice):
         cid, col = args[0], args[1]
         mod = int(args[2]) if len(args) > 2 else 0
         ch = self._charts(st)[cid]

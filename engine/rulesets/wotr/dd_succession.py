@@ -158,7 +158,7 @@ class SuccessionMixin:
             raise refuse(err)
         return (hx, cmd)
 
-    def _a_command(self, st, seat, args):
+    def _a_command(self, st, seat, args, dice):
         hx, cmd = args
         st["commands"][f"{seat}:{hx}"] = cmd
         who = "a Nazgul" if cmd == "nazgul" else st["chars"][cmd]["name"]
@@ -204,7 +204,7 @@ class SuccessionMixin:
                 raise refuse("before Gondor mobilizes, Faramir fights only in Ithilien", S_MOB)
         return (a, b)
 
-    def _a_challenge(self, st, seat, args):
+    def _a_challenge(self, st, seat, args, dice):
         a, b = args
         return [Event(public=f"{st['chars'][a]['name']} challenges {st['chars'][b]['name']} to individual combat "
                              f"(the base game's G rules: the table resolves it).")]
@@ -217,6 +217,6 @@ class SuccessionMixin:
         self._turn_of(st, seat, "the Paths of the Dead")
         return ()
 
-    def _a_paths(self, st, seat, args):
+    def _a_paths(self, st, seat, args, dice):
         st["paths"] = True
         return [Event(public="Aragorn takes the Paths of the Dead.")] + self._check_king(st)

@@ -83,7 +83,7 @@ class ForcesMixin:
             raise refuse(err)
         return (mid, *path)
 
-    def _a_move(self, st, seat, args):
+    def _a_move(self, st, seat, args, dice):
         mid, path = args[0], list(args[1:])
         if mid in st["nazgul"]:
             return self._a_move_nazgul(st, seat, mid, path)
@@ -123,7 +123,7 @@ class ForcesMixin:
                 raise refuse("before Gondor mobilizes its South Ithilien units attack only within Ithilien", S_MOB)
         return (hx,)
 
-    def _a_attack(self, st, seat, args):
+    def _a_attack(self, st, seat, args, dice):
         hx = args[0]
         foes = [u for u in units_in(st, hx) if not allied(st, seat, self._unit_seat(st, u))]
         ev = [Event(public=f"{title(seat)} attacks at {hx}: " + ", ".join(st["units"][u]["name"] for u in foes) +
@@ -148,7 +148,7 @@ class ForcesMixin:
             raise refuse(f"{st['units'][uid]['name']} has {st['units'][uid]['sp']} SP")
         return (uid, str(n))
 
-    def _a_lose(self, st, seat, args):
+    def _a_lose(self, st, seat, args, dice):
         u = st["units"][args[0]]
         u["sp"] -= int(args[1])
         return [Event(public=f"{u['name']} loses {args[1]} SP" + (" and is eliminated." if u["sp"] <= 0 else
@@ -165,7 +165,7 @@ class ForcesMixin:
             raise refuse("a character's death is recorded by its seat, or by the seat to act")
         return (cid,)
 
-    def _a_kill(self, st, seat, args):
+    def _a_kill(self, st, seat, args, dice):
         cid = args[0]
         c = st["chars"][cid]
         c["alive"] = False
@@ -211,7 +211,7 @@ class ForcesMixin:
             raise refuse("enemy units are still there")
         return (place,)
 
-    def _a_capture(self, st, seat, args):
+    def _a_capture(self, st, seat, args, dice):
         place = args[0]
         before = st["control"].get(place)
         st["control"][place] = seat
@@ -226,7 +226,7 @@ class ForcesMixin:
             raise refuse(f"{title(seat)}'s victory conditions are the variant's, checked by the bot", S_FIVE)
         return ()
 
-    def _a_claim(self, st, seat, args):
+    def _a_claim(self, st, seat, args, dice):
         st["claims"].append(seat)
         return [Event(public=f"{title(seat)} claims its victory conditions (the base game's, or the Dark Power's "
                              "for a Gondor holding the Ring): the table contests it with a vote or the moderator.")]

@@ -60,7 +60,7 @@ class HiddenMixin:
             raise refuse(f"the demand is already {w[0]}", S_AA2)
         return (w[0],)
 
-    def _a_demand(self, st, seat, args):
+    def _a_demand(self, st, seat, args, dice):
         st["demand"] = args[0] == "on"
         text = ("Gondor demands that Boromir move with the Ringbearer: the Fellowship moves him (AA.2)."
                 if st["demand"] else "Gondor lifts its demand: Gondor moves Boromir again (AA.2).")
@@ -78,7 +78,7 @@ class HiddenMixin:
             raise refuse("the Fellowship reveals one of its hidden characters", S_HIDDEN)
         return (cid,)
 
-    def _a_reveal(self, st, seat, args):
+    def _a_reveal(self, st, seat, args, dice):
         c = st["chars"][args[0]]
         c["hidden"], c["located"], c["spotted"] = False, [], []
         return [Event(public=f"The Fellowship reveals {c['name']} at {c['hex']}.", reveals=True)]
@@ -155,7 +155,7 @@ class HiddenMixin:
             raise refuse(f"{title(seat)} searches with {cap} Nazgul this turn, not {total}", S_HIDDEN)
         return tuple(f"{p}:{n}" for p, n in plan.items())
 
-    def _a_search(self, st, seat, args):
+    def _a_search(self, st, seat, args, dice):
         d = Dice(st["dice"])
         public, private, fell = [], [], []
         for word in args:

@@ -82,7 +82,7 @@ class MagicMixin:
                 return "a hobbit may carry Anduril or Glamdring, not both"
         return None
 
-    def _a_item(self, st, seat, args):
+    def _a_item(self, st, seat, args, dice):
         item, cid = args
         st["items"][item] = cid
         c = st["chars"][cid]
@@ -145,6 +145,6 @@ class MagicMixin:
         return [c for c, d in st["chars"].items() if d["alive"] and d["race"] != "hobbit"
                 and d["side"] in ("fellowship", "gondor", "rohan")]
 
-    def _a_use(self, st, seat, args):
+    def _a_use(self, st, seat, args, dice):
         item, cid = args
         return [Event(public=f"{st['chars'][cid]['name']} uses {self._item_name(st, item)} (its effect: the base game's L).")]

@@ -35,7 +35,7 @@ class MobilizationMixin:
         self._turn_of(st, seat, "mobilization")
         return (nation,)
 
-    def _a_mobilize(self, st, seat, args):
+    def _a_mobilize(self, st, seat, args, dice):
         st["mobilized"][args[0]] = st["turn"]
         return [Event(public=f"{args[0].title()} mobilizes (turn {st['turn']}).")] + self._on_mobilized(st, args[0])
 

@@ -55,7 +55,7 @@ class SequenceMixin:
             raise refuse(f"nothing awaits {title(seat)} now ({self._phase_title(st)})", S_SEQ)
         return ()
 
-    def _a_done(self, st, seat, args):
+    def _a_done(self, st, seat, args, dice):
         ph = st["phase"]
         ev = []
         if ph in ("ring", "search"):
