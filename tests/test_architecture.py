@@ -1,7 +1,8 @@
 """The shape of the code (issue 19), checked from the source so that it stays true:
 no import circle; the core imports no ruleset; the application never probes a ruleset with
-getattr/hasattr; no SQL outside bot/storage/; render/ imports nothing of engine.rulesets; and a
-new game is one folder plus one registry line."""
+getattr/hasattr; no SQL outside bot/storage/; render/ imports nothing of engine.rulesets; a
+new game is one folder plus one registry line; and (issue 29) every game's orders are one record of
+functions, none looked up by a name string."""
 from __future__ import annotations
 
 import ast
@@ -313,3 +314,94 @@ def test_a_newcomer_finds_each_case_in_the_file_its_name_says():
             file_case = ".".join(str(int(d)) for d in digits if d.isdigit())
             assert number.startswith(file_case.split(".")[0]), (case, path)
             assert number in Path(ROOT / path).read_text(), f"{path} never names {number}"
+
+
+# ---------------------------------------------------------------- issue 29: one order record, of functions
+def _every_order_table():
+    """(where, ruleset object, {verb: Order}) for every built-in game and the table's verbs."""
+    from engine.modes.table import VERBS
+    from engine.rulesets import get_ruleset, ruleset_names
+
+    out = []
+    for name in ruleset_names():
+        rs = get_ruleset(name)
+        out.append((name, rs, rs.orders))
+    out.append(("engine/modes", get_ruleset("gondor@assist"), VERBS))
+    return out
+
+
+def test_no_order_or_method_is_looked_up_by_a_name_string_in_the_engine():
+    """Issue 29: an order's text leads to its rules through its record's fields, which a reader or a
+    tool can follow, never through a method name built from the verb (``getattr(self, "_p_" + verb)``,
+    ``getattr(self, order.check)``). getattr with a name that is not a literal exists in engine/ only
+    where the registry loads a ruleset object by its module and attribute (engine/rulesets/__init__.py)
+    and in a proxy's ``__getattr__`` (the moderator's view of a ruleset, engine/modes/gm.py)."""
+    found = []
+    for p in sorted((ROOT / "engine").rglob("*.py")):
+        rel = p.relative_to(ROOT).as_posix()
+        tree = ast.parse(p.read_text())
+        proxy = {id(n) for f in ast.walk(tree) if isinstance(f, ast.FunctionDef) and f.name == "__getattr__"
+                 for n in ast.walk(f)}
+        for node in ast.walk(tree):
+            if id(node) in proxy:
+                continue
+            if isinstance(node, ast.Call) and getattr(node.func, "id", "") in ("getattr", "hasattr", "setattr") \
+                    and len(node.args) >= 2 and not isinstance(node.args[1], ast.Constant):
+                if rel == "engine/rulesets/__init__.py" and "import_module" in ast.unparse(node.args[0]):
+                    continue
+                found.append(f"{rel}:{node.lineno}: {ast.unparse(node)}")
+            if isinstance(node, ast.Call) and getattr(node.func, "id", "") == "Order":
+                for kw in node.keywords:
+                    if kw.arg in ("parse", "check", "apply", "legal") and isinstance(kw.value, ast.Constant):
+                        found.append(f"{rel}:{node.lineno}: Order({kw.arg}={kw.value.value!r}) names a method")
+    assert not found, "\n".join(found)
+
+
+def test_every_order_of_every_game_is_one_record_of_functions_with_one_signature():
+    """Every game's orders (the Standard Rules games, Risk, War of the Ring, the table's verbs) are
+    ``engine.orders.Order`` records whose fields are functions of one signature, and every order either
+    lists its legal actions or says in its record why not."""
+    import inspect
+
+    from engine.orders import Order
+
+    arity = {"parse": 4, "check": 4, "apply": 5, "legal": 3}  # (rs, state, seat[, words|args[, dice]])
+    seen = set()
+    for where, _rs, table in _every_order_table():
+        assert table, where
+        for verb, o in table.items():
+            assert isinstance(o, Order) and o.verb == verb, (where, verb)
+            assert o.legal is not None or len(o.unlisted) > 8, f"{where} {verb}: no legal actions and no reason"
+            for field, n in arity.items():
+                fn = getattr(o, field)
+                if fn is None:
+                    assert field in ("check", "legal"), (where, verb, field)
+                    continue
+                assert callable(fn), (where, verb, field)
+                params = [p for p in inspect.signature(fn).parameters.values()
+                          if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) and p.default is p.empty]
+                assert len(params) == n, f"{where} {verb}.{field}: {fn.__qualname__}{inspect.signature(fn)}"
+            seen.add(where)
+    assert {"gondor", "sauron", "celebrant", "risk-minas-tirith", "wotr", "engine/modes"} <= seen
+
+
+def test_a_standard_rules_game_s_records_hold_the_functions_its_class_runs():
+    """A game that changes a standard order (Gondor's catapult fire, 16.12) gives that order's record
+    again with its own functions: each record holds the function the game's class would run under that
+    name, so that no override is silently left out of the dispatch."""
+    from engine.spi.standard import StandardRules
+
+    checked = 0
+    for where, rs, table in _every_order_table():
+        if not isinstance(rs, StandardRules):
+            continue
+        for verb, o in table.items():
+            for field in ("parse", "check", "apply", "legal"):
+                fn = getattr(o, field)
+                if fn is None:
+                    continue
+                assert getattr(type(rs), fn.__name__) is fn, \
+                    f"{where} {verb}.{field}: the record holds {fn.__qualname__}, the class runs " \
+                    f"{getattr(type(rs), fn.__name__).__qualname__}"
+                checked += 1
+    assert checked > 150
