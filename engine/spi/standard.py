@@ -30,7 +30,6 @@ from contextlib import contextmanager
 from functools import cached_property
 from pathlib import Path
 from typing import Iterator
-
 from engine.spi import chartguard
 from engine.core import (
     Action,
@@ -49,20 +48,14 @@ from engine.orders import Order, check_order, legal_of, legal_orders, order_tabl
 from engine.spi.charts import ChartError, Charts, cached
 from engine.units import Ratings, UnitDef, load_oob
 from engine.spi.common import _HEX, MAX_ORDER_LEN, _phrase  # noqa: F401 (_phrase imported from here by rulesets)
-from engine.spi.hooks import Hooks
-from engine.spi.c04_movement import MOVE, Movement
-from engine.spi.c05_stacking import Stacking
-from engine.spi.c06_zoc import ZonesOfControl
-from engine.spi.c07_combat import Combat
-from engine.spi.c07_1_fire import FIRE, MissileFire
-from engine.spi.c07_2_leaders import DUEL, LeaderCombat
-from engine.spi.c07_3_melee import MELEE, Melee
-from engine.spi.c07_5_retreat import ADVANCE, RETREAT, RetreatAdvance
-from engine.spi.c08_3_rally import RALLY, Rally
-from engine.spi.c08_4_formations import DISBAND, FORM, Formations
-from engine.spi.c08_5_magic import CAST, Magic
-from engine.spi.c13_setup import SetUp
-from engine.spi.help import Help
+from engine.spi.c04_movement import MOVE
+from engine.spi.c07_1_fire import FIRE
+from engine.spi.c07_2_leaders import DUEL
+from engine.spi.c07_3_melee import MELEE
+from engine.spi.c07_5_retreat import ADVANCE, RETREAT
+from engine.spi.c08_3_rally import RALLY
+from engine.spi.c08_4_formations import DISBAND, FORM
+from engine.spi.c08_5_magic import CAST
 
 
 _MEMO = threading.local()  # the action being checked or applied, per thread (games run in worker threads)
@@ -78,11 +71,70 @@ def _current_memo(action: Action):
         _MEMO.memo = prev
 
 
-class StandardRules(Help, SetUp, Movement, Stacking, ZonesOfControl, Combat, MissileFire, LeaderCombat, Melee,
-                    RetreatAdvance, Rally, Formations, Magic, Hooks, RulesetBase):
+class StandardRules(RulesetBase):
     """The Standard Rules engine. Subclasses set ``name``, ``title``,
     ``seats``, ``side_titles``, ``side_colors`` and provide ``hexmap``,
     ``units``, ``sequence``, ``ruleset_charts_text`` and ``spells``."""
+
+    # The Standard Rules are their case files' functions, one file per case (no mixin classes):
+    from engine.spi.help import (
+        help_topics, help, order_line, help_orders, help_phases, help_setup, help_secrets
+    )
+    from engine.spi.c13_setup import (
+        printed_setup_path, printed_setups, _setup_order_hint, deploy_example, _parse_deploy, _placements,
+        _check_deploy_action, _apply_deploy_order, printed_setup_reconstructed, place_printed_setup,
+        _check_deploy
+    )
+    from engine.spi.c04_movement import (
+        _mover_kind, _stack_of, _complete_move, _with_path, _move_path, _check_movers, _movers_ma,
+        _terrain_costs, _road_hexes, _step_cost_fn, _move_graph, _reach, _find_path, _why_unreachable,
+        _check_move, _move_key, _path_spent, _why_section, _why_step, _legal_moves, _stack_moves, _apply_move,
+        apply_overriding, _parse_move, _legal_move_orders
+    )
+    from engine.spi.c05_stacking import (
+        _check_stacking
+    )
+    from engine.spi.c06_zoc import (
+        exerting, zoc_map, enemy_hexes
+    )
+    from engine.spi.c07_combat import (
+        _combat_phase_check, attack_profile, outcome_distribution, _resolve_attack, _attacks, _pick_target,
+        apply_result, eliminate, _leaders_caught, _leader_loss, _displace_leader, odds
+    )
+    from engine.spi.c07_1_fire import (
+        _can_fire, missile_range, _target_units, _check_fire, _apply_fire, _parse_fire, _legal_fire
+    )
+    from engine.spi.c07_2_leaders import (
+        _check_duel, _apply_duel, _parse_duel, _legal_duels
+    )
+    from engine.spi.c07_3_melee import (
+        _can_melee, _check_melee, _melee_targets, _obligations, _unmet_obligations, _apply_melee, _parse_melee,
+        _legal_melee
+    )
+    from engine.spi.c07_5_retreat import (
+        _check_advance_offer, _check_advance, _check_retreat, _offer_advance, retreat_options, _start_retreat,
+        _move_retreat, _apply_retreat, _apply_advance, _parse_advance, _parse_retreat, _legal_advances
+    )
+    from engine.spi.c08_3_rally import (
+        leader_rating, _check_rally, _legal_rallies, _apply_rally, _parse_rally
+    )
+    from engine.spi.c08_4_formations import (
+        formation_of, _formed_this_turn, _wedge_waits, _check_form, _check_disband, _legal_forms, _apply_form,
+        _apply_disband, _parse_form, _parse_disband, _legal_form_orders
+    )
+    from engine.spi.c08_5_magic import (
+        is_magic_leader, spell_cost, _check_cast, _legal_casts, _apply_cast, _expire_effects, _parse_cast,
+        _legal_cast_orders
+    )
+    from engine.spi.hooks import (
+        order_examples, orders_notes, kind_verbs, setup_help, secrets_help, help_general, side_of, view_turn,
+        hexside_rule, extra_blocked, init_extra, view_extra, dem_total, zoc_through, zoc_through_fn,
+        movement_allowance, reinforcement_entry, on_step_start, on_unit_lost, dem_level, unit_dem_value,
+        may_enter_enemy_leaders, demoralized, check_victory, end_of_turn, final_result, on_setup_step_end,
+        legal_extra, spell_targets, check_stack_move, why_hexside, check_move_end, entered, after_move,
+        modify_attack, is_fanatic, adjust_result, order_odds, duel_modifier, spell_effect, check_rally_extra,
+        check_spell, may_form, check_group_charts, printed_rally
+    )
 
     name = "spi"
     title = "SPI Standard Rules"

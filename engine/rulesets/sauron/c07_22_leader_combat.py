@@ -23,7 +23,7 @@ from engine.core import Action, Event, IllegalOrder, State
 from engine.dice import Dice
 from engine.hexgrid import distance
 from engine.orders import Order
-from engine.spi.c07_2_leaders import LeaderCombat
+from engine.spi.c07_2_leaders import _parse_duel
 from engine.spi.common import pct
 
 from .common import NUMENOREANS
@@ -289,7 +289,7 @@ class LeaderCombatVariant:
 
 # the orders of this file (engine/orders.py), each naming its functions above
 SDUEL = Order("duel", "`duel <leader> <enemy leader>`, e.g. `duel ISI GOR`",
-              parse=LeaderCombat._parse_duel,
+              parse=_parse_duel,
               check=LeaderCombatVariant._check_sduel,
               apply=LeaderCombatVariant._apply_sduel,
               legal=LeaderCombatVariant._legal_sduels,
