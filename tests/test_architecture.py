@@ -415,7 +415,7 @@ def test_a_standard_rules_game_s_records_hold_the_functions_its_class_runs():
 
 
 # games whose class has at most three classes between it and RulesetBase (issue 29; the others follow)
-FLAT_GAMES = ("celebrant", "sauron", "sauron-expanded")
+FLAT_GAMES = ("celebrant", "sauron", "sauron-expanded", "gondor")
 
 
 @pytest.mark.parametrize("name", FLAT_GAMES)

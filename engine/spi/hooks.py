@@ -59,6 +59,18 @@ REPLACEABLE: dict[str, str] = {
 }
 
 
+# The steps a game runs at these points, declared in one place (its class), in the order they run; each
+# entry is a function of one of its case files. The hooks below run them (``after_move``,
+# ``on_step_start``, ``init_extra``, ``view_extra``, ``modify_attack``), so that what happens after a move
+# is read in one line, e.g. Gondor's ``AFTER_MOVE = (c18_banner.after_move, c16_7_oil.after_move,
+# c15_city.after_move)``: the Banner (18.13), the oil (16.73), the gates (15.15).
+AFTER_MOVE: tuple = ()  # (self, state, seat, uids, trail) -> list[Event]
+ON_STEP_START: tuple = ()  # (self, state) -> list[Event]
+INIT_EXTRA: tuple = ()  # (self, state) -> None
+VIEW_EXTRA: tuple = ()  # (self, state, own, view) -> None
+MODIFY_ATTACK: tuple = ()  # (self, state, attacker, target, kind, prof) -> None
+
+
 # ------------------------------------------------------------ help (engine/spi/help.py)
 order_examples: dict[str, str] = {}  # verb -> an example made of the game's own counters and hexes
 orders_notes: str = ""  # what `/help topic:orders` adds after the list (spells, a game's own phases)
@@ -105,11 +117,15 @@ def extra_blocked(self, state: State, seat: str, uids: list[str]) -> set[Hex]:
 
 
 def init_extra(self, state: State) -> None:
-    """Hook for a ruleset's mixins to add their state keys to a new game."""
+    """A new game's own state keys: the game's ``INIT_EXTRA``, in order."""
+    for step in self.INIT_EXTRA:
+        step(self, state)
 
 
 def view_extra(self, state: State, own: str | None, view: dict) -> None:
-    """Hook for a ruleset's mixins to add to a seat's view (and its notes)."""
+    """What a game adds to a seat's view (and its notes): the game's ``VIEW_EXTRA``, in order."""
+    for step in self.VIEW_EXTRA:
+        step(self, state, own, view)
 
 
 def dem_total(self, state: State, army: str) -> int:
@@ -146,7 +162,11 @@ def reinforcement_entry(self, state: State, uid: str) -> list[str] | None:
 
 
 def on_step_start(self, state: State) -> list[Event]:
-    return []
+    """At the start of a step: the game's ``ON_STEP_START``, in order, their events in that order."""
+    events: list[Event] = []
+    for step in self.ON_STEP_START:
+        events += step(self, state)
+    return events
 
 
 def on_unit_lost(self, state: State, uid: str, points: int) -> None:
@@ -230,12 +250,19 @@ def entered(self, state: State, trail: list[str]) -> list[str]:
 
 
 def after_move(self, state: State, seat: str, uids: list[str], trail: list[str]) -> list[Event]:
-    """Hook after a move; ``trail`` is every hex from the start (if on the map) to the end."""
-    return []
+    """After a move (``trail``: every hex from the start, if on the map, to the end): the game's
+    ``AFTER_MOVE``, in order, their events in that order."""
+    events: list[Event] = []
+    for step in self.AFTER_MOVE:
+        events += step(self, state, seat, uids, trail)
+    return events
 
 
 def modify_attack(self, state: State, attacker: str, target: str, kind: str, prof: dict) -> None:
-    """Hook for exclusive rules (siege towers, tunnels, guards...)."""
+    """A game's exclusive rules on an attack's profile (siege towers, tunnels, guards...): the game's
+    ``MODIFY_ATTACK``, in order."""
+    for step in self.MODIFY_ATTACK:
+        step(self, state, attacker, target, kind, prof)
 
 
 def is_fanatic(self, state: State, uid: str) -> bool:
