@@ -9,7 +9,7 @@ import tomllib
 from functools import cached_property
 from pathlib import Path
 
-from engine.core import Action, Event, IllegalOrder, InvalidOrder, State
+from engine.core import Event, IllegalOrder, InvalidOrder, State
 from engine.orders import Order
 
 

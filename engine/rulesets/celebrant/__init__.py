@@ -37,6 +37,7 @@ from engine.spi.entry import ENTRY_ADVANCE, ENTRY_MELEE, EntryAttacks
 from engine.spi.c13_setup import DEPLOY
 from engine.spi.standard import DONE, StandardRules
 
+from . import c07_combat, c08_leaders, c14_reinforcements
 from .c14_3_chits import parse_shadow_chit, parse_west_chit, resolve_chits, shift_area  # noqa: F401
 from .c14_reinforcements import ENTRY
 from .c17_abilities import ABILITY, DRESS, SWAP
@@ -46,7 +47,7 @@ from .common import ABILITIES, AREAS, ARMIES, DATA, SEATS, SIDE_COLORS, SIDE_TIT
 class Celebrant(EntryAttacks, StandardRules):
     """Field of Celebrant: the Standard Rules with the attacks onto the map (engine/spi/entry.py, 14.2),
     and the functions of its case files below, each file's under its case (no hook is given twice: each
-    calls the standard step it amends by name, ``StandardRules.after_move(self, ...)``)."""
+    calls the standard step it amends by name, ``StandardRules._check_fire(self, ...)``)."""
 
     # 13.0 set-up
     from .c13_setup import (
@@ -55,7 +56,7 @@ class Celebrant(EntryAttacks, StandardRules):
     )
     # 14.0 reinforcements, the Eotheod entry (14.31)
     from .c14_reinforcements import (
-        reinforcement_entry, on_step_start, _turn_start, _balchoth_roll, _eotheod_arrival, _parse_entry,
+        reinforcement_entry, _turn_start, _balchoth_roll, _eotheod_arrival, _parse_entry,
         _check_entry, _apply_entry, _check_done, deadline_action
     )
     # 14.3 the chit draw
@@ -69,12 +70,12 @@ class Celebrant(EntryAttacks, StandardRules):
     )
     # 7.0 combat amendments
     from .c07_combat import (
-        _melee_targets, _can_fire, _can_melee, _check_fire, _check_melee, modify_attack, apply_result,
+        _melee_targets, _can_fire, _can_melee, _check_fire, _check_melee, apply_result,
         is_fanatic, _blood_lust_check
     )
     # 8.0 leader amendments
     from .c08_leaders import (
-        may_enter_enemy_leaders, after_move, _displace_leader, may_form, _formed_this_turn, _check_form,
+        may_enter_enemy_leaders, _displace_leader, may_form, _formed_this_turn, _check_form,
         _apply_form, check_rally_extra, _arise, _apply_rally
     )
     # 17.0 special abilities
@@ -87,6 +88,11 @@ class Celebrant(EntryAttacks, StandardRules):
     from .c19_demoralization import (
         unit_dem_value, dem_level, demoralized, _gondor_relief, _dem_watch, _grade, end_of_turn, final_result
     )
+
+    # what runs at these points (engine/spi/hooks.py runs the lists)
+    AFTER_MOVE = (c08_leaders.after_move,)  # 8.1 (Amendment): leaders alone fly to their army
+    ON_STEP_START = (c14_reinforcements.on_step_start,)  # 14.0: a turn's arrivals and rolls
+    MODIFY_ATTACK = (c07_combat.modify_attack,)  # 7.0 amendments, terrain (15.0, 16.0)
     ORDERS = (*StandardRules.ORDERS, DEPLOY, ABILITY, SWAP, DRESS, ENTRY,
               # Field of Celebrant's rules for standard orders (a record with a standard verb replaces it in
               # its place): Eorl's Wedge advancing (17.11), the Eotheod entry area chosen first (14.31), the

@@ -21,7 +21,7 @@ def may_enter_enemy_leaders(self, state: State, uids: list[str]) -> bool:
 def after_move(self, state: State, seat: str, uids: list[str], trail: list[str]) -> list[Event]:
     """8.1 (Amendment): enemy leaders alone in a hex a combat unit enters fly
         to the nearest friendly combat unit of their own army."""
-    events = StandardRules.after_move(self, state, seat, uids, trail)
+    events: list[Event] = []
     if not any(self.units[u].is_combat for u in uids):
         return events
     for hx in self.entered(state, trail):

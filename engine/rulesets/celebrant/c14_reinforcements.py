@@ -31,7 +31,7 @@ def reinforcement_entry(self, state: State, uid: str) -> list[str] | None:
 
 
 def on_step_start(self, state: State) -> list[Event]:
-    events: list[Event] = StandardRules.on_step_start(self, state)
+    events: list[Event] = []
     if state["step"] == self.sequence["step"][0]["id"]:
         events += self._turn_start(state)
     if state["step"] == "E":

@@ -4,7 +4,7 @@ The orders: ``fireball <catapult> at <hex>``, ``head <catapult> at <hex>``.
 """
 from __future__ import annotations
 
-from engine.core import Action, Event, IllegalOrder, InvalidOrder, State
+from engine.core import Event, IllegalOrder, InvalidOrder, State
 from engine.dice import Dice
 from engine.hexgrid import Hex, distance
 from engine.orders import Order

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from functools import cached_property
 
-from engine.core import Action, Event, IllegalOrder, InvalidOrder, State
+from engine.core import Event, IllegalOrder, InvalidOrder, State
 from engine.hexgrid import Hex
 from engine.orders import Order, secret
 

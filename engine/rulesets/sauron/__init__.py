@@ -39,6 +39,7 @@ from engine.spi.standard import DONE, StandardRules
 from .c07_175_missiles import _check_done as _missiles_check_done
 from .c07_22_leader_combat import SDUEL, cell_wounds
 from .c14_reinforcements import EXTRA_IDS
+from . import c16_6_ring
 from .c16_6_ring import RING_ORDER
 from .c17_11_beast import BEAST, BREATHE
 from .c18_1_gates import GATES
@@ -52,7 +53,7 @@ NO = ("no", "false", "0", "off")
 class Sauron(EntryAttacks, StandardRules):
     """Sauron: the Standard Rules with the attacks onto the map (engine/spi/entry.py, 14.2) and the functions
     of its case files below, each file's under its case. A function that amends a standard step calls it by
-    name (``StandardRules.after_move(self, ...)``); where two case files give the same step, the one taken
+    name (``StandardRules._check_fire(self, ...)``); where two case files give the same step, the one taken
     here calls the other by name: Mortal Combat's ``check_move_end`` (22.1) the leaders' stacking's (8.1),
     and ``_check_done`` below the missile units' (7.175)."""
 
@@ -73,7 +74,7 @@ class Sauron(EntryAttacks, StandardRules):
     # 16.6 the One Ring
     from .c16_6_ring import (
         ring_holder, _set_ring, _take_items, _drop_items, _nearest_leader, _highest_sauron_leader, _ring_home,
-        after_move, _parse_ring, _check_ring, _apply_ring, _turn_evil, _legal_ring
+        _parse_ring, _check_ring, _apply_ring, _turn_evil, _legal_ring
     )
     # 19.21 Narsil
     from .c19_21_narsil import (
@@ -119,6 +120,9 @@ class Sauron(EntryAttacks, StandardRules):
     from .victory import (
         victory_points, final_result
     )
+
+    # what runs at these points (engine/spi/hooks.py runs the lists)
+    AFTER_MOVE = (c16_6_ring.after_move,)  # 16.6: the Ring goes home with its bearer
     deploy_example = "GA1 1213"
     name = "sauron"
     data_dir = DATA

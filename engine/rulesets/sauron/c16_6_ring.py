@@ -27,7 +27,6 @@ from engine.orders import Order
 from engine.spi.common import _phrase
 
 from .common import ITEM_TITLES
-from engine.spi.standard import StandardRules
 
 
 def ring_holder(self, state: State) -> str | None:
@@ -142,7 +141,7 @@ def _ring_home(self, state: State) -> list[str]:
 
 
 def after_move(self, state: State, seat: str, uids: list[str], trail: list[str]) -> list[Event]:
-    events = StandardRules.after_move(self, state, seat, uids, trail)
+    events: list[Event] = []
     text = self._ring_home(state)
     if text:
         events.append(Event(public="; ".join(text) + ".", section="16.641"))
