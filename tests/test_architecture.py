@@ -444,3 +444,31 @@ def test_the_standard_rules_are_one_class_of_their_case_files_functions():
         if p.stem.startswith("c0") or p.stem.startswith("c1") or p.stem in ("help", "hooks"):
             classes = [n.name for n in ast.parse(p.read_text()).body if isinstance(n, ast.ClassDef)]
             assert not classes, f"{p.relative_to(ROOT)} defines {classes}"
+
+
+def test_a_game_declares_its_shared_steps_as_ordered_lists_the_standard_rules_run():
+    """Issue 29: what runs after a move, at a step's start, on an attack, in a new game's state and in a view
+    is declared once per game, in the order it runs (``AFTER_MOVE = (c18_banner.after_move, ...)``), each
+    entry a function of a case file; the Standard Rules run the lists, no game redefines those steps."""
+    import inspect
+
+    from engine.rulesets import BUILTIN, get_ruleset
+    from engine.spi.standard import StandardRules
+
+    lists = {"after_move": "AFTER_MOVE", "on_step_start": "ON_STEP_START", "init_extra": "INIT_EXTRA",
+             "view_extra": "VIEW_EXTRA", "modify_attack": "MODIFY_ATTACK"}
+    declared = 0
+    for name in sorted(BUILTIN):
+        rs = get_ruleset(name)
+        if not isinstance(rs, StandardRules):
+            continue
+        for step, attr in lists.items():
+            assert getattr(type(rs), step) is getattr(StandardRules, step), f"{name} redefines {step}: declare {attr}"
+            for fn in getattr(rs, attr):
+                src = Path(inspect.getsourcefile(fn)).resolve().relative_to(ROOT).as_posix()
+                assert src.startswith("engine/rulesets/"), (name, attr, fn.__qualname__, src)
+                declared += 1
+    assert declared >= 16
+    from engine.rulesets.gondor import GONDOR
+    from engine.rulesets.gondor import c15_city, c16_7_oil, c18_banner
+    assert GONDOR.AFTER_MOVE == (c18_banner.after_move, c16_7_oil.after_move, c15_city.after_move)

@@ -39,7 +39,7 @@ from engine.spi.standard import DONE, StandardRules
 from .c07_175_missiles import _check_done as _missiles_check_done
 from .c07_22_leader_combat import SDUEL, cell_wounds
 from .c14_reinforcements import EXTRA_IDS
-from . import c16_6_ring
+from . import c16_6_ring, c22_mortal_combat
 from .c16_6_ring import RING_ORDER
 from .c17_11_beast import BEAST, BREATHE
 from .c18_1_gates import GATES
@@ -123,6 +123,7 @@ class Sauron(EntryAttacks, StandardRules):
 
     # what runs at these points (engine/spi/hooks.py runs the lists)
     AFTER_MOVE = (c16_6_ring.after_move,)  # 16.6: the Ring goes home with its bearer
+    ON_STEP_START = (c22_mortal_combat.on_step_start,)  # 22.0: Mortal Combat at the Combat Phase's start
     deploy_example = "GA1 1213"
     name = "sauron"
     data_dir = DATA
@@ -257,12 +258,6 @@ class Sauron(EntryAttacks, StandardRules):
                     if self._ok(state, seat, a):
                         return a
         return super().deadline_action(state, seat)
-
-    def on_step_start(self, state: State):
-        events = super().on_step_start(state)
-        if self.kind(state) == "combat":
-            events += self._mortal_fights(state)
-        return events
 
     def legal_extra(self, state: State, seat: str):
         if state["turn"] == 0:

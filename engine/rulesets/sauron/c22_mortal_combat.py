@@ -337,6 +337,11 @@ def _would_die(self, state: State, uid: str, w) -> bool:
     return w == "k" or (bool(w) and self.wounds(state, uid) + int(w) >= self.endurance(state, uid))
 
 
+
+def on_step_start(self, state: State) -> list[Event]:
+    """22.0: at the start of a Combat Phase, the accepted challenges whose leaders share a hex are fought."""
+    return self._mortal_fights(state) if self.kind(state) == "combat" else []
+
 # the orders of this file (engine/orders.py), each naming its functions above
 CHALLENGE = Order("challenge", "`challenge <leader> <enemy leader>`, e.g. `challenge ISI GOR`",
               parse=_parse_challenge,
