@@ -414,12 +414,12 @@ def test_a_standard_rules_game_s_records_hold_the_functions_its_class_runs():
     assert checked > 150
 
 
-# games whose class has at most three classes between it and RulesetBase (issue 29; the others follow)
-FLAT_GAMES = ("celebrant", "sauron", "sauron-expanded", "gondor")
+# every built-in game: at most three classes between its class and RulesetBase (issue 29)
+FLAT_GAMES = ("celebrant", "sauron", "sauron-expanded", "gondor", "risk-minas-tirith", "wotr")
 
 
 @pytest.mark.parametrize("name", FLAT_GAMES)
-def test_a_converted_game_has_at_most_three_classes_above_it_before_the_shared_base(name):
+def test_a_game_has_at_most_three_classes_above_it_before_the_shared_base(name):
     """Issue 29: a game's class is one class of its case files' functions on a short chain (python-chess's
     variants: one subclass each, at most three deep), counting every class it inherits, mixins included;
     and its case files, like the Standard Rules', hold functions and records, not mixin classes."""
@@ -429,10 +429,17 @@ def test_a_converted_game_has_at_most_three_classes_above_it_before_the_shared_b
     mro = type(get_ruleset(name)).__mro__
     between = mro[1:mro.index(RulesetBase)]
     assert len(between) <= 3, [k.__name__ for k in between]
+    assert not [k for k in between if k.__name__.endswith("Mixin")], between
     folder = ROOT / "engine" / "rulesets" / name.replace("-", "_")
     for p in sorted(folder.glob("c*.py")):
         classes = [n.name for n in ast.parse(p.read_text()).body if isinstance(n, ast.ClassDef)]
         assert not classes, f"{p.relative_to(ROOT)} defines {classes}"
+
+
+def test_every_built_in_game_is_held_to_the_bound():
+    from engine.rulesets import BUILTIN
+
+    assert set(BUILTIN) == set(FLAT_GAMES)
 
 
 def test_the_standard_rules_are_one_class_of_their_case_files_functions():

@@ -36,28 +36,20 @@ from typing import Iterator
 from engine.core import Action, Event, IllegalOrder, InvalidOrder, RulesetBase, State
 from engine.dice import Dice
 from engine.orders import Order, apply_order, check_order, listed_by_turn, order_table, parse_order
+from engine.rulesets.risk_minas_tirith import attack, cards, movement, reinforce, retreat, turn
 from engine.rulesets.risk_minas_tirith.board import Board
 from engine.rulesets.risk_minas_tirith.common import (
     DATA, SEATS, TITLES, COLORS, OTHER, STATE_VERSION, TYPES, CODES, FROM_CODE, ALIASES, FOOT, MOUNTED, ARCHERY,
     LOSS_ORDER, SET_TYPES, S_TURN, S_DIE, S_DRAW, S_EXCH, S_SPECIAL, S_REINF, S_ACT, S_MOVE, S_WALLS, S_RANGED,
     S_GROUND, S_RETREAT, S_BATTLE, S_LEADERS, S_WIN, S_POINTS, S_MT,
 )
-from engine.rulesets.risk_minas_tirith.attack import AttackMixin
-from engine.rulesets.risk_minas_tirith.cards import CardsMixin
-from engine.rulesets.risk_minas_tirith.forces import ForcesMixin
-from engine.rulesets.risk_minas_tirith.movement import MovementMixin
-from engine.rulesets.risk_minas_tirith.reinforce import ReinforceMixin
-from engine.rulesets.risk_minas_tirith.retreat import RetreatMixin
-from engine.rulesets.risk_minas_tirith.setup import SetupMixin
-from engine.rulesets.risk_minas_tirith.turn import TurnMixin
-from engine.rulesets.risk_minas_tirith.view import ViewMixin
 
 __all__ = ["RISK", "RiskMinasTirith", "Board", "DATA", "SEATS", "TITLES", "COLORS", "OTHER", "STATE_VERSION",
            "TYPES", "CODES", "FROM_CODE", "ALIASES", "FOOT", "MOUNTED", "ARCHERY", "LOSS_ORDER", "SET_TYPES",
            "S_TURN", "S_DIE", "S_DRAW", "S_EXCH", "S_SPECIAL", "S_REINF", "S_ACT", "S_MOVE", "S_WALLS", "S_RANGED",
            "S_GROUND", "S_RETREAT", "S_BATTLE", "S_LEADERS", "S_WIN", "S_POINTS", "S_MT"]
 
-T, C, R, M, A = TurnMixin, CardsMixin, ReinforceMixin, MovementMixin, AttackMixin
+T, C, R, M, A = turn, cards, reinforce, movement, attack  # the files of the seed's headings
 # in the order the verbs are listed in an unknown-order refusal; each order's parse, check and apply are
 # in the file of its heading (engine/orders.py); its legal actions are the turn's list kept to its verb
 # (``_candidates``: they depend on the phase, the hand and the board together)
@@ -93,7 +85,7 @@ ORDERS = (
           parse=C._parse_exchange, check=C._check_exchange, apply=C._do_exchange, legal=listed_by_turn("exchange"),
           cases=(S_EXCH,)),
     Order("retreat", "retreat <area> [<area> ...] (one area per 6; the path your force takes)",
-          parse=RetreatMixin._parse_retreat, check=RetreatMixin._check_retreat_order, apply=RetreatMixin._do_retreat,
+          parse=retreat._parse_retreat, check=retreat._check_retreat_order, apply=retreat._do_retreat,
           legal=listed_by_turn("retreat"), cases=(S_RETREAT,)),
     Order("losses", "losses <type> [<type> ...] (first lost first, e.g. `losses inf arc cav`), or `losses default`",
           parse=A._parse_losses, check=A._check_losses, apply=A._do_losses, legal=listed_by_turn("losses"),
@@ -102,8 +94,53 @@ ORDERS = (
 USAGE = {o.verb: o.usage for o in ORDERS}
 
 
-class RiskMinasTirith(SetupMixin, ForcesMixin, TurnMixin, CardsMixin, ReinforceMixin, MovementMixin, AttackMixin,
-                      RetreatMixin, ViewMixin, RulesetBase):
+class RiskMinasTirith(RulesetBase):
+    """The game: its files' functions, one file per heading of the seed (setup, forces, turn, cards,
+    reinforce, movement, attack, retreat, view), and the dispatch over ORDERS below."""
+
+    from engine.rulesets.risk_minas_tirith.setup import (
+        board, cards, reinforcement_cards, leader_color, leader_side, all_leaders, _lname, mt_list,
+        _check_options, new_game
+    )
+    from engine.rulesets.risk_minas_tirith.forces import (
+        _side_of, _bn, _pool, _mt, _usable, _on_board, _name, _area, _add, _remove, _leader_bonus, adjust
+    )
+    from engine.rulesets.risk_minas_tirith.turn import (
+        active_seats, result, _new_round, _new_turn, _end_turn, _check_towers, points, _finish_if_won,
+        _end_on_points, _parse_take, _check_take, _legal_take, _do_take, _parse_done, _check_done, _do_done,
+        _spend
+    )
+    from engine.rulesets.risk_minas_tirith.cards import (
+        _mt_card, _card_key, _card_label, _parse_exchange, _check_exchange, _set_type, _legal_exchanges,
+        _legal_special_exchanges, _draw_mt, _do_exchange, _parse_keep, _check_keep, _legal_keep, _do_keep,
+        _parse_play, _check_play, _legal_play, _discard_mt, _do_play, _parse_card_at, _parse_ram, _check_ram,
+        _legal_ram, _do_ram, _parse_strike, _check_strike, _legal_strike, _do_strike
+    )
+    from engine.rulesets.risk_minas_tirith.reinforce import (
+        _parse_reinforce, _check_reinforce, _host_type, _legal_reinforce, _do_reinforce, _parse_enter,
+        _check_enter, _legal_enter, _do_enter
+    )
+    from engine.rulesets.risk_minas_tirith.movement import (
+        _group, _parse_route, _parse_move, _split_move, _enter_ok, _check_group_at, _check_move, _groups,
+        _ride_groups, _legal_moves, _leader_paths, _move_fired, _do_move, _parse_trade, _check_trade,
+        _legal_trade, _do_trade
+    )
+    from engine.rulesets.risk_minas_tirith.attack import (
+        _parse_shot, _archery, fire_dice, _parse_fire, _check_fire, _legal_fire, _do_fire, _parse_attack,
+        _check_attack, _legal_attacks, modifiers, defence_dice, resolve_ground, _free_advance, _after_battle,
+        _do_attack, _parse_advance, _check_advance, _legal_advance, _advance_groups, _do_advance,
+        default_priority, loss_priority, _take_losses, _loss_text, _parse_losses, _check_losses,
+        _loss_suggestions, _do_losses
+    )
+    from engine.rulesets.risk_minas_tirith.retreat import (
+        _pending_retreat, deadline_action, _parse_retreat, _check_retreat_order, _check_retreat, _legal_retreat,
+        run_retreats, retreat_paths, retreat_along, _retreat_text, _retreat_choices, _ask_retreat, _do_retreat
+    )
+    from engine.rulesets.risk_minas_tirith.view import (
+        format, phase_title, view, secret_text, HELP_TOPICS, help_topics, help, odds_table, _odds_fire, _comb,
+        _odds_ground, odds
+    )
+
     name = "risk-minas-tirith"
     title = "LOTR Risk: Minas Tirith"
     seats = SEATS

@@ -20,27 +20,16 @@ from typing import Iterator
 
 from engine.core import Action, IllegalOrder, InvalidOrder, OrderError, RulesetBase, State
 from engine.orders import Order, apply_order, listed_by_turn, order_table, parse_order, public_text, secret
-from engine.rulesets.wotr.aa_ring import RingMixin
-from engine.rulesets.wotr.bb_events import EventsMixin
+from engine.rulesets.wotr import (aa_ring, bb_events, cc_diplomacy, charts, dd_succession, forces, hidden_movement,
+                                  magic_cards, mobilization, sequence)
 from engine.rulesets.wotr.board import Board
-from engine.rulesets.wotr.cc_diplomacy import DiplomacyMixin
-from engine.rulesets.wotr.charts import ChartsMixin
 from engine.rulesets.wotr.common import NINE, SEATS, order
-from engine.rulesets.wotr.dd_succession import SuccessionMixin
 from engine.rulesets.wotr import group_file
 from engine.rulesets.wotr.group_file import GroupFile
-from engine.rulesets.wotr.forces import ForcesMixin
-from engine.rulesets.wotr.hidden_movement import HiddenMixin
-from engine.rulesets.wotr.magic_cards import MagicMixin
-from engine.rulesets.wotr.mobilization import MobilizationMixin
-from engine.rulesets.wotr.nazgul import NazgulMixin
-from engine.rulesets.wotr.sequence import SequenceMixin
-from engine.rulesets.wotr.setup import SetupMixin
-from engine.rulesets.wotr.victory import VictoryMixin
-from engine.rulesets.wotr.view import ViewMixin
 
-Ev, Fo, Di, Hi, Mo, Se, Ri, Ma, Su, Ch = (EventsMixin, ForcesMixin, DiplomacyMixin, HiddenMixin, MobilizationMixin,
-                                        SequenceMixin, RingMixin, MagicMixin, SuccessionMixin, ChartsMixin)
+# the parts of the seed, by the files that hold them
+Ev, Fo, Di, Hi, Mo, Se, Ri, Ma, Su, Ch = (bb_events, forces, cc_diplomacy, hidden_movement, mobilization, sequence,
+                                        aa_ring, magic_cards, dd_succession, charts)
 TABLE = listed_by_turn  # an order offered in the turn's list (``_candidates``), kept to its verb
 AT_THE_TABLE = ("follows a result the table resolves with the base game's charts (`resolve`), which the bot does "
                 "not know: typed by the seat it befalls")
@@ -122,8 +111,63 @@ ORDERS = (
 USAGE = {o.verb: o.usage for o in ORDERS}
 
 
-class WarOfTheRing(SetupMixin, SequenceMixin, RingMixin, EventsMixin, DiplomacyMixin, SuccessionMixin, HiddenMixin,
-                   MobilizationMixin, MagicMixin, NazgulMixin, ForcesMixin, ChartsMixin, VictoryMixin, ViewMixin, RulesetBase):
+class WarOfTheRing(RulesetBase):
+    """The game: its files' functions, one file per part of the seed (listed in the module's docstring),
+    and the dispatch over ORDERS."""
+
+    from engine.rulesets.wotr.setup import (
+        upgrade_state, new_game
+    )
+    from engine.rulesets.wotr.sequence import (
+        _seat_order, _acting_order, active_seats, _turn_of, _phase_title, _p_done, _a_done, _next_phase,
+        _begin_player_turn, _end_turn, _begin_turn
+    )
+    from engine.rulesets.wotr.aa_ring import (
+        _bearer, _ring_seat, _ring_penalty, _ring_phase_conditions, _p_ring, _a_ring, _after_ring_change,
+        _p_nazgul, _a_nazgul, _p_seize, _a_seize, _p_seizure, _a_seizure, _p_prisoner, _a_prisoner,
+        _try_transfer, _p_wraith, _a_wraith, _p_palantir, _a_palantir
+    )
+    from engine.rulesets.wotr.bb_events import (
+        _p_draw, _card_text, _a_draw, _p_event, _a_event, _p_nullify, _a_nullify
+    )
+    from engine.rulesets.wotr.cc_diplomacy import (
+        _p_mind_battle, _a_mind_battle, _other_seat, _playing, _p_ally, _a_ally, _p_dissolve, _a_dissolve,
+        _p_barter, _a_barter, _p_agree, _a_agree
+    )
+    from engine.rulesets.wotr.dd_succession import (
+        _eligible, _ruler, _check_king, _king_of_rohan, _command_error, _stack_commanders, _rohan_may_defer,
+        _p_command, _a_command, _stack_error, _p_challenge, _a_challenge, _p_paths, _a_paths
+    )
+    from engine.rulesets.wotr.hidden_movement import (
+        _sees_char, _demand_in_force, _p_demand, _a_demand, _p_reveal, _a_reveal, _move_hidden, _spot_all,
+        _search_strength, _searchers, _p_search, _a_search
+    )
+    from engine.rulesets.wotr.mobilization import (
+        _mobilized, _mordor_first, _p_mobilize, _a_mobilize, _on_mobilized, _mobilization_error,
+        _after_mobile_move
+    )
+    from engine.rulesets.wotr.magic_cards import (
+        _item_name, _item, _item_holder_hex, _p_item, _carry_error, _a_item, _p_use, _use_error, _anduril_user,
+        _a_use
+    )
+    from engine.rulesets.wotr.nazgul import (
+        _nazgul_of, _nazgul_count, _nazgul_in, _in_mordor, _dark_power_in_play, _nazgul_move_error, _nazgul_word,
+        _nazgul_to, _a_move_nazgul, _spotters, _nazgul_views
+    )
+    from engine.rulesets.wotr.forces import (
+        _unit_seat, _piece, _mover, _p_move, _a_move, _p_attack, _a_attack, _p_lose, _a_lose, _p_kill, _a_kill,
+        _succession_news, _p_capture, _a_capture, _p_claim, _a_claim
+    )
+    from engine.rulesets.wotr.charts import (
+        _charts, _chart_label, _p_resolve, _a_resolve
+    )
+    from engine.rulesets.wotr.victory import (
+        _gondor_places, _end_player_turn, _winners, _finish, result
+    )
+    from engine.rulesets.wotr.view import (
+        _piece_views, _areas_view, _view, view, full_view, phase_key, secret_text, help_topics, help
+    )
+
     name = "wotr"
     title = "War of the Ring (4-5 players)"
     seats = SEATS
