@@ -4,9 +4,9 @@ together; boardgame.io's long-form moves carry flags the framework reads; this i
 holds the functions themselves, never their names: a reader (or a tool) follows an order from its
 text to its rules by following the record's fields.
 
-Every game lists its orders as a tuple of ``Order`` (the Standard Rules games and Risk in ``ORDERS``,
-War of the Ring in ``ORDERS``, the table modes in ``engine/modes/table.py: VERBS``) and dispatches
-through the functions below, the one dispatcher every game shares. A game that changes a standard
+Every game lists its orders as a tuple of ``Order`` (``ORDERS`` in the Standard Rules games, Risk and War
+of the Ring; each concern's ``VERBS`` at the table, engine/modes) and dispatches through the functions
+below, the one dispatcher every game shares. A game that changes a standard
 order gives its own record (``dataclasses.replace(FIRE, check=...)``) in its table; a record with the
 verb of an earlier one replaces it in place (``order_table``).
 
@@ -34,7 +34,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable, Iterator
 
-from engine.core import Action, Event, InvalidOrder, State
+from engine.core import Action, Event, State
 
 ALL_MODES = ("enforced", "assist", "tabletop")
 
@@ -85,13 +85,6 @@ def order_table(orders: tuple[Order, ...]) -> dict[str, Order]:
 
 
 # ---------------------------------------------------------------------------- the dispatcher
-def find(orders: dict[str, Order], verb: str) -> Order:
-    order = orders.get(verb)
-    if order is None:
-        raise InvalidOrder(f"unknown order `{verb[:20]}`")
-    return order
-
-
 def parse_order(order: Order, rs, state: State, seat: str, words: list[str]) -> Action:
     """The words after the verb, to the order's action."""
     return Action(order.verb, tuple(order.parse(rs, state, seat, words)))

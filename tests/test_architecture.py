@@ -128,15 +128,43 @@ def test_nothing_opens_a_store_by_class():
 
 
 TINY_GAME = '''
-"""A counting game: two seats add 1 or 2 in turn; reaching 5 wins."""
+"""A counting game: two seats add 1 or 2 in turn; reaching 5 wins. Its orders are engine.orders records."""
 from engine.core import Action, IllegalOrder, InvalidOrder, Event, Result, RulesetBase
 from engine.dice import new_dice
+from engine.orders import Order, apply_order, check_order, legal_orders, order_table, parse_order
+
+
+def parse_add(rs, st, seat, words):
+    if words not in (["1"], ["2"]):
+        raise InvalidOrder("`add 1` or `add 2`")
+    return (words[0],)
+
+
+def check_add(rs, st, seat, args):
+    if st["total"] + int(args[0]) > 5:
+        raise IllegalOrder("past five")
+
+
+def legal_add(rs, st, seat):
+    for n in ("1", "2"):
+        if st["total"] + int(n) <= 5:
+            yield Action("add", (n,))
+
+
+def apply_add(rs, st, seat, args, dice):
+    st["total"] += int(args[0])
+    st["turn"] = "even" if seat == "odd" else "odd"
+    return [Event(public=f"{seat} adds {args[0]}: {st['total']}", new_phase=True)]
+
+
+ADD = Order("add", "add 1|2", parse=parse_add, check=check_add, apply=apply_add, legal=legal_add, dice=False)
 
 
 class Count(RulesetBase):
     name = "count-to-five"
     title = "Count to Five"
     seats = ("odd", "even")
+    orders = order_table((ADD,))
 
     def new_game(self, options, seed, fixture=None):
         if options:
@@ -148,29 +176,26 @@ class Count(RulesetBase):
 
     def legal_actions(self, st, seat):
         if seat == st["turn"] and st["total"] < 5:
-            yield from (Action("add", (n,)) for n in (1, 2) if st["total"] + n <= 5)
+            yield from legal_orders(self.orders, self, st, seat)
 
     def parse(self, st, seat, text):
-        w = text.split()
-        if len(w) != 2 or w[0] != "add" or w[1] not in ("1", "2"):
+        verb, *words = text.split() or [""]
+        if verb not in self.orders:
             raise InvalidOrder("`add 1` or `add 2`")
-        a = Action("add", (int(w[1]),))
+        a = parse_order(self.orders[verb], self, st, seat, words)
         self.check(st, seat, a)
         return a
 
     def format(self, a):
-        return f"add {a.args[0]}"
+        return " ".join((a.verb, *a.args))
 
     def check(self, st, seat, a):
         if seat != st["turn"]:
             raise IllegalOrder("not your turn")
-        if st["total"] + a.args[0] > 5:
-            raise IllegalOrder("past five")
+        check_order(self.orders[a.verb], self, st, seat, a)
 
     def apply(self, st, seat, a):
-        st["total"] += a.args[0]
-        st["turn"] = "even" if seat == "odd" else "odd"
-        return [Event(public=f"{seat} adds {a.args[0]}: {st['total']}", new_phase=True)]
+        return apply_order(self.orders[a.verb], self, st, seat, a, None)
 
     def view(self, st, seat):
         return {"ruleset": self.name, "title": self.title, "seat": seat, "phase_title": f"total {st['total']}",
@@ -189,7 +214,8 @@ COUNT = Count()
 
 
 async def test_a_new_game_is_one_folder_plus_one_registry_line(tmp_path, monkeypatch):
-    """Adding a game: a package with its ruleset object, and one line in BUILTIN; the bot plays it."""
+    """Adding a game: a package with its ruleset object (its orders ``engine.orders`` records, dispatched by
+    the core's functions), and one line in BUILTIN; the bot plays it."""
     import engine.rulesets as registry
     from bot.service import Ctx, GameService
     from bot.storage import open_store
@@ -213,9 +239,13 @@ async def test_a_new_game_is_one_folder_plus_one_registry_line(tmp_path, monkeyp
         assert (await svc.join(ctx(1), "odd")).ok and (await svc.join(ctx(2), "even")).ok
         assert (await svc.start(ctx(1))).ok
         assert not (await svc.order(ctx(2), "add 1")).ok  # not even's turn
-        for u, t in ((1, "add 2"), (2, "add 2"), (1, "add 1")):
+        for u, t in ((1, "add 2"), (2, "add 2")):
             out = await svc.order(ctx(u), t)
             assert out.ok, out.reply.text
+        past = await svc.order(ctx(1), "add 2")  # the record's check (issue 29: the game's orders are records)
+        assert not past.ok and "past five" in past.reply.text
+        out = await svc.order(ctx(1), "add 1")
+        assert out.ok, out.reply.text
         assert "The game is over" in out.reply.text and "odd reaches five" in out.reply.text
         await store.close()
     finally:
