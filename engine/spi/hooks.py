@@ -1,10 +1,13 @@
 """Every hook a game built on the Standard Rules may give, with its default: the one place to read
 the contract between ``StandardRules`` and a ruleset (Gondor, Sauron, Field of Celebrant).
 
-A ruleset overrides these by name. The order methods a game may replace (an order's check or
-apply, which its own ``Order`` record then holds: ``replace(FIRE, check=...)``) are listed in
-``REPLACEABLE``; ``tests/test_architecture.py``
-fails if a ruleset overrides anything of ``StandardRules`` that is in neither.
+A ruleset gives a hook by a function of the same name that its class imports from a case file;
+what several case files do at one point (after a move, at a step's start, on an attack, in a new
+game's state, in a view) it declares instead as an ordered list (``AFTER_MOVE`` ... below), which the
+hook runs. The order methods a game may replace (an order's check or apply, which its own ``Order``
+record then holds: ``replace(FIRE, check=...)``) are listed in ``REPLACEABLE``;
+``tests/test_architecture.py`` fails if a ruleset redefines anything of ``StandardRules`` that is in
+neither, or redefines a hook that runs a list.
 """
 from __future__ import annotations
 

@@ -8,9 +8,9 @@ from typing import Iterator
 
 from engine.core import Action, Event, IllegalOrder, State
 from engine.hexgrid import Hex
+from engine.rulesets.gondor import c16_0_siege_phase
 
 from .common import SIDE_TITLES
-from engine.rulesets.gondor import c16_0_siege_phase
 
 
 # ------------------------------------------------------- set-up orders

@@ -10,10 +10,10 @@ from typing import Iterator
 from engine.core import Action, Event, IllegalOrder, State
 from engine.dice import Dice
 from engine.hexgrid import Hex
-
-from .common import FORM_TITLES
 from engine.spi.entry import EntryAttacks
 from engine.spi.standard import StandardRules
+
+from .common import FORM_TITLES
 
 
 @cached_property

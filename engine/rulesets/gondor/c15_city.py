@@ -7,9 +7,9 @@ from __future__ import annotations
 from engine.core import Event, InvalidOrder, State
 from engine.hexgrid import Hex
 from engine.spi.charts import MORALES, shift_morale
+from engine.rulesets.gondor import c18_banner
 
 from .common import TUNNEL_RULES
-from engine.rulesets.gondor import c18_banner
 
 
 # ------------------------------------------------------------ the city

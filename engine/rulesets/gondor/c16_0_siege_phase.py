@@ -10,10 +10,10 @@ from typing import Iterator
 from engine.core import Action, Event, IllegalOrder, State
 from engine.hexgrid import Hex, Hexside, distance
 from engine.spi.charts import parse_totals
-
-from .common import POUR_MODES
 from engine.rulesets.gondor import c14_reinforcements
 from engine.spi.standard import StandardRules
+
+from .common import POUR_MODES
 
 
 # ------------------------------------------------------------- state

@@ -8,9 +8,9 @@ from engine.core import Event, IllegalOrder, State
 from engine.dice import Dice
 from engine.hexgrid import Hex, line
 from engine.units import Ratings
+from engine.spi.standard import StandardRules
 
 from .common import (GROND, NAZGUL)
-from engine.spi.standard import StandardRules
 
 
 def _fired_this_turn(self, state: State, cat: str) -> bool:

@@ -11,11 +11,11 @@ from engine.core import Action, Event, IllegalOrder, InvalidOrder, State
 from engine.dice import Dice
 from engine.hexgrid import Hex, Hexside, distance
 from engine.orders import Order
-
-from .common import _hexside
 from engine.rulesets.gondor import c18_banner
 from engine.spi.entry import EntryAttacks
 from engine.spi.standard import StandardRules
+
+from .common import _hexside
 
 
 def _ladders(self, state: State) -> list[dict]:

@@ -21,9 +21,9 @@ from functools import cached_property
 from engine.core import Event, IllegalOrder, InvalidOrder, State
 from engine.hexgrid import Hex
 from engine.orders import Order, secret
+from engine.rulesets.gondor import c18_banner
 
 from .common import POUR_MODES
-from engine.rulesets.gondor import c18_banner
 
 
 # ------------------------------------------------------- oil carriers

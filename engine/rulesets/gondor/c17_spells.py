@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from engine.core import IllegalOrder, State
 from engine.hexgrid import Hex, distance
+from engine.spi.standard import StandardRules
 
 from .common import (ARAGORN, BANNER, GROND, NAZGUL)
-from engine.spi.standard import StandardRules
 
 
 # ---------------------------------------------------------------- spells

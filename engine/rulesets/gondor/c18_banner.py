@@ -6,9 +6,9 @@ from __future__ import annotations
 from engine.core import Event, IllegalOrder, State
 from engine.hexgrid import distance
 from engine.spi.common import _phrase
+from engine.spi.standard import StandardRules
 
 from .common import BANNER
-from engine.spi.standard import StandardRules
 
 
 # ----------------------------------------------------------- 18.x Banner

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from engine.core import State
 from engine.spi.common import _phrase
+from engine.spi.standard import StandardRules
 
 from .common import ARAGORN
-from engine.spi.standard import StandardRules
 
 
 # ----------------------------------------------------- 19.x demoralization

@@ -8,9 +8,9 @@ from functools import cached_property
 from engine.core import Event, State
 from engine.hexgrid import Hex
 from engine.spi.common import _phrase
+from engine.spi.standard import StandardRules
 
 from .common import (BANNER, GROND)
-from engine.spi.standard import StandardRules
 
 
 # ------------------------------------------------------------- state

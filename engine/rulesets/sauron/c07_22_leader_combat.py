@@ -25,9 +25,9 @@ from engine.hexgrid import distance
 from engine.orders import Order
 from engine.spi.c07_2_leaders import _parse_duel
 from engine.spi.common import pct
+from engine.spi.standard import StandardRules
 
 from .common import NUMENOREANS
-from engine.spi.standard import StandardRules
 
 
 _CELL = re.compile(r"^(k|-|[1-9]w)$")

@@ -23,11 +23,11 @@ from engine.dice import Dice
 from engine.hexgrid import distance
 from engine.orders import Order
 from engine.spi.common import pct
-
-from .c07_22_leader_combat import cell_wounds
 from engine.rulesets.sauron.c08_1_stacking import check_move_end as _stacking_check_move_end
 from engine.core import RulesetBase
 from engine.spi.standard import StandardRules
+
+from .c07_22_leader_combat import cell_wounds
 
 
 MAX_ROUNDS = 200
