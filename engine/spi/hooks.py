@@ -19,11 +19,11 @@ from engine.spi.charts import Charts
 from engine.spi.common import _phrase
 
 
-# The steps of the Standard Rules a game may replace (override by name, usually calling the
-# standard one through ``super()``), beyond the hooks of this file: each names the case that makes a
-# game need it. Anything else of ``StandardRules`` a ruleset redefines fails tests/test_architecture.py.
+# The steps of the Standard Rules a game may replace (a function of the same name in a case file,
+# usually calling the standard one by name: ``StandardRules._check_fire(self, ...)``), beyond the hooks of
+# this file: each names the case that makes a game need it. Anything else of ``StandardRules`` a ruleset redefines fails tests/test_architecture.py.
 REPLACEABLE: dict[str, str] = {
-    # orders (the methods an ``Order`` record names): a game's own rules for a standard order
+    # orders (the functions an ``Order`` record holds): a game's own rules for a standard order
     "_check_advance": "7.5 (Gondor 16.51)",
     "_apply_advance": "7.5 (Gondor 15.15 the gates; FoC 17.11 Eorl's Wedge)",
     "_check_fire": "7.1 (Gondor 16.12; FoC 7.1)",
