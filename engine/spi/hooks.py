@@ -21,7 +21,8 @@ from engine.spi.common import _phrase
 
 # The steps of the Standard Rules a game may replace (a function of the same name in a case file,
 # usually calling the standard one by name: ``StandardRules._check_fire(self, ...)``), beyond the hooks of
-# this file: each names the case that makes a game need it. Anything else of ``StandardRules`` a ruleset redefines fails tests/test_architecture.py.
+# this file: each names the case that makes a game need it. Anything else of ``StandardRules`` a
+# ruleset redefines fails tests/test_architecture.py.
 REPLACEABLE: dict[str, str] = {
     # orders (the functions an ``Order`` record holds): a game's own rules for a standard order
     "_check_advance": "7.5 (Gondor 16.51)",
