@@ -200,5 +200,6 @@ RETREAT = Order("retreat", "`retreat <unit> <hex>`",
               parse=_parse_retreat,
               check=_check_retreat,
               apply=_apply_retreat,
-              unlisted=('offered by the pending decision: while a retreat stands (``state["pending"]``), the legal actions are its hexes and nothing else (7.5)'),
+              unlisted=('offered by the pending decision: while a retreat stands (``state["pending"]``), the '
+                        'legal actions are its hexes and nothing else (7.5)'),
               cases=("7.5", "7.55"))

@@ -156,5 +156,6 @@ DISBAND = Order("disband", "`disband <unit> <hex>`",
               parse=_parse_disband,
               check=_check_disband,
               apply=_apply_disband,
-              unlisted=("not offered: no phase requires leaving a formation, and every formed unit's adjacent hexes would crowd the moves out of autocomplete (8.4); typed when wanted"),
+              unlisted=("not offered yet (no generator written): leaving a formation is never required "
+                        "(8.4), so it is typed when wanted"),
               cases=("8.4",))

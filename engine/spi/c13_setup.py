@@ -128,6 +128,7 @@ DEPLOY = Order("deploy", "`deploy <unit> [<unit>...] <hex>` or `deploy printed`"
               parse=_parse_deploy,
               check=_check_deploy_action,
               apply=_apply_deploy_order,
-              unlisted=("listed by each game's set-up (its ``legal_extra`` at turn 0, every counter in its zone, 13.0)"),
+              unlisted=("listed by each game's set-up (its ``legal_extra`` at turn 0, every counter in its "
+                        "zone, 13.0)"),
               cases=("13.0",),
               dice=False)

@@ -119,6 +119,7 @@ BREACH = Order("breach", "`breach <catapult or GRD> <hexside>`, e.g. `breach SC1
               parse=_parse_breach,
               check=_check_breach,
               apply=_apply_breach,
-              unlisted=("listed with the Siege and Movement Phases' actions by Gondor's ``legal_extra`` (c16_0_siege_phase.py)"),
+              unlisted=("listed with the Siege and Movement Phases' actions by Gondor's ``legal_extra`` "
+                        "(c16_0_siege_phase.py)"),
               cases=("16.2",),
               dice=False)

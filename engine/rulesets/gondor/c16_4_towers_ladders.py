@@ -175,6 +175,7 @@ LADDER = Order("ladder", "`ladder <unit> <hexside>`, e.g. `ladder OI1 1603/ne`",
               parse=_parse_ladder,
               check=_check_ladder,
               apply=_apply_ladder,
-              unlisted=("listed with the Siege and Movement Phases' actions by Gondor's ``legal_extra`` (c16_0_siege_phase.py)"),
+              unlisted=("listed with the Siege and Movement Phases' actions by Gondor's ``legal_extra`` "
+                        "(c16_0_siege_phase.py)"),
               cases=("16.4",),
               dice=False)

@@ -150,13 +150,15 @@ FIREBALL = Order("fireball", "`fireball <catapult> at <hex>`, e.g. `fireball SC1
               parse=_parse_fireball,
               check=_check_fireball,
               apply=_apply_fireball,
-              unlisted=("listed with the Siege and Movement Phases' actions by Gondor's ``legal_extra`` (c16_0_siege_phase.py)"),
+              unlisted=("listed with the Siege and Movement Phases' actions by Gondor's ``legal_extra`` "
+                        "(c16_0_siege_phase.py)"),
               cases=("16.6",),
               dice=False)
 HEAD = Order("head", "`head <catapult> at <hex>`, e.g. `head SC1 at 1806`",
               parse=_parse_head,
               check=_check_head,
               apply=_apply_head,
-              unlisted=("listed with the Siege and Movement Phases' actions by Gondor's ``legal_extra`` (c16_0_siege_phase.py)"),
+              unlisted=("listed with the Siege and Movement Phases' actions by Gondor's ``legal_extra`` "
+                        "(c16_0_siege_phase.py)"),
               cases=("16.8",),
               dice=False)

@@ -216,14 +216,16 @@ PICKUP = Order("pickup", "`pickup <unit> <cauldron>`, e.g. `pickup GS1 K2`",
               parse=_parse_pickup,
               check=_check_pickup,
               apply=_apply_pickup,
-              unlisted=("listed with the Siege and Movement Phases' actions by Gondor's ``legal_extra`` (c16_0_siege_phase.py)"),
+              unlisted=("listed with the Siege and Movement Phases' actions by Gondor's ``legal_extra`` "
+                        "(c16_0_siege_phase.py)"),
               cases=("16.7",),
               dice=False)
 POUR = Order("pour", "`pour <unit> any|towers|hold`",
               parse=_parse_pour,
               check=_check_pour,
               apply=_apply_pour,
-              unlisted=("listed with the Siege and Movement Phases' actions by Gondor's ``legal_extra`` (c16_0_siege_phase.py)"),
+              unlisted=("listed with the Siege and Movement Phases' actions by Gondor's ``legal_extra`` "
+                        "(c16_0_siege_phase.py)"),
               cases=("16.74",),
               dice=False,
               redact=secret("pour (a secret standing order, 16.74)"))
