@@ -6,7 +6,8 @@ import json
 from itertools import combinations
 from typing import Awaitable, Callable
 
-from engine.core import Game, OrderError, commitment
+from engine.core import Game, OrderError
+from engine.dice import commitment
 from engine.modes import GM, moded_name, mode_of, split_name
 from engine.rulesets import get_ruleset, ruleset_names
 from bot import deadlines as dl
