@@ -117,11 +117,16 @@ def _crop_width(ncols: int, s: float) -> int:
     return math.ceil(2 * MARGIN + 1.5 * s * (ncols - 1) + 2 * s)
 
 
+CAP_RATIO = 0.71       # the bundled font's capital height, as a fraction of its size
+ID_SAMPLE = "OA12"     # a long counter id: the crop is chosen for ids this wide to stay legible
+
+
 def _legible(ncols: int) -> bool:
     """Whether a crop (no panel) ``ncols`` columns wide shows counter ids at
-    least CROP_PX high once scaled to PREVIEW_W."""
+    least CROP_PX high (capital height) once scaled to PREVIEW_W."""
     s = _crop_hex(ncols)
-    return round(round(s * 1.34) * C.ID_FRAC) * PREVIEW_W / _crop_width(ncols, s) >= CROP_PX
+    cap = C.id_font_size(round(s * 1.34), ID_SAMPLE) * CAP_RATIO
+    return cap * PREVIEW_W / _crop_width(ncols, s) >= CROP_PX
 
 
 @lru_cache(maxsize=1)
@@ -152,51 +157,98 @@ def _grow(a: int, b: int, lo: int, hi: int, n: int) -> tuple[int, int]:
     return a, b
 
 
+def _focus_entries(view: dict, hexmap=None) -> list[tuple[Hex, dict | None]]:
+    """:func:`focus_hexes`, each with its unit (None: a hex the phase concerns)."""
+    units = [u for u in _as_list(view.get("units")) if isinstance(u, dict)]
+    where = {str(u.get("id")): (_parse_hex(u.get("hex")), u) for u in units}
+    active = {a for a in _as_list(view.get("active")) if isinstance(a, str)}
+    out = [(h, u) for u in units if u.get("side") in active and (h := _parse_hex(u.get("hex"))) is not None]
+    out += [(h, None) for h in (_parse_hex(z) for z in _as_list(view.get("zone"))) if h is not None]
+    for p in _as_list(view.get("pending")):
+        if isinstance(p, dict):
+            h, u = where.get(str(p.get("unit")), (None, None))
+            if h is not None:
+                out.append((h, u))
+            out += [(h, None) for h in (_parse_hex(o) for o in _as_list(p.get("options"))) if h is not None]
+    if not out:
+        out = [(h, u) for u in units if (h := _parse_hex(u.get("hex"))) is not None]
+    if hexmap is not None:
+        out = [e for e in out if e[0] in hexmap.hexes]
+    return out
+
+
 def focus_hexes(view: dict, hexmap=None) -> list[Hex]:
     """Where the action is, from the view alone: every unit of the seats that
     act, the hexes the phase concerns (a set-up zone, a retreat's units and
     its choices); none of those (nobody acts, or the acting seats have no
     counter down): every unit on the map. One entry per unit (a crowded hex
     weighs more)."""
-    units = [u for u in _as_list(view.get("units")) if isinstance(u, dict)]
-    where = {str(u.get("id")): _parse_hex(u.get("hex")) for u in units}
-    active = {a for a in _as_list(view.get("active")) if isinstance(a, str)}
-    out = [h for u in units if u.get("side") in active and (h := _parse_hex(u.get("hex"))) is not None]
-    out += [h for h in (_parse_hex(z) for z in _as_list(view.get("zone"))) if h is not None]
-    for p in _as_list(view.get("pending")):
-        if isinstance(p, dict):
-            h = where.get(str(p.get("unit")))
-            if h is not None:
-                out.append(h)
-            out += [h for h in (_parse_hex(o) for o in _as_list(p.get("options"))) if h is not None]
-    if not out:
-        out = [h for u in units if (h := _parse_hex(u.get("hex"))) is not None]
-    if hexmap is not None:
-        out = [h for h in out if h in hexmap.hexes]
-    return out
+    return [h for h, _ in _focus_entries(view, hexmap)]
 
 
-def _focus_window(hexmap, hexes: list[Hex]) -> tuple[int, int, int, int]:
-    (cmin, cmax), (rmin, rmax) = hexmap.columns, hexmap.rows
+MAX_ASPECT = 1.3       # a focus crop is at most this many times as tall as it is wide
+MAX_IMAGE_W = 1100     # ... and at most this wide
+
+
+def _focus_height(ncols: int, nrows: int, header_lines: int, footer_lines: int) -> tuple[int, int]:
+    """(width, height) of a focus crop ``ncols`` by ``nrows`` hexes with a header and a footer of so many lines."""
+    s = _crop_hex(ncols)
+    w = _crop_width(ncols, s)
+    px = header_px(w)
+    h = (_header_height(px, header_lines) + math.ceil(2 * MARGIN + SQRT3 * s * (nrows + 0.5))
+         + (_header_height(px, footer_lines) if footer_lines else 0))
+    return w, h
+
+
+def _fits(ncols: int, nrows: int, header_lines: int, footer_lines: int) -> bool:
+    w, h = _focus_height(ncols, nrows, header_lines, footer_lines)
+    return h <= MAX_ASPECT * w and w <= MAX_IMAGE_W
+
+
+def _best_window(hexes: list[Hex], a: int, b: int, lo_c: int, hi_c: int, lo_r: int, hi_r: int, n: int,
+                 m: int) -> tuple[int, int]:
+    """(c0, r0) of the ``n`` by ``m`` window within the map holding the most of ``hexes``
+    (ties: nearest the action's middle, then the top left)."""
     cols = sorted(h.col for h in hexes)
-    a, b = max(cmin, cols[0] - FOCUS_MARGIN), min(cmax, cols[-1] + FOCUS_MARGIN)
-    n = max_focus_cols()
-    if b - a + 1 > n:
-        # too wide to read: the legible run of columns holding the most of the action
-        # (ties: the one nearest the action's middle)
-        mid = cols[len(cols) // 2]
-        best = None
-        for c0 in range(a, b - n + 2):
-            k = sum(1 for c in cols if c0 <= c <= c0 + n - 1)
-            key = (-k, abs(c0 + (n - 1) / 2 - mid), c0)
+    rows = sorted(h.row for h in hexes)
+    mc, mr = cols[len(cols) // 2], rows[len(rows) // 2]
+    best = None
+    for c0 in range(max(lo_c, min(cols) - n + 1), min(hi_c - n + 1, max(cols)) + 1):
+        inc = [h for h in hexes if c0 <= h.col < c0 + n]
+        if not inc:
+            continue
+        for r0 in range(max(lo_r, min(rows) - m + 1), min(hi_r - m + 1, max(rows)) + 1):
+            k = sum(1 for h in inc if r0 <= h.row < r0 + m)
+            key = (-k, abs(c0 + (n - 1) / 2 - mc) + abs(r0 + (m - 1) / 2 - mr), c0, r0)
             if best is None or key < best[0]:
-                best = (key, c0)
-        a = best[1]
-        b = a + n - 1
-    inside = [h.row for h in hexes if a <= h.col <= b] or [h.row for h in hexes]
-    r0, r1 = max(rmin, min(inside) - FOCUS_MARGIN), min(rmax, max(inside) + FOCUS_MARGIN)
+                best = (key, (c0, r0))
+    return best[1] if best else (lo_c, lo_r)
+
+
+def _focus_window(hexmap, hexes: list[Hex], header_lines: int = 3, footer_lines: int = 2) -> tuple[int, int, int, int]:
+    """The crop round ``hexes``: at most :func:`max_focus_cols` columns wide and no taller than
+    MAX_ASPECT times its width (header and footer included); when the action does not fit, the
+    window holding the most of it (the rest is pointed at from the footer, see :func:`_beyond`)."""
+    (cmin, cmax), (rmin, rmax) = hexmap.columns, hexmap.rows
+    n = min(max_focus_cols(), cmax - cmin + 1)
+    m = rmax - rmin + 1
+    while m > FOCUS_MIN_ROWS and not _fits(n, m, header_lines, footer_lines):
+        m -= 1
+    a, b = max(cmin, min(h.col for h in hexes) - FOCUS_MARGIN), min(cmax, max(h.col for h in hexes) + FOCUS_MARGIN)
+    r0, r1 = max(rmin, min(h.row for h in hexes) - FOCUS_MARGIN), min(rmax, max(h.row for h in hexes) + FOCUS_MARGIN)
+    if b - a + 1 > n or r1 - r0 + 1 > m:
+        # too big to read: the window of the legible size holding the most of the action
+        c0, q0 = _best_window(hexes, a, b, cmin, cmax, rmin, rmax, min(n, b - a + 1), min(m, r1 - r0 + 1))
+        inside = [h for h in hexes if c0 <= h.col < c0 + n and q0 <= h.row < q0 + m]
+        a = max(c0, min(h.col for h in inside) - FOCUS_MARGIN)
+        b = min(c0 + n - 1, max(h.col for h in inside) + FOCUS_MARGIN)
+        r0 = max(q0, min(h.row for h in inside) - FOCUS_MARGIN)
+        r1 = min(q0 + m - 1, max(h.row for h in inside) + FOCUS_MARGIN)
     a, b = _grow(a, b, cmin, cmax, FOCUS_MIN_COLS)
     r0, r1 = _grow(r0, r1, rmin, rmax, FOCUS_MIN_ROWS)
+    # a few columns and many rows: wider, until the aspect fits (n by m always does)
+    while not _fits(b - a + 1, r1 - r0 + 1, header_lines, footer_lines) and b - a + 1 < n:
+        a, b = _grow(a, b, cmin, cmax, b - a + 2)
     return a, b, r0, r1
 
 
@@ -221,8 +273,18 @@ def frame_for(view: dict, hexmap, *, around: str | None = None, radius: int | No
             return _whole(hexmap)
         hexes = focus_hexes(view, hexmap)
         if not hexes:
-            return _whole(hexmap)
-        win = _focus_window(hexmap, hexes)
+            # nothing on the map and no zone: the middle of the map, at the legible size
+            (cmin, cmax), (rmin, rmax) = hexmap.columns, hexmap.rows
+            hexes = [Hex((cmin + cmax) // 2, (rmin + rmax) // 2)]
+        probe = Frame((0, 0, 0, 0), CROP_MIN_HEX, None, False, "focus")
+        hl = len(_header_lines(view, probe))
+        win, fl = _focus_window(hexmap, hexes, hl, 0), 0
+        for _ in range(4):  # the band under the map for what a crop leaves out takes rows from it
+            n = len(_beyond(view, hexmap, win))
+            if n <= fl:
+                break
+            fl = n
+            win = _focus_window(hexmap, hexes, hl, fl)
         return Frame(win, _crop_hex(win[1] - win[0] + 1), None, False, "focus")
     r = AROUND_RADIUS if radius is None else radius
     if isinstance(r, bool) or not isinstance(r, int) or not RADIUS_MIN <= r <= RADIUS_MAX:
@@ -1060,6 +1122,7 @@ class RenderInfo:
     mode: str
     window: tuple[int, int, int, int]
     off_view: int = 0
+    glyphs: tuple = ()   # (kind, text, (x0, y0, x1, y1)) of each id and hex number drawn whole, in image px
 
     @property
     def preview_scale(self) -> float:
@@ -1099,11 +1162,9 @@ def compose_info(view: dict, hexmap, *, around: str | None = None, radius: int |
     fr = frame_for(view, hexmap, around=around, radius=radius, focus=focus)
     leg = legend_for(hexmap, view) if fr.panel else None
     hp = header_px(_layout(fr, leg).width)
-    off = 0
-    if fr.mode == "focus":
-        c0, c1, r0, r1 = fr.window
-        off = sum(1 for h in focus_hexes(view, hexmap) if not (c0 <= h.col <= c1 and r0 <= h.row <= r1))
-    lines = _header_lines(view, fr, off)
+    beyond = _beyond(view, hexmap, fr.window) if fr.mode == "focus" else []
+    off = sum(len(g.units) for g in beyond)
+    lines = _header_lines(view, fr)
     top = _header_height(hp, len(lines))
     base, lay, legend_top = _base(hexmap, fr.window, fr.s, leg, frame=fr, top=top)
     s = fr.s
@@ -1208,6 +1269,7 @@ def compose_info(view: dict, hexmap, *, around: str | None = None, radius: int |
     step = s * 0.16
     badge_size = max(9, round(s * 0.4))
     occupied: list[tuple[float, float, float, float]] = []
+    glyphs: list = []
     badges = []
     label_sizes: list[int] = []
     for h, units in stacks.items():
@@ -1222,9 +1284,16 @@ def compose_info(view: dict, hexmap, *, around: str | None = None, radius: int |
         # the first unit listed is the top of the stack: drawn last
         for i in range(n - 1, -1, -1):
             spr = _counter(shown[i], sides, size)
-            label_sizes.append(C.id_font_size(size, _unit_texts(shown[i])[0]))
+            top_text = _unit_texts(shown[i])[0]
+            fs = C.id_font_size(size, top_text)
+            label_sizes.append(fs)
             x, y = pos[i]
             img.paste(spr, (round(x - size / 2) - pad, round(y - size / 2) - pad), spr)
+            if i == 0 and top_text:  # the top counter's id is drawn whole
+                ix, iy = round(x - size / 2) + size / 2, round(y - size / 2) + size * C.ID_Y
+                tw = S.text_length(top_text, fs)
+                glyphs.append(("id", top_text, (ix - tw / 2 - 1, max(iy - fs * 0.5, round(y - size / 2) + 2), ix + tw / 2 + 1,
+                                                    iy + fs * 0.45)))
         if len(units) > 1:
             # the count sits off the stack's top right corner
             text = f"+{len(units) - 3}" if len(units) > 3 else str(len(units))
@@ -1287,6 +1356,13 @@ def compose_info(view: dict, hexmap, *, around: str | None = None, radius: int |
     for h in stacks:
         cx, cy = lay.center(h)
         S.stamp(img, (cx, cy - s * 0.84), str(h), npx, S.HEX_NUMBER, "ma", 2, S.NUMBER_HALO)
+    if fr.mode != "whole":
+        for h in sorted(hexmap.hexes):
+            if lay.contains(h):
+                cx, cy = lay.center(h)
+                tw = S.text_length(str(h), npx)
+                glyphs.append(("hex", str(h), (cx - tw / 2 - 1, cy - s * 0.84, cx + tw / 2 + 1,
+                                               cy - s * 0.84 + npx * 1.05)))
 
     if focus is not None:
         d.polygon(lay.corners(focus, shrink=0.93), outline=S.FOCUS, width=max(2, round(s / 10)))
@@ -1294,9 +1370,104 @@ def compose_info(view: dict, hexmap, *, around: str | None = None, radius: int |
     if fr.panel:
         _panel(img, lay, view, legend_top)
     _header(img, lay.width, view, lines, hp)
+    if beyond:
+        img = _footer(img, lay, view, beyond, hp)
     info = RenderInfo(img.width, img.height, min(label_sizes) if label_sizes else None, hp, npx, fr.mode,
-                      fr.window, off)
+                      fr.window, off, tuple(glyphs))
     return img, lay, focus, info
+
+
+class _Beyond(NamedTuple):
+    """Counters of the action outside a focus crop, in one direction: its name (``south``,
+    ``north-east``...), the units, the nearest of their hexes to the crop."""
+    direction: str
+    units: tuple
+    nearest: Hex
+
+
+def _beyond(view: dict, hexmap, window: tuple[int, int, int, int]) -> list[_Beyond]:
+    """The counters of the action a focus crop leaves out, grouped by direction (north first, clockwise)."""
+    c0, c1, r0, r1 = window
+    groups: dict[str, list] = {}
+    for h, u in _focus_entries(view, hexmap):
+        if u is None or (c0 <= h.col <= c1 and r0 <= h.row <= r1):
+            continue
+        ns = "north" if h.row < r0 else "south" if h.row > r1 else ""
+        ew = "west" if h.col < c0 else "east" if h.col > c1 else ""
+        groups.setdefault("-".join(x for x in (ns, ew) if x), []).append((h, u))
+    order = ("north", "north-east", "east", "south-east", "south", "south-west", "west", "north-west")
+    out = []
+    for d in order:
+        if d in groups:
+            g = groups[d]
+            far = lambda h: max(0, c0 - h.col, h.col - c1) + max(0, r0 - h.row, h.row - r1)  # noqa: E731
+            near = min((h for h, _ in g), key=lambda h: (far(h), h))
+            seen = []
+            for _, u in g:
+                if u not in seen:
+                    seen.append(u)
+            out.append(_Beyond(d, tuple(seen), near))
+    return out
+
+
+_ARROW = {"north": (0, -1), "south": (0, 1), "east": (1, 0), "west": (-1, 0), "north-east": (1, -1),
+          "south-east": (1, 1), "south-west": (-1, 1), "north-west": (-1, -1)}
+
+
+def _arrow(d: ImageDraw.ImageDraw, x: float, y: float, r: float, direction: str, fill) -> None:
+    dx, dy = _ARROW[direction]
+    n = math.hypot(dx, dy)
+    dx, dy = dx / n, dy / n
+    px, py = -dy, dx
+    d.polygon([(x + dx * r, y + dy * r), (x - dx * r * 0.7 + px * r * 0.8, y - dy * r * 0.7 + py * r * 0.8),
+               (x - dx * r * 0.7 - px * r * 0.8, y - dy * r * 0.7 - py * r * 0.8)], fill=fill, outline=S.HEADER_INK)
+
+
+def _beyond_text(view: dict, g: _Beyond) -> str:
+    sides = _as_dict(view.get("sides"))
+    counts: dict = {}
+    for u in g.units:
+        counts[u.get("side")] = counts.get(u.get("side"), 0) + 1
+    n = len(g.units)
+    who = " and ".join(f"{k} {_side_title(sides, sd)}" for sd, k in counts.items()) if len(counts) > 1 else \
+        f"{n} {_side_title(sides, next(iter(counts)))}"
+    one = n == 1 and g.units[0].get("id")
+    what = f"{who} counter{'s' if n > 1 else ''}" + (f" ({g.units[0]['id']})" if one else "")
+    return f"{g.direction}: {what}, nearest {g.nearest} (/game map around:{g.nearest})"
+
+
+def _footer(img: Image.Image, lay: Layout, view: dict, beyond: list[_Beyond], px: int) -> Image.Image:
+    """The image with a band under it naming the counters of the action off the crop, each
+    direction with an arrow, and the same arrows on the map's edge, where those counters lie."""
+    sides = _as_dict(view.get("sides"))
+    fh = _header_height(px, len(beyond))
+    out = Image.new("RGB", (img.width, img.height + fh), S.HEADER_BG)
+    out.paste(img, (0, 0))
+    d = ImageDraw.Draw(out)
+    txt = _Stamper(out)
+    lh = _line_h(px)
+    x0, x1 = round(px * 0.6), img.width - round(px * 0.6)
+    y = img.height + round(px * 0.45)
+    f = S.font(px)
+    r = MARGIN * 0.42
+    top, bottom = lay.top + MARGIN * 0.5, lay.map_h - MARGIN * 0.5
+    for g in beyond:
+        col = _side_color(sides, g.units[0].get("side"))
+        _arrow(d, x0 + px * 0.5, y + lh / 2, px * 0.5, g.direction, col)
+        txt.text((x0 + px * 1.4, y + lh / 2), _clip_px(_beyond_text(view, g), px, x1 - x0 - px * 1.4), font=f,
+                 fill=S.HEADER_INK, anchor="lm")
+        y += lh
+        # the arrow on the map's edge, in the margin (over no hex), towards the nearest counter
+        cx, cy = lay.center(g.nearest)
+        ex = min(max(cx, MARGIN), lay.map_w - MARGIN)
+        ey = min(max(cy, top + MARGIN), bottom - MARGIN)
+        dx, dy = _ARROW[g.direction]
+        if dx:
+            ex = r + 1 if dx < 0 else lay.map_w - r - 1
+        if dy:
+            ey = lay.top + r + 1 if dy < 0 else lay.map_h - r - 1
+        _arrow(d, ex, ey, r, g.direction, col)
+    return out
 
 
 def _labels(img: Image.Image, lay: Layout, hexmap, occupied) -> None:
@@ -1355,7 +1526,7 @@ def _over_text(view: dict) -> str:
     return "Game over" if over else ""
 
 
-def _header_lines(view: dict, fr: Frame | None, off_view: int = 0) -> list[tuple[str, str]]:
+def _header_lines(view: dict, fr: Frame | None) -> list[tuple[str, str]]:
     """The header's lines, (kind, text): the same number for the same view keys (the base is
     cached by the header's height)."""
     title = str(view.get("title") or view.get("ruleset") or "")
@@ -1372,9 +1543,6 @@ def _header_lines(view: dict, fr: Frame | None, off_view: int = 0) -> list[tuple
             lines.append(("tracks", ""))
         for n in [str(n) for n in _as_list(view.get("notes")) if n][:2]:
             lines.append(("note", n))
-    if off_view:
-        lines.append(("off", f"{off_view} more counter{'s' if off_view > 1 else ''} of the action off this crop:"
-                             " /game map whole:true"))
     return lines
 
 

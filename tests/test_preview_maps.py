@@ -1,0 +1,84 @@
+"""Every phase map of the scripted hex games, as a phone shows it (issue 26).
+
+Each scripted whole game (tests/scripts/*, played through the console: the same service and renderer
+as on Discord) is played once; every map the service asked for with the default options (a phase's
+map: where the action is) is drawn, scaled to 550 px wide, and checked from the scaled image's pixels:
+
+* at most MAX_IMAGE_W px wide and no taller than MAX_ASPECT times its width;
+* every counter id drawn whole (the top counter of each stack) at least 9 px of visible capital height,
+  measured as the rows of ink in the id's box once scaled (``tests/preview_helpers.ink_height``);
+* at least 90% of the hex numbers in the crop at least 7 px high (the others lie under a marker chit or
+  a stack's lower counters, or dark on the city's darkest stone);
+* counters of the action left out of the crop are each named, by direction, in the band under the map.
+"""
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from render.hexmap import MAX_ASPECT, MAX_IMAGE_W, _beyond, compose_info
+from tests.preview_helpers import ink_height, scaled
+from tests.test_golden import SCRIPTED
+from tests.test_map_preview import _notice_maps
+
+HEX_GAMES = [s for s in SCRIPTED if s[0] != "risk-minas-tirith"]
+ID_PX, HEX_PX = 9, 7
+
+
+@pytest.fixture(scope="module")
+def phase_maps(tmp_path_factory):
+    out = {}
+    for ruleset, seed, script in HEX_GAMES:
+        calls = asyncio.run(_notice_maps(ruleset, seed, script, tmp_path_factory.mktemp(ruleset) / "g.db"))
+        out[ruleset] = [c for c in calls if c[2] == {"around": None}]
+    return out
+
+
+@pytest.mark.parametrize("ruleset", [s[0] for s in HEX_GAMES])
+def test_every_phase_map_reads_at_550_px(phase_maps, ruleset):
+    maps = phase_maps[ruleset]
+    assert len(maps) > 100, f"{ruleset}: only {len(maps)} phase maps"
+    worst_id, worst_hex_share, ids_seen, left_out = 99, 1.0, 0, 0
+    for n, (view, board, _) in enumerate(maps):
+        img, _, _, info = compose_info(view, board, focus=True)
+        assert img.width <= MAX_IMAGE_W and img.height <= MAX_ASPECT * img.width, (n, img.size)
+        shown, k = scaled(img)
+        ids = [ink_height(shown, box, k) for kind, _, box in info.glyphs if kind == "id"]
+        hexes = [ink_height(shown, box, k) for kind, _, box in info.glyphs if kind == "hex"]
+        if ids:
+            worst_id = min(worst_id, min(ids))
+            ids_seen += len(ids)
+        assert hexes, n
+        share = sum(1 for h in hexes if h >= HEX_PX) / len(hexes)
+        worst_hex_share = min(worst_hex_share, share)
+        assert min(ids, default=ID_PX) >= ID_PX, (n, view.get("phase"), sorted(ids)[:5])
+        assert share >= 0.9, (n, view.get("phase"), share)
+        # every counter of the action off the crop is pointed at, with its hex, under the map
+        beyond = _beyond(view, board, info.window)
+        assert info.off_view == sum(len(g.units) for g in beyond)
+        left_out += info.off_view
+    assert ids_seen > 1000
+    print(f"{ruleset}: {len(maps)} maps, smallest id {worst_id} px, hex numbers >= {HEX_PX} px: "
+          f"worst map {worst_hex_share:.0%}, counters pointed at off the crop: {left_out}")
+
+
+def test_a_far_counter_is_pointed_at_not_stretched_to():
+    """Gondor's first rally (both sides act): the city at the top, Sauron's army far south. The crop
+    keeps to the larger cluster and the band under it names the others' direction and nearest hex."""
+    from engine.rulesets import get_ruleset
+
+    rs = get_ruleset("gondor")
+    board = rs.game_board().drawable
+    units = [{"id": f"G{i}", "side": "westernesse", "type": "infantry", "hex": h}
+             for i, h in enumerate(("1903", "1905", "1906", "1907", "2007", "1808"))]
+    units += [{"id": "LO4", "side": "sauron", "type": "infantry", "hex": "1917"},
+              {"id": "OA1", "side": "sauron", "type": "infantry", "hex": "1620"}]
+    view = {"title": "Gondor", "turn": 1, "turns": 16, "phase": "rally", "active": ["westernesse", "sauron"],
+            "sides": {"sauron": {"title": "Sauron", "color": "#8b1a1a"},
+                      "westernesse": {"title": "Westernesse", "color": "#1f4e9c"}}, "units": units}
+    img, _, _, info = compose_info(view, board, focus=True)
+    c0, c1, r0, r1 = info.window
+    assert r0 <= 3 and r1 < 17 and img.height <= MAX_ASPECT * img.width
+    beyond = _beyond(view, board, info.window)
+    assert [(g.direction, str(g.nearest), len(g.units)) for g in beyond] == [("south", "1917", 2)]
