@@ -1161,10 +1161,11 @@ def compose_info(view: dict, hexmap, *, around: str | None = None, radius: int |
     """:func:`compose`, and what the drawing used (:class:`RenderInfo`)."""
     fr = frame_for(view, hexmap, around=around, radius=radius, focus=focus)
     leg = legend_for(hexmap, view) if fr.panel else None
-    hp = header_px(_layout(fr, leg).width)
+    width = _layout(fr, leg).width
+    hp = header_px(width)
     beyond = _beyond(view, hexmap, fr.window) if fr.mode == "focus" else []
     off = sum(len(g.units) for g in beyond)
-    lines = _header_lines(view, fr)
+    lines = _header_lines(view, fr, width)
     top = _header_height(hp, len(lines))
     base, lay, legend_top = _base(hexmap, fr.window, fr.s, leg, frame=fr, top=top)
     s = fr.s
@@ -1369,7 +1370,7 @@ def compose_info(view: dict, hexmap, *, around: str | None = None, radius: int |
 
     if fr.panel:
         _panel(img, lay, view, legend_top)
-    _header(img, lay.width, view, lines, hp)
+    glyphs += _header(img, lay.width, view, lines, hp)
     if beyond:
         img = _footer(img, lay, view, beyond, hp)
     info = RenderInfo(img.width, img.height, min(label_sizes) if label_sizes else None, hp, npx, fr.mode,
@@ -1515,32 +1516,71 @@ def _turn_text(view: dict) -> str:
     if turn == 0:
         return "Set-up"
     if isinstance(turn, int) and not isinstance(turn, bool):
-        return f"Turn {turn} of {turns}" if isinstance(turns, int) and turns else f"Turn {turn}"
+        if isinstance(turns, int) and not isinstance(turns, bool) and turns > 0:
+            return f"Turn {min(turn, turns)} of {turns}"  # a game over after its last turn: never past it
+        return f"Turn {turn}"
     return ""
 
 
 def _over_text(view: dict) -> str:
+    """The end of the game in one short line, the winner first (the view's ``result``; the full
+    reasoning is in the log)."""
     over = view.get("over")
-    if isinstance(over, dict) and over.get("summary"):
-        return f"Game over: {over['summary']}"
-    return "Game over" if over else ""
+    if not over:
+        return ""
+    res = view.get("result")
+    if isinstance(res, str) and res:
+        return f"Game over: {res}"
+    return "Game over"
 
 
-def _header_lines(view: dict, fr: Frame | None) -> list[tuple[str, str]]:
-    """The header's lines, (kind, text): the same number for the same view keys (the base is
-    cached by the header's height)."""
+def _track_items(view: dict) -> list[tuple[dict, str]]:
+    out = []
+    for t in _as_list(view.get("tracks")):
+        if isinstance(t, dict):
+            pts, lvl = t.get("points"), t.get("level")
+            val = f"{pts}/{lvl}" if lvl is not None else f"{pts}"
+            out.append((t, f"{t.get('name') or ''} {val}".strip()))
+    return out
+
+
+def _track_rows(view: dict, px: int, width: float) -> list[list[tuple[dict, str]]]:
+    """Every track, wrapped into rows that fit ``width`` at font size ``px`` (a track never dropped)."""
+    rows: list[list] = []
+    x = width + 1
+    for t, item in _track_items(view):
+        w = px * 0.8 + S.text_length(item, px)
+        if rows and x + w <= width:
+            rows[-1].append((t, item))
+        else:
+            rows.append([(t, item)])
+            x = 0
+        x += w + px * 1.4
+    return rows
+
+
+RESULT_SCALE = 1.45   # the result of a game over is drawn this much larger than the header's other lines
+HEADER_MIN_W = 824    # the narrowest focus crop: a header's lines are counted at this width before the crop
+
+
+def _header_lines(view: dict, fr: Frame | None, width: int = HEADER_MIN_W) -> list[tuple[str, object]]:
+    """The header's lines, (kind, text): title, phase (or the result), who acts, the tracks (as many
+    rows as they take on an image ``width`` px wide), what is in effect."""
     title = str(view.get("title") or view.get("ruleset") or "")
     bits = [b for b in (title, _turn_text(view)) if b]
     if "night" in view and view.get("board") != "area":
         bits.append("Night" if view.get("night") else "Day")
     if fr is not None and fr.mode == "around" and fr.focus is not None:
         bits.append(f"around {fr.focus}")
-    lines = [("title", " · ".join(bits)), ("phase", _over_text(view) or str(view.get("phase_title") or view.get("phase") or "")),
-             ("act", "")]
+    lines = [("title", " · ".join(bits)), ("phase", _over_text(view) or str(view.get("phase_title") or view.get("phase") or ""))]
+    if view.get("over") and view.get("result"):
+        lines.append(("gap", ""))  # the result is drawn larger, over two lines' height
+    if not view.get("over") or view.get("deadline"):
+        lines.append(("act", ""))
     if fr is not None and not fr.panel:
-        tracks = [t for t in _as_list(view.get("tracks")) if isinstance(t, dict)]
-        if tracks:
-            lines.append(("tracks", ""))
+        px = header_px(width)
+        for row in _track_rows(view, px, width - 2 * round(px * 0.6)):
+            lines.append(("tracks", row))
         for n in [str(n) for n in _as_list(view.get("notes")) if n][:2]:
             lines.append(("note", n))
     return lines
@@ -1555,7 +1595,7 @@ def _clip_px(text: str, px: int, width: float) -> str:
     return text.rstrip() + "…"
 
 
-def _header(img: Image.Image, width: int, view: dict, lines: list[tuple[str, str]], px: int) -> None:
+def _header(img: Image.Image, width: int, view: dict, lines: list[tuple[str, object]], px: int) -> list:
     """Draws the header's ``lines`` (see :func:`_header_lines`) at font size ``px`` across the top
     ``width`` px of ``img`` (on the band the base drew)."""
     d = ImageDraw.Draw(img)
@@ -1565,6 +1605,7 @@ def _header(img: Image.Image, width: int, view: dict, lines: list[tuple[str, str
     lh = _line_h(px)
     x0, x1 = round(px * 0.6), width - round(px * 0.6)
     y = round(px * 0.45)
+    drawn: list = []
     for kind, text in lines:
         mid = y + lh / 2
         if kind == "title":
@@ -1601,23 +1642,26 @@ def _header(img: Image.Image, width: int, view: dict, lines: list[tuple[str, str
                 txt.text((x1, mid), t, font=f, fill=S.HEADER_INK, anchor="rm")
         elif kind == "tracks":
             x = x0
-            for t in [t for t in _as_list(view.get("tracks")) if isinstance(t, dict)]:
-                pts, lvl = t.get("points"), t.get("level")
-                val = f"{pts}/{lvl}" if lvl is not None else f"{pts}"
-                item = f"{t.get('name') or ''} {val}".strip()
+            for t, item in text:
                 w = S.text_length(item, px)
-                if x + w > x1:
-                    break
                 over = _demoralized(t)
                 col = _side_color(sides, t.get("side"))
                 d.rounded_rectangle([x, y + lh * 0.3, x + px * 0.5, y + lh * 0.7], 2, fill=col)
                 txt.text((x + px * 0.8, mid), item, font=f, fill=(255, 120, 100) if over else S.HEADER_INK,
                          anchor="lm")
                 x += w + px * 2.2
+        elif kind == "phase" and view.get("over") and view.get("result"):
+            big = round(px * RESULT_SCALE)
+            line = _clip_px(str(text), big, x1 - x0)
+            txt.text((x0, y + lh), line, font=S.font(big), fill=(255, 214, 120), anchor="lm")
+            drawn.append(("result", line, (x0 - 2, y + lh * 0.15, x0 + S.text_length(line, big) + 4, y + lh * 1.85)))
+        elif kind == "gap":
+            pass
         else:
             ink = S.HEADER_MUTED if kind in ("note", "off") else S.HEADER_INK
             txt.text((x0, mid), _clip_px(text, px, x1 - x0), font=f, fill=ink, anchor="lm")
         y += lh
+    return drawn
 
 
 # --------------------------------------------------------------------------

@@ -82,3 +82,55 @@ def test_a_far_counter_is_pointed_at_not_stretched_to():
     assert r0 <= 3 and r1 < 17 and img.height <= MAX_ASPECT * img.width
     beyond = _beyond(view, board, info.window)
     assert [(g.direction, str(g.nearest), len(g.units)) for g in beyond] == [("south", "1917", 2)]
+
+
+# ---------------------------------------------------------------------------------------------
+# The header (issue 26): every track, the turn never past the last, the result winner first
+# ---------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("ruleset", [s[0] for s in HEX_GAMES])
+def test_every_track_shows_and_the_turn_never_passes_the_last(phase_maps, ruleset):
+    from render import style as S
+    from render.hexmap import _header_lines, _turn_text, header_px
+
+    for view, board, _ in phase_maps[ruleset]:
+        img, _, _, info = compose_info(view, board, focus=True)
+        lines = _header_lines(view, None if False else _frame(info), img.width)
+        shown = [item for kind, row in lines if kind == "tracks" for _, item in row]
+        assert len(shown) == len(view.get("tracks") or []), (view.get("phase"), shown)
+        px = header_px(img.width)
+        for kind, row in lines:
+            if kind == "tracks":
+                used = sum(S.text_length(item, px) + px * 2.2 for _, item in row) - px * 1.4
+                assert used <= img.width - 2 * round(px * 0.6), row
+        if isinstance(view.get("turns"), int) and view.get("turn"):
+            assert _turn_text(view) == f"Turn {min(view['turn'], view['turns'])} of {view['turns']}"
+    last = phase_maps[ruleset][-1][0]
+    assert last["over"] and last["turn"] >= last["turns"] and f"Turn {last['turns']} of" in _turn_text(last)
+
+
+def _frame(info):
+    from render.hexmap import Frame
+
+    return Frame(info.window, 0, None, False, info.mode)
+
+
+@pytest.mark.parametrize("ruleset,winner,line", [
+    ("gondor", "Westernesse", "Westernesse wins: Minas Tirith holds (20.1)"),
+    ("celebrant", "Shadow", "Shadow wins a Marginal Victory (20.3)"),
+    ("sauron", "Westernesse", "Westernesse wins: a Decisive Victory, 193 victory points to 39")])
+def test_the_final_map_names_the_winner_first_in_one_line(phase_maps, ruleset, winner, line):
+    from tests.preview_helpers import ocr, tesseract
+
+    view, board, _ = phase_maps[ruleset][-1]
+    assert view["result"] == line and view["result"].startswith(winner)
+    img, _, _, info = compose_info(view, board, focus=True)
+    drawn = [g for g in info.glyphs if g[0] == "result"]
+    assert [g[1] for g in drawn] == [f"Game over: {line}"]  # whole: not clipped
+    assert drawn[0][2][2] <= img.width
+    shown, k = scaled(img)
+    assert ink_height(shown, drawn[0][2], k) >= ID_PX
+    if tesseract() is None:
+        pytest.skip("tesseract is not installed (apt-get install tesseract-ocr): the winner's name was "
+                    "measured but not read")
+    read = ocr(shown, drawn[0][2], k)
+    assert winner in read, read

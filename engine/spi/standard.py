@@ -698,4 +698,4 @@ class StandardRules(Help, SetUp, Movement, Stacking, ZonesOfControl, Combat, Mis
         if not state["over"]:
             return None
         o = state["over"]
-        return Result(o.get("winner"), o["summary"], o.get("section"))
+        return Result(o.get("winner"), o["summary"], o.get("section"), self.result_line(state, o))

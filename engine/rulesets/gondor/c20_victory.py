@@ -128,6 +128,9 @@ class Victory:
         summary = f"{base['summary']} Victory (20.1): " + "; ".join(parts) + ". " + verdict
         return {"winner": winner, "summary": summary, "section": "20.1"}
 
+    def result_why(self, state: State, over: dict) -> str:
+        return {"westernesse": "Minas Tirith holds", "sauron": "Minas Tirith falls"}.get(over.get("winner"), "")
+
     # -------------------------------------------------------------------- view
     def view_extra(self, state: State, own: str | None, view: dict) -> None:
         super().view_extra(state, own, view)
