@@ -1189,6 +1189,10 @@ def compose_info(view: dict, hexmap, *, around: str | None = None, radius: int |
                 if h.neighbour(dname) not in zset:
                     a, b = lay.side_points(h, dname)
                     d.line([a, b], fill=S.ZONE_EDGE, width=zw)
+        # the zone's hex numbers again, on a halo: the shade must not dim what a `deploy` names
+        for h in zone:
+            cx, cy = lay.center(h)
+            S.stamp(img, (cx, cy - s * 0.84), str(h), _hex_number_px(s), S.HEX_NUMBER, "ma", 2, S.NUMBER_HALO)
 
     # city levels Sauron controls (20.2): red hatching, light enough to read through
     levels = {lv for lv in _as_list(view.get("levels")) if isinstance(lv, int) and not isinstance(lv, bool) and lv > 0}
@@ -1350,11 +1354,21 @@ def compose_info(view: dict, hexmap, *, around: str | None = None, radius: int |
         spr = C.marker_sprite(ms, kind)
         img.paste(spr, (round(x - ms / 2) - mp, round(y - ms / 2) - mp), spr)
 
-    _labels(img, lay, hexmap, occupied)
+    label_boxes = _labels(img, lay, hexmap, occupied)
 
-    # the hex numbers of occupied hexes again, over the counters: an order needs them
+    # the hex numbers of occupied hexes again, over the counters, and of those a place name runs
+    # over, over the name: an order needs them
     npx = _hex_number_px(s)
-    for h in stacks:
+    under = []
+    if label_boxes:
+        for h in sorted(hexmap.hexes):
+            if lay.contains(h) and h not in stacks:
+                cx, cy = lay.center(h)
+                tw = S.text_length(str(h), npx) / 2 + 2
+                nb = (cx - tw, cy - s * 0.84, cx + tw, cy - s * 0.84 + npx)
+                if any(nb[0] < b[2] and b[0] < nb[2] and nb[1] < b[3] and b[1] < nb[3] for b in label_boxes):
+                    under.append(h)
+    for h in [*under, *stacks]:
         cx, cy = lay.center(h)
         S.stamp(img, (cx, cy - s * 0.84), str(h), npx, S.HEX_NUMBER, "ma", 2, S.NUMBER_HALO)
     if fr.mode != "whole":
@@ -1471,8 +1485,9 @@ def _footer(img: Image.Image, lay: Layout, view: dict, beyond: list[_Beyond], px
     return out
 
 
-def _labels(img: Image.Image, lay: Layout, hexmap, occupied) -> None:
-    """The map's place names, except where they would run under counters."""
+def _labels(img: Image.Image, lay: Layout, hexmap, occupied) -> list[tuple[float, float, float, float]]:
+    """The map's place names, except where they would run under counters; their boxes."""
+    boxes = []
     s = lay.s
     flab = S.font(round(s * 0.62))
     for lab in hexmap.labels:
@@ -1490,6 +1505,8 @@ def _labels(img: Image.Image, lay: Layout, hexmap, occupied) -> None:
         if any(box[0] < o[2] and o[0] < box[2] and box[1] < o[3] and o[1] < box[3] for o in occupied):
             continue
         S.stamp(img, (x, y), text, flab.size, S.LABEL, "mm", 2, (246, 243, 232))
+        boxes.append(box)
+    return boxes
 
 
 # --------------------------------------------------------------------------
@@ -1534,6 +1551,23 @@ def _over_text(view: dict) -> str:
     return "Game over"
 
 
+def _zone_text(view: dict) -> str:
+    """A set-up map's line: the acting side's zone (shaded on the map) by its hex range, and how many
+    counters it has still to place (the view's ``zone``, ``zone_title`` and ``pool``)."""
+    hexes = [h for h in (_parse_hex(z) for z in _as_list(view.get("zone"))) if h is not None]
+    if not hexes or view.get("over"):
+        return ""
+    cols, rows = [h.col for h in hexes], [h.row for h in hexes]
+    title = str(view.get("zone_title") or "Set-up zone")
+    text = f"{title}: columns {min(cols):02d}-{max(cols):02d}, rows {min(rows):02d}-{max(rows):02d}"
+    pool = _as_dict(view.get("pool"))
+    sides = _as_dict(view.get("sides"))
+    left = [(a, pool.get(a)) for a in _as_list(view.get("active")) if isinstance(pool.get(a), int)]
+    if left:
+        text += " · to place: " + ", ".join(f"{n} {_side_title(sides, a)}" for a, n in left)
+    return text
+
+
 def _track_items(view: dict) -> list[tuple[dict, str]]:
     out = []
     for t in _as_list(view.get("tracks")):
@@ -1573,6 +1607,9 @@ def _header_lines(view: dict, fr: Frame | None, width: int = HEADER_MIN_W) -> li
     if fr is not None and fr.mode == "around" and fr.focus is not None:
         bits.append(f"around {fr.focus}")
     lines = [("title", " · ".join(bits)), ("phase", _over_text(view) or str(view.get("phase_title") or view.get("phase") or ""))]
+    zone = _zone_text(view)
+    if zone:
+        lines.append(("zone", zone))
     if view.get("over") and view.get("result"):
         lines.append(("gap", ""))  # the result is drawn larger, over two lines' height
     if not view.get("over") or view.get("deadline"):

@@ -134,3 +134,40 @@ def test_the_final_map_names_the_winner_first_in_one_line(phase_maps, ruleset, w
                     "measured but not read")
     read = ocr(shown, drawn[0][2], k)
     assert winner in read, read
+
+
+# ---------------------------------------------------------------------------------------------
+# Set-up maps (issue 26): the acting side's zone shaded, named with its hex range, the pool to place
+# ---------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("ruleset,title", [("gondor", "Sauron set-up zone (13.1)"),
+                                           ("celebrant", "Shadow set-up zone (13.1)"),
+                                           ("sauron", "Sauron set-up zone (13.1)")])
+def test_the_first_set_up_map_shows_the_acting_sides_zone(phase_maps, ruleset, title):
+    from engine.hexgrid import Hex
+    from render.hexmap import _header_lines
+
+    view, board, _ = phase_maps[ruleset][0]
+    assert view["turn"] == 0 and view["seat"] is None and view["zone_title"] == title  # the public map
+    img, lay, _, info = compose_info(view, board, focus=True)
+    assert img.width <= MAX_IMAGE_W and img.height <= MAX_ASPECT * img.width
+    zone = {Hex.parse(h) for h in view["zone"]}
+    inside = [h for h in zone if lay.contains(h)]
+    assert len(inside) >= 0.25 * min(len(zone), (info.window[1] - info.window[0] + 1) * 6), len(inside)
+    line = next(t for k, t in _header_lines(view, None) if k == "zone")
+    cols, rows = sorted(h.col for h in zone), sorted(h.row for h in zone)
+    assert line.startswith(f"{title}: columns {cols[0]:02d}-{cols[-1]:02d}, rows {rows[0]:02d}-{rows[-1]:02d}")
+    pool = view["pool"][view["active"][0]]
+    assert line.endswith(f"to place: {pool} {view['sides'][view['active'][0]]['title']}")
+    # shaded: sampled in each empty hex of the crop, a zone hex's colour is never that of a hex of the
+    # same terrain outside the zone
+    occupied = {Hex.parse(u["hex"]) for u in view["units"] if u.get("hex")}
+    seen: dict = {}
+    for h in sorted(h for h in board.hexes if lay.contains(h) and h not in occupied):
+        cx, cy = lay.center(h)
+        px = img.getpixel((round(cx + lay.s * 0.45), round(cy + lay.s * 0.35)))
+        seen.setdefault((board.hexes[h].terrain, board.hexes[h].level), {}).setdefault(h in zone, set()).add(px)
+    both = [k for k, v in seen.items() if len(v) == 2]
+    assert both or all(True in v for v in seen.values()), seen.keys()
+    for k in both:
+        assert not seen[k][True] & seen[k][False], k
+    assert any(True in v for v in seen.values())
