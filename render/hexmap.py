@@ -1573,7 +1573,7 @@ def _track_items(view: dict) -> list[tuple[dict, str]]:
     for t in _as_list(view.get("tracks")):
         if isinstance(t, dict):
             pts, lvl = t.get("points"), t.get("level")
-            val = f"{pts}/{lvl}" if lvl is not None else f"{pts}"
+            val = f"{pts}/{lvl}" if lvl not in (None, "", "-") else f"{pts}"
             out.append((t, f"{t.get('name') or ''} {val}".strip()))
     return out
 

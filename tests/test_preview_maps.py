@@ -171,3 +171,83 @@ def test_the_first_set_up_map_shows_the_acting_sides_zone(phase_maps, ruleset, t
     for k in both:
         assert not seen[k][True] & seen[k][False], k
     assert any(True in v for v in seen.values())
+
+
+# ---------------------------------------------------------------------------------------------
+# Area and province maps (issue 26): LOTR Risk and War of the Ring, the same header band and bounds
+# ---------------------------------------------------------------------------------------------
+async def _wotr_maps(db):
+    import io
+
+    from bot.service import GameService
+    from bot.storage import Store
+    from tests.test_golden import ROOT
+    from tests.test_map_preview import Quiet
+
+    calls = []
+
+    def record(view, board, around=None, **kw):
+        calls.append((view, board, dict(kw, around=around)))
+        return b"png"
+
+    store = await Store.open(str(db))
+    try:
+        svc = GameService(store, seed_source=lambda: "local-7", clock=lambda: 1_750_000_000.0, renderer=record)
+        console = Quiet(svc, "wotr@assist", None, io.StringIO(), options="turns=4")
+        await console.setup()
+        assert await console.run_script(str(ROOT / "tests" / "scripts" / "wotr_game.txt")) == 0
+    finally:
+        await store.close()
+    return [c for c in calls if c[2] == {"around": None}]
+
+
+@pytest.fixture(scope="module")
+def area_maps(tmp_path_factory):
+    risk = [s for s in SCRIPTED if s[0] == "risk-minas-tirith"][0]
+    calls = asyncio.run(_notice_maps(*risk, tmp_path_factory.mktemp("risk") / "g.db"))
+    return {"risk-minas-tirith": [c for c in calls if c[2] == {"around": None}],
+            "wotr": asyncio.run(_wotr_maps(tmp_path_factory.mktemp("wotr") / "g.db"))}
+
+
+AREA_PX = 7  # an area's name, an army count, a character's counter, at 550 px
+
+
+@pytest.mark.parametrize("ruleset,winner", [("risk-minas-tirith", "Good"), ("wotr", "Gondor")])
+def test_every_area_map_reads_at_550_px(area_maps, ruleset, winner):
+    import io
+
+    from PIL import Image
+
+    from bot.table import default_renderer
+    from render import areamap, provinces
+    from tests.preview_helpers import ocr, tesseract
+
+    maps = area_maps[ruleset]
+    assert len(maps) >= 10
+    kinds: dict = {}
+    for n, (view, board, _) in enumerate(maps):
+        compose = areamap.compose_preview if view.get("board") == "area" else provinces.compose_preview
+        img, px, glyphs = compose(view, board)
+        if n in (0, len(maps) - 1):  # what the phase notice carries is this drawing
+            assert Image.open(io.BytesIO(default_renderer(view, board))).size == img.size
+        assert img.width <= MAX_IMAGE_W and img.height <= MAX_ASPECT * img.width, (n, img.size)
+        shown, k = scaled(img)
+        for kind, text, box in glyphs:
+            if kind in ("name", "count", "counter"):
+                h = ink_height(shown, box, k)
+                assert h >= AREA_PX, (n, kind, text, h)
+                kinds[kind] = kinds.get(kind, 0) + 1
+        # the header band, as on the hex maps
+        assert px * 550 / img.width >= 9
+    assert kinds.get("name", 0) > 200 and kinds.get("count", 0) > 50
+    if ruleset == "wotr":
+        assert kinds.get("counter", 0) > 50  # the Nazgul and the public characters as counters
+    view, board, _ = maps[-1]
+    compose = areamap.compose_preview if view.get("board") == "area" else provinces.compose_preview
+    img, _, glyphs = compose(view, board)
+    line = [g for g in glyphs if g[0] == "result"]
+    assert len(line) == 1 and line[0][1].startswith(f"Game over: {winner}")
+    if tesseract() is None:
+        pytest.skip("tesseract is not installed (apt-get install tesseract-ocr): sizes checked, the winner not read")
+    shown, k = scaled(img)
+    assert winner in ocr(shown, line[0][2], k)

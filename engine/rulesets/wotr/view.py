@@ -3,6 +3,10 @@ from __future__ import annotations
 
 from engine.rulesets.wotr.common import order, title
 
+# the colour the map draws each seat's pieces in (a declaration for the renderer, which knows no game)
+SEAT_COLORS = {"fellowship": "#2e7d32", "dark-power": "#1e1e1e", "saruman": "#787882", "gondor": "#284696",
+               "rohan": "#aa8214"}
+
 
 class ViewMixin:
     def _piece_views(self, st, seat) -> list[dict]:
@@ -61,6 +65,8 @@ class ViewMixin:
              "turn": st["turn"], "phase": st["phase"], "phase_title": self._phase_title(st),
              "active": self.active_seats(st), "order": list(order(st)), "players": st["players"],
              "scenario": st["scenario"], "last_turn": st["last_turn"],
+             # what the map draws each seat in (a declaration for the renderer)
+             "sides": {s: {"title": title(s), "color": SEAT_COLORS[s]} for s in SEAT_COLORS},
              "pieces": pieces, "areas": self._areas_view(pieces),
              "ring": {"bearer": st["chars"][bearer]["name"] if bearer else None, "wearing": st["ring"]["wearing"],
                       "holder": title(self._ring_seat(st)), "transfer_failures": st["ring"]["failures"],
