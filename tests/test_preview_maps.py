@@ -14,6 +14,7 @@ map: where the action is) is drawn, scaled to 550 px wide, and checked from the 
 from __future__ import annotations
 
 import asyncio
+import os
 
 import pytest
 
@@ -240,6 +241,13 @@ def test_every_area_map_reads_at_550_px(area_maps, ruleset, winner):
         # the header band, as on the hex maps
         assert px * 550 / img.width >= 9
     assert kinds.get("name", 0) > 200 and kinds.get("count", 0) > 50
+    if ruleset == "wotr" and os.environ.get("PALANTIR_DOCS_WRITE") == "1":  # the busiest phase, for the README
+        from tests.test_golden import ROOT
+        from tests.test_map_preview import write_preview
+
+        busiest = max(maps, key=lambda c: sum(len((a or {}).get("leaders") or []) + len((a or {}).get("units") or {})
+                                              for a in (c[0].get("areas") or {}).values()))
+        write_preview(provinces.compose_preview(busiest[0], busiest[1])[0], ROOT / "docs" / "map-wotr.png")
     if ruleset == "wotr":
         assert kinds.get("counter", 0) > 50  # the Nazgul and the public characters as counters
     view, board, _ = maps[-1]
