@@ -46,10 +46,31 @@ def tesseract() -> str | None:
     return shutil.which("tesseract")
 
 
-def ocr(img: Image.Image, box, k: float, *, upscale: int = 4, psm: int = 7) -> str:
+def _otsu(grey: Image.Image) -> int:
+    """The grey level that best splits ``grey``'s histogram in two (Otsu's method)."""
+    h = grey.histogram()
+    total, mean_all = sum(h), sum(i * n for i, n in enumerate(h))
+    wb = sb = 0
+    best, level = -1.0, 128
+    for t in range(256):
+        wb += h[t]
+        if wb == 0:
+            continue
+        wf = total - wb
+        if wf == 0:
+            break
+        sb += t * h[t]
+        between = wb * wf * (sb / wb - (mean_all - sb) / wf) ** 2
+        if between > best:
+            best, level = between, t
+    return level
+
+
+def ocr(img: Image.Image, box, k: float, *, upscale: int = 6, psm: int = 7, chars: str = "") -> str:
     """What tesseract reads in ``box`` (coordinates of the unscaled image) of the scaled ``img``:
-    the crop is enlarged ``upscale`` times (tesseract wants tall glyphs; no detail is added) and
-    turned to dark ink on white by its distance from the crop's most common colour."""
+    the crop is enlarged ``upscale`` times (tesseract wants tall glyphs; no detail is added), each
+    pixel's distance from the crop's most common colour (its background) taken, and that split into
+    ink and paper by Otsu's threshold."""
     import subprocess
     import tempfile
 
@@ -58,14 +79,17 @@ def ocr(img: Image.Image, box, k: float, *, upscale: int = 4, psm: int = 7) -> s
                      min(img.width, math.ceil(x1 * k) + 1), min(img.height, math.ceil(y1 * k)))).convert("RGB")
     colours = crop.getcolors(crop.width * crop.height) or [(1, (255, 255, 255))]
     bg = max(colours)[1]
-    big = crop.resize((crop.width * upscale, crop.height * upscale), Image.Resampling.BICUBIC)
+    big = crop.resize((crop.width * upscale, crop.height * upscale), Image.Resampling.LANCZOS)
     r, g, b = big.split()
     dist = [Image.eval(ch, lambda v, c=c: abs(v - c)) for ch, c in zip((r, g, b), bg)]
-    ink = Image.eval(Image.merge("RGB", dist).convert("L"), lambda v: max(0, 255 - 3 * v))
+    grey = Image.merge("RGB", dist).convert("L")
+    level = _otsu(grey)
+    ink = grey.point(lambda v: 0 if v > level else 255)
     page = Image.new("L", (ink.width + 60, ink.height + 60), 255)
     page.paste(ink, (30, 30))
     with tempfile.NamedTemporaryFile(suffix=".png") as f:
         page.save(f.name)
-        out = subprocess.run([tesseract(), f.name, "stdout", "--psm", str(psm)], capture_output=True, text=True,
-                             timeout=60)
+        extra = ["-c", f"tessedit_char_whitelist={chars}"] if chars else []
+        out = subprocess.run([tesseract(), f.name, "stdout", "--psm", str(psm), *extra], capture_output=True,
+                             text=True, timeout=60)
     return " ".join(out.stdout.split())
