@@ -290,3 +290,21 @@ def test_tesseract_reads_the_counter_ids_of_the_busiest_map(phase_maps, ruleset)
     share = sum(1 for want, got in read if want == got) / len(read)
     print(f"{ruleset}: tesseract read {share:.0%} of {len(read)} ids; missed {[r for r in read if r[0] != r[1]][:8]}")
     assert len(read) >= 20 and share >= OCR_IDS, read
+
+
+def test_a_replay_takes_frames_of_different_heights(phase_maps):
+    """Gondor's set-up frames carry the zone's header line, the last the result's: the whole-map
+    frames differ in height, and the GIF makes each as tall as the tallest (it refused them before)."""
+    import io
+
+    from PIL import Image
+
+    from bot.table import default_renderer
+    from render.replay import render_frames
+
+    maps = phase_maps["gondor"]
+    frames = [("set-up", maps[0][0]), ("turn 1", maps[2][0]), ("the end", maps[-1][0])]
+    heights = {Image.open(io.BytesIO(default_renderer(v, maps[0][1], whole=True))).height for _, v in frames}
+    assert len(heights) > 1
+    gif = Image.open(io.BytesIO(render_frames(frames, maps[0][1], lambda v, m, a: default_renderer(v, m, whole=True))))
+    assert gif.n_frames == 3
