@@ -9,8 +9,6 @@ from PIL import Image, ImageDraw
 
 from render import style as S
 
-SEAT_COLORS = {"fellowship": (46, 125, 50), "dark-power": (30, 30, 30), "saruman": (120, 120, 130),
-               "gondor": (40, 70, 150), "rohan": (170, 130, 20)}
 PANEL_W = 320
 
 
@@ -27,8 +25,8 @@ class _Laid:
 
 # --------------------------------------------------------------------------
 # The preview layout (a phase's map): the boxes PREVIEW_W_BOARD px wide, no side panel, the header band
-# of the hex maps; armies as strength chips in their seat's colour, characters (the Nazgul, the others the
-# view shows) as counters with a short name
+# of the hex maps (the view's notes under it); armies as strength chips in their seat's colour, characters
+# (those the view shows) as counters with a short name
 # --------------------------------------------------------------------------
 PREVIEW_W_BOARD = 1000
 NAME_PX = 19
@@ -40,7 +38,7 @@ TALL = 1.45           # the boxes drawn this much taller than the board's propor
 
 
 def _short(name: str) -> str:
-    """A character's counter text: a numbered piece by its initial and number ("Nazgul 3" -> "N3"), a
+    """A character's counter text: a numbered piece by its initial and number ("Rider 3" -> "R3"), a
     name of several words by their initials ("Mouth of Sauron" -> "MoS"), else its first four letters."""
     words = name.split()
     if len(words) >= 2 and words[-1].isdigit():
@@ -127,18 +125,6 @@ def compose_preview(view: dict, board) -> tuple[Image.Image, int, list]:
     probe = Frame((0, 0, 0, 0), 0, None, False, "focus")
     px = header_px(img.width)
     lines = _header_lines(view, probe, img.width)
-    ring = view.get("ring") or {}
-    facts = []
-    if ring.get("bearer"):
-        facts.append(f"Ringbearer: {ring['bearer']}" + (" (wearing the Ring)" if ring.get("wearing") else ""))
-    for key, label in (("ruler_of_gondor", "Ruler of Gondor"), ("king_of_rohan", "King of Rohan")):
-        if view.get(key):
-            facts.append(f"{label}: {view[key]}")
-    if facts:
-        lines.append(("note", " · ".join(facts)))
-    if sides:
-        lines.append(("note", "Armies: strength points in the seat's colour; characters and Nazgul: counters "
-                              "(N3: Nazgul 3)"))
     top = _header_height(px, len(lines))
     out = Image.new("RGB", (img.width, img.height + top), S.HEADER_BG)
     out.paste(img, (0, top))
@@ -148,6 +134,8 @@ def compose_preview(view: dict, board) -> tuple[Image.Image, int, list]:
 
 
 def render_view(view: dict, board, *, around: str | None = None, focus: bool = False) -> bytes:
+    from render.hexmap import _side_color
+
     if focus and not around:
         img, _, _ = compose_preview(view, board)
         q = img.quantize(256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
@@ -171,7 +159,7 @@ def render_view(view: dict, board, *, around: str | None = None, focus: bool = F
         info = areas.get(pid) or {}
         yy = y + 24
         for seat, sp in sorted((info.get("units") or {}).items()):
-            S.stamp(img, (x + 6, yy), f"{seat}: {sp} SP", 11, SEAT_COLORS.get(seat, (80, 80, 80)))
+            S.stamp(img, (x + 6, yy), f"{seat}: {sp} SP", 11, _side_color(view.get("sides") or {}, seat))
             yy += 14
         names = [ld["name"] for ld in info.get("leaders") or []]
         line = ""

@@ -84,6 +84,13 @@ class ViewMixin:
              "dead": sorted(c["name"] for c in st["chars"].values() if not c["alive"]),
              "layout": self._bd(st).layout() if st.get("map") else None,
              "wraiths": list(st["wraiths"]), "commanders": self._stack_commanders(st, seat), "over": st["over"]}
+        # the map's header lines (a declaration: the renderer draws notes, it knows no Ring)
+        facts = [f"Ringbearer: {v['ring']['bearer']}" + (" (wearing the Ring)" if v["ring"]["wearing"] else "")
+                 if v["ring"]["bearer"] else "",
+                 f"Ruler of Gondor: {v['ruler_of_gondor']}" if v["ruler_of_gondor"] else "",
+                 f"King of Rohan: {v['king_of_rohan']}" if v["king_of_rohan"] else ""]
+        v["notes"] = [" · ".join(f for f in facts if f),
+                      "Armies: strength points in the seat's colour; characters and Nazgul: counters (N3: Nazgul 3)"]
         if seat in self.seats or seat == "gm":
             v["seat"] = seat
             if seat in st["hands"]:
