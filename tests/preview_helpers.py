@@ -24,18 +24,16 @@ def ink_height(img: Image.Image, box, k: float, threshold: int = 70) -> int:
          min(img.height, math.ceil(y1 * k)))
     if b[2] <= b[0] or b[3] <= b[1]:
         return 0
+    from PIL import ImageChops
+
     crop = img.crop(b).convert("L")
-    w, h = crop.size
-    px = crop.load()
     hist = crop.histogram()
     bg = max(range(256), key=lambda v: hist[v])
+    ink = ImageChops.difference(crop, Image.new("L", crop.size, bg)).point(lambda v: 255 if v >= threshold else 0)
     best = run = 0
-    for y in range(h):
-        if any(abs(px[x, y] - bg) >= threshold for x in range(w)):
-            run += 1
-            best = max(best, run)
-        else:
-            run = 0
+    for row in ink.getprojection()[1]:  # per row: any ink in it
+        run = run + 1 if row else 0
+        best = max(best, run)
     return best
 
 
