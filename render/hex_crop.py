@@ -113,12 +113,27 @@ def _best_window(hexes: list[Hex], a: int, b: int, lo_c: int, hi_c: int, lo_r: i
     rows = sorted(h.row for h in hexes)
     mc, mr = cols[len(cols) // 2], rows[len(rows) // 2]
     best = None
-    for c0 in range(max(lo_c, min(cols) - n + 1), min(hi_c - n + 1, max(cols)) + 1):
-        inc = [h for h in hexes if c0 <= h.col < c0 + n]
-        if not inc:
+    # a table of the action up to each column and row (padded to every window searched): any window's
+    # count is four look-ups
+    ca, cb = max(lo_c, cols[0] - n + 1), min(hi_c - n + 1, cols[-1])
+    ra, rb = max(lo_r, rows[0] - m + 1), min(hi_r - m + 1, rows[-1])
+    c_lo, r_lo = ca - 1, ra - 1
+    nc, nr = cb + n - c_lo + 1, rb + m - r_lo + 1
+    table = [[0] * nr for _ in range(nc)]
+    for h in hexes:
+        if c_lo < h.col < c_lo + nc and r_lo < h.row < r_lo + nr:
+            table[h.col - c_lo][h.row - r_lo] += 1
+    for c in range(1, nc):
+        prev, cur = table[c - 1], table[c]
+        for r in range(1, nr):
+            cur[r] += prev[r] + cur[r - 1] - prev[r - 1]
+    for c0 in range(ca, cb + 1):
+        lo, hi = table[c0 - 1 - c_lo], table[c0 + n - 1 - c_lo]
+        if hi[-1] == lo[-1]:
             continue
-        for r0 in range(max(lo_r, min(rows) - m + 1), min(hi_r - m + 1, max(rows)) + 1):
-            k = sum(1 for h in inc if r0 <= h.row < r0 + m)
+        for r0 in range(ra, rb + 1):
+            a0, a1 = r0 - 1 - r_lo, r0 + m - 1 - r_lo
+            k = hi[a1] - lo[a1] - hi[a0] + lo[a0]
             key = (-k, abs(c0 + (n - 1) / 2 - mc) + abs(r0 + (m - 1) / 2 - mr), c0, r0)
             if best is None or key < best[0]:
                 best = (key, (c0, r0))
