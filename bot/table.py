@@ -364,7 +364,7 @@ class Table:
         phase."""
         res = game.result()
         if res is not None:
-            return f"**The game is over: {res.summary}**"
+            return f"**The game is over: {res.line}**"
         return self._phase_head(v)
 
     def turn_line(self, game: Game, seats: dict[str, int], ping: bool) -> tuple[str, list[int]]:
@@ -485,7 +485,7 @@ class Table:
         dice_before = game.dice_drawn()
         game.state = new_state
         if res:
-            lines.append(f"**The game is over.** {res.summary}")
+            lines.append(f"**The game is over: {res.line}**")
         text = clip("\n".join(lines), MAX_TEXT)
         out = Outcome(reply=Post(text=text), ephemeral=False)
         secret = public_text(rs, canon) != canon

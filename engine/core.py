@@ -112,6 +112,12 @@ class Result:
     winner: str | None  # a seat, or None for a draw
     summary: str
     section: str | None = None
+    short: str = ""     # the result in one short line, the winner first ("Westernesse wins: ... (20.1)")
+
+    @property
+    def line(self) -> str:
+        """The short line (the summary when a ruleset gives none): the header, status, caption, alt text."""
+        return self.short or self.summary
 
 
 # --------------------------------------------------------------------------
@@ -378,7 +384,11 @@ class Game:
         return action, self.ruleset.apply(self.state, seat, action)
 
     def view(self, seat: str | None) -> dict:
-        return self.ruleset.view(self.state, seat)
+        v = self.ruleset.view(self.state, seat)
+        res = self.ruleset.result(self.state) if isinstance(v, dict) and v.get("over") else None
+        if res is not None:  # the result in one line, the winner first, for the map's header
+            v = {**v, "result": res.line, "winner": res.winner}
+        return v
 
     def result(self) -> Result | None:
         return self.ruleset.result(self.state)

@@ -15,11 +15,11 @@ def render_view(view: dict, hexmap, *, around: str | None = None, radius: int | 
     if isinstance(view, dict) and view.get("board") == "provinces":  # War of the Ring's provinces
         from render.provinces import render_view as _province_render_view
 
-        return _province_render_view(view, hexmap, around=around)
+        return _province_render_view(view, hexmap, around=around, focus=focus)
     if isinstance(view, dict) and view.get("board") == "area":
         from render.areamap import render_view as _area_render_view
 
-        return _area_render_view(view, hexmap, around=around)
+        return _area_render_view(view, hexmap, around=around, focus=focus)
     return _hex_render_view(view, hexmap, around=around, radius=radius, focus=focus)
 
 

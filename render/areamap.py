@@ -306,13 +306,19 @@ def _wrap(text: str, size: int, width: float) -> list[str]:
     return out
 
 
-def compose(view: dict, board=None, *, around: str | None = None) -> Image.Image:
-    return compose_info(view, board, around=around)[0]
+def compose(view: dict, board=None, *, around: str | None = None, focus: bool = True) -> Image.Image:
+    return compose_info(view, board, around=around, focus=focus)[0]
 
 
-def compose_info(view: dict, board=None, *, around: str | None = None) -> tuple[Image.Image, int]:
+def compose_info(view: dict, board=None, *, around: str | None = None,
+                 focus: bool = True) -> tuple[Image.Image, int]:
     """The picture, with the header band over it (as on a hex map: the turn, the phase, who acts,
-    legible once shown 550 px wide), and the header's font size (px)."""
+    legible once shown 550 px wide), and the header's font size (px). With ``focus`` (a phase's map,
+    the default) the preview layout (:func:`compose_preview`); else (``whole``, ``around``) the board
+    at full size with its side panel."""
+    if focus and not around:
+        img, px, _ = compose_preview(view, board)
+        return img, px
     from render.hexmap import _header, _header_height, _header_lines, header_px
 
     img = _board_picture(view, board, around=around)
@@ -323,6 +329,178 @@ def compose_info(view: dict, board=None, *, around: str | None = None) -> tuple[
     out.paste(img, (0, top))
     _header(out, out.width, view, lines, px)
     return out, px
+
+
+# --------------------------------------------------------------------------
+# The preview layout: the board PREVIEW_W_BOARD px wide, no side panel (its facts are header lines),
+# names and army counts large enough to read once the image is shown 550 px wide
+# --------------------------------------------------------------------------
+PREVIEW_W_BOARD = 1000
+NAME_PX = 19           # an area's name (capital height about 7.4 px at 550 px wide)
+CHIP_PX = 22           # an army count ("3C": three cavalry), about 8.6 px
+LEADER_PX = 18
+TYPE_LETTER = {"infantry": "I", "archer": "A", "cavalry": "C", "horse-archer": "H", "troll": "T", "mumak": "M"}
+KEY_TEXT = "Armies: I infantry · A archers · C cavalry · H horse archers · T trolls · M mumakil"
+
+
+def _wrap_name(name: str, px: int, width: float) -> list[str]:
+    """An area's name in lines no wider than ``width`` (a word longer than that stands alone)."""
+    return [ln for w in [name] for ln in _wrap(w, px, width)][:3]
+
+
+def _room(a, f: float) -> float:
+    """How wide a name may be in area ``a``: its width along the label's row (at scale ``f``)."""
+    lx, ly = a.label
+    xs = []
+    pts = list(a.poly)
+    for i in range(len(pts)):
+        (x1, y1), (x2, y2) = pts[i], pts[(i + 1) % len(pts)]
+        if (y1 - ly) * (y2 - ly) <= 0 and y1 != y2:
+            xs.append(x1 + (ly - y1) * (x2 - x1) / (y2 - y1))
+    if len(xs) >= 2:
+        left = max([v for v in xs if v <= lx] or [min(xs)])
+        right = min([v for v in xs if v >= lx] or [max(xs)])
+        w = right - left
+    else:
+        w = max(p[0] for p in pts) - min(p[0] for p in pts)
+    return max(60.0, (w - 10) * f)
+
+
+def _build_preview_base(board, f: float) -> Image.Image:
+    W, H = round(board.width * f), round(board.height * f)
+    k = K * f
+    img = Image.new("RGB", (W * K, H * K), (240, 236, 224))
+    d = ImageDraw.Draw(img)
+    for aid in board.ids:
+        a = board.areas[aid]
+        d.polygon([(x * k, y * k) for x, y in a.poly], fill=_fill(a), outline=(150, 140, 120), width=K)
+    data = board.data
+    for x, y in data.get("river_between", []):
+        e = _edges(board, x, y)
+        if e:
+            d.line([(e[0][0] * k, e[0][1] * k), (e[1][0] * k, e[1][1] * k)], fill=RIVER, width=round(12 * k))
+    for x, y in data.get("rammas_between", []):
+        e = _edges(board, x, y)
+        if e:
+            d.line([(e[0][0] * k, e[0][1] * k), (e[1][0] * k, e[1][1] * k)], fill=RAMMAS, width=round(4 * k))
+    for aid in board.ids:
+        a = board.areas[aid]
+        if a.zone != "rammas":
+            continue
+        for b in board.ids:
+            if board.areas[b].zone == "outer" and b != aid:
+                e = _edges(board, aid, b)
+                if e:
+                    d.line([(e[0][0] * k, e[0][1] * k), (e[1][0] * k, e[1][1] * k)], fill=RAMMAS,
+                           width=round(5 * k))
+    for aid in board.walls + ["city"]:
+        poly = board.areas[aid].poly
+        for i in range(len(poly)):
+            p, q = poly[i], poly[(i + 1) % len(poly)]
+            d.line([(p[0] * k, p[1] * k), (q[0] * k, q[1] * k)], fill=WALL, width=round(5 * k))
+    return img.resize((W, H), Image.LANCZOS)
+
+
+def _preview_base(board, f: float) -> Image.Image:
+    key = ("preview", id(board), board.data.get("id"), f)
+    with _lock:
+        img = _base_cache.get(key)
+    if img is None:
+        img = _build_preview_base(board, f)
+        with _lock:
+            _base_cache[key] = img
+    return img
+
+
+def compose_preview(view: dict, board=None) -> tuple[Image.Image, int, list]:
+    """The phase map made for the preview: (image, header px, glyphs), ``glyphs`` being
+    (kind, text, box) of each area name and army count drawn, in image px."""
+    from render.hexmap import Frame, _header, _header_height, _header_lines, header_px
+
+    board = _board(view, board)
+    f = PREVIEW_W_BOARD / board.width
+    base = _preview_base(board, f)
+    img = base.copy()
+    d = ImageDraw.Draw(img)
+    glyphs: list = []
+    areas = view.get("areas") or {}
+    for aid in board.ids:
+        a = board.areas[aid]
+        x, y = a.label[0] * f, a.label[1] * f
+        info = areas.get(aid) or {}
+        # the name, wrapped to two lines, on a halo of the area's colour
+        name_lines = _wrap_name(a.name, NAME_PX, _room(a, f))
+        widest = max(S.text_length(t, NAME_PX) for t in name_lines)
+        x = min(max(x, widest / 2 + 4), img.width - widest / 2 - 4)
+        ny = y - (len(name_lines) - 1) * NAME_PX * 0.55 - NAME_PX * 0.6
+        for i, line in enumerate(name_lines):
+            ly = ny + i * NAME_PX * 1.1
+            S.stamp(img, (x, ly), line, NAME_PX, (34, 28, 22), anchor="mm", stroke=2, stroke_fill=_fill(a))
+            tw = S.text_length(line, NAME_PX)
+            glyphs.append(("name", line, (x - tw / 2 - 1, ly - NAME_PX * 0.45, x + tw / 2 + 1, ly + NAME_PX * 0.45)))
+        hw = max(S.text_length(t, NAME_PX) for t in name_lines) / 2
+        if a.banner:
+            _banner(d, x + hw + 4, ny - NAME_PX * 0.5)
+        if a.catapult:
+            _catapult(d, x - hw - 14, ny)
+        yy = ny + len(name_lines) * NAME_PX * 1.1 - NAME_PX * 0.2
+        side = info.get("side")
+        units = info.get("units") or {}
+        order = ["infantry", "archer", "cavalry", "horse-archer", "troll", "mumak"]
+        items = sorted(((t, n) for t, n in units.items() if n), key=lambda tn: order.index(tn[0]) if tn[0] in order else 99)
+        chips = [(f"{n}{TYPE_LETTER.get(t, t[:1].upper())}", TYPE_COLORS.get(side, {}).get(t, (90, 90, 90)))
+                 for t, n in items]
+        if chips:
+            widths = [S.text_length(t, CHIP_PX) + 8 for t, _ in chips]
+            xx = x - (sum(widths) + 3 * (len(chips) - 1)) / 2
+            for (t, c), w in zip(chips, widths):
+                d.rounded_rectangle([xx, yy, xx + w, yy + CHIP_PX * 1.15], radius=4, fill=c, outline=(250, 250, 240),
+                                    width=2)
+                S.stamp(img, (xx + w / 2, yy + CHIP_PX * 0.6), t, CHIP_PX, S.ink_on(c), anchor="mm")
+                glyphs.append(("count", t, (xx + 3, yy + 2, xx + w - 3, yy + CHIP_PX * 1.15 - 2)))
+                xx += w + 3
+            yy += CHIP_PX * 1.3
+        leaders = info.get("leaders") or []
+        if leaders:
+            labels = [str(ld.get("name", ld.get("id", "?"))) for ld in leaders]
+            lw = sum(S.text_length(t, LEADER_PX) + LEADER_PX for t in labels)
+            xx = x - lw / 2
+            for ld, label in zip(leaders, labels):
+                col = LEADER_COLORS.get(ld.get("color"), (90, 90, 90))
+                d.polygon([(xx, yy + 2), (xx + LEADER_PX * 0.6, yy + LEADER_PX * 0.5), (xx, yy + LEADER_PX - 2)],
+                          fill=col, outline=(250, 250, 240))
+                S.stamp(img, (xx + LEADER_PX * 0.75, yy + LEADER_PX * 0.5), label, LEADER_PX, (20, 18, 16), anchor="lm",
+                        stroke=2, stroke_fill=(250, 248, 240))
+                xx += S.text_length(label, LEADER_PX) + LEADER_PX
+        if info.get("tower"):
+            d.rectangle([x + hw + 6, y - 6, x + hw + 18, y + 20], fill=(90, 60, 40), outline=(20, 20, 20))
+    # the Gate
+    g = board.data.get("gate", {})
+    wall = board.areas.get(g.get("wall", "wall-gate"))
+    if wall is not None:
+        gx, gy = wall.label[0] * f + 30, wall.label[1] * f + 34
+        broken = bool(view.get("gate_broken"))
+        col = (170, 40, 30) if broken else (70, 50, 30)
+        d.rectangle([gx - 7, gy - 13, gx + 7, gy + 13], fill=(40, 36, 30) if not broken else (230, 200, 160),
+                    outline=col, width=3)
+        if broken:
+            d.line([(gx - 7, gy - 13), (gx + 7, gy + 13)], fill=col, width=3)
+    probe = Frame((0, 0, 0, 0), 0, None, False, "focus")
+    px = header_px(img.width)
+    lines = _header_lines(view, probe, img.width)
+    extra = []
+    dice = view.get("action_dice")
+    if isinstance(dice, list) and not view.get("over"):
+        extra.append("Action dice left: " + (" ".join(str(v) for v in dice) or "none")
+                     + (f" · taken: {view['die']}" if view.get("die") else ""))
+    extra.append(KEY_TEXT)
+    lines += [("note", t) for t in extra]
+    top = _header_height(px, len(lines))
+    out = Image.new("RGB", (img.width, img.height + top), S.HEADER_BG)
+    out.paste(img, (0, top))
+    glyphs = [(k, t, (b[0], b[1] + top, b[2], b[3] + top)) for k, t, b in glyphs]
+    glyphs += _header(out, out.width, view, lines, px)
+    return out, px, glyphs
 
 
 def _board_picture(view: dict, board=None, *, around: str | None = None) -> Image.Image:
@@ -350,8 +528,8 @@ def _board_picture(view: dict, board=None, *, around: str | None = None) -> Imag
     return img
 
 
-def render_view(view: dict, board=None, *, around: str | None = None) -> bytes:
-    img = compose(view, board, around=around)
+def render_view(view: dict, board=None, *, around: str | None = None, focus: bool = True) -> bytes:
+    img = compose(view, board, around=around, focus=focus)
     q = img.quantize(256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
     buf = io.BytesIO()
     q.save(buf, format="PNG", compress_level=6)

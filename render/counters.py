@@ -287,7 +287,7 @@ def counter_sprite(size: int, fill: RGB, kind: str, top: str, bottom: str, mid: 
     inner = size * 0.9
     if top:
         f, t = fit_font(top, inner, round(size * ID_FRAC))
-        d.text((cx, pad + size * 0.17), t, font=f, fill=ink, anchor="mm")
+        d.text((cx, pad + size * ID_Y), t, font=f, fill=ink, anchor="mm")
     if real is not None:
         f, t = fit_font("REAL" if real else "DUMMY", inner * 0.92, round(size * 0.24))
         d.text((cx, pad + size * 0.855), t, font=f, fill=(255, 255, 255), anchor="mm")
@@ -307,6 +307,7 @@ def counter_sprite(size: int, fill: RGB, kind: str, top: str, bottom: str, mid: 
     return img
 
 
+ID_Y = 0.17      # ... centred this fraction of its size below its top
 ID_FRAC = 0.36   # a counter's top text (its unit id) is drawn this fraction of the counter's size high
 
 

@@ -29,35 +29,38 @@ process (no metadata, bundled font, no iteration over unordered sets).
 from __future__ import annotations
 
 import io
-import math
-import threading
-from collections import OrderedDict
 from dataclasses import dataclass
-from functools import lru_cache
-from typing import NamedTuple
 
 from PIL import Image, ImageDraw
 
-from engine.hexgrid import OPPOSITE, Hex, HexError, Hexside
+from engine.hexgrid import Hex, Hexside
 from render import counters as C
 from render import style as S
-from render.geometry import SQRT3, Layout, hex_corners
+from render.geometry import Layout
 
-# --------------------------------------------------------------------------
-# Sizes
-# --------------------------------------------------------------------------
-FULL_HEX = 25          # hex size (centre to corner) of the whole map, px, at most
-MAX_MAP_W = 1480       # the whole map's part of the image fits in this (hexes shrink to fit, down to MIN_HEX)
-MAX_MAP_H = 1250
-MIN_HEX = 12
-MARGIN = 20
-PANEL_W = 340
-K = 2                  # supersampling of the base layer's shapes
-BASE_CACHE_SIZE = 8
-PNG_COLORS = 256
-
-_lock = threading.Lock()
-_base_cache: "OrderedDict[tuple, tuple[Image.Image, Layout, int]]" = OrderedDict()
+# Split by concern (issue 26): the parts, each re-exported here (callers import from render.hexmap):
+# hex_common (sizes, Frame, view readers), hex_terrain (drawing primitives), hex_pieces (counters, marker
+# masks, place names), hex_legend (legend, compass), hex_base (the cached base layer), hex_header (header,
+# footer, side panel), hex_crop (what part of the map: whole, around, the phase's preview crop).
+from render.hex_common import (FULL_HEX, MAX_MAP_W, MAX_MAP_H, MIN_HEX, MARGIN, PANEL_W, K, BASE_CACHE_SIZE,
+    PNG_COLORS, _lock, PREVIEW_W, LEGIBLE_PX, CROP_PX, AROUND_RADIUS, RADIUS_MIN, RADIUS_MAX, CROP_MAP_W,
+    CROP_MIN_HEX, CROP_MAX_HEX, COUNTER_DY, FOCUS_MARGIN, FOCUS_MIN_COLS, FOCUS_MIN_ROWS, Frame, CAP_RATIO,
+    ID_SAMPLE, MAX_ASPECT, MAX_IMAGE_W, _fingerprint, _lerp, _layout, PAD, PANEL_MIN_H, _parse_hex, _side_dir,
+    _parse_side, _side_color, _side_title, _Stamper, _as_list, _as_dict, HEADER_TARGET_PX, RESULT_SCALE,
+    HEADER_MIN_W)  # noqa: F401
+from render.hex_terrain import (_seed, draw_terrain, _draw_wall, draw_hexside, _draw_gate_leaves, draw_tunnel,
+    _text_rotated, _hex_number_px)  # noqa: F401
+from render.hex_legend import (LEGEND_TERRAIN, LEGEND_SIDES, LEGEND_MARKERS, _VIEW_ONLY, LEGEND_SIEGE, LEG_ROW,
+    _STEPS, _MapFacts, Legend, _rows, _levels_title, _facts_cache, _map_facts, _UNIT_KEYS, _view_keys, _legend_of,
+    legend_for, _legend_origin, _legend_shapes, _legend_text, _compass)  # noqa: F401
+from render.hex_base import (_base_cache, _build_base, _base)  # noqa: F401
+from render.hex_header import (_ARROW, _arrow, _beyond_text, _footer, header_px, _line_h, _header_height,
+    _turn_text, _over_text, _zone_text, _track_items, _track_rows, _header_lines, _clip_px, _header, _wrap,
+    _demoralized, _panel)  # noqa: F401
+from render.hex_crop import (_crop_hex, _crop_width, _legible, max_focus_cols, _span, _grow, _focus_entries,
+    focus_hexes, _focus_height, _fits, _best_window, _focus_window, _whole, frame_for, _window, _Beyond, _beyond)  # noqa: F401
+from render.hex_pieces import (_hex_mask, _draw_breach, _hatch_mask, _ring_mask, _unit_texts, _counter,
+    _badge_width, _badge, _labels)  # noqa: F401
 
 
 def clear_cache() -> None:
@@ -79,974 +82,6 @@ def clear_cache() -> None:
     S._text_mask.cache_clear()
 
 
-# --------------------------------------------------------------------------
-# Windows
-# --------------------------------------------------------------------------
-PREVIEW_W = 550        # Discord shows an attached image inline about this wide
-LEGIBLE_PX = 9.0       # counter ids and the header are at least this high (font size, px) at PREVIEW_W
-CROP_PX = 9.5          # a crop is chosen for counter ids this high at PREVIEW_W (LEGIBLE_PX with room to spare)
-AROUND_RADIUS = 5      # hexes either side of the centre hex in an ``around`` crop, by default
-RADIUS_MIN, RADIUS_MAX = 2, 12
-CROP_MAP_W = 960       # a crop's map is drawn about this wide (hexes from CROP_MIN_HEX to CROP_MAX_HEX)
-CROP_MIN_HEX = 24
-CROP_MAX_HEX = 56
-COUNTER_DY = 0.2       # a counter sits this many hex sizes below its hex's centre (its hex number shows above)
-FOCUS_MARGIN = 1       # hexes kept round the action in a focus crop
-FOCUS_MIN_COLS, FOCUS_MIN_ROWS = 9, 7
-
-
-@dataclass(frozen=True)
-class Frame:
-    """What part of the map is drawn, how: the window (columns c0..c1, rows
-    r0..r1), the hex size, the hex an ``around`` crop centres on, whether the
-    side panel (legend, tracks, pool) is drawn, and the mode (``whole``,
-    ``focus`` or ``around``)."""
-    window: tuple[int, int, int, int]
-    s: float
-    focus: Hex | None
-    panel: bool
-    mode: str
-
-
-def _crop_hex(ncols: int) -> float:
-    """The hex size of a crop ``ncols`` columns wide: its map about CROP_MAP_W wide."""
-    return float(max(CROP_MIN_HEX, min(CROP_MAX_HEX, math.floor(CROP_MAP_W / (1.5 * (ncols - 1) + 2)))))
-
-
-def _crop_width(ncols: int, s: float) -> int:
-    return math.ceil(2 * MARGIN + 1.5 * s * (ncols - 1) + 2 * s)
-
-
-def _legible(ncols: int) -> bool:
-    """Whether a crop (no panel) ``ncols`` columns wide shows counter ids at
-    least CROP_PX high once scaled to PREVIEW_W."""
-    s = _crop_hex(ncols)
-    return round(round(s * 1.34) * C.ID_FRAC) * PREVIEW_W / _crop_width(ncols, s) >= CROP_PX
-
-
-@lru_cache(maxsize=1)
-def max_focus_cols() -> int:
-    """The widest legible crop, in columns."""
-    n = 40
-    while n > FOCUS_MIN_COLS and not _legible(n):
-        n -= 1
-    return n
-
-
-def _span(v: int, lo: int, hi: int, r: int) -> tuple[int, int]:
-    """``v - r .. v + r``, moved (not shrunk) to stay within ``lo .. hi``."""
-    n = 2 * r
-    if hi - lo <= n:
-        return lo, hi
-    a = min(max(v - r, lo), hi - n)
-    return a, a + n
-
-
-def _grow(a: int, b: int, lo: int, hi: int, n: int) -> tuple[int, int]:
-    """``a .. b`` widened evenly to at least ``n`` long, within ``lo .. hi``."""
-    while b - a + 1 < n and (a > lo or b < hi):
-        if a > lo:
-            a -= 1
-        if b - a + 1 < n and b < hi:
-            b += 1
-    return a, b
-
-
-def focus_hexes(view: dict, hexmap=None) -> list[Hex]:
-    """Where the action is, from the view alone: every unit of the seats that
-    act, the hexes the phase concerns (a set-up zone, a retreat's units and
-    its choices); none of those (nobody acts, or the acting seats have no
-    counter down): every unit on the map. One entry per unit (a crowded hex
-    weighs more)."""
-    units = [u for u in _as_list(view.get("units")) if isinstance(u, dict)]
-    where = {str(u.get("id")): _parse_hex(u.get("hex")) for u in units}
-    active = {a for a in _as_list(view.get("active")) if isinstance(a, str)}
-    out = [h for u in units if u.get("side") in active and (h := _parse_hex(u.get("hex"))) is not None]
-    out += [h for h in (_parse_hex(z) for z in _as_list(view.get("zone"))) if h is not None]
-    for p in _as_list(view.get("pending")):
-        if isinstance(p, dict):
-            h = where.get(str(p.get("unit")))
-            if h is not None:
-                out.append(h)
-            out += [h for h in (_parse_hex(o) for o in _as_list(p.get("options"))) if h is not None]
-    if not out:
-        out = [h for u in units if (h := _parse_hex(u.get("hex"))) is not None]
-    if hexmap is not None:
-        out = [h for h in out if h in hexmap.hexes]
-    return out
-
-
-def _focus_window(hexmap, hexes: list[Hex]) -> tuple[int, int, int, int]:
-    (cmin, cmax), (rmin, rmax) = hexmap.columns, hexmap.rows
-    cols = sorted(h.col for h in hexes)
-    a, b = max(cmin, cols[0] - FOCUS_MARGIN), min(cmax, cols[-1] + FOCUS_MARGIN)
-    n = max_focus_cols()
-    if b - a + 1 > n:
-        # too wide to read: the legible run of columns holding the most of the action
-        # (ties: the one nearest the action's middle)
-        mid = cols[len(cols) // 2]
-        best = None
-        for c0 in range(a, b - n + 2):
-            k = sum(1 for c in cols if c0 <= c <= c0 + n - 1)
-            key = (-k, abs(c0 + (n - 1) / 2 - mid), c0)
-            if best is None or key < best[0]:
-                best = (key, c0)
-        a = best[1]
-        b = a + n - 1
-    inside = [h.row for h in hexes if a <= h.col <= b] or [h.row for h in hexes]
-    r0, r1 = max(rmin, min(inside) - FOCUS_MARGIN), min(rmax, max(inside) + FOCUS_MARGIN)
-    a, b = _grow(a, b, cmin, cmax, FOCUS_MIN_COLS)
-    r0, r1 = _grow(r0, r1, rmin, rmax, FOCUS_MIN_ROWS)
-    return a, b, r0, r1
-
-
-def _whole(hexmap) -> Frame:
-    (cmin, cmax), (rmin, rmax) = hexmap.columns, hexmap.rows
-    fit_w = (MAX_MAP_W - 2 * MARGIN) / (1.5 * (cmax - cmin) + 2)
-    fit_h = (MAX_MAP_H - 2 * MARGIN) / (SQRT3 * (rmax - rmin + 1.5))
-    s = max(MIN_HEX, min(FULL_HEX, math.floor(min(fit_w, fit_h) * 2) / 2))
-    return Frame((cmin, cmax, rmin, rmax), s, None, True, "whole")
-
-
-def frame_for(view: dict, hexmap, *, around: str | None = None, radius: int | None = None,
-              focus: bool = False) -> Frame:
-    """The part of the map to draw: ``around`` a hex (``radius`` hexes either
-    side, zoomed in), else with ``focus`` where the action is (see
-    :func:`focus_hexes`; at most :func:`max_focus_cols` columns wide, so that
-    counter ids stay legible in a preview), else the whole map. Raises
-    ValueError for a bad ``around`` or ``radius``."""
-    (cmin, cmax), (rmin, rmax) = hexmap.columns, hexmap.rows
-    if around is None:
-        if not focus:
-            return _whole(hexmap)
-        hexes = focus_hexes(view, hexmap)
-        if not hexes:
-            return _whole(hexmap)
-        win = _focus_window(hexmap, hexes)
-        return Frame(win, _crop_hex(win[1] - win[0] + 1), None, False, "focus")
-    r = AROUND_RADIUS if radius is None else radius
-    if isinstance(r, bool) or not isinstance(r, int) or not RADIUS_MIN <= r <= RADIUS_MAX:
-        raise ValueError(f"`radius` is a number of hexes from {RADIUS_MIN} to {RADIUS_MAX}")
-    try:
-        centre = Hex.parse(str(around))
-    except HexError:
-        raise ValueError(f"`{around}` is not a hex number (XXYY)") from None
-    if centre not in hexmap.hexes:
-        raise ValueError(f"hex {centre} is not on the {hexmap.title} map")
-    c0, c1 = _span(centre.col, cmin, cmax, r)
-    r0, r1 = _span(centre.row, rmin, rmax, r)
-    return Frame((c0, c1, r0, r1), _crop_hex(c1 - c0 + 1), centre, False, "around")
-
-
-def _window(hexmap, around: str | None) -> tuple[tuple[int, int, int, int], float, Hex | None]:
-    """(window, hex size, centre hex) of the whole map or an ``around`` crop (benchmarks)."""
-    f = frame_for({}, hexmap, around=around)
-    return f.window, f.s, f.focus
-
-
-def _fingerprint(hexmap) -> tuple:
-    return (hexmap.id, tuple(hexmap.columns), tuple(hexmap.rows), len(hexmap.hexes), len(hexmap.hexsides),
-            hexmap.title)
-
-
-# --------------------------------------------------------------------------
-# Base layer
-# --------------------------------------------------------------------------
-def _seed(h: Hex) -> int:
-    return (h.col * 7919 + h.row * 104729 + h.col * h.row * 31) % 9973
-
-
-def draw_terrain(d: ImageDraw.ImageDraw, cx: float, cy: float, r: float, terrain: str, level: int,
-                 seed: int = 0, outline: bool = True) -> None:
-    """One hex of terrain (fill and texture), centre ``cx, cy``, size ``r``,
-    in the coordinates of ``d``."""
-    if terrain == "city" or level:
-        fill = S.CITY_LEVELS.get(level, S.TERRAIN["city"])
-    else:
-        fill = S.TERRAIN.get(terrain, S.TERRAIN_UNKNOWN)
-    d.polygon(hex_corners(cx, cy, r), fill=fill)
-    ink = S.TERRAIN_INK.get(terrain)
-    lw = max(1, round(r / 14))
-    if terrain == "mountain":
-        shade = S.mix(fill, ink, 0.35)
-        peaks = ((-0.38, 0.22, 0.3), (0.12, -0.05, 0.36), (0.42, 0.38, 0.22)) if seed % 2 else \
-                ((-0.45, -0.02, 0.27), (0.05, 0.3, 0.34), (0.46, 0.02, 0.24))
-        for px, py, ps in peaks:
-            x, y, w = cx + px * r, cy + py * r, ps * r
-            top = (x, y - w * 0.95)
-            d.polygon([(x - w, y + w * 0.45), top, (x + w, y + w * 0.45)], fill=S.mix(fill, (255, 255, 255), 0.18))
-            d.polygon([top, (x + w, y + w * 0.45), (x + w * 0.15, y + w * 0.45)], fill=shade)
-            d.line([(x - w, y + w * 0.45), top, (x + w, y + w * 0.45)], fill=ink, width=lw, joint="curve")
-    elif terrain == "forest":
-        trees = ((-0.35, -0.05), (0.05, -0.22), (0.38, 0.02), (-0.12, 0.3), (0.25, 0.36))
-        tr = r * 0.19
-        for i, (px, py) in enumerate(trees):
-            if (seed + i) % 7 == 0:
-                continue
-            x, y = cx + px * r, cy + py * r
-            d.line([(x, y), (x, y + tr * 1.5)], fill=(96, 72, 44), width=lw)
-            d.ellipse([x - tr, y - tr * 1.2, x + tr, y + tr * 0.8], fill=(88, 142, 70), outline=ink, width=lw)
-    elif terrain == "rough":
-        rocks = ((-0.42, -0.2), (-0.1, 0.05), (0.3, -0.28), (0.4, 0.22), (-0.3, 0.34), (0.05, 0.42), (0.12, -0.5))
-        for i, (px, py) in enumerate(rocks):
-            x, y = cx + px * r, cy + py * r
-            rr = r * (0.06 + 0.03 * ((seed + i) % 3))
-            d.ellipse([x - rr * 1.3, y - rr, x + rr * 1.3, y + rr], fill=S.mix(fill, ink, 0.55))
-    elif terrain == "slope":
-        # hachures: short strokes along a curve, like a contour's ticks
-        for i in range(5):
-            t = -0.5 + i * 0.25
-            x = cx + t * r * 1.1
-            y = cy + 0.12 * r - (0.3 * r) * (1 - (2 * t) ** 2)
-            d.line([(x, y), (x + r * 0.06, y + r * 0.3)], fill=S.mix(fill, ink, 0.7), width=lw)
-    elif terrain == "grove":
-        # a few small trees, lighter and fewer than a forest's
-        tr = r * 0.16
-        for px, py in ((-0.34, 0.12), (0.3, 0.02), (-0.02, 0.42)) if seed % 2 else ((-0.3, 0.02), (0.32, 0.14), (0.02, 0.42)):
-            x, y = cx + px * r, cy + py * r
-            d.ellipse([x - tr, y - tr, x + tr, y + tr], fill=(126, 172, 96), outline=ink, width=lw)
-    elif terrain == "river":
-        # two light ripples
-        wave = S.mix(fill, (255, 255, 255), 0.38)
-        for oy in (0.08, 0.42):
-            pts = [(cx + (i / 8 - 0.5) * r * 0.9, cy + oy * r + math.sin(i / 8 * 2 * math.pi) * r * 0.07) for i in range(9)]
-            d.line(pts, fill=wave, width=lw, joint="curve")
-    elif terrain == "watchtower":
-        # a squat stone tower with a broken crown, under where a place name goes
-        w, top, bot = r * 0.18, cy + r * 0.42, cy + r * 0.8
-        stone = S.mix(fill, (255, 255, 255), 0.3)
-        d.rectangle([cx - w, top, cx + w, bot], fill=stone, outline=ink, width=lw)
-        q = w * 0.5
-        for i, hgt in enumerate((0.12, 0.06, 0.12)):
-            x = cx - w + i * (w - q / 2) + (q / 4 if i else 0)
-            d.rectangle([x, top - r * hgt, x + q, top], fill=stone, outline=ink, width=lw)
-        d.rectangle([cx - w * 0.3, bot - r * 0.14, cx + w * 0.3, bot], fill=ink)
-    elif terrain == "landing":
-        # a jetty of planks out to the east, on two posts, under where a place name goes
-        x0, x1, y0, y1 = cx - r * 0.3, cx + r * 0.62, cy + r * 0.4, cy + r * 0.6
-        for x in (x0 + r * 0.2, x1 - r * 0.12):
-            d.line([(x, y1), (x, y1 + r * 0.14)], fill=ink, width=lw)
-        d.rectangle([x0, y0, x1, y1], fill=(168, 124, 74), outline=ink, width=lw)
-        for i in range(1, 5):
-            x = x0 + (x1 - x0) * i / 5
-            d.line([(x, y0), (x, y1)], fill=ink, width=max(1, lw // 2 or 1))
-    if outline:
-        d.polygon(hex_corners(cx, cy, r), outline=S.HEX_LINE, width=max(1, round(r / 25)))
-
-
-def _draw_wall(d: ImageDraw.ImageDraw, a, b, width: float, color=S.WALL) -> None:
-    w = max(1, round(width))
-    d.line([a, b], fill=color, width=w)
-    rr = width / 2
-    for x, y in (a, b):
-        d.ellipse([x - rr, y - rr, x + rr, y + rr], fill=color)
-
-
-def _lerp(a, b, t):
-    return (a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t)
-
-
-def draw_hexside(d: ImageDraw.ImageDraw, a, b, kind: str, s: float) -> None:
-    """A wall, gate or tower along the hexside ``a``-``b`` (hex size ``s``),
-    in the coordinates of ``d``."""
-    ww = s * 0.2
-    if kind == "wall":
-        _draw_wall(d, a, b, ww)
-        _draw_wall(d, _lerp(a, b, 0.02), _lerp(a, b, 0.98), ww * 0.3, S.WALL_FACE)
-    elif kind == "tower":
-        _draw_wall(d, a, b, ww * 1.45)
-        _draw_wall(d, _lerp(a, b, 0.02), _lerp(a, b, 0.98), ww * 0.3, S.WALL_FACE)
-        m = _lerp(a, b, 0.5)
-        q = s * 0.22
-        d.rectangle([m[0] - q, m[1] - q, m[0] + q, m[1] + q], fill=S.WALL)
-        q2 = q * 0.55
-        d.rectangle([m[0] - q2, m[1] - q2, m[0] + q2, m[1] + q2], fill=S.WALL_FACE)
-    elif kind == "gate":
-        p1, p2 = _lerp(a, b, 0.24), _lerp(a, b, 0.76)
-        _draw_wall(d, a, p1, ww)
-        _draw_wall(d, p2, b, ww)
-        _draw_gate_leaves(d, a, b, s, S.GATE_WOOD)
-        q = s * 0.11
-        for p in (p1, p2):
-            d.rectangle([p[0] - q, p[1] - q, p[0] + q, p[1] + q], fill=S.WALL)
-
-
-def _draw_gate_leaves(d: ImageDraw.ImageDraw, a, b, s: float, fill) -> None:
-    """The two leaves of a gate across the middle of hexside ``a``-``b``."""
-    dx, dy = b[0] - a[0], b[1] - a[1]
-    ln = math.hypot(dx, dy) or 1
-    ux, uy = dx / ln, dy / ln
-    px, py = -uy * s * 0.17, ux * s * 0.17
-    p1, p2 = _lerp(a, b, 0.27), _lerp(a, b, 0.73)
-    m = _lerp(a, b, 0.5)
-    out = max(1, round(s * 0.05))
-    for q1, q2 in ((p1, m), (m, p2)):
-        d.polygon([(q1[0] + px, q1[1] + py), (q2[0] + px, q2[1] + py), (q2[0] - px, q2[1] - py), (q1[0] - px, q1[1] - py)],
-                  fill=fill, outline=S.WALL, width=out)
-
-
-def draw_tunnel(d: ImageDraw.ImageDraw, x: float, y: float, r: float) -> None:
-    """A tunnel mouth: a dark arch."""
-    d.pieslice([x - r, y - r, x + r, y + r], 180, 360, fill=S.TUNNEL)
-    d.rectangle([x - r, y, x + r, y + r * 0.5], fill=S.TUNNEL)
-    ri = r * 0.55
-    d.pieslice([x - ri, y - ri + r * 0.2, x + ri, y + ri + r * 0.2], 180, 360, fill=(12, 10, 8))
-    d.rectangle([x - ri, y + r * 0.2, x + ri, y + r * 0.5], fill=(12, 10, 8))
-
-
-def _text_rotated(img: Image.Image, xy, text: str, size: int, fill, angle: int) -> None:
-    f = S.font(size)
-    l, t, r, b = f.getbbox(text)
-    m = Image.new("L", (r - l + 2, b - t + 2), 0)
-    ImageDraw.Draw(m).text((1 - l, 1 - t), text, font=f, fill=255)
-    m = m.rotate(angle, expand=True)
-    x, y = xy
-    img.paste(fill, (round(x - m.width / 2), round(y - m.height / 2)), m)
-
-
-def _layout(fr: Frame, leg: "Legend | None", top: int = 0) -> Layout:
-    c0, c1, r0, r1 = fr.window
-    return Layout(s=fr.s, c0=c0, c1=c1, r0=r0, r1=r1, margin=MARGIN, panel_w=PANEL_W if leg is not None else 0,
-                  min_height=(top + PANEL_MIN_H + leg.height() + PAD) if leg is not None else 0, top=top)
-
-
-def _build_base(hexmap, fr: Frame, leg: "Legend | None", top: int) -> tuple[Image.Image, Layout, int]:
-    c0, c1, r0, r1 = fr.window
-    s = fr.s
-    lay = _layout(fr, leg, top)
-    W, H = lay.width, lay.height
-    big = Image.new("RGB", (W * K, H * K), S.BACKGROUND)
-    d = ImageDraw.Draw(big)
-    hexes = [h for h in sorted(hexmap.hexes) if lay.contains(h)]
-    sk = s * K
-
-    # terrain
-    for h in hexes:
-        info = hexmap.hexes[h]
-        cx, cy = lay.center(h, K)
-        draw_terrain(d, cx, cy, sk, info.terrain, info.level, _seed(h), outline=False)
-
-    # roads: centre to centre between adjacent road hexes
-    roads = {h for h in hexmap.hexes if hexmap.hexes[h].road}
-    segs = []
-    for h in sorted(roads):
-        nbs = [nb for nb in h.neighbours() if nb in roads]
-        for dname in ("n", "ne", "se", "s", "sw", "nw"):
-            nb = h.neighbour(dname)
-            if nb not in roads or nb < h:
-                continue
-            if not (lay.contains(h) or lay.contains(nb)):
-                continue
-            a, b = lay.center(h, K), lay.center(nb, K)
-            if not lay.contains(h):
-                a = _lerp(b, a, 0.5)
-            if not lay.contains(nb):
-                b = _lerp(a, b, 0.5)
-            segs.append((a, b))
-        # a road hex on the map edge with one road neighbour leads off the map
-        if len(nbs) == 1 and lay.contains(h):
-            away = h.neighbour({"n": "s", "s": "n", "ne": "sw", "sw": "ne", "se": "nw", "nw": "se"}[h.direction_to(nbs[0])])
-            if away not in hexmap.hexes:
-                a = lay.center(h, K)
-                b = lay.center(away, K)
-                segs.append((a, _lerp(a, b, 0.55)))
-    for width, col in ((sk * 0.26, S.ROAD_EDGE), (sk * 0.15, S.ROAD)):
-        for a, b in segs:
-            d.line([a, b], fill=col, width=round(width))
-            for x, y in (a, b):
-                rr = width / 2
-                d.ellipse([x - rr, y - rr, x + rr, y + rr], fill=col)
-
-    # hex outlines
-    for h in hexes:
-        cx, cy = lay.center(h, K)
-        pts = hex_corners(cx, cy, sk)  # a closed line: a polygon's wide outline costs a mask of the whole image
-        d.line(pts + pts[:1], fill=S.HEX_LINE, width=K)
-
-    # hexsides: walls first, then towers and gates on top
-    order = {"wall": 0, "tower": 1, "gate": 2}
-    sides = sorted(hexmap.hexsides.items(), key=lambda kv: (order.get(kv[1], 3), kv[0]))
-    for side, kind in sides:
-        a_hex, b_hex = side.hexes()
-        if not (lay.contains(a_hex) or lay.contains(b_hex)):
-            continue
-        a, b = lay.side_points(side.hex, side.direction, K)
-        draw_hexside(d, a, b, kind, sk)
-
-    # tunnels
-    for h in hexes:
-        if hexmap.hexes[h].tunnel:
-            cx, cy = lay.center(h, K)
-            draw_tunnel(d, cx + sk * 0.66, cy + sk * 0.05, sk * 0.17)
-
-    # frame
-    mx0, my0 = lay.margin * K * 0.5, (lay.top + lay.margin * 0.5) * K
-    d.rectangle([mx0, my0, lay.map_w * K - mx0, (lay.map_h - lay.margin * 0.5) * K], outline=S.FRAME, width=K)
-    # panel background
-    legend_top = H
-    if leg is not None:
-        d.rectangle([lay.map_w * K, 0, W * K, H * K], fill=S.PANEL_BG)
-        d.line([(lay.map_w * K, 0), (lay.map_w * K, H * K)], fill=S.PANEL_RULE, width=K * 2)
-        legend_top = _legend_shapes(d, lay, leg)
-    # the header band (its text is the view's: drawn per call)
-    if top:
-        d.rectangle([0, 0, W * K, top * K], fill=S.HEADER_BG)
-    img = big.reduce(K)
-    d = ImageDraw.Draw(img)
-
-    # hex numbers and city levels
-    fnum = S.font(_hex_number_px(s))
-    flev = S.font(max(8, round(s * 0.4)))
-    for h in hexes:
-        cx, cy = lay.center(h)
-        d.text((cx, cy - s * 0.84), str(h), font=fnum, fill=S.HEX_NUMBER, anchor="ma")
-        lvl = hexmap.hexes[h].level
-        if lvl:
-            d.text((cx - s * 0.76, cy), str(lvl), font=flev, fill=S.mix(S.CITY_LEVELS.get(lvl, (128, 128, 128)), (0, 0, 0), 0.55), anchor="mm")
-
-    # map edges, named by compass direction
-    (cmin, cmax), (rmin, rmax) = hexmap.columns, hexmap.rows
-    by_side = {v: k for k, v in hexmap.edges.items()}
-    fs = round(lay.margin * 0.6)
-    spaced = lambda t: " ".join(t.upper())  # noqa: E731
-    if "top" in by_side and r0 == rmin:
-        d.text((lay.map_w / 2, lay.top + lay.margin / 2), spaced(by_side["top"]), font=S.font(fs), fill=S.FRAME, anchor="mm")
-    if "bottom" in by_side and r1 == rmax:
-        d.text((lay.map_w / 2, lay.map_h - lay.margin / 2), spaced(by_side["bottom"]), font=S.font(fs), fill=S.FRAME, anchor="mm")
-    if "left" in by_side and c0 == cmin:
-        _text_rotated(img, (lay.margin / 2, (lay.top + lay.map_h) / 2), spaced(by_side["left"]), fs, S.FRAME, 90)
-    if "right" in by_side and c1 == cmax:
-        _text_rotated(img, (lay.map_w - lay.margin / 2, (lay.top + lay.map_h) / 2), spaced(by_side["right"]), fs, S.FRAME, -90)
-
-    if leg is not None:
-        _legend_text(img, lay, legend_top, hexmap, leg)
-    return img, lay, legend_top
-
-
-def _hex_number_px(s: float) -> int:
-    return max(8, round(s * 0.4))
-
-
-def _base(hexmap, window, s, leg: "Legend | None" = None, *, frame: Frame | None = None,
-          top: int = 0) -> tuple[Image.Image, Layout, int]:
-    """The cached base layer of ``frame`` (or of ``window`` at hex size ``s``, with a panel), with
-    the legend ``leg`` (default: the map's own; none without a panel) and a header band ``top`` high."""
-    if frame is None:
-        frame = Frame(window, s, None, True, "whole")
-    if not frame.panel:
-        leg = None
-    elif leg is None:
-        leg = legend_for(hexmap)
-    key = (_fingerprint(hexmap), frame.window, frame.s, frame.panel, leg, top)
-    with _lock:
-        hit = _base_cache.get(key)
-        if hit is not None:
-            _base_cache.move_to_end(key)
-            return hit
-    built = _build_base(hexmap, frame, leg, top)
-    with _lock:
-        _base_cache[key] = built
-        while len(_base_cache) > BASE_CACHE_SIZE:
-            _base_cache.popitem(last=False)
-    return built
-
-
-# --------------------------------------------------------------------------
-# Legend (static part of the panel)
-# --------------------------------------------------------------------------
-PAD = 16
-PANEL_MIN_H = 420      # room kept above the legend for the dynamic part of the panel
-# Every terrain the renderer knows, in the legend's order; a map's legend shows
-# only the terrains on that map (others, unknown here, after these by name).
-LEGEND_TERRAIN = (("clear", "Clear"), ("slope", "Slope"), ("rough", "Rough"), ("grove", "Grove"),
-                  ("forest", "Forest"), ("mountain", "Mountain"), ("riverbank", "Riverbank"), ("river", "River"),
-                  ("city", "City"), ("watchtower", "Watchtower"), ("landing", "Landing"))
-LEGEND_SIDES = (("wall", "Wall"), ("gate", "Gate"), ("tower", "Tower"), ("breach", "Breach"),
-                ("road", "Road"), ("tunnel", "Tunnel"))
-LEGEND_MARKERS = (("fire", "Fire"), ("ladder", "Ladder"), ("head", "Head"), ("ability", "Ability used"),
-                  ("disarray", "Disarray"))
-_VIEW_ONLY = ("ability", "disarray")  # drawn in the legend only when a view has them
-LEGEND_SIEGE = (("oil", "Oil (hollow: dummy)"), ("grond", "Grond operated"), ("tower", "Tower ready"),
-                ("banner", "King's Banner"), ("level", "Level held by Sauron"), ("road", "Road control"))
-LEG_ROW = 26
-_STEPS = {"header": 22, "levels": 24 + 46, "markers": LEG_ROW + 8, "key": 92 + 10, "compass": 74}
-
-
-class _MapFacts(NamedTuple):
-    """What a map has that its legend shows."""
-    terrain: tuple[tuple[str, str], ...]   # (terrain, name), in legend order
-    levels: tuple[int, ...]                # city levels present
-    sides: tuple[str, ...]                 # of LEGEND_SIDES' keys
-    walled: bool                           # walls, gates or towers: a siege map
-
-
-@dataclass(frozen=True)
-class Legend:
-    """The entries of one legend: a map's facts, and the siege keys shown
-    (every one on a siege map; elsewhere only those the view uses)."""
-    terrain: tuple[tuple[str, str], ...]
-    levels: tuple[int, ...]
-    sides: tuple[tuple[str, str], ...]
-    markers: tuple[tuple[str, str], ...]
-    siege: tuple[tuple[str, str], ...]
-
-    def sections(self, top: int) -> dict[str, int]:
-        """The top y of each section present, from the legend's top ``top``;
-        ``end`` is where the legend ends."""
-        out = {}
-        y = top + _STEPS["header"]
-        for name, rows in (("terrain", _rows(self.terrain)), ("levels", 0), ("sides", _rows(self.sides)),
-                           ("markers", 0), ("siege", _rows(self.siege))):
-            if not getattr(self, name):
-                continue
-            out[name] = y
-            y += _STEPS[name] if name in _STEPS else rows * LEG_ROW + 8
-        for name in ("key", "compass"):
-            out[name] = y
-            y += _STEPS[name]
-        out["end"] = y
-        return out
-
-    def height(self) -> int:
-        return self.sections(0)["end"]
-
-    def names(self) -> list[str]:
-        """Every entry's label (tests, and a quick look at what a legend shows)."""
-        out = [n for _, n in self.terrain]
-        if self.levels:
-            out.append(_levels_title(self.levels))
-        return out + [n for group in (self.sides, self.markers, self.siege) for _, n in group]
-
-
-def _rows(entries) -> int:
-    return (len(entries) + 1) // 2
-
-
-def _levels_title(levels: tuple[int, ...]) -> str:
-    if levels == (1, 2, 3, 4, 5, 6, 7):
-        return "City levels 1-7 (7 = Citadel)"
-    if len(levels) == 1:
-        return f"City level {levels[0]}"
-    return f"City levels {levels[0]}-{levels[-1]}"
-
-
-_facts_cache: "OrderedDict[tuple, _MapFacts]" = OrderedDict()
-
-
-def _map_facts(hexmap) -> _MapFacts:
-    key = _fingerprint(hexmap)
-    with _lock:
-        hit = _facts_cache.get(key)
-    if hit is not None:
-        return hit
-    infos = list(hexmap.hexes.values())
-    present = {str(i.terrain) for i in infos if i.terrain}
-    levels = tuple(sorted({i.level for i in infos if isinstance(i.level, int) and i.level > 0}))[:11]
-    if levels:
-        present.discard("city")          # the city-levels strip shows the city
-    known = dict(LEGEND_TERRAIN)
-    terrain = tuple((t, n) for t, n in LEGEND_TERRAIN if t in present) + \
-        tuple((t, t.replace("_", " ").replace("-", " ").capitalize()) for t in sorted(present - known.keys()))
-    kinds = set(hexmap.hexsides.values())
-    has = {"wall": "wall" in kinds, "gate": "gate" in kinds, "tower": "tower" in kinds,
-           "breach": "wall" in kinds or "tower" in kinds,
-           "road": any(i.road for i in infos), "tunnel": any(i.tunnel for i in infos)}
-    facts = _MapFacts(terrain, levels, tuple(t for t, _ in LEGEND_SIDES if has[t]),
-                      bool(kinds & {"wall", "gate", "tower"}))
-    with _lock:
-        _facts_cache[key] = facts
-        while len(_facts_cache) > BASE_CACHE_SIZE:
-            _facts_cache.popitem(last=False)
-    return facts
-
-
-_UNIT_KEYS = {"grond": "grond", "siege_tower": "tower", "banner": "banner", "cauldron": "oil"}
-
-
-def _view_keys(view: dict) -> tuple[str, ...]:
-    """The siege keys a view uses (markers, special counters, held levels,
-    road control): what a legend off a siege map still has to explain."""
-    found = set()
-    for m in _as_list(view.get("markers")):
-        if isinstance(m, dict):
-            kind = m.get("type")
-            if kind in ("fire", "ladder", "head", "ability", "disarray"):
-                found.add(kind)
-            elif kind in ("breached", "breach"):
-                found.add("breach")
-    for u in _as_list(view.get("units")):
-        if isinstance(u, dict):
-            t = u.get("type")
-            k = _UNIT_KEYS.get(t) if isinstance(t, str) else None
-            if k:
-                found.add(k)
-            if u.get("carrying") == "oil":
-                found.add("oil")
-            if u.get("ready"):
-                found.add("tower")
-    if any(isinstance(lv, int) and not isinstance(lv, bool) and lv > 0 for lv in _as_list(view.get("levels"))):
-        found.add("level")
-    if _as_dict(view.get("road")):
-        found.add("road")
-    return tuple(sorted(found))
-
-
-@lru_cache(maxsize=32)
-def _legend_of(facts: _MapFacts, keys: tuple[str, ...]) -> Legend:
-    every = facts.walled
-    sides = tuple((t, n) for t, n in LEGEND_SIDES if t in facts.sides or (t == "breach" and "breach" in keys))
-    return Legend(facts.terrain, facts.levels, sides,
-                  tuple(e for e in LEGEND_MARKERS if (every and e[0] not in _VIEW_ONLY) or e[0] in keys),
-                  tuple(e for e in LEGEND_SIEGE if every or e[0] in keys))
-
-
-def legend_for(hexmap, view: dict | None = None) -> Legend:
-    """The legend drawn for ``view`` on ``hexmap`` (the map's own, cached; a
-    view adds siege keys only on a map without walls)."""
-    facts = _map_facts(hexmap)
-    keys = () if facts.walled or not view else _view_keys(view)
-    return _legend_of(facts, keys)
-
-
-def _legend_origin(lay: Layout, leg: Legend) -> int:
-    return lay.height - leg.height() - PAD
-
-
-def _legend_shapes(d: ImageDraw.ImageDraw, lay: Layout, leg: Legend) -> int:
-    """Draws the legend's shapes (at K x scale) and returns its top y (1x)."""
-    x0 = lay.map_w + PAD
-    top = _legend_origin(lay, leg)
-    at = leg.sections(top)
-    d.line([(x0 * K, (top - 8) * K), ((lay.width - PAD) * K, (top - 8) * K)], fill=S.PANEL_RULE, width=K)
-    r = 10
-    colw = (lay.panel_w - 2 * PAD) // 2
-    if "terrain" in at:
-        y = at["terrain"]
-        for i, (t, _) in enumerate(leg.terrain):
-            cx = x0 + r + (i % 2) * colw
-            cy = y + (i // 2) * LEG_ROW + r
-            draw_terrain(d, cx * K, cy * K, r * K, t, 0, 1)
-    if "levels" in at:
-        y = at["levels"] + 24
-        for i, lvl in enumerate(leg.levels):
-            cx = x0 + r + i * 26
-            cy = y + r
-            draw_terrain(d, cx * K, cy * K, r * K, "city", lvl)
-    if "sides" in at:
-        y = at["sides"]
-        for i, (t, _) in enumerate(leg.sides):
-            cx = x0 + 14 + (i % 2) * colw
-            cy = y + (i // 2) * LEG_ROW + 10
-            a, b = ((cx - 13) * K, cy * K), ((cx + 13) * K, cy * K)
-            if t in ("wall", "gate", "tower"):
-                draw_hexside(d, a, b, t, 26 * K)
-            elif t == "breach":
-                draw_hexside(d, a, b, "wall", 26 * K)
-            elif t == "road":
-                d.line([a, b], fill=S.ROAD_EDGE, width=round(6 * K))
-                d.line([a, b], fill=S.ROAD, width=round(3.5 * K))
-            elif t == "tunnel":
-                draw_tunnel(d, cx * K, (cy + 2) * K, 8 * K)
-    if "siege" in at:
-        # the swatches under the hatching and the road ring
-        y = at["siege"]
-        for i, (t, _) in enumerate(leg.siege):
-            cx = x0 + r + (i % 2) * colw
-            cy = y + (i // 2) * LEG_ROW + r
-            if t == "level":
-                draw_terrain(d, cx * K, cy * K, r * K, "city", 2)
-            elif t == "road":
-                draw_terrain(d, cx * K, cy * K, r * K, "clear", 0)
-    return top
-
-
-def _legend_text(img: Image.Image, lay: Layout, top: int, hexmap, leg: Legend) -> None:
-    d = ImageDraw.Draw(img)
-    x0 = lay.map_w + PAD
-    fl = S.font(13)
-    fsm = S.font(11)
-    at = leg.sections(top)
-    d.text((x0, top), "LEGEND", font=S.font(14), fill=S.PANEL_MUTED)
-    colw = (lay.panel_w - 2 * PAD) // 2
-    if "terrain" in at:
-        y = at["terrain"]
-        for i, (_, name) in enumerate(leg.terrain):
-            f, name = S.fit_font(name, colw - 30, 13, 10)
-            d.text((x0 + 26 + (i % 2) * colw, y + (i // 2) * LEG_ROW + 10), name, font=f, fill=S.PANEL_INK, anchor="lm")
-    if "levels" in at:
-        y = at["levels"]
-        d.text((x0, y), _levels_title(leg.levels), font=fl, fill=S.PANEL_INK)
-        y += 24
-        for i, lvl in enumerate(leg.levels):
-            ink = S.mix(S.CITY_LEVELS.get(lvl, S.TERRAIN["city"]), (0, 0, 0), 0.6)
-            d.text((x0 + 10 + i * 26, y + 10), str(lvl), font=fsm, fill=ink, anchor="mm")
-    if "sides" in at:
-        y = at["sides"]
-        for i, (t, name) in enumerate(leg.sides):
-            cx = x0 + 14 + (i % 2) * colw
-            cy = y + (i // 2) * LEG_ROW + 10
-            if t == "breach":
-                _draw_breach(d, (cx - 13, cy), (cx + 13, cy), 26)
-            d.text((cx + 22, cy), name, font=fl, fill=S.PANEL_INK, anchor="lm")
-    if "markers" in at:
-        # marker chits
-        y = at["markers"]
-        ms = 18
-        for i, (t, name) in enumerate(leg.markers):
-            spr = C.marker_sprite(ms, t)
-            p = C.marker_pad(ms)
-            x = x0 + i * 100
-            img.paste(spr, (x - p, y - p + 2), spr)
-            d.text((x + ms + 6, y + ms / 2 + 2), name, font=fl, fill=S.PANEL_INK, anchor="lm")
-    if "siege" in at:
-        y = at["siege"]
-        grey = (96, 96, 96)
-        for i, (t, name) in enumerate(leg.siege):
-            x = x0 + (i % 2) * colw
-            cy = y + (i // 2) * LEG_ROW + 10
-            tx = x + 26
-            if t == "oil":
-                for j, dummy in enumerate((False, True)):
-                    spr = C.oil_sprite(20, dummy)
-                    img.paste(spr, (x - 2 + j * 14, round(cy - 12)), spr)
-                tx = x + 36
-            elif t in ("grond", "tower", "banner"):
-                kind = {"grond": "grond", "tower": "siege_tower", "banner": "banner"}[t]
-                spr = C.counter_sprite(20, grey, kind, "", "", active=(t == "grond"), ready=(t == "tower"))
-                p = C.sprite_pad(20)
-                img.paste(spr, (x - p, round(cy - 10) - p), spr)
-                tx = x + 30
-                if t == "tower":
-                    arr, ox, oy = C.ready_arrow_sprite(17, "ne")
-                    img.paste(arr, (x + 10 + ox, round(cy) + oy), arr)
-            elif t == "level":
-                m = _hatch_mask(10)
-                img.paste(S.SAURON_LEVEL, (x + 10 - m.width // 2, round(cy - m.height / 2)), m)
-            elif t == "road":
-                halo, ring = _ring_mask(10, True), _ring_mask(10, False)
-                img.paste((255, 255, 255), (x + 10 - halo.width // 2, round(cy - halo.height / 2)), halo)
-                img.paste(S.ROAD_FREE, (x + 10 - ring.width // 2, round(cy - ring.height / 2)), ring)
-            f, name = S.fit_font(name, colw - (tx - x) - 4, 13, 10)
-            d.text((tx, cy), name, font=f, fill=S.PANEL_INK, anchor="lm")
-    # counter anatomy
-    y = at["key"]
-    size = 46
-    spr = C.counter_sprite(size, (96, 96, 96), "infantry", "ID", "De-3-X")
-    p = C.sprite_pad(size)
-    img.paste(spr, (x0 - p + 2, y - p + 4), spr)
-    tx = x0 + size + 14
-    lines = ["unit id / type / ratings", "pale with stripe = reduced", "D badge = disrupted", "n badge = units in the hex"]
-    for i, t in enumerate(lines):
-        d.text((tx, y + 2 + i * 18), t, font=fsm, fill=S.PANEL_INK)
-    d.text((tx, y + 2 + 4 * 18), "Leaders: R rally, M magic", font=fsm, fill=S.PANEL_INK)
-    # compass rose: where each compass point is on the screen
-    y = at["compass"]
-    _compass(img, (x0 + 36, y + 36), 30, hexmap.edges)
-    title = str(hexmap.title)
-    ft, title = S.fit_font(title, lay.panel_w - 2 * PAD - 90, 13)
-    d.text((x0 + 84, y + 20), title, font=ft, fill=S.PANEL_INK)
-    if hexmap.meta.get("reconstructed"):
-        d.text((x0 + 84, y + 40), "reconstructed map", font=fsm, fill=S.PANEL_MUTED)
-
-
-def _compass(img: Image.Image, c, r: float, edges: dict) -> None:
-    big = Image.new("RGBA", (round(r * 2.6) * K, round(r * 2.6) * K), (0, 0, 0, 0))
-    d = ImageDraw.Draw(big)
-    o = big.width / 2
-    rk = r * K
-    screen = {"top": (0, -1), "bottom": (0, 1), "left": (-1, 0), "right": (1, 0)}
-    where = {k: screen[v] for k, v in edges.items() if v in screen} or \
-        {"north": (0, -1), "south": (0, 1), "west": (-1, 0), "east": (1, 0)}
-    d.ellipse([o - rk * 0.5, o - rk * 0.5, o + rk * 0.5, o + rk * 0.5], outline=S.PANEL_MUTED + (255,), width=K)
-    for name, (dx, dy) in where.items():
-        px, py = -dy, dx
-        tip = (o + dx * rk * 0.8, o + dy * rk * 0.8)
-        w = rk * 0.16
-        col = (150, 30, 30, 255) if name == "north" else S.PANEL_INK + (255,)
-        d.polygon([tip, (o + px * w, o + py * w), (o - px * w, o - py * w)], fill=col)
-    small = big.reduce(K)
-    img.paste(small, (round(c[0] - small.width / 2), round(c[1] - small.height / 2)), small)
-    d = ImageDraw.Draw(img)
-    f = S.font(11)
-    for name, (dx, dy) in where.items():
-        d.text((c[0] + dx * r * 1.05, c[1] + dy * r * 1.05), name[:1].upper(), font=f, fill=S.PANEL_INK, anchor="mm")
-
-
-# --------------------------------------------------------------------------
-# View layer
-# --------------------------------------------------------------------------
-@lru_cache(maxsize=8)
-def _hex_mask(s: float, alpha: int) -> Image.Image:
-    w, h = math.ceil(2 * s) + 2, math.ceil(SQRT3 * s) + 2
-    big = Image.new("L", (w * 4, h * 4), 0)
-    ImageDraw.Draw(big).polygon(hex_corners(w * 2, h * 2, s * 4), fill=alpha)
-    return big.reduce(4)
-
-
-def _draw_breach(d: ImageDraw.ImageDraw, a, b, s: float) -> None:
-    m = _lerp(a, b, 0.5)
-    dx, dy = b[0] - a[0], b[1] - a[1]
-    ln = math.hypot(dx, dy) or 1
-    ux, uy = dx / ln, dy / ln
-    px, py = -uy, ux
-    # a gap of rubble across the wall and a red jagged crack
-    g = s * 0.2
-    d.line([(m[0] - ux * g, m[1] - uy * g), (m[0] + ux * g, m[1] + uy * g)], fill=(236, 226, 200), width=max(3, round(s * 0.22)))
-    pts = []
-    for i, t in enumerate((-0.42, -0.22, -0.05, 0.12, 0.3, 0.45)):
-        off = (0.12 if i % 2 else -0.12) * s
-        pts.append((m[0] + px * t * s + ux * off, m[1] + py * t * s + uy * off))
-    d.line(pts, fill=(255, 255, 255), width=max(3, round(s * 0.16)), joint="curve")
-    d.line(pts, fill=(200, 36, 24), width=max(2, round(s * 0.09)), joint="curve")
-
-
-def _parse_hex(v) -> Hex | None:
-    if v is None:
-        return None
-    try:
-        return Hex.parse(str(v))
-    except (HexError, ValueError):
-        return None
-
-
-def _side_dir(h: Hex, side: Hexside) -> str | None:
-    """The direction of ``side`` seen from ``h`` (None: not one of its sides)."""
-    a, b = side.hexes()
-    if h == a:
-        return side.direction
-    if h == b:
-        return OPPOSITE[side.direction]
-    return None
-
-
-@lru_cache(maxsize=8)
-def _hatch_mask(s: float) -> Image.Image:
-    """A hex of diagonal stripes over a faint tint (a level Sauron holds)."""
-    w, h = math.ceil(2 * s) + 2, math.ceil(SQRT3 * s) + 2
-    k = 4
-    hexm = Image.new("L", (w * k, h * k), 0)
-    ImageDraw.Draw(hexm).polygon(hex_corners(w * k / 2, h * k / 2, s * k * 0.94), fill=255)
-    stripes = Image.new("L", (w * k, h * k), 30)
-    ds = ImageDraw.Draw(stripes)
-    gap = max(5.0, s * 0.3) * k
-    lw = max(1.5, s * 0.075) * k
-    x = -h * k
-    while x < w * k:
-        ds.line([(x, h * k), (x + h * k, 0)], fill=108, width=round(lw))
-        x += gap
-    out = Image.new("L", (w * k, h * k), 0)
-    out.paste(stripes, (0, 0), hexm)
-    return out.reduce(k)
-
-
-@lru_cache(maxsize=16)
-def _ring_mask(s: float, halo: bool) -> Image.Image:
-    """A ring just inside a hex's edge (a road-control hex); ``halo``: the
-    wider white ring under it."""
-    w, h = math.ceil(2 * s) + 2, math.ceil(SQRT3 * s) + 2
-    k = 4
-    m = Image.new("L", (w * k, h * k), 0)
-    lw = max(2.5, s * 0.11) * k
-    if halo:
-        lw += 2 * k
-    pts = hex_corners(w * k / 2, h * k / 2, s * k * 0.84)
-    ImageDraw.Draw(m).line(pts + [pts[0], pts[1]], fill=255, width=round(lw), joint="curve")
-    return m.reduce(k)
-
-
-def _parse_side(v) -> Hexside | None:
-    try:
-        return Hexside.parse(str(v))
-    except (HexError, ValueError):
-        return None
-
-
-def _side_color(sides: dict, side) -> tuple[int, int, int]:
-    info = sides.get(side) if isinstance(side, str) else None
-    if isinstance(info, dict):
-        return S.color(info.get("color"))
-    return S.NEUTRAL_SIDE
-
-
-def _side_title(sides: dict, side) -> str:
-    info = sides.get(side) if isinstance(side, str) else None
-    if isinstance(info, dict) and info.get("title"):
-        return str(info["title"])
-    return str(side).replace("_", " ").title() if side else "?"
-
-
-def _unit_texts(u: dict) -> tuple[str, str, str]:
-    """Top, bottom and middle texts of a unit's counter."""
-    kind = str(u.get("type") or "")
-    uid = str(u.get("id") or "")
-    if kind == "leader":
-        name = uid or str(u.get("name") or "")  # the id, as orders name it (CONVENTIONS: ids on the counters)
-        bits = []
-        if u.get("rally") is not None:
-            bits.append(f"R{u['rally']}")
-        if u.get("magic") is not None:
-            bits.append(f"M{u['magic']}")
-        return name, " ".join(bits) or str(u.get("ratings") or ""), ""
-    if kind == "cauldron":
-        oil = u.get("oil")
-        if oil is not None:
-            return uid, "oil", str(oil)
-    return uid, str(u.get("ratings") or ""), ""
-
-
-def _counter(u: dict, sides: dict, size: int) -> Image.Image:
-    top, bottom, mid = _unit_texts(u)
-    kind = str(u.get("type") or "")
-    # ``real`` and ``oil_real`` exist only in the owner's own view; without
-    # them the counter looks the same whatever the truth
-    real = None if u.get("real") is None else bool(u["real"])
-    oil = ""
-    if u.get("carrying") == "oil":
-        oil = "oil" if u.get("oil_real") is None else ("real" if u["oil_real"] else "dummy")
-    active = kind == "grond" and bool(u.get("active"))
-    ready = bool(_as_list(u.get("ready")))
-    fill = _side_color(sides, u.get("side"))
-    if u.get("face_down"):
-        # a hidden piece (engine/modes/pieces.py): greyed, its id `?n` and "face down" to the others;
-        # to its owner and the moderator its own id with "hidden"
-        fill = S.mix(fill, (128, 128, 128), 0.6)
-        bottom = "face down" if kind == "face-down" else "hidden"
-    ring = u.get("ring") if u.get("ring") in ("worn", "carried") else ""  # the One Ring's bearer (Sauron 16.6)
-    return C.counter_sprite(size, fill, kind, top, bottom, mid,
-                            bool(u.get("reduced")), bool(u.get("disrupted")), real, oil, active, ready, ring)
-
-
-def _badge_width(text: str, size: int) -> float:
-    return max(size + 4, S.text_length(text, size) + 8)
-
-
-def _badge(img: Image.Image, d: ImageDraw.ImageDraw, x: float, y: float, text: str, size: int,
-           fill=(30, 28, 24), ink=(255, 255, 255)) -> None:
-    h = size + 4
-    w = _badge_width(text, size)
-    d.rounded_rectangle([round(x - w / 2), round(y - h / 2), round(x + w / 2), round(y + h / 2)], h // 2,
-                        fill=fill, outline=(255, 255, 255), width=1)
-    S.stamp(img, (x, y + 0.5), text, size, ink, "mm")
-
-
-class _Stamper:
-    """``ImageDraw.text`` look-alike drawing from cached text masks."""
-
-    def __init__(self, img: Image.Image):
-        self.img = img
-
-    def text(self, xy, text, font, fill, anchor: str = "la", stroke_width: int = 0, stroke_fill=None) -> None:
-        S.stamp(self.img, xy, text, font.size, fill, anchor, stroke_width, stroke_fill)
-
-
-def _as_list(v) -> list:
-    return v if isinstance(v, list) else []
-
-
-def _as_dict(v) -> dict:
-    return v if isinstance(v, dict) else {}
-
-
 @dataclass(frozen=True)
 class RenderInfo:
     """What a drawing used, for checking it can be read once shown ``PREVIEW_W`` wide: the image's
@@ -1060,6 +95,7 @@ class RenderInfo:
     mode: str
     window: tuple[int, int, int, int]
     off_view: int = 0
+    glyphs: tuple = ()   # (kind, text, (x0, y0, x1, y1)) of each id and hex number drawn whole, in image px
 
     @property
     def preview_scale(self) -> float:
@@ -1098,12 +134,11 @@ def compose_info(view: dict, hexmap, *, around: str | None = None, radius: int |
     """:func:`compose`, and what the drawing used (:class:`RenderInfo`)."""
     fr = frame_for(view, hexmap, around=around, radius=radius, focus=focus)
     leg = legend_for(hexmap, view) if fr.panel else None
-    hp = header_px(_layout(fr, leg).width)
-    off = 0
-    if fr.mode == "focus":
-        c0, c1, r0, r1 = fr.window
-        off = sum(1 for h in focus_hexes(view, hexmap) if not (c0 <= h.col <= c1 and r0 <= h.row <= r1))
-    lines = _header_lines(view, fr, off)
+    width = _layout(fr, leg).width
+    hp = header_px(width)
+    beyond = _beyond(view, hexmap, fr.window) if fr.mode == "focus" else []
+    off = sum(len(g.units) for g in beyond)
+    lines = _header_lines(view, fr, width)
     top = _header_height(hp, len(lines))
     base, lay, legend_top = _base(hexmap, fr.window, fr.s, leg, frame=fr, top=top)
     s = fr.s
@@ -1127,6 +162,10 @@ def compose_info(view: dict, hexmap, *, around: str | None = None, radius: int |
                 if h.neighbour(dname) not in zset:
                     a, b = lay.side_points(h, dname)
                     d.line([a, b], fill=S.ZONE_EDGE, width=zw)
+        # the zone's hex numbers again, on a halo: the shade must not dim what a `deploy` names
+        for h in zone:
+            cx, cy = lay.center(h)
+            S.stamp(img, (cx, cy - s * 0.84), str(h), _hex_number_px(s), S.HEX_NUMBER, "ma", 2, S.NUMBER_HALO)
 
     # city levels Sauron controls (20.2): red hatching, light enough to read through
     levels = {lv for lv in _as_list(view.get("levels")) if isinstance(lv, int) and not isinstance(lv, bool) and lv > 0}
@@ -1208,6 +247,7 @@ def compose_info(view: dict, hexmap, *, around: str | None = None, radius: int |
     step = s * 0.16
     badge_size = max(9, round(s * 0.4))
     occupied: list[tuple[float, float, float, float]] = []
+    glyphs: list = []
     badges = []
     label_sizes: list[int] = []
     for h, units in stacks.items():
@@ -1222,9 +262,16 @@ def compose_info(view: dict, hexmap, *, around: str | None = None, radius: int |
         # the first unit listed is the top of the stack: drawn last
         for i in range(n - 1, -1, -1):
             spr = _counter(shown[i], sides, size)
-            label_sizes.append(C.id_font_size(size, _unit_texts(shown[i])[0]))
+            top_text = _unit_texts(shown[i])[0]
+            fs = C.id_font_size(size, top_text)
+            label_sizes.append(fs)
             x, y = pos[i]
             img.paste(spr, (round(x - size / 2) - pad, round(y - size / 2) - pad), spr)
+            if i == 0 and top_text:  # the top counter's id is drawn whole
+                ix, iy = round(x - size / 2) + size / 2, round(y - size / 2) + size * C.ID_Y
+                tw = S.text_length(top_text, fs)
+                glyphs.append(("id", top_text, (ix - tw / 2 - 1, max(iy - fs * 0.5, round(y - size / 2) + 2), ix + tw / 2 + 1,
+                                                    iy + fs * 0.45)))
         if len(units) > 1:
             # the count sits off the stack's top right corner
             text = f"+{len(units) - 3}" if len(units) > 3 else str(len(units))
@@ -1280,281 +327,42 @@ def compose_info(view: dict, hexmap, *, around: str | None = None, radius: int |
         spr = C.marker_sprite(ms, kind)
         img.paste(spr, (round(x - ms / 2) - mp, round(y - ms / 2) - mp), spr)
 
-    _labels(img, lay, hexmap, occupied)
+    label_boxes = _labels(img, lay, hexmap, occupied)
 
-    # the hex numbers of occupied hexes again, over the counters: an order needs them
+    # the hex numbers of occupied hexes again, over the counters, and of those a place name runs
+    # over, over the name: an order needs them
     npx = _hex_number_px(s)
-    for h in stacks:
+    under = []
+    if label_boxes:
+        for h in sorted(hexmap.hexes):
+            if lay.contains(h) and h not in stacks:
+                cx, cy = lay.center(h)
+                tw = S.text_length(str(h), npx) / 2 + 2
+                nb = (cx - tw, cy - s * 0.84, cx + tw, cy - s * 0.84 + npx)
+                if any(nb[0] < b[2] and b[0] < nb[2] and nb[1] < b[3] and b[1] < nb[3] for b in label_boxes):
+                    under.append(h)
+    for h in [*under, *stacks]:
         cx, cy = lay.center(h)
         S.stamp(img, (cx, cy - s * 0.84), str(h), npx, S.HEX_NUMBER, "ma", 2, S.NUMBER_HALO)
+    if fr.mode != "whole":
+        for h in sorted(hexmap.hexes):
+            if lay.contains(h):
+                cx, cy = lay.center(h)
+                tw = S.text_length(str(h), npx)
+                glyphs.append(("hex", str(h), (cx - tw / 2 - 1, cy - s * 0.84, cx + tw / 2 + 1,
+                                               cy - s * 0.84 + npx * 1.05)))
 
     if focus is not None:
         d.polygon(lay.corners(focus, shrink=0.93), outline=S.FOCUS, width=max(2, round(s / 10)))
 
     if fr.panel:
         _panel(img, lay, view, legend_top)
-    _header(img, lay.width, view, lines, hp)
+    glyphs += _header(img, lay.width, view, lines, hp)
+    if beyond:
+        img = _footer(img, lay, view, beyond, hp)
     info = RenderInfo(img.width, img.height, min(label_sizes) if label_sizes else None, hp, npx, fr.mode,
-                      fr.window, off)
+                      fr.window, off, tuple(glyphs))
     return img, lay, focus, info
-
-
-def _labels(img: Image.Image, lay: Layout, hexmap, occupied) -> None:
-    """The map's place names, except where they would run under counters."""
-    s = lay.s
-    flab = S.font(round(s * 0.62))
-    for lab in hexmap.labels:
-        if not isinstance(lab, dict):
-            continue
-        h = _parse_hex(lab.get("hex"))
-        text = str(lab.get("text", ""))
-        if h is None or not text or not lay.contains(h):
-            continue
-        cx, cy = lay.center(h)
-        tw = S.text_length(text, flab.size)
-        x = min(max(cx, lay.margin + tw / 2 + 4), lay.map_w - lay.margin - tw / 2 - 4)
-        y = cy + s * 0.1
-        box = (x - tw / 2, y - s * 0.4, x + tw / 2, y + s * 0.4)
-        if any(box[0] < o[2] and o[0] < box[2] and box[1] < o[3] and o[1] < box[3] for o in occupied):
-            continue
-        S.stamp(img, (x, y), text, flab.size, S.LABEL, "mm", 2, (246, 243, 232))
-
-
-# --------------------------------------------------------------------------
-# Header band (over the map, and the panel when there is one)
-# --------------------------------------------------------------------------
-HEADER_TARGET_PX = LEGIBLE_PX + 1   # the header's font, at PREVIEW_W wide
-
-
-def header_px(width: int) -> int:
-    """The header's font size (px) on an image ``width`` wide: HEADER_TARGET_PX once shown PREVIEW_W wide."""
-    return max(12, math.ceil(HEADER_TARGET_PX * width / PREVIEW_W))
-
-
-def _line_h(px: int) -> int:
-    return round(px * 1.34)
-
-
-def _header_height(px: int, n: int) -> int:
-    return 2 * round(px * 0.45) + n * _line_h(px)
-
-
-def _turn_text(view: dict) -> str:
-    turn, turns = view.get("turn"), view.get("turns")
-    if turn == 0:
-        return "Set-up"
-    if isinstance(turn, int) and not isinstance(turn, bool):
-        return f"Turn {turn} of {turns}" if isinstance(turns, int) and turns else f"Turn {turn}"
-    return ""
-
-
-def _over_text(view: dict) -> str:
-    over = view.get("over")
-    if isinstance(over, dict) and over.get("summary"):
-        return f"Game over: {over['summary']}"
-    return "Game over" if over else ""
-
-
-def _header_lines(view: dict, fr: Frame | None, off_view: int = 0) -> list[tuple[str, str]]:
-    """The header's lines, (kind, text): the same number for the same view keys (the base is
-    cached by the header's height)."""
-    title = str(view.get("title") or view.get("ruleset") or "")
-    bits = [b for b in (title, _turn_text(view)) if b]
-    if "night" in view and view.get("board") != "area":
-        bits.append("Night" if view.get("night") else "Day")
-    if fr is not None and fr.mode == "around" and fr.focus is not None:
-        bits.append(f"around {fr.focus}")
-    lines = [("title", " · ".join(bits)), ("phase", _over_text(view) or str(view.get("phase_title") or view.get("phase") or "")),
-             ("act", "")]
-    if fr is not None and not fr.panel:
-        tracks = [t for t in _as_list(view.get("tracks")) if isinstance(t, dict)]
-        if tracks:
-            lines.append(("tracks", ""))
-        for n in [str(n) for n in _as_list(view.get("notes")) if n][:2]:
-            lines.append(("note", n))
-    if off_view:
-        lines.append(("off", f"{off_view} more counter{'s' if off_view > 1 else ''} of the action off this crop:"
-                             " /game map whole:true"))
-    return lines
-
-
-def _clip_px(text: str, px: int, width: float) -> str:
-    """``text`` cut (with an ellipsis) to ``width`` px at font size ``px``: never a smaller font."""
-    if S.text_length(text, px) <= width:
-        return text
-    while len(text) > 1 and S.text_length(text + "…", px) > width:
-        text = text[:-1]
-    return text.rstrip() + "…"
-
-
-def _header(img: Image.Image, width: int, view: dict, lines: list[tuple[str, str]], px: int) -> None:
-    """Draws the header's ``lines`` (see :func:`_header_lines`) at font size ``px`` across the top
-    ``width`` px of ``img`` (on the band the base drew)."""
-    d = ImageDraw.Draw(img)
-    txt = _Stamper(img)
-    f = S.font(px)
-    sides = _as_dict(view.get("sides"))
-    lh = _line_h(px)
-    x0, x1 = round(px * 0.6), width - round(px * 0.6)
-    y = round(px * 0.45)
-    for kind, text in lines:
-        mid = y + lh / 2
-        if kind == "title":
-            seat = view.get("seat")
-            label = f"{_side_title(sides, seat)}'s view - PRIVATE" if seat else "Public view"
-            col = _side_color(sides, seat) if seat else (88, 84, 76)
-            w = S.text_length(label, px) + px
-            d.rounded_rectangle([x1 - w, y + 1, x1, y + lh - 1], round(lh / 3), fill=col)
-            txt.text((x1 - w / 2, mid), label, font=f, fill=S.ink_on(col), anchor="mm")
-            txt.text((x0, mid), _clip_px(text, px, x1 - w - x0 - px), font=f, fill=S.HEADER_INK, anchor="lm",
-                     stroke_width=1, stroke_fill=S.HEADER_INK)
-        elif kind == "act":
-            active = [a for a in _as_list(view.get("active")) if isinstance(a, str)]
-            x = x0
-            if not view.get("over"):
-                txt.text((x, mid), "To act:", font=f, fill=S.HEADER_MUTED, anchor="lm")
-                x += S.text_length("To act:", px) + px * 0.5
-                if not active:
-                    txt.text((x, mid), "nobody", font=f, fill=S.HEADER_MUTED, anchor="lm")
-                    x += S.text_length("nobody", px) + px
-                for a in active:
-                    t = _side_title(sides, a)
-                    col = _side_color(sides, a)
-                    w = S.text_length(t, px) + px
-                    if x + w > x1:
-                        break
-                    d.rounded_rectangle([x, y + 1, x + w, y + lh - 1], round(lh / 2) - 1, fill=col,
-                                        outline=S.HEADER_INK, width=1)
-                    txt.text((x + w / 2, mid), t, font=f, fill=S.ink_on(col), anchor="mm")
-                    x += w + px * 0.4
-            deadline = view.get("deadline")
-            if isinstance(deadline, str) and deadline:
-                t = _clip_px(deadline, px, max(px, x1 - x - px))
-                txt.text((x1, mid), t, font=f, fill=S.HEADER_INK, anchor="rm")
-        elif kind == "tracks":
-            x = x0
-            for t in [t for t in _as_list(view.get("tracks")) if isinstance(t, dict)]:
-                pts, lvl = t.get("points"), t.get("level")
-                val = f"{pts}/{lvl}" if lvl is not None else f"{pts}"
-                item = f"{t.get('name') or ''} {val}".strip()
-                w = S.text_length(item, px)
-                if x + w > x1:
-                    break
-                over = _demoralized(t)
-                col = _side_color(sides, t.get("side"))
-                d.rounded_rectangle([x, y + lh * 0.3, x + px * 0.5, y + lh * 0.7], 2, fill=col)
-                txt.text((x + px * 0.8, mid), item, font=f, fill=(255, 120, 100) if over else S.HEADER_INK,
-                         anchor="lm")
-                x += w + px * 2.2
-        else:
-            ink = S.HEADER_MUTED if kind in ("note", "off") else S.HEADER_INK
-            txt.text((x0, mid), _clip_px(text, px, x1 - x0), font=f, fill=ink, anchor="lm")
-        y += lh
-
-
-# --------------------------------------------------------------------------
-# Panel (dynamic part)
-# --------------------------------------------------------------------------
-def _wrap(text: str, f, width: float) -> list[str]:
-    out, line = [], ""
-    for word in text.split():
-        cand = f"{line} {word}".strip()
-        if S.text_length(cand, f.size) <= width or not line:
-            line = cand
-        else:
-            out.append(line)
-            line = word
-    if line:
-        out.append(line)
-    return out
-
-
-def _demoralized(track: dict) -> bool:
-    """Whether a demoralization track is shown as demoralized: the view's
-    ``demoralized`` flag when it has one (the rules decide: in some games the
-    points must exceed the level), else points at or over the level."""
-    if "demoralized" in track:
-        return bool(track["demoralized"])
-    pts, lvl = track.get("points"), track.get("level")
-    num = (int, float)
-    return (isinstance(pts, num) and isinstance(lvl, num) and not isinstance(pts, bool)
-            and not isinstance(lvl, bool) and lvl > 0 and pts >= lvl)
-
-
-def _panel(img: Image.Image, lay: Layout, view: dict, limit: int) -> None:
-    d = ImageDraw.Draw(img)
-    txt = _Stamper(img)
-    x0 = lay.map_w + PAD
-    x1 = lay.width - PAD
-    width = x1 - x0
-    sides = _as_dict(view.get("sides"))
-    y = lay.top + PAD  # the title, whose view, the turn, the phase and who acts are in the header
-
-    # tracks
-    tracks = [t for t in _as_list(view.get("tracks")) if isinstance(t, dict)]
-    if tracks:
-        d.line([(x0, y), (x1, y)], fill=S.PANEL_RULE, width=1)
-        y += 8
-        fv = S.font(14)
-        for t in tracks:
-            if y + 44 > limit - 12:
-                break
-            name = str(t.get("name") or "")
-            pts = t.get("points")
-            lvl = t.get("level")
-            val = f"{pts} / {lvl}" if lvl is not None else f"{pts}"
-            vw = S.text_length(val, fv.size)
-            fnt, name = S.fit_font(name, width - vw - 10, 14, 10)
-            txt.text((x0, y), name, font=fnt, fill=S.PANEL_INK)
-            over = _demoralized(t)
-            txt.text((x1, y), val, font=fv, fill=(180, 24, 24) if over else S.PANEL_INK, anchor="ra")
-            y += 19
-            col = _side_color(sides, t.get("side"))
-            d.rounded_rectangle([x0, y, x1, y + 14], 4, fill=(228, 222, 206), outline=S.PANEL_RULE)
-            if isinstance(pts, (int, float)) and isinstance(lvl, (int, float)) and lvl > 0 and pts > 0:
-                frac = min(1.0, pts / lvl)
-                xe = x0 + max(8, round((x1 - x0) * frac))
-                d.rounded_rectangle([x0, y, xe, y + 14], 4, fill=col)
-            if over:
-                txt.text(((x0 + x1) / 2, y + 7), "DEMORALIZED", font=S.font(11), fill=(255, 255, 255), anchor="mm")
-            y += 25
-
-    # counters off the map
-    pool = _as_dict(view.get("pool"))
-    if not pool:
-        for u in _as_list(view.get("units")):
-            if isinstance(u, dict) and u.get("hex") is None and isinstance(u.get("side"), str):
-                pool[u["side"]] = pool.get(u["side"], 0) + 1
-    if pool and y + 50 < limit:
-        d.line([(x0, y), (x1, y)], fill=S.PANEL_RULE, width=1)
-        y += 8
-        f = S.font(14)
-        txt.text((x0, y), "Off the map (pool)", font=f, fill=S.PANEL_MUTED)
-        y += 21
-        for side_name, n in pool.items():
-            if y + 20 > limit - 10:
-                break
-            col = _side_color(sides, side_name)
-            d.rounded_rectangle([x0, y + 2, x0 + 14, y + 16], 3, fill=col)
-            txt.text((x0 + 22, y + 9), _side_title(sides, side_name), font=f, fill=S.PANEL_INK, anchor="lm")
-            txt.text((x1, y + 9), str(n), font=f, fill=S.PANEL_INK, anchor="rm")
-            y += 21
-
-    # what is in effect now (spells, formations, a retreat awaited): short public lines
-    notes = [str(n) for n in _as_list(view.get("notes")) if n]
-    if notes and y + 50 < limit:
-        d.line([(x0, y), (x1, y)], fill=S.PANEL_RULE, width=1)
-        y += 8
-        f = S.font(14)
-        txt.text((x0, y), "In effect", font=f, fill=S.PANEL_MUTED)
-        y += 21
-        fn = S.font(12)
-        for n in notes:
-            if y + 18 > limit - 10:
-                break
-            fnt, line = S.fit_font(n, width, 12, 9)
-            txt.text((x0, y), line, font=fnt or fn, fill=S.PANEL_INK)
-            y += 17
 
 
 # --------------------------------------------------------------------------

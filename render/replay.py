@@ -40,11 +40,15 @@ def render_frames(frames: Sequence[tuple[str, dict]], hexmap, renderer: Callable
     if not chosen:
         raise ValueError("a replay needs at least one frame")
     font = _font(15)
-    rgb = []
+    smalls = []
     for caption, view in chosen:
         src = Image.open(io.BytesIO(renderer(view, hexmap, None))).convert("RGB")
-        h = round(src.height * width / src.width)
-        small = src.resize((width, h), Image.LANCZOS)
+        smalls.append((caption, src.resize((width, round(src.height * width / src.width)), Image.LANCZOS)))
+    # frames may differ in height (a header with a set-up zone's line, a result's): every frame as tall as
+    # the tallest, the map at the top
+    h = max(s.height for _, s in smalls)
+    rgb = []
+    for caption, small in smalls:
         frame = Image.new("RGB", (width, h + BAND), (24, 24, 28))
         frame.paste(small, (0, BAND))
         ImageDraw.Draw(frame).text((8, 6), caption[:90], fill=(235, 235, 225), font=font)

@@ -26,7 +26,9 @@ def test_scripted_complete_game_ends_in_a_graded_result():
     assert res.returncode == 0, out[-3000:] + res.stderr[-3000:]
     # the generator recorded the result its own engine run reached; the console reaches the same
     want = SCRIPT.read_text().strip().splitlines()[-1].removeprefix("# The end: ")
-    assert f"**The game is over.** {want}" in out
+    # the full reasoning once (the log), then the result in one short line, the winner first (issue 26)
+    assert out.count(want) == 1
+    assert f"{want}\n**The game is over: Shadow wins a Marginal Victory (20.3)**" in out
     assert any(f"({s})" in want for s in ("20.1", "20.2", "20.3", "20.4"))
     # 13.0 Shadow first; 14.3 each seat told its own chit, privately; 13.21, 14.5, the reveal, 14.6
     assert "Shadow places first, then Westernesse (rule 13.0)" in out

@@ -21,8 +21,15 @@ def test_scripted_complete_gondor_game_ends_in_a_victory_decision(tmp_path):
     res = run(["local", "gondor", "--seed", "7", "--script", str(SCRIPT), "--out", str(tmp_path / "a")])
     assert res.returncode == 0, res.stdout[-3000:] + res.stderr[-3000:]
     out = res.stdout
-    assert "**The game is over.**" in out and "Victory (20.1)" in out
-    assert "Westernesse prevents" in out or "Sauron wins" in out
+    assert "Victory (20.1)" in out
+    assert "Westernesse prevents" in out or "Sauron achieves" in out
+    # the full reasoning once; the result in one short line, the winner first (issue 26), in the
+    # channel's post, the map's caption and its header
+    full = next(ln for ln in out.splitlines() if "Victory (20.1): A, the Minas Tirith" in ln)
+    assert out.count(full) == 1 and len(full) > 300
+    short = "Westernesse wins: Minas Tirith holds (20.1)" if "Westernesse prevents" in full else \
+        "Sauron wins: Minas Tirith falls (20.1)"
+    assert f"**The game is over: {short}**" in out and f"Map: The game is over: {short}." in out
     # the siege rules were in play (16.x, 17.13)
     for needle in ("BREACHED for the rest of the game (16.22, 16.27)", "hurls a severed head",
                    "picks up an oil counter", "sets a ladder against", "casts Operate Grond",

@@ -100,16 +100,25 @@ def test_busiest_phase_map_reads_at_preview_width(busiest, ruleset):
         assert label * scale >= LEGIBLE_PX, f"counter ids {label * scale:.1f} px at {PREVIEW_W} px"
         counters, acting = _on_map(view)
         assert counters > 0 and acting >= 0
-    if os.environ.get("PALANTIR_DOCS_WRITE") == "1":
-        (DOCS / f"map-{ruleset}.png").write_bytes(png)
+    if os.environ.get("PALANTIR_DOCS_WRITE") == "1":  # what a phone shows: the map scaled to 550 px wide
+        write_preview(img, DOCS / f"map-{ruleset}.png")
         print(f"{ruleset}: {img.width}x{img.height}, {len(png) / 1024:.0f} KiB, header {header * scale:.1f} px, "
               f"ids {'-' if label is None else f'{label * scale:.1f}'} px at {PREVIEW_W} px")
 
 
-@pytest.mark.parametrize("ruleset", [s[0] for s in SCRIPTED])
+def write_preview(img: Image.Image, path: Path) -> None:
+    """``img`` as a phone shows it (scaled to PREVIEW_W wide), saved as a PNG for docs/."""
+    from render.hexmap import encode
+    from tests.preview_helpers import scaled
+
+    path.write_bytes(encode(scaled(img.convert("RGB"))[0]))
+
+
+@pytest.mark.parametrize("ruleset", [s[0] for s in SCRIPTED] + ["wotr"])
 def test_docs_show_each_rulesets_map(ruleset):
     path = DOCS / f"map-{ruleset}.png"
     assert path.exists() and 0 < path.stat().st_size < MAX_BYTES
+    assert Image.open(path).width == PREVIEW_W  # the preview a phone shows, not the full image
     assert f"docs/map-{ruleset}.png" in (ROOT / "README.md").read_text()
     assert get_ruleset(ruleset)
 

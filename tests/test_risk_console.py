@@ -30,7 +30,8 @@ def test_scripted_complete_game_ends_in_a_result_with_byte_identical_maps(tmp_pa
         assert res.returncode == 0, res.stdout[-3000:] + res.stderr[-3000:]
         outs.append(res.stdout.replace(str(tmp_path / k), "OUT"))
     assert outs[0] == outs[1]
-    assert "**The game is over.** Two Evil leaders are lost" in outs[0]
+    assert "Two Evil leaders are lost (Captain of Harad, Gothmog): the Forces of Good win." in outs[0]
+    assert "**The game is over: Good wins: two Evil leaders lost (Winning the Game)**" in outs[0]  # issue 26
     # How to do Battle: a standing loss priority set out of turn, in canonical form
     assert "**Evil** `losses arc inf cav tro mum`" in outs[0]
     # Retreat: two ways qualify, so the owner is asked (map posted, Evil pinged), answers with the path

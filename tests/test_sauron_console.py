@@ -29,7 +29,8 @@ def test_scripted_complete_game_reaches_mortal_combat_the_ring_evil_and_a_result
     out = res.stdout
     assert res.returncode == 0, out[-3000:] + res.stderr[-3000:]
     want = text.strip().splitlines()[-1].removeprefix("# The end: ")
-    assert f"**The game is over.** {want}" in out
+    assert out.count(want) == 1  # the full reasoning once; then the short line, the winner first (issue 26)
+    assert f"{want}\n**The game is over: Westernesse wins: a Decisive Victory, 193 victory points to 39**" in out
     assert "Victory points: Sauron" in want
     assert "ISI challenges GOR to Mortal Combat (22.0)" in out
     assert "GOR accepts ISI's challenge" in out

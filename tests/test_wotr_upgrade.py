@@ -94,4 +94,6 @@ def test_the_version_1_game_plays_on_to_its_end_over_the_console(tmp_path):
     assert "Refused" not in out and "Traceback" not in out
     # turn 4's search names Lothlorien, where no Nazgul piece stands: accepted, as when the game began
     assert "Dark Power searches: Lothlorien with 6 Nazgul" in out
-    assert "**The game is over.** The last game-turn (4) is over. Winners: Gondor, Rohan." in out
+    # the full reasoning once, then the result in one short line, the winner first (issue 26)
+    assert out.count("The last game-turn (4) is over. Winners: Gondor, Rohan.") == 1
+    assert "The last game-turn (4) is over. Winners: Gondor, Rohan.\n**The game is over: Gondor and Rohan win**" in out

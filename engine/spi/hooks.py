@@ -208,6 +208,22 @@ def end_of_turn(self, state: State) -> list[Event]:
     return []
 
 
+def result_line(self, state: State, over: dict) -> str:
+    """The end of the game in one short line, the winner first (the full reasoning is the
+    summary, in the log once): "<winner> wins: <why> (<section>)". A game gives its why."""
+    sec = f" ({over['section']})" if str(over.get("section") or "")[:1].isdigit() else ""
+    w = over.get("winner")
+    why = self.result_why(state, over)
+    if not w:
+        return f"A draw{': ' + why if why else ''}{sec}"
+    return f"{self.title_of(w)} wins{': ' + why if why else ''}{sec}"
+
+
+def result_why(self, state: State, over: dict) -> str:
+    """Why the winner won, in a few words (a game's declaration; default: none)."""
+    return ""
+
+
 def final_result(self, state: State) -> dict:
     n = self.sequence["turns"]
     words = {12: "twelve", 14: "fourteen", 15: "fifteen", 16: "sixteen", 18: "eighteen", 20: "twenty"}

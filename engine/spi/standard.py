@@ -131,7 +131,8 @@ class StandardRules(RulesetBase):
         order_examples, orders_notes, kind_verbs, setup_help, secrets_help, help_general, side_of, view_turn,
         hexside_rule, extra_blocked, init_extra, view_extra, dem_total, zoc_through, zoc_through_fn,
         movement_allowance, reinforcement_entry, on_step_start, on_unit_lost, dem_level, unit_dem_value,
-        may_enter_enemy_leaders, demoralized, check_victory, end_of_turn, final_result, on_setup_step_end,
+        may_enter_enemy_leaders, demoralized, check_victory, end_of_turn, result_line, result_why, final_result,
+        on_setup_step_end,
         legal_extra, spell_targets, check_stack_move, why_hexside, check_move_end, entered, after_move,
         modify_attack, is_fanatic, adjust_result, order_odds, duel_modifier, spell_effect, check_rally_extra,
         check_spell, may_form, check_group_charts, printed_rally
@@ -743,7 +744,7 @@ class StandardRules(RulesetBase):
         if not state["over"]:
             return None
         o = state["over"]
-        return Result(o.get("winner"), o["summary"], o.get("section"))
+        return Result(o.get("winner"), o["summary"], o.get("section"), self.result_line(state, o))
 
 
 # the orders of this file (engine/orders.py), each naming its functions above

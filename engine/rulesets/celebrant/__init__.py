@@ -86,7 +86,8 @@ class Celebrant(EntryAttacks, StandardRules):
     )
     # 19.0 demoralization
     from .c19_demoralization import (
-        unit_dem_value, dem_level, demoralized, _gondor_relief, _dem_watch, _grade, end_of_turn, final_result
+        unit_dem_value, dem_level, demoralized, _gondor_relief, _dem_watch, _grade, end_of_turn, result_line,
+        final_result
     )
 
     # what runs at these points (engine/spi/hooks.py runs the lists)
@@ -354,9 +355,12 @@ class Celebrant(EntryAttacks, StandardRules):
         if own and state["hidden"].get("chits") and not eo["revealed"]:
             v["my_chit"] = state["hidden"]["chits"][own]
         self.view_extra(state, own, v)
-        if own and state["turn"] == 0 and own in self.active_seats(state):
+        act = self.active_seats(state)
+        who = own if own else (act[0] if len(act) == 1 else None)
+        if state["turn"] == 0 and who in act:  # the acting side's set-up zone (public: the rules say where)
             z = self._zone_sets
-            v["zone"] = sorted(z["orcs"] if own == "shadow" else z["gondor"] | z["rearguard"])
+            v["zone"] = sorted(z["orcs"] if who == "shadow" else z["gondor"] | z["rearguard"])
+            v["zone_title"] = f"{self.title_of(who)} set-up zone ({'13.1' if who == 'shadow' else '13.2'})"
         return v
 
     def secret_text(self, state: State, seat: str) -> str | None:

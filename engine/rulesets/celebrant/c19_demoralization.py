@@ -121,5 +121,12 @@ def end_of_turn(self, state: State) -> list[Event]:
     return []
 
 
+def result_line(self, state: State, over: dict) -> str:
+    w, sec = over.get("winner"), over.get("section")
+    if not w:
+        return f"A draw ({sec})"
+    return f"{SIDE_TITLES[w]} wins {over.get('grade') or ''} ({sec})".replace("  ", " ")
+
+
 def final_result(self, state: State) -> dict:
     return self._grade(state, "The eighteen Game-Turns are over (12.0).", "12.0")

@@ -125,7 +125,7 @@ class Gondor(EntryAttacks, StandardRules):
     # 20.0 victory
     from .c20_victory import (
         _road_hexes_20_1, _cmd, _refresh, check_victory, _level_gates, levels_controlled, _road_refresh,
-        road_controlled, final_result
+        road_controlled, result_why, final_result
     )
 
     # what runs at these points, in this order (engine/spi/hooks.py runs the lists)
@@ -332,9 +332,12 @@ class Gondor(EntryAttacks, StandardRules):
         notes += [f"{p['unit']} must retreat: {SIDE_TITLES[p['seat']]} chooses (7.5)" for p in state["pending"]]
         v["notes"] = notes
         self.view_extra(state, own, v)
-        if own and state["turn"] == 0 and own in self.active_seats(state):
-            zone = "east" if own == "sauron" else "city"
+        act = self.active_seats(state)
+        who = own if own else (act[0] if len(act) == 1 else None)
+        if state["turn"] == 0 and who in act:  # the acting side's set-up zone (public: the rules say where)
+            zone = "east" if who == "sauron" else "city"
             v["zone"] = sorted(str(h) for h in self.zones[zone])
+            v["zone_title"] = f"{SIDE_TITLES[who]} set-up zone ({'13.1' if who == 'sauron' else '13.2'})"
         return v
 
     def secret_text(self, state: State, seat: str) -> str | None:

@@ -139,6 +139,10 @@ def final_result(self, state: State) -> dict:
 
 
 # -------------------------------------------------------------------- view
+def result_why(self, state: State, over: dict) -> str:
+    return {"westernesse": "Minas Tirith holds", "sauron": "Minas Tirith falls"}.get(over.get("winner"), "")
+
+
 def view_extra(self, state: State, own: str | None, view: dict) -> None:
     road = state.get("road") or {}
     view["road"] = {h: road.get(h) for h in self._road_hexes_20_1}

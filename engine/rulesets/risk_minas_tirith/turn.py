@@ -25,7 +25,19 @@ def active_seats(self, state: State) -> list[str]:
 
 def result(self, state: State) -> Result | None:
     o = state["over"]
-    return Result(o["winner"], o["summary"], o.get("section")) if o else None
+    return Result(o["winner"], o["summary"], o.get("section"), _result_line(o)) if o else None
+
+
+def _result_line(o: dict) -> str:
+    """The result in one short line, the winner first (the summary is the reasoning)."""
+    w, sec = o.get("winner"), o.get("section")
+    why = {"leaders": "two Evil leaders lost", "city": "Minas Tirith occupied"}.get(o.get("how"), "")
+    p = o.get("points")
+    if o.get("how") == "points" and isinstance(p, dict):
+        why = f"{p.get('good')} points to {p.get('evil')}" if w == "good" else f"{p.get('evil')} points to {p.get('good')}"
+    if not w:
+        return f"A draw: {why} ({sec})" if why else f"A draw ({sec})"
+    return f"{TITLES[w]} wins: {why} ({sec})" if why else f"{TITLES[w]} wins ({sec})"
 
 
 def _new_round(self, state: State, dice: Dice) -> list[Event]:

@@ -118,7 +118,7 @@ class Sauron(EntryAttacks, StandardRules):
     )
     # victory
     from .victory import (
-        victory_points, final_result
+        victory_points, result_why, final_result
     )
 
     # what runs at these points (engine/spi/hooks.py runs the lists)
@@ -349,8 +349,11 @@ class Sauron(EntryAttacks, StandardRules):
             "over": state["over"],
         }
         self.view_extra(state, own, v)
-        if own and state["turn"] == 0 and own in self.active_seats(state):
-            v["zone"] = sorted(self.setup_zones["front" if own == "sauron" else "alliance"])
+        act = self.active_seats(state)
+        who = own if own else (act[0] if len(act) == 1 else None)
+        if state["turn"] == 0 and who in act:  # the acting side's set-up zone (public: the rules say where)
+            v["zone"] = sorted(self.setup_zones["front" if who == "sauron" else "alliance"])
+            v["zone_title"] = f"{self.title_of(who)} set-up zone ({'13.1' if who == 'sauron' else '13.2'})"
         return v
 
     # ------------------------------------------------------------ help (engine/spi/help.py)

@@ -28,6 +28,17 @@ def victory_points(self, state: State) -> dict[str, int]:
     return pts
 
 
+def result_why(self, state: State, over: dict) -> str:
+    pts = over.get("points")
+    if not isinstance(pts, dict) or "sauron" not in pts:
+        return ""
+    kind = "a Decisive Victory" if over.get("decisive") else "a Marginal Victory"
+    w = over.get("winner")
+    if not w:
+        return f"victory points {pts['sauron']} each"
+    return f"{kind}, {pts[w]} victory points to {pts[self.enemy(w)]}"
+
+
 def final_result(self, state: State) -> dict:
     v = self.raw(state)["victory"]
     pts = self.victory_points(state)

@@ -67,4 +67,6 @@ def result(self, st):
         return None
     w = st["over"]["winners"]
     # one winner, or None: several seats may win a multi-player game (the summary names them all)
-    return Result(w[0] if len(w) == 1 else None, st["over"]["summary"])
+    names = [title(s) for s in w]
+    short = (f"{' and '.join(names)} win{'s' if len(names) == 1 else ''}" if names else "Nobody wins")
+    return Result(w[0] if len(w) == 1 else None, st["over"]["summary"], short=short)

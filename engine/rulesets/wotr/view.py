@@ -3,6 +3,9 @@ from __future__ import annotations
 
 from engine.rulesets.wotr.common import order, title
 
+# the colour the map draws each seat's pieces in (a declaration for the renderer, which knows no game)
+SEAT_COLORS = {"fellowship": "#2e7d32", "dark-power": "#1e1e1e", "saruman": "#787882", "gondor": "#284696",
+               "rohan": "#aa8214"}
 
 def _piece_views(self, st, seat) -> list[dict]:
     out = []
@@ -62,6 +65,8 @@ def _view(self, st, seat) -> dict:
          "turn": st["turn"], "phase": st["phase"], "phase_title": self._phase_title(st),
          "active": self.active_seats(st), "order": list(order(st)), "players": st["players"],
          "scenario": st["scenario"], "last_turn": st["last_turn"],
+         # what the map draws each seat in (a declaration for the renderer)
+         "sides": {s: {"title": title(s), "color": SEAT_COLORS[s]} for s in SEAT_COLORS},
          "pieces": pieces, "areas": self._areas_view(pieces),
          "ring": {"bearer": st["chars"][bearer]["name"] if bearer else None, "wearing": st["ring"]["wearing"],
                   "holder": title(self._ring_seat(st)), "transfer_failures": st["ring"]["failures"],
@@ -79,6 +84,13 @@ def _view(self, st, seat) -> dict:
          "dead": sorted(c["name"] for c in st["chars"].values() if not c["alive"]),
          "layout": self._bd(st).layout() if st.get("map") else None,
          "wraiths": list(st["wraiths"]), "commanders": self._stack_commanders(st, seat), "over": st["over"]}
+    # the map's header lines (a declaration: the renderer draws notes, it knows no Ring)
+    facts = [f"Ringbearer: {v['ring']['bearer']}" + (" (wearing the Ring)" if v["ring"]["wearing"] else "")
+             if v["ring"]["bearer"] else "",
+             f"Ruler of Gondor: {v['ruler_of_gondor']}" if v["ruler_of_gondor"] else "",
+             f"King of Rohan: {v['king_of_rohan']}" if v["king_of_rohan"] else ""]
+    v["notes"] = [" · ".join(f for f in facts if f),
+                  "Armies: strength points in the seat's colour; characters and Nazgul: counters (N3: Nazgul 3)"]
     if seat in self.seats or seat == "gm":
         v["seat"] = seat
         if seat in st["hands"]:

@@ -1,0 +1,154 @@
+"""The view layer's pieces: counters (sprites from ``render.counters``) with their badges, marker masks,
+breaches, place names."""
+from __future__ import annotations
+
+import math
+from functools import lru_cache
+
+from PIL import Image, ImageDraw
+
+from render import counters as C
+from render import style as S
+from render.geometry import SQRT3, Layout, hex_corners
+from render.hex_common import _as_list, _lerp, _parse_hex, _side_color
+
+
+# --------------------------------------------------------------------------
+# View layer
+# --------------------------------------------------------------------------
+@lru_cache(maxsize=8)
+def _hex_mask(s: float, alpha: int) -> Image.Image:
+    w, h = math.ceil(2 * s) + 2, math.ceil(SQRT3 * s) + 2
+    big = Image.new("L", (w * 4, h * 4), 0)
+    ImageDraw.Draw(big).polygon(hex_corners(w * 2, h * 2, s * 4), fill=alpha)
+    return big.reduce(4)
+
+
+def _draw_breach(d: ImageDraw.ImageDraw, a, b, s: float) -> None:
+    m = _lerp(a, b, 0.5)
+    dx, dy = b[0] - a[0], b[1] - a[1]
+    ln = math.hypot(dx, dy) or 1
+    ux, uy = dx / ln, dy / ln
+    px, py = -uy, ux
+    # a gap of rubble across the wall and a red jagged crack
+    g = s * 0.2
+    d.line([(m[0] - ux * g, m[1] - uy * g), (m[0] + ux * g, m[1] + uy * g)], fill=(236, 226, 200), width=max(3, round(s * 0.22)))
+    pts = []
+    for i, t in enumerate((-0.42, -0.22, -0.05, 0.12, 0.3, 0.45)):
+        off = (0.12 if i % 2 else -0.12) * s
+        pts.append((m[0] + px * t * s + ux * off, m[1] + py * t * s + uy * off))
+    d.line(pts, fill=(255, 255, 255), width=max(3, round(s * 0.16)), joint="curve")
+    d.line(pts, fill=(200, 36, 24), width=max(2, round(s * 0.09)), joint="curve")
+
+
+@lru_cache(maxsize=8)
+def _hatch_mask(s: float) -> Image.Image:
+    """A hex of diagonal stripes over a faint tint (a level Sauron holds)."""
+    w, h = math.ceil(2 * s) + 2, math.ceil(SQRT3 * s) + 2
+    k = 4
+    hexm = Image.new("L", (w * k, h * k), 0)
+    ImageDraw.Draw(hexm).polygon(hex_corners(w * k / 2, h * k / 2, s * k * 0.94), fill=255)
+    stripes = Image.new("L", (w * k, h * k), 30)
+    ds = ImageDraw.Draw(stripes)
+    gap = max(5.0, s * 0.3) * k
+    lw = max(1.5, s * 0.075) * k
+    x = -h * k
+    while x < w * k:
+        ds.line([(x, h * k), (x + h * k, 0)], fill=108, width=round(lw))
+        x += gap
+    out = Image.new("L", (w * k, h * k), 0)
+    out.paste(stripes, (0, 0), hexm)
+    return out.reduce(k)
+
+
+@lru_cache(maxsize=16)
+def _ring_mask(s: float, halo: bool) -> Image.Image:
+    """A ring just inside a hex's edge (a road-control hex); ``halo``: the
+    wider white ring under it."""
+    w, h = math.ceil(2 * s) + 2, math.ceil(SQRT3 * s) + 2
+    k = 4
+    m = Image.new("L", (w * k, h * k), 0)
+    lw = max(2.5, s * 0.11) * k
+    if halo:
+        lw += 2 * k
+    pts = hex_corners(w * k / 2, h * k / 2, s * k * 0.84)
+    ImageDraw.Draw(m).line(pts + [pts[0], pts[1]], fill=255, width=round(lw), joint="curve")
+    return m.reduce(k)
+
+
+def _unit_texts(u: dict) -> tuple[str, str, str]:
+    """Top, bottom and middle texts of a unit's counter."""
+    kind = str(u.get("type") or "")
+    uid = str(u.get("id") or "")
+    if kind == "leader":
+        name = uid or str(u.get("name") or "")  # the id, as orders name it (CONVENTIONS: ids on the counters)
+        bits = []
+        if u.get("rally") is not None:
+            bits.append(f"R{u['rally']}")
+        if u.get("magic") is not None:
+            bits.append(f"M{u['magic']}")
+        return name, " ".join(bits) or str(u.get("ratings") or ""), ""
+    if kind == "cauldron":
+        oil = u.get("oil")
+        if oil is not None:
+            return uid, "oil", str(oil)
+    return uid, str(u.get("ratings") or ""), ""
+
+
+def _counter(u: dict, sides: dict, size: int) -> Image.Image:
+    top, bottom, mid = _unit_texts(u)
+    kind = str(u.get("type") or "")
+    # ``real`` and ``oil_real`` exist only in the owner's own view; without
+    # them the counter looks the same whatever the truth
+    real = None if u.get("real") is None else bool(u["real"])
+    oil = ""
+    if u.get("carrying") == "oil":
+        oil = "oil" if u.get("oil_real") is None else ("real" if u["oil_real"] else "dummy")
+    active = kind == "grond" and bool(u.get("active"))
+    ready = bool(_as_list(u.get("ready")))
+    fill = _side_color(sides, u.get("side"))
+    if u.get("face_down"):
+        # a hidden piece (engine/modes/pieces.py): greyed, its id `?n` and "face down" to the others;
+        # to its owner and the moderator its own id with "hidden"
+        fill = S.mix(fill, (128, 128, 128), 0.6)
+        bottom = "face down" if kind == "face-down" else "hidden"
+    ring = u.get("ring") if u.get("ring") in ("worn", "carried") else ""  # the One Ring's bearer (Sauron 16.6)
+    return C.counter_sprite(size, fill, kind, top, bottom, mid,
+                            bool(u.get("reduced")), bool(u.get("disrupted")), real, oil, active, ready, ring)
+
+
+def _badge_width(text: str, size: int) -> float:
+    return max(size + 4, S.text_length(text, size) + 8)
+
+
+def _badge(img: Image.Image, d: ImageDraw.ImageDraw, x: float, y: float, text: str, size: int,
+           fill=(30, 28, 24), ink=(255, 255, 255)) -> None:
+    h = size + 4
+    w = _badge_width(text, size)
+    d.rounded_rectangle([round(x - w / 2), round(y - h / 2), round(x + w / 2), round(y + h / 2)], h // 2,
+                        fill=fill, outline=(255, 255, 255), width=1)
+    S.stamp(img, (x, y + 0.5), text, size, ink, "mm")
+
+
+def _labels(img: Image.Image, lay: Layout, hexmap, occupied) -> list[tuple[float, float, float, float]]:
+    """The map's place names, except where they would run under counters; their boxes."""
+    boxes = []
+    s = lay.s
+    flab = S.font(round(s * 0.62))
+    for lab in hexmap.labels:
+        if not isinstance(lab, dict):
+            continue
+        h = _parse_hex(lab.get("hex"))
+        text = str(lab.get("text", ""))
+        if h is None or not text or not lay.contains(h):
+            continue
+        cx, cy = lay.center(h)
+        tw = S.text_length(text, flab.size)
+        x = min(max(cx, lay.margin + tw / 2 + 4), lay.map_w - lay.margin - tw / 2 - 4)
+        y = cy + s * 0.1
+        box = (x - tw / 2, y - s * 0.4, x + tw / 2, y + s * 0.4)
+        if any(box[0] < o[2] and o[0] < box[2] and box[1] < o[3] and o[1] < box[3] for o in occupied):
+            continue
+        S.stamp(img, (x, y), text, flab.size, S.LABEL, "mm", 2, (246, 243, 232))
+        boxes.append(box)
+    return boxes

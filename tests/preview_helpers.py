@@ -1,0 +1,93 @@
+"""Reading a map as a phone shows it: scaled to ``PREVIEW_W`` px wide, and glyph heights measured from
+the scaled image's pixels (not from font sizes)."""
+from __future__ import annotations
+
+import math
+
+from PIL import Image
+
+PREVIEW_W = 550
+
+
+def scaled(img: Image.Image, width: int = PREVIEW_W) -> tuple[Image.Image, float]:
+    """``img`` resized (Lanczos, as a browser roughly does) to ``width`` px wide, and the factor."""
+    k = width / img.width
+    return img.convert("RGB").resize((width, max(1, round(img.height * k))), Image.Resampling.LANCZOS), k
+
+
+def ink_height(img: Image.Image, box, k: float, threshold: int = 70) -> int:
+    """The visible height (px) of the text drawn in ``box`` (coordinates of the unscaled image) on the
+    scaled ``img``: the longest run of pixel rows holding ink, ink being a pixel whose grey level is at
+    least ``threshold`` away from the box's most common grey (its background)."""
+    x0, y0, x1, y1 = box
+    b = (max(0, math.floor(x0 * k)), max(0, math.floor(y0 * k)), min(img.width, math.ceil(x1 * k)),
+         min(img.height, math.ceil(y1 * k)))
+    if b[2] <= b[0] or b[3] <= b[1]:
+        return 0
+    from PIL import ImageChops
+
+    crop = img.crop(b).convert("L")
+    hist = crop.histogram()
+    bg = max(range(256), key=lambda v: hist[v])
+    ink = ImageChops.difference(crop, Image.new("L", crop.size, bg)).point(lambda v: 255 if v >= threshold else 0)
+    best = run = 0
+    for row in ink.getprojection()[1]:  # per row: any ink in it
+        run = run + 1 if row else 0
+        best = max(best, run)
+    return best
+
+
+def tesseract() -> str | None:
+    """The tesseract binary, or None (the OCR tests skip, saying why)."""
+    import shutil
+
+    return shutil.which("tesseract")
+
+
+def _otsu(grey: Image.Image) -> int:
+    """The grey level that best splits ``grey``'s histogram in two (Otsu's method)."""
+    h = grey.histogram()
+    total, mean_all = sum(h), sum(i * n for i, n in enumerate(h))
+    wb = sb = 0
+    best, level = -1.0, 128
+    for t in range(256):
+        wb += h[t]
+        if wb == 0:
+            continue
+        wf = total - wb
+        if wf == 0:
+            break
+        sb += t * h[t]
+        between = wb * wf * (sb / wb - (mean_all - sb) / wf) ** 2
+        if between > best:
+            best, level = between, t
+    return level
+
+
+def ocr(img: Image.Image, box, k: float, *, upscale: int = 6, psm: int = 7, chars: str = "") -> str:
+    """What tesseract reads in ``box`` (coordinates of the unscaled image) of the scaled ``img``:
+    the crop is enlarged ``upscale`` times (tesseract wants tall glyphs; no detail is added), each
+    pixel's distance from the crop's most common colour (its background) taken, and that split into
+    ink and paper by Otsu's threshold."""
+    import subprocess
+    import tempfile
+
+    x0, y0, x1, y1 = box
+    crop = img.crop((max(0, math.floor(x0 * k) - 1), max(0, math.floor(y0 * k)),
+                     min(img.width, math.ceil(x1 * k) + 1), min(img.height, math.ceil(y1 * k)))).convert("RGB")
+    colours = crop.getcolors(crop.width * crop.height) or [(1, (255, 255, 255))]
+    bg = max(colours)[1]
+    big = crop.resize((crop.width * upscale, crop.height * upscale), Image.Resampling.LANCZOS)
+    r, g, b = big.split()
+    dist = [Image.eval(ch, lambda v, c=c: abs(v - c)) for ch, c in zip((r, g, b), bg)]
+    grey = Image.merge("RGB", dist).convert("L")
+    level = _otsu(grey)
+    ink = grey.point(lambda v: 0 if v > level else 255)
+    page = Image.new("L", (ink.width + 60, ink.height + 60), 255)
+    page.paste(ink, (30, 30))
+    with tempfile.NamedTemporaryFile(suffix=".png") as f:
+        page.save(f.name)
+        extra = ["-c", f"tessedit_char_whitelist={chars}"] if chars else []
+        out = subprocess.run([tesseract(), f.name, "stdout", "--psm", str(psm), *extra], capture_output=True,
+                             text=True, timeout=60)
+    return " ".join(out.stdout.split())
