@@ -15,11 +15,15 @@ class Recovery:
 
     def __init__(self, table):
         self.table = table
-        # (game id, user id) -> [canonical text, log seq, until when a repeat is questioned, interaction id,
-        # when]: orders stored before a restart whose answer never reached the player, and orders committed
-        # before their interaction was acknowledged, until their answer is known delivered
-        self.recovered: dict[tuple[int, int], list[tuple[str, int, float, str | None, str]]] = defaultdict(list)
+        # (game id, user id) -> [[canonical text, log seq, until when a repeat is questioned, interaction id,
+        # when, the interaction that asked about a repeat]]: orders stored before a restart whose answer never
+        # reached the player, and orders committed before their interaction was acknowledged, until their
+        # answer is known delivered
+        self.recovered: dict[tuple[int, int], list[list]] = defaultdict(list)
         self.watched: dict[str, tuple[int, int]] = {}  # interaction id -> its key in ``recovered``
+        # interaction id of an "already applied" question -> its key: the question is used up only once
+        # its answer is known to have reached the player (``refusal_seen``); one that reached nobody is asked again
+        self.asking: dict[str, tuple[int, int]] = {}
 
     async def announce_unanswered(self) -> int:
         """Start-up, before any command is taken: answers stored with their order but never
@@ -55,7 +59,7 @@ class Recovery:
             outbox.append(OutboxPost(it["game_id"], payload, now, channel_id=it["channel_id"]))
             if it["seq"] is not None and uid:
                 self.recovered[(it["game_id"], uid)].append(
-                    (it["text"], it["seq"], now + REPEAT_MINUTES * 60, None, "just before a restart"))
+                    [it["text"], it["seq"], now + REPEAT_MINUTES * 60, None, "just before a restart", None])
             announced += 1
         if ids:
             await self.table.store.settle_undelivered(ids, outbox, now)
@@ -74,6 +78,15 @@ class Recovery:
             if not pending:
                 del self.recovered[key]
 
+    def refusal_seen(self, interaction_id: str) -> None:
+        """A refusal reached its player in time (the transport says so): an "already applied" question
+        it carried is used up, and the same order sent once more is applied."""
+        key = self.asking.pop(interaction_id, None)
+        if key is not None and (pending := self.recovered.get(key)) is not None:
+            pending[:] = [p for p in pending if p[5] != interaction_id]
+            if not pending:
+                del self.recovered[key]
+
     def watch(self, row: GameRow, ctx: Ctx, canon: str, seq: int) -> None:
         """An order committed while its interaction was not yet acknowledged (issue 25): until its
         answer is known to have reached the player in time, the same order from the same player is
@@ -81,7 +94,7 @@ class Recovery:
         if ctx.expires_at is None or ctx.acked or not ctx.user_id:
             return
         self.recovered[(row.id, ctx.user_id)].append(
-            (canon, seq, self.table.clock() + REPEAT_MINUTES * 60, ctx.interaction_id, "a moment ago"))
+            [canon, seq, self.table.clock() + REPEAT_MINUTES * 60, ctx.interaction_id, "a moment ago", None])
         if len(self.watched) > 10_000:  # answers never reported (a transport that failed): forget the oldest
             self.watched.pop(next(iter(self.watched)))
         self.watched[ctx.interaction_id] = (row.id, ctx.user_id)
@@ -97,11 +110,16 @@ class Recovery:
             return None
         now = self.table.clock()
         pending[:] = [p for p in pending if p[2] > now]
-        for i, (text, seq, _, _, when) in enumerate(pending):
+        for i, (text, seq, _, _, when, asked_by) in enumerate(pending):
             if text == canon:
-                del pending[i]
-                if not pending:
-                    del self.recovered[key]
+                if ctx.expires_at is None:  # no Discord clock (the console): the question reaches its reader
+                    del pending[i]
+                    if not pending:
+                        del self.recovered[key]
+                else:  # used up once its answer is known to have reached the player (``refusal_seen``)
+                    self.asking.pop(asked_by, None)
+                    pending[i][5] = ctx.interaction_id
+                    self.asking[ctx.interaction_id] = key
                 return Outcome.error(
                     f"`{clip(canon, 200)}` was already applied (log #{seq}) {when}, and its answer may not have "
                     "reached you, so I did not apply it again. If you mean to give the same order a second time, "

@@ -46,7 +46,7 @@ API = {
     "clocks": ("outbox_post", "fire_due", "extend", "pause", "resume", "set_quiet", "set_away"),
     "undo": ("undo", "undo_vote"),
     "archive": ("export_data", "export", "replay"),
-    "recovery": ("announce_unanswered", "delivered"),
+    "recovery": ("announce_unanswered", "delivered", "refusal_seen"),
 }
 # the table's settings a caller may change on the facade (tests, the console, the bot's start-up)
 SETTINGS = ("renderer", "seed_source", "clock", "render_pool", "on_timers_changed", "roll_rng", "deadline_defaults")

@@ -103,3 +103,18 @@ async def test_clocks_alone_keep_a_players_quiet_hours():
     assert (await table.store.prefs(7)).quiet_from == "22:00"
     bad = await clocks.set_quiet(ctx(), "25:00", "07:00", "Europe/Paris")
     assert not bad.ok and (await table.store.prefs(7)).quiet_from == "22:00"  # a refusal changes nothing
+
+
+async def test_recovery_alone_asks_again_until_its_question_is_known_to_have_reached_the_player():
+    """Issue 25: an "already applied" answer that expired on its way (nobody saw it) does not use the
+    question up: the next sending is asked again; once a question is seen in time, a resend applies."""
+    rec = Recovery(fake_table())
+    row = SimpleNamespace(id=5)
+    rec.watch(row, ctx(iid="a", expires_at=103.0), "roll 2d6", 9)
+    await rec.delivered("a", late=True)  # answered in the channel: the player may not have seen it
+    assert rec.repeat_asked(row, ctx(iid="b", expires_at=110.0), "roll 2d6") is not None  # its answer expired
+    assert rec.repeat_asked(row, ctx(iid="c", expires_at=112.0), "roll 2d6") is not None  # so: asked again
+    rec.refusal_seen("b")  # (an old question's late news changes nothing)
+    assert rec.repeat_asked(row, ctx(iid="d", expires_at=114.0), "roll 2d6") is not None
+    rec.refusal_seen("d")  # this one reached the player
+    assert rec.repeat_asked(row, ctx(iid="e", expires_at=116.0), "roll 2d6") is None

@@ -212,6 +212,8 @@ async def deliver(interaction: discord.Interaction, out: Outcome, service: GameS
             late = True
     if late and (not out.ok or (out.ephemeral and out.stored is None and not out.dms)):
         return  # a refusal (or a private read) changed nothing, and nobody waits for it now
+    if not out.ok:  # a refusal its player saw (an "already applied" question is then used up)
+        service.refusal_seen(str(interaction.id))
     answer = _Answer(interaction, service, limit, late)
     uid = interaction.user.id
     if late:  # the same answer, as a plain message in the channel (or privately, if it is private)
