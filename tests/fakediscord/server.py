@@ -673,9 +673,11 @@ class FakeDiscord:
         return self._last_snowflake
 
     def _snowflake_at(self, when: float) -> int:
-        """A unique snowflake whose timestamp is ``when`` (seconds since the epoch), earlier than now."""
-        self._back_counter = (getattr(self, "_back_counter", 0) + 1) % (1 << 22)
-        return ((int(when * 1000) - DISCORD_EPOCH_MS) << 22) | self._back_counter
+        """A unique snowflake whose timestamp is ``when`` (seconds since the epoch), earlier than now.
+        Its increment is in the upper half of the 22 bits, which ``_snowflake`` never reaches (it
+        counts from 0 within each millisecond), so it cannot equal an id given before at that time."""
+        self._back_counter = (getattr(self, "_back_counter", 0) + 1) % (1 << 21)
+        return ((int(when * 1000) - DISCORD_EPOCH_MS) << 22) | (1 << 21) | self._back_counter
 
     def _new_user(self, name: str, *, bot: bool = False, dms_open: bool = True) -> int:
         uid = self._snowflake()
