@@ -104,6 +104,13 @@ class Sent:
     result: InteractionResult | None = None
     error: str = ""
     delay: float = 0.0  # created that long before its delivery (``slash(..., delay=)``)
+    sent_at: float = 0.0  # the event loop's time when the test sent it
+
+    def gateway_lag(self) -> float | None:
+        """Seconds from sending it to the fake's gateway frame leaving (not counted in Discord's 3 s
+        by the fake, which starts them when the frame is sent: its own backlog is not the bot's)."""
+        r = self.result
+        return None if r is None or r.dispatched_at is None else r.dispatched_at - self.sent_at
 
 
 def make_world(server: FakeDiscord, games: int) -> tuple[int, list[Table]]:
@@ -138,6 +145,7 @@ def roll_text(t: Table, i: int) -> str:
 
 
 async def send(server: FakeDiscord, s: Sent, *, timeout: float = 60.0) -> Sent:
+    s.sent_at = asyncio.get_running_loop().time()
     try:
         s.result = await server.slash(s.table.sauron, s.table.cid, "order", options={"text": s.text},
                                       timeout=timeout, delay=s.delay, late_ok=True)
@@ -217,6 +225,16 @@ class Classes:
     busy: list[Sent] = field(default_factory=list)  # (c) "Busy ..." privately, nothing applied
     expired_unapplied: list[Sent] = field(default_factory=list)  # (d) expired, nothing applied
     problems: list[str] = field(default_factory=list)
+
+    def kinds(self) -> dict[str, int]:
+        """The problems by kind (their text after the order's name, numbers left out)."""
+        import re
+
+        out: dict[str, int] = collections.Counter()
+        for p in self.problems:
+            tail = p.split("`: ", 1)[-1]
+            out[re.sub(r"[\d.]+", "#", tail.split(" (")[0])[:90]] += 1
+        return dict(out)
 
     def counts(self) -> str:
         return (f"{len(self.in_time)} answered in time, {len(self.late_in_channel)} late in the channel, "
