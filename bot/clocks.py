@@ -247,7 +247,7 @@ class Clocks:
                                            now, channel_id=row.channel_id)]
             for uid, ps in out.dms.items():
                 for p in ps:
-                    posts.append(OutboxPost(row.id, {"text": p.text}, now, user_id=uid))
+                    posts.append(OutboxPost(row.id, {"text": p.text, "seat": p.seat, "quiet": p.quiet}, now, user_id=uid))
             return ([fire] if ended else []) + posts + board
 
         await self._commit(ctx, row, game, seats, seat, action, events, new_state, also=also, by=by, merge=head)

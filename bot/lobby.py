@@ -115,11 +115,15 @@ class Lobby:
         await self.store.take_seat(row.id, seat, ctx.user_id, self.clock())
         free = [s for s in rs.seats if s not in seats and s != seat and s not in rs.optional_seats]
         tail = f" Still free: {', '.join(free)}." if free else " All seats are taken: `/game start` when ready."
+        probe = (ctx.user_id, row.id, seat) if rs.hidden_information else None  # can they be reached privately?
         if row.status == "active":  # the moderator, joining a game under way: the secrets by DM
             out = Outcome.public_reply(f"<@{ctx.user_id}> takes **{self.seat_title(seat)}**.")
             out.dms = await self._secrets_dms(await self.load(row), {seat: ctx.user_id})
+            out.probe = None if out.dms else probe
             return out
-        return Outcome.public_reply(f"<@{ctx.user_id}> takes **{self.seat_title(seat)}**.{tail}")
+        out = Outcome.public_reply(f"<@{ctx.user_id}> takes **{self.seat_title(seat)}**.{tail}")
+        out.probe = probe
+        return out
 
     @_locked(needs_game=True)
     async def leave(self, ctx: Ctx, row: GameRow) -> Outcome:
@@ -178,9 +182,11 @@ class Lobby:
         await self.store.set_status(row.id, "ended", self.clock())
         self._forget(row.id)
         await self.store.set_clock(Clock(row.id, "ended", self.clock()), [])  # no timer outlives its game
-        return Outcome.public_reply(
+        out = Outcome.public_reply(
             f"The game has been ended by <@{ctx.user_id}>. Seed, for checking every die: `{row.seed}` "
             f"(its SHA-256 is the commitment `{row.commitment[:16]}…`).")
+        out.archive_rooms = await self.delivery.rooms(row.id, seated(row.ruleset).seats)
+        return out
 
     @_locked(needs_game=True)
     async def table_rooms(self, ctx: Ctx, row: GameRow,

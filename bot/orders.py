@@ -51,8 +51,9 @@ class Orders:
             seats = await self.store.seats(row.id)
             for s in (to, "gm"):  # a DM that cannot be delivered: the sender is told, privately
                 for p in out.dms.get(seats.get(s), []) if seats.get(s) != ctx.user_id else []:
-                    p.undelivered = (f"Your whisper could not be delivered to **{self.seat_title(s)}** by direct "
-                                     "message (their DMs are closed). It is logged; whisper again once they allow DMs.")
+                    p.undelivered = (f"Your whisper could not reach **{self.seat_title(s)}** by direct message or a "
+                                     "private thread (their DMs are closed): it is held and shown to them privately "
+                                     "at their next command.")
             out.reply = Post(text=clip(f"Whispered to **{self.seat_title(to)}** (the moderator reads it too): "
                                        f"{' '.join(text.split())}", MAX_TEXT))
             out.ephemeral = True
@@ -77,6 +78,8 @@ class Orders:
             return asked
         out = await self._commit(ctx, row, game, seats, who, action, events, new_state, changed_secrets=changed)
         canon = game.ruleset.format(action)
+        if out.ok and out.stored is not None:
+            self._watch_answer(row, ctx, canon, self.game_seq[row.id])
         if out.ok and out.reply and canon.startswith("declare ") and split_name(game.ruleset.name)[1] in ("assist", "tabletop"):
             # a declared action (assist play): the other seats answer by button; the moderator rules
             # with `/order accept|refuse <id> because <reason>`

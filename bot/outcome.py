@@ -35,6 +35,13 @@ class Post:
     quiet: bool = False
     # a DM that the command's caller must hear of, privately, if it cannot be delivered (a whisper's)
     undelivered: str = ""
+    # a private message's game and seat: where it goes when Discord refuses the DM (the seat's private
+    # thread in the game's channel, bot/delivery.py)
+    game_id: int | None = None
+    seat: str | None = None
+    # a copy of what the answer itself shows privately (``/secret``): if no private way takes it, it
+    # is not held for later, and the transport says where the copy went
+    copy: bool = False
 
 
 @dataclass
@@ -54,6 +61,11 @@ class Outcome:
     # the commit path then does not write it a second time
     stored: tuple[str, bool] | None = None
     board_edit: tuple[int, int, str] | None = None  # (channel, message, text): edit the board in place
+    # (user, game, seat): check that the user can be reached privately (a seat taken in a game with
+    # hidden information); the transport tries a short DM and tells the caller the fallback in use
+    probe: tuple[int, int, str] | None = None
+    # the game's private threads to archive (a game that ended)
+    archive_rooms: list[int] = field(default_factory=list)
 
     @classmethod
     def error(cls, text: str) -> "Outcome":
@@ -78,6 +90,12 @@ class Ctx:
     interaction_id: str | None = None
     is_moderator: bool = False  # Manage Server in this guild
     user_name: str | None = None
+    # Discord's clock (issue 25): when the interaction stops taking its first answer (its creation
+    # plus 3 s, seconds since the epoch; None: no such limit, the console), and whether the transport
+    # has acknowledged it (then the answer has 15 minutes). An order that commits while its
+    # interaction is unacknowledged may reach its player late: a repeat of it is asked about
+    expires_at: float | None = None
+    acked: bool = False
 
 
 class PlaceError(Exception):
@@ -128,6 +146,11 @@ def public_text(rs, text: str) -> str:
     """An order as the public may read it (a ruleset may mask secret orders; ``rs`` None: a
     finished game, nothing is secret any more)."""
     return text if rs is None else rs.public_order_text(text)
+
+
+def seat_title(seat: str) -> str:
+    """A seat as players read it: ``dark-power`` is "Dark Power", ``gm`` the "Moderator"."""
+    return "Moderator" if seat == "gm" else seat.replace("-", " ").title()
 
 
 def clip(text: str, n: int) -> str:

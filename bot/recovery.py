@@ -43,7 +43,8 @@ class Recovery:
                 payload["map"] = it["game_id"]  # the map as it stands now
             outbox.append(OutboxPost(it["game_id"], payload, now, channel_id=it["channel_id"]))
             if it["seq"] is not None and uid:
-                self.recovered[(it["game_id"], uid)].append((it["text"], it["seq"], now + REPEAT_MINUTES * 60))
+                self.recovered[(it["game_id"], uid)].append(
+                    (it["text"], it["seq"], now + REPEAT_MINUTES * 60, None, "just before a restart"))
             announced += 1
         if ids:
             await self.store.settle_undelivered(ids, outbox, now)
@@ -51,26 +52,49 @@ class Recovery:
                 self.on_timers_changed()  # the scheduler sends the outbox now
         return announced
 
-    async def delivered(self, interaction_id: str) -> None:
-        """The transport sent the answer to this interaction."""
+    async def delivered(self, interaction_id: str, late: bool = False) -> None:
+        """The transport sent the answer to this interaction: in time (the player saw it: a repeat of
+        the order is meant), or ``late``, in the channel after Discord stopped waiting (the player
+        may not have seen it and may retry: a repeat is asked about, ``_watch_answer``)."""
         await self.store.mark_delivered(interaction_id, self.clock())
+        key = self.watched.pop(interaction_id, None)
+        if key is not None and not late and (pending := self.recovered.get(key)) is not None:
+            pending[:] = [p for p in pending if p[3] != interaction_id]
+            if not pending:
+                del self.recovered[key]
+
+    def _watch_answer(self, row: GameRow, ctx: Ctx, canon: str, seq: int) -> None:
+        """An order committed while its interaction was not yet acknowledged (issue 25): until its
+        answer is known to have reached the player in time, the same order from the same player is
+        asked about once instead of applied again (a retry of an order whose answer they never saw)."""
+        if ctx.expires_at is None or ctx.acked or not ctx.user_id:
+            return
+        self.recovered[(row.id, ctx.user_id)].append(
+            (canon, seq, self.clock() + REPEAT_MINUTES * 60, ctx.interaction_id, "a moment ago"))
+        if len(self.watched) > 10_000:  # answers never reported (a transport that failed): forget the oldest
+            self.watched.pop(next(iter(self.watched)))
+        self.watched[ctx.interaction_id] = (row.id, ctx.user_id)
 
     def _repeat_after_restart(self, row: GameRow, ctx: Ctx, canon: str) -> Outcome | None:
-        """An order equal to one recovered at start-up, from the same player, soon after the
-        restart: asked about once, not applied (the player did not see the first answer and may
-        be retrying it). Sent again, it is applied."""
+        """An order equal to one whose answer may not have reached its player (recovered at
+        start-up, or answered in the channel after its interaction expired), from the same player,
+        soon after: asked about once, not applied (the player may be retrying it). Sent again, it
+        is applied."""
         key = (row.id, ctx.user_id)
         pending = self.recovered.get(key)
         if not pending:
             return None
         now = self.clock()
         pending[:] = [p for p in pending if p[2] > now]
-        for i, (text, seq, _) in enumerate(pending):
+        for i, (text, seq, _, _, when) in enumerate(pending):
             if text == canon:
                 del pending[i]
+                if not pending:
+                    del self.recovered[key]
                 return Outcome.error(
-                    f"`{clip(canon, 200)}` was already applied (log #{seq}) just before a restart, so I did not apply "
-                    "it again. If you mean to give the same order a second time, send it once more.")
+                    f"`{clip(canon, 200)}` was already applied (log #{seq}) {when}, and its answer may not have "
+                    "reached you, so I did not apply it again. If you mean to give the same order a second time, "
+                    "send it once more.")
         if not pending:
             del self.recovered[key]
         return None

@@ -19,10 +19,14 @@ from bot.history import entry_of, walk
 from bot.storage import GameRow, ShardFilter, StaleWriter
 from bot.storage import StoreProtocol as Store
 
-from bot.outcome import Renderer, MAX_TEXT, Post, Outcome, Ctx, fit_lines, public_text, clip
+from bot.delivery import PrivateDelivery
+from bot.outcome import Renderer, MAX_TEXT, Post, Outcome, Ctx, fit_lines, public_text, clip, seat_title
 
 
 NO_GAME = "There is no game in this channel. Start one with `/game new`."
+BUSY = "Busy: too many commands are waiting in this channel right now. Nothing was applied; try again in a moment."
+MAX_WAITING = 16  # commands waiting for one channel's lock, past which another is answered BUSY
+MAX_WAIT_SECONDS = 10.0  # an acknowledged command that waited this long for its turn is answered BUSY
 
 
 def seated(name: str):
@@ -50,38 +54,63 @@ def _locked(needs_game: bool = True):
         async def wrapper(self: "Table", ctx: Ctx, *args, **kw) -> Outcome:
             if (other := self._not_mine(ctx)):
                 return other
-            async with self.locks[ctx.channel_id]:
-                if needs_game:
-                    # one read: an answer already stored for this interaction, the live game, its seats
-                    stored, row = await self.store.order_context(ctx.channel_id, ctx.interaction_id or None)
-                    if stored is not None:
-                        return self._replay_of(stored)
-                    if row is None:
-                        return Outcome.error(NO_GAME)
-                elif (r := await self._replayed(ctx)):
-                    return r
-                gid = None
+            lock = self.locks[ctx.channel_id]
+            waited = 0.0
+            if ctx.expires_at is not None:  # a command on Discord's clock: shed load rather than apply it unseen
+                if lock.locked() and self.waiting[ctx.channel_id] >= MAX_WAITING:
+                    return Outcome.error(BUSY)
+                self.waiting[ctx.channel_id] += 1
+                began = time.monotonic()
                 try:
-                    if needs_game:
-                        gid = row.id
-                        out = await fn(self, ctx, row, *args, **kw)
-                    else:
-                        out = await fn(self, ctx, *args, **kw)
-                except StaleWriter:
-                    # another writer (a second process that believes it owns this game) moved the
-                    # game on after we read it: the store refused our write, nothing was applied
-                    if gid is not None:
-                        self._forget(gid)
-                    return Outcome.error("The game moved on while this was being checked (another order "
-                                         "was recorded first). Nothing was applied: look again and resend.")
-                if out.ok and not out.replayed and (
-                        out.reply is None or out.stored != (out.reply.text, out.ephemeral)):
-                    await self._remember(ctx, gid, out)
-                return out
+                    await lock.acquire()
+                finally:
+                    self.waiting[ctx.channel_id] -= 1
+                    if not self.waiting[ctx.channel_id]:
+                        del self.waiting[ctx.channel_id]
+                waited = time.monotonic() - began
+            else:
+                await lock.acquire()
+            try:
+                if ctx.acked and waited > MAX_WAIT_SECONDS:  # its player still waits: tell them, apply nothing
+                    return Outcome.error(BUSY)
+                return await _run_locked_body(self, fn, needs_game, ctx, args, kw)
+            finally:
+                lock.release()
 
         return wrapper
 
     return deco
+
+
+async def _run_locked_body(self: "Table", fn, needs_game: bool, ctx: Ctx, args, kw) -> Outcome:
+    """``_locked``'s command, its channel's lock held."""
+    if needs_game:
+        # one read: an answer already stored for this interaction, the live game, its seats
+        stored, row = await self.store.order_context(ctx.channel_id, ctx.interaction_id or None)
+        if stored is not None:
+            return self._replay_of(stored)
+        if row is None:
+            return Outcome.error(NO_GAME)
+    elif (r := await self._replayed(ctx)):
+        return r
+    gid = None
+    try:
+        if needs_game:
+            gid = row.id
+            out = await fn(self, ctx, row, *args, **kw)
+        else:
+            out = await fn(self, ctx, *args, **kw)
+    except StaleWriter:
+        # another writer (a second process that believes it owns this game) moved the
+        # game on after we read it: the store refused our write, nothing was applied
+        if gid is not None:
+            self._forget(gid)
+        return Outcome.error("The game moved on while this was being checked (another order "
+                             "was recorded first). Nothing was applied: look again and resend.")
+    if out.ok and not out.replayed and (
+            out.reply is None or out.stored != (out.reply.text, out.ephemeral)):
+        await self._remember(ctx, gid, out)
+    return self.stamp(out, gid)
 
 
 class Table:
@@ -116,10 +145,16 @@ class Table:
         self.boards: dict[int, str] = {}
         self.max_loaded = max_loaded
         self.locks: dict[int, asyncio.Lock] = defaultdict(asyncio.Lock)  # channel id -> lock
+        self.waiting: dict[int, int] = defaultdict(int)  # channel id -> commands waiting for its lock
         self.fixtures: dict[int, dict] = {}  # channel id -> fixture for the next new game (tests, tabletop)
         # (game id, user id) -> orders stored before a restart whose answer never reached the
         # player: [canonical text, log seq, until when a repeat is questioned]
-        self.recovered: dict[tuple[int, int], list[tuple[str, int, float]]] = defaultdict(list)
+        # [canonical text, log seq, until when a repeat is questioned, interaction id, when]; also orders
+        # committed before their interaction was acknowledged, until their answer is known delivered
+        self.recovered: dict[tuple[int, int], list[tuple[str, int, float, str | None, str]]] = defaultdict(list)
+        self.watched: dict[str, tuple[int, int]] = {}  # interaction id -> its key in ``recovered``
+        # where private messages go when a DM is refused, and what is held for a player (bot/delivery.py)
+        self.delivery = PrivateDelivery(store, lambda: self.clock())
 
     async def load(self, row: GameRow) -> Game:
         """The game as of ``row`` (read under the channel's lock): the loaded copy if it is at
@@ -186,6 +221,7 @@ class Table:
         first touched. Only a game whose phase changed after its clock was derived (the process
         died in between) is loaded now, to give that phase its clock. Returns how many games are
         live."""
+        await self.delivery.load()
         for gid in await self.store.stale_clock_game_ids():
             row = await self.store.game(gid)
             await self._sync_clock(row, await self.load(row))
@@ -286,9 +322,7 @@ class Table:
                                                         for s, n in sorted(by_side.items())) + ".")
         return clip(" ".join(parts), 1024)
 
-    @staticmethod
-    def seat_title(seat: str) -> str:
-        return "Moderator" if seat == "gm" else seat.replace("-", " ").title()
+    seat_title = staticmethod(seat_title)
 
     @staticmethod
     def _phase_head(v: dict) -> str:
@@ -366,7 +400,7 @@ class Table:
             now = rs.secret_text(after, s)
             if now and now != rs.secret_text(before, s):
                 out[uid].append(Post(text=f"**{self.seat_title(s)}** — your hidden information has changed:\n{now}",
-                                     quiet=True))
+                                     quiet=True, seat=s))
         return dict(out)
 
     async def _secrets_dms(self, game: Game, seats: dict[str, int]) -> dict[int, list[Post]]:
@@ -374,8 +408,19 @@ class Table:
         for seat, uid in seats.items():
             text = game.ruleset.secret_text(game.state, seat)
             if text:
-                dms[uid].append(Post(text=f"**{self.seat_title(seat)}** — hidden information, for you only:\n{text}"))
+                dms[uid].append(Post(text=f"**{self.seat_title(seat)}** — hidden information, for you only:\n{text}",
+                                     seat=seat))
         return dict(dms)
+
+    @staticmethod
+    def stamp(out: Outcome, game_id: int | None) -> Outcome:
+        """Give each private message of ``out`` its game (where it goes if a DM is refused)."""
+        if game_id is not None:
+            for posts in out.dms.values():
+                for p in posts:
+                    if p.game_id is None:
+                        p.game_id = game_id
+        return out
 
     def _seat_for(self, game: Game, seats: dict[str, int], user_id: int, requested: str | None) -> str | Outcome:
         mine = [s for s in game.ruleset.seats if seats.get(s) == user_id]
@@ -453,7 +498,7 @@ class Table:
                 if s in seats:
                     # a secret order's DMs (a whisper, a secret pact, a card shown or given): if one cannot
                     # be delivered, the channel must not be told who was to receive it
-                    dms[seats[s]].append(Post(text=f"**{self.seat_title(s)}** (private): {t}", quiet=secret))
+                    dms[seats[s]].append(Post(text=f"**{self.seat_title(s)}** (private): {t}", quiet=secret, seat=s))
         if changed_secrets is None:
             changed_secrets = self._changed_secrets(rs, seats, old_game_state, new_state)
         for uid, posts in changed_secrets.items():
@@ -461,6 +506,7 @@ class Table:
         out.dms = dict(dms)
         if new_phase:
             out.map_after = (row.id, None)
+        self.stamp(out, row.id)
         now = self.clock()
         try:
             await self.store.append_action(
@@ -482,4 +528,6 @@ class Table:
             if out.notice and deadline and merge is None:
                 out.notice = await notice(deadline)
         out.board_edit = await self.board_edit(row.id)  # the status board, if the game has one, edited in place
+        if res:  # the seats' private threads (bot/delivery.py) are archived with the game
+            out.archive_rooms = await self.delivery.rooms(row.id, rs.seats)
         return out

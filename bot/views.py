@@ -74,6 +74,8 @@ class Views:
                 text += "\nAwaiting an answer: " + ", ".join(waiting) + "."
         if row.status in ("over", "ended") and game.result() is None:
             text += "\nResult: none, the game was ended by its creator or a moderator."
+        for line in await self.delivery.status_lines(row.id, self.seat_title):  # issue 25: no silent drop
+            text += "\n" + line
         return text
 
     async def set_board(self, game_id: int, channel_id: int, message_id: int) -> None:
@@ -192,8 +194,12 @@ class Views:
         dms = await self._secrets_dms(game, mine)
         if not dms:
             return Outcome.private("Your seat has no hidden information right now.")
-        return Outcome(reply=Post(text="Your hidden information has been sent to you by direct message."),
-                       ephemeral=True, dms=dms)
+        # the answer itself is private and always arrives (an ephemeral reply); a copy goes by the usual
+        # private way, and the transport says where it went (never claimed before it is sent)
+        for p in dms[ctx.user_id]:
+            p.copy = True
+        return self.stamp(Outcome(reply=Post(text="\n\n".join(p.text for p in dms[ctx.user_id])), ephemeral=True,
+                                  dms=dms), row.id)
 
     async def help_topics(self, ctx: Ctx, current: str) -> list[str]:
         """`/help topic:` autocomplete: the topics of this channel's game (those its help answers

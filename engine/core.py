@@ -240,6 +240,9 @@ class RulesetBase:
     board_kind: str = "hex"  # "hex" or "area": which ``Board`` the game has
     has_odds: bool = False  # ``odds`` answers (else /odds says it is not available)
     takes_charts: bool = False  # ``check_charts`` accepts a group's chart file
+    # some of the game's information reaches one seat only (``secret_text``, private events): the
+    # bot checks at join that it can reach the seat's holder privately (issue 25)
+    hidden_information: bool = False
     hexmap = None  # a hex game's map (``engine.maps.HexMap``)
     board = None  # an area game's board (with ``areas``)
 

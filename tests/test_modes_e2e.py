@@ -31,7 +31,7 @@ async def test_gondor_in_assist_mode_with_a_moderator(tmp_path):
         assert not (await w.cmd(w.mod, "game", "join", seat="gm")).ephemeral
         r = await w.cmd(w.alice, "game", "start")
         await r.wait_for_messages(2)
-        await s.wait_for(lambda: s.dms(w.mod))
+        await s.wait_for(lambda: any("real cauldrons" in m.content for m in s.dms(w.mod)))
         assert any("real cauldrons" in m.content for m in s.dms(w.mod))  # the moderator sees every secret
         r = await w.cmd(w.carol, "game", "status")
         assert "Level of play: **assist**" in r.content
@@ -235,7 +235,9 @@ async def test_game_table_opens_a_private_thread_per_pair_of_seats(tmp_path):
         s.assert_clean()
 
 
-async def test_an_undelivered_whisper_is_not_announced_in_the_channel(tmp_path):
+async def test_a_whisper_to_closed_dms_goes_to_the_seats_private_thread_not_the_channel(tmp_path):
+    """Issue 25: a whisper to a player whose DMs are closed reaches their private thread (only they,
+    the bot and the moderator in it); the channel hears nothing of it."""
     async with World() as w:
         w.server.users[w.bob].dms_open = False
         await w.start_bot(tmp_path / "closed.db")
@@ -247,15 +249,43 @@ async def test_an_undelivered_whisper_is_not_announced_in_the_channel(tmp_path):
         n = len(s.messages(w.cid))
         r = await w.cmd(w.alice, "whisper", seat="evil", text="meet at the gate")
         assert r.ephemeral
-        import asyncio
-        await asyncio.sleep(0.3)
-        assert len(s.messages(w.cid)) == n  # no "could not send a direct message to <@bob>" in public
-        assert not any(str(w.bob) in (m.content or "") for m in s.messages(w.cid)[n:])
-        # the sender is told, privately, that the whisper did not arrive
-        await r.wait_for_messages(2)
-        note = r.messages[-1]
-        assert note.ephemeral and "could not be delivered to **Evil**" in note.content
-        assert "meet at the gate" not in note.content
+        room = await s.wait_for(lambda: next((c for c in s.channels.values() if c.type == 12 and any(
+            "meet at the gate" in (m.content or "") for m in s.messages(c.id))), None))
+        assert room.thread_members == {s.bot_user_id, w.bob} and room.parent_id == w.cid
+        assert len(s.messages(w.cid)) == n  # nothing about the whisper in public
+        assert not any("meet at the gate" in (m.content or "") for m in s.all_visible_to(w.carol))
+        assert not any(m.channel_id == room.id for m in s.all_visible_to(w.alice))  # the sender: only her own answer
+        s.assert_clean()
+
+
+async def test_a_whisper_nothing_can_carry_is_held_for_its_readers_next_command(tmp_path):
+    """Issue 25: closed DMs and no Create Private Threads: the whisper is held and shown to its reader
+    alone at their next command; the sender hears privately that it is held; the table was told once
+    (at the join) what to change."""
+    async with World() as w:
+        w.server.users[w.bob].dms_open = False
+        await w.start_bot(tmp_path / "held.db")
+        s = w.server
+        s.set_bot_permissions(w.gid, (1 << 51) - 1 & ~(1 << 3) & ~(1 << 36))  # all but Administrator, Create Private Threads
+        await w.cmd(w.alice, "game", "new", ruleset="risk-minas-tirith", options="mode=enforced")
+        await w.cmd(w.alice, "game", "join", seat="good")
+        r = await w.cmd(w.bob, "game", "join", seat="evil")
+        note = (await r.wait_for_messages(2))[-1]
+        assert note.ephemeral and "Create Private Threads" in note.content
+        told = await s.wait_for(lambda: [m for m in s.messages(w.cid) if "cannot receive direct messages" in (m.content or "")])
+        assert len(told) == 1 and told[0].pinged() == {w.bob}
+        await (await w.cmd(w.alice, "game", "start")).wait_for_messages(2)
+        r = await w.cmd(w.alice, "whisper", seat="evil", text="second thoughts")
+        note = (await r.wait_for_messages(2))[-1]
+        assert note.ephemeral and "held and shown to them privately" in note.content and "second" not in note.content
+        r = await w.cmd(w.bob, "game", "status")
+        held = await s.wait_for(lambda: [m for m in r.messages if "second thoughts" in (m.content or "")])
+        assert held[0].ephemeral
+        assert not any("second thoughts" in (m.content or "") for m in s.all_visible_to(w.carol))
+        r = await w.cmd(w.bob, "game", "status")  # shown once
+        assert "could not be sent (1 time" not in r.content and "Evil" in r.content
+        assert not any("second thoughts" in (m.content or "") for m in r.messages)
+        assert len([m for m in s.messages(w.cid) if "cannot receive direct messages" in (m.content or "")]) == 1
         s.assert_clean()
 
 

@@ -116,7 +116,7 @@ async def test_quiet_hours_away_sub_undo_odds_replay_export_through_discord(tmp_
         await w.cmd(w.alice, "game", "join", seat="sauron")
         await w.cmd(w.bob, "game", "join", seat="westernesse")
         await (await w.cmd(w.alice, "game", "start")).wait_for_messages(2)
-        await s.wait_for(lambda: s.dms(w.bob))
+        await s.wait_for(lambda: any("real cauldrons" in m.content for m in s.dms(w.bob)))
 
         # several users at once
         results = await asyncio.gather(

@@ -174,3 +174,24 @@ async def test_concurrent_games_never_share_a_transaction(store):
     for gid, n in zip(gids, done):
         assert [a.seq for a in await store.actions(gid)] == list(range(1, n + 1))
         assert (await store.game(gid)).seq == n
+
+
+async def test_private_messages_a_dm_could_not_carry_are_recorded_and_held(store):
+    """Issue 25: where a seat's private messages went when a DM was refused (counted per seat and
+    way, for `/game status`), and the messages held for a player's next command, shown once."""
+    gid = await new_game(store)
+    await store.record_delivery(gid, "red", 9, "thread", 1.0)
+    await store.record_delivery(gid, "red", 9, "thread", 2.0)
+    await store.record_delivery(gid, "blue", 8, "held", 3.0)
+    assert await store.delivery_counts(gid) == [("blue", 8, "held", 1), ("red", 9, "thread", 2)]
+    assert await store.delivery_counts(gid + 1) == []
+    assert await store.users_with_held_posts() == []
+    await store.hold_post(8, gid, "blue", "the real cauldrons: K2", 3.0)
+    await store.hold_post(8, gid, "blue", "and K5", 4.0)
+    held = await store.held_posts(8)
+    assert [h["text"] for h in held] == ["the real cauldrons: K2", "and K5"] and held[0]["seat"] == "blue"
+    assert await store.users_with_held_posts() == [8] and await store.held_posts(9) == []
+    await store.mark_held_shown([held[0]["id"]], 5.0)
+    assert [h["text"] for h in await store.held_posts(8)] == ["and K5"]
+    await store.mark_held_shown([h["id"] for h in await store.held_posts(8)], 6.0)
+    assert await store.held_posts(8) == [] and await store.users_with_held_posts() == []

@@ -164,6 +164,28 @@ MIGRATIONS: list[str] = [
     UPDATE clocks SET synced_seq = (SELECT seq FROM games WHERE games.id = clocks.game_id);
     CREATE INDEX games_active ON games(status) WHERE status = 'active';
     """,
+    # 5 -> 6: private information a DM could not carry (where it went, what is held)
+    """
+    CREATE TABLE deliveries (
+        id BIGSERIAL PRIMARY KEY,
+        game_id BIGINT,
+        seat TEXT,
+        user_id BIGINT NOT NULL,
+        via TEXT NOT NULL,
+        at DOUBLE PRECISION NOT NULL
+    );
+    CREATE INDEX deliveries_game ON deliveries(game_id);
+    CREATE TABLE held_posts (
+        id BIGSERIAL PRIMARY KEY,
+        user_id BIGINT NOT NULL,
+        game_id BIGINT,
+        seat TEXT,
+        text TEXT NOT NULL,
+        created_at DOUBLE PRECISION NOT NULL,
+        shown_at DOUBLE PRECISION
+    );
+    CREATE INDEX held_posts_waiting ON held_posts(user_id) WHERE shown_at IS NULL;
+    """,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 

@@ -150,6 +150,36 @@ class SqlQueries:
         rows = await self._all("SELECT * FROM outbox WHERE game_id=? ORDER BY id", (game_id,))
         return [dict(r) | {"payload": json.loads(r["payload"])} for r in rows]
 
+    # ------------------------------------------------------------ private delivery (issue 25)
+    async def record_delivery(self, game_id: int | None, seat: str | None, user_id: int, via: str, now: float) -> None:
+        await self._write("INSERT INTO deliveries (game_id, seat, user_id, via, at) VALUES (?,?,?,?,?)",
+                          (game_id, seat, user_id, via, now))
+
+    async def delivery_counts(self, game_id: int) -> list[tuple[str | None, int, str, int]]:
+        """(seat, user, via, how many) of the private messages of a game that a DM did not carry."""
+        rows = await self._all("SELECT seat, user_id, via, COUNT(*) FROM deliveries WHERE game_id=?"
+                               " GROUP BY seat, user_id, via ORDER BY seat, user_id, via", (game_id,))
+        return [(r[0], r[1], r[2], r[3]) for r in rows]
+
+    async def hold_post(self, user_id: int, game_id: int | None, seat: str | None, text: str, now: float) -> None:
+        """Keep a private message for the player's next command (shown to them alone)."""
+        await self._write("INSERT INTO held_posts (user_id, game_id, seat, text, created_at) VALUES (?,?,?,?,?)",
+                          (user_id, game_id, seat, text, now))
+
+    async def held_posts(self, user_id: int) -> list[dict]:
+        rows = await self._all("SELECT id, game_id, seat, text, created_at FROM held_posts"
+                               " WHERE user_id=? AND shown_at IS NULL ORDER BY id", (user_id,))
+        return [dict(r) for r in rows]
+
+    async def mark_held_shown(self, ids: list[int], now: float) -> None:
+        if ids:
+            await self._write("UPDATE held_posts SET shown_at=? WHERE id IN (" + ",".join("?" * len(ids)) + ")",
+                              (now, *ids))
+
+    async def users_with_held_posts(self) -> list[int]:
+        return [r[0] for r in await self._all("SELECT DISTINCT user_id FROM held_posts WHERE shown_at IS NULL"
+                                              " ORDER BY user_id")]
+
     # ------------------------------------------------------------ players
     async def prefs(self, user_id: int) -> Prefs:
         r = await self._one("SELECT * FROM prefs WHERE user_id=?", (user_id,))

@@ -166,6 +166,29 @@ MIGRATIONS: list[str] = [
     UPDATE clocks SET synced_seq = (SELECT seq FROM games WHERE games.id = clocks.game_id);
     CREATE INDEX games_active ON games(status) WHERE status = 'active';
     """,
+    # 5 -> 6 (issue 25): private information that a DM could not carry: where it went instead
+    # (a seat's private thread, held for the player's next command), and what is held
+    """
+    CREATE TABLE deliveries (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        game_id INTEGER,
+        seat TEXT,
+        user_id INTEGER NOT NULL,
+        via TEXT NOT NULL,
+        at REAL NOT NULL
+    );
+    CREATE INDEX deliveries_game ON deliveries(game_id);
+    CREATE TABLE held_posts (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        user_id INTEGER NOT NULL,
+        game_id INTEGER,
+        seat TEXT,
+        text TEXT NOT NULL,
+        created_at REAL NOT NULL,
+        shown_at REAL
+    );
+    CREATE INDEX held_posts_waiting ON held_posts(user_id) WHERE shown_at IS NULL;
+    """,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 

@@ -98,6 +98,8 @@ class Console:
                 self._post(p, None, "post")
         for uid, posts in out.dms.items():
             for p in posts:
+                if p.copy:  # a copy of the private answer just shown (`/secret`): in a terminal, once is enough
+                    continue
                 self._post(p, self.seat_of_user.get(uid, str(uid)), "dm")
 
     # ----------------------------------------------------------- commands

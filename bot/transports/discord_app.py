@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
+import time
 
 import aiohttp
 
@@ -16,25 +17,37 @@ from discord.ext import commands
 
 from bot.config import Config
 from bot.service import Ctx, GameService, Outcome, Post, split_text
+from bot.transports.private import HELD, NONE, send_private, seat_room, tell_table_once, where_text
 from bot.storage import StoreProtocol as Store, open_store
 
 log = logging.getLogger("palantir")
 
-DEFER_AFTER = 1.5  # seconds: past this, acknowledge first (Discord allows 3)
-_deferred: dict[int, bool] = {}  # interaction id -> deferred privately?
+DEFER_AFTER = 1.5  # seconds: a command not answered in this long is acknowledged first
+ACK_SECONDS = 3.0  # Discord takes an interaction's first answer this long after its creation
+ACK_MARGIN = 0.8  # ...and we acknowledge at least this long before that, whatever the handler's delay
 EXTENSIONS = ("cogs.game", "cogs.dice")
+LATE_NOTE = "-# Answer to <@{uid}>: Discord stopped waiting for it before I could reply."
+
+
+def time_left(interaction: discord.Interaction) -> float:
+    """Seconds left to acknowledge ``interaction``, by Discord's clock: 3 s from its creation (the
+    snowflake's time), not from when our handler started, which may be late on a busy bot."""
+    return interaction.created_at.timestamp() + ACK_SECONDS - time.time()
 
 
 def ctx_of(interaction: discord.Interaction) -> Ctx:
     perms = interaction.permissions
-    return Ctx(
+    ctx = Ctx(
         channel_id=interaction.channel_id or 0,
         guild_id=interaction.guild_id,
         user_id=interaction.user.id,
         interaction_id=str(interaction.id),
         is_moderator=bool(perms and perms.manage_guild),
         user_name=interaction.user.display_name,
+        expires_at=interaction.created_at.timestamp() + ACK_SECONDS,
     )
+    interaction.extras["ctx"] = ctx  # ``defer`` marks it acknowledged
+    return ctx
 
 
 def _kwargs(post: Post, limit: int) -> list[dict]:
@@ -72,18 +85,32 @@ def buttons_view(buttons: list[tuple[str, str]]) -> discord.ui.View:
     return view
 
 
-async def defer(interaction: discord.Interaction, ephemeral: bool) -> None:
-    """Acknowledge now ("thinking…"), remembering how, so ``deliver`` can fill it in."""
-    await interaction.response.defer(ephemeral=ephemeral, thinking=True)
-    _deferred[interaction.id] = ephemeral
+async def defer(interaction: discord.Interaction, ephemeral: bool) -> bool:
+    """Acknowledge now ("thinking…"), remembering how, so ``deliver`` can fill it in. False if
+    Discord no longer takes it (expired: ``deliver`` then answers in the channel)."""
+    try:
+        await interaction.response.defer(ephemeral=ephemeral, thinking=True)
+    except discord.NotFound:  # 10062 Unknown interaction: its 3 s had run out
+        interaction.extras["expired"] = True
+        return False
+    except discord.InteractionResponded:
+        return True
+    interaction.extras["deferred"] = ephemeral
+    if (ctx := interaction.extras.get("ctx")) is not None:
+        ctx.acked = True
+    return True
 
 
 async def guarded(interaction: discord.Interaction, coro, ephemeral_guess: bool = True):
-    """Run a service call; if it is not finished in DEFER_AFTER seconds,
-    acknowledge the interaction first so Discord does not time it out."""
+    """Run a service call; if it is not finished in DEFER_AFTER seconds, or by ACK_MARGIN before
+    Discord's deadline (counted from the interaction's creation), acknowledge the interaction first
+    so Discord does not time it out. An interaction that reaches us late is acknowledged at once."""
     task = asyncio.ensure_future(coro)
-    done, _ = await asyncio.wait({task}, timeout=DEFER_AFTER)
-    if not done and not interaction.response.is_done():
+    wait = min(DEFER_AFTER, time_left(interaction) - ACK_MARGIN)
+    done: set = set()
+    if wait > 0:
+        done, _ = await asyncio.wait({task}, timeout=wait)
+    if not done and not interaction.response.is_done() and not interaction.extras.get("expired"):
         await defer(interaction, ephemeral_guess)
     return await task
 
@@ -116,28 +143,87 @@ def map_post(out: Outcome, img: bytes | None, caption: str | None, alt: str = ""
     return None
 
 
+class _Answer:
+    """Where the rest of an answer goes: the interaction's webhook while Discord takes it; once it
+    is dead (its 3 s ran out before we acknowledged it), public posts go to the channel as plain
+    messages and private ones by the private way (``send_private``)."""
+
+    def __init__(self, interaction: discord.Interaction, service: GameService, limit: int, late: bool):
+        self.i, self.service, self.limit, self.late = interaction, service, limit, late
+
+    async def channel(self):
+        i = self.i
+        return i.channel or i.client.get_channel(i.channel_id) or await i.client.fetch_channel(i.channel_id)
+
+    async def public(self, post: Post) -> None:
+        if self.late:
+            channel = await self.channel()
+            for kw in _kwargs(post, self.limit):
+                await channel.send(**kw)
+            return
+        for kw in _kwargs(post, self.limit):
+            await self.i.followup.send(**kw)
+
+    async def private(self, post: Post, game_id: int | None = None) -> list:
+        if self.late:
+            if post.game_id is None:
+                post.game_id = game_id
+            return await send_private(self.i.client, self.service, self.i.user.id, [post], self.limit)
+        for kw in _kwargs(post, self.limit):
+            await self.i.followup.send(ephemeral=True, **kw)
+        return []
+
+
+def _game_of(out: Outcome) -> int | None:
+    if out.map_after:
+        return out.map_after[0]
+    return next((p.game_id for ps in out.dms.values() for p in ps if p.game_id is not None), None)
+
+
 async def deliver(interaction: discord.Interaction, out: Outcome, service: GameService) -> None:
     limit = getattr(interaction, "filesize_limit", None) or discord.utils.DEFAULT_FILE_SIZE_LIMIT_BYTES
     post = out.reply or Post(text="Done.")
     sets = _kwargs(post, limit)
-    if not interaction.response.is_done():
-        first = sets.pop(0)
-        await interaction.response.send_message(ephemeral=out.ephemeral, **first)
-    else:
-        deferred_private = _deferred.pop(interaction.id, True)
-        if out.ephemeral == deferred_private:
-            first = sets.pop(0)
-            files = first.pop("files", None)
-            if files:
-                first["attachments"] = files
-            await interaction.edit_original_response(**first)
-        elif deferred_private:  # a private "thinking…", a public answer: say so, post it below
-            await interaction.edit_original_response(content="Done: posted below.")
-        else:  # a public "thinking…", a private answer: the answer must not show publicly
-            await interaction.delete_original_response()
-            if sets:
-                await interaction.followup.send(ephemeral=True, **sets.pop(0))
-    if out.board is not None and out.ok and not out.ephemeral:  # the status board: remembered, edited later
+    late = bool(interaction.extras.get("expired"))
+    probe_note = None
+    if out.probe is not None and not late and (time_left(interaction) > 1.2 or interaction.response.is_done()):
+        # the delivery check's DM goes before the answer (so it is in place when the player reads it)
+        probe_note, out.probe = await _probe(interaction, out.probe, service), None
+    if not late:
+        try:
+            if not interaction.response.is_done():
+                first = sets.pop(0)
+                await interaction.response.send_message(ephemeral=out.ephemeral, **first)
+            else:
+                deferred_private = interaction.extras.get("deferred", True)
+                if out.ephemeral == deferred_private:
+                    first = sets.pop(0)
+                    files = first.pop("files", None)
+                    if files:
+                        first["attachments"] = files
+                    await interaction.edit_original_response(**first)
+                elif deferred_private:  # a private "thinking…", a public answer: say so, post it below
+                    await interaction.edit_original_response(content="Done: posted below.")
+                else:  # a public "thinking…", a private answer: the answer must not show publicly
+                    await interaction.delete_original_response()
+                    if sets:
+                        await interaction.followup.send(ephemeral=True, **sets.pop(0))
+        except discord.NotFound:  # 10062/10015: Discord stopped waiting before our answer reached it
+            late = True
+    if late and (not out.ok or (out.ephemeral and out.stored is None and not out.dms)):
+        return  # a refusal (or a private read) changed nothing, and nobody waits for it now
+    answer = _Answer(interaction, service, limit, late)
+    uid = interaction.user.id
+    if late:  # the same answer, as a plain message in the channel (or privately, if it is private)
+        log.warning("interaction %s expired before its answer; answering in the channel", interaction.id)
+        if out.ephemeral:
+            await answer.private(Post(text=post.text + "\n" + LATE_NOTE.format(uid=uid).removeprefix("-# "),
+                                      image=post.image, filename=post.filename, alt=post.alt), _game_of(out))
+        else:
+            await answer.public(Post(text=post.text + "\n" + LATE_NOTE.format(uid=uid), image=post.image,
+                                     filename=post.filename, alt=post.alt, mentions=[uid]))
+        sets = []
+    if out.board is not None and out.ok and not out.ephemeral and not late:  # the status board: remembered, edited later
         try:
             msg = await interaction.original_response()
             await service.set_board(out.board, msg.channel.id, msg.id)
@@ -152,18 +238,19 @@ async def deliver(interaction: discord.Interaction, out: Outcome, service: GameS
             log.warning("could not edit the status board %s", message_id)
     if out.ok:
         try:  # an answer stored with its order but not marked here is announced after a restart
-            await service.delivered(str(interaction.id))
+            await service.delivered(str(interaction.id), late=late)
         except Exception:
             log.exception("could not mark interaction %s answered", interaction.id)
     for kw in sets:
         await interaction.followup.send(ephemeral=out.ephemeral, **kw)
     for p in out.public:
-        for kw in _kwargs(p, limit):
-            await interaction.followup.send(**kw)
-    post = map_post(out, *(await _render_map(out, service)))
-    if post is not None:
-        for kw in _kwargs(post, limit):
-            await interaction.followup.send(ephemeral=bool(out.map_after and out.map_after[1]), **kw)
+        await answer.public(p)
+    mp = map_post(out, *(await _render_map(out, service)))
+    if mp is not None:
+        if out.map_after and out.map_after[1]:
+            await answer.private(mp, out.map_after[0])
+        else:
+            await answer.public(mp)
     for cid, posts in out.elsewhere.items():  # e.g. the welcome in a game's new thread
         try:
             channel = interaction.client.get_channel(cid) or await interaction.client.fetch_channel(cid)
@@ -172,36 +259,93 @@ async def deliver(interaction: discord.Interaction, out: Outcome, service: GameS
                     await channel.send(**kw)
         except discord.HTTPException:
             log.exception("could not post in channel %s", cid)
-    failed, quiet, notes = [], [], []
-    for uid, posts in out.dms.items():
+    await _send_dms(interaction, out, service, limit, answer)
+    for tid in out.archive_rooms:  # a game that ended: its seats' private threads close with it
         try:
-            user = interaction.client.get_user(uid) or await interaction.client.fetch_user(uid)
-            for p in posts:
-                for kw in _kwargs(p, limit):
-                    await user.send(**kw)
+            thread = interaction.client.get_channel(tid) or await interaction.client.fetch_channel(tid)
+            await thread.edit(archived=True)
         except discord.HTTPException:
-            (quiet if all(p.quiet for p in posts) else failed).append(uid)
-            notes += [p.undelivered for p in posts if p.undelivered and p.undelivered not in notes]
-    if notes:  # the caller hears privately that what they sent did not arrive (a whisper)
-        await interaction.followup.send("\n".join(notes)[:2000], ephemeral=True)
-    if failed:
-        who = ", ".join(f"<@{u}>" for u in failed)
-        await interaction.followup.send(
-            f"I could not send a direct message to {who}. Allow DMs from this server's members, then use `/secret`.",
-            allowed_mentions=discord.AllowedMentions(users=[discord.Object(u) for u in failed]))
-    if quiet:
-        # that hidden information changed (and when) may itself be a secret:
-        # told privately to its own reader only, never in the channel
-        if interaction.user.id in quiet:
-            await interaction.followup.send(
-                "I could not send you a direct message. Allow DMs from this server's members, then use `/secret`.",
-                ephemeral=True)
-        log.warning("could not DM users %s (hidden information changed; they can use /secret)", quiet)
+            log.warning("could not archive the private thread %s", tid)
+    if out.probe is not None and not late:
+        probe_note = await _probe(interaction, out.probe, service)
+    if probe_note:
+        try:
+            await interaction.followup.send(probe_note, ephemeral=True)
+        except discord.HTTPException:
+            log.warning("could not tell %s how their private information will reach them", uid)
+    if not late and service.delivery.holds(uid):  # what could not reach this player before: now, privately
+        ids, texts = await service.delivery.waiting(uid)
+        try:
+            for t in texts:
+                await interaction.followup.send(t, ephemeral=True, allowed_mentions=discord.AllowedMentions.none())
+        except discord.HTTPException:
+            log.warning("could not show held messages to %s", uid)
+        else:
+            await service.delivery.shown(uid, ids)
+
+
+async def _send_dms(interaction: discord.Interaction, out: Outcome, service: GameService, limit: int,
+                    answer: _Answer) -> None:
+    """``out.dms`` by the private way; the caller hears privately where a copy of their own went
+    (``/secret``) and what could not be delivered (a whisper held for later); the table is told once
+    when a player cannot be reached privately at all."""
+    notes: list[str] = []
+    for uid, posts in out.dms.items():
+        sent = await send_private(interaction.client, service, uid, posts, limit)
+        copies = [s for s in sent if s.post.copy]
+        if copies and uid == interaction.user.id:
+            notes.append(where_text(copies))
+        notes += [s.post.undelivered for s in sent if s.via == HELD and s.post.undelivered
+                  and s.post.undelivered not in notes]
+        held = [s for s in sent if s.via in (HELD, NONE)]
+        # that hidden information changed (and when) may itself be a secret: a quiet post that could
+        # not be delivered is never announced in the channel; its reader sees it at their next command
+        if held and not all(s.post.quiet for s in held):
+            await tell_table_once(interaction.client, service, next((s.post.game_id for s in held), None), uid)
+    if notes:
+        for chunk in split_text("\n".join(notes), 2000):
+            try:
+                await answer.private(Post(text=chunk))
+            except discord.HTTPException:
+                log.warning("could not tell %s where their private messages went", interaction.user.id)
+
+
+PROBE_TEXT = ("You hold **{seat}** in a game in <#{channel}>. Its private information (hidden from the other "
+              "players) will come to you here, by direct message.")
+
+
+async def _probe(interaction: discord.Interaction, probe: tuple[int, int, str], service: GameService) -> str | None:
+    """A seat taken in a game with hidden information: can the holder be reached by DM? If not, the
+    note to tell them privately, with the way their private information will take instead."""
+    uid, game_id, seat = probe
+    from bot.outcome import seat_title
+
+    try:
+        user = interaction.client.get_user(uid) or await interaction.client.fetch_user(uid)
+        await user.send(PROBE_TEXT.format(seat=seat_title(seat), channel=interaction.channel_id),
+                        allowed_mentions=discord.AllowedMentions.none())
+        return None
+    except discord.Forbidden:
+        pass
+    except discord.HTTPException:
+        log.warning("delivery check for %s failed", uid)
+        return None
+    tid = await seat_room(interaction.client, service, game_id, seat, uid)
+    if tid is not None:
+        text = (f"I cannot send you direct messages (your DMs from this server are closed). Your private "
+                f"information in this game will go to your private thread <#{tid}>: only you, the bot and the "
+                "moderator read it. To get it by DM instead, allow direct messages from this server's members.")
+    else:
+        text = ("I cannot send you direct messages (your DMs from this server are closed), and I may not open a "
+                "private thread here. Your private information will be shown to you alone each time you use a "
+                "command here. To fix it: allow direct messages from this server's members, or ask a moderator "
+                "to give me Create Private Threads.")
+        await tell_table_once(interaction.client, service, game_id, uid)
+    return text
 
 
 class PalantirTree(app_commands.CommandTree):
     async def on_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
-        _deferred.pop(interaction.id, None)
         if isinstance(error, app_commands.CheckFailure):
             text = str(error) or "You cannot use that here."
         else:
@@ -316,12 +460,17 @@ class _Palantir:
                 post = Post(text=item["payload"].get("text", ""), mentions=list(item["payload"].get("mentions") or []))
             nonce = f"palantir-{item['id']}"
             try:
-                if item["user_id"]:
-                    target = self.get_user(item["user_id"]) or await self.fetch_user(item["user_id"])
+                if item["user_id"]:  # a private message: by DM, else the seat's private thread, else held
+                    post.game_id, post.seat = item["game_id"], item["payload"].get("seat")
+                    post.quiet = bool(item["payload"].get("quiet"))
+                    sent = await send_private(self, self.service, item["user_id"], [post],
+                                              discord.utils.DEFAULT_FILE_SIZE_LIMIT_BYTES)
+                    if sent[0].via == HELD and not post.quiet:
+                        await tell_table_once(self, self.service, item["game_id"], item["user_id"])
                 else:
                     target = self.get_channel(item["channel_id"]) or await self.fetch_channel(item["channel_id"])
-                for i, kw in enumerate(_kwargs(post, discord.utils.DEFAULT_FILE_SIZE_LIMIT_BYTES)):
-                    await target.send(nonce=f"{nonce}-{i}", **kw)
+                    for i, kw in enumerate(_kwargs(post, discord.utils.DEFAULT_FILE_SIZE_LIMIT_BYTES)):
+                        await target.send(nonce=f"{nonce}-{i}", **kw)
             except discord.Forbidden:
                 log.warning("outbox %s: cannot send (forbidden); dropped", item["id"])
             except discord.HTTPException:

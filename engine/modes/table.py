@@ -41,6 +41,7 @@ class ModedRuleset(RulesetBase):
         self.board_kind = inner.board_kind
         self.has_odds = inner.has_odds
         self.takes_charts = inner.takes_charts
+        self.hidden_information = True  # secret pieces, hands, whispers, secret pacts
         self.hexmap = inner.hexmap
         self.board = inner.board
         self.turn_order = inner.turn_order

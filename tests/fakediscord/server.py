@@ -349,6 +349,7 @@ class _Channel:
     created: str = field(default_factory=_now_iso)
     auto_archive_duration: int = 1440
     last_message_id: int | None = None
+    archived: bool = False
 
 
 class InteractionResult:
@@ -1310,7 +1311,7 @@ class FakeDiscord:
                 member_count=len(ch.thread_members),
                 total_message_sent=sum(1 for m in self._messages.values() if m.channel_id == ch.id),
                 thread_metadata={
-                    "archived": False,
+                    "archived": ch.archived,
                     "auto_archive_duration": ch.auto_archive_duration,
                     "archive_timestamp": ch.created,
                     "locked": False,
@@ -1696,6 +1697,7 @@ class FakeDiscord:
             ("PATCH", P + "/webhooks/{app_id}/{token}/messages/{message_id}", self._h_webhook_msg_edit),
             ("DELETE", P + "/webhooks/{app_id}/{token}/messages/{message_id}", self._h_webhook_msg_delete),
             ("GET", P + "/channels/{channel_id}", self._h_channel),
+            ("PATCH", P + "/channels/{channel_id}", self._h_channel_edit),
             ("GET", P + "/channels/{channel_id}/messages", self._h_history),
             ("POST", P + "/channels/{channel_id}/messages", self._h_send),
             ("GET", P + "/channels/{channel_id}/messages/{message_id}", self._h_msg_get),
@@ -2438,6 +2440,20 @@ class FakeDiscord:
     async def _h_channel(self, request: web.Request) -> web.Response:
         return self._ok(self._channel_payload(self._get_channel(request)))
 
+    async def _h_channel_edit(self, request: web.Request) -> web.Response:
+        """Only what a bot does to its threads here: archive (or unarchive) one, rename it."""
+        ch = self._get_channel(request)
+        body, _ = await self._read_body(request)
+        if ch.type not in _THREAD_TYPES:
+            raise _HTTPError(403, 50013, "Missing Permissions")
+        if "archived" in body:
+            ch.archived = bool(body["archived"])
+        if body.get("name"):
+            ch.name = str(body["name"])[:100]
+        payload = self._channel_payload(ch)
+        self._dispatch("THREAD_UPDATE", payload)
+        return self._ok(payload)
+
     async def _h_typing(self, request: web.Request) -> web.Response:
         self._get_channel(request)
         return self._no_content()
@@ -2446,6 +2462,7 @@ class FakeDiscord:
         ch = self._get_channel(request)
         if ch.type == CH_DM and not self.users[ch.recipient_id].dms_open:  # type: ignore[index]
             raise _HTTPError(403, 50007, "Cannot send messages to this user")
+        ch.archived = False  # Discord: a message in an archived (unlocked) thread unarchives it
         data, files = await self._read_body(request)
         nonce = data.get("nonce")
         if nonce is not None and len(str(nonce)) > 25:

@@ -51,6 +51,7 @@ class Celebrant(CelebrantSetUp, Reinforcements, Chits, Terrain, CombatAmendments
     ORDERS = (*StandardRules.ORDERS, DEPLOY, ABILITY, SWAP, DRESS, ENTRY)
     deploy_example = "OI1 0305"
     name = "celebrant"
+    hidden_information = True
     data_dir = DATA
     title = "Field of Celebrant"
     seats = SEATS

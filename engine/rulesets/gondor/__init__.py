@@ -67,6 +67,7 @@ class Gondor(GondorSetUp, City, Reinforcements,  # Gondor's own (13.0, 15.0, 14.
     deploy_example = "OA1 2325"
     ORDERS = (*StandardRules.ORDERS, *SIEGE_ORDERS, DEPLOY)
     name = "gondor"
+    hidden_information = True
     data_dir = DATA
     title = "Gondor: The Siege of Minas Tirith"
     seats = SEATS

@@ -90,6 +90,7 @@ USAGE = {o.verb: o.usage for o in ORDERS}
 class RiskMinasTirith(SetupMixin, ForcesMixin, TurnMixin, CardsMixin, ReinforceMixin, MovementMixin, AttackMixin,
                       RetreatMixin, ViewMixin, RulesetBase):
     name = "risk-minas-tirith"
+    hidden_information = True
     title = "LOTR Risk: Minas Tirith"
     seats = SEATS
     board_kind = "area"

@@ -56,6 +56,7 @@ USAGE = {
 class WarOfTheRing(SetupMixin, SequenceMixin, RingMixin, EventsMixin, DiplomacyMixin, SuccessionMixin, HiddenMixin,
                    MobilizationMixin, MagicMixin, NazgulMixin, ForcesMixin, ChartsMixin, VictoryMixin, ViewMixin, RulesetBase):
     name = "wotr"
+    hidden_information = True
     title = "War of the Ring (4-5 players)"
     seats = SEATS
     optional_seats = ("rohan",)  # a four-player game has no Rohan seat to fill
