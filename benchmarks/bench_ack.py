@@ -76,6 +76,7 @@ async def run(store: str, url_or_path: str, read, loaded: bool, args) -> str:
             bot = BotProcess(Path(d), server, gid, url_or_path)
             await bot.start()
             await set_up(server, tables)
+            cpu0 = bot.cpu_seconds()
             if loaded:
                 with busy_cpus(2):
                     sent = await offer(server, tables, args.rate, args.seconds)
@@ -83,6 +84,7 @@ async def run(store: str, url_or_path: str, read, loaded: bool, args) -> str:
             else:
                 sent = await offer(server, tables, args.rate, args.seconds)
                 applied, answers = await wait_answered(server, sent, read, 15.0)
+            cpu = bot.cpu_seconds() - cpu0
             c = classify(server, sent, applied, answers)
             tracebacks = len(bot.errors())
             kinds = c.kinds()
@@ -93,7 +95,8 @@ async def run(store: str, url_or_path: str, read, loaded: bool, args) -> str:
     ages = [s.result.acknowledged_age * 1000 for s in sent if s.result is not None
             and s.result.acknowledged_age is not None]
     lags = [s.gateway_lag() * 1000 for s in sent if s.gateway_lag() is not None]
-    note = f"  {store} {'loaded' if loaded else 'quiet'}: the fake's gateway lag p99 {pct(lags, 99):.0f} ms"
+    note = (f"  {store} {'loaded' if loaded else 'quiet'}: the bot's CPU {cpu * 1000 / len(sent):.2f} ms an order; "
+            f"the fake's gateway lag p99 {pct(lags, 99):.0f} ms")
     note += "".join(f"\n  {n} x {k}" for k, n in sorted(kinds.items(), key=lambda kv: -kv[1]))
     NOTES.append(note)
     return (f"| {store:10} | {'2 busy' if loaded else 'quiet':6} | {len(sent):5} | {pct(ages, 50):7.0f} | "

@@ -62,6 +62,14 @@ class BotProcess:
             raise RuntimeError(f"the bot exited at start-up:\n{self.log.read_text()[-3000:]}")
         await self.server.wait_connected(timeout=60)
 
+    def cpu_seconds(self) -> float:
+        """CPU time (user + system, all threads) the bot's process has used so far (Linux)."""
+        try:
+            fields = Path(f"/proc/{self.proc.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except (OSError, AttributeError):
+            return float("nan")
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
     def stop(self) -> None:
         if self.proc and self.proc.poll() is None:
             self.proc.terminate()
@@ -198,13 +206,21 @@ def answered(server: FakeDiscord, s: Sent, applied: dict[str, int], answers: dic
     return bool(text) and any(text.splitlines()[0] in (m.content or "") for m in r.messages)
 
 
-async def wait_answered(server: FakeDiscord, sent: list[Sent], read, within: float) -> tuple[dict, dict]:
+async def wait_answered(server: FakeDiscord, sent: list[Sent], read, within: float,
+                        quiet: float = 1.5) -> tuple[dict, dict]:
     """Wait (polling the store with ``read()``: applied counts, stored answers) until every order
-    of ``sent`` is answered (see ``answered``), or ``within`` seconds; returns the last read."""
+    of ``sent`` is answered (see ``answered``) and the bot has been quiet for ``quiet`` seconds
+    (nothing more applied, stored or posted: an expired order still in the bot's queue may yet be
+    applied), or ``within`` seconds; returns the last read."""
     deadline = time.monotonic() + within
+    last, since = None, time.monotonic()
     while True:
         applied, answers = await read()
-        if all(answered(server, s, applied, answers) for s in sent) or time.monotonic() > deadline:
+        mark = (sum(applied.values()), len(answers), len(server._messages))
+        if mark != last:
+            last, since = mark, time.monotonic()
+        if (time.monotonic() - since >= quiet and all(answered(server, s, applied, answers) for s in sent)) \
+                or time.monotonic() > deadline:
             return applied, answers
         await asyncio.sleep(0.25)
 

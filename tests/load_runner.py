@@ -5,6 +5,8 @@ until it is stopped. Its own process, so that the bot, the fake Discord and the 
 loading the CPUs compete for the cores as a real bot on a busy machine does."""
 import asyncio
 import json
+import os
+import signal
 import sys
 from pathlib import Path
 
@@ -29,8 +31,22 @@ async def main(path: str) -> None:
     store = await open_store(cfg.storage)
     svc = GameService(store, renderer=None, seed_source=lambda: "load-seed")
     bot = make_bot(cfg, service=svc)
+    asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, lambda: asyncio.ensure_future(bot.close()))
     await bot.start(cfg.token)
 
 
 if __name__ == "__main__":
-    asyncio.run(main(sys.argv[1]))
+    # PALANTIR_LOAD_PROFILE=<file>: a cProfile of the bot's process, written when it is stopped
+    out = os.environ.get("PALANTIR_LOAD_PROFILE")
+    if out:
+        import cProfile
+
+        prof = cProfile.Profile()
+        prof.enable()
+        try:
+            asyncio.run(main(sys.argv[1]))
+        finally:
+            prof.disable()
+            prof.dump_stats(out)
+    else:
+        asyncio.run(main(sys.argv[1]))
