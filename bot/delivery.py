@@ -58,16 +58,16 @@ class PrivateDelivery:
         row = await self.store.game(game_id)
         return None if row is None else row.channel_id
 
-    async def room(self, game_id: int, seat: str) -> tuple[int, int] | None:
-        """The seat's private thread and the user last added to it, or None."""
+    async def room(self, game_id: int, seat: str) -> tuple[int, int, int] | None:
+        """The seat's private thread, the holder and the moderator last added to it (0: none), or None."""
         v = await self.store.get_setting(ROOM_KEY.format(game=game_id, seat=seat))
         if not v:
             return None
-        thread, _, user = v.partition(":")
-        return int(thread), int(user or 0)
+        thread, user, gm = (v.split(":") + ["0", "0"])[:3]
+        return int(thread), int(user or 0), int(gm or 0)
 
-    async def set_room(self, game_id: int, seat: str, thread_id: int, user_id: int) -> None:
-        await self.store.set_setting(ROOM_KEY.format(game=game_id, seat=seat), f"{thread_id}:{user_id}")
+    async def set_room(self, game_id: int, seat: str, thread_id: int, user_id: int, gm_id: int | None = None) -> None:
+        await self.store.set_setting(ROOM_KEY.format(game=game_id, seat=seat), f"{thread_id}:{user_id}:{gm_id or 0}")
 
     async def rooms(self, game_id: int, seats) -> list[int]:
         """Every private thread the game's seats have (to archive them with the game)."""

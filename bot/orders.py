@@ -143,7 +143,10 @@ class Orders:
             return []
         # the search runs in a worker with a budget: whatever a position holds, the event loop (every
         # other game) is not held, and the answer (what was found in time) goes back within Discord's 3 s
-        until = time.monotonic() + AUTOCOMPLETE_SECONDS
+        budget = AUTOCOMPLETE_SECONDS
+        if ctx.expires_at is not None:  # Discord's clock: an autocomplete that reached us late has less
+            budget = max(0.05, min(budget, ctx.expires_at - time.time() - 0.5))
+        until = time.monotonic() + budget
         texts = await asyncio.to_thread(game.legal_texts, who, current or "", limit + 25,
                                         lambda: time.monotonic() > until)
         # Discord's choices hold 100 characters at most: longer ones are left out before the 25 are counted

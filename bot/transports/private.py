@@ -112,14 +112,16 @@ async def seat_room(client: discord.Client, service, game_id: int, seat: str | N
     async with _room_locks[(game_id, seat)]:
         room = await delivery.room(game_id, seat)
         if room is not None:
-            tid, added = room
-            if added != user_id:  # the seat changed hands: the new holder joins, the old one leaves
+            tid, added, gm_added = room
+            if (added, gm_added) != (user_id, gm_user or 0):
+                # the seat changed hands (the new holder joins, the old one leaves), or a moderator came
                 try:
                     thread = client.get_channel(tid) or await client.fetch_channel(tid)
-                    await thread.add_user(discord.Object(user_id))
-                    if added and added != gm_user:
-                        await thread.remove_user(discord.Object(added))
-                    await delivery.set_room(game_id, seat, tid, user_id)
+                    for uid in {user_id, gm_user} - {added, gm_added, None, 0}:
+                        await thread.add_user(discord.Object(uid))
+                    for uid in {added, gm_added} - {user_id, gm_user, None, 0}:
+                        await thread.remove_user(discord.Object(uid))
+                    await delivery.set_room(game_id, seat, tid, user_id, gm_user)
                 except discord.NotFound:
                     room = None  # deleted: open a new one below
                 except discord.HTTPException:
@@ -148,7 +150,7 @@ async def seat_room(client: discord.Client, service, game_id: int, seat: str | N
         except discord.HTTPException:
             log.warning("could not open a private thread for game %s seat %s", game_id, seat)
             return None
-        await delivery.set_room(game_id, seat, thread.id, user_id)
+        await delivery.set_room(game_id, seat, thread.id, user_id, gm_user)
         return thread.id
 
 
