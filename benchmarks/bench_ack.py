@@ -15,6 +15,8 @@ latency would. The PostgreSQL server is the one the tests start on loopback
 (tests/pg_server.py: fsync off), or ``PALANTIR_TEST_PG_URL``.
 
 Run: python -m benchmarks.bench_ack [--games 100] [--rate 300] [--seconds 10] [--stores sqlite,postgresql]
+     [--defer-after S] (what if the bot acknowledged a command not answered within S seconds, instead of
+     its DEFER_AFTER)
 """
 from __future__ import annotations
 
@@ -73,7 +75,7 @@ async def run(store: str, url_or_path: str, read, loaded: bool, args) -> str:
     try:
         with tempfile.TemporaryDirectory() as d:
             gid, tables = make_world(server, args.games)
-            bot = BotProcess(Path(d), server, gid, url_or_path)
+            bot = BotProcess(Path(d), server, gid, url_or_path, defer_after=args.defer_after)
             await bot.start()
             await set_up(server, tables)
             cpu0 = bot.cpu_seconds()
@@ -111,9 +113,12 @@ def main() -> None:
     ap.add_argument("--rate", type=float, default=300.0)
     ap.add_argument("--seconds", type=float, default=10.0)
     ap.add_argument("--stores", default="sqlite,postgresql")
+    ap.add_argument("--defer-after", type=float, default=None,
+                    help="what if: the bot acknowledges a command not answered in this many seconds (its DEFER_AFTER)")
     args = ap.parse_args()
     print(f"{args.games} games, `roll` orders offered at {args.rate:.0f}/s for {args.seconds:.0f} s; "
-          "acknowledgement from the interaction's creation, ms")
+          "acknowledgement from the interaction's creation, ms"
+          + (f"; what if DEFER_AFTER = {args.defer_after} s" if args.defer_after is not None else ""))
     print("| store      | CPUs   | sent  |     p50 |     p99 |     max | in time | late ch | busy  | expired "
           "| problems | trace |")
     print("|---|---|---|---|---|---|---|---|---|---|---|---|", flush=True)

@@ -44,11 +44,11 @@ def busy_cpus(n: int = 2):
 class BotProcess:
     """The bot (tests/load_runner.py) in its own process: ``start()``, ``stop()``."""
 
-    def __init__(self, tmp: Path, server: FakeDiscord, guild: int, db: str):
+    def __init__(self, tmp: Path, server: FakeDiscord, guild: int, db: str, defer_after: float | None = None):
         self.tmp, self.server = Path(tmp), server
         self.cfg = self.tmp / "load_bot.json"
         self.cfg.write_text(json.dumps({"token": server.token, "api_base": server.api_base, "guild": guild,
-                                        "db": db}))
+                                        "db": db, "defer_after": defer_after}))
         self.proc: subprocess.Popen | None = None
         self.log = self.tmp / "load_bot.log"
 

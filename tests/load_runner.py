@@ -30,6 +30,10 @@ async def main(path: str) -> None:
     await configure_endpoints(cfg)
     store = await open_store(cfg.storage)
     svc = GameService(store, renderer=None, seed_source=lambda: "load-seed")
+    if c.get("defer_after") is not None:  # a what-if of benchmarks/bench_ack.py: acknowledge sooner
+        import bot.transports.discord_app as app
+
+        app.DEFER_AFTER = float(c["defer_after"])
     bot = make_bot(cfg, service=svc)
     asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, lambda: asyncio.ensure_future(bot.close()))
     await bot.start(cfg.token)
