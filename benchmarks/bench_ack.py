@@ -123,24 +123,26 @@ def main() -> None:
           "| problems | trace |")
     print("|---|---|---|---|---|---|---|---|---|---|---|---|", flush=True)
     server = None
-    for store in args.stores.split(","):
-        for loaded in (False, True):
-            with tempfile.TemporaryDirectory() as d:
-                if store == "sqlite":
-                    path = Path(d) / "ack.db"
-                    line = asyncio.run(run(store, str(path), sqlite_reader(path), loaded, args))
-                else:
-                    if server is None:
-                        try:
-                            server = pg_server.start()
-                        except pg_server.NoServer as e:
-                            print(f"| postgresql | no server: {e} |")
-                            break
-                    url = asyncio.run(server.new_database("bench_ack"))
-                    line = asyncio.run(run(store, url, pg_reader(url), loaded, args))
-            print(line, flush=True)
-    if server is not None:
-        server.stop()
+    try:
+        for store in args.stores.split(","):
+            for loaded in (False, True):
+                with tempfile.TemporaryDirectory() as d:
+                    if store == "sqlite":
+                        path = Path(d) / "ack.db"
+                        line = asyncio.run(run(store, str(path), sqlite_reader(path), loaded, args))
+                    else:
+                        if server is None:
+                            try:
+                                server = pg_server.start()
+                            except pg_server.NoServer as e:
+                                print(f"| postgresql | no server: {e} |")
+                                break
+                        url = asyncio.run(server.new_database("bench_ack"))
+                        line = asyncio.run(run(store, url, pg_reader(url), loaded, args))
+                print(line, flush=True)
+    finally:
+        if server is not None:
+            server.stop()
     print("\n".join(NOTES))
     print("in time: acknowledged within 3 s of creation and answered; late ch: expired, applied, answered in "
           "the channel; busy: refused privately, not applied; expired: not applied; problems: anything else "
