@@ -2257,8 +2257,9 @@ class FakeDiscord:
         inter = self._interactions.get(iid)
         if inter is None or inter.token != request.match_info["token"]:
             raise _HTTPError(404, 10062, "Unknown interaction")
+        arrived = asyncio.get_running_loop().time()  # the callback's time, before its body is read
         if (not inter.acknowledged and not inter.expired and inter.dispatched_at is not None
-                and asyncio.get_running_loop().time() - inter.dispatched_at >= self.ack_deadline - inter.delay):
+                and arrived - inter.dispatched_at >= self.ack_deadline - inter.delay):
             # past its 3 s, though its timer has not fired yet (a busy event loop): Discord's clock decides
             if inter._deadline is not None:
                 inter._deadline.cancel()
@@ -2307,7 +2308,7 @@ class FakeDiscord:
         inter.acknowledged = True
         inter.callback_type = ctype
         if inter.dispatched_at is not None:
-            inter.acknowledged_after = asyncio.get_running_loop().time() - inter.dispatched_at
+            inter.acknowledged_after = arrived - inter.dispatched_at
         if inter._deadline is not None:
             inter._deadline.cancel()
             inter._deadline = None
