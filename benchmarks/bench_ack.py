@@ -5,14 +5,18 @@ tabletop games of Gondor, and Sauron's `roll 2d6 for <tag>` orders offered at a 
 (300/s for 10 s by default, spread over the games in turn), on SQLite and on PostgreSQL, each
 with the machine quiet and with two processes spinning to load the CPUs. For each run: the
 acknowledgement time counted from the interaction's creation (Discord's 3 s count from it), p50,
-p99 and max, and what became of the orders (tests/load_helpers.py: ``classify``): answered in
-time, expired but answered late in the channel, refused as busy, expired and not applied, and
-any problem (an order applied and answered nowhere, applied twice, ...).
+p99 and max; the time from creation to the answer where its player reads it, p50 and p99; what
+became of the orders (tests/load_helpers.py: ``classify``): answered in time, expired but
+answered late in the channel, refused as busy, expired and not applied, and any problem (an
+order applied and answered nowhere, applied twice, ...); and the bot's CPU time per order,
+which does not depend on what else the machine runs.
 
-The fake Discord runs in this process: on a loaded machine its own delay in delivering an
-interaction and in taking the answer counts in the figures, as Discord's gateway and API
-latency would. The PostgreSQL server is the one the tests start on loopback
-(tests/pg_server.py: fsync off), or ``PALANTIR_TEST_PG_URL``.
+The fake Discord runs in this process. It starts an interaction's 3 s when its gateway frame is
+sent, so its own backlog (printed: "the fake's gateway lag") is not counted against the bot; its
+delay in taking the bot's REST calls is, as Discord's API latency would be. "Quiet" is this
+benchmark's own load: other processes on the machine count (the figures vary with them). The
+PostgreSQL server is the one the tests start on loopback (tests/pg_server.py: fsync off), on the
+same cores, or ``PALANTIR_TEST_PG_URL``.
 
 Run: python -m benchmarks.bench_ack [--games 100] [--rate 300] [--seconds 10] [--stores sqlite,postgresql]
      [--defer-after S] (what if the bot acknowledged a command not answered within S seconds, instead of
@@ -29,8 +33,8 @@ from pathlib import Path
 
 from tests import pg_server
 from tests.fakediscord import FakeDiscord
-from tests.load_helpers import (BotProcess, Sent, busy_cpus, classify, make_world, pct, send, set_up,
-                                sqlite_reader, wait_answered)
+from tests.load_helpers import (BotProcess, Sent, answer_seconds, busy_cpus, classify, make_world, pct, send,
+                                set_up, sqlite_reader, wait_answered)
 
 
 NOTES: list[str] = []
@@ -88,6 +92,7 @@ async def run(store: str, url_or_path: str, read, loaded: bool, args) -> str:
                 applied, answers = await wait_answered(server, sent, read, 15.0)
             cpu = bot.cpu_seconds() - cpu0
             c = classify(server, sent, applied, answers)
+            waits = [w for x in c.in_time + c.late_in_channel if (w := answer_seconds(server, x, answers)) is not None]
             tracebacks = len(bot.errors())
             kinds = c.kinds()
     finally:
@@ -104,7 +109,7 @@ async def run(store: str, url_or_path: str, read, loaded: bool, args) -> str:
     return (f"| {store:10} | {'2 busy' if loaded else 'quiet':6} | {len(sent):5} | {pct(ages, 50):7.0f} | "
             f"{pct(ages, 99):7.0f} | {max(ages, default=float('nan')):7.0f} | {len(c.in_time):7} | "
             f"{len(c.late_in_channel):7} | {len(c.busy):5} | {len(c.expired_unapplied):7} | "
-            f"{len(c.problems):8} | {tracebacks:5} |")
+            f"{len(c.problems):8} | {tracebacks:5} | {pct(waits, 50):6.2f} | {pct(waits, 99):6.2f} |")
 
 
 def main() -> None:
@@ -120,8 +125,8 @@ def main() -> None:
           "acknowledgement from the interaction's creation, ms"
           + (f"; what if DEFER_AFTER = {args.defer_after} s" if args.defer_after is not None else ""))
     print("| store      | CPUs   | sent  |     p50 |     p99 |     max | in time | late ch | busy  | expired "
-          "| problems | trace |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|---|", flush=True)
+          "| problems | trace | ans50 s | ans99 s |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|", flush=True)
     server = None
     try:
         for store in args.stores.split(","):
@@ -146,7 +151,8 @@ def main() -> None:
     print("\n".join(NOTES))
     print("in time: acknowledged within 3 s of creation and answered; late ch: expired, applied, answered in "
           "the channel; busy: refused privately, not applied; expired: not applied; problems: anything else "
-          "(an order applied and answered nowhere, ...); trace: tracebacks in the bot's log")
+          "(an order applied and answered nowhere, ...); trace: tracebacks in the bot's log; ans50/ans99: seconds "
+          "from creation to the answer of an applied order, where its player reads it (in time or late)")
 
 
 if __name__ == "__main__":

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import collections
+import datetime as _dt
 import contextlib
 import json
 import os
@@ -21,7 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from tests.fakediscord import FakeDiscord
-from tests.fakediscord.server import ACK_DEADLINE, InteractionResult
+from tests.fakediscord.server import ACK_DEADLINE, DISCORD_EPOCH_MS, FakeMessage, InteractionResult
 
 ROOT = Path(__file__).resolve().parent.parent
 GAME_OPTIONS = {"ruleset": "gondor", "options": "mode=tabletop"}
@@ -167,10 +168,31 @@ def is_busy(r: InteractionResult | None) -> bool:
                 and (r.messages[0].content or "").lstrip().lower().startswith("busy"))
 
 
-def late_posts(server: FakeDiscord, cid: int) -> list[str]:
+def late_messages(server: FakeDiscord, cid: int) -> list[FakeMessage]:
     """The bot's plain messages in a channel (not an interaction's answer or followup)."""
-    return [m.content or "" for m in server.messages(cid) if m.interaction_id is None and m.webhook_id is None
+    return [m for m in server.messages(cid) if m.interaction_id is None and m.webhook_id is None
             and m.author_id == server.bot_user_id]
+
+
+def late_posts(server: FakeDiscord, cid: int) -> list[str]:
+    return [m.content or "" for m in late_messages(server, cid)]
+
+
+def answer_seconds(server: FakeDiscord, s: Sent, answers: dict[str, dict]) -> float | None:
+    """Seconds from the interaction's creation (its snowflake) to its order's answer reaching the
+    channel, where its player reads it: in the interaction, or (expired) as a plain message."""
+    r = s.result
+    text = (answers.get(str(r.interaction_id)) or {}).get("text") if r is not None else None
+    if not text:
+        return None
+    if r.expired:
+        msgs = [m for m in late_messages(server, s.table.cid) if text in (m.content or "")]
+    else:
+        msgs = [m for m in r.messages if text.splitlines()[0] in (m.content or "")]
+    if not msgs:
+        return None
+    created = ((r.interaction_id >> 22) + DISCORD_EPOCH_MS) / 1000
+    return min(_dt.datetime.fromisoformat(m.edited_timestamp or m.timestamp).timestamp() for m in msgs) - created
 
 
 def pct(values: list[float], p: float) -> float:
