@@ -27,8 +27,9 @@ import collections
 import time
 
 from tests.fakediscord import FakeDiscord
-from tests.load_helpers import (BotProcess, Classes, Sent, busy_cpus, classify, is_busy, make_world, pct,
-                                read_sqlite, roll_text, send, set_up, sqlite_reader, wait_answered)
+from tests.load_helpers import (BotProcess, Classes, Sent, answer_seconds, busy_cpus, classify, is_busy,
+                                make_world, pct, read_sqlite, roll_text, send, set_up, sqlite_reader,
+                                wait_answered)
 
 GAMES = 100
 HOT, HOT_ORDERS, ORDERS = 4, 34, 9  # 4 busy channels with 34 orders each, 96 with 9: 1,000 orders
@@ -48,7 +49,7 @@ async def test_a_thousand_orders_at_once_on_busy_cpus_are_each_answered_or_refus
     bot = None
     t_setup = t_burst = 0.0
     sent: list[Sent] = []
-    c, errors = Classes(), []
+    c, errors, waits = Classes(), [], []
     try:
         gid, tables = make_world(server, GAMES)
         db = tmp_path / "load.db"
@@ -104,6 +105,7 @@ async def test_a_thousand_orders_at_once_on_busy_cpus_are_each_answered_or_refus
         for s in sent:
             if logged[s.text] > 1:
                 c.problems.append(f"game {s.table.k} `{s.text}`: applied {logged[s.text]} times")
+        waits = [w for x in c.in_time + c.late_in_channel if (w := answer_seconds(server, x, answers)) is not None]
         errors = bot.errors()
         if errors:
             c.problems.append(f"the bot logged {len(errors)} tracebacks: " + "; ".join(sorted(set(errors))[:3]))
@@ -114,7 +116,8 @@ async def test_a_thousand_orders_at_once_on_busy_cpus_are_each_answered_or_refus
     ages = [s.result.acknowledged_age for s in sent if s.result is not None and s.result.acknowledged_age is not None]
     summary = (f"{len(sent)} orders in {GAMES} games (set-up {t_setup:.1f}s, burst {t_burst:.1f}s, "
                f"{time.monotonic() - t0:.1f}s in all): {c.counts()}; acknowledged p50 {pct(ages, 50):.2f}s "
-               f"p99 {pct(ages, 99):.2f}s max {max(ages, default=0):.2f}s from creation; {len(c.problems)} problems, "
+               f"p99 {pct(ages, 99):.2f}s max {max(ages, default=0):.2f}s from creation, answered p50 "
+               f"{pct(waits, 50):.2f}s p99 {pct(waits, 99):.2f}s; {len(c.problems)} problems, "
                f"{len(errors)} tracebacks logged by the bot")
     print(summary)
     assert not c.problems, summary + "\n" + "\n".join(c.problems[:12] + ["..."] + c.problems[-8:])
