@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
+
 from tests.fakediscord.server import ACK_DEADLINE
 from tests.test_e2e_discord import World
 
@@ -138,3 +140,27 @@ async def test_past_capacity_a_long_queue_is_refused_as_busy_and_nothing_of_it_a
         for r, t in zip(results, texts):
             assert await logged(w, gid, t) == (0 if t in refused else 1), (t, r.messages)
         assert s.violations == []
+
+
+@pytest.mark.xfail(reason="main c37bdf1: the 'already applied' question is used up by a retry whose answer could not "
+                          "be delivered (that retry expired too), so the next retry applies the order a second time",
+                   strict=False)
+async def test_an_already_applied_question_nobody_saw_is_asked_again_not_applied(tmp_path):
+    # a busy bot: the order expires and is applied (answered in the channel); the player's retry
+    # expires too, so the "already applied (log #n)" it earned reaches nobody; a third sending, in
+    # time, must be asked about, not applied: the player was never told the order stood
+    async with World() as w:
+        gid = await tabletop(w, tmp_path)
+        s = w.server
+        text = "roll 2d6 for the ram"
+        first = await s.slash(w.alice, w.cid, "order", options={"text": text}, delay=3.2, late_ok=True, timeout=20)
+        retry = await s.slash(w.alice, w.cid, "order", options={"text": text}, delay=3.2, late_ok=True, timeout=20)
+        marker = await s.slash(w.alice, w.cid, "order", options={"text": "roll 2d6 for the marker"}, delay=3.2,
+                               late_ok=True, timeout=20)  # handled after the two: its post says they were
+        assert first.expired and retry.expired and marker.expired
+        await s.wait_for(lambda: any("Sauron rolls 2d6 for the marker" in p for p in plain_posts(w)),
+                         timeout=WITHIN)
+        assert await logged(w, gid, text) == 1
+        again = await w.cmd(w.alice, "order", text=text)
+        assert await logged(w, gid, text) == 1, f"applied twice; the third sending was answered {again.content!r}"
+        assert "already applied" in again.content and "log #" in again.content, again
