@@ -16,11 +16,15 @@ from bot.table import seated
 
 
 class Archive:
-    """A part of ``GameService`` (``bot/service.py``); see the module's docstring."""
+    """Export and the animated replay: an object holding the table and the lobby (the private rooms' talk)."""
+
+    def __init__(self, table, lobby):
+        self.table = table
+        self.lobby = lobby
 
     async def export_data(self, row: GameRow) -> dict:
-        seats = await self.store.seats(row.id)
-        rows = await self.store.actions(row.id)
+        seats = await self.table.store.seats(row.id)
+        rows = await self.table.store.actions(row.id)
         over = row.status in ("over", "ended")
         rs = get_ruleset(row.ruleset)
 
@@ -42,11 +46,11 @@ class Archive:
             "log": log,
         }
         if over:  # the private rooms' talk (`/game table`), like whispers, only once the game is over
-            rooms = await self.room_logs(row.id)
+            rooms = await self.lobby.room_logs(row.id)
             if rooms:
                 data["rooms"] = rooms
         if over:  # the state digests would let a guess at hidden facts be checked, so only now
-            game = Game(get_ruleset(row.ruleset), await self.store.first_snapshot(row.id))
+            game = Game(get_ruleset(row.ruleset), await self.table.store.first_snapshot(row.id))
             data["initial_digest"] = state_digest(game.state)
             entries = [entry_of(a) for a in rows]
 
@@ -56,14 +60,14 @@ class Archive:
             for d, item in zip(ds, log):
                 item["digest"] = d
             data["final_digest"] = ds[-1] if ds else data["initial_digest"]
-            res = (await self.load(row)).result()
+            res = (await self.table.load(row)).result()
             data["result"] = ({"winner": res.winner, "summary": res.summary, "section": res.section} if res else
                               {"winner": None, "summary": "Ended by the creator or a moderator, without a result.",
                                "section": None})
         return data
 
     async def export(self, ctx: Ctx) -> Outcome:
-        row = await self._current(ctx)  # a finished game still answers
+        row = await self.table.current(ctx)  # a finished game still answers
         if isinstance(row, Outcome):
             return row
         data = await self.export_data(row)
@@ -75,18 +79,18 @@ class Archive:
                                attachment=blob, attachment_name=f"palantir-game-{row.id}.json")
 
     async def replay(self, ctx: Ctx, since: str | None = None) -> Outcome:
-        row = await self._current(ctx)
+        row = await self.table.current(ctx)
         if isinstance(row, Outcome):
             return row
         if row.status == "open":
             return Outcome.error("The game has not started yet.")
         over = row.status in ("over", "ended")
-        seats = await self.store.seats(row.id)
+        seats = await self.table.store.seats(row.id)
         rs = seated(row.ruleset)  # a plain game's moderator replays from the full view too
         mine = [s for s in rs.seats if seats.get(s) == ctx.user_id]
         seat = None if over else (mine[0] if mine else None)
-        rows = await self.store.actions(row.id)
-        first = await self.store.first_snapshot(row.id)
+        rows = await self.table.store.actions(row.id)
+        first = await self.table.store.first_snapshot(row.id)
         try:
             start_seq = self._replay_start(rows, first, rs, since, mine)
         except ValueError as e:
@@ -110,13 +114,13 @@ class Archive:
             if not frames or frames[-1][0] != label(g.view(None), row.seq):
                 frames.append((label(g.view(None), row.seq), self._frame_view(g, seat, over)))
         await asyncio.to_thread(collect)
-        if self.renderer is None:
+        if self.table.renderer is None:
             return Outcome.private(f"Replay: {len(frames)} frames (drawing is off here).")
         from render.replay import MAX_FRAMES as REPLAY_FRAMES, render_frames
 
         gif = await asyncio.to_thread(render_frames, frames, rs.game_board().drawable,
-                                      functools.partial(self.renderer, whole=True))  # every frame the whole map
-        whose = "everything revealed" if over else (f"{self.seat_title(seat)}'s own view" if seat else "the public view")
+                                      functools.partial(self.table.renderer, whole=True))  # every frame the whole map
+        whose = "everything revealed" if over else (f"{self.table.seat_title(seat)}'s own view" if seat else "the public view")
         shown = min(len(frames), REPLAY_FRAMES)
         alt = clip(f"Animated replay of {rs.title}, {whose}: {shown} maps, from \"{frames[0][0]}\" to "
                    f"\"{frames[-1][0]}\".", 1024)

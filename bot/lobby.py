@@ -6,7 +6,8 @@ import json
 from itertools import combinations
 from typing import Awaitable, Callable
 
-from engine.core import Game, OrderError, commitment
+from engine.core import Game, OrderError
+from engine.dice import commitment
 from engine.modes import GM, moded_name, mode_of, split_name
 from engine.rulesets import get_ruleset, ruleset_names
 from bot import deadlines as dl
@@ -20,7 +21,11 @@ ROOM_KEEP = 5000  # messages kept a private room (the rest are Discord's to keep
 
 
 class Lobby:
-    """A part of ``GameService`` (``bot/service.py``); see the module's docstring."""
+    """New game, join, leave, start, substitute, end, spectators and the private rooms: an object holding
+    the table (the commit path)."""
+
+    def __init__(self, table):
+        self.table = table
 
     @_locked(needs_game=False)
     async def new_game(self, ctx: Ctx, ruleset: str, options_text: str | None = None, *,
@@ -35,7 +40,7 @@ class Lobby:
             if not (ruleset or "").strip():
                 return Outcome.error(f"Name the game: `/game new ruleset:<name>`. Available: {', '.join(ruleset_names())}.")
             return Outcome.error(f"Unknown ruleset `{clip(ruleset, 30)}`. Available: {', '.join(ruleset_names())}.")
-        if open_thread is None and await self.store.live_game(ctx.channel_id):
+        if open_thread is None and await self.table.store.live_game(ctx.channel_id):
             return Outcome.error("This channel already has a game. Finish it with `/game end`, or use another "
                                  "channel or thread (`/game new thread:yes` opens one).")
         try:
@@ -46,14 +51,14 @@ class Lobby:
                 if "charts" in options:
                     raise ValueError("give the charts once: as a file or in `options`, not both")
                 options["charts"] = charts
-            rs_options, rules = dl.split_options(options, self.deadline_defaults)
+            rs_options, rules = dl.split_options(options, self.table.deadline_defaults)
             # a level of play (issue 14) names the wrapped ruleset, `gondor@assist`; without one the
             # game is stored exactly as before
             mode = mode_of(options) or get_ruleset(ruleset).default_mode  # wotr: assist unless asked
             stored_name = moded_name(ruleset, mode) if mode else ruleset
             rs = get_ruleset(stored_name)
-            seed = self.seed_source()
-            fixture = self.fixtures.pop(ctx.channel_id, None)
+            seed = self.table.seed_source()
+            fixture = self.table.fixtures.pop(ctx.channel_id, None)
             # the options, and a group's chart file above all, are checked in a worker thread with
             # a time limit: whatever a group uploads, the other games keep being answered
             state = await asyncio.wait_for(asyncio.to_thread(rs.new_game, rs_options, seed, fixture),
@@ -69,13 +74,13 @@ class Lobby:
                 channel_id = await open_thread(clip(f"{rs.title} ({ctx.user_name or 'new game'})", 100))
             except PlaceError as e:
                 return Outcome.error(f"No game was created: {e}")
-            if await self.store.live_game(channel_id):  # a thread that already holds a game
+            if await self.table.store.live_game(channel_id):  # a thread that already holds a game
                 return Outcome.error("That thread already has a game. Finish it with `/game end` there.")
-        gid = await self.store.create_game(
+        gid = await self.table.store.create_game(
             channel_id=channel_id, guild_id=ctx.guild_id, ruleset=stored_name, options=options, seed=seed,
-            commitment=commitment(seed), creator_id=ctx.user_id, now=self.clock(), initial_state=state,
+            commitment=commitment(seed), creator_id=ctx.user_id, now=self.table.clock(), initial_state=state,
             deadline_rules={"hours": rules.hours, "policy": rules.policy, "reminders": list(rules.reminders)})
-        self._keep(gid, Game(seated(stored_name), state))
+        self.table.keep(gid, Game(seated(stored_name), state))
         seats = ", ".join(f"`{s}`" for s in rs.seats if s not in rs.optional_seats)
         seats += "".join(f", `{s}` (optional)" for s in rs.seats if s in rs.optional_seats and s != GM)
         if GM in rs.optional_seats:
@@ -99,29 +104,29 @@ class Lobby:
         seat = (seat or "").strip().lower()
         if seat not in rs.seats:
             return Outcome.error(f"`{clip(seat, 30)}` is not a seat here. Seats: {', '.join(rs.seats)}.")
-        seats = await self.store.seats(row.id)
+        seats = await self.table.store.seats(row.id)
         if seat in seats:
             holder = seats[seat]
             if holder == ctx.user_id:
                 return Outcome.error(f"You already hold `{seat}`.")
             return Outcome.error(f"`{seat}` is taken. Free seats: {', '.join(s for s in rs.seats if s not in seats) or 'none'}.")
         if seat == GM and GM in rs.optional_seats:
-            if not self._can_admin(ctx, row):
+            if not self.table.can_admin(ctx, row):
                 return Outcome.error("The moderator's seat is taken by the game's creator or a member with Manage Server.")
             if row.status not in ("open", "active"):
                 return Outcome.error("The game is over.")
         elif row.status != "open":
             return Outcome.error("The game has started; a moderator can hand a seat over with `/game sub`.")
-        await self.store.take_seat(row.id, seat, ctx.user_id, self.clock())
+        await self.table.store.take_seat(row.id, seat, ctx.user_id, self.table.clock())
         free = [s for s in rs.seats if s not in seats and s != seat and s not in rs.optional_seats]
         tail = f" Still free: {', '.join(free)}." if free else " All seats are taken: `/game start` when ready."
         probe = (ctx.user_id, row.id, seat) if rs.hidden_information else None  # can they be reached privately?
         if row.status == "active":  # the moderator, joining a game under way: the secrets by DM
-            out = Outcome.public_reply(f"<@{ctx.user_id}> takes **{self.seat_title(seat)}**.")
-            out.dms = await self._secrets_dms(await self.load(row), {seat: ctx.user_id})
+            out = Outcome.public_reply(f"<@{ctx.user_id}> takes **{self.table.seat_title(seat)}**.")
+            out.dms = await self.table.secrets_dms(await self.table.load(row), {seat: ctx.user_id})
             out.probe = None if out.dms else probe
             return out
-        out = Outcome.public_reply(f"<@{ctx.user_id}> takes **{self.seat_title(seat)}**.{tail}")
+        out = Outcome.public_reply(f"<@{ctx.user_id}> takes **{self.table.seat_title(seat)}**.{tail}")
         out.probe = probe
         return out
 
@@ -129,63 +134,63 @@ class Lobby:
     async def leave(self, ctx: Ctx, row: GameRow) -> Outcome:
         if row.status != "open":
             return Outcome.error("The game has started; ask the creator or a moderator for a substitute (`/game sub`).")
-        left = await self.store.release_seats(row.id, ctx.user_id)
+        left = await self.table.store.release_seats(row.id, ctx.user_id)
         if not left:
             return Outcome.error("You hold no seat in this game.")
-        return Outcome.public_reply(f"<@{ctx.user_id}> leaves {', '.join(self.seat_title(s) for s in left)}.")
+        return Outcome.public_reply(f"<@{ctx.user_id}> leaves {', '.join(self.table.seat_title(s) for s in left)}.")
 
     @_locked(needs_game=True)
     async def start(self, ctx: Ctx, row: GameRow) -> Outcome:
         if row.status != "open":
             return Outcome.error("This game has already started.")
-        seats = await self.store.seats(row.id)
-        if not (self._can_admin(ctx, row) or ctx.user_id in seats.values()):
+        seats = await self.table.store.seats(row.id)
+        if not (self.table.can_admin(ctx, row) or ctx.user_id in seats.values()):
             return Outcome.error("Only a player, the creator or a moderator can start the game.")
         rs = get_ruleset(row.ruleset)
         missing = [s for s in rs.seats if s not in seats and s not in rs.optional_seats]
         if missing:
             return Outcome.error(f"Seats still free: {', '.join(missing)}. Take them with `/game join`.")
-        await self.store.set_status(row.id, "active", self.clock())
-        game = await self.load(row)
-        row = await self.store.game(row.id)
+        await self.table.store.set_status(row.id, "active", self.table.clock())
+        game = await self.table.load(row)
+        row = await self.table.store.game(row.id)
         text = (f"The game of **{rs.title}** begins.\n"
                 f"Dice commitment (SHA-256 of the secret seed): `{row.commitment}`. "
                 "Every die and hidden draw comes from that seed; it is published with `/game export` once the game is over.")
-        deadline = await self._sync_clock(row, game)
+        deadline = await self.table.timekeeper.sync(row, game)
         out = Outcome(reply=Post(text=text), ephemeral=False, map_after=(row.id, None),
-                      notice=await self._notice(game, seats, [], deadline))
-        out.dms = await self._secrets_dms(game, seats)
+                      notice=await self.table.notice(game, seats, [], deadline))
+        out.dms = await self.table.secrets_dms(game, seats)
         return out
 
     async def autocomplete_seat(self, ctx: Ctx, current: str) -> list[str]:
-        row = await self.store.live_game(ctx.channel_id)
+        row = await self.table.store.live_game(ctx.channel_id)
         if row is None:
             return []
         rs = seated(row.ruleset)
-        seats = await self.store.seats(row.id)
+        seats = await self.table.store.seats(row.id)
         cur = (current or "").lower()
-        admin = self._can_admin(ctx, row)  # the moderator's seat is offered to who may take it
+        admin = self.table.can_admin(ctx, row)  # the moderator's seat is offered to who may take it
         return [s for s in rs.seats if s not in seats and cur in s and (s != GM or admin)][:25]
 
     async def autocomplete_taken_seat(self, ctx: Ctx, current: str) -> list[str]:
-        row = await self.store.live_game(ctx.channel_id)
+        row = await self.table.store.live_game(ctx.channel_id)
         if row is None:
             return []
-        seats = await self.store.seats(row.id)
+        seats = await self.table.store.seats(row.id)
         cur = (current or "").lower()
         return [s for s in seated(row.ruleset).seats if s in seats and cur in s][:25]
 
     @_locked(needs_game=True)
     async def end(self, ctx: Ctx, row: GameRow) -> Outcome:
-        if not self._can_admin(ctx, row):
+        if not self.table.can_admin(ctx, row):
             return Outcome.error("Only the game's creator or a member with Manage Server can end it.")
-        await self.store.set_status(row.id, "ended", self.clock())
-        self._forget(row.id)
-        await self.store.set_clock(Clock(row.id, "ended", self.clock()), [])  # no timer outlives its game
+        await self.table.store.set_status(row.id, "ended", self.table.clock())
+        self.table.forget(row.id)
+        await self.table.store.set_clock(Clock(row.id, "ended", self.table.clock()), [])  # no timer outlives its game
         out = Outcome.public_reply(
             f"The game has been ended by <@{ctx.user_id}>. Seed, for checking every die: `{row.seed}` "
             f"(its SHA-256 is the commitment `{row.commitment[:16]}…`).")
-        out.archive_rooms = await self.delivery.rooms(row.id, seated(row.ruleset).seats)
+        out.archive_rooms = await self.table.delivery.rooms(row.id, seated(row.ruleset).seats)
         return out
 
     @_locked(needs_game=True)
@@ -196,19 +201,19 @@ class Lobby:
         (their holders and the moderator), where the server allows private threads. ``open_room(name,
         user_ids)`` is the transport's (it returns the thread's id or raises ``PlaceError``). Each set
         of seats gets one room, ever."""
-        if not self._can_admin(ctx, row):
+        if not self.table.can_admin(ctx, row):
             return Outcome.error("Only the game's creator or a member with Manage Server opens the private rooms.")
-        game = await self.load(row)
+        game = await self.table.load(row)
         if game.ruleset.whispers(game.state) != "on":
             return Outcome.error("Private talk is not on in this game (`/game new options: mode=... whispers=on`).")
         if open_room is None:
             return Outcome.error("Private rooms are threads on Discord; here, use `/whisper`.")
         rs = game.ruleset
-        seats = await self.store.seats(row.id)
+        seats = await self.table.store.seats(row.id)
         players = [s for s in rs.seats if s not in rs.optional_seats and s in seats]
         gm = seats.get(GM)
         key = f"rooms:{row.id}"
-        rooms = json.loads(await self.store.get_setting(key) or "{}")
+        rooms = json.loads(await self.table.store.get_setting(key) or "{}")
         if subset:
             wanted = [w.strip().lower() for w in subset.replace(",", "+").split("+") if w.strip()]
             bad = [w for w in wanted if w not in players]
@@ -223,7 +228,7 @@ class Lobby:
             if "+".join(group) in rooms or len(holders) < 2:
                 continue
             users = sorted(holders | ({gm} if gm else set()))
-            names = " & ".join(self.seat_title(s) for s in group)
+            names = " & ".join(self.table.seat_title(s) for s in group)
             try:
                 tid = await open_room(clip(f"{names} (private)", 100), users)
             except PlaceError as e:
@@ -231,18 +236,18 @@ class Lobby:
                     return Outcome.error(f"No private room was opened: {e}")
                 break
             rooms["+".join(group)] = tid
-            await self.store.set_setting(f"room:{tid}", json.dumps({"game": row.id, "seats": list(group)}))
+            await self.table.store.set_setting(f"room:{tid}", json.dumps({"game": row.id, "seats": list(group)}))
             made.append((group, tid))
         if not made:
             return Outcome.error("Those seats already have their private room (or are held by one player)." if subset
                                  else "Every pair of seats held by two players already has its private room.")
-        await self.store.set_setting(key, json.dumps(rooms))
-        what = "for " + " & ".join(self.seat_title(s) for s in made[0][0]) if subset else \
+        await self.table.store.set_setting(key, json.dumps(rooms))
+        what = "for " + " & ".join(self.table.seat_title(s) for s in made[0][0]) if subset else \
             f"one for each pair of seats ({len(made)})"
         out = Outcome.public_reply(f"Private rooms opened, {what}: each is read by its players"
                                    + (" and the moderator." if gm else "."))
         for group, tid in made:
-            out.elsewhere[tid] = [Post(text="A private room for " + ", ".join(f"**{self.seat_title(s)}**" for s in group)
+            out.elsewhere[tid] = [Post(text="A private room for " + ", ".join(f"**{self.table.seat_title(s)}**" for s in group)
                                             + (" (the moderator reads it too)" if gm else "")
                                             + ". Orders still go in the game's channel.")]
         return out
@@ -251,31 +256,31 @@ class Lobby:
         """A message posted in a private room (`/game table`) of a live game: kept for the export,
         which shows it once the game is over (like a whisper). False: not a room, or nothing kept.
         Under the room's own lock, one list a room (``roomlog:<game>:<room>``)."""
-        at = await self.store.get_setting(f"room:{channel_id}")
+        at = await self.table.store.get_setting(f"room:{channel_id}")
         text = (text or "").strip()
         if not at or not text:
             return False
         room = json.loads(at)
-        async with self.locks[channel_id]:
-            row = await self.store.game(room["game"])
+        async with self.table.locks[channel_id]:
+            row = await self.table.store.game(room["game"])
             if row is None or row.status not in ("open", "active"):
                 return False
             key = f"roomlog:{row.id}:{channel_id}"
-            kept = json.loads(await self.store.get_setting(key) or "[]")
+            kept = json.loads(await self.table.store.get_setting(key) or "[]")
             if message_id is not None and any(m.get("id") == message_id for m in kept):
                 return False  # a redelivered event
             if len(kept) >= ROOM_KEEP:
                 return False
-            kept.append({"id": message_id, "user": user_id, "text": clip(text, 2000), "at": self.clock()})
-            await self.store.set_setting(key, json.dumps(kept))
+            kept.append({"id": message_id, "user": user_id, "text": clip(text, 2000), "at": self.table.clock()})
+            await self.table.store.set_setting(key, json.dumps(kept))
         return True
 
     async def room_logs(self, game_id: int) -> list[dict]:
         """Every private room of a game with what was kept of it (for the export, once over)."""
-        rooms = json.loads(await self.store.get_setting(f"rooms:{game_id}") or "{}")
+        rooms = json.loads(await self.table.store.get_setting(f"rooms:{game_id}") or "{}")
         out = []
         for group, tid in rooms.items():
-            kept = json.loads(await self.store.get_setting(f"roomlog:{game_id}:{tid}") or "[]")
+            kept = json.loads(await self.table.store.get_setting(f"roomlog:{game_id}:{tid}") or "[]")
             out.append({"seats": group.split("+"),
                         "messages": [{"user": m["user"], "text": m["text"], "at": m["at"]} for m in kept]})
         return out
@@ -285,7 +290,7 @@ class Lobby:
         """``{"asked": [...], "admitted": [...]}``: who asked to watch a game, and whom its creator (or
         Manage Server) admitted. A lobby list (no part of the game's state): a spectator reads what
         the public reads, and is named in the status."""
-        return json.loads(await self.store.get_setting(f"spectators:{game_id}") or '{"asked": [], "admitted": []}')
+        return json.loads(await self.table.store.get_setting(f"spectators:{game_id}") or '{"asked": [], "admitted": []}')
 
     @_locked(needs_game=True)
     async def spectate(self, ctx: Ctx, row: GameRow) -> Outcome:
@@ -293,17 +298,17 @@ class Lobby:
         or a moderator asking is admitted at once."""
         if row.status not in ("open", "active"):
             return Outcome.error("The game is over: its export and replay are open to everyone.")
-        if ctx.user_id in (await self.store.seats(row.id)).values():
+        if ctx.user_id in (await self.table.store.seats(row.id)).values():
             return Outcome.error("You hold a seat in this game; a spectator holds none.")
         sp = await self.spectators(row.id)
         if ctx.user_id in sp["admitted"]:
             return Outcome.error("You are already a spectator of this game.")
-        if self._can_admin(ctx, row):
+        if self.table.can_admin(ctx, row):
             return await self._admit(row, sp, ctx.user_id)
         if ctx.user_id in sp["asked"]:
             return Outcome.error("You have asked already; the game's creator admits spectators.")
         sp["asked"].append(ctx.user_id)
-        await self.store.set_setting(f"spectators:{row.id}", json.dumps(sp))
+        await self.table.store.set_setting(f"spectators:{row.id}", json.dumps(sp))
         out = Outcome.public_reply(f"<@{ctx.user_id}> asks to watch this game as a spectator (the public view only). "
                                    f"The creator admits with the button or `/game admit`.",
                                    mentions=[row.creator_id])
@@ -317,7 +322,7 @@ class Lobby:
         spectator, or (``yes`` False) declines one who asked."""
         if game_id is not None and game_id != row.id:
             return Outcome.error("This button is for a game that is no longer running here.")
-        if not self._can_admin(ctx, row):
+        if not self.table.can_admin(ctx, row):
             return Outcome.error("Only the game's creator or a member with Manage Server admits spectators.")
         if row.status not in ("open", "active"):
             return Outcome.error("The game is over.")
@@ -326,13 +331,13 @@ class Lobby:
         sp = await self.spectators(row.id)
         if user_id in sp["admitted"]:
             return Outcome.error(f"<@{user_id}> is already a spectator.")
-        if user_id in (await self.store.seats(row.id)).values():
+        if user_id in (await self.table.store.seats(row.id)).values():
             return Outcome.error(f"<@{user_id}> holds a seat in this game.")
         if not yes:
             if user_id not in sp["asked"]:
                 return Outcome.error(f"<@{user_id}> has not asked to watch.")
             sp["asked"].remove(user_id)
-            await self.store.set_setting(f"spectators:{row.id}", json.dumps(sp))
+            await self.table.store.set_setting(f"spectators:{row.id}", json.dumps(sp))
             return Outcome.public_reply(f"<@{user_id}> is not admitted as a spectator.")
         return await self._admit(row, sp, user_id)
 
@@ -340,10 +345,10 @@ class Lobby:
         if user_id in sp["asked"]:
             sp["asked"].remove(user_id)
         sp["admitted"].append(user_id)
-        await self.store.set_setting(f"spectators:{row.id}", json.dumps(sp))
+        await self.table.store.set_setting(f"spectators:{row.id}", json.dumps(sp))
         out = Outcome.public_reply(f"<@{user_id}> watches this game as a spectator: the public view only, "
                                    "never a seat's secrets.", mentions=[user_id])
-        out.board_edit = await self.board_edit(row.id)
+        out.board_edit = await self.table.board_edit(row.id)
         return out
 
     @_locked(needs_game=True)
@@ -351,12 +356,12 @@ class Lobby:
         rs = seated(row.ruleset)
         seat = (seat or "").strip().lower()
         by_vote = False
-        if not self._can_admin(ctx, row):
+        if not self.table.can_admin(ctx, row):
             # a seat the players voted to replace (engine/modes/votes.py): any player hands it over, once
             key = f"replaced:{row.id}"
-            used = json.loads(await self.store.get_setting(key) or "[]")
-            voted = row.status == "active" and seat in rs.replaceable_seats((await self.load(row)).state)
-            if not (voted and seat not in used and ctx.user_id in (await self.store.seats(row.id)).values()):
+            used = json.loads(await self.table.store.get_setting(key) or "[]")
+            voted = row.status == "active" and seat in rs.replaceable_seats((await self.table.load(row)).state)
+            if not (voted and seat not in used and ctx.user_id in (await self.table.store.seats(row.id)).values()):
                 return Outcome.error("Only the game's creator or a member with Manage Server can hand a seat over "
                                      "(or a player, once the players have voted to replace it: `/order vote replace <seat>`).")
             by_vote = True
@@ -364,21 +369,21 @@ class Lobby:
             return Outcome.error(f"`{clip(seat, 30)}` is not a seat here. Seats: {', '.join(rs.seats)}.")
         if user_is_bot:
             return Outcome.error("A bot cannot hold a seat.")
-        seats = await self.store.seats(row.id)
+        seats = await self.table.store.seats(row.id)
         if seat not in seats:
             return Outcome.error(f"Nobody holds `{seat}` yet; the player can take it with `/game join`.")
         old = seats[seat]
         if old == user_id:
             return Outcome.error(f"<@{user_id}> already holds `{seat}`.")
-        await self.store.set_seat_holder(row.id, seat, user_id)
+        await self.table.store.set_seat_holder(row.id, seat, user_id)
         if by_vote:
-            await self.store.set_setting(f"replaced:{row.id}", json.dumps(used + [seat]))
-        out = Outcome.public_reply(f"<@{user_id}> now holds **{self.seat_title(seat)}** (was <@{old}>), "
+            await self.table.store.set_setting(f"replaced:{row.id}", json.dumps(used + [seat]))
+        out = Outcome.public_reply(f"<@{user_id}> now holds **{self.table.seat_title(seat)}** (was <@{old}>), "
                                    f"handed over by <@{ctx.user_id}>.", mentions=[user_id])
         if row.status == "active":
-            game = await self.load(row)
-            out.dms = await self._secrets_dms(game, {seat: user_id})
-            await self._sync_clock(row, game, force=True)  # the new holder's quiet hours count now
+            game = await self.table.load(row)
+            out.dms = await self.table.secrets_dms(game, {seat: user_id})
+            await self.table.timekeeper.sync(row, game, force=True)  # the new holder's quiet hours count now
         return out
 
     # ============================================================ undo

@@ -13,13 +13,18 @@ from bot.table import _locked
 
 
 class Orders:
-    """A part of ``GameService`` (``bot/service.py``); see the module's docstring."""
+    """`/order`, `/done`, autocomplete, odds and `/roll`: an object holding the table and the recovery part
+    (which asks about a repeat of an order whose answer may not have arrived)."""
+
+    def __init__(self, table, recovery):
+        self.table = table
+        self.recovery = recovery
 
     @_locked(needs_game=True)
     async def order(self, ctx: Ctx, row: GameRow, text: str, seat: str | None = None) -> Outcome:
         words = (text or "").split()
         if words and words[0].lower() == "whisper" and row.status == "active":
-            game = await self.load(row)
+            game = await self.table.load(row)
             if game.ruleset.whispers(game.state) == "on":  # as `/whisper`: nothing in the channel
                 return await self._whisper(ctx, row, words[1] if len(words) > 1 else "", " ".join(words[2:]), seat)
         return await self._order(ctx, row, text, seat)
@@ -35,8 +40,8 @@ class Orders:
     async def _whisper(self, ctx: Ctx, row: GameRow, seat: str, text: str, as_seat: str | None = None) -> Outcome:
         if row.status != "active":
             return Outcome.error("Whispers begin once the game has started.")
-        rs = (await self.load(row)).ruleset
-        policy = rs.whispers((await self.load(row)).state)
+        rs = (await self.table.load(row)).ruleset
+        policy = rs.whispers((await self.table.load(row)).state)
         if policy == "off":
             return Outcome.error("Private talk through the bot is off in this game (`whispers=off`, or a game "
                                  "created without a level of play: `/game new options: mode=... whispers=on`).")
@@ -48,13 +53,13 @@ class Orders:
         out = await self._order(ctx, row, f"{'whisper' if policy == 'on' else 'say'} {to} {text}", as_seat)
         if out.ok and policy == "on":
             out.elsewhere = {}  # nothing in the channel, not even that a whisper was sent
-            seats = await self.store.seats(row.id)
+            seats = await self.table.store.seats(row.id)
             for s in (to, "gm"):  # a DM that cannot be delivered: the sender is told, privately
                 for p in out.dms.get(seats.get(s), []) if seats.get(s) != ctx.user_id else []:
-                    p.undelivered = (f"Your whisper could not reach **{self.seat_title(s)}** by direct message or a "
+                    p.undelivered = (f"Your whisper could not reach **{self.table.seat_title(s)}** by direct message or a "
                                      "private thread (their DMs are closed): it is held and shown to them privately "
                                      "at their next command.")
-            out.reply = Post(text=clip(f"Whispered to **{self.seat_title(to)}** (the moderator reads it too): "
+            out.reply = Post(text=clip(f"Whispered to **{self.table.seat_title(to)}** (the moderator reads it too): "
                                        f"{' '.join(text.split())}", MAX_TEXT))
             out.ephemeral = True
         return out
@@ -64,22 +69,22 @@ class Orders:
             return Outcome.error("The game has not started yet: take the seats, then `/game start`.")
         if len(text) > MAX_ORDER_TEXT:
             return Outcome.error(f"That order is too long ({MAX_ORDER_TEXT} characters at most).")
-        game = await self.load(row)
+        game = await self.table.load(row)
         # read with the row under the channel's lock (``order_context``); no order changes a seat
-        seats = row.seats if row.seats is not None else await self.store.seats(row.id)
-        who = self._seat_for(game, seats, ctx.user_id, seat)
+        seats = row.seats if row.seats is not None else await self.table.store.seats(row.id)
+        who = self.table.seat_for(game, seats, ctx.user_id, seat)
         if isinstance(who, Outcome):
             return who
         try:
-            action, events, new_state, changed = await asyncio.to_thread(self._try_order, game, who, text, seats)
+            action, events, new_state, changed = await asyncio.to_thread(self.table.try_order, game, who, text, seats)
         except OrderError as e:
             return Outcome.error(f"Refused ({e.kind}): {e}")
-        if self.recovered and (asked := self._repeat_after_restart(row, ctx, game.ruleset.format(action))):
+        if self.recovery.recovered and (asked := self.recovery.repeat_asked(row, ctx, game.ruleset.format(action))):
             return asked
-        out = await self._commit(ctx, row, game, seats, who, action, events, new_state, changed_secrets=changed)
+        out = await self.table.commit(ctx, row, game, seats, who, action, events, new_state, changed_secrets=changed)
         canon = game.ruleset.format(action)
         if out.ok and out.stored is not None:
-            self._watch_answer(row, ctx, canon, self.game_seq[row.id])
+            self.recovery.watch(row, ctx, canon, self.table.game_seq[row.id])
         if out.ok and out.reply and canon.startswith("declare ") and split_name(game.ruleset.name)[1] in ("assist", "tabletop"):
             # a declared action (assist play): the other seats answer by button; the moderator rules
             # with `/order accept|refuse <id> because <reason>`
@@ -100,10 +105,10 @@ class Orders:
         ``seat``, if the clicking player holds it (the rules then decide whether it may be given now)."""
         if game_id != row.id or row.status != "active":
             return Outcome.error("This button is for a game that is no longer running here.")
-        game = await self.load(row)
-        seats = await self.store.seats(row.id)
+        game = await self.table.load(row)
+        seats = await self.table.store.seats(row.id)
         if seat not in game.ruleset.seats or seats.get(seat) != ctx.user_id:
-            return Outcome.error(f"This answer is for **{self.seat_title(seat) if seat in game.ruleset.seats else seat}**"
+            return Outcome.error(f"This answer is for **{self.table.seat_title(seat) if seat in game.ruleset.seats else seat}**"
                                  "'s player.")
         return await self._order(ctx, row, text, seat)
 
@@ -113,8 +118,8 @@ class Orders:
         `accept <id>` / `refuse <id>` from their seat (not the proposer's, not the moderator's)."""
         if game_id != row.id or row.status != "active":
             return Outcome.error("This button is for a game that is no longer running here.")
-        game = await self.load(row)
-        seats = await self.store.seats(row.id)
+        game = await self.table.load(row)
+        seats = await self.table.store.seats(row.id)
         prop = next((p for p in game.view(None).get("table", {}).get("proposals", []) if p["id"] == did), None)
         if prop is None:
             return Outcome.error("This button is not one of this game's declared actions.")
@@ -132,13 +137,13 @@ class Orders:
         return await self.order(ctx, "done", seat)
 
     async def autocomplete_order(self, ctx: Ctx, current: str, limit: int = 25) -> list[str]:
-        if self._not_mine(ctx):  # another process's guild: nothing loaded here
+        if self.table.not_mine(ctx):  # another process's guild: nothing loaded here
             return []
-        _, row = await self.store.order_context(ctx.channel_id, None)  # the live game and its seats, one read
+        _, row = await self.table.store.order_context(ctx.channel_id, None)  # the live game and its seats, one read
         if row is None or row.status != "active":
             return []
-        game = await self.load(row)
-        who = self._seat_for(game, row.seats, ctx.user_id, None)
+        game = await self.table.load(row)
+        who = self.table.seat_for(game, row.seats, ctx.user_id, None)
         if isinstance(who, Outcome):
             return []
         # the search runs in a worker with a budget: whatever a position holds, the event loop (every
@@ -153,19 +158,19 @@ class Orders:
         return [t for t in texts if len(t) <= 100][:limit]
 
     async def odds(self, ctx: Ctx, text: str) -> Outcome:
-        row = await self._live(ctx)
+        row = await self.table.live(ctx)
         if isinstance(row, Outcome):
             return row
         if row.status != "active":
             return Outcome.error("The game has not started yet.")
         if len(text or "") > MAX_ORDER_TEXT:
             return Outcome.error(f"That is too long ({MAX_ORDER_TEXT} characters at most).")
-        game = await self.load(row)
+        game = await self.table.load(row)
         fn = game.ruleset.odds
         if not game.ruleset.has_odds:
             return Outcome.error(f"Odds are not available for {game.ruleset.title}.")
-        seats = await self.store.seats(row.id)
-        who = self._seat_for(game, seats, ctx.user_id, None)
+        seats = await self.table.store.seats(row.id)
+        who = self.table.seat_for(game, seats, ctx.user_id, None)
         if isinstance(who, Outcome):
             return who
         try:
@@ -180,7 +185,7 @@ class Orders:
         from bot.dice import DiceError, roll
 
         try:
-            result = roll(dice, reason=reason, private=private, rng=self.roll_rng)
+            result = roll(dice, reason=reason, private=private, rng=self.table.roll_rng)
         except DiceError as e:
             return Outcome.error(f"Cannot roll that: {e}")
         who = ctx.user_name or f"<@{ctx.user_id}>"

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable
 
-from engine.chartguard import MAX_BYTES, decode_chart
+from engine.spi.chartguard import MAX_BYTES, decode_chart
 
 
 MAX_TEXT = 2000

@@ -1,6 +1,8 @@
 """Answers lost in a crash (issue 18): announced at start-up, a retry of the same order asked about."""
 from __future__ import annotations
 
+from collections import defaultdict
+
 from engine.rulesets import get_ruleset
 from bot.storage import GameRow, OutboxPost
 
@@ -8,7 +10,16 @@ from bot.outcome import MAX_TEXT, RECOVER_HOURS, REPEAT_MINUTES, Outcome, Ctx, p
 
 
 class Recovery:
-    """A part of ``GameService`` (``bot/service.py``); see the module's docstring."""
+    """Answers that may not have reached their player: announced after a restart, and a repeat of such an
+    order asked about once. An object holding the table and what it remembers."""
+
+    def __init__(self, table):
+        self.table = table
+        # (game id, user id) -> [canonical text, log seq, until when a repeat is questioned, interaction id,
+        # when]: orders stored before a restart whose answer never reached the player, and orders committed
+        # before their interaction was acknowledged, until their answer is known delivered
+        self.recovered: dict[tuple[int, int], list[tuple[str, int, float, str | None, str]]] = defaultdict(list)
+        self.watched: dict[str, tuple[int, int]] = {}  # interaction id -> its key in ``recovered``
 
     async def announce_unanswered(self) -> int:
         """Start-up, before any command is taken: answers stored with their order but never
@@ -18,8 +29,8 @@ class Recovery:
         An answer older than ``RECOVER_HOURS`` is only marked. Each recovered order is
         remembered for ``REPEAT_MINUTES``: the same order from the same player is then questioned
         once instead of applied again (``order``). Returns how many were announced."""
-        now = self.clock()
-        items = await self.store.undelivered()
+        now = self.table.clock()
+        items = await self.table.store.undelivered()
         ids, outbox, announced = [], [], 0
         for it in items:
             ids.append(it["interaction_id"])
@@ -47,35 +58,35 @@ class Recovery:
                     (it["text"], it["seq"], now + REPEAT_MINUTES * 60, None, "just before a restart"))
             announced += 1
         if ids:
-            await self.store.settle_undelivered(ids, outbox, now)
-            if self.on_timers_changed and outbox:
-                self.on_timers_changed()  # the scheduler sends the outbox now
+            await self.table.store.settle_undelivered(ids, outbox, now)
+            if self.table.on_timers_changed and outbox:
+                self.table.on_timers_changed()  # the scheduler sends the outbox now
         return announced
 
     async def delivered(self, interaction_id: str, late: bool = False) -> None:
         """The transport sent the answer to this interaction: in time (the player saw it: a repeat of
         the order is meant), or ``late``, in the channel after Discord stopped waiting (the player
-        may not have seen it and may retry: a repeat is asked about, ``_watch_answer``)."""
-        await self.store.mark_delivered(interaction_id, self.clock())
+        may not have seen it and may retry: a repeat is asked about, ``watch``)."""
+        await self.table.store.mark_delivered(interaction_id, self.table.clock())
         key = self.watched.pop(interaction_id, None)
         if key is not None and not late and (pending := self.recovered.get(key)) is not None:
             pending[:] = [p for p in pending if p[3] != interaction_id]
             if not pending:
                 del self.recovered[key]
 
-    def _watch_answer(self, row: GameRow, ctx: Ctx, canon: str, seq: int) -> None:
+    def watch(self, row: GameRow, ctx: Ctx, canon: str, seq: int) -> None:
         """An order committed while its interaction was not yet acknowledged (issue 25): until its
         answer is known to have reached the player in time, the same order from the same player is
         asked about once instead of applied again (a retry of an order whose answer they never saw)."""
         if ctx.expires_at is None or ctx.acked or not ctx.user_id:
             return
         self.recovered[(row.id, ctx.user_id)].append(
-            (canon, seq, self.clock() + REPEAT_MINUTES * 60, ctx.interaction_id, "a moment ago"))
+            (canon, seq, self.table.clock() + REPEAT_MINUTES * 60, ctx.interaction_id, "a moment ago"))
         if len(self.watched) > 10_000:  # answers never reported (a transport that failed): forget the oldest
             self.watched.pop(next(iter(self.watched)))
         self.watched[ctx.interaction_id] = (row.id, ctx.user_id)
 
-    def _repeat_after_restart(self, row: GameRow, ctx: Ctx, canon: str) -> Outcome | None:
+    def repeat_asked(self, row: GameRow, ctx: Ctx, canon: str) -> Outcome | None:
         """An order equal to one whose answer may not have reached its player (recovered at
         start-up, or answered in the channel after its interaction expired), from the same player,
         soon after: asked about once, not applied (the player may be retrying it). Sent again, it
@@ -84,7 +95,7 @@ class Recovery:
         pending = self.recovered.get(key)
         if not pending:
             return None
-        now = self.clock()
+        now = self.table.clock()
         pending[:] = [p for p in pending if p[2] > now]
         for i, (text, seq, _, _, when) in enumerate(pending):
             if text == canon:

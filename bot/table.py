@@ -9,7 +9,7 @@ import functools
 import secrets
 import time
 from collections import OrderedDict, defaultdict
-from typing import Callable
+from typing import Awaitable, Callable
 
 from engine.core import Action, Game
 from engine.modes.gm import with_gm_seat
@@ -20,6 +20,7 @@ from bot.storage import GameRow, ShardFilter, StaleWriter
 from bot.storage import StoreProtocol as Store
 
 from bot.delivery import PrivateDelivery
+from bot.timekeeper import Timekeeper
 from bot.outcome import Renderer, MAX_TEXT, Post, Outcome, Ctx, fit_lines, public_text, clip, seat_title
 
 
@@ -51,29 +52,30 @@ def _locked(needs_game: bool = True):
 
     def deco(fn):
         @functools.wraps(fn)
-        async def wrapper(self: "Table", ctx: Ctx, *args, **kw) -> Outcome:
-            if (other := self._not_mine(ctx)):
+        async def wrapper(self, ctx: Ctx, *args, **kw) -> Outcome:
+            table: Table = self if isinstance(self, Table) else self.table  # a part of the service, or the table
+            if (other := table.not_mine(ctx)):
                 return other
-            lock = self.locks[ctx.channel_id]
+            lock = table.locks[ctx.channel_id]
             waited = 0.0
             if ctx.expires_at is not None:  # a command on Discord's clock: shed load rather than apply it unseen
-                if lock.locked() and self.waiting[ctx.channel_id] >= MAX_WAITING:
+                if lock.locked() and table.waiting[ctx.channel_id] >= MAX_WAITING:
                     return Outcome.error(BUSY)
-                self.waiting[ctx.channel_id] += 1
+                table.waiting[ctx.channel_id] += 1
                 began = time.monotonic()
                 try:
                     await lock.acquire()
                 finally:
-                    self.waiting[ctx.channel_id] -= 1
-                    if not self.waiting[ctx.channel_id]:
-                        del self.waiting[ctx.channel_id]
+                    table.waiting[ctx.channel_id] -= 1
+                    if not table.waiting[ctx.channel_id]:
+                        del table.waiting[ctx.channel_id]
                 waited = time.monotonic() - began
             else:
                 await lock.acquire()
             try:
                 if ctx.acked and waited > MAX_WAIT_SECONDS:  # its player still waits: tell them, apply nothing
                     return Outcome.error(BUSY)
-                return await _run_locked_body(self, fn, needs_game, ctx, args, kw)
+                return await _run_locked_body(table, self, fn, needs_game, ctx, args, kw)
             finally:
                 lock.release()
 
@@ -82,39 +84,46 @@ def _locked(needs_game: bool = True):
     return deco
 
 
-async def _run_locked_body(self: "Table", fn, needs_game: bool, ctx: Ctx, args, kw) -> Outcome:
-    """``_locked``'s command, its channel's lock held."""
+async def _run_locked_body(table: "Table", part, fn, needs_game: bool, ctx: Ctx, args, kw) -> Outcome:
+    """``_locked``'s command (a method of ``part``: the table or a part of the service), its lock held."""
     if needs_game:
         # one read: an answer already stored for this interaction, the live game, its seats
-        stored, row = await self.store.order_context(ctx.channel_id, ctx.interaction_id or None)
+        stored, row = await table.store.order_context(ctx.channel_id, ctx.interaction_id or None)
         if stored is not None:
-            return self._replay_of(stored)
+            return table.replay_of(stored)
         if row is None:
             return Outcome.error(NO_GAME)
-    elif (r := await self._replayed(ctx)):
+    elif (r := await table.replayed(ctx)):
         return r
     gid = None
     try:
         if needs_game:
             gid = row.id
-            out = await fn(self, ctx, row, *args, **kw)
+            out = await fn(part, ctx, row, *args, **kw)
         else:
-            out = await fn(self, ctx, *args, **kw)
+            out = await fn(part, ctx, *args, **kw)
     except StaleWriter:
         # another writer (a second process that believes it owns this game) moved the
         # game on after we read it: the store refused our write, nothing was applied
         if gid is not None:
-            self._forget(gid)
+            table.forget(gid)
         return Outcome.error("The game moved on while this was being checked (another order "
                              "was recorded first). Nothing was applied: look again and resend.")
     if out.ok and not out.replayed and (
             out.reply is None or out.stored != (out.reply.text, out.ephemeral)):
-        await self._remember(ctx, gid, out)
-    return self.stamp(out, gid)
+        await table.remember(ctx, gid, out)
+    return table.stamp(out, gid)
+
+
+async def _no_board(game_id: int) -> None:
+    return None
 
 
 class Table:
-    """The commit path and what every part of the service shares."""
+    """The commit path and what every part of the service shares: the store, the loaded games, the
+    channels' locks, the clock, the renderer, private delivery and the timekeeper. The service's parts
+    (bot/lobby.py, orders.py, views.py, clocks.py, undo.py, archive.py, recovery.py) are objects that
+    hold it and call its public methods only."""
 
     def __init__(self, store: Store, *, clock: Callable[[], float] = time.time,
                  renderer: Renderer | None = default_renderer, seed_source: Callable[[], str] | None = None,
@@ -147,14 +156,16 @@ class Table:
         self.locks: dict[int, asyncio.Lock] = defaultdict(asyncio.Lock)  # channel id -> lock
         self.waiting: dict[int, int] = defaultdict(int)  # channel id -> commands waiting for its lock
         self.fixtures: dict[int, dict] = {}  # channel id -> fixture for the next new game (tests, tabletop)
-        # (game id, user id) -> orders stored before a restart whose answer never reached the
-        # player: [canonical text, log seq, until when a repeat is questioned]
-        # [canonical text, log seq, until when a repeat is questioned, interaction id, when]; also orders
-        # committed before their interaction was acknowledged, until their answer is known delivered
-        self.recovered: dict[tuple[int, int], list[tuple[str, int, float, str | None, str]]] = defaultdict(list)
-        self.watched: dict[str, tuple[int, int]] = {}  # interaction id -> its key in ``recovered``
         # where private messages go when a DM is refused, and what is held for a player (bot/delivery.py)
         self.delivery = PrivateDelivery(store, lambda: self.clock())
+        # a game's clock, derived from its phase (bot/timekeeper.py)
+        self.timekeeper = Timekeeper(store, lambda: self.clock(), lambda: self.deadline_defaults, self._wake)
+        # the game's status board as it should read now (the views part gives it: ``Views.board_edit``)
+        self.board_edit: Callable[[int], Awaitable[tuple[int, int, str] | None]] = _no_board
+
+    def _wake(self) -> None:
+        if self.on_timers_changed:
+            self.on_timers_changed()
 
     async def load(self, row: GameRow) -> Game:
         """The game as of ``row`` (read under the channel's lock): the loaded copy if it is at
@@ -162,12 +173,12 @@ class Table:
         g = self.games.get(row.id)
         if g is None or self.game_seq.get(row.id) != row.seq:
             g, seq = await self._rebuild(row)
-            self._keep(row.id, g, seq)
+            self.keep(row.id, g, seq)
         else:
             self.games.move_to_end(row.id)
         return g
 
-    def _keep(self, game_id: int, game: Game, seq: int = 0) -> None:
+    def keep(self, game_id: int, game: Game, seq: int = 0) -> None:
         self.games[game_id] = game
         self.game_seq[game_id] = seq
         self.games.move_to_end(game_id)
@@ -176,7 +187,7 @@ class Table:
             self.game_seq.pop(gid, None)
             self.boards.pop(gid, None)
 
-    def _forget(self, game_id: int) -> None:
+    def forget(self, game_id: int) -> None:
         self.games.pop(game_id, None)
         self.game_seq.pop(game_id, None)
         self.boards.pop(game_id, None)
@@ -224,49 +235,49 @@ class Table:
         await self.delivery.load()
         for gid in await self.store.stale_clock_game_ids():
             row = await self.store.game(gid)
-            await self._sync_clock(row, await self.load(row))
+            await self.timekeeper.sync(row, await self.load(row))
         return await self.store.count_live_games()
 
-    async def _replayed(self, ctx: Ctx) -> Outcome | None:
+    async def replayed(self, ctx: Ctx) -> Outcome | None:
         if not ctx.interaction_id:
             return None
         r = await self.store.response_for(ctx.interaction_id)
-        return None if r is None else self._replay_of(r)
+        return None if r is None else self.replay_of(r)
 
     @staticmethod
-    def _replay_of(r: dict) -> Outcome:
+    def replay_of(r: dict) -> Outcome:
         """A redelivered interaction: the answer stored the first time, nothing run again."""
         return Outcome(reply=Post(text=r["text"]), ephemeral=r["ephemeral"], ok=r.get("ok", True), replayed=True)
 
-    async def _remember(self, ctx: Ctx, game_id: int | None, out: Outcome) -> None:
+    async def remember(self, ctx: Ctx, game_id: int | None, out: Outcome) -> None:
         if ctx.interaction_id and out.reply:
             await self.store.save_response(ctx.interaction_id, game_id,
                                            {"text": out.reply.text, "ephemeral": out.ephemeral, "ok": out.ok},
                                            self.clock())
 
-    def _not_mine(self, ctx: Ctx) -> Outcome | None:
+    def not_mine(self, ctx: Ctx) -> Outcome | None:
         if self.shard is None or self.shard.owns(ctx.guild_id):
             return None
         return Outcome.error("This server is served by another process of the bot; nothing was done here.")
 
-    async def _live(self, ctx: Ctx) -> GameRow | Outcome:
-        if (other := self._not_mine(ctx)):
+    async def live(self, ctx: Ctx) -> GameRow | Outcome:
+        if (other := self.not_mine(ctx)):
             return other
         row = await self.store.live_game(ctx.channel_id)
         if row is None:
             return Outcome.error(NO_GAME)
         return row
 
-    async def _current(self, ctx: Ctx) -> GameRow | Outcome:
+    async def current(self, ctx: Ctx) -> GameRow | Outcome:
         """The channel's game, live or finished (the latest one)."""
-        if (other := self._not_mine(ctx)):
+        if (other := self.not_mine(ctx)):
             return other
         row = await self.store.latest_game(ctx.channel_id)
         if row is None:
             return Outcome.error("There is no game in this channel. Start one with `/game new`.")
         return row
 
-    def _can_admin(self, ctx: Ctx, row: GameRow) -> bool:
+    def can_admin(self, ctx: Ctx, row: GameRow) -> bool:
         return ctx.is_moderator or ctx.user_id == row.creator_id
 
     async def render_async(self, game: Game, seat: str | None, around: str | None = None, *,
@@ -356,7 +367,7 @@ class Table:
             return f"**The game is over: {res.summary}**"
         return self._phase_head(v)
 
-    def _turn_line(self, game: Game, seats: dict[str, int], ping: bool) -> tuple[str, list[int]]:
+    def turn_line(self, game: Game, seats: dict[str, int], ping: bool) -> tuple[str, list[int]]:
         v = game.view(None)
         if game.result() is not None:
             return self._head(game, v), []
@@ -373,7 +384,7 @@ class Table:
             return "The map shows where the action is; `/game map whole:true` shows it all, `around:<hex>` zooms in."
         return f"Open the map to read the counters; `/game map around:<{place}>` zooms in."
 
-    async def _notice(self, game: Game, seats: dict[str, int], report: list[str], deadline: float | None,
+    async def notice(self, game: Game, seats: dict[str, int], report: list[str], deadline: float | None,
                       *, before: list[str] = (), limit: int = MAX_TEXT) -> Post:
         """A phase's notice, one post with the map: what begins (a short report, trimmed if long),
         who must act (pinged, never trimmed), the deadline, a hint."""
@@ -390,9 +401,9 @@ class Table:
         if deadline:
             lines.append(("keep", f"Deadline: {dl.stamp(deadline)}."))
         lines.append(("opt", self._map_hint(game)))
-        return Post(text=fit_lines(lines, limit), mentions=await self._awake(pings))
+        return Post(text=fit_lines(lines, limit), mentions=await self.timekeeper.awake(pings))
 
-    def _changed_secrets(self, rs, seats: dict[str, int], before: dict, after: dict) -> dict[int, list[Post]]:
+    def changed_secrets(self, rs, seats: dict[str, int], before: dict, after: dict) -> dict[int, list[Post]]:
         """A seat's hidden information changed (an order, an undo): re-sent by DM,
         quietly (if it cannot be delivered, only its reader is told)."""
         out: dict[int, list[Post]] = defaultdict(list)
@@ -403,7 +414,7 @@ class Table:
                                      quiet=True, seat=s))
         return dict(out)
 
-    async def _secrets_dms(self, game: Game, seats: dict[str, int]) -> dict[int, list[Post]]:
+    async def secrets_dms(self, game: Game, seats: dict[str, int]) -> dict[int, list[Post]]:
         dms: dict[int, list[Post]] = defaultdict(list)
         for seat, uid in seats.items():
             text = game.ruleset.secret_text(game.state, seat)
@@ -422,7 +433,7 @@ class Table:
                         p.game_id = game_id
         return out
 
-    def _seat_for(self, game: Game, seats: dict[str, int], user_id: int, requested: str | None) -> str | Outcome:
+    def seat_for(self, game: Game, seats: dict[str, int], user_id: int, requested: str | None) -> str | Outcome:
         mine = [s for s in game.ruleset.seats if seats.get(s) == user_id]
         if not mine:
             return Outcome.error("You hold no seat in this game, so you cannot give orders here.")
@@ -435,19 +446,19 @@ class Table:
         cands = [s for s in mine if s in active]
         return (cands or mine)[0]
 
-    def _try(self, game: Game, seat: str, text: str):
+    def try_play(self, game: Game, seat: str, text: str):
         """Parse, check and apply on a copy; the live game is untouched."""
         trial = Game(game.ruleset, game.state)
         action, events = trial.play(seat, text)  # play() works on a clone of the state
         return action, events, trial.state
 
-    def _try_order(self, game: Game, seat: str, text: str, seats: dict[str, int]):
+    def try_order(self, game: Game, seat: str, text: str, seats: dict[str, int]):
         """``_try``, and the hidden information the order changed (``_changed_secrets``): the
         engine's whole part of an order, for the worker thread."""
-        action, events, new_state = self._try(game, seat, text)
-        return action, events, new_state, self._changed_secrets(game.ruleset, seats, game.state, new_state)
+        action, events, new_state = self.try_play(game, seat, text)
+        return action, events, new_state, self.changed_secrets(game.ruleset, seats, game.state, new_state)
 
-    async def _commit(self, ctx: Ctx, row: GameRow, game: Game, seats: dict[str, int], seat: str,
+    async def commit(self, ctx: Ctx, row: GameRow, game: Game, seats: dict[str, int], seat: str,
                       action: Action, events, new_state: dict, *, also=None, by: str | None = None,
                       merge: str | None = None, changed_secrets: dict[int, list[Post]] | None = None) -> Outcome:
         """Write an accepted order (one transaction). ``also(text, outcome)`` gives further
@@ -487,8 +498,8 @@ class Table:
 
         async def notice(deadline: float | None) -> Post:
             if merge is not None:  # one post for everything: room left for the deadline added when sent
-                return await self._notice(game, seats, lines + report, None, before=[merge], limit=MAX_TEXT - 120)
-            return await self._notice(game, seats, report, deadline)
+                return await self.notice(game, seats, lines + report, None, before=[merge], limit=MAX_TEXT - 120)
+            return await self.notice(game, seats, report, deadline)
 
         if new_phase and not res:
             out.notice = await notice(None)
@@ -500,7 +511,7 @@ class Table:
                     # be delivered, the channel must not be told who was to receive it
                     dms[seats[s]].append(Post(text=f"**{self.seat_title(s)}** (private): {t}", quiet=secret, seat=s))
         if changed_secrets is None:
-            changed_secrets = self._changed_secrets(rs, seats, old_game_state, new_state)
+            changed_secrets = self.changed_secrets(rs, seats, old_game_state, new_state)
         for uid, posts in changed_secrets.items():
             dms[uid].extend(posts)
         out.dms = dict(dms)
@@ -524,7 +535,7 @@ class Table:
         if new_phase or res:  # the phase (and so its clock) changes only with a new phase or the end
             # the row as just written (this transaction moved the counter, and ended the game if over)
             fresh = dataclasses.replace(row, seq=seq, **({"status": "over", "ended_at": now} if res else {}))
-            deadline = await self._sync_clock(fresh, game, seats=seats, logged_at=now)
+            deadline = await self.timekeeper.sync(fresh, game, seats=seats, logged_at=now)
             if out.notice and deadline and merge is None:
                 out.notice = await notice(deadline)
         out.board_edit = await self.board_edit(row.id)  # the status board, if the game has one, edited in place

@@ -9,7 +9,8 @@ from pathlib import Path
 
 from bot.deadlines import DeadlineRules, split_options
 from bot.history import HistoryError, walk
-from engine.core import OrderError, commitment, state_digest
+from engine.core import OrderError, state_digest
+from engine.dice import commitment
 from engine.rulesets import get_ruleset
 
 

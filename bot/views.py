@@ -12,13 +12,17 @@ MAP_RADIUS = (2, 12)  # `/game map radius:`, hexes either side of `around:` (ren
 
 
 class Views:
-    """A part of ``GameService`` (``bot/service.py``); see the module's docstring."""
+    """Status, the map, the log, secrets and help: an object holding the table and the lobby (who watches)."""
+
+    def __init__(self, table, lobby):
+        self.table = table
+        self.lobby = lobby
 
     async def status(self, ctx: Ctx, public: bool = False) -> Outcome:
         """The game's status, privately (with the caller's own reminders); with ``public``, posted in
         the channel as the game's status board, which the bot then edits in place after every order
         instead of posting it again."""
-        row = await self._current(ctx)  # a finished game still answers
+        row = await self.table.current(ctx)  # a finished game still answers
         if isinstance(row, Outcome):
             return row
         text = await self.status_text(row)
@@ -31,36 +35,36 @@ class Views:
         if row.status == "open":
             return Outcome.private(text)
         rs = get_ruleset(row.ruleset)
-        seats = await self.store.seats(row.id)
-        game = await self.load(row)
+        seats = await self.table.store.seats(row.id)
+        game = await self.table.load(row)
         for seat in (s for s in rs.seats if seats.get(s) == ctx.user_id):
             own = game.view(seat)
             left = [u["id"] for u in own["units"] if u["side"] == seat and u["hex"] is None]
             if left and own.get("turn") == 0:
-                text += f"\n{self.seat_title(seat)}: still to deploy: {', '.join(left)}."
+                text += f"\n{self.table.seat_title(seat)}: still to deploy: {', '.join(left)}."
         return Outcome.private(clip(text, MAX_TEXT))
 
     async def status_text(self, row) -> str:
         """What anyone may read of the game's state (the status board's text)."""
         rs = get_ruleset(row.ruleset)
-        seats = await self.store.seats(row.id)
+        seats = await self.table.store.seats(row.id)
         # a plain game's moderator (the lobby's, engine/modes/gm.py) is listed once the seat is taken
         listed = (*rs.seats, *(("gm",) if "gm" in seats and "gm" not in rs.seats else ()))
-        seat_list = ", ".join(f"{self.seat_title(s)}: " + (f"<@{seats[s]}>" if s in seats else "free") for s in listed)
+        seat_list = ", ".join(f"{self.table.seat_title(s)}: " + (f"<@{seats[s]}>" if s in seats else "free") for s in listed)
         # a game made with a level of play says which (a plain game is enforced, as it always was)
         level = f"Level of play: **{rs.mode}**." if rs.optional_seats else ""
-        watching = (await self.spectators(row.id))["admitted"]
+        watching = (await self.lobby.spectators(row.id))["admitted"]
         if watching:  # admitted by the creator (bot/lobby.py): they read what the public reads
             seat_list += ". Spectators: " + ", ".join(f"<@{u}>" for u in watching)
         if row.status == "open":
             return f"**{rs.title}**, waiting to start. Seats: {seat_list}.{' ' + level if level else ''}"
-        game = await self.load(row)
+        game = await self.table.load(row)
         v = game.view(None)
-        head, _ = self._turn_line(game, seats, ping=False)
+        head, _ = self.table.turn_line(game, seats, ping=False)
         tracks = "\n".join(f"- {t.get('name', '?')}: {t.get('points', '?')} / {t.get('level', '?')}"
                            for t in v.get("tracks", []) if isinstance(t, dict))
         text = (f"**{rs.title}** ({row.status}). Seats: {seat_list}.{' ' + level if level else ''}\n{head}\n"
-                f"{await self._deadline_line(row)}\n{tracks}\nOrders so far: {row.seq}.")
+                f"{await self.table.timekeeper.deadline_line(row)}\n{tracks}\nOrders so far: {row.seq}.")
         table = v.get("table") if rs.optional_seats else None
         if table:  # a game with a level of play: what waits for an answer (public)
             waiting = [f"declared {p['id']} (`{clip(p['text'], 60)}`)" for p in table.get("proposals", [])
@@ -74,22 +78,22 @@ class Views:
                 text += "\nAwaiting an answer: " + ", ".join(waiting) + "."
         if row.status in ("over", "ended") and game.result() is None:
             text += "\nResult: none, the game was ended by its creator or a moderator."
-        for line in await self.delivery.status_lines(row.id, self.seat_title):  # issue 25: no silent drop
+        for line in await self.table.delivery.status_lines(row.id, self.table.seat_title):  # issue 25: no silent drop
             text += "\n" + line
         return text
 
     async def set_board(self, game_id: int, channel_id: int, message_id: int) -> None:
         """The transport posted a game's status board: remember where, to edit it in place."""
-        await self.store.set_setting(f"board:{game_id}", f"{channel_id}:{message_id}")
-        self.boards.pop(game_id, None)
+        await self.table.store.set_setting(f"board:{game_id}", f"{channel_id}:{message_id}")
+        self.table.boards.pop(game_id, None)
 
     async def board_edit(self, game_id: int) -> tuple[int, int, str] | None:
         """(channel, message, text) of the game's status board as it should read now, if it has one."""
-        at = await self.board_at(game_id)
+        at = await self.table.board_at(game_id)
         if not at:
             return None
         channel_id, message_id = (int(x) for x in at.split(":"))
-        return channel_id, message_id, clip(await self.status_text(await self.store.game(game_id)), MAX_TEXT)
+        return channel_id, message_id, clip(await self.status_text(await self.table.store.game(game_id)), MAX_TEXT)
 
     async def map(self, ctx: Ctx, around: str | None = None, mine: bool = False, whole: bool = False,
                   radius: int | str | None = None) -> Outcome:
@@ -104,14 +108,14 @@ class Views:
             radius = int(r)
         if whole and around:
             return Outcome.error("Choose `whole` or `around`, not both.")
-        row = await self._current(ctx)  # a finished game still answers
+        row = await self.table.current(ctx)  # a finished game still answers
         if isinstance(row, Outcome):
             return row
-        game = await self.load(row)
+        game = await self.table.load(row)
         seat = None
         if mine:
-            seats = await self.store.seats(row.id)
-            who = self._seat_for(game, seats, ctx.user_id, None)
+            seats = await self.table.store.seats(row.id)
+            who = self.table.seat_for(game, seats, ctx.user_id, None)
             if isinstance(who, Outcome):
                 return who
             seat = who
@@ -121,12 +125,12 @@ class Views:
             except (ValueError, OrderError) as e:
                 return Outcome.error(str(e))
         try:
-            img = await self.render_async(game, seat, around, whole=whole, radius=radius, game_id=row.id)
+            img = await self.table.render_async(game, seat, around, whole=whole, radius=radius, game_id=row.id)
         except ValueError as e:  # the drawing refused the place after all
             return Outcome.error(str(e))
-        label = f"{self.seat_title(seat)}'s own view (private)" if seat else "Public map"
+        label = f"{self.table.seat_title(seat)}'s own view (private)" if seat else "Public map"
         text = f"{label}" + (f", around {around}" if around else "") + (", whole" if whole else "") + "."
-        return Outcome(reply=Post(text=text, image=img, alt=self.map_alt(game, seat, around)), ephemeral=bool(seat))
+        return Outcome(reply=Post(text=text, image=img, alt=self.table.map_alt(game, seat, around)), ephemeral=bool(seat))
 
     @staticmethod
     def parse_around(rs, text: str) -> str:
@@ -140,22 +144,22 @@ class Views:
     async def autocomplete_around(self, ctx: Ctx, current: str) -> list[tuple[str, str]]:
         """(label, value) pairs for ``/game map around:``: an area game's areas; for a hex game,
         the hexes where the public map shows units."""
-        if self._not_mine(ctx):  # another process's guild: nothing loaded here
+        if self.table.not_mine(ctx):  # another process's guild: nothing loaded here
             return []
-        row = await self.store.latest_game(ctx.channel_id)
+        row = await self.table.store.latest_game(ctx.channel_id)
         if row is None:
             return []
         rs = get_ruleset(row.ruleset)
         cur = (current or "").strip().lower()
-        public = (await self.load(row)).view(None) if rs.board_kind == "hex" else {}  # hexes with units
+        public = (await self.table.load(row)).view(None) if rs.board_kind == "hex" else {}  # hexes with units
         return [(clip(str(n), 100), str(v)[:100]) for n, v in rs.around_choices(cur, public)][:25]
 
     async def log(self, ctx: Ctx, last: int | None = None) -> Outcome:
-        row = await self._current(ctx)  # a finished game still answers
+        row = await self.table.current(ctx)  # a finished game still answers
         if isinstance(row, Outcome):
             return row
         n = max(1, min(int(last or 20), 200))
-        every = await self.store.actions(row.id)
+        every = await self.table.store.actions(row.id)
         rows = every[-n:]
         rs = get_ruleset(row.ruleset)
         if row.status in ("over", "ended"):  # nothing is secret any more
@@ -181,31 +185,31 @@ class Views:
         return Outcome.private(chunks[0])
 
     async def secret(self, ctx: Ctx) -> Outcome:
-        row = await self._live(ctx)
+        row = await self.table.live(ctx)
         if isinstance(row, Outcome):
             return row
         if row.status != "active":
             return Outcome.error("The game has not started yet.")
-        game = await self.load(row)
-        seats = await self.store.seats(row.id)
+        game = await self.table.load(row)
+        seats = await self.table.store.seats(row.id)
         mine = {s: u for s, u in seats.items() if u == ctx.user_id}
         if not mine:
             return Outcome.error("You hold no seat in this game.")
-        dms = await self._secrets_dms(game, mine)
+        dms = await self.table.secrets_dms(game, mine)
         if not dms:
             return Outcome.private("Your seat has no hidden information right now.")
         # the answer itself is private and always arrives (an ephemeral reply); a copy goes by the usual
         # private way, and the transport says where it went (never claimed before it is sent)
         for p in dms[ctx.user_id]:
             p.copy = True
-        return self.stamp(Outcome(reply=Post(text="\n\n".join(p.text for p in dms[ctx.user_id])), ephemeral=True,
+        return self.table.stamp(Outcome(reply=Post(text="\n\n".join(p.text for p in dms[ctx.user_id])), ephemeral=True,
                                   dms=dms), row.id)
 
     async def help_topics(self, ctx: Ctx, current: str) -> list[str]:
         """`/help topic:` autocomplete: the topics of this channel's game (those its help answers
         with more than its general text), then the rulesets."""
         cur = (current or "").strip().lower()
-        row = await self.store.live_game(ctx.channel_id)
+        row = await self.table.store.live_game(ctx.channel_id)
         topics: list[str] = []
         if row:
             rs = get_ruleset(row.ruleset)
@@ -218,7 +222,7 @@ class Views:
         topic = (topic or "").strip().lower()
         if topic in ruleset_names():
             return Outcome.private(clip(get_ruleset(topic).help(), MAX_TEXT))
-        row = await self.store.live_game(ctx.channel_id)
+        row = await self.table.store.live_game(ctx.channel_id)
         if topic in ("modes", "table") and not (row and get_ruleset(row.ruleset).mode != "enforced"):
             from engine.modes import modes_help
 

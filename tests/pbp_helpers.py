@@ -3,7 +3,8 @@ hidden card that a `peek` reveals, and optional odds. Registered on import:
 a ruleset from outside the engine joins with one `register` call."""
 from __future__ import annotations
 
-from engine.core import Action, Dice, Event, IllegalOrder, InvalidOrder, Result, RulesetBase, new_dice
+from engine.core import Action, Event, IllegalOrder, InvalidOrder, Result, RulesetBase
+from engine.dice import Dice, new_dice
 from engine.rulesets import register
 
 

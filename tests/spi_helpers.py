@@ -10,7 +10,8 @@ Dice: ``fixed_dice(g, [3, 4, 6])`` makes the next draws come out as given
 particular table cell)."""
 from __future__ import annotations
 
-from engine.core import Dice, Game
+from engine.core import Game
+from engine.dice import Dice
 from engine.rulesets.gondor import GONDOR
 
 

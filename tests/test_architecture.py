@@ -1,10 +1,12 @@
 """The shape of the code (issue 19), checked from the source so that it stays true:
 no import circle; the core imports no ruleset; the application never probes a ruleset with
-getattr/hasattr; no SQL outside bot/storage/; render/ imports nothing of engine.rulesets; and a
-new game is one folder plus one registry line."""
+getattr/hasattr; no SQL outside bot/storage/; render/ imports nothing of engine.rulesets; a
+new game is one folder plus one registry line; and (issue 29) every game's orders are one record of
+functions, none looked up by a name string."""
 from __future__ import annotations
 
 import ast
+import inspect
 import re
 import sys
 import textwrap
@@ -127,14 +129,43 @@ def test_nothing_opens_a_store_by_class():
 
 
 TINY_GAME = '''
-"""A counting game: two seats add 1 or 2 in turn; reaching 5 wins."""
-from engine.core import Action, IllegalOrder, InvalidOrder, Event, Result, RulesetBase, new_dice
+"""A counting game: two seats add 1 or 2 in turn; reaching 5 wins. Its orders are engine.orders records."""
+from engine.core import Action, IllegalOrder, InvalidOrder, Event, Result, RulesetBase
+from engine.dice import new_dice
+from engine.orders import Order, apply_order, check_order, legal_orders, order_table, parse_order
+
+
+def parse_add(rs, st, seat, words):
+    if words not in (["1"], ["2"]):
+        raise InvalidOrder("`add 1` or `add 2`")
+    return (words[0],)
+
+
+def check_add(rs, st, seat, args):
+    if st["total"] + int(args[0]) > 5:
+        raise IllegalOrder("past five")
+
+
+def legal_add(rs, st, seat):
+    for n in ("1", "2"):
+        if st["total"] + int(n) <= 5:
+            yield Action("add", (n,))
+
+
+def apply_add(rs, st, seat, args, dice):
+    st["total"] += int(args[0])
+    st["turn"] = "even" if seat == "odd" else "odd"
+    return [Event(public=f"{seat} adds {args[0]}: {st['total']}", new_phase=True)]
+
+
+ADD = Order("add", "add 1|2", parse=parse_add, check=check_add, apply=apply_add, legal=legal_add, dice=False)
 
 
 class Count(RulesetBase):
     name = "count-to-five"
     title = "Count to Five"
     seats = ("odd", "even")
+    orders = order_table((ADD,))
 
     def new_game(self, options, seed, fixture=None):
         if options:
@@ -146,29 +177,26 @@ class Count(RulesetBase):
 
     def legal_actions(self, st, seat):
         if seat == st["turn"] and st["total"] < 5:
-            yield from (Action("add", (n,)) for n in (1, 2) if st["total"] + n <= 5)
+            yield from legal_orders(self.orders, self, st, seat)
 
     def parse(self, st, seat, text):
-        w = text.split()
-        if len(w) != 2 or w[0] != "add" or w[1] not in ("1", "2"):
+        verb, *words = text.split() or [""]
+        if verb not in self.orders:
             raise InvalidOrder("`add 1` or `add 2`")
-        a = Action("add", (int(w[1]),))
+        a = parse_order(self.orders[verb], self, st, seat, words)
         self.check(st, seat, a)
         return a
 
     def format(self, a):
-        return f"add {a.args[0]}"
+        return " ".join((a.verb, *a.args))
 
     def check(self, st, seat, a):
         if seat != st["turn"]:
             raise IllegalOrder("not your turn")
-        if st["total"] + a.args[0] > 5:
-            raise IllegalOrder("past five")
+        check_order(self.orders[a.verb], self, st, seat, a)
 
     def apply(self, st, seat, a):
-        st["total"] += a.args[0]
-        st["turn"] = "even" if seat == "odd" else "odd"
-        return [Event(public=f"{seat} adds {a.args[0]}: {st['total']}", new_phase=True)]
+        return apply_order(self.orders[a.verb], self, st, seat, a, None)
 
     def view(self, st, seat):
         return {"ruleset": self.name, "title": self.title, "seat": seat, "phase_title": f"total {st['total']}",
@@ -187,7 +215,8 @@ COUNT = Count()
 
 
 async def test_a_new_game_is_one_folder_plus_one_registry_line(tmp_path, monkeypatch):
-    """Adding a game: a package with its ruleset object, and one line in BUILTIN; the bot plays it."""
+    """Adding a game: a package with its ruleset object (its orders ``engine.orders`` records, dispatched by
+    the core's functions), and one line in BUILTIN; the bot plays it."""
     import engine.rulesets as registry
     from bot.service import Ctx, GameService
     from bot.storage import open_store
@@ -211,9 +240,13 @@ async def test_a_new_game_is_one_folder_plus_one_registry_line(tmp_path, monkeyp
         assert (await svc.join(ctx(1), "odd")).ok and (await svc.join(ctx(2), "even")).ok
         assert (await svc.start(ctx(1))).ok
         assert not (await svc.order(ctx(2), "add 1")).ok  # not even's turn
-        for u, t in ((1, "add 2"), (2, "add 2"), (1, "add 1")):
+        for u, t in ((1, "add 2"), (2, "add 2")):
             out = await svc.order(ctx(u), t)
             assert out.ok, out.reply.text
+        past = await svc.order(ctx(1), "add 2")  # the record's check (issue 29: the game's orders are records)
+        assert not past.ok and "past five" in past.reply.text
+        out = await svc.order(ctx(1), "add 1")
+        assert out.ok, out.reply.text
         assert "The game is over" in out.reply.text and "odd reaches five" in out.reply.text
         await store.close()
     finally:
@@ -221,33 +254,65 @@ async def test_a_new_game_is_one_folder_plus_one_registry_line(tmp_path, monkeyp
         sys.modules.pop("count_to_five", None)
 
 
-@pytest.mark.parametrize("module", ["bot.service", "bot.table", "bot.lobby", "bot.orders", "bot.views",
-                                    "bot.clocks", "bot.undo", "bot.archive", "bot.recovery"])
-def test_each_part_of_the_service_is_its_own_file_without_overlap(module):
+PARTS = {"bot.lobby": "Lobby", "bot.orders": "Orders", "bot.views": "Views", "bot.clocks": "Clocks",
+         "bot.undo": "Undo", "bot.archive": "Archive", "bot.recovery": "Recovery"}
+
+
+@pytest.mark.parametrize("module", ["bot.service", "bot.table", "bot.timekeeper", "bot.delivery", *PARTS])
+def test_each_part_of_the_service_is_an_object_of_its_own_file(module):
+    """Issue 29: the service's parts are objects holding what they use (passed in), not mixins of one
+    class: ``GameService`` derives from nothing of bot/, each part's class from nothing but ``object``."""
     import importlib
 
     from bot.service import GameService
 
     mod = importlib.import_module(module)
     assert mod.__doc__ and len(mod.__doc__) > 40
-    parts = [c for c in GameService.__mro__ if c.__module__.startswith("bot.") and c is not GameService]
-    seen: dict[str, str] = {}
-    for c in parts:
-        for name, v in vars(c).items():
-            if callable(v) or isinstance(v, (staticmethod, classmethod)):
-                assert name not in seen, f"{name} in both {seen.get(name)} and {c.__name__}"
-                seen[name] = c.__name__
+    assert GameService.__mro__ == (GameService, object)
+    if module in PARTS:
+        cls = getattr(mod, PARTS[module])
+        assert cls.__mro__ == (cls, object), cls.__mro__
+        assert "table" in inspect.signature(cls.__init__).parameters
+
+
+def test_no_part_of_the_service_calls_anothers_private_method():
+    """Issue 29: a part reaches another (the table, the lobby, the recovery...) only through its public
+    methods: no ``self.<other>._private``, and no ``self._name`` that its own class does not define."""
+    import ast
+
+    for module in ("bot.table", "bot.timekeeper", "bot.delivery", *PARTS):
+        path = ROOT / (module.replace(".", "/") + ".py")
+        src = path.read_text()
+        tree = ast.parse(src)
+        own = {n.name for c in tree.body if isinstance(c, ast.ClassDef) for n in c.body
+               if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))}
+        own |= set(re.findall(r"self\.(_[a-z_]+)\s*(?::[^=\n]*)?=[^=]", src))  # its own private state
+        for node in ast.walk(tree):
+            if not isinstance(node, ast.Attribute) or not node.attr.startswith("_") or node.attr.startswith("__"):
+                continue
+            base = node.value
+            if isinstance(base, ast.Name) and base.id == "self":
+                assert node.attr in own, f"{module}: self.{node.attr} is not its own"
+            elif isinstance(base, ast.Attribute) and isinstance(base.value, ast.Name) and base.value.id == "self":
+                raise AssertionError(f"{module}: self.{base.attr}.{node.attr} calls another part's private name")
 
 
 def test_a_standard_rules_game_overrides_only_hooks_or_listed_steps():
     """The contract of engine/spi/hooks.py: whatever a ruleset built on the Standard Rules redefines
-    is a hook (``Hooks``, with its default) or a step listed in ``REPLACEABLE`` with its case."""
+    is a hook (a function of engine/spi/hooks.py, the default) or a step listed in ``REPLACEABLE`` with its case."""
     from engine.rulesets import get_ruleset, ruleset_names
-    from engine.spi.hooks import REPLACEABLE, Hooks
+    from engine.spi.hooks import REPLACEABLE
     from engine.spi.standard import StandardRules
 
     std_names = {n for k in StandardRules.__mro__ for n in vars(k)}
-    hooks = {n for n in vars(Hooks) if not n.startswith("__")}
+    hooks = set()
+    for n in ast.parse((ROOT / "engine" / "spi" / "hooks.py").read_text()).body:
+        if isinstance(n, ast.FunctionDef):
+            hooks.add(n.name)
+        elif isinstance(n, (ast.Assign, ast.AnnAssign)):
+            hooks.update(t.id for t in (n.targets if isinstance(n, ast.Assign) else [n.target]) if isinstance(t, ast.Name))
+    hooks.discard("REPLACEABLE")
+    assert {"after_move", "on_step_start", "legal_extra", "check_victory"} <= hooks
     allowed = hooks | set(REPLACEABLE) | {"ORDERS", "name", "title", "seats", "side_titles", "side_colors",
                                           "state_version", "deploy_example", "spells", "hexmap", "map_data", "units",
                                           "sequence", "ruleset_charts_text", "has_odds", "takes_charts",
@@ -300,7 +365,7 @@ def test_a_newcomer_finds_each_case_in_the_file_its_name_says():
         else:
             names = [symbol]
         for n in names:
-            fn = inspect.unwrap(getattr(cls, n))
+            fn = inspect.unwrap(n if callable(n) else getattr(cls, n))
             where = Path(inspect.getsourcefile(fn)).resolve().relative_to(ROOT).as_posix()
             assert where == path, f"{case}: {n} is in {where}, not {path}"
         number = case.split()[0]
@@ -312,3 +377,161 @@ def test_a_newcomer_finds_each_case_in_the_file_its_name_says():
             file_case = ".".join(str(int(d)) for d in digits if d.isdigit())
             assert number.startswith(file_case.split(".")[0]), (case, path)
             assert number in Path(ROOT / path).read_text(), f"{path} never names {number}"
+
+
+# ---------------------------------------------------------------- issue 29: one order record, of functions
+def _every_order_table():
+    """(where, ruleset object, {verb: Order}) for every built-in game and the table's verbs."""
+    from engine.modes.table import VERBS
+    from engine.rulesets import BUILTIN, get_ruleset
+
+    out = []
+    for name in sorted(BUILTIN):  # the built-in games (tests register small games of their own)
+        rs = get_ruleset(name)
+        out.append((name, rs, rs.orders))
+    out.append(("engine/modes", get_ruleset("gondor@assist"), VERBS))
+    return out
+
+
+def test_no_order_or_method_is_looked_up_by_a_name_string_in_the_engine():
+    """Issue 29: an order's text leads to its rules through its record's fields, which a reader or a
+    tool can follow, never through a method name built from the verb (``getattr(self, "_p_" + verb)``,
+    ``getattr(self, order.check)``). getattr with a name that is not a literal exists in engine/ only
+    where the registry loads a ruleset object by its module and attribute (engine/rulesets/__init__.py)
+    and in a proxy's ``__getattr__`` (the moderator's view of a ruleset, engine/modes/gm.py)."""
+    found = []
+    for p in sorted((ROOT / "engine").rglob("*.py")):
+        rel = p.relative_to(ROOT).as_posix()
+        tree = ast.parse(p.read_text())
+        proxy = {id(n) for f in ast.walk(tree) if isinstance(f, ast.FunctionDef) and f.name == "__getattr__"
+                 for n in ast.walk(f)}
+        for node in ast.walk(tree):
+            if id(node) in proxy:
+                continue
+            if isinstance(node, ast.Call) and getattr(node.func, "id", "") in ("getattr", "hasattr", "setattr") \
+                    and len(node.args) >= 2 and not isinstance(node.args[1], ast.Constant):
+                if rel == "engine/rulesets/__init__.py" and "import_module" in ast.unparse(node.args[0]):
+                    continue
+                found.append(f"{rel}:{node.lineno}: {ast.unparse(node)}")
+            if isinstance(node, ast.Call) and getattr(node.func, "id", "") == "Order":
+                for kw in node.keywords:
+                    if kw.arg in ("parse", "check", "apply", "legal") and isinstance(kw.value, ast.Constant):
+                        found.append(f"{rel}:{node.lineno}: Order({kw.arg}={kw.value.value!r}) names a method")
+    assert not found, "\n".join(found)
+
+
+def test_every_order_of_every_game_is_one_record_of_functions_with_one_signature():
+    """Every game's orders (the Standard Rules games, Risk, War of the Ring, the table's verbs) are
+    ``engine.orders.Order`` records whose fields are functions of one signature, and every order either
+    lists its legal actions or says in its record why not."""
+    import inspect
+
+    from engine.orders import Order
+
+    arity = {"parse": 4, "check": 4, "apply": 5, "legal": 3}  # (rs, state, seat[, words|args[, dice]])
+    seen = set()
+    for where, _rs, table in _every_order_table():
+        assert table, where
+        for verb, o in table.items():
+            assert isinstance(o, Order) and o.verb == verb, (where, verb)
+            assert o.legal is not None or len(o.unlisted) > 8, f"{where} {verb}: no legal actions and no reason"
+            for field, n in arity.items():
+                fn = getattr(o, field)
+                if fn is None:
+                    assert field in ("check", "legal"), (where, verb, field)
+                    continue
+                assert callable(fn), (where, verb, field)
+                params = [p for p in inspect.signature(fn).parameters.values()
+                          if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) and p.default is p.empty]
+                assert len(params) == n, f"{where} {verb}.{field}: {fn.__qualname__}{inspect.signature(fn)}"
+            seen.add(where)
+    assert {"gondor", "sauron", "celebrant", "risk-minas-tirith", "wotr", "engine/modes"} <= seen
+
+
+def test_a_standard_rules_game_s_records_hold_the_functions_its_class_runs():
+    """A game that changes a standard order (Gondor's catapult fire, 16.12) gives that order's record
+    again with its own functions: each record holds the function the game's class would run under that
+    name, so that no override is silently left out of the dispatch."""
+    from engine.spi.standard import StandardRules
+
+    checked = 0
+    for where, rs, table in _every_order_table():
+        if not isinstance(rs, StandardRules):
+            continue
+        for verb, o in table.items():
+            for field in ("parse", "check", "apply", "legal"):
+                fn = getattr(o, field)
+                if fn is None:
+                    continue
+                assert getattr(type(rs), fn.__name__) is fn, \
+                    f"{where} {verb}.{field}: the record holds {fn.__qualname__}, the class runs " \
+                    f"{getattr(type(rs), fn.__name__).__qualname__}"
+                checked += 1
+    assert checked > 150
+
+
+# every built-in game: at most three classes between its class and RulesetBase (issue 29)
+FLAT_GAMES = ("celebrant", "sauron", "sauron-expanded", "gondor", "risk-minas-tirith", "wotr")
+
+
+@pytest.mark.parametrize("name", FLAT_GAMES)
+def test_a_game_has_at_most_three_classes_above_it_before_the_shared_base(name):
+    """Issue 29: a game's class is one class of its case files' functions on a short chain (python-chess's
+    variants: one subclass each, at most three deep), counting every class it inherits, mixins included;
+    and its case files, like the Standard Rules', hold functions and records, not mixin classes."""
+    from engine.core import RulesetBase
+    from engine.rulesets import get_ruleset
+
+    mro = type(get_ruleset(name)).__mro__
+    between = mro[1:mro.index(RulesetBase)]
+    assert len(between) <= 3, [k.__name__ for k in between]
+    assert not [k for k in between if k.__name__.endswith("Mixin")], between
+    folder = ROOT / "engine" / "rulesets" / name.replace("-", "_")
+    for p in sorted(folder.glob("c*.py")):
+        classes = [n.name for n in ast.parse(p.read_text()).body if isinstance(n, ast.ClassDef)]
+        assert not classes, f"{p.relative_to(ROOT)} defines {classes}"
+
+
+def test_every_built_in_game_is_held_to_the_bound():
+    from engine.rulesets import BUILTIN
+
+    assert set(BUILTIN) == set(FLAT_GAMES)
+
+
+def test_the_standard_rules_are_one_class_of_their_case_files_functions():
+    from engine.core import RulesetBase
+    from engine.spi.standard import StandardRules
+
+    assert StandardRules.__mro__[1:] == (RulesetBase, object)
+    for p in sorted((ROOT / "engine" / "spi").glob("*.py")):
+        if p.stem.startswith("c0") or p.stem.startswith("c1") or p.stem in ("help", "hooks"):
+            classes = [n.name for n in ast.parse(p.read_text()).body if isinstance(n, ast.ClassDef)]
+            assert not classes, f"{p.relative_to(ROOT)} defines {classes}"
+
+
+def test_a_game_declares_its_shared_steps_as_ordered_lists_the_standard_rules_run():
+    """Issue 29: what runs after a move, at a step's start, on an attack, in a new game's state and in a view
+    is declared once per game, in the order it runs (``AFTER_MOVE = (c18_banner.after_move, ...)``), each
+    entry a function of a case file; the Standard Rules run the lists, no game redefines those steps."""
+    import inspect
+
+    from engine.rulesets import BUILTIN, get_ruleset
+    from engine.spi.standard import StandardRules
+
+    lists = {"after_move": "AFTER_MOVE", "on_step_start": "ON_STEP_START", "init_extra": "INIT_EXTRA",
+             "view_extra": "VIEW_EXTRA", "modify_attack": "MODIFY_ATTACK"}
+    declared = 0
+    for name in sorted(BUILTIN):
+        rs = get_ruleset(name)
+        if not isinstance(rs, StandardRules):
+            continue
+        for step, attr in lists.items():
+            assert getattr(type(rs), step) is getattr(StandardRules, step), f"{name} redefines {step}: declare {attr}"
+            for fn in getattr(rs, attr):
+                src = Path(inspect.getsourcefile(fn)).resolve().relative_to(ROOT).as_posix()
+                assert src.startswith("engine/rulesets/"), (name, attr, fn.__qualname__, src)
+                declared += 1
+    assert declared >= 16
+    from engine.rulesets.gondor import GONDOR
+    from engine.rulesets.gondor import c15_city, c16_7_oil, c18_banner
+    assert GONDOR.AFTER_MOVE == (c18_banner.after_move, c16_7_oil.after_move, c15_city.after_move)

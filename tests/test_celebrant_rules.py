@@ -805,7 +805,7 @@ def test_17_61_iron_fist_keeps_a_disruption_the_unit_already_had():
     g.state["effects"].append({"title": "Iron Fist", "section": "17.61", "ability": "iron-fist", "leader": "BC1",
                                "side": "shadow", "turn": 6, "until": {"turn": 7, "step": "A-shadow"}})
     rs = g.ruleset
-    from engine.core import Dice
+    from engine.dice import Dice
     lines = rs.apply_result(g.state, Dice(g.state["dice"]), "BS1", ("D",), "3022", "melee")
     assert g.state["units"]["BS1"]["disrupted"] is True and not any("Iron Fist" in ln for ln in lines)
 

@@ -7,7 +7,7 @@ from fractions import Fraction
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.core import Dice
+from engine.dice import Dice
 from engine.rulesets.gondor import GONDOR
 from engine.spi.charts import LETTERS, MORALES, Charts, severity
 from spi_helpers import position

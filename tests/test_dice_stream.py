@@ -1,6 +1,6 @@
 from collections import Counter
 
-from engine.core import Dice, commitment, draw_word, new_dice
+from engine.dice import Dice, commitment, draw_word, new_dice
 
 
 def test_same_seed_same_dice_and_the_counter_only_goes_up():

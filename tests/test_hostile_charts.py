@@ -1,7 +1,7 @@
 """Hostile chart files (a group's `charts:` attachment or `options:charts=<TOML>`).
 
 Each file goes the way the bot sends it: the bytes through `bot.service.charts_text`, the text to the
-ruleset's `new_game` with the option `charts`; and through `engine.chartguard.check_chart_file`. Each
+ruleset's `new_game` with the option `charts`; and through `engine.spi.chartguard.check_chart_file`. Each
 is refused (InvalidOrder "your charts were refused: ...", from a ChartError, short, naming what is wrong)
 or accepted, within a second, and nothing else escapes. Every accepted file then plays a Gondor game of
 200 random legal orders, no legal-action listing taking more than 5 s. Path-finding is also driven
@@ -18,7 +18,7 @@ import time
 import pytest
 
 from bot.service import charts_text
-from engine.chartguard import ChartError, check_chart_file, check_text
+from engine.spi.chartguard import ChartError, check_chart_file, check_text
 from engine.core import Action, Game, InvalidOrder, OrderError
 from engine.rulesets import get_ruleset
 from engine.hexgrid import Hex, cheapest_path, reachable

@@ -30,14 +30,14 @@ async def test_an_order_delivered_2_2_s_late_is_acknowledged_within_its_3_s(tmp_
 
     async with World() as w:
         await gondor_started(w, tmp_path)
-        slow = w.service._try_order
+        slow = w.service.table.try_order
 
         def slower(*a, **kw):  # an order that takes 1 s: without Discord's clock the bot would wait 1.5 s
             import time
             time.sleep(1.0)
             return slow(*a, **kw)
 
-        monkeypatch.setattr(w.service, "_try_order", slower)
+        monkeypatch.setattr(w.service.table, "try_order", slower)
         r = await w.server.slash(w.alice, w.cid, "order", options={"text": "deploy SC1 1923"}, delay=2.2)
         assert not r.expired and r.acknowledged_age < 3.0 and r.deferred
         msgs = await r.wait_for_messages(2)  # a private "thinking…" ("posted below"), then the public answer

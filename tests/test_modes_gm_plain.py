@@ -175,14 +175,13 @@ async def test_order_whisper_posts_nothing_publicly(tmp_path):
         await w.cmd(w.alice, "game", "new", ruleset="risk-minas-tirith", options="mode=enforced")
         await w.cmd(w.alice, "game", "join", seat="good")
         await w.cmd(w.bob, "game", "join", seat="evil")
-        await (await w.cmd(w.alice, "game", "start")).wait_for_messages(1)
-        import asyncio
-        await asyncio.sleep(0.2)
+        await (await w.cmd(w.alice, "game", "start")).wait_for_messages(2)  # the answer, then the phase's notice
         n = len(s.messages(w.cid))
         r = await w.cmd(w.alice, "order", text="whisper evil the gate is weak at night")
         assert r.ephemeral and "Whispered to **Evil**" in r.content
         await s.wait_for(lambda: any("gate is weak" in m.content for m in s.dms(w.bob)))
-        await asyncio.sleep(0.2)
+        # an answer's channel posts go before its DMs (bot/transports/discord_app.py: deliver), so with
+        # the DM in, anything the whisper put in the channel would be there now
         assert len(s.messages(w.cid)) == n  # nothing in the channel, not even "whisper (private)"
         r = await w.cmd(w.alice, "order", text="whisper nobody hello")
         assert r.ephemeral and "not a seat" in r.content

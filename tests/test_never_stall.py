@@ -118,7 +118,7 @@ async def test_start_up_loads_no_game_but_the_one_whose_clock_fell_behind(tmp_pa
     async def crash(*a, **k):  # the process dies after the commit, before the clock is derived
         return None
 
-    svc._sync_clock = crash
+    svc.table.timekeeper.sync = crash
     assert (await svc.order(ctx(1, 2), "done")).ok
     assert (await store.clock(row2.id)).phase_key == before.phase_key  # stale
 
@@ -205,7 +205,7 @@ def test_a_verb_or_unit_typed_prunes_the_search_but_never_what_it_finds(name):
         pick = rnd.choice(full)
         for order in rs.orders.values():  # an order's generator offers that order only: pruning by verb relies on it
             if order.legal:
-                assert {a.verb for a in getattr(rs, order.legal)(g.state, seat)} <= {order.verb}, order.verb
+                assert {a.verb for a in order.legal(rs, g.state, seat)} <= {order.verb}, order.verb
         verb, *rest = pick.split()
         prefixes = [f"{verb} ", f"{verb} {rest[0][:1]}" if rest else verb, f"{verb} {rest[0]}" if rest else verb]
         for p in prefixes:

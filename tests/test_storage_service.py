@@ -178,7 +178,7 @@ async def test_a_redelivered_interaction_is_answered_not_applied_twice(store):
 async def test_start_publishes_the_commitment_and_dms_the_secret_to_westernesse_only(store):
     svc = svc_for(store, seed="public-test")
     out = await started(svc)
-    from engine.core import commitment
+    from engine.dice import commitment
 
     assert commitment("public-test") in out.reply.text and "public-test" not in out.reply.text
     assert list(out.dms) == [WEST]

@@ -108,7 +108,7 @@ async def test_an_old_lost_answer_is_only_marked(store):
     again = GameService(store, renderer=None, seed_source=lambda: "s", clock=clock)
     assert await again.announce_unanswered() == 0
     assert await store.pending_outbox() == [] and await store.undelivered() == []
-    assert not again.recovered
+    assert not again.recovery.recovered
 
 
 async def test_a_secret_answer_goes_by_dm_and_the_channel_reads_no_secret(store):

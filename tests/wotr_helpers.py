@@ -38,7 +38,7 @@ def texts(events) -> str:
 
 def fix_dice(monkeypatch, values):
     """The next dice the game draws are ``values`` (a test of a rule's thresholds)."""
-    from engine.core import Dice
+    from engine.dice import Dice
     queue = list(values)
 
     class Fixed(Dice):

@@ -1,33 +1,18 @@
-"""What every concern of the table shares: the verb record, the table's own state, names."""
+"""What every concern of the table shares: the table's action, the table's own state, names. Each verb of
+the table is an ``engine.orders.Order`` in its concern's ``VERBS`` (``dice=False``: each rolls its own)."""
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
-from typing import Callable
-
-from engine.core import IllegalOrder, InvalidOrder
+from engine.core import Action, IllegalOrder, InvalidOrder
 
 ID_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,15}$")
 MAX_TEXT = 300  # free text in an order (a whisper, a pact, a reason, a declared action)
 
 
-@dataclass(frozen=True)
-class Verb:
-    """One verb of the table's vocabulary.
-
-    ``parse(rs, st, seat, words) -> tuple[str, ...]``: the canonical args (checked: it raises
-    InvalidOrder / IllegalOrder, and never names a thing the seat may not see);
-    ``apply(rs, st, seat, args) -> list[Event]``; ``redact(args) -> str | None``: what the public
-    reads instead of the order's text (None: the text itself); ``modes``: where the verb exists;
-    ``usage``: the help line."""
-
-    verb: str
-    usage: str
-    parse: Callable
-    apply: Callable
-    modes: tuple[str, ...] = ("enforced", "assist", "tabletop")
-    redact: Callable | None = None
-    vocabulary: bool = False  # a tabletop verb: the seat to act (or the moderator) only
+def table_action(verb: str, args) -> Action:
+    """A table action: marked so that ``apply`` and ``format`` know it from the inner game's own
+    action of the same verb (the mark is no part of its identity or text)."""
+    return Action(verb, tuple(args), memo={"table": True})
 
 
 def table(st: dict) -> dict:

@@ -7,8 +7,11 @@ moderator see the cards, the others how many) unless its deck is ``open``. A shu
 not shown as dice (they would tell the order of the deck); the dice counter records them."""
 from __future__ import annotations
 
-from engine.core import Dice, Event, InvalidOrder
-from engine.modes.common import Verb, is_gm, need_id, parse_seat, refuse, table, title
+from engine.core import Event, InvalidOrder
+from engine.dice import Dice
+from engine.modes.turns import to_act
+from engine.modes.common import is_gm, need_id, parse_seat, refuse, table, title, table_action
+from engine.orders import Order
 
 MAX_CARDS = 200
 
@@ -45,7 +48,7 @@ def parse_deck(rs, st, seat, words):
     return (name, *(("open",) if opened else ()), *cards)
 
 
-def apply_deck(rs, st, seat, args):
+def apply_deck(rs, st, seat, args, dice):
     name, rest = args[0], list(args[1:])
     opened = rest[0] == "open"
     cards = rest[1:] if opened else rest
@@ -66,7 +69,7 @@ def parse_draw(rs, st, seat, words):
     return (words[0].lower(),)
 
 
-def apply_draw(rs, st, seat, args):
+def apply_draw(rs, st, seat, args, dice):
     name = args[0]
     d = _decks(st)[name]
     card = d["cards"].pop()
@@ -103,7 +106,7 @@ def left_hand(st, card) -> None:
     _shown(st).pop(card.lower(), None)
 
 
-def apply_discard(rs, st, seat, args):
+def apply_discard(rs, st, seat, args, dice):
     i = _held(st, seat, args[0])
     name, card = _hands(st)[seat].pop(i)
     left_hand(st, card)
@@ -122,7 +125,7 @@ def parse_give(rs, st, seat, words):
     return (_hands(st)[seat][i][1], "to", to)
 
 
-def apply_give(rs, st, seat, args):
+def apply_give(rs, st, seat, args, dice):
     card, to = args[0], args[2]
     name, card = _hands(st)[seat].pop(_held(st, seat, card))
     left_hand(st, card)
@@ -154,7 +157,7 @@ def parse_reshuffle(rs, st, seat, words):
     return (words[0].lower(),)
 
 
-def apply_reshuffle(rs, st, seat, args):
+def apply_reshuffle(rs, st, seat, args, dice):
     d = _decks(st)[args[0]]
     d["cards"] = Dice(st["dice"]).shuffle(d["cards"] + d["discard"], f"shuffle {args[0]}")
     d["discard"] = []
@@ -172,7 +175,7 @@ def parse_show(rs, st, seat, words):
     return (_hands(st)[seat][i][1], "to", to)
 
 
-def apply_show(rs, st, seat, args):
+def apply_show(rs, st, seat, args, dice):
     card, to = args[0], args[2]
     seen = _shown(st).setdefault(card.lower(), [])
     if to not in seen:
@@ -206,13 +209,27 @@ def redact_give(args):
     return f"give (a card) to {args[2]}"
 
 
+
+def legal_draw(rs, st, seat):
+    """At tabletop, the seat to act may draw from any deck with cards left."""
+    if rs.mode == "tabletop" and seat == to_act(st):
+        for name, d in table(st)["decks"].items():
+            if d["cards"]:
+                yield table_action("draw", (name,))
+
+
 VERBS = (
-    Verb("deck", "deck <name> [open] <card> <card>...: a new deck, shuffled", parse_deck, apply_deck, vocabulary=True),
-    Verb("draw", "draw <deck>: its top card into your hand", parse_draw, apply_draw, vocabulary=True),
-    Verb("discard", "discard <card>: face up on its deck's discards", parse_discard, apply_discard, vocabulary=True),
-    Verb("give", "give <card> to <seat>", parse_give, apply_give, redact=redact_give, vocabulary=True),
-    Verb("show", "show <card> to <seat>: one seat sees a card of your hand", parse_show, apply_show,
-         redact=lambda args: f"show (a card) to {args[2]}"),
-    Verb("reshuffle", "reshuffle <deck>: the discards back in, shuffled", parse_reshuffle, apply_reshuffle,
-         vocabulary=True),
+    Order("deck", "deck <name> [open] <card> <card>...: a new deck, shuffled", parse_deck, apply_deck, vocabulary=True,
+          unlisted="a new deck's cards are the table's free text", dice=False),
+    Order("draw", "draw <deck>: its top card into your hand", parse_draw, apply_draw, vocabulary=True,
+          legal=legal_draw, dice=False),
+    Order("discard", "discard <card>: face up on its deck's discards", parse_discard, apply_discard, vocabulary=True,
+          unlisted="a card of the seat's hand, discarded when it chooses; offered by no turn", dice=False),
+    Order("give", "give <card> to <seat>", parse_give, apply_give, redact=redact_give, vocabulary=True,
+          unlisted="a card of the seat's hand, given when it chooses; offered by no turn", dice=False),
+    Order("show", "show <card> to <seat>: one seat sees a card of your hand", parse_show, apply_show,
+          redact=lambda args: f"show (a card) to {args[2]}",
+          unlisted="a card of the seat's hand, shown when it chooses; offered by no turn", dice=False),
+    Order("reshuffle", "reshuffle <deck>: the discards back in, shuffled", parse_reshuffle, apply_reshuffle,
+          vocabulary=True, unlisted='the discards go back in when the table chooses; offered by no turn', dice=False),
 )

@@ -6,7 +6,8 @@ public log masks it (``redact``) without reading the state."""
 from __future__ import annotations
 
 from engine.core import Event, InvalidOrder, clone
-from engine.modes.common import Verb, is_gm, need_id, parse_seat, refuse, split_reason, table, title, with_reason
+from engine.modes.common import is_gm, need_id, parse_seat, refuse, split_reason, table, title, with_reason
+from engine.orders import Order
 
 HIDING = ("hidden", "secret")
 
@@ -108,7 +109,7 @@ def _split_args(args):
     return args, reason
 
 
-def apply_place(rs, st, seat, args):
+def apply_place(rs, st, seat, args, dice):
     a, reason = _split_args(args)
     hide = a.pop() if a[-1] in HIDING else None
     owner = a[4] if len(a) >= 5 and a[3] == "for" else (None if is_gm(seat) else seat)
@@ -156,7 +157,7 @@ def parse_move(rs, st, seat, words):
     return with_reason(_marked(p, (p["id"], where)), reason)
 
 
-def apply_move(rs, st, seat, args):
+def apply_move(rs, st, seat, args, dice):
     a, reason = _split_args(args)
     why = f" ({reason})" if reason else ""
     if a[0] not in _pieces(st):  # the game's own unit (parse checked it)
@@ -189,7 +190,7 @@ def parse_remove(rs, st, seat, words):
     return with_reason(_marked(p, (p["id"],)), reason)
 
 
-def apply_remove(rs, st, seat, args):
+def apply_remove(rs, st, seat, args, dice):
     a, reason = _split_args(args)
     if a[0] not in _pieces(st):
         return [Event(public=f"{title(seat)}: {rs.inner.adjust(st, a[0], None)}" + (f" ({reason})" if reason else "") + ".")]
@@ -218,7 +219,7 @@ def parse_flip(rs, st, seat, words):
     return with_reason(_marked(p, (p["id"],)), reason)
 
 
-def apply_flip(rs, st, seat, args):
+def apply_flip(rs, st, seat, args, dice):
     a, reason = _split_args(args)
     p = _pieces(st)[a[0]]
     why = f" ({reason})" if reason else ""
@@ -271,10 +272,14 @@ def secret_lines(st, seat) -> list[str]:
 
 
 VERBS = (
-    Verb("place", "place <id> <place> [<kind>] [for <seat>] [hidden|secret] [because <reason>]",
-         parse_place, apply_place, redact=redact("place"), vocabulary=True),
-    Verb("move", "move <id> <place> [because <reason>]", parse_move, apply_move, redact=redact("move"), vocabulary=True),
-    Verb("remove", "remove <id> [because <reason>]", parse_remove, apply_remove, redact=redact("remove"), vocabulary=True),
-    Verb("flip", "flip <id>: reveal a hidden piece, or turn one of yours face down", parse_flip, apply_flip,
-         redact=redact("flip"), vocabulary=True),
+    Order("place", "place <id> <place> [<kind>] [for <seat>] [hidden|secret] [because <reason>]",
+          parse_place, apply_place, redact=redact("place"), vocabulary=True,
+          unlisted="the table's pieces go where the players say (free places and reasons)", dice=False),
+    Order("move", "move <id> <place> [because <reason>]", parse_move, apply_move, redact=redact("move"), vocabulary=True,
+          unlisted="the table's pieces go where the players say (free places and reasons)", dice=False),
+    Order("remove", "remove <id> [because <reason>]", parse_remove, apply_remove, redact=redact("remove"), vocabulary=True,
+          unlisted="the table's pieces go where the players say (free places and reasons)", dice=False),
+    Order("flip", "flip <id>: reveal a hidden piece, or turn one of yours face down", parse_flip, apply_flip,
+          redact=redact("flip"), vocabulary=True,
+          unlisted='a piece is turned when its owner chooses; offered by no turn', dice=False),
 )

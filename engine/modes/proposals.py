@@ -12,7 +12,8 @@ from __future__ import annotations
 
 from engine.core import Event, InvalidOrder, OrderError, clone
 from engine.modes import talk, trade, votes
-from engine.modes.common import Verb, free_text, is_gm, refuse, split_reason, table, title, with_reason
+from engine.modes.common import free_text, is_gm, refuse, split_reason, table, title, with_reason
+from engine.orders import Order
 
 
 def objection(rs, st, seat, text) -> str:
@@ -31,7 +32,7 @@ def parse_declare(rs, st, seat, words):
     return (text,)
 
 
-def apply_declare(rs, st, seat, args):
+def apply_declare(rs, st, seat, args, dice):
     t = table(st)
     did = f"d{len(t['proposals']) + 1}"
     obj = objection(rs, st, seat, args[0])
@@ -124,7 +125,7 @@ def _parse_ruling(verb):
 
 
 def _apply_ruling(verb):
-    def apply(rs, st, seat, args):
+    def apply(rs, st, seat, args, dice):
         if args[0].startswith("k"):
             return talk.apply_answer(st, seat, verb, args[0])
         if args[0].startswith("t"):
@@ -172,11 +173,13 @@ def view_part(rs, st, seat) -> list[dict]:
 
 
 VERBS = (
-    Verb("declare", "declare <text>: a declared action, for a ruling (or `!<order>`)", parse_declare, apply_declare,
-         modes=("assist", "tabletop")),
-    Verb("accept", "accept <id> [because <reason>]: a declared action (the moderator gives a reason), a pact, a trade or a vote",
-         _parse_ruling("accept"), _apply_ruling("accept"),
-         redact=lambda args: "accept (secret)" if "secret" in args[:2] else None),
-    Verb("refuse", "refuse <id> [because <reason>]", _parse_ruling("refuse"), _apply_ruling("refuse"),
-         redact=lambda args: "refuse (secret)" if "secret" in args[:2] else None),
+    Order("declare", "declare <text>: a declared action, for a ruling (or `!<order>`)", parse_declare, apply_declare,
+          modes=("assist", "tabletop"), unlisted='free text', dice=False),
+    Order("accept", "accept <id> [because <reason>]: a declared action (the moderator gives a reason), a pact, a trade or a vote",
+          _parse_ruling("accept"), _apply_ruling("accept"),
+          redact=lambda args: "accept (secret)" if "secret" in args[:2] else None,
+          unlisted='a reply to the declared action, pact, trade or vote it names by id', dice=False),
+    Order("refuse", "refuse <id> [because <reason>]", _parse_ruling("refuse"), _apply_ruling("refuse"),
+          redact=lambda args: "refuse (secret)" if "secret" in args[:2] else None,
+          unlisted='a reply to the declared action, pact, trade or vote it names by id', dice=False),
 )

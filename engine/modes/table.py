@@ -13,16 +13,11 @@ import json
 
 from engine.core import Action, InvalidOrder, OrderError, RulesetBase
 from engine.modes import GM, WHISPERS, deck, moded_name, pieces, proposals, talk, trade, tracks, turns, votes
-from engine.modes.common import is_gm, table, title
+from engine.modes.common import is_gm, table, table_action, title
+from engine.orders import apply_order, legal_of, parse_order, public_text
 
 VERBS = {v.verb: v for v in (*talk.VERBS, *proposals.VERBS, *turns.VERBS, *pieces.VERBS, *deck.VERBS,
                              *tracks.VERBS, *trade.VERBS, *votes.VERBS)}
-
-
-def _tact(verb: str, args) -> Action:
-    """A table action: marked so that ``apply`` and ``format`` know it from the inner game's own
-    action of the same verb (the mark is no part of its identity or text)."""
-    return Action(verb, tuple(args), memo={"table": True})
 
 
 def _is_table(action: Action) -> bool:
@@ -123,7 +118,7 @@ class ModedRuleset(RulesetBase):
             raise refuse(f"It is {title(turns.to_act(state))}'s turn; the table is theirs until `done`.")
         if verb.vocabulary and self.mode != "tabletop" and not is_gm(seat):
             raise InvalidOrder(f"`{verb.verb}` is the moderator's here (tabletop play lets every seat use it)")
-        return _tact(verb.verb, verb.parse(self, state, seat, words))
+        return table_action(verb.verb, parse_order(verb, self, state, seat, words).args)
 
     def parse(self, state, seat, text):
         text = " ".join((text or "").split())
@@ -160,7 +155,7 @@ class ModedRuleset(RulesetBase):
             return self.inner.parse(state, seat, text)
         except InvalidOrder:
             if self.mode == "assist":
-                return _tact("declare", (text,))
+                return table_action("declare", (text,))
             raise
         except OrderError as e:
             if self.mode == "assist":
@@ -175,23 +170,17 @@ class ModedRuleset(RulesetBase):
 
     def apply(self, state, seat, action):
         if _is_table(action):
-            return VERBS[action.verb].apply(self, state, seat, action.args)
+            return apply_order(VERBS[action.verb], self, state, seat, action, None)  # each rolls its own
         return self.inner.apply(state, seat, action)
 
     def legal_actions(self, state, seat):
         if self.result(state) is not None:
             return
         if is_gm(seat):
-            for s in self.active_seats(state):
-                yield _tact("pass", (s, "because", "the moderator's ruling"))
+            yield from legal_of(VERBS["pass"], self, state, seat)
             return
-        if self.mode == "tabletop":
-            if seat == turns.to_act(state):
-                yield _tact("done", ())
-                yield _tact("roll", ("2d6",))
-            for name, d in table(state)["decks"].items():
-                if d["cards"] and seat == turns.to_act(state):
-                    yield _tact("draw", (name,))
+        for verb in ("done", "roll", "draw"):  # the tabletop vocabulary of the seat to act, in this order
+            yield from legal_of(VERBS[verb], self, state, seat)
         yield from self.inner.legal_actions(state, seat)
 
     def legal_actions_matching(self, state, seat, words):
@@ -216,13 +205,8 @@ class ModedRuleset(RulesetBase):
     def public_order_text(self, text):
         if text.startswith("declare "):  # a declared secret order stays masked (proposals.public_text)
             return "declare " + proposals.public_text(self, text[len("declare "):])
-        words = text.split(" ")
-        v = VERBS.get(words[0]) if words else None
-        if v is not None and v.redact is not None:
-            masked = v.redact(tuple(words[1:]))
-            if masked is not None:
-                return masked
-        return self.inner.public_order_text(text)
+        masked = public_text(VERBS, text)  # the table verb's record's redact
+        return masked if masked is not None else self.inner.public_order_text(text)
 
     def upgrade_state(self, state):
         self.inner.upgrade_state(state)

@@ -7,7 +7,8 @@ is revealed in the export once the game is over."""
 from __future__ import annotations
 
 from engine.core import Event, InvalidOrder
-from engine.modes.common import Verb, free_text, is_gm, parse_seat, refuse, table, title
+from engine.modes.common import free_text, is_gm, parse_seat, refuse, table, title
+from engine.orders import Order
 
 
 def _policy(st) -> str:
@@ -26,7 +27,7 @@ def parse_whisper(rs, st, seat, words):
     return (to, free_text(words[1:]))
 
 
-def apply_whisper(rs, st, seat, args):
+def apply_whisper(rs, st, seat, args, dice):
     to, text = args
     t = table(st)
     t["whispers_log"].append({"n": len(t["whispers_log"]) + 1, "from": seat, "to": to, "text": text})
@@ -44,7 +45,7 @@ def parse_say(rs, st, seat, words):
     return (parse_seat(rs, words[0], gm_ok=True), free_text(words[1:]))
 
 
-def apply_say(rs, st, seat, args):
+def apply_say(rs, st, seat, args, dice):
     return [Event(public=f"{title(seat)} to {title(args[0])}: {args[1]}")]
 
 
@@ -61,7 +62,7 @@ def parse_pact(rs, st, seat, words):
     return (*(("secret",) if secret else ()), "+".join(others), free_text(words[1:]))
 
 
-def apply_pact(rs, st, seat, args):
+def apply_pact(rs, st, seat, args, dice):
     secret = args[0] == "secret"
     others, text = (args[1], args[2]) if secret else (args[0], args[1])
     t = table(st)
@@ -129,9 +130,10 @@ def secret_lines(st, seat) -> list[str]:
 
 
 VERBS = (
-    Verb("whisper", "whisper <seat> <text>: privately, through the bot (the moderator reads it too)",
-         parse_whisper, apply_whisper, redact=lambda args: "whisper (private)"),
-    Verb("say", "say <seat> <text>: to a seat, in public", parse_say, apply_say),
-    Verb("pact", "pact [secret] <seat>[+<seat>...] <text>: an agreement; each party `accept <id>`",
-         parse_pact, apply_pact, redact=lambda args: "pact (secret)" if args[0] == "secret" else None),
+    Order("whisper", "whisper <seat> <text>: privately, through the bot (the moderator reads it too)",
+          parse_whisper, apply_whisper, redact=lambda args: "whisper (private)", unlisted='free text', dice=False),
+    Order("say", "say <seat> <text>: to a seat, in public", parse_say, apply_say, unlisted='free text', dice=False),
+    Order("pact", "pact [secret] <seat>[+<seat>...] <text>: an agreement; each party `accept <id>`",
+          parse_pact, apply_pact, redact=lambda args: "pact (secret)" if args[0] == "secret" else None,
+          unlisted='free text', dice=False),
 )

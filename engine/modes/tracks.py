@@ -5,8 +5,11 @@ from __future__ import annotations
 
 import re
 
-from engine.core import Dice, Event, InvalidOrder
-from engine.modes.common import Verb, free_text, is_gm, need_id, split_reason, table, title, with_reason
+from engine.core import Event, InvalidOrder
+from engine.dice import Dice
+from engine.modes.turns import to_act
+from engine.modes.common import free_text, is_gm, need_id, split_reason, table, title, with_reason, table_action
+from engine.orders import Order
 
 ROLL_RE = re.compile(r"^(\d{1,2})d(\d{1,3})([+-]\d{1,3})?$")
 
@@ -22,7 +25,7 @@ def parse_set(rs, st, seat, words):
     return with_reason((name, value), reason)
 
 
-def apply_set(rs, st, seat, args):
+def apply_set(rs, st, seat, args, dice):
     name, value = args[0], args[1]
     reason = " ".join(args[3:]) if len(args) > 2 else None
     tracks = table(st)["tracks"]
@@ -45,7 +48,7 @@ def parse_roll(rs, st, seat, words):
     return (words[0].lower(),) + (("for", reason) if reason else ())
 
 
-def apply_roll(rs, st, seat, args):
+def apply_roll(rs, st, seat, args, dice):
     m = ROLL_RE.match(args[0])
     n, sides, plus = int(m.group(1)), int(m.group(2)), int(m.group(3) or 0)
     reason = args[2] if len(args) > 2 else ""
@@ -62,7 +65,16 @@ def view_tracks(st) -> list[dict]:
     return [{"name": k, "side": None, "points": v, "level": "-", "table": True} for k, v in table(st)["tracks"].items()]
 
 
+
+def legal_roll(rs, st, seat):
+    """At tabletop, the seat to act may roll (2d6 offered; any dice typed)."""
+    if rs.mode == "tabletop" and seat == to_act(st):
+        yield table_action("roll", ("2d6",))
+
+
 VERBS = (
-    Verb("set", "set <track> <value> [because <reason>]", parse_set, apply_set, vocabulary=True),
-    Verb("roll", "roll 2d6 [for <reason>]: dice from the game's stream", parse_roll, apply_roll, vocabulary=True),
+    Order("set", "set <track> <value> [because <reason>]", parse_set, apply_set, vocabulary=True,
+          unlisted="a track's value and its reason are the table's free choice", dice=False),
+    Order("roll", "roll 2d6 [for <reason>]: dice from the game's stream", parse_roll, apply_roll, vocabulary=True,
+          legal=legal_roll, dice=False),
 )

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from engine.core import Event, InvalidOrder
 from engine.modes import deck
-from engine.modes.common import Verb, is_gm, need_id, parse_seat, refuse, table, title
+from engine.modes.common import is_gm, need_id, parse_seat, refuse, table, title
+from engine.orders import Order
 
 
 def _trades(st) -> list:
@@ -68,7 +69,7 @@ def _open(st, frm, to, give, get, line_public, line_private):
                       private={s: text for s in (frm, to, "gm")})
 
 
-def apply_offer(rs, st, seat, args):
+def apply_offer(rs, st, seat, args, dice):
     to, give, _, get = args
     _, ev = _open(st, seat, to, give, get, f"{title(seat)} makes {title(to)} an offer ({{tid}}).",
                   f"offer {{tid}}: {title(seat)} gives {{give}} to {title(to)} for {{get}} "
@@ -121,7 +122,7 @@ def parse_withdraw(rs, st, seat, words):
     return (words[0].lower(),)
 
 
-def apply_withdraw(rs, st, seat, args):
+def apply_withdraw(rs, st, seat, args, dice):
     trade(st, args[0])["status"] = "withdrawn"
     return [Event(public=f"{title(seat)} withdraws offer {args[0]}.")]
 
@@ -134,7 +135,7 @@ def parse_counter(rs, st, seat, words):
     return (t["id"], give, "for", get)
 
 
-def apply_counter(rs, st, seat, args):
+def apply_counter(rs, st, seat, args, dice):
     old = trade(st, args[0])
     old["status"] = "countered"
     _, ev = _open(st, seat, old["from"], args[1], args[3],
@@ -155,9 +156,12 @@ def view_part(st, seat) -> list[dict]:
 
 
 VERBS = (
-    Verb("offer", "offer <seat> <card>[+<card>] for <card>[+<card>]|nothing: a trade (your cards locked while open)",
-         parse_offer, apply_offer, redact=lambda args: f"offer (private) to {args[0]}"),
-    Verb("counter", "counter <trade id> <cards> for <cards>", parse_counter, apply_counter,
-         redact=lambda args: f"counter {args[0]} (private)"),
-    Verb("withdraw", "withdraw <trade id>", parse_withdraw, apply_withdraw),
+    Order("offer", "offer <seat> <card>[+<card>] for <card>[+<card>]|nothing: a trade (your cards locked while open)",
+          parse_offer, apply_offer, redact=lambda args: f"offer (private) to {args[0]}",
+          unlisted="the cards and terms are the seat's free choice", dice=False),
+    Order("counter", "counter <trade id> <cards> for <cards>", parse_counter, apply_counter,
+          redact=lambda args: f"counter {args[0]} (private)",
+          unlisted="the cards and terms are the seat's free choice", dice=False),
+    Order("withdraw", "withdraw <trade id>", parse_withdraw, apply_withdraw,
+          unlisted="names an open trade of the seat's, withdrawn when it chooses", dice=False),
 )

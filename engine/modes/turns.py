@@ -4,7 +4,8 @@ every mode: at tabletop the seat to act, elsewhere the ruleset's own ``done`` fo
 from __future__ import annotations
 
 from engine.core import Event, InvalidOrder, OrderError
-from engine.modes.common import Verb, is_gm, parse_seat, refuse, split_reason, table, title, with_reason
+from engine.modes.common import is_gm, parse_seat, refuse, split_reason, table, title, with_reason, table_action
+from engine.orders import Order
 
 
 def new_turns(seats) -> dict:
@@ -36,7 +37,7 @@ def advance(st) -> list:
     return [Event(public=f"{title(to_act(st))} to act (round {t['round']}).", new_phase=True)]
 
 
-def apply_done(rs, st, seat, args):
+def apply_done(rs, st, seat, args, dice):
     return [Event(public=f"{title(seat)} is done.")] + advance(st)
 
 
@@ -60,7 +61,7 @@ def parse_pass(rs, st, seat, words):
     return with_reason((who,), reason)
 
 
-def apply_pass(rs, st, seat, args):
+def apply_pass(rs, st, seat, args, dice):
     who, reason = args[0], " ".join(args[2:])
     head = Event(public=f"Moderator passes for {title(who)} ({reason}).")
     if rs.mode == "tabletop":
@@ -68,7 +69,23 @@ def apply_pass(rs, st, seat, args):
     return [head] + rs.inner.apply(st, who, rs.inner.parse(st, who, "done"))
 
 
+
+def legal_done(rs, st, seat):
+    """At tabletop, the seat to act ends its turn."""
+    if rs.mode == "tabletop" and seat == to_act(st):
+        yield table_action("done", ())
+
+
+def legal_pass(rs, st, seat):
+    """The moderator may end the part of each seat that acts now."""
+    if is_gm(seat):
+        for s in rs.active_seats(st):
+            yield table_action("pass", (s, "because", "the moderator's ruling"))
+
+
 VERBS = (
-    Verb("done", "done: your turn is over", parse_done, apply_done, modes=("tabletop",), vocabulary=True),
-    Verb("pass", "pass <seat> because <reason>: the moderator ends a seat's part of the phase", parse_pass, apply_pass),
+    Order("done", "done: your turn is over", parse_done, apply_done, modes=("tabletop",), vocabulary=True,
+          legal=legal_done, dice=False),
+    Order("pass", "pass <seat> because <reason>: the moderator ends a seat's part of the phase", parse_pass, apply_pass,
+          legal=legal_pass, dice=False),
 )

@@ -6,7 +6,8 @@ ruling is final). One refusal ends it."""
 from __future__ import annotations
 
 from engine.core import Event, InvalidOrder, Result
-from engine.modes.common import Verb, is_gm, parse_seat, refuse, table, title
+from engine.modes.common import is_gm, parse_seat, refuse, table, title
+from engine.orders import Order
 
 
 def _votes(st) -> list:
@@ -44,7 +45,7 @@ def _passes(rs, st, v, by: str, reason: str) -> list[Event]:
                          f"to someone else with `/game sub seat:{v['seat']}`.")]
 
 
-def apply_vote(rs, st, seat, args):
+def apply_vote(rs, st, seat, args, dice):
     vid = f"v{len(_votes(st)) + 1}"
     v = {"id": vid, "kind": args[0], "seat": args[1] if len(args) > 1 else None, "by": seat,
          "accepted_by": [seat], "status": "open", "ruling": None}
@@ -99,5 +100,6 @@ def passed_replacements(st) -> list[str]:
 
 
 VERBS = (
-    Verb("vote", "vote end | vote replace <seat>: every other seat (or the moderator) decides", parse_vote, apply_vote),
+    Order("vote", "vote end | vote replace <seat>: every other seat (or the moderator) decides", parse_vote, apply_vote,
+          unlisted='a vote is called when a seat wants one; offered by no turn', dice=False),
 )

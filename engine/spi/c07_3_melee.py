@@ -6,97 +6,109 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from engine.core import Action, Dice, Event, IllegalOrder, InvalidOrder, State
+from engine.core import Action, Event, IllegalOrder, InvalidOrder, State
+from engine.dice import Dice
 from engine.hexgrid import Hex
 from engine.orders import Order
 
 
-MELEE = Order("melee", ("7.3", "7.31"), "`melee <unit> [<unit>...] at <hex>`, e.g. `melee GS1 at 2008`",
-              parse="_parse_melee", check="_check_melee", apply="_apply_melee", legal="_legal_melee")
+def _can_melee(self, state: State, uid: str) -> bool:
+    r = self.ratings(state, uid)
+    if not r or not r.melee:
+        return False
+    if state["units"][uid].get("disrupted") and not self.charts_for(state)["disrupted"].get("may_attack", False):
+        return False
+    if self._wedge_waits(state, uid):
+        return False
+    return True
 
 
-class Melee:
-    def _can_melee(self, state: State, uid: str) -> bool:
-        r = self.ratings(state, uid)
-        if not r or not r.melee:
-            return False
-        if state["units"][uid].get("disrupted") and not self.charts_for(state)["disrupted"].get("may_attack", False):
-            return False
+def _check_melee(self, state: State, seat: str, args: tuple[str, ...]) -> None:
+    uids, hx = list(args[:-2]), args[-1]
+    self._combat_phase_check(state, seat, "melee", "7.3")
+    if self.phasing(state) != seat:
+        raise IllegalOrder("only the phasing side attacks", "7.3")
+    occ = self.occupancy(state)
+    targets = self._target_units(state, seat, hx, occ)
+    if not targets:
+        raise IllegalOrder(f"there is no enemy combat unit in {hx} to attack", "7.3")
+    for uid in uids:
+        self._own_on_map(state, seat, uid)
         if self._wedge_waits(state, uid):
-            return False
-        return True
+            raise IllegalOrder("a Wedge may not attack on the turn it forms", "8.4")
+        if not self._can_melee(state, uid):
+            why = "is Disrupted" if state["units"][uid].get("disrupted") else "has no melee rating"
+            raise IllegalOrder(f"{uid} {why} and may not melee", "7.3")
+        if uid in state["ph"]["meleed"]:
+            raise IllegalOrder(f"{uid} has already attacked this phase (one attack a phase)", "7.31")
+        if hx not in [state["units"][t]["hex"] for t in self._melee_targets(state, uid, occ)]:
+            raise IllegalOrder(f"{uid} is not in contact with {hx}: melee needs the target's zone of control "
+                               "to reach the attacker (no attacks through walls)", "7.31")
 
-    def _check_melee(self, state: State, seat: str, *args: str) -> None:
-        uids, hx = list(args[:-2]), args[-1]
-        self._combat_phase_check(state, seat, "melee", "7.3")
-        if self.phasing(state) != seat:
-            raise IllegalOrder("only the phasing side attacks", "7.3")
-        occ = self.occupancy(state)
-        targets = self._target_units(state, seat, hx, occ)
-        if not targets:
-            raise IllegalOrder(f"there is no enemy combat unit in {hx} to attack", "7.3")
-        for uid in uids:
-            self._own_on_map(state, seat, uid)
-            if self._wedge_waits(state, uid):
-                raise IllegalOrder("a Wedge may not attack on the turn it forms", "8.4")
-            if not self._can_melee(state, uid):
-                why = "is Disrupted" if state["units"][uid].get("disrupted") else "has no melee rating"
-                raise IllegalOrder(f"{uid} {why} and may not melee", "7.3")
-            if uid in state["ph"]["meleed"]:
-                raise IllegalOrder(f"{uid} has already attacked this phase (one attack a phase)", "7.31")
-            if hx not in [state["units"][t]["hex"] for t in self._melee_targets(state, uid, occ)]:
-                raise IllegalOrder(f"{uid} is not in contact with {hx}: melee needs the target's zone of control "
-                                   "to reach the attacker (no attacks through walls)", "7.31")
 
-    def _melee_targets(self, state: State, uid: str, occ=None) -> list[str]:
-        """Enemy units ``uid`` may melee: those whose ZOC covers it (7.31)."""
-        occ = occ if occ is not None else self.occupancy(state)
-        h = Hex.parse(state["units"][uid]["hex"])
-        return self.exerting(state, h, self.side_of(state, uid), occ)
+def _melee_targets(self, state: State, uid: str, occ=None) -> list[str]:
+    """Enemy units ``uid`` may melee: those whose ZOC covers it (7.31)."""
+    occ = occ if occ is not None else self.occupancy(state)
+    h = Hex.parse(state["units"][uid]["hex"])
+    return self.exerting(state, h, self.side_of(state, uid), occ)
 
-    def _obligations(self, state: State, seat: str) -> list[str]:
-        """7.31: phasing units that start the combat phase in an enemy ZOC."""
-        occ = self.occupancy(state)
-        out = []
-        for uid in sorted(state["units"]):
-            u = self.units[uid]
-            if u.is_combat and self.side_of(state, uid) == seat and self.on_map(state, uid) and self._can_melee(state, uid):
-                if self.exerting(state, Hex.parse(state["units"][uid]["hex"]), seat, occ):
-                    out.append(uid)
-        return out
 
-    def _unmet_obligations(self, state: State, seat: str) -> list[str]:
-        occ = self.occupancy(state)
-        out = []
-        for uid in state["ph"]["must"]:
-            if self.side_of(state, uid) != seat or not self.on_map(state, uid) or uid in state["ph"]["meleed"]:
-                continue
-            if not self._can_melee(state, uid):
-                continue
-            if self.exerting(state, Hex.parse(state["units"][uid]["hex"]), seat, occ):  # still in that ZOC
+def _obligations(self, state: State, seat: str) -> list[str]:
+    """7.31: phasing units that start the combat phase in an enemy ZOC."""
+    occ = self.occupancy(state)
+    out = []
+    for uid in sorted(state["units"]):
+        u = self.units[uid]
+        if u.is_combat and self.side_of(state, uid) == seat and self.on_map(state, uid) and self._can_melee(state, uid):
+            if self.exerting(state, Hex.parse(state["units"][uid]["hex"]), seat, occ):
                 out.append(uid)
-        return out
+    return out
 
-    def _apply_melee(self, state: State, seat: str, dice: Dice, *args: str) -> list[Event]:
-        uids, hx = list(args[:-2]), args[-1]
-        state["ph"]["segment"] = "melee"
-        return self._attacks(state, seat, dice, uids, hx, "melee")
 
-    def _parse_melee(self, state: State, seat: str, words: list[str]) -> Action:
-        if len(words) < 3 or words[-2].lower() != "at":
-            raise InvalidOrder(f"usage: {MELEE.usage}")
-        uids = sorted({self.resolve_unit(w) for w in words[:-2]})
-        return Action("melee", (*uids, "at", self._hex_token(words[-1])))
+def _unmet_obligations(self, state: State, seat: str) -> list[str]:
+    occ = self.occupancy(state)
+    out = []
+    for uid in state["ph"]["must"]:
+        if self.side_of(state, uid) != seat or not self.on_map(state, uid) or uid in state["ph"]["meleed"]:
+            continue
+        if not self._can_melee(state, uid):
+            continue
+        if self.exerting(state, Hex.parse(state["units"][uid]["hex"]), seat, occ):  # still in that ZOC
+            out.append(uid)
+    return out
 
-    def _legal_melee(self, state: State, seat: str) -> Iterator[Action]:
-        if self.kind(state) != "combat" or self.phasing(state) != seat:
-            return
-        occ = self.occupancy(state)
-        mine = sorted(x for x in state["units"] if self.side_of(state, x) == seat and self.on_map(state, x))
-        for uid in mine:
-            if uid in state["ph"]["meleed"] or not self.units[uid].is_combat or not self._can_melee(state, uid):
-                continue
-            for t in self._melee_targets(state, uid, occ):
-                a = Action("melee", (uid, "at", state["units"][t]["hex"]))
-                if self._ok(state, seat, a):
-                    yield a
+
+def _apply_melee(self, state: State, seat: str, args: tuple[str, ...], dice: Dice | None) -> list[Event]:
+    uids, hx = list(args[:-2]), args[-1]
+    state["ph"]["segment"] = "melee"
+    return self._attacks(state, seat, dice, uids, hx, "melee")
+
+
+def _parse_melee(self, state: State, seat: str, words: list[str]) -> tuple[str, ...]:
+    if len(words) < 3 or words[-2].lower() != "at":
+        raise InvalidOrder(f"usage: {MELEE.usage}")
+    uids = sorted({self.resolve_unit(w) for w in words[:-2]})
+    return (*uids, "at", self._hex_token(words[-1]))
+
+
+def _legal_melee(self, state: State, seat: str) -> Iterator[Action]:
+    if self.kind(state) != "combat" or self.phasing(state) != seat:
+        return
+    occ = self.occupancy(state)
+    mine = sorted(x for x in state["units"] if self.side_of(state, x) == seat and self.on_map(state, x))
+    for uid in mine:
+        if uid in state["ph"]["meleed"] or not self.units[uid].is_combat or not self._can_melee(state, uid):
+            continue
+        for t in self._melee_targets(state, uid, occ):
+            a = Action("melee", (uid, "at", state["units"][t]["hex"]))
+            if self._ok(state, seat, a):
+                yield a
+
+
+# the orders of this file (engine/orders.py), each naming its functions above
+MELEE = Order("melee", "`melee <unit> [<unit>...] at <hex>`, e.g. `melee GS1 at 2008`",
+              parse=_parse_melee,
+              check=_check_melee,
+              apply=_apply_melee,
+              legal=_legal_melee,
+              cases=("7.3", "7.31"))

@@ -6,175 +6,200 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from engine.core import Action, Dice, Event, IllegalOrder, InvalidOrder, State
+from engine.core import Action, Event, IllegalOrder, InvalidOrder, State
+from engine.dice import Dice
 from engine.hexgrid import Hex, distance
 from engine.spi.common import _phrase
 from engine.orders import Order
 
 
-ADVANCE = Order("advance", ("7.5",), "`advance <unit> <hex>`",
-                parse="_parse_advance", check="_check_advance", apply="_apply_advance", legal="_legal_advances")
-# offered only by the pending decision (``state["pending"]``: the owner chooses where a unit retreats)
-RETREAT = Order("retreat", ("7.5", "7.55"), "`retreat <unit> <hex>`",
-                parse="_parse_retreat", check="_check_retreat", apply="_apply_retreat")
-
-
-class RetreatAdvance:
-    def _check_advance_offer(self, state: State, seat: str, uid: str, hx: str) -> list[str]:
-        """7.5: the advance on offer is this seat's, into this hex, by this unit,
+def _check_advance_offer(self, state: State, seat: str, uid: str, hx: str) -> list[str]:
+    """7.5: the advance on offer is this seat's, into this hex, by this unit,
         not Disrupted, within stacking. Returns the units that would move."""
-        adv = state["ph"].get("advance")
-        if not adv or adv["seat"] != seat:
-            raise IllegalOrder("advance after combat only right after a melee that emptied the defender's hex", "7.5")
-        if hx != adv["hex"]:
-            raise IllegalOrder(f"advance only into {adv['hex']}, the hex the defender left", "7.5")
-        if uid not in adv["units"]:
-            raise IllegalOrder(f"only {_phrase(adv['units'])} may advance (they took part in that melee)", "7.5")
-        if state["units"][uid].get("disrupted"):
-            raise IllegalOrder(f"{uid} is Disrupted and may not advance", "7.5")
-        uids = self._stack_of(state, (uid,))
-        self._check_stacking(state, seat, uids, hx, self.occupancy(state))
-        if Hex.parse(hx) in self.extra_blocked(state, seat, uids):
-            raise IllegalOrder(f"{uid} may not enter {hx}", "7.5")
-        return uids
+    adv = state["ph"].get("advance")
+    if not adv or adv["seat"] != seat:
+        raise IllegalOrder("advance after combat only right after a melee that emptied the defender's hex", "7.5")
+    if hx != adv["hex"]:
+        raise IllegalOrder(f"advance only into {adv['hex']}, the hex the defender left", "7.5")
+    if uid not in adv["units"]:
+        raise IllegalOrder(f"only {_phrase(adv['units'])} may advance (they took part in that melee)", "7.5")
+    if state["units"][uid].get("disrupted"):
+        raise IllegalOrder(f"{uid} is Disrupted and may not advance", "7.5")
+    uids = self._stack_of(state, (uid,))
+    self._check_stacking(state, seat, uids, hx, self.occupancy(state))
+    if Hex.parse(hx) in self.extra_blocked(state, seat, uids):
+        raise IllegalOrder(f"{uid} may not enter {hx}", "7.5")
+    return uids
 
-    def _check_advance(self, state: State, seat: str, uid: str, hx: str) -> None:
-        self._own_on_map(state, seat, uid)
-        uids = self._check_advance_offer(state, seat, uid, hx)
-        side = self.hexside_rule(state, uids, Hex.parse(state["units"][uid]["hex"]), Hex.parse(hx))
-        if side is None or side == "all":
-            raise IllegalOrder(self.why_hexside(state, uids, Hex.parse(state["units"][uid]["hex"]), Hex.parse(hx)), "7.5")
 
-    def _check_retreat(self, state: State, seat: str, uid: str, hx: str) -> None:
-        if not state["pending"]:
-            raise IllegalOrder("no unit of yours has to retreat now", "7.5")
-        p = state["pending"][0]
-        if p["seat"] != seat or p["unit"] != uid:
-            raise IllegalOrder(f"{p['unit']} is the unit that must retreat now", "7.5")
-        if hx not in p["options"]:
-            raise IllegalOrder(f"{uid} may retreat to {_phrase(p['options'])}; not {hx}", "7.5")
+def _check_advance(self, state: State, seat: str, args: tuple[str, ...]) -> None:
+    uid, hx = args
+    self._own_on_map(state, seat, uid)
+    uids = self._check_advance_offer(state, seat, uid, hx)
+    side = self.hexside_rule(state, uids, Hex.parse(state["units"][uid]["hex"]), Hex.parse(hx))
+    if side is None or side == "all":
+        raise IllegalOrder(self.why_hexside(state, uids, Hex.parse(state["units"][uid]["hex"]), Hex.parse(hx)), "7.5")
 
-    def _offer_advance(self, state: State, seat: str, units: list[str], hx: str) -> None:
-        ok = [u for u in units if self.on_map(state, u) and not state["units"][u].get("disrupted")
-              and distance(state["units"][u]["hex"], hx) == 1]
-        state["ph"]["advance"] = {"seat": seat, "units": ok, "hex": hx} if ok else None
-        if state["ph"]["advance"]:
-            real = [u for u in ok if self._ok(state, seat, Action("advance", (u, hx)))]
-            state["ph"]["advance"] = {"seat": seat, "units": real, "hex": hx} if real else None
 
-    def retreat_options(self, state: State, uids: list[str], n: int, attacker_hex: str | None) -> list[str]:
-        """Final hexes of a legal ``n``-hex retreat (7.5): each step farther
+def _check_retreat(self, state: State, seat: str, args: tuple[str, ...]) -> None:
+    uid, hx = args
+    if not state["pending"]:
+        raise IllegalOrder("no unit of yours has to retreat now", "7.5")
+    p = state["pending"][0]
+    if p["seat"] != seat or p["unit"] != uid:
+        raise IllegalOrder(f"{p['unit']} is the unit that must retreat now", "7.5")
+    if hx not in p["options"]:
+        raise IllegalOrder(f"{uid} may retreat to {_phrase(p['options'])}; not {hx}", "7.5")
+
+
+def _offer_advance(self, state: State, seat: str, units: list[str], hx: str) -> None:
+    ok = [u for u in units if self.on_map(state, u) and not state["units"][u].get("disrupted")
+          and distance(state["units"][u]["hex"], hx) == 1]
+    state["ph"]["advance"] = {"seat": seat, "units": ok, "hex": hx} if ok else None
+    if state["ph"]["advance"]:
+        real = [u for u in ok if self._ok(state, seat, Action("advance", (u, hx)))]
+        state["ph"]["advance"] = {"seat": seat, "units": real, "hex": hx} if real else None
+
+
+def retreat_options(self, state: State, uids: list[str], n: int, attacker_hex: str | None) -> list[str]:
+    """Final hexes of a legal ``n``-hex retreat (7.5): each step farther
         from the attacker, into passable hexes free of enemy units and enemy
         ZOC, across no forbidden hexside; the last hex within stacking."""
-        seat = self.side_of(state, uids[0])
-        occ = self.occupancy(state)
-        zoc = self.zoc_map(state, seat, occ)
-        start = Hex.parse(state["units"][uids[0]]["hex"])
-        src = Hex.parse(attacker_hex) if attacker_hex else None
-        tec = self.charts_for(state)["tec"]
-        extra = self.extra_blocked(state, seat, uids)
-        frontier = {start}
-        for _ in range(n):
-            nxt = set()
-            for h in frontier:
-                for nb in h.neighbours():
-                    info = self.hexmap.hexes.get(nb)
-                    if info is None or not tec.get(info.terrain, {}).get("passable", True):
-                        continue
-                    if src is not None and nb.distance(src) <= h.distance(src):
-                        continue
-                    if any(self.side_of(state, x) != seat and (self.units[x].is_combat or self.units[x].is_leader)
-                           for x in occ.get(str(nb), ())):
-                        continue
-                    if nb in zoc:
-                        continue
-                    if nb in extra:
-                        continue
-                    side = self.hexside_rule(state, uids, h, nb, retreat=True)
-                    if side is None:
-                        continue
-                    nxt.add(nb)
-            frontier = nxt
-        out = []
-        moving = uids + [x for x in occ.get(str(start), ()) if self.units[x].is_leader]
-        for h in sorted(frontier):
-            try:
-                self._check_stacking(state, seat, moving, str(h), occ)
-            except IllegalOrder:
-                continue
-            out.append(str(h))
-        return out
+    seat = self.side_of(state, uids[0])
+    occ = self.occupancy(state)
+    zoc = self.zoc_map(state, seat, occ)
+    start = Hex.parse(state["units"][uids[0]]["hex"])
+    src = Hex.parse(attacker_hex) if attacker_hex else None
+    tec = self.charts_for(state)["tec"]
+    extra = self.extra_blocked(state, seat, uids)
+    frontier = {start}
+    for _ in range(n):
+        nxt = set()
+        for h in frontier:
+            for nb in h.neighbours():
+                info = self.hexmap.hexes.get(nb)
+                if info is None or not tec.get(info.terrain, {}).get("passable", True):
+                    continue
+                if src is not None and nb.distance(src) <= h.distance(src):
+                    continue
+                if any(self.side_of(state, x) != seat and (self.units[x].is_combat or self.units[x].is_leader)
+                       for x in occ.get(str(nb), ())):
+                    continue
+                if nb in zoc:
+                    continue
+                if nb in extra:
+                    continue
+                side = self.hexside_rule(state, uids, h, nb, retreat=True)
+                if side is None:
+                    continue
+                nxt.add(nb)
+        frontier = nxt
+    out = []
+    moving = uids + [x for x in occ.get(str(start), ()) if self.units[x].is_leader]
+    for h in sorted(frontier):
+        try:
+            self._check_stacking(state, seat, moving, str(h), occ)
+        except IllegalOrder:
+            continue
+        out.append(str(h))
+    return out
 
-    def _start_retreat(self, state: State, dice: Dice, uids: list[str], n: int, attacker_hex: str | None,
-                       leaders: list[str]) -> list[str]:
-        opts = self.retreat_options(state, uids, n, attacker_hex)
-        seat = self.side_of(state, uids[0])
-        if not opts:
-            for v in uids:
-                self.eliminate(state, v)
-            return [f"{_phrase(uids)} cannot retreat {n} hex{'es' if n > 1 else ''} and is eliminated (7.55)"]
+
+def _start_retreat(self, state: State, dice: Dice, uids: list[str], n: int, attacker_hex: str | None,
+                   leaders: list[str]) -> list[str]:
+    opts = self.retreat_options(state, uids, n, attacker_hex)
+    seat = self.side_of(state, uids[0])
+    if not opts:
         for v in uids:
-            state["units"][v]["disrupted"] = True
-        if len(opts) == 1:
-            return [f"{_phrase(uids)} Disrupted and retreats to {opts[0]} (7.5)"] + \
-                self._move_retreat(state, uids, opts[0])
-        state["pending"].append({"seat": seat, "unit": uids[0], "units": uids, "options": opts, "hexes": n})
-        return [f"{_phrase(uids)} Disrupted and must retreat {n} hex{'es' if n > 1 else ''}: "
-                f"{self.title_of(seat)} chooses ({_phrase(opts)}) (7.5)"]
+            self.eliminate(state, v)
+        return [f"{_phrase(uids)} cannot retreat {n} hex{'es' if n > 1 else ''} and is eliminated (7.55)"]
+    for v in uids:
+        state["units"][v]["disrupted"] = True
+    if len(opts) == 1:
+        return [f"{_phrase(uids)} Disrupted and retreats to {opts[0]} (7.5)"] + \
+            self._move_retreat(state, uids, opts[0])
+    state["pending"].append({"seat": seat, "unit": uids[0], "units": uids, "options": opts, "hexes": n})
+    return [f"{_phrase(uids)} Disrupted and must retreat {n} hex{'es' if n > 1 else ''}: "
+            f"{self.title_of(seat)} chooses ({_phrase(opts)}) (7.5)"]
 
-    def _move_retreat(self, state: State, uids: list[str], hx: str) -> list[str]:
-        here = state["units"][uids[0]]["hex"]
-        occ = self.occupancy(state)
-        moving = list(uids) + [x for x in occ.get(here, ()) if self.units[x].is_leader
-                               and self.side_of(state, x) == self.side_of(state, uids[0])]
-        for v in moving:
-            state["units"][v]["hex"] = hx
-        lead = [x for x in moving if x not in uids]
-        return [f"{_phrase(lead)} retreat{'s' if len(lead) == 1 else ''} with it (8.24)"] if lead else []
 
-    def _apply_retreat(self, state: State, seat: str, dice: Dice, uid: str, hx: str) -> list[Event]:
-        p = state["pending"].pop(0)
-        lines = self._move_retreat(state, p["units"], hx)
-        events = [Event(public=f"{self.title_of(seat)}: {_phrase(p['units'])} retreats to {hx} (7.5)"
-                               + (f"; {'; '.join(lines)}" if lines else "") + ".", section="7.5",
-                        new_phase=not state["pending"])]  # back to the phasing side: post and ping
-        after = state["ph"].pop("advance_after", None)
-        if after and not state["pending"]:
-            if not self._target_units(state, after["seat"], after["hex"]):
-                self._offer_advance(state, after["seat"], after["units"], after["hex"])
-                if state["ph"]["advance"]:
-                    events.append(Event(public=f"{after['hex']} is empty: {_phrase(state['ph']['advance']['units'])} "
-                                               f"may advance into it (`advance <unit> {after['hex']}`, 7.5)."))
-        return events
+def _move_retreat(self, state: State, uids: list[str], hx: str) -> list[str]:
+    here = state["units"][uids[0]]["hex"]
+    occ = self.occupancy(state)
+    moving = list(uids) + [x for x in occ.get(here, ()) if self.units[x].is_leader
+                           and self.side_of(state, x) == self.side_of(state, uids[0])]
+    for v in moving:
+        state["units"][v]["hex"] = hx
+    lead = [x for x in moving if x not in uids]
+    return [f"{_phrase(lead)} retreat{'s' if len(lead) == 1 else ''} with it (8.24)"] if lead else []
 
-    def _apply_advance(self, state: State, seat: str, dice: Dice, uid: str, hx: str) -> list[Event]:
-        uids = self._stack_of(state, (uid,))
-        here = state["units"][uid]["hex"]
-        occ = self.occupancy(state)
-        leaders = [x for x in occ.get(here, ()) if self.units[x].is_leader and self.side_of(state, x) == seat]
-        for v in uids:
-            state["units"][v]["hex"] = hx
-        adv = state["ph"]["advance"]
-        adv["units"] = [u for u in adv["units"] if u not in uids]
-        if not adv["units"] or self.combat_units_in(state, hx):
-            state["ph"]["advance"] = None
-        extra = f" ({_phrase(leaders)} stay in {here})" if leaders else ""
-        return [Event(public=f"{self.title_of(seat)}: {_phrase(uids)} advances into {hx} (7.5){extra}.", section="7.5")]
 
-    def _parse_advance(self, state: State, seat: str, words: list[str]) -> Action:
-        if len(words) != 2:
-            raise InvalidOrder(f"usage: {ADVANCE.usage}")
-        return Action("advance", (self.resolve_unit(words[0]), self._hex_token(words[1])))
+def _apply_retreat(self, state: State, seat: str, args: tuple[str, ...], dice: Dice | None) -> list[Event]:
+    uid, hx = args
+    p = state["pending"].pop(0)
+    lines = self._move_retreat(state, p["units"], hx)
+    events = [Event(public=f"{self.title_of(seat)}: {_phrase(p['units'])} retreats to {hx} (7.5)"
+                           + (f"; {'; '.join(lines)}" if lines else "") + ".", section="7.5",
+                    new_phase=not state["pending"])]  # back to the phasing side: post and ping
+    after = state["ph"].pop("advance_after", None)
+    if after and not state["pending"]:
+        if not self._target_units(state, after["seat"], after["hex"]):
+            self._offer_advance(state, after["seat"], after["units"], after["hex"])
+            if state["ph"]["advance"]:
+                events.append(Event(public=f"{after['hex']} is empty: {_phrase(state['ph']['advance']['units'])} "
+                                           f"may advance into it (`advance <unit> {after['hex']}`, 7.5)."))
+    return events
 
-    def _parse_retreat(self, state: State, seat: str, words: list[str]) -> Action:
-        if len(words) != 2:
-            raise InvalidOrder(f"usage: {RETREAT.usage}")
-        return Action("retreat", (self.resolve_unit(words[0]), self._hex_token(words[1])))
 
-    def _legal_advances(self, state: State, seat: str) -> Iterator[Action]:
-        adv = state["ph"].get("advance")
-        if adv and adv["seat"] == seat:
-            for uid in adv["units"]:
-                a = Action("advance", (uid, adv["hex"]))
-                if self._ok(state, seat, a):
-                    yield a
+def _apply_advance(self, state: State, seat: str, args: tuple[str, ...], dice: Dice | None) -> list[Event]:
+    uid, hx = args
+    uids = self._stack_of(state, (uid,))
+    here = state["units"][uid]["hex"]
+    occ = self.occupancy(state)
+    leaders = [x for x in occ.get(here, ()) if self.units[x].is_leader and self.side_of(state, x) == seat]
+    for v in uids:
+        state["units"][v]["hex"] = hx
+    adv = state["ph"]["advance"]
+    adv["units"] = [u for u in adv["units"] if u not in uids]
+    if not adv["units"] or self.combat_units_in(state, hx):
+        state["ph"]["advance"] = None
+    extra = f" ({_phrase(leaders)} stay in {here})" if leaders else ""
+    return [Event(public=f"{self.title_of(seat)}: {_phrase(uids)} advances into {hx} (7.5){extra}.", section="7.5")]
+
+
+def _parse_advance(self, state: State, seat: str, words: list[str]) -> tuple[str, ...]:
+    if len(words) != 2:
+        raise InvalidOrder(f"usage: {ADVANCE.usage}")
+    return (self.resolve_unit(words[0]), self._hex_token(words[1]))
+
+
+def _parse_retreat(self, state: State, seat: str, words: list[str]) -> tuple[str, ...]:
+    if len(words) != 2:
+        raise InvalidOrder(f"usage: {RETREAT.usage}")
+    return (self.resolve_unit(words[0]), self._hex_token(words[1]))
+
+
+def _legal_advances(self, state: State, seat: str) -> Iterator[Action]:
+    adv = state["ph"].get("advance")
+    if adv and adv["seat"] == seat:
+        for uid in adv["units"]:
+            a = Action("advance", (uid, adv["hex"]))
+            if self._ok(state, seat, a):
+                yield a
+
+
+# the orders of this file (engine/orders.py), each naming its functions above
+ADVANCE = Order("advance", "`advance <unit> <hex>`",
+              parse=_parse_advance,
+              check=_check_advance,
+              apply=_apply_advance,
+              legal=_legal_advances,
+              cases=("7.5",))
+# offered only by the pending decision (``state["pending"]``: the owner chooses where a unit retreats)
+RETREAT = Order("retreat", "`retreat <unit> <hex>`",
+              parse=_parse_retreat,
+              check=_check_retreat,
+              apply=_apply_retreat,
+              unlisted=('offered by the pending decision: while a retreat stands (``state["pending"]``), the '
+                        'legal actions are its hexes and nothing else (7.5)'),
+              cases=("7.5", "7.55"))

@@ -8,319 +8,329 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 
-from engine.core import Dice, Event, IllegalOrder, InvalidOrder, State
+from engine.core import Event, IllegalOrder, InvalidOrder, State
+from engine.dice import Dice
 from engine.hexgrid import Hex, distance
 from engine.spi.charts import result_text, severity, shift_letter, shift_morale
 from engine.spi.common import _phrase, pct
 
 
-class Combat:
-    # --- combat: missile fire (7.1)
-    def _combat_phase_check(self, state: State, seat: str, segment: str, section: str) -> None:
-        self._need_kind(state, ("combat",), {"fire": "missile fire", "duel": "leader combat",
-                                             "melee": "melee"}[segment], section)
-        order = ["fire", "duel", "melee"]
-        if order.index(state["ph"]["segment"]) > order.index(segment):
-            raise IllegalOrder(f"{segment} comes before {state['ph']['segment']}: missile fire first, then leader "
-                               "combat, then melee", "7.0")
+# --- combat: missile fire (7.1)
+def _combat_phase_check(self, state: State, seat: str, segment: str, section: str) -> None:
+    self._need_kind(state, ("combat",), {"fire": "missile fire", "duel": "leader combat",
+                                         "melee": "melee"}[segment], section)
+    order = ["fire", "duel", "melee"]
+    if order.index(state["ph"]["segment"]) > order.index(segment):
+        raise IllegalOrder(f"{segment} comes before {state['ph']['segment']}: missile fire first, then leader "
+                           "combat, then melee", "7.0")
 
-    # --- combat resolution
-    def attack_profile(self, state: State, attacker: str, target: str, kind: str) -> dict:
-        """Everything that goes into one attack: the letter, the defender's
+# --- combat resolution
+def attack_profile(self, state: State, attacker: str, target: str, kind: str) -> dict:
+    """Everything that goes into one attack: the letter, the defender's
         Armor Protection and Morale after every modifier, and the notes that
         explain them (for the log and for /odds)."""
-        ch = self.charts_for(state)
-        ra, rd = self.ratings(state, attacker), self.ratings(state, target)
-        ua, ud = self.units[attacker], self.units[target]
-        notes: list[str] = []
-        letter = (ra.missile if kind == "fire" else ra.melee) or "e"
-        armor, morale = rd.armor, rd.morale
-        crt_mod = 0
+    ch = self.charts_for(state)
+    ra, rd = self.ratings(state, attacker), self.ratings(state, target)
+    ua, ud = self.units[attacker], self.units[target]
+    notes: list[str] = []
+    letter = (ra.missile if kind == "fire" else ra.melee) or "e"
+    armor, morale = rd.armor, rd.morale
+    crt_mod = 0
+    fanatic = False
+    if self.is_night(state) and ua.tags & set(ch["night"].get("fanatic_tags", [])):
+        fanatic = True
+        notes.append(f"{attacker} is fanatical at night (10.0)")
+    if self.is_fanatic(state, attacker):
+        fanatic = True
+    if fanatic and ch["fanatic"]["mode"] == "modifiers":
+        if kind == "melee":
+            letter = shift_letter(letter, 1)
+            morale = shift_morale(morale, -1)
+            notes.append("fanatic: +1 attack, defender Morale -1 (7.37)")
         fanatic = False
-        if self.is_night(state) and ua.tags & set(ch["night"].get("fanatic_tags", [])):
-            fanatic = True
-            notes.append(f"{attacker} is fanatical at night (10.0)")
-        if self.is_fanatic(state, attacker):
-            fanatic = True
-        if fanatic and ch["fanatic"]["mode"] == "modifiers":
-            if kind == "melee":
-                letter = shift_letter(letter, 1)
-                morale = shift_morale(morale, -1)
-                notes.append("fanatic: +1 attack, defender Morale -1 (7.37)")
-            fanatic = False
-        hd = Hex.parse(state["units"][target]["hex"])
-        info = self.hexmap.hexes.get(hd)
-        if kind == "melee" and info is not None:
-            t = ch["tec"].get(info.terrain, {})
-            if t.get("armor"):
-                armor += t["armor"]
-                notes.append(f"defender in {info.terrain}: Armor Protection +{t['armor']} (4.3)")
-        fa = self.formation_of(state, attacker)
-        if fa and kind == "melee":
-            spec = ch["formations"][state["formations"][fa]["kind"]]
-            if spec.get("attack"):
-                letter = shift_letter(letter, spec["attack"])
-                notes.append(f"{attacker} in a {state['formations'][fa]['kind']}: attack +{spec['attack']} (8.4)")
-        fd = self.formation_of(state, target)
-        if fd:
-            spec = ch["formations"][state["formations"][fd]["kind"]]
-            if spec.get("armor"):
-                armor += spec["armor"]
-                notes.append(f"defender in a {state['formations'][fd]['kind']}: Armor Protection +{spec['armor']} (8.4)")
-            if spec.get("morale"):
-                morale = shift_morale(morale, spec["morale"])
-                notes.append(f"defender in a {state['formations'][fd]['kind']}: Morale +{spec['morale']} (8.4)")
-        if state["units"][target].get("disrupted"):
-            pen = ch["disrupted"].get("morale_penalty", 0)
-            if pen:
-                morale = shift_morale(morale, -pen)
-                notes.append(f"defender Disrupted: Morale -{pen} (7.57)")
-        if self.demoralized(state, self.army_now(state, target)):
-            pen = ch["demoralization"].get("morale_penalty", 0)
-            if pen:
-                morale = shift_morale(morale, -pen)
-                notes.append(f"defender's army demoralized: Morale -{pen} (9.1)")
-        for e in state["effects"]:
-            if e.get("side") == self.side_of(state, attacker) and e.get("attack") and (not e.get("tags") or ua.tags & set(e["tags"])):
-                letter = shift_letter(letter, e["attack"])
-                notes.append(f"{e['title']}: attack {e['attack']:+d} ({e['section']})")
-            if e.get("side") == self.side_of(state, target) and e.get("morale") and (not e.get("tags") or ud.tags & set(e["tags"])):
-                morale = shift_morale(morale, e["morale"])
-                notes.append(f"{e['title']}: defender Morale {e['morale']:+d} ({e['section']})")
-        prof = {"letter": letter, "armor": armor, "morale": morale, "crt_mod": crt_mod,
-                "bypass_cpt": fanatic, "notes": notes}
-        self.modify_attack(state, attacker, target, kind, prof)
-        return prof
+    hd = Hex.parse(state["units"][target]["hex"])
+    info = self.hexmap.hexes.get(hd)
+    if kind == "melee" and info is not None:
+        t = ch["tec"].get(info.terrain, {})
+        if t.get("armor"):
+            armor += t["armor"]
+            notes.append(f"defender in {info.terrain}: Armor Protection +{t['armor']} (4.3)")
+    fa = self.formation_of(state, attacker)
+    if fa and kind == "melee":
+        spec = ch["formations"][state["formations"][fa]["kind"]]
+        if spec.get("attack"):
+            letter = shift_letter(letter, spec["attack"])
+            notes.append(f"{attacker} in a {state['formations'][fa]['kind']}: attack +{spec['attack']} (8.4)")
+    fd = self.formation_of(state, target)
+    if fd:
+        spec = ch["formations"][state["formations"][fd]["kind"]]
+        if spec.get("armor"):
+            armor += spec["armor"]
+            notes.append(f"defender in a {state['formations'][fd]['kind']}: Armor Protection +{spec['armor']} (8.4)")
+        if spec.get("morale"):
+            morale = shift_morale(morale, spec["morale"])
+            notes.append(f"defender in a {state['formations'][fd]['kind']}: Morale +{spec['morale']} (8.4)")
+    if state["units"][target].get("disrupted"):
+        pen = ch["disrupted"].get("morale_penalty", 0)
+        if pen:
+            morale = shift_morale(morale, -pen)
+            notes.append(f"defender Disrupted: Morale -{pen} (7.57)")
+    if self.demoralized(state, self.army_now(state, target)):
+        pen = ch["demoralization"].get("morale_penalty", 0)
+        if pen:
+            morale = shift_morale(morale, -pen)
+            notes.append(f"defender's army demoralized: Morale -{pen} (9.1)")
+    for e in state["effects"]:
+        if e.get("side") == self.side_of(state, attacker) and e.get("attack") and (not e.get("tags") or ua.tags & set(e["tags"])):
+            letter = shift_letter(letter, e["attack"])
+            notes.append(f"{e['title']}: attack {e['attack']:+d} ({e['section']})")
+        if e.get("side") == self.side_of(state, target) and e.get("morale") and (not e.get("tags") or ud.tags & set(e["tags"])):
+            morale = shift_morale(morale, e["morale"])
+            notes.append(f"{e['title']}: defender Morale {e['morale']:+d} ({e['section']})")
+    prof = {"letter": letter, "armor": armor, "morale": morale, "crt_mod": crt_mod,
+            "bypass_cpt": fanatic, "notes": notes}
+    self.modify_attack(state, attacker, target, kind, prof)
+    return prof
 
-    def outcome_distribution(self, state: State, attacker: str, target: str, kind: str) -> tuple[dict, dict]:
-        """Exact distribution of CRT results (tuples) for one attack."""
-        ch = self.charts_for(state)
-        prof = self.attack_profile(state, attacker, target, kind)
-        if prof["bypass_cpt"]:
-            p_hit = Fraction(1)
-        else:
-            hits = ch.cpt_hits(prof["letter"], prof["armor"])
-            p_hit = Fraction(sum(1 for a in range(1, 7) for b in range(1, 7) if a + b in hits), 36)
-        dist: dict[tuple, Fraction] = {}
-        if p_hit < 1:
-            dist[()] = 1 - p_hit
-        for roll in range(1, 7):
-            res = ch.crt_result(prof["morale"], roll + prof["crt_mod"])
-            res = self.adjust_result(state, target, res, prof)
-            dist[res] = dist.get(res, Fraction(0)) + p_hit / 6
-        return dist, prof
 
-    def _resolve_attack(self, state: State, dice: Dice, attacker: str, target: str, kind: str) -> tuple[list[str], tuple, dict]:
-        ch = self.charts_for(state)
-        prof = self.attack_profile(state, attacker, target, kind)
-        lines = []
-        sec = "7.1" if kind == "fire" else "7.3"
-        if prof["bypass_cpt"]:
-            hit = True
-            lines.append("fanatical: no Casualty Probability roll (9.33)")
-        else:
-            a, b = dice.d6("CPT"), dice.d6("CPT")
-            hits = ch.cpt_hits(prof["letter"], prof["armor"])
-            hit = a + b in hits
-            lines.append(f"CPT {prof['letter']} vs Armor {prof['armor']}: {a}+{b}={a + b}, "
-                         f"{'casualty' if hit else 'no casualty'} (7.33)")
-        res: tuple = ()
-        if hit:
-            roll = dice.d6("CRT")
-            mod = prof["crt_mod"]
-            res = ch.crt_result(prof["morale"], roll + mod)
-            res = self.adjust_result(state, target, res, prof)
-            m = f"{roll}{mod:+d}={roll + mod}" if mod else str(roll)
-            lines.append(f"CRT Morale {prof['morale']}: {m}, {result_text(res)} (7.42)")
-        return lines, res, {"section": sec, **prof}
+def outcome_distribution(self, state: State, attacker: str, target: str, kind: str) -> tuple[dict, dict]:
+    """Exact distribution of CRT results (tuples) for one attack."""
+    ch = self.charts_for(state)
+    prof = self.attack_profile(state, attacker, target, kind)
+    if prof["bypass_cpt"]:
+        p_hit = Fraction(1)
+    else:
+        hits = ch.cpt_hits(prof["letter"], prof["armor"])
+        p_hit = Fraction(sum(1 for a in range(1, 7) for b in range(1, 7) if a + b in hits), 36)
+    dist: dict[tuple, Fraction] = {}
+    if p_hit < 1:
+        dist[()] = 1 - p_hit
+    for roll in range(1, 7):
+        res = ch.crt_result(prof["morale"], roll + prof["crt_mod"])
+        res = self.adjust_result(state, target, res, prof)
+        dist[res] = dist.get(res, Fraction(0)) + p_hit / 6
+    return dist, prof
 
-    def _attacks(self, state: State, seat: str, dice: Dice, uids: list[str], hx: str, kind: str) -> list[Event]:
-        events: list[Event] = []
-        done_key = "fired" if kind == "fire" else "meleed"
-        attackers_used = []
-        for uid in uids:
-            targets = self._target_units(state, seat, hx)
-            if not targets or state["pending"]:
-                events.append(Event(public=f"{uid} does not {kind}: the target is gone."))
-                break
-            target = self._pick_target(state, targets)
-            state["ph"][done_key].append(uid)
-            attackers_used.append(uid)
-            lines, res, prof = self._resolve_attack(state, dice, uid, target, kind)
-            verb = "fires at" if kind == "fire" else "attacks"
-            head = f"{self.title_of(seat)}: {self.units[uid].label()} {verb} {self.units[target].label()} in {hx}"
-            if prof["notes"]:
-                head += f" [{'; '.join(prof['notes'])}]"
-            apply_lines = self.apply_result(state, dice, target, res, attacker_hex=state["units"][uid]["hex"],
-                                            kind=kind)
-            events.append(Event(public=head + ": " + "; ".join(lines + apply_lines) + ".", section=prof["section"]))
-        if kind == "melee" and attackers_used and not self._target_units(state, seat, hx) and not state["pending"]:
-            self._offer_advance(state, seat, attackers_used, hx)
-            if state["ph"]["advance"]:
-                events.append(Event(public=f"{hx} is empty: {_phrase(state['ph']['advance']['units'])} may advance "
-                                           f"into it (`advance <unit> {hx}`, 7.5)."))
-        elif kind == "melee" and state["pending"]:
-            state["ph"]["advance_after"] = {"seat": seat, "units": attackers_used, "hex": hx}
-        if state["pending"] and events:
-            events[-1].new_phase = True  # the owner of the retreating unit must act now: post and ping
-        return events
 
-    def _pick_target(self, state: State, targets: list[str]) -> str:
-        """The unit an attack on a hex is resolved against: a formation's front
-        unit (the one that takes the loss, 8.4 ruling), else the first."""
-        f = self.formation_of(state, targets[0])
-        return state["formations"][f]["units"][0] if f else targets[0]
+def _resolve_attack(self, state: State, dice: Dice, attacker: str, target: str, kind: str) -> tuple[list[str], tuple, dict]:
+    ch = self.charts_for(state)
+    prof = self.attack_profile(state, attacker, target, kind)
+    lines = []
+    sec = "7.1" if kind == "fire" else "7.3"
+    if prof["bypass_cpt"]:
+        hit = True
+        lines.append("fanatical: no Casualty Probability roll (9.33)")
+    else:
+        a, b = dice.d6("CPT"), dice.d6("CPT")
+        hits = ch.cpt_hits(prof["letter"], prof["armor"])
+        hit = a + b in hits
+        lines.append(f"CPT {prof['letter']} vs Armor {prof['armor']}: {a}+{b}={a + b}, "
+                     f"{'casualty' if hit else 'no casualty'} (7.33)")
+    res: tuple = ()
+    if hit:
+        roll = dice.d6("CRT")
+        mod = prof["crt_mod"]
+        res = ch.crt_result(prof["morale"], roll + mod)
+        res = self.adjust_result(state, target, res, prof)
+        m = f"{roll}{mod:+d}={roll + mod}" if mod else str(roll)
+        lines.append(f"CRT Morale {prof['morale']}: {m}, {result_text(res)} (7.42)")
+    return lines, res, {"section": sec, **prof}
 
-    def apply_result(self, state: State, dice: Dice, target: str, res: tuple, attacker_hex: str | None,
-                     kind: str) -> list[str]:
-        """Apply a CRT result to ``target`` (and its formation). Returns log lines."""
-        if not res:
-            return []
-        f = self.formation_of(state, target)
-        victims = list(state["formations"][f]["units"]) if f else [target]
-        lines: list[str] = []
-        hx = state["units"][target]["hex"]
-        leaders = [x for x in self.occupancy(state).get(hx, ()) if self.units[x].is_leader]
-        loss = "E" if "E" in res else ("1/2E" if "1/2E" in res else None)
-        # 8.4 (ruling): a loss falls on the formation's front unit (the first
-        # named); if it is eliminated the formation ends. A retreat moves the
-        # formation as one, still formed.
-        for v in victims[:1]:
-            if loss == "E" or (loss == "1/2E" and state["units"][v].get("reduced")):
-                self.eliminate(state, v)
-                lines.append(f"{v} eliminated")
-            elif loss == "1/2E":
-                state["units"][v]["reduced"] = True
-                val = self.unit_dem_value(state, v)
-                pay = math.ceil(val / 2)
-                state["units"][v]["dem_paid"] = pay
-                self.on_unit_lost(state, v, pay)
-                lines.append(f"{v} half eliminated (reduced side)")
-        if f and f not in state["formations"]:
-            lines.append("the formation is broken")
-        if loss:
-            lines.extend(self._leaders_caught(state, dice, leaders, loss))
-        survivors = [v for v in victims if self.on_map(state, v)]
-        retreat = 2 if "r2" in res else (1 if "r1" in res else 0)
-        if retreat and survivors:
-            lines.extend(self._start_retreat(state, dice, survivors, retreat, attacker_hex, leaders))
-        elif "D" in res:
-            for v in survivors:
-                state["units"][v]["disrupted"] = True
-            if survivors:
-                lines.append(f"{_phrase(survivors)} Disrupted")
-        # leaders left alone after their unit fell (8.1)
-        for ldr in leaders:
-            if self.on_map(state, ldr) and state["units"][ldr]["hex"] == hx and not self.combat_units_in(state, hx):
-                lines.extend(self._displace_leader(state, ldr))
-        return lines
 
-    def eliminate(self, state: State, uid: str) -> None:
-        r = state["units"][uid]
-        if self.units[uid].ratings:
-            val = self.unit_dem_value(state, uid)
-            self.on_unit_lost(state, uid, max(val - r.get("dem_paid", 0), 0))
-            r["dem_paid"] = val
-        r["status"] = "eliminated"
-        r["hex"] = None
-        f = self.formation_of(state, uid)
-        if f:
-            del state["formations"][f]
-
-    def _leaders_caught(self, state: State, dice: Dice, leaders: list[str], loss: str) -> list[str]:
-        """Leaders stacked with a unit that takes 1/2E or E (7.23, FoC 8.24)."""
-        out = []
-        caught = self.charts_for(state)["leader_combat"].get("caught", [5, 6])
-        for ldr in leaders:
-            if not self.on_map(state, ldr):
-                continue
-            roll = dice.d6(f"{ldr} caught")
-            if roll in caught:
-                r = self.leader_rating(state, ldr, for_rally=False)
-                lost = r if loss == "E" else max(1, r // 2)
-                out.append(f"{ldr} caught in the result (die {roll}): "
-                           + self._leader_loss(state, ldr, lost))
-            else:
-                out.append(f"{ldr} unharmed (die {roll})")
-        return out
-
-    def _leader_loss(self, state: State, ldr: str, points: int) -> str:
-        r = self.leader_rating(state, ldr, for_rally=False)
-        points = min(points, r)
-        state["units"][ldr]["rally_lost"] = state["units"][ldr].get("rally_lost", 0) + points
-        self.on_unit_lost(state, ldr, points)
-        if self.leader_rating(state, ldr, for_rally=False) <= 0:
-            state["units"][ldr]["status"] = "eliminated"
-            state["units"][ldr]["hex"] = None
-            return f"{ldr} is killed ({points} Rally Points lost, 19.2)"
-        return f"{ldr} loses {points} Rally Point{'s' if points != 1 else ''} (19.2)"
-
-    def _displace_leader(self, state: State, ldr: str) -> list[str]:
-        """8.1 (inferred): a leader left without a combat unit goes to the
-        nearest friendly combat unit (ties: the lowest hex number)."""
-        side = self.side_of(state, ldr)
-        here = state["units"][ldr]["hex"]
-        best = None
-        for uid in sorted(state["units"]):
-            u = self.units[uid]
-            if u.is_combat and self.side_of(state, uid) == side and self.on_map(state, uid):
-                d = distance(here, state["units"][uid]["hex"])
-                key = (d, state["units"][uid]["hex"])
-                if best is None or key < best:
-                    best = key
-        if best is None:
-            return []
-        state["units"][ldr]["hex"] = best[1]
-        return [f"{ldr} rejoins the nearest friendly unit in {best[1]} (8.1)"]
-
-    # ------------------------------------------------------------------- odds
-    def odds(self, state: State, seat: str, text: str) -> str:
-        """Exact outcome probabilities of a proposed fire or melee, without
-        applying it (``/odds``)."""
-        action = self.parse_text(state, seat, text)
-        if action.verb not in ("fire", "melee"):
-            other = self.order_odds(state, seat, action)
-            if other is None:
-                raise InvalidOrder("odds are for `fire <unit> at <hex>` or `melee <unit> at <hex>`")
-            try:
-                self.check(state, seat, action)
-            except IllegalOrder as e:
-                other = f"(not legal now: {e}; figures as if it were)\n" + other
-            return other[:1900]
-        uids, hx = list(action.args[:-2]), action.args[-1]
+def _attacks(self, state: State, seat: str, dice: Dice, uids: list[str], hx: str, kind: str) -> list[Event]:
+    events: list[Event] = []
+    done_key = "fired" if kind == "fire" else "meleed"
+    attackers_used = []
+    for uid in uids:
         targets = self._target_units(state, seat, hx)
-        if not targets:
-            raise IllegalOrder(f"there is no enemy combat unit in {hx}", "7.0")
+        if not targets or state["pending"]:
+            events.append(Event(public=f"{uid} does not {kind}: the target is gone."))
+            break
         target = self._pick_target(state, targets)
-        for uid in uids:
-            if self.side_of(state, uid) != seat or not self.on_map(state, uid):
-                raise IllegalOrder(f"{uid} is not one of your units on the map")
-        out = []
+        state["ph"][done_key].append(uid)
+        attackers_used.append(uid)
+        lines, res, prof = self._resolve_attack(state, dice, uid, target, kind)
+        verb = "fires at" if kind == "fire" else "attacks"
+        head = f"{self.title_of(seat)}: {self.units[uid].label()} {verb} {self.units[target].label()} in {hx}"
+        if prof["notes"]:
+            head += f" [{'; '.join(prof['notes'])}]"
+        apply_lines = self.apply_result(state, dice, target, res, attacker_hex=state["units"][uid]["hex"],
+                                        kind=kind)
+        events.append(Event(public=head + ": " + "; ".join(lines + apply_lines) + ".", section=prof["section"]))
+    if kind == "melee" and attackers_used and not self._target_units(state, seat, hx) and not state["pending"]:
+        self._offer_advance(state, seat, attackers_used, hx)
+        if state["ph"]["advance"]:
+            events.append(Event(public=f"{hx} is empty: {_phrase(state['ph']['advance']['units'])} may advance "
+                                       f"into it (`advance <unit> {hx}`, 7.5)."))
+    elif kind == "melee" and state["pending"]:
+        state["ph"]["advance_after"] = {"seat": seat, "units": attackers_used, "hex": hx}
+    if state["pending"] and events:
+        events[-1].new_phase = True  # the owner of the retreating unit must act now: post and ping
+    return events
+
+
+def _pick_target(self, state: State, targets: list[str]) -> str:
+    """The unit an attack on a hex is resolved against: a formation's front
+        unit (the one that takes the loss, 8.4 ruling), else the first."""
+    f = self.formation_of(state, targets[0])
+    return state["formations"][f]["units"][0] if f else targets[0]
+
+
+def apply_result(self, state: State, dice: Dice, target: str, res: tuple, attacker_hex: str | None,
+                 kind: str) -> list[str]:
+    """Apply a CRT result to ``target`` (and its formation). Returns log lines."""
+    if not res:
+        return []
+    f = self.formation_of(state, target)
+    victims = list(state["formations"][f]["units"]) if f else [target]
+    lines: list[str] = []
+    hx = state["units"][target]["hex"]
+    leaders = [x for x in self.occupancy(state).get(hx, ()) if self.units[x].is_leader]
+    loss = "E" if "E" in res else ("1/2E" if "1/2E" in res else None)
+    # 8.4 (ruling): a loss falls on the formation's front unit (the first
+    # named); if it is eliminated the formation ends. A retreat moves the
+    # formation as one, still formed.
+    for v in victims[:1]:
+        if loss == "E" or (loss == "1/2E" and state["units"][v].get("reduced")):
+            self.eliminate(state, v)
+            lines.append(f"{v} eliminated")
+        elif loss == "1/2E":
+            state["units"][v]["reduced"] = True
+            val = self.unit_dem_value(state, v)
+            pay = math.ceil(val / 2)
+            state["units"][v]["dem_paid"] = pay
+            self.on_unit_lost(state, v, pay)
+            lines.append(f"{v} half eliminated (reduced side)")
+    if f and f not in state["formations"]:
+        lines.append("the formation is broken")
+    if loss:
+        lines.extend(self._leaders_caught(state, dice, leaders, loss))
+    survivors = [v for v in victims if self.on_map(state, v)]
+    retreat = 2 if "r2" in res else (1 if "r1" in res else 0)
+    if retreat and survivors:
+        lines.extend(self._start_retreat(state, dice, survivors, retreat, attacker_hex, leaders))
+    elif "D" in res:
+        for v in survivors:
+            state["units"][v]["disrupted"] = True
+        if survivors:
+            lines.append(f"{_phrase(survivors)} Disrupted")
+    # leaders left alone after their unit fell (8.1)
+    for ldr in leaders:
+        if self.on_map(state, ldr) and state["units"][ldr]["hex"] == hx and not self.combat_units_in(state, hx):
+            lines.extend(self._displace_leader(state, ldr))
+    return lines
+
+
+def eliminate(self, state: State, uid: str) -> None:
+    r = state["units"][uid]
+    if self.units[uid].ratings:
+        val = self.unit_dem_value(state, uid)
+        self.on_unit_lost(state, uid, max(val - r.get("dem_paid", 0), 0))
+        r["dem_paid"] = val
+    r["status"] = "eliminated"
+    r["hex"] = None
+    f = self.formation_of(state, uid)
+    if f:
+        del state["formations"][f]
+
+
+def _leaders_caught(self, state: State, dice: Dice, leaders: list[str], loss: str) -> list[str]:
+    """Leaders stacked with a unit that takes 1/2E or E (7.23, FoC 8.24)."""
+    out = []
+    caught = self.charts_for(state)["leader_combat"].get("caught", [5, 6])
+    for ldr in leaders:
+        if not self.on_map(state, ldr):
+            continue
+        roll = dice.d6(f"{ldr} caught")
+        if roll in caught:
+            r = self.leader_rating(state, ldr, for_rally=False)
+            lost = r if loss == "E" else max(1, r // 2)
+            out.append(f"{ldr} caught in the result (die {roll}): "
+                       + self._leader_loss(state, ldr, lost))
+        else:
+            out.append(f"{ldr} unharmed (die {roll})")
+    return out
+
+
+def _leader_loss(self, state: State, ldr: str, points: int) -> str:
+    r = self.leader_rating(state, ldr, for_rally=False)
+    points = min(points, r)
+    state["units"][ldr]["rally_lost"] = state["units"][ldr].get("rally_lost", 0) + points
+    self.on_unit_lost(state, ldr, points)
+    if self.leader_rating(state, ldr, for_rally=False) <= 0:
+        state["units"][ldr]["status"] = "eliminated"
+        state["units"][ldr]["hex"] = None
+        return f"{ldr} is killed ({points} Rally Points lost, 19.2)"
+    return f"{ldr} loses {points} Rally Point{'s' if points != 1 else ''} (19.2)"
+
+
+def _displace_leader(self, state: State, ldr: str) -> list[str]:
+    """8.1 (inferred): a leader left without a combat unit goes to the
+        nearest friendly combat unit (ties: the lowest hex number)."""
+    side = self.side_of(state, ldr)
+    here = state["units"][ldr]["hex"]
+    best = None
+    for uid in sorted(state["units"]):
+        u = self.units[uid]
+        if u.is_combat and self.side_of(state, uid) == side and self.on_map(state, uid):
+            d = distance(here, state["units"][uid]["hex"])
+            key = (d, state["units"][uid]["hex"])
+            if best is None or key < best:
+                best = key
+    if best is None:
+        return []
+    state["units"][ldr]["hex"] = best[1]
+    return [f"{ldr} rejoins the nearest friendly unit in {best[1]} (8.1)"]
+
+
+# ------------------------------------------------------------------- odds
+def odds(self, state: State, seat: str, text: str) -> str:
+    """Exact outcome probabilities of a proposed fire or melee, without
+        applying it (``/odds``)."""
+    action = self.parse_text(state, seat, text)
+    if action.verb not in ("fire", "melee"):
+        other = self.order_odds(state, seat, action)
+        if other is None:
+            raise InvalidOrder("odds are for `fire <unit> at <hex>` or `melee <unit> at <hex>`")
         try:
             self.check(state, seat, action)
         except IllegalOrder as e:
-            out.append(f"(not legal now: {e}; figures as if it were)")
-        for uid in uids:
-            dist, prof = self.outcome_distribution(state, uid, target, action.verb)
-            r1 = r2 = None
-            lines = []
-            for res, p in sorted(dist.items(), key=lambda kv: severity(kv[0])):
-                extra = ""
-                if "r1" in res or "r2" in res:
-                    n = 2 if "r2" in res else 1
-                    key = r2 if n == 2 else r1
-                    if key is None:
-                        key = len(self.retreat_options(state, [target], n, state["units"][uid]["hex"]))
-                        if n == 2:
-                            r2 = key
-                        else:
-                            r1 = key
-                    extra = " (no legal retreat now: eliminated, 7.55)" if key == 0 else ""
-                lines.append(f"  {result_text(res)}: {pct(p)} ({p.numerator}/{p.denominator}){extra}")
-            kind = "fires at" if action.verb == "fire" else "attacks"
-            head = (f"**{uid} {kind} {target} in {hx}**: letter {prof['letter']} vs Armor {prof['armor']}, "
-                    f"Morale {prof['morale']}" + (", no CPT (fanatic)" if prof["bypass_cpt"] else ""))
-            if prof["notes"]:
-                head += "\n  modifiers: " + "; ".join(prof["notes"])
-            out.append(head + "\n" + "\n".join(lines))
-        return "\n".join(out)[:1900]
+            other = f"(not legal now: {e}; figures as if it were)\n" + other
+        return other[:1900]
+    uids, hx = list(action.args[:-2]), action.args[-1]
+    targets = self._target_units(state, seat, hx)
+    if not targets:
+        raise IllegalOrder(f"there is no enemy combat unit in {hx}", "7.0")
+    target = self._pick_target(state, targets)
+    for uid in uids:
+        if self.side_of(state, uid) != seat or not self.on_map(state, uid):
+            raise IllegalOrder(f"{uid} is not one of your units on the map")
+    out = []
+    try:
+        self.check(state, seat, action)
+    except IllegalOrder as e:
+        out.append(f"(not legal now: {e}; figures as if it were)")
+    for uid in uids:
+        dist, prof = self.outcome_distribution(state, uid, target, action.verb)
+        r1 = r2 = None
+        lines = []
+        for res, p in sorted(dist.items(), key=lambda kv: severity(kv[0])):
+            extra = ""
+            if "r1" in res or "r2" in res:
+                n = 2 if "r2" in res else 1
+                key = r2 if n == 2 else r1
+                if key is None:
+                    key = len(self.retreat_options(state, [target], n, state["units"][uid]["hex"]))
+                    if n == 2:
+                        r2 = key
+                    else:
+                        r1 = key
+                extra = " (no legal retreat now: eliminated, 7.55)" if key == 0 else ""
+            lines.append(f"  {result_text(res)}: {pct(p)} ({p.numerator}/{p.denominator}){extra}")
+        kind = "fires at" if action.verb == "fire" else "attacks"
+        head = (f"**{uid} {kind} {target} in {hx}**: letter {prof['letter']} vs Armor {prof['armor']}, "
+                f"Morale {prof['morale']}" + (", no CPT (fanatic)" if prof["bypass_cpt"] else ""))
+        if prof["notes"]:
+            head += "\n  modifiers: " + "; ".join(prof["notes"])
+        out.append(head + "\n" + "\n".join(lines))
+    return "\n".join(out)[:1900]

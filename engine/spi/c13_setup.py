@@ -9,13 +9,8 @@ import tomllib
 from functools import cached_property
 from pathlib import Path
 
-from engine.core import Action, Event, IllegalOrder, InvalidOrder, State
+from engine.core import Event, IllegalOrder, InvalidOrder, State
 from engine.orders import Order
-
-
-# a game with a set-up lists it in its ORDERS and gives ``_check_deploy`` and ``_apply_deploy``
-DEPLOY = Order("deploy", ("13.0",), "`deploy <unit> [<unit>...] <hex>` or `deploy printed`", parse="_parse_deploy",
-               check="_check_deploy_action", apply="_apply_deploy_order", dice=False)
 
 
 def load_printed_setup(path: Path) -> dict[str, dict[str, str]]:
@@ -28,92 +23,112 @@ def load_printed_setup(path: Path) -> dict[str, dict[str, str]]:
             for seat, table in data.items() if isinstance(table, dict)}
 
 
-class SetUp:
-    @property
-    def printed_setup_path(self) -> Path | None:
-        """The game's data/setup_printed.toml, where it has one."""
-        return self.data_dir / "setup_printed.toml" if self.data_dir else None
+@property
+def printed_setup_path(self) -> Path | None:
+    """The game's data/setup_printed.toml, where it has one."""
+    return self.data_dir / "setup_printed.toml" if self.data_dir else None
 
-    @cached_property
-    def printed_setups(self) -> dict[str, dict[str, str]]:
-        path = self.printed_setup_path
-        return load_printed_setup(path) if path else {}
 
-    def _setup_order_hint(self) -> str:
-        sides = [s.get("side") for s in self.sequence.get("setup", [])]
-        if len(sides) < 2 or None in sides:
-            return ""
-        return f"{self.title_of(sides[0])} places first, then {self.title_of(sides[1])}"
+@cached_property
+def printed_setups(self) -> dict[str, dict[str, str]]:
+    path = self.printed_setup_path
+    return load_printed_setup(path) if path else {}
 
-    # --- set-up (13.0): `deploy <unit> <hex>`; a ruleset checks the hex in `_check_deploy`
-    deploy_example = "GS1 1905"
 
-    def _parse_deploy(self, state: State, seat: str, words: list[str]) -> Action:
-        if [w.lower() for w in words] == ["printed"]:
-            return Action("deploy", ("printed",))
-        if len(words) < 2:
-            more = " or `deploy printed` (the whole printed set-up)" if self.printed_setups else ""
-            raise InvalidOrder(f"usage: `deploy <unit> [<unit>...] <hex>`, e.g. `deploy {self.deploy_example}`{more}")
-        uids = [self.resolve_unit(w) for w in words[:-1]]
-        if len(set(uids)) != len(uids):
-            raise InvalidOrder("a unit is named twice")
-        return Action("deploy", (*uids, self._hex_token(words[-1])))
+def _setup_order_hint(self) -> str:
+    sides = [s.get("side") for s in self.sequence.get("setup", [])]
+    if len(sides) < 2 or None in sides:
+        return ""
+    return f"{self.title_of(sides[0])} places first, then {self.title_of(sides[1])}"
 
-    def _placements(self, state: State, seat: str, args: tuple[str, ...]) -> list[tuple[str, str]]:
-        """The (unit, hex) pairs an order places: the named units to one hex, or the printed set-up of
+# --- set-up (13.0): `deploy <unit> <hex>`; a ruleset checks the hex in `_check_deploy`
+deploy_example = "GS1 1905"
+
+
+def _parse_deploy(self, state: State, seat: str, words: list[str]) -> tuple[str, ...]:
+    if [w.lower() for w in words] == ["printed"]:
+        return ("printed",)
+    if len(words) < 2:
+        more = " or `deploy printed` (the whole printed set-up)" if self.printed_setups else ""
+        raise InvalidOrder(f"usage: `deploy <unit> [<unit>...] <hex>`, e.g. `deploy {self.deploy_example}`{more}")
+    uids = [self.resolve_unit(w) for w in words[:-1]]
+    if len(set(uids)) != len(uids):
+        raise InvalidOrder("a unit is named twice")
+    return (*uids, self._hex_token(words[-1]))
+
+
+def _placements(self, state: State, seat: str, args: tuple[str, ...]) -> list[tuple[str, str]]:
+    """The (unit, hex) pairs an order places: the named units to one hex, or the printed set-up of
         the seat's units still in play."""
-        if args == ("printed",):
-            table = self.printed_setups.get(seat)
-            if not table:
-                raise IllegalOrder("this game has no printed set-up for your side: `deploy <unit> <hex>`", "13.0")
-            return [(uid, hx) for uid, hx in table.items() if uid in state["units"]
-                    and state["units"][uid]["status"] in ("pool", "map")]
-        if len(args) < 2:
-            raise InvalidOrder("usage: `deploy <unit> [<unit>...] <hex>`")
-        return [(uid, args[-1]) for uid in args[:-1]]
+    if args == ("printed",):
+        table = self.printed_setups.get(seat)
+        if not table:
+            raise IllegalOrder("this game has no printed set-up for your side: `deploy <unit> <hex>`", "13.0")
+        return [(uid, hx) for uid, hx in table.items() if uid in state["units"]
+                and state["units"][uid]["status"] in ("pool", "map")]
+    if len(args) < 2:
+        raise InvalidOrder("usage: `deploy <unit> [<unit>...] <hex>`")
+    return [(uid, args[-1]) for uid in args[:-1]]
 
-    def _check_deploy_action(self, state: State, seat: str, *args: str) -> None:
-        pairs = self._placements(state, seat, args)
-        occ = {hx: list(us) for hx, us in self.occupancy(state).items()}
-        moving = {uid for uid, _ in pairs}
-        for hx in occ:
-            occ[hx] = [u for u in occ[hx] if u not in moving]
-        for uid, hx in pairs:  # each unit checked against the ones placed before it in this order
-            self._check_deploy(state, seat, uid, hx, occ)
-            occ.setdefault(hx, []).append(uid)
 
-    def _apply_deploy_order(self, state: State, seat: str, *args: str) -> list[Event]:
-        pairs = self._placements(state, seat, args)
-        events: list[Event] = []
-        for uid, hx in pairs:
-            events += self._apply_deploy(state, seat, uid, hx)
-        if len(events) <= 1:
-            return events
-        if args == ("printed",):
-            recon = " (reconstructed: the seed prints none)" if self.printed_setup_reconstructed else ""
-            text = (f"{self.title_of(seat)} deploys the printed set-up{recon}: "
-                    + ", ".join(f"{uid} {hx}" for uid, hx in pairs)
-                    + ". Adjust with `deploy <unit> <hex>`, then `/done` (13.0).")
-            return [Event(public=text, section="13.0")]
-        text = " ".join(e.public for e in events if e.public)
-        if len(text) > 1500:
-            text = f"{self.title_of(seat)} deploys {', '.join(u for u, _ in pairs)} in {pairs[0][1]} (13.0)."
-        return [Event(public=text, section=events[0].section)]
+def _check_deploy_action(self, state: State, seat: str, args: tuple[str, ...]) -> None:
+    pairs = self._placements(state, seat, args)
+    occ = {hx: list(us) for hx, us in self.occupancy(state).items()}
+    moving = {uid for uid, _ in pairs}
+    for hx in occ:
+        occ[hx] = [u for u in occ[hx] if u not in moving]
+    for uid, hx in pairs:  # each unit checked against the ones placed before it in this order
+        self._check_deploy(state, seat, uid, hx, occ)
+        occ.setdefault(hx, []).append(uid)
 
-    @cached_property
-    def printed_setup_reconstructed(self) -> bool:
-        if not self.printed_setup_path or not self.printed_setup_path.exists():
-            return False
-        return bool(tomllib.loads(self.printed_setup_path.read_text()).get("reconstructed", False))
 
-    def place_printed_setup(self, state: State) -> None:
-        """``options: setup=printed``: every side's printed set-up placed at the start; the sides may
+def _apply_deploy_order(self, state: State, seat: str, args: tuple[str, ...], dice: Dice | None) -> list[Event]:
+    pairs = self._placements(state, seat, args)
+    events: list[Event] = []
+    for uid, hx in pairs:
+        events += self._apply_deploy(state, seat, uid, hx)
+    if len(events) <= 1:
+        return events
+    if args == ("printed",):
+        recon = " (reconstructed: the seed prints none)" if self.printed_setup_reconstructed else ""
+        text = (f"{self.title_of(seat)} deploys the printed set-up{recon}: "
+                + ", ".join(f"{uid} {hx}" for uid, hx in pairs)
+                + ". Adjust with `deploy <unit> <hex>`, then `/done` (13.0).")
+        return [Event(public=text, section="13.0")]
+    text = " ".join(e.public for e in events if e.public)
+    if len(text) > 1500:
+        text = f"{self.title_of(seat)} deploys {', '.join(u for u, _ in pairs)} in {pairs[0][1]} (13.0)."
+    return [Event(public=text, section=events[0].section)]
+
+
+@cached_property
+def printed_setup_reconstructed(self) -> bool:
+    if not self.printed_setup_path or not self.printed_setup_path.exists():
+        return False
+    return bool(tomllib.loads(self.printed_setup_path.read_text()).get("reconstructed", False))
+
+
+def place_printed_setup(self, state: State) -> None:
+    """``options: setup=printed``: every side's printed set-up placed at the start; the sides may
         still re-place units until each ends its set-up step (13.0)."""
-        for seat in self.seats:
-            pairs = self._placements(state, seat, ("printed",))
-            self._check_deploy_action(state, seat, "printed")
-            for uid, hx in pairs:
-                self._apply_deploy(state, seat, uid, hx)
+    for seat in self.seats:
+        pairs = self._placements(state, seat, ("printed",))
+        self._check_deploy_action(state, seat, ("printed",))
+        for uid, hx in pairs:
+            self._apply_deploy(state, seat, uid, hx)
 
-    def _check_deploy(self, state: State, seat: str, uid: str, hx: str, occ=None) -> None:
-        raise IllegalOrder("this game has no set-up orders", "13.0")
+
+def _check_deploy(self, state: State, seat: str, uid: str, hx: str, occ=None) -> None:
+    raise IllegalOrder("this game has no set-up orders", "13.0")
+
+
+# the orders of this file (engine/orders.py), each naming its functions above
+# a game with a set-up lists it in its ORDERS and gives ``_check_deploy`` and ``_apply_deploy``
+DEPLOY = Order("deploy", "`deploy <unit> [<unit>...] <hex>` or `deploy printed`",
+              parse=_parse_deploy,
+              check=_check_deploy_action,
+              apply=_apply_deploy_order,
+              unlisted=("listed by each game's set-up (its ``legal_extra`` at turn 0, every counter in its "
+                        "zone, 13.0)"),
+              cases=("13.0",),
+              dice=False)

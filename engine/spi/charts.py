@@ -14,8 +14,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from engine import chartguard
-from engine.chartguard import ChartError, show  # noqa: F401 - ChartError is this module's error too
+from engine.spi import chartguard
+from engine.spi.chartguard import ChartError, show  # noqa: F401 - ChartError is this module's error too
 
 STANDARD = Path(__file__).parent / "data" / "standard.toml"
 LETTERS = "ABCDE"
@@ -265,7 +265,7 @@ class Charts:
 
 
 def _toml(text: str) -> dict:
-    """A chart text's tables: checked before and after parsing (engine.chartguard)."""
+    """A chart text's tables: checked before and after parsing (engine.spi.chartguard)."""
     return chartguard.parse(text)
 
 

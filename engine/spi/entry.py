@@ -12,10 +12,15 @@ sides that may do so in ``entry_attack_seats``.
 """
 from __future__ import annotations
 
+from dataclasses import replace
+
 from typing import Iterator
 
-from engine.core import Action, Dice, Event, IllegalOrder, State
+from engine.core import Action, Event, IllegalOrder, State
+from engine.dice import Dice
 from engine.hexgrid import Hex
+from engine.spi.c07_3_melee import MELEE
+from engine.spi.c07_5_retreat import ADVANCE
 from engine.spi.standard import _phrase
 
 
@@ -36,15 +41,15 @@ class EntryAttacks:
                 return str(nb)
         return None
 
-    def _check_melee(self, state: State, seat: str, *args: str) -> None:
+    def _check_melee(self, state: State, seat: str, args: tuple[str, ...]) -> None:
         uids, hx = list(args[:-2]), args[-1]
         off = [u for u in uids if self.side_of(state, u) == seat and self._offmap(state, u)]
         if not off:
-            super()._check_melee(state, seat, *args)
+            super()._check_melee(state, seat, args)
             return
         on = [u for u in uids if u not in off]
         if on:
-            super()._check_melee(state, seat, *on, "at", hx)
+            super()._check_melee(state, seat, (*on, "at", hx))
         else:
             self._combat_phase_check(state, seat, "melee", "7.3")
             if self.phasing(state) != seat:
@@ -69,13 +74,13 @@ class EntryAttacks:
             if uid in state["ph"]["meleed"]:
                 raise IllegalOrder(f"{uid} has already attacked this phase (one attack a phase)", "7.31")
 
-    def _apply_melee(self, state: State, seat: str, dice: Dice, *args: str) -> list[Event]:
+    def _apply_melee(self, state: State, seat: str, args: tuple[str, ...], dice: Dice | None) -> list[Event]:
         uids, hx = list(args[:-2]), args[-1]
         off = [u for u in uids if self._offmap(state, u)]
         for u in off:  # attacks and retreats count from beyond the edge (14.2, ruling)
             state["units"][u]["hex"] = self._offmap_hex(u, hx)
         try:
-            return super()._apply_melee(state, seat, dice, *args)
+            return super()._apply_melee(state, seat, args, dice)
         finally:
             for u in off:
                 if self._offmap(state, u):
@@ -96,17 +101,19 @@ class EntryAttacks:
         if not adv["units"]:
             state["ph"]["advance"] = None
 
-    def _check_advance(self, state: State, seat: str, uid: str, hx: str) -> None:
+    def _check_advance(self, state: State, seat: str, args: tuple[str, ...]) -> None:
+        uid, hx = args
         if self.side_of(state, uid) != seat or not self._offmap(state, uid):
-            super()._check_advance(state, seat, uid, hx)
+            super()._check_advance(state, seat, (uid, hx))
             return
         self._check_advance_offer(state, seat, uid, hx)
         if hx not in (self.reinforcement_entry(state, uid) or []):
             raise IllegalOrder(f"{uid} may enter only by its entry hexes", self.entry_attack_section)
 
-    def _apply_advance(self, state: State, seat: str, dice: Dice, uid: str, hx: str) -> list[Event]:
+    def _apply_advance(self, state: State, seat: str, args: tuple[str, ...], dice: Dice | None) -> list[Event]:
+        uid, hx = args
         if not self._offmap(state, uid):
-            return super()._apply_advance(state, seat, dice, uid, hx)
+            return super()._apply_advance(state, seat, (uid, hx), dice)
         uids = self._stack_of(state, (uid,))
         for v in uids:
             state["units"][v]["hex"] = hx
@@ -140,3 +147,8 @@ class EntryAttacks:
                     act = Action("melee", (uid, "at", hx))
                     if self._ok(state, seat, act):
                         yield act
+
+
+# melee and advance after combat with the attacks onto the map (14.2), for the games that have them
+ENTRY_MELEE = replace(MELEE, check=EntryAttacks._check_melee, apply=EntryAttacks._apply_melee)
+ENTRY_ADVANCE = replace(ADVANCE, check=EntryAttacks._check_advance, apply=EntryAttacks._apply_advance)

@@ -1,9 +1,13 @@
 """Every hook a game built on the Standard Rules may give, with its default: the one place to read
 the contract between ``StandardRules`` and a ruleset (Gondor, Sauron, Field of Celebrant).
 
-A ruleset overrides these by name. The order methods a game may replace (an order's check or
-apply, named in its ``Order`` record) are listed in ``REPLACEABLE``; ``tests/test_architecture.py``
-fails if a ruleset overrides anything of ``StandardRules`` that is in neither.
+A ruleset gives a hook by a function of the same name that its class imports from a case file;
+what several case files do at one point (after a move, at a step's start, on an attack, in a new
+game's state, in a view) it declares instead as an ordered list (``AFTER_MOVE`` ... below), which the
+hook runs. The order methods a game may replace (an order's check or apply, which its own ``Order``
+record then holds: ``replace(FIRE, check=...)``) are listed in ``REPLACEABLE``;
+``tests/test_architecture.py`` fails if a ruleset redefines anything of ``StandardRules`` that is in
+neither, or redefines a hook that runs a list.
 """
 from __future__ import annotations
 
@@ -15,11 +19,12 @@ from engine.spi.charts import Charts
 from engine.spi.common import _phrase
 
 
-# The steps of the Standard Rules a game may replace (override by name, usually calling the
-# standard one through ``super()``), beyond the hooks of ``Hooks``: each names the case that makes a
-# game need it. Anything else of ``StandardRules`` a ruleset redefines fails tests/test_architecture.py.
+# The steps of the Standard Rules a game may replace (a function of the same name in a case file,
+# usually calling the standard one by name: ``StandardRules._check_fire(self, ...)``), beyond the hooks of
+# this file: each names the case that makes a game need it. Anything else of ``StandardRules`` a
+# ruleset redefines fails tests/test_architecture.py.
 REPLACEABLE: dict[str, str] = {
-    # orders (the methods an ``Order`` record names): a game's own rules for a standard order
+    # orders (the functions an ``Order`` record holds): a game's own rules for a standard order
     "_check_advance": "7.5 (Gondor 16.51)",
     "_apply_advance": "7.5 (Gondor 15.15 the gates; FoC 17.11 Eorl's Wedge)",
     "_check_fire": "7.1 (Gondor 16.12; FoC 7.1)",
@@ -58,201 +63,267 @@ REPLACEABLE: dict[str, str] = {
 }
 
 
-class Hooks:
-    # ------------------------------------------------------------ help (engine/spi/help.py)
-    order_examples: dict[str, str] = {}  # verb -> an example made of the game's own counters and hexes
-    orders_notes: str = ""  # what `/help topic:orders` adds after the list (spells, a game's own phases)
-    kind_verbs: dict[str, tuple[str, ...]] = {}  # a game's own step kinds -> the orders typed in them
-    setup_help: str = ""  # where each side sets up (13.x)
-    secrets_help: str = "Nothing is hidden in this game: every counter is face up."
+# The steps a game runs at these points, declared in one place (its class), in the order they run; each
+# entry is a function of one of its case files. The hooks below run them (``after_move``,
+# ``on_step_start``, ``init_extra``, ``view_extra``, ``modify_attack``), so that what happens after a move
+# is read in one line, e.g. Gondor's ``AFTER_MOVE = (c18_banner.after_move, c16_7_oil.after_move,
+# c15_city.after_move)``: the Banner (18.13), the oil (16.73), the gates (15.15).
+AFTER_MOVE: tuple = ()  # (self, state, seat, uids, trail) -> list[Event]
+ON_STEP_START: tuple = ()  # (self, state) -> list[Event]
+INIT_EXTRA: tuple = ()  # (self, state) -> None
+VIEW_EXTRA: tuple = ()  # (self, state, own, view) -> None
+MODIFY_ATTACK: tuple = ()  # (self, state, attacker, target, kind, prof) -> None
 
-    def help_general(self) -> str:
-        """What the game is, in a few lines: `/help` in its channel."""
-        return f"**{self.title}**"
 
-    # ------------------------------------------------------------ hooks
-    def side_of(self, state: State, uid: str) -> str:
-        """The seat that controls ``uid`` now: its order of battle's side, unless control has passed
+# ------------------------------------------------------------ help (engine/spi/help.py)
+order_examples: dict[str, str] = {}  # verb -> an example made of the game's own counters and hexes
+orders_notes: str = ""  # what `/help topic:orders` adds after the list (spells, a game's own phases)
+kind_verbs: dict[str, tuple[str, ...]] = {}  # a game's own step kinds -> the orders typed in them
+setup_help: str = ""  # where each side sets up (13.x)
+secrets_help: str = "Nothing is hidden in this game: every counter is face up."
+
+
+def help_general(self) -> str:
+    """What the game is, in a few lines: `/help` in its channel."""
+    return f"**{self.title}**"
+
+
+# ------------------------------------------------------------ hooks
+def side_of(self, state: State, uid: str) -> str:
+    """The seat that controls ``uid`` now: its order of battle's side, unless control has passed
         to another seat (``state["turned"]``: uid -> seat; Sauron 16.69, a leader turned evil and the
         units stacked with him). Every ownership check, zone of control, stacking, combat and view of
         the Standard Rules reads a unit's side through this."""
-        turned = state.get("turned")
-        if turned and uid in turned:
-            return turned[uid]
-        return self.units[uid].side
+    turned = state.get("turned")
+    if turned and uid in turned:
+        return turned[uid]
+    return self.units[uid].side
 
-    def view_turn(self, state: State) -> int:
-        """The Game-Turn the view shows (a game may clamp it once the last turn is over: FoC 12.0)."""
-        return state["turn"]
 
-    def hexside_rule(self, state: State, uids: list[str], a: Hex, b: Hex,
-                     retreat: bool = False) -> float | str | None:
-        """Extra MP to cross the hexside a|b, ``None`` if forbidden, ``"all"``
+def view_turn(self, state: State) -> int:
+    """The Game-Turn the view shows (a game may clamp it once the last turn is over: FoC 12.0)."""
+    return state["turn"]
+
+
+def hexside_rule(self, state: State, uids: list[str], a: Hex, b: Hex,
+                 retreat: bool = False) -> float | str | None:
+    """Extra MP to cross the hexside a|b, ``None`` if forbidden, ``"all"``
         if crossing costs the whole allowance (and ends the move). Consulted
         for hexsides with a map feature (wall, gate, river...). ``retreat`` is
         true when a retreat (7.5) asks. Default: 0."""
-        return 0
+    return 0
 
-    def extra_blocked(self, state: State, seat: str, uids: list[str]) -> set[Hex]:
-        """Hexes ``uids`` may not enter (move, retreat or advance) for a
+
+def extra_blocked(self, state: State, seat: str, uids: list[str]) -> set[Hex]:
+    """Hexes ``uids`` may not enter (move, retreat or advance) for a
         ruleset's own reasons (Gondor 14.31: cavalry never next to Mumakil)."""
-        return set()
+    return set()
 
-    def init_extra(self, state: State) -> None:
-        """Hook for a ruleset's mixins to add their state keys to a new game."""
 
-    def view_extra(self, state: State, own: str | None, view: dict) -> None:
-        """Hook for a ruleset's mixins to add to a seat's view (and its notes)."""
+def init_extra(self, state: State) -> None:
+    """A new game's own state keys: the game's ``INIT_EXTRA``, in order."""
+    for step in self.INIT_EXTRA:
+        step(self, state)
 
-    def dem_total(self, state: State, army: str) -> int:
-        """An army's demoralization points now (9.1; a ruleset may adjust)."""
-        return state["dem"].get(army, 0)
 
-    def zoc_through(self, state: State, a: Hex, b: Hex) -> bool:
-        """Whether a ZOC extends from ``a`` into adjacent ``b``."""
-        return True
+def view_extra(self, state: State, own: str | None, view: dict) -> None:
+    """What a game adds to a seat's view (and its notes): the game's ``VIEW_EXTRA``, in order."""
+    for step in self.VIEW_EXTRA:
+        step(self, state, own, view)
 
-    def zoc_through_fn(self, state: State):
-        """``zoc_through`` for one state, as a function of (a, b): a ruleset may
+
+def dem_total(self, state: State, army: str) -> int:
+    """An army's demoralization points now (9.1; a ruleset may adjust)."""
+    return state["dem"].get(army, 0)
+
+
+def zoc_through(self, state: State, a: Hex, b: Hex) -> bool:
+    """Whether a ZOC extends from ``a`` into adjacent ``b``."""
+    return True
+
+
+def zoc_through_fn(self, state: State):
+    """``zoc_through`` for one state, as a function of (a, b): a ruleset may
         work out what it needs once per call of ``zoc_map`` (speed only)."""
-        return lambda a, b: self.zoc_through(state, a, b)
+    return lambda a, b: self.zoc_through(state, a, b)
 
-    def movement_allowance(self, state: State, uid: str) -> float:
-        u = self.units[uid]
-        ch = self.charts_for(state)
-        ma = u.movement if u.movement is not None else ch["movement"].get(u.type, ch["movement"]["infantry"])
-        f = self.formation_of(state, uid)
-        if f:
-            ma = min(ma, ch["formations"][state["formations"][f]["kind"]]["movement"])
-        if u.is_leader and self.kind(state) == "rally" and self.step(state).get("leader_moves"):
-            ma = min(ma, self.step(state)["leader_moves"])  # FoC 8.38: up to 3 MP before rallying
-        return ma
 
-    def reinforcement_entry(self, state: State, uid: str) -> list[str] | None:
-        """Hexes a reinforcement may enter by now, or None if it may not enter."""
-        return None
+def movement_allowance(self, state: State, uid: str) -> float:
+    u = self.units[uid]
+    ch = self.charts_for(state)
+    ma = u.movement if u.movement is not None else ch["movement"].get(u.type, ch["movement"]["infantry"])
+    f = self.formation_of(state, uid)
+    if f:
+        ma = min(ma, ch["formations"][state["formations"][f]["kind"]]["movement"])
+    if u.is_leader and self.kind(state) == "rally" and self.step(state).get("leader_moves"):
+        ma = min(ma, self.step(state)["leader_moves"])  # FoC 8.38: up to 3 MP before rallying
+    return ma
 
-    def on_step_start(self, state: State) -> list[Event]:
-        return []
 
-    def on_unit_lost(self, state: State, uid: str, points: int) -> None:
-        """A unit or leader cost ``points`` of demoralization (9.1, 19.2)."""
-        army = self.army_now(state, uid)
-        state["dem"][army] = state["dem"].get(army, 0) + points
+def reinforcement_entry(self, state: State, uid: str) -> list[str] | None:
+    """Hexes a reinforcement may enter by now, or None if it may not enter."""
+    return None
 
-    def dem_level(self, state: State, army: str) -> int | None:
-        return None
 
-    def unit_dem_value(self, state: State, uid: str) -> int:
-        """A combat unit's demoralization value (9.12): the chart's formula by
+def on_step_start(self, state: State) -> list[Event]:
+    """At the start of a step: the game's ``ON_STEP_START``, in order, their events in that order."""
+    events: list[Event] = []
+    for step in self.ON_STEP_START:
+        events += step(self, state)
+    return events
+
+
+def on_unit_lost(self, state: State, uid: str, points: int) -> None:
+    """A unit or leader cost ``points`` of demoralization (9.1, 19.2)."""
+    army = self.army_now(state, uid)
+    state["dem"][army] = state["dem"].get(army, 0) + points
+
+
+def dem_level(self, state: State, army: str) -> int | None:
+    return None
+
+
+def unit_dem_value(self, state: State, uid: str) -> int:
+    """A combat unit's demoralization value (9.12): the chart's formula by
         default; a ruleset may print it on the counter (FoC 9.12)."""
-        return self.charts_for(state).demoralization_value(self.units[uid].ratings)
+    return self.charts_for(state).demoralization_value(self.units[uid].ratings)
 
-    def may_enter_enemy_leaders(self, state: State, uids: list[str]) -> bool:
-        """Whether ``uids`` may enter a hex holding enemy leaders but no enemy
+
+def may_enter_enemy_leaders(self, state: State, uids: list[str]) -> bool:
+    """Whether ``uids`` may enter a hex holding enemy leaders but no enemy
         combat unit (4.27: not under the Standard Rules; FoC amends it)."""
-        return False
+    return False
 
-    def demoralized(self, state: State, army: str) -> bool:
-        lvl = self.dem_level(state, army)
-        return lvl is not None and self.dem_total(state, army) >= lvl
 
-    def check_victory(self, state: State) -> dict | None:
-        return None
+def demoralized(self, state: State, army: str) -> bool:
+    lvl = self.dem_level(state, army)
+    return lvl is not None and self.dem_total(state, army) >= lvl
 
-    def end_of_turn(self, state: State) -> list[Event]:
-        return []
 
-    def final_result(self, state: State) -> dict:
-        n = self.sequence["turns"]
-        words = {12: "twelve", 14: "fourteen", 15: "fifteen", 16: "sixteen", 18: "eighteen", 20: "twenty"}
-        return {"winner": None, "summary": f"The {words.get(n, n)} Game-Turns are over "
-                                           f"({self.sequence.get('length_section', '12.0')}).",
-                "section": self.sequence.get("length_section", "12.0")}
+def check_victory(self, state: State) -> dict | None:
+    return None
 
-    def on_setup_step_end(self, state: State) -> list[Event]:
-        """Hook: a set-up step is over (every seat in it done), before the next step."""
-        return []
 
-    def legal_extra(self, state: State, seat: str) -> Iterator[Action]:
-        return iter(())
+def end_of_turn(self, state: State) -> list[Event]:
+    return []
 
-    def spell_targets(self, state: State, seat: str, spell: str) -> Iterator[str]:
-        return iter(())
 
-    def check_stack_move(self, state: State, seat: str, uids: list[str]) -> None:
-        """Hook: siege equipment carriers and the like (Gondor 16.11-16.13)."""
+def final_result(self, state: State) -> dict:
+    n = self.sequence["turns"]
+    words = {12: "twelve", 14: "fourteen", 15: "fifteen", 16: "sixteen", 18: "eighteen", 20: "twenty"}
+    return {"winner": None, "summary": f"The {words.get(n, n)} Game-Turns are over "
+                                       f"({self.sequence.get('length_section', '12.0')}).",
+            "section": self.sequence.get("length_section", "12.0")}
 
-    def why_hexside(self, state, uids, a, b) -> str:
-        return f"the hexside {a}/{b} may not be crossed"
 
-    def check_move_end(self, state: State, seat: str, uids: list[str], dest: str, occ) -> None:
-        """8.1 (inferred): a leader that is not a magic leader ends its move with a combat unit."""
-        if self.charts_for(state)["stacking"].get("leaders_alone", False):
-            return
-        if all(self.units[u].is_leader and not self.is_magic_leader(u) for u in uids):
-            friends = [x for x in occ.get(dest, ()) if self.units[x].is_combat and self.side_of(state, x) == seat]
-            if not friends:
-                raise IllegalOrder(f"{_phrase(uids)} must end its move stacked with a friendly combat unit", "8.1")
+def on_setup_step_end(self, state: State) -> list[Event]:
+    """Hook: a set-up step is over (every seat in it done), before the next step."""
+    return []
 
-    def entered(self, state: State, trail: list[str]) -> list[str]:
-        """In ``after_move``: the hexes the move entered (the trail less its start
+
+def legal_extra(self, state: State, seat: str) -> Iterator[Action]:
+    return iter(())
+
+
+def spell_targets(self, state: State, seat: str, spell: str) -> Iterator[str]:
+    return iter(())
+
+
+def check_stack_move(self, state: State, seat: str, uids: list[str]) -> None:
+    """Hook: siege equipment carriers and the like (Gondor 16.11-16.13)."""
+
+
+def why_hexside(self, state, uids, a, b) -> str:
+    return f"the hexside {a}/{b} may not be crossed"
+
+
+def check_move_end(self, state: State, seat: str, uids: list[str], dest: str, occ) -> None:
+    """8.1 (inferred): a leader that is not a magic leader ends its move with a combat unit."""
+    if self.charts_for(state)["stacking"].get("leaders_alone", False):
+        return
+    if all(self.units[u].is_leader and not self.is_magic_leader(u) for u in uids):
+        friends = [x for x in occ.get(dest, ()) if self.units[x].is_combat and self.side_of(state, x) == seat]
+        if not friends:
+            raise IllegalOrder(f"{_phrase(uids)} must end its move stacked with a friendly combat unit", "8.1")
+
+
+def entered(self, state: State, trail: list[str]) -> list[str]:
+    """In ``after_move``: the hexes the move entered (the trail less its start
         hex; all of it for a unit that came onto the map)."""
-        return list(trail[1:]) if state["ph"].get("move_from") else list(trail)
+    return list(trail[1:]) if state["ph"].get("move_from") else list(trail)
 
-    def after_move(self, state: State, seat: str, uids: list[str], trail: list[str]) -> list[Event]:
-        """Hook after a move; ``trail`` is every hex from the start (if on the map) to the end."""
-        return []
 
-    def modify_attack(self, state: State, attacker: str, target: str, kind: str, prof: dict) -> None:
-        """Hook for exclusive rules (siege towers, tunnels, guards...)."""
+def after_move(self, state: State, seat: str, uids: list[str], trail: list[str]) -> list[Event]:
+    """After a move (``trail``: every hex from the start, if on the map, to the end): the game's
+    ``AFTER_MOVE``, in order, their events in that order."""
+    events: list[Event] = []
+    for step in self.AFTER_MOVE:
+        events += step(self, state, seat, uids, trail)
+    return events
 
-    def is_fanatic(self, state: State, uid: str) -> bool:
-        return False
 
-    def adjust_result(self, state: State, target: str, res: tuple, prof: dict) -> tuple:
-        return res
+def modify_attack(self, state: State, attacker: str, target: str, kind: str, prof: dict) -> None:
+    """A game's exclusive rules on an attack's profile (siege towers, tunnels, guards...): the game's
+    ``MODIFY_ATTACK``, in order."""
+    for step in self.MODIFY_ATTACK:
+        step(self, state, attacker, target, kind, prof)
 
-    def order_odds(self, state: State, seat: str, action: Action) -> str | None:
-        """``/odds`` for an order other than fire and melee (whose odds the Standard Rules work out):
+
+def is_fanatic(self, state: State, uid: str) -> bool:
+    return False
+
+
+def adjust_result(self, state: State, target: str, res: tuple, prof: dict) -> tuple:
+    return res
+
+
+def order_odds(self, state: State, seat: str, action: Action) -> str | None:
+    """``/odds`` for an order other than fire and melee (whose odds the Standard Rules work out):
         a game whose table is known answers exactly (Sauron: leader combat on 7.25, Mortal Combat, 22.2);
         ``None``: no odds for this order."""
-        return None
+    return None
 
-    def duel_modifier(self, state: State, leader: str, other: str) -> int:
-        return 0
 
-    def spell_effect(self, state: State, seat: str, leader: str, spell: str, target: str | None) -> str:
-        """Generic spell effects from data: an ``effect`` table added to
+def duel_modifier(self, state: State, leader: str, other: str) -> int:
+    return 0
+
+
+def spell_effect(self, state: State, seat: str, leader: str, spell: str, target: str | None) -> str:
+    """Generic spell effects from data: an ``effect`` table added to
         ``state['effects']`` until the same step of the next turn."""
-        sp = self.spells[spell]
-        eff = dict(sp.get("effect", {}))
-        eff.update(title=sp["title"], section=sp["section"], spell=spell,
-                   until={"turn": state["turn"] + 1, "step": state["step"]})
-        if eff.get("side") == "enemy":
-            eff["side"] = self.enemy(seat)
-        elif eff.get("side") == "own":
-            eff["side"] = seat
-        if eff.pop("freeze_within", None) is not None:
-            r = sp["effect"]["freeze_within"]
-            here = state["units"][leader]["hex"]
-            eff["frozen"] = sorted(x for x in state["units"] if self.units[x].is_leader
-                                   and self.side_of(state, x) != seat and self.on_map(state, x)
-                                   and distance(here, state["units"][x]["hex"]) <= r)
-        state["effects"].append(eff)
-        return sp.get("text", "in effect")
+    sp = self.spells[spell]
+    eff = dict(sp.get("effect", {}))
+    eff.update(title=sp["title"], section=sp["section"], spell=spell,
+               until={"turn": state["turn"] + 1, "step": state["step"]})
+    if eff.get("side") == "enemy":
+        eff["side"] = self.enemy(seat)
+    elif eff.get("side") == "own":
+        eff["side"] = seat
+    if eff.pop("freeze_within", None) is not None:
+        r = sp["effect"]["freeze_within"]
+        here = state["units"][leader]["hex"]
+        eff["frozen"] = sorted(x for x in state["units"] if self.units[x].is_leader
+                               and self.side_of(state, x) != seat and self.on_map(state, x)
+                               and distance(here, state["units"][x]["hex"]) <= r)
+    state["effects"].append(eff)
+    return sp.get("text", "in effect")
 
-    def check_rally_extra(self, state: State, seat: str, leader: str, uid: str) -> None:
-        pass
 
-    def check_spell(self, state: State, seat: str, leader: str, spell: str, target: str | None) -> None:
-        pass
+def check_rally_extra(self, state: State, seat: str, leader: str, uid: str) -> None:
+    pass
 
-    def may_form(self, state: State, seat: str, kind: str) -> bool:
-        return True
 
-    def check_group_charts(self, charts: Charts, text: str) -> None:
-        """A ruleset's checks of its own chart tables (raise ChartError or ValueError)."""
+def check_spell(self, state: State, seat: str, leader: str, spell: str, target: str | None) -> None:
+    pass
 
-    def printed_rally(self, state: State, uid: str) -> int:
-        return 0
+
+def may_form(self, state: State, seat: str, kind: str) -> bool:
+    return True
+
+
+def check_group_charts(self, charts: Charts, text: str) -> None:
+    """A ruleset's checks of its own chart tables (raise ChartError or ValueError)."""
+
+
+def printed_rally(self, state: State, uid: str) -> int:
+    return 0

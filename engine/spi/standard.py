@@ -30,12 +30,10 @@ from contextlib import contextmanager
 from functools import cached_property
 from pathlib import Path
 from typing import Iterator
-
-from engine import chartguard
+from engine.spi import chartguard
 from engine.core import (
     Action,
     AmbiguousOrder,
-    Dice,
     Event,
     IllegalOrder,
     InvalidOrder,
@@ -43,26 +41,21 @@ from engine.core import (
     RulesetBase,
     State,
 )
+from engine.dice import Dice
 from engine.hexgrid import Hex, HexError
 from engine.maps import HexMap
-from engine.orders import Order, order_table
+from engine.orders import Order, check_order, legal_of, legal_orders, order_table, parse_order, apply_order
 from engine.spi.charts import ChartError, Charts, cached
 from engine.units import Ratings, UnitDef, load_oob
 from engine.spi.common import _HEX, MAX_ORDER_LEN, _phrase  # noqa: F401 (_phrase imported from here by rulesets)
-from engine.spi.hooks import Hooks
-from engine.spi.c04_movement import MOVE, Movement
-from engine.spi.c05_stacking import Stacking
-from engine.spi.c06_zoc import ZonesOfControl
-from engine.spi.c07_combat import Combat
-from engine.spi.c07_1_fire import FIRE, MissileFire
-from engine.spi.c07_2_leaders import DUEL, LeaderCombat
-from engine.spi.c07_3_melee import MELEE, Melee
-from engine.spi.c07_5_retreat import ADVANCE, RETREAT, RetreatAdvance
-from engine.spi.c08_3_rally import RALLY, Rally
-from engine.spi.c08_4_formations import DISBAND, FORM, Formations
-from engine.spi.c08_5_magic import CAST, Magic
-from engine.spi.c13_setup import SetUp
-from engine.spi.help import Help
+from engine.spi.c04_movement import MOVE
+from engine.spi.c07_1_fire import FIRE
+from engine.spi.c07_2_leaders import DUEL
+from engine.spi.c07_3_melee import MELEE
+from engine.spi.c07_5_retreat import ADVANCE, RETREAT
+from engine.spi.c08_3_rally import RALLY
+from engine.spi.c08_4_formations import DISBAND, FORM
+from engine.spi.c08_5_magic import CAST
 
 
 _MEMO = threading.local()  # the action being checked or applied, per thread (games run in worker threads)
@@ -78,16 +71,71 @@ def _current_memo(action: Action):
         _MEMO.memo = prev
 
 
-# 3.0: a seat ends its part of the phase (at set-up, 13.0: when every counter is placed)
-DONE = Order("done", ("3.0", "13.0", "7.31"), "`done`", parse="_parse_done", check="_check_done",
-             apply="_apply_done", legal="_legal_done")
-
-
-class StandardRules(Help, SetUp, Movement, Stacking, ZonesOfControl, Combat, MissileFire, LeaderCombat, Melee,
-                    RetreatAdvance, Rally, Formations, Magic, Hooks, RulesetBase):
+class StandardRules(RulesetBase):
     """The Standard Rules engine. Subclasses set ``name``, ``title``,
     ``seats``, ``side_titles``, ``side_colors`` and provide ``hexmap``,
     ``units``, ``sequence``, ``ruleset_charts_text`` and ``spells``."""
+
+    # The Standard Rules are their case files' functions, one file per case (no mixin classes):
+    from engine.spi.help import (
+        help_topics, help, order_line, help_orders, help_phases, help_setup, help_secrets
+    )
+    from engine.spi.c13_setup import (
+        printed_setup_path, printed_setups, _setup_order_hint, deploy_example, _parse_deploy, _placements,
+        _check_deploy_action, _apply_deploy_order, printed_setup_reconstructed, place_printed_setup,
+        _check_deploy
+    )
+    from engine.spi.c04_movement import (
+        _mover_kind, _stack_of, _complete_move, _with_path, _move_path, _check_movers, _movers_ma,
+        _terrain_costs, _road_hexes, _step_cost_fn, _move_graph, _reach, _find_path, _why_unreachable,
+        _check_move, _move_key, _path_spent, _why_section, _why_step, _legal_moves, _stack_moves, _apply_move,
+        apply_overriding, _parse_move, _legal_move_orders
+    )
+    from engine.spi.c05_stacking import (
+        _check_stacking
+    )
+    from engine.spi.c06_zoc import (
+        exerting, zoc_map, enemy_hexes
+    )
+    from engine.spi.c07_combat import (
+        _combat_phase_check, attack_profile, outcome_distribution, _resolve_attack, _attacks, _pick_target,
+        apply_result, eliminate, _leaders_caught, _leader_loss, _displace_leader, odds
+    )
+    from engine.spi.c07_1_fire import (
+        _can_fire, missile_range, _target_units, _check_fire, _apply_fire, _parse_fire, _legal_fire
+    )
+    from engine.spi.c07_2_leaders import (
+        _check_duel, _apply_duel, _parse_duel, _legal_duels
+    )
+    from engine.spi.c07_3_melee import (
+        _can_melee, _check_melee, _melee_targets, _obligations, _unmet_obligations, _apply_melee, _parse_melee,
+        _legal_melee
+    )
+    from engine.spi.c07_5_retreat import (
+        _check_advance_offer, _check_advance, _check_retreat, _offer_advance, retreat_options, _start_retreat,
+        _move_retreat, _apply_retreat, _apply_advance, _parse_advance, _parse_retreat, _legal_advances
+    )
+    from engine.spi.c08_3_rally import (
+        leader_rating, _check_rally, _legal_rallies, _apply_rally, _parse_rally
+    )
+    from engine.spi.c08_4_formations import (
+        formation_of, _formed_this_turn, _wedge_waits, _check_form, _check_disband, _legal_forms, _apply_form,
+        _apply_disband, _parse_form, _parse_disband, _legal_form_orders
+    )
+    from engine.spi.c08_5_magic import (
+        is_magic_leader, spell_cost, _check_cast, _legal_casts, _apply_cast, _expire_effects, _parse_cast,
+        _legal_cast_orders
+    )
+    from engine.spi.hooks import (
+        AFTER_MOVE, ON_STEP_START, INIT_EXTRA, VIEW_EXTRA, MODIFY_ATTACK,
+        order_examples, orders_notes, kind_verbs, setup_help, secrets_help, help_general, side_of, view_turn,
+        hexside_rule, extra_blocked, init_extra, view_extra, dem_total, zoc_through, zoc_through_fn,
+        movement_allowance, reinforcement_entry, on_step_start, on_unit_lost, dem_level, unit_dem_value,
+        may_enter_enemy_leaders, demoralized, check_victory, end_of_turn, final_result, on_setup_step_end,
+        legal_extra, spell_targets, check_stack_move, why_hexside, check_move_end, entered, after_move,
+        modify_attack, is_fanatic, adjust_result, order_odds, duel_modifier, spell_effect, check_rally_extra,
+        check_spell, may_form, check_group_charts, printed_rally
+    )
 
     name = "spi"
     title = "SPI Standard Rules"
@@ -98,8 +146,9 @@ class StandardRules(Help, SetUp, Movement, Stacking, ZonesOfControl, Combat, Mis
     side_colors: dict[str, str] = {}
     state_version = 2
 
-    # the orders, in the order their legal actions are offered (engine/orders.py); a game appends its own
-    ORDERS: tuple[Order, ...] = (ADVANCE, DONE, MOVE, FORM, CAST, FIRE, DUEL, MELEE, RALLY, RETREAT, DISBAND)
+    # the orders, in the order their legal actions are offered (engine/orders.py; set below the class,
+    # after `done`'s record); a game appends its own, or replaces a standard one by its verb
+    ORDERS: tuple[Order, ...]
 
     @cached_property
     def orders(self) -> dict[str, Order]:
@@ -150,7 +199,7 @@ class StandardRules(Help, SetUp, Movement, Stacking, ZonesOfControl, Combat, Mis
 
     def check_charts(self, text: str) -> Charts:
         """A group's chart file (``options:charts=<TOML>``) over this ruleset's
-        charts: the text, the parse and every bound (``engine.chartguard``), then
+        charts: the text, the parse and every bound (``engine.spi.chartguard``), then
         the ruleset's own tables (``check_group_charts``). Only ChartError escapes."""
         if not chartguard.check_text(text).strip():
             raise ChartError("the chart file is empty")
@@ -172,7 +221,7 @@ class StandardRules(Help, SetUp, Movement, Stacking, ZonesOfControl, Combat, Mis
 
     # ------------------------------------------------------------- the state
     def base_state(self, options: dict, seed: str) -> State:
-        from engine.core import new_dice
+        from engine.dice import new_dice
         return {
             "ruleset": self.name,
             "version": self.state_version,
@@ -369,8 +418,11 @@ class StandardRules(Help, SetUp, Movement, Stacking, ZonesOfControl, Combat, Mis
 
     def public_order_text(self, text: str) -> str:
         """An order as the public reads it: its ``Order.redact`` if the order is secret."""
-        order = self.orders.get(text.split()[0].lower()) if text.split() else None
-        return order.redact if order is not None and order.redact else text
+        words = text.split()
+        order = self.orders.get(words[0].lower()) if words else None
+        if order is None or order.redact is None:
+            return text
+        return order.redact(tuple(words[1:]))
 
     def brief_order_text(self, text: str) -> str:
         """A move logged with its whole path (``_with_path``) echoes as typed: units and destination."""
@@ -427,7 +479,7 @@ class StandardRules(Help, SetUp, Movement, Stacking, ZonesOfControl, Combat, Mis
             known = ", ".join(f"`{v}`" for v in [*(v for v in self.orders if v != "done"), "done"])
             raise InvalidOrder(f"unknown order `{words[0][:20]}`; orders: {known}")
         self._setup_guard(state, verb)
-        return getattr(self, order.parse)(state, seat, rest)
+        return parse_order(order, self, state, seat, rest)
 
     # the orders of a turn, which set-up (13.0) points to `deploy` for
     TURN_VERBS = frozenset({"move", "fire", "melee", "duel", "rally", "advance", "form", "disband", "retreat",
@@ -478,7 +530,7 @@ class StandardRules(Help, SetUp, Movement, Stacking, ZonesOfControl, Combat, Mis
             raise InvalidOrder(f"unknown order `{v}`")
         self._setup_guard(state, v)
         with _current_memo(action):
-            getattr(self, order.check)(state, seat, *action.args)
+            check_order(order, self, state, seat, action)
 
     def order_memo(self) -> dict:
         """The memo of the action being checked or applied (``Action.memo``): what a check found
@@ -501,7 +553,7 @@ class StandardRules(Help, SetUp, Movement, Stacking, ZonesOfControl, Combat, Mis
         return u
 
     # --- done
-    def _check_done(self, state: State, seat: str) -> None:
+    def _check_done(self, state: State, seat: str, args: tuple[str, ...]) -> None:
         if state["turn"] == 0:
             left = [uid for uid, u in self.units.items() if self.side_of(state, uid) == seat and state["units"][uid]["status"] == "pool"]
             if left:
@@ -530,9 +582,7 @@ class StandardRules(Help, SetUp, Movement, Stacking, ZonesOfControl, Combat, Mis
                 yield Action("retreat", (p["unit"], hx))
             return
         yield from self.legal_extra(state, seat)
-        for order in self.orders.values():
-            if order.legal:
-                yield from getattr(self, order.legal)(state, seat)
+        yield from legal_orders(self.orders, self, state, seat)
 
 
     def deadline_action(self, state: State, seat: str) -> Action | None:
@@ -618,11 +668,9 @@ class StandardRules(Help, SetUp, Movement, Stacking, ZonesOfControl, Combat, Mis
             if a.verb in wanted:
                 yield a
         for v in verbs:  # in the table's order, as the full list has them
-            order = self.orders[v]
-            if order.legal:
-                for a in getattr(self, order.legal)(state, seat):
-                    if a.verb in wanted:
-                        yield a
+            for a in legal_of(self.orders[v], self, state, seat):
+                if a.verb in wanted:
+                    yield a
 
     def _ok(self, state: State, seat: str, action: Action) -> bool:
         try:
@@ -639,29 +687,26 @@ class StandardRules(Help, SetUp, Movement, Stacking, ZonesOfControl, Combat, Mis
             state["ph"]["advance"] = None  # 7.5: the chance to advance lapses with the next order
         order = self.orders[v]
         with _current_memo(action):
-            if order.dice:
-                dice = Dice(state["dice"])
-                events = getattr(self, order.apply)(state, seat, dice, *action.args)
-                if dice.rolls and events:
-                    events[0].rolls = events[0].rolls + dice.rolls
-            else:
-                events = getattr(self, order.apply)(state, seat, *action.args)
+            dice = Dice(state["dice"]) if order.dice else None
+            events = apply_order(order, self, state, seat, action, dice)
+            if dice is not None and dice.rolls and events:
+                events[0].rolls = events[0].rolls + dice.rolls
         ver = self.check_victory(state)
         if ver and not state["over"]:
             state["over"] = ver
             events.append(Event(public=ver["summary"], section=ver.get("section"), new_phase=True))
         return events
 
-    def _parse_done(self, state: State, seat: str, words: list[str]) -> Action:
+    def _parse_done(self, state: State, seat: str, words: list[str]) -> tuple[str, ...]:
         if words:
             raise InvalidOrder("usage: `done`")
-        return Action("done")
+        return ()
 
     def _legal_done(self, state: State, seat: str) -> Iterator[Action]:
         if self.kind(state) != "setup" and self._ok(state, seat, Action("done")):
             yield Action("done")
 
-    def _apply_done(self, state: State, seat: str, dice: Dice) -> list[Event]:
+    def _apply_done(self, state: State, seat: str, args: tuple[str, ...], dice: Dice | None) -> list[Event]:
         if state["turn"] == 0:
             state["done"].append(seat)
             events = [Event(public=f"{self.title_of(seat)} has finished setting up (13.0).", section="13.0")]
@@ -699,3 +744,15 @@ class StandardRules(Help, SetUp, Movement, Stacking, ZonesOfControl, Combat, Mis
             return None
         o = state["over"]
         return Result(o.get("winner"), o["summary"], o.get("section"))
+
+
+# the orders of this file (engine/orders.py), each naming its functions above
+# 3.0: a seat ends its part of the phase (at set-up, 13.0: when every counter is placed)
+DONE = Order("done", "`done`",
+              parse=StandardRules._parse_done,
+              check=StandardRules._check_done,
+              apply=StandardRules._apply_done,
+              legal=StandardRules._legal_done,
+              cases=("3.0", "13.0", "7.31"))
+
+StandardRules.ORDERS = (ADVANCE, DONE, MOVE, FORM, CAST, FIRE, DUEL, MELEE, RALLY, RETREAT, DISBAND)

@@ -24,31 +24,85 @@ Order notation (CONVENTIONS.md), besides the Standard Rules orders:
 """
 from __future__ import annotations
 
+from dataclasses import replace
 from functools import cached_property
 from typing import Iterator
 
 from engine.core import Action, Event, InvalidOrder, State
 from engine.spi.charts import ChartError
-from engine.spi.entry import EntryAttacks
+from engine.spi.c07_1_fire import FIRE
+from engine.spi.c08_3_rally import RALLY
+from engine.spi.c08_4_formations import FORM
+from engine.spi.entry import ENTRY_ADVANCE, ENTRY_MELEE, EntryAttacks
 from engine.spi.c13_setup import DEPLOY
-from engine.spi.standard import StandardRules
+from engine.spi.standard import DONE, StandardRules
 
-from .c07_combat import CombatAmendments
-from .c08_leaders import LeaderAmendments
-from .c13_setup import CelebrantSetUp
-from .c14_3_chits import Chits, parse_shadow_chit, parse_west_chit, resolve_chits, shift_area  # noqa: F401
-from .c14_reinforcements import ENTRY, Reinforcements
-from .c15_16_terrain import Terrain
-from .c17_abilities import ABILITY, DRESS, SWAP, Abilities
-from .c19_demoralization import Demoralization
+from . import c07_combat, c08_leaders, c14_reinforcements
+from .c14_3_chits import parse_shadow_chit, parse_west_chit, resolve_chits, shift_area  # noqa: F401
+from .c14_reinforcements import ENTRY
+from .c17_abilities import ABILITY, DRESS, SWAP
 from .common import ABILITIES, AREAS, ARMIES, DATA, SEATS, SIDE_COLORS, SIDE_TITLES, STATE_VERSION  # noqa: F401
 
 
-class Celebrant(CelebrantSetUp, Reinforcements, Chits, Terrain, CombatAmendments, LeaderAmendments, Abilities,
-                Demoralization, EntryAttacks, StandardRules):
-    """Each case file's class gives its rules (no hook is given twice); ``EntryAttacks``
-    (engine/spi/entry.py, 14.2) and ``StandardRules`` below them."""
-    ORDERS = (*StandardRules.ORDERS, DEPLOY, ABILITY, SWAP, DRESS, ENTRY)
+class Celebrant(EntryAttacks, StandardRules):
+    """Field of Celebrant: the Standard Rules with the attacks onto the map (engine/spi/entry.py, 14.2),
+    and the functions of its case files below, each file's under its case (no hook is given twice: each
+    calls the standard step it amends by name, ``StandardRules._check_fire(self, ...)``)."""
+
+    # 13.0 set-up
+    from .c13_setup import (
+        _setup_zone, _check_deploy, _apply_deploy, _legal_deploys, _disarray_roll, is_disordered,
+        _disorder_check
+    )
+    # 14.0 reinforcements, the Eotheod entry (14.31)
+    from .c14_reinforcements import (
+        reinforcement_entry, _turn_start, _balchoth_roll, _eotheod_arrival, _parse_entry,
+        _check_entry, _apply_entry, _check_done, deadline_action
+    )
+    # 14.3 the chit draw
+    from .c14_3_chits import (
+        _check_chit_tables, on_setup_step_end, _draw_chits, _chit_hint, _reveal_turn, _chit_reveal
+    )
+    # 15.0, 16.0 terrain
+    from .c15_16_terrain import (
+        terrain, tec_row, _landing_cache, _cavalry_closed, extra_blocked, _why_unreachable, _why_section,
+        _no_zoc_cache, _no_zoc, zoc_through, _riverbank_stand, adjust_result
+    )
+    # 7.0 combat amendments
+    from .c07_combat import (
+        _melee_targets, _can_fire, _can_melee, _check_fire, _check_melee, apply_result,
+        is_fanatic, _blood_lust_check
+    )
+    # 8.0 leader amendments
+    from .c08_leaders import (
+        may_enter_enemy_leaders, _displace_leader, may_form, _formed_this_turn, _check_form,
+        _apply_form, check_rally_extra, _arise, _apply_rally
+    )
+    # 17.0 special abilities
+    from .c17_abilities import (
+        _effects, movement_allowance, _iron_fist_covers, _check_form_up, _parse_ability, _check_ability,
+        _check_glory, _apply_ability, _expire_effects, _apply_advance, _parse_swap, _tired, _check_swap,
+        _apply_swap, _parse_dress, _check_dress, _apply_dress, _legal_glory, _legal_form_up
+    )
+    # 19.0 demoralization
+    from .c19_demoralization import (
+        unit_dem_value, dem_level, demoralized, _gondor_relief, _dem_watch, _grade, end_of_turn, final_result
+    )
+
+    # what runs at these points (engine/spi/hooks.py runs the lists)
+    AFTER_MOVE = (c08_leaders.after_move,)  # 8.1 (Amendment): leaders alone fly to their army
+    ON_STEP_START = (c14_reinforcements.on_step_start,)  # 14.0: a turn's arrivals and rolls
+    MODIFY_ATTACK = (c07_combat.modify_attack,)  # 7.0 amendments, terrain (15.0, 16.0)
+    ORDERS = (*StandardRules.ORDERS, DEPLOY, ABILITY, SWAP, DRESS, ENTRY,
+              # Field of Celebrant's rules for standard orders (a record with a standard verb replaces it in
+              # its place): Eorl's Wedge advancing (17.11), the Eotheod entry area chosen first (14.31), the
+              # leaders' formations (8.41, 17.41), combat (7.1, 7.3, 7.31), Cirion's rally (17.21)
+              replace(ENTRY_ADVANCE, apply=_apply_advance),
+              replace(DONE, check=_check_done),
+              replace(FORM, check=_check_form, apply=_apply_form),
+              replace(FIRE, check=_check_fire),
+              replace(ENTRY_MELEE, check=_check_melee),
+              replace(RALLY, apply=_apply_rally))
     deploy_example = "OI1 0305"
     name = "celebrant"
     hidden_information = True

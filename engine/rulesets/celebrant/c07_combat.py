@@ -4,106 +4,116 @@ terrain and disarray do to an attack (13.21, 16.12, 16.22, 18.11).
 """
 from __future__ import annotations
 
-from engine.core import Dice, Event, IllegalOrder, State
+from engine.core import Event, IllegalOrder, State
+from engine.dice import Dice
 from engine.hexgrid import Hex, distance
 from engine.spi.charts import shift_morale
 from engine.spi.common import _phrase
+from engine.spi.standard import StandardRules
+from engine.spi.entry import EntryAttacks
 
 
-class CombatAmendments:
-    # ---------------------------------------------------------- combat rules
-    def _melee_targets(self, state: State, uid: str, occ=None) -> list[str]:
-        """7.31 (Amendment): any adjacent enemy combat unit, in its zone of control or not."""
-        occ = occ if occ is not None else self.occupancy(state)
-        h = Hex.parse(state["units"][uid]["hex"])
-        side = self.units[uid].side
-        out = []
-        for nb in h.neighbours():
-            out.extend(x for x in occ.get(str(nb), ()) if self.units[x].is_combat and self.units[x].side != side)
-        return out
+# ---------------------------------------------------------- combat rules
+def _melee_targets(self, state: State, uid: str, occ=None) -> list[str]:
+    """7.31 (Amendment): any adjacent enemy combat unit, in its zone of control or not."""
+    occ = occ if occ is not None else self.occupancy(state)
+    h = Hex.parse(state["units"][uid]["hex"])
+    side = self.units[uid].side
+    out = []
+    for nb in h.neighbours():
+        out.extend(x for x in occ.get(str(nb), ()) if self.units[x].is_combat and self.units[x].side != side)
+    return out
 
-    def _can_fire(self, state: State, uid: str) -> bool:
-        if self.is_disordered(state, uid) and not self.raw(state)["disarray"].get("may_attack", False):
-            return False
-        return super()._can_fire(state, uid)
 
-    def _can_melee(self, state: State, uid: str) -> bool:
-        if self.is_disordered(state, uid) and not self.raw(state)["disarray"].get("may_attack", False):
-            return False
-        return super()._can_melee(state, uid)
+def _can_fire(self, state: State, uid: str) -> bool:
+    if self.is_disordered(state, uid) and not self.raw(state)["disarray"].get("may_attack", False):
+        return False
+    return StandardRules._can_fire(self, state, uid)
 
-    def _check_fire(self, state: State, seat: str, *args: str) -> None:
-        self._disorder_check(state, seat, list(args[:-2]), "fire", "7.1")
-        super()._check_fire(state, seat, *args)
 
-    def _check_melee(self, state: State, seat: str, *args: str) -> None:
-        uids, hx = list(args[:-2]), args[-1]
-        self._disorder_check(state, seat, uids, "melee", "7.3")
-        super()._check_melee(state, seat, *args)
-        occ = self.occupancy(state)
-        for uid in uids:
-            if uid in state["ph"]["must"]:
-                ex = self.exerting(state, Hex.parse(state["units"][uid]["hex"]), seat, occ)
-                if ex and hx not in {state["units"][x]["hex"] for x in ex}:
-                    raise IllegalOrder(f"{uid} began the phase in the zone of control of {_phrase(sorted(ex))} and "
-                                       "must attack one of them", "7.31")
+def _can_melee(self, state: State, uid: str) -> bool:
+    if self.is_disordered(state, uid) and not self.raw(state)["disarray"].get("may_attack", False):
+        return False
+    return StandardRules._can_melee(self, state, uid)
 
-    def modify_attack(self, state: State, attacker: str, target: str, kind: str, prof: dict) -> None:
-        ua, ud = self.units[attacker], self.units[target]
-        hd = state["units"][target]["hex"]
-        t = self.tec_row(state, hd)
-        if kind == "fire" and t.get("missile_armor"):
-            prof["armor"] += t["missile_armor"]
-            sec = "16.12" if self.terrain(hd) == "watchtower" else "16.22"
-            prof["notes"].append(f"defender in the {self.terrain(hd)}: Armor Protection +{t['missile_armor']} ({sec})")
-        if "warg" in ua.tags and ud.is_cavalry:
-            prof["armor"] -= 1
-            prof["notes"].append("Warg Riders against cavalry: Armor Protection -1 (18.11)")
-        if "guard" in ud.tags and any(self.units[x].is_leader and self.units[x].side == ud.side
-                                      for x in self.occupancy(state).get(hd, ())):
-            prof["crt_mod"] += 1
-            prof["notes"].append("To the Death: Guard stacked with a leader, CRT roll +1, 7 no effect (18.2)")
-        if self.is_disordered(state, target) and not state["units"][target].get("disrupted"):
-            pen = self.raw(state)["disarray"].get("morale_penalty", 0)
-            if pen:
-                prof["morale"] = shift_morale(prof["morale"], -pen)
-                prof["notes"].append(f"defender Disordered: Morale -{pen} (13.21)")
 
-    def apply_result(self, state: State, dice: Dice, target: str, res: tuple, attacker_hex: str | None,
-                     kind: str) -> list[str]:
-        res, pre = self._riverbank_stand(state, dice, target, res, attacker_hex)
-        iron = self._iron_fist_covers(state, target)
-        f = self.formation_of(state, target)
-        victims = list(state["formations"][f]["units"]) if f else [target]
-        was = {v: state["units"][v].get("disrupted") for v in victims}
-        lines = pre + super().apply_result(state, dice, target, res, attacker_hex, kind)
-        if iron and res:  # 17.61: ignore the Disrupted this result gives, not one the unit already had
-            kept = [v for v in victims if self.on_map(state, v) and state["units"][v].get("disrupted")
-                    and not was[v]]
-            for v in kept:
-                state["units"][v]["disrupted"] = False
-            if kept:
-                lines.append(f"Iron Fist: {_phrase(kept)} not Disrupted (17.61)")
-        return lines
+def _check_fire(self, state: State, seat: str, args: tuple[str, ...]) -> None:
+    self._disorder_check(state, seat, list(args[:-2]), "fire", "7.1")
+    StandardRules._check_fire(self, state, seat, args)
 
-    def is_fanatic(self, state: State, uid: str) -> bool:
-        """17.71 Blood Lust: orcs within six hexes of the Chieftain at the end
+
+def _check_melee(self, state: State, seat: str, args: tuple[str, ...]) -> None:
+    uids, hx = list(args[:-2]), args[-1]
+    self._disorder_check(state, seat, uids, "melee", "7.3")
+    EntryAttacks._check_melee(self, state, seat, args)
+    occ = self.occupancy(state)
+    for uid in uids:
+        if uid in state["ph"]["must"]:
+            ex = self.exerting(state, Hex.parse(state["units"][uid]["hex"]), seat, occ)
+            if ex and hx not in {state["units"][x]["hex"] for x in ex}:
+                raise IllegalOrder(f"{uid} began the phase in the zone of control of {_phrase(sorted(ex))} and "
+                                   "must attack one of them", "7.31")
+
+
+def modify_attack(self, state: State, attacker: str, target: str, kind: str, prof: dict) -> None:
+    ua, ud = self.units[attacker], self.units[target]
+    hd = state["units"][target]["hex"]
+    t = self.tec_row(state, hd)
+    if kind == "fire" and t.get("missile_armor"):
+        prof["armor"] += t["missile_armor"]
+        sec = "16.12" if self.terrain(hd) == "watchtower" else "16.22"
+        prof["notes"].append(f"defender in the {self.terrain(hd)}: Armor Protection +{t['missile_armor']} ({sec})")
+    if "warg" in ua.tags and ud.is_cavalry:
+        prof["armor"] -= 1
+        prof["notes"].append("Warg Riders against cavalry: Armor Protection -1 (18.11)")
+    if "guard" in ud.tags and any(self.units[x].is_leader and self.units[x].side == ud.side
+                                  for x in self.occupancy(state).get(hd, ())):
+        prof["crt_mod"] += 1
+        prof["notes"].append("To the Death: Guard stacked with a leader, CRT roll +1, 7 no effect (18.2)")
+    if self.is_disordered(state, target) and not state["units"][target].get("disrupted"):
+        pen = self.raw(state)["disarray"].get("morale_penalty", 0)
+        if pen:
+            prof["morale"] = shift_morale(prof["morale"], -pen)
+            prof["notes"].append(f"defender Disordered: Morale -{pen} (13.21)")
+
+
+def apply_result(self, state: State, dice: Dice, target: str, res: tuple, attacker_hex: str | None,
+                 kind: str) -> list[str]:
+    res, pre = self._riverbank_stand(state, dice, target, res, attacker_hex)
+    iron = self._iron_fist_covers(state, target)
+    f = self.formation_of(state, target)
+    victims = list(state["formations"][f]["units"]) if f else [target]
+    was = {v: state["units"][v].get("disrupted") for v in victims}
+    lines = pre + StandardRules.apply_result(self, state, dice, target, res, attacker_hex, kind)
+    if iron and res:  # 17.61: ignore the Disrupted this result gives, not one the unit already had
+        kept = [v for v in victims if self.on_map(state, v) and state["units"][v].get("disrupted")
+                and not was[v]]
+        for v in kept:
+            state["units"][v]["disrupted"] = False
+        if kept:
+            lines.append(f"Iron Fist: {_phrase(kept)} not Disrupted (17.61)")
+    return lines
+
+
+def is_fanatic(self, state: State, uid: str) -> bool:
+    """17.71 Blood Lust: orcs within six hexes of the Chieftain at the end
         of the Shadow Movement Phase are fanatical in the Shadow Combat Phase."""
-        if state["step"] != "E":
-            return False
-        return any(uid in e.get("units", []) for e in self._effects(state, "blood-lust"))
+    if state["step"] != "E":
+        return False
+    return any(uid in e.get("units", []) for e in self._effects(state, "blood-lust"))
 
-    def _blood_lust_check(self, state: State) -> list[Event]:
-        """17.71: at the end of the Shadow Movement Phase, orcs within six hexes of the Chieftain."""
-        events = []
-        reach = self.raw(state)["abilities"].get("blood_lust_reach", 6)
-        for e in self._effects(state, "blood-lust"):
-            if e.get("turn") != state["turn"]:
-                continue
-            here = state["units"][e["leader"]]["hex"]
-            e["units"] = sorted(x for x in state["units"] if self.army_of(x) == "orcs" and self.units[x].is_combat
-                                and self.on_map(state, x) and distance(here, state["units"][x]["hex"]) <= reach)
-            events.append(Event(public=f"Blood Lust: {len(e['units'])} orc units within {reach} hexes of "
-                                       f"{e['leader']} are Fanatical in this Shadow Combat Phase (17.71, 7.37).",
-                                section="17.71"))
-        return events
+
+def _blood_lust_check(self, state: State) -> list[Event]:
+    """17.71: at the end of the Shadow Movement Phase, orcs within six hexes of the Chieftain."""
+    events = []
+    reach = self.raw(state)["abilities"].get("blood_lust_reach", 6)
+    for e in self._effects(state, "blood-lust"):
+        if e.get("turn") != state["turn"]:
+            continue
+        here = state["units"][e["leader"]]["hex"]
+        e["units"] = sorted(x for x in state["units"] if self.army_of(x) == "orcs" and self.units[x].is_combat
+                            and self.on_map(state, x) and distance(here, state["units"][x]["hex"]) <= reach)
+        events.append(Event(public=f"Blood Lust: {len(e['units'])} orc units within {reach} hexes of "
+                                   f"{e['leader']} are Fanatical in this Shadow Combat Phase (17.71, 7.37).",
+                            section="17.71"))
+    return events

@@ -6,117 +6,123 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from engine.core import Action, Dice, Event, IllegalOrder, State
+from engine.core import Action, Event, IllegalOrder, State
+from engine.dice import Dice
 from engine.hexgrid import Hex
 
 from .common import SIDE_TITLES
 
 
-class CelebrantSetUp:
-    # ------------------------------------------------------- extra orders
-    # --- deploy (13.0-13.2)
-    def _setup_zone(self, uid: str) -> frozenset[str]:
-        u = self.units[uid]
-        z = self._zone_sets
-        return z["orcs"] if u.setup == "orcs" else (z["gondor"] | z["rearguard"])
+# ------------------------------------------------------- extra orders
+# --- deploy (13.0-13.2)
+def _setup_zone(self, uid: str) -> frozenset[str]:
+    u = self.units[uid]
+    z = self._zone_sets
+    return z["orcs"] if u.setup == "orcs" else (z["gondor"] | z["rearguard"])
 
-    def _check_deploy(self, state: State, seat: str, uid: str, hx: str, occ=None) -> None:
-        u = self.units[uid]
-        if state["turn"] != 0:
-            raise IllegalOrder("units are deployed only during the set-up", "13.0")
-        if u.side != seat:
-            raise IllegalOrder(f"{uid} is a {SIDE_TITLES[u.side]} counter, not yours")
-        if not self.in_play(state, uid):
-            raise IllegalOrder(f"{uid} is not in this game (21.0 options)", "21.0")
-        if u.setup == "reinforcement":
-            sec = u.section
-            raise IllegalOrder(f"{uid} is a reinforcement: the {'Balchoth' if sec == '14.5' else 'Eotheod'} "
-                               "enter later", sec)
-        if hx not in self._setup_zone(uid):
-            where = ("on the Orc hill: within six hexes of the western edge and thirteen of the northern edge",
-                     "13.1") if u.setup == "orcs" else (
-                "around the central grove (two rows north and south, four columns east and west) or in the "
-                "seven Rearguard hexes", "13.2")
-            raise IllegalOrder(f"{uid} must be set up {where[0]}; {hx} is not", where[1])
-        if u.is_cavalry and Hex.parse(hx) in self._cavalry_closed(state):
-            raise IllegalOrder(f"{hx} is the landing: impassable to cavalry", "16.21")
-        occ = occ if occ is not None else self.occupancy(state)
-        stack = [x for x in occ.get(hx, ()) if x != uid]
-        if u.is_combat and any(self.units[x].is_combat for x in stack):
-            other = next(x for x in stack if self.units[x].is_combat)
-            raise IllegalOrder(f"hex {hx} already holds a combat unit ({other}); one combat unit per hex", "5.0")
 
-    def _apply_deploy(self, state: State, seat: str, *args: str) -> list[Event]:
-        uid, hx = args
-        u = self.units[uid]
-        rec = state["units"][uid]
-        again = rec["hex"] is not None
-        rec["hex"], rec["status"] = hx, "map"
-        sec = "13.1" if u.setup == "orcs" else "13.2"
-        rear = " (Rearguard)" if hx in self._zone_sets["rearguard"] else ""
-        text = (f"{SIDE_TITLES[seat]} {'re-places' if again else 'deploys'} {u.label()} "
-                f"{'to' if again else 'in'} {hx}{rear} ({sec}).")
-        return [Event(public=text, section=sec)]
+def _check_deploy(self, state: State, seat: str, uid: str, hx: str, occ=None) -> None:
+    u = self.units[uid]
+    if state["turn"] != 0:
+        raise IllegalOrder("units are deployed only during the set-up", "13.0")
+    if u.side != seat:
+        raise IllegalOrder(f"{uid} is a {SIDE_TITLES[u.side]} counter, not yours")
+    if not self.in_play(state, uid):
+        raise IllegalOrder(f"{uid} is not in this game (21.0 options)", "21.0")
+    if u.setup == "reinforcement":
+        sec = u.section
+        raise IllegalOrder(f"{uid} is a reinforcement: the {'Balchoth' if sec == '14.5' else 'Eotheod'} "
+                           "enter later", sec)
+    if hx not in self._setup_zone(uid):
+        where = ("on the Orc hill: within six hexes of the western edge and thirteen of the northern edge",
+                 "13.1") if u.setup == "orcs" else (
+            "around the central grove (two rows north and south, four columns east and west) or in the "
+            "seven Rearguard hexes", "13.2")
+        raise IllegalOrder(f"{uid} must be set up {where[0]}; {hx} is not", where[1])
+    if u.is_cavalry and Hex.parse(hx) in self._cavalry_closed(state):
+        raise IllegalOrder(f"{hx} is the landing: impassable to cavalry", "16.21")
+    occ = occ if occ is not None else self.occupancy(state)
+    stack = [x for x in occ.get(hx, ()) if x != uid]
+    if u.is_combat and any(self.units[x].is_combat for x in stack):
+        other = next(x for x in stack if self.units[x].is_combat)
+        raise IllegalOrder(f"hex {hx} already holds a combat unit ({other}); one combat unit per hex", "5.0")
 
-    def _legal_deploys(self, state: State, seat: str) -> Iterator[Action]:
-        mine = [uid for uid, u in self.units.items() if u.side == seat and u.setup != "reinforcement"
-                and self.in_play(state, uid)]
-        mine.sort(key=lambda x: (state["units"][x]["status"] != "pool", x))
-        if not any(state["units"][x]["status"] == "pool" for x in mine):
-            yield Action("done")
-        occ = self.occupancy(state)
-        for uid in mine:
-            for hx in sorted(self._setup_zone(uid)):
-                if state["units"][uid]["hex"] == hx:
+
+def _apply_deploy(self, state: State, seat: str, *args: str) -> list[Event]:
+    uid, hx = args
+    u = self.units[uid]
+    rec = state["units"][uid]
+    again = rec["hex"] is not None
+    rec["hex"], rec["status"] = hx, "map"
+    sec = "13.1" if u.setup == "orcs" else "13.2"
+    rear = " (Rearguard)" if hx in self._zone_sets["rearguard"] else ""
+    text = (f"{SIDE_TITLES[seat]} {'re-places' if again else 'deploys'} {u.label()} "
+            f"{'to' if again else 'in'} {hx}{rear} ({sec}).")
+    return [Event(public=text, section=sec)]
+
+
+def _legal_deploys(self, state: State, seat: str) -> Iterator[Action]:
+    mine = [uid for uid, u in self.units.items() if u.side == seat and u.setup != "reinforcement"
+            and self.in_play(state, uid)]
+    mine.sort(key=lambda x: (state["units"][x]["status"] != "pool", x))
+    if not any(state["units"][x]["status"] == "pool" for x in mine):
+        yield Action("done")
+    occ = self.occupancy(state)
+    for uid in mine:
+        for hx in sorted(self._setup_zone(uid)):
+            if state["units"][uid]["hex"] == hx:
+                continue
+            if hx in occ or self.units[uid].is_cavalry:
+                try:
+                    self._check_deploy(state, seat, uid, hx, occ)
+                except IllegalOrder:
                     continue
-                if hx in occ or self.units[uid].is_cavalry:
-                    try:
-                        self._check_deploy(state, seat, uid, hx, occ)
-                    except IllegalOrder:
-                        continue
-                yield Action("deploy", (uid, hx))
+            yield Action("deploy", (uid, hx))
 
-    def _disarray_roll(self, state: State) -> list[Event]:
-        """13.21: Cirion's rally roll at the start of each turn until it succeeds."""
-        cel = state["cel"]
-        if not cel["disarray"]:
-            cel["disordered"] = False
-            return []
-        leaders = [x for x in sorted(state["units"]) if self.units[x].is_leader and self.army_of(x) == "gondor"
-                   and self.on_map(state, x)]
-        if "CIR" in leaders:
-            who = "CIR"
-        elif leaders:
-            who = max(leaders, key=lambda x: (self.leader_rating(state, x), x))
-        else:
-            cel["disarray"], cel["disordered"] = False, False
-            return []
-        d = Dice(state["dice"])
-        rating = self.leader_rating(state, who)
-        totals = self.charts_for(state).rally_totals(rating)
-        if totals == "auto":
-            ok, how = True, "automatic"
-        else:
-            a, b = d.d6("disarray"), d.d6("disarray")
-            ok, how = a + b in totals, f"{a}+{b}={a + b}"
-        if ok:
-            cel["disarray"], cel["disordered"] = False, False
-            text = (f"Game-Turn {state['turn']}: {who} (Rally Rating {rating}) rallies Gondor out of disarray: "
-                    f"{how}; the army is in good order (13.21).")
-        else:
-            cel["disordered"] = True
-            text = (f"Game-Turn {state['turn']}: {who} (Rally Rating {rating}) fails to rally Gondor: {how}; every "
-                    "Gondorian unit is Disordered this turn: no attacks, Morale -1 (13.21).")
-        return [Event(public=text, section="13.21", rolls=d.rolls)]
 
-    def is_disordered(self, state: State, uid: str) -> bool:
-        """13.21: every Gondorian unit, in a turn Cirion failed his rally roll."""
-        return state["cel"]["disordered"] and self.army_of(uid) == "gondor" and self.units[uid].is_combat
+def _disarray_roll(self, state: State) -> list[Event]:
+    """13.21: Cirion's rally roll at the start of each turn until it succeeds."""
+    cel = state["cel"]
+    if not cel["disarray"]:
+        cel["disordered"] = False
+        return []
+    leaders = [x for x in sorted(state["units"]) if self.units[x].is_leader and self.army_of(x) == "gondor"
+               and self.on_map(state, x)]
+    if "CIR" in leaders:
+        who = "CIR"
+    elif leaders:
+        who = max(leaders, key=lambda x: (self.leader_rating(state, x), x))
+    else:
+        cel["disarray"], cel["disordered"] = False, False
+        return []
+    d = Dice(state["dice"])
+    rating = self.leader_rating(state, who)
+    totals = self.charts_for(state).rally_totals(rating)
+    if totals == "auto":
+        ok, how = True, "automatic"
+    else:
+        a, b = d.d6("disarray"), d.d6("disarray")
+        ok, how = a + b in totals, f"{a}+{b}={a + b}"
+    if ok:
+        cel["disarray"], cel["disordered"] = False, False
+        text = (f"Game-Turn {state['turn']}: {who} (Rally Rating {rating}) rallies Gondor out of disarray: "
+                f"{how}; the army is in good order (13.21).")
+    else:
+        cel["disordered"] = True
+        text = (f"Game-Turn {state['turn']}: {who} (Rally Rating {rating}) fails to rally Gondor: {how}; every "
+                "Gondorian unit is Disordered this turn: no attacks, Morale -1 (13.21).")
+    return [Event(public=text, section="13.21", rolls=d.rolls)]
 
-    def _disorder_check(self, state: State, seat: str, uids: list[str], segment: str, section: str) -> None:
-        self._combat_phase_check(state, seat, segment, section)
-        for uid in uids:
-            if self.units.get(uid) and self.units[uid].side == seat and self.on_map(state, uid) \
-                    and self.is_disordered(state, uid) and not self.raw(state)["disarray"].get("may_attack", False):
-                raise IllegalOrder(f"{uid} is Disordered: Gondor is in disarray this turn (Cirion's rally roll "
-                                   "failed) and its units may not attack", "13.21")
+
+def is_disordered(self, state: State, uid: str) -> bool:
+    """13.21: every Gondorian unit, in a turn Cirion failed his rally roll."""
+    return state["cel"]["disordered"] and self.army_of(uid) == "gondor" and self.units[uid].is_combat
+
+
+def _disorder_check(self, state: State, seat: str, uids: list[str], segment: str, section: str) -> None:
+    self._combat_phase_check(state, seat, segment, section)
+    for uid in uids:
+        if self.units.get(uid) and self.units[uid].side == seat and self.on_map(state, uid) \
+                and self.is_disordered(state, uid) and not self.raw(state)["disarray"].get("may_attack", False):
+            raise IllegalOrder(f"{uid} is Disordered: Gondor is in disarray this turn (Cirion's rally roll "
+                               "failed) and its units may not attack", "13.21")

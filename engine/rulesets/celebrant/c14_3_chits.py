@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import re
 
-from engine.core import Dice, Event, State
+from engine.core import Event, State
+from engine.dice import Dice
+from engine.spi.standard import StandardRules
 
 from .common import AREAS, SEATS, SIDE_TITLES
 
@@ -85,85 +87,89 @@ def resolve_chits(west: str, shadow: str, ch: dict, roll=None) -> dict:
     return {"turn": w["turn"] + delay, "area": area, "chooser": None, "arrive": True, "lines": lines}
 
 
-class Chits:
-    @staticmethod
-    def _check_chit_tables(raw: dict) -> None:
-        c = raw["chits"]
-        if not c.get("westernesse") or not c.get("shadow"):
-            raise ValueError("[chits] needs non-empty `westernesse` and `shadow` lists")
-        for t in c["westernesse"]:
-            w = parse_west_chit(t)
-            if not w.get("chance") and not 1 <= w["turn"] <= 18:
-                raise ValueError(f"[chits] `{t}`: the turn must be a Game-Turn, 1 to 18")
-        for t in c["shadow"]:
-            parse_shadow_chit(t)
-        if not isinstance(c.get("chance_turn"), int) or not 1 <= c["chance_turn"] <= 18:
-            raise ValueError("[chits] chance_turn must be a Game-Turn, 1 to 18")
-        if not isinstance(c.get("shift_clockwise"), list) or not all(
-                isinstance(x, int) and 1 <= x <= 6 for x in c["shift_clockwise"]):
-            raise ValueError("[chits] shift_clockwise lists die rolls, 1 to 6")
-        if sorted(c["clockwise"]) != sorted(AREAS):
-            raise ValueError("[chits] clockwise must list NW, NE and SE once each")
-        for key in ("chance", "eye"):
-            if sorted(c[key]) != [str(i) for i in range(1, 7)] or \
-                    not set(c[key].values()) <= {"shadow", "westernesse", "none"}:
-                raise ValueError(f"[chits] {key} maps each die roll 1-6 to shadow, westernesse or none")
+@staticmethod
+def _check_chit_tables(raw: dict) -> None:
+    c = raw["chits"]
+    if not c.get("westernesse") or not c.get("shadow"):
+        raise ValueError("[chits] needs non-empty `westernesse` and `shadow` lists")
+    for t in c["westernesse"]:
+        w = parse_west_chit(t)
+        if not w.get("chance") and not 1 <= w["turn"] <= 18:
+            raise ValueError(f"[chits] `{t}`: the turn must be a Game-Turn, 1 to 18")
+    for t in c["shadow"]:
+        parse_shadow_chit(t)
+    if not isinstance(c.get("chance_turn"), int) or not 1 <= c["chance_turn"] <= 18:
+        raise ValueError("[chits] chance_turn must be a Game-Turn, 1 to 18")
+    if not isinstance(c.get("shift_clockwise"), list) or not all(
+            isinstance(x, int) and 1 <= x <= 6 for x in c["shift_clockwise"]):
+        raise ValueError("[chits] shift_clockwise lists die rolls, 1 to 6")
+    if sorted(c["clockwise"]) != sorted(AREAS):
+        raise ValueError("[chits] clockwise must list NW, NE and SE once each")
+    for key in ("chance", "eye"):
+        if sorted(c[key]) != [str(i) for i in range(1, 7)] or \
+                not set(c[key].values()) <= {"shadow", "westernesse", "none"}:
+            raise ValueError(f"[chits] {key} maps each die roll 1-6 to shadow, westernesse or none")
 
-    def on_setup_step_end(self, state: State) -> list[Event]:
-        events = super().on_setup_step_end(state)
-        if state["step"] == self.step_order[len(self.sequence["setup"]) - 1]:
-            events.append(self._draw_chits(state))  # 14.3: after the initial units are placed
-        return events
 
-    def _draw_chits(self, state: State) -> Event:
-        """14.3: after set-up each side draws one chit from its own pool, face down."""
-        c = self.raw(state)["chits"]
-        d = Dice(state["dice"])
-        wi = d.randint(0, len(c["westernesse"]) - 1, "Westernesse chit")
-        si = d.randint(0, len(c["shadow"]) - 1, "Shadow chit")
-        fixed = state["hidden"].get("fixture_chits") or {}
-        chits = {"westernesse": fixed.get("westernesse", c["westernesse"][wi]),
-                 "shadow": fixed.get("shadow", c["shadow"][si])}
-        state["hidden"]["chits"] = chits
-        # d.rolls stay out of the event: the draw is secret (the counter moves the same whatever is drawn)
-        return Event(public="Each side draws one Eotheod reinforcement chit from its own pool and keeps it face "
-                            "down in the holding box; each player sees only their own (14.3).",
-                     private={s: f"Your Eotheod chit is **{chits[s]}** (14.3). {self._chit_hint(state, s)}"
-                              for s in SEATS}, section="14.3", reveals=True)
+def on_setup_step_end(self, state: State) -> list[Event]:
+    events = StandardRules.on_setup_step_end(self, state)
+    if state["step"] == self.step_order[len(self.sequence["setup"]) - 1]:
+        events.append(self._draw_chits(state))  # 14.3: after the initial units are placed
+    return events
 
-    def _chit_hint(self, state: State, seat: str) -> str:
-        text = state["hidden"]["chits"][seat]
-        if seat == "westernesse":
-            w = parse_west_chit(text)
-            turn = self.raw(state)["chits"].get("chance_turn", 7) if w.get("chance") else w["turn"]
-            return f"It is revealed at the start of Game-Turn {turn}, then the Shadow chit (14.3)."
-        return "It is revealed right after the Westernesse chit (14.3)."
 
-    def _reveal_turn(self, state: State) -> int | None:
-        chits = state["hidden"].get("chits")
-        if not chits:
-            return None
-        w = parse_west_chit(chits["westernesse"])
-        return int(self.raw(state)["chits"].get("chance_turn", 7)) if w.get("chance") else w["turn"]
+def _draw_chits(self, state: State) -> Event:
+    """14.3: after set-up each side draws one chit from its own pool, face down."""
+    c = self.raw(state)["chits"]
+    d = Dice(state["dice"])
+    wi = d.randint(0, len(c["westernesse"]) - 1, "Westernesse chit")
+    si = d.randint(0, len(c["shadow"]) - 1, "Shadow chit")
+    fixed = state["hidden"].get("fixture_chits") or {}
+    chits = {"westernesse": fixed.get("westernesse", c["westernesse"][wi]),
+             "shadow": fixed.get("shadow", c["shadow"][si])}
+    state["hidden"]["chits"] = chits
+    # d.rolls stay out of the event: the draw is secret (the counter moves the same whatever is drawn)
+    return Event(public="Each side draws one Eotheod reinforcement chit from its own pool and keeps it face "
+                        "down in the holding box; each player sees only their own (14.3).",
+                 private={s: f"Your Eotheod chit is **{chits[s]}** (14.3). {self._chit_hint(state, s)}"
+                          for s in SEATS}, section="14.3", reveals=True)
 
-    def _chit_reveal(self, state: State) -> list[Event]:
-        """14.3-14.4: the Westernesse chit is revealed on its turn, then the Shadow chit; resolved as written."""
-        e = state["cel"]["eotheod"]
-        if e["revealed"] or self._reveal_turn(state) is None or state["turn"] < self._reveal_turn(state):
-            return []
-        chits = state["hidden"]["chits"]
-        d = Dice(state["dice"])
-        out = resolve_chits(chits["westernesse"], chits["shadow"], self.raw(state)["chits"],
-                            roll=lambda label: d.d6(label))
-        e.update(revealed=True, west=chits["westernesse"], shadow=chits["shadow"], turn=out["turn"],
-                 area=out["area"], chooser=out["chooser"], arrive=out["arrive"])
-        where = ""
-        if out["arrive"]:
-            where = (f" The Eotheod enter on Game-Turn {out['turn']}" +
-                     (f" in the {out['area']} area" if out["area"] else "") + ".")
-            if out["chooser"]:
-                where += f" {SIDE_TITLES[out['chooser']]} chooses the area: `entry NW|NE|SE` (14.31, 14.33)."
-        text = (f"Game-Turn {state['turn']}: Westernesse reveals its Eotheod chit, **{chits['westernesse']}** "
-                f"(14.31); Shadow reveals **{chits['shadow']}** (14.33). "
-                + ("; ".join(out["lines"]) + "." if out["lines"] else "") + where)
-        return [Event(public=text.replace("..", "."), section="14.3", rolls=d.rolls, reveals=True)]
+
+def _chit_hint(self, state: State, seat: str) -> str:
+    text = state["hidden"]["chits"][seat]
+    if seat == "westernesse":
+        w = parse_west_chit(text)
+        turn = self.raw(state)["chits"].get("chance_turn", 7) if w.get("chance") else w["turn"]
+        return f"It is revealed at the start of Game-Turn {turn}, then the Shadow chit (14.3)."
+    return "It is revealed right after the Westernesse chit (14.3)."
+
+
+def _reveal_turn(self, state: State) -> int | None:
+    chits = state["hidden"].get("chits")
+    if not chits:
+        return None
+    w = parse_west_chit(chits["westernesse"])
+    return int(self.raw(state)["chits"].get("chance_turn", 7)) if w.get("chance") else w["turn"]
+
+
+def _chit_reveal(self, state: State) -> list[Event]:
+    """14.3-14.4: the Westernesse chit is revealed on its turn, then the Shadow chit; resolved as written."""
+    e = state["cel"]["eotheod"]
+    if e["revealed"] or self._reveal_turn(state) is None or state["turn"] < self._reveal_turn(state):
+        return []
+    chits = state["hidden"]["chits"]
+    d = Dice(state["dice"])
+    out = resolve_chits(chits["westernesse"], chits["shadow"], self.raw(state)["chits"],
+                        roll=lambda label: d.d6(label))
+    e.update(revealed=True, west=chits["westernesse"], shadow=chits["shadow"], turn=out["turn"],
+             area=out["area"], chooser=out["chooser"], arrive=out["arrive"])
+    where = ""
+    if out["arrive"]:
+        where = (f" The Eotheod enter on Game-Turn {out['turn']}" +
+                 (f" in the {out['area']} area" if out["area"] else "") + ".")
+        if out["chooser"]:
+            where += f" {SIDE_TITLES[out['chooser']]} chooses the area: `entry NW|NE|SE` (14.31, 14.33)."
+    text = (f"Game-Turn {state['turn']}: Westernesse reveals its Eotheod chit, **{chits['westernesse']}** "
+            f"(14.31); Shadow reveals **{chits['shadow']}** (14.33). "
+            + ("; ".join(out["lines"]) + "." if out["lines"] else "") + where)
+    return [Event(public=text.replace("..", "."), section="14.3", rolls=d.rolls, reveals=True)]

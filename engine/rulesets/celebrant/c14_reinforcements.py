@@ -4,125 +4,140 @@ open (14.31, 14.33). The order: ``entry NW|NE|SE``.
 """
 from __future__ import annotations
 
-from engine.core import Action, Dice, Event, IllegalOrder, InvalidOrder, State
+from engine.core import Action, Event, IllegalOrder, InvalidOrder, State
+from engine.dice import Dice
 from engine.orders import Order
 from engine.spi.common import _phrase
+from engine.spi.standard import StandardRules
 
 from .c14_3_chits import parse_west_chit
 from .common import AREAS, SIDE_TITLES
 
 
-ENTRY = Order("entry", ("14.31",), "`entry NW`, `entry NE` or `entry SE`",
-              parse="_parse_entry", check="_check_entry", apply="_apply_entry", dice=False)
-
-
-class Reinforcements:
-    # ------------------------------------------------------- reinforcements
-    def reinforcement_entry(self, state: State, uid: str) -> list[str] | None:
-        army = self.army_of(uid)
-        if army == "balchoth":
-            t = state["cel"]["balchoth"]
-            if t is None or state["turn"] < t:
-                return None
-            return self.zones["balchoth"]
-        if army == "eotheod":
-            e = state["cel"]["eotheod"]
-            if not e["arrived"] or not e["area"]:
-                return None
-            return self.zones[f"eotheod-{e['area']}"]
-        return None
-
-    def on_step_start(self, state: State) -> list[Event]:
-        events: list[Event] = super().on_step_start(state)
-        if state["step"] == self.sequence["step"][0]["id"]:
-            events += self._turn_start(state)
-        if state["step"] == "E":
-            events += self._blood_lust_check(state)
-        events += self._dem_watch(state)
-        return events
-
-    def _turn_start(self, state: State) -> list[Event]:
-        events = self._disarray_roll(state)
-        events += self._balchoth_roll(state)
-        events += self._chit_reveal(state)
-        events += self._eotheod_arrival(state)
-        return events
-
-    def _balchoth_roll(self, state: State) -> list[Event]:
-        """14.5: rolls on turns 2-4, automatic on turn 5."""
-        cel = state["cel"]
-        if cel["balchoth"] is not None:
-            return []
-        b = self.raw(state)["balchoth"]
-        t = state["turn"]
-        if t >= b["automatic"]:
-            cel["balchoth"] = t
-            return [Event(public=f"Game-Turn {t}: the Balchoth arrive automatically; they may enter on the "
-                                 "south-eastern edge between the groves this Shadow Movement Phase (14.5).",
-                          section="14.5")]
-        need = b["rolls"].get(str(t))
-        if not need:
-            return []
-        d = Dice(state["dice"])
-        roll = d.d6("Balchoth")
-        if roll in need:
-            cel["balchoth"] = t
-            text = (f"Game-Turn {t}: Shadow rolls {roll} for the Balchoth (needs {_phrase([str(x) for x in need])}): "
-                    "they arrive and may enter on the south-eastern edge between the groves this turn (14.5).")
-        else:
-            text = f"Game-Turn {t}: Shadow rolls {roll} for the Balchoth: not yet (14.5)."
-        return [Event(public=text, section="14.5", rolls=d.rolls)]
-
-    def _eotheod_arrival(self, state: State) -> list[Event]:
-        """14.6: the Eotheod may enter from their turn; 19.11 A: Gondor -10 on Eorl's arrival."""
+# ------------------------------------------------------- reinforcements
+def reinforcement_entry(self, state: State, uid: str) -> list[str] | None:
+    army = self.army_of(uid)
+    if army == "balchoth":
+        t = state["cel"]["balchoth"]
+        if t is None or state["turn"] < t:
+            return None
+        return self.zones["balchoth"]
+    if army == "eotheod":
         e = state["cel"]["eotheod"]
-        if e["arrived"] or not e["arrive"] or e["turn"] is None or state["turn"] < e["turn"] or not e["area"]:
-            return []
-        e["arrived"] = True
-        lv = self.raw(state)["demoralization_levels"]
-        got = self._gondor_relief(state, lv.get("gondor_relief_eorl", 10))
-        relief = (f"Gondor takes heart: {got} points off its total, now {state['dem']['gondor']} (19.11 A)." if got
-                  else "Gondor takes heart, but has no demoralization points to lose (19.11 A).")
-        return [Event(public=f"Eorl and the Eotheod arrive: they may enter in the {e['area']} area "
-                             f"({_phrase(self.zones['eotheod-' + e['area']])}) from this Westernesse Movement Phase "
-                             f"(14.6). {relief}", section="14.6")]
+        if not e["arrived"] or not e["area"]:
+            return None
+        return self.zones[f"eotheod-{e['area']}"]
+    return None
 
-    # --- Eotheod entry choice (14.31, 14.33)
-    def _parse_entry(self, state: State, seat: str, words: list[str]) -> Action:
-        if len(words) != 1 or words[0].upper() not in AREAS:
-            raise InvalidOrder("usage: `entry NW`, `entry NE` or `entry SE`")
-        return Action("entry", (words[0].upper(),))
 
-    def _check_entry(self, state: State, seat: str, *args: str) -> None:
-        self.seat_check(state, seat)
-        e = state["cel"]["eotheod"]
-        if e.get("chooser") != seat or e.get("area"):
-            raise IllegalOrder("you have no Eotheod entry area to choose", "14.31")
+def on_step_start(self, state: State) -> list[Event]:
+    events: list[Event] = []
+    if state["step"] == self.sequence["step"][0]["id"]:
+        events += self._turn_start(state)
+    if state["step"] == "E":
+        events += self._blood_lust_check(state)
+    events += self._dem_watch(state)
+    return events
 
-    def _apply_entry(self, state: State, seat: str, *args: str) -> list[Event]:
-        e = state["cel"]["eotheod"]
-        e["area"] = args[0]
-        events = [Event(public=f"{SIDE_TITLES[seat]} decides: the Eotheod enter in the {e['area']} area "
-                               f"(14.31, 14.33).", section="14.31")]
-        events += self._eotheod_arrival(state)
-        events += self._dem_watch(state)
-        return events
 
-    # ----------------------------------------------------------- sequence
-    def _check_done(self, state: State, seat: str) -> None:
-        if state["turn"] == 0:
-            super()._check_done(state, seat)
-            return
-        e = state["cel"]["eotheod"]
-        if e.get("chooser") == seat and not e.get("area"):
-            raise IllegalOrder("first choose where the Eotheod enter: `entry NW`, `entry NE` or `entry SE`", "14.31")
-        super()._check_done(state, seat)
+def _turn_start(self, state: State) -> list[Event]:
+    events = self._disarray_roll(state)
+    events += self._balchoth_roll(state)
+    events += self._chit_reveal(state)
+    events += self._eotheod_arrival(state)
+    return events
 
-    def deadline_action(self, state: State, seat: str) -> Action | None:
-        """At a deadline, a side that must choose the Eotheod area (14.31, 14.33)
+
+def _balchoth_roll(self, state: State) -> list[Event]:
+    """14.5: rolls on turns 2-4, automatic on turn 5."""
+    cel = state["cel"]
+    if cel["balchoth"] is not None:
+        return []
+    b = self.raw(state)["balchoth"]
+    t = state["turn"]
+    if t >= b["automatic"]:
+        cel["balchoth"] = t
+        return [Event(public=f"Game-Turn {t}: the Balchoth arrive automatically; they may enter on the "
+                             "south-eastern edge between the groves this Shadow Movement Phase (14.5).",
+                      section="14.5")]
+    need = b["rolls"].get(str(t))
+    if not need:
+        return []
+    d = Dice(state["dice"])
+    roll = d.d6("Balchoth")
+    if roll in need:
+        cel["balchoth"] = t
+        text = (f"Game-Turn {t}: Shadow rolls {roll} for the Balchoth (needs {_phrase([str(x) for x in need])}): "
+                "they arrive and may enter on the south-eastern edge between the groves this turn (14.5).")
+    else:
+        text = f"Game-Turn {t}: Shadow rolls {roll} for the Balchoth: not yet (14.5)."
+    return [Event(public=text, section="14.5", rolls=d.rolls)]
+
+
+def _eotheod_arrival(self, state: State) -> list[Event]:
+    """14.6: the Eotheod may enter from their turn; 19.11 A: Gondor -10 on Eorl's arrival."""
+    e = state["cel"]["eotheod"]
+    if e["arrived"] or not e["arrive"] or e["turn"] is None or state["turn"] < e["turn"] or not e["area"]:
+        return []
+    e["arrived"] = True
+    lv = self.raw(state)["demoralization_levels"]
+    got = self._gondor_relief(state, lv.get("gondor_relief_eorl", 10))
+    relief = (f"Gondor takes heart: {got} points off its total, now {state['dem']['gondor']} (19.11 A)." if got
+              else "Gondor takes heart, but has no demoralization points to lose (19.11 A).")
+    return [Event(public=f"Eorl and the Eotheod arrive: they may enter in the {e['area']} area "
+                         f"({_phrase(self.zones['eotheod-' + e['area']])}) from this Westernesse Movement Phase "
+                         f"(14.6). {relief}", section="14.6")]
+
+# --- Eotheod entry choice (14.31, 14.33)
+def _parse_entry(self, state: State, seat: str, words: list[str]) -> tuple[str, ...]:
+    if len(words) != 1 or words[0].upper() not in AREAS:
+        raise InvalidOrder("usage: `entry NW`, `entry NE` or `entry SE`")
+    return (words[0].upper(),)
+
+
+def _check_entry(self, state: State, seat: str, args: tuple[str, ...]) -> None:
+    self.seat_check(state, seat)
+    e = state["cel"]["eotheod"]
+    if e.get("chooser") != seat or e.get("area"):
+        raise IllegalOrder("you have no Eotheod entry area to choose", "14.31")
+
+
+def _apply_entry(self, state: State, seat: str, args: tuple[str, ...], dice: Dice | None) -> list[Event]:
+    e = state["cel"]["eotheod"]
+    e["area"] = args[0]
+    events = [Event(public=f"{SIDE_TITLES[seat]} decides: the Eotheod enter in the {e['area']} area "
+                           f"(14.31, 14.33).", section="14.31")]
+    events += self._eotheod_arrival(state)
+    events += self._dem_watch(state)
+    return events
+
+
+# ----------------------------------------------------------- sequence
+def _check_done(self, state: State, seat: str, args: tuple[str, ...]) -> None:
+    if state["turn"] == 0:
+        StandardRules._check_done(self, state, seat, args)
+        return
+    e = state["cel"]["eotheod"]
+    if e.get("chooser") == seat and not e.get("area"):
+        raise IllegalOrder("first choose where the Eotheod enter: `entry NW`, `entry NE` or `entry SE`", "14.31")
+    StandardRules._check_done(self, state, seat, args)
+
+
+def deadline_action(self, state: State, seat: str) -> Action | None:
+    """At a deadline, a side that must choose the Eotheod area (14.31, 14.33)
         and has not gets the area printed on the Westernesse chit, else NW."""
-        e = state["cel"]["eotheod"]
-        if e.get("chooser") == seat and not e.get("area") and not state["pending"]:
-            w = parse_west_chit(e["west"]) if e.get("west") else {}
-            return Action("entry", (w.get("area") or "NW",))
-        return super().deadline_action(state, seat)
+    e = state["cel"]["eotheod"]
+    if e.get("chooser") == seat and not e.get("area") and not state["pending"]:
+        w = parse_west_chit(e["west"]) if e.get("west") else {}
+        return Action("entry", (w.get("area") or "NW",))
+    return StandardRules.deadline_action(self, state, seat)
+
+
+# the orders of this file (engine/orders.py), each naming its functions above
+ENTRY = Order("entry", "`entry NW`, `entry NE` or `entry SE`",
+              parse=_parse_entry,
+              check=_check_entry,
+              apply=_apply_entry,
+              unlisted=("listed by Field of Celebrant's ``legal_extra`` to the seat that chooses (14.31)"),
+              cases=("14.31",),
+              dice=False)

@@ -6,110 +6,122 @@ from __future__ import annotations
 
 from functools import cached_property
 
-from engine.core import Dice, State
+from engine.core import State
+from engine.dice import Dice
 from engine.hexgrid import Hex, distance
+from engine.spi.standard import StandardRules
 
 
-class Terrain:
-    def terrain(self, hx: str | Hex | None) -> str | None:
-        if hx is None:
-            return None
-        h = hx if isinstance(hx, Hex) else Hex.parse(hx)
-        info = self.hexmap.hexes.get(h)
-        return info.terrain if info else None
+def terrain(self, hx: str | Hex | None) -> str | None:
+    if hx is None:
+        return None
+    h = hx if isinstance(hx, Hex) else Hex.parse(hx)
+    info = self.hexmap.hexes.get(h)
+    return info.terrain if info else None
 
-    def tec_row(self, state: State, hx: str | Hex | None) -> dict:
-        t = self.terrain(hx)
-        return self.raw(state)["tec"].get(t, {}) if t else {}
 
-    # ---------------------------------------------------------- terrain rules
-    @cached_property
-    def _landing_cache(self) -> dict:
-        return {}
+def tec_row(self, state: State, hx: str | Hex | None) -> dict:
+    t = self.terrain(hx)
+    return self.raw(state)["tec"].get(t, {}) if t else {}
 
-    def _cavalry_closed(self, state: State) -> frozenset[Hex]:
+
+# ---------------------------------------------------------- terrain rules
+@cached_property
+def _landing_cache(self) -> dict:
+    return {}
+
+
+def _cavalry_closed(self, state: State) -> frozenset[Hex]:
+    tec = self.raw(state)["tec"]
+    key = id(tec)
+    c = self._landing_cache
+    if key not in c:
+        c[key] = frozenset(h for h, i in self.hexmap.hexes.items()
+                           if tec.get(i.terrain, {}).get("cavalry_passable", True) is False)
+    return c[key]
+
+
+def extra_blocked(self, state: State, seat: str, uids: list[str]) -> set[Hex]:
+    """16.21: the landing is impassable to cavalry."""
+    if any(self.units[u].is_cavalry for u in uids):
+        return set(self._cavalry_closed(state))
+    return set()
+
+
+def _why_unreachable(self, state: State, seat: str, uids: list[str], dest: str) -> str:
+    h = Hex.parse(dest)
+    if h in self._cavalry_closed(state) and any(self.units[u].is_cavalry for u in uids):
+        return f"{dest} is the landing: impassable to cavalry (16.21)"
+    return StandardRules._why_unreachable(self, state, seat, uids, dest)
+
+
+def _why_section(self, state: State, seat: str, hx: str, why: str) -> str:
+    if "(16.21)" in why:
+        return "16.21"
+    return StandardRules._why_section(self, state, seat, hx, why)
+
+
+@cached_property
+def _no_zoc_cache(self) -> dict:
+    return {}
+
+
+def _no_zoc(self, state: State) -> frozenset[Hex]:
+    key = state["options"].get("charts", "")
+    c = self._no_zoc_cache
+    if key not in c:
         tec = self.raw(state)["tec"]
-        key = id(tec)
-        c = self._landing_cache
-        if key not in c:
-            c[key] = frozenset(h for h, i in self.hexmap.hexes.items()
-                               if tec.get(i.terrain, {}).get("cavalry_passable", True) is False)
-        return c[key]
+        c[key] = frozenset(h for h, i in self.hexmap.hexes.items()
+                           if tec.get(i.terrain, {}).get("zoc", True) is False)
+    return c[key]
 
-    def extra_blocked(self, state: State, seat: str, uids: list[str]) -> set[Hex]:
-        """16.21: the landing is impassable to cavalry."""
-        if any(self.units[u].is_cavalry for u in uids):
-            return set(self._cavalry_closed(state))
-        return set()
 
-    def _why_unreachable(self, state: State, seat: str, uids: list[str], dest: str) -> str:
-        h = Hex.parse(dest)
-        if h in self._cavalry_closed(state) and any(self.units[u].is_cavalry for u in uids):
-            return f"{dest} is the landing: impassable to cavalry (16.21)"
-        return super()._why_unreachable(state, seat, uids, dest)
+def zoc_through(self, state: State, a: Hex, b: Hex) -> bool:
+    """16.11: no zone of control extends into or from the watchtower hex."""
+    s = self._no_zoc(state)
+    return a not in s and b not in s
 
-    def _why_section(self, state: State, seat: str, hx: str, why: str) -> str:
-        if "(16.21)" in why:
-            return "16.21"
-        return super()._why_section(state, seat, hx, why)
 
-    @cached_property
-    def _no_zoc_cache(self) -> dict:
-        return {}
-
-    def _no_zoc(self, state: State) -> frozenset[Hex]:
-        key = state["options"].get("charts", "")
-        c = self._no_zoc_cache
-        if key not in c:
-            tec = self.raw(state)["tec"]
-            c[key] = frozenset(h for h, i in self.hexmap.hexes.items()
-                               if tec.get(i.terrain, {}).get("zoc", True) is False)
-        return c[key]
-
-    def zoc_through(self, state: State, a: Hex, b: Hex) -> bool:
-        """16.11: no zone of control extends into or from the watchtower hex."""
-        s = self._no_zoc(state)
-        return a not in s and b not in s
-
-    def _riverbank_stand(self, state: State, dice: Dice, target: str, res: tuple,
-                         attacker_hex: str | None) -> tuple[tuple, list[str]]:
-        """15.22: undisrupted infantry on a riverbank with nowhere to retreat
+def _riverbank_stand(self, state: State, dice: Dice, target: str, res: tuple,
+                     attacker_hex: str | None) -> tuple[tuple, list[str]]:
+    """15.22: undisrupted infantry on a riverbank with nowhere to retreat
         but the river ignores r1, and r2 on a successful rally check."""
-        u = self.units[target]
-        r = state["units"][target]
-        n = 2 if "r2" in res else (1 if "r1" in res else 0)
-        if not n or not u.is_infantry or r.get("disrupted") or self.terrain(r["hex"]) != "riverbank":
-            return res, []
-        f = self.formation_of(state, target)
-        victims = list(state["formations"][f]["units"]) if f else [target]
-        if self.retreat_options(state, victims, n, attacker_hex):
-            return res, []
-        if n == 1:
-            return tuple(x for x in res if x != "r1"), [f"{target} stands on the riverbank: r1 ignored (15.22)"]
-        if self._effects(state, "despair") and u.side == "westernesse":
-            return res, [f"{target} may take no rally check on the riverbank under Despair (17.51)"]
-        here = r["hex"]
-        ratings = [self.leader_rating(state, x) for x in sorted(state["units"])
-                   if self.units[x].is_leader and self.units[x].side == u.side and self.on_map(state, x)
-                   and distance(state["units"][x]["hex"], here) <= 1]
-        rating = max(ratings) if ratings else self.raw(state)["riverbank"].get("rally", 2)
-        totals = self.charts_for(state).rally_totals(rating)
-        if totals == "auto":
-            ok, how = True, "automatic"
-        else:
-            a, b = dice.d6("riverbank rally"), dice.d6("riverbank rally")
-            ok, how = a + b in totals, f"{a}+{b}={a + b}"
-        if ok:
-            return (tuple(x for x in res if x != "r2"),
-                    [f"{target} stands on the riverbank: rally check (rating {rating}) {how}, r2 ignored (15.22)"])
-        return res, [f"{target} on the riverbank: rally check (rating {rating}) {how} fails (15.22)"]
+    u = self.units[target]
+    r = state["units"][target]
+    n = 2 if "r2" in res else (1 if "r1" in res else 0)
+    if not n or not u.is_infantry or r.get("disrupted") or self.terrain(r["hex"]) != "riverbank":
+        return res, []
+    f = self.formation_of(state, target)
+    victims = list(state["formations"][f]["units"]) if f else [target]
+    if self.retreat_options(state, victims, n, attacker_hex):
+        return res, []
+    if n == 1:
+        return tuple(x for x in res if x != "r1"), [f"{target} stands on the riverbank: r1 ignored (15.22)"]
+    if self._effects(state, "despair") and u.side == "westernesse":
+        return res, [f"{target} may take no rally check on the riverbank under Despair (17.51)"]
+    here = r["hex"]
+    ratings = [self.leader_rating(state, x) for x in sorted(state["units"])
+               if self.units[x].is_leader and self.units[x].side == u.side and self.on_map(state, x)
+               and distance(state["units"][x]["hex"], here) <= 1]
+    rating = max(ratings) if ratings else self.raw(state)["riverbank"].get("rally", 2)
+    totals = self.charts_for(state).rally_totals(rating)
+    if totals == "auto":
+        ok, how = True, "automatic"
+    else:
+        a, b = dice.d6("riverbank rally"), dice.d6("riverbank rally")
+        ok, how = a + b in totals, f"{a}+{b}={a + b}"
+    if ok:
+        return (tuple(x for x in res if x != "r2"),
+                [f"{target} stands on the riverbank: rally check (rating {rating}) {how}, r2 ignored (15.22)"])
+    return res, [f"{target} on the riverbank: rally check (rating {rating}) {how} fails (15.22)"]
 
-    def adjust_result(self, state: State, target: str, res: tuple, prof: dict) -> tuple:
-        """16.12: in the watchtower r1 is ignored (a 1/2E with it still applies)
+
+def adjust_result(self, state: State, target: str, res: tuple, prof: dict) -> tuple:
+    """16.12: in the watchtower r1 is ignored (a 1/2E with it still applies)
         and r2 is read as r1; a unit that does not retreat is not disrupted."""
-        t = self.tec_row(state, state["units"][target]["hex"])
-        if t.get("ignore_r1") and "r1" in res:
-            res = tuple(x for x in res if x != "r1")
-        if t.get("r2_to_r1") and "r2" in res:
-            res = tuple("r1" if x == "r2" else x for x in res)
-        return res
+    t = self.tec_row(state, state["units"][target]["hex"])
+    if t.get("ignore_r1") and "r1" in res:
+        res = tuple(x for x in res if x != "r1")
+    if t.get("r2_to_r1") and "r2" in res:
+        res = tuple("r1" if x == "r2" else x for x in res)
+    return res

@@ -7,353 +7,387 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from engine.core import Action, Dice, Event, IllegalOrder, InvalidOrder, State
+from engine.core import Action, Event, IllegalOrder, InvalidOrder, State
+from engine.dice import Dice
 from engine.hexgrid import Hex, distance
 from engine.orders import Order
+from engine.spi.standard import StandardRules
+from engine.spi.entry import EntryAttacks
 
 from .common import ABILITIES, SIDE_TITLES
 
 
-ABILITY = Order("ability", ("17.0",), "`ability <leader> <name> [<unit>...]`, e.g. `ability OC1 whip`",
-                parse="_parse_ability", check="_check_ability", apply="_apply_ability", dice=False)
-SWAP = Order("swap", ("17.31",), "`swap <unit> <unit>` (Cirion's Tactics)",
-             parse="_parse_swap", check="_check_swap", apply="_apply_swap", dice=False)
-DRESS = Order("dress", ("17.41",), "`dress <unit> <hex>` (a Shield Wall formed under Form up! moves one hex)",
-              parse="_parse_dress", check="_check_dress", apply="_apply_dress", dice=False)
-
-
-class Abilities:
-    # ------------------------------------------------------------- effects
-    def _effects(self, state: State, kind: str) -> list[dict]:
-        """Active abilities of ``kind`` whose leader is still on the map (17.0:
+# ------------------------------------------------------------- effects
+def _effects(self, state: State, kind: str) -> list[dict]:
+    """Active abilities of ``kind`` whose leader is still on the map (17.0:
         an effect is lost when its leader is eliminated)."""
-        return [e for e in state["effects"] if e.get("ability") == kind and self.on_map(state, e["leader"])]
+    return [e for e in state["effects"] if e.get("ability") == kind and self.on_map(state, e["leader"])]
 
-    def movement_allowance(self, state: State, uid: str) -> float:
-        ma = super().movement_allowance(state, uid)
-        if state["step"] == "D":
-            for e in self._effects(state, "whip"):
-                if uid in e.get("units", []):
-                    return ma * self.raw(state)["abilities"].get("whip_factor", 1.5)  # 17.81
-        return ma
 
-    def _iron_fist_covers(self, state: State, uid: str) -> bool:
-        """17.61: Balchoth within three hexes of the Captain, in the Westernesse Combat Phase."""
-        if state["step"] != "C" or self.army_of(uid) != "balchoth" or not self.on_map(state, uid):
-            return False
-        reach = self.raw(state)["abilities"].get("iron_fist_reach", 3)
-        return any(distance(state["units"][e["leader"]]["hex"], state["units"][uid]["hex"]) <= reach
-                   for e in self._effects(state, "iron-fist"))
+def movement_allowance(self, state: State, uid: str) -> float:
+    ma = StandardRules.movement_allowance(self, state, uid)
+    if state["step"] == "D":
+        for e in self._effects(state, "whip"):
+            if uid in e.get("units", []):
+                return ma * self.raw(state)["abilities"].get("whip_factor", 1.5)  # 17.81
+    return ma
 
-    def _check_form_up(self, state: State, seat: str, kind: str, a: str, b: str, leader: str) -> None:
-        """17.41 Form up!: in the Special Ability Phase, Gondorian infantry within
+
+def _iron_fist_covers(self, state: State, uid: str) -> bool:
+    """17.61: Balchoth within three hexes of the Captain, in the Westernesse Combat Phase."""
+    if state["step"] != "C" or self.army_of(uid) != "balchoth" or not self.on_map(state, uid):
+        return False
+    reach = self.raw(state)["abilities"].get("iron_fist_reach", 3)
+    return any(distance(state["units"][e["leader"]]["hex"], state["units"][uid]["hex"]) <= reach
+               for e in self._effects(state, "iron-fist"))
+
+
+def _check_form_up(self, state: State, seat: str, kind: str, a: str, b: str, leader: str) -> None:
+    """17.41 Form up!: in the Special Ability Phase, Gondorian infantry within
         three hexes of the Captain, in clear terrain, form a Shield Wall."""
-        if not any(e["leader"] == leader for e in self._effects(state, "form-up")):
-            raise IllegalOrder("a formation forms in the Movement Phase, or in this phase only under a Captain's "
-                               "Form up! (`ability <captain> form-up` first)", "17.41")
-        if kind != "shieldwall":
-            raise IllegalOrder("Form up! forms Shield Walls only", "17.41")
-        reach = self.raw(state)["abilities"].get("form_up_reach", 3)
-        spec = self.charts_for(state)["formations"]["shieldwall"]
-        tec = self.raw(state)["tec"]
-        for x in (a, b):
-            u = self._own_on_map(state, seat, x)
-            if self.army_of(x) != "gondor" or u.type not in spec["types"]:
-                raise IllegalOrder(f"{x} is not Gondorian infantry", "17.41")
-            if self.formation_of(state, x):
-                raise IllegalOrder(f"{x} is already in a formation", "8.4")
-            if state["units"][x].get("disrupted"):
-                raise IllegalOrder(f"{x} is Disrupted", "8.4")
-            hx = state["units"][x]["hex"]
-            if distance(hx, state["units"][leader]["hex"]) > reach:
-                raise IllegalOrder(f"{x} is more than {reach} hexes from {leader}", "17.41")
-            if tec.get(self.terrain(hx), {}).get("cost", 1) != 1:
-                raise IllegalOrder(f"{x} is in {self.terrain(hx)}: a Shield Wall forms in clear terrain "
-                                   "(no movement penalty, 8.41)", "17.41")
-        if distance(state["units"][a]["hex"], state["units"][b]["hex"]) != 1:
-            raise IllegalOrder(f"{b} must be next to {a}", "8.4")
+    if not any(e["leader"] == leader for e in self._effects(state, "form-up")):
+        raise IllegalOrder("a formation forms in the Movement Phase, or in this phase only under a Captain's "
+                           "Form up! (`ability <captain> form-up` first)", "17.41")
+    if kind != "shieldwall":
+        raise IllegalOrder("Form up! forms Shield Walls only", "17.41")
+    reach = self.raw(state)["abilities"].get("form_up_reach", 3)
+    spec = self.charts_for(state)["formations"]["shieldwall"]
+    tec = self.raw(state)["tec"]
+    for x in (a, b):
+        u = self._own_on_map(state, seat, x)
+        if self.army_of(x) != "gondor" or u.type not in spec["types"]:
+            raise IllegalOrder(f"{x} is not Gondorian infantry", "17.41")
+        if self.formation_of(state, x):
+            raise IllegalOrder(f"{x} is already in a formation", "8.4")
+        if state["units"][x].get("disrupted"):
+            raise IllegalOrder(f"{x} is Disrupted", "8.4")
+        hx = state["units"][x]["hex"]
+        if distance(hx, state["units"][leader]["hex"]) > reach:
+            raise IllegalOrder(f"{x} is more than {reach} hexes from {leader}", "17.41")
+        if tec.get(self.terrain(hx), {}).get("cost", 1) != 1:
+            raise IllegalOrder(f"{x} is in {self.terrain(hx)}: a Shield Wall forms in clear terrain "
+                               "(no movement penalty, 8.41)", "17.41")
+    if distance(state["units"][a]["hex"], state["units"][b]["hex"]) != 1:
+        raise IllegalOrder(f"{b} must be next to {a}", "8.4")
 
-    # --- special abilities (17.x)
-    def _parse_ability(self, state: State, seat: str, words: list[str]) -> Action:
-        if len(words) < 2 or len(words) > 4:
-            raise InvalidOrder("usage: `ability <leader> <name> [<unit>...]`, e.g. `ability OC1 whip`, "
-                               "`ability EORL death-and-glory ER1 ER2`")
-        leader = self.resolve_unit(words[0])
-        name = words[1].lower()
-        if name not in ABILITIES:
-            raise InvalidOrder(f"unknown ability `{name[:20]}` (abilities: {', '.join(ABILITIES)})")
-        units = tuple(self.resolve_unit(w) for w in words[2:])
-        return Action("ability", (leader, name, *units))
+# --- special abilities (17.x)
+def _parse_ability(self, state: State, seat: str, words: list[str]) -> tuple[str, ...]:
+    if len(words) < 2 or len(words) > 4:
+        raise InvalidOrder("usage: `ability <leader> <name> [<unit>...]`, e.g. `ability OC1 whip`, "
+                           "`ability EORL death-and-glory ER1 ER2`")
+    leader = self.resolve_unit(words[0])
+    name = words[1].lower()
+    if name not in ABILITIES:
+        raise InvalidOrder(f"unknown ability `{name[:20]}` (abilities: {', '.join(ABILITIES)})")
+    units = tuple(self.resolve_unit(w) for w in words[2:])
+    return (leader, name, *units)
 
-    def _check_ability(self, state: State, seat: str, *args: str) -> None:
-        self.seat_check(state, seat)
-        leader, name, *units = args
-        title, sec, step = ABILITIES[name]
-        u = self.units[leader]
-        if u.side != seat:
-            raise IllegalOrder(f"{leader} is not yours")
-        if u.ability != name:
-            mine = ABILITIES[u.ability][0] if u.ability in ABILITIES else "none"
-            raise IllegalOrder(f"{leader}'s special ability is {mine}, not {title}",
-                               ABILITIES[u.ability][1] if u.ability in ABILITIES else "17.0")
-        if not self.on_map(state, leader):
-            raise IllegalOrder(f"{leader} is not on the map", sec)
-        if leader in state["cel"]["abilities"]:
-            raise IllegalOrder(f"{leader} has already used {title} (once per game, 17.0)", "17.0")
-        if state["step"] != step:
-            where = self.steps[step]["title"]
-            raise IllegalOrder(f"{title} is used in the {where}", sec if name == "arise" else "3.0")
-        if name == "death-and-glory":
-            self._check_glory(state, seat, leader, units)
-        elif units:
-            raise InvalidOrder(f"usage: `ability {leader} {name}`")
 
-    def _check_glory(self, state: State, seat: str, leader: str, units: list[str]) -> None:
-        """17.11: Eorl forms a Wedge (8.4) or joins one, in the Special Ability Phase."""
-        here = state["units"][leader]["hex"]
+def _check_ability(self, state: State, seat: str, args: tuple[str, ...]) -> None:
+    self.seat_check(state, seat)
+    leader, name, *units = args
+    title, sec, step = ABILITIES[name]
+    u = self.units[leader]
+    if u.side != seat:
+        raise IllegalOrder(f"{leader} is not yours")
+    if u.ability != name:
+        mine = ABILITIES[u.ability][0] if u.ability in ABILITIES else "none"
+        raise IllegalOrder(f"{leader}'s special ability is {mine}, not {title}",
+                           ABILITIES[u.ability][1] if u.ability in ABILITIES else "17.0")
+    if not self.on_map(state, leader):
+        raise IllegalOrder(f"{leader} is not on the map", sec)
+    if leader in state["cel"]["abilities"]:
+        raise IllegalOrder(f"{leader} has already used {title} (once per game, 17.0)", "17.0")
+    if state["step"] != step:
+        where = self.steps[step]["title"]
+        raise IllegalOrder(f"{title} is used in the {where}", sec if name == "arise" else "3.0")
+    if name == "death-and-glory":
+        self._check_glory(state, seat, leader, units)
+    elif units:
+        raise InvalidOrder(f"usage: `ability {leader} {name}`")
+
+
+def _check_glory(self, state: State, seat: str, leader: str, units: list[str]) -> None:
+    """17.11: Eorl forms a Wedge (8.4) or joins one, in the Special Ability Phase."""
+    here = state["units"][leader]["hex"]
+    if len(units) == 1:
+        a = units[0]
+        self._own_on_map(state, seat, a)
+        f = self.formation_of(state, a)
+        if not f or state["formations"][f]["kind"] != "wedge":
+            raise IllegalOrder(f"{a} is not in a Wedge: give two cavalry units to form one", "17.11")
+        if distance(here, state["units"][a]["hex"]) > 1:
+            raise IllegalOrder("Eorl must be in or next to the Wedge's hex to join it", "17.11")
+        return
+    if len(units) != 2:
+        raise InvalidOrder(f"usage: `ability {leader} death-and-glory <unit> <unit>` (form) or "
+                           f"`ability {leader} death-and-glory <unit>` (join)")
+    a, b = units
+    spec = self.charts_for(state)["formations"]["wedge"]
+    for x in (a, b):
+        u = self._own_on_map(state, seat, x)
+        if u.type not in spec["types"]:
+            raise IllegalOrder(f"{x} is {u.type}; a Wedge is made of {' or '.join(spec['types'])} units", "8.4")
+        if self.formation_of(state, x):
+            raise IllegalOrder(f"{x} is already in a formation", "8.4")
+        if state["units"][x].get("disrupted"):
+            raise IllegalOrder(f"{x} is Disrupted", "8.4")
+    if state["units"][a]["hex"] != here:
+        raise IllegalOrder(f"{leader} must be stacked with {a} in {state['units'][a]['hex']}", "8.4")
+    if distance(here, state["units"][b]["hex"]) != 1:
+        raise IllegalOrder(f"{b} must be next to {a}", "8.4")
+    if self.raw(state)["tec"].get(self.terrain(here), {}).get("cost", 1) != 1:
+        raise IllegalOrder(f"{here} is {self.terrain(here)}: formations form only in clear hexes (8.41)", "8.4")
+
+
+def _apply_ability(self, state: State, seat: str, args: tuple[str, ...], dice: Dice | None) -> list[Event]:
+    leader, name, *units = args
+    title, sec, step = ABILITIES[name]
+    state["cel"]["abilities"][leader] = state["turn"]
+    eff = {"ability": name, "leader": leader, "title": title, "section": sec, "side": seat,
+           "turn": state["turn"], "until": {"turn": state["turn"] + 1, "step": self.sequence["step"][0]["id"]}}
+    ab = self.raw(state)["abilities"]
+    here = state["units"][leader]["hex"]
+    who = f"{SIDE_TITLES[seat]}: {self.units[leader].label()} uses **{title}**"
+    if name == "whip":
+        reach = ab.get("whip_reach", 3)
+        eff["units"] = sorted([leader] + [x for x in state["units"] if self.army_of(x) == "orcs"
+                                          and self.units[x].is_combat and self.on_map(state, x)
+                                          and distance(here, state["units"][x]["hex"]) <= reach])
+        text = (f"{who}: {len(eff['units']) - 1} orc units within {reach} hexes and {leader} force-march at "
+                f"{ab.get('whip_factor', 1.5):g} times their Movement Allowance this turn ({sec}).")
+    elif name == "blood-lust":
+        text = (f"{who}: orc units within {ab.get('blood_lust_reach', 6)} hexes of {leader} at the end of the "
+                f"Shadow Movement Phase will be Fanatical in the Shadow Combat Phase ({sec}, 7.37).")
+    elif name == "despair":
+        text = f"{who}: no Westernesse unit may take a rally roll this turn ({sec})."
+    elif name == "iron-fist":
+        text = (f"{who}: Balchoth units within {ab.get('iron_fist_reach', 3)} hexes of {leader} ignore "
+                f"Disrupted results in the Westernesse Combat Phase ({sec}).")
+    elif name == "tactics":
+        eff["swapped"] = []
+        text = (f"{who}: Disordered or Reduced Gondorian units within {ab.get('tactics_reach', 3)} hexes may "
+                f"swap places with fresh units (`swap <unit> <unit>`) in this phase ({sec}).")
+    elif name == "form-up":
+        text = (f"{who}: Gondorian infantry within {ab.get('form_up_reach', 3)} hexes in clear terrain may form "
+                f"Shield Walls now (`form shieldwall <unit> <unit> {leader}`), each then dressing one hex "
+                f"({sec}).")
+    elif name == "arise":
+        text = f"{who}: every rally {leader} attempts this Rally Phase succeeds ({sec}; it overrides Despair)."
+    else:  # death-and-glory
+        eff["until"] = None  # 17.11: while the Wedge remains intact
         if len(units) == 1:
-            a = units[0]
-            self._own_on_map(state, seat, a)
-            f = self.formation_of(state, a)
-            if not f or state["formations"][f]["kind"] != "wedge":
-                raise IllegalOrder(f"{a} is not in a Wedge: give two cavalry units to form one", "17.11")
-            if distance(here, state["units"][a]["hex"]) > 1:
-                raise IllegalOrder("Eorl must be in or next to the Wedge's hex to join it", "17.11")
-            return
-        if len(units) != 2:
-            raise InvalidOrder(f"usage: `ability {leader} death-and-glory <unit> <unit>` (form) or "
-                               f"`ability {leader} death-and-glory <unit>` (join)")
-        a, b = units
-        spec = self.charts_for(state)["formations"]["wedge"]
-        for x in (a, b):
-            u = self._own_on_map(state, seat, x)
-            if u.type not in spec["types"]:
-                raise IllegalOrder(f"{x} is {u.type}; a Wedge is made of {' or '.join(spec['types'])} units", "8.4")
-            if self.formation_of(state, x):
-                raise IllegalOrder(f"{x} is already in a formation", "8.4")
-            if state["units"][x].get("disrupted"):
-                raise IllegalOrder(f"{x} is Disrupted", "8.4")
-        if state["units"][a]["hex"] != here:
-            raise IllegalOrder(f"{leader} must be stacked with {a} in {state['units'][a]['hex']}", "8.4")
-        if distance(here, state["units"][b]["hex"]) != 1:
-            raise IllegalOrder(f"{b} must be next to {a}", "8.4")
-        if self.raw(state)["tec"].get(self.terrain(here), {}).get("cost", 1) != 1:
-            raise IllegalOrder(f"{here} is {self.terrain(here)}: formations form only in clear hexes (8.41)", "8.4")
+            fid = self.formation_of(state, units[0])
+            f = state["formations"][fid]
+            state["units"][leader]["hex"] = state["units"][units[0]]["hex"]
+            f["leader"], f["glory"] = leader, True
+            text = f"{who}: he joins the Wedge {' + '.join(f['units'])} in {state['units'][leader]['hex']}"
+        else:
+            a, b = units
+            state["units"][b]["hex"] = here
+            n = 1
+            while f"F{n}" in state["formations"]:
+                n += 1
+            state["formations"][f"F{n}"] = {"kind": "wedge", "units": [a, b], "leader": leader,
+                                            "turn": state["turn"], "glory": True}
+            text = f"{who}: {a} and {b} form a Wedge with {leader} in {here}; it may move and fight this turn"
+        text += "; after an advance it gets a second round of combat, while the Wedge is intact (17.11)."
+    state["effects"].append(eff)
+    return [Event(public=text, section=sec)]
 
-    def _apply_ability(self, state: State, seat: str, *args: str) -> list[Event]:
-        leader, name, *units = args
-        title, sec, step = ABILITIES[name]
-        state["cel"]["abilities"][leader] = state["turn"]
-        eff = {"ability": name, "leader": leader, "title": title, "section": sec, "side": seat,
-               "turn": state["turn"], "until": {"turn": state["turn"] + 1, "step": self.sequence["step"][0]["id"]}}
-        ab = self.raw(state)["abilities"]
-        here = state["units"][leader]["hex"]
-        who = f"{SIDE_TITLES[seat]}: {self.units[leader].label()} uses **{title}**"
-        if name == "whip":
-            reach = ab.get("whip_reach", 3)
-            eff["units"] = sorted([leader] + [x for x in state["units"] if self.army_of(x) == "orcs"
-                                              and self.units[x].is_combat and self.on_map(state, x)
-                                              and distance(here, state["units"][x]["hex"]) <= reach])
-            text = (f"{who}: {len(eff['units']) - 1} orc units within {reach} hexes and {leader} force-march at "
-                    f"{ab.get('whip_factor', 1.5):g} times their Movement Allowance this turn ({sec}).")
-        elif name == "blood-lust":
-            text = (f"{who}: orc units within {ab.get('blood_lust_reach', 6)} hexes of {leader} at the end of the "
-                    f"Shadow Movement Phase will be Fanatical in the Shadow Combat Phase ({sec}, 7.37).")
-        elif name == "despair":
-            text = f"{who}: no Westernesse unit may take a rally roll this turn ({sec})."
-        elif name == "iron-fist":
-            text = (f"{who}: Balchoth units within {ab.get('iron_fist_reach', 3)} hexes of {leader} ignore "
-                    f"Disrupted results in the Westernesse Combat Phase ({sec}).")
-        elif name == "tactics":
-            eff["swapped"] = []
-            text = (f"{who}: Disordered or Reduced Gondorian units within {ab.get('tactics_reach', 3)} hexes may "
-                    f"swap places with fresh units (`swap <unit> <unit>`) in this phase ({sec}).")
-        elif name == "form-up":
-            text = (f"{who}: Gondorian infantry within {ab.get('form_up_reach', 3)} hexes in clear terrain may form "
-                    f"Shield Walls now (`form shieldwall <unit> <unit> {leader}`), each then dressing one hex "
-                    f"({sec}).")
-        elif name == "arise":
-            text = f"{who}: every rally {leader} attempts this Rally Phase succeeds ({sec}; it overrides Despair)."
-        else:  # death-and-glory
-            eff["until"] = None  # 17.11: while the Wedge remains intact
-            if len(units) == 1:
-                fid = self.formation_of(state, units[0])
-                f = state["formations"][fid]
-                state["units"][leader]["hex"] = state["units"][units[0]]["hex"]
-                f["leader"], f["glory"] = leader, True
-                text = f"{who}: he joins the Wedge {' + '.join(f['units'])} in {state['units'][leader]['hex']}"
-            else:
-                a, b = units
-                state["units"][b]["hex"] = here
-                n = 1
-                while f"F{n}" in state["formations"]:
-                    n += 1
-                state["formations"][f"F{n}"] = {"kind": "wedge", "units": [a, b], "leader": leader,
-                                                "turn": state["turn"], "glory": True}
-                text = f"{who}: {a} and {b} form a Wedge with {leader} in {here}; it may move and fight this turn"
-            text += "; after an advance it gets a second round of combat, while the Wedge is intact (17.11)."
-        state["effects"].append(eff)
-        return [Event(public=text, section=sec)]
 
-    def _expire_effects(self, state: State) -> None:
-        keep = [e for e in state["effects"] if e.get("ability") == "death-and-glory"]
-        state["effects"] = [e for e in state["effects"] if e.get("ability") != "death-and-glory"]
-        super()._expire_effects(state)
-        for e in keep:  # 17.11: in play while the Wedge is intact and Eorl lives
-            if self.on_map(state, e["leader"]) and any(f.get("glory") for f in state["formations"].values()):
-                state["effects"].append(e)
+def _expire_effects(self, state: State) -> None:
+    keep = [e for e in state["effects"] if e.get("ability") == "death-and-glory"]
+    state["effects"] = [e for e in state["effects"] if e.get("ability") != "death-and-glory"]
+    StandardRules._expire_effects(self, state)
+    for e in keep:  # 17.11: in play while the Wedge is intact and Eorl lives
+        if self.on_map(state, e["leader"]) and any(f.get("glory") for f in state["formations"].values()):
+            state["effects"].append(e)
 
-    def _apply_advance(self, state: State, seat: str, dice: Dice, uid: str, hx: str) -> list[Event]:
-        """17.11: Eorl's Wedge gains a second round of combat after it advances."""
-        f = self.formation_of(state, uid)
-        glory = bool(f and state["formations"][f].get("glory") and self.on_map(state, state["formations"][f]["leader"]))
-        eorl = state["formations"][f]["leader"] if glory else None
-        with_eorl = glory and state["units"][eorl]["hex"] == state["units"][uid]["hex"]
-        events = super()._apply_advance(state, seat, dice, uid, hx)
-        if glory:
-            if with_eorl:
-                state["units"][eorl]["hex"] = hx
-            rounds = state["ph"].setdefault("glory_rounds", [])
-            if f not in rounds:
-                rounds.append(f)
-                members = state["formations"][f]["units"]
-                state["ph"]["meleed"] = [x for x in state["ph"]["meleed"] if x not in members]
-                events.append(Event(public=f"Death and Glory: Eorl's Wedge {' + '.join(members)} may attack an "
-                                           "adjacent unit again (17.11).", section="17.11"))
-        return events
 
-    # --- Tactics (17.31)
-    def _parse_swap(self, state: State, seat: str, words: list[str]) -> Action:
-        if len(words) != 2:
-            raise InvalidOrder("usage: `swap <unit> <unit>` (Cirion's Tactics)")
-        return Action("swap", (self.resolve_unit(words[0]), self.resolve_unit(words[1])))
+def _apply_advance(self, state: State, seat: str, args: tuple[str, ...], dice: Dice | None) -> list[Event]:
+    """17.11: Eorl's Wedge gains a second round of combat after it advances."""
+    uid, hx = args
+    f = self.formation_of(state, uid)
+    glory = bool(f and state["formations"][f].get("glory") and self.on_map(state, state["formations"][f]["leader"]))
+    eorl = state["formations"][f]["leader"] if glory else None
+    with_eorl = glory and state["units"][eorl]["hex"] == state["units"][uid]["hex"]
+    events = EntryAttacks._apply_advance(self, state, seat, (uid, hx), dice)
+    if glory:
+        if with_eorl:
+            state["units"][eorl]["hex"] = hx
+        rounds = state["ph"].setdefault("glory_rounds", [])
+        if f not in rounds:
+            rounds.append(f)
+            members = state["formations"][f]["units"]
+            state["ph"]["meleed"] = [x for x in state["ph"]["meleed"] if x not in members]
+            events.append(Event(public=f"Death and Glory: Eorl's Wedge {' + '.join(members)} may attack an "
+                                       "adjacent unit again (17.11).", section="17.11"))
+    return events
 
-    def _tired(self, state: State, uid: str) -> bool:
-        r = state["units"][uid]
-        return bool(r.get("disrupted") or r.get("reduced") or self.is_disordered(state, uid))
+# --- Tactics (17.31)
+def _parse_swap(self, state: State, seat: str, words: list[str]) -> tuple[str, ...]:
+    if len(words) != 2:
+        raise InvalidOrder("usage: `swap <unit> <unit>` (Cirion's Tactics)")
+    return (self.resolve_unit(words[0]), self.resolve_unit(words[1]))
 
-    def _check_swap(self, state: State, seat: str, *args: str) -> None:
-        self.seat_check(state, seat)
-        a, b = args
-        eff = [e for e in self._effects(state, "tactics") if e["turn"] == state["turn"]]
-        if not eff or state["step"] != "A-westernesse":
-            raise IllegalOrder("units swap only under Cirion's Tactics, in the Special Ability Phase "
-                               "(`ability CIR tactics` first)", "17.31")
-        e = eff[0]
-        reach = self.raw(state)["abilities"].get("tactics_reach", 3)
-        ch = state["units"][e["leader"]]["hex"]
-        occ = self.occupancy(state)
-        for x in (a, b):
-            u = self._own_on_map(state, seat, x)
-            if self.army_of(x) != "gondor" or not u.is_combat:
-                raise IllegalOrder(f"{x} is not a Gondorian combat unit", "17.31")
-            if distance(ch, state["units"][x]["hex"]) > reach:
-                raise IllegalOrder(f"{x} is more than {reach} hexes from Cirion", "17.31")
-            if x in e["swapped"]:
-                raise IllegalOrder(f"{x} has already swapped this phase", "17.31")
-            if self.formation_of(state, x):
-                raise IllegalOrder(f"{x} is in a formation", "17.31")
-        if not self._tired(state, a):
-            raise IllegalOrder(f"{a} is neither Disordered nor Reduced", "17.31")
-        if self._tired(state, b):
-            raise IllegalOrder(f"{b} is Disordered or Reduced itself", "17.31")
-        if self.exerting(state, Hex.parse(state["units"][b]["hex"]), seat, occ):
-            raise IllegalOrder(f"{b} is in an enemy zone of control", "17.31")
-        for x, other in ((a, b), (b, a)):
-            if self.units[x].is_cavalry and Hex.parse(state["units"][other]["hex"]) in self._cavalry_closed(state):
-                raise IllegalOrder(f"{x} is cavalry and may not enter the landing", "16.21")
 
-    def _apply_swap(self, state: State, seat: str, *args: str) -> list[Event]:
-        a, b = args
-        ra, rb = state["units"][a], state["units"][b]
-        ra["hex"], rb["hex"] = rb["hex"], ra["hex"]
-        e = next(e for e in self._effects(state, "tactics") if e["turn"] == state["turn"])
-        e["swapped"] += [a, b]
-        return [Event(public=f"Westernesse: Tactics, {a} and {b} swap places ({a} now in {ra['hex']}, {b} in "
-                             f"{rb['hex']}) (17.31).", section="17.31")]
+def _tired(self, state: State, uid: str) -> bool:
+    r = state["units"][uid]
+    return bool(r.get("disrupted") or r.get("reduced") or self.is_disordered(state, uid))
 
-    # --- Form up! dressing (17.41)
-    def _parse_dress(self, state: State, seat: str, words: list[str]) -> Action:
-        if len(words) != 2:
-            raise InvalidOrder("usage: `dress <unit> <hex>` (a Shield Wall formed under Form up! moves one hex)")
-        return Action("dress", (self.resolve_unit(words[0]), self._hex_token(words[1])))
 
-    def _check_dress(self, state: State, seat: str, *args: str) -> None:
-        self.seat_check(state, seat)
-        uid, hx = args
-        self._own_on_map(state, seat, uid)
-        f = self.formation_of(state, uid)
-        if self.kind(state) != "reinforce" or not f or state["formations"][f].get("dress") != state["turn"]:
-            raise IllegalOrder("only a Shield Wall just formed under Form up! dresses one hex, in the Special "
-                               "Ability Phase", "17.41")
-        members = state["formations"][f]["units"]
-        here = Hex.parse(state["units"][uid]["hex"])
-        h = Hex.parse(hx)
-        if h not in self.hexmap or h.distance(here) != 1:
-            raise IllegalOrder(f"{hx} is not next to {here}", "17.41")
-        occ = self.occupancy(state)
-        cost, _ = self._step_cost_fn(state, seat, list(members), here, occ)
-        if cost(here, h) is None:
-            raise IllegalOrder(f"the Shield Wall cannot step into {hx}", "17.41")
-        self._check_stacking(state, seat, list(members), hx, occ)
+def _check_swap(self, state: State, seat: str, args: tuple[str, ...]) -> None:
+    self.seat_check(state, seat)
+    a, b = args
+    eff = [e for e in self._effects(state, "tactics") if e["turn"] == state["turn"]]
+    if not eff or state["step"] != "A-westernesse":
+        raise IllegalOrder("units swap only under Cirion's Tactics, in the Special Ability Phase "
+                           "(`ability CIR tactics` first)", "17.31")
+    e = eff[0]
+    reach = self.raw(state)["abilities"].get("tactics_reach", 3)
+    ch = state["units"][e["leader"]]["hex"]
+    occ = self.occupancy(state)
+    for x in (a, b):
+        u = self._own_on_map(state, seat, x)
+        if self.army_of(x) != "gondor" or not u.is_combat:
+            raise IllegalOrder(f"{x} is not a Gondorian combat unit", "17.31")
+        if distance(ch, state["units"][x]["hex"]) > reach:
+            raise IllegalOrder(f"{x} is more than {reach} hexes from Cirion", "17.31")
+        if x in e["swapped"]:
+            raise IllegalOrder(f"{x} has already swapped this phase", "17.31")
+        if self.formation_of(state, x):
+            raise IllegalOrder(f"{x} is in a formation", "17.31")
+    if not self._tired(state, a):
+        raise IllegalOrder(f"{a} is neither Disordered nor Reduced", "17.31")
+    if self._tired(state, b):
+        raise IllegalOrder(f"{b} is Disordered or Reduced itself", "17.31")
+    if self.exerting(state, Hex.parse(state["units"][b]["hex"]), seat, occ):
+        raise IllegalOrder(f"{b} is in an enemy zone of control", "17.31")
+    for x, other in ((a, b), (b, a)):
+        if self.units[x].is_cavalry and Hex.parse(state["units"][other]["hex"]) in self._cavalry_closed(state):
+            raise IllegalOrder(f"{x} is cavalry and may not enter the landing", "16.21")
 
-    def _apply_dress(self, state: State, seat: str, *args: str) -> list[Event]:
-        uid, hx = args
-        f = self.formation_of(state, uid)
-        members = state["formations"][f]["units"]
-        for m in members:
-            state["units"][m]["hex"] = hx
-        state["formations"][f]["dress"] = False
-        return [Event(public=f"Westernesse: the Shield Wall {' + '.join(members)} dresses the line into {hx} (17.41).",
-                      section="17.41")]
 
-    def _legal_glory(self, state: State, seat: str, leader: str) -> Iterator[Action]:
-        here = state["units"][leader]["hex"]
-        occ = self.occupancy(state)
-        cands = []
-        for a in self.combat_units_in(state, here, occ):
-            for nb in Hex.parse(here).neighbours():
-                for b in self.combat_units_in(state, str(nb), occ):
-                    cands.append(Action("ability", (leader, "death-and-glory", a, b)))
-        for fid, f in sorted(state["formations"].items()):
-            if f["kind"] == "wedge":
-                cands.append(Action("ability", (leader, "death-and-glory", f["units"][0])))
-        for a in cands:
-            if self._ok(state, seat, a):
-                yield a
+def _apply_swap(self, state: State, seat: str, args: tuple[str, ...], dice: Dice | None) -> list[Event]:
+    a, b = args
+    ra, rb = state["units"][a], state["units"][b]
+    ra["hex"], rb["hex"] = rb["hex"], ra["hex"]
+    e = next(e for e in self._effects(state, "tactics") if e["turn"] == state["turn"])
+    e["swapped"] += [a, b]
+    return [Event(public=f"Westernesse: Tactics, {a} and {b} swap places ({a} now in {ra['hex']}, {b} in "
+                         f"{rb['hex']}) (17.31).", section="17.31")]
 
-    def _legal_form_up(self, state: State, seat: str) -> Iterator[Action]:
-        occ = self.occupancy(state)
-        for e in self._effects(state, "form-up"):
-            if e["turn"] != state["turn"]:
+# --- Form up! dressing (17.41)
+def _parse_dress(self, state: State, seat: str, words: list[str]) -> tuple[str, ...]:
+    if len(words) != 2:
+        raise InvalidOrder("usage: `dress <unit> <hex>` (a Shield Wall formed under Form up! moves one hex)")
+    return (self.resolve_unit(words[0]), self._hex_token(words[1]))
+
+
+def _check_dress(self, state: State, seat: str, args: tuple[str, ...]) -> None:
+    self.seat_check(state, seat)
+    uid, hx = args
+    self._own_on_map(state, seat, uid)
+    f = self.formation_of(state, uid)
+    if self.kind(state) != "reinforce" or not f or state["formations"][f].get("dress") != state["turn"]:
+        raise IllegalOrder("only a Shield Wall just formed under Form up! dresses one hex, in the Special "
+                           "Ability Phase", "17.41")
+    members = state["formations"][f]["units"]
+    here = Hex.parse(state["units"][uid]["hex"])
+    h = Hex.parse(hx)
+    if h not in self.hexmap or h.distance(here) != 1:
+        raise IllegalOrder(f"{hx} is not next to {here}", "17.41")
+    occ = self.occupancy(state)
+    cost, _ = self._step_cost_fn(state, seat, list(members), here, occ)
+    if cost(here, h) is None:
+        raise IllegalOrder(f"the Shield Wall cannot step into {hx}", "17.41")
+    self._check_stacking(state, seat, list(members), hx, occ)
+
+
+def _apply_dress(self, state: State, seat: str, args: tuple[str, ...], dice: Dice | None) -> list[Event]:
+    uid, hx = args
+    f = self.formation_of(state, uid)
+    members = state["formations"][f]["units"]
+    for m in members:
+        state["units"][m]["hex"] = hx
+    state["formations"][f]["dress"] = False
+    return [Event(public=f"Westernesse: the Shield Wall {' + '.join(members)} dresses the line into {hx} (17.41).",
+                  section="17.41")]
+
+
+def _legal_glory(self, state: State, seat: str, leader: str) -> Iterator[Action]:
+    here = state["units"][leader]["hex"]
+    occ = self.occupancy(state)
+    cands = []
+    for a in self.combat_units_in(state, here, occ):
+        for nb in Hex.parse(here).neighbours():
+            for b in self.combat_units_in(state, str(nb), occ):
+                cands.append(Action("ability", (leader, "death-and-glory", a, b)))
+    for fid, f in sorted(state["formations"].items()):
+        if f["kind"] == "wedge":
+            cands.append(Action("ability", (leader, "death-and-glory", f["units"][0])))
+    for a in cands:
+        if self._ok(state, seat, a):
+            yield a
+
+
+def _legal_form_up(self, state: State, seat: str) -> Iterator[Action]:
+    occ = self.occupancy(state)
+    for e in self._effects(state, "form-up"):
+        if e["turn"] != state["turn"]:
+            continue
+        here = Hex.parse(state["units"][e["leader"]]["hex"])
+        for uid in sorted(state["units"]):
+            if self.army_of(uid) != "gondor" or not self.units[uid].is_combat or not self.on_map(state, uid):
                 continue
-            here = Hex.parse(state["units"][e["leader"]]["hex"])
-            for uid in sorted(state["units"]):
-                if self.army_of(uid) != "gondor" or not self.units[uid].is_combat or not self.on_map(state, uid):
-                    continue
-                ha = Hex.parse(state["units"][uid]["hex"])
-                if ha.distance(here) > 3:
-                    continue
-                for nb in ha.neighbours():
-                    for b in self.combat_units_in(state, str(nb), occ):
-                        a = Action("form", ("shieldwall", uid, b, e["leader"]))
-                        if self._ok(state, seat, a):
-                            yield a
-        for fid, f in sorted(state["formations"].items()):
-            if f.get("dress") == state["turn"] and self.units[f["units"][0]].side == seat:
-                here = Hex.parse(state["units"][f["units"][0]]["hex"])
-                for nb in here.neighbours():
-                    a = Action("dress", (f["units"][0], str(nb)))
+            ha = Hex.parse(state["units"][uid]["hex"])
+            if ha.distance(here) > 3:
+                continue
+            for nb in ha.neighbours():
+                for b in self.combat_units_in(state, str(nb), occ):
+                    a = Action("form", ("shieldwall", uid, b, e["leader"]))
                     if self._ok(state, seat, a):
                         yield a
-        e = [x for x in self._effects(state, "tactics") if x["turn"] == state["turn"]]
-        if e and state["step"] == "A-westernesse":
-            mine = sorted(x for x in state["units"] if self.army_of(x) == "gondor" and self.units[x].is_combat
-                          and self.on_map(state, x))
-            tired = [x for x in mine if self._tired(state, x)]
-            fresh = [x for x in mine if not self._tired(state, x)]
-            for a in tired:
-                for b in fresh:
-                    act = Action("swap", (a, b))
-                    if self._ok(state, seat, act):
-                        yield act
+    for fid, f in sorted(state["formations"].items()):
+        if f.get("dress") == state["turn"] and self.units[f["units"][0]].side == seat:
+            here = Hex.parse(state["units"][f["units"][0]]["hex"])
+            for nb in here.neighbours():
+                a = Action("dress", (f["units"][0], str(nb)))
+                if self._ok(state, seat, a):
+                    yield a
+    e = [x for x in self._effects(state, "tactics") if x["turn"] == state["turn"]]
+    if e and state["step"] == "A-westernesse":
+        mine = sorted(x for x in state["units"] if self.army_of(x) == "gondor" and self.units[x].is_combat
+                      and self.on_map(state, x))
+        tired = [x for x in mine if self._tired(state, x)]
+        fresh = [x for x in mine if not self._tired(state, x)]
+        for a in tired:
+            for b in fresh:
+                act = Action("swap", (a, b))
+                if self._ok(state, seat, act):
+                    yield act
+
+
+# the orders of this file (engine/orders.py), each naming its functions above
+ABILITY = Order("ability", "`ability <leader> <name> [<unit>...]`, e.g. `ability OC1 whip`",
+              parse=_parse_ability,
+              check=_check_ability,
+              apply=_apply_ability,
+              unlisted=("listed by Field of Celebrant's ``legal_extra`` in each ability's phase (17.0)"),
+              cases=("17.0",),
+              dice=False)
+SWAP = Order("swap", "`swap <unit> <unit>` (Cirion's Tactics)",
+              parse=_parse_swap,
+              check=_check_swap,
+              apply=_apply_swap,
+              unlisted=("listed by Field of Celebrant's ``legal_extra`` under Cirion's Tactics (17.31)"),
+              cases=("17.31",),
+              dice=False)
+DRESS = Order("dress", "`dress <unit> <hex>` (a Shield Wall formed under Form up! moves one hex)",
+              parse=_parse_dress,
+              check=_check_dress,
+              apply=_apply_dress,
+              unlisted=("listed by Field of Celebrant's ``legal_extra`` under Form up! (17.41)"),
+              cases=("17.41",),
+              dice=False)

@@ -13,30 +13,26 @@ Order notation (CONVENTIONS.md), besides the Standard Rules orders:
 from __future__ import annotations
 
 import tomllib
+from dataclasses import replace
 from functools import cached_property
 
-from engine import chartguard
-from engine.core import Dice, InvalidOrder, State
+from engine.spi import chartguard
+from engine.core import InvalidOrder, State
+from engine.dice import Dice
 from engine.hexgrid import Hex, distance
 from engine.spi.charts import ChartError
 from engine.spi.c13_setup import DEPLOY
-from engine.spi.entry import EntryAttacks
+from engine.spi.c07_1_fire import FIRE
+from engine.spi.c07_5_retreat import ADVANCE
+from engine.spi.c08_4_formations import FORM
+from engine.spi.entry import ENTRY_MELEE, EntryAttacks
 from engine.spi.standard import StandardRules, _phrase
 
-from .c13_setup import GondorSetUp
-from .c14_3_mumakil import Mumakil
-from .c14_reinforcements import EntryFormations, Reinforcements
-from .c15_city import City, Tunnels
-from .c16_0_siege_phase import SiegePhase
-from .c16_1_catapults_grond import Catapults, Grond
-from .c16_2_breach import BREACH, Breach
-from .c16_4_towers_ladders import LADDER, TowersLadders
-from .c16_6_fireballs_heads import FIREBALL, HEAD, FireballsHeads
-from .c16_7_oil import PICKUP, POUR, BoilingOil
-from .c17_spells import Spells
-from .c18_banner import Banner
-from .c19_demoralization import Demoralization
-from .c20_victory import Victory
+from . import c15_city, c14_reinforcements, c16_0_siege_phase, c16_7_oil, c18_banner, c20_victory
+from .c16_2_breach import BREACH
+from .c16_4_towers_ladders import LADDER
+from .c16_6_fireballs_heads import FIREBALL, HEAD
+from .c16_7_oil import PICKUP, POUR
 from .common import DATA, SEATS, SIDE_COLORS, SIDE_TITLES, STATE_VERSION, TUNNEL_RULES
 
 SIEGE_ORDERS = (BREACH, FIREBALL, HEAD, LADDER, PICKUP, POUR)
@@ -55,17 +51,103 @@ def _toml_tables(text: str) -> list[str]:
         return []
 
 
-class Gondor(GondorSetUp, City, Reinforcements,  # Gondor's own (13.0, 15.0, 14.0-14.2)
-             # the siege (16.x)
-             SiegePhase, Catapults, Breach, TowersLadders, FireballsHeads, BoilingOil,
-             # reinforcements in formation, Mumakil, Grond, tunnels, spells, the Banner, demoralization, victory
-             EntryFormations, Mumakil, Grond, Tunnels, Spells, Banner, Demoralization, Victory,
-             EntryAttacks, StandardRules):
-    """Each case file's class gives its rules; where two give the same hook they chain through
-    ``super()`` in the order of these bases (Gondor's own, then the siege, then the rest), ending in
-    ``EntryAttacks`` (engine/spi/entry.py) and ``StandardRules``."""
+class Gondor(EntryAttacks, StandardRules):
+    """Gondor: the Standard Rules with the attacks onto the map (engine/spi/entry.py, 14.2) and the functions
+    of its case files below, each file's under its case. What runs at the same point in several case files
+    is declared once, in the order it runs (the lists below); a function that amends a standard step calls
+    it by name (``StandardRules._check_fire(self, ...)``), and where two files give the same step the one
+    taken here calls the other by name: the city's movement allowance the Banner's (15.21, 18.13), the
+    oil's elimination and the towers' retreat the Banner's (16.75, 18.13), the set-up's, the Siege Phase's
+    and the entering formations' legal actions in that order (13.0, 16.0, 14.2)."""
+
+    # 13.0 set-up
+    from .c13_setup import (
+        _check_deploy, legal_extra, _apply_deploy
+    )
+    # 15.0 the city, the gates; 15.24 the tunnels
+    from .c15_city import (
+        _side_feature, _breached, hexside_rule, why_hexside, zoc_through, zoc_through_fn, movement_allowance,
+        mark_gates, _tunnel_rule, _check_tunnel_rule
+    )
+    # 14.0-14.2 reinforcements, formations entering the map
+    from .c14_reinforcements import (
+        entry_hexes, reinforcement_entry, entry_attack_seats, _check_form, _apply_form, _offmap_hex,
+        _legal_entry_forms
+    )
+    # 16.0 the Siege Phase
+    from .c16_0_siege_phase import (
+        check_siege_charts, siege_chart, _outer_wall, _is_main_gate, _sides_of_hex, _wall_sides_of,
+        _siege_phase_start, _siege_useful, _advance, _siege_step, duel_modifier, _legal_siege
+    )
+    # 16.1 catapults; 17.13 Grond
+    from .c16_1_catapults_grond import (
+        _fired_this_turn, _catapults, ratings, missile_range, _check_fire, _apply_fire, _own_catapult,
+        _clear_line, _grond_carrier, check_stack_move, _check_movers
+    )
+    # 16.2 breaching
+    from .c16_2_breach import (
+        _parse_breach, _check_breach, _breach_range, breach_totals, _apply_breach
+    )
+    # 16.4 siege towers and ladders
+    from .c16_4_towers_ladders import (
+        _ladders, _towers_in, _ready_sides, _tower_ids, scaling_cost, _scaled_sides, scaled, apply_result,
+        _lose_scaling, _parse_ladder, _check_ladder, _apply_ladder, _legal_ladders, _check_advance,
+        _apply_advance, _move_retreat
+    )
+    # 16.6 fireballs, 16.8 heads
+    from .c16_6_fireballs_heads import (
+        _parse_missile, _parse_fireball, _parse_head, _check_fireball, _check_head, _missile_range, _landing,
+        _apply_fireball, fireball_lands, _apply_head
+    )
+    # 16.7 boiling oil
+    from .c16_7_oil import (
+        eliminate, _carriers, _pour_targets, pour_oil, _takeable_ids, _take_cauldrons, _parse_pickup,
+        _parse_pour, _check_pickup, _apply_pickup, _check_pour, _apply_pour
+    )
+    # 14.3 the Mumakil
+    from .c14_3_mumakil import (
+        extra_blocked, _mumak_reason, _why_unreachable, _why_step, _why_section, _start_retreat, _stampede,
+        _run_stampede, _ran, _stampede_contact, _stampede_marks
+    )
+    # 17.0 spells
+    from .c17_spells import (
+        spell_cost, check_spell, spell_effect, _stalemate_hex
+    )
+    # 18.1 the Banner
+    from .c18_banner import (
+        _banner_unfurled, _west_leaders_in, check_move_end, _displace_leader, _banner_follows, _leader_loss,
+        _banner_falls, _banner_sanity, _banner_step, check_rally_extra
+    )
+    # 19.0 demoralization
+    from .c19_demoralization import (
+        _garrison_points, _sauron_points, dem_total
+    )
+    # 20.0 victory
+    from .c20_victory import (
+        _road_hexes_20_1, _cmd, _refresh, check_victory, _level_gates, levels_controlled, _road_refresh,
+        road_controlled, final_result
+    )
+
+    # what runs at these points, in this order (engine/spi/hooks.py runs the lists)
+    AFTER_MOVE = (c18_banner.after_move,  # 18.13 the Banner goes with its leader; 20.1 the road
+                  c16_7_oil.after_move,  # 16.73 cauldrons taken on the way; Sauron's move sets off the oil
+                  c15_city.after_move)  # 15.15 the gates
+    ON_STEP_START = (c20_victory.on_step_start,  # 18.14, 19.13, 20.2 and the Banner's step
+                     c16_0_siege_phase.on_step_start,  # 16.0 the Siege Phase; 16.74 the oil poured
+                     c14_reinforcements.on_step_start)  # 14.2 the Riders of Rohan
+    INIT_EXTRA = (c20_victory.init_extra, c16_0_siege_phase.init_extra)
+    VIEW_EXTRA = (c20_victory.view_extra, c16_0_siege_phase.view_extra)
+    MODIFY_ATTACK = (c15_city.modify_attack,  # 15.24 the tunnels
+                     c16_0_siege_phase.modify_attack)  # 16.42, 16.45, 16.75 towers, ladders, oil
     deploy_example = "OA1 2325"
-    ORDERS = (*StandardRules.ORDERS, *SIEGE_ORDERS, DEPLOY)
+    ORDERS = (*StandardRules.ORDERS, *SIEGE_ORDERS, DEPLOY,
+              # Gondor's rules for standard orders (a record with a standard verb replaces it in its place):
+              # the advance over walls and by ladder (16.51), formations entering the map (14.2), catapult
+              # fire (16.12), melee from the entry hexes (14.2)
+              replace(ADVANCE, check=_check_advance, apply=_apply_advance),
+              replace(FORM, check=_check_form, apply=_apply_form),
+              replace(FIRE, check=_check_fire, apply=_apply_fire),
+              ENTRY_MELEE)
     name = "gondor"
     hidden_information = True
     data_dir = DATA

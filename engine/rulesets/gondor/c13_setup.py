@@ -8,88 +8,90 @@ from typing import Iterator
 
 from engine.core import Action, Event, IllegalOrder, State
 from engine.hexgrid import Hex
+from engine.rulesets.gondor import c16_0_siege_phase
 
 from .common import SIDE_TITLES
 
 
-class GondorSetUp:
-    # ------------------------------------------------------- set-up orders
-    def _check_deploy(self, state: State, seat: str, uid: str, hx: str,
-                      occ: dict[str, list[str]] | None = None) -> None:
-        u = self.units.get(uid)
-        if u is None:
-            raise IllegalOrder(f"there is no unit `{uid}` in this game")
-        if state["turn"] != 0:
-            raise IllegalOrder("units are deployed only during the set-up", "13.0")
-        if u.side != seat:
-            raise IllegalOrder(f"{uid} is a {SIDE_TITLES[u.side]} counter, not yours")
-        if u.setup == "reinforcement":
-            if u.type == "banner":
-                raise IllegalOrder(f"{uid} is the Banner of the King: Gandalf's spell brings it forth with Aragorn",
-                                   "18.11")
-            when = f"on Game-Turn {u.arrives}" if isinstance(u.arrives, int) else "with the Riders of Rohan"
-            raise IllegalOrder(f"{uid} is a reinforcement: it arrives {when}", u.section)
-        if u.setup[:1].isdigit():
-            raise IllegalOrder(f"{uid} starts in hex {u.setup} and is placed there", u.section)
-        h = Hex.parse(hx)
-        if h not in self.hexmap:
-            raise IllegalOrder(f"hex {hx} is off the map")
-        if h not in self.zones[u.setup]:
-            where = {
-                "east": ("within four hexes of the Eastern edge (rows 23-26 on this map), not on a mountain", "13.1"),
-                "city": ("inside Minas Tirith or within two hexes of its walls, not on a mountain", "13.2"),
-                "city-inside": ("inside Minas Tirith", "16.71"),
-            }[u.setup]
-            raise IllegalOrder(f"{uid} must be set up {where[0]}; {hx} is not", where[1])
-        if occ is None:
-            occ = self.occupancy(state)
-        stack = [self.units[x] for x in occ.get(hx, ()) if x != uid]
-        lim = self.charts["stacking"]
-        if stack and any(o.side != seat for o in stack):
-            raise IllegalOrder(f"hex {hx} holds enemy units", "5.0")
-        if u.is_combat and sum(o.is_combat for o in stack) >= lim["combat_units"]:
-            other = next(o.id for o in stack if o.is_combat)
-            raise IllegalOrder(f"hex {hx} already holds a combat unit ({other}); one combat unit per hex "
-                               "(Standard Rules stacking, reconstructed)")
-        if u.is_siege and sum(o.is_siege for o in stack) >= lim["siege_equipment"]:
-            other = next(o.id for o in stack if o.is_siege)
-            raise IllegalOrder(f"hex {hx} already holds siege equipment ({other}); one per hex "
-                               "(Standard Rules stacking, reconstructed)")
-
-    def legal_extra(self, state: State, seat: str) -> Iterator[Action]:
-        if state["turn"] != 0:
-            yield from super().legal_extra(state, seat)
-            return
-        # undeployed units first, then re-placements
-        mine = [uid for uid, u in self.units.items() if u.side == seat
-                and u.setup not in ("reinforcement",) and not u.setup[:1].isdigit()]
-        mine.sort(key=lambda x: (state["units"][x]["status"] != "pool", x))
-        pool_left = any(state["units"][x]["status"] == "pool" for x in mine)
-        if not pool_left:
-            yield Action("done")
+# ------------------------------------------------------- set-up orders
+def _check_deploy(self, state: State, seat: str, uid: str, hx: str,
+                  occ: dict[str, list[str]] | None = None) -> None:
+    u = self.units.get(uid)
+    if u is None:
+        raise IllegalOrder(f"there is no unit `{uid}` in this game")
+    if state["turn"] != 0:
+        raise IllegalOrder("units are deployed only during the set-up", "13.0")
+    if u.side != seat:
+        raise IllegalOrder(f"{uid} is a {SIDE_TITLES[u.side]} counter, not yours")
+    if u.setup == "reinforcement":
+        if u.type == "banner":
+            raise IllegalOrder(f"{uid} is the Banner of the King: Gandalf's spell brings it forth with Aragorn",
+                               "18.11")
+        when = f"on Game-Turn {u.arrives}" if isinstance(u.arrives, int) else "with the Riders of Rohan"
+        raise IllegalOrder(f"{uid} is a reinforcement: it arrives {when}", u.section)
+    if u.setup[:1].isdigit():
+        raise IllegalOrder(f"{uid} starts in hex {u.setup} and is placed there", u.section)
+    h = Hex.parse(hx)
+    if h not in self.hexmap:
+        raise IllegalOrder(f"hex {hx} is off the map")
+    if h not in self.zones[u.setup]:
+        where = {
+            "east": ("within four hexes of the Eastern edge (rows 23-26 on this map), not on a mountain", "13.1"),
+            "city": ("inside Minas Tirith or within two hexes of its walls, not on a mountain", "13.2"),
+            "city-inside": ("inside Minas Tirith", "16.71"),
+        }[u.setup]
+        raise IllegalOrder(f"{uid} must be set up {where[0]}; {hx} is not", where[1])
+    if occ is None:
         occ = self.occupancy(state)
-        for uid in mine:
-            u = self.units[uid]
-            for hx in self._zone_labels[u.setup]:
-                if state["units"][uid]["hex"] == hx:
-                    continue
-                if hx in occ:  # only an occupied hex can break stacking
-                    try:
-                        self._check_deploy(state, seat, uid, hx, occ)
-                    except IllegalOrder:
-                        continue
-                yield Action("deploy", (uid, hx))
+    stack = [self.units[x] for x in occ.get(hx, ()) if x != uid]
+    lim = self.charts["stacking"]
+    if stack and any(o.side != seat for o in stack):
+        raise IllegalOrder(f"hex {hx} holds enemy units", "5.0")
+    if u.is_combat and sum(o.is_combat for o in stack) >= lim["combat_units"]:
+        other = next(o.id for o in stack if o.is_combat)
+        raise IllegalOrder(f"hex {hx} already holds a combat unit ({other}); one combat unit per hex "
+                           "(Standard Rules stacking, reconstructed)")
+    if u.is_siege and sum(o.is_siege for o in stack) >= lim["siege_equipment"]:
+        other = next(o.id for o in stack if o.is_siege)
+        raise IllegalOrder(f"hex {hx} already holds siege equipment ({other}); one per hex "
+                           "(Standard Rules stacking, reconstructed)")
 
-    def _apply_deploy(self, state: State, seat: str, *args: str) -> list[Event]:
-        uid, hx = args
+
+def legal_extra(self, state: State, seat: str) -> Iterator[Action]:
+    if state["turn"] != 0:
+        yield from c16_0_siege_phase.legal_extra(self, state, seat)
+        return
+    # undeployed units first, then re-placements
+    mine = [uid for uid, u in self.units.items() if u.side == seat
+            and u.setup not in ("reinforcement",) and not u.setup[:1].isdigit()]
+    mine.sort(key=lambda x: (state["units"][x]["status"] != "pool", x))
+    pool_left = any(state["units"][x]["status"] == "pool" for x in mine)
+    if not pool_left:
+        yield Action("done")
+    occ = self.occupancy(state)
+    for uid in mine:
         u = self.units[uid]
-        rec = state["units"][uid]
-        again = rec["hex"] is not None
-        rec["hex"], rec["status"] = hx, "map"
-        if u.type == "cauldron":
-            text = (f"{SIDE_TITLES[seat]} {'moves' if again else 'deploys'} cauldron {uid} "
-                    f"{'to' if again else 'in'} {hx}, with its three oil counters beneath it (16.71, 16.72).")
-            return [Event(public=text, section="16.71")]
-        sec = u.section
-        text = f"{SIDE_TITLES[seat]} {'re-places' if again else 'deploys'} {u.label()} {'to' if again else 'in'} {hx} ({sec})."
-        return [Event(public=text, section=sec)]
+        for hx in self._zone_labels[u.setup]:
+            if state["units"][uid]["hex"] == hx:
+                continue
+            if hx in occ:  # only an occupied hex can break stacking
+                try:
+                    self._check_deploy(state, seat, uid, hx, occ)
+                except IllegalOrder:
+                    continue
+            yield Action("deploy", (uid, hx))
+
+
+def _apply_deploy(self, state: State, seat: str, *args: str) -> list[Event]:
+    uid, hx = args
+    u = self.units[uid]
+    rec = state["units"][uid]
+    again = rec["hex"] is not None
+    rec["hex"], rec["status"] = hx, "map"
+    if u.type == "cauldron":
+        text = (f"{SIDE_TITLES[seat]} {'moves' if again else 'deploys'} cauldron {uid} "
+                f"{'to' if again else 'in'} {hx}, with its three oil counters beneath it (16.71, 16.72).")
+        return [Event(public=text, section="16.71")]
+    sec = u.section
+    text = f"{SIDE_TITLES[seat]} {'re-places' if again else 'deploys'} {u.label()} {'to' if again else 'in'} {hx} ({sec})."
+    return [Event(public=text, section=sec)]

@@ -7,130 +7,138 @@ from __future__ import annotations
 from engine.core import Event, InvalidOrder, State
 from engine.hexgrid import Hex
 from engine.spi.charts import MORALES, shift_morale
+from engine.rulesets.gondor import c18_banner
 
 from .common import TUNNEL_RULES
 
 
-class City:
-    # ------------------------------------------------------------ the city
-    def _side_feature(self, state: State, a: Hex, b: Hex) -> tuple[str | None, str]:
-        return self.hexmap.side_index.get((a, b), (None, ""))
+# ------------------------------------------------------------ the city
+def _side_feature(self, state: State, a: Hex, b: Hex) -> tuple[str | None, str]:
+    return self.hexmap.side_index.get((a, b), (None, ""))
 
-    def _breached(self, state: State, hs: str) -> bool:
-        return any(m.get("type") == "breached" and m.get("hexside") == hs for m in state["markers"])
 
-    def hexside_rule(self, state: State, uids: list[str], a: Hex, b: Hex,
-                     retreat: bool = False) -> float | str | None:
-        kind, hs = self._side_feature(state, a, b)
-        if kind is None:
-            return 0
-        seat = self.units[uids[0]].side
-        mounted = any(self.units[u].is_mounted for u in uids)
-        siege = any(self.units[u].is_siege for u in uids)
-        if kind == "gate" and (state["gates"].get(hs) == seat or self._breached(state, hs)):
-            return 0  # 15.15: free passage through a gate your side controls
-        if mounted or siege:
-            return None  # 15.22, 16.48: only through gates
-        if self._breached(state, hs):
-            return 0  # 16.4: a breach may always be crossed
-        la, lb = self.hexmap.level(a), self.hexmap.level(b)
-        if lb < la:
-            return "all"  # 15.13: down through a wall costs the whole allowance
-        if not retreat:  # 16.41, 16.43 (never in a retreat: errata 7.55)
-            climb = self.scaling_cost(state, seat, a, hs)
-            if climb is not None:
-                return climb
-        return None  # 15.12: never up through an unbreached wall, tower or uncontrolled gate
+def _breached(self, state: State, hs: str) -> bool:
+    return any(m.get("type") == "breached" and m.get("hexside") == hs for m in state["markers"])
 
-    def why_hexside(self, state: State, uids: list[str], a: Hex, b: Hex) -> str:
-        kind, hs = self._side_feature(state, a, b)
-        mounted = any(self.units[u].is_mounted for u in uids)
-        if kind == "gate" and not mounted:
-            return f"the gate {hs} is not controlled by your side: it is a wall to you (15.15)"
-        if mounted:
-            return f"cavalry and Mumakil never cross a wall or tower hexside ({hs}); only controlled gates (15.22)"
-        if any(self.units[u].is_siege for u in uids):
-            return f"siege equipment crosses walls only through breached or controlled gates ({hs}) (16.48)"
-        return (f"units never move up through an unbreached {kind} hexside ({hs}) without siege towers "
-                "or ladders (15.12)")
 
-    def zoc_through(self, state: State, a: Hex, b: Hex) -> bool:
-        kind, hs = self._side_feature(state, a, b)
-        if kind is None or self._breached(state, hs):
-            return True
-        # no ZOC through walls, towers or gates, except from siege towers and
-        # ladders against that hexside (16.44; both ways, so they are in contact)
-        return self.scaled(state, hs)
+def hexside_rule(self, state: State, uids: list[str], a: Hex, b: Hex,
+                 retreat: bool = False) -> float | str | None:
+    kind, hs = self._side_feature(state, a, b)
+    if kind is None:
+        return 0
+    seat = self.units[uids[0]].side
+    mounted = any(self.units[u].is_mounted for u in uids)
+    siege = any(self.units[u].is_siege for u in uids)
+    if kind == "gate" and (state["gates"].get(hs) == seat or self._breached(state, hs)):
+        return 0  # 15.15: free passage through a gate your side controls
+    if mounted or siege:
+        return None  # 15.22, 16.48: only through gates
+    if self._breached(state, hs):
+        return 0  # 16.4: a breach may always be crossed
+    la, lb = self.hexmap.level(a), self.hexmap.level(b)
+    if lb < la:
+        return "all"  # 15.13: down through a wall costs the whole allowance
+    if not retreat:  # 16.41, 16.43 (never in a retreat: errata 7.55)
+        climb = self.scaling_cost(state, seat, a, hs)
+        if climb is not None:
+            return climb
+    return None  # 15.12: never up through an unbreached wall, tower or uncontrolled gate
 
-    def zoc_through_fn(self, state: State):
-        """``zoc_through`` with the breaches and scaled hexsides worked out once."""
-        open_ = {m["hexside"] for m in state["markers"] if m.get("type") == "breached"} | self._scaled_sides(state)
-        idx = self.hexmap.side_index
 
-        def through(a: Hex, b: Hex) -> bool:
-            f = idx.get((a, b))
-            return f is None or f[1] in open_
-        return through
+def why_hexside(self, state: State, uids: list[str], a: Hex, b: Hex) -> str:
+    kind, hs = self._side_feature(state, a, b)
+    mounted = any(self.units[u].is_mounted for u in uids)
+    if kind == "gate" and not mounted:
+        return f"the gate {hs} is not controlled by your side: it is a wall to you (15.15)"
+    if mounted:
+        return f"cavalry and Mumakil never cross a wall or tower hexside ({hs}); only controlled gates (15.22)"
+    if any(self.units[u].is_siege for u in uids):
+        return f"siege equipment crosses walls only through breached or controlled gates ({hs}) (16.48)"
+    return (f"units never move up through an unbreached {kind} hexside ({hs}) without siege towers "
+            "or ladders (15.12)")
 
-    def movement_allowance(self, state: State, uid: str) -> float:
-        ma = super().movement_allowance(state, uid)
-        u = self.units[uid]
-        h = state["units"][uid]["hex"]
-        if u.side == "westernesse" and u.is_combat and h and self.hexmap.in_city(Hex.parse(h)):
-            city = self.charts_for(state)["city"]["westernesse_allowance"]  # 15.21
-            ma = min(ma, city) if self.formation_of(state, uid) else city
-        if state["units"][uid].get("oil_from"):
-            ma -= 1  # 16.75: carrying oil, real or dummy
-        if uid in state["ph"].get("resume", ()):  # 16.72: it picked up oil on its way and moves off
-            ma = max(0, ma - state["ph"]["spent"].get(uid, 0))
-        return ma
 
-    def after_move(self, state: State, seat: str, uids: list[str], trail: list[str]) -> list[Event]:
-        """15.15: the last side to occupy or pass through both hexes of a gate controls it."""
-        events: list[Event] = super().after_move(state, seat, uids, trail)
-        if any(self.units[u].is_combat for u in uids):
-            events += [Event(public=t, section="15.15") for t in self.mark_gates(state, seat, trail)]
-        return events
+def zoc_through(self, state: State, a: Hex, b: Hex) -> bool:
+    kind, hs = self._side_feature(state, a, b)
+    if kind is None or self._breached(state, hs):
+        return True
+    # no ZOC through walls, towers or gates, except from siege towers and
+    # ladders against that hexside (16.44; both ways, so they are in contact)
+    return self.scaled(state, hs)
 
-    def mark_gates(self, state: State, seat: str, trail: list[str]) -> list[str]:
-        """15.15 for any passage (a move, an advance, a retreat): the side whose
+
+def zoc_through_fn(self, state: State):
+    """``zoc_through`` with the breaches and scaled hexsides worked out once."""
+    open_ = {m["hexside"] for m in state["markers"] if m.get("type") == "breached"} | self._scaled_sides(state)
+    idx = self.hexmap.side_index
+
+    def through(a: Hex, b: Hex) -> bool:
+        f = idx.get((a, b))
+        return f is None or f[1] in open_
+    return through
+
+
+def movement_allowance(self, state: State, uid: str) -> float:
+    ma = c18_banner.movement_allowance(self, state, uid)
+    u = self.units[uid]
+    h = state["units"][uid]["hex"]
+    if u.side == "westernesse" and u.is_combat and h and self.hexmap.in_city(Hex.parse(h)):
+        city = self.charts_for(state)["city"]["westernesse_allowance"]  # 15.21
+        ma = min(ma, city) if self.formation_of(state, uid) else city
+    if state["units"][uid].get("oil_from"):
+        ma -= 1  # 16.75: carrying oil, real or dummy
+    if uid in state["ph"].get("resume", ()):  # 16.72: it picked up oil on its way and moves off
+        ma = max(0, ma - state["ph"]["spent"].get(uid, 0))
+    return ma
+
+
+def after_move(self, state: State, seat: str, uids: list[str], trail: list[str]) -> list[Event]:
+    """15.15: the last side to occupy or pass through both hexes of a gate controls it."""
+    events: list[Event] = []
+    if any(self.units[u].is_combat for u in uids):
+        events += [Event(public=t, section="15.15") for t in self.mark_gates(state, seat, trail)]
+    return events
+
+
+def mark_gates(self, state: State, seat: str, trail: list[str]) -> list[str]:
+    """15.15 for any passage (a move, an advance, a retreat): the side whose
         combat unit went through both hexes of a gate now controls it."""
-        out = []
-        for i in range(len(trail) - 1):
-            kind, hs = self._side_feature(state, Hex.parse(trail[i]), Hex.parse(trail[i + 1]))
-            if kind == "gate" and state["gates"].get(hs) != seat:
-                state["gates"][hs] = seat
-                out.append(f"{self.title_of(seat)} now controls the gate {hs} (15.15).")
-        return out
+    out = []
+    for i in range(len(trail) - 1):
+        kind, hs = self._side_feature(state, Hex.parse(trail[i]), Hex.parse(trail[i + 1]))
+        if kind == "gate" and state["gates"].get(hs) != seat:
+            state["gates"][hs] = seat
+            out.append(f"{self.title_of(seat)} now controls the gate {hs} (15.15).")
+    return out
 
 
-class Tunnels:
-    # ----------------------------------------------------------- 15.24 tunnels
-    def _tunnel_rule(self, state: State) -> str:
-        return self._cmd(state, "tunnel").get("rule", "morale-w")
+# ----------------------------------------------------------- 15.24 tunnels
+def _tunnel_rule(self, state: State) -> str:
+    return self._cmd(state, "tunnel").get("rule", "morale-w")
 
-    def _check_tunnel_rule(self, state: State) -> None:
-        rule = self._tunnel_rule(state)
-        if rule not in TUNNEL_RULES:
-            raise InvalidOrder(f"[tunnel] rule must be one of {', '.join(TUNNEL_RULES)}; not `{rule}`")
 
-    def modify_attack(self, state: State, attacker: str, target: str, kind: str, prof: dict) -> None:
-        super().modify_attack(state, attacker, target, kind, prof)
-        hx = state["units"][target]["hex"]
-        info = self.hexmap.hexes.get(Hex.parse(hx)) if hx else None
-        if info is None or not info.tunnel:
-            return
-        rule = self._tunnel_rule(state)
-        if rule == "none":
-            return
-        # 15.24 (ruling): the tunnel replaces the defender's printed rating;
-        # every modifier (disruption, formation, siege...) still applies to it
-        base = self.ratings(state, target)
-        if rule == "morale-w":
-            better = MORALES.index(base.morale) - MORALES.index(prof["morale"])
-            prof["morale"] = shift_morale("W", better)
-            prof["notes"].append("defender in a tunnel: Morale W whatever its rating (15.24, read as Morale)")
-        else:
-            n = int(rule[-1])
-            prof["armor"] = n + (prof["armor"] - base.armor)
-            prof["notes"].append(f"defender in a tunnel: Armor Protection {n} whatever its rating (15.24)")
+def _check_tunnel_rule(self, state: State) -> None:
+    rule = self._tunnel_rule(state)
+    if rule not in TUNNEL_RULES:
+        raise InvalidOrder(f"[tunnel] rule must be one of {', '.join(TUNNEL_RULES)}; not `{rule}`")
+
+
+def modify_attack(self, state: State, attacker: str, target: str, kind: str, prof: dict) -> None:
+    hx = state["units"][target]["hex"]
+    info = self.hexmap.hexes.get(Hex.parse(hx)) if hx else None
+    if info is None or not info.tunnel:
+        return
+    rule = self._tunnel_rule(state)
+    if rule == "none":
+        return
+    # 15.24 (ruling): the tunnel replaces the defender's printed rating;
+    # every modifier (disruption, formation, siege...) still applies to it
+    base = self.ratings(state, target)
+    if rule == "morale-w":
+        better = MORALES.index(base.morale) - MORALES.index(prof["morale"])
+        prof["morale"] = shift_morale("W", better)
+        prof["notes"].append("defender in a tunnel: Morale W whatever its rating (15.24, read as Morale)")
+    else:
+        n = int(rule[-1])
+        prof["armor"] = n + (prof["armor"] - base.armor)
+        prof["notes"].append(f"defender in a tunnel: Armor Protection {n} whatever its rating (15.24)")

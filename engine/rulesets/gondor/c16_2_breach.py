@@ -3,7 +3,8 @@ Phase, on two dice by weapon, target and range. The order: ``breach <catapult|GR
 """
 from __future__ import annotations
 
-from engine.core import Action, Dice, Event, IllegalOrder, InvalidOrder, State
+from engine.core import Action, Event, IllegalOrder, InvalidOrder, State
+from engine.dice import Dice
 from engine.hexgrid import Hex, Hexside, distance
 from engine.orders import Order
 from engine.spi.charts import parse_totals
@@ -11,105 +12,114 @@ from engine.spi.charts import parse_totals
 from .common import (INFANTRY_TYPES, _hexside)
 
 
-BREACH = Order("breach", ("16.2",), "`breach <catapult or GRD> <hexside>`, e.g. `breach SC1 1603/ne`",
-               parse="_parse_breach", check="_check_breach", apply="_apply_breach", dice=False)
+# ------------------------------------------------------------- orders
+def _parse_breach(self, state: State, seat: str, words: list[str]) -> tuple[str, ...]:
+    if len(words) != 2:
+        raise InvalidOrder("usage: `breach <catapult or GRD> <hexside>`, e.g. `breach SC1 1603/ne`")
+    return (self.resolve_unit(words[0]), _hexside(words[1]))
+
+# --- breach (16.2)
+def _check_breach(self, state: State, seat: str, args: tuple[str, ...]) -> None:
+    uid, hs = args
+    self._siege_step(state, seat, "breaching", "16.2")
+    if seat != "sauron":
+        raise IllegalOrder("only Sauron breaches the walls of Minas Tirith", "16.2")
+    self._breach_range(state, seat, uid, hs)
 
 
-class Breach:
-    # ------------------------------------------------------------- orders
-    def _parse_breach(self, state: State, seat: str, words: list[str]) -> Action:
-        if len(words) != 2:
-            raise InvalidOrder("usage: `breach <catapult or GRD> <hexside>`, e.g. `breach SC1 1603/ne`")
-        return Action("breach", (self.resolve_unit(words[0]), _hexside(words[1])))
+def _breach_range(self, state: State, seat: str, uid: str, hs: str) -> tuple[str, str, int]:
+    """(weapon, target kind, range) of a legal breach attempt, else IllegalOrder."""
+    side = Hexside.parse(hs)
+    kind = self.hexmap.hexsides.get(side)
+    if kind is None:
+        raise IllegalOrder(f"{hs} is not a wall, gate or tower hexside", "16.21")
+    if self._breached(state, hs):
+        raise IllegalOrder(f"{hs} is already breached", "16.27")
+    u = self.units[uid]
+    if u.type == "grond":
+        self._own_on_map(state, seat, uid)
+        if not state.get("grond_active"):
+            raise IllegalOrder("Grond must first be operated by the Lord of the Nazgul's spell", "16.28")
+        if self._fired_this_turn(state, uid):
+            raise IllegalOrder("Grond has already struck this Game-Turn", "16.28")
+        here = Hex.parse(state["units"][uid]["hex"])
+        if here not in side.hexes():
+            raise IllegalOrder(f"Grond must be next to {hs} (in one of its two hexes)", "16.28")
+        occ = self.occupancy(state)
+        if not any(self.units[x].type == "troll" or "uruk" in self.units[x].tags
+                   for x in occ.get(str(here), ()) if self.units[x].side == seat):
+            raise IllegalOrder("a Troll or Uruk-Hai unit must be in Grond's hex", "16.28")
+        if self._outer_wall(hs) and not self._is_main_gate(hs):
+            raise IllegalOrder("the Outer Wall can never be breached, not even by Grond (15.23)", "15.23")
+        return "grond", kind, 1
+    here = self._own_catapult(state, seat, uid, "16.21")
+    if self._is_main_gate(hs):
+        raise IllegalOrder("only Grond may breach the Main Gate (15.23)", "15.23")
+    if self._outer_wall(hs):
+        raise IllegalOrder("the Outer Wall can never be breached by siege equipment (15.23)", "15.23")
+    a, b = side.hexes()
+    near = min((a, b), key=lambda h: (distance(here, h), str(h)))
+    rng = distance(here, near) + 1  # 16.23: adjacent to the hexside is range 1
+    top = self.siege_chart(state)["breach_range"]
+    if rng > top:
+        raise IllegalOrder(f"{hs} is at range {rng} from {uid}; catapults reach walls at range {top} at most",
+                           "16.23")
+    m = self._clear_line(here, near)
+    if m is not None:
+        raise IllegalOrder(f"catapults never fire through mountain hexes ({m})", "16.24")
+    return "catapult", kind, rng
 
-    # --- breach (16.2)
-    def _check_breach(self, state: State, seat: str, *args: str) -> None:
-        uid, hs = args
-        self._siege_step(state, seat, "breaching", "16.2")
-        if seat != "sauron":
-            raise IllegalOrder("only Sauron breaches the walls of Minas Tirith", "16.2")
-        self._breach_range(state, seat, uid, hs)
 
-    def _breach_range(self, state: State, seat: str, uid: str, hs: str) -> tuple[str, str, int]:
-        """(weapon, target kind, range) of a legal breach attempt, else IllegalOrder."""
+def breach_totals(self, state: State, weapon: str, kind: str, rng: int) -> frozenset[int]:
+    row = self.charts_for(state)["breach"][weapon][kind]
+    return parse_totals(row[min(rng, len(row)) - 1], 2, 12)
+
+
+def _apply_breach(self, state: State, seat: str, args: tuple[str, ...], dice: Dice | None) -> list[Event]:
+    uid, hs = args
+    weapon, kind, rng = self._breach_range(state, seat, uid, hs)
+    state["siege"]["fired"][uid] = state["turn"]
+    dice = Dice(state["dice"])
+    a, b = dice.d6("breach"), dice.d6("breach")
+    need = self.breach_totals(state, weapon, kind, rng)
+    need_txt = ", ".join(str(x) for x in sorted(need)) or "nothing"
+    who = "Grond" if weapon == "grond" else uid
+    head = (f"Sauron: {who} strikes the {kind} {hs} (range {rng}, needs {need_txt} on two dice): "
+            f"{a}+{b}={a + b}")
+    if a + b not in need:
+        return [Event(public=head + ", no effect (16.22).", section="16.22", rolls=dice.rolls)]
+    state["markers"].append({"type": "breached", "hexside": hs})
+    text = head + ", BREACHED for the rest of the game (16.22, 16.27)."
+    if weapon == "grond" and self._is_main_gate(hs):
+        state["grond_breached_main"] = True
+        text += " The Main Gate has fallen to Grond (19.11 B)."
+    events = [Event(public=text, section="16.22", rolls=dice.rolls)]
+    # 16.5: infantry stacked with the weapon, at range 1, may advance through at once
+    if rng == 1:
+        here = state["units"][uid]["hex"]
         side = Hexside.parse(hs)
-        kind = self.hexmap.hexsides.get(side)
-        if kind is None:
-            raise IllegalOrder(f"{hs} is not a wall, gate or tower hexside", "16.21")
-        if self._breached(state, hs):
-            raise IllegalOrder(f"{hs} is already breached", "16.27")
-        u = self.units[uid]
-        if u.type == "grond":
-            self._own_on_map(state, seat, uid)
-            if not state.get("grond_active"):
-                raise IllegalOrder("Grond must first be operated by the Lord of the Nazgul's spell", "16.28")
-            if self._fired_this_turn(state, uid):
-                raise IllegalOrder("Grond has already struck this Game-Turn", "16.28")
-            here = Hex.parse(state["units"][uid]["hex"])
-            if here not in side.hexes():
-                raise IllegalOrder(f"Grond must be next to {hs} (in one of its two hexes)", "16.28")
-            occ = self.occupancy(state)
-            if not any(self.units[x].type == "troll" or "uruk" in self.units[x].tags
-                       for x in occ.get(str(here), ()) if self.units[x].side == seat):
-                raise IllegalOrder("a Troll or Uruk-Hai unit must be in Grond's hex", "16.28")
-            if self._outer_wall(hs) and not self._is_main_gate(hs):
-                raise IllegalOrder("the Outer Wall can never be breached, not even by Grond (15.23)", "15.23")
-            return "grond", kind, 1
-        here = self._own_catapult(state, seat, uid, "16.21")
-        if self._is_main_gate(hs):
-            raise IllegalOrder("only Grond may breach the Main Gate (15.23)", "15.23")
-        if self._outer_wall(hs):
-            raise IllegalOrder("the Outer Wall can never be breached by siege equipment (15.23)", "15.23")
-        a, b = side.hexes()
-        near = min((a, b), key=lambda h: (distance(here, h), str(h)))
-        rng = distance(here, near) + 1  # 16.23: adjacent to the hexside is range 1
-        top = self.siege_chart(state)["breach_range"]
-        if rng > top:
-            raise IllegalOrder(f"{hs} is at range {rng} from {uid}; catapults reach walls at range {top} at most",
-                               "16.23")
-        m = self._clear_line(here, near)
-        if m is not None:
-            raise IllegalOrder(f"catapults never fire through mountain hexes ({m})", "16.24")
-        return "catapult", kind, rng
+        a_, b_ = side.hexes()
+        there = str(b_ if str(a_) == here else a_)
+        occ = self.occupancy(state)
+        movers = [x for x in occ.get(here, ()) if self.units[x].side == seat
+                  and self.units[x].type in INFANTRY_TYPES]
+        if movers and not any(self.units[x].side != seat and (self.units[x].is_combat or self.units[x].is_leader)
+                              for x in occ.get(there, ())):
+            state["ph"]["advance"] = {"seat": seat, "units": sorted(movers), "hex": there, "siege": True}
+            ok = [m for m in sorted(movers) if self._ok(state, seat, Action("advance", (m, there)))]
+            state["ph"]["advance"] = {"seat": seat, "units": ok, "hex": there, "siege": True} if ok else None
+            if ok:
+                events.append(Event(public=f"{' or '.join(ok)} may advance through the breach into {there} "
+                                           f"(`advance <unit> {there}`, now or never, 16.5).", section="16.5"))
+    return events
 
-    def breach_totals(self, state: State, weapon: str, kind: str, rng: int) -> frozenset[int]:
-        row = self.charts_for(state)["breach"][weapon][kind]
-        return parse_totals(row[min(rng, len(row)) - 1], 2, 12)
 
-    def _apply_breach(self, state: State, seat: str, *args: str) -> list[Event]:
-        uid, hs = args
-        weapon, kind, rng = self._breach_range(state, seat, uid, hs)
-        state["siege"]["fired"][uid] = state["turn"]
-        dice = Dice(state["dice"])
-        a, b = dice.d6("breach"), dice.d6("breach")
-        need = self.breach_totals(state, weapon, kind, rng)
-        need_txt = ", ".join(str(x) for x in sorted(need)) or "nothing"
-        who = "Grond" if weapon == "grond" else uid
-        head = (f"Sauron: {who} strikes the {kind} {hs} (range {rng}, needs {need_txt} on two dice): "
-                f"{a}+{b}={a + b}")
-        if a + b not in need:
-            return [Event(public=head + ", no effect (16.22).", section="16.22", rolls=dice.rolls)]
-        state["markers"].append({"type": "breached", "hexside": hs})
-        text = head + ", BREACHED for the rest of the game (16.22, 16.27)."
-        if weapon == "grond" and self._is_main_gate(hs):
-            state["grond_breached_main"] = True
-            text += " The Main Gate has fallen to Grond (19.11 B)."
-        events = [Event(public=text, section="16.22", rolls=dice.rolls)]
-        # 16.5: infantry stacked with the weapon, at range 1, may advance through at once
-        if rng == 1:
-            here = state["units"][uid]["hex"]
-            side = Hexside.parse(hs)
-            a_, b_ = side.hexes()
-            there = str(b_ if str(a_) == here else a_)
-            occ = self.occupancy(state)
-            movers = [x for x in occ.get(here, ()) if self.units[x].side == seat
-                      and self.units[x].type in INFANTRY_TYPES]
-            if movers and not any(self.units[x].side != seat and (self.units[x].is_combat or self.units[x].is_leader)
-                                  for x in occ.get(there, ())):
-                state["ph"]["advance"] = {"seat": seat, "units": sorted(movers), "hex": there, "siege": True}
-                ok = [m for m in sorted(movers) if self._ok(state, seat, Action("advance", (m, there)))]
-                state["ph"]["advance"] = {"seat": seat, "units": ok, "hex": there, "siege": True} if ok else None
-                if ok:
-                    events.append(Event(public=f"{' or '.join(ok)} may advance through the breach into {there} "
-                                               f"(`advance <unit> {there}`, now or never, 16.5).", section="16.5"))
-        return events
+# the orders of this file (engine/orders.py), each naming its functions above
+BREACH = Order("breach", "`breach <catapult or GRD> <hexside>`, e.g. `breach SC1 1603/ne`",
+              parse=_parse_breach,
+              check=_check_breach,
+              apply=_apply_breach,
+              unlisted=("listed with the Siege and Movement Phases' actions by Gondor's ``legal_extra`` "
+                        "(c16_0_siege_phase.py)"),
+              cases=("16.2",),
+              dice=False)

@@ -7,149 +7,175 @@ from __future__ import annotations
 from functools import cached_property
 from typing import Iterator
 
-from engine.core import Action, Dice, Event, IllegalOrder, InvalidOrder, State
+from engine.core import Action, Event, IllegalOrder, InvalidOrder, State
+from engine.dice import Dice
 from engine.hexgrid import Hex, Hexside, distance
 from engine.orders import Order
+from engine.rulesets.gondor import c18_banner
+from engine.spi.entry import EntryAttacks
+from engine.spi.standard import StandardRules
 
 from .common import _hexside
 
 
-LADDER = Order("ladder", ("16.4",), "`ladder <unit> <hexside>`, e.g. `ladder OI1 1603/ne`",
-               parse="_parse_ladder", check="_check_ladder", apply="_apply_ladder", dice=False)
+def _ladders(self, state: State) -> list[dict]:
+    return [m for m in state["markers"] if m.get("type") == "ladder"]
 
 
-class TowersLadders:
-    def _ladders(self, state: State) -> list[dict]:
-        return [m for m in state["markers"] if m.get("type") == "ladder"]
+def _towers_in(self, state: State, hx: str) -> list[str]:
+    units = state["units"]  # the few towers, not the whole occupancy (asked at every step of a path)
+    return [u for u in self._tower_ids if units[u]["hex"] == hx and units[u]["status"] == "map"]
 
-    def _towers_in(self, state: State, hx: str) -> list[str]:
-        units = state["units"]  # the few towers, not the whole occupancy (asked at every step of a path)
-        return [u for u in self._tower_ids if units[u]["hex"] == hx and units[u]["status"] == "map"]
 
-    def _ready_sides(self, state: State, tower: str) -> list[str]:
-        r = state["siege"]["ready"].get(tower)
-        if not r or not self.on_map(state, tower) or state["units"][tower]["hex"] != r["hex"]:
-            return []
-        return list(r["sides"])
+def _ready_sides(self, state: State, tower: str) -> list[str]:
+    r = state["siege"]["ready"].get(tower)
+    if not r or not self.on_map(state, tower) or state["units"][tower]["hex"] != r["hex"]:
+        return []
+    return list(r["sides"])
 
-    @cached_property
-    def _tower_ids(self) -> tuple[str, ...]:
-        return tuple(sorted(u for u, d in self.units.items() if d.type == "siege_tower"))
 
-    def scaling_cost(self, state: State, seat: str, a: Hex, hs: str) -> float | None:
-        """16.41/16.43: the extra MP to climb the hexside ``hs`` from ``a`` with a
+@cached_property
+def _tower_ids(self) -> tuple[str, ...]:
+    return tuple(sorted(u for u, d in self.units.items() if d.type == "siege_tower"))
+
+
+def scaling_cost(self, state: State, seat: str, a: Hex, hs: str) -> float | None:
+    """16.41/16.43: the extra MP to climb the hexside ``hs`` from ``a`` with a
         siege tower ready in ``a`` (+1) or a ladder set there on an earlier
         Game-Turn (+3); None if neither."""
-        ch = self.siege_chart(state)
-        best = None
-        for t in self._towers_in(state, str(a)):
-            if self.units[t].side == seat and hs in self._ready_sides(state, t):
-                best = ch["tower_cost"]
-        for m in self._ladders(state):
-            if m["hex"] == str(a) and m["hexside"] == hs and m["side"] == seat and m["turn"] < state["turn"]:
-                best = ch["ladder_cost"] if best is None else min(best, ch["ladder_cost"])
-        return best
+    ch = self.siege_chart(state)
+    best = None
+    for t in self._towers_in(state, str(a)):
+        if self.units[t].side == seat and hs in self._ready_sides(state, t):
+            best = ch["tower_cost"]
+    for m in self._ladders(state):
+        if m["hex"] == str(a) and m["hexside"] == hs and m["side"] == seat and m["turn"] < state["turn"]:
+            best = ch["ladder_cost"] if best is None else min(best, ch["ladder_cost"])
+    return best
 
-    def _scaled_sides(self, state: State) -> set[str]:
-        """16.44: hexsides a unit in a siege tower or on a ladder exerts its ZOC through."""
-        out = {m["hexside"] for m in state["markers"] if m.get("type") == "ladder"}
-        for u in self._tower_ids:
-            r = state["units"][u]
-            if r["status"] == "map":
-                out.update(self._sides_of_hex.get(Hex.parse(r["hex"]), ()))
-        return out
 
-    def scaled(self, state: State, hs: str) -> bool:
-        return hs in self._scaled_sides(state)
+def _scaled_sides(self, state: State) -> set[str]:
+    """16.44: hexsides a unit in a siege tower or on a ladder exerts its ZOC through."""
+    out = {m["hexside"] for m in state["markers"] if m.get("type") == "ladder"}
+    for u in self._tower_ids:
+        r = state["units"][u]
+        if r["status"] == "map":
+            out.update(self._sides_of_hex.get(Hex.parse(r["hex"]), ()))
+    return out
 
-    def apply_result(self, state: State, dice: Dice, target: str, res: tuple, attacker_hex: str | None,
-                     kind: str) -> list[str]:
-        hx = state["units"][target]["hex"]
-        lines = super().apply_result(state, dice, target, res, attacker_hex, kind)
-        if kind == "melee" and res and hx:
-            lines.extend(self._lose_scaling(state, hx, "16.47"))
-        return lines
 
-    def _lose_scaling(self, state: State, hx: str, section: str) -> list[str]:
-        out = []
-        for t in self._towers_in(state, hx):
-            self.eliminate(state, t)
-            out.append(f"siege tower {t} destroyed ({section})")
-        gone = [m for m in self._ladders(state) if m["hex"] == hx]
-        if gone:
-            state["markers"] = [m for m in state["markers"] if m not in gone]
-            out.append(f"ladder{'s' if len(gone) > 1 else ''} at {hx} destroyed ({section})")
-        return out
+def scaled(self, state: State, hs: str) -> bool:
+    return hs in self._scaled_sides(state)
 
-    def _parse_ladder(self, state: State, seat: str, words: list[str]) -> Action:
-        if len(words) != 2:
-            raise InvalidOrder("usage: `ladder <unit> <hexside>`, e.g. `ladder OI1 1603/ne`")
-        return Action("ladder", (self.resolve_unit(words[0]), _hexside(words[1])))
 
-    # --- ladders (16.43)
-    def _check_ladder(self, state: State, seat: str, *args: str) -> None:
-        uid, hs = args
-        self.seat_check(state, seat)
-        if self.kind(state) != "move" or self.phasing(state) != seat:
-            raise IllegalOrder("ladders are set up in your Movement Phase", "16.43")
-        u = self._own_on_map(state, seat, uid)
-        if not u.is_combat:
-            raise IllegalOrder(f"{uid} is not a combat unit", "16.43")
-        if u.is_mounted:
-            raise IllegalOrder("cavalry and Mumakil never use ladders (16.48)", "16.48")
-        side = Hexside.parse(hs)
-        here = Hex.parse(state["units"][uid]["hex"])
-        if self.hexmap.hexsides.get(side) is None or here not in side.hexes():
-            raise IllegalOrder(f"{hs} is not a wall, gate or tower hexside of {uid}'s hex {here}", "16.43")
-        other = next(h for h in side.hexes() if h != here)
-        if self.hexmap.level(other) <= self.hexmap.level(here):
-            raise IllegalOrder(f"a ladder climbs to a higher level; {other} is not above {here}", "16.43")
-        if self._breached(state, hs):
-            raise IllegalOrder(f"{hs} is breached: no ladder is needed (16.4)", "16.4")
-        if any(m["hexside"] == hs and m["hex"] == str(here) for m in self._ladders(state)):
-            raise IllegalOrder(f"a ladder already stands against {hs}", "16.43")
-        if state["siege"]["ladders_left"] <= 0:
-            raise IllegalOrder("no Ladder counters are left (counter-mix limit, 16.47)", "16.47")
+def apply_result(self, state: State, dice: Dice, target: str, res: tuple, attacker_hex: str | None,
+                 kind: str) -> list[str]:
+    hx = state["units"][target]["hex"]
+    lines = StandardRules.apply_result(self, state, dice, target, res, attacker_hex, kind)
+    if kind == "melee" and res and hx:
+        lines.extend(self._lose_scaling(state, hx, "16.47"))
+    return lines
 
-    def _apply_ladder(self, state: State, seat: str, *args: str) -> list[Event]:
-        uid, hs = args
-        hx = state["units"][uid]["hex"]
-        state["siege"]["ladders_left"] -= 1
-        state["markers"].append({"type": "ladder", "hex": hx, "hexside": hs, "side": seat, "turn": state["turn"]})
-        return [Event(public=f"{self.title_of(seat)}: {uid} sets a ladder against {hs} in {hx}; it may be climbed "
-                             f"from next Game-Turn (+{self.siege_chart(state)['ladder_cost']} MP; "
-                             f"{state['siege']['ladders_left']} ladders left) (16.43).", section="16.43")]
 
-    def _legal_ladders(self, state: State, seat: str) -> Iterator[Action]:
-        if state["siege"]["ladders_left"] <= 0:
-            return
-        for u, d in sorted(self.units.items()):
-            if d.side != seat or not d.is_combat or not self.on_map(state, u) or d.is_mounted:
-                continue
-            for hs in self._wall_sides_of(Hex.parse(state["units"][u]["hex"])):
-                a = Action("ladder", (u, hs))
-                if self._ok(state, seat, a):
-                    yield a
+def _lose_scaling(self, state: State, hx: str, section: str) -> list[str]:
+    out = []
+    for t in self._towers_in(state, hx):
+        self.eliminate(state, t)
+        out.append(f"siege tower {t} destroyed ({section})")
+    gone = [m for m in self._ladders(state) if m["hex"] == hx]
+    if gone:
+        state["markers"] = [m for m in state["markers"] if m not in gone]
+        out.append(f"ladder{'s' if len(gone) > 1 else ''} at {hx} destroyed ({section})")
+    return out
 
-    def _check_advance(self, state: State, seat: str, uid: str, hx: str) -> None:
-        super()._check_advance(state, seat, uid, hx)
-        adv = state["ph"]["advance"]
-        if adv.get("siege"):
-            if Hex.parse(hx) in self.zoc_map(state, seat):
-                raise IllegalOrder(f"an advance during siege may not enter an enemy zone of control ({hx})", "16.51")
 
-    def _apply_advance(self, state: State, seat: str, dice: Dice, uid: str, hx: str) -> list[Event]:
-        here = state["units"][uid]["hex"]
-        events = super()._apply_advance(state, seat, dice, uid, hx)
-        if here:
-            events += [Event(public=t, section="15.15") for t in self.mark_gates(state, seat, [here, hx])]
-        events.extend(self._take_cauldrons(state, seat, hx))
-        return events
+def _parse_ladder(self, state: State, seat: str, words: list[str]) -> tuple[str, ...]:
+    if len(words) != 2:
+        raise InvalidOrder("usage: `ladder <unit> <hexside>`, e.g. `ladder OI1 1603/ne`")
+    return (self.resolve_unit(words[0]), _hexside(words[1]))
 
-    def _move_retreat(self, state: State, uids: list[str], hx: str) -> list[str]:
-        here = state["units"][uids[0]]["hex"]
-        lines = super()._move_retreat(state, uids, hx)
-        seat = self.units[uids[0]].side
-        lines += self.mark_gates(state, seat, [here, hx]) if distance(here, hx) == 1 else []
-        lines += [e.public for e in self._take_cauldrons(state, seat, hx)]
-        return lines
+# --- ladders (16.43)
+def _check_ladder(self, state: State, seat: str, args: tuple[str, ...]) -> None:
+    uid, hs = args
+    self.seat_check(state, seat)
+    if self.kind(state) != "move" or self.phasing(state) != seat:
+        raise IllegalOrder("ladders are set up in your Movement Phase", "16.43")
+    u = self._own_on_map(state, seat, uid)
+    if not u.is_combat:
+        raise IllegalOrder(f"{uid} is not a combat unit", "16.43")
+    if u.is_mounted:
+        raise IllegalOrder("cavalry and Mumakil never use ladders (16.48)", "16.48")
+    side = Hexside.parse(hs)
+    here = Hex.parse(state["units"][uid]["hex"])
+    if self.hexmap.hexsides.get(side) is None or here not in side.hexes():
+        raise IllegalOrder(f"{hs} is not a wall, gate or tower hexside of {uid}'s hex {here}", "16.43")
+    other = next(h for h in side.hexes() if h != here)
+    if self.hexmap.level(other) <= self.hexmap.level(here):
+        raise IllegalOrder(f"a ladder climbs to a higher level; {other} is not above {here}", "16.43")
+    if self._breached(state, hs):
+        raise IllegalOrder(f"{hs} is breached: no ladder is needed (16.4)", "16.4")
+    if any(m["hexside"] == hs and m["hex"] == str(here) for m in self._ladders(state)):
+        raise IllegalOrder(f"a ladder already stands against {hs}", "16.43")
+    if state["siege"]["ladders_left"] <= 0:
+        raise IllegalOrder("no Ladder counters are left (counter-mix limit, 16.47)", "16.47")
+
+
+def _apply_ladder(self, state: State, seat: str, args: tuple[str, ...], dice: Dice | None) -> list[Event]:
+    uid, hs = args
+    hx = state["units"][uid]["hex"]
+    state["siege"]["ladders_left"] -= 1
+    state["markers"].append({"type": "ladder", "hex": hx, "hexside": hs, "side": seat, "turn": state["turn"]})
+    return [Event(public=f"{self.title_of(seat)}: {uid} sets a ladder against {hs} in {hx}; it may be climbed "
+                         f"from next Game-Turn (+{self.siege_chart(state)['ladder_cost']} MP; "
+                         f"{state['siege']['ladders_left']} ladders left) (16.43).", section="16.43")]
+
+
+def _legal_ladders(self, state: State, seat: str) -> Iterator[Action]:
+    if state["siege"]["ladders_left"] <= 0:
+        return
+    for u, d in sorted(self.units.items()):
+        if d.side != seat or not d.is_combat or not self.on_map(state, u) or d.is_mounted:
+            continue
+        for hs in self._wall_sides_of(Hex.parse(state["units"][u]["hex"])):
+            a = Action("ladder", (u, hs))
+            if self._ok(state, seat, a):
+                yield a
+
+
+def _check_advance(self, state: State, seat: str, args: tuple[str, ...]) -> None:
+    uid, hx = args
+    EntryAttacks._check_advance(self, state, seat, (uid, hx))
+    adv = state["ph"]["advance"]
+    if adv.get("siege"):
+        if Hex.parse(hx) in self.zoc_map(state, seat):
+            raise IllegalOrder(f"an advance during siege may not enter an enemy zone of control ({hx})", "16.51")
+
+
+def _apply_advance(self, state: State, seat: str, args: tuple[str, ...], dice: Dice | None) -> list[Event]:
+    uid, hx = args
+    here = state["units"][uid]["hex"]
+    events = EntryAttacks._apply_advance(self, state, seat, (uid, hx), dice)
+    if here:
+        events += [Event(public=t, section="15.15") for t in self.mark_gates(state, seat, [here, hx])]
+    events.extend(self._take_cauldrons(state, seat, hx))
+    return events
+
+
+def _move_retreat(self, state: State, uids: list[str], hx: str) -> list[str]:
+    here = state["units"][uids[0]]["hex"]
+    lines = c18_banner._move_retreat(self, state, uids, hx)
+    seat = self.units[uids[0]].side
+    lines += self.mark_gates(state, seat, [here, hx]) if distance(here, hx) == 1 else []
+    lines += [e.public for e in self._take_cauldrons(state, seat, hx)]
+    return lines
+
+
+# the orders of this file (engine/orders.py), each naming its functions above
+LADDER = Order("ladder", "`ladder <unit> <hexside>`, e.g. `ladder OI1 1603/ne`",
+              parse=_parse_ladder,
+              check=_check_ladder,
+              apply=_apply_ladder,
+              unlisted=("listed with the Siege and Movement Phases' actions by Gondor's ``legal_extra`` "
+                        "(c16_0_siege_phase.py)"),
+              cases=("16.4",),
+              dice=False)

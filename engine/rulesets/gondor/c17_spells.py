@@ -5,97 +5,100 @@ from __future__ import annotations
 
 from engine.core import IllegalOrder, State
 from engine.hexgrid import Hex, distance
+from engine.spi.standard import StandardRules
 
 from .common import (ARAGORN, BANNER, GROND, NAZGUL)
 
 
-class Spells:
-    # ---------------------------------------------------------------- spells
-    def spell_cost(self, state: State, spell: str) -> int:
+# ---------------------------------------------------------------- spells
+def spell_cost(self, state: State, spell: str) -> int:
+    sp = self.spells[spell]
+    if "cost_night" in sp and self.is_night(state):
+        return sp["cost_night"]
+    if "cost_day" in sp and not self.is_night(state):
+        return sp["cost_day"]
+    return StandardRules.spell_cost(self, state, spell)
+
+
+def check_spell(self, state: State, seat: str, leader: str, spell: str, target: str | None) -> None:
+    StandardRules.check_spell(self, state, seat, leader, spell, target)
+    if leader == NAZGUL and self._banner_unfurled(state):
+        raise IllegalOrder("the Lord of the Nazgul may not attempt any spell while the Banner of the King is "
+                           "unfurled", "18.23")
+    units = state["units"]
+    if spell == "operate-grond":
+        if state.get("grond_active"):
+            raise IllegalOrder("Grond is already operated, for the rest of the game", "17.13")
+        if not self.on_map(state, GROND):
+            raise IllegalOrder("Grond is not on the map", "17.13")
+        gh = units[GROND]["hex"]
+        d = distance(units[leader]["hex"], gh)
+        if d > 3:
+            raise IllegalOrder(f"Grond is {d} hexes from {leader}; the Nazgul Lord must be within three", "17.13")
+        if not any(self._grond_carrier(x) for x in self.occupancy(state).get(gh, ())):
+            raise IllegalOrder("Grond must be stacked with a Troll or Uruk-Hai unit", "17.13")
+    elif spell == "stalemate-nazgul":
+        if not self.on_map(state, NAZGUL):
+            raise IllegalOrder("the Nazgul Lord is not on the map", "17.22")
+        if distance(units[leader]["hex"], units[NAZGUL]["hex"]) != 1:
+            raise IllegalOrder("Stalemate Nazgul is cast only while Gandalf is adjacent to the Nazgul Lord",
+                               "17.22")
+        if self._stalemate_hex(state, leader) is None:
+            raise IllegalOrder("there is no hex on the map six hexes east of Gandalf to put the Nazgul Lord in",
+                               "17.22")
+    elif spell == "reveal-aragorn":
+        if not self.on_map(state, ARAGORN):
+            raise IllegalOrder("the Banner of the King may be brought forth only once Aragorn is on the map",
+                               "18.11")
+
+
+def spell_effect(self, state: State, seat: str, leader: str, spell: str, target: str | None) -> str:
+    units = state["units"]
+    if spell == "operate-grond":
+        state["grond_active"] = True
+        return "Grond is activated for the rest of the game and may now breach (16.28)"
+    if spell == "stalemate-nazgul":
+        dest = self._stalemate_hex(state, leader)
+        old = units[NAZGUL]["hex"]
+        units[NAZGUL]["hex"] = dest
         sp = self.spells[spell]
-        if "cost_night" in sp and self.is_night(state):
-            return sp["cost_night"]
-        if "cost_day" in sp and not self.is_night(state):
-            return sp["cost_day"]
-        return super().spell_cost(state, spell)
+        state["effects"].append({"title": sp["title"], "section": sp["section"], "spell": spell,
+                                 "frozen": [NAZGUL],
+                                 "until": {"turn": state["turn"] + 1, "step": state["step"]}})
+        return (f"the Nazgul Lord is thrown from {old} to {dest}, six hexes east of {leader}, and is stalemated: "
+                "it may not move, cast spells or rally for one Game-Turn")
+    if spell == "reveal-aragorn":
+        here = units[ARAGORN]["hex"]
+        units[BANNER]["hex"] = here
+        units[BANNER]["status"] = "map"
+        ch = self._cmd(state, "banner")
+        state["effects"].append({"title": "Banner of the King", "section": "18.2", "spell": spell,
+                                 "banner": True,
+                                 "until": {"turn": state["turn"] + ch["turns"], "step": state["step"]}})
+        return (f"Aragorn is revealed and the Banner of the King is unfurled with him in {here} for "
+                f"{ch['turns']} Game-Turns: no Sauron rally within {ch['range']} hexes of it, "
+                f"{ch['auto_rally']} Westernesse units within {ch['range']} hexes rallied each Rally Phase, and "
+                "the Nazgul Lord may attempt no spell (18.2)")
+    return StandardRules.spell_effect(self, state, seat, leader, spell, target)
 
-    def check_spell(self, state: State, seat: str, leader: str, spell: str, target: str | None) -> None:
-        super().check_spell(state, seat, leader, spell, target)
-        if leader == NAZGUL and self._banner_unfurled(state):
-            raise IllegalOrder("the Lord of the Nazgul may not attempt any spell while the Banner of the King is "
-                               "unfurled", "18.23")
-        units = state["units"]
-        if spell == "operate-grond":
-            if state.get("grond_active"):
-                raise IllegalOrder("Grond is already operated, for the rest of the game", "17.13")
-            if not self.on_map(state, GROND):
-                raise IllegalOrder("Grond is not on the map", "17.13")
-            gh = units[GROND]["hex"]
-            d = distance(units[leader]["hex"], gh)
-            if d > 3:
-                raise IllegalOrder(f"Grond is {d} hexes from {leader}; the Nazgul Lord must be within three", "17.13")
-            if not any(self._grond_carrier(x) for x in self.occupancy(state).get(gh, ())):
-                raise IllegalOrder("Grond must be stacked with a Troll or Uruk-Hai unit", "17.13")
-        elif spell == "stalemate-nazgul":
-            if not self.on_map(state, NAZGUL):
-                raise IllegalOrder("the Nazgul Lord is not on the map", "17.22")
-            if distance(units[leader]["hex"], units[NAZGUL]["hex"]) != 1:
-                raise IllegalOrder("Stalemate Nazgul is cast only while Gandalf is adjacent to the Nazgul Lord",
-                                   "17.22")
-            if self._stalemate_hex(state, leader) is None:
-                raise IllegalOrder("there is no hex on the map six hexes east of Gandalf to put the Nazgul Lord in",
-                                   "17.22")
-        elif spell == "reveal-aragorn":
-            if not self.on_map(state, ARAGORN):
-                raise IllegalOrder("the Banner of the King may be brought forth only once Aragorn is on the map",
-                                   "18.11")
 
-    def spell_effect(self, state: State, seat: str, leader: str, spell: str, target: str | None) -> str:
-        units = state["units"]
-        if spell == "operate-grond":
-            state["grond_active"] = True
-            return "Grond is activated for the rest of the game and may now breach (16.28)"
-        if spell == "stalemate-nazgul":
-            dest = self._stalemate_hex(state, leader)
-            old = units[NAZGUL]["hex"]
-            units[NAZGUL]["hex"] = dest
-            sp = self.spells[spell]
-            state["effects"].append({"title": sp["title"], "section": sp["section"], "spell": spell,
-                                     "frozen": [NAZGUL],
-                                     "until": {"turn": state["turn"] + 1, "step": state["step"]}})
-            return (f"the Nazgul Lord is thrown from {old} to {dest}, six hexes east of {leader}, and is stalemated: "
-                    "it may not move, cast spells or rally for one Game-Turn")
-        if spell == "reveal-aragorn":
-            here = units[ARAGORN]["hex"]
-            units[BANNER]["hex"] = here
-            units[BANNER]["status"] = "map"
-            ch = self._cmd(state, "banner")
-            state["effects"].append({"title": "Banner of the King", "section": "18.2", "spell": spell,
-                                     "banner": True,
-                                     "until": {"turn": state["turn"] + ch["turns"], "step": state["step"]}})
-            return (f"Aragorn is revealed and the Banner of the King is unfurled with him in {here} for "
-                    f"{ch['turns']} Game-Turns: no Sauron rally within {ch['range']} hexes of it, "
-                    f"{ch['auto_rally']} Westernesse units within {ch['range']} hexes rallied each Rally Phase, and "
-                    "the Nazgul Lord may attempt no spell (18.2)")
-        return super().spell_effect(state, seat, leader, spell, target)
-
-    def _stalemate_hex(self, state: State, leader: str) -> str | None:
-        """17.22 (ruling): the hex six hexes from Gandalf straight East (down
+def _stalemate_hex(self, state: State, leader: str) -> str | None:
+    """17.22 (ruling): the hex six hexes from Gandalf straight East (down
         the column) if it is on the map, passable and holds no Westernesse
         unit; else the nearest such hex to it among the hexes exactly six
         from Gandalf in a higher row (ties: the lowest hex number)."""
-        n = self._cmd(state, "stalemate").get("distance", 6)
-        g = Hex.parse(state["units"][leader]["hex"])
-        ideal = Hex(g.col, g.row + n)
-        occ = self.occupancy(state)
-        tec = self.charts_for(state)["tec"]
-        best = None
-        for h, info in self.hexmap.hexes.items():
-            if h.row <= g.row or g.distance(h) != n or not tec.get(info.terrain, {}).get("passable", True):
-                continue
-            if any(self.units[x].side != "sauron" for x in occ.get(str(h), ())):
-                continue
-            key = (h.distance(ideal), h)
-            if best is None or key < best:
-                best = key
-        return str(best[1]) if best else None
+    n = self._cmd(state, "stalemate").get("distance", 6)
+    g = Hex.parse(state["units"][leader]["hex"])
+    ideal = Hex(g.col, g.row + n)
+    occ = self.occupancy(state)
+    tec = self.charts_for(state)["tec"]
+    best = None
+    for h, info in self.hexmap.hexes.items():
+        if h.row <= g.row or g.distance(h) != n or not tec.get(info.terrain, {}).get("passable", True):
+            continue
+        if any(self.units[x].side != "sauron" for x in occ.get(str(h), ())):
+            continue
+        key = (h.distance(ideal), h)
+        if best is None or key < best:
+            best = key
+    return str(best[1]) if best else None

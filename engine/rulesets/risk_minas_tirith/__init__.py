@@ -33,62 +33,114 @@ from __future__ import annotations
 import itertools
 from typing import Iterator
 
-from engine.core import Action, Dice, Event, IllegalOrder, InvalidOrder, RulesetBase, State
-from engine.orders import Order, order_table
+from engine.core import Action, Event, IllegalOrder, InvalidOrder, RulesetBase, State
+from engine.dice import Dice
+from engine.orders import Order, apply_order, check_order, listed_by_turn, order_table, parse_order
+from engine.rulesets.risk_minas_tirith import attack, cards, movement, reinforce, retreat, turn
 from engine.rulesets.risk_minas_tirith.board import Board
 from engine.rulesets.risk_minas_tirith.common import (
     DATA, SEATS, TITLES, COLORS, OTHER, STATE_VERSION, TYPES, CODES, FROM_CODE, ALIASES, FOOT, MOUNTED, ARCHERY,
     LOSS_ORDER, SET_TYPES, S_TURN, S_DIE, S_DRAW, S_EXCH, S_SPECIAL, S_REINF, S_ACT, S_MOVE, S_WALLS, S_RANGED,
     S_GROUND, S_RETREAT, S_BATTLE, S_LEADERS, S_WIN, S_POINTS, S_MT,
 )
-from engine.rulesets.risk_minas_tirith.attack import AttackMixin
-from engine.rulesets.risk_minas_tirith.cards import CardsMixin
-from engine.rulesets.risk_minas_tirith.forces import ForcesMixin
-from engine.rulesets.risk_minas_tirith.movement import MovementMixin
-from engine.rulesets.risk_minas_tirith.reinforce import ReinforceMixin
-from engine.rulesets.risk_minas_tirith.retreat import RetreatMixin
-from engine.rulesets.risk_minas_tirith.setup import SetupMixin
-from engine.rulesets.risk_minas_tirith.turn import TurnMixin
-from engine.rulesets.risk_minas_tirith.view import ViewMixin
 
 __all__ = ["RISK", "RiskMinasTirith", "Board", "DATA", "SEATS", "TITLES", "COLORS", "OTHER", "STATE_VERSION",
            "TYPES", "CODES", "FROM_CODE", "ALIASES", "FOOT", "MOUNTED", "ARCHERY", "LOSS_ORDER", "SET_TYPES",
            "S_TURN", "S_DIE", "S_DRAW", "S_EXCH", "S_SPECIAL", "S_REINF", "S_ACT", "S_MOVE", "S_WALLS", "S_RANGED",
            "S_GROUND", "S_RETREAT", "S_BATTLE", "S_LEADERS", "S_WIN", "S_POINTS", "S_MT"]
 
-def _order(verb: str, section: str, usage: str) -> Order:
-    """A Risk order's record: its parse, check and apply are ``_parse_<verb>``, ``_check_<verb>`` and
-    ``_do_<verb>`` in the file of its heading; its legal actions come from ``_candidates`` (they
-    depend on the phase, the hand and the board together)."""
-    return Order(verb, (section,), usage, parse=f"_parse_{verb}", check=f"_check_{verb}", apply=f"_do_{verb}")
-
-
-# in the order the verbs are listed in an unknown-order refusal
+T, C, R, M, A = turn, cards, reinforce, movement, attack  # the files of the seed's headings
+# in the order the verbs are listed in an unknown-order refusal; each order's parse, check and apply are
+# in the file of its heading (engine/orders.py); its legal actions are the turn's list kept to its verb
+# (``_candidates``: they depend on the phase, the hand and the board together)
 ORDERS = (
-    _order("take", S_DIE, "take <die>"),
-    _order("keep", S_SPECIAL, "keep <card>"),
-    _order("reinforce", S_REINF, "reinforce <card> on <Minas Tirith card>"),
-    _order("play", S_MT, "play <card> [at <area>]"),
-    _order("fire", S_RANGED, "fire <n> from <area> at <area>"),
-    _order("attack", S_GROUND, "attack <n> from <area> at <area>"),
-    _order("enter", S_MT, "enter <card> at <area>"),
-    _order("trade", S_MT, "trade mumak at <area>"),
-    _order("ram", S_MT, "ram <card>"),
-    _order("strike", S_MT, "strike <card> at <area>"),
-    _order("move", S_MOVE, "move <units> from <area> [via <area> ...] to <area>"),
-    _order("advance", S_GROUND, "advance <units> from <area> to <area>"),
-    _order("done", S_ACT, "done"),
-    _order("exchange", S_EXCH,
-           "exchange <card> <card> <card> [special draw|special take <card>|special place <type> at <area>]"),
-    _order("retreat", S_RETREAT, "retreat <area> [<area> ...] (one area per 6; the path your force takes)"),
-    _order("losses", S_BATTLE,
-           "losses <type> [<type> ...] (first lost first, e.g. `losses inf arc cav`), or `losses default`"),
+    Order("take", "take <die>", parse=T._parse_take, check=T._check_take, apply=T._do_take,
+          legal=listed_by_turn("take"), cases=(S_DIE,)),
+    Order("keep", "keep <card>", parse=C._parse_keep, check=C._check_keep, apply=C._do_keep,
+          legal=listed_by_turn("keep"), cases=(S_SPECIAL,)),
+    Order("reinforce", "reinforce <card> on <Minas Tirith card>", parse=R._parse_reinforce,
+          check=R._check_reinforce, apply=R._do_reinforce, legal=listed_by_turn("reinforce"), cases=(S_REINF,)),
+    Order("play", "play <card> [at <area>]", parse=C._parse_play, check=C._check_play, apply=C._do_play,
+          legal=listed_by_turn("play"), cases=(S_MT,)),
+    Order("fire", "fire <n> from <area> at <area>", parse=A._parse_fire, check=A._check_fire, apply=A._do_fire,
+          legal=listed_by_turn("fire"), cases=(S_RANGED,)),
+    Order("attack", "attack <n> from <area> at <area>", parse=A._parse_attack, check=A._check_attack,
+          apply=A._do_attack, legal=listed_by_turn("attack"), cases=(S_GROUND,)),
+    Order("enter", "enter <card> at <area>", parse=R._parse_enter, check=R._check_enter, apply=R._do_enter,
+          legal=listed_by_turn("enter"), cases=(S_MT,)),
+    Order("trade", "trade mumak at <area>", parse=M._parse_trade, check=M._check_trade, apply=M._do_trade,
+          legal=listed_by_turn("trade"), cases=(S_MT,)),
+    Order("ram", "ram <card>", parse=C._parse_ram, check=C._check_ram, apply=C._do_ram,
+          legal=listed_by_turn("ram"), cases=(S_MT,)),
+    Order("strike", "strike <card> at <area>", parse=C._parse_strike, check=C._check_strike, apply=C._do_strike,
+          legal=listed_by_turn("strike"), cases=(S_MT,)),
+    Order("move", "move <units> from <area> [via <area> ...] to <area>", parse=M._parse_move,
+          check=M._check_move, apply=M._do_move, legal=listed_by_turn("move"), cases=(S_MOVE,)),
+    Order("advance", "advance <units> from <area> to <area>", parse=A._parse_advance, check=A._check_advance,
+          apply=A._do_advance, legal=listed_by_turn("advance"), cases=(S_GROUND,)),
+    Order("done", "done", parse=T._parse_done, check=T._check_done, apply=T._do_done,
+          legal=listed_by_turn("done"), cases=(S_ACT,)),
+    Order("exchange",
+          "exchange <card> <card> <card> [special draw|special take <card>|special place <type> at <area>]",
+          parse=C._parse_exchange, check=C._check_exchange, apply=C._do_exchange, legal=listed_by_turn("exchange"),
+          cases=(S_EXCH,)),
+    Order("retreat", "retreat <area> [<area> ...] (one area per 6; the path your force takes)",
+          parse=retreat._parse_retreat, check=retreat._check_retreat_order, apply=retreat._do_retreat,
+          legal=listed_by_turn("retreat"), cases=(S_RETREAT,)),
+    Order("losses", "losses <type> [<type> ...] (first lost first, e.g. `losses inf arc cav`), or `losses default`",
+          parse=A._parse_losses, check=A._check_losses, apply=A._do_losses, legal=listed_by_turn("losses"),
+          cases=(S_BATTLE,)),
 )
 USAGE = {o.verb: o.usage for o in ORDERS}
 
 
-class RiskMinasTirith(SetupMixin, ForcesMixin, TurnMixin, CardsMixin, ReinforceMixin, MovementMixin, AttackMixin,
-                      RetreatMixin, ViewMixin, RulesetBase):
+class RiskMinasTirith(RulesetBase):
+    """The game: its files' functions, one file per heading of the seed (setup, forces, turn, cards,
+    reinforce, movement, attack, retreat, view), and the dispatch over ORDERS below."""
+
+    from engine.rulesets.risk_minas_tirith.setup import (
+        board, cards, reinforcement_cards, leader_color, leader_side, all_leaders, _lname, mt_list,
+        _check_options, new_game
+    )
+    from engine.rulesets.risk_minas_tirith.forces import (
+        _side_of, _bn, _pool, _mt, _usable, _on_board, _name, _area, _add, _remove, _leader_bonus, adjust
+    )
+    from engine.rulesets.risk_minas_tirith.turn import (
+        active_seats, result, _new_round, _new_turn, _end_turn, _check_towers, points, _finish_if_won,
+        _end_on_points, _parse_take, _check_take, _legal_take, _do_take, _parse_done, _check_done, _do_done,
+        _spend
+    )
+    from engine.rulesets.risk_minas_tirith.cards import (
+        _mt_card, _card_key, _card_label, _parse_exchange, _check_exchange, _set_type, _legal_exchanges,
+        _legal_special_exchanges, _draw_mt, _do_exchange, _parse_keep, _check_keep, _legal_keep, _do_keep,
+        _parse_play, _check_play, _legal_play, _discard_mt, _do_play, _parse_card_at, _parse_ram, _check_ram,
+        _legal_ram, _do_ram, _parse_strike, _check_strike, _legal_strike, _do_strike
+    )
+    from engine.rulesets.risk_minas_tirith.reinforce import (
+        _parse_reinforce, _check_reinforce, _host_type, _legal_reinforce, _do_reinforce, _parse_enter,
+        _check_enter, _legal_enter, _do_enter
+    )
+    from engine.rulesets.risk_minas_tirith.movement import (
+        _group, _parse_route, _parse_move, _split_move, _enter_ok, _check_group_at, _check_move, _groups,
+        _ride_groups, _legal_moves, _leader_paths, _move_fired, _do_move, _parse_trade, _check_trade,
+        _legal_trade, _do_trade
+    )
+    from engine.rulesets.risk_minas_tirith.attack import (
+        _parse_shot, _archery, fire_dice, _parse_fire, _check_fire, _legal_fire, _do_fire, _parse_attack,
+        _check_attack, _legal_attacks, modifiers, defence_dice, resolve_ground, _free_advance, _after_battle,
+        _do_attack, _parse_advance, _check_advance, _legal_advance, _advance_groups, _do_advance,
+        default_priority, loss_priority, _take_losses, _loss_text, _parse_losses, _check_losses,
+        _loss_suggestions, _do_losses
+    )
+    from engine.rulesets.risk_minas_tirith.retreat import (
+        _pending_retreat, deadline_action, _parse_retreat, _check_retreat_order, _check_retreat, _legal_retreat,
+        run_retreats, retreat_paths, retreat_along, _retreat_text, _retreat_choices, _ask_retreat, _do_retreat
+    )
+    from engine.rulesets.risk_minas_tirith.view import (
+        format, phase_title, view, secret_text, HELP_TOPICS, help_topics, help, odds_table, _odds_fire, _comb,
+        _odds_ground, odds
+    )
+
     name = "risk-minas-tirith"
     hidden_information = True
     title = "LOTR Risk: Minas Tirith"
@@ -113,9 +165,10 @@ class RiskMinasTirith(SetupMixin, ForcesMixin, TurnMixin, CardsMixin, ReinforceM
         if order is None:
             raise InvalidOrder(f"unknown order `{verb[:20]}`; orders: {', '.join(self.orders)}")
 
-        def bad():
-            return InvalidOrder(f"usage: `{order.usage}`")
-        return getattr(self, order.parse)(state, seat, rest, bad)
+        return parse_order(order, self, state, seat, rest)
+
+    def _usage(self, verb: str) -> InvalidOrder:
+        return InvalidOrder(f"usage: `{self.orders[verb].usage}`")
 
     def check(self, state: State, seat: str, action: Action) -> None:
         if seat not in SEATS:
@@ -137,7 +190,7 @@ class RiskMinasTirith(SetupMixin, ForcesMixin, TurnMixin, CardsMixin, ReinforceM
         if "keep" in pend and v != "keep":
             raise IllegalOrder("first choose which of the two drawn cards to keep: `keep <card>`", S_SPECIAL)
         if v in ("keep", "take"):
-            getattr(self, self.orders[v].check)(state, seat, a)
+            check_order(self.orders[v], self, state, seat, action)
             return
         if ph == "die":
             raise IllegalOrder(f"first choose an Action die: `take <n>` ({', '.join(map(str, state['action_dice']))})",
@@ -148,7 +201,7 @@ class RiskMinasTirith(SetupMixin, ForcesMixin, TurnMixin, CardsMixin, ReinforceM
         if v in ("exchange", "reinforce", "play"):
             if ph != "cards":
                 raise IllegalOrder("card plays are complete before the Actions begin", S_EXCH)
-            getattr(self, self.orders[v].check)(state, seat, a)
+            check_order(self.orders[v], self, state, seat, action)
             return
         if ph != "actions":
             raise IllegalOrder("actions come after the card phase: `done` to start them", S_ACT)
@@ -157,7 +210,7 @@ class RiskMinasTirith(SetupMixin, ForcesMixin, TurnMixin, CardsMixin, ReinforceM
             return
         if state["actions"] < 1:
             raise IllegalOrder("no Action points left", S_ACT)
-        getattr(self, self.orders[v].check)(state, seat, a)
+        check_order(self.orders[v], self, state, seat, action)
 
     def apply(self, state: State, seat: str, action: Action) -> list[Event]:
         dice = Dice(state["dice"])
@@ -166,7 +219,7 @@ class RiskMinasTirith(SetupMixin, ForcesMixin, TurnMixin, CardsMixin, ReinforceM
             return self._do_losses(state, seat, action.args, dice)
         if state["pending"] and "advance" in state["pending"] and v != "advance":
             state["pending"] = None
-        events = getattr(self, self.orders[v].apply)(state, seat, action.args, dice)
+        events = apply_order(self.orders[v], self, state, seat, action, dice)
         if dice.rolls:
             events[0].rolls = list(dice.rolls) + events[0].rolls
         if not state["over"]:

@@ -12,360 +12,387 @@ from engine.rulesets.risk_minas_tirith.common import (
 )
 
 
-class CardsMixin:
-    """`exchange`, `keep`, `play`, `ram`, `strike`: each order's parse, check, legal actions and apply."""
+# `exchange`, `keep`, `play`, `ram`, `strike`: each order's parse, check, legal actions and apply.
 
-    def _mt_card(self, state: State, seat: str, tok: str) -> str:
-        t = tok.lower()
-        hand = state["hands"][seat]["mt"]
-        if t in state["mt_defs"]:
-            if t not in hand:
-                raise IllegalOrder(f"you do not hold the Minas Tirith card `{t}`", S_MT)
-            return t
-        m = [c for c in hand if state["mt_defs"][c] == t or c.startswith(t)]
-        if len(m) == 1:
-            return m[0]
-        if len(m) > 1:
-            raise AmbiguousOrder(f"`{tok[:20]}` could be {', '.join(m)}", candidates=m)
-        raise IllegalOrder(f"you hold no Minas Tirith card `{tok[:20]}`", S_MT)
 
-    def _card_key(self, c: str):
-        i = 0
-        while not c[i].isdigit():
-            i += 1
-        return ({"inf": 0, "cav": 1, "cre": 2, "wild": 3}[c[:i]], int(c[i:]))
+def _mt_card(self, state: State, seat: str, tok: str) -> str:
+    t = tok.lower()
+    hand = state["hands"][seat]["mt"]
+    if t in state["mt_defs"]:
+        if t not in hand:
+            raise IllegalOrder(f"you do not hold the Minas Tirith card `{t}`", S_MT)
+        return t
+    m = [c for c in hand if state["mt_defs"][c] == t or c.startswith(t)]
+    if len(m) == 1:
+        return m[0]
+    if len(m) > 1:
+        raise AmbiguousOrder(f"`{tok[:20]}` could be {', '.join(m)}", candidates=m)
+    raise IllegalOrder(f"you hold no Minas Tirith card `{tok[:20]}`", S_MT)
 
-    def _card_label(self, c: str) -> str:
-        d = self.reinforcement_cards[c]
-        return f"{c} {d['type']}" + (f", {d['shield']} shield" if d["shield"] else "")
 
-    def _parse_exchange(self, state: State, seat: str, rest: list[str], bad) -> Action:
-        if len(rest) < 3:
-            raise bad()
-        cards = rest[:3]
-        for c in cards:
-            if c not in self.reinforcement_cards:
-                raise IllegalOrder(f"`{c[:12]}` is not a Reinforcement card (ids like inf3, cav12, cre5, wild1)",
-                                   S_EXCH)
-        if len(set(cards)) != 3:
-            raise InvalidOrder("three different cards, please")
-        cards = sorted(cards, key=self._card_key)
-        tail = rest[3:]
-        if not tail:
-            return Action("exchange", tuple(cards))
-        if tail[0] != "special" or len(tail) < 2:
-            raise bad()
-        if tail[1:] == ["draw"]:
-            return Action("exchange", (*cards, "special", "draw"))
-        if tail[1] == "take" and len(tail) == 3:
-            t = tail[2]
-            if t not in state["mt_defs"]:
-                m = [c for c in state["mt_discard"] if state["mt_defs"][c] == t]
-                if not m:
-                    raise IllegalOrder(f"no Minas Tirith card `{t[:20]}` in the discard pile", S_SPECIAL)
-                t = m[0]
-            return Action("exchange", (*cards, "special", "take", t))
-        if tail[1] == "place" and len(tail) == 5 and tail[3] == "at":
-            code = ALIASES.get(tail[2])
-            if code is None:
-                raise InvalidOrder(f"`{tail[2][:12]}` is not a battalion type (inf, arc, cav, hor, tro, mum)")
-            return Action("exchange", (*cards, "special", "place", code, "at", self._area(tail[4])))
-        raise bad()
+def _card_key(self, c: str):
+    i = 0
+    while not c[i].isdigit():
+        i += 1
+    return ({"inf": 0, "cav": 1, "cre": 2, "wild": 3}[c[:i]], int(c[i:]))
 
-    def _check_exchange(self, state: State, seat: str, a: tuple[str, ...]) -> None:
-        cards = list(a[:3])
-        hand = state["hands"][seat]["reinf"]
-        for c in cards:
-            if c not in hand:
-                raise IllegalOrder(f"you do not hold {c}", S_EXCH)
-        typ = self._set_type(cards)
-        if typ is None:
-            raise IllegalOrder("a set is three of a kind (a wild card is any); one of each is not a set", S_EXCH)
-        if len(a) == 3:
-            return
-        if state["flags"]["special"]:
-            raise IllegalOrder("one Special Exchange per turn", S_SPECIAL)
-        if not any(self.reinforcement_cards[c]["shield"] == seat for c in cards):
-            raise IllegalOrder(f"a Special Exchange needs a card with the {TITLES[seat]} shield in the set", S_SPECIAL)
-        opt = a[4]
-        if opt == "draw":
-            if not state["hidden"]["mt_deck"]:
-                raise IllegalOrder("the Minas Tirith deck is empty", S_SPECIAL)
-        elif opt == "take":
-            cid = a[5]
-            if cid not in state["mt_discard"]:
-                raise IllegalOrder(f"{cid} is not in the Minas Tirith discard pile", S_SPECIAL)
-            if self._mt(state, cid)["side"] not in (seat, "both"):
-                raise IllegalOrder(f"{cid} is not a {TITLES[seat]} card", S_SPECIAL)
-        else:
-            t = FROM_CODE[a[5]]
-            aid = a[7]
-            allowed = {"infantry": ["infantry", "archer"],
-                       "cavalry": ["cavalry", "horse-archer"] if seat == "good" else ["cavalry"],
-                       "creature": ["troll", "mumak"] if seat == "evil" else []}[typ]
-            if t not in allowed:
-                raise IllegalOrder(f"a {typ} set places {' or '.join(allowed) or 'nothing for Good'}", S_SPECIAL)
-            if t not in self.cards["forces"][seat]:
-                raise IllegalOrder(f"{TITLES[seat]} has no {t} battalions", S_SPECIAL)
-            if self._pool(state, seat, t) < 1:
-                raise IllegalOrder(f"no {t} battalion left in your supply", "Set up")
-            rec = state["areas"][aid]
-            if rec["side"] != seat or not rec["u"]:
-                raise IllegalOrder(f"place it in a Territory where you have battalions; {aid} is not one", S_SPECIAL)
-            if self.board.areas[aid].kind == "wall" and t not in FOOT:
-                raise IllegalOrder("only infantry may stand on the walls", S_WALLS)
 
-    def _set_type(self, cards: list[str]) -> str | None:
-        types = {self.reinforcement_cards[c]["type"] for c in cards} - {"wild"}
-        return types.pop() if len(types) == 1 else None
+def _card_label(self, c: str) -> str:
+    d = self.reinforcement_cards[c]
+    return f"{c} {d['type']}" + (f", {d['shield']} shield" if d["shield"] else "")
 
-    def _legal_exchanges(self, combos: list[tuple[str, ...]]) -> Iterator[Action]:
-        for c in combos:
-            yield Action("exchange", c)
 
-    def _legal_special_exchanges(self, state: State, combos: list[tuple[str, ...]],
-                                 mine: list[str]) -> Iterator[Action]:
-        for c in combos:
-            yield Action("exchange", (*c, "special", "draw"))
-            for d in state["mt_discard"]:
-                yield Action("exchange", (*c, "special", "take", d))
-            for code in CODES.values():
-                for aid in mine:
-                    yield Action("exchange", (*c, "special", "place", code, "at", aid))
+def _parse_exchange(self, state: State, seat: str, rest: list[str]) -> tuple[str, ...]:
+    if len(rest) < 3:
+        raise self._usage("exchange")
+    cards = rest[:3]
+    for c in cards:
+        if c not in self.reinforcement_cards:
+            raise IllegalOrder(f"`{c[:12]}` is not a Reinforcement card (ids like inf3, cav12, cre5, wild1)",
+                               S_EXCH)
+    if len(set(cards)) != 3:
+        raise InvalidOrder("three different cards, please")
+    cards = sorted(cards, key=self._card_key)
+    tail = rest[3:]
+    if not tail:
+        return tuple(cards)
+    if tail[0] != "special" or len(tail) < 2:
+        raise self._usage("exchange")
+    if tail[1:] == ["draw"]:
+        return (*cards, "special", "draw")
+    if tail[1] == "take" and len(tail) == 3:
+        t = tail[2]
+        if t not in state["mt_defs"]:
+            m = [c for c in state["mt_discard"] if state["mt_defs"][c] == t]
+            if not m:
+                raise IllegalOrder(f"no Minas Tirith card `{t[:20]}` in the discard pile", S_SPECIAL)
+            t = m[0]
+        return (*cards, "special", "take", t)
+    if tail[1] == "place" and len(tail) == 5 and tail[3] == "at":
+        code = ALIASES.get(tail[2])
+        if code is None:
+            raise InvalidOrder(f"`{tail[2][:12]}` is not a battalion type (inf, arc, cav, hor, tro, mum)")
+        return (*cards, "special", "place", code, "at", self._area(tail[4]))
+    raise self._usage("exchange")
 
-    def _draw_mt(self, state: State, seat: str) -> tuple[str | None, str]:
-        deck = state["hidden"]["mt_deck"]
-        if not deck:
-            return None, "the Minas Tirith deck is empty (no reshuffle)"
-        c = deck.pop(0)
-        mt = self._mt(state, c)
-        if mt["side"] in (seat, "both"):
-            state["hands"][seat]["mt"].append(c)
-            return c, f"draws {mt['name']} ({c})"
-        state["mt_discard"].append(c)
-        return None, f"draws {mt['name']} ({c}), a {TITLES[OTHER[seat]]} card, and discards it"
 
-    def _do_exchange(self, state, seat, a, dice):
-        cards = list(a[:3])
-        hand = state["hands"][seat]["reinf"]
-        for c in cards:
-            hand.remove(c)
-        state["reinf_discard"].extend(cards)
-        typ = self._set_type(cards)
-        head = f"{TITLES[seat]} exchanges {', '.join(cards)} ({typ} set)"
-        if len(a) == 3:
-            _, what = self._draw_mt(state, seat)
-            return [Event(public=f"{head} and {what}.", section=S_EXCH, **_REVEALS)]
-        state["flags"]["special"] = True
-        opt = a[4]
-        if opt == "draw":
-            deck = state["hidden"]["mt_deck"]
-            two = [deck.pop(0) for _ in range(min(2, len(deck)))]
-            mine = [c for c in two if self._usable(state, c, seat)]
-            for c in two:
-                if c not in mine:
-                    state["mt_discard"].append(c)
-            names = ", ".join(f"{self._mt(state, c)['name']} ({c})" for c in two)
-            if len(mine) == 2:
-                state["pending"] = {"keep": mine}
-                return [Event(public=f"{head}, a Special Exchange: draws {names}; keeps one (`keep <card>`).",
-                              section=S_SPECIAL, **_REVEALS)]
-            state["hands"][seat]["mt"].extend(mine)
-            kept = f"keeps {mine[0]}" if mine else "can use neither; both discarded"
-            return [Event(public=f"{head}, a Special Exchange: draws {names}; {kept}.", section=S_SPECIAL, **_REVEALS)]
-        if opt == "take":
-            cid = a[5]
-            state["mt_discard"].remove(cid)
-            state["hands"][seat]["mt"].append(cid)
-            return [Event(public=f"{head}, a Special Exchange: takes {self._mt(state, cid)['name']} ({cid}) from the "
-                                 "discard pile.", section=S_SPECIAL)]
-        t, aid = FROM_CODE[a[5]], a[7]
-        self._add(state, aid, seat, {t: 1}, [])
-        return [Event(public=f"{head}, a Special Exchange: places 1 {t} in {self._name(aid)}.", section=S_SPECIAL)]
+def _check_exchange(self, state: State, seat: str, a: tuple[str, ...]) -> None:
+    cards = list(a[:3])
+    hand = state["hands"][seat]["reinf"]
+    for c in cards:
+        if c not in hand:
+            raise IllegalOrder(f"you do not hold {c}", S_EXCH)
+    typ = self._set_type(cards)
+    if typ is None:
+        raise IllegalOrder("a set is three of a kind (a wild card is any); one of each is not a set", S_EXCH)
+    if len(a) == 3:
+        return
+    if state["flags"]["special"]:
+        raise IllegalOrder("one Special Exchange per turn", S_SPECIAL)
+    if not any(self.reinforcement_cards[c]["shield"] == seat for c in cards):
+        raise IllegalOrder(f"a Special Exchange needs a card with the {TITLES[seat]} shield in the set", S_SPECIAL)
+    opt = a[4]
+    if opt == "draw":
+        if not state["hidden"]["mt_deck"]:
+            raise IllegalOrder("the Minas Tirith deck is empty", S_SPECIAL)
+    elif opt == "take":
+        cid = a[5]
+        if cid not in state["mt_discard"]:
+            raise IllegalOrder(f"{cid} is not in the Minas Tirith discard pile", S_SPECIAL)
+        if self._mt(state, cid)["side"] not in (seat, "both"):
+            raise IllegalOrder(f"{cid} is not a {TITLES[seat]} card", S_SPECIAL)
+    else:
+        t = FROM_CODE[a[5]]
+        aid = a[7]
+        allowed = {"infantry": ["infantry", "archer"],
+                   "cavalry": ["cavalry", "horse-archer"] if seat == "good" else ["cavalry"],
+                   "creature": ["troll", "mumak"] if seat == "evil" else []}[typ]
+        if t not in allowed:
+            raise IllegalOrder(f"a {typ} set places {' or '.join(allowed) or 'nothing for Good'}", S_SPECIAL)
+        if t not in self.cards["forces"][seat]:
+            raise IllegalOrder(f"{TITLES[seat]} has no {t} battalions", S_SPECIAL)
+        if self._pool(state, seat, t) < 1:
+            raise IllegalOrder(f"no {t} battalion left in your supply", "Set up")
+        rec = state["areas"][aid]
+        if rec["side"] != seat or not rec["u"]:
+            raise IllegalOrder(f"place it in a Territory where you have battalions; {aid} is not one", S_SPECIAL)
+        if self.board.areas[aid].kind == "wall" and t not in FOOT:
+            raise IllegalOrder("only infantry may stand on the walls", S_WALLS)
 
-    def _parse_keep(self, state: State, seat: str, rest: list[str], bad) -> Action:
-        if len(rest) != 1:
-            raise bad()
-        return Action("keep", (rest[0],))
 
-    def _check_keep(self, state: State, seat: str, a: tuple[str, ...]) -> None:
-        pend = state["pending"] or {}
-        if "keep" not in pend:
-            raise IllegalOrder("there is no card to choose now", S_SPECIAL)
-        if a[0] not in pend["keep"]:
-            raise IllegalOrder(f"keep one of {', '.join(pend['keep'])}", S_SPECIAL)
+def _set_type(self, cards: list[str]) -> str | None:
+    types = {self.reinforcement_cards[c]["type"] for c in cards} - {"wild"}
+    return types.pop() if len(types) == 1 else None
 
-    def _legal_keep(self, pend: dict) -> Iterator[Action]:
-        for c in pend["keep"]:
-            yield Action("keep", (c,))
 
-    def _do_keep(self, state, seat, a, dice):
-        two = state["pending"]["keep"]
-        state["pending"] = None
-        for c in two:
-            (state["hands"][seat]["mt"] if c == a[0] else state["mt_discard"]).append(c)
-        other = [c for c in two if c != a[0]]
-        return [Event(public=f"{TITLES[seat]} keeps {a[0]} and discards {', '.join(other)}.", section=S_SPECIAL)]
+def _legal_exchanges(self, combos: list[tuple[str, ...]]) -> Iterator[Action]:
+    for c in combos:
+        yield Action("exchange", c)
 
-    def _parse_play(self, state: State, seat: str, rest: list[str], bad) -> Action:
-        if len(rest) == 1:
-            return Action("play", (self._mt_card(state, seat, rest[0]),))
-        if len(rest) == 3 and rest[1] == "at":
-            return Action("play", (self._mt_card(state, seat, rest[0]), "at", self._area(rest[2])))
-        raise bad()
 
-    def _check_play(self, state: State, seat: str, a: tuple[str, ...]) -> None:
-        cid = a[0]
-        mt = self._mt(state, cid)
-        if not self._usable(state, cid, seat):
-            raise IllegalOrder(f"{mt['name']} is not a {TITLES[seat]} card", S_MT)
-        kind = mt["kind"]
-        at = a[2] if len(a) == 3 else None
-        if kind in ("host", "ram", "strike"):
-            raise IllegalOrder(f"{mt['name']} is used as an action: "
-                               f"`{'enter' if kind == 'host' else kind} {cid}{' at <area>' if kind != 'ram' else ''}`",
-                               S_MT)
-        if kind in ("leader", "siege-tower"):
-            if at is None:
-                raise IllegalOrder(f"say where: `play {cid} at <area>`", S_MT)
-            rec = state["areas"][at]
-            if rec["side"] != seat or not rec["u"]:
-                raise IllegalOrder(f"{self._name(at)} holds none of your battalions", S_MT)
-            if kind == "leader":
-                lid = mt["leader"]
-                c = self.leader_color(lid)
-                if self._on_board(state, lid):
-                    raise IllegalOrder(f"{self._lname(lid)} is already on the board", S_MT)
-                if lid in state["lost"][seat]["leaders"]:
-                    raise IllegalOrder(f"{self._lname(lid)} is lost and does not come back", S_MT)
-                if any(self.leader_color(x) == c for x in rec["leaders"]):
-                    raise IllegalOrder(f"two {c} leaders may not occupy the same Territory", S_LEADERS)
-            else:
-                if self.board.areas[at].kind in ("wall", "city") or not any(
-                        self.board.areas[x].kind == "wall" for x in self.board.areas[at].adj):
-                    raise IllegalOrder("a Siege Tower stands in a Territory bordering a wall of Minas Tirith", S_WALLS)
-                if at in state["towers"]:
-                    raise IllegalOrder(f"a Siege Tower already stands in {self._name(at)}", S_WALLS)
-            return
-        if at is not None:
-            raise IllegalOrder(f"{mt['name']} is played without an area: `play {cid}`", S_MT)
-        if kind == "healing":
-            if not state["lost"][seat].get("infantry"):
-                raise IllegalOrder("none of your infantry is lost", S_MT)
-            if state["areas"]["city"]["side"] not in (seat, None):
-                raise IllegalOrder("the City is not yours", S_MT)
-        if kind == "ladders" and state["flags"]["ladders"]:
-            raise IllegalOrder("Scaling Ladders are already in use this turn", S_WALLS)
-        if kind == "courage" and state["flags"]["courage"]:
-            raise IllegalOrder("Courage is already in play this turn", S_MT)
-
-    def _legal_play(self, state: State, seat: str, cid: str, mine: list[str]) -> Iterator[Action]:
-        if self._mt(state, cid)["kind"] in ("leader", "siege-tower"):
+def _legal_special_exchanges(self, state: State, combos: list[tuple[str, ...]],
+                             mine: list[str]) -> Iterator[Action]:
+    for c in combos:
+        yield Action("exchange", (*c, "special", "draw"))
+        for d in state["mt_discard"]:
+            yield Action("exchange", (*c, "special", "take", d))
+        for code in CODES.values():
             for aid in mine:
-                yield Action("play", (cid, "at", aid))
-        else:
-            yield Action("play", (cid,))
+                yield Action("exchange", (*c, "special", "place", code, "at", aid))
 
-    def _discard_mt(self, state, seat, cid):
-        state["hands"][seat]["mt"].remove(cid)
-        state["mt_discard"].append(cid)
 
-    def _do_play(self, state, seat, a, dice):
-        cid = a[0]
-        mt = self._mt(state, cid)
-        kind = mt["kind"]
-        at = a[2] if len(a) == 3 else None
-        text = f"{TITLES[seat]} plays {mt['name']}"
+def _draw_mt(self, state: State, seat: str) -> tuple[str | None, str]:
+    deck = state["hidden"]["mt_deck"]
+    if not deck:
+        return None, "the Minas Tirith deck is empty (no reshuffle)"
+    c = deck.pop(0)
+    mt = self._mt(state, c)
+    if mt["side"] in (seat, "both"):
+        state["hands"][seat]["mt"].append(c)
+        return c, f"draws {mt['name']} ({c})"
+    state["mt_discard"].append(c)
+    return None, f"draws {mt['name']} ({c}), a {TITLES[OTHER[seat]]} card, and discards it"
+
+
+def _do_exchange(self, state, seat, a, dice):
+    cards = list(a[:3])
+    hand = state["hands"][seat]["reinf"]
+    for c in cards:
+        hand.remove(c)
+    state["reinf_discard"].extend(cards)
+    typ = self._set_type(cards)
+    head = f"{TITLES[seat]} exchanges {', '.join(cards)} ({typ} set)"
+    if len(a) == 3:
+        _, what = self._draw_mt(state, seat)
+        return [Event(public=f"{head} and {what}.", section=S_EXCH, **_REVEALS)]
+    state["flags"]["special"] = True
+    opt = a[4]
+    if opt == "draw":
+        deck = state["hidden"]["mt_deck"]
+        two = [deck.pop(0) for _ in range(min(2, len(deck)))]
+        mine = [c for c in two if self._usable(state, c, seat)]
+        for c in two:
+            if c not in mine:
+                state["mt_discard"].append(c)
+        names = ", ".join(f"{self._mt(state, c)['name']} ({c})" for c in two)
+        if len(mine) == 2:
+            state["pending"] = {"keep": mine}
+            return [Event(public=f"{head}, a Special Exchange: draws {names}; keeps one (`keep <card>`).",
+                          section=S_SPECIAL, **_REVEALS)]
+        state["hands"][seat]["mt"].extend(mine)
+        kept = f"keeps {mine[0]}" if mine else "can use neither; both discarded"
+        return [Event(public=f"{head}, a Special Exchange: draws {names}; {kept}.", section=S_SPECIAL, **_REVEALS)]
+    if opt == "take":
+        cid = a[5]
+        state["mt_discard"].remove(cid)
+        state["hands"][seat]["mt"].append(cid)
+        return [Event(public=f"{head}, a Special Exchange: takes {self._mt(state, cid)['name']} ({cid}) from the "
+                             "discard pile.", section=S_SPECIAL)]
+    t, aid = FROM_CODE[a[5]], a[7]
+    self._add(state, aid, seat, {t: 1}, [])
+    return [Event(public=f"{head}, a Special Exchange: places 1 {t} in {self._name(aid)}.", section=S_SPECIAL)]
+
+
+def _parse_keep(self, state: State, seat: str, rest: list[str]) -> tuple[str, ...]:
+    if len(rest) != 1:
+        raise self._usage("keep")
+    return (rest[0],)
+
+
+def _check_keep(self, state: State, seat: str, a: tuple[str, ...]) -> None:
+    pend = state["pending"] or {}
+    if "keep" not in pend:
+        raise IllegalOrder("there is no card to choose now", S_SPECIAL)
+    if a[0] not in pend["keep"]:
+        raise IllegalOrder(f"keep one of {', '.join(pend['keep'])}", S_SPECIAL)
+
+
+def _legal_keep(self, pend: dict) -> Iterator[Action]:
+    for c in pend["keep"]:
+        yield Action("keep", (c,))
+
+
+def _do_keep(self, state, seat, a, dice):
+    two = state["pending"]["keep"]
+    state["pending"] = None
+    for c in two:
+        (state["hands"][seat]["mt"] if c == a[0] else state["mt_discard"]).append(c)
+    other = [c for c in two if c != a[0]]
+    return [Event(public=f"{TITLES[seat]} keeps {a[0]} and discards {', '.join(other)}.", section=S_SPECIAL)]
+
+
+def _parse_play(self, state: State, seat: str, rest: list[str]) -> tuple[str, ...]:
+    if len(rest) == 1:
+        return (self._mt_card(state, seat, rest[0]),)
+    if len(rest) == 3 and rest[1] == "at":
+        return (self._mt_card(state, seat, rest[0]), "at", self._area(rest[2]))
+    raise self._usage("play")
+
+
+def _check_play(self, state: State, seat: str, a: tuple[str, ...]) -> None:
+    cid = a[0]
+    mt = self._mt(state, cid)
+    if not self._usable(state, cid, seat):
+        raise IllegalOrder(f"{mt['name']} is not a {TITLES[seat]} card", S_MT)
+    kind = mt["kind"]
+    at = a[2] if len(a) == 3 else None
+    if kind in ("host", "ram", "strike"):
+        raise IllegalOrder(f"{mt['name']} is used as an action: "
+                           f"`{'enter' if kind == 'host' else kind} {cid}{' at <area>' if kind != 'ram' else ''}`",
+                           S_MT)
+    if kind in ("leader", "siege-tower"):
+        if at is None:
+            raise IllegalOrder(f"say where: `play {cid} at <area>`", S_MT)
+        rec = state["areas"][at]
+        if rec["side"] != seat or not rec["u"]:
+            raise IllegalOrder(f"{self._name(at)} holds none of your battalions", S_MT)
         if kind == "leader":
-            self._add(state, at, seat, {}, [mt["leader"]])
-            self._discard_mt(state, seat, cid)
-            text += f": {self._lname(mt['leader'])} joins the force in {self._name(at)}."
-        elif kind == "siege-tower":
-            state["hands"][seat]["mt"].remove(cid)
-            state["mt_used"].append(cid)
-            state["towers"].append(at)
-            text += f" in {self._name(at)}: Evil infantry may climb the walls from there; +1 in attack from it."
-        elif kind == "ladders":
-            self._discard_mt(state, seat, cid)
-            state["flags"]["ladders"] = True
-            text += ": this turn Evil infantry and leaders may climb onto any wall from a bordering Territory."
-        elif kind == "actions":
-            self._discard_mt(state, seat, cid)
-            state["actions"] += mt["bonus"]
-            text += f": +{mt['bonus']} Action points this turn ({state['actions']} in all)."
-        elif kind == "courage":
-            self._discard_mt(state, seat, cid)
-            state["flags"]["courage"] = True
-            text += ": +1 on the highest die of your ground attacks this turn."
-        elif kind == "healing":
-            self._discard_mt(state, seat, cid)
-            n = min(2, state["lost"][seat].get("infantry", 0), self.cards["forces"][seat]["infantry"])
-            state["lost"][seat]["infantry"] -= n
-            self._add(state, "city", seat, {"infantry": n}, [])
-            text += f": {_plural(n, 'lost infantry battalion')} return to the City."
-        return [Event(public=text, section=S_MT)]
-
-    def _parse_card_at(self, state: State, seat: str, verb: str, rest: list[str], bad) -> Action:
-        """``<verb> <mt> at <area>`` (enter, strike)."""
-        if len(rest) != 3 or rest[1] != "at":
-            raise bad()
-        return Action(verb, (self._mt_card(state, seat, rest[0]), "at", self._area(rest[2])))
-
-    def _parse_ram(self, state: State, seat: str, rest: list[str], bad) -> Action:
-        if len(rest) != 1:
-            raise bad()
-        return Action("ram", (self._mt_card(state, seat, rest[0]),))
-
-    def _check_ram(self, state: State, seat: str, a: tuple[str, ...]) -> None:
-        mt = self._mt(state, a[0])
-        if mt["kind"] != "ram" or not self._usable(state, a[0], seat):
-            raise IllegalOrder(f"{mt['name']} is not a battering ram", S_MT)
-        if state["gate_broken"]:
-            raise IllegalOrder("the Gate is already broken", S_MT)
-        g = self.board.gate[1]
-        if state["areas"][g]["side"] != seat or not state["areas"][g]["u"]:
-            raise IllegalOrder(f"Grond needs your battalions in {self._name(g)}, under the Gate", S_MT)
-
-    def _legal_ram(self, state: State, seat: str, cid: str) -> Iterator[Action]:
-        if self._mt(state, cid)["kind"] == "ram":
-            yield Action("ram", (cid,))
-
-    def _do_ram(self, state, seat, a, dice):
-        self._spend(state)
-        g = self.board.gate[1]
-        need = 3 if state["areas"][g]["leaders"] else 4
-        roll = dice.d6("Grond")
-        if roll >= need:
-            state["gate_broken"] = True
-            self._discard_mt(state, seat, a[0])
-            text = f"Grond strikes the Gate: {roll} (needs {need}+). The Gate is broken!"
+            lid = mt["leader"]
+            c = self.leader_color(lid)
+            if self._on_board(state, lid):
+                raise IllegalOrder(f"{self._lname(lid)} is already on the board", S_MT)
+            if lid in state["lost"][seat]["leaders"]:
+                raise IllegalOrder(f"{self._lname(lid)} is lost and does not come back", S_MT)
+            if any(self.leader_color(x) == c for x in rec["leaders"]):
+                raise IllegalOrder(f"two {c} leaders may not occupy the same Territory", S_LEADERS)
         else:
-            text = f"Grond strikes the Gate: {roll} (needs {need}+). The Gate holds."
-        return [Event(public=text, section=S_MT)]
+            if self.board.areas[at].kind in ("wall", "city") or not any(
+                    self.board.areas[x].kind == "wall" for x in self.board.areas[at].adj):
+                raise IllegalOrder("a Siege Tower stands in a Territory bordering a wall of Minas Tirith", S_WALLS)
+            if at in state["towers"]:
+                raise IllegalOrder(f"a Siege Tower already stands in {self._name(at)}", S_WALLS)
+        return
+    if at is not None:
+        raise IllegalOrder(f"{mt['name']} is played without an area: `play {cid}`", S_MT)
+    if kind == "healing":
+        if not state["lost"][seat].get("infantry"):
+            raise IllegalOrder("none of your infantry is lost", S_MT)
+        if state["areas"]["city"]["side"] not in (seat, None):
+            raise IllegalOrder("the City is not yours", S_MT)
+    if kind == "ladders" and state["flags"]["ladders"]:
+        raise IllegalOrder("Scaling Ladders are already in use this turn", S_WALLS)
+    if kind == "courage" and state["flags"]["courage"]:
+        raise IllegalOrder("Courage is already in play this turn", S_MT)
 
-    def _parse_strike(self, state: State, seat: str, rest: list[str], bad) -> Action:
-        return self._parse_card_at(state, seat, "strike", rest, bad)
 
-    def _check_strike(self, state: State, seat: str, a: tuple[str, ...]) -> None:
-        mt = self._mt(state, a[0])
-        if mt["kind"] != "strike" or not self._usable(state, a[0], seat):
-            raise IllegalOrder(f"{mt['name']} does not strike", S_MT)
-        aid = a[2]
-        if state["areas"][aid]["side"] != OTHER[seat] or not state["areas"][aid]["u"]:
-            raise IllegalOrder(f"no enemy battalions in {self._name(aid)}", S_MT)
+def _legal_play(self, state: State, seat: str, cid: str, mine: list[str]) -> Iterator[Action]:
+    if self._mt(state, cid)["kind"] in ("leader", "siege-tower"):
+        for aid in mine:
+            yield Action("play", (cid, "at", aid))
+    else:
+        yield Action("play", (cid,))
 
-    def _legal_strike(self, state: State, seat: str, cid: str) -> Iterator[Action]:
-        if self._mt(state, cid)["kind"] == "strike":
-            for y in self.board.ids:
-                if state["areas"][y]["side"] == OTHER[seat]:
-                    yield Action("strike", (cid, "at", y))
 
-    def _do_strike(self, state, seat, a, dice):
-        aid = a[2]
-        self._spend(state)
-        rolls = dice.roll(2, label="Fell Beasts")
-        hits = rolls.count(6)
-        lost = self._take_losses(state, aid, hits)
+def _discard_mt(self, state, seat, cid):
+    state["hands"][seat]["mt"].remove(cid)
+    state["mt_discard"].append(cid)
+
+
+def _do_play(self, state, seat, a, dice):
+    cid = a[0]
+    mt = self._mt(state, cid)
+    kind = mt["kind"]
+    at = a[2] if len(a) == 3 else None
+    text = f"{TITLES[seat]} plays {mt['name']}"
+    if kind == "leader":
+        self._add(state, at, seat, {}, [mt["leader"]])
+        self._discard_mt(state, seat, cid)
+        text += f": {self._lname(mt['leader'])} joins the force in {self._name(at)}."
+    elif kind == "siege-tower":
+        state["hands"][seat]["mt"].remove(cid)
+        state["mt_used"].append(cid)
+        state["towers"].append(at)
+        text += f" in {self._name(at)}: Evil infantry may climb the walls from there; +1 in attack from it."
+    elif kind == "ladders":
+        self._discard_mt(state, seat, cid)
+        state["flags"]["ladders"] = True
+        text += ": this turn Evil infantry and leaders may climb onto any wall from a bordering Territory."
+    elif kind == "actions":
+        self._discard_mt(state, seat, cid)
+        state["actions"] += mt["bonus"]
+        text += f": +{mt['bonus']} Action points this turn ({state['actions']} in all)."
+    elif kind == "courage":
+        self._discard_mt(state, seat, cid)
+        state["flags"]["courage"] = True
+        text += ": +1 on the highest die of your ground attacks this turn."
+    elif kind == "healing":
+        self._discard_mt(state, seat, cid)
+        n = min(2, state["lost"][seat].get("infantry", 0), self.cards["forces"][seat]["infantry"])
+        state["lost"][seat]["infantry"] -= n
+        self._add(state, "city", seat, {"infantry": n}, [])
+        text += f": {_plural(n, 'lost infantry battalion')} return to the City."
+    return [Event(public=text, section=S_MT)]
+
+
+def _parse_card_at(self, state: State, seat: str, verb: str, rest: list[str]) -> tuple[str, ...]:
+    """``<verb> <mt> at <area>`` (enter, strike)."""
+    if len(rest) != 3 or rest[1] != "at":
+        raise self._usage(verb)
+    return (self._mt_card(state, seat, rest[0]), "at", self._area(rest[2]))
+
+
+def _parse_ram(self, state: State, seat: str, rest: list[str]) -> tuple[str, ...]:
+    if len(rest) != 1:
+        raise self._usage("ram")
+    return (self._mt_card(state, seat, rest[0]),)
+
+
+def _check_ram(self, state: State, seat: str, a: tuple[str, ...]) -> None:
+    mt = self._mt(state, a[0])
+    if mt["kind"] != "ram" or not self._usable(state, a[0], seat):
+        raise IllegalOrder(f"{mt['name']} is not a battering ram", S_MT)
+    if state["gate_broken"]:
+        raise IllegalOrder("the Gate is already broken", S_MT)
+    g = self.board.gate[1]
+    if state["areas"][g]["side"] != seat or not state["areas"][g]["u"]:
+        raise IllegalOrder(f"Grond needs your battalions in {self._name(g)}, under the Gate", S_MT)
+
+
+def _legal_ram(self, state: State, seat: str, cid: str) -> Iterator[Action]:
+    if self._mt(state, cid)["kind"] == "ram":
+        yield Action("ram", (cid,))
+
+
+def _do_ram(self, state, seat, a, dice):
+    self._spend(state)
+    g = self.board.gate[1]
+    need = 3 if state["areas"][g]["leaders"] else 4
+    roll = dice.d6("Grond")
+    if roll >= need:
+        state["gate_broken"] = True
         self._discard_mt(state, seat, a[0])
-        return [Event(public=f"Fell Beasts swoop on {self._name(aid)}: {rolls}; {_plural(hits, 'hit')}; "
-                             f"{TITLES[OTHER[seat]]} loses {self._loss_text(lost)}.", section=S_MT)]
+        text = f"Grond strikes the Gate: {roll} (needs {need}+). The Gate is broken!"
+    else:
+        text = f"Grond strikes the Gate: {roll} (needs {need}+). The Gate holds."
+    return [Event(public=text, section=S_MT)]
+
+
+def _parse_strike(self, state: State, seat: str, rest: list[str]) -> tuple[str, ...]:
+    return self._parse_card_at(state, seat, "strike", rest)
+
+
+def _check_strike(self, state: State, seat: str, a: tuple[str, ...]) -> None:
+    mt = self._mt(state, a[0])
+    if mt["kind"] != "strike" or not self._usable(state, a[0], seat):
+        raise IllegalOrder(f"{mt['name']} does not strike", S_MT)
+    aid = a[2]
+    if state["areas"][aid]["side"] != OTHER[seat] or not state["areas"][aid]["u"]:
+        raise IllegalOrder(f"no enemy battalions in {self._name(aid)}", S_MT)
+
+
+def _legal_strike(self, state: State, seat: str, cid: str) -> Iterator[Action]:
+    if self._mt(state, cid)["kind"] == "strike":
+        for y in self.board.ids:
+            if state["areas"][y]["side"] == OTHER[seat]:
+                yield Action("strike", (cid, "at", y))
+
+
+def _do_strike(self, state, seat, a, dice):
+    aid = a[2]
+    self._spend(state)
+    rolls = dice.roll(2, label="Fell Beasts")
+    hits = rolls.count(6)
+    lost = self._take_losses(state, aid, hits)
+    self._discard_mt(state, seat, a[0])
+    return [Event(public=f"Fell Beasts swoop on {self._name(aid)}: {rolls}; {_plural(hits, 'hit')}; "
+                         f"{TITLES[OTHER[seat]]} loses {self._loss_text(lost)}.", section=S_MT)]

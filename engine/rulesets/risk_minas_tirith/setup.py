@@ -7,148 +7,158 @@ from __future__ import annotations
 import tomllib
 from functools import cached_property
 
-from engine.core import Dice, InvalidOrder, State, new_dice
+from engine.core import InvalidOrder, State
+from engine.dice import Dice, new_dice
 from engine.rulesets.risk_minas_tirith.board import Board
 from engine.rulesets.risk_minas_tirith.common import (
     DATA, SEATS, STATE_VERSION,
 )
 
 
-class SetupMixin:
-    """Data, options and a new game."""
+# Data, options and a new game.
 
-    @cached_property
-    def board(self) -> Board:
-        return Board.load()
 
-    @cached_property
-    def cards(self) -> dict:
-        return tomllib.loads((DATA / "cards.toml").read_text())
+@cached_property
+def board(self) -> Board:
+    return Board.load()
 
-    @cached_property
-    def reinforcement_cards(self) -> dict[str, dict]:
-        """Card id -> {type, shield}. Ids are readable: inf1.., cav1.., cre1.., wild1, wild2."""
-        out: dict[str, dict] = {}
-        rc = self.cards["reinforcement"]
-        for typ, code in (("infantry", "inf"), ("cavalry", "cav"), ("creature", "cre")):
-            n = 0
-            for shield in ("good", "evil"):
-                for _ in range(rc[typ][shield]):
-                    n += 1
-                    out[f"{code}{n}"] = {"type": typ, "shield": shield}
-        for i in range(rc["wild"]):
-            out[f"wild{i + 1}"] = {"type": "wild", "shield": None}
-        return out
 
-    def leader_color(self, lid: str) -> str:
-        for side in SEATS:
-            if lid in self.cards["forces"][side]["leaders"]:
-                return self.cards["forces"][side]["leaders"][lid]
-        raise KeyError(lid)
+@cached_property
+def cards(self) -> dict:
+    return tomllib.loads((DATA / "cards.toml").read_text())
 
-    def leader_side(self, lid: str) -> str:
-        return "good" if lid in self.cards["forces"]["good"]["leaders"] else "evil"
 
-    @cached_property
-    def all_leaders(self) -> list[str]:
-        return [lid for s in SEATS for lid in self.cards["forces"][s]["leaders"]]
+@cached_property
+def reinforcement_cards(self) -> dict[str, dict]:
+    """Card id -> {type, shield}. Ids are readable: inf1.., cav1.., cre1.., wild1, wild2."""
+    out: dict[str, dict] = {}
+    rc = self.cards["reinforcement"]
+    for typ, code in (("infantry", "inf"), ("cavalry", "cav"), ("creature", "cre")):
+        n = 0
+        for shield in ("good", "evil"):
+            for _ in range(rc[typ][shield]):
+                n += 1
+                out[f"{code}{n}"] = {"type": typ, "shield": shield}
+    for i in range(rc["wild"]):
+        out[f"wild{i + 1}"] = {"type": "wild", "shield": None}
+    return out
 
-    def _lname(self, lid: str) -> str:
-        return self.cards["leader_names"].get(lid, lid)
 
-    def mt_list(self, spec: str | None) -> list[str]:
-        """The Minas Tirith deck: a named list from cards.toml, or an inline list
+def leader_color(self, lid: str) -> str:
+    for side in SEATS:
+        if lid in self.cards["forces"][side]["leaders"]:
+            return self.cards["forces"][side]["leaders"][lid]
+    raise KeyError(lid)
+
+
+def leader_side(self, lid: str) -> str:
+    return "good" if lid in self.cards["forces"]["good"]["leaders"] else "evil"
+
+
+@cached_property
+def all_leaders(self) -> list[str]:
+    return [lid for s in SEATS for lid in self.cards["forces"][s]["leaders"]]
+
+
+def _lname(self, lid: str) -> str:
+    return self.cards["leader_names"].get(lid, lid)
+
+
+def mt_list(self, spec: str | None) -> list[str]:
+    """The Minas Tirith deck: a named list from cards.toml, or an inline list
         ``kind,kind*2,...`` of card kinds (``mt_cards=`` option)."""
-        lists = self.cards["mt_lists"]
-        known = {k: v for k, v in self.cards["mt"].items()}
-        if spec is None or spec == "":
-            return list(lists["default"])
-        spec = spec.strip().lower()
-        if spec in lists and isinstance(lists[spec], list):
-            return list(lists[spec])
-        out: list[str] = []
-        for part in spec.replace(";", ",").split(","):
-            part = part.strip()
-            if not part:
-                continue
-            name, _, count = part.partition("*")
-            name = name.strip()
-            if name not in known:
-                names = ", ".join(k for k in lists if isinstance(lists[k], list))
-                raise InvalidOrder(f"mt_cards: unknown card `{name[:30]}`; known cards: {', '.join(known)}; "
-                                   f"named lists: {names}")
-            if count and (not count.strip().isdigit() or not 1 <= int(count) <= 4):
-                raise InvalidOrder(f"mt_cards: `{part[:30]}`: a count is 1 to 4, as in `mordor*2`")
-            out.extend([name] * (int(count) if count else 1))
-        if not 1 <= len(out) <= 30:
-            raise InvalidOrder("mt_cards: a deck has 1 to 30 cards")
-        for name in out:
-            k = known[name]
-            if k["kind"] == "leader" and out.count(name) > 1:
-                raise InvalidOrder(f"mt_cards: `{name}` brings a leader and may appear only once")
-            if k["kind"] == "host" and k.get("leader") and out.count(name) > 1:
-                raise InvalidOrder(f"mt_cards: `{name}` brings a leader and may appear only once")
-        return out
+    lists = self.cards["mt_lists"]
+    known = {k: v for k, v in self.cards["mt"].items()}
+    if spec is None or spec == "":
+        return list(lists["default"])
+    spec = spec.strip().lower()
+    if spec in lists and isinstance(lists[spec], list):
+        return list(lists[spec])
+    out: list[str] = []
+    for part in spec.replace(";", ",").split(","):
+        part = part.strip()
+        if not part:
+            continue
+        name, _, count = part.partition("*")
+        name = name.strip()
+        if name not in known:
+            names = ", ".join(k for k in lists if isinstance(lists[k], list))
+            raise InvalidOrder(f"mt_cards: unknown card `{name[:30]}`; known cards: {', '.join(known)}; "
+                               f"named lists: {names}")
+        if count and (not count.strip().isdigit() or not 1 <= int(count) <= 4):
+            raise InvalidOrder(f"mt_cards: `{part[:30]}`: a count is 1 to 4, as in `mordor*2`")
+        out.extend([name] * (int(count) if count else 1))
+    if not 1 <= len(out) <= 30:
+        raise InvalidOrder("mt_cards: a deck has 1 to 30 cards")
+    for name in out:
+        k = known[name]
+        if k["kind"] == "leader" and out.count(name) > 1:
+            raise InvalidOrder(f"mt_cards: `{name}` brings a leader and may appear only once")
+        if k["kind"] == "host" and k.get("leader") and out.count(name) > 1:
+            raise InvalidOrder(f"mt_cards: `{name}` brings a leader and may appear only once")
+    return out
 
-    def _check_options(self, options: dict[str, str]) -> dict:
-        out = {"mt_cards": self.mt_list(None), "mt_source": "default"}
-        for k, v in options.items():
-            if k == "mt_cards":
-                out["mt_cards"] = self.mt_list(v)
-                out["mt_source"] = v.strip().lower()[:60]
-            else:
-                raise InvalidOrder(f"unknown option `{k[:30]}` for risk-minas-tirith (known: mt_cards=<list name or "
-                                   "card,card*2,...>)")
-        return out
 
-    def new_game(self, options: dict[str, str], seed: str, fixture: dict | None = None) -> State:
-        opts = self._check_options(options)
-        mt_defs: dict[str, str] = {}
-        for name in opts["mt_cards"]:
-            n = opts["mt_cards"].count(name)
-            if n == 1:
-                mt_defs[name] = name
-            else:
-                i = 1
-                while f"{name}{i}" in mt_defs:
-                    i += 1
-                mt_defs[f"{name}{i}"] = name
-        areas = {a: {"u": {}, "leaders": []} for a in self.board.ids}
-        for side, places in self.board.start.items():
-            for aid, what in places.items():
-                rec = areas[aid]
-                rec["side"] = side
-                for t, n in what.items():
-                    if t == "leaders":
-                        rec["leaders"] = list(n)
-                    else:
-                        rec["u"][t] = n
-        for rec in areas.values():
-            rec.setdefault("side", None)
-        state: State = {
-            "ruleset": self.name, "version": STATE_VERSION, "options": opts, "dice": new_dice(seed),
-            "round": 0, "turn": 0, "turn_in_round": 0, "roller": "good", "active": "good",
-            "phase": "die", "action_dice": [], "die": None, "actions": 0,
-            "areas": areas, "fired": {}, "catapults": [],
-            "mt_defs": mt_defs,
-            "hands": {s: {"reinf": [], "mt": []} for s in SEATS},
-            "hosts": {}, "reinf_discard": [], "mt_discard": [], "mt_used": [],
-            "lost": {s: {"leaders": []} for s in SEATS},
-            "towers": [], "gate_broken": False,
-            "flags": {"special": False, "ladders": False, "courage": False},
-            "pending": None, "hidden": {}, "over": None, "log_round": [],
-            "loss_priority": {s: self.default_priority(s) for s in SEATS},
-        }
-        dice = Dice(state["dice"])
-        reinf = dice.shuffle(list(self.reinforcement_cards), "reinforcement deck")
-        mt = dice.shuffle(list(mt_defs), "Minas Tirith deck")
-        if fixture:
-            if "reinf_deck" in fixture:
-                reinf = list(fixture["reinf_deck"])
-                if sorted(reinf) != sorted(self.reinforcement_cards) and not fixture.get("partial"):
-                    raise ValueError("fixture reinf_deck must list every Reinforcement card")
-            if "mt_deck" in fixture:
-                mt = list(fixture["mt_deck"])
-        state["hidden"] = {"reinf_deck": reinf, "mt_deck": mt}
-        self._new_round(state, Dice(state["dice"]))
-        return state
+def _check_options(self, options: dict[str, str]) -> dict:
+    out = {"mt_cards": self.mt_list(None), "mt_source": "default"}
+    for k, v in options.items():
+        if k == "mt_cards":
+            out["mt_cards"] = self.mt_list(v)
+            out["mt_source"] = v.strip().lower()[:60]
+        else:
+            raise InvalidOrder(f"unknown option `{k[:30]}` for risk-minas-tirith (known: mt_cards=<list name or "
+                               "card,card*2,...>)")
+    return out
+
+
+def new_game(self, options: dict[str, str], seed: str, fixture: dict | None = None) -> State:
+    opts = self._check_options(options)
+    mt_defs: dict[str, str] = {}
+    for name in opts["mt_cards"]:
+        n = opts["mt_cards"].count(name)
+        if n == 1:
+            mt_defs[name] = name
+        else:
+            i = 1
+            while f"{name}{i}" in mt_defs:
+                i += 1
+            mt_defs[f"{name}{i}"] = name
+    areas = {a: {"u": {}, "leaders": []} for a in self.board.ids}
+    for side, places in self.board.start.items():
+        for aid, what in places.items():
+            rec = areas[aid]
+            rec["side"] = side
+            for t, n in what.items():
+                if t == "leaders":
+                    rec["leaders"] = list(n)
+                else:
+                    rec["u"][t] = n
+    for rec in areas.values():
+        rec.setdefault("side", None)
+    state: State = {
+        "ruleset": self.name, "version": STATE_VERSION, "options": opts, "dice": new_dice(seed),
+        "round": 0, "turn": 0, "turn_in_round": 0, "roller": "good", "active": "good",
+        "phase": "die", "action_dice": [], "die": None, "actions": 0,
+        "areas": areas, "fired": {}, "catapults": [],
+        "mt_defs": mt_defs,
+        "hands": {s: {"reinf": [], "mt": []} for s in SEATS},
+        "hosts": {}, "reinf_discard": [], "mt_discard": [], "mt_used": [],
+        "lost": {s: {"leaders": []} for s in SEATS},
+        "towers": [], "gate_broken": False,
+        "flags": {"special": False, "ladders": False, "courage": False},
+        "pending": None, "hidden": {}, "over": None, "log_round": [],
+        "loss_priority": {s: self.default_priority(s) for s in SEATS},
+    }
+    dice = Dice(state["dice"])
+    reinf = dice.shuffle(list(self.reinforcement_cards), "reinforcement deck")
+    mt = dice.shuffle(list(mt_defs), "Minas Tirith deck")
+    if fixture:
+        if "reinf_deck" in fixture:
+            reinf = list(fixture["reinf_deck"])
+            if sorted(reinf) != sorted(self.reinforcement_cards) and not fixture.get("partial"):
+                raise ValueError("fixture reinf_deck must list every Reinforcement card")
+        if "mt_deck" in fixture:
+            mt = list(fixture["mt_deck"])
+    state["hidden"] = {"reinf_deck": reinf, "mt_deck": mt}
+    self._new_round(state, Dice(state["dice"]))
+    return state

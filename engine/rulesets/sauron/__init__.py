@@ -25,39 +25,105 @@ Order notation (CONVENTIONS.md), besides the Standard Rules orders:
 from __future__ import annotations
 
 import tomllib
+from dataclasses import replace
 from functools import cached_property
 
 from engine.core import Action, IllegalOrder, InvalidOrder, State
 from engine.spi.c13_setup import DEPLOY
 from engine.spi.charts import ChartError
-from engine.spi.entry import EntryAttacks
-from engine.spi.standard import StandardRules
+from engine.spi.c07_1_fire import FIRE
+from engine.spi.c08_4_formations import FORM
+from engine.spi.entry import ENTRY_ADVANCE, ENTRY_MELEE, EntryAttacks
+from engine.spi.standard import DONE, StandardRules
 
-from .c07_175_missiles import MissileObligation
-from .c07_22_leader_combat import SDUEL, LeaderCombatVariant, cell_wounds
-from .c08_1_stacking import LeaderStacking
-from .c08_331_rally import RallyVariant
-from .c13_setup import SauronSetUp
-from .c14_reinforcements import EXTRA_IDS, Reinforcements
-from .c16_6_ring import RING_ORDER, OneRing
-from .c17_11_beast import BEAST, BREATHE, BeastAndSpells
-from .c18_1_gates import GATES, Gates
-from .c19_21_narsil import Narsil
-from .c20_2_demoralization import Demoralization
-from .c22_mortal_combat import ACCEPT, CHALLENGE, DECLINE, MortalCombat
+from .c07_175_missiles import _check_done as _missiles_check_done
+from .c07_22_leader_combat import SDUEL, cell_wounds
+from .c14_reinforcements import EXTRA_IDS
+from . import c16_6_ring, c22_mortal_combat
+from .c16_6_ring import RING_ORDER
+from .c17_11_beast import BEAST, BREATHE
+from .c18_1_gates import GATES
+from .c22_mortal_combat import ACCEPT, CHALLENGE, DECLINE
 from .common import DATA, SEATS, SIDE_COLORS, SIDE_TITLES, STATE_VERSION
-from .victory import Victory
 
 YES = ("yes", "true", "1", "on")
 NO = ("no", "false", "0", "off")
 
 
-class Sauron(SauronSetUp, Reinforcements, Gates, OneRing, Narsil, MortalCombat, BeastAndSpells, LeaderCombatVariant,
-             LeaderStacking, RallyVariant, MissileObligation, Demoralization, Victory, EntryAttacks, StandardRules):
-    """Each case file's class gives its rules; where two give the same hook they chain through
-    ``super()`` in the order of these bases, ending in ``EntryAttacks`` and ``StandardRules``."""
-    ORDERS = (*(SDUEL if o.verb == "duel" else o for o in StandardRules.ORDERS),
-              DEPLOY, GATES, CHALLENGE, ACCEPT, DECLINE, RING_ORDER, BREATHE)
+class Sauron(EntryAttacks, StandardRules):
+    """Sauron: the Standard Rules with the attacks onto the map (engine/spi/entry.py, 14.2) and the functions
+    of its case files below, each file's under its case. A function that amends a standard step calls it by
+    name (``StandardRules._check_fire(self, ...)``); where two case files give the same step, the one taken
+    here calls the other by name: Mortal Combat's ``check_move_end`` (22.1) the leaders' stacking's (8.1),
+    and ``_check_done`` below the missile units' (7.175)."""
+
+    # 13.0 set-up
+    from .c13_setup import (
+        setup_zones, _check_deploy, _apply_deploy, _legal_deploys
+    )
+    # 14.0 reinforcements
+    from .c14_reinforcements import (
+        entry_hexes, reinforcement_entry, parse_extra
+    )
+    # 18.1 the gates
+    from .c18_1_gates import (
+        mordor_hexes, gate_sides, gates_closed, _through_gate, hexside_rule, why_hexside, _why_unreachable,
+        _why_section, zoc_through, zoc_through_fn, _check_fire, _parse_gates, _check_gates, _apply_gates,
+        _legal_gates
+    )
+    # 16.6 the One Ring
+    from .c16_6_ring import (
+        ring_holder, _set_ring, _take_items, _drop_items, _nearest_leader, _highest_sauron_leader, _ring_home,
+        _parse_ring, _check_ring, _apply_ring, _turn_evil, _legal_ring
+    )
+    # 19.21 Narsil
+    from .c19_21_narsil import (
+        _break_narsil
+    )
+    # 22.0 Mortal Combat
+    from .c22_mortal_combat import (
+        ph_declined, mortal_pair, cm_sum, may_challenge, _busy, _parse_challenge, _check_challenge,
+        _apply_challenge, answer_buttons, _legal_challenges, _asked, _same_phase, _parse_accept, _parse_decline,
+        _check_answer, _answer, _apply_accept, _apply_decline, _legal_answers, _legal_declines, _unanswered,
+        may_enter_enemy_leaders, check_move_end, _mortal_fights, _mortal_combat, mortal_round_distribution,
+        mortal_outcome, mortal_odds, order_odds, _would_die
+    )
+    # 17.1 the Beast, spells
+    from .c17_11_beast import (
+        spells, beast, beast_armed, ratings, movement_allowance, unit_dem_value, adjust_result, beast_total,
+        has_effect, is_fanatic, check_spell, _beast_hex, spell_targets, spell_effect, _parse_breathe,
+        _check_breathe, _apply_breathe, _legal_breathe
+    )
+    # 7.22 leader combat (the variant)
+    from .c07_22_leader_combat import (
+        variant, _lr, combat_rating, morale_rating, endurance, ring_rating, wounds, leader_total, printed_rally,
+        rally_from, lcrt_cell, duel_distribution, duel_odds, _check_sduel, _check_beast_duel, _apply_sduel,
+        _resolve_pair, _wound, _kill_leader, _leader_loss, _displace_leader, _legal_sduels
+    )
+    # 8.1 leaders' stacking
+    from .c08_1_stacking import (
+        nationality, orphaned, stack_fault, _check_form
+    )
+    # 8.331 rally (the variant)
+    from .c08_331_rally import (
+        check_rally_extra
+    )
+    # 7.175 missile units fire
+    from .c07_175_missiles import (
+        missile_obliged, apply
+    )
+    # 20.2 demoralization
+    from .c20_2_demoralization import (
+        dem_total, on_unit_lost, dem_level
+    )
+    # victory
+    from .victory import (
+        victory_points, final_result
+    )
+
+    # what runs at these points (engine/spi/hooks.py runs the lists)
+    AFTER_MOVE = (c16_6_ring.after_move,)  # 16.6: the Ring goes home with its bearer
+    ON_STEP_START = (c22_mortal_combat.on_step_start,)  # 22.0: Mortal Combat at the Combat Phase's start
     deploy_example = "GA1 1213"
     name = "sauron"
     data_dir = DATA
@@ -172,8 +238,8 @@ class Sauron(SauronSetUp, Reinforcements, Gates, OneRing, Narsil, MortalCombat, 
                 raise ChartError("[leaders] endurance must be 1 or more")
 
     # ------------------------------------------------------- hooks chained here
-    def _check_done(self, state: State, seat: str) -> None:
-        super()._check_done(state, seat)
+    def _check_done(self, state: State, seat: str, args: tuple[str, ...]) -> None:
+        _missiles_check_done(self, state, seat, args)  # 7.175, then the standard's (3.0)
         left = self._unanswered(state, seat) if state["turn"] else []
         if left:
             raise IllegalOrder(f"answer the challenge to {', '.join(left)} first: `accept {left[0]}` or "
@@ -192,12 +258,6 @@ class Sauron(SauronSetUp, Reinforcements, Gates, OneRing, Narsil, MortalCombat, 
                     if self._ok(state, seat, a):
                         return a
         return super().deadline_action(state, seat)
-
-    def on_step_start(self, state: State):
-        events = super().on_step_start(state)
-        if self.kind(state) == "combat":
-            events += self._mortal_fights(state)
-        return events
 
     def legal_extra(self, state: State, seat: str):
         if state["turn"] == 0:
@@ -333,5 +393,15 @@ class Sauron(SauronSetUp, Reinforcements, Gates, OneRing, Narsil, MortalCombat, 
             "leader rules."
         )
 
+
+# Sauron's orders, in the order their legal actions are offered (after the class: the check of `done`
+# is Sauron's own, 22.3); a record with a standard verb replaces it in its place: the leader combat
+# variant (7.22), the attacks onto the map (14.2), the leaders' stacking in formations (8.1), no fire
+# through closed gates (18.1), every missile unit fires before `done` (7.175), challenges answered (22.3)
+Sauron.ORDERS = (*StandardRules.ORDERS, DEPLOY, GATES, CHALLENGE, ACCEPT, DECLINE, RING_ORDER, BREATHE,
+                 SDUEL, ENTRY_ADVANCE, ENTRY_MELEE,
+                 replace(FORM, check=Sauron._check_form),
+                 replace(FIRE, check=Sauron._check_fire),
+                 replace(DONE, check=Sauron._check_done))
 
 SAURON = Sauron()

@@ -8,58 +8,63 @@ from __future__ import annotations
 
 from engine.core import IllegalOrder, State
 from engine.spi.common import _phrase
+from engine.spi.standard import StandardRules
 
 NAT_TITLES = {"men": "Men", "dwarves": "Dwarves", "elves": "Elves", "mordor": "Sauron's"}
 
 
-class LeaderStacking:
-    def nationality(self, uid: str, state: State | None = None) -> str:
-        """Men, Dwarves, Elves, or Sauron's; with ``state``, a unit or leader turned evil (16.69) is
+def nationality(self, uid: str, state: State | None = None) -> str:
+    """Men, Dwarves, Elves, or Sauron's; with ``state``, a unit or leader turned evil (16.69) is
         Sauron's (ruling: he and his units stack as Sauron's, with any Sauron unit)."""
-        u = self.units[uid]
-        if u.side == "sauron" or (state is not None and state.get("turned", {}).get(uid) == "sauron"):
-            return "mordor"
-        for n in ("men", "dwarves", "elves"):
-            if n in u.tags:
-                return n
-        return "men"
+    u = self.units[uid]
+    if u.side == "sauron" or (state is not None and state.get("turned", {}).get(uid) == "sauron"):
+        return "mordor"
+    for n in ("men", "dwarves", "elves"):
+        if n in u.tags:
+            return n
+    return "men"
 
-    def orphaned(self, state: State, leader: str) -> bool:
-        """8.25: every combat unit of the leader's nationality is dead (reinforcements still to come
+
+def orphaned(self, state: State, leader: str) -> bool:
+    """8.25: every combat unit of the leader's nationality is dead (reinforcements still to come
         count as alive)."""
-        nat = self.nationality(leader, state)
-        side = self.side_of(state, leader)
-        return not any(self.units[x].is_combat and self.side_of(state, x) == side and self.nationality(x, state) == nat
-                       and state["units"][x]["status"] in ("map", "reinforcement", "pool")
-                       for x in state["units"])
+    nat = self.nationality(leader, state)
+    side = self.side_of(state, leader)
+    return not any(self.units[x].is_combat and self.side_of(state, x) == side and self.nationality(x, state) == nat
+                   and state["units"][x]["status"] in ("map", "reinforcement", "pool")
+                   for x in state["units"])
 
-    def stack_fault(self, state: State, leader: str, others: list[str]) -> str | None:
-        nat = self.nationality(leader, state)
-        combat = [x for x in others if self.units[x].is_combat and self.side_of(state, x) == self.side_of(state, leader)]
-        if not combat:
-            return None
-        if not self.orphaned(state, leader):
-            bad = [x for x in combat if self.nationality(x, state) != nat]
-            if bad:
-                return (f"{leader} may stack only with {NAT_TITLES[nat]} units; {_phrase(bad)} "
-                        f"{'is' if len(bad) == 1 else 'are'} not (8.11)")
-            return None
-        if {nat} | {self.nationality(x, state) for x in combat} >= {"elves", "dwarves"}:
-            return "an Elf leader never stacks with Dwarves, nor a Dwarf leader with Elves (8.25)"
+
+def stack_fault(self, state: State, leader: str, others: list[str]) -> str | None:
+    nat = self.nationality(leader, state)
+    combat = [x for x in others if self.units[x].is_combat and self.side_of(state, x) == self.side_of(state, leader)]
+    if not combat:
         return None
+    if not self.orphaned(state, leader):
+        bad = [x for x in combat if self.nationality(x, state) != nat]
+        if bad:
+            return (f"{leader} may stack only with {NAT_TITLES[nat]} units; {_phrase(bad)} "
+                    f"{'is' if len(bad) == 1 else 'are'} not (8.11)")
+        return None
+    if {nat} | {self.nationality(x, state) for x in combat} >= {"elves", "dwarves"}:
+        return "an Elf leader never stacks with Dwarves, nor a Dwarf leader with Elves (8.25)"
+    return None
 
-    def check_move_end(self, state: State, seat: str, uids: list[str], dest: str, occ) -> None:
-        if not self.variant(state):
-            return super().check_move_end(state, seat, uids, dest, occ)
-        stack = sorted(set(occ.get(dest, [])) | set(uids))
-        for x in stack:
-            if self.units[x].is_leader and self.side_of(state, x) == seat:
-                why = self.stack_fault(state, x, [y for y in stack if y != x])
-                if why:
-                    raise IllegalOrder(why, "8.25" if "8.25" in why else "8.11")
 
-    def _check_form(self, state: State, seat: str, kind: str, a: str, b: str, leader: str) -> None:
-        super()._check_form(state, seat, kind, a, b, leader)
-        if self.variant(state) and self.units.get(leader) and self.orphaned(state, leader):
-            raise IllegalOrder(f"{leader} has lost every unit of his nationality: he may not form special "
-                               "formations", "8.25")
+def check_move_end(self, state: State, seat: str, uids: list[str], dest: str, occ) -> None:
+    if not self.variant(state):
+        return StandardRules.check_move_end(self, state, seat, uids, dest, occ)
+    stack = sorted(set(occ.get(dest, [])) | set(uids))
+    for x in stack:
+        if self.units[x].is_leader and self.side_of(state, x) == seat:
+            why = self.stack_fault(state, x, [y for y in stack if y != x])
+            if why:
+                raise IllegalOrder(why, "8.25" if "8.25" in why else "8.11")
+
+
+def _check_form(self, state: State, seat: str, args: tuple[str, ...]) -> None:
+    kind, a, b, leader = args
+    StandardRules._check_form(self, state, seat, (kind, a, b, leader))
+    if self.variant(state) and self.units.get(leader) and self.orphaned(state, leader):
+        raise IllegalOrder(f"{leader} has lost every unit of his nationality: he may not form special "
+                           "formations", "8.25")

@@ -7,14 +7,14 @@ nationality may not rally (8.25), nor one who declined a challenge this turn (22
 from __future__ import annotations
 
 from engine.core import IllegalOrder, State
+from engine.spi.standard import StandardRules
 
 
-class RallyVariant:
-    def check_rally_extra(self, state: State, seat: str, leader: str, uid: str) -> None:
-        super().check_rally_extra(state, seat, leader, uid)
-        if not self.variant(state):
-            return
-        if self.orphaned(state, leader):
-            raise IllegalOrder(f"{leader} has lost every unit of his nationality and may not rally", "8.25")
-        if leader in self.ph_declined(state):
-            raise IllegalOrder(f"{leader} declined a challenge to Mortal Combat this turn and may not rally", "22.3")
+def check_rally_extra(self, state: State, seat: str, leader: str, uid: str) -> None:
+    StandardRules.check_rally_extra(self, state, seat, leader, uid)
+    if not self.variant(state):
+        return
+    if self.orphaned(state, leader):
+        raise IllegalOrder(f"{leader} has lost every unit of his nationality and may not rally", "8.25")
+    if leader in self.ph_declined(state):
+        raise IllegalOrder(f"{leader} declined a challenge to Mortal Combat this turn and may not rally", "22.3")

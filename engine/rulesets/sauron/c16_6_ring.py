@@ -19,7 +19,8 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from engine.core import Action, Dice, Event, IllegalOrder, InvalidOrder, State
+from engine.core import Action, Event, IllegalOrder, InvalidOrder, State
+from engine.dice import Dice
 from engine.hexgrid import distance
 from engine.orders import Order
 
@@ -27,178 +28,197 @@ from engine.spi.common import _phrase
 
 from .common import ITEM_TITLES
 
-RING_ORDER = Order("ring", ("16.642", "16.643", "16.69"), "`ring <leader> off`, e.g. `ring ISI off`",
-                   parse="_parse_ring", check="_check_ring", apply="_apply_ring", legal="_legal_ring")
+
+def ring_holder(self, state: State) -> str | None:
+    return state["sau"]["ring"]["holder"]
 
 
-class OneRing:
-    def ring_holder(self, state: State) -> str | None:
-        return state["sau"]["ring"]["holder"]
+def _set_ring(self, state: State, holder: str | None, worn: bool) -> list[str]:
+    """Move the Ring; 16.61/16.62 when Sauron loses or recovers it."""
+    ring = state["sau"]["ring"]
+    before = ring["holder"]
+    ring["holder"], ring["worn"] = holder, bool(worn and holder)
+    out = []
+    ch = self.raw(state)["ring"]
+    if before == "SAU" and holder != "SAU":
+        state["sau"]["ring_dem"] += ch["dem"]
+        rec = state["units"]["SAU"]
+        lost = min(ch["magic"], rec.get("magic", 0))
+        rec["magic"] = rec.get("magic", 0) - lost
+        ring["magic_lost"] = lost
+        out.append(f"Sauron has lost the Ring: +{ch['dem']} demoralization, Morale -{ch['morale']}, "
+                   f"-{lost} magic points (16.61)")
+    elif holder == "SAU" and before != "SAU":
+        state["sau"]["ring_dem"] -= ch["dem"]
+        rec = state["units"]["SAU"]
+        rec["magic"] = rec.get("magic", 0) + ring.pop("magic_lost", ch["magic"])
+        out.append(f"Sauron has recovered the Ring: -{ch['dem']} demoralization, Morale +{ch['morale']}, "
+                   f"magic points restored (16.62)")
+    return out
 
-    def _set_ring(self, state: State, holder: str | None, worn: bool) -> list[str]:
-        """Move the Ring; 16.61/16.62 when Sauron loses or recovers it."""
-        ring = state["sau"]["ring"]
-        before = ring["holder"]
-        ring["holder"], ring["worn"] = holder, bool(worn and holder)
-        out = []
-        ch = self.raw(state)["ring"]
-        if before == "SAU" and holder != "SAU":
-            state["sau"]["ring_dem"] += ch["dem"]
-            rec = state["units"]["SAU"]
-            lost = min(ch["magic"], rec.get("magic", 0))
-            rec["magic"] = rec.get("magic", 0) - lost
-            ring["magic_lost"] = lost
-            out.append(f"Sauron has lost the Ring: +{ch['dem']} demoralization, Morale -{ch['morale']}, "
-                       f"-{lost} magic points (16.61)")
-        elif holder == "SAU" and before != "SAU":
-            state["sau"]["ring_dem"] -= ch["dem"]
-            rec = state["units"]["SAU"]
-            rec["magic"] = rec.get("magic", 0) + ring.pop("magic_lost", ch["magic"])
-            out.append(f"Sauron has recovered the Ring: -{ch['dem']} demoralization, Morale +{ch['morale']}, "
-                       f"magic points restored (16.62)")
-        return out
 
-    def _take_items(self, state: State, winner: str, loser: str) -> list[str]:
-        """7.251: the winner takes the loser's items; a captured Ring is put on."""
-        out = []
-        items = state["sau"]["items"]
-        for item, who in sorted(items.items()):
-            if who == loser:
-                items[item] = winner
-                out.append(f"{winner} takes {ITEM_TITLES[item]} from {loser} (7.251)")
-        if self.ring_holder(state) == loser:
-            out.append(f"{winner} takes the One Ring from {loser} and puts it on (7.251)")
-            out += self._set_ring(state, winner, True)
-            out += self._ring_home(state)
-        return out
+def _take_items(self, state: State, winner: str, loser: str) -> list[str]:
+    """7.251: the winner takes the loser's items; a captured Ring is put on."""
+    out = []
+    items = state["sau"]["items"]
+    for item, who in sorted(items.items()):
+        if who == loser:
+            items[item] = winner
+            out.append(f"{winner} takes {ITEM_TITLES[item]} from {loser} (7.251)")
+    if self.ring_holder(state) == loser:
+        out.append(f"{winner} takes the One Ring from {loser} and puts it on (7.251)")
+        out += self._set_ring(state, winner, True)
+        out += self._ring_home(state)
+    return out
 
-    def _drop_items(self, state: State, uid: str, here: str | None) -> list[str]:
-        """A leader dead other than by a rival's hand (or before the rival could take them): each item
+
+def _drop_items(self, state: State, uid: str, here: str | None) -> list[str]:
+    """A leader dead other than by a rival's hand (or before the rival could take them): each item
         passes to the nearest leader on the map, his own side first (ruling); 16.641 if Sauron is dead."""
-        out = []
-        items = state["sau"]["items"]
-        side = self.side_of(state, uid)
-        for item in sorted(items):
-            if items[item] != uid:
-                continue
-            if item == "narsil":
-                out.append(self._break_narsil(state, f"{uid} fell", here))
-                continue
-            if item == "shards":
-                items["shards"] = None
-                state["sau"]["dem_extra"]["westernesse"] += self.raw(state)["narsil"]["disintegrate_dem"]
-                out.append(f"the shards of Narsil disintegrate with {uid}: +"
-                           f"{self.raw(state)['narsil']['disintegrate_dem']} Westernesse demoralization (20.21)")
-                continue
+    out = []
+    items = state["sau"]["items"]
+    side = self.side_of(state, uid)
+    for item in sorted(items):
+        if items[item] != uid:
+            continue
+        if item == "narsil":
+            out.append(self._break_narsil(state, f"{uid} fell", here))
+            continue
+        if item == "shards":
+            items["shards"] = None
+            state["sau"]["dem_extra"]["westernesse"] += self.raw(state)["narsil"]["disintegrate_dem"]
+            out.append(f"the shards of Narsil disintegrate with {uid}: +"
+                       f"{self.raw(state)['narsil']['disintegrate_dem']} Westernesse demoralization (20.21)")
+            continue
+        nxt = self._nearest_leader(state, here, side)
+        items[item] = nxt
+        out.append(f"{ITEM_TITLES[item]} passes to {nxt}" if nxt else f"{ITEM_TITLES[item]} is lost")
+    if self.ring_holder(state) == uid:
+        if uid == "SAU":
+            nxt = self._highest_sauron_leader(state)
+            out.append(f"Sauron is dissipated; {nxt} wears the Ring (+2 Morale, 16.641)" if nxt
+                       else "the Ring lies on the field")
+            out += self._set_ring(state, nxt, True)
+        else:
             nxt = self._nearest_leader(state, here, side)
-            items[item] = nxt
-            out.append(f"{ITEM_TITLES[item]} passes to {nxt}" if nxt else f"{ITEM_TITLES[item]} is lost")
-        if self.ring_holder(state) == uid:
-            if uid == "SAU":
-                nxt = self._highest_sauron_leader(state)
-                out.append(f"Sauron is dissipated; {nxt} wears the Ring (+2 Morale, 16.641)" if nxt
-                           else "the Ring lies on the field")
-                out += self._set_ring(state, nxt, True)
-            else:
-                nxt = self._nearest_leader(state, here, side)
-                out.append(f"the One Ring passes to {nxt}, carried, not worn (ruling)" if nxt else "the Ring is lost")
-                out += self._set_ring(state, nxt, False)
-                out += self._ring_home(state)
-        return out
+            out.append(f"the One Ring passes to {nxt}, carried, not worn (ruling)" if nxt else "the Ring is lost")
+            out += self._set_ring(state, nxt, False)
+            out += self._ring_home(state)
+    return out
 
-    def _nearest_leader(self, state: State, here: str | None, side: str) -> str | None:
-        best = None
-        for x in sorted(state["units"]):
-            u = self.units[x]
-            if not u.is_leader or not self.on_map(state, x):
-                continue
-            d = distance(here, state["units"][x]["hex"]) if here else 0
-            key = (self.side_of(state, x) != side, d, x)
-            if best is None or key < best:
-                best = key
-        return best[2] if best else None
 
-    def _highest_sauron_leader(self, state: State) -> str | None:
-        rank = self.raw(state)["leaders"]["rank"]
-        alive = [x for x in rank if self.on_map(state, x) or state["units"][x]["status"] == "reinforcement"]
-        alive = [x for x in alive if x != "SAU" or self.on_map(state, "SAU")]
-        return max(alive, key=lambda x: rank[x]) if alive else None
+def _nearest_leader(self, state: State, here: str | None, side: str) -> str | None:
+    best = None
+    for x in sorted(state["units"]):
+        u = self.units[x]
+        if not u.is_leader or not self.on_map(state, x):
+            continue
+        d = distance(here, state["units"][x]["hex"]) if here else 0
+        key = (self.side_of(state, x) != side, d, x)
+        if best is None or key < best:
+            best = key
+    return best[2] if best else None
 
-    def _ring_home(self, state: State) -> list[str]:
-        """16.641/16.69: the Ring in Sauron's hex goes back to him, worn."""
-        h = self.ring_holder(state)
-        if not h or h == "SAU" or not self.on_map(state, "SAU") or not self.on_map(state, h):
-            return []
-        if state["units"][h]["hex"] != state["units"]["SAU"]["hex"]:
-            return []
-        if self.side_of(state, h) == "sauron" or h in state["sau"]["evil"]:
-            out = [f"{h} returns the One Ring to Sauron, who puts it on (16.641, 16.69)"]
-            return out + self._set_ring(state, "SAU", True)
+
+def _highest_sauron_leader(self, state: State) -> str | None:
+    rank = self.raw(state)["leaders"]["rank"]
+    alive = [x for x in rank if self.on_map(state, x) or state["units"][x]["status"] == "reinforcement"]
+    alive = [x for x in alive if x != "SAU" or self.on_map(state, "SAU")]
+    return max(alive, key=lambda x: rank[x]) if alive else None
+
+
+def _ring_home(self, state: State) -> list[str]:
+    """16.641/16.69: the Ring in Sauron's hex goes back to him, worn."""
+    h = self.ring_holder(state)
+    if not h or h == "SAU" or not self.on_map(state, "SAU") or not self.on_map(state, h):
         return []
+    if state["units"][h]["hex"] != state["units"]["SAU"]["hex"]:
+        return []
+    if self.side_of(state, h) == "sauron" or h in state["sau"]["evil"]:
+        out = [f"{h} returns the One Ring to Sauron, who puts it on (16.641, 16.69)"]
+        return out + self._set_ring(state, "SAU", True)
+    return []
 
-    def after_move(self, state: State, seat: str, uids: list[str], trail: list[str]) -> list[Event]:
-        events = super().after_move(state, seat, uids, trail)
-        text = self._ring_home(state)
-        if text:
-            events.append(Event(public="; ".join(text) + ".", section="16.641"))
-        return events
 
-    # ------------------------------------------------------------ 16.642
-    def _parse_ring(self, state: State, seat: str, words: list[str]) -> Action:
-        if len(words) != 2 or words[1].lower() != "off":
-            raise InvalidOrder(f"usage: {RING_ORDER.usage}")
-        return Action("ring", (self.resolve_unit(words[0]), "off"))
+def after_move(self, state: State, seat: str, uids: list[str], trail: list[str]) -> list[Event]:
+    events: list[Event] = []
+    text = self._ring_home(state)
+    if text:
+        events.append(Event(public="; ".join(text) + ".", section="16.641"))
+    return events
 
-    def _check_ring(self, state: State, seat: str, leader: str, off: str) -> None:
-        self._need_kind(state, ("rally",), "taking off the Ring", "16.642")
-        u = self._own_on_map(state, seat, leader)
-        if seat != "westernesse" or not u.is_leader:
-            raise IllegalOrder("only a Westernesse leader wearing the Ring tries to take it off", "16.642")
-        r = state["sau"]["ring"]
-        if r["holder"] != leader or not r["worn"]:
-            raise IllegalOrder(f"{leader} is not wearing the Ring", "16.642")
-        if leader in state["sau"]["evil"]:
-            raise IllegalOrder(f"{leader} has turned to Sauron", "16.69")
-        if leader in state["ph"].get("ring_tried", []):
-            raise IllegalOrder(f"{leader} has already tried this Joint Rally Phase", "16.642")
 
-    def _apply_ring(self, state: State, seat: str, dice: Dice, leader: str, off: str) -> list[Event]:
-        state["ph"].setdefault("ring_tried", []).append(leader)
-        rating = self.ring_rating(state, leader)
-        roll = dice.d6("take off the Ring")
-        tries = state["sau"]["ring_tries"]
-        if roll <= rating:
-            state["sau"]["ring"]["worn"] = False
-            tries.pop(leader, None)
-            return [Event(public=f"Westernesse: {leader} (Ring Rating {rating}) rolls {roll} and takes off the One "
-                                 "Ring; he carries it (16.642).", section="16.642")]
-        tries[leader] = tries.get(leader, 0) + 1
-        n = self.raw(state)["ring"]["attempts"]
-        if tries[leader] < n:
-            return [Event(public=f"Westernesse: {leader} (Ring Rating {rating}) rolls {roll}: the Ring stays on "
-                                 f"({tries[leader]} of {n} attempts failed, 16.642).", section="16.642")]
-        state["sau"]["evil"].append(leader)
-        stack = self._turn_evil(state, leader)
-        with_him = f"; {_phrase(stack)} stacked with him pass{'es' if len(stack) == 1 else ''} too" if stack else ""
-        return [Event(public=f"Westernesse: {leader} (Ring Rating {rating}) rolls {roll}: a third failure. {leader} "
-                             f"becomes evil, Morale +{self.raw(state)['ring']['evil_morale']}, a servant of Sauron "
-                             f"under the Sauron player's control{with_him} (16.643, 16.69).", section="16.69")]
+# ------------------------------------------------------------ 16.642
+def _parse_ring(self, state: State, seat: str, words: list[str]) -> tuple[str, ...]:
+    if len(words) != 2 or words[1].lower() != "off":
+        raise InvalidOrder(f"usage: {RING_ORDER.usage}")
+    return (self.resolve_unit(words[0]), "off")
 
-    def _turn_evil(self, state: State, leader: str) -> list[str]:
-        """16.69: the leader and every combat unit stacked with him come under the Sauron player's
+
+def _check_ring(self, state: State, seat: str, args: tuple[str, ...]) -> None:
+    leader, off = args
+    self._need_kind(state, ("rally",), "taking off the Ring", "16.642")
+    u = self._own_on_map(state, seat, leader)
+    if seat != "westernesse" or not u.is_leader:
+        raise IllegalOrder("only a Westernesse leader wearing the Ring tries to take it off", "16.642")
+    r = state["sau"]["ring"]
+    if r["holder"] != leader or not r["worn"]:
+        raise IllegalOrder(f"{leader} is not wearing the Ring", "16.642")
+    if leader in state["sau"]["evil"]:
+        raise IllegalOrder(f"{leader} has turned to Sauron", "16.69")
+    if leader in state["ph"].get("ring_tried", []):
+        raise IllegalOrder(f"{leader} has already tried this Joint Rally Phase", "16.642")
+
+
+def _apply_ring(self, state: State, seat: str, args: tuple[str, ...], dice: Dice | None) -> list[Event]:
+    leader, off = args
+    state["ph"].setdefault("ring_tried", []).append(leader)
+    rating = self.ring_rating(state, leader)
+    roll = dice.d6("take off the Ring")
+    tries = state["sau"]["ring_tries"]
+    if roll <= rating:
+        state["sau"]["ring"]["worn"] = False
+        tries.pop(leader, None)
+        return [Event(public=f"Westernesse: {leader} (Ring Rating {rating}) rolls {roll} and takes off the One "
+                             "Ring; he carries it (16.642).", section="16.642")]
+    tries[leader] = tries.get(leader, 0) + 1
+    n = self.raw(state)["ring"]["attempts"]
+    if tries[leader] < n:
+        return [Event(public=f"Westernesse: {leader} (Ring Rating {rating}) rolls {roll}: the Ring stays on "
+                             f"({tries[leader]} of {n} attempts failed, 16.642).", section="16.642")]
+    state["sau"]["evil"].append(leader)
+    stack = self._turn_evil(state, leader)
+    with_him = f"; {_phrase(stack)} stacked with him pass{'es' if len(stack) == 1 else ''} too" if stack else ""
+    return [Event(public=f"Westernesse: {leader} (Ring Rating {rating}) rolls {roll}: a third failure. {leader} "
+                         f"becomes evil, Morale +{self.raw(state)['ring']['evil_morale']}, a servant of Sauron "
+                         f"under the Sauron player's control{with_him} (16.643, 16.69).", section="16.69")]
+
+
+def _turn_evil(self, state: State, leader: str) -> list[str]:
+    """16.69: the leader and every combat unit stacked with him come under the Sauron player's
         control (``state["turned"]``, read by the Standard Rules' ``side_of``). Returns the units."""
-        turned = state.setdefault("turned", {})
-        turned[leader] = "sauron"
-        here = state["units"][leader]["hex"]
-        stack = sorted(x for x in state["units"] if x != leader and self.on_map(state, x)
-                       and state["units"][x]["hex"] == here and self.units[x].is_combat)
-        for x in stack:
-            turned[x] = "sauron"
-        return stack
+    turned = state.setdefault("turned", {})
+    turned[leader] = "sauron"
+    here = state["units"][leader]["hex"]
+    stack = sorted(x for x in state["units"] if x != leader and self.on_map(state, x)
+                   and state["units"][x]["hex"] == here and self.units[x].is_combat)
+    for x in stack:
+        turned[x] = "sauron"
+    return stack
 
-    def _legal_ring(self, state: State, seat: str) -> Iterator[Action]:
-        h = self.ring_holder(state)
-        if h and self.kind(state) == "rally" and self.side_of(state, h) == seat:
-            a = Action("ring", (h, "off"))
-            if self._ok(state, seat, a):
-                yield a
+
+def _legal_ring(self, state: State, seat: str) -> Iterator[Action]:
+    h = self.ring_holder(state)
+    if h and self.kind(state) == "rally" and self.side_of(state, h) == seat:
+        a = Action("ring", (h, "off"))
+        if self._ok(state, seat, a):
+            yield a
+
+
+# the orders of this file (engine/orders.py), each naming its functions above
+RING_ORDER = Order("ring", "`ring <leader> off`, e.g. `ring ISI off`",
+              parse=_parse_ring,
+              check=_check_ring,
+              apply=_apply_ring,
+              legal=_legal_ring,
+              cases=("16.642", "16.643", "16.69"))

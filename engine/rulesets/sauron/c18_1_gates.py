@@ -12,118 +12,139 @@ from typing import Iterator
 from engine.core import Action, Event, IllegalOrder, InvalidOrder, State
 from engine.hexgrid import Hex
 from engine.orders import Order
-
-GATES = Order("gates", ("18.1",), "`gates close` or `gates open`",
-              parse="_parse_gates", check="_check_gates", apply="_apply_gates", legal="_legal_gates", dice=False)
+from engine.spi.standard import StandardRules
 
 
 def _always(a: Hex, b: Hex) -> bool:
     return True
 
 
-class Gates:
-    @cached_property
-    def mordor_hexes(self) -> frozenset[str]:
-        return frozenset(self.map_data["zones"]["mordor"])
+@cached_property
+def mordor_hexes(self) -> frozenset[str]:
+    return frozenset(self.map_data["zones"]["mordor"])
 
-    @cached_property
-    def gate_sides(self) -> frozenset[frozenset]:
-        return frozenset(frozenset(hs.hexes()) for hs, t in self.hexmap.hexsides.items() if t == "gate")
 
-    def gates_closed(self, state: State) -> bool:
-        return state["sau"]["gates"] == "closed"
+@cached_property
+def gate_sides(self) -> frozenset[frozenset]:
+    return frozenset(frozenset(hs.hexes()) for hs, t in self.hexmap.hexsides.items() if t == "gate")
 
-    def _through_gate(self, a: Hex, b: Hex) -> bool:
-        return frozenset((a, b)) in self.gate_sides
 
-    # --- hooks: movement and melee stop at closed gates
-    def hexside_rule(self, state: State, uids: list[str], a: Hex, b: Hex, retreat: bool = False):
-        if self._through_gate(a, b) and self.gates_closed(state):
-            return None
-        return super().hexside_rule(state, uids, a, b, retreat)
+def gates_closed(self, state: State) -> bool:
+    return state["sau"]["gates"] == "closed"
 
-    def why_hexside(self, state, uids, a, b) -> str:
-        if self._through_gate(a, b):
-            return "the Gates of Morannon are closed (18.1)"
-        return super().why_hexside(state, uids, a, b)
 
-    def _why_unreachable(self, state: State, seat: str, uids: list[str], dest: str) -> str:
-        start = state["units"][uids[0]]["hex"]
-        if self.gates_closed(state) and start and (start in self.mordor_hexes) != (dest in self.mordor_hexes):
-            return f"the Gates of Morannon are closed: no unit passes them ({start} to {dest})"
-        return super()._why_unreachable(state, seat, uids, dest)
+def _through_gate(self, a: Hex, b: Hex) -> bool:
+    return frozenset((a, b)) in self.gate_sides
 
-    def _why_section(self, state: State, seat: str, hx: str, why: str) -> str:
-        if "Gates of Morannon" in why:
-            return "18.1"
-        return super()._why_section(state, seat, hx, why)
+# --- hooks: movement and melee stop at closed gates
+def hexside_rule(self, state: State, uids: list[str], a: Hex, b: Hex, retreat: bool = False):
+    if self._through_gate(a, b) and self.gates_closed(state):
+        return None
+    return StandardRules.hexside_rule(self, state, uids, a, b, retreat)
 
-    def zoc_through(self, state: State, a: Hex, b: Hex) -> bool:
-        if self.gates_closed(state) and self._through_gate(a, b):
-            return False
-        return super().zoc_through(state, a, b)
 
-    def zoc_through_fn(self, state: State):
-        if not self.gates_closed(state):
-            if type(self).zoc_through is Gates.zoc_through:  # nothing else limits a ZOC here: always
-                return _always
-            return super().zoc_through_fn(state)
-        sides = self.gate_sides
-        return lambda a, b: frozenset((a, b)) not in sides
+def why_hexside(self, state, uids, a, b) -> str:
+    if self._through_gate(a, b):
+        return "the Gates of Morannon are closed (18.1)"
+    return StandardRules.why_hexside(self, state, uids, a, b)
 
-    def _check_fire(self, state: State, seat: str, *args: str) -> None:
-        super()._check_fire(state, seat, *args)
-        if not self.gates_closed(state):
-            return
-        hx = args[-1]
-        inside = self.mordor_hexes
-        for uid in args[:-2]:
-            if hx in inside and state["units"][uid]["hex"] not in inside:
-                raise IllegalOrder(f"the Gates are closed: only the units inside Mordor fire through them; {uid} "
-                                   f"is outside and {hx} inside", "18.1")
 
-    # --- the order
-    def _parse_gates(self, state: State, seat: str, words: list[str]) -> Action:
-        if len(words) != 1 or words[0].lower() not in ("close", "open"):
-            raise InvalidOrder(f"usage: {GATES.usage}")
-        return Action("gates", (words[0].lower(),))
+def _why_unreachable(self, state: State, seat: str, uids: list[str], dest: str) -> str:
+    start = state["units"][uids[0]]["hex"]
+    if self.gates_closed(state) and start and (start in self.mordor_hexes) != (dest in self.mordor_hexes):
+        return f"the Gates of Morannon are closed: no unit passes them ({start} to {dest})"
+    return StandardRules._why_unreachable(self, state, seat, uids, dest)
 
-    def _check_gates(self, state: State, seat: str, what: str) -> None:
-        if seat != "sauron":
-            raise IllegalOrder("only Sauron closes or opens the Gates of Morannon", "18.1")
-        if not self.variant(state):
-            raise IllegalOrder("closing the Gates is an addition of the variant (options: variant=off leaves it "
-                               "out)", "18.1")
-        if state["sau"].get("expanded"):
-            raise IllegalOrder("in the expanded game the Gates stay open", "18.11")
-        if self.kind(state) != "magic" or self.phasing(state) != "sauron":
-            raise IllegalOrder("the Gates are closed or opened before the Sauron Movement Phase or after the "
-                               "Sauron Combat Phase (the Magic Leader Phases)", "18.1")
-        if not self.on_map(state, "SAU") or state["units"]["SAU"]["hex"] not in self.mordor_hexes:
-            raise IllegalOrder("Sauron must be inside Mordor to close or open the Gates", "18.1")
-        if state["sau"]["gates_turn"] == state["turn"]:
-            raise IllegalOrder("the Gates were already closed or opened this Game-Turn; they stay so", "18.1")
-        if (what == "close") == self.gates_closed(state):
-            raise IllegalOrder(f"the Gates are already {'closed' if what == 'close' else 'open'}", "18.1")
-        if what == "close":
-            occ = self.occupancy(state)
-            for side in self.gate_sides:
-                a, b = sorted(side)
-                sa, sb = self.side_in(state, str(a), occ), self.side_in(state, str(b), occ)
-                if "westernesse" in (sa, sb) and (str(a) in self.mordor_hexes) != (str(b) in self.mordor_hexes):
-                    w = a if sa == "westernesse" else b
-                    if str(w) in self.mordor_hexes:
-                        raise IllegalOrder(f"Westernesse units stand in the gateway ({w}): the Gates cannot close",
-                                           "18.1")
 
-    def _apply_gates(self, state: State, seat: str, what: str) -> list[Event]:
-        state["sau"]["gates"] = "closed" if what == "close" else "open"
-        state["sau"]["gates_turn"] = state["turn"]
-        return [Event(public=f"Sauron {'closes' if what == 'close' else 'opens'} the Gates of Morannon; they stay "
-                             "so for the rest of the Game-Turn (18.1).", section="18.1")]
+def _why_section(self, state: State, seat: str, hx: str, why: str) -> str:
+    if "Gates of Morannon" in why:
+        return "18.1"
+    return StandardRules._why_section(self, state, seat, hx, why)
 
-    def _legal_gates(self, state: State, seat: str) -> Iterator[Action]:
-        for what in ("close", "open"):
-            a = Action("gates", (what,))
-            if self._ok(state, seat, a):
-                yield a
+
+def zoc_through(self, state: State, a: Hex, b: Hex) -> bool:
+    if self.gates_closed(state) and self._through_gate(a, b):
+        return False
+    return StandardRules.zoc_through(self, state, a, b)
+
+
+def zoc_through_fn(self, state: State):
+    if not self.gates_closed(state):
+        if type(self).zoc_through is zoc_through:  # nothing else limits a ZOC here: always
+            return _always
+        return StandardRules.zoc_through_fn(self, state)
+    sides = self.gate_sides
+    return lambda a, b: frozenset((a, b)) not in sides
+
+
+def _check_fire(self, state: State, seat: str, args: tuple[str, ...]) -> None:
+    StandardRules._check_fire(self, state, seat, args)
+    if not self.gates_closed(state):
+        return
+    hx = args[-1]
+    inside = self.mordor_hexes
+    for uid in args[:-2]:
+        if hx in inside and state["units"][uid]["hex"] not in inside:
+            raise IllegalOrder(f"the Gates are closed: only the units inside Mordor fire through them; {uid} "
+                               f"is outside and {hx} inside", "18.1")
+
+# --- the order
+def _parse_gates(self, state: State, seat: str, words: list[str]) -> tuple[str, ...]:
+    if len(words) != 1 or words[0].lower() not in ("close", "open"):
+        raise InvalidOrder(f"usage: {GATES.usage}")
+    return (words[0].lower(),)
+
+
+def _check_gates(self, state: State, seat: str, args: tuple[str, ...]) -> None:
+    what, = args
+    if seat != "sauron":
+        raise IllegalOrder("only Sauron closes or opens the Gates of Morannon", "18.1")
+    if not self.variant(state):
+        raise IllegalOrder("closing the Gates is an addition of the variant (options: variant=off leaves it "
+                           "out)", "18.1")
+    if state["sau"].get("expanded"):
+        raise IllegalOrder("in the expanded game the Gates stay open", "18.11")
+    if self.kind(state) != "magic" or self.phasing(state) != "sauron":
+        raise IllegalOrder("the Gates are closed or opened before the Sauron Movement Phase or after the "
+                           "Sauron Combat Phase (the Magic Leader Phases)", "18.1")
+    if not self.on_map(state, "SAU") or state["units"]["SAU"]["hex"] not in self.mordor_hexes:
+        raise IllegalOrder("Sauron must be inside Mordor to close or open the Gates", "18.1")
+    if state["sau"]["gates_turn"] == state["turn"]:
+        raise IllegalOrder("the Gates were already closed or opened this Game-Turn; they stay so", "18.1")
+    if (what == "close") == self.gates_closed(state):
+        raise IllegalOrder(f"the Gates are already {'closed' if what == 'close' else 'open'}", "18.1")
+    if what == "close":
+        occ = self.occupancy(state)
+        for side in self.gate_sides:
+            a, b = sorted(side)
+            sa, sb = self.side_in(state, str(a), occ), self.side_in(state, str(b), occ)
+            if "westernesse" in (sa, sb) and (str(a) in self.mordor_hexes) != (str(b) in self.mordor_hexes):
+                w = a if sa == "westernesse" else b
+                if str(w) in self.mordor_hexes:
+                    raise IllegalOrder(f"Westernesse units stand in the gateway ({w}): the Gates cannot close",
+                                       "18.1")
+
+
+def _apply_gates(self, state: State, seat: str, args: tuple[str, ...], dice: Dice | None) -> list[Event]:
+    what, = args
+    state["sau"]["gates"] = "closed" if what == "close" else "open"
+    state["sau"]["gates_turn"] = state["turn"]
+    return [Event(public=f"Sauron {'closes' if what == 'close' else 'opens'} the Gates of Morannon; they stay "
+                         "so for the rest of the Game-Turn (18.1).", section="18.1")]
+
+
+def _legal_gates(self, state: State, seat: str) -> Iterator[Action]:
+    for what in ("close", "open"):
+        a = Action("gates", (what,))
+        if self._ok(state, seat, a):
+            yield a
+
+
+# the orders of this file (engine/orders.py), each naming its functions above
+GATES = Order("gates", "`gates close` or `gates open`",
+              parse=_parse_gates,
+              check=_check_gates,
+              apply=_apply_gates,
+              legal=_legal_gates,
+              cases=("18.1",),
+              dice=False)

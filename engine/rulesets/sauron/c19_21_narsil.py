@@ -14,23 +14,22 @@ from engine.hexgrid import distance
 from .common import NUMENOREANS
 
 
-class Narsil:
-    def _break_narsil(self, state: State, why: str, here: str | None = None) -> str:
-        items = state["sau"]["items"]
-        bearer = items.get("narsil")
-        if bearer is None:
-            return ""
-        items["narsil"] = None
-        ch = self.raw(state)["narsil"]
-        state["sau"]["dem_extra"]["westernesse"] += ch["shards_dem"]
-        here = here or state["units"][bearer]["hex"]
-        heirs = sorted((distance(here, state["units"][x]["hex"]) if here else 0, x) for x in NUMENOREANS
-                       if self.on_map(state, x))
-        if heirs:
-            items["shards"] = heirs[0][1]
-            to = f"; {heirs[0][1]} takes up the shards (19.211)"
-        else:
-            items["shards"] = None
-            state["sau"]["dem_extra"]["westernesse"] += ch["disintegrate_dem"]
-            to = f"; no Numenorean remains and the shards disintegrate: +{ch['disintegrate_dem']} more (20.21)"
-        return f"Narsil breaks ({why}): +{ch['shards_dem']} Westernesse demoralization (20.21){to}"
+def _break_narsil(self, state: State, why: str, here: str | None = None) -> str:
+    items = state["sau"]["items"]
+    bearer = items.get("narsil")
+    if bearer is None:
+        return ""
+    items["narsil"] = None
+    ch = self.raw(state)["narsil"]
+    state["sau"]["dem_extra"]["westernesse"] += ch["shards_dem"]
+    here = here or state["units"][bearer]["hex"]
+    heirs = sorted((distance(here, state["units"][x]["hex"]) if here else 0, x) for x in NUMENOREANS
+                   if self.on_map(state, x))
+    if heirs:
+        items["shards"] = heirs[0][1]
+        to = f"; {heirs[0][1]} takes up the shards (19.211)"
+    else:
+        items["shards"] = None
+        state["sau"]["dem_extra"]["westernesse"] += ch["disintegrate_dem"]
+        to = f"; no Numenorean remains and the shards disintegrate: +{ch['disintegrate_dem']} more (20.21)"
+    return f"Narsil breaks ({why}): +{ch['shards_dem']} Westernesse demoralization (20.21){to}"

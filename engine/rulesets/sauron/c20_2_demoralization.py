@@ -11,22 +11,24 @@
 from __future__ import annotations
 
 from engine.core import State
+from engine.spi.standard import StandardRules
 
 
-class Demoralization:
-    def dem_total(self, state: State, army: str) -> int:
-        t = state["dem"].get(army, 0) + state["sau"]["dem_extra"].get(army, 0)
-        if army == "sauron":
-            t += state["sau"]["ring_dem"]
-        return t
+def dem_total(self, state: State, army: str) -> int:
+    t = state["dem"].get(army, 0) + state["sau"]["dem_extra"].get(army, 0)
+    if army == "sauron":
+        t += state["sau"]["ring_dem"]
+    return t
 
-    def on_unit_lost(self, state: State, uid: str, points: int) -> None:
-        """16.69 (ruling): a unit or leader turned evil serves Sauron; its loss counts against his army."""
-        side = state.get("turned", {}).get(uid)
-        if side:
-            state["dem"][side] = state["dem"].get(side, 0) + points
-            return
-        super().on_unit_lost(state, uid, points)
 
-    def dem_level(self, state: State, army: str) -> int | None:
-        return self.raw(state)["levels"].get(army)
+def on_unit_lost(self, state: State, uid: str, points: int) -> None:
+    """16.69 (ruling): a unit or leader turned evil serves Sauron; its loss counts against his army."""
+    side = state.get("turned", {}).get(uid)
+    if side:
+        state["dem"][side] = state["dem"].get(side, 0) + points
+        return
+    StandardRules.on_unit_lost(self, state, uid, points)
+
+
+def dem_level(self, state: State, army: str) -> int | None:
+    return self.raw(state)["levels"].get(army)

@@ -18,297 +18,349 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Iterator
 
-from engine.core import Action, Dice, Event, IllegalOrder, InvalidOrder, State
+from engine.core import Action, Event, IllegalOrder, InvalidOrder, State
+from engine.dice import Dice
 from engine.hexgrid import distance
 from engine.orders import Order
 from engine.spi.common import pct
+from engine.rulesets.sauron.c08_1_stacking import check_move_end as _stacking_check_move_end
+from engine.core import RulesetBase
+from engine.spi.standard import StandardRules
 
 from .c07_22_leader_combat import cell_wounds
 
-CHALLENGE = Order("challenge", ("22.0", "22.4"), "`challenge <leader> <enemy leader>`, e.g. `challenge ISI GOR`",
-                  parse="_parse_challenge", check="_check_challenge", apply="_apply_challenge",
-                  legal="_legal_challenges", dice=False)
-ACCEPT = Order("accept", ("22.1", "22.3"), "`accept <leader>` (a challenge to Mortal Combat)",
-               parse="_parse_accept", check="_check_answer", apply="_apply_accept", legal="_legal_answers",
-               dice=False)
-DECLINE = Order("decline", ("22.3",), "`decline <leader>` (a challenge to Mortal Combat)",
-                parse="_parse_decline", check="_check_answer", apply="_apply_decline", legal="_legal_declines",
-                dice=False)
 
 MAX_ROUNDS = 200
 
 
-class MortalCombat:
-    def ph_declined(self, state: State) -> list[str]:
-        return [u for u, t in state["sau"]["declined"].items() if t == state["turn"]]
+def ph_declined(self, state: State) -> list[str]:
+    return [u for u, t in state["sau"]["declined"].items() if t == state["turn"]]
 
-    def mortal_pair(self, state: State, a: str, b: str) -> dict | None:
-        """An accepted challenge between ``a`` and ``b``, once they share a hex (22.1)."""
-        for m in state["sau"]["mortal"]:
-            if m["status"] == "accepted" and {m["challenger"], m["challenged"]} == {a, b} \
-                    and self.on_map(state, a) and self.on_map(state, b) \
-                    and state["units"][a]["hex"] == state["units"][b]["hex"]:
-                return m
-        return None
 
-    def cm_sum(self, state: State, uid: str) -> int:
-        return self.combat_rating(state, uid) + self.morale_rating(state, uid)
+def mortal_pair(self, state: State, a: str, b: str) -> dict | None:
+    """An accepted challenge between ``a`` and ``b``, once they share a hex (22.1)."""
+    for m in state["sau"]["mortal"]:
+        if m["status"] == "accepted" and {m["challenger"], m["challenged"]} == {a, b} \
+                and self.on_map(state, a) and self.on_map(state, b) \
+                and state["units"][a]["hex"] == state["units"][b]["hex"]:
+            return m
+    return None
 
-    def may_challenge(self, state: State, a: str, b: str) -> bool:
-        """22.4 alone: the summed Combat and Morale differ by 3 or less."""
-        return abs(self.cm_sum(state, a) - self.cm_sum(state, b)) <= self.raw(state)["mortal_combat"]["max_difference"]
 
-    def _busy(self, state: State, uid: str) -> bool:
-        return any(uid in (m["challenger"], m["challenged"]) for m in state["sau"]["mortal"])
+def cm_sum(self, state: State, uid: str) -> int:
+    return self.combat_rating(state, uid) + self.morale_rating(state, uid)
 
-    # --- challenge
-    def _parse_challenge(self, state: State, seat: str, words: list[str]) -> Action:
-        if len(words) != 2:
-            raise InvalidOrder(f"usage: {CHALLENGE.usage}")
-        return Action("challenge", (self.resolve_unit(words[0]), self.resolve_unit(words[1])))
 
-    def _check_challenge(self, state: State, seat: str, a: str, b: str) -> None:
-        if not self.variant(state):
-            raise IllegalOrder("Mortal Combat is a rule of the variant (options: variant=off leaves it out)", "22.0")
-        if self.kind(state) != "combat" or self.phasing(state) != seat:
-            raise IllegalOrder("a challenge is issued by the phasing side in its Combat Phase", "22.0")
-        ua = self._own_on_map(state, seat, a)
-        ub = self.units.get(b)
-        if not ua.is_leader or ub is None or not ub.is_leader or self.side_of(state, b) == seat or not self.on_map(state, b):
-            raise IllegalOrder(f"{a} must be your leader and {b} an enemy leader on the map", "22.0")
-        rng = self.raw(state)["mortal_combat"]["range"]
-        d = distance(state["units"][a]["hex"], state["units"][b]["hex"])
-        if d > rng:
-            raise IllegalOrder(f"{b} is {d} hexes from {a}; a challenge reaches {rng}", "22.0")
-        if not self.may_challenge(state, a, b):
-            raise IllegalOrder(f"{a} ({self.cm_sum(state, a)}) and {b} ({self.cm_sum(state, b)}): Combat + Morale "
-                               "must differ by 3 or less", "22.4")
-        if self._busy(state, a) or self._busy(state, b):
-            raise IllegalOrder(f"{a} or {b} is already in a challenge", "22.0")
-        if a in state["sau"]["evil"] or b in state["sau"]["evil"]:
-            raise IllegalOrder("a leader turned evil takes no part in challenges (16.69 ruling)", "16.69")
+def may_challenge(self, state: State, a: str, b: str) -> bool:
+    """22.4 alone: the summed Combat and Morale differ by 3 or less."""
+    return abs(self.cm_sum(state, a) - self.cm_sum(state, b)) <= self.raw(state)["mortal_combat"]["max_difference"]
 
-    def _apply_challenge(self, state: State, seat: str, a: str, b: str) -> list[Event]:
-        state["sau"]["mortal"].append({"challenger": a, "challenged": b, "status": "asked", "turn": state["turn"]})
-        other = self.enemy(seat)
-        return [Event(public=f"{self.title_of(seat)}: {a} challenges {b} to Mortal Combat (22.0). "
-                             f"{self.title_of(other)} answers `accept {b}` or `decline {b}` in its next phase, "
-                             "before it is done (22.3).", section="22.0")]
 
-    def answer_buttons(self, state: State, seat: str, action: Action) -> list[tuple[str, str, str]]:
-        """22.3 by button: the challenge notice carries Accept / Decline for the challenged leader's seat."""
-        if action.verb != "challenge" or len(action.args) != 2:
-            return super().answer_buttons(state, seat, action)
-        b = action.args[1]
-        who = self.side_of(state, b)
-        return [(who, f"accept {b}", "Accept"), (who, f"decline {b}", "Decline")]
+def _busy(self, state: State, uid: str) -> bool:
+    return any(uid in (m["challenger"], m["challenged"]) for m in state["sau"]["mortal"])
 
-    def _legal_challenges(self, state: State, seat: str) -> Iterator[Action]:
-        if self.kind(state) != "combat" or self.phasing(state) != seat or not self.variant(state):
+# --- challenge
+def _parse_challenge(self, state: State, seat: str, words: list[str]) -> tuple[str, ...]:
+    if len(words) != 2:
+        raise InvalidOrder(f"usage: {CHALLENGE.usage}")
+    return (self.resolve_unit(words[0]), self.resolve_unit(words[1]))
+
+
+def _check_challenge(self, state: State, seat: str, args: tuple[str, ...]) -> None:
+    a, b = args
+    if not self.variant(state):
+        raise IllegalOrder("Mortal Combat is a rule of the variant (options: variant=off leaves it out)", "22.0")
+    if self.kind(state) != "combat" or self.phasing(state) != seat:
+        raise IllegalOrder("a challenge is issued by the phasing side in its Combat Phase", "22.0")
+    ua = self._own_on_map(state, seat, a)
+    ub = self.units.get(b)
+    if not ua.is_leader or ub is None or not ub.is_leader or self.side_of(state, b) == seat or not self.on_map(state, b):
+        raise IllegalOrder(f"{a} must be your leader and {b} an enemy leader on the map", "22.0")
+    rng = self.raw(state)["mortal_combat"]["range"]
+    d = distance(state["units"][a]["hex"], state["units"][b]["hex"])
+    if d > rng:
+        raise IllegalOrder(f"{b} is {d} hexes from {a}; a challenge reaches {rng}", "22.0")
+    if not self.may_challenge(state, a, b):
+        raise IllegalOrder(f"{a} ({self.cm_sum(state, a)}) and {b} ({self.cm_sum(state, b)}): Combat + Morale "
+                           "must differ by 3 or less", "22.4")
+    if self._busy(state, a) or self._busy(state, b):
+        raise IllegalOrder(f"{a} or {b} is already in a challenge", "22.0")
+    if a in state["sau"]["evil"] or b in state["sau"]["evil"]:
+        raise IllegalOrder("a leader turned evil takes no part in challenges (16.69 ruling)", "16.69")
+
+
+def _apply_challenge(self, state: State, seat: str, args: tuple[str, ...], dice: Dice | None) -> list[Event]:
+    a, b = args
+    state["sau"]["mortal"].append({"challenger": a, "challenged": b, "status": "asked", "turn": state["turn"]})
+    other = self.enemy(seat)
+    return [Event(public=f"{self.title_of(seat)}: {a} challenges {b} to Mortal Combat (22.0). "
+                         f"{self.title_of(other)} answers `accept {b}` or `decline {b}` in its next phase, "
+                         "before it is done (22.3).", section="22.0")]
+
+
+def answer_buttons(self, state: State, seat: str, action: Action) -> list[tuple[str, str, str]]:
+    """22.3 by button: the challenge notice carries Accept / Decline for the challenged leader's seat."""
+    if action.verb != "challenge" or len(action.args) != 2:
+        return RulesetBase.answer_buttons(self, state, seat, action)
+    b = action.args[1]
+    who = self.side_of(state, b)
+    return [(who, f"accept {b}", "Accept"), (who, f"decline {b}", "Decline")]
+
+
+def _legal_challenges(self, state: State, seat: str) -> Iterator[Action]:
+    if self.kind(state) != "combat" or self.phasing(state) != seat or not self.variant(state):
+        return
+    for a in sorted(state["units"]):
+        if not (self.units[a].is_leader and self.side_of(state, a) == seat and self.on_map(state, a)):
+            continue
+        for b in sorted(state["units"]):
+            if self.units[b].is_leader and self.side_of(state, b) != seat and self.on_map(state, b):
+                act = Action("challenge", (a, b))
+                if self._ok(state, seat, act):
+                    yield act
+
+# --- the answer
+def _asked(self, state: State, seat: str) -> list[dict]:
+    return [m for m in state["sau"]["mortal"] if m["status"] == "asked"
+            and self.side_of(state, m["challenged"]) == seat and not self._same_phase(state, m)]
+
+
+def _same_phase(self, state: State, m: dict) -> bool:
+    """The challenge was issued in the phase now running (the answer waits for the next phase)."""
+    return m["turn"] == state["turn"] and self.phasing(state) == self.side_of(state, m["challenger"]) \
+        and self.kind(state) == "combat"
+
+
+def _parse_accept(self, state: State, seat: str, words: list[str]) -> tuple[str, ...]:
+    if len(words) != 1:
+        raise InvalidOrder(f"usage: {ACCEPT.usage}")
+    return (self.resolve_unit(words[0]),)
+
+
+def _parse_decline(self, state: State, seat: str, words: list[str]) -> tuple[str, ...]:
+    if len(words) != 1:
+        raise InvalidOrder(f"usage: {DECLINE.usage}")
+    return (self.resolve_unit(words[0]),)
+
+
+def _check_answer(self, state: State, seat: str, args: tuple[str, ...]) -> None:
+    leader, = args
+    if seat not in self.active_seats(state):
+        raise IllegalOrder("you answer a challenge in your own phase", "22.3")
+    for m in self._asked(state, seat):
+        if m["challenged"] == leader:
             return
-        for a in sorted(state["units"]):
-            if not (self.units[a].is_leader and self.side_of(state, a) == seat and self.on_map(state, a)):
-                continue
-            for b in sorted(state["units"]):
-                if self.units[b].is_leader and self.side_of(state, b) != seat and self.on_map(state, b):
-                    act = Action("challenge", (a, b))
-                    if self._ok(state, seat, act):
-                        yield act
+    raise IllegalOrder(f"{leader} has no challenge to answer now", "22.3")
 
-    # --- the answer
-    def _asked(self, state: State, seat: str) -> list[dict]:
-        return [m for m in state["sau"]["mortal"] if m["status"] == "asked"
-                and self.side_of(state, m["challenged"]) == seat and not self._same_phase(state, m)]
 
-    def _same_phase(self, state: State, m: dict) -> bool:
-        """The challenge was issued in the phase now running (the answer waits for the next phase)."""
-        return m["turn"] == state["turn"] and self.phasing(state) == self.side_of(state, m["challenger"]) \
-            and self.kind(state) == "combat"
+def _answer(self, state: State, seat: str, leader: str) -> dict:
+    return next(m for m in self._asked(state, seat) if m["challenged"] == leader)
 
-    def _parse_accept(self, state: State, seat: str, words: list[str]) -> Action:
-        if len(words) != 1:
-            raise InvalidOrder(f"usage: {ACCEPT.usage}")
-        return Action("accept", (self.resolve_unit(words[0]),))
 
-    def _parse_decline(self, state: State, seat: str, words: list[str]) -> Action:
-        if len(words) != 1:
-            raise InvalidOrder(f"usage: {DECLINE.usage}")
-        return Action("decline", (self.resolve_unit(words[0]),))
+def _apply_accept(self, state: State, seat: str, args: tuple[str, ...], dice: Dice | None) -> list[Event]:
+    leader, = args
+    m = self._answer(state, seat, leader)
+    m["status"] = "accepted"
+    return [Event(public=f"{self.title_of(seat)}: {leader} accepts {m['challenger']}'s challenge. Each may now "
+                         "enter the other's hex; Mortal Combat follows in the next Combat Phase once they "
+                         "share one (22.1).", section="22.1")]
 
-    def _check_answer(self, state: State, seat: str, leader: str) -> None:
-        if seat not in self.active_seats(state):
-            raise IllegalOrder("you answer a challenge in your own phase", "22.3")
-        for m in self._asked(state, seat):
-            if m["challenged"] == leader:
-                return
-        raise IllegalOrder(f"{leader} has no challenge to answer now", "22.3")
 
-    def _answer(self, state: State, seat: str, leader: str) -> dict:
-        return next(m for m in self._asked(state, seat) if m["challenged"] == leader)
+def _apply_decline(self, state: State, seat: str, args: tuple[str, ...], dice: Dice | None) -> list[Event]:
+    leader, = args
+    m = self._answer(state, seat, leader)
+    state["sau"]["mortal"].remove(m)
+    pts = self.leader_rating(state, leader, for_rally=False)
+    army = self.army_of(leader)
+    state["sau"]["dem_extra"][army] = state["sau"]["dem_extra"].get(army, 0) + pts
+    state["sau"]["declined"][leader] = state["turn"]
+    return [Event(public=f"{self.title_of(seat)}: {leader} declines {m['challenger']}'s challenge: +{pts} "
+                         f"demoralization (his Rally Points) and he may not rally this Game-Turn (22.3).",
+                  section="22.3")]
 
-    def _apply_accept(self, state: State, seat: str, leader: str) -> list[Event]:
-        m = self._answer(state, seat, leader)
-        m["status"] = "accepted"
-        return [Event(public=f"{self.title_of(seat)}: {leader} accepts {m['challenger']}'s challenge. Each may now "
-                             "enter the other's hex; Mortal Combat follows in the next Combat Phase once they "
-                             "share one (22.1).", section="22.1")]
 
-    def _apply_decline(self, state: State, seat: str, leader: str) -> list[Event]:
-        m = self._answer(state, seat, leader)
-        state["sau"]["mortal"].remove(m)
-        pts = self.leader_rating(state, leader, for_rally=False)
-        army = self.army_of(leader)
-        state["sau"]["dem_extra"][army] = state["sau"]["dem_extra"].get(army, 0) + pts
-        state["sau"]["declined"][leader] = state["turn"]
-        return [Event(public=f"{self.title_of(seat)}: {leader} declines {m['challenger']}'s challenge: +{pts} "
-                             f"demoralization (his Rally Points) and he may not rally this Game-Turn (22.3).",
-                      section="22.3")]
+def _legal_answers(self, state: State, seat: str) -> Iterator[Action]:
+    if seat not in self.active_seats(state) or state["pending"]:
+        return
+    for m in self._asked(state, seat):
+        yield Action("accept", (m["challenged"],))
 
-    def _legal_answers(self, state: State, seat: str) -> Iterator[Action]:
-        if seat not in self.active_seats(state) or state["pending"]:
-            return
-        for m in self._asked(state, seat):
-            yield Action("accept", (m["challenged"],))
 
-    def _legal_declines(self, state: State, seat: str) -> Iterator[Action]:
-        if seat not in self.active_seats(state) or state["pending"]:
-            return
-        for m in self._asked(state, seat):
-            yield Action("decline", (m["challenged"],))
+def _legal_declines(self, state: State, seat: str) -> Iterator[Action]:
+    if seat not in self.active_seats(state) or state["pending"]:
+        return
+    for m in self._asked(state, seat):
+        yield Action("decline", (m["challenged"],))
 
-    def _unanswered(self, state: State, seat: str) -> list[str]:
-        return [m["challenged"] for m in self._asked(state, seat)]
 
-    # --- 4.27 opened for the two, 22.1
-    def may_enter_enemy_leaders(self, state: State, uids: list[str]) -> bool:
-        if all(self.units[u].is_leader and any(m["status"] == "accepted" and u in (m["challenger"], m["challenged"])
-                                               for m in state["sau"]["mortal"]) for u in uids):
-            return True
-        return super().may_enter_enemy_leaders(state, uids)
+def _unanswered(self, state: State, seat: str) -> list[str]:
+    return [m["challenged"] for m in self._asked(state, seat)]
 
-    def check_move_end(self, state: State, seat: str, uids: list[str], dest: str, occ) -> None:
-        """22.1: the only enemy leader a challenger may join is the one who accepted (and back)."""
-        foes = [x for x in occ.get(dest, ()) if self.side_of(state, x) != seat and self.units[x].is_leader]
-        for f in foes:
-            for u in uids:
-                if not any(m["status"] == "accepted" and {u, f} == {m["challenger"], m["challenged"]}
-                           for m in state["sau"]["mortal"]):
-                    raise IllegalOrder(f"{dest} holds {f}: a leader enters an enemy leader's hex only to meet the "
-                                       "one who accepted his challenge, or who challenged him", "22.1")
-        super().check_move_end(state, seat, uids, dest, occ)
+# --- 4.27 opened for the two, 22.1
+def may_enter_enemy_leaders(self, state: State, uids: list[str]) -> bool:
+    if all(self.units[u].is_leader and any(m["status"] == "accepted" and u in (m["challenger"], m["challenged"])
+                                           for m in state["sau"]["mortal"]) for u in uids):
+        return True
+    return StandardRules.may_enter_enemy_leaders(self, state, uids)
 
-    # --- the fight, 22.2
-    def _mortal_fights(self, state: State) -> list[Event]:
-        events = []
-        for m in list(state["sau"]["mortal"]):
-            a, b = m["challenger"], m["challenged"]
-            if not (self.on_map(state, a) and self.on_map(state, b)):
-                state["sau"]["mortal"].remove(m)
-                continue
-            if m["status"] == "accepted" and state["units"][a]["hex"] == state["units"][b]["hex"]:
-                state["sau"]["mortal"].remove(m)
-                events.append(self._mortal_combat(state, a, b))
-        return events
 
-    def _mortal_combat(self, state: State, a: str, b: str) -> Event:
-        d = Dice(state["dice"])
-        lines = []
-        for rnd in range(1, MAX_ROUNDS + 1):
-            ta, tb = self.leader_total(state, a), self.leader_total(state, b)
-            r1, r2 = d.d6(f"{a} in Mortal Combat"), d.d6(f"{b} in Mortal Combat")
-            a_on_a, a_on_b = self.lcrt_cell(state, ta - tb, r1)   # a attacks: a's result / b's result
-            b_on_b, b_on_a = self.lcrt_cell(state, tb - ta, r2)   # b attacks: b's result / a's result
-            wa = [cell_wounds(a_on_a), cell_wounds(b_on_a)]
-            wb = [cell_wounds(a_on_b), cell_wounds(b_on_b)]
-            lines.append(f"round {rnd}: {a} ({ta}) die {r1} {a_on_a}/{a_on_b}, {b} ({tb}) die {r2} {b_on_b}/{b_on_a}")
-            tot_a = "k" if "k" in wa else sum(wa)
-            tot_b = "k" if "k" in wb else sum(wb)
-            here = state["units"][a]["hex"]
-            dies_a = self._would_die(state, a, tot_a)
-            dies_b = self._would_die(state, b, tot_b)
-            res_a = self._wound(state, a, tot_a, killer=None if dies_b else b) if tot_a else ""
-            res_b = self._wound(state, b, tot_b, killer=None if dies_a else a) if tot_b else ""
-            res = "; ".join(x for x in (res_a, res_b) if x)
-            if res:
-                lines[-1] += f": {res}"
-            if dies_a or dies_b:
-                break
-        text = (f"Mortal Combat between {a} and {b} in {here} (22.2): " + "; ".join(lines) + ".")
-        return Event(public=text, section="22.2", rolls=d.rolls)
+def check_move_end(self, state: State, seat: str, uids: list[str], dest: str, occ) -> None:
+    """22.1: the only enemy leader a challenger may join is the one who accepted (and back)."""
+    foes = [x for x in occ.get(dest, ()) if self.side_of(state, x) != seat and self.units[x].is_leader]
+    for f in foes:
+        for u in uids:
+            if not any(m["status"] == "accepted" and {u, f} == {m["challenger"], m["challenged"]}
+                       for m in state["sau"]["mortal"]):
+                raise IllegalOrder(f"{dest} holds {f}: a leader enters an enemy leader's hex only to meet the "
+                                   "one who accepted his challenge, or who challenged him", "22.1")
+    _stacking_check_move_end(self, state, seat, uids, dest, occ)
 
-    # --- /odds, exactly (22.2 on 7.25)
-    def mortal_round_distribution(self, state: State, a: str, b: str, wa: int | None = None,
-                                  wb: int | None = None) -> dict[tuple[int | str, int | str], Fraction]:
-        """One round of Mortal Combat (22.2): each leader rolls on his own differential at once; each
+# --- the fight, 22.2
+def _mortal_fights(self, state: State) -> list[Event]:
+    events = []
+    for m in list(state["sau"]["mortal"]):
+        a, b = m["challenger"], m["challenged"]
+        if not (self.on_map(state, a) and self.on_map(state, b)):
+            state["sau"]["mortal"].remove(m)
+            continue
+        if m["status"] == "accepted" and state["units"][a]["hex"] == state["units"][b]["hex"]:
+            state["sau"]["mortal"].remove(m)
+            events.append(self._mortal_combat(state, a, b))
+    return events
+
+
+def _mortal_combat(self, state: State, a: str, b: str) -> Event:
+    d = Dice(state["dice"])
+    lines = []
+    for rnd in range(1, MAX_ROUNDS + 1):
+        ta, tb = self.leader_total(state, a), self.leader_total(state, b)
+        r1, r2 = d.d6(f"{a} in Mortal Combat"), d.d6(f"{b} in Mortal Combat")
+        a_on_a, a_on_b = self.lcrt_cell(state, ta - tb, r1)   # a attacks: a's result / b's result
+        b_on_b, b_on_a = self.lcrt_cell(state, tb - ta, r2)   # b attacks: b's result / a's result
+        wa = [cell_wounds(a_on_a), cell_wounds(b_on_a)]
+        wb = [cell_wounds(a_on_b), cell_wounds(b_on_b)]
+        lines.append(f"round {rnd}: {a} ({ta}) die {r1} {a_on_a}/{a_on_b}, {b} ({tb}) die {r2} {b_on_b}/{b_on_a}")
+        tot_a = "k" if "k" in wa else sum(wa)
+        tot_b = "k" if "k" in wb else sum(wb)
+        here = state["units"][a]["hex"]
+        dies_a = self._would_die(state, a, tot_a)
+        dies_b = self._would_die(state, b, tot_b)
+        res_a = self._wound(state, a, tot_a, killer=None if dies_b else b) if tot_a else ""
+        res_b = self._wound(state, b, tot_b, killer=None if dies_a else a) if tot_b else ""
+        res = "; ".join(x for x in (res_a, res_b) if x)
+        if res:
+            lines[-1] += f": {res}"
+        if dies_a or dies_b:
+            break
+    text = (f"Mortal Combat between {a} and {b} in {here} (22.2): " + "; ".join(lines) + ".")
+    return Event(public=text, section="22.2", rolls=d.rolls)
+
+# --- /odds, exactly (22.2 on 7.25)
+def mortal_round_distribution(self, state: State, a: str, b: str, wa: int | None = None,
+                              wb: int | None = None) -> dict[tuple[int | str, int | str], Fraction]:
+    """One round of Mortal Combat (22.2): each leader rolls on his own differential at once; each
         (wounds to ``a``, wounds to ``b``) (``"k"``: killed) with its chance over the 36 pairs of dice.
         ``wa``/``wb``: the wounds each has before the round (default: now)."""
-        wa = self.wounds(state, a) if wa is None else wa
-        wb = self.wounds(state, b) if wb is None else wb
-        ta = self.leader_total(state, a) + self.wounds(state, a) - wa
-        tb = self.leader_total(state, b) + self.wounds(state, b) - wb
-        out: dict = {}
-        for r1 in range(1, 7):
-            a_on_a, a_on_b = self.lcrt_cell(state, ta - tb, r1)
-            for r2 in range(1, 7):
-                b_on_b, b_on_a = self.lcrt_cell(state, tb - ta, r2)
-                hit_a = [cell_wounds(a_on_a), cell_wounds(b_on_a)]
-                hit_b = [cell_wounds(a_on_b), cell_wounds(b_on_b)]
-                key = ("k" if "k" in hit_a else sum(hit_a), "k" if "k" in hit_b else sum(hit_b))
-                out[key] = out.get(key, Fraction(0)) + Fraction(1, 36)
-        return out
+    wa = self.wounds(state, a) if wa is None else wa
+    wb = self.wounds(state, b) if wb is None else wb
+    ta = self.leader_total(state, a) + self.wounds(state, a) - wa
+    tb = self.leader_total(state, b) + self.wounds(state, b) - wb
+    out: dict = {}
+    for r1 in range(1, 7):
+        a_on_a, a_on_b = self.lcrt_cell(state, ta - tb, r1)
+        for r2 in range(1, 7):
+            b_on_b, b_on_a = self.lcrt_cell(state, tb - ta, r2)
+            hit_a = [cell_wounds(a_on_a), cell_wounds(b_on_a)]
+            hit_b = [cell_wounds(a_on_b), cell_wounds(b_on_b)]
+            key = ("k" if "k" in hit_a else sum(hit_a), "k" if "k" in hit_b else sum(hit_b))
+            out[key] = out.get(key, Fraction(0)) + Fraction(1, 36)
+    return out
 
-    def mortal_outcome(self, state: State, a: str, b: str) -> dict[str, Fraction]:
-        """The exact chances of Mortal Combat fought to the end (22.2): ``a`` alone dies, ``b`` alone dies,
+
+def mortal_outcome(self, state: State, a: str, b: str) -> dict[str, Fraction]:
+    """The exact chances of Mortal Combat fought to the end (22.2): ``a`` alone dies, ``b`` alone dies,
         both die (the 200-round safety cap is left out: rounds where nobody is hurt only repeat)."""
-        ea, eb = self.endurance(state, a), self.endurance(state, b)
-        memo: dict[tuple[int, int], dict[str, Fraction]] = {}
+    ea, eb = self.endurance(state, a), self.endurance(state, b)
+    memo: dict[tuple[int, int], dict[str, Fraction]] = {}
 
-        def solve(wa: int, wb: int) -> dict[str, Fraction]:
-            if (wa, wb) in memo:
-                return memo[(wa, wb)]
-            res = {"a": Fraction(0), "b": Fraction(0), "both": Fraction(0)}
-            stay = Fraction(0)
-            for (xa, xb), p in self.mortal_round_distribution(state, a, b, wa, wb).items():
-                da = xa == "k" or (xa and wa + xa >= ea)
-                db = xb == "k" or (xb and wb + xb >= eb)
-                if da or db:
-                    res["both" if da and db else ("a" if da else "b")] += p
-                elif not xa and not xb:
-                    stay += p
-                else:
-                    for k, q in solve(wa + xa, wb + xb).items():
-                        res[k] += p * q
-            if stay and stay < 1:
-                res = {k: v / (1 - stay) for k, v in res.items()}
-            memo[(wa, wb)] = res
-            return res
+    def solve(wa: int, wb: int) -> dict[str, Fraction]:
+        if (wa, wb) in memo:
+            return memo[(wa, wb)]
+        res = {"a": Fraction(0), "b": Fraction(0), "both": Fraction(0)}
+        stay = Fraction(0)
+        for (xa, xb), p in self.mortal_round_distribution(state, a, b, wa, wb).items():
+            da = xa == "k" or (xa and wa + xa >= ea)
+            db = xb == "k" or (xb and wb + xb >= eb)
+            if da or db:
+                res["both" if da and db else ("a" if da else "b")] += p
+            elif not xa and not xb:
+                stay += p
+            else:
+                for k, q in solve(wa + xa, wb + xb).items():
+                    res[k] += p * q
+        if stay and stay < 1:
+            res = {k: v / (1 - stay) for k, v in res.items()}
+        memo[(wa, wb)] = res
+        return res
 
-        return solve(self.wounds(state, a), self.wounds(state, b))
+    return solve(self.wounds(state, a), self.wounds(state, b))
 
-    def mortal_odds(self, state: State, a: str, b: str) -> str:
-        ta, tb = self.leader_total(state, a), self.leader_total(state, b)
-        rows = [f"**Mortal Combat: {a} ({ta}) against {b} ({tb})** (22.2: both roll at once each round, "
-                f"{a} at {ta - tb:+d}, {b} at {tb - ta:+d} on 7.25, until one or both are dead):"]
-        for (xa, xb), p in sorted(self.mortal_round_distribution(state, a, b).items(), key=lambda kv: -kv[1]):
-            rows.append(f"  first round, {a} {xa if xa == 'k' else f'{xa}w'}, {b} {xb if xb == 'k' else f'{xb}w'}: "
-                        f"{pct(p)} ({p.numerator}/{p.denominator})")
-        end = self.mortal_outcome(state, a, b)
-        rows.append(f"  to the end: {b} dies {pct(end['b'])}, {a} dies {pct(end['a'])}, both die {pct(end['both'])}")
-        return "\n".join(rows)
 
-    def order_odds(self, state: State, seat: str, action: Action) -> str | None:
-        """``/odds duel A B`` (7.25; Mortal Combat once the two share a hex after an accepted challenge)
+def mortal_odds(self, state: State, a: str, b: str) -> str:
+    ta, tb = self.leader_total(state, a), self.leader_total(state, b)
+    rows = [f"**Mortal Combat: {a} ({ta}) against {b} ({tb})** (22.2: both roll at once each round, "
+            f"{a} at {ta - tb:+d}, {b} at {tb - ta:+d} on 7.25, until one or both are dead):"]
+    for (xa, xb), p in sorted(self.mortal_round_distribution(state, a, b).items(), key=lambda kv: -kv[1]):
+        rows.append(f"  first round, {a} {xa if xa == 'k' else f'{xa}w'}, {b} {xb if xb == 'k' else f'{xb}w'}: "
+                    f"{pct(p)} ({p.numerator}/{p.denominator})")
+    end = self.mortal_outcome(state, a, b)
+    rows.append(f"  to the end: {b} dies {pct(end['b'])}, {a} dies {pct(end['a'])}, both die {pct(end['both'])}")
+    return "\n".join(rows)
+
+
+def order_odds(self, state: State, seat: str, action: Action) -> str | None:
+    """``/odds duel A B`` (7.25; Mortal Combat once the two share a hex after an accepted challenge)
         and ``/odds challenge A B`` (the Mortal Combat it would lead to), under the variant."""
-        if not self.variant(state) or action.verb not in ("duel", "challenge") or len(action.args) != 2:
-            return super().order_odds(state, seat, action)
-        a, b = action.args
-        if "BEA" in (a, b) and action.verb == "duel":
-            return self.duel_odds(state, a, b)
-        if not (self.units[a].is_leader and self.units[b].is_leader):
-            return None
-        if action.verb == "challenge" or self.mortal_pair(state, a, b) is not None:
-            return self.mortal_odds(state, a, b)
+    if not self.variant(state) or action.verb not in ("duel", "challenge") or len(action.args) != 2:
+        return StandardRules.order_odds(self, state, seat, action)
+    a, b = action.args
+    if "BEA" in (a, b) and action.verb == "duel":
         return self.duel_odds(state, a, b)
+    if not (self.units[a].is_leader and self.units[b].is_leader):
+        return None
+    if action.verb == "challenge" or self.mortal_pair(state, a, b) is not None:
+        return self.mortal_odds(state, a, b)
+    return self.duel_odds(state, a, b)
 
-    def _would_die(self, state: State, uid: str, w) -> bool:
-        return w == "k" or (bool(w) and self.wounds(state, uid) + int(w) >= self.endurance(state, uid))
+
+def _would_die(self, state: State, uid: str, w) -> bool:
+    return w == "k" or (bool(w) and self.wounds(state, uid) + int(w) >= self.endurance(state, uid))
+
+
+
+def on_step_start(self, state: State) -> list[Event]:
+    """22.0: at the start of a Combat Phase, the accepted challenges whose leaders share a hex are fought."""
+    return self._mortal_fights(state) if self.kind(state) == "combat" else []
+
+# the orders of this file (engine/orders.py), each naming its functions above
+CHALLENGE = Order("challenge", "`challenge <leader> <enemy leader>`, e.g. `challenge ISI GOR`",
+              parse=_parse_challenge,
+              check=_check_challenge,
+              apply=_apply_challenge,
+              legal=_legal_challenges,
+              cases=("22.0", "22.4"),
+              dice=False)
+ACCEPT = Order("accept", "`accept <leader>` (a challenge to Mortal Combat)",
+              parse=_parse_accept,
+              check=_check_answer,
+              apply=_apply_accept,
+              legal=_legal_answers,
+              cases=("22.1", "22.3"),
+              dice=False)
+DECLINE = Order("decline", "`decline <leader>` (a challenge to Mortal Combat)",
+              parse=_parse_decline,
+              check=_check_answer,
+              apply=_apply_decline,
+              legal=_legal_declines,
+              cases=("22.3",),
+              dice=False)

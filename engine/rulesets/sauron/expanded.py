@@ -26,7 +26,8 @@ from __future__ import annotations
 import json
 from functools import cached_property
 
-from engine.core import Dice, Event, InvalidOrder, State
+from engine.core import Event, InvalidOrder, State
+from engine.dice import Dice
 from engine.hexgrid import distance
 
 from . import Sauron
@@ -35,10 +36,42 @@ from .common import DATA, NUMENOREANS
 SAURON_LEADERS = ("SAU", "RW", "GOR")
 
 
+def siege_armor(self, state: State, attacker: str, target: str, kind: str, prof: dict) -> None:
+    """The siege rule of the expanded game: the defender's armor in Barad-dur and the fortifications."""
+    if not state["options"].get("siege", True):
+        return
+    t = self.hexmap.hexes[self._hex(state, target)].terrain
+    bonus = self.raw(state)["expanded"]["siege_armor"].get(t, 0)
+    if bonus:
+        prof["armor"] += bonus
+        prof.setdefault("notes", []).append(f"defender in {'Barad-dur' if t == 'fortress' else 'the fortifications'}: "
+                                            f"Armor Protection +{bonus} (siege rule, expanded game)")
+
+
+def ring_into_the_fire(self, state: State) -> list[Event]:
+    """16.632: the Ring cast into Orodruin at the start of a Rally Phase ends the game."""
+    events: list[Event] = []
+    if self.kind(state) == "rally" and not state["over"]:
+        h = self.ring_holder(state)
+        oro = set(self.map_data["zones"]["orodruin"])
+        if h and self.side_of(state, h) == "westernesse" and h not in state["sau"]["evil"] \
+                and not state["sau"]["ring"]["worn"] and self.on_map(state, h) and state["units"][h]["hex"] in oro:
+            state["sau"]["ring"]["holder"] = None
+            state["sau"]["ring_destroyed"] = True
+            v = {"winner": "westernesse", "section": "16.632", "decisive": True,
+                 "summary": f"{h} casts the One Ring into the fire of Orodruin: it is destroyed, and with it "
+                            "Sauron's power. Decisive Victory for Westernesse (16.632)."}
+            state["over"] = v
+            events.append(Event(public=v["summary"], section="16.632", new_phase=True))
+    return events
+
+
 class SauronExpanded(Sauron):
     name = "sauron-expanded"
     title = "Sauron: the Rematch (the expanded game)"
     deploy_example = "OI1 1120"
+    ON_STEP_START = (*Sauron.ON_STEP_START, ring_into_the_fire)
+    MODIFY_ATTACK = (*Sauron.MODIFY_ATTACK, siege_armor)
 
     @cached_property
     def map_data(self) -> dict:
@@ -177,37 +210,10 @@ class SauronExpanded(Sauron):
     def zoc_through_fn(self, state: State):
         return lambda a, b: self.zoc_through(state, a, b)
 
-    def modify_attack(self, state: State, attacker: str, target: str, kind: str, prof: dict) -> None:
-        super().modify_attack(state, attacker, target, kind, prof)
-        if not state["options"].get("siege", True):
-            return
-        t = self.hexmap.hexes[self._hex(state, target)].terrain
-        bonus = self.raw(state)["expanded"]["siege_armor"].get(t, 0)
-        if bonus:
-            prof["armor"] += bonus
-            prof.setdefault("notes", []).append(f"defender in {'Barad-dur' if t == 'fortress' else 'the fortifications'}: "
-                                                f"Armor Protection +{bonus} (siege rule, expanded game)")
-
     @staticmethod
     def _hex(state: State, uid: str):
         from engine.hexgrid import Hex
         return Hex.parse(state["units"][uid]["hex"])
-
-    def on_step_start(self, state: State):
-        events = super().on_step_start(state)
-        if self.kind(state) == "rally" and not state["over"]:
-            h = self.ring_holder(state)
-            oro = set(self.map_data["zones"]["orodruin"])
-            if h and self.side_of(state, h) == "westernesse" and h not in state["sau"]["evil"] \
-                    and not state["sau"]["ring"]["worn"] and self.on_map(state, h) and state["units"][h]["hex"] in oro:
-                state["sau"]["ring"]["holder"] = None
-                state["sau"]["ring_destroyed"] = True
-                v = {"winner": "westernesse", "section": "16.632", "decisive": True,
-                     "summary": f"{h} casts the One Ring into the fire of Orodruin: it is destroyed, and with it "
-                                "Sauron's power. Decisive Victory for Westernesse (16.632)."}
-                state["over"] = v
-                events.append(Event(public=v["summary"], section="16.632", new_phase=True))
-        return events
 
     def final_result(self, state: State) -> dict:
         r = dict(super().final_result(state))

@@ -12,36 +12,36 @@ from __future__ import annotations
 from engine.core import State
 
 
-class Victory:
-    def victory_points(self, state: State) -> dict[str, int]:
-        v = self.raw(state)["victory"]
-        pts = {}
-        for seat in ("sauron", "westernesse"):
-            enemy = self.enemy(seat)
-            p = max(self.dem_total(state, enemy), 0)
-            if self.demoralized(state, enemy):
-                p += v["demoralized"]
-            pts[seat] = p
-        if state["units"]["SAU"]["status"] == "eliminated":
-            pts["westernesse"] += v["sauron_dead"]
-        if all(state["units"][x]["status"] == "eliminated" for x in ("ELE", "GIL")):
-            pts["sauron"] += v["kings_dead"]
-        return pts
+def victory_points(self, state: State) -> dict[str, int]:
+    v = self.raw(state)["victory"]
+    pts = {}
+    for seat in ("sauron", "westernesse"):
+        enemy = self.enemy(seat)
+        p = max(self.dem_total(state, enemy), 0)
+        if self.demoralized(state, enemy):
+            p += v["demoralized"]
+        pts[seat] = p
+    if state["units"]["SAU"]["status"] == "eliminated":
+        pts["westernesse"] += v["sauron_dead"]
+    if all(state["units"][x]["status"] == "eliminated" for x in ("ELE", "GIL")):
+        pts["sauron"] += v["kings_dead"]
+    return pts
 
-    def final_result(self, state: State) -> dict:
-        v = self.raw(state)["victory"]
-        pts = self.victory_points(state)
-        s, w = pts["sauron"], pts["westernesse"]
-        tally = f"Victory points: Sauron {s}, Westernesse {w}"
-        if s == w:
-            return {"winner": None, "summary": f"The eighteen Game-Turns are over. {tally}: a draw; neither side "
-                                               "wins decisively: the expanded game may follow.",
-                    "section": "victory", "points": pts, "decisive": False}
-        win = "sauron" if s > w else "westernesse"
-        hi, lo = max(s, w), min(s, w)
-        decisive = hi >= v["decisive_ratio"] * lo and hi - lo >= v["decisive_margin"]
-        kind = "Decisive Victory" if decisive else "Marginal Victory"
-        more = "" if decisive else "; neither side wins decisively: the expanded game may follow"
-        return {"winner": win, "summary": f"The eighteen Game-Turns are over. {tally}: {kind} for "
-                                          f"{self.title_of(win)}{more}.",
-                "section": "victory", "points": pts, "decisive": decisive}
+
+def final_result(self, state: State) -> dict:
+    v = self.raw(state)["victory"]
+    pts = self.victory_points(state)
+    s, w = pts["sauron"], pts["westernesse"]
+    tally = f"Victory points: Sauron {s}, Westernesse {w}"
+    if s == w:
+        return {"winner": None, "summary": f"The eighteen Game-Turns are over. {tally}: a draw; neither side "
+                                           "wins decisively: the expanded game may follow.",
+                "section": "victory", "points": pts, "decisive": False}
+    win = "sauron" if s > w else "westernesse"
+    hi, lo = max(s, w), min(s, w)
+    decisive = hi >= v["decisive_ratio"] * lo and hi - lo >= v["decisive_margin"]
+    kind = "Decisive Victory" if decisive else "Marginal Victory"
+    more = "" if decisive else "; neither side wins decisively: the expanded game may follow"
+    return {"winner": win, "summary": f"The eighteen Game-Turns are over. {tally}: {kind} for "
+                                      f"{self.title_of(win)}{more}.",
+            "section": "victory", "points": pts, "decisive": decisive}

@@ -19,42 +19,155 @@ from __future__ import annotations
 from typing import Iterator
 
 from engine.core import Action, IllegalOrder, InvalidOrder, OrderError, RulesetBase, State
-from engine.rulesets.wotr.aa_ring import RingMixin
-from engine.rulesets.wotr.bb_events import EventsMixin
+from engine.orders import Order, apply_order, listed_by_turn, order_table, parse_order, public_text, secret
+from engine.rulesets.wotr import (aa_ring, bb_events, cc_diplomacy, charts, dd_succession, forces, hidden_movement,
+                                  magic_cards, mobilization, sequence)
 from engine.rulesets.wotr.board import Board
-from engine.rulesets.wotr.cc_diplomacy import DiplomacyMixin
-from engine.rulesets.wotr.charts import ChartsMixin
 from engine.rulesets.wotr.common import NINE, SEATS, order
-from engine.rulesets.wotr.dd_succession import SuccessionMixin
 from engine.rulesets.wotr import group_file
 from engine.rulesets.wotr.group_file import GroupFile
-from engine.rulesets.wotr.forces import ForcesMixin
-from engine.rulesets.wotr.hidden_movement import HiddenMixin
-from engine.rulesets.wotr.magic_cards import MagicMixin
-from engine.rulesets.wotr.mobilization import MobilizationMixin
-from engine.rulesets.wotr.nazgul import NazgulMixin
-from engine.rulesets.wotr.sequence import SequenceMixin
-from engine.rulesets.wotr.setup import SetupMixin
-from engine.rulesets.wotr.victory import VictoryMixin
-from engine.rulesets.wotr.view import ViewMixin
 
-USAGE = {
-    "done": "done", "move": "move <piece> <hex> [<hex> ...]", "attack": "attack <hex>", "lose": "lose <unit> <sp>",
-    "kill": "kill <character>", "capture": "capture <place>", "claim": "claim",
-    "challenge": "challenge <your character> <their character>", "command": "command <hex> <character|nazgul>",
-    "mobilize": "mobilize <nation>", "draw": "draw <nnn>|none", "event": "event <nnn> [note]",
-    "nullify": "nullify 093", "search": "search <province>:<nazgul> [<province>:<nazgul> ...]",
-    "demand": "demand on|off", "ring": "ring on|off|to <character>", "nazgul": "nazgul control|gain [<nazgul>]",
-    "seizure": "seizure held|lost", "seize": "seize <your character>", "prisoner": "prisoner <character> on|off", "wraith": "wraith <character>", "palantir": "palantir <character>",
-    "paths": "paths", "reveal": "reveal <hidden character>", "mind-battle": "mind-battle sauron|saruman", "ally": "ally <seat>",
-    "dissolve": "dissolve <seat>", "barter": "barter <seat> <terms>", "agree": "agree <barter id>",
-    "item": "item <card> <character>", "use": "use <card> <character>",
-    "resolve": "resolve <chart> <column> [<die modifier>]",
-}
+# the parts of the seed, by the files that hold them
+Ev, Fo, Di, Hi, Mo, Se, Ri, Ma, Su, Ch = (bb_events, forces, cc_diplomacy, hidden_movement, mobilization, sequence,
+                                        aa_ring, magic_cards, dd_succession, charts)
+TABLE = listed_by_turn  # an order offered in the turn's list (``_candidates``), kept to its verb
+AT_THE_TABLE = ("follows a result the table resolves with the base game's charts (`resolve`), which the bot does "
+                "not know: typed by the seat it befalls")
 
 
-class WarOfTheRing(SetupMixin, SequenceMixin, RingMixin, EventsMixin, DiplomacyMixin, SuccessionMixin, HiddenMixin,
-                   MobilizationMixin, MagicMixin, NazgulMixin, ForcesMixin, ChartsMixin, VictoryMixin, ViewMixin, RulesetBase):
+def _hidden_move(words):
+    return "move (a hidden character)" if words and words[0] in NINE else None
+
+
+def _to_hidden(words):
+    return "item (to a hidden character)" if len(words) >= 2 and words[1] in NINE else None
+
+
+def _barter(words):
+    return f"barter (private) with {words[0]}" if words else None
+
+
+# every order, in the order an unknown-order refusal lists them; the parse checks the rules too (the
+# check of an action parses its text again), so no record has a check of its own (engine/orders.py)
+ORDERS = (
+    Order("done", "done", parse=Se._p_done, apply=Se._a_done, legal=TABLE("done")),
+    Order("move", "move <piece> <hex> [<hex> ...]", parse=Fo._p_move, apply=Fo._a_move, legal=TABLE("move"),
+          redact=_hidden_move),
+    Order("attack", "attack <hex>", parse=Fo._p_attack, apply=Fo._a_attack, legal=TABLE("attack")),
+    Order("lose", "lose <unit> <sp>", parse=Fo._p_lose, apply=Fo._a_lose, unlisted=f"a loss {AT_THE_TABLE}"),
+    Order("kill", "kill <character>", parse=Fo._p_kill, apply=Fo._a_kill, unlisted=f"a death {AT_THE_TABLE}"),
+    Order("capture", "capture <place>", parse=Fo._p_capture, apply=Fo._a_capture, legal=TABLE("capture")),
+    Order("claim", "claim", parse=Fo._p_claim, apply=Fo._a_claim,
+          unlisted="a seat claims its victory when it judges the base game's conditions met; the bot checks the "
+                   "claim but cannot read those conditions off the board to offer it"),
+    Order("challenge", "challenge <your character> <their character>", parse=Su._p_challenge, apply=Su._a_challenge,
+          unlisted=f"individual combat {AT_THE_TABLE.replace('follows a result', 'is a choice')}"),
+    Order("command", "command <hex> <character|nazgul>", parse=Su._p_command, apply=Su._a_command,
+          unlisted="naming a commander is the seat's choice among its characters in a hex, made when an army "
+                   "fights; offered by no phase (DD)"),
+    Order("mobilize", "mobilize <nation>", parse=Mo._p_mobilize, apply=Mo._a_mobilize, legal=TABLE("mobilize")),
+    Order("draw", "draw <nnn>|none", parse=Ev._p_draw, apply=Ev._a_draw, legal=TABLE("draw"),
+          redact=secret("draw (a card)")),
+    Order("event", "event <nnn> [note]", parse=Ev._p_event, apply=Ev._a_event, legal=TABLE("event")),
+    Order("nullify", "nullify 093", parse=Ev._p_nullify, apply=Ev._a_nullify,
+          unlisted="Gondor's answer to Event 093 just played, typed in reply to that event (BB.4)"),
+    Order("search", "search <province>:<nazgul> [<province>:<nazgul> ...]", parse=Hi._p_search, apply=Hi._a_search,
+          legal=TABLE("search")),
+    Order("demand", "demand on|off", parse=Hi._p_demand, apply=Hi._a_demand, redact=secret("(a secret order)"),
+          unlisted="a secret standing order Gondor sets on or off when it chooses (AA.2); offered by no phase"),
+    Order("ring", "ring on|off|to <character>", parse=Ri._p_ring, apply=Ri._a_ring, legal=TABLE("ring")),
+    Order("nazgul", "nazgul control|gain [<nazgul>]", parse=Ri._p_nazgul, apply=Ri._a_nazgul, legal=TABLE("nazgul")),
+    Order("seizure", "seizure held|lost", parse=Ri._p_seizure, apply=Ri._a_seizure, legal=TABLE("seizure")),
+    Order("seize", "seize <your character>", parse=Ri._p_seize, apply=Ri._a_seize,
+          unlisted="an attempt on the Ring by the base game's M.3, the seat's choice at the table (AA.1)"),
+    Order("prisoner", "prisoner <character> on|off", parse=Ri._p_prisoner, apply=Ri._a_prisoner,
+          unlisted=f"a capture {AT_THE_TABLE}"),
+    Order("wraith", "wraith <character>", parse=Ri._p_wraith, apply=Ri._a_wraith,
+          unlisted=f"a Ring-bearer's fading {AT_THE_TABLE}"),
+    Order("palantir", "palantir <character>", parse=Ri._p_palantir, apply=Ri._a_palantir,
+          unlisted="the Palantir's holder passes it by the seat's choice at the table; offered by no phase"),
+    Order("paths", "paths", parse=Su._p_paths, apply=Su._a_paths,
+          unlisted="the Fellowship records that Aragorn took the Paths of the Dead when it moves him there at the "
+                   "table (DD)"),
+    Order("reveal", "reveal <hidden character>", parse=Hi._p_reveal, apply=Hi._a_reveal,
+          unlisted="revealing a hidden character for good is the Fellowship's choice when it chooses; offered by "
+                   "no phase"),
+    Order("mind-battle", "mind-battle sauron|saruman", parse=Di._p_mind_battle, apply=Di._a_mind_battle,
+          legal=TABLE("mind-battle")),
+    Order("ally", "ally <seat>", parse=Di._p_ally, apply=Di._a_ally, legal=TABLE("ally")),
+    Order("dissolve", "dissolve <seat>", parse=Di._p_dissolve, apply=Di._a_dissolve,
+          unlisted="ending an alliance is the seat's choice at any time; offered by no phase (CC)"),
+    Order("barter", "barter <seat> <terms>", parse=Di._p_barter, apply=Di._a_barter, redact=_barter,
+          unlisted="its terms are free text"),
+    Order("agree", "agree <barter id>", parse=Di._p_agree, apply=Di._a_agree,
+          unlisted="the answer to a barter, typed in reply to the private offer it names"),
+    Order("item", "item <card> <character>", parse=Ma._p_item, apply=Ma._a_item, redact=_to_hidden,
+          unlisted="a magic card given to a character where the table's map puts them together; offered by no phase"),
+    Order("use", "use <card> <character>", parse=Ma._p_use, apply=Ma._a_use,
+          unlisted="a magic card used when the table's situation calls for it; offered by no phase"),
+    Order("resolve", "resolve <chart> <column> [<die modifier>]", parse=Ch._p_resolve, apply=Ch._a_resolve,
+          legal=TABLE("resolve")),
+)
+USAGE = {o.verb: o.usage for o in ORDERS}
+
+
+class WarOfTheRing(RulesetBase):
+    """The game: its files' functions, one file per part of the seed (listed in the module's docstring),
+    and the dispatch over ORDERS."""
+
+    from engine.rulesets.wotr.setup import (
+        upgrade_state, new_game
+    )
+    from engine.rulesets.wotr.sequence import (
+        _seat_order, _acting_order, active_seats, _turn_of, _phase_title, _p_done, _a_done, _next_phase,
+        _begin_player_turn, _end_turn, _begin_turn
+    )
+    from engine.rulesets.wotr.aa_ring import (
+        _bearer, _ring_seat, _ring_penalty, _ring_phase_conditions, _p_ring, _a_ring, _after_ring_change,
+        _p_nazgul, _a_nazgul, _p_seize, _a_seize, _p_seizure, _a_seizure, _p_prisoner, _a_prisoner,
+        _try_transfer, _p_wraith, _a_wraith, _p_palantir, _a_palantir
+    )
+    from engine.rulesets.wotr.bb_events import (
+        _p_draw, _card_text, _a_draw, _p_event, _a_event, _p_nullify, _a_nullify
+    )
+    from engine.rulesets.wotr.cc_diplomacy import (
+        _p_mind_battle, _a_mind_battle, _other_seat, _playing, _p_ally, _a_ally, _p_dissolve, _a_dissolve,
+        _p_barter, _a_barter, _p_agree, _a_agree
+    )
+    from engine.rulesets.wotr.dd_succession import (
+        _eligible, _ruler, _check_king, _king_of_rohan, _command_error, _stack_commanders, _rohan_may_defer,
+        _p_command, _a_command, _stack_error, _p_challenge, _a_challenge, _p_paths, _a_paths
+    )
+    from engine.rulesets.wotr.hidden_movement import (
+        _sees_char, _demand_in_force, _p_demand, _a_demand, _p_reveal, _a_reveal, _move_hidden, _spot_all,
+        _search_strength, _searchers, _p_search, _a_search
+    )
+    from engine.rulesets.wotr.mobilization import (
+        _mobilized, _mordor_first, _p_mobilize, _a_mobilize, _on_mobilized, _mobilization_error,
+        _after_mobile_move
+    )
+    from engine.rulesets.wotr.magic_cards import (
+        _item_name, _item, _item_holder_hex, _p_item, _carry_error, _a_item, _p_use, _use_error, _anduril_user,
+        _a_use
+    )
+    from engine.rulesets.wotr.nazgul import (
+        _nazgul_of, _nazgul_count, _nazgul_in, _in_mordor, _dark_power_in_play, _nazgul_move_error, _nazgul_word,
+        _nazgul_to, _a_move_nazgul, _spotters, _nazgul_views
+    )
+    from engine.rulesets.wotr.forces import (
+        _unit_seat, _piece, _mover, _p_move, _a_move, _p_attack, _a_attack, _p_lose, _a_lose, _p_kill, _a_kill,
+        _succession_news, _p_capture, _a_capture, _p_claim, _a_claim
+    )
+    from engine.rulesets.wotr.charts import (
+        _charts, _chart_label, _p_resolve, _a_resolve
+    )
+    from engine.rulesets.wotr.victory import (
+        _gondor_places, _end_player_turn, _winners, _finish, result
+    )
+    from engine.rulesets.wotr.view import (
+        _piece_views, _areas_view, _view, view, full_view, phase_key, secret_text, help_topics, help
+    )
+
     name = "wotr"
     hidden_information = True
     title = "War of the Ring (4-5 players)"
@@ -63,6 +176,7 @@ class WarOfTheRing(SetupMixin, SequenceMixin, RingMixin, EventsMixin, DiplomacyM
     turn_order = ("saruman", "fellowship", "rohan", "gondor", "dark-power")  # Sequence of Play 2
     default_mode = "assist"
     board_kind = "area"
+    orders = order_table(ORDERS)
 
     def __init__(self):
         self.board = Board.load()  # the reconstructed map; a game may carry its group's own
@@ -118,8 +232,7 @@ class WarOfTheRing(SetupMixin, SequenceMixin, RingMixin, EventsMixin, DiplomacyM
         if seat == "rohan" and state["players"] == 4:
             raise IllegalOrder("the four-player game has no Rohan player (Gondor controls Rohan)", "Four-Player War of the Ring")
         rest = w[1:] if verb in ("event", "barter") else [x.lower() for x in w[1:]]
-        args = getattr(self, "_p_" + verb.replace("-", "_"))(state, seat, rest)
-        return Action(verb, tuple(args))
+        return parse_order(self.orders[verb], self, state, seat, rest)
 
     def format(self, action: Action) -> str:
         return str(action)
@@ -128,24 +241,14 @@ class WarOfTheRing(SetupMixin, SequenceMixin, RingMixin, EventsMixin, DiplomacyM
         self.parse(state, seat, self.format(action))
 
     def apply(self, state, seat, action):
-        ev = getattr(self, "_a_" + action.verb.replace("-", "_"))(state, seat, action.args)
+        ev = apply_order(self.orders[action.verb], self, state, seat, action, None)  # each order rolls its own
         if not state["over"]:
             ev += self._succession_news(state, None)
         return ev
 
     def public_order_text(self, text):
-        w = text.split(" ")
-        if len(w) >= 2 and w[0] == "move" and w[1] in NINE:
-            return "move (a hidden character)"
-        if w[0] == "draw":
-            return "draw (a card)"
-        if w[0] == "demand":
-            return "(a secret order)"
-        if w[0] == "barter" and len(w) >= 2:
-            return f"barter (private) with {w[1]}"
-        if w[0] == "item" and len(w) >= 3 and w[2] in NINE:
-            return "item (to a hidden character)"
-        return text
+        masked = public_text(self.orders, text)  # each record's redact
+        return text if masked is None else masked
 
     def deadline_action(self, state, seat):
         if seat in self.active_seats(state):

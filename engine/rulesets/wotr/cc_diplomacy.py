@@ -10,7 +10,8 @@
   other seat. Gondor barters with the Fellowship and Saruman; Rohan with the Fellowship, Saruman, Gondor."""
 from __future__ import annotations
 
-from engine.core import Dice, Event
+from engine.core import Event
+from engine.dice import Dice
 from engine.rulesets.wotr.common import S_SEQ, refuse, title
 
 S_CC1, S_CC2, S_FF, S_BB2 = "CC.1", "CC.2", "FF", "BB.2"
@@ -25,120 +26,130 @@ def _pair_ok(table, a, b) -> bool:
     return True
 
 
-class DiplomacyMixin:
-    def _p_mind_battle(self, st, seat, w):
-        if len(w) != 1 or w[0] not in ("sauron", "saruman"):
-            raise self._usage("mind-battle")
-        if seat != "gondor":
-            raise refuse("mind battle by CC.1 is Gondor's (Denethor wearing the Ring)", S_CC1)
-        if st["phase"] != "ring":
-            raise refuse("a mind battle is fought in the Ring Phase (ruling)", S_SEQ)
-        if st["mind_battle"] == st["turn"]:
-            raise refuse("one mind battle a turn (ruling)", S_CC1)
-        r = self._ruler(st)
-        if not r or st["ring"]["bearer"] != r or not st["ring"]["wearing"]:
-            raise refuse("only while the ruler of Gondor wears the Ring", S_CC1)
-        return (w[0],)
+def _p_mind_battle(self, st, seat, w):
+    if len(w) != 1 or w[0] not in ("sauron", "saruman"):
+        raise self._usage("mind-battle")
+    if seat != "gondor":
+        raise refuse("mind battle by CC.1 is Gondor's (Denethor wearing the Ring)", S_CC1)
+    if st["phase"] != "ring":
+        raise refuse("a mind battle is fought in the Ring Phase (ruling)", S_SEQ)
+    if st["mind_battle"] == st["turn"]:
+        raise refuse("one mind battle a turn (ruling)", S_CC1)
+    r = self._ruler(st)
+    if not r or st["ring"]["bearer"] != r or not st["ring"]["wearing"]:
+        raise refuse("only while the ruler of Gondor wears the Ring", S_CC1)
+    return (w[0],)
 
-    def _a_mind_battle(self, st, seat, args):
-        st["mind_battle"] = st["turn"]
-        r = self._ruler(st)
-        name = st["chars"][r]["name"]
-        if args[0] == "saruman":
-            st["restrained"] = st["turn"]
-            return [Event(public=f"{name} engages Saruman in a mind battle: Saruman may not attack any Gondor or Rohan "
-                                 "unit this turn.", section=S_CC1)]
-        d = Dice(st["dice"])
-        roll = d.d6("CC.1 mind battle with Sauron")
-        pen = self._ring_penalty(st, r)
-        lost = max(0, roll - pen)
-        st["shadow_lost"] += lost
-        return [Event(public=f"{name} engages Sauron in a mind battle: rolls {roll}" + (f" -{pen} (heir)" if pen else "")
-                             + f"; the Dark Power loses {lost} Shadow Points (lost so far: {st['shadow_lost']}).",
-                      section=S_CC1, rolls=d.rolls)]
 
-    # ------------------------------------------------------------------ alliances
-    def _other_seat(self, st, word) -> str:
-        s = word.lower()
-        if s not in self._playing(st):
-            raise refuse(f"`{word[:20]}` is not a seat in this game: {', '.join(self._playing(st))}")
-        return s
+def _a_mind_battle(self, st, seat, args, dice):
+    st["mind_battle"] = st["turn"]
+    r = self._ruler(st)
+    name = st["chars"][r]["name"]
+    if args[0] == "saruman":
+        st["restrained"] = st["turn"]
+        return [Event(public=f"{name} engages Saruman in a mind battle: Saruman may not attack any Gondor or Rohan "
+                             "unit this turn.", section=S_CC1)]
+    d = Dice(st["dice"])
+    roll = d.d6("CC.1 mind battle with Sauron")
+    pen = self._ring_penalty(st, r)
+    lost = max(0, roll - pen)
+    st["shadow_lost"] += lost
+    return [Event(public=f"{name} engages Sauron in a mind battle: rolls {roll}" + (f" -{pen} (heir)" if pen else "")
+                         + f"; the Dark Power loses {lost} Shadow Points (lost so far: {st['shadow_lost']}).",
+                  section=S_CC1, rolls=d.rolls)]
 
-    def _playing(self, st) -> tuple[str, ...]:
-        return tuple(s for s in self.seats if st["players"] == 5 or s != "rohan")
 
-    def _p_ally(self, st, seat, w):
-        if len(w) != 1:
-            raise self._usage("ally")
-        other = self._other_seat(st, w[0])
-        if other == seat:
-            raise refuse("an alliance is with another seat")
-        if not _pair_ok(ALLY, seat, other) or {seat, other} == {"fellowship", "dark-power"} or \
-                "dark-power" in (seat, other) and {seat, other} & {"gondor", "rohan"}:
-            raise refuse(f"{title(seat)} and {title(other)} may not ally", S_FF if "rohan" in (seat, other) else S_CC2)
-        if sorted([seat, other]) in [sorted(p) for p in st["alliances"]]:
-            raise refuse("you are allied already")
-        if [seat, other] in st["offers"]:
-            raise refuse("your offer stands; the other seat answers `ally " + seat + "`")
-        return (other,)
+# ------------------------------------------------------------------ alliances
+def _other_seat(self, st, word) -> str:
+    s = word.lower()
+    if s not in self._playing(st):
+        raise refuse(f"`{word[:20]}` is not a seat in this game: {', '.join(self._playing(st))}")
+    return s
 
-    def _a_ally(self, st, seat, args):
-        other = args[0]
-        if [other, seat] in st["offers"]:
-            st["offers"].remove([other, seat])
-            st["alliances"].append(sorted([seat, other]))
-            return [Event(public=f"{title(seat)} and {title(other)} are allied.")]
-        st["offers"].append([seat, other])
-        return [Event(public=f"{title(seat)} offers {title(other)} an alliance (`ally {seat}` to accept).")]
 
-    def _p_dissolve(self, st, seat, w):
-        if len(w) != 1:
-            raise self._usage("dissolve")
-        other = self._other_seat(st, w[0])
-        pair = sorted([seat, other])
-        if pair not in [sorted(p) for p in st["alliances"]]:
-            raise refuse("you are not allied")
-        if pair in [sorted(p) for p in st["permanent"]]:
-            raise refuse("the alliance with the King of Gondor lasts the whole game", "DD.1")
-        return (other,)
+def _playing(self, st) -> tuple[str, ...]:
+    return tuple(s for s in self.seats if st["players"] == 5 or s != "rohan")
 
-    def _a_dissolve(self, st, seat, args):
-        pair = sorted([seat, args[0]])
-        st["alliances"] = [p for p in st["alliances"] if sorted(p) != pair]
-        st["commands"] = {}
-        return [Event(public=f"{title(seat)} dissolves its alliance with {title(args[0])}.")]
 
-    # ------------------------------------------------------------------ barter
-    def _p_barter(self, st, seat, w):
-        if len(w) < 2:
-            raise self._usage("barter")
-        other = self._other_seat(st, w[0])
-        if other == seat or not _pair_ok(BARTER, seat, other) or "dark-power" in (seat, other) and \
-                {seat, other} & {"gondor", "rohan"}:
-            raise refuse(f"{title(seat)} does not barter with {title(other)}", S_FF if "rohan" in (seat, other) else S_BB2)
-        terms = " ".join(w[1:])
-        if len(terms) > 200:
-            raise refuse("the terms are too long (200 characters)")
-        return (other, *w[1:])
+def _p_ally(self, st, seat, w):
+    if len(w) != 1:
+        raise self._usage("ally")
+    other = self._other_seat(st, w[0])
+    if other == seat:
+        raise refuse("an alliance is with another seat")
+    if not _pair_ok(ALLY, seat, other) or {seat, other} == {"fellowship", "dark-power"} or \
+            "dark-power" in (seat, other) and {seat, other} & {"gondor", "rohan"}:
+        raise refuse(f"{title(seat)} and {title(other)} may not ally", S_FF if "rohan" in (seat, other) else S_CC2)
+    if sorted([seat, other]) in [sorted(p) for p in st["alliances"]]:
+        raise refuse("you are allied already")
+    if [seat, other] in st["offers"]:
+        raise refuse("your offer stands; the other seat answers `ally " + seat + "`")
+    return (other,)
 
-    def _a_barter(self, st, seat, args):
-        other, terms = args[0], " ".join(args[1:])
-        bid = f"b{len(st['barters']) + 1}"
-        st["barters"].append({"id": bid, "from": seat, "to": other, "terms": terms, "state": "open"})
-        text = f"Barter {bid}: {title(seat)} offers {title(other)}: {terms} (`agree {bid}`)."
-        return [Event(public=f"{title(seat)} offers {title(other)} a barter ({bid}).", private={seat: text, other: text})]
 
-    def _p_agree(self, st, seat, w):
-        if len(w) != 1:
-            raise self._usage("agree")
-        for b in st["barters"]:
-            if b["id"] == w[0].lower() and b["to"] == seat and b["state"] == "open":
-                return (b["id"],)
-        raise refuse("no open barter offered to you by that name")
+def _a_ally(self, st, seat, args, dice):
+    other = args[0]
+    if [other, seat] in st["offers"]:
+        st["offers"].remove([other, seat])
+        st["alliances"].append(sorted([seat, other]))
+        return [Event(public=f"{title(seat)} and {title(other)} are allied.")]
+    st["offers"].append([seat, other])
+    return [Event(public=f"{title(seat)} offers {title(other)} an alliance (`ally {seat}` to accept).")]
 
-    def _a_agree(self, st, seat, args):
-        b = next(x for x in st["barters"] if x["id"] == args[0])
-        b["state"] = "agreed"
-        text = f"Barter {b['id']} agreed: {b['terms']}"
-        return [Event(public=f"{title(seat)} agrees to barter {b['id']} with {title(b['from'])}.",
-                      private={seat: text, b["from"]: text})]
+
+def _p_dissolve(self, st, seat, w):
+    if len(w) != 1:
+        raise self._usage("dissolve")
+    other = self._other_seat(st, w[0])
+    pair = sorted([seat, other])
+    if pair not in [sorted(p) for p in st["alliances"]]:
+        raise refuse("you are not allied")
+    if pair in [sorted(p) for p in st["permanent"]]:
+        raise refuse("the alliance with the King of Gondor lasts the whole game", "DD.1")
+    return (other,)
+
+
+def _a_dissolve(self, st, seat, args, dice):
+    pair = sorted([seat, args[0]])
+    st["alliances"] = [p for p in st["alliances"] if sorted(p) != pair]
+    st["commands"] = {}
+    return [Event(public=f"{title(seat)} dissolves its alliance with {title(args[0])}.")]
+
+
+# ------------------------------------------------------------------ barter
+def _p_barter(self, st, seat, w):
+    if len(w) < 2:
+        raise self._usage("barter")
+    other = self._other_seat(st, w[0])
+    if other == seat or not _pair_ok(BARTER, seat, other) or "dark-power" in (seat, other) and \
+            {seat, other} & {"gondor", "rohan"}:
+        raise refuse(f"{title(seat)} does not barter with {title(other)}", S_FF if "rohan" in (seat, other) else S_BB2)
+    terms = " ".join(w[1:])
+    if len(terms) > 200:
+        raise refuse("the terms are too long (200 characters)")
+    return (other, *w[1:])
+
+
+def _a_barter(self, st, seat, args, dice):
+    other, terms = args[0], " ".join(args[1:])
+    bid = f"b{len(st['barters']) + 1}"
+    st["barters"].append({"id": bid, "from": seat, "to": other, "terms": terms, "state": "open"})
+    text = f"Barter {bid}: {title(seat)} offers {title(other)}: {terms} (`agree {bid}`)."
+    return [Event(public=f"{title(seat)} offers {title(other)} a barter ({bid}).", private={seat: text, other: text})]
+
+
+def _p_agree(self, st, seat, w):
+    if len(w) != 1:
+        raise self._usage("agree")
+    for b in st["barters"]:
+        if b["id"] == w[0].lower() and b["to"] == seat and b["state"] == "open":
+            return (b["id"],)
+    raise refuse("no open barter offered to you by that name")
+
+
+def _a_agree(self, st, seat, args, dice):
+    b = next(x for x in st["barters"] if x["id"] == args[0])
+    b["state"] = "agreed"
+    text = f"Barter {b['id']} agreed: {b['terms']}"
+    return [Event(public=f"{title(seat)} agrees to barter {b['id']} with {title(b['from'])}.",
+                  private={seat: text, b["from"]: text})]

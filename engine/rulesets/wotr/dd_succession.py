@@ -13,210 +13,222 @@ from engine.rulesets.wotr.common import (FREE_RACES, GONDOR_HEIRS, ROHAN_LINE, S
 S_DD1, S_DD2, S_DD3, S_GG1, S_GG2 = "DD.1", "DD.2", "DD.3", "GG.1", "GG.2"
 
 
-class SuccessionMixin:
-    # ------------------------------------------------------------------ DD.1
-    def _eligible(self, st, cid) -> bool:
-        """DD.1: an heir rules only if in Minas Tirith or with a Gondorian army unit."""
-        hx = hex_of(st, cid)
-        if hx is None:
-            return False
-        if hx == self._bd(st).places["minas-tirith"]:
-            return True
-        return any(st["units"][u]["nation"] == "gondor" for u in units_in(st, hx))
+# ------------------------------------------------------------------ DD.1
+def _eligible(self, st, cid) -> bool:
+    """DD.1: an heir rules only if in Minas Tirith or with a Gondorian army unit."""
+    hx = hex_of(st, cid)
+    if hx is None:
+        return False
+    if hx == self._bd(st).places["minas-tirith"]:
+        return True
+    return any(st["units"][u]["nation"] == "gondor" for u in units_in(st, hx))
 
-    def _ruler(self, st) -> str | None:
-        """The ruler of Gondor now (DD.1): Denethor; else Boromir, Faramir, Imrahil, each only if eligible
+
+def _ruler(self, st) -> str | None:
+    """The ruler of Gondor now (DD.1): Denethor; else Boromir, Faramir, Imrahil, each only if eligible
         (Boromir takes it back once eligible); Aragorn once he is king (ruling: he stays king)."""
-        if st["king"] == "aragorn" and alive(st, "aragorn"):
-            return "aragorn"
-        if alive(st, "denethor"):
-            return "denethor"
-        for cid in GONDOR_HEIRS:
-            if alive(st, cid) and self._eligible(st, cid):
-                return cid
-        return None
+    if st["king"] == "aragorn" and alive(st, "aragorn"):
+        return "aragorn"
+    if alive(st, "denethor"):
+        return "denethor"
+    for cid in GONDOR_HEIRS:
+        if alive(st, cid) and self._eligible(st, cid):
+            return cid
+    return None
 
-    def _check_king(self, st) -> list[Event]:
-        """DD.1: Denethor and Boromir dead, Aragorn through the Paths of the Dead and in Minas Tirith: he
+
+def _check_king(self, st) -> list[Event]:
+    """DD.1: Denethor and Boromir dead, Aragorn through the Paths of the Dead and in Minas Tirith: he
         becomes ruler (king) of Gondor, moved by Gondor, and a game-long alliance of Gondor and the
         Fellowship takes effect."""
-        if st["king"] or alive(st, "denethor") or alive(st, "boromir") or not st["paths"] or not alive(st, "aragorn"):
-            return []
-        if hex_of(st, "aragorn") != self._bd(st).places["minas-tirith"]:
-            return []
-        st["king"] = "aragorn"
-        a = st["chars"]["aragorn"]
-        a["seat"], a["hidden"], a["located"], a["spotted"] = "gondor", False, [], []
-        pair = ["fellowship", "gondor"]
-        if pair not in st["alliances"]:
-            st["alliances"].append(pair)
-        st["permanent"].append(pair)
-        return [Event(public="Aragorn, through the Paths of the Dead, comes to Minas Tirith: he is King of Gondor, "
-                             "moved by Gondor; Gondor and the Fellowship are allied for the rest of the game.",
-                      section=S_DD1, reveals=True)]
+    if st["king"] or alive(st, "denethor") or alive(st, "boromir") or not st["paths"] or not alive(st, "aragorn"):
+        return []
+    if hex_of(st, "aragorn") != self._bd(st).places["minas-tirith"]:
+        return []
+    st["king"] = "aragorn"
+    a = st["chars"]["aragorn"]
+    a["seat"], a["hidden"], a["located"], a["spotted"] = "gondor", False, [], []
+    pair = ["fellowship", "gondor"]
+    if pair not in st["alliances"]:
+        st["alliances"].append(pair)
+    st["permanent"].append(pair)
+    return [Event(public="Aragorn, through the Paths of the Dead, comes to Minas Tirith: he is King of Gondor, "
+                         "moved by Gondor; Gondor and the Fellowship are allied for the rest of the game.",
+                  section=S_DD1, reveals=True)]
 
-    # ------------------------------------------------------------------ GG.1
-    def _king_of_rohan(self, st) -> str | None:
-        for cid in ROHAN_LINE:
-            if alive(st, cid):
-                return cid
+
+# ------------------------------------------------------------------ GG.1
+def _king_of_rohan(self, st) -> str | None:
+    for cid in ROHAN_LINE:
+        if alive(st, cid):
+            return cid
+    return None
+
+
+# ------------------------------------------------------------------ DD.2, GG.2, restrictions
+def _command_error(self, st, seat, hx, cmd) -> str | None:
+    """Why ``cmd`` may not command ``seat``'s stack in ``hx`` (None: it may)."""
+    units = [u for u in units_in(st, hx) if self._unit_seat(st, u) == seat]
+    if not units:
+        return "you have no army unit there"
+    races = {st["units"][u]["race"] for u in units}
+    nations = {st["units"][u]["nation"] for u in units}
+    # only characters the seat may see: naming a hidden one is refused as if it were elsewhere
+    here = [c for c, d in st["chars"].items() if d["alive"] and d["hex"] == hx and self._sees_char(st, seat, c)]
+    if cmd == "nazgul":
+        if not any(st["nazgul"][n]["hex"] == hx for n in self._nazgul_of(st, seat)):
+            return "you have no Nazgul there"
+        if races & set(FREE_RACES):
+            return "no elves, dwarves, men of Gondor, Rohan or the West may be commanded by a Nazgul (" + \
+                S_ALLIANCE_R + ")"
         return None
-
-    # ------------------------------------------------------------------ DD.2, GG.2, restrictions
-    def _command_error(self, st, seat, hx, cmd) -> str | None:
-        """Why ``cmd`` may not command ``seat``'s stack in ``hx`` (None: it may)."""
-        units = [u for u in units_in(st, hx) if self._unit_seat(st, u) == seat]
-        if not units:
-            return "you have no army unit there"
-        races = {st["units"][u]["race"] for u in units}
-        nations = {st["units"][u]["nation"] for u in units}
-        # only characters the seat may see: naming a hidden one is refused as if it were elsewhere
-        here = [c for c, d in st["chars"].items() if d["alive"] and d["hex"] == hx and self._sees_char(st, seat, c)]
-        if cmd == "nazgul":
-            if not any(st["nazgul"][n]["hex"] == hx for n in self._nazgul_of(st, seat)):
-                return "you have no Nazgul there"
-            if races & set(FREE_RACES):
-                return "no elves, dwarves, men of Gondor, Rohan or the West may be commanded by a Nazgul (" + \
-                    S_ALLIANCE_R + ")"
-            return None
-        if cmd not in here:
-            return f"{st['chars'][cmd]['name']} is not there"
-        c = st["chars"][cmd]
-        if c["side"] in ("fellowship", "gondor", "rohan") and "orc" in races and \
-                not (st["ring"]["bearer"] == cmd and st["ring"]["wearing"]):
-            return f"characters of the Fellowship, Gondor and Rohan may not command orcs unless wearing the Ring " \
-                   f"({S_ALLIANCE_R})"
-        if "gondor" in nations:
-            ruler = self._ruler(st)
-            for must in ("denethor", "boromir"):
-                if must in here:
-                    if cmd != must:
-                        return f"a stack of Gondor units with {st['chars'][must]['name']} is commanded by him ({S_DD2})"
-                    return None
-            if "faramir" in here:
-                defer = ruler == "faramir" and allied(st, "gondor", "fellowship") and cmd in ("gandalf", "aragorn")
-                if cmd != "faramir" and not defer:
-                    return f"a stack of Gondor units with Faramir is commanded by him (he may defer only to Gandalf or " \
-                           f"Aragorn, as ruler allied with the Fellowship) ({S_DD2})"
+    if cmd not in here:
+        return f"{st['chars'][cmd]['name']} is not there"
+    c = st["chars"][cmd]
+    if c["side"] in ("fellowship", "gondor", "rohan") and "orc" in races and \
+            not (st["ring"]["bearer"] == cmd and st["ring"]["wearing"]):
+        return f"characters of the Fellowship, Gondor and Rohan may not command orcs unless wearing the Ring " \
+               f"({S_ALLIANCE_R})"
+    if "gondor" in nations:
+        ruler = self._ruler(st)
+        for must in ("denethor", "boromir"):
+            if must in here:
+                if cmd != must:
+                    return f"a stack of Gondor units with {st['chars'][must]['name']} is commanded by him ({S_DD2})"
                 return None
-        if "rohan" in nations:
-            king = self._king_of_rohan(st)
-            for must in ("theoden", "theodred"):
-                if must in here:
-                    if cmd == must:
-                        return None
-                    if self._rohan_may_defer(st, must, cmd, king):
-                        return None
-                    return f"a stack of Rohan units with {st['chars'][must]['name']} is commanded by him ({S_GG2})"
-            if cmd == "eowyn" and king != "eowyn":
-                return f"Eowyn leads armies with her Morale only as Queen of Rohan ({S_GG1})"
-        return None
+        if "faramir" in here:
+            defer = ruler == "faramir" and allied(st, "gondor", "fellowship") and cmd in ("gandalf", "aragorn")
+            if cmd != "faramir" and not defer:
+                return f"a stack of Gondor units with Faramir is commanded by him (he may defer only to Gandalf or " \
+                       f"Aragorn, as ruler allied with the Fellowship) ({S_DD2})"
+            return None
+    if "rohan" in nations:
+        king = self._king_of_rohan(st)
+        for must in ("theoden", "theodred"):
+            if must in here:
+                if cmd == must:
+                    return None
+                if self._rohan_may_defer(st, must, cmd, king):
+                    return None
+                return f"a stack of Rohan units with {st['chars'][must]['name']} is commanded by him ({S_GG2})"
+        if cmd == "eowyn" and king != "eowyn":
+            return f"Eowyn leads armies with her Morale only as Queen of Rohan ({S_GG1})"
+    return None
 
-    def _stack_commanders(self, st, seat_view) -> dict:
-        """DD.2 and GG.2 worked out for every stack of Gondor or Rohan units: the character who must command
+
+def _stack_commanders(self, st, seat_view) -> dict:
+    """DD.2 and GG.2 worked out for every stack of Gondor or Rohan units: the character who must command
         it, where the rule names one (a seat's own choice by `command` otherwise). Only characters the
         viewer may see count (a hidden Boromir is not shown to the public)."""
-        out = {}
-        hexes = sorted({u["hex"] for u in st["units"].values() if u["sp"] > 0 and u["nation"] in ("gondor", "rohan")})
-        for hx in hexes:
-            nations = {st["units"][u]["nation"] for u in units_in(st, hx)}
-            here = [c for c, d in st["chars"].items() if d["alive"] and d["hex"] == hx
-                    and self._sees_char(st, seat_view, c)]
-            must = None
-            if "gondor" in nations:
-                must = next((c for c in ("denethor", "boromir", "faramir") if c in here), None)
-            if must is None and "rohan" in nations:
-                must = next((c for c in ("theoden", "theodred") if c in here), None)
-            chosen = next((v for k, v in st["commands"].items() if k.endswith(":" + hx)), None)
-            if must or chosen:
-                who = must or chosen
-                out[hx] = "a Nazgul" if who == "nazgul" else st["chars"][who]["name"]
-        return out
+    out = {}
+    hexes = sorted({u["hex"] for u in st["units"].values() if u["sp"] > 0 and u["nation"] in ("gondor", "rohan")})
+    for hx in hexes:
+        nations = {st["units"][u]["nation"] for u in units_in(st, hx)}
+        here = [c for c, d in st["chars"].items() if d["alive"] and d["hex"] == hx
+                and self._sees_char(st, seat_view, c)]
+        must = None
+        if "gondor" in nations:
+            must = next((c for c in ("denethor", "boromir", "faramir") if c in here), None)
+        if must is None and "rohan" in nations:
+            must = next((c for c in ("theoden", "theodred") if c in here), None)
+        chosen = next((v for k, v in st["commands"].items() if k.endswith(":" + hx)), None)
+        if must or chosen:
+            who = must or chosen
+            out[hx] = "a Nazgul" if who == "nazgul" else st["chars"][who]["name"]
+    return out
 
-    def _rohan_may_defer(self, st, who, cmd, king) -> bool:
-        """GG.2: allied with the Fellowship any Rohan character may defer to Gandalf; with Saruman to Saruman;
+
+def _rohan_may_defer(self, st, who, cmd, king) -> bool:
+    """GG.2: allied with the Fellowship any Rohan character may defer to Gandalf; with Saruman to Saruman;
         with Gondor the King (Queen) to the ruler of Gondor and a lesser one to any Gondor character."""
-        seat = st["chars"][who]["seat"]
-        if cmd == "gandalf" and allied(st, seat, "fellowship") and seat != "fellowship":
-            return True
-        if cmd == "saruman" and allied(st, seat, "saruman"):
-            return True
-        if st["players"] == 5 and allied(st, "rohan", "gondor"):
-            if who == king:
-                return cmd == self._ruler(st)
-            return st["chars"][cmd]["side"] == "gondor"
-        return False
+    seat = st["chars"][who]["seat"]
+    if cmd == "gandalf" and allied(st, seat, "fellowship") and seat != "fellowship":
+        return True
+    if cmd == "saruman" and allied(st, seat, "saruman"):
+        return True
+    if st["players"] == 5 and allied(st, "rohan", "gondor"):
+        if who == king:
+            return cmd == self._ruler(st)
+        return st["chars"][cmd]["side"] == "gondor"
+    return False
 
-    def _p_command(self, st, seat, w):
-        if len(w) != 2:
-            raise self._usage("command")
-        self._turn_of(st, seat, "naming a commander")
-        hx = self._hex(st, w[0])
-        cmd = "nazgul" if w[1].lower() == "nazgul" else self._char(st, w[1])
-        err = self._command_error(st, seat, hx, cmd)
-        if err:
-            raise refuse(err)
-        return (hx, cmd)
 
-    def _a_command(self, st, seat, args):
-        hx, cmd = args
-        st["commands"][f"{seat}:{hx}"] = cmd
-        who = "a Nazgul" if cmd == "nazgul" else st["chars"][cmd]["name"]
-        return [Event(public=f"{title(seat)}'s stack at {hx} is commanded by {who}.")]
+def _p_command(self, st, seat, w):
+    if len(w) != 2:
+        raise self._usage("command")
+    self._turn_of(st, seat, "naming a commander")
+    hx = self._hex(st, w[0])
+    cmd = "nazgul" if w[1].lower() == "nazgul" else self._char(st, w[1])
+    err = self._command_error(st, seat, hx, cmd)
+    if err:
+        raise refuse(err)
+    return (hx, cmd)
 
-    def _stack_error(self, st, seat, movers: list[tuple[str, str]], hx) -> str | None:
-        """Restrictions on Alliances: men of Rohan, Gondor or the West, elves and dwarves never stack with
+
+def _a_command(self, st, seat, args, dice):
+    hx, cmd = args
+    st["commands"][f"{seat}:{hx}"] = cmd
+    who = "a Nazgul" if cmd == "nazgul" else st["chars"][cmd]["name"]
+    return [Event(public=f"{title(seat)}'s stack at {hx} is commanded by {who}.")]
+
+
+def _stack_error(self, st, seat, movers: list[tuple[str, str]], hx) -> str | None:
+    """Restrictions on Alliances: men of Rohan, Gondor or the West, elves and dwarves never stack with
         orcs, nor men of Rohan with Dunlendings or their Chief, except to fight them (a hex with a seat's
         pieces not allied with the mover's: a battle)."""
-        here = [("u", u) for u in units_in(st, hx)] + [("c", c) for c, d in st["chars"].items()
-                                                         if d["alive"] and d["hex"] == hx and not d["hidden"]]
-        for kind, mid in movers:
-            race = st["units"][mid]["race"] if kind == "u" else st["chars"][mid]["race"]
-            for k2, oid in here:
-                if oid == mid:
-                    continue
-                orace = st["units"][oid]["race"] if k2 == "u" else st["chars"][oid]["race"]
-                oseat = self._unit_seat(st, oid) if k2 == "u" else st["chars"][oid]["seat"]
-                if not allied(st, seat, oseat):
-                    continue  # to fight them
-                pair = {race, orace}
-                if "orc" in pair and pair & set(FREE_RACES):
-                    return f"men of Rohan, Gondor or the West, elves and dwarves never stack with orcs except to " \
-                           f"fight them ({S_ALLIANCE_R})"
-                if "man-rohan" in pair and ("dunlending" in pair or oid == "dunlending-chief" or mid == "dunlending-chief"):
-                    return f"men of Rohan never stack with Dunlendings except to fight them ({S_ALLIANCE_R})"
-        return None
+    here = [("u", u) for u in units_in(st, hx)] + [("c", c) for c, d in st["chars"].items()
+                                                     if d["alive"] and d["hex"] == hx and not d["hidden"]]
+    for kind, mid in movers:
+        race = st["units"][mid]["race"] if kind == "u" else st["chars"][mid]["race"]
+        for k2, oid in here:
+            if oid == mid:
+                continue
+            orace = st["units"][oid]["race"] if k2 == "u" else st["chars"][oid]["race"]
+            oseat = self._unit_seat(st, oid) if k2 == "u" else st["chars"][oid]["seat"]
+            if not allied(st, seat, oseat):
+                continue  # to fight them
+            pair = {race, orace}
+            if "orc" in pair and pair & set(FREE_RACES):
+                return f"men of Rohan, Gondor or the West, elves and dwarves never stack with orcs except to " \
+                       f"fight them ({S_ALLIANCE_R})"
+            if "man-rohan" in pair and ("dunlending" in pair or oid == "dunlending-chief" or mid == "dunlending-chief"):
+                return f"men of Rohan never stack with Dunlendings except to fight them ({S_ALLIANCE_R})"
+    return None
 
-    # ------------------------------------------------------------------ DD.3 and individual combat
-    def _p_challenge(self, st, seat, w):
-        if len(w) != 2:
-            raise self._usage("challenge")
-        self._turn_of(st, seat, "individual combat")
-        a, b = self._char(st, w[0]), self._char(st, w[1])
-        if st["chars"][a]["seat"] != seat:
-            raise refuse(f"{st['chars'][a]['name']} is not yours")
-        if a == "denethor":
-            raise refuse("Denethor may never initiate individual combat", S_DD3)
-        if hex_of(st, a) != hex_of(st, b) or st["chars"][b]["hidden"] and not self._sees_char(st, seat, b):
-            raise refuse("individual combat is between characters in the same hex")
-        if a == "faramir" and not self._mobilized(st, "gondor"):
-            if self._bd(st).province_of[hex_of(st, a)] not in ("south-ithilien", "north-ithilien"):
-                raise refuse("before Gondor mobilizes, Faramir fights only in Ithilien", S_MOB)
-        return (a, b)
 
-    def _a_challenge(self, st, seat, args):
-        a, b = args
-        return [Event(public=f"{st['chars'][a]['name']} challenges {st['chars'][b]['name']} to individual combat "
-                             f"(the base game's G rules: the table resolves it).")]
+# ------------------------------------------------------------------ DD.3 and individual combat
+def _p_challenge(self, st, seat, w):
+    if len(w) != 2:
+        raise self._usage("challenge")
+    self._turn_of(st, seat, "individual combat")
+    a, b = self._char(st, w[0]), self._char(st, w[1])
+    if st["chars"][a]["seat"] != seat:
+        raise refuse(f"{st['chars'][a]['name']} is not yours")
+    if a == "denethor":
+        raise refuse("Denethor may never initiate individual combat", S_DD3)
+    if hex_of(st, a) != hex_of(st, b) or st["chars"][b]["hidden"] and not self._sees_char(st, seat, b):
+        raise refuse("individual combat is between characters in the same hex")
+    if a == "faramir" and not self._mobilized(st, "gondor"):
+        if self._bd(st).province_of[hex_of(st, a)] not in ("south-ithilien", "north-ithilien"):
+            raise refuse("before Gondor mobilizes, Faramir fights only in Ithilien", S_MOB)
+    return (a, b)
 
-    def _p_paths(self, st, seat, w):
-        if w or seat != "fellowship":
-            raise refuse("`paths`: the Fellowship records that Aragorn has taken the Paths of the Dead")
-        if st["paths"] or not alive(st, "aragorn"):
-            raise refuse("Aragorn has taken the Paths already, or is dead")
-        self._turn_of(st, seat, "the Paths of the Dead")
-        return ()
 
-    def _a_paths(self, st, seat, args):
-        st["paths"] = True
-        return [Event(public="Aragorn takes the Paths of the Dead.")] + self._check_king(st)
+def _a_challenge(self, st, seat, args, dice):
+    a, b = args
+    return [Event(public=f"{st['chars'][a]['name']} challenges {st['chars'][b]['name']} to individual combat "
+                         f"(the base game's G rules: the table resolves it).")]
+
+
+def _p_paths(self, st, seat, w):
+    if w or seat != "fellowship":
+        raise refuse("`paths`: the Fellowship records that Aragorn has taken the Paths of the Dead")
+    if st["paths"] or not alive(st, "aragorn"):
+        raise refuse("Aragorn has taken the Paths already, or is dead")
+    self._turn_of(st, seat, "the Paths of the Dead")
+    return ()
+
+
+def _a_paths(self, st, seat, args, dice):
+    st["paths"] = True
+    return [Event(public="Aragorn takes the Paths of the Dead.")] + self._check_king(st)

@@ -16,52 +16,55 @@ from engine.rulesets.wotr.common import S_FIVE, S_FOUR, title
 S_AA1 = "AA.1"
 
 
-class VictoryMixin:
-    def _gondor_places(self, st) -> tuple[str, ...]:
-        if st["players"] == 4:
-            return ("minas-tirith", "dol-amroth", "helms-deep", "dunharrow")
-        return ("minas-tirith", "dol-amroth")
+def _gondor_places(self, st) -> tuple[str, ...]:
+    if st["players"] == 4:
+        return ("minas-tirith", "dol-amroth", "helms-deep", "dunharrow")
+    return ("minas-tirith", "dol-amroth")
 
-    def _end_player_turn(self, st, seat) -> list[Event]:
-        ev = []
-        h = st["held"]
-        if h["gondor"] and any(st["control"].get(p) != "gondor" for p in self._gondor_places(st)):
-            h["gondor"] = False
-            lost = [p for p in self._gondor_places(st) if st["control"].get(p) != "gondor"]
-            ev.append(Event(public=f"Gondor no longer holds {', '.join(lost)}: its continuous victory condition is "
-                                   "lost for good.", section=S_FOUR if st["players"] == 4 else S_FIVE))
-        if st["players"] == 5:
-            if h["rohan"] and any(st["control"].get(p) != "rohan" for p in ("helms-deep", "dunharrow")):
-                h["rohan"] = False
-                ev.append(Event(public="Rohan no longer holds Helm's Deep and Dunharrow: its continuous victory "
-                                       "condition is lost for good.", section=S_FIVE))
-            if h["rohan_mt"] and st["control"].get("minas-tirith") != "gondor":
-                h["rohan_mt"] = False
-                if not st["rohan_attacked"]:
-                    ev.append(Event(public="Gondor has lost Minas Tirith: Rohan's victory needed it (until Gondor "
-                                           "attacks Rohan).", section=S_FIVE))
-        return ev
 
-    def _winners(self, st) -> list[str]:
-        out = []
-        h = st["held"]
-        if not st["ring"]["gondor_had"] and h["gondor"] and not st["gondor_out"]:
-            out.append("gondor")
-        if st["players"] == 5 and h["rohan"] and (h["rohan_mt"] or st["rohan_attacked"]):
-            out.append("rohan")
-        out += [s for s in st["claims"] if s not in out]
-        return [s for s in self._playing(st) if s in out]
+def _end_player_turn(self, st, seat) -> list[Event]:
+    ev = []
+    h = st["held"]
+    if h["gondor"] and any(st["control"].get(p) != "gondor" for p in self._gondor_places(st)):
+        h["gondor"] = False
+        lost = [p for p in self._gondor_places(st) if st["control"].get(p) != "gondor"]
+        ev.append(Event(public=f"Gondor no longer holds {', '.join(lost)}: its continuous victory condition is "
+                               "lost for good.", section=S_FOUR if st["players"] == 4 else S_FIVE))
+    if st["players"] == 5:
+        if h["rohan"] and any(st["control"].get(p) != "rohan" for p in ("helms-deep", "dunharrow")):
+            h["rohan"] = False
+            ev.append(Event(public="Rohan no longer holds Helm's Deep and Dunharrow: its continuous victory "
+                                   "condition is lost for good.", section=S_FIVE))
+        if h["rohan_mt"] and st["control"].get("minas-tirith") != "gondor":
+            h["rohan_mt"] = False
+            if not st["rohan_attacked"]:
+                ev.append(Event(public="Gondor has lost Minas Tirith: Rohan's victory needed it (until Gondor "
+                                       "attacks Rohan).", section=S_FIVE))
+    return ev
 
-    def _finish(self, st, why) -> list[Event]:
-        winners = self._winners(st)
-        summary = f"{why} Winners: " + (", ".join(title(s) for s in winners) if winners else "none") + "."
-        st["over"] = {"winners": winners, "summary": summary}
-        st["phase"] = "over"
-        return [Event(public=summary, new_phase=True)]
 
-    def result(self, st):
-        if not st["over"]:
-            return None
-        w = st["over"]["winners"]
-        # one winner, or None: several seats may win a multi-player game (the summary names them all)
-        return Result(w[0] if len(w) == 1 else None, st["over"]["summary"])
+def _winners(self, st) -> list[str]:
+    out = []
+    h = st["held"]
+    if not st["ring"]["gondor_had"] and h["gondor"] and not st["gondor_out"]:
+        out.append("gondor")
+    if st["players"] == 5 and h["rohan"] and (h["rohan_mt"] or st["rohan_attacked"]):
+        out.append("rohan")
+    out += [s for s in st["claims"] if s not in out]
+    return [s for s in self._playing(st) if s in out]
+
+
+def _finish(self, st, why) -> list[Event]:
+    winners = self._winners(st)
+    summary = f"{why} Winners: " + (", ".join(title(s) for s in winners) if winners else "none") + "."
+    st["over"] = {"winners": winners, "summary": summary}
+    st["phase"] = "over"
+    return [Event(public=summary, new_phase=True)]
+
+
+def result(self, st):
+    if not st["over"]:
+        return None
+    w = st["over"]["winners"]
+    # one winner, or None: several seats may win a multi-player game (the summary names them all)
+    return Result(w[0] if len(w) == 1 else None, st["over"]["summary"])

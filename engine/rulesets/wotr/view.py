@@ -4,172 +4,179 @@ from __future__ import annotations
 from engine.rulesets.wotr.common import order, title
 
 
-class ViewMixin:
-    def _piece_views(self, st, seat) -> list[dict]:
-        out = []
-        for uid, u in st["units"].items():
-            if u["sp"] > 0:
-                out.append({"id": uid, "name": u["name"], "hex": u["hex"], "kind": "army", "sp": u["sp"],
-                            "seat": self._unit_seat(st, uid), "nation": u["nation"], "face": "up"})
-        downs = []
-        for cid, c in st["chars"].items():
-            if not c["alive"]:
-                continue
-            if self._sees_char(st, seat, cid):
-                p = {"id": cid, "name": c["name"], "hex": c["hex"], "kind": "character", "seat": c["seat"], "face": "up"}
-                if c["hidden"]:
-                    p["hidden"] = True
-                if c.get("ratings"):
-                    p["ratings"] = dict(c["ratings"])
-                out.append(p)
-            elif seat in c["located"]:
-                downs.append(c["hex"])
-        for i, hx in enumerate(sorted(downs), 1):  # face down: the hex only, numbered in hex order
-            out.append({"id": f"?{i}", "name": "?", "hex": hx, "kind": "character", "seat": "fellowship", "face": "down"})
-        out += self._nazgul_views(st)  # the nine Nazgul: public pieces (Hidden Movement)
-        for p in out:
-            p["province"] = self._bd(st).province_of[p["hex"]]
-        return out
+def _piece_views(self, st, seat) -> list[dict]:
+    out = []
+    for uid, u in st["units"].items():
+        if u["sp"] > 0:
+            out.append({"id": uid, "name": u["name"], "hex": u["hex"], "kind": "army", "sp": u["sp"],
+                        "seat": self._unit_seat(st, uid), "nation": u["nation"], "face": "up"})
+    downs = []
+    for cid, c in st["chars"].items():
+        if not c["alive"]:
+            continue
+        if self._sees_char(st, seat, cid):
+            p = {"id": cid, "name": c["name"], "hex": c["hex"], "kind": "character", "seat": c["seat"], "face": "up"}
+            if c["hidden"]:
+                p["hidden"] = True
+            if c.get("ratings"):
+                p["ratings"] = dict(c["ratings"])
+            out.append(p)
+        elif seat in c["located"]:
+            downs.append(c["hex"])
+    for i, hx in enumerate(sorted(downs), 1):  # face down: the hex only, numbered in hex order
+        out.append({"id": f"?{i}", "name": "?", "hex": hx, "kind": "character", "seat": "fellowship", "face": "down"})
+    out += self._nazgul_views(st)  # the nine Nazgul: public pieces (Hidden Movement)
+    for p in out:
+        p["province"] = self._bd(st).province_of[p["hex"]]
+    return out
 
-    def _areas_view(self, pieces) -> dict:
-        areas: dict = {}
-        for p in pieces:
-            a = areas.setdefault(p["province"], {"units": {}, "leaders": []})
-            if p["kind"] == "army":
-                a["units"][p["seat"]] = a["units"].get(p["seat"], 0) + p["sp"]
-            else:
-                a["leaders"].append({"name": p["name"] if p["face"] == "up" else "?", "seat": p["seat"]})
-        return areas
 
-    def _view(self, st, seat) -> dict:
-        pieces = self._piece_views(st, seat)
-        ruler = self._ruler(st)
-        king = self._king_of_rohan(st)
-        bearer = st["ring"]["bearer"]
-        items = {}
-        for item, h in st["items"].items():
-            if h is None:
-                items[item] = "undealt"
-            elif h.startswith("@"):
-                items[item] = h[1:]
-            elif st["chars"][h]["hidden"] and not self._sees_char(st, seat, h):
-                items[item] = st["chars"][h]["name"]
-            else:
-                items[item] = st["chars"][h]["name"]
-        v = {"board": "provinces", "title": f"War of the Ring ({st['players']} players"
-             + (", All Out War)" if st["scenario"] == "all-out-war" else ")"),
-             "turn": st["turn"], "phase": st["phase"], "phase_title": self._phase_title(st),
-             "active": self.active_seats(st), "order": list(order(st)), "players": st["players"],
-             "scenario": st["scenario"], "last_turn": st["last_turn"],
-             "pieces": pieces, "areas": self._areas_view(pieces),
-             "ring": {"bearer": st["chars"][bearer]["name"] if bearer else None, "wearing": st["ring"]["wearing"],
-                      "holder": title(self._ring_seat(st)), "transfer_failures": st["ring"]["failures"],
-                      "gondor_had": st["ring"]["gondor_had"], "seizure_pending": st["ring"]["seizure"] is not None},
-             "ruler_of_gondor": st["chars"][ruler]["name"] if ruler else None,
-             "king_of_rohan": st["chars"][king]["name"] if king else None,
-             "palantir": st["chars"][st["palantir"]]["name"] if st["palantir"] else None,
-             "gondor_eliminated": st["gondor_out"], "boromir_attempted": st["boromir_attempted"],
-             "nazgul": {s: self._nazgul_count(st, s) for s in ("dark-power", "saruman", "gondor")}, "search_with": {s: self._search_strength(st, s) for s in order(st)},
-             "mobilized": {k: v for k, v in st["mobilized"].items()}, "control": dict(st["control"]),
-             "continuous": dict(st["held"]), "rohan_attacked_by_gondor": st["rohan_attacked"],
-             "alliances": [list(p) for p in st["alliances"]], "offers": [list(p) for p in st["offers"]],
-             "played": [dict(p) for p in st["played"]], "hand_sizes": {s: len(h) for s, h in st["hands"].items()},
-             "items": items, "shadow_points_lost": st["shadow_lost"], "claims": list(st["claims"]),
-             "dead": sorted(c["name"] for c in st["chars"].values() if not c["alive"]),
-             "layout": self._bd(st).layout() if st.get("map") else None,
-             "wraiths": list(st["wraiths"]), "commanders": self._stack_commanders(st, seat), "over": st["over"]}
-        if seat in self.seats or seat == "gm":
-            v["seat"] = seat
-            if seat in st["hands"]:
-                v["hand"] = list(st["hands"][seat])
-            if seat in ("gondor", "fellowship", "gm"):
-                v["demand"] = self._demand_in_force(st)
-            v["barters"] = [dict(b) for b in st["barters"] if seat in (b["from"], b["to"], "gm")]
-        return v
+def _areas_view(self, pieces) -> dict:
+    areas: dict = {}
+    for p in pieces:
+        a = areas.setdefault(p["province"], {"units": {}, "leaders": []})
+        if p["kind"] == "army":
+            a["units"][p["seat"]] = a["units"].get(p["seat"], 0) + p["sp"]
+        else:
+            a["leaders"].append({"name": p["name"] if p["face"] == "up" else "?", "seat": p["seat"]})
+    return areas
 
-    def view(self, st, seat):
-        return self._view(st, seat)
 
-    def full_view(self, st):
-        v = self._view(st, "gm")
-        v["hands"] = {s: list(h) for s, h in st["hands"].items()}
-        return v
-
-    def phase_key(self, st):
-        import json
-        return json.dumps([st["turn"], st["phase"], st["at"]])
-
-    def secret_text(self, st, seat):
-        lines = []
-        if seat == "fellowship" or seat == "gm":
-            lines.append("The hidden Fellowship: " + ", ".join(
-                f"{c['name']} {c['hex']} ({self._bd(st).terrain[c['hex']]})" for cid, c in st["chars"].items()
-                if c["hidden"] and c["alive"]) + ".")
-        elif seat == "gondor" and st["chars"]["boromir"]["hidden"] and st["chars"]["boromir"]["alive"]:
-            lines.append(f"Boromir is at {st['chars']['boromir']['hex']}.")
+def _view(self, st, seat) -> dict:
+    pieces = self._piece_views(st, seat)
+    ruler = self._ruler(st)
+    king = self._king_of_rohan(st)
+    bearer = st["ring"]["bearer"]
+    items = {}
+    for item, h in st["items"].items():
+        if h is None:
+            items[item] = "undealt"
+        elif h.startswith("@"):
+            items[item] = h[1:]
+        elif st["chars"][h]["hidden"] and not self._sees_char(st, seat, h):
+            items[item] = st["chars"][h]["name"]
+        else:
+            items[item] = st["chars"][h]["name"]
+    v = {"board": "provinces", "title": f"War of the Ring ({st['players']} players"
+         + (", All Out War)" if st["scenario"] == "all-out-war" else ")"),
+         "turn": st["turn"], "phase": st["phase"], "phase_title": self._phase_title(st),
+         "active": self.active_seats(st), "order": list(order(st)), "players": st["players"],
+         "scenario": st["scenario"], "last_turn": st["last_turn"],
+         "pieces": pieces, "areas": self._areas_view(pieces),
+         "ring": {"bearer": st["chars"][bearer]["name"] if bearer else None, "wearing": st["ring"]["wearing"],
+                  "holder": title(self._ring_seat(st)), "transfer_failures": st["ring"]["failures"],
+                  "gondor_had": st["ring"]["gondor_had"], "seizure_pending": st["ring"]["seizure"] is not None},
+         "ruler_of_gondor": st["chars"][ruler]["name"] if ruler else None,
+         "king_of_rohan": st["chars"][king]["name"] if king else None,
+         "palantir": st["chars"][st["palantir"]]["name"] if st["palantir"] else None,
+         "gondor_eliminated": st["gondor_out"], "boromir_attempted": st["boromir_attempted"],
+         "nazgul": {s: self._nazgul_count(st, s) for s in ("dark-power", "saruman", "gondor")}, "search_with": {s: self._search_strength(st, s) for s in order(st)},
+         "mobilized": {k: v for k, v in st["mobilized"].items()}, "control": dict(st["control"]),
+         "continuous": dict(st["held"]), "rohan_attacked_by_gondor": st["rohan_attacked"],
+         "alliances": [list(p) for p in st["alliances"]], "offers": [list(p) for p in st["offers"]],
+         "played": [dict(p) for p in st["played"]], "hand_sizes": {s: len(h) for s, h in st["hands"].items()},
+         "items": items, "shadow_points_lost": st["shadow_lost"], "claims": list(st["claims"]),
+         "dead": sorted(c["name"] for c in st["chars"].values() if not c["alive"]),
+         "layout": self._bd(st).layout() if st.get("map") else None,
+         "wraiths": list(st["wraiths"]), "commanders": self._stack_commanders(st, seat), "over": st["over"]}
+    if seat in self.seats or seat == "gm":
+        v["seat"] = seat
+        if seat in st["hands"]:
+            v["hand"] = list(st["hands"][seat])
         if seat in ("gondor", "fellowship", "gm"):
-            lines.append("Gondor's demand (AA.2) is " + ("in force: the Fellowship moves Boromir." if
-                                                          self._demand_in_force(st) else "not in force."))
-        if seat in st["hands"] and st["hands"][seat]:
-            lines.append("Event Cards in hand: " + ", ".join(st["hands"][seat]) + ".")
-        if seat == "gm":
-            for s, h in st["hands"].items():
-                if h:
-                    lines.append(f"{title(s)} holds Event Cards {', '.join(h)}.")
-        seen = [c for c in st["chars"].values() if c["hidden"] and c["alive"] and seat in c["spotted"]]
-        if seen and seat not in ("fellowship", "gm"):
-            lines.append("Spotted: " + ", ".join(f"{c['name']} at {c['hex']}" for c in seen) + ".")
-        down = sorted(c["hex"] for c in st["chars"].values() if c["hidden"] and c["alive"] and seat in c["located"]
-                      and seat not in c["spotted"])
-        if down and seat not in ("fellowship", "gm"):
-            lines.append("Located face down: " + ", ".join(down) + ".")
-        return "\n".join(lines) or None
+            v["demand"] = self._demand_in_force(st)
+        v["barters"] = [dict(b) for b in st["barters"] if seat in (b["from"], b["to"], "gm")]
+    return v
 
-    def help_topics(self):
-        return ("orders", "phases", "setup", "secrets", "ring", "search", "charts")
 
-    def help(self, topic=None):
-        t = (topic or "").lower()
-        if t == "phases":
-            return ("**Sequence of play** (seed: Sequence of Play): each game-turn a Ring Phase (every seat, `done`), "
-                    "an Events Phase (each seat draws in turn: `draw <nnn>` or `draw none`), a Search Phase (seats "
-                    "with Nazgul: `search <province>:<n> ...` or `done`) and the player turns, four players "
-                    "Saruman-Fellowship-Gondor-Dark Power, five players Saruman-Fellowship-Rohan-Gondor-Dark Power.")
-        if t == "setup":
-            return ("`/game new ruleset:wotr options: players=4|5 scenario=all-out-war magic=historical turns=12` "
-                    "(and `charts:` a group's own file: map, characters, forces, cards, charts; docs/wotr.md). "
-                    "Played in assist mode by default (the base game's rules are the table's). The map and forces are "
-                    "reconstructions (docs/wotr.md).")
-        if t == "secrets":
-            return ("The nine Fellowship characters move hidden (the Fellowship and the moderator see them; Gondor sees "
-                    "Boromir). Gondor's demand (`demand on|off`, AA.2) is known to Gondor, the Fellowship and the "
-                    "moderator. Search results go to the searcher alone. Event Cards in hand are private.")
-        if t == "ring":
-            return ("**The Ring** (AA, DD.1, EE): `ring on|off` (Ring Phase), `ring to <character>`, `nazgul control` "
-                    "(Gondor's ruler in Minas Tirith with the Palantir wearing the Ring: 1-4, heirs at -1), "
-                    "`event 075` (Boromir with the Ringbearer), `seize <character>` (M.3; never a Rohan character), `seizure held|lost` (the Ringbearer's seat), "
-                    "`prisoner <c> on|off`, `mind-battle sauron|saruman`, "
-                    "`nullify 093`, `wraith <character>`, `palantir <character>`.")
-        if t == "charts":
-            return ("**Charts** (the base game's, reconstructed: data/charts.toml; a group's own file replaces them): "
-                    "`resolve combat 3-1` (army combat, odds columns 1-3 to 6-1), `resolve individual +1` (individual "
-                    "combat, Combat Rating difference -3 to +3), `resolve search 2` (the ordinary Search Table, "
-                    "strength 1-6), each with an optional die modifier (`resolve combat 2-1 -1`). The dice are the "
-                    "game's, logged; the result is advice: the table records it with `lose`, `kill`, `move`.")
-        if t == "search":
-            return ("**Search** (Hidden Movement): `search gorgoroth:1 nurn:1`: each province with at most the Nazgul "
-                    "you have in it (the Dark Power two on turn 1, two more a turn). 2d6 per province; clear/desert "
-                    "located at roll <= Nazgul, rough/marsh when the Nazgul exceed the roll by 3, forest/rough and "
-                    "mountain by 6, never forest, citadel, town, tunnels. The nine Nazgul are pieces (`naz1` ... "
-                    "`naz9`, on the public map): their seat moves them (`move naz1 E0720`); the unused stay in "
-                    "Gorgoroth and Nurn; one in a hidden character's hex spots it.")
-        return ("**War of the Ring for four and five players** (Don Lowry's variant; docs/wotr.md). Orders: "
-                "`move <piece> <hex> [<hex>...]`, `attack <hex>`, `lose <unit> <sp>`, `kill <character>`, "
-                "`capture <place>`, `challenge <yours> <theirs>`, `command <hex> <character|nazgul>`, "
-                "`mobilize <nation>`, `draw <nnn>`, `event <nnn>`, `search <province>:<n>`, `demand on|off`, "
-                "`ring on|off|to <c>`, `nazgul control|gain [<nazgul>]`, `seize <character>` (M.3; never a Rohan character), `seizure held|lost` (the Ringbearer's seat), "
-                    "`prisoner <c> on|off`, `mind-battle sauron|saruman`, "
-                "`nullify 093`, `ally <seat>`, `dissolve <seat>`, `barter <seat> <terms>`, `agree <b#>`, "
-                "`item <card> <character>`, `use <card> <character>`, `reveal <character>`, `paths`, `palantir <c>`, `wraith <c>`, "
-                "`resolve <chart> <column> [<mod>]`, `claim`, `done`. Topics: phases, setup, secrets, ring, search, "
-                "charts.")
+def view(self, st, seat):
+    return self._view(st, seat)
+
+
+def full_view(self, st):
+    v = self._view(st, "gm")
+    v["hands"] = {s: list(h) for s, h in st["hands"].items()}
+    return v
+
+
+def phase_key(self, st):
+    import json
+    return json.dumps([st["turn"], st["phase"], st["at"]])
+
+
+def secret_text(self, st, seat):
+    lines = []
+    if seat == "fellowship" or seat == "gm":
+        lines.append("The hidden Fellowship: " + ", ".join(
+            f"{c['name']} {c['hex']} ({self._bd(st).terrain[c['hex']]})" for cid, c in st["chars"].items()
+            if c["hidden"] and c["alive"]) + ".")
+    elif seat == "gondor" and st["chars"]["boromir"]["hidden"] and st["chars"]["boromir"]["alive"]:
+        lines.append(f"Boromir is at {st['chars']['boromir']['hex']}.")
+    if seat in ("gondor", "fellowship", "gm"):
+        lines.append("Gondor's demand (AA.2) is " + ("in force: the Fellowship moves Boromir." if
+                                                      self._demand_in_force(st) else "not in force."))
+    if seat in st["hands"] and st["hands"][seat]:
+        lines.append("Event Cards in hand: " + ", ".join(st["hands"][seat]) + ".")
+    if seat == "gm":
+        for s, h in st["hands"].items():
+            if h:
+                lines.append(f"{title(s)} holds Event Cards {', '.join(h)}.")
+    seen = [c for c in st["chars"].values() if c["hidden"] and c["alive"] and seat in c["spotted"]]
+    if seen and seat not in ("fellowship", "gm"):
+        lines.append("Spotted: " + ", ".join(f"{c['name']} at {c['hex']}" for c in seen) + ".")
+    down = sorted(c["hex"] for c in st["chars"].values() if c["hidden"] and c["alive"] and seat in c["located"]
+                  and seat not in c["spotted"])
+    if down and seat not in ("fellowship", "gm"):
+        lines.append("Located face down: " + ", ".join(down) + ".")
+    return "\n".join(lines) or None
+
+
+def help_topics(self):
+    return ("orders", "phases", "setup", "secrets", "ring", "search", "charts")
+
+
+def help(self, topic=None):
+    t = (topic or "").lower()
+    if t == "phases":
+        return ("**Sequence of play** (seed: Sequence of Play): each game-turn a Ring Phase (every seat, `done`), "
+                "an Events Phase (each seat draws in turn: `draw <nnn>` or `draw none`), a Search Phase (seats "
+                "with Nazgul: `search <province>:<n> ...` or `done`) and the player turns, four players "
+                "Saruman-Fellowship-Gondor-Dark Power, five players Saruman-Fellowship-Rohan-Gondor-Dark Power.")
+    if t == "setup":
+        return ("`/game new ruleset:wotr options: players=4|5 scenario=all-out-war magic=historical turns=12` "
+                "(and `charts:` a group's own file: map, characters, forces, cards, charts; docs/wotr.md). "
+                "Played in assist mode by default (the base game's rules are the table's). The map and forces are "
+                "reconstructions (docs/wotr.md).")
+    if t == "secrets":
+        return ("The nine Fellowship characters move hidden (the Fellowship and the moderator see them; Gondor sees "
+                "Boromir). Gondor's demand (`demand on|off`, AA.2) is known to Gondor, the Fellowship and the "
+                "moderator. Search results go to the searcher alone. Event Cards in hand are private.")
+    if t == "ring":
+        return ("**The Ring** (AA, DD.1, EE): `ring on|off` (Ring Phase), `ring to <character>`, `nazgul control` "
+                "(Gondor's ruler in Minas Tirith with the Palantir wearing the Ring: 1-4, heirs at -1), "
+                "`event 075` (Boromir with the Ringbearer), `seize <character>` (M.3; never a Rohan character), `seizure held|lost` (the Ringbearer's seat), "
+                "`prisoner <c> on|off`, `mind-battle sauron|saruman`, "
+                "`nullify 093`, `wraith <character>`, `palantir <character>`.")
+    if t == "charts":
+        return ("**Charts** (the base game's, reconstructed: data/charts.toml; a group's own file replaces them): "
+                "`resolve combat 3-1` (army combat, odds columns 1-3 to 6-1), `resolve individual +1` (individual "
+                "combat, Combat Rating difference -3 to +3), `resolve search 2` (the ordinary Search Table, "
+                "strength 1-6), each with an optional die modifier (`resolve combat 2-1 -1`). The dice are the "
+                "game's, logged; the result is advice: the table records it with `lose`, `kill`, `move`.")
+    if t == "search":
+        return ("**Search** (Hidden Movement): `search gorgoroth:1 nurn:1`: each province with at most the Nazgul "
+                "you have in it (the Dark Power two on turn 1, two more a turn). 2d6 per province; clear/desert "
+                "located at roll <= Nazgul, rough/marsh when the Nazgul exceed the roll by 3, forest/rough and "
+                "mountain by 6, never forest, citadel, town, tunnels. The nine Nazgul are pieces (`naz1` ... "
+                "`naz9`, on the public map): their seat moves them (`move naz1 E0720`); the unused stay in "
+                "Gorgoroth and Nurn; one in a hidden character's hex spots it.")
+    return ("**War of the Ring for four and five players** (Don Lowry's variant; docs/wotr.md). Orders: "
+            "`move <piece> <hex> [<hex>...]`, `attack <hex>`, `lose <unit> <sp>`, `kill <character>`, "
+            "`capture <place>`, `challenge <yours> <theirs>`, `command <hex> <character|nazgul>`, "
+            "`mobilize <nation>`, `draw <nnn>`, `event <nnn>`, `search <province>:<n>`, `demand on|off`, "
+            "`ring on|off|to <c>`, `nazgul control|gain [<nazgul>]`, `seize <character>` (M.3; never a Rohan character), `seizure held|lost` (the Ringbearer's seat), "
+                "`prisoner <c> on|off`, `mind-battle sauron|saruman`, "
+            "`nullify 093`, `ally <seat>`, `dissolve <seat>`, `barter <seat> <terms>`, `agree <b#>`, "
+            "`item <card> <character>`, `use <card> <character>`, `reveal <character>`, `paths`, `palantir <c>`, `wraith <c>`, "
+            "`resolve <chart> <column> [<mod>]`, `claim`, `done`. Topics: phases, setup, secrets, ring, search, "
+            "charts.")

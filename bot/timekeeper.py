@@ -1,0 +1,104 @@
+"""A game's clock, derived from its phase: the deadline and the reminders a phase gets, players' quiet
+hours and absence taken into account, and who may be pinged now. An object of its own (it holds the
+store, the service's clock, the default rules and the scheduler's wake-up), so the commit path (``Table``)
+and the service parts use it without reaching into one another."""
+from __future__ import annotations
+
+import json
+from typing import Callable
+
+from engine.core import Game
+from bot import deadlines as dl
+from bot.storage import Clock, GameRow, Prefs
+
+
+class Timekeeper:
+    def __init__(self, store, clock: Callable[[], float], defaults: Callable[[], dl.DeadlineRules],
+                 wake: Callable[[], None]):
+        self.store = store
+        self.clock = clock
+        self.defaults = defaults  # a game's rules when its options set none
+        self.wake = wake  # the scheduler looks at the timers again
+
+    def rules(self, row: GameRow) -> dl.DeadlineRules:
+        if not row.deadline_rules:
+            return self.defaults()
+        d = json.loads(row.deadline_rules)
+        return dl.DeadlineRules(float(d["hours"]), d["policy"], tuple(d["reminders"]))
+
+    @staticmethod
+    def quiet(p: Prefs) -> dl.Quiet | None:
+        if not (p.quiet_from and p.quiet_to and p.tz):
+            return None
+        return dl.Quiet(dl.parse_hhmm(p.quiet_from), dl.parse_hhmm(p.quiet_to), p.tz)
+
+    async def awake(self, users: list[int], now: float | None = None) -> list[int]:
+        """Those of ``users`` who may be pinged now (not in their quiet hours)."""
+        now = self.clock() if now is None else now
+        out = []
+        for u in users:
+            if not dl.in_quiet(now, self.quiet(await self.store.prefs(u))):
+                out.append(u)
+        return out
+
+    @staticmethod
+    def phase_key(game: Game) -> str:
+        return game.ruleset.phase_key(game.state)
+
+    async def deadline_line(self, row: GameRow) -> str:
+        clock = await self.store.clock(row.id)
+        if row.status != "active":
+            return "Deadline: none (the game is not running)."
+        if clock and clock.paused_at is not None:
+            return "Deadline: paused (`/game resume` restarts the clock)."
+        if not clock or clock.deadline_at is None:
+            return "Deadline: none set."
+        passed = " (passed)" if clock.deadline_at <= self.clock() else ""
+        return f"Deadline: {dl.stamp(clock.deadline_at)}{passed}."
+
+    async def sync(self, row: GameRow, game: Game, *, force: bool = False, seats: dict[str, int] | None = None,
+                          logged_at: float | None = None) -> float | None:
+        """After anything that may change the phase: a new phase gets a fresh clock (starting when
+        the order that began it was logged: ``logged_at`` when the caller just logged it, else
+        read), and the timers follow. ``seats``: the game's seats, if the caller holds them
+        current. Returns the deadline."""
+        now = self.clock()
+        clock = await self.store.clock(row.id)
+        if row.status != "active" or game.result() is not None:
+            if clock is None or clock.phase_key != "ended":
+                await self.store.set_clock(Clock(row.id, "ended", now, synced_seq=row.seq), [])
+            return None
+        key = self.phase_key(game)
+        if clock is None or clock.phase_key != key:
+            started = (logged_at or await self.store.last_action_time(row.id)) or row.started_at or now
+            clock = Clock(row.id, key, started, 0.0, clock.paused_at if clock else None, None)
+            force = True
+        if not force:
+            return clock.deadline_at
+        clock.synced_seq = row.seq
+        return await self.reschedule(row, game, clock, seats)
+
+    async def reschedule(self, row: GameRow, game: Game, clock: Clock,
+                          seats: dict[str, int] | None = None) -> float | None:
+        now = self.clock()
+        rules = self.rules(row)
+        active = game.active_seats()
+        timers: list[tuple[str, str, float]] = []
+        clock.deadline_at = None
+        if rules.hours > 0 and clock.paused_at is None and active:
+            seats = seats if seats is not None else await self.store.seats(row.id)
+            prefs = {u: await self.store.prefs(u) for u in {seats[s] for s in active if s in seats}}
+            quiets = [q for q in (self.quiet(p) for p in prefs.values()) if q]
+            aways = [p.away_until for p in prefs.values() if p.away_until]
+            clock.deadline_at = dl.phase_deadline(clock.started_at, rules.hours, extra=clock.extra,
+                                                  quiets=quiets, away_until=aways)
+            timers.append(("deadline", "", clock.deadline_at))
+            for s in active:
+                q = self.quiet(prefs[seats[s]]) if s in seats else None
+                for lead in rules.reminders:
+                    t = dl.reminder_at(clock.deadline_at, lead, q, not_before=max(now, clock.started_at))
+                    if t is not None:
+                        timers.append(("remind", s, t))
+        await self.store.set_clock(clock, timers)
+        self.wake()
+        return clock.deadline_at

@@ -1,0 +1,105 @@
+"""Each part of the service stands alone (issue 29): built on a fake table that holds only what the part
+uses, it can be read, tested and replaced without the others (bot/service.py wires the real ones)."""
+from __future__ import annotations
+
+import random
+from types import SimpleNamespace
+
+from bot.clocks import Clocks
+from bot.orders import Orders
+from bot.outcome import Ctx
+from bot.recovery import Recovery
+from bot.storage import Prefs
+from bot.views import Views
+
+
+class FakeStore:
+    """Only the reads and writes the parts below make."""
+
+    def __init__(self):
+        self.prefs_by_user: dict[int, Prefs] = {}
+        self.delivered: list[str] = []
+        self.settled: list = []
+
+    async def live_game(self, channel_id):
+        return None
+
+    async def prefs(self, user_id):
+        return self.prefs_by_user.get(user_id, Prefs(user_id))
+
+    async def set_prefs(self, p):
+        self.prefs_by_user[p.user_id] = p
+
+    async def active_games_of(self, user_id):
+        return []
+
+    async def mark_delivered(self, interaction_id, now):
+        self.delivered.append(interaction_id)
+
+    async def undelivered(self, limit=500):
+        return [{"interaction_id": "i1", "game_id": 5, "channel_id": 50, "created_at": 90.0, "user_id": 7,
+                 "seq": 3, "text": "roll 2d6", "ruleset": "gondor", "events": [],
+                 "response": {"text": "**Sauron** `roll 2d6`", "ephemeral": False}}]
+
+    async def settle_undelivered(self, ids, posts, now):
+        self.settled.append((ids, posts, now))
+
+
+def fake_table(**kw):
+    return SimpleNamespace(store=FakeStore(), clock=lambda: 100.0, on_timers_changed=None, **kw)
+
+
+def ctx(user=7, iid="x", expires_at=None):
+    return Ctx(channel_id=50, user_id=user, guild_id=1, interaction_id=iid, expires_at=expires_at)
+
+
+async def test_recovery_alone_announces_an_unanswered_order_and_asks_about_its_repeat_once():
+    table = fake_table()
+    rec = Recovery(table)
+    assert await rec.announce_unanswered() == 1
+    (ids, posts, now), = table.store.settled
+    assert ids == ["i1"] and posts[0].channel_id == 50 and "recorded before a restart" in posts[0].payload["text"]
+    row = SimpleNamespace(id=5)
+    asked = rec.repeat_asked(row, ctx(), "roll 2d6")
+    assert asked is not None and "already applied (log #3)" in asked.reply.text
+    assert rec.repeat_asked(row, ctx(), "roll 2d6") is None  # asked once; sent again, applied
+
+
+async def test_recovery_alone_watches_an_unacknowledged_order_until_its_answer_is_delivered():
+    rec = Recovery(fake_table())
+    row = SimpleNamespace(id=5)
+    rec.watch(row, ctx(iid="a", expires_at=103.0), "move GS1 1905", 9)
+    assert rec.repeat_asked(row, ctx(iid="b"), "move GS1 1906") is None  # another order: not watched
+    rec.watch(row, ctx(iid="c", expires_at=103.0), "move GS1 1905", 10)
+    await rec.delivered("c")  # answered in time: the player saw it
+    assert rec.repeat_asked(row, ctx(iid="d"), "move GS1 1905").reply.text.count("log #9") == 1
+    rec.watch(row, ctx(iid="e"), "done", 11)  # no Discord clock (the console): nothing to watch
+    assert rec.repeat_asked(row, ctx(iid="f"), "done") is None
+
+
+async def test_orders_alone_rolls_dice_with_the_tables_generator():
+    table = fake_table(roll_rng=random.Random(1), not_mine=lambda ctx: None)
+    orders = Orders(table, Recovery(table))
+    out = await orders.roll(ctx(), "3d6", "morale")
+    again = await Orders(fake_table(roll_rng=random.Random(1), not_mine=lambda ctx: None), None).roll(ctx(), "3d6", "morale")
+    assert out.ok and not out.ephemeral and "morale" in out.reply.text and out.reply.text == again.reply.text
+    bad = await orders.roll(ctx(), "3d", None)
+    assert not bad.ok and bad.ephemeral
+
+
+async def test_views_alone_answers_help_with_no_game_here():
+    views = Views(fake_table(), lobby=None)
+    out = await views.help(ctx())
+    assert out.ephemeral and "/game new" in out.reply.text
+    out = await views.help(ctx(), "orders")
+    assert not out.ok and "belongs to this channel's game, and there is none" in out.reply.text
+
+
+async def test_clocks_alone_keep_a_players_quiet_hours():
+    table = fake_table()
+    clocks = Clocks(table)
+    out = await clocks.set_quiet(ctx(), "22:00", "07:00", "Europe/Paris")
+    assert out.ephemeral and "Quiet hours set" in out.reply.text
+    assert (await table.store.prefs(7)).quiet_from == "22:00"
+    bad = await clocks.set_quiet(ctx(), "25:00", "07:00", "Europe/Paris")
+    assert not bad.ok and (await table.store.prefs(7)).quiet_from == "22:00"  # a refusal changes nothing
