@@ -48,8 +48,10 @@ def slow_commits(w: World, seconds: float) -> None:
     interaction that arrives 2.2 s after its creation cannot wait for it before acknowledging, and
     orders queued behind it wait for it too."""
     append = w.store.append_action
+    w.slowed = 0  # commits slowed: a test whose slowness never applied would prove nothing
 
     async def slow(*args, **kw):
+        w.slowed += 1
         await asyncio.sleep(seconds)
         return await append(*args, **kw)
 
@@ -73,6 +75,7 @@ async def test_an_order_delivered_2_2_s_late_is_acknowledged_within_its_3_s(tmp_
                                      for m in r.messages), timeout=WITHIN)
         applied = any("Sauron rolls 2d6 for the gate" in (m.content or "") for m in r.messages)
         assert await logged(w, gid, "roll 2d6 for the gate") == (1 if applied else 0), r.messages
+        assert w.slowed == (1 if applied else 0)
         assert s.violations == []
 
 
@@ -135,6 +138,7 @@ async def test_past_capacity_a_long_queue_is_refused_as_busy_and_nothing_of_it_a
         await s.wait_for(lambda: all(busy(r) or answered(r, t) for r, t in zip(results, texts)), timeout=WITHIN)
         refused = [t for r, t in zip(results, texts) if busy(r)]
         assert refused, "40 orders at once in one channel, 8 s of work: none was refused as busy"
+        assert w.slowed == len(texts) - len(refused)
         assert not any(r.expired for r in results)
         assert all((r.acknowledged_age or 9) < ACK_DEADLINE for r in results)
         for r, t in zip(results, texts):
