@@ -1,0 +1,159 @@
+"""Acknowledgement time under a steady offered load (issue 25), printed, not asserted.
+
+The real bot in its own process (tests/load_runner.py: no map drawing) over the fake Discord, 100
+tabletop games of Gondor, and Sauron's `roll 2d6 for <tag>` orders offered at a steady rate
+(300/s for 10 s by default, spread over the games in turn), on SQLite and on PostgreSQL, each
+with the machine quiet and with two processes spinning to load the CPUs. For each run: the
+acknowledgement time counted from the interaction's creation (Discord's 3 s count from it), p50,
+p99 and max; the time from creation to the answer where its player reads it, p50 and p99; what
+became of the orders (tests/load_helpers.py: ``classify``): answered in time, expired but
+answered late in the channel, refused as busy, expired and not applied, and any problem (an
+order applied and answered nowhere, applied twice, ...); and the bot's CPU time per order,
+which does not depend on what else the machine runs.
+
+The fake Discord runs in this process. It starts an interaction's 3 s when its gateway frame is
+sent, so its own backlog (printed: "the fake's gateway lag") is not counted against the bot; its
+delay in taking the bot's REST calls is, as Discord's API latency would be. "Quiet" is this
+benchmark's own load: other processes on the machine count (the figures vary with them). The
+PostgreSQL server is the one the tests start on loopback (tests/pg_server.py: fsync off), on the
+same cores, or ``PALANTIR_TEST_PG_URL``.
+
+Run: python -m benchmarks.bench_ack [--games 100] [--rate 300] [--seconds 10] [--stores sqlite,postgresql]
+     [--defer-after S] (what if the bot acknowledged a command not answered within S seconds, instead of
+     its DEFER_AFTER)
+"""
+from __future__ import annotations
+
+import argparse
+import asyncio
+import collections
+import tempfile
+import time
+from pathlib import Path
+
+from tests import pg_server
+from tests.fakediscord import FakeDiscord
+from tests.load_helpers import (BotProcess, Sent, answer_seconds, busy_cpus, classify, make_world, pct, send,
+                                set_up, sqlite_reader, wait_answered)
+
+
+NOTES: list[str] = []
+
+
+def pg_reader(url: str):
+    import asyncpg
+    import json
+
+    async def read() -> tuple[dict, dict]:
+        con = await asyncpg.connect(url)
+        try:
+            actions = await con.fetch("SELECT interaction_id FROM actions WHERE interaction_id IS NOT NULL")
+            answers = await con.fetch("SELECT interaction_id, response FROM responses")
+        finally:
+            await con.close()
+        return (collections.Counter(r["interaction_id"] for r in actions),
+                {r["interaction_id"]: json.loads(r["response"]) for r in answers})
+    return read
+
+
+async def offer(server: FakeDiscord, tables, rate: float, seconds: float) -> list[Sent]:
+    """Orders sent at ``rate`` per second for ``seconds``, to the games in turn; all awaited."""
+    n = int(rate * seconds)
+    sent = [Sent(tables[j % len(tables)], f"roll 2d6 for b{tables[j % len(tables)].k}-{j // len(tables)}")
+            for j in range(n)]
+    tasks = []
+    t0 = time.monotonic()
+    for j, s in enumerate(sent):
+        wait = t0 + j / rate - time.monotonic()
+        if wait > 0:
+            await asyncio.sleep(wait)
+        tasks.append(asyncio.create_task(send(server, s)))
+    await asyncio.gather(*tasks)
+    return sent
+
+
+async def run(store: str, url_or_path: str, read, loaded: bool, args) -> str:
+    server = FakeDiscord()
+    await server.start()
+    bot = None
+    try:
+        with tempfile.TemporaryDirectory() as d:
+            gid, tables = make_world(server, args.games)
+            bot = BotProcess(Path(d), server, gid, url_or_path, defer_after=args.defer_after)
+            await bot.start()
+            await set_up(server, tables)
+            cpu0 = bot.cpu_seconds()
+            if loaded:
+                with busy_cpus(2):
+                    sent = await offer(server, tables, args.rate, args.seconds)
+                    applied, answers = await wait_answered(server, sent, read, 15.0)
+            else:
+                sent = await offer(server, tables, args.rate, args.seconds)
+                applied, answers = await wait_answered(server, sent, read, 15.0)
+            cpu = bot.cpu_seconds() - cpu0
+            c = classify(server, sent, applied, answers)
+            waits = [w for x in c.in_time + c.late_in_channel if (w := answer_seconds(server, x, answers)) is not None]
+            tracebacks = len(bot.errors())
+            kinds = c.kinds()
+    finally:
+        if bot is not None:
+            bot.stop()
+        await server.stop()
+    ages = [s.result.acknowledged_age * 1000 for s in sent if s.result is not None
+            and s.result.acknowledged_age is not None]
+    lags = [s.gateway_lag() * 1000 for s in sent if s.gateway_lag() is not None]
+    note = (f"  {store} {'loaded' if loaded else 'quiet'}: the bot's CPU {cpu * 1000 / len(sent):.2f} ms an order; "
+            f"the fake's gateway lag p99 {pct(lags, 99):.0f} ms")
+    note += "".join(f"\n  {n} x {k}" for k, n in sorted(kinds.items(), key=lambda kv: -kv[1]))
+    NOTES.append(note)
+    return (f"| {store:10} | {'2 busy' if loaded else 'quiet':6} | {len(sent):5} | {pct(ages, 50):7.0f} | "
+            f"{pct(ages, 99):7.0f} | {max(ages, default=float('nan')):7.0f} | {len(c.in_time):7} | "
+            f"{len(c.late_in_channel):7} | {len(c.busy):5} | {len(c.expired_unapplied):7} | "
+            f"{len(c.problems):8} | {tracebacks:5} | {pct(waits, 50):6.2f} | {pct(waits, 99):6.2f} |")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--games", type=int, default=100)
+    ap.add_argument("--rate", type=float, default=300.0)
+    ap.add_argument("--seconds", type=float, default=10.0)
+    ap.add_argument("--stores", default="sqlite,postgresql")
+    ap.add_argument("--defer-after", type=float, default=None,
+                    help="what if: the bot acknowledges a command not answered in this many seconds (its DEFER_AFTER)")
+    args = ap.parse_args()
+    print(f"{args.games} games, `roll` orders offered at {args.rate:.0f}/s for {args.seconds:.0f} s; "
+          "acknowledgement from the interaction's creation, ms"
+          + (f"; what if DEFER_AFTER = {args.defer_after} s" if args.defer_after is not None else ""))
+    print("| store      | CPUs   | sent  |     p50 |     p99 |     max | in time | late ch | busy  | expired "
+          "| problems | trace | ans50 s | ans99 s |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|", flush=True)
+    server = None
+    try:
+        for store in args.stores.split(","):
+            for loaded in (False, True):
+                with tempfile.TemporaryDirectory() as d:
+                    if store == "sqlite":
+                        path = Path(d) / "ack.db"
+                        line = asyncio.run(run(store, str(path), sqlite_reader(path), loaded, args))
+                    else:
+                        if server is None:
+                            try:
+                                server = pg_server.start()
+                            except pg_server.NoServer as e:
+                                print(f"| postgresql | no server: {e} |")
+                                break
+                        url = asyncio.run(server.new_database("bench_ack"))
+                        line = asyncio.run(run(store, url, pg_reader(url), loaded, args))
+                print(line, flush=True)
+    finally:
+        if server is not None:
+            server.stop()
+    print("\n".join(NOTES))
+    print("in time: acknowledged within 3 s of creation and answered; late ch: expired, applied, answered in "
+          "the channel; busy: refused privately, not applied; expired: not applied; problems: anything else "
+          "(an order applied and answered nowhere, ...); trace: tracebacks in the bot's log; ans50/ans99: seconds "
+          "from creation to the answer of an applied order, where its player reads it (in time or late)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,56 @@
+"""The real bot in its own process, for the overload test and the acknowledgement benchmark
+(issue 25): reads a JSON config (the fake Discord's address and token, the guild, the store: a
+SQLite file or a storage url) and runs PalantirBot, with the real clock and no map drawing,
+until it is stopped. Its own process, so that the bot, the fake Discord and the processes
+loading the CPUs compete for the cores as a real bot on a busy machine does."""
+import asyncio
+import json
+import os
+import signal
+import sys
+from pathlib import Path
+
+
+async def main(path: str) -> None:
+    c = json.loads(Path(path).read_text())
+    from bot.config import Config
+    from bot.transports.discord_app import configure_endpoints, make_bot
+    from bot.service import GameService
+    from bot.storage import open_store
+
+    cfg = Config()
+    cfg.discord.token = c["token"]
+    cfg.discord.api_base = c["api_base"]
+    cfg.discord.dev_guild_ids = [c["guild"]]
+    cfg.discord.sync_global = False
+    if "://" in c["db"]:
+        cfg.storage.url = c["db"]
+    else:
+        cfg.storage.path = c["db"]
+    await configure_endpoints(cfg)
+    store = await open_store(cfg.storage)
+    svc = GameService(store, renderer=None, seed_source=lambda: "load-seed")
+    if c.get("defer_after") is not None:  # a what-if of benchmarks/bench_ack.py: acknowledge sooner
+        import bot.transports.discord_app as app
+
+        app.DEFER_AFTER = float(c["defer_after"])
+    bot = make_bot(cfg, service=svc)
+    asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, lambda: asyncio.ensure_future(bot.close()))
+    await bot.start(cfg.token)
+
+
+if __name__ == "__main__":
+    # PALANTIR_LOAD_PROFILE=<file>: a cProfile of the bot's process, written when it is stopped
+    out = os.environ.get("PALANTIR_LOAD_PROFILE")
+    if out:
+        import cProfile
+
+        prof = cProfile.Profile()
+        prof.enable()
+        try:
+            asyncio.run(main(sys.argv[1]))
+        finally:
+            prof.disable()
+            prof.dump_stats(out)
+    else:
+        asyncio.run(main(sys.argv[1]))
