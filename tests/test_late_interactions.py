@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import asyncio
 
-
 from tests.fakediscord.server import ACK_DEADLINE
 from tests.test_e2e_discord import World
 
