@@ -3,11 +3,10 @@ hours and absence."""
 from __future__ import annotations
 
 import asyncio
-import json
 
 from engine.core import Game, OrderError
 from bot import deadlines as dl
-from bot.storage import Clock, FireTimer, GameRow, OutboxPost, PauseClock, Prefs
+from bot.storage import Clock, FireTimer, GameRow, OutboxPost, PauseClock
 
 from bot.outcome import Post, Outcome, Ctx
 from bot.table import _locked

@@ -1,5 +1,5 @@
-"""Answers against Discord's clock (issue 25), over the fake Discord: an interaction that reaches the bot
-late is acknowledged within its 3 s (counted from its creation, not from our handler); one that expired
+"""Answers against Discord's clock (issue 25), over the fake Discord, with Gondor (tests/test_late_interactions.py
+has the tabletop cases and the 2.2 s-late acknowledgement): an interaction that expired
 before we could answer gets its answer in the channel if its order was applied (and nothing if it was
 refused); a repeat of an order whose answer may not have reached its player is asked about once; a
 channel whose queue is full answers "Busy" and applies nothing."""
@@ -23,28 +23,6 @@ async def gondor_started(w, tmp_path):
 async def logged(w) -> list[str]:
     row = await w.store.latest_game(w.cid)
     return [a.text for a in await w.store.actions(row.id)]
-
-
-async def test_an_order_delivered_2_2_s_late_is_acknowledged_within_its_3_s(tmp_path, monkeypatch):
-    import bot.transports.discord_app as app
-
-    async with World() as w:
-        await gondor_started(w, tmp_path)
-        slow = w.service.table.try_order
-
-        def slower(*a, **kw):  # an order that takes 1 s: without Discord's clock the bot would wait 1.5 s
-            import time
-            time.sleep(1.0)
-            return slow(*a, **kw)
-
-        monkeypatch.setattr(w.service.table, "try_order", slower)
-        r = await w.server.slash(w.alice, w.cid, "order", options={"text": "deploy SC1 1923"}, delay=2.2)
-        assert not r.expired and r.acknowledged_age < 3.0 and r.deferred
-        msgs = await r.wait_for_messages(2)  # a private "thinking…" ("posted below"), then the public answer
-        assert any("deploy SC1 1923" in m.content and not m.ephemeral for m in msgs)
-        assert (await logged(w)).count("deploy SC1 1923") == 1
-        assert app.ACK_MARGIN > 0
-        w.server.assert_clean()
 
 
 async def test_an_expired_interaction_gets_its_answer_in_the_channel_if_applied_and_nothing_if_refused(tmp_path):

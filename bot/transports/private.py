@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 import discord
 
-from bot.delivery import VIA_HELD, VIA_THREAD
+from bot.delivery import VIA_THREAD
 from bot.outcome import Post, split_text
 
 log = logging.getLogger("palantir")
