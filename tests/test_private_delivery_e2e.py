@@ -12,7 +12,6 @@ import asyncio
 import re
 from pathlib import Path
 
-
 from bot.table import seated
 from tests.test_e2e_discord import World
 
