@@ -19,6 +19,8 @@ held messages; the console prints every private message as ``[to seat]`` and nee
 Nothing here imports discord."""
 from __future__ import annotations
 
+import asyncio
+from collections import defaultdict
 from typing import Callable
 
 from bot.outcome import MAX_TEXT, clip, seat_title
@@ -36,6 +38,9 @@ class PrivateDelivery:
         self.clock = clock
         # users with held messages (read once at start-up, then kept): any command of theirs shows them
         self.holding: set[int] = set()
+        # (game, seat) -> the lock under which its private thread is looked up or opened (this service's,
+        # so of its event loop: a module-wide one outlived a loop and refused the next)
+        self.room_locks: dict[tuple[int, str], asyncio.Lock] = defaultdict(asyncio.Lock)
 
     async def load(self) -> None:
         self.holding = set(await self.store.users_with_held_posts())

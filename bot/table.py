@@ -28,6 +28,9 @@ NO_GAME = "There is no game in this channel. Start one with `/game new`."
 BUSY = "Busy: too many commands are waiting in this channel right now. Nothing was applied; try again in a moment."
 MAX_WAITING = 16  # commands waiting for one channel's lock, past which another is answered BUSY
 MAX_WAIT_SECONDS = 10.0  # an acknowledged command that waited this long for its turn is answered BUSY
+# a command never acknowledged whose interaction expired this long before its turn came: nobody waits for
+# it any more (its player saw "did not respond" and may have sent it again), so nothing of it is applied
+STALE_SECONDS = 2.0
 
 
 def seated(name: str):
@@ -75,6 +78,8 @@ def _locked(needs_game: bool = True):
             try:
                 if ctx.acked and waited > MAX_WAIT_SECONDS:  # its player still waits: tell them, apply nothing
                     return Outcome.error(BUSY)
+                if not ctx.acked and ctx.expires_at is not None and time.time() > ctx.expires_at + STALE_SECONDS:
+                    return Outcome.error(BUSY)  # (an answer nobody can receive: applying it would be unseen)
                 return await _run_locked_body(table, self, fn, needs_game, ctx, args, kw)
             finally:
                 lock.release()

@@ -6,10 +6,8 @@ the player's next command (``bot/delivery.py`` keeps the record and what is held
 happen."""
 from __future__ import annotations
 
-import asyncio
 import io
 import logging
-from collections import defaultdict
 from dataclasses import dataclass
 
 import discord
@@ -20,7 +18,6 @@ from bot.outcome import Post, split_text
 log = logging.getLogger("palantir")
 
 DM, THREAD, HELD, NONE = "dm", "thread", "held", "none"
-_room_locks: dict[tuple[int, str], asyncio.Lock] = defaultdict(asyncio.Lock)
 
 CLOSED_NO_THREADS = ("<@{uid}> cannot receive direct messages from me, and I may not open private threads here. "
                      "To fix it: allow direct messages from this server's members (Privacy Settings), or give me "
@@ -109,7 +106,7 @@ async def seat_room(client: discord.Client, service, game_id: int, seat: str | N
     if place is None:
         return None
     seat, channel_id, gm_user, title = place
-    async with _room_locks[(game_id, seat)]:
+    async with delivery.room_locks[(game_id, seat)]:  # one thread a seat, whoever asks at once
         room = await delivery.room(game_id, seat)
         if room is not None:
             tid, added, gm_added = room
