@@ -347,6 +347,7 @@ def _newcomer_rows():
 def test_a_newcomer_finds_each_case_in_the_file_its_name_says():
     """docs/architecture.md's table of ten or more cases across the games: each symbol is defined in
     the file named, and the file's name carries the case number."""
+    import importlib
     import inspect
 
     from engine.orders import order_table
@@ -354,14 +355,15 @@ def test_a_newcomer_finds_each_case_in_the_file_its_name_says():
     from engine.spi.standard import StandardRules
 
     games = {"Gondor": "gondor", "Field of Celebrant": "celebrant",
-             "Risk": "risk-minas-tirith", "Sauron": "sauron"}
+             "Risk": "risk-minas-tirith", "Sauron": "sauron", "War of the Ring": "wotr"}
     rows = _newcomer_rows()
     assert len(rows) >= 10 and len({r[1] for r in rows}) >= 3
     for case, game, symbol, path in rows:
         cls = StandardRules if game == "Standard" else type(get_ruleset(games[game]))
         if symbol.startswith("order:"):
-            order = order_table(cls.ORDERS)[symbol[6:]]
-            names = [order.check, order.apply, order.parse]
+            records = getattr(cls, "ORDERS", None) or importlib.import_module(cls.__module__).ORDERS
+            order = order_table(records)[symbol[6:]]
+            names = [n for n in (order.check, order.apply, order.parse) if n is not None]
         else:
             names = [symbol]
         for n in names:
@@ -370,7 +372,7 @@ def test_a_newcomer_finds_each_case_in_the_file_its_name_says():
             assert where == path, f"{case}: {n} is in {where}, not {path}"
         number = case.split()[0]
         stem = Path(path).stem
-        if game != "Risk":
+        if game not in ("Risk", "War of the Ring"):  # (their seeds' headings are not case numbers)
             # c08_3_rally.py holds 8.3; c16_7_oil.py holds 16.74 (its case within 16.7)
             assert stem.startswith("c"), path
             digits = stem[1:].split("_")
