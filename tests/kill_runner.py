@@ -11,12 +11,10 @@ import sys
 from pathlib import Path
 
 
-async def main(path: str) -> None:
-    c = json.loads(Path(path).read_text())
+def bot_config(c: dict):
+    """The bot's config from a runner's JSON (the fake Discord, the guild, the store); also
+    tests/load_runner.py's."""
     from bot.config import Config
-    from bot.transports.discord_app import configure_endpoints, make_bot
-    from bot.service import GameService
-    from bot.storage import open_store
 
     cfg = Config()
     cfg.discord.token = c["token"]
@@ -27,6 +25,16 @@ async def main(path: str) -> None:
         cfg.storage.url = c["db"]
     else:
         cfg.storage.path = c["db"]
+    return cfg
+
+
+async def main(path: str) -> None:
+    c = json.loads(Path(path).read_text())
+    from bot.transports.discord_app import configure_endpoints, make_bot
+    from bot.service import GameService
+    from bot.storage import open_store
+
+    cfg = bot_config(c)
     cfg.deadlines.poll_seconds = 0.05
     if c.get("shard_count"):  # one of several shard processes (issue 16)
         cfg.discord.shard_count = c["shard_count"]

@@ -13,20 +13,12 @@ from pathlib import Path
 
 async def main(path: str) -> None:
     c = json.loads(Path(path).read_text())
-    from bot.config import Config
     from bot.transports.discord_app import configure_endpoints, make_bot
     from bot.service import GameService
     from bot.storage import open_store
+    from tests.kill_runner import bot_config
 
-    cfg = Config()
-    cfg.discord.token = c["token"]
-    cfg.discord.api_base = c["api_base"]
-    cfg.discord.dev_guild_ids = [c["guild"]]
-    cfg.discord.sync_global = False
-    if "://" in c["db"]:
-        cfg.storage.url = c["db"]
-    else:
-        cfg.storage.path = c["db"]
+    cfg = bot_config(c)
     await configure_endpoints(cfg)
     store = await open_store(cfg.storage)
     svc = GameService(store, renderer=None, seed_source=lambda: "load-seed")

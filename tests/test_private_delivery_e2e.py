@@ -14,6 +14,7 @@ from pathlib import Path
 
 from bot.table import seated
 from tests.test_e2e_discord import World
+from tests.test_late_interactions_e2e import gondor_started
 
 SCRIPTS = Path(__file__).parent / "scripts"
 PRIVATE_THREAD = 12
@@ -259,12 +260,7 @@ async def test_a_substitute_with_closed_dms_takes_over_the_seats_private_thread(
         s = w.server
         s.users[w.bob].dms_open = False
         s.users[w.carol].dms_open = False
-        await w.start_bot(tmp_path / "sub.db")
-        w.service.renderer = None
-        await w.cmd(w.alice, "game", "new", ruleset="gondor")
-        await w.cmd(w.alice, "game", "join", seat="sauron")
-        await w.cmd(w.bob, "game", "join", seat="westernesse")
-        await (await w.cmd(w.alice, "game", "start")).wait_for_messages(2)
+        await gondor_started(w, tmp_path)
         room = await s.wait_for(lambda: next((c for c in rooms(w).values() if any(
             "real cauldrons" in (m.content or "") for m in s.messages(c.id))), None))
         assert room.thread_members == {s.bot_user_id, w.bob}
