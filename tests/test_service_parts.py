@@ -118,3 +118,71 @@ async def test_recovery_alone_asks_again_until_its_question_is_known_to_have_rea
     assert rec.repeat_asked(row, ctx(iid="d", expires_at=114.0), "roll 2d6") is not None
     rec.refusal_seen("d")  # this one reached the player
     assert rec.repeat_asked(row, ctx(iid="e", expires_at=116.0), "roll 2d6") is None
+
+
+class FakeGameStore(FakeStore):
+    """A channel with one open game of Gondor whose Sauron seat is taken."""
+
+    def __init__(self, status="open"):
+        super().__init__()
+        from bot.storage import GameRow
+        self.row = GameRow(id=3, channel_id=50, guild_id=1, ruleset="gondor", options="{}", seed="s", commitment="c",
+                           status=status, creator_id=7, created_at=1.0, started_at=None, ended_at=None, seq=0,
+                           deadline_rules=None)
+
+    async def live_game(self, channel_id):
+        return self.row if channel_id == 50 else None
+
+    async def seats(self, game_id):
+        return {"sauron": 7}
+
+    async def order_context(self, channel_id, interaction_id):
+        return (({"text": "stored answer", "ephemeral": True}) if interaction_id == "again" else None), self.row
+
+
+def locking_table(store):
+    """What ``_locked`` needs of a table: the shard check, the channel's lock, the stored answers."""
+    import asyncio
+    from collections import defaultdict
+
+    from bot.table import Table
+
+    return SimpleNamespace(store=store, clock=lambda: 100.0, not_mine=lambda ctx: None,
+                           locks=defaultdict(asyncio.Lock), waiting=defaultdict(int), replay_of=Table.replay_of,
+                           remember=_nothing, stamp=lambda out, gid: out, forget=lambda gid: None,
+                           can_admin=lambda ctx, row: ctx.user_id == row.creator_id)
+
+
+async def _nothing(*a, **k):
+    return None
+
+
+async def test_lobby_alone_offers_the_free_seats_and_the_taken_ones():
+    from bot.lobby import Lobby
+
+    lobby = Lobby(SimpleNamespace(store=FakeGameStore(), can_admin=lambda ctx, row: False))
+    assert await lobby.autocomplete_seat(ctx(user=8), "") == ["westernesse"]  # not the moderator's: not an admin
+    assert await lobby.autocomplete_taken_seat(ctx(user=8), "sa") == ["sauron"]
+    assert await lobby.autocomplete_seat(Ctx(channel_id=51, user_id=8), "") == []  # no game in that channel
+
+
+async def test_undo_alone_goes_through_the_channels_lock_and_answers_a_redelivered_interaction_from_storage():
+    from bot.undo import Undo
+
+    undo = Undo(locking_table(FakeGameStore(status="open")))
+    out = await undo.undo(ctx(iid="first"))
+    assert not out.ok and "not running" in out.reply.text  # a game not started: nothing to take back
+    again = await undo.undo(ctx(iid="again"))
+    assert again.replayed and again.reply.text == "stored answer"  # the same interaction: not run twice
+
+
+async def test_archive_alone_passes_on_the_tables_answer_when_there_is_no_game():
+    from bot.archive import Archive
+    from bot.outcome import Outcome
+
+    async def current(c):
+        return Outcome.error("There is no game in this channel.")
+
+    archive = Archive(SimpleNamespace(current=current), lobby=None)
+    out = await archive.export(ctx())
+    assert not out.ok and "no game" in out.reply.text and out.reply.attachment is None
