@@ -23,6 +23,7 @@ import asyncio
 from collections import defaultdict
 from typing import Callable
 
+from engine.modes import split_name
 from bot.outcome import MAX_TEXT, clip, seat_title
 
 VIA_THREAD = "thread"
@@ -57,7 +58,7 @@ class PrivateDelivery:
             seat = next((s for s, u in sorted(seats.items()) if u == user_id and s != "gm"), None)
             if seat is None:
                 return None
-        return seat, row.channel_id, seats.get("gm"), f"{seat_title(seat)} ({row.ruleset.split('@')[0]})"
+        return seat, row.channel_id, seats.get("gm"), f"{seat_title(seat)} ({split_name(row.ruleset)[0]})"
 
     async def channel_of(self, game_id: int) -> int | None:
         row = await self.store.game(game_id)

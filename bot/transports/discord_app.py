@@ -5,7 +5,6 @@ within Discord's limits."""
 from __future__ import annotations
 
 import asyncio
-import io
 import logging
 import time
 
@@ -16,7 +15,9 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.config import Config
+from bot.outcome import seat_title
 from bot.service import Ctx, GameService, Outcome, Post, split_text
+from bot.transports.posts import send_kwargs as _kwargs
 from bot.transports.private import HELD, NONE, send_private, seat_room, tell_table_once, where_text
 from bot.storage import StoreProtocol as Store, open_store
 
@@ -48,41 +49,6 @@ def ctx_of(interaction: discord.Interaction) -> Ctx:
     )
     interaction.extras["ctx"] = ctx  # ``defer`` marks it acknowledged
     return ctx
-
-
-def _kwargs(post: Post, limit: int) -> list[dict]:
-    """One or more send() keyword sets for a post: text split at 2,000
-    characters, files on the last, pings only for the post's own mentions."""
-    text = post.text or ""
-    files = []
-    for data, name, alt in ((post.image, post.filename, post.alt), (post.attachment, post.attachment_name, "")):
-        if data is None:
-            continue
-        if len(data) <= limit:
-            files.append(discord.File(io.BytesIO(data), filename=name, description=alt[:1024] or None))
-        else:  # never silently: say what is missing
-            text += f"\n({name} is {len(data) // 1024} KiB, over this server's upload limit; not attached)"
-    chunks = split_text(text, 2000) if text else [""]
-    mentions = discord.AllowedMentions(users=[discord.Object(u) for u in post.mentions], everyone=False,
-                                       roles=False, replied_user=False)
-    out = []
-    for i, c in enumerate(chunks):
-        kw: dict = {"content": c or None, "allowed_mentions": mentions}
-        if i == len(chunks) - 1 and files:
-            kw["files"] = files
-        if i == len(chunks) - 1 and post.buttons:
-            kw["view"] = buttons_view(post.buttons)
-        out.append(kw)
-    return out
-
-
-def buttons_view(buttons: list[tuple[str, str]]) -> discord.ui.View:
-    """Buttons whose clicks the cogs handle by custom id (so they survive a restart)."""
-    view = discord.ui.View(timeout=None)
-    for custom_id, label in buttons:
-        style = discord.ButtonStyle.danger if custom_id.endswith(":n") else discord.ButtonStyle.success
-        view.add_item(discord.ui.Button(label=label, custom_id=custom_id, style=style))
-    return view
 
 
 async def defer(interaction: discord.Interaction, ephemeral: bool) -> bool:
@@ -320,8 +286,6 @@ async def _probe(interaction: discord.Interaction, probe: tuple[int, int, str], 
     """A seat taken in a game with hidden information: can the holder be reached by DM? If not, the
     note to tell them privately, with the way their private information will take instead."""
     uid, game_id, seat = probe
-    from bot.outcome import seat_title
-
     try:
         user = interaction.client.get_user(uid) or await interaction.client.fetch_user(uid)
         await user.send(PROBE_TEXT.format(seat=seat_title(seat), channel=interaction.channel_id),

@@ -6,14 +6,14 @@ the player's next command (``bot/delivery.py`` keeps the record and what is held
 happen."""
 from __future__ import annotations
 
-import io
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import discord
 
 from bot.delivery import VIA_THREAD
-from bot.outcome import Post, split_text
+from bot.outcome import Post
+from bot.transports.posts import send_kwargs
 
 log = logging.getLogger("palantir")
 
@@ -33,27 +33,11 @@ class Sent:
 
 
 def post_kwargs(post: Post, limit: int, *, mention: int | None = None) -> list[dict]:
-    """send() keyword sets for a private post (text split at 2,000 characters, files on the last);
-    ``mention``: ping that user once (a private thread, where a plain message may not notify)."""
-    text = post.text or ""
+    """send() keyword sets for a private post; ``mention``: ping that user once (a private thread,
+    where a plain message may not notify)."""
     if mention is not None:
-        text = f"<@{mention}> {text}"
-    files = []
-    for data, name, alt in ((post.image, post.filename, post.alt), (post.attachment, post.attachment_name, "")):
-        if data is not None and len(data) <= limit:
-            files.append((data, name, alt))
-        elif data is not None:
-            text += f"\n({name} is {len(data) // 1024} KiB, over the upload limit; not attached)"
-    chunks = split_text(text, 2000) if text else [""]
-    users = [discord.Object(mention)] if mention is not None else []
-    out = []
-    for i, c in enumerate(chunks):
-        kw: dict = {"content": c or None,
-                    "allowed_mentions": discord.AllowedMentions(users=users, everyone=False, roles=False)}
-        if i == len(chunks) - 1 and files:
-            kw["files"] = [discord.File(io.BytesIO(d), filename=n, description=a[:1024] or None) for d, n, a in files]
-        out.append(kw)
-    return out
+        post = replace(post, text=f"<@{mention}> {post.text or ''}", mentions=[mention])
+    return send_kwargs(post, limit)
 
 
 async def send_private(client: discord.Client, service, user_id: int, posts: list[Post], limit: int) -> list[Sent]:
