@@ -20,7 +20,7 @@ import time
 sys.path.insert(0, "tests")
 
 from engine.core import Game, iter_limit  # noqa: E402
-from test_fuzz_gondor import play_out  # noqa: E402
+from tests.fuzz.test_fuzz_gondor import play_out  # noqa: E402
 from engine.rulesets import get_ruleset
 
 

@@ -1,6 +1,6 @@
 """LOTR Risk: Minas Tirith legal actions for a big stack: ``python -m benchmarks.bench_risk``.
 
-Prints figures, asserts nothing (tests/test_risk_rules.py asserts the bound):
+Prints figures, asserts nothing (tests/rulesets/risk/test_risk_rules.py asserts the bound):
 
 * every legal action of Good in its Actions phase with one 40-battalion stack and
   2 leaders in Grond (9 bordering Territories): how many, and the time to list

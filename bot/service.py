@@ -18,7 +18,7 @@ idempotency on the interaction id that carried a command.
 - ``bot/undo.py``      ``Undo(table)``: undo, free or by consent;
 - ``bot/archive.py``   ``Archive(table, lobby)``: export and the animated replay.
 
-No part calls another's private method (``tests/test_architecture.py``). The facade's public API is the
+No part calls another's private method (``tests/engine/test_architecture.py``). The facade's public API is the
 parts' public methods, by name (``API``); what it does not name it reads from the table (``svc.store``,
 ``svc.games``...), and setting one of the table's settings on it sets the table's (``svc.renderer = None``).
 Nothing here imports discord, and nothing here writes SQL (``bot/storage/``)."""

@@ -308,7 +308,7 @@ class RulesetBase:
 def clone(state: State) -> State:
     """A deep copy of a JSON-able state, three times cheaper than a JSON round trip (``marshal``
     copies dicts, lists, strings and numbers exactly as JSON would, as long as a state holds no tuple
-    and no key that is not a string: tests/test_golden.py checks it at every position it plays)."""
+    and no key that is not a string: tests/e2e/test_golden.py checks it at every position it plays)."""
     return marshal.loads(marshal.dumps(state))
 
 

@@ -1,4 +1,4 @@
-"""The bot past its capacity (issue 25), shared by tests/test_overload_e2e.py and
+"""The bot past its capacity (issue 25), shared by tests/e2e/test_overload_e2e.py and
 benchmarks/bench_ack.py: the real bot in its own process (tests/load_runner.py) over the fake
 Discord, many tabletop games of Gondor, bursts of orders, processes that keep the CPUs busy, and
 the classification of every interaction by what its player saw.

@@ -340,6 +340,7 @@ class _Palantir:
         self._render_pool = None
         self._wake = asyncio.Event()
         self._scheduler_task: asyncio.Task | None = None
+        self.scheduler_idle = False  # waiting for its next wake-up, between steps (tests wait on it)
 
     async def setup_hook(self) -> None:
         if self.service is None:
@@ -405,10 +406,12 @@ class _Palantir:
             except Exception:
                 log.exception("scheduler step failed")
             self._wake.clear()
+            self.scheduler_idle = True
             try:
                 await asyncio.wait_for(self._wake.wait(), self.cfg.deadlines.poll_seconds)
             except asyncio.TimeoutError:
                 pass
+            self.scheduler_idle = False
 
     async def flush_outbox(self) -> int:
         store = self.service.store

@@ -6,7 +6,7 @@ what several case files do at one point (after a move, at a step's start, on an 
 game's state, in a view) it declares instead as an ordered list (``AFTER_MOVE`` ... below), which the
 hook runs. The order methods a game may replace (an order's check or apply, which its own ``Order``
 record then holds: ``replace(FIRE, check=...)``) are listed in ``REPLACEABLE``;
-``tests/test_architecture.py`` fails if a ruleset redefines anything of ``StandardRules`` that is in
+``tests/engine/test_architecture.py`` fails if a ruleset redefines anything of ``StandardRules`` that is in
 neither, or redefines a hook that runs a list.
 """
 from __future__ import annotations
@@ -22,7 +22,7 @@ from engine.spi.common import _phrase
 # The steps of the Standard Rules a game may replace (a function of the same name in a case file,
 # usually calling the standard one by name: ``StandardRules._check_fire(self, ...)``), beyond the hooks of
 # this file: each names the case that makes a game need it. Anything else of ``StandardRules`` a
-# ruleset redefines fails tests/test_architecture.py.
+# ruleset redefines fails tests/engine/test_architecture.py.
 REPLACEABLE: dict[str, str] = {
     # orders (the functions an ``Order`` record holds): a game's own rules for a standard order
     "_check_advance": "7.5 (Gondor 16.51)",

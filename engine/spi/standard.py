@@ -353,7 +353,7 @@ class StandardRules(RulesetBase):
 
     def phase_key(self, state: State) -> str:
         """The key of ``RulesetBase.phase_key`` read from the state, not from a whole view (the same
-        string: tests/test_golden.py compares them at every position of its games)."""
+        string: tests/e2e/test_golden.py compares them at every position of its games)."""
         return json.dumps([self.view_turn(state), state["step"], self.phase_title(state)])
 
     def _advance(self, state: State) -> list[Event]:

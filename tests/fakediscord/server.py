@@ -1,6 +1,6 @@
 """A fake Discord (REST API v10 + gateway) that a real discord.py bot can use over loopback.
 
-Typical use (see ``tests/test_fakediscord.py``)::
+Typical use (see ``tests/e2e/test_fakediscord.py``)::
 
     server = FakeDiscord()
     await server.start()
@@ -534,6 +534,8 @@ class FakeDiscord:
         self.violations: list[Violation] = []
         self.unknown_routes: list[str] = []
         self.errors: list[dict] = []
+        self.inflight = 0  # REST requests being served now, and served in all (``tests/settle.py``)
+        self.requests_served = 0
         self.internal_errors: list[str] = []
         self.authorizations: list[str] = []
         self.gateway_connections: list[dict] = []
@@ -1464,6 +1466,17 @@ class FakeDiscord:
         session = self._shards.get(shard_id)
         return session is not None and session.conn is not None
 
+    def _sessions_all(self) -> list["_Session"]:
+        return list(self._shards.values()) if self._shards else [se for se in (self._session,) if se is not None]
+
+    def gateway_backlog(self) -> int:
+        """Gateway frames logged for a live session and not yet sent on its socket."""
+        return sum(len(se.log) - se.conn.idx for se in self._sessions_all() if se.conn is not None)
+
+    def gateway_last_seq(self) -> dict[int | None, int]:
+        """The last sequence number sent to each session, by its shard id (None unsharded)."""
+        return {(se.shard[0] if se.shard else None): se.seq for se in self._sessions_all()}
+
     def _dispatch(self, event: str, data: dict, *, on_sent: Callable[[], None] | None = None,
                   session: "_Session | None" = None) -> None:
         session = session or self._route(event, data)
@@ -1724,6 +1737,16 @@ class FakeDiscord:
         path = request.path
         needs_auth = path.startswith(API_PREFIX) and not path.startswith(
             (API_PREFIX + "/interactions/", API_PREFIX + "/webhooks/")) and path != API_PREFIX + "/gateway"
+        if request.headers.get("Upgrade", "").lower() == "websocket":  # the gateway: open for the session's life
+            return await self._serve(request, handler, path, needs_auth)
+        self.inflight += 1
+        try:
+            return await self._serve(request, handler, path, needs_auth)
+        finally:
+            self.inflight -= 1
+            self.requests_served += 1
+
+    async def _serve(self, request: web.Request, handler: Callable, path: str, needs_auth: bool) -> web.StreamResponse:
         try:
             if needs_auth:
                 auth = request.headers.get("Authorization")

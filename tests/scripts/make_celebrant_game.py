@@ -5,7 +5,7 @@ deterministic player on the engine (the same seed as the console's
 
 Run: .venv/bin/python -m tests.scripts.make_celebrant_game > tests/scripts/celebrant_game.txt
 
-The player: the set-up of tests/test_celebrant_secrecy.py; every special
+The player: the set-up of tests/rulesets/celebrant/test_celebrant_secrecy.py; every special
 ability as soon as it may be used; the first Eotheod area when it must choose;
 in a Movement Phase up to ten units, each to the reachable hex nearest an
 enemy; every missile attack, then every melee it can make (against the
@@ -18,7 +18,7 @@ import sys
 
 from engine.core import Game
 from engine.hexgrid import Hex
-from tests.test_celebrant_secrecy import setup_orders
+from tests.rulesets.celebrant.test_celebrant_secrecy import setup_orders
 from engine.rulesets import get_ruleset
 
 SEED = "7"
@@ -83,7 +83,7 @@ def build() -> list[str]:
     rnd = random.Random(7)
     lines = [
         "# A complete game of Field of Celebrant (seed 003, living version 1.33) through the console, run in CI",
-        "# (tests/test_celebrant_console.py): `palantir local celebrant --seed 7 --script <this>`.",
+        "# (tests/e2e/test_celebrant_console.py): `palantir local celebrant --seed 7 --script <this>`.",
         "# Written by tests/scripts/make_celebrant_game.py (a small deterministic player); it ends in a graded",
         "# result (20.x). On the way: Shadow sets up first (13.0), each side's secret Eotheod chit (14.3, by DM",
         "# and /secret), Gondor's disarray (13.21), the Balchoth arrival rolls (14.5), the chits revealed and the",

@@ -284,7 +284,7 @@ def main() -> None:
     s.lines.append("/game status")
     s.lines.append("/game map")
     head = [
-        "# A complete game of Gondor (seed:000) through the console, run in CI (tests/test_gondor_console.py):",
+        "# A complete game of Gondor (seed:000) through the console, run in CI (tests/e2e/test_gondor_console.py):",
         f"# `palantir local gondor --seed {SEED} --script tests/scripts/gondor_game.txt`.",
         "# Written by tests/scripts/make_gondor_game.py (two simple deterministic players); it ends in the",
         f"# victory decision of 20.1: {g.result().summary[:300]}",

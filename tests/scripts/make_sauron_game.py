@@ -205,7 +205,7 @@ def main() -> None:
         lines, log = build(n)
         if all(w in log for w in WANT):
             head = [
-                f"# A complete game of Sauron with Heli's variant (seed 004), run in CI (tests/test_sauron_console.py):",
+                f"# A complete game of Sauron with Heli's variant (seed 004), run in CI (tests/e2e/test_sauron_console.py):",
                 f"# `palantir local sauron --seed {n} --script <this>`. Written by tests/scripts/make_sauron_game.py",
                 "# (a small deterministic player with stage directions; it searched console seeds until every case",
                 "# below happened). On the way: Isildur challenges Gorgol and kills him in Mortal Combat (22.0-22.4),",

@@ -1,5 +1,5 @@
 """Writes tests/scripts/wotr_game.txt: a five-player War of the Ring over four game-turns through the
-console (`palantir local wotr --seed 7 --options turns=4 --script <it>`), run by tests/test_wotr_console.py.
+console (`palantir local wotr --seed 7 --options turns=4 --script <it>`), run by tests/e2e/test_wotr_console.py.
 On the way: Gondor's secret demand (AA.2), the hidden Fellowship walking south, the Nazgul flying after it
 (two more each turn) and searching where they are, searches that locate and miss, an alliance (CC.2), a barter (BB.2), refused orders (EE, AA.2), Boromir's attempt on the Ring (075), Denethor's death and the succession
 (DD.1), and the victory check at the end."""

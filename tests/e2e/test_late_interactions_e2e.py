@@ -1,0 +1,87 @@
+"""Answers against Discord's clock (issue 25), over the fake Discord, with Gondor (tests/bot/test_late_interactions.py
+has the tabletop cases and the 2.2 s-late acknowledgement): an interaction that expired
+before we could answer gets its answer in the channel if its order was applied (and nothing if it was
+refused); a repeat of an order whose answer may not have reached its player is asked about once; a
+channel whose queue is full answers "Busy" and applies nothing."""
+from __future__ import annotations
+
+import asyncio
+
+from tests.gondor_helpers import SAURON_SETUP
+from tests.e2e.test_e2e_discord import World
+from tests.settle import settled
+
+
+async def gondor_started(w, tmp_path):
+    await w.start_bot(tmp_path / "late.db")
+    w.service.renderer = None
+    await w.cmd(w.alice, "game", "new", ruleset="gondor")
+    await w.cmd(w.alice, "game", "join", seat="sauron")
+    await w.cmd(w.bob, "game", "join", seat="westernesse")
+    await (await w.cmd(w.alice, "game", "start")).wait_for_messages(2)
+
+
+async def logged(w) -> list[str]:
+    row = await w.store.latest_game(w.cid)
+    return [a.text for a in await w.store.actions(row.id)]
+
+
+async def test_an_expired_interaction_gets_its_answer_in_the_channel_if_applied_and_nothing_if_refused(tmp_path):
+    async with World() as w:
+        await gondor_started(w, tmp_path)
+        s = w.server
+        before = len(s.messages(w.cid))
+        r = await s.slash(w.alice, w.cid, "order", options={"text": "deploy SC1 1923"}, delay=3.2, late_ok=True)
+        assert r.expired and r.messages == []
+        late = await s.wait_for(lambda: next((m for m in s.messages(w.cid)[before:] if "deploy SC1 1923" in (m.content or "")), None))
+        assert "Discord stopped waiting" in late.content and late.pinged() == {w.alice} and not late.ephemeral
+        assert late.interaction_id is None  # a plain message, replying to nobody
+        assert (await logged(w)).count("deploy SC1 1923") == 1
+        # refused (a hex outside Sauron's set-up area, 13.1): nothing public, nothing logged
+        n = len(s.messages(w.cid))
+        r = await s.slash(w.alice, w.cid, "order", options={"text": "deploy OA1 1905"}, delay=3.2, late_ok=True)
+        assert r.expired
+        await settled(s, w.bot)  # the late refusal handled: it must stay silent
+        assert len(s.messages(w.cid)) == n and "deploy OA1 1905" not in await logged(w)
+        # the player retries the applied one: asked about once, not applied twice; sent again, applied
+        r = await w.cmd(w.alice, "order", text="deploy SC1 1923")
+        assert r.ephemeral and "already applied (log #" in r.content
+        assert (await logged(w)).count("deploy SC1 1923") == 1
+        r = await w.cmd(w.alice, "order", text="deploy SC1 1923")
+        assert not r.ephemeral and (await logged(w)).count("deploy SC1 1923") == 2
+        assert [v.kind for v in s.violations] == []
+
+
+async def test_a_full_channel_answers_busy_and_applies_nothing(tmp_path, monkeypatch):
+    import bot.table as table
+
+    async with World() as w:
+        await gondor_started(w, tmp_path)
+        s = w.server
+        lock = w.service.locks[w.cid]
+        await lock.acquire()  # the channel is busy with something long
+        try:
+            orders = [o for o in SAURON_SETUP if "SC1" not in o and "SC2" not in o][:table.MAX_WAITING]
+            waiting = [asyncio.ensure_future(s.slash(w.alice, w.cid, "order", options={"text": o})) for o in orders]
+            await s.wait_for(lambda: w.service.waiting.get(w.cid) == table.MAX_WAITING)
+            r = await s.slash(w.alice, w.cid, "order", options={"text": "deploy SC1 1923"})
+            assert r.ephemeral and r.content.startswith("Busy") and not r.deferred
+        finally:
+            lock.release()
+        done = await asyncio.gather(*waiting)
+        assert all(not x.expired for x in done)
+        applied = await logged(w)
+        assert "deploy SC1 1923" not in applied and sorted(applied) == sorted(orders)
+        # an acknowledged command that waited past the bound is told so, privately, and applies nothing
+        monkeypatch.setattr(table, "MAX_WAIT_SECONDS", 0.2)
+        await lock.acquire()
+        try:
+            pending = asyncio.ensure_future(s.slash(w.alice, w.cid, "order", options={"text": "deploy SC2 2123"}))
+            await s.wait_for(lambda: w.service.waiting.get(w.cid) == 1)
+            await asyncio.sleep(1.8)  # past our 1.5 s: the interaction is deferred ("thinking…")
+        finally:
+            lock.release()
+        r = await pending
+        assert r.deferred and r.ephemeral and r.content.startswith("Busy")
+        assert "deploy SC2 2123" not in await logged(w)
+        s.assert_clean()

@@ -1,0 +1,539 @@
+"""The shape of the code (issue 19), checked from the source so that it stays true:
+no import circle; the core imports no ruleset; the application never probes a ruleset with
+getattr/hasattr; no SQL outside bot/storage/; render/ imports nothing of engine.rulesets; a
+new game is one folder plus one registry line; and (issue 29) every game's orders are one record of
+functions, none looked up by a name string."""
+from __future__ import annotations
+
+import ast
+import inspect
+import re
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+PACKAGES = ("engine", "bot", "cogs", "render")
+
+
+def modules() -> dict[str, Path]:
+    out = {}
+    for pkg in PACKAGES:
+        for p in (ROOT / pkg).rglob("*.py"):
+            rel = p.relative_to(ROOT).with_suffix("")
+            parts = list(rel.parts)
+            if parts[-1] == "__init__":
+                parts = parts[:-1]
+            out[".".join(parts)] = p
+    return out
+
+
+def imports_of(path: Path, name: str, known: set[str]) -> set[str]:
+    """Project modules ``path`` imports anywhere in it (top level and inside functions)."""
+    tree = ast.parse(path.read_text())
+    pkg = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    found = set()
+    for node in ast.walk(tree):
+        targets = []
+        if isinstance(node, ast.Import):
+            targets = [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                base = ".".join(pkg.split(".")[: len(pkg.split(".")) - node.level + 1] + ([base] if base else []))
+            targets = [base] + [f"{base}.{a.name}" for a in node.names]
+        for t in targets:
+            while t and t not in known:
+                t = t.rpartition(".")[0]
+            if t and t != name:
+                found.add(t)
+    return found
+
+
+def graph() -> dict[str, set[str]]:
+    mods = modules()
+    known = set(mods)
+    return {m: imports_of(p, m, known) for m, p in mods.items()}
+
+
+def test_no_import_circle():
+    g = graph()
+    # a package's __init__ importing its own submodules is not a circle of concern; drop those edges
+    for m in g:
+        g[m] = {t for t in g[m] if not t.startswith(m + ".")}
+    state: dict[str, int] = {}
+    cycles = []
+
+    def visit(m, path):
+        state[m] = 1
+        for t in sorted(g.get(m, ())):
+            if state.get(t) == 1:
+                cycles.append(path[path.index(t):] + [t] if t in path else [m, t])
+            elif not state.get(t):
+                visit(t, path + [t])
+        state[m] = 2
+
+    for m in sorted(g):
+        if not state.get(m):
+            visit(m, [m])
+    assert not cycles, cycles[:5]
+
+
+def test_the_core_imports_no_ruleset_and_render_no_ruleset():
+    g = graph()
+    assert not {t for t in g["engine.core"] if t.startswith("engine.rulesets")}
+    for m, targets in g.items():
+        if m.startswith("render"):
+            assert not {t for t in targets if t.startswith("engine.rulesets")}, m
+
+
+PROBE = re.compile(r"\b(getattr|hasattr)\(\s*(rs|ruleset|game\.ruleset|self\.rs|[a-z_]*ruleset[a-z_]*)\b")
+
+
+def test_the_application_never_probes_a_ruleset():
+    hits = []
+    for pkg in ("bot", "cogs"):
+        for p in (ROOT / pkg).rglob("*.py"):
+            for i, line in enumerate(p.read_text().splitlines(), 1):
+                if PROBE.search(line):
+                    hits.append(f"{p.relative_to(ROOT)}:{i}: {line.strip()}")
+    assert not hits, hits
+
+
+SQL = re.compile(r"\b(SELECT\s+\S+.*\bFROM|INSERT\s+(OR\s+\w+\s+)?INTO|UPDATE\s+\w+\s+SET|DELETE\s+FROM|CREATE\s+TABLE)\b")
+
+
+def test_no_sql_outside_storage():
+    hits = []
+    for pkg in PACKAGES:
+        for p in (ROOT / pkg).rglob("*.py"):
+            if p.is_relative_to(ROOT / "bot" / "storage"):
+                continue
+            for i, line in enumerate(p.read_text().splitlines(), 1):
+                if SQL.search(line):
+                    hits.append(f"{p.relative_to(ROOT)}:{i}: {line.strip()}")
+    assert not hits, hits
+
+
+def test_nothing_opens_a_store_by_class():
+    hits = []
+    for pkg in ("bot", "cogs", "benchmarks"):
+        for p in (ROOT / pkg).rglob("*.py"):
+            if p.is_relative_to(ROOT / "bot" / "storage"):
+                continue
+            if re.search(r"\b(Sqlite)?Store\.open\(", p.read_text()):
+                hits.append(str(p.relative_to(ROOT)))
+    assert not hits, hits
+
+
+TINY_GAME = '''
+"""A counting game: two seats add 1 or 2 in turn; reaching 5 wins. Its orders are engine.orders records."""
+from engine.core import Action, IllegalOrder, InvalidOrder, Event, Result, RulesetBase
+from engine.dice import new_dice
+from engine.orders import Order, apply_order, check_order, legal_orders, order_table, parse_order
+
+
+def parse_add(rs, st, seat, words):
+    if words not in (["1"], ["2"]):
+        raise InvalidOrder("`add 1` or `add 2`")
+    return (words[0],)
+
+
+def check_add(rs, st, seat, args):
+    if st["total"] + int(args[0]) > 5:
+        raise IllegalOrder("past five")
+
+
+def legal_add(rs, st, seat):
+    for n in ("1", "2"):
+        if st["total"] + int(n) <= 5:
+            yield Action("add", (n,))
+
+
+def apply_add(rs, st, seat, args, dice):
+    st["total"] += int(args[0])
+    st["turn"] = "even" if seat == "odd" else "odd"
+    return [Event(public=f"{seat} adds {args[0]}: {st['total']}", new_phase=True)]
+
+
+ADD = Order("add", "add 1|2", parse=parse_add, check=check_add, apply=apply_add, legal=legal_add, dice=False)
+
+
+class Count(RulesetBase):
+    name = "count-to-five"
+    title = "Count to Five"
+    seats = ("odd", "even")
+    orders = order_table((ADD,))
+
+    def new_game(self, options, seed, fixture=None):
+        if options:
+            raise InvalidOrder("no options")
+        return {"dice": new_dice(seed), "total": 0, "turn": "odd"}
+
+    def active_seats(self, st):
+        return [] if st["total"] >= 5 else [st["turn"]]
+
+    def legal_actions(self, st, seat):
+        if seat == st["turn"] and st["total"] < 5:
+            yield from legal_orders(self.orders, self, st, seat)
+
+    def parse(self, st, seat, text):
+        verb, *words = text.split() or [""]
+        if verb not in self.orders:
+            raise InvalidOrder("`add 1` or `add 2`")
+        a = parse_order(self.orders[verb], self, st, seat, words)
+        self.check(st, seat, a)
+        return a
+
+    def format(self, a):
+        return " ".join((a.verb, *a.args))
+
+    def check(self, st, seat, a):
+        if seat != st["turn"]:
+            raise IllegalOrder("not your turn")
+        check_order(self.orders[a.verb], self, st, seat, a)
+
+    def apply(self, st, seat, a):
+        return apply_order(self.orders[a.verb], self, st, seat, a, None)
+
+    def view(self, st, seat):
+        return {"ruleset": self.name, "title": self.title, "seat": seat, "phase_title": f"total {st['total']}",
+                "units": []}
+
+    def result(self, st):
+        return Result(winner=None if st["total"] < 5 else ("even" if st["turn"] == "odd" else "odd"),
+                      summary=f"{'even' if st['turn'] == 'odd' else 'odd'} reaches five") if st["total"] >= 5 else None
+
+    def help(self, topic=None):
+        return "add 1 or add 2"
+
+
+COUNT = Count()
+'''
+
+
+async def test_a_new_game_is_one_folder_plus_one_registry_line(tmp_path, monkeypatch):
+    """Adding a game: a package with its ruleset object (its orders ``engine.orders`` records, dispatched by
+    the core's functions), and one line in BUILTIN; the bot plays it."""
+    import engine.rulesets as registry
+    from bot.service import Ctx, GameService
+    from bot.storage import open_store
+
+    pkg = tmp_path / "count_to_five"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text(textwrap.dedent(TINY_GAME))
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setitem(registry.BUILTIN, "count-to-five", ("count_to_five", "COUNT"))  # the one line
+    monkeypatch.delitem(registry.RULESETS, "count-to-five", raising=False)
+    try:
+        assert "count-to-five" in registry.ruleset_names()
+        store = await open_store(str(tmp_path / "c.db"))
+        svc = GameService(store, renderer=None, seed_source=lambda: "s")
+        n = iter(range(100))
+
+        def ctx(u):
+            return Ctx(channel_id=1, user_id=u, guild_id=1, interaction_id=f"c{next(n)}")
+
+        assert (await svc.new_game(ctx(1), "count-to-five")).ok
+        assert (await svc.join(ctx(1), "odd")).ok and (await svc.join(ctx(2), "even")).ok
+        assert (await svc.start(ctx(1))).ok
+        assert not (await svc.order(ctx(2), "add 1")).ok  # not even's turn
+        for u, t in ((1, "add 2"), (2, "add 2")):
+            out = await svc.order(ctx(u), t)
+            assert out.ok, out.reply.text
+        past = await svc.order(ctx(1), "add 2")  # the record's check (issue 29: the game's orders are records)
+        assert not past.ok and "past five" in past.reply.text
+        out = await svc.order(ctx(1), "add 1")
+        assert out.ok, out.reply.text
+        assert "The game is over" in out.reply.text and "odd reaches five" in out.reply.text
+        await store.close()
+    finally:
+        registry.RULESETS.pop("count-to-five", None)
+        sys.modules.pop("count_to_five", None)
+
+
+PARTS = {"bot.lobby": "Lobby", "bot.orders": "Orders", "bot.views": "Views", "bot.clocks": "Clocks",
+         "bot.undo": "Undo", "bot.archive": "Archive", "bot.recovery": "Recovery"}
+
+
+@pytest.mark.parametrize("module", ["bot.service", "bot.table", "bot.timekeeper", "bot.delivery", *PARTS])
+def test_each_part_of_the_service_is_an_object_of_its_own_file(module):
+    """Issue 29: the service's parts are objects holding what they use (passed in), not mixins of one
+    class: ``GameService`` derives from nothing of bot/, each part's class from nothing but ``object``."""
+    import importlib
+
+    from bot.service import GameService
+
+    mod = importlib.import_module(module)
+    assert mod.__doc__ and len(mod.__doc__) > 40
+    assert GameService.__mro__ == (GameService, object)
+    if module in PARTS:
+        cls = getattr(mod, PARTS[module])
+        assert cls.__mro__ == (cls, object), cls.__mro__
+        assert "table" in inspect.signature(cls.__init__).parameters
+
+
+def test_no_part_of_the_service_calls_anothers_private_method():
+    """Issue 29: a part reaches another (the table, the lobby, the recovery...) only through its public
+    methods: no ``self.<other>._private``, and no ``self._name`` that its own class does not define."""
+    import ast
+
+    for module in ("bot.table", "bot.timekeeper", "bot.delivery", *PARTS):
+        path = ROOT / (module.replace(".", "/") + ".py")
+        src = path.read_text()
+        tree = ast.parse(src)
+        own = {n.name for c in tree.body if isinstance(c, ast.ClassDef) for n in c.body
+               if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))}
+        own |= set(re.findall(r"self\.(_[a-z_]+)\s*(?::[^=\n]*)?=[^=]", src))  # its own private state
+        for node in ast.walk(tree):
+            if not isinstance(node, ast.Attribute) or not node.attr.startswith("_") or node.attr.startswith("__"):
+                continue
+            base = node.value
+            if isinstance(base, ast.Name) and base.id == "self":
+                assert node.attr in own, f"{module}: self.{node.attr} is not its own"
+            elif isinstance(base, ast.Attribute) and isinstance(base.value, ast.Name) and base.value.id == "self":
+                raise AssertionError(f"{module}: self.{base.attr}.{node.attr} calls another part's private name")
+
+
+def test_a_standard_rules_game_overrides_only_hooks_or_listed_steps():
+    """The contract of engine/spi/hooks.py: whatever a ruleset built on the Standard Rules redefines
+    is a hook (a function of engine/spi/hooks.py, the default) or a step listed in ``REPLACEABLE`` with its case."""
+    from engine.rulesets import get_ruleset, ruleset_names
+    from engine.spi.hooks import REPLACEABLE
+    from engine.spi.standard import StandardRules
+
+    std_names = {n for k in StandardRules.__mro__ for n in vars(k)}
+    hooks = set()
+    for n in ast.parse((ROOT / "engine" / "spi" / "hooks.py").read_text()).body:
+        if isinstance(n, ast.FunctionDef):
+            hooks.add(n.name)
+        elif isinstance(n, (ast.Assign, ast.AnnAssign)):
+            hooks.update(t.id for t in (n.targets if isinstance(n, ast.Assign) else [n.target]) if isinstance(t, ast.Name))
+    hooks.discard("REPLACEABLE")
+    assert {"after_move", "on_step_start", "legal_extra", "check_victory"} <= hooks
+    allowed = hooks | set(REPLACEABLE) | {"ORDERS", "name", "title", "seats", "side_titles", "side_colors",
+                                          "state_version", "deploy_example", "spells", "hexmap", "map_data", "units",
+                                          "sequence", "ruleset_charts_text", "has_odds", "takes_charts",
+                                          "board_kind", "new_game", "view", "secret_text", "full_view", "hidden_information"}
+    seen = 0
+    for name in ruleset_names():
+        rs = get_ruleset(name)
+        if not isinstance(rs, StandardRules):
+            continue
+        for k in type(rs).__mro__:
+            if k.__module__.startswith(("engine.spi.", "engine.core")) or k is object:
+                continue
+            for n in vars(k):
+                if n.startswith("__") or n not in std_names:
+                    continue
+                seen += 1
+                assert n in allowed, f"{k.__name__}.{n} redefines a Standard Rules step not in hooks.py"
+    assert seen > 40  # Gondor and Field of Celebrant give many hooks: the walk saw them
+
+
+def _newcomer_rows():
+    text = (ROOT / "docs" / "architecture.md").read_text()
+    head = text.index("### A newcomer's map")
+    rows = []
+    for line in text[head:].splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) == 4 and cells[3].startswith("`engine/"):
+            rows.append((cells[0], cells[1], cells[2], cells[3].strip("`")))
+    return rows
+
+
+def test_a_newcomer_finds_each_case_in_the_file_its_name_says():
+    """docs/architecture.md's table of ten or more cases across the games: each symbol is defined in
+    the file named, and the file's name carries the case number."""
+    import importlib
+    import inspect
+
+    from engine.orders import order_table
+    from engine.rulesets import get_ruleset
+    from engine.spi.standard import StandardRules
+
+    games = {"Gondor": "gondor", "Field of Celebrant": "celebrant",
+             "Risk": "risk-minas-tirith", "Sauron": "sauron", "War of the Ring": "wotr"}
+    rows = _newcomer_rows()
+    assert len(rows) >= 10 and len({r[1] for r in rows}) >= 3
+    for case, game, symbol, path in rows:
+        cls = StandardRules if game == "Standard" else type(get_ruleset(games[game]))
+        if symbol.startswith("order:"):
+            records = getattr(cls, "ORDERS", None) or importlib.import_module(cls.__module__).ORDERS
+            order = order_table(records)[symbol[6:]]
+            names = [n for n in (order.check, order.apply, order.parse) if n is not None]
+        else:
+            names = [symbol]
+        for n in names:
+            fn = inspect.unwrap(n if callable(n) else getattr(cls, n))
+            where = Path(inspect.getsourcefile(fn)).resolve().relative_to(ROOT).as_posix()
+            assert where == path, f"{case}: {n} is in {where}, not {path}"
+        number = case.split()[0]
+        stem = Path(path).stem
+        if game not in ("Risk", "War of the Ring"):  # (their seeds' headings are not case numbers)
+            # c08_3_rally.py holds 8.3; c16_7_oil.py holds 16.74 (its case within 16.7)
+            assert stem.startswith("c"), path
+            digits = stem[1:].split("_")
+            file_case = ".".join(str(int(d)) for d in digits if d.isdigit())
+            assert number.startswith(file_case.split(".")[0]), (case, path)
+            assert number in Path(ROOT / path).read_text(), f"{path} never names {number}"
+
+
+# ---------------------------------------------------------------- issue 29: one order record, of functions
+def _every_order_table():
+    """(where, ruleset object, {verb: Order}) for every built-in game and the table's verbs."""
+    from engine.modes.table import VERBS
+    from engine.rulesets import BUILTIN, get_ruleset
+
+    out = []
+    for name in sorted(BUILTIN):  # the built-in games (tests register small games of their own)
+        rs = get_ruleset(name)
+        out.append((name, rs, rs.orders))
+    out.append(("engine/modes", get_ruleset("gondor@assist"), VERBS))
+    return out
+
+
+def test_no_order_or_method_is_looked_up_by_a_name_string_in_the_engine():
+    """Issue 29: an order's text leads to its rules through its record's fields, which a reader or a
+    tool can follow, never through a method name built from the verb (``getattr(self, "_p_" + verb)``,
+    ``getattr(self, order.check)``). getattr with a name that is not a literal exists in engine/ only
+    where the registry loads a ruleset object by its module and attribute (engine/rulesets/__init__.py)
+    and in a proxy's ``__getattr__`` (the moderator's view of a ruleset, engine/modes/gm.py)."""
+    found = []
+    for p in sorted((ROOT / "engine").rglob("*.py")):
+        rel = p.relative_to(ROOT).as_posix()
+        tree = ast.parse(p.read_text())
+        proxy = {id(n) for f in ast.walk(tree) if isinstance(f, ast.FunctionDef) and f.name == "__getattr__"
+                 for n in ast.walk(f)}
+        for node in ast.walk(tree):
+            if id(node) in proxy:
+                continue
+            if isinstance(node, ast.Call) and getattr(node.func, "id", "") in ("getattr", "hasattr", "setattr") \
+                    and len(node.args) >= 2 and not isinstance(node.args[1], ast.Constant):
+                if rel == "engine/rulesets/__init__.py" and "import_module" in ast.unparse(node.args[0]):
+                    continue
+                found.append(f"{rel}:{node.lineno}: {ast.unparse(node)}")
+            if isinstance(node, ast.Call) and getattr(node.func, "id", "") == "Order":
+                for kw in node.keywords:
+                    if kw.arg in ("parse", "check", "apply", "legal") and isinstance(kw.value, ast.Constant):
+                        found.append(f"{rel}:{node.lineno}: Order({kw.arg}={kw.value.value!r}) names a method")
+    assert not found, "\n".join(found)
+
+
+def test_every_order_of_every_game_is_one_record_of_functions_with_one_signature():
+    """Every game's orders (the Standard Rules games, Risk, War of the Ring, the table's verbs) are
+    ``engine.orders.Order`` records whose fields are functions of one signature, and every order either
+    lists its legal actions or says in its record why not."""
+    import inspect
+
+    from engine.orders import Order
+
+    arity = {"parse": 4, "check": 4, "apply": 5, "legal": 3}  # (rs, state, seat[, words|args[, dice]])
+    seen = set()
+    for where, _rs, table in _every_order_table():
+        assert table, where
+        for verb, o in table.items():
+            assert isinstance(o, Order) and o.verb == verb, (where, verb)
+            assert o.legal is not None or len(o.unlisted) > 8, f"{where} {verb}: no legal actions and no reason"
+            for field, n in arity.items():
+                fn = getattr(o, field)
+                if fn is None:
+                    assert field in ("check", "legal"), (where, verb, field)
+                    continue
+                assert callable(fn), (where, verb, field)
+                params = [p for p in inspect.signature(fn).parameters.values()
+                          if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) and p.default is p.empty]
+                assert len(params) == n, f"{where} {verb}.{field}: {fn.__qualname__}{inspect.signature(fn)}"
+            seen.add(where)
+    assert {"gondor", "sauron", "celebrant", "risk-minas-tirith", "wotr", "engine/modes"} <= seen
+
+
+def test_a_standard_rules_game_s_records_hold_the_functions_its_class_runs():
+    """A game that changes a standard order (Gondor's catapult fire, 16.12) gives that order's record
+    again with its own functions: each record holds the function the game's class would run under that
+    name, so that no override is silently left out of the dispatch."""
+    from engine.spi.standard import StandardRules
+
+    checked = 0
+    for where, rs, table in _every_order_table():
+        if not isinstance(rs, StandardRules):
+            continue
+        for verb, o in table.items():
+            for field in ("parse", "check", "apply", "legal"):
+                fn = getattr(o, field)
+                if fn is None:
+                    continue
+                assert getattr(type(rs), fn.__name__) is fn, \
+                    f"{where} {verb}.{field}: the record holds {fn.__qualname__}, the class runs " \
+                    f"{getattr(type(rs), fn.__name__).__qualname__}"
+                checked += 1
+    assert checked > 150
+
+
+# every built-in game: at most three classes between its class and RulesetBase (issue 29)
+FLAT_GAMES = ("celebrant", "sauron", "sauron-expanded", "gondor", "risk-minas-tirith", "wotr")
+
+
+@pytest.mark.parametrize("name", FLAT_GAMES)
+def test_a_game_has_at_most_three_classes_above_it_before_the_shared_base(name):
+    """Issue 29: a game's class is one class of its case files' functions on a short chain (python-chess's
+    variants: one subclass each, at most three deep), counting every class it inherits, mixins included;
+    and its case files, like the Standard Rules', hold functions and records, not mixin classes."""
+    from engine.core import RulesetBase
+    from engine.rulesets import get_ruleset
+
+    mro = type(get_ruleset(name)).__mro__
+    between = mro[1:mro.index(RulesetBase)]
+    assert len(between) <= 3, [k.__name__ for k in between]
+    assert not [k for k in between if k.__name__.endswith("Mixin")], between
+    folder = ROOT / "engine" / "rulesets" / name.replace("-", "_")
+    for p in sorted(folder.glob("c*.py")):
+        classes = [n.name for n in ast.parse(p.read_text()).body if isinstance(n, ast.ClassDef)]
+        assert not classes, f"{p.relative_to(ROOT)} defines {classes}"
+
+
+def test_every_built_in_game_is_held_to_the_bound():
+    from engine.rulesets import BUILTIN
+
+    assert set(BUILTIN) == set(FLAT_GAMES)
+
+
+def test_the_standard_rules_are_one_class_of_their_case_files_functions():
+    from engine.core import RulesetBase
+    from engine.spi.standard import StandardRules
+
+    assert StandardRules.__mro__[1:] == (RulesetBase, object)
+    for p in sorted((ROOT / "engine" / "spi").glob("*.py")):
+        if p.stem.startswith("c0") or p.stem.startswith("c1") or p.stem in ("help", "hooks"):
+            classes = [n.name for n in ast.parse(p.read_text()).body if isinstance(n, ast.ClassDef)]
+            assert not classes, f"{p.relative_to(ROOT)} defines {classes}"
+
+
+def test_a_game_declares_its_shared_steps_as_ordered_lists_the_standard_rules_run():
+    """Issue 29: what runs after a move, at a step's start, on an attack, in a new game's state and in a view
+    is declared once per game, in the order it runs (``AFTER_MOVE = (c18_banner.after_move, ...)``), each
+    entry a function of a case file; the Standard Rules run the lists, no game redefines those steps."""
+    import inspect
+
+    from engine.rulesets import BUILTIN, get_ruleset
+    from engine.spi.standard import StandardRules
+
+    lists = {"after_move": "AFTER_MOVE", "on_step_start": "ON_STEP_START", "init_extra": "INIT_EXTRA",
+             "view_extra": "VIEW_EXTRA", "modify_attack": "MODIFY_ATTACK"}
+    declared = 0
+    for name in sorted(BUILTIN):
+        rs = get_ruleset(name)
+        if not isinstance(rs, StandardRules):
+            continue
+        for step, attr in lists.items():
+            assert getattr(type(rs), step) is getattr(StandardRules, step), f"{name} redefines {step}: declare {attr}"
+            for fn in getattr(rs, attr):
+                src = Path(inspect.getsourcefile(fn)).resolve().relative_to(ROOT).as_posix()
+                assert src.startswith("engine/rulesets/"), (name, attr, fn.__qualname__, src)
+                declared += 1
+    assert declared >= 16
+    from engine.rulesets.gondor import GONDOR
+    from engine.rulesets.gondor import c15_city, c16_7_oil, c18_banner
+    assert GONDOR.AFTER_MOVE == (c18_banner.after_move, c16_7_oil.after_move, c15_city.after_move)
