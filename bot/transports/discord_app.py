@@ -71,11 +71,13 @@ async def guarded(interaction: discord.Interaction, coro, ephemeral_guess: bool 
     """Run a service call; if it is not finished in DEFER_AFTER seconds, or by ACK_MARGIN before
     Discord's deadline (counted from the interaction's creation), acknowledge the interaction first
     so Discord does not time it out. An interaction that reaches us late is acknowledged at once."""
-    task = asyncio.ensure_future(coro)
     wait = min(DEFER_AFTER, time_left(interaction) - ACK_MARGIN)
-    done: set = set()
-    if wait > 0:
-        done, _ = await asyncio.wait({task}, timeout=wait)
+    if wait <= 0:  # late: acknowledged before the work starts, so the work knows it was (Table's BUSY checks)
+        if not interaction.response.is_done() and not interaction.extras.get("expired"):
+            await defer(interaction, ephemeral_guess)
+        return await coro
+    task = asyncio.ensure_future(coro)
+    done, _ = await asyncio.wait({task}, timeout=wait)
     if not done and not interaction.response.is_done() and not interaction.extras.get("expired"):
         await defer(interaction, ephemeral_guess)
     return await task
