@@ -307,3 +307,21 @@ def test_forced_action_on_risk_the_last_action_die():
                 seen["many"] += 1
         g.play(seat, checked_autopilot(rs, g.state, seat))
     assert seen["one"] and seen["many"]
+
+
+def test_wotr_a_seizure_of_the_ring_is_answered_held():
+    """AA.2: Gondor plays Event 075 with Boromir in the Ringbearer's hex; the Fellowship on autopilot
+    answers `seizure held` (nothing changes hands), though it is not among the seats to act."""
+    rs = get_ruleset("wotr")
+    g = Game.new(rs, seed="s")
+    while not (g.active_seats()[0] == "gondor" and g.state["phase"] == "events"):
+        seat = g.active_seats()[0]
+        g.play(seat, checked_autopilot(rs, g.state, seat))
+    g.play("gondor", "draw 075")
+    g.play("gondor", "event 075")
+    assert "fellowship" not in g.active_seats()
+    a = rs.autopilot_action(g.state, "fellowship")
+    assert rs.format(a) == "seizure held"
+    _, events = g.play("fellowship", rs.format(a))
+    assert "Frodo keeps it" in events[0].public
+    assert rs.autopilot_action(g.state, "fellowship") is None
