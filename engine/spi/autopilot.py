@@ -3,7 +3,8 @@ Standard Rules share it (Gondor, Sauron, Field of Celebrant): each phase the sea
 unless the rules refuse that, and then plays only what the rules force, by the cheapest legal choice.
 
 In this order, for a seat that acts now (None otherwise, and None wherever `done` is legal):
-1. a retreat it must choose (7.5): the first hex offered (``legal_actions`` offers nothing else then);
+1. a retreat it must choose (7.5): the first hex offered (``legal_actions`` offers nothing else then; a
+   retreat with a single hex the engine carries out itself);
 2. the set-up (13.0): ``deploy printed`` (the side's printed set-up), else the first legal `deploy`;
 3. whatever the game owes at a deadline (its ``deadline_action``: Sauron declines a challenge to
    Mortal Combat, 22.3, and fires a missile unit 7.175 obliges; Field of Celebrant's Eotheod entry
@@ -15,7 +16,7 @@ In this order, for a seat that acts now (None otherwise, and None wherever `done
    masked, such as Gondor's `pour`, 16.74).
 
 Never a secret decision: it pours no oil, reads no hidden fact to choose, and nothing it picks depends
-on what only the seat knows (tests/engine/test_autopilot.py plays twin games that differ only in a
+on what only the seat knows (tests/engine/test_autopilot_policies.py plays twin games that differ only in a
 secret and compares every public word). It reads the game only through the ruleset's methods
 (``active_seats``, ``check``, ``legal_actions``, the 7.31 obligations and the combat odds)."""
 from __future__ import annotations
