@@ -49,12 +49,12 @@ def checked_autopilot(rs, state, seat) -> str:
 
 
 def play(name: str, seed: str, fixture=None, autopilot=None, opponent=None, bound: int = BOUND,
-         record: bool = True):
+         record: bool = True, options: dict | None = None):
     """A game played by the autopilot for the seats in ``autopilot`` (all: None) and ``opponent`` for
     the others. Returns the game, the log, the public record (what the channel reads, step by step;
     ``record``: with the public view after every order) and the autopilot's orders."""
     rs = get_ruleset(name)
-    g = Game.new(rs, seed=seed, fixture=fixture)
+    g = Game.new(rs, options=options, seed=seed, fixture=fixture)
     log, public, mine = [], [], []
     public.append(json.dumps(g.view(None), sort_keys=True))
     count, key = 0, rs.phase_key(g.state)
@@ -92,6 +92,30 @@ def test_every_seat_on_autopilot_plays_a_whole_game_to_a_result(name):
     assert log2 == log and state_digest(g2.state) == state_digest(g.state)
     g3, log3, _, _ = play(name, "ap-2")  # and another seed ends too
     assert g3.result() is not None
+
+
+@pytest.mark.parametrize("name,options", [
+    ("wotr", {"players": "4"}), ("sauron", {"variant": "off", "extra": "all"}),
+    ("gondor", {"setup": "printed"}), ("celebrant", {"setup": "printed"})])
+def test_every_seat_on_autopilot_with_the_games_options(name, options):
+    """War of the Ring's four-player game (no Rohan seat); Sauron without the variant and with every
+    extra reinforcement (14.3); Gondor and Field of Celebrant with `setup=printed`."""
+    g, log, _, _ = play(name, "ap-1", options=options)
+    assert g.result() is not None and len(log) < BOUND
+
+
+def test_the_moderators_seat_is_never_on_autopilot():
+    """A plain game's lobby moderator (engine/modes/gm.py) and a moded game's `gm` give no order; the
+    other seats get their ruleset's own policy through either wrapper."""
+    from engine.modes.gm import with_gm_seat
+
+    for rs in (with_gm_seat(get_ruleset("gondor")), get_ruleset("gondor@assist")):
+        g = Game.new(rs, seed="s")
+        seat = playing(rs, g.state)[0]
+        assert rs.autopilot_action(g.state, "gm") is None
+        assert rs.format(rs.autopilot_action(g.state, seat)) == "deploy printed"
+        other = next(s for s in rs.seats if s not in (seat, "gm"))
+        assert rs.autopilot_action(g.state, other) is None  # not its phase: nothing to do
 
 
 def test_a_game_on_autopilot_replays_from_its_log():
