@@ -67,6 +67,9 @@ class GmSeat:
     def deadline_action(self, state, seat):
         return None if seat == GM else self.inner.deadline_action(state, seat)
 
+    def autopilot_action(self, state, seat):
+        return None if seat == GM else self.inner.autopilot_action(state, seat)  # gm is never on autopilot
+
     def odds(self, state, seat, text):
         if seat == GM:
             raise InvalidOrder("odds are for a seat that attacks")

@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 
 from engine.core import Action, InvalidOrder, OrderError, RulesetBase
-from engine.modes import GM, WHISPERS, deck, moded_name, pieces, proposals, talk, trade, tracks, turns, votes
+from engine.modes import GM, WHISPERS, autopilot, deck, moded_name, pieces, proposals, talk, trade, tracks, turns, votes
 from engine.modes.common import is_gm, table, table_action, title
 from engine.orders import apply_order, legal_of, parse_order, public_text
 
@@ -196,6 +196,9 @@ class ModedRuleset(RulesetBase):
 
     def deadline_action(self, state, seat):
         return None if self.mode == "tabletop" or is_gm(seat) else self.inner.deadline_action(state, seat)
+
+    def autopilot_action(self, state, seat):
+        return autopilot.autopilot_action(self, state, seat)  # engine/modes/autopilot.py
 
     def answer_buttons(self, state, seat, action):
         if _is_table(action) or is_gm(seat):

@@ -30,7 +30,7 @@ from contextlib import contextmanager
 from functools import cached_property
 from pathlib import Path
 from typing import Iterator
-from engine.spi import chartguard
+from engine.spi import autopilot, chartguard
 from engine.core import (
     Action,
     AmbiguousOrder,
@@ -602,6 +602,11 @@ class StandardRules(RulesetBase):
                     if self._ok(state, seat, a):
                         return a
         return None
+
+    def autopilot_action(self, state: State, seat: str) -> Action | None:
+        """A seat on autopilot (issue 28): pass, else what the rules force by the cheapest legal
+        choice, never a secret order (engine/spi/autopilot.py)."""
+        return autopilot.autopilot_action(self, state, seat)
 
     def legal_actions_for(self, state: State, seat: str, unit: str) -> Iterator[Action]:
         """The legal actions naming ``unit``: what autocomplete needs once a

@@ -136,6 +136,7 @@ class RiskMinasTirith(RulesetBase):
         _pending_retreat, deadline_action, _parse_retreat, _check_retreat_order, _check_retreat, _legal_retreat,
         run_retreats, retreat_paths, retreat_along, _retreat_text, _retreat_choices, _ask_retreat, _do_retreat
     )
+    from engine.rulesets.risk_minas_tirith.autopilot import autopilot_action
     from engine.rulesets.risk_minas_tirith.view import (
         format, phase_title, view, secret_text, HELP_TOPICS, help_topics, help, odds_table, _odds_fire, _comb,
         _odds_ground, odds

@@ -164,6 +164,7 @@ class WarOfTheRing(RulesetBase):
     from engine.rulesets.wotr.victory import (
         _gondor_places, _end_player_turn, _winners, _finish, result
     )
+    from engine.rulesets.wotr.autopilot import autopilot_action
     from engine.rulesets.wotr.view import (
         _piece_views, _areas_view, _view, view, full_view, phase_key, secret_text, help_topics, help
     )
