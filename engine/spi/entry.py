@@ -126,13 +126,6 @@ class EntryAttacks:
         return [Event(public=f"{self.title_of(seat)}: {_phrase(uids)} advances into {hx} and so enters the map "
                              f"({self.entry_attack_section}, 7.5).", section=self.entry_attack_section)]
 
-    def legal_extra(self, state: State, seat: str) -> Iterator[Action]:
-        yield from super().legal_extra(state, seat)
-        if state["turn"] == 0 or state["pending"] or seat not in self.entry_attack_seats:
-            return
-        if self.kind(state) == "combat" and self.phasing(state) == seat:
-            yield from self._legal_entry_melees(state, seat)
-
     def _entering(self, state: State, seat: str) -> list[str]:
         return sorted(u for u, r in state["units"].items() if r["status"] == "reinforcement"
                       and self.side_of(state, u) == seat and self.reinforcement_entry(state, u) is not None)
@@ -147,6 +140,15 @@ class EntryAttacks:
                     act = Action("melee", (uid, "at", hx))
                     if self._ok(state, seat, act):
                         yield act
+
+
+def legal_entry_melees(self, state: State, seat: str) -> Iterator[Action]:
+    """14.2: the entering units' melees onto the map, in their side's Combat Phase (an entry of a game's
+    ``LEGAL_EXTRA``)."""
+    if state["turn"] == 0 or state["pending"] or seat not in self.entry_attack_seats:
+        return
+    if self.kind(state) == "combat" and self.phasing(state) == seat:
+        yield from self._legal_entry_melees(state, seat)
 
 
 # melee and advance after combat with the attacks onto the map (14.2), for the games that have them
