@@ -199,13 +199,20 @@ ADVANCE = Order("advance", "`advance <unit> <hex>`",
               apply=_apply_advance,
               legal=_legal_advances,
               cases=("7.5",))
-# offered only by the pending decision (``state["pending"]``: the owner chooses where a unit retreats)
+def _legal_retreats(self, state: State, seat: str) -> Iterator[Action]:
+    """The answers of the retreat waiting for ``seat`` (7.5), if one does (while it waits, the legal
+    actions are these and nothing else: StandardRules.legal_actions)."""
+    p = pending.blocking(self.decisions, state["pending"])
+    if p is not None and self.decisions[p["kind"]] is CHOOSE_RETREAT:
+        yield from pending.legal_answers(self.decisions, self, state, p, seat)
+
+
+# the answer to the pending decision (``state["pending"]``: the owner chooses where a unit retreats)
 RETREAT = Order("retreat", "`retreat <unit> <hex>`",
               parse=_parse_retreat,
               check=_check_retreat,
               apply=_apply_retreat,
-              unlisted=('offered by the pending decision: while a retreat stands (``state["pending"]``), the '
-                        'legal actions are its hexes and nothing else (7.5)'),
+              legal=_legal_retreats,
               cases=("7.5", "7.55"))
 
 

@@ -114,7 +114,8 @@ class StandardRules(RulesetBase):
     )
     from engine.spi.c07_5_retreat import (
         _check_advance_offer, _check_advance, _check_retreat, _offer_advance, retreat_options, _start_retreat,
-        _move_retreat, _apply_retreat, _apply_advance, _parse_advance, _parse_retreat, _legal_advances
+        _move_retreat, _apply_retreat, _apply_advance, _parse_advance, _parse_retreat, _legal_advances,
+        _legal_retreats
     )
     from engine.spi.c08_3_rally import (
         leader_rating, _check_rally, _legal_rallies, _apply_rally, _parse_rally

@@ -98,7 +98,9 @@ class Celebrant(EntryAttacks, StandardRules):
                    c14_reinforcements.legal_entry_choice,  # 14.31 the Eotheod's entry area
                    c17_abilities.legal_abilities)  # 17.0 the leaders' abilities; 17.41 Form up!
     MOVEMENT_ALLOWANCE = (c17_abilities.movement_allowance,)  # 17.81 the whip
-    ORDERS = (*StandardRules.ORDERS, DEPLOY, ABILITY, SWAP, DRESS, ENTRY,
+    ORDERS = (*StandardRules.ORDERS,
+              replace(DEPLOY, listed_in=c13_setup.legal_setup, unlisted=""),  # 13.0 listed by the set-up
+              ABILITY, SWAP, DRESS, ENTRY,
               # Field of Celebrant's rules for standard orders (a record with a standard verb replaces it in
               # its place): Eorl's Wedge advancing (17.11), the Eotheod entry area chosen first (14.31), the
               # leaders' formations (8.41, 17.41), combat (7.1, 7.3, 7.31), Cirion's rally (17.21)

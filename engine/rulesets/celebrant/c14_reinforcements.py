@@ -150,6 +150,6 @@ ENTRY = Order("entry", "`entry NW`, `entry NE` or `entry SE`",
               parse=_parse_entry,
               check=_check_entry,
               apply=_apply_entry,
-              unlisted=("listed by Field of Celebrant's ``legal_extra`` to the seat that chooses (14.31)"),
+              listed_in=legal_entry_choice,
               cases=("14.31",),
               dice=False)

@@ -369,30 +369,6 @@ def _legal_form_up(self, state: State, seat: str) -> Iterator[Action]:
                     yield act
 
 
-# the orders of this file (engine/orders.py), each naming its functions above
-ABILITY = Order("ability", "`ability <leader> <name> [<unit>...]`, e.g. `ability OC1 whip`",
-              parse=_parse_ability,
-              check=_check_ability,
-              apply=_apply_ability,
-              unlisted=("listed by Field of Celebrant's ``legal_extra`` in each ability's phase (17.0)"),
-              cases=("17.0",),
-              dice=False)
-SWAP = Order("swap", "`swap <unit> <unit>` (Cirion's Tactics)",
-              parse=_parse_swap,
-              check=_check_swap,
-              apply=_apply_swap,
-              unlisted=("listed by Field of Celebrant's ``legal_extra`` under Cirion's Tactics (17.31)"),
-              cases=("17.31",),
-              dice=False)
-DRESS = Order("dress", "`dress <unit> <hex>` (a Shield Wall formed under Form up! moves one hex)",
-              parse=_parse_dress,
-              check=_check_dress,
-              apply=_apply_dress,
-              unlisted=("listed by Field of Celebrant's ``legal_extra`` under Form up! (17.41)"),
-              cases=("17.41",),
-              dice=False)
-
-
 def legal_abilities(self, state: State, seat: str) -> Iterator[Action]:
     """17.0: each leader's ability in its phase; 17.41 Form up! in the Reinforcement Phase (an entry of
     Field of Celebrant's ``LEGAL_EXTRA``)."""
@@ -414,3 +390,28 @@ def legal_abilities(self, state: State, seat: str) -> Iterator[Action]:
             yield a
     if self.kind(state) == "reinforce" and seat == "westernesse":
         yield from self._legal_form_up(state, seat)
+
+
+# the orders of this file (engine/orders.py), each naming its functions above
+ABILITY = Order("ability", "`ability <leader> <name> [<unit>...]`, e.g. `ability OC1 whip`",
+              parse=_parse_ability,
+              check=_check_ability,
+              apply=_apply_ability,
+              listed_in=legal_abilities,
+              cases=("17.0",),
+              dice=False)
+SWAP = Order("swap", "`swap <unit> <unit>` (Cirion's Tactics)",
+              parse=_parse_swap,
+              check=_check_swap,
+              apply=_apply_swap,
+              listed_in=legal_abilities,
+              cases=("17.31",),
+              dice=False)
+DRESS = Order("dress", "`dress <unit> <hex>` (a Shield Wall formed under Form up! moves one hex)",
+              parse=_parse_dress,
+              check=_check_dress,
+              apply=_apply_dress,
+              listed_in=legal_abilities,
+              cases=("17.41",),
+              dice=False)
+

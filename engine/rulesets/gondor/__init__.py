@@ -150,7 +150,8 @@ class Gondor(EntryAttacks, StandardRules):
     AFTER_RETREAT = (c18_banner.after_retreat,  # 18.13 the Banner goes with its leader
                      c16_4_towers_ladders.after_retreat)  # 15.15 the gates; 16.73 the cauldrons
     deploy_example = "OA1 2325"
-    ORDERS = (*StandardRules.ORDERS, *SIEGE_ORDERS, DEPLOY,
+    ORDERS = (*StandardRules.ORDERS, *SIEGE_ORDERS,
+              replace(DEPLOY, listed_in=c13_setup.legal_setup, unlisted=""),  # 13.0 listed by the set-up
               # Gondor's rules for standard orders (a record with a standard verb replaces it in its place):
               # the advance over walls and by ladder (16.51), formations entering the map (14.2), catapult
               # fire (16.12), melee from the entry hexes (14.2)

@@ -398,7 +398,9 @@ class Sauron(EntryAttacks, StandardRules):
 # is Sauron's own, 22.3); a record with a standard verb replaces it in its place: the leader combat
 # variant (7.22), the attacks onto the map (14.2), the leaders' stacking in formations (8.1), no fire
 # through closed gates (18.1), every missile unit fires before `done` (7.175), challenges answered (22.3)
-Sauron.ORDERS = (*StandardRules.ORDERS, DEPLOY, GATES, CHALLENGE, ACCEPT, DECLINE, RING_ORDER, BREATHE,
+Sauron.ORDERS = (*StandardRules.ORDERS,
+                 replace(DEPLOY, listed_in=c13_setup.legal_setup, unlisted=""),  # 13.0 listed by the set-up
+                 GATES, CHALLENGE, ACCEPT, DECLINE, RING_ORDER, BREATHE,
                  SDUEL, ENTRY_ADVANCE, ENTRY_MELEE,
                  replace(FORM, check=Sauron._check_form),
                  replace(FIRE, check=Sauron._check_fire),
