@@ -3,8 +3,9 @@ the contract between ``StandardRules`` and a ruleset (Gondor, Sauron, Field of C
 
 A ruleset gives a hook by a function of the same name that its class imports from a case file;
 what several case files do at one point (after a move, at a step's start, on an attack, in a new
-game's state, in a view) it declares instead as an ordered list (``AFTER_MOVE`` ... below), which the
-hook runs. The order methods a game may replace (an order's check or apply, which its own ``Order``
+game's state, in a view, in the legal actions listed first, in a Movement Allowance, after an
+elimination or a retreat) it declares instead as an ordered list (``AFTER_MOVE`` ... below), which the
+hook runs; no case file calls another's step. The order methods a game may replace (an order's check or apply, which its own ``Order``
 record then holds: ``replace(FIRE, check=...)``) are listed in ``REPLACEABLE``;
 ``tests/test_architecture.py`` fails if a ruleset redefines anything of ``StandardRules`` that is in
 neither, or redefines a hook that runs a list.
