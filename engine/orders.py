@@ -19,6 +19,11 @@ One signature for every game (``rs`` is the ruleset object, ``args`` the action'
 - ``legal(rs, state, seat) -> Iterator[Action]``: the order's legal actions now, lazily, what
   autocomplete and a random player offer; ``None`` only with ``unlisted``, which says why (free text,
   a choice offered by a pending decision, a standing order typed at any time);
+- ``listed_in(rs, state, seat) -> Iterator[Action]``: instead of ``legal``, a pass that lists several
+  orders' actions together, in the order a game offers them (Gondor's Siege Phase: each catapult's
+  breaches, fireballs and heads in one sweep), which the game runs in its own place (its
+  ``LEGAL_EXTRA``, engine/spi/hooks.py); the record's ``legal`` is then that pass kept to its verb,
+  and ``legal_orders`` does not list the order a second time;
 - ``apply(rs, state, seat, args, dice) -> list[Event]``: ``dice`` is a ``Dice`` on the state's stream
   when ``dice`` is true (the game shows what it rolled on its events), ``None`` when the order rolls
   its own dice and shows them where its events say;
@@ -54,8 +59,11 @@ class Order:
     undoable: bool = True
     modes: tuple[str, ...] = ALL_MODES
     vocabulary: bool = False
+    listed_in: Callable[..., Iterator[Action]] | None = None
 
     def __post_init__(self):
+        if self.listed_in is not None and self.legal is None:
+            object.__setattr__(self, "legal", kept_to(self.listed_in, self.verb))
         if self.legal is None and not self.unlisted:
             raise ValueError(f"order `{self.verb}`: give its legal actions, or say in `unlisted` why it has none")
 
@@ -72,6 +80,15 @@ def listed_by_turn(verb: str) -> Callable[..., Iterator[Action]]:
     def legal(rs, state: State, seat: str) -> Iterator[Action]:
         return (a for a in rs.legal_actions(state, seat) if a.verb == verb)
     legal.__qualname__ = legal.__name__ = f"legal_{verb.replace('-', '_')}"
+    return legal
+
+
+def kept_to(listing: Callable[..., Iterator[Action]], verb: str) -> Callable[..., Iterator[Action]]:
+    """A pass over several orders' legal actions (``listing(rs, state, seat)``), kept to one verb."""
+    def legal(rs, state: State, seat: str) -> Iterator[Action]:
+        return (a for a in listing(rs, state, seat) if a.verb == verb)
+    legal.__qualname__ = legal.__name__ = f"legal_{verb.replace('-', '_')}"
+    legal.listing = listing
     return legal
 
 
@@ -106,9 +123,10 @@ def legal_of(order: Order, rs, state: State, seat: str) -> Iterator[Action]:
 
 
 def legal_orders(orders: dict[str, Order], rs, state: State, seat: str) -> Iterator[Action]:
-    """Every order's legal actions, in the table's order."""
+    """Every order's legal actions, in the table's order (those a pass of the game lists, ``listed_in``,
+    are left to it)."""
     for order in orders.values():
-        if order.legal is not None:
+        if order.legal is not None and order.listed_in is None:
             yield from order.legal(rs, state, seat)
 
 

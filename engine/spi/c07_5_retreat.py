@@ -11,6 +11,7 @@ from engine.dice import Dice
 from engine.hexgrid import Hex, distance
 from engine.spi.common import _phrase
 from engine.orders import Order
+from engine import pending
 
 
 def _check_advance_offer(self, state: State, seat: str, uid: str, hx: str) -> list[str]:
@@ -118,7 +119,7 @@ def _start_retreat(self, state: State, dice: Dice, uids: list[str], n: int, atta
     if len(opts) == 1:
         return [f"{_phrase(uids)} Disrupted and retreats to {opts[0]} (7.5)"] + \
             self._move_retreat(state, uids, opts[0])
-    state["pending"].append({"seat": seat, "unit": uids[0], "units": uids, "options": opts, "hexes": n})
+    state["pending"].append(pending.new(CHOOSE_RETREAT, seat, unit=uids[0], units=uids, options=opts, hexes=n))
     return [f"{_phrase(uids)} Disrupted and must retreat {n} hex{'es' if n > 1 else ''}: "
             f"{self.title_of(seat)} chooses ({_phrase(opts)}) (7.5)"]
 
@@ -131,7 +132,10 @@ def _move_retreat(self, state: State, uids: list[str], hx: str) -> list[str]:
     for v in moving:
         state["units"][v]["hex"] = hx
     lead = [x for x in moving if x not in uids]
-    return [f"{_phrase(lead)} retreat{'s' if len(lead) == 1 else ''} with it (8.24)"] if lead else []
+    lines = [f"{_phrase(lead)} retreat{'s' if len(lead) == 1 else ''} with it (8.24)"] if lead else []
+    for step in self.AFTER_RETREAT:  # what follows in the game (Gondor: the Banner, the gates, the cauldrons)
+        lines += step(self, state, uids, here, hx)
+    return lines
 
 
 def _apply_retreat(self, state: State, seat: str, args: tuple[str, ...], dice: Dice | None) -> list[Event]:
@@ -195,11 +199,36 @@ ADVANCE = Order("advance", "`advance <unit> <hex>`",
               apply=_apply_advance,
               legal=_legal_advances,
               cases=("7.5",))
-# offered only by the pending decision (``state["pending"]``: the owner chooses where a unit retreats)
+def _legal_retreats(self, state: State, seat: str) -> Iterator[Action]:
+    """The answers of the retreat waiting for ``seat`` (7.5), if one does (while it waits, the legal
+    actions are these and nothing else: StandardRules.legal_actions)."""
+    p = pending.blocking(self.decisions, state["pending"])
+    if p is not None and self.decisions[p["kind"]] is CHOOSE_RETREAT:
+        yield from pending.legal_answers(self.decisions, self, state, p, seat)
+
+
+# the answer to the pending decision (``state["pending"]``: the owner chooses where a unit retreats)
 RETREAT = Order("retreat", "`retreat <unit> <hex>`",
               parse=_parse_retreat,
               check=_check_retreat,
               apply=_apply_retreat,
-              unlisted=('offered by the pending decision: while a retreat stands (``state["pending"]``), the '
-                        'legal actions are its hexes and nothing else (7.5)'),
+              legal=_legal_retreats,
               cases=("7.5", "7.55"))
+
+
+# the pending decision (engine/pending.py): the owner chooses where a Disrupted unit retreats
+def _legal_retreat_answers(self, state: State, p: dict) -> Iterator[Action]:
+    for hx in p["options"]:
+        yield Action("retreat", (p["unit"], hx))
+
+
+def _awaited_retreat(self, state: State, p: dict) -> str:
+    return f"retreat {p['unit']}"
+
+
+def _first_retreat(self, state: State, p: dict) -> str:
+    return f"first choose where {p['unit']} retreats: `retreat {p['unit']} <hex>` ({', '.join(p['options'][:6])})"
+
+
+CHOOSE_RETREAT = pending.Decision("retreat", "7.5", answers=("retreat",), legal=_legal_retreat_answers,
+                                  awaited=_awaited_retreat, first=_first_retreat)

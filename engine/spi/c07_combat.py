@@ -227,11 +227,14 @@ def eliminate(self, state: State, uid: str) -> None:
         val = self.unit_dem_value(state, uid)
         self.on_unit_lost(state, uid, max(val - r.get("dem_paid", 0), 0))
         r["dem_paid"] = val
+    here = r["hex"]
     r["status"] = "eliminated"
     r["hex"] = None
     f = self.formation_of(state, uid)
     if f:
         del state["formations"][f]
+    for step in self.ON_ELIMINATE:  # the game's own consequences (Gondor: the Banner falls, the oil is lost)
+        step(self, state, uid, here)
 
 
 def _leaders_caught(self, state: State, dice: Dice, leaders: list[str], loss: str) -> list[str]:

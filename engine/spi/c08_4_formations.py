@@ -140,6 +140,21 @@ def _parse_disband(self, state: State, seat: str, words: list[str]) -> tuple[str
     return (self.resolve_unit(words[0]), self._hex_token(words[1]))
 
 
+def _legal_disbands(self, state: State, seat: str) -> Iterator[Action]:
+    """8.4: in its Movement Phase a unit not yet moved may leave its formation by stepping into a hex next
+    to it (the formation is dissolved)."""
+    if self.kind(state) != "move":
+        return
+    for fid in sorted(state["formations"]):
+        for uid in state["formations"][fid]["units"]:
+            if self.side_of(state, uid) != seat or uid in state["ph"]["moved"] or not self.on_map(state, uid):
+                continue
+            for nb in sorted(Hex.parse(state["units"][uid]["hex"]).neighbours()):
+                act = Action("disband", (uid, str(nb)))
+                if nb in self.hexmap and self._ok(state, seat, act):
+                    yield act
+
+
 def _legal_form_orders(self, state: State, seat: str) -> Iterator[Action]:
     if self.kind(state) == "move":
         yield from self._legal_forms(state, seat)
@@ -156,6 +171,5 @@ DISBAND = Order("disband", "`disband <unit> <hex>`",
               parse=_parse_disband,
               check=_check_disband,
               apply=_apply_disband,
-              unlisted=("not offered yet (no generator written): leaving a formation is never required "
-                        "(8.4), so it is typed when wanted"),
+              legal=_legal_disbands,
               cases=("8.4",))

@@ -128,7 +128,7 @@ DEPLOY = Order("deploy", "`deploy <unit> [<unit>...] <hex>` or `deploy printed`"
               parse=_parse_deploy,
               check=_check_deploy_action,
               apply=_apply_deploy_order,
-              unlisted=("listed by each game's set-up (its ``legal_extra`` at turn 0, every counter in its "
-                        "zone, 13.0)"),
+              unlisted=("each game lists its own set-up (13.0: its zones, its `done`): its record names that "
+                        "pass (``replace(DEPLOY, listed_in=...)``)"),
               cases=("13.0",),
               dice=False)

@@ -21,7 +21,7 @@ from engine.dice import Dice
 from engine.hexgrid import Hex
 from engine.spi.c07_3_melee import MELEE
 from engine.spi.c07_5_retreat import ADVANCE
-from engine.spi.standard import _phrase
+from engine.spi.standard import StandardRules, _phrase
 
 
 class EntryAttacks:
@@ -45,11 +45,11 @@ class EntryAttacks:
         uids, hx = list(args[:-2]), args[-1]
         off = [u for u in uids if self.side_of(state, u) == seat and self._offmap(state, u)]
         if not off:
-            super()._check_melee(state, seat, args)
+            StandardRules._check_melee(self, state, seat, args)
             return
         on = [u for u in uids if u not in off]
         if on:
-            super()._check_melee(state, seat, (*on, "at", hx))
+            StandardRules._check_melee(self, state, seat, (*on, "at", hx))
         else:
             self._combat_phase_check(state, seat, "melee", "7.3")
             if self.phasing(state) != seat:
@@ -80,14 +80,14 @@ class EntryAttacks:
         for u in off:  # attacks and retreats count from beyond the edge (14.2, ruling)
             state["units"][u]["hex"] = self._offmap_hex(u, hx)
         try:
-            return super()._apply_melee(state, seat, args, dice)
+            return StandardRules._apply_melee(self, state, seat, args, dice)
         finally:
             for u in off:
                 if self._offmap(state, u):
                     state["units"][u]["hex"] = None
 
     def _offer_advance(self, state: State, seat: str, units: list[str], hx: str) -> None:
-        super()._offer_advance(state, seat, units, hx)
+        StandardRules._offer_advance(self, state, seat, units, hx)
         off = [u for u in units if self._offmap(state, u) and not state["units"][u].get("disrupted")
                and hx in (self.reinforcement_entry(state, u) or [])]
         if not off:
@@ -104,7 +104,7 @@ class EntryAttacks:
     def _check_advance(self, state: State, seat: str, args: tuple[str, ...]) -> None:
         uid, hx = args
         if self.side_of(state, uid) != seat or not self._offmap(state, uid):
-            super()._check_advance(state, seat, (uid, hx))
+            StandardRules._check_advance(self, state, seat, (uid, hx))
             return
         self._check_advance_offer(state, seat, uid, hx)
         if hx not in (self.reinforcement_entry(state, uid) or []):
@@ -113,7 +113,7 @@ class EntryAttacks:
     def _apply_advance(self, state: State, seat: str, args: tuple[str, ...], dice: Dice | None) -> list[Event]:
         uid, hx = args
         if not self._offmap(state, uid):
-            return super()._apply_advance(state, seat, (uid, hx), dice)
+            return StandardRules._apply_advance(self, state, seat, (uid, hx), dice)
         uids = self._stack_of(state, (uid,))
         for v in uids:
             state["units"][v]["hex"] = hx
@@ -125,13 +125,6 @@ class EntryAttacks:
             state["ph"]["advance"] = None
         return [Event(public=f"{self.title_of(seat)}: {_phrase(uids)} advances into {hx} and so enters the map "
                              f"({self.entry_attack_section}, 7.5).", section=self.entry_attack_section)]
-
-    def legal_extra(self, state: State, seat: str) -> Iterator[Action]:
-        yield from super().legal_extra(state, seat)
-        if state["turn"] == 0 or state["pending"] or seat not in self.entry_attack_seats:
-            return
-        if self.kind(state) == "combat" and self.phasing(state) == seat:
-            yield from self._legal_entry_melees(state, seat)
 
     def _entering(self, state: State, seat: str) -> list[str]:
         return sorted(u for u, r in state["units"].items() if r["status"] == "reinforcement"
@@ -147,6 +140,15 @@ class EntryAttacks:
                     act = Action("melee", (uid, "at", hx))
                     if self._ok(state, seat, act):
                         yield act
+
+
+def legal_entry_melees(self, state: State, seat: str) -> Iterator[Action]:
+    """14.2: the entering units' melees onto the map, in their side's Combat Phase (an entry of a game's
+    ``LEGAL_EXTRA``)."""
+    if state["turn"] == 0 or state["pending"] or seat not in self.entry_attack_seats:
+        return
+    if self.kind(state) == "combat" and self.phasing(state) == seat:
+        yield from self._legal_entry_melees(state, seat)
 
 
 # melee and advance after combat with the attacks onto the map (14.2), for the games that have them

@@ -3,8 +3,9 @@ the contract between ``StandardRules`` and a ruleset (Gondor, Sauron, Field of C
 
 A ruleset gives a hook by a function of the same name that its class imports from a case file;
 what several case files do at one point (after a move, at a step's start, on an attack, in a new
-game's state, in a view) it declares instead as an ordered list (``AFTER_MOVE`` ... below), which the
-hook runs. The order methods a game may replace (an order's check or apply, which its own ``Order``
+game's state, in a view, in the legal actions listed first, in a Movement Allowance, after an
+elimination or a retreat) it declares instead as an ordered list (``AFTER_MOVE`` ... below), which the
+hook runs; no case file calls another's step. The order methods a game may replace (an order's check or apply, which its own ``Order``
 record then holds: ``replace(FIRE, check=...)``) are listed in ``REPLACEABLE``;
 ``tests/engine/test_architecture.py`` fails if a ruleset redefines anything of ``StandardRules`` that is in
 neither, or redefines a hook that runs a list.
@@ -47,14 +48,12 @@ REPLACEABLE: dict[str, str] = {
     "_why_step": "4.0: why one step is refused (Gondor's walls and Mumakil)",
     "_why_unreachable": "4.0: why a hex cannot be reached (Gondor; FoC 16.21)",
     "_start_retreat": "7.5 (Gondor 14.32 the Mumakil)",
-    "_move_retreat": "7.5 (Gondor 18.13 the Banner; siege equipment)",
     "_displace_leader": "7.23, 8.1 (Gondor 18.13; FoC 8.1, 8.24)",
     "_leader_loss": "7.23 (Gondor 18.x the Banner)",
     "_formed_this_turn": "8.4 (FoC 17.11 Eorl's Wedge)",
     "_expire_effects": "8.5 (FoC 17.x special abilities)",
     "apply": "the dispatch, wrapped (FoC: what follows any order)",
     "apply_result": "7.4 (Gondor 16.47; FoC 17.61)",
-    "eliminate": "7.4 (Gondor: oil carriers, 18.x the Banner)",
     "ratings": "1.2 (Gondor: catapult fire)",
     "missile_range": "7.12 (Gondor: catapult fire)",
     "spell_cost": "8.5 (Gondor's spells)",
@@ -73,6 +72,10 @@ ON_STEP_START: tuple = ()  # (self, state) -> list[Event]
 INIT_EXTRA: tuple = ()  # (self, state) -> None
 VIEW_EXTRA: tuple = ()  # (self, state, own, view) -> None
 MODIFY_ATTACK: tuple = ()  # (self, state, attacker, target, kind, prof) -> None
+LEGAL_EXTRA: tuple = ()  # (self, state, seat) -> Iterator[Action]: listed before the orders' own
+MOVEMENT_ALLOWANCE: tuple = ()  # (self, state, uid, ma) -> float: each amends the allowance before it
+ON_ELIMINATE: tuple = ()  # (self, state, uid, here) -> None: after a unit is eliminated from ``here``
+AFTER_RETREAT: tuple = ()  # (self, state, uids, here, hx) -> list[str]: after a retreat from here to hx
 
 
 # ------------------------------------------------------------ help (engine/spi/help.py)
@@ -149,6 +152,8 @@ def zoc_through_fn(self, state: State):
 
 
 def movement_allowance(self, state: State, uid: str) -> float:
+    """A unit's Movement Allowance (4.0): the chart's, within a formation's (8.4), then as the game's
+    ``MOVEMENT_ALLOWANCE`` amends it, in order."""
     u = self.units[uid]
     ch = self.charts_for(state)
     ma = u.movement if u.movement is not None else ch["movement"].get(u.type, ch["movement"]["infantry"])
@@ -157,6 +162,8 @@ def movement_allowance(self, state: State, uid: str) -> float:
         ma = min(ma, ch["formations"][state["formations"][f]["kind"]]["movement"])
     if u.is_leader and self.kind(state) == "rally" and self.step(state).get("leader_moves"):
         ma = min(ma, self.step(state)["leader_moves"])  # FoC 8.38: up to 3 MP before rallying
+    for step in self.MOVEMENT_ALLOWANCE:
+        ma = step(self, state, uid, ma)
     return ma
 
 
@@ -238,7 +245,10 @@ def on_setup_step_end(self, state: State) -> list[Event]:
 
 
 def legal_extra(self, state: State, seat: str) -> Iterator[Action]:
-    return iter(())
+    """Legal actions a game lists before its orders' own (its set-up's, its passes over several
+    orders, ``Order.listed_in``): the game's ``LEGAL_EXTRA``, in order."""
+    for step in self.LEGAL_EXTRA:
+        yield from step(self, state, seat)
 
 
 def spell_targets(self, state: State, seat: str, spell: str) -> Iterator[str]:

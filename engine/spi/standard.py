@@ -44,6 +44,7 @@ from engine.core import (
 from engine.dice import Dice
 from engine.hexgrid import Hex, HexError
 from engine.maps import HexMap
+from engine import pending
 from engine.orders import Order, check_order, legal_of, legal_orders, order_table, parse_order, apply_order
 from engine.spi.charts import ChartError, Charts, cached
 from engine.units import Ratings, UnitDef, load_oob
@@ -52,7 +53,7 @@ from engine.spi.c04_movement import MOVE
 from engine.spi.c07_1_fire import FIRE
 from engine.spi.c07_2_leaders import DUEL
 from engine.spi.c07_3_melee import MELEE
-from engine.spi.c07_5_retreat import ADVANCE, RETREAT
+from engine.spi.c07_5_retreat import ADVANCE, CHOOSE_RETREAT, RETREAT
 from engine.spi.c08_3_rally import RALLY
 from engine.spi.c08_4_formations import DISBAND, FORM
 from engine.spi.c08_5_magic import CAST
@@ -113,21 +114,23 @@ class StandardRules(RulesetBase):
     )
     from engine.spi.c07_5_retreat import (
         _check_advance_offer, _check_advance, _check_retreat, _offer_advance, retreat_options, _start_retreat,
-        _move_retreat, _apply_retreat, _apply_advance, _parse_advance, _parse_retreat, _legal_advances
+        _move_retreat, _apply_retreat, _apply_advance, _parse_advance, _parse_retreat, _legal_advances,
+        _legal_retreats
     )
     from engine.spi.c08_3_rally import (
         leader_rating, _check_rally, _legal_rallies, _apply_rally, _parse_rally
     )
     from engine.spi.c08_4_formations import (
         formation_of, _formed_this_turn, _wedge_waits, _check_form, _check_disband, _legal_forms, _apply_form,
-        _apply_disband, _parse_form, _parse_disband, _legal_form_orders
+        _apply_disband, _parse_form, _parse_disband, _legal_form_orders, _legal_disbands
     )
     from engine.spi.c08_5_magic import (
         is_magic_leader, spell_cost, _check_cast, _legal_casts, _apply_cast, _expire_effects, _parse_cast,
         _legal_cast_orders
     )
     from engine.spi.hooks import (
-        AFTER_MOVE, ON_STEP_START, INIT_EXTRA, VIEW_EXTRA, MODIFY_ATTACK,
+        AFTER_MOVE, ON_STEP_START, INIT_EXTRA, VIEW_EXTRA, MODIFY_ATTACK, LEGAL_EXTRA, MOVEMENT_ALLOWANCE,
+        ON_ELIMINATE, AFTER_RETREAT,
         order_examples, orders_notes, kind_verbs, setup_help, secrets_help, help_general, side_of, view_turn,
         hexside_rule, extra_blocked, init_extra, view_extra, dem_total, zoc_through, zoc_through_fn,
         movement_allowance, reinforcement_entry, on_step_start, on_unit_lost, dem_level, unit_dem_value,
@@ -154,6 +157,20 @@ class StandardRules(RulesetBase):
     @cached_property
     def orders(self) -> dict[str, Order]:
         return order_table(self.ORDERS)
+
+    # the pending decisions a seat may face (engine/pending.py), queued in ``state["pending"]``: while
+    # one waits, its seat's legal actions are its answers and every other order is refused
+    DECISIONS: tuple[pending.Decision, ...] = (CHOOSE_RETREAT,)
+
+    @cached_property
+    def decisions(self) -> dict[str, pending.Decision]:
+        return pending.decision_table(self.DECISIONS)
+
+    def upgrade_state(self, state: State) -> None:
+        """A retreat stored before pending decisions had a kind (issue 29) is the 7.5 retreat."""
+        for p in state.get("pending") or ():
+            if "kind" not in p:
+                p.update(kind=CHOOSE_RETREAT.kind, section=CHOOSE_RETREAT.section)
 
     # ------------------------------------------------------------------ data
     # a game's data/ folder: map.json, oob.toml, charts.toml, sequence.toml (setup_printed.toml if any),
@@ -343,8 +360,9 @@ class StandardRules(RulesetBase):
     def active_seats(self, state: State) -> list[str]:
         if state["over"]:
             return []
-        if state["pending"]:
-            return [state["pending"][0]["seat"]]
+        p = pending.blocking(self.decisions, state["pending"])
+        if p is not None:
+            return [p["seat"]]
         return [s for s in self.step(state)["seats"] if s not in state["done"]]
 
     def phase_title(self, state: State) -> str:
@@ -507,10 +525,9 @@ class StandardRules(RulesetBase):
             raise IllegalOrder(f"`{seat}` is not a seat in {self.title}")
         if state["over"]:
             raise IllegalOrder("the game is over")
-        if state["pending"]:
-            p = state["pending"][0]
-            if p["seat"] != seat:
-                raise IllegalOrder(f"waiting for {self.title_of(p['seat'])} to retreat {p['unit']}", "7.5")
+        p = pending.blocking(self.decisions, state["pending"])
+        if p is not None:
+            pending.check_seat(self.decisions, self, state, p, seat, self.title_of)
             return
         step = self.step(state)
         if seat not in step["seats"]:
@@ -522,10 +539,9 @@ class StandardRules(RulesetBase):
     def check(self, state: State, seat: str, action: Action) -> None:
         self.seat_check(state, seat)
         v = action.verb
-        if state["pending"] and v != "retreat":
-            p = state["pending"][0]
-            raise IllegalOrder(f"first choose where {p['unit']} retreats: "
-                               f"`retreat {p['unit']} <hex>` ({', '.join(p['options'][:6])})", "7.5")
+        p = pending.blocking(self.decisions, state["pending"])
+        if p is not None:
+            pending.check_answer(self.decisions, self, state, p, seat, action, self.title_of)
         order = self.orders.get(v)
         if order is None:
             raise InvalidOrder(f"unknown order `{v}`")
@@ -577,10 +593,9 @@ class StandardRules(RulesetBase):
             self.seat_check(state, seat)
         except IllegalOrder:
             return
-        if state["pending"]:
-            p = state["pending"][0]
-            for hx in p["options"]:
-                yield Action("retreat", (p["unit"], hx))
+        p = pending.blocking(self.decisions, state["pending"])
+        if p is not None:
+            yield from pending.legal_answers(self.decisions, self, state, p, seat)
             return
         yield from self.legal_extra(state, seat)
         yield from legal_orders(self.orders, self, state, seat)
@@ -591,9 +606,9 @@ class StandardRules(RulesetBase):
         is not allowed (the `pass` policy): a retreat the seat must choose
         goes to the first legal hex (7.5); a unit that must attack (7.31)
         attacks the first unit exerting the zone of control it is in."""
-        if state["pending"]:
-            p = state["pending"][0]
-            return Action("retreat", (p["unit"], p["options"][0])) if p["seat"] == seat else None
+        p = pending.blocking(self.decisions, state["pending"])
+        if p is not None:  # the first answer (7.5: the first legal hex)
+            return next(pending.legal_answers(self.decisions, self, state, p, seat), None)
         if self.kind(state) == "combat" and self.phasing(state) == seat:
             occ = self.occupancy(state)
             for uid in self._unmet_obligations(state, seat):
@@ -673,7 +688,9 @@ class StandardRules(RulesetBase):
         for a in self.legal_extra(state, seat):
             if a.verb in wanted:
                 yield a
-        for v in verbs:  # in the table's order, as the full list has them
+        for v in verbs:  # in the table's order, as the full list has them (a pass's, above with legal_extra)
+            if self.orders[v].listed_in is not None:
+                continue
             for a in legal_of(self.orders[v], self, state, seat):
                 if a.verb in wanted:
                     yield a

@@ -188,6 +188,21 @@ def test_8_4_disband():
     assert ev[0].section == "8.4" and unit(g, "GS2")["hex"] == "2515" and g.state["formations"] == {}
 
 
+def test_8_4_leaving_a_formation_is_offered_step_by_step():
+    """8.4: in its Movement Phase each member not yet moved may leave its formation by one step into a hex
+    next to it that holds no combat unit: the `disband` record lists those steps (issue 29: autocomplete
+    offers it), and once the formation has moved none is offered."""
+    from engine.orders import legal_of
+
+    g = formed(turn=8, GS3="2615")
+    offered = [str(a) for a in g.legal_actions(W) if a.verb == "disband"]
+    assert "disband GS2 2515" in offered and "disband GS1 2515" in offered
+    assert "disband GS2 2615" not in offered and "disband GS2 2514" not in offered  # GS3's hex; two away
+    assert offered == [str(a) for a in legal_of(GONDOR.orders["disband"], GONDOR, g.state, W)]
+    g.play(W, "move GS1 2514")
+    assert not [a for a in g.legal_actions(W) if a.verb == "disband"]
+
+
 def test_8_4_a_half_loss_reduces_only_the_front_unit_and_the_formation_holds():
     g = formed(OI1="2517", step="D", turn=8)
     fixed_dice(g, [1, 1, 1])  # E vs 4: 2-3; W roll 1: 1/2E

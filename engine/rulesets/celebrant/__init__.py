@@ -26,18 +26,17 @@ from __future__ import annotations
 
 from dataclasses import replace
 from functools import cached_property
-from typing import Iterator
 
 from engine.core import Action, Event, InvalidOrder, State
 from engine.spi.charts import ChartError
 from engine.spi.c07_1_fire import FIRE
 from engine.spi.c08_3_rally import RALLY
 from engine.spi.c08_4_formations import FORM
-from engine.spi.entry import ENTRY_ADVANCE, ENTRY_MELEE, EntryAttacks
+from engine.spi.entry import ENTRY_ADVANCE, ENTRY_MELEE, EntryAttacks, legal_entry_melees
 from engine.spi.c13_setup import DEPLOY
 from engine.spi.standard import DONE, StandardRules
 
-from . import c07_combat, c08_leaders, c14_reinforcements
+from . import c07_combat, c08_leaders, c13_setup, c14_reinforcements, c17_abilities
 from .c14_3_chits import parse_shadow_chit, parse_west_chit, resolve_chits, shift_area  # noqa: F401
 from .c14_reinforcements import ENTRY
 from .c17_abilities import ABILITY, DRESS, SWAP
@@ -80,7 +79,7 @@ class Celebrant(EntryAttacks, StandardRules):
     )
     # 17.0 special abilities
     from .c17_abilities import (
-        _effects, movement_allowance, _iron_fist_covers, _check_form_up, _parse_ability, _check_ability,
+        _effects, _iron_fist_covers, _check_form_up, _parse_ability, _check_ability,
         _check_glory, _apply_ability, _expire_effects, _apply_advance, _parse_swap, _tired, _check_swap,
         _apply_swap, _parse_dress, _check_dress, _apply_dress, _legal_glory, _legal_form_up
     )
@@ -94,7 +93,14 @@ class Celebrant(EntryAttacks, StandardRules):
     AFTER_MOVE = (c08_leaders.after_move,)  # 8.1 (Amendment): leaders alone fly to their army
     ON_STEP_START = (c14_reinforcements.on_step_start,)  # 14.0: a turn's arrivals and rolls
     MODIFY_ATTACK = (c07_combat.modify_attack,)  # 7.0 amendments, terrain (15.0, 16.0)
-    ORDERS = (*StandardRules.ORDERS, DEPLOY, ABILITY, SWAP, DRESS, ENTRY,
+    LEGAL_EXTRA = (c13_setup.legal_setup,  # 13.0 the set-up
+                   legal_entry_melees,  # 14.2 attacks on units blocking the entry
+                   c14_reinforcements.legal_entry_choice,  # 14.31 the Eotheod's entry area
+                   c17_abilities.legal_abilities)  # 17.0 the leaders' abilities; 17.41 Form up!
+    MOVEMENT_ALLOWANCE = (c17_abilities.movement_allowance,)  # 17.81 the whip
+    ORDERS = (*StandardRules.ORDERS,
+              replace(DEPLOY, listed_in=c13_setup.legal_setup, unlisted=""),  # 13.0 listed by the set-up
+              ABILITY, SWAP, DRESS, ENTRY,
               # Field of Celebrant's rules for standard orders (a record with a standard verb replaces it in
               # its place): Eorl's Wedge advancing (17.11), the Eotheod entry area chosen first (14.31), the
               # leaders' formations (8.41, 17.41), combat (7.1, 7.3, 7.31), Cirion's rally (17.21)
@@ -249,33 +255,6 @@ class Celebrant(EntryAttacks, StandardRules):
         if not state["over"]:
             events += self._dem_watch(state)
         return events
-
-    # ------------------------------------------------------- legal actions
-    def legal_extra(self, state: State, seat: str) -> Iterator[Action]:
-        if state["turn"] == 0:
-            yield from self._legal_deploys(state, seat)
-            return
-        yield from super().legal_extra(state, seat)  # 14.2: attacks on units blocking the entry
-        e = state["cel"]["eotheod"]
-        if e.get("chooser") == seat and not e.get("area"):
-            for a in AREAS:
-                yield Action("entry", (a,))
-        for leader in sorted(state["units"]):
-            u = self.units[leader]
-            if u.side != seat or not u.is_leader or u.ability not in ABILITIES:
-                continue
-            if leader in state["cel"]["abilities"] or not self.on_map(state, leader):
-                continue
-            if state["step"] != ABILITIES[u.ability][2]:
-                continue
-            if u.ability == "death-and-glory":
-                yield from self._legal_glory(state, seat, leader)
-                continue
-            a = Action("ability", (leader, u.ability))
-            if self._ok(state, seat, a):
-                yield a
-        if self.kind(state) == "reinforce" and seat == "westernesse":
-            yield from self._legal_form_up(state, seat)
 
 
     # ----------------------------------------------------------------- view

@@ -126,3 +126,9 @@ def _disorder_check(self, state: State, seat: str, uids: list[str], segment: str
                 and self.is_disordered(state, uid) and not self.raw(state)["disarray"].get("may_attack", False):
             raise IllegalOrder(f"{uid} is Disordered: Gondor is in disarray this turn (Cirion's rally roll "
                                "failed) and its units may not attack", "13.21")
+
+
+def legal_setup(self, state: State, seat: str) -> Iterator[Action]:
+    """13.0: the set-up's `done` and deployments (an entry of Field of Celebrant's ``LEGAL_EXTRA``)."""
+    if state["turn"] == 0:
+        yield from self._legal_deploys(state, seat)

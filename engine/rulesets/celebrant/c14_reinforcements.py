@@ -4,6 +4,8 @@ open (14.31, 14.33). The order: ``entry NW|NE|SE``.
 """
 from __future__ import annotations
 
+from typing import Iterator
+
 from engine.core import Action, Event, IllegalOrder, InvalidOrder, State
 from engine.dice import Dice
 from engine.orders import Order
@@ -89,6 +91,16 @@ def _eotheod_arrival(self, state: State) -> list[Event]:
                          f"(14.6). {relief}", section="14.6")]
 
 # --- Eotheod entry choice (14.31, 14.33)
+def legal_entry_choice(self, state: State, seat: str) -> Iterator[Action]:
+    """14.31: the seat that chooses the Eotheod's entry area (an entry of Field of Celebrant's ``LEGAL_EXTRA``)."""
+    if state["turn"] == 0:
+        return
+    e = state["cel"]["eotheod"]
+    if e.get("chooser") == seat and not e.get("area"):
+        for a in AREAS:
+            yield Action("entry", (a,))
+
+
 def _parse_entry(self, state: State, seat: str, words: list[str]) -> tuple[str, ...]:
     if len(words) != 1 or words[0].upper() not in AREAS:
         raise InvalidOrder("usage: `entry NW`, `entry NE` or `entry SE`")
@@ -138,6 +150,6 @@ ENTRY = Order("entry", "`entry NW`, `entry NE` or `entry SE`",
               parse=_parse_entry,
               check=_check_entry,
               apply=_apply_entry,
-              unlisted=("listed by Field of Celebrant's ``legal_extra`` to the seat that chooses (14.31)"),
+              listed_in=legal_entry_choice,
               cases=("14.31",),
               dice=False)

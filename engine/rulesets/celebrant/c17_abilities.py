@@ -24,8 +24,8 @@ def _effects(self, state: State, kind: str) -> list[dict]:
     return [e for e in state["effects"] if e.get("ability") == kind and self.on_map(state, e["leader"])]
 
 
-def movement_allowance(self, state: State, uid: str) -> float:
-    ma = StandardRules.movement_allowance(self, state, uid)
+def movement_allowance(self, state: State, uid: str, ma: float) -> float:
+    """17.81: the whip (an entry of Field of Celebrant's ``MOVEMENT_ALLOWANCE``)."""
     if state["step"] == "D":
         for e in self._effects(state, "whip"):
             if uid in e.get("units", []):
@@ -369,25 +369,49 @@ def _legal_form_up(self, state: State, seat: str) -> Iterator[Action]:
                     yield act
 
 
+def legal_abilities(self, state: State, seat: str) -> Iterator[Action]:
+    """17.0: each leader's ability in its phase; 17.41 Form up! in the Reinforcement Phase (an entry of
+    Field of Celebrant's ``LEGAL_EXTRA``)."""
+    if state["turn"] == 0:
+        return
+    for leader in sorted(state["units"]):
+        u = self.units[leader]
+        if u.side != seat or not u.is_leader or u.ability not in ABILITIES:
+            continue
+        if leader in state["cel"]["abilities"] or not self.on_map(state, leader):
+            continue
+        if state["step"] != ABILITIES[u.ability][2]:
+            continue
+        if u.ability == "death-and-glory":
+            yield from self._legal_glory(state, seat, leader)
+            continue
+        a = Action("ability", (leader, u.ability))
+        if self._ok(state, seat, a):
+            yield a
+    if self.kind(state) == "reinforce" and seat == "westernesse":
+        yield from self._legal_form_up(state, seat)
+
+
 # the orders of this file (engine/orders.py), each naming its functions above
 ABILITY = Order("ability", "`ability <leader> <name> [<unit>...]`, e.g. `ability OC1 whip`",
               parse=_parse_ability,
               check=_check_ability,
               apply=_apply_ability,
-              unlisted=("listed by Field of Celebrant's ``legal_extra`` in each ability's phase (17.0)"),
+              listed_in=legal_abilities,
               cases=("17.0",),
               dice=False)
 SWAP = Order("swap", "`swap <unit> <unit>` (Cirion's Tactics)",
               parse=_parse_swap,
               check=_check_swap,
               apply=_apply_swap,
-              unlisted=("listed by Field of Celebrant's ``legal_extra`` under Cirion's Tactics (17.31)"),
+              listed_in=legal_abilities,
               cases=("17.31",),
               dice=False)
 DRESS = Order("dress", "`dress <unit> <hex>` (a Shield Wall formed under Form up! moves one hex)",
               parse=_parse_dress,
               check=_check_dress,
               apply=_apply_dress,
-              unlisted=("listed by Field of Celebrant's ``legal_extra`` under Form up! (17.41)"),
+              listed_in=legal_abilities,
               cases=("17.41",),
               dice=False)
+

@@ -25,10 +25,11 @@ from engine.spi.c13_setup import DEPLOY
 from engine.spi.c07_1_fire import FIRE
 from engine.spi.c07_5_retreat import ADVANCE
 from engine.spi.c08_4_formations import FORM
-from engine.spi.entry import ENTRY_MELEE, EntryAttacks
+from engine.spi.entry import ENTRY_MELEE, EntryAttacks, legal_entry_melees
 from engine.spi.standard import StandardRules, _phrase
 
-from . import c15_city, c14_reinforcements, c16_0_siege_phase, c16_7_oil, c18_banner, c20_victory
+from . import (c13_setup, c15_city, c14_reinforcements, c16_0_siege_phase, c16_4_towers_ladders, c16_7_oil,
+               c18_banner, c20_victory)
 from .c16_2_breach import BREACH
 from .c16_4_towers_ladders import LADDER
 from .c16_6_fireballs_heads import FIREBALL, HEAD
@@ -54,19 +55,18 @@ def _toml_tables(text: str) -> list[str]:
 class Gondor(EntryAttacks, StandardRules):
     """Gondor: the Standard Rules with the attacks onto the map (engine/spi/entry.py, 14.2) and the functions
     of its case files below, each file's under its case. What runs at the same point in several case files
-    is declared once, in the order it runs (the lists below); a function that amends a standard step calls
-    it by name (``StandardRules._check_fire(self, ...)``), and where two files give the same step the one
-    taken here calls the other by name: the city's movement allowance the Banner's (15.21, 18.13), the
-    oil's elimination and the towers' retreat the Banner's (16.75, 18.13), the set-up's, the Siege Phase's
-    and the entering formations' legal actions in that order (13.0, 16.0, 14.2)."""
+    is declared once, in the order it runs (the lists below: after a move, at a step's start, on an attack,
+    the legal actions listed first, the movement allowance, an elimination, a retreat); no case file calls
+    another's step. A function that amends a standard order calls the standard one by name
+    (``StandardRules._check_fire(self, ...)``)."""
 
     # 13.0 set-up
     from .c13_setup import (
-        _check_deploy, legal_extra, _apply_deploy
+        _check_deploy, _apply_deploy
     )
     # 15.0 the city, the gates; 15.24 the tunnels
     from .c15_city import (
-        _side_feature, _breached, hexside_rule, why_hexside, zoc_through, zoc_through_fn, movement_allowance,
+        _side_feature, _breached, hexside_rule, why_hexside, zoc_through, zoc_through_fn,
         mark_gates, _tunnel_rule, _check_tunnel_rule
     )
     # 14.0-14.2 reinforcements, formations entering the map
@@ -92,7 +92,7 @@ class Gondor(EntryAttacks, StandardRules):
     from .c16_4_towers_ladders import (
         _ladders, _towers_in, _ready_sides, _tower_ids, scaling_cost, _scaled_sides, scaled, apply_result,
         _lose_scaling, _parse_ladder, _check_ladder, _apply_ladder, _legal_ladders, _check_advance,
-        _apply_advance, _move_retreat
+        _apply_advance
     )
     # 16.6 fireballs, 16.8 heads
     from .c16_6_fireballs_heads import (
@@ -101,7 +101,7 @@ class Gondor(EntryAttacks, StandardRules):
     )
     # 16.7 boiling oil
     from .c16_7_oil import (
-        eliminate, _carriers, _pour_targets, pour_oil, _takeable_ids, _take_cauldrons, _parse_pickup,
+        _carriers, _pour_targets, pour_oil, _takeable_ids, _take_cauldrons, _parse_pickup,
         _parse_pour, _check_pickup, _apply_pickup, _check_pour, _apply_pour
     )
     # 14.3 the Mumakil
@@ -139,8 +139,19 @@ class Gondor(EntryAttacks, StandardRules):
     VIEW_EXTRA = (c20_victory.view_extra, c16_0_siege_phase.view_extra)
     MODIFY_ATTACK = (c15_city.modify_attack,  # 15.24 the tunnels
                      c16_0_siege_phase.modify_attack)  # 16.42, 16.45, 16.75 towers, ladders, oil
+    LEGAL_EXTRA = (c13_setup.legal_setup,  # 13.0 the set-up
+                   legal_entry_melees,  # 14.2 melee onto the map from the entry hexes
+                   c14_reinforcements.legal_entry_forms,  # 14.2 formations entering the map
+                   c16_0_siege_phase.legal_siege_orders)  # 16.x the siege orders, in one pass
+    MOVEMENT_ALLOWANCE = (c18_banner.movement_allowance,  # 18.13 the Banner's, a leader's
+                          c15_city.movement_allowance)  # 15.21 in the city; 16.72, 16.75 oil
+    ON_ELIMINATE = (c18_banner.on_eliminate,  # 18.13 the Banner falls with its last leader
+                    c16_7_oil.on_eliminate)  # 16.72 the oil goes with its carrier
+    AFTER_RETREAT = (c18_banner.after_retreat,  # 18.13 the Banner goes with its leader
+                     c16_4_towers_ladders.after_retreat)  # 15.15 the gates; 16.73 the cauldrons
     deploy_example = "OA1 2325"
-    ORDERS = (*StandardRules.ORDERS, *SIEGE_ORDERS, DEPLOY,
+    ORDERS = (*StandardRules.ORDERS, *SIEGE_ORDERS,
+              replace(DEPLOY, listed_in=c13_setup.legal_setup, unlisted=""),  # 13.0 listed by the set-up
               # Gondor's rules for standard orders (a record with a standard verb replaces it in its place):
               # the advance over walls and by ladder (16.51), formations entering the map (14.2), catapult
               # fire (16.12), melee from the entry hexes (14.2)

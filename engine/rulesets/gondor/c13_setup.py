@@ -8,7 +8,6 @@ from typing import Iterator
 
 from engine.core import Action, Event, IllegalOrder, State
 from engine.hexgrid import Hex
-from engine.rulesets.gondor import c16_0_siege_phase
 
 from .common import SIDE_TITLES
 
@@ -57,9 +56,9 @@ def _check_deploy(self, state: State, seat: str, uid: str, hx: str,
                            "(Standard Rules stacking, reconstructed)")
 
 
-def legal_extra(self, state: State, seat: str) -> Iterator[Action]:
+def legal_setup(self, state: State, seat: str) -> Iterator[Action]:
+    """13.0: the set-up's `done` and deployments (an entry of Gondor's ``LEGAL_EXTRA``)."""
     if state["turn"] != 0:
-        yield from c16_0_siege_phase.legal_extra(self, state, seat)
         return
     # undeployed units first, then re-placements
     mine = [uid for uid, u in self.units.items() if u.side == seat

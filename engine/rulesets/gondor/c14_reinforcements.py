@@ -10,7 +10,6 @@ from typing import Iterator
 from engine.core import Action, Event, IllegalOrder, State
 from engine.dice import Dice
 from engine.hexgrid import Hex
-from engine.spi.entry import EntryAttacks
 from engine.spi.standard import StandardRules
 
 from .common import FORM_TITLES
@@ -143,8 +142,8 @@ def _offmap_hex(self, uid: str, hx: str) -> str:
     return str(Hex(h.col + c, h.row + r))
 
 
-def legal_extra(self, state: State, seat: str) -> Iterator[Action]:
-    yield from EntryAttacks.legal_extra(self, state, seat)
+def legal_entry_forms(self, state: State, seat: str) -> Iterator[Action]:
+    """14.2: formations of the units about to enter (an entry of Gondor's ``LEGAL_EXTRA``)."""
     if state["turn"] == 0 or state["pending"]:
         return
     if self.kind(state) == "move" and seat == "westernesse":

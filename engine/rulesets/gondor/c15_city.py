@@ -7,7 +7,6 @@ from __future__ import annotations
 from engine.core import Event, InvalidOrder, State
 from engine.hexgrid import Hex
 from engine.spi.charts import MORALES, shift_morale
-from engine.rulesets.gondor import c18_banner
 
 from .common import TUNNEL_RULES
 
@@ -78,8 +77,9 @@ def zoc_through_fn(self, state: State):
     return through
 
 
-def movement_allowance(self, state: State, uid: str) -> float:
-    ma = c18_banner.movement_allowance(self, state, uid)
+def movement_allowance(self, state: State, uid: str, ma: float) -> float:
+    """15.21 a defender's allowance in the city; 16.75 an oil carrier's; 16.72 one that picked up oil on its
+    way (an entry of Gondor's ``MOVEMENT_ALLOWANCE``, after the Banner's)."""
     u = self.units[uid]
     h = state["units"][uid]["hex"]
     if u.side == "westernesse" and u.is_combat and h and self.hexmap.in_city(Hex.parse(h)):

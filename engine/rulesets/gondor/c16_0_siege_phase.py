@@ -10,7 +10,6 @@ from typing import Iterator
 from engine.core import Action, Event, IllegalOrder, State
 from engine.hexgrid import Hex, Hexside, distance
 from engine.spi.charts import parse_totals
-from engine.rulesets.gondor import c14_reinforcements
 from engine.spi.standard import StandardRules
 
 from .common import POUR_MODES
@@ -181,8 +180,10 @@ def duel_modifier(self, state: State, leader: str, other: str) -> int:
 
 
 # ------------------------------------------------------ legal actions
-def legal_extra(self, state: State, seat: str) -> Iterator[Action]:
-    yield from c14_reinforcements.legal_extra(self, state, seat)
+def legal_siege_orders(self, state: State, seat: str) -> Iterator[Action]:
+    """The siege orders' legal actions in one pass (each catapult's breaches, then its fireballs and heads
+    hex by hex; ladders and oil pickups in the Movement Phase; the carriers' standing orders): the pass
+    their records name (``Order.listed_in``), an entry of Gondor's ``LEGAL_EXTRA``."""
     if state["turn"] == 0 or state["pending"]:
         return
     k = self.kind(state)

@@ -7,6 +7,7 @@ from engine.core import Action, Event, IllegalOrder, InvalidOrder, State
 from engine.dice import Dice
 from engine.hexgrid import Hex, Hexside, distance
 from engine.orders import Order
+from engine.rulesets.gondor import c16_0_siege_phase
 from engine.spi.charts import parse_totals
 
 from .common import (INFANTRY_TYPES, _hexside)
@@ -119,7 +120,6 @@ BREACH = Order("breach", "`breach <catapult or GRD> <hexside>`, e.g. `breach SC1
               parse=_parse_breach,
               check=_check_breach,
               apply=_apply_breach,
-              unlisted=("listed with the Siege and Movement Phases' actions by Gondor's ``legal_extra`` "
-                        "(c16_0_siege_phase.py)"),
+              listed_in=c16_0_siege_phase.legal_siege_orders,
               cases=("16.2",),
               dice=False)

@@ -11,7 +11,7 @@ from engine.core import Action, Event, IllegalOrder, InvalidOrder, State
 from engine.dice import Dice
 from engine.hexgrid import Hex, Hexside, distance
 from engine.orders import Order
-from engine.rulesets.gondor import c18_banner
+from engine.rulesets.gondor import c16_0_siege_phase
 from engine.spi.entry import EntryAttacks
 from engine.spi.standard import StandardRules
 
@@ -161,10 +161,11 @@ def _apply_advance(self, state: State, seat: str, args: tuple[str, ...], dice: D
     return events
 
 
-def _move_retreat(self, state: State, uids: list[str], hx: str) -> list[str]:
-    here = state["units"][uids[0]]["hex"]
-    lines = c18_banner._move_retreat(self, state, uids, hx)
+def after_retreat(self, state: State, uids: list[str], here: str, hx: str) -> list[str]:
+    """15.15 a retreat through a gate; 16.73 the cauldrons it reaches (an entry of Gondor's ``AFTER_RETREAT``,
+    after the Banner's)."""
     seat = self.units[uids[0]].side
+    lines = []
     lines += self.mark_gates(state, seat, [here, hx]) if distance(here, hx) == 1 else []
     lines += [e.public for e in self._take_cauldrons(state, seat, hx)]
     return lines
@@ -175,7 +176,6 @@ LADDER = Order("ladder", "`ladder <unit> <hexside>`, e.g. `ladder OI1 1603/ne`",
               parse=_parse_ladder,
               check=_check_ladder,
               apply=_apply_ladder,
-              unlisted=("listed with the Siege and Movement Phases' actions by Gondor's ``legal_extra`` "
-                        "(c16_0_siege_phase.py)"),
+              listed_in=c16_0_siege_phase.legal_siege_orders,
               cases=("16.4",),
               dice=False)

@@ -8,6 +8,7 @@ from engine.core import Event, IllegalOrder, InvalidOrder, State
 from engine.dice import Dice
 from engine.hexgrid import Hex, distance
 from engine.orders import Order
+from engine.rulesets.gondor import c16_0_siege_phase
 
 
 def _parse_missile(self, verb: str, words: list[str]) -> tuple[str, ...]:
@@ -150,15 +151,13 @@ FIREBALL = Order("fireball", "`fireball <catapult> at <hex>`, e.g. `fireball SC1
               parse=_parse_fireball,
               check=_check_fireball,
               apply=_apply_fireball,
-              unlisted=("listed with the Siege and Movement Phases' actions by Gondor's ``legal_extra`` "
-                        "(c16_0_siege_phase.py)"),
+              listed_in=c16_0_siege_phase.legal_siege_orders,
               cases=("16.6",),
               dice=False)
 HEAD = Order("head", "`head <catapult> at <hex>`, e.g. `head SC1 at 1806`",
               parse=_parse_head,
               check=_check_head,
               apply=_apply_head,
-              unlisted=("listed with the Siege and Movement Phases' actions by Gondor's ``legal_extra`` "
-                        "(c16_0_siege_phase.py)"),
+              listed_in=c16_0_siege_phase.legal_siege_orders,
               cases=("16.8",),
               dice=False)

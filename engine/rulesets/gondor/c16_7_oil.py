@@ -21,14 +21,14 @@ from functools import cached_property
 from engine.core import Event, IllegalOrder, InvalidOrder, State
 from engine.hexgrid import Hex
 from engine.orders import Order, secret
-from engine.rulesets.gondor import c18_banner
+from engine.rulesets.gondor import c16_0_siege_phase
 
 from .common import POUR_MODES
 
 
 # ------------------------------------------------------- oil carriers
-def eliminate(self, state: State, uid: str) -> None:
-    c18_banner.eliminate(self, state, uid)
+def on_eliminate(self, state: State, uid: str, here: str | None) -> None:
+    """16.72: the oil goes with its carrier (an entry of Gondor's ``ON_ELIMINATE``, after the Banner's)."""
     if state["units"][uid].get("oil_from"):
         state["units"][uid]["oil_from"] = None  # the oil goes with its carrier
         state["siege"]["pour"].pop(uid, None)
@@ -216,16 +216,14 @@ PICKUP = Order("pickup", "`pickup <unit> <cauldron>`, e.g. `pickup GS1 K2`",
               parse=_parse_pickup,
               check=_check_pickup,
               apply=_apply_pickup,
-              unlisted=("listed with the Siege and Movement Phases' actions by Gondor's ``legal_extra`` "
-                        "(c16_0_siege_phase.py)"),
+              listed_in=c16_0_siege_phase.legal_siege_orders,
               cases=("16.7",),
               dice=False)
 POUR = Order("pour", "`pour <unit> any|towers|hold`",
               parse=_parse_pour,
               check=_check_pour,
               apply=_apply_pour,
-              unlisted=("listed with the Siege and Movement Phases' actions by Gondor's ``legal_extra`` "
-                        "(c16_0_siege_phase.py)"),
+              listed_in=c16_0_siege_phase.legal_siege_orders,
               cases=("16.74",),
               dice=False,
               redact=secret("pour (a secret standing order, 16.74)"))

@@ -21,10 +21,11 @@ def _west_leaders_in(self, state: State, hx: str | None) -> list[str]:
                   and self.units[x].is_leader and self.units[x].side == "westernesse")
 
 
-def movement_allowance(self, state: State, uid: str) -> float:
+def movement_allowance(self, state: State, uid: str, ma: float) -> float:
+    """18.13: the Banner moves with a leader's allowance (an entry of Gondor's ``MOVEMENT_ALLOWANCE``)."""
     if uid == BANNER:
-        return self.charts_for(state)["movement"]["leader"]  # 18.13: a leader's allowance
-    return StandardRules.movement_allowance(self, state, uid)
+        return self.charts_for(state)["movement"]["leader"]
+    return ma
 
 
 def check_move_end(self, state: State, seat: str, uids: list[str], dest: str, occ) -> None:
@@ -55,12 +56,11 @@ def after_move(self, state: State, seat: str, uids: list[str], trail: list[str])
     return events
 
 
-def _move_retreat(self, state: State, uids: list[str], hx: str) -> list[str]:
-    here = state["units"][uids[0]]["hex"]
-    lines = StandardRules._move_retreat(self, state, uids, hx)
+def after_retreat(self, state: State, uids: list[str], here: str, hx: str) -> list[str]:
+    """18.13: the Banner goes with its leader's retreat (an entry of Gondor's ``AFTER_RETREAT``)."""
     if self._banner_follows(state, here, hx):
-        lines.append("the Banner of the King goes with its leader (18.13)")
-    return lines
+        return ["the Banner of the King goes with its leader (18.13)"]
+    return []
 
 
 def _displace_leader(self, state: State, ldr: str) -> list[str]:
@@ -86,9 +86,8 @@ def _leader_loss(self, state: State, ldr: str, points: int) -> str:
     return text + ("; " + "; ".join(lines) if lines else "")
 
 
-def eliminate(self, state: State, uid: str) -> None:
-    here = state["units"][uid]["hex"]
-    StandardRules.eliminate(self, state, uid)
+def on_eliminate(self, state: State, uid: str, here: str | None) -> None:
+    """18.13: the Banner falls with the last leader of its hex (an entry of Gondor's ``ON_ELIMINATE``)."""
     if self.units[uid].is_leader:
         self._banner_falls(state, here)
 

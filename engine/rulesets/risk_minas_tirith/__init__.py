@@ -33,11 +33,15 @@ from __future__ import annotations
 import itertools
 from typing import Iterator
 
+from engine import pending
 from engine.core import Action, Event, IllegalOrder, InvalidOrder, RulesetBase, State
 from engine.dice import Dice
 from engine.orders import Order, apply_order, check_order, listed_by_turn, order_table, parse_order
 from engine.rulesets.risk_minas_tirith import attack, cards, movement, reinforce, retreat, turn
+from engine.rulesets.risk_minas_tirith.attack import FREE_ADVANCE
 from engine.rulesets.risk_minas_tirith.board import Board
+from engine.rulesets.risk_minas_tirith.cards import KEEP_ONE
+from engine.rulesets.risk_minas_tirith.retreat import CHOOSE_PATH
 from engine.rulesets.risk_minas_tirith.common import (
     DATA, SEATS, TITLES, COLORS, OTHER, STATE_VERSION, TYPES, CODES, FROM_CODE, ALIASES, FOOT, MOUNTED, ARCHERY,
     LOSS_ORDER, SET_TYPES, S_TURN, S_DIE, S_DRAW, S_EXCH, S_SPECIAL, S_REINF, S_ACT, S_MOVE, S_WALLS, S_RANGED,
@@ -149,6 +153,18 @@ class RiskMinasTirith(RulesetBase):
     board_kind = "area"
     has_odds = True
     orders = order_table(ORDERS)
+    # the pending decisions (engine/pending.py), one at a time in ``state["pending"]``: a retreat's path
+    # and the card to keep hold up play; the free cavalry advance is an offer another order lets lapse
+    DECISIONS = (CHOOSE_PATH, KEEP_ONE, FREE_ADVANCE)
+    decisions = pending.decision_table(DECISIONS)
+
+    def upgrade_state(self, state: State) -> None:
+        """A decision stored before decisions had a kind (issue 29): ``{"retreat"|"keep"|"advance": ...}``."""
+        p = state.get("pending")
+        if p and "kind" not in p:
+            (kind,) = p
+            seat = p["retreat"]["queue"][0]["side"] if kind == "retreat" else state["active"]
+            p.update(kind=kind, seat=seat, section=self.decisions[kind].section)
 
     def parse(self, state: State, seat: str, text: str) -> Action:
         action = self._parse(state, seat, text)
@@ -180,16 +196,17 @@ class RiskMinasTirith(RulesetBase):
         if v == "losses":  # a standing order: either seat, at any time (ruling)
             self._check_losses(state, seat, a)
             return
-        rt = self._pending_retreat(state)
-        if rt or v == "retreat":
-            self._check_retreat(state, seat, action, rt)
+        p = pending.blocking(self.decisions, state["pending"])
+        if p is not None:  # only its answer, by its seat (then the answer's own check)
+            pending.check_answer(self.decisions, self, state, p, seat, action, TITLES.__getitem__)
+            check_order(self.orders[v], self, state, seat, action)
+            return
+        if v == "retreat":  # no retreat to choose
+            check_order(self.orders[v], self, state, seat, action)
             return
         if seat != state["active"]:
             raise IllegalOrder(f"it is {TITLES[state['active']]}'s turn", S_TURN)
         ph = state["phase"]
-        pend = state["pending"] or {}
-        if "keep" in pend and v != "keep":
-            raise IllegalOrder("first choose which of the two drawn cards to keep: `keep <card>`", S_SPECIAL)
         if v in ("keep", "take"):
             check_order(self.orders[v], self, state, seat, action)
             return
@@ -218,7 +235,7 @@ class RiskMinasTirith(RulesetBase):
         v = action.verb
         if v == "losses":  # a standing order: touches nothing of the turn (not even a free advance)
             return self._do_losses(state, seat, action.args, dice)
-        if state["pending"] and "advance" in state["pending"] and v != "advance":
+        if pending.lapses(self.decisions, state["pending"], action):  # an offer not taken
             state["pending"] = None
         events = apply_order(self.orders[v], self, state, seat, action, dice)
         if dice.rolls:
@@ -237,9 +254,9 @@ class RiskMinasTirith(RulesetBase):
     def legal_actions(self, state: State, seat: str) -> Iterator[Action]:
         if state["over"] or seat not in SEATS:
             return
-        rt = self._pending_retreat(state)
-        if rt:
-            yield from self._legal_retreat(state, seat, rt)
+        p = pending.blocking(self.decisions, state["pending"])
+        if p is not None:
+            yield from pending.legal_answers(self.decisions, self, state, p, seat)
         elif seat == state["active"]:
             for a in self._candidates(state, seat):
                 try:
@@ -253,9 +270,6 @@ class RiskMinasTirith(RulesetBase):
         """Every order worth checking now, in the order they are offered."""
         ph = state["phase"]
         pend = state["pending"] or {}
-        if "keep" in pend:
-            yield from self._legal_keep(pend)
-            return
         if ph == "die":
             yield from self._legal_take(state)
             return

@@ -9,6 +9,7 @@ from __future__ import annotations
 import itertools
 from typing import Iterator
 
+from engine import pending
 from engine.core import Action, Event, IllegalOrder, InvalidOrder, State
 from engine.dice import Dice
 from engine.rulesets.risk_minas_tirith.common import (
@@ -229,7 +230,7 @@ def _after_battle(self, state: State, battle: dict, dice: Dice, events: list[Eve
         return
     adv = self._free_advance(state, seat, battle["n"], src, dst, battle["turn_ends"])
     if adv:
-        state["pending"] = {"advance": {"from": src, "to": dst, "max": adv}}
+        state["pending"] = pending.new(FREE_ADVANCE, seat, advance={"from": src, "to": dst, "max": adv})
         events.append(Event(public=f"{self._name(dst)} is cleared: up to {adv} attacking cavalry may "
                                    f"advance for free (`advance <n>cav from {src} to {dst}`).", section=S_GROUND))
     if battle["turn_ends"]:
@@ -420,3 +421,21 @@ def _do_losses(self, state, seat, a, dice):
     same = " (unchanged)" if [t for t in old if t in new] == new else ""
     return [Event(public=f"{TITLES[seat]}'s standing loss priority{same}, first lost first: "
                          f"{', '.join(names[t] for t in new)} (`losses {' '.join(a)}`).", section=S_BATTLE)]
+
+
+# an offer (engine/pending.py): the attacking cavalry may advance into the cleared Territory at once; any
+# other order of the seat lets the offer lapse
+def _legal_free_advance(self, state: State, p: dict) -> Iterator[Action]:
+    return self._legal_advance(state, p)
+
+
+def _awaited_advance(self, state: State, p: dict) -> str:
+    return "advance its cavalry"
+
+
+def _first_advance(self, state: State, p: dict) -> str:
+    return "a free advance follows at once an attack that cleared the Territory"
+
+
+FREE_ADVANCE = pending.Decision("advance", S_GROUND, answers=("advance",), legal=_legal_free_advance,
+                                awaited=_awaited_advance, first=_first_advance, offer=True)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Iterator
 
+from engine import pending
 from engine.core import Action, AmbiguousOrder, Event, IllegalOrder, InvalidOrder, State
 from engine.rulesets.risk_minas_tirith.common import (
     TITLES, OTHER, CODES, FROM_CODE, ALIASES, FOOT, S_EXCH, S_SPECIAL, S_WALLS, S_LEADERS, S_MT, _REVEALS, _plural,
@@ -176,7 +177,7 @@ def _do_exchange(self, state, seat, a, dice):
                 state["mt_discard"].append(c)
         names = ", ".join(f"{self._mt(state, c)['name']} ({c})" for c in two)
         if len(mine) == 2:
-            state["pending"] = {"keep": mine}
+            state["pending"] = pending.new(KEEP_ONE, seat, keep=mine)
             return [Event(public=f"{head}, a Special Exchange: draws {names}; keeps one (`keep <card>`).",
                           section=S_SPECIAL, **_REVEALS)]
         state["hands"][seat]["mt"].extend(mine)
@@ -396,3 +397,20 @@ def _do_strike(self, state, seat, a, dice):
     self._discard_mt(state, seat, a[0])
     return [Event(public=f"Fell Beasts swoop on {self._name(aid)}: {rolls}; {_plural(hits, 'hit')}; "
                          f"{TITLES[OTHER[seat]]} loses {self._loss_text(lost)}.", section=S_MT)]
+
+
+# the pending decision (engine/pending.py): which of the two cards a Special Exchange drew to keep
+def _legal_kept(self, state: State, p: dict) -> Iterator[Action]:
+    return self._legal_keep(p)
+
+
+def _awaited_keep(self, state: State, p: dict) -> str:
+    return "choose which of the two drawn cards to keep"
+
+
+def _first_keep(self, state: State, p: dict) -> str:
+    return "first choose which of the two drawn cards to keep: `keep <card>`"
+
+
+KEEP_ONE = pending.Decision("keep", S_SPECIAL, answers=("keep",), legal=_legal_kept, awaited=_awaited_keep,
+                            first=_first_keep)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Iterator
 
+from engine import pending
 from engine.core import Action, AmbiguousOrder, Event, IllegalOrder, State
 from engine.rulesets.risk_minas_tirith.common import (
     TITLES, S_ACT, S_RETREAT, _plural,
@@ -171,8 +172,8 @@ def _retreat_choices(self, head: dict) -> str:
 def _ask_retreat(self, state: State, queue: list[dict], battle: dict) -> Event:
     """Wait for the owner of the retreating force (like a Standard Rules retreat):
         post the map and ping that seat."""
-    state["pending"] = {"retreat": {"queue": queue, "battle": battle}}
     head = queue[0]
+    state["pending"] = pending.new(CHOOSE_PATH, head["side"], retreat={"queue": queue, "battle": battle})
     return Event(public=f"{TITLES[head['side']]} must choose where the force in {self._name(head['area'])} "
                         f"retreats ({head['sixes']} × 6, one Territory toward its end for each): "
                         f"{self._retreat_choices(head)}.", section=S_RETREAT, new_phase=True)
@@ -205,3 +206,22 @@ def _do_retreat(self, state, seat, a, dice):
                                    f"{_plural(state['actions'], 'Action point')} left.", section=S_ACT,
                             new_phase=True))  # the turn's owner acts again: post the map and ping
     return events
+
+
+# the pending decision (engine/pending.py): the owner of the force at the head of the queue chooses its path
+def _legal_paths(self, state: State, p: dict) -> Iterator[Action]:
+    for path in p["retreat"]["queue"][0]["options"]:
+        yield Action("retreat", tuple(path))
+
+
+def _awaited_path(self, state: State, p: dict) -> str:
+    return f"choose where the force in {self._name(p['retreat']['queue'][0]['area'])} retreats"
+
+
+def _first_path(self, state: State, p: dict) -> str:
+    head = p["retreat"]["queue"][0]
+    return f"first choose where your force in {self._name(head['area'])} retreats: {self._retreat_choices(head)}"
+
+
+CHOOSE_PATH = pending.Decision("retreat", S_RETREAT, answers=("retreat",), legal=_legal_paths,
+                               awaited=_awaited_path, first=_first_path)

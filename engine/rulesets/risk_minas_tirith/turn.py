@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Iterator
 
+from engine import pending
 from engine.core import Action, Event, IllegalOrder, Result, State
 from engine.dice import Dice
 from engine.rulesets.risk_minas_tirith.common import (
@@ -19,8 +20,8 @@ from engine.rulesets.risk_minas_tirith.common import (
 def active_seats(self, state: State) -> list[str]:
     if state["over"]:
         return []
-    rt = self._pending_retreat(state)
-    return [rt["queue"][0]["side"]] if rt else [state["active"]]
+    p = pending.blocking(self.decisions, state["pending"])  # a retreat's owner, or the card's keeper
+    return [p["seat"]] if p is not None else [state["active"]]
 
 
 def result(self, state: State) -> Result | None:

@@ -33,13 +33,13 @@ from engine.spi.c13_setup import DEPLOY
 from engine.spi.charts import ChartError
 from engine.spi.c07_1_fire import FIRE
 from engine.spi.c08_4_formations import FORM
-from engine.spi.entry import ENTRY_ADVANCE, ENTRY_MELEE, EntryAttacks
+from engine.spi.entry import ENTRY_ADVANCE, ENTRY_MELEE, EntryAttacks, legal_entry_melees
 from engine.spi.standard import DONE, StandardRules
 
 from .c07_175_missiles import _check_done as _missiles_check_done
 from .c07_22_leader_combat import SDUEL, cell_wounds
 from .c14_reinforcements import EXTRA_IDS
-from . import c16_6_ring, c22_mortal_combat
+from . import c13_setup, c16_6_ring, c17_11_beast, c22_mortal_combat
 from .c16_6_ring import RING_ORDER
 from .c17_11_beast import BEAST, BREATHE
 from .c18_1_gates import GATES
@@ -90,7 +90,7 @@ class Sauron(EntryAttacks, StandardRules):
     )
     # 17.1 the Beast, spells
     from .c17_11_beast import (
-        spells, beast, beast_armed, ratings, movement_allowance, unit_dem_value, adjust_result, beast_total,
+        spells, beast, beast_armed, ratings, unit_dem_value, adjust_result, beast_total,
         has_effect, is_fanatic, check_spell, _beast_hex, spell_targets, spell_effect, _parse_breathe,
         _check_breathe, _apply_breathe, _legal_breathe
     )
@@ -124,6 +124,9 @@ class Sauron(EntryAttacks, StandardRules):
     # what runs at these points (engine/spi/hooks.py runs the lists)
     AFTER_MOVE = (c16_6_ring.after_move,)  # 16.6: the Ring goes home with its bearer
     ON_STEP_START = (c22_mortal_combat.on_step_start,)  # 22.0: Mortal Combat at the Combat Phase's start
+    LEGAL_EXTRA = (c13_setup.legal_setup,  # 13.0 the set-up
+                   legal_entry_melees)  # 14.2 melee onto the map from the entry hexes
+    MOVEMENT_ALLOWANCE = (c17_11_beast.movement_allowance,)  # 17.11 the Beast in flight
     deploy_example = "GA1 1213"
     name = "sauron"
     data_dir = DATA
@@ -258,12 +261,6 @@ class Sauron(EntryAttacks, StandardRules):
                     if self._ok(state, seat, a):
                         return a
         return super().deadline_action(state, seat)
-
-    def legal_extra(self, state: State, seat: str):
-        if state["turn"] == 0:
-            yield from self._legal_deploys(state, seat)
-            return
-        yield from super().legal_extra(state, seat)
 
     def may_form(self, state: State, seat: str, kind: str) -> bool:
         """8.41: Sauron's units do not form special formations (the Standard Rules)."""
@@ -401,7 +398,9 @@ class Sauron(EntryAttacks, StandardRules):
 # is Sauron's own, 22.3); a record with a standard verb replaces it in its place: the leader combat
 # variant (7.22), the attacks onto the map (14.2), the leaders' stacking in formations (8.1), no fire
 # through closed gates (18.1), every missile unit fires before `done` (7.175), challenges answered (22.3)
-Sauron.ORDERS = (*StandardRules.ORDERS, DEPLOY, GATES, CHALLENGE, ACCEPT, DECLINE, RING_ORDER, BREATHE,
+Sauron.ORDERS = (*StandardRules.ORDERS,
+                 replace(DEPLOY, listed_in=c13_setup.legal_setup, unlisted=""),  # 13.0 listed by the set-up
+                 GATES, CHALLENGE, ACCEPT, DECLINE, RING_ORDER, BREATHE,
                  SDUEL, ENTRY_ADVANCE, ENTRY_MELEE,
                  replace(FORM, check=Sauron._check_form),
                  replace(FIRE, check=Sauron._check_fire),

@@ -84,3 +84,9 @@ def _legal_deploys(self, state: State, seat: str) -> Iterator[Action]:
             except IllegalOrder:
                 continue
             yield Action("deploy", (uid, hx))
+
+
+def legal_setup(self, state: State, seat: str) -> Iterator[Action]:
+    """13.0: the set-up's `done` and re-placements (an entry of Sauron's ``LEGAL_EXTRA``)."""
+    if state["turn"] == 0:
+        yield from self._legal_deploys(state, seat)

@@ -50,10 +50,11 @@ def ratings(self, state: State, uid: str):
     return r
 
 
-def movement_allowance(self, state: State, uid: str) -> float:
+def movement_allowance(self, state: State, uid: str, ma: float) -> float:
+    """17.11: the Beast in flight moves with its flight allowance (an entry of Sauron's ``MOVEMENT_ALLOWANCE``)."""
     if uid == BEAST and self.beast(state)["flight"]:
         return self.raw(state)["beast"]["flight"]
-    return StandardRules.movement_allowance(self, state, uid)
+    return ma
 
 
 def unit_dem_value(self, state: State, uid: str) -> int:

@@ -576,3 +576,18 @@ def test_16_72_a_unit_enters_a_cauldron_hex_picks_up_oil_and_moves_off():
     g.play(W, "move GS1 1401")
     assert unit(g, "GS1")["hex"] == "1401"
     refused(g, W, "move GS1 1402", "4.0")    # and then it is done
+
+
+def test_16_x_each_siege_order_lists_its_actions_from_the_siege_phase_pass():
+    """Issue 29: every siege order has a legal-action generator: its record names the Siege Phase's pass
+    (breaches, fireballs and heads of each catapult together, 16.2, 16.6, 16.8), and lists what that pass
+    offers of its verb, in the same order as the seat's whole list (nothing listed twice)."""
+    from engine.orders import legal_of
+
+    g = siege({"SC1": "2903", "OI1": "2903"})
+    every = [str(a) for a in g.legal_actions(S)]
+    assert len(every) == len(set(every))
+    for verb in ("breach", "fireball", "head"):
+        mine = [str(a) for a in legal_of(GONDOR.orders[verb], GONDOR, g.state, S)]
+        assert mine == [t for t in every if t.split()[0] == verb], verb
+    assert "fireball SC1 at 2906" in every

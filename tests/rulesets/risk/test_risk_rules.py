@@ -1,6 +1,9 @@
 """LOTR Risk: Minas Tirith (seed:002): one test per rule, named after the seed's heading."""
 import pytest
 
+from engine import pending
+from engine.rulesets.risk_minas_tirith.attack import FREE_ADVANCE
+from engine.rulesets.risk_minas_tirith.retreat import CHOOSE_PATH
 from engine.core import Game, IllegalOrder, InvalidOrder, OrderError, clone, state_digest
 from tests.risk_helpers import RS, actions_phase, cards_phase, empty_game, put
 from engine.rulesets import get_ruleset
@@ -554,7 +557,7 @@ def test_the_free_advance_offers_every_split_of_at_most_the_attackers_and_no_mor
     g = empty_game()
     put(g, "causeway", "good", cavalry=20, horse_archer=3)
     actions_phase(g, "good", 2)
-    g.state["pending"] = {"advance": {"from": "causeway", "to": "farms-n", "max": 3}}
+    g.state["pending"] = pending.new(FREE_ADVANCE, "good", advance={"from": "causeway", "to": "farms-n", "max": 3})
     assert [RS.format(a) for a in g.legal_actions("good") if a.verb == "advance"] == [
         f"advance {u} from causeway to farms-n" for u in
         ("3cav", "2cav 1hor", "2cav", "1cav 2hor", "1cav 1hor", "1cav", "3hor", "2hor", "1hor")]
@@ -688,7 +691,7 @@ def test_retreat_path_prefix_that_goes_on_several_ways_is_ambiguous():
     q = RS.run_retreats(g.state, q, out)
     RS._ask_retreat(g.state, q, {"seat": "good", "n": 2, "src": "rammas-e", "dst": "fort-w", "turn_ends": False})
     actions_phase(g, "good", 2)
-    g.state["pending"] = {"retreat": {"queue": q, "battle": g.state["pending"]["retreat"]["battle"]}}
+    g.state["pending"] = pending.new(CHOOSE_PATH, "evil", retreat={"queue": q, "battle": g.state["pending"]["retreat"]["battle"]})
     from engine.core import AmbiguousOrder
     refused(g, "evil", "retreat fields-e", AmbiguousOrder)
     assert RS.format(g.parse("evil", "retreat fields-se")) == "retreat fields-se anduin-s"

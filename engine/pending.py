@@ -1,0 +1,100 @@
+"""A pending decision, the same way in every game: one seat must answer before play goes on (a retreat
+to choose, Standard Rules 7.5; the card to keep of a Special Exchange and the path of a retreat in Risk),
+or may take an offer that lapses with its next other order (Risk's free cavalry advance).
+
+In the state a decision is a JSON record, ``{"kind", "seat", "section", ...the fields of its kind}``
+(``new``); a game keeps it where its layout always had it (the Standard Rules: a queue, the list
+``state["pending"]``, the first entry waited for; Risk: the one record or None). What a kind allows is
+a ``Decision``, a record of functions the game declares (``DECISIONS = (RETREAT_7_5,)``, found through
+``decision_table`` as orders are through ``engine.orders.order_table``): its ``legal`` answers, which
+are the only legal actions of the seat facing it (``legal_answers``), and the words a refusal of
+anything else gives, with its section (``check_answer``). The kind stored in the state is data, the
+key of that table; no function is looked up by a name built from it.
+
+A game's standing orders (Risk's ``losses``: a standing order either seat may give at any time) are
+not answers: the game lets them through before it asks this module."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable, Iterator
+
+from engine.core import Action, IllegalOrder, State
+
+
+@dataclass(frozen=True)
+class Decision:
+    """What one kind of pending decision allows.
+
+    - ``answers``: the verbs that answer it (their ``Order`` records parse, check and apply them);
+    - ``legal(rs, state, p) -> Iterator[Action]``: every legal answer, in the order offered;
+    - ``awaited(rs, state, p) -> str``: what it waits for, in words that follow "waiting for <seat> to"
+      (said to the other seats);
+    - ``first(rs, state, p) -> str``: what the seat facing it is told when it gives another order;
+    - ``offer``: True when the seat may instead give any other order, which lets it lapse (it is then
+      listed with the seat's other actions, not instead of them)."""
+    kind: str
+    section: str
+    answers: tuple[str, ...]
+    legal: Callable[..., Iterator[Action]]
+    awaited: Callable[..., str]
+    first: Callable[..., str]
+    offer: bool = False
+
+    def __post_init__(self):
+        if not self.answers or not self.section:
+            raise ValueError(f"decision `{self.kind}`: give the verbs that answer it and its section")
+
+
+def new(decision: Decision, seat: str, **fields) -> dict:
+    """A decision's record in the state: its kind, the seat that answers, its section, its own fields."""
+    return {"kind": decision.kind, "seat": seat, "section": decision.section, **fields}
+
+
+def decision_table(decisions: tuple[Decision, ...]) -> dict[str, Decision]:
+    return {d.kind: d for d in decisions}
+
+
+def first_of(pending) -> dict | None:
+    """The decision waited for now: the head of a queue (a list), the one record, or None."""
+    if isinstance(pending, list):
+        return pending[0] if pending else None
+    return pending or None
+
+
+def blocking(table: dict[str, Decision], pending) -> dict | None:
+    """The decision that holds up play now (an offer holds up nothing), or None."""
+    p = first_of(pending)
+    return p if p is not None and not table[p["kind"]].offer else None
+
+
+def lapses(table: dict[str, Decision], pending, action: Action) -> bool:
+    """Whether ``action`` lets the offer waiting now lapse (any order that does not take it)."""
+    p = first_of(pending)
+    return p is not None and table[p["kind"]].offer and action.verb not in table[p["kind"]].answers
+
+
+def legal_answers(table: dict[str, Decision], rs, state: State, p: dict, seat: str) -> Iterator[Action]:
+    """The legal actions of ``seat`` facing ``p``: its answers (none for another seat)."""
+    if p["seat"] == seat:
+        yield from table[p["kind"]].legal(rs, state, p)
+
+
+def check_seat(table: dict[str, Decision], rs, state: State, p: dict, seat: str,
+               title: Callable[[str], str]) -> None:
+    """Refuse any order of another seat than the one ``p`` waits for (with its section)."""
+    d = table[p["kind"]]
+    if p["seat"] != seat and not d.offer:
+        raise IllegalOrder(f"waiting for {title(p['seat'])} to {d.awaited(rs, state, p)}", d.section)
+
+
+def check_answer(table: dict[str, Decision], rs, state: State, p: dict, seat: str, action: Action,
+                 title: Callable[[str], str]) -> None:
+    """Refuse, with the decision's section, an order of another seat while ``p`` waits, or an order of
+    its seat that does not answer it (an offer refuses nothing); what answers it the order's own check
+    then checks."""
+    d = table[p["kind"]]
+    if d.offer:
+        return
+    check_seat(table, rs, state, p, seat, title)
+    if action.verb not in d.answers:
+        raise IllegalOrder(d.first(rs, state, p), d.section)
