@@ -95,7 +95,7 @@ class RenderInfo:
     mode: str
     window: tuple[int, int, int, int]
     off_view: int = 0
-    glyphs: tuple = ()   # (kind, text, (x0, y0, x1, y1)) of each id and hex number drawn whole, in image px
+    glyphs: tuple = ()   # (kind, text, (x0, y0, x1, y1)) of each id, its plate and hex number drawn whole, in image px
 
     @property
     def preview_scale(self) -> float:
@@ -248,6 +248,7 @@ def compose_info(view: dict, hexmap, *, around: str | None = None, radius: int |
     badge_size = max(9, round(s * 0.4))
     occupied: list[tuple[float, float, float, float]] = []
     glyphs: list = []
+    plates: list = []  # each top counter's id on its plate, pasted again over whatever is drawn after
     badges = []
     label_sizes: list[int] = []
     for h, units in stacks.items():
@@ -269,9 +270,13 @@ def compose_info(view: dict, hexmap, *, around: str | None = None, radius: int |
             img.paste(spr, (round(x - size / 2) - pad, round(y - size / 2) - pad), spr)
             if i == 0 and top_text:  # the top counter's id is drawn whole
                 ix, iy = round(x - size / 2) + size / 2, round(y - size / 2) + size * C.ID_Y
-                tw = S.text_length(top_text, fs)
-                glyphs.append(("id", top_text, (ix - tw / 2 - 1, max(iy - fs * 0.5, round(y - size / 2) + 2), ix + tw / 2 + 1,
-                                                    iy + fs * 0.45)))
+                tw = S.text_length(top_text, fs)  # the id's text, with a margin of face round it
+                glyphs.append(("id", top_text, (ix - tw / 2 - 1, max(iy - fs * 0.5, round(y - size / 2) + 2),
+                                                ix + tw / 2 + 1, iy + fs * 0.45)))
+                ox, oy = round(x - size / 2), round(y - size / 2)  # ... and the bare plate it is drawn on
+                px0, py0, px1, py1 = C.id_plate(size, top_text)
+                glyphs.append(("plate", top_text, (ox + px0, oy + py0, ox + px1, oy + py1)))
+                plates.append((spr.crop((pad + px0, pad + py0, pad + px1, pad + py1)), (ox + px0, oy + py0)))
         if len(units) > 1:
             # the count sits off the stack's top right corner
             text = f"+{len(units) - 3}" if len(units) > 3 else str(len(units))
@@ -354,6 +359,10 @@ def compose_info(view: dict, hexmap, *, around: str | None = None, radius: int |
 
     if focus is not None:
         d.polygon(lay.corners(focus, shrink=0.93), outline=S.FOCUS, width=max(2, round(s / 10)))
+    # nothing drawn over an id (issue 26): a neighbour's stack count or marker chit, a hex number's halo,
+    # the focus outline give way to the ids an order names
+    for plate, xy in plates:
+        img.paste(plate, xy, plate)
 
     if fr.panel:
         _panel(img, lay, view, legend_top)

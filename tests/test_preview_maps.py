@@ -282,17 +282,20 @@ def test_every_area_map_reads_at_550_px(area_maps, ruleset, winner):
 # An optical character reader reads the counter ids at 550 px (issue 26)
 # ---------------------------------------------------------------------------------------------
 OCR_SAMPLE = 24  # ids read per map (evenly spread over those drawn)
-# the share of ids tesseract must read exactly (measured on the 24-id samples: Gondor 83%, Celebrant 71%,
-# Sauron 58%; the issue asks 80%)
-OCR_IDS = 0.5
+# the share of ids tesseract must read exactly, per game (measured on the 24-id samples once every id sat
+# on a bare plate, 0.38 of the counter high: Gondor 79%, Celebrant 67%, Sauron 79%; the issue asks 80%:
+# the misreadings left are
+# the bundled font's I read as 1 and 5 as S; DejaVu Sans, Sans Bold, Sans Mono (Bold), Serif (Bold,
+# Condensed) were tried for the ids and each read worse at this size)
+OCR_IDS = {"gondor": 0.75, "celebrant": 0.6, "sauron": 0.75}
 
 
 @pytest.mark.parametrize("ruleset", [s[0] for s in HEX_GAMES])
 def test_tesseract_reads_the_counter_ids_of_the_busiest_map(phase_maps, survey, ruleset):
     """The busiest phase map (most counter ids drawn whole) scaled to 550 px; tesseract reads each id
     from the scaled pixels (each id's box enlarged, see ``preview_helpers.ocr``). Its misreadings are
-    mostly the font's I and 1 (``OI2`` read ``O12``) and 1 read as T: the issue's 80% is not reached
-    with the bundled font; this pins what is."""
+    mostly the font's I and 1 (``OI2`` read ``O12``) and 5 read as S: the issue's 80% is not reached
+    (Celebrant's map is full of OI ids); this pins what is."""
     from tests.preview_helpers import ocr, tesseract
 
     if tesseract() is None:
@@ -307,7 +310,7 @@ def test_tesseract_reads_the_counter_ids_of_the_busiest_map(phase_maps, survey, 
             for _, text, box in ids]
     share = sum(1 for want, got in read if want == got) / len(read)
     print(f"{ruleset}: tesseract read {share:.0%} of {len(read)} ids; missed {[r for r in read if r[0] != r[1]][:8]}")
-    assert len(read) >= 20 and share >= OCR_IDS, read
+    assert len(read) >= 20 and share >= OCR_IDS[ruleset], read
 
 
 def test_a_replay_takes_frames_of_different_heights(phase_maps):
