@@ -53,7 +53,7 @@ from render.hex_terrain import (_seed, draw_terrain, _draw_wall, draw_hexside, _
 from render.hex_legend import (LEGEND_TERRAIN, LEGEND_SIDES, LEGEND_MARKERS, _VIEW_ONLY, LEGEND_SIEGE, LEG_ROW,
     _STEPS, _MapFacts, Legend, _rows, _levels_title, _facts_cache, _map_facts, _UNIT_KEYS, _view_keys, _legend_of,
     legend_for, _legend_origin, _legend_shapes, _legend_text, _compass)  # noqa: F401
-from render.hex_base import (_base_cache, _build_base, _base)  # noqa: F401
+from render.hex_base import (_base_cache, _build_base, _base, _digests, cache_dir, set_cache_dir)  # noqa: F401
 from render.hex_header import (_ARROW, _arrow, _beyond_text, _footer, header_px, _line_h, _header_height,
     _turn_text, _over_text, _zone_text, _track_items, _track_rows, _header_lines, _clip_px, _header, _wrap,
     _demoralized, _panel)  # noqa: F401
@@ -68,6 +68,7 @@ def clear_cache() -> None:
     editing a map in place)."""
     with _lock:
         _base_cache.clear()
+        _digests.clear()
         _facts_cache.clear()
     _legend_of.cache_clear()
     C.counter_sprite.cache_clear()
