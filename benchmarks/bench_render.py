@@ -64,7 +64,11 @@ def main() -> None:
     import os
     import tempfile
 
+    import atexit
+    import shutil
+
     os.environ["PALANTIR_RENDER_CACHE"] = tempfile.mkdtemp(prefix="palantir-bench-")  # empty: measured both ways
+    atexit.register(shutil.rmtree, os.environ["PALANTIR_RENDER_CACHE"], ignore_errors=True)
     m = gondor_map()
     view = sample_view("westernesse", args.units)
     for label, opts in (("whole map", {}), ("around 1907", {"around": "1907"}),
