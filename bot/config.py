@@ -63,6 +63,8 @@ class RenderConfig:
     # map renders in this many worker processes, off the bot's event loop (issue 16); 0: in a
     # thread of the bot's own process
     workers: int = 0
+    # built base maps are kept in this folder ("": ~/.cache/palantir/maps; "off": not kept on disk)
+    cache_dir: str = ""
 
 
 @dataclass

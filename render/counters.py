@@ -285,9 +285,6 @@ def counter_sprite(size: int, fill: RGB, kind: str, top: str, bottom: str, mid: 
     d = ImageDraw.Draw(img)
     cx = pad + size / 2
     inner = size * 0.9
-    if top:
-        f, t = fit_font(top, inner, round(size * ID_FRAC))
-        d.text((cx, pad + size * ID_Y), t, font=f, fill=ink, anchor="mm")
     if real is not None:
         f, t = fit_font("REAL" if real else "DUMMY", inner * 0.92, round(size * 0.24))
         d.text((cx, pad + size * 0.855), t, font=f, fill=(255, 255, 255), anchor="mm")
@@ -304,17 +301,35 @@ def counter_sprite(size: int, fill: RGB, kind: str, top: str, bottom: str, mid: 
         r = size * 0.18
         bx, by = pad + r * 0.4, pad + r * 0.4
         d.text((bx, by + 0.5), "D", font=font(round(r * 1.4)), fill=(30, 20, 0), anchor="mm")
+    if top:
+        # last, the id on a plate of the bare face: no badge, stripe or ring runs under it (issue 26)
+        f, t = fit_font(top, inner, round(size * ID_FRAC))
+        px0, py0, px1, py1 = id_plate(size, top)
+        d.rectangle([pad + px0, pad + py0, pad + px1 - 1, pad + py1 - 1], fill=face + (255,))
+        d.text((cx, pad + size * ID_Y), t, font=f, fill=ink, anchor="mm")
     return img
 
 
 ID_Y = 0.17      # ... centred this fraction of its size below its top
-ID_FRAC = 0.36   # a counter's top text (its unit id) is drawn this fraction of the counter's size high
+ID_FRAC = 0.38   # a counter's top text (its unit id) is drawn this fraction of the counter's size high
 
 
 def id_font_size(size: int, text: str) -> int:
     """The font size (px) the top text ``text`` of a ``size`` px counter is drawn with:
     ``ID_FRAC`` of the size, smaller only if the text would not fit."""
     return fit_font(text, size * 0.9, round(size * ID_FRAC))[0].size
+
+
+@lru_cache(maxsize=1024)
+def id_plate(size: int, text: str) -> tuple[int, int, int, int]:
+    """The box (whole px, from the counter's top left corner) of the plate the id ``text`` of a
+    ``size`` px counter is drawn on: its ink and a margin, inside the counter's edge."""
+    f, t = fit_font(text, size * 0.9, round(size * ID_FRAC))
+    l, tp, r, b = f.getbbox(t, anchor="mm")
+    m = max(1, round(f.size * 0.12))
+    edge = max(1, round(size / 28)) + 1
+    return (max(edge, math.floor(size / 2 + l) - m), max(edge, math.floor(size * ID_Y + tp) - m),
+            min(size - edge, math.ceil(size / 2 + r) + m), math.ceil(size * ID_Y + b) + m)
 
 
 def sprite_pad(size: int) -> int:

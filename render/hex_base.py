@@ -1,8 +1,18 @@
 """The base layer of a hex map (terrain, roads, hexsides, hex numbers, edge names, the legend), drawn
-supersampled once per map, window and legend and kept in a small in-memory cache."""
+supersampled once per map, window and legend and kept in a small in-memory cache, and on disk (issue 26:
+a process's first map otherwise pays for the build): one raw RGB file a base (with its size and CRC), named by a digest of the map's data,
+the window, the legend and the renderer's own source, in :func:`cache_dir`. A file is written under a
+unique name and renamed into place (two processes writing the same base at once leave one whole file);
+a file that does not load, or loads to the wrong size, is built again and rewritten."""
 from __future__ import annotations
 
+import hashlib
+import json
+import os
+import struct
+import zlib
 from collections import OrderedDict
+from pathlib import Path
 
 from PIL import Image, ImageDraw
 
@@ -12,6 +22,118 @@ from render.hex_common import BASE_CACHE_SIZE, Frame, K, _fingerprint, _layout, 
 from render.hex_terrain import _hex_number_px, _seed, _text_rotated, draw_hexside, draw_terrain, draw_tunnel
 from render.hex_legend import Legend, _legend_shapes, _legend_text, legend_for
 _base_cache: "OrderedDict[tuple, tuple[Image.Image, Layout, int]]" = OrderedDict()
+
+CACHE_ENV = "PALANTIR_RENDER_CACHE"   # the disk cache's folder; "off": none ([render] cache_dir sets it)
+DISK_CACHE_BYTES = 256 * 2 ** 20      # at most this much kept on disk (the least recently written go first)
+_digests: dict = {}
+
+
+def cache_dir() -> Path | None:
+    """Where built base layers are kept: ``$PALANTIR_RENDER_CACHE`` (``off``: nowhere), by default
+    ``$XDG_CACHE_HOME/palantir/maps`` (``~/.cache/palantir/maps``)."""
+    v = os.environ.get(CACHE_ENV, "")
+    if v.strip().lower() == "off":
+        return None
+    if v:
+        return Path(v).expanduser()
+    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "palantir" / "maps"
+
+
+def set_cache_dir(path: str | None) -> None:
+    """Name the disk cache's folder for this process and the render workers it starts ("" or None:
+    leave it as it is, by default ``~/.cache/palantir/maps``; "off": no disk cache)."""
+    if path:
+        os.environ[CACHE_ENV] = str(path)
+
+
+def _renderer_version() -> str:
+    """A digest of the source of every module that draws a base layer: a change to any of them
+    names every base anew."""
+    if "version" not in _digests:
+        here = Path(__file__).parent
+        h = hashlib.sha256()
+        for name in ("hex_base.py", "hex_common.py", "hex_terrain.py", "hex_legend.py", "style.py", "geometry.py",
+                     "counters.py"):
+            h.update((here / name).read_bytes())
+        import PIL
+
+        h.update(PIL.__version__.encode())
+        _digests["version"] = h.hexdigest()
+    return _digests["version"]
+
+
+def _map_digest(hexmap) -> str:
+    """A digest of what a base layer draws of ``hexmap``: every hex, hexside, edge, its title and notes."""
+    fp = _fingerprint(hexmap)
+    got = _digests.get(fp)
+    if got is None:
+        parts = [repr((hexmap.id, hexmap.title, tuple(hexmap.columns), tuple(hexmap.rows)))]
+        parts += [repr((str(h), hexmap.hexes[h])) for h in sorted(hexmap.hexes)]
+        parts += [repr((str(side), kind)) for side, kind in sorted(hexmap.hexsides.items())]
+        parts += [repr(sorted(hexmap.edges.items())),
+                  json.dumps(getattr(hexmap, "meta", None) or {}, sort_keys=True, default=str)]
+        got = _digests[fp] = hashlib.sha256("\n".join(parts).encode()).hexdigest()
+    return got
+
+
+def _disk_name(hexmap, frame: Frame, leg, top: int) -> str:
+    key = repr((_renderer_version(), _map_digest(hexmap), frame.window, frame.s, frame.panel, leg, top))
+    return hashlib.sha256(key.encode()).hexdigest()[:40] + ".base"
+
+
+MAGIC = b"palantir-base 1\n"
+
+
+def _load(path: Path, lay: Layout) -> tuple[Image.Image, int] | None:
+    """The stored base at ``path`` (raw RGB: decoding a PNG cost most of what the cache saves), or None
+    if it is missing, of another size, cut short or corrupt (its CRC)."""
+    try:
+        data = path.read_bytes()
+    except OSError:
+        return None
+    head = len(MAGIC) + 16
+    if len(data) < head or not data.startswith(MAGIC):
+        return None
+    w, h, legend_top, crc = struct.unpack("<IIiI", data[len(MAGIC):head])
+    body = memoryview(data)[head:]
+    if (w, h) != (lay.width, lay.height) or len(body) != w * h * 3 or zlib.crc32(body) != crc:
+        return None
+    return Image.frombytes("RGB", (w, h), bytes(body)), legend_top
+
+
+def _store(folder: Path, path: Path, img: Image.Image, legend_top: int) -> None:
+    tmp = folder / f".{path.name}.{os.getpid()}.{os.urandom(4).hex()}.tmp"
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        body = img.tobytes()
+        tmp.write_bytes(MAGIC + struct.pack("<IIiI", img.width, img.height, legend_top, zlib.crc32(body)) + body)
+        os.replace(tmp, path)  # atomic: a reader sees the old file, or none, or the whole new one
+        files = sorted(folder.glob("*.base"), key=lambda p: p.stat().st_mtime, reverse=True)
+        kept = 0
+        for f in files:
+            kept += f.stat().st_size
+            if kept > DISK_CACHE_BYTES:
+                f.unlink(missing_ok=True)
+    except OSError:  # a read-only or full disk, a file another process removed: the map is drawn all the same
+        try:
+            tmp.unlink(missing_ok=True)
+        except OSError:
+            pass
+
+
+def _built(hexmap, frame: Frame, leg, top: int) -> tuple[Image.Image, Layout, int]:
+    """The base layer from the disk cache, or built (and stored there)."""
+    folder = cache_dir()
+    if folder is None:
+        return _build_base(hexmap, frame, leg, top)
+    path = folder / _disk_name(hexmap, frame, leg, top)
+    lay = _layout(frame, leg, top)
+    got = _load(path, lay)
+    if got is not None:
+        return got[0], lay, got[1]
+    built = _build_base(hexmap, frame, leg, top)
+    _store(folder, path, built[0], built[2])
+    return built
 
 
 def _build_base(hexmap, fr: Frame, leg: "Legend | None", top: int) -> tuple[Image.Image, Layout, int]:
@@ -143,7 +265,7 @@ def _base(hexmap, window, s, leg: "Legend | None" = None, *, frame: Frame | None
         if hit is not None:
             _base_cache.move_to_end(key)
             return hit
-    built = _build_base(hexmap, frame, leg, top)
+    built = _built(hexmap, frame, leg, top)
     with _lock:
         _base_cache[key] = built
         while len(_base_cache) > BASE_CACHE_SIZE:

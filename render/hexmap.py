@@ -53,7 +53,7 @@ from render.hex_terrain import (_seed, draw_terrain, _draw_wall, draw_hexside, _
 from render.hex_legend import (LEGEND_TERRAIN, LEGEND_SIDES, LEGEND_MARKERS, _VIEW_ONLY, LEGEND_SIEGE, LEG_ROW,
     _STEPS, _MapFacts, Legend, _rows, _levels_title, _facts_cache, _map_facts, _UNIT_KEYS, _view_keys, _legend_of,
     legend_for, _legend_origin, _legend_shapes, _legend_text, _compass)  # noqa: F401
-from render.hex_base import (_base_cache, _build_base, _base)  # noqa: F401
+from render.hex_base import (_base_cache, _build_base, _base, _digests, cache_dir, set_cache_dir)  # noqa: F401
 from render.hex_header import (_ARROW, _arrow, _beyond_text, _footer, header_px, _line_h, _header_height,
     _turn_text, _over_text, _zone_text, _track_items, _track_rows, _header_lines, _clip_px, _header, _wrap,
     _demoralized, _panel)  # noqa: F401
@@ -68,6 +68,7 @@ def clear_cache() -> None:
     editing a map in place)."""
     with _lock:
         _base_cache.clear()
+        _digests.clear()
         _facts_cache.clear()
     _legend_of.cache_clear()
     C.counter_sprite.cache_clear()
@@ -95,7 +96,7 @@ class RenderInfo:
     mode: str
     window: tuple[int, int, int, int]
     off_view: int = 0
-    glyphs: tuple = ()   # (kind, text, (x0, y0, x1, y1)) of each id and hex number drawn whole, in image px
+    glyphs: tuple = ()   # (kind, text, (x0, y0, x1, y1)) of each id, its plate and hex number drawn whole, in image px
 
     @property
     def preview_scale(self) -> float:
@@ -248,6 +249,7 @@ def compose_info(view: dict, hexmap, *, around: str | None = None, radius: int |
     badge_size = max(9, round(s * 0.4))
     occupied: list[tuple[float, float, float, float]] = []
     glyphs: list = []
+    plates: list = []  # each top counter's id on its plate, pasted again over whatever is drawn after
     badges = []
     label_sizes: list[int] = []
     for h, units in stacks.items():
@@ -269,9 +271,13 @@ def compose_info(view: dict, hexmap, *, around: str | None = None, radius: int |
             img.paste(spr, (round(x - size / 2) - pad, round(y - size / 2) - pad), spr)
             if i == 0 and top_text:  # the top counter's id is drawn whole
                 ix, iy = round(x - size / 2) + size / 2, round(y - size / 2) + size * C.ID_Y
-                tw = S.text_length(top_text, fs)
-                glyphs.append(("id", top_text, (ix - tw / 2 - 1, max(iy - fs * 0.5, round(y - size / 2) + 2), ix + tw / 2 + 1,
-                                                    iy + fs * 0.45)))
+                tw = S.text_length(top_text, fs)  # the id's text, with a margin of face round it
+                glyphs.append(("id", top_text, (ix - tw / 2 - 1, max(iy - fs * 0.5, round(y - size / 2) + 2),
+                                                ix + tw / 2 + 1, iy + fs * 0.45)))
+                ox, oy = round(x - size / 2), round(y - size / 2)  # ... and the bare plate it is drawn on
+                px0, py0, px1, py1 = C.id_plate(size, top_text)
+                glyphs.append(("plate", top_text, (ox + px0, oy + py0, ox + px1, oy + py1)))
+                plates.append((spr.crop((pad + px0, pad + py0, pad + px1, pad + py1)), (ox + px0, oy + py0)))
         if len(units) > 1:
             # the count sits off the stack's top right corner
             text = f"+{len(units) - 3}" if len(units) > 3 else str(len(units))
@@ -354,6 +360,10 @@ def compose_info(view: dict, hexmap, *, around: str | None = None, radius: int |
 
     if focus is not None:
         d.polygon(lay.corners(focus, shrink=0.93), outline=S.FOCUS, width=max(2, round(s / 10)))
+    # nothing drawn over an id (issue 26): a neighbour's stack count or marker chit, a hex number's halo,
+    # the focus outline give way to the ids an order names
+    for plate, xy in plates:
+        img.paste(plate, xy, plate)
 
     if fr.panel:
         _panel(img, lay, view, legend_top)

@@ -8,6 +8,16 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+# The renderer's disk cache of base layers (issue 26): one folder per test session, so no run leans on
+# what an earlier one (or another checkout) left in ~/.cache
+if "PALANTIR_RENDER_CACHE" not in os.environ:
+    import atexit
+    import shutil
+    import tempfile
+
+    os.environ["PALANTIR_RENDER_CACHE"] = tempfile.mkdtemp(prefix="palantir-maps-")
+    atexit.register(shutil.rmtree, os.environ["PALANTIR_RENDER_CACHE"], ignore_errors=True)
+
 # No per-example deadline: CI machines are shared and timing is not what these tests check.
 settings.register_profile("palantir", deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "palantir"))

@@ -66,23 +66,26 @@ def _otsu(grey: Image.Image) -> int:
 
 def ocr(img: Image.Image, box, k: float, *, upscale: int = 6, psm: int = 7, chars: str = "") -> str:
     """What tesseract reads in ``box`` (coordinates of the unscaled image) of the scaled ``img``:
-    the crop is enlarged ``upscale`` times (tesseract wants tall glyphs; no detail is added), each
-    pixel's distance from the crop's most common colour (its background) taken, and that split into
-    ink and paper by Otsu's threshold."""
+    the crop is enlarged ``upscale`` times (tesseract wants tall glyphs; no detail is added), its grey
+    levels split in two by Otsu's threshold, and the lesser part taken for the ink (light text on a
+    dark face, or dark on a light one)."""
     import subprocess
     import tempfile
 
     x0, y0, x1, y1 = box
     crop = img.crop((max(0, math.floor(x0 * k) - 1), max(0, math.floor(y0 * k)),
                      min(img.width, math.ceil(x1 * k) + 1), min(img.height, math.ceil(y1 * k)))).convert("RGB")
-    colours = crop.getcolors(crop.width * crop.height) or [(1, (255, 255, 255))]
-    bg = max(colours)[1]
     big = crop.resize((crop.width * upscale, crop.height * upscale), Image.Resampling.LANCZOS)
-    r, g, b = big.split()
-    dist = [Image.eval(ch, lambda v, c=c: abs(v - c)) for ch, c in zip((r, g, b), bg)]
-    grey = Image.merge("RGB", dist).convert("L")
+    grey = big.convert("L")
     level = _otsu(grey)
-    ink = grey.point(lambda v: 0 if v > level else 255)
+    hist = grey.histogram()
+    dark = sum(hist[: level + 1])
+    # the text is the lesser of the two classes (light on a dark face or dark on a light one); tesseract
+    # is given it black on white
+    if dark <= grey.width * grey.height - dark:
+        ink = grey.point(lambda v: 0 if v <= level else 255)
+    else:
+        ink = grey.point(lambda v: 0 if v > level else 255)
     page = Image.new("L", (ink.width + 60, ink.height + 60), 255)
     page.paste(ink, (30, 30))
     with tempfile.NamedTemporaryFile(suffix=".png") as f:

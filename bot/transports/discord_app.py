@@ -354,6 +354,9 @@ class _Palantir:
                 if len(shard.ids) < shard.count and type(self._own_store).__name__ == "SqliteStore":
                     log.warning("shards split across processes share one SQLite file: that only works on "
                                 "one machine; set [storage] url = \"postgresql://...\" to run them apart")
+            from render.hex_base import set_cache_dir
+
+            set_cache_dir(self.cfg.render.cache_dir)  # before the workers start: they inherit it
             if self.cfg.render.workers:
                 from bot.render_pool import RenderPool
 

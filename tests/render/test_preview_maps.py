@@ -7,6 +7,7 @@ map: where the action is) is drawn, scaled to 550 px wide, and checked from the 
 * at most MAX_IMAGE_W px wide and no taller than MAX_ASPECT times its width;
 * every counter id drawn whole (the top counter of each stack) at least 9 px of visible capital height,
   measured as the rows of ink in the id's box once scaled (``tests/preview_helpers.ink_height``);
+* nothing drawn over a top counter's id: its plate on the map is, pixel for pixel, its counter's own;
 * at least 90% of the hex numbers in the crop at least 7 px high (the others lie under a marker chit or
   a stack's lower counters, or dark on the city's darkest stone);
 * counters of the action left out of the crop are each named, by direction, in the band under the map.
@@ -48,6 +49,26 @@ class Survey(NamedTuple):
     off_view: int
     tracks: list
     room: float
+    covered: list   # the ids whose plate on the map differs from their counter's own (something drawn over)
+
+
+def _covered_ids(view, img, lay, info) -> list[str]:
+    """The top counters' ids over which the map drew something (a stack count, a marker chit, a hex
+    number, a neighbour's counter): their plate on the map is not their counter's own."""
+    from render import counters as C
+    from render.hexmap import _counter
+
+    size, out = round(lay.s * 1.34), []
+    units = {}
+    for u in (u for u in view.get("units") or [] if isinstance(u, dict)):
+        units.setdefault(str(u.get("id") or u.get("name") or ""), u)
+    for _, text, box in (g for g in info.glyphs if g[0] == "plate"):
+        px0, py0, px1, py1 = C.id_plate(size, text)
+        spr, pad = _counter(units[text], view.get("sides") or {}, size), C.sprite_pad(size)
+        own = spr.crop((pad + px0, pad + py0, pad + px1, pad + py1)).convert("RGB").tobytes()
+        if img.crop(tuple(round(v) for v in box)).convert("RGB").tobytes() != own:
+            out.append(text)
+    return out
 
 
 @pytest.fixture(scope="module")
@@ -60,16 +81,17 @@ def survey(phase_maps):
     for ruleset, maps in phase_maps.items():
         rows = []
         for view, board, _ in maps:
-            img, _, _, info = compose_info(view, board, focus=True)
+            img, lay, _, info = compose_info(view, board, focus=True)
             shown, k = scaled(img)
             ids = [ink_height(shown, box, k) for kind, _, box in info.glyphs if kind == "id"]
+            covered = _covered_ids(view, img, lay, info)
             hexes = [ink_height(shown, box, k) for kind, _, box in info.glyphs if kind == "hex"]
             px = header_px(img.width)
             lines = _header_lines(view, Frame(info.window, 0, None, False, info.mode), img.width)
             tracks = [[(item, S.text_length(item, px) + px * 2.2) for _, item in row]
                       for kind, row in lines if kind == "tracks"]
             rows.append(Survey(img.size, ids, hexes, sum(len(g.units) for g in _beyond(view, board, info.window)),
-                               info.off_view, tracks, img.width - 2 * round(px * 0.6) + px * 1.4))
+                               info.off_view, tracks, img.width - 2 * round(px * 0.6) + px * 1.4, covered))
         out[ruleset] = rows
     return out
 
@@ -82,6 +104,7 @@ def test_every_phase_map_reads_at_550_px(phase_maps, survey, ruleset):
         (w, h), view = m.size, phase_maps[ruleset][n][0]
         assert w <= MAX_IMAGE_W and h <= MAX_ASPECT * w, (n, m.size)
         assert min(m.ids, default=ID_PX) >= ID_PX, (n, view.get("phase"), sorted(m.ids)[:5])
+        assert not m.covered, (n, view.get("phase"), m.covered)  # nothing drawn over an id
         share = sum(1 for x in m.hexes if x >= HEX_PX) / len(m.hexes)
         assert share >= 0.9, (n, view.get("phase"), share)
         # every counter of the action off the crop is named, with its hex, under the map
@@ -282,17 +305,20 @@ def test_every_area_map_reads_at_550_px(area_maps, ruleset, winner):
 # An optical character reader reads the counter ids at 550 px (issue 26)
 # ---------------------------------------------------------------------------------------------
 OCR_SAMPLE = 24  # ids read per map (evenly spread over those drawn)
-# the share of ids tesseract must read exactly (measured on the 24-id samples: Gondor 83%, Celebrant 71%,
-# Sauron 58%; the issue asks 80%)
-OCR_IDS = 0.5
+# the share of ids tesseract must read exactly, per game (measured on the 24-id samples once every id sat
+# on a bare plate, 0.38 of the counter high: Gondor 79%, Celebrant 67%, Sauron 79%; the issue asks 80%:
+# the misreadings left are
+# the bundled font's I read as 1 and 5 as S; DejaVu Sans, Sans Bold, Sans Mono (Bold), Serif (Bold,
+# Condensed) were tried for the ids and each read worse at this size)
+OCR_IDS = {"gondor": 0.75, "celebrant": 0.6, "sauron": 0.75}
 
 
 @pytest.mark.parametrize("ruleset", [s[0] for s in HEX_GAMES])
 def test_tesseract_reads_the_counter_ids_of_the_busiest_map(phase_maps, survey, ruleset):
     """The busiest phase map (most counter ids drawn whole) scaled to 550 px; tesseract reads each id
     from the scaled pixels (each id's box enlarged, see ``preview_helpers.ocr``). Its misreadings are
-    mostly the font's I and 1 (``OI2`` read ``O12``) and 1 read as T: the issue's 80% is not reached
-    with the bundled font; this pins what is."""
+    mostly the font's I and 1 (``OI2`` read ``O12``) and 5 read as S: the issue's 80% is not reached
+    (Celebrant's map is full of OI ids); this pins what is."""
     from tests.preview_helpers import ocr, tesseract
 
     if tesseract() is None:
@@ -307,7 +333,7 @@ def test_tesseract_reads_the_counter_ids_of_the_busiest_map(phase_maps, survey, 
             for _, text, box in ids]
     share = sum(1 for want, got in read if want == got) / len(read)
     print(f"{ruleset}: tesseract read {share:.0%} of {len(read)} ids; missed {[r for r in read if r[0] != r[1]][:8]}")
-    assert len(read) >= 20 and share >= OCR_IDS, read
+    assert len(read) >= 20 and share >= OCR_IDS[ruleset], read
 
 
 def test_a_replay_takes_frames_of_different_heights(phase_maps):

@@ -1,0 +1,90 @@
+"""The base layer kept on disk (issue 26): a process's first map is drawn from the stored terrain
+layer, not built; the file is named by the map's data and the renderer's source; a corrupt file is
+built again; two processes writing the same base at once leave one whole file."""
+from __future__ import annotations
+
+import concurrent.futures as cf
+import multiprocessing
+
+import pytest
+
+from render import hex_base
+from render.hexmap import clear_cache, render_view
+from tests.render_sample import gondor_map, sample_view
+
+
+@pytest.fixture
+def cache(tmp_path, monkeypatch):
+    monkeypatch.setenv(hex_base.CACHE_ENV, str(tmp_path))
+    clear_cache()
+    yield tmp_path
+    clear_cache()
+
+
+def _draw(view, m) -> bytes:
+    return render_view(view, m, focus=True)
+
+
+def test_a_fresh_process_draws_from_the_stored_base(cache, monkeypatch):
+    m = gondor_map()
+    view = sample_view()
+    first = _draw(view, m)
+    files = sorted(cache.glob("*.base"))
+    assert len(files) == 1
+    clear_cache()  # as a new process: nothing in memory
+
+    def no_build(*a, **kw):
+        raise AssertionError("built again: the stored base was not used")
+
+    monkeypatch.setattr(hex_base, "_build_base", no_build)
+    assert _draw(view, m) == first
+
+
+def test_a_corrupt_or_truncated_file_is_built_again(cache):
+    m = gondor_map()
+    view = sample_view()
+    first = _draw(view, m)
+    (path,) = cache.glob("*.base")
+    whole = path.read_bytes()
+    flipped = bytearray(whole)
+    flipped[len(whole) // 2] ^= 0xFF  # one pixel's byte changed on disk: its CRC no longer matches
+    for bad in (b"not a base", whole[: len(whole) // 2], bytes(flipped)):
+        path.write_bytes(bad)
+        clear_cache()
+        assert _draw(view, m) == first
+        assert path.read_bytes() != bad  # rewritten whole
+    assert not list(cache.glob(".*.tmp"))
+
+
+def test_the_name_follows_the_maps_data_and_off_keeps_nothing(cache, monkeypatch):
+    from dataclasses import replace
+
+    m = gondor_map()
+    view = sample_view()
+    _draw(view, m)
+    h = sorted(m.hexes)[len(m.hexes) // 2]
+    m.hexes[h] = replace(m.hexes[h], terrain="forest" if m.hexes[h].terrain != "forest" else "clear")
+    clear_cache()  # a map edited in place
+    _draw(view, m)
+    assert len(list(cache.glob("*.base"))) == 2
+    monkeypatch.setenv(hex_base.CACHE_ENV, "off")
+    off = cache / "off"
+    assert hex_base.cache_dir() is None and not off.exists()
+
+
+def _render_in_child(folder: str) -> bytes:
+    import os
+
+    os.environ[hex_base.CACHE_ENV] = folder
+    clear_cache()
+    return _draw(sample_view(), gondor_map())
+
+
+def test_two_processes_writing_the_same_base_leave_one_whole_file(cache):
+    ctx = multiprocessing.get_context("spawn")
+    with cf.ProcessPoolExecutor(2, mp_context=ctx) as pool:
+        outs = list(pool.map(_render_in_child, [str(cache)] * 4))
+    assert len(set(outs)) == 1
+    assert len(list(cache.glob("*.base"))) == 1 and not list(cache.glob(".*.tmp"))
+    clear_cache()
+    assert _draw(sample_view(), gondor_map()) == outs[0]
