@@ -117,7 +117,9 @@ class Lobby:
                 return Outcome.error("The game is over.")
         elif row.status != "open":
             return Outcome.error("The game has started; a moderator can hand a seat over with `/game sub`.")
-        await self.table.store.take_seat(row.id, seat, ctx.user_id, self.table.clock())
+        if not await self.table.store.take_seat(row.id, seat, ctx.user_id, self.table.clock()):
+            return Outcome.error(f"`{seat}` was taken a moment ago.")
+        await self.table.store.seat_changed(row.id, seat, ctx.user_id, self.table.clock())  # issue 28: who held it when
         free = [s for s in rs.seats if s not in seats and s != seat and s not in rs.optional_seats]
         tail = f" Still free: {', '.join(free)}." if free else " All seats are taken: `/game start` when ready."
         probe = (ctx.user_id, row.id, seat) if rs.hidden_information else None  # can they be reached privately?
@@ -137,6 +139,8 @@ class Lobby:
         left = await self.table.store.release_seats(row.id, ctx.user_id)
         if not left:
             return Outcome.error("You hold no seat in this game.")
+        for s in left:
+            await self.table.store.seat_changed(row.id, s, None, self.table.clock())
         return Outcome.public_reply(f"<@{ctx.user_id}> leaves {', '.join(self.table.seat_title(s) for s in left)}.")
 
     @_locked(needs_game=True)
@@ -376,6 +380,7 @@ class Lobby:
         if old == user_id:
             return Outcome.error(f"<@{user_id}> already holds `{seat}`.")
         await self.table.store.set_seat_holder(row.id, seat, user_id)
+        await self.table.store.seat_changed(row.id, seat, user_id, self.table.clock(), "sub")
         if by_vote:
             await self.table.store.set_setting(f"replaced:{row.id}", json.dumps(used + [seat]))
         out = Outcome.public_reply(f"<@{user_id}> now holds **{self.table.seat_title(seat)}** (was <@{old}>), "

@@ -257,6 +257,15 @@ class RulesetBase:
         """What a seat does when its deadline passes and the rules refuse ``done`` (None: nag)."""
         return None
 
+    def autopilot_action(self, state: State, seat: str) -> "Action | None":
+        """The seat's safe default when nobody plays it (issue 28): by default what a deadline does."""
+        return self.deadline_action(state, seat)
+
+    def forced_action(self, state: State, seat: str) -> "Action | None":
+        """The seat's only legal action, if it has exactly one (issue 28, `/me autoplay`)."""
+        found = iter_limit(self.legal_actions(state, seat), 2)
+        return found[0] if len(found) == 1 else None
+
     def odds(self, state: State, seat: str, text: str) -> str:
         raise NotImplementedError(f"{self.title} has no odds")
 

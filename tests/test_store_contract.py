@@ -5,7 +5,8 @@ import asyncio
 
 import pytest
 
-from bot.storage import Clock, FireTimer, OutboxPost, PauseClock, Prefs, StaleWriter, open_store
+from bot.storage import (Clock, FireTimer, OutboxPost, PauseClock, PlayerRecord, Prefs, SeatState, StaleWriter,
+                         open_store)
 
 
 @pytest.fixture
@@ -195,3 +196,48 @@ async def test_private_messages_a_dm_could_not_carry_are_recorded_and_held(store
     assert [h["text"] for h in await store.held_posts(8)] == ["and K5"]
     await store.mark_held_shown([h["id"] for h in await store.held_posts(8)], 6.0)
     assert await store.held_posts(8) == [] and await store.users_with_held_posts() == []
+
+
+async def test_a_players_record_seat_states_history_and_games_everywhere(store):
+    """Issue 28: a player's record is one row per user across servers, counts add up (never
+    overwrite), a seat's standing and its takeover votes round-trip, the seat's history closes one
+    holding as the next begins, and a user's live games are found in every server."""
+    assert await store.record(7) == PlayerRecord(7) and (await store.record(7)).ontime_percent is None
+    await store.add_record(7, phases_on_time=3)
+    await store.add_record(7, phases_on_time=1, phases_missed=1, games_finished=1)
+    await store.add_record(2**62, seats_taken_over=1)
+    r = await store.record(7)
+    assert (r.phases_on_time, r.phases_missed, r.games_finished, r.seats_taken_over) == (4, 1, 1, 0)
+    assert r.ontime_percent == 80.0 and (await store.record(2**62)).seats_taken_over == 1
+    with pytest.raises(ValueError):
+        await store.add_record(7, nickname=1)  # nothing but the record is kept
+    gid = await new_game(store)
+    assert await store.seat_states(gid) == {}
+    await store.set_seat_state(SeatState(gid, "red", missed_in_row=2, autopilot=True,
+                                         takeover={"user": 2**62, "votes": {3: True}}))
+    await store.set_seat_state(SeatState(gid, "blue", checked_in=True))
+    st = await store.seat_states(gid)
+    assert st["red"] == SeatState(gid, "red", 2, True, False, {"user": 2**62, "votes": {3: True}})
+    assert st["blue"].checked_in and not st["blue"].autopilot and st["blue"].takeover is None
+    await store.set_seat_state(SeatState(gid, "red"))
+    assert (await store.seat_states(gid))["red"] == SeatState(gid, "red")
+    await store.seat_changed(gid, "red", 7, 1.0)
+    await store.seat_changed(gid, "red", 2**62, 5.0, "takeover")
+    await store.seat_changed(gid, "blue", 8, 2.0)
+    await store.seat_changed(gid, "blue", None, 3.0)
+    assert await store.seat_history(gid) == [
+        {"seat": "red", "user_id": 7, "from_at": 1.0, "to_at": 5.0, "how": "join"},
+        {"seat": "red", "user_id": 2**62, "from_at": 5.0, "to_at": None, "how": "takeover"},
+        {"seat": "blue", "user_id": 8, "from_at": 2.0, "to_at": 3.0, "how": "join"}]
+    other = await store.create_game(channel_id=6, guild_id=2, ruleset="tiny-pbp", options={}, seed="s",
+                                    commitment="c", creator_id=9, now=1.0, initial_state={"n": 0})
+    await store.take_seat(gid, "red", 7, 1.0)
+    await store.take_seat(other, "blue", 7, 1.0)
+    await store.take_seat(other, "red", 8, 1.0)
+    mine = await store.games_of(7)
+    assert [(g.id, g.guild_id, g.seats) for g in mine] == [(gid, 1, {"red": 7}), (other, 2, {"blue": 7, "red": 8})]
+    assert [g.id for g in await store.open_games(2)] == [other] and await store.games_of(99) == []
+    await store.set_status(other, "over", 3.0)
+    assert [g.id for g in await store.games_of(7)] == [gid] and await store.open_games(2) == []
+    await store.set_prefs(Prefs(7, autoplay=True))
+    assert (await store.prefs(7)).autoplay is True

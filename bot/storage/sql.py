@@ -10,8 +10,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from bot.storage.base import (ActionRow, Clock, Effect, FireTimer, GameRow, OutboxPost, PauseClock, Prefs,
-                              Timer, shard_where)
+from bot.storage.base import (ActionRow, Clock, Effect, FireTimer, GameRow, OutboxPost, PauseClock, PlayerRecord,
+                              Prefs, SeatState, Timer, shard_where)
 
 
 def _dumps(obj: Any) -> str:
@@ -187,10 +187,76 @@ class SqlQueries:
 
     async def set_prefs(self, p: Prefs) -> None:
         await self._write(
-            "INSERT INTO prefs (user_id, quiet_from, quiet_to, tz, away_until) VALUES (?,?,?,?,?)"
+            "INSERT INTO prefs (user_id, quiet_from, quiet_to, tz, away_until, autoplay) VALUES (?,?,?,?,?,?)"
             " ON CONFLICT(user_id) DO UPDATE SET quiet_from=excluded.quiet_from, quiet_to=excluded.quiet_to,"
-            " tz=excluded.tz, away_until=excluded.away_until",
-            (p.user_id, p.quiet_from, p.quiet_to, p.tz, p.away_until))
+            " tz=excluded.tz, away_until=excluded.away_until, autoplay=excluded.autoplay",
+            (p.user_id, p.quiet_from, p.quiet_to, p.tz, p.away_until, int(bool(p.autoplay))))
+
+    # ------------------------------------------------------------ seats that stay filled (issue 28)
+    async def record(self, user_id: int) -> PlayerRecord:
+        r = await self._one("SELECT * FROM player_records WHERE user_id=?", (user_id,))
+        return PlayerRecord(**{k: int(v) for k, v in dict(r).items()}) if r else PlayerRecord(user_id)
+
+    async def add_record(self, user_id: int, **deltas: int) -> None:
+        """Add to a player's counts (one statement: two processes adding at once both count)."""
+        bad = set(deltas) - set(PlayerRecord.FIELDS)
+        if bad:
+            raise ValueError(f"not a record field: {sorted(bad)}")
+        if not deltas:
+            return
+        cols = sorted(deltas)
+        await self._write(
+            "INSERT INTO player_records (user_id, " + ", ".join(cols) + ") VALUES (?" + ",?" * len(cols) + ")"
+            " ON CONFLICT(user_id) DO UPDATE SET " + ", ".join(f"{c}=player_records.{c}+excluded.{c}" for c in cols),
+            (user_id, *(int(deltas[c]) for c in cols)))
+
+    async def seat_states(self, game_id: int) -> dict[str, SeatState]:
+        rows = await self._all("SELECT * FROM seat_states WHERE game_id=? ORDER BY seat", (game_id,))
+        return {r["seat"]: SeatState(**dict(r)) for r in rows}
+
+    async def set_seat_state(self, st: SeatState) -> None:
+        await self._write(
+            "INSERT INTO seat_states (game_id, seat, missed_in_row, autopilot, checked_in, takeover) VALUES (?,?,?,?,?,?)"
+            " ON CONFLICT(game_id, seat) DO UPDATE SET missed_in_row=excluded.missed_in_row,"
+            " autopilot=excluded.autopilot, checked_in=excluded.checked_in, takeover=excluded.takeover",
+            (st.game_id, st.seat, int(st.missed_in_row), int(st.autopilot), int(st.checked_in),
+             _dumps({**st.takeover, "votes": {str(k): v for k, v in st.takeover.get("votes", {}).items()}})
+             if st.takeover else None))
+
+    async def seat_history(self, game_id: int) -> list[dict]:
+        """Who held each seat from when to when (``to_at`` None: holds it now), in order."""
+        rows = await self._all("SELECT seat, user_id, from_at, to_at, how FROM seat_history WHERE game_id=?"
+                               " ORDER BY id", (game_id,))
+        return [dict(r) for r in rows]
+
+    async def seat_changed(self, game_id: int, seat: str, user_id: int | None, now: float, how: str = "join") -> None:
+        """One transaction: the seat's current holding ends now; ``user_id`` (if any) holds it from now."""
+        steps = [("UPDATE seat_history SET to_at=? WHERE game_id=? AND seat=? AND to_at IS NULL", (now, game_id, seat))]
+        if user_id is not None:
+            steps.append(("INSERT INTO seat_history (game_id, seat, user_id, from_at, how) VALUES (?,?,?,?,?)",
+                          (game_id, seat, user_id, now, how)))
+        await self._steps(steps)
+
+    async def _games_with_seats(self, where: str, params: tuple) -> list[GameRow]:
+        rows = await self._all(
+            "SELECT (SELECT " + self.SEATS_JSON + " FROM seats s WHERE s.game_id = g.id) AS ctx_seats, g.*"
+            " FROM games g WHERE g.status IN ('open','active') AND " + where + " ORDER BY g.id", params)
+        out = []
+        for r in rows:
+            d = dict(r)
+            seats = d.pop("ctx_seats")
+            row = GameRow.from_row(d)
+            row.seats = {k: int(v) for k, v in json.loads(seats).items()} if seats else {}
+            out.append(row)
+        return out
+
+    async def games_of(self, user_id: int) -> list[GameRow]:
+        """Every live game, in any server, where ``user_id`` holds a seat (with its seats)."""
+        return await self._games_with_seats("g.id IN (SELECT game_id FROM seats WHERE user_id=?)", (user_id,))
+
+    async def open_games(self, guild_id: int) -> list[GameRow]:
+        """Every live game of a server (with its seats): the caller sees which have a seat to fill."""
+        return await self._games_with_seats("g.guild_id=?", (guild_id,))
 
     async def undo_request(self, req_id: int) -> dict | None:
         r = await self._one("SELECT * FROM undo_requests WHERE id=?", (req_id,))
