@@ -15,6 +15,7 @@ from bot.storage import Clock, GameRow
 
 from bot.outcome import NEW_GAME_SECONDS, Post, Outcome, Ctx, PlaceError, clip, parse_options
 from bot.table import _locked, seated
+from bot.seats import SeatRules, rate_text
 
 
 ROOM_KEEP = 5000  # messages kept a private room (the rest are Discord's to keep)
@@ -52,6 +53,7 @@ class Lobby:
                     raise ValueError("give the charts once: as a file or in `options`, not both")
                 options["charts"] = charts
             rs_options, rules = dl.split_options(options, self.table.deadline_defaults)
+            SeatRules.parse(options)  # issue 28: checkin=, min_ontime=, autopilot=, takeover= (refused if bad)
             # a level of play (issue 14) names the wrapped ruleset, `gondor@assist`; without one the
             # game is stored exactly as before
             mode = mode_of(options) or get_ruleset(ruleset).default_mode  # wotr: assist unless asked
@@ -117,6 +119,12 @@ class Lobby:
                 return Outcome.error("The game is over.")
         elif row.status != "open":
             return Outcome.error("The game has started; a moderator can hand a seat over with `/game sub`.")
+        rules = SeatRules.of(row)
+        rec = await self.table.store.record(ctx.user_id)
+        if (rules.min_ontime is not None and seat != GM and rec.ontime_percent is not None
+                and rec.ontime_percent < rules.min_ontime):  # issue 28: new players pass
+            return Outcome.error(f"This game asks for an on-time record of at least {rules.min_ontime:g}%; yours is "
+                                 f"{rec.ontime_percent:.0f}% (`/me record`).")
         if not await self.table.store.take_seat(row.id, seat, ctx.user_id, self.table.clock()):
             return Outcome.error(f"`{seat}` was taken a moment ago.")
         await self.table.store.seat_changed(row.id, seat, ctx.user_id, self.table.clock())  # issue 28: who held it when
@@ -128,7 +136,7 @@ class Lobby:
             out.dms = await self.table.secrets_dms(await self.table.load(row), {seat: ctx.user_id})
             out.probe = None if out.dms else probe
             return out
-        out = Outcome.public_reply(f"<@{ctx.user_id}> takes **{self.table.seat_title(seat)}**.{tail}")
+        out = Outcome.public_reply(f"<@{ctx.user_id}> takes **{self.table.seat_title(seat)}** ({rate_text(rec)}).{tail}")
         out.probe = probe
         return out
 

@@ -408,6 +408,25 @@ class Table:
         lines.append(("opt", self._map_hint(game)))
         return Post(text=fit_lines(lines, limit), mentions=await self.timekeeper.awake(pings))
 
+    async def _keep_record(self, row: GameRow, game: Game, seats: dict[str, int], seat: str, ctx: Ctx,
+                           by: str | None, was_active: bool, res, now: float) -> None:
+        """Issue 28, the players' records: a holder who finished their part of a phase before its
+        deadline is on time for it (and a seat on autopilot whose holder plays again is theirs again);
+        a game with a result counts as finished for every holder."""
+        uid = seats.get(seat)
+        if (by is None and uid is not None and ctx.user_id == uid and was_active
+                and (res is not None or seat not in game.active_seats())):
+            clock = await self.store.clock(row.id)
+            if not (clock and clock.deadline_at and now > clock.deadline_at):
+                await self.store.add_record(uid, phases_on_time=1)
+            st = (await self.store.seat_states(row.id)).get(seat)
+            if st is not None and (st.missed_in_row or st.autopilot):
+                st.missed_in_row, st.autopilot, st.takeover = 0, False, None
+                await self.store.set_seat_state(st)
+        if res is not None:
+            for u in sorted(set(seats.values())):
+                await self.store.add_record(u, games_finished=1)
+
     def changed_secrets(self, rs, seats: dict[str, int], before: dict, after: dict) -> dict[int, list[Post]]:
         """A seat's hidden information changed (an order, an undo): re-sent by DM,
         quietly (if it cannot be delivered, only its reader is told)."""
@@ -487,12 +506,19 @@ class Table:
             for roll in e.rolls:
                 lines.append(f"  🎲 {roll.get('label', '')}: {roll['value']}")
         old_game_state = game.state
+        was_active = seat in game.active_seats()  # issue 28: a seat that finishes its part on time
         dice_before = game.dice_drawn()
         game.state = new_state
+        end_pings: list[int] = []
         if res:
             lines.append(f"**The game is over: {res.line}**")
+            # issue 28: the end of a game reaches every seat holder (not in their quiet hours)
+            holders = sorted(set(seats.values()))
+            end_pings = await self.timekeeper.awake(holders)
+            if end_pings:
+                lines.append("Players: " + " ".join(f"<@{u}>" for u in end_pings))
         text = clip("\n".join(lines), MAX_TEXT)
-        out = Outcome(reply=Post(text=text), ephemeral=False)
+        out = Outcome(reply=Post(text=text, mentions=end_pings), ephemeral=False)
         secret = public_text(rs, canon) != canon
         if secret:
             # a secret order (Gondor's oil, 16.74): the giver reads it privately (a public
@@ -537,6 +563,7 @@ class Table:
             raise
         self.game_seq[row.id] = seq
         out.stored = (out.reply.text, out.ephemeral)  # written with the log row: not again after
+        await self._keep_record(row, game, seats, seat, ctx, by, was_active, res, now)
         if new_phase or res:  # the phase (and so its clock) changes only with a new phase or the end
             # the row as just written (this transaction moved the counter, and ended the game if over)
             fresh = dataclasses.replace(row, seq=seq, **({"status": "over", "ended_at": now} if res else {}))

@@ -78,6 +78,24 @@ class Timekeeper:
         clock.synced_seq = row.seq
         return await self.reschedule(row, game, clock, seats)
 
+    async def play_timers(self, row: GameRow, game: Game, active: list[str], seats: dict[str, int] | None,
+                          now: float) -> list[tuple[str, str, float]]:
+        """Issue 28: a seat the bot plays as soon as it is to act: on autopilot, or held by a player with
+        `/me autoplay on` whose only legal action is forced. A ``deadline`` timer of that seat, due now
+        (the scheduler plays it: ``Clocks``)."""
+        states = await self.store.seat_states(row.id)
+        seats = seats if seats is not None else await self.store.seats(row.id)
+        out = []
+        for s in active:
+            if s not in seats:
+                continue
+            st = states.get(s)
+            if st is not None and st.autopilot:
+                out.append(("deadline", s, now))
+            elif (await self.store.prefs(seats[s])).autoplay and game.ruleset.forced_action(game.state, s) is not None:
+                out.append(("deadline", s, now))
+        return out
+
     async def reschedule(self, row: GameRow, game: Game, clock: Clock,
                           seats: dict[str, int] | None = None) -> float | None:
         now = self.clock()
@@ -99,6 +117,8 @@ class Timekeeper:
                     t = dl.reminder_at(clock.deadline_at, lead, q, not_before=max(now, clock.started_at))
                     if t is not None:
                         timers.append(("remind", s, t))
+        if clock.paused_at is None and active:
+            timers += await self.play_timers(row, game, active, seats, now)
         await self.store.set_clock(clock, timers)
         self.wake()
         return clock.deadline_at

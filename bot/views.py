@@ -5,6 +5,7 @@ from engine.core import OrderError
 from engine.rulesets import get_ruleset, ruleset_names
 
 from bot.outcome import MAX_TEXT, Post, Outcome, Ctx, public_text, clip, split_text
+from bot.seats import history_lines, holders_line
 
 
 MAP_RADIUS = (2, 12)  # `/game map radius:`, hexes either side of `around:` (render.hexmap.RADIUS_MIN/MAX)
@@ -57,7 +58,8 @@ class Views:
         if watching:  # admitted by the creator (bot/lobby.py): they read what the public reads
             seat_list += ". Spectators: " + ", ".join(f"<@{u}>" for u in watching)
         if row.status == "open":
-            return f"**{rs.title}**, waiting to start. Seats: {seat_list}.{' ' + level if level else ''}"
+            return (f"**{rs.title}**, waiting to start. Seats: {seat_list}.{' ' + level if level else ''}"
+                    + await self._seat_lines(row, seats))
         game = await self.table.load(row)
         v = game.view(None)
         head, _ = self.table.turn_line(game, seats, ping=False)
@@ -80,6 +82,23 @@ class Views:
             text += "\nResult: none, the game was ended by its creator or a moderator."
         for line in await self.table.delivery.status_lines(row.id, self.table.seat_title):  # issue 25: no silent drop
             text += "\n" + line
+        text += await self._seat_lines(row, seats)
+        return text
+
+    async def _seat_lines(self, row, seats: dict[str, int]) -> str:
+        """Issue 28: each holder's on-time rate, the seats on autopilot, and who held each seat when."""
+        text = ""
+        line = await holders_line(self.table.store, seats, self.table.seat_title)
+        if line:
+            text += "\n" + line
+        states = await self.table.store.seat_states(row.id)
+        auto = [s for s, st in states.items() if st.autopilot and s in seats]
+        if auto and row.status == "active":
+            text += ("\nOn autopilot, up for takeover (`/game takeover seat:<seat>`): "
+                     + ", ".join(self.table.seat_title(s) for s in auto) + ".")
+        history = await self.table.store.seat_history(row.id)
+        if any(h["how"] != "join" or h.get("to_at") for h in history):  # only once a seat changed hands
+            text += "\nSeat history: " + "; ".join(history_lines(history, self.table.seat_title)) + "."
         return text
 
     async def set_board(self, game_id: int, channel_id: int, message_id: int) -> None:
@@ -177,6 +196,9 @@ class Views:
             extra = (f" 🎲 {' '.join(dice)}" if dice else "") + (f" ({', '.join(secs)})" if secs else "")
             gone = f" (taken back by #{undone[a.seq]})" if a.seq in undone else ""
             lines.append(f"`#{a.seq}` {a.seat}: `{public_text(rs, a.text)}`{extra}{gone}")
+        history = await self.table.store.seat_history(row.id)
+        if any(h["how"] != "join" or h.get("to_at") for h in history):  # issue 28: once a seat changed hands
+            lines.append("Seat history: " + "; ".join(history_lines(history, self.table.seat_title)))
         chunks = split_text("\n".join(lines), 1800)
         if len(chunks) > 1:  # one message: the newest entries, and say so
             shown = chunks[-1].count("\n") + 1

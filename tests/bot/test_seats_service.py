@@ -1,0 +1,200 @@
+"""Issue 28 in the service, under a controllable clock: a player's record (on time, missed, finished,
+taken over), the seat options at `/game new` refused when bad, autopilot after n missed deadlines in a
+row, taking a seat over (open and by vote) with its refusals, `/me games`, `/game open`, `/me autoplay`."""
+import pytest
+
+from bot.service import Ctx, GameService
+from bot.storage import Store
+from tests import pbp_helpers  # noqa: F401
+
+RED, BLUE, CAROL, DAVE = 11, 22, 33, 44
+H = 3600.0
+T0 = 1_720_000_000.0
+_ids = iter(range(1, 10**9))
+
+
+class Clock:
+    def __init__(self, t):
+        self.t = t
+
+    def __call__(self):
+        return self.t
+
+
+def ctx(user, channel=9, guild=1, mod=False):
+    return Ctx(channel_id=channel, user_id=user, guild_id=guild, interaction_id=f"s{next(_ids)}", is_moderator=mod)
+
+
+@pytest.fixture
+async def svc(tmp_path):
+    store = await Store.open(str(tmp_path / "seats.db"))
+    s = GameService(store, renderer=None, seed_source=lambda: "seat-seed", clock=Clock(T0))
+    yield s
+    await store.close()
+
+
+async def started(svc, options="deadline=24 autopilot=1", channel=9, guild=1):
+    assert (await svc.new_game(ctx(RED, channel, guild), "tiny-pbp", options)).ok
+    assert (await svc.join(ctx(RED, channel, guild), "red")).ok
+    assert (await svc.join(ctx(BLUE, channel, guild), "blue")).ok
+    assert (await svc.start(ctx(RED, channel, guild))).ok
+    return await svc.store.live_game(channel)
+
+
+async def texts(svc, gid):
+    return [o["payload"].get("text", "") for o in await svc.store.outbox(gid)]
+
+
+@pytest.mark.parametrize("options, why", [("checkin=abc", "checkin must be a number"),
+                                          ("min_ontime=150", "between 0 and 100"),
+                                          ("autopilot=-1", "autopilot must be"),
+                                          ("takeover=maybe", "`open` or `vote`")])
+async def test_bad_seat_options_are_refused_privately_and_change_nothing(svc, options, why):
+    out = await svc.new_game(ctx(RED), "tiny-pbp", options)
+    assert not out.ok and out.ephemeral and why in out.reply.text and len(out.reply.text) < 200
+    assert await svc.store.live_game(9) is None
+
+
+async def test_good_seat_options_are_kept_and_not_passed_to_the_ruleset(svc):
+    # tiny-pbp refuses any option of its own: these are the service's
+    assert (await svc.new_game(ctx(RED), "tiny-pbp", "checkin=12 min_ontime=80 autopilot=2 takeover=vote")).ok
+
+
+async def test_on_time_and_missed_phases_count_and_autopilot_plays_the_seat_and_the_game_goes_on(svc):
+    """A seat with autopilot=1 misses a deadline: the record counts it, the seat goes on autopilot, the
+    table is told, the seat is passed and the game goes on; the seat is listed as open for takeover."""
+    clock = svc.clock
+    row = await started(svc)
+    assert (await svc.done(ctx(RED))).ok  # red on time
+    assert (await svc.store.record(RED)).phases_on_time == 1
+    clock.t = T0 + 25 * H  # blue's deadline passes
+    assert await svc.fire_due() >= 1
+    rec = await svc.store.record(BLUE)
+    assert rec.phases_missed == 1 and rec.phases_on_time == 0
+    st = (await svc.store.seat_states(row.id))["blue"]
+    assert st.autopilot and st.missed_in_row == 1
+    said = "\n".join(await texts(svc, row.id))
+    assert "now on autopilot" in said and "/game takeover" in said
+    game = svc.games[row.id]
+    assert game.active_seats() == ["red"]  # the game went on
+    # the next time blue is to act, the bot plays it at once (no deadline waited for)
+    assert (await svc.done(ctx(RED))).ok
+    assert await svc.fire_due() >= 1
+    assert svc.games[row.id].active_seats() == ["red"]
+    assert (await svc.store.record(BLUE)).phases_missed == 1  # an autopilot seat is not its holder's miss
+    status = (await svc.status(ctx(CAROL))).reply.text
+    assert "On autopilot" in status and "Blue" in status and "on time 100% of 2 phases" in status
+    opened = await svc.open_games(ctx(CAROL))
+    assert "up for takeover: `blue`" in opened.reply.text and opened.ephemeral
+    assert any(cid == f"stake:{row.id}:blue" for cid, _ in opened.reply.buttons)
+
+
+async def test_a_third_player_takes_over_gets_the_secret_and_a_full_phase_and_the_export_lists_both(svc):
+    clock = svc.clock
+    row = await started(svc, "deadline=24 autopilot=1")
+    assert (await svc.done(ctx(RED))).ok
+    clock.t = T0 + 25 * H
+    await svc.fire_due()
+    assert (await svc.done(ctx(RED))).ok  # blue to act again (on autopilot: played at once)
+    clock.t = T0 + 26 * H
+    # refusals: a seat held and active, a seat of another channel's game, someone already seated
+    out = await svc.takeover(ctx(CAROL), "red")
+    assert not out.ok and "not up for takeover" in out.reply.text
+    assert not (await svc.takeover(ctx(CAROL, channel=10), "blue")).ok  # no game in that channel
+    out = await svc.takeover(ctx(RED), "blue")
+    assert not out.ok and "already" in out.reply.text
+    assert (await svc.store.seats(row.id))["blue"] == BLUE
+    # blue is to act now (red played, autopilot not yet fired): Carol takes over
+    row = await svc.store.live_game(9)
+    game = await svc.load(row)
+    if "blue" not in game.active_seats():
+        assert (await svc.done(ctx(RED))).ok
+    out = await svc.takeover(ctx(CAROL), "blue")
+    assert out.ok, out.reply.text
+    assert not out.ephemeral and "takes over" in out.reply.text
+    assert any("Your card is" in p.text for p in out.dms[CAROL])  # the seat's secret, by the private path
+    assert (await svc.store.seats(row.id))["blue"] == CAROL
+    clock_row = await svc.store.clock(row.id)
+    assert clock_row.deadline_at == pytest.approx(clock.t + 24 * H)  # a full phase
+    assert (await svc.store.record(CAROL)).seats_taken_over == 1 and (await svc.store.record(BLUE)).seats_lost == 1
+    assert not (await svc.store.seat_states(row.id))["blue"].autopilot
+    hist = await svc.store.seat_history(row.id)
+    assert [(h["seat"], h["user_id"], h["how"]) for h in hist if h["seat"] == "blue"] == [
+        ("blue", BLUE, "join"), ("blue", CAROL, "takeover")]
+    status = (await svc.status(ctx(DAVE))).reply.text
+    assert "Seat history" in status and f"<@{BLUE}>" in status and f"<@{CAROL}>" in status
+    data = await svc.export_data(await svc.store.live_game(9))
+    holders = [(h["seat"], h["user_id"]) for h in data["seat_history"]]
+    assert ("blue", BLUE) in holders and ("blue", CAROL) in holders
+
+
+async def test_takeover_by_vote_waits_for_the_creator_or_a_majority(svc):
+    clock = svc.clock
+    row = await started(svc, "deadline=24 autopilot=1 takeover=vote")
+    assert (await svc.done(ctx(RED))).ok
+    clock.t = T0 + 25 * H
+    await svc.fire_due()
+    out = await svc.takeover(ctx(CAROL), "blue")
+    assert out.ok and "asks to take over" in out.reply.text and RED in out.reply.mentions
+    assert (await svc.store.seats(row.id))["blue"] == BLUE  # nothing yet
+    assert not (await svc.takeover_vote(ctx(DAVE), row.id, "blue", True)).ok  # not a voter
+    out = await svc.takeover_vote(ctx(RED), row.id, "blue", True)  # the creator approves
+    assert out.ok and (await svc.store.seats(row.id))["blue"] == CAROL
+
+
+async def test_min_ontime_refuses_a_poor_record_and_admits_a_new_player(svc):
+    await svc.store.add_record(CAROL, phases_on_time=1, phases_missed=3)
+    assert (await svc.new_game(ctx(RED), "tiny-pbp", "min_ontime=50")).ok
+    out = await svc.join(ctx(CAROL), "blue")
+    assert not out.ok and "at least 50%" in out.reply.text and "25%" in out.reply.text
+    out = await svc.join(ctx(DAVE), "blue")  # new: passes
+    assert out.ok and "new player" in out.reply.text
+
+
+async def test_my_games_lists_every_server_with_what_waits_for_me(svc):
+    await started(svc, "deadline=24", channel=9, guild=1)
+    assert (await svc.new_game(ctx(CAROL, 50, 2), "tiny-pbp", "deadline=12")).ok
+    assert (await svc.join(ctx(CAROL, 50, 2), "red")).ok
+    assert (await svc.join(ctx(RED, 50, 2), "blue")).ok
+    assert (await svc.start(ctx(CAROL, 50, 2))).ok
+    out = await svc.my_games(Ctx(channel_id=777, user_id=RED, guild_id=None), {1: "One", 2: "Two"})
+    lines = out.reply.text.splitlines()
+    assert out.ephemeral and len(lines) == 3 and "2 games" not in lines[0] and "(2; 1 wait for you)" in lines[0]
+    first = next(l for l in lines if "One" in l)
+    second = next(l for l in lines if "Two" in l)
+    assert "https://discord.com/channels/1/9" in first and "waits for you" in first and "Red" in first
+    assert "https://discord.com/channels/2/50" in second and "waits for others" in second and "Blue" in second
+    assert f"<t:{int(T0 + 12 * H)}:R>" in second and f"<t:{int(T0 + 24 * H)}:R>" in first
+    assert "no seat" in (await svc.my_games(ctx(DAVE))).reply.text
+
+
+async def test_autoplay_plays_only_a_forced_action_and_says_so(svc):
+    from engine.core import Action
+
+    row = await started(svc, "deadline=24")
+    assert not (await svc.autoplay(ctx(BLUE), "maybe")).ok
+    assert (await svc.autoplay(ctx(BLUE), "on")).ok
+    assert (await svc.store.prefs(BLUE)).autoplay
+    rs = pbp_helpers.TINY
+    # tiny-pbp offers blue three actions: nothing is forced, so nothing is played
+    assert (await svc.done(ctx(RED))).ok
+    await svc.fire_due()
+    assert svc.games[row.id].active_seats() == ["blue"]
+    # with a single legal action, the bot plays it for blue and says so
+    orig = type(rs).legal_actions
+    type(rs).legal_actions = lambda self, st, seat: iter([Action("done")]) if seat in self.active_seats(st) else iter(())
+    try:
+        assert (await svc.done(ctx(BLUE))).ok  # (blue's own, then red's turn)
+        assert (await svc.done(ctx(RED))).ok
+        assert await svc.fire_due() >= 1
+        assert svc.games[row.id].active_seats() == ["red"]
+        assert any("autoplay" in t for t in await texts(svc, row.id))
+    finally:
+        type(rs).legal_actions = orig
+
+
+async def test_the_end_of_a_game_counts_finished_and_pings_every_holder(svc):
+    row = await started(svc, "deadline=24")
+    out = await svc.order(ctx(RED), "win")
+    assert out.ok and sorted(out.reply.mentions) == [RED, BLUE]
+    assert (await svc.store.record(RED)).games_finished == 1 and (await svc.store.record(BLUE)).games_finished == 1
