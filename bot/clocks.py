@@ -158,8 +158,10 @@ class Clocks:
                     f"{'is' if len(newly) == 1 else 'are'} now on autopilot: the bot plays the ruleset's safe default "
                     f"each phase. The seat is open: `/game takeover seat:<seat>` (or `/game open`). Its holder takes "
                     f"it back by finishing a phase.")
+            board = ([OutboxPost(row.id, {"seatboard": row.guild_id}, now, channel_id=row.channel_id)]
+                     if row.guild_id and await self.table.store.get_setting(f"seatboard:{row.guild_id}") else [])
             await self.table.store.apply_effects(
-                [OutboxPost(row.id, {"text": text, "mentions": []}, now, channel_id=row.channel_id)],
+                [OutboxPost(row.id, {"text": text, "mentions": []}, now, channel_id=row.channel_id)] + board,
                 first_must_change=False)
         return auto
 
