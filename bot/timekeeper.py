@@ -33,11 +33,12 @@ class Timekeeper:
         return dl.Quiet(dl.parse_hhmm(p.quiet_from), dl.parse_hhmm(p.quiet_to), p.tz)
 
     async def awake(self, users: list[int], now: float | None = None) -> list[int]:
-        """Those of ``users`` who may be pinged now (not in their quiet hours)."""
+        """Those of ``users`` who may be pinged now: not in their quiet hours, not away (issue 28)."""
         now = self.clock() if now is None else now
         out = []
         for u in users:
-            if not dl.in_quiet(now, self.quiet(await self.store.prefs(u))):
+            p = await self.store.prefs(u)
+            if not dl.in_quiet(now, self.quiet(p)) and not (p.away_until and now < p.away_until):
                 out.append(u)
         return out
 

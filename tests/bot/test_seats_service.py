@@ -198,3 +198,55 @@ async def test_the_end_of_a_game_counts_finished_and_pings_every_holder(svc):
     out = await svc.order(ctx(RED), "win")
     assert out.ok and sorted(out.reply.mentions) == [RED, BLUE]
     assert (await svc.store.record(RED)).games_finished == 1 and (await svc.store.record(BLUE)).games_finished == 1
+
+
+async def _assist(svc):
+    assert (await svc.new_game(ctx(RED), "risk-minas-tirith", "mode=assist")).ok
+    await svc.join(ctx(RED), "good")
+    await svc.join(ctx(BLUE), "evil")
+    await svc.join(ctx(CAROL, mod=True), "gm")
+    assert (await svc.start(ctx(RED))).ok
+
+
+async def test_a_vote_and_a_proposal_ping_exactly_who_must_answer_once_not_in_quiet_hours_or_away(svc):
+    """Issue 28: a vote pings the seats that vote (not its caller); a declared action pings the other
+    seats and the moderator; a player in their quiet hours or away is named but not pinged."""
+    await _assist(svc)
+    out = await svc.order(ctx(BLUE), "vote end")
+    assert out.ok and out.reply.mentions == [RED] and out.reply.text.count(f"<@{RED}>") == 1
+    await svc.set_quiet(ctx(BLUE), "00:00", "23:59", "UTC")  # always quiet
+    out = await svc.order(ctx(RED), "!take 9")
+    assert out.ok and out.reply.mentions == [CAROL]  # blue is in quiet hours: not pinged
+    await svc.set_quiet(ctx(BLUE), "00:00", "00:00", "UTC")  # cleared
+    p = await svc.store.prefs(CAROL)
+    p.away_until = T0 + 10 * H
+    await svc.store.set_prefs(p)
+    out = await svc.order(ctx(RED), "!take 8")
+    assert out.ok and out.reply.mentions == [BLUE]  # the moderator is away
+
+
+async def test_an_undo_request_pings_the_others_but_not_in_their_quiet_hours(svc):
+    await started(svc, "deadline=24")
+    assert (await svc.order(ctx(RED), "roll")).ok  # dice drawn: the undo needs consent
+    await svc.set_quiet(ctx(BLUE), "00:00", "23:59", "UTC")
+    out = await svc.undo(ctx(RED))
+    assert out.ok and out.reply.buttons and out.reply.mentions == []
+    await svc.set_quiet(ctx(BLUE), "00:00", "00:00", "UTC")
+
+
+def test_who_must_answer_a_trade_a_pact_and_a_challenge():
+    """Issue 28: the seats an order leaves waiting for an answer (bot/orders.py ``answerers``): a trade's
+    receiver, a pact's parties who have not agreed, a challenge's answering seat; never the actor, and
+    nothing already open before the order."""
+    from types import SimpleNamespace
+
+    from bot.orders import answerers
+
+    rs = SimpleNamespace(seats=("a", "b", "c", "gm"), optional_seats=("gm",))
+    before = {"trades": [{"id": "t1", "from": "a", "to": "c", "status": "open"}]}
+    after = {"trades": before["trades"] + [{"id": "t2", "from": "a", "to": "b", "status": "open"}],
+             "pacts": [{"id": "k1", "parties": ["a", "c"], "agreed": ["a"], "status": "proposed"}]}
+    assert answerers(rs, before, after, "a", []) == ["b", "c"]
+    assert answerers(rs, after, after, "a", ["b"]) == ["b"]  # nothing new: only the challenge
+    assert answerers(rs, {}, {"votes": [{"id": "v1", "seat": None, "accepted_by": ["a"], "status": "open"}]},
+                     "a", []) == ["b", "c"]
