@@ -6,9 +6,10 @@ import asyncio
 import dataclasses
 
 from engine.core import Game, OrderError
+from engine.rulesets import get_ruleset
 from bot import deadlines as dl
 from bot.storage import Clock, FireTimer, GameRow, OutboxPost, PauseClock, SeatState
-from bot.seats import SeatRules
+from bot.seats import CHECKIN, SeatRules
 
 from bot.outcome import Post, Outcome, Ctx
 from bot.table import _locked
@@ -52,6 +53,9 @@ class Clocks:
         now = self.table.clock()
         fire = FireTimer(t.id, now)
         clock = await self.table.store.clock(row.id)
+        if t.phase_key == CHECKIN:  # issue 28: the check-in's time is over
+            await self._checkin_over(row, clock, fire)
+            return
         if row.status != "active" or clock is None or clock.phase_key != t.phase_key or clock.paused_at is not None:
             await self.table.store.apply_effects([fire])  # stale: the phase it was for is gone
             return
@@ -132,6 +136,35 @@ class Clocks:
                 f"<@{row.creator_id}>: `/game extend hours:<n>` gives more time; `/game pause` stops the clock.")
         await self.table.store.apply_effects(
             [fire, OutboxPost(row.id, {"text": text, "mentions": pings}, now, channel_id=row.channel_id)])
+
+    async def _checkin_over(self, row: GameRow, clock, fire) -> None:
+        """The check-in's time is over with seats not checked in: they reopen, and their holders are told."""
+        now = self.table.clock()
+        if row.status != "open" or clock is None or clock.phase_key != CHECKIN:
+            await self.table.store.apply_effects([fire])
+            return
+        seats = await self.table.store.seats(row.id)
+        states = await self.table.store.seat_states(row.id)
+        optional = get_ruleset(row.ruleset).optional_seats
+        late = sorted({u for s, u in seats.items() if s not in optional and not (states.get(s) and states[s].checked_in)})
+        if not late:
+            await self.table.store.apply_effects([fire])
+            return
+        opened = []
+        for u in late:
+            for s in await self.table.store.release_seats(row.id, u):
+                await self.table.store.seat_changed(row.id, s, None, now)
+                await self.table.store.set_seat_state(SeatState(row.id, s))
+                opened.append((s, u))
+        await self.table.store.set_clock(Clock(row.id, "open", now), None)  # (its timer is marked fired below)
+        pings = await self.table.timekeeper.awake(late, now)
+        text = ("⌛ The check-in is over. Open again: " + ", ".join(
+            f"**{self.table.seat_title(s)}** (<@{u}> did not check in)" for s, u in opened)
+                + ". Take a seat with `/game join`; when the game is full, everyone checks in again.")
+        board = ([OutboxPost(row.id, {"seatboard": row.guild_id}, now, channel_id=row.channel_id)]
+                 if row.guild_id and await self.table.store.get_setting(f"seatboard:{row.guild_id}") else [])
+        await self.table.store.apply_effects(
+            [fire, OutboxPost(row.id, {"text": text, "mentions": pings}, now, channel_id=row.channel_id)] + board)
 
     async def _missed(self, row: GameRow, seats: dict[str, int], who: list[str], now: float) -> list[str]:
         """Issue 28: a deadline passed with these seats' orders incomplete: each holder's record counts a

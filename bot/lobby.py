@@ -11,11 +11,11 @@ from engine.dice import commitment
 from engine.modes import GM, moded_name, mode_of, split_name
 from engine.rulesets import get_ruleset, ruleset_names
 from bot import deadlines as dl
-from bot.storage import Clock, GameRow
+from bot.storage import Clock, GameRow, SeatState
 
 from bot.outcome import NEW_GAME_SECONDS, Post, Outcome, Ctx, PlaceError, clip, parse_options
 from bot.table import _locked, seated
-from bot.seats import SeatRules, rate_text
+from bot.seats import CHECKIN, SeatRules, rate_text
 
 
 ROOM_KEEP = 5000  # messages kept a private room (the rest are Discord's to keep)
@@ -136,8 +136,52 @@ class Lobby:
             out.dms = await self.table.secrets_dms(await self.table.load(row), {seat: ctx.user_id})
             out.probe = None if out.dms else probe
             return out
+        checkin = rules.checkin > 0 and not free and seat != GM
+        if checkin:  # issue 28: every holder checks in within the time, or the seat reopens
+            now = self.table.clock()
+            due = now + rules.checkin * 3600
+            await self.table.store.set_seat_state(SeatState(row.id, seat))  # a seat taken again checks in again
+            await self.table.store.set_clock(Clock(row.id, CHECKIN, now), [("deadline", "", due)])
+            self.table.timekeeper.wake()
+            tail = (f" All seats are taken: each player checks in with the button below by {dl.stamp(due)}; a seat "
+                    "whose holder has not reopens, and the game starts when everyone has checked in.")
         out = Outcome.public_reply(f"<@{ctx.user_id}> takes **{self.table.seat_title(seat)}** ({rate_text(rec)}).{tail}")
         out.probe = probe
+        if checkin:
+            holders = sorted({u for s, u in {**seats, seat: ctx.user_id}.items() if s not in rs.optional_seats})
+            out.reply.mentions = await self.table.timekeeper.awake(holders)
+            out.reply.text += " " + " ".join(f"<@{u}>" for u in out.reply.mentions)
+            out.reply.buttons = [(f"checkin:{row.id}", "Check in")]
+        return out
+
+    @_locked(needs_game=True)
+    async def checkin(self, ctx: Ctx, row: GameRow, game_id: int) -> Outcome:
+        """The Check in button (issue 28, `checkin=`): the caller's seats are checked in; once every seat
+        is, the game starts."""
+        if game_id != row.id or row.status != "open":
+            return Outcome.error("This check-in is over.")
+        clock = await self.table.store.clock(row.id)
+        if clock is None or clock.phase_key != CHECKIN:
+            return Outcome.error("No check-in is running in this game.")
+        rs = get_ruleset(row.ruleset)
+        seats = await self.table.store.seats(row.id)
+        mine = [s for s, u in seats.items() if u == ctx.user_id and s not in rs.optional_seats]
+        if not mine:
+            return Outcome.error("You hold no seat in this game.")
+        states = await self.table.store.seat_states(row.id)
+        if all(states.get(s) is not None and states[s].checked_in for s in mine):
+            return Outcome.error("You have checked in already.")
+        for s in mine:
+            st = states.get(s) or SeatState(row.id, s)
+            st.checked_in = True
+            states[s] = st
+            await self.table.store.set_seat_state(st)
+        waiting = [s for s in rs.seats if s not in rs.optional_seats and not (states.get(s) and states[s].checked_in)]
+        if waiting or any(s not in seats for s in rs.seats if s not in rs.optional_seats):
+            return Outcome.public_reply(f"<@{ctx.user_id}> checks in. Still to check in: "
+                                        + ", ".join(self.table.seat_title(s) for s in waiting) + ".")
+        out = await self._begin(row, seats)
+        out.reply.text = f"<@{ctx.user_id}> checks in; everyone has. " + out.reply.text
         return out
 
     @_locked(needs_game=True)
@@ -162,6 +206,15 @@ class Lobby:
         missing = [s for s in rs.seats if s not in seats and s not in rs.optional_seats]
         if missing:
             return Outcome.error(f"Seats still free: {', '.join(missing)}. Take them with `/game join`.")
+        if SeatRules.of(row).checkin > 0:  # issue 28: it starts by itself once every holder has checked in
+            states = await self.table.store.seat_states(row.id)
+            waiting = [s for s in rs.seats if s not in rs.optional_seats and not (states.get(s) and states[s].checked_in)]
+            return Outcome.error("This game starts when every player has checked in (the Check in button); still to "
+                                 "check in: " + ", ".join(self.table.seat_title(s) for s in waiting) + ".")
+        return await self._begin(row, seats)
+
+    async def _begin(self, row: GameRow, seats: dict[str, int]) -> Outcome:
+        rs = get_ruleset(row.ruleset)
         await self.table.store.set_status(row.id, "active", self.table.clock())
         game = await self.table.load(row)
         row = await self.table.store.game(row.id)

@@ -21,6 +21,7 @@ from bot.outcome import MAX_TEXT, Ctx, Outcome, Post, clip
 from bot.table import _locked, seated
 
 SEAT_OPTION_KEYS = ("checkin", "min_ontime", "autopilot", "takeover")
+CHECKIN = "checkin"  # the clock's phase key while the holders of a full game check in
 TAKEOVER_MODES = ("open", "vote")
 MAX_CHECKIN_HOURS = 168.0
 MAX_AUTOPILOT = 20

@@ -42,7 +42,7 @@ from bot.views import Views
 # the public API: each part's methods a transport (or a test) calls
 API = {
     "lobby": ("new_game", "join", "leave", "start", "autocomplete_seat", "autocomplete_taken_seat", "end",
-              "table_rooms", "room_message", "room_logs", "spectators", "spectate", "admit", "sub"),
+              "table_rooms", "room_message", "room_logs", "spectators", "spectate", "admit", "sub", "checkin"),
     "orders": ("order", "whisper", "answer_button", "rule_vote", "done", "autocomplete_order", "odds", "roll"),
     "views": ("status", "status_text", "set_board", "board_edit", "map", "parse_around", "autocomplete_around",
               "log", "secret", "help_topics", "help"),

@@ -326,6 +326,16 @@ class GameCog(commands.Cog):
             out = await guarded(interaction, svc.admit(ctx_of(interaction), user_id, vote == "y", game_id))
             await deliver(interaction, out, svc)
             return
+        if cid.startswith("checkin:"):  # issue 28: a player checks in once the game is full
+            svc = _service(interaction)
+            try:
+                game_id = int(cid.split(":")[1])
+            except (ValueError, IndexError):
+                await interaction.response.send_message("That button is not one of mine.", ephemeral=True)
+                return
+            await deliver(interaction, await guarded(interaction, svc.checkin(ctx_of(interaction), game_id)), svc)
+            await refresh_seat_board(interaction)
+            return
         if cid.startswith(("sjoin:", "stake:", "tkv:")):  # issue 28: the open-seat list, a takeover vote
             svc = _service(interaction)
             try:

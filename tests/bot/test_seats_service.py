@@ -250,3 +250,32 @@ def test_who_must_answer_a_trade_a_pact_and_a_challenge():
     assert answerers(rs, after, after, "a", ["b"]) == ["b"]  # nothing new: only the challenge
     assert answerers(rs, {}, {"votes": [{"id": "v1", "seat": None, "accepted_by": ["a"], "status": "open"}]},
                      "a", []) == ["b", "c"]
+
+
+async def test_checkin_reopens_a_seat_whose_holder_did_not_check_in_and_starts_when_all_have(svc):
+    """Issue 28, `checkin=<hours>`: when the last seat is taken every holder is pinged with a Check in
+    button; `/game start` waits for it; at the time, a seat not checked in reopens and its holder is
+    told; once every holder has checked in, the game starts by itself."""
+    clock = svc.clock
+    assert (await svc.new_game(ctx(RED), "tiny-pbp", "checkin=2 deadline=24")).ok
+    assert (await svc.join(ctx(RED), "red")).ok
+    out = await svc.join(ctx(BLUE), "blue")
+    row = await svc.store.live_game(9)
+    assert out.reply.buttons == [(f"checkin:{row.id}", "Check in")] and sorted(out.reply.mentions) == [RED, BLUE]
+    assert not (await svc.start(ctx(RED))).ok  # it waits for the check-in
+    assert (await svc.checkin(ctx(RED), row.id)).ok
+    assert not (await svc.checkin(ctx(RED), row.id)).ok  # once
+    assert not (await svc.checkin(ctx(CAROL), row.id)).ok  # not a holder
+    clock.t = T0 + 2 * H + 1
+    assert await svc.fire_due() == 1
+    assert await svc.store.seats(row.id) == {"red": RED}  # blue reopened
+    said = "\n".join(await texts(svc, row.id))
+    assert f"<@{BLUE}> did not check in" in said and "Blue" in said
+    assert (await svc.store.live_game(9)).status == "open"
+    # carol takes it: a new check-in; red stays checked in; carol's check-in starts the game
+    out = await svc.join(ctx(CAROL), "blue")
+    assert out.reply.buttons
+    out = await svc.checkin(ctx(CAROL), row.id)
+    assert out.ok and "everyone has" in out.reply.text and "begins" in out.reply.text
+    assert (await svc.store.live_game(9)).status == "active"
+    assert await svc.fire_due() == 0  # the old check-in timer is gone
