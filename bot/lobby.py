@@ -186,14 +186,40 @@ class Lobby:
 
     @_locked(needs_game=True)
     async def leave(self, ctx: Ctx, row: GameRow) -> Outcome:
+        if row.status == "active":
+            return await self._leave_running(ctx, row)
         if row.status != "open":
-            return Outcome.error("The game has started; ask the creator or a moderator for a substitute (`/game sub`).")
+            return Outcome.error("The game is over.")
         left = await self.table.store.release_seats(row.id, ctx.user_id)
         if not left:
             return Outcome.error("You hold no seat in this game.")
         for s in left:
             await self.table.store.seat_changed(row.id, s, None, self.table.clock())
         return Outcome.public_reply(f"<@{ctx.user_id}> leaves {', '.join(self.table.seat_title(s) for s in left)}.")
+
+    async def _leave_running(self, ctx: Ctx, row: GameRow) -> Outcome:
+        """Issue 28: leaving a game under way puts one's seats on autopilot and offers them for takeover;
+        the record counts an abandoned game. Playing the seat again before someone takes it over takes
+        it back."""
+        seats = await self.table.store.seats(row.id)
+        mine = [s for s, u in seats.items() if u == ctx.user_id and s != GM]
+        if not mine:
+            return Outcome.error("You hold no seat in this game.")
+        states = await self.table.store.seat_states(row.id)
+        if all(states.get(s) is not None and states[s].autopilot for s in mine):
+            return Outcome.error("Your seats are on autopilot already, open for takeover.")
+        for s in mine:
+            st = states.get(s) or SeatState(row.id, s)
+            st.autopilot, st.missed_in_row = True, 0
+            await self.table.store.set_seat_state(st)
+        await self.table.store.add_record(ctx.user_id, games_abandoned=1)
+        game = await self.table.load(row)
+        clock = await self.table.store.clock(row.id)
+        if clock is not None:  # the bot plays the seat from now on, starting with this phase if it is to act
+            await self.table.timekeeper.reschedule(row, game, clock, seats)
+        names = ", ".join(f"**{self.table.seat_title(s)}**" for s in mine)
+        return Outcome.public_reply(f"<@{ctx.user_id}> leaves {names}: on autopilot from now on (the bot plays the "
+                                    "ruleset's safe default) and open for takeover: `/game takeover seat:<seat>`.")
 
     @_locked(needs_game=True)
     async def start(self, ctx: Ctx, row: GameRow) -> Outcome:

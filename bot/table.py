@@ -423,9 +423,12 @@ class Table:
             if st is not None and (st.missed_in_row or st.autopilot):
                 st.missed_in_row, st.autopilot, st.takeover = 0, False, None
                 await self.store.set_seat_state(st)
-        if res is not None:
+        if res is not None:  # (a player whose every seat is on autopilot left or vanished: not finished by them)
+            states = await self.store.seat_states(row.id)
             for u in sorted(set(seats.values())):
-                await self.store.add_record(u, games_finished=1)
+                theirs = [s for s, v in seats.items() if v == u]
+                if not all(states.get(s) is not None and states[s].autopilot for s in theirs):
+                    await self.store.add_record(u, games_finished=1)
 
     def changed_secrets(self, rs, seats: dict[str, int], before: dict, after: dict) -> dict[int, list[Post]]:
         """A seat's hidden information changed (an order, an undo): re-sent by DM,

@@ -279,3 +279,17 @@ async def test_checkin_reopens_a_seat_whose_holder_did_not_check_in_and_starts_w
     assert out.ok and "everyone has" in out.reply.text and "begins" in out.reply.text
     assert (await svc.store.live_game(9)).status == "active"
     assert await svc.fire_due() == 0  # the old check-in timer is gone
+
+
+async def test_leaving_a_running_game_puts_the_seat_on_autopilot_open_for_takeover_and_counts_abandoned(svc):
+    row = await started(svc, "deadline=24")
+    out = await svc.leave(ctx(RED))  # red is to act: the bot plays it at once
+    assert out.ok and not out.ephemeral and "autopilot" in out.reply.text
+    assert (await svc.store.record(RED)).games_abandoned == 1
+    assert not (await svc.leave(ctx(RED))).ok  # once
+    assert (await svc.store.seat_states(row.id))["red"].autopilot
+    assert await svc.fire_due() >= 1
+    assert svc.games[row.id].active_seats() == ["blue"]  # the bot played red's part
+    assert "up for takeover: `red`" in (await svc.open_games(ctx(DAVE))).reply.text
+    assert (await svc.takeover(ctx(DAVE), "red")).ok
+    assert (await svc.store.seats(row.id))["red"] == DAVE
