@@ -156,7 +156,7 @@ class GameCog(commands.Cog):
         names = await _service(interaction).autocomplete_seat(ctx_of(interaction), current)
         return [app_commands.Choice(name=n, value=n) for n in names[:25]]
 
-    @game.command(name="leave", description="Give up your seat (before the game starts)")
+    @game.command(name="leave", description="Give up your seat (in a running game: it goes on autopilot, open for takeover)")
     async def leave(self, interaction: discord.Interaction):
         await answer(interaction, "leave", public=True)
         await refresh_seat_board(interaction)
