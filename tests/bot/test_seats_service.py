@@ -135,7 +135,7 @@ async def test_takeover_by_vote_waits_for_the_creator_or_a_majority(svc):
     clock.t = T0 + 25 * H
     await svc.fire_due()
     out = await svc.takeover(ctx(CAROL), "blue")
-    assert out.ok and "asks to take over" in out.reply.text and RED in out.reply.mentions
+    assert out.ok and "asks to take over" in out.reply.text and out.reply.mentions == [RED]
     assert (await svc.store.seats(row.id))["blue"] == BLUE  # nothing yet
     assert not (await svc.takeover_vote(ctx(DAVE), row.id, "blue", True)).ok  # not a voter
     out = await svc.takeover_vote(ctx(RED), row.id, "blue", True)  # the creator approves
@@ -293,3 +293,25 @@ async def test_leaving_a_running_game_puts_the_seat_on_autopilot_open_for_takeov
     assert "up for takeover: `red`" in (await svc.open_games(ctx(DAVE))).reply.text
     assert (await svc.takeover(ctx(DAVE), "red")).ok
     assert (await svc.store.seats(row.id))["red"] == DAVE
+
+
+async def test_a_takeover_by_vote_needs_a_majority_of_the_other_seats(svc):
+    from bot.storage import SeatState
+
+    assert (await svc.new_game(ctx(RED), "trio-pbp", "deadline=24 takeover=vote")).ok
+    for user, seat in ((RED, "north"), (BLUE, "east"), (CAROL, "south")):
+        assert (await svc.join(ctx(user), seat)).ok
+    assert (await svc.start(ctx(RED))).ok
+    row = await svc.store.live_game(9)
+    await svc.store.set_seat_state(SeatState(row.id, "north", autopilot=True))  # (as after missed deadlines)
+    # DAVE asks; the other seats (east, south) vote, and the creator may decide alone
+    out = await svc.takeover(ctx(DAVE), "north")
+    assert out.ok and sorted(out.reply.mentions) == [RED, BLUE, CAROL]  # the creator, and the other seats
+    assert all(f"<@{u}>" in out.reply.text for u in (RED, BLUE, CAROL))
+    out = await svc.takeover_vote(ctx(BLUE), row.id, "north", True)
+    assert out.ok and out.ephemeral and "waits for a majority" in out.reply.text
+    assert (await svc.store.seats(row.id))["north"] == RED
+    out = await svc.takeover_vote(ctx(CAROL), row.id, "north", True)
+    assert out.ok and (await svc.store.seats(row.id))["north"] == DAVE
+    status = (await svc.status(ctx(CAROL))).reply.text
+    assert "Seat history" in status and "(takeover)" in status
