@@ -278,9 +278,13 @@ class Lobby:
         await self.table.store.set_status(row.id, "ended", self.table.clock())
         self.table.forget(row.id)
         await self.table.store.set_clock(Clock(row.id, "ended", self.table.clock()), [])  # no timer outlives its game
+        # issue 28: every seat holder hears of the end (not in their quiet hours, not away)
+        holders = sorted(set((await self.table.store.seats(row.id)).values()) - {ctx.user_id})
+        pings = await self.table.timekeeper.awake(holders)
         out = Outcome.public_reply(
-            f"The game has been ended by <@{ctx.user_id}>. Seed, for checking every die: `{row.seed}` "
-            f"(its SHA-256 is the commitment `{row.commitment[:16]}…`).")
+            f"The game has been ended by <@{ctx.user_id}>, without a result. Seed, for checking every die: `{row.seed}` "
+            f"(its SHA-256 is the commitment `{row.commitment[:16]}…`)." + "".join(f" <@{u}>" for u in pings),
+            mentions=pings)
         out.archive_rooms = await self.table.delivery.rooms(row.id, seated(row.ruleset).seats)
         return out
 

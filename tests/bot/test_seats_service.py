@@ -315,3 +315,10 @@ async def test_a_takeover_by_vote_needs_a_majority_of_the_other_seats(svc):
     assert out.ok and (await svc.store.seats(row.id))["north"] == DAVE
     status = (await svc.status(ctx(CAROL))).reply.text
     assert "Seat history" in status and "(takeover)" in status
+
+
+async def test_a_game_ended_by_its_creator_pings_every_other_holder_once(svc):
+    await started(svc, "deadline=24")
+    out = await svc.end(ctx(RED))
+    assert out.ok and out.reply.mentions == [BLUE] and out.reply.text.count(f"<@{BLUE}>") == 1
+    assert "without a result" in out.reply.text
