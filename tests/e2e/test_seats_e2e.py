@@ -129,3 +129,61 @@ async def test_two_servers_autopilot_open_seats_takeover_and_your_games(tmp_path
         assert r.ephemeral and "missed: 1" in r.content and "taken over by others: 1" in r.content
         await asyncio.sleep(0.2)
         s.assert_clean()
+
+
+async def test_checkin_reopens_a_seat_min_ontime_refuses_a_poor_record_and_the_board_is_edited_in_place(tmp_path):
+    async with World() as w:
+        s = w.server
+        board_cid = s.add_channel(w.gid, "open-seats")
+        dave = s.add_user("dave", guild_id=w.gid)
+        w.clock = Clock(T0)
+        import bot.config as config
+
+        orig = config.DeadlinesConfig.poll_seconds
+        config.DeadlinesConfig.poll_seconds = 0.05
+        try:
+            await w.start_bot(tmp_path / "checkin.db")
+        finally:
+            config.DeadlinesConfig.poll_seconds = orig
+        w.service.clock = w.clock
+        w.bot.cfg.deadlines.poll_seconds = 0.05
+        await w.store.add_record(w.carol, phases_on_time=1, phases_missed=4)  # 20% on time
+
+        # the board, kept by a member with Manage Server
+        r = await w.cmd(w.bob, "game", "board", channel=board_cid)
+        assert r.ephemeral and "Manage Server" in r.content and not public(w, board_cid)
+        r = await w.cmd(w.mod, "game", "board", channel=board_cid)
+        assert r.ephemeral
+        await s.wait_for(lambda: public(w, board_cid), timeout=10)
+        board = public(w, board_cid)[0]
+        assert "No game in this server" in board.content
+
+        r = await w.cmd(w.alice, "game", "new", ruleset="gondor", options="checkin=2 min_ontime=50 deadline=24")
+        assert not r.ephemeral
+        await s.wait_for(lambda: "free: `sauron`, `westernesse`" in s.message(board.id).content, timeout=10)
+        assert len(public(w, board_cid)) == 1  # one message, edited in place
+        r = await w.cmd(w.carol, "game", "join", seat="westernesse")
+        assert r.ephemeral and "at least 50%" in r.content and "20%" in r.content
+        assert await w.store.seats((await w.store.live_game(w.cid)).id) == {}
+        r = await w.cmd(w.alice, "game", "join", seat="sauron")
+        assert not r.ephemeral and "new player" in r.content
+        r = await w.cmd(dave, "game", "join", seat="westernesse")  # a new player passes
+        assert not r.ephemeral and "checks in with the button" in r.content
+        assert r.message.pinged() == {w.alice, dave}
+        row = await w.store.live_game(w.cid)
+        r2 = await s.click(w.alice, r.message, f"checkin:{row.id}")
+        await s.wait_for(lambda: any("checks in" in (m.content or "") for m in public(w, w.cid)), timeout=10)
+        r = await w.cmd(w.alice, "game", "start")
+        assert r.ephemeral and "checked in" in r.content
+        # dave never checks in: at the time his seat reopens, he is told, the board lists it again
+        n = len(public(w, w.cid))
+        w.clock.t = T0 + 2 * H + 1
+        w.bot._wake.set()
+        await s.wait_for(lambda: any("did not check in" in (m.content or "") for m in public(w, w.cid)[n:]), timeout=15)
+        note = next(m for m in public(w, w.cid)[n:] if "did not check in" in (m.content or ""))
+        assert dave in note.pinged() and "Westernesse" in note.content
+        assert await w.store.seats(row.id) == {"sauron": w.alice}
+        await s.wait_for(lambda: "free: `westernesse`" in s.message(board.id).content, timeout=10)
+        assert (await w.store.game(row.id)).status == "open"
+        await asyncio.sleep(0.2)
+        s.assert_clean()
