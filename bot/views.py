@@ -268,6 +268,8 @@ class Views:
             "`/game new options: mode=assist` (or `tabletop`) adds a moderator's `gm` seat, declared actions and "
             "a generic vocabulary of pieces, decks and tracks; `/whisper seat: text:` talks privately "
             "(`/help topic:modes`).\n"
+            "`/me games` lists your games in every server; `/game open` the seats free or up for takeover here "
+            "(`/game takeover seat:`); `/me record` your record.\n"
             f"Rulesets: {', '.join(ruleset_names())} (`/help topic:<ruleset>`)."
         )
         if row:
