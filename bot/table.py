@@ -509,7 +509,8 @@ class Table:
             for roll in e.rolls:
                 lines.append(f"  🎲 {roll.get('label', '')}: {roll['value']}")
         old_game_state = game.state
-        was_active = seat in game.active_seats()  # issue 28: a seat that finishes its part on time
+        active_before = set(game.active_seats())
+        was_active = seat in active_before  # issue 28: a seat that finishes its part on time
         dice_before = game.dice_drawn()
         game.state = new_state
         end_pings: list[int] = []
@@ -573,6 +574,11 @@ class Table:
             deadline = await self.timekeeper.sync(fresh, game, seats=seats, logged_at=now)
             if out.notice and deadline and merge is None:
                 out.notice = await notice(deadline)
+        elif set(game.active_seats()) - active_before:
+            # issue 28: a seat to act within the phase (a retreat to choose, a challenge to answer): if the
+            # bot plays it (autopilot, or a forced action with `/me autoplay`), its timer is due now
+            await self.timekeeper.add_play_timers(dataclasses.replace(row, seq=seq), game,
+                                                  sorted(set(game.active_seats()) - active_before), seats)
         out.board_edit = await self.board_edit(row.id)  # the status board, if the game has one, edited in place
         if res:  # the seats' private threads (bot/delivery.py) are archived with the game
             out.archive_rooms = await self.delivery.rooms(row.id, rs.seats)

@@ -97,6 +97,19 @@ class Timekeeper:
                 out.append(("deadline", s, now))
         return out
 
+    async def add_play_timers(self, row: GameRow, game: Game, seats_now: list[str], seats: dict[str, int]) -> None:
+        """Seats that became active within a phase: those the bot plays get their timer (the others
+        pending are kept)."""
+        clock = await self.store.clock(row.id)
+        if clock is None or clock.paused_at is not None or clock.phase_key != self.phase_key(game):
+            return
+        new = await self.play_timers(row, game, seats_now, seats, self.clock())
+        if not new:
+            return
+        pending = [(t.kind, t.seat, t.due_at) for t in await self.store.timers(row.id, pending_only=True)]
+        await self.store.set_clock(clock, pending + new)
+        self.wake()
+
     async def reschedule(self, row: GameRow, game: Game, clock: Clock,
                           seats: dict[str, int] | None = None) -> float | None:
         now = self.clock()

@@ -322,3 +322,58 @@ async def test_a_game_ended_by_its_creator_pings_every_other_holder_once(svc):
     out = await svc.end(ctx(RED))
     assert out.ok and out.reply.mentions == [BLUE] and out.reply.text.count(f"<@{BLUE}>") == 1
     assert "without a result" in out.reply.text
+
+
+class _Asking(pbp_helpers.Tiny):
+    """Tiny, plus `ask`: Red's question makes Blue active within Red's phase (the same phase key), with
+    one legal action, `answer`."""
+    name = "tiny-ask"
+    title = "Tiny Ask"
+
+    def active_seats(self, st):
+        return super().active_seats(st) + (["blue"] if st.get("asked") and st["phase"] != "blue" else [])
+
+    def legal_actions(self, st, seat):
+        if st.get("asked") and seat == "blue":
+            yield pbp_helpers.Action("answer")
+            return
+        yield from super().legal_actions(st, seat)
+
+    def parse(self, st, seat, text):
+        if text.split()[:1] in (["ask"], ["answer"]):
+            return pbp_helpers.Action(text.split()[0])
+        return super().parse(st, seat, text)
+
+    def check(self, st, seat, a):
+        if a.verb == "answer" and not (st.get("asked") and seat == "blue"):
+            raise pbp_helpers.IllegalOrder("nothing to answer", "1.0")
+        if a.verb != "answer":
+            super().check(st, seat, a)
+
+    def apply(self, st, seat, a):
+        if a.verb == "ask":
+            st["asked"] = True
+            return [pbp_helpers.Event(public=f"{seat} asks")]
+        if a.verb == "answer":
+            st["asked"] = False
+            return [pbp_helpers.Event(public="blue answers")]
+        return super().apply(st, seat, a)
+
+
+pbp_helpers.register(_Asking())
+
+
+async def test_autoplay_plays_a_forced_answer_that_comes_within_a_phase(svc):
+    """Issue 28 (`/me autoplay`): a seat that becomes active within a phase with one legal action (a
+    question to answer, a single retreat) is played at once for a holder with autoplay on."""
+    assert (await svc.new_game(ctx(RED), "tiny-ask", "deadline=24")).ok
+    await svc.join(ctx(RED), "red")
+    await svc.join(ctx(BLUE), "blue")
+    assert (await svc.start(ctx(RED))).ok
+    assert (await svc.autoplay(ctx(BLUE), "on")).ok
+    row = await svc.store.live_game(9)
+    assert (await svc.order(ctx(RED), "ask")).ok
+    assert svc.games[row.id].active_seats() == ["red", "blue"]
+    assert await svc.fire_due() == 1
+    assert svc.games[row.id].active_seats() == ["red"] and not svc.games[row.id].state.get("asked")
+    assert any("autoplay: the only legal action" in t and "answer" in t for t in await texts(svc, row.id))
