@@ -119,7 +119,7 @@ class Seats:
     async def record(self, ctx: Ctx) -> Outcome:
         r = await self.table.store.record(ctx.user_id)
         pct = r.ontime_percent
-        rate = "no phase with a deadline yet" if pct is None else f"{pct:.0f}% on time"
+        rate = "no phase counted yet (a new player)" if pct is None else f"{pct:.0f}% on time"
         return Outcome.private(
             f"**Your record** (every server): {rate}. Phases on time: {r.phases_on_time}; missed: "
             f"{r.phases_missed}. Games finished: {r.games_finished}; abandoned: {r.games_abandoned}. "
