@@ -416,13 +416,7 @@ class Table:
         uid = seats.get(seat)
         if (by is None and uid is not None and ctx.user_id == uid and was_active
                 and (res is not None or seat not in game.active_seats())):
-            clock = await self.store.clock(row.id)
-            if not (clock and clock.deadline_at and now > clock.deadline_at):
-                await self.store.add_record(uid, phases_on_time=1)
-            st = (await self.store.seat_states(row.id)).get(seat)
-            if st is not None and (st.missed_in_row or st.autopilot):
-                st.missed_in_row, st.autopilot, st.takeover = 0, False, None
-                await self.store.set_seat_state(st)
+            await self.store.part_finished(row.id, seat, uid, now)  # one trip: the record, the seat theirs again
         if res is not None:  # (a player whose every seat is on autopilot left or vanished: not finished by them)
             states = await self.store.seat_states(row.id)
             for u in sorted(set(seats.values())):

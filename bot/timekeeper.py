@@ -80,7 +80,7 @@ class Timekeeper:
         return await self.reschedule(row, game, clock, seats)
 
     async def play_timers(self, row: GameRow, game: Game, active: list[str], seats: dict[str, int] | None,
-                          now: float) -> list[tuple[str, str, float]]:
+                          now: float, prefs: dict[int, Prefs] | None = None) -> list[tuple[str, str, float]]:
         """Issue 28: a seat the bot plays as soon as it is to act: on autopilot, or held by a player with
         `/me autoplay on` whose only legal action is forced. A ``deadline`` timer of that seat, due now
         (the scheduler plays it: ``Clocks``)."""
@@ -93,7 +93,8 @@ class Timekeeper:
             st = states.get(s)
             if st is not None and st.autopilot:
                 out.append(("deadline", s, now))
-            elif (await self.store.prefs(seats[s])).autoplay and game.ruleset.forced_action(game.state, s) is not None:
+            elif (prefs[seats[s]] if prefs and seats[s] in prefs else await self.store.prefs(seats[s])).autoplay \
+                    and game.ruleset.forced_action(game.state, s) is not None:
                 out.append(("deadline", s, now))
         return out
 
@@ -116,6 +117,7 @@ class Timekeeper:
         rules = self.rules(row)
         active = game.active_seats()
         timers: list[tuple[str, str, float]] = []
+        prefs: dict[int, Prefs] | None = None
         clock.deadline_at = None
         if rules.hours > 0 and clock.paused_at is None and active:
             seats = seats if seats is not None else await self.store.seats(row.id)
@@ -132,7 +134,7 @@ class Timekeeper:
                     if t is not None:
                         timers.append(("remind", s, t))
         if clock.paused_at is None and active:
-            timers += await self.play_timers(row, game, active, seats, now)
+            timers += await self.play_timers(row, game, active, seats, now, prefs)
         await self.store.set_clock(clock, timers)
         self.wake()
         return clock.deadline_at
