@@ -156,8 +156,10 @@ class Seats:
                     now += f", deadline <t:{int(clock.deadline_at)}:R>"
                 elif clock and clock.paused_at is not None:
                     now += ", paused"
+            auto = {s for s, st in (await self.table.store.seat_states(row.id)).items() if st.autopilot}
             lines.append(f"- {rs.title} · {clip(server, 60)} · {where} · "
-                         f"{', '.join(self.table.seat_title(s) for s in mine)} · {now}")
+                         + ", ".join(self.table.seat_title(s) + (" (on autopilot)" if s in auto else "") for s in mine)
+                         + f" · {now}")
         head = f"**Your games** ({len(rows)}; {waiting} wait for you):"
         return Outcome.private(clip("\n".join([head] + lines), MAX_TEXT))
 

@@ -5,7 +5,8 @@ from engine.core import OrderError
 from engine.rulesets import get_ruleset, ruleset_names
 
 from bot.outcome import MAX_TEXT, Post, Outcome, Ctx, public_text, clip, split_text
-from bot.seats import history_lines, holders_line
+from bot import deadlines as dl
+from bot.seats import CHECKIN, history_lines, holders_line
 
 
 MAP_RADIUS = (2, 12)  # `/game map radius:`, hexes either side of `around:` (render.hexmap.RADIUS_MIN/MAX)
@@ -87,11 +88,21 @@ class Views:
 
     async def _seat_lines(self, row, seats: dict[str, int]) -> str:
         """Issue 28: each holder's on-time rate, the seats on autopilot, and who held each seat when."""
+        order = list(get_ruleset(row.ruleset).seats) + ["gm"]  # in the ruleset's order (the lobby's moderator last)
+        seats = {s: seats[s] for s in sorted(seats, key=lambda s: order.index(s) if s in order else len(order))}
         text = ""
         line = await holders_line(self.table.store, seats, self.table.seat_title)
         if line:
             text += "\n" + line
         states = await self.table.store.seat_states(row.id)
+        if row.status == "open":
+            clock = await self.table.store.clock(row.id)
+            if clock is not None and clock.phase_key == CHECKIN:
+                waiting = [s for s in seats if not (states.get(s) and states[s].checked_in)]
+                timers = await self.table.store.timers(row.id, pending_only=True)
+                until = f" by {dl.stamp(timers[0].due_at)}" if timers else ""
+                text += ("\nCheck-in" + until + ": still to check in: "
+                         + (", ".join(self.table.seat_title(s) for s in waiting) or "nobody") + ".")
         auto = [s for s, st in states.items() if st.autopilot and s in seats]
         if auto and row.status == "active":
             text += ("\nOn autopilot, up for takeover (`/game takeover seat:<seat>`): "

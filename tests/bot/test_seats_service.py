@@ -263,6 +263,8 @@ async def test_checkin_reopens_a_seat_whose_holder_did_not_check_in_and_starts_w
     row = await svc.store.live_game(9)
     assert out.reply.buttons == [(f"checkin:{row.id}", "Check in")] and sorted(out.reply.mentions) == [RED, BLUE]
     assert not (await svc.start(ctx(RED))).ok  # it waits for the check-in
+    status = (await svc.status(ctx(CAROL))).reply.text
+    assert f"Check-in by <t:{int(T0 + 2 * H)}:F>" in status and "still to check in: Red, Blue" in status
     assert (await svc.checkin(ctx(RED), row.id)).ok
     assert not (await svc.checkin(ctx(RED), row.id)).ok  # once
     assert not (await svc.checkin(ctx(CAROL), row.id)).ok  # not a holder
@@ -291,6 +293,7 @@ async def test_leaving_a_running_game_puts_the_seat_on_autopilot_open_for_takeov
     assert await svc.fire_due() >= 1
     assert svc.games[row.id].active_seats() == ["blue"]  # the bot played red's part
     assert "up for takeover: `red`" in (await svc.open_games(ctx(DAVE))).reply.text
+    assert "Red (on autopilot)" in (await svc.my_games(ctx(RED))).reply.text
     assert (await svc.takeover(ctx(DAVE), "red")).ok
     assert (await svc.store.seats(row.id))["red"] == DAVE
 
