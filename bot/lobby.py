@@ -137,10 +137,11 @@ class Lobby:
             out.probe = None if out.dms else probe
             return out
         checkin = rules.checkin > 0 and not free and seat != GM
+        if rules.checkin > 0 and seat != GM:  # a seat taken (again) checks in (again)
+            await self.table.store.set_seat_state(SeatState(row.id, seat))
         if checkin:  # issue 28: every holder checks in within the time, or the seat reopens
             now = self.table.clock()
             due = now + rules.checkin * 3600
-            await self.table.store.set_seat_state(SeatState(row.id, seat))  # a seat taken again checks in again
             await self.table.store.set_clock(Clock(row.id, CHECKIN, now), [("deadline", "", due)])
             self.table.timekeeper.wake()
             tail = (f" All seats are taken: each player checks in with the button below by {dl.stamp(due)}; a seat "

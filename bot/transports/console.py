@@ -314,8 +314,8 @@ class Console:
         if uid is not None:
             ctx = dataclasses.replace(ctx, user_id=uid, is_moderator=False, user_name=who)
         out = await self.service.takeover(ctx, seat)
-        if out.ok and (await self.service.store.seats((await self.service.store.live_game(CHANNEL)).id)).get(
-                seat.strip().lower()) == ctx.user_id:
+        row = await self.service.store.live_game(CHANNEL)
+        if out.ok and row is not None and (await self.service.store.seats(row.id)).get(seat.strip().lower()) == ctx.user_id:
             seat = seat.strip().lower()
             self.users[seat] = ctx.user_id
             self.seat_of_user[ctx.user_id] = seat

@@ -380,3 +380,18 @@ async def test_autoplay_plays_a_forced_answer_that_comes_within_a_phase(svc):
     assert await svc.fire_due() == 1
     assert svc.games[row.id].active_seats() == ["red"] and not svc.games[row.id].state.get("asked")
     assert any("autoplay: the only legal action" in t and "answer" in t for t in await texts(svc, row.id))
+
+
+async def test_a_seat_taken_again_must_check_in_again(svc):
+    """Issue 28: a check-in belongs to the holder, not the seat: a player who checked in and left does not
+    leave the seat checked in for the next."""
+    assert (await svc.new_game(ctx(RED), "tiny-pbp", "checkin=2")).ok
+    await svc.join(ctx(RED), "red")
+    await svc.join(ctx(BLUE), "blue")
+    row = await svc.store.live_game(9)
+    assert (await svc.checkin(ctx(BLUE), row.id)).ok
+    assert (await svc.leave(ctx(BLUE))).ok
+    assert (await svc.join(ctx(CAROL), "blue")).ok  # full again: a new check-in
+    out = await svc.checkin(ctx(RED), row.id)
+    assert out.ok and "Still to check in: Blue" in out.reply.text
+    assert (await svc.store.live_game(9)).status == "open"
