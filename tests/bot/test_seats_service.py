@@ -395,3 +395,15 @@ async def test_a_seat_taken_again_must_check_in_again(svc):
     out = await svc.checkin(ctx(RED), row.id)
     assert out.ok and "Still to check in: Blue" in out.reply.text
     assert (await svc.store.live_game(9)).status == "open"
+
+
+async def test_a_substitute_counts_in_both_records_and_takes_the_seat_off_autopilot(svc):
+    from bot.storage import SeatState
+
+    row = await started(svc, "deadline=24")
+    await svc.store.set_seat_state(SeatState(row.id, "blue", missed_in_row=3, autopilot=True))
+    assert (await svc.sub(ctx(RED), "blue", CAROL)).ok
+    assert (await svc.store.record(CAROL)).seats_taken_over == 1 and (await svc.store.record(BLUE)).seats_lost == 1
+    assert (await svc.store.seat_states(row.id))["blue"] == SeatState(row.id, "blue")
+    assert [(h["user_id"], h["how"]) for h in await svc.store.seat_history(row.id) if h["seat"] == "blue"] == [
+        (BLUE, "join"), (CAROL, "sub")]
