@@ -84,7 +84,7 @@ class Clocks:
             return
         rules = self.table.timekeeper.rules(row)
         who = [s for s in active if s in seats]
-        auto = await self._missed(row, seats, who, now)
+        auto = await self._missed(row, seats, who, now, t.id)
         if auto:
             # the seats on autopilot play (or pass) now; the rest follow the game's policy
             for seat in auto:
@@ -166,7 +166,8 @@ class Clocks:
         await self.table.store.apply_effects(
             [fire, OutboxPost(row.id, {"text": text, "mentions": pings}, now, channel_id=row.channel_id)] + board)
 
-    async def _missed(self, row: GameRow, seats: dict[str, int], who: list[str], now: float) -> list[str]:
+    async def _missed(self, row: GameRow, seats: dict[str, int], who: list[str], now: float,
+                      timer_id: int) -> list[str]:
         """Issue 28: a deadline passed with these seats' orders incomplete: each holder's record counts a
         missed phase, and a seat that has missed the game's ``autopilot=`` deadlines in a row goes on
         autopilot (the table is told; the seat is up for takeover). Returns the seats on autopilot."""
@@ -178,13 +179,14 @@ class Clocks:
             if st.autopilot:
                 auto.append(s)
                 continue  # the seat is the bot's: its holder is not counted again
-            await self.table.store.add_record(seats[s], phases_missed=1)
-            st.missed_in_row += 1
-            if rules.autopilot and st.missed_in_row >= rules.autopilot:
-                st.autopilot = True
+            # once per deadline, the record and the seat's misses together (a crash before the timer's
+            # fired flag is written fires it again: nothing is counted twice)
+            counted = await self.table.store.count_missed(row.id, s, seats[s], timer_id, rules.autopilot)
+            after = (await self.table.store.seat_states(row.id)).get(s)
+            if after is not None and after.autopilot:
                 auto.append(s)
-                newly.append(s)
-            await self.table.store.set_seat_state(st)
+                if counted:
+                    newly.append(s)
         if newly:
             names = ", ".join(f"**{self.table.seat_title(s)}** (<@{seats[s]}>)" for s in newly)
             text = (f"🤖 {names} missed {rules.autopilot} deadline{'s' if rules.autopilot > 1 else ''} in a row and "

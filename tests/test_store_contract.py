@@ -254,3 +254,19 @@ async def test_a_part_finished_counts_on_time_only_before_the_deadline_and_gives
     await store.part_finished(gid, "red", 7, 11.0)  # after it: not on time
     assert (await store.record(7)).phases_on_time == 2
     assert (await store.seat_states(gid))["red"] == SeatState(gid, "red")
+
+
+async def test_a_missed_deadline_counts_once_and_puts_the_seat_on_autopilot_at_the_nth(store):
+    """Issue 28: the seat's misses in a row and its holder's record move together, once per deadline."""
+    gid = await new_game(store)
+    assert await store.count_missed(gid, "red", 7, 100, 2)
+    assert not await store.count_missed(gid, "red", 7, 100, 2)  # the same deadline again (after a crash)
+    st = (await store.seat_states(gid))["red"]
+    assert (st.missed_in_row, st.autopilot) == (1, False) and (await store.record(7)).phases_missed == 1
+    assert await store.count_missed(gid, "red", 7, 101, 2)
+    st = (await store.seat_states(gid))["red"]
+    assert (st.missed_in_row, st.autopilot) == (2, True) and (await store.record(7)).phases_missed == 2
+    assert await store.count_missed(gid, "blue", 8, 101, 1)  # autopilot=1: at the first miss
+    assert (await store.seat_states(gid))["blue"].autopilot
+    assert await store.count_missed(gid, "green", 9, 101, 0)  # no autopilot option: never
+    assert not (await store.seat_states(gid))["green"].autopilot

@@ -216,6 +216,7 @@ MIGRATIONS: list[str] = [
         autopilot BIGINT NOT NULL DEFAULT 0,
         checked_in BIGINT NOT NULL DEFAULT 0,
         takeover TEXT,
+        missed_timer BIGINT,
         PRIMARY KEY (game_id, seat)
     );
     ALTER TABLE prefs ADD COLUMN autoplay BIGINT NOT NULL DEFAULT 0;

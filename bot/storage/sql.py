@@ -11,7 +11,7 @@ import json
 from typing import Any
 
 from bot.storage.base import (ActionRow, Clock, Effect, FireTimer, GameRow, OutboxPost, PauseClock, PlayerRecord,
-                              Prefs, SeatState, Timer, shard_where)
+                              Prefs, SeatState, StaleWriter, Timer, shard_where)
 
 
 def _dumps(obj: Any) -> str:
@@ -228,12 +228,31 @@ class SqlQueries:
 
     async def set_seat_state(self, st: SeatState) -> None:
         await self._write(
-            "INSERT INTO seat_states (game_id, seat, missed_in_row, autopilot, checked_in, takeover) VALUES (?,?,?,?,?,?)"
-            " ON CONFLICT(game_id, seat) DO UPDATE SET missed_in_row=excluded.missed_in_row,"
-            " autopilot=excluded.autopilot, checked_in=excluded.checked_in, takeover=excluded.takeover",
+            "INSERT INTO seat_states (game_id, seat, missed_in_row, autopilot, checked_in, takeover, missed_timer)"
+            " VALUES (?,?,?,?,?,?,?) ON CONFLICT(game_id, seat) DO UPDATE SET missed_in_row=excluded.missed_in_row,"
+            " autopilot=excluded.autopilot, checked_in=excluded.checked_in, takeover=excluded.takeover,"
+            " missed_timer=excluded.missed_timer",
             (st.game_id, st.seat, int(st.missed_in_row), int(st.autopilot), int(st.checked_in),
              _dumps({**st.takeover, "votes": {str(k): v for k, v in st.takeover.get("votes", {}).items()}})
-             if st.takeover else None))
+             if st.takeover else None, st.missed_timer))
+
+    async def count_missed(self, game_id: int, seat: str, user_id: int, timer_id: int, autopilot_after: int) -> bool:
+        """A deadline (timer ``timer_id``) passed with the seat still to act (issue 28), one transaction:
+        the seat's misses in a row (on autopilot from ``autopilot_after`` of them, if set) and its holder's
+        missed phase. Counted once per deadline: False (nothing written) if this one was counted already."""
+        try:
+            await self._steps([
+                ("INSERT INTO seat_states (game_id, seat, missed_in_row, autopilot, checked_in, missed_timer)"
+                 " VALUES (?,?,1,?,0,?) ON CONFLICT(game_id, seat) DO UPDATE SET"
+                 " missed_in_row=seat_states.missed_in_row+1, missed_timer=excluded.missed_timer,"
+                 " autopilot=CASE WHEN ?>0 AND seat_states.missed_in_row+1>=? THEN 1 ELSE seat_states.autopilot END"
+                 " WHERE seat_states.missed_timer IS NULL OR seat_states.missed_timer<>excluded.missed_timer",
+                 (game_id, seat, int(0 < autopilot_after <= 1), timer_id, autopilot_after, autopilot_after)),
+                ("INSERT INTO player_records (user_id, phases_missed) VALUES (?,1) ON CONFLICT(user_id)"
+                 " DO UPDATE SET phases_missed=player_records.phases_missed+1", (user_id,))], fenced=True)
+        except StaleWriter:
+            return False
+        return True
 
     async def seat_history(self, game_id: int) -> list[dict]:
         """Who held each seat from when to when (``to_at`` None: holds it now), in order."""

@@ -219,6 +219,7 @@ MIGRATIONS: list[str] = [
         autopilot INTEGER NOT NULL DEFAULT 0,
         checked_in INTEGER NOT NULL DEFAULT 0,
         takeover TEXT,
+        missed_timer INTEGER,
         PRIMARY KEY (game_id, seat)
     );
     ALTER TABLE prefs ADD COLUMN autoplay INTEGER NOT NULL DEFAULT 0;
