@@ -12,8 +12,6 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 
-from engine.core import Game
-from engine.modes import GM
 from engine.rulesets import get_ruleset
 from bot import deadlines as dl
 from bot.storage import GameRow, PlayerRecord, SeatState

@@ -194,7 +194,7 @@ async def test_autoplay_plays_only_a_forced_action_and_says_so(svc):
 
 
 async def test_the_end_of_a_game_counts_finished_and_pings_every_holder(svc):
-    row = await started(svc, "deadline=24")
+    await started(svc, "deadline=24")
     out = await svc.order(ctx(RED), "win")
     assert out.ok and sorted(out.reply.mentions) == [RED, BLUE]
     assert (await svc.store.record(RED)).games_finished == 1 and (await svc.store.record(BLUE)).games_finished == 1

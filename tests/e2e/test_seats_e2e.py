@@ -171,7 +171,7 @@ async def test_checkin_reopens_a_seat_min_ontime_refuses_a_poor_record_and_the_b
         assert not r.ephemeral and "checks in with the button" in r.content
         assert r.message.pinged() == {w.alice, dave}
         row = await w.store.live_game(w.cid)
-        r2 = await s.click(w.alice, r.message, f"checkin:{row.id}")
+        await s.click(w.alice, r.message, f"checkin:{row.id}")
         await s.wait_for(lambda: any("checks in" in (m.content or "") for m in public(w, w.cid)), timeout=10)
         r = await w.cmd(w.alice, "game", "start")
         assert r.ephemeral and "checked in" in r.content
