@@ -24,7 +24,8 @@ class Clocks:
 
     async def outbox_post(self, payload: dict) -> Post:
         """An outbox row as a post: a phase's notice gets its map and its deadline as they are now."""
-        post = Post(text=payload.get("text", ""), mentions=list(payload.get("mentions") or []))
+        post = Post(text=payload.get("text", ""), mentions=list(payload.get("mentions") or []),
+                    buttons=[(str(c), str(label)) for c, label in payload.get("buttons") or []])
         if payload.get("deadline"):
             clock = await self.table.store.clock(payload["deadline"])
             if clock and clock.deadline_at and clock.paused_at is None:
@@ -195,9 +196,10 @@ class Clocks:
                     f"it back by finishing a phase.")
             board = ([OutboxPost(row.id, {"seatboard": row.guild_id}, now, channel_id=row.channel_id)]
                      if row.guild_id and await self.table.store.get_setting(f"seatboard:{row.guild_id}") else [])
+            buttons = [(f"stake:{row.id}:{s}", f"Take over {self.table.seat_title(s)}") for s in newly][:5]
             await self.table.store.apply_effects(
-                [OutboxPost(row.id, {"text": text, "mentions": []}, now, channel_id=row.channel_id)] + board,
-                first_must_change=False)
+                [OutboxPost(row.id, {"text": text, "mentions": [], "buttons": buttons}, now, channel_id=row.channel_id)]
+                + board, first_must_change=False)
         return auto
 
     async def _play_for(self, row: GameRow, seats: dict[str, int], t, title) -> None:

@@ -88,6 +88,9 @@ async def test_two_servers_autopilot_open_seats_takeover_and_your_games(tmp_path
         w.clock.t = clock.deadline_at + 1
         w.bot._wake.set()
         await s.wait_for(lambda: any("now on autopilot" in (m.content or "") for m in public(w, w.cid)[n:]), timeout=15)
+        told = next(m for m in public(w, w.cid)[n:] if "now on autopilot" in (m.content or ""))
+        row = await w.store.live_game(w.cid)
+        assert told.custom_ids() == [f"stake:{row.id}:westernesse"]  # the table is told, with a Take over button
         # the game goes on: the bot finished Westernesse's set-up, Sauron is to act
         await s.wait_for(lambda: (w.service.games.get(row.id) is not None
                                   and "westernesse" not in w.service.games[row.id].active_seats()), timeout=15)
