@@ -44,6 +44,8 @@ class Archive:
             "seats": seats,
             "orders": [shown(a.text) for a in rows if a.kind == "order"],
             "log": log,
+            # issue 28: who held each seat from when to when (a seat taken over lists both holders)
+            "seat_history": await self.table.store.seat_history(row.id),
         }
         if over:  # the private rooms' talk (`/game table`), like whispers, only once the game is over
             rooms = await self.lobby.room_logs(row.id)

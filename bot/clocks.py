@@ -3,10 +3,13 @@ hours and absence."""
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 
 from engine.core import Game, OrderError
+from engine.rulesets import get_ruleset
 from bot import deadlines as dl
-from bot.storage import Clock, FireTimer, GameRow, OutboxPost, PauseClock
+from bot.storage import Clock, FireTimer, GameRow, OutboxPost, PauseClock, SeatState
+from bot.seats import CHECKIN, SeatRules
 
 from bot.outcome import Post, Outcome, Ctx
 from bot.table import _locked
@@ -21,7 +24,8 @@ class Clocks:
 
     async def outbox_post(self, payload: dict) -> Post:
         """An outbox row as a post: a phase's notice gets its map and its deadline as they are now."""
-        post = Post(text=payload.get("text", ""), mentions=list(payload.get("mentions") or []))
+        post = Post(text=payload.get("text", ""), mentions=list(payload.get("mentions") or []),
+                    buttons=[(str(c), str(label)) for c, label in payload.get("buttons") or []])
         if payload.get("deadline"):
             clock = await self.table.store.clock(payload["deadline"])
             if clock and clock.deadline_at and clock.paused_at is None:
@@ -50,6 +54,9 @@ class Clocks:
         now = self.table.clock()
         fire = FireTimer(t.id, now)
         clock = await self.table.store.clock(row.id)
+        if t.phase_key == CHECKIN:  # issue 28: the check-in's time is over
+            await self._checkin_over(row, clock, fire)
+            return
         if row.status != "active" or clock is None or clock.phase_key != t.phase_key or clock.paused_at is not None:
             await self.table.store.apply_effects([fire])  # stale: the phase it was for is gone
             return
@@ -68,12 +75,31 @@ class Clocks:
             await self.table.store.apply_effects(
                 [fire, OutboxPost(row.id, {"text": text, "mentions": ping}, now, channel_id=row.channel_id)])
             return
+        if t.seat:  # issue 28: a seat the bot plays as soon as it is to act (autopilot, autoplay)
+            if await self.table.store.apply_effects([fire]):
+                await self._play_for(row, seats, t, title)
+            return
         # the deadline
         if not active:
             await self.table.store.apply_effects([fire])
             return
         rules = self.table.timekeeper.rules(row)
         who = [s for s in active if s in seats]
+        auto = await self._missed(row, seats, who, now, t.id)
+        if auto:
+            # the seats on autopilot play (or pass) now; the rest follow the game's policy
+            for seat in auto:
+                row = await self.table.store.game(row.id)
+                await self._play_for(row, seats, dataclasses.replace(t, seat=seat), title)
+            row = await self.table.store.game(row.id)
+            game = await self.table.load(row)
+            if row.status != "active" or self.table.timekeeper.phase_key(game) != t.phase_key:
+                await self.table.store.apply_effects([fire])
+                return
+            who = [s for s in game.active_seats() if s in seats]
+            if not who:
+                await self.table.store.apply_effects([fire])
+                return
         if rules.policy == "pass":
             # Every seat still to act in this phase is passed; where the rules refuse `done`
             # (a retreat to choose, an attack the rules require) the ruleset's deadline action
@@ -111,6 +137,128 @@ class Clocks:
                 f"<@{row.creator_id}>: `/game extend hours:<n>` gives more time; `/game pause` stops the clock.")
         await self.table.store.apply_effects(
             [fire, OutboxPost(row.id, {"text": text, "mentions": pings}, now, channel_id=row.channel_id)])
+
+    async def _checkin_over(self, row: GameRow, clock, fire) -> None:
+        """The check-in's time is over with seats not checked in: they reopen, and their holders are told."""
+        now = self.table.clock()
+        if row.status != "open" or clock is None or clock.phase_key != CHECKIN:
+            await self.table.store.apply_effects([fire])
+            return
+        seats = await self.table.store.seats(row.id)
+        states = await self.table.store.seat_states(row.id)
+        optional = get_ruleset(row.ruleset).optional_seats
+        late = sorted({u for s, u in seats.items() if s not in optional and not (states.get(s) and states[s].checked_in)})
+        if not late:
+            await self.table.store.apply_effects([fire])
+            return
+        opened = []
+        for u in late:
+            for s in await self.table.store.release_seats(row.id, u):
+                await self.table.store.seat_changed(row.id, s, None, now)
+                await self.table.store.set_seat_state(SeatState(row.id, s))
+                opened.append((s, u))
+        await self.table.store.set_clock(Clock(row.id, "open", now), None)  # (its timer is marked fired below)
+        pings = await self.table.timekeeper.awake(late, now)
+        text = ("⌛ The check-in is over. Open again: " + ", ".join(
+            f"**{self.table.seat_title(s)}** (<@{u}> did not check in)" for s, u in opened)
+                + ". Take a seat with `/game join`; when the game is full, everyone checks in again.")
+        board = ([OutboxPost(row.id, {"seatboard": row.guild_id}, now, channel_id=row.channel_id)]
+                 if row.guild_id and await self.table.store.get_setting(f"seatboard:{row.guild_id}") else [])
+        await self.table.store.apply_effects(
+            [fire, OutboxPost(row.id, {"text": text, "mentions": pings}, now, channel_id=row.channel_id)] + board)
+
+    async def _missed(self, row: GameRow, seats: dict[str, int], who: list[str], now: float,
+                      timer_id: int) -> list[str]:
+        """Issue 28: a deadline passed with these seats' orders incomplete: each holder's record counts a
+        missed phase, and a seat that has missed the game's ``autopilot=`` deadlines in a row goes on
+        autopilot (the table is told; the seat is up for takeover). Returns the seats on autopilot."""
+        rules = SeatRules.of(row)
+        states = await self.table.store.seat_states(row.id)
+        auto, newly = [], []
+        for s in who:
+            st = states.get(s) or SeatState(row.id, s)
+            if st.autopilot:
+                auto.append(s)
+                continue  # the seat is the bot's: its holder is not counted again
+            # once per deadline, the record and the seat's misses together (a crash before the timer's
+            # fired flag is written fires it again: nothing is counted twice)
+            counted = await self.table.store.count_missed(row.id, s, seats[s], timer_id, rules.autopilot)
+            after = (await self.table.store.seat_states(row.id)).get(s)
+            if after is not None and after.autopilot:
+                auto.append(s)
+                if counted:
+                    newly.append(s)
+        if newly:
+            names = ", ".join(f"**{self.table.seat_title(s)}** (<@{seats[s]}>)" for s in newly)
+            text = (f"🤖 {names} missed {rules.autopilot} deadline{'s' if rules.autopilot > 1 else ''} in a row and "
+                    f"{'is' if len(newly) == 1 else 'are'} now on autopilot: the bot plays the ruleset's safe default "
+                    f"each phase. The seat is open: `/game takeover seat:<seat>` (or `/game open`). Its holder takes "
+                    f"it back by finishing a phase.")
+            board = ([OutboxPost(row.id, {"seatboard": row.guild_id}, now, channel_id=row.channel_id)]
+                     if row.guild_id and await self.table.store.get_setting(f"seatboard:{row.guild_id}") else [])
+            buttons = [(f"stake:{row.id}:{s}", f"Take over {self.table.seat_title(s)}") for s in newly][:5]
+            await self.table.store.apply_effects(
+                [OutboxPost(row.id, {"text": text, "mentions": [], "buttons": buttons}, now, channel_id=row.channel_id)]
+                + board, first_must_change=False)
+        return auto
+
+    async def _play_for(self, row: GameRow, seats: dict[str, int], t, title) -> None:
+        """Play a seat the bot plays (issue 28) while it is to act in this phase: on autopilot, the
+        ruleset's ``autopilot_action`` (else `done`, else the deadline's action); with its holder's
+        `/me autoplay on`, only an action that is forced (the one legal action). Each step is its own
+        logged order keyed by the log position."""
+        for _ in range(50):
+            row = await self.table.store.game(row.id)
+            game = await self.table.load(row)
+            if (row.status != "active" or self.table.timekeeper.phase_key(game) != t.phase_key
+                    or t.seat not in game.active_seats() or t.seat not in seats):
+                return
+            rs = game.ruleset
+            st = (await self.table.store.seat_states(row.id)).get(t.seat)
+            if st is not None and st.autopilot:
+                action, by = rs.autopilot_action(game.state, t.seat), "autopilot"
+            elif (await self.table.store.prefs(seats[t.seat])).autoplay:
+                action, by = rs.forced_action(game.state, t.seat), "autoplay: the only legal action"
+                if action is None:
+                    return
+            else:
+                return
+            iid = f"play-{t.id}-{row.seq}"
+            if await self.table.store.response_for(iid):
+                return
+            try:
+                if action is not None:
+                    got = await asyncio.to_thread(self.table.try_play, game, t.seat, rs.format(action))
+                else:
+                    try:
+                        got = await asyncio.to_thread(self.table.try_play, game, t.seat, "done")
+                    except OrderError:
+                        alt = rs.deadline_action(game.state, t.seat)
+                        if alt is None:
+                            return  # nothing safe to play: the deadline deals with the seat
+                        got = await asyncio.to_thread(self.table.try_play, game, t.seat, rs.format(alt))
+            except OrderError:
+                return  # (a policy that proposed an illegal action plays nothing: never a guess)
+            action, events, new_state = got
+            ctx = Ctx(channel_id=row.channel_id, user_id=0, guild_id=row.guild_id, interaction_id=iid)
+            now = self.table.clock()
+            board = await self._board_row(row)
+            head = f"🤖 {self.table.seat_title(t.seat)} is played by the bot ({by})."
+
+            def also(text: str, out: Outcome, head=head, board=board, now=now):
+                body = out.notice.text if out.notice else f"{head}\n{text}"
+                mentions = out.notice.mentions if out.notice else list(out.reply.mentions)
+                posts = [OutboxPost(row.id, {"text": body, "mentions": mentions,
+                                             "map": row.id if out.map_after else None,
+                                             "deadline": row.id if out.map_after else None},
+                                    now, channel_id=row.channel_id)]
+                for uid, ps in out.dms.items():
+                    for p in ps:
+                        posts.append(OutboxPost(row.id, {"text": p.text, "seat": p.seat, "quiet": p.quiet}, now, user_id=uid))
+                return posts + board
+
+            await self.table.commit(ctx, row, game, seats, t.seat, action, events, new_state, also=also, by=by,
+                                    merge=head)
 
     async def _board_row(self, row: GameRow) -> list:
         """The outbox row that has the scheduler edit the game's status board in place (as it is when
@@ -160,7 +308,7 @@ class Clocks:
             # the deadline are added when it is sent)
             body = out.notice.text if out.notice else f"{head}\n{text}"
             posts = [OutboxPost(row.id, {"text": body,
-                                                    "mentions": out.notice.mentions if out.notice else [],
+                                                    "mentions": out.notice.mentions if out.notice else list(out.reply.mentions),
                                                     "map": row.id if out.map_after else None,
                                                     "deadline": row.id if out.map_after else None},
                                            now, channel_id=row.channel_id)]

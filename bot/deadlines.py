@@ -22,7 +22,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 UTC = timezone.utc
 POLICIES = ("nag", "pass", "pause")
-GAME_OPTION_KEYS = ("deadline", "policy", "remind")  # taken by the service, never passed to a ruleset
+GAME_OPTION_KEYS = ("deadline", "policy", "remind", "checkin", "min_ontime", "autopilot", "takeover")  # taken by the service, never passed to a ruleset
 MAX_HOURS = 24 * 30
 
 _ZONE_RE = re.compile(r"^[A-Za-z][A-Za-z0-9_+\-]*(/[A-Za-z0-9_+\-]+){0,2}$")

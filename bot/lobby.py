@@ -11,10 +11,11 @@ from engine.dice import commitment
 from engine.modes import GM, moded_name, mode_of, split_name
 from engine.rulesets import get_ruleset, ruleset_names
 from bot import deadlines as dl
-from bot.storage import Clock, GameRow
+from bot.storage import Clock, GameRow, SeatState
 
 from bot.outcome import NEW_GAME_SECONDS, Post, Outcome, Ctx, PlaceError, clip, parse_options
 from bot.table import _locked, seated
+from bot.seats import CHECKIN, SeatRules, rate_text
 
 
 ROOM_KEEP = 5000  # messages kept a private room (the rest are Discord's to keep)
@@ -52,6 +53,7 @@ class Lobby:
                     raise ValueError("give the charts once: as a file or in `options`, not both")
                 options["charts"] = charts
             rs_options, rules = dl.split_options(options, self.table.deadline_defaults)
+            SeatRules.parse(options)  # issue 28: checkin=, min_ontime=, autopilot=, takeover= (refused if bad)
             # a level of play (issue 14) names the wrapped ruleset, `gondor@assist`; without one the
             # game is stored exactly as before
             mode = mode_of(options) or get_ruleset(ruleset).default_mode  # wotr: assist unless asked
@@ -117,7 +119,15 @@ class Lobby:
                 return Outcome.error("The game is over.")
         elif row.status != "open":
             return Outcome.error("The game has started; a moderator can hand a seat over with `/game sub`.")
-        await self.table.store.take_seat(row.id, seat, ctx.user_id, self.table.clock())
+        rules = SeatRules.of(row)
+        rec = await self.table.store.record(ctx.user_id)
+        if (rules.min_ontime is not None and seat != GM and rec.ontime_percent is not None
+                and rec.ontime_percent < rules.min_ontime):  # issue 28: new players pass
+            return Outcome.error(f"This game asks for an on-time record of at least {rules.min_ontime:g}%; yours is "
+                                 f"{rec.ontime_percent:.0f}% (`/me record`).")
+        if not await self.table.store.take_seat(row.id, seat, ctx.user_id, self.table.clock()):
+            return Outcome.error(f"`{seat}` was taken a moment ago.")
+        await self.table.store.seat_changed(row.id, seat, ctx.user_id, self.table.clock())  # issue 28: who held it when
         free = [s for s in rs.seats if s not in seats and s != seat and s not in rs.optional_seats]
         tail = f" Still free: {', '.join(free)}." if free else " All seats are taken: `/game start` when ready."
         probe = (ctx.user_id, row.id, seat) if rs.hidden_information else None  # can they be reached privately?
@@ -126,18 +136,91 @@ class Lobby:
             out.dms = await self.table.secrets_dms(await self.table.load(row), {seat: ctx.user_id})
             out.probe = None if out.dms else probe
             return out
-        out = Outcome.public_reply(f"<@{ctx.user_id}> takes **{self.table.seat_title(seat)}**.{tail}")
+        checkin = rules.checkin > 0 and not free and seat != GM
+        if rules.checkin > 0 and seat != GM:  # a seat taken (again) checks in (again)
+            await self.table.store.set_seat_state(SeatState(row.id, seat))
+        if checkin:  # issue 28: every holder checks in within the time, or the seat reopens
+            now = self.table.clock()
+            due = now + rules.checkin * 3600
+            await self.table.store.set_clock(Clock(row.id, CHECKIN, now), [("deadline", "", due)])
+            self.table.timekeeper.wake()
+            tail = (f" All seats are taken: each player checks in with the button below by {dl.stamp(due)}; a seat "
+                    "whose holder has not reopens, and the game starts when everyone has checked in.")
+        out = Outcome.public_reply(f"<@{ctx.user_id}> takes **{self.table.seat_title(seat)}** ({rate_text(rec)}).{tail}")
         out.probe = probe
+        if checkin:
+            holders = sorted({u for s, u in {**seats, seat: ctx.user_id}.items() if s not in rs.optional_seats})
+            out.reply.mentions = await self.table.timekeeper.awake(holders)
+            out.reply.text += " " + " ".join(f"<@{u}>" for u in out.reply.mentions)
+            out.reply.buttons = [(f"checkin:{row.id}", "Check in")]
+        return out
+
+    @_locked(needs_game=True)
+    async def checkin(self, ctx: Ctx, row: GameRow, game_id: int) -> Outcome:
+        """The Check in button (issue 28, `checkin=`): the caller's seats are checked in; once every seat
+        is, the game starts."""
+        if game_id != row.id or row.status != "open":
+            return Outcome.error("This check-in is over.")
+        clock = await self.table.store.clock(row.id)
+        if clock is None or clock.phase_key != CHECKIN:
+            return Outcome.error("No check-in is running in this game.")
+        rs = get_ruleset(row.ruleset)
+        seats = await self.table.store.seats(row.id)
+        mine = [s for s, u in seats.items() if u == ctx.user_id and s not in rs.optional_seats]
+        if not mine:
+            return Outcome.error("You hold no seat in this game.")
+        states = await self.table.store.seat_states(row.id)
+        if all(states.get(s) is not None and states[s].checked_in for s in mine):
+            return Outcome.error("You have checked in already.")
+        for s in mine:
+            st = states.get(s) or SeatState(row.id, s)
+            st.checked_in = True
+            states[s] = st
+            await self.table.store.set_seat_state(st)
+        waiting = [s for s in rs.seats if s not in rs.optional_seats and not (states.get(s) and states[s].checked_in)]
+        if waiting or any(s not in seats for s in rs.seats if s not in rs.optional_seats):
+            return Outcome.public_reply(f"<@{ctx.user_id}> checks in. Still to check in: "
+                                        + ", ".join(self.table.seat_title(s) for s in waiting) + ".")
+        out = await self._begin(row, seats)
+        out.reply.text = f"<@{ctx.user_id}> checks in; everyone has. " + out.reply.text
         return out
 
     @_locked(needs_game=True)
     async def leave(self, ctx: Ctx, row: GameRow) -> Outcome:
+        if row.status == "active":
+            return await self._leave_running(ctx, row)
         if row.status != "open":
-            return Outcome.error("The game has started; ask the creator or a moderator for a substitute (`/game sub`).")
+            return Outcome.error("The game is over.")
         left = await self.table.store.release_seats(row.id, ctx.user_id)
         if not left:
             return Outcome.error("You hold no seat in this game.")
+        for s in left:
+            await self.table.store.seat_changed(row.id, s, None, self.table.clock())
         return Outcome.public_reply(f"<@{ctx.user_id}> leaves {', '.join(self.table.seat_title(s) for s in left)}.")
+
+    async def _leave_running(self, ctx: Ctx, row: GameRow) -> Outcome:
+        """Issue 28: leaving a game under way puts one's seats on autopilot and offers them for takeover;
+        the record counts an abandoned game. Playing the seat again before someone takes it over takes
+        it back."""
+        seats = await self.table.store.seats(row.id)
+        mine = [s for s, u in seats.items() if u == ctx.user_id and s != GM]
+        if not mine:
+            return Outcome.error("You hold no seat in this game.")
+        states = await self.table.store.seat_states(row.id)
+        if all(states.get(s) is not None and states[s].autopilot for s in mine):
+            return Outcome.error("Your seats are on autopilot already, open for takeover.")
+        for s in mine:
+            st = states.get(s) or SeatState(row.id, s)
+            st.autopilot, st.missed_in_row = True, 0
+            await self.table.store.set_seat_state(st)
+        await self.table.store.add_record(ctx.user_id, games_abandoned=1)
+        game = await self.table.load(row)
+        clock = await self.table.store.clock(row.id)
+        if clock is not None:  # the bot plays the seat from now on, starting with this phase if it is to act
+            await self.table.timekeeper.reschedule(row, game, clock, seats)
+        names = ", ".join(f"**{self.table.seat_title(s)}**" for s in mine)
+        return Outcome.public_reply(f"<@{ctx.user_id}> leaves {names}: on autopilot from now on (the bot plays the "
+                                    "ruleset's safe default) and open for takeover: `/game takeover seat:<seat>`.")
 
     @_locked(needs_game=True)
     async def start(self, ctx: Ctx, row: GameRow) -> Outcome:
@@ -150,6 +233,15 @@ class Lobby:
         missing = [s for s in rs.seats if s not in seats and s not in rs.optional_seats]
         if missing:
             return Outcome.error(f"Seats still free: {', '.join(missing)}. Take them with `/game join`.")
+        if SeatRules.of(row).checkin > 0:  # issue 28: it starts by itself once every holder has checked in
+            states = await self.table.store.seat_states(row.id)
+            waiting = [s for s in rs.seats if s not in rs.optional_seats and not (states.get(s) and states[s].checked_in)]
+            return Outcome.error("This game starts when every player has checked in (the Check in button); still to "
+                                 "check in: " + ", ".join(self.table.seat_title(s) for s in waiting) + ".")
+        return await self._begin(row, seats)
+
+    async def _begin(self, row: GameRow, seats: dict[str, int]) -> Outcome:
+        rs = get_ruleset(row.ruleset)
         await self.table.store.set_status(row.id, "active", self.table.clock())
         game = await self.table.load(row)
         row = await self.table.store.game(row.id)
@@ -187,9 +279,13 @@ class Lobby:
         await self.table.store.set_status(row.id, "ended", self.table.clock())
         self.table.forget(row.id)
         await self.table.store.set_clock(Clock(row.id, "ended", self.table.clock()), [])  # no timer outlives its game
+        # issue 28: every seat holder hears of the end (not in their quiet hours, not away)
+        holders = sorted(set((await self.table.store.seats(row.id)).values()) - {ctx.user_id})
+        pings = await self.table.timekeeper.awake(holders)
         out = Outcome.public_reply(
-            f"The game has been ended by <@{ctx.user_id}>. Seed, for checking every die: `{row.seed}` "
-            f"(its SHA-256 is the commitment `{row.commitment[:16]}…`).")
+            f"The game has been ended by <@{ctx.user_id}>, without a result. Seed, for checking every die: `{row.seed}` "
+            f"(its SHA-256 is the commitment `{row.commitment[:16]}…`)." + "".join(f" <@{u}>" for u in pings),
+            mentions=pings)
         out.archive_rooms = await self.table.delivery.rooms(row.id, seated(row.ruleset).seats)
         return out
 
@@ -376,6 +472,11 @@ class Lobby:
         if old == user_id:
             return Outcome.error(f"<@{user_id}> already holds `{seat}`.")
         await self.table.store.set_seat_holder(row.id, seat, user_id)
+        await self.table.store.seat_changed(row.id, seat, user_id, self.table.clock(), "sub")
+        if row.status == "active":  # issue 28: a seat taken over, in both players' records
+            await self.table.store.add_record(user_id, seats_taken_over=1)
+            await self.table.store.add_record(old, seats_lost=1)
+            await self.table.store.set_seat_state(SeatState(row.id, seat))  # the new holder's: no misses, no autopilot
         if by_vote:
             await self.table.store.set_setting(f"replaced:{row.id}", json.dumps(used + [seat]))
         out = Outcome.public_reply(f"<@{user_id}> now holds **{self.table.seat_title(seat)}** (was <@{old}>), "

@@ -81,10 +81,13 @@ class Orders:
             return Outcome.error(f"Refused ({e.kind}): {e}")
         if self.recovery.recovered and (asked := self.recovery.repeat_asked(row, ctx, game.ruleset.format(action))):
             return asked
+        moded = bool(split_name(game.ruleset.name)[1])  # a level of play: a table of proposals, trades, votes
+        before = (game.view(None).get("table") or {}) if moded else {}  # what waits for an answer, before
         out = await self.table.commit(ctx, row, game, seats, who, action, events, new_state, changed_secrets=changed)
         canon = game.ruleset.format(action)
         if out.ok and out.stored is not None:
             self.recovery.watch(row, ctx, canon, self.table.game_seq[row.id])
+        asks: list = []
         if out.ok and out.reply and canon.startswith("declare ") and split_name(game.ruleset.name)[1] in ("assist", "tabletop"):
             # a declared action (assist play): the other seats answer by button; the moderator rules
             # with `/order accept|refuse <id> because <reason>`
@@ -97,6 +100,16 @@ class Orders:
             asks = game.ruleset.answer_buttons(new_state, who, action)
             out.reply.buttons += [(f"ans:{row.id}:{s}:{t}", label) for s, t, label in asks
                                   if len(f"ans:{row.id}:{s}:{t}") <= 100]
+        if out.ok and out.reply and not out.ephemeral and row.status == "active":
+            # issue 28: whoever must answer this order (a challenge, a proposal, a trade, a vote, a pact) is
+            # pinged with it, once, unless in their quiet hours or away
+            after = (game.view(None).get("table") or {}) if moded else {}
+            must = answerers(game.ruleset, before, after, who, [s for s, _, _ in asks])
+            users = sorted({seats[s] for s in must if s in seats} - {ctx.user_id} - set(out.reply.mentions))
+            users = await self.table.timekeeper.awake(users)
+            if users:
+                out.reply.text = clip(out.reply.text + "\nTo answer: " + " ".join(f"<@{u}>" for u in users), MAX_TEXT)
+                out.reply.mentions = sorted(set(out.reply.mentions) | set(users))
         return out
 
     @_locked(needs_game=True)
@@ -193,3 +206,24 @@ class Orders:
         return Outcome(reply=Post(text=clip(text, MAX_TEXT)), ephemeral=bool(private))
 
     # ============================================================ deadlines
+
+
+def answerers(rs, before: dict, after: dict, actor: str, asked: list[str]) -> list[str]:
+    """Issue 28: the seats that must answer what an order just opened, read from the public view's table
+    (engine/modes: proposals, trades, votes, pacts; a secret pact is not in the public view, and its parties
+    hear of it privately) and from the ruleset's answer buttons (Sauron 22.3: a challenge)."""
+    def new(kind: str, status: str) -> list[dict]:
+        old = {x.get("id") for x in before.get(kind, []) or []}
+        return [x for x in after.get(kind, []) or [] if x.get("id") not in old and x.get("status") == status]
+
+    players = [s for s in rs.seats if s not in rs.optional_seats]
+    must: list[str] = list(asked)
+    for p in new("proposals", "open"):
+        must += [s for s in rs.seats if s != p.get("seat")]  # the other seats answer; the moderator rules
+    for t in new("trades", "open"):
+        must.append(t.get("to"))
+    for v in new("votes", "open"):
+        must += [s for s in players if s != v.get("seat") and s not in (v.get("accepted_by") or [])]
+    for k in new("pacts", "proposed"):
+        must += [s for s in k.get("parties") or [] if s not in (k.get("agreed") or [])]
+    return [s for s in dict.fromkeys(must) if s and s != actor]

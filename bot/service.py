@@ -16,7 +16,9 @@ idempotency on the interaction id that carried a command.
   order), map, log, secrets, help;
 - ``bot/clocks.py``    ``Clocks(table)``: deadlines fired, extended, paused; quiet hours and absence;
 - ``bot/undo.py``      ``Undo(table)``: undo, free or by consent;
-- ``bot/archive.py``   ``Archive(table, lobby)``: export and the animated replay.
+- ``bot/archive.py``   ``Archive(table, lobby)``: export and the animated replay;
+- ``bot/seats.py``     ``Seats(table, lobby)``: a player's record and games everywhere, autoplay, taking over a
+  seat on autopilot, the server's open seats and their board (issue 28).
 
 No part calls another's private method (``tests/engine/test_architecture.py``). The facade's public API is the
 parts' public methods, by name (``API``); what it does not name it reads from the table (``svc.store``,
@@ -32,6 +34,7 @@ from bot.outcome import (MAX_CHARTS_BYTES, MAX_ORDER_TEXT, MAX_TEXT, NEW_GAME_SE
                          REPEAT_MINUTES, Ctx, Outcome, PlaceError, Post, Renderer, charts_text, clip, fit_lines,
                          parse_options, public_text, split_text)
 from bot.recovery import Recovery
+from bot.seats import Seats
 from bot.table import Table, default_renderer
 from bot.undo import Undo
 from bot.views import Views
@@ -39,7 +42,7 @@ from bot.views import Views
 # the public API: each part's methods a transport (or a test) calls
 API = {
     "lobby": ("new_game", "join", "leave", "start", "autocomplete_seat", "autocomplete_taken_seat", "end",
-              "table_rooms", "room_message", "room_logs", "spectators", "spectate", "admit", "sub"),
+              "table_rooms", "room_message", "room_logs", "spectators", "spectate", "admit", "sub", "checkin"),
     "orders": ("order", "whisper", "answer_button", "rule_vote", "done", "autocomplete_order", "odds", "roll"),
     "views": ("status", "status_text", "set_board", "board_edit", "map", "parse_around", "autocomplete_around",
               "log", "secret", "help_topics", "help"),
@@ -47,6 +50,8 @@ API = {
     "undo": ("undo", "undo_vote"),
     "archive": ("export_data", "export", "replay"),
     "recovery": ("announce_unanswered", "delivered", "refusal_seen"),
+    "seats": ("record", "my_games", "autoplay", "takeover", "takeover_vote", "open_games", "set_seat_board",
+              "board_placed", "board_update", "join_game", "takeover_game"),
 }
 # the table's settings a caller may change on the facade (tests, the console, the bot's start-up)
 SETTINGS = ("renderer", "seed_source", "clock", "render_pool", "on_timers_changed", "roll_rng", "deadline_defaults")
@@ -65,9 +70,11 @@ class GameService:
         self.clocks = Clocks(table)
         self.undo_part = Undo(table)
         self.archive = Archive(table, self.lobby)
+        self.seats_part = Seats(table, self.lobby)
         table.board_edit = self.views.board_edit  # the status board, edited after an order
         parts = {"lobby": self.lobby, "orders": self.orders, "views": self.views, "clocks": self.clocks,
-                 "undo": self.undo_part, "archive": self.archive, "recovery": self.recovery}
+                 "undo": self.undo_part, "archive": self.archive, "recovery": self.recovery,
+                 "seats": self.seats_part}
         for part, names in API.items():
             for name in names:
                 object.__setattr__(self, name, getattr(parts[part], name))

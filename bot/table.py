@@ -408,6 +408,22 @@ class Table:
         lines.append(("opt", self._map_hint(game)))
         return Post(text=fit_lines(lines, limit), mentions=await self.timekeeper.awake(pings))
 
+    async def _keep_record(self, row: GameRow, game: Game, seats: dict[str, int], seat: str, ctx: Ctx,
+                           by: str | None, was_active: bool, res, now: float) -> None:
+        """Issue 28, the players' records: a holder who finished their part of a phase before its
+        deadline is on time for it (and a seat on autopilot whose holder plays again is theirs again);
+        a game with a result counts as finished for every holder."""
+        uid = seats.get(seat)
+        if (by is None and uid is not None and ctx.user_id == uid and was_active
+                and (res is not None or seat not in game.active_seats())):
+            await self.store.part_finished(row.id, seat, uid, now)  # one trip: the record, the seat theirs again
+        if res is not None:  # (a player whose every seat is on autopilot left or vanished: not finished by them)
+            states = await self.store.seat_states(row.id)
+            for u in sorted(set(seats.values())):
+                theirs = [s for s, v in seats.items() if v == u]
+                if not all(states.get(s) is not None and states[s].autopilot for s in theirs):
+                    await self.store.add_record(u, games_finished=1)
+
     def changed_secrets(self, rs, seats: dict[str, int], before: dict, after: dict) -> dict[int, list[Post]]:
         """A seat's hidden information changed (an order, an undo): re-sent by DM,
         quietly (if it cannot be delivered, only its reader is told)."""
@@ -487,12 +503,20 @@ class Table:
             for roll in e.rolls:
                 lines.append(f"  🎲 {roll.get('label', '')}: {roll['value']}")
         old_game_state = game.state
+        active_before = set(game.active_seats())
+        was_active = seat in active_before  # issue 28: a seat that finishes its part on time
         dice_before = game.dice_drawn()
         game.state = new_state
+        end_pings: list[int] = []
         if res:
             lines.append(f"**The game is over: {res.line}**")
+            # issue 28: the end of a game reaches every seat holder (not in their quiet hours)
+            holders = sorted(set(seats.values()))
+            end_pings = await self.timekeeper.awake(holders)
+            if end_pings:
+                lines.append("Players: " + " ".join(f"<@{u}>" for u in end_pings))
         text = clip("\n".join(lines), MAX_TEXT)
-        out = Outcome(reply=Post(text=text), ephemeral=False)
+        out = Outcome(reply=Post(text=text, mentions=end_pings), ephemeral=False)
         secret = public_text(rs, canon) != canon
         if secret:
             # a secret order (Gondor's oil, 16.74): the giver reads it privately (a public
@@ -537,12 +561,18 @@ class Table:
             raise
         self.game_seq[row.id] = seq
         out.stored = (out.reply.text, out.ephemeral)  # written with the log row: not again after
+        await self._keep_record(row, game, seats, seat, ctx, by, was_active, res, now)
         if new_phase or res:  # the phase (and so its clock) changes only with a new phase or the end
             # the row as just written (this transaction moved the counter, and ended the game if over)
             fresh = dataclasses.replace(row, seq=seq, **({"status": "over", "ended_at": now} if res else {}))
             deadline = await self.timekeeper.sync(fresh, game, seats=seats, logged_at=now)
             if out.notice and deadline and merge is None:
                 out.notice = await notice(deadline)
+        elif set(game.active_seats()) - active_before:
+            # issue 28: a seat to act within the phase (a retreat to choose, a challenge to answer): if the
+            # bot plays it (autopilot, or a forced action with `/me autoplay`), its timer is due now
+            await self.timekeeper.add_play_timers(dataclasses.replace(row, seq=seq), game,
+                                                  sorted(set(game.active_seats()) - active_before), seats)
         out.board_edit = await self.board_edit(row.id)  # the status board, if the game has one, edited in place
         if res:  # the seats' private threads (bot/delivery.py) are archived with the game
             out.archive_rooms = await self.delivery.rooms(row.id, rs.seats)

@@ -33,11 +33,12 @@ class Timekeeper:
         return dl.Quiet(dl.parse_hhmm(p.quiet_from), dl.parse_hhmm(p.quiet_to), p.tz)
 
     async def awake(self, users: list[int], now: float | None = None) -> list[int]:
-        """Those of ``users`` who may be pinged now (not in their quiet hours)."""
+        """Those of ``users`` who may be pinged now: not in their quiet hours, not away (issue 28)."""
         now = self.clock() if now is None else now
         out = []
         for u in users:
-            if not dl.in_quiet(now, self.quiet(await self.store.prefs(u))):
+            p = await self.store.prefs(u)
+            if not dl.in_quiet(now, self.quiet(p)) and not (p.away_until and now < p.away_until):
                 out.append(u)
         return out
 
@@ -78,12 +79,45 @@ class Timekeeper:
         clock.synced_seq = row.seq
         return await self.reschedule(row, game, clock, seats)
 
+    async def play_timers(self, row: GameRow, game: Game, active: list[str], seats: dict[str, int] | None,
+                          now: float, prefs: dict[int, Prefs] | None = None) -> list[tuple[str, str, float]]:
+        """Issue 28: a seat the bot plays as soon as it is to act: on autopilot, or held by a player with
+        `/me autoplay on` whose only legal action is forced. A ``deadline`` timer of that seat, due now
+        (the scheduler plays it: ``Clocks``)."""
+        states = await self.store.seat_states(row.id)
+        seats = seats if seats is not None else await self.store.seats(row.id)
+        out = []
+        for s in active:
+            if s not in seats:
+                continue
+            st = states.get(s)
+            if st is not None and st.autopilot:
+                out.append(("deadline", s, now))
+            elif (prefs[seats[s]] if prefs and seats[s] in prefs else await self.store.prefs(seats[s])).autoplay \
+                    and game.ruleset.forced_action(game.state, s) is not None:
+                out.append(("deadline", s, now))
+        return out
+
+    async def add_play_timers(self, row: GameRow, game: Game, seats_now: list[str], seats: dict[str, int]) -> None:
+        """Seats that became active within a phase: those the bot plays get their timer (the others
+        pending are kept)."""
+        clock = await self.store.clock(row.id)
+        if clock is None or clock.paused_at is not None or clock.phase_key != self.phase_key(game):
+            return
+        new = await self.play_timers(row, game, seats_now, seats, self.clock())
+        if not new:
+            return
+        pending = [(t.kind, t.seat, t.due_at) for t in await self.store.timers(row.id, pending_only=True)]
+        await self.store.set_clock(clock, pending + new)
+        self.wake()
+
     async def reschedule(self, row: GameRow, game: Game, clock: Clock,
                           seats: dict[str, int] | None = None) -> float | None:
         now = self.clock()
         rules = self.rules(row)
         active = game.active_seats()
         timers: list[tuple[str, str, float]] = []
+        prefs: dict[int, Prefs] | None = None
         clock.deadline_at = None
         if rules.hours > 0 and clock.paused_at is None and active:
             seats = seats if seats is not None else await self.store.seats(row.id)
@@ -99,6 +133,8 @@ class Timekeeper:
                     t = dl.reminder_at(clock.deadline_at, lead, q, not_before=max(now, clock.started_at))
                     if t is not None:
                         timers.append(("remind", s, t))
+        if clock.paused_at is None and active:
+            timers += await self.play_timers(row, game, active, seats, now, prefs)
         await self.store.set_clock(clock, timers)
         self.wake()
         return clock.deadline_at

@@ -43,12 +43,13 @@ class Undo:
         req = await self.table.store.create_undo_request(game_id=row.id, seat=last.seat, user_id=ctx.user_id,
                                                    target_seq=last.seq, at_seq=row.seq, needed=others,
                                                    now=self.table.clock())
+        pinged = await self.table.timekeeper.awake(others)  # issue 28: not in their quiet hours, not away
         who = " ".join(f"<@{u}>" for u in others)
         text = (f"<@{ctx.user_id}> asks to take back {self.table.seat_title(last.seat)}'s "
                 f"`{public_text(get_ruleset(row.ruleset), last.text)}` (#{last.seq}), "
                 f"but {why}. {who}: agree? Every other player must agree (or a moderator decides). "
                 "Dice already drawn stay drawn.")
-        return Outcome(reply=Post(text=text, mentions=others,
+        return Outcome(reply=Post(text=text, mentions=pinged,
                                   buttons=[(f"undo:{req}:{row.seq}:y", "Agree"), (f"undo:{req}:{row.seq}:n", "Refuse")]),
                        ephemeral=False)
 

@@ -5,6 +5,8 @@ from engine.core import OrderError
 from engine.rulesets import get_ruleset, ruleset_names
 
 from bot.outcome import MAX_TEXT, Post, Outcome, Ctx, public_text, clip, split_text
+from bot import deadlines as dl
+from bot.seats import CHECKIN, history_lines, holders_line
 
 
 MAP_RADIUS = (2, 12)  # `/game map radius:`, hexes either side of `around:` (render.hexmap.RADIUS_MIN/MAX)
@@ -57,7 +59,8 @@ class Views:
         if watching:  # admitted by the creator (bot/lobby.py): they read what the public reads
             seat_list += ". Spectators: " + ", ".join(f"<@{u}>" for u in watching)
         if row.status == "open":
-            return f"**{rs.title}**, waiting to start. Seats: {seat_list}.{' ' + level if level else ''}"
+            return (f"**{rs.title}**, waiting to start. Seats: {seat_list}.{' ' + level if level else ''}"
+                    + await self._seat_lines(row, seats))
         game = await self.table.load(row)
         v = game.view(None)
         head, _ = self.table.turn_line(game, seats, ping=False)
@@ -80,6 +83,33 @@ class Views:
             text += "\nResult: none, the game was ended by its creator or a moderator."
         for line in await self.table.delivery.status_lines(row.id, self.table.seat_title):  # issue 25: no silent drop
             text += "\n" + line
+        text += await self._seat_lines(row, seats)
+        return text
+
+    async def _seat_lines(self, row, seats: dict[str, int]) -> str:
+        """Issue 28: each holder's on-time rate, the seats on autopilot, and who held each seat when."""
+        order = list(get_ruleset(row.ruleset).seats) + ["gm"]  # in the ruleset's order (the lobby's moderator last)
+        seats = {s: seats[s] for s in sorted(seats, key=lambda s: order.index(s) if s in order else len(order))}
+        text = ""
+        line = await holders_line(self.table.store, seats, self.table.seat_title)
+        if line:
+            text += "\n" + line
+        states = await self.table.store.seat_states(row.id)
+        if row.status == "open":
+            clock = await self.table.store.clock(row.id)
+            if clock is not None and clock.phase_key == CHECKIN:
+                waiting = [s for s in seats if not (states.get(s) and states[s].checked_in)]
+                timers = await self.table.store.timers(row.id, pending_only=True)
+                until = f" by {dl.stamp(timers[0].due_at)}" if timers else ""
+                text += ("\nCheck-in" + until + ": still to check in: "
+                         + (", ".join(self.table.seat_title(s) for s in waiting) or "nobody") + ".")
+        auto = [s for s, st in states.items() if st.autopilot and s in seats]
+        if auto and row.status == "active":
+            text += ("\nOn autopilot, up for takeover (`/game takeover seat:<seat>`): "
+                     + ", ".join(self.table.seat_title(s) for s in auto) + ".")
+        history = await self.table.store.seat_history(row.id)
+        if any(h["how"] != "join" or h.get("to_at") for h in history):  # only once a seat changed hands
+            text += "\nSeat history: " + "; ".join(history_lines(history, self.table.seat_title)) + "."
         return text
 
     async def set_board(self, game_id: int, channel_id: int, message_id: int) -> None:
@@ -177,6 +207,9 @@ class Views:
             extra = (f" 🎲 {' '.join(dice)}" if dice else "") + (f" ({', '.join(secs)})" if secs else "")
             gone = f" (taken back by #{undone[a.seq]})" if a.seq in undone else ""
             lines.append(f"`#{a.seq}` {a.seat}: `{public_text(rs, a.text)}`{extra}{gone}")
+        history = await self.table.store.seat_history(row.id)
+        if any(h["how"] != "join" or h.get("to_at") for h in history):  # issue 28: once a seat changed hands
+            lines.append("Seat history: " + "; ".join(history_lines(history, self.table.seat_title)))
         chunks = split_text("\n".join(lines), 1800)
         if len(chunks) > 1:  # one message: the newest entries, and say so
             shown = chunks[-1].count("\n") + 1
@@ -246,6 +279,8 @@ class Views:
             "`/game new options: mode=assist` (or `tabletop`) adds a moderator's `gm` seat, declared actions and "
             "a generic vocabulary of pieces, decks and tracks; `/whisper seat: text:` talks privately "
             "(`/help topic:modes`).\n"
+            "`/me games` lists your games in every server; `/game open` the seats free or up for takeover here "
+            "(`/game takeover seat:`); `/me record` your record.\n"
             f"Rulesets: {', '.join(ruleset_names())} (`/help topic:<ruleset>`)."
         )
         if row:

@@ -5,7 +5,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.transports.discord_app import ctx_of, defer, deliver, guarded
+from bot.transports.discord_app import ctx_of, defer, deliver, guarded, refresh_seat_board
 from bot.service import MAX_CHARTS_BYTES, Outcome, PlaceError, charts_text
 from engine.rulesets import ruleset_names
 
@@ -136,6 +136,7 @@ class GameCog(commands.Cog):
             return await svc.new_game(ctx, ruleset, options, charts=text, open_thread=opener)
 
         await deliver(interaction, await guarded(interaction, run(), False), svc)
+        await refresh_seat_board(interaction)
 
     @game.command(name="table", description="A private thread for each pair of seats (creator or Manage Server)")
     @app_commands.describe(seats="Only these seats, one room: e.g. good+evil (default: every pair)")
@@ -148,19 +149,22 @@ class GameCog(commands.Cog):
     @app_commands.describe(seat="The seat to take")
     async def join(self, interaction: discord.Interaction, seat: str):
         await answer(interaction, "join", seat, public=True)
+        await refresh_seat_board(interaction)
 
     @join.autocomplete("seat")
     async def join_seat(self, interaction: discord.Interaction, current: str):
         names = await _service(interaction).autocomplete_seat(ctx_of(interaction), current)
         return [app_commands.Choice(name=n, value=n) for n in names[:25]]
 
-    @game.command(name="leave", description="Give up your seat (before the game starts)")
+    @game.command(name="leave", description="Give up your seat (in a running game: it goes on autopilot, open for takeover)")
     async def leave(self, interaction: discord.Interaction):
         await answer(interaction, "leave", public=True)
+        await refresh_seat_board(interaction)
 
     @game.command(name="start", description="Start once every seat is taken; publishes the dice commitment")
     async def start(self, interaction: discord.Interaction):
         await answer(interaction, "start", public=True)
+        await refresh_seat_board(interaction)
 
     @game.command(name="status", description="Turn, phase, who must act, the tracks")
     @app_commands.describe(public="Post it in the channel as the status board, edited in place after every order")
@@ -219,6 +223,26 @@ class GameCog(commands.Cog):
     async def sub_seat(self, interaction: discord.Interaction, current: str):
         names = await _service(interaction).autocomplete_taken_seat(ctx_of(interaction), current)
         return [app_commands.Choice(name=n, value=n) for n in names[:25]]
+
+    @game.command(name="takeover", description="Take a seat that is on autopilot (issue 28)")
+    @app_commands.describe(seat="The seat on autopilot")
+    async def takeover(self, interaction: discord.Interaction, seat: str):
+        await answer(interaction, "takeover", seat, public=True)
+        await refresh_seat_board(interaction)
+
+    @takeover.autocomplete("seat")
+    async def takeover_seat(self, interaction: discord.Interaction, current: str):
+        names = await _service(interaction).autocomplete_taken_seat(ctx_of(interaction), current)
+        return [app_commands.Choice(name=n, value=n) for n in names[:25]]
+
+    @game.command(name="open", description="This server's games with a free seat or a seat up for takeover")
+    async def open_(self, interaction: discord.Interaction):
+        await answer(interaction, "open_games")
+
+    @game.command(name="board", description="Keep the open-seat list as one message in a channel (Manage Server)")
+    @app_commands.describe(channel="Where the board is kept")
+    async def board(self, interaction: discord.Interaction, channel: discord.TextChannel):
+        await answer(interaction, "set_seat_board", channel.id)
 
     @game.command(name="spectate", description="Ask to watch this game (the creator admits; the public view only)")
     async def spectate(self, interaction: discord.Interaction):
@@ -302,6 +326,34 @@ class GameCog(commands.Cog):
             out = await guarded(interaction, svc.admit(ctx_of(interaction), user_id, vote == "y", game_id))
             await deliver(interaction, out, svc)
             return
+        if cid.startswith("checkin:"):  # issue 28: a player checks in once the game is full
+            svc = _service(interaction)
+            try:
+                game_id = int(cid.split(":")[1])
+            except (ValueError, IndexError):
+                await interaction.response.send_message("That button is not one of mine.", ephemeral=True)
+                return
+            await deliver(interaction, await guarded(interaction, svc.checkin(ctx_of(interaction), game_id)), svc)
+            await refresh_seat_board(interaction)
+            return
+        if cid.startswith(("sjoin:", "stake:", "tkv:")):  # issue 28: the open-seat list, a takeover vote
+            svc = _service(interaction)
+            try:
+                kind, gid, rest = cid.split(":", 2)
+                game_id = int(gid)
+            except ValueError:
+                await interaction.response.send_message("That button is not one of mine.", ephemeral=True)
+                return
+            if kind == "sjoin":
+                coro = svc.join_game(ctx_of(interaction), game_id, rest)
+            elif kind == "stake":
+                coro = svc.takeover_game(ctx_of(interaction), game_id, rest)
+            else:
+                seat, _, vote = rest.partition(":")
+                coro = svc.takeover_vote(ctx_of(interaction), game_id, seat, vote == "y")
+            await deliver(interaction, await guarded(interaction, coro), svc)
+            await refresh_seat_board(interaction)
+            return
         if not cid.startswith("undo:"):
             return
         svc = _service(interaction)
@@ -355,7 +407,7 @@ class GameCog(commands.Cog):
         return [app_commands.Choice(name=t, value=t) for t in texts]
 
     # ----------------------------------------------------------- you
-    me = app_commands.Group(name="me", description="Your quiet hours and absences")
+    me = app_commands.Group(name="me", description="Your games, record, quiet hours and absences")
 
     @me.command(name="quiet", description="No pings in these hours; deadlines move out of them")
     @app_commands.rename(start="from", end="to")
@@ -372,6 +424,21 @@ class GameCog(commands.Cog):
     @app_commands.describe(until="YYYY-MM-DD (the last day away), or `off`")
     async def away(self, interaction: discord.Interaction, until: app_commands.Range[str, 1, 20]):
         await answer(interaction, "set_away", until)
+
+    @me.command(name="games", description="Every game you hold a seat in, in every server, and which wait for you")
+    async def my_games(self, interaction: discord.Interaction):
+        names = {g.id: g.name for g in interaction.client.guilds}
+        await answer(interaction, "my_games", names)
+
+    @me.command(name="record", description="Your record: phases on time and missed, games finished, seats taken over")
+    async def record(self, interaction: discord.Interaction):
+        await answer(interaction, "record")
+
+    @me.command(name="autoplay", description="The bot plays your forced actions (a single legal one) and says so")
+    @app_commands.describe(value="on or off")
+    @app_commands.choices(value=[app_commands.Choice(name="on", value="on"), app_commands.Choice(name="off", value="off")])
+    async def autoplay(self, interaction: discord.Interaction, value: str):
+        await answer(interaction, "autoplay", value)
 
     @app_commands.command(name="secret", description="Re-send your hidden information privately")
     @app_commands.guild_only()

@@ -92,6 +92,54 @@ class Prefs:
     quiet_to: str | None = None
     tz: str | None = None
     away_until: float | None = None
+    autoplay: bool = False  # issue 28 (`/me autoplay`): the bot plays the player's forced actions
+
+    def __post_init__(self):
+        self.autoplay = bool(self.autoplay)
+
+
+@dataclass
+class PlayerRecord:
+    """A player's record across every server (issue 28): nothing else about them is kept."""
+    user_id: int
+    games_finished: int = 0
+    games_abandoned: int = 0
+    phases_on_time: int = 0
+    phases_missed: int = 0  # a deadline passed with their orders incomplete
+    seats_taken_over: int = 0  # seats they took over from someone else
+    seats_lost: int = 0  # their seats someone else took over
+
+    FIELDS = ("games_finished", "games_abandoned", "phases_on_time", "phases_missed", "seats_taken_over",
+              "seats_lost")
+
+    @property
+    def phases(self) -> int:
+        return self.phases_on_time + self.phases_missed
+
+    @property
+    def ontime_percent(self) -> float | None:
+        """Phases on time out of phases counted, in percent; None for a player with none yet."""
+        return None if not self.phases else 100.0 * self.phases_on_time / self.phases
+
+
+@dataclass
+class SeatState:
+    """A seat's standing in a game (issue 28): deadlines missed in a row, on autopilot, checked in,
+    and a takeover asked for (``{"user": id, "votes": {user id: true|false}}``) or None."""
+    game_id: int
+    seat: str
+    missed_in_row: int = 0
+    autopilot: bool = False
+    checked_in: bool = False
+    takeover: dict | None = None
+    missed_timer: int | None = None  # the deadline whose miss was counted last (counted once, even after a crash)
+
+    def __post_init__(self):
+        self.autopilot, self.checked_in = bool(self.autopilot), bool(self.checked_in)
+        if isinstance(self.takeover, str):
+            self.takeover = json.loads(self.takeover)
+            if self.takeover and "votes" in self.takeover:
+                self.takeover["votes"] = {int(k): v for k, v in self.takeover["votes"].items()}
 
 
 
@@ -229,4 +277,15 @@ class Store(Protocol):
     async def create_undo_request(self, *, game_id: int, seat: str, user_id: int, target_seq: int, at_seq: int,
                                   needed: list[str], now: float) -> int: ...
     async def undo_request(self, req_id: int) -> dict | None: ...
+    # seats that stay filled (issue 28)
+    async def record(self, user_id: int) -> PlayerRecord: ...
+    async def add_record(self, user_id: int, **deltas: int) -> None: ...
+    async def part_finished(self, game_id: int, seat: str, user_id: int, now: float) -> None: ...
+    async def count_missed(self, game_id: int, seat: str, user_id: int, timer_id: int, autopilot_after: int) -> bool: ...
+    async def seat_states(self, game_id: int) -> dict[str, SeatState]: ...
+    async def set_seat_state(self, st: SeatState) -> None: ...
+    async def seat_history(self, game_id: int) -> list[dict]: ...
+    async def seat_changed(self, game_id: int, seat: str, user_id: int | None, now: float, how: str = "join") -> None: ...
+    async def games_of(self, user_id: int) -> list[GameRow]: ...
+    async def open_games(self, guild_id: int) -> list[GameRow]: ...
     async def update_undo_request(self, req_id: int, *, votes: dict | None = None, status: str | None = None) -> None: ...

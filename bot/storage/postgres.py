@@ -186,6 +186,41 @@ MIGRATIONS: list[str] = [
     );
     CREATE INDEX held_posts_waiting ON held_posts(user_id) WHERE shown_at IS NULL;
     """,
+    # 6 -> 7 (issue 28): seats that stay filled. A player's record across servers (one row per user);
+    # who held each seat from when to when; each seat's missed deadlines in a row, autopilot and check-in;
+    # a takeover asked for (with its votes); the player's choice to have forced actions played
+    """
+    CREATE TABLE player_records (
+        user_id BIGINT PRIMARY KEY,
+        games_finished BIGINT NOT NULL DEFAULT 0,
+        games_abandoned BIGINT NOT NULL DEFAULT 0,
+        phases_on_time BIGINT NOT NULL DEFAULT 0,
+        phases_missed BIGINT NOT NULL DEFAULT 0,
+        seats_taken_over BIGINT NOT NULL DEFAULT 0,
+        seats_lost BIGINT NOT NULL DEFAULT 0
+    );
+    CREATE TABLE seat_history (
+        id BIGSERIAL PRIMARY KEY,
+        game_id BIGINT NOT NULL REFERENCES games(id),
+        seat TEXT NOT NULL,
+        user_id BIGINT NOT NULL,
+        from_at DOUBLE PRECISION NOT NULL,
+        to_at DOUBLE PRECISION,
+        how TEXT NOT NULL DEFAULT 'join'
+    );
+    CREATE INDEX seat_history_game ON seat_history(game_id);
+    CREATE TABLE seat_states (
+        game_id BIGINT NOT NULL REFERENCES games(id),
+        seat TEXT NOT NULL,
+        missed_in_row BIGINT NOT NULL DEFAULT 0,
+        autopilot BIGINT NOT NULL DEFAULT 0,
+        checked_in BIGINT NOT NULL DEFAULT 0,
+        takeover TEXT,
+        missed_timer BIGINT,
+        PRIMARY KEY (game_id, seat)
+    );
+    ALTER TABLE prefs ADD COLUMN autoplay BIGINT NOT NULL DEFAULT 0;
+    """,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from bot.storage.base import (ActionRow, Clock, Effect, FireTimer, GameRow, OutboxPost, PauseClock, Prefs,
-                              Timer, shard_where)
+from bot.storage.base import (ActionRow, Clock, Effect, FireTimer, GameRow, OutboxPost, PauseClock, PlayerRecord,
+                              Prefs, SeatState, StaleWriter, Timer, shard_where)
 
 
 def _dumps(obj: Any) -> str:
@@ -187,10 +187,107 @@ class SqlQueries:
 
     async def set_prefs(self, p: Prefs) -> None:
         await self._write(
-            "INSERT INTO prefs (user_id, quiet_from, quiet_to, tz, away_until) VALUES (?,?,?,?,?)"
+            "INSERT INTO prefs (user_id, quiet_from, quiet_to, tz, away_until, autoplay) VALUES (?,?,?,?,?,?)"
             " ON CONFLICT(user_id) DO UPDATE SET quiet_from=excluded.quiet_from, quiet_to=excluded.quiet_to,"
-            " tz=excluded.tz, away_until=excluded.away_until",
-            (p.user_id, p.quiet_from, p.quiet_to, p.tz, p.away_until))
+            " tz=excluded.tz, away_until=excluded.away_until, autoplay=excluded.autoplay",
+            (p.user_id, p.quiet_from, p.quiet_to, p.tz, p.away_until, int(bool(p.autoplay))))
+
+    # ------------------------------------------------------------ seats that stay filled (issue 28)
+    async def record(self, user_id: int) -> PlayerRecord:
+        r = await self._one("SELECT * FROM player_records WHERE user_id=?", (user_id,))
+        return PlayerRecord(**{k: int(v) for k, v in dict(r).items()}) if r else PlayerRecord(user_id)
+
+    async def add_record(self, user_id: int, **deltas: int) -> None:
+        """Add to a player's counts (one statement: two processes adding at once both count)."""
+        bad = set(deltas) - set(PlayerRecord.FIELDS)
+        if bad:
+            raise ValueError(f"not a record field: {sorted(bad)}")
+        if not deltas:
+            return
+        cols = sorted(deltas)
+        await self._write(
+            "INSERT INTO player_records (user_id, " + ", ".join(cols) + ") VALUES (?" + ",?" * len(cols) + ")"
+            " ON CONFLICT(user_id) DO UPDATE SET " + ", ".join(f"{c}=player_records.{c}+excluded.{c}" for c in cols),
+            (user_id, *(int(deltas[c]) for c in cols)))
+
+    async def part_finished(self, game_id: int, seat: str, user_id: int, now: float) -> None:
+        """A holder finished their part of a phase by their own order (issue 28), one transaction: on time
+        unless the game's deadline had passed, and the seat is theirs again (no deadline missed in a row,
+        off autopilot, no takeover asked for)."""
+        await self._steps([
+            ("INSERT INTO player_records (user_id, phases_on_time) SELECT ?, 1 WHERE NOT EXISTS"
+             " (SELECT 1 FROM clocks WHERE game_id=? AND deadline_at IS NOT NULL AND deadline_at < ?)"
+             " ON CONFLICT(user_id) DO UPDATE SET phases_on_time=player_records.phases_on_time+1",
+             (user_id, game_id, now)),
+            ("UPDATE seat_states SET missed_in_row=0, autopilot=0, takeover=NULL WHERE game_id=? AND seat=?"
+             " AND (missed_in_row<>0 OR autopilot<>0 OR takeover IS NOT NULL)", (game_id, seat))])
+
+    async def seat_states(self, game_id: int) -> dict[str, SeatState]:
+        rows = await self._all("SELECT * FROM seat_states WHERE game_id=? ORDER BY seat", (game_id,))
+        return {r["seat"]: SeatState(**dict(r)) for r in rows}
+
+    async def set_seat_state(self, st: SeatState) -> None:
+        await self._write(
+            "INSERT INTO seat_states (game_id, seat, missed_in_row, autopilot, checked_in, takeover, missed_timer)"
+            " VALUES (?,?,?,?,?,?,?) ON CONFLICT(game_id, seat) DO UPDATE SET missed_in_row=excluded.missed_in_row,"
+            " autopilot=excluded.autopilot, checked_in=excluded.checked_in, takeover=excluded.takeover,"
+            " missed_timer=excluded.missed_timer",
+            (st.game_id, st.seat, int(st.missed_in_row), int(st.autopilot), int(st.checked_in),
+             _dumps({**st.takeover, "votes": {str(k): v for k, v in st.takeover.get("votes", {}).items()}})
+             if st.takeover else None, st.missed_timer))
+
+    async def count_missed(self, game_id: int, seat: str, user_id: int, timer_id: int, autopilot_after: int) -> bool:
+        """A deadline (timer ``timer_id``) passed with the seat still to act (issue 28), one transaction:
+        the seat's misses in a row (on autopilot from ``autopilot_after`` of them, if set) and its holder's
+        missed phase. Counted once per deadline: False (nothing written) if this one was counted already."""
+        try:
+            await self._steps([
+                ("INSERT INTO seat_states (game_id, seat, missed_in_row, autopilot, checked_in, missed_timer)"
+                 " VALUES (?,?,1,?,0,?) ON CONFLICT(game_id, seat) DO UPDATE SET"
+                 " missed_in_row=seat_states.missed_in_row+1, missed_timer=excluded.missed_timer,"
+                 " autopilot=CASE WHEN ?>0 AND seat_states.missed_in_row+1>=? THEN 1 ELSE seat_states.autopilot END"
+                 " WHERE seat_states.missed_timer IS NULL OR seat_states.missed_timer<>excluded.missed_timer",
+                 (game_id, seat, int(0 < autopilot_after <= 1), timer_id, autopilot_after, autopilot_after)),
+                ("INSERT INTO player_records (user_id, phases_missed) VALUES (?,1) ON CONFLICT(user_id)"
+                 " DO UPDATE SET phases_missed=player_records.phases_missed+1", (user_id,))], fenced=True)
+        except StaleWriter:
+            return False
+        return True
+
+    async def seat_history(self, game_id: int) -> list[dict]:
+        """Who held each seat from when to when (``to_at`` None: holds it now), in order."""
+        rows = await self._all("SELECT seat, user_id, from_at, to_at, how FROM seat_history WHERE game_id=?"
+                               " ORDER BY id", (game_id,))
+        return [dict(r) for r in rows]
+
+    async def seat_changed(self, game_id: int, seat: str, user_id: int | None, now: float, how: str = "join") -> None:
+        """One transaction: the seat's current holding ends now; ``user_id`` (if any) holds it from now."""
+        steps = [("UPDATE seat_history SET to_at=? WHERE game_id=? AND seat=? AND to_at IS NULL", (now, game_id, seat))]
+        if user_id is not None:
+            steps.append(("INSERT INTO seat_history (game_id, seat, user_id, from_at, how) VALUES (?,?,?,?,?)",
+                          (game_id, seat, user_id, now, how)))
+        await self._steps(steps)
+
+    async def _games_with_seats(self, where: str, params: tuple) -> list[GameRow]:
+        rows = await self._all(
+            "SELECT (SELECT " + self.SEATS_JSON + " FROM seats s WHERE s.game_id = g.id) AS ctx_seats, g.*"
+            " FROM games g WHERE g.status IN ('open','active') AND " + where + " ORDER BY g.id", params)
+        out = []
+        for r in rows:
+            d = dict(r)
+            seats = d.pop("ctx_seats")
+            row = GameRow.from_row(d)
+            row.seats = {k: int(v) for k, v in json.loads(seats).items()} if seats else {}
+            out.append(row)
+        return out
+
+    async def games_of(self, user_id: int) -> list[GameRow]:
+        """Every live game, in any server, where ``user_id`` holds a seat (with its seats)."""
+        return await self._games_with_seats("g.id IN (SELECT game_id FROM seats WHERE user_id=?)", (user_id,))
+
+    async def open_games(self, guild_id: int) -> list[GameRow]:
+        """Every live game of a server (with its seats): the caller sees which have a seat to fill."""
+        return await self._games_with_seats("g.guild_id=?", (guild_id,))
 
     async def undo_request(self, req_id: int) -> dict | None:
         r = await self._one("SELECT * FROM undo_requests WHERE id=?", (req_id,))

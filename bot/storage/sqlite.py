@@ -189,6 +189,41 @@ MIGRATIONS: list[str] = [
     );
     CREATE INDEX held_posts_waiting ON held_posts(user_id) WHERE shown_at IS NULL;
     """,
+    # 6 -> 7 (issue 28): seats that stay filled. A player's record across servers (one row per user);
+    # who held each seat from when to when; each seat's missed deadlines in a row, autopilot and check-in;
+    # a takeover asked for (with its votes); the player's choice to have forced actions played
+    """
+    CREATE TABLE player_records (
+        user_id INTEGER PRIMARY KEY,
+        games_finished INTEGER NOT NULL DEFAULT 0,
+        games_abandoned INTEGER NOT NULL DEFAULT 0,
+        phases_on_time INTEGER NOT NULL DEFAULT 0,
+        phases_missed INTEGER NOT NULL DEFAULT 0,
+        seats_taken_over INTEGER NOT NULL DEFAULT 0,
+        seats_lost INTEGER NOT NULL DEFAULT 0
+    );
+    CREATE TABLE seat_history (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        game_id INTEGER NOT NULL REFERENCES games(id),
+        seat TEXT NOT NULL,
+        user_id INTEGER NOT NULL,
+        from_at REAL NOT NULL,
+        to_at REAL,
+        how TEXT NOT NULL DEFAULT 'join'
+    );
+    CREATE INDEX seat_history_game ON seat_history(game_id);
+    CREATE TABLE seat_states (
+        game_id INTEGER NOT NULL REFERENCES games(id),
+        seat TEXT NOT NULL,
+        missed_in_row INTEGER NOT NULL DEFAULT 0,
+        autopilot INTEGER NOT NULL DEFAULT 0,
+        checked_in INTEGER NOT NULL DEFAULT 0,
+        takeover TEXT,
+        missed_timer INTEGER,
+        PRIMARY KEY (game_id, seat)
+    );
+    ALTER TABLE prefs ADD COLUMN autoplay INTEGER NOT NULL DEFAULT 0;
+    """,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 

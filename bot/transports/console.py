@@ -12,6 +12,7 @@ starts with `!expect-error ` (and then it must be refused).
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import re
 import shlex
 import uuid
@@ -29,7 +30,7 @@ GUILD = 1
 
 
 OPTION_NAMES = {"text", "seat", "dice", "reason", "private", "topic", "around", "mine", "ruleset", "options",
-                "thread", "last", "hours", "since", "from", "to", "tz", "until", "user", "whole", "radius"}
+                "thread", "last", "hours", "since", "from", "to", "tz", "until", "user", "whole", "radius", "value"}
 
 
 class Console:
@@ -208,8 +209,15 @@ class Console:
                 out = await svc.set_quiet(self.ctx(), kv.get("from", ""), kv.get("to", ""), kv.get("tz", ""))
             elif sub == "away":
                 out = await svc.set_away(self.ctx(), kv.get("until") or (rest[1] if len(rest) > 1 else ""))
+            elif sub == "games":
+                out = await svc.my_games(self.ctx())
+            elif sub == "record":
+                out = await svc.record(self.ctx())
+            elif sub == "autoplay":
+                out = await svc.autoplay(self.ctx(), rest[1] if len(rest) > 1 else kv.get("value", ""))
             else:
-                out = Outcome.error("Unknown `/me` command: quiet from:<hh:mm> to:<hh:mm> tz:<zone>, away until:<date>.")
+                out = Outcome.error("Unknown `/me` command: quiet from:<hh:mm> to:<hh:mm> tz:<zone>, away until:<date>, "
+                                    "games, record, autoplay on|off.")
         elif head == "help":
             out = await svc.help(self.ctx(), kv.get("topic") or (rest[0] if rest else None))
         elif head == "roll":
@@ -262,9 +270,14 @@ class Console:
             elif sub == "sub":
                 out = await self.substitute(kv.get("seat") or (args[0] if args else ""),
                                             kv.get("user") or (args[1] if len(args) > 1 else ""))
+            elif sub == "takeover":
+                out = await self.take_over(kv.get("seat") or (args[0] if args else ""),
+                                           kv.get("user") or (args[1] if len(args) > 1 else ""))
+            elif sub == "open":
+                out = await svc.open_games(self.ctx())
             else:
                 out = Outcome.error("Unknown `/game` command: new, join, leave, start, status, map, log, export, end, "
-                                    "undo, extend, pause, resume, replay, sub.")
+                                    "undo, extend, pause, resume, replay, sub, takeover, open.")
         else:
             out = Outcome.error(f"Unknown command `/{head[:20]}`. Try `/help`.")
         await self.show(out)
@@ -285,6 +298,27 @@ class Console:
             seat = seat.strip().lower()
             self.users[seat] = uid
             self.seat_of_user[uid] = seat
+        return out
+
+    async def take_over(self, seat: str, who: str) -> Outcome:
+        """``/game takeover seat:<seat> [user:<name>]``: the current speaker, or a new local player of that
+        name, takes over a seat on autopilot (issue 28); ``as <seat>`` then speaks for the new holder."""
+        who = who.strip().lstrip("@").lower()
+        uid = None
+        if who:
+            uid = self.names.get(who) or self.users.get(who)
+            if uid is None:
+                uid = max([*self.users.values(), *self.names.values()]) + 1
+                self.names[who] = uid
+        ctx = self.ctx()
+        if uid is not None:
+            ctx = dataclasses.replace(ctx, user_id=uid, is_moderator=False, user_name=who)
+        out = await self.service.takeover(ctx, seat)
+        row = await self.service.store.live_game(CHANNEL)
+        if out.ok and row is not None and (await self.service.store.seats(row.id)).get(seat.strip().lower()) == ctx.user_id:
+            seat = seat.strip().lower()
+            self.users[seat] = ctx.user_id
+            self.seat_of_user[ctx.user_id] = seat
         return out
 
     async def run_script(self, path: str) -> int:

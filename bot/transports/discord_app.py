@@ -17,7 +17,7 @@ from discord.ext import commands
 from bot.config import Config
 from bot.outcome import seat_title
 from bot.service import Ctx, GameService, Outcome, Post, split_text
-from bot.transports.posts import send_kwargs as _kwargs
+from bot.transports.posts import buttons_view, send_kwargs as _kwargs
 from bot.transports.private import HELD, NONE, send_private, seat_room, tell_table_once, where_text
 from bot.storage import StoreProtocol as Store, open_store
 
@@ -226,7 +226,9 @@ async def deliver(interaction: discord.Interaction, out: Outcome, service: GameS
             channel = interaction.client.get_channel(cid) or await interaction.client.fetch_channel(cid)
             for p in posts:
                 for kw in _kwargs(p, limit):
-                    await channel.send(**kw)
+                    msg = await channel.send(**kw)
+            if out.seat_board is not None:  # the server's open-seat board (issue 28): edited in place later
+                await service.board_placed(out.seat_board, cid, msg.id)
         except discord.HTTPException:
             log.exception("could not post in channel %s", cid)
     await _send_dms(interaction, out, service, limit, answer)
@@ -252,6 +254,27 @@ async def deliver(interaction: discord.Interaction, out: Outcome, service: GameS
             log.warning("could not show held messages to %s", uid)
         else:
             await service.delivery.shown(uid, ids)
+
+
+async def edit_seat_board(client, service: GameService, guild_id: int | None) -> None:
+    """The server's open-seat board (`/game board`, issue 28), edited to read as it is now."""
+    try:
+        got = await service.board_update(guild_id)
+        if got is None:
+            return
+        channel_id, message_id, text, buttons = got
+        channel = client.get_channel(channel_id) or await client.fetch_channel(channel_id)
+        await channel.get_partial_message(message_id).edit(
+            content=text, view=buttons_view(buttons) if buttons else None,
+            allowed_mentions=discord.AllowedMentions.none())
+    except discord.HTTPException:  # deleted or out of reach: `/game board` posts a new one
+        log.warning("could not edit the open-seat board of server %s", guild_id)
+
+
+async def refresh_seat_board(interaction: discord.Interaction) -> None:
+    """After a command that may change which seats are open: the server's board, if it has one."""
+    if interaction.guild_id is not None:
+        await edit_seat_board(interaction.client, interaction.client.service, interaction.guild_id)
 
 
 async def _send_dms(interaction: discord.Interaction, out: Outcome, service: GameService, limit: int,
@@ -422,6 +445,11 @@ class _Palantir:
         store = self.service.store
         sent = 0
         for item in await store.pending_outbox():
+            if item["payload"].get("seatboard"):  # the server's open-seat board (issue 28)
+                await edit_seat_board(self, self.service, item["payload"]["seatboard"])
+                await store.mark_sent(item["id"], self.service.clock())
+                sent += 1
+                continue
             if item["payload"].get("board"):  # the status board, edited in place as it reads now
                 await self._edit_board(item["payload"]["board"])
                 await store.mark_sent(item["id"], self.service.clock())

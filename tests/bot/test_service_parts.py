@@ -186,3 +186,25 @@ async def test_archive_alone_passes_on_the_tables_answer_when_there_is_no_game()
     archive = Archive(SimpleNamespace(current=current), lobby=None)
     out = await archive.export(ctx())
     assert not out.ok and "no game" in out.reply.text and out.reply.attachment is None
+
+
+async def test_seats_alone_keep_autoplay_and_refuse_a_takeover_of_a_seat_not_on_autopilot():
+    """Issue 28: the seats part on a fake table: `/me autoplay` is the player's preference, and a seat
+    held by a player who plays is not up for takeover (nothing is changed)."""
+    from bot.seats import Seats
+
+    class SeatStore(FakeGameStore):
+        async def seat_states(self, game_id):
+            return {}
+
+        async def set_seat_holder(self, *a):
+            raise AssertionError("nothing may change")
+
+    store = SeatStore(status="active")
+    seats = Seats(locking_table(store), lobby=None)
+    assert not (await seats.autoplay(ctx(), "sometimes")).ok and not store.prefs_by_user
+    assert (await seats.autoplay(ctx(), "on")).ok and store.prefs_by_user[7].autoplay
+    out = await seats.takeover(ctx(user=8, iid="t1"), "sauron")
+    assert not out.ok and "not up for takeover" in out.reply.text
+    out = await seats.open_games(Ctx(channel_id=50, user_id=8, guild_id=None))
+    assert "per server" in out.reply.text and out.ephemeral

@@ -277,7 +277,7 @@ def test_7_5_a_retreat_owed_goes_to_the_first_hex_offered():
     from tests.spi_helpers import fixed_dice
 
     g = position({"GS1": "1516", "OI1": "1517"}, step="G", turn=7)
-    fixed_dice(g, [1, 1, 3])  # a casualty and a retreat of two (tests/test_deadline_actions.py)
+    fixed_dice(g, [1, 1, 3])  # a casualty and a retreat of two (tests/bot/test_deadline_actions.py)
     g.play("westernesse", "melee GS1 at 1517")
     rs = g.ruleset
     offered = [a for a in rs.legal_actions(g.state, "sauron")]

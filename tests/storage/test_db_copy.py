@@ -58,6 +58,8 @@ async def fill(url: str) -> dict[int, str]:
         assert (await svc.new_game(ctx(600), "gondor")).ok  # one never started
         await store.set_prefs(Prefs(P1, "22:00", "07:00", "Europe/Paris", None))
         await store.set_setting("commands_hash", "abc")
+        await store.add_record(P1, phases_on_time=3, phases_missed=1, seats_taken_over=1)  # issue 28
+        await store.set_prefs(Prefs(P2, autoplay=True))
         await store.apply_effects([OutboxPost(None, {"text": "é ünïcode"}, 1.5, channel_id=500)])
     finally:
         await store.close()
@@ -88,6 +90,7 @@ async def test_copy_sqlite_to_postgresql_and_back_keeps_every_row_and_verifies(t
     a, b = await dump(src), await dump(back)
     assert any(dict(r)["kind"] == "undo" for r in a["actions"])
     assert a["actions"] and a["snapshots"] and a["prefs"] and a["timers"] and a["settings"] and a["outbox"]
+    assert a["player_records"] and a["seat_history"]  # issue 28: the record and who held each seat
     for table, _ in TABLES:
         assert a[table] == b[table], table  # every row, every value, after SQLite -> PostgreSQL -> SQLite
     # each game on the PostgreSQL copy: the same replay, and `palantir verify` passes on its export

@@ -151,3 +151,44 @@ def test_no_postgresql_means_a_clear_reason_to_skip(monkeypatch):
 def test_the_postgresql_url_is_shown_without_its_password():
     assert pg_backend._redact("postgresql://bot:s3cret@db:5432/p") == "postgresql://bot:***@db:5432/p"
     assert pg_backend._redact("postgresql://bot@db/p") == "postgresql://bot@db/p"
+
+
+async def test_a_players_record_survives_a_restart(store_url):
+    """Issue 28: the record is in the database, on both backends: a new process reads it back."""
+    store = await open_store(store_url)
+    await store.add_record(7, phases_on_time=2, phases_missed=1, seats_lost=1)
+    gid = await new_game(store)
+    await store.seat_changed(gid, "red", 7, 1.0)
+    await store.close()
+    again = await open_store(store_url)
+    try:
+        r = await again.record(7)
+        assert (r.phases_on_time, r.phases_missed, r.seats_lost) == (2, 1, 1)
+        assert [h["user_id"] for h in await again.seat_history(gid)] == [7]
+    finally:
+        await again.close()
+
+
+async def test_a_version_6_sqlite_file_migrates_to_7_keeping_its_players(tmp_path):
+    """Storage v7 (issue 28) on a database written by v6: its preferences keep, autoplay is off, and the
+    new tables start empty."""
+    import sqlite3
+
+    from bot.storage.sqlite import MIGRATIONS
+
+    path = tmp_path / "v6.db"
+    con = sqlite3.connect(path)
+    for m in MIGRATIONS[:6]:
+        con.executescript(m)
+    con.execute("PRAGMA user_version=6")
+    con.execute("INSERT INTO prefs (user_id, quiet_from, quiet_to, tz) VALUES (5, '22:00', '07:00', 'UTC')")
+    con.commit()
+    con.close()
+    store = await open_store(f"sqlite:///{path}")
+    try:
+        assert await store.schema_version() == SCHEMA_VERSION == 7
+        p = await store.prefs(5)
+        assert p.quiet_from == "22:00" and p.autoplay is False
+        assert (await store.record(5)).ontime_percent is None
+    finally:
+        await store.close()

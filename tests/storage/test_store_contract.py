@@ -5,7 +5,8 @@ import asyncio
 
 import pytest
 
-from bot.storage import Clock, FireTimer, OutboxPost, PauseClock, Prefs, StaleWriter, open_store
+from bot.storage import (Clock, FireTimer, OutboxPost, PauseClock, PlayerRecord, Prefs, SeatState, StaleWriter,
+                         open_store)
 
 
 @pytest.fixture
@@ -195,3 +196,77 @@ async def test_private_messages_a_dm_could_not_carry_are_recorded_and_held(store
     assert [h["text"] for h in await store.held_posts(8)] == ["and K5"]
     await store.mark_held_shown([h["id"] for h in await store.held_posts(8)], 6.0)
     assert await store.held_posts(8) == [] and await store.users_with_held_posts() == []
+
+
+async def test_a_players_record_seat_states_history_and_games_everywhere(store):
+    """Issue 28: a player's record is one row per user across servers, counts add up (never
+    overwrite), a seat's standing and its takeover votes round-trip, the seat's history closes one
+    holding as the next begins, and a user's live games are found in every server."""
+    assert await store.record(7) == PlayerRecord(7) and (await store.record(7)).ontime_percent is None
+    await store.add_record(7, phases_on_time=3)
+    await store.add_record(7, phases_on_time=1, phases_missed=1, games_finished=1)
+    await store.add_record(2**62, seats_taken_over=1)
+    r = await store.record(7)
+    assert (r.phases_on_time, r.phases_missed, r.games_finished, r.seats_taken_over) == (4, 1, 1, 0)
+    assert r.ontime_percent == 80.0 and (await store.record(2**62)).seats_taken_over == 1
+    with pytest.raises(ValueError):
+        await store.add_record(7, nickname=1)  # nothing but the record is kept
+    gid = await new_game(store)
+    assert await store.seat_states(gid) == {}
+    await store.set_seat_state(SeatState(gid, "red", missed_in_row=2, autopilot=True,
+                                         takeover={"user": 2**62, "votes": {3: True}}))
+    await store.set_seat_state(SeatState(gid, "blue", checked_in=True))
+    st = await store.seat_states(gid)
+    assert st["red"] == SeatState(gid, "red", 2, True, False, {"user": 2**62, "votes": {3: True}})
+    assert st["blue"].checked_in and not st["blue"].autopilot and st["blue"].takeover is None
+    await store.set_seat_state(SeatState(gid, "red"))
+    assert (await store.seat_states(gid))["red"] == SeatState(gid, "red")
+    await store.seat_changed(gid, "red", 7, 1.0)
+    await store.seat_changed(gid, "red", 2**62, 5.0, "takeover")
+    await store.seat_changed(gid, "blue", 8, 2.0)
+    await store.seat_changed(gid, "blue", None, 3.0)
+    assert await store.seat_history(gid) == [
+        {"seat": "red", "user_id": 7, "from_at": 1.0, "to_at": 5.0, "how": "join"},
+        {"seat": "red", "user_id": 2**62, "from_at": 5.0, "to_at": None, "how": "takeover"},
+        {"seat": "blue", "user_id": 8, "from_at": 2.0, "to_at": 3.0, "how": "join"}]
+    other = await store.create_game(channel_id=6, guild_id=2, ruleset="tiny-pbp", options={}, seed="s",
+                                    commitment="c", creator_id=9, now=1.0, initial_state={"n": 0})
+    await store.take_seat(gid, "red", 7, 1.0)
+    await store.take_seat(other, "blue", 7, 1.0)
+    await store.take_seat(other, "red", 8, 1.0)
+    mine = await store.games_of(7)
+    assert [(g.id, g.guild_id, g.seats) for g in mine] == [(gid, 1, {"red": 7}), (other, 2, {"blue": 7, "red": 8})]
+    assert [g.id for g in await store.open_games(2)] == [other] and await store.games_of(99) == []
+    await store.set_status(other, "over", 3.0)
+    assert [g.id for g in await store.games_of(7)] == [gid] and await store.open_games(2) == []
+    await store.set_prefs(Prefs(7, autoplay=True))
+    assert (await store.prefs(7)).autoplay is True
+
+
+async def test_a_part_finished_counts_on_time_only_before_the_deadline_and_gives_the_seat_back(store):
+    """Issue 28: one transaction: on time unless the game's deadline had passed; the seat off autopilot,
+    its missed deadlines in a row forgotten and a takeover request dropped."""
+    gid = await new_game(store)
+    await store.part_finished(gid, "red", 7, 5.0)  # no clock yet: on time
+    await store.set_clock(Clock(gid, "p1", 1.0, deadline_at=10.0), [])
+    await store.set_seat_state(SeatState(gid, "red", missed_in_row=2, autopilot=True, takeover={"user": 8, "votes": {}}))
+    await store.part_finished(gid, "red", 7, 9.0)  # before the deadline
+    await store.part_finished(gid, "red", 7, 11.0)  # after it: not on time
+    assert (await store.record(7)).phases_on_time == 2
+    assert (await store.seat_states(gid))["red"] == SeatState(gid, "red")
+
+
+async def test_a_missed_deadline_counts_once_and_puts_the_seat_on_autopilot_at_the_nth(store):
+    """Issue 28: the seat's misses in a row and its holder's record move together, once per deadline."""
+    gid = await new_game(store)
+    assert await store.count_missed(gid, "red", 7, 100, 2)
+    assert not await store.count_missed(gid, "red", 7, 100, 2)  # the same deadline again (after a crash)
+    st = (await store.seat_states(gid))["red"]
+    assert (st.missed_in_row, st.autopilot) == (1, False) and (await store.record(7)).phases_missed == 1
+    assert await store.count_missed(gid, "red", 7, 101, 2)
+    st = (await store.seat_states(gid))["red"]
+    assert (st.missed_in_row, st.autopilot) == (2, True) and (await store.record(7)).phases_missed == 2
+    assert await store.count_missed(gid, "blue", 8, 101, 1)  # autopilot=1: at the first miss
+    assert (await store.seat_states(gid))["blue"].autopilot
+    assert await store.count_missed(gid, "green", 9, 101, 0)  # no autopilot option: never
+    assert not (await store.seat_states(gid))["green"].autopilot

@@ -1,0 +1,389 @@
+"""Seats that stay filled (issue 28): a player's record across servers, your games everywhere, the
+game's seat options (``checkin=``, ``min_ontime=``, ``autopilot=``, ``takeover=``), taking over a seat
+on autopilot, the server's open seats (``/game open``, ``/game board``), and playing a player's forced
+actions (``/me autoplay``).
+
+``Seats(table, lobby)`` is a part of the service like the others: it holds the table (the commit path)
+and calls only public methods. The record is kept by the commit path (a seat's part of a phase finished
+before its deadline: on time) and by the deadline (``bot/clocks.py``: orders incomplete: missed; n in a
+row: autopilot)."""
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+
+from engine.rulesets import get_ruleset
+from bot import deadlines as dl
+from bot.storage import GameRow, PlayerRecord, SeatState
+from bot.outcome import MAX_TEXT, Ctx, Outcome, Post, clip
+from bot.table import _locked, seated
+
+SEAT_OPTION_KEYS = ("checkin", "min_ontime", "autopilot", "takeover")
+CHECKIN = "checkin"  # the clock's phase key while the holders of a full game check in
+TAKEOVER_MODES = ("open", "vote")
+MAX_CHECKIN_HOURS = 168.0
+MAX_AUTOPILOT = 20
+MAX_LISTED = 10  # games shown by `/game open` (each with its buttons; Discord allows 25 buttons)
+
+
+@dataclass(frozen=True)
+class SeatRules:
+    """A game's seat options, fixed at ``/game new`` (kept in its options)."""
+    checkin: float = 0.0  # hours to check in once the last seat is taken (0: no check-in)
+    min_ontime: float | None = None  # percent a player's record needs to take a seat (new players pass)
+    autopilot: int = 0  # missed deadlines in a row that put a seat on autopilot (0: never)
+    takeover: str = "open"  # `open`: at once; `vote`: the creator or a majority of the other seats approve
+
+    @classmethod
+    def parse(cls, options: dict) -> "SeatRules":
+        """The rules of ``options`` (``key=value`` texts); ValueError with a short reason on a bad value."""
+        checkin, min_ontime, autopilot, takeover = 0.0, None, 0, "open"
+        if "checkin" in options:
+            v = str(options["checkin"]).strip().lower()
+            if v not in ("off", "none", "0"):
+                try:
+                    checkin = float(v)
+                except ValueError:
+                    raise ValueError(f"checkin must be a number of hours, not `{clip(v, 20)}`") from None
+                if not 0 < checkin <= MAX_CHECKIN_HOURS or checkin != checkin:
+                    raise ValueError(f"checkin must be more than 0 and at most {MAX_CHECKIN_HOURS:g} hours")
+        if "min_ontime" in options:
+            v = str(options["min_ontime"]).strip().rstrip("%")
+            try:
+                min_ontime = float(v)
+            except ValueError:
+                raise ValueError(f"min_ontime must be a percentage, not `{clip(v, 20)}`") from None
+            if not 0 <= min_ontime <= 100 or min_ontime != min_ontime:
+                raise ValueError("min_ontime must be a percentage between 0 and 100")
+        if "autopilot" in options:
+            v = str(options["autopilot"]).strip().lower()
+            if v not in ("off", "none"):
+                if not v.isdigit() or not 0 <= int(v) <= MAX_AUTOPILOT:
+                    raise ValueError(f"autopilot must be a whole number of missed deadlines from 0 to {MAX_AUTOPILOT}")
+                autopilot = int(v)
+        if "takeover" in options:
+            takeover = str(options["takeover"]).strip().lower()
+            if takeover not in TAKEOVER_MODES:
+                raise ValueError("takeover must be `open` or `vote`")
+        return cls(checkin, min_ontime, autopilot, takeover)
+
+    @classmethod
+    def of(cls, row: GameRow) -> "SeatRules":
+        try:
+            return cls.parse(row.options or {})
+        except ValueError:  # (checked at /game new: a stored game's options are valid)
+            return cls()
+
+
+def rate_text(rec: PlayerRecord) -> str:
+    """A player's on-time rate as the table reads it."""
+    p = rec.ontime_percent
+    if p is None:
+        return "new player"
+    return f"on time {p:.0f}% of {rec.phases} phases"
+
+
+async def holders_line(store, seats: dict[str, int], title) -> str:
+    """Each seat holder's on-time rate (the join answer and `/game status`), one line."""
+    parts = []
+    for s, uid in seats.items():
+        parts.append(f"{title(s)} <@{uid}>: {rate_text(await store.record(uid))}")
+    return ("Records: " + "; ".join(parts) + ".") if parts else ""
+
+
+def _when(t: float) -> str:
+    return f"<t:{int(t)}:f>"
+
+
+def history_lines(history: list[dict], title) -> list[str]:
+    """Who held each seat from when to when (`/game status`, the log)."""
+    out = []
+    for h in history:
+        until = _when(h["to_at"]) if h.get("to_at") else "now"
+        out.append(f"{title(h['seat'])}: <@{h['user_id']}> from {_when(h['from_at'])} to {until}"
+                   + (f" ({h['how']})" if h.get("how") and h["how"] != "join" else ""))
+    return out
+
+
+class Seats:
+    """`/me record`, `/me games`, `/me autoplay`, `/game takeover`, `/game open`, `/game board`: an
+    object holding the table (the commit path) and the lobby (joining from the open-seat list)."""
+
+    def __init__(self, table, lobby):
+        self.table = table
+        self.lobby = lobby
+
+    # ------------------------------------------------------------ the player
+    async def record(self, ctx: Ctx) -> Outcome:
+        r = await self.table.store.record(ctx.user_id)
+        pct = r.ontime_percent
+        rate = "no phase counted yet (a new player)" if pct is None else f"{pct:.0f}% on time"
+        return Outcome.private(
+            f"**Your record** (every server): {rate}. Phases on time: {r.phases_on_time}; missed: "
+            f"{r.phases_missed}. Games finished: {r.games_finished}; abandoned: {r.games_abandoned}. "
+            f"Seats you took over: {r.seats_taken_over}; your seats taken over by others: {r.seats_lost}.")
+
+    async def my_games(self, ctx: Ctx, server_names: dict[int, str] | None = None) -> Outcome:
+        """Every live game where the caller holds a seat, in every server (and DMs): the game, the
+        server, a link to its channel, the seat, whether it waits for them now, the deadline."""
+        rows = await self.table.store.games_of(ctx.user_id)
+        if not rows:
+            return Outcome.private("You hold no seat in a running or open game.")
+        names = server_names or {}
+        lines, waiting = [], 0
+        for row in rows:
+            rs = get_ruleset(row.ruleset)
+            mine = [s for s in seated(row.ruleset).seats if (row.seats or {}).get(s) == ctx.user_id]
+            where = (f"https://discord.com/channels/{row.guild_id}/{row.channel_id}" if row.guild_id
+                     else f"<#{row.channel_id}>")
+            server = names.get(row.guild_id) or (f"server {row.guild_id}" if row.guild_id else "direct messages")
+            now = ""
+            if row.status == "open":
+                now = "waiting to start"
+            else:
+                game = await self.table.load(row)
+                active = set(game.active_seats())
+                todo = [s for s in mine if s in active]
+                if todo:
+                    waiting += 1
+                    now = "**waits for you**"
+                else:
+                    now = "waits for others"
+                clock = await self.table.store.clock(row.id)
+                if clock and clock.deadline_at and clock.paused_at is None:
+                    now += f", deadline <t:{int(clock.deadline_at)}:R>"
+                elif clock and clock.paused_at is not None:
+                    now += ", paused"
+            auto = {s for s, st in (await self.table.store.seat_states(row.id)).items() if st.autopilot}
+            lines.append(f"- {rs.title} · {clip(server, 60)} · {where} · "
+                         + ", ".join(self.table.seat_title(s) + (" (on autopilot)" if s in auto else "") for s in mine)
+                         + f" · {now}")
+        head = f"**Your games** ({len(rows)}; {waiting} wait for you):"
+        return Outcome.private(clip("\n".join([head] + lines), MAX_TEXT))
+
+    async def autoplay(self, ctx: Ctx, value: str) -> Outcome:
+        v = (value or "").strip().lower()
+        if v not in ("on", "off"):
+            return Outcome.error("`/me autoplay` takes `on` or `off`.")
+        p = await self.table.store.prefs(ctx.user_id)
+        p.autoplay = v == "on"
+        await self.table.store.set_prefs(p)
+        if p.autoplay:
+            return Outcome.private("Autoplay on: when your only legal action is forced (a single retreat, `done` "
+                                   "with nothing else legal), the bot plays it for you and says so in the channel.")
+        return Outcome.private("Autoplay off: the bot plays nothing for you.")
+
+    # ------------------------------------------------------------ taking over
+    async def open_seats(self, row: GameRow, seats: dict[str, int] | None = None) -> tuple[list[str], list[str]]:
+        """(free seats, seats up for takeover) of a live game."""
+        rs = seated(row.ruleset)
+        seats = seats if seats is not None else await self.table.store.seats(row.id)
+        free = [s for s in rs.seats if s not in seats and s not in rs.optional_seats] if row.status == "open" else []
+        up = []
+        if row.status == "active":
+            states = await self.table.store.seat_states(row.id)
+            up = [s for s in rs.seats if s in seats and s in states and states[s].autopilot]
+        return free, up
+
+    @_locked(needs_game=True)
+    async def takeover(self, ctx: Ctx, row: GameRow, seat: str, game_id: int | None = None) -> Outcome:
+        """`/game takeover seat:` (or the button on the open-seat list): a seat on autopilot goes to the
+        caller at once (`takeover=open`) or once the creator or a majority of the other seats approve."""
+        if game_id is not None and game_id != row.id:
+            return Outcome.error("This button is for a game that is no longer running there.")
+        rs = seated(row.ruleset)
+        seat = (seat or "").strip().lower()
+        if seat not in rs.seats:
+            return Outcome.error(f"`{clip(seat, 30)}` is not a seat of this channel's game. Seats: {', '.join(rs.seats)}."
+                                 " (`/game open` lists the server's seats up for takeover.)")
+        if row.status != "active":
+            return Outcome.error("This game has not started: take a free seat with `/game join`.")
+        seats = await self.table.store.seats(row.id)
+        states = await self.table.store.seat_states(row.id)
+        st = states.get(seat) or SeatState(row.id, seat)
+        if seat not in seats or not st.autopilot:
+            return Outcome.error(f"`{seat}` is held and its holder is playing: it is not up for takeover.")
+        if seats[seat] == ctx.user_id:
+            return Outcome.error(f"You hold `{seat}` already: your next order takes it off autopilot.")
+        others = {s: u for s, u in seats.items() if s != seat}
+        if ctx.user_id in others.values():
+            return Outcome.error("You hold a seat in this game already. One player holds several seats only by "
+                                 "taking them before the start (solo play) or by the creator's `/game sub`.")
+        rules = SeatRules.of(row)
+        refusal = await self._too_unreliable(ctx.user_id, rules)
+        if refusal:
+            return refusal
+        if rules.takeover == "vote" and not self.table.can_admin(ctx, row):
+            if st.takeover and st.takeover.get("user") not in (None, ctx.user_id):
+                return Outcome.error(f"<@{st.takeover['user']}> has asked for this seat already; wait for the vote.")
+            st.takeover = {"user": ctx.user_id, "votes": {}}
+            await self.table.store.set_seat_state(st)
+            voters = sorted({row.creator_id, *others.values()} - {ctx.user_id})
+            pings = await self.table.timekeeper.awake(voters)  # not in their quiet hours, not away
+            out = Outcome.public_reply(
+                f"<@{ctx.user_id}> asks to take over **{self.table.seat_title(seat)}** (on autopilot). The creator, or a "
+                f"majority of the other seats, approve with the buttons." + ("".join(f" <@{u}>" for u in pings)),
+                mentions=pings)
+            out.reply.buttons = [(f"tkv:{row.id}:{seat}:y", "Approve"), (f"tkv:{row.id}:{seat}:n", "Refuse")]
+            return out
+        return await self._hand_over(ctx, row, seat, ctx.user_id, seats, st)
+
+    @_locked(needs_game=True)
+    async def takeover_vote(self, ctx: Ctx, row: GameRow, game_id: int, seat: str, yes: bool) -> Outcome:
+        if game_id != row.id:
+            return Outcome.error("This button is for a game that is no longer running here.")
+        seats = await self.table.store.seats(row.id)
+        st = (await self.table.store.seat_states(row.id)).get(seat)
+        if st is None or not st.takeover or not st.autopilot:
+            return Outcome.error("Nobody is asking for this seat any more.")
+        taker = st.takeover["user"]
+        others = {u for s, u in seats.items() if s != seat}
+        creator = ctx.user_id == row.creator_id or ctx.is_moderator
+        if not creator and ctx.user_id not in others:
+            return Outcome.error("Only the game's creator or the holders of the other seats vote on a takeover.")
+        if ctx.user_id == taker:
+            return Outcome.error("You cannot vote on your own takeover.")
+        if creator:
+            approved, refused = yes, not yes
+        else:
+            st.takeover["votes"][ctx.user_id] = bool(yes)
+            votes = st.takeover["votes"]
+            voters = others - {taker}
+            need = len(voters) // 2 + 1
+            approved = sum(1 for u in voters if votes.get(u) is True) >= need
+            refused = sum(1 for u in voters if votes.get(u) is False) > len(voters) - need
+        if refused:
+            st.takeover = None
+            await self.table.store.set_seat_state(st)
+            return Outcome.public_reply(f"The takeover of **{self.table.seat_title(seat)}** by <@{taker}> is refused.")
+        if not approved:
+            await self.table.store.set_seat_state(st)
+            return Outcome.private("Your vote is counted; the takeover waits for a majority.")
+        return await self._hand_over(ctx, row, seat, taker, seats, st)
+
+    async def _too_unreliable(self, user_id: int, rules: SeatRules) -> Outcome | None:
+        if rules.min_ontime is None:
+            return None
+        rec = await self.table.store.record(user_id)
+        pct = rec.ontime_percent
+        if pct is not None and pct < rules.min_ontime:
+            return Outcome.error(f"This game asks for an on-time record of at least {rules.min_ontime:g}%; yours is "
+                                 f"{pct:.0f}% (`/me record`).")
+        return None
+
+    async def _hand_over(self, ctx: Ctx, row: GameRow, seat: str, user_id: int, seats: dict[str, int],
+                         st: SeatState) -> Outcome:
+        """The seat to ``user_id``: its history, both records, off autopilot, its secrets by the private
+        path, and a full phase (the deadline restarts at the game's phase length)."""
+        store, now = self.table.store, self.table.clock()
+        old = seats[seat]
+        await store.set_seat_holder(row.id, seat, user_id)
+        await store.seat_changed(row.id, seat, user_id, now, "takeover")
+        await store.add_record(user_id, seats_taken_over=1)
+        await store.add_record(old, seats_lost=1)
+        await store.set_seat_state(SeatState(row.id, seat, checked_in=st.checked_in))
+        game = await self.table.load(row)
+        clock = await store.clock(row.id)
+        deadline = None
+        if clock is not None and clock.phase_key != "ended":
+            clock.started_at, clock.extra = now, 0.0  # a full phase for the new holder
+            deadline = await self.table.timekeeper.reschedule(row, game, clock)
+        tail = f" Deadline: {dl.stamp(deadline)}." if deadline else ""
+        out = Outcome.public_reply(f"<@{user_id}> takes over **{self.table.seat_title(seat)}** (was <@{old}>, on "
+                                   f"autopilot); the seat is played by them from now on.{tail}", mentions=[user_id])
+        out.dms = await self.table.secrets_dms(game, {seat: user_id})
+        if not out.dms and game.ruleset.hidden_information:
+            out.probe = (user_id, row.id, seat)
+        out.board_edit = await self.table.board_edit(row.id)
+        return out
+
+    # ------------------------------------------------------------ the server's open seats
+    async def open_list(self, guild_id: int | None) -> tuple[str, list[tuple[str, str]]]:
+        """The text and buttons of the server's open seats (`/game open`, the board)."""
+        if guild_id is None:
+            return "Open seats are listed per server: use `/game open` there.", []
+        lines, buttons = [], []
+        for row in await self.table.store.open_games(guild_id):
+            seats = row.seats or {}
+            free, up = await self.open_seats(row, seats)
+            if not free and not up:
+                continue
+            if len(lines) >= MAX_LISTED:
+                lines.append("… and more.")
+                break
+            rs = get_ruleset(row.ruleset)
+            hours = self.table.timekeeper.rules(row).hours
+            bits = []
+            if free:
+                bits.append("free: " + ", ".join(f"`{s}`" for s in free))
+            if up:
+                bits.append("up for takeover: " + ", ".join(f"`{s}`" for s in up))
+            lines.append(f"- **{rs.title}** in <#{row.channel_id}> · {len(rs.seats)} seats · "
+                         f"{'; '.join(bits)} · deadline {f'{hours:g} h' if hours else 'none'} · by <@{row.creator_id}>")
+            for s in free:
+                if len(buttons) < 25:
+                    buttons.append((f"sjoin:{row.id}:{s}", clip(f"Join {s} ({rs.title})", 80)))
+            for s in up:
+                if len(buttons) < 25:
+                    buttons.append((f"stake:{row.id}:{s}", clip(f"Take over {s} ({rs.title})", 80)))
+        if not lines:
+            return "No game in this server has a free seat or a seat up for takeover.", []
+        return clip("**Open seats in this server:**\n" + "\n".join(lines), MAX_TEXT), buttons
+
+    async def open_games(self, ctx: Ctx) -> Outcome:
+        text, buttons = await self.open_list(ctx.guild_id)
+        return Outcome.private(text, buttons=buttons)
+
+    async def set_seat_board(self, ctx: Ctx, channel_id: int) -> Outcome:
+        """`/game board channel:` (Manage Server): the open-seat list kept as one message there."""
+        if ctx.guild_id is None:
+            return Outcome.error("A board belongs to a server: run this there.")
+        if not ctx.is_moderator:
+            return Outcome.error("Only a member with Manage Server names the board's channel.")
+        text, buttons = await self.open_list(ctx.guild_id)
+        out = Outcome.private(f"The open-seat board is in <#{channel_id}>; the bot keeps it up to date.")
+        out.elsewhere[channel_id] = [Post(text=text, buttons=buttons)]
+        out.seat_board = ctx.guild_id  # the transport records where the board's message went (board_placed)
+        return out
+
+    async def board_placed(self, guild_id: int, channel_id: int, message_id: int) -> None:
+        """The transport posted a server's open-seat board: remember where, to edit it in place."""
+        await self.table.store.set_setting(f"seatboard:{guild_id}", f"{channel_id}:{message_id}")
+
+    async def board_update(self, guild_id: int | None) -> tuple[int, int, str, list] | None:
+        """(channel, message, text, buttons) of the server's board as it should read now, if it has one."""
+        if guild_id is None:
+            return None
+        at = await self.table.store.get_setting(f"seatboard:{guild_id}")
+        if not at:
+            return None
+        ch, msg = (int(x) for x in at.split(":"))
+        text, buttons = await self.open_list(guild_id)
+        return ch, msg, text, buttons
+
+    async def join_game(self, ctx: Ctx, game_id: int, seat: str) -> Outcome:
+        """The Join button of the open-seat list (in any channel of the server)."""
+        row = await self.table.store.game(game_id)
+        if row is None or row.status != "open" or row.guild_id != ctx.guild_id:
+            return Outcome.error("That game no longer has a free seat to join.")
+        return _moved(await self.lobby.join(dataclasses.replace(ctx, channel_id=row.channel_id), seat),
+                      ctx.channel_id, row.channel_id)
+
+    async def takeover_game(self, ctx: Ctx, game_id: int, seat: str) -> Outcome:
+        """The Take over button of the open-seat list (in any channel of the server)."""
+        row = await self.table.store.game(game_id)
+        if row is None or row.status != "active" or row.guild_id != ctx.guild_id:
+            return Outcome.error("That game no longer has a seat up for takeover.")
+        return _moved(await self.takeover(dataclasses.replace(ctx, channel_id=row.channel_id), seat, game_id=game_id),
+                      ctx.channel_id, row.channel_id)
+
+
+def _moved(out: Outcome, here: int, game_channel: int) -> Outcome:
+    """A public answer to a button pressed outside the game's channel goes to the game's channel; the
+    presser reads a short private note."""
+    if not out.ok or out.ephemeral or here == game_channel or out.reply is None:
+        return out
+    out.elsewhere.setdefault(game_channel, []).append(out.reply)
+    out.reply = Post(text=f"Done: see <#{game_channel}>.")
+    out.ephemeral = True
+    return out

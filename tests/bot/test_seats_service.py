@@ -1,0 +1,409 @@
+"""Issue 28 in the service, under a controllable clock: a player's record (on time, missed, finished,
+taken over), the seat options at `/game new` refused when bad, autopilot after n missed deadlines in a
+row, taking a seat over (open and by vote) with its refusals, `/me games`, `/game open`, `/me autoplay`."""
+import pytest
+
+from bot.service import Ctx, GameService
+from bot.storage import Store
+from tests import pbp_helpers  # noqa: F401
+
+RED, BLUE, CAROL, DAVE = 11, 22, 33, 44
+H = 3600.0
+T0 = 1_720_000_000.0
+_ids = iter(range(1, 10**9))
+
+
+class Clock:
+    def __init__(self, t):
+        self.t = t
+
+    def __call__(self):
+        return self.t
+
+
+def ctx(user, channel=9, guild=1, mod=False):
+    return Ctx(channel_id=channel, user_id=user, guild_id=guild, interaction_id=f"s{next(_ids)}", is_moderator=mod)
+
+
+@pytest.fixture
+async def svc(tmp_path):
+    store = await Store.open(str(tmp_path / "seats.db"))
+    s = GameService(store, renderer=None, seed_source=lambda: "seat-seed", clock=Clock(T0))
+    yield s
+    await store.close()
+
+
+async def started(svc, options="deadline=24 autopilot=1", channel=9, guild=1):
+    assert (await svc.new_game(ctx(RED, channel, guild), "tiny-pbp", options)).ok
+    assert (await svc.join(ctx(RED, channel, guild), "red")).ok
+    assert (await svc.join(ctx(BLUE, channel, guild), "blue")).ok
+    assert (await svc.start(ctx(RED, channel, guild))).ok
+    return await svc.store.live_game(channel)
+
+
+async def texts(svc, gid):
+    return [o["payload"].get("text", "") for o in await svc.store.outbox(gid)]
+
+
+@pytest.mark.parametrize("options, why", [("checkin=abc", "checkin must be a number"),
+                                          ("min_ontime=150", "between 0 and 100"),
+                                          ("autopilot=-1", "autopilot must be"),
+                                          ("takeover=maybe", "`open` or `vote`")])
+async def test_bad_seat_options_are_refused_privately_and_change_nothing(svc, options, why):
+    out = await svc.new_game(ctx(RED), "tiny-pbp", options)
+    assert not out.ok and out.ephemeral and why in out.reply.text and len(out.reply.text) < 200
+    assert await svc.store.live_game(9) is None
+
+
+async def test_good_seat_options_are_kept_and_not_passed_to_the_ruleset(svc):
+    # tiny-pbp refuses any option of its own: these are the service's
+    assert (await svc.new_game(ctx(RED), "tiny-pbp", "checkin=12 min_ontime=80 autopilot=2 takeover=vote")).ok
+
+
+async def test_on_time_and_missed_phases_count_and_autopilot_plays_the_seat_and_the_game_goes_on(svc):
+    """A seat with autopilot=1 misses a deadline: the record counts it, the seat goes on autopilot, the
+    table is told, the seat is passed and the game goes on; the seat is listed as open for takeover."""
+    clock = svc.clock
+    row = await started(svc)
+    assert (await svc.done(ctx(RED))).ok  # red on time
+    assert (await svc.store.record(RED)).phases_on_time == 1
+    clock.t = T0 + 25 * H  # blue's deadline passes
+    assert await svc.fire_due() >= 1
+    rec = await svc.store.record(BLUE)
+    assert rec.phases_missed == 1 and rec.phases_on_time == 0
+    st = (await svc.store.seat_states(row.id))["blue"]
+    assert st.autopilot and st.missed_in_row == 1
+    said = "\n".join(await texts(svc, row.id))
+    assert "now on autopilot" in said and "/game takeover" in said
+    game = svc.games[row.id]
+    assert game.active_seats() == ["red"]  # the game went on
+    # the next time blue is to act, the bot plays it at once (no deadline waited for)
+    assert (await svc.done(ctx(RED))).ok
+    assert await svc.fire_due() >= 1
+    assert svc.games[row.id].active_seats() == ["red"]
+    assert (await svc.store.record(BLUE)).phases_missed == 1  # an autopilot seat is not its holder's miss
+    status = (await svc.status(ctx(CAROL))).reply.text
+    assert "On autopilot" in status and "Blue" in status and "on time 100% of 2 phases" in status
+    opened = await svc.open_games(ctx(CAROL))
+    assert "up for takeover: `blue`" in opened.reply.text and opened.ephemeral
+    assert any(cid == f"stake:{row.id}:blue" for cid, _ in opened.reply.buttons)
+
+
+async def test_a_third_player_takes_over_gets_the_secret_and_a_full_phase_and_the_export_lists_both(svc):
+    clock = svc.clock
+    row = await started(svc, "deadline=24 autopilot=1")
+    assert (await svc.done(ctx(RED))).ok
+    clock.t = T0 + 25 * H
+    await svc.fire_due()
+    assert (await svc.done(ctx(RED))).ok  # blue to act again (on autopilot: played at once)
+    clock.t = T0 + 26 * H
+    # refusals: a seat held and active, a seat of another channel's game, someone already seated
+    out = await svc.takeover(ctx(CAROL), "red")
+    assert not out.ok and "not up for takeover" in out.reply.text
+    assert not (await svc.takeover(ctx(CAROL, channel=10), "blue")).ok  # no game in that channel
+    out = await svc.takeover(ctx(RED), "blue")
+    assert not out.ok and "already" in out.reply.text
+    assert (await svc.store.seats(row.id))["blue"] == BLUE
+    # blue is to act now (red played, autopilot not yet fired): Carol takes over
+    row = await svc.store.live_game(9)
+    game = await svc.load(row)
+    if "blue" not in game.active_seats():
+        assert (await svc.done(ctx(RED))).ok
+    out = await svc.takeover(ctx(CAROL), "blue")
+    assert out.ok, out.reply.text
+    assert not out.ephemeral and "takes over" in out.reply.text
+    assert any("Your card is" in p.text for p in out.dms[CAROL])  # the seat's secret, by the private path
+    assert (await svc.store.seats(row.id))["blue"] == CAROL
+    clock_row = await svc.store.clock(row.id)
+    assert clock_row.deadline_at == pytest.approx(clock.t + 24 * H)  # a full phase
+    assert (await svc.store.record(CAROL)).seats_taken_over == 1 and (await svc.store.record(BLUE)).seats_lost == 1
+    assert not (await svc.store.seat_states(row.id))["blue"].autopilot
+    hist = await svc.store.seat_history(row.id)
+    assert [(h["seat"], h["user_id"], h["how"]) for h in hist if h["seat"] == "blue"] == [
+        ("blue", BLUE, "join"), ("blue", CAROL, "takeover")]
+    status = (await svc.status(ctx(DAVE))).reply.text
+    assert "Seat history" in status and f"<@{BLUE}>" in status and f"<@{CAROL}>" in status
+    data = await svc.export_data(await svc.store.live_game(9))
+    holders = [(h["seat"], h["user_id"]) for h in data["seat_history"]]
+    assert ("blue", BLUE) in holders and ("blue", CAROL) in holders
+
+
+async def test_takeover_by_vote_waits_for_the_creator_or_a_majority(svc):
+    clock = svc.clock
+    row = await started(svc, "deadline=24 autopilot=1 takeover=vote")
+    assert (await svc.done(ctx(RED))).ok
+    clock.t = T0 + 25 * H
+    await svc.fire_due()
+    out = await svc.takeover(ctx(CAROL), "blue")
+    assert out.ok and "asks to take over" in out.reply.text and out.reply.mentions == [RED]
+    assert (await svc.store.seats(row.id))["blue"] == BLUE  # nothing yet
+    assert not (await svc.takeover_vote(ctx(DAVE), row.id, "blue", True)).ok  # not a voter
+    out = await svc.takeover_vote(ctx(RED), row.id, "blue", True)  # the creator approves
+    assert out.ok and (await svc.store.seats(row.id))["blue"] == CAROL
+
+
+async def test_min_ontime_refuses_a_poor_record_and_admits_a_new_player(svc):
+    await svc.store.add_record(CAROL, phases_on_time=1, phases_missed=3)
+    assert (await svc.new_game(ctx(RED), "tiny-pbp", "min_ontime=50")).ok
+    out = await svc.join(ctx(CAROL), "blue")
+    assert not out.ok and "at least 50%" in out.reply.text and "25%" in out.reply.text
+    out = await svc.join(ctx(DAVE), "blue")  # new: passes
+    assert out.ok and "new player" in out.reply.text
+
+
+async def test_my_games_lists_every_server_with_what_waits_for_me(svc):
+    await started(svc, "deadline=24", channel=9, guild=1)
+    assert (await svc.new_game(ctx(CAROL, 50, 2), "tiny-pbp", "deadline=12")).ok
+    assert (await svc.join(ctx(CAROL, 50, 2), "red")).ok
+    assert (await svc.join(ctx(RED, 50, 2), "blue")).ok
+    assert (await svc.start(ctx(CAROL, 50, 2))).ok
+    out = await svc.my_games(Ctx(channel_id=777, user_id=RED, guild_id=None), {1: "One", 2: "Two"})
+    lines = out.reply.text.splitlines()
+    assert out.ephemeral and len(lines) == 3 and "2 games" not in lines[0] and "(2; 1 wait for you)" in lines[0]
+    first = next(l for l in lines if "One" in l)
+    second = next(l for l in lines if "Two" in l)
+    assert "https://discord.com/channels/1/9" in first and "waits for you" in first and "Red" in first
+    assert "https://discord.com/channels/2/50" in second and "waits for others" in second and "Blue" in second
+    assert f"<t:{int(T0 + 12 * H)}:R>" in second and f"<t:{int(T0 + 24 * H)}:R>" in first
+    assert "no seat" in (await svc.my_games(ctx(DAVE))).reply.text
+
+
+async def test_autoplay_plays_only_a_forced_action_and_says_so(svc):
+    from engine.core import Action
+
+    row = await started(svc, "deadline=24")
+    assert not (await svc.autoplay(ctx(BLUE), "maybe")).ok
+    assert (await svc.autoplay(ctx(BLUE), "on")).ok
+    assert (await svc.store.prefs(BLUE)).autoplay
+    rs = pbp_helpers.TINY
+    # tiny-pbp offers blue three actions: nothing is forced, so nothing is played
+    assert (await svc.done(ctx(RED))).ok
+    await svc.fire_due()
+    assert svc.games[row.id].active_seats() == ["blue"]
+    # with a single legal action, the bot plays it for blue and says so
+    orig = type(rs).legal_actions
+    type(rs).legal_actions = lambda self, st, seat: iter([Action("done")]) if seat in self.active_seats(st) else iter(())
+    try:
+        assert (await svc.done(ctx(BLUE))).ok  # (blue's own, then red's turn)
+        assert (await svc.done(ctx(RED))).ok
+        assert await svc.fire_due() >= 1
+        assert svc.games[row.id].active_seats() == ["red"]
+        assert any("autoplay" in t for t in await texts(svc, row.id))
+    finally:
+        type(rs).legal_actions = orig
+
+
+async def test_the_end_of_a_game_counts_finished_and_pings_every_holder(svc):
+    await started(svc, "deadline=24")
+    out = await svc.order(ctx(RED), "win")
+    assert out.ok and sorted(out.reply.mentions) == [RED, BLUE]
+    assert (await svc.store.record(RED)).games_finished == 1 and (await svc.store.record(BLUE)).games_finished == 1
+
+
+async def _assist(svc):
+    assert (await svc.new_game(ctx(RED), "risk-minas-tirith", "mode=assist")).ok
+    await svc.join(ctx(RED), "good")
+    await svc.join(ctx(BLUE), "evil")
+    await svc.join(ctx(CAROL, mod=True), "gm")
+    assert (await svc.start(ctx(RED))).ok
+
+
+async def test_a_vote_and_a_proposal_ping_exactly_who_must_answer_once_not_in_quiet_hours_or_away(svc):
+    """Issue 28: a vote pings the seats that vote (not its caller); a declared action pings the other
+    seats and the moderator; a player in their quiet hours or away is named but not pinged."""
+    await _assist(svc)
+    out = await svc.order(ctx(BLUE), "vote end")
+    assert out.ok and out.reply.mentions == [RED] and out.reply.text.count(f"<@{RED}>") == 1
+    await svc.set_quiet(ctx(BLUE), "00:00", "23:59", "UTC")  # always quiet
+    out = await svc.order(ctx(RED), "!take 9")
+    assert out.ok and out.reply.mentions == [CAROL]  # blue is in quiet hours: not pinged
+    await svc.set_quiet(ctx(BLUE), "00:00", "00:00", "UTC")  # cleared
+    p = await svc.store.prefs(CAROL)
+    p.away_until = T0 + 10 * H
+    await svc.store.set_prefs(p)
+    out = await svc.order(ctx(RED), "!take 8")
+    assert out.ok and out.reply.mentions == [BLUE]  # the moderator is away
+
+
+async def test_an_undo_request_pings_the_others_but_not_in_their_quiet_hours(svc):
+    await started(svc, "deadline=24")
+    assert (await svc.order(ctx(RED), "roll")).ok  # dice drawn: the undo needs consent
+    await svc.set_quiet(ctx(BLUE), "00:00", "23:59", "UTC")
+    out = await svc.undo(ctx(RED))
+    assert out.ok and out.reply.buttons and out.reply.mentions == []
+    await svc.set_quiet(ctx(BLUE), "00:00", "00:00", "UTC")
+
+
+def test_who_must_answer_a_trade_a_pact_and_a_challenge():
+    """Issue 28: the seats an order leaves waiting for an answer (bot/orders.py ``answerers``): a trade's
+    receiver, a pact's parties who have not agreed, a challenge's answering seat; never the actor, and
+    nothing already open before the order."""
+    from types import SimpleNamespace
+
+    from bot.orders import answerers
+
+    rs = SimpleNamespace(seats=("a", "b", "c", "gm"), optional_seats=("gm",))
+    before = {"trades": [{"id": "t1", "from": "a", "to": "c", "status": "open"}]}
+    after = {"trades": before["trades"] + [{"id": "t2", "from": "a", "to": "b", "status": "open"}],
+             "pacts": [{"id": "k1", "parties": ["a", "c"], "agreed": ["a"], "status": "proposed"}]}
+    assert answerers(rs, before, after, "a", []) == ["b", "c"]
+    assert answerers(rs, after, after, "a", ["b"]) == ["b"]  # nothing new: only the challenge
+    assert answerers(rs, {}, {"votes": [{"id": "v1", "seat": None, "accepted_by": ["a"], "status": "open"}]},
+                     "a", []) == ["b", "c"]
+
+
+async def test_checkin_reopens_a_seat_whose_holder_did_not_check_in_and_starts_when_all_have(svc):
+    """Issue 28, `checkin=<hours>`: when the last seat is taken every holder is pinged with a Check in
+    button; `/game start` waits for it; at the time, a seat not checked in reopens and its holder is
+    told; once every holder has checked in, the game starts by itself."""
+    clock = svc.clock
+    assert (await svc.new_game(ctx(RED), "tiny-pbp", "checkin=2 deadline=24")).ok
+    assert (await svc.join(ctx(RED), "red")).ok
+    out = await svc.join(ctx(BLUE), "blue")
+    row = await svc.store.live_game(9)
+    assert out.reply.buttons == [(f"checkin:{row.id}", "Check in")] and sorted(out.reply.mentions) == [RED, BLUE]
+    assert not (await svc.start(ctx(RED))).ok  # it waits for the check-in
+    status = (await svc.status(ctx(CAROL))).reply.text
+    assert f"Check-in by <t:{int(T0 + 2 * H)}:F>" in status and "still to check in: Red, Blue" in status
+    assert (await svc.checkin(ctx(RED), row.id)).ok
+    assert not (await svc.checkin(ctx(RED), row.id)).ok  # once
+    assert not (await svc.checkin(ctx(CAROL), row.id)).ok  # not a holder
+    clock.t = T0 + 2 * H + 1
+    assert await svc.fire_due() == 1
+    assert await svc.store.seats(row.id) == {"red": RED}  # blue reopened
+    said = "\n".join(await texts(svc, row.id))
+    assert f"<@{BLUE}> did not check in" in said and "Blue" in said
+    assert (await svc.store.live_game(9)).status == "open"
+    # carol takes it: a new check-in; red stays checked in; carol's check-in starts the game
+    out = await svc.join(ctx(CAROL), "blue")
+    assert out.reply.buttons
+    out = await svc.checkin(ctx(CAROL), row.id)
+    assert out.ok and "everyone has" in out.reply.text and "begins" in out.reply.text
+    assert (await svc.store.live_game(9)).status == "active"
+    assert await svc.fire_due() == 0  # the old check-in timer is gone
+
+
+async def test_leaving_a_running_game_puts_the_seat_on_autopilot_open_for_takeover_and_counts_abandoned(svc):
+    row = await started(svc, "deadline=24")
+    out = await svc.leave(ctx(RED))  # red is to act: the bot plays it at once
+    assert out.ok and not out.ephemeral and "autopilot" in out.reply.text
+    assert (await svc.store.record(RED)).games_abandoned == 1
+    assert not (await svc.leave(ctx(RED))).ok  # once
+    assert (await svc.store.seat_states(row.id))["red"].autopilot
+    assert await svc.fire_due() >= 1
+    assert svc.games[row.id].active_seats() == ["blue"]  # the bot played red's part
+    assert "up for takeover: `red`" in (await svc.open_games(ctx(DAVE))).reply.text
+    assert "Red (on autopilot)" in (await svc.my_games(ctx(RED))).reply.text
+    assert (await svc.takeover(ctx(DAVE), "red")).ok
+    assert (await svc.store.seats(row.id))["red"] == DAVE
+
+
+async def test_a_takeover_by_vote_needs_a_majority_of_the_other_seats(svc):
+    from bot.storage import SeatState
+
+    assert (await svc.new_game(ctx(RED), "trio-pbp", "deadline=24 takeover=vote")).ok
+    for user, seat in ((RED, "north"), (BLUE, "east"), (CAROL, "south")):
+        assert (await svc.join(ctx(user), seat)).ok
+    assert (await svc.start(ctx(RED))).ok
+    row = await svc.store.live_game(9)
+    await svc.store.set_seat_state(SeatState(row.id, "north", autopilot=True))  # (as after missed deadlines)
+    # DAVE asks; the other seats (east, south) vote, and the creator may decide alone
+    out = await svc.takeover(ctx(DAVE), "north")
+    assert out.ok and sorted(out.reply.mentions) == [RED, BLUE, CAROL]  # the creator, and the other seats
+    assert all(f"<@{u}>" in out.reply.text for u in (RED, BLUE, CAROL))
+    out = await svc.takeover_vote(ctx(BLUE), row.id, "north", True)
+    assert out.ok and out.ephemeral and "waits for a majority" in out.reply.text
+    assert (await svc.store.seats(row.id))["north"] == RED
+    out = await svc.takeover_vote(ctx(CAROL), row.id, "north", True)
+    assert out.ok and (await svc.store.seats(row.id))["north"] == DAVE
+    status = (await svc.status(ctx(CAROL))).reply.text
+    assert "Seat history" in status and "(takeover)" in status
+
+
+async def test_a_game_ended_by_its_creator_pings_every_other_holder_once(svc):
+    await started(svc, "deadline=24")
+    out = await svc.end(ctx(RED))
+    assert out.ok and out.reply.mentions == [BLUE] and out.reply.text.count(f"<@{BLUE}>") == 1
+    assert "without a result" in out.reply.text
+
+
+class _Asking(pbp_helpers.Tiny):
+    """Tiny, plus `ask`: Red's question makes Blue active within Red's phase (the same phase key), with
+    one legal action, `answer`."""
+    name = "tiny-ask"
+    title = "Tiny Ask"
+
+    def active_seats(self, st):
+        return super().active_seats(st) + (["blue"] if st.get("asked") and st["phase"] != "blue" else [])
+
+    def legal_actions(self, st, seat):
+        if st.get("asked") and seat == "blue":
+            yield pbp_helpers.Action("answer")
+            return
+        yield from super().legal_actions(st, seat)
+
+    def parse(self, st, seat, text):
+        if text.split()[:1] in (["ask"], ["answer"]):
+            return pbp_helpers.Action(text.split()[0])
+        return super().parse(st, seat, text)
+
+    def check(self, st, seat, a):
+        if a.verb == "answer" and not (st.get("asked") and seat == "blue"):
+            raise pbp_helpers.IllegalOrder("nothing to answer", "1.0")
+        if a.verb != "answer":
+            super().check(st, seat, a)
+
+    def apply(self, st, seat, a):
+        if a.verb == "ask":
+            st["asked"] = True
+            return [pbp_helpers.Event(public=f"{seat} asks")]
+        if a.verb == "answer":
+            st["asked"] = False
+            return [pbp_helpers.Event(public="blue answers")]
+        return super().apply(st, seat, a)
+
+
+pbp_helpers.register(_Asking())
+
+
+async def test_autoplay_plays_a_forced_answer_that_comes_within_a_phase(svc):
+    """Issue 28 (`/me autoplay`): a seat that becomes active within a phase with one legal action (a
+    question to answer, a single retreat) is played at once for a holder with autoplay on."""
+    assert (await svc.new_game(ctx(RED), "tiny-ask", "deadline=24")).ok
+    await svc.join(ctx(RED), "red")
+    await svc.join(ctx(BLUE), "blue")
+    assert (await svc.start(ctx(RED))).ok
+    assert (await svc.autoplay(ctx(BLUE), "on")).ok
+    row = await svc.store.live_game(9)
+    assert (await svc.order(ctx(RED), "ask")).ok
+    assert svc.games[row.id].active_seats() == ["red", "blue"]
+    assert await svc.fire_due() == 1
+    assert svc.games[row.id].active_seats() == ["red"] and not svc.games[row.id].state.get("asked")
+    assert any("autoplay: the only legal action" in t and "answer" in t for t in await texts(svc, row.id))
+
+
+async def test_a_seat_taken_again_must_check_in_again(svc):
+    """Issue 28: a check-in belongs to the holder, not the seat: a player who checked in and left does not
+    leave the seat checked in for the next."""
+    assert (await svc.new_game(ctx(RED), "tiny-pbp", "checkin=2")).ok
+    await svc.join(ctx(RED), "red")
+    await svc.join(ctx(BLUE), "blue")
+    row = await svc.store.live_game(9)
+    assert (await svc.checkin(ctx(BLUE), row.id)).ok
+    assert (await svc.leave(ctx(BLUE))).ok
+    assert (await svc.join(ctx(CAROL), "blue")).ok  # full again: a new check-in
+    out = await svc.checkin(ctx(RED), row.id)
+    assert out.ok and "Still to check in: Blue" in out.reply.text
+    assert (await svc.store.live_game(9)).status == "open"
+
+
+async def test_a_substitute_counts_in_both_records_and_takes_the_seat_off_autopilot(svc):
+    from bot.storage import SeatState
+
+    row = await started(svc, "deadline=24")
+    await svc.store.set_seat_state(SeatState(row.id, "blue", missed_in_row=3, autopilot=True))
+    assert (await svc.sub(ctx(RED), "blue", CAROL)).ok
+    assert (await svc.store.record(CAROL)).seats_taken_over == 1 and (await svc.store.record(BLUE)).seats_lost == 1
+    assert (await svc.store.seat_states(row.id))["blue"] == SeatState(row.id, "blue")
+    assert [(h["user_id"], h["how"]) for h in await svc.store.seat_history(row.id) if h["seat"] == "blue"] == [
+        (BLUE, "join"), (CAROL, "sub")]
