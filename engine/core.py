@@ -341,7 +341,8 @@ class Game:
     def __init__(self, ruleset: Ruleset, state: State):
         if isinstance(ruleset, str):
             raise TypeError("Game takes a ruleset object: engine.rulesets.get_ruleset(name)")
-        ruleset.upgrade_state(state)  # a game stored by an earlier release
+        if state is not None:  # (None: a game not begun, which the lobby's moderator may look at)
+            ruleset.upgrade_state(state)  # a game stored by an earlier release
         self.ruleset = ruleset
         self.state = state
 
