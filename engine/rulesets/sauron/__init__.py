@@ -74,7 +74,8 @@ class Sauron(EntryAttacks, StandardRules):
     # 16.6 the One Ring
     from .c16_6_ring import (
         ring_holder, _set_ring, _take_items, _drop_items, _nearest_leader, _highest_sauron_leader, _ring_home,
-        _parse_ring, _check_ring, _apply_ring, _turn_evil, _legal_ring
+        _parse_ring, _check_ring, _apply_ring, _turn_evil, _legal_ring, ring_return_duty, ring_return_check,
+        ring_return_pending, ring_return_default
     )
     # 19.21 Narsil
     from .c19_21_narsil import (
@@ -85,8 +86,11 @@ class Sauron(EntryAttacks, StandardRules):
         ph_declined, mortal_pair, cm_sum, may_challenge, _busy, _parse_challenge, _check_challenge,
         _apply_challenge, answer_buttons, _legal_challenges, _asked, _same_phase, _parse_accept, _parse_decline,
         _check_answer, _answer, _apply_accept, _apply_decline, _legal_answers, _legal_declines, _unanswered,
-        may_enter_enemy_leaders, check_move_end, _mortal_fights, _mortal_combat, mortal_round_distribution,
-        mortal_outcome, mortal_odds, order_odds, _would_die
+        may_enter_enemy_leaders, check_move_end, _meeting_check, _mortal_fights, _mortal_combat,
+        mortal_round_distribution, mortal_outcome, mortal_odds, order_odds, _would_die,
+        approach_duties, approach_reach, approach_check, approach_pending, check_done_approach,
+        approach_default, _check_decline, _withdrawal, _apply_withdraw_or_decline,
+        _legal_declines_and_withdrawals
     )
     # 17.1 the Beast, spells
     from .c17_11_beast import (
@@ -244,6 +248,9 @@ class Sauron(EntryAttacks, StandardRules):
         if left:
             raise IllegalOrder(f"answer the challenge to {', '.join(left)} first: `accept {left[0]}` or "
                                f"`decline {left[0]}`", "22.3")
+        self.check_done_approach(state, seat)  # 22.1: the accepted challenge's leaders close
+        if (why := self.ring_return_pending(state, seat)) is not None:  # 16.641: the Ring goes home
+            raise IllegalOrder(why + " first", "16.641")
 
     def deadline_action(self, state: State, seat: str):
         """At a deadline: an unanswered challenge is declined (22.3: the seat did not take it up); a
@@ -251,6 +258,10 @@ class Sauron(EntryAttacks, StandardRules):
         left = self._unanswered(state, seat) if state["turn"] else []
         if left and seat in self.active_seats(state):
             return Action("decline", (left[0],))
+        if (step := self.approach_default(state, seat)) is not None:  # 22.1: the leader closes
+            return step
+        if (step := self.ring_return_default(state, seat)) is not None:  # 16.641: the Ring goes home
+            return step
         if self.kind(state) == "combat" and self.phasing(state) == seat and state["ph"]["segment"] == "fire":
             for uid, hexes in self.missile_obliged(state, seat):
                 for hx in hexes:
@@ -368,8 +379,10 @@ class Sauron(EntryAttacks, StandardRules):
         "An archer next to enemies must fire at one unless every one is meleed (7.175). Sauron's spells (17.0): "
         "sinister-visions, wrath-of-the-ringwraith, total-eclipse, summon-beast, and the Beast's abilities bought "
         "separately (beast-flight, beast-horn, beast-armor, beast-breath, 17.11). A challenge to Mortal Combat "
-        "is answered in the challenged side's next phase (22.3), by order or with the Accept / Decline buttons "
-        "under the challenge. `/odds text:duel ISI GOR` gives the exact leader combat results (7.25), "
+        "is answered in the challenged side's next phase (22.3), by order or by its buttons; accepted, both "
+        "leaders close each movement phase until one is in the other's hex (22.1; `decline` backs out at "
+        "22.3's cost). `/odds text:duel ISI GOR` gives the exact leader combat "
+        "results (7.25), "
         "`/odds text:challenge ISI GOR` those of the Mortal Combat (22.2).")
     kind_verbs = {"magic": ("cast", "gates"), "combat": ("fire", "duel", "melee", "advance", "retreat", "challenge",
                                                         "accept", "decline", "breathe"),
