@@ -30,7 +30,7 @@ from functools import cached_property
 
 from engine.core import Action, IllegalOrder, InvalidOrder, State
 from engine.spi.c13_setup import DEPLOY
-from engine.spi.charts import ChartError
+from engine.spi.charts import ChartError, cached
 from engine.spi.c07_1_fire import FIRE
 from engine.spi.c08_4_formations import FORM
 from engine.spi.entry import ENTRY_ADVANCE, ENTRY_MELEE, EntryAttacks
@@ -146,6 +146,24 @@ class Sauron(EntryAttacks, StandardRules):
     def raw(self, state: State) -> dict:
         return self.charts_for(state).raw
 
+    # the 1978 player errata ([ERR-S], data/errata_1978*.toml): laid over charts.toml, under a group's charts
+    ERRATA = {"1978": (DATA / "errata_1978.toml").read_text()}
+    ERRATA_WITH_VARIANT = {"1978": (DATA / "errata_1978_variant.toml").read_text()}
+
+    def errata(self, state: State) -> str | None:
+        """The errata in force: ``options: errata=1978|none``; by default 1978 with ``variant=off`` (the
+            base game corrected), none with the variant (its own 4.3 and rally values). A game stored
+            before the option existed has none (it keeps the rules it was played with)."""
+        e = state["options"].get("errata", "none")
+        return None if e == "none" else e
+
+    def charts_for(self, state: State):
+        e = self.errata(state)
+        if e is None:
+            return super().charts_for(state)
+        table = self.ERRATA_WITH_VARIANT if self.variant(state) else self.ERRATA
+        return cached(self.ruleset_charts_text, table[e], state["options"].get("charts", ""))
+
     # ---------------------------------------------------------------- set-up
     def new_game(self, options: dict[str, str], seed: str, fixture: dict | None = None) -> State:
         opts = self._check_options(options)
@@ -189,6 +207,7 @@ class Sauron(EntryAttacks, StandardRules):
 
     def _check_options(self, options: dict[str, str]) -> dict:
         out: dict = {"variant": True, "extra": []}
+        errata = None
         for k, v in options.items():
             if k == "charts":
                 try:
@@ -204,9 +223,15 @@ class Sauron(EntryAttacks, StandardRules):
                 out["variant"] = v in YES
             elif k == "extra":
                 out["extra"] = self.parse_extra(v)
+            elif k == "errata":
+                if v not in (*self.ERRATA, "none", "off"):
+                    raise InvalidOrder("`errata` is 1978 (the 1978 player errata: rough +1 MP and +1 Armor, no "
+                                       "cavalry in rough, a magic weapon +1 rally) or none")
+                errata = "none" if v == "off" else v
             else:
-                raise InvalidOrder(f"unknown option `{k}` for sauron (known: variant=on|off, "
+                raise InvalidOrder(f"unknown option `{k}` for sauron (known: variant=on|off, errata=1978|none, "
                                    "extra=all|<0-6>|<ids> (14.3), charts=<TOML>)")
+        out["errata"] = errata or ("none" if out["variant"] else "1978")
         return out
 
     def check_group_charts(self, charts, text: str) -> None:
@@ -404,9 +429,18 @@ class Sauron(EntryAttacks, StandardRules):
             "then `/done`. Sauron's army comes through the Gates from turn 1; the Elves arrive on turn 2.\n"
             "Each turn: Sauron magic (A), move (C), combat (D), magic (E); Westernesse move (F), combat (G); "
             "joint rally (H).\n"
+            "The variant's headline rules: **the One Ring** (16.6: Sauron wears it; a leader who kills or "
+            "wounds its wearer on a 5-6 takes it, 7.251, and Sauron's side takes +20 demoralization, Sauron -4 Morale and -10 "
+            "magic points; the Ringwraith or Gorgol who recovers it takes it straight back to Sauron, 16.641; "
+            "a Westernesse wearer tries `ring <leader> off` each Joint Rally Phase and turns evil after three "
+            "failures, 16.642/16.69) and **Mortal Combat** (22.0: `challenge` a leader within 4 hexes whose "
+            "Combat + Morale is within 3; `accept` or `decline` at the cost of his Rally Points, 22.3; once "
+            "accepted both close until they meet, 22.1, and fight to the death, 22.2). Also leader ratings "
+            "and wounds (7.22-7.25), the Gates (18.1), Narsil (19.21), the Beast (17.11).\n"
             "The map, order of battle, schedule and victory points are reconstructed (docs/sauron.md); a group "
-            "owning the game loads its own charts with `options: charts=...` and `variant=off` plays the original "
-            "leader rules."
+            "owning the game loads its own charts with `options: charts=...`; `variant=off` plays the original "
+            "leader rules with the 1978 player errata (`errata=1978|none`: rough +1 MP and +1 Armor, no cavalry "
+            "in rough, a magic weapon +1 rally)."
         )
 
 
