@@ -241,8 +241,10 @@ class SauronExpanded(Sauron):
                     "and Orodruin at 2218. Options carry the first part over: `lost=<ids>` (each returns on 3-6), "
                     "`dead=<leaders>`, `narsil=whole|shards|gone`, `ring=<leader>`; `siege=on|off`, "
                     "`victory=decisive|points`. A Westernesse leader carrying the Ring (not wearing it) into "
-                    "Orodruin destroys it in the Joint Rally Phase and wins (16.632). docs/sauron.md has the "
-                "rulings.")
+                    "Orodruin destroys it in the Joint Rally Phase and wins (16.632). The first part's headline "
+                "rules go on: **the One Ring** (16.6-16.69: taken in leader combat, carried back to Sauron, "
+                "16.641) and **Mortal Combat** (22.0-22.4: challenge, accept or decline, close, fight to the "
+                "death). docs/sauron.md has the rulings.")
 
 
 SAURON_EXPANDED = SauronExpanded()
