@@ -149,7 +149,7 @@ HEADLINES = {  # issue 27: each overview (`/help`, `/help topic:<ruleset>`) name
     "celebrant": ("Eotheod chits", "Balchoth arrival", "special abilities"),
     "risk-minas-tirith": ("action dice", "Minas Tirith cards", "ranged and ground attacks"),
     "sauron": ("the One Ring", "Mortal Combat", "1978 player errata"),
-    "sauron-expanded": ("the One Ring", "Mortal Combat", "Orodruin"),
+    "sauron-expanded": ("the One Ring", "Mortal Combat", "Orodruin", "catapults"),
     "wotr": ("the Ring in Gondor's hands", "secret demand", "hidden movement", "succession"),
 }
 

@@ -174,8 +174,8 @@ class Sauron(EntryAttacks, StandardRules):
                 rec["wounds"] = 0
             if uid in self.start_hexes:
                 rec["hex"], rec["status"] = self.start_hexes[uid], "map"
-            if uid == BEAST or (uid in EXTRA_IDS and uid not in opts["extra"]):
-                rec = {"hex": None, "status": "out"}
+            if uid == BEAST or (uid in EXTRA_IDS and uid not in opts["extra"]) or u.setup == "forts":
+                rec = {"hex": None, "status": "out"}  # (the catapults are the expanded game's, placed there)
             state["units"][uid] = rec
         state["dem"] = {"sauron": 0, "westernesse": 0}
         state["turned"] = {}  # 16.69: uid -> the seat that controls it now (engine/spi/hooks.py side_of)
