@@ -22,11 +22,15 @@ def _local(*args: str) -> subprocess.CompletedProcess:
                           timeout=120)
 
 
+SIX = ("celebrant", "gondor", "risk-minas-tirith", "sauron", "sauron-expanded", "wotr")  # `palantir local --help`
+
+
 def test_all_six_rulesets_are_covered():
-    assert set(ruleset_names()) == {"gondor", "sauron", "sauron-expanded", "celebrant", "risk-minas-tirith", "wotr"}
+    # (other tests register rulesets of their own, tests/pbp_helpers.py: the built-in six are these)
+    assert set(SIX) <= set(ruleset_names())
 
 
-@pytest.mark.parametrize("ruleset", ruleset_names())
+@pytest.mark.parametrize("ruleset", SIX)
 @pytest.mark.parametrize("bad", ["foo=bar", "setup=sideways"])
 def test_bad_option_is_one_line_and_status_2(ruleset, bad):
     r = _local(ruleset, "--options", bad)
