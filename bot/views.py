@@ -42,7 +42,9 @@ class Views:
         for seat in (s for s in rs.seats if seats.get(s) == ctx.user_id):
             own = game.view(seat)
             left = [u["id"] for u in own["units"] if u["side"] == seat and u["hex"] is None]
-            if left and own.get("turn") == 0:
+            # reminders are for a game still being played: an ended game (over, or ended by
+            # `/game end` during the set-up) has nothing left to deploy (issue 27)
+            if left and own.get("turn") == 0 and row.status == "active" and game.result() is None:
                 text += f"\n{self.table.seat_title(seat)}: still to deploy: {', '.join(left)}."
         return Outcome.private(clip(text, MAX_TEXT))
 

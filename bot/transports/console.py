@@ -110,14 +110,23 @@ class Console:
         return Ctx(channel_id=CHANNEL, guild_id=GUILD, user_id=uid, interaction_id=f"local-{self.session}-{self.interaction}",
                    is_moderator=(uid == 1 or self.seat == "gm"), user_name=self.seat)
 
-    async def setup(self) -> None:
-        """A new game with every seat taken, started; or the game already in --db."""
+    async def setup(self) -> str | None:
+        """A new game with every seat taken, started; or the game already in --db. The reason when
+        no game could be created (bad ``--options``): one line, and the run stops there."""
         existing = await self.service.store.live_game(CHANNEL)
         if existing and existing.ruleset == self.ruleset:
             self.say(f"Resuming game {existing.id} ({existing.seq} orders).")
-            return
+            return None
         first = self.seat
-        await self.show(await self.service.new_game(self.ctx(), self.ruleset, self.options))
+        try:
+            options, charts = self.charts_file(self.options)
+        except ValueError as e:
+            return f"Bad options: {e}"
+        created = await self.service.new_game(self.ctx(), self.ruleset, options, charts=charts)
+        if not created.ok:
+            text = created.reply.text if created.reply else "the game could not be created"
+            return " ".join(text.split())  # one line, whatever the refusal's own layout
+        await self.show(created)
         for seat in self.rs.seats:
             self.seat = seat
             await self.show(await self.service.join(self.ctx(), seat))
@@ -127,6 +136,7 @@ class Console:
         if active:
             self.seat = active[0]
             self.say(f"(you are now {self.seat}; `as <seat>` switches)")
+        return None
 
     @staticmethod
     def _kv(words: list[str]) -> tuple[list[str], dict[str, str]]:
@@ -369,7 +379,10 @@ async def run_local(ruleset: str, seed: str | None, script: str | None, out_dir:
             kw["renderer"] = None
         service = GameService(store, **kw)
         console = Console(service, ruleset, out_dir, stream, options=options)
-        await console.setup()
+        if (refused := await console.setup()) is not None:
+            # a usage error (an unknown or unsupported option): one line and status 2, like argparse's own
+            print(f"palantir local: {refused}", file=sys.stderr, flush=True)
+            return 2
         if script:
             return await console.run_script(script)
         return await console.interactive()

@@ -107,6 +107,10 @@ class ModedRuleset(RulesetBase):
             return [turns.to_act(state)]
         return self.inner.active_seats(state)
 
+    def _inner_has(self, verb: str) -> bool:
+        """Whether the wrapped game has an order of its own with this verb."""
+        return verb in (getattr(self.inner, "orders", None) or {})
+
     def _verb(self, word: str):
         v = VERBS.get(word)
         return v if v is not None and self.mode in v.modes else None
@@ -146,7 +150,11 @@ class ModedRuleset(RulesetBase):
             try:
                 return self._table_parse(state, seat, verb, words[1:])
             except OrderError:
-                if inner_error is not None and inner_error.kind != "invalid":
+                # the game's own verb of that name, mistyped: its refusal names its form (issue 27: a
+                # seat's `move frodo` is not "the moderator's `move`"), where the table's verb is the
+                # moderator's (tabletop play gives every seat the table's `move` when the game's fails)
+                if inner_error is not None and (inner_error.kind != "invalid"
+                                                or (self.mode != "tabletop" and self._inner_has(verb.verb))):
                     raise inner_error from None
                 raise
         if is_gm(seat):

@@ -128,7 +128,8 @@ def _terrain_costs(self, state: State, cav: bool) -> dict[Hex, float | None]:
         out: dict[Hex, float | None] = {}
         for h, info in self.hexmap.hexes.items():
             t = tec.get(info.terrain, {"cost": 1})
-            out[h] = None if not t.get("passable", True) else (t.get("cavalry_cost", t["cost"]) if cav else t["cost"])
+            closed = not t.get("passable", True) or (cav and t.get("cavalry_passable", True) is False)
+            out[h] = None if closed else (t.get("cavalry_cost", t["cost"]) if cav else t["cost"])
         cache[key] = (ch, out)
     return cache[key][1]
 
@@ -238,6 +239,8 @@ def _why_unreachable(self, state: State, seat: str, uids: list[str], dest: str) 
     info = self.hexmap.hexes[h]
     if not self.charts_for(state)["tec"].get(info.terrain, {}).get("passable", True):
         return f"{dest} is {info.terrain}: impassable"
+    if _cavalry_closed(self, state, uids, info.terrain):
+        return f"{dest} is {info.terrain}: cavalry may not enter it (4.3)"
     occ = self.occupancy(state)
     if any(self.side_of(state, x) != seat for x in occ.get(dest, ()) if not self.units[x].is_siege):
         return f"{dest} holds enemy units"
@@ -344,7 +347,16 @@ def _why_step(self, state, seat, uids, a: Hex, b: Hex, zoc, start) -> str:
         return f"{_phrase(uids)} is Disrupted and may not enter an enemy zone of control ({b})"
     if b in self.extra_blocked(state, seat, uids):
         return f"{_phrase(uids)} may not enter {b}"
+    if _cavalry_closed(self, state, uids, info.terrain):
+        return f"{b} is {info.terrain}: cavalry may not enter it (4.3)"
     return f"{_phrase(uids)} may not move from {a} to {b}"
+
+
+def _cavalry_closed(self, state: State, uids: list[str], terrain: str) -> bool:
+    """The terrain's TEC row has ``cavalry_passable = false`` and a mover is mounted (Sauron's 1978
+        errata: no cavalry in rough; Field of Celebrant's landing, 16.21)."""
+    row = self.charts_for(state)["tec"].get(terrain, {})
+    return row.get("cavalry_passable", True) is False and any(self.units[u].is_mounted for u in uids)
 
 
 def _legal_moves(self, state: State, seat: str, kind: str, only: str | None = None) -> Iterator[Action]:

@@ -73,6 +73,7 @@ def retreat_options(self, state: State, uids: list[str], n: int, attacker_hex: s
     src = Hex.parse(attacker_hex) if attacker_hex else None
     tec = self.charts_for(state)["tec"]
     extra = self.extra_blocked(state, seat, uids)
+    mounted = any(self.units[u].is_mounted for u in uids)  # a TEC row closed to cavalry (cavalry_passable)
     frontier = {start}
     for _ in range(n):
         nxt = set()
@@ -80,6 +81,8 @@ def retreat_options(self, state: State, uids: list[str], n: int, attacker_hex: s
             for nb in h.neighbours():
                 info = self.hexmap.hexes.get(nb)
                 if info is None or not tec.get(info.terrain, {}).get("passable", True):
+                    continue
+                if mounted and tec.get(info.terrain, {}).get("cavalry_passable", True) is False:
                     continue
                 if src is not None and nb.distance(src) <= h.distance(src):
                     continue

@@ -142,3 +142,32 @@ async def test_a_topic_without_a_game_is_refused_clearly(tmp_path):
     assert not out.ok and out.ephemeral and "there is none" in out.reply.text
     assert (await svc.help(ctx(1, 9), "gondor")).ok
     await store.close()
+
+
+HEADLINES = {  # issue 27: each overview (`/help`, `/help topic:<ruleset>`) names its game's headline rules
+    "gondor": ("Siege Phase", "fireballs", "boiling oil", "Banner of the King"),
+    "celebrant": ("Eotheod chits", "Balchoth arrival", "special abilities"),
+    "risk-minas-tirith": ("action dice", "Minas Tirith cards", "ranged and ground attacks"),
+    "sauron": ("the One Ring", "Mortal Combat", "1978 player errata"),
+    "sauron-expanded": ("the One Ring", "Mortal Combat", "Orodruin", "catapults"),
+    "wotr": ("the Ring in Gondor's hands", "secret demand", "hidden movement", "succession"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(HEADLINES))
+def test_every_rulesets_overview_names_its_headline_rules(name):
+    from engine.rulesets import get_ruleset
+    assert set(HEADLINES) == {"gondor", "celebrant", "risk-minas-tirith", "sauron", "sauron-expanded", "wotr"}
+    text = get_ruleset(name).help()
+    for h in HEADLINES[name]:
+        assert h in text, (name, h)
+    assert len(text) <= 2000
+
+
+async def test_help_topic_sauron_names_the_one_ring_and_mortal_combat(tmp_path):
+    """`/help topic:sauron` anywhere (the audit's case): the One Ring (16.6) and Mortal Combat (22.0)."""
+    store = await open_store(str(tmp_path / "s.db"))
+    svc = GameService(store, renderer=None, seed_source=lambda: "s")
+    text = (await svc.help(ctx(1, 9), "sauron")).reply.text
+    assert "**the One Ring** (16.6" in text and "**Mortal Combat** (22.0" in text and "22.1" in text
+    await store.close()

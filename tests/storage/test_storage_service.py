@@ -289,3 +289,16 @@ async def test_status_lists_the_callers_own_counters_still_to_deploy(store):
     text = (await svc.status(ctx(SAURON))).reply.text
     assert "still to deploy: NAZ, GOT." in text
     assert "still to deploy" not in (await svc.status(ctx(999))).reply.text  # a spectator sees no such line
+
+
+async def test_status_of_an_ended_game_lists_nothing_still_to_deploy(store):
+    """issue 27: `/game status` after the game has ended (here `/game end` during the set-up, when
+    counters are still off the map) reads the final state, with no "still to deploy" reminder."""
+    svc = svc_for(store)
+    await started(svc)
+    for o in SAURON_SETUP[:-2]:
+        await svc.order(ctx(SAURON), o)
+    assert "still to deploy" in (await svc.status(ctx(SAURON))).reply.text  # while it is played
+    assert (await svc.end(ctx(SAURON))).ok
+    out = await svc.status(ctx(SAURON))
+    assert out.ok and "still to deploy" not in out.reply.text

@@ -382,7 +382,10 @@ class Celebrant(EntryAttacks, StandardRules):
             "Each turn: A Reinforcement and Special Ability Phase (Shadow, then Westernesse), B/C Westernesse "
             "move and combat, D/E Shadow move and combat, F Rally (Shadow, then Westernesse). Gondor starts in "
             "disarray (13.21); the Balchoth arrive from turn 2-5 (14.5). Victory goes to the side with the lower "
-            "demoralization, graded by demoralized armies (20.x). docs/celebrant.md has the rulings."
+            "demoralization, graded by demoralized armies (20.x). docs/celebrant.md has the rulings.\n"
+            "Its headline rules: **the secret Eotheod chits** (14.3), **the Balchoth arrival rolls** (14.5), "
+            "Gondor's disarray (13.21), rivers, ruins and the watchtower (15-16), **leaders' special abilities** "
+            "(17.0), graded victory (20.0)."
         )
 
 

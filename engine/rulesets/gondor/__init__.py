@@ -409,6 +409,9 @@ class Gondor(EntryAttacks, StandardRules):
             "Three of the six cauldrons are dummies, and only Westernesse knows which (16.71; `/secret`).\n"
             "Each turn: magic (A), Sauron siege (B), move (C), combat (D), magic (E), Westernesse move (F), "
             "combat (G), joint rally (H).\n"
+            "Its headline rules: **the Siege Phase** (16.0: catapults and Grond against the walls, breaches, "
+            "siege towers and ladders), **fireballs and severed heads** (16.6), **boiling oil** with dummy "
+            "cauldrons (16.7), spells (17.0), **the Banner of the King** (18.0), demoralization (19.0).\n"
             "Hexes are XXYY (column, row); West is the top of the map, East the bottom. "
             "The map and several charts are reconstructed: see docs/reconstructed.md."
         )

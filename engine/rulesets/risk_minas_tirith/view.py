@@ -150,6 +150,8 @@ def help(self, topic: str | None = None) -> str:
         "**LOTR Risk: Minas Tirith** (Hasbro 2003). Seats `good`, `evil`. Three turns a round; the rolling side "
         "alternates. Each turn: `take <die>`, then card plays, `done`, then Actions, `done`. Board and Minas "
         "Tirith cards are reconstructed: docs/risk-minas-tirith.md.\n"
+        "Its headline rules: **the action dice** (`take <die>`), **reinforcement and Minas Tirith cards**, "
+        "**ranged and ground attacks** with retreats, leaders, banners and siege towers, and points at the end.\n"
         "`/help topic:orders`, `/help topic:phases`, `/help topic:setup`, `/help topic:secrets`.")
 
 

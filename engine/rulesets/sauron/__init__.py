@@ -30,7 +30,7 @@ from functools import cached_property
 
 from engine.core import Action, IllegalOrder, InvalidOrder, State
 from engine.spi.c13_setup import DEPLOY
-from engine.spi.charts import ChartError
+from engine.spi.charts import ChartError, cached
 from engine.spi.c07_1_fire import FIRE
 from engine.spi.c08_4_formations import FORM
 from engine.spi.entry import ENTRY_ADVANCE, ENTRY_MELEE, EntryAttacks, legal_entry_melees
@@ -74,7 +74,8 @@ class Sauron(EntryAttacks, StandardRules):
     # 16.6 the One Ring
     from .c16_6_ring import (
         ring_holder, _set_ring, _take_items, _drop_items, _nearest_leader, _highest_sauron_leader, _ring_home,
-        _parse_ring, _check_ring, _apply_ring, _turn_evil, _legal_ring
+        _parse_ring, _check_ring, _apply_ring, _turn_evil, _legal_ring, ring_return_duty, ring_return_check,
+        ring_return_pending, ring_return_default
     )
     # 19.21 Narsil
     from .c19_21_narsil import (
@@ -85,8 +86,11 @@ class Sauron(EntryAttacks, StandardRules):
         ph_declined, mortal_pair, cm_sum, may_challenge, _busy, _parse_challenge, _check_challenge,
         _apply_challenge, answer_buttons, _legal_challenges, _asked, _same_phase, _parse_accept, _parse_decline,
         _check_answer, _answer, _apply_accept, _apply_decline, _legal_answers, _legal_declines, _unanswered,
-        may_enter_enemy_leaders, check_move_end, _mortal_fights, _mortal_combat, mortal_round_distribution,
-        mortal_outcome, mortal_odds, order_odds, _would_die
+        may_enter_enemy_leaders, check_move_end, _meeting_check, _mortal_fights, _mortal_combat,
+        mortal_round_distribution, mortal_outcome, mortal_odds, order_odds, _would_die,
+        approach_duties, approach_reach, approach_check, approach_pending, check_done_approach,
+        approach_default, _check_decline, _withdrawal, _apply_withdraw_or_decline,
+        _legal_declines_and_withdrawals
     )
     # 17.1 the Beast, spells
     from .c17_11_beast import (
@@ -145,6 +149,24 @@ class Sauron(EntryAttacks, StandardRules):
     def raw(self, state: State) -> dict:
         return self.charts_for(state).raw
 
+    # the 1978 player errata ([ERR-S], data/errata_1978*.toml): laid over charts.toml, under a group's charts
+    ERRATA = {"1978": (DATA / "errata_1978.toml").read_text()}
+    ERRATA_WITH_VARIANT = {"1978": (DATA / "errata_1978_variant.toml").read_text()}
+
+    def errata(self, state: State) -> str | None:
+        """The errata in force: ``options: errata=1978|none``; by default 1978 with ``variant=off`` (the
+            base game corrected), none with the variant (its own 4.3 and rally values). A game stored
+            before the option existed has none (it keeps the rules it was played with)."""
+        e = state["options"].get("errata", "none")
+        return None if e == "none" else e
+
+    def charts_for(self, state: State):
+        e = self.errata(state)
+        if e is None:
+            return super().charts_for(state)
+        table = self.ERRATA_WITH_VARIANT if self.variant(state) else self.ERRATA
+        return cached(self.ruleset_charts_text, table[e], state["options"].get("charts", ""))
+
     # ---------------------------------------------------------------- set-up
     def new_game(self, options: dict[str, str], seed: str, fixture: dict | None = None) -> State:
         opts = self._check_options(options)
@@ -155,8 +177,8 @@ class Sauron(EntryAttacks, StandardRules):
                 rec["wounds"] = 0
             if uid in self.start_hexes:
                 rec["hex"], rec["status"] = self.start_hexes[uid], "map"
-            if uid == BEAST or (uid in EXTRA_IDS and uid not in opts["extra"]):
-                rec = {"hex": None, "status": "out"}
+            if uid == BEAST or (uid in EXTRA_IDS and uid not in opts["extra"]) or u.setup == "forts":
+                rec = {"hex": None, "status": "out"}  # (the catapults are the expanded game's, placed there)
             state["units"][uid] = rec
         state["dem"] = {"sauron": 0, "westernesse": 0}
         state["turned"] = {}  # 16.69: uid -> the seat that controls it now (engine/spi/hooks.py side_of)
@@ -188,6 +210,7 @@ class Sauron(EntryAttacks, StandardRules):
 
     def _check_options(self, options: dict[str, str]) -> dict:
         out: dict = {"variant": True, "extra": []}
+        errata = None
         for k, v in options.items():
             if k == "charts":
                 try:
@@ -203,9 +226,15 @@ class Sauron(EntryAttacks, StandardRules):
                 out["variant"] = v in YES
             elif k == "extra":
                 out["extra"] = self.parse_extra(v)
+            elif k == "errata":
+                if v not in (*self.ERRATA, "none", "off"):
+                    raise InvalidOrder("`errata` is 1978 (the 1978 player errata: rough +1 MP and +1 Armor, no "
+                                       "cavalry in rough, a magic weapon +1 rally) or none")
+                errata = "none" if v == "off" else v
             else:
-                raise InvalidOrder(f"unknown option `{k}` for sauron (known: variant=on|off, "
+                raise InvalidOrder(f"unknown option `{k}` for sauron (known: variant=on|off, errata=1978|none, "
                                    "extra=all|<0-6>|<ids> (14.3), charts=<TOML>)")
+        out["errata"] = errata or ("none" if out["variant"] else "1978")
         return out
 
     def check_group_charts(self, charts, text: str) -> None:
@@ -247,6 +276,9 @@ class Sauron(EntryAttacks, StandardRules):
         if left:
             raise IllegalOrder(f"answer the challenge to {', '.join(left)} first: `accept {left[0]}` or "
                                f"`decline {left[0]}`", "22.3")
+        self.check_done_approach(state, seat)  # 22.1: the accepted challenge's leaders close
+        if (why := self.ring_return_pending(state, seat)) is not None:  # 16.641: the Ring goes home
+            raise IllegalOrder(why + " first", "16.641")
 
     def deadline_action(self, state: State, seat: str):
         """At a deadline: an unanswered challenge is declined (22.3: the seat did not take it up); a
@@ -254,6 +286,10 @@ class Sauron(EntryAttacks, StandardRules):
         left = self._unanswered(state, seat) if state["turn"] else []
         if left and seat in self.active_seats(state):
             return Action("decline", (left[0],))
+        if (step := self.approach_default(state, seat)) is not None:  # 22.1: the leader closes
+            return step
+        if (step := self.ring_return_default(state, seat)) is not None:  # 16.641: the Ring goes home
+            return step
         if self.kind(state) == "combat" and self.phasing(state) == seat and state["ph"]["segment"] == "fire":
             for uid, hexes in self.missile_obliged(state, seat):
                 for hx in hexes:
@@ -365,8 +401,10 @@ class Sauron(EntryAttacks, StandardRules):
         "An archer next to enemies must fire at one unless every one is meleed (7.175). Sauron's spells (17.0): "
         "sinister-visions, wrath-of-the-ringwraith, total-eclipse, summon-beast, and the Beast's abilities bought "
         "separately (beast-flight, beast-horn, beast-armor, beast-breath, 17.11). A challenge to Mortal Combat "
-        "is answered in the challenged side's next phase (22.3), by order or with the Accept / Decline buttons "
-        "under the challenge. `/odds text:duel ISI GOR` gives the exact leader combat results (7.25), "
+        "is answered in the challenged side's next phase (22.3), by order or by its buttons; accepted, both "
+        "leaders close each movement phase until one is in the other's hex (22.1; `decline` backs out at "
+        "22.3's cost). `/odds text:duel ISI GOR` gives the exact leader combat "
+        "results (7.25), "
         "`/odds text:challenge ISI GOR` those of the Mortal Combat (22.2).")
     kind_verbs = {"magic": ("cast", "gates"), "combat": ("fire", "duel", "melee", "advance", "retreat", "challenge",
                                                         "accept", "decline", "breathe"),
@@ -388,9 +426,18 @@ class Sauron(EntryAttacks, StandardRules):
             "then `/done`. Sauron's army comes through the Gates from turn 1; the Elves arrive on turn 2.\n"
             "Each turn: Sauron magic (A), move (C), combat (D), magic (E); Westernesse move (F), combat (G); "
             "joint rally (H).\n"
+            "The variant's headline rules: **the One Ring** (16.6: Sauron wears it; a leader who kills or "
+            "wounds its wearer on a 5-6 takes it, 7.251, and Sauron's side takes +20 demoralization, Sauron -4 Morale and -10 "
+            "magic points; the Ringwraith or Gorgol who recovers it takes it straight back to Sauron, 16.641; "
+            "a Westernesse wearer tries `ring <leader> off` each Joint Rally Phase and turns evil after three "
+            "failures, 16.642/16.69) and **Mortal Combat** (22.0: `challenge` a leader within 4 hexes whose "
+            "Combat + Morale is within 3; `accept` or `decline` at the cost of his Rally Points, 22.3; once "
+            "accepted both close until they meet, 22.1, and fight to the death, 22.2). Also leader ratings "
+            "and wounds (7.22-7.25), the Gates (18.1), Narsil (19.21), the Beast (17.11).\n"
             "The map, order of battle, schedule and victory points are reconstructed (docs/sauron.md); a group "
-            "owning the game loads its own charts with `options: charts=...` and `variant=off` plays the original "
-            "leader rules."
+            "owning the game loads its own charts with `options: charts=...`; `variant=off` plays the original "
+            "leader rules with the 1978 player errata (`errata=1978|none`: rough +1 MP and +1 Armor, no cavalry "
+            "in rough, a magic weapon +1 rally)."
         )
 
 

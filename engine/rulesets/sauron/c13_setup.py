@@ -38,17 +38,26 @@ def _check_deploy(self, state: State, seat: str, uid: str, hx: str, occ=None) ->
         raise IllegalOrder(f"{uid} is a {SIDE_TITLES[u.side]} counter, not yours")
     if u.setup == "reinforcement":
         raise IllegalOrder(f"{uid} is a reinforcement: it enters from Game-Turn {u.arrives}", u.section)
+    if state["units"][uid]["status"] == "out" or u.setup not in self.setup_zones:
+        raise IllegalOrder(f"{uid} is not in this game", u.section)
     if Hex.parse(hx) not in self.hexmap:
         raise IllegalOrder(f"hex {hx} is off the map")
     if hx not in self.setup_zones[u.setup]:
-        where = ("before the Gates (rows 12-20), not in Mordor nor the mountains", "13.1") if u.setup == "front" \
-            else ("in the Alliance's half of Dagorlad (rows 1-8), not in the mountains", "13.2")
+        where = {"front": ("before the Gates (rows 12-20), not in Mordor nor the mountains", "13.1"),
+                 "forts": ("in the mountains beside the path just inside the Gate (the fortifications)",
+                           "Expanded Game")}.get(u.setup, ("in the Alliance's half of Dagorlad (rows 1-8), not in "
+                                                           "the mountains", "13.2"))
+        if self.name == "sauron-expanded" and u.setup != "forts":
+            where = ("behind the Gate or in its fortifications" if u.setup == "front" else "outside the Gate",
+                     "Expanded Game")
         raise IllegalOrder(f"{uid} must be set up {where[0]}; {hx} is not", where[1])
     occ = occ if occ is not None else self.occupancy(state)
     stack = [x for x in occ.get(hx, ()) if x != uid]
     if u.is_combat and any(self.units[x].is_combat for x in stack):
         other = next(x for x in stack if self.units[x].is_combat)
         raise IllegalOrder(f"hex {hx} already holds a combat unit ({other}); one combat unit per hex", "5.0")
+    if u.is_siege and any(self.units[x].is_siege for x in stack):
+        raise IllegalOrder(f"hex {hx} already holds a catapult; one piece of siege equipment per hex", "5.0")
     everyone = stack + [uid]
     for x in everyone:  # 8.11: leaders with their own nationality
         if self.units[x].is_leader:

@@ -4,8 +4,13 @@
   atop if worn: the view's `ring` entry on the bearer, drawn on his counter by the renderer).
 - 16.61/16.62: Sauron losing it (7.251, 22.0): +20 to his side's Demoralization, -4 Morale, -10 magic
   points; recovering it undoes each.
-- 16.641: the Ringwraith or Gorgol carrying it return it to Sauron by entering his hex; with Sauron dead
-  the highest-ranking Sauron leader wears it (+2 Morale).
+- 16.641: the Ringwraith or Gorgol who recovers it "returns it to Sauron as quickly as possible by moving
+  both counters into the same hex": in each movement phase of his (until he gives it back) his move ends as
+  near to Sauron as he can reach that phase, and `done` is refused while he has not moved and could come
+  nearer (``ring_return_check``, ``ring_return_pending``; the same reach as 22.1's approach); entering
+  Sauron's hex gives it back, worn. **Ruling:** a carrier bound by an accepted challenge (22.1) closes
+  with his opponent first (the two duties could not both be met). With Sauron dead the highest-ranking
+  Sauron leader wears it (+2 Morale).
 - 16.642: a Westernesse leader wearing it tries to take it off in the Joint Rally Phase: a die at or under
   his Ring Rating (the order `ring <leader> off`).
 - 16.643/16.69 (the seed's 16.643 is cut off mid-sentence; 16.69 says what follows): after three failed
@@ -146,6 +151,60 @@ def after_move(self, state: State, seat: str, uids: list[str], trail: list[str])
     if text:
         events.append(Event(public="; ".join(text) + ".", section="16.641"))
     return events
+
+
+# ------------------------------------------------------------ 16.641 the way home
+def ring_return_duty(self, state: State, seat: str) -> tuple[str, str] | None:
+    """(carrier, "SAU") when a Sauron leader holding the Ring must bring it to Sauron in this phase
+        (16.641): Sauron's side's phase in which the carrier moves, the carrier not yet moved, the two
+        on the map and apart; not an evil leader (16.69: he gives it back only if he enters Sauron's
+        hex), nor one closing with a challenger (22.1, ruling)."""
+    h = self.ring_holder(state)
+    k = self.kind(state)
+    if (not h or h == "SAU" or seat != "sauron" or state["turn"] == 0 or k not in ("move", "magic")
+            or self.phasing(state) != seat or self.side_of(state, h) != "sauron" or h in state["sau"]["evil"]
+            or not self.on_map(state, h) or not self.on_map(state, "SAU")
+            or state["units"][h]["hex"] == state["units"]["SAU"]["hex"]
+            or h in state["ph"]["moved"] or self._mover_kind(state, seat, h) != k):
+        return None
+    if any(me == h for me, _ in self.approach_duties(state, seat)):
+        return None
+    return (h, "SAU")
+
+
+def ring_return_check(self, state: State, seat: str, uids: list[str], dest: str) -> None:
+    """16.641: the carrier's move ends as near to Sauron as he can reach this phase."""
+    duty = self.ring_return_duty(state, seat)
+    if duty is None or duty[0] not in uids:
+        return
+    h, sau = duty
+    now, best = self.approach_reach(state, seat, h, sau)
+    if distance(dest, state["units"][sau]["hex"]) > best:
+        where = "into Sauron's hex" if best == 0 else f"to {best} hex{'es' if best > 1 else ''} from Sauron"
+        raise IllegalOrder(f"{h} carries the One Ring: he takes it back to Sauron as quickly as possible, "
+                           f"{where} (move him alone if his companions are slower)", "16.641")
+
+
+def ring_return_pending(self, state: State, seat: str) -> str | None:
+    duty = self.ring_return_duty(state, seat)
+    if duty is None:
+        return None
+    h, sau = duty
+    now, best = self.approach_reach(state, seat, h, sau)
+    if best < now:
+        return f"{h} carries the One Ring and must move toward Sauron ({now} hexes away; he can reach {best})"
+    return None
+
+
+def ring_return_default(self, state: State, seat: str) -> Action | None:
+    """At a deadline: the carrier's first move toward Sauron (16.641)."""
+    if self.ring_return_pending(state, seat) is None:
+        return None
+    h, _ = self.ring_return_duty(state, seat)
+    for a in self._legal_moves(state, seat, self.kind(state), only=h):
+        if self._ok(state, seat, a):
+            return a
+    return None
 
 
 # ------------------------------------------------------------ 16.642

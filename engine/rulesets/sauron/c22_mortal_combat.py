@@ -6,9 +6,15 @@
 - 22.3: the challenged side answers, ``accept <leader>`` or ``decline <leader>``, in its next phase and
   before it is done with it (the answer is that seat's to give: the phase notice pings it). Declining adds
   the leader's current Rally Rating to his side's Demoralization and he may not rally that Game-Turn.
-- 22.1: an accepted challenge lets the two leaders enter each other's hex (each tries, in his own
-  movement phases, until one succeeds; 4.27 otherwise keeps leaders out of enemy hexes); once they share
-  a hex, Mortal Combat is fought at the start of the next Combat Phase, in its Leader Combat Segment.
+- 22.1: once a challenge is accepted the two leaders must close: in every movement phase of his side
+  (a magic leader's: the Magic Leader Phases, 8.52) each of them, until one has entered the other's hex,
+  moves as near to the other as he can that phase; a move of his that ends farther than the nearest hex
+  he could reach is refused, and so is `done` while he has not moved and could come nearer (the
+  approach moves are his legal moves; at a deadline the bot makes one). An accepted challenge lets the
+  two enter each other's hex (4.27 otherwise keeps leaders out of enemy hexes); once they share a hex,
+  Mortal Combat is fought at the start of the next Combat Phase, in its Leader Combat Segment.
+  **Ruling:** a bound leader may still back out with `decline <leader>`, paying 22.3's penalty
+  (avoiding the challenge: his Rally Points to his side's demoralization, no rally that Game-Turn).
 - 22.2/7.241: both attack at once each round (each rolls on his own differential, as the phasing leader),
   wounds are applied at the end of the round, and rounds go on until one or both are dead; 7.251 gives
   the winner the loser's items and the Ring.
@@ -161,8 +167,9 @@ def _apply_accept(self, state: State, seat: str, args: tuple[str, ...], dice: Di
     leader, = args
     m = self._answer(state, seat, leader)
     m["status"] = "accepted"
-    return [Event(public=f"{self.title_of(seat)}: {leader} accepts {m['challenger']}'s challenge. Each may now "
-                         "enter the other's hex; Mortal Combat follows in the next Combat Phase once they "
+    return [Event(public=f"{self.title_of(seat)}: {leader} accepts {m['challenger']}'s challenge. In each of "
+                         "their movement phases both now move as near to the other as they can, until one "
+                         "enters the other's hex; Mortal Combat follows in the next Combat Phase once they "
                          "share one (22.1).", section="22.1")]
 
 
@@ -205,7 +212,14 @@ def may_enter_enemy_leaders(self, state: State, uids: list[str]) -> bool:
 
 
 def check_move_end(self, state: State, seat: str, uids: list[str], dest: str, occ) -> None:
-    """22.1: the only enemy leader a challenger may join is the one who accepted (and back)."""
+    """22.1: the only enemy leader a challenger may join is the one who accepted (and back); a leader
+        bound to close ends his move as near to his opponent as he can (``approach_check``)."""
+    self._meeting_check(state, seat, uids, dest, occ)
+    self.approach_check(state, seat, uids, dest)
+    self.ring_return_check(state, seat, uids, dest)  # 16.641, the same reach (c16_6_ring.py)
+
+
+def _meeting_check(self, state: State, seat: str, uids: list[str], dest: str, occ) -> None:
     foes = [x for x in occ.get(dest, ()) if self.side_of(state, x) != seat and self.units[x].is_leader]
     for f in foes:
         for u in uids:
@@ -214,6 +228,144 @@ def check_move_end(self, state: State, seat: str, uids: list[str], dest: str, oc
                 raise IllegalOrder(f"{dest} holds {f}: a leader enters an enemy leader's hex only to meet the "
                                    "one who accepted his challenge, or who challenged him", "22.1")
     _stacking_check_move_end(self, state, seat, uids, dest, occ)
+
+# --- 22.1 the approach: both leaders close until one is in the other's hex
+def approach_duties(self, state: State, seat: str) -> list[tuple[str, str]]:
+    """(leader of ``seat``, his opponent) for each accepted challenge whose leader must still close
+        this phase (22.1): the two are on the map and apart, this is a phase in which he moves (his
+        side's Movement Phase, a magic leader's Magic Leader Phase, 8.52) and he has not moved in it."""
+    k = self.kind(state)
+    if state["turn"] == 0 or k not in ("move", "magic") or self.phasing(state) != seat:
+        return []
+    out = []
+    for m in state["sau"]["mortal"]:
+        if m["status"] != "accepted":
+            continue
+        for me, foe in ((m["challenged"], m["challenger"]), (m["challenger"], m["challenged"])):
+            if (self.side_of(state, me) == seat and self.on_map(state, me) and self.on_map(state, foe)
+                    and state["units"][me]["hex"] != state["units"][foe]["hex"]
+                    and me not in state["ph"]["moved"] and self._mover_kind(state, seat, me) == k):
+                out.append((me, foe))
+    return out
+
+
+def approach_reach(self, state: State, seat: str, me: str, foe: str) -> tuple[int, int]:
+    """(how far ``me`` is from ``foe`` now, the nearest he can end this phase) (22.1): over the hexes
+        his stack (himself, or his formation, 8.4) may end a move in. A leader who may not move now
+        (frozen, having cast) can come no nearer."""
+    here, there = state["units"][me]["hex"], state["units"][foe]["hex"]
+    now = distance(here, there)
+    occ = self.occupancy(state)
+    key = (state["turn"], state["step"], tuple(state["ph"]["moved"]), me, foe,
+           tuple(sorted((u, r["hex"]) for u, r in state["units"].items() if r["hex"])),
+           state["sau"]["gates"], len(state["effects"]), state["dice"]["counter"])
+    cache = self.__dict__.setdefault("_approach_cache", {})
+    if key in cache:
+        return cache[key]
+    movers = self._stack_of(state, (me,))
+    best = now
+    try:
+        self._check_movers(state, seat, movers)
+    except IllegalOrder:
+        pass
+    else:
+        for h in self._reach(state, seat, movers, occ):
+            hx = str(h)
+            d = distance(hx, there)
+            if d >= best or hx == here:
+                continue
+            try:
+                self._check_stacking(state, seat, movers, hx, occ)
+                self._meeting_check(state, seat, movers, hx, occ)
+            except IllegalOrder:
+                continue
+            best = d
+    if len(cache) > 64:
+        cache.clear()
+    cache[key] = (now, best)
+    return now, best
+
+
+def approach_check(self, state: State, seat: str, uids: list[str], dest: str) -> None:
+    """22.1: a bound leader's move ends as near to his opponent as he can reach this phase."""
+    for me, foe in self.approach_duties(state, seat):
+        if me not in uids:
+            continue
+        now, best = self.approach_reach(state, seat, me, foe)
+        there = state["units"][foe]["hex"]
+        if distance(dest, there) > best:
+            where = f"into {foe}'s hex, {there}" if best == 0 else f"to {best} hex{'es' if best > 1 else ''} from {foe}"
+            raise IllegalOrder(f"{me} accepted Mortal Combat with {foe} (or was accepted): he moves as near to "
+                               f"him as he can, {where} (move him alone if his companions are slower)", "22.1")
+
+
+def approach_pending(self, state: State, seat: str) -> list[str]:
+    """The bound leaders of ``seat`` who have not moved and could still come nearer (22.1)."""
+    out = []
+    for me, foe in self.approach_duties(state, seat):
+        now, best = self.approach_reach(state, seat, me, foe)
+        if best < now:
+            out.append(f"{me} must move toward {foe} ({now} hexes away; he can reach {best})")
+    return out
+
+
+def check_done_approach(self, state: State, seat: str) -> None:
+    left = self.approach_pending(state, seat)
+    if left:
+        raise IllegalOrder("; ".join(left) + ": a leader who has accepted Mortal Combat, and his challenger, "
+                           "close until one is in the other's hex (`decline <leader>` backs out, with "
+                           "22.3's penalty)", "22.1")
+
+
+def approach_default(self, state: State, seat: str) -> Action | None:
+    """At a deadline: the first approach move of a bound leader who has not closed (22.1)."""
+    for me, foe in self.approach_duties(state, seat):
+        now, best = self.approach_reach(state, seat, me, foe)
+        if best < now:
+            for a in self._legal_moves(state, seat, self.kind(state), only=me):
+                if self._ok(state, seat, a):
+                    return a
+    return None
+
+
+def _check_decline(self, state: State, seat: str, args: tuple[str, ...]) -> None:
+    """22.3, and (ruling) backing out of an accepted challenge: the same penalty."""
+    leader, = args
+    if self._withdrawal(state, seat, leader) is not None:
+        return
+    self._check_answer(state, seat, args)
+
+
+def _withdrawal(self, state: State, seat: str, leader: str) -> dict | None:
+    """The accepted challenge ``leader`` of ``seat`` may back out of: when 22.1 binds him to close
+        (his side's movement phase, before he has moved); not in any other phase, so that a late click
+        on the challenge's Decline button is refused as an answer given already."""
+    if state["pending"] or not any(me == leader for me, _ in self.approach_duties(state, seat)):
+        return None
+    return next((m for m in state["sau"]["mortal"] if m["status"] == "accepted"
+                 and leader in (m["challenger"], m["challenged"])), None)
+
+
+def _apply_withdraw_or_decline(self, state: State, seat: str, args: tuple[str, ...], dice: Dice | None) -> list[Event]:
+    leader, = args
+    m = self._withdrawal(state, seat, leader)
+    if m is None:
+        return self._apply_decline(state, seat, args, dice)
+    foe = m["challenged"] if m["challenger"] == leader else m["challenger"]
+    state["sau"]["mortal"].remove(m)
+    pts = self.leader_rating(state, leader, for_rally=False)
+    army = self.army_of(leader)
+    state["sau"]["dem_extra"][army] = state["sau"]["dem_extra"].get(army, 0) + pts
+    state["sau"]["declined"][leader] = state["turn"]
+    return [Event(public=f"{self.title_of(seat)}: {leader} backs out of the Mortal Combat with {foe}: +{pts} "
+                         f"demoralization (his Rally Points) and he may not rally this Game-Turn (22.1, 22.3).",
+                  section="22.3")]
+
+
+def _legal_declines_and_withdrawals(self, state: State, seat: str) -> Iterator[Action]:
+    yield from self._legal_declines(state, seat)
+    for me, foe in self.approach_duties(state, seat):
+        yield Action("decline", (me,))
 
 # --- the fight, 22.2
 def _mortal_fights(self, state: State) -> list[Event]:
@@ -357,10 +509,10 @@ ACCEPT = Order("accept", "`accept <leader>` (a challenge to Mortal Combat)",
               legal=_legal_answers,
               cases=("22.1", "22.3"),
               dice=False)
-DECLINE = Order("decline", "`decline <leader>` (a challenge to Mortal Combat)",
+DECLINE = Order("decline", "`decline <leader>` (a challenge to Mortal Combat, or one accepted)",
               parse=_parse_decline,
-              check=_check_answer,
-              apply=_apply_decline,
-              legal=_legal_declines,
-              cases=("22.3",),
+              check=_check_decline,
+              apply=_apply_withdraw_or_decline,
+              legal=_legal_declines_and_withdrawals,
+              cases=("22.3", "22.1"),
               dice=False)

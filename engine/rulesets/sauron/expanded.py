@@ -12,7 +12,9 @@ its ruleset's): "If neither player achieves a decisive victory, you can play an 
   point 6), ``narsil=whole|shards|gone`` and ``ring=<leader>`` (items keep their status, point 2);
   everyone else returns at full strength, wounds healed (points 1, 3, 7).
 - Set-up: Sauron first, anywhere behind the Gates (and in the fortifications); then Westernesse outside
-  them. Every counter starts placed, nearest the Gate; each side re-places with `deploy`.
+  them. Every counter starts placed (reconstructed: the armies apart, ``[expanded] setup_gap``); the three
+  catapults in the fortifications nearest the Gate's inner end ("in the mountains surrounding the path
+  just inside the gates"), re-placed only there; each side re-places with `deploy`.
 - 16.632: a Westernesse leader in an Orodruin hex, carrying the Ring and not wearing it, destroys it in
   the Joint Rally Phase: Westernesse wins at once.
 - Still needed in the seed, ruled here (docs/sauron.md): siege rules (``siege=on``, the default:
@@ -66,12 +68,52 @@ def ring_into_the_fire(self, state: State) -> list[Event]:
     return events
 
 
+def overrun_catapults(self, state: State, seat: str, uids: list[str], trail: list[str]) -> list[Event]:
+    """Ruling (the seed gives the catapults no rules): a combat unit that ends its move in a hex holding
+        only enemy siege equipment overruns it (eliminated, its demoralization value to its side), as
+        siege equipment has no zone of control nor combat strength of its own in melee."""
+    if not trail or not any(self.units[u].is_combat for u in uids):
+        return []
+    here = trail[-1]
+    occ = self.occupancy(state)
+    foes = [x for x in occ.get(here, ()) if self.side_of(state, x) != seat]
+    if not foes or not all(self.units[x].is_siege for x in foes):
+        return []
+    for x in foes:
+        self.eliminate(state, x)
+    return [Event(public=f"{self.title_of(seat)} overruns {', '.join(sorted(foes))} in {here} (expanded game, "
+                         "ruling: siege equipment alone does not hold a hex).", section="Expanded Game")]
+
+
 class SauronExpanded(Sauron):
     name = "sauron-expanded"
     title = "Sauron: the Rematch (the expanded game)"
     deploy_example = "OI1 1120"
     ON_STEP_START = (*Sauron.ON_STEP_START, ring_into_the_fire)
+    AFTER_MOVE = (*Sauron.AFTER_MOVE, overrun_catapults)  # a lone catapult is overrun (ruling)
+
+    def apply(self, state: State, seat: str, action):
+        """Any order that leaves combat units in a hex with only enemy siege equipment (an advance after
+            combat, a retreat, an entry) overruns it too (ruling, ``overrun_catapults``)."""
+        events = super().apply(state, seat, action)
+        occ = self.occupancy(state)
+        for hx, ids in sorted(occ.items()):
+            sides = {self.side_of(state, x) for x in ids}
+            if len(sides) < 2:
+                continue
+            for side in sorted(sides):
+                mine = [x for x in ids if self.side_of(state, x) == side and self.units[x].is_combat]
+                if mine:
+                    events += overrun_catapults(self, state, side, mine, [hx])
+        return events
     MODIFY_ATTACK = (*Sauron.MODIFY_ATTACK, siege_armor)
+
+    setup_help = (
+        "Sauron sets up first, anywhere behind the Gate and in the fortifications, then Westernesse outside it "
+        "(seed 004, Expanded Game). Every counter starts placed (a reconstruction: the armies apart, so nobody "
+        "owes an attack on the first turn, 7.31); Sauron's three catapults (`CT1`-`CT3`) in the fortifications "
+        "nearest the Gate's inner end, re-placed only there. Re-place with `deploy <unit> [<unit>...] <hex>`, "
+        "then `/done`; counters that find no room enter from Game-Turn 1.")
 
     @cached_property
     def map_data(self) -> dict:
@@ -80,7 +122,8 @@ class SauronExpanded(Sauron):
     @cached_property
     def setup_zones(self) -> dict[str, frozenset[str]]:
         z = self.map_data["zones"]
-        return {"front": frozenset(z["mordor"]) | frozenset(z["forts"]), "alliance": frozenset(z["outside"])}
+        return {"front": frozenset(z["mordor"]) | frozenset(z["forts"]), "alliance": frozenset(z["outside"]),
+                "forts": frozenset(z["forts"])}
 
     # ---------------------------------------------------------------- set-up
     def new_game(self, options: dict[str, str], seed: str, fixture: dict | None = None) -> State:
@@ -152,14 +195,27 @@ class SauronExpanded(Sauron):
         return out
 
     def _place_all(self, state: State) -> None:
-        """Every counter starts placed (re-placed with `deploy` before `done`): Sauron's nearest 1120 behind
-        the Gate, Westernesse's nearest 0722 outside it, one combat unit a hex, leaders with the first unit
-        of their nationality."""
+        """Every counter starts placed (re-placed with `deploy` before `done`): the three catapults in the
+        fortifications nearest 1120 (the seed: "in the mountains surrounding the path just inside the
+        gates"); Sauron's combat units nearest 1120 behind the Gate, Westernesse's nearest 0722 outside it
+        but ``[expanded] setup_gap`` hexes or more from every Sauron counter (reconstructed: the seed places
+        no counter, and armies starting in contact would owe an attack at once, 7.31); one combat unit a
+        hex, leaders with the first unit of their nationality."""
         for uid, rec in state["units"].items():
+            if self.units[uid].setup == "forts":
+                rec.update(self.unit_record(self.units[uid]))  # the catapults: the expanded game's own
             if rec["status"] != "out":
                 rec.update(hex=None, status="pool")
+        forts = sorted(self.setup_zones["forts"], key=lambda h: (distance(h, "1120"), h))
+        for uid, hx in zip(sorted(u for u in self.units if self.units[u].setup == "forts"), forts):
+            state["units"][uid].update(hex=hx, status="map")
+        gap = self.raw(state)["expanded"].get("setup_gap", 0)
         for side, zone, centre in (("sauron", "front", "1120"), ("westernesse", "alliance", "0722")):
             hexes = sorted(self.setup_zones[zone], key=lambda h: (distance(h, centre), h))
+            if side == "westernesse" and gap:
+                theirs = [r["hex"] for u, r in state["units"].items() if r["status"] == "map"
+                          and self.side_of(state, u) == "sauron"]
+                hexes = [h for h in hexes if all(distance(h, t) >= gap for t in theirs)]
             combat = [u for u in sorted(self.units) if self.side_of(state, u) == side and self.units[u].is_combat
                       and state["units"][u]["status"] == "pool"]
             for uid, hx in zip(combat, hexes):
@@ -241,8 +297,12 @@ class SauronExpanded(Sauron):
                     "and Orodruin at 2218. Options carry the first part over: `lost=<ids>` (each returns on 3-6), "
                     "`dead=<leaders>`, `narsil=whole|shards|gone`, `ring=<leader>`; `siege=on|off`, "
                     "`victory=decisive|points`. A Westernesse leader carrying the Ring (not wearing it) into "
-                    "Orodruin destroys it in the Joint Rally Phase and wins (16.632). docs/sauron.md has the "
-                "rulings.")
+                    "Orodruin destroys it in the Joint Rally Phase and wins (16.632). Sauron's three catapults "
+                "(`CT1`-`CT3`) start in the fortifications just inside the Gate and fire at troops (e, range 2); "
+                "the armies start apart (a reconstruction). The first part's headline "
+                "rules go on: **the One Ring** (16.6-16.69: taken in leader combat, carried back to Sauron, "
+                "16.641) and **Mortal Combat** (22.0-22.4: challenge, accept or decline, close, fight to the "
+                "death). docs/sauron.md has the rulings.")
 
 
 SAURON_EXPANDED = SauronExpanded()

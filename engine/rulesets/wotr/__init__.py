@@ -60,7 +60,7 @@ ORDERS = (
     Order("claim", "claim", parse=Fo._p_claim, apply=Fo._a_claim,
           unlisted="a seat claims its victory when it judges the base game's conditions met; the bot checks the "
                    "claim but cannot read those conditions off the board to offer it"),
-    Order("challenge", "challenge <your character> <their character>", parse=Su._p_challenge, apply=Su._a_challenge,
+    Order("challenge", "challenge <your character> <their character> [sorcery]", parse=Su._p_challenge, apply=Su._a_challenge,
           unlisted=f"individual combat {AT_THE_TABLE.replace('follows a result', 'is a choice')}"),
     Order("command", "command <hex> <character|nazgul>", parse=Su._p_command, apply=Su._a_command,
           unlisted="naming a commander is the seat's choice among its characters in a hex, made when an army "
@@ -166,7 +166,7 @@ class WarOfTheRing(RulesetBase):
     )
     from engine.rulesets.wotr.autopilot import autopilot_action
     from engine.rulesets.wotr.view import (
-        _piece_views, _areas_view, _view, view, full_view, phase_key, secret_text, help_topics, help
+        _piece_views, _areas_view, _view, view, full_view, phase_key, secret_text, help_topics, help, help_order_line, help_orders
     )
 
     name = "wotr"

@@ -191,10 +191,21 @@ def _a_seizure(self, st, seat, args, dice):
         return [Event(public=f"{who} seizes the Ring from {st['chars'][victim]['name']}.", section=S_AA1)] + \
             self._after_ring_change(st)
     b = st["chars"]["boromir"]
-    # Boromir leaves the Fellowship: a Gondor character on the map (ruling, docs/wotr.md)
-    b["seat"], b["hidden"], b["located"], b["spotted"] = "gondor", False, [], []
-    ev = [Event(public=f"Boromir seizes the Ring at {b['hex']}! He leaves the Fellowship and is moved by Gondor "
-                       "(AA.2; E.5 with the variant's exceptions: Ring Rating 3).", section=S_AA2, reveals=True)]
+    rules = "(AA.2; E.5 with the variant's exceptions: Ring Rating 3)"
+    if st.get("seizure_public"):
+        # options seizure=public: Boromir leaves the Fellowship a Gondor character on the map, where he is
+        b["seat"], b["hidden"], b["located"], b["spotted"] = "gondor", False, [], []
+        ev = [Event(public=f"Boromir seizes the Ring at {b['hex']}! He leaves the Fellowship and is moved by "
+                           f"Gondor {rules}.", section=S_AA2, reveals=True)]
+    else:
+        # the default (ruling: the seed is silent, and the hex would tell every seat where the hidden
+        # Fellowship just was): Boromir leaves the Fellowship but stays hidden, Gondor's now; Gondor and the
+        # Fellowship are told the hex privately; Gondor may `reveal boromir` when it chooses
+        b["seat"] = "gondor"
+        where = f"Boromir has the Ring at {b['hex']} ({self._bd(st).terrain[b['hex']]})."
+        ev = [Event(public=f"Boromir seizes the Ring! He leaves the Fellowship and is moved by Gondor, still "
+                           f"hidden {rules}.", private={"gondor": where, "fellowship": where},
+                    section=S_AA2, reveals=True)]
     return ev + self._after_ring_change(st) + self._try_transfer(st)
 
 

@@ -11,6 +11,7 @@ from engine.rulesets.wotr.common import (FREE_RACES, GONDOR_HEIRS, ROHAN_LINE, S
                                           hex_of, refuse, title, units_in)
 
 S_DD1, S_DD2, S_DD3, S_GG1, S_GG2 = "DD.1", "DD.2", "DD.3", "GG.1", "GG.2"
+S_AA2 = "AA.2"
 
 
 # ------------------------------------------------------------------ DD.1
@@ -198,7 +199,7 @@ def _stack_error(self, st, seat, movers: list[tuple[str, str]], hx) -> str | Non
 
 # ------------------------------------------------------------------ DD.3 and individual combat
 def _p_challenge(self, st, seat, w):
-    if len(w) != 2:
+    if len(w) not in (2, 3) or (len(w) == 3 and w[2] != "sorcery"):
         raise self._usage("challenge")
     self._turn_of(st, seat, "individual combat")
     a, b = self._char(st, w[0]), self._char(st, w[1])
@@ -211,13 +212,27 @@ def _p_challenge(self, st, seat, w):
     if a == "faramir" and not self._mobilized(st, "gondor"):
         if self._bd(st).province_of[hex_of(st, a)] not in ("south-ithilien", "north-ithilien"):
             raise refuse("before Gondor mobilizes, Faramir fights only in Ithilien", S_MOB)
-    return (a, b)
+    if len(w) == 3 and "sorcery" not in st["chars"][a].get("ratings", {}):
+        raise refuse(f"{st['chars'][a]['name']} has no Sorcery Rating: only a sorcerer declares `sorcery`", S_AA2)
+    return (a, b, "sorcery") if len(w) == 3 else (a, b)
 
 
 def _a_challenge(self, st, seat, args, dice):
-    a, b = args
-    return [Event(public=f"{st['chars'][a]['name']} challenges {st['chars'][b]['name']} to individual combat "
-                         f"(the base game's G rules: the table resolves it).")]
+    a, b = args[:2]
+    sorcery = len(args) == 3
+    ev = [Event(public=f"{st['chars'][a]['name']} challenges {st['chars'][b]['name']} to individual combat"
+                       f"{', using sorcery' if sorcery else ''} (the base game's G rules: the table resolves it).")]
+    r = st["ring"]
+    if b == "boromir" and r["bearer"] == "boromir" and st["chars"]["boromir"]["seat"] == "gondor":
+        # AA.2 (a): Boromir, having seized the Ring, must put it on only against a character with a Sorcery
+        # Rating whose player will use sorcery in this combat (declared with the challenge)
+        if sorcery and not r["wearing"]:
+            r["wearing"] = True
+            ev.append(Event(public="Boromir must put on the Ring against sorcery: he wears it (AA.2 a).",
+                            section=S_AA2))
+        elif not sorcery and not r["wearing"]:
+            ev.append(Event(public="No sorcery: Boromir need not put on the Ring (AA.2 a).", section=S_AA2))
+    return ev
 
 
 def _p_paths(self, st, seat, w):

@@ -5,7 +5,7 @@ console), that may carry any of these parts; what it leaves out stays the recons
 - the map: `[provinces.<id>]` and `[places]` (the schema of data/map.toml, checked by ``Board.from_text``);
 - `[start]`: any piece's start hex (`frodo = "W2011"`, `gon-mt = "E0228"`, `naz3 = "E1231"`);
 - `[characters.<id>]`: `name`, `seat`, `race`, `hex`, and ratings (`ring_rating`, `combat`, `morale`,
-  `endurance`); it replaces every character of data/forces.toml, so the ones the variant's rules name
+  `endurance`, `sorcery`: the Sorcery Rating AA.2 (a) asks about); it replaces every character of data/forces.toml, so the ones the variant's rules name
   must be there, with the seat the variant gives them;
 - `[forces.<id>]`: the army units, `name`, `nation`, `race`, `kind`, `sp`, `hex` (it replaces them all;
   the two the Modifications to Mobilization name, `gon-ith` at E0630 and `roh-em` at W3022, stay);
@@ -30,7 +30,7 @@ ID_RE = re.compile(r"^[a-z][a-z0-9-]{0,23}$")
 CARD_RE = re.compile(r"^\d{3}$")
 RACES = ("hobbit", "man-gondor", "man-rohan", "man-west", "elf", "dwarf", "wizard", "orc", "dunlending", "man-east",
          "nazgul", "other")
-RATINGS = ("ring_rating", "combat", "morale", "endurance")
+RATINGS = ("ring_rating", "combat", "morale", "endurance", "sorcery")
 # the characters the variant's rules name, with the seat it gives them (Four- and Five-Player War of the Ring)
 NAMED = {**{c: "fellowship" for c in NINE}, "denethor": "gondor", "faramir": "gondor", "imrahil": "gondor",
          "theoden": "rohan", "theodred": "rohan", "eomer": "rohan", "eowyn": "rohan"}

@@ -33,8 +33,10 @@ LOCATE_MARGIN = {"clear": 0, "desert": 0, "rough": 3, "marsh": 3, "forest/rough"
 def _sees_char(self, st, seat, cid) -> bool:
     """Does ``seat`` know this character's true hex?"""
     c = st["chars"][cid]
-    if not c["hidden"] or seat == "gm" or seat == "fellowship":
+    if not c["hidden"] or seat == "gm":
         return True
+    if seat == "fellowship" and c["seat"] == "fellowship":
+        return True  # (not a Boromir who seized the Ring and left, AA.2: Gondor's hidden character now)
     if seat == "gondor" and cid == "boromir":
         return True
     return seat in c["spotted"]
@@ -77,15 +79,16 @@ def _p_reveal(self, st, seat, w):
         raise self._usage("reveal")
     cid = self._char(st, w[0])
     c = st["chars"][cid]
-    if seat != "fellowship" or not c["hidden"] or not c["alive"]:
-        raise refuse("the Fellowship reveals one of its hidden characters", S_HIDDEN)
+    if not c["hidden"] or not c["alive"] or seat != c["seat"] or seat not in ("fellowship", "gondor"):
+        raise refuse("the Fellowship reveals one of its hidden characters (Gondor: Boromir, once he has "
+                     "seized the Ring)", S_HIDDEN)
     return (cid,)
 
 
 def _a_reveal(self, st, seat, args, dice):
     c = st["chars"][args[0]]
     c["hidden"], c["located"], c["spotted"] = False, [], []
-    return [Event(public=f"The Fellowship reveals {c['name']} at {c['hex']}.", reveals=True)]
+    return [Event(public=f"{title(seat)} reveals {c['name']} at {c['hex']}.", reveals=True)]
 
 
 def _move_hidden(self, st, seat, cid, path) -> list[Event]:
@@ -95,8 +98,8 @@ def _move_hidden(self, st, seat, cid, path) -> list[Event]:
     c["located"], c["spotted"] = [], []
     text = f"{c['name']} moves through {' '.join(path)} to {path[-1]}" + \
         f" ({self._bd(st).terrain[path[-1]]}, {self._bd(st).areas[self._bd(st).province_of[path[-1]]].name})."
-    private = {"fellowship": text}
-    if cid == "boromir":
+    private = {c["seat"]: text}  # the Fellowship's own; Boromir's Gondor's too (AA.2), and only Gondor's
+    if cid == "boromir":          # once he has seized the Ring and left
         private["gondor"] = text
     ev = [Event(public=f"{title(seat)} moves a hidden character.", private=private)]
     ev += self._spot_all(st)

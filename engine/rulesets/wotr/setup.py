@@ -6,7 +6,8 @@ from engine.dice import new_dice
 from engine.rulesets.wotr import group_file
 from engine.rulesets.wotr.common import NATIONS, NINE, load_toml, seat_of_side
 
-OPTIONS = {"players": ("4", "5"), "scenario": ("standard", "all-out-war"), "magic": ("random", "historical")}
+OPTIONS = {"players": ("4", "5"), "scenario": ("standard", "all-out-war"), "magic": ("random", "historical"),
+           "seizure": ("secret", "public")}
 DEFAULTS = {"players": "5", "scenario": "standard", "magic": "random", "turns": "12"}
 STATE_VERSION = 2  # 2: the Nazgul are pieces (hex, controlling seat), not counts
 
@@ -23,7 +24,7 @@ def parse_options(options: dict) -> dict:
                 raise InvalidOrder("`turns` is a number of game-turns from 1 to 60")
         elif k not in OPTIONS:
             raise InvalidOrder(f"unknown option `{k[:20]}` for wotr; options: players=4|5, scenario=all-out-war, "
-                               "magic=historical, turns=<n>, charts=<the group's file>")
+                               "magic=historical, turns=<n>, seizure=secret|public, charts=<the group's file>")
         elif v not in OPTIONS[k]:
             raise InvalidOrder(f"`{k}` is one of {', '.join(OPTIONS[k])}")
         out[k] = v
@@ -81,6 +82,7 @@ def new_game(self, options, seed, fixture=None):
           "alliances": [], "offers": [], "permanent": [], "barters": [],
           "commands": {}, "mind_battle": 0, "restrained": 0, "shadow_lost": 0,
           "control": {}, "held": {"gondor": True, "rohan": True, "rohan_mt": True},
+          "seizure_public": o.get("seizure") == "public",  # AA.2: where Boromir seized the Ring (ruling)
           "map": None, "group": None, "event_texts": {}, "rohan_attacked": False, "claims": [], "prisoners": [], "ruler_seen": "denethor", "king_seen": "theoden"}
     start, group = {}, None
     if o.get("charts"):  # the group's own file: map, starts, characters, forces, cards, charts
@@ -102,7 +104,7 @@ def new_game(self, options, seed, fixture=None):
         if hx not in b.terrain:
             raise InvalidOrder(f"the map has no hex {hx[:10]} for {pid}'s start: give it in the file's [start] table")
     for cid, c in chars.items():
-        ratings = dict(c.get("ratings") or {k: c[k] for k in ("ring_rating",) if k in c})
+        ratings = dict(c.get("ratings") or {k: c[k] for k in ("ring_rating", "sorcery") if k in c})
         st["chars"][cid] = {"name": c["name"], "seat": seat_of_side(st, c["side"]), "side": c["side"],
                             "race": c["race"], "hex": str(start.get(cid, c["hex"])).upper(), "alive": True, "hidden": cid in NINE,
                             "located": [], "spotted": [], "path": [], "frozen": False, "ratings": ratings}

@@ -121,8 +121,8 @@ def secret_text(self, st, seat):
     if seat == "fellowship" or seat == "gm":
         lines.append("The hidden Fellowship: " + ", ".join(
             f"{c['name']} {c['hex']} ({self._bd(st).terrain[c['hex']]})" for cid, c in st["chars"].items()
-            if c["hidden"] and c["alive"]) + ".")
-    elif seat == "gondor" and st["chars"]["boromir"]["hidden"] and st["chars"]["boromir"]["alive"]:
+            if c["hidden"] and c["alive"] and (seat == "gm" or c["seat"] == "fellowship")) + ".")
+    if seat == "gondor" and st["chars"]["boromir"]["hidden"] and st["chars"]["boromir"]["alive"]:
         lines.append(f"Boromir is at {st['chars']['boromir']['hex']}.")
     if seat in ("gondor", "fellowship", "gm"):
         lines.append("Gondor's demand (AA.2) is " + ("in force: the Fellowship moves Boromir." if
@@ -143,30 +143,81 @@ def secret_text(self, st, seat):
     return "\n".join(lines) or None
 
 
+# /help: an example for every order (each runs in a fresh game at some moment, tests/test_wotr_help.py) and
+# the part of the seed (or the base game, at the table) it belongs to
+ORDER_HELP = {
+    "move": ("move naz1 E0720", "F, hidden"), "attack": ("attack E0127", "base game"),
+    "lose": ("lose gon-mt 2", "table"), "kill": ("kill gothmog", "table"), "capture": ("capture minas-tirith", "victory"),
+    "claim": ("claim", "victory"), "challenge": ("challenge gandalf aragorn sorcery", "G, AA.2 a, DD.3"),
+    "command": ("command E0228 denethor", "DD.2, GG.2"), "mobilize": ("mobilize gondor", "Mobilization"),
+    "draw": ("draw 075", "Sequence"), "event": ("event 075", "AA.2, BB.1"), "nullify": ("nullify 093", "BB.4"),
+    "search": ("search gorgoroth:1", "hidden"), "demand": ("demand on", "AA.2"),
+    "ring": ("ring on", "AA"), "nazgul": ("nazgul control", "AA.1"), "seizure": ("seizure held", "AA.2"),
+    "seize": ("seize denethor", "AA.1, M.3"), "prisoner": ("prisoner frodo on", "AA.2 b"),
+    "wraith": ("wraith denethor", "DD.1"), "palantir": ("palantir faramir", "AA.1"), "paths": ("paths", "DD.1"),
+    "reveal": ("reveal aragorn", "hidden"), "mind-battle": ("mind-battle sauron", "CC.1"),
+    "ally": ("ally fellowship", "CC.2"), "dissolve": ("dissolve fellowship", "CC.2"),
+    "barter": ("barter fellowship Anduril for 2 sp", "BB.2"), "agree": ("agree b1", "BB.2"),
+    "item": ("item sting frodo", "magic"), "use": ("use athelas aragorn", "magic"),
+    "resolve": ("resolve combat 3-1", "charts"),
+}
+TOPIC_WORDS = {"orders": "orders", "order": "orders", "notation": "orders", "phases": "phases", "phase": "phases",
+               "sequence": "phases", "turn": "phases", "setup": "setup", "set-up": "setup", "secrets": "secrets",
+               "secret": "secrets", "hidden": "secrets"}
+
+
 def help_topics(self):
-    return ("orders", "phases", "setup", "secrets", "ring", "search", "charts")
+    from engine.rulesets.wotr import USAGE
+    return ("orders", "phases", "setup", "secrets", "ring", "search", "charts", *(v for v in USAGE if v != "done"))
+
+
+def help_order_line(self, verb) -> str:
+    from engine.rulesets.wotr import USAGE
+    ex, sec = ORDER_HELP.get(verb, (None, None))
+    return f"`{USAGE[verb]}`" + (f" e.g. `{ex}`" if ex and ex != USAGE[verb] else "") + (f" ({sec})" if sec else "")
+
+
+def help_orders(self) -> str:
+    from engine.rulesets.wotr import USAGE
+    lines = ["**War of the Ring: the orders** (`/order text:`; `!<text>` declares anything else for a ruling):"]
+    lines += [f"- {self.help_order_line(v)}" for v in USAGE if v != "done"]
+    lines.append("- `/done` ends your part of a phase.")
+    return "\n".join(lines)
 
 
 def help(self, topic=None):
-    t = (topic or "").lower()
+    from engine.rulesets.wotr import USAGE
+    t = TOPIC_WORDS.get((topic or "").strip().lower(), (topic or "").strip().lower())
+    if t == "orders":
+        return self.help_orders()
+    if t in USAGE and t not in ("done", "ring", "search"):  # (`ring` and `search` are topics of their own)
+        return self.help_order_line(t)
     if t == "phases":
-        return ("**Sequence of play** (seed: Sequence of Play): each game-turn a Ring Phase (every seat, `done`), "
+        return ("**War of the Ring: the sequence of play** (seed: Sequence of Play): each game-turn a Ring Phase (every seat, `done`), "
                 "an Events Phase (each seat draws in turn: `draw <nnn>` or `draw none`), a Search Phase (seats "
                 "with Nazgul: `search <province>:<n> ...` or `done`) and the player turns, four players "
                 "Saruman-Fellowship-Gondor-Dark Power, five players Saruman-Fellowship-Rohan-Gondor-Dark Power.")
     if t == "setup":
-        return ("`/game new ruleset:wotr options: players=4|5 scenario=all-out-war magic=historical turns=12` "
+        return ("**War of the Ring: set-up**\n"
+                "`/game new ruleset:wotr options: players=4|5 scenario=all-out-war magic=historical turns=12 "
+                "seizure=secret|public` "
                 "(and `charts:` a group's own file: map, characters, forces, cards, charts; docs/wotr.md). "
                 "Played in assist mode by default (the base game's rules are the table's). The map and forces are "
                 "reconstructions (docs/wotr.md).")
     if t == "secrets":
-        return ("The nine Fellowship characters move hidden (the Fellowship and the moderator see them; Gondor sees "
-                "Boromir). Gondor's demand (`demand on|off`, AA.2) is known to Gondor, the Fellowship and the "
-                "moderator. Search results go to the searcher alone. Event Cards in hand are private.")
+        return ("**War of the Ring: hidden information**\nThe nine Fellowship characters move hidden (the "
+                "Fellowship and the moderator see them; Gondor sees Boromir); the public reads \"move (a hidden "
+                "character)\". Gondor's demand (`demand on|off`, AA.2) is known to Gondor, the Fellowship and the "
+                "moderator. Search results go to the searcher alone. Event Cards in hand are private. When Boromir "
+                "seizes the Ring the public is not told where (the hex goes to Gondor and the Fellowship; Boromir "
+                "stays hidden, Gondor's, until Gondor reveals him with `reveal boromir`), unless the game was made "
+                "with `options: seizure=public`. `/secret` re-sends what your seat may see.")
     if t == "ring":
         return ("**The Ring** (AA, DD.1, EE): `ring on|off` (Ring Phase), `ring to <character>`, `nazgul control` "
                 "(Gondor's ruler in Minas Tirith with the Palantir wearing the Ring: 1-4, heirs at -1), "
-                "`event 075` (Boromir with the Ringbearer), `seize <character>` (M.3; never a Rohan character), `seizure held|lost` (the Ringbearer's seat), "
+                "`event 075` (Boromir with the Ringbearer), `seize <character>` (M.3; never a Rohan character), `seizure held|lost` (the Ringbearer's seat; "
+                "Boromir, having seized it, must put it on only against a sorcerer using sorcery, declared as "
+                "`challenge <yours> boromir sorcery`, AA.2 a), "
                 "`prisoner <c> on|off`, `mind-battle sauron|saruman`, "
                 "`nullify 093`, `wraith <character>`, `palantir <character>`.")
     if t == "charts":
@@ -182,13 +233,14 @@ def help(self, topic=None):
                 "mountain by 6, never forest, citadel, town, tunnels. The nine Nazgul are pieces (`naz1` ... "
                 "`naz9`, on the public map): their seat moves them (`move naz1 E0720`); the unused stay in "
                 "Gorgoroth and Nurn; one in a hidden character's hex spots it.")
-    return ("**War of the Ring for four and five players** (Don Lowry's variant; docs/wotr.md). Orders: "
-            "`move <piece> <hex> [<hex>...]`, `attack <hex>`, `lose <unit> <sp>`, `kill <character>`, "
-            "`capture <place>`, `challenge <yours> <theirs>`, `command <hex> <character|nazgul>`, "
-            "`mobilize <nation>`, `draw <nnn>`, `event <nnn>`, `search <province>:<n>`, `demand on|off`, "
-            "`ring on|off|to <c>`, `nazgul control|gain [<nazgul>]`, `seize <character>` (M.3; never a Rohan character), `seizure held|lost` (the Ringbearer's seat), "
-                "`prisoner <c> on|off`, `mind-battle sauron|saruman`, "
-            "`nullify 093`, `ally <seat>`, `dissolve <seat>`, `barter <seat> <terms>`, `agree <b#>`, "
-            "`item <card> <character>`, `use <card> <character>`, `reveal <character>`, `paths`, `palantir <c>`, `wraith <c>`, "
-            "`resolve <chart> <column> [<mod>]`, `claim`, `done`. Topics: phases, setup, secrets, ring, search, "
-            "charts.")
+    return ("**War of the Ring for four and five players** (Don Lowry's variant of SPI's game; docs/wotr.md). "
+            "Seats: Fellowship, Dark Power, Saruman, Gondor and (five players) Rohan. Its headline rules: **the Ring "
+            "in Gondor's hands** (AA: Denethor may wear it and try to control a Nazgul; Boromir may seize it with "
+            "Event 075 and carry it to Denethor in Minas Tirith, AA.2 c); **Gondor's secret demand** "
+            "that Boromir stay with the Ringbearer (AA.2); **hidden movement** of the nine Fellowship characters, "
+            "found by Nazgul searches province by province; **succession and command** in Gondor and Rohan "
+            "(DD, GG); alliances, barter and mind battles (CC, FF); All Out War (`scenario=all-out-war`). Played in "
+            "assist mode: the base game's rules and charts are the table's (`resolve`, declarations with `!`).\n"
+            "Topics: `/help topic:orders` (every order with an example), `/help topic:phases`, "
+            "`/help topic:setup`, `/help topic:secrets`, `/help topic:ring`, `/help topic:search`, "
+            "`/help topic:charts`, or an order's verb (`/help topic:move`).")

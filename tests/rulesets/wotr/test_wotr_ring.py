@@ -111,10 +111,45 @@ def test_aa2_seizure_lost_boromir_bears_the_ring_and_leaves_the_fellowship():
     g.play("fellowship", "seizure lost")
     st = g.state
     assert st["ring"]["bearer"] == "boromir" and not st["ring"]["wearing"]
-    assert st["chars"]["boromir"]["seat"] == "gondor" and not st["chars"]["boromir"]["hidden"]
+    assert st["chars"]["boromir"]["seat"] == "gondor" and st["chars"]["boromir"]["hidden"]  # secret by default
     assert st["ring"]["gondor_had"]  # AA.1: now the Dark Power's conditions
     with pytest.raises(IllegalOrder):
         g.play("gondor", "event 075")  # (c.) he has attempted: never again
+
+
+def test_aa2_the_seizure_is_announced_without_the_hex_by_default_issue_27():
+    """The seed is silent on where the seizure is announced; the hex would tell every seat where the
+    hidden Fellowship just was: the public line names none; Gondor and the Fellowship are told privately;
+    Boromir stays hidden, Gondor's (the Fellowship no longer follows him); Gondor reveals him at will."""
+    g = seize_setup()
+    hx = g.state["chars"]["boromir"]["hex"]
+    g.play("gondor", "event 075")
+    _, ev = g.play("fellowship", "seizure lost")
+    public = texts(ev)
+    assert "Boromir seizes the Ring!" in public and hx not in public
+    assert all(hx not in (e.public or "") for e in ev)
+    told = {seat for e in ev for seat, t in (e.private or {}).items() if hx in t}
+    assert told == {"gondor", "fellowship"}
+    st = g.state
+    for seat in ("dark-power", "saruman", "rohan"):
+        assert not RS._sees_char(st, seat, "boromir")
+        assert all(p["id"] != "boromir" for p in RS.view(st, seat)["pieces"])
+    assert RS._sees_char(st, "gondor", "boromir") and not RS._sees_char(st, "fellowship", "boromir")
+    assert RS._sees_char(st, "fellowship", "frodo")
+    with pytest.raises(IllegalOrder):
+        g.play("fellowship", "reveal boromir")  # no longer the Fellowship's
+    _, ev = g.play("gondor", "reveal boromir")
+    assert f"Gondor reveals Boromir at {hx}" in texts(ev)
+
+
+def test_aa2_option_seizure_public_announces_the_hex():
+    g = new(4, seizure="public")
+    g.state["hands"]["gondor"].append("075")
+    hx = g.state["chars"]["boromir"]["hex"]
+    g.play("gondor", "event 075")
+    _, ev = g.play("fellowship", "seizure lost")
+    assert f"Boromir seizes the Ring at {hx}!" in texts(ev)
+    assert not g.state["chars"]["boromir"]["hidden"]
 
 
 def test_aa2_seizure_held_ends_the_demand():
@@ -262,3 +297,36 @@ def test_aa2b_the_demand_lapses_while_the_ringbearer_is_captured():
     assert RS._demand_in_force(g.state)
     ring_to(g, "gollum" if "gollum" in g.state["chars"] else "mouth")  # (a.) not a Fellowship character
     assert not RS._demand_in_force(g.state)
+
+
+def _boromir_with_the_ring(**opts):
+    g = new(4, **opts)
+    g.state["hands"]["gondor"].append("075")
+    g.play("gondor", "event 075")
+    g.play("fellowship", "seizure lost")
+    hx = g.state["chars"]["boromir"]["hex"]
+    put(g, "saruman", hx)
+    to_phase(g, "turn", "saruman")
+    return g
+
+
+def test_aa2a_boromir_puts_on_the_ring_only_against_a_sorcerer_using_sorcery():
+    """AA.2 (a): "Boromir is only required to put on the Ring if faced with Individual Combat with a
+    character that has a Sorcery Rating and then only if the opposing player intends to use sorcery in this
+    combat": checked at the declaration (`challenge <yours> <theirs> sorcery`, assist play)."""
+    g = _boromir_with_the_ring(seizure="public")
+    assert not g.state["ring"]["wearing"]
+    _, ev = g.play("saruman", "challenge saruman boromir")
+    assert "need not put on the Ring (AA.2 a)" in texts(ev) and not g.state["ring"]["wearing"]
+    _, ev = g.play("saruman", "challenge saruman boromir sorcery")
+    assert "Boromir must put on the Ring against sorcery" in texts(ev) and g.state["ring"]["wearing"]
+
+
+def test_aa2a_only_a_character_with_a_sorcery_rating_declares_sorcery():
+    g = _boromir_with_the_ring(seizure="public")
+    put(g, "wormtongue", g.state["chars"]["boromir"]["hex"])
+    assert "sorcery" in g.state["chars"]["saruman"]["ratings"]
+    assert "sorcery" not in g.state["chars"]["wormtongue"]["ratings"]
+    with pytest.raises(IllegalOrder, match=r"Sorcery Rating.*rule AA\.2"):
+        g.play("saruman", "challenge wormtongue boromir sorcery")
+    assert not g.state["ring"]["wearing"]

@@ -27,6 +27,10 @@ UNITS = [
     ("OM", 2, "sauron", "infantry", "Orcs", "D-2-Y", "reinforcement", 12, "14.1", ["orc"]),
     # --- the Beast, summoned by Sauron's spell (17.1x; facts 1.13: Armor 4, Morale X, MA 4; 17.11: melee C)
     ("BEA", 1, "sauron", "troll", "The Beast", "C-4-X", "summoned", None, "17.11", ["beast"], {"movement": 4}),
+    # --- the expanded game's three catapults (seed 004, Expanded Game, Setup: "The Sauron player can place 3
+    # catapults ... in the mountains surrounding the path just inside the gates"); out of the first part.
+    # Siege equipment as in Gondor; at troops missile e, range 2 ([ERR] 7.12, facts 1.6); ratings reconstructed
+    ("CT", 3, "sauron", "catapult", "Catapult", "e-1-Z", "forts", None, "Expanded Game", ["catapult"]),
     # --- the Last Alliance on the map: Men and Dwarves (facts 3, 9.2)
     ("ELE", 1, "westernesse", "leader", "Elendil", None, "alliance", None, "13.2", ["men"]),
     ("ISI", 1, "westernesse", "leader", "Isildur", None, "alliance", None, "13.2", ["men"]),
@@ -70,7 +74,8 @@ def main() -> None:
     out = ["# SPI *Sauron* orders of battle (facts.md 3, 9.2; seed 004 14.3), reconstructed: the exclusive",
            "# rules' counter mix and schedule are not available. 52 Sauron counters (with the Beast) and 48",
            "# Alliance counters (Narsil, Aiglos and the Ring are items, not counters). Written by make_oob.py.",
-           "# `setup`: front (Sauron, before the Gates), alliance (the Alliance's half of Dagorlad) or reinforcement; the Beast is summoned (17.1x)",
+           "# `setup`: front (Sauron, before the Gates), alliance (the Alliance's half of Dagorlad) or reinforcement; the Beast is summoned (17.1x);",
+           "# forts: the expanded game's catapults, in the mountains beside the gate path (out of the first part)",
            "# (`arrives` = the Game-Turn from which it may enter: Sauron through the Gates, the Alliance on the West edge).",
            "reconstructed = true",
            'reason = "The printed counter mix, ratings and arrival schedule of SPI Sauron are not available; '

@@ -1,0 +1,53 @@
+"""issue 27: `palantir local <ruleset> --options <bad>` is a usage error: one line on stderr, exit
+status 2, no traceback, for every ruleset (the console used to print the refusal and then crash in
+bot/table.py on the game that was never created)."""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from engine.rulesets import ruleset_names
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _local(*args: str) -> subprocess.CompletedProcess:
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    return subprocess.run([sys.executable, "-m", "bot.cli", "local", *args, "--no-images"],
+                          cwd=ROOT, env=env, stdin=subprocess.DEVNULL, capture_output=True, text=True,
+                          timeout=120)
+
+
+SIX = ("celebrant", "gondor", "risk-minas-tirith", "sauron", "sauron-expanded", "wotr")  # `palantir local --help`
+
+
+def test_all_six_rulesets_are_covered():
+    # (other tests register rulesets of their own, tests/pbp_helpers.py: the built-in six are these)
+    assert set(SIX) <= set(ruleset_names())
+
+
+@pytest.mark.parametrize("ruleset", SIX)
+@pytest.mark.parametrize("bad", ["foo=bar", "setup=sideways"])
+def test_bad_option_is_one_line_and_status_2(ruleset, bad):
+    r = _local(ruleset, "--options", bad)
+    assert r.returncode == 2, (r.stdout, r.stderr)
+    assert "Traceback" not in r.stderr + r.stdout
+    lines = [ln for ln in r.stderr.splitlines() if ln.strip()]
+    assert len(lines) == 1 and "Bad options" in lines[0], r.stderr
+    assert r.stdout.strip() == ""  # no game was created, nothing else was said
+
+
+@pytest.mark.parametrize("ruleset", ["gondor", "celebrant"])
+def test_readme_setup_printed_example_works(ruleset, tmp_path):
+    """The README's `--options setup=printed` (Gondor and Field of Celebrant, the games with a printed
+    set-up order) starts the game with both sides placed."""
+    script = tmp_path / "s.txt"
+    script.write_text("/game status\n")
+    r = _local(ruleset, "--seed", "1", "--options", "setup=printed", "--script", str(script))
+    assert r.returncode == 0, (r.stdout[-2000:], r.stderr[-2000:])
+    assert "Traceback" not in r.stderr
+    assert "still to deploy" not in r.stdout.lower()
