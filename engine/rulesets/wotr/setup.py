@@ -38,6 +38,8 @@ def upgrade_state(self, st) -> None:
         province up to the seat's strength (``searches_anywhere``), so its logged searches replay as they
         were played. The group's map it carried moves to ``group``; characters get their Ring Ratings and
         the magic cards their names from the reconstructed forces."""
+    # a game begun before the seizure could be kept secret (issue 27) announced its hex: it keeps doing so
+    st.setdefault("seizure_public", True)
     if st.get("version", STATE_VERSION) >= 2:
         return
     forces = load_toml("forces.toml")

@@ -2,7 +2,7 @@
 section."""
 import pytest
 
-from engine.core import IllegalOrder
+from engine.core import Game, IllegalOrder
 from engine.rulesets.wotr.aa_ring import RING_RATING
 from engine.rulesets.wotr.common import load_toml
 from tests.wotr_helpers import RS, fix_dice, nazgul_count, new, put, ring_to, texts, to_phase
@@ -150,6 +150,19 @@ def test_aa2_option_seizure_public_announces_the_hex():
     _, ev = g.play("fellowship", "seizure lost")
     assert f"Boromir seizes the Ring at {hx}!" in texts(ev)
     assert not g.state["chars"]["boromir"]["hidden"]
+
+
+def test_aa2_a_game_stored_before_the_secret_seizure_keeps_announcing_the_hex():
+    """A game keeps the rules it began with: a state stored before issue 27 (no ``seizure_public``)
+    is brought up to date as the public announcement it was played with, so its log replays as it was."""
+    g = new(4)
+    del g.state["seizure_public"]
+    g = Game(RS, g.state)  # as loaded from storage
+    g.state["hands"]["gondor"].append("075")
+    hx = g.state["chars"]["boromir"]["hex"]
+    g.play("gondor", "event 075")
+    _, ev = g.play("fellowship", "seizure lost")
+    assert f"Boromir seizes the Ring at {hx}!" in texts(ev)
 
 
 def test_aa2_seizure_held_ends_the_demand():
