@@ -78,6 +78,7 @@ LEGAL_EXTRA: tuple = ()  # (self, state, seat) -> Iterator[Action]: listed befor
 MOVEMENT_ALLOWANCE: tuple = ()  # (self, state, uid, ma) -> float: each amends the allowance before it
 ON_ELIMINATE: tuple = ()  # (self, state, uid, here) -> None: after a unit is eliminated from ``here``
 AFTER_RETREAT: tuple = ()  # (self, state, uids, here, hx) -> list[str]: after a retreat from here to hx
+AFTER_ORDER: tuple = ()  # (self, state, seat, action) -> list[Event]: after any order, before the victory check
 
 
 # ------------------------------------------------------------ help (engine/spi/help.py)

@@ -130,7 +130,7 @@ class StandardRules(RulesetBase):
     )
     from engine.spi.hooks import (
         AFTER_MOVE, ON_STEP_START, INIT_EXTRA, VIEW_EXTRA, MODIFY_ATTACK, LEGAL_EXTRA, MOVEMENT_ALLOWANCE,
-        ON_ELIMINATE, AFTER_RETREAT,
+        ON_ELIMINATE, AFTER_RETREAT, AFTER_ORDER,
         order_examples, orders_notes, kind_verbs, setup_help, secrets_help, help_general, side_of, view_turn,
         hexside_rule, extra_blocked, init_extra, view_extra, dem_total, zoc_through, zoc_through_fn,
         movement_allowance, reinforcement_entry, on_step_start, on_unit_lost, dem_level, unit_dem_value,
@@ -714,6 +714,8 @@ class StandardRules(RulesetBase):
             events = apply_order(order, self, state, seat, action, dice)
             if dice is not None and dice.rolls and events:
                 events[0].rolls = events[0].rolls + dice.rolls
+        for step in self.AFTER_ORDER:  # what follows any order in the game (Sauron expanded: an overrun)
+            events += step(self, state, seat, action)
         ver = self.check_victory(state)
         if ver and not state["over"]:
             state["over"] = ver

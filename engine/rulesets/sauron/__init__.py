@@ -163,7 +163,7 @@ class Sauron(EntryAttacks, StandardRules):
     def charts_for(self, state: State):
         e = self.errata(state)
         if e is None:
-            return super().charts_for(state)
+            return StandardRules.charts_for(self, state)  # the standard step, by name
         table = self.ERRATA_WITH_VARIANT if self.variant(state) else self.ERRATA
         return cached(self.ruleset_charts_text, table[e], state["options"].get("charts", ""))
 

@@ -85,27 +85,30 @@ def overrun_catapults(self, state: State, seat: str, uids: list[str], trail: lis
                          "ruling: siege equipment alone does not hold a hex).", section="Expanded Game")]
 
 
+def overrun_after_order(self, state: State, seat: str, action) -> list[Event]:
+    """Any order that leaves combat units in a hex with only enemy siege equipment (an advance after
+    combat, a retreat, an entry) overruns it too (ruling, ``overrun_catapults``)."""
+    events: list[Event] = []
+    occ = self.occupancy(state)
+    for hx, ids in sorted(occ.items()):
+        sides = {self.side_of(state, x) for x in ids}
+        if len(sides) < 2:
+            continue
+        for side in sorted(sides):
+            mine = [x for x in ids if self.side_of(state, x) == side and self.units[x].is_combat]
+            if mine:
+                events += overrun_catapults(self, state, side, mine, [hx])
+    return events
+
+
 class SauronExpanded(Sauron):
     name = "sauron-expanded"
     title = "Sauron: the Rematch (the expanded game)"
     deploy_example = "OI1 1120"
     ON_STEP_START = (*Sauron.ON_STEP_START, ring_into_the_fire)
     AFTER_MOVE = (*Sauron.AFTER_MOVE, overrun_catapults)  # a lone catapult is overrun (ruling)
+    AFTER_ORDER = (*Sauron.AFTER_ORDER, overrun_after_order)  # and after any other order that stacks on one
 
-    def apply(self, state: State, seat: str, action):
-        """Any order that leaves combat units in a hex with only enemy siege equipment (an advance after
-            combat, a retreat, an entry) overruns it too (ruling, ``overrun_catapults``)."""
-        events = super().apply(state, seat, action)
-        occ = self.occupancy(state)
-        for hx, ids in sorted(occ.items()):
-            sides = {self.side_of(state, x) for x in ids}
-            if len(sides) < 2:
-                continue
-            for side in sorted(sides):
-                mine = [x for x in ids if self.side_of(state, x) == side and self.units[x].is_combat]
-                if mine:
-                    events += overrun_catapults(self, state, side, mine, [hx])
-        return events
     MODIFY_ATTACK = (*Sauron.MODIFY_ATTACK, siege_armor)
 
     setup_help = (
