@@ -200,27 +200,44 @@ class Lobby:
 
     async def _leave_running(self, ctx: Ctx, row: GameRow) -> Outcome:
         """Issue 28: leaving a game under way puts one's seats on autopilot and offers them for takeover;
-        the record counts an abandoned game. Playing the seat again before someone takes it over takes
-        it back."""
-        seats = await self.table.store.seats(row.id)
-        mine = [s for s, u in seats.items() if u == ctx.user_id and s != GM]
-        if not mine:
+        the record counts an abandoned game. The leaver's tenure ends (the seat's history closes it,
+        ``Table.departed``): from now on nothing of the seat reaches them (no private message, no ping;
+        the transport takes them out of the seat's private thread, ``leave_rooms``; what was held for
+        their next command is dropped), and they cannot play it: to play it again they take it over like
+        anyone else (`/game takeover`, under the game's takeover rule)."""
+        store, now = self.table.store, self.table.clock()
+        seats = await store.seats(row.id)
+        held = [s for s, u in seats.items() if u == ctx.user_id and s != GM]
+        if not held:
             return Outcome.error("You hold no seat in this game.")
-        states = await self.table.store.seat_states(row.id)
-        if all(states.get(s) is not None and states[s].autopilot for s in mine):
-            return Outcome.error("Your seats are on autopilot already, open for takeover.")
+        gone = await self.table.departed(row.id)
+        mine = [s for s in held if s not in gone]
+        if not mine:
+            return Outcome.error("You have left this game already; your seats are on autopilot, open for takeover.")
+        states = await store.seat_states(row.id)
+        open_ = {h["seat"] for h in await store.seat_history(row.id) if h.get("to_at") is None}
         for s in mine:
             st = states.get(s) or SeatState(row.id, s)
-            st.autopilot, st.missed_in_row = True, 0
-            await self.table.store.set_seat_state(st)
-        await self.table.store.add_record(ctx.user_id, games_abandoned=1)
+            st.autopilot, st.missed_in_row, st.takeover = True, 0, None
+            await store.set_seat_state(st)
+            if s not in open_:  # (a game begun before seats had a history: its tenure, so that it can end)
+                await store.seat_changed(row.id, s, ctx.user_id, row.started_at or row.created_at or now)
+            await store.seat_changed(row.id, s, None, now)  # their tenure ends: the seat is nobody's
+        held_ids = [h["id"] for h in await store.held_posts(ctx.user_id)
+                    if h.get("game_id") == row.id and h.get("seat") in mine]
+        if held_ids:  # the seat's secrets held for their next command are not theirs any more
+            await store.mark_held_shown(held_ids, now)
+            await self.table.delivery.shown(ctx.user_id, [])
+        await store.add_record(ctx.user_id, games_abandoned=1)
         game = await self.table.load(row)
         clock = await self.table.store.clock(row.id)
         if clock is not None:  # the bot plays the seat from now on, starting with this phase if it is to act
             await self.table.timekeeper.reschedule(row, game, clock, seats)
         names = ", ".join(f"**{self.table.seat_title(s)}**" for s in mine)
-        return Outcome.public_reply(f"<@{ctx.user_id}> leaves {names}: on autopilot from now on (the bot plays the "
-                                    "ruleset's safe default) and open for takeover: `/game takeover seat:<seat>`.")
+        out = Outcome.public_reply(f"<@{ctx.user_id}> leaves {names}: on autopilot from now on (the bot plays the "
+                                   "ruleset's safe default) and open for takeover: `/game takeover seat:<seat>`.")
+        out.leave_rooms = [(row.id, s, ctx.user_id) for s in mine]
+        return out
 
     @_locked(needs_game=True)
     async def start(self, ctx: Ctx, row: GameRow) -> Outcome:

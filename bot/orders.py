@@ -72,8 +72,13 @@ class Orders:
         game = await self.table.load(row)
         # read with the row under the channel's lock (``order_context``); no order changes a seat
         seats = row.seats if row.seats is not None else await self.table.store.seats(row.id)
-        who = self.table.seat_for(game, seats, ctx.user_id, seat)
+        gone = await self.table.departed(row.id)  # issue 28: a seat its holder left is not theirs to play
+        who = self.table.seat_for(game, {s: u for s, u in seats.items() if s not in gone}, ctx.user_id, seat)
         if isinstance(who, Outcome):
+            left = [s for s in sorted(gone) if seats.get(s) == ctx.user_id]
+            if left and (not seat or seat.strip().lower() in left):
+                return Outcome.error(f"You left **{self.table.seat_title(left[0])}**: it is on autopilot. To play it "
+                                     f"again, take it over like anyone else: `/game takeover seat:{left[0]}`.")
             return who
         try:
             action, events, new_state, changed = await asyncio.to_thread(self.table.try_order, game, who, text, seats)
@@ -83,7 +88,8 @@ class Orders:
             return asked
         moded = bool(split_name(game.ruleset.name)[1])  # a level of play: a table of proposals, trades, votes
         before = (game.view(None).get("table") or {}) if moded else {}  # what waits for an answer, before
-        out = await self.table.commit(ctx, row, game, seats, who, action, events, new_state, changed_secrets=changed)
+        out = await self.table.commit(ctx, row, game, seats, who, action, events, new_state, changed_secrets=changed,
+                                      gone=gone)
         canon = game.ruleset.format(action)
         if out.ok and out.stored is not None:
             self.recovery.watch(row, ctx, canon, self.table.game_seq[row.id])
@@ -105,7 +111,8 @@ class Orders:
             # pinged with it, once, unless in their quiet hours or away
             after = (game.view(None).get("table") or {}) if moded else {}
             must = answerers(game.ruleset, before, after, who, [s for s, _, _ in asks])
-            users = sorted({seats[s] for s in must if s in seats} - {ctx.user_id} - set(out.reply.mentions))
+            users = sorted({seats[s] for s in must if s in seats and s not in gone} - {ctx.user_id}
+                           - set(out.reply.mentions))
             users = await self.table.timekeeper.awake(users)
             if users:
                 out.reply.text = clip(out.reply.text + "\nTo answer: " + " ".join(f"<@{u}>" for u in users), MAX_TEXT)

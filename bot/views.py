@@ -225,7 +225,8 @@ class Views:
             return Outcome.error("The game has not started yet.")
         game = await self.table.load(row)
         seats = await self.table.store.seats(row.id)
-        mine = {s: u for s, u in seats.items() if u == ctx.user_id}
+        gone = await self.table.departed(row.id)  # issue 28: a seat its holder left tells them nothing more
+        mine = {s: u for s, u in seats.items() if u == ctx.user_id and s not in gone}
         if not mine:
             return Outcome.error("You hold no seat in this game.")
         dms = await self.table.secrets_dms(game, mine)

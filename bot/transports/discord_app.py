@@ -18,7 +18,7 @@ from bot.config import Config
 from bot.outcome import seat_title
 from bot.service import Ctx, GameService, Outcome, Post, split_text
 from bot.transports.posts import buttons_view, send_kwargs as _kwargs
-from bot.transports.private import HELD, NONE, send_private, seat_room, tell_table_once, where_text
+from bot.transports.private import HELD, NONE, leave_room, send_private, seat_room, tell_table_once, where_text
 from bot.storage import StoreProtocol as Store, open_store
 
 log = logging.getLogger("palantir")
@@ -238,6 +238,8 @@ async def deliver(interaction: discord.Interaction, out: Outcome, service: GameS
             await thread.edit(archived=True)
         except discord.HTTPException:
             log.warning("could not archive the private thread %s", tid)
+    for game_id, seat, uid in out.leave_rooms:  # issue 28: a holder who left reads the seat's thread no more
+        await leave_room(interaction.client, service, game_id, seat, uid)
     if out.probe is not None and not late:
         probe_note = await _probe(interaction, out.probe, service)
     if probe_note:

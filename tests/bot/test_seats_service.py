@@ -293,7 +293,7 @@ async def test_leaving_a_running_game_puts_the_seat_on_autopilot_open_for_takeov
     assert await svc.fire_due() >= 1
     assert svc.games[row.id].active_seats() == ["blue"]  # the bot played red's part
     assert "up for takeover: `red`" in (await svc.open_games(ctx(DAVE))).reply.text
-    assert "Red (on autopilot)" in (await svc.my_games(ctx(RED))).reply.text
+    assert "no seat" in (await svc.my_games(ctx(RED))).reply.text  # red left: the seat is not theirs any more
     assert (await svc.takeover(ctx(DAVE), "red")).ok
     assert (await svc.store.seats(row.id))["red"] == DAVE
 
@@ -407,3 +407,63 @@ async def test_a_substitute_counts_in_both_records_and_takes_the_seat_off_autopi
     assert (await svc.store.seat_states(row.id))["blue"] == SeatState(row.id, "blue")
     assert [(h["user_id"], h["how"]) for h in await svc.store.seat_history(row.id) if h["seat"] == "blue"] == [
         (BLUE, "join"), (CAROL, "sub")]
+
+
+class Shuffle(pbp_helpers.Tiny):
+    """tiny-pbp where red's `shuffle` draws blue's card again: blue's hidden information changes (a DM
+    of the changed secret) and blue is told privately (an event's private line)."""
+    name = "tiny-shuffle"
+
+    def parse(self, st, seat, text):
+        if text.strip() == "shuffle":
+            from engine.core import Action
+            a = Action("shuffle")
+            self.check(st, seat, a)
+            return a
+        return super().parse(st, seat, text)
+
+    def apply(self, st, seat, a):
+        if a.verb == "shuffle":
+            from engine.core import Event
+            st["hidden"]["card"] = st["hidden"]["card"] % 9 + 1
+            return [Event(public=f"{seat} shuffles", private={"blue": f"your new card is {st['hidden']['card']}"})]
+        return super().apply(st, seat, a)
+
+
+from engine.rulesets import register  # noqa: E402
+
+register(Shuffle())
+
+
+async def test_a_holder_who_left_gets_none_of_the_seats_changed_secrets_and_plays_it_only_after_a_takeover(svc):
+    """Issue 28, hidden information only to those entitled: blue leaves the running game; red's shuffle
+    changes blue's secret and tells blue privately, and neither reaches the leaver (before the leave,
+    both did); their `/secret`, order and `/me games` know the seat no more; they take it back with
+    `/game takeover` like anyone else (takeover=open: at once) and get the seat's secret again."""
+    assert (await svc.new_game(ctx(RED), "tiny-shuffle", "deadline=24")).ok
+    assert (await svc.join(ctx(RED), "red")).ok
+    assert (await svc.join(ctx(BLUE), "blue")).ok
+    assert (await svc.start(ctx(RED))).ok
+    row = await svc.store.live_game(9)
+    out = await svc.order(ctx(RED), "shuffle")
+    assert out.ok and len(out.dms.get(BLUE, [])) == 2  # the event's private line and the changed secret
+    assert (await svc.leave(ctx(BLUE))).ok
+    out = await svc.order(ctx(RED), "shuffle")
+    assert out.ok and out.dms == {}
+    out = await svc.order(ctx(RED), "done")  # a new phase: blue (the bot's now) is to act; nobody pinged for it
+    assert out.ok and BLUE not in (out.notice.mentions if out.notice else []) and not out.dms
+    assert not (await svc.secret(ctx(BLUE))).ok
+    refused = await svc.order(ctx(BLUE), "done")
+    assert not refused.ok and "/game takeover seat:blue" in refused.reply.text
+    assert "no seat" in (await svc.my_games(ctx(BLUE))).reply.text
+    hist = await svc.store.seat_history(row.id)
+    assert [(h["seat"], h["user_id"], h["to_at"] is None) for h in hist if h["seat"] == "blue"] == [("blue", BLUE, False)]
+    back = await svc.takeover(ctx(BLUE), "blue")
+    assert back.ok and "had left it" in back.reply.text
+    assert any("Your card is" in p.text for p in back.dms[BLUE])
+    assert (await svc.secret(ctx(BLUE))).ok
+    rec = await svc.store.record(BLUE)
+    assert (rec.seats_taken_over, rec.seats_lost) == (0, 0)
+    assert (await svc.order(ctx(BLUE), "done")).ok  # theirs to play again
+    out = await svc.order(ctx(RED), "shuffle")
+    assert out.ok and len(out.dms.get(BLUE, [])) == 2  # and its secrets theirs again
