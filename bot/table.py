@@ -429,12 +429,7 @@ class Table:
         holder (the autopilot plays it, its record and a takeover name them) but their tenure in the
         seat's history is closed, and nothing of the seat reaches them any more (no private message,
         no private thread, no ping) until someone takes it over (`/game takeover`, the leaver too)."""
-        seen, held = set(), set()
-        for h in await self.store.seat_history(game_id):
-            seen.add(h["seat"])
-            if h.get("to_at") is None:
-                held.add(h["seat"])
-        return seen - held
+        return await self.timekeeper.departed(game_id)
 
     @staticmethod
     def withhold(dms: dict[int, list[Post]], seats: dict[str, int], gone: set[str]) -> dict[int, list[Post]]:
