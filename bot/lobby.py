@@ -150,8 +150,8 @@ class Lobby:
         out.probe = probe
         if checkin:
             holders = sorted({u for s, u in {**seats, seat: ctx.user_id}.items() if s not in rs.optional_seats})
-            out.reply.mentions = await self.table.timekeeper.awake(holders)
-            out.reply.text += " " + " ".join(f"<@{u}>" for u in out.reply.mentions)
+            named, out.reply.mentions = await self.table.timekeeper.mention(holders)
+            out.reply.text += " " + named
             out.reply.buttons = [(f"checkin:{row.id}", "Check in")]
         return out
 
@@ -298,10 +298,10 @@ class Lobby:
         await self.table.store.set_clock(Clock(row.id, "ended", self.table.clock()), [])  # no timer outlives its game
         # issue 28: every seat holder hears of the end (not in their quiet hours, not away)
         holders = sorted(set((await self.table.store.seats(row.id)).values()) - {ctx.user_id})
-        pings = await self.table.timekeeper.awake(holders)
+        named, pings = await self.table.timekeeper.mention(holders)
         out = Outcome.public_reply(
             f"The game has been ended by <@{ctx.user_id}>, without a result. Seed, for checking every die: `{row.seed}` "
-            f"(its SHA-256 is the commitment `{row.commitment[:16]}…`)." + "".join(f" <@{u}>" for u in pings),
+            f"(its SHA-256 is the commitment `{row.commitment[:16]}…`)." + (f" {named}" if named else ""),
             mentions=pings)
         out.archive_rooms = await self.table.delivery.rooms(row.id, seated(row.ruleset).seats)
         return out

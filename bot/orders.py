@@ -106,17 +106,20 @@ class Orders:
             asks = game.ruleset.answer_buttons(new_state, who, action)
             out.reply.buttons += [(f"ans:{row.id}:{s}:{t}", label) for s, t, label in asks
                                   if len(f"ans:{row.id}:{s}:{t}") <= 100]
-        if out.ok and out.reply and not out.ephemeral and row.status == "active":
+        # the public post of this order: its answer, or the channel's masked line of a secret order (a trade's
+        # offer, whose giver reads the order privately)
+        post = out.reply if not out.ephemeral else next(iter(out.elsewhere.get(ctx.channel_id, [])), None)
+        if out.ok and post is not None and row.status == "active":
             # issue 28: whoever must answer this order (a challenge, a proposal, a trade, a vote, a pact) is
-            # pinged with it, once, unless in their quiet hours or away
+            # pinged with it, once, unless in their quiet hours or away (then named, not notified)
             after = (game.view(None).get("table") or {}) if moded else {}
             must = answerers(game.ruleset, before, after, who, [s for s, _, _ in asks])
             users = sorted({seats[s] for s in must if s in seats and s not in gone} - {ctx.user_id}
-                           - set(out.reply.mentions))
-            users = await self.table.timekeeper.awake(users)
-            if users:
-                out.reply.text = clip(out.reply.text + "\nTo answer: " + " ".join(f"<@{u}>" for u in users), MAX_TEXT)
-                out.reply.mentions = sorted(set(out.reply.mentions) | set(users))
+                           - set(post.mentions))
+            named, users = await self.table.timekeeper.mention(users)
+            if named:
+                post.text = clip(post.text + "\nTo answer: " + named, MAX_TEXT)
+                post.mentions = sorted(set(post.mentions) | set(users))
         return out
 
     @_locked(needs_game=True)

@@ -234,10 +234,10 @@ class Seats:
             st.takeover = {"user": ctx.user_id, "votes": {}}
             await self.table.store.set_seat_state(st)
             voters = sorted({row.creator_id, *others.values()} - {ctx.user_id})
-            pings = await self.table.timekeeper.awake(voters)  # not in their quiet hours, not away
+            named, pings = await self.table.timekeeper.mention(voters)  # notified: not in quiet hours, not away
             out = Outcome.public_reply(
                 f"<@{ctx.user_id}> asks to take over **{self.table.seat_title(seat)}** (on autopilot). The creator, or a "
-                f"majority of the other seats, approve with the buttons." + ("".join(f" <@{u}>" for u in pings)),
+                f"majority of the other seats, approve with the buttons." + (f" {named}" if named else ""),
                 mentions=pings)
             out.reply.buttons = [(f"tkv:{row.id}:{seat}:y", "Approve"), (f"tkv:{row.id}:{seat}:n", "Refuse")]
             return out

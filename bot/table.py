@@ -535,9 +535,9 @@ class Table:
             lines.append(f"**The game is over: {res.line}**")
             # issue 28: the end of a game reaches every seat holder (not in their quiet hours)
             holders = sorted(set(present.values()))
-            end_pings = await self.timekeeper.awake(holders)
-            if end_pings:
-                lines.append("Players: " + " ".join(f"<@{u}>" for u in end_pings))
+            named, end_pings = await self.timekeeper.mention(holders)
+            if named:
+                lines.append("Players: " + named)
         text = clip("\n".join(lines), MAX_TEXT)
         out = Outcome(reply=Post(text=text, mentions=end_pings), ephemeral=False)
         secret = public_text(rs, canon) != canon

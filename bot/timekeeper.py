@@ -42,6 +42,12 @@ class Timekeeper:
                 held.add(h["seat"])
         return seen - held
 
+    async def mention(self, users: list[int], now: float | None = None) -> tuple[str, list[int]]:
+        """Issue 28's pings to whoever must answer: every one of ``users`` named (``<@id>``, in their
+        order), only those ``awake`` notified. A player in quiet hours or away reads their name in the
+        channel without a notification; nothing is sent later (the deadline, not a ping, waits for them)."""
+        return " ".join(f"<@{u}>" for u in users), await self.awake(users, now)
+
     async def awake(self, users: list[int], now: float | None = None) -> list[int]:
         """Those of ``users`` who may be pinged now: not in their quiet hours, not away (issue 28)."""
         now = self.clock() if now is None else now
