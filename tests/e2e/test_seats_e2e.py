@@ -8,6 +8,7 @@ import json
 
 from tests.gondor_helpers import SAURON_SETUP, WESTERNESSE_SETUP
 from tests.e2e.test_e2e_discord import World
+from tests.settle import settled
 
 H = 3600.0
 T0 = 1_720_000_000.0
@@ -195,10 +196,10 @@ async def test_checkin_reopens_a_seat_min_ontime_refuses_a_poor_record_and_the_b
 async def test_a_player_who_leaves_a_running_game_gets_none_of_the_seats_secrets_until_they_take_it_back(tmp_path):
     """Issue 28 (hidden information reaches only those entitled): Westernesse's holder, whose DMs are
     closed (their secrets go to the seat's private thread), leaves during the set-up. They are taken out
-    of the seat's thread at once; the autopilot finishes Westernesse's set-up and nothing of the seat
-    reaches them; `/game secret` and an order are refused (to play it again they take it over like anyone
+    of the seat's thread at once; the autopilot plays Westernesse's set-up (the printed one: the cauldrons
+    are placed, so the seat's hidden information changes) and nothing of the seat reaches them; `/game secret` and an order are refused (to play it again they take it over like anyone
     else); carol takes it over and the thread is hers, with the seat's secrets. The leaver is not pinged
-    by the phase that follows. (A secret that changes after the leave: tests/bot/test_seats_service.py.)"""
+    by the phase that follows."""
     async with World() as w:
         s = w.server
         s.users[w.bob].dms_open = False
@@ -237,7 +238,12 @@ async def test_a_player_who_leaves_a_running_game_gets_none_of_the_seats_secrets
         for o in SAURON_SETUP:
             assert not (await w.cmd(w.alice, "order", text=o)).ephemeral
         await w.cmd(w.alice, "done")
-        await asyncio.sleep(0.3)  # (the deadline's and the autopilot's posts, if any, go out)
+        # Westernesse's set-up, by the autopilot: the printed one, which places the cauldrons (its secret changes)
+        await s.wait_for(lambda: any("`deploy printed` (autopilot)" in (m.content or "") for m in public(w, w.cid)),
+                         timeout=15)
+        await settled(s, w.bot)
+        game = w.service.games[row.id]
+        assert "not placed" not in game.ruleset.secret_text(game.state, "westernesse")
         after = s.all_visible_to(w.bob)[seen:]
         assert not any("cauldron" in (m.content or "").lower() for m in after), [m.content for m in after]
         assert not any(w.bob in m.pinged() for m in after if m.visible_to is None)
