@@ -486,14 +486,15 @@ class Lobby:
         if seat not in seats:
             return Outcome.error(f"Nobody holds `{seat}` yet; the player can take it with `/game join`.")
         old = seats[seat]
-        if old == user_id:
+        if old == user_id and seat not in await self.table.departed(row.id):  # (one who left may be handed it back)
             return Outcome.error(f"<@{user_id}> already holds `{seat}`.")
         await self.table.store.set_seat_holder(row.id, seat, user_id)
         await self.table.store.seat_changed(row.id, seat, user_id, self.table.clock(), "sub")
-        if row.status == "active":  # issue 28: a seat taken over, in both players' records
+        if row.status == "active" and old != user_id:  # issue 28: a seat taken over, in both players' records
             await self.table.store.add_record(user_id, seats_taken_over=1)
             await self.table.store.add_record(old, seats_lost=1)
-            await self.table.store.set_seat_state(SeatState(row.id, seat))  # the new holder's: no misses, no autopilot
+        if row.status == "active":  # the new holder's (or the one handed it back): no misses, no autopilot
+            await self.table.store.set_seat_state(SeatState(row.id, seat))
         if by_vote:
             await self.table.store.set_setting(f"replaced:{row.id}", json.dumps(used + [seat]))
         out = Outcome.public_reply(f"<@{user_id}> now holds **{self.table.seat_title(seat)}** (was <@{old}>), "

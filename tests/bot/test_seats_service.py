@@ -467,3 +467,21 @@ async def test_a_holder_who_left_gets_none_of_the_seats_changed_secrets_and_play
     assert (await svc.order(ctx(BLUE), "done")).ok  # theirs to play again
     out = await svc.order(ctx(RED), "shuffle")
     assert out.ok and len(out.dms.get(BLUE, [])) == 2  # and its secrets theirs again
+
+
+async def test_the_creator_may_hand_a_left_seat_back_by_sub_and_nobody_takes_an_opponents_seat_mid_game(svc):
+    """A seat whose holder left: the creator's `/game sub` may hand it back to them (a sub, no seat taken
+    over or lost); a takeover by a player who holds another seat is refused in every game (no game lets a
+    player add a seat once it runs: bot/seats.py, at the refusal)."""
+    row = await started(svc, "deadline=24")
+    assert (await svc.leave(ctx(BLUE))).ok
+    refused = await svc.takeover(ctx(RED), "blue")
+    assert not refused.ok and refused.ephemeral and "already" in refused.reply.text
+    assert (await svc.store.seats(row.id))["blue"] == BLUE and (await svc.store.seat_states(row.id))["blue"].autopilot
+    out = await svc.sub(ctx(RED), "blue", BLUE)
+    assert out.ok, out.reply.text
+    assert not (await svc.store.seat_states(row.id))["blue"].autopilot
+    assert (await svc.secret(ctx(BLUE))).ok  # theirs again, secrets included
+    rec = await svc.store.record(BLUE)
+    assert (rec.seats_taken_over, rec.seats_lost) == (0, 0)
+    assert not (await svc.sub(ctx(RED), "blue", BLUE)).ok  # held now: "already holds"
