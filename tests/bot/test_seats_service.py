@@ -485,3 +485,14 @@ async def test_the_creator_may_hand_a_left_seat_back_by_sub_and_nobody_takes_an_
     rec = await svc.store.record(BLUE)
     assert (rec.seats_taken_over, rec.seats_lost) == (0, 0)
     assert not (await svc.sub(ctx(RED), "blue", BLUE)).ok  # held now: "already holds"
+
+
+async def test_a_game_without_deadlines_counts_no_phase_on_time(svc):
+    """A record measures reliability against deadlines: a phase finished in a game without deadlines counts
+    neither on time nor missed (the same orders under `deadline=24` count)."""
+    await started(svc, "", channel=9)
+    assert (await svc.done(ctx(RED))).ok and (await svc.done(ctx(BLUE))).ok
+    assert (await svc.store.record(RED)).phases == 0 and (await svc.store.record(BLUE)).phases == 0
+    await started(svc, "deadline=24", channel=10)
+    assert (await svc.done(ctx(RED, 10))).ok
+    assert (await svc.store.record(RED)).phases_on_time == 1
