@@ -52,7 +52,13 @@ class Views:
         seats = await self.table.store.seats(row.id)
         # a plain game's moderator (the lobby's, engine/modes/gm.py) is listed once the seat is taken
         listed = (*rs.seats, *(("gm",) if "gm" in seats and "gm" not in rs.seats else ()))
-        seat_list = ", ".join(f"{self.table.seat_title(s)}: " + (f"<@{seats[s]}>" if s in seats else "free") for s in listed)
+        gone = await self.table.departed(row.id) if row.status == "active" else set()  # issue 28: holders who left
+
+        def holder(s: str) -> str:
+            if s not in seats:
+                return "free"
+            return f"nobody (<@{seats[s]}> left; on autopilot)" if s in gone else f"<@{seats[s]}>"
+        seat_list = ", ".join(f"{self.table.seat_title(s)}: {holder(s)}" for s in listed)
         # a game made with a level of play says which (a plain game is enforced, as it always was)
         level = f"Level of play: **{rs.mode}**." if rs.optional_seats else ""
         watching = (await self.lobby.spectators(row.id))["admitted"]

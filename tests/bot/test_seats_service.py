@@ -456,6 +456,7 @@ async def test_a_holder_who_left_gets_none_of_the_seats_changed_secrets_and_play
     refused = await svc.order(ctx(BLUE), "done")
     assert not refused.ok and "/game takeover seat:blue" in refused.reply.text
     assert "no seat" in (await svc.my_games(ctx(BLUE))).reply.text
+    assert f"Blue: nobody (<@{BLUE}> left; on autopilot)" in (await svc.status(ctx(RED))).reply.text
     hist = await svc.store.seat_history(row.id)
     assert [(h["seat"], h["user_id"], h["to_at"] is None) for h in hist if h["seat"] == "blue"] == [("blue", BLUE, False)]
     back = await svc.takeover(ctx(BLUE), "blue")
