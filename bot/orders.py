@@ -166,7 +166,7 @@ class Orders:
         if row is None or row.status != "active":
             return []
         game = await self.table.load(row)
-        who = self.table.seat_for(game, row.seats, ctx.user_id, None)
+        who = self.table.seat_for(game, await self.table.holding(row, row.seats), ctx.user_id, None)
         if isinstance(who, Outcome):
             return []
         # the search runs in a worker with a budget: whatever a position holds, the event loop (every
@@ -192,7 +192,7 @@ class Orders:
         fn = game.ruleset.odds
         if not game.ruleset.has_odds:
             return Outcome.error(f"Odds are not available for {game.ruleset.title}.")
-        seats = await self.table.store.seats(row.id)
+        seats = await self.table.holding(row, await self.table.store.seats(row.id))
         who = self.table.seat_for(game, seats, ctx.user_id, None)
         if isinstance(who, Outcome):
             return who

@@ -431,6 +431,14 @@ class Table:
         no private thread, no ping) until someone takes it over (`/game takeover`, the leaver too)."""
         return await self.timekeeper.departed(game_id)
 
+    async def holding(self, row: GameRow, seats: dict[str, int]) -> dict[str, int]:
+        """``seats`` without those whose holder left the running game (``departed``): what a seat's own
+        view shows (its map, odds, order choices, replay, set-up) is not theirs any more."""
+        if row.status != "active":
+            return seats
+        gone = await self.departed(row.id)
+        return {s: u for s, u in seats.items() if s not in gone} if gone else seats
+
     @staticmethod
     def withhold(dms: dict[int, list[Post]], seats: dict[str, int], gone: set[str]) -> dict[int, list[Post]]:
         """``dms`` without what a departed seat's last holder would get for it (``departed``)."""

@@ -37,7 +37,7 @@ class Views:
         if row.status == "open":
             return Outcome.private(text)
         rs = get_ruleset(row.ruleset)
-        seats = await self.table.store.seats(row.id)
+        seats = await self.table.holding(row, await self.table.store.seats(row.id))
         game = await self.table.load(row)
         for seat in (s for s in rs.seats if seats.get(s) == ctx.user_id):
             own = game.view(seat)
@@ -150,7 +150,7 @@ class Views:
         game = await self.table.load(row)
         seat = None
         if mine:
-            seats = await self.table.store.seats(row.id)
+            seats = await self.table.holding(row, await self.table.store.seats(row.id))
             who = self.table.seat_for(game, seats, ctx.user_id, None)
             if isinstance(who, Outcome):
                 return who

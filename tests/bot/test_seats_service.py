@@ -447,11 +447,18 @@ async def test_a_holder_who_left_gets_none_of_the_seats_changed_secrets_and_play
     row = await svc.store.live_game(9)
     out = await svc.order(ctx(RED), "shuffle")
     assert out.ok and len(out.dms.get(BLUE, [])) == 2  # the event's private line and the changed secret
+    await svc.delivery.hold(BLUE, row.id, "blue", "Your card is 5 (held: DMs closed).")
     assert (await svc.leave(ctx(BLUE))).ok
+    assert await svc.delivery.waiting(BLUE) == ([], [])  # what was held for the seat is dropped
     out = await svc.order(ctx(RED), "shuffle")
     assert out.ok and out.dms == {}
     out = await svc.order(ctx(RED), "done")  # a new phase: blue (the bot's now) is to act; nobody pinged for it
     assert out.ok and BLUE not in (out.notice.mentions if out.notice else []) and not out.dms
+    # nothing of the seat's own view: its map, its odds, its order choices
+    refused = await svc.map(ctx(BLUE), None, True, False, None)
+    assert not refused.ok and "no seat" in refused.reply.text, refused.reply.text
+    assert not (await svc.odds(ctx(BLUE), "roll")).ok
+    assert await svc.autocomplete_order(ctx(BLUE), "") == []
     assert not (await svc.secret(ctx(BLUE))).ok
     refused = await svc.order(ctx(BLUE), "done")
     assert not refused.ok and "/game takeover seat:blue" in refused.reply.text
@@ -465,7 +472,8 @@ async def test_a_holder_who_left_gets_none_of_the_seats_changed_secrets_and_play
     assert (await svc.secret(ctx(BLUE))).ok
     rec = await svc.store.record(BLUE)
     assert (rec.seats_taken_over, rec.seats_lost) == (0, 0)
-    assert (await svc.order(ctx(BLUE), "done")).ok  # theirs to play again
+    assert await svc.autocomplete_order(ctx(BLUE), "")  # theirs to play again
+    assert (await svc.order(ctx(BLUE), "done")).ok
     out = await svc.order(ctx(RED), "shuffle")
     assert out.ok and len(out.dms.get(BLUE, [])) == 2  # and its secrets theirs again
 
