@@ -237,7 +237,15 @@ class Lobby:
         out = Outcome.public_reply(f"<@{ctx.user_id}> leaves {names}: on autopilot from now on (the bot plays the "
                                    "ruleset's safe default) and open for takeover: `/game takeover seat:<seat>`.")
         out.leave_rooms = [(row.id, s, ctx.user_id) for s in mine]
+        kept = [s for s, u in seats.items() if u == ctx.user_id and s not in mine]  # (the moderator's seat)
+        out.room_moves = [(tid, ctx.user_id, False) for tid in await self.seat_rooms(row.id, mine, kept)]
         return out
+
+    async def seat_rooms(self, game_id: int, seats, besides=()) -> list[int]:
+        """The players' private rooms (`/game table`) that any of ``seats`` is in and none of ``besides``
+        (issue 28: they follow the seat when it changes hands; a player keeps a room of another seat of theirs)."""
+        rooms = json.loads(await self.table.store.get_setting(f"rooms:{game_id}") or "{}")
+        return [tid for key, tid in rooms.items() if set(key.split("+")) & set(seats) and not set(key.split("+")) & set(besides)]
 
     @_locked(needs_game=True)
     async def start(self, ctx: Ctx, row: GameRow) -> Outcome:
@@ -499,6 +507,10 @@ class Lobby:
             await self.table.store.set_setting(f"replaced:{row.id}", json.dumps(used + [seat]))
         out = Outcome.public_reply(f"<@{user_id}> now holds **{self.table.seat_title(seat)}** (was <@{old}>), "
                                    f"handed over by <@{ctx.user_id}>.", mentions=[user_id])
+        # the seat's private rooms with the other players follow it (issue 28; handed back: its holder again)
+        rooms = await self.seat_rooms(row.id, [seat])
+        kept = await self.seat_rooms(row.id, [seat], [s for s, u in seats.items() if u == old and s != seat])
+        out.room_moves = ([(tid, old, False) for tid in kept] if old != user_id else []) + [(tid, user_id, True) for tid in rooms]
         if row.status == "active":
             game = await self.table.load(row)
             out.dms = await self.table.secrets_dms(game, {seat: user_id})

@@ -313,6 +313,10 @@ class Seats:
         if not out.dms and game.ruleset.hidden_information:
             out.probe = (user_id, row.id, seat)
         out.board_edit = await self.table.board_edit(row.id)
+        rooms = await self.lobby.seat_rooms(row.id, [seat])  # the seat's private rooms with the other players
+        kept = await self.lobby.seat_rooms(row.id, [seat], [s for s, u in seats.items() if u == old and s != seat])
+        out.room_moves = ([(tid, old, False) for tid in kept if old != user_id]
+                          + [(tid, user_id, True) for tid in rooms])
         return out
 
     # ------------------------------------------------------------ the server's open seats

@@ -291,3 +291,30 @@ async def test_a_player_who_left_takes_the_seat_back_only_by_a_takeover_under_th
         r = await w.cmd(w.bob, "secret")
         assert r.ephemeral and "real cauldrons" in r.content
         s.assert_clean()
+
+
+async def test_the_players_private_rooms_follow_a_seat_its_holder_left_to_whoever_takes_it_over(tmp_path):
+    """`/game table` rooms (a private thread for each pair of seats): a holder who leaves is taken out of
+    their seat's rooms (the other players' talk to that seat is not theirs any more); whoever takes the
+    seat over is added."""
+    async with World() as w:
+        s = w.server
+        await w.start_bot(tmp_path / "rooms.db")
+        w.service.renderer = None
+        await w.cmd(w.alice, "game", "new", ruleset="risk-minas-tirith", options="mode=assist whispers=on")
+        await w.cmd(w.alice, "game", "join", seat="good")
+        await w.cmd(w.bob, "game", "join", seat="evil")
+        await (await w.cmd(w.alice, "game", "start")).wait_for_messages(1)
+        r = await w.cmd(w.alice, "game", "table")
+        assert not r.ephemeral, r.content
+        room = await s.wait_for(lambda: next((c for c in s.channels.values() if c.type == 12
+                                              and w.bob in c.thread_members), None), timeout=15)
+        assert room.thread_members == {s.bot_user_id, w.alice, w.bob}
+        r = await w.cmd(w.bob, "game", "leave")
+        assert not r.ephemeral, r.content
+        await s.wait_for(lambda: room.thread_members == {s.bot_user_id, w.alice}, timeout=15)
+        r = await w.cmd(w.carol, "game", "takeover", seat="evil")
+        assert not r.ephemeral, r.content
+        await s.wait_for(lambda: room.thread_members == {s.bot_user_id, w.alice, w.carol}, timeout=15)
+        await settled(s, w.bot)
+        s.assert_clean()
