@@ -87,7 +87,7 @@ class Archive:
         if row.status == "open":
             return Outcome.error("The game has not started yet.")
         over = row.status in ("over", "ended")
-        seats = await self.table.store.seats(row.id)
+        seats = await self.table.holding(row, await self.table.store.seats(row.id))  # (not a seat one left)
         rs = seated(row.ruleset)  # a plain game's moderator replays from the full view too
         mine = [s for s in rs.seats if seats.get(s) == ctx.user_id]
         seat = None if over else (mine[0] if mine else None)

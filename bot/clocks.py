@@ -65,8 +65,9 @@ class Clocks:
         active = game.active_seats()
         title = game.view(None).get("phase_title", "this phase")
         if t.kind == "remind":
-            if t.seat not in active or t.seat not in seats:
-                await self.table.store.apply_effects([fire])  # done already: no reminder (Diplicity #1219)
+            if t.seat not in active or t.seat not in seats or t.seat in await self.table.departed(row.id):
+                # done already: no reminder (Diplicity #1219); or its holder left (issue 28): nobody to remind
+                await self.table.store.apply_effects([fire])
                 return
             uid = seats[t.seat]
             ping = await self.table.timekeeper.awake([uid], now)

@@ -150,8 +150,8 @@ class Lobby:
         out.probe = probe
         if checkin:
             holders = sorted({u for s, u in {**seats, seat: ctx.user_id}.items() if s not in rs.optional_seats})
-            out.reply.mentions = await self.table.timekeeper.awake(holders)
-            out.reply.text += " " + " ".join(f"<@{u}>" for u in out.reply.mentions)
+            named, out.reply.mentions = await self.table.timekeeper.mention(holders)
+            out.reply.text += " " + named
             out.reply.buttons = [(f"checkin:{row.id}", "Check in")]
         return out
 
@@ -200,27 +200,52 @@ class Lobby:
 
     async def _leave_running(self, ctx: Ctx, row: GameRow) -> Outcome:
         """Issue 28: leaving a game under way puts one's seats on autopilot and offers them for takeover;
-        the record counts an abandoned game. Playing the seat again before someone takes it over takes
-        it back."""
-        seats = await self.table.store.seats(row.id)
-        mine = [s for s, u in seats.items() if u == ctx.user_id and s != GM]
-        if not mine:
+        the record counts an abandoned game. The leaver's tenure ends (the seat's history closes it,
+        ``Table.departed``): from now on nothing of the seat reaches them (no private message, no ping;
+        the transport takes them out of the seat's private thread, ``leave_rooms``; what was held for
+        their next command is dropped), and they cannot play it: to play it again they take it over like
+        anyone else (`/game takeover`, under the game's takeover rule)."""
+        store, now = self.table.store, self.table.clock()
+        seats = await store.seats(row.id)
+        held = [s for s, u in seats.items() if u == ctx.user_id and s != GM]
+        if not held:
             return Outcome.error("You hold no seat in this game.")
-        states = await self.table.store.seat_states(row.id)
-        if all(states.get(s) is not None and states[s].autopilot for s in mine):
-            return Outcome.error("Your seats are on autopilot already, open for takeover.")
+        gone = await self.table.departed(row.id)
+        mine = [s for s in held if s not in gone]
+        if not mine:
+            return Outcome.error("You have left this game already; your seats are on autopilot, open for takeover.")
+        states = await store.seat_states(row.id)
+        open_ = {h["seat"] for h in await store.seat_history(row.id) if h.get("to_at") is None}
         for s in mine:
             st = states.get(s) or SeatState(row.id, s)
-            st.autopilot, st.missed_in_row = True, 0
-            await self.table.store.set_seat_state(st)
-        await self.table.store.add_record(ctx.user_id, games_abandoned=1)
+            st.autopilot, st.missed_in_row, st.takeover = True, 0, None
+            await store.set_seat_state(st)
+            if s not in open_:  # (a game begun before seats had a history: its tenure, so that it can end)
+                await store.seat_changed(row.id, s, ctx.user_id, row.started_at or row.created_at or now)
+            await store.seat_changed(row.id, s, None, now)  # their tenure ends: the seat is nobody's
+        held_ids = [h["id"] for h in await store.held_posts(ctx.user_id)
+                    if h.get("game_id") == row.id and h.get("seat") in mine]
+        if held_ids:  # the seat's secrets held for their next command are not theirs any more
+            await store.mark_held_shown(held_ids, now)
+            await self.table.delivery.shown(ctx.user_id, [])
+        await store.add_record(ctx.user_id, games_abandoned=1)
         game = await self.table.load(row)
         clock = await self.table.store.clock(row.id)
         if clock is not None:  # the bot plays the seat from now on, starting with this phase if it is to act
             await self.table.timekeeper.reschedule(row, game, clock, seats)
         names = ", ".join(f"**{self.table.seat_title(s)}**" for s in mine)
-        return Outcome.public_reply(f"<@{ctx.user_id}> leaves {names}: on autopilot from now on (the bot plays the "
-                                    "ruleset's safe default) and open for takeover: `/game takeover seat:<seat>`.")
+        out = Outcome.public_reply(f"<@{ctx.user_id}> leaves {names}: on autopilot from now on (the bot plays the "
+                                   "ruleset's safe default) and open for takeover: `/game takeover seat:<seat>`.")
+        out.leave_rooms = [(row.id, s, ctx.user_id) for s in mine]
+        kept = [s for s, u in seats.items() if u == ctx.user_id and s not in mine]  # (the moderator's seat)
+        out.room_moves = [(tid, ctx.user_id, False) for tid in await self.seat_rooms(row.id, mine, kept)]
+        return out
+
+    async def seat_rooms(self, game_id: int, seats, besides=()) -> list[int]:
+        """The players' private rooms (`/game table`) that any of ``seats`` is in and none of ``besides``
+        (issue 28: they follow the seat when it changes hands; a player keeps a room of another seat of theirs)."""
+        rooms = json.loads(await self.table.store.get_setting(f"rooms:{game_id}") or "{}")
+        return [tid for key, tid in rooms.items() if set(key.split("+")) & set(seats) and not set(key.split("+")) & set(besides)]
 
     @_locked(needs_game=True)
     async def start(self, ctx: Ctx, row: GameRow) -> Outcome:
@@ -281,10 +306,10 @@ class Lobby:
         await self.table.store.set_clock(Clock(row.id, "ended", self.table.clock()), [])  # no timer outlives its game
         # issue 28: every seat holder hears of the end (not in their quiet hours, not away)
         holders = sorted(set((await self.table.store.seats(row.id)).values()) - {ctx.user_id})
-        pings = await self.table.timekeeper.awake(holders)
+        named, pings = await self.table.timekeeper.mention(holders)
         out = Outcome.public_reply(
             f"The game has been ended by <@{ctx.user_id}>, without a result. Seed, for checking every die: `{row.seed}` "
-            f"(its SHA-256 is the commitment `{row.commitment[:16]}…`)." + "".join(f" <@{u}>" for u in pings),
+            f"(its SHA-256 is the commitment `{row.commitment[:16]}…`)." + (f" {named}" if named else ""),
             mentions=pings)
         out.archive_rooms = await self.table.delivery.rooms(row.id, seated(row.ruleset).seats)
         return out
@@ -469,18 +494,23 @@ class Lobby:
         if seat not in seats:
             return Outcome.error(f"Nobody holds `{seat}` yet; the player can take it with `/game join`.")
         old = seats[seat]
-        if old == user_id:
+        if old == user_id and seat not in await self.table.departed(row.id):  # (one who left may be handed it back)
             return Outcome.error(f"<@{user_id}> already holds `{seat}`.")
         await self.table.store.set_seat_holder(row.id, seat, user_id)
         await self.table.store.seat_changed(row.id, seat, user_id, self.table.clock(), "sub")
-        if row.status == "active":  # issue 28: a seat taken over, in both players' records
+        if row.status == "active" and old != user_id:  # issue 28: a seat taken over, in both players' records
             await self.table.store.add_record(user_id, seats_taken_over=1)
             await self.table.store.add_record(old, seats_lost=1)
-            await self.table.store.set_seat_state(SeatState(row.id, seat))  # the new holder's: no misses, no autopilot
+        if row.status == "active":  # the new holder's (or the one handed it back): no misses, no autopilot
+            await self.table.store.set_seat_state(SeatState(row.id, seat))
         if by_vote:
             await self.table.store.set_setting(f"replaced:{row.id}", json.dumps(used + [seat]))
         out = Outcome.public_reply(f"<@{user_id}> now holds **{self.table.seat_title(seat)}** (was <@{old}>), "
                                    f"handed over by <@{ctx.user_id}>.", mentions=[user_id])
+        # the seat's private rooms with the other players follow it (issue 28; handed back: its holder again)
+        rooms = await self.seat_rooms(row.id, [seat])
+        kept = await self.seat_rooms(row.id, [seat], [s for s, u in seats.items() if u == old and s != seat])
+        out.room_moves = ([(tid, old, False) for tid in kept] if old != user_id else []) + [(tid, user_id, True) for tid in rooms]
         if row.status == "active":
             game = await self.table.load(row)
             out.dms = await self.table.secrets_dms(game, {seat: user_id})

@@ -72,8 +72,13 @@ class Orders:
         game = await self.table.load(row)
         # read with the row under the channel's lock (``order_context``); no order changes a seat
         seats = row.seats if row.seats is not None else await self.table.store.seats(row.id)
-        who = self.table.seat_for(game, seats, ctx.user_id, seat)
+        gone = await self.table.departed(row.id)  # issue 28: a seat its holder left is not theirs to play
+        who = self.table.seat_for(game, {s: u for s, u in seats.items() if s not in gone}, ctx.user_id, seat)
         if isinstance(who, Outcome):
+            left = [s for s in sorted(gone) if seats.get(s) == ctx.user_id]
+            if left and (not seat or seat.strip().lower() in left):
+                return Outcome.error(f"You left **{self.table.seat_title(left[0])}**: it is on autopilot. To play it "
+                                     f"again, take it over like anyone else: `/game takeover seat:{left[0]}`.")
             return who
         try:
             action, events, new_state, changed = await asyncio.to_thread(self.table.try_order, game, who, text, seats)
@@ -83,7 +88,8 @@ class Orders:
             return asked
         moded = bool(split_name(game.ruleset.name)[1])  # a level of play: a table of proposals, trades, votes
         before = (game.view(None).get("table") or {}) if moded else {}  # what waits for an answer, before
-        out = await self.table.commit(ctx, row, game, seats, who, action, events, new_state, changed_secrets=changed)
+        out = await self.table.commit(ctx, row, game, seats, who, action, events, new_state, changed_secrets=changed,
+                                      gone=gone)
         canon = game.ruleset.format(action)
         if out.ok and out.stored is not None:
             self.recovery.watch(row, ctx, canon, self.table.game_seq[row.id])
@@ -100,16 +106,20 @@ class Orders:
             asks = game.ruleset.answer_buttons(new_state, who, action)
             out.reply.buttons += [(f"ans:{row.id}:{s}:{t}", label) for s, t, label in asks
                                   if len(f"ans:{row.id}:{s}:{t}") <= 100]
-        if out.ok and out.reply and not out.ephemeral and row.status == "active":
+        # the public post of this order: its answer, or the channel's masked line of a secret order (a trade's
+        # offer, whose giver reads the order privately)
+        post = out.reply if not out.ephemeral else next(iter(out.elsewhere.get(ctx.channel_id, [])), None)
+        if out.ok and post is not None and row.status == "active":
             # issue 28: whoever must answer this order (a challenge, a proposal, a trade, a vote, a pact) is
-            # pinged with it, once, unless in their quiet hours or away
+            # pinged with it, once, unless in their quiet hours or away (then named, not notified)
             after = (game.view(None).get("table") or {}) if moded else {}
             must = answerers(game.ruleset, before, after, who, [s for s, _, _ in asks])
-            users = sorted({seats[s] for s in must if s in seats} - {ctx.user_id} - set(out.reply.mentions))
-            users = await self.table.timekeeper.awake(users)
-            if users:
-                out.reply.text = clip(out.reply.text + "\nTo answer: " + " ".join(f"<@{u}>" for u in users), MAX_TEXT)
-                out.reply.mentions = sorted(set(out.reply.mentions) | set(users))
+            users = sorted({seats[s] for s in must if s in seats and s not in gone} - {ctx.user_id}
+                           - set(post.mentions))
+            named, users = await self.table.timekeeper.mention(users)
+            if named:
+                post.text = clip(post.text + "\nTo answer: " + named, MAX_TEXT)
+                post.mentions = sorted(set(post.mentions) | set(users))
         return out
 
     @_locked(needs_game=True)
@@ -156,7 +166,7 @@ class Orders:
         if row is None or row.status != "active":
             return []
         game = await self.table.load(row)
-        who = self.table.seat_for(game, row.seats, ctx.user_id, None)
+        who = self.table.seat_for(game, await self.table.holding(row, row.seats), ctx.user_id, None)
         if isinstance(who, Outcome):
             return []
         # the search runs in a worker with a budget: whatever a position holds, the event loop (every
@@ -182,7 +192,7 @@ class Orders:
         fn = game.ruleset.odds
         if not game.ruleset.has_odds:
             return Outcome.error(f"Odds are not available for {game.ruleset.title}.")
-        seats = await self.table.store.seats(row.id)
+        seats = await self.table.holding(row, await self.table.store.seats(row.id))
         who = self.table.seat_for(game, seats, ctx.user_id, None)
         if isinstance(who, Outcome):
             return who

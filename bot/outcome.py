@@ -66,6 +66,11 @@ class Outcome:
     probe: tuple[int, int, str] | None = None
     # the game's private threads to archive (a game that ended)
     archive_rooms: list[int] = field(default_factory=list)
+    # issue 28: (game, seat, user): a holder who left a running game, to take out of the seat's private thread
+    leave_rooms: list[tuple[int, str, int]] = field(default_factory=list)
+    # issue 28: (thread, user, True to add / False to take out): the players' private rooms (`/game table`)
+    # of a seat that changed hands follow it
+    room_moves: list[tuple[int, int, bool]] = field(default_factory=list)
     # issue 28: the server whose open-seat board this outcome's post in ``elsewhere`` is (`/game board`):
     # the transport hands where the message went to ``Seats.board_placed``
     seat_board: int | None = None

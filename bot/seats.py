@@ -133,7 +133,11 @@ class Seats:
         lines, waiting = [], 0
         for row in rows:
             rs = get_ruleset(row.ruleset)
-            mine = [s for s in seated(row.ruleset).seats if (row.seats or {}).get(s) == ctx.user_id]
+            gone = await self.table.departed(row.id)  # a seat the caller left is no longer theirs
+            held = [s for s in seated(row.ruleset).seats if (row.seats or {}).get(s) == ctx.user_id]
+            mine = [s for s in held if s not in gone]
+            if held and not mine:
+                continue
             where = (f"https://discord.com/channels/{row.guild_id}/{row.channel_id}" if row.guild_id
                      else f"<#{row.channel_id}>")
             server = names.get(row.guild_id) or (f"server {row.guild_id}" if row.guild_id else "direct messages")
@@ -158,7 +162,9 @@ class Seats:
             lines.append(f"- {rs.title} · {clip(server, 60)} · {where} · "
                          + ", ".join(self.table.seat_title(s) + (" (on autopilot)" if s in auto else "") for s in mine)
                          + f" · {now}")
-        head = f"**Your games** ({len(rows)}; {waiting} wait for you):"
+        if not lines:
+            return Outcome.private("You hold no seat in a running or open game.")
+        head = f"**Your games** ({len(lines)}; {waiting} wait for you):"
         return Outcome.private(clip("\n".join([head] + lines), MAX_TEXT))
 
     async def autoplay(self, ctx: Ctx, value: str) -> Outcome:
@@ -203,9 +209,18 @@ class Seats:
         st = states.get(seat) or SeatState(row.id, seat)
         if seat not in seats or not st.autopilot:
             return Outcome.error(f"`{seat}` is held and its holder is playing: it is not up for takeover.")
-        if seats[seat] == ctx.user_id:
+        gone = await self.table.departed(row.id)
+        if seats[seat] == ctx.user_id and seat not in gone:
             return Outcome.error(f"You hold `{seat}` already: your next order takes it off autopilot.")
-        others = {s: u for s, u in seats.items() if s != seat}
+        # (a holder who left the seat takes it back like anyone else, under the game's takeover rule)
+        others = {s: u for s, u in seats.items() if s != seat and s not in gone}
+        # Issue 28: a takeover "by someone already seated" is allowed "only where one person may hold several
+        # seats". No game has such a setting: CONVENTIONS lets one person hold several seats in every game,
+        # but only as the table sees it before the start (solo and hot-seat play, `/game join` twice); no
+        # ruleset or option lets a player add a seat to theirs once the game runs (War of the Ring's seats are
+        # each a power of their own, `gm` is the moderator's). Taking an opponent's seat mid-game would give
+        # one player a second side without the table's consent, so it is refused in every game; the
+        # creator's `/game sub` (a decision of the game's host) remains the way to do it.
         if ctx.user_id in others.values():
             return Outcome.error("You hold a seat in this game already. One player holds several seats only by "
                                  "taking them before the start (solo play) or by the creator's `/game sub`.")
@@ -219,10 +234,10 @@ class Seats:
             st.takeover = {"user": ctx.user_id, "votes": {}}
             await self.table.store.set_seat_state(st)
             voters = sorted({row.creator_id, *others.values()} - {ctx.user_id})
-            pings = await self.table.timekeeper.awake(voters)  # not in their quiet hours, not away
+            named, pings = await self.table.timekeeper.mention(voters)  # notified: not in quiet hours, not away
             out = Outcome.public_reply(
                 f"<@{ctx.user_id}> asks to take over **{self.table.seat_title(seat)}** (on autopilot). The creator, or a "
-                f"majority of the other seats, approve with the buttons." + ("".join(f" <@{u}>" for u in pings)),
+                f"majority of the other seats, approve with the buttons." + (f" {named}" if named else ""),
                 mentions=pings)
             out.reply.buttons = [(f"tkv:{row.id}:{seat}:y", "Approve"), (f"tkv:{row.id}:{seat}:n", "Refuse")]
             return out
@@ -237,7 +252,8 @@ class Seats:
         if st is None or not st.takeover or not st.autopilot:
             return Outcome.error("Nobody is asking for this seat any more.")
         taker = st.takeover["user"]
-        others = {u for s, u in seats.items() if s != seat}
+        gone = await self.table.departed(row.id)
+        others = {u for s, u in seats.items() if s != seat and s not in gone}
         creator = ctx.user_id == row.creator_id or ctx.is_moderator
         if not creator and ctx.user_id not in others:
             return Outcome.error("Only the game's creator or the holders of the other seats vote on a takeover.")
@@ -279,8 +295,9 @@ class Seats:
         old = seats[seat]
         await store.set_seat_holder(row.id, seat, user_id)
         await store.seat_changed(row.id, seat, user_id, now, "takeover")
-        await store.add_record(user_id, seats_taken_over=1)
-        await store.add_record(old, seats_lost=1)
+        if old != user_id:  # (a holder who left and takes the seat back neither took it over nor lost it)
+            await store.add_record(user_id, seats_taken_over=1)
+            await store.add_record(old, seats_lost=1)
         await store.set_seat_state(SeatState(row.id, seat, checked_in=st.checked_in))
         game = await self.table.load(row)
         clock = await store.clock(row.id)
@@ -289,12 +306,17 @@ class Seats:
             clock.started_at, clock.extra = now, 0.0  # a full phase for the new holder
             deadline = await self.table.timekeeper.reschedule(row, game, clock)
         tail = f" Deadline: {dl.stamp(deadline)}." if deadline else ""
-        out = Outcome.public_reply(f"<@{user_id}> takes over **{self.table.seat_title(seat)}** (was <@{old}>, on "
-                                   f"autopilot); the seat is played by them from now on.{tail}", mentions=[user_id])
+        was = "they had left it, on autopilot" if old == user_id else f"was <@{old}>, on autopilot"
+        out = Outcome.public_reply(f"<@{user_id}> takes over **{self.table.seat_title(seat)}** ({was}); the seat is "
+                                   f"played by them from now on.{tail}", mentions=[user_id])
         out.dms = await self.table.secrets_dms(game, {seat: user_id})
         if not out.dms and game.ruleset.hidden_information:
             out.probe = (user_id, row.id, seat)
         out.board_edit = await self.table.board_edit(row.id)
+        rooms = await self.lobby.seat_rooms(row.id, [seat])  # the seat's private rooms with the other players
+        kept = await self.lobby.seat_rooms(row.id, [seat], [s for s, u in seats.items() if u == old and s != seat])
+        out.room_moves = ([(tid, old, False) for tid in kept if old != user_id]
+                          + [(tid, user_id, True) for tid in rooms])
         return out
 
     # ------------------------------------------------------------ the server's open seats

@@ -424,6 +424,33 @@ class Table:
                 if not all(states.get(s) is not None and states[s].autopilot for s in theirs):
                     await self.store.add_record(u, games_finished=1)
 
+    async def departed(self, game_id: int) -> set[str]:
+        """Issue 28: the seats whose holder left the running game (`/game leave`): the seat keeps its last
+        holder (the autopilot plays it, its record and a takeover name them) but their tenure in the
+        seat's history is closed, and nothing of the seat reaches them any more (no private message,
+        no private thread, no ping) until someone takes it over (`/game takeover`, the leaver too)."""
+        return await self.timekeeper.departed(game_id)
+
+    async def holding(self, row: GameRow, seats: dict[str, int]) -> dict[str, int]:
+        """``seats`` without those whose holder left the running game (``departed``): what a seat's own
+        view shows (its map, odds, order choices, replay, set-up) is not theirs any more."""
+        if row.status != "active":
+            return seats
+        gone = await self.departed(row.id)
+        return {s: u for s, u in seats.items() if s not in gone} if gone else seats
+
+    @staticmethod
+    def withhold(dms: dict[int, list[Post]], seats: dict[str, int], gone: set[str]) -> dict[int, list[Post]]:
+        """``dms`` without what a departed seat's last holder would get for it (``departed``)."""
+        if not gone:
+            return dms
+        out = {}
+        for uid, posts in dms.items():
+            keep = [p for p in posts if not (p.seat in gone and seats.get(p.seat) == uid)]
+            if keep:
+                out[uid] = keep
+        return out
+
     def changed_secrets(self, rs, seats: dict[str, int], before: dict, after: dict) -> dict[int, list[Post]]:
         """A seat's hidden information changed (an order, an undo): re-sent by DM,
         quietly (if it cannot be delivered, only its reader is told)."""
@@ -481,13 +508,15 @@ class Table:
 
     async def commit(self, ctx: Ctx, row: GameRow, game: Game, seats: dict[str, int], seat: str,
                       action: Action, events, new_state: dict, *, also=None, by: str | None = None,
-                      merge: str | None = None, changed_secrets: dict[int, list[Post]] | None = None) -> Outcome:
+                      merge: str | None = None, changed_secrets: dict[int, list[Post]] | None = None,
+                      gone: set[str] | None = None) -> Outcome:
         """Write an accepted order (one transaction). ``also(text, outcome)`` gives further
         statements for the same transaction (the scheduler's fired flag and outbox);
         ``by`` names who acted when it was not the seat's holder (the deadline). An order that
         starts a phase gets ``notice`` (report, pings, deadline) to post with the map; with
         ``merge`` (a first line) the order's own lines go into that notice too (one post).
-        ``changed_secrets``: ``_changed_secrets`` of this order, if the caller worked it out already."""
+        ``changed_secrets``: ``_changed_secrets`` of this order, if the caller worked it out already;
+        ``gone``: ``departed`` of this game, likewise."""
         rs = game.ruleset
         canon = rs.format(action)
         new_phase = any(e.new_phase for e in events)
@@ -503,6 +532,8 @@ class Table:
             for roll in e.rolls:
                 lines.append(f"  🎲 {roll.get('label', '')}: {roll['value']}")
         old_game_state = game.state
+        gone = gone if gone is not None else await self.departed(row.id)  # issue 28: a holder who left gets nothing of the seat any more
+        present = {s: u for s, u in seats.items() if s not in gone}
         active_before = set(game.active_seats())
         was_active = seat in active_before  # issue 28: a seat that finishes its part on time
         dice_before = game.dice_drawn()
@@ -511,10 +542,10 @@ class Table:
         if res:
             lines.append(f"**The game is over: {res.line}**")
             # issue 28: the end of a game reaches every seat holder (not in their quiet hours)
-            holders = sorted(set(seats.values()))
-            end_pings = await self.timekeeper.awake(holders)
-            if end_pings:
-                lines.append("Players: " + " ".join(f"<@{u}>" for u in end_pings))
+            holders = sorted(set(present.values()))
+            named, end_pings = await self.timekeeper.mention(holders)
+            if named:
+                lines.append("Players: " + named)
         text = clip("\n".join(lines), MAX_TEXT)
         out = Outcome(reply=Post(text=text, mentions=end_pings), ephemeral=False)
         secret = public_text(rs, canon) != canon
@@ -527,21 +558,21 @@ class Table:
 
         async def notice(deadline: float | None) -> Post:
             if merge is not None:  # one post for everything: room left for the deadline added when sent
-                return await self.notice(game, seats, lines + report, None, before=[merge], limit=MAX_TEXT - 120)
-            return await self.notice(game, seats, report, deadline)
+                return await self.notice(game, present, lines + report, None, before=[merge], limit=MAX_TEXT - 120)
+            return await self.notice(game, present, report, deadline)
 
         if new_phase and not res:
             out.notice = await notice(None)
         dms: dict[int, list[Post]] = defaultdict(list)
         for e in events:
             for s, t in e.private.items():
-                if s in seats:
+                if s in present:
                     # a secret order's DMs (a whisper, a secret pact, a card shown or given): if one cannot
                     # be delivered, the channel must not be told who was to receive it
                     dms[seats[s]].append(Post(text=f"**{self.seat_title(s)}** (private): {t}", quiet=secret, seat=s))
         if changed_secrets is None:
             changed_secrets = self.changed_secrets(rs, seats, old_game_state, new_state)
-        for uid, posts in changed_secrets.items():
+        for uid, posts in self.withhold(changed_secrets, seats, gone).items():
             dms[uid].extend(posts)
         out.dms = dict(dms)
         if new_phase:

@@ -32,6 +32,22 @@ class Timekeeper:
             return None
         return dl.Quiet(dl.parse_hhmm(p.quiet_from), dl.parse_hhmm(p.quiet_to), p.tz)
 
+    async def departed(self, game_id: int) -> set[str]:
+        """Issue 28: the seats whose holder left the running game (``Table.departed``): the seat's history
+        has an entry for it and none open."""
+        seen, held = set(), set()
+        for h in await self.store.seat_history(game_id):
+            seen.add(h["seat"])
+            if h.get("to_at") is None:
+                held.add(h["seat"])
+        return seen - held
+
+    async def mention(self, users: list[int], now: float | None = None) -> tuple[str, list[int]]:
+        """Issue 28's pings to whoever must answer: every one of ``users`` named (``<@id>``, in their
+        order), only those ``awake`` notified. A player in quiet hours or away reads their name in the
+        channel without a notification; nothing is sent later (the deadline, not a ping, waits for them)."""
+        return " ".join(f"<@{u}>" for u in users), await self.awake(users, now)
+
     async def awake(self, users: list[int], now: float | None = None) -> list[int]:
         """Those of ``users`` who may be pinged now: not in their quiet hours, not away (issue 28)."""
         now = self.clock() if now is None else now
@@ -121,14 +137,16 @@ class Timekeeper:
         clock.deadline_at = None
         if rules.hours > 0 and clock.paused_at is None and active:
             seats = seats if seats is not None else await self.store.seats(row.id)
-            prefs = {u: await self.store.prefs(u) for u in {seats[s] for s in active if s in seats}}
+            # (a holder who left the game is nobody's to wait for: their quiet hours and absence do not count)
+            gone = await self.departed(row.id)
+            prefs = {u: await self.store.prefs(u) for u in {seats[s] for s in active if s in seats and s not in gone}}
             quiets = [q for q in (self.quiet(p) for p in prefs.values()) if q]
             aways = [p.away_until for p in prefs.values() if p.away_until]
             clock.deadline_at = dl.phase_deadline(clock.started_at, rules.hours, extra=clock.extra,
                                                   quiets=quiets, away_until=aways)
             timers.append(("deadline", "", clock.deadline_at))
             for s in active:
-                q = self.quiet(prefs[seats[s]]) if s in seats else None
+                q = self.quiet(prefs[seats[s]]) if s in seats and seats[s] in prefs else None
                 for lead in rules.reminders:
                     t = dl.reminder_at(clock.deadline_at, lead, q, not_before=max(now, clock.started_at))
                     if t is not None:

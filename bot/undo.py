@@ -78,7 +78,8 @@ class Undo:
         game.state = g.state
         self.table.game_seq[row.id] = seq
         out = Outcome.public_reply(text)
-        out.dms = self.table.changed_secrets(game.ruleset, seats, before, g.state)
+        out.dms = self.table.withhold(self.table.changed_secrets(game.ruleset, seats, before, g.state), seats,
+                                     await self.table.departed(row.id))  # issue 28: not to a holder who left
         fresh = await self.table.store.game(row.id)
         deadline = await self.table.timekeeper.sync(fresh, game)
         if self.table.timekeeper.phase_key(game) != v_old:

@@ -37,7 +37,7 @@ class Views:
         if row.status == "open":
             return Outcome.private(text)
         rs = get_ruleset(row.ruleset)
-        seats = await self.table.store.seats(row.id)
+        seats = await self.table.holding(row, await self.table.store.seats(row.id))
         game = await self.table.load(row)
         for seat in (s for s in rs.seats if seats.get(s) == ctx.user_id):
             own = game.view(seat)
@@ -54,7 +54,13 @@ class Views:
         seats = await self.table.store.seats(row.id)
         # a plain game's moderator (the lobby's, engine/modes/gm.py) is listed once the seat is taken
         listed = (*rs.seats, *(("gm",) if "gm" in seats and "gm" not in rs.seats else ()))
-        seat_list = ", ".join(f"{self.table.seat_title(s)}: " + (f"<@{seats[s]}>" if s in seats else "free") for s in listed)
+        gone = await self.table.departed(row.id) if row.status == "active" else set()  # issue 28: holders who left
+
+        def holder(s: str) -> str:
+            if s not in seats:
+                return "free"
+            return f"nobody (<@{seats[s]}> left; on autopilot)" if s in gone else f"<@{seats[s]}>"
+        seat_list = ", ".join(f"{self.table.seat_title(s)}: {holder(s)}" for s in listed)
         # a game made with a level of play says which (a plain game is enforced, as it always was)
         level = f"Level of play: **{rs.mode}**." if rs.optional_seats else ""
         watching = (await self.lobby.spectators(row.id))["admitted"]
@@ -146,7 +152,7 @@ class Views:
         game = await self.table.load(row)
         seat = None
         if mine:
-            seats = await self.table.store.seats(row.id)
+            seats = await self.table.holding(row, await self.table.store.seats(row.id))
             who = self.table.seat_for(game, seats, ctx.user_id, None)
             if isinstance(who, Outcome):
                 return who
@@ -227,7 +233,8 @@ class Views:
             return Outcome.error("The game has not started yet.")
         game = await self.table.load(row)
         seats = await self.table.store.seats(row.id)
-        mine = {s: u for s, u in seats.items() if u == ctx.user_id}
+        gone = await self.table.departed(row.id)  # issue 28: a seat its holder left tells them nothing more
+        mine = {s: u for s, u in seats.items() if u == ctx.user_id and s not in gone}
         if not mine:
             return Outcome.error("You hold no seat in this game.")
         dms = await self.table.secrets_dms(game, mine)

@@ -212,11 +212,12 @@ class SqlQueries:
 
     async def part_finished(self, game_id: int, seat: str, user_id: int, now: float) -> None:
         """A holder finished their part of a phase by their own order (issue 28), one transaction: on time
-        unless the game's deadline had passed, and the seat is theirs again (no deadline missed in a row,
-        off autopilot, no takeover asked for)."""
+        if the phase had a deadline and it had not passed (a record measures reliability against deadlines:
+        a phase without one, in a game without deadlines or while its clock is paused, counts neither way),
+        and the seat is theirs again (no deadline missed in a row, off autopilot, no takeover asked for)."""
         await self._steps([
-            ("INSERT INTO player_records (user_id, phases_on_time) SELECT ?, 1 WHERE NOT EXISTS"
-             " (SELECT 1 FROM clocks WHERE game_id=? AND deadline_at IS NOT NULL AND deadline_at < ?)"
+            ("INSERT INTO player_records (user_id, phases_on_time) SELECT ?, 1 WHERE EXISTS"
+             " (SELECT 1 FROM clocks WHERE game_id=? AND deadline_at IS NOT NULL AND deadline_at >= ?)"
              " ON CONFLICT(user_id) DO UPDATE SET phases_on_time=player_records.phases_on_time+1",
              (user_id, game_id, now)),
             ("UPDATE seat_states SET missed_in_row=0, autopilot=0, takeover=NULL WHERE game_id=? AND seat=?"

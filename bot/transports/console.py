@@ -8,6 +8,14 @@ answers, DMs) print with a `[to <seat>]` prefix; images go to `--out`.
 With `--script FILE`, commands are read from the file, one a line (`#` starts
 a comment); the run exits non-zero if a command was refused, unless its line
 starts with `!expect-error ` (and then it must be refused).
+
+The console's clock (issue 28): there is no scheduler, so after every command
+(and once the game is set up) whatever is due by the wall clock runs, as the
+bot's scheduler would run it: a seat on autopilot plays, a forced action of a
+player with `/me autoplay on` is played, a passed deadline or a check-in's end
+acts; what that posts prints like any post. Every seat is played at this one
+keyboard, so a game with `checkin=` checks each seat in as it is set up (and
+`/game checkin` is the Check in button, for a game made with `/game new`).
 """
 from __future__ import annotations
 
@@ -21,12 +29,14 @@ import tempfile
 from pathlib import Path
 from typing import TextIO
 
+from bot.seats import SeatRules
 from bot.service import MAX_CHARTS_BYTES, Ctx, GameService, Outcome, Post, charts_text
 from bot.storage import open_store
 from engine.rulesets import get_ruleset
 
 CHANNEL = 1
 GUILD = 1
+MAX_TICK_FIRES = 200  # timers fired after one command, at most
 
 
 OPTION_NAMES = {"text", "seat", "dice", "reason", "private", "topic", "around", "mine", "ruleset", "options",
@@ -103,6 +113,25 @@ class Console:
                     continue
                 self._post(p, self.seat_of_user.get(uid, str(uid)), "dm")
 
+    async def tick(self) -> int:
+        """The console's clock (see the module's text): fire every timer that is due, as the bot's
+        scheduler does, and print what they posted (the outbox). Returns how many timers fired."""
+        svc, fired = self.service, 0
+        for _ in range(MAX_TICK_FIRES):  # (a game whose every seat is on autopilot goes on at the next command)
+            n = await svc.fire_due()
+            if not n:
+                break
+            fired += n
+        while items := await svc.store.pending_outbox():
+            for item in items:
+                payload = item["payload"]
+                if not (payload.get("seatboard") or payload.get("board")):  # (no boards in a terminal)
+                    post = await svc.outbox_post(payload)
+                    uid = item["user_id"]
+                    self._post(post, self.seat_of_user.get(uid, str(uid)) if uid else None, "dm" if uid else "map")
+                await svc.store.mark_sent(item["id"], svc.clock())
+        return fired
+
     # ----------------------------------------------------------- commands
     def ctx(self) -> Ctx:
         self.interaction += 1
@@ -130,8 +159,17 @@ class Console:
         for seat in self.rs.seats:
             self.seat = seat
             await self.show(await self.service.join(self.ctx(), seat))
+        row = await self.service.store.live_game(CHANNEL)
+        if row is not None and row.status == "open" and SeatRules.of(row).checkin > 0:
+            # issue 28: every seat is at this keyboard: each checks in now (the last one starts the game)
+            for seat in self.rs.seats:
+                if seat in (row.seats or await self.service.store.seats(row.id)):
+                    self.seat = seat
+                    await self.show(await self.service.checkin(self.ctx(), row.id))
         self.seat = first
-        await self.show(await self.service.start(self.ctx()))
+        if (await self.service.store.live_game(CHANNEL)).status == "open":
+            await self.show(await self.service.start(self.ctx()))
+        await self.tick()
         active = (await self.service.load(await self.service.store.live_game(CHANNEL))).active_seats()
         if active:
             self.seat = active[0]
@@ -285,12 +323,17 @@ class Console:
                                            kv.get("user") or (args[1] if len(args) > 1 else ""))
             elif sub == "open":
                 out = await svc.open_games(self.ctx())
+            elif sub == "checkin":  # the Check in button (issue 28)
+                row = await svc.store.live_game(CHANNEL)
+                out = (await svc.checkin(self.ctx(), row.id) if row is not None
+                       else Outcome.error("There is no game here to check in to."))
             else:
-                out = Outcome.error("Unknown `/game` command: new, join, leave, start, status, map, log, export, end, "
-                                    "undo, extend, pause, resume, replay, sub, takeover, open.")
+                out = Outcome.error("Unknown `/game` command: new, join, leave, start, checkin, status, map, log, "
+                                    "export, end, undo, extend, pause, resume, replay, sub, takeover, open.")
         else:
             out = Outcome.error(f"Unknown command `/{head[:20]}`. Try `/help`.")
         await self.show(out)
+        await self.tick()  # the console's clock: what is due now runs (an autopilot's play, a passed deadline)
         return out
 
     async def substitute(self, seat: str, who: str) -> Outcome:

@@ -18,7 +18,7 @@ from bot.config import Config
 from bot.outcome import seat_title
 from bot.service import Ctx, GameService, Outcome, Post, split_text
 from bot.transports.posts import buttons_view, send_kwargs as _kwargs
-from bot.transports.private import HELD, NONE, send_private, seat_room, tell_table_once, where_text
+from bot.transports.private import HELD, NONE, leave_room, send_private, seat_room, tell_table_once, where_text
 from bot.storage import StoreProtocol as Store, open_store
 
 log = logging.getLogger("palantir")
@@ -238,6 +238,14 @@ async def deliver(interaction: discord.Interaction, out: Outcome, service: GameS
             await thread.edit(archived=True)
         except discord.HTTPException:
             log.warning("could not archive the private thread %s", tid)
+    for game_id, seat, uid in out.leave_rooms:  # issue 28: a holder who left reads the seat's thread no more
+        await leave_room(interaction.client, service, game_id, seat, uid)
+    for tid, uid, add in out.room_moves:  # issue 28: the players' private rooms follow a seat that changed hands
+        try:
+            thread = interaction.client.get_channel(tid) or await interaction.client.fetch_channel(tid)
+            await (thread.add_user if add else thread.remove_user)(discord.Object(uid))
+        except discord.HTTPException:
+            log.warning("could not %s %s in the private room %s", "add" if add else "remove", uid, tid)
     if out.probe is not None and not late:
         probe_note = await _probe(interaction, out.probe, service)
     if probe_note:

@@ -135,6 +135,27 @@ async def seat_room(client: discord.Client, service, game_id: int, seat: str | N
         return thread.id
 
 
+async def leave_room(client: discord.Client, service, game_id: int, seat: str, user_id: int) -> bool:
+    """Issue 28: a holder who left a running game is taken out of the seat's private thread (the seat's
+    secrets go on being posted there for its next holder). True if they were in it and are out."""
+    delivery = service.delivery
+    async with delivery.room_locks[(game_id, seat)]:
+        room = await delivery.room(game_id, seat)
+        if room is None or room[1] != user_id:
+            return False
+        tid, _, gm_added = room
+        try:
+            thread = client.get_channel(tid) or await client.fetch_channel(tid)
+            await thread.remove_user(discord.Object(user_id))
+        except discord.NotFound:
+            pass  # the thread is gone: nobody reads it
+        except discord.HTTPException:
+            log.exception("could not take %s out of the private thread %s", user_id, tid)
+            return False
+        await delivery.set_room(game_id, seat, tid, 0, gm_added)  # the next holder is added on first need
+        return True
+
+
 async def tell_table_once(client: discord.Client, service, game_id: int | None, user_id: int) -> bool:
     """The table is told, once a game, that a player cannot be reached privately at all."""
     if game_id is None or await service.delivery.told(game_id, user_id):

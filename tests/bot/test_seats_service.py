@@ -293,7 +293,7 @@ async def test_leaving_a_running_game_puts_the_seat_on_autopilot_open_for_takeov
     assert await svc.fire_due() >= 1
     assert svc.games[row.id].active_seats() == ["blue"]  # the bot played red's part
     assert "up for takeover: `red`" in (await svc.open_games(ctx(DAVE))).reply.text
-    assert "Red (on autopilot)" in (await svc.my_games(ctx(RED))).reply.text
+    assert "no seat" in (await svc.my_games(ctx(RED))).reply.text  # red left: the seat is not theirs any more
     assert (await svc.takeover(ctx(DAVE), "red")).ok
     assert (await svc.store.seats(row.id))["red"] == DAVE
 
@@ -407,3 +407,101 @@ async def test_a_substitute_counts_in_both_records_and_takes_the_seat_off_autopi
     assert (await svc.store.seat_states(row.id))["blue"] == SeatState(row.id, "blue")
     assert [(h["user_id"], h["how"]) for h in await svc.store.seat_history(row.id) if h["seat"] == "blue"] == [
         (BLUE, "join"), (CAROL, "sub")]
+
+
+class Shuffle(pbp_helpers.Tiny):
+    """tiny-pbp where red's `shuffle` draws blue's card again: blue's hidden information changes (a DM
+    of the changed secret) and blue is told privately (an event's private line)."""
+    name = "tiny-shuffle"
+
+    def parse(self, st, seat, text):
+        if text.strip() == "shuffle":
+            from engine.core import Action
+            a = Action("shuffle")
+            self.check(st, seat, a)
+            return a
+        return super().parse(st, seat, text)
+
+    def apply(self, st, seat, a):
+        if a.verb == "shuffle":
+            from engine.core import Event
+            st["hidden"]["card"] = st["hidden"]["card"] % 9 + 1
+            return [Event(public=f"{seat} shuffles", private={"blue": f"your new card is {st['hidden']['card']}"})]
+        return super().apply(st, seat, a)
+
+
+from engine.rulesets import register  # noqa: E402
+
+register(Shuffle())
+
+
+async def test_a_holder_who_left_gets_none_of_the_seats_changed_secrets_and_plays_it_only_after_a_takeover(svc):
+    """Issue 28, hidden information only to those entitled: blue leaves the running game; red's shuffle
+    changes blue's secret and tells blue privately, and neither reaches the leaver (before the leave,
+    both did); their `/secret`, order and `/me games` know the seat no more; they take it back with
+    `/game takeover` like anyone else (takeover=open: at once) and get the seat's secret again."""
+    assert (await svc.new_game(ctx(RED), "tiny-shuffle", "deadline=24")).ok
+    assert (await svc.join(ctx(RED), "red")).ok
+    assert (await svc.join(ctx(BLUE), "blue")).ok
+    assert (await svc.start(ctx(RED))).ok
+    row = await svc.store.live_game(9)
+    out = await svc.order(ctx(RED), "shuffle")
+    assert out.ok and len(out.dms.get(BLUE, [])) == 2  # the event's private line and the changed secret
+    await svc.delivery.hold(BLUE, row.id, "blue", "Your card is 5 (held: DMs closed).")
+    assert (await svc.leave(ctx(BLUE))).ok
+    assert await svc.delivery.waiting(BLUE) == ([], [])  # what was held for the seat is dropped
+    out = await svc.order(ctx(RED), "shuffle")
+    assert out.ok and out.dms == {}
+    out = await svc.order(ctx(RED), "done")  # a new phase: blue (the bot's now) is to act; nobody pinged for it
+    assert out.ok and BLUE not in (out.notice.mentions if out.notice else []) and not out.dms
+    # nothing of the seat's own view: its map, its odds, its order choices
+    refused = await svc.map(ctx(BLUE), None, True, False, None)
+    assert not refused.ok and "no seat" in refused.reply.text, refused.reply.text
+    assert not (await svc.odds(ctx(BLUE), "roll")).ok
+    assert await svc.autocomplete_order(ctx(BLUE), "") == []
+    assert not (await svc.secret(ctx(BLUE))).ok
+    refused = await svc.order(ctx(BLUE), "done")
+    assert not refused.ok and "/game takeover seat:blue" in refused.reply.text
+    assert "no seat" in (await svc.my_games(ctx(BLUE))).reply.text
+    assert f"Blue: nobody (<@{BLUE}> left; on autopilot)" in (await svc.status(ctx(RED))).reply.text
+    hist = await svc.store.seat_history(row.id)
+    assert [(h["seat"], h["user_id"], h["to_at"] is None) for h in hist if h["seat"] == "blue"] == [("blue", BLUE, False)]
+    back = await svc.takeover(ctx(BLUE), "blue")
+    assert back.ok and "had left it" in back.reply.text
+    assert any("Your card is" in p.text for p in back.dms[BLUE])
+    assert (await svc.secret(ctx(BLUE))).ok
+    rec = await svc.store.record(BLUE)
+    assert (rec.seats_taken_over, rec.seats_lost) == (0, 0)
+    assert await svc.autocomplete_order(ctx(BLUE), "")  # theirs to play again
+    assert (await svc.order(ctx(BLUE), "done")).ok
+    out = await svc.order(ctx(RED), "shuffle")
+    assert out.ok and len(out.dms.get(BLUE, [])) == 2  # and its secrets theirs again
+
+
+async def test_the_creator_may_hand_a_left_seat_back_by_sub_and_nobody_takes_an_opponents_seat_mid_game(svc):
+    """A seat whose holder left: the creator's `/game sub` may hand it back to them (a sub, no seat taken
+    over or lost); a takeover by a player who holds another seat is refused in every game (no game lets a
+    player add a seat once it runs: bot/seats.py, at the refusal)."""
+    row = await started(svc, "deadline=24")
+    assert (await svc.leave(ctx(BLUE))).ok
+    refused = await svc.takeover(ctx(RED), "blue")
+    assert not refused.ok and refused.ephemeral and "already" in refused.reply.text
+    assert (await svc.store.seats(row.id))["blue"] == BLUE and (await svc.store.seat_states(row.id))["blue"].autopilot
+    out = await svc.sub(ctx(RED), "blue", BLUE)
+    assert out.ok, out.reply.text
+    assert not (await svc.store.seat_states(row.id))["blue"].autopilot
+    assert (await svc.secret(ctx(BLUE))).ok  # theirs again, secrets included
+    rec = await svc.store.record(BLUE)
+    assert (rec.seats_taken_over, rec.seats_lost) == (0, 0)
+    assert not (await svc.sub(ctx(RED), "blue", BLUE)).ok  # held now: "already holds"
+
+
+async def test_a_game_without_deadlines_counts_no_phase_on_time(svc):
+    """A record measures reliability against deadlines: a phase finished in a game without deadlines counts
+    neither on time nor missed (the same orders under `deadline=24` count)."""
+    await started(svc, "", channel=9)
+    assert (await svc.done(ctx(RED))).ok and (await svc.done(ctx(BLUE))).ok
+    assert (await svc.store.record(RED)).phases == 0 and (await svc.store.record(BLUE)).phases == 0
+    await started(svc, "deadline=24", channel=10)
+    assert (await svc.done(ctx(RED, 10))).ok
+    assert (await svc.store.record(RED)).phases_on_time == 1

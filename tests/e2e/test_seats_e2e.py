@@ -8,6 +8,7 @@ import json
 
 from tests.gondor_helpers import SAURON_SETUP, WESTERNESSE_SETUP
 from tests.e2e.test_e2e_discord import World
+from tests.settle import settled
 
 H = 3600.0
 T0 = 1_720_000_000.0
@@ -189,4 +190,131 @@ async def test_checkin_reopens_a_seat_min_ontime_refuses_a_poor_record_and_the_b
         await s.wait_for(lambda: "free: `westernesse`" in s.message(board.id).content, timeout=10)
         assert (await w.store.game(row.id)).status == "open"
         await asyncio.sleep(0.2)
+        s.assert_clean()
+
+
+async def test_a_player_who_leaves_a_running_game_gets_none_of_the_seats_secrets_until_they_take_it_back(tmp_path):
+    """Issue 28 (hidden information reaches only those entitled): Westernesse's holder, whose DMs are
+    closed (their secrets go to the seat's private thread), leaves during the set-up. They are taken out
+    of the seat's thread at once; the autopilot plays Westernesse's set-up (the printed one: the cauldrons
+    are placed, so the seat's hidden information changes) and nothing of the seat reaches them; `/game secret` and an order are refused (to play it again they take it over like anyone
+    else); carol takes it over and the thread is hers, with the seat's secrets. The leaver is not pinged
+    by the phase that follows."""
+    async with World() as w:
+        s = w.server
+        s.users[w.bob].dms_open = False
+        s.users[w.carol].dms_open = False
+        w.clock = Clock(T0)
+        import bot.config as config
+
+        orig = config.DeadlinesConfig.poll_seconds
+        config.DeadlinesConfig.poll_seconds = 0.05
+        try:
+            await w.start_bot(tmp_path / "leave.db")
+        finally:
+            config.DeadlinesConfig.poll_seconds = orig
+        w.service.clock = w.clock
+        w.service.renderer = None
+        await w.cmd(w.alice, "game", "new", ruleset="gondor", options="deadline=24")
+        await w.cmd(w.alice, "game", "join", seat="sauron")
+        await w.cmd(w.bob, "game", "join", seat="westernesse")
+        await (await w.cmd(w.alice, "game", "start")).wait_for_messages(2)
+        room = await s.wait_for(lambda: next((c for c in s.channels.values() if c.type == 12 and any(
+            "real cauldrons" in (m.content or "") for m in s.messages(c.id))), None), timeout=15)
+        assert room.thread_members == {s.bot_user_id, w.bob}
+        row = await w.store.live_game(w.cid)
+
+        seen = len(s.all_visible_to(w.bob))
+        r = await w.cmd(w.bob, "game", "leave")
+        assert not r.ephemeral and "autopilot" in r.content
+        await s.wait_for(lambda: room.thread_members == {s.bot_user_id}, timeout=15)
+        # the autopilot finishes Westernesse's set-up
+        await s.wait_for(lambda: (w.service.games.get(row.id) is not None
+                                  and "westernesse" not in w.service.games[row.id].active_seats()), timeout=15)
+        r = await w.cmd(w.bob, "secret")
+        assert r.ephemeral and "no seat" in r.content and "cauldron" not in r.content
+        r = await w.cmd(w.bob, "order", text="done", seat="westernesse")
+        assert r.ephemeral and "takeover" in r.content
+        for o in SAURON_SETUP:
+            assert not (await w.cmd(w.alice, "order", text=o)).ephemeral
+        await w.cmd(w.alice, "done")
+        # Westernesse's set-up, by the autopilot: the printed one, which places the cauldrons (its secret changes)
+        await s.wait_for(lambda: any("`deploy printed` (autopilot)" in (m.content or "") for m in public(w, w.cid)),
+                         timeout=15)
+        await settled(s, w.bot)
+        game = w.service.games[row.id]
+        assert "not placed" not in game.ruleset.secret_text(game.state, "westernesse")
+        after = s.all_visible_to(w.bob)[seen:]
+        assert not any("cauldron" in (m.content or "").lower() for m in after), [m.content for m in after]
+        assert not any(w.bob in m.pinged() for m in after if m.visible_to is None)
+        assert len([m for m in s.messages(room.id) if "real cauldrons" in (m.content or "")]) == 1
+
+        # carol takes it over: the seat's thread is hers now, with the seat's current secret
+        r = await w.cmd(w.carol, "game", "takeover", seat="westernesse")
+        assert not r.ephemeral, r.content
+        await s.wait_for(lambda: len([m for m in s.messages(room.id) if "real cauldrons" in (m.content or "")]) == 2,
+                         timeout=15)
+        assert room.thread_members == {s.bot_user_id, w.carol}
+        assert [m for m in s.messages(room.id) if "real cauldrons" in (m.content or "")][-1].pinged() == {w.carol}
+        assert (await w.store.seats(row.id))["westernesse"] == w.carol
+        await asyncio.sleep(0.2)
+        s.assert_clean()
+
+
+async def test_a_player_who_left_takes_the_seat_back_only_by_a_takeover_under_the_games_rule(tmp_path):
+    """The leaver cannot take the seat back by playing (their order is refused with the way back); under
+    `takeover=vote` their `/game takeover` waits for the table's approval like anyone else's; approved, the
+    seat and its secret (by DM) are theirs again, and their record counts no seat taken over or lost."""
+    async with World() as w:
+        s = w.server
+        await w.start_bot(tmp_path / "back.db")
+        w.service.renderer = None
+        await w.cmd(w.alice, "game", "new", ruleset="gondor", options="takeover=vote")
+        await w.cmd(w.alice, "game", "join", seat="sauron")
+        await w.cmd(w.bob, "game", "join", seat="westernesse")
+        await (await w.cmd(w.alice, "game", "start")).wait_for_messages(2)
+        row = await w.store.live_game(w.cid)
+        await w.cmd(w.bob, "game", "leave")
+        n = len(s.dms(w.bob))
+        r = await w.cmd(w.bob, "order", text="done")
+        assert r.ephemeral and "/game takeover seat:westernesse" in r.content
+        r = await w.cmd(w.bob, "game", "takeover", seat="westernesse")
+        assert not r.ephemeral and "asks to take over" in r.content
+        assert r.message.pinged() == {w.alice}  # the creator (and Sauron's holder) approves
+        assert (await w.store.seat_states(row.id))["westernesse"].autopilot
+        await s.click(w.alice, r.message, f"tkv:{row.id}:westernesse:y")
+        await s.wait_for(lambda: any("takes over" in (m.content or "") and "had left it" in m.content
+                                     for m in s.messages(w.cid)), timeout=15)
+        await s.wait_for(lambda: any("real cauldrons" in (m.content or "") for m in s.dms(w.bob)[n:]), timeout=15)
+        rec = await w.store.record(w.bob)
+        assert (rec.seats_taken_over, rec.seats_lost, rec.games_abandoned) == (0, 0, 1)
+        r = await w.cmd(w.bob, "secret")
+        assert r.ephemeral and "real cauldrons" in r.content
+        s.assert_clean()
+
+
+async def test_the_players_private_rooms_follow_a_seat_its_holder_left_to_whoever_takes_it_over(tmp_path):
+    """`/game table` rooms (a private thread for each pair of seats): a holder who leaves is taken out of
+    their seat's rooms (the other players' talk to that seat is not theirs any more); whoever takes the
+    seat over is added."""
+    async with World() as w:
+        s = w.server
+        await w.start_bot(tmp_path / "rooms.db")
+        w.service.renderer = None
+        await w.cmd(w.alice, "game", "new", ruleset="risk-minas-tirith", options="mode=assist whispers=on")
+        await w.cmd(w.alice, "game", "join", seat="good")
+        await w.cmd(w.bob, "game", "join", seat="evil")
+        await (await w.cmd(w.alice, "game", "start")).wait_for_messages(1)
+        r = await w.cmd(w.alice, "game", "table")
+        assert not r.ephemeral, r.content
+        room = await s.wait_for(lambda: next((c for c in s.channels.values() if c.type == 12
+                                              and w.bob in c.thread_members), None), timeout=15)
+        assert room.thread_members == {s.bot_user_id, w.alice, w.bob}
+        r = await w.cmd(w.bob, "game", "leave")
+        assert not r.ephemeral, r.content
+        await s.wait_for(lambda: room.thread_members == {s.bot_user_id, w.alice}, timeout=15)
+        r = await w.cmd(w.carol, "game", "takeover", seat="evil")
+        assert not r.ephemeral, r.content
+        await s.wait_for(lambda: room.thread_members == {s.bot_user_id, w.alice, w.carol}, timeout=15)
+        await settled(s, w.bot)
         s.assert_clean()

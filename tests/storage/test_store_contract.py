@@ -244,13 +244,18 @@ async def test_a_players_record_seat_states_history_and_games_everywhere(store):
 
 
 async def test_a_part_finished_counts_on_time_only_before_the_deadline_and_gives_the_seat_back(store):
-    """Issue 28: one transaction: on time unless the game's deadline had passed; the seat off autopilot,
-    its missed deadlines in a row forgotten and a takeover request dropped."""
+    """Issue 28: one transaction: on time if the phase had a deadline that had not passed (a phase without a
+    deadline counts neither way); the seat off autopilot, its missed deadlines in a row forgotten and a
+    takeover request dropped."""
     gid = await new_game(store)
-    await store.part_finished(gid, "red", 7, 5.0)  # no clock yet: on time
+    await store.part_finished(gid, "red", 7, 5.0)  # no clock yet: no deadline, not counted
+    await store.set_clock(Clock(gid, "p0", 1.0, deadline_at=None), [])
+    await store.part_finished(gid, "red", 7, 6.0)  # a game without deadlines: not counted
+    assert (await store.record(7)).phases_on_time == 0
     await store.set_clock(Clock(gid, "p1", 1.0, deadline_at=10.0), [])
     await store.set_seat_state(SeatState(gid, "red", missed_in_row=2, autopilot=True, takeover={"user": 8, "votes": {}}))
     await store.part_finished(gid, "red", 7, 9.0)  # before the deadline
+    await store.part_finished(gid, "red", 7, 10.0)  # at the deadline: still on time
     await store.part_finished(gid, "red", 7, 11.0)  # after it: not on time
     assert (await store.record(7)).phases_on_time == 2
     assert (await store.seat_states(gid))["red"] == SeatState(gid, "red")
