@@ -70,13 +70,15 @@ class Recovery:
     async def delivered(self, interaction_id: str, late: bool = False) -> None:
         """The transport sent the answer to this interaction: in time (the player saw it: a repeat of
         the order is meant), or ``late``, in the channel after Discord stopped waiting (the player
-        may not have seen it and may retry: a repeat is asked about, ``watch``)."""
-        await self.table.store.mark_delivered(interaction_id, self.table.clock())
+        may not have seen it and may retry: a repeat is asked about, ``watch``). What is known here is
+        used at once, before the store's write: the player may send the same order again as soon as they
+        read the answer, and it must not wait for that write (a group commit) to be applied."""
         key = self.watched.pop(interaction_id, None)
         if key is not None and not late and (pending := self.recovered.get(key)) is not None:
             pending[:] = [p for p in pending if p[3] != interaction_id]
             if not pending:
                 del self.recovered[key]
+        await self.table.store.mark_delivered(interaction_id, self.table.clock())
 
     def refusal_seen(self, interaction_id: str) -> None:
         """A refusal reached its player in time (the transport says so): an "already applied" question

@@ -450,10 +450,6 @@ class PostgresStore(SqlQueries):
         await self._write("INSERT INTO responses (interaction_id, game_id, response, created_at) VALUES (?,?,?,?)"
                           " ON CONFLICT DO NOTHING", (interaction_id, game_id, _dumps(response), now))
 
-    async def mark_delivered(self, interaction_id: str, now: float) -> None:
-        await self._write("UPDATE responses SET delivered_at=? WHERE interaction_id=? AND delivered_at IS NULL",
-                          (now, interaction_id))
-
     async def undelivered(self, limit: int = 500) -> list[dict]:
         rows = await self._all(
             "SELECT r.interaction_id, r.game_id, r.response, r.created_at, a.seq, a.seat, a.user_id, a.text,"

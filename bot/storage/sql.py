@@ -7,11 +7,21 @@ creation, the outbox's claim, ``snapshot_before``...) stays in the backend.
 """
 from __future__ import annotations
 
+import asyncio
 import json
 from typing import Any
 
 from bot.storage.base import (ActionRow, Clock, Effect, FireTimer, GameRow, OutboxPost, PauseClock, PlayerRecord,
                               Prefs, SeatState, StaleWriter, Timer, shard_where)
+
+
+class _Marks:
+    """Answers reported delivered, marked together by one statement (``SqlQueries.mark_delivered``)."""
+
+    def __init__(self, now: float):
+        self.ids: list[str] = []
+        self.now = now
+        self.done = asyncio.get_running_loop().create_future()
 
 
 def _dumps(obj: Any) -> str:
@@ -22,16 +32,22 @@ class SqlQueries:
     # a game's seats as one JSON object text ({"seat": user id}), from ``seats s`` (SQL differs)
     SEATS_JSON: str
 
+    # what ``order_context`` reads, in one statement (its parameters: the channel, the interaction id)
+    ORDER_CONTEXT = ("SELECT r.response AS ctx_response, (SELECT {seats} FROM seats s WHERE s.game_id = g.id)"
+                     " AS ctx_seats, g.* FROM (SELECT 1 AS one) AS one"
+                     " LEFT JOIN games g ON g.channel_id=? AND g.status IN ('open','active')"
+                     " LEFT JOIN responses r ON r.interaction_id=?")
+
     async def order_context(self, channel_id: int, interaction_id: str | None
                             ) -> tuple[dict | None, GameRow | None]:
         """What every command that may change a game reads first, in one statement: the answer
         already stored for ``interaction_id`` (a redelivered interaction: None if there is none),
         and the channel's live game (None if there is none) with its seats (``GameRow.seats``)."""
-        r = await self._one(
-            "SELECT r.response AS ctx_response, (SELECT " + self.SEATS_JSON + " FROM seats s WHERE s.game_id = g.id)"
-            " AS ctx_seats, g.* FROM (SELECT 1 AS one) AS one"
-            " LEFT JOIN games g ON g.channel_id=? AND g.status IN ('open','active')"
-            " LEFT JOIN responses r ON r.interaction_id=?", (channel_id, interaction_id))
+        return self._order_context_of(await self._one(self.ORDER_CONTEXT.format(seats=self.SEATS_JSON),
+                                                      (channel_id, interaction_id)))
+
+    @staticmethod
+    def _order_context_of(r) -> tuple[dict | None, GameRow | None]:
         d = dict(r)
         stored, seats = d.pop("ctx_response"), d.pop("ctx_seats")
         row = None
@@ -84,6 +100,38 @@ class SqlQueries:
     async def first_snapshot(self, game_id: int) -> dict:
         r = await self._one("SELECT state FROM snapshots WHERE game_id=? ORDER BY seq LIMIT 1", (game_id,))
         return json.loads(r[0])
+
+    async def mark_delivered(self, interaction_id: str, now: float) -> None:
+        """The answer to this interaction reached its reader (the transport says so); returns once
+        that is committed. A group commit: the answers reported while one batch is being written
+        are marked together by the next, in one statement (one trip to the database for all of
+        them, not one each: under load, nearly every order reports one)."""
+        batch = getattr(self, "_marks", None)
+        if batch is None:
+            batch = self._marks = _Marks(now)
+            asyncio.ensure_future(self._write_marks(batch))
+        batch.ids.append(interaction_id)
+        batch.now = max(batch.now, now)
+        await asyncio.shield(batch.done)
+
+    async def _write_marks(self, batch: "_Marks") -> None:
+        if getattr(self, "_marks_lock", None) is None:
+            self._marks_lock = asyncio.Lock()
+        async with self._marks_lock:  # one batch written at a time; the next gathers meanwhile
+            if self._marks is batch:
+                self._marks = None  # what is reported from now on goes to the next batch
+            try:
+                for i in range(0, len(batch.ids), 500):
+                    chunk = batch.ids[i:i + 500]
+                    await self._write("UPDATE responses SET delivered_at=? WHERE delivered_at IS NULL AND"
+                                      " interaction_id IN (" + ",".join("?" * len(chunk)) + ")", (batch.now, *chunk))
+            except BaseException as e:
+                batch.done.set_exception(e)
+                batch.done.exception()  # (retrieved here: each waiter gets it)
+                if not isinstance(e, Exception):
+                    raise
+            else:
+                batch.done.set_result(None)
 
     async def response_for(self, interaction_id: str) -> dict | None:
         r = await self._one("SELECT response FROM responses WHERE interaction_id=?", (interaction_id,))
