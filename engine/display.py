@@ -41,6 +41,21 @@ The marks a view may put on a unit (``unit["look"]``, :data:`MARKS`), each drawn
 * ``band``: ``"lit"`` (a gold band in a fiery glow, top right) or ``"plain"`` (a plain gold band,
   bottom right).
 
+An *area* board (``render/areamap.py``) reads instead (every key optional)::
+
+    {"fills":  {"kinds": {"<area kind>": rgb}, "zones": {"<zone>": rgb}, "areas": {"<area id>": rgb}},
+     "lines":  [{"between": "<board data key listing area pairs>" | "zones": [inner, outer] |
+                 "around_kind": "<area kind>", "around": [area ids], "color": rgb, "width": n,
+                 "preview_width": n}],
+     "texts":  [{"text": ..., "x": n, "y": n, "size": n, "color": rgb, "anchor": "mm"}],   # x, y < 0: from the right, bottom
+     "emblems": {"<area flag in the board data>": "pennant" | "thrower"},
+     "area_marks": {"<area key in the view>": {"label": ...}},
+     "side_tint": {"<seat>": rgb},
+     "armies": {"order": [types], "label": {type: "Inf"}, "letter": {type: "I"}, "colors": {seat: {type: rgb}}},
+     "decks":  [["<deck key>", "<name>", "<prefix of its cards>"]],
+     "key": [{"army": type, "label": ...} | {"emblem": "pennant" | "thrower", "label": ...}],
+     "key_text": "..."}
+
 Generic unit keys the renderer reads besides: ``id``, ``type``, ``side``, ``hex``, ``ratings``,
 ``reduced``, ``disrupted``, ``real`` (a REAL / DUMMY band, only in the owner's view), ``face_down``, and a
 leader's ``rally`` / ``magic``.
@@ -55,7 +70,9 @@ SHAPES = ("infantry", "cavalry", "archer", "leader", "club", "thrower", "tower",
 MARKER_STYLES = ("flame", "rungs", "head", "star", "cross", "crack")
 LEGEND_DRAWS = ("drop", "counter", "hatch", "ring")
 MARKS = ("beside", "bottom", "drop", "fade", "glow", "arrows", "band")
-_KEYS = {"shapes", "markers", "legend"}
+_KEYS = {"shapes", "markers", "legend", "fills", "lines", "texts", "emblems", "area_marks", "side_tint", "armies",
+         "decks", "key", "key_text"}
+EMBLEMS = ("pennant", "thrower")
 
 
 def check(decl: dict) -> dict:
@@ -68,6 +85,9 @@ def check(decl: dict) -> dict:
     for kind, m in decl.get("markers", {}).items():
         if m.get("style") not in MARKER_STYLES:
             raise ValueError(f"marker {kind!r}: unknown style {m.get('style')!r} (one of {MARKER_STYLES})")
+    for flag, style in decl.get("emblems", {}).items():
+        if style not in EMBLEMS:
+            raise ValueError(f"emblem {flag!r}: unknown style {style!r} (one of {EMBLEMS})")
     for e in decl.get("legend", []):
         if e.get("draw") not in LEGEND_DRAWS or not e.get("label"):
             raise ValueError(f"legend entry {e!r}: a label and a draw (one of {LEGEND_DRAWS})")
