@@ -270,7 +270,8 @@ def _panel(img, d, view: dict, x0: int, h: int, look: _Look) -> None:
     y += 26
     pts = view.get("points") or {}
     decks = view.get("decks") or {}
-    S.stamp(img, (x, y), f"Points: Good {pts.get('good', 0)}  Evil {pts.get('evil', 0)}", 13, (30, 26, 22))
+    seats = _seats(view)
+    S.stamp(img, (x, y), "Points: " + "  ".join(f"{t} {pts.get(s, 0)}" for s, t in seats), 13, (30, 26, 22))
     y += 18
     S.stamp(img, (x, y), "Decks: " + ", ".join(f"{decks.get(k, 0)} {name}" for k, name, _ in look.decks), 12,
             (50, 44, 38))
@@ -279,11 +280,11 @@ def _panel(img, d, view: dict, x0: int, h: int, look: _Look) -> None:
         S.stamp(img, (x, y), "The Gate is broken.", 12, (170, 40, 30))
         y += 18
     hands = view.get("hands") or {}
-    for side in ("good", "evil"):
+    for side, title in seats:
         hd = hands.get(side) or {}
         y += 8
         col = look.tint.get(side, (80, 80, 80))
-        S.stamp(img, (x, y), f"{side.title()} hand (face up)", 13, col)
+        S.stamp(img, (x, y), f"{title} hand (face up)", 13, col)
         y += 18
         for deck, _, prefix in look.decks[:1]:  # the first deck's cards by id (* : the seat's own shield)
             rc = hd.get(deck) or []
@@ -331,6 +332,12 @@ def _panel(img, d, view: dict, x0: int, h: int, look: _Look) -> None:
         for line in _wrap(str(over.get("summary", "")), 12, PANEL_W - 28):
             S.stamp(img, (x, y), line, 12, (150, 30, 30))
             y += 16
+
+
+def _seats(view: dict) -> list[tuple[str, str]]:
+    """The view's seats and their titles, in its order."""
+    sides = view.get("sides") if isinstance(view.get("sides"), dict) else {}
+    return [(s, str((v or {}).get("title") or s.title()) if isinstance(v, dict) else s.title()) for s, v in sides.items()]
 
 
 def _wrap(text: str, size: int, width: float) -> list[str]:

@@ -238,7 +238,7 @@ def _legend_shapes(d: ImageDraw.ImageDraw, lay: Layout, leg: Legend) -> int:
             elif t == "tunnel":
                 draw_tunnel(d, cx * K, (cy + 2) * K, 8 * K)
     if "pieces" in at:
-        # the swatches under the hatching and the ring
+        # the swatches under the hatching and the ringed hex
         y = at["pieces"]
         for i, p in enumerate(leg.pieces):
             cx = x0 + r + (i % 2) * colw

@@ -50,7 +50,7 @@ def _short(name: str) -> str:
 
 
 def _shorts(names: list[str]) -> dict[str, str]:
-    """Each name's counter text, lengthened where two would read the same (Theoden, Theodred)."""
+    """Each name's counter text, lengthened where two would read the same ("Tom Bell", "Tim Bell")."""
     out = {n: _short(n) for n in names}
     for n in names:
         k = len(out[n])
