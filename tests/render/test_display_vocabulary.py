@@ -113,3 +113,19 @@ def test_the_public_view_sends_no_mark_that_tells_a_dummy():
             assert look.get("drop") in (None, "full") and "fade" not in look, (seat, u)
     own = {u["id"]: u for u in g.view("westernesse")["units"]}
     assert all(bool(own[p].get("look", {}).get("fade")) == (p not in real) for p in pots)
+
+
+def test_a_finished_games_full_view_keeps_the_owners_marks_whatever_the_seats_order():
+    """The replay of a finished game shows everything (engine/board.py: merged_view): a dummy's faded pot
+    is its owner's knowledge, and wins over the plain pot another seat's view sends, in any order."""
+    from engine.board import merged_view
+    from tests.gondor_helpers import full_setup
+    g = Game.new(get_ruleset("gondor"), seed="marks")
+    full_setup(g)
+    real = set(g.state["hidden"]["real_cauldrons"])
+    views = [g.view(s) for s in g.ruleset.seats]
+    for order in (views, views[::-1]):
+        full = merged_view(order, g.view(None))
+        pots = {u["id"]: u for u in full["units"] if u["type"] == "cauldron"}
+        assert pots and all(bool(u["look"].get("fade")) == (uid not in real) for uid, u in pots.items())
+        assert [u["id"] for u in full["units"]] == [u["id"] for u in g.view(None)["units"]]
