@@ -11,7 +11,7 @@ The declaration (every key optional)::
      "markers": {"<marker type>": {"style": "<marker style>", "label": "...", "across": bool,
                                    "when_used": bool}},
      "legend":  [{"label": "...", "draw": "<legend draw>", "shape": "<shape>", "glow": bool,
-                  "arrows": bool, "when": ["<shape or mark>", ...]}]}
+                  "arrows": bool, "band": "lit" | "plain", "when": ["<shape or mark>", ...]}]}
 
 * ``shapes``: a unit type not listed is drawn with the shape of the same name if the renderer has one,
   else as a plain box with the type's first three letters. :data:`SHAPES` are the shapes the renderer
@@ -23,8 +23,8 @@ The declaration (every key optional)::
   has a line in the legend: always on a walled map unless ``when_used`` (then, as off a walled map, only
   when the view has one); a ``crack`` marker's line is with the hexsides (a wall drawn cracked).
 * ``legend``: the piece keys of the legend, in order; each is drawn as ``draw`` (:data:`LEGEND_DRAWS`):
-  ``drop`` (a full and a hollow drop), ``counter`` (a grey counter of ``shape``, with ``glow`` or
-  ``arrows``), ``hatch`` (a hatched city hex: the view's ``levels``), ``ring`` (a ringed hex: the view's
+  ``drop`` (a full and a hollow drop), ``counter`` (a grey counter of ``shape``, with ``glow``,
+  ``arrows`` or a ``band``), ``hatch`` (a hatched city hex: the view's ``levels``), ``ring`` (a ringed hex: the view's
   ``road``). On a walled map every key shows; elsewhere a key shows when the view uses one of its
   ``when`` names: a shape some unit is drawn with, a mark some unit has, ``levels`` or ``road``.
 

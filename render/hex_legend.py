@@ -46,6 +46,7 @@ class PieceKey(NamedTuple):
     glow: bool = False
     arrows: bool = False
     when: tuple[str, ...] = ()
+    band: str = ""
 
 
 @dataclass(frozen=True)
@@ -150,7 +151,8 @@ def _declared(display: dict) -> tuple[tuple[tuple[str, str, bool], ...], tuple[P
         p = _as_dict(p)
         if p.get("label") and p.get("draw"):
             pieces.append(PieceKey(str(p["label"]), str(p["draw"]), str(p.get("shape") or ""), bool(p.get("glow")),
-                                   bool(p.get("arrows")), tuple(str(w) for w in _as_list(p.get("when")))))
+                                   bool(p.get("arrows")), tuple(str(w) for w in _as_list(p.get("when"))),
+                                   p["band"] if p.get("band") in ("lit", "plain") else ""))
     return tuple(marks), tuple(pieces)
 
 
@@ -302,7 +304,7 @@ def _legend_text(img: Image.Image, lay: Layout, top: int, hexmap, leg: Legend) -
                     img.paste(spr, (x - 2 + j * 14, round(cy - 12)), spr)
                 tx = x + 36
             elif key.draw == "counter":
-                spr = C.counter_sprite(20, grey, key.shape, "", "", glow=key.glow, ready=key.arrows)
+                spr = C.counter_sprite(20, grey, key.shape, "", "", glow=key.glow, ready=key.arrows, band=key.band)
                 p = C.sprite_pad(20)
                 img.paste(spr, (x - p, round(cy - 10) - p), spr)
                 tx = x + 30

@@ -129,3 +129,14 @@ def test_a_finished_games_full_view_keeps_the_owners_marks_whatever_the_seats_or
         pots = {u["id"]: u for u in full["units"] if u["type"] == "cauldron"}
         assert pots and all(bool(u["look"].get("fade")) == (uid not in real) for uid, u in pots.items())
         assert [u["id"] for u in full["units"]] == [u["id"] for u in g.view(None)["units"]]
+
+
+def test_each_game_legend_explains_its_own_pieces_only():
+    """Sauron's map (walled: it has gates) explains the Ring on its bearer's counter (16.6) and none of
+    Gondor's siege keys, which it used to show when the renderer held one game's legend for all."""
+    gondor, sauron = get_ruleset("gondor"), get_ruleset("sauron")
+    names = legend_for(sauron.hexmap, Game.new(sauron, seed="leg").view(None)).names()
+    assert {"The Ring, worn (16.6)", "The Ring, carried"} <= set(names)
+    own = {p["label"] for p in gondor.display["legend"]} | {m["label"] for m in gondor.display["markers"].values()}
+    assert not own & set(names)
+    assert own <= set(legend_for(gondor.hexmap, Game.new(gondor, seed="leg").view(None)).names())
