@@ -58,6 +58,7 @@ class Legend:
     sides: tuple[tuple[str, str], ...]
     markers: tuple[tuple[str, str], ...]
     pieces: tuple[PieceKey, ...]
+    level_names: tuple[tuple[int, str], ...] = ()   # the ruleset's names of some city levels
 
     def sections(self, top: int) -> dict[str, int]:
         """The top y of each section present, from the legend's top ``top``;
@@ -83,7 +84,7 @@ class Legend:
         """Every entry's label (tests, and a quick look at what a legend shows)."""
         out = [n for _, n in self.terrain]
         if self.levels:
-            out.append(_levels_title(self.levels))
+            out.append(_levels_title(self.levels, self.level_names))
         return out + [n for group in (self.sides, self.markers) for _, n in group] + [p.label for p in self.pieces]
 
 
@@ -91,12 +92,10 @@ def _rows(entries) -> int:
     return (len(entries) + 1) // 2
 
 
-def _levels_title(levels: tuple[int, ...]) -> str:
-    if levels == (1, 2, 3, 4, 5, 6, 7):
-        return "City levels 1-7 (7 = Citadel)"
-    if len(levels) == 1:
-        return f"City level {levels[0]}"
-    return f"City levels {levels[0]}-{levels[-1]}"
+def _levels_title(levels: tuple[int, ...], names: tuple[tuple[int, str], ...] = ()) -> str:
+    title = f"City level {levels[0]}" if len(levels) == 1 else f"City levels {levels[0]}-{levels[-1]}"
+    named = [f"{n} = {name}" for n, name in names if n in levels]
+    return f"{title} ({', '.join(named)})" if named else title
 
 
 _facts_cache: "OrderedDict[tuple, _MapFacts]" = OrderedDict()
@@ -178,7 +177,7 @@ def _view_keys(view: dict, display: dict | None = None) -> tuple[str, ...]:
 
 @lru_cache(maxsize=32)
 def _legend_of(facts: _MapFacts, keys: tuple[str, ...], marks: tuple[tuple[str, str, bool], ...] = (),
-               pieces: tuple[PieceKey, ...] = ()) -> Legend:
+               pieces: tuple[PieceKey, ...] = (), level_names: tuple[tuple[int, str], ...] = ()) -> Legend:
     every = facts.walled
     crack = next((label for style, label, _ in marks if style == "crack"), "")
     sides = tuple((t, crack if t == "crack" else n) for t, n in LEGEND_SIDES
@@ -187,7 +186,7 @@ def _legend_of(facts: _MapFacts, keys: tuple[str, ...], marks: tuple[tuple[str, 
     return Legend(facts.terrain, facts.levels, sides,
                   tuple((style, label) for style, label, when_used in marks
                         if style != "crack" and ((every and not when_used) or style in keys)),
-                  tuple(p for p in pieces if every or set(p.when) & set(keys)))
+                  tuple(p for p in pieces if every or set(p.when) & set(keys)), level_names)
 
 
 def legend_for(hexmap, view: dict | None = None) -> Legend:
@@ -197,7 +196,9 @@ def legend_for(hexmap, view: dict | None = None) -> Legend:
     display = _as_dict((view or {}).get("display"))
     marks, pieces = _declared(display)
     keys = () if facts.walled or not view else _view_keys(view, display)
-    return _legend_of(facts, keys, marks, pieces)
+    names = _as_dict(display.get("level_names"))
+    level_names = tuple(sorted((int(k), str(v)) for k, v in names.items() if str(k).isdigit()))
+    return _legend_of(facts, keys, marks, pieces, level_names)
 
 
 def _legend_origin(lay: Layout, leg: Legend) -> int:
@@ -267,7 +268,7 @@ def _legend_text(img: Image.Image, lay: Layout, top: int, hexmap, leg: Legend) -
             d.text((x0 + 26 + (i % 2) * colw, y + (i // 2) * LEG_ROW + 10), name, font=f, fill=S.PANEL_INK, anchor="lm")
     if "levels" in at:
         y = at["levels"]
-        d.text((x0, y), _levels_title(leg.levels), font=fl, fill=S.PANEL_INK)
+        d.text((x0, y), _levels_title(leg.levels, leg.level_names), font=fl, fill=S.PANEL_INK)
         y += 24
         for i, lvl in enumerate(leg.levels):
             ink = S.mix(S.CITY_LEVELS.get(lvl, S.TERRAIN["city"]), (0, 0, 0), 0.6)

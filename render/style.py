@@ -28,7 +28,7 @@ TERRAIN: dict[str, RGB] = {
     "landing": (196, 180, 150),
 }
 TERRAIN_UNKNOWN: RGB = (230, 225, 215)
-# City levels L1..L7: graded stone, L1 darkest, L7 (the Citadel) lightest.
+# City levels L1..L7: graded stone, L1 darkest, L7 (the top) lightest.
 CITY_LEVELS: dict[int, RGB] = {
     1: (150, 144, 136),
     2: (166, 160, 151),
