@@ -12,7 +12,8 @@ The declaration (every key optional)::
                                    "when_used": bool}},
      "legend":  [{"label": "...", "draw": "<legend draw>", "shape": "<shape>", "glow": bool,
                   "arrows": bool, "band": "lit" | "plain", "when": ["<shape or mark>", ...]}],
-     "level_names": {"<city level>": "<its name>"}}           # shown in the legend's city levels' title
+     "level_names": {"<city level>": "<its name>"},           # shown in the legend's city levels' title
+     "anatomy": ["<one line under the legend's counter: what the game's counter texts mean>"]}
 
 * ``shapes``: a unit type not listed is drawn with the shape of the same name if the renderer has one,
   else as a plain box with the type's first three letters. :data:`SHAPES` are the shapes the renderer
@@ -71,7 +72,7 @@ SHAPES = ("infantry", "cavalry", "archer", "leader", "club", "thrower", "tower",
 MARKER_STYLES = ("flame", "rungs", "head", "star", "cross", "crack")
 LEGEND_DRAWS = ("drop", "counter", "hatch", "ring")
 MARKS = ("beside", "bottom", "drop", "fade", "glow", "arrows", "band")
-_KEYS = {"shapes", "markers", "legend", "level_names", "fills", "lines", "texts", "emblems", "area_marks", "side_tint", "armies",
+_KEYS = {"shapes", "markers", "legend", "level_names", "anatomy", "fills", "lines", "texts", "emblems", "area_marks", "side_tint", "armies",
          "decks", "key", "key_text"}
 EMBLEMS = ("pennant", "thrower")
 

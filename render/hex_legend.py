@@ -59,6 +59,7 @@ class Legend:
     markers: tuple[tuple[str, str], ...]
     pieces: tuple[PieceKey, ...]
     level_names: tuple[tuple[int, str], ...] = ()   # the ruleset's names of some city levels
+    anatomy: tuple[str, ...] = ()                    # the ruleset's line under the counter's anatomy
 
     def sections(self, top: int) -> dict[str, int]:
         """The top y of each section present, from the legend's top ``top``;
@@ -177,7 +178,8 @@ def _view_keys(view: dict, display: dict | None = None) -> tuple[str, ...]:
 
 @lru_cache(maxsize=32)
 def _legend_of(facts: _MapFacts, keys: tuple[str, ...], marks: tuple[tuple[str, str, bool], ...] = (),
-               pieces: tuple[PieceKey, ...] = (), level_names: tuple[tuple[int, str], ...] = ()) -> Legend:
+               pieces: tuple[PieceKey, ...] = (), level_names: tuple[tuple[int, str], ...] = (),
+               anatomy: tuple[str, ...] = ()) -> Legend:
     every = facts.walled
     crack = next((label for style, label, _ in marks if style == "crack"), "")
     sides = tuple((t, crack if t == "crack" else n) for t, n in LEGEND_SIDES
@@ -186,7 +188,7 @@ def _legend_of(facts: _MapFacts, keys: tuple[str, ...], marks: tuple[tuple[str, 
     return Legend(facts.terrain, facts.levels, sides,
                   tuple((style, label) for style, label, when_used in marks
                         if style != "crack" and ((every and not when_used) or style in keys)),
-                  tuple(p for p in pieces if every or set(p.when) & set(keys)), level_names)
+                  tuple(p for p in pieces if every or set(p.when) & set(keys)), level_names, anatomy)
 
 
 def legend_for(hexmap, view: dict | None = None) -> Legend:
@@ -198,7 +200,8 @@ def legend_for(hexmap, view: dict | None = None) -> Legend:
     keys = () if facts.walled or not view else _view_keys(view, display)
     names = _as_dict(display.get("level_names"))
     level_names = tuple(sorted((int(k), str(v)) for k, v in names.items() if str(k).isdigit()))
-    return _legend_of(facts, keys, marks, pieces, level_names)
+    anatomy = tuple(str(t) for t in _as_list(display.get("anatomy")))[:1]
+    return _legend_of(facts, keys, marks, pieces, level_names, anatomy)
 
 
 def _legend_origin(lay: Layout, leg: Legend) -> int:
@@ -331,7 +334,8 @@ def _legend_text(img: Image.Image, lay: Layout, top: int, hexmap, leg: Legend) -
     lines = ["unit id / type / ratings", "pale with stripe = reduced", "D badge = disrupted", "n badge = units in the hex"]
     for i, t in enumerate(lines):
         d.text((tx, y + 2 + i * 18), t, font=fsm, fill=S.PANEL_INK)
-    d.text((tx, y + 2 + 4 * 18), "Leaders: R rally, M magic", font=fsm, fill=S.PANEL_INK)
+    for i, t in enumerate(leg.anatomy[:1]):  # the ruleset's own line (what its counters' texts mean)
+        d.text((tx, y + 2 + (4 + i) * 18), t, font=fsm, fill=S.PANEL_INK)
     # compass rose: where each compass point is on the screen
     y = at["compass"]
     _compass(img, (x0 + 36, y + 36), 30, hexmap.edges)

@@ -88,13 +88,7 @@ def _unit_texts(u: dict) -> tuple[str, str, str]:
     uid = str(u.get("id") or "")
     look = _look(u)
     if kind == "leader":
-        name = uid or str(u.get("name") or "")  # the id, as orders name it (CONVENTIONS: ids on the counters)
-        bits = []
-        if u.get("rally") is not None:
-            bits.append(f"R{u['rally']}")
-        if u.get("magic") is not None:
-            bits.append(f"M{u['magic']}")
-        return name, " ".join(bits) or str(u.get("ratings") or ""), ""
+        uid = uid or str(u.get("name") or "")  # the id, as orders name it (CONVENTIONS: ids on the counters)
     bottom = str(look["bottom"]) if look.get("bottom") is not None else str(u.get("ratings") or "")
     return uid, bottom, str(look.get("beside") or "")
 

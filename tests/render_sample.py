@@ -25,8 +25,10 @@ def sample_units(n: int = 40, *, with_real: bool = False) -> list[dict]:
     ``with_real`` adds the cauldrons' hidden ``real`` flag (owner's view)."""
     w, s = "westernesse", "sauron"
     units: list[dict] = [
-        {"id": "GAN", "side": w, "type": "leader", "name": "Gandalf", "rally": 6, "magic": 10, "hex": "1903"},
-        {"id": "DEN", "side": w, "type": "leader", "name": "Denethor", "rally": 4, "hex": "1904"},
+        {"id": "GAN", "side": w, "type": "leader", "name": "Gandalf", "rally": 6, "magic": 10, "hex": "1903",
+         "look": {"bottom": "R6 M10"}},
+        {"id": "DEN", "side": w, "type": "leader", "name": "Denethor", "rally": 4, "hex": "1904",
+         "look": {"bottom": "R4"}},
         {"id": "K1", "side": w, "type": "cauldron", "name": "Cauldron", "oil": 3, "hex": "1804",
          "look": {"beside": "3", "bottom": "oil"}},
         {"id": "K2", "side": w, "type": "cauldron", "name": "Cauldron", "oil": 2, "hex": "2004",
@@ -34,7 +36,8 @@ def sample_units(n: int = 40, *, with_real: bool = False) -> list[dict]:
         {"id": "SC1", "side": s, "type": "catapult", "name": "Catapult", "hex": "2011"},
         {"id": "ST1", "side": s, "type": "siege_tower", "name": "Siege Tower", "hex": "2111"},
         {"id": "GR", "side": s, "type": "grond", "name": "Grond", "ratings": "8", "hex": "1911"},
-        {"id": "WK", "side": s, "type": "leader", "name": "Witch-king", "rally": 6, "magic": 12, "hex": "1911"},
+        {"id": "WK", "side": s, "type": "leader", "name": "Witch-king", "rally": 6, "magic": 12, "hex": "1911",
+         "look": {"bottom": "R6 M12"}},
         {"id": "O98", "side": s, "type": "infantry", "ratings": "D-2-X", "hex": "1911"},
         {"id": "O99", "side": s, "type": "infantry", "ratings": "D-2-X", "hex": "1911"},
         {"id": "GS90", "side": w, "type": "infantry", "ratings": "D-3-X", "hex": "1905"},

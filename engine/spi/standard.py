@@ -30,7 +30,7 @@ from contextlib import contextmanager
 from functools import cached_property
 from pathlib import Path
 from typing import Iterator
-from engine.display import load as load_display
+from engine.display import load as load_display, look
 from engine.spi import autopilot, chartguard
 from engine.core import (
     Action,
@@ -765,6 +765,10 @@ class StandardRules(RulesetBase):
             d["rally"] = self.leader_rating(state, uid, for_rally=False)
             if u.magic:
                 d["magic"] = rec.get("magic", u.magic)
+            # drawn at the counter's foot: R its rally rating, M its magic points (engine/display.py)
+            bits = [f"{k}{d[key]}" for k, key in (("R", "rally"), ("M", "magic")) if d.get(key) is not None]
+            if bits:
+                look(d)["bottom"] = " ".join(bits)
         f = self.formation_of(state, uid)
         if f:
             d["formation"] = state["formations"][f]["kind"]
