@@ -91,11 +91,20 @@ class AreaBoard:
 
 
 def merged_view(views: Iterable[dict], public: dict) -> dict:
-    """Everything revealed: the public view with every seat's own knowledge of its units merged in."""
+    """Everything revealed: the public view with every seat's own knowledge of its units merged in; what a
+    seat's view says of its own units (``side`` its ``seat``) last, so that it wins over what another seat
+    sees of them (a dummy's hollow drop over the drop every other seat sees, engine/display.py)."""
     v = dict(public)
+    views = list(views)
     units = {u["id"]: dict(u) for u in v.get("units", [])}
-    for sv in views:
+    for sv in views:  # the units in the order they are first seen
         for u in sv.get("units", []):
-            units.setdefault(u["id"], {}).update(u)
+            units.setdefault(u["id"], {})
+    for own in (False, True):
+        for sv in views:
+            seat = sv.get("seat")
+            for u in sv.get("units", []):
+                if (seat is not None and u.get("side") == seat) == own:
+                    units[u["id"]].update(u)
     v["units"] = list(units.values())
     return v

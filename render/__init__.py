@@ -12,7 +12,7 @@ def render_view(view: dict, hexmap, *, around: str | None = None, radius: int | 
     ``render.areamap`` (its own layout: ``radius`` and ``focus`` do not apply); every other game
     by ``render.hexmap`` (the whole map; ``focus``: where the action is; ``around`` a hex,
     ``radius`` hexes either side)."""
-    if isinstance(view, dict) and view.get("board") == "provinces":  # War of the Ring's provinces
+    if isinstance(view, dict) and view.get("board") == "provinces":  # a board of provinces
         from render.provinces import render_view as _province_render_view
 
         return _province_render_view(view, hexmap, around=around, focus=focus)

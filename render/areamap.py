@@ -1,11 +1,16 @@
-"""Pillow drawing of one seat's view of an *area* game (LOTR Risk: Minas Tirith).
+"""Pillow drawing of one seat's view of an *area* game (a board of named territories).
 
-Territories are polygons with their names; each holds a badge per battalion
-type with its count, leader pennants, the Banner of Gondor, catapults, siege
-towers; the walls, the Gate (open or broken), the Rammas Echor and the Anduin
-are drawn over the shapes. A side panel shows the turn, the Action dice, the
-hands (face up, as the seed says), the decks' sizes (never their order) and
+Territories are polygons with their names; each holds a badge per army type
+with its count, leader pennants, the emblems its board data flags, the marks
+its view flags; the lines the ruleset declares (rivers, walls, borders) and the
+Gate (open or broken) are drawn over the shapes. A side panel shows the turn,
+the Action dice, the hands (face up), the decks' sizes (never their order) and
 the points.
+
+The renderer names no game and no piece: the view's ``display`` (the ruleset's declaration,
+``data/display.json``; the vocabulary: engine/display.py) gives the areas' fills, the lines and
+texts over the board, the emblems, the army types' labels, letters, colours and order, the decks'
+names and the key.
 
 Input is only the view dict and the public board; output is deterministic
 (bundled font, no metadata, fixed iteration order).
@@ -25,23 +30,41 @@ K = 2  # supersampling of the base
 _lock = threading.Lock()
 _base_cache: dict = {}
 
-ZONE_FILL = {
-    "city": (214, 210, 201), "wall": (168, 162, 152), "inner": (222, 228, 190), "rammas": (206, 200, 160),
-    "outer": (230, 224, 196), "east": (206, 196, 186),
-}
-SIDE_TINT = {"good": (64, 140, 70), "evil": (150, 40, 36)}
-TYPE_LABEL = {"infantry": "Inf", "archer": "Arc", "cavalry": "Cav", "horse-archer": "HA", "troll": "Trl",
-              "mumak": "Mmk"}
-TYPE_COLORS = {
-    "good": {"infantry": (46, 125, 50), "archer": (214, 178, 30), "cavalry": (46, 125, 50),
-             "horse-archer": (214, 178, 30)},
-    "evil": {"infantry": (28, 28, 28), "archer": (170, 30, 30), "cavalry": (28, 28, 28), "troll": (28, 28, 28),
-             "mumak": (170, 30, 30)},
-}
 LEADER_COLORS = {"green": (46, 125, 50), "yellow": (230, 190, 30), "black": (20, 20, 20), "red": (190, 30, 30)}
-RIVER = (96, 146, 200)
-WALL = (92, 86, 78)
-RAMMAS = (120, 96, 60)
+GREY = (90, 90, 90)
+
+
+def _rgb(c, default=GREY) -> tuple[int, int, int]:
+    return tuple(int(x) for x in c[:3]) if isinstance(c, (list, tuple)) and len(c) >= 3 else default
+
+
+class _Look:
+    """A ruleset's declaration for an area board (the view's ``display``), read with defaults."""
+
+    def __init__(self, display):
+        d = display if isinstance(display, dict) else {}
+        f = d.get("fills") or {}
+        self.kinds = {k: _rgb(v) for k, v in (f.get("kinds") or {}).items()}
+        self.zones = {k: _rgb(v) for k, v in (f.get("zones") or {}).items()}
+        self.areas = {k: _rgb(v) for k, v in (f.get("areas") or {}).items()}
+        self.lines = [x for x in d.get("lines") or [] if isinstance(x, dict)]
+        self.texts = [x for x in d.get("texts") or [] if isinstance(x, dict)]
+        self.emblems = dict(d.get("emblems") or {})
+        self.marks = dict(d.get("area_marks") or {})
+        self.tint = {k: _rgb(v) for k, v in (d.get("side_tint") or {}).items()}
+        a = d.get("armies") or {}
+        self.order = list(a.get("order") or [])
+        self.label = dict(a.get("label") or {})
+        self.letter = dict(a.get("letter") or {})
+        self.colors = {s: {t: _rgb(c) for t, c in cs.items()} for s, cs in (a.get("colors") or {}).items()}
+        self.decks = [tuple(x) for x in d.get("decks") or [] if isinstance(x, (list, tuple)) and len(x) == 3]
+        self.key = [x for x in d.get("key") or [] if isinstance(x, dict)]
+        self.key_text = str(d.get("key_text") or "")
+        import json
+        self.digest = json.dumps([f, self.lines, self.texts, self.emblems], sort_keys=True, default=str)
+
+    def sort(self, items):
+        return sorted(items, key=lambda tn: self.order.index(tn[0]) if tn[0] in self.order else 99)
 
 
 def _board(view: dict, board=None):
@@ -50,14 +73,55 @@ def _board(view: dict, board=None):
     raise ValueError("an area view is drawn with its board (the ruleset's game_board().drawable)")
 
 
-def _fill(area) -> tuple[int, int, int]:
-    if area.kind == "wall":
-        return ZONE_FILL["wall"]
-    if area.kind == "city":
-        return ZONE_FILL["city"]
-    if area.zone == "outer" and area.label[0] > 1120:
-        return ZONE_FILL["east"]
-    return ZONE_FILL[area.zone]
+def _fill(area, look: _Look) -> tuple[int, int, int]:
+    if area.kind in look.kinds:
+        return look.kinds[area.kind]
+    if area.id in look.areas:
+        return look.areas[area.id]
+    return look.zones.get(area.zone, (230, 224, 196))
+
+
+def _lines(d: ImageDraw.ImageDraw, board, look: _Look, k: float, preview: bool) -> None:
+    """The lines the ruleset declares over the board, in order: along the borders its board data lists
+    (``between``), between two zones (``zones``), or round areas (``around``, ``around_kind``)."""
+    def seg(e, w):
+        d.line([(e[0][0] * k, e[0][1] * k), (e[1][0] * k, e[1][1] * k)], fill=_rgb(ln.get("color")), width=w)
+
+    for ln in look.lines:
+        w = ln.get("preview_width", ln.get("width", 2)) if preview else ln.get("width", 2)
+        w = round(w * k) if preview else w * K
+        if ln.get("between"):
+            for x, y in board.data.get(ln["between"], []):
+                e = _edges(board, x, y)
+                if e:
+                    seg(e, w)
+        elif ln.get("zones"):
+            inner, outer = ln["zones"][:2]
+            for aid in board.ids:
+                if board.areas[aid].zone != inner:
+                    continue
+                for b in board.ids:
+                    if board.areas[b].zone == outer and b != aid:
+                        e = _edges(board, aid, b)
+                        if e:
+                            seg(e, w)
+        else:
+            ids = [a for a in board.ids if board.areas[a].kind == ln.get("around_kind")] + list(ln.get("around") or [])
+            for aid in ids:
+                poly = board.areas[aid].poly
+                for i in range(len(poly)):
+                    seg((poly[i], poly[(i + 1) % len(poly)]), w)
+
+
+def _emblems(d: ImageDraw.ImageDraw, a, look: _Look, pennant_at, thrower_at) -> None:
+    """The emblems a board's area flags (``emblems``: the area's flag -> ``pennant`` right of its name
+    or ``thrower`` left of it)."""
+    for flag, style in look.emblems.items():
+        if getattr(a, flag, False):
+            if style == "pennant":
+                _banner(d, *pennant_at)
+            elif style == "thrower":
+                _catapult(d, *thrower_at)
 
 
 def _edges(board, a: str, b: str):
@@ -73,38 +137,14 @@ def _edges(board, a: str, b: str):
     return None
 
 
-def _build_base(board) -> Image.Image:
+def _build_base(board, look: _Look) -> Image.Image:
     W, H = board.width, board.height
     img = Image.new("RGB", (W * K, H * K), (240, 236, 224))
     d = ImageDraw.Draw(img)
     for aid in board.ids:
         a = board.areas[aid]
-        d.polygon([(x * K, y * K) for x, y in a.poly], fill=_fill(a), outline=(150, 140, 120), width=K)
-    data = board.data
-    for x, y in data.get("river_between", []):
-        e = _edges(board, x, y)
-        if e:
-            d.line([(e[0][0] * K, e[0][1] * K), (e[1][0] * K, e[1][1] * K)], fill=RIVER, width=14 * K)
-    for x, y in data.get("rammas_between", []):
-        e = _edges(board, x, y)
-        if e:
-            d.line([(e[0][0] * K, e[0][1] * K), (e[1][0] * K, e[1][1] * K)], fill=RAMMAS, width=4 * K)
-    # the Rammas ring's outer edges and inner edges
-    for aid in board.ids:
-        a = board.areas[aid]
-        if a.zone != "rammas":
-            continue
-        for b in board.ids:
-            if board.areas[b].zone in ("outer", "inner") and b != aid:
-                e = _edges(board, aid, b)
-                if e and board.areas[b].zone == "outer":
-                    d.line([(e[0][0] * K, e[0][1] * K), (e[1][0] * K, e[1][1] * K)], fill=RAMMAS, width=5 * K)
-    # walls of the City: around every wall section and the City
-    for aid in board.walls + ["city"]:
-        poly = board.areas[aid].poly
-        for i in range(len(poly)):
-            p, q = poly[i], poly[(i + 1) % len(poly)]
-            d.line([(p[0] * K, p[1] * K), (q[0] * K, q[1] * K)], fill=WALL, width=5 * K)
+        d.polygon([(x * K, y * K) for x, y in a.poly], fill=_fill(a, look), outline=(150, 140, 120), width=K)
+    _lines(d, board, look, K, False)
     img = img.resize((W, H), Image.LANCZOS)
     d = ImageDraw.Draw(img)
     for aid in board.ids:
@@ -112,16 +152,13 @@ def _build_base(board) -> Image.Image:
         x, y = a.label
         ty = max(y - 34, 10)
         half = S.text_length(a.name, 13) / 2
-        S.stamp(img, (x, ty), a.name, 13, (40, 34, 28), anchor="mm", stroke=2, stroke_fill=_fill(a))
+        S.stamp(img, (x, ty), a.name, 13, (40, 34, 28), anchor="mm", stroke=2, stroke_fill=_fill(a, look))
         S.stamp(img, (x, ty + 13), aid, 10, (110, 100, 86), anchor="mm")
-        if a.banner:
-            _banner(d, x + half + 6, ty - 8)
-        if a.catapult:
-            _catapult(d, x - half - 14, ty + 2)
-    S.stamp(img, (W - 150, 22), "ANDUIN", 14, RIVER, anchor="mm")
-    S.stamp(img, (30, H - 60), "Mindolluin", 12, (90, 80, 70), anchor="lm")
-    S.stamp(img, (W - 60, H - 20), "East: Evil's end", 11, (120, 40, 36), anchor="mm")
-    S.stamp(img, (90, 330), "West: Good's end", 11, (40, 90, 40), anchor="mm")
+        _emblems(d, a, look, (x + half + 6, ty - 8), (x - half - 14, ty + 2))
+    for t in look.texts:  # the board's own words, at x/y from the left/top (negative: from the right/bottom)
+        x, y = t.get("x", 0), t.get("y", 0)
+        S.stamp(img, (W + x if x < 0 else x, H + y if y < 0 else y), str(t.get("text", "")), int(t.get("size", 12)),
+                _rgb(t.get("color")), anchor=str(t.get("anchor", "mm")))
     return img
 
 
@@ -136,12 +173,12 @@ def _catapult(d: ImageDraw.ImageDraw, x: float, y: float) -> None:
     d.ellipse([x + 6, y - 11, x + 11, y - 6], fill=(80, 80, 80))
 
 
-def _base(board) -> Image.Image:
-    key = (id(board), board.data.get("id"))
+def _base(board, look: _Look) -> Image.Image:
+    key = (id(board), board.data.get("id"), look.digest)
     with _lock:
         img = _base_cache.get(key)
         if img is None:
-            img = _build_base(board)
+            img = _build_base(board, look)
             _base_cache.clear()
             _base_cache[key] = img
         return img
@@ -159,18 +196,16 @@ def _badge(img, d, x, y, text, fill, ink) -> float:
     return w
 
 
-def _draw_area(img, d, board, aid: str, info: dict, sides: dict) -> None:
+def _draw_area(img, d, board, aid: str, info: dict, sides: dict, look: _Look) -> None:
     a = board.areas[aid]
     side = info.get("side")
     units = info.get("units") or {}
     x, y = a.label
     if side:
-        tint = SIDE_TINT.get(side, (110, 110, 110))
+        tint = look.tint.get(side, (110, 110, 110))
         d.ellipse([x - 5, y - 14, x + 5, y - 4], fill=tint)
-    items = [(t, n) for t, n in units.items() if n]
-    order = ["infantry", "archer", "cavalry", "horse-archer", "troll", "mumak"]
-    items.sort(key=lambda tn: order.index(tn[0]) if tn[0] in order else 99)
-    texts = [(f"{n} {TYPE_LABEL.get(t, t[:3])}", TYPE_COLORS.get(side, {}).get(t, (90, 90, 90))) for t, n in items]
+    items = look.sort([(t, n) for t, n in units.items() if n])
+    texts = [(f"{n} {look.label.get(t, t[:3])}", look.colors.get(side, {}).get(t, GREY)) for t, n in items]
     rows = [texts[:3], texts[3:]]
     yy = y - 2
     for row in rows:
@@ -195,9 +230,10 @@ def _draw_area(img, d, board, aid: str, info: dict, sides: dict) -> None:
             S.stamp(img, (xx + 12, yy + 8), label, 11, (20, 18, 16), anchor="lm", stroke=2,
                     stroke_fill=(250, 248, 240))
             xx += S.text_length(label, 11) + 18
-    if info.get("tower"):
-        d.rectangle([x + 40, y - 12, x + 52, y + 14], fill=(90, 60, 40), outline=(20, 20, 20))
-        S.stamp(img, (x + 46, y + 22), "tower", 9, (60, 40, 30), anchor="mm")
+    for mark, m in look.marks.items():  # a mark the view flags on the area: a block with its label
+        if info.get(mark):
+            d.rectangle([x + 40, y - 12, x + 52, y + 14], fill=(90, 60, 40), outline=(20, 20, 20))
+            S.stamp(img, (x + 46, y + 22), str(m.get("label", mark)), 9, (60, 40, 30), anchor="mm")
     if info.get("fired"):
         S.stamp(img, (x, yy + 24 if leaders else yy + 6), f"{info['fired']} fired", 9, (120, 60, 20), anchor="mm")
 
@@ -218,7 +254,7 @@ def _gate(img, d, board, broken: bool) -> None:
             stroke_fill=(240, 236, 224))
 
 
-def _panel(img, d, view: dict, x0: int, h: int) -> None:
+def _panel(img, d, view: dict, x0: int, h: int, look: _Look) -> None:
     d.rectangle([x0, 0, x0 + PANEL_W, h], fill=(248, 244, 232))
     d.line([(x0, 0), (x0, h)], fill=S.PANEL_RULE, width=2)
     x = x0 + 14
@@ -234,55 +270,61 @@ def _panel(img, d, view: dict, x0: int, h: int) -> None:
     y += 26
     pts = view.get("points") or {}
     decks = view.get("decks") or {}
-    S.stamp(img, (x, y), f"Points: Good {pts.get('good', 0)}  Evil {pts.get('evil', 0)}", 13, (30, 26, 22))
+    seats = _seats(view)
+    S.stamp(img, (x, y), "Points: " + "  ".join(f"{t} {pts.get(s, 0)}" for s, t in seats), 13, (30, 26, 22))
     y += 18
-    S.stamp(img, (x, y), f"Decks: {decks.get('reinforcement', 0)} Reinforcement, {decks.get('minas_tirith', 0)} "
-            "Minas Tirith", 12, (50, 44, 38))
+    S.stamp(img, (x, y), "Decks: " + ", ".join(f"{decks.get(k, 0)} {name}" for k, name, _ in look.decks), 12,
+            (50, 44, 38))
     y += 18
     if view.get("gate_broken"):
         S.stamp(img, (x, y), "The Gate is broken.", 12, (170, 40, 30))
         y += 18
     hands = view.get("hands") or {}
-    for side in ("good", "evil"):
+    for side, title in seats:
         hd = hands.get(side) or {}
         y += 8
-        col = SIDE_TINT.get(side, (80, 80, 80))
-        S.stamp(img, (x, y), f"{side.title()} hand (face up)", 13, col)
+        col = look.tint.get(side, (80, 80, 80))
+        S.stamp(img, (x, y), f"{title} hand (face up)", 13, col)
         y += 18
-        rc = hd.get("reinforcement") or []
-        text = ", ".join(f"{c['id']}{'*' if c.get('shield') == side else ''}" for c in rc) or "no cards"
-        for line in _wrap(text, 11, PANEL_W - 28):
-            S.stamp(img, (x, y), line, 11, (50, 44, 38))
-            y += 14
-        for c in hd.get("minas_tirith") or []:
-            on = c.get("on_card") or {}
-            extra = (" [" + ", ".join(f"{n} {TYPE_LABEL.get(t, t)}" for t, n in on.items()) + "]") if on else ""
-            for line in _wrap(f"MT: {c.get('name', c.get('id'))}{extra}", 11, PANEL_W - 28):
-                S.stamp(img, (x, y), line, 11, (70, 50, 30))
+        for deck, _, prefix in look.decks[:1]:  # the first deck's cards by id (* : the seat's own shield)
+            rc = hd.get(deck) or []
+            text = ", ".join(f"{c['id']}{'*' if c.get('shield') == side else ''}" for c in rc) or "no cards"
+            for line in _wrap(text, 11, PANEL_W - 28):
+                S.stamp(img, (x, y), line, 11, (50, 44, 38))
                 y += 14
+        for deck, _, prefix in look.decks[1:]:  # the others' by name, with the armies on them
+            for c in hd.get(deck) or []:
+                on = c.get("on_card") or {}
+                extra = (" [" + ", ".join(f"{n} {look.label.get(t, t)}" for t, n in on.items()) + "]") if on else ""
+                for line in _wrap(f"{prefix}: {c.get('name', c.get('id'))}{extra}", 11, PANEL_W - 28):
+                    S.stamp(img, (x, y), line, 11, (70, 50, 30))
+                    y += 14
         lost = (view.get("lost") or {}).get(side) or {}
-        lt = ", ".join(f"{n} {TYPE_LABEL.get(t, t)}" for t, n in lost.items() if t != "leaders" and n)
+        lt = ", ".join(f"{n} {look.label.get(t, t)}" for t, n in lost.items() if t != "leaders" and n)
         ll = ", ".join(lost.get("leaders") or [])
         S.stamp(img, (x, y), "Lost: " + (", ".join(v for v in (lt, ll) if v) or "none"), 11, (120, 60, 40))
         y += 16
     y += 10
     S.stamp(img, (x, y), "Key", 13, (30, 26, 22))
     y += 18
-    for t, lab in (("infantry", "Inf infantry"), ("archer", "Arc archers / crossbows"), ("cavalry", "Cav cavalry"),
-                   ("horse-archer", "HA horse archers"), ("troll", "Trl trolls, Mmk mumakil")):
-        for side in ("good", "evil"):
-            c = TYPE_COLORS[side].get(t)
-            if c:
-                d.rectangle([x + (0 if side == "good" else 16), y, x + 12 + (0 if side == "good" else 16), y + 12],
-                            fill=c, outline=(200, 200, 190))
-        S.stamp(img, (x + 36, y + 6), lab, 11, (50, 44, 38), anchor="lm")
-        y += 16
-    _banner(d, x + 4, y)
-    S.stamp(img, (x + 36, y + 10), "Banner of Gondor (+1 Good defence)", 11, (50, 44, 38), anchor="lm")
-    y += 26
-    _catapult(d, x + 6, y + 6)
-    S.stamp(img, (x + 36, y + 6), "catapult (range 3)", 11, (50, 44, 38), anchor="lm")
-    y += 20
+    seats = list(look.colors)
+    for entry in look.key:
+        lab = str(entry.get("label", ""))
+        if "army" in entry:  # a swatch per seat that has that army type
+            for i, side in enumerate(seats[:2]):
+                c = look.colors[side].get(entry["army"])
+                if c:
+                    d.rectangle([x + 16 * i, y, x + 12 + 16 * i, y + 12], fill=c, outline=(200, 200, 190))
+            S.stamp(img, (x + 36, y + 6), lab, 11, (50, 44, 38), anchor="lm")
+            y += 16
+        elif entry.get("emblem") == "pennant":
+            _banner(d, x + 4, y)
+            S.stamp(img, (x + 36, y + 10), lab, 11, (50, 44, 38), anchor="lm")
+            y += 26
+        elif entry.get("emblem") == "thrower":
+            _catapult(d, x + 6, y + 6)
+            S.stamp(img, (x + 36, y + 6), lab, 11, (50, 44, 38), anchor="lm")
+            y += 20
     S.stamp(img, (x, y), "* = card with your own shield", 11, (50, 44, 38))
     over = view.get("over")
     if over:
@@ -290,6 +332,12 @@ def _panel(img, d, view: dict, x0: int, h: int) -> None:
         for line in _wrap(str(over.get("summary", "")), 12, PANEL_W - 28):
             S.stamp(img, (x, y), line, 12, (150, 30, 30))
             y += 16
+
+
+def _seats(view: dict) -> list[tuple[str, str]]:
+    """The view's seats and their titles, in its order."""
+    sides = view.get("sides") if isinstance(view.get("sides"), dict) else {}
+    return [(s, str((v or {}).get("title") or s.title()) if isinstance(v, dict) else s.title()) for s, v in sides.items()]
 
 
 def _wrap(text: str, size: int, width: float) -> list[str]:
@@ -339,8 +387,6 @@ PREVIEW_W_BOARD = 1000
 NAME_PX = 19           # an area's name (capital height about 7.4 px at 550 px wide)
 CHIP_PX = 22           # an army count ("3C": three cavalry), about 8.6 px
 LEADER_PX = 18
-TYPE_LETTER = {"infantry": "I", "archer": "A", "cavalry": "C", "horse-archer": "H", "troll": "T", "mumak": "M"}
-KEY_TEXT = "Armies: I infantry · A archers · C cavalry · H horse archers · T trolls · M mumakil"
 
 
 def _wrap_name(name: str, px: int, width: float) -> list[str]:
@@ -366,47 +412,24 @@ def _room(a, f: float) -> float:
     return max(60.0, (w - 10) * f)
 
 
-def _build_preview_base(board, f: float) -> Image.Image:
+def _build_preview_base(board, f: float, look: _Look) -> Image.Image:
     W, H = round(board.width * f), round(board.height * f)
     k = K * f
     img = Image.new("RGB", (W * K, H * K), (240, 236, 224))
     d = ImageDraw.Draw(img)
     for aid in board.ids:
         a = board.areas[aid]
-        d.polygon([(x * k, y * k) for x, y in a.poly], fill=_fill(a), outline=(150, 140, 120), width=K)
-    data = board.data
-    for x, y in data.get("river_between", []):
-        e = _edges(board, x, y)
-        if e:
-            d.line([(e[0][0] * k, e[0][1] * k), (e[1][0] * k, e[1][1] * k)], fill=RIVER, width=round(12 * k))
-    for x, y in data.get("rammas_between", []):
-        e = _edges(board, x, y)
-        if e:
-            d.line([(e[0][0] * k, e[0][1] * k), (e[1][0] * k, e[1][1] * k)], fill=RAMMAS, width=round(4 * k))
-    for aid in board.ids:
-        a = board.areas[aid]
-        if a.zone != "rammas":
-            continue
-        for b in board.ids:
-            if board.areas[b].zone == "outer" and b != aid:
-                e = _edges(board, aid, b)
-                if e:
-                    d.line([(e[0][0] * k, e[0][1] * k), (e[1][0] * k, e[1][1] * k)], fill=RAMMAS,
-                           width=round(5 * k))
-    for aid in board.walls + ["city"]:
-        poly = board.areas[aid].poly
-        for i in range(len(poly)):
-            p, q = poly[i], poly[(i + 1) % len(poly)]
-            d.line([(p[0] * k, p[1] * k), (q[0] * k, q[1] * k)], fill=WALL, width=round(5 * k))
+        d.polygon([(x * k, y * k) for x, y in a.poly], fill=_fill(a, look), outline=(150, 140, 120), width=K)
+    _lines(d, board, look, k, True)
     return img.resize((W, H), Image.LANCZOS)
 
 
-def _preview_base(board, f: float) -> Image.Image:
-    key = ("preview", id(board), board.data.get("id"), f)
+def _preview_base(board, f: float, look: _Look) -> Image.Image:
+    key = ("preview", id(board), board.data.get("id"), f, look.digest)
     with _lock:
         img = _base_cache.get(key)
     if img is None:
-        img = _build_preview_base(board, f)
+        img = _build_preview_base(board, f, look)
         with _lock:
             _base_cache[key] = img
     return img
@@ -418,8 +441,9 @@ def compose_preview(view: dict, board=None) -> tuple[Image.Image, int, list]:
     from render.hexmap import Frame, _header, _header_height, _header_lines, header_px
 
     board = _board(view, board)
+    look = _Look(view.get("display"))
     f = PREVIEW_W_BOARD / board.width
-    base = _preview_base(board, f)
+    base = _preview_base(board, f, look)
     img = base.copy()
     d = ImageDraw.Draw(img)
     glyphs: list = []
@@ -435,21 +459,16 @@ def compose_preview(view: dict, board=None) -> tuple[Image.Image, int, list]:
         ny = y - (len(name_lines) - 1) * NAME_PX * 0.55 - NAME_PX * 0.6
         for i, line in enumerate(name_lines):
             ly = ny + i * NAME_PX * 1.1
-            S.stamp(img, (x, ly), line, NAME_PX, (34, 28, 22), anchor="mm", stroke=2, stroke_fill=_fill(a))
+            S.stamp(img, (x, ly), line, NAME_PX, (34, 28, 22), anchor="mm", stroke=2, stroke_fill=_fill(a, look))
             tw = S.text_length(line, NAME_PX)
             glyphs.append(("name", line, (x - tw / 2 - 1, ly - NAME_PX * 0.45, x + tw / 2 + 1, ly + NAME_PX * 0.45)))
         hw = max(S.text_length(t, NAME_PX) for t in name_lines) / 2
-        if a.banner:
-            _banner(d, x + hw + 4, ny - NAME_PX * 0.5)
-        if a.catapult:
-            _catapult(d, x - hw - 14, ny)
+        _emblems(d, a, look, (x + hw + 4, ny - NAME_PX * 0.5), (x - hw - 14, ny))
         yy = ny + len(name_lines) * NAME_PX * 1.1 - NAME_PX * 0.2
         side = info.get("side")
         units = info.get("units") or {}
-        order = ["infantry", "archer", "cavalry", "horse-archer", "troll", "mumak"]
-        items = sorted(((t, n) for t, n in units.items() if n), key=lambda tn: order.index(tn[0]) if tn[0] in order else 99)
-        chips = [(f"{n}{TYPE_LETTER.get(t, t[:1].upper())}", TYPE_COLORS.get(side, {}).get(t, (90, 90, 90)))
-                 for t, n in items]
+        items = look.sort([(t, n) for t, n in units.items() if n])
+        chips = [(f"{n}{look.letter.get(t, t[:1].upper())}", look.colors.get(side, {}).get(t, GREY)) for t, n in items]
         if chips:
             widths = [S.text_length(t, CHIP_PX) + 8 for t, _ in chips]
             xx = x - (sum(widths) + 3 * (len(chips) - 1)) / 2
@@ -472,7 +491,7 @@ def compose_preview(view: dict, board=None) -> tuple[Image.Image, int, list]:
                 S.stamp(img, (xx + LEADER_PX * 0.75, yy + LEADER_PX * 0.5), label, LEADER_PX, (20, 18, 16), anchor="lm",
                         stroke=2, stroke_fill=(250, 248, 240))
                 xx += S.text_length(label, LEADER_PX) + LEADER_PX
-        if info.get("tower"):
+        if any(info.get(mark) for mark in look.marks):
             d.rectangle([x + hw + 6, y - 6, x + hw + 18, y + 20], fill=(90, 60, 40), outline=(20, 20, 20))
     # the Gate
     g = board.data.get("gate", {})
@@ -493,7 +512,8 @@ def compose_preview(view: dict, board=None) -> tuple[Image.Image, int, list]:
     if isinstance(dice, list) and not view.get("over"):
         extra.append("Action dice left: " + (" ".join(str(v) for v in dice) or "none")
                      + (f" · taken: {view['die']}" if view.get("die") else ""))
-    extra.append(KEY_TEXT)
+    if look.key_text:
+        extra.append(look.key_text)
     lines += [("note", t) for t in extra]
     top = _header_height(px, len(lines))
     out = Image.new("RGB", (img.width, img.height + top), S.HEADER_BG)
@@ -505,7 +525,8 @@ def compose_preview(view: dict, board=None) -> tuple[Image.Image, int, list]:
 
 def _board_picture(view: dict, board=None, *, around: str | None = None) -> Image.Image:
     board = _board(view, board)
-    base = _base(board)
+    look = _Look(view.get("display"))
+    base = _base(board, look)
     W, H = board.width, board.height
     img = Image.new("RGB", (W + PANEL_W, H), (248, 244, 232))
     img.paste(base, (0, 0))
@@ -515,9 +536,9 @@ def _board_picture(view: dict, board=None, *, around: str | None = None) -> Imag
         if around not in board.areas:
             raise ValueError(f"no area `{around}` on this board")
     for aid in board.ids:
-        _draw_area(img, d, board, aid, areas.get(aid) or {}, view.get("sides") or {})
+        _draw_area(img, d, board, aid, areas.get(aid) or {}, view.get("sides") or {}, look)
     _gate(img, d, board, bool(view.get("gate_broken")))
-    _panel(img, d, view, W, H)
+    _panel(img, d, view, W, H, look)
     if around:
         x, y = board.areas[around].label
         d.ellipse([x - 70, y - 55, x + 70, y + 55], outline=(200, 40, 40), width=3)

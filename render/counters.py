@@ -16,21 +16,23 @@ from render.style import RGB, font, fit_font, ink_on, mix
 
 SS = 4  # supersampling of sprite shapes
 
-UNIT_TYPES = ("infantry", "cavalry", "archer", "leader", "catapult", "siege_tower",
-              "grond", "cauldron", "mumak", "troll", "banner")
+# The symbol library, keyed by shape (the vocabulary: engine/display.py; a ruleset's declaration says
+# which shape each of its unit types is drawn with)
+SHAPES = ("infantry", "cavalry", "archer", "leader", "club", "thrower", "tower", "ram", "pot", "beast", "flag")
+BOXED = ("infantry", "cavalry", "archer", "club")   # shapes drawn in a box (the box of an unknown shape)
 
-# Siege decorations (shared with the legend)
-OIL_INK: RGB = (40, 28, 12)           # a carrier's oil droplet
-OIL_FILL: RGB = (214, 142, 28)
-OIL_HOLLOW: RGB = (250, 246, 236)     # ... a dummy's, in its owner's view
-ACTIVE_GLOW: RGB = (236, 40, 20)      # Grond operated by the Lord of the Nazgul
+# The marks' colours (shared with the legend)
+DROP_INK: RGB = (40, 28, 12)          # a drop's rim
+DROP_FILL: RGB = (214, 142, 28)
+DROP_HOLLOW: RGB = (250, 246, 236)    # ... a hollow one's inside
+GLOW: RGB = (236, 40, 20)             # a glowing counter
 BOLT: RGB = (255, 214, 40)
-READY: RGB = (34, 168, 64)            # a siege tower usable this turn
-RING_GOLD: RGB = (240, 196, 52)       # the One Ring (Sauron 16.6)
-RING_FIRE: RGB = (255, 92, 24)        # ... worn: its fiery glow
-RING_EDGE: RGB = (70, 44, 0)
-LADDER_WOOD: RGB = (196, 136, 60)
-LADDER_EDGE: RGB = (44, 28, 10)
+READY: RGB = (34, 168, 64)            # a counter's green rim and its arrows
+BAND_GOLD: RGB = (240, 196, 52)       # a band on the counter's corner
+BAND_FIRE: RGB = (255, 92, 24)        # ... lit: its fiery glow
+BAND_EDGE: RGB = (70, 44, 0)
+RUNGS_WOOD: RGB = (196, 136, 60)      # rungs leaning across a hexside
+RUNGS_EDGE: RGB = (44, 28, 10)
 
 
 def _pad(size: int) -> int:
@@ -73,7 +75,7 @@ def _symbol(d: ImageDraw.ImageDraw, kind: str, b, ink: RGB, lw: int) -> None:
             rr = r if i % 2 == 0 else r * 0.42
             pts.append((cx + rr * math.cos(a), cy + 0.06 * h + rr * math.sin(a)))
         d.polygon(pts, fill=ink)
-    elif kind == "catapult":
+    elif kind == "thrower":
         # wheels, frame, throwing arm with a stone
         wr = h * 0.14
         base_y = y1 - wr
@@ -86,7 +88,7 @@ def _symbol(d: ImageDraw.ImageDraw, kind: str, b, ink: RGB, lw: int) -> None:
         d.line([(x1 - w * 0.2, y0 + h * 0.62), (ax, ay)], fill=ink, width=lw)
         sr = h * 0.12
         d.ellipse([ax - sr, ay - sr * 0.2, ax + sr * 1.6, ay + sr * 1.6], fill=ink)
-    elif kind == "siege_tower":
+    elif kind == "tower":
         tw0, tw1 = cx - w * 0.2, cx + w * 0.2
         top = y0 - h * 0.02
         d.polygon([(tw0, top + h * 0.18), (tw1, top + h * 0.18), (tw1 + w * 0.05, y1), (tw0 - w * 0.05, y1)],
@@ -98,28 +100,28 @@ def _symbol(d: ImageDraw.ImageDraw, kind: str, b, ink: RGB, lw: int) -> None:
             d.line([(tw0 - w * 0.02, y0 + h * fy), (tw1 + w * 0.02, y0 + h * fy)], fill=ink, width=max(1, lw // 2))
         # drawbridge
         d.line([(tw1, y0 + h * 0.32), (tw1 + w * 0.22, y0 + h * 0.5)], fill=ink, width=lw)
-    elif kind == "grond":
+    elif kind == "ram":
         wr = h * 0.13
         base_y = y1 - wr
         d.rectangle([x0 + w * 0.02, cy - h * 0.16, x1 - w * 0.22, cy + h * 0.1], fill=ink)
-        # wolf-head ram
+        # a beast-headed ram
         d.polygon([(x1 - w * 0.24, cy - h * 0.32), (x1, cy - h * 0.03), (x1 - w * 0.24, cy + h * 0.2)], fill=ink)
         d.line([(x0 + w * 0.1, y0 + h * 0.02), (x0 + w * 0.3, cy - h * 0.16)], fill=ink, width=max(1, lw // 2))
         d.line([(x1 - w * 0.42, y0 + h * 0.02), (x1 - w * 0.36, cy - h * 0.16)], fill=ink, width=max(1, lw // 2))
         d.line([(x0 + w * 0.1, y0 + h * 0.02), (x1 - w * 0.42, y0 + h * 0.02)], fill=ink, width=max(1, lw // 2))
         for fx in (0.15, 0.45, 0.72):
             d.ellipse([x0 + w * fx - wr, base_y - wr, x0 + w * fx + wr, base_y + wr], fill=ink)
-    elif kind == "cauldron":
+    elif kind == "pot":
         pw = w * 0.56
         rim = cy - h * 0.02
         d.chord([cx - pw / 2, rim - h * 0.45, cx + pw / 2, y1 - h * 0.02], start=0, end=180, fill=ink)
         d.line([(cx - pw / 2 - w * 0.06, rim), (cx + pw / 2 + w * 0.06, rim)], fill=ink, width=lw)
-        # steam / boiling oil
+        # steam
         for fx in (-0.16, 0.0, 0.16):
             sx = cx + w * fx
             d.arc([sx - w * 0.05, y0 - h * 0.02, sx + w * 0.05, y0 + h * 0.2], start=90, end=270, fill=ink, width=max(1, lw // 2))
             d.arc([sx - w * 0.05, y0 + h * 0.18, sx + w * 0.05, y0 + h * 0.4], start=-90, end=90, fill=ink, width=max(1, lw // 2))
-    elif kind == "mumak":
+    elif kind == "beast":
         d.ellipse([x0 + w * 0.12, y0 + h * 0.16, x1 - w * 0.24, y1 - h * 0.2], fill=ink)
         d.ellipse([x1 - w * 0.4, y0, x1 - w * 0.06, y0 + h * 0.55], fill=ink)
         d.line([(x1 - w * 0.1, y0 + h * 0.35), (x1 - w * 0.02, y1 - h * 0.05)], fill=ink, width=lw * 2)
@@ -127,14 +129,14 @@ def _symbol(d: ImageDraw.ImageDraw, kind: str, b, ink: RGB, lw: int) -> None:
             d.rectangle([x0 + w * fx - w * 0.04, y1 - h * 0.3, x0 + w * fx + w * 0.04, y1], fill=ink)
         # howdah
         d.rectangle([x0 + w * 0.26, y0, x0 + w * 0.56, y0 + h * 0.18], outline=ink, width=max(1, lw // 2))
-    elif kind == "troll":
+    elif kind == "club":
         _box(d, b, ink, lw)
         # a club across the box
         d.line([(x0 + w * 0.2, y1 - h * 0.18), (x1 - w * 0.3, y0 + h * 0.3)], fill=ink, width=lw * 2)
         r = h * 0.17
         d.ellipse([x1 - w * 0.3 - r, y0 + h * 0.3 - r, x1 - w * 0.3 + r, y0 + h * 0.3 + r], fill=ink)
-    elif kind == "banner":
-        # the Banner of the King: a black swallow-tailed flag with the White Tree
+    elif kind == "flag":
+        # a black swallow-tailed flag with a white tree and stars
         px = x0 + w * 0.16
         d.line([(px, y0 - h * 0.08), (px, y1 + h * 0.04)], fill=ink, width=lw)
         d.ellipse([px - lw, y0 - h * 0.08 - lw, px + lw, y0 - h * 0.08 + lw], fill=ink)
@@ -158,7 +160,7 @@ def _symbol(d: ImageDraw.ImageDraw, kind: str, b, ink: RGB, lw: int) -> None:
 
 
 def _droplet(d: ImageDraw.ImageDraw, cx: float, cy: float, r: float, fill: RGB, lw: int) -> None:
-    """An oil drop of radius ``r`` (its round part), point up, centred near ``cx, cy``."""
+    """A drop of radius ``r`` (its round part), point up, centred near ``cx, cy``."""
     cy += r * 0.25
     tip = (cx, cy - r * 2.05)
     a = math.radians(28)
@@ -168,7 +170,7 @@ def _droplet(d: ImageDraw.ImageDraw, cx: float, cy: float, r: float, fill: RGB, 
     o = lw * 1.6
     d.ellipse([cx - r - o, cy - r - o, cx + r + o, cy + r + o], fill=(255, 255, 255, 255))
     d.polygon([(tip[0], tip[1] - o * 1.6), (left[0] - o, left[1]), (right[0] + o, right[1])], fill=(255, 255, 255, 255))
-    edge = OIL_INK + (255,)
+    edge = DROP_INK + (255,)
     d.ellipse([cx - r, cy - r, cx + r, cy + r], fill=edge)
     d.polygon([tip, left, right], fill=edge)
     ri = r - lw * 1.1
@@ -177,20 +179,20 @@ def _droplet(d: ImageDraw.ImageDraw, cx: float, cy: float, r: float, fill: RGB, 
                (right[0] - lw * 1.2, right[1] + lw * 0.4)], fill=fill + (255,))
 
 
-def _one_ring(d: ImageDraw.ImageDraw, cx: float, cy: float, r: float, worn: bool, k: int, face: RGB) -> None:
-    """The One Ring on its bearer's counter (Sauron 16.6): a gold band with a dark rim; worn, thick and
-    ringed by a fiery glow with a red eye of fire inside it; carried, a thinner band, hollow."""
+def _band(d: ImageDraw.ImageDraw, cx: float, cy: float, r: float, worn: bool, k: int, face: RGB) -> None:
+    """A gold band with a dark rim; lit (``worn``), thick and ringed by a fiery glow with fire inside it;
+    plain, a thinner band, hollow."""
     if worn:
         for i in range(4):  # the glow, widest and faintest first
             e = r * (1.55 - 0.12 * i)
-            d.ellipse([cx - e, cy - e, cx + e, cy + e], fill=RING_FIRE + (70 + 45 * i,))
+            d.ellipse([cx - e, cy - e, cx + e, cy + e], fill=BAND_FIRE + (70 + 45 * i,))
     band = r * (0.45 if worn else 0.4)
-    d.ellipse([cx - r, cy - r, cx + r, cy + r], fill=RING_EDGE + (255,))
-    d.ellipse([cx - r + k, cy - r + k, cx + r - k, cy + r - k], fill=RING_GOLD + (255,))
+    d.ellipse([cx - r, cy - r, cx + r, cy + r], fill=BAND_EDGE + (255,))
+    d.ellipse([cx - r + k, cy - r + k, cx + r - k, cy + r - k], fill=BAND_GOLD + (255,))
     ri = r - band
-    d.ellipse([cx - ri - k, cy - ri - k, cx + ri + k, cy + ri + k], fill=RING_EDGE + (255,))
+    d.ellipse([cx - ri - k, cy - ri - k, cx + ri + k, cy + ri + k], fill=BAND_EDGE + (255,))
     if worn:
-        d.ellipse([cx - ri, cy - ri, cx + ri, cy + ri], fill=RING_FIRE + (255,))
+        d.ellipse([cx - ri, cy - ri, cx + ri, cy + ri], fill=BAND_FIRE + (255,))
     else:
         d.ellipse([cx - ri, cy - ri, cx + ri, cy + ri], fill=face + (255,))
 
@@ -210,18 +212,15 @@ def _bolt(d: ImageDraw.ImageDraw, cx: float, cy: float, r: float, lw: int) -> No
 @lru_cache(maxsize=2048)
 def counter_sprite(size: int, fill: RGB, kind: str, top: str, bottom: str, mid: str = "",
                    reduced: bool = False, disrupted: bool = False,
-                   real: bool | None = None, oil: str = "", active: bool = False,
-                   ready: bool = False, ring: str = "") -> Image.Image:
-    """An RGBA sprite of a ``size`` px counter, with a margin of ``_pad(size)``
-    on every side for its shadow and badges. ``mid`` is a number shown right of
-    the symbol (a cauldron's oil); ``real`` (None: unknown) puts a REAL / DUMMY
-    band at the bottom in place of ``bottom`` (and greys a dummy's symbol).
-    ``oil`` is "" (none), "oil" (carried, truth unknown), "real" or "dummy"
-    (the owner's view): a drop on the right edge, hollow for a dummy.
-    ``active`` rims the counter in a red glow with a lightning mark (Grond
-    operated); ``ready`` rims it green (a siege tower usable this turn). ``ring`` is "" or the One Ring
-    on its bearer (Sauron 16.6): "worn" (a fiery band on the top right corner) or "carried" (a plain
-    hollow band on the bottom right corner)."""
+                   real: bool | None = None, drop: str = "", glow: bool = False,
+                   ready: bool = False, band: str = "", fade: bool = False) -> Image.Image:
+    """An RGBA sprite of a ``size`` px counter of symbol ``kind`` (a shape of ``SHAPES``; anything else
+    a box with its first three letters), with a margin of ``_pad(size)`` on every side for its shadow
+    and badges. The marks are engine/display.py's: ``mid`` is the text beside the symbol; ``real``
+    (None: unknown) puts a REAL / DUMMY band at the bottom in place of ``bottom``; ``fade`` greys the
+    symbol; ``drop`` is "" (none), "full" or "hollow": a drop on the right edge; ``glow`` rims the
+    counter in a red glow with a lightning mark; ``ready`` rims it green; ``band`` is "" , "lit" (a
+    fiery band on the top right corner) or "plain" (a plain hollow band on the bottom right corner)."""
     pad = _pad(size)
     full = size + 2 * pad
     k = SS
@@ -234,14 +233,14 @@ def counter_sprite(size: int, fill: RGB, kind: str, top: str, bottom: str, mid: 
     x1, y1 = x0 + size * k, y0 + size * k
     rad = size * k * 0.13
     sh = max(1, round(size / 22)) * k
-    if active:
+    if glow:
         # a red glow all round (drawn under the counter, in the margin)
         g = pad * k * 0.85
         steps = 5
         for i in range(steps):
             e = g * (1 - i / steps)
             a = round(60 + 160 * (i + 1) / steps)
-            d.rounded_rectangle([x0 - e, y0 - e, x1 + e, y1 + e], rad + e, fill=ACTIVE_GLOW + (a,))
+            d.rounded_rectangle([x0 - e, y0 - e, x1 + e, y1 + e], rad + e, fill=GLOW + (a,))
     d.rounded_rectangle([x0 + sh, y0 + sh, x1 + sh, y1 + sh], rad, fill=(0, 0, 0, 110))
     d.rounded_rectangle([x0, y0, x1, y1], rad, fill=face + (255,), outline=edge + (255,), width=max(k, round(size * k / 28)))
     if ready:
@@ -256,13 +255,13 @@ def counter_sprite(size: int, fill: RGB, kind: str, top: str, bottom: str, mid: 
     lw = max(k, round(size * k / 19))
     if kind == "leader":
         sb = (x0 + size * k * 0.3, y0 + size * k * 0.3, x1 - size * k * 0.3, y0 + size * k * 0.72)
-    elif kind in ("infantry", "cavalry", "archer", "troll") or kind not in UNIT_TYPES:
+    elif kind in BOXED or kind not in SHAPES:
         sb = (x0 + size * k * 0.2, y0 + size * k * 0.35, x1 - size * k * 0.2, y0 + size * k * 0.67)
     else:
         sb = (x0 + size * k * 0.18, y0 + size * k * 0.31, x1 - size * k * 0.18, y0 + size * k * 0.71)
     if mid:
         sb = (x0 + size * k * 0.08, sb[1], x0 + size * k * 0.6, sb[3])
-    sym_ink = mix(ink, face, 0.6) if (real is False and kind == "cauldron") else ink
+    sym_ink = mix(ink, face, 0.6) if fade else ink
     _symbol(d, kind, sb, sym_ink + (255,), lw)
     if disrupted:
         r = size * k * 0.18
@@ -272,15 +271,15 @@ def counter_sprite(size: int, fill: RGB, kind: str, top: str, bottom: str, mid: 
         bw = max(k, round(size * k / 28))
         d.rounded_rectangle([x0 + bw, y1 - size * k * 0.29, x1 - bw, y1 - bw], rad * 0.8,
                             fill=((40, 150, 60, 255) if real else (70, 70, 70, 255)))
-    if oil:
+    if drop:
         _droplet(d, x1 - size * k * 0.02, y0 + size * k * 0.5, size * k * 0.13,
-                 OIL_HOLLOW if oil == "dummy" else OIL_FILL, max(k, round(size * k / 30)))
-    if active:
+                 DROP_HOLLOW if drop == "hollow" else DROP_FILL, max(k, round(size * k / 30)))
+    if glow:
         _bolt(d, x1 - size * k * 0.02, y0 + size * k * 0.5, size * k * 0.16, max(k, round(size * k / 30)))
-    if ring in ("worn", "carried"):
-        rr = size * k * (0.2 if ring == "worn" else 0.17)
-        _one_ring(d, x1 - rr * 0.6, (y0 + rr * 0.6) if ring == "worn" else (y1 - rr * 0.6), rr,
-                  ring == "worn", max(k, round(size * k / 40)), face)
+    if band in ("lit", "plain"):
+        rr = size * k * (0.2 if band == "lit" else 0.17)
+        _band(d, x1 - rr * 0.6, (y0 + rr * 0.6) if band == "lit" else (y1 - rr * 0.6), rr,
+              band == "lit", max(k, round(size * k / 40)), face)
     img = big.reduce(k)
     d = ImageDraw.Draw(img)
     cx = pad + size / 2
@@ -294,7 +293,7 @@ def counter_sprite(size: int, fill: RGB, kind: str, top: str, bottom: str, mid: 
     if mid:
         f, t = fit_font(mid, size * 0.34, round(size * 0.36))
         d.text((pad + size * 0.78, pad + size * 0.52), t, font=f, fill=ink, anchor="mm")
-    if kind not in UNIT_TYPES:
+    if kind not in SHAPES:
         f, t = fit_font((kind or "?")[:3].upper(), size * 0.5, round(size * 0.22))
         d.text((cx, pad + size * 0.51), t, font=f, fill=ink, anchor="mm")
     if disrupted:
@@ -339,8 +338,15 @@ def sprite_pad(size: int) -> int:
 # --------------------------------------------------------------------------
 # Marker chits
 # --------------------------------------------------------------------------
+MARKER_STYLES = ("flame", "rungs", "head", "star", "cross")   # chits (engine/display.py); "crack" is a hexside's
+MARKER_BG = {"flame": (252, 232, 168), "rungs": (236, 222, 196), "head": (226, 226, 226),
+             "star": (226, 214, 246), "cross": (250, 214, 196)}
+
+
 @lru_cache(maxsize=64)
 def marker_sprite(size: int, kind: str) -> Image.Image:
+    """A ``size`` px marker chit in style ``kind`` (of ``MARKER_STYLES``; anything else: a chit with its
+    first four letters)."""
     pad = max(2, round(size * 0.12))
     full = size + 2 * pad
     k = SS
@@ -352,11 +358,10 @@ def marker_sprite(size: int, kind: str) -> Image.Image:
     cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
     sh = max(1, round(size / 18)) * k
     rad = s * 0.16
-    bg = {"fire": (252, 232, 168), "ladder": (236, 222, 196), "head": (226, 226, 226),
-          "ability": (226, 214, 246), "disarray": (250, 214, 196)}.get(kind, (240, 236, 224))
+    bg = MARKER_BG.get(kind, (240, 236, 224))
     d.rounded_rectangle([x0 + sh, y0 + sh, x1 + sh, y1 + sh], rad, fill=(0, 0, 0, 100))
     d.rounded_rectangle([x0, y0, x1, y1], rad, fill=bg + (255,), outline=(60, 50, 40, 255), width=max(k, round(s / 20)))
-    if kind == "fire":
+    if kind == "flame":
         flame = [(cx, y0 + s * 0.08), (cx + s * 0.14, y0 + s * 0.3), (cx + s * 0.26, y0 + s * 0.22),
                  (cx + s * 0.34, y0 + s * 0.6), (cx + s * 0.24, y1 - s * 0.1), (cx - s * 0.24, y1 - s * 0.1),
                  (cx - s * 0.34, y0 + s * 0.58), (cx - s * 0.22, y0 + s * 0.34), (cx - s * 0.12, y0 + s * 0.44)]
@@ -364,7 +369,7 @@ def marker_sprite(size: int, kind: str) -> Image.Image:
         inner = [(cx, y0 + s * 0.38), (cx + s * 0.14, y0 + s * 0.6), (cx + s * 0.12, y1 - s * 0.14),
                  (cx - s * 0.12, y1 - s * 0.14), (cx - s * 0.14, y0 + s * 0.64)]
         d.polygon(inner, fill=(255, 200, 40, 255))
-    elif kind == "ladder":
+    elif kind == "rungs":
         ink = (96, 60, 24, 255)
         lw = max(k, round(s / 11))
         d.line([(cx - s * 0.2, y1 - s * 0.1), (cx - s * 0.06, y0 + s * 0.1)], fill=ink, width=lw)
@@ -388,7 +393,7 @@ def marker_sprite(size: int, kind: str) -> Image.Image:
         for dx in (-0.25, 0.15):
             d.polygon([(cx + r * dx - s * 0.04, hy + r * 1.0), (cx + r * dx + s * 0.04, hy + r * 1.0),
                        (cx + r * dx, y1 - s * 0.06)], fill=(170, 20, 20, 255))
-    elif kind == "ability":  # a leader's special ability in effect (FoC 17.0): a gold star
+    elif kind == "star":  # a gold star
         import math
         pts = []
         for i in range(10):
@@ -396,13 +401,13 @@ def marker_sprite(size: int, kind: str) -> Image.Image:
             a = -math.pi / 2 + i * math.pi / 5
             pts.append((cx + r * math.cos(a), cy + s * 0.03 + r * math.sin(a)))
         d.polygon(pts, fill=(226, 168, 20, 255), outline=(110, 70, 10, 255), width=k * 2)
-    elif kind == "disarray":  # an army in disarray (FoC 13.21): a broken spear, crossed out
+    elif kind == "cross":  # a red cross
         ink = (150, 24, 24, 255)
         lw = max(k, round(s / 9))
         d.line([(x0 + s * 0.2, y0 + s * 0.2), (x1 - s * 0.2, y1 - s * 0.2)], fill=ink, width=lw)
         d.line([(x1 - s * 0.2, y0 + s * 0.2), (x0 + s * 0.2, y1 - s * 0.2)], fill=ink, width=lw)
     img = big.reduce(k)
-    if kind not in ("fire", "ladder", "head", "ability", "disarray"):
+    if kind not in MARKER_STYLES:
         d = ImageDraw.Draw(img)
         f, t = fit_font((kind or "?")[:4].upper(), size * 0.86, round(size * 0.34))
         d.text((pad + size / 2, pad + size / 2), t, font=f, fill=(40, 30, 20), anchor="mm")
@@ -414,7 +419,7 @@ def marker_pad(size: int) -> int:
 
 
 # --------------------------------------------------------------------------
-# Hexside decorations: a ladder against a wall, a ready tower's arrow
+# Hexside decorations: rungs leaning across a hexside, a ready counter's arrow
 # --------------------------------------------------------------------------
 # screen angle (degrees, y down) from a flat-topped hex's centre to the middle of each side
 SIDE_ANGLE = {"n": -90.0, "ne": -30.0, "se": 30.0, "s": 90.0, "sw": 150.0, "nw": 210.0}
@@ -433,10 +438,9 @@ def _crop(big: Image.Image, k: int, o: float) -> tuple[Image.Image, int, int]:
 
 
 @lru_cache(maxsize=64)
-def ladder_sprite(s: float, direction: str) -> tuple[Image.Image, int, int]:
-    """A scaling ladder standing in a hex of size ``s`` and leaning across its
-    ``direction`` side onto the wall; with the offset of the sprite's corner
-    from the hex centre."""
+def rungs_sprite(s: float, direction: str) -> tuple[Image.Image, int, int]:
+    """Rungs standing in a hex of size ``s`` and leaning across its ``direction`` side;
+    with the offset of the sprite's corner from the hex centre."""
     k = SS
     half = math.ceil(s * 1.3)
     big = Image.new("RGBA", (2 * half * k, 2 * half * k), (0, 0, 0, 0))
@@ -452,7 +456,7 @@ def ladder_sprite(s: float, direction: str) -> tuple[Image.Image, int, int]:
     rail = max(round(1.5 * k), round(sk * 0.075))
     edge = rail + 2 * max(k, round(sk * 0.035))
     rungs = [d0 + (d1 - d0) * (i + 0.5) / 5 for i in range(5)]
-    for col, lw in ((LADDER_EDGE + (255,), edge), (LADDER_WOOD + (255,), rail)):
+    for col, lw in ((RUNGS_EDGE + (255,), edge), (RUNGS_WOOD + (255,), rail)):
         for w in (-wd, wd):
             d.line([at(d0, w * 0.8), at(d1, w)], fill=col, width=lw)
         for t in rungs:
@@ -469,7 +473,7 @@ def ladder_sprite(s: float, direction: str) -> tuple[Image.Image, int, int]:
 
 @lru_cache(maxsize=64)
 def ready_arrow_sprite(s: float, direction: str) -> tuple[Image.Image, int, int]:
-    """A green arrow from a ready siege tower's hex (size ``s``) toward its
+    """A green arrow from a ready counter's hex (size ``s``) toward its
     ``direction`` side; with the offset of the sprite's corner from the hex centre."""
     k = SS
     half = math.ceil(s * 1.3)
@@ -491,11 +495,11 @@ def ready_arrow_sprite(s: float, direction: str) -> tuple[Image.Image, int, int]
 
 
 @lru_cache(maxsize=16)
-def oil_sprite(size: int, dummy: bool = False) -> Image.Image:
-    """The oil drop of a carrier's counter on its own (``size`` px high), for the legend."""
+def drop_sprite(size: int, hollow: bool = False) -> Image.Image:
+    """The drop mark on its own (``size`` px high), for the legend."""
     k = SS
     w = size
     big = Image.new("RGBA", (w * k, w * k), (0, 0, 0, 0))
-    _droplet(ImageDraw.Draw(big), w * k / 2, w * k * 0.6, w * k * 0.26, OIL_HOLLOW if dummy else OIL_FILL,
+    _droplet(ImageDraw.Draw(big), w * k / 2, w * k * 0.6, w * k * 0.26, DROP_HOLLOW if hollow else DROP_FILL,
              max(k, round(w * k / 14)))
     return big.reduce(k)

@@ -1,4 +1,7 @@
-"""The whole map's legend (terrains, hexsides, markers and keys the map or the view uses) and compass."""
+"""The whole map's legend (terrains, hexsides, markers and keys the map or the view uses) and compass.
+
+What a game's markers and pieces are called, and how their keys are drawn, is the ruleset's declaration
+(the view's ``display``; the vocabulary: engine/display.py): this module names no game and no piece."""
 from __future__ import annotations
 
 from collections import OrderedDict
@@ -13,19 +16,15 @@ from render import style as S
 from render.geometry import Layout
 from render.hex_common import BASE_CACHE_SIZE, K, PAD, _as_dict, _as_list, _fingerprint, _lock
 from render.hex_terrain import draw_hexside, draw_terrain, draw_tunnel
-from render.hex_pieces import _draw_breach, _hatch_mask, _ring_mask
+from render.hex_pieces import _draw_crack, _hatch_mask, _look, _ring_mask, shape_of
 # Every terrain the renderer knows, in the legend's order; a map's legend shows
 # only the terrains on that map (others, unknown here, after these by name).
 LEGEND_TERRAIN = (("clear", "Clear"), ("slope", "Slope"), ("rough", "Rough"), ("grove", "Grove"),
                   ("forest", "Forest"), ("mountain", "Mountain"), ("riverbank", "Riverbank"), ("river", "River"),
                   ("city", "City"), ("watchtower", "Watchtower"), ("landing", "Landing"))
-LEGEND_SIDES = (("wall", "Wall"), ("gate", "Gate"), ("tower", "Tower"), ("breach", "Breach"),
+# the hexsides' keys; "crack" (a wall drawn cracked) is named by the marker the ruleset declares in that style
+LEGEND_SIDES = (("wall", "Wall"), ("gate", "Gate"), ("tower", "Tower"), ("crack", ""),
                 ("road", "Road"), ("tunnel", "Tunnel"))
-LEGEND_MARKERS = (("fire", "Fire"), ("ladder", "Ladder"), ("head", "Head"), ("ability", "Ability used"),
-                  ("disarray", "Disarray"))
-_VIEW_ONLY = ("ability", "disarray")  # drawn in the legend only when a view has them
-LEGEND_SIEGE = (("oil", "Oil (hollow: dummy)"), ("grond", "Grond operated"), ("tower", "Tower ready"),
-                ("banner", "King's Banner"), ("level", "Level held by Sauron"), ("road", "Road control"))
 LEG_ROW = 26
 _STEPS = {"header": 22, "levels": 24 + 46, "markers": LEG_ROW + 8, "key": 92 + 10, "compass": 74}
 
@@ -35,18 +34,32 @@ class _MapFacts(NamedTuple):
     terrain: tuple[tuple[str, str], ...]   # (terrain, name), in legend order
     levels: tuple[int, ...]                # city levels present
     sides: tuple[str, ...]                 # of LEGEND_SIDES' keys
-    walled: bool                           # walls, gates or towers: a siege map
+    walled: bool                           # walls, gates or towers: every declared key shows
+
+
+class PieceKey(NamedTuple):
+    """A piece key of a ruleset's legend (engine/display.py): its label, how it is drawn, and the names
+    (shapes, marks, ``levels``, ``road``) whose use in a view shows it off a walled map."""
+    label: str
+    draw: str
+    shape: str = ""
+    glow: bool = False
+    arrows: bool = False
+    when: tuple[str, ...] = ()
+    band: str = ""
 
 
 @dataclass(frozen=True)
 class Legend:
-    """The entries of one legend: a map's facts, and the siege keys shown
-    (every one on a siege map; elsewhere only those the view uses)."""
+    """The entries of one legend: a map's facts, and the ruleset's marker and piece keys shown
+    (every one on a walled map; elsewhere only those the view uses). ``markers`` are (style, label)."""
     terrain: tuple[tuple[str, str], ...]
     levels: tuple[int, ...]
     sides: tuple[tuple[str, str], ...]
     markers: tuple[tuple[str, str], ...]
-    siege: tuple[tuple[str, str], ...]
+    pieces: tuple[PieceKey, ...]
+    level_names: tuple[tuple[int, str], ...] = ()   # the ruleset's names of some city levels
+    anatomy: tuple[str, ...] = ()                    # the ruleset's line under the counter's anatomy
 
     def sections(self, top: int) -> dict[str, int]:
         """The top y of each section present, from the legend's top ``top``;
@@ -54,7 +67,7 @@ class Legend:
         out = {}
         y = top + _STEPS["header"]
         for name, rows in (("terrain", _rows(self.terrain)), ("levels", 0), ("sides", _rows(self.sides)),
-                           ("markers", 0), ("siege", _rows(self.siege))):
+                           ("markers", 0), ("pieces", _rows(self.pieces))):
             if not getattr(self, name):
                 continue
             out[name] = y
@@ -72,20 +85,18 @@ class Legend:
         """Every entry's label (tests, and a quick look at what a legend shows)."""
         out = [n for _, n in self.terrain]
         if self.levels:
-            out.append(_levels_title(self.levels))
-        return out + [n for group in (self.sides, self.markers, self.siege) for _, n in group]
+            out.append(_levels_title(self.levels, self.level_names))
+        return out + [n for group in (self.sides, self.markers) for _, n in group] + [p.label for p in self.pieces]
 
 
 def _rows(entries) -> int:
     return (len(entries) + 1) // 2
 
 
-def _levels_title(levels: tuple[int, ...]) -> str:
-    if levels == (1, 2, 3, 4, 5, 6, 7):
-        return "City levels 1-7 (7 = Citadel)"
-    if len(levels) == 1:
-        return f"City level {levels[0]}"
-    return f"City levels {levels[0]}-{levels[-1]}"
+def _levels_title(levels: tuple[int, ...], names: tuple[tuple[int, str], ...] = ()) -> str:
+    title = f"City level {levels[0]}" if len(levels) == 1 else f"City levels {levels[0]}-{levels[-1]}"
+    named = [f"{n} = {name}" for n, name in names if n in levels]
+    return f"{title} ({', '.join(named)})" if named else title
 
 
 _facts_cache: "OrderedDict[tuple, _MapFacts]" = OrderedDict()
@@ -107,7 +118,7 @@ def _map_facts(hexmap) -> _MapFacts:
         tuple((t, t.replace("_", " ").replace("-", " ").capitalize()) for t in sorted(present - known.keys()))
     kinds = set(hexmap.hexsides.values())
     has = {"wall": "wall" in kinds, "gate": "gate" in kinds, "tower": "tower" in kinds,
-           "breach": "wall" in kinds or "tower" in kinds,
+           "crack": "wall" in kinds or "tower" in kinds,
            "road": any(i.road for i in infos), "tunnel": any(i.tunnel for i in infos)}
     facts = _MapFacts(terrain, levels, tuple(t for t, _ in LEGEND_SIDES if has[t]),
                       bool(kinds & {"wall", "gate", "tower"}))
@@ -118,52 +129,79 @@ def _map_facts(hexmap) -> _MapFacts:
     return facts
 
 
-_UNIT_KEYS = {"grond": "grond", "siege_tower": "tower", "banner": "banner", "cauldron": "oil"}
+def _style_of(display: dict, kind: str) -> str:
+    """The style a marker of type ``kind`` is drawn in: the ruleset's declaration's, else ``kind`` itself
+    (a chit with its first letters)."""
+    m = _as_dict(_as_dict(display.get("markers")).get(kind))
+    style = m.get("style")
+    return style if isinstance(style, str) else kind
 
 
-def _view_keys(view: dict) -> tuple[str, ...]:
-    """The siege keys a view uses (markers, special counters, held levels,
-    road control): what a legend off a siege map still has to explain."""
+def _declared(display: dict) -> tuple[tuple[tuple[str, str, bool], ...], tuple[PieceKey, ...]]:
+    """A declaration's legend lines: its labelled markers (style, label, only when used), once each,
+    and its piece keys."""
+    marks: list[tuple[str, str, bool]] = []
+    for m in _as_dict(display.get("markers")).values():
+        m = _as_dict(m)
+        e = (str(m.get("style") or ""), str(m.get("label") or ""), bool(m.get("when_used")))
+        if e[0] and e[1] and e not in marks:
+            marks.append(e)
+    pieces = []
+    for p in _as_list(display.get("legend")):
+        p = _as_dict(p)
+        if p.get("label") and p.get("draw"):
+            pieces.append(PieceKey(str(p["label"]), str(p["draw"]), str(p.get("shape") or ""), bool(p.get("glow")),
+                                   bool(p.get("arrows")), tuple(str(w) for w in _as_list(p.get("when"))),
+                                   p["band"] if p.get("band") in ("lit", "plain") else ""))
+    return tuple(marks), tuple(pieces)
+
+
+def _view_keys(view: dict, display: dict | None = None) -> tuple[str, ...]:
+    """The names a view uses (its markers' styles, its units' shapes and marks, held levels, ringed
+    hexes): what a legend off a walled map still has to explain."""
+    display = _as_dict(view.get("display")) if display is None else display
+    shapes = _as_dict(display.get("shapes"))
     found = set()
     for m in _as_list(view.get("markers")):
         if isinstance(m, dict):
-            kind = m.get("type")
-            if kind in ("fire", "ladder", "head", "ability", "disarray"):
-                found.add(kind)
-            elif kind in ("breached", "breach"):
-                found.add("breach")
+            found.add(_style_of(display, str(m.get("type") or "")))
     for u in _as_list(view.get("units")):
         if isinstance(u, dict):
-            t = u.get("type")
-            k = _UNIT_KEYS.get(t) if isinstance(t, str) else None
-            if k:
-                found.add(k)
-            if u.get("carrying") == "oil":
-                found.add("oil")
-            if u.get("ready"):
-                found.add("tower")
+            found.add(shape_of(u, shapes))
+            found.update(k for k, v in _look(u).items() if v)
     if any(isinstance(lv, int) and not isinstance(lv, bool) and lv > 0 for lv in _as_list(view.get("levels"))):
-        found.add("level")
+        found.add("levels")
     if _as_dict(view.get("road")):
         found.add("road")
     return tuple(sorted(found))
 
 
 @lru_cache(maxsize=32)
-def _legend_of(facts: _MapFacts, keys: tuple[str, ...]) -> Legend:
+def _legend_of(facts: _MapFacts, keys: tuple[str, ...], marks: tuple[tuple[str, str, bool], ...] = (),
+               pieces: tuple[PieceKey, ...] = (), level_names: tuple[tuple[int, str], ...] = (),
+               anatomy: tuple[str, ...] = ()) -> Legend:
     every = facts.walled
-    sides = tuple((t, n) for t, n in LEGEND_SIDES if t in facts.sides or (t == "breach" and "breach" in keys))
+    crack = next((label for style, label, _ in marks if style == "crack"), "")
+    sides = tuple((t, crack if t == "crack" else n) for t, n in LEGEND_SIDES
+                  if (t != "crack" and t in facts.sides) or (t == "crack" and crack and
+                                                              ("crack" in facts.sides or "crack" in keys)))
     return Legend(facts.terrain, facts.levels, sides,
-                  tuple(e for e in LEGEND_MARKERS if (every and e[0] not in _VIEW_ONLY) or e[0] in keys),
-                  tuple(e for e in LEGEND_SIEGE if every or e[0] in keys))
+                  tuple((style, label) for style, label, when_used in marks
+                        if style != "crack" and ((every and not when_used) or style in keys)),
+                  tuple(p for p in pieces if every or set(p.when) & set(keys)), level_names, anatomy)
 
 
 def legend_for(hexmap, view: dict | None = None) -> Legend:
-    """The legend drawn for ``view`` on ``hexmap`` (the map's own, cached; a
-    view adds siege keys only on a map without walls)."""
+    """The legend drawn for ``view`` on ``hexmap``: the map's facts, and the keys its ruleset declares
+    (the view's ``display``; all of them on a walled map, elsewhere those the view uses). Cached."""
     facts = _map_facts(hexmap)
-    keys = () if facts.walled or not view else _view_keys(view)
-    return _legend_of(facts, keys)
+    display = _as_dict((view or {}).get("display"))
+    marks, pieces = _declared(display)
+    keys = () if facts.walled or not view else _view_keys(view, display)
+    names = _as_dict(display.get("level_names"))
+    level_names = tuple(sorted((int(k), str(v)) for k, v in names.items() if str(k).isdigit()))
+    anatomy = tuple(str(t) for t in _as_list(display.get("anatomy")))[:1]
+    return _legend_of(facts, keys, marks, pieces, level_names, anatomy)
 
 
 def _legend_origin(lay: Layout, leg: Legend) -> int:
@@ -198,22 +236,22 @@ def _legend_shapes(d: ImageDraw.ImageDraw, lay: Layout, leg: Legend) -> int:
             a, b = ((cx - 13) * K, cy * K), ((cx + 13) * K, cy * K)
             if t in ("wall", "gate", "tower"):
                 draw_hexside(d, a, b, t, 26 * K)
-            elif t == "breach":
+            elif t == "crack":
                 draw_hexside(d, a, b, "wall", 26 * K)
             elif t == "road":
                 d.line([a, b], fill=S.ROAD_EDGE, width=round(6 * K))
                 d.line([a, b], fill=S.ROAD, width=round(3.5 * K))
             elif t == "tunnel":
                 draw_tunnel(d, cx * K, (cy + 2) * K, 8 * K)
-    if "siege" in at:
-        # the swatches under the hatching and the road ring
-        y = at["siege"]
-        for i, (t, _) in enumerate(leg.siege):
+    if "pieces" in at:
+        # the swatches under the hatching and the ringed hex
+        y = at["pieces"]
+        for i, p in enumerate(leg.pieces):
             cx = x0 + r + (i % 2) * colw
             cy = y + (i // 2) * LEG_ROW + r
-            if t == "level":
+            if p.draw == "hatch":
                 draw_terrain(d, cx * K, cy * K, r * K, "city", 2)
-            elif t == "road":
+            elif p.draw == "ring":
                 draw_terrain(d, cx * K, cy * K, r * K, "clear", 0)
     return top
 
@@ -233,7 +271,7 @@ def _legend_text(img: Image.Image, lay: Layout, top: int, hexmap, leg: Legend) -
             d.text((x0 + 26 + (i % 2) * colw, y + (i // 2) * LEG_ROW + 10), name, font=f, fill=S.PANEL_INK, anchor="lm")
     if "levels" in at:
         y = at["levels"]
-        d.text((x0, y), _levels_title(leg.levels), font=fl, fill=S.PANEL_INK)
+        d.text((x0, y), _levels_title(leg.levels, leg.level_names), font=fl, fill=S.PANEL_INK)
         y += 24
         for i, lvl in enumerate(leg.levels):
             ink = S.mix(S.CITY_LEVELS.get(lvl, S.TERRAIN["city"]), (0, 0, 0), 0.6)
@@ -243,8 +281,8 @@ def _legend_text(img: Image.Image, lay: Layout, top: int, hexmap, leg: Legend) -
         for i, (t, name) in enumerate(leg.sides):
             cx = x0 + 14 + (i % 2) * colw
             cy = y + (i // 2) * LEG_ROW + 10
-            if t == "breach":
-                _draw_breach(d, (cx - 13, cy), (cx + 13, cy), 26)
+            if t == "crack":
+                _draw_crack(d, (cx - 13, cy), (cx + 13, cy), 26)
             d.text((cx + 22, cy), name, font=fl, fill=S.PANEL_INK, anchor="lm")
     if "markers" in at:
         # marker chits
@@ -256,31 +294,31 @@ def _legend_text(img: Image.Image, lay: Layout, top: int, hexmap, leg: Legend) -
             x = x0 + i * 100
             img.paste(spr, (x - p, y - p + 2), spr)
             d.text((x + ms + 6, y + ms / 2 + 2), name, font=fl, fill=S.PANEL_INK, anchor="lm")
-    if "siege" in at:
-        y = at["siege"]
+    if "pieces" in at:
+        y = at["pieces"]
         grey = (96, 96, 96)
-        for i, (t, name) in enumerate(leg.siege):
+        for i, key in enumerate(leg.pieces):
+            name = key.label
             x = x0 + (i % 2) * colw
             cy = y + (i // 2) * LEG_ROW + 10
             tx = x + 26
-            if t == "oil":
-                for j, dummy in enumerate((False, True)):
-                    spr = C.oil_sprite(20, dummy)
+            if key.draw == "drop":
+                for j, hollow in enumerate((False, True)):
+                    spr = C.drop_sprite(20, hollow)
                     img.paste(spr, (x - 2 + j * 14, round(cy - 12)), spr)
                 tx = x + 36
-            elif t in ("grond", "tower", "banner"):
-                kind = {"grond": "grond", "tower": "siege_tower", "banner": "banner"}[t]
-                spr = C.counter_sprite(20, grey, kind, "", "", active=(t == "grond"), ready=(t == "tower"))
+            elif key.draw == "counter":
+                spr = C.counter_sprite(20, grey, key.shape, "", "", glow=key.glow, ready=key.arrows, band=key.band)
                 p = C.sprite_pad(20)
                 img.paste(spr, (x - p, round(cy - 10) - p), spr)
                 tx = x + 30
-                if t == "tower":
+                if key.arrows:
                     arr, ox, oy = C.ready_arrow_sprite(17, "ne")
                     img.paste(arr, (x + 10 + ox, round(cy) + oy), arr)
-            elif t == "level":
+            elif key.draw == "hatch":
                 m = _hatch_mask(10)
-                img.paste(S.SAURON_LEVEL, (x + 10 - m.width // 2, round(cy - m.height / 2)), m)
-            elif t == "road":
+                img.paste(S.HELD_LEVEL, (x + 10 - m.width // 2, round(cy - m.height / 2)), m)
+            elif key.draw == "ring":
                 halo, ring = _ring_mask(10, True), _ring_mask(10, False)
                 img.paste((255, 255, 255), (x + 10 - halo.width // 2, round(cy - halo.height / 2)), halo)
                 img.paste(S.ROAD_FREE, (x + 10 - ring.width // 2, round(cy - ring.height / 2)), ring)
@@ -296,7 +334,8 @@ def _legend_text(img: Image.Image, lay: Layout, top: int, hexmap, leg: Legend) -
     lines = ["unit id / type / ratings", "pale with stripe = reduced", "D badge = disrupted", "n badge = units in the hex"]
     for i, t in enumerate(lines):
         d.text((tx, y + 2 + i * 18), t, font=fsm, fill=S.PANEL_INK)
-    d.text((tx, y + 2 + 4 * 18), "Leaders: R rally, M magic", font=fsm, fill=S.PANEL_INK)
+    for i, t in enumerate(leg.anatomy[:1]):  # the ruleset's own line (what its counters' texts mean)
+        d.text((tx, y + 2 + (4 + i) * 18), t, font=fsm, fill=S.PANEL_INK)
     # compass rose: where each compass point is on the screen
     y = at["compass"]
     _compass(img, (x0 + 36, y + 36), 30, hexmap.edges)

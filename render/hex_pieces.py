@@ -1,5 +1,5 @@
 """The view layer's pieces: counters (sprites from ``render.counters``) with their badges, marker masks,
-breaches, place names."""
+cracked hexsides, place names."""
 from __future__ import annotations
 
 import math
@@ -24,7 +24,7 @@ def _hex_mask(s: float, alpha: int) -> Image.Image:
     return big.reduce(4)
 
 
-def _draw_breach(d: ImageDraw.ImageDraw, a, b, s: float) -> None:
+def _draw_crack(d: ImageDraw.ImageDraw, a, b, s: float) -> None:
     m = _lerp(a, b, 0.5)
     dx, dy = b[0] - a[0], b[1] - a[1]
     ln = math.hypot(dx, dy) or 1
@@ -43,7 +43,7 @@ def _draw_breach(d: ImageDraw.ImageDraw, a, b, s: float) -> None:
 
 @lru_cache(maxsize=8)
 def _hatch_mask(s: float) -> Image.Image:
-    """A hex of diagonal stripes over a faint tint (a level Sauron holds)."""
+    """A hex of diagonal stripes over a faint tint (a held city level)."""
     w, h = math.ceil(2 * s) + 2, math.ceil(SQRT3 * s) + 2
     k = 4
     hexm = Image.new("L", (w * k, h * k), 0)
@@ -76,45 +76,50 @@ def _ring_mask(s: float, halo: bool) -> Image.Image:
     return m.reduce(k)
 
 
+def _look(u: dict) -> dict:
+    """A unit's generic marks (engine/display.py)."""
+    look = u.get("look")
+    return look if isinstance(look, dict) else {}
+
+
 def _unit_texts(u: dict) -> tuple[str, str, str]:
     """Top, bottom and middle texts of a unit's counter."""
     kind = str(u.get("type") or "")
     uid = str(u.get("id") or "")
+    look = _look(u)
     if kind == "leader":
-        name = uid or str(u.get("name") or "")  # the id, as orders name it (CONVENTIONS: ids on the counters)
-        bits = []
-        if u.get("rally") is not None:
-            bits.append(f"R{u['rally']}")
-        if u.get("magic") is not None:
-            bits.append(f"M{u['magic']}")
-        return name, " ".join(bits) or str(u.get("ratings") or ""), ""
-    if kind == "cauldron":
-        oil = u.get("oil")
-        if oil is not None:
-            return uid, "oil", str(oil)
-    return uid, str(u.get("ratings") or ""), ""
+        uid = uid or str(u.get("name") or "")  # the id, as orders name it (CONVENTIONS: ids on the counters)
+    bottom = str(look["bottom"]) if look.get("bottom") is not None else str(u.get("ratings") or "")
+    return uid, bottom, str(look.get("beside") or "")
 
 
-def _counter(u: dict, sides: dict, size: int) -> Image.Image:
+def shape_of(u: dict, shapes: dict) -> str:
+    """The symbol a unit is drawn with: its type's shape in the ruleset's declaration, else its type."""
+    kind = str(u.get("type") or "")
+    shape = shapes.get(kind) if isinstance(shapes, dict) else None
+    return shape if isinstance(shape, str) else kind
+
+
+def _counter(u: dict, sides: dict, size: int, shapes: dict | None = None) -> Image.Image:
     top, bottom, mid = _unit_texts(u)
     kind = str(u.get("type") or "")
-    # ``real`` and ``oil_real`` exist only in the owner's own view; without
+    shape = shape_of(u, shapes or {})
+    look = _look(u)
+    # ``real`` and a hollow drop or a faded symbol exist only in the owner's own view; without
     # them the counter looks the same whatever the truth
     real = None if u.get("real") is None else bool(u["real"])
-    oil = ""
-    if u.get("carrying") == "oil":
-        oil = "oil" if u.get("oil_real") is None else ("real" if u["oil_real"] else "dummy")
-    active = kind == "grond" and bool(u.get("active"))
-    ready = bool(_as_list(u.get("ready")))
+    drop = look.get("drop") if look.get("drop") in ("full", "hollow") else ""
+    glow = bool(look.get("glow"))
+    ready = bool(_as_list(look.get("arrows")))
     fill = _side_color(sides, u.get("side"))
     if u.get("face_down"):
         # a hidden piece (engine/modes/pieces.py): greyed, its id `?n` and "face down" to the others;
         # to its owner and the moderator its own id with "hidden"
         fill = S.mix(fill, (128, 128, 128), 0.6)
         bottom = "face down" if kind == "face-down" else "hidden"
-    ring = u.get("ring") if u.get("ring") in ("worn", "carried") else ""  # the One Ring's bearer (Sauron 16.6)
-    return C.counter_sprite(size, fill, kind, top, bottom, mid,
-                            bool(u.get("reduced")), bool(u.get("disrupted")), real, oil, active, ready, ring)
+    band = look.get("band") if look.get("band") in ("lit", "plain") else ""
+    return C.counter_sprite(size, fill, shape, top, bottom, mid, bool(u.get("reduced")), bool(u.get("disrupted")),
+                            real, drop, glow, ready, band, bool(look.get("fade")))
 
 
 def _badge_width(text: str, size: int) -> float:

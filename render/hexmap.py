@@ -7,19 +7,22 @@ Two layers:
 
 * the *base* (terrain, roads, hexsides, hex numbers, edge names, the static
   part of the side panel: legend, compass) depends only on the map and the
-  window (and, on a map without walls, on which siege keys the view uses: the
-  legend explains those only when they appear); it is drawn supersampled once
+  window (and, on a map without walls, on which of its ruleset's keys the view uses:
+  the legend explains those only when they appear); it is drawn supersampled once
   and kept in a small in-memory cache keyed on the map (id and shape), the
   window and the legend's entries. A map edited in place needs
   :func:`clear_cache`;
-* the *view* layer (zone highlight, city levels Sauron holds, road-control
-  hexes, gate control, breaches, counters with their badges, ladders across
-  their walls, ready towers' arrows, marker chits, place names not covered by
+* the *view* layer (zone highlight, held city levels hatched, ringed hexes,
+  gate control, cracked hexsides, counters with their marks and badges, rungs
+  across their hexsides, arrows, marker chits, place names not covered by
   counters, the dynamic part of the panel) is drawn on a copy of the base for
   every call; sprites and text masks are cached.
 
-Markers are drawn by ``type``: ``breached`` on its ``hexside``; ``ladder`` as
-a chit in its ``hex`` and a ladder across its ``hexside`` (when that is a side
+The renderer names no game and no piece: the view's ``display`` (the ruleset's declaration; the
+vocabulary is engine/display.py's) says which shape each unit type is drawn with, which style each
+marker type has and what the legend explains; each unit's ``look`` carries its generic marks.
+Markers are drawn by their declared style: ``crack`` on its ``hexside``; ``rungs`` as
+a chit in its ``hex`` and leaning across its ``hexside`` (when that is a side
 of the hex); anything else as a chit in its hex (or, with only a hexside, on
 the hexside's middle).
 
@@ -50,17 +53,17 @@ from render.hex_common import (FULL_HEX, MAX_MAP_W, MAX_MAP_H, MIN_HEX, MARGIN, 
     HEADER_MIN_W)  # noqa: F401
 from render.hex_terrain import (_seed, draw_terrain, _draw_wall, draw_hexside, _draw_gate_leaves, draw_tunnel,
     _text_rotated, _hex_number_px)  # noqa: F401
-from render.hex_legend import (LEGEND_TERRAIN, LEGEND_SIDES, LEGEND_MARKERS, _VIEW_ONLY, LEGEND_SIEGE, LEG_ROW,
-    _STEPS, _MapFacts, Legend, _rows, _levels_title, _facts_cache, _map_facts, _UNIT_KEYS, _view_keys, _legend_of,
-    legend_for, _legend_origin, _legend_shapes, _legend_text, _compass)  # noqa: F401
+from render.hex_legend import (LEGEND_TERRAIN, LEGEND_SIDES, LEG_ROW, _STEPS, _MapFacts, Legend, _rows,
+    _levels_title, _facts_cache, _map_facts, _view_keys, _legend_of, legend_for, _legend_origin, _legend_shapes,
+    _legend_text, _compass, _style_of)  # noqa: F401
 from render.hex_base import (_base_cache, _build_base, _base, _digests, cache_dir, set_cache_dir)  # noqa: F401
 from render.hex_header import (_ARROW, _arrow, _beyond_text, _footer, header_px, _line_h, _header_height,
     _turn_text, _over_text, _zone_text, _track_items, _track_rows, _header_lines, _clip_px, _header, _wrap,
     _demoralized, _panel)  # noqa: F401
 from render.hex_crop import (_crop_hex, _crop_width, _legible, max_focus_cols, _span, _grow, _focus_entries,
     focus_hexes, _focus_height, _fits, _best_window, _focus_window, _whole, frame_for, _window, _Beyond, _beyond)  # noqa: F401
-from render.hex_pieces import (_hex_mask, _draw_breach, _hatch_mask, _ring_mask, _unit_texts, _counter,
-    _badge_width, _badge, _labels)  # noqa: F401
+from render.hex_pieces import (_hex_mask, _draw_crack, _hatch_mask, _ring_mask, _unit_texts, _counter,
+    _badge_width, _badge, _labels, _look, shape_of)  # noqa: F401
 
 
 def clear_cache() -> None:
@@ -73,9 +76,9 @@ def clear_cache() -> None:
     _legend_of.cache_clear()
     C.counter_sprite.cache_clear()
     C.marker_sprite.cache_clear()
-    C.ladder_sprite.cache_clear()
+    C.rungs_sprite.cache_clear()
     C.ready_arrow_sprite.cache_clear()
-    C.oil_sprite.cache_clear()
+    C.drop_sprite.cache_clear()
     _hex_mask.cache_clear()
     _hatch_mask.cache_clear()
     _ring_mask.cache_clear()
@@ -147,6 +150,8 @@ def compose_info(view: dict, hexmap, *, around: str | None = None, radius: int |
     img = base.copy()
     d = ImageDraw.Draw(img)
     sides = _as_dict(view.get("sides"))
+    display = _as_dict(view.get("display"))
+    shapes = _as_dict(display.get("shapes"))
 
     # zone highlight
     zone = [h for h in (_parse_hex(z) for z in _as_list(view.get("zone"))) if h is not None and lay.contains(h)]
@@ -168,7 +173,7 @@ def compose_info(view: dict, hexmap, *, around: str | None = None, radius: int |
             cx, cy = lay.center(h)
             S.stamp(img, (cx, cy - s * 0.84), str(h), _hex_number_px(s), S.HEX_NUMBER, "ma", 2, S.NUMBER_HALO)
 
-    # city levels Sauron controls (20.2): red hatching, light enough to read through
+    # city levels held (the view's ``levels``): red hatching, light enough to read through
     levels = {lv for lv in _as_list(view.get("levels")) if isinstance(lv, int) and not isinstance(lv, bool) and lv > 0}
     if levels:
         mask = _hatch_mask(s)
@@ -176,9 +181,9 @@ def compose_info(view: dict, hexmap, *, around: str | None = None, radius: int |
         for h, info in hexmap.hexes.items():
             if info.level in levels and lay.contains(h):
                 cx, cy = lay.center(h)
-                img.paste(S.SAURON_LEVEL, (round(cx - ox), round(cy - oy)), mask)
+                img.paste(S.HELD_LEVEL, (round(cx - ox), round(cy - oy)), mask)
 
-    # road-control hexes (20.1): a ring in the holder's colour (grey: nobody)
+    # ringed hexes (the view's ``road``): a ring in the holder's colour (grey: nobody)
     for key, owner in sorted(_as_dict(view.get("road")).items(), key=lambda kv: str(kv[0])):
         h = _parse_hex(key)
         if h is None or not lay.contains(h):
@@ -193,29 +198,29 @@ def compose_info(view: dict, hexmap, *, around: str | None = None, radius: int |
         img.paste((255, 255, 255), (round(cx - halo.width / 2), round(cy - halo.height / 2)), halo)
         img.paste(col, (round(cx - ring.width / 2), round(cy - ring.height / 2)), ring)
 
-    # markers, by type: breaches on hexsides, ladders in a hex against a
+    # markers, by their declared style: cracks on hexsides, rungs in a hex leaning across a
     # hexside, everything else a chit in its hex (or on its hexside)
     hex_markers: dict[Hex, list[str]] = {}
-    breaches: list[Hexside] = []
-    ladders: list[tuple[Hex, str]] = []
+    cracks: list[Hexside] = []
+    rungs: list[tuple[Hex, str]] = []
     side_chits: list[tuple[Hexside, str]] = []
     for m in _as_list(view.get("markers")):
         if not isinstance(m, dict):
             continue
-        kind = str(m.get("type") or "")
+        kind = _style_of(display, str(m.get("type") or ""))
         h = _parse_hex(m.get("hex"))
         side = _parse_side(m.get("hexside")) if m.get("hexside") is not None else None
-        if kind == "ladder":
+        if kind == "rungs":
             if h is None or not lay.contains(h):
                 continue
             hex_markers.setdefault(h, []).append(kind)
             dname = _side_dir(h, side) if side is not None else None
             if dname is not None:
-                ladders.append((h, dname))
+                rungs.append((h, dname))
             continue
-        if kind in ("breached", "breach"):
+        if kind == "crack":
             if side is not None and any(lay.contains(x) for x in side.hexes()):
-                breaches.append(side)
+                cracks.append(side)
             continue
         if h is not None:
             if lay.contains(h):
@@ -223,7 +228,7 @@ def compose_info(view: dict, hexmap, *, around: str | None = None, radius: int |
         elif side is not None and any(lay.contains(x) for x in side.hexes()):
             side_chits.append((side, kind))
 
-    # gate control and breaches (under the counters: they show on the hexside's far side)
+    # gate control and cracks (under the counters: they show on the hexside's far side)
     for key, owner in _as_dict(view.get("gates")).items():
         side = _parse_side(key)
         if side is None or not any(lay.contains(x) for x in side.hexes()):
@@ -231,9 +236,9 @@ def compose_info(view: dict, hexmap, *, around: str | None = None, radius: int |
         a, b = lay.side_points(side.hex, side.direction)
         _draw_gate_leaves(d, a, b, s, _side_color(sides, owner))
 
-    for side in breaches:
+    for side in cracks:
         a, b = lay.side_points(side.hex, side.direction)
-        _draw_breach(d, a, b, s)
+        _draw_crack(d, a, b, s)
 
     # counters, grouped by hex in the view's order
     stacks: dict[Hex, list[dict]] = {}
@@ -263,7 +268,7 @@ def compose_info(view: dict, hexmap, *, around: str | None = None, radius: int |
         pos = [(cx + step * i, cy - step * i) for i in range(n)]
         # the first unit listed is the top of the stack: drawn last
         for i in range(n - 1, -1, -1):
-            spr = _counter(shown[i], sides, size)
+            spr = _counter(shown[i], sides, size, shapes)
             top_text = _unit_texts(shown[i])[0]
             fs = C.id_font_size(size, top_text)
             label_sizes.append(fs)
@@ -287,15 +292,15 @@ def compose_info(view: dict, hexmap, *, around: str | None = None, radius: int |
             bx = max(bx + size / 2, fx + bw / 2 - size * 0.1)
             by = by - size / 2
             badges.append((bx, by, text, (170, 28, 28) if len(units) > 3 else (30, 28, 24)))
-    # ladders across their wall and ready towers' arrows, over the counters
-    for h, dname in ladders:
-        spr, ox, oy = C.ladder_sprite(s, dname)
+    # rungs across their hexside and counters' arrows, over the counters
+    for h, dname in rungs:
+        spr, ox, oy = C.rungs_sprite(s, dname)
         cx, cy = lay.center(h)
         img.paste(spr, (round(cx) + ox, round(cy) + oy), spr)
     for h, units in stacks.items():
         dirs = []
         for u in units:
-            for key in _as_list(u.get("ready")):
+            for key in _as_list(_look(u).get("arrows")):
                 side = _parse_side(key)
                 dname = _side_dir(h, side) if side is not None else None
                 if dname is not None and dname not in dirs:

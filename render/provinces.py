@@ -1,6 +1,7 @@
-"""A province map (War of the Ring, engine/rulesets/wotr): each province a box on its board's overview,
+"""A province map (a game on a board of provinces): each province a box on its board's overview,
 with its name and the pieces the view shows in it (armies by seat with their SP, characters by name, a
-face-down character as `?`). Drawn from the view alone: a seat's picture shows what it may see."""
+face-down character as `?`). Drawn from the view alone: a seat's picture shows what it may see; the
+side panel's facts are the view's own lines (``panel``), the renderer knows no game's offices or items."""
 from __future__ import annotations
 
 import io
@@ -39,7 +40,7 @@ TALL = 1.45           # the boxes drawn this much taller than the board's propor
 
 def _short(name: str) -> str:
     """A character's counter text: a numbered piece by its initial and number ("Rider 3" -> "R3"), a
-    name of several words by their initials ("Mouth of Sauron" -> "MoS"), else its first four letters."""
+    name of several words by their initials ("Lord of Keys" -> "LoK"), else its first four letters."""
     words = name.split()
     if len(words) >= 2 and words[-1].isdigit():
         return words[0][:1].upper() + words[-1]
@@ -49,7 +50,7 @@ def _short(name: str) -> str:
 
 
 def _shorts(names: list[str]) -> dict[str, str]:
-    """Each name's counter text, lengthened where two would read the same (Theoden, Theodred)."""
+    """Each name's counter text, lengthened where two would read the same ("Tom Bell", "Tim Bell")."""
     out = {n: _short(n) for n in names}
     for n in names:
         k = len(out[n])
@@ -177,10 +178,8 @@ def render_view(view: dict, board, *, around: str | None = None, focus: bool = F
     for text, size in ((str(view.get("title", "")), 15), (str(view.get("phase_title", "")), 12)):
         S.stamp(img, (x0, y), text[:48], size, (30, 26, 22))
         y += 22
-    ring = view.get("ring") or {}
-    for text in (f"Ringbearer: {ring.get('bearer')}" + (" (wearing)" if ring.get("wearing") else ""),
-                 f"Ruler of Gondor: {view.get('ruler_of_gondor')}", f"King of Rohan: {view.get('king_of_rohan')}",
-                 "Control: " + ", ".join(f"{k}={v}" for k, v in (view.get("control") or {}).items())):
+    for text in [str(t) for t in (view.get("panel") or [])] + \
+            ["Control: " + ", ".join(f"{k}={v}" for k, v in (view.get("control") or {}).items())]:
         for i in range(0, len(text), 46):
             S.stamp(img, (x0, y), text[i:i + 46], 11, (50, 44, 38))
             y += 15

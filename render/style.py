@@ -20,7 +20,7 @@ TERRAIN: dict[str, RGB] = {
     "forest": (178, 202, 146),
     "mountain": (176, 160, 138),
     "city": (200, 196, 188),
-    # Field of Celebrant (engine/rulesets/celebrant)
+    # river terrains
     "river": (122, 168, 204),
     "riverbank": (208, 222, 190),
     "grove": (170, 198, 138),
@@ -28,7 +28,7 @@ TERRAIN: dict[str, RGB] = {
     "landing": (196, 180, 150),
 }
 TERRAIN_UNKNOWN: RGB = (230, 225, 215)
-# City levels L1..L7: graded stone, L1 darkest, L7 (the Citadel) lightest.
+# City levels L1..L7: graded stone, L1 darkest, L7 (the top) lightest.
 CITY_LEVELS: dict[int, RGB] = {
     1: (150, 144, 136),
     2: (166, 160, 151),
@@ -64,8 +64,8 @@ TUNNEL: RGB = (40, 36, 32)
 ZONE: RGB = (255, 214, 0)
 ZONE_EDGE: RGB = (196, 140, 0)
 FOCUS: RGB = (214, 40, 40)
-SAURON_LEVEL: RGB = (190, 20, 20)     # hatching over a city level Sauron controls (20.2)
-ROAD_FREE: RGB = (120, 116, 104)      # a road-control hex nobody holds (20.1)
+HELD_LEVEL: RGB = (190, 20, 20)       # hatching over a held city level (a view's ``levels``)
+ROAD_FREE: RGB = (120, 116, 104)      # a ringed hex nobody holds (a view's ``road``)
 
 PANEL_BG: RGB = (246, 242, 230)
 HEADER_BG: RGB = (44, 40, 34)          # the band over the map: turn, phase, who acts

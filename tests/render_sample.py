@@ -25,14 +25,19 @@ def sample_units(n: int = 40, *, with_real: bool = False) -> list[dict]:
     ``with_real`` adds the cauldrons' hidden ``real`` flag (owner's view)."""
     w, s = "westernesse", "sauron"
     units: list[dict] = [
-        {"id": "GAN", "side": w, "type": "leader", "name": "Gandalf", "rally": 6, "magic": 10, "hex": "1903"},
-        {"id": "DEN", "side": w, "type": "leader", "name": "Denethor", "rally": 4, "hex": "1904"},
-        {"id": "K1", "side": w, "type": "cauldron", "name": "Cauldron", "oil": 3, "hex": "1804"},
-        {"id": "K2", "side": w, "type": "cauldron", "name": "Cauldron", "oil": 2, "hex": "2004"},
+        {"id": "GAN", "side": w, "type": "leader", "name": "Gandalf", "rally": 6, "magic": 10, "hex": "1903",
+         "look": {"bottom": "R6 M10"}},
+        {"id": "DEN", "side": w, "type": "leader", "name": "Denethor", "rally": 4, "hex": "1904",
+         "look": {"bottom": "R4"}},
+        {"id": "K1", "side": w, "type": "cauldron", "name": "Cauldron", "oil": 3, "hex": "1804",
+         "look": {"beside": "3", "bottom": "oil"}},
+        {"id": "K2", "side": w, "type": "cauldron", "name": "Cauldron", "oil": 2, "hex": "2004",
+         "look": {"beside": "2", "bottom": "oil"}},
         {"id": "SC1", "side": s, "type": "catapult", "name": "Catapult", "hex": "2011"},
         {"id": "ST1", "side": s, "type": "siege_tower", "name": "Siege Tower", "hex": "2111"},
         {"id": "GR", "side": s, "type": "grond", "name": "Grond", "ratings": "8", "hex": "1911"},
-        {"id": "WK", "side": s, "type": "leader", "name": "Witch-king", "rally": 6, "magic": 12, "hex": "1911"},
+        {"id": "WK", "side": s, "type": "leader", "name": "Witch-king", "rally": 6, "magic": 12, "hex": "1911",
+         "look": {"bottom": "R6 M12"}},
         {"id": "O98", "side": s, "type": "infantry", "ratings": "D-2-X", "hex": "1911"},
         {"id": "O99", "side": s, "type": "infantry", "ratings": "D-2-X", "hex": "1911"},
         {"id": "GS90", "side": w, "type": "infantry", "ratings": "D-3-X", "hex": "1905"},
@@ -41,6 +46,7 @@ def sample_units(n: int = 40, *, with_real: bool = False) -> list[dict]:
     if with_real:
         units[2]["real"] = True
         units[3]["real"] = False
+        units[3]["look"]["fade"] = True   # as the engine draws a dummy in its owner's view
     kinds_w = (("infantry", "D-3-X"), ("archer", "e-2-X"), ("cavalry", "De-4-6"))
     kinds_s = (("infantry", "D-2-X"), ("troll", "D-6-4"), ("cavalry", "D-3-8"), ("mumak", "De-8-4"), ("archer", "e-1-X"))
     i = 0
@@ -66,7 +72,8 @@ def add_siege(view: dict) -> dict:
     ladders against walls, breaches, fires, heads, oil carriers (with the
     hidden ``oil_real`` only in Westernesse's own view), an operated Grond, a
     ready siege tower, the Banner of the King, two city levels held by Sauron
-    and the road-control hexes."""
+    and the road-control hexes; with the generic marks the engine's view puts on them
+    (``look``, engine/display.py)."""
     own = view.get("seat") == "westernesse"
     s = "sauron"
     view["markers"] = [
@@ -89,12 +96,15 @@ def add_siege(view: dict) -> dict:
             continue
         u["carrying"] = "oil"
         u["oil_from"] = src
+        u["look"] = {"drop": "full"}
         if own:
             u["oil_real"] = cauldron_real[src]
+            u["look"]["drop"] = "full" if cauldron_real[src] else "hollow"
     if "GR" in by_id:
         by_id["GR"]["active"] = True
+        by_id["GR"]["look"] = {"glow": True}
     if "ST1" in by_id:
-        by_id["ST1"].update(hex="2308", ready=["2308/n"])
+        by_id["ST1"].update(hex="2308", ready=["2308/n"], look={"arrows": ["2308/n"]})
     units.append({"id": "ST2", "side": s, "type": "siege_tower", "name": "Siege Tower", "hex": "2208"})
     units.append({"id": "BAN", "side": "westernesse", "type": "banner", "name": "Banner of the King", "hex": "1805"})
     view["levels"] = [1, 2]
@@ -113,6 +123,7 @@ def sample_view(seat: str | None = None, n: int = 40, *, turn: int = 3, siege: b
         "phase": "sauron-move", "phase_title": "Sauron movement (7.2)" if turn else "Sauron set-up (13.1)",
         "active": ["sauron"],
         "sides": SIDES,
+        "display": get_ruleset("gondor").display,
         "units": units,
         "markers": [{"type": "fire", "hex": "2010"}, {"type": "breached", "hexside": "2101/se"},
                     {"type": "ladder", "hex": "2011"}, {"type": "head", "hex": "1905"}],

@@ -30,6 +30,7 @@ from contextlib import contextmanager
 from functools import cached_property
 from pathlib import Path
 from typing import Iterator
+from engine.display import load as load_display, look
 from engine.spi import autopilot, chartguard
 from engine.core import (
     Action,
@@ -187,6 +188,12 @@ class StandardRules(RulesetBase):
         return HexMap.from_json(self.map_data)
 
     @cached_property
+    def display(self) -> dict:
+        """How the game's pieces look on its maps (``data/display.json``; the vocabulary: engine/display.py)."""
+        path = self.data_dir / "display.json" if self.data_dir else None
+        return load_display(path) if path is not None and path.exists() else {}
+
+    @cached_property
     def units(self) -> dict[str, UnitDef]:
         return load_oob(self.data_dir / "oob.toml")
 
@@ -307,6 +314,7 @@ class StandardRules(RulesetBase):
             "active": self.active_seats(state),
             "done": list(state["done"]),
             "sides": {s: {"title": self.title_of(s), "color": self.side_colors[s]} for s in self.seats},
+            "display": self.display,
         }
 
     def army_now(self, state: State, uid: str) -> str:
@@ -759,6 +767,10 @@ class StandardRules(RulesetBase):
             d["rally"] = self.leader_rating(state, uid, for_rally=False)
             if u.magic:
                 d["magic"] = rec.get("magic", u.magic)
+            # drawn at the counter's foot: R its rally rating, M its magic points (engine/display.py)
+            bits = [f"{k}{d[key]}" for k, key in (("R", "rally"), ("M", "magic")) if d.get(key) is not None]
+            if bits:
+                look(d)["bottom"] = " ".join(bits)
         f = self.formation_of(state, uid)
         if f:
             d["formation"] = state["formations"][f]["kind"]

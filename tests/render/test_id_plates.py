@@ -19,7 +19,7 @@ def test_a_counters_decorations_never_run_under_its_id():
     top left, a band on the top right) shows its id's plate exactly as a plain reduced counter does."""
     size, fill, pad = 40, (139, 26, 26), C.sprite_pad(40)
     plain = C.counter_sprite(size, fill, "infantry", "OA12", "4-3", reduced=True)
-    busy = C.counter_sprite(size, fill, "infantry", "OA12", "4-3", reduced=True, disrupted=True, ring="worn")
+    busy = C.counter_sprite(size, fill, "infantry", "OA12", "4-3", reduced=True, disrupted=True, band="lit")
     x0, y0, x1, y1 = C.id_plate(size, "OA12")
     box = (pad + x0, pad + y0, pad + x1, pad + y1)
     assert plain.crop(box).tobytes() == busy.crop(box).tobytes()

@@ -35,7 +35,14 @@ def public_view_of(state_units: list[dict], base: dict) -> dict:
     view = copy.deepcopy(base)
     view["seat"] = None
     view.pop("zone", None)
-    view["units"] = [{k: v for k, v in u.items() if k != "real"} for u in state_units]
+    view["units"] = [{k: v for k, v in u.items() if k not in ("real", "oil_real")} for u in state_units]
+    for u in view["units"]:  # ... and draw every drop the same, no dummy faded (engine/display.py)
+        look = dict(u.get("look") or {})
+        look.pop("fade", None)
+        if look.get("drop"):
+            look["drop"] = "full"
+        if "look" in u:
+            u["look"] = look
     return view
 
 
@@ -252,8 +259,8 @@ def test_ladder_is_not_a_breach(hexmap, around):
     box = side_box(lay, "2109/n")
     assert count_near(bi, box, BREACH_RED) > 3               # a breach shows its red crack
     assert count_near(li, box, BREACH_RED) == 0              # a ladder does not
-    assert count_near(li, box, RC.LADDER_WOOD, 24) > 3       # but a wooden ladder across the wall
-    assert count_near(pi, box, RC.LADDER_WOOD, 24) == 0
+    assert count_near(li, box, RC.RUNGS_WOOD, 24) > 3       # but a wooden ladder across the wall
+    assert count_near(pi, box, RC.RUNGS_WOOD, 24) == 0
     # and its chit in the hex
     assert pixels(li, hex_box(lay, "2109", 0.5)) != pixels(pi, hex_box(lay, "2109", 0.5))
 
@@ -269,12 +276,12 @@ def test_ladder_shows_which_hexside(hexmap):
     none, _, _ = img(None)
     same, _, _ = img("1607/s")         # the same hexside named from the other hex
     assert n.tobytes() == same.tobytes()
-    assert count_near(n, side_box(lay, "1608/n"), RC.LADDER_WOOD, 24) > 3
-    assert count_near(n, side_box(lay, "1608/ne"), RC.LADDER_WOOD, 24) == 0
-    assert count_near(ne, side_box(lay, "1608/ne"), RC.LADDER_WOOD, 24) > 3
-    assert count_near(ne, side_box(lay, "1608/n"), RC.LADDER_WOOD, 24) == 0
+    assert count_near(n, side_box(lay, "1608/n"), RC.RUNGS_WOOD, 24) > 3
+    assert count_near(n, side_box(lay, "1608/ne"), RC.RUNGS_WOOD, 24) == 0
+    assert count_near(ne, side_box(lay, "1608/ne"), RC.RUNGS_WOOD, 24) > 3
+    assert count_near(ne, side_box(lay, "1608/n"), RC.RUNGS_WOOD, 24) == 0
     # no hexside (or one not of its hex): only the chit
-    assert count_near(none, side_box(lay, "1608/n"), RC.LADDER_WOOD, 24) == 0
+    assert count_near(none, side_box(lay, "1608/n"), RC.RUNGS_WOOD, 24) == 0
     far, _, _ = img("2109/n")
     assert far.tobytes() == none.tobytes()
 
@@ -305,9 +312,9 @@ def _add_unit(**u):
 
 SIEGE_CASES = {
     # name: (change to a bare view, hex whose picture must change)
-    "oil carrier": (_set("GS7", carrying="oil", oil_from="K2"), "2106"),
-    "grond active": (_set("GR", active=True), "1911"),
-    "tower ready": (_set("ST1", hex="2308", ready=["2308/n"]), "2308"),
+    "oil carrier": (_set("GS7", carrying="oil", oil_from="K2", look={"drop": "full"}), "2106"),
+    "grond active": (_set("GR", active=True, look={"glow": True}), "1911"),
+    "tower ready": (_set("ST1", hex="2308", ready=["2308/n"], look={"arrows": ["2308/n"]}), "2308"),
     "banner": (_add_unit(id="BAN", side="westernesse", type="banner", name="Banner of the King", hex="1805"), "1805"),
     "levels": (lambda v: v.update(levels=[1]), "1708"),
     "levels 2": (lambda v: v.update(levels=[2]), "2107"),
@@ -350,9 +357,9 @@ def test_tower_arrow_points_at_its_hexside(hexmap):
     base = bare_view(markers=[])
     _unit(base, "ST1")["hex"] = "2308"
     north = copy.deepcopy(base)
-    _unit(north, "ST1")["ready"] = ["2308/n"]
+    _unit(north, "ST1")["look"] = {"arrows": ["2308/n"]}
     nw = copy.deepcopy(base)
-    _unit(nw, "ST1")["ready"] = ["2207/se"]      # 2308's north-west side
+    _unit(nw, "ST1")["look"] = {"arrows": ["2207/se"]}      # 2308's north-west side
     a, lay, _ = compose(base, hexmap, around="2308")
     n, _, _ = compose(north, hexmap, around="2308")
     w, _, _ = compose(nw, hexmap, around="2308")
@@ -369,9 +376,9 @@ def test_oil_real_only_in_the_owners_view(hexmap):
     carriers = [u for u in own["units"] if u.get("carrying") == "oil"]
     assert any(u["oil_real"] for u in carriers) and not all(u["oil_real"] for u in carriers)
     gs7 = _unit(own, "GS7")
-    gs7["oil_real"] = True
+    gs7.update(oil_real=True, look={"drop": "full"})
     real = render_view(own, hexmap)
-    gs7["oil_real"] = False
+    gs7.update(oil_real=False, look={"drop": "hollow"})
     dummy = render_view(own, hexmap)
     assert real != dummy
     # two states whose carriers' hidden truth differs give identical public
@@ -380,10 +387,11 @@ def test_oil_real_only_in_the_owners_view(hexmap):
     units_b = copy.deepcopy(own["units"])
     for u in units_a:
         if "oil_real" in u:
-            u["oil_real"] = True
+            u.update(oil_real=True, look={"drop": "full"})
     for u in units_b:
         if "oil_real" in u:
             u["oil_real"] = not u["oil_real"]
+            u["look"] = {"drop": "full" if u["oil_real"] else "hollow"}
     pa = public_view_of(units_a, own)
     pb = public_view_of(units_b, own)
     for v in (pa, pb):
@@ -398,6 +406,8 @@ def test_oil_real_only_in_the_owners_view(hexmap):
     for u in plain["units"]:
         u.pop("carrying", None)
         u.pop("oil_from", None)
+        if "drop" in (u.get("look") or {}):
+            u.pop("look")
     assert render_view(plain, hexmap) != a
 
 
@@ -407,6 +417,7 @@ def test_owner_sees_dummy_cauldron_marked(hexmap):
     k2 = _unit(own, "K2")
     assert k2["real"] is False
     k2["real"] = True
+    k2["look"].pop("fade")
     b, _, _ = compose(own, hexmap, around="2004")
     assert pixels(a, hex_box(lay, "2004", 0.6)) != pixels(b, hex_box(lay, "2004", 0.6))
 
@@ -430,8 +441,11 @@ def test_messy_siege_keys_do_not_crash(hexmap):
     v["units"] += [{"id": "X", "side": "sauron", "type": "siege_tower", "hex": "2109", "ready": "2109/n"},
                    {"id": "Y", "side": "sauron", "type": "siege_tower", "hex": "2110", "ready": [None, 3, "bad", "0101/n"]},
                    {"id": "Z", "side": "westernesse", "type": "infantry", "hex": "2110", "carrying": "oil",
-                    "oil_real": "maybe"},
-                   {"id": "G", "side": "sauron", "type": "grond", "hex": "2111", "active": "yes"}]
+                    "oil_real": "maybe", "look": {"drop": "maybe", "band": 3, "arrows": "2110/n", "beside": None}},
+                   {"id": "G", "side": "sauron", "type": "grond", "hex": "2111", "active": "yes", "look": "glow"},
+                   {"id": "H", "side": "sauron", "type": "grond", "hex": "2112", "look": {"glow": "yes", "fade": 1}}]
+    v["display"] = {"shapes": {"grond": "no-such-shape", "infantry": 7}, "markers": {"ladder": "x", "fire": {"style": 3}},
+                    "legend": [None, {"label": "L", "draw": "counter", "shape": "nope", "when": "x"}, {"draw": "drop"}]}
     decode(render_view(v, hexmap))
     decode(render_view(v, hexmap, around="2109"))
     decode(render_view(dict(v, levels=None, road=[1, 2]), hexmap))
@@ -476,10 +490,13 @@ def celebrant_view() -> dict:
 
 
 def test_gondor_legend_entries_unchanged(hexmap):
-    assert legend_for(hexmap).names() == GONDOR_LEGEND
-    # whatever the view: a siege map always explains every siege key
+    gondor = {"display": get_ruleset("gondor").display}
+    assert legend_for(hexmap, gondor).names() == GONDOR_LEGEND
+    # whatever the view: a walled map always explains every key its ruleset declares
     assert legend_for(hexmap, bare_view(markers=[])).names() == GONDOR_LEGEND
-    assert legend_for(hexmap, {}).names() == GONDOR_LEGEND
+    # without a ruleset's declaration, only the map's own facts (the renderer knows no game's pieces)
+    assert legend_for(hexmap, {}).names() == legend_for(hexmap).names() == \
+        [n if n != GONDOR_LEGEND[5] else "City levels 1-7" for n in GONDOR_LEGEND[:12] if n != "Breach"]
 
 
 def test_celebrant_legend_is_its_own(celebrant_map, celebrant_view):
@@ -499,6 +516,7 @@ def test_celebrant_legend_adds_only_the_siege_keys_a_view_uses(celebrant_map, ce
                                                     {"type": "breached", "hexside": "2010/n"}]
     v["units"] = list(v["units"]) + [{"id": "G", "side": "shadow", "type": "grond", "hex": "2011"}]
     v["road"] = {"2012": None}
+    v["display"] = get_ruleset("gondor").display  # a declaration with those keys (Celebrant's has none of them)
     names = legend_for(celebrant_map, v).names()
     assert {"Fire", "Breach", "Grond operated", "Road control"} <= set(names)
     assert not {"Wall", "Ladder", "Head", "King's Banner", "Level held by Sauron"} & set(names)
@@ -511,7 +529,7 @@ def test_celebrant_legend_adds_only_the_siege_keys_a_view_uses(celebrant_map, ce
 
 def test_legend_is_cached_per_map(celebrant_map, celebrant_view, hexmap):
     assert legend_for(celebrant_map, celebrant_view) is legend_for(celebrant_map, copy.deepcopy(celebrant_view))
-    assert legend_for(hexmap, sample_view(None)) is legend_for(hexmap)
+    assert legend_for(hexmap, sample_view(None)) is legend_for(hexmap, bare_view(markers=[]))
     from render.hexmap import _base_cache
     clear_cache()
     render_view(celebrant_view, celebrant_map)
@@ -530,10 +548,10 @@ def test_celebrant_legend_shows_its_terrain_not_walls(celebrant_map, celebrant_v
     box = (0, 0, panel.width, panel.height)
     assert count_near(panel, box, RS.TERRAIN["river"], 6) > 50
     assert count_near(panel, box, BREACH_RED, 20) == 0
-    assert count_near(panel, box, RS.SAURON_LEVEL, 20) == 0
+    assert count_near(panel, box, RS.HELD_LEVEL, 20) == 0
     gimg, glay, _ = compose(bare_view(markers=[], active=[], levels=[]), HexMap.load(MAP_PATH))
     gbox = (glay.map_w, 0, glay.width, glay.height)
-    assert count_near(gimg, gbox, BREACH_RED, 20) > 0 and count_near(gimg, gbox, RS.SAURON_LEVEL, 20) > 0
+    assert count_near(gimg, gbox, BREACH_RED, 20) > 0 and count_near(gimg, gbox, RS.HELD_LEVEL, 20) > 0
 
 
 def _track_view(**track) -> dict:
@@ -573,10 +591,13 @@ def test_celebrant_ability_and_disarray_markers_are_drawn_and_explained():
     g = Game.new(get_ruleset("celebrant"), seed="leg")
     hm = g.ruleset.hexmap
     v = g.view(None)
-    assert not {"ability", "disarray"} & {k for k, _ in legend_for(hm, v).markers}
+    marks = {"Ability used", "Disarray"}
+    assert not marks & {n for _, n in legend_for(hm, v).markers}
     v2 = dict(v, markers=[{"type": "ability", "hex": "2112", "title": "Tactics"}, {"type": "disarray", "hex": "2112"}])
-    assert {"ability", "disarray"} <= {k for k, _ in legend_for(hm, v2).markers}
-    a, d, other = (marker_sprite(24, k).tobytes() for k in ("ability", "disarray", "fire"))
+    assert marks <= {n for _, n in legend_for(hm, v2).markers}
+    # drawn in the styles Celebrant declares (engine/rulesets/celebrant/data/display.json)
+    styles = {k: m["style"] for k, m in g.ruleset.display["markers"].items()}
+    a, d, other = (marker_sprite(24, k).tobytes() for k in (styles["ability"], styles["disarray"], "flame"))
     assert len({a, d, other}) == 3
     gondor = Game.new(get_ruleset("gondor"), seed="leg")
-    assert not {"ability", "disarray"} & {k for k, _ in legend_for(gondor.ruleset.hexmap, gondor.view(None)).markers}
+    assert not marks & {n for _, n in legend_for(gondor.ruleset.hexmap, gondor.view(None)).markers}

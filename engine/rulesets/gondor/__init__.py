@@ -16,6 +16,7 @@ import tomllib
 from dataclasses import replace
 from functools import cached_property
 
+from engine.display import look
 from engine.spi import chartguard
 from engine.core import InvalidOrder, State
 from engine.dice import Dice
@@ -312,8 +313,11 @@ class Gondor(EntryAttacks, StandardRules):
             d = self.unit_view(state, uid, own)
             if u.type == "cauldron":
                 d["oil"] = rec["oil"]
+                look(d).update(beside=str(rec["oil"]), bottom="oil")  # drawn: the oil left beside the pot
                 if own == "westernesse":  # 16.71: only the owner knows which are real
                     d["real"] = uid in state["hidden"]["real_cauldrons"]
+                    if not d["real"]:
+                        look(d)["fade"] = True
             units.append(d)
         dem = self.charts_for(state)["demoralization"]
         armies = self.gondor_charts["armies"]

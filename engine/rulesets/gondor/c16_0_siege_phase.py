@@ -7,6 +7,7 @@ from __future__ import annotations
 from functools import cached_property
 from typing import Iterator
 
+from engine.display import look
 from engine.core import Action, Event, IllegalOrder, State
 from engine.hexgrid import Hex, Hexside, distance
 from engine.spi.charts import parse_totals
@@ -243,14 +244,20 @@ def view_extra(self, state: State, own: str | None, view: dict) -> None:
         if rec.get("oil_from"):
             d["carrying"] = "oil"
             d["oil_from"] = rec["oil_from"]
+            # drawn: a drop on the carrier, hollow only in the owner's view of a dummy (16.71)
+            look(d)["drop"] = "full"
             if own == "westernesse":
                 d["oil_real"] = rec["oil_from"] in real
+                if not d["oil_real"]:
+                    look(d)["drop"] = "hollow"
         if d["type"] == "grond" and state.get("grond_active"):
             d["active"] = True
+            look(d)["glow"] = True  # drawn: Grond operated (17.13)
         if d["type"] == "siege_tower":
             sides = self._ready_sides(state, d["id"])
             if sides:
                 d["ready"] = sides
+                look(d)["arrows"] = list(sides)  # drawn: a ready tower's arrows toward its walls
     s = state["siege"]
     view["siege"] = {"heads_left": s["heads_left"], "ladders_left": s["ladders_left"],
                      "fired": sorted(c for c in s["fired"] if s["fired"][c] == state["turn"])}

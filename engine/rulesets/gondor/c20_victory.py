@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from functools import cached_property
 
+from engine.display import look
 from engine.core import Event, State
 from engine.hexgrid import Hex
 from engine.spi.common import _phrase
@@ -152,6 +153,7 @@ def view_extra(self, state: State, own: str | None, view: dict) -> None:
     for u in view.get("units", []):
         if u.get("id") == GROND:
             u["active"] = bool(state.get("grond_active"))
+            look(u)["glow"] = u["active"]  # drawn: Grond operated (17.13)
     notes = view.setdefault("notes", [])
     held = ", ".join(f"{h} {self.title_of(road[h]) if road.get(h) else 'nobody'}" for h in self._road_hexes_20_1)
     notes.append(f"Road (20.1), last held: {held}")

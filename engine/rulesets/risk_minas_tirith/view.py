@@ -8,9 +8,12 @@ import itertools
 from fractions import Fraction
 
 from engine.core import Action, IllegalOrder, InvalidOrder, State, clone
+from engine.display import load as load_display
 from engine.rulesets.risk_minas_tirith.common import (
-    SEATS, TITLES, COLORS, CODES, _plural,
+    DATA, SEATS, TITLES, COLORS, CODES, _plural,
 )
+
+DISPLAY = load_display(DATA / "display.json")  # how the board and its armies are drawn (engine/display.py)
 
 
 # The view, the phase title, help and odds.
@@ -64,6 +67,7 @@ def view(self, state: State, seat: str | None) -> dict:
         "phase": state["phase"], "phase_title": self.phase_title(state), "active": self.active_seats(state),
         "done": [], "action_dice": list(state["action_dice"]), "die": state["die"], "actions": state["actions"],
         "sides": {s: {"title": TITLES[s], "color": COLORS[s]} for s in SEATS},
+        "display": DISPLAY,  # how the board and its armies are drawn (engine/display.py)
         "areas": areas, "units": units, "hands": hands,
         "decks": {"reinforcement": len(state["hidden"]["reinf_deck"]),
                   "minas_tirith": len(state["hidden"]["mt_deck"])},

@@ -28,6 +28,7 @@ import tomllib
 from dataclasses import replace
 from functools import cached_property
 
+from engine.display import look
 from engine.core import Action, IllegalOrder, InvalidOrder, State
 from engine.spi.c13_setup import DEPLOY
 from engine.spi.charts import ChartError, cached
@@ -322,7 +323,8 @@ class Sauron(EntryAttacks, StandardRules):
                 items = [k for k, v in state["sau"]["items"].items() if v == uid]
                 if self.ring_holder(state) == uid:
                     items.append("ring (worn)" if state["sau"]["ring"]["worn"] else "ring (carried)")
-                    d["ring"] = "worn" if state["sau"]["ring"]["worn"] else "carried"  # drawn on the counter
+                    d["ring"] = "worn" if state["sau"]["ring"]["worn"] else "carried"
+                    look(d)["band"] = "lit" if state["sau"]["ring"]["worn"] else "plain"  # drawn on the counter
                 if items:
                     d["items"] = items
                 if uid in state["sau"]["evil"]:

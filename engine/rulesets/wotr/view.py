@@ -89,6 +89,9 @@ def _view(self, st, seat) -> dict:
              if v["ring"]["bearer"] else "",
              f"Ruler of Gondor: {v['ruler_of_gondor']}" if v["ruler_of_gondor"] else "",
              f"King of Rohan: {v['king_of_rohan']}" if v["king_of_rohan"] else ""]
+    # the whole board's side panel lines (a declaration too)
+    v["panel"] = [f"Ringbearer: {v['ring']['bearer']}" + (" (wearing)" if v["ring"]["wearing"] else ""),
+                  f"Ruler of Gondor: {v['ruler_of_gondor']}", f"King of Rohan: {v['king_of_rohan']}"]
     v["notes"] = [" · ".join(f for f in facts if f),
                   "Armies: strength points in the seat's colour; characters and Nazgul: counters (N3: Nazgul 3)"]
     if seat in self.seats or seat == "gm":

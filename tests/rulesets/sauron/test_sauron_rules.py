@@ -538,9 +538,10 @@ def test_8_37_sauron_rallies_automatically_at_night():
 
 def test_16_6_the_ring_is_drawn_on_its_bearers_counter_worn_or_carried():
     """16.6: who wears or carries the Ring is shown on the map: the view gives the bearer's counter a
-    `ring` entry ("worn" / "carried", nobody else has one) and the renderer draws a gold band on it (worn:
-    with a fiery glow, top right; carried: plain, bottom right), from the view alone."""
-    from render.counters import RING_FIRE, RING_GOLD
+    `ring` entry ("worn" / "carried", nobody else has one) and the generic mark a gold band (engine/display.py:
+    `band` "lit" / "plain"), which the renderer draws (lit: with a fiery glow, top right; plain: bottom right),
+    from the view alone."""
+    from render.counters import BAND_FIRE as RING_FIRE, BAND_GOLD as RING_GOLD
     from render.hexmap import _counter
     g = game()
     st = g.state
@@ -552,6 +553,7 @@ def test_16_6_the_ring_is_drawn_on_its_bearers_counter_worn_or_carried():
 
     v, us = views()
     assert us["SAU"]["ring"] == "worn" and [u for u in us if "ring" in us[u]] == ["SAU"]
+    assert us["SAU"]["look"]["band"] == "lit" and [u for u in us if "band" in us[u].get("look", {})] == ["SAU"]
     assert not any(m.get("type") == "ring" for m in v.get("markers", []))  # the counter shows it, no chit
 
     def data(img):
@@ -566,12 +568,13 @@ def test_16_6_the_ring_is_drawn_on_its_bearers_counter_worn_or_carried():
         return any(p[3] > 200 and all(abs(p[i] - col[i]) <= tol for i in range(3)) for p in px)
 
     worn_img, worn = pixels(us["SAU"])
-    bare_img, bare = pixels({k: x for k, x in us["SAU"].items() if k != "ring"})
+    bare_img, bare = pixels({k: x for k, x in us["SAU"].items() if k not in ("ring", "look")})
     assert worn_img.tobytes() != bare_img.tobytes()
     assert near(worn, RING_GOLD) and near(worn, RING_FIRE) and not near(bare, RING_GOLD)
     RS._set_ring(st, "ISI", False)
     v, us = views()
     assert us["ISI"]["ring"] == "carried" and "ring" not in us["SAU"]
+    assert us["ISI"]["look"]["band"] == "plain" and "band" not in us["SAU"].get("look", {})
     carried_img, carried = pixels(us["ISI"])
     assert near(carried, RING_GOLD) and not near(carried, RING_FIRE)
     w, h = carried_img.size
