@@ -1,6 +1,8 @@
 """A pending decision, the same way in every game: one seat must answer before play goes on (a retreat
 to choose, Standard Rules 7.5; the card to keep of a Special Exchange and the path of a retreat in Risk),
-or may take an offer that lapses with its next other order (Risk's free cavalry advance).
+or may take an offer that lapses with its next other order (Risk's free cavalry advance), or must answer
+a question among its other orders before it is done (Sauron's challenge to Mortal Combat, 22.3; the
+Ring-bearer's answer to Boromir's seizure in War of the Ring, AA.2, at any time).
 
 In the state a decision is a JSON record, ``{"kind", "seat", "section", ...the fields of its kind}``
 (``new``); a game keeps it where its layout always had it (the Standard Rules: a queue, the list
@@ -12,7 +14,11 @@ anything else gives, with its section (``check_answer``). The kind stored in the
 key of that table; no function is looked up by a name built from it.
 
 A game's standing orders (Risk's ``losses``: a standing order either seat may give at any time) are
-not answers: the game lets them through before it asks this module."""
+not answers: the game lets them through before it asks this module.
+
+Every game lists the records waiting now with ``waiting_decisions(state)`` (its stored ones and those its
+own state implies: a challenge asked lives in ``state["sau"]["mortal"]``, a seizure in
+``st["ring"]["seizure"]``, and the decision record is read from there, so no fact is kept twice)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -31,7 +37,9 @@ class Decision:
       (said to the other seats);
     - ``first(rs, state, p) -> str``: what the seat facing it is told when it gives another order;
     - ``offer``: True when the seat may instead give any other order, which lets it lapse (it is then
-      listed with the seat's other actions, not instead of them)."""
+      listed with the seat's other actions, not instead of them);
+    - ``before_done``: an offer its seat must still answer before it is done with the phase (22.3):
+      ``check_done`` refuses `done` with ``first`` and the section while one waits."""
     kind: str
     section: str
     answers: tuple[str, ...]
@@ -39,6 +47,7 @@ class Decision:
     awaited: Callable[..., str]
     first: Callable[..., str]
     offer: bool = False
+    before_done: bool = False
 
     def __post_init__(self):
         if not self.answers or not self.section:
@@ -98,3 +107,21 @@ def check_answer(table: dict[str, Decision], rs, state: State, p: dict, seat: st
     check_seat(table, rs, state, p, seat, title)
     if action.verb not in d.answers:
         raise IllegalOrder(d.first(rs, state, p), d.section)
+
+
+def answers_of(table: dict[str, Decision], rs, state: State, records, seat: str,
+               verb: str | None = None) -> Iterator[Action]:
+    """The answers of every record in ``records`` that ``seat`` faces (those of ``verb`` alone if given),
+    in the order of the records: how an offer's answers join the seat's other legal actions."""
+    for p in records:
+        for a in legal_answers(table, rs, state, p, seat):
+            if verb is None or a.verb == verb:
+                yield a
+
+
+def check_done(table: dict[str, Decision], rs, state: State, records, seat: str) -> None:
+    """Refuse `done` while ``seat`` faces a decision it must answer first (``before_done``)."""
+    for p in records:
+        d = table[p["kind"]]
+        if p["seat"] == seat and d.before_done:
+            raise IllegalOrder(d.first(rs, state, p), d.section)

@@ -60,6 +60,8 @@ REPLACEABLE: dict[str, str] = {
     "missile_range": "7.12 (Gondor: catapult fire)",
     "spell_cost": "8.5 (Gondor's spells)",
     "deadline_action": "the bot's move for a seat at its deadline (FoC 14.31, 14.33)",
+    "waiting_decisions": "the decision records waiting now, engine/pending.py (Sauron 22.3: a challenge to answer)",
+    "DECISIONS": "the kinds of pending decision, engine/pending.py (Sauron 22.3: a challenge to answer)",
     "answer_buttons": "the buttons another seat answers an order with (Sauron 22.3: Accept / Decline a challenge)",
 }
 

@@ -167,6 +167,11 @@ class StandardRules(RulesetBase):
     def decisions(self) -> dict[str, pending.Decision]:
         return pending.decision_table(self.DECISIONS)
 
+    def waiting_decisions(self, state: State) -> list[dict]:
+        """Every decision record waiting now (engine/pending.py): the queue, the first held up for; a
+        game adds those its own state implies (Sauron's challenges, 22.3)."""
+        return list(state["pending"])
+
     def upgrade_state(self, state: State) -> None:
         """A retreat stored before pending decisions had a kind (issue 29) is the 7.5 retreat."""
         for p in state.get("pending") or ():

@@ -158,6 +158,10 @@ class RiskMinasTirith(RulesetBase):
     DECISIONS = (CHOOSE_PATH, KEEP_ONE, FREE_ADVANCE)
     decisions = pending.decision_table(DECISIONS)
 
+    def waiting_decisions(self, state: State) -> list[dict]:
+        """The decision record waiting now, if any (engine/pending.py)."""
+        return [state["pending"]] if state["pending"] else []
+
     def upgrade_state(self, state: State) -> None:
         """A decision stored before decisions had a kind (issue 29): ``{"retreat"|"keep"|"advance": ...}``."""
         p = state.get("pending")

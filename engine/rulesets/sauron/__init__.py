@@ -28,6 +28,7 @@ import tomllib
 from dataclasses import replace
 from functools import cached_property
 
+from engine import pending
 from engine.display import look
 from engine.core import Action, IllegalOrder, InvalidOrder, State
 from engine.spi.c13_setup import DEPLOY
@@ -44,7 +45,7 @@ from . import c13_setup, c16_6_ring, c17_11_beast, c22_mortal_combat
 from .c16_6_ring import RING_ORDER
 from .c17_11_beast import BEAST, BREATHE
 from .c18_1_gates import GATES
-from .c22_mortal_combat import ACCEPT, CHALLENGE, DECLINE
+from .c22_mortal_combat import ACCEPT, CHALLENGE, CHALLENGE_22_3, DECLINE
 from .common import DATA, SEATS, SIDE_COLORS, SIDE_TITLES, STATE_VERSION
 
 YES = ("yes", "true", "1", "on")
@@ -91,7 +92,7 @@ class Sauron(EntryAttacks, StandardRules):
         mortal_round_distribution, mortal_outcome, mortal_odds, order_odds, _would_die,
         approach_duties, approach_reach, approach_check, approach_pending, check_done_approach,
         approach_default, _check_decline, _withdrawal, _apply_withdraw_or_decline,
-        _legal_declines_and_withdrawals
+        _legal_declines_and_withdrawals, _challenges_waiting, waiting_decisions
     )
     # 17.1 the Beast, spells
     from .c17_11_beast import (
@@ -273,10 +274,8 @@ class Sauron(EntryAttacks, StandardRules):
     # ------------------------------------------------------- hooks chained here
     def _check_done(self, state: State, seat: str, args: tuple[str, ...]) -> None:
         _missiles_check_done(self, state, seat, args)  # 7.175, then the standard's (3.0)
-        left = self._unanswered(state, seat) if state["turn"] else []
-        if left:
-            raise IllegalOrder(f"answer the challenge to {', '.join(left)} first: `accept {left[0]}` or "
-                               f"`decline {left[0]}`", "22.3")
+        if state["turn"]:  # 22.3: a challenge waiting for its answer (engine/pending.py)
+            pending.check_done(self.decisions, self, state, self._challenges_waiting(state), seat)
         self.check_done_approach(state, seat)  # 22.1: the accepted challenge's leaders close
         if (why := self.ring_return_pending(state, seat)) is not None:  # 16.641: the Ring goes home
             raise IllegalOrder(why + " first", "16.641")
@@ -285,7 +284,7 @@ class Sauron(EntryAttacks, StandardRules):
         """At a deadline: an unanswered challenge is declined (22.3: the seat did not take it up); a
         missile unit under 7.175 fires at the first enemy it may; else the Standard Rules' move."""
         left = self._unanswered(state, seat) if state["turn"] else []
-        if left and seat in self.active_seats(state):
+        if left and seat in self.active_seats(state):  # not an answer the decision lists: 7.5 may wait first
             return Action("decline", (left[0],))
         if (step := self.approach_default(state, seat)) is not None:  # 22.1: the leader closes
             return step
@@ -454,5 +453,7 @@ Sauron.ORDERS = (*StandardRules.ORDERS,
                  replace(FORM, check=Sauron._check_form),
                  replace(FIRE, check=Sauron._check_fire),
                  replace(DONE, check=Sauron._check_done))
+# the decisions a seat may face (engine/pending.py): the retreat (7.5), the challenge to answer (22.3)
+Sauron.DECISIONS = (*StandardRules.DECISIONS, CHALLENGE_22_3)
 
 SAURON = Sauron()

@@ -24,6 +24,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Iterator
 
+from engine import pending
 from engine.core import Action, Event, IllegalOrder, InvalidOrder, State
 from engine.dice import Dice
 from engine.hexgrid import distance
@@ -152,11 +153,9 @@ def _parse_decline(self, state: State, seat: str, words: list[str]) -> tuple[str
 def _check_answer(self, state: State, seat: str, args: tuple[str, ...]) -> None:
     leader, = args
     if seat not in self.active_seats(state):
-        raise IllegalOrder("you answer a challenge in your own phase", "22.3")
-    for m in self._asked(state, seat):
-        if m["challenged"] == leader:
-            return
-    raise IllegalOrder(f"{leader} has no challenge to answer now", "22.3")
+        raise IllegalOrder("you answer a challenge in your own phase", CHALLENGE_22_3.section)
+    if not any(p["leader"] == leader for p in self._challenges_waiting(state) if p["seat"] == seat):
+        raise IllegalOrder(f"{leader} has no challenge to answer now", CHALLENGE_22_3.section)
 
 
 def _answer(self, state: State, seat: str, leader: str) -> dict:
@@ -187,21 +186,52 @@ def _apply_decline(self, state: State, seat: str, args: tuple[str, ...], dice: D
 
 
 def _legal_answers(self, state: State, seat: str) -> Iterator[Action]:
-    if seat not in self.active_seats(state) or state["pending"]:
-        return
-    for m in self._asked(state, seat):
-        yield Action("accept", (m["challenged"],))
+    yield from pending.answers_of(self.decisions, self, state, self._challenges_waiting(state), seat, "accept")
 
 
 def _legal_declines(self, state: State, seat: str) -> Iterator[Action]:
-    if seat not in self.active_seats(state) or state["pending"]:
-        return
-    for m in self._asked(state, seat):
-        yield Action("decline", (m["challenged"],))
+    yield from pending.answers_of(self.decisions, self, state, self._challenges_waiting(state), seat, "decline")
 
 
 def _unanswered(self, state: State, seat: str) -> list[str]:
-    return [m["challenged"] for m in self._asked(state, seat)]
+    return [p["leader"] for p in self._challenges_waiting(state) if p["seat"] == seat]
+
+# --- 22.3 the question as a pending decision (engine/pending.py)
+def _challenges_waiting(self, state: State) -> list[dict]:
+    """The challenges asked and waiting for their answer (22.3), as decision records: the challenged
+        leader's seat answers in its next phase (not the one it was issued in). The challenge itself stays
+        in ``state["sau"]["mortal"]`` (it outlives the answer: 22.1's approach, 22.2's fight); the record
+        is read from it, so that the answer is not kept twice."""
+    return [pending.new(CHALLENGE_22_3, self.side_of(state, m["challenged"]), leader=m["challenged"],
+                        challenger=m["challenger"])
+            for m in state["sau"]["mortal"] if m["status"] == "asked" and not self._same_phase(state, m)]
+
+
+def waiting_decisions(self, state: State) -> list[dict]:
+    """The Standard Rules' queue (7.5), then the challenges waiting for their answer (22.3)."""
+    return StandardRules.waiting_decisions(self, state) + self._challenges_waiting(state)
+
+
+def _challenge_legal(rs, state: State, p: dict) -> Iterator[Action]:
+    """Accept or decline, in the seat's own phase while no retreat waits (7.5 holds up play first)."""
+    if p["seat"] in rs.active_seats(state) and not state["pending"]:
+        yield Action("accept", (p["leader"],))
+        yield Action("decline", (p["leader"],))
+
+
+def _challenge_awaited(rs, state: State, p: dict) -> str:
+    return f"answer {p['challenger']}'s challenge to {p['leader']}"
+
+
+def _challenge_first(rs, state: State, p: dict) -> str:
+    left = rs._unanswered(state, p["seat"])
+    return f"answer the challenge to {', '.join(left)} first: `accept {left[0]}` or `decline {left[0]}`"
+
+
+# 22.3: an offer among the seat's other orders (it holds up nothing), answered before its seat is done
+CHALLENGE_22_3 = pending.Decision("challenge", "22.3", ("accept", "decline"), legal=_challenge_legal,
+                                  awaited=_challenge_awaited, first=_challenge_first, offer=True,
+                                  before_done=True)
 
 # --- 4.27 opened for the two, 22.1
 def may_enter_enemy_leaders(self, state: State, uids: list[str]) -> bool:
