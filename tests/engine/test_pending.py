@@ -9,7 +9,7 @@ import copy
 import pytest
 
 from engine import pending
-from engine.core import Game, IllegalOrder
+from engine.core import Action, Game, IllegalOrder, OrderError
 from engine.rulesets import BUILTIN, get_ruleset
 from tests.risk_helpers import RS, actions_phase, cards_phase, put
 from tests.spi_checks import refused
@@ -114,3 +114,112 @@ def test_every_decision_is_a_record_of_functions_found_by_its_kind(name):
     for kind, d in table.items():
         assert isinstance(d, pending.Decision) and d.kind == kind and d.section
         assert callable(d.legal) and callable(d.awaited) and callable(d.first)
+
+
+# --- every game's waiting decisions, checked the same way (issue 29) -----------------------------------
+def _sauron_challenge_22_3():
+    """Sauron: Isildur challenges Gorgol in the Westernesse Combat Phase (22.0); in Sauron's next phase
+    the challenge waits for its answer (22.3), an offer among Sauron's other orders."""
+    g = Game.new(get_ruleset("sauron"), seed="rules")
+    g.play(S, "done")
+    g.play(W, "done")
+    rs, st = g.ruleset, g.state
+    for uid, hx in {"GOR": "2707", "ISI": "2703"}.items():
+        st["units"][uid].update(hex=hx, status="map")
+    st["step"], st["done"], st["ph"] = "G", [], rs._fresh_phase()
+    g.play(W, "challenge ISI GOR")
+    assert g.ruleset.waiting_decisions(g.state) == []  # the answer waits for Sauron's next phase (22.3)
+    st = g.state  # a play commits a new state
+    st["step"], st["done"], st["turn"], st["ph"] = "A", [], 2, rs._fresh_phase()
+    return g
+
+
+def _wotr_seizure_aa_2():
+    """War of the Ring: Gondor plays Event 075 (Boromir with the Ringbearer); the Fellowship answers the
+    seizure at any time (AA.2) while the other seats go on playing."""
+    from tests.wotr_helpers import new
+    g = new(4)
+    g.state["hands"]["gondor"].append("075")
+    g.play("gondor", "event 075")
+    return g
+
+
+def _risk_advance():
+    g = Game.new(get_ruleset("risk-minas-tirith"), seed="adv")
+    put(g, "causeway", "good", cavalry=5)
+    actions_phase(g, "good", 3)
+    g.state["pending"] = pending.new(RS.decisions["advance"], "good",
+                                     advance={"from": "causeway", "to": "farms-n", "max": 2})
+    return g
+
+
+# each case: how it arises, and wrong answers (seat, order) that the decision refuses with its section
+WAITING = {"7.5 retreat (Standard Rules)": (_retreat_7_5, [(W, "retreat OI1 1518"), (S, "move OI1 1518")]),
+           "22.3 challenge (Sauron)": (_sauron_challenge_22_3, [(S, "accept ISI"), (S, "decline GA1")]),
+           "AA.2 seizure (War of the Ring)": (_wotr_seizure_aa_2, [("gondor", "seizure held"),
+                                                                  ("dark-power", "seizure lost")]),
+           "keep (Risk)": (_keep_pending, [("evil", "keep sortie"), ("good", "keep gandalf")]),
+           "free advance (Risk)": (_risk_advance, [("good", "advance 3cav from causeway to farms-n")])}
+
+
+@pytest.mark.parametrize("case", sorted(WAITING))
+def test_every_waiting_decision_lists_exactly_its_answers_and_refuses_a_wrong_one_with_its_section(case):
+    """Whatever the game: the records waiting now (``waiting_decisions``) each name a declared kind with
+    its section; the legal actions of their seat include exactly the decision's answers (a decision that
+    holds up play: nothing else but a standing order, and no other seat acts); no other seat is offered
+    them; a wrong answer is refused with the decision's section and changes nothing; an offer that holds
+    up `done` (22.3) refuses it with its section; an answer clears the record."""
+    build, wrong = WAITING[case]
+    g = build()
+    rs, st = g.ruleset, g.state
+    (p,) = rs.waiting_decisions(st)
+    d = rs.decisions[p["kind"]]
+    assert p["section"] == d.section and p["seat"] in rs.seats
+    answers = [str(a) for a in d.legal(rs, st, p)]
+    assert answers, "the decision offers its seat an answer"
+    mine = [str(a) for a in g.legal_actions(p["seat"])]
+    assert sorted(a for a in mine if a.split()[0] in d.answers) == sorted(answers)
+    if not d.offer:  # it holds up play: the seat has nothing else to do (but a standing order, Risk)
+        assert [a for a in mine if a.split()[0] != "losses"] == answers
+        assert g.active_seats() == [p["seat"]]
+    for other in rs.seats:
+        if other != p["seat"]:
+            assert not [a for a in g.legal_actions(other) if str(a) in answers]
+    for seat, text in wrong:
+        refused(g, seat, text, d.section)
+    if d.before_done:
+        refused(g, p["seat"], "done", d.section)
+    g.play(p["seat"], answers[0])  # an answer given clears the record
+    assert rs.waiting_decisions(g.state) == []
+
+
+def test_22_3_a_challenge_is_an_offer_the_challenged_seat_answers_among_its_other_orders():
+    """22.3: in Sauron's phase the challenge to Gorgol is answered `accept GOR` or `decline GOR` beside its
+    other orders (it holds up nothing else), a leader without a challenge is refused with 22.3, and `done`
+    waits for the answer."""
+    g = _sauron_challenge_22_3()
+    g.state["step"], g.state["ph"] = "C", g.ruleset._fresh_phase()  # Sauron's Movement Phase: moves to give
+    (p,) = g.ruleset.waiting_decisions(g.state)
+    assert (p["kind"], p["seat"], p["section"], p["leader"], p["challenger"]) == ("challenge", S, "22.3", "GOR", "ISI")
+    acts = [str(a) for a in g.legal_actions(S)]
+    assert {"accept GOR", "decline GOR"} <= set(acts)
+    assert any(a.startswith("move ") for a in acts) and "done" not in acts  # with the rest; `done` waits
+    assert g.active_seats() == [S]
+    refused(g, S, "accept OLG" if "OLG" in g.ruleset.units else "accept GA1", "22.3")
+    refused(g, S, "done", "22.3", contains="answer the challenge to GOR first")
+    assert g.ruleset.deadline_action(g.state, S) == Action("decline", ("GOR",))  # 22.3 at a deadline
+    g.play(S, "accept GOR")
+    assert g.ruleset.waiting_decisions(g.state) == [] and g.state["sau"]["mortal"][0]["status"] == "accepted"
+
+
+def test_aa2_a_seizure_is_an_offer_that_holds_up_no_seat():
+    """AA.2: the seizure waits for the Fellowship's answer, but the seats whose turn it is play on; the
+    bot's active seats are not changed by it (nothing stalls on an answer given at any time)."""
+    g = _wotr_seizure_aa_2()
+    before = g.active_seats()
+    (p,) = g.ruleset.waiting_decisions(g.state)
+    assert (p["kind"], p["seat"], p["section"], p["by"]) == ("seizure", "fellowship", "AA.2", "boromir")
+    assert g.active_seats() == before  # the seats acting now are the same as before the attempt
+    assert all(any(str(a) == "done" for a in g.legal_actions(s)) for s in before)  # and play on
+    g.play("fellowship", "seizure held")
+    assert g.ruleset.waiting_decisions(g.state) == [] and g.state["ring"]["seizure"] is None

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from typing import Iterator
 
+from engine import pending
 from engine.core import Action, IllegalOrder, InvalidOrder, OrderError, RulesetBase, State
 from engine.orders import Order, apply_order, listed_by_turn, order_table, parse_order, public_text, secret
 from engine.rulesets.wotr import (aa_ring, bb_events, cc_diplomacy, charts, dd_succession, forces, hidden_movement,
@@ -125,7 +126,7 @@ class WarOfTheRing(RulesetBase):
     from engine.rulesets.wotr.aa_ring import (
         _bearer, _ring_seat, _ring_penalty, _ring_phase_conditions, _p_ring, _a_ring, _after_ring_change,
         _p_nazgul, _a_nazgul, _p_seize, _a_seize, _p_seizure, _a_seizure, _p_prisoner, _a_prisoner,
-        _try_transfer, _p_wraith, _a_wraith, _p_palantir, _a_palantir
+        _try_transfer, _p_wraith, _a_wraith, _p_palantir, _a_palantir, waiting_decisions
     )
     from engine.rulesets.wotr.bb_events import (
         _p_draw, _card_text, _a_draw, _p_event, _a_event, _p_nullify, _a_nullify
@@ -178,6 +179,9 @@ class WarOfTheRing(RulesetBase):
     default_mode = "assist"
     board_kind = "area"
     orders = order_table(ORDERS)
+    # the pending decisions (engine/pending.py): the answer to a seizure of the Ring, an offer (AA.2)
+    DECISIONS = (aa_ring.SEIZURE_AA_2,)
+    decisions = pending.decision_table(DECISIONS)
 
     def __init__(self):
         self.board = Board.load()  # the reconstructed map; a game may carry its group's own
@@ -293,8 +297,8 @@ class WarOfTheRing(RulesetBase):
             out += [f"mobilize {n}" for n in st["mobilized"]]
             out += [f"event {c}" for c in st["hands"].get(seat, [])]
             out += [f"ally {s}" for s in self._playing(st)]
-        if st["ring"]["seizure"] and seat == self._ring_seat(st):
-            out += ["seizure held", "seizure lost"]
+        # AA.2: the answer to a seizure, an offer among the seat's other orders (engine/pending.py)
+        out += [str(a) for a in pending.answers_of(self.decisions, self, st, self.waiting_decisions(st), seat)]
         if "075" in st["hands"].get(seat, []):
             out.append("event 075")
         return out

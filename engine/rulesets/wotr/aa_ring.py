@@ -9,7 +9,8 @@ the base game's Semi-Ringwraith), `palantir <character>` (the holder's seat hand
 What the base game decides (whether a removal or a seizure succeeds, M.3, E.5) is the table's."""
 from __future__ import annotations
 
-from engine.core import Event
+from engine import pending
+from engine.core import Action, Event
 from engine.dice import Dice
 from engine.rulesets.wotr.common import S_SEQ, alive, hex_of, refuse, title
 
@@ -171,11 +172,41 @@ def _a_seize(self, st, seat, args, dice):
 def _p_seizure(self, st, seat, w):
     if len(w) != 1 or w[0] not in ("held", "lost"):
         raise self._usage("seizure")
-    if st["ring"]["seizure"] is None:
-        raise refuse("no seizure of the Ring is pending", S_AA2)
-    if seat != self._ring_seat(st):
-        raise refuse("the Ringbearer's seat answers the attempt (by M.3 and E.5 at the table)", S_AA2)
+    p = next(iter(self.waiting_decisions(st)), None)
+    if p is None:
+        raise refuse("no seizure of the Ring is pending", SEIZURE_AA_2.section)
+    if seat != p["seat"]:
+        raise refuse("the Ringbearer's seat answers the attempt (by M.3 and E.5 at the table)", SEIZURE_AA_2.section)
     return (w[0],)
+
+
+# ------------------------------------------------------------------ the answer as a pending decision (engine/pending.py)
+def waiting_decisions(self, st) -> list[dict]:
+    """The seizure waiting for the Ringbearer's seat's answer (AA.1, AA.2), as a decision record read from
+        ``st["ring"]["seizure"]`` (the one place it is kept): an offer, answered at any time, while every
+        seat goes on playing (the seat to answer is not made active: nothing waits on it)."""
+    z = st["ring"]["seizure"]
+    if z is None:
+        return []
+    return [pending.new(SEIZURE_AA_2, self._ring_seat(st), by=z["by"])]
+
+
+def _seizure_legal(rs, st, p):
+    yield Action("seizure", ("held",))
+    yield Action("seizure", ("lost",))
+
+
+def _seizure_awaited(rs, st, p) -> str:
+    return "answer the attempt to seize the Ring: `seizure held` or `seizure lost`"
+
+
+def _seizure_first(rs, st, p) -> str:
+    return "answer the attempt to seize the Ring: `seizure held` or `seizure lost`"
+
+
+# AA.2 (and AA.1's seize by M.3): an offer of the Ringbearer's seat that holds up nobody
+SEIZURE_AA_2 = pending.Decision("seizure", S_AA2, ("seizure",), legal=_seizure_legal, awaited=_seizure_awaited,
+                                first=_seizure_first, offer=True)
 
 
 def _a_seizure(self, st, seat, args, dice):
