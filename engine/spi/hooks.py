@@ -269,6 +269,12 @@ def why_hexside(self, state, uids, a, b) -> str:
 
 
 def check_move_end(self, state: State, seat: str, uids: list[str], dest: str, occ) -> None:
+    """Where a move may end: the game's ``MOVE_END``, in order (the first refusal stands)."""
+    for step in self.MOVE_END:
+        step(self, state, seat, uids, dest, occ)
+
+
+def leaders_end_stacked(self, state: State, seat: str, uids: list[str], dest: str, occ) -> None:
     """8.1 (inferred): a leader that is not a magic leader ends its move with a combat unit."""
     if self.charts_for(state)["stacking"].get("leaders_alone", False):
         return
@@ -358,3 +364,8 @@ def check_group_charts(self, charts: Charts, text: str) -> None:
 
 def printed_rally(self, state: State, uid: str) -> int:
     return 0
+
+
+# (self, state, seat, uids, dest, occ) -> None, refusing where a move may not end, run by ``check_move_end``
+# in order: 8.1 here; Sauron's: 22.1's meeting, its leaders' stacking (8.1), 22.1's approach, 16.641
+MOVE_END: tuple = (leaders_end_stacked,)

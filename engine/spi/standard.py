@@ -131,7 +131,7 @@ class StandardRules(RulesetBase):
     )
     from engine.spi.hooks import (
         AFTER_MOVE, ON_STEP_START, INIT_EXTRA, VIEW_EXTRA, MODIFY_ATTACK, LEGAL_EXTRA, MOVEMENT_ALLOWANCE,
-        ON_ELIMINATE, AFTER_RETREAT, AFTER_ORDER,
+        ON_ELIMINATE, AFTER_RETREAT, AFTER_ORDER, MOVE_END,
         order_examples, orders_notes, kind_verbs, setup_help, secrets_help, help_general, side_of, view_turn,
         hexside_rule, extra_blocked, init_extra, view_extra, dem_total, zoc_through, zoc_through_fn,
         movement_allowance, reinforcement_entry, on_step_start, on_unit_lost, dem_level, unit_dem_value,

@@ -41,7 +41,7 @@ from engine.spi.standard import DONE, StandardRules
 from .c07_175_missiles import _check_done as _missiles_check_done
 from .c07_22_leader_combat import SDUEL, cell_wounds
 from .c14_reinforcements import EXTRA_IDS
-from . import c13_setup, c16_6_ring, c17_11_beast, c22_mortal_combat
+from . import c08_1_stacking, c13_setup, c16_6_ring, c17_11_beast, c22_mortal_combat
 from .c16_6_ring import RING_ORDER
 from .c17_11_beast import BEAST, BREATHE
 from .c18_1_gates import GATES
@@ -56,8 +56,8 @@ class Sauron(EntryAttacks, StandardRules):
     """Sauron: the Standard Rules with the attacks onto the map (engine/spi/entry.py, 14.2) and the functions
     of its case files below, each file's under its case. A function that amends a standard step calls it by
     name (``StandardRules._check_fire(self, ...)``); where two case files give the same step, the one taken
-    here calls the other by name: Mortal Combat's ``check_move_end`` (22.1) the leaders' stacking's (8.1),
-    and ``_check_done`` below the missile units' (7.175)."""
+    here calls the other by name: ``_check_done`` below the missile units' (7.175). Where a move may end is
+    the declared list ``MOVE_END`` (22.1, 8.1, 16.641)."""
 
     # 13.0 set-up
     from .c13_setup import (
@@ -88,7 +88,7 @@ class Sauron(EntryAttacks, StandardRules):
         ph_declined, mortal_pair, cm_sum, may_challenge, _busy, _parse_challenge, _check_challenge,
         _apply_challenge, answer_buttons, _legal_challenges, _asked, _same_phase, _parse_accept, _parse_decline,
         _check_answer, _answer, _apply_accept, _apply_decline, _legal_answers, _legal_declines, _unanswered,
-        may_enter_enemy_leaders, check_move_end, _meeting_check, _mortal_fights, _mortal_combat,
+        may_enter_enemy_leaders, _mortal_fights, _mortal_combat,
         mortal_round_distribution, mortal_outcome, mortal_odds, order_odds, _would_die,
         approach_duties, approach_reach, approach_check, approach_pending, check_done_approach,
         approach_default, _check_decline, _withdrawal, _apply_withdraw_or_decline,
@@ -129,6 +129,12 @@ class Sauron(EntryAttacks, StandardRules):
 
     # what runs at these points (engine/spi/hooks.py runs the lists)
     AFTER_MOVE = (c16_6_ring.after_move,)  # 16.6: the Ring goes home with its bearer
+    # where a leader may end a move: 22.1 opens an enemy leader's hex to his challenger only, and 8.1 (the
+    # variant's leaders' stacking, else the Standard Rules') holds; then what binds a move's end: the
+    # approach of an accepted challenge (22.1) and the Ring going home (16.641). 22.1's reach reads
+    # LEADER_MAY_END for the hexes a bound leader could end in.
+    LEADER_MAY_END = (c22_mortal_combat.meeting_check, c08_1_stacking.check_move_end)
+    MOVE_END = (*LEADER_MAY_END, c22_mortal_combat.approach_move_end, c16_6_ring.ring_return_move_end)
     ON_STEP_START = (c22_mortal_combat.on_step_start,)  # 22.0: Mortal Combat at the Combat Phase's start
     LEGAL_EXTRA = (c13_setup.legal_setup,  # 13.0 the set-up
                    legal_entry_melees)  # 14.2 melee onto the map from the entry hexes

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from engine.core import IllegalOrder, State
 from engine.spi.common import _phrase
+from engine.spi.hooks import leaders_end_stacked
 from engine.spi.standard import StandardRules
 
 NAT_TITLES = {"men": "Men", "dwarves": "Dwarves", "elves": "Elves", "mordor": "Sauron's"}
@@ -53,7 +54,7 @@ def stack_fault(self, state: State, leader: str, others: list[str]) -> str | Non
 
 def check_move_end(self, state: State, seat: str, uids: list[str], dest: str, occ) -> None:
     if not self.variant(state):
-        return StandardRules.check_move_end(self, state, seat, uids, dest, occ)
+        return leaders_end_stacked(self, state, seat, uids, dest, occ)  # the Standard Rules' 8.1
     stack = sorted(set(occ.get(dest, [])) | set(uids))
     for x in stack:
         if self.units[x].is_leader and self.side_of(state, x) == seat:

@@ -185,6 +185,11 @@ def ring_return_check(self, state: State, seat: str, uids: list[str], dest: str)
                            f"{where} (move him alone if his companions are slower)", "16.641")
 
 
+def ring_return_move_end(self, state: State, seat: str, uids: list[str], dest: str, occ) -> None:
+    """16.641, a step of Sauron's ``MOVE_END`` (``ring_return_check``)."""
+    self.ring_return_check(state, seat, uids, dest)
+
+
 def ring_return_pending(self, state: State, seat: str) -> str | None:
     duty = self.ring_return_duty(state, seat)
     if duty is None:

@@ -30,7 +30,6 @@ from engine.dice import Dice
 from engine.hexgrid import distance
 from engine.orders import Order
 from engine.spi.common import pct
-from engine.rulesets.sauron.c08_1_stacking import check_move_end as _stacking_check_move_end
 from engine.core import RulesetBase
 from engine.spi.standard import StandardRules
 
@@ -241,15 +240,10 @@ def may_enter_enemy_leaders(self, state: State, uids: list[str]) -> bool:
     return StandardRules.may_enter_enemy_leaders(self, state, uids)
 
 
-def check_move_end(self, state: State, seat: str, uids: list[str], dest: str, occ) -> None:
-    """22.1: the only enemy leader a challenger may join is the one who accepted (and back); a leader
-        bound to close ends his move as near to his opponent as he can (``approach_check``)."""
-    self._meeting_check(state, seat, uids, dest, occ)
-    self.approach_check(state, seat, uids, dest)
-    self.ring_return_check(state, seat, uids, dest)  # 16.641, the same reach (c16_6_ring.py)
-
-
-def _meeting_check(self, state: State, seat: str, uids: list[str], dest: str, occ) -> None:
+def meeting_check(self, state: State, seat: str, uids: list[str], dest: str, occ) -> None:
+    """22.1: the only enemy leader a challenger may join is the one who accepted (and back). A step of
+        Sauron's ``MOVE_END``, with the leaders' stacking (8.1) after it: together, where a leader may
+        end a move (``LEADER_MAY_END``)."""
     foes = [x for x in occ.get(dest, ()) if self.side_of(state, x) != seat and self.units[x].is_leader]
     for f in foes:
         for u in uids:
@@ -257,7 +251,12 @@ def _meeting_check(self, state: State, seat: str, uids: list[str], dest: str, oc
                        for m in state["sau"]["mortal"]):
                 raise IllegalOrder(f"{dest} holds {f}: a leader enters an enemy leader's hex only to meet the "
                                    "one who accepted his challenge, or who challenged him", "22.1")
-    _stacking_check_move_end(self, state, seat, uids, dest, occ)
+
+
+def approach_move_end(self, state: State, seat: str, uids: list[str], dest: str, occ) -> None:
+    """22.1, a step of Sauron's ``MOVE_END``: a leader bound to close ends his move as near to his
+        opponent as he can (``approach_check``)."""
+    self.approach_check(state, seat, uids, dest)
 
 # --- 22.1 the approach: both leaders close until one is in the other's hex
 def approach_duties(self, state: State, seat: str) -> list[tuple[str, str]]:
@@ -306,7 +305,8 @@ def approach_reach(self, state: State, seat: str, me: str, foe: str) -> tuple[in
                 continue
             try:
                 self._check_stacking(state, seat, movers, hx, occ)
-                self._meeting_check(state, seat, movers, hx, occ)
+                for step in self.LEADER_MAY_END:  # 22.1's meeting, 8.1's leaders' stacking
+                    step(self, state, seat, movers, hx, occ)
             except IllegalOrder:
                 continue
             best = d

@@ -148,3 +148,16 @@ def test_22_1_a_leader_already_moved_before_accepting_is_bound_from_his_next_mov
     g.play("westernesse", "accept ISI")
     g.play("westernesse", "done")  # he has moved this phase: his duty starts with the next one
     assert g.state["sau"]["mortal"][0]["status"] == "accepted"
+
+
+def test_22_1_8_1_16_641_where_a_move_may_end_is_one_declared_list_run_in_order():
+    """Issue 29: Sauron's checks of a move's end are the declared list ``MOVE_END`` run by the Standard
+    Rules' ``check_move_end`` (22.1's meeting, the leaders' stacking 8.1, 22.1's approach, 16.641), not a
+    case file calling another's step; 22.1's reach tries the first two (``LEADER_MAY_END``)."""
+    from engine.rulesets.sauron import c08_1_stacking, c16_6_ring, c22_mortal_combat
+    from engine.spi import hooks
+    assert type(RS).check_move_end is hooks.check_move_end
+    assert type(RS).LEADER_MAY_END == (c22_mortal_combat.meeting_check, c08_1_stacking.check_move_end)
+    assert type(RS).MOVE_END == (*type(RS).LEADER_MAY_END, c22_mortal_combat.approach_move_end,
+                                 c16_6_ring.ring_return_move_end)
+    assert "c08_1_stacking" not in Path(c22_mortal_combat.__file__).read_text()
