@@ -10,19 +10,12 @@ from bot import deadlines as dl
 from bot.service import Ctx, GameService
 from bot.storage import Store
 from tests import pbp_helpers  # noqa: F401
+from tests.clock import Clock
 
 RED, BLUE, MOD, CAROL = 11, 22, 33, 44
 H = 3600.0
 T0 = 1_720_000_000.0  # 2024-07-03 09:46 UTC
 _ids = iter(range(1, 10**9))
-
-
-class Clock:
-    def __init__(self, t):
-        self.t = t
-
-    def __call__(self):
-        return self.t
 
 
 def ctx(user, mod=False):

@@ -13,14 +13,6 @@ T0 = 1_720_000_000.0
 _ids = iter(range(1, 10**9))
 
 
-class Clock:
-    def __init__(self, t):
-        self.t = t
-
-    def __call__(self):
-        return self.t
-
-
 def ctx(user, channel=9, guild=1, mod=False):
     return Ctx(channel_id=channel, user_id=user, guild_id=guild, interaction_id=f"s{next(_ids)}", is_moderator=mod)
 
@@ -431,6 +423,7 @@ class Shuffle(pbp_helpers.Tiny):
 
 
 from engine.rulesets import register  # noqa: E402
+from tests.clock import Clock
 
 register(Shuffle())
 

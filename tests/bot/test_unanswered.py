@@ -9,17 +9,10 @@ from bot.service import RECOVER_HOURS, REPEAT_MINUTES, Ctx, GameService
 from bot.storage import open_store
 from tests.gondor_helpers import SAURON_SETUP
 from tests.rulesets.gondor.test_gondor_oil_secrecy import UNITS
+from tests.clock import Clock
 
 SAURON, WEST = 101, 202
 CH = 7
-
-
-class Clock:
-    def __init__(self, t: float = 1000.0):
-        self.t = t
-
-    def __call__(self) -> float:
-        return self.t
 
 
 @pytest.fixture

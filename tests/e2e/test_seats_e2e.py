@@ -9,17 +9,10 @@ import json
 from tests.gondor_helpers import SAURON_SETUP, WESTERNESSE_SETUP
 from tests.e2e.test_e2e_discord import World
 from tests.settle import settled
+from tests.clock import Clock
 
 H = 3600.0
 T0 = 1_720_000_000.0
-
-
-class Clock:
-    def __init__(self, t):
-        self.t = t
-
-    def __call__(self):
-        return self.t
 
 
 def public(w, cid):

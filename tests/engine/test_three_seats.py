@@ -9,20 +9,13 @@ from bot.storage import Store
 from engine.core import Game
 from engine.rulesets import get_ruleset
 from tests import pbp_helpers  # noqa: F401
+from tests.clock import Clock
 
 N, E, S, MOD = 11, 22, 33, 44
 H = 3600.0
 T0 = 1_720_000_000.0
 _ids = iter(range(1, 10**9))
 USERS = {"north": N, "east": E, "south": S}
-
-
-class Clock:
-    def __init__(self, t):
-        self.t = t
-
-    def __call__(self):
-        return self.t
 
 
 def ctx(user, mod=False):

@@ -13,20 +13,13 @@ from bot.config import Config, ConfigError, load_config
 from bot.service import Ctx, GameService
 from bot.storage import OutboxPost, ShardFilter, open_store
 from tests import pbp_helpers  # noqa: F401  (registers tiny-pbp)
+from tests.clock import Clock
 
 H = 3600.0
 T0 = 1_750_000_000.0
 RED, BLUE = 11, 22
 G0, G1 = 4 << 22, 5 << 22  # shard 0 and shard 1 of 2
 _n = iter(range(1, 10**9))
-
-
-class Clock:
-    def __init__(self, t):
-        self.t = t
-
-    def __call__(self):
-        return self.t
 
 
 def ctx(user, channel, guild):

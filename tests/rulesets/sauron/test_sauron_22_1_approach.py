@@ -5,13 +5,16 @@ moves into the same hex ... In any case, both leaders attempt to move into the o
 successful." Before, a leader could accept and then stand still (or walk away) with no penalty."""
 from pathlib import Path
 
-import pytest
-
-from engine.core import Game, OrderError
+from engine.core import Game
 from engine.hexgrid import distance
-from engine.rulesets import get_ruleset
+from tests.sauron_helpers import RS, at, place, refused
+from tests.sauron_helpers import game as sauron_game
 
-RS = get_ruleset("sauron")
+
+def game() -> Game:
+    return sauron_game(seed="approach")
+
+
 ROOT = Path(__file__).resolve().parents[3]
 SCRIPT = ROOT / "tests" / "scripts" / "sauron_game.txt"
 
@@ -29,33 +32,6 @@ def replay(lines: list[str], seed: str) -> Game:
         elif line.startswith("/order "):
             g.play(seat, line[len("/order "):])
     return g
-
-
-def game() -> Game:
-    g = Game.new(RS, options={}, seed="approach")
-    g.play("sauron", "done")
-    g.play("westernesse", "done")
-    return g
-
-
-def at(g: Game, step: str, turn: int | None = None) -> None:
-    st = g.state
-    st["step"], st["done"] = step, []
-    if turn is not None:
-        st["turn"] = turn
-    st["ph"] = RS._fresh_phase()
-
-
-def place(g: Game, **where) -> None:
-    for uid, hx in where.items():
-        g.state["units"][uid].update(hex=hx, status="map")
-
-
-def refused(g: Game, seat: str, text: str, section: str) -> str:
-    with pytest.raises(OrderError) as e:
-        g.play(seat, text)
-    assert section in str(e.value), str(e.value)
-    return str(e.value)
 
 
 def moves_of(g: Game, seat: str, uid: str) -> list[str]:

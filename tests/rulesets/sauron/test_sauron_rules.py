@@ -3,37 +3,10 @@
 18.1 the Gates, 19.21x Narsil, 20.21, 22.x Mortal Combat."""
 import pytest
 
-from engine.core import Game, IllegalOrder, OrderError
+from engine.core import Game, OrderError
 from engine.hexgrid import Hex, Hexside
-from engine.rulesets import get_ruleset
+from tests.sauron_helpers import RS, at, game, place, refused
 
-RS = get_ruleset("sauron")
-
-
-def game(**options) -> Game:
-    g = Game.new(RS, options=options, seed="rules")
-    g.play("sauron", "done")
-    g.play("westernesse", "done")
-    return g
-
-
-def at(g: Game, step: str, turn: int | None = None) -> None:
-    st = g.state
-    st["step"], st["done"] = step, []
-    if turn is not None:
-        st["turn"] = turn
-    st["ph"] = RS._fresh_phase()
-
-
-def place(g: Game, **where) -> None:
-    for uid, hx in where.items():
-        g.state["units"][uid].update(hex=hx, status="map")
-
-
-def refused(g: Game, seat: str, text: str, section: str) -> None:
-    with pytest.raises(OrderError) as e:
-        g.play(seat, text)
-    assert section in str(e.value) or getattr(e.value, "section", None) == section, str(e.value)
 
 
 # ----------------------------------------------------------------- the map and forces
