@@ -7,7 +7,11 @@ final size so it stays crisp.
 """
 from __future__ import annotations
 
+import hashlib
 import math
+import os
+import struct
+import zlib
 from functools import lru_cache
 
 from PIL import Image, ImageDraw
@@ -209,11 +213,78 @@ def _bolt(d: ImageDraw.ImageDraw, cx: float, cy: float, r: float, lw: int) -> No
 # --------------------------------------------------------------------------
 # Counters
 # --------------------------------------------------------------------------
+# --------------------------------------------------------------------------
+# The disk cache (issue 26: a process's first map otherwise pays for drawing
+# each sprite): one raw RGBA file a sprite, with its size and CRC, in the base
+# layers' folder (render/hex_base.py: cache_dir, [render] cache_dir), named by
+# a digest of the renderer's source and of everything the sprite is drawn from.
+# Written under a unique name and renamed into place; a file that does not load
+# (cut short, another size, a bad CRC) is drawn again and rewritten.
+# --------------------------------------------------------------------------
+SPRITE_MAGIC = b"palantir-sprite 1\n"
+
+
+def _sprite_load(path, size: tuple[int, int]) -> Image.Image | None:
+    try:
+        data = path.read_bytes()
+    except OSError:
+        return None
+    head = len(SPRITE_MAGIC) + 12
+    if len(data) < head or not data.startswith(SPRITE_MAGIC):
+        return None
+    w, h, crc = struct.unpack("<III", data[len(SPRITE_MAGIC):head])
+    body = memoryview(data)[head:]
+    if (w, h) != size or len(body) != w * h * 4 or zlib.crc32(body) != crc:
+        return None
+    return Image.frombytes("RGBA", (w, h), bytes(body))
+
+
+def _sprite_store(folder, path, img: Image.Image) -> None:
+    tmp = folder / f".{path.name}.{os.getpid()}.{os.urandom(4).hex()}.tmp"
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        body = img.tobytes()
+        tmp.write_bytes(SPRITE_MAGIC + struct.pack("<III", img.width, img.height, zlib.crc32(body)) + body)
+        os.replace(tmp, path)  # atomic: a reader sees no file or a whole one
+    except OSError:  # a read-only or full disk: the sprite is drawn all the same
+        try:
+            tmp.unlink(missing_ok=True)
+        except OSError:
+            pass
+
+
+def _on_disk(key: tuple, size: tuple[int, int], draw) -> Image.Image:
+    """The sprite ``key`` (``size`` px) from the disk cache, or ``draw()`` (and stored there)."""
+    from render.hex_base import _renderer_version, cache_dir
+
+    folder = cache_dir()
+    if folder is None:
+        return draw()
+    path = folder / (hashlib.sha256(repr((_renderer_version(), key)).encode()).hexdigest()[:40] + ".sprite")
+    got = _sprite_load(path, size)
+    if got is None:
+        got = draw()
+        _sprite_store(folder, path, got)
+    return got
+
+
 @lru_cache(maxsize=2048)
 def counter_sprite(size: int, fill: RGB, kind: str, top: str, bottom: str, mid: str = "",
                    reduced: bool = False, disrupted: bool = False,
                    real: bool | None = None, drop: str = "", glow: bool = False,
                    ready: bool = False, band: str = "", fade: bool = False) -> Image.Image:
+    """The sprite :func:`draw_counter` draws, from memory, the disk cache, or drawn."""
+    args = (int(size), tuple(int(c) for c in fill), str(kind), str(top), str(bottom), str(mid), bool(reduced),
+            bool(disrupted), real if real is None else bool(real), str(drop), bool(glow), bool(ready), str(band),
+            bool(fade))
+    full = size + 2 * _pad(size)
+    return _on_disk(("counter",) + args, (full, full), lambda: draw_counter(*args))
+
+
+def draw_counter(size: int, fill: RGB, kind: str, top: str, bottom: str, mid: str = "",
+                 reduced: bool = False, disrupted: bool = False,
+                 real: bool | None = None, drop: str = "", glow: bool = False,
+                 ready: bool = False, band: str = "", fade: bool = False) -> Image.Image:
     """An RGBA sprite of a ``size`` px counter of symbol ``kind`` (a shape of ``SHAPES``; anything else
     a box with its first three letters), with a margin of ``_pad(size)`` on every side for its shadow
     and badges. The marks are engine/display.py's: ``mid`` is the text beside the symbol; ``real``
