@@ -127,3 +127,33 @@ def test_a_corrupt_sprite_file_is_drawn_again_and_the_name_follows_what_it_shows
         assert path.read_bytes() == whole  # rewritten whole
     C.counter_sprite(40, (139, 26, 26), "infantry", "OI13", "4-3")  # another id: another file
     assert len(list(cache.glob("*.sprite"))) == 2 and not list(cache.glob(".*.tmp"))
+
+
+def test_a_fresh_process_takes_its_texts_from_disk_and_a_corrupt_one_is_drawn_again(cache, monkeypatch):
+    """The texts stamped on a map (header, hex numbers over counters, stack counts) are kept on disk
+    too: a fresh process draws none of them; a corrupt file is drawn again and rewritten whole."""
+    from render import style as S
+
+    m = gondor_map()
+    view = sample_view()
+    first = _draw(view, m)
+    files = sorted(cache.glob("*.text"))
+    assert len(files) >= 5
+    whole = files[0].read_bytes()
+    clear_cache()
+    drawn = S._draw_text_mask
+
+    def no_draw(*a, **kw):
+        raise AssertionError("drawn again: the stored text was not used")
+
+    monkeypatch.setattr(S, "_draw_text_mask", no_draw)
+    assert _draw(view, m) == first
+    monkeypatch.setattr(S, "_draw_text_mask", drawn)
+    flipped = bytearray(whole)
+    flipped[-1] ^= 0xFF
+    for bad in (b"not a text", whole[: len(whole) // 2], bytes(flipped)):
+        files[0].write_bytes(bad)
+        clear_cache()
+        assert _draw(view, m) == first
+        assert files[0].read_bytes() == whole
+    assert not list(cache.glob(".*.tmp"))
