@@ -3,8 +3,9 @@
 Prints figures, asserts nothing:
 
 * cold render (every in-memory cache cleared, as in a new process): with nothing on disk (a map's
-  first render ever) and with its base layer on disk (render/hex_base.py's disk cache; the bot's
-  usual first render after a restart), and the latter over the floor (target <= 1.5x);
+  first render ever) and with its base layer, counter sprites and texts on disk (render/hex_base.py,
+  counters.py and style.py's disk cache; the bot's usual first render after a restart), and the
+  latter over the floor (target <= 1.5x);
 * cached render (base layer and sprites cached), median ms of N;
 * a "floor": Pillow drawing the same counters as plain rectangles + text on a
   copy of the cached base, encoded with the same PNG settings; and the ratio
@@ -74,7 +75,7 @@ def main() -> None:
     for label, opts in (("whole map", {}), ("around 1907", {"around": "1907"}),
                         ("phase map (focus: the default)", {"focus": True})):
         colds = []
-        for _ in range(2):  # nothing on disk, then the base on disk
+        for _ in range(2):  # nothing on disk, then the base, sprites and texts on disk
             clear_cache()
             t = time.perf_counter()
             png = render_view(view, m, **opts)

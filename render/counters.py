@@ -7,7 +7,11 @@ final size so it stays crisp.
 """
 from __future__ import annotations
 
+import hashlib
 import math
+import os
+import struct
+import zlib
 from functools import lru_cache
 
 from PIL import Image, ImageDraw
@@ -209,11 +213,78 @@ def _bolt(d: ImageDraw.ImageDraw, cx: float, cy: float, r: float, lw: int) -> No
 # --------------------------------------------------------------------------
 # Counters
 # --------------------------------------------------------------------------
+# --------------------------------------------------------------------------
+# The disk cache (issue 26: a process's first map otherwise pays for drawing
+# each sprite): one raw RGBA file a sprite, with its size and CRC, in the base
+# layers' folder (render/hex_base.py: cache_dir, [render] cache_dir), named by
+# a digest of the renderer's source and of everything the sprite is drawn from.
+# Written under a unique name and renamed into place; a file that does not load
+# (cut short, another size, a bad CRC) is drawn again and rewritten.
+# --------------------------------------------------------------------------
+SPRITE_MAGIC = b"palantir-sprite 1\n"
+
+
+def _sprite_load(path, size: tuple[int, int]) -> Image.Image | None:
+    try:
+        data = path.read_bytes()
+    except OSError:
+        return None
+    head = len(SPRITE_MAGIC) + 12
+    if len(data) < head or not data.startswith(SPRITE_MAGIC):
+        return None
+    w, h, crc = struct.unpack("<III", data[len(SPRITE_MAGIC):head])
+    body = memoryview(data)[head:]
+    if (w, h) != size or len(body) != w * h * 4 or zlib.crc32(body) != crc:
+        return None
+    return Image.frombytes("RGBA", (w, h), bytes(body))
+
+
+def _sprite_store(folder, path, img: Image.Image) -> None:
+    tmp = folder / f".{path.name}.{os.getpid()}.{os.urandom(4).hex()}.tmp"
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        body = img.tobytes()
+        tmp.write_bytes(SPRITE_MAGIC + struct.pack("<III", img.width, img.height, zlib.crc32(body)) + body)
+        os.replace(tmp, path)  # atomic: a reader sees no file or a whole one
+    except OSError:  # a read-only or full disk: the sprite is drawn all the same
+        try:
+            tmp.unlink(missing_ok=True)
+        except OSError:
+            pass
+
+
+def _on_disk(key: tuple, size: tuple[int, int], draw) -> Image.Image:
+    """The sprite ``key`` (``size`` px) from the disk cache, or ``draw()`` (and stored there)."""
+    from render.hex_base import _renderer_version, cache_dir
+
+    folder = cache_dir()
+    if folder is None:
+        return draw()
+    path = folder / (hashlib.sha256(repr((_renderer_version(), key)).encode()).hexdigest()[:40] + ".sprite")
+    got = _sprite_load(path, size)
+    if got is None:
+        got = draw()
+        _sprite_store(folder, path, got)
+    return got
+
+
 @lru_cache(maxsize=2048)
 def counter_sprite(size: int, fill: RGB, kind: str, top: str, bottom: str, mid: str = "",
                    reduced: bool = False, disrupted: bool = False,
                    real: bool | None = None, drop: str = "", glow: bool = False,
                    ready: bool = False, band: str = "", fade: bool = False) -> Image.Image:
+    """The sprite :func:`draw_counter` draws, from memory, the disk cache, or drawn."""
+    args = (int(size), tuple(int(c) for c in fill), str(kind), str(top), str(bottom), str(mid), bool(reduced),
+            bool(disrupted), real if real is None else bool(real), str(drop), bool(glow), bool(ready), str(band),
+            bool(fade))
+    full = size + 2 * _pad(size)
+    return _on_disk(("counter",) + args, (full, full), lambda: draw_counter(*args))
+
+
+def draw_counter(size: int, fill: RGB, kind: str, top: str, bottom: str, mid: str = "",
+                 reduced: bool = False, disrupted: bool = False,
+                 real: bool | None = None, drop: str = "", glow: bool = False,
+                 ready: bool = False, band: str = "", fade: bool = False) -> Image.Image:
     """An RGBA sprite of a ``size`` px counter of symbol ``kind`` (a shape of ``SHAPES``; anything else
     a box with its first three letters), with a margin of ``_pad(size)`` on every side for its shadow
     and badges. The marks are engine/display.py's: ``mid`` is the text beside the symbol; ``real``
@@ -302,10 +373,11 @@ def counter_sprite(size: int, fill: RGB, kind: str, top: str, bottom: str, mid: 
         d.text((bx, by + 0.5), "D", font=font(round(r * 1.4)), fill=(30, 20, 0), anchor="mm")
     if top:
         # last, the id on a plate of the bare face: no badge, stripe or ring runs under it (issue 26)
-        f, t = fit_font(top, inner, round(size * ID_FRAC))
+        fs, t = id_fit(top, inner, round(size * ID_FRAC))
         px0, py0, px1, py1 = id_plate(size, top)
         d.rectangle([pad + px0, pad + py0, pad + px1 - 1, pad + py1 - 1], fill=face + (255,))
-        d.text((cx, pad + size * ID_Y), t, font=f, fill=ink, anchor="mm")
+        m, ml, mt = id_mask(t, fs)
+        img.paste(ink + (255,), (pad + round(size / 2) + ml, pad + round(size * ID_Y) + mt), m)
     return img
 
 
@@ -316,19 +388,113 @@ ID_FRAC = 0.38   # a counter's top text (its unit id) is drawn this fraction of 
 def id_font_size(size: int, text: str) -> int:
     """The font size (px) the top text ``text`` of a ``size`` px counter is drawn with:
     ``ID_FRAC`` of the size, smaller only if the text would not fit."""
-    return fit_font(text, size * 0.9, round(size * ID_FRAC))[0].size
+    return id_fit(text, size * 0.9, round(size * ID_FRAC))[0]
+
+
+# --------------------------------------------------------------------------
+# Ids: the bundled font, with its I (a bare stem, read as a 1 at phone size)
+# redrawn serifed, bars top and bottom, on the pixel grid like the font's
+# hinted stems (issue 26). A redrawn 5 (square-shouldered), a footed 1, wider
+# letter spacing and a larger id were tried and read worse (tesseract, the
+# busiest phase maps at 550 px).
+# --------------------------------------------------------------------------
+_I_W = 0.44      # a serifed I's bars, as a fraction of the font size
+_I_SIDE = 0.09   # ... and the space either side of them
+_I_BAR = 1.5     # ... and their thickness, in stems
+
+
+def _id_advance(ch: str, px: float) -> float:
+    if ch == "I":
+        return px * (_I_W + 2 * _I_SIDE)
+    return font(int(px)).getlength(ch)
+
+
+@lru_cache(maxsize=4096)
+def id_length(text: str, px: int) -> float:
+    """The width (px) of the id ``text`` drawn at font size ``px``."""
+    return sum(_id_advance(ch, px) for ch in text)
+
+
+def id_fit(text: str, max_width: float, size: int, min_size: int = 6) -> tuple[int, str]:
+    """Like ``style.fit_font`` for an id: the largest size no bigger than ``size`` at which ``text``
+    fits ``max_width`` (down to ``min_size``), and the text, cut if even that is too wide."""
+    s = int(size)
+    while s > min_size and id_length(text, s) > max_width:
+        s -= 1
+    while len(text) > 1 and id_length(text, s) > max_width:
+        text = text[:-1]
+    return s, text
+
+
+@lru_cache(maxsize=64)
+def _metrics(px: int) -> tuple[int, int]:
+    """The bundled font's capital height and stem width (whole px) at size ``px``, from its H."""
+    f = font(px)
+    l, t, r, b = f.getbbox("H", anchor="ls")
+    m = Image.new("L", (r - l + 4, b - t + 4), 0)
+    ImageDraw.Draw(m).text((2 - l, 2 - t), "H", font=f, fill=255, anchor="ls")
+    row = [m.getpixel((x, m.height // 4)) for x in range(m.width)]  # above the bar: the left stem
+    stem = 0
+    while stem < len(row) and row[stem] < 128:
+        stem += 1
+    end = stem
+    while end < len(row) and row[end] >= 128:
+        end += 1
+    return -t, max(1, end - stem)
+
+
+def _glyph(d: ImageDraw.ImageDraw, ch: str, x: float, base: int, px: int) -> None:
+    """The id glyph ``ch`` drawn white at font size ``px``, its advance box from ``x``, on the baseline
+    ``base`` (whole px: the redrawn strokes lie on the pixel grid, crisp like the font's hinted ones)."""
+    cap, sw = _metrics(px)
+    if ch == "I":
+        x0 = round(x + px * _I_SIDE)
+        x1 = x0 + max(3 * sw, round(px * _I_W))
+        xm = (x0 + x1 - sw) // 2
+        bw = max(sw, round(sw * _I_BAR))
+        d.rectangle([x0, base - cap, x1 - 1, base - cap + bw - 1], fill=255)
+        d.rectangle([x0, base - bw, x1 - 1, base - 1], fill=255)
+        d.rectangle([xm, base - cap, xm + sw - 1, base - 1], fill=255)
+    else:
+        d.text((x, base), ch, font=font(px), fill=255, anchor="ls")
+
+
+@lru_cache(maxsize=4096)
+def id_mask(text: str, px: int) -> tuple[Image.Image, int, int]:
+    """The coverage mask of the id ``text`` at font size ``px`` and its corner's offset (whole px) from
+    the point it is centred on (the middle of its advance, halfway up the font's ascent and descent:
+    Pillow's ``anchor="mm"``)."""
+    px = int(px)
+    asc, desc = font(px).getmetrics()
+    w = id_length(text, px)
+    m = Image.new("L", (math.ceil(w) + 4, asc + desc + 4), 0)
+    d = ImageDraw.Draw(m)
+    x, base = 2.0, 2 + asc
+    for ch in text:
+        _glyph(d, ch, x, base, px)
+        x += _id_advance(ch, px)
+    return m, -round(2 + w / 2), -round(2 + asc - (asc - desc) / 2)
+
+
+@lru_cache(maxsize=1024)
+def id_ink(size: int, text: str) -> tuple[int, int, int, int]:
+    """The box (whole px, from the counter's top left corner) of the ink of the id ``text`` of a
+    ``size`` px counter."""
+    fs, t = id_fit(text, size * 0.9, round(size * ID_FRAC))
+    m, ml, mt = id_mask(t, fs)
+    l, tp, r, b = m.getbbox() or (0, 0, 1, 1)
+    ox, oy = round(size / 2) + ml, round(size * ID_Y) + mt
+    return ox + l, oy + tp, ox + r, oy + b
 
 
 @lru_cache(maxsize=1024)
 def id_plate(size: int, text: str) -> tuple[int, int, int, int]:
     """The box (whole px, from the counter's top left corner) of the plate the id ``text`` of a
     ``size`` px counter is drawn on: its ink and a margin, inside the counter's edge."""
-    f, t = fit_font(text, size * 0.9, round(size * ID_FRAC))
-    l, tp, r, b = f.getbbox(t, anchor="mm")
-    m = max(1, round(f.size * 0.12))
+    l, tp, r, b = id_ink(size, text)
+    m_ = max(1, round(id_font_size(size, text) * 0.12))
     edge = max(1, round(size / 28)) + 1
-    return (max(edge, math.floor(size / 2 + l) - m), max(edge, math.floor(size * ID_Y + tp) - m),
-            min(size - edge, math.ceil(size / 2 + r) + m), math.ceil(size * ID_Y + b) + m)
+    return max(edge, l - m_), max(edge, tp - m_), min(size - edge, r + m_), b + m_
 
 
 def sprite_pad(size: int) -> int:

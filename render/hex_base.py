@@ -108,7 +108,8 @@ def _store(folder: Path, path: Path, img: Image.Image, legend_top: int) -> None:
         body = img.tobytes()
         tmp.write_bytes(MAGIC + struct.pack("<IIiI", img.width, img.height, legend_top, zlib.crc32(body)) + body)
         os.replace(tmp, path)  # atomic: a reader sees the old file, or none, or the whole new one
-        files = sorted(folder.glob("*.base"), key=lambda p: p.stat().st_mtime, reverse=True)
+        files = sorted([*folder.glob("*.base"), *folder.glob("*.sprite"), *folder.glob("*.text")],  # and sprites, texts
+                       key=lambda p: p.stat().st_mtime, reverse=True)
         kept = 0
         for f in files:
             kept += f.stat().st_size

@@ -79,6 +79,8 @@ def clear_cache() -> None:
     C.rungs_sprite.cache_clear()
     C.ready_arrow_sprite.cache_clear()
     C.drop_sprite.cache_clear()
+    for f in (C.id_mask, C.id_length, C.id_ink, C.id_plate, C._metrics):
+        f.cache_clear()
     _hex_mask.cache_clear()
     _hatch_mask.cache_clear()
     _ring_mask.cache_clear()
@@ -275,12 +277,10 @@ def compose_info(view: dict, hexmap, *, around: str | None = None, radius: int |
             x, y = pos[i]
             img.paste(spr, (round(x - size / 2) - pad, round(y - size / 2) - pad), spr)
             if i == 0 and top_text:  # the top counter's id is drawn whole
-                ix, iy = round(x - size / 2) + size / 2, round(y - size / 2) + size * C.ID_Y
-                tw = S.text_length(top_text, fs)  # the id's text, with a margin of face round it
-                glyphs.append(("id", top_text, (ix - tw / 2 - 1, max(iy - fs * 0.5, round(y - size / 2) + 2),
-                                                ix + tw / 2 + 1, iy + fs * 0.45)))
-                ox, oy = round(x - size / 2), round(y - size / 2)  # ... and the bare plate it is drawn on
-                px0, py0, px1, py1 = C.id_plate(size, top_text)
+                ox, oy = round(x - size / 2), round(y - size / 2)  # the bare plate the id is drawn on:
+                px0, py0, px1, py1 = C.id_plate(size, top_text)       # its ink with a margin of face round it
+                ix0, iy0, ix1, iy1 = C.id_ink(size, top_text)
+                glyphs.append(("id", top_text, (ox + ix0 - 1, oy + iy0 - 1, ox + ix1 + 1, oy + iy1 + 1)))
                 glyphs.append(("plate", top_text, (ox + px0, oy + py0, ox + px1, oy + py1)))
                 plates.append((spr.crop((pad + px0, pad + py0, pad + px1, pad + py1)), (ox + px0, oy + py0)))
         if len(units) > 1:

@@ -135,10 +135,59 @@ def text_length(text: str, size: int) -> float:
     return font(size).getlength(text)
 
 
+TEXT_MAGIC = b"palantir-text 1\n"
+
+
 @lru_cache(maxsize=4096)
 def _text_mask(text: str, size: int, anchor: str, stroke: int):
     """Coverage mask of ``text`` (and, with ``stroke``, of its halo) and the
-    offset of the mask's corner from the anchor point."""
+    offset of the mask's corner from the anchor point: from memory, from the
+    disk cache beside the base layers and sprites (render/hex_base.py: one
+    ``.text`` file a string, with its sizes and CRC, named by a digest of the
+    renderer's source and the arguments; written under a unique name and
+    renamed into place; one that does not load is drawn again), or drawn."""
+    import hashlib
+    import os
+    import struct
+    import zlib
+
+    from render.hex_base import _renderer_version, cache_dir
+
+    folder = cache_dir()
+    if folder is None:
+        return _draw_text_mask(text, size, anchor, stroke)
+    key = repr((_renderer_version(), text, int(size), anchor, int(stroke)))
+    path = folder / (hashlib.sha256(key.encode()).hexdigest()[:40] + ".text")
+    head = len(TEXT_MAGIC) + 24
+    try:
+        data = path.read_bytes()
+    except OSError:
+        data = b""
+    if len(data) >= head and data.startswith(TEXT_MAGIC):
+        w, h, l, t, halo, crc = struct.unpack("<IIiiII", data[len(TEXT_MAGIC):head])
+        body = memoryview(data)[head:]
+        n = w * h
+        if len(body) == n * (2 if halo else 1) and zlib.crc32(body) == crc:
+            m = Image.frombytes("L", (w, h), bytes(body[:n]))
+            return m, (Image.frombytes("L", (w, h), bytes(body[n:])) if halo else None), l, t
+    got = _draw_text_mask(text, size, anchor, stroke)
+    m, halo_img, l, t = got
+    body = m.tobytes() + (halo_img.tobytes() if halo_img is not None else b"")
+    tmp = folder / f".{path.name}.{os.getpid()}.{os.urandom(4).hex()}.tmp"
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        tmp.write_bytes(TEXT_MAGIC + struct.pack("<IIiiII", m.width, m.height, l, t, halo_img is not None,
+                                                 zlib.crc32(body)) + body)
+        os.replace(tmp, path)
+    except OSError:  # a read-only or full disk: drawn all the same
+        try:
+            tmp.unlink(missing_ok=True)
+        except OSError:
+            pass
+    return got
+
+
+def _draw_text_mask(text: str, size: int, anchor: str, stroke: int):
     f = font(size)
     l, t, r, b = f.getbbox(text, anchor=anchor, stroke_width=stroke)
     w, h = max(1, r - l), max(1, b - t)

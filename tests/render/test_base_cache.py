@@ -88,3 +88,72 @@ def test_two_processes_writing_the_same_base_leave_one_whole_file(cache):
     assert len(list(cache.glob("*.base"))) == 1 and not list(cache.glob(".*.tmp"))
     clear_cache()
     assert _draw(sample_view(), gondor_map()) == outs[0]
+
+
+# ---------------------------------------------------------------------------------------------
+# Counter sprites kept on disk beside the base (issue 26: the cold first render drew each sprite)
+# ---------------------------------------------------------------------------------------------
+def test_a_fresh_process_draws_its_counters_from_the_stored_sprites(cache, monkeypatch):
+    from render import counters as C
+
+    m = gondor_map()
+    view = sample_view()
+    first = _draw(view, m)
+    files = sorted(cache.glob("*.sprite"))
+    assert len(files) >= 5
+    clear_cache()  # as a new process
+
+    def no_draw(*a, **kw):
+        raise AssertionError("drawn again: the stored sprite was not used")
+
+    monkeypatch.setattr(C, "draw_counter", no_draw)
+    assert _draw(view, m) == first
+
+
+def test_a_corrupt_sprite_file_is_drawn_again_and_the_name_follows_what_it_shows(cache):
+    from render import counters as C
+
+    args = (40, (139, 26, 26), "infantry", "OI12", "4-3")
+    want = C.draw_counter(*args).tobytes()
+    C.counter_sprite(*args)
+    (path,) = cache.glob("*.sprite")
+    whole = path.read_bytes()
+    flipped = bytearray(whole)
+    flipped[len(whole) // 2] ^= 0xFF
+    for bad in (b"not a sprite", whole[: len(whole) // 2], bytes(flipped)):
+        path.write_bytes(bad)
+        C.counter_sprite.cache_clear()
+        assert C.counter_sprite(*args).tobytes() == want
+        assert path.read_bytes() == whole  # rewritten whole
+    C.counter_sprite(40, (139, 26, 26), "infantry", "OI13", "4-3")  # another id: another file
+    assert len(list(cache.glob("*.sprite"))) == 2 and not list(cache.glob(".*.tmp"))
+
+
+def test_a_fresh_process_takes_its_texts_from_disk_and_a_corrupt_one_is_drawn_again(cache, monkeypatch):
+    """The texts stamped on a map (header, hex numbers over counters, stack counts) are kept on disk
+    too: a fresh process draws none of them; a corrupt file is drawn again and rewritten whole."""
+    from render import style as S
+
+    m = gondor_map()
+    view = sample_view()
+    first = _draw(view, m)
+    files = sorted(cache.glob("*.text"))
+    assert len(files) >= 5
+    whole = files[0].read_bytes()
+    clear_cache()
+    drawn = S._draw_text_mask
+
+    def no_draw(*a, **kw):
+        raise AssertionError("drawn again: the stored text was not used")
+
+    monkeypatch.setattr(S, "_draw_text_mask", no_draw)
+    assert _draw(view, m) == first
+    monkeypatch.setattr(S, "_draw_text_mask", drawn)
+    flipped = bytearray(whole)
+    flipped[-1] ^= 0xFF
+    for bad in (b"not a text", whole[: len(whole) // 2], bytes(flipped)):
+        files[0].write_bytes(bad)
+        clear_cache()
+        assert _draw(view, m) == first
+        assert files[0].read_bytes() == whole
+    assert not list(cache.glob(".*.tmp"))

@@ -72,3 +72,27 @@ def test_no_badge_chit_or_hex_number_is_drawn_over_an_id_on_the_map():
         assert alone.tobytes() == drawn.tobytes(), text
         for hb in hexes:
             assert not (hb[0] < box[2] and box[0] < hb[2] and hb[1] < box[3] and box[1] < hb[3]), (text, hb)
+
+
+def test_an_ids_I_is_serifed_so_it_never_reads_as_a_1():
+    """Issue 26: the bundled font's I is a bare stem, read as a 1 once a map is shown 550 px wide; an
+    id's I is drawn with bars across its top and bottom (at least three stems wide), its 1 is the
+    font's own (no bar across its foot), and the plate holds the whole of the wider id."""
+    for px in (12, 14, 16, 20):
+        cap, stem = C._metrics(px)
+        i_mask, _, _ = C.id_mask("I", px)
+        one, _, _ = C.id_mask("1", px)
+        l, t, r, b = i_mask.getbbox()
+        assert b - t == cap
+
+        def ink(mask, y):
+            return sum(1 for x in range(mask.width) if mask.getpixel((x, y)) >= 128)
+
+        assert ink(i_mask, t) >= 3 * stem and ink(i_mask, b - 1) >= 3 * stem, px   # bars top and bottom
+        assert ink(i_mask, (t + b) // 2) == stem                                      # one stem between
+        ol, ot, orr, ob = one.getbbox()
+        assert ink(one, ob - 1) < 3 * stem, px                                        # the 1: no foot
+    size = 40
+    x0, y0, x1, y1 = C.id_plate(size, "OI12")
+    il, it, ir, ib = C.id_ink(size, "OI12")
+    assert x0 <= il and ir <= x1 and y0 <= it and ib < y1
