@@ -246,6 +246,9 @@ def _sprite_store(folder, path, img: Image.Image) -> None:
         body = img.tobytes()
         tmp.write_bytes(SPRITE_MAGIC + struct.pack("<III", img.width, img.height, zlib.crc32(body)) + body)
         os.replace(tmp, path)  # atomic: a reader sees no file or a whole one
+        from render.hex_base import written
+
+        written(folder)
     except OSError:  # a read-only or full disk: the sprite is drawn all the same
         try:
             tmp.unlink(missing_ok=True)

@@ -101,6 +101,34 @@ def _load(path: Path, lay: Layout) -> tuple[Image.Image, int] | None:
     return Image.frombytes("RGB", (w, h), bytes(body)), legend_top
 
 
+TRIM_EVERY = 256  # sprites and texts written between two trims of the folder (a base layer trims it at once)
+_written = 0
+
+
+def trim(folder: Path) -> None:
+    """Keep the folder's cache files (base layers, sprites, texts) under ``DISK_CACHE_BYTES``, the least
+    recently written going first."""
+    try:
+        files = sorted([*folder.glob("*.base"), *folder.glob("*.sprite"), *folder.glob("*.text")],
+                       key=lambda p: p.stat().st_mtime, reverse=True)
+        kept = 0
+        for f in files:
+            kept += f.stat().st_size
+            if kept > DISK_CACHE_BYTES:
+                f.unlink(missing_ok=True)
+    except OSError:  # a file another process removed meanwhile: the next trim sees the rest
+        pass
+
+
+def written(folder: Path) -> None:
+    """A sprite or a text was written to the cache: every ``TRIM_EVERY`` of them the folder is trimmed
+    (a header's text changes every turn, so texts would otherwise pile up between two base layers)."""
+    global _written
+    _written += 1
+    if _written % TRIM_EVERY == 0:
+        trim(folder)
+
+
 def _store(folder: Path, path: Path, img: Image.Image, legend_top: int) -> None:
     tmp = folder / f".{path.name}.{os.getpid()}.{os.urandom(4).hex()}.tmp"
     try:
@@ -108,13 +136,7 @@ def _store(folder: Path, path: Path, img: Image.Image, legend_top: int) -> None:
         body = img.tobytes()
         tmp.write_bytes(MAGIC + struct.pack("<IIiI", img.width, img.height, legend_top, zlib.crc32(body)) + body)
         os.replace(tmp, path)  # atomic: a reader sees the old file, or none, or the whole new one
-        files = sorted([*folder.glob("*.base"), *folder.glob("*.sprite"), *folder.glob("*.text")],  # and sprites, texts
-                       key=lambda p: p.stat().st_mtime, reverse=True)
-        kept = 0
-        for f in files:
-            kept += f.stat().st_size
-            if kept > DISK_CACHE_BYTES:
-                f.unlink(missing_ok=True)
+        trim(folder)
     except OSError:  # a read-only or full disk, a file another process removed: the map is drawn all the same
         try:
             tmp.unlink(missing_ok=True)

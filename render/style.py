@@ -151,7 +151,7 @@ def _text_mask(text: str, size: int, anchor: str, stroke: int):
     import struct
     import zlib
 
-    from render.hex_base import _renderer_version, cache_dir
+    from render.hex_base import _renderer_version, cache_dir, written
 
     folder = cache_dir()
     if folder is None:
@@ -179,6 +179,7 @@ def _text_mask(text: str, size: int, anchor: str, stroke: int):
         tmp.write_bytes(TEXT_MAGIC + struct.pack("<IIiiII", m.width, m.height, l, t, halo_img is not None,
                                                  zlib.crc32(body)) + body)
         os.replace(tmp, path)
+        written(folder)
     except OSError:  # a read-only or full disk: drawn all the same
         try:
             tmp.unlink(missing_ok=True)

@@ -157,3 +157,23 @@ def test_a_fresh_process_takes_its_texts_from_disk_and_a_corrupt_one_is_drawn_ag
         assert _draw(view, m) == first
         assert files[0].read_bytes() == whole
     assert not list(cache.glob(".*.tmp"))
+
+
+def test_texts_written_between_two_base_layers_are_trimmed_too(cache, monkeypatch):
+    """A header's text changes every turn, so texts are written long after the base layer: every
+    ``TRIM_EVERY`` sprites or texts written, the folder is trimmed to ``DISK_CACHE_BYTES`` as well,
+    the least recently written first (the base layer, written before them, goes first here)."""
+    import os
+
+    from render import style as S
+
+    m = gondor_map()
+    _draw(sample_view(), m)
+    (base,) = cache.glob("*.base")
+    os.utime(base, (1, 1))  # the oldest file of the folder
+    monkeypatch.setattr(hex_base, "TRIM_EVERY", 3)
+    monkeypatch.setattr(hex_base, "DISK_CACHE_BYTES", base.stat().st_size - 1)  # no room for the base
+    for turn in range(1, 7):
+        S._text_mask(f"Game-Turn {turn} of 16", 14, "la", 0)
+    assert not base.exists()
+    assert len(list(cache.glob("*.text"))) >= 6  # the texts just written are kept
