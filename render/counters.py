@@ -216,7 +216,7 @@ def _bolt(d: ImageDraw.ImageDraw, cx: float, cy: float, r: float, lw: int) -> No
 # --------------------------------------------------------------------------
 # The disk cache (issue 26: a process's first map otherwise pays for drawing
 # each sprite): one raw RGBA file a sprite, with its size and CRC, in the base
-# layers' folder (render/hex_base.py: cache_dir, [render] cache_dir), named by
+# layers' folder (render/disk_cache.py: cache_dir, [render] cache_dir), named by
 # a digest of the renderer's source and of everything the sprite is drawn from.
 # Written under a unique name and renamed into place; a file that does not load
 # (cut short, another size, a bad CRC) is drawn again and rewritten.
@@ -246,7 +246,7 @@ def _sprite_store(folder, path, img: Image.Image) -> None:
         body = img.tobytes()
         tmp.write_bytes(SPRITE_MAGIC + struct.pack("<III", img.width, img.height, zlib.crc32(body)) + body)
         os.replace(tmp, path)  # atomic: a reader sees no file or a whole one
-        from render.hex_base import written
+        from render.disk_cache import written
 
         written(folder)
     except OSError:  # a read-only or full disk: the sprite is drawn all the same
@@ -258,7 +258,7 @@ def _sprite_store(folder, path, img: Image.Image) -> None:
 
 def _on_disk(key: tuple, size: tuple[int, int], draw) -> Image.Image:
     """The sprite ``key`` (``size`` px) from the disk cache, or ``draw()`` (and stored there)."""
-    from render.hex_base import _renderer_version, cache_dir
+    from render.disk_cache import _renderer_version, cache_dir
 
     folder = cache_dir()
     if folder is None:

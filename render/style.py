@@ -142,7 +142,7 @@ TEXT_MAGIC = b"palantir-text 1\n"
 def _text_mask(text: str, size: int, anchor: str, stroke: int):
     """Coverage mask of ``text`` (and, with ``stroke``, of its halo) and the
     offset of the mask's corner from the anchor point: from memory, from the
-    disk cache beside the base layers and sprites (render/hex_base.py: one
+    disk cache beside the base layers and sprites (render/disk_cache.py: one
     ``.text`` file a string, with its sizes and CRC, named by a digest of the
     renderer's source and the arguments; written under a unique name and
     renamed into place; one that does not load is drawn again), or drawn."""
@@ -151,7 +151,7 @@ def _text_mask(text: str, size: int, anchor: str, stroke: int):
     import struct
     import zlib
 
-    from render.hex_base import _renderer_version, cache_dir, written
+    from render.disk_cache import _renderer_version, cache_dir, written
 
     folder = cache_dir()
     if folder is None:

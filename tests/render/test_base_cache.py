@@ -8,7 +8,7 @@ import multiprocessing
 
 import pytest
 
-from render import hex_base
+from render import disk_cache, hex_base
 from render.hexmap import clear_cache, render_view
 from tests.render_sample import gondor_map, sample_view
 
@@ -171,8 +171,8 @@ def test_texts_written_between_two_base_layers_are_trimmed_too(cache, monkeypatc
     _draw(sample_view(), m)
     (base,) = cache.glob("*.base")
     os.utime(base, (1, 1))  # the oldest file of the folder
-    monkeypatch.setattr(hex_base, "TRIM_EVERY", 3)
-    monkeypatch.setattr(hex_base, "DISK_CACHE_BYTES", base.stat().st_size - 1)  # no room for the base
+    monkeypatch.setattr(disk_cache, "TRIM_EVERY", 3)
+    monkeypatch.setattr(disk_cache, "DISK_CACHE_BYTES", base.stat().st_size - 1)  # no room for the base
     for turn in range(1, 7):
         S._text_mask(f"Game-Turn {turn} of 16", 14, "la", 0)
     assert not base.exists()
