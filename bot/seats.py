@@ -191,6 +191,15 @@ class Seats:
             up = [s for s in rs.seats if s in seats and s in states and states[s].autopilot]
         return free, up
 
+    async def autocomplete_takeover_seat(self, ctx: Ctx, current: str) -> list[str]:
+        """`/game takeover seat:` offers the seats of this channel's game that are up for takeover."""
+        row = await self.table.store.live_game(ctx.channel_id)
+        if row is None:
+            return []
+        _, up = await self.open_seats(row)
+        cur = (current or "").lower()
+        return [s for s in up if cur in s][:25]
+
     @_locked(needs_game=True)
     async def takeover(self, ctx: Ctx, row: GameRow, seat: str, game_id: int | None = None) -> Outcome:
         """`/game takeover seat:` (or the button on the open-seat list): a seat on autopilot goes to the

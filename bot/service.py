@@ -50,7 +50,7 @@ API = {
     "undo": ("undo", "undo_vote"),
     "archive": ("export_data", "export", "replay"),
     "recovery": ("announce_unanswered", "delivered", "refusal_seen"),
-    "seats": ("record", "my_games", "autoplay", "takeover", "takeover_vote", "open_games", "set_seat_board",
+    "seats": ("record", "my_games", "autoplay", "takeover", "autocomplete_takeover_seat", "takeover_vote", "open_games", "set_seat_board",
               "board_placed", "board_update", "join_game", "takeover_game"),
 }
 # the table's settings a caller may change on the facade (tests, the console, the bot's start-up)

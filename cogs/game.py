@@ -232,7 +232,7 @@ class GameCog(commands.Cog):
 
     @takeover.autocomplete("seat")
     async def takeover_seat(self, interaction: discord.Interaction, current: str):
-        names = await _service(interaction).autocomplete_taken_seat(ctx_of(interaction), current)
+        names = await _service(interaction).autocomplete_takeover_seat(ctx_of(interaction), current)
         return [app_commands.Choice(name=n, value=n) for n in names[:25]]
 
     @game.command(name="open", description="This server's games with a free seat or a seat up for takeover")

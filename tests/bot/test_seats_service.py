@@ -298,7 +298,10 @@ async def test_a_takeover_by_vote_needs_a_majority_of_the_other_seats(svc):
         assert (await svc.join(ctx(user), seat)).ok
     assert (await svc.start(ctx(RED))).ok
     row = await svc.store.live_game(9)
+    assert await svc.autocomplete_takeover_seat(ctx(DAVE), "") == []  # every seat held and played
     await svc.store.set_seat_state(SeatState(row.id, "north", autopilot=True))  # (as after missed deadlines)
+    assert await svc.autocomplete_takeover_seat(ctx(DAVE), "") == ["north"]  # only the seat up for takeover
+    assert await svc.autocomplete_takeover_seat(ctx(DAVE), "so") == []
     # DAVE asks; the other seats (east, south) vote, and the creator may decide alone
     out = await svc.takeover(ctx(DAVE), "north")
     assert out.ok and sorted(out.reply.mentions) == [RED, BLUE, CAROL]  # the creator, and the other seats
