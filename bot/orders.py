@@ -87,7 +87,7 @@ class Orders:
         if self.recovery.recovered and (asked := self.recovery.repeat_asked(row, ctx, game.ruleset.format(action))):
             return asked
         moded = bool(split_name(game.ruleset.name)[1])  # a level of play: a table of proposals, trades, votes
-        before = (game.view(None).get("table") or {}) if moded else {}  # what waits for an answer, before
+        before = game.ruleset.table_view(game.state, None) if moded else {}  # what waits for an answer, before
         out = await self.table.commit(ctx, row, game, seats, who, action, events, new_state, changed_secrets=changed,
                                       gone=gone)
         canon = game.ruleset.format(action)
@@ -97,7 +97,7 @@ class Orders:
         if out.ok and out.reply and canon.startswith("declare ") and split_name(game.ruleset.name)[1] in ("assist", "tabletop"):
             # a declared action (assist play): the other seats answer by button; the moderator rules
             # with `/order accept|refuse <id> because <reason>`
-            did = next((p["id"] for p in reversed(game.view(None)["table"]["proposals"])), None)
+            did = next((p["id"] for p in reversed(game.ruleset.table_view(game.state, None)["proposals"])), None)
             if did:
                 out.reply.buttons = [(f"rule:{row.id}:{did}:y", "Accept"), (f"rule:{row.id}:{did}:n", "Refuse")]
         elif out.ok and out.reply:
@@ -112,7 +112,7 @@ class Orders:
         if out.ok and post is not None and row.status == "active":
             # issue 28: whoever must answer this order (a challenge, a proposal, a trade, a vote, a pact) is
             # pinged with it, once, unless in their quiet hours or away (then named, not notified)
-            after = (game.view(None).get("table") or {}) if moded else {}
+            after = game.ruleset.table_view(game.state, None) if moded else {}
             must = answerers(game.ruleset, before, after, who, [s for s, _, _ in asks])
             users = sorted({seats[s] for s in must if s in seats and s not in gone} - {ctx.user_id}
                            - set(post.mentions))
@@ -143,7 +143,8 @@ class Orders:
             return Outcome.error("This button is for a game that is no longer running here.")
         game = await self.table.load(row)
         seats = await self.table.store.seats(row.id)
-        prop = next((p for p in game.view(None).get("table", {}).get("proposals", []) if p["id"] == did), None)
+        props = game.ruleset.table_view(game.state, None)["proposals"] if split_name(game.ruleset.name)[1] else []
+        prop = next((p for p in props if p["id"] == did), None)
         if prop is None:
             return Outcome.error("This button is not one of this game's declared actions.")
         mine = [s for s in game.ruleset.seats if seats.get(s) == ctx.user_id]

@@ -245,10 +245,7 @@ class ModedRuleset(RulesetBase):
         v["units"] = list(v.get("units") or []) + pieces.view_units(self, state, seat)
         v["tracks"] = list(v.get("tracks") or []) + tracks.view_tracks(state)
         # the table's own, under one key (a ruleset's view may have `hands` or `decks` of its own)
-        v["table"] = {"proposals": proposals.view_part(self, state, seat), "trades": trade.view_part(state, seat),
-                      "votes": [dict(x) for x in table(state)["votes"]],
-                      **deck.view_part(state, seat),
-                      **talk.view_part(state, seat)}
+        v["table"] = self.table_view(state, seat)
         if self.mode == "tabletop" and self.result(state) is None:
             t = table(state)["turns"]
             v["turn"] = t["round"]
@@ -260,6 +257,15 @@ class ModedRuleset(RulesetBase):
 
     def full_view(self, state):
         return self.view(state, GM)
+
+    def table_view(self, state, seat) -> dict:
+        """The table's part of ``seat``'s view (``view(state, seat)["table"]``: proposals, trades, votes,
+        decks, talk) without the ruleset's board, which the bot reads after every order to see what waits
+        for an answer (bot/orders.py: ``answerers``)."""
+        return {"proposals": proposals.view_part(self, state, seat), "trades": trade.view_part(state, seat),
+                "votes": [dict(x) for x in table(state)["votes"]],
+                **deck.view_part(state, seat),
+                **talk.view_part(state, seat)}
 
     def secret_text(self, state, seat):
         parts = []
