@@ -19,12 +19,14 @@ PostgreSQL server is the one the tests start on loopback (tests/pg_server.py: fs
 same cores, or ``PALANTIR_TEST_PG_URL``.
 
 Run: python -m benchmarks.bench_ack [--games 100] [--rate 300] [--seconds 10] [--stores sqlite,postgresql]
+     [--loads quiet,busy]
      [--defer-after S] (what if the bot acknowledged a command not answered within S seconds, instead of
      its DEFER_AFTER)
 """
 from __future__ import annotations
 
 import argparse
+import sys
 import asyncio
 import collections
 import tempfile
@@ -83,6 +85,7 @@ async def run(store: str, url_or_path: str, read, loaded: bool, args) -> str:
             await bot.start()
             await set_up(server, tables)
             cpu0 = bot.cpu_seconds()
+            print(f"offering to the bot (pid {bot.proc.pid})", file=sys.stderr, flush=True)  # e.g. for py-spy
             if loaded:
                 with busy_cpus(2):
                     sent = await offer(server, tables, args.rate, args.seconds)
@@ -118,6 +121,7 @@ def main() -> None:
     ap.add_argument("--rate", type=float, default=300.0)
     ap.add_argument("--seconds", type=float, default=10.0)
     ap.add_argument("--stores", default="sqlite,postgresql")
+    ap.add_argument("--loads", default="quiet,busy", help="quiet, busy (two processes spinning), or both")
     ap.add_argument("--defer-after", type=float, default=None,
                     help="what if: the bot acknowledges a command not answered in this many seconds (its DEFER_AFTER)")
     args = ap.parse_args()
@@ -130,7 +134,7 @@ def main() -> None:
     server = None
     try:
         for store in args.stores.split(","):
-            for loaded in (False, True):
+            for loaded in [x == "busy" for x in args.loads.split(",")]:
                 with tempfile.TemporaryDirectory() as d:
                     if store == "sqlite":
                         path = Path(d) / "ack.db"

@@ -72,7 +72,8 @@ class Orders:
         game = await self.table.load(row)
         # read with the row under the channel's lock (``order_context``); no order changes a seat
         seats = row.seats if row.seats is not None else await self.table.store.seats(row.id)
-        gone = await self.table.departed(row.id)  # issue 28: a seat its holder left is not theirs to play
+        # issue 28: a seat its holder left is not theirs to play (read with the row, else on its own)
+        gone = set(row.departed) if row.departed is not None else await self.table.departed(row.id)
         who = self.table.seat_for(game, {s: u for s, u in seats.items() if s not in gone}, ctx.user_id, seat)
         if isinstance(who, Outcome):
             left = [s for s in sorted(gone) if seats.get(s) == ctx.user_id]

@@ -39,6 +39,9 @@ class GameRow:
     # read alone). Current only while nothing has changed a seat since: a command that takes, gives
     # up or hands over a seat reads ``Store.seats`` afterwards, never these
     seats: dict[str, int] | None = field(default=None, compare=False, repr=False)
+    # the seats whose holder left the running game (issue 28: ``Table.departed``), read with ``seats``, and
+    # current under the same terms
+    departed: frozenset[str] | None = field(default=None, compare=False, repr=False)
 
     @classmethod
     def from_row(cls, r) -> "GameRow":

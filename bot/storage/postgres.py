@@ -283,6 +283,7 @@ class PostgresStore(SqlQueries):
     processes may share it; each game's writes are fenced on its sequence number."""
 
     SEATS_JSON = "json_object_agg(s.seat, s.user_id)::text"
+    DEPARTED_JSON = "json_agg(d.seat)::text"
 
     def __init__(self, pool, url: str):
         self.pool = pool

@@ -34,7 +34,9 @@ class SqlQueries:
 
     # what ``order_context`` reads, in one statement (its parameters: the channel, the interaction id)
     ORDER_CONTEXT = ("SELECT r.response AS ctx_response, (SELECT {seats} FROM seats s WHERE s.game_id = g.id)"
-                     " AS ctx_seats, g.* FROM (SELECT 1 AS one) AS one"
+                     " AS ctx_seats, (SELECT {departed} FROM (SELECT h.seat FROM seat_history h WHERE h.game_id = g.id"
+                     " GROUP BY h.seat HAVING SUM(CASE WHEN h.to_at IS NULL THEN 1 ELSE 0 END) = 0) d)"
+                     " AS ctx_departed, g.* FROM (SELECT 1 AS one) AS one"
                      " LEFT JOIN games g ON g.channel_id=? AND g.status IN ('open','active')"
                      " LEFT JOIN responses r ON r.interaction_id=?")
 
@@ -42,18 +44,20 @@ class SqlQueries:
                             ) -> tuple[dict | None, GameRow | None]:
         """What every command that may change a game reads first, in one statement: the answer
         already stored for ``interaction_id`` (a redelivered interaction: None if there is none),
-        and the channel's live game (None if there is none) with its seats (``GameRow.seats``)."""
-        return self._order_context_of(await self._one(self.ORDER_CONTEXT.format(seats=self.SEATS_JSON),
-                                                      (channel_id, interaction_id)))
+        and the channel's live game (None if there is none) with its seats (``GameRow.seats``) and the seats
+        whose holder left it (``GameRow.departed``, issue 28: what ``seat_history`` says)."""
+        return self._order_context_of(await self._one(self.ORDER_CONTEXT.format(
+            seats=self.SEATS_JSON, departed=self.DEPARTED_JSON), (channel_id, interaction_id)))
 
     @staticmethod
     def _order_context_of(r) -> tuple[dict | None, GameRow | None]:
         d = dict(r)
-        stored, seats = d.pop("ctx_response"), d.pop("ctx_seats")
+        stored, seats, departed = d.pop("ctx_response"), d.pop("ctx_seats"), d.pop("ctx_departed")
         row = None
         if d["id"] is not None:
             row = GameRow.from_row(d)
             row.seats = {k: int(v) for k, v in json.loads(seats).items()} if seats else {}
+            row.departed = frozenset(json.loads(departed)) if departed else frozenset()
         return (json.loads(stored) if stored is not None else None), row
 
     async def live_game(self, channel_id: int) -> GameRow | None:
