@@ -82,7 +82,8 @@ class Orders:
                                      f"again, take it over like anyone else: `/game takeover seat:{left[0]}`.")
             return who
         try:
-            action, events, new_state, changed = await asyncio.to_thread(self.table.try_order, game, who, text, seats)
+            action, events, new_state, changed = await self.table.engine.run(
+                self.table.engine.kind(game.ruleset.name, text), self.table.try_order, game, who, text, seats)
         except OrderError as e:
             return Outcome.error(f"Refused ({e.kind}): {e}")
         if self.recovery.recovered and (asked := self.recovery.repeat_asked(row, ctx, game.ruleset.format(action))):

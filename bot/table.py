@@ -20,6 +20,7 @@ from bot.storage import GameRow, ShardFilter, StaleWriter
 from bot.storage import StoreProtocol as Store
 
 from bot.delivery import PrivateDelivery
+from bot.engine_runner import EngineRunner
 from bot.timekeeper import Timekeeper
 from bot.outcome import Renderer, MAX_TEXT, Post, Outcome, Ctx, fit_lines, public_text, clip, seat_title
 
@@ -135,6 +136,8 @@ class Table:
                  roll_rng=None, deadline_defaults: dl.DeadlineRules | None = None, max_loaded: int = 512,
                  shard: ShardFilter | None = None, render_pool=None):
         self.store = store
+        # where an order's engine work runs: on the loop once its kind has proven cheap, else a thread
+        self.engine = EngineRunner()
         # maps drawn in worker processes ([render] workers; bot/render_pool.py), else in a thread
         self.render_pool = render_pool
         # the guilds this process serves ([discord] shard_ids / shard_count); None: every guild.

@@ -251,6 +251,7 @@ class SqliteStore(SqlQueries):
         self.shard: ShardFilter | None = None  # this process's guilds, for the process-wide scans
         self._checkpointer: Checkpointer | None = None
         self._reader: sqlite3.Connection | None = None  # ``order_context`` on the event loop (WAL only)
+        self._writer: sqlite3.Connection | None = None  # ``_steps`` on the event loop (WAL only)
 
     @classmethod
     async def open(cls, path: str) -> "SqliteStore":
@@ -274,9 +275,18 @@ class SqliteStore(SqlQueries):
             store._reader.row_factory = sqlite3.Row
             store._reader.execute("PRAGMA query_only=1")
             store._reader.execute("PRAGMA busy_timeout=0")  # never wait on the event loop: busy goes the usual way
+            store._writer = w = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+            w.execute("PRAGMA synchronous=NORMAL")
+            w.execute("PRAGMA foreign_keys=ON")
+            w.execute(f"PRAGMA wal_autocheckpoint={Checkpointer.BACKSTOP_PAGES}")
+            w.execute("PRAGMA busy_timeout=0")  # as the reader: busy goes the usual way (``_steps``)
         return store
 
     async def close(self) -> None:
+        async with self._lock:  # (no ``_steps`` is writing with it)
+            if self._writer is not None:
+                self._writer.close()
+                self._writer = None
         if self._reader is not None:
             self._reader.close()
             self._reader = None
@@ -343,6 +353,18 @@ class SqliteStore(SqlQueries):
                 raise
 
         async with self._lock:
+            if self._writer is not None:
+                # on the event loop, from a connection of its own (issue 25): a handful of small statements
+                # in WAL mode with ``synchronous=NORMAL`` (no sync at a commit, no checkpoint: Checkpointer)
+                # take tens of microseconds, less than a trip to the thread and back, which under load
+                # hands the core away twice. Never waits: busy (another process writing, ``busy_timeout=0``)
+                # rolls back whatever began and goes the usual way, which waits its turn. The store's lock
+                # is held and nothing here yields, so no other statement of this process runs meanwhile.
+                try:
+                    return run(self._writer)
+                except sqlite3.OperationalError as e:
+                    if not _busy(e):
+                        raise
             # aiosqlite's own primitive (every execute and fetch it offers is one such call): the
             # function runs in the connection's thread with the sqlite3 connection
             return await asyncio.shield(self.db._execute(run, self.db._conn))
@@ -533,6 +555,14 @@ class Checkpointer:
     def stop(self) -> None:
         self._stop.set()
         self._thread.join()
+
+
+def _busy(e: sqlite3.OperationalError) -> bool:
+    """SQLite's busy or locked (another connection holds the lock), as opposed to a real error."""
+    code = getattr(e, "sqlite_errorcode", None)
+    if code is not None:
+        return code & 0xFF in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED)
+    return "locked" in str(e) or "busy" in str(e)
 
 
 class _NothingToDo(Exception):

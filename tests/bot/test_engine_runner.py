@@ -1,0 +1,85 @@
+"""bot/engine_runner.py (issue 25): an order's engine work runs on the event loop only once its kind has
+proven cheap, in a thread otherwise, and a kind that overran the budget on the loop goes back for good."""
+import asyncio
+import threading
+
+from bot.engine_runner import EngineRunner
+
+
+class FakeClock:
+    def __init__(self):
+        self.t = 0.0
+
+    def __call__(self):
+        return self.t
+
+
+def work(clock, seconds):
+    """The engine's part of an order that takes ``seconds`` on ``clock``; returns the thread it ran on."""
+    clock.t += seconds
+    return threading.get_ident()
+
+
+def test_a_kind_runs_in_a_thread_until_its_samples_prove_it_cheap_then_on_the_loop():
+    clock = FakeClock()
+    r = EngineRunner(clock=clock)
+    kind = r.kind("gondor", "roll 2d6 for x")
+    assert kind == ("gondor", "roll")
+
+    async def main():
+        loop_thread = threading.get_ident()
+        where = [await r.run(kind, work, clock, 0.0005) == loop_thread for _ in range(r.SAMPLES + 3)]
+        return where
+    where = asyncio.run(main())
+    assert where == [False] * r.SAMPLES + [True] * 3
+
+
+def test_a_kind_slower_than_the_budget_stays_in_the_thread_and_an_overrun_on_the_loop_sends_it_back():
+    clock = FakeClock()
+    r = EngineRunner(clock=clock)
+    slow, cheap = r.kind("risk", "attack a b"), r.kind("risk", "roll 1d6")
+
+    async def main():
+        for _ in range(r.SAMPLES):
+            await r.run(slow, work, clock, r.BUDGET * 2)
+            await r.run(cheap, work, clock, r.BUDGET / 4)
+        assert not r.inline(slow) and r.inline(cheap)
+        await r.run(cheap, work, clock, r.BUDGET * 3)  # on the loop, over the budget: back to the thread
+        assert not r.inline(cheap)
+        for _ in range(50):  # cheap again: the worst case is kept
+            await r.run(cheap, work, clock, 0.0)
+        assert not r.inline(cheap)
+    asyncio.run(main())
+
+
+def test_an_order_refused_is_timed_and_raised_as_it_is():
+    clock = FakeClock()
+    r = EngineRunner(clock=clock)
+
+    def refuse():
+        clock.t += 0.0001
+        raise ValueError("no")
+
+    async def main():
+        for _ in range(r.SAMPLES + 1):
+            try:
+                await r.run(("g", "x"), refuse)
+            except ValueError as e:
+                assert str(e) == "no"
+            else:
+                raise AssertionError("not raised")
+        assert r.inline(("g", "x"))
+    asyncio.run(main())
+
+
+def test_the_kinds_tracked_are_bounded_and_an_untracked_kind_goes_to_the_thread():
+    clock = FakeClock()
+    r = EngineRunner(clock=clock)
+    r.MAX_KINDS = 3
+
+    async def main():
+        for w in ("a", "b", "c", "d"):
+            for _ in range(r.SAMPLES):
+                await r.run(r.kind("g", w), work, clock, 0.0)
+    asyncio.run(main())
+    assert len(r._seen) == 3 and not r.inline(r.kind("g", "d")) and r.inline(r.kind("g", "a"))
