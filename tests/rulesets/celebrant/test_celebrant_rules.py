@@ -864,3 +864,20 @@ def test_14_3_a_broken_chit_table_is_refused_when_the_game_is_created(bad):
     from engine.core import InvalidOrder
     with pytest.raises(InvalidOrder):
         Game.new(get_ruleset("celebrant"), options={"charts": bad})
+
+
+def test_14_31_a_log_recorded_by_the_release_before_replays_to_its_stored_state():
+    """tests/fixtures/celebrant_v1_entry_before_done.json.gz was recorded by the release before the entry
+    area was queued (commit b6025f5): Eye of Sauron, die 1, Westernesse decides; Shadow gave `done` in its
+    Phase A before Westernesse chose in its own. Its initial state and log replay to its final state
+    (both loaded as a stored game is, through ``upgrade_state``)."""
+    import gzip
+    import json
+    from pathlib import Path
+    rec = json.loads(gzip.decompress((Path(__file__).parents[2] / "fixtures" /
+                                      "celebrant_v1_entry_before_done.json.gz").read_bytes()))
+    assert rec["init"]["version"] == 1 and [t for _, t in rec["log"]][:3] == ["done", "done", "entry SE"]
+    g = Game(RS, rec["init"])
+    for seat, text in rec["log"]:
+        g.redo(seat, text)
+    assert state_digest(g.state) == state_digest(Game(RS, rec["final"]).state)
