@@ -1,12 +1,19 @@
 """A pending decision, the same way in every game: one seat must answer before play goes on (a retreat
-to choose, Standard Rules 7.5; the card to keep of a Special Exchange and the path of a retreat in Risk),
-or may take an offer that lapses with its next other order (Risk's free cavalry advance), or must answer
-a question among its other orders before it is done (Sauron's challenge to Mortal Combat, 22.3; the
+to choose, Standard Rules 7.5; the Eotheod entry area the chits leave to a side in Field of Celebrant,
+14.31, answered as they resolve; the card to keep of a Special Exchange and the path of a retreat in
+Risk), or may take an offer that lapses with its next other order (Risk's free cavalry advance), or must
+answer a question among its other orders before it is done (Sauron's challenge to Mortal Combat, 22.3; the
 Ring-bearer's answer to Boromir's seizure in War of the Ring, AA.2, at any time).
+
+Two declared fields say which: ``offer`` (other orders allowed while it waits) and ``before_done`` (it
+must still be answered before its seat is done). Neither: it holds up play (7.5, 14.31). ``offer`` alone:
+it lapses with the seat's next other order (Risk's advance). Both: the seat plays on but cannot be done
+until it answers (22.3).
 
 In the state a decision is a JSON record, ``{"kind", "seat", "section", ...the fields of its kind}``
 (``new``); a game keeps it where its layout always had it (the Standard Rules: a queue, the list
-``state["pending"]``, the first entry waited for; Risk: the one record or None). What a kind allows is
+``state["pending"]``, the first entry waited for (a 7.5 retreat, a 14.31 entry area); Risk: the one record
+or None). What a kind allows is
 a ``Decision``, a record of functions the game declares (``DECISIONS = (RETREAT_7_5,)``, found through
 ``decision_table`` as orders are through ``engine.orders.order_table``): its ``legal`` answers, which
 are the only legal actions of the seat facing it (``legal_answers``), and the words a refusal of
@@ -36,10 +43,12 @@ class Decision:
     - ``awaited(rs, state, p) -> str``: what it waits for, in words that follow "waiting for <seat> to"
       (said to the other seats);
     - ``first(rs, state, p) -> str``: what the seat facing it is told when it gives another order;
-    - ``offer``: True when the seat may instead give any other order, which lets it lapse (it is then
-      listed with the seat's other actions, not instead of them);
-    - ``before_done``: an offer its seat must still answer before it is done with the phase (22.3):
-      ``check_done`` refuses `done` with ``first`` and the section while one waits."""
+    - ``offer``: True when the seat may give its other orders while it waits (its answers are then
+      listed with the seat's other actions, not instead of them, and no seat is held up); unless
+      ``before_done``, any such order lets it lapse (``lapses``);
+    - ``before_done``: an offer its seat must still answer before it is done with the phase (22.3; 14.31
+      in a Field of Celebrant game stored before the entry area was queued): ``check_done`` refuses `done`
+      with ``first`` and the section while one waits, and it does not lapse."""
     kind: str
     section: str
     answers: tuple[str, ...]
@@ -77,9 +86,13 @@ def blocking(table: dict[str, Decision], pending) -> dict | None:
 
 
 def lapses(table: dict[str, Decision], pending, action: Action) -> bool:
-    """Whether ``action`` lets the offer waiting now lapse (any order that does not take it)."""
+    """Whether ``action`` lets the offer waiting now lapse (any order that does not take it; an offer
+    that must be answered before `done` does not lapse)."""
     p = first_of(pending)
-    return p is not None and table[p["kind"]].offer and action.verb not in table[p["kind"]].answers
+    if p is None:
+        return False
+    d = table[p["kind"]]
+    return d.offer and not d.before_done and action.verb not in d.answers
 
 
 def legal_answers(table: dict[str, Decision], rs, state: State, p: dict, seat: str) -> Iterator[Action]:

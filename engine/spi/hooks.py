@@ -60,8 +60,12 @@ REPLACEABLE: dict[str, str] = {
     "missile_range": "7.12 (Gondor: catapult fire)",
     "spell_cost": "8.5 (Gondor's spells)",
     "deadline_action": "the bot's move for a seat at its deadline (FoC 14.31, 14.33)",
-    "waiting_decisions": "the decision records waiting now, engine/pending.py (Sauron 22.3: a challenge to answer)",
-    "DECISIONS": "the kinds of pending decision, engine/pending.py (Sauron 22.3: a challenge to answer)",
+    "waiting_decisions": "the decision records waiting now, engine/pending.py (Sauron 22.3: a challenge to answer; "
+                         "FoC 14.31: the entry area in a game stored before it was queued)",
+    "DECISIONS": "the kinds of pending decision, engine/pending.py (Sauron 22.3: a challenge to answer; FoC 14.31: "
+                 "the Eotheod entry area)",
+    "upgrade_state": "a state stored by an earlier release brought to this code's layout, keeping the rules its "
+                     "log was played under (FoC 14.31: the entry area chosen before `done`)",
     "answer_buttons": "the buttons another seat answers an order with (Sauron 22.3: Accept / Decline a challenge)",
 }
 

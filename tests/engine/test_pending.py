@@ -153,13 +153,37 @@ def _risk_advance():
     return g
 
 
+def _celebrant_entry_14_31(version: int = 2):
+    """Field of Celebrant: Eye of Sauron, die 1 (14.33): Westernesse decides where the Eotheod enter, as
+    the chits resolve at the start of Game-Turn 6 (3.0 A.1), in the Shadow half of Phase A."""
+    from tests.rulesets.celebrant.test_celebrant_rules import pos
+    g = pos({"GS1": "2820"}, step="F-westernesse", turn=5, chits=("6 NE", "Eye of Sauron"), balchoth=2)
+    g.state["version"] = version
+    g = Game(g.ruleset, g.state)  # (version 1: as a game stored by an earlier release is loaded)
+    fixed_dice(g, [1])
+    g.play("westernesse", "done")
+    return g
+
+
+def _celebrant_entry_before_done():
+    """The same in a game stored before the choice was queued: Westernesse chooses among its other orders
+    in its own phase, before it is done (14.31 as it was played then; ``upgrade_state``)."""
+    g = _celebrant_entry_14_31(version=1)
+    g.play("shadow", "done")
+    return g
+
+
 # each case: how it arises, and wrong answers (seat, order) that the decision refuses with its section
 WAITING = {"7.5 retreat (Standard Rules)": (_retreat_7_5, [(W, "retreat OI1 1518"), (S, "move OI1 1518")]),
            "22.3 challenge (Sauron)": (_sauron_challenge_22_3, [(S, "accept ISI"), (S, "decline GA1")]),
            "AA.2 seizure (War of the Ring)": (_wotr_seizure_aa_2, [("gondor", "seizure held"),
                                                                   ("dark-power", "seizure lost")]),
            "keep (Risk)": (_keep_pending, [("evil", "keep sortie"), ("good", "keep gandalf")]),
-           "free advance (Risk)": (_risk_advance, [("good", "advance 3cav from causeway to farms-n")])}
+           "free advance (Risk)": (_risk_advance, [("good", "advance 3cav from causeway to farms-n")]),
+           "14.31 entry area (Field of Celebrant)": (_celebrant_entry_14_31, [
+               ("shadow", "entry NW"), ("shadow", "done"), ("westernesse", "done"),
+               ("westernesse", "move GS1 2821")]),
+           "14.31 entry area, a game begun before (Field of Celebrant)": (_celebrant_entry_before_done, [])}
 
 
 @pytest.mark.parametrize("case", sorted(WAITING))
@@ -223,3 +247,16 @@ def test_aa2_a_seizure_is_an_offer_that_holds_up_no_seat():
     assert all(any(str(a) == "done" for a in g.legal_actions(s)) for s in before)  # and play on
     g.play("fellowship", "seizure held")
     assert g.ruleset.waiting_decisions(g.state) == [] and g.state["ring"]["seizure"] is None
+
+
+def test_only_an_offer_not_owed_before_done_lapses_with_another_order():
+    """``offer`` means other orders are allowed while it waits; ``before_done`` that it is still owed: an
+    offer owed before `done` (22.3; 14.31 in a Field of Celebrant game stored before it was queued) does
+    not lapse with the seat's next other order, as Risk's free advance does."""
+    cel = get_ruleset("celebrant")
+    owed = pending.new(cel.decisions["entry-before-done"], "westernesse")
+    move = Action("move", ("GS1", "2821"))
+    assert not pending.lapses(cel.decisions, [owed], move)
+    free = pending.new(RS.decisions["advance"], "good", advance={"from": "causeway", "to": "farms-n", "max": 2})
+    assert pending.lapses(RS.decisions, free, Action("done", ()))
+    assert not pending.lapses(RS.decisions, free, Action("advance", ("2cav", "from", "causeway", "to", "farms-n")))

@@ -27,6 +27,7 @@ from __future__ import annotations
 from dataclasses import replace
 from functools import cached_property
 
+from engine import pending
 from engine.core import Action, Event, InvalidOrder, State
 from engine.spi.charts import ChartError
 from engine.spi.c07_1_fire import FIRE
@@ -37,7 +38,8 @@ from engine.spi.c13_setup import DEPLOY
 from engine.spi.standard import DONE, StandardRules
 
 from . import c07_combat, c08_leaders, c13_setup, c14_reinforcements, c17_abilities
-from .c14_3_chits import parse_shadow_chit, parse_west_chit, resolve_chits, shift_area  # noqa: F401
+from .c14_3_chits import (ENTRY_14_31, ENTRY_14_31_BEFORE_DONE, parse_shadow_chit, parse_west_chit,  # noqa: F401
+                          resolve_chits, shift_area)
 from .c14_reinforcements import ENTRY
 from .c17_abilities import ABILITY, DRESS, SWAP
 from .common import ABILITIES, AREAS, ARMIES, DATA, SEATS, SIDE_COLORS, SIDE_TITLES, STATE_VERSION  # noqa: F401
@@ -60,7 +62,8 @@ class Celebrant(EntryAttacks, StandardRules):
     )
     # 14.3 the chit draw
     from .c14_3_chits import (
-        _check_chit_tables, on_setup_step_end, _draw_chits, _chit_hint, _reveal_turn, _chit_reveal
+        _check_chit_tables, on_setup_step_end, _draw_chits, _chit_hint, _reveal_turn, _chit_reveal,
+        entry_before_done_waiting
     )
     # 15.0, 16.0 terrain
     from .c15_16_terrain import (
@@ -110,6 +113,9 @@ class Celebrant(EntryAttacks, StandardRules):
               replace(FIRE, check=_check_fire),
               replace(ENTRY_MELEE, check=_check_melee),
               replace(RALLY, apply=_apply_rally))
+    # the pending decisions (engine/pending.py): a retreat to choose (7.5), the Eotheod entry area the chits
+    # leave to a side (14.31, 14.33: queued as they resolve; in a game begun before, answered before `done`)
+    DECISIONS = (*StandardRules.DECISIONS, ENTRY_14_31, ENTRY_14_31_BEFORE_DONE)
     deploy_example = "OI1 0305"
     name = "celebrant"
     hidden_information = True
@@ -137,6 +143,21 @@ class Celebrant(EntryAttacks, StandardRules):
 
     def in_play(self, state: State, uid: str) -> bool:
         return state["units"][uid]["status"] != "out"
+
+    # ------------------------------------------------------- pending decisions
+    def waiting_decisions(self, state: State) -> list[dict]:
+        """The queue (a retreat, 7.5; the entry area, 14.31), then the entry area of a game begun before
+        it was queued, which its seat answers before it is done (engine/pending.py)."""
+        return StandardRules.waiting_decisions(self, state) + self.entry_before_done_waiting(state)
+
+    def upgrade_state(self, state: State) -> None:
+        """A game stored before the Eotheod entry area was a decision queued as the chits resolve (state
+        version 1) keeps its rule (14.31 answered before the side is done, among its other orders), so that
+        its log replays as it was played."""
+        StandardRules.upgrade_state(self, state)
+        if state.get("version", 1) < 2 and "cel" in state:
+            state["cel"]["entry_before_done"] = True
+            state["version"] = 2
 
     # ---------------------------------------------------------------- set-up
     def new_game(self, options: dict[str, str], seed: str, fixture: dict | None = None) -> State:
@@ -291,7 +312,8 @@ class Celebrant(EntryAttacks, StandardRules):
                 notes.append(f"{e['title']} ({e['leader']}, {e['section']})")
         notes += [f"{'Shield Wall' if f['kind'] == 'shieldwall' else 'Wedge'}: {' + '.join(f['units'])} "
                   f"with {f['leader']} (8.4)" for f in state["formations"].values()]
-        notes += [f"{p['unit']} must retreat: {SIDE_TITLES[p['seat']]} chooses (7.5)" for p in state["pending"]]
+        retreats = [p for p in state["pending"] if p["kind"] == "retreat"]  # (7.5; the entry area: a note below)
+        notes += [f"{p['unit']} must retreat: {SIDE_TITLES[p['seat']]} chooses (7.5)" for p in retreats]
         if state["turn"] >= 1:
             if cel["disarray"]:
                 notes.append("Gondor in disarray: Disordered this turn (13.21)" if cel["disordered"]
@@ -318,7 +340,7 @@ class Celebrant(EntryAttacks, StandardRules):
                         "demoralized": self.demoralized(state, a)} for a in names],
             "pool": pool,
             "pending": [{"seat": p["seat"], "unit": p["unit"], "options": list(p["options"])}
-                        for p in state["pending"]],
+                        for p in retreats],
             "effects": [{"title": e["title"], "section": e["section"], "side": e.get("side"),
                          "leader": e.get("leader")} for e in state["effects"]],
             "formations": {k: dict(f) for k, f in state["formations"].items()},

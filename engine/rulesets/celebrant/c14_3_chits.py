@@ -5,8 +5,10 @@ when the turn comes (14.31), and until then only their owner (and a moderator) k
 from __future__ import annotations
 
 import re
+from typing import Iterator
 
-from engine.core import Event, State
+from engine import pending
+from engine.core import Action, Event, State
 from engine.dice import Dice
 from engine.spi.standard import StandardRules
 
@@ -163,6 +165,8 @@ def _chit_reveal(self, state: State) -> list[Event]:
                         roll=lambda label: d.d6(label))
     e.update(revealed=True, west=chits["westernesse"], shadow=chits["shadow"], turn=out["turn"],
              area=out["area"], chooser=out["chooser"], arrive=out["arrive"])
+    if out["chooser"] and not state["cel"].get("entry_before_done"):  # 3.0 A.1: decided as the chits resolve
+        state["pending"].append(pending.new(ENTRY_14_31, out["chooser"]))
     where = ""
     if out["arrive"]:
         where = (f" The Eotheod enter on Game-Turn {out['turn']}" +
@@ -173,3 +177,48 @@ def _chit_reveal(self, state: State) -> list[Event]:
             f"(14.31); Shadow reveals **{chits['shadow']}** (14.33). "
             + ("; ".join(out["lines"]) + "." if out["lines"] else "") + where)
     return [Event(public=text.replace("..", "."), section="14.3", rolls=d.rolls, reveals=True)]
+
+
+# --- the entry area to choose, a pending decision (engine/pending.py) ------------------------------------
+# When the chits leave the area open (Chance, 14.31; Eye of Sauron, 14.33), "X player decides where they
+# enter" as the chits are resolved: the Reinforcement Phase checks reinforcements and reveals the chits
+# (3.0 A.1) before any special ability is used (A.2, A.3), so the choosing side answers at once, before
+# play goes on (whichever side's phase it is): a decision queued in ``state["pending"]`` like a 7.5
+# retreat, answered by ``entry NW|NE|SE`` (c14_reinforcements.py).
+def _entry_answers(rs, state: State, p: dict) -> Iterator[Action]:
+    for a in AREAS:
+        yield Action("entry", (a,))
+
+
+def _entry_awaited(rs, state: State, p: dict) -> str:
+    return "choose where the Eotheod enter"
+
+
+def _entry_first(rs, state: State, p: dict) -> str:
+    return "first choose where the Eotheod enter: `entry NW`, `entry NE` or `entry SE`"
+
+
+ENTRY_14_31 = pending.Decision("entry", "14.31", ("entry",), legal=_entry_answers, awaited=_entry_awaited,
+                               first=_entry_first)
+
+
+# A game begun before the choice was made at once (state version 1, ``cel["entry_before_done"]``, set by
+# ``upgrade_state``) keeps the rule it was played under, so that its log replays as it was played: the
+# choosing side answers among its other orders in its own next phase, before it is done. That decision is
+# read from ``cel["eotheod"]`` (nothing is queued for it).
+def _entry_before_done_answers(rs, state: State, p: dict) -> Iterator[Action]:
+    if p["seat"] in rs.active_seats(state) and not state["pending"]:
+        yield from _entry_answers(rs, state, p)
+
+
+ENTRY_14_31_BEFORE_DONE = pending.Decision("entry-before-done", "14.31", ("entry",),
+                                           legal=_entry_before_done_answers, awaited=_entry_awaited,
+                                           first=_entry_first, offer=True, before_done=True)
+
+
+def entry_before_done_waiting(self, state: State) -> list[dict]:
+    """The entry choice of a game begun before it was a queued decision, if it waits (see above)."""
+    e = state["cel"]["eotheod"]
+    if state["cel"].get("entry_before_done") and e.get("chooser") and not e.get("area"):
+        return [pending.new(ENTRY_14_31_BEFORE_DONE, e["chooser"])]
+    return []

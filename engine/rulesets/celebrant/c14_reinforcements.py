@@ -6,13 +6,14 @@ from __future__ import annotations
 
 from typing import Iterator
 
+from engine import pending
 from engine.core import Action, Event, IllegalOrder, InvalidOrder, State
 from engine.dice import Dice
 from engine.orders import Order
 from engine.spi.common import _phrase
 from engine.spi.standard import StandardRules
 
-from .c14_3_chits import parse_west_chit
+from .c14_3_chits import ENTRY_14_31, parse_west_chit
 from .common import AREAS, SIDE_TITLES
 
 
@@ -90,15 +91,12 @@ def _eotheod_arrival(self, state: State) -> list[Event]:
                          f"({_phrase(self.zones['eotheod-' + e['area']])}) from this Westernesse Movement Phase "
                          f"(14.6). {relief}", section="14.6")]
 
-# --- Eotheod entry choice (14.31, 14.33)
+# --- Eotheod entry choice (14.31, 14.33): the answer to the decision ENTRY_14_31 (c14_3_chits.py)
 def legal_entry_choice(self, state: State, seat: str) -> Iterator[Action]:
-    """14.31: the seat that chooses the Eotheod's entry area (an entry of Field of Celebrant's ``LEGAL_EXTRA``)."""
-    if state["turn"] == 0:
-        return
-    e = state["cel"]["eotheod"]
-    if e.get("chooser") == seat and not e.get("area"):
-        for a in AREAS:
-            yield Action("entry", (a,))
+    """14.31 in a game begun before the choice was queued (``entry_before_done``): its answers among the
+    seat's other orders (an entry of Field of Celebrant's ``LEGAL_EXTRA``). The queued decision lists its
+    own answers, and nothing else, while it waits (engine/pending.py, StandardRules.legal_actions)."""
+    yield from pending.answers_of(self.decisions, self, state, self.entry_before_done_waiting(state), seat)
 
 
 def _parse_entry(self, state: State, seat: str, words: list[str]) -> tuple[str, ...]:
@@ -117,21 +115,23 @@ def _check_entry(self, state: State, seat: str, args: tuple[str, ...]) -> None:
 def _apply_entry(self, state: State, seat: str, args: tuple[str, ...], dice: Dice | None) -> list[Event]:
     e = state["cel"]["eotheod"]
     e["area"] = args[0]
+    queued = [p for p in state["pending"] if self.decisions[p["kind"]] is ENTRY_14_31]
+    for p in queued:  # the decision answered (none in a game begun before it was queued)
+        state["pending"].remove(p)
     events = [Event(public=f"{SIDE_TITLES[seat]} decides: the Eotheod enter in the {e['area']} area "
                            f"(14.31, 14.33).", section="14.31")]
     events += self._eotheod_arrival(state)
     events += self._dem_watch(state)
+    if queued and not state["pending"] and seat != self.phasing(state):
+        events.append(Event(section="14.31", new_phase=True))  # back to the phasing side: post and ping
     return events
 
 
 # ----------------------------------------------------------- sequence
 def _check_done(self, state: State, seat: str, args: tuple[str, ...]) -> None:
-    if state["turn"] == 0:
-        StandardRules._check_done(self, state, seat, args)
-        return
-    e = state["cel"]["eotheod"]
-    if e.get("chooser") == seat and not e.get("area"):
-        raise IllegalOrder("first choose where the Eotheod enter: `entry NW`, `entry NE` or `entry SE`", "14.31")
+    """`done` waits for the entry choice of a game begun before it was queued (14.31; the queued decision
+    refuses `done` as it refuses any order but its answer: engine/pending.py)."""
+    pending.check_done(self.decisions, self, state, self.entry_before_done_waiting(state), seat)
     StandardRules._check_done(self, state, seat, args)
 
 
@@ -139,7 +139,10 @@ def deadline_action(self, state: State, seat: str) -> Action | None:
     """At a deadline, a side that must choose the Eotheod area (14.31, 14.33)
         and has not gets the area printed on the Westernesse chit, else NW."""
     e = state["cel"]["eotheod"]
-    if e.get("chooser") == seat and not e.get("area") and not state["pending"]:
+    p = pending.blocking(self.decisions, state["pending"])
+    owed = (p is not None and self.decisions[p["kind"]] is ENTRY_14_31 and p["seat"] == seat) or \
+        (not state["pending"] and any(q["seat"] == seat for q in self.entry_before_done_waiting(state)))
+    if owed:
         w = parse_west_chit(e["west"]) if e.get("west") else {}
         return Action("entry", (w.get("area") or "NW",))
     return StandardRules.deadline_action(self, state, seat)

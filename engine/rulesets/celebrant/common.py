@@ -9,7 +9,7 @@ SIDE_TITLES = {"shadow": "Shadow", "westernesse": "Westernesse"}
 SIDE_COLORS = {"shadow": "#8b1a1a", "westernesse": "#1f4e9c"}
 ARMIES = {"westernesse": ("gondor", "eotheod"), "shadow": ("orcs", "balchoth")}
 AREAS = ("NW", "NE", "SE")
-STATE_VERSION = 1
+STATE_VERSION = 2  # 2: the Eotheod entry area is a queued decision (14.31); 1: chosen before `done`
 
 # leader special abilities (17.x): name -> (title, section, the phase kind and side it is used in)
 ABILITIES = {

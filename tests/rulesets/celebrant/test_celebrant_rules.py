@@ -369,12 +369,60 @@ def test_14_31_chance_revealed_on_turn_7_shadow_chooses_on_a_1():
     fixed_dice(g, [1])
     _, ev = g.play("westernesse", "done")
     assert "Shadow decides where they enter" in texts(ev)
-    refused(g, "shadow", "done", "14.31")
-    refused(g, "westernesse", "entry NW", "3.0")  # not Westernesse's phase
+    assert g.state["step"] == "A-shadow" and g.active_seats() == ["shadow"]
+    refused(g, "shadow", "done", "14.31", contains="first choose where the Eotheod enter")
+    refused(g, "shadow", "ability OC1 whip", "14.31")  # 3.0 A.1 before A.2: the area first
+    refused(g, "westernesse", "entry NW", "14.31", contains="waiting for Shadow to choose")
     assert RS.reinforcement_entry(g.state, "EORL") is None
     g.play("shadow", "entry SE")
     assert RS.reinforcement_entry(g.state, "EORL") == RS.zones["eotheod-SE"]
+    refused(g, "shadow", "entry NW", "14.31")  # chosen once
     g.play("shadow", "done")
+
+
+def test_14_33_the_side_that_chooses_answers_as_the_chits_resolve_even_in_the_other_sides_phase():
+    """3.0 A.1 reveals (and resolves) the chits before the Shadow special abilities (A.2): when Westernesse
+    decides where the Eotheod enter, it answers at once, in the Shadow half of the Reinforcement Phase,
+    and Shadow waits for it (14.33: Eye of Sauron, 1)."""
+    g = pos({"GS1": "2820"}, step="F-westernesse", turn=5, chits=("6 NE", "Eye of Sauron"), balchoth=2)
+    fixed_dice(g, [1])
+    g.play("westernesse", "done")
+    assert g.state["step"] == "A-shadow" and g.active_seats() == ["westernesse"]
+    assert [str(a) for a in g.legal_actions("westernesse")] == ["entry NW", "entry NE", "entry SE"]
+    assert list(g.legal_actions("shadow")) == []
+    refused(g, "shadow", "done", "14.31", contains="waiting for Westernesse to choose where the Eotheod enter")
+    refused(g, "shadow", "entry NW", "14.31")
+    refused(g, "westernesse", "done", "14.31", contains="first choose where the Eotheod enter")
+    assert RS.format(RS.deadline_action(g.state, "westernesse")) == "entry NE"  # the printed area
+    _, ev = g.play("westernesse", "entry SE")
+    assert ev[-1].new_phase and not ev[0].new_phase  # back to Shadow's phase: posted and pinged
+    assert g.active_seats() == ["shadow"] and not g.state["pending"]
+    assert g.state["cel"]["eotheod"]["arrived"] and RS.reinforcement_entry(g.state, "EORL") == RS.zones["eotheod-SE"]
+    g.play("shadow", "done")
+
+
+def test_14_31_a_game_stored_before_the_choice_was_queued_keeps_choosing_before_done():
+    """A game begun at state version 1 (its log played when the side chose among its other orders, before
+    it was done) replays as it was played: ``upgrade_state`` keeps its rule (engine/pending.py: an offer
+    answered before `done`)."""
+    g = pos({"GS1": "2820"}, step="F-westernesse", turn=5, chits=("6 NE", "Eye of Sauron"), balchoth=2)
+    old = g.state
+    old["version"] = 1
+    g = Game(RS, old)  # as a game stored by the earlier release is loaded
+    assert g.state["cel"]["entry_before_done"] is True and g.state["version"] == 2
+    fixed_dice(g, [1])
+    g.play("westernesse", "done")
+    assert g.active_seats() == ["shadow"] and not g.state["pending"]
+    g.play("shadow", "done")  # the old rule: Shadow plays on, Westernesse chooses in its own phase
+    (p,) = RS.waiting_decisions(g.state)
+    assert (p["kind"], p["seat"], p["section"]) == ("entry-before-done", "westernesse", "14.31")
+    acts = [str(a) for a in g.legal_actions("westernesse")]
+    assert {"entry NW", "entry NE", "entry SE"} <= set(acts) and "done" not in acts
+    refused(g, "westernesse", "done", "14.31", contains="first choose where the Eotheod enter")
+    assert RS.format(RS.deadline_action(g.state, "westernesse")) == "entry NE"
+    g.play("westernesse", "entry SE")
+    assert RS.waiting_decisions(g.state) == []
+    g.play("westernesse", "done")
 
 
 def test_14_3_chits_are_not_revealed_before_their_turn():
@@ -816,3 +864,20 @@ def test_14_3_a_broken_chit_table_is_refused_when_the_game_is_created(bad):
     from engine.core import InvalidOrder
     with pytest.raises(InvalidOrder):
         Game.new(get_ruleset("celebrant"), options={"charts": bad})
+
+
+def test_14_31_a_log_recorded_by_the_release_before_replays_to_its_stored_state():
+    """tests/fixtures/celebrant_v1_entry_before_done.json.gz was recorded by the release before the entry
+    area was queued (commit b6025f5): Eye of Sauron, die 1, Westernesse decides; Shadow gave `done` in its
+    Phase A before Westernesse chose in its own. Its initial state and log replay to its final state
+    (both loaded as a stored game is, through ``upgrade_state``)."""
+    import gzip
+    import json
+    from pathlib import Path
+    rec = json.loads(gzip.decompress((Path(__file__).parents[2] / "fixtures" /
+                                      "celebrant_v1_entry_before_done.json.gz").read_bytes()))
+    assert rec["init"]["version"] == 1 and [t for _, t in rec["log"]][:3] == ["done", "done", "entry SE"]
+    g = Game(RS, rec["init"])
+    for seat, text in rec["log"]:
+        g.redo(seat, text)
+    assert state_digest(g.state) == state_digest(Game(RS, rec["final"]).state)
