@@ -17,6 +17,7 @@ from discord.ext import commands
 from bot.config import Config
 from bot.outcome import seat_title
 from bot.service import Ctx, GameService, Outcome, Post, split_text
+from bot.transports import callback
 from bot.transports.posts import buttons_view, send_kwargs as _kwargs
 from bot.transports.private import HELD, NONE, leave_room, send_private, seat_room, tell_table_once, where_text
 from bot.storage import StoreProtocol as Store, open_store
@@ -55,7 +56,10 @@ async def defer(interaction: discord.Interaction, ephemeral: bool) -> bool:
     """Acknowledge now ("thinking…"), remembering how, so ``deliver`` can fill it in. False if
     Discord no longer takes it (expired: ``deliver`` then answers in the channel)."""
     try:
-        await interaction.response.defer(ephemeral=ephemeral, thinking=True)
+        if interaction.type == discord.InteractionType.application_command:
+            await callback.defer(interaction, ephemeral=ephemeral)  # (not asking for it back: issue 25)
+        else:
+            await interaction.response.defer(ephemeral=ephemeral, thinking=True)
     except discord.NotFound:  # 10062 Unknown interaction: its 3 s had run out
         interaction.extras["expired"] = True
         return False
@@ -161,7 +165,10 @@ async def deliver(interaction: discord.Interaction, out: Outcome, service: GameS
         try:
             if not interaction.response.is_done():
                 first = sets.pop(0)
-                await interaction.response.send_message(ephemeral=out.ephemeral, **first)
+                if callback.plain(first):  # (not asking for it back: issue 25)
+                    await callback.send(interaction, ephemeral=out.ephemeral, **first)
+                else:
+                    await interaction.response.send_message(ephemeral=out.ephemeral, **first)
             else:
                 deferred_private = interaction.extras.get("deferred", True)
                 if out.ephemeral == deferred_private:

@@ -85,3 +85,27 @@ async def test_a_full_channel_answers_busy_and_applies_nothing(tmp_path, monkeyp
         assert r.deferred and r.ephemeral and r.content.startswith("Busy")
         assert "deploy SC2 2123" not in await logged(w)
         s.assert_clean()
+
+
+async def test_a_plain_first_answer_and_a_late_deferral_are_sent_without_asking_for_them_back(tmp_path):
+    """bot/transports/callback.py (issue 25): an order's plain answer (callback 4) and the deferral of an
+    interaction that reached us late (callback 5) go as one POST without ``?with_response=1``, and the rest of
+    the answer still follows (the deferral is filled in); an answer with buttons takes discord.py's own way."""
+    async with World() as w:
+        await w.start_bot(tmp_path / "late.db")
+        await w.cmd(w.alice, "game", "new", ruleset="gondor")
+        r = await w.cmd(w.carol, "game", "open")  # the open-seat board: Join buttons, discord.py's own way
+        assert r.asked_back is True and any(m.custom_ids() for m in r.messages)
+        w.service.renderer = None
+        await w.cmd(w.alice, "game", "join", seat="sauron")
+        await w.cmd(w.bob, "game", "join", seat="westernesse")
+        await (await w.cmd(w.alice, "game", "start")).wait_for_messages(2)
+        s = w.server
+        r = await w.cmd(w.alice, "order", text="deploy SC1 1923")
+        assert r.callback_type == 4 and r.asked_back is False and "deploy SC1 1923" in r.content
+        r = await s.slash(w.alice, w.cid, "order", options={"text": "deploy SC2 2523"}, delay=2.4, timeout=20)
+        assert r.callback_type == 5 and r.asked_back is False  # late: "thinking…" at once, not asked back
+        msgs = await r.wait_for_messages(2)  # the private "thinking…" filled in, the public answer below it
+        assert msgs[0].ephemeral and any("deploy SC2 2523" in (m.content or "") and not m.ephemeral for m in msgs)
+        assert (await logged(w)).count("deploy SC2 2523") == 1
+        assert [v.kind for v in s.violations] == []

@@ -376,6 +376,7 @@ class InteractionResult:
         self.component_message_id = component_message_id
         self.original_message_id: int | None = None
         self.callback_type: int | None = None
+        self.asked_back: bool | None = None  # the first answer was sent with ``?with_response=1``
         self.acknowledged = False
         self.expired = False
         self.choices: list[dict] | None = None
@@ -2330,6 +2331,7 @@ class FakeDiscord:
 
         inter.acknowledged = True
         inter.callback_type = ctype
+        inter.asked_back = request.query.get("with_response", "").lower() in ("1", "true")
         if inter.dispatched_at is not None:
             inter.acknowledged_after = arrived - inter.dispatched_at
         if inter._deadline is not None:

@@ -1,0 +1,51 @@
+"""An interaction's first answer, sent without asking Discord for it back (issue 25).
+
+discord.py's ``InteractionResponse.send_message`` and ``defer`` post the callback with
+``?with_response=1`` and build a message object from Discord's answer (an ``InteractionCallbackResponse``
+with its ``Message``), which the bot never reads: on a busy bot that parse, and the webhook adapter it
+goes through, were a sizeable part of the CPU each order costs (``benchmarks/bench_ack.py``, profiled).
+Here the callback is one POST through the client's own HTTP client (its rate limits and retries), which
+Discord answers ``204 No Content``. discord.py is told the interaction was answered (its
+``InteractionResponse`` keeps the type it would have set), so ``is_done()``, follow-ups and
+``edit_original_response`` work as before. Only a plain answer goes this way: one with files or buttons
+takes discord.py's path, which knows how to send them (and to register the buttons' view).
+"""
+from __future__ import annotations
+
+import discord
+from discord.http import Route
+
+CHANNEL_MESSAGE = 4  # "here is my answer"
+DEFERRED_CHANNEL_MESSAGE = 5  # "thinking…", the answer follows by editing it
+EPHEMERAL = 64  # the message flag: only the interaction's user sees it
+
+
+def plain(kw: dict) -> bool:
+    """Whether a ``send_kwargs`` set can go this way (no files, no buttons)."""
+    return not kw.get("files") and kw.get("view") is None and set(kw) <= {"content", "allowed_mentions"}
+
+
+async def _post(interaction: discord.Interaction, kind: int, data: dict) -> None:
+    if interaction.response.is_done():
+        raise discord.InteractionResponded(interaction)
+    route = Route("POST", "/interactions/{interaction_id}/{interaction_token}/callback",
+                  interaction_id=interaction.id, interaction_token=interaction.token)
+    await interaction.client.http.request(route, json={"type": kind, "data": data})  # 404 -> discord.NotFound
+    # what discord.py's own response would have recorded: the interaction is answered, and how
+    interaction.response._response_type = discord.InteractionResponseType(kind)
+
+
+async def send(interaction: discord.Interaction, *, ephemeral: bool, content: str | None = None,
+               allowed_mentions: discord.AllowedMentions | None = None) -> None:
+    """The answer itself (callback type 4): ``content``, pinging only what ``allowed_mentions`` allows."""
+    data: dict = {"content": content or ""}
+    if allowed_mentions is not None:
+        data["allowed_mentions"] = allowed_mentions.to_dict()
+    if ephemeral:
+        data["flags"] = EPHEMERAL
+    await _post(interaction, CHANNEL_MESSAGE, data)
+
+
+async def defer(interaction: discord.Interaction, *, ephemeral: bool) -> None:
+    """"Thinking…" (callback type 5), public or private: the answer follows by editing it."""
+    await _post(interaction, DEFERRED_CHANNEL_MESSAGE, {"flags": EPHEMERAL} if ephemeral else {})
