@@ -135,11 +135,39 @@ def _badge(img: Image.Image, d: ImageDraw.ImageDraw, x: float, y: float, text: s
     S.stamp(img, (x, y + 0.5), text, size, ink, "mm")
 
 
-def _labels(img: Image.Image, lay: Layout, hexmap, occupied) -> list[tuple[float, float, float, float]]:
-    """The map's place names, except where they would run under counters; their boxes."""
-    boxes = []
+LABEL_FRAC = 0.62        # a place name's font size, as a fraction of the hex size ...
+# ... and where it may go in its hex (fractions of the hex size from its centre), in the order tried:
+# the middle, then the bands left free by the hex numbers below and above it (issue 26)
+LABEL_SPOTS = [(0.0, 0.1), (-0.5, 0.1), (0.5, 0.1), (0.0, 0.66), (-0.5, 0.66), (0.5, 0.66), (0.0, -0.2),
+               (-0.5, -0.2), (0.5, -0.2)]
+
+
+def number_box(lay: Layout, h, npx: int) -> tuple[float, float, float, float]:
+    """The box of hex ``h``'s number drawn at ``npx`` px (centred at the hex's top)."""
+    cx, cy = lay.center(h)
+    tw = S.text_length(str(h), npx)
+    top = cy - lay.s * 0.84
+    return cx - tw / 2 - 1, top, cx + tw / 2 + 1, top + npx * 1.05
+
+
+@lru_cache(maxsize=1024)
+def _label_extent(text: str, px: int) -> tuple[int, int, int, int]:
+    """The box of a place name's ink and halo at ``px``, from the point it is centred on."""
+    return S.font(px).getbbox(text, anchor="mm", stroke_width=2)
+
+
+def _meets(a, b) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def _labels(img: Image.Image, lay: Layout, hexmap, occupied, npx: int) -> list[tuple[str, tuple]]:
+    """The map's place names, each where it covers no hex number (issue 26) and runs under no counter:
+    in its hex's middle, a little aside, or in the band the hex numbers leave free below or above it, at
+    its size or smaller (down to a hex number's); a name that fits nowhere is left out. Their text and
+    boxes (ink and halo)."""
+    out = []
     s = lay.s
-    flab = S.font(round(s * 0.62))
+    numbers = [number_box(lay, h, npx) for h in hexmap.hexes if lay.contains(h)]
     for lab in hexmap.labels:
         if not isinstance(lab, dict):
             continue
@@ -148,12 +176,24 @@ def _labels(img: Image.Image, lay: Layout, hexmap, occupied) -> list[tuple[float
         if h is None or not text or not lay.contains(h):
             continue
         cx, cy = lay.center(h)
-        tw = S.text_length(text, flab.size)
-        x = min(max(cx, lay.margin + tw / 2 + 4), lay.map_w - lay.margin - tw / 2 - 4)
-        y = cy + s * 0.1
-        box = (x - tw / 2, y - s * 0.4, x + tw / 2, y + s * 0.4)
-        if any(box[0] < o[2] and o[0] < box[2] and box[1] < o[3] and o[1] < box[3] for o in occupied):
+        l, t, r, b = _label_extent(text, round(s * LABEL_FRAC))
+        reach = r - l + s * 2  # the numbers the name may meet, wherever it goes
+        near = [n for n in numbers if abs((n[0] + n[2]) / 2 - cx) < reach and abs(n[1] - cy) < s * 2]
+        got = None
+        for px in range(round(s * LABEL_FRAC), min(npx, round(s * LABEL_FRAC)) - 1, -1):
+            for dx, dy in LABEL_SPOTS:
+                l, t, r, b = _label_extent(text, px)
+                x = min(max(round(cx + dx * s), lay.margin + 4 - l), lay.map_w - lay.margin - 4 - r)
+                y = round(cy + dy * s)
+                box = (x + l, y + t, x + r, y + b)
+                if not any(_meets(box, o) for o in near) and not any(_meets(box, o) for o in occupied):
+                    got = (px, x, y, box)
+                    break
+            if got:
+                break
+        if got is None:
             continue
-        S.stamp(img, (x, y), text, flab.size, S.LABEL, "mm", 2, (246, 243, 232))
-        boxes.append(box)
-    return boxes
+        px, x, y, box = got
+        S.stamp(img, (x, y), text, px, S.LABEL, "mm", 2, (246, 243, 232))
+        out.append((text, box))
+    return out

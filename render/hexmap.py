@@ -63,7 +63,7 @@ from render.hex_header import (_ARROW, _arrow, _beyond_text, _footer, header_px,
 from render.hex_crop import (_crop_hex, _crop_width, _legible, max_focus_cols, _span, _grow, _focus_entries,
     focus_hexes, _focus_height, _fits, _best_window, _focus_window, _whole, frame_for, _window, _Beyond, _beyond)  # noqa: F401
 from render.hex_pieces import (_hex_mask, _draw_crack, _hatch_mask, _ring_mask, _unit_texts, _counter,
-    _badge_width, _badge, _labels, _look, shape_of)  # noqa: F401
+    _badge_width, _badge, _labels, _look, number_box, shape_of)  # noqa: F401
 
 
 def clear_cache() -> None:
@@ -101,7 +101,7 @@ class RenderInfo:
     mode: str
     window: tuple[int, int, int, int]
     off_view: int = 0
-    glyphs: tuple = ()   # (kind, text, (x0, y0, x1, y1)) of each id, its plate and hex number drawn whole, in image px
+    glyphs: tuple = ()   # (kind, text, (x0, y0, x1, y1)) of each id, plate, hex number and place name drawn, in image px
 
     @property
     def preview_scale(self) -> float:
@@ -338,30 +338,17 @@ def compose_info(view: dict, hexmap, *, around: str | None = None, radius: int |
         spr = C.marker_sprite(ms, kind)
         img.paste(spr, (round(x - ms / 2) - mp, round(y - ms / 2) - mp), spr)
 
-    label_boxes = _labels(img, lay, hexmap, occupied)
-
-    # the hex numbers of occupied hexes again, over the counters, and of those a place name runs
-    # over, over the name: an order needs them
+    # place names, each clear of every hex number (issue 26); the hex numbers of occupied hexes again,
+    # over the counters: an order needs them
     npx = _hex_number_px(s)
-    under = []
-    if label_boxes:
-        for h in sorted(hexmap.hexes):
-            if lay.contains(h) and h not in stacks:
-                cx, cy = lay.center(h)
-                tw = S.text_length(str(h), npx) / 2 + 2
-                nb = (cx - tw, cy - s * 0.84, cx + tw, cy - s * 0.84 + npx)
-                if any(nb[0] < b[2] and b[0] < nb[2] and nb[1] < b[3] and b[1] < nb[3] for b in label_boxes):
-                    under.append(h)
-    for h in [*under, *stacks]:
+    glyphs += [("label", text, box) for text, box in _labels(img, lay, hexmap, occupied, npx)]
+    for h in stacks:
         cx, cy = lay.center(h)
         S.stamp(img, (cx, cy - s * 0.84), str(h), npx, S.HEX_NUMBER, "ma", 2, S.NUMBER_HALO)
     if fr.mode != "whole":
         for h in sorted(hexmap.hexes):
             if lay.contains(h):
-                cx, cy = lay.center(h)
-                tw = S.text_length(str(h), npx)
-                glyphs.append(("hex", str(h), (cx - tw / 2 - 1, cy - s * 0.84, cx + tw / 2 + 1,
-                                               cy - s * 0.84 + npx * 1.05)))
+                glyphs.append(("hex", str(h), number_box(lay, h, npx)))
 
     if focus is not None:
         d.polygon(lay.corners(focus, shrink=0.93), outline=S.FOCUS, width=max(2, round(s / 10)))
