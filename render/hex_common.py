@@ -7,7 +7,9 @@ from dataclasses import dataclass
 from PIL import Image
 
 from engine.hexgrid import OPPOSITE, Hex, HexError, Hexside
+from render import counters as C
 from render import style as S
+from render.disk_cache import DiskMemo
 from render.geometry import Layout
 
 # --------------------------------------------------------------------------
@@ -151,3 +153,22 @@ HEADER_TARGET_PX = LEGIBLE_PX + 1   # the header's font, at PREVIEW_W wide
 
 RESULT_SCALE = 1.45   # the result of a game over is drawn this much larger than the header's other lines
 HEADER_MIN_W = 824    # the narrowest focus crop: a header's lines are counted at this width before the crop
+
+
+# --------------------------------------------------------------------------
+# What a map works out from the font for each hex number and counter id, kept on disk (issue 26: a new
+# process's first map otherwise measures every hex number and draws every id's mask again to place them)
+# --------------------------------------------------------------------------
+_memo = DiskMemo("measures")
+
+
+def _number_width(text: str, px: int) -> float:
+    """The width of the hex number ``text`` at ``px`` (style.text_length, remembered on disk)."""
+    return _memo.get(("n", text, px), lambda: S.text_length(text, px))
+
+
+def _id_boxes(size: int, text: str) -> tuple[int, tuple, tuple]:
+    """A ``size`` px counter's id ``text``: its font size, the box of its ink and of its plate
+    (counters.py's id_font_size, id_ink, id_plate, remembered on disk)."""
+    return _memo.get(("id", size, text), lambda: (C.id_font_size(size, text), C.id_ink(size, text),
+                                                  C.id_plate(size, text)))

@@ -38,18 +38,38 @@ def _beyond_text(view: dict, g: _Beyond) -> str:
     return f"{g.direction}: {what}, nearest {g.nearest} (/game map around:{g.nearest})"
 
 
-def _footer(img: Image.Image, lay: Layout, view: dict, beyond: list[_Beyond], px: int) -> Image.Image:
+def footer_height(px: int, beyond: list[_Beyond]) -> int:
+    """The height of :func:`_footer`'s band (0: nothing off the crop)."""
+    return _header_height(px, len(beyond)) if beyond else 0
+
+
+def _tall(base: Image.Image, fh: int) -> Image.Image:
+    """A copy of ``base`` with room under it for a footer ``fh`` high."""
+    img = Image.new("RGB", (base.width, base.height + fh), S.HEADER_BG)
+    img.paste(base, (0, 0))
+    return img
+
+
+def _footer(img: Image.Image, lay: Layout, view: dict, beyond: list[_Beyond], px: int,
+            top: int | None = None) -> Image.Image:
     """The image with a band under it naming the counters of the action off the crop, each
-    direction with an arrow, and the same arrows on the map's edge, where those counters lie."""
+    direction with an arrow, and the same arrows on the map's edge, where those counters lie.
+    With ``top``, the image already has room for the band from ``top`` down (:func:`footer_height`):
+    the band is drawn there, in place (no copy of the whole picture), over whatever ran into it."""
     sides = _as_dict(view.get("sides"))
     fh = _header_height(px, len(beyond))
-    out = Image.new("RGB", (img.width, img.height + fh), S.HEADER_BG)
-    out.paste(img, (0, 0))
+    if top is None:
+        out = Image.new("RGB", (img.width, img.height + fh), S.HEADER_BG)
+        out.paste(img, (0, 0))
+        top = img.height
+    else:
+        out = img
+        ImageDraw.Draw(out).rectangle([0, top, out.width - 1, top + fh - 1], fill=S.HEADER_BG)
     d = ImageDraw.Draw(out)
     txt = _Stamper(out)
     lh = _line_h(px)
-    x0, x1 = round(px * 0.6), img.width - round(px * 0.6)
-    y = img.height + round(px * 0.45)
+    x0, x1 = round(px * 0.6), out.width - round(px * 0.6)
+    y = top + round(px * 0.45)
     f = S.font(px)
     r = MARGIN * 0.42
     top, bottom = lay.top + MARGIN * 0.5, lay.map_h - MARGIN * 0.5

@@ -50,14 +50,14 @@ from render.hex_common import (FULL_HEX, MAX_MAP_W, MAX_MAP_H, MIN_HEX, MARGIN, 
     CROP_MIN_HEX, CROP_MAX_HEX, COUNTER_DY, FOCUS_MARGIN, FOCUS_MIN_COLS, FOCUS_MIN_ROWS, Frame, CAP_RATIO,
     ID_SAMPLE, MAX_ASPECT, MAX_IMAGE_W, _fingerprint, _lerp, _layout, PAD, PANEL_MIN_H, _parse_hex, _side_dir,
     _parse_side, _side_color, _side_title, _Stamper, _as_list, _as_dict, HEADER_TARGET_PX, RESULT_SCALE,
-    HEADER_MIN_W)  # noqa: F401
+    HEADER_MIN_W, _memo, _number_width, _id_boxes)  # noqa: F401
 from render.hex_terrain import (_seed, draw_terrain, _draw_wall, draw_hexside, _draw_gate_leaves, draw_tunnel,
     _text_rotated, _hex_number_px)  # noqa: F401
 from render.hex_legend import (LEGEND_TERRAIN, LEGEND_SIDES, LEG_ROW, _STEPS, _MapFacts, Legend, _rows,
     _levels_title, _facts_cache, _map_facts, _view_keys, _legend_of, legend_for, _legend_origin, _legend_shapes,
     _legend_text, _compass, _style_of)  # noqa: F401
 from render.hex_base import (_base_cache, _build_base, _base, _digests, cache_dir, set_cache_dir)  # noqa: F401
-from render.hex_header import (_ARROW, _arrow, _beyond_text, _footer, header_px, _line_h, _header_height,
+from render.hex_header import (_ARROW, _arrow, _beyond_text, _footer, footer_height, _tall, header_px, _line_h, _header_height,
     _turn_text, _over_text, _zone_text, _track_items, _track_rows, _header_lines, _clip_px, _header, _wrap,
     _demoralized, _panel)  # noqa: F401
 from render.hex_crop import (_crop_hex, _crop_width, _legible, max_focus_cols, _span, _grow, _focus_entries,
@@ -86,6 +86,7 @@ def clear_cache() -> None:
     _ring_mask.cache_clear()
     S.text_length.cache_clear()
     S._text_mask.cache_clear()
+    _memo.forget()
 
 
 @dataclass(frozen=True)
@@ -149,7 +150,8 @@ def compose_info(view: dict, hexmap, *, around: str | None = None, radius: int |
     base, lay, legend_top = _base(hexmap, fr.window, fr.s, leg, frame=fr, top=top)
     s = fr.s
     focus = fr.focus
-    img = base.copy()
+    fh = footer_height(hp, beyond)  # the picture made at its full height: _footer draws in place, no 2nd copy
+    img = _tall(base, fh) if fh else base.copy()
     d = ImageDraw.Draw(img)
     sides = _as_dict(view.get("sides"))
     display = _as_dict(view.get("display"))
@@ -272,14 +274,14 @@ def compose_info(view: dict, hexmap, *, around: str | None = None, radius: int |
         for i in range(n - 1, -1, -1):
             spr = _counter(shown[i], sides, size, shapes)
             top_text = _unit_texts(shown[i])[0]
-            fs = C.id_font_size(size, top_text)
+            fs, ink, plate = _id_boxes(size, top_text)
             label_sizes.append(fs)
             x, y = pos[i]
             img.paste(spr, (round(x - size / 2) - pad, round(y - size / 2) - pad), spr)
             if i == 0 and top_text:  # the top counter's id is drawn whole
                 ox, oy = round(x - size / 2), round(y - size / 2)  # the bare plate the id is drawn on:
-                px0, py0, px1, py1 = C.id_plate(size, top_text)       # its ink with a margin of face round it
-                ix0, iy0, ix1, iy1 = C.id_ink(size, top_text)
+                px0, py0, px1, py1 = plate       # its ink with a margin of face round it
+                ix0, iy0, ix1, iy1 = ink
                 glyphs.append(("id", top_text, (ox + ix0 - 1, oy + iy0 - 1, ox + ix1 + 1, oy + iy1 + 1)))
                 glyphs.append(("plate", top_text, (ox + px0, oy + py0, ox + px1, oy + py1)))
                 plates.append((spr.crop((pad + px0, pad + py0, pad + px1, pad + py1)), (ox + px0, oy + py0)))
@@ -348,7 +350,7 @@ def compose_info(view: dict, hexmap, *, around: str | None = None, radius: int |
         for h in sorted(hexmap.hexes):
             if lay.contains(h) and h not in stacks:
                 cx, cy = lay.center(h)
-                tw = S.text_length(str(h), npx) / 2 + 2
+                tw = _number_width(str(h), npx) / 2 + 2
                 nb = (cx - tw, cy - s * 0.84, cx + tw, cy - s * 0.84 + npx)
                 if any(nb[0] < b[2] and b[0] < nb[2] and nb[1] < b[3] and b[1] < nb[3] for b in label_boxes):
                     under.append(h)
@@ -359,7 +361,7 @@ def compose_info(view: dict, hexmap, *, around: str | None = None, radius: int |
         for h in sorted(hexmap.hexes):
             if lay.contains(h):
                 cx, cy = lay.center(h)
-                tw = S.text_length(str(h), npx)
+                tw = _number_width(str(h), npx)
                 glyphs.append(("hex", str(h), (cx - tw / 2 - 1, cy - s * 0.84, cx + tw / 2 + 1,
                                                cy - s * 0.84 + npx * 1.05)))
 
@@ -374,7 +376,8 @@ def compose_info(view: dict, hexmap, *, around: str | None = None, radius: int |
         _panel(img, lay, view, legend_top)
     glyphs += _header(img, lay.width, view, lines, hp)
     if beyond:
-        img = _footer(img, lay, view, beyond, hp)
+        img = _footer(img, lay, view, beyond, hp, top=base.height)
+    _memo.flush()
     info = RenderInfo(img.width, img.height, min(label_sizes) if label_sizes else None, hp, npx, fr.mode,
                       fr.window, off, tuple(glyphs))
     return img, lay, focus, info

@@ -177,3 +177,34 @@ def test_texts_written_between_two_base_layers_are_trimmed_too(cache, monkeypatc
         S._text_mask(f"Game-Turn {turn} of 16", 14, "la", 0)
     assert not base.exists()
     assert len(list(cache.glob("*.text"))) >= 6  # the texts just written are kept
+
+
+def test_a_fresh_process_takes_hex_number_widths_and_id_boxes_from_the_memo_file(cache, monkeypatch):
+    """The width of each hex number and the boxes of each counter id a map works out from the font are
+    kept in one ``.memo`` file (issue 26: a new process measured the whole map's hex numbers and drew
+    every id's mask again): a fresh process measures and draws none of them, in every kind of map; a
+    corrupt or cut file is worked out again and rewritten whole."""
+    m = gondor_map()
+    view = sample_view("westernesse", 80)
+    kinds = ({}, {"around": "1907"}, {"focus": True})
+    first = [render_view(view, m, **k) for k in kinds]
+    (memo,) = cache.glob("*.memo")
+    whole = memo.read_bytes()
+    clear_cache()  # as a new process
+
+    def strict_flush(self):
+        assert not self.dirty, "worked out again: the memo file was not used"
+
+    monkeypatch.setattr(disk_cache.DiskMemo, "flush", strict_flush)
+    assert [render_view(view, m, **k) for k in kinds] == first
+    assert memo.read_bytes() == whole  # nothing new: not written again
+    monkeypatch.undo()
+    monkeypatch.setenv(hex_base.CACHE_ENV, str(cache))
+    flipped = bytearray(whole)
+    flipped[-1] ^= 0xFF
+    for bad in (b"not a memo", whole[: len(whole) // 2], bytes(flipped)):
+        memo.write_bytes(bad)
+        clear_cache()
+        assert [render_view(view, m, **k) for k in kinds] == first
+        assert memo.read_bytes() == whole  # worked out again, rewritten whole
+    assert not list(cache.glob(".*.tmp"))
