@@ -168,3 +168,49 @@ class DiskMemo:
     def forget(self) -> None:
         self.data = None
         self.dirty = False
+
+
+IMAGE_MAGIC = b"palantir-image 1\n"
+_IMAGE_HEAD = struct.Struct("<4sIIiiI")  # mode, width, height, two offsets, CRC of the pixels
+
+
+def kept_image(key: tuple, draw):
+    """A small image the view layer draws the same way every time (a marker chit, a mask, rungs or an
+    arrow across a hexside), from its file in the cache folder or ``draw()`` (and stored there):
+    ``draw`` gives an image, or an image and the two offsets it is placed by. One file a key (named by a
+    digest of the renderer's source and ``key``), with its CRC; written under a unique name and renamed
+    into place; one that does not load is drawn again and rewritten."""
+    folder = cache_dir()
+    if folder is None:
+        return draw()
+    from PIL import Image
+
+    path = folder / (hashlib.sha256(repr((_renderer_version(), key)).encode()).hexdigest()[:40] + ".sprite")
+    head = len(IMAGE_MAGIC) + _IMAGE_HEAD.size
+    try:
+        data = path.read_bytes()
+    except OSError:
+        data = b""
+    if len(data) >= head and data.startswith(IMAGE_MAGIC):
+        mode, w, h, ox, oy, crc = _IMAGE_HEAD.unpack(data[len(IMAGE_MAGIC):head])
+        mode = mode.rstrip(b" ").decode("ascii", "replace")
+        body = memoryview(data)[head:]
+        if mode in ("L", "RGB", "RGBA") and len(body) == w * h * len(mode) and zlib.crc32(body) == crc:
+            img = Image.frombytes(mode, (w, h), body)
+            return (img, ox, oy) if ox != -2 ** 31 else img
+    got = draw()
+    img, ox, oy = got if isinstance(got, tuple) else (got, -2 ** 31, 0)
+    body = img.tobytes()
+    tmp = folder / f".{path.name}.{os.getpid()}.{os.urandom(4).hex()}.tmp"
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        tmp.write_bytes(IMAGE_MAGIC + _IMAGE_HEAD.pack(img.mode.ljust(4).encode(), img.width, img.height, ox, oy,
+                                                       zlib.crc32(body)) + body)
+        os.replace(tmp, path)
+        written(folder)
+    except OSError:  # a read-only or full disk: drawn all the same
+        try:
+            tmp.unlink(missing_ok=True)
+        except OSError:
+            pass
+    return got

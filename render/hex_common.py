@@ -3,13 +3,14 @@ from __future__ import annotations
 
 import threading
 from dataclasses import dataclass
+from functools import lru_cache
 
 from PIL import Image
 
 from engine.hexgrid import OPPOSITE, Hex, HexError, Hexside
 from render import counters as C
 from render import style as S
-from render.disk_cache import DiskMemo
+from render.disk_cache import DiskMemo, kept_image
 from render.geometry import Layout
 
 # --------------------------------------------------------------------------
@@ -172,3 +173,10 @@ def _id_boxes(size: int, text: str) -> tuple[int, tuple, tuple]:
     (counters.py's id_font_size, id_ink, id_plate, remembered on disk)."""
     return _memo.get(("id", size, text), lambda: (C.id_font_size(size, text), C.id_ink(size, text),
                                                   C.id_plate(size, text)))
+
+
+@lru_cache(maxsize=256)
+def kept(fn, *args):
+    """``fn(*args)`` (a marker chit, a mask, rungs or an arrow across a hexside: drawn supersampled, the
+    same every time) from memory, from its file in the cache folder, or drawn (disk_cache.kept_image)."""
+    return kept_image((fn.__module__, fn.__qualname__, *args), lambda: fn(*args))

@@ -50,7 +50,7 @@ from render.hex_common import (FULL_HEX, MAX_MAP_W, MAX_MAP_H, MIN_HEX, MARGIN, 
     CROP_MIN_HEX, CROP_MAX_HEX, COUNTER_DY, FOCUS_MARGIN, FOCUS_MIN_COLS, FOCUS_MIN_ROWS, Frame, CAP_RATIO,
     ID_SAMPLE, MAX_ASPECT, MAX_IMAGE_W, _fingerprint, _lerp, _layout, PAD, PANEL_MIN_H, _parse_hex, _side_dir,
     _parse_side, _side_color, _side_title, _Stamper, _as_list, _as_dict, HEADER_TARGET_PX, RESULT_SCALE,
-    HEADER_MIN_W, _memo, _number_width, _id_boxes)  # noqa: F401
+    HEADER_MIN_W, _memo, _number_width, _id_boxes, kept)  # noqa: F401
 from render.hex_terrain import (_seed, draw_terrain, _draw_wall, draw_hexside, _draw_gate_leaves, draw_tunnel,
     _text_rotated, _hex_number_px)  # noqa: F401
 from render.hex_legend import (LEGEND_TERRAIN, LEGEND_SIDES, LEG_ROW, _STEPS, _MapFacts, Legend, _rows,
@@ -87,6 +87,7 @@ def clear_cache() -> None:
     S.text_length.cache_clear()
     S._text_mask.cache_clear()
     _memo.forget()
+    kept.cache_clear()
 
 
 @dataclass(frozen=True)
@@ -160,7 +161,7 @@ def compose_info(view: dict, hexmap, *, around: str | None = None, radius: int |
     # zone highlight
     zone = [h for h in (_parse_hex(z) for z in _as_list(view.get("zone"))) if h is not None and lay.contains(h)]
     if zone:
-        mask = _hex_mask(s, 84)
+        mask = kept(_hex_mask, s, 84)
         for h in zone:
             cx, cy = lay.center(h)
             img.paste(S.ZONE, (round(cx - mask.width / 2), round(cy - mask.height / 2)), mask)
@@ -180,7 +181,7 @@ def compose_info(view: dict, hexmap, *, around: str | None = None, radius: int |
     # city levels held (the view's ``levels``): red hatching, light enough to read through
     levels = {lv for lv in _as_list(view.get("levels")) if isinstance(lv, int) and not isinstance(lv, bool) and lv > 0}
     if levels:
-        mask = _hatch_mask(s)
+        mask = kept(_hatch_mask, s)
         ox, oy = mask.width / 2, mask.height / 2
         for h, info in hexmap.hexes.items():
             if info.level in levels and lay.contains(h):
@@ -194,10 +195,10 @@ def compose_info(view: dict, hexmap, *, around: str | None = None, radius: int |
             continue
         cx, cy = lay.center(h)
         held = isinstance(owner, str) and owner
-        halo, ring = _ring_mask(s, True), _ring_mask(s, False)
+        halo, ring = kept(_ring_mask, s, True), kept(_ring_mask, s, False)
         col = _side_color(sides, owner) if held else S.ROAD_FREE
         if held:
-            tint = _hex_mask(s, 70)
+            tint = kept(_hex_mask, s, 70)
             img.paste(col, (round(cx - tint.width / 2), round(cy - tint.height / 2)), tint)
         img.paste((255, 255, 255), (round(cx - halo.width / 2), round(cy - halo.height / 2)), halo)
         img.paste(col, (round(cx - ring.width / 2), round(cy - ring.height / 2)), ring)
@@ -296,7 +297,7 @@ def compose_info(view: dict, hexmap, *, around: str | None = None, radius: int |
             badges.append((bx, by, text, (170, 28, 28) if len(units) > 3 else (30, 28, 24)))
     # rungs across their hexside and counters' arrows, over the counters
     for h, dname in rungs:
-        spr, ox, oy = C.rungs_sprite(s, dname)
+        spr, ox, oy = kept(C.rungs_sprite, s, dname)
         cx, cy = lay.center(h)
         img.paste(spr, (round(cx) + ox, round(cy) + oy), spr)
     for h, units in stacks.items():
@@ -309,7 +310,7 @@ def compose_info(view: dict, hexmap, *, around: str | None = None, radius: int |
                     dirs.append(dname)
         cx, cy = lay.center(h)
         for dname in dirs:
-            spr, ox, oy = C.ready_arrow_sprite(s, dname)
+            spr, ox, oy = kept(C.ready_arrow_sprite, s, dname)
             img.paste(spr, (round(cx) + ox, round(cy) + oy), spr)
 
     for bx, by, text, fill in badges:  # after every counter, so no neighbour hides them
@@ -332,12 +333,12 @@ def compose_info(view: dict, hexmap, *, around: str | None = None, radius: int |
                 len(kinds), [(cx - g, cy - g * 0.7 + s * 0.1), (cx + g, cy - g * 0.7 + s * 0.1),
                              (cx - g, cy + g * 1.1 + s * 0.1), (cx + g, cy + g * 1.1 + s * 0.1)])
         for kind, (x, y) in zip(kinds, spots):
-            spr = C.marker_sprite(ms, kind)
+            spr = kept(C.marker_sprite, ms, kind)
             img.paste(spr, (round(x - ms / 2) - mp, round(y - ms / 2) - mp), spr)
     for side, kind in side_chits:
         a, b = lay.side_points(side.hex, side.direction)
         x, y = _lerp(a, b, 0.5)
-        spr = C.marker_sprite(ms, kind)
+        spr = kept(C.marker_sprite, ms, kind)
         img.paste(spr, (round(x - ms / 2) - mp, round(y - ms / 2) - mp), spr)
 
     label_boxes = _labels(img, lay, hexmap, occupied)

@@ -208,3 +208,45 @@ def test_a_fresh_process_takes_hex_number_widths_and_id_boxes_from_the_memo_file
         assert [render_view(view, m, **k) for k in kinds] == first
         assert memo.read_bytes() == whole  # worked out again, rewritten whole
     assert not list(cache.glob(".*.tmp"))
+
+
+def test_a_fresh_process_takes_its_chits_masks_and_hexside_marks_from_disk(cache, monkeypatch):
+    """Marker chits, the zone's, held levels' and ringed hexes' masks, rungs and arrows across hexsides
+    are kept on disk like the counters (issue 26: drawn supersampled, they were most of a fresh
+    process's first crop round a siege): a fresh process draws none of them; a corrupt or cut file is
+    drawn again and rewritten whole."""
+    from render import hex_common
+
+    m = gondor_map()
+    view = sample_view("westernesse", 80)
+    view["zone"] = ["1907", "2007", "1908"]
+    kinds = ({}, {"around": "1907"}, {"focus": True})
+    first = [render_view(view, m, **k) for k in kinds]
+    clear_cache()  # as a new process
+    real = hex_common.kept_image
+    seen = set()
+
+    def strict(key, draw):
+        def no_draw():
+            raise AssertionError(f"drawn again: {key}")
+        seen.add(key[1])
+        return real(key, no_draw)
+
+    monkeypatch.setattr(hex_common, "kept_image", strict)
+    assert [render_view(view, m, **k) for k in kinds] == first
+    assert {"rungs_sprite", "ready_arrow_sprite", "marker_sprite", "_hex_mask", "_hatch_mask",
+            "_ring_mask"} <= seen, seen
+    monkeypatch.setattr(hex_common, "kept_image", real)
+    files = sorted(cache.glob("*.sprite"), key=lambda p: p.stat().st_size)
+    small = [f for f in files if f.read_bytes().startswith(disk_cache.IMAGE_MAGIC)]
+    assert small
+    whole = small[0].read_bytes()
+    flipped = bytearray(whole)
+    flipped[-1] ^= 0xFF
+    for bad in (b"not an image", whole[: len(whole) // 2], bytes(flipped)):
+        for f in small:
+            f.write_bytes(bad)
+        clear_cache()
+        assert [render_view(view, m, **k) for k in kinds] == first
+        assert small[0].read_bytes() == whole  # drawn again, rewritten whole
+    assert not list(cache.glob(".*.tmp"))
