@@ -16,7 +16,9 @@ Two layers:
   gate control, cracked hexsides, counters with their marks and badges, rungs
   across their hexsides, arrows, marker chits, place names not covered by
   counters, the dynamic part of the panel) is drawn on a copy of the base for
-  every call; sprites and text masks are cached.
+  every call; sprites and text masks are cached (in memory and on disk), and the
+  part under the counters that changes only now and then (zone, held levels,
+  ringed hexes, gates, cracks) is kept drawn on the base (render/hex_underlay.py).
 
 The renderer names no game and no piece: the view's ``display`` (the ruleset's declaration; the
 vocabulary is engine/display.py's) says which shape each unit type is drawn with, which style each
@@ -39,6 +41,7 @@ from PIL import Image, ImageDraw
 from engine.hexgrid import Hex, Hexside
 from render import counters as C
 from render import style as S
+from render import hex_underlay as UL
 from render.geometry import Layout
 
 # Split by concern (issue 26): the parts, each re-exported here (callers import from render.hexmap):
@@ -88,6 +91,7 @@ def clear_cache() -> None:
     S._text_mask.cache_clear()
     _memo.forget()
     kept.cache_clear()
+    UL.clear()
 
 
 @dataclass(frozen=True)
@@ -151,57 +155,9 @@ def compose_info(view: dict, hexmap, *, around: str | None = None, radius: int |
     base, lay, legend_top = _base(hexmap, fr.window, fr.s, leg, frame=fr, top=top)
     s = fr.s
     focus = fr.focus
-    fh = footer_height(hp, beyond)  # the picture made at its full height: _footer draws in place, no 2nd copy
-    img = _tall(base, fh) if fh else base.copy()
-    d = ImageDraw.Draw(img)
     sides = _as_dict(view.get("sides"))
     display = _as_dict(view.get("display"))
     shapes = _as_dict(display.get("shapes"))
-
-    # zone highlight
-    zone = [h for h in (_parse_hex(z) for z in _as_list(view.get("zone"))) if h is not None and lay.contains(h)]
-    if zone:
-        mask = kept(_hex_mask, s, 84)
-        for h in zone:
-            cx, cy = lay.center(h)
-            img.paste(S.ZONE, (round(cx - mask.width / 2), round(cy - mask.height / 2)), mask)
-        # outline the zone's boundary only
-        zset = set(zone)
-        zw = max(2, round(s / 10))
-        for h in zone:
-            for dname in ("n", "ne", "se", "s", "sw", "nw"):
-                if h.neighbour(dname) not in zset:
-                    a, b = lay.side_points(h, dname)
-                    d.line([a, b], fill=S.ZONE_EDGE, width=zw)
-        # the zone's hex numbers again, on a halo: the shade must not dim what a `deploy` names
-        for h in zone:
-            cx, cy = lay.center(h)
-            S.stamp(img, (cx, cy - s * 0.84), str(h), _hex_number_px(s), S.HEX_NUMBER, "ma", 2, S.NUMBER_HALO)
-
-    # city levels held (the view's ``levels``): red hatching, light enough to read through
-    levels = {lv for lv in _as_list(view.get("levels")) if isinstance(lv, int) and not isinstance(lv, bool) and lv > 0}
-    if levels:
-        mask = kept(_hatch_mask, s)
-        ox, oy = mask.width / 2, mask.height / 2
-        for h, info in hexmap.hexes.items():
-            if info.level in levels and lay.contains(h):
-                cx, cy = lay.center(h)
-                img.paste(S.HELD_LEVEL, (round(cx - ox), round(cy - oy)), mask)
-
-    # ringed hexes (the view's ``road``): a ring in the holder's colour (grey: nobody)
-    for key, owner in sorted(_as_dict(view.get("road")).items(), key=lambda kv: str(kv[0])):
-        h = _parse_hex(key)
-        if h is None or not lay.contains(h):
-            continue
-        cx, cy = lay.center(h)
-        held = isinstance(owner, str) and owner
-        halo, ring = kept(_ring_mask, s, True), kept(_ring_mask, s, False)
-        col = _side_color(sides, owner) if held else S.ROAD_FREE
-        if held:
-            tint = kept(_hex_mask, s, 70)
-            img.paste(col, (round(cx - tint.width / 2), round(cy - tint.height / 2)), tint)
-        img.paste((255, 255, 255), (round(cx - halo.width / 2), round(cy - halo.height / 2)), halo)
-        img.paste(col, (round(cx - ring.width / 2), round(cy - ring.height / 2)), ring)
 
     # markers, by their declared style: cracks on hexsides, rungs in a hex leaning across a
     # hexside, everything else a chit in its hex (or on its hexside)
@@ -233,17 +189,13 @@ def compose_info(view: dict, hexmap, *, around: str | None = None, radius: int |
         elif side is not None and any(lay.contains(x) for x in side.hexes()):
             side_chits.append((side, kind))
 
-    # gate control and cracks (under the counters: they show on the hexside's far side)
-    for key, owner in _as_dict(view.get("gates")).items():
-        side = _parse_side(key)
-        if side is None or not any(lay.contains(x) for x in side.hexes()):
-            continue
-        a, b = lay.side_points(side.hex, side.direction)
-        _draw_gate_leaves(d, a, b, s, _side_color(sides, owner))
-
-    for side in cracks:
-        a, b = lay.side_points(side.hex, side.direction)
-        _draw_crack(d, a, b, s)
+    # under the counters: zone, held levels, ringed hexes, gates, cracks (render/hex_underlay.py: the
+    # base with them drawn on, kept while they stay the same)
+    under = UL.underlay(base, (_fingerprint(hexmap), fr.window, fr.s, fr.panel, leg, top), lay, s,
+                        UL.plan(view, hexmap, lay, cracks))
+    fh = footer_height(hp, beyond)  # the picture made at its full height: _footer draws in place, no 2nd copy
+    img = _tall(under, fh) if fh else under.copy()
+    d = ImageDraw.Draw(img)
 
     # counters, grouped by hex in the view's order
     stacks: dict[Hex, list[dict]] = {}

@@ -601,3 +601,43 @@ def test_celebrant_ability_and_disarray_markers_are_drawn_and_explained():
     assert len({a, d, other}) == 3
     gondor = Game.new(get_ruleset("gondor"), seed="leg")
     assert not marks & {n for _, n in legend_for(gondor.ruleset.hexmap, gondor.view(None)).markers}
+
+
+def test_the_kept_underlay_follows_what_is_drawn_under_the_counters():
+    """The base with the zone, held levels, ringed hexes, gates and cracks drawn on is kept between
+    maps of the same window (issue 26, render/hex_underlay.py): each of those changed gives the picture
+    a fresh process draws, never the kept one; unchanged, the same picture again."""
+    import copy
+
+    from render import hex_underlay
+    from render.hexmap import clear_cache, compose
+    from tests.render_sample import gondor_map, sample_view
+
+    m = gondor_map()
+    view = sample_view("westernesse", 40)
+    view["zone"] = ["1907", "2007"]
+    view["gates"] = {"1910/n": "westernesse"}
+    view["road"] = {"1918": "sauron", "1908": "westernesse"}
+    assert view["levels"] and any(mk.get("type") == "breached" for mk in view["markers"])
+    changes = {
+        "zone": lambda v: v.__setitem__("zone", ["1907", "2008"]),
+        "levels": lambda v: v.__setitem__("levels", [1]),
+        "road": lambda v: v.__setitem__("road", {"1918": None, "1907": "sauron"}),
+        "gates": lambda v: v.__setitem__("gates", {"1910/n": "sauron"}),
+        "cracks": lambda v: v.__setitem__("markers", [mk for mk in v["markers"] if mk.get("type") != "breached"]),
+        "a side's colour": lambda v: v["sides"]["sauron"].__setitem__("color", "#00aa00"),
+    }
+    for opts in ({}, {"around": "1907"}):
+        clear_cache()
+        before = compose(view, m, **opts)[0].tobytes()
+        assert compose(view, m, **opts)[0].tobytes() == before  # kept: the same picture
+        assert hex_underlay._cache
+        for what, change in changes.items():
+            other = copy.deepcopy(view)
+            change(other)
+            kept_one = compose(other, m, **opts)[0].tobytes()
+            clear_cache()
+            fresh = compose(other, m, **opts)[0].tobytes()
+            assert kept_one == fresh, what
+            assert fresh != before, what  # a change the picture shows
+            compose(view, m, **opts)  # the first view's underlay kept again
