@@ -33,8 +33,9 @@ def _map_digest(hexmap) -> str:
     got = _digests.get(fp)
     if got is None:
         parts = [repr((hexmap.id, hexmap.title, tuple(hexmap.columns), tuple(hexmap.rows)))]
-        hexes = hexmap.hexes  # each hex's fields as a dict: a dataclass's own repr is several times slower
-        parts += [f"{h} {getattr(hexes[h], '__dict__', None) or hexes[h]!r}" for h in sorted(hexes)]
+        # each hex's fields' values (a dataclass's own repr is several times slower)
+        parts.append(repr(sorted((str(h), tuple((getattr(i, "__dict__", None) or {"": repr(i)}).values()))
+                                 for h, i in hexmap.hexes.items())))
         parts += [repr((str(side), kind)) for side, kind in sorted(hexmap.hexsides.items())]
         parts += [repr(sorted(hexmap.edges.items())),
                   json.dumps(getattr(hexmap, "meta", None) or {}, sort_keys=True, default=str)]

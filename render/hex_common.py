@@ -180,3 +180,21 @@ def kept(fn, *args):
     """``fn(*args)`` (a marker chit, a mask, rungs or an arrow across a hexside: drawn supersampled, the
     same every time) from memory, from its file in the cache folder, or drawn (disk_cache.kept_image)."""
     return kept_image((fn.__module__, fn.__qualname__, *args), lambda: fn(*args))
+
+
+_trims: dict = {}
+
+
+def _trimmed(spr: Image.Image, box: tuple | None = None) -> tuple[Image.Image, int, int]:
+    """``spr`` cut to the box of its ink (its alpha's; with ``box``, cut to ``box``), and the cut's corner
+    in ``spr``: a counter's sprite has a clear margin as wide as a third of it on every side (for its
+    shadow and marks), and pasting the clear part changes nothing but costs as much. Kept while the
+    sprite lives (it is held here with its cut)."""
+    key = (id(spr), box)
+    got = _trims.get(key)
+    if got is None or got[0] is not spr:
+        if len(_trims) > 512:  # at most some 10 MB held
+            _trims.clear()
+        b = box or spr.getchannel("A").getbbox() or (0, 0, 1, 1)
+        got = _trims[key] = (spr, spr.crop(b), b[0], b[1])
+    return got[1], got[2], got[3]

@@ -44,10 +44,9 @@ def footer_height(px: int, beyond: list[_Beyond]) -> int:
 
 
 def _tall(base: Image.Image, fh: int) -> Image.Image:
-    """A copy of ``base`` with room under it for a footer ``fh`` high."""
-    img = Image.new("RGB", (base.width, base.height + fh), S.HEADER_BG)
-    img.paste(base, (0, 0))
-    return img
+    """A copy of ``base`` with room under it for a footer ``fh`` high (black: :func:`_footer` fills it;
+    a crop past the edge copies the picture once, where a new image and a paste went over it twice)."""
+    return base.crop((0, 0, base.width, base.height + fh))
 
 
 def _footer(img: Image.Image, lay: Layout, view: dict, beyond: list[_Beyond], px: int,

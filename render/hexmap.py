@@ -53,7 +53,7 @@ from render.hex_common import (FULL_HEX, MAX_MAP_W, MAX_MAP_H, MIN_HEX, MARGIN, 
     CROP_MIN_HEX, CROP_MAX_HEX, COUNTER_DY, FOCUS_MARGIN, FOCUS_MIN_COLS, FOCUS_MIN_ROWS, Frame, CAP_RATIO,
     ID_SAMPLE, MAX_ASPECT, MAX_IMAGE_W, _fingerprint, _lerp, _layout, PAD, PANEL_MIN_H, _parse_hex, _side_dir,
     _parse_side, _side_color, _side_title, _Stamper, _as_list, _as_dict, HEADER_TARGET_PX, RESULT_SCALE,
-    HEADER_MIN_W, _memo, _number_width, _id_boxes, kept)  # noqa: F401
+    HEADER_MIN_W, _memo, _number_width, _id_boxes, kept, _trimmed, _trims)  # noqa: F401
 from render.hex_terrain import (_seed, draw_terrain, _draw_wall, draw_hexside, _draw_gate_leaves, draw_tunnel,
     _text_rotated, _hex_number_px)  # noqa: F401
 from render.hex_legend import (LEGEND_TERRAIN, LEGEND_SIDES, LEG_ROW, _STEPS, _MapFacts, Legend, _rows,
@@ -92,6 +92,7 @@ def clear_cache() -> None:
     _memo.forget()
     kept.cache_clear()
     UL.clear()
+    _trims.clear()
 
 
 @dataclass(frozen=True)
@@ -230,14 +231,15 @@ def compose_info(view: dict, hexmap, *, around: str | None = None, radius: int |
             fs, ink, plate = _id_boxes(size, top_text)
             label_sizes.append(fs)
             x, y = pos[i]
-            img.paste(spr, (round(x - size / 2) - pad, round(y - size / 2) - pad), spr)
+            ink_spr, ix, iy = _trimmed(spr)
+            img.paste(ink_spr, (round(x - size / 2) - pad + ix, round(y - size / 2) - pad + iy), ink_spr)
             if i == 0 and top_text:  # the top counter's id is drawn whole
                 ox, oy = round(x - size / 2), round(y - size / 2)  # the bare plate the id is drawn on:
                 px0, py0, px1, py1 = plate       # its ink with a margin of face round it
                 ix0, iy0, ix1, iy1 = ink
                 glyphs.append(("id", top_text, (ox + ix0 - 1, oy + iy0 - 1, ox + ix1 + 1, oy + iy1 + 1)))
                 glyphs.append(("plate", top_text, (ox + px0, oy + py0, ox + px1, oy + py1)))
-                plates.append((spr.crop((pad + px0, pad + py0, pad + px1, pad + py1)), (ox + px0, oy + py0)))
+                plates.append((_trimmed(spr, (pad + px0, pad + py0, pad + px1, pad + py1))[0], (ox + px0, oy + py0)))
         if len(units) > 1:
             # the count sits off the stack's top right corner
             text = f"+{len(units) - 3}" if len(units) > 3 else str(len(units))
