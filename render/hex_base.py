@@ -34,8 +34,8 @@ def _map_digest(hexmap) -> str:
     if got is None:
         parts = [repr((hexmap.id, hexmap.title, tuple(hexmap.columns), tuple(hexmap.rows)))]
         # each hex's fields' values (a dataclass's own repr is several times slower)
-        parts.append(repr(sorted((str(h), tuple((getattr(i, "__dict__", None) or {"": repr(i)}).values()))
-                                 for h, i in hexmap.hexes.items())))
+        parts.append(repr([(tuple(h), tuple((getattr(i, "__dict__", None) or {"": repr(i)}).values()))
+                           for h, i in sorted(hexmap.hexes.items())]))
         parts += [repr((str(side), kind)) for side, kind in sorted(hexmap.hexsides.items())]
         parts += [repr(sorted(hexmap.edges.items())),
                   json.dumps(getattr(hexmap, "meta", None) or {}, sort_keys=True, default=str)]

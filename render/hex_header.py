@@ -199,9 +199,24 @@ def _clip_px(text: str, px: int, width: float) -> str:
     """``text`` cut (with an ellipsis) to ``width`` px at font size ``px``: never a smaller font."""
     if S.text_length(text, px) <= width:
         return text
-    while len(text) > 1 and S.text_length(text + "…", px) > width:
-        text = text[:-1]
-    return text.rstrip() + "…"
+
+    def fits(n: int) -> bool:
+        return S.text_length(text[:n] + "…", px) <= width
+
+    # the longest prefix that fits with its ellipsis: a halving search for where it stops fitting, then
+    # a step back over the last two characters (a prefix two characters longer is always wider: only
+    # one kerning pair changes), not one text measured per character cut (each new header's first map)
+    lo, hi = 1, len(text)  # fits(lo) or lo == 1; not fits(hi)
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        if fits(mid):
+            lo = mid
+        else:
+            hi = mid
+    n = min(len(text), lo + 2)
+    while n > 1 and not fits(n):
+        n -= 1
+    return text[:n].rstrip() + "…"
 
 
 def _header(img: Image.Image, width: int, view: dict, lines: list[tuple[str, object]], px: int) -> list:

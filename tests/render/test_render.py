@@ -641,3 +641,25 @@ def test_the_kept_underlay_follows_what_is_drawn_under_the_counters():
             assert kept_one == fresh, what
             assert fresh != before, what  # a change the picture shows
             compose(view, m, **opts)  # the first view's underlay kept again
+
+
+def test_a_header_line_too_long_is_cut_to_its_longest_prefix_that_fits():
+    """_clip_px finds where to cut by halving (issue 26: one text measured per character cut was most
+    of a new header's cost); it still cuts at the longest prefix that fits with its ellipsis."""
+    import random
+
+    from render import style as S
+    from render.hex_header import _clip_px
+
+    rnd = random.Random(26)
+    alpha = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 .,:;()/-'AVWTYLfijlrt"
+    for _ in range(400):
+        text = "".join(rnd.choice(alpha) for _ in range(rnd.randint(1, 60)))
+        px = rnd.choice([10, 12, 14, 17, 22])
+        width = rnd.uniform(0, S.text_length(text, px) * 1.1)
+        if S.text_length(text, px) <= width:
+            assert _clip_px(text, px, width) == text
+            continue
+        fitting = [n for n in range(1, len(text) + 1) if S.text_length(text[:n] + "…", px) <= width]
+        n = max(fitting) if fitting else 1
+        assert _clip_px(text, px, width) == text[:n].rstrip() + "…", (text, px, width)
