@@ -67,7 +67,8 @@ def trim(folder: Path) -> None:
     """Keep the folder's cache files (base layers, sprites, texts) under ``DISK_CACHE_BYTES``, the least
     recently written going first."""
     try:
-        files = sorted([*folder.glob("*.base"), *folder.glob("*.sprite"), *folder.glob("*.text"), *folder.glob("*.memo")],
+        files = sorted([*folder.glob("*.base"), *folder.glob("*.sprite"), *folder.glob("*.text"), *folder.glob("*.memo"),
+                        *folder.glob("*.under")],
                        key=lambda p: p.stat().st_mtime, reverse=True)
         kept = 0
         for f in files:

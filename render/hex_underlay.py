@@ -3,9 +3,13 @@ zone shaded and outlined, with its hex numbers on a halo; the city levels held, 
 gate control; cracked hexsides. It changes only when those do (a set-up, a level taken, a gate won), not
 with every move, so the base layer with it drawn on is kept in a small in-memory cache keyed on the base
 layer's key and on exactly what is drawn (:func:`plan`): the next map of the same window copies it and
-draws only the counters and what goes over them."""
+draws only the counters and what goes over them. It is kept on disk too, beside the base layers and like
+them (render/hex_base.py: raw RGB with its CRC; an ``.under`` file named by the base's file name and what
+is drawn): a new process's first map of a game whose zone, levels and gates have not changed loads it in
+place of the base, and draws none of it."""
 from __future__ import annotations
 
+import hashlib
 from collections import OrderedDict
 
 from PIL import Image, ImageDraw
@@ -13,12 +17,13 @@ from PIL import Image, ImageDraw
 from engine.hexgrid import Hex, Hexside
 from render import style as S
 from render.geometry import Layout
-from render.hex_common import _as_dict, _as_list, _lock, _parse_hex, _parse_side, _side_color, kept
+from render import hex_base
+from render.hex_common import Frame, _as_dict, _as_list, _layout, _lock, _parse_hex, _parse_side, _side_color, kept
 from render.hex_pieces import _draw_crack, _hatch_mask, _hex_mask, _ring_mask
 from render.hex_terrain import _draw_gate_leaves, _hex_number_px
 
 UNDERLAY_CACHE_SIZE = 4   # full-size images kept (each as big as its base layer)
-_cache: "OrderedDict[tuple, Image.Image]" = OrderedDict()
+_cache: "OrderedDict[tuple, tuple[Image.Image, Layout, int]]" = OrderedDict()
 
 
 def plan(view: dict, hexmap, lay: Layout, cracks: list[Hexside]) -> tuple:
@@ -43,24 +48,40 @@ def plan(view: dict, hexmap, lay: Layout, cracks: list[Hexside]) -> tuple:
     return zone, held, tuple(road), tuple(gates), tuple(cracks)
 
 
-def underlay(base: Image.Image, base_key: tuple, lay: Layout, s: float, what: tuple) -> Image.Image:
-    """``base`` with ``what`` (:func:`plan`) drawn on it: ``base`` itself when there is nothing to draw,
-    else from the cache or drawn (and kept). The caller copies it before drawing on it."""
+def underlay(hexmap, frame: Frame, leg, top: int, what: tuple) -> tuple[Image.Image, Layout, int]:
+    """The base layer of ``frame`` (hex_base._base's arguments) with ``what`` (:func:`plan`) drawn on it,
+    its layout and where its legend's text starts: the base itself when there is nothing to draw, else
+    from memory, from disk, or drawn (and kept in both). The caller copies it before drawing on it."""
     if not any(what):
-        return base
-    key = (base_key, s, what)
+        return hex_base._base(hexmap, frame.window, frame.s, leg, frame=frame, top=top)
+    key = (hex_base._fingerprint(hexmap), frame.window, frame.s, frame.panel, leg, top, what)
     with _lock:
         hit = _cache.get(key)
         if hit is not None:
             _cache.move_to_end(key)
             return hit
-    img = base.copy()
-    _draw(img, lay, s, *what)
+    lay = _layout(frame, leg, top)
+    folder = hex_base.cache_dir()
+    path = None
+    got = None
+    if folder is not None:
+        name = repr((hex_base._disk_name(hexmap, frame, leg, top), what))
+        path = folder / (hashlib.sha256(name.encode()).hexdigest()[:40] + ".under")
+        loaded = hex_base._load(path, lay)
+        if loaded is not None:
+            got = (loaded[0], lay, loaded[1])
+    if got is None:
+        base, lay, legend_top = hex_base._base(hexmap, frame.window, frame.s, leg, frame=frame, top=top)
+        img = base.copy()
+        _draw(img, lay, frame.s, *what)
+        got = (img, lay, legend_top)
+        if path is not None:
+            hex_base._store(folder, path, img, legend_top)
     with _lock:
-        _cache[key] = img
+        _cache[key] = got
         while len(_cache) > UNDERLAY_CACHE_SIZE:
             _cache.popitem(last=False)
-    return img
+    return got
 
 
 def clear() -> None:

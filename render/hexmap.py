@@ -153,7 +153,7 @@ def compose_info(view: dict, hexmap, *, around: str | None = None, radius: int |
     off = sum(len(g.units) for g in beyond)
     lines = _header_lines(view, fr, width)
     top = _header_height(hp, len(lines))
-    base, lay, legend_top = _base(hexmap, fr.window, fr.s, leg, frame=fr, top=top)
+    lay = _layout(fr, leg, top)  # the base layer's (loaded with what lies under the counters, below)
     s = fr.s
     focus = fr.focus
     sides = _as_dict(view.get("sides"))
@@ -192,10 +192,9 @@ def compose_info(view: dict, hexmap, *, around: str | None = None, radius: int |
 
     # under the counters: zone, held levels, ringed hexes, gates, cracks (render/hex_underlay.py: the
     # base with them drawn on, kept while they stay the same)
-    under = UL.underlay(base, (_fingerprint(hexmap), fr.window, fr.s, fr.panel, leg, top), lay, s,
-                        UL.plan(view, hexmap, lay, cracks))
+    below, lay, legend_top = UL.underlay(hexmap, fr, leg, top, UL.plan(view, hexmap, lay, cracks))
     fh = footer_height(hp, beyond)  # the picture made at its full height: _footer draws in place, no 2nd copy
-    img = _tall(under, fh) if fh else under.copy()
+    img = _tall(below, fh) if fh else below.copy()
     d = ImageDraw.Draw(img)
 
     # counters, grouped by hex in the view's order
@@ -331,7 +330,7 @@ def compose_info(view: dict, hexmap, *, around: str | None = None, radius: int |
         _panel(img, lay, view, legend_top)
     glyphs += _header(img, lay.width, view, lines, hp)
     if beyond:
-        img = _footer(img, lay, view, beyond, hp, top=base.height)
+        img = _footer(img, lay, view, beyond, hp, top=below.height)
     _memo.flush()
     info = RenderInfo(img.width, img.height, min(label_sizes) if label_sizes else None, hp, npx, fr.mode,
                       fr.window, off, tuple(glyphs))

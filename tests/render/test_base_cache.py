@@ -50,6 +50,8 @@ def test_a_corrupt_or_truncated_file_is_built_again(cache):
     flipped[len(whole) // 2] ^= 0xFF  # one pixel's byte changed on disk: its CRC no longer matches
     for bad in (b"not a base", whole[: len(whole) // 2], bytes(flipped)):
         path.write_bytes(bad)
+        for under in cache.glob("*.under"):  # the base with the view's zone, levels... on: the base is needed
+            under.unlink()
         clear_cache()
         assert _draw(view, m) == first
         assert path.read_bytes() != bad  # rewritten whole
@@ -222,6 +224,8 @@ def test_a_fresh_process_takes_its_chits_masks_and_hexside_marks_from_disk(cache
     view["zone"] = ["1907", "2007", "1908"]
     kinds = ({}, {"around": "1907"}, {"focus": True})
     first = [render_view(view, m, **k) for k in kinds]
+    for under in cache.glob("*.under"):  # the masks are drawn on the base kept with them: needed without it
+        under.unlink()
     clear_cache()  # as a new process
     real = hex_common.kept_image
     seen = set()
@@ -246,7 +250,38 @@ def test_a_fresh_process_takes_its_chits_masks_and_hexside_marks_from_disk(cache
     for bad in (b"not an image", whole[: len(whole) // 2], bytes(flipped)):
         for f in small:
             f.write_bytes(bad)
+        for under in cache.glob("*.under"):
+            under.unlink()
         clear_cache()
         assert [render_view(view, m, **k) for k in kinds] == first
         assert small[0].read_bytes() == whole  # drawn again, rewritten whole
     assert not list(cache.glob(".*.tmp"))
+
+
+def test_a_fresh_process_loads_what_lies_under_the_counters_drawn_on_the_base(cache, monkeypatch):
+    """The base with the zone, held levels, ringed hexes, gates and cracks drawn on is kept on disk
+    like the base itself (render/hex_underlay.py): a fresh process whose view has the same of those
+    loads it and draws none of them (nor loads the bare base); with one of them changed, it draws."""
+    from render import hex_underlay
+
+    m = gondor_map()
+    view = sample_view("westernesse", 80)
+    view["zone"] = ["1907", "2007"]
+    kinds = ({}, {"around": "1907"}, {"focus": True})
+    first = [render_view(view, m, **k) for k in kinds]
+    clear_cache()  # as a new process
+    drawn = hex_underlay._draw
+    loads = []
+
+    def no_draw(*a, **kw):
+        raise AssertionError("drawn again: the stored underlay was not used")
+
+    monkeypatch.setattr(hex_underlay, "_draw", no_draw)
+    monkeypatch.setattr(hex_base, "_build_base", no_draw)
+    monkeypatch.setattr(hex_base, "_base", lambda *a, **kw: loads.append(a) or no_draw())
+    assert [render_view(view, m, **k) for k in kinds] == first
+    assert not loads
+    monkeypatch.setattr(hex_underlay, "_draw", lambda *a: loads.append(a) or drawn(*a))
+    view["zone"] = ["1907"]
+    with pytest.raises(AssertionError, match="drawn again"):  # a new zone: the bare base is needed
+        render_view(view, m, around="1907")
