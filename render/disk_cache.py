@@ -5,7 +5,12 @@ its size. It imports nothing of render/, so every drawing module may use it."""
 from __future__ import annotations
 
 import hashlib
+import marshal
 import os
+import struct
+import sys
+import zlib
+from functools import lru_cache
 from pathlib import Path
 
 CACHE_ENV = "PALANTIR_RENDER_CACHE"   # the disk cache's folder; "off": none ([render] cache_dir sets it)
@@ -16,12 +21,19 @@ _digests: dict = {}
 def cache_dir() -> Path | None:
     """Where built base layers are kept: ``$PALANTIR_RENDER_CACHE`` (``off``: nowhere), by default
     ``$XDG_CACHE_HOME/palantir/maps`` (``~/.cache/palantir/maps``)."""
-    v = os.environ.get(CACHE_ENV, "")
+    env = os.environ
+    return _folder(env.get(CACHE_ENV, ""), env.get("XDG_CACHE_HOME", ""), env.get("HOME", ""))
+
+
+@lru_cache(maxsize=8)
+def _folder(v: str, xdg: str, home: str) -> Path | None:
+    """:func:`cache_dir` for these variables (asked for every sprite and text: building the path each
+    time cost more than reading a sprite)."""
     if v.strip().lower() == "off":
         return None
     if v:
         return Path(v).expanduser()
-    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "palantir" / "maps"
+    return Path(xdg or Path.home() / ".cache") / "palantir" / "maps"
 
 
 def set_cache_dir(path: str | None) -> None:
@@ -55,7 +67,8 @@ def trim(folder: Path) -> None:
     """Keep the folder's cache files (base layers, sprites, texts) under ``DISK_CACHE_BYTES``, the least
     recently written going first."""
     try:
-        files = sorted([*folder.glob("*.base"), *folder.glob("*.sprite"), *folder.glob("*.text")],
+        files = sorted([*folder.glob("*.base"), *folder.glob("*.sprite"), *folder.glob("*.text"), *folder.glob("*.memo"),
+                        *folder.glob("*.under")],
                        key=lambda p: p.stat().st_mtime, reverse=True)
         kept = 0
         for f in files:
@@ -73,3 +86,132 @@ def written(folder: Path) -> None:
     _written += 1
     if _written % TRIM_EVERY == 0:
         trim(folder)
+
+
+MEMO_MAGIC = b"palantir-memo 1\n"
+MEMO_MAX = 50_000  # entries kept in one memo file; past it the file starts afresh
+
+
+class DiskMemo:
+    """Small values the renderer works out from its font for every map (the width of each hex number,
+    the box of each counter id), kept in one file in the cache folder (``NAME-<digest>.memo``: the
+    renderer's source and Python's version name it), loaded whole at the first lookup: a new process
+    otherwise measures every hex number of the map again. Values are marshalled (tuples, numbers,
+    strings); the file has its CRC; one that does not load is ignored (its values are worked out
+    again). :meth:`flush` writes the file back when something was added (under a unique name, renamed
+    into place: two processes flushing at once leave one whole file, the other's additions redone
+    later). :meth:`forget` drops the values held in memory (clear_cache: as in a new process)."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.data: dict | None = None
+        self.dirty = False
+
+    def _path(self, folder: Path) -> Path:
+        key = repr((_renderer_version(), sys.version, self.name))
+        return folder / f"{self.name}-{hashlib.sha256(key.encode()).hexdigest()[:24]}.memo"
+
+    def _load(self) -> dict:
+        folder = cache_dir()
+        data: dict = {}
+        if folder is not None:
+            try:
+                raw = self._path(folder).read_bytes()
+            except OSError:
+                raw = b""
+            head = len(MEMO_MAGIC) + 4
+            if len(raw) > head and raw.startswith(MEMO_MAGIC):
+                body = raw[head:]
+                if struct.unpack("<I", raw[len(MEMO_MAGIC):head])[0] == zlib.crc32(body):
+                    try:
+                        got = marshal.loads(body)
+                    except (ValueError, EOFError, TypeError):
+                        got = None
+                    if isinstance(got, dict):
+                        data = got
+        self.data = data
+        return data
+
+    def get(self, key, compute):
+        """The value for ``key``: from memory, from the file, or ``compute()`` (kept for :meth:`flush`)."""
+        data = self.data if self.data is not None else self._load()
+        try:
+            return data[key]
+        except KeyError:
+            pass
+        value = data[key] = compute()
+        self.dirty = True
+        return value
+
+    def flush(self) -> None:
+        if not self.dirty or self.data is None:
+            return
+        self.dirty = False
+        folder = cache_dir()
+        if folder is None:
+            return
+        if len(self.data) > MEMO_MAX:
+            self.data = {}
+            return
+        path = self._path(folder)
+        tmp = folder / f".{path.name}.{os.getpid()}.{os.urandom(4).hex()}.tmp"
+        try:
+            body = marshal.dumps(self.data)
+            folder.mkdir(parents=True, exist_ok=True)
+            tmp.write_bytes(MEMO_MAGIC + struct.pack("<I", zlib.crc32(body)) + body)
+            os.replace(tmp, path)
+        except (OSError, ValueError):  # a read-only or full disk, a value marshal refuses: worked out again
+            try:
+                tmp.unlink(missing_ok=True)
+            except OSError:
+                pass
+
+    def forget(self) -> None:
+        self.data = None
+        self.dirty = False
+
+
+IMAGE_MAGIC = b"palantir-image 1\n"
+_IMAGE_HEAD = struct.Struct("<4sIIiiI")  # mode, width, height, two offsets, CRC of the pixels
+
+
+def kept_image(key: tuple, draw):
+    """A small image the view layer draws the same way every time (a marker chit, a mask, rungs or an
+    arrow across a hexside), from its file in the cache folder or ``draw()`` (and stored there):
+    ``draw`` gives an image, or an image and the two offsets it is placed by. One file a key (named by a
+    digest of the renderer's source and ``key``), with its CRC; written under a unique name and renamed
+    into place; one that does not load is drawn again and rewritten."""
+    folder = cache_dir()
+    if folder is None:
+        return draw()
+    from PIL import Image
+
+    path = folder / (hashlib.sha256(repr((_renderer_version(), key)).encode()).hexdigest()[:40] + ".sprite")
+    head = len(IMAGE_MAGIC) + _IMAGE_HEAD.size
+    try:
+        data = path.read_bytes()
+    except OSError:
+        data = b""
+    if len(data) >= head and data.startswith(IMAGE_MAGIC):
+        mode, w, h, ox, oy, crc = _IMAGE_HEAD.unpack(data[len(IMAGE_MAGIC):head])
+        mode = mode.rstrip(b" ").decode("ascii", "replace")
+        body = memoryview(data)[head:]
+        if mode in ("L", "RGB", "RGBA") and len(body) == w * h * len(mode) and zlib.crc32(body) == crc:
+            img = Image.frombytes(mode, (w, h), body)
+            return (img, ox, oy) if ox != -2 ** 31 else img
+    got = draw()
+    img, ox, oy = got if isinstance(got, tuple) else (got, -2 ** 31, 0)
+    body = img.tobytes()
+    tmp = folder / f".{path.name}.{os.getpid()}.{os.urandom(4).hex()}.tmp"
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        tmp.write_bytes(IMAGE_MAGIC + _IMAGE_HEAD.pack(img.mode.ljust(4).encode(), img.width, img.height, ox, oy,
+                                                       zlib.crc32(body)) + body)
+        os.replace(tmp, path)
+        written(folder)
+    except OSError:  # a read-only or full disk: drawn all the same
+        try:
+            tmp.unlink(missing_ok=True)
+        except OSError:
+            pass
+    return got

@@ -33,7 +33,9 @@ def _map_digest(hexmap) -> str:
     got = _digests.get(fp)
     if got is None:
         parts = [repr((hexmap.id, hexmap.title, tuple(hexmap.columns), tuple(hexmap.rows)))]
-        parts += [repr((str(h), hexmap.hexes[h])) for h in sorted(hexmap.hexes)]
+        # each hex's fields' values (a dataclass's own repr is several times slower)
+        parts.append(repr([(tuple(h), tuple((getattr(i, "__dict__", None) or {"": repr(i)}).values()))
+                           for h, i in sorted(hexmap.hexes.items())]))
         parts += [repr((str(side), kind)) for side, kind in sorted(hexmap.hexsides.items())]
         parts += [repr(sorted(hexmap.edges.items())),
                   json.dumps(getattr(hexmap, "meta", None) or {}, sort_keys=True, default=str)]
@@ -63,7 +65,7 @@ def _load(path: Path, lay: Layout) -> tuple[Image.Image, int] | None:
     body = memoryview(data)[head:]
     if (w, h) != (lay.width, lay.height) or len(body) != w * h * 3 or zlib.crc32(body) != crc:
         return None
-    return Image.frombytes("RGB", (w, h), bytes(body)), legend_top
+    return Image.frombytes("RGB", (w, h), body), legend_top  # from the buffer: no copy of the bytes
 
 
 def _store(folder: Path, path: Path, img: Image.Image, legend_top: int) -> None:

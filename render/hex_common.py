@@ -3,11 +3,14 @@ from __future__ import annotations
 
 import threading
 from dataclasses import dataclass
+from functools import lru_cache
 
 from PIL import Image
 
 from engine.hexgrid import OPPOSITE, Hex, HexError, Hexside
+from render import counters as C
 from render import style as S
+from render.disk_cache import DiskMemo, kept_image
 from render.geometry import Layout
 
 # --------------------------------------------------------------------------
@@ -151,3 +154,47 @@ HEADER_TARGET_PX = LEGIBLE_PX + 1   # the header's font, at PREVIEW_W wide
 
 RESULT_SCALE = 1.45   # the result of a game over is drawn this much larger than the header's other lines
 HEADER_MIN_W = 824    # the narrowest focus crop: a header's lines are counted at this width before the crop
+
+
+# --------------------------------------------------------------------------
+# What a map works out from the font for each hex number and counter id, kept on disk (issue 26: a new
+# process's first map otherwise measures every hex number and draws every id's mask again to place them)
+# --------------------------------------------------------------------------
+_memo = DiskMemo("measures")
+
+
+def _number_width(text: str, px: int) -> float:
+    """The width of the hex number ``text`` at ``px`` (style.text_length, remembered on disk)."""
+    return _memo.get(("n", text, px), lambda: S.text_length(text, px))
+
+
+def _id_boxes(size: int, text: str) -> tuple[int, tuple, tuple]:
+    """A ``size`` px counter's id ``text``: its font size, the box of its ink and of its plate
+    (counters.py's id_font_size, id_ink, id_plate, remembered on disk)."""
+    return _memo.get(("id", size, text), lambda: (C.id_font_size(size, text), C.id_ink(size, text),
+                                                  C.id_plate(size, text)))
+
+
+@lru_cache(maxsize=256)
+def kept(fn, *args):
+    """``fn(*args)`` (a marker chit, a mask, rungs or an arrow across a hexside: drawn supersampled, the
+    same every time) from memory, from its file in the cache folder, or drawn (disk_cache.kept_image)."""
+    return kept_image((fn.__module__, fn.__qualname__, *args), lambda: fn(*args))
+
+
+_trims: dict = {}
+
+
+def _trimmed(spr: Image.Image, box: tuple | None = None) -> tuple[Image.Image, int, int]:
+    """``spr`` cut to the box of its ink (its alpha's; with ``box``, cut to ``box``), and the cut's corner
+    in ``spr``: a counter's sprite has a clear margin as wide as a third of it on every side (for its
+    shadow and marks), and pasting the clear part changes nothing but costs as much. Kept while the
+    sprite lives (it is held here with its cut)."""
+    key = (id(spr), box)
+    got = _trims.get(key)
+    if got is None or got[0] is not spr:
+        if len(_trims) > 512:  # at most some 10 MB held
+            _trims.clear()
+        b = box or spr.getchannel("A").getbbox() or (0, 0, 1, 1)
+        got = _trims[key] = (spr, spr.crop(b), b[0], b[1])
+    return got[1], got[2], got[3]

@@ -38,18 +38,37 @@ def _beyond_text(view: dict, g: _Beyond) -> str:
     return f"{g.direction}: {what}, nearest {g.nearest} (/game map around:{g.nearest})"
 
 
-def _footer(img: Image.Image, lay: Layout, view: dict, beyond: list[_Beyond], px: int) -> Image.Image:
+def footer_height(px: int, beyond: list[_Beyond]) -> int:
+    """The height of :func:`_footer`'s band (0: nothing off the crop)."""
+    return _header_height(px, len(beyond)) if beyond else 0
+
+
+def _tall(base: Image.Image, fh: int) -> Image.Image:
+    """A copy of ``base`` with room under it for a footer ``fh`` high (black: :func:`_footer` fills it;
+    a crop past the edge copies the picture once, where a new image and a paste went over it twice)."""
+    return base.crop((0, 0, base.width, base.height + fh))
+
+
+def _footer(img: Image.Image, lay: Layout, view: dict, beyond: list[_Beyond], px: int,
+            top: int | None = None) -> Image.Image:
     """The image with a band under it naming the counters of the action off the crop, each
-    direction with an arrow, and the same arrows on the map's edge, where those counters lie."""
+    direction with an arrow, and the same arrows on the map's edge, where those counters lie.
+    With ``top``, the image already has room for the band from ``top`` down (:func:`footer_height`):
+    the band is drawn there, in place (no copy of the whole picture), over whatever ran into it."""
     sides = _as_dict(view.get("sides"))
     fh = _header_height(px, len(beyond))
-    out = Image.new("RGB", (img.width, img.height + fh), S.HEADER_BG)
-    out.paste(img, (0, 0))
+    if top is None:
+        out = Image.new("RGB", (img.width, img.height + fh), S.HEADER_BG)
+        out.paste(img, (0, 0))
+        top = img.height
+    else:
+        out = img
+        ImageDraw.Draw(out).rectangle([0, top, out.width - 1, top + fh - 1], fill=S.HEADER_BG)
     d = ImageDraw.Draw(out)
     txt = _Stamper(out)
     lh = _line_h(px)
-    x0, x1 = round(px * 0.6), img.width - round(px * 0.6)
-    y = img.height + round(px * 0.45)
+    x0, x1 = round(px * 0.6), out.width - round(px * 0.6)
+    y = top + round(px * 0.45)
     f = S.font(px)
     r = MARGIN * 0.42
     top, bottom = lay.top + MARGIN * 0.5, lay.map_h - MARGIN * 0.5
@@ -180,9 +199,24 @@ def _clip_px(text: str, px: int, width: float) -> str:
     """``text`` cut (with an ellipsis) to ``width`` px at font size ``px``: never a smaller font."""
     if S.text_length(text, px) <= width:
         return text
-    while len(text) > 1 and S.text_length(text + "…", px) > width:
-        text = text[:-1]
-    return text.rstrip() + "…"
+
+    def fits(n: int) -> bool:
+        return S.text_length(text[:n] + "…", px) <= width
+
+    # the longest prefix that fits with its ellipsis: a halving search for where it stops fitting, then
+    # a step back over the last two characters (a prefix two characters longer is always wider: only
+    # one kerning pair changes), not one text measured per character cut (each new header's first map)
+    lo, hi = 1, len(text)  # fits(lo) or lo == 1; not fits(hi)
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        if fits(mid):
+            lo = mid
+        else:
+            hi = mid
+    n = min(len(text), lo + 2)
+    while n > 1 and not fits(n):
+        n -= 1
+    return text[:n].rstrip() + "…"
 
 
 def _header(img: Image.Image, width: int, view: dict, lines: list[tuple[str, object]], px: int) -> list:

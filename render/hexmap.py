@@ -16,7 +16,9 @@ Two layers:
   gate control, cracked hexsides, counters with their marks and badges, rungs
   across their hexsides, arrows, marker chits, place names not covered by
   counters, the dynamic part of the panel) is drawn on a copy of the base for
-  every call; sprites and text masks are cached.
+  every call; sprites and text masks are cached (in memory and on disk), and the
+  part under the counters that changes only now and then (zone, held levels,
+  ringed hexes, gates, cracks) is kept drawn on the base (render/hex_underlay.py).
 
 The renderer names no game and no piece: the view's ``display`` (the ruleset's declaration; the
 vocabulary is engine/display.py's) says which shape each unit type is drawn with, which style each
@@ -39,6 +41,7 @@ from PIL import Image, ImageDraw
 from engine.hexgrid import Hex, Hexside
 from render import counters as C
 from render import style as S
+from render import hex_underlay as UL
 from render.geometry import Layout
 
 # Split by concern (issue 26): the parts, each re-exported here (callers import from render.hexmap):
@@ -50,14 +53,14 @@ from render.hex_common import (FULL_HEX, MAX_MAP_W, MAX_MAP_H, MIN_HEX, MARGIN, 
     CROP_MIN_HEX, CROP_MAX_HEX, COUNTER_DY, FOCUS_MARGIN, FOCUS_MIN_COLS, FOCUS_MIN_ROWS, Frame, CAP_RATIO,
     ID_SAMPLE, MAX_ASPECT, MAX_IMAGE_W, _fingerprint, _lerp, _layout, PAD, PANEL_MIN_H, _parse_hex, _side_dir,
     _parse_side, _side_color, _side_title, _Stamper, _as_list, _as_dict, HEADER_TARGET_PX, RESULT_SCALE,
-    HEADER_MIN_W)  # noqa: F401
+    HEADER_MIN_W, _memo, _number_width, _id_boxes, kept, _trimmed, _trims)  # noqa: F401
 from render.hex_terrain import (_seed, draw_terrain, _draw_wall, draw_hexside, _draw_gate_leaves, draw_tunnel,
     _text_rotated, _hex_number_px)  # noqa: F401
 from render.hex_legend import (LEGEND_TERRAIN, LEGEND_SIDES, LEG_ROW, _STEPS, _MapFacts, Legend, _rows,
     _levels_title, _facts_cache, _map_facts, _view_keys, _legend_of, legend_for, _legend_origin, _legend_shapes,
     _legend_text, _compass, _style_of)  # noqa: F401
 from render.hex_base import (_base_cache, _build_base, _base, _digests, cache_dir, set_cache_dir)  # noqa: F401
-from render.hex_header import (_ARROW, _arrow, _beyond_text, _footer, header_px, _line_h, _header_height,
+from render.hex_header import (_ARROW, _arrow, _beyond_text, _footer, footer_height, _tall, header_px, _line_h, _header_height,
     _turn_text, _over_text, _zone_text, _track_items, _track_rows, _header_lines, _clip_px, _header, _wrap,
     _demoralized, _panel)  # noqa: F401
 from render.hex_crop import (_crop_hex, _crop_width, _legible, max_focus_cols, _span, _grow, _focus_entries,
@@ -86,6 +89,10 @@ def clear_cache() -> None:
     _ring_mask.cache_clear()
     S.text_length.cache_clear()
     S._text_mask.cache_clear()
+    _memo.forget()
+    kept.cache_clear()
+    UL.clear()
+    _trims.clear()
 
 
 @dataclass(frozen=True)
@@ -146,59 +153,12 @@ def compose_info(view: dict, hexmap, *, around: str | None = None, radius: int |
     off = sum(len(g.units) for g in beyond)
     lines = _header_lines(view, fr, width)
     top = _header_height(hp, len(lines))
-    base, lay, legend_top = _base(hexmap, fr.window, fr.s, leg, frame=fr, top=top)
+    lay = _layout(fr, leg, top)  # the base layer's (loaded with what lies under the counters, below)
     s = fr.s
     focus = fr.focus
-    img = base.copy()
-    d = ImageDraw.Draw(img)
     sides = _as_dict(view.get("sides"))
     display = _as_dict(view.get("display"))
     shapes = _as_dict(display.get("shapes"))
-
-    # zone highlight
-    zone = [h for h in (_parse_hex(z) for z in _as_list(view.get("zone"))) if h is not None and lay.contains(h)]
-    if zone:
-        mask = _hex_mask(s, 84)
-        for h in zone:
-            cx, cy = lay.center(h)
-            img.paste(S.ZONE, (round(cx - mask.width / 2), round(cy - mask.height / 2)), mask)
-        # outline the zone's boundary only
-        zset = set(zone)
-        zw = max(2, round(s / 10))
-        for h in zone:
-            for dname in ("n", "ne", "se", "s", "sw", "nw"):
-                if h.neighbour(dname) not in zset:
-                    a, b = lay.side_points(h, dname)
-                    d.line([a, b], fill=S.ZONE_EDGE, width=zw)
-        # the zone's hex numbers again, on a halo: the shade must not dim what a `deploy` names
-        for h in zone:
-            cx, cy = lay.center(h)
-            S.stamp(img, (cx, cy - s * 0.84), str(h), _hex_number_px(s), S.HEX_NUMBER, "ma", 2, S.NUMBER_HALO)
-
-    # city levels held (the view's ``levels``): red hatching, light enough to read through
-    levels = {lv for lv in _as_list(view.get("levels")) if isinstance(lv, int) and not isinstance(lv, bool) and lv > 0}
-    if levels:
-        mask = _hatch_mask(s)
-        ox, oy = mask.width / 2, mask.height / 2
-        for h, info in hexmap.hexes.items():
-            if info.level in levels and lay.contains(h):
-                cx, cy = lay.center(h)
-                img.paste(S.HELD_LEVEL, (round(cx - ox), round(cy - oy)), mask)
-
-    # ringed hexes (the view's ``road``): a ring in the holder's colour (grey: nobody)
-    for key, owner in sorted(_as_dict(view.get("road")).items(), key=lambda kv: str(kv[0])):
-        h = _parse_hex(key)
-        if h is None or not lay.contains(h):
-            continue
-        cx, cy = lay.center(h)
-        held = isinstance(owner, str) and owner
-        halo, ring = _ring_mask(s, True), _ring_mask(s, False)
-        col = _side_color(sides, owner) if held else S.ROAD_FREE
-        if held:
-            tint = _hex_mask(s, 70)
-            img.paste(col, (round(cx - tint.width / 2), round(cy - tint.height / 2)), tint)
-        img.paste((255, 255, 255), (round(cx - halo.width / 2), round(cy - halo.height / 2)), halo)
-        img.paste(col, (round(cx - ring.width / 2), round(cy - ring.height / 2)), ring)
 
     # markers, by their declared style: cracks on hexsides, rungs in a hex leaning across a
     # hexside, everything else a chit in its hex (or on its hexside)
@@ -230,17 +190,12 @@ def compose_info(view: dict, hexmap, *, around: str | None = None, radius: int |
         elif side is not None and any(lay.contains(x) for x in side.hexes()):
             side_chits.append((side, kind))
 
-    # gate control and cracks (under the counters: they show on the hexside's far side)
-    for key, owner in _as_dict(view.get("gates")).items():
-        side = _parse_side(key)
-        if side is None or not any(lay.contains(x) for x in side.hexes()):
-            continue
-        a, b = lay.side_points(side.hex, side.direction)
-        _draw_gate_leaves(d, a, b, s, _side_color(sides, owner))
-
-    for side in cracks:
-        a, b = lay.side_points(side.hex, side.direction)
-        _draw_crack(d, a, b, s)
+    # under the counters: zone, held levels, ringed hexes, gates, cracks (render/hex_underlay.py: the
+    # base with them drawn on, kept while they stay the same)
+    below, lay, legend_top = UL.underlay(hexmap, fr, leg, top, UL.plan(view, hexmap, lay, cracks))
+    fh = footer_height(hp, beyond)  # the picture made at its full height: _footer draws in place, no 2nd copy
+    img = _tall(below, fh) if fh else below.copy()
+    d = ImageDraw.Draw(img)
 
     # counters, grouped by hex in the view's order
     stacks: dict[Hex, list[dict]] = {}
@@ -272,17 +227,18 @@ def compose_info(view: dict, hexmap, *, around: str | None = None, radius: int |
         for i in range(n - 1, -1, -1):
             spr = _counter(shown[i], sides, size, shapes)
             top_text = _unit_texts(shown[i])[0]
-            fs = C.id_font_size(size, top_text)
+            fs, ink, plate = _id_boxes(size, top_text)
             label_sizes.append(fs)
             x, y = pos[i]
-            img.paste(spr, (round(x - size / 2) - pad, round(y - size / 2) - pad), spr)
+            ink_spr, ix, iy = _trimmed(spr)
+            img.paste(ink_spr, (round(x - size / 2) - pad + ix, round(y - size / 2) - pad + iy), ink_spr)
             if i == 0 and top_text:  # the top counter's id is drawn whole
                 ox, oy = round(x - size / 2), round(y - size / 2)  # the bare plate the id is drawn on:
-                px0, py0, px1, py1 = C.id_plate(size, top_text)       # its ink with a margin of face round it
-                ix0, iy0, ix1, iy1 = C.id_ink(size, top_text)
+                px0, py0, px1, py1 = plate       # its ink with a margin of face round it
+                ix0, iy0, ix1, iy1 = ink
                 glyphs.append(("id", top_text, (ox + ix0 - 1, oy + iy0 - 1, ox + ix1 + 1, oy + iy1 + 1)))
                 glyphs.append(("plate", top_text, (ox + px0, oy + py0, ox + px1, oy + py1)))
-                plates.append((spr.crop((pad + px0, pad + py0, pad + px1, pad + py1)), (ox + px0, oy + py0)))
+                plates.append((_trimmed(spr, (pad + px0, pad + py0, pad + px1, pad + py1))[0], (ox + px0, oy + py0)))
         if len(units) > 1:
             # the count sits off the stack's top right corner
             text = f"+{len(units) - 3}" if len(units) > 3 else str(len(units))
@@ -294,7 +250,7 @@ def compose_info(view: dict, hexmap, *, around: str | None = None, radius: int |
             badges.append((bx, by, text, (170, 28, 28) if len(units) > 3 else (30, 28, 24)))
     # rungs across their hexside and counters' arrows, over the counters
     for h, dname in rungs:
-        spr, ox, oy = C.rungs_sprite(s, dname)
+        spr, ox, oy = kept(C.rungs_sprite, s, dname)
         cx, cy = lay.center(h)
         img.paste(spr, (round(cx) + ox, round(cy) + oy), spr)
     for h, units in stacks.items():
@@ -307,7 +263,7 @@ def compose_info(view: dict, hexmap, *, around: str | None = None, radius: int |
                     dirs.append(dname)
         cx, cy = lay.center(h)
         for dname in dirs:
-            spr, ox, oy = C.ready_arrow_sprite(s, dname)
+            spr, ox, oy = kept(C.ready_arrow_sprite, s, dname)
             img.paste(spr, (round(cx) + ox, round(cy) + oy), spr)
 
     for bx, by, text, fill in badges:  # after every counter, so no neighbour hides them
@@ -330,12 +286,12 @@ def compose_info(view: dict, hexmap, *, around: str | None = None, radius: int |
                 len(kinds), [(cx - g, cy - g * 0.7 + s * 0.1), (cx + g, cy - g * 0.7 + s * 0.1),
                              (cx - g, cy + g * 1.1 + s * 0.1), (cx + g, cy + g * 1.1 + s * 0.1)])
         for kind, (x, y) in zip(kinds, spots):
-            spr = C.marker_sprite(ms, kind)
+            spr = kept(C.marker_sprite, ms, kind)
             img.paste(spr, (round(x - ms / 2) - mp, round(y - ms / 2) - mp), spr)
     for side, kind in side_chits:
         a, b = lay.side_points(side.hex, side.direction)
         x, y = _lerp(a, b, 0.5)
-        spr = C.marker_sprite(ms, kind)
+        spr = kept(C.marker_sprite, ms, kind)
         img.paste(spr, (round(x - ms / 2) - mp, round(y - ms / 2) - mp), spr)
 
     # place names, each clear of every hex number (issue 26); the hex numbers of occupied hexes again,
@@ -361,7 +317,8 @@ def compose_info(view: dict, hexmap, *, around: str | None = None, radius: int |
         _panel(img, lay, view, legend_top)
     glyphs += _header(img, lay.width, view, lines, hp)
     if beyond:
-        img = _footer(img, lay, view, beyond, hp)
+        img = _footer(img, lay, view, beyond, hp, top=below.height)
+    _memo.flush()
     info = RenderInfo(img.width, img.height, min(label_sizes) if label_sizes else None, hp, npx, fr.mode,
                       fr.window, off, tuple(glyphs))
     return img, lay, focus, info

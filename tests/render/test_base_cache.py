@@ -50,6 +50,8 @@ def test_a_corrupt_or_truncated_file_is_built_again(cache):
     flipped[len(whole) // 2] ^= 0xFF  # one pixel's byte changed on disk: its CRC no longer matches
     for bad in (b"not a base", whole[: len(whole) // 2], bytes(flipped)):
         path.write_bytes(bad)
+        for under in cache.glob("*.under"):  # the base with the view's zone, levels... on: the base is needed
+            under.unlink()
         clear_cache()
         assert _draw(view, m) == first
         assert path.read_bytes() != bad  # rewritten whole
@@ -177,3 +179,109 @@ def test_texts_written_between_two_base_layers_are_trimmed_too(cache, monkeypatc
         S._text_mask(f"Game-Turn {turn} of 16", 14, "la", 0)
     assert not base.exists()
     assert len(list(cache.glob("*.text"))) >= 6  # the texts just written are kept
+
+
+def test_a_fresh_process_takes_hex_number_widths_and_id_boxes_from_the_memo_file(cache, monkeypatch):
+    """The width of each hex number and the boxes of each counter id a map works out from the font are
+    kept in one ``.memo`` file (issue 26: a new process measured the whole map's hex numbers and drew
+    every id's mask again): a fresh process measures and draws none of them, in every kind of map; a
+    corrupt or cut file is worked out again and rewritten whole."""
+    m = gondor_map()
+    view = sample_view("westernesse", 80)
+    kinds = ({}, {"around": "1907"}, {"focus": True})
+    first = [render_view(view, m, **k) for k in kinds]
+    (memo,) = cache.glob("*.memo")
+    whole = memo.read_bytes()
+    clear_cache()  # as a new process
+
+    def strict_flush(self):
+        assert not self.dirty, "worked out again: the memo file was not used"
+
+    monkeypatch.setattr(disk_cache.DiskMemo, "flush", strict_flush)
+    assert [render_view(view, m, **k) for k in kinds] == first
+    assert memo.read_bytes() == whole  # nothing new: not written again
+    monkeypatch.undo()
+    monkeypatch.setenv(hex_base.CACHE_ENV, str(cache))
+    flipped = bytearray(whole)
+    flipped[-1] ^= 0xFF
+    for bad in (b"not a memo", whole[: len(whole) // 2], bytes(flipped)):
+        memo.write_bytes(bad)
+        clear_cache()
+        assert [render_view(view, m, **k) for k in kinds] == first
+        assert memo.read_bytes() == whole  # worked out again, rewritten whole
+    assert not list(cache.glob(".*.tmp"))
+
+
+def test_a_fresh_process_takes_its_chits_masks_and_hexside_marks_from_disk(cache, monkeypatch):
+    """Marker chits, the zone's, held levels' and ringed hexes' masks, rungs and arrows across hexsides
+    are kept on disk like the counters (issue 26: drawn supersampled, they were most of a fresh
+    process's first crop round a siege): a fresh process draws none of them; a corrupt or cut file is
+    drawn again and rewritten whole."""
+    from render import hex_common
+
+    m = gondor_map()
+    view = sample_view("westernesse", 80)
+    view["zone"] = ["1907", "2007", "1908"]
+    kinds = ({}, {"around": "1907"}, {"focus": True})
+    first = [render_view(view, m, **k) for k in kinds]
+    for under in cache.glob("*.under"):  # the masks are drawn on the base kept with them: needed without it
+        under.unlink()
+    clear_cache()  # as a new process
+    real = hex_common.kept_image
+    seen = set()
+
+    def strict(key, draw):
+        def no_draw():
+            raise AssertionError(f"drawn again: {key}")
+        seen.add(key[1])
+        return real(key, no_draw)
+
+    monkeypatch.setattr(hex_common, "kept_image", strict)
+    assert [render_view(view, m, **k) for k in kinds] == first
+    assert {"rungs_sprite", "ready_arrow_sprite", "marker_sprite", "_hex_mask", "_hatch_mask",
+            "_ring_mask"} <= seen, seen
+    monkeypatch.setattr(hex_common, "kept_image", real)
+    files = sorted(cache.glob("*.sprite"), key=lambda p: p.stat().st_size)
+    small = [f for f in files if f.read_bytes().startswith(disk_cache.IMAGE_MAGIC)]
+    assert small
+    whole = small[0].read_bytes()
+    flipped = bytearray(whole)
+    flipped[-1] ^= 0xFF
+    for bad in (b"not an image", whole[: len(whole) // 2], bytes(flipped)):
+        for f in small:
+            f.write_bytes(bad)
+        for under in cache.glob("*.under"):
+            under.unlink()
+        clear_cache()
+        assert [render_view(view, m, **k) for k in kinds] == first
+        assert small[0].read_bytes() == whole  # drawn again, rewritten whole
+    assert not list(cache.glob(".*.tmp"))
+
+
+def test_a_fresh_process_loads_what_lies_under_the_counters_drawn_on_the_base(cache, monkeypatch):
+    """The base with the zone, held levels, ringed hexes, gates and cracks drawn on is kept on disk
+    like the base itself (render/hex_underlay.py): a fresh process whose view has the same of those
+    loads it and draws none of them (nor loads the bare base); with one of them changed, it draws."""
+    from render import hex_underlay
+
+    m = gondor_map()
+    view = sample_view("westernesse", 80)
+    view["zone"] = ["1907", "2007"]
+    kinds = ({}, {"around": "1907"}, {"focus": True})
+    first = [render_view(view, m, **k) for k in kinds]
+    clear_cache()  # as a new process
+    drawn = hex_underlay._draw
+    loads = []
+
+    def no_draw(*a, **kw):
+        raise AssertionError("drawn again: the stored underlay was not used")
+
+    monkeypatch.setattr(hex_underlay, "_draw", no_draw)
+    monkeypatch.setattr(hex_base, "_build_base", no_draw)
+    monkeypatch.setattr(hex_base, "_base", lambda *a, **kw: loads.append(a) or no_draw())
+    assert [render_view(view, m, **k) for k in kinds] == first
+    assert not loads
+    monkeypatch.setattr(hex_underlay, "_draw", lambda *a: loads.append(a) or drawn(*a))
+    view["zone"] = ["1907"]
+    with pytest.raises(AssertionError, match="drawn again"):  # a new zone: the bare base is needed
+        render_view(view, m, around="1907")

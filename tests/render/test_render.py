@@ -527,10 +527,12 @@ def test_celebrant_legend_adds_only_the_siege_keys_a_view_uses(celebrant_map, ce
     assert plain.tobytes() != extra.tobytes()
 
 
-def test_legend_is_cached_per_map(celebrant_map, celebrant_view, hexmap):
+def test_legend_is_cached_per_map(celebrant_map, celebrant_view, hexmap, monkeypatch):
     assert legend_for(celebrant_map, celebrant_view) is legend_for(celebrant_map, copy.deepcopy(celebrant_view))
     assert legend_for(hexmap, sample_view(None)) is legend_for(hexmap, bare_view(markers=[]))
     from render.hexmap import _base_cache
+    # no disk cache: a view's zone, levels... drawn on the base may be loaded from disk without the base
+    monkeypatch.setenv("PALANTIR_RENDER_CACHE", "off")
     clear_cache()
     render_view(celebrant_view, celebrant_map)
     render_view(celebrant_view, celebrant_map)
@@ -601,3 +603,65 @@ def test_celebrant_ability_and_disarray_markers_are_drawn_and_explained():
     assert len({a, d, other}) == 3
     gondor = Game.new(get_ruleset("gondor"), seed="leg")
     assert not marks & {n for _, n in legend_for(gondor.ruleset.hexmap, gondor.view(None)).markers}
+
+
+def test_the_kept_underlay_follows_what_is_drawn_under_the_counters():
+    """The base with the zone, held levels, ringed hexes, gates and cracks drawn on is kept between
+    maps of the same window (issue 26, render/hex_underlay.py): each of those changed gives the picture
+    a fresh process draws, never the kept one; unchanged, the same picture again."""
+    import copy
+
+    from render import hex_underlay
+    from render.hexmap import clear_cache, compose
+    from tests.render_sample import gondor_map, sample_view
+
+    m = gondor_map()
+    view = sample_view("westernesse", 40)
+    view["zone"] = ["1907", "2007"]
+    view["gates"] = {"1910/n": "westernesse"}
+    view["road"] = {"1918": "sauron", "1908": "westernesse"}
+    assert view["levels"] and any(mk.get("type") == "breached" for mk in view["markers"])
+    changes = {
+        "zone": lambda v: v.__setitem__("zone", ["1907", "2008"]),
+        "levels": lambda v: v.__setitem__("levels", [1]),
+        "road": lambda v: v.__setitem__("road", {"1918": None, "1907": "sauron"}),
+        "gates": lambda v: v.__setitem__("gates", {"1910/n": "sauron"}),
+        "cracks": lambda v: v.__setitem__("markers", [mk for mk in v["markers"] if mk.get("type") != "breached"]),
+        "a side's colour": lambda v: v["sides"]["sauron"].__setitem__("color", "#00aa00"),
+    }
+    for opts in ({}, {"around": "1907"}):
+        clear_cache()
+        before = compose(view, m, **opts)[0].tobytes()
+        assert compose(view, m, **opts)[0].tobytes() == before  # kept: the same picture
+        assert hex_underlay._cache
+        for what, change in changes.items():
+            other = copy.deepcopy(view)
+            change(other)
+            kept_one = compose(other, m, **opts)[0].tobytes()
+            clear_cache()
+            fresh = compose(other, m, **opts)[0].tobytes()
+            assert kept_one == fresh, what
+            assert fresh != before, what  # a change the picture shows
+            compose(view, m, **opts)  # the first view's underlay kept again
+
+
+def test_a_header_line_too_long_is_cut_to_its_longest_prefix_that_fits():
+    """_clip_px finds where to cut by halving (issue 26: one text measured per character cut was most
+    of a new header's cost); it still cuts at the longest prefix that fits with its ellipsis."""
+    import random
+
+    from render import style as S
+    from render.hex_header import _clip_px
+
+    rnd = random.Random(26)
+    alpha = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 .,:;()/-'AVWTYLfijlrt"
+    for _ in range(400):
+        text = "".join(rnd.choice(alpha) for _ in range(rnd.randint(1, 60)))
+        px = rnd.choice([10, 12, 14, 17, 22])
+        width = rnd.uniform(0, S.text_length(text, px) * 1.1)
+        if S.text_length(text, px) <= width:
+            assert _clip_px(text, px, width) == text
+            continue
+        fitting = [n for n in range(1, len(text) + 1) if S.text_length(text[:n] + "…", px) <= width]
+        n = max(fitting) if fitting else 1
+        assert _clip_px(text, px, width) == text[:n].rstrip() + "…", (text, px, width)
