@@ -22,6 +22,7 @@ from engine.core import Game, state_digest
 from tests.fakediscord import FakeDiscord
 from tests.fakediscord.server import InteractionTimeout
 from tests.gondor_helpers import SAURON_SETUP
+from tests.settle import settled
 from engine.rulesets import get_ruleset
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -104,6 +105,24 @@ async def test_sigkill_at_random_points_loses_nothing_and_repeats_nothing(tmp_pa
         finally:
             await check.close()
 
+    async def quiet_store(now: float, timeout: float = 20.0) -> None:
+        """Until no timer due at ``now`` is unfired and no outbox row is unsent (read by a connection
+        of our own, as another process would)."""
+        deadline = time.monotonic() + timeout
+        while True:
+            check = await open_store(store_url)
+            try:
+                async with check.transaction() as tx:
+                    due = (await tx.fetchall("SELECT COUNT(*) FROM timers WHERE fired_at IS NULL AND due_at <= ?",
+                                             (now,)))[0][0]
+                    unsent = (await tx.fetchall("SELECT COUNT(*) FROM outbox WHERE sent_at IS NULL"))[0][0]
+            finally:
+                await check.close()
+            if not due and not unsent:
+                return
+            assert time.monotonic() < deadline, f"after {timeout} s: {due} timer(s) due, {unsent} post(s) unsent"
+            await asyncio.sleep(0.05)
+
     def announced(text: str) -> list:
         return [m for m in server.messages(cid) if "recorded before a restart" in (m.content or "")
                 and f"`{text}`" in m.content]
@@ -179,7 +198,12 @@ async def test_sigkill_at_random_points_loses_nothing_and_repeats_nothing(tmp_pa
         kills += 1
         await bot.start()
         await server.wait_for(lambda: posts("has passed"), timeout=20)
-        await asyncio.sleep(0.5)
+        # nothing more to come (a condition, not a fixed wait): no timer due at the clock is left
+        # unfired and every queued post is marked sent (a post is marked after Discord answered it,
+        # so it is already in the fake's log); then the bot is stopped and the fake serves nothing
+        await quiet_store(T0 + 2 * 3600 + 1)
+        bot.kill()
+        await settled(server)
         assert len(posts("Reminder")) == 1 and len(posts("has passed")) == 1
     finally:
         bot.kill()

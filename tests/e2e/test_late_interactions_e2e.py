@@ -54,6 +54,7 @@ async def test_an_expired_interaction_gets_its_answer_in_the_channel_if_applied_
 
 async def test_a_full_channel_answers_busy_and_applies_nothing(tmp_path, monkeypatch):
     import bot.table as table
+    from bot.transports import discord_app
 
     async with World() as w:
         await gondor_started(w, tmp_path)
@@ -74,11 +75,21 @@ async def test_a_full_channel_answers_busy_and_applies_nothing(tmp_path, monkeyp
         assert "deploy SC1 1923" not in applied and sorted(applied) == sorted(orders)
         # an acknowledged command that waited past the bound is told so, privately, and applies nothing
         monkeypatch.setattr(table, "MAX_WAIT_SECONDS", 0.2)
+        acked = asyncio.Event()
+        plain_defer = discord_app.defer
+
+        async def defer(*args, **kw):  # the bot's acknowledgement, seen once it has marked the command acked
+            ok = await plain_defer(*args, **kw)
+            acked.set()
+            return ok
+
+        monkeypatch.setattr(discord_app, "defer", defer)
         await lock.acquire()
         try:
             pending = asyncio.ensure_future(s.slash(w.alice, w.cid, "order", options={"text": "deploy SC2 2123"}))
             await s.wait_for(lambda: w.service.waiting.get(w.cid) == 1)
-            await asyncio.sleep(1.8)  # past our 1.5 s: the interaction is deferred ("thinking…")
+            # past our 1.5 s the interaction is deferred ("thinking…"): waited for, not slept
+            await asyncio.wait_for(acked.wait(), timeout=20)
         finally:
             lock.release()
         r = await pending

@@ -8,13 +8,13 @@ information itself and says where its copy went. Without Create Private Threads 
 and shown to their player alone at their next command, and the table is told once what to change."""
 from __future__ import annotations
 
-import asyncio
 import re
 from pathlib import Path
 
 from bot.table import seated
 from tests.e2e.test_e2e_discord import World
 from tests.e2e.test_late_interactions_e2e import gondor_started
+from tests.settle import settled
 
 SCRIPTS = Path(__file__).resolve().parents[1] / "scripts"
 PRIVATE_THREAD = 12
@@ -93,17 +93,9 @@ async def play(w: ScriptWorld, ruleset: str, script: str, closed: set[str], *, o
     return users
 
 
-async def settle(w, still: float = 0.3, limit: float = 20.0) -> None:
-    """Until no message has appeared for ``still`` seconds (DMs and threads are sent after an answer)."""
-    loop = asyncio.get_running_loop()
-    start, last, since = loop.time(), None, loop.time()
-    while loop.time() - start < limit:
-        n = len(w.server._messages)
-        if n != last:
-            last, since = n, loop.time()
-        elif loop.time() - since >= still:
-            return
-        await asyncio.sleep(0.05)
+async def settle(w) -> None:
+    """Until nothing is in flight (DMs and threads are sent after an answer): ``tests/settle.py``."""
+    await settled(w.server, w.bot)
 
 
 def dm_texts(w, uid: int) -> list[str]:

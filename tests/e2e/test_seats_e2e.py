@@ -3,7 +3,6 @@
 game goes on; the seat appears in `/game open`; a third user takes it over with the button, receives its
 private information by DM and a full phase; the export lists both holders; bad options and bad takeovers
 are refused privately and change nothing; `/me record` counts what happened."""
-import asyncio
 import json
 
 from tests.gondor_helpers import SAURON_SETUP, WESTERNESSE_SETUP
@@ -124,7 +123,7 @@ async def test_two_servers_autopilot_open_seats_takeover_and_your_games(tmp_path
         json.dumps(data)
         r = await w.cmd(w.bob, "me", "record")
         assert r.ephemeral and "missed: 1" in r.content and "taken over by others: 1" in r.content
-        await asyncio.sleep(0.2)
+        await settled(s, w.bot)  # nothing in flight: a late violation would be logged by now
         s.assert_clean()
 
 
@@ -182,7 +181,7 @@ async def test_checkin_reopens_a_seat_min_ontime_refuses_a_poor_record_and_the_b
         assert await w.store.seats(row.id) == {"sauron": w.alice}
         await s.wait_for(lambda: "free: `westernesse`" in s.message(board.id).content, timeout=10)
         assert (await w.store.game(row.id)).status == "open"
-        await asyncio.sleep(0.2)
+        await settled(s, w.bot)  # nothing in flight: a late violation would be logged by now
         s.assert_clean()
 
 
@@ -250,7 +249,7 @@ async def test_a_player_who_leaves_a_running_game_gets_none_of_the_seats_secrets
         assert room.thread_members == {s.bot_user_id, w.carol}
         assert [m for m in s.messages(room.id) if "real cauldrons" in (m.content or "")][-1].pinged() == {w.carol}
         assert (await w.store.seats(row.id))["westernesse"] == w.carol
-        await asyncio.sleep(0.2)
+        await settled(s, w.bot)  # nothing in flight: a late violation would be logged by now
         s.assert_clean()
 
 

@@ -26,6 +26,7 @@ from engine.rulesets import get_ruleset
 from render import areamap
 from render.hexmap import LEGIBLE_PX, PREVIEW_W, render_view_info
 from tests.e2e.test_golden import ROOT, SCRIPTED
+from tests.scripted_helpers import notice_maps
 
 DOCS = ROOT / "docs"
 MAX_BYTES = 1_500_000
@@ -63,12 +64,11 @@ def _on_map(view: dict) -> tuple[int, int]:
 
 
 @pytest.fixture(scope="module")
-def busiest(tmp_path_factory):
+def busiest():
     """Per ruleset: the phase notice's map with the most counters on the board (then: of the acting seats)."""
     out = {}
     for ruleset, seed, script in SCRIPTED:
-        calls = _notice_maps(ruleset, seed, script, tmp_path_factory.mktemp(ruleset) / "g.db")
-        calls = asyncio.run(calls)
+        calls = notice_maps(ruleset, seed, script)  # played once per process (tests/scripted_helpers.py)
         notices = [c for c in calls if c[2] == {"around": None}]  # the default: where the action is
         assert notices, f"{ruleset}: no phase map with the default options"
         out[ruleset] = max(notices, key=lambda c: _on_map(c[0]))

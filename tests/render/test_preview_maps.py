@@ -24,17 +24,17 @@ import pytest
 from render.hexmap import MAX_ASPECT, MAX_IMAGE_W, _beyond, compose_info
 from tests.preview_helpers import ink_height, scaled
 from tests.e2e.test_golden import SCRIPTED
-from tests.render.test_map_preview import _notice_maps
+from tests.scripted_helpers import notice_maps
 
 HEX_GAMES = [s for s in SCRIPTED if s[0] != "risk-minas-tirith"]
 ID_PX, HEX_PX = 9, 7
 
 
 @pytest.fixture(scope="module")
-def phase_maps(tmp_path_factory):
+def phase_maps():
     out = {}
     for ruleset, seed, script in HEX_GAMES:
-        calls = asyncio.run(_notice_maps(ruleset, seed, script, tmp_path_factory.mktemp(ruleset) / "g.db"))
+        calls = notice_maps(ruleset, seed, script)  # played once per process (tests/scripted_helpers.py)
         out[ruleset] = [c for c in calls if c[2] == {"around": None}]
     return out
 
@@ -282,7 +282,7 @@ async def _wotr_maps(db):
 @pytest.fixture(scope="module")
 def area_maps(tmp_path_factory):
     risk = [s for s in SCRIPTED if s[0] == "risk-minas-tirith"][0]
-    calls = asyncio.run(_notice_maps(*risk, tmp_path_factory.mktemp("risk") / "g.db"))
+    calls = notice_maps(*risk)  # played once per process (tests/scripted_helpers.py)
     return {"risk-minas-tirith": [c for c in calls if c[2] == {"around": None}],
             "wotr": asyncio.run(_wotr_maps(tmp_path_factory.mktemp("wotr") / "g.db"))}
 
