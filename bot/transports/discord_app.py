@@ -371,7 +371,10 @@ class _Palantir:
 
     def __init__(self, cfg: Config, service: GameService | None = None, **shards):
         intents = discord.Intents.default()
-        intents.message_content = bool(cfg.discord.keep_rooms)  # private rooms kept for the export
+        # message events only where they are read: the private rooms kept for the export (cogs/game.py:
+        # on_message). Otherwise Discord would send the bot every message of its servers, its own answers
+        # included, and discord.py would build an object of each (issue 25: a part of each order's cost)
+        intents.guild_messages = intents.dm_messages = intents.message_content = bool(cfg.discord.keep_rooms)
         super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None,
                          tree_cls=PalantirTree, **shards)
         self.cfg = cfg

@@ -112,6 +112,9 @@ async def test_a_plain_first_answer_and_a_late_deferral_are_sent_without_asking_
         await w.cmd(w.bob, "game", "join", seat="westernesse")
         await (await w.cmd(w.alice, "game", "start")).wait_for_messages(2)
         s = w.server
+        # no message events asked for (no private rooms kept here): the bot's own answers do not come back to it
+        from tests.fakediscord.server import I_DIRECT_MESSAGES, I_GUILD_MESSAGES
+        assert not s._session.intents & (I_GUILD_MESSAGES | I_DIRECT_MESSAGES)
         r = await w.cmd(w.alice, "order", text="deploy SC1 1923")
         assert r.callback_type == 4 and r.asked_back is False and "deploy SC1 1923" in r.content
         r = await s.slash(w.alice, w.cid, "order", options={"text": "deploy SC2 2523"}, delay=2.4, timeout=20)
