@@ -44,13 +44,14 @@ def set_cache_dir(path: str | None) -> None:
 
 
 def _renderer_version() -> str:
-    """A digest of the source of every module that draws a base layer: a change to any of them
-    names every base anew."""
+    """A digest of the source of every module that draws what is kept on disk (base layers, the
+    layer under the counters, sprites, masks, texts, measures): a change to any of them names every
+    file anew."""
     if "version" not in _digests:
         here = Path(__file__).parent
         h = hashlib.sha256()
         for name in ("disk_cache.py", "hex_base.py", "hex_common.py", "hex_terrain.py", "hex_legend.py",
-                     "style.py", "geometry.py", "counters.py"):
+                     "style.py", "geometry.py", "counters.py", "hex_pieces.py", "hex_underlay.py"):
             h.update((here / name).read_bytes())
         import PIL
 

@@ -195,6 +195,6 @@ def _trimmed(spr: Image.Image, box: tuple | None = None) -> tuple[Image.Image, i
     if got is None or got[0] is not spr:
         if len(_trims) > 512:  # at most some 10 MB held
             _trims.clear()
-        b = box or spr.getchannel("A").getbbox() or (0, 0, 1, 1)
+        b = box or spr.getbbox(alpha_only=True) or (0, 0, 1, 1)  # an RGBA sprite: its alpha's box
         got = _trims[key] = (spr, spr.crop(b), b[0], b[1])
     return got[1], got[2], got[3]

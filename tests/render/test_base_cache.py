@@ -285,3 +285,14 @@ def test_a_fresh_process_loads_what_lies_under_the_counters_drawn_on_the_base(ca
     view["zone"] = ["1907"]
     with pytest.raises(AssertionError, match="drawn again"):  # a new zone: the bare base is needed
         render_view(view, m, around="1907")
+
+
+def test_every_module_drawing_what_is_kept_on_disk_names_its_files():
+    """A change to the source of any module that draws a kept file (bases, the under-layer, sprites,
+    masks, texts, measures) names every file anew: none is read back drawn by older code."""
+    import inspect
+
+    src = inspect.getsource(disk_cache._renderer_version)
+    for name in ("hex_base.py", "hex_underlay.py", "hex_pieces.py", "counters.py", "style.py", "hex_terrain.py",
+                 "hex_legend.py", "hex_common.py"):
+        assert f'"{name}"' in src, name
