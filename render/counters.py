@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import hashlib
 import math
-import os
 import struct
 import zlib
 from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
+from render.disk_cache import store_file
 from render.style import RGB, font, fit_font, ink_on, mix
 
 SS = 4  # supersampling of sprite shapes
@@ -240,20 +240,8 @@ def _sprite_load(path, size: tuple[int, int]) -> Image.Image | None:
 
 
 def _sprite_store(folder, path, img: Image.Image) -> None:
-    tmp = folder / f".{path.name}.{os.getpid()}.{os.urandom(4).hex()}.tmp"
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-        body = img.tobytes()
-        tmp.write_bytes(SPRITE_MAGIC + struct.pack("<III", img.width, img.height, zlib.crc32(body)) + body)
-        os.replace(tmp, path)  # atomic: a reader sees no file or a whole one
-        from render.disk_cache import written
-
-        written(folder)
-    except OSError:  # a read-only or full disk: the sprite is drawn all the same
-        try:
-            tmp.unlink(missing_ok=True)
-        except OSError:
-            pass
+    body = img.tobytes()
+    store_file(folder, path, SPRITE_MAGIC + struct.pack("<III", img.width, img.height, zlib.crc32(body)) + body)
 
 
 def _on_disk(key: tuple, size: tuple[int, int], draw) -> Image.Image:

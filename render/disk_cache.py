@@ -89,6 +89,26 @@ def written(folder: Path) -> None:
         trim(folder)
 
 
+def store_file(folder: Path, path: Path, data: bytes, then=written) -> None:
+    """``data`` kept as the cache file ``path`` in ``folder``: written under a unique name and renamed into
+    place (a reader sees the old file, none, or the whole new one), then ``then(folder)`` (the trim's count;
+    None: nothing). A read-only or full disk, or a file another process removed, keeps nothing: what was
+    drawn is used all the same."""
+    tmp = folder / f".{path.name}.{os.getpid()}.{os.urandom(4).hex()}.tmp"
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        tmp.write_bytes(data)
+        os.replace(tmp, path)
+    except OSError:
+        try:
+            tmp.unlink(missing_ok=True)
+        except OSError:
+            pass
+        return
+    if then is not None:
+        then(folder)
+
+
 MEMO_MAGIC = b"palantir-memo 1\n"
 MEMO_MAX = 50_000  # entries kept in one memo file; past it the file starts afresh
 
@@ -154,18 +174,11 @@ class DiskMemo:
         if len(self.data) > MEMO_MAX:
             self.data = {}
             return
-        path = self._path(folder)
-        tmp = folder / f".{path.name}.{os.getpid()}.{os.urandom(4).hex()}.tmp"
         try:
             body = marshal.dumps(self.data)
-            folder.mkdir(parents=True, exist_ok=True)
-            tmp.write_bytes(MEMO_MAGIC + struct.pack("<I", zlib.crc32(body)) + body)
-            os.replace(tmp, path)
-        except (OSError, ValueError):  # a read-only or full disk, a value marshal refuses: worked out again
-            try:
-                tmp.unlink(missing_ok=True)
-            except OSError:
-                pass
+        except ValueError:  # a value marshal refuses: worked out again next time
+            return
+        store_file(folder, self._path(folder), MEMO_MAGIC + struct.pack("<I", zlib.crc32(body)) + body, then=None)
 
     def forget(self) -> None:
         self.data = None
@@ -203,16 +216,6 @@ def kept_image(key: tuple, draw):
     got = draw()
     img, ox, oy = got if isinstance(got, tuple) else (got, -2 ** 31, 0)
     body = img.tobytes()
-    tmp = folder / f".{path.name}.{os.getpid()}.{os.urandom(4).hex()}.tmp"
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-        tmp.write_bytes(IMAGE_MAGIC + _IMAGE_HEAD.pack(img.mode.ljust(4).encode(), img.width, img.height, ox, oy,
-                                                       zlib.crc32(body)) + body)
-        os.replace(tmp, path)
-        written(folder)
-    except OSError:  # a read-only or full disk: drawn all the same
-        try:
-            tmp.unlink(missing_ok=True)
-        except OSError:
-            pass
+    store_file(folder, path, IMAGE_MAGIC + _IMAGE_HEAD.pack(img.mode.ljust(4).encode(), img.width, img.height, ox, oy,
+                                                            zlib.crc32(body)) + body)
     return got

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import struct
 import zlib
 from collections import OrderedDict
@@ -22,7 +21,7 @@ from render.hex_common import BASE_CACHE_SIZE, Frame, K, _fingerprint, _layout, 
 from render.hex_terrain import _hex_number_px, _seed, _text_rotated, draw_hexside, draw_terrain, draw_tunnel
 from render.hex_legend import Legend, _legend_shapes, _legend_text, legend_for
 from render.disk_cache import (CACHE_ENV, DISK_CACHE_BYTES, _digests, _renderer_version, cache_dir,  # noqa: F401
-                               set_cache_dir, trim, written)
+                               set_cache_dir, store_file, trim, written)
 _base_cache: "OrderedDict[tuple, tuple[Image.Image, Layout, int]]" = OrderedDict()
 
 
@@ -69,18 +68,9 @@ def _load(path: Path, lay: Layout) -> tuple[Image.Image, int] | None:
 
 
 def _store(folder: Path, path: Path, img: Image.Image, legend_top: int) -> None:
-    tmp = folder / f".{path.name}.{os.getpid()}.{os.urandom(4).hex()}.tmp"
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-        body = img.tobytes()
-        tmp.write_bytes(MAGIC + struct.pack("<IIiI", img.width, img.height, legend_top, zlib.crc32(body)) + body)
-        os.replace(tmp, path)  # atomic: a reader sees the old file, or none, or the whole new one
-        trim(folder)
-    except OSError:  # a read-only or full disk, a file another process removed: the map is drawn all the same
-        try:
-            tmp.unlink(missing_ok=True)
-        except OSError:
-            pass
+    body = img.tobytes()
+    store_file(folder, path, MAGIC + struct.pack("<IIiI", img.width, img.height, legend_top, zlib.crc32(body)) + body,
+               then=trim)
 
 
 def _built(hexmap, frame: Frame, leg, top: int) -> tuple[Image.Image, Layout, int]:

@@ -147,11 +147,10 @@ def _text_mask(text: str, size: int, anchor: str, stroke: int):
     renderer's source and the arguments; written under a unique name and
     renamed into place; one that does not load is drawn again), or drawn."""
     import hashlib
-    import os
     import struct
     import zlib
 
-    from render.disk_cache import _renderer_version, cache_dir, written
+    from render.disk_cache import _renderer_version, cache_dir, store_file
 
     folder = cache_dir()
     if folder is None:
@@ -173,18 +172,8 @@ def _text_mask(text: str, size: int, anchor: str, stroke: int):
     got = _draw_text_mask(text, size, anchor, stroke)
     m, halo_img, l, t = got
     body = m.tobytes() + (halo_img.tobytes() if halo_img is not None else b"")
-    tmp = folder / f".{path.name}.{os.getpid()}.{os.urandom(4).hex()}.tmp"
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-        tmp.write_bytes(TEXT_MAGIC + struct.pack("<IIiiII", m.width, m.height, l, t, halo_img is not None,
-                                                 zlib.crc32(body)) + body)
-        os.replace(tmp, path)
-        written(folder)
-    except OSError:  # a read-only or full disk: drawn all the same
-        try:
-            tmp.unlink(missing_ok=True)
-        except OSError:
-            pass
+    store_file(folder, path, TEXT_MAGIC + struct.pack("<IIiiII", m.width, m.height, l, t, halo_img is not None,
+                                                      zlib.crc32(body)) + body)
     return got
 
 
