@@ -34,13 +34,8 @@ class Timekeeper:
 
     async def departed(self, game_id: int) -> set[str]:
         """Issue 28: the seats whose holder left the running game (``Table.departed``): the seat's history
-        has an entry for it and none open."""
-        seen, held = set(), set()
-        for h in await self.store.seat_history(game_id):
-            seen.add(h["seat"])
-            if h.get("to_at") is None:
-                held.add(h["seat"])
-        return seen - held
+        has an entry for it and none open (the store's ``departed``, which ``order_context`` reads too)."""
+        return await self.store.departed(game_id)
 
     async def mention(self, users: list[int], now: float | None = None) -> tuple[str, list[int]]:
         """Issue 28's pings to whoever must answer: every one of ``users`` named (``<@id>``, in their

@@ -32,10 +32,13 @@ class SqlQueries:
     # a game's seats as one JSON object text ({"seat": user id}), from ``seats s`` (SQL differs)
     SEATS_JSON: str
 
+    # the seats of game {game} whose holder left it (issue 28): a tenure in the seat's history, none open
+    DEPARTED = ("SELECT h.seat FROM seat_history h WHERE h.game_id = {game}"
+                " GROUP BY h.seat HAVING SUM(CASE WHEN h.to_at IS NULL THEN 1 ELSE 0 END) = 0")
+
     # what ``order_context`` reads, in one statement (its parameters: the channel, the interaction id)
     ORDER_CONTEXT = ("SELECT r.response AS ctx_response, (SELECT {seats} FROM seats s WHERE s.game_id = g.id)"
-                     " AS ctx_seats, (SELECT {departed} FROM (SELECT h.seat FROM seat_history h WHERE h.game_id = g.id"
-                     " GROUP BY h.seat HAVING SUM(CASE WHEN h.to_at IS NULL THEN 1 ELSE 0 END) = 0) d)"
+                     " AS ctx_seats, (SELECT {departed} FROM (" + DEPARTED.format(game="g.id") + ") d)"
                      " AS ctx_departed, g.* FROM (SELECT 1 AS one) AS one"
                      " LEFT JOIN games g ON g.channel_id=? AND g.status IN ('open','active')"
                      " LEFT JOIN responses r ON r.interaction_id=?")
@@ -306,6 +309,10 @@ class SqlQueries:
         except StaleWriter:
             return False
         return True
+
+    async def departed(self, game_id: int) -> set[str]:
+        """The seats whose holder left the running game (``DEPARTED``; also read with ``order_context``)."""
+        return {r[0] for r in await self._all(self.DEPARTED.format(game="?"), (game_id,))}
 
     async def seat_history(self, game_id: int) -> list[dict]:
         """Who held each seat from when to when (``to_at`` None: holds it now), in order."""

@@ -231,9 +231,9 @@ async def test_a_players_record_seat_states_history_and_games_everywhere(store):
         {"seat": "blue", "user_id": 8, "from_at": 2.0, "to_at": 3.0, "how": "join"}]
     # the order's one read carries the seats whose holder left (blue: a closed tenure, none open; red: held)
     _, row = await store.order_context(5, None)
-    assert row.id == gid and row.departed == {"blue"}
+    assert row.id == gid and row.departed == {"blue"} and await store.departed(gid) == {"blue"}
     await store.seat_changed(gid, "blue", 9, 4.0, "takeover")
-    assert (await store.order_context(5, None))[1].departed == frozenset()
+    assert (await store.order_context(5, None))[1].departed == frozenset() and await store.departed(gid) == set()
     other = await store.create_game(channel_id=6, guild_id=2, ruleset="tiny-pbp", options={}, seed="s",
                                     commitment="c", creator_id=9, now=1.0, initial_state={"n": 0})
     await store.take_seat(gid, "red", 7, 1.0)
