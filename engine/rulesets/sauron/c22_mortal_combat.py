@@ -171,14 +171,21 @@ def _apply_accept(self, state: State, seat: str, args: tuple[str, ...], dice: Di
                          "share one (22.1).", section="22.1")]
 
 
-def _apply_decline(self, state: State, seat: str, args: tuple[str, ...], dice: Dice | None) -> list[Event]:
-    leader, = args
-    m = self._answer(state, seat, leader)
+def _declined(self, state: State, m: dict, leader: str) -> int:
+    """22.3's cost of declining (or backing out of) the Mortal Combat ``m``: the combat is off, the leader's
+    army takes his Rally Points as demoralization and he may not rally this Game-Turn; returns the points."""
     state["sau"]["mortal"].remove(m)
     pts = self.leader_rating(state, leader, for_rally=False)
     army = self.army_of(leader)
     state["sau"]["dem_extra"][army] = state["sau"]["dem_extra"].get(army, 0) + pts
     state["sau"]["declined"][leader] = state["turn"]
+    return pts
+
+
+def _apply_decline(self, state: State, seat: str, args: tuple[str, ...], dice: Dice | None) -> list[Event]:
+    leader, = args
+    m = self._answer(state, seat, leader)
+    pts = _declined(self, state, m, leader)
     return [Event(public=f"{self.title_of(seat)}: {leader} declines {m['challenger']}'s challenge: +{pts} "
                          f"demoralization (his Rally Points) and he may not rally this Game-Turn (22.3).",
                   section="22.3")]
@@ -382,11 +389,7 @@ def _apply_withdraw_or_decline(self, state: State, seat: str, args: tuple[str, .
     if m is None:
         return self._apply_decline(state, seat, args, dice)
     foe = m["challenged"] if m["challenger"] == leader else m["challenger"]
-    state["sau"]["mortal"].remove(m)
-    pts = self.leader_rating(state, leader, for_rally=False)
-    army = self.army_of(leader)
-    state["sau"]["dem_extra"][army] = state["sau"]["dem_extra"].get(army, 0) + pts
-    state["sau"]["declined"][leader] = state["turn"]
+    pts = _declined(self, state, m, leader)
     return [Event(public=f"{self.title_of(seat)}: {leader} backs out of the Mortal Combat with {foe}: +{pts} "
                          f"demoralization (his Rally Points) and he may not rally this Game-Turn (22.1, 22.3).",
                   section="22.3")]
