@@ -1,7 +1,7 @@
 """Assertions shared by the Standard Rules tests."""
 import pytest
 
-from engine.core import IllegalOrder, state_digest
+from engine.core import IllegalOrder, OrderError, state_digest
 
 
 def refused(g, seat, order, section, *, contains=None):
@@ -63,3 +63,40 @@ def check_board(g) -> None:
         assert len(combat) <= limit, f"over-stacked {hx}: {combat}"
     assert all(v >= 0 for v in st["dem"].values())
     assert all(len(f["units"]) == 2 for f in st["formations"].values())
+
+
+def play_to_result(g, rnd, *, pick, check, junk: list[str], junk_rate: float, max_steps: int,
+                   log: list | None = None) -> list:
+    """Random play to the game's result (the fuzz tests): now and then a line of ``junk`` from a random
+    seat, which must be refused and change nothing (or, if some junk happens to be an order, is logged);
+    else ``pick(g, seat, rnd, count)`` from an active seat, which must round-trip through the notation
+    and is played; ``check(g)`` after every order. ``count``: the orders given in the phase so far.
+    Returns the log (seat, text), to replay."""
+    log = [] if log is None else log
+    steps, count = 0, 0
+    phase = (g.state["turn"], g.state["step"])
+    while not g.result():
+        assert g.active_seats(), "dead end: nobody can act and the game is not over"
+        if rnd.random() < junk_rate:
+            text, who = rnd.choice(junk), rnd.choice(list(g.ruleset.seats))
+            before = state_digest(g.state)
+            try:
+                g.play(who, text)
+            except OrderError:
+                assert state_digest(g.state) == before
+            else:
+                log.append((who, text))
+            if g.result():
+                break
+        seat = rnd.choice(g.active_seats())
+        text = pick(g, seat, rnd, count)
+        round_trips(g, seat, text)
+        g.play(seat, text)
+        log.append((seat, text))
+        now = (g.state["turn"], g.state["step"])
+        count = 0 if now != phase else count + 1
+        phase = now
+        steps += 1
+        assert steps < max_steps
+        check(g)
+    return log

@@ -19,9 +19,9 @@ import random
 
 import pytest
 
-from engine.core import Action, Game, OrderError, state_digest
+from engine.core import Action, Game, state_digest
 from engine.hexgrid import Hex
-from tests.spi_checks import check_board, round_trips
+from tests.spi_checks import check_board, play_to_result
 from tests.rulesets.celebrant.test_celebrant_secrecy import setup_orders
 from engine.rulesets import get_ruleset
 
@@ -91,32 +91,7 @@ def test_random_play_keeps_every_invariant_to_a_graded_result(seed):
     for seat, text in setup_orders(g):
         g.play(seat, text)
         log.append((seat, text))
-    steps, count = 0, 0
-    phase = (g.state["turn"], g.state["step"])
-    while not g.result():
-        assert g.active_seats(), "dead end: nobody can act and the game is not over"
-        if rnd.random() < 0.08:
-            junk, who = rnd.choice(JUNK), rnd.choice(["shadow", "westernesse"])
-            before = state_digest(g.state)
-            try:
-                g.play(who, junk)
-            except OrderError:
-                assert state_digest(g.state) == before
-            else:
-                log.append((who, junk))
-            if g.result():
-                break
-        seat = rnd.choice(g.active_seats())
-        text = pick(g, seat, rnd, count)
-        round_trips(g, seat, text)
-        action, _ = g.play(seat, text)
-        log.append((seat, text))
-        now = (g.state["turn"], g.state["step"])
-        count = 0 if now != phase else count + 1
-        phase = now
-        steps += 1
-        assert steps < 8000
-        check_invariants(g)
+    play_to_result(g, rnd, pick=pick, check=check_invariants, junk=JUNK, junk_rate=0.08, max_steps=8000, log=log)
     json.dumps(g.state)
     r = g.result()
     assert r.section in ("20.1", "20.2", "20.3", "20.4") and ("Victory" in r.summary or "draw" in r.summary)

@@ -16,10 +16,10 @@ import random
 
 import pytest
 
-from engine.core import Action, Game, OrderError, state_digest
+from engine.core import Action, Game, state_digest
 from engine.hexgrid import Hex
 from engine.rulesets import get_ruleset
-from tests.spi_checks import check_board, round_trips
+from tests.spi_checks import check_board, play_to_result
 
 GAMES = int(os.environ.get("PALANTIR_FUZZ_GAMES", "3"))
 RULESET = os.environ.get("PALANTIR_FUZZ_RULESET", "sauron")  # or sauron-expanded
@@ -95,33 +95,7 @@ def pick(g: Game, seat: str, rnd: random.Random, count: int) -> str:
 def play_random(seed: int, options: dict, ruleset: str = "sauron") -> tuple[Game, list]:
     rnd = random.Random(seed)
     g = Game.new(get_ruleset(ruleset), options=options, seed=f"fuzz-{seed}")
-    log: list[tuple[str, str]] = []
-    steps, count = 0, 0
-    phase = (g.state["turn"], g.state["step"])
-    while not g.result():
-        assert g.active_seats(), "dead end: nobody can act and the game is not over"
-        if rnd.random() < 0.05:
-            junk, who = rnd.choice(JUNK), rnd.choice(["sauron", "westernesse"])
-            before = state_digest(g.state)
-            try:
-                g.play(who, junk)
-            except OrderError:
-                assert state_digest(g.state) == before
-            else:
-                log.append((who, junk))
-            if g.result():
-                break
-        seat = rnd.choice(g.active_seats())
-        text = pick(g, seat, rnd, count)
-        round_trips(g, seat, text)
-        action, _ = g.play(seat, text)
-        log.append((seat, text))
-        now = (g.state["turn"], g.state["step"])
-        count = 0 if now != phase else count + 1
-        phase = now
-        steps += 1
-        assert steps < 9000
-        check_invariants(g)
+    log = play_to_result(g, rnd, pick=pick, check=check_invariants, junk=JUNK, junk_rate=0.05, max_steps=9000)
     return g, log
 
 
