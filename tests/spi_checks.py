@@ -77,7 +77,7 @@ def play_to_result(g, rnd, *, pick, check, junk: list[str], junk_rate: float, ma
     phase = (g.state["turn"], g.state["step"])
     while not g.result():
         assert g.active_seats(), "dead end: nobody can act and the game is not over"
-        if rnd.random() < junk_rate:
+        if junk_rate and rnd.random() < junk_rate:
             text, who = rnd.choice(junk), rnd.choice(list(g.ruleset.seats))
             before = state_digest(g.state)
             try:

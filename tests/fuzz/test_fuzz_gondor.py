@@ -17,9 +17,9 @@ import random
 
 import pytest
 
-from engine.core import Action, Game, OrderError, state_digest
+from engine.core import Action, Game, state_digest
 from engine.hexgrid import Hex
-from tests.spi_checks import check_board, round_trips
+from tests.spi_checks import check_board, play_to_result
 from engine.rulesets import get_ruleset
 
 GAMES = int(os.environ.get("PALANTIR_FUZZ_GAMES", "6"))
@@ -89,41 +89,19 @@ def play_out(g: Game, rnd: random.Random, *, junk: bool, grond: bool = False) ->
     """Random play to the end of ``g``, checking every invariant after every
     order; junk orders mixed in (refused with nothing changed) if ``junk``;
     the Nazgul Lord keen to operate Grond if ``grond``. Returns the log."""
-    log: list[tuple[str, str]] = []
-    steps = count = 0
-    phase = (g.state["turn"], g.state["step"])
-    while not g.result():
-        active = g.active_seats()
-        assert active, "dead end: nobody can act and the game is not over"
-        if junk and rnd.random() < 0.1:
-            text, who = rnd.choice(JUNK), rnd.choice(["sauron", "westernesse"])
-            before = state_digest(g.state)
-            try:
-                g.play(who, text)
-            except OrderError:
-                assert state_digest(g.state) == before
-            else:
-                log.append((who, text))  # a junk line that happened to be legal
-            if g.result():
-                break
-        seat = rnd.choice(g.active_seats())
+    def keen(g: Game, seat: str, rnd: random.Random, count: int) -> str:
         text = None
         if grond and seat == "sauron" and g.ruleset.kind(g.state) == "magic" and rnd.random() < 0.5:
             text = next(iter(g.legal_texts(seat, "cast NAZ operate-grond")), None)
-        text = text or pick(g, seat, rnd, count)
-        round_trips(g, seat, text)
-        g.play(seat, text)
-        log.append((seat, text))
-        now = (g.state["turn"], g.state["step"])
-        count = 0 if now != phase else count + 1
-        phase = now
-        steps += 1
-        assert steps < 6000
+        return text or pick(g, seat, rnd, count)
+
+    def check(g: Game) -> None:
         check_invariants(g)
         for s in ("sauron", None):
             assert all("real" not in u and "oil_real" not in u for u in g.view(s)["units"])
         json.dumps(g.state)
-    return log
+
+    return play_to_result(g, rnd, pick=keen, check=check, junk=JUNK, junk_rate=0.1 if junk else 0.0, max_steps=6000)
 
 
 @pytest.mark.parametrize("seed", range(GAMES))
