@@ -1,20 +1,11 @@
 """Levels of play through the service (issue 14): the mode chosen at `/game new`, stored as the
 wrapped ruleset's name while a plain game is stored as before; the mode in `/game status`; the `gm`
 seat for the creator or Manage Server only; `/whisper` with the game's `whispers=` policy."""
-import pytest
 
 from bot.service import Ctx, GameService
-from bot.storage import Store
 
 RED, BLUE, MOD, OTHER = 101, 202, 303, 404
 _ids = iter(range(1, 10**9))
-
-
-@pytest.fixture
-async def store(tmp_path):
-    s = await Store.open(str(tmp_path / "t.db"))
-    yield s
-    await s.close()
 
 
 def ctx(user, channel=7, mod=False):

@@ -3,11 +3,9 @@ is trimmed, never the ping), an area game's `/game map around:` and status line,
 ruleset without odds, chart files (`charts=`) and the console's `charts=@file`."""
 import io
 
-import pytest
 
 from bot.transports.console import Console
 from bot.service import Ctx, GameService, fit_lines
-from bot.storage import Store
 from engine.core import Event
 from engine.rulesets import register
 from tests import pbp_helpers
@@ -37,13 +35,6 @@ class Wordy(Tiny):
 
 register(Wordy())
 assert pbp_helpers.TINY
-
-
-@pytest.fixture
-async def store(tmp_path):
-    s = await Store.open(str(tmp_path / "n.db"))
-    yield s
-    await s.close()
 
 
 async def started(svc, ruleset, seats, options=None, channel=7):

@@ -1,20 +1,11 @@
 """War of the Ring through the service: `/game new ruleset:wotr` is played in assist mode unless asked
 otherwise (no other ruleset changes), a four-player game starts without a Rohan player, and the secrets
 (Gondor's demand, AA.2; a search's results, Hidden Movement) reach their seats by DM only."""
-import pytest
 
 from bot.service import Ctx, GameService
-from bot.storage import Store
 
 USERS = {"fellowship": 11, "dark-power": 22, "saruman": 33, "gondor": 44, "rohan": 55, "gm": 66}
 _ids = iter(range(1, 10**9))
-
-
-@pytest.fixture
-async def store(tmp_path):
-    s = await Store.open(str(tmp_path / "t.db"))
-    yield s
-    await s.close()
 
 
 def ctx(user, channel=7, mod=False):
