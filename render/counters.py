@@ -9,13 +9,11 @@ from __future__ import annotations
 
 import hashlib
 import math
-import struct
-import zlib
 from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
-from render.disk_cache import store_file
+from render.disk_cache import frame, store_file, unframe
 from render.style import RGB, font, fit_font, ink_on, mix
 
 SS = 4  # supersampling of sprite shapes
@@ -225,23 +223,18 @@ SPRITE_MAGIC = b"palantir-sprite 1\n"
 
 
 def _sprite_load(path, size: tuple[int, int]) -> Image.Image | None:
-    try:
-        data = path.read_bytes()
-    except OSError:
+    got = unframe(path, SPRITE_MAGIC, "<III")
+    if got is None:
         return None
-    head = len(SPRITE_MAGIC) + 12
-    if len(data) < head or not data.startswith(SPRITE_MAGIC):
-        return None
-    w, h, crc = struct.unpack("<III", data[len(SPRITE_MAGIC):head])
-    body = memoryview(data)[head:]
-    if (w, h) != size or len(body) != w * h * 4 or zlib.crc32(body) != crc:
+    (w, h), body = got
+    if (w, h) != size or len(body) != w * h * 4:
         return None
     return Image.frombytes("RGBA", (w, h), bytes(body))
 
 
 def _sprite_store(folder, path, img: Image.Image) -> None:
     body = img.tobytes()
-    store_file(folder, path, SPRITE_MAGIC + struct.pack("<III", img.width, img.height, zlib.crc32(body)) + body)
+    store_file(folder, path, frame(SPRITE_MAGIC, "<III", (img.width, img.height), body))
 
 
 def _on_disk(key: tuple, size: tuple[int, int], draw) -> Image.Image:

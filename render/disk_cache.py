@@ -89,6 +89,27 @@ def written(folder: Path) -> None:
         trim(folder)
 
 
+def frame(magic: bytes, fmt: str, fields: tuple, body: bytes) -> bytes:
+    """A cache file's bytes: ``magic``, then ``fields`` and the body's CRC packed with the ``struct`` format
+    ``fmt`` (its last item the CRC), then the body."""
+    return magic + struct.pack(fmt, *fields, zlib.crc32(body)) + body
+
+
+def unframe(path: Path, magic: bytes, fmt: str) -> tuple[tuple, memoryview] | None:
+    """What :func:`frame` wrote at ``path``: its fields (without the CRC) and its body, or None if the file is
+    missing, of another kind, cut short or corrupt (the CRC)."""
+    try:
+        data = path.read_bytes()
+    except OSError:
+        return None
+    head = len(magic) + struct.calcsize(fmt)
+    if len(data) < head or not data.startswith(magic):
+        return None
+    *fields, crc = struct.unpack(fmt, data[len(magic):head])
+    body = memoryview(data)[head:]
+    return (tuple(fields), body) if zlib.crc32(body) == crc else None
+
+
 def store_file(folder: Path, path: Path, data: bytes, then=written) -> None:
     """``data`` kept as the cache file ``path`` in ``folder``: written under a unique name and renamed into
     place (a reader sees the old file, none, or the whole new one), then ``then(folder)`` (the trim's count;
@@ -136,20 +157,14 @@ class DiskMemo:
         folder = cache_dir()
         data: dict = {}
         if folder is not None:
-            try:
-                raw = self._path(folder).read_bytes()
-            except OSError:
-                raw = b""
-            head = len(MEMO_MAGIC) + 4
-            if len(raw) > head and raw.startswith(MEMO_MAGIC):
-                body = raw[head:]
-                if struct.unpack("<I", raw[len(MEMO_MAGIC):head])[0] == zlib.crc32(body):
-                    try:
-                        got = marshal.loads(body)
-                    except (ValueError, EOFError, TypeError):
-                        got = None
-                    if isinstance(got, dict):
-                        data = got
+            got = unframe(self._path(folder), MEMO_MAGIC, "<I")
+            if got is not None:
+                try:
+                    loaded = marshal.loads(got[1])
+                except (ValueError, EOFError, TypeError):
+                    loaded = None
+                if isinstance(loaded, dict):
+                    data = loaded
         self.data = data
         return data
 
@@ -178,7 +193,7 @@ class DiskMemo:
             body = marshal.dumps(self.data)
         except ValueError:  # a value marshal refuses: worked out again next time
             return
-        store_file(folder, self._path(folder), MEMO_MAGIC + struct.pack("<I", zlib.crc32(body)) + body, then=None)
+        store_file(folder, self._path(folder), frame(MEMO_MAGIC, "<I", (), body), then=None)
 
     def forget(self) -> None:
         self.data = None
@@ -186,7 +201,7 @@ class DiskMemo:
 
 
 IMAGE_MAGIC = b"palantir-image 1\n"
-_IMAGE_HEAD = struct.Struct("<4sIIiiI")  # mode, width, height, two offsets, CRC of the pixels
+_IMAGE_HEAD = "<4sIIiiI"  # mode, width, height, two offsets, CRC of the pixels
 
 
 def kept_image(key: tuple, draw):
@@ -201,21 +216,15 @@ def kept_image(key: tuple, draw):
     from PIL import Image
 
     path = folder / (hashlib.sha256(repr((_renderer_version(), key)).encode()).hexdigest()[:40] + ".sprite")
-    head = len(IMAGE_MAGIC) + _IMAGE_HEAD.size
-    try:
-        data = path.read_bytes()
-    except OSError:
-        data = b""
-    if len(data) >= head and data.startswith(IMAGE_MAGIC):
-        mode, w, h, ox, oy, crc = _IMAGE_HEAD.unpack(data[len(IMAGE_MAGIC):head])
+    if (got := unframe(path, IMAGE_MAGIC, _IMAGE_HEAD)) is not None:
+        (mode, w, h, ox, oy), body = got
         mode = mode.rstrip(b" ").decode("ascii", "replace")
-        body = memoryview(data)[head:]
-        if mode in ("L", "RGB", "RGBA") and len(body) == w * h * len(mode) and zlib.crc32(body) == crc:
+        if mode in ("L", "RGB", "RGBA") and len(body) == w * h * len(mode):
             img = Image.frombytes(mode, (w, h), body)
             return (img, ox, oy) if ox != -2 ** 31 else img
     got = draw()
     img, ox, oy = got if isinstance(got, tuple) else (got, -2 ** 31, 0)
     body = img.tobytes()
-    store_file(folder, path, IMAGE_MAGIC + _IMAGE_HEAD.pack(img.mode.ljust(4).encode(), img.width, img.height, ox, oy,
-                                                            zlib.crc32(body)) + body)
+    store_file(folder, path, frame(IMAGE_MAGIC, _IMAGE_HEAD, (img.mode.ljust(4).encode(), img.width, img.height, ox, oy),
+                                   body))
     return got

@@ -8,8 +8,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import struct
-import zlib
 from collections import OrderedDict
 from pathlib import Path
 
@@ -21,7 +19,7 @@ from render.hex_common import BASE_CACHE_SIZE, Frame, K, _fingerprint, _layout, 
 from render.hex_terrain import _hex_number_px, _seed, _text_rotated, draw_hexside, draw_terrain, draw_tunnel
 from render.hex_legend import Legend, _legend_shapes, _legend_text, legend_for
 from render.disk_cache import (CACHE_ENV, DISK_CACHE_BYTES, _digests, _renderer_version, cache_dir,  # noqa: F401
-                               set_cache_dir, store_file, trim, written)
+                               frame, set_cache_dir, store_file, trim, unframe, written)
 _base_cache: "OrderedDict[tuple, tuple[Image.Image, Layout, int]]" = OrderedDict()
 
 
@@ -53,24 +51,18 @@ MAGIC = b"palantir-base 1\n"
 def _load(path: Path, lay: Layout) -> tuple[Image.Image, int] | None:
     """The stored base at ``path`` (raw RGB: decoding a PNG cost most of what the cache saves), or None
     if it is missing, of another size, cut short or corrupt (its CRC)."""
-    try:
-        data = path.read_bytes()
-    except OSError:
+    got = unframe(path, MAGIC, "<IIiI")
+    if got is None:
         return None
-    head = len(MAGIC) + 16
-    if len(data) < head or not data.startswith(MAGIC):
-        return None
-    w, h, legend_top, crc = struct.unpack("<IIiI", data[len(MAGIC):head])
-    body = memoryview(data)[head:]
-    if (w, h) != (lay.width, lay.height) or len(body) != w * h * 3 or zlib.crc32(body) != crc:
+    (w, h, legend_top), body = got
+    if (w, h) != (lay.width, lay.height) or len(body) != w * h * 3:
         return None
     return Image.frombytes("RGB", (w, h), body), legend_top  # from the buffer: no copy of the bytes
 
 
 def _store(folder: Path, path: Path, img: Image.Image, legend_top: int) -> None:
     body = img.tobytes()
-    store_file(folder, path, MAGIC + struct.pack("<IIiI", img.width, img.height, legend_top, zlib.crc32(body)) + body,
-               then=trim)
+    store_file(folder, path, frame(MAGIC, "<IIiI", (img.width, img.height, legend_top), body), then=trim)
 
 
 def _built(hexmap, frame: Frame, leg, top: int) -> tuple[Image.Image, Layout, int]:

@@ -147,33 +147,24 @@ def _text_mask(text: str, size: int, anchor: str, stroke: int):
     renderer's source and the arguments; written under a unique name and
     renamed into place; one that does not load is drawn again), or drawn."""
     import hashlib
-    import struct
-    import zlib
 
-    from render.disk_cache import _renderer_version, cache_dir, store_file
+    from render.disk_cache import _renderer_version, cache_dir, frame, store_file, unframe
 
     folder = cache_dir()
     if folder is None:
         return _draw_text_mask(text, size, anchor, stroke)
     key = repr((_renderer_version(), text, int(size), anchor, int(stroke)))
     path = folder / (hashlib.sha256(key.encode()).hexdigest()[:40] + ".text")
-    head = len(TEXT_MAGIC) + 24
-    try:
-        data = path.read_bytes()
-    except OSError:
-        data = b""
-    if len(data) >= head and data.startswith(TEXT_MAGIC):
-        w, h, l, t, halo, crc = struct.unpack("<IIiiII", data[len(TEXT_MAGIC):head])
-        body = memoryview(data)[head:]
+    if (got := unframe(path, TEXT_MAGIC, "<IIiiII")) is not None:
+        (w, h, l, t, halo), body = got
         n = w * h
-        if len(body) == n * (2 if halo else 1) and zlib.crc32(body) == crc:
+        if len(body) == n * (2 if halo else 1):
             m = Image.frombytes("L", (w, h), bytes(body[:n]))
             return m, (Image.frombytes("L", (w, h), bytes(body[n:])) if halo else None), l, t
     got = _draw_text_mask(text, size, anchor, stroke)
     m, halo_img, l, t = got
     body = m.tobytes() + (halo_img.tobytes() if halo_img is not None else b"")
-    store_file(folder, path, TEXT_MAGIC + struct.pack("<IIiiII", m.width, m.height, l, t, halo_img is not None,
-                                                      zlib.crc32(body)) + body)
+    store_file(folder, path, frame(TEXT_MAGIC, "<IIiiII", (m.width, m.height, l, t, halo_img is not None), body))
     return got
 
 
