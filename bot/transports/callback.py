@@ -4,8 +4,12 @@ discord.py's ``InteractionResponse.send_message`` and ``defer`` post the callbac
 ``?with_response=1`` and build a message object from Discord's answer (an ``InteractionCallbackResponse``
 with its ``Message``), which the bot never reads: on a busy bot that parse, and the webhook adapter it
 goes through, were a sizeable part of the CPU each order costs (``benchmarks/bench_ack.py``, profiled).
-Here the callback is one POST through the client's own HTTP client (its rate limits and retries), which
-Discord answers ``204 No Content``. discord.py is told the interaction was answered (its
+Here the callback is one POST without it, through the same webhook adapter discord.py's own response uses
+(its retries on 429 and 5xx, a lock per interaction that is dropped with it), which Discord answers ``204 No
+Content``. Not through the client's ``HTTPClient.request``: that keeps a rate-limit bucket per route and
+major parameters for 5 minutes, and once it holds 256 of them scans them all on every new one; with a
+bucket per interaction, at 300 orders a second that scan was a fifth of the bot's CPU and grew with every
+order (profiled with py-spy under ``benchmarks/bench_ack.py``). discord.py is told the interaction was answered (its
 ``InteractionResponse`` keeps the type it would have set), so ``is_done()``, follow-ups and
 ``edit_original_response`` work as before. Only a plain answer goes this way: one with files or buttons
 takes discord.py's path, which knows how to send them (and to register the buttons' view).
@@ -14,6 +18,7 @@ from __future__ import annotations
 
 import discord
 from discord.http import Route
+from discord.webhook.async_ import async_context
 
 CHANNEL_MESSAGE = 4  # "here is my answer"
 DEFERRED_CHANNEL_MESSAGE = 5  # "thinking…", the answer follows by editing it
@@ -26,10 +31,9 @@ def plain(kw: dict) -> bool:
 
 
 def route(interaction: discord.Interaction) -> Route:
-    """The callback's route, named as discord.py's webhook adapter names it: the interaction's id and token
-    are the route's *major parameters*, so each interaction is a rate-limit bucket of its own. (Named
-    otherwise, every callback shares one bucket, whose limit discord.py does not know before a first answer,
-    and it sends them one at a time: under load they queued until Discord's 3 s ran out.)"""
+    """The callback's route, named as discord.py's webhook adapter names it: the adapter serialises requests
+    per (webhook_id, webhook_token), so each interaction is a lock of its own. (Were every callback one
+    bucket, they would be sent one at a time: under load they queued until Discord's 3 s ran out.)"""
     return Route("POST", "/interactions/{webhook_id}/{webhook_token}/callback",
                  webhook_id=interaction.id, webhook_token=interaction.token)
 
@@ -37,7 +41,9 @@ def route(interaction: discord.Interaction) -> Route:
 async def _post(interaction: discord.Interaction, kind: int, data: dict) -> None:
     if interaction.response.is_done():
         raise discord.InteractionResponded(interaction)
-    await interaction.client.http.request(route(interaction), json={"type": kind, "data": data})  # 404 -> NotFound
+    http = interaction.client.http
+    await async_context.get().request(route(interaction), interaction._session, payload={"type": kind, "data": data},
+                                      proxy=http.proxy, proxy_auth=http.proxy_auth)  # 404 -> NotFound
     # what discord.py's own response would have recorded: the interaction is answered, and how
     interaction.response._response_type = discord.InteractionResponseType(kind)
 
