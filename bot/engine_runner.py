@@ -11,16 +11,43 @@ loop, still timed. A run on the loop that takes longer than the budget sends tha
 thread for good (the slowest time is kept, never forgotten), so a kind of order can stall the loop
 past the budget at most once in a process's life, by its own worst case.
 
-The times are wall times, which on a loaded machine can only overstate the work: a kind of order is
-kept in the thread by mistake, never run on the loop by mistake.
+The times are the running thread's CPU time (``time.thread_time``): the work the order itself does, which
+is what it holds the loop for. Not wall time: in the worker thread, wall time counts the waits for the GIL
+while the loop runs other games' orders (Python hands the GIL over every 5 ms), and on a shared machine the
+time slices other processes take; under load nearly every sample then overran the budget, and every kind of
+order stayed in the thread, paying the trip, exactly when the trips cost most (profiled with py-spy under
+``benchmarks/bench_ack.py``). Less the time the thread spent collecting garbage meanwhile (``gc_seconds``).
 """
 from __future__ import annotations
 
 import asyncio
+import gc
+import threading
 import time
 from typing import Callable, TypeVar
 
 T = TypeVar("T")
+
+_in_gc = threading.local()  # per thread: CPU seconds spent in the garbage collector, and when the current one began
+
+
+def _on_gc(phase: str, info: dict) -> None:
+    if phase == "start":
+        _in_gc.began = time.thread_time()
+    elif (began := getattr(_in_gc, "began", None)) is not None:
+        _in_gc.seconds = getattr(_in_gc, "seconds", 0.0) + time.thread_time() - began
+        _in_gc.began = None
+
+
+gc.callbacks.append(_on_gc)
+
+
+def gc_seconds() -> float:
+    """CPU seconds the calling thread has spent collecting garbage. A collection runs in whichever thread's
+    allocation tipped the count, whoever's objects it scans: a full one took some 20 ms of the bot's heap
+    under ``benchmarks/bench_ack.py``, charged to whatever order was running. It is the process's pause, not
+    that order's work, and it would send a cheap kind of order to the thread for good."""
+    return getattr(_in_gc, "seconds", 0.0)
 
 
 class EngineRunner:
@@ -28,8 +55,10 @@ class EngineRunner:
     SAMPLES = 8  # runs in the thread before a kind of order may run on the loop
     MAX_KINDS = 4096  # kinds tracked (the first word is free text); past it, unknown kinds go to the thread
 
-    def __init__(self, *, clock: Callable[[], float] = time.perf_counter):
-        self._clock = clock
+    def __init__(self, *, clock: Callable[[], float] | None = None):
+        # the thread's CPU time less its time collecting garbage; a test's own clock is taken as it is
+        self._clock = clock or time.thread_time
+        self._gc = gc_seconds if clock is None else (lambda: 0.0)
         self._seen: dict[tuple[str, str], list] = {}  # kind -> [runs timed, slowest seconds]
 
     @staticmethod
@@ -43,11 +72,11 @@ class EngineRunner:
         return seen is not None and seen[0] >= self.SAMPLES and seen[1] <= self.BUDGET
 
     def _timed(self, kind, fn: Callable[..., T], *args) -> T:
-        t0 = self._clock()
+        g0, t0 = self._gc(), self._clock()
         try:
             return fn(*args)
         finally:
-            self._record(kind, self._clock() - t0)
+            self._record(kind, self._clock() - t0 - (self._gc() - g0))
 
     def _record(self, kind, seconds: float) -> None:
         seen = self._seen.get(kind)

@@ -83,3 +83,48 @@ def test_the_kinds_tracked_are_bounded_and_an_untracked_kind_goes_to_the_thread(
                 await r.run(r.kind("g", w), work, clock, 0.0)
     asyncio.run(main())
     assert len(r._seen) == 3 and not r.inline(r.kind("g", "d")) and r.inline(r.kind("g", "a"))
+
+
+def test_the_budget_counts_the_orders_own_cpu_not_its_waits():
+    """Time a thread spends waiting (for the GIL while the loop runs other games' orders, or for a core another
+    process holds) is not the order's work: by wall time, a loaded bot kept every kind of order in the thread.
+    The default clock is the thread's CPU time; a run that waits 5 ms but computes little proves cheap, and
+    one that computes 5 ms does not."""
+    import time
+
+    def burn(seconds):
+        end = time.thread_time() + seconds
+        while time.thread_time() < end:
+            pass
+
+    r = EngineRunner()
+    waits, computes = r.kind("gondor", "roll"), r.kind("gondor", "move")
+
+    async def main():
+        for _ in range(r.SAMPLES):
+            await r.run(waits, time.sleep, 0.005)
+            await r.run(computes, burn, 0.005)
+    asyncio.run(main())
+    assert r.inline(waits) and not r.inline(computes)
+
+
+def test_a_garbage_collection_during_a_cheap_order_is_not_counted_as_its_work():
+    """A full collection runs in whichever thread tipped the count and scans the whole heap (some 20 ms in the
+    bot under load): the process's pause, not the order's work. Counted, it sent a cheap kind to the thread
+    for good at the first collection that fell inside one of its runs."""
+    import gc
+    import time
+
+    heap = [[i] for i in range(300_000)]  # a heap whose full collection takes well past the budget
+    t = time.thread_time()
+    gc.collect()
+    assert time.thread_time() - t > EngineRunner.BUDGET  # (else this test would prove nothing)
+    r = EngineRunner()
+    kind = r.kind("gondor", "roll")
+
+    async def main():
+        for _ in range(r.SAMPLES + 2):
+            await r.run(kind, gc.collect)
+    asyncio.run(main())
+    assert r.inline(kind)
+    del heap
