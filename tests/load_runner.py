@@ -27,6 +27,7 @@ async def main(path: str) -> None:
 
         app.DEFER_AFTER = float(c["defer_after"])
     bot = make_bot(cfg, service=svc)
+    bot.freeze_heap = True  # as bot/transports/discord_app.py:run_bot runs it, alone in its process
     asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, lambda: asyncio.ensure_future(bot.close()))
     await bot.start(cfg.token)
 

@@ -46,7 +46,7 @@ class World:
         self.mod = s.add_user("mod", guild_id=self.gid, manage_guild=True)
         return self
 
-    async def start_bot(self, db_path, fixture=None, keep_rooms=False):
+    async def start_bot(self, db_path, fixture=None, keep_rooms=False, freeze_heap=False):
         cfg = Config()
         cfg.discord.keep_rooms = keep_rooms
         cfg.discord.token = self.server.token
@@ -61,6 +61,7 @@ class World:
         if fixture:
             self.service.fixtures[self.cid] = fixture
         self.bot = PalantirBot(cfg, service=self.service)
+        self.bot.freeze_heap = freeze_heap
         self.task = asyncio.create_task(self.bot.start(cfg.token))
         await self.server.wait_ready(timeout=20)
 
