@@ -59,14 +59,15 @@ from render.hex_terrain import (_seed, draw_terrain, _draw_wall, draw_hexside, _
 from render.hex_legend import (LEGEND_TERRAIN, LEGEND_SIDES, LEG_ROW, _STEPS, _MapFacts, Legend, _rows,
     _levels_title, _facts_cache, _map_facts, _view_keys, _legend_of, legend_for, _legend_origin, _legend_shapes,
     _legend_text, _compass, _style_of)  # noqa: F401
-from render.hex_base import (_base_cache, _build_base, _base, _digests, cache_dir, set_cache_dir)  # noqa: F401
+from render.hex_base import (_base_cache, _build_base, _base, _digests, _disk_name, cache_dir, set_cache_dir)  # noqa: F401
+from render.disk_cache import forget_packs, pack_for
 from render.hex_header import (_ARROW, _arrow, _beyond_text, _footer, footer_height, _tall, header_px, _line_h, _header_height,
     _turn_text, _over_text, _zone_text, _track_items, _track_rows, _header_lines, _clip_px, _header, _wrap,
     _demoralized, _panel)  # noqa: F401
 from render.hex_crop import (_crop_hex, _crop_width, _legible, max_focus_cols, _span, _grow, _focus_entries,
     focus_hexes, _focus_height, _fits, _best_window, _focus_window, _whole, frame_for, _window, _Beyond, _beyond)  # noqa: F401
 from render.hex_pieces import (_hex_mask, _draw_crack, _hatch_mask, _ring_mask, _unit_texts, _counter,
-    _badge_width, _badge, _labels, _look, number_box, shape_of)  # noqa: F401
+    _badge_width, _badge, _labels, _look, number_box, shape_of, frame_texts, _frames)  # noqa: F401
 
 
 def clear_cache() -> None:
@@ -93,6 +94,8 @@ def clear_cache() -> None:
     kept.cache_clear()
     UL.clear()
     _trims.clear()
+    _frames.clear()
+    forget_packs()
 
 
 @dataclass(frozen=True)
@@ -154,6 +157,15 @@ def compose_info(view: dict, hexmap, *, around: str | None = None, radius: int |
     lines = _header_lines(view, fr, width)
     top = _header_height(hp, len(lines))
     lay = _layout(fr, leg, top)  # the base layer's (loaded with what lies under the counters, below)
+    # everything but the base is drawn from the pack of this map and window (one file: render/disk_cache.py)
+    with pack_for((_fingerprint(hexmap), fr.window, fr.s, fr.panel, leg, top),
+                  lambda: _disk_name(hexmap, fr, leg, top)[:-len(".base")]):
+        return _compose_in(view, hexmap, fr, leg, hp, beyond, off, lines, top, lay)
+
+
+def _compose_in(view: dict, hexmap, fr: Frame, leg, hp: int, beyond: list, off: int, lines: list, top: int,
+                lay: Layout) -> tuple[Image.Image, Layout, Hex | None, RenderInfo]:
+    """:func:`compose_info`'s drawing, once it has its frame, header and layout."""
     s = fr.s
     focus = fr.focus
     sides = _as_dict(view.get("sides"))
@@ -302,9 +314,7 @@ def compose_info(view: dict, hexmap, *, around: str | None = None, radius: int |
         cx, cy = lay.center(h)
         S.stamp(img, (cx, cy - s * 0.84), str(h), npx, S.HEX_NUMBER, "ma", 2, S.NUMBER_HALO)
     if fr.mode != "whole":
-        for h in sorted(hexmap.hexes):
-            if lay.contains(h):
-                glyphs.append(("hex", str(h), number_box(lay, h, npx)))
+        glyphs += [("hex", text, box) for text, box in frame_texts(lay, hexmap, npx)[0]]
 
     if focus is not None:
         d.polygon(lay.corners(focus, shrink=0.93), outline=S.FOCUS, width=max(2, round(s / 10)))

@@ -10,6 +10,8 @@ from functools import lru_cache
 
 from PIL import Image, ImageColor, ImageDraw, ImageFont
 
+from render.disk_cache import pack_note as _pack_note
+
 RGB = tuple[int, int, int]
 
 # --- terrain --------------------------------------------------------------
@@ -148,11 +150,14 @@ def _text_mask(text: str, size: int, anchor: str, stroke: int):
     renamed into place; one that does not load is drawn again), or drawn."""
     import hashlib
 
-    from render.disk_cache import _renderer_version, cache_dir, frame, store_file, unframe
+    from render.disk_cache import _renderer_version, cache_dir, frame, pack_get, store_file, unframe
 
     folder = cache_dir()
     if folder is None:
         return _draw_text_mask(text, size, anchor, stroke)
+    got = _load_packed(pack_get(("text", text, size, anchor, stroke)))
+    if got is not None:
+        return got
     key = repr((_renderer_version(), text, int(size), anchor, int(stroke)))
     path = folder / (hashlib.sha256(key.encode()).hexdigest()[:40] + ".text")
     if (got := unframe(path, TEXT_MAGIC, "<IIiiII")) is not None:
@@ -166,6 +171,25 @@ def _text_mask(text: str, size: int, anchor: str, stroke: int):
     body = m.tobytes() + (halo_img.tobytes() if halo_img is not None else b"")
     store_file(folder, path, frame(TEXT_MAGIC, "<IIiiII", (m.width, m.height, l, t, halo_img is not None), body))
     return got
+
+
+def _dump_packed(got) -> tuple:
+    """A text mask (:func:`_text_mask`'s) as the render's pack keeps it (render/disk_cache.py)."""
+    m, halo, l, t = got
+    return (m.width, m.height, l, t, m.tobytes(), halo.tobytes() if halo is not None else None)
+
+
+def _load_packed(raw):
+    """:func:`_dump_packed`'s text mask (None: not one)."""
+    try:
+        w, h, l, t, m, halo = raw
+    except (TypeError, ValueError):
+        return None
+    if not (isinstance(w, int) and isinstance(h, int) and w > 0 and h > 0 and isinstance(m, bytes)
+            and len(m) == w * h and (halo is None or isinstance(halo, bytes) and len(halo) == w * h)):
+        return None
+    return (Image.frombytes("L", (w, h), m), Image.frombytes("L", (w, h), halo) if halo is not None else None,
+            l, t)
 
 
 def _draw_text_mask(text: str, size: int, anchor: str, stroke: int):
@@ -187,7 +211,9 @@ def stamp(img, xy, text: str, size: int, fill, anchor: str = "la", stroke: int =
     again cost only a paste."""
     if not text:
         return
-    m, halo, l, t = _text_mask(text, int(size), anchor, int(stroke))
+    got = _text_mask(text, int(size), anchor, int(stroke))
+    _pack_note(("text", text, int(size), anchor, int(stroke)), got, _dump_packed)
+    m, halo, l, t = got
     pos = (round(xy[0]) + l, round(xy[1]) + t)
     if halo is not None and stroke_fill is not None:
         img.paste(stroke_fill, pos, halo)
