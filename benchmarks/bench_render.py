@@ -1,12 +1,14 @@
 """Render benchmark: ``python -m benchmarks.bench_render`` (from the repo root).
 
 Prints figures, asserts nothing. Every time is CPU time (``time.process_time()``: the machine is shared,
-and wall time there measured the neighbours as much as the renderer), each a median of several runs:
+and wall time there measured the neighbours as much as the renderer), each the median of ``-n`` rounds
+that time a cold render, the floor and a cached render once each, interleaved (a neighbour's load then
+weighs on the three alike, not on one of them):
 
 * cold render (every in-memory cache cleared, as in a new process): with nothing on disk (a map's
   first render ever) and with its base layer, counter sprites and texts on disk (render/hex_base.py,
   counters.py and style.py's disk cache; the bot's usual first render after a restart), and the
-  latter over the floor (target <= 1.5x), median of ``--cold`` runs each after ``clear_cache()``;
+  latter over the floor (target <= 1.5x), each run after ``clear_cache()``;
 * cached render (base layer and sprites cached), median ms of N;
 * a "floor": Pillow drawing the same counters as plain rectangles + text on a
   copy of the cached base, encoded with the same PNG settings; and the ratio
@@ -66,8 +68,7 @@ def timed(fn, n: int, before=None) -> tuple[float, bytes]:
 
 def main() -> None:
     ap = argparse.ArgumentParser()
-    ap.add_argument("-n", type=int, default=21, help="repetitions for the medians")
-    ap.add_argument("--cold", type=int, default=9, help="repetitions for the cold medians (base on disk)")
+    ap.add_argument("-n", type=int, default=21, help="rounds (one cold, one floor, one cached render each) for the medians")
     ap.add_argument("--units", type=int, default=80, help="counters on the map")
     args = ap.parse_args()
     import os
@@ -82,15 +83,23 @@ def main() -> None:
     view = sample_view("westernesse", args.units)
     for label, opts in (("whole map", {}), ("around 1907", {"around": "1907"}),
                         ("phase map (focus: the default)", {"focus": True})):
-        # nothing on disk (once: the first render fills the disk cache), then the base, sprites and texts on disk
+        # nothing on disk (once: the first render fills the disk cache), then rounds of: the base, sprites and
+        # texts on disk (cold), the floor, the cached render, each timed once a round (interleaved: the shared
+        # machine's load weighs on all three alike)
         first, _ = timed(lambda: render_view(view, m, **opts), 1, clear_cache)
-        colds = [first, timed(lambda: render_view(view, m, **opts), args.cold, clear_cache)[0]]
-        cached, png = timed(lambda: render_view(view, m, **opts), args.n)
-        floor, fpng = timed(lambda: floor_render(view, m, **opts), args.n)
+        cold, warm, flo = [], [], []
+        for _ in range(args.n):
+            cold.append(timed(lambda: render_view(view, m, **opts), 1, clear_cache)[0])
+            floor_render(view, m, **opts)  # its base back in memory (the cold render loaded the one it needed)
+            flo.append(timed(lambda: floor_render(view, m, **opts), 1)[0])
+            warm.append(timed(lambda: render_view(view, m, **opts), 1)[0])
+        png, fpng = render_view(view, m, **opts), floor_render(view, m, **opts)
+        colds = [first, statistics.median(cold)]
+        cached, floor = statistics.median(warm), statistics.median(flo)
         print(f"{label} ({args.units} counters):")
         print(f"  cold, base built   {colds[0]:8.1f} ms   ({colds[0] / floor:.2f} x the floor)")
         print(f"  cold, base on disk {colds[1]:8.1f} ms   ({colds[1] / floor:.2f} x the floor; target <= 1.5; "
-              f"median of {args.cold})")
+              f"median of {args.n})")
         print(f"  cached render      {cached:8.1f} ms   (median of {args.n})")
         print(f"  floor              {floor:8.1f} ms   (rectangles + text on the cached base, same encoder)")
         print(f"  ratio cached/floor {cached / floor:8.2f} x  (target <= 1.3)")

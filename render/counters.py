@@ -242,13 +242,13 @@ def _on_disk(key: tuple, size: tuple[int, int], draw, packed: tuple | None = Non
     disk cache, or ``draw()`` (and stored there)."""
     from render.disk_cache import _renderer_version, cache_dir, load_image, pack_get
 
-    folder = cache_dir()
-    if folder is None:
-        return draw()
     if packed is not None:
         got = load_image(pack_get(packed), "RGBA")
         if got is not None and got.size == size:
             return got
+    folder = cache_dir()
+    if folder is None:
+        return draw()
     path = folder / (hashlib.sha256(repr((_renderer_version(), key)).encode()).hexdigest()[:40] + ".sprite")
     got = _sprite_load(path, size)
     if got is None:

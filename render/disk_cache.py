@@ -215,15 +215,14 @@ def kept_image(key: tuple, draw, packed: tuple | None = None):
     digest of the renderer's source and ``key``), with its CRC; written under a unique name and renamed
     into place; one that does not load is drawn again and rewritten. With ``packed``, the render's pack
     is asked first (:func:`pack_get`: :func:`dump_kept`'s value)."""
-    folder = cache_dir()
-    if folder is None:
-        return draw()
-    from PIL import Image
-
     if packed is not None:
         got = load_kept(pack_get(packed))
         if got is not None:
             return got
+    folder = cache_dir()
+    if folder is None:
+        return draw()
+    from PIL import Image
 
     path = folder / (hashlib.sha256(repr((_renderer_version(), key)).encode()).hexdigest()[:40] + ".sprite")
     if (got := unframe(path, IMAGE_MAGIC, _IMAGE_HEAD)) is not None:
@@ -396,7 +395,8 @@ def load_image(raw, mode: str | None = None):
     if m not in ("L", "RGB", "RGBA") or (mode is not None and m != mode) or not isinstance(body, bytes) \
             or not isinstance(w, int) or not isinstance(h, int) or w <= 0 or h <= 0 or len(body) != w * h * len(m):
         return None
-    return Image.frombytes(m, (w, h), body)
+    return Image.frombuffer(m, (w, h), body, "raw", m, 0, 1)  # on the pack's bytes: no copy (read-only: a
+    # drawing on it would copy it first)
 
 
 def dump_kept(got) -> tuple:

@@ -10,7 +10,7 @@ from functools import lru_cache
 
 from PIL import Image, ImageColor, ImageDraw, ImageFont
 
-from render.disk_cache import pack_note as _pack_note
+from render.disk_cache import load_image as _load_image, pack_get as _pack_get, pack_note as _pack_note
 
 RGB = tuple[int, int, int]
 
@@ -132,9 +132,26 @@ def fit_font(text: str, max_width: float, size: int, min_size: int = 6):
     return font(s), text
 
 
-@lru_cache(maxsize=8192)
 def text_length(text: str, size: int) -> float:
-    return font(size).getlength(text)
+    """The width (px) of ``text`` at font size ``size``: from memory, the render's pack (issue 26: a
+    header's long lines cost a new process some 0.1 ms each, measured again and again to clip them),
+    or measured; told to the render's pack."""
+    got = _text_length(text, size)
+    _pack_note(("len", text, size), got, _same)
+    return got
+
+
+@lru_cache(maxsize=8192)
+def _text_length(text: str, size: int) -> float:
+    got = _pack_get(("len", text, size))
+    return got if isinstance(got, float) else font(size).getlength(text)
+
+
+def _same(v):
+    return v
+
+
+text_length.cache_clear = _text_length.cache_clear  # type: ignore[attr-defined]
 
 
 TEXT_MAGIC = b"palantir-text 1\n"
@@ -150,14 +167,14 @@ def _text_mask(text: str, size: int, anchor: str, stroke: int):
     renamed into place; one that does not load is drawn again), or drawn."""
     import hashlib
 
-    from render.disk_cache import _renderer_version, cache_dir, frame, pack_get, store_file, unframe
+    from render.disk_cache import _renderer_version, cache_dir, frame, store_file, unframe
 
+    got = _load_packed(_pack_get(("text", text, size, anchor, stroke)))
+    if got is not None:
+        return got
     folder = cache_dir()
     if folder is None:
         return _draw_text_mask(text, size, anchor, stroke)
-    got = _load_packed(pack_get(("text", text, size, anchor, stroke)))
-    if got is not None:
-        return got
     key = repr((_renderer_version(), text, int(size), anchor, int(stroke)))
     path = folder / (hashlib.sha256(key.encode()).hexdigest()[:40] + ".text")
     if (got := unframe(path, TEXT_MAGIC, "<IIiiII")) is not None:
@@ -188,8 +205,7 @@ def _load_packed(raw):
     if not (isinstance(w, int) and isinstance(h, int) and w > 0 and h > 0 and isinstance(m, bytes)
             and len(m) == w * h and (halo is None or isinstance(halo, bytes) and len(halo) == w * h)):
         return None
-    return (Image.frombytes("L", (w, h), m), Image.frombytes("L", (w, h), halo) if halo is not None else None,
-            l, t)
+    return _load_image(("L", w, h, m)), _load_image(("L", w, h, halo)) if halo is not None else None, l, t
 
 
 def _draw_text_mask(text: str, size: int, anchor: str, stroke: int):
