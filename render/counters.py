@@ -13,7 +13,7 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
-from render.disk_cache import dump_image, frame, pack_note, store_file, unframe
+from render.disk_cache import frame, store_file, unframe
 from render.style import RGB, font, fit_font, ink_on, mix
 
 SS = 4  # supersampling of sprite shapes
@@ -237,15 +237,11 @@ def _sprite_store(folder, path, img: Image.Image) -> None:
     store_file(folder, path, frame(SPRITE_MAGIC, "<III", (img.width, img.height), body))
 
 
-def _on_disk(key: tuple, size: tuple[int, int], draw, packed: tuple | None = None) -> Image.Image:
-    """The sprite ``key`` (``size`` px) from the render's pack (disk_cache.pack_get of ``packed``), the
-    disk cache, or ``draw()`` (and stored there)."""
-    from render.disk_cache import _renderer_version, cache_dir, load_image, pack_get
+def _on_disk(key: tuple, size: tuple[int, int], draw) -> Image.Image:
+    """The sprite ``key`` (``size`` px) from the disk cache, or ``draw()`` (and stored there). (A map takes
+    what it pastes of a sprite from its pack: render/hex_pieces.py, counter_ink and counter_plate.)"""
+    from render.disk_cache import _renderer_version, cache_dir
 
-    if packed is not None:
-        got = load_image(pack_get(packed), "RGBA")
-        if got is not None and got.size == size:
-            return got
     folder = cache_dir()
     if folder is None:
         return draw()
@@ -257,29 +253,17 @@ def _on_disk(key: tuple, size: tuple[int, int], draw, packed: tuple | None = Non
     return got
 
 
+@lru_cache(maxsize=2048)
 def counter_sprite(size: int, fill: RGB, kind: str, top: str, bottom: str, mid: str = "",
                    reduced: bool = False, disrupted: bool = False,
                    real: bool | None = None, drop: str = "", glow: bool = False,
                    ready: bool = False, band: str = "", fade: bool = False) -> Image.Image:
-    """The sprite :func:`draw_counter` draws, from memory, the render's pack, the disk cache, or drawn
-    (and told to the render's pack: disk_cache.pack_note)."""
-    args = (size, fill, kind, top, bottom, mid, reduced, disrupted, real, drop, glow, ready, band, fade)
-    img = _counter_sprite(*args)
-    pack_note(("counter",) + args, img, dump_image)
-    return img
-
-
-@lru_cache(maxsize=2048)
-def _counter_sprite(*raw) -> Image.Image:
-    size, fill, kind, top, bottom, mid, reduced, disrupted, real, drop, glow, ready, band, fade = raw
+    """The sprite :func:`draw_counter` draws, from memory, the disk cache, or drawn."""
     args = (int(size), tuple(int(c) for c in fill), str(kind), str(top), str(bottom), str(mid), bool(reduced),
             bool(disrupted), real if real is None else bool(real), str(drop), bool(glow), bool(ready), str(band),
             bool(fade))
     full = size + 2 * _pad(size)
-    return _on_disk(("counter",) + args, (full, full), lambda: draw_counter(*args), ("counter",) + raw)
-
-
-counter_sprite.cache_clear = _counter_sprite.cache_clear  # type: ignore[attr-defined]
+    return _on_disk(("counter",) + args, (full, full), lambda: draw_counter(*args))
 
 
 def draw_counter(size: int, fill: RGB, kind: str, top: str, bottom: str, mid: str = "",

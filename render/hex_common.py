@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import threading
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 
 from PIL import Image
@@ -56,6 +56,7 @@ class Frame:
     focus: Hex | None
     panel: bool
     mode: str
+    beyond: tuple = field(default=(), compare=False, repr=False)  # a focus crop's counters left out (hex_crop._beyond)
 
 
 CAP_RATIO = 0.71       # the bundled font's capital height, as a fraction of its size

@@ -9,7 +9,7 @@ from PIL import Image, ImageDraw
 from render import style as S
 from render.geometry import Layout
 from render.hex_common import (Frame, HEADER_MIN_W, HEADER_TARGET_PX, MARGIN, PAD, PREVIEW_W, RESULT_SCALE, _Stamper,
-    _as_dict, _as_list, _parse_hex, _side_color, _side_title)
+    _as_dict, _as_list, _memo, _parse_hex, _side_color, _side_title)
 
 
 _ARROW = {"north": (0, -1), "south": (0, 1), "east": (1, 0), "west": (-1, 0), "north-east": (1, -1),
@@ -159,7 +159,8 @@ def _track_rows(view: dict, px: int, width: float) -> list[list[tuple[dict, str]
     rows: list[list] = []
     x = width + 1
     for t, item in _track_items(view):
-        w = px * 0.8 + S.text_length(item, px)
+        # (remembered on disk: frame_for counts these rows before a render's pack is open)
+        w = px * 0.8 + _memo.get(("w", item, px), lambda: S.text_length(item, px))
         if rows and x + w <= width:
             rows[-1].append((t, item))
         else:

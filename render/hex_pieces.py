@@ -10,8 +10,8 @@ from PIL import Image, ImageDraw
 from render import counters as C
 from render import style as S
 from render.geometry import SQRT3, Layout, hex_corners
-from render.disk_cache import pack_get, pack_note
-from render.hex_common import _as_list, _fingerprint, _lerp, _number_width, _parse_hex, _side_color
+from render.disk_cache import dump_image, load_image, pack_get, pack_note
+from render.hex_common import _as_list, _fingerprint, _lerp, _number_width, _parse_hex, _side_color, _trimmed
 
 
 # --------------------------------------------------------------------------
@@ -102,6 +102,52 @@ def shape_of(u: dict, shapes: dict) -> str:
 
 
 def _counter(u: dict, sides: dict, size: int, shapes: dict | None = None) -> Image.Image:
+    return C.counter_sprite(*_counter_args(u, sides, size, shapes))
+
+
+def counter_ink(args: tuple) -> tuple[Image.Image, int, int]:
+    """The counter sprite of ``args`` (:func:`_counter_args`) cut to its ink (hex_common._trimmed), and the
+    cut's corner in the sprite: what a map pastes. From memory, the render's pack (issue 26: a new
+    process takes it from there, without the whole sprite nor finding its ink), or cut; told to the pack."""
+    got = _counter_ink(args)
+    pack_note(("ink",) + args, got, _dump_cut)
+    return got
+
+
+@lru_cache(maxsize=2048)
+def _counter_ink(args: tuple) -> tuple[Image.Image, int, int]:
+    got = _load_cut(pack_get(("ink",) + args))
+    return got if got is not None else _trimmed(C.counter_sprite(*args))
+
+
+def counter_plate(args: tuple, box: tuple) -> Image.Image:
+    """The part ``box`` of the counter sprite of ``args`` (its id's plate, pasted again over whatever is
+    drawn after): from memory, the render's pack, or cut; told to the pack."""
+    got = _counter_plate(args, box)
+    pack_note(("plate", box) + args, got, dump_image)
+    return got
+
+
+@lru_cache(maxsize=2048)
+def _counter_plate(args: tuple, box: tuple) -> Image.Image:
+    got = load_image(pack_get(("plate", box) + args), "RGBA")
+    return got if got is not None else _trimmed(C.counter_sprite(*args), box)[0]
+
+
+def _dump_cut(got) -> tuple:
+    img, x, y = got
+    return dump_image(img) + (x, y)
+
+
+def _load_cut(raw):
+    if not (isinstance(raw, tuple) and len(raw) == 6 and isinstance(raw[4], int) and isinstance(raw[5], int)):
+        return None
+    img = load_image(raw[:4], "RGBA")
+    return None if img is None else (img, raw[4], raw[5])
+
+
+def _counter_args(u: dict, sides: dict, size: int, shapes: dict | None = None) -> tuple:
+    """The arguments of the counter sprite (counters.counter_sprite) unit ``u`` is drawn with."""
     top, bottom, mid = _unit_texts(u)
     kind = str(u.get("type") or "")
     shape = shape_of(u, shapes or {})
@@ -119,8 +165,8 @@ def _counter(u: dict, sides: dict, size: int, shapes: dict | None = None) -> Ima
         fill = S.mix(fill, (128, 128, 128), 0.6)
         bottom = "face down" if kind == "face-down" else "hidden"
     band = look.get("band") if look.get("band") in ("lit", "plain") else ""
-    return C.counter_sprite(size, fill, shape, top, bottom, mid, bool(u.get("reduced")), bool(u.get("disrupted")),
-                            real, drop, glow, ready, band, bool(look.get("fade")))
+    return (size, fill, shape, top, bottom, mid, bool(u.get("reduced")), bool(u.get("disrupted")), real, drop, glow,
+            ready, band, bool(look.get("fade")))
 
 
 def _badge_width(text: str, size: int) -> float:

@@ -67,7 +67,8 @@ from render.hex_header import (_ARROW, _arrow, _beyond_text, _footer, footer_hei
 from render.hex_crop import (_crop_hex, _crop_width, _legible, max_focus_cols, _span, _grow, _focus_entries,
     focus_hexes, _focus_height, _fits, _best_window, _focus_window, _whole, frame_for, _window, _Beyond, _beyond)  # noqa: F401
 from render.hex_pieces import (_hex_mask, _draw_crack, _hatch_mask, _ring_mask, _unit_texts, _counter,
-    _badge_width, _badge, _labels, _look, number_box, shape_of, frame_texts, _frames)  # noqa: F401
+    _badge_width, _badge, _labels, _look, number_box, shape_of, frame_texts, _frames, _counter_args, counter_ink,
+    counter_plate, _counter_ink, _counter_plate)  # noqa: F401
 
 
 def clear_cache() -> None:
@@ -95,6 +96,8 @@ def clear_cache() -> None:
     UL.clear()
     _trims.clear()
     _frames.clear()
+    _counter_ink.cache_clear()
+    _counter_plate.cache_clear()
     forget_packs()
 
 
@@ -152,7 +155,7 @@ def compose_info(view: dict, hexmap, *, around: str | None = None, radius: int |
     leg = legend_for(hexmap, view) if fr.panel else None
     width = _layout(fr, leg).width
     hp = header_px(width)
-    beyond = _beyond(view, hexmap, fr.window) if fr.mode == "focus" else []
+    beyond = list(fr.beyond) if fr.mode == "focus" else []  # (worked out by frame_for)
     off = sum(len(g.units) for g in beyond)
     lines = _header_lines(view, fr, width)
     top = _header_height(hp, len(lines))
@@ -237,12 +240,12 @@ def _compose_in(view: dict, hexmap, fr: Frame, leg, hp: int, beyond: list, off: 
         pos = [(cx + step * i, cy - step * i) for i in range(n)]
         # the first unit listed is the top of the stack: drawn last
         for i in range(n - 1, -1, -1):
-            spr = _counter(shown[i], sides, size, shapes)
-            top_text = _unit_texts(shown[i])[0]
+            args = _counter_args(shown[i], sides, size, shapes)
+            top_text = args[3]
             fs, ink, plate = _id_boxes(size, top_text)
             label_sizes.append(fs)
             x, y = pos[i]
-            ink_spr, ix, iy = _trimmed(spr)
+            ink_spr, ix, iy = counter_ink(args)
             img.paste(ink_spr, (round(x - size / 2) - pad + ix, round(y - size / 2) - pad + iy), ink_spr)
             if i == 0 and top_text:  # the top counter's id is drawn whole
                 ox, oy = round(x - size / 2), round(y - size / 2)  # the bare plate the id is drawn on:
@@ -250,7 +253,7 @@ def _compose_in(view: dict, hexmap, fr: Frame, leg, hp: int, beyond: list, off: 
                 ix0, iy0, ix1, iy1 = ink
                 glyphs.append(("id", top_text, (ox + ix0 - 1, oy + iy0 - 1, ox + ix1 + 1, oy + iy1 + 1)))
                 glyphs.append(("plate", top_text, (ox + px0, oy + py0, ox + px1, oy + py1)))
-                plates.append((_trimmed(spr, (pad + px0, pad + py0, pad + px1, pad + py1))[0], (ox + px0, oy + py0)))
+                plates.append((counter_plate(args, (pad + px0, pad + py0, pad + px1, pad + py1)), (ox + px0, oy + py0)))
         if len(units) > 1:
             # the count sits off the stack's top right corner
             text = f"+{len(units) - 3}" if len(units) > 3 else str(len(units))

@@ -312,9 +312,10 @@ def test_every_module_drawing_what_is_kept_on_disk_names_its_files():
 # The map's pack (issue 26: the cold first render read a file for every sprite, text and mask)
 # ---------------------------------------------------------------------------------------------
 def test_a_fresh_process_takes_all_but_the_base_from_one_pack_per_window(cache, monkeypatch):
-    """Everything a render of a map's window used besides the base (counter sprites, texts, chits and
-    masks, the hex numbers' boxes and the place names' spots) is kept in one ``.pack`` file a window: a
-    fresh process reads it, and no sprite or text file, draws none of them, and writes nothing new."""
+    """Everything a render of a map's window used besides the base (the counters cut to their ink and
+    their ids' plates, texts, chits and masks, the hex numbers' boxes and the place names' spots) is kept
+    in one ``.pack`` file a window: a fresh process reads it, and no sprite or text file, draws none of
+    them, and writes nothing new."""
     from render import counters as C
     from render import hex_common
     from render import style as S
@@ -355,7 +356,7 @@ def test_a_corrupt_or_cut_pack_is_worked_out_again_and_rewritten_whole(cache):
     whole = path.read_bytes()
     # (the widths the first render measured for the memo file, kept there, are not measured again)
     keys = {k for k in marshal.loads(whole[len(disk_cache.PACK_MAGIC) + 4:]) if k[0] != "len"}
-    assert {k[0] for k in keys} >= {"counter", "text", "kept", "frame-texts"}
+    assert {k[0] for k in keys} >= {"ink", "plate", "text", "kept", "frame-texts"}
     flipped = bytearray(whole)
     flipped[len(whole) // 2] ^= 0xFF
     for bad in (b"not a pack", whole[: len(whole) // 2], bytes(flipped), disk_cache.frame(
