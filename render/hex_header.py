@@ -63,21 +63,14 @@ def _footer(img: Image.Image, lay: Layout, view: dict, beyond: list[_Beyond], px
         top = img.height
     else:
         out = img
-        ImageDraw.Draw(out).rectangle([0, top, out.width - 1, top + fh - 1], fill=S.HEADER_BG)
+    from render.hex_bands import footer_band
+
+    items = tuple((g.direction, _beyond_text(view, g), _side_color(sides, g.units[0].get("side"))) for g in beyond)
+    out.paste(footer_band(out.width, px, top, fh, items), (0, top))
     d = ImageDraw.Draw(out)
-    txt = _Stamper(out)
-    lh = _line_h(px)
-    x0, x1 = round(px * 0.6), out.width - round(px * 0.6)
-    y = top + round(px * 0.45)
-    f = S.font(px)
     r = MARGIN * 0.42
     top, bottom = lay.top + MARGIN * 0.5, lay.map_h - MARGIN * 0.5
-    for g in beyond:
-        col = _side_color(sides, g.units[0].get("side"))
-        _arrow(d, x0 + px * 0.5, y + lh / 2, px * 0.5, g.direction, col)
-        txt.text((x0 + px * 1.4, y + lh / 2), _clip_px(_beyond_text(view, g), px, x1 - x0 - px * 1.4), font=f,
-                 fill=S.HEADER_INK, anchor="lm")
-        y += lh
+    for g, (_, _, col) in zip(beyond, items):
         # the arrow on the map's edge, in the margin (over no hex), towards the nearest counter
         cx, cy = lay.center(g.nearest)
         ex = min(max(cx, MARGIN), lay.map_w - MARGIN)

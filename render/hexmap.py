@@ -61,6 +61,7 @@ from render.hex_legend import (LEGEND_TERRAIN, LEGEND_SIDES, LEG_ROW, _STEPS, _M
     _legend_text, _compass, _style_of)  # noqa: F401
 from render.hex_base import (_base_cache, _build_base, _base, _digests, _disk_name, cache_dir, set_cache_dir)  # noqa: F401
 from render.disk_cache import forget_packs, pack_for
+from render.hex_bands import header_band, _bands
 from render.hex_header import (_ARROW, _arrow, _beyond_text, _footer, footer_height, _tall, header_px, _line_h, _header_height,
     _turn_text, _over_text, _zone_text, _track_items, _track_rows, _header_lines, _clip_px, _header, _wrap,
     _demoralized, _panel)  # noqa: F401
@@ -96,6 +97,7 @@ def clear_cache() -> None:
     UL.clear()
     _trims.clear()
     _frames.clear()
+    _bands.clear()
     _counter_ink.cache_clear()
     _counter_plate.cache_clear()
     forget_packs()
@@ -229,6 +231,7 @@ def _compose_in(view: dict, hexmap, fr: Frame, leg, hp: int, beyond: list, off: 
     plates: list = []  # each top counter's id on its plate, pasted again over whatever is drawn after
     badges = []
     label_sizes: list[int] = []
+    reach = float("inf")  # the highest row anything below is drawn on (the header band is pasted if it is under it)
     for h, units in stacks.items():
         cx, cy = lay.center(h)
         cy += s * COUNTER_DY
@@ -246,7 +249,9 @@ def _compose_in(view: dict, hexmap, fr: Frame, leg, hp: int, beyond: list, off: 
             label_sizes.append(fs)
             x, y = pos[i]
             ink_spr, ix, iy = counter_ink(args)
-            img.paste(ink_spr, (round(x - size / 2) - pad + ix, round(y - size / 2) - pad + iy), ink_spr)
+            yy = round(y - size / 2) - pad + iy
+            reach = min(reach, yy)
+            img.paste(ink_spr, (round(x - size / 2) - pad + ix, yy), ink_spr)
             if i == 0 and top_text:  # the top counter's id is drawn whole
                 ox, oy = round(x - size / 2), round(y - size / 2)  # the bare plate the id is drawn on:
                 px0, py0, px1, py1 = plate       # its ink with a margin of face round it
@@ -267,6 +272,7 @@ def _compose_in(view: dict, hexmap, fr: Frame, leg, hp: int, beyond: list, off: 
     for h, dname in rungs:
         spr, ox, oy = kept(C.rungs_sprite, s, dname)
         cx, cy = lay.center(h)
+        reach = min(reach, round(cy) + oy)
         img.paste(spr, (round(cx) + ox, round(cy) + oy), spr)
     for h, units in stacks.items():
         dirs = []
@@ -279,9 +285,11 @@ def _compose_in(view: dict, hexmap, fr: Frame, leg, hp: int, beyond: list, off: 
         cx, cy = lay.center(h)
         for dname in dirs:
             spr, ox, oy = kept(C.ready_arrow_sprite, s, dname)
+            reach = min(reach, round(cy) + oy)
             img.paste(spr, (round(cx) + ox, round(cy) + oy), spr)
 
     for bx, by, text, fill in badges:  # after every counter, so no neighbour hides them
+        reach = min(reach, by - (badge_size + 4) / 2 - 2)
         _badge(img, d, bx, by, text, badge_size, fill=fill)
 
     # hex markers: chits on the stack's left edge, or in the middle of an empty hex
@@ -302,11 +310,13 @@ def _compose_in(view: dict, hexmap, fr: Frame, leg, hp: int, beyond: list, off: 
                              (cx - g, cy + g * 1.1 + s * 0.1), (cx + g, cy + g * 1.1 + s * 0.1)])
         for kind, (x, y) in zip(kinds, spots):
             spr = kept(C.marker_sprite, ms, kind)
+            reach = min(reach, round(y - ms / 2) - mp)
             img.paste(spr, (round(x - ms / 2) - mp, round(y - ms / 2) - mp), spr)
     for side, kind in side_chits:
         a, b = lay.side_points(side.hex, side.direction)
         x, y = _lerp(a, b, 0.5)
         spr = kept(C.marker_sprite, ms, kind)
+        reach = min(reach, round(y - ms / 2) - mp)
         img.paste(spr, (round(x - ms / 2) - mp, round(y - ms / 2) - mp), spr)
 
     # place names, each clear of every hex number (issue 26); the hex numbers of occupied hexes again,
@@ -315,6 +325,7 @@ def _compose_in(view: dict, hexmap, fr: Frame, leg, hp: int, beyond: list, off: 
     glyphs += [("label", text, box) for text, box in _labels(img, lay, hexmap, occupied, npx)]
     for h in stacks:
         cx, cy = lay.center(h)
+        reach = min(reach, cy - s * 0.84 - 4)  # (its halo's top, and a margin)
         S.stamp(img, (cx, cy - s * 0.84), str(h), npx, S.HEX_NUMBER, "ma", 2, S.NUMBER_HALO)
     if fr.mode != "whole":
         glyphs += [("hex", text, box) for text, box in frame_texts(lay, hexmap, npx)[0]]
@@ -328,7 +339,15 @@ def _compose_in(view: dict, hexmap, fr: Frame, leg, hp: int, beyond: list, off: 
 
     if fr.panel:
         _panel(img, lay, view, legend_top)
-    glyphs += _header(img, lay.width, view, lines, hp)
+    # the header band: pasted as drawn for these lines when nothing drawn since the under-layer reaches it
+    # (render/hex_bands.py)
+    band = lay.top  # (not ``top``: the markers' loop took that name)
+    if focus is not None:
+        reach = min(reach, lay.center(focus)[1] - lay.h * 0.5 - s / 5)
+    reach = min([reach] + [g[2][1] for g in glyphs if g[0] == "label"])
+    clear_top = band and reach >= band
+    glyphs += header_band(img, below, lay.width, view, lines, hp, band) if clear_top else \
+        _header(img, lay.width, view, lines, hp)
     if beyond:
         img = _footer(img, lay, view, beyond, hp, top=below.height)
     _memo.flush()
