@@ -11,6 +11,7 @@ from collections import OrderedDict
 from PIL import Image, ImageDraw
 
 from render import style as S
+from render.disk_cache import dump_image, load_image, pack_get, pack_note
 from render.hex_common import _Stamper, _lock
 from render.hex_header import _arrow, _clip_px, _header, _line_h
 
@@ -26,7 +27,13 @@ def footer_band(width: int, px: int, top: int, fh: int, items: tuple) -> Image.I
     key = ("footer", width, px, top, fh, items)
     with _lock:
         hit = _bands.get(key)
+    if hit is None:
+        got = load_image(pack_get(key), "RGB")
+        if got is not None and got.size == (width, fh):
+            hit = (got,)
+            _keep(key, hit)
     if hit is not None:
+        pack_note(key, hit[0], dump_image)
         return hit[0]
     band = Image.new("RGB", (width, top + fh), S.HEADER_BG)
     d = ImageDraw.Draw(band)
@@ -42,6 +49,7 @@ def footer_band(width: int, px: int, top: int, fh: int, items: tuple) -> Image.I
         y += lh
     band = band.crop((0, top, width, top + fh))
     _keep(key, (band,))
+    pack_note(key, band, dump_image)
     return band
 
 
@@ -56,14 +64,22 @@ HEADER_SPILL = 8  # rows under the header band checked, when it is first drawn, 
 
 
 def header_band(img: Image.Image, below: Image.Image, width: int, view: dict, lines: list, px: int,
-                top: int) -> list:
+                top: int, under: str = "") -> list:
     """:func:`_header` drawn on ``img``, whose rows above ``top`` are still ``below``'s (the caller drew
     nothing there): the band drawn on ``below``'s once for these lines and this view's header (issue 26),
-    then pasted. A header that draws under ``top`` is drawn every time."""
-    key = ("header", id(below), width, px, top, repr(lines), repr([view.get(k) for k in (
+    then pasted. A header that draws under ``top`` is drawn every time. Kept in the render's pack too
+    (render/disk_cache.py), by ``under``: what ``below`` has drawn on its base (hex_underlay.plan)."""
+    what = (width, px, top, repr(lines), repr([view.get(k) for k in (
         "seat", "sides", "active", "over", "deadline", "result")]))
+    key = ("header", id(below)) + what
+    packed = ("header",) + what + (under,)
     with _lock:
         hit = _bands.get(key)
+    if hit is None or hit[0]() is not below:
+        got = _load_header(pack_get(packed), width, top)
+        if got is not None:
+            hit = (weakref.ref(below),) + got
+            _keep(key, hit)
     if hit is None or hit[0]() is not below:
         band = below.crop((0, 0, width, top + HEADER_SPILL))
         under = band.crop((0, top, width, top + HEADER_SPILL)).tobytes()
@@ -73,5 +89,18 @@ def header_band(img: Image.Image, below: Image.Image, width: int, view: dict, li
         _keep(key, hit)
     if hit[1] is None:
         return _header(img, width, view, lines, px)
+    pack_note(packed, hit[1:], _dump_header)
     img.paste(hit[1], (0, 0))
     return list(hit[2])
+
+
+def _dump_header(got) -> tuple:
+    band, drawn = got
+    return dump_image(band) + (drawn,)
+
+
+def _load_header(raw, width: int, top: int):
+    if not (isinstance(raw, tuple) and len(raw) == 5 and isinstance(raw[4], tuple)):
+        return None
+    band = load_image(raw[:4], "RGB")
+    return None if band is None or band.size != (width, top) else (band, raw[4])

@@ -209,7 +209,8 @@ def _compose_in(view: dict, hexmap, fr: Frame, leg, hp: int, beyond: list, off: 
 
     # under the counters: zone, held levels, ringed hexes, gates, cracks (render/hex_underlay.py: the
     # base with them drawn on, kept while they stay the same)
-    below, lay, legend_top = UL.underlay(hexmap, fr, leg, top, UL.plan(view, hexmap, lay, cracks))
+    what = UL.plan(view, hexmap, lay, cracks)
+    below, lay, legend_top = UL.underlay(hexmap, fr, leg, top, what)
     fh = footer_height(hp, beyond)  # the picture made at its full height: _footer draws in place, no 2nd copy
     img = _tall(below, fh) if fh else below.copy()
     d = ImageDraw.Draw(img)
@@ -346,7 +347,7 @@ def _compose_in(view: dict, hexmap, fr: Frame, leg, hp: int, beyond: list, off: 
         reach = min(reach, lay.center(focus)[1] - lay.h * 0.5 - s / 5)
     reach = min([reach] + [g[2][1] for g in glyphs if g[0] == "label"])
     clear_top = band and reach >= band
-    glyphs += header_band(img, below, lay.width, view, lines, hp, band) if clear_top else \
+    glyphs += header_band(img, below, lay.width, view, lines, hp, band, repr(what)) if clear_top else \
         _header(img, lay.width, view, lines, hp)
     if beyond:
         img = _footer(img, lay, view, beyond, hp, top=below.height)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from render import hexmap
+from render import hex_bands, hexmap
 from render.hexmap import clear_cache, render_view
 from tests.render_sample import gondor_map, sample_view
 
@@ -36,11 +36,16 @@ def test_a_pasted_header_band_is_the_header_drawn(cache, monkeypatch):
     monkeypatch.setattr(hexmap, "header_band", lambda *a: used.append(1) or real(*a))
     render_view(_views()[0], gondor_map(), focus=True)
     assert used  # the band is pasted for a header clear of the counters
-    monkeypatch.setattr(hexmap, "header_band", lambda img, below, width, view, lines, px, top:
+    monkeypatch.setattr(hexmap, "header_band", lambda img, below, width, view, lines, px, top, *under:
                         hexmap._header(img, width, view, lines, px))
     clear_cache()
     drawn = [render_view(v, gondor_map(), **k) for v in _views() for k in kinds]
     assert pasted == drawn and pasted_again == drawn
+    monkeypatch.setattr(hexmap, "header_band", real)
+    clear_cache()  # as a new process: the bands from the maps' packs (render/disk_cache.py)
+    monkeypatch.setattr(hex_bands, "_header", None)
+    monkeypatch.setattr(hex_bands, "_clip_px", None)
+    assert [render_view(v, gondor_map(), **k) for v in _views() for k in kinds] == drawn
 
 
 def test_a_header_band_reached_by_a_counter_is_drawn_not_pasted(cache, monkeypatch):
@@ -54,6 +59,6 @@ def test_a_header_band_reached_by_a_counter_is_drawn_not_pasted(cache, monkeypat
     view = sample_view("westernesse", 80)
     got = render_view(view, gondor_map(), focus=True)
     assert not used
-    monkeypatch.setattr(hexmap, "header_band", lambda img, below, width, view, lines, px, top:
+    monkeypatch.setattr(hexmap, "header_band", lambda img, below, width, view, lines, px, top, *under:
                         hexmap._header(img, width, view, lines, px))
     assert render_view(view, gondor_map(), focus=True) == got
