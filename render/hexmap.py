@@ -252,7 +252,7 @@ def _compose_in(view: dict, hexmap, fr: Frame, leg, hp: int, beyond: list, off: 
             ink_spr, ix, iy = counter_ink(args)
             yy = round(y - size / 2) - pad + iy
             reach = min(reach, yy)
-            img.paste(ink_spr, (round(x - size / 2) - pad + ix, yy), ink_spr)
+            S.paste(img, ink_spr, (round(x - size / 2) - pad + ix, yy), ink_spr)
             if i == 0 and top_text:  # the top counter's id is drawn whole
                 ox, oy = round(x - size / 2), round(y - size / 2)  # the bare plate the id is drawn on:
                 px0, py0, px1, py1 = plate       # its ink with a margin of face round it
@@ -336,7 +336,7 @@ def _compose_in(view: dict, hexmap, fr: Frame, leg, hp: int, beyond: list, off: 
     # nothing drawn over an id (issue 26): a neighbour's stack count or marker chit, a hex number's halo,
     # the focus outline give way to the ids an order names
     for plate, xy in plates:
-        img.paste(plate, xy, plate)
+        S.paste(img, plate, xy, plate)
 
     if fr.panel:
         _panel(img, lay, view, legend_top)

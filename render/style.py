@@ -232,5 +232,19 @@ def stamp(img, xy, text: str, size: int, fill, anchor: str = "la", stroke: int =
     m, halo, l, t = got
     pos = (round(xy[0]) + l, round(xy[1]) + t)
     if halo is not None and stroke_fill is not None:
-        img.paste(stroke_fill, pos, halo)
-    img.paste(fill, pos, m)
+        paste(img, stroke_fill, pos, halo)
+    paste(img, fill, pos, m)
+
+
+def paste(img: Image.Image, src, xy: tuple[int, int], mask: Image.Image) -> None:
+    """``img.paste(src, xy, mask)`` (``src`` an image of ``img``'s mode or RGBA on RGB, or a colour of
+    ``img``'s mode), by Pillow's core paste, the same call ``Image.paste`` makes once it has checked its
+    arguments (issue 26: those checks cost as much as pasting a counter): for a picture being drawn
+    (writable, loaded); anything else goes through ``Image.paste``."""
+    if img.readonly or not isinstance(src, (tuple, Image.Image)) or (
+            isinstance(src, Image.Image) and src.mode != img.mode and not (img.mode == "RGB" and src.mode == "RGBA")):
+        img.paste(src, xy, mask)
+        return
+    w, h = mask.size if not isinstance(src, Image.Image) else src.size
+    x, y = xy
+    img.im.paste(src.im if isinstance(src, Image.Image) else src, (x, y, x + w, y + h), mask.im)
