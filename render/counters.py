@@ -238,7 +238,8 @@ def _sprite_store(folder, path, img: Image.Image) -> None:
 
 
 def _on_disk(key: tuple, size: tuple[int, int], draw) -> Image.Image:
-    """The sprite ``key`` (``size`` px) from the disk cache, or ``draw()`` (and stored there)."""
+    """The sprite ``key`` (``size`` px) from the disk cache, or ``draw()`` (and stored there). (A map takes
+    what it pastes of a sprite from its pack: render/hex_pieces.py, counter_ink and counter_plate.)"""
     from render.disk_cache import _renderer_version, cache_dir
 
     folder = cache_dir()

@@ -9,7 +9,11 @@ import marshal
 import os
 import struct
 import sys
+import threading
 import zlib
+from collections import OrderedDict
+from contextlib import contextmanager
+from contextvars import ContextVar
 from functools import lru_cache
 from pathlib import Path
 
@@ -69,7 +73,7 @@ def trim(folder: Path) -> None:
     recently written going first."""
     try:
         files = sorted([*folder.glob("*.base"), *folder.glob("*.sprite"), *folder.glob("*.text"), *folder.glob("*.memo"),
-                        *folder.glob("*.under")],
+                        *folder.glob("*.under"), *folder.glob("*.pack")],
                        key=lambda p: p.stat().st_mtime, reverse=True)
         kept = 0
         for f in files:
@@ -204,12 +208,17 @@ IMAGE_MAGIC = b"palantir-image 1\n"
 _IMAGE_HEAD = "<4sIIiiI"  # mode, width, height, two offsets, CRC of the pixels
 
 
-def kept_image(key: tuple, draw):
+def kept_image(key: tuple, draw, packed: tuple | None = None):
     """A small image the view layer draws the same way every time (a marker chit, a mask, rungs or an
     arrow across a hexside), from its file in the cache folder or ``draw()`` (and stored there):
     ``draw`` gives an image, or an image and the two offsets it is placed by. One file a key (named by a
     digest of the renderer's source and ``key``), with its CRC; written under a unique name and renamed
-    into place; one that does not load is drawn again and rewritten."""
+    into place; one that does not load is drawn again and rewritten. With ``packed``, the render's pack
+    is asked first (:func:`pack_get`: :func:`dump_kept`'s value)."""
+    if packed is not None:
+        got = load_kept(pack_get(packed))
+        if got is not None:
+            return got
     folder = cache_dir()
     if folder is None:
         return draw()
@@ -228,3 +237,182 @@ def kept_image(key: tuple, draw):
     store_file(folder, path, frame(IMAGE_MAGIC, _IMAGE_HEAD, (img.mode.ljust(4).encode(), img.width, img.height, ox, oy),
                                    body))
     return got
+
+
+# --------------------------------------------------------------------------
+# A map's pack (issue 26: the cold first render read a file for every sprite, text, chit and mask, each
+# with its open, its name's digest and its CRC): one file a base layer (``<the base's name>.pack``) holding
+# everything a render of that map and window used besides the base itself (counter sprites, text masks,
+# chits and masks, the hex numbers' boxes and the place names' spots), loaded whole, with one read and
+# one CRC, at the first render of that window in a process. A render runs inside :func:`pack_for`;
+# the caches below it ask :func:`pack_get` on a miss in memory, and tell :func:`pack_note` what they gave
+# (a hit in memory too): when a render used something the file lacks, the file is written anew at its
+# end (at most PACK_MAX bytes: past that, what was used since the last write). Values are marshalled
+# (tuples, numbers, strings, bytes); the file has its CRC; one that does not load is ignored (its values
+# come from their own files or are drawn again, and the pack is written anew).
+# --------------------------------------------------------------------------
+PACK_MAGIC = b"palantir-pack 1\n"
+PACK_MAX = 16 * 2 ** 20   # bytes of values kept in one pack
+PACKS_KEPT = 8            # packs held in memory (their keys, and their values until a render takes them)
+_pack_var: ContextVar["Pack | None"] = ContextVar("palantir_render_pack", default=None)
+_packs: "OrderedDict[object, Pack]" = OrderedDict()
+_pack_lock = threading.Lock()
+
+
+def _size(v) -> int:
+    if isinstance(v, (bytes, bytearray)):
+        return len(v)
+    if isinstance(v, tuple):
+        return sum(_size(x) for x in v) + 8
+    return 8
+
+
+class Pack:
+    """One map and window's pack file (see above): ``stored`` what the file holds (loaded at the first
+    lookup), ``new`` what renders used that it lacks (key: (value, dump), dumped when written), ``seen``
+    the stored keys used since the last write."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.stored: dict | None = None
+        self.new: dict = {}
+        self.seen: set = set()
+        self.lock = threading.Lock()
+
+    def load(self) -> dict:
+        data: dict = {}
+        got = unframe(self.path, PACK_MAGIC, "<I")
+        if got is not None:
+            try:
+                loaded = marshal.loads(got[1])
+            except (ValueError, EOFError, TypeError):
+                loaded = None
+            if isinstance(loaded, dict):
+                data = loaded
+        self.stored = data
+        return data
+
+    def get(self, key):
+        stored = self.stored if self.stored is not None else self.load()
+        got = stored.get(key)
+        if got is not None:
+            self.seen.add(key)
+        return got
+
+    def note(self, key, value, dump) -> None:
+        stored = self.stored if self.stored is not None else self.load()
+        if key in stored:
+            self.seen.add(key)
+        elif key not in self.new:
+            self.new[key] = (value, dump)
+
+    def flush(self) -> None:
+        if not self.new:
+            return
+        with self.lock:
+            new, self.new = self.new, {}
+            stored = self.stored if self.stored is not None else self.load()
+            fresh = {}
+            for key, (value, dump) in new.items():
+                try:
+                    fresh[key] = dump(value)
+                except (ValueError, TypeError, AttributeError):
+                    continue
+            body = None
+            for data in ({**stored, **fresh}, {**{k: stored[k] for k in self.seen if k in stored}, **fresh}):
+                if _size(tuple(data.values())) > PACK_MAX:
+                    continue
+                try:
+                    body = marshal.dumps(data)
+                except ValueError:  # a key or value marshal refuses: not kept
+                    return
+                self.stored, self.seen = data, set()
+                break
+            if body is None:
+                return
+        folder = self.path.parent
+        store_file(folder, self.path, frame(PACK_MAGIC, "<I", (), body), then=written)
+
+
+@contextmanager
+def pack_for(key, name):
+    """Run a render inside the pack of ``key`` (in memory; ``name()`` gives its file's name, without the
+    folder: only asked at the first use of ``key`` in a process); at the end, what the render used that
+    the file lacks is written to it. No disk cache: no pack."""
+    folder = cache_dir()
+    if folder is None:
+        yield None
+        return
+    with _pack_lock:
+        p = _packs.get(key)
+        if p is None or p.path.parent != folder:
+            p = _packs[key] = Pack(folder / (name() + ".pack"))
+            while len(_packs) > PACKS_KEPT:
+                _packs.popitem(last=False)
+        else:
+            _packs.move_to_end(key)
+    token = _pack_var.set(p)
+    try:
+        yield p
+    finally:
+        _pack_var.reset(token)
+    p.flush()
+
+
+def pack_get(key):
+    """The stored value of ``key`` in the current render's pack (None: no pack, or not in it)."""
+    p = _pack_var.get()
+    return None if p is None else p.get(key)
+
+
+def pack_note(key, value, dump) -> None:
+    """The current render used ``value`` for ``key`` (``dump(value)`` is what its pack keeps: marshallable,
+    and what :func:`pack_get` gives back)."""
+    p = _pack_var.get()
+    if p is not None:
+        p.note(key, value, dump)
+
+
+def forget_packs() -> None:
+    """Drop the packs held in memory (clear_cache: as in a new process)."""
+    with _pack_lock:
+        _packs.clear()
+
+
+def dump_image(img) -> tuple:
+    """An image as a pack keeps it: (mode, width, height, pixels)."""
+    return (img.mode, img.width, img.height, img.tobytes())
+
+
+def load_image(raw, mode: str | None = None):
+    """:func:`dump_image`'s image (None: not one, or not of ``mode``)."""
+    from PIL import Image
+
+    try:
+        m, w, h, body = raw
+    except (TypeError, ValueError):
+        return None
+    if m not in ("L", "RGB", "RGBA") or (mode is not None and m != mode) or not isinstance(body, bytes) \
+            or not isinstance(w, int) or not isinstance(h, int) or w <= 0 or h <= 0 or len(body) != w * h * len(m):
+        return None
+    return Image.frombuffer(m, (w, h), body, "raw", m, 0, 1)  # on the pack's bytes: no copy (read-only: a
+    # drawing on it would copy it first)
+
+
+def dump_kept(got) -> tuple:
+    """:func:`kept_image`'s image (and offsets) as a pack keeps it."""
+    img, ox, oy = got if isinstance(got, tuple) else (got, None, None)
+    return dump_image(img) + (ox, oy)
+
+
+def load_kept(raw):
+    """:func:`dump_kept`'s image, or image and offsets (None: not one)."""
+    if not isinstance(raw, tuple) or len(raw) != 6:
+        return None
+    img = load_image(raw[:4])
+    if img is None:
+        return None
+    ox, oy = raw[4:]
+    if ox is None:
+        return img
+    return (img, ox, oy) if isinstance(ox, int) and isinstance(oy, int) else None

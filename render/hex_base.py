@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import marshal
 from collections import OrderedDict
 from pathlib import Path
 
@@ -25,18 +26,25 @@ _base_cache: "OrderedDict[tuple, tuple[Image.Image, Layout, int]]" = OrderedDict
 
 
 def _map_digest(hexmap) -> str:
-    """A digest of what a base layer draws of ``hexmap``: every hex, hexside, edge, its title and notes."""
+    """A digest of what a base layer draws of ``hexmap``: every hex, hexside, edge, its title and notes
+    (computed once a map in a process, until clear_cache; issue 26: written as each hex's and hexside's
+    fields marshalled (version 0: the same bytes in any process), not repr'd, it costs a quarter)."""
     fp = _fingerprint(hexmap)
     got = _digests.get(fp)
     if got is None:
-        parts = [repr((hexmap.id, hexmap.title, tuple(hexmap.columns), tuple(hexmap.rows)))]
-        # each hex's fields' values (a dataclass's own repr is several times slower)
-        parts.append(repr([(tuple(h), tuple((getattr(i, "__dict__", None) or {"": repr(i)}).values()))
-                           for h, i in sorted(hexmap.hexes.items())]))
-        parts += [repr((str(side), kind)) for side, kind in sorted(hexmap.hexsides.items())]
-        parts += [repr(sorted(hexmap.edges.items())),
-                  json.dumps(getattr(hexmap, "meta", None) or {}, sort_keys=True, default=str)]
-        got = _digests[fp] = hashlib.sha256("\n".join(parts).encode()).hexdigest()
+        parts = [repr((hexmap.id, hexmap.title, tuple(hexmap.columns), tuple(hexmap.rows))).encode()]
+        items = sorted(hexmap.hexes.items())
+        try:
+            parts.append(marshal.dumps([(*h, *vars(i).values()) for h, i in items], 0))
+            parts.append(marshal.dumps(sorted((*side.hex, side.direction, kind)
+                                              for side, kind in hexmap.hexsides.items()), 0))
+        except (TypeError, ValueError, AttributeError):  # fields marshal cannot write: their repr
+            parts[1:] = [repr([(tuple(h), tuple((getattr(i, "__dict__", None) or {"": repr(i)}).values()))
+                               for h, i in items]).encode()]
+            parts += [repr((str(side), kind)).encode() for side, kind in sorted(hexmap.hexsides.items())]
+        parts += [repr(sorted(hexmap.edges.items())).encode(),
+                  json.dumps(getattr(hexmap, "meta", None) or {}, sort_keys=True, default=str).encode()]
+        got = _digests[fp] = hashlib.sha256(b"\n".join(parts)).hexdigest()
     return got
 
 

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import threading
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 
 from PIL import Image
@@ -10,7 +10,7 @@ from PIL import Image
 from engine.hexgrid import OPPOSITE, Hex, HexError, Hexside
 from render import counters as C
 from render import style as S
-from render.disk_cache import DiskMemo, kept_image
+from render.disk_cache import DiskMemo, dump_kept, kept_image, pack_note
 from render.geometry import Layout
 
 # --------------------------------------------------------------------------
@@ -56,6 +56,7 @@ class Frame:
     focus: Hex | None
     panel: bool
     mode: str
+    beyond: tuple = field(default=(), compare=False, repr=False)  # a focus crop's counters left out (hex_crop._beyond)
 
 
 CAP_RATIO = 0.71       # the bundled font's capital height, as a fraction of its size
@@ -175,11 +176,22 @@ def _id_boxes(size: int, text: str) -> tuple[int, tuple, tuple]:
                                                   C.id_plate(size, text)))
 
 
-@lru_cache(maxsize=256)
 def kept(fn, *args):
     """``fn(*args)`` (a marker chit, a mask, rungs or an arrow across a hexside: drawn supersampled, the
-    same every time) from memory, from its file in the cache folder, or drawn (disk_cache.kept_image)."""
-    return kept_image((fn.__module__, fn.__qualname__, *args), lambda: fn(*args))
+    same every time) from memory, from the render's pack, from its file in the cache folder, or drawn
+    (disk_cache.kept_image); told to the render's pack."""
+    got = _kept(fn, *args)
+    pack_note(("kept", fn.__module__, fn.__qualname__, *args), got, dump_kept)
+    return got
+
+
+@lru_cache(maxsize=256)
+def _kept(fn, *args):
+    return kept_image((fn.__module__, fn.__qualname__, *args), lambda: fn(*args),
+                      ("kept", fn.__module__, fn.__qualname__, *args))
+
+
+kept.cache_clear = _kept.cache_clear  # type: ignore[attr-defined]
 
 
 _trims: dict = {}

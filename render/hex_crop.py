@@ -195,12 +195,16 @@ def frame_for(view: dict, hexmap, *, around: str | None = None, radius: int | No
         hl = len(_header_lines(view, probe))
         win, fl = _focus_window(hexmap, hexes, hl, 0), 0
         for _ in range(4):  # the band under the map for what a crop leaves out takes rows from it
-            n = len(_beyond(view, hexmap, win))
+            beyond = _beyond(view, hexmap, win)
+            n = len(beyond)
             if n <= fl:
                 break
             fl = n
             win = _focus_window(hexmap, hexes, hl, fl)
-        return Frame(win, _crop_hex(win[1] - win[0] + 1), None, False, "focus")
+            beyond = None
+        if beyond is None:
+            beyond = _beyond(view, hexmap, win)
+        return Frame(win, _crop_hex(win[1] - win[0] + 1), None, False, "focus", tuple(beyond))
     r = AROUND_RADIUS if radius is None else radius
     if isinstance(r, bool) or not isinstance(r, int) or not RADIUS_MIN <= r <= RADIUS_MAX:
         raise ValueError(f"`radius` is a number of hexes from {RADIUS_MIN} to {RADIUS_MAX}")

@@ -9,7 +9,7 @@ from PIL import Image, ImageDraw
 from render import style as S
 from render.geometry import Layout
 from render.hex_common import (Frame, HEADER_MIN_W, HEADER_TARGET_PX, MARGIN, PAD, PREVIEW_W, RESULT_SCALE, _Stamper,
-    _as_dict, _as_list, _parse_hex, _side_color, _side_title)
+    _as_dict, _as_list, _memo, _parse_hex, _side_color, _side_title)
 
 
 _ARROW = {"north": (0, -1), "south": (0, 1), "east": (1, 0), "west": (-1, 0), "north-east": (1, -1),
@@ -63,21 +63,14 @@ def _footer(img: Image.Image, lay: Layout, view: dict, beyond: list[_Beyond], px
         top = img.height
     else:
         out = img
-        ImageDraw.Draw(out).rectangle([0, top, out.width - 1, top + fh - 1], fill=S.HEADER_BG)
+    from render.hex_bands import footer_band
+
+    items = tuple((g.direction, _beyond_text(view, g), _side_color(sides, g.units[0].get("side"))) for g in beyond)
+    out.paste(footer_band(out.width, px, top, fh, items), (0, top))
     d = ImageDraw.Draw(out)
-    txt = _Stamper(out)
-    lh = _line_h(px)
-    x0, x1 = round(px * 0.6), out.width - round(px * 0.6)
-    y = top + round(px * 0.45)
-    f = S.font(px)
     r = MARGIN * 0.42
     top, bottom = lay.top + MARGIN * 0.5, lay.map_h - MARGIN * 0.5
-    for g in beyond:
-        col = _side_color(sides, g.units[0].get("side"))
-        _arrow(d, x0 + px * 0.5, y + lh / 2, px * 0.5, g.direction, col)
-        txt.text((x0 + px * 1.4, y + lh / 2), _clip_px(_beyond_text(view, g), px, x1 - x0 - px * 1.4), font=f,
-                 fill=S.HEADER_INK, anchor="lm")
-        y += lh
+    for g, (_, _, col) in zip(beyond, items):
         # the arrow on the map's edge, in the margin (over no hex), towards the nearest counter
         cx, cy = lay.center(g.nearest)
         ex = min(max(cx, MARGIN), lay.map_w - MARGIN)
@@ -159,7 +152,8 @@ def _track_rows(view: dict, px: int, width: float) -> list[list[tuple[dict, str]
     rows: list[list] = []
     x = width + 1
     for t, item in _track_items(view):
-        w = px * 0.8 + S.text_length(item, px)
+        # (remembered on disk: frame_for counts these rows before a render's pack is open)
+        w = px * 0.8 + _memo.get(("w", item, px), lambda: S.text_length(item, px))
         if rows and x + w <= width:
             rows[-1].append((t, item))
         else:

@@ -10,7 +10,8 @@ from PIL import Image, ImageDraw
 from render import counters as C
 from render import style as S
 from render.geometry import SQRT3, Layout, hex_corners
-from render.hex_common import _as_list, _lerp, _parse_hex, _side_color
+from render.disk_cache import dump_image, load_image, pack_get, pack_note
+from render.hex_common import _as_list, _fingerprint, _lerp, _number_width, _parse_hex, _side_color, _trimmed
 
 
 # --------------------------------------------------------------------------
@@ -101,6 +102,52 @@ def shape_of(u: dict, shapes: dict) -> str:
 
 
 def _counter(u: dict, sides: dict, size: int, shapes: dict | None = None) -> Image.Image:
+    return C.counter_sprite(*_counter_args(u, sides, size, shapes))
+
+
+def counter_ink(args: tuple) -> tuple[Image.Image, int, int]:
+    """The counter sprite of ``args`` (:func:`_counter_args`) cut to its ink (hex_common._trimmed), and the
+    cut's corner in the sprite: what a map pastes. From memory, the render's pack (issue 26: a new
+    process takes it from there, without the whole sprite nor finding its ink), or cut; told to the pack."""
+    got = _counter_ink(args)
+    pack_note(("ink",) + args, got, _dump_cut)
+    return got
+
+
+@lru_cache(maxsize=2048)
+def _counter_ink(args: tuple) -> tuple[Image.Image, int, int]:
+    got = _load_cut(pack_get(("ink",) + args))
+    return got if got is not None else _trimmed(C.counter_sprite(*args))
+
+
+def counter_plate(args: tuple, box: tuple) -> Image.Image:
+    """The part ``box`` of the counter sprite of ``args`` (its id's plate, pasted again over whatever is
+    drawn after): from memory, the render's pack, or cut; told to the pack."""
+    got = _counter_plate(args, box)
+    pack_note(("plate", box) + args, got, dump_image)
+    return got
+
+
+@lru_cache(maxsize=2048)
+def _counter_plate(args: tuple, box: tuple) -> Image.Image:
+    got = load_image(pack_get(("plate", box) + args), "RGBA")
+    return got if got is not None else _trimmed(C.counter_sprite(*args), box)[0]
+
+
+def _dump_cut(got) -> tuple:
+    img, x, y = got
+    return dump_image(img) + (x, y)
+
+
+def _load_cut(raw):
+    if not (isinstance(raw, tuple) and len(raw) == 6 and isinstance(raw[4], int) and isinstance(raw[5], int)):
+        return None
+    img = load_image(raw[:4], "RGBA")
+    return None if img is None else (img, raw[4], raw[5])
+
+
+def _counter_args(u: dict, sides: dict, size: int, shapes: dict | None = None) -> tuple:
+    """The arguments of the counter sprite (counters.counter_sprite) unit ``u`` is drawn with."""
     top, bottom, mid = _unit_texts(u)
     kind = str(u.get("type") or "")
     shape = shape_of(u, shapes or {})
@@ -118,8 +165,8 @@ def _counter(u: dict, sides: dict, size: int, shapes: dict | None = None) -> Ima
         fill = S.mix(fill, (128, 128, 128), 0.6)
         bottom = "face down" if kind == "face-down" else "hidden"
     band = look.get("band") if look.get("band") in ("lit", "plain") else ""
-    return C.counter_sprite(size, fill, shape, top, bottom, mid, bool(u.get("reduced")), bool(u.get("disrupted")),
-                            real, drop, glow, ready, band, bool(look.get("fade")))
+    return (size, fill, shape, top, bottom, mid, bool(u.get("reduced")), bool(u.get("disrupted")), real, drop, glow,
+            ready, band, bool(look.get("fade")))
 
 
 def _badge_width(text: str, size: int) -> float:
@@ -145,7 +192,7 @@ LABEL_SPOTS = [(0.0, 0.1), (-0.5, 0.1), (0.5, 0.1), (0.0, 0.66), (-0.5, 0.66), (
 def number_box(lay: Layout, h, npx: int) -> tuple[float, float, float, float]:
     """The box of hex ``h``'s number drawn at ``npx`` px (centred at the hex's top)."""
     cx, cy = lay.center(h)
-    tw = S.text_length(str(h), npx)
+    tw = _number_width(str(h), npx)
     top = cy - lay.s * 0.84
     return cx - tw / 2 - 1, top, cx + tw / 2 + 1, top + npx * 1.05
 
@@ -160,14 +207,45 @@ def _meets(a, b) -> bool:
     return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
 
 
-def _labels(img: Image.Image, lay: Layout, hexmap, occupied, npx: int) -> list[tuple[str, tuple]]:
-    """The map's place names, each where it covers no hex number (issue 26) and runs under no counter:
-    in its hex's middle, a little aside, or in the band the hex numbers leave free below or above it, at
-    its size or smaller (down to a hex number's); a name that fits nowhere is left out. Their text and
-    boxes (ink and halo)."""
-    out = []
+_frames: dict = {}   # (map, layout, npx) -> frame_texts(...)
+
+
+def frame_texts(lay: Layout, hexmap, npx: int) -> tuple[tuple, tuple]:
+    """What a window's hex numbers and place names take, the same for every view (issue 26: worked out once
+    a window, not for every map): each hex's number in the window and its box (:func:`number_box`, the
+    hexes in order), and each place name with the spots (font size, x, y, box of its ink and halo) where it
+    covers no hex number, in the order tried (:func:`_labels` takes the first that runs under no counter).
+    From memory, the render's pack (render/disk_cache.py), or worked out."""
+    key = (_fingerprint(hexmap), lay, npx)
+    got = _frames.get(key)
+    packed = ("frame-texts", npx, repr(hexmap.labels))
+    if got is None:
+        got = _frame_texts_valid(pack_get(packed))
+        if got is None:
+            got = _frame_texts(lay, hexmap, npx)
+        if len(_frames) > 64:
+            _frames.clear()
+        _frames[key] = got
+    pack_note(packed, got, _same)
+    return got
+
+
+def _same(v):
+    return v
+
+
+def _frame_texts_valid(raw):
+    """A pack's value for :func:`frame_texts` (None: not one)."""
+    if not (isinstance(raw, tuple) and len(raw) == 2 and all(isinstance(x, tuple) for x in raw)):
+        return None
+    return raw
+
+
+def _frame_texts(lay: Layout, hexmap, npx: int) -> tuple[tuple, tuple]:
+    numbers = tuple((str(h), number_box(lay, h, npx)) for h in sorted(hexmap.hexes) if lay.contains(h))
+    boxes = [b for _, b in numbers]
     s = lay.s
-    numbers = [number_box(lay, h, npx) for h in hexmap.hexes if lay.contains(h)]
+    spots = []
     for lab in hexmap.labels:
         if not isinstance(lab, dict):
             continue
@@ -178,22 +256,30 @@ def _labels(img: Image.Image, lay: Layout, hexmap, occupied, npx: int) -> list[t
         cx, cy = lay.center(h)
         l, t, r, b = _label_extent(text, round(s * LABEL_FRAC))
         reach = r - l + s * 2  # the numbers the name may meet, wherever it goes
-        near = [n for n in numbers if abs((n[0] + n[2]) / 2 - cx) < reach and abs(n[1] - cy) < s * 2]
-        got = None
+        near = [n for n in boxes if abs((n[0] + n[2]) / 2 - cx) < reach and abs(n[1] - cy) < s * 2]
+        cands = []
         for px in range(round(s * LABEL_FRAC), min(npx, round(s * LABEL_FRAC)) - 1, -1):
             for dx, dy in LABEL_SPOTS:
                 l, t, r, b = _label_extent(text, px)
                 x = min(max(round(cx + dx * s), lay.margin + 4 - l), lay.map_w - lay.margin - 4 - r)
                 y = round(cy + dy * s)
                 box = (x + l, y + t, x + r, y + b)
-                if not any(_meets(box, o) for o in near) and not any(_meets(box, o) for o in occupied):
-                    got = (px, x, y, box)
-                    break
-            if got:
+                if not any(_meets(box, o) for o in near):
+                    cands.append((px, x, y, box))
+        spots.append((text, tuple(cands)))
+    return numbers, tuple(spots)
+
+
+def _labels(img: Image.Image, lay: Layout, hexmap, occupied, npx: int) -> list[tuple[str, tuple]]:
+    """The map's place names, each where it covers no hex number (issue 26) and runs under no counter:
+    in its hex's middle, a little aside, or in the band the hex numbers leave free below or above it, at
+    its size or smaller (down to a hex number's); a name that fits nowhere is left out. Their text and
+    boxes (ink and halo)."""
+    out = []
+    for text, cands in frame_texts(lay, hexmap, npx)[1]:
+        for px, x, y, box in cands:
+            if not any(_meets(box, o) for o in occupied):
+                S.stamp(img, (x, y), text, px, S.LABEL, "mm", 2, (246, 243, 232))
+                out.append((text, box))
                 break
-        if got is None:
-            continue
-        px, x, y, box = got
-        S.stamp(img, (x, y), text, px, S.LABEL, "mm", 2, (246, 243, 232))
-        out.append((text, box))
     return out

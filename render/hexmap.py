@@ -59,14 +59,17 @@ from render.hex_terrain import (_seed, draw_terrain, _draw_wall, draw_hexside, _
 from render.hex_legend import (LEGEND_TERRAIN, LEGEND_SIDES, LEG_ROW, _STEPS, _MapFacts, Legend, _rows,
     _levels_title, _facts_cache, _map_facts, _view_keys, _legend_of, legend_for, _legend_origin, _legend_shapes,
     _legend_text, _compass, _style_of)  # noqa: F401
-from render.hex_base import (_base_cache, _build_base, _base, _digests, cache_dir, set_cache_dir)  # noqa: F401
+from render.hex_base import (_base_cache, _build_base, _base, _digests, _disk_name, cache_dir, set_cache_dir)  # noqa: F401
+from render.disk_cache import forget_packs, pack_for
+from render.hex_bands import header_band, _bands
 from render.hex_header import (_ARROW, _arrow, _beyond_text, _footer, footer_height, _tall, header_px, _line_h, _header_height,
     _turn_text, _over_text, _zone_text, _track_items, _track_rows, _header_lines, _clip_px, _header, _wrap,
     _demoralized, _panel)  # noqa: F401
 from render.hex_crop import (_crop_hex, _crop_width, _legible, max_focus_cols, _span, _grow, _focus_entries,
     focus_hexes, _focus_height, _fits, _best_window, _focus_window, _whole, frame_for, _window, _Beyond, _beyond)  # noqa: F401
 from render.hex_pieces import (_hex_mask, _draw_crack, _hatch_mask, _ring_mask, _unit_texts, _counter,
-    _badge_width, _badge, _labels, _look, number_box, shape_of)  # noqa: F401
+    _badge_width, _badge, _labels, _look, number_box, shape_of, frame_texts, _frames, _counter_args, counter_ink,
+    counter_plate, _counter_ink, _counter_plate)  # noqa: F401
 
 
 def clear_cache() -> None:
@@ -93,6 +96,11 @@ def clear_cache() -> None:
     kept.cache_clear()
     UL.clear()
     _trims.clear()
+    _frames.clear()
+    _bands.clear()
+    _counter_ink.cache_clear()
+    _counter_plate.cache_clear()
+    forget_packs()
 
 
 @dataclass(frozen=True)
@@ -149,11 +157,20 @@ def compose_info(view: dict, hexmap, *, around: str | None = None, radius: int |
     leg = legend_for(hexmap, view) if fr.panel else None
     width = _layout(fr, leg).width
     hp = header_px(width)
-    beyond = _beyond(view, hexmap, fr.window) if fr.mode == "focus" else []
+    beyond = list(fr.beyond) if fr.mode == "focus" else []  # (worked out by frame_for)
     off = sum(len(g.units) for g in beyond)
     lines = _header_lines(view, fr, width)
     top = _header_height(hp, len(lines))
     lay = _layout(fr, leg, top)  # the base layer's (loaded with what lies under the counters, below)
+    # everything but the base is drawn from the pack of this map and window (one file: render/disk_cache.py)
+    with pack_for((_fingerprint(hexmap), fr.window, fr.s, fr.panel, leg, top),
+                  lambda: _disk_name(hexmap, fr, leg, top)[:-len(".base")]):
+        return _compose_in(view, hexmap, fr, leg, hp, beyond, off, lines, top, lay)
+
+
+def _compose_in(view: dict, hexmap, fr: Frame, leg, hp: int, beyond: list, off: int, lines: list, top: int,
+                lay: Layout) -> tuple[Image.Image, Layout, Hex | None, RenderInfo]:
+    """:func:`compose_info`'s drawing, once it has its frame, header and layout."""
     s = fr.s
     focus = fr.focus
     sides = _as_dict(view.get("sides"))
@@ -192,7 +209,8 @@ def compose_info(view: dict, hexmap, *, around: str | None = None, radius: int |
 
     # under the counters: zone, held levels, ringed hexes, gates, cracks (render/hex_underlay.py: the
     # base with them drawn on, kept while they stay the same)
-    below, lay, legend_top = UL.underlay(hexmap, fr, leg, top, UL.plan(view, hexmap, lay, cracks))
+    what = UL.plan(view, hexmap, lay, cracks)
+    below, lay, legend_top = UL.underlay(hexmap, fr, leg, top, what)
     fh = footer_height(hp, beyond)  # the picture made at its full height: _footer draws in place, no 2nd copy
     img = _tall(below, fh) if fh else below.copy()
     d = ImageDraw.Draw(img)
@@ -214,6 +232,7 @@ def compose_info(view: dict, hexmap, *, around: str | None = None, radius: int |
     plates: list = []  # each top counter's id on its plate, pasted again over whatever is drawn after
     badges = []
     label_sizes: list[int] = []
+    reach = float("inf")  # the highest row anything below is drawn on (the header band is pasted if it is under it)
     for h, units in stacks.items():
         cx, cy = lay.center(h)
         cy += s * COUNTER_DY
@@ -225,20 +244,22 @@ def compose_info(view: dict, hexmap, *, around: str | None = None, radius: int |
         pos = [(cx + step * i, cy - step * i) for i in range(n)]
         # the first unit listed is the top of the stack: drawn last
         for i in range(n - 1, -1, -1):
-            spr = _counter(shown[i], sides, size, shapes)
-            top_text = _unit_texts(shown[i])[0]
+            args = _counter_args(shown[i], sides, size, shapes)
+            top_text = args[3]
             fs, ink, plate = _id_boxes(size, top_text)
             label_sizes.append(fs)
             x, y = pos[i]
-            ink_spr, ix, iy = _trimmed(spr)
-            img.paste(ink_spr, (round(x - size / 2) - pad + ix, round(y - size / 2) - pad + iy), ink_spr)
+            ink_spr, ix, iy = counter_ink(args)
+            yy = round(y - size / 2) - pad + iy
+            reach = min(reach, yy)
+            S.paste(img, ink_spr, (round(x - size / 2) - pad + ix, yy), ink_spr)
             if i == 0 and top_text:  # the top counter's id is drawn whole
                 ox, oy = round(x - size / 2), round(y - size / 2)  # the bare plate the id is drawn on:
                 px0, py0, px1, py1 = plate       # its ink with a margin of face round it
                 ix0, iy0, ix1, iy1 = ink
                 glyphs.append(("id", top_text, (ox + ix0 - 1, oy + iy0 - 1, ox + ix1 + 1, oy + iy1 + 1)))
                 glyphs.append(("plate", top_text, (ox + px0, oy + py0, ox + px1, oy + py1)))
-                plates.append((_trimmed(spr, (pad + px0, pad + py0, pad + px1, pad + py1))[0], (ox + px0, oy + py0)))
+                plates.append((counter_plate(args, (pad + px0, pad + py0, pad + px1, pad + py1)), (ox + px0, oy + py0)))
         if len(units) > 1:
             # the count sits off the stack's top right corner
             text = f"+{len(units) - 3}" if len(units) > 3 else str(len(units))
@@ -252,6 +273,7 @@ def compose_info(view: dict, hexmap, *, around: str | None = None, radius: int |
     for h, dname in rungs:
         spr, ox, oy = kept(C.rungs_sprite, s, dname)
         cx, cy = lay.center(h)
+        reach = min(reach, round(cy) + oy)
         img.paste(spr, (round(cx) + ox, round(cy) + oy), spr)
     for h, units in stacks.items():
         dirs = []
@@ -264,9 +286,11 @@ def compose_info(view: dict, hexmap, *, around: str | None = None, radius: int |
         cx, cy = lay.center(h)
         for dname in dirs:
             spr, ox, oy = kept(C.ready_arrow_sprite, s, dname)
+            reach = min(reach, round(cy) + oy)
             img.paste(spr, (round(cx) + ox, round(cy) + oy), spr)
 
     for bx, by, text, fill in badges:  # after every counter, so no neighbour hides them
+        reach = min(reach, by - (badge_size + 4) / 2 - 2)
         _badge(img, d, bx, by, text, badge_size, fill=fill)
 
     # hex markers: chits on the stack's left edge, or in the middle of an empty hex
@@ -287,11 +311,13 @@ def compose_info(view: dict, hexmap, *, around: str | None = None, radius: int |
                              (cx - g, cy + g * 1.1 + s * 0.1), (cx + g, cy + g * 1.1 + s * 0.1)])
         for kind, (x, y) in zip(kinds, spots):
             spr = kept(C.marker_sprite, ms, kind)
+            reach = min(reach, round(y - ms / 2) - mp)
             img.paste(spr, (round(x - ms / 2) - mp, round(y - ms / 2) - mp), spr)
     for side, kind in side_chits:
         a, b = lay.side_points(side.hex, side.direction)
         x, y = _lerp(a, b, 0.5)
         spr = kept(C.marker_sprite, ms, kind)
+        reach = min(reach, round(y - ms / 2) - mp)
         img.paste(spr, (round(x - ms / 2) - mp, round(y - ms / 2) - mp), spr)
 
     # place names, each clear of every hex number (issue 26); the hex numbers of occupied hexes again,
@@ -300,22 +326,29 @@ def compose_info(view: dict, hexmap, *, around: str | None = None, radius: int |
     glyphs += [("label", text, box) for text, box in _labels(img, lay, hexmap, occupied, npx)]
     for h in stacks:
         cx, cy = lay.center(h)
+        reach = min(reach, cy - s * 0.84 - 4)  # (its halo's top, and a margin)
         S.stamp(img, (cx, cy - s * 0.84), str(h), npx, S.HEX_NUMBER, "ma", 2, S.NUMBER_HALO)
     if fr.mode != "whole":
-        for h in sorted(hexmap.hexes):
-            if lay.contains(h):
-                glyphs.append(("hex", str(h), number_box(lay, h, npx)))
+        glyphs += [("hex", text, box) for text, box in frame_texts(lay, hexmap, npx)[0]]
 
     if focus is not None:
         d.polygon(lay.corners(focus, shrink=0.93), outline=S.FOCUS, width=max(2, round(s / 10)))
     # nothing drawn over an id (issue 26): a neighbour's stack count or marker chit, a hex number's halo,
     # the focus outline give way to the ids an order names
     for plate, xy in plates:
-        img.paste(plate, xy, plate)
+        S.paste(img, plate, xy, plate)
 
     if fr.panel:
         _panel(img, lay, view, legend_top)
-    glyphs += _header(img, lay.width, view, lines, hp)
+    # the header band: pasted as drawn for these lines when nothing drawn since the under-layer reaches it
+    # (render/hex_bands.py)
+    band = lay.top  # (not ``top``: the markers' loop took that name)
+    if focus is not None:
+        reach = min(reach, lay.center(focus)[1] - lay.h * 0.5 - s / 5)
+    reach = min([reach] + [g[2][1] for g in glyphs if g[0] == "label"])
+    clear_top = band and reach >= band
+    glyphs += header_band(img, below, lay.width, view, lines, hp, band, repr(what)) if clear_top else \
+        _header(img, lay.width, view, lines, hp)
     if beyond:
         img = _footer(img, lay, view, beyond, hp, top=below.height)
     _memo.flush()

@@ -10,6 +10,8 @@ from functools import lru_cache
 
 from PIL import Image, ImageColor, ImageDraw, ImageFont
 
+from render.disk_cache import load_image as _load_image, pack_get as _pack_get, pack_note as _pack_note
+
 RGB = tuple[int, int, int]
 
 # --- terrain --------------------------------------------------------------
@@ -130,9 +132,26 @@ def fit_font(text: str, max_width: float, size: int, min_size: int = 6):
     return font(s), text
 
 
-@lru_cache(maxsize=8192)
 def text_length(text: str, size: int) -> float:
-    return font(size).getlength(text)
+    """The width (px) of ``text`` at font size ``size``: from memory, the render's pack (issue 26: a
+    header's long lines cost a new process some 0.1 ms each, measured again and again to clip them),
+    or measured; told to the render's pack."""
+    got = _text_length(text, size)
+    _pack_note(("len", text, size), got, _same)
+    return got
+
+
+@lru_cache(maxsize=8192)
+def _text_length(text: str, size: int) -> float:
+    got = _pack_get(("len", text, size))
+    return got if isinstance(got, float) else font(size).getlength(text)
+
+
+def _same(v):
+    return v
+
+
+text_length.cache_clear = _text_length.cache_clear  # type: ignore[attr-defined]
 
 
 TEXT_MAGIC = b"palantir-text 1\n"
@@ -150,6 +169,9 @@ def _text_mask(text: str, size: int, anchor: str, stroke: int):
 
     from render.disk_cache import _renderer_version, cache_dir, frame, store_file, unframe
 
+    got = _load_packed(_pack_get(("text", text, size, anchor, stroke)))
+    if got is not None:
+        return got
     folder = cache_dir()
     if folder is None:
         return _draw_text_mask(text, size, anchor, stroke)
@@ -166,6 +188,24 @@ def _text_mask(text: str, size: int, anchor: str, stroke: int):
     body = m.tobytes() + (halo_img.tobytes() if halo_img is not None else b"")
     store_file(folder, path, frame(TEXT_MAGIC, "<IIiiII", (m.width, m.height, l, t, halo_img is not None), body))
     return got
+
+
+def _dump_packed(got) -> tuple:
+    """A text mask (:func:`_text_mask`'s) as the render's pack keeps it (render/disk_cache.py)."""
+    m, halo, l, t = got
+    return (m.width, m.height, l, t, m.tobytes(), halo.tobytes() if halo is not None else None)
+
+
+def _load_packed(raw):
+    """:func:`_dump_packed`'s text mask (None: not one)."""
+    try:
+        w, h, l, t, m, halo = raw
+    except (TypeError, ValueError):
+        return None
+    if not (isinstance(w, int) and isinstance(h, int) and w > 0 and h > 0 and isinstance(m, bytes)
+            and len(m) == w * h and (halo is None or isinstance(halo, bytes) and len(halo) == w * h)):
+        return None
+    return _load_image(("L", w, h, m)), _load_image(("L", w, h, halo)) if halo is not None else None, l, t
 
 
 def _draw_text_mask(text: str, size: int, anchor: str, stroke: int):
@@ -187,8 +227,24 @@ def stamp(img, xy, text: str, size: int, fill, anchor: str = "la", stroke: int =
     again cost only a paste."""
     if not text:
         return
-    m, halo, l, t = _text_mask(text, int(size), anchor, int(stroke))
+    got = _text_mask(text, int(size), anchor, int(stroke))
+    _pack_note(("text", text, int(size), anchor, int(stroke)), got, _dump_packed)
+    m, halo, l, t = got
     pos = (round(xy[0]) + l, round(xy[1]) + t)
     if halo is not None and stroke_fill is not None:
-        img.paste(stroke_fill, pos, halo)
-    img.paste(fill, pos, m)
+        paste(img, stroke_fill, pos, halo)
+    paste(img, fill, pos, m)
+
+
+def paste(img: Image.Image, src, xy: tuple[int, int], mask: Image.Image) -> None:
+    """``img.paste(src, xy, mask)`` (``src`` an image of ``img``'s mode or RGBA on RGB, or a colour of
+    ``img``'s mode), by Pillow's core paste, the same call ``Image.paste`` makes once it has checked its
+    arguments (issue 26: those checks cost as much as pasting a counter): for a picture being drawn
+    (writable, loaded); anything else goes through ``Image.paste``."""
+    if img.readonly or not isinstance(src, (tuple, Image.Image)) or (
+            isinstance(src, Image.Image) and src.mode != img.mode and not (img.mode == "RGB" and src.mode == "RGBA")):
+        img.paste(src, xy, mask)
+        return
+    w, h = mask.size if not isinstance(src, Image.Image) else src.size
+    x, y = xy
+    img.im.paste(src.im if isinstance(src, Image.Image) else src, (x, y, x + w, y + h), mask.im)

@@ -25,6 +25,13 @@ def _draw(view, m) -> bytes:
     return render_view(view, m, focus=True)
 
 
+def _unlink_packs(folder) -> None:
+    """Remove the maps' packs (render/disk_cache.py: what a window's render used, in one file), so that
+    a render takes its sprites, texts and masks from their own files."""
+    for p in folder.glob("*.pack"):
+        p.unlink()
+
+
 def test_a_fresh_process_draws_from_the_stored_base(cache, monkeypatch):
     m = gondor_map()
     view = sample_view()
@@ -155,6 +162,7 @@ def test_a_fresh_process_takes_its_texts_from_disk_and_a_corrupt_one_is_drawn_ag
     flipped[-1] ^= 0xFF
     for bad in (b"not a text", whole[: len(whole) // 2], bytes(flipped)):
         files[0].write_bytes(bad)
+        _unlink_packs(cache)  # the text is in the map's pack too: needed without it
         clear_cache()
         assert _draw(view, m) == first
         assert files[0].read_bytes() == whole
@@ -206,6 +214,7 @@ def test_a_fresh_process_takes_hex_number_widths_and_id_boxes_from_the_memo_file
     flipped[-1] ^= 0xFF
     for bad in (b"not a memo", whole[: len(whole) // 2], bytes(flipped)):
         memo.write_bytes(bad)
+        _unlink_packs(cache)  # the hex numbers' boxes are in the map's pack too: measured again without it
         clear_cache()
         assert [render_view(view, m, **k) for k in kinds] == first
         assert memo.read_bytes() == whole  # worked out again, rewritten whole
@@ -230,11 +239,11 @@ def test_a_fresh_process_takes_its_chits_masks_and_hexside_marks_from_disk(cache
     real = hex_common.kept_image
     seen = set()
 
-    def strict(key, draw):
+    def strict(key, draw, *packed):
         def no_draw():
             raise AssertionError(f"drawn again: {key}")
         seen.add(key[1])
-        return real(key, no_draw)
+        return real(key, no_draw, *packed)
 
     monkeypatch.setattr(hex_common, "kept_image", strict)
     assert [render_view(view, m, **k) for k in kinds] == first
@@ -252,6 +261,7 @@ def test_a_fresh_process_takes_its_chits_masks_and_hexside_marks_from_disk(cache
             f.write_bytes(bad)
         for under in cache.glob("*.under"):
             under.unlink()
+        _unlink_packs(cache)
         clear_cache()
         assert [render_view(view, m, **k) for k in kinds] == first
         assert small[0].read_bytes() == whole  # drawn again, rewritten whole
@@ -296,3 +306,86 @@ def test_every_module_drawing_what_is_kept_on_disk_names_its_files():
     for name in ("hex_base.py", "hex_underlay.py", "hex_pieces.py", "counters.py", "style.py", "hex_terrain.py",
                  "hex_legend.py", "hex_common.py"):
         assert f'"{name}"' in src, name
+
+
+# ---------------------------------------------------------------------------------------------
+# The map's pack (issue 26: the cold first render read a file for every sprite, text and mask)
+# ---------------------------------------------------------------------------------------------
+def test_a_fresh_process_takes_all_but_the_base_from_one_pack_per_window(cache, monkeypatch):
+    """Everything a render of a map's window used besides the base (the counters cut to their ink and
+    their ids' plates, texts, chits and masks, the hex numbers' boxes and the place names' spots) is kept
+    in one ``.pack`` file a window: a fresh process reads it, and no sprite or text file, draws none of
+    them, and writes nothing new."""
+    from render import counters as C
+    from render import hex_common
+    from render import style as S
+
+    m = gondor_map()
+    view = sample_view("westernesse", 80)
+    view["zone"] = ["1907", "2007", "1908"]
+    kinds = ({}, {"around": "1907"}, {"focus": True})
+    first = [render_view(view, m, **k) for k in kinds]
+    packs = {p: p.read_bytes() for p in cache.glob("*.pack")}
+    assert len(packs) == 3  # one a window
+    for f in [*cache.glob("*.sprite"), *cache.glob("*.text"), *cache.glob("*.under")]:
+        f.unlink()
+    clear_cache()  # as a new process
+
+    def no_draw(*a, **kw):
+        raise AssertionError("drawn again: the pack was not used")
+
+    real = hex_common.kept_image
+    monkeypatch.setattr(C, "draw_counter", no_draw)
+    monkeypatch.setattr(S, "_draw_text_mask", no_draw)
+    monkeypatch.setattr(hex_common, "kept_image", lambda key, draw, *packed: real(key, no_draw, *packed))
+    from render import hex_pieces
+
+    monkeypatch.setattr(hex_pieces, "_number_width", no_draw)  # the hex numbers' boxes: not measured either
+    assert [render_view(view, m, **k) for k in kinds] == first
+    assert {p: p.read_bytes() for p in cache.glob("*.pack")} == packs  # nothing new: not written again
+    assert not list(cache.glob("*.sprite")) and not list(cache.glob("*.text"))
+
+
+def test_a_corrupt_or_cut_pack_is_worked_out_again_and_rewritten_whole(cache):
+    import marshal
+
+    m = gondor_map()
+    view = sample_view("westernesse", 80)
+    first = _draw(view, m)
+    (path,) = cache.glob("*.pack")
+    whole = path.read_bytes()
+    # (the widths the first render measured for the memo file, kept there, are not measured again)
+    keys = {k for k in marshal.loads(whole[len(disk_cache.PACK_MAGIC) + 4:]) if k[0] != "len"}
+    assert {k[0] for k in keys} >= {"ink", "plate", "text", "kept", "frame-texts"}
+    flipped = bytearray(whole)
+    flipped[len(whole) // 2] ^= 0xFF
+    for bad in (b"not a pack", whole[: len(whole) // 2], bytes(flipped), disk_cache.frame(
+            disk_cache.PACK_MAGIC, "<I", (), marshal.dumps({("counter", 1): "not an image", ("text", "x"): 3}))):
+        path.write_bytes(bad)
+        for under in cache.glob("*.under"):  # drawn again, as at first: the same masks used
+            under.unlink()
+        clear_cache()
+        assert _draw(view, m) == first
+        got = disk_cache.unframe(path, disk_cache.PACK_MAGIC, "<I")
+        assert got is not None and keys <= set(marshal.loads(got[1]))  # rewritten whole
+    assert not list(cache.glob(".*.tmp"))
+
+
+def test_a_pack_past_its_size_keeps_what_was_used_since_it_was_written(cache, monkeypatch):
+    """A pack grows with what its window's renders use (a counter moved, a new turn's header); past
+    ``PACK_MAX`` bytes it keeps only what was used since it was last written."""
+    import marshal
+
+    m = gondor_map()
+    view = sample_view("westernesse", 80)
+    _draw(view, m)
+    (path,) = cache.glob("*.pack")
+    size = len(path.read_bytes())
+    monkeypatch.setattr(disk_cache, "PACK_MAX", size)
+    for turn in (4, 5, 6):
+        view["turn"] = turn
+        _draw(view, m)
+        assert len(path.read_bytes()) < size * 1.1
+    keys = marshal.loads(path.read_bytes()[len(disk_cache.PACK_MAGIC) + 4:])
+    texts = {k[1] for k in keys if k[0] == "text"}
+    assert any("Turn 6" in t for t in texts) and not any("Turn 3 " in t for t in texts)

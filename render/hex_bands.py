@@ -1,0 +1,106 @@
+"""The header and footer bands of a map as drawn, kept in memory (issue 26: the map post's warm render
+pastes them, drawn once for a text, in place of stamping each line's texts again): the footer's band (it
+fills its band first, so it is the same whatever ran into it) and the header's, drawn on the under-layer's
+band, pasted only when nothing drawn since reaches it (render/hexmap.py decides) and when the header
+draws nothing under its band."""
+from __future__ import annotations
+
+import weakref
+from collections import OrderedDict
+
+from PIL import Image, ImageDraw
+
+from render import style as S
+from render.disk_cache import dump_image, load_image, pack_get, pack_note
+from render.hex_common import _Stamper, _lock
+from render.hex_header import _arrow, _clip_px, _header, _line_h
+
+_bands: "OrderedDict[tuple, tuple]" = OrderedDict()  # drawn header and footer bands (issue 26: the map post's
+BANDS_KEPT = 16                                      # warm render pastes them, drawn once a text)
+
+
+def footer_band(width: int, px: int, top: int, fh: int, items: tuple) -> Image.Image:
+    """:func:`_footer`'s band, ``width`` by ``fh`` from row ``top`` down: for each (direction, text, colour)
+    of ``items`` an arrow and its line (the band is filled first: what it covers is the same whatever ran
+    into it). Drawn where it goes (a text's place is rounded half to even: 12.5 and 1013.5 do not round
+    alike), then cut out."""
+    key = ("footer", width, px, top, fh, items)
+    with _lock:
+        hit = _bands.get(key)
+    if hit is None:
+        got = load_image(pack_get(key), "RGB")
+        if got is not None and got.size == (width, fh):
+            hit = (got,)
+            _keep(key, hit)
+    if hit is not None:
+        pack_note(key, hit[0], dump_image)
+        return hit[0]
+    band = Image.new("RGB", (width, top + fh), S.HEADER_BG)
+    d = ImageDraw.Draw(band)
+    txt = _Stamper(band)
+    lh = _line_h(px)
+    x0, x1 = round(px * 0.6), width - round(px * 0.6)
+    y = top + round(px * 0.45)
+    f = S.font(px)
+    for direction, text, col in items:
+        _arrow(d, x0 + px * 0.5, y + lh / 2, px * 0.5, direction, col)
+        txt.text((x0 + px * 1.4, y + lh / 2), _clip_px(text, px, x1 - x0 - px * 1.4), font=f, fill=S.HEADER_INK,
+                 anchor="lm")
+        y += lh
+    band = band.crop((0, top, width, top + fh))
+    _keep(key, (band,))
+    pack_note(key, band, dump_image)
+    return band
+
+
+def _keep(key, value) -> None:
+    with _lock:
+        _bands[key] = value
+        while len(_bands) > BANDS_KEPT:
+            _bands.popitem(last=False)
+
+
+HEADER_SPILL = 8  # rows under the header band checked, when it is first drawn, for anything it drew there
+
+
+def header_band(img: Image.Image, below: Image.Image, width: int, view: dict, lines: list, px: int,
+                top: int, under: str = "") -> list:
+    """:func:`_header` drawn on ``img``, whose rows above ``top`` are still ``below``'s (the caller drew
+    nothing there): the band drawn on ``below``'s once for these lines and this view's header (issue 26),
+    then pasted. A header that draws under ``top`` is drawn every time. Kept in the render's pack too
+    (render/disk_cache.py), by ``under``: what ``below`` has drawn on its base (hex_underlay.plan)."""
+    what = (width, px, top, repr(lines), repr([view.get(k) for k in (
+        "seat", "sides", "active", "over", "deadline", "result")]))
+    key = ("header", id(below)) + what
+    packed = ("header",) + what + (under,)
+    with _lock:
+        hit = _bands.get(key)
+    if hit is None or hit[0]() is not below:
+        got = _load_header(pack_get(packed), width, top)
+        if got is not None:
+            hit = (weakref.ref(below),) + got
+            _keep(key, hit)
+    if hit is None or hit[0]() is not below:
+        band = below.crop((0, 0, width, top + HEADER_SPILL))
+        under = band.crop((0, top, width, top + HEADER_SPILL)).tobytes()
+        drawn = _header(band, width, view, lines, px)
+        spilt = band.crop((0, top, width, top + HEADER_SPILL)).tobytes() != under
+        hit = (weakref.ref(below), None if spilt else band.crop((0, 0, width, top)), tuple(drawn))
+        _keep(key, hit)
+    if hit[1] is None:
+        return _header(img, width, view, lines, px)
+    pack_note(packed, hit[1:], _dump_header)
+    img.paste(hit[1], (0, 0))
+    return list(hit[2])
+
+
+def _dump_header(got) -> tuple:
+    band, drawn = got
+    return dump_image(band) + (drawn,)
+
+
+def _load_header(raw, width: int, top: int):
+    if not (isinstance(raw, tuple) and len(raw) == 5 and isinstance(raw[4], tuple)):
+        return None
+    band = load_image(raw[:4], "RGB")
+    return None if band is None or band.size != (width, top) else (band, raw[4])

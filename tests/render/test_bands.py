@@ -1,0 +1,64 @@
+"""The header band kept as drawn (render/hex_bands.py, issue 26: the map post's warm render pastes it): a
+map drawn with it is the same, byte for byte, as one whose header is stamped line by line, for every kind
+of map, a header whose lines change, and a counter in the window's top row (which may reach the band:
+the header is then drawn, not pasted). The footer's band is checked by the golden maps (tests/e2e)."""
+from __future__ import annotations
+
+import pytest
+
+from render import hex_bands, hexmap
+from render.hexmap import clear_cache, render_view
+from tests.render_sample import gondor_map, sample_view
+
+
+@pytest.fixture
+def cache(tmp_path, monkeypatch):
+    monkeypatch.setenv("PALANTIR_RENDER_CACHE", str(tmp_path))
+    clear_cache()
+    yield tmp_path
+    clear_cache()
+
+
+def _views():
+    top_row = sample_view("westernesse", 40)
+    top_row["units"][0]["hex"] = "1901"  # the whole map's top row
+    top_row["units"][1]["hex"] = "1902"
+    later = sample_view("sauron", 80, turn=5)
+    return [sample_view("westernesse", 80), later, top_row, sample_view(None, 12)]
+
+
+def test_a_pasted_header_band_is_the_header_drawn(cache, monkeypatch):
+    kinds = ({}, {"around": "1907"}, {"around": "1902", "radius": 3}, {"focus": True})
+    pasted = [render_view(v, gondor_map(), **k) for v in _views() for k in kinds]
+    pasted_again = [render_view(v, gondor_map(), **k) for v in _views() for k in kinds]  # from the kept bands
+    used = []
+    real = hexmap.header_band
+    monkeypatch.setattr(hexmap, "header_band", lambda *a: used.append(1) or real(*a))
+    render_view(_views()[0], gondor_map(), focus=True)
+    assert used  # the band is pasted for a header clear of the counters
+    monkeypatch.setattr(hexmap, "header_band", lambda img, below, width, view, lines, px, top, *under:
+                        hexmap._header(img, width, view, lines, px))
+    clear_cache()
+    drawn = [render_view(v, gondor_map(), **k) for v in _views() for k in kinds]
+    assert pasted == drawn and pasted_again == drawn
+    monkeypatch.setattr(hexmap, "header_band", real)
+    clear_cache()  # as a new process: the bands from the maps' packs (render/disk_cache.py)
+    monkeypatch.setattr(hex_bands, "_header", None)
+    monkeypatch.setattr(hex_bands, "_clip_px", None)
+    assert [render_view(v, gondor_map(), **k) for v in _views() for k in kinds] == drawn
+
+
+def test_a_header_band_reached_by_a_counter_is_drawn_not_pasted(cache, monkeypatch):
+    """A counter reaching up into the band (here every counter's ink shifted 400 px up): the header is
+    stamped over it, not pasted over it."""
+    real_ink = hexmap.counter_ink
+    monkeypatch.setattr(hexmap, "counter_ink", lambda args: (lambda g: (g[0], g[1], g[2] - 400))(real_ink(args)))
+    real = hexmap.header_band
+    used = []
+    monkeypatch.setattr(hexmap, "header_band", lambda *a: used.append(1) or real(*a))
+    view = sample_view("westernesse", 80)
+    got = render_view(view, gondor_map(), focus=True)
+    assert not used
+    monkeypatch.setattr(hexmap, "header_band", lambda img, below, width, view, lines, px, top, *under:
+                        hexmap._header(img, width, view, lines, px))
+    assert render_view(view, gondor_map(), focus=True) == got
