@@ -114,6 +114,19 @@ def unframe(path: Path, magic: bytes, fmt: str) -> tuple[tuple, memoryview] | No
     return (tuple(fields), body) if zlib.crc32(body) == crc else None
 
 
+def unframe_dict(path: Path, magic: bytes) -> dict:
+    """A marshalled dict that :func:`frame` wrote at ``path`` with one ``<I`` field (a memo, a pack), or {}
+    if the file is missing, of another kind, cut short, corrupt, or not a dict."""
+    got = unframe(path, magic, "<I")
+    if got is None:
+        return {}
+    try:
+        loaded = marshal.loads(got[1])
+    except (ValueError, EOFError, TypeError):
+        return {}
+    return loaded if isinstance(loaded, dict) else {}
+
+
 def store_file(folder: Path, path: Path, data: bytes, then=written) -> None:
     """``data`` kept as the cache file ``path`` in ``folder``: written under a unique name and renamed into
     place (a reader sees the old file, none, or the whole new one), then ``then(folder)`` (the trim's count;
@@ -161,14 +174,7 @@ class DiskMemo:
         folder = cache_dir()
         data: dict = {}
         if folder is not None:
-            got = unframe(self._path(folder), MEMO_MAGIC, "<I")
-            if got is not None:
-                try:
-                    loaded = marshal.loads(got[1])
-                except (ValueError, EOFError, TypeError):
-                    loaded = None
-                if isinstance(loaded, dict):
-                    data = loaded
+            data = unframe_dict(self._path(folder), MEMO_MAGIC)
         self.data = data
         return data
 
@@ -280,16 +286,7 @@ class Pack:
         self.lock = threading.Lock()
 
     def load(self) -> dict:
-        data: dict = {}
-        got = unframe(self.path, PACK_MAGIC, "<I")
-        if got is not None:
-            try:
-                loaded = marshal.loads(got[1])
-            except (ValueError, EOFError, TypeError):
-                loaded = None
-            if isinstance(loaded, dict):
-                data = loaded
-        self.stored = data
+        data = self.stored = unframe_dict(self.path, PACK_MAGIC)
         return data
 
     def get(self, key):
