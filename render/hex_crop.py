@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 from functools import lru_cache
+from itertools import accumulate
 from typing import NamedTuple
 
 from engine.hexgrid import Hex, HexError
@@ -123,20 +124,25 @@ def _best_window(hexes: list[Hex], a: int, b: int, lo_c: int, hi_c: int, lo_r: i
     for h in hexes:
         if c_lo < h.col < c_lo + nc and r_lo < h.row < r_lo + nr:
             table[h.col - c_lo][h.row - r_lo] += 1
-    for c in range(1, nc):
-        prev, cur = table[c - 1], table[c]
-        for r in range(1, nr):
-            cur[r] += prev[r] + cur[r - 1] - prev[r - 1]
+    prev = None
+    for c in range(nc):  # each column's running sum down its rows, plus the column before's table
+        cur = list(accumulate(table[c]))
+        table[c] = prev = cur if prev is None else [x + y for x, y in zip(cur, prev)]
+    most = -1  # the most of the action a window holds so far
     for c0 in range(ca, cb + 1):
         lo, hi = table[c0 - 1 - c_lo], table[c0 + n - 1 - c_lo]
         if hi[-1] == lo[-1]:
             continue
-        for r0 in range(ra, rb + 1):
-            a0, a1 = r0 - 1 - r_lo, r0 + m - 1 - r_lo
-            k = hi[a1] - lo[a1] - hi[a0] + lo[a0]
+        band = [x - y for x, y in zip(hi, lo)]  # the action in columns c0 .. c0 + n - 1, up to each row
+        ks = [band[a + m] - band[a] for a in range(ra - 1 - r_lo, rb - r_lo)]  # each window's, r0 = ra ...
+        k = max(ks)
+        if k < most:
+            continue
+        for i in (i for i, x in enumerate(ks) if x == k):  # only this column's fullest need the tie-break
+            r0 = ra + i
             key = (-k, abs(c0 + (n - 1) / 2 - mc) + abs(r0 + (m - 1) / 2 - mr), c0, r0)
             if best is None or key < best[0]:
-                best = (key, (c0, r0))
+                best, most = (key, (c0, r0)), k
     return best[1] if best else (lo_c, lo_r)
 
 
@@ -186,7 +192,8 @@ def frame_for(view: dict, hexmap, *, around: str | None = None, radius: int | No
     if around is None:
         if not focus:
             return _whole(hexmap)
-        hexes = focus_hexes(view, hexmap)
+        entries = _focus_entries(view, hexmap)  # worked out once: each trial window's _beyond reads them
+        hexes = [h for h, _ in entries]
         if not hexes:
             # nothing on the map and no zone: the middle of the map, at the legible size
             (cmin, cmax), (rmin, rmax) = hexmap.columns, hexmap.rows
@@ -195,7 +202,7 @@ def frame_for(view: dict, hexmap, *, around: str | None = None, radius: int | No
         hl = len(_header_lines(view, probe))
         win, fl = _focus_window(hexmap, hexes, hl, 0), 0
         for _ in range(4):  # the band under the map for what a crop leaves out takes rows from it
-            beyond = _beyond(view, hexmap, win)
+            beyond = _beyond(view, hexmap, win, entries)
             n = len(beyond)
             if n <= fl:
                 break
@@ -203,7 +210,7 @@ def frame_for(view: dict, hexmap, *, around: str | None = None, radius: int | No
             win = _focus_window(hexmap, hexes, hl, fl)
             beyond = None
         if beyond is None:
-            beyond = _beyond(view, hexmap, win)
+            beyond = _beyond(view, hexmap, win, entries)
         return Frame(win, _crop_hex(win[1] - win[0] + 1), None, False, "focus", tuple(beyond))
     r = AROUND_RADIUS if radius is None else radius
     if isinstance(r, bool) or not isinstance(r, int) or not RADIUS_MIN <= r <= RADIUS_MAX:
@@ -233,11 +240,12 @@ class _Beyond(NamedTuple):
     nearest: Hex
 
 
-def _beyond(view: dict, hexmap, window: tuple[int, int, int, int]) -> list[_Beyond]:
-    """The counters of the action a focus crop leaves out, grouped by direction (north first, clockwise)."""
+def _beyond(view: dict, hexmap, window: tuple[int, int, int, int], entries=None) -> list[_Beyond]:
+    """The counters of the action a focus crop leaves out, grouped by direction (north first, clockwise);
+    ``entries``: ``_focus_entries(view, hexmap)`` if the caller has them."""
     c0, c1, r0, r1 = window
     groups: dict[str, list] = {}
-    for h, u in _focus_entries(view, hexmap):
+    for h, u in (_focus_entries(view, hexmap) if entries is None else entries):
         if u is None or (c0 <= h.col <= c1 and r0 <= h.row <= r1):
             continue
         ns = "north" if h.row < r0 else "south" if h.row > r1 else ""
