@@ -19,7 +19,7 @@ from pathlib import Path
 from bot.service import GameService
 from bot.storage import open_store
 from engine.core import Game, state_digest
-from tests.fakediscord import FakeDiscord
+from tests.fakediscord import GUILD_READY_TIMEOUT, FakeDiscord
 from tests.fakediscord.server import InteractionTimeout
 from tests.gondor_helpers import SAURON_SETUP
 from tests.settle import settled
@@ -55,7 +55,7 @@ class Bot:
         self.die = tmp / "die.txt"
         self.cfg.write_text(json.dumps({"token": server.token, "api_base": server.api_base, "guild": gid,
                                         "db": db, "clock": str(self.clock),
-                                        "die": str(self.die)}))
+                                        "die": str(self.die), "guild_ready_timeout": GUILD_READY_TIMEOUT}))
         self.proc = None
         self.starts = 0
 

@@ -17,7 +17,7 @@ import time
 import pytest
 
 from bot.storage import open_store
-from tests.fakediscord import FakeDiscord
+from tests.fakediscord import GUILD_READY_TIMEOUT, FakeDiscord
 from tests.fakediscord.server import InteractionTimeout
 from tests.gondor_helpers import SAURON_SETUP
 from tests.e2e.test_kill_restart import ROOT, T0
@@ -34,7 +34,8 @@ class ShardBot:
         self.cfg = tmp / "bot.json"
         self.cfg.write_text(json.dumps({"token": server.token, "api_base": server.api_base, "guild": guild,
                                         "db": db, "clock": str(clock), "die": None,
-                                        "shard_ids": [shard], "shard_count": 2}))
+                                        "shard_ids": [shard], "shard_count": 2,
+                                        "guild_ready_timeout": GUILD_READY_TIMEOUT}))
         self.proc = None
         self.starts = 0
 
