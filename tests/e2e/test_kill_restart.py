@@ -16,6 +16,8 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 from bot.service import GameService
 from bot.storage import open_store
 from engine.core import Game, state_digest
@@ -24,6 +26,8 @@ from tests.fakediscord.server import InteractionTimeout
 from tests.gondor_helpers import SAURON_SETUP
 from tests.settle import settled
 from engine.rulesets import get_ruleset
+
+pytestmark = pytest.mark.heavy  # 8 s or more on one worker: handed out first under xdist (tests/conftest.py)
 
 ROOT = Path(__file__).resolve().parents[2]
 ORDERS = int(os.environ.get("PALANTIR_KILL_ORDERS", "500"))
