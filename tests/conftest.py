@@ -31,7 +31,7 @@ import pytest  # noqa: E402
 def pytest_collection_modifyitems(config, items):
     """On an xdist worker: the units that ``--dist loadscope`` hands out whole (a module, or a class: the
     node id up to its last ``::``) ordered as xdist would order them itself (most tests first), except that
-    the units marked ``heavy`` (``pytestmark = pytest.mark.heavy``: 8 s or more on one worker) come first.
+    the units marked ``heavy`` (``pytestmark = pytest.mark.heavy``: 5 s or more on one worker) come first.
     A long unit with few tests (a whole scripted game, the kill test) would otherwise be handed out last
     and run alone while the other worker stands idle. pyproject.toml turns xdist's own reordering off
     (``--no-loadscope-reorder``) so that it keeps this order; every worker computes the same one. Without

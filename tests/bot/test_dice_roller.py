@@ -21,7 +21,7 @@ from bot.dice import (
     roll,
 )
 
-pytestmark = pytest.mark.heavy  # 8 s or more on one worker: handed out first under xdist (tests/conftest.py)
+pytestmark = pytest.mark.heavy  # a long unit (5 s or more on one worker): handed out first under xdist (tests/conftest.py)
 
 
 # --------------------------------------------------------------------------- helpers

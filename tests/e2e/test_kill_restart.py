@@ -27,7 +27,7 @@ from tests.gondor_helpers import SAURON_SETUP
 from tests.settle import settled
 from engine.rulesets import get_ruleset
 
-pytestmark = pytest.mark.heavy  # 8 s or more on one worker: handed out first under xdist (tests/conftest.py)
+pytestmark = pytest.mark.heavy  # a long unit (5 s or more on one worker): handed out first under xdist (tests/conftest.py)
 
 ROOT = Path(__file__).resolve().parents[2]
 ORDERS = int(os.environ.get("PALANTIR_KILL_ORDERS", "500"))

@@ -22,6 +22,8 @@ from tests.fakediscord.server import InteractionTimeout
 from tests.gondor_helpers import SAURON_SETUP
 from tests.e2e.test_kill_restart import ROOT, T0
 
+pytestmark = pytest.mark.heavy  # a long unit (5 s or more on one worker): handed out first under xdist (tests/conftest.py)
+
 ORDERS = SAURON_SETUP[:16]
 
 

@@ -23,7 +23,7 @@ import pytest
 from engine.core import Game, OrderError, clone, state_digest
 from engine.rulesets import get_ruleset
 
-pytestmark = pytest.mark.heavy  # 8 s or more on one worker: handed out first under xdist (tests/conftest.py)
+pytestmark = pytest.mark.heavy  # a long unit (5 s or more on one worker): handed out first under xdist (tests/conftest.py)
 
 RS = get_ruleset("risk-minas-tirith")
 GAMES = int(os.environ.get("PALANTIR_FUZZ_GAMES", "10"))

@@ -21,7 +21,7 @@ from engine.hexgrid import Hex
 from engine.rulesets import get_ruleset
 from tests.spi_checks import check_board, play_to_result
 
-pytestmark = pytest.mark.heavy  # 8 s or more on one worker: handed out first under xdist (tests/conftest.py)
+pytestmark = pytest.mark.heavy  # a long unit (5 s or more on one worker): handed out first under xdist (tests/conftest.py)
 
 GAMES = int(os.environ.get("PALANTIR_FUZZ_GAMES", "3"))
 RULESET = os.environ.get("PALANTIR_FUZZ_RULESET", "sauron")  # or sauron-expanded

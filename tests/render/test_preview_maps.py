@@ -31,7 +31,7 @@ from tests.preview_helpers import ink_height, scaled
 from tests.e2e.test_golden import SCRIPTED
 from tests.scripted_helpers import notice_maps
 
-pytestmark = pytest.mark.heavy  # 8 s or more on one worker: handed out first under xdist (tests/conftest.py)
+pytestmark = pytest.mark.heavy  # a long unit (5 s or more on one worker): handed out first under xdist (tests/conftest.py)
 
 HEX_GAMES = [s for s in SCRIPTED if s[0] != "risk-minas-tirith"]
 ID_PX, HEX_PX = 9, 7
