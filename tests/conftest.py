@@ -27,6 +27,24 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "palantir"))
 import pytest  # noqa: E402
 
 
+# ----------------------------------------------------------------------------- the order of the units (issue 29)
+def pytest_collection_modifyitems(config, items):
+    """On an xdist worker: the units that ``--dist loadscope`` hands out whole (a module, or a class: the
+    node id up to its last ``::``) ordered as xdist would order them itself (most tests first), except that
+    the units marked ``heavy`` (``pytestmark = pytest.mark.heavy``: 5 s or more on one worker) come first.
+    A long unit with few tests (a whole scripted game, the kill test) would otherwise be handed out last
+    and run alone while the other worker stands idle. pyproject.toml turns xdist's own reordering off
+    (``--no-loadscope-reorder``) so that it keeps this order; every worker computes the same one. Without
+    xdist the order is pytest's own."""
+    if not os.environ.get("PYTEST_XDIST_WORKER"):
+        return
+    units: dict[str, list] = {}
+    for item in items:
+        units.setdefault(item.nodeid.rsplit("::", 1)[0], []).append(item)
+    order = sorted(units.values(), key=lambda u: (not any(i.get_closest_marker("heavy") for i in u), -len(u)))
+    items[:] = [i for unit in order for i in unit]
+
+
 @pytest.fixture(scope="session")
 def pg_server():
     """A real PostgreSQL on loopback, started once per test session (tests/pg_server.py); the

@@ -28,6 +28,12 @@ def bot_config(c: dict):
     return cfg
 
 
+def client_options(c: dict) -> dict:
+    """discord.py's options from a runner's JSON: ``guild_ready_timeout``, which a test against the
+    fake Discord sets short (tests/fakediscord: GUILD_READY_TIMEOUT; discord.py's own 2 s otherwise)."""
+    return {"guild_ready_timeout": c["guild_ready_timeout"]} if c.get("guild_ready_timeout") is not None else {}
+
+
 async def main(path: str) -> None:
     c = json.loads(Path(path).read_text())
     from bot.transports.discord_app import configure_endpoints, make_bot
@@ -58,7 +64,7 @@ async def main(path: str) -> None:
         return out
 
     svc.order = order
-    bot = make_bot(cfg, service=svc)
+    bot = make_bot(cfg, service=svc, **client_options(c))
     await bot.start(cfg.token)
 
 

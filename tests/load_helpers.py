@@ -21,7 +21,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from tests.fakediscord import FakeDiscord
+from tests.fakediscord import GUILD_READY_TIMEOUT, FakeDiscord
 from tests.fakediscord.server import ACK_DEADLINE, DISCORD_EPOCH_MS, FakeMessage, InteractionResult
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -49,7 +49,8 @@ class BotProcess:
         self.tmp, self.server = Path(tmp), server
         self.cfg = self.tmp / "load_bot.json"
         self.cfg.write_text(json.dumps({"token": server.token, "api_base": server.api_base, "guild": guild,
-                                        "db": db, "defer_after": defer_after}))
+                                        "db": db, "defer_after": defer_after,
+                                        "guild_ready_timeout": GUILD_READY_TIMEOUT}))
         self.proc: subprocess.Popen | None = None
         self.log = self.tmp / "load_bot.log"
 

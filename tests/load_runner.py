@@ -16,7 +16,7 @@ async def main(path: str) -> None:
     from bot.transports.discord_app import configure_endpoints, make_bot
     from bot.service import GameService
     from bot.storage import open_store
-    from tests.kill_runner import bot_config
+    from tests.kill_runner import bot_config, client_options
 
     cfg = bot_config(c)
     await configure_endpoints(cfg)
@@ -26,7 +26,7 @@ async def main(path: str) -> None:
         import bot.transports.discord_app as app
 
         app.DEFER_AFTER = float(c["defer_after"])
-    bot = make_bot(cfg, service=svc)
+    bot = make_bot(cfg, service=svc, **client_options(c))
     bot.freeze_heap = True  # as bot/transports/discord_app.py:run_bot runs it, alone in its process
     asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, lambda: asyncio.ensure_future(bot.close()))
     await bot.start(cfg.token)

@@ -369,14 +369,15 @@ class PalantirTree(app_commands.CommandTree):
 class _Palantir:
     """The bot, sharded or not (``PalantirBot``, ``ShardedPalantirBot``; ``make_bot`` chooses)."""
 
-    def __init__(self, cfg: Config, service: GameService | None = None, **shards):
+    def __init__(self, cfg: Config, service: GameService | None = None, **options):
+        """``options``: discord.py's own (the shards below; tests pass ``guild_ready_timeout``)."""
         intents = discord.Intents.default()
         # message events only where they are read: the private rooms kept for the export (cogs/game.py:
         # on_message). Otherwise Discord would send the bot every message of its servers, its own answers
         # included, and discord.py would build an object of each (issue 25: a part of each order's cost)
         intents.guild_messages = intents.dm_messages = intents.message_content = bool(cfg.discord.keep_rooms)
         super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None,
-                         tree_cls=PalantirTree, **shards)
+                         tree_cls=PalantirTree, **options)
         self.cfg = cfg
         self.service = service
         self._own_store: Store | None = None
@@ -542,12 +543,13 @@ class ShardedPalantirBot(_Palantir, commands.AutoShardedBot):
     guilds of these shards; other processes run the other shards against the same PostgreSQL."""
 
 
-def make_bot(cfg: Config, service: GameService | None = None) -> commands.Bot:
+def make_bot(cfg: Config, service: GameService | None = None, **options) -> commands.Bot:
+    """The bot ``cfg`` asks for; ``options`` go to discord.py's client as they are."""
     d = cfg.discord
     if not d.shard_count:
-        return PalantirBot(cfg, service)
+        return PalantirBot(cfg, service, **options)
     ids = list(d.shard_ids or range(d.shard_count))
-    return ShardedPalantirBot(cfg, service, shard_ids=ids, shard_count=d.shard_count)
+    return ShardedPalantirBot(cfg, service, shard_ids=ids, shard_count=d.shard_count, **options)
 
 
 async def configure_endpoints(cfg: Config) -> None:

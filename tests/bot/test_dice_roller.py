@@ -21,6 +21,8 @@ from bot.dice import (
     roll,
 )
 
+pytestmark = pytest.mark.heavy  # a long unit (5 s or more on one worker): handed out first under xdist (tests/conftest.py)
+
 
 # --------------------------------------------------------------------------- helpers
 def draws(seed: int, sides: int, n: int) -> list[int]:

@@ -12,6 +12,8 @@ from engine.core import Action, Game
 from engine.rulesets import get_ruleset
 from tests import pbp_helpers  # noqa: F401  (registers tiny-pbp)
 
+pytestmark = pytest.mark.heavy  # a long unit (5 s or more on one worker): handed out first under xdist (tests/conftest.py)
+
 
 def test_legal_texts_stops_when_the_callers_budget_says_so():
     g = Game.new(get_ruleset("tiny-pbp"), seed="s")

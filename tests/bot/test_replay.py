@@ -4,12 +4,15 @@ once the game is over the replay shows everything; frames are bounded."""
 import io
 import time
 
+import pytest
 from PIL import Image
 
 from bot.service import Ctx, GameService
 from bot.storage import Store
 from render.replay import MAX_FRAMES, pick
 from tests.gondor_helpers import SAURON_SETUP, WESTERNESSE_SETUP
+
+pytestmark = pytest.mark.heavy  # a long unit (5 s or more on one worker): handed out first under xdist (tests/conftest.py)
 
 SAURON, WEST, CAROL = 1, 2, 3
 _ids = iter(range(1, 10**9))

@@ -17,7 +17,7 @@ from bot.config import Config
 from bot.transports.discord_app import PalantirBot, configure_endpoints
 from bot.service import GameService
 from bot.storage import Store
-from tests.fakediscord import FakeDiscord
+from tests.fakediscord import GUILD_READY_TIMEOUT, FakeDiscord
 from tests.gondor_helpers import SAURON_SETUP, WESTERNESSE_SETUP
 from tests.settle import settled
 
@@ -60,7 +60,7 @@ class World:
         self.service = GameService(self.store, seed_source=lambda: "e2e-seed", roll_rng=random.Random(4))
         if fixture:
             self.service.fixtures[self.cid] = fixture
-        self.bot = PalantirBot(cfg, service=self.service)
+        self.bot = PalantirBot(cfg, service=self.service, guild_ready_timeout=GUILD_READY_TIMEOUT)
         self.bot.freeze_heap = freeze_heap
         self.task = asyncio.create_task(self.bot.start(cfg.token))
         await self.server.wait_ready(timeout=20)

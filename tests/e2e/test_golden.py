@@ -30,6 +30,8 @@ from bot.storage import Store
 from engine.core import Game, OrderError, RulesetBase, json_shaped, state_digest
 from engine.rulesets import get_ruleset
 
+pytestmark = pytest.mark.heavy  # a long unit (5 s or more on one worker): handed out first under xdist (tests/conftest.py)
+
 ROOT = Path(__file__).resolve().parents[2]
 GOLDEN = ROOT / "tests" / "golden"
 WRITE = os.environ.get("PALANTIR_GOLDEN_WRITE") == "1"

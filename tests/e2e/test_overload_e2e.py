@@ -27,10 +27,14 @@ import asyncio
 import collections
 import time
 
+import pytest
+
 from tests.fakediscord import FakeDiscord
 from tests.load_helpers import (BotProcess, Classes, Sent, answer_seconds, answered, busy_cpus, classify, is_busy,
                                 make_world, pct, read_sqlite, roll_text, send, set_up, sqlite_reader,
                                 wait_answered)
+
+pytestmark = pytest.mark.heavy  # a long unit (5 s or more on one worker): handed out first under xdist (tests/conftest.py)
 
 GAMES = 100
 HOT, HOT_ORDERS, ORDERS = 4, 34, 9  # 4 busy channels with 34 orders each, 96 with 9: 1,000 orders

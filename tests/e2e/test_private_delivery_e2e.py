@@ -11,10 +11,14 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
+
 from bot.table import seated
 from tests.e2e.test_e2e_discord import World
 from tests.e2e.test_late_interactions_e2e import gondor_started
 from tests.settle import settled
+
+pytestmark = pytest.mark.heavy  # a long unit (5 s or more on one worker): handed out first under xdist (tests/conftest.py)
 
 SCRIPTS = Path(__file__).resolve().parents[1] / "scripts"
 PRIVATE_THREAD = 12

@@ -17,10 +17,12 @@ import time
 import pytest
 
 from bot.storage import open_store
-from tests.fakediscord import FakeDiscord
+from tests.fakediscord import GUILD_READY_TIMEOUT, FakeDiscord
 from tests.fakediscord.server import InteractionTimeout
 from tests.gondor_helpers import SAURON_SETUP
 from tests.e2e.test_kill_restart import ROOT, T0
+
+pytestmark = pytest.mark.heavy  # a long unit (5 s or more on one worker): handed out first under xdist (tests/conftest.py)
 
 ORDERS = SAURON_SETUP[:16]
 
@@ -34,7 +36,8 @@ class ShardBot:
         self.cfg = tmp / "bot.json"
         self.cfg.write_text(json.dumps({"token": server.token, "api_base": server.api_base, "guild": guild,
                                         "db": db, "clock": str(clock), "die": None,
-                                        "shard_ids": [shard], "shard_count": 2}))
+                                        "shard_ids": [shard], "shard_count": 2,
+                                        "guild_ready_timeout": GUILD_READY_TIMEOUT}))
         self.proc = None
         self.starts = 0
 

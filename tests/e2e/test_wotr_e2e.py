@@ -5,8 +5,12 @@ Boromir's secret demand (AA.2) reaches only Gondor, the Fellowship and the moder
 pieces, fly and search where they are in both games alike."""
 import re
 
+import pytest
+
 from tests.e2e.test_e2e_discord import World
 from tests.settle import settled
+
+pytestmark = pytest.mark.heavy  # a long unit (5 s or more on one worker): handed out first under xdist (tests/conftest.py)
 
 SEATS = ("fellowship", "dark-power", "saruman", "gondor", "rohan")
 

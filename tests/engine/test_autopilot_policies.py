@@ -27,6 +27,8 @@ from engine.modes import split_name
 from engine.rulesets import get_ruleset
 from tests.spi_helpers import position
 
+pytestmark = pytest.mark.heavy  # a long unit (5 s or more on one worker): handed out first under xdist (tests/conftest.py)
+
 # every ruleset, and the levels of play over a few of them (enforced and assist delegate to the game)
 WHOLE = ["gondor", "sauron", "sauron-expanded", "celebrant", "risk-minas-tirith", "wotr",
          "gondor@enforced", "sauron@assist", "celebrant@assist", "risk-minas-tirith@assist", "wotr@enforced"]

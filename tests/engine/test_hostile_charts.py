@@ -24,6 +24,8 @@ from engine.rulesets import get_ruleset
 from engine.hexgrid import Hex, cheapest_path, reachable
 from tests.gondor_helpers import full_setup
 
+pytestmark = pytest.mark.heavy  # a long unit (5 s or more on one worker): handed out first under xdist (tests/conftest.py)
+
 KB = 1024
 
 

@@ -100,10 +100,19 @@ __all__ = [
     "Attachment",
     "FakeDiscord",
     "FakeMessage",
+    "GUILD_READY_TIMEOUT",
     "InteractionResult",
     "InteractionTimeout",
     "Violation",
 ]
+
+# discord.py becomes ready (``wait_until_ready``: the bot's scheduler starts then) only once no
+# GUILD_CREATE has come for ``guild_ready_timeout`` seconds, 2 s by default, for the real Discord,
+# which streams a large bot's guilds in after READY. The fake sends every guild's GUILD_CREATE right
+# after READY, on the same connection, so a bot under test waits this long instead (issue 29: 2 s at
+# each start of a bot, some 150 starts in the suite). A guild that came later would still be added
+# (discord.py dispatches it as joined); the bot reads no guild event.
+GUILD_READY_TIMEOUT = 0.1
 
 _log = logging.getLogger("fakediscord")
 

@@ -25,6 +25,8 @@ from tests.spi_checks import check_board, play_to_result
 from tests.rulesets.celebrant.test_celebrant_secrecy import setup_orders
 from engine.rulesets import get_ruleset
 
+pytestmark = pytest.mark.heavy  # a long unit (5 s or more on one worker): handed out first under xdist (tests/conftest.py)
+
 GAMES = int(os.environ.get("PALANTIR_FUZZ_GAMES", "4"))
 JUNK = ["", "deploy", "deploy OI1", "deploy ZZ 0101", "done done", "move OI1 0101 0102", "ability", "ability CIR",
         "ability CIR whip", "ability OC1 whip extra", "ability EORL death-and-glory", "swap GS1", "swap GS1 GS1",

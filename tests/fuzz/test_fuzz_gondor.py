@@ -22,6 +22,8 @@ from engine.hexgrid import Hex
 from tests.spi_checks import check_board, play_to_result
 from engine.rulesets import get_ruleset
 
+pytestmark = pytest.mark.heavy  # a long unit (5 s or more on one worker): handed out first under xdist (tests/conftest.py)
+
 GAMES = int(os.environ.get("PALANTIR_FUZZ_GAMES", "6"))
 JUNK = ["", "deploy", "deploy OA1", "deploy K1 0000", "deploy ZZ 1903", "done done", "move OA1 2325 2324",
         "deploy OA1 3926", "DEPLOY oa1 2325", "deploy GS1 1905", "deploy K7 1905", "☃", "deploy OA1 2325 x",

@@ -17,6 +17,8 @@ from bot.history import walk
 from engine.core import Game, OrderError, clone, state_digest
 from engine.rulesets import get_ruleset
 
+pytestmark = pytest.mark.heavy  # a long unit (5 s or more on one worker): handed out first under xdist (tests/conftest.py)
+
 GAMES = int(os.environ.get("PALANTIR_FUZZ_GAMES", "6"))
 SECRET_WORDS = ("zzwhisper", "zzpact")  # never public; a hidden piece's kind is public once flipped
 

@@ -23,6 +23,8 @@ import pytest
 from engine.core import Game, OrderError, clone, state_digest
 from engine.rulesets import get_ruleset
 
+pytestmark = pytest.mark.heavy  # a long unit (5 s or more on one worker): handed out first under xdist (tests/conftest.py)
+
 RS = get_ruleset("risk-minas-tirith")
 GAMES = int(os.environ.get("PALANTIR_FUZZ_GAMES", "10"))
 JUNK = ["", "done done", "take 9", "take", "move", "move 2inf from city to osgiliath-e", "attack 4 from city at grond",

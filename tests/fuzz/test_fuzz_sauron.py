@@ -21,6 +21,8 @@ from engine.hexgrid import Hex
 from engine.rulesets import get_ruleset
 from tests.spi_checks import check_board, play_to_result
 
+pytestmark = pytest.mark.heavy  # a long unit (5 s or more on one worker): handed out first under xdist (tests/conftest.py)
+
 GAMES = int(os.environ.get("PALANTIR_FUZZ_GAMES", "3"))
 RULESET = os.environ.get("PALANTIR_FUZZ_RULESET", "sauron")  # or sauron-expanded
 JUNK = ["", "deploy", "deploy GA1", "deploy ZZ 0101", "done done", "move OI1 0101 0102", "gates", "gates shut",

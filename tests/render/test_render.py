@@ -15,6 +15,8 @@ from engine.maps import HexMap
 from render import clear_cache, render_view
 from tests.render_sample import sample_view
 
+pytestmark = pytest.mark.heavy  # a long unit (5 s or more on one worker): handed out first under xdist (tests/conftest.py)
+
 ROOT = Path(__file__).resolve().parents[2]
 MAP_PATH = ROOT / "engine" / "rulesets" / "gondor" / "data" / "map.json"
 

@@ -12,6 +12,8 @@ from bot.storage import SCHEMA_VERSION, Store, open_store
 from engine.core import state_digest
 from tests.gondor_helpers import SAURON_SETUP, WESTERNESSE_SETUP
 
+pytestmark = pytest.mark.heavy  # a long unit (5 s or more on one worker): handed out first under xdist (tests/conftest.py)
+
 SAURON, WEST = 101, 202
 
 
