@@ -19,7 +19,7 @@ PostgreSQL server is the one the tests start on loopback (tests/pg_server.py: fs
 same cores, or ``PALANTIR_TEST_PG_URL``.
 
 Run: python -m benchmarks.bench_ack [--games 100] [--rate 300] [--seconds 10] [--stores sqlite,postgresql]
-     [--loads quiet,busy]
+     [--loads quiet,busy] [--timeline FILE] (each order's offer time and acknowledgement, to see a tail's shape)
      [--defer-after S] (what if the bot acknowledged a command not answered within S seconds, instead of
      its DEFER_AFTER)
 """
@@ -104,6 +104,13 @@ async def run(store: str, url_or_path: str, read, loaded: bool, args) -> str:
         await server.stop()
     ages = [s.result.acknowledged_age * 1000 for s in sent if s.result is not None
             and s.result.acknowledged_age is not None]
+    if args.timeline:  # when in the offer each slow acknowledgement came: a stall, or a queue that grows
+        t0 = min(s.sent_at for s in sent)
+        with open(args.timeline, "a") as f:
+            for s in sent:
+                age = s.result.acknowledged_age if s.result is not None else None
+                f.write(f"{store},{'busy' if loaded else 'quiet'},{s.sent_at - t0:.4f},"
+                        f"{'' if age is None else f'{age * 1000:.1f}'}\n")
     lags = [s.gateway_lag() * 1000 for s in sent if s.gateway_lag() is not None]
     note = (f"  {store} {'loaded' if loaded else 'quiet'}: the bot's CPU {cpu * 1000 / len(sent):.2f} ms an order; "
             f"the fake's gateway lag p99 {pct(lags, 99):.0f} ms")
@@ -122,6 +129,8 @@ def main() -> None:
     ap.add_argument("--seconds", type=float, default=10.0)
     ap.add_argument("--stores", default="sqlite,postgresql")
     ap.add_argument("--loads", default="quiet,busy", help="quiet, busy (two processes spinning), or both")
+    ap.add_argument("--timeline", default=None, metavar="FILE",
+                    help="append each order's offer time (s) and acknowledgement (ms) to FILE, as CSV lines")
     ap.add_argument("--defer-after", type=float, default=None,
                     help="what if: the bot acknowledges a command not answered in this many seconds (its DEFER_AFTER)")
     args = ap.parse_args()

@@ -44,7 +44,7 @@ async def open_store(storage) -> StoreProtocol:
     if backend == "postgresql":
         from bot.storage.postgres import PostgresStore
 
-        return await PostgresStore.open(target)
+        return await PostgresStore.open(target, whole_pool=True)
     return await SqliteStore.open(target)
 
 

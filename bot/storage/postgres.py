@@ -291,13 +291,25 @@ class PostgresStore(SqlQueries):
         self.path = _redact(url)
         self.shard: ShardFilter | None = None  # this process's guilds, for the process-wide scans
 
+    POOL_SIZE = 10  # connections a bot process holds (``whole_pool``)
+
     @classmethod
-    async def open(cls, url: str, *, min_size: int = 1, max_size: int = 10) -> "PostgresStore":
+    async def open(cls, url: str, *, min_size: int = 1, max_size: int = POOL_SIZE,
+                   whole_pool: bool = False) -> "PostgresStore":
+        """With ``whole_pool`` (the bot's store, ``open_store``): every connection of the pool opened now and
+        kept open, never closed for being idle. A burst of orders then never waits for a connection to be
+        made: asyncpg opens one when all are busy (a new server process, its start-up, each statement
+        prepared anew), and by default closes one idle for 5 minutes, so the first burst after a quiet
+        spell paid for it. Measured (``benchmarks/bench_ack.py``, 300 orders/s, two busy processes): the
+        stalls of 0.2-1.5 s at a burst's start went away (issue 25)."""
         try:
             import asyncpg
         except ImportError as e:  # pragma: no cover - asyncpg is a dependency
             raise RuntimeError("the PostgreSQL backend needs asyncpg (pip install asyncpg)") from e
-        pool = await asyncpg.create_pool(url, min_size=min_size, max_size=max_size, reset=_reset)
+        if whole_pool:
+            min_size = max_size
+        pool = await asyncpg.create_pool(url, min_size=min_size, max_size=max_size, reset=_reset,
+                                         max_inactive_connection_lifetime=0 if whole_pool else 300.0)
         store = cls(pool, url)
         try:
             await store.migrate()

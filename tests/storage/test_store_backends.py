@@ -192,3 +192,23 @@ async def test_a_version_6_sqlite_file_migrates_to_7_keeping_its_players(tmp_pat
         assert (await store.record(5)).ontime_percent is None
     finally:
         await store.close()
+
+
+async def test_the_bots_postgresql_store_opens_its_whole_pool_at_once_and_keeps_it(pg_url):
+    """Issue 25: a burst of orders must not wait for connections to be made (a server process each, every
+    statement prepared anew), nor the first burst after a quiet spell for those closed as idle."""
+    from bot.storage.postgres import PostgresStore
+
+    store = await open_store(pg_url)
+    try:
+        pool = store.pool
+        assert pool.get_size() == PostgresStore.POOL_SIZE == pool.get_max_size()
+        assert pool.get_idle_size() == pool.get_size()  # all of them made and waiting, none for later
+        assert pool._max_inactive_connection_lifetime == 0  # (asyncpg's: 0 never closes an idle connection)
+    finally:
+        await store.close()
+    lazy = await PostgresStore.open(pg_url)  # a tool's or a test's store: one connection, more as needed
+    try:
+        assert lazy.pool.get_size() == 1
+    finally:
+        await lazy.close()
