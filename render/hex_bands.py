@@ -12,8 +12,10 @@ from PIL import Image, ImageDraw
 
 from render import style as S
 from render.disk_cache import dump_image, load_image, pack_get, pack_note
-from render.hex_common import _Stamper, _lock
-from render.hex_header import _arrow, _clip_px, _header, _line_h
+from render.geometry import Layout
+from render.hex_common import MARGIN, _as_dict, _side_color, _Stamper, _lock
+from render.hex_crop import _Beyond
+from render.hex_header import _ARROW, _arrow, _beyond_text, _clip_px, _header, _header_height, _line_h
 
 _bands: "OrderedDict[tuple, tuple]" = OrderedDict()  # drawn header and footer bands (issue 26: the map post's
 BANDS_KEPT = 16                                      # warm render pastes them, drawn once a text)
@@ -104,3 +106,36 @@ def _load_header(raw, width: int, top: int):
         return None
     band = load_image(raw[:4], "RGB")
     return None if band is None or band.size != (width, top) else (band, raw[4])
+
+
+def _footer(img: Image.Image, lay: Layout, view: dict, beyond: list[_Beyond], px: int,
+            top: int | None = None) -> Image.Image:
+    """The image with a band under it naming the counters of the action off the crop, each
+    direction with an arrow, and the same arrows on the map's edge, where those counters lie.
+    With ``top``, the image already has room for the band from ``top`` down (:func:`footer_height`):
+    the band is drawn there, in place (no copy of the whole picture), over whatever ran into it."""
+    sides = _as_dict(view.get("sides"))
+    fh = _header_height(px, len(beyond))
+    if top is None:
+        out = Image.new("RGB", (img.width, img.height + fh), S.HEADER_BG)
+        out.paste(img, (0, 0))
+        top = img.height
+    else:
+        out = img
+    items = tuple((g.direction, _beyond_text(view, g), _side_color(sides, g.units[0].get("side"))) for g in beyond)
+    out.paste(footer_band(out.width, px, top, fh, items), (0, top))
+    d = ImageDraw.Draw(out)
+    r = MARGIN * 0.42
+    top, bottom = lay.top + MARGIN * 0.5, lay.map_h - MARGIN * 0.5
+    for g, (_, _, col) in zip(beyond, items):
+        # the arrow on the map's edge, in the margin (over no hex), towards the nearest counter
+        cx, cy = lay.center(g.nearest)
+        ex = min(max(cx, MARGIN), lay.map_w - MARGIN)
+        ey = min(max(cy, top + MARGIN), bottom - MARGIN)
+        dx, dy = _ARROW[g.direction]
+        if dx:
+            ex = r + 1 if dx < 0 else lay.map_w - r - 1
+        if dy:
+            ey = lay.top + r + 1 if dy < 0 else lay.map_h - r - 1
+        _arrow(d, ex, ey, r, g.direction, col)
+    return out

@@ -8,7 +8,7 @@ from PIL import Image, ImageDraw
 
 from render import style as S
 from render.geometry import Layout
-from render.hex_common import (Frame, HEADER_MIN_W, HEADER_TARGET_PX, MARGIN, PAD, PREVIEW_W, RESULT_SCALE, _Stamper,
+from render.hex_common import (Frame, HEADER_MIN_W, HEADER_TARGET_PX, PAD, PREVIEW_W, RESULT_SCALE, _Stamper,
     _as_dict, _as_list, _memo, _parse_hex, _side_color, _side_title)
 
 
@@ -47,41 +47,6 @@ def _tall(base: Image.Image, fh: int) -> Image.Image:
     """A copy of ``base`` with room under it for a footer ``fh`` high (black: :func:`_footer` fills it;
     a crop past the edge copies the picture once, where a new image and a paste went over it twice)."""
     return base.crop((0, 0, base.width, base.height + fh))
-
-
-def _footer(img: Image.Image, lay: Layout, view: dict, beyond: list[_Beyond], px: int,
-            top: int | None = None) -> Image.Image:
-    """The image with a band under it naming the counters of the action off the crop, each
-    direction with an arrow, and the same arrows on the map's edge, where those counters lie.
-    With ``top``, the image already has room for the band from ``top`` down (:func:`footer_height`):
-    the band is drawn there, in place (no copy of the whole picture), over whatever ran into it."""
-    sides = _as_dict(view.get("sides"))
-    fh = _header_height(px, len(beyond))
-    if top is None:
-        out = Image.new("RGB", (img.width, img.height + fh), S.HEADER_BG)
-        out.paste(img, (0, 0))
-        top = img.height
-    else:
-        out = img
-    from render.hex_bands import footer_band
-
-    items = tuple((g.direction, _beyond_text(view, g), _side_color(sides, g.units[0].get("side"))) for g in beyond)
-    out.paste(footer_band(out.width, px, top, fh, items), (0, top))
-    d = ImageDraw.Draw(out)
-    r = MARGIN * 0.42
-    top, bottom = lay.top + MARGIN * 0.5, lay.map_h - MARGIN * 0.5
-    for g, (_, _, col) in zip(beyond, items):
-        # the arrow on the map's edge, in the margin (over no hex), towards the nearest counter
-        cx, cy = lay.center(g.nearest)
-        ex = min(max(cx, MARGIN), lay.map_w - MARGIN)
-        ey = min(max(cy, top + MARGIN), bottom - MARGIN)
-        dx, dy = _ARROW[g.direction]
-        if dx:
-            ex = r + 1 if dx < 0 else lay.map_w - r - 1
-        if dy:
-            ey = lay.top + r + 1 if dy < 0 else lay.map_h - r - 1
-        _arrow(d, ex, ey, r, g.direction, col)
-    return out
 
 
 def header_px(width: int) -> int:

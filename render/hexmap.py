@@ -61,8 +61,8 @@ from render.hex_legend import (LEGEND_TERRAIN, LEGEND_SIDES, LEG_ROW, _STEPS, _M
     _legend_text, _compass, _style_of)  # noqa: F401
 from render.hex_base import (_base_cache, _build_base, _base, _digests, _disk_name, cache_dir, set_cache_dir)  # noqa: F401
 from render.disk_cache import forget_packs, pack_for
-from render.hex_bands import header_band, _bands
-from render.hex_header import (_ARROW, _arrow, _beyond_text, _footer, footer_height, _tall, header_px, _line_h, _header_height,
+from render.hex_bands import header_band, _bands, _footer
+from render.hex_header import (_ARROW, _arrow, _beyond_text, footer_height, _tall, header_px, _line_h, _header_height,
     _turn_text, _over_text, _zone_text, _track_items, _track_rows, _header_lines, _clip_px, _header, _wrap,
     _demoralized, _panel)  # noqa: F401
 from render.hex_crop import (_crop_hex, _crop_width, _legible, max_focus_cols, _span, _grow, _focus_entries,

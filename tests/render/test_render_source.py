@@ -45,7 +45,7 @@ def test_hexmap_is_split_by_concern():
     sizes = {p.name: len(p.read_text().splitlines()) for p in RENDER.glob("hex*.py")}
     assert max(sizes.values()) <= 400, sizes
     where = {"frame_for": "hex_crop.py", "_focus_window": "hex_crop.py", "_beyond": "hex_crop.py",
-             "_header": "hex_header.py", "_footer": "hex_header.py", "_build_base": "hex_base.py",
+             "_header": "hex_header.py", "_footer": "hex_bands.py", "_build_base": "hex_base.py",
              "legend_for": "hex_legend.py", "draw_terrain": "hex_terrain.py", "_counter": "hex_pieces.py",
              "compose_info": "hexmap.py"}
     for name, file in where.items():
