@@ -402,11 +402,16 @@ def dump_kept(got) -> tuple:
     return dump_image(img) + (ox, oy)
 
 
-def load_kept(raw):
-    """:func:`dump_kept`'s image, or image and offsets (None: not one)."""
+def as_is(value):
+    """A pack's dump of a value it keeps as it is (numbers, strings, tuples of them)."""
+    return value
+
+
+def load_kept(raw, mode: str | None = None):
+    """:func:`dump_kept`'s image, or image and offsets (None: not one, or not of ``mode``)."""
     if not isinstance(raw, tuple) or len(raw) != 6:
         return None
-    img = load_image(raw[:4])
+    img = load_image(raw[:4], mode)
     if img is None:
         return None
     ox, oy = raw[4:]

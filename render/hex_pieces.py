@@ -10,7 +10,7 @@ from PIL import Image, ImageDraw
 from render import counters as C
 from render import style as S
 from render.geometry import SQRT3, Layout, hex_corners
-from render.disk_cache import dump_image, load_image, pack_get, pack_note
+from render.disk_cache import as_is, dump_image, dump_kept, load_image, load_kept, pack_get, pack_note
 from render.hex_common import _as_list, _fingerprint, _lerp, _number_width, _parse_hex, _side_color, _trimmed
 
 
@@ -110,14 +110,14 @@ def counter_ink(args: tuple) -> tuple[Image.Image, int, int]:
     cut's corner in the sprite: what a map pastes. From memory, the render's pack (issue 26: a new
     process takes it from there, without the whole sprite nor finding its ink), or cut; told to the pack."""
     got = _counter_ink(args)
-    pack_note(("ink",) + args, got, _dump_cut)
+    pack_note(("ink",) + args, got, dump_kept)
     return got
 
 
 @lru_cache(maxsize=2048)
 def _counter_ink(args: tuple) -> tuple[Image.Image, int, int]:
-    got = _load_cut(pack_get(("ink",) + args))
-    return got if got is not None else _trimmed(C.counter_sprite(*args))
+    got = load_kept(pack_get(("ink",) + args), "RGBA")
+    return got if isinstance(got, tuple) else _trimmed(C.counter_sprite(*args))
 
 
 def counter_plate(args: tuple, box: tuple) -> Image.Image:
@@ -132,18 +132,6 @@ def counter_plate(args: tuple, box: tuple) -> Image.Image:
 def _counter_plate(args: tuple, box: tuple) -> Image.Image:
     got = load_image(pack_get(("plate", box) + args), "RGBA")
     return got if got is not None else _trimmed(C.counter_sprite(*args), box)[0]
-
-
-def _dump_cut(got) -> tuple:
-    img, x, y = got
-    return dump_image(img) + (x, y)
-
-
-def _load_cut(raw):
-    if not (isinstance(raw, tuple) and len(raw) == 6 and isinstance(raw[4], int) and isinstance(raw[5], int)):
-        return None
-    img = load_image(raw[:4], "RGBA")
-    return None if img is None else (img, raw[4], raw[5])
 
 
 def _counter_args(u: dict, sides: dict, size: int, shapes: dict | None = None) -> tuple:
@@ -226,12 +214,8 @@ def frame_texts(lay: Layout, hexmap, npx: int) -> tuple[tuple, tuple]:
         if len(_frames) > 64:
             _frames.clear()
         _frames[key] = got
-    pack_note(packed, got, _same)
+    pack_note(packed, got, as_is)
     return got
-
-
-def _same(v):
-    return v
 
 
 def _frame_texts_valid(raw):

@@ -10,7 +10,7 @@ from functools import lru_cache
 
 from PIL import Image, ImageColor, ImageDraw, ImageFont
 
-from render.disk_cache import load_image as _load_image, pack_get as _pack_get, pack_note as _pack_note
+from render.disk_cache import as_is as _as_is, load_image as _load_image, pack_get as _pack_get, pack_note as _pack_note
 
 RGB = tuple[int, int, int]
 
@@ -137,7 +137,7 @@ def text_length(text: str, size: int) -> float:
     header's long lines cost a new process some 0.1 ms each, measured again and again to clip them),
     or measured; told to the render's pack."""
     got = _text_length(text, size)
-    _pack_note(("len", text, size), got, _same)
+    _pack_note(("len", text, size), got, _as_is)
     return got
 
 
@@ -145,10 +145,6 @@ def text_length(text: str, size: int) -> float:
 def _text_length(text: str, size: int) -> float:
     got = _pack_get(("len", text, size))
     return got if isinstance(got, float) else font(size).getlength(text)
-
-
-def _same(v):
-    return v
 
 
 text_length.cache_clear = _text_length.cache_clear  # type: ignore[attr-defined]
