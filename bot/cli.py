@@ -75,10 +75,11 @@ def main(argv: list[str] | None = None) -> int:
 
             return asyncio.run(run_local("gondor", None, None, "out", None))
         logging.basicConfig(level=cfg.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+        from bot.event_loop import run
         from bot.transports.discord_app import StartupError, run_bot
 
         try:
-            return asyncio.run(run_bot(cfg))
+            return run(run_bot(cfg))
         except StartupError as e:
             print(f"palantir: {e}", file=sys.stderr)
             return 3

@@ -170,6 +170,9 @@ class Table:
         self.timekeeper = Timekeeper(store, lambda: self.clock(), lambda: self.deadline_defaults, self._wake)
         # the game's status board as it should read now (the views part gives it: ``Views.board_edit``)
         self.board_edit: Callable[[int], Awaitable[tuple[int, int, str] | None]] = _no_board
+        # id(state) -> (state, {seat: its secret text}): the texts of a state an order produced, kept for the next
+        # order, whose "before" it is (``changed_secrets``); popped when used, so it holds about one entry a game
+        self._secret_memo: dict[int, tuple[dict, dict[str, str]]] = {}
 
     def _wake(self) -> None:
         if self.on_timers_changed:
@@ -454,15 +457,30 @@ class Table:
                 out[uid] = keep
         return out
 
+    MAX_SECRET_MEMO = 4096  # past it (orders whose commit failed leave their entry), the memo starts afresh
+
     def changed_secrets(self, rs, seats: dict[str, int], before: dict, after: dict) -> dict[int, list[Post]]:
         """A seat's hidden information changed (an order, an undo): re-sent by DM,
-        quietly (if it cannot be delivered, only its reader is told)."""
+        quietly (if it cannot be delivered, only its reader is told).
+
+        The texts of ``after`` are kept for the next call, whose ``before`` it is when the order is committed
+        (``game.state`` then is that very object): the texts of a game's position are worked out once, not
+        twice (issue 25: a third of an order's engine time in a game with hidden information). Sound because
+        a state that became a game's state is never changed in place: an order works on a copy
+        (``Game.play``); only a game rebuilt from storage or replayed (new objects) is played in place."""
+        memo = self._secret_memo
+        hit = memo.pop(id(before), None)
+        known = hit[1] if hit is not None and hit[0] is before else {}
+        texts: dict[str, str] = {}
         out: dict[int, list[Post]] = defaultdict(list)
         for s, uid in seats.items():
-            now = rs.secret_text(after, s)
-            if now and now != rs.secret_text(before, s):
+            now = texts[s] = rs.secret_text(after, s)
+            if now and now != (known[s] if s in known else rs.secret_text(before, s)):
                 out[uid].append(Post(text=f"**{self.seat_title(s)}** — your hidden information has changed:\n{now}",
                                      quiet=True, seat=s))
+        if len(memo) >= self.MAX_SECRET_MEMO:
+            memo.clear()
+        memo[id(after)] = (after, texts)
         return dict(out)
 
     async def secrets_dms(self, game: Game, seats: dict[str, int]) -> dict[int, list[Post]]:

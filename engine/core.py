@@ -18,6 +18,11 @@ import marshal
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Iterator, Protocol, Sequence
 
+try:  # a dependency (clone); the engine still works without it
+    import orjson as _orjson
+except ImportError:  # pragma: no cover
+    _orjson = None
+
 State = dict[str, Any]
 
 
@@ -315,9 +320,16 @@ class RulesetBase:
 # Game: a ruleset plus its state, python-chess style
 # --------------------------------------------------------------------------
 def clone(state: State) -> State:
-    """A deep copy of a JSON-able state, three times cheaper than a JSON round trip (``marshal``
-    copies dicts, lists, strings and numbers exactly as JSON would, as long as a state holds no tuple
-    and no key that is not a string: tests/e2e/test_golden.py checks it at every position it plays)."""
+    """A deep copy of a JSON-able state: a JSON round trip by ``orjson`` (about 45 µs for a Gondor game's
+    state, against 65 µs by ``marshal`` and about 200 by the standard library's ``json``: an order copies
+    the state once, issue 25). Both copy dicts, lists, strings and numbers exactly as JSON would, as long
+    as a state holds no tuple and no key that is not a string (tests/e2e/test_golden.py checks it at every
+    position it plays). ``marshal`` where orjson is absent or refuses (an integer past 64 bits)."""
+    if _orjson is not None:
+        try:
+            return _orjson.loads(_orjson.dumps(state))
+        except TypeError:  # (orjson.JSONEncodeError): marshal copies what JSON could not hold, as it is
+            pass
     return marshal.loads(marshal.dumps(state))
 
 

@@ -69,4 +69,6 @@ async def main(path: str) -> None:
 
 
 if __name__ == "__main__":
-    asyncio.run(main(sys.argv[1]))
+    from bot.event_loop import run
+
+    run(main(sys.argv[1]))  # the loop run_bot's process runs on (bot/cli.py)

@@ -33,6 +33,8 @@ async def main(path: str) -> None:
 
 
 if __name__ == "__main__":
+    from bot.event_loop import run  # the loop run_bot's process runs on (bot/cli.py)
+
     # PALANTIR_LOAD_PROFILE=<file>: a cProfile of the bot's process, written when it is stopped; with
     # PALANTIR_LOAD_PROFILE_CPU=1 timed by the process's CPU clock, not the wall's (on a shared machine the
     # wall clock charges the time the process waited for a core to whatever call it waited in)
@@ -44,9 +46,9 @@ if __name__ == "__main__":
         prof = cProfile.Profile(time.process_time) if os.environ.get("PALANTIR_LOAD_PROFILE_CPU") else cProfile.Profile()
         prof.enable()
         try:
-            asyncio.run(main(sys.argv[1]))
+            run(main(sys.argv[1]))
         finally:
             prof.disable()
             prof.dump_stats(out)
     else:
-        asyncio.run(main(sys.argv[1]))
+        run(main(sys.argv[1]))

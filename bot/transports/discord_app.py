@@ -15,6 +15,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.config import Config
+from bot.event_loop import loop_name
 from bot.outcome import seat_title
 from bot.service import Ctx, GameService, Outcome, Post, split_text
 from bot.transports import callback
@@ -409,7 +410,7 @@ class _Palantir:
                                        render_pool=self._render_pool)
         self.service.on_timers_changed = self._wake.set
         n = await self.service.warm()
-        log.info("loaded %d live games", n)
+        log.info("loaded %d live games (event loop: %s)", n, loop_name(asyncio.get_running_loop()))
         if (k := await self.service.announce_unanswered()):
             log.warning("announced %d answers stored before a restart but never delivered", k)
         self._scheduler_task = asyncio.create_task(self._scheduler(), name="palantir-scheduler")

@@ -27,7 +27,7 @@ import pytest
 from bot.transports.console import CHANNEL, Console
 from bot.service import GameService
 from bot.storage import Store
-from engine.core import Game, OrderError, RulesetBase, json_shaped, state_digest
+from engine.core import Game, OrderError, RulesetBase, clone, json_shaped, state_digest
 from engine.rulesets import get_ruleset
 
 pytestmark = pytest.mark.heavy  # a long unit (5 s or more on one worker): handed out first under xdist (tests/conftest.py)
@@ -114,6 +114,7 @@ def random_game(ruleset: str, seed: int, n: int) -> str:
         # the phase key a ruleset reads from its state is the one the public view gives (issue 12)
         assert g.ruleset.phase_key(g.state) == RulesetBase.phase_key(g.ruleset, g.state), text
         assert json_shaped(g.state), f"{text}: the state holds a tuple or a non-string key (engine.core.clone)"
+        assert clone(g.state) == g.state, f"{text}: the state does not survive a JSON round trip (engine.core.clone)"
         for e in events:
             if e.public:
                 lines.append(f"  public: {e.public}")
