@@ -526,6 +526,7 @@ class _Palantir:
                 pass
             self._scheduler_task = None
         await super().close()
+        callback.close_poster(self)
         if self._render_pool is not None:
             self._render_pool.close()
             self._render_pool = None
