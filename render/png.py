@@ -42,7 +42,7 @@ WRONG = 64        # a single pixel off by more than this makes it fail
 
 _OCTREE = Image.Quantize.FASTOCTREE
 _NONE = Image.Dither.NONE
-_OVER = ([0] * (SHADE + 1) + [255] * (255 - SHADE)) * 3
+_OVER = ([0] * (SHADE + 1) + [128] * (WRONG - SHADE) + [255] * (255 - WRONG)) * 3
 
 
 def quantize_full(img: Image.Image) -> Image.Image:
@@ -58,22 +58,24 @@ def sample_palette(img: Image.Image) -> Image.Image:
     return sample.quantize(PNG_COLORS, method=_OCTREE, dither=_NONE)
 
 
-def off_by(img: Image.Image, q: Image.Image) -> tuple[int, int]:
+def off_by(img: Image.Image, q: Image.Image) -> tuple[int, bool]:
     """How far the P image ``q`` is from the RGB picture ``img``: the number of pixels off by more than
-    ``SHADE`` on some channel, and the largest channel error of the picture when there are any (0 if none)."""
+    ``SHADE`` on some channel, and whether any is off by more than ``WRONG``."""
     d = ImageChops.difference(img, q.convert("RGB"))
-    over = d.point(_OVER)  # 255 on a channel off by more than SHADE, else 0 (a table: ImageChops.subtract
-    box = over.getbbox()   # with an offset computes in floats, three times slower)
+    over = d.point(_OVER)  # 128 on a channel off by more than SHADE, 255 by more than WRONG, else 0 (a table:
+    box = over.getbbox()   # ImageChops.subtract with an offset computes in floats, three times slower)
     if box is None:
-        return 0, 0
-    worst = max(hi for _, hi in d.crop(box).getextrema())  # (every pixel off by more than SHADE is in the box)
-    marked = over.crop(box).convert("L")  # (nonzero where a channel is: 255 in blue alone gives 29)
-    return (box[2] - box[0]) * (box[3] - box[1]) - marked.histogram()[0], worst
+        return 0, False
+    over = over.crop(box)  # (every pixel off by more than SHADE is in the box)
+    marked = over.convert("L")  # (nonzero where a channel is: 128 in blue alone gives 15)
+    stray = (box[2] - box[0]) * (box[3] - box[1]) - marked.histogram()[0]
+    return stray, any(hi == 255 for _, hi in over.getextrema())
 
 
-def fits(stray: int, worst: int) -> bool:
-    """Whether a mapping off by more than ``SHADE`` at ``stray`` pixels, at most ``worst``, is kept."""
-    return stray <= STRAY and worst <= WRONG
+def fits(stray: int, wrong: bool) -> bool:
+    """Whether a mapping with ``stray`` pixels off by more than ``SHADE`` (``wrong``: one by more than ``WRONG``)
+    is kept."""
+    return stray <= STRAY and not wrong
 
 
 def quantize(img: Image.Image) -> tuple[Image.Image, bool]:
