@@ -1,10 +1,10 @@
 """A drawn map as PNG bytes (issue 26): the RGB picture reduced to 256 colours and saved with no metadata.
 
-The reduction used to be Pillow's FASTOCTREE quantize of the whole picture (:func:`encode_full`), a third
-of a cached render's CPU time. :func:`encode` works its palette out on a sample of the picture instead
-(FASTOCTREE of every ``SAMPLE_STEP``-th pixel of every ``SAMPLE_STEP``-th row: a ninth of the pixels),
-maps every pixel onto it (nearest colour, no dithering: a table lookup), and checks the mapping against
-the RGB picture, every pixel, on every channel:
+The reduction used to be Pillow's FASTOCTREE quantize of the whole picture (:func:`encode_full`): 9 ms of
+the map post's 33 ms cached render (bench_render's phase map). :func:`encode` works its palette out on a
+sample of the picture instead (FASTOCTREE of every ``SAMPLE_STEP``-th pixel of every ``SAMPLE_STEP``-th row:
+a ninth of the pixels, 1.5 ms), maps every pixel onto it (nearest colour, no dithering: 1.7 ms), and checks
+the mapping against the RGB picture, every pixel, on every channel (3 ms):
 
 * at most ``STRAY`` (48) pixels may be off by more than ``SHADE`` (32): isolated antialiased edge pixels,
   blends of two colours met nowhere else (the full quantize leaves more: 18 to 539 pixels off by more than
@@ -22,7 +22,7 @@ The bytes are a function of the picture alone: no palette is kept from one rende
 render gives the same bytes cold in a new process as warm, whatever the process drew before (a palette
 kept per map window from its first render would make the bytes depend on which state was drawn first:
 the golden games' hashes would change with the order tests share a cache folder in, and a bot's maps
-after a restart whose cache was trimmed; working the palette out again costs 1 ms of the 4 saved).
+after a restart whose cache was trimmed; working the palette out every time costs 1.5 ms).
 On the scripted games' 600 maps (tests/e2e/test_golden.py) none falls back: a hex game's maps have
 1,241 to 1,937 pixels off by more than 24 in all where the full quantize left 7,304 to 33,974, their worst
 pixel 58 off (54 before); the area map's (few colours) worst is 26 off (15 before); the PNGs are
