@@ -1,10 +1,10 @@
 """A drawn map as PNG bytes (issue 26): the RGB picture reduced to 256 colours and saved with no metadata.
 
-The reduction used to be Pillow's FASTOCTREE quantize of the whole picture (:func:`encode_full`): 9 ms of
-the map post's 33 ms cached render (bench_render's phase map). :func:`encode` works its palette out on a
-sample of the picture instead (FASTOCTREE of every ``SAMPLE_STEP``-th pixel of every ``SAMPLE_STEP``-th row:
-a ninth of the pixels, 1.5 ms), maps every pixel onto it (nearest colour, no dithering: 1.7 ms), and checks
-the mapping against the RGB picture, every pixel, on every channel (3 ms):
+The reduction used to be Pillow's FASTOCTREE quantize of the whole picture (:func:`encode_full`): 10 ms of
+the map post's 33 ms cached render (bench_render's phase map; the PNG's zlib takes 16). :func:`encode` works
+its palette out on a sample of the picture instead (FASTOCTREE of every ``SAMPLE_STEP``-th pixel of every
+``SAMPLE_STEP``-th row: a ninth of the pixels), maps every pixel onto it (nearest colour, no dithering), and
+checks the mapping against the RGB picture, every pixel, on every channel: 8 ms in all, half of it the check.
 
 * at most ``STRAY`` (48) pixels may be off by more than ``SHADE`` (32): isolated antialiased edge pixels,
   blends of two colours met nowhere else (the full quantize leaves more: 18 to 539 pixels off by more than
