@@ -17,11 +17,11 @@ Input is only the view dict and the public board; output is deterministic
 """
 from __future__ import annotations
 
-import io
 import threading
 
 from PIL import Image, ImageDraw
 
+from render import png
 from render import style as S
 
 PANEL_W = 330
@@ -551,10 +551,7 @@ def _board_picture(view: dict, board=None, *, around: str | None = None) -> Imag
 
 def render_view(view: dict, board=None, *, around: str | None = None, focus: bool = True) -> bytes:
     img = compose(view, board, around=around, focus=focus)
-    q = img.quantize(256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
-    buf = io.BytesIO()
-    q.save(buf, format="PNG", compress_level=6)
-    return buf.getvalue()
+    return png.encode(img)  # (render/png.py)
 
 
 __all__ = ["render_view", "compose", "clear_cache"]

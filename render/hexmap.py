@@ -33,7 +33,6 @@ process (no metadata, bundled font, no iteration over unordered sets).
 """
 from __future__ import annotations
 
-import io
 from dataclasses import dataclass
 
 from PIL import Image, ImageDraw
@@ -42,6 +41,7 @@ from engine.hexgrid import Hex, Hexside
 from render import counters as C
 from render import style as S
 from render import hex_underlay as UL
+from render import png
 from render.geometry import Layout
 
 # Split by concern (issue 26): the parts, each re-exported here (callers import from render.hexmap):
@@ -361,11 +361,9 @@ def _compose_in(view: dict, hexmap, fr: Frame, leg, hp: int, beyond: list, off: 
 # Encoding
 # --------------------------------------------------------------------------
 def encode(img: Image.Image) -> bytes:
-    """PNG bytes, deterministic (no metadata, fixed palette reduction)."""
-    q = img.quantize(PNG_COLORS, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
-    buf = io.BytesIO()
-    q.save(buf, format="PNG", compress_level=6)
-    return buf.getvalue()
+    """PNG bytes, deterministic (no metadata; 256 colours, on a palette worked out from a sample of the
+    picture and checked against it, else the full quantize: render/png.py)."""
+    return png.encode(img)
 
 
 __all__ = ["render_view", "render_view_info", "compose", "compose_info", "encode", "clear_cache", "legend_for",

@@ -8,6 +8,7 @@ import io
 
 from PIL import Image, ImageDraw
 
+from render import png
 from render import style as S
 
 PANEL_W = 320
@@ -139,10 +140,7 @@ def render_view(view: dict, board, *, around: str | None = None, focus: bool = F
 
     if focus and not around:
         img, _, _ = compose_preview(view, board)
-        q = img.quantize(256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
-        buf = io.BytesIO()
-        q.save(buf, format="PNG", compress_level=6)
-        return buf.getvalue()
+        return png.encode(img)  # (render/png.py)
     if view.get("layout"):
         board = _Laid(view["layout"])
     W, H = board.width, board.height
