@@ -9,7 +9,9 @@ p99 and max; the time from creation to the answer where its player reads it, p50
 became of the orders (tests/load_helpers.py: ``classify``): answered in time, expired but
 answered late in the channel, refused as busy, expired and not applied, and any problem (an
 order applied and answered nowhere, applied twice, ...); and the bot's CPU time per order,
-which does not depend on what else the machine runs.
+which does not depend on what else the machine runs; and how long the bot's event loop (its main thread)
+ran on a core and waited, runnable, for one (Linux: /proc/<pid>/schedstat): on a loaded machine a loop that
+waits as long as it runs is short of CPU, and its orders queue.
 
 The fake Discord runs in this process. It starts an interaction's 3 s when its gateway frame is
 sent, so its own backlog (printed: "the fake's gateway lag") is not counted against the bot; its
@@ -84,7 +86,7 @@ async def run(store: str, url_or_path: str, read, loaded: bool, args) -> str:
             bot = BotProcess(Path(d), server, gid, url_or_path, defer_after=args.defer_after)
             await bot.start()
             await set_up(server, tables)
-            cpu0, fake0 = bot.cpu_seconds(), time.process_time()
+            cpu0, fake0, sched0 = bot.cpu_seconds(), time.process_time(), bot.main_thread_sched()
             print(f"offering to the bot (pid {bot.proc.pid})", file=sys.stderr, flush=True)  # e.g. for py-spy
             if loaded:
                 with busy_cpus(2):
@@ -94,6 +96,7 @@ async def run(store: str, url_or_path: str, read, loaded: bool, args) -> str:
                 sent = await offer(server, tables, args.rate, args.seconds)
                 applied, answers = await wait_answered(server, sent, read, 15.0)
             cpu, fake_cpu = bot.cpu_seconds() - cpu0, time.process_time() - fake0
+            ran, waited = (b - a for a, b in zip(sched0, bot.main_thread_sched()))
             c = classify(server, sent, applied, answers)
             waits = [w for x in c.in_time + c.late_in_channel if (w := answer_seconds(server, x, answers)) is not None]
             tracebacks = len(bot.errors())
@@ -114,7 +117,8 @@ async def run(store: str, url_or_path: str, read, loaded: bool, args) -> str:
     lags = [s.gateway_lag() * 1000 for s in sent if s.gateway_lag() is not None]
     note = (f"  {store} {'loaded' if loaded else 'quiet'}: the bot's CPU {cpu * 1000 / len(sent):.2f} ms an order "
             f"(the fake Discord's, in this process: {fake_cpu * 1000 / len(sent):.2f} ms); "
-            f"the fake's gateway lag p99 {pct(lags, 99):.0f} ms")
+            f"the fake's gateway lag p99 {pct(lags, 99):.0f} ms; the bot's event loop ran {ran:.1f} s on a core and "
+            f"waited {waited:.1f} s for one")
     note += "".join(f"\n  {n} x {k}" for k, n in sorted(kinds.items(), key=lambda kv: -kv[1]))
     NOTES.append(note)
     return (f"| {store:10} | {'2 busy' if loaded else 'quiet':6} | {len(sent):5} | {pct(ages, 50):7.0f} | "

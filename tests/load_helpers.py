@@ -72,6 +72,16 @@ class BotProcess:
             return float("nan")
         return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
+    def main_thread_sched(self) -> tuple[float, float]:
+        """Seconds the bot's main thread (its event loop) has run on a core, and has waited, runnable, for one
+        (Linux's /proc/<pid>/schedstat; NaN elsewhere): a loop that waits for a core as long as it runs is
+        short of CPU, whatever its own work costs."""
+        try:
+            run_ns, wait_ns = Path(f"/proc/{self.proc.pid}/schedstat").read_text().split()[:2]
+        except (OSError, AttributeError, ValueError):
+            return float("nan"), float("nan")
+        return int(run_ns) / 1e9, int(wait_ns) / 1e9
+
     def stop(self) -> None:
         if self.proc and self.proc.poll() is None:
             self.proc.terminate()
