@@ -24,7 +24,6 @@ MARGIN = 20
 PANEL_W = 340
 K = 2                  # supersampling of the base layer's shapes
 BASE_CACHE_SIZE = 8
-PNG_COLORS = 256
 
 _lock = threading.Lock()
 

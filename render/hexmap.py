@@ -49,7 +49,7 @@ from render.geometry import Layout
 # masks, place names), hex_legend (legend, compass), hex_base (the cached base layer), hex_header (header,
 # footer, side panel), hex_crop (what part of the map: whole, around, the phase's preview crop).
 from render.hex_common import (FULL_HEX, MAX_MAP_W, MAX_MAP_H, MIN_HEX, MARGIN, PANEL_W, K, BASE_CACHE_SIZE,
-    PNG_COLORS, _lock, PREVIEW_W, LEGIBLE_PX, CROP_PX, AROUND_RADIUS, RADIUS_MIN, RADIUS_MAX, CROP_MAP_W,
+    _lock, PREVIEW_W, LEGIBLE_PX, CROP_PX, AROUND_RADIUS, RADIUS_MIN, RADIUS_MAX, CROP_MAP_W,
     CROP_MIN_HEX, CROP_MAX_HEX, COUNTER_DY, FOCUS_MARGIN, FOCUS_MIN_COLS, FOCUS_MIN_ROWS, Frame, CAP_RATIO,
     ID_SAMPLE, MAX_ASPECT, MAX_IMAGE_W, _fingerprint, _lerp, _layout, PAD, PANEL_MIN_H, _parse_hex, _side_dir,
     _parse_side, _side_color, _side_title, _Stamper, _as_list, _as_dict, HEADER_TARGET_PX, RESULT_SCALE,

@@ -90,7 +90,7 @@ def quantize(img: Image.Image) -> tuple[Image.Image, bool]:
 
 
 def save(q: Image.Image) -> bytes:
-    """PNG bytes of a P image: deterministic (no metadata, zlib level 6)."""
+    """PNG bytes of an image (a P image, as :func:`encode` gives it): deterministic (no metadata, zlib level 6)."""
     buf = io.BytesIO()
     q.save(buf, format="PNG", compress_level=6)
     return buf.getvalue()

@@ -4,8 +4,6 @@ face-down character as `?`). Drawn from the view alone: a seat's picture shows w
 side panel's facts are the view's own lines (``panel``), the renderer knows no game's offices or items."""
 from __future__ import annotations
 
-import io
-
 from PIL import Image, ImageDraw
 
 from render import png
@@ -183,6 +181,4 @@ def render_view(view: dict, board, *, around: str | None = None, focus: bool = F
             y += 15
     if view.get("deadline"):
         S.stamp(img, (x0, y + 6), str(view["deadline"]), 11, (150, 30, 30))
-    buf = io.BytesIO()
-    img.save(buf, format="PNG", compress_level=6)
-    return buf.getvalue()
+    return png.save(img)  # (render/png.py; the whole board in full colour, as before)

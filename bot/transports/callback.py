@@ -84,9 +84,9 @@ async def _post(interaction: discord.Interaction, kind: int, data: dict) -> None
         await async_context.get().request(route(interaction), interaction._session, payload=payload,
                                           proxy=http.proxy, proxy_auth=http.proxy_auth)  # 404 -> NotFound
     except discord.HTTPException as e:
-        # the lean way's request reached Discord though its answer was lost (a connection cut after it was
-        # written): this second one is refused as already acknowledged. Only then: a definite refusal of the
-        # lean way's (say, a second answer to the same interaction) is the usual way's refusal too
+        # the lean way's request was written and its answer lost (a connection cut): Discord took it, and
+        # refuses this second one as already acknowledged. Any other refusal stands, as does this one when the
+        # lean way's request was refused outright (a real second answer to the same interaction)
         if not (got is UNSURE and e.code == ALREADY_ACKNOWLEDGED):
             raise
     # what discord.py's own response would have recorded: the interaction is answered, and how

@@ -7,13 +7,13 @@ rate-limit headers read), written here it costs about 16 µs (measured against a
 uvloop; asyncio's loop: 223 -> 45 µs): a tenth of what a whole order costs the bot. It keeps a few
 connections to the API's host alive and writes the request's bytes itself.
 
-Only the plain case is handled here: ``2xx`` is done, ``404`` is ``discord.NotFound`` (the interaction's 3 s
-ran out: Discord's "Unknown interaction"). Anything else (a rate limit, a server error, another refusal, a
-connection that fails or times out, a proxy in the configuration) returns ``None``, and the caller sends the
-request the usual way, through discord.py, whose retries and errors it keeps. A callback is sent at most once
-more that way, and Discord refuses a second one for the same interaction with ``40060`` ("already
-acknowledged"), which the caller then counts as done: a request whose answer was lost on a dying connection
-was received.
+``LeanPoster.post`` gives the status and body it read, ``None`` when it sent nothing (no connection to be had),
+or ``UNSURE`` when the request was written but its answer never came whole. The caller
+(``bot/transports/callback.py``) takes a ``2xx`` as done and a ``404`` as ``discord.NotFound`` (the interaction's
+3 s ran out: Discord's "Unknown interaction"), and sends anything else (a rate limit, a server error, another
+refusal, a cut connection; and everything when a proxy is configured) the usual way, through discord.py, whose
+retries and errors it keeps. After ``UNSURE`` the request may have been taken: Discord then refuses the second
+one with ``40060`` ("already acknowledged"), which the caller counts as done.
 """
 from __future__ import annotations
 
@@ -133,8 +133,6 @@ class _Connection(asyncio.Protocol):
             start = eol + 2
             if size == 0:  # the last chunk, then trailers (none expected) up to an empty line
                 end = buf.find(b"\r\n\r\n", eol)
-                if buf[start:start + 2] == b"\r\n":
-                    end = eol
                 if end < 0:
                     return None
                 del buf[:end + 4]
