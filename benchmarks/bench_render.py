@@ -114,7 +114,7 @@ def main() -> None:
         print(f"  cold, base on disk {colds[1]:8.1f} ms   ({colds[1] / floor:.2f} x the floor; target <= 1.5; "
               f"median of {args.n})")
         print(f"  cached render      {cached:8.1f} ms   (median of {args.n})")
-        print(f"  floor              {floor:8.1f} ms   (rectangles + text on the cached base, same encoder)")
+        print(f"  floor              {floor:8.1f} ms   (rectangles + text on the cached base; Pillow's quantize and writer)")
         print(f"  ratio cached/floor {cached / floor:8.2f} x  (target <= 1.3)")
         print(f"  floor, own writer  {floor2:8.1f} ms   (the same, written by render/png.py's PNG writer: cold "
               f"{colds[1] / floor2:.2f} x, cached {cached / floor2:.2f} x)")

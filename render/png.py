@@ -47,7 +47,7 @@ SAMPLE_STEP = 3   # the palette is worked out on every 3rd pixel of every 3rd ro
 SHADE = 32        # a pixel off by more than this on a channel is not the colour drawn ...
 STRAY = 48        # ... and more than this many such pixels make the sample's palette fail
 WRONG = 64        # a single pixel off by more than this makes it fail
-DEFLATE_LEVEL = 6  # the PNG's compression level (Pillow's writer is called with the same)
+DEFLATE_LEVEL = 6  # the PNG's compression level, by our writer and by Pillow's
 
 _OCTREE = Image.Quantize.FASTOCTREE
 _NONE = Image.Dither.NONE
@@ -103,7 +103,7 @@ def save_pillow(q: Image.Image) -> bytes:
     renderer wrote its PNGs itself; bench_render's floor keeps it (:func:`encode_full`), and an image that
     is not a palette image (the province map's full-colour board) is still written by it."""
     buf = io.BytesIO()
-    q.save(buf, format="PNG", compress_level=6)
+    q.save(buf, format="PNG", compress_level=DEFLATE_LEVEL)
     return buf.getvalue()
 
 
@@ -131,8 +131,8 @@ def save(q: Image.Image) -> bytes:
     package) at level 6, where Pillow uses zlib at level 6: 6.7 ms instead of 16 for bench_render's phase
     map, the PNG within 1 % of zlib's size. Without the package, zlib. Any other image goes to Pillow's writer
     (:func:`save_pillow`)."""
-    if q.mode != "P" or q.info.get("transparency") is not None:
-        return save_pillow(q)
+    if q.mode != "P" or q.palette is None or q.palette.mode != "RGB" or q.info.get("transparency") is not None:
+        return save_pillow(q)  # (a palette with alpha, or transparency: Pillow writes their tRNS chunk)
     palette = q.getpalette() or [0, 0, 0]
     colors = max(min(len(palette) // 3, 256), 1)
     bits = 1 if colors <= 2 else 2 if colors <= 4 else 4 if colors <= 16 else 8  # (as Pillow chooses)

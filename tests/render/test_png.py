@@ -211,6 +211,8 @@ def test_an_image_that_is_not_a_palette_image_goes_to_pillows_writer():
     q = palette_image(5, 9)
     q.info["transparency"] = 0
     assert png.save(q) == png.save_pillow(q)
+    rgba = Image.new("RGBA", (9, 4), (10, 200, 30, 128)).quantize(4)  # a palette with alpha
+    assert rgba.palette.mode == "RGBA" and png.save(rgba) == png.save_pillow(rgba)
 
 
 def test_every_chunk_s_length_and_crc_are_right(phase_map):
