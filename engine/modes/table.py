@@ -145,7 +145,10 @@ class ModedRuleset(RulesetBase):
             try:  # the ruleset's own verb of the same name goes first
                 return self.inner.parse(state, seat, text)
             except OrderError as e:
-                inner_error = e
+                # kept without its traceback: a traceback holds this frame, and this frame the error, a
+                # cycle that only the garbage collector frees (with every frame and state it holds), at
+                # every table verb the game lacks (`roll`, `draw`, ...)
+                inner_error = e.with_traceback(None)
         if verb is not None:
             try:
                 return self._table_parse(state, seat, verb, words[1:])

@@ -479,3 +479,30 @@ def test_every_ruleset_at_every_level(name, mode):
     assert rs.secret_text(g.state, "gm") == (expected or None)  # the moderator reads every seat's secrets
     assert render_view(g.view(None), rs.game_board().drawable, focus=True)[:4] == b"\x89PNG"
     play(g, seat, g.legal_texts(seat, limit=1)[0])  # the first legal action is accepted
+
+
+def test_a_table_verb_the_game_lacks_leaves_no_reference_cycle():
+    """Issue 25: a tabletop `roll` is first offered to the game's own parser, which refuses it. The
+    refusal was kept with its traceback, which holds the parser's frame, which held the refusal: a cycle
+    that only the garbage collector frees, with every frame, state and action it reaches (55 objects an
+    order). Under load they piled up until full collections of 50-120 ms paused every game's orders."""
+    import gc
+
+    from engine.modes import turns
+    g = gondor("tabletop")
+    seat = turns.to_act(g.state)
+    play(g, seat, "roll 2d6 for warm-up")
+    gc.collect()
+    gc.disable()
+    gc.set_debug(gc.DEBUG_SAVEALL)
+    try:
+        for i in range(5):
+            action, _ = play(g, seat, f"roll 2d6 for t{i}")
+        gc.collect()
+        garbage = sorted({type(o).__name__ for o in gc.garbage})
+    finally:
+        gc.set_debug(0)
+        gc.garbage.clear()
+        gc.enable()
+    assert g.ruleset.format(action) == "roll 2d6 for t4"  # the table's roll, applied
+    assert garbage == []
