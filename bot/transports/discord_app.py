@@ -77,15 +77,29 @@ async def guarded(interaction: discord.Interaction, coro, ephemeral_guess: bool 
     Discord's deadline (counted from the interaction's creation), acknowledge the interaction first
     so Discord does not time it out. An interaction that reaches us late is acknowledged at once."""
     wait = min(DEFER_AFTER, time_left(interaction) - ACK_MARGIN)
-    if wait <= 0:  # late: acknowledged before the work starts, so the work knows it was (Table's BUSY checks)
+    task = asyncio.ensure_future(coro)  # the work takes its place in its channel's queue now, in arrival order
+    if wait <= 0:
+        # late: acknowledged at once, the work meanwhile waiting its turn (Table's BUSY checks read ``Ctx.acked``
+        # when the turn comes). Not acknowledged first and then started: a retry of this order, sent by its
+        # player when Discord showed this one failed, could then take the channel's lock first while this
+        # acknowledgement was on its way, and both be applied (the "already applied" guard needs this one first)
         if not interaction.response.is_done() and not interaction.extras.get("expired"):
-            await defer(interaction, ephemeral_guess)
-        return await coro
-    task = asyncio.ensure_future(coro)
+            await _acknowledge(interaction, ephemeral_guess)
+        return await task
     done, _ = await asyncio.wait({task}, timeout=wait)
     if not done and not interaction.response.is_done() and not interaction.extras.get("expired"):
-        await defer(interaction, ephemeral_guess)
+        await _acknowledge(interaction, ephemeral_guess)
     return await task
+
+
+async def _acknowledge(interaction: discord.Interaction, ephemeral: bool) -> None:
+    """``defer``, whose unexpected failure (Discord's 5xx after discord.py's own retries) must not leave the
+    started work without the answer's way: its outcome is still delivered (``deliver`` answers what
+    Discord takes, and in the channel what it no longer does)."""
+    try:
+        await defer(interaction, ephemeral)
+    except discord.HTTPException:
+        log.exception("could not acknowledge interaction %s; answering without", interaction.id)
 
 
 MAP_FAILED = "(the map could not be drawn this time; `/game map` tries again)"
