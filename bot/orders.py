@@ -20,7 +20,7 @@ class Orders:
         self.table = table
         self.recovery = recovery
 
-    @_locked(needs_game=True)
+    @_locked(needs_game=True, remembered=True)
     async def order(self, ctx: Ctx, row: GameRow, text: str, seat: str | None = None) -> Outcome:
         words = (text or "").split()
         if words and words[0].lower() == "whisper" and row.status == "active":

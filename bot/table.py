@@ -49,10 +49,13 @@ def default_renderer(view: dict, hexmap, around: str | None = None, *, whole: bo
     return render_view(view, hexmap, around=around, radius=radius, focus=not whole)
 
 
-def _locked(needs_game: bool = True):
+def _locked(needs_game: bool = True, remembered: bool = False):
     """A command that may change a game: under the channel's lock; a
     redelivered interaction is answered from storage, not run again; with
-    ``needs_game`` the live game's row is passed in (or "no game here")."""
+    ``needs_game`` the live game's row is passed in (or "no game here").
+    With ``remembered`` (an order, whose only write is ``Table.commit``'s
+    fenced log row) the row may come from memory (``Store.remembered_context``,
+    bot/storage/contexts.py), checked by that write instead of a read before it."""
 
     def deco(fn):
         @functools.wraps(fn)
@@ -81,7 +84,7 @@ def _locked(needs_game: bool = True):
                     return Outcome.error(BUSY)
                 if not ctx.acked and ctx.expires_at is not None and time.time() > ctx.expires_at + STALE_SECONDS:
                     return Outcome.error(BUSY)  # (an answer nobody can receive: applying it would be unseen)
-                return await _run_locked_body(table, self, fn, needs_game, ctx, args, kw)
+                return await _run_locked_body(table, self, fn, needs_game, ctx, args, kw, remembered=remembered)
             finally:
                 lock.release()
 
@@ -90,11 +93,17 @@ def _locked(needs_game: bool = True):
     return deco
 
 
-async def _run_locked_body(table: "Table", part, fn, needs_game: bool, ctx: Ctx, args, kw) -> Outcome:
+async def _run_locked_body(table: "Table", part, fn, needs_game: bool, ctx: Ctx, args, kw, *,
+                           remembered: bool = False) -> Outcome:
     """``_locked``'s command (a method of ``part``: the table or a part of the service), its lock held."""
+    from_memory = None
     if needs_game:
-        # one read: an answer already stored for this interaction, the live game, its seats
-        stored, row = await table.store.order_context(ctx.channel_id, ctx.interaction_id or None)
+        if remembered and ctx.interaction_id:
+            from_memory = table.store.remembered_context(ctx.channel_id)
+        if from_memory is not None:  # (whether this interaction was answered before, its write checks)
+            stored, row = None, from_memory
+        else:  # one read: an answer already stored for this interaction, the live game, its seats
+            stored, row = await table.store.order_context(ctx.channel_id, ctx.interaction_id or None)
         if stored is not None:
             return table.replay_of(stored)
         if row is None:
@@ -109,12 +118,27 @@ async def _run_locked_body(table: "Table", part, fn, needs_game: bool, ctx: Ctx,
         else:
             out = await fn(part, ctx, *args, **kw)
     except StaleWriter:
-        # another writer (a second process that believes it owns this game) moved the
-        # game on after we read it: the store refused our write, nothing was applied
         if gid is not None:
             table.forget(gid)
+        if from_memory is not None:
+            # the remembered game was not the stored one (another writer moved it on), or this interaction
+            # was answered before (a redelivery): the store refused the write, nothing was applied. Read and
+            # run it again, once, as if nothing had been remembered
+            return await _run_locked_body(table, part, fn, needs_game, ctx, args, kw)
+        # another writer (a second process that believes it owns this game) moved the
+        # game on after we read it: the store refused our write, nothing was applied
         return Outcome.error("The game moved on while this was being checked (another order "
                              "was recorded first). Nothing was applied: look again and resend.")
+    if from_memory is not None and out.stored is None:
+        # refused, or answered without a write: on the remembered game, which the store has not checked.
+        # Its answer stands only if the stored truth agrees (no answer already given to this interaction,
+        # the same game and seats); else it is run again as if nothing had been remembered
+        stored, fresh = await table.store.order_context(ctx.channel_id, ctx.interaction_id)
+        if stored is not None:
+            return table.replay_of(stored)
+        if fresh != from_memory or fresh.seats != from_memory.seats or fresh.departed != from_memory.departed:
+            table.forget(gid)
+            return await _run_locked_body(table, part, fn, needs_game, ctx, args, kw)
     if out.ok and not out.replayed and (
             out.reply is None or out.stored != (out.reply.text, out.ephemeral)):
         await table.remember(ctx, gid, out)

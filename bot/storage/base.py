@@ -237,6 +237,7 @@ class Store(Protocol):
     async def active_games_of(self, user_id: int) -> list[int]: ...
     async def order_context(self, channel_id: int, interaction_id: str | None
                             ) -> tuple[dict | None, GameRow | None]: ...
+    def remembered_context(self, channel_id: int) -> GameRow | None: ...  # bot/storage/contexts.py
     # the log
     async def append_action(self, *, game_id: int, seq: int, seat: str, user_id: int | None, text: str,
                             interaction_id: str | None, dice_before: int, dice_after: int, events: list,

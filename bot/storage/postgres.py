@@ -27,6 +27,7 @@ import json
 import re
 from contextlib import asynccontextmanager
 
+from bot.storage.contexts import ContextCache
 from bot.storage.sql import SqlQueries, _dumps
 from bot.storage.base import (Effect, OutboxPost, ShardFilter, StaleWriter, shard_where)
 
@@ -290,6 +291,7 @@ class PostgresStore(SqlQueries):
         self.url = url
         self.path = _redact(url)
         self.shard: ShardFilter | None = None  # this process's guilds, for the process-wide scans
+        self.contexts = ContextCache()  # the channels' live games as the last orders read them (bot/storage/contexts.py)
 
     POOL_SIZE = 10  # connections a bot process holds (``whole_pool``)
 
@@ -323,10 +325,24 @@ class PostgresStore(SqlQueries):
 
     # ------------------------------------------------------------ the discipline
     @asynccontextmanager
-    async def transaction(self):
+    async def transaction(self, *, keeps_contexts: bool = False):
         """``async with store.transaction() as tx``: one transaction on one pooled connection;
         any exception (a cancellation included) rolls it back, and the rollback cannot be
-        cancelled half-way."""
+        cancelled half-way. Unless ``keeps_contexts``, the remembered contexts are forgotten as it
+        begins and ends (``ContextCache.written``: what it writes may change a game's context)."""
+        if keeps_contexts:
+            async with self._transaction() as tx:
+                yield tx
+            return
+        self.contexts.written()
+        try:
+            async with self._transaction() as tx:
+                yield tx
+        finally:
+            self.contexts.written()
+
+    @asynccontextmanager
+    async def _transaction(self):
         async with self.pool.acquire() as con:
             tr = con.transaction()
             await tr.start()
@@ -355,13 +371,20 @@ class PostgresStore(SqlQueries):
     async def _all(self, sql: str, params: tuple = ()) -> list:
         return list(await self.pool.fetch(_pg(sql), *params))
 
-    async def _write(self, sql: str, params: tuple = ()) -> int:
-        return _count(await self.pool.execute(_pg(sql), *params))
+    async def _write(self, sql: str, params: tuple = (), *, keeps_contexts: bool = False) -> int:
+        if keeps_contexts:
+            return _count(await self.pool.execute(_pg(sql), *params))
+        self.contexts.written()
+        try:
+            return _count(await self.pool.execute(_pg(sql), *params))
+        finally:
+            self.contexts.written()
 
-    async def _steps(self, steps: list[tuple[str, tuple]], *, fenced: bool = False) -> int:
+    async def _steps(self, steps: list[tuple[str, tuple]], *, fenced: bool = False,
+                     keeps_contexts: bool = False) -> int:
         """The statements in one transaction; with ``fenced``, the first must change exactly one
         row, else nothing is written (:class:`StaleWriter`). Returns the last one's row count."""
-        async with self.transaction() as tx:
+        async with self.transaction(keeps_contexts=keeps_contexts) as tx:
             for i, (sql, params) in enumerate(steps):
                 cur = await tx.execute(sql, params)
                 if i == 0 and fenced and cur.rowcount != 1:
@@ -384,13 +407,17 @@ class PostgresStore(SqlQueries):
                 dice_before=dice_before, dice_after=dice_after, events=events, now=now, snapshot=snapshot,
                 response=response, status=status, kind=kind, ref_seq=ref_seq, also=also)
         args: list = [seq, game_id, status, now]
-        parts = ["fence AS (UPDATE games SET seq=$1, status=COALESCE($3::text, status),"
-                 " ended_at=CASE WHEN $3::text IS NULL THEN ended_at ELSE $4::float8 END"
-                 " WHERE id=$2 AND seq=$1 - 1 RETURNING id)"]
 
         def p(value, cast: str) -> str:
             args.append(value)
             return f"${len(args)}::{cast}"
+
+        # (an interaction already answered is refused as a stale writer is: ``SqlQueries._fence``)
+        answered = (f" AND NOT EXISTS (SELECT 1 FROM responses WHERE interaction_id={p(interaction_id, 'text')})"
+                    if interaction_id is not None else "")
+        parts = ["fence AS (UPDATE games SET seq=$1, status=COALESCE($3::text, status),"
+                 " ended_at=CASE WHEN $3::text IS NULL THEN ended_at ELSE $4::float8 END"
+                 f" WHERE id=$2 AND seq=$1 - 1{answered} RETURNING id)"]
 
         parts.append("a AS (INSERT INTO actions (game_id, seq, seat, user_id, text, interaction_id, dice_before,"
                      " dice_after, events, created_at, kind, ref_seq) SELECT id, $1, "
@@ -406,6 +433,7 @@ class PostgresStore(SqlQueries):
         moved = await self.pool.fetchval("WITH " + ", ".join(parts) + " SELECT count(*) FROM fence", *args)
         if moved != 1:
             raise StaleWriter("the game moved on under us (sequence mismatch)")
+        self.contexts.advanced(game_id, seq, status)
 
     async def schema_version(self) -> int:
         exists = await self.pool.fetchval("SELECT to_regclass('schema_version') IS NOT NULL")
@@ -461,7 +489,8 @@ class PostgresStore(SqlQueries):
 
     async def save_response(self, interaction_id: str, game_id: int | None, response: dict, now: float) -> None:
         await self._write("INSERT INTO responses (interaction_id, game_id, response, created_at) VALUES (?,?,?,?)"
-                          " ON CONFLICT DO NOTHING", (interaction_id, game_id, _dumps(response), now))
+                          " ON CONFLICT DO NOTHING", (interaction_id, game_id, _dumps(response), now),
+                          keeps_contexts=True)
 
     async def undelivered(self, limit: int = 500) -> list[dict]:
         rows = await self._all(

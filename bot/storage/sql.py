@@ -49,8 +49,16 @@ class SqlQueries:
         already stored for ``interaction_id`` (a redelivered interaction: None if there is none),
         and the channel's live game (None if there is none) with its seats (``GameRow.seats``) and the seats
         whose holder left it (``GameRow.departed``, issue 28: what ``seat_history`` says)."""
-        return self._order_context_of(await self._one(self.ORDER_CONTEXT.format(
+        generation = self.contexts.generation
+        got = self._order_context_of(await self._one(self.ORDER_CONTEXT.format(
             seats=self.SEATS_JSON, departed=self.DEPARTED_JSON), (channel_id, interaction_id)))
+        self.contexts.put(channel_id, got[1], generation)
+        return got
+
+    def remembered_context(self, channel_id: int) -> GameRow | None:
+        """The channel's live game with its seats as the last order read it, if nothing of this store
+        may have changed it since (bot/storage/contexts.py); None: read it (``order_context``)."""
+        return self.contexts.get(channel_id)
 
     @staticmethod
     def _order_context_of(r) -> tuple[dict | None, GameRow | None]:
@@ -131,7 +139,8 @@ class SqlQueries:
                 for i in range(0, len(batch.ids), 500):
                     chunk = batch.ids[i:i + 500]
                     await self._write("UPDATE responses SET delivered_at=? WHERE delivered_at IS NULL AND"
-                                      " interaction_id IN (" + ",".join("?" * len(chunk)) + ")", (batch.now, *chunk))
+                                      " interaction_id IN (" + ",".join("?" * len(chunk)) + ")", (batch.now, *chunk),
+                                      keeps_contexts=True)
             except BaseException as e:
                 batch.done.set_exception(e)
                 batch.done.exception()  # (retrieved here: each waiter gets it)
@@ -375,8 +384,10 @@ class SqlQueries:
         new phase, the answer kept for a redelivered interaction, and ``also``
         (effects that must happen with it: a timer marked fired, an outbox
         row). The counter is a fencing check: a writer whose view of the game
-        is stale (``seq - 1`` is no longer the game's counter) is refused."""
-        steps = [("UPDATE games SET seq=? WHERE id=? AND seq=?", (seq, game_id, seq - 1)),
+        is stale (``seq - 1`` is no longer the game's counter) is refused, and so is the
+        write of an interaction already answered (a redelivery, when the order started from
+        a remembered context, bot/storage/contexts.py)."""
+        steps = [self._fence(game_id, seq, interaction_id),
                  ("INSERT INTO actions (game_id, seq, seat, user_id, text, interaction_id, dice_before,"
                   " dice_after, events, created_at, kind, ref_seq) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
                   (game_id, seq, seat, user_id, text, interaction_id, dice_before, dice_after,
@@ -390,7 +401,15 @@ class SqlQueries:
                           (interaction_id, game_id, _dumps(response), now)))
         if status:
             steps.append(("UPDATE games SET status=?, ended_at=? WHERE id=?", (status, now, game_id)))
-        await self._steps(steps, fenced=True)
+        await self._steps(steps, fenced=True, keeps_contexts=True)
+        self.contexts.advanced(game_id, seq, status)
+
+    @staticmethod
+    def _fence(game_id: int, seq: int, interaction_id: str | None) -> tuple[str, tuple]:
+        if interaction_id is None:
+            return "UPDATE games SET seq=? WHERE id=? AND seq=?", (seq, game_id, seq - 1)
+        return ("UPDATE games SET seq=? WHERE id=? AND seq=? AND NOT EXISTS"
+                " (SELECT 1 FROM responses WHERE interaction_id=?)", (seq, game_id, seq - 1, interaction_id))
 
     async def set_clock(self, clock: Clock, timers: list[tuple[str, str, float]] | None) -> None:
         """One transaction: the game's clock; with ``timers``, every unfired timer of the game is

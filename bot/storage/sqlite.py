@@ -25,6 +25,7 @@ import sqlite3
 import threading
 from contextlib import asynccontextmanager
 
+from bot.storage.contexts import ContextCache
 from bot.storage.sql import SqlQueries, _dumps
 from bot.storage.base import (Effect, OutboxPost, ShardFilter, StaleWriter, shard_where)
 
@@ -252,6 +253,7 @@ class SqliteStore(SqlQueries):
         self._checkpointer: Checkpointer | None = None
         self._reader: sqlite3.Connection | None = None  # ``order_context`` on the event loop (WAL only)
         self._writer: sqlite3.Connection | None = None  # ``_steps`` on the event loop (WAL only)
+        self.contexts = ContextCache()  # the channels' live games as the last orders read them (bot/storage/contexts.py)
 
     @classmethod
     async def open(cls, path: str) -> "SqliteStore":
@@ -301,20 +303,25 @@ class SqliteStore(SqlQueries):
         """``async with store.transaction() as tx: await tx.execute(...)``: one
         ``BEGIN IMMEDIATE`` ... ``COMMIT`` under the store lock; any exception
         (a cancellation included) rolls it back, and the rollback itself cannot
-        be cancelled half-way."""
+        be cancelled half-way. What it writes may change a game's context: the
+        remembered ones are forgotten (``ContextCache.written``), as it begins and ends."""
         async with self._lock:
-            await self.db.execute("BEGIN IMMEDIATE")
+            self.contexts.written()
             try:
-                yield Tx(self.db)
-            except BaseException:
-                await asyncio.shield(self._rollback())
-                raise
-            else:
+                await self.db.execute("BEGIN IMMEDIATE")
                 try:
-                    await asyncio.shield(self.db.execute("COMMIT"))
+                    yield Tx(self.db)
                 except BaseException:
                     await asyncio.shield(self._rollback())
                     raise
+                else:
+                    try:
+                        await asyncio.shield(self.db.execute("COMMIT"))
+                    except BaseException:
+                        await asyncio.shield(self._rollback())
+                        raise
+            finally:
+                self.contexts.written()
 
     async def _rollback(self) -> None:
         try:
@@ -331,13 +338,25 @@ class SqliteStore(SqlQueries):
         async with self._lock:
             return list(await self.db.execute_fetchall(sql, params))
 
-    async def _steps(self, steps: list[tuple[str, tuple]], *, fenced: bool = False) -> tuple[int, int | None]:
+    async def _steps(self, steps: list[tuple[str, tuple]], *, fenced: bool = False,
+                     keeps_contexts: bool = False) -> tuple[int, int | None]:
         """The statements in one ``BEGIN IMMEDIATE`` ... ``COMMIT``, under the store lock, run
         together in aiosqlite's thread: one trip there, not one a statement. With ``fenced``, the
         first statement must change exactly one row, else nothing is written (:class:`StaleWriter`).
         Any error rolls the whole transaction back. A cancelled caller does not stop it half-way:
         it commits or rolls back whole, before any later statement (the thread takes its work in
-        order). Returns the last statement's (rowcount, lastrowid)."""
+        order). Returns the last statement's (rowcount, lastrowid). Unless ``keeps_contexts`` (an
+        order's own write, which ``append_action`` follows, and the answers' bookkeeping), the remembered
+        contexts are forgotten as it begins and ends (``ContextCache.written``)."""
+        if keeps_contexts:
+            return await self._run_steps(steps, fenced)
+        self.contexts.written()
+        try:
+            return await self._run_steps(steps, fenced)
+        finally:
+            self.contexts.written()
+
+    async def _run_steps(self, steps: list[tuple[str, tuple]], fenced: bool) -> tuple[int, int | None]:
         def run(con: sqlite3.Connection) -> tuple[int, int | None]:
             con.execute("BEGIN IMMEDIATE")
             try:
@@ -369,9 +388,9 @@ class SqliteStore(SqlQueries):
             # function runs in the connection's thread with the sqlite3 connection
             return await asyncio.shield(self.db._execute(run, self.db._conn))
 
-    async def _write(self, sql: str, params: tuple = ()) -> tuple[int, int | None]:
+    async def _write(self, sql: str, params: tuple = (), *, keeps_contexts: bool = False) -> tuple[int, int | None]:
         """One statement in a transaction of its own; (rowcount, lastrowid)."""
-        return await self._steps([(sql, params)])
+        return await self._steps([(sql, params)], keeps_contexts=keeps_contexts)
 
     async def order_context(self, channel_id: int, interaction_id: str | None):
         """``SqlQueries.order_context``, read on the event loop itself from a read-only connection of its own,
@@ -385,14 +404,19 @@ class SqliteStore(SqlQueries):
         40 ms, is the process descheduled by the OS, as the thread's way has too (45 ms). It reads what is committed, as the locked read did: the store's transactions are never open
         across this call, which does not yield."""
         sql = self.ORDER_CONTEXT.format(seats=self.SEATS_JSON, departed=self.DEPARTED_JSON)
+        generation = self.contexts.generation
+        got = None
         if self._reader is not None:
             try:
                 # (fetchall: the statement runs to its end, so its read transaction ends with it; a
                 # statement left open would hold that snapshot, and the next read would see an old game)
-                return self._order_context_of(self._reader.execute(sql, (channel_id, interaction_id)).fetchall()[0])
+                got = self._order_context_of(self._reader.execute(sql, (channel_id, interaction_id)).fetchall()[0])
             except sqlite3.OperationalError:  # busy (or locked): the usual way, which waits its turn
                 pass
-        return self._order_context_of(await self._one(sql, (channel_id, interaction_id)))
+        if got is None:
+            got = self._order_context_of(await self._one(sql, (channel_id, interaction_id)))
+        self.contexts.put(channel_id, got[1], generation)
+        return got
 
     async def schema_version(self) -> int:
         return (await self._one("PRAGMA user_version"))[0]
@@ -441,7 +465,7 @@ class SqliteStore(SqlQueries):
     async def save_response(self, interaction_id: str, game_id: int | None, response: dict, now: float) -> None:
         await self._write(
             "INSERT OR IGNORE INTO responses (interaction_id, game_id, response, created_at) VALUES (?,?,?,?)",
-            (interaction_id, game_id, _dumps(response), now))
+            (interaction_id, game_id, _dumps(response), now), keeps_contexts=True)
 
     async def undelivered(self, limit: int = 500) -> list[dict]:
         """Answers stored but never delivered, oldest first, with the order they answer (if it

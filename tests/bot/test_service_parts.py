@@ -24,6 +24,9 @@ class FakeStore:
     async def live_game(self, channel_id):
         return None
 
+    def remembered_context(self, channel_id):
+        return None  # nothing remembered: every command reads its context
+
     async def prefs(self, user_id):
         return self.prefs_by_user.get(user_id, Prefs(user_id))
 

@@ -1,0 +1,234 @@
+"""An order's context remembered between orders (issue 25, bot/storage/contexts.py): the channel's live
+game, its seats and departed seats are read once, followed through the game's own writes, and forgotten
+at any other write; what memory cannot know (another writer, a redelivered interaction) is caught by the
+order's own fenced write, and the command read afresh and run again. SQLite and PostgreSQL."""
+import pytest
+
+from bot.service import Ctx, GameService
+from bot.storage import GameRow, StaleWriter, open_store
+from bot.storage.contexts import TTL, ContextCache
+from engine.modes import turns
+
+SAURON, WEST, OTHER = 101, 202, 303
+_n = iter(range(1, 10**9))
+
+
+def ctx(user, iid=None, channel=7):
+    return Ctx(channel_id=channel, user_id=user, guild_id=1, interaction_id=iid or f"i{next(_n)}")
+
+
+def svc(store):
+    return GameService(store, renderer=None, seed_source=lambda: "remembered", clock=lambda: 1000.0)
+
+
+async def tabletop(s: GameService) -> GameRow:
+    assert (await s.new_game(ctx(SAURON), "gondor", "mode=tabletop")).ok
+    assert (await s.join(ctx(SAURON), "sauron")).ok
+    assert (await s.join(ctx(WEST), "westernesse")).ok
+    assert (await s.start(ctx(SAURON))).ok
+    return await s.store.live_game(7)
+
+
+def count_reads(store) -> list:
+    reads = []
+    real = store.order_context
+
+    async def spy(*args):
+        reads.append(args)
+        return await real(*args)
+
+    store.order_context = spy
+    return reads
+
+
+async def texts(store, game_id) -> list[str]:
+    return [a.text for a in await store.actions(game_id)]
+
+
+async def test_orders_after_the_first_start_from_memory_and_each_is_logged_once(store_url):
+    store = await open_store(store_url)
+    s = svc(store)
+    try:
+        row = await tabletop(s)
+        first = turns.to_act((await s.load(row)).state)
+        holder = {"sauron": SAURON, "westernesse": WEST}[first]
+        reads = count_reads(store)
+        for i in range(5):
+            out = await s.order(ctx(holder), f"roll 2d6 for t{i}")
+            assert out.ok and not out.replayed, out.reply.text
+        assert len(reads) == 1  # the first order read its context; the four after it started from memory
+        assert store.contexts.hits == 4
+        logged = await texts(store, row.id)
+        assert [t for t in logged if t.startswith("roll")] == [f"roll 2d6 for t{i}" for i in range(5)]
+        assert (await store.live_game(7)).seq == len(logged)
+    finally:
+        await store.close()
+
+
+async def test_a_redelivered_interaction_is_answered_from_storage_whether_the_game_accepts_it_again_or_not(store_url):
+    store = await open_store(store_url)
+    s = svc(store)
+    try:
+        row = await tabletop(s)
+        first = turns.to_act((await s.load(row)).state)
+        holder = {"sauron": SAURON, "westernesse": WEST}[first]
+        a = await s.order(ctx(holder, "roll-a"), "roll 2d6 for a")
+        b = await s.order(ctx(holder, "roll-b"), "roll 2d6 for b")
+        assert a.ok and b.ok
+        n = len(await texts(store, row.id))
+        # the game would take a `roll` again: the write is refused (answered before), and the stored answer given
+        again = await s.order(ctx(holder, "roll-a"), "roll 2d6 for a")
+        assert again.replayed and again.reply.text == a.reply.text
+        assert len(await texts(store, row.id)) == n
+        # the turn passes: the game would now refuse it; the stored answer is given, not the refusal
+        assert (await s.order(ctx(holder, "done-1"), "done")).ok
+        n = len(await texts(store, row.id))
+        again = await s.order(ctx(holder, "roll-b"), "roll 2d6 for b")
+        assert again.replayed and again.reply.text == b.reply.text
+        assert len(await texts(store, row.id)) == n
+    finally:
+        await store.close()
+
+
+async def test_a_seat_handed_over_between_two_orders_is_seen_by_the_next(store_url):
+    store = await open_store(store_url)
+    s = svc(store)
+    try:
+        row = await tabletop(s)
+        first = turns.to_act((await s.load(row)).state)
+        holder = {"sauron": SAURON, "westernesse": WEST}[first]
+        assert (await s.order(ctx(holder), "roll 2d6 for before")).ok  # the context is remembered
+        assert store.remembered_context(7) is not None
+        assert (await s.sub(ctx(SAURON), first, OTHER)).ok  # the creator hands the seat over (a write)
+        assert store.remembered_context(7) is None
+        refused = await s.order(ctx(holder), "roll 2d6 for after")
+        assert not refused.ok
+        assert (await s.order(ctx(OTHER), "roll 2d6 for after")).ok
+        assert [t for t in await texts(store, row.id) if t.startswith("roll")] == ["roll 2d6 for before",
+                                                                                  "roll 2d6 for after"]
+    finally:
+        await store.close()
+
+
+async def test_another_writer_moving_the_game_on_is_caught_by_the_fence_and_the_order_run_again(store_url):
+    sa, sb = await open_store(store_url), await open_store(store_url)
+    a, b = svc(sa), svc(sb)
+    try:
+        row = await tabletop(a)
+        first = turns.to_act((await a.load(row)).state)
+        holder = {"sauron": SAURON, "westernesse": WEST}[first]
+        assert (await b.order(ctx(holder), "roll 2d6 for b1")).ok  # B remembers the game at this count
+        assert (await a.order(ctx(holder), "roll 2d6 for a1")).ok  # A moves it on; B's memory is behind
+        reads = count_reads(sb)
+        out = await b.order(ctx(holder), "roll 2d6 for b2")
+        assert out.ok and not out.replayed, out.reply.text  # fenced, read afresh, applied: not "moved on"
+        assert len(reads) == 1
+        logged = await texts(sa, row.id)
+        assert [t for t in logged if t.startswith("roll")] == ["roll 2d6 for b1", "roll 2d6 for a1", "roll 2d6 for b2"]
+        assert (await sa.live_game(7)).seq == len(logged)
+    finally:
+        await sa.close()
+        await sb.close()
+
+
+async def test_what_another_writer_changes_beside_the_counter_is_read_again_after_the_ttl(store_url):
+    sa, sb = await open_store(store_url), await open_store(store_url)
+    a, b = svc(sa), svc(sb)
+    now = [0.0]
+    sb.contexts = ContextCache(clock=lambda: now[0])
+    try:
+        row = await tabletop(a)
+        first = turns.to_act((await a.load(row)).state)
+        holder = {"sauron": SAURON, "westernesse": WEST}[first]
+        assert (await b.order(ctx(holder), "roll 2d6 for b1")).ok
+        assert (await a.sub(ctx(SAURON), first, OTHER)).ok  # in A's store: B's memory cannot know
+        now[0] += TTL + 0.1
+        assert not (await b.order(ctx(holder), "roll 2d6 for b2")).ok  # read again: no longer the holder's seat
+        assert (await b.order(ctx(OTHER), "roll 2d6 for b2")).ok
+    finally:
+        await sa.close()
+        await sb.close()
+
+
+async def test_the_write_of_an_interaction_already_answered_is_refused_and_writes_nothing(store_url):
+    store = await open_store(store_url)
+    try:
+        gid = await store.create_game(channel_id=5, guild_id=1, ruleset="gondor", options={}, seed="s",
+                                      commitment="c", creator_id=1, now=1.0, initial_state={"x": 1})
+        await store.set_status(gid, "active", 2.0)
+        common = dict(game_id=gid, seat="sauron", user_id=1, text="roll", dice_before=0, dice_after=1, events=[],
+                      now=3.0, snapshot=None, response={"text": "ok", "ephemeral": False})
+        await store.append_action(seq=1, interaction_id="once", **common)
+        with pytest.raises(StaleWriter):
+            await store.append_action(seq=2, interaction_id="once", **common)
+        assert (await store.game(gid)).seq == 1 and len(await store.actions(gid)) == 1
+        await store.append_action(seq=2, interaction_id="twice", **common)  # the fence is the interaction's only
+        assert (await store.game(gid)).seq == 2
+    finally:
+        await store.close()
+
+
+async def test_the_stores_memory_follows_its_own_writes(store_url):
+    store = await open_store(store_url)
+    try:
+        gid = await store.create_game(channel_id=5, guild_id=1, ruleset="gondor", options={}, seed="s",
+                                      commitment="c", creator_id=1, now=1.0, initial_state={"x": 1})
+        await store.take_seat(gid, "sauron", 11, 1.5)
+        await store.set_status(gid, "active", 2.0)
+        assert store.remembered_context(5) is None
+        _, row = await store.order_context(5, None)
+        assert store.remembered_context(5) == row and store.remembered_context(5).seats == {"sauron": 11}
+        common = dict(game_id=gid, seat="sauron", user_id=11, text="roll", dice_before=0, dice_after=1, events=[],
+                      now=3.0, snapshot=None, response={"text": "ok", "ephemeral": False})
+        await store.append_action(seq=1, interaction_id="i1", **common)  # the game's own order: followed
+        assert store.remembered_context(5).seq == 1
+        await store.mark_delivered("i1", 4.0)  # the answers' bookkeeping: kept
+        await store.save_response("other", gid, {"text": "t", "ephemeral": True}, 4.0)
+        assert store.remembered_context(5).seq == 1
+        await store.take_seat(gid, "westernesse", 12, 5.0)  # any other write: forgotten
+        assert store.remembered_context(5) is None
+        _, row = await store.order_context(5, None)
+        assert row.seats == {"sauron": 11, "westernesse": 12} and store.remembered_context(5) == row
+        await store.append_action(seq=2, interaction_id="i2", status="over", **common)  # ended: no live game
+        assert store.remembered_context(5) is None
+    finally:
+        await store.close()
+
+
+def _row(gid=1, seq=0, channel=5) -> GameRow:
+    return GameRow(id=gid, guild_id=1, channel_id=channel, ruleset="gondor", options={}, seed="s", commitment="c",
+                   creator_id=1, status="active", seq=seq, created_at=0.0, started_at=0.0, ended_at=None,
+                   seats={"sauron": 11}, departed=frozenset())
+
+
+def test_a_read_that_overlapped_a_write_is_not_kept():
+    c = ContextCache(clock=lambda: 0.0)
+    began = c.generation
+    c.written()  # a seat taken while the read was on its way
+    c.put(5, _row(), began)
+    assert c.get(5) is None
+    c.put(5, _row(), c.generation)
+    assert c.get(5) is not None
+
+
+def test_an_order_written_out_of_turn_forgets_and_one_in_turn_moves_the_count():
+    c = ContextCache(clock=lambda: 0.0)
+    c.put(5, _row(seq=3), c.generation)
+    c.advanced(1, 4, None)
+    assert c.get(5).seq == 4
+    c.advanced(1, 9, None)  # not the next count: what is remembered is not what was written on
+    assert c.get(5) is None
+    c.put(5, _row(seq=4), c.generation)
+    c.advanced(2, 5, None)  # another game's order: nothing of this channel's changes
+    assert c.get(5).seq == 4
+
+
+def test_a_row_without_its_seats_is_not_kept_and_the_entries_are_bounded():
+    c = ContextCache(clock=lambda: 0.0, limit=3)
+    bare = _row()
+    bare.seats = None
+    c.put(5, bare, c.generation)
+    assert c.get(5) is None
+    for ch in range(10, 14):
+        c.put(ch, _row(gid=ch, channel=ch), c.generation)
+    assert len(c._entries) <= 3 and c.get(13) is not None
