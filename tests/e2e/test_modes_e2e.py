@@ -99,7 +99,9 @@ async def test_risk_in_tabletop_mode_to_the_end_of_a_round(tmp_path):
             r = await w.cmd(w.alice, "order", text=text)
             # an order on a hidden piece is answered privately as typed, and masked in the channel
             assert r.ephemeral == ("hidden" in text), (text, r.content)
-        assert any("`place (a face-down piece) wall-n`" in m.content for m in s.messages(w.cid))
+        # (the channel's masked line is posted after the private answer: waited for, not assumed there)
+        assert await s.wait_for(lambda: any("`place (a face-down piece) wall-n`" in m.content
+                                            for m in s.messages(w.cid)), timeout=10.0)
         assert "face-down piece ?2" in visible_text(w, w.carol)
         await s.wait_for(lambda: any("you draw" in m.content for m in s.dms(w.alice)))
         card = next(m.content for m in s.dms(w.alice) if "you draw" in m.content).split("`")[1]
