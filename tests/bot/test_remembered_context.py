@@ -2,6 +2,8 @@
 game, its seats and departed seats are read once, followed through the game's own writes, and forgotten
 at any other write; what memory cannot know (another writer, a redelivered interaction) is caught by the
 order's own fenced write, and the command read afresh and run again. SQLite and PostgreSQL."""
+from types import SimpleNamespace
+
 import pytest
 
 from bot.service import Ctx, GameService
@@ -45,109 +47,100 @@ async def texts(store, game_id) -> list[str]:
     return [a.text for a in await store.actions(game_id)]
 
 
-async def test_orders_after_the_first_start_from_memory_and_each_is_logged_once(store_url):
+async def started(s: GameService) -> SimpleNamespace:
+    """A tabletop game of Gondor under way: its row, the seat to act and that seat's holder."""
+    row = await tabletop(s)
+    first = turns.to_act((await s.load(row)).state)
+    return SimpleNamespace(row=row, first=first, holder={"sauron": SAURON, "westernesse": WEST}[first])
+
+
+@pytest.fixture
+async def one(store_url):
+    """One bot's store and service, with a game under way (``g``)."""
     store = await open_store(store_url)
-    s = svc(store)
     try:
-        row = await tabletop(s)
-        first = turns.to_act((await s.load(row)).state)
-        holder = {"sauron": SAURON, "westernesse": WEST}[first]
-        reads = count_reads(store)
-        for i in range(5):
-            out = await s.order(ctx(holder), f"roll 2d6 for t{i}")
-            assert out.ok and not out.replayed, out.reply.text
-        assert len(reads) == 1  # the first order read its context; the four after it started from memory
-        assert store.contexts.hits == 4
-        logged = await texts(store, row.id)
-        assert [t for t in logged if t.startswith("roll")] == [f"roll 2d6 for t{i}" for i in range(5)]
-        assert (await store.live_game(7)).seq == len(logged)
+        s = svc(store)
+        yield SimpleNamespace(store=store, s=s, g=await started(s))
     finally:
         await store.close()
 
 
-async def test_a_redelivered_interaction_is_answered_from_storage_whether_the_game_accepts_it_again_or_not(store_url):
-    store = await open_store(store_url)
-    s = svc(store)
-    try:
-        row = await tabletop(s)
-        first = turns.to_act((await s.load(row)).state)
-        holder = {"sauron": SAURON, "westernesse": WEST}[first]
-        a = await s.order(ctx(holder, "roll-a"), "roll 2d6 for a")
-        b = await s.order(ctx(holder, "roll-b"), "roll 2d6 for b")
-        assert a.ok and b.ok
-        n = len(await texts(store, row.id))
-        # the game would take a `roll` again: the write is refused (answered before), and the stored answer given
-        again = await s.order(ctx(holder, "roll-a"), "roll 2d6 for a")
-        assert again.replayed and again.reply.text == a.reply.text
-        assert len(await texts(store, row.id)) == n
-        # the turn passes: the game would now refuse it; the stored answer is given, not the refusal
-        assert (await s.order(ctx(holder, "done-1"), "done")).ok
-        n = len(await texts(store, row.id))
-        again = await s.order(ctx(holder, "roll-b"), "roll 2d6 for b")
-        assert again.replayed and again.reply.text == b.reply.text
-        assert len(await texts(store, row.id)) == n
-    finally:
-        await store.close()
-
-
-async def test_a_seat_handed_over_between_two_orders_is_seen_by_the_next(store_url):
-    store = await open_store(store_url)
-    s = svc(store)
-    try:
-        row = await tabletop(s)
-        first = turns.to_act((await s.load(row)).state)
-        holder = {"sauron": SAURON, "westernesse": WEST}[first]
-        assert (await s.order(ctx(holder), "roll 2d6 for before")).ok  # the context is remembered
-        assert store.remembered_context(7) is not None
-        assert (await s.sub(ctx(SAURON), first, OTHER)).ok  # the creator hands the seat over (a write)
-        assert store.remembered_context(7) is None
-        refused = await s.order(ctx(holder), "roll 2d6 for after")
-        assert not refused.ok
-        assert (await s.order(ctx(OTHER), "roll 2d6 for after")).ok
-        assert [t for t in await texts(store, row.id) if t.startswith("roll")] == ["roll 2d6 for before",
-                                                                                  "roll 2d6 for after"]
-    finally:
-        await store.close()
-
-
-async def test_another_writer_moving_the_game_on_is_caught_by_the_fence_and_the_order_run_again(store_url):
+@pytest.fixture
+async def two(store_url):
+    """Two bots' stores and services on one database (a stale second process), a game under way (``g``)."""
     sa, sb = await open_store(store_url), await open_store(store_url)
-    a, b = svc(sa), svc(sb)
     try:
-        row = await tabletop(a)
-        first = turns.to_act((await a.load(row)).state)
-        holder = {"sauron": SAURON, "westernesse": WEST}[first]
-        assert (await b.order(ctx(holder), "roll 2d6 for b1")).ok  # B remembers the game at this count
-        assert (await a.order(ctx(holder), "roll 2d6 for a1")).ok  # A moves it on; B's memory is behind
-        reads = count_reads(sb)
-        out = await b.order(ctx(holder), "roll 2d6 for b2")
-        assert out.ok and not out.replayed, out.reply.text  # fenced, read afresh, applied: not "moved on"
-        assert len(reads) == 1
-        logged = await texts(sa, row.id)
-        assert [t for t in logged if t.startswith("roll")] == ["roll 2d6 for b1", "roll 2d6 for a1", "roll 2d6 for b2"]
-        assert (await sa.live_game(7)).seq == len(logged)
+        a, b = svc(sa), svc(sb)
+        yield SimpleNamespace(sa=sa, sb=sb, a=a, b=b, g=await started(a))
     finally:
         await sa.close()
         await sb.close()
 
 
-async def test_what_another_writer_changes_beside_the_counter_is_read_again_after_the_ttl(store_url):
-    sa, sb = await open_store(store_url), await open_store(store_url)
-    a, b = svc(sa), svc(sb)
-    now = [0.0]
-    sb.contexts = ContextCache(clock=lambda: now[0])
-    try:
-        row = await tabletop(a)
-        first = turns.to_act((await a.load(row)).state)
-        holder = {"sauron": SAURON, "westernesse": WEST}[first]
-        assert (await b.order(ctx(holder), "roll 2d6 for b1")).ok
-        assert (await a.sub(ctx(SAURON), first, OTHER)).ok  # in A's store: B's memory cannot know
-        now[0] += TTL + 0.1
-        assert not (await b.order(ctx(holder), "roll 2d6 for b2")).ok  # read again: no longer the holder's seat
-        assert (await b.order(ctx(OTHER), "roll 2d6 for b2")).ok
-    finally:
-        await sa.close()
-        await sb.close()
+async def test_orders_after_the_first_start_from_memory_and_each_is_logged_once(one):
+    store, s, g = one.store, one.s, one.g
+    reads = count_reads(store)
+    for i in range(5):
+        out = await s.order(ctx(g.holder), f"roll 2d6 for t{i}")
+        assert out.ok and not out.replayed, out.reply.text
+    assert len(reads) == 1  # the first order read its context; the four after it started from memory
+    assert store.contexts.hits == 4
+    logged = await texts(store, g.row.id)
+    assert [t for t in logged if t.startswith("roll")] == [f"roll 2d6 for t{i}" for i in range(5)]
+    assert (await store.live_game(7)).seq == len(logged)
+
+
+async def test_a_redelivered_interaction_is_answered_from_storage_whether_the_game_accepts_it_again_or_not(one):
+    store, s, g = one.store, one.s, one.g
+    a = await s.order(ctx(g.holder, "roll-a"), "roll 2d6 for a")
+    b = await s.order(ctx(g.holder, "roll-b"), "roll 2d6 for b")
+    assert a.ok and b.ok
+    n = len(await texts(store, g.row.id))
+    # the game would take a `roll` again: the write is refused (answered before), and the stored answer given
+    again = await s.order(ctx(g.holder, "roll-a"), "roll 2d6 for a")
+    assert again.replayed and again.reply.text == a.reply.text
+    assert len(await texts(store, g.row.id)) == n
+    # the turn passes: the game would now refuse it; the stored answer is given, not the refusal
+    assert (await s.order(ctx(g.holder, "done-1"), "done")).ok
+    n = len(await texts(store, g.row.id))
+    again = await s.order(ctx(g.holder, "roll-b"), "roll 2d6 for b")
+    assert again.replayed and again.reply.text == b.reply.text
+    assert len(await texts(store, g.row.id)) == n
+
+
+async def test_a_seat_handed_over_between_two_orders_is_seen_by_the_next(one):
+    store, s, g = one.store, one.s, one.g
+    assert (await s.order(ctx(g.holder), "roll 2d6 for before")).ok  # the context is remembered
+    assert store.remembered_context(7) is not None
+    assert (await s.sub(ctx(SAURON), g.first, OTHER)).ok  # the creator hands the seat over (a write)
+    assert store.remembered_context(7) is None
+    assert not (await s.order(ctx(g.holder), "roll 2d6 for after")).ok
+    assert (await s.order(ctx(OTHER), "roll 2d6 for after")).ok
+    assert [t for t in await texts(store, g.row.id) if t.startswith("roll")] == ["roll 2d6 for before",
+                                                                                "roll 2d6 for after"]
+
+
+async def test_another_writer_moving_the_game_on_is_caught_by_the_fence_and_the_order_run_again(two):
+    g = two.g
+    assert (await two.b.order(ctx(g.holder), "roll 2d6 for b1")).ok  # B remembers the game at this count
+    assert (await two.a.order(ctx(g.holder), "roll 2d6 for a1")).ok  # A moves it on; B's memory is behind
+    reads = count_reads(two.sb)
+    out = await two.b.order(ctx(g.holder), "roll 2d6 for b2")
+    assert out.ok and not out.replayed, out.reply.text  # fenced, read afresh, applied: not "moved on"
+    assert len(reads) == 1
+    logged = await texts(two.sa, g.row.id)
+    assert [t for t in logged if t.startswith("roll")] == ["roll 2d6 for b1", "roll 2d6 for a1", "roll 2d6 for b2"]
+    assert (await two.sa.live_game(7)).seq == len(logged)
+
+
+async def test_what_another_writer_changes_beside_the_counter_is_read_again_after_the_ttl(two):
+    g, now = two.g, [0.0]
+    two.sb.contexts = ContextCache(clock=lambda: now[0])
+    assert (await two.b.order(ctx(g.holder), "roll 2d6 for b1")).ok
+    assert (await two.a.sub(ctx(SAURON), g.first, OTHER)).ok  # in A's store: B's memory cannot know
+    now[0] += TTL + 0.1
+    assert not (await two.b.order(ctx(g.holder), "roll 2d6 for b2")).ok  # read again: no longer the holder's seat
+    assert (await two.b.order(ctx(OTHER), "roll 2d6 for b2")).ok
 
 
 async def test_the_write_of_an_interaction_already_answered_is_refused_and_writes_nothing(store_url):
