@@ -15,9 +15,8 @@ waits as long as it runs is short of CPU, and its orders queue.
 
 The fake Discord runs in this process. It starts an interaction's 3 s when its gateway frame is
 sent, so its own backlog (printed: "the fake's gateway lag") is not counted against the bot; its
-delay in taking the bot's REST calls is, as Discord's API latency would be (so this process's heap
-is frozen out of its garbage collector's sight before the offer: its full passes paused the
-instrument, not the bot). "Loaded": the two spinning processes have each run half a second before
+delay in taking the bot's REST calls is, as Discord's API latency would be (so this process collects
+no garbage while the bot is measured: its full passes paused the instrument, not the bot). "Loaded": the two spinning processes have each run half a second before
 the first order is offered (a machine already busy, not two interpreters starting with the burst). "Quiet" is this
 benchmark's own load: other processes on the machine count (the figures vary with them). The
 PostgreSQL server is the one the tests start on loopback (tests/pg_server.py: fsync off), on the
@@ -111,11 +110,12 @@ async def run(store: str, url_or_path: str, read, loaded: bool, args) -> str:
             await set_up(server, tables)
             cpu0, fake0, sched0 = bot.cpu_seconds(), time.process_time(), bot.main_thread_sched()
             print(f"offering to the bot (pid {bot.proc.pid})", file=sys.stderr, flush=True)  # e.g. for py-spy
-            # the fake's own heap (the games, members and channels it serves) out of its collector's sight, so that
-            # a full collection of this process does not delay taking the bot's answers (the measuring instrument
-            # pausing, not the bot); the bot's heap is its own affair (bot/transports/discord_app.py freezes it at start)
+            # no garbage collection in this process while the bot is measured: a full pass here (up to 85 ms, its
+            # heap grown by the offer's own records) delayed taking the bot's answers, the measuring instrument
+            # pausing, not the bot. The bot's collector is its own affair (bot/transports/discord_app.py)
             gc.collect()
             gc.freeze()
+            gc.disable()
             if loaded:
                 with busy_cpus(2) as spinners:
                     await settled(spinners)
@@ -131,6 +131,7 @@ async def run(store: str, url_or_path: str, read, loaded: bool, args) -> str:
             tracebacks = len(bot.errors())
             kinds = c.kinds()
     finally:
+        gc.enable()
         gc.unfreeze()  # (the next run's instrument starts afresh)
         if bot is not None:
             bot.stop()
