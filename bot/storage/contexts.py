@@ -23,9 +23,10 @@ seen within ``TTL`` seconds, when an entry is read afresh whatever happened.
 """
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import time
-from typing import Callable
+from typing import Callable, Iterator
 
 from bot.storage.base import GameRow
 
@@ -85,6 +86,19 @@ class ContextCache:
         self.generation += 1
         if self._entries:
             self._forget_all()
+
+    @contextlib.contextmanager
+    def writing(self, keeps: bool = False) -> Iterator[None]:
+        """Around a write of the store: ``written`` as it begins and as it ends, unless it ``keeps`` the
+        contexts (an order's own write, which ``advanced`` follows, and the answers' bookkeeping)."""
+        if keeps:
+            yield
+            return
+        self.written()
+        try:
+            yield
+        finally:
+            self.written()
 
     def _forget_all(self) -> None:
         self._entries.clear()

@@ -330,40 +330,28 @@ class PostgresStore(SqlQueries):
         any exception (a cancellation included) rolls it back, and the rollback cannot be
         cancelled half-way. Unless ``keeps_contexts``, the remembered contexts are forgotten as it
         begins and ends (``ContextCache.written``: what it writes may change a game's context)."""
-        if keeps_contexts:
-            async with self._transaction() as tx:
-                yield tx
-            return
-        self.contexts.written()
-        try:
-            async with self._transaction() as tx:
-                yield tx
-        finally:
-            self.contexts.written()
-
-    @asynccontextmanager
-    async def _transaction(self):
-        async with self.pool.acquire() as con:
-            tr = con.transaction()
-            await tr.start()
-            try:
-                yield PgTx(con)
-            except BaseException:
+        with self.contexts.writing(keeps_contexts):
+            async with self.pool.acquire() as con:
+                tr = con.transaction()
+                await tr.start()
                 try:
-                    await asyncio.shield(tr.rollback())
-                except Exception:  # noqa: BLE001 - a broken connection: the pool drops it; the error stands
-                    pass
-                raise
-            else:
-                try:
-                    await asyncio.shield(tr.commit())
+                    yield PgTx(con)
                 except BaseException:
-                    if not con.is_closed() and con.is_in_transaction():
-                        try:
-                            await asyncio.shield(con.execute("ROLLBACK"))
-                        except Exception:  # noqa: BLE001 - the pool's reset rolls back or drops it
-                            pass
+                    try:
+                        await asyncio.shield(tr.rollback())
+                    except Exception:  # noqa: BLE001 - a broken connection: the pool drops it; the error stands
+                        pass
                     raise
+                else:
+                    try:
+                        await asyncio.shield(tr.commit())
+                    except BaseException:
+                        if not con.is_closed() and con.is_in_transaction():
+                            try:
+                                await asyncio.shield(con.execute("ROLLBACK"))
+                            except Exception:  # noqa: BLE001 - the pool's reset rolls back or drops it
+                                pass
+                        raise
 
     async def _one(self, sql: str, params: tuple = ()):
         return await self.pool.fetchrow(_pg(sql), *params)
@@ -372,13 +360,8 @@ class PostgresStore(SqlQueries):
         return list(await self.pool.fetch(_pg(sql), *params))
 
     async def _write(self, sql: str, params: tuple = (), *, keeps_contexts: bool = False) -> int:
-        if keeps_contexts:
+        with self.contexts.writing(keeps_contexts):
             return _count(await self.pool.execute(_pg(sql), *params))
-        self.contexts.written()
-        try:
-            return _count(await self.pool.execute(_pg(sql), *params))
-        finally:
-            self.contexts.written()
 
     async def _steps(self, steps: list[tuple[str, tuple]], *, fenced: bool = False,
                      keeps_contexts: bool = False) -> int:

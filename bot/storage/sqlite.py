@@ -306,8 +306,7 @@ class SqliteStore(SqlQueries):
         be cancelled half-way. What it writes may change a game's context: the
         remembered ones are forgotten (``ContextCache.written``), as it begins and ends."""
         async with self._lock:
-            self.contexts.written()
-            try:
+            with self.contexts.writing():
                 await self.db.execute("BEGIN IMMEDIATE")
                 try:
                     yield Tx(self.db)
@@ -320,8 +319,6 @@ class SqliteStore(SqlQueries):
                     except BaseException:
                         await asyncio.shield(self._rollback())
                         raise
-            finally:
-                self.contexts.written()
 
     async def _rollback(self) -> None:
         try:
@@ -347,16 +344,7 @@ class SqliteStore(SqlQueries):
         it commits or rolls back whole, before any later statement (the thread takes its work in
         order). Returns the last statement's (rowcount, lastrowid). Unless ``keeps_contexts`` (an
         order's own write, which ``append_action`` follows, and the answers' bookkeeping), the remembered
-        contexts are forgotten as it begins and ends (``ContextCache.written``)."""
-        if keeps_contexts:
-            return await self._run_steps(steps, fenced)
-        self.contexts.written()
-        try:
-            return await self._run_steps(steps, fenced)
-        finally:
-            self.contexts.written()
-
-    async def _run_steps(self, steps: list[tuple[str, tuple]], fenced: bool) -> tuple[int, int | None]:
+        contexts are forgotten as it begins and ends (``ContextCache.writing``)."""
         def run(con: sqlite3.Connection) -> tuple[int, int | None]:
             con.execute("BEGIN IMMEDIATE")
             try:
@@ -372,21 +360,22 @@ class SqliteStore(SqlQueries):
                 raise
 
         async with self._lock:
-            if self._writer is not None:
-                # on the event loop, from a connection of its own (issue 25): a handful of small statements
-                # in WAL mode with ``synchronous=NORMAL`` (no sync at a commit, no checkpoint: Checkpointer)
-                # take tens of microseconds, less than a trip to the thread and back, which under load
-                # hands the core away twice. Never waits: busy (another process writing, ``busy_timeout=0``)
-                # rolls back whatever began and goes the usual way, which waits its turn. The store's lock
-                # is held and nothing here yields, so no other statement of this process runs meanwhile.
-                try:
-                    return run(self._writer)
-                except sqlite3.OperationalError as e:
-                    if not _busy(e):
-                        raise
-            # aiosqlite's own primitive (every execute and fetch it offers is one such call): the
-            # function runs in the connection's thread with the sqlite3 connection
-            return await asyncio.shield(self.db._execute(run, self.db._conn))
+            with self.contexts.writing(keeps_contexts):
+                if self._writer is not None:
+                    # on the event loop, from a connection of its own (issue 25): a handful of small statements
+                    # in WAL mode with ``synchronous=NORMAL`` (no sync at a commit, no checkpoint: Checkpointer)
+                    # take tens of microseconds, less than a trip to the thread and back, which under load
+                    # hands the core away twice. Never waits: busy (another process writing, ``busy_timeout=0``)
+                    # rolls back whatever began and goes the usual way, which waits its turn. The store's lock
+                    # is held and nothing here yields, so no other statement of this process runs meanwhile.
+                    try:
+                        return run(self._writer)
+                    except sqlite3.OperationalError as e:
+                        if not _busy(e):
+                            raise
+                # aiosqlite's own primitive (every execute and fetch it offers is one such call): the
+                # function runs in the connection's thread with the sqlite3 connection
+                return await asyncio.shield(self.db._execute(run, self.db._conn))
 
     async def _write(self, sql: str, params: tuple = (), *, keeps_contexts: bool = False) -> tuple[int, int | None]:
         """One statement in a transaction of its own; (rowcount, lastrowid)."""
