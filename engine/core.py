@@ -258,6 +258,11 @@ class RulesetBase:
         event that follows names the way)."""
         return text
 
+    def work_copy(self, state: State, action: "Action") -> State:
+        """The copy of ``state`` that ``apply`` of ``action`` works on (``Game.play``): the whole state, unless
+        the ruleset knows the action changes only some of its top-level parts (``copy_parts``)."""
+        return clone(state)
+
     def deadline_action(self, state: State, seat: str) -> "Action | None":
         """What a seat does when its deadline passes and the rules refuse ``done`` (None: nag)."""
         return None
@@ -333,6 +338,20 @@ def clone(state: State) -> State:
     return marshal.loads(marshal.dumps(state))
 
 
+def copy_parts(state: State, keys: Iterable[str]) -> State:
+    """A new top-level state whose parts ``keys`` are copies and whose other parts are the very objects of
+    ``state`` (issue 25: a tabletop `roll` copied a whole Gondor position, a tenth of an order's CPU, to
+    change the dice and the table). Sound because a state that became a game's state is never changed in
+    place (``Game.play`` works on this copy; ``redo`` plays only a game rebuilt from storage, new objects):
+    the shared parts are read, never written. An order's ``touches`` names the parts its apply writes
+    (tests/rulesets/modes/test_modes.py checks it against a whole copy)."""
+    out = dict(state)
+    for k in keys:
+        if k in out:
+            out[k] = clone(out[k])
+    return out
+
+
 def json_shaped(x) -> bool:
     """True if ``x`` is what JSON gives back: dicts with string keys, lists, strings, numbers,
     booleans and None (what ``clone`` needs of a state)."""
@@ -392,7 +411,7 @@ class Game:
         """Parse, check and apply on a copy; the live state changes only if
         everything succeeded (a refused order changes nothing, dice included)."""
         action = self.parse(seat, text)  # parsed and checked against this very state (the protocol)
-        work = clone(self.state)
+        work = self.ruleset.work_copy(self.state, action)
         events = self.ruleset.apply(work, seat, action)
         self.state = work
         return action, events

@@ -60,6 +60,9 @@ class Order:
     modes: tuple[str, ...] = ALL_MODES
     vocabulary: bool = False
     listed_in: Callable[..., Iterator[Action]] | None = None
+    # the state's top-level parts its apply may write (``engine.core.copy_parts``); None: any, so the
+    # order works on a copy of the whole state
+    touches: tuple[str, ...] | None = None
 
     def __post_init__(self):
         if self.listed_in is not None and self.legal is None:

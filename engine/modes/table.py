@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 
-from engine.core import Action, InvalidOrder, OrderError, RulesetBase
+from engine.core import Action, InvalidOrder, OrderError, RulesetBase, copy_parts
 from engine.modes import GM, WHISPERS, autopilot, deck, moded_name, pieces, proposals, talk, trade, tracks, turns, votes
 from engine.modes.common import is_gm, table, table_action, title
 from engine.orders import apply_order, legal_of, parse_order, public_text
@@ -183,6 +183,11 @@ class ModedRuleset(RulesetBase):
         if _is_table(action):
             return apply_order(VERBS[action.verb], self, state, seat, action, None)  # each rolls its own
         return self.inner.apply(state, seat, action)
+
+    def work_copy(self, state, action):
+        if _is_table(action) and (keys := VERBS[action.verb].touches) is not None:
+            return copy_parts(state, keys)  # the table's verbs that write only the table (and its dice)
+        return self.inner.work_copy(state, action)
 
     def legal_actions(self, state, seat):
         if self.result(state) is not None:

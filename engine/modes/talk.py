@@ -131,8 +131,10 @@ def secret_lines(st, seat) -> list[str]:
 
 VERBS = (
     Order("whisper", "whisper <seat> <text>: privately, through the bot (the moderator reads it too)",
-          parse_whisper, apply_whisper, redact=lambda args: "whisper (private)", unlisted='free text', dice=False),
-    Order("say", "say <seat> <text>: to a seat, in public", parse_say, apply_say, unlisted='free text', dice=False),
+          parse_whisper, apply_whisper, redact=lambda args: "whisper (private)", unlisted='free text', dice=False,
+          touches=("table",)),
+    Order("say", "say <seat> <text>: to a seat, in public", parse_say, apply_say, unlisted='free text', dice=False,
+          touches=()),
     Order("pact", "pact [secret] <seat>[+<seat>...] <text>: an agreement; each party `accept <id>`",
           parse_pact, apply_pact, redact=lambda args: "pact (secret)" if args[0] == "secret" else None,
           unlisted='free text', dice=False),

@@ -74,7 +74,8 @@ def legal_roll(rs, st, seat):
 
 VERBS = (
     Order("set", "set <track> <value> [because <reason>]", parse_set, apply_set, vocabulary=True,
-          unlisted="a track's value and its reason are the table's free choice", dice=False),
+          unlisted="a track's value and its reason are the table's free choice", dice=False,
+          touches=("table",)),
     Order("roll", "roll 2d6 [for <reason>]: dice from the game's stream", parse_roll, apply_roll, vocabulary=True,
-          legal=legal_roll, dice=False),
+          legal=legal_roll, dice=False, touches=("dice", "table")),
 )

@@ -85,7 +85,7 @@ def legal_pass(rs, st, seat):
 
 VERBS = (
     Order("done", "done: your turn is over", parse_done, apply_done, modes=("tabletop",), vocabulary=True,
-          legal=legal_done, dice=False),
+          legal=legal_done, dice=False, touches=("table",)),
     Order("pass", "pass <seat> because <reason>: the moderator ends a seat's part of the phase", parse_pass, apply_pass,
           legal=legal_pass, dice=False),
 )

@@ -506,3 +506,68 @@ def test_a_table_verb_the_game_lacks_leaves_no_reference_cycle():
         gc.enable()
     assert g.ruleset.format(action) == "roll 2d6 for t4"  # the table's roll, applied
     assert garbage == []
+
+
+# ------------------------------------------------------------------ a table verb's copy of the state
+def _touch_cases():
+    """(game, seat, order) for every table verb that declares the parts of the state it writes."""
+    from engine.modes.table import VERBS
+    from engine.modes import turns
+
+    g = gondor("tabletop")
+    seat = turns.to_act(g.state)
+    cases = {"roll": (g, seat, "roll 2d6 for the gate"), "set": (g, seat, "set morale 3"),
+             "done": (g, seat, "done"), "whisper": (risk(mode="enforced"), "evil", "whisper good meet me"),
+             "say": (risk(mode="enforced", whispers="public-only"), "evil", "say good hi there")}
+    declared = {v for v, o in VERBS.items() if o.touches is not None}
+    assert declared == set(cases), declared  # a new declaration gets its case here
+    return cases
+
+
+@pytest.mark.parametrize("verb", ["roll", "set", "done", "whisper", "say"])
+def test_a_table_verb_writes_only_the_parts_of_the_state_it_declares(verb):
+    """Issue 25: a table verb that declares ``touches`` works on a copy of those parts only (``copy_parts``),
+    the rest shared with the live state. If its apply wrote anything else, the live game (and every state
+    sharing that part) would change with a refused or a later-undone order: the live state stays exactly as
+    it was, and the result is the one a copy of the whole state gives."""
+    from engine.core import clone
+
+    g, seat, text = _touch_cases()[verb]
+    rs = g.ruleset
+    before = clone(g.state)
+    action = g.parse(seat, text)
+    work = rs.work_copy(g.state, action)
+    events = rs.apply(work, seat, action)
+    whole = clone(before)
+    assert rs.apply(whole, seat, action) == events
+    assert g.state == before  # the live state: not one part written
+    assert work == whole  # the same result as on a whole copy
+    shared = [k for k in g.state if work[k] is g.state[k] and isinstance(g.state[k], (dict, list))]
+    assert "units" in shared or "territories" in shared or len(shared) >= 3  # the copy is partial indeed
+
+
+def test_a_wrong_touches_declaration_is_caught(monkeypatch):
+    """The check above fails when a verb writes a part it did not declare: `roll` draws dice, so declaring
+    only the table leaves the dice shared, and the live game's dice advance."""
+    import dataclasses
+
+    from engine.core import clone
+    from engine.modes.table import VERBS
+
+    monkeypatch.setitem(VERBS, "roll", dataclasses.replace(VERBS["roll"], touches=("table",)))
+    g, seat, text = gondor("tabletop"), None, "roll 2d6"
+    from engine.modes import turns
+    seat = turns.to_act(g.state)
+    before = clone(g.state)
+    action = g.parse(seat, text)
+    g.ruleset.apply(g.ruleset.work_copy(g.state, action), seat, action)
+    assert g.state != before and g.state["dice"] != before["dice"]
+
+
+def test_an_inner_order_works_on_a_whole_copy():
+    """An order of the game itself (not a table verb) may write any part: its copy shares nothing."""
+    g = gondor("assist")
+    seat = g.active_seats()[0]
+    action = g.parse(seat, g.legal_texts(seat, limit=1)[0])
+    work = g.ruleset.work_copy(g.state, action)
+    assert work == g.state and not [k for k in g.state if isinstance(g.state[k], (dict, list)) and work[k] is g.state[k]]
