@@ -98,18 +98,22 @@ async def settled(procs, cpu: float = 0.5, timeout: float = 5.0) -> None:
         await asyncio.sleep(0.05)
 
 
-async def run(store: str, url_or_path: str, read, loaded: bool, args) -> str:
+async def run(store: str, url_or_path: str, read, loaded: bool, args, shards: int = 1) -> str:
     server = FakeDiscord()
     await server.start()
-    bot = None
+    bots: list[BotProcess] = []
     try:
         with tempfile.TemporaryDirectory() as d:
-            gid, tables = make_world(server, args.games)
-            bot = BotProcess(Path(d), server, gid, url_or_path, defer_after=args.defer_after)
-            await bot.start()
+            guilds, tables = make_world(server, args.games, shards)
+            bots = [BotProcess(Path(d), server, gid, url_or_path, defer_after=args.defer_after,
+                               shard=(i, shards) if shards > 1 else None) for i, gid in enumerate(guilds)]
+            for bot in bots:
+                await bot.start()
             await set_up(server, tables)
-            cpu0, fake0, sched0 = bot.cpu_seconds(), time.process_time(), bot.main_thread_sched()
-            print(f"offering to the bot (pid {bot.proc.pid})", file=sys.stderr, flush=True)  # e.g. for py-spy
+            cpu0, fake0 = sum(b.cpu_seconds() for b in bots), time.process_time()
+            sched0 = [b.main_thread_sched() for b in bots]
+            print(f"offering to the bot (pid {' '.join(str(b.proc.pid) for b in bots)})", file=sys.stderr,
+                  flush=True)  # e.g. for py-spy
             # no garbage collection in this process while the bot is measured: a full pass here (up to 85 ms, its
             # heap grown by the offer's own records) delayed taking the bot's answers, the measuring instrument
             # pausing, not the bot. The bot's collector is its own affair (bot/transports/discord_app.py)
@@ -124,16 +128,17 @@ async def run(store: str, url_or_path: str, read, loaded: bool, args) -> str:
             else:
                 sent = await offer(server, tables, args.rate, args.seconds)
                 applied, answers = await wait_answered(server, sent, read, 15.0)
-            cpu, fake_cpu = bot.cpu_seconds() - cpu0, time.process_time() - fake0
-            ran, waited = (b - a for a, b in zip(sched0, bot.main_thread_sched()))
+            cpu, fake_cpu = sum(b.cpu_seconds() for b in bots) - cpu0, time.process_time() - fake0
+            ran = sum(b.main_thread_sched()[0] - s0[0] for b, s0 in zip(bots, sched0))
+            waited = sum(b.main_thread_sched()[1] - s0[1] for b, s0 in zip(bots, sched0))
             c = classify(server, sent, applied, answers)
             waits = [w for x in c.in_time + c.late_in_channel if (w := answer_seconds(server, x, answers)) is not None]
-            tracebacks = len(bot.errors())
+            tracebacks = sum(len(b.errors()) for b in bots)
             kinds = c.kinds()
     finally:
         gc.enable()
         gc.unfreeze()  # (the next run's instrument starts afresh)
-        if bot is not None:
+        for bot in bots:
             bot.stop()
         await server.stop()
     ages = [s.result.acknowledged_age * 1000 for s in sent if s.result is not None
@@ -146,13 +151,14 @@ async def run(store: str, url_or_path: str, read, loaded: bool, args) -> str:
                 f.write(f"{store},{'busy' if loaded else 'quiet'},{s.sent_at - t0:.4f},"
                         f"{'' if age is None else f'{age * 1000:.1f}'}\n")
     lags = [s.gateway_lag() * 1000 for s in sent if s.gateway_lag() is not None]
-    note = (f"  {store} {'loaded' if loaded else 'quiet'}: the bot's CPU {cpu * 1000 / len(sent):.2f} ms an order "
+    who = "the bot's" if shards == 1 else f"the {shards} shard processes'"
+    note = (f"  {store} {'loaded' if loaded else 'quiet'}: {who} CPU {cpu * 1000 / len(sent):.2f} ms an order "
             f"(the fake Discord's, in this process: {fake_cpu * 1000 / len(sent):.2f} ms); "
-            f"the fake's gateway lag p99 {pct(lags, 99):.0f} ms; the bot's event loop ran {ran:.1f} s on a core and "
-            f"waited {waited:.1f} s for one")
+            f"the fake's gateway lag p99 {pct(lags, 99):.0f} ms; {who} event loop{'s' if shards > 1 else ''} ran "
+            f"{ran:.1f} s on a core and waited {waited:.1f} s for one")
     note += "".join(f"\n  {n} x {k}" for k, n in sorted(kinds.items(), key=lambda kv: -kv[1]))
     NOTES.append(note)
-    return (f"| {store:10} | {'2 busy' if loaded else 'quiet':6} | {len(sent):5} | {pct(ages, 50):7.0f} | "
+    return (f"| {store:12} | {'2 busy' if loaded else 'quiet':6} | {len(sent):5} | {pct(ages, 50):7.0f} | "
             f"{pct(ages, 99):7.0f} | {max(ages, default=float('nan')):7.0f} | {len(c.in_time):7} | "
             f"{len(c.late_in_channel):7} | {len(c.busy):5} | {len(c.expired_unapplied):7} | "
             f"{len(c.problems):8} | {tracebacks:5} | {pct(waits, 50):6.2f} | {pct(waits, 99):6.2f} |")
@@ -163,7 +169,8 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=100)
     ap.add_argument("--rate", type=float, default=300.0)
     ap.add_argument("--seconds", type=float, default=10.0)
-    ap.add_argument("--stores", default="sqlite,postgresql")
+    ap.add_argument("--stores", default="sqlite,postgresql",
+                    help="sqlite, postgresql (one process), postgresql:N (N shard processes on one database)")
     ap.add_argument("--loads", default="quiet,busy", help="quiet, busy (two processes spinning), or both")
     ap.add_argument("--timeline", default=None, metavar="FILE",
                     help="append each order's offer time (s) and acknowledgement (ms) to FILE, as CSV lines")
@@ -173,7 +180,7 @@ def main() -> None:
     print(f"{args.games} games, `roll` orders offered at {args.rate:.0f}/s for {args.seconds:.0f} s; "
           "acknowledgement from the interaction's creation, ms"
           + (f"; what if DEFER_AFTER = {args.defer_after} s" if args.defer_after is not None else ""))
-    print("| store      | CPUs   | sent  |     p50 |     p99 |     max | in time | late ch | busy  | expired "
+    print("| store        | CPUs   | sent  |     p50 |     p99 |     max | in time | late ch | busy  | expired "
           "| problems | trace | ans50 s | ans99 s |")
     print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|", flush=True)
     server = None
@@ -181,7 +188,8 @@ def main() -> None:
         for store in args.stores.split(","):
             for loaded in [x == "busy" for x in args.loads.split(",")]:
                 with tempfile.TemporaryDirectory() as d:
-                    if store == "sqlite":
+                    kind, _, n = store.partition(":")
+                    if kind == "sqlite":
                         path = Path(d) / "ack.db"
                         line = asyncio.run(run(store, str(path), sqlite_reader(path), loaded, args))
                     else:
@@ -189,10 +197,10 @@ def main() -> None:
                             try:
                                 server = pg_server.start()
                             except pg_server.NoServer as e:
-                                print(f"| postgresql | no server: {e} |")
+                                print(f"| {store:12} | no server: {e} |")
                                 break
                         url = asyncio.run(server.new_database("bench_ack"))
-                        line = asyncio.run(run(store, url, pg_reader(url), loaded, args))
+                        line = asyncio.run(run(store, url, pg_reader(url), loaded, args, shards=int(n or 1)))
                 print(line, flush=True)
     finally:
         if server is not None:

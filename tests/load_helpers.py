@@ -43,23 +43,30 @@ def busy_cpus(n: int = 2):
 
 
 class BotProcess:
-    """The bot (tests/load_runner.py) in its own process: ``start()``, ``stop()``."""
+    """The bot (tests/load_runner.py) in its own process: ``start()``, ``stop()``. With ``shard=(i, n)``,
+    the process of shard i of n (PostgreSQL only: issue 16), serving the guilds of that shard."""
 
-    def __init__(self, tmp: Path, server: FakeDiscord, guild: int, db: str, defer_after: float | None = None):
-        self.tmp, self.server = Path(tmp), server
-        self.cfg = self.tmp / "load_bot.json"
+    def __init__(self, tmp: Path, server: FakeDiscord, guild: int, db: str, defer_after: float | None = None,
+                 shard: tuple[int, int] | None = None):
+        self.tmp, self.server, self.shard = Path(tmp), server, shard
+        name = "load_bot" if shard is None else f"load_bot{shard[0]}"
+        self.cfg = self.tmp / f"{name}.json"
         self.cfg.write_text(json.dumps({"token": server.token, "api_base": server.api_base, "guild": guild,
                                         "db": db, "defer_after": defer_after,
-                                        "guild_ready_timeout": GUILD_READY_TIMEOUT}))
+                                        "guild_ready_timeout": GUILD_READY_TIMEOUT}
+                                       | ({"shard_ids": [shard[0]], "shard_count": shard[1]} if shard else {})))
         self.proc: subprocess.Popen | None = None
-        self.log = self.tmp / "load_bot.log"
+        self.log = self.tmp / f"{name}.log"
 
     async def start(self) -> None:
         before = self.server.identify_count
         self.proc = subprocess.Popen([sys.executable, "-m", "tests.load_runner", str(self.cfg)], cwd=str(ROOT),
                                      stdout=subprocess.DEVNULL, stderr=open(self.log, "w"))
-        await self.server.wait_for(lambda: self.server.identify_count > before or self.proc.poll() is not None,
-                                   timeout=60)
+        if self.shard is not None:
+            live = lambda: self.server.shard_session_live(self.shard[0])  # noqa: E731
+        else:
+            live = lambda: self.server.identify_count > before  # noqa: E731
+        await self.server.wait_for(lambda: live() or self.proc.poll() is not None, timeout=60)
         if self.proc.poll() is not None:
             raise RuntimeError(f"the bot exited at start-up:\n{self.log.read_text()[-3000:]}")
         await self.server.wait_connected(timeout=60)
@@ -133,14 +140,28 @@ class Sent:
         return None if r is None or r.dispatched_at is None else r.dispatched_at - self.sent_at
 
 
-def make_world(server: FakeDiscord, games: int) -> tuple[int, list[Table]]:
-    gid = server.add_guild("load")
+def guilds_on_shards(server: FakeDiscord, count: int) -> list[int]:
+    """A guild on each shard of ``count``, in shard order: guild ``i`` is on shard ``(id >> 22) % count == i``
+    (the fake's ids are time-based snowflakes, so a new guild is made until each shard has one)."""
+    found: dict[int, int] = {}
+    while len(found) < count:
+        g = server.add_guild(f"g{len(found)}")
+        found.setdefault((g >> 22) % count, g)
+        time.sleep(0.0015)
+    return [found[i] for i in range(count)]
+
+
+def make_world(server: FakeDiscord, games: int, shards: int = 1) -> tuple[list[int], list[Table]]:
+    """``games`` channels with two players each, over one guild, or (``shards`` > 1) over a guild of each
+    shard in turn. Returns the guilds (by shard) and the tables."""
+    guilds = [server.add_guild("load")] if shards <= 1 else guilds_on_shards(server, shards)
     tables = []
     for k in range(games):
+        gid = guilds[k % len(guilds)]
         cid = server.add_channel(gid, f"game-{k}")
         tables.append(Table(k, cid, server.add_user(f"sauron{k}", guild_id=gid),
                             server.add_user(f"west{k}", guild_id=gid)))
-    return gid, tables
+    return guilds, tables
 
 
 async def set_up(server: FakeDiscord, tables: list[Table], parallel: int = 8) -> None:

@@ -1,6 +1,6 @@
 """The real bot in its own process, for the overload test and the acknowledgement benchmark
 (issue 25): reads a JSON config (the fake Discord's address and token, the guild, the store: a
-SQLite file or a storage url) and runs PalantirBot, with the real clock and no map drawing,
+SQLite file or a storage url; a shard process's ``shard_ids`` and ``shard_count``) and runs PalantirBot, with the real clock and no map drawing,
 until it is stopped. Its own process, so that the bot, the fake Discord and the processes
 loading the CPUs compete for the cores as a real bot on a busy machine does."""
 import asyncio
@@ -19,9 +19,13 @@ async def main(path: str) -> None:
     from tests.kill_runner import bot_config, client_options
 
     cfg = bot_config(c)
+    if c.get("shard_count"):  # one of several shard processes on one PostgreSQL (issue 16)
+        cfg.discord.shard_count = c["shard_count"]
+        cfg.discord.shard_ids = list(c["shard_ids"])
     await configure_endpoints(cfg)
     store = await open_store(cfg.storage)
-    svc = GameService(store, renderer=None, seed_source=lambda: "load-seed")
+    store.shard = cfg.discord.shard_filter()
+    svc = GameService(store, renderer=None, seed_source=lambda: "load-seed", shard=store.shard)
     if c.get("defer_after") is not None:  # a what-if of benchmarks/bench_ack.py: acknowledge sooner
         import bot.transports.discord_app as app
 

@@ -56,7 +56,7 @@ async def test_a_thousand_orders_at_once_on_busy_cpus_are_each_answered_or_refus
     sent: list[Sent] = []
     c, errors, waits = Classes(), [], []
     try:
-        gid, tables = make_world(server, GAMES)
+        (gid,), tables = make_world(server, GAMES)
         db = tmp_path / "load.db"
         read = sqlite_reader(db)
         bot = BotProcess(tmp_path, server, gid, str(db))

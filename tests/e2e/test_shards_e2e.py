@@ -12,7 +12,6 @@ import random
 import signal
 import subprocess
 import sys
-import time
 
 import pytest
 
@@ -20,6 +19,7 @@ from bot.storage import open_store
 from tests.fakediscord import GUILD_READY_TIMEOUT, FakeDiscord
 from tests.fakediscord.server import InteractionTimeout
 from tests.gondor_helpers import SAURON_SETUP
+from tests.load_helpers import guilds_on_shards
 from tests.e2e.test_kill_restart import ROOT, T0
 
 pytestmark = pytest.mark.heavy  # a long unit (5 s or more on one worker): handed out first under xdist (tests/conftest.py)
@@ -54,21 +54,11 @@ class ShardBot:
             self.proc.wait()
 
 
-def guilds_on_two_shards(server: FakeDiscord) -> dict[int, int]:
-    """A guild on shard 0 and one on shard 1 of 2 (the fake's ids are time-based snowflakes)."""
-    found: dict[int, int] = {}
-    while len(found) < 2:
-        g = server.add_guild(f"g{len(found)}")
-        found.setdefault((g >> 22) % 2, g)
-        time.sleep(0.0015)
-    return found
-
-
 @pytest.mark.parametrize("seed", [1, 2])
 async def test_two_shard_processes_play_their_own_guilds_on_one_postgresql(tmp_path, pg_url, seed):
     server = FakeDiscord()
     await server.start()
-    guilds = guilds_on_two_shards(server)
+    guilds = dict(enumerate(guilds_on_shards(server, 2)))
     channels = {s: server.add_channel(g, "table") for s, g in guilds.items()}
     alice = server.add_user("alice")
     bob = server.add_user("bob")
