@@ -33,6 +33,7 @@ import argparse
 import sys
 import asyncio
 import collections
+import contextlib
 import gc
 import os
 import tempfile
@@ -98,6 +99,34 @@ async def settled(procs, cpu: float = 0.5, timeout: float = 5.0) -> None:
         await asyncio.sleep(0.05)
 
 
+def reference_ms() -> float:
+    """A fixed piece of pure-Python work, timed (best of 5, in this process, before the run's offer): how fast
+    the machine runs just then. On a shared host it varies by half or more from one minute to the next, and the
+    bot's figures with it; a run's tail is to be read with it."""
+    best = float("inf")
+    for _ in range(5):
+        t = time.perf_counter()
+        sum(i * i for i in range(200_000))
+        best = min(best, time.perf_counter() - t)
+    return best * 1000
+
+
+@contextlib.contextmanager
+def ahead():
+    """This process (the fake Discord) ahead of the others for a core while the bot is measured, where the
+    system allows it: Discord is not on the bot's machine, and its stand-in's own wait for a core would be
+    counted against the bot (the bot, the database and the spinning processes keep equal shares)."""
+    try:
+        os.setpriority(os.PRIO_PROCESS, 0, -10)
+    except OSError:
+        yield False
+        return
+    try:
+        yield True
+    finally:
+        os.setpriority(os.PRIO_PROCESS, 0, 0)
+
+
 async def run(store: str, url_or_path: str, read, loaded: bool, args, shards: int = 1) -> str:
     server = FakeDiscord()
     await server.start()
@@ -110,6 +139,7 @@ async def run(store: str, url_or_path: str, read, loaded: bool, args, shards: in
             for bot in bots:
                 await bot.start()
             await set_up(server, tables)
+            ref = reference_ms()
             cpu0, fake0 = sum(b.cpu_seconds() for b in bots), time.process_time()
             sched0 = [b.main_thread_sched() for b in bots]
             print(f"offering to the bot (pid {' '.join(str(b.proc.pid) for b in bots)})", file=sys.stderr,
@@ -123,11 +153,13 @@ async def run(store: str, url_or_path: str, read, loaded: bool, args, shards: in
             if loaded:
                 with busy_cpus(2) as spinners:
                     await settled(spinners)
+                    with ahead():
+                        sent = await offer(server, tables, args.rate, args.seconds)
+                        applied, answers = await wait_answered(server, sent, read, 15.0)
+            else:
+                with ahead():
                     sent = await offer(server, tables, args.rate, args.seconds)
                     applied, answers = await wait_answered(server, sent, read, 15.0)
-            else:
-                sent = await offer(server, tables, args.rate, args.seconds)
-                applied, answers = await wait_answered(server, sent, read, 15.0)
             cpu, fake_cpu = sum(b.cpu_seconds() for b in bots) - cpu0, time.process_time() - fake0
             ran = sum(b.main_thread_sched()[0] - s0[0] for b, s0 in zip(bots, sched0))
             waited = sum(b.main_thread_sched()[1] - s0[1] for b, s0 in zip(bots, sched0))
@@ -156,6 +188,7 @@ async def run(store: str, url_or_path: str, read, loaded: bool, args, shards: in
             f"(the fake Discord's, in this process: {fake_cpu * 1000 / len(sent):.2f} ms); "
             f"the fake's gateway lag p99 {pct(lags, 99):.0f} ms; {who} event loop{'s' if shards > 1 else ''} ran "
             f"{ran:.1f} s on a core and waited {waited:.1f} s for one")
+    note += f"; the reference work took {ref:.1f} ms (the machine's speed before the offer)"
     note += "".join(f"\n  {n} x {k}" for k, n in sorted(kinds.items(), key=lambda kv: -kv[1]))
     NOTES.append(note)
     return (f"| {store:12} | {'2 busy' if loaded else 'quiet':6} | {len(sent):5} | {pct(ages, 50):7.0f} | "
