@@ -310,15 +310,61 @@ class PostgresStore(SqlQueries):
             raise RuntimeError("the PostgreSQL backend needs asyncpg (pip install asyncpg)") from e
         if whole_pool:
             min_size = max_size
+        migrated: list[PostgresStore] = []  # (a connection made before the schema is there is warmed after it)
+
+        async def init(con) -> None:  # each connection the pool makes, before its first use
+            if migrated:
+                await migrated[0]._warm(con)
+
         pool = await asyncpg.create_pool(url, min_size=min_size, max_size=max_size, reset=_reset,
-                                         max_inactive_connection_lifetime=0 if whole_pool else 300.0)
+                                         max_inactive_connection_lifetime=0 if whole_pool else 300.0,
+                                         init=init if whole_pool else None)
         store = cls(pool, url)
         try:
             await store.migrate()
+            if whole_pool:
+                migrated.append(store)
+                await store._warm_pool()
         except BaseException:
             await pool.close()
             raise
         return store
+
+    # the statement of a batch of answers marked delivered (``mark_delivered``): one text for any number
+    MARK_ANSWERS = ("UPDATE responses SET delivered_at=$1 WHERE delivered_at IS NULL"
+                    " AND interaction_id = ANY($2::text[])")
+
+    async def _mark_answers(self, interaction_ids: list[str], now: float) -> None:
+        await self._write(self.MARK_ANSWERS, (now, list(interaction_ids)), keeps_contexts=True)
+
+    async def _warm(self, con) -> None:
+        """The statements of an order prepared on a connection before an order needs them there. asyncpg
+        prepares a statement on a connection at its first use there (one more round trip, and the server's
+        planning): the first orders after a start paid it on each connection, on top of their first reads
+        (issue 25: the whole tail of a loaded run of ``benchmarks/bench_ack.py`` came in its first 0.4 s).
+        Each is run as an order runs it, on nothing (no game -1, no interaction): nothing is written."""
+        await con.fetchrow(_pg(self.ORDER_CONTEXT.format(seats=self.SEATS_JSON, departed=self.DEPARTED_JSON)),
+                           -1, None)
+        await con.execute(self.MARK_ANSWERS, 0.0, [])
+        for snapshot in (None, {}):
+            for response in (None, {}):
+                for interaction_id in (None, "-"):
+                    sql, args = self._append_statement(
+                        game_id=-1, seq=0, seat="", user_id=None, text="", interaction_id=interaction_id,
+                        dice_before=0, dice_after=0, events=[], now=0.0, snapshot=snapshot, response=response,
+                        status=None, kind="order", ref_seq=None)
+                    await con.fetchval(sql, *args)
+
+    async def _warm_pool(self) -> None:
+        """``_warm`` on every connection the pool holds now (those it makes later are warmed as it makes them)."""
+        held = []
+        try:
+            for _ in range(self.pool.get_size()):
+                held.append(await self.pool.acquire())
+            await asyncio.gather(*(self._warm(con) for con in held))
+        finally:
+            for con in held:
+                await self.pool.release(con)
 
     async def close(self) -> None:
         await self.pool.close()
@@ -389,6 +435,22 @@ class PostgresStore(SqlQueries):
                 game_id=game_id, seq=seq, seat=seat, user_id=user_id, text=text, interaction_id=interaction_id,
                 dice_before=dice_before, dice_after=dice_after, events=events, now=now, snapshot=snapshot,
                 response=response, status=status, kind=kind, ref_seq=ref_seq, also=also)
+        sql, args = self._append_statement(game_id=game_id, seq=seq, seat=seat, user_id=user_id, text=text,
+                                           interaction_id=interaction_id, dice_before=dice_before,
+                                           dice_after=dice_after, events=events, now=now, snapshot=snapshot,
+                                           response=response, status=status, kind=kind, ref_seq=ref_seq)
+        moved = await self.pool.fetchval(sql, *args)
+        if moved != 1:
+            raise StaleWriter("the game moved on under us (sequence mismatch)")
+        self.contexts.advanced(game_id, seq, status)
+
+    @staticmethod
+    def _append_statement(*, game_id: int, seq: int, seat: str, user_id: int | None, text: str,
+                          interaction_id: str | None, dice_before: int, dice_after: int, events: list, now: float,
+                          snapshot: dict | None, response: dict | None, status: str | None, kind: str,
+                          ref_seq: int | None) -> tuple[str, list]:
+        """``append_action``'s one statement and its arguments (its text depends only on which of the
+        snapshot, the answer and the interaction there are: ``_warm`` prepares each)."""
         args: list = [seq, game_id, status, now]
 
         def p(value, cast: str) -> str:
@@ -413,10 +475,7 @@ class PostgresStore(SqlQueries):
         if response is not None and interaction_id:
             parts.append("r AS (INSERT INTO responses (interaction_id, game_id, response, created_at) SELECT "
                          f"{p(interaction_id, 'text')}, id, {p(_dumps(response), 'text')}, $4::float8 FROM fence)")
-        moved = await self.pool.fetchval("WITH " + ", ".join(parts) + " SELECT count(*) FROM fence", *args)
-        if moved != 1:
-            raise StaleWriter("the game moved on under us (sequence mismatch)")
-        self.contexts.advanced(game_id, seq, status)
+        return "WITH " + ", ".join(parts) + " SELECT count(*) FROM fence", args
 
     async def schema_version(self) -> int:
         exists = await self.pool.fetchval("SELECT to_regclass('schema_version') IS NOT NULL")

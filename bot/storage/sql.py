@@ -39,7 +39,8 @@ class SqlQueries:
     # what ``order_context`` reads, in one statement (its parameters: the channel, the interaction id)
     ORDER_CONTEXT = ("SELECT r.response AS ctx_response, (SELECT {seats} FROM seats s WHERE s.game_id = g.id)"
                      " AS ctx_seats, (SELECT {departed} FROM (" + DEPARTED.format(game="g.id") + ") d)"
-                     " AS ctx_departed, g.* FROM (SELECT 1 AS one) AS one"
+                     " AS ctx_departed, (SELECT st.value FROM settings st WHERE st.key = 'board:' || g.id)"
+                     " AS ctx_board, g.* FROM (SELECT 1 AS one) AS one"
                      " LEFT JOIN games g ON g.channel_id=? AND g.status IN ('open','active')"
                      " LEFT JOIN responses r ON r.interaction_id=?")
 
@@ -47,8 +48,9 @@ class SqlQueries:
                             ) -> tuple[dict | None, GameRow | None]:
         """What every command that may change a game reads first, in one statement: the answer
         already stored for ``interaction_id`` (a redelivered interaction: None if there is none),
-        and the channel's live game (None if there is none) with its seats (``GameRow.seats``) and the seats
-        whose holder left it (``GameRow.departed``, issue 28: what ``seat_history`` says)."""
+        and the channel's live game (None if there is none) with its seats (``GameRow.seats``), the seats
+        whose holder left it (``GameRow.departed``, issue 28: what ``seat_history`` says) and where its
+        status board is (``GameRow.board``: what ``Table.board_at`` would read next, by itself)."""
         generation = self.contexts.generation
         got = self._order_context_of(await self._one(self.ORDER_CONTEXT.format(
             seats=self.SEATS_JSON, departed=self.DEPARTED_JSON), (channel_id, interaction_id)))
@@ -64,11 +66,13 @@ class SqlQueries:
     def _order_context_of(r) -> tuple[dict | None, GameRow | None]:
         d = dict(r)
         stored, seats, departed = d.pop("ctx_response"), d.pop("ctx_seats"), d.pop("ctx_departed")
+        board = d.pop("ctx_board")
         row = None
         if d["id"] is not None:
             row = GameRow.from_row(d)
             row.seats = {k: int(v) for k, v in json.loads(seats).items()} if seats else {}
             row.departed = frozenset(json.loads(departed)) if departed else frozenset()
+            row.board = board or ""
         return (json.loads(stored) if stored is not None else None), row
 
     async def live_game(self, channel_id: int) -> GameRow | None:
@@ -136,11 +140,7 @@ class SqlQueries:
             if self._marks is batch:
                 self._marks = None  # what is reported from now on goes to the next batch
             try:
-                for i in range(0, len(batch.ids), 500):
-                    chunk = batch.ids[i:i + 500]
-                    await self._write("UPDATE responses SET delivered_at=? WHERE delivered_at IS NULL AND"
-                                      " interaction_id IN (" + ",".join("?" * len(chunk)) + ")", (batch.now, *chunk),
-                                      keeps_contexts=True)
+                await self._mark_answers(batch.ids, batch.now)
             except BaseException as e:
                 batch.done.set_exception(e)
                 batch.done.exception()  # (retrieved here: each waiter gets it)
@@ -148,6 +148,15 @@ class SqlQueries:
                     raise
             else:
                 batch.done.set_result(None)
+
+    async def _mark_answers(self, interaction_ids: list[str], now: float) -> None:
+        """The statement(s) of a batch of ``mark_delivered``: ``IN (?, ...)`` in chunks of 500 (PostgreSQL's
+        store has one statement for any number)."""
+        for i in range(0, len(interaction_ids), 500):
+            chunk = interaction_ids[i:i + 500]
+            await self._write("UPDATE responses SET delivered_at=? WHERE delivered_at IS NULL AND"
+                              " interaction_id IN (" + ",".join("?" * len(chunk)) + ")", (now, *chunk),
+                              keeps_contexts=True)
 
     async def response_for(self, interaction_id: str) -> dict | None:
         r = await self._one("SELECT response FROM responses WHERE interaction_id=?", (interaction_id,))

@@ -212,3 +212,46 @@ async def test_the_bots_postgresql_store_opens_its_whole_pool_at_once_and_keeps_
         assert lazy.pool.get_size() == 1
     finally:
         await lazy.close()
+
+
+async def test_each_connection_of_the_bots_postgresql_pool_has_an_orders_statements_prepared(pg_url):
+    """Issue 25: asyncpg prepares a statement on a connection the first time it runs there (a round trip more,
+    and the server's planning), which the first orders after a start paid, each on its connection. The bot's
+    pool prepares them as it opens (and on a connection it makes later): orders then prepare nothing."""
+    store = await open_store(pg_url)
+    listing = "SELECT statement FROM pg_prepared_statements"
+
+    async def prepared() -> list[frozenset[str]]:
+        cons = [await store.pool.acquire() for _ in range(store.pool.get_size())]
+        try:
+            found = [frozenset(r["statement"] for r in await c.fetch(listing)) - {listing} for c in cons]
+            return sorted(found, key=sorted)
+        finally:
+            for c in cons:
+                await store.pool.release(c)
+
+    try:
+        before = await prepared()
+        assert len(before) == store.pool.get_size()
+        for p in before:  # the order's context, its one write (each of its 6 shapes), the answers marked
+            assert sum(s.startswith("WITH fence AS") for s in p) == 6
+            assert any("AS ctx_board" in s for s in p) and any("= ANY($2::text[])" in s for s in p)
+        gid = await store.create_game(channel_id=5, guild_id=1, ruleset="gondor", options={}, seed="s",
+                                      commitment="c", creator_id=1, now=1.0, initial_state={"x": 1})
+        await store.set_status(gid, "active", 2.0)
+        before = await prepared()
+
+        async def order(i: int) -> None:
+            _, row = await store.order_context(5, f"i{i}")
+            await store.append_action(game_id=gid, seq=row.seq + 1, seat="sauron", user_id=11, text="roll",
+                                      interaction_id=f"i{i}", dice_before=0, dice_after=1, events=[], now=3.0,
+                                      snapshot={"x": i} if i % 3 == 0 else None,
+                                      response={"text": "ok", "ephemeral": False})
+            await store.mark_delivered(f"i{i}", 4.0)
+
+        for i in range(3 * store.pool.get_size()):  # (the pool hands its connections out in turn)
+            await order(i)
+        assert await asyncio.gather(*(store.mark_delivered(f"i{i}", 5.0) for i in range(7))) == [None] * 7
+        assert await prepared() == before  # nothing prepared anew, on any connection
+    finally:
+        await store.close()
