@@ -211,6 +211,8 @@ class Table:
             self.keep(row.id, g, seq)
         else:
             self.games.move_to_end(row.id)
+        if row.board is not None:  # read with the row (``order_context``): ``board_at`` need not read it again
+            self.boards.setdefault(row.id, row.board)  # (a board placed since that read stands: ``set_board``)
         return g
 
     def keep(self, game_id: int, game: Game, seq: int = 0) -> None:

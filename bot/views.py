@@ -123,7 +123,10 @@ class Views:
     async def set_board(self, game_id: int, channel_id: int, message_id: int) -> None:
         """The transport posted a game's status board: remember where, to edit it in place."""
         await self.table.store.set_setting(f"board:{game_id}", f"{channel_id}:{message_id}")
-        self.table.boards.pop(game_id, None)
+        if game_id in self.table.games:  # (what an order read before this write does not replace it: ``load``)
+            self.table.boards[game_id] = f"{channel_id}:{message_id}"
+        else:
+            self.table.boards.pop(game_id, None)
 
     async def board_edit(self, game_id: int) -> tuple[int, int, str] | None:
         """(channel, message, text) of the game's status board as it should read now, if it has one."""

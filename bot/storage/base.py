@@ -42,6 +42,9 @@ class GameRow:
     # the seats whose holder left the running game (issue 28: ``Table.departed``), read with ``seats``, and
     # current under the same terms
     departed: frozenset[str] | None = field(default=None, compare=False, repr=False)
+    # where the game's status board is ("channel:message", "" if it has none), read with ``seats`` under the
+    # same terms (its setting is written by a command that is no order: ``ContextCache.written``)
+    board: str | None = field(default=None, compare=False, repr=False)
 
     @classmethod
     def from_row(cls, r) -> "GameRow":

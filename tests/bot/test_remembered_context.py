@@ -90,6 +90,38 @@ async def test_orders_after_the_first_start_from_memory_and_each_is_logged_once(
     assert (await store.live_game(7)).seq == len(logged)
 
 
+async def test_an_order_not_remembered_reads_once_its_status_board_included(one):
+    """The first order of a game (nothing remembered) reads its context in one statement, where its status
+    board is included: no second read for the board (each was a trip to the database before an answer)."""
+    store, s, g = one.store, one.s, one.g
+    reads, settings = count_reads(store), []
+    real = store.get_setting
+
+    async def spy(key):
+        settings.append(key)
+        return await real(key)
+
+    store.get_setting = spy
+    s.table.forget(g.row.id)  # (as after a restart: nothing of the game in memory)
+    out = await s.order(ctx(g.holder), "roll 2d6 for cold")
+    assert out.ok and out.board_edit is None
+    assert len(reads) == 1 and settings == []
+    await s.views.set_board(g.row.id, 7, 99)  # a status board posted: the next order edits it
+    out = await s.order(ctx(g.holder), "roll 2d6 for warm")
+    assert out.ok and out.board_edit[:2] == (7, 99) and "board:%d" % g.row.id not in settings
+
+
+async def test_a_board_placed_while_an_order_was_under_way_is_kept(one):
+    """An order read its context (no board yet); the board was posted meanwhile: what the order read does not
+    replace it, and the board is edited."""
+    store, s, g = one.store, one.s, one.g
+    _, before = await store.order_context(7, None)
+    assert before.board == ""
+    await s.views.set_board(g.row.id, 7, 42)
+    await s.table.load(before)
+    assert await s.table.board_at(g.row.id) == "7:42"
+
+
 async def test_a_redelivered_interaction_is_answered_from_storage_whether_the_game_accepts_it_again_or_not(one):
     store, s, g = one.store, one.s, one.g
     a = await s.order(ctx(g.holder, "roll-a"), "roll 2d6 for a")
