@@ -24,7 +24,9 @@ PostgreSQL server is the one the tests start on loopback (tests/pg_server.py: fs
 same cores, or ``PALANTIR_TEST_PG_URL``.
 
 Run: python -m benchmarks.bench_ack [--games 100] [--rate 300] [--seconds 10] [--stores sqlite,postgresql]
-     [--loads quiet,busy] [--timeline FILE] (each order's offer time and acknowledgement, to see a tail's shape)
+     (postgresql:N: N shard processes on one database) [--loads quiet,busy] [--repeat N] (each store and load N
+     times in turn, and a summary of their p99: the host's speed varies from one minute to the next)
+     [--timeline FILE] (each order's offer time and acknowledgement, to see a tail's shape)
      [--defer-after S] (what if the bot acknowledged a command not answered within S seconds, instead of
      its DEFER_AFTER)
 """
@@ -49,6 +51,7 @@ from tests.load_helpers import (BotProcess, Sent, answer_seconds, busy_cpus, cla
 
 
 NOTES: list[str] = []
+P99S: dict[tuple[str, bool], list[tuple[float, float]]] = collections.defaultdict(list)  # (p99, reference ms)
 
 
 def pg_reader(url: str):
@@ -177,6 +180,7 @@ async def run(store: str, url_or_path: str, read, loaded: bool, args, shards: in
         await server.stop()
     ages = [s.result.acknowledged_age * 1000 for s in sent if s.result is not None
             and s.result.acknowledged_age is not None]
+    P99S[store, loaded].append((pct(ages, 99), ref))
     if args.timeline:  # when in the offer each slow acknowledgement came: a stall, or a queue that grows
         t0 = min(s.sent_at for s in sent)
         with open(args.timeline, "a") as f:
@@ -210,6 +214,9 @@ def main() -> None:
     ap.add_argument("--loads", default="quiet,busy", help="quiet, busy (two processes spinning), or both")
     ap.add_argument("--timeline", default=None, metavar="FILE",
                     help="append each order's offer time (s) and acknowledgement (ms) to FILE, as CSV lines")
+    ap.add_argument("--repeat", type=int, default=1,
+                    help="run every store and load this many times, in turn (the host's speed varies from minute to "
+                         "minute: a summary of each one's p99 follows)")
     ap.add_argument("--defer-after", type=float, default=None,
                     help="what if: the bot acknowledges a command not answered in this many seconds (its DEFER_AFTER)")
     args = ap.parse_args()
@@ -219,29 +226,39 @@ def main() -> None:
     print("| store        | CPUs   | sent  |     p50 |     p99 |     max | in time | late ch | busy  | expired "
           "| problems | trace | ans50 s | ans99 s |")
     print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|", flush=True)
-    server = None
+    server, no_server = None, None
     try:
-        for store in args.stores.split(","):
-            for loaded in [x == "busy" for x in args.loads.split(",")]:
-                with tempfile.TemporaryDirectory() as d:
-                    kind, _, n = store.partition(":")
-                    if kind == "sqlite":
-                        path = Path(d) / "ack.db"
-                        line = run_loop(run(store, str(path), sqlite_reader(path), loaded, args))
-                    else:
-                        if server is None:
-                            try:
-                                server = pg_server.start()
-                            except pg_server.NoServer as e:
-                                print(f"| {store:12} | no server: {e} |")
-                                break
-                        url = asyncio.run(server.new_database("bench_ack"))
-                        line = run_loop(run(store, url, pg_reader(url), loaded, args, shards=int(n or 1)))
-                print(line, flush=True)
+        for store, loaded in [(st, x == "busy") for _ in range(args.repeat) for st in args.stores.split(",")
+                              for x in args.loads.split(",")]:
+            kind, _, n = store.partition(":")
+            with tempfile.TemporaryDirectory() as d:
+                if kind == "sqlite":
+                    path = Path(d) / "ack.db"
+                    line = run_loop(run(store, str(path), sqlite_reader(path), loaded, args))
+                elif no_server is not None:
+                    line = f"| {store:12} | no server: {no_server} |"
+                else:
+                    if server is None:
+                        try:
+                            server = pg_server.start()
+                        except pg_server.NoServer as e:
+                            no_server = e
+                            print(f"| {store:12} | no server: {e} |")
+                            continue
+                    url = asyncio.run(server.new_database("bench_ack"))
+                    line = run_loop(run(store, url, pg_reader(url), loaded, args, shards=int(n or 1)))
+            print(line, flush=True)
     finally:
         if server is not None:
             server.stop()
     print("\n".join(NOTES))
+    if args.repeat > 1:
+        for (store, loaded), runs in P99S.items():
+            p99s = sorted(p for p, _ in runs)
+            print(f"  {store} {'loaded' if loaded else 'quiet'}: p99 over {len(runs)} runs (ms): "
+                  + ", ".join(f"{p:.0f}" for p, _ in runs) + f"; median {p99s[len(p99s) // 2]:.0f}, worst {p99s[-1]:.0f}"
+                  + f"; {sum(p < 50 for p in p99s)} of {len(p99s)} under 50; reference work "
+                  + ", ".join(f"{r:.1f}" for _, r in runs) + " ms")
     print("in time: acknowledged within 3 s of creation and answered; late ch: expired, applied, answered in "
           "the channel; busy: refused privately, not applied; expired: not applied; problems: anything else "
           "(an order applied and answered nowhere, ...); trace: tracebacks in the bot's log; ans50/ans99: seconds "
