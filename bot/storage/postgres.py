@@ -28,7 +28,7 @@ import re
 from contextlib import asynccontextmanager
 
 from bot.storage.contexts import ContextCache
-from bot.storage.sql import SqlQueries, _dumps
+from bot.storage.sql import SqlQueries, _Marks, _dumps
 from bot.storage.base import (Effect, OutboxPost, ShardFilter, StaleWriter, shard_where)
 
 MIGRATION_LOCK = 0x70616C616E  # pg_advisory_xact_lock key taken while migrating ("palan")
@@ -292,6 +292,7 @@ class PostgresStore(SqlQueries):
         self.path = _redact(url)
         self.shard: ShardFilter | None = None  # this process's guilds, for the process-wide scans
         self.contexts = ContextCache()  # the channels' live games as the last orders read them (bot/storage/contexts.py)
+        self._riders: _Marks | None = None  # answers marked delivered, for the next order's statement to carry
 
     POOL_SIZE = 10  # connections a bot process holds (``whole_pool``)
 
@@ -337,6 +338,40 @@ class PostgresStore(SqlQueries):
     async def _mark_answers(self, interaction_ids: list[str], now: float) -> None:
         await self._write(self.MARK_ANSWERS, (now, list(interaction_ids)), keeps_contexts=True)
 
+    MARK_LINGER = 0.005  # seconds an answer's mark waits for an order's statement to carry it
+
+    async def mark_delivered(self, interaction_id: str, now: float) -> None:
+        """As ``SqlQueries.mark_delivered`` (returns once the mark is committed), but the marks reported since
+        the last order's write ride with the next one, in its one statement (``append_action``): under load an
+        order follows within a few milliseconds, and the marks cost no statement (no transaction, no trip) of
+        their own. Those no order carries within ``MARK_LINGER`` are written by themselves, together."""
+        batch = self._riders
+        if batch is None:
+            batch = self._riders = _Marks(now)
+            asyncio.get_running_loop().call_later(self.MARK_LINGER, self._unridden, batch)
+        batch.ids.append(interaction_id)
+        batch.now = max(batch.now, now)
+        await asyncio.shield(batch.done)
+
+    def _unridden(self, batch: _Marks) -> None:
+        if self._riders is batch:
+            self._riders = None
+            asyncio.ensure_future(self._mark_alone(batch))
+
+    async def _mark_alone(self, batch: _Marks) -> None:
+        """A batch of marks no order carried (or whose order's statement failed): its own statement."""
+        if batch.done.done():
+            return
+        try:
+            await self._mark_answers(batch.ids, batch.now)
+        except BaseException as e:
+            batch.done.set_exception(e)
+            batch.done.exception()  # (retrieved here: each waiter gets it)
+            if not isinstance(e, Exception):
+                raise
+        else:
+            batch.done.set_result(None)
+
     async def _warm(self, con) -> None:
         """The statements of an order prepared on a connection before an order needs them there. asyncpg
         prepares a statement on a connection at its first use there (one more round trip, and the server's
@@ -349,11 +384,12 @@ class PostgresStore(SqlQueries):
         for snapshot in (None, {}):
             for response in (None, {}):
                 for interaction_id in (None, "-"):
-                    sql, args = self._append_statement(
-                        game_id=-1, seq=0, seat="", user_id=None, text="", interaction_id=interaction_id,
-                        dice_before=0, dice_after=0, events=[], now=0.0, snapshot=snapshot, response=response,
-                        status=None, kind="order", ref_seq=None)
-                    await con.fetchval(sql, *args)
+                    for marks in (None, ([], 0.0)):
+                        sql, args = self._append_statement(
+                            game_id=-1, seq=0, seat="", user_id=None, text="", interaction_id=interaction_id,
+                            dice_before=0, dice_after=0, events=[], now=0.0, snapshot=snapshot, response=response,
+                            status=None, kind="order", ref_seq=None, marks=marks)
+                        await con.fetchval(sql, *args)
 
     async def _warm_pool(self) -> None:
         """``_warm`` on every connection the pool holds now (those it makes later are warmed as it makes them)."""
@@ -367,6 +403,9 @@ class PostgresStore(SqlQueries):
                 await self.pool.release(con)
 
     async def close(self) -> None:
+        riders, self._riders = self._riders, None
+        if riders is not None:  # marks still waiting for an order: written before the pool closes
+            await self._mark_alone(riders)
         await self.pool.close()
 
     # ------------------------------------------------------------ the discipline
@@ -435,11 +474,20 @@ class PostgresStore(SqlQueries):
                 game_id=game_id, seq=seq, seat=seat, user_id=user_id, text=text, interaction_id=interaction_id,
                 dice_before=dice_before, dice_after=dice_after, events=events, now=now, snapshot=snapshot,
                 response=response, status=status, kind=kind, ref_seq=ref_seq, also=also)
-        sql, args = self._append_statement(game_id=game_id, seq=seq, seat=seat, user_id=user_id, text=text,
-                                           interaction_id=interaction_id, dice_before=dice_before,
-                                           dice_after=dice_after, events=events, now=now, snapshot=snapshot,
-                                           response=response, status=status, kind=kind, ref_seq=ref_seq)
-        moved = await self.pool.fetchval(sql, *args)
+        riders, self._riders = self._riders, None  # the answers marked since the last order ride with this one
+        try:
+            sql, args = self._append_statement(game_id=game_id, seq=seq, seat=seat, user_id=user_id, text=text,
+                                               interaction_id=interaction_id, dice_before=dice_before,
+                                               dice_after=dice_after, events=events, now=now, snapshot=snapshot,
+                                               response=response, status=status, kind=kind, ref_seq=ref_seq,
+                                               marks=(riders.ids, riders.now) if riders is not None else None)
+            moved = await self.pool.fetchval(sql, *args)
+        except BaseException:
+            if riders is not None:  # (rolled back, or unknown: marking again is harmless) by themselves
+                asyncio.ensure_future(self._mark_alone(riders))
+            raise
+        if riders is not None:  # (a data-modifying CTE runs to its end whether the fence moved or not)
+            riders.done.set_result(None)
         if moved != 1:
             raise StaleWriter("the game moved on under us (sequence mismatch)")
         self.contexts.advanced(game_id, seq, status)
@@ -448,9 +496,10 @@ class PostgresStore(SqlQueries):
     def _append_statement(*, game_id: int, seq: int, seat: str, user_id: int | None, text: str,
                           interaction_id: str | None, dice_before: int, dice_after: int, events: list, now: float,
                           snapshot: dict | None, response: dict | None, status: str | None, kind: str,
-                          ref_seq: int | None) -> tuple[str, list]:
+                          ref_seq: int | None, marks: tuple[list[str], float] | None = None) -> tuple[str, list]:
         """``append_action``'s one statement and its arguments (its text depends only on which of the
-        snapshot, the answer and the interaction there are: ``_warm`` prepares each)."""
+        snapshot, the answer, the interaction and the marks there are: ``_warm`` prepares each). ``marks``:
+        answers marked delivered (their interactions, the time), carried by this statement."""
         args: list = [seq, game_id, status, now]
 
         def p(value, cast: str) -> str:
@@ -475,6 +524,9 @@ class PostgresStore(SqlQueries):
         if response is not None and interaction_id:
             parts.append("r AS (INSERT INTO responses (interaction_id, game_id, response, created_at) SELECT "
                          f"{p(interaction_id, 'text')}, id, {p(_dumps(response), 'text')}, $4::float8 FROM fence)")
+        if marks is not None:
+            parts.append(f"m AS (UPDATE responses SET delivered_at={p(marks[1], 'float8')} WHERE delivered_at IS NULL"
+                         f" AND interaction_id = ANY({p(list(marks[0]), 'text[]')}))")
         return "WITH " + ", ".join(parts) + " SELECT count(*) FROM fence", args
 
     async def schema_version(self) -> int:

@@ -233,8 +233,8 @@ async def test_each_connection_of_the_bots_postgresql_pool_has_an_orders_stateme
     try:
         before = await prepared()
         assert len(before) == store.pool.get_size()
-        for p in before:  # the order's context, its one write (each of its 6 shapes), the answers marked
-            assert sum(s.startswith("WITH fence AS") for s in p) == 6
+        for p in before:  # the order's context, its one write (each of its 12 shapes), the answers marked
+            assert sum(s.startswith("WITH fence AS") for s in p) == 12
             assert any("AS ctx_board" in s for s in p) and any("= ANY($2::text[])" in s for s in p)
         gid = await store.create_game(channel_id=5, guild_id=1, ruleset="gondor", options={}, seed="s",
                                       commitment="c", creator_id=1, now=1.0, initial_state={"x": 1})
@@ -253,5 +253,64 @@ async def test_each_connection_of_the_bots_postgresql_pool_has_an_orders_stateme
             await order(i)
         assert await asyncio.gather(*(store.mark_delivered(f"i{i}", 5.0) for i in range(7))) == [None] * 7
         assert await prepared() == before  # nothing prepared anew, on any connection
+    finally:
+        await store.close()
+
+
+async def test_answers_marked_delivered_ride_with_the_next_orders_statement_on_postgresql(pg_url):
+    """Issue 25: on PostgreSQL the marks reported since the last order's write are carried by the next one's
+    statement (no statement of their own); those no order carries within MARK_LINGER go by themselves; an
+    order whose statement fails leaves its marks to be written by themselves, not lost."""
+    from bot.storage.postgres import PostgresStore
+
+    store = await open_store(pg_url)
+    alone = []
+    real = store._mark_answers
+
+    async def spy(ids, now):
+        alone.append(list(ids))
+        await real(ids, now)
+
+    store._mark_answers = spy
+    try:
+        gid = await store.create_game(channel_id=5, guild_id=1, ruleset="gondor", options={}, seed="s",
+                                      commitment="c", creator_id=1, now=1.0, initial_state={"x": 1})
+        await store.set_status(gid, "active", 2.0)
+
+        async def order(seq: int, iid: str, **kw) -> None:
+            await store.append_action(game_id=gid, seq=seq, seat="sauron", user_id=11, text="roll", interaction_id=iid,
+                                      dice_before=0, dice_after=1, events=[], now=3.0, snapshot=None,
+                                      response={"text": "ok", "ephemeral": False}, **kw)
+
+        async def delivered(iid: str):
+            row = await store.pool.fetchrow("SELECT delivered_at FROM responses WHERE interaction_id=$1", iid)
+            return row["delivered_at"]
+
+        await order(1, "a")
+        await order(2, "b")
+        marks = [asyncio.ensure_future(store.mark_delivered(i, 4.0)) for i in ("a", "b")]
+        await asyncio.sleep(0)
+        await order(3, "c")  # carries the two marks
+        await asyncio.gather(*marks)
+        assert alone == [] and await delivered("a") == await delivered("b") == 4.0
+        assert await delivered("c") is None
+        await store.mark_delivered("c", 5.0)  # no order follows: by itself, after the linger
+        assert alone == [["c"]] and await delivered("c") == 5.0
+        mark = asyncio.ensure_future(store.mark_delivered("c", 6.0))  # (already marked: unchanged)
+        await asyncio.sleep(0)
+        with pytest.raises(StaleWriter):  # a stale order's statement still carries the marks
+            await order(3, "d")
+        await mark
+        assert alone == [["c"]] and await delivered("c") == 5.0
+        await order(4, "e")
+        mark = asyncio.ensure_future(store.mark_delivered("e", 7.0))
+        await asyncio.sleep(0)
+        with pytest.raises(Exception):  # a statement that fails (a NUL in a text): rolled back
+            await store.append_action(game_id=gid, seq=5, seat="sauron", user_id=11, text="roll\x00",
+                                      interaction_id="f", dice_before=0, dice_after=1, events=[], now=3.0,
+                                      snapshot=None, response=None)
+        await mark  # written by itself instead
+        assert alone == [["c"], ["e"]] and await delivered("e") == 7.0
+        assert PostgresStore.MARK_LINGER < 0.05
     finally:
         await store.close()
