@@ -360,17 +360,8 @@ class PostgresStore(SqlQueries):
 
     async def _mark_alone(self, batch: _Marks) -> None:
         """A batch of marks no order carried (or whose order's statement failed): its own statement."""
-        if batch.done.done():
-            return
-        try:
-            await self._mark_answers(batch.ids, batch.now)
-        except BaseException as e:
-            batch.done.set_exception(e)
-            batch.done.exception()  # (retrieved here: each waiter gets it)
-            if not isinstance(e, Exception):
-                raise
-        else:
-            batch.done.set_result(None)
+        if not batch.done.done():
+            await self._settle_marks(batch)
 
     async def _warm(self, con) -> None:
         """The statements of an order prepared on a connection before an order needs them there. asyncpg

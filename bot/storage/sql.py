@@ -139,15 +139,19 @@ class SqlQueries:
         async with self._marks_lock:  # one batch written at a time; the next gathers meanwhile
             if self._marks is batch:
                 self._marks = None  # what is reported from now on goes to the next batch
-            try:
-                await self._mark_answers(batch.ids, batch.now)
-            except BaseException as e:
-                batch.done.set_exception(e)
-                batch.done.exception()  # (retrieved here: each waiter gets it)
-                if not isinstance(e, Exception):
-                    raise
-            else:
-                batch.done.set_result(None)
+            await self._settle_marks(batch)
+
+    async def _settle_marks(self, batch: "_Marks") -> None:
+        """A batch of marks written by itself, and its waiters told how that went."""
+        try:
+            await self._mark_answers(batch.ids, batch.now)
+        except BaseException as e:
+            batch.done.set_exception(e)
+            batch.done.exception()  # (retrieved here: each waiter gets it)
+            if not isinstance(e, Exception):
+                raise
+        else:
+            batch.done.set_result(None)
 
     async def _mark_answers(self, interaction_ids: list[str], now: float) -> None:
         """The statement(s) of a batch of ``mark_delivered``: ``IN (?, ...)`` in chunks of 500 (PostgreSQL's
