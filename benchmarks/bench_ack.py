@@ -93,7 +93,7 @@ async def settled(procs, cpu: float = 0.5, timeout: float = 5.0) -> None:
     interpreters starting as the first orders arrive (their start-up was most of the first second's tail)."""
     tick = os.sysconf("SC_CLK_TCK")
     end = time.monotonic() + timeout
-    while time.monotonic() < end:
+    while procs and time.monotonic() < end:
         ran = []
         for p in procs:
             try:
@@ -118,17 +118,16 @@ def reference_ms() -> float:
     return best * 1000
 
 
-AHEAD = True  # --fake-equal: False
-
-
 @contextlib.contextmanager
-def ahead():
+def ahead(wanted: bool = True):
     """This process (the fake Discord) ahead of the others for a core while the bot is measured, where the
-    system allows it: Discord is not on the bot's machine, and its stand-in's own wait for a core would be
-    counted against the bot (the bot, the database and the spinning processes keep equal shares)."""
+    system allows it (and it is ``wanted``: not with --fake-equal): Discord is not on the bot's machine, and
+    its stand-in's own wait for a core would be counted against the bot (the bot, the database and the
+    spinning processes keep equal shares). Yields whether it is."""
+    if not wanted:
+        yield False
+        return
     try:
-        if not AHEAD:
-            raise PermissionError("not asked")
         os.setpriority(os.PRIO_PROCESS, 0, -10)
     except OSError:
         yield False
@@ -162,14 +161,9 @@ async def run(store: str, url_or_path: str, read, loaded: bool, args, shards: in
             gc.collect()
             gc.freeze()
             gc.disable()
-            if loaded:
-                with busy_cpus(2) as spinners:
-                    await settled(spinners)
-                    with ahead() as first:
-                        sent = await offer(server, tables, args.rate, args.seconds)
-                        applied, answers = await wait_answered(server, sent, read, 15.0)
-            else:
-                with ahead() as first:
+            with busy_cpus(2 if loaded else 0) as spinners:
+                await settled(spinners)
+                with ahead(not args.fake_equal) as first:
                     sent = await offer(server, tables, args.rate, args.seconds)
                     applied, answers = await wait_answered(server, sent, read, 15.0)
             cpu, fake_cpu = sum(b.cpu_seconds() for b in bots) - cpu0, time.process_time() - fake0
@@ -229,8 +223,6 @@ def main() -> None:
     ap.add_argument("--defer-after", type=float, default=None,
                     help="what if: the bot acknowledges a command not answered in this many seconds (its DEFER_AFTER)")
     args = ap.parse_args()
-    global AHEAD
-    AHEAD = not args.fake_equal
     print(f"{args.games} games, `roll` orders offered at {args.rate:.0f}/s for {args.seconds:.0f} s; "
           "acknowledgement from the interaction's creation, ms"
           + (f"; what if DEFER_AFTER = {args.defer_after} s" if args.defer_after is not None else ""))

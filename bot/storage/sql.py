@@ -52,10 +52,14 @@ class SqlQueries:
         whose holder left it (``GameRow.departed``, issue 28: what ``seat_history`` says) and where its
         status board is (``GameRow.board``: what ``Table.board_at`` would read next, by itself)."""
         generation = self.contexts.generation
-        got = self._order_context_of(await self._one(self.ORDER_CONTEXT.format(
+        got = self._order_context_of(await self._context_row(self.ORDER_CONTEXT.format(
             seats=self.SEATS_JSON, departed=self.DEPARTED_JSON), (channel_id, interaction_id)))
         self.contexts.put(channel_id, got[1], generation)
         return got
+
+    async def _context_row(self, sql: str, params: tuple):
+        """How ``order_context`` reads its one statement (a store may read it its own way)."""
+        return await self._one(sql, params)
 
     def remembered_context(self, channel_id: int) -> GameRow | None:
         """The channel's live game with its seats as the last order read it, if nothing of this store

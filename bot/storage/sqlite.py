@@ -381,31 +381,26 @@ class SqliteStore(SqlQueries):
         """One statement in a transaction of its own; (rowcount, lastrowid)."""
         return await self._steps([(sql, params)], keeps_contexts=keeps_contexts)
 
-    async def order_context(self, channel_id: int, interaction_id: str | None):
-        """``SqlQueries.order_context``, read on the event loop itself from a read-only connection of its own,
-        not in the connection's thread: under load a trip there and back (waking the thread, which then
-        contends for the GIL, and the thread waking the loop) cost more than the read, several times over,
+    async def _context_row(self, sql: str, params: tuple):
+        """``SqlQueries.order_context``'s one statement, read on the event loop itself from a read-only connection
+        of its own, not in the connection's thread: under load a trip there and back (waking the thread, which
+        then contends for the GIL, and the thread waking the loop) cost more than the read, several times over,
         on every order (issue 25, benchmarks/bench_ack.py). Bounded: it is one statement on primary keys and
         the live-game index, in WAL mode, where a reader waits for no writer (it reads the last commit) and
         is given no time to wait for anything else (``busy_timeout=0``: should SQLite answer busy, as in a
         WAL reset, the read goes the usual way). Measured (100 live games, 20,000 stored answers, a machine
         at load 7 on 2 cores): p50 23 µs, p99 96 µs (the thread's way: 54 and 135 µs); its rare tail, up to
-        40 ms, is the process descheduled by the OS, as the thread's way has too (45 ms). It reads what is committed, as the locked read did: the store's transactions are never open
-        across this call, which does not yield."""
-        sql = self.ORDER_CONTEXT.format(seats=self.SEATS_JSON, departed=self.DEPARTED_JSON)
-        generation = self.contexts.generation
-        got = None
+        40 ms, is the process descheduled by the OS, as the thread's way has too (45 ms). It reads what is
+        committed, as the locked read did: the store's transactions are never open across this call, which
+        does not yield."""
         if self._reader is not None:
             try:
                 # (fetchall: the statement runs to its end, so its read transaction ends with it; a
                 # statement left open would hold that snapshot, and the next read would see an old game)
-                got = self._order_context_of(self._reader.execute(sql, (channel_id, interaction_id)).fetchall()[0])
+                return self._reader.execute(sql, params).fetchall()[0]
             except sqlite3.OperationalError:  # busy (or locked): the usual way, which waits its turn
                 pass
-        if got is None:
-            got = self._order_context_of(await self._one(sql, (channel_id, interaction_id)))
-        self.contexts.put(channel_id, got[1], generation)
-        return got
+        return await self._one(sql, params)
 
     async def schema_version(self) -> int:
         return (await self._one("PRAGMA user_version"))[0]
