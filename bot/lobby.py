@@ -15,7 +15,7 @@ from bot.storage import Clock, GameRow, SeatState
 
 from bot.outcome import NEW_GAME_SECONDS, Post, Outcome, Ctx, PlaceError, clip, parse_options
 from bot.table import _locked, seated
-from bot.seats import CHECKIN, SeatRules, rate_text
+from bot.seats import CHECKIN, SeatRules, one_seat_refusal, other_seat, rate_text
 
 
 ROOM_KEEP = 5000  # messages kept a private room (the rest are Discord's to keep)
@@ -496,6 +496,9 @@ class Lobby:
         old = seats[seat]
         if old == user_id and seat not in await self.table.departed(row.id):  # (one who left may be handed it back)
             return Outcome.error(f"<@{user_id}> already holds `{seat}`.")
+        held = await other_seat(self.table, row, seats, user_id, seat)  # issue 39: one seat each once play has begun
+        if held:
+            return one_seat_refusal(self.table, f"<@{user_id}>", held)
         await self.table.store.set_seat_holder(row.id, seat, user_id)
         await self.table.store.seat_changed(row.id, seat, user_id, self.table.clock(), "sub")
         if row.status == "active" and old != user_id:  # issue 28: a seat taken over, in both players' records

@@ -10,8 +10,10 @@ row: autopilot)."""
 from __future__ import annotations
 
 import dataclasses
+import json
 from dataclasses import dataclass
 
+from engine.modes import GM
 from engine.rulesets import get_ruleset
 from bot import deadlines as dl
 from bot.storage import GameRow, PlayerRecord, SeatState
@@ -24,6 +26,8 @@ TAKEOVER_MODES = ("open", "vote")
 MAX_CHECKIN_HOURS = 168.0
 MAX_AUTOPILOT = 20
 MAX_LISTED = 10  # games shown by `/game open` (each with its buttons; Discord allows 25 buttons)
+MAX_TAKEOVER_ASKS = 3  # issue 39: takeovers one player asks for in one game (open or by vote)
+TAKEOVER_COOLDOWN = 3600.0  # issue 39: seconds between two of them
 
 
 @dataclass(frozen=True)
@@ -103,6 +107,27 @@ def history_lines(history: list[dict], title) -> list[str]:
         out.append(f"{title(h['seat'])}: <@{h['user_id']}> from {_when(h['from_at'])} to {until}"
                    + (f" ({h['how']})" if h.get("how") and h["how"] != "join" else ""))
     return out
+
+
+async def other_seat(table, row: GameRow, seats: dict[str, int], user_id: int, seat: str) -> str | None:
+    """Issue 39, one seat per person once play has begun: the seat that ``user_id`` holds in ``row``'s
+    running game besides ``seat``, if any, when ``seat`` is a side. A seat they left (``Table.departed``)
+    is not theirs; the moderator's `gm` counts (it sees every side's secrets: as before, a player with
+    a side may take the `gm` seat, a moderator may not take a side). None before the start (solo and
+    hot-seat play: one person may take several seats then; `/game join` takes no side once the game
+    runs) and for ``seat`` `gm`. Asked where a seat changes hands, under the game's lock: `/game sub`
+    and a takeover (open, and at its approval by vote), whichever command or button led there."""
+    if row.status != "active" or seat == GM:
+        return None
+    gone = await table.departed(row.id)
+    return next((s for s, u in seats.items() if u == user_id and s != seat and s not in gone), None)
+
+
+def one_seat_refusal(table, who: str, held: str) -> Outcome:
+    """The private answer when a hand-over would give ``who`` (`You` or a mention) a second seat."""
+    have = "hold" if who == "You" else "holds"
+    return Outcome.error(f"{who} {have} **{table.seat_title(held)}** in this game already: once play has begun, a "
+                         "side goes only to a player who holds no other seat.")
 
 
 class Seats:
@@ -223,23 +248,20 @@ class Seats:
             return Outcome.error(f"You hold `{seat}` already: your next order takes it off autopilot.")
         # (a holder who left the seat takes it back like anyone else, under the game's takeover rule)
         others = {s: u for s, u in seats.items() if s != seat and s not in gone}
-        # Issue 28: a takeover "by someone already seated" is allowed "only where one person may hold several
-        # seats". No game has such a setting: CONVENTIONS lets one person hold several seats in every game,
-        # but only as the table sees it before the start (solo and hot-seat play, `/game join` twice); no
-        # ruleset or option lets a player add a seat to theirs once the game runs (War of the Ring's seats are
-        # each a power of their own, `gm` is the moderator's). Taking an opponent's seat mid-game would give
-        # one player a second side without the table's consent, so it is refused in every game; the
-        # creator's `/game sub` (a decision of the game's host) remains the way to do it.
-        if ctx.user_id in others.values():
-            return Outcome.error("You hold a seat in this game already. One player holds several seats only by "
-                                 "taking them before the start (solo play) or by the creator's `/game sub`.")
+        held = await other_seat(self.table, row, seats, ctx.user_id, seat)  # asked again at the change itself
+        if held:
+            return one_seat_refusal(self.table, "You", held)
         rules = SeatRules.of(row)
         refusal = await self._too_unreliable(ctx.user_id, rules)
         if refusal:
             return refusal
-        if rules.takeover == "vote" and not self.table.can_admin(ctx, row):
-            if st.takeover and st.takeover.get("user") not in (None, ctx.user_id):
-                return Outcome.error(f"<@{st.takeover['user']}> has asked for this seat already; wait for the vote.")
+        vote = rules.takeover == "vote" and not self.table.can_admin(ctx, row)
+        if vote and st.takeover and st.takeover.get("user") not in (None, ctx.user_id):
+            return Outcome.error(f"<@{st.takeover['user']}> has asked for this seat already; wait for the vote.")
+        refusal = await self._ask_limit(row, ctx.user_id, states)
+        if refusal:
+            return refusal
+        if vote:
             st.takeover = {"user": ctx.user_id, "votes": {}}
             await self.table.store.set_seat_state(st)
             voters = sorted({row.creator_id, *others.values()} - {ctx.user_id})
@@ -286,6 +308,28 @@ class Seats:
             return Outcome.private("Your vote is counted; the takeover waits for a majority.")
         return await self._hand_over(ctx, row, seat, taker, seats, st)
 
+    async def _ask_limit(self, row: GameRow, user_id: int, states: dict[str, SeatState]) -> Outcome | None:
+        """Issue 39: one player's takeover requests in one game are limited: one waiting for its vote at a
+        time, ``MAX_TAKEOVER_ASKS`` in all, ``TAKEOVER_COOLDOWN`` apart (each pings the table; a takeover
+        taken back and asked again must not be a way to stall it). None: this request is counted."""
+        waiting = next((s for s, st in states.items() if st.autopilot and st.takeover
+                        and st.takeover.get("user") == user_id), None)
+        if waiting:
+            return Outcome.error(f"You have asked for **{self.table.seat_title(waiting)}** already; wait for that "
+                                 "vote.")
+        key, now = f"takeovers:{row.id}", self.table.clock()
+        asked = json.loads(await self.table.store.get_setting(key) or "{}")
+        mine = asked.get(str(user_id), [])
+        if len(mine) >= MAX_TAKEOVER_ASKS:
+            return Outcome.error(f"You have asked for a takeover {len(mine)} times in this game: no more. The creator "
+                                 "may still hand you a seat (`/game sub`).")
+        if mine and now < mine[-1] + TAKEOVER_COOLDOWN:
+            return Outcome.error(f"You asked for a takeover in this game <t:{int(mine[-1])}:R>; ask again "
+                                 f"<t:{int(mine[-1] + TAKEOVER_COOLDOWN) + 1}:R>.")
+        asked[str(user_id)] = mine + [now]
+        await self.table.store.set_setting(key, json.dumps(asked))
+        return None
+
     async def _too_unreliable(self, user_id: int, rules: SeatRules) -> Outcome | None:
         if rules.min_ontime is None:
             return None
@@ -299,9 +343,19 @@ class Seats:
     async def _hand_over(self, ctx: Ctx, row: GameRow, seat: str, user_id: int, seats: dict[str, int],
                          st: SeatState) -> Outcome:
         """The seat to ``user_id``: its history, both records, off autopilot, its secrets by the private
-        path, and a full phase (the deadline restarts at the game's phase length)."""
+        path, and, for a real new holder of a seat that must act in this phase, a full phase once
+        (``Timekeeper.new_holder_time``). Refused, here at the change, if it would give them a second
+        seat (issue 39: a request approved after they took another seat); that request is withdrawn."""
         store, now = self.table.store, self.table.clock()
+        held = await other_seat(self.table, row, seats, user_id, seat)
+        if held:
+            if st.takeover and st.takeover.get("user") == user_id:
+                st.takeover = None
+                await store.set_seat_state(st)
+            return one_seat_refusal(self.table, "You" if ctx.user_id == user_id else f"<@{user_id}>", held)
         old = seats[seat]
+        held_before = old == user_id or any(h["seat"] == seat and h["user_id"] == user_id
+                                            for h in await store.seat_history(row.id))
         await store.set_seat_holder(row.id, seat, user_id)
         await store.seat_changed(row.id, seat, user_id, now, "takeover")
         if old != user_id:  # (a holder who left and takes the seat back neither took it over nor lost it)
@@ -310,11 +364,13 @@ class Seats:
         await store.set_seat_state(SeatState(row.id, seat, checked_in=st.checked_in))
         game = await self.table.load(row)
         clock = await store.clock(row.id)
-        deadline = None
-        if clock is not None and clock.phase_key != "ended":
-            clock.started_at, clock.extra = now, 0.0  # a full phase for the new holder
+        tail = ""
+        if clock is not None and clock.phase_key != "ended":  # (the timers follow: the seat is off autopilot)
+            before = clock.deadline_at
+            await self.table.timekeeper.new_holder_time(row, game, clock, seat, held_before)
             deadline = await self.table.timekeeper.reschedule(row, game, clock)
-        tail = f" Deadline: {dl.stamp(deadline)}." if deadline else ""
+            if deadline:
+                tail = f" Deadline{' (unchanged)' if deadline == before else ''}: {dl.stamp(deadline)}."
         was = "they had left it, on autopilot" if old == user_id else f"was <@{old}>, on autopilot"
         out = Outcome.public_reply(f"<@{user_id}> takes over **{self.table.seat_title(seat)}** ({was}); the seat is "
                                    f"played by them from now on.{tail}", mentions=[user_id])

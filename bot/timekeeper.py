@@ -122,6 +122,25 @@ class Timekeeper:
         await self.store.set_clock(clock, pending + new)
         self.wake()
 
+    async def new_holder_time(self, row: GameRow, game: Game, clock: Clock, seat: str,
+                              held_before: bool) -> None:
+        """Issue 39: a seat handed over (a takeover) gives its new holder a full phase only when they are
+        a real new holder (not ``held_before``: never held this seat in this game, so not a holder taking
+        back their own seat), the seat must act in this phase, and no takeover has moved this phase's
+        deadline yet: otherwise a player could stall the table by leaving and taking a seat back. The
+        deadline then runs to at least the game's phase length from now (never earlier than it was: a
+        creator's extension is kept); ``started_at`` stays the phase's start. The caller reschedules."""
+        hours = self.rules(row).hours
+        if hours <= 0 or held_before or seat not in game.active_seats() or clock.phase_key == "ended":
+            return
+        key, phase = f"newholder:{row.id}", json.dumps([clock.phase_key, clock.started_at])
+        if await self.store.get_setting(key) == phase:  # once a phase
+            return
+        await self.store.set_setting(key, phase)
+        # (paused: the resume gives the paused time back, so the phase is measured from the pause)
+        now = clock.paused_at if clock.paused_at is not None else self.clock()
+        clock.extra = max(clock.extra, now - clock.started_at)
+
     async def reschedule(self, row: GameRow, game: Game, clock: Clock,
                           seats: dict[str, int] | None = None) -> float | None:
         now = self.clock()
