@@ -7,7 +7,7 @@ from bot.service import Ctx, GameService
 from bot.storage import Store
 from tests import pbp_helpers  # noqa: F401
 
-RED, BLUE, CAROL, DAVE = 11, 22, 33, 44
+RED, BLUE, CAROL, DAVE, EVE = 11, 22, 33, 44, 55
 H = 3600.0
 T0 = 1_720_000_000.0
 _ids = iter(range(1, 10**9))
@@ -476,8 +476,8 @@ async def test_a_holder_who_left_gets_none_of_the_seats_changed_secrets_and_play
 
 async def test_the_creator_may_hand_a_left_seat_back_by_sub_and_nobody_takes_an_opponents_seat_mid_game(svc):
     """A seat whose holder left: the creator's `/game sub` may hand it back to them (a sub, no seat taken
-    over or lost); a takeover by a player who holds another seat is refused in every game (no game lets a
-    player add a seat once it runs: bot/seats.py, at the refusal)."""
+    over or lost); a takeover by a player who holds another seat is refused in every game (issue 39: once
+    play has begun, a side goes only to a player holding no other seat: bot/seats.py ``other_seat``)."""
     row = await started(svc, "deadline=24")
     assert (await svc.leave(ctx(BLUE))).ok
     refused = await svc.takeover(ctx(RED), "blue")
@@ -501,3 +501,166 @@ async def test_a_game_without_deadlines_counts_no_phase_on_time(svc):
     await started(svc, "deadline=24", channel=10)
     assert (await svc.done(ctx(RED, 10))).ok
     assert (await svc.store.record(RED)).phases_on_time == 1
+
+
+# ---------------------------------------------------------------- issue 39: one seat each, deadlines kept
+@pytest.fixture
+async def any_svc(store_url):
+    """The service on SQLite and on PostgreSQL (the requests and the phase's extension are kept in the store)."""
+    from bot.storage import open_store
+
+    store = await open_store(store_url)
+    s = GameService(store, renderer=None, seed_source=lambda: "seat-seed", clock=Clock(T0))
+    yield s
+    await store.close()
+
+
+async def _left_by_both(svc, options="deadline=24 takeover=vote"):
+    """DAVE's game (he holds no seat): RED and BLUE took the seats and left them once it began."""
+    assert (await svc.new_game(ctx(DAVE), "tiny-pbp", options)).ok
+    assert (await svc.join(ctx(RED), "red")).ok and (await svc.join(ctx(BLUE), "blue")).ok
+    assert (await svc.start(ctx(DAVE))).ok
+    assert (await svc.leave(ctx(RED))).ok and (await svc.leave(ctx(BLUE))).ok
+    return await svc.store.live_game(9)
+
+
+async def test_issue39_a_vote_never_seats_one_player_on_both_sides(any_svc):
+    """Issue 39: with `takeover=vote` both holders leave; one user asks for both seats and the creator
+    approves. The second request is refused privately (one waiting request each), and the seat changes
+    hands only if, at the approval itself, the taker holds no other seat: here Carol was handed Blue
+    meanwhile, so the approval of Red is refused privately, Red stays unheld by her, its secret is not
+    sent to her, and her request is withdrawn (the seat is free to be asked for again)."""
+    svc = any_svc
+    row = await _left_by_both(svc)
+    asked = await svc.takeover(ctx(CAROL), "red")
+    assert asked.ok and "asks to take over" in asked.reply.text
+    out = await svc.takeover(ctx(CAROL), "blue")
+    assert not out.ok and out.ephemeral and "Red" in out.reply.text and "already" in out.reply.text
+    assert (await svc.store.seat_states(row.id))["blue"].takeover is None
+    assert (await svc.sub(ctx(DAVE), "blue", CAROL)).ok  # meanwhile the creator hands her Blue
+    out = await svc.takeover_vote(ctx(DAVE), row.id, "red", True)  # and approves her request for Red
+    assert not out.ok and out.ephemeral and f"<@{CAROL}> holds **Blue**" in out.reply.text, out.reply.text
+    assert not out.dms and len(out.reply.text) < 200
+    seats = await svc.store.seats(row.id)
+    assert seats == {"red": RED, "blue": CAROL}
+    st = (await svc.store.seat_states(row.id))["red"]
+    assert st.autopilot and st.takeover is None
+    assert [h["user_id"] for h in await svc.store.seat_history(row.id) if h["seat"] == "red"] == [RED]
+    again = await svc.takeover(ctx(EVE), "red")  # another player may ask for it now
+    assert again.ok and "asks to take over" in again.reply.text
+
+
+async def test_issue39_sub_hands_no_second_seat_once_play_has_begun(any_svc):
+    """Issue 39: `/game sub` gives a player a second seat only before the start (hot-seat play, as
+    CONVENTIONS allow); once the game runs it is refused privately, naming the seat held, and nothing
+    changes. The moderator's `gm` counts as a seat there (it sees every side's secrets), but a player
+    with a side may still take `gm`, as before."""
+    svc = any_svc
+    assert (await svc.new_game(ctx(RED), "tiny-pbp", "deadline=24")).ok
+    assert (await svc.join(ctx(RED), "red")).ok and (await svc.join(ctx(BLUE), "blue")).ok
+    assert (await svc.sub(ctx(RED), "blue", RED)).ok  # before the start: hot-seat
+    assert (await svc.sub(ctx(RED), "blue", BLUE)).ok
+    assert (await svc.start(ctx(RED))).ok
+    row = await svc.store.live_game(9)
+    out = await svc.sub(ctx(RED), "blue", RED)
+    assert not out.ok and out.ephemeral and f"<@{RED}> holds **Red**" in out.reply.text
+    assert (await svc.store.seats(row.id)) == {"red": RED, "blue": BLUE}
+    assert (await svc.join(ctx(RED), "gm")).ok  # the creator, holding Red, moderates too (as before)
+    assert (await svc.leave(ctx(RED))).ok  # leaves Red, keeps the moderator's seat
+    out = await svc.sub(ctx(BLUE, mod=True), "red", RED)
+    assert not out.ok and "holds **Moderator**" in out.reply.text, out.reply.text
+    assert not (await svc.takeover(ctx(RED), "red")).ok
+    assert [h["user_id"] for h in await svc.store.seat_history(row.id) if h["seat"] == "red"] == [RED]
+
+
+async def _deadline(svc, row):
+    return (await svc.store.clock(row.id)).deadline_at
+
+
+async def test_issue39_taking_back_ones_own_seat_moves_no_deadline(any_svc):
+    """Issue 39: leaving and taking back one's own seat (`takeover=open`) leaves the phase's deadline
+    where it was, in the opponent's phase and in one's own: no stalling the table that way."""
+    svc = any_svc
+    row = await started(svc, "deadline=24")  # Red's phase: the deadline is T0 + 24 h
+    assert await _deadline(svc, row) == pytest.approx(T0 + 24 * H)
+    svc.clock.t = T0 + 1 * H
+    assert (await svc.leave(ctx(BLUE))).ok  # in the opponent's phase
+    svc.clock.t = T0 + 2 * H
+    back = await svc.takeover(ctx(BLUE), "blue")
+    assert back.ok and "had left it" in back.reply.text and "(unchanged)" in back.reply.text
+    assert await _deadline(svc, row) == pytest.approx(T0 + 24 * H)
+    svc.clock.t = T0 + 4 * H
+    assert (await svc.leave(ctx(RED))).ok  # in one's own phase (taken back before the autopilot plays it)
+    svc.clock.t = T0 + 5 * H
+    assert (await svc.takeover(ctx(RED), "red")).ok
+    assert await _deadline(svc, row) == pytest.approx(T0 + 24 * H)
+    assert svc.games[row.id].active_seats() == ["red"]
+
+
+async def test_issue39_a_new_holder_gets_a_full_phase_only_for_a_seat_to_act_and_once_a_phase(any_svc):
+    """Issue 39: a new holder of a seat that does not act in this phase moves no deadline; a new holder of
+    the seat to act gets a full phase from the takeover, once a phase (a second takeover of it in the
+    same phase moves nothing); the next phase may give it again."""
+    svc = any_svc
+    row = await started(svc, "deadline=24")
+    svc.clock.t = T0 + 1 * H
+    assert (await svc.leave(ctx(BLUE))).ok
+    svc.clock.t = T0 + 2 * H
+    assert (await svc.takeover(ctx(CAROL), "blue")).ok  # Blue is not to act in Red's phase
+    assert await _deadline(svc, row) == pytest.approx(T0 + 24 * H)
+    svc.clock.t = T0 + 3 * H
+    assert (await svc.leave(ctx(RED))).ok
+    svc.clock.t = T0 + 4 * H
+    out = await svc.takeover(ctx(DAVE), "red")  # Red is to act: a full phase for its new holder
+    assert out.ok and "(unchanged)" not in out.reply.text and f"<t:{int(T0 + 28 * H)}:F>" in out.reply.text
+    assert await _deadline(svc, row) == pytest.approx(T0 + 28 * H)
+    svc.clock.t = T0 + 5 * H
+    assert (await svc.leave(ctx(DAVE))).ok
+    svc.clock.t = T0 + 6 * H
+    assert (await svc.takeover(ctx(EVE), "red")).ok  # once a phase
+    assert await _deadline(svc, row) == pytest.approx(T0 + 28 * H)
+    svc.clock.t = T0 + 7 * H
+    assert (await svc.done(ctx(EVE))).ok  # Blue's phase: T0 + 7 h + 24 h
+    assert await _deadline(svc, row) == pytest.approx(T0 + 31 * H)
+    svc.clock.t = T0 + 8 * H
+    assert (await svc.leave(ctx(CAROL))).ok
+    svc.clock.t = T0 + 9 * H
+    assert (await svc.takeover(ctx(66), "blue")).ok  # a new phase: a new holder's full phase again
+    assert await _deadline(svc, row) == pytest.approx(T0 + 33 * H)
+
+
+async def test_issue39_a_takeover_never_shortens_the_deadline(any_svc):
+    """Issue 39: a new holder's full phase does not take back the creator's extension."""
+    svc = any_svc
+    row = await started(svc, "deadline=24")
+    assert (await svc.extend(ctx(RED), 48)).ok
+    assert await _deadline(svc, row) == pytest.approx(T0 + 72 * H)
+    svc.clock.t = T0 + 1 * H
+    assert (await svc.leave(ctx(RED))).ok
+    svc.clock.t = T0 + 2 * H
+    assert (await svc.takeover(ctx(CAROL), "red")).ok
+    assert await _deadline(svc, row) == pytest.approx(T0 + 72 * H)
+
+
+async def test_issue39_one_players_takeover_requests_are_limited(any_svc):
+    """Issue 39: one waiting request per player per game (asking again re-pings nobody), an hour between
+    two requests, and three in a game; each refusal is private, short, and changes nothing."""
+    svc = any_svc
+    row = await _left_by_both(svc)
+    assert (await svc.takeover(ctx(CAROL), "red")).ok
+    again = await svc.takeover(ctx(CAROL), "red")
+    assert not again.ok and again.ephemeral and "wait for that vote" in again.reply.text
+    for n in (2, 3):
+        assert (await svc.takeover_vote(ctx(DAVE), row.id, "red", False)).ok  # the creator refuses
+        soon = await svc.takeover(ctx(CAROL), "red")
+        assert not soon.ok and soon.ephemeral and "ask again" in soon.reply.text
+        assert f"<t:{int(svc.clock.t + H) + 1}:R>" in soon.reply.text
+        svc.clock.t += H
+        assert (await svc.takeover(ctx(CAROL), "red")).ok, n
+    assert (await svc.takeover_vote(ctx(DAVE), row.id, "red", False)).ok
+    svc.clock.t += 10 * H
+    out = await svc.takeover(ctx(CAROL), "blue")
+    assert not out.ok and out.ephemeral and "3 times" in out.reply.text and len(out.reply.text) < 200
+    states = await svc.store.seat_states(row.id)
+    assert states["red"].takeover is None and states["blue"].takeover is None
+    assert await svc.store.seats(row.id) == {"red": RED, "blue": BLUE}

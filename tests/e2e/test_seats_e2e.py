@@ -1,8 +1,9 @@
 """Issue 28's proof over the fake Discord with two servers: `/me games` lists a player's games in both
 (and in DMs with the bot), with which wait for them; a seat with `autopilot=1` misses a deadline and the
 game goes on; the seat appears in `/game open`; a third user takes it over with the button, receives its
-private information by DM and a full phase; the export lists both holders; bad options and bad takeovers
-are refused privately and change nothing; `/me record` counts what happened."""
+private information by DM (the deadline of a phase the seat does not act in unchanged: issue 39); the
+export lists both holders; bad options and bad takeovers are refused privately and change nothing;
+`/me record` counts what happened. Issue 39: a vote never seats one player on two sides."""
 import json
 
 from tests.gondor_helpers import SAURON_SETUP, WESTERNESSE_SETUP
@@ -106,14 +107,14 @@ async def test_two_servers_autopilot_open_seats_takeover_and_your_games(tmp_path
         assert r.ephemeral and "up for takeover: `westernesse`" in r.content
         listing = r.messages[-1]
         before_dms = len(s.dms(w.carol))
+        deadline = (await w.store.clock(row.id)).deadline_at
         w.clock.t += 60
         r = await s.click(w.carol, listing, f"stake:{row.id}:westernesse")
         await s.wait_for(lambda: any("takes over" in (m.content or "") for m in public(w, w.cid)), timeout=15)
         assert (await w.store.seats(row.id))["westernesse"] == w.carol
-        # its private information, by DM, and a full phase
+        # its private information, by DM; Sauron's phase keeps its deadline (issue 39: Westernesse is not to act)
         await s.wait_for(lambda: any("cauldrons" in (m.content or "") for m in s.dms(w.carol)[before_dms:]), timeout=15)
-        clock = await w.store.clock(row.id)
-        assert clock.deadline_at >= w.clock.t + 3 * H - 1
+        assert (await w.store.clock(row.id)).deadline_at == deadline
         # the status and the export list both holders
         r = await w.cmd(w.mod, "game", "status")
         assert "Seat history" in r.content and f"<@{w.bob}>" in r.content and f"<@{w.carol}>" in r.content
@@ -309,4 +310,41 @@ async def test_the_players_private_rooms_follow_a_seat_its_holder_left_to_whoeve
         assert not r.ephemeral, r.content
         await s.wait_for(lambda: room.thread_members == {s.bot_user_id, w.alice, w.carol}, timeout=15)
         await settled(s, w.bot)
+        s.assert_clean()
+
+
+async def test_issue39_a_takeover_vote_never_seats_one_player_on_both_sides(tmp_path):
+    """Issue 39 over the fake Discord (`takeover=vote`): both holders leave; Carol asks for Sauron, then for
+    Westernesse (refused privately: one waiting request each); the creator hands her Westernesse with
+    `/game sub`, then presses Approve under her request for Sauron: the approval is refused privately at
+    the change itself, naming the seat she holds; Sauron stays unheld by her and none of its secrets
+    reaches her; her request is withdrawn."""
+    async with World() as w:
+        s = w.server
+        await w.start_bot(tmp_path / "vote.db")
+        w.service.renderer = None
+        await w.cmd(w.mod, "game", "new", ruleset="gondor", options="takeover=vote")
+        await w.cmd(w.alice, "game", "join", seat="sauron")
+        await w.cmd(w.bob, "game", "join", seat="westernesse")
+        await (await w.cmd(w.mod, "game", "start")).wait_for_messages(2)
+        row = await w.store.live_game(w.cid)
+        for who in (w.alice, w.bob):
+            assert not (await w.cmd(who, "game", "leave")).ephemeral
+        asked = await w.cmd(w.carol, "game", "takeover", seat="sauron")
+        assert not asked.ephemeral and "asks to take over" in asked.content
+        r = await w.cmd(w.carol, "game", "takeover", seat="westernesse")
+        assert r.ephemeral and "Sauron" in r.content and "already" in r.content
+        assert (await w.store.seat_states(row.id))["westernesse"].takeover is None
+        r = await s.slash(w.mod, w.cid, "game", "sub", options={"seat": "westernesse", "user": w.carol}, timeout=20)
+        assert not r.ephemeral, r.content
+        await settled(s, w.bot)
+        dms, posts = len(s.dms(w.carol)), len(public(w, w.cid))
+        r = await s.click(w.mod, asked.message, f"tkv:{row.id}:sauron:y")
+        await r.wait_for_messages(1)
+        assert r.ephemeral and f"<@{w.carol}> holds **Westernesse**" in r.content, r.content
+        await settled(s, w.bot)
+        assert await w.store.seats(row.id) == {"sauron": w.alice, "westernesse": w.carol}
+        st = (await w.store.seat_states(row.id))["sauron"]
+        assert st.autopilot and st.takeover is None
+        assert len(s.dms(w.carol)) == dms and len(public(w, w.cid)) == posts  # nothing sent, nothing announced
         s.assert_clean()
