@@ -60,7 +60,8 @@ def dumps(obj: Any) -> str:
 
 class DropLog:
     """The frames dropped: all counted (``count``), one line logged at most every ``every`` seconds,
-    saying how many were dropped since the last line (a flood of bad frames is not a flood of logs)."""
+    saying how many were dropped since the last line (a flood of bad frames is not a flood of logs). A line
+    names the event and the error (its first 160 characters), not the frame, and has no traceback."""
 
     def __init__(self, every: float = 60.0, clock: Callable[[], float] = time.monotonic):
         self.every, self.clock = every, clock

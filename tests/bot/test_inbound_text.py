@@ -70,8 +70,8 @@ def test_clone_copies_a_state_that_holds_a_lone_surrogate():
 
 def test_a_flood_of_unreadable_frames_is_one_log_line_with_how_many_more(caplog):
     """Issue 39: each dropped frame counts; at most one line every `every` seconds, the next one saying how
-    many were dropped in between; a line names the event and the error, never the frame's content, and
-    carries no traceback."""
+    many were dropped in between; a line names the event and the error (at most 160 characters of its text),
+    not the frame itself, and carries no traceback."""
     now = [100.0]
     drops = DropLog(every=60.0, clock=lambda: now[0])
     frame = '{"op":0,"t":"INTERACTION_CREATE","s":3,"d":{"id":"abc","secret":"the real cauldrons"}}'
