@@ -329,7 +329,9 @@ def clone(state: State) -> State:
     state, against 65 µs by ``marshal`` and about 200 by the standard library's ``json``: an order copies
     the state once, issue 25). Both copy dicts, lists, strings and numbers exactly as JSON would, as long
     as a state holds no tuple and no key that is not a string (tests/e2e/test_golden.py checks it at every
-    position it plays). ``marshal`` where orjson is absent or refuses (an integer past 64 bits)."""
+    position it plays). ``marshal`` where orjson is absent or refuses (an integer past 64 bits, a lone
+    surrogate: none reaches a state, text being made valid where it comes in, ``bot/transports/inbound.py``;
+    figures of issue 39 in ``benchmarks/bench_json.py``)."""
     if _orjson is not None:
         try:
             return _orjson.loads(_orjson.dumps(state))

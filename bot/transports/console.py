@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import io
 import re
 import shlex
 import uuid
@@ -32,6 +33,7 @@ from typing import TextIO
 from bot.seats import SeatRules
 from bot.service import MAX_CHARTS_BYTES, Ctx, GameService, Outcome, Post, charts_text
 from bot.storage import open_store
+from bot.transports.inbound import valid_text
 from engine.rulesets import get_ruleset
 
 CHANNEL = 1
@@ -215,7 +217,7 @@ class Console:
         return (" ".join(keep) or None), charts
 
     async def run_command(self, line: str) -> Outcome | None:
-        line = line.strip()
+        line = valid_text(line).strip()  # a lone surrogate (a C locale's undecodable byte): U+FFFD (issue 39)
         if not line:
             return None
         if line.startswith("as "):
@@ -376,7 +378,7 @@ class Console:
 
     async def run_script(self, path: str) -> int:
         failures = 0
-        for n, raw in enumerate(Path(path).read_text().splitlines(), 1):
+        for n, raw in enumerate(Path(path).read_text(encoding="utf-8", errors="replace").splitlines(), 1):
             line = raw.split("#", 1)[0].strip() if not raw.lstrip().startswith("#") else ""
             if not line:
                 continue
@@ -398,6 +400,8 @@ class Console:
 
     async def interactive(self) -> int:
         self.say("Type slash commands (`/order ...`, `/done`, `/game map`, `/help`), `as <seat>`, or `quit`.")
+        if isinstance(sys.stdin, io.TextIOWrapper) and sys.stdin.errors == "strict":
+            sys.stdin.reconfigure(errors="replace")  # a byte that is not UTF-8 reads as U+FFFD, not an exit (issue 39)
         while True:
             try:
                 line = await asyncio.to_thread(input, f"[{self.seat}]> ")

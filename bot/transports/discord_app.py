@@ -18,7 +18,7 @@ from bot.config import Config
 from bot.event_loop import loop_name
 from bot.outcome import seat_title
 from bot.service import Ctx, GameService, Outcome, Post, split_text
-from bot.transports import callback
+from bot.transports import callback, gateway
 from bot.transports.posts import buttons_view, send_kwargs as _kwargs
 from bot.transports.private import HELD, NONE, leave_room, send_private, seat_room, tell_table_once, where_text
 from bot.storage import StoreProtocol as Store, open_store
@@ -386,6 +386,8 @@ class _Palantir:
 
     def __init__(self, cfg: Config, service: GameService | None = None, **options):
         """``options``: discord.py's own (the shards below; tests pass ``guild_ready_timeout``)."""
+        gateway.install()  # a frame it cannot read is dropped, not the process; text made valid (issue 39)
+        self.gateway_drops = gateway.DropLog()
         intents = discord.Intents.default()
         # message events only where they are read: the private rooms kept for the export (cogs/game.py:
         # on_message). Otherwise Discord would send the bot every message of its servers, its own answers

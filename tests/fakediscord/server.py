@@ -53,6 +53,13 @@ Driving the bot (each returns an :class:`InteractionResult` unless noted):
 ``post_message(user, channel, content, *, attachments=None) -> FakeMessage``,
 ``drop_gateway(code=4000, *, abrupt=False)``.
 
+Frames Discord could send that a bot must survive (issue 39): ``dispatch_raw(event, data_json) -> seq``
+(a DISPATCH whose ``d`` is any text), ``send_frame(text)`` (any text frame, no sequence number),
+``interaction_payload(user, channel, itype=2, data=None) -> dict`` (an INTERACTION_CREATE's ``d`` to break
+and send), ``interact(user, channel, itype, data, *, message=None)`` (an interaction whose ``data`` is
+not checked, answered and awaited like ``slash``). Option values go out as ``json.dumps`` writes them, so a lone surrogate in one is the escape
+``\\ud800``, as Discord sends it.
+
 Observing: ``messages(channel_id, *, include_ephemeral=False)``, ``dms(user_id)``,
 ``all_visible_to(user_id)``, ``message(id)``, ``commands(guild_id=None)``, ``violations``,
 ``unknown_routes``, ``errors``, ``internal_errors``, ``assert_clean()``, ``wait_ready()``,
@@ -847,6 +854,16 @@ class FakeDiscord:
                                            timeout=timeout, interaction_id=interaction_id, delay=delay,
                                            late_ok=late_ok)
 
+    async def interact(self, user_id: int, channel_id: int, itype: int, data: dict, *,
+                       message: FakeMessage | int | None = None, timeout: float = 10.0) -> InteractionResult:
+        """Send an interaction of type ``itype`` whose ``data`` is taken as it is (no command or component
+        looked up, nothing checked: a client's malformed or hostile interaction), and wait for its answer
+        as ``slash`` does."""
+        ch, guild = self._interaction_place(user_id, channel_id)
+        msg = self._resolve_message(message) if message is not None else None
+        return await self._run_interaction(itype, user_id, ch, guild, data, message=msg, timeout=timeout,
+                                           label=f"interaction of type {itype}")
+
     def new_interaction_id(self) -> int:
         """A fresh snowflake to pass as ``slash(..., interaction_id=)``: sending it twice models a
         client retry / duplicate delivery of the same interaction (with a new token)."""
@@ -1169,12 +1186,32 @@ class FakeDiscord:
         inter.delay, inter.late_ok = max(0.0, delay), late_ok
         self._interactions[iid] = inter
         self._by_token[inter.token] = inter
+        payload = self._interaction_payload(itype, iid, inter.token, user_id, ch, guild, data, message)
+
+        def on_sent() -> None:
+            loop = asyncio.get_running_loop()
+            inter.dispatched_at = loop.time()
+            inter._deadline = loop.call_later(max(0.0, self.ack_deadline - inter.delay), self._ack_expired, inter)
+
+        self._dispatch("INTERACTION_CREATE", payload, on_sent=on_sent)
+        try:
+            await asyncio.wait_for(inter._settled.wait(), timeout)
+        except asyncio.TimeoutError:
+            raise InteractionTimeout(
+                f"{label}: no answer within {timeout}s (callback type {inter.callback_type}, "
+                f"messages so far {inter.messages!r}, errors {inter.errors!r})"
+            ) from None
+        return inter
+
+    def _interaction_payload(self, itype: int, iid: int, token: str, user_id: int, ch: _Channel,
+                             guild: _Guild | None, data: dict, message: FakeMessage | None = None) -> dict:
+        """INTERACTION_CREATE's ``d``, as Discord sends it."""
         payload: dict[str, Any] = {
             "id": str(iid),
             "application_id": str(self.application_id),
             "type": itype,
             "data": data,
-            "token": inter.token,
+            "token": token,
             "version": 1,
             "channel_id": str(ch.id),
             "locale": "en-US",
@@ -1205,21 +1242,14 @@ class FakeDiscord:
         payload["channel"] = channel
         if message is not None:
             payload["message"] = self._message_payload(message)
+        return payload
 
-        def on_sent() -> None:
-            loop = asyncio.get_running_loop()
-            inter.dispatched_at = loop.time()
-            inter._deadline = loop.call_later(max(0.0, self.ack_deadline - inter.delay), self._ack_expired, inter)
-
-        self._dispatch("INTERACTION_CREATE", payload, on_sent=on_sent)
-        try:
-            await asyncio.wait_for(inter._settled.wait(), timeout)
-        except asyncio.TimeoutError:
-            raise InteractionTimeout(
-                f"{label}: no answer within {timeout}s (callback type {inter.callback_type}, "
-                f"messages so far {inter.messages!r}, errors {inter.errors!r})"
-            ) from None
-        return inter
+    def interaction_payload(self, user_id: int, channel_id: int, itype: int = 2, data: dict | None = None) -> dict:
+        """An INTERACTION_CREATE's ``d`` as Discord would send it (a fresh id and token; no command looked
+        up and nothing waits for an answer): for a test to break and send by ``dispatch_raw``."""
+        ch, guild = self._interaction_place(user_id, channel_id)
+        return self._interaction_payload(itype, self._snowflake(), secrets.token_urlsafe(48), user_id, ch, guild,
+                                         data if data is not None else {})
 
     def _ack_expired(self, inter: InteractionResult) -> None:
         inter._deadline = None
@@ -1495,6 +1525,28 @@ class FakeDiscord:
         session.seq += 1
         frame = json.dumps({"op": 0, "t": event, "s": session.seq, "d": data})
         session.log.append((session.seq, frame, on_sent))
+        session.wake.set()
+
+    def dispatch_raw(self, event: str, data_json: str) -> int:
+        """Send the bot a DISPATCH frame whose ``d`` is the text ``data_json`` as it is (a lone surrogate's
+        escape, a type discord.py does not expect, text that is not JSON), as the next event of the (unsharded)
+        session; returns its sequence number. Discord passes on JSON escapes it was sent, ``\\ud800`` among them."""
+        session = self._session
+        if session is None:
+            raise RuntimeError("the bot has no gateway session")
+        session.seq += 1
+        frame = '{"op":0,"t":%s,"s":%d,"d":%s}' % (json.dumps(event), session.seq, data_json)
+        session.log.append((session.seq, frame, None))
+        session.wake.set()
+        return session.seq
+
+    def send_frame(self, text: str) -> None:
+        """Send the bot one gateway text frame, ``text`` as it is (not JSON, a JSON array, an unknown op),
+        in order with the session's events; it carries no sequence number."""
+        session = self._session
+        if session is None:
+            raise RuntimeError("the bot has no gateway session")
+        session.log.append((session.seq, text, None))
         session.wake.set()
 
     def _dispatch_message(self, event: str, msg: FakeMessage, payload: dict | None = None) -> None:
