@@ -94,7 +94,7 @@ class Orders:
                                       gone=gone)
         canon = game.ruleset.format(action)
         if out.ok and out.stored is not None:
-            self.recovery.watch(row, ctx, canon, self.table.game_seq[row.id])
+            self.recovery.watch(row, ctx, canon, out.seq)  # issue 39: the order's own position, not the cache's
         asks: list = []
         if out.ok and out.reply and canon.startswith("declare ") and split_name(game.ruleset.name)[1] in ("assist", "tabletop"):
             # a declared action (assist play): the other seats answer by button; the moderator rules

@@ -60,6 +60,9 @@ class Outcome:
     # (text, ephemeral) of the answer already stored with the order's own log row (one transaction):
     # the commit path then does not write it a second time
     stored: tuple[str, bool] | None = None
+    # issue 39: the log position the order was written at (``Table.commit``): what follows the commit reads it
+    # here, never from the loaded games (a bounded cache another game's load may have pushed this one out of)
+    seq: int | None = None
     board_edit: tuple[int, int, str] | None = None  # (channel, message, text): edit the board in place
     # (user, game, seat): check that the user can be reached privately (a seat taken in a game with
     # hidden information); the transport tries a short DM and tells the caller the fallback in use

@@ -216,6 +216,8 @@ class Table:
         return g
 
     def keep(self, game_id: int, game: Game, seq: int = 0) -> None:
+        """``game`` is the loaded one, at log position ``seq`` (the two always set together: a game is never
+        marked with a position its state does not hold); past ``max_loaded``, the least recently used go."""
         self.games[game_id] = game
         self.game_seq[game_id] = seq
         self.games.move_to_end(game_id)
@@ -637,8 +639,11 @@ class Table:
         except BaseException:
             game.state = old_game_state  # nothing was written; nothing changes
             raise
-        self.game_seq[row.id] = seq
+        # issue 39: this game, at the position just written, is the loaded one, whatever the awaits above did to
+        # the cache (pushed it out: it comes back; reloaded it from storage at the older position: replaced)
+        self.keep(row.id, game, seq)
         out.stored = (out.reply.text, out.ephemeral)  # written with the log row: not again after
+        out.seq = seq  # (what follows the commit reads it here: the game may be pushed out again at any await)
         await self._keep_record(row, game, seats, seat, ctx, by, was_active, res, now)
         if new_phase or res:  # the phase (and so its clock) changes only with a new phase or the end
             # the row as just written (this transaction moved the counter, and ended the game if over)

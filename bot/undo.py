@@ -76,7 +76,7 @@ class Undo:
             kind="undo", ref_seq=target.seq)
         before = game.state
         game.state = g.state
-        self.table.game_seq[row.id] = seq
+        self.table.keep(row.id, game, seq)  # issue 39: loaded at the undo's position, even if pushed out meanwhile
         out = Outcome.public_reply(text)
         out.dms = self.table.withhold(self.table.changed_secrets(game.ruleset, seats, before, g.state), seats,
                                      await self.table.departed(row.id))  # issue 28: not to a holder who left
