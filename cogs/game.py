@@ -115,8 +115,8 @@ class GameCog(commands.Cog):
         svc = _service(interaction)
         ctx = ctx_of(interaction)
 
-        if charts is not None:  # downloading and checking a chart file may take a moment: acknowledge first
-            await defer(interaction, False)
+        if charts is not None:  # downloading and checking a chart file may take a moment: acknowledge first,
+            await defer(interaction, True)  # privately: a refusal is private (issue 39), a new game posted below
 
         async def run() -> Outcome:
             text = None
@@ -135,7 +135,8 @@ class GameCog(commands.Cog):
                 opener = thread_opener(interaction, None if thread.strip().lower() in YES else thread.strip())
             return await svc.new_game(ctx, ruleset, options, charts=text, open_thread=opener)
 
-        await deliver(interaction, await guarded(interaction, run(), False), svc)
+        # a slow check is acknowledged privately too: the options (a group's charts) may be refused (issue 39)
+        await deliver(interaction, await guarded(interaction, run(), True), svc)
         await refresh_seat_board(interaction)
 
     @game.command(name="table", description="A private thread for each pair of seats (creator or Manage Server)")
