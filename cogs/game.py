@@ -135,8 +135,10 @@ class GameCog(commands.Cog):
                 opener = thread_opener(interaction, None if thread.strip().lower() in YES else thread.strip())
             return await svc.new_game(ctx, ruleset, options, charts=text, open_thread=opener)
 
-        # a slow check is acknowledged privately too: the options (a group's charts) may be refused (issue 39)
-        await deliver(interaction, await guarded(interaction, run(), True), svc)
+        # a slow check of a group's charts given in the options is acknowledged privately too: they may be
+        # refused (issue 39); a plain new game, slow under load, is acknowledged in public, where it is answered
+        charted = charts is not None or "charts=" in (options or "")
+        await deliver(interaction, await guarded(interaction, run(), charted), svc)
         await refresh_seat_board(interaction)
 
     @game.command(name="table", description="A private thread for each pair of seats (creator or Manage Server)")
