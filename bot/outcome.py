@@ -77,6 +77,10 @@ class Outcome:
     # issue 28: the server whose open-seat board this outcome's post in ``elsewhere`` is (`/game board`):
     # the transport hands where the message went to ``Seats.board_placed``
     seat_board: int | None = None
+    # issue 39: the reply says that the posts in ``elsewhere`` were made (`/game board`: "the board is in #x"):
+    # the transport makes them first and, if one cannot be made, answers this instead, privately, its "{why}"
+    # the reason (the missing permission, a channel it cannot find). Nothing is claimed before it is done
+    if_unposted: str | None = None
 
     @classmethod
     def error(cls, text: str) -> "Outcome":

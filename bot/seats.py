@@ -431,6 +431,8 @@ class Seats:
         out = Outcome.private(f"The open-seat board is in <#{channel_id}>; the bot keeps it up to date.")
         out.elsewhere[channel_id] = [Post(text=text, buttons=buttons)]
         out.seat_board = ctx.guild_id  # the transport records where the board's message went (board_placed)
+        # issue 39: said only once the board is there; else why not, and nothing changes
+        out.if_unposted = "No open-seat board was placed: {why}. Nothing changed; name another channel, or let me post there."
         return out
 
     async def board_placed(self, guild_id: int, channel_id: int, message_id: int) -> None:
@@ -471,6 +473,8 @@ def _moved(out: Outcome, here: int, game_channel: int) -> Outcome:
     if not out.ok or out.ephemeral or here == game_channel or out.reply is None:
         return out
     out.elsewhere.setdefault(game_channel, []).append(out.reply)
+    # issue 39: "see #game" only once it is there; else the answer itself, privately, and why it is not there
+    out.if_unposted = out.reply.text + f"\n-# (Not posted in <#{game_channel}>: {{why}}.)"
     out.reply = Post(text=f"Done: see <#{game_channel}>.")
     out.ephemeral = True
     return out

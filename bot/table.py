@@ -475,7 +475,8 @@ class Table:
 
     @staticmethod
     def withhold(dms: dict[int, list[Post]], seats: dict[str, int], gone: set[str]) -> dict[int, list[Post]]:
-        """``dms`` without what a departed seat's last holder would get for it (``departed``)."""
+        """``dms`` without what the holder of a seat of ``gone`` would get for it: a departed seat's last holder
+        (``departed``), or, for the change notices of an order, a seat its private events told (``commit``)."""
         if not gone:
             return dms
         out = {}
@@ -613,15 +614,19 @@ class Table:
         if new_phase and not res:
             out.notice = await notice(None)
         dms: dict[int, list[Post]] = defaultdict(list)
+        told: set[str] = set()  # the seats this order's own private events told
         for e in events:
             for s, t in e.private.items():
                 if s in present:
                     # a secret order's DMs (a whisper, a secret pact, a card shown or given): if one cannot
                     # be delivered, the channel must not be told who was to receive it
                     dms[seats[s]].append(Post(text=f"**{self.seat_title(s)}** (private): {t}", quiet=secret, seat=s))
+                    told.add(s)
         if changed_secrets is None:
             changed_secrets = self.changed_secrets(rs, seats, old_game_state, new_state)
-        for uid, posts in self.withhold(changed_secrets, seats, gone).items():
+        # issue 39, one road for each secret: a seat the order told privately is not told it again as "your hidden
+        # information has changed" (the event is the news; `/secret` gives the whole of it at any time)
+        for uid, posts in self.withhold(changed_secrets, seats, gone | told).items():
             dms[uid].extend(posts)
         out.dms = dict(dms)
         if new_phase:

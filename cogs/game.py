@@ -115,8 +115,8 @@ class GameCog(commands.Cog):
         svc = _service(interaction)
         ctx = ctx_of(interaction)
 
-        if charts is not None:  # downloading and checking a chart file may take a moment: acknowledge first
-            await defer(interaction, False)
+        if charts is not None:  # downloading and checking a chart file may take a moment: acknowledge first,
+            await defer(interaction, True)  # privately: a refusal is private (issue 39), a new game posted below
 
         async def run() -> Outcome:
             text = None
@@ -135,7 +135,10 @@ class GameCog(commands.Cog):
                 opener = thread_opener(interaction, None if thread.strip().lower() in YES else thread.strip())
             return await svc.new_game(ctx, ruleset, options, charts=text, open_thread=opener)
 
-        await deliver(interaction, await guarded(interaction, run(), False), svc)
+        # a slow check of a group's charts given in the options is acknowledged privately too: they may be
+        # refused (issue 39); a plain new game, slow under load, is acknowledged in public, where it is answered
+        charted = charts is not None or "charts=" in (options or "")
+        await deliver(interaction, await guarded(interaction, run(), charted), svc)
         await refresh_seat_board(interaction)
 
     @game.command(name="table", description="A private thread for each pair of seats (creator or Manage Server)")

@@ -298,6 +298,12 @@ class RulesetBase:
     def secret_text(self, state: State, seat: str) -> str | None:
         return None
 
+    def moderator_secret_text(self, state: State) -> str | None:
+        """What the moderator's ``gm`` seat reads of every seat's hidden information, where the game words it
+        itself (each fact once: issue 39); None: each seat's ``secret_text`` under its name
+        (``engine/modes/common.py: every_seats_secrets``)."""
+        return None
+
     def adjust(self, state: State, unit: str, to: str | None) -> str:
         """The moderator's adjustment of one of the game's own units (engine/modes: `move <unit> <place>`,
         `remove <unit>`): to a canonical place, or off the map (``to`` None). Returns what the public

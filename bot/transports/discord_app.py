@@ -19,7 +19,7 @@ from bot.event_loop import loop_name
 from bot.outcome import seat_title
 from bot.service import Ctx, GameService, Outcome, Post, split_text
 from bot.transports import callback, gateway
-from bot.transports.posts import buttons_view, send_kwargs as _kwargs
+from bot.transports.posts import buttons_view, cannot_post, missing_permissions, send_kwargs as _kwargs
 from bot.transports.private import HELD, NONE, leave_room, send_private, seat_room, tell_table_once, where_text
 from bot.storage import StoreProtocol as Store, open_store
 
@@ -176,6 +176,15 @@ async def deliver(interaction: discord.Interaction, out: Outcome, service: GameS
     if out.probe is not None and not late and (time_left(interaction) > 1.2 or interaction.response.is_done()):
         # the delivery check's DM goes before the answer (so it is in place when the player reads it)
         probe_note, out.probe = await _probe(interaction, out.probe, service), None
+    posted = False  # ``out.elsewhere``'s posts made (before the answer, when the answer claims them)
+    if out.if_unposted is not None and out.elsewhere and not late:
+        if not interaction.response.is_done():  # (the posts may take longer than Discord waits for an answer)
+            late = not await defer(interaction, out.ephemeral)
+        if not late:
+            posted, why = True, await _post_elsewhere(interaction.client, out, service, limit)
+            if why is not None:  # the claim would be false: say why instead, privately
+                post, out.ephemeral = Post(text=out.if_unposted.replace("{why}", why)), True
+                sets = _kwargs(post, limit)
     if not late:
         try:
             if not interaction.response.is_done():
@@ -243,16 +252,8 @@ async def deliver(interaction: discord.Interaction, out: Outcome, service: GameS
             await answer.private(mp, out.map_after[0])
         else:
             await answer.public(mp)
-    for cid, posts in out.elsewhere.items():  # e.g. the welcome in a game's new thread
-        try:
-            channel = interaction.client.get_channel(cid) or await interaction.client.fetch_channel(cid)
-            for p in posts:
-                for kw in _kwargs(p, limit):
-                    msg = await channel.send(**kw)
-            if out.seat_board is not None:  # the server's open-seat board (issue 28): edited in place later
-                await service.board_placed(out.seat_board, cid, msg.id)
-        except discord.HTTPException:
-            log.exception("could not post in channel %s", cid)
+    if not posted:
+        await _post_elsewhere(interaction.client, out, service, limit)  # e.g. the welcome in a game's new thread
     await _send_dms(interaction, out, service, limit, answer)
     for tid in out.archive_rooms:  # a game that ended: its seats' private threads close with it
         try:
@@ -284,6 +285,29 @@ async def deliver(interaction: discord.Interaction, out: Outcome, service: GameS
             log.warning("could not show held messages to %s", uid)
         else:
             await service.delivery.shown(uid, ids)
+
+
+async def _post_elsewhere(client, out: Outcome, service: GameService, limit: int) -> str | None:
+    """``out.elsewhere``'s posts, each channel's in turn: None if every one was made, else why the first that
+    was not could not be (``posts.cannot_post``). A channel where the bot lacks a permission the post needs is
+    not tried: Discord's refusal would not name the permission."""
+    why = None
+    for cid, posts in out.elsewhere.items():
+        try:
+            channel = client.get_channel(cid) or await client.fetch_channel(cid)
+            missing = missing_permissions(channel, posts)
+            if missing:
+                why = why or cannot_post(cid, missing=missing)
+                continue
+            for p in posts:
+                for kw in _kwargs(p, limit):
+                    msg = await channel.send(**kw)
+            if out.seat_board is not None:  # the server's open-seat board (issue 28): edited in place later
+                await service.board_placed(out.seat_board, cid, msg.id)
+        except discord.HTTPException as e:
+            log.warning("could not post in channel %s: %s", cid, e)
+            why = why or cannot_post(cid, e)
+    return why
 
 
 async def edit_seat_board(client, service: GameService, guild_id: int | None) -> None:

@@ -61,5 +61,16 @@ def title(seat: str | None) -> str:
     return "Moderator" if seat == "gm" else (seat or "nobody").replace("-", " ").title()
 
 
+def every_seats_secrets(inner, state) -> list[str]:
+    """What the moderator reads of the seats' hidden information: the game's own wording of it
+    (``RulesetBase.moderator_secret_text``: War of the Ring says a fact two seats share once, issue 39), else
+    each seat's ``secret_text`` under its name. The lobby's moderator (engine/modes/gm.py) and the table's
+    (engine/modes/table.py) alike."""
+    own = inner.moderator_secret_text(state)
+    if own is not None:
+        return [own] if own else []
+    return [f"{title(s)}: {t}" for s in inner.seats if (t := inner.secret_text(state, s))]
+
+
 def refuse(message: str) -> IllegalOrder:
     return IllegalOrder(message)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from engine.core import InvalidOrder
 from engine.modes import GM
-from engine.modes.common import title
+from engine.modes.common import every_seats_secrets
 
 _CACHE: dict[str, "GmSeat"] = {}
 
@@ -40,12 +40,7 @@ class GmSeat:
     def secret_text(self, state, seat):
         if seat != GM:
             return self.inner.secret_text(state, seat)
-        parts = []
-        for s in self.inner.seats:
-            t = self.inner.secret_text(state, s)
-            if t:
-                parts.append(f"{title(s)}: {t}")
-        return "\n".join(parts) or None
+        return "\n".join(every_seats_secrets(self.inner, state)) or None
 
     def parse(self, state, seat, text):
         if seat == GM:

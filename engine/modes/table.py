@@ -13,7 +13,7 @@ import json
 
 from engine.core import Action, InvalidOrder, OrderError, RulesetBase, copy_parts
 from engine.modes import GM, WHISPERS, autopilot, deck, moded_name, pieces, proposals, talk, trade, tracks, turns, votes
-from engine.modes.common import is_gm, table, table_action, title
+from engine.modes.common import every_seats_secrets, is_gm, table, table_action, title
 from engine.orders import apply_order, legal_of, parse_order, public_text
 
 VERBS = {v.verb: v for v in (*talk.VERBS, *proposals.VERBS, *turns.VERBS, *pieces.VERBS, *deck.VERBS,
@@ -278,10 +278,7 @@ class ModedRuleset(RulesetBase):
     def secret_text(self, state, seat):
         parts = []
         if is_gm(seat):
-            for s in self.inner.seats:
-                t = self.inner.secret_text(state, s)
-                if t:
-                    parts.append(f"{title(s)}: {t}")
+            parts += every_seats_secrets(self.inner, state)
         else:
             t = self.inner.secret_text(state, seat)
             if t:

@@ -17,6 +17,13 @@ GOOD_CHART = b'# our group\'s table\n[cpt]\nD = ["2-12", "2-12", "2-12", "2-12"]
 BAD_CHART = b'# my chart\n[cpt]\nA = ["2-9", "2-9", "2-8"]\n'
 
 
+async def announced(r) -> str:
+    """A `/game new` with a chart file is acknowledged privately (its refusal would be private, issue 39): the
+    new game is announced in the channel, below that private "Done"."""
+    await r.wait_for_messages(2)
+    return next(m.content for m in r.messages if not m.ephemeral)
+
+
 def threads_of(w: World) -> list[int]:
     return [c.id for c in w.server.channels.values() if c.parent_id == w.cid and c.type == 11]
 
@@ -136,7 +143,7 @@ async def test_chart_files_as_attachments(tmp_path):
         # a valid override: the game uses it
         r = await w.cmd(w.alice, "game", "new", ruleset="gondor", options="deadline=24",
                         charts=("ours.toml", GOOD_CHART))
-        assert not r.ephemeral and "own charts" in r.content
+        assert "own charts" in await announced(r)
         row = await w.store.live_game(w.cid)
         game = await w.service.load(row)
         assert game.state["options"]["charts"] == GOOD_CHART.decode()
@@ -252,7 +259,7 @@ async def test_hostile_chart_files_over_discord_while_another_game_is_answered(t
             assert st.content and "Gondor" in st.content, (name, st)
             assert r.content and "went wrong" not in r.content, (name, r.content)
             if mention is None:
-                assert not r.ephemeral and "own charts" in r.content, (name, r.content)
+                assert "own charts" in await announced(r), (name, r.content)
                 assert (await w.cmd(w.alice, "game", "end")).content
                 await w.cmd(w.alice, "game", "end")  # confirmed, if it asks
             else:

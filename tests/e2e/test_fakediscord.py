@@ -638,3 +638,30 @@ async def test_settled_waits_for_work_still_in_flight(env):
     assert r.content == "first" and not any(m.content == "second" for m in server.messages(cid))
     await settled(server, bot)
     assert [m.content for m in server.messages(cid)][-2:] == ["first", "second"]
+
+
+async def test_a_channels_overwrites_refuse_the_bots_posts_as_discord_does(env):
+    """Issue 39: a permission overwrite on a channel (``set_channel_permissions``) reaches discord.py (its
+    ``permissions_for`` reads it) and the fake refuses the bot's post there as Discord does: without Send
+    Messages ``403 Missing Permissions`` (50013), without View Channel ``403 Missing Access`` (50001); the
+    Administrator permission passes over both."""
+    from tests.fakediscord.server import EVERYONE_PERMISSIONS, P_SEND_MESSAGES, P_VIEW_CHANNEL
+
+    server, bot, gid, cid, alice, mod = env
+    server.set_channel_permissions(cid, server.bot_user_id, deny=P_SEND_MESSAGES)
+    await bot.get_channel(cid).send("an administrator passes over an overwrite")
+    server.set_bot_permissions(gid, EVERYONE_PERMISSIONS)
+    await server.wait_for(lambda: not (c := bot.get_channel(cid)).permissions_for(c.guild.me).send_messages)
+    with pytest.raises(discord.Forbidden) as refused:
+        await bot.get_channel(cid).send("not here")
+    assert refused.value.code == 50013
+    server.set_channel_permissions(cid, server.bot_user_id, deny=P_SEND_MESSAGES | P_VIEW_CHANNEL)
+    await server.wait_for(lambda: not (c := bot.get_channel(cid)).permissions_for(c.guild.me).view_channel)
+    with pytest.raises(discord.Forbidden) as refused:
+        await bot.get_channel(cid).send("not here either")
+    assert refused.value.code == 50001
+    assert [m.content for m in server.messages(cid)] == ["an administrator passes over an overwrite"]
+    assert not server.channel_permissions(cid, server.bot_user_id) & P_SEND_MESSAGES
+    server.set_channel_permissions(cid, server.bot_user_id)  # the overwrite lifted
+    await bot.get_channel(cid).send("back")
+    assert [m.content for m in server.messages(cid)][-1] == "back"

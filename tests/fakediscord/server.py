@@ -42,7 +42,9 @@ GUILD_MEMBER_ADD (members intent only) / GUILD_MEMBER_UPDATE are dispatched):
 manage_guild=False, *, bot=False, dms_open=True)``, ``add_member(guild_id, user_id, *,
 manage_guild=False)``, ``set_manage_guild(guild_id, user_id, value)``, ``dm_channel(user_id)``,
 ``set_bot_permissions(guild_id, permissions)`` (thread creation needs Create Public/Private Threads,
-else ``403 Missing Permissions``).
+else ``403 Missing Permissions``), ``set_channel_permissions(channel_id, target_id, allow=, deny=)`` (an
+overwrite: a message in a guild channel needs View Channel and Send Messages (in a thread: Send Messages in
+Threads), else ``403 Missing Access`` / ``403 Missing Permissions``).
 
 Driving the bot (each returns an :class:`InteractionResult` unless noted):
 ``slash(user, channel, *names, options=None, timeout=10, bypass_permissions=False)``,
@@ -60,7 +62,7 @@ and send), ``interact(user, channel, itype, data, *, message=None)`` (an interac
 not checked, answered and awaited like ``slash``). Option values go out as ``json.dumps`` writes them, so a lone surrogate in one is the escape
 ``\\ud800``, as Discord sends it.
 
-Observing: ``messages(channel_id, *, include_ephemeral=False)``, ``dms(user_id)``,
+Observing: ``messages(channel_id, *, include_ephemeral=False, include_gone=False)``, ``dms(user_id)``,
 ``all_visible_to(user_id)``, ``message(id)``, ``commands(guild_id=None)``, ``violations``,
 ``unknown_routes``, ``errors``, ``internal_errors``, ``assert_clean()``, ``wait_ready()``,
 ``wait_commands_synced()``, ``wait_connected()``, ``wait_for(predicate)``,
@@ -82,7 +84,7 @@ is recorded and a late callback gets Discord's ``404 Unknown interaction`` (1006
 ``late_ok=True`` when the test expects the expiry (no violation).  ``result.acknowledged_age`` is
 the time from creation to the first response.
 
-Not modelled: rate limits, permission overwrites, voice, reactions, pins, forum channels,
+Not modelled: rate limits, permission overwrites beyond sending messages, voice, reactions, pins, forum channels,
 interaction-token expiry (15 min), presence, message-content intent for mentions, CDN assets
 (avatars still point at cdn.discordapp.com).
 """
@@ -366,6 +368,8 @@ class _Channel:
     auto_archive_duration: int = 1440
     last_message_id: int | None = None
     archived: bool = False
+    # permission overwrites: target (a role or member id) -> (allow, deny); a thread follows its parent's
+    overwrites: dict[int, tuple[int, int]] = field(default_factory=dict)
 
 
 class InteractionResult:
@@ -770,6 +774,37 @@ class FakeDiscord:
         if self._session is not None:
             self._dispatch("GUILD_ROLE_UPDATE", {"guild_id": str(guild_id), "role": role})
 
+    def set_channel_permissions(self, channel_id: int, target_id: int, *, allow: int = 0, deny: int = 0) -> None:
+        """A permission overwrite on a guild channel for a role or a member (``target_id``; the bot's is
+        ``bot_user_id``), e.g. ``deny=P_SEND_MESSAGES``: the bot may then not post there (``403 Missing
+        Permissions``; without View Channel, ``403 Missing Access``). Dispatches CHANNEL_UPDATE when connected."""
+        ch = self.channels[channel_id]
+        ch.overwrites[target_id] = (allow, deny)
+        if self._session is not None:
+            self._dispatch("CHANNEL_UPDATE", self._channel_payload(ch))
+
+    def channel_permissions(self, channel_id: int, user_id: int) -> int:
+        """``user_id``'s permissions in a guild channel (a thread: its parent's), Discord's way: the guild's,
+        then the @everyone overwrite, the roles' overwrites, the member's own."""
+        ch = self.channels[channel_id]
+        if ch.type in _THREAD_TYPES and ch.parent_id in self.channels:
+            ch = self.channels[ch.parent_id]
+        guild = self.guilds[ch.guild_id]  # type: ignore[index]
+        perms = self._guild_permissions(guild, user_id)
+        if perms & P_ADMINISTRATOR or user_id == guild.owner_id:
+            return ALL_PERMISSIONS
+        allow, deny = ch.overwrites.get(guild.id, (0, 0))
+        perms = (perms & ~deny) | allow
+        member = guild.members.get(user_id)
+        roles = member.roles if member is not None else []
+        allow = deny = 0
+        for rid in roles:
+            a, d = ch.overwrites.get(rid, (0, 0))
+            allow, deny = allow | a, deny | d
+        perms = (perms & ~deny) | allow
+        allow, deny = ch.overwrites.get(user_id, (0, 0))
+        return (perms & ~deny) | allow
+
     def dm_channel(self, user_id: int) -> int:
         """The id of the DM channel between the bot and ``user_id`` (created on demand)."""
         if user_id not in self._dm_by_user:
@@ -791,11 +826,13 @@ class FakeDiscord:
     def message(self, message_id: int) -> FakeMessage:
         return self._messages[message_id]
 
-    def messages(self, channel_id: int, *, include_ephemeral: bool = False) -> list[FakeMessage]:
-        """Every visible message in the channel (or thread/DM), oldest first."""
+    def messages(self, channel_id: int, *, include_ephemeral: bool = False,
+                 include_gone: bool = False) -> list[FakeMessage]:
+        """Every visible message in the channel (or thread/DM), oldest first; with ``include_gone`` also
+        those deleted since and "thinking…" ones: whatever anyone there may have seen, if only for a moment."""
         return [
             m for m in self._messages.values()
-            if m.channel_id == channel_id and not m.deleted and not m.loading
+            if m.channel_id == channel_id and (include_gone or (not m.deleted and not m.loading))
             and (include_ephemeral or not m.ephemeral)
         ]
 
@@ -1220,15 +1257,15 @@ class FakeDiscord:
         }
         channel = self._channel_payload(ch)
         if guild is not None:
-            channel["permissions"] = str(self._guild_permissions(guild, user_id))
+            channel["permissions"] = str(self.channel_permissions(ch.id, user_id))
             member = self._member_payload(guild, user_id)
-            member["permissions"] = str(self._guild_permissions(guild, user_id))
+            member["permissions"] = str(self.channel_permissions(ch.id, user_id))
             payload.update(
                 guild_id=str(guild.id),
                 guild={"id": str(guild.id), "locale": "en-US", "features": []},
                 guild_locale="en-US",
                 member=member,
-                app_permissions=str(self._guild_permissions(guild, self.bot_user_id)),
+                app_permissions=str(self.channel_permissions(ch.id, self.bot_user_id)),
                 authorizing_integration_owners={"0": str(guild.id)},
                 context=0,
             )
@@ -1362,7 +1399,10 @@ class FakeDiscord:
                 },
             )
         else:
-            payload.update(position=ch.position, permission_overwrites=[], topic=None, nsfw=False,
+            guild = self.guilds.get(ch.guild_id or 0)
+            overwrites = [{"id": str(t), "type": 0 if guild is not None and t in guild.roles else 1,
+                           "allow": str(a), "deny": str(d)} for t, (a, d) in ch.overwrites.items()]
+            payload.update(position=ch.position, permission_overwrites=overwrites, topic=None, nsfw=False,
                            default_auto_archive_duration=1440)
         return payload
 
@@ -2555,6 +2595,12 @@ class FakeDiscord:
         ch = self._get_channel(request)
         if ch.type == CH_DM and not self.users[ch.recipient_id].dms_open:  # type: ignore[index]
             raise _HTTPError(403, 50007, "Cannot send messages to this user")
+        if ch.guild_id is not None and ch.guild_id in self.guilds:  # the bot's permissions in the channel
+            perms = self.channel_permissions(ch.id, self.bot_user_id)
+            if not perms & P_VIEW_CHANNEL:
+                raise _HTTPError(403, 50001, "Missing Access")
+            if not perms & (P_SEND_MESSAGES_IN_THREADS if ch.type in _THREAD_TYPES else P_SEND_MESSAGES):
+                raise _HTTPError(403, 50013, "Missing Permissions")
         ch.archived = False  # Discord: a message in an archived (unlocked) thread unarchives it
         data, files = await self._read_body(request)
         nonce = data.get("nonce")

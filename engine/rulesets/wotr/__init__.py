@@ -167,7 +167,7 @@ class WarOfTheRing(RulesetBase):
     )
     from engine.rulesets.wotr.autopilot import autopilot_action
     from engine.rulesets.wotr.view import (
-        _piece_views, _areas_view, _view, view, full_view, phase_key, secret_text, help_topics, help, help_order_line, help_orders
+        _piece_views, _areas_view, _view, view, full_view, phase_key, secret_text, moderator_secret_text, help_topics, help, help_order_line, help_orders
     )
 
     name = "wotr"

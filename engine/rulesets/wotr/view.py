@@ -123,11 +123,12 @@ def secret_text(self, st, seat):
     lines = []
     if seat == "fellowship" or seat == "gm":
         lines.append("The hidden Fellowship: " + ", ".join(
-            f"{c['name']} {c['hex']} ({self._bd(st).terrain[c['hex']]})" for cid, c in st["chars"].items()
+            f"{c['name']} {c['hex']} ({self._bd(st).terrain[c['hex']]}"
+            + (f", {title(c['seat'])}'s" if c["seat"] != "fellowship" else "") + ")" for cid, c in st["chars"].items()
             if c["hidden"] and c["alive"] and (seat == "gm" or c["seat"] == "fellowship")) + ".")
     if seat == "gondor" and st["chars"]["boromir"]["hidden"] and st["chars"]["boromir"]["alive"]:
         lines.append(f"Boromir is at {st['chars']['boromir']['hex']}.")
-    if seat in ("gondor", "fellowship", "gm"):
+    if seat in ("gondor", "fellowship", "gm"):  # (Gondor's and the Fellowship's: the moderator reads it once)
         lines.append("Gondor's demand (AA.2) is " + ("in force: the Fellowship moves Boromir." if
                                                       self._demand_in_force(st) else "not in force."))
     if seat in st["hands"] and st["hands"][seat]:
@@ -136,14 +137,31 @@ def secret_text(self, st, seat):
         for s, h in st["hands"].items():
             if h:
                 lines.append(f"{title(s)} holds Event Cards {', '.join(h)}.")
+        for s in self.seats:  # what each searcher knows of the hidden characters
+            lines += _found_lines(st, s, f"{title(s)}: ")
+    elif seat != "fellowship":
+        lines += _found_lines(st, seat, "")
+    return "\n".join(lines) or None
+
+
+def _found_lines(st, seat, who: str) -> list[str]:
+    """The hidden characters ``seat`` has spotted, and the hexes where it located one face down."""
+    lines = []
     seen = [c for c in st["chars"].values() if c["hidden"] and c["alive"] and seat in c["spotted"]]
-    if seen and seat not in ("fellowship", "gm"):
-        lines.append("Spotted: " + ", ".join(f"{c['name']} at {c['hex']}" for c in seen) + ".")
+    if seen:
+        lines.append(who + "Spotted: " + ", ".join(f"{c['name']} at {c['hex']}" for c in seen) + ".")
     down = sorted(c["hex"] for c in st["chars"].values() if c["hidden"] and c["alive"] and seat in c["located"]
                   and seat not in c["spotted"])
-    if down and seat not in ("fellowship", "gm"):
-        lines.append("Located face down: " + ", ".join(down) + ".")
-    return "\n".join(lines) or None
+    if down:
+        lines.append(who + "Located face down: " + ", ".join(down) + ".")
+    return lines
+
+
+def moderator_secret_text(self, st):
+    """The moderator's reading (the ``gm`` seat's text above): every hidden character, Gondor's demand once
+    (the merge of the seats' texts said it twice, once as Gondor's and once as the Fellowship's: issue 39),
+    every hand, what each searcher found."""
+    return self.secret_text(st, "gm") or ""
 
 
 # /help: an example for every order (each runs in a fresh game at some moment, tests/test_wotr_help.py) and

@@ -202,3 +202,25 @@ def test_no_order_probes_for_a_hidden_character(with_frodo):
 
 
 PROBES: dict = {}
+
+
+def test_the_moderator_reads_the_demand_once_and_what_each_searcher_found(monkeypatch):
+    """Issue 39: the moderator's secrets (engine/modes/common.py: every_seats_secrets, worded by
+    ``moderator_secret_text``) say Gondor's demand once, not once as Gondor's and once as the Fellowship's,
+    and still tell what each searcher found, face down and face up."""
+    from engine.modes.common import every_seats_secrets
+    from engine.modes.gm import with_gm_seat
+
+    g = at_search(new(5), turn=5)
+    g.play("gondor", "demand on")
+    put(g, "frodo", "E0630")
+    put(g, "sam", "E0632")
+    g.state["units"]["mor-2"]["hex"] = "E0632"  # orcs share Sam's hex: spotted
+    nazgul_at(g, "south-ithilien", 9, avoid=("E0630", "E0632"))
+    fix_dice(monkeypatch, [1, 1])
+    g.play("dark-power", "search south-ithilien:9")
+    # the lobby's moderator (a plain game), and the table's (the assist game: engine/modes/table.py)
+    for text in (with_gm_seat(RS).secret_text(g.state, "gm"), "\n".join(every_seats_secrets(RS, g.state))):
+        lines = text.split("\n")
+        assert sum("Gondor's demand (AA.2) is in force" in ln for ln in lines) == 1, text
+        assert "Dark Power: Spotted: Sam at E0632." in lines and "Dark Power: Located face down: E0630." in lines, text
