@@ -408,6 +408,20 @@ def oil_game(real: bool, mode: str = "any"):
     return g
 
 
+def test_16_71_a_cauldron_never_moves_after_deployment():
+    """Issue 42: `move K1 2007 2107` and a move with its stack were accepted, and autocomplete offered them.
+    16.71: cauldrons "may not be moved at any time after deployment"."""
+    g = position({"K1": "2007", "GS1": "2007"}, step="F", turn=7)
+    refused(g, W, "move K1 2007 2107", "16.71", contains="may not move after deployment")
+    refused(g, W, "move K1 2107", "16.71")
+    refused(g, W, "move GS1 K1 2007 2107", "16.71")
+    offered = list(g.legal_texts(W))
+    assert not [a for a in offered if a.startswith("move") and "K1" in a.split()], offered
+    assert "pickup GS1 K1" in offered and any(a.startswith("move GS1 ") for a in offered)
+    g.play(W, "move GS1 2107")  # the unit beside it still moves; the cauldron stays
+    assert unit(g, "K1")["hex"] == "2007" and unit(g, "GS1")["hex"] == "2107"
+
+
 def test_16_72_pickup_is_free_and_16_75_costs_one_ma_and_one_armor():
     g = position({"GS1": "1909", "K1": "1909", "OI1": "2012"}, step="F", turn=7)
     ma = GONDOR.movement_allowance(g.state, "GS1")
