@@ -10,7 +10,7 @@ from typing import Iterator
 from engine.display import look
 from engine.core import Action, Event, IllegalOrder, State
 from engine.hexgrid import Hex, Hexside, distance
-from engine.spi.charts import parse_totals
+from engine.spi.charts import morale_note, parse_totals
 from engine.spi.standard import StandardRules
 
 from .common import POUR_MODES
@@ -166,9 +166,7 @@ def modify_attack(self, state: State, attacker: str, target: str, kind: str, pro
         prof["notes"].append("defender carries oil: Armor Protection -1 (16.75)")
     if self.units[target].side == "westernesse" and any(
             m.get("type") == "head" and m.get("hex") == hx for m in state["markers"]):
-        from engine.spi.charts import shift_morale
-        prof["morale"] = shift_morale(prof["morale"], -1)
-        prof["notes"].append("a severed head lies in the defender's hex: Morale -1 (16.84)")
+        morale_note(prof, -1, "a severed head lies in the defender's hex: Morale -1 (16.84)")
 
 
 def duel_modifier(self, state: State, leader: str, other: str) -> int:
