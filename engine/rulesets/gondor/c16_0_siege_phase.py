@@ -121,17 +121,10 @@ def _siege_phase_start(self, state: State) -> list[Event]:
 
 
 def _siege_useful(self, state: State, seat: str) -> bool:
-    """Whether ``seat`` has anything to do in the Siege Phase: Sauron with a
-        catapult or an operated Grond on the map; Westernesse with a catapult
-        within fireball range of Sauron siege equipment (otherwise it is done
-        at once, so play by post does not wait on it every turn)."""
-    cats = [c for c in self._catapults(state, seat) if not self._fired_this_turn(state, c)]
-    if seat == "sauron":
-        return bool(cats) or (state.get("grond_active", False) and self.on_map(state, "GRD"))
-    rng = self.siege_chart(state)["fireball_range"]
-    kit = [state["units"][u]["hex"] for u, d in self.units.items()
-           if d.side == "sauron" and d.is_siege and self.on_map(state, u)]
-    return any(distance(state["units"][c]["hex"], h) <= rng for c in cats for h in kit)
+    """Whether ``seat`` has any legal siege action at all (a side with none is done at once, so play by post
+        does not wait on it): an unfired catapult with a hex in range for a fireball (16.6, 16.62: any hex, not
+        only one with siege equipment in it), a wall in a catapult's or an operated Grond's reach."""
+    return next(iter(self._legal_siege(state, seat)), None) is not None
 
 
 def _advance(self, state: State) -> list[Event]:

@@ -183,6 +183,31 @@ def test_16_61_range_is_four():
     refused(g, S, "fireball SC1 at 2913", "16.61")
 
 
+def test_16_62_a_westernesse_catapult_hurls_a_fireball_at_any_hex_in_range():
+    """Issue 42: with no Sauron siege equipment within 4 hexes, Westernesse was made done in the Siege Phase
+    and its fireball refused. 16.6: "a Player may choose to hurl Fireballs"; 16.62: at the hex he designates,
+    "providing that the hex is within Range" (any hex: its fire costs 3 MP to enter, 16.67)."""
+    g = siege({"WC1": "1908", "GS1": "1908", "OI1": "2016"})
+    assert not any(d.side == S and d.is_siege and unit(g, u)["status"] == "map" for u, d in GONDOR.units.items())
+    assert g.active_seats() == [W]  # Sauron, with no catapult and no Grond, is done at once; Westernesse is not
+    assert "fireball WC1 at 1910" in list(g.legal_texts(W))
+    g.play(W, "fireball WC1 at 1910")  # two hexes: no scatter (16.63)
+    assert {"type": "fire", "hex": "1910"} in markers(g, "fire")
+
+
+def test_16_6_the_siege_phase_passes_by_itself_only_when_westernesse_has_no_siege_action():
+    """Issue 42: the phase waits for Westernesse while a catapult of its own is unfired, and not once none is."""
+    g = siege({"WC1": "1908", "GS1": "1908", "OI1": "2016"}, turn=8)
+    assert g.active_seats() == [W]
+    g2 = position({"GS1": "1908", "OI1": "2016"}, step="A-sauron", turn=8)
+    g2.play(S, "done")  # no catapult on either side: nothing to do, the phase is over at once
+    assert g2.state["step"] == "C"
+    g3 = position({"WC1": "1908", "GS1": "1908", "OI1": "2016"}, step="A-sauron", turn=8)
+    g3.state["siege"]["fired"]["WC1"] = 8  # fired this Game-Turn already (16.12)
+    g3.play(S, "done")
+    assert g3.state["step"] == "C"
+
+
 def test_16_65_fireball_destroys_siege_kit_and_the_unit_with_a_tower_but_no_other_personnel():
     g = siege({"SC1": "2504", "OI1": "2504", "ST1": "2506", "OI2": "2506", "SC2": "2406", "LO1": "2405"})
     g.play(S, "fireball SC1 at 2506")
