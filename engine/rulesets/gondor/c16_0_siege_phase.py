@@ -13,7 +13,7 @@ from engine.hexgrid import Hex, Hexside, distance
 from engine.spi.charts import morale_note, parse_totals
 from engine.spi.standard import StandardRules
 
-from .common import POUR_MODES
+from .common import POUR_MODES, ZOC_THROUGH_WALLS
 
 
 # ------------------------------------------------------------- state
@@ -54,6 +54,8 @@ def check_siege_charts(raw: dict) -> None:
                 "ladder_cost"):
         if not isinstance(sg.get(key), int) or sg[key] < 0:
             raise ChartError(f"[siege] {key} must be a whole number")
+    if sg.get("zoc_through_walls", "towers") not in ZOC_THROUGH_WALLS:
+        raise ChartError(f"[siege] zoc_through_walls must be one of {', '.join(ZOC_THROUGH_WALLS)} (16.44)")
 
 
 def siege_chart(self, state: State) -> dict:

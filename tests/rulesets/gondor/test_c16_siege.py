@@ -86,7 +86,8 @@ def test_16_28_grond_breaches_the_main_gate_once_operated_with_a_troll():
 
 
 def test_16_28_grond_needs_a_troll_or_uruk_in_its_hex():
-    g = siege({"GRD": "1910", "OI1": "1910"}, grond_active=True)
+    # (a catapult of Sauron's far off: with Grond unable to strike, the phase would otherwise pass at once)
+    g = siege({"GRD": "1910", "OI1": "1910", "SC1": "2820", "OI2": "2820"}, grond_active=True)
     refused(g, S, "breach GRD 1910/n", "16.28", contains="Troll or Uruk-Hai")
     g = siege({"GRD": "1910", "UH1": "1910"}, grond_active=True)
     fixed_dice(g, [6, 6])  # 12: not in 5-10
@@ -293,7 +294,7 @@ def test_16_8_westernesse_throws_no_heads_but_may_hurl_fireballs():
 
 
 def test_16_0_a_side_with_nothing_to_do_in_the_siege_phase_is_done_at_once():
-    g = siege({"SC1": "2010", "OI1": "2010", "WC1": "1903", "GS1": "1903"})
+    g = siege({"SC1": "2010", "OI1": "2010", "GS1": "1903"})  # Westernesse has no catapult on the map
     assert g.active_seats() == [S]
     g = position({"OI1": "2010", "GS1": "1903"}, step="A-sauron", turn=7)
     g.play(S, "done")
@@ -334,6 +335,39 @@ def test_16_44_zoc_through_the_wall_from_a_tower_so_melee_is_possible():
     refused(g2, W, "melee GS1 at 1809", "7.31")
     fixed_dice(g, [6, 6])  # CPT 12 misses: no result
     g.play(W, "melee GS1 at 1809")
+
+
+def test_16_44_as_written_only_the_tower_exerts_its_zone_through_the_wall():
+    """Issue 42: the engine let zones of control through a scaled wall both ways, so a unit in a tower's hex
+    began Sauron's Combat Phase in the defender's zone and had to attack the wall's defender (7.31). 16.44
+    gives the exception to "units in Siege Towers and on Ladders" only: the defender's zone stops at the
+    wall. The unit on the tower may still melee out of it (16.42), and need not."""
+    g = position({"ST1": "1809", "OI1": "1809", "GS1": "1808"}, step="C", turn=7)
+    assert GONDOR.zoc_through(g.state, Hex.parse("1809"), Hex.parse("1808"))
+    assert not GONDOR.zoc_through(g.state, Hex.parse("1808"), Hex.parse("1809"))
+    g.play(S, "done")  # into Sauron's Combat Phase (D)
+    assert g.state["step"] == "D" and "OI1" not in g.state["ph"]["must"]
+    g.state["ph"]["segment"] = "melee"
+    assert "melee OI1 at 1808" in list(g.legal_texts(S))  # 16.42: out of the tower, over the wall
+    g.play(S, "done")  # not obliged: done without attacking
+    # a ladder the same way: only from the ladder's hex
+    g2 = position({"OI1": "1809", "GS1": "1808"}, step="C", turn=7,
+                  markers=[{"type": "ladder", "hex": "1809", "hexside": "1809/n", "side": S, "turn": 6}])
+    assert GONDOR.zoc_through(g2.state, Hex.parse("1809"), Hex.parse("1808"))
+    assert not GONDOR.zoc_through(g2.state, Hex.parse("1808"), Hex.parse("1809"))
+
+
+def test_16_44_both_ways_as_a_chart_option():
+    """Issue 42: the reading before the fix (zones both ways through a scaled wall) stays for a table that wants
+    it: `options: charts=` with `[siege] zoc_through_walls = "both-ways"`; a value it does not know is refused."""
+    from engine.spi.charts import ChartError
+    g = position({"ST1": "1809", "OI1": "1809", "GS1": "1808"}, step="C", turn=7)
+    g.state["options"] = dict(g.state.get("options", {}), charts='[siege]\nzoc_through_walls = "both-ways"\n')
+    assert GONDOR.zoc_through(g.state, Hex.parse("1808"), Hex.parse("1809"))
+    g.play(S, "done")
+    assert "OI1" in g.state["ph"]["must"]  # in the defender's zone: obliged (7.31)
+    with pytest.raises(ChartError, match="zoc_through_walls"):
+        GONDOR.check_charts('[siege]\nzoc_through_walls = "maybe"\n')
 
 
 def test_16_47_an_adverse_melee_result_destroys_the_tower_not_missile_fire():
