@@ -105,6 +105,8 @@ def _check_movers(self, state: State, seat: str, uids: list[str]) -> None:
         frozen = next((e for e in state["effects"] if e.get("frozen") and uid in e["frozen"]), None)
         if u.is_leader and frozen:
             raise IllegalOrder(f"{uid} is frozen by {frozen['title']} and may not move", frozen.get("section"))
+        if u.movement == 0:  # a fixed piece (Gondor's cauldrons: 16.71), placed at set-up and never moved
+            raise IllegalOrder(f"{uid} may not move after deployment", u.section)
         if u.is_siege and not any(self.units[x].is_combat for x in uids):
             raise IllegalOrder(f"{uid} is siege equipment: it moves only with a combat unit stacked with it", "16.11")
         f = self.formation_of(state, uid)

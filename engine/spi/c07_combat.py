@@ -11,7 +11,7 @@ from fractions import Fraction
 from engine.core import Event, IllegalOrder, InvalidOrder, State
 from engine.dice import Dice
 from engine.hexgrid import Hex, distance
-from engine.spi.charts import result_text, severity, shift_letter, shift_morale
+from engine.spi.charts import letter_past, morale_note, result_text, severity
 from engine.spi.common import _phrase, pct
 
 
@@ -34,8 +34,9 @@ def attack_profile(self, state: State, attacker: str, target: str, kind: str) ->
     ua, ud = self.units[attacker], self.units[target]
     notes: list[str] = []
     letter = (ra.missile if kind == "fire" else ra.melee) or "e"
-    armor, morale = rd.armor, rd.morale
-    crt_mod = 0
+    grades = 0  # the attack's grades better (+) or worse (-), all told: its letter is worked out once, below
+    prof = {"letter": letter, "armor": rd.armor, "morale": rd.morale, "crt_mod": 0, "bypass_cpt": False,
+            "notes": notes, "cpt_mod": 0}
     fanatic = False
     if self.is_night(state) and ua.tags & set(ch["night"].get("fanatic_tags", [])):
         fanatic = True
@@ -44,51 +45,54 @@ def attack_profile(self, state: State, attacker: str, target: str, kind: str) ->
         fanatic = True
     if fanatic and ch["fanatic"]["mode"] == "modifiers":
         if kind == "melee":
-            letter = shift_letter(letter, 1)
-            morale = shift_morale(morale, -1)
-            notes.append("fanatic: +1 attack, defender Morale -1 (7.37)")
+            grades += 1
+            notes.append("fanatic: +1 attack (7.37)")
+            morale_note(prof, -1, "fanatic: defender Morale -1 (7.37)")
         fanatic = False
     hd = Hex.parse(state["units"][target]["hex"])
     info = self.hexmap.hexes.get(hd)
     if kind == "melee" and info is not None:
         t = ch["tec"].get(info.terrain, {})
         if t.get("armor"):
-            armor += t["armor"]
+            prof["armor"] += t["armor"]
             notes.append(f"defender in {info.terrain}: Armor Protection +{t['armor']} (4.3)")
     fa = self.formation_of(state, attacker)
     if fa and kind == "melee":
         spec = ch["formations"][state["formations"][fa]["kind"]]
         if spec.get("attack"):
-            letter = shift_letter(letter, spec["attack"])
+            grades += spec["attack"]
             notes.append(f"{attacker} in a {state['formations'][fa]['kind']}: attack +{spec['attack']} (8.4)")
     fd = self.formation_of(state, target)
     if fd:
         spec = ch["formations"][state["formations"][fd]["kind"]]
         if spec.get("armor"):
-            armor += spec["armor"]
+            prof["armor"] += spec["armor"]
             notes.append(f"defender in a {state['formations'][fd]['kind']}: Armor Protection +{spec['armor']} (8.4)")
         if spec.get("morale"):
-            morale = shift_morale(morale, spec["morale"])
-            notes.append(f"defender in a {state['formations'][fd]['kind']}: Morale +{spec['morale']} (8.4)")
+            morale_note(prof, spec["morale"],
+                        f"defender in a {state['formations'][fd]['kind']}: Morale +{spec['morale']} (8.4)")
     if state["units"][target].get("disrupted"):
         pen = ch["disrupted"].get("morale_penalty", 0)
         if pen:
-            morale = shift_morale(morale, -pen)
-            notes.append(f"defender Disrupted: Morale -{pen} (7.57)")
+            morale_note(prof, -pen, f"defender Disrupted: Morale -{pen} (7.57)")
     if self.demoralized(state, self.army_now(state, target)):
         pen = ch["demoralization"].get("morale_penalty", 0)
         if pen:
-            morale = shift_morale(morale, -pen)
-            notes.append(f"defender's army demoralized: Morale -{pen} (9.1)")
+            morale_note(prof, -pen, f"defender's army demoralized: Morale -{pen} (9.1)")
     for e in state["effects"]:
         if e.get("side") == self.side_of(state, attacker) and e.get("attack") and (not e.get("tags") or ua.tags & set(e["tags"])):
-            letter = shift_letter(letter, e["attack"])
+            grades += e["attack"]
             notes.append(f"{e['title']}: attack {e['attack']:+d} ({e['section']})")
         if e.get("side") == self.side_of(state, target) and e.get("morale") and (not e.get("tags") or ud.tags & set(e["tags"])):
-            morale = shift_morale(morale, e["morale"])
-            notes.append(f"{e['title']}: defender Morale {e['morale']:+d} ({e['section']})")
-    prof = {"letter": letter, "armor": armor, "morale": morale, "crt_mod": crt_mod,
-            "bypass_cpt": fanatic, "notes": notes}
+            morale_note(prof, e["morale"], f"{e['title']}: defender Morale {e['morale']:+d} ({e['section']})")
+    prof["letter"], past = letter_past(letter, grades)
+    if past > 0:  # a grade below E (17.11 Fear on an e bowman, 17.21 Break Darkness on an E orc): the ruling
+        prof["cpt_mod"] = past
+        notes.append(f"attack below {prof['letter']}, the worst grade: +{past} on the Casualty Probability "
+                     "roll (a ruling: docs/reconstructed.md)")
+    elif past < 0:
+        notes.append(f"attack already {prof['letter']}, the best grade: {-past:+d} has no effect")
+    prof["bypass_cpt"] = fanatic
     self.modify_attack(state, attacker, target, kind, prof)
     return prof
 
@@ -100,8 +104,8 @@ def outcome_distribution(self, state: State, attacker: str, target: str, kind: s
     if prof["bypass_cpt"]:
         p_hit = Fraction(1)
     else:
-        hits = ch.cpt_hits(prof["letter"], prof["armor"])
-        p_hit = Fraction(sum(1 for a in range(1, 7) for b in range(1, 7) if a + b in hits), 36)
+        hits, cm = ch.cpt_hits(prof["letter"], prof["armor"]), prof["cpt_mod"]
+        p_hit = Fraction(sum(1 for a in range(1, 7) for b in range(1, 7) if a + b + cm in hits), 36)
     dist: dict[tuple, Fraction] = {}
     if p_hit < 1:
         dist[()] = 1 - p_hit
@@ -122,9 +126,10 @@ def _resolve_attack(self, state: State, dice: Dice, attacker: str, target: str, 
         lines.append("fanatical: no Casualty Probability roll (9.33)")
     else:
         a, b = dice.d6("CPT"), dice.d6("CPT")
-        hits = ch.cpt_hits(prof["letter"], prof["armor"])
-        hit = a + b in hits
-        lines.append(f"CPT {prof['letter']} vs Armor {prof['armor']}: {a}+{b}={a + b}, "
+        hits, cm = ch.cpt_hits(prof["letter"], prof["armor"]), prof["cpt_mod"]
+        hit = a + b + cm in hits
+        total = f"{a}+{b}{cm:+d}={a + b + cm}" if cm else f"{a}+{b}={a + b}"
+        lines.append(f"CPT {prof['letter']} vs Armor {prof['armor']}: {total}, "
                      f"{'casualty' if hit else 'no casualty'} (7.33)")
     res: tuple = ()
     if hit:

@@ -275,6 +275,25 @@ def cached(*layers: str) -> Charts:
     return Charts.load(*layers)
 
 
+def letter_past(letter: str, n: int) -> tuple[str, int]:
+    """``shift_letter``, and the grades of the shift that fell past the table's edge: positive for grades
+    worse than E (the ruling of docs/reconstructed.md: each is +1 on the Casualty Probability roll), negative for
+    grades better than A (none: A is the best, FoC 7.37 "maximum A")."""
+    i = LETTERS.index(letter.upper()) - n
+    out = LETTERS[min(max(i, 0), 4)]
+    return (out if letter.isupper() else out.lower()), (i - 4 if i > 4 else min(i, 0))
+
+
+def morale_note(prof: dict, n: int, note: str) -> None:
+    """Shift a profile's defender Morale ``n`` grades (better if n > 0) and log ``note``, only where it changed the
+    Morale: W and Z are the ends (no grade past them: FoC 7.37 "minimum Z"), and a modifier that changed nothing
+    is not printed as one (issue 42)."""
+    before = prof["morale"]
+    prof["morale"] = shift_morale(before, n)
+    if prof["morale"] != before:
+        prof["notes"].append(note)
+
+
 def shift_letter(letter: str, n: int) -> str:
     """A letter ``n`` grades better (n > 0) or worse; A is the ceiling, E the floor."""
     i = LETTERS.index(letter.upper()) - n

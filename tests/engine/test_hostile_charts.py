@@ -249,7 +249,7 @@ def random_orders(g: Game, rnd: random.Random, n: int) -> int:
             assert time.perf_counter() - t0 < 5.0
         assert offered, f"dead end for {seat} at {st['step']}"
         others = [t for t in offered if t != "done"]
-        text = "done" if not others or rnd.random() < 0.2 else rnd.choice(others)
+        text = "done" if "done" in offered and (not others or rnd.random() < 0.2) else rnd.choice(others)
         g.play(seat, text)
         played += 1
     return played

@@ -342,6 +342,51 @@ def test_17_21_break_darkness_effects():
     refused(g, S, "rally GOT TR1", "17.21")
 
 
+def test_17_21_break_darkness_worsens_an_e_orc_by_the_ruling_below_e():
+    """Issue 42: every orc is rated E and the Casualty Probability Table has no grade below E, so Break Darkness
+    changed nothing for 32 of Mordor's 39 units while the combat line said "attack -1". Ruling
+    (docs/reconstructed.md): each grade below E is +1 on the CPT roll, so the spell lowers an E orc's odds too."""
+    g = magic(OI2="2517", GS2="2518")
+    before_dist, before = GONDOR.outcome_distribution(g.state, "OI2", "GS2", "melee")
+    g.play(W, "cast GAN break-darkness")
+    after_dist, after = GONDOR.outcome_distribution(g.state, "OI2", "GS2", "melee")
+    assert before["letter"] == after["letter"] == "E" and (before["cpt_mod"], after["cpt_mod"]) == (0, 1)
+    assert after_dist.get((), 0) > before_dist.get((), 0)  # more often no casualty
+    assert any("below E" in n and "+1 on the Casualty Probability roll" in n for n in after["notes"])
+    # the roll itself carries it: 2d6 + 1 against the E column (a total of 4 is the last hit at E against
+    # GS2's Armor 3, 2-4 on the reconstructed table; +1 makes it 5: a miss)
+    assert max(GONDOR.charts_for(g.state).cpt_hits("E", after["armor"])) == 4
+    fixed_dice(g, [3, 1])
+    g.state["step"], g.state["ph"] = "D", GONDOR._fresh_phase()
+    g.state["ph"]["segment"] = "melee"
+    _, ev = g.play(S, "melee OI2 at 2518")
+    assert "3+1+1=5" in ev[0].public and "no casualty" in ev[0].public, ev[0].public
+
+
+def test_17_11_fear_worsens_an_e_bowman_and_says_so():
+    """Issue 42: Fear on an e-rated Westernesse bowman (GB1 e-2-X) printed "attack -1" and changed nothing.
+    Ruling: e less one grade is e with +1 on the CPT roll."""
+    g = magic(step="A-sauron", GB1="2516", OI2="2416")
+    g.play(S, "cast NAZ fear")
+    prof = GONDOR.attack_profile(g.state, "GB1", "OI2", "fire")
+    assert prof["letter"] == "e" and prof["cpt_mod"] == 1
+    # a D unit under the same spell is simply E, with no roll modifier and no ruling note
+    prof = GONDOR.attack_profile(g.state, "GS1", "OI1", "melee")
+    assert prof["letter"] == "E" and prof["cpt_mod"] == 0 and not any("below" in n for n in prof["notes"])
+
+
+def test_a_morale_modifier_that_changes_nothing_is_not_printed():
+    """Issue 42: "never print a modifier that changed nothing": a Disrupted defender already at Morale Z (the
+    worst) is not said to be at Morale -1; one at Y is."""
+    g = magic(OI2="2517", GS2="2518", TR1="2519")
+    unit(g, "TR1")["disrupted"] = True  # Trolls B-3-Z
+    unit(g, "OI2")["disrupted"] = True  # Orc Infantry E-2-Y
+    z = GONDOR.attack_profile(g.state, "GS2", "TR1", "melee")
+    y = GONDOR.attack_profile(g.state, "GS2", "OI2", "melee")
+    assert z["morale"] == "Z" and not any("Disrupted" in n for n in z["notes"])
+    assert y["morale"] == "Z" and any("Disrupted: Morale -1" in n for n in y["notes"])
+
+
 def test_17_12_freeze_leader_within_three_hexes():
     g = position({"NAZ": "2516", "IMR": "2519", "GAN": "2520", "GS1": "2519", "GS2": "2520"},
                  step="A-sauron", turn=7)

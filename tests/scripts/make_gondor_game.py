@@ -201,6 +201,13 @@ def siege(s: Scribe, seat: str) -> None:
             kit = {r["hex"] for u, r in st["units"].items() if r["status"] == "map"
                    and s.g.ruleset.units[u].side != seat and s.g.ruleset.units[u].type == "siege_tower"}
             pick = next((t for t in opts if t.startswith("fireball ") and t.split()[-1] in kit), None)
+        if pick is None and seat == "westernesse" and st["turn"] % 3 == 0:
+            # every third turn, a fireball on Sauron's troops outside the walls: no casualties (16.65), but a
+            # fire there costs 3 MP more to cross (16.67) until the next Siege Phase (16.66)
+            foes = {r["hex"] for u, r in st["units"].items() if r["status"] == "map"
+                    and s.g.ruleset.units[u].side == "sauron" and s.g.ruleset.units[u].is_combat
+                    and not s.g.ruleset.hexmap.in_city(Hex.parse(r["hex"]))}
+            pick = next((t for t in opts if t.startswith("fireball ") and t.split()[-1] in foes), None)
         if pick is None:
             break
         s.play(seat, pick)

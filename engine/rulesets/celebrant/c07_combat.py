@@ -7,7 +7,7 @@ from __future__ import annotations
 from engine.core import Event, IllegalOrder, State
 from engine.dice import Dice
 from engine.hexgrid import Hex, distance
-from engine.spi.charts import shift_morale
+from engine.spi.charts import morale_note
 from engine.spi.common import _phrase
 from engine.spi.standard import StandardRules
 from engine.spi.entry import EntryAttacks
@@ -73,8 +73,7 @@ def modify_attack(self, state: State, attacker: str, target: str, kind: str, pro
     if self.is_disordered(state, target) and not state["units"][target].get("disrupted"):
         pen = self.raw(state)["disarray"].get("morale_penalty", 0)
         if pen:
-            prof["morale"] = shift_morale(prof["morale"], -pen)
-            prof["notes"].append(f"defender Disordered: Morale -{pen} (13.21)")
+            morale_note(prof, -pen, f"defender Disordered: Morale -{pen} (13.21)")
 
 
 def apply_result(self, state: State, dice: Dice, target: str, res: tuple, attacker_hex: str | None,

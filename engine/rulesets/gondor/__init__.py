@@ -91,7 +91,8 @@ class Gondor(EntryAttacks, StandardRules):
     )
     # 16.4 siege towers and ladders
     from .c16_4_towers_ladders import (
-        _ladders, _towers_in, _ready_sides, _tower_ids, scaling_cost, _scaled_sides, scaled, apply_result,
+        _ladders, _towers_in, _ready_sides, _tower_ids, scaling_cost, _scaling_from, _zoc_walls_both_ways,
+        _zoc_open_walls, melee_targets_over_walls, _melee_targets, apply_result,
         _lose_scaling, _parse_ladder, _check_ladder, _apply_ladder, _legal_ladders, _check_advance,
         _apply_advance
     )

@@ -58,22 +58,19 @@ def why_hexside(self, state: State, uids: list[str], a: Hex, b: Hex) -> str:
 
 
 def zoc_through(self, state: State, a: Hex, b: Hex) -> bool:
-    kind, hs = self._side_feature(state, a, b)
-    if kind is None or self._breached(state, hs):
-        return True
-    # no ZOC through walls, towers or gates, except from siege towers and
-    # ladders against that hexside (16.44; both ways, so they are in contact)
-    return self.scaled(state, hs)
+    return self.zoc_through_fn(state)(a, b)
 
 
 def zoc_through_fn(self, state: State):
-    """``zoc_through`` with the breaches and scaled hexsides worked out once."""
-    open_ = {m["hexside"] for m in state["markers"] if m.get("type") == "breached"} | self._scaled_sides(state)
+    """Whether a zone of control extends from ``a`` into adjacent ``b``: not through a wall, tower or gate
+    hexside (15.1), unless it is breached, or (16.44) ``a`` holds a siege tower or a ladder against it (from
+    either side too, when the game reads 16.44 both ways); the open hexsides worked out once."""
+    both, from_hex = self._zoc_open_walls(state)
     idx = self.hexmap.side_index
 
     def through(a: Hex, b: Hex) -> bool:
         f = idx.get((a, b))
-        return f is None or f[1] in open_
+        return f is None or f[1] in both or (str(a), f[1]) in from_hex
     return through
 
 

@@ -10,10 +10,10 @@ from typing import Iterator
 from engine.display import look
 from engine.core import Action, Event, IllegalOrder, State
 from engine.hexgrid import Hex, Hexside, distance
-from engine.spi.charts import parse_totals
+from engine.spi.charts import morale_note, parse_totals
 from engine.spi.standard import StandardRules
 
-from .common import POUR_MODES
+from .common import POUR_MODES, ZOC_THROUGH_WALLS
 
 
 # ------------------------------------------------------------- state
@@ -54,6 +54,8 @@ def check_siege_charts(raw: dict) -> None:
                 "ladder_cost"):
         if not isinstance(sg.get(key), int) or sg[key] < 0:
             raise ChartError(f"[siege] {key} must be a whole number")
+    if sg.get("zoc_through_walls", "towers") not in ZOC_THROUGH_WALLS:
+        raise ChartError(f"[siege] zoc_through_walls must be one of {', '.join(ZOC_THROUGH_WALLS)} (16.44)")
 
 
 def siege_chart(self, state: State) -> dict:
@@ -121,17 +123,10 @@ def _siege_phase_start(self, state: State) -> list[Event]:
 
 
 def _siege_useful(self, state: State, seat: str) -> bool:
-    """Whether ``seat`` has anything to do in the Siege Phase: Sauron with a
-        catapult or an operated Grond on the map; Westernesse with a catapult
-        within fireball range of Sauron siege equipment (otherwise it is done
-        at once, so play by post does not wait on it every turn)."""
-    cats = [c for c in self._catapults(state, seat) if not self._fired_this_turn(state, c)]
-    if seat == "sauron":
-        return bool(cats) or (state.get("grond_active", False) and self.on_map(state, "GRD"))
-    rng = self.siege_chart(state)["fireball_range"]
-    kit = [state["units"][u]["hex"] for u, d in self.units.items()
-           if d.side == "sauron" and d.is_siege and self.on_map(state, u)]
-    return any(distance(state["units"][c]["hex"], h) <= rng for c in cats for h in kit)
+    """Whether ``seat`` has any legal siege action at all (a side with none is done at once, so play by post
+        does not wait on it): an unfired catapult with a hex in range for a fireball (16.6, 16.62: any hex, not
+        only one with siege equipment in it), a wall in a catapult's or an operated Grond's reach."""
+    return next(iter(self._legal_siege(state, seat)), None) is not None
 
 
 def _advance(self, state: State) -> list[Event]:
@@ -166,9 +161,7 @@ def modify_attack(self, state: State, attacker: str, target: str, kind: str, pro
         prof["notes"].append("defender carries oil: Armor Protection -1 (16.75)")
     if self.units[target].side == "westernesse" and any(
             m.get("type") == "head" and m.get("hex") == hx for m in state["markers"]):
-        from engine.spi.charts import shift_morale
-        prof["morale"] = shift_morale(prof["morale"], -1)
-        prof["notes"].append("a severed head lies in the defender's hex: Morale -1 (16.84)")
+        morale_note(prof, -1, "a severed head lies in the defender's hex: Morale -1 (16.84)")
 
 
 def duel_modifier(self, state: State, leader: str, other: str) -> int:

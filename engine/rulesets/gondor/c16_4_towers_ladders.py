@@ -54,18 +54,54 @@ def scaling_cost(self, state: State, seat: str, a: Hex, hs: str) -> float | None
     return best
 
 
-def _scaled_sides(self, state: State) -> set[str]:
-    """16.44: hexsides a unit in a siege tower or on a ladder exerts its ZOC through."""
-    out = {m["hexside"] for m in state["markers"] if m.get("type") == "ladder"}
+def _scaling_from(self, state: State) -> set[tuple[str, str]]:
+    """16.44: (hex, hexside) for each wall hexside a unit in that hex exerts its ZOC through: a siege tower's
+    hex and its wall hexsides, a ladder's hex and the hexside it is set against."""
+    out = {(m["hex"], m["hexside"]) for m in state["markers"] if m.get("type") == "ladder"}
     for u in self._tower_ids:
         r = state["units"][u]
         if r["status"] == "map":
-            out.update(self._sides_of_hex.get(Hex.parse(r["hex"]), ()))
+            out.update((r["hex"], hs) for hs in self._sides_of_hex.get(Hex.parse(r["hex"]), ()))
     return out
 
 
-def scaled(self, state: State, hs: str) -> bool:
-    return hs in self._scaled_sides(state)
+def _zoc_walls_both_ways(self, state: State) -> bool:
+    """16.44 read both ways (the chart's ``[siege] zoc_through_walls = "both-ways"``), not the seed's way."""
+    return self.siege_chart(state).get("zoc_through_walls", "towers") == "both-ways"
+
+
+def _zoc_open_walls(self, state: State) -> tuple[set[str], set[tuple[str, str]]]:
+    """The wall hexsides a zone of control crosses (16.44), worked out once: those open both ways (breached;
+    scaled, when the game reads 16.44 both ways), and (hex, hexside) open only from that hex (scaled)."""
+    both = {m["hexside"] for m in state["markers"] if m.get("type") == "breached"}
+    from_hex = self._scaling_from(state)
+    if self._zoc_walls_both_ways(state):
+        both |= {hs for _, hs in from_hex}
+        from_hex = set()
+    return both, from_hex
+
+
+def _melee_targets(self, state: State, uid: str, occ=None) -> list[str]:
+    """7.31's contact, and 16.42: a unit in a siege tower's or on a ladder's hex may melee over the wall."""
+    occ = occ if occ is not None else self.occupancy(state)
+    out = StandardRules._melee_targets(self, state, uid, occ)
+    return out + [x for x in self.melee_targets_over_walls(state, uid, occ) if x not in out]
+
+
+def melee_targets_over_walls(self, state: State, uid: str, occ) -> list[str]:
+    """16.42 "Units may ... melee out of a Siege Tower normally" (and off a ladder): a unit in a tower's or
+    ladder's hex may melee an enemy combat unit across that scaled hexside, whose own zone does not reach
+    it there (16.44, the seed's reading)."""
+    hx = state["units"][uid]["hex"]
+    seat = self.side_of(state, uid)
+    out = []
+    for at, hs in sorted(self._scaling_from(state)):
+        if at != hx:
+            continue
+        a, b = Hexside.parse(hs).hexes()
+        other = str(b if str(a) == hx else a)
+        out += [x for x in occ.get(other, ()) if self.units[x].is_combat and self.side_of(state, x) != seat]
+    return out
 
 
 def apply_result(self, state: State, dice: Dice, target: str, res: tuple, attacker_hex: str | None,

@@ -20,6 +20,7 @@ ARAGORN = "ARA"
 TUNNEL_RULES = ("morale-w", "armor-4", "armor-1", "none")
 FORM_TITLES = {"shieldwall": "Shield Wall", "wedge": "Wedge"}
 POUR_MODES = ("any", "towers", "hold")
+ZOC_THROUGH_WALLS = ("towers", "both-ways")  # 16.44: the seed's reading, or each side through a scaled wall
 INFANTRY_TYPES = ("infantry", "archer", "troll")  # 16.51 "infantry-type": foot units
 
 

@@ -86,7 +86,8 @@ def test_16_28_grond_breaches_the_main_gate_once_operated_with_a_troll():
 
 
 def test_16_28_grond_needs_a_troll_or_uruk_in_its_hex():
-    g = siege({"GRD": "1910", "OI1": "1910"}, grond_active=True)
+    # (a catapult of Sauron's far off: with Grond unable to strike, the phase would otherwise pass at once)
+    g = siege({"GRD": "1910", "OI1": "1910", "SC1": "2820", "OI2": "2820"}, grond_active=True)
     refused(g, S, "breach GRD 1910/n", "16.28", contains="Troll or Uruk-Hai")
     g = siege({"GRD": "1910", "UH1": "1910"}, grond_active=True)
     fixed_dice(g, [6, 6])  # 12: not in 5-10
@@ -183,6 +184,31 @@ def test_16_61_range_is_four():
     refused(g, S, "fireball SC1 at 2913", "16.61")
 
 
+def test_16_62_a_westernesse_catapult_hurls_a_fireball_at_any_hex_in_range():
+    """Issue 42: with no Sauron siege equipment within 4 hexes, Westernesse was made done in the Siege Phase
+    and its fireball refused. 16.6: "a Player may choose to hurl Fireballs"; 16.62: at the hex he designates,
+    "providing that the hex is within Range" (any hex: its fire costs 3 MP to enter, 16.67)."""
+    g = siege({"WC1": "1908", "GS1": "1908", "OI1": "2016"})
+    assert not any(d.side == S and d.is_siege and unit(g, u)["status"] == "map" for u, d in GONDOR.units.items())
+    assert g.active_seats() == [W]  # Sauron, with no catapult and no Grond, is done at once; Westernesse is not
+    assert "fireball WC1 at 1910" in list(g.legal_texts(W))
+    g.play(W, "fireball WC1 at 1910")  # two hexes: no scatter (16.63)
+    assert {"type": "fire", "hex": "1910"} in markers(g, "fire")
+
+
+def test_16_6_the_siege_phase_passes_by_itself_only_when_westernesse_has_no_siege_action():
+    """Issue 42: the phase waits for Westernesse while a catapult of its own is unfired, and not once none is."""
+    g = siege({"WC1": "1908", "GS1": "1908", "OI1": "2016"}, turn=8)
+    assert g.active_seats() == [W]
+    g2 = position({"GS1": "1908", "OI1": "2016"}, step="A-sauron", turn=8)
+    g2.play(S, "done")  # no catapult on either side: nothing to do, the phase is over at once
+    assert g2.state["step"] == "C"
+    g3 = position({"WC1": "1908", "GS1": "1908", "OI1": "2016"}, step="A-sauron", turn=8)
+    g3.state["siege"]["fired"]["WC1"] = 8  # fired this Game-Turn already (16.12)
+    g3.play(S, "done")
+    assert g3.state["step"] == "C"
+
+
 def test_16_65_fireball_destroys_siege_kit_and_the_unit_with_a_tower_but_no_other_personnel():
     g = siege({"SC1": "2504", "OI1": "2504", "ST1": "2506", "OI2": "2506", "SC2": "2406", "LO1": "2405"})
     g.play(S, "fireball SC1 at 2506")
@@ -268,7 +294,7 @@ def test_16_8_westernesse_throws_no_heads_but_may_hurl_fireballs():
 
 
 def test_16_0_a_side_with_nothing_to_do_in_the_siege_phase_is_done_at_once():
-    g = siege({"SC1": "2010", "OI1": "2010", "WC1": "1903", "GS1": "1903"})
+    g = siege({"SC1": "2010", "OI1": "2010", "GS1": "1903"})  # Westernesse has no catapult on the map
     assert g.active_seats() == [S]
     g = position({"OI1": "2010", "GS1": "1903"}, step="A-sauron", turn=7)
     g.play(S, "done")
@@ -309,6 +335,39 @@ def test_16_44_zoc_through_the_wall_from_a_tower_so_melee_is_possible():
     refused(g2, W, "melee GS1 at 1809", "7.31")
     fixed_dice(g, [6, 6])  # CPT 12 misses: no result
     g.play(W, "melee GS1 at 1809")
+
+
+def test_16_44_as_written_only_the_tower_exerts_its_zone_through_the_wall():
+    """Issue 42: the engine let zones of control through a scaled wall both ways, so a unit in a tower's hex
+    began Sauron's Combat Phase in the defender's zone and had to attack the wall's defender (7.31). 16.44
+    gives the exception to "units in Siege Towers and on Ladders" only: the defender's zone stops at the
+    wall. The unit on the tower may still melee out of it (16.42), and need not."""
+    g = position({"ST1": "1809", "OI1": "1809", "GS1": "1808"}, step="C", turn=7)
+    assert GONDOR.zoc_through(g.state, Hex.parse("1809"), Hex.parse("1808"))
+    assert not GONDOR.zoc_through(g.state, Hex.parse("1808"), Hex.parse("1809"))
+    g.play(S, "done")  # into Sauron's Combat Phase (D)
+    assert g.state["step"] == "D" and "OI1" not in g.state["ph"]["must"]
+    g.state["ph"]["segment"] = "melee"
+    assert "melee OI1 at 1808" in list(g.legal_texts(S))  # 16.42: out of the tower, over the wall
+    g.play(S, "done")  # not obliged: done without attacking
+    # a ladder the same way: only from the ladder's hex
+    g2 = position({"OI1": "1809", "GS1": "1808"}, step="C", turn=7,
+                  markers=[{"type": "ladder", "hex": "1809", "hexside": "1809/n", "side": S, "turn": 6}])
+    assert GONDOR.zoc_through(g2.state, Hex.parse("1809"), Hex.parse("1808"))
+    assert not GONDOR.zoc_through(g2.state, Hex.parse("1808"), Hex.parse("1809"))
+
+
+def test_16_44_both_ways_as_a_chart_option():
+    """Issue 42: the reading before the fix (zones both ways through a scaled wall) stays for a table that wants
+    it: `options: charts=` with `[siege] zoc_through_walls = "both-ways"`; a value it does not know is refused."""
+    from engine.spi.charts import ChartError
+    g = position({"ST1": "1809", "OI1": "1809", "GS1": "1808"}, step="C", turn=7)
+    g.state["options"] = dict(g.state.get("options", {}), charts='[siege]\nzoc_through_walls = "both-ways"\n')
+    assert GONDOR.zoc_through(g.state, Hex.parse("1808"), Hex.parse("1809"))
+    g.play(S, "done")
+    assert "OI1" in g.state["ph"]["must"]  # in the defender's zone: obliged (7.31)
+    with pytest.raises(ChartError, match="zoc_through_walls"):
+        GONDOR.check_charts('[siege]\nzoc_through_walls = "maybe"\n')
 
 
 def test_16_47_an_adverse_melee_result_destroys_the_tower_not_missile_fire():
@@ -406,6 +465,20 @@ def oil_game(real: bool, mode: str = "any"):
             break
         g.play(g.active_seats()[0], "done")
     return g
+
+
+def test_16_71_a_cauldron_never_moves_after_deployment():
+    """Issue 42: `move K1 2007 2107` and a move with its stack were accepted, and autocomplete offered them.
+    16.71: cauldrons "may not be moved at any time after deployment"."""
+    g = position({"K1": "2007", "GS1": "2007"}, step="F", turn=7)
+    refused(g, W, "move K1 2007 2107", "16.71", contains="may not move after deployment")
+    refused(g, W, "move K1 2107", "16.71")
+    refused(g, W, "move GS1 K1 2007 2107", "16.71")
+    offered = list(g.legal_texts(W))
+    assert not [a for a in offered if a.startswith("move") and "K1" in a.split()], offered
+    assert "pickup GS1 K1" in offered and any(a.startswith("move GS1 ") for a in offered)
+    g.play(W, "move GS1 2107")  # the unit beside it still moves; the cauldron stays
+    assert unit(g, "K1")["hex"] == "2007" and unit(g, "GS1")["hex"] == "2107"
 
 
 def test_16_72_pickup_is_free_and_16_75_costs_one_ma_and_one_armor():
