@@ -14,7 +14,7 @@ from engine.rulesets import get_ruleset, ruleset_names
 from bot import deadlines as dl
 from bot.storage import Clock, GameRow, SeatState
 
-from bot.outcome import NEW_GAME_SECONDS, Post, Outcome, Ctx, PlaceError, clip, parse_options
+from bot.outcome import MAX_TEXT, NEW_GAME_SECONDS, Post, Outcome, Ctx, PlaceError, clip, parse_options
 from bot.table import _locked, seated
 from bot.seats import CHECKIN, SEAT_OPTIONS, SeatRules, rate_text
 
@@ -53,11 +53,11 @@ class Lobby:
             if named_mode:  # `gondor@assist` (`palantir local --mode assist`) is `mode=assist`: both must agree
                 asked = options.setdefault("mode", named_mode)
                 if asked.strip().lower() != named_mode:
-                    raise OptionError(f"{ruleset}: the level of play is given twice, `{named_mode}` (`--mode`) and "
-                                      f"`mode={clip(asked, 20)}`; give it once")
+                    raise OptionError(f"{ruleset}: the level of play is given twice, `{named_mode}` (`--mode`, or "
+                                      f"`{ruleset}@{named_mode}`) and `mode={clip(asked, 20)}`; give it once")
             if charts is not None:
                 if "charts" in options:
-                    raise ValueError("give the charts once: as a file or in `options`, not both")
+                    raise ValueError(f"{ruleset}: give the charts once: as a file or in `options`, not both")
                 options["charts"] = charts
             check_keys(get_ruleset(ruleset).options, options, ruleset, GAME_OPTIONS)  # (values: below, each by its reader)
             rs_options, rules = dl.split_options(options, self.table.deadline_defaults, ruleset)
@@ -73,8 +73,8 @@ class Lobby:
             # a time limit: whatever a group uploads, the other games keep being answered
             state = await asyncio.wait_for(asyncio.to_thread(rs.new_game, rs_options, seed, fixture),
                                            NEW_GAME_SECONDS)
-        except (ValueError, OrderError) as e:
-            return Outcome.error(f"Bad options: {e}")
+        except (ValueError, OrderError) as e:  # (an unknown option's refusal lists every option: a whole message)
+            return Outcome.error(f"Bad options: {e}", MAX_TEXT)
         except asyncio.TimeoutError:
             return Outcome.error(f"No game was created: checking the options took over {NEW_GAME_SECONDS:g} s. "
                                  "Simplify the chart file.")

@@ -77,8 +77,8 @@ class Outcome:
     seat_board: int | None = None
 
     @classmethod
-    def error(cls, text: str) -> "Outcome":
-        return cls(reply=Post(text=clip(text, 400)), ephemeral=True, ok=False)
+    def error(cls, text: str, limit: int = 400) -> "Outcome":
+        return cls(reply=Post(text=clip(text, limit)), ephemeral=True, ok=False)
 
     @classmethod
     def private(cls, text: str, **kw) -> "Outcome":
