@@ -58,10 +58,7 @@ class Kind:
 class OnOff(Kind):
     """on or off (yes/no, true/false and 1/0 read the same)."""
 
-    @property
-    def short(self) -> str:
-        return "on|off"
-
+    short = "on|off"
     takes = "on|off"
 
     def read(self, text: str) -> bool:
@@ -236,15 +233,15 @@ def plus(text: str) -> str:
 @dataclass(frozen=True)
 class Option:
     """One declared option. ``name`` ending in ``.`` is a family (``rally.`` takes ``rally.GAN=7``;
-    ``member`` names its second part in the lists). ``check(ruleset, value)`` (optional) checks a value
-    against the game and returns what the game keeps; ValueError/OptionError/InvalidOrder with a
-    reason (said after the option's name)."""
+    ``member`` names its second part in the lists). ``check(ruleset, value)`` (a family's:
+    ``check(ruleset, member, value)``; optional) checks a value against the game and returns what the
+    game keeps; ValueError (OptionError, InvalidOrder) with a reason, said after the option's name."""
 
     name: str
     kind: Kind
     check: Callable[[Any, Any], Any] | None = None
     member: str = "<id>"
-    about: str = ""  # a few words for /help and the docs
+    about: str = ""  # what it does, in a few words (the declaration's note)
 
     @property
     def family(self) -> bool:
@@ -289,20 +286,16 @@ def check_keys(declared: Declared, given: Mapping[str, str], owner: str, shared:
             raise unknown(declared, key, owner, shared)
 
 
-def read(declared: Declared, given: Mapping[str, str], ruleset=None, *, owner: str | None = None,
-         shared: Declared = ()) -> dict[str, Any]:
-    """The typed values of ``given`` (only the keys given; defaults are the game's). ``ruleset`` (its
-    ``name`` the owner) runs each option's check; keys of ``shared`` (the game's own, read elsewhere)
-    are skipped; any other key is refused, with both lists."""
+def read(declared: Declared, given: Mapping[str, str], ruleset=None, *, owner: str | None = None) -> dict[str, Any]:
+    """The typed values of ``given`` (only the keys given; defaults are the game's); any key not
+    declared is refused with the list. ``ruleset`` (its ``name`` the owner) runs each option's check."""
     owner = owner or ruleset.name
     out: dict[str, Any] = {}
     for k, v in given.items():
         key = str(k).strip().lower()
         opt = find(declared, key)
         if opt is None:
-            if find(shared, key) is not None:
-                continue
-            raise unknown(declared, key, owner, shared)
+            raise unknown(declared, key, owner)
         out[key] = read_value(opt, key, str(v), owner, ruleset)
     return out
 
@@ -312,14 +305,14 @@ def read_value(opt: Option, key: str, text: str, owner: str, ruleset=None) -> An
     try:
         value = opt.kind.read(text)
     except OptionError as e:
-        raise OptionError(f"{owner}: `{_clip(key)}` {e}") from None
+        raise refuse(owner, key, str(e)) from None
     except ValueError:
-        raise OptionError(f"{owner}: `{_clip(key)}` takes {opt.kind.takes}, not `{_clip(text, 20)}`") from None
+        raise refuse(owner, key, f"takes {opt.kind.takes}, not `{_clip(text, 20)}`") from None
     if opt.check is not None and ruleset is not None:
         try:
             value = opt.check(ruleset, value) if not opt.family else opt.check(ruleset, key[len(opt.name):], value)
         except ValueError as e:  # (OptionError and InvalidOrder are ValueErrors too)
-            raise OptionError(f"{owner}: `{_clip(key)}` {e}") from None
+            raise refuse(owner, key, str(e)) from None
     return value
 
 
