@@ -7,6 +7,7 @@ import asyncio
 import logging
 import sys
 
+from engine.modes import MODES
 from engine.rulesets import ruleset_names
 
 
@@ -17,14 +18,17 @@ def main(argv: list[str] | None = None) -> int:
     r.add_argument("--config", default=None, help="config file (default config.toml, else built-in defaults)")
     loc = sub.add_parser("local", help="play a game in the terminal, no Discord needed")
     loc.add_argument("ruleset", choices=ruleset_names())
-    loc.add_argument("--mode", choices=("enforced", "assist", "tabletop"), default=None,
-                     help="level of play (docs/modes.md); adds the moderator's `gm` seat")
+    loc.add_argument("--mode", choices=MODES, default=None,
+                     help="level of play (docs/modes.md), the same as `--options mode=...` (both given: they "
+                          "must agree); adds the moderator's `gm` seat")
     loc.add_argument("--seed", default=None, help="dice seed (same seed + same commands = same game and images)")
     loc.add_argument("--script", default=None, help="read commands from this file, one a line")
     loc.add_argument("--out", default=None, help="directory for map images")
     loc.add_argument("--no-images", action="store_true", help="text only: draw no maps")
     loc.add_argument("--options", default=None,
-                     help="the game's `/game new options:`, e.g. `setup=printed` or `mode=assist`")
+                     help="the game's `/game new options:`, e.g. `setup=printed` or `mode=assist`: key=value "
+                          "pairs separated by spaces, a list's items joined by `+` (`dead=ELE+ISI`); a bad one is "
+                          "one line and exit status 2")
     loc.add_argument("--db", default=None, help="SQLite file to keep the game in (resumes a game found there)")
     ver = sub.add_parser("verify", help="check a finished game's export: seed, every roll, draw and state")
     ver.add_argument("export", help="the JSON file from /game export")
@@ -47,17 +51,9 @@ def main(argv: list[str] | None = None) -> int:
         return verify_main(args.export)
 
     if args.cmd == "local":
-        from bot.transports.console import run_local
+        from bot.transports.console import local_ruleset, run_local
 
-        ruleset = args.ruleset
-        if not args.mode and "@" not in ruleset:  # a game with a default level of play (wotr: assist)
-            try:
-                from engine.rulesets import get_ruleset
-
-                args.mode = get_ruleset(ruleset).default_mode
-            except KeyError:
-                pass
-        ruleset = f"{args.ruleset}@{args.mode}" if args.mode else args.ruleset
+        ruleset = local_ruleset(args.ruleset, args.mode, args.options)  # `--mode X` is `mode=X` (issue 39)
         return asyncio.run(run_local(ruleset, args.seed, args.script, args.out, args.db,
                                      images=not args.no_images, options=args.options))
     if args.cmd == "run" or args.cmd is None:

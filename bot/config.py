@@ -49,7 +49,7 @@ class StorageConfig:
 class DeadlinesConfig:
     default_hours: float = 48.0  # a phase's time when /game new options set no `deadline=`; 0: none
     policy: str = "nag"  # at the deadline: nag | pass | pause (options: `policy=`)
-    reminders: list[float] = field(default_factory=lambda: [12.0, 2.0])  # hours before (options: `remind=12/2`)
+    reminders: list[float] = field(default_factory=lambda: [12.0, 2.0])  # hours before (options: `remind=12+2`)
     poll_seconds: float = 30.0  # how often the scheduler looks for due timers (it also wakes on changes)
 
     def rules(self):

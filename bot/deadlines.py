@@ -20,10 +20,22 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, time as dtime, timedelta, timezone
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from engine.options import Choice, ListOf, Number, Option, find, read_value
+
 UTC = timezone.utc
 POLICIES = ("nag", "pass", "pause")
-GAME_OPTION_KEYS = ("deadline", "policy", "remind", "checkin", "min_ontime", "autopilot", "takeover")  # taken by the service, never passed to a ruleset
+# taken by the service, never passed to a ruleset: DEADLINE_OPTIONS' and bot/seats.py's SEAT_OPTIONS' names
+GAME_OPTION_KEYS = ("deadline", "policy", "remind", "checkin", "min_ontime", "autopilot", "takeover")
 MAX_HOURS = 24 * 30
+MAX_REMINDERS = 5
+
+# a game's deadline options (issue 39: declared as data, read by engine/options.py's one typed reader)
+DEADLINE_OPTIONS = (
+    Option("deadline", Number(0, MAX_HOURS, "hours", off=True), about="each phase's time (off or 0: none)"),
+    Option("policy", Choice(POLICIES), about="what a passed deadline does"),
+    Option("remind", ListOf(Number(0, MAX_HOURS, "hours"), "hours before the deadline", MAX_REMINDERS, off=True),
+           about="reminders, e.g. remind=12+2"),
+)
 
 _ZONE_RE = re.compile(r"^[A-Za-z][A-Za-z0-9_+\-]*(/[A-Za-z0-9_+\-]+){0,2}$")
 _HHMM_RE = re.compile(r"^(\d{1,2}):(\d{2})$")
@@ -82,33 +94,21 @@ def parse_date(text: str, tz: str | None = None) -> float:
     return datetime.combine(d + timedelta(days=1), dtime(0, 0), tzinfo=zone).timestamp()
 
 
-def _hours(text: str, what: str) -> float:
-    try:
-        h = float(text)
-    except ValueError:
-        raise ValueError(f"{what} must be a number of hours, not `{text[:20]}`") from None
-    if not 0 <= h <= MAX_HOURS or h != h:
-        raise ValueError(f"{what} must be between 0 and {MAX_HOURS} hours")
-    return h
+def ruleset_options(options: dict[str, str]) -> dict[str, str]:
+    """The ruleset's own options (and the table's): those the service does not take."""
+    return {k: v for k, v in options.items() if k not in GAME_OPTION_KEYS}
 
 
-def split_options(options: dict[str, str], defaults: DeadlineRules) -> tuple[dict[str, str], DeadlineRules]:
-    """The ruleset's own options, and the game's deadline rules."""
-    rs_opts = {k: v for k, v in options.items() if k not in GAME_OPTION_KEYS}
-    hours, policy, rem = defaults.hours, defaults.policy, defaults.reminders
-    if "deadline" in options:
-        v = options["deadline"].lower()
-        hours = 0.0 if v in ("none", "off") else _hours(v, "deadline")
-    if "policy" in options:
-        policy = options["policy"].lower()
-        if policy not in POLICIES:
-            raise ValueError(f"policy must be one of {', '.join(POLICIES)}")
-    if "remind" in options:
-        v = options["remind"].lower()
-        rem = () if v in ("none", "off") else tuple(_hours(x, "remind") for x in v.split("/") if x)
-        if len(rem) > 5:
-            raise ValueError("at most five reminders (e.g. remind=12/2)")
-    return rs_opts, DeadlineRules(hours, policy, tuple(sorted(set(rem), reverse=True)))
+def split_options(options: dict[str, str], defaults: DeadlineRules,
+                  owner: str = "this game") -> tuple[dict[str, str], DeadlineRules]:
+    """The ruleset's own options, and the game's deadline rules (OptionError, a ValueError naming
+    ``owner``, for a bad value)."""
+    got = {k: read_value(find(DEADLINE_OPTIONS, k), k, options[k], owner) for k in ("deadline", "policy", "remind")
+           if k in options}
+    rem = got.get("remind", defaults.reminders)
+    rules = DeadlineRules(got.get("deadline", defaults.hours), got.get("policy", defaults.policy),
+                          tuple(sorted(set(rem), reverse=True)))
+    return ruleset_options(options), rules
 
 
 # ------------------------------------------------------------------ quiet hours

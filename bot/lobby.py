@@ -8,17 +8,20 @@ from typing import Awaitable, Callable
 
 from engine.core import Game, OrderError
 from engine.dice import commitment
-from engine.modes import GM, moded_name, mode_of, split_name
+from engine.modes import GM, TABLE_OPTIONS, moded_name, mode_of, split_name
+from engine.options import OptionError, check_keys
 from engine.rulesets import get_ruleset, ruleset_names
 from bot import deadlines as dl
 from bot.storage import Clock, GameRow, SeatState
 
-from bot.outcome import NEW_GAME_SECONDS, Post, Outcome, Ctx, PlaceError, clip, parse_options
+from bot.outcome import MAX_TEXT, NEW_GAME_SECONDS, Post, Outcome, Ctx, PlaceError, clip, parse_options
 from bot.table import _locked, seated
-from bot.seats import CHECKIN, SeatRules, one_seat_refusal, other_seat, rate_text
+from bot.seats import CHECKIN, SEAT_OPTIONS, SeatRules, one_seat_refusal, other_seat, rate_text
 
 
 ROOM_KEEP = 5000  # messages kept a private room (the rest are Discord's to keep)
+# every game's own options (issue 39): the deadlines', the seats' and the level of play's, beside the ruleset's
+GAME_OPTIONS = (*dl.DEADLINE_OPTIONS, *SEAT_OPTIONS, *TABLE_OPTIONS)
 
 
 class Lobby:
@@ -45,18 +48,23 @@ class Lobby:
             return Outcome.error("This channel already has a game. Finish it with `/game end`, or use another "
                                  "channel or thread (`/game new thread:yes` opens one).")
         try:
-            options = parse_options(options_text)
-            if named_mode:
-                options.setdefault("mode", named_mode)
+            # issue 39: one typed reader (engine/options.py); every refusal names this ruleset and the option
+            options = parse_options(options_text, ruleset)
+            if named_mode:  # `gondor@assist` (`palantir local --mode assist`) is `mode=assist`: both must agree
+                asked = options.setdefault("mode", named_mode)
+                if asked.strip().lower() != named_mode:
+                    raise OptionError(f"{ruleset}: the level of play is given twice, `{named_mode}` (`--mode`, or "
+                                      f"`{ruleset}@{named_mode}`) and `mode={clip(asked, 20)}`; give it once")
             if charts is not None:
                 if "charts" in options:
-                    raise ValueError("give the charts once: as a file or in `options`, not both")
+                    raise ValueError(f"{ruleset}: give the charts once: as a file or in `options`, not both")
                 options["charts"] = charts
-            rs_options, rules = dl.split_options(options, self.table.deadline_defaults)
-            SeatRules.parse(options)  # issue 28: checkin=, min_ontime=, autopilot=, takeover= (refused if bad)
+            check_keys(get_ruleset(ruleset).options, options, ruleset, GAME_OPTIONS)  # (values: below, each by its reader)
+            rs_options, rules = dl.split_options(options, self.table.deadline_defaults, ruleset)
+            SeatRules.parse(options, ruleset)  # issue 28: checkin=, min_ontime=, autopilot=, takeover= (refused if bad)
             # a level of play (issue 14) names the wrapped ruleset, `gondor@assist`; without one the
             # game is stored exactly as before
-            mode = mode_of(options) or get_ruleset(ruleset).default_mode  # wotr: assist unless asked
+            mode = mode_of(options, ruleset) or get_ruleset(ruleset).default_mode  # wotr: assist unless asked
             stored_name = moded_name(ruleset, mode) if mode else ruleset
             rs = get_ruleset(stored_name)
             seed = self.table.seed_source()
@@ -65,8 +73,8 @@ class Lobby:
             # a time limit: whatever a group uploads, the other games keep being answered
             state = await asyncio.wait_for(asyncio.to_thread(rs.new_game, rs_options, seed, fixture),
                                            NEW_GAME_SECONDS)
-        except (ValueError, OrderError) as e:
-            return Outcome.error(f"Bad options: {e}")
+        except (ValueError, OrderError) as e:  # (an unknown option's refusal lists every option: a whole message)
+            return Outcome.error(f"Bad options: {e}", MAX_TEXT)
         except asyncio.TimeoutError:
             return Outcome.error(f"No game was created: checking the options took over {NEW_GAME_SECONDS:g} s. "
                                  "Simplify the chart file.")

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from engine.spi.chartguard import MAX_BYTES, decode_chart
+from engine.options import pairs
 
 
 MAX_TEXT = 2000
@@ -83,8 +84,8 @@ class Outcome:
     if_unposted: str | None = None
 
     @classmethod
-    def error(cls, text: str) -> "Outcome":
-        return cls(reply=Post(text=clip(text, 400)), ephemeral=True, ok=False)
+    def error(cls, text: str, limit: int = 400) -> "Outcome":
+        return cls(reply=Post(text=clip(text, limit)), ephemeral=True, ok=False)
 
     @classmethod
     def private(cls, text: str, **kw) -> "Outcome":
@@ -192,21 +193,10 @@ def split_text(text: str, limit: int = MAX_TEXT) -> list[str]:
     return out
 
 
-def parse_options(text: str | None) -> dict[str, str]:
-    """``key=value`` pairs separated by spaces or commas."""
-    if not text:
-        return {}
-    if len(text) > 500:
-        raise ValueError("options are too long (500 characters at most)")
-    out: dict[str, str] = {}
-    for part in text.replace(",", " ").split():
-        if "=" not in part:
-            raise ValueError(f"option `{clip(part, 30)}` is not key=value")
-        k, _, v = part.partition("=")
-        if not k or not v:
-            raise ValueError(f"option `{clip(part, 30)}` is not key=value")
-        out[k.strip().lower()] = v.strip()
-    return out
+def parse_options(text: str | None, owner: str = "this game") -> dict[str, str]:
+    """``key=value`` pairs separated by spaces (``engine.options.pairs``: a key twice, or a comma inside
+    a value, is refused naming ``owner``, the ruleset)."""
+    return pairs(text, owner)
 
 
 # renderer(view, board, around, *, whole=False, radius=None) -> PNG bytes (bot.table.default_renderer)

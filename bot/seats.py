@@ -14,17 +14,29 @@ import json
 from dataclasses import dataclass
 
 from engine.modes import GM
+from engine.options import Choice, Number, Option, Whole, find, read_value
 from engine.rulesets import get_ruleset
 from bot import deadlines as dl
 from bot.storage import GameRow, PlayerRecord, SeatState
 from bot.outcome import MAX_TEXT, Ctx, Outcome, Post, clip
 from bot.table import _locked, seated
 
-SEAT_OPTION_KEYS = ("checkin", "min_ontime", "autopilot", "takeover")
 CHECKIN = "checkin"  # the clock's phase key while the holders of a full game check in
 TAKEOVER_MODES = ("open", "vote")
+MIN_CHECKIN_HOURS = 0.25  # a quarter of an hour: a check-in shorter than that reopens every seat at once
 MAX_CHECKIN_HOURS = 168.0
 MAX_AUTOPILOT = 20
+
+# a game's seat options (issue 39: declared as data, read by engine/options.py's one typed reader)
+SEAT_OPTIONS = (
+    Option("checkin", Number(MIN_CHECKIN_HOURS, MAX_CHECKIN_HOURS, "hours", off=True),
+           about="every holder checks in within the hours once the game is full"),
+    Option("min_ontime", Number(0, 100, "percent", suffix="%"), about="the on-time record a seat needs"),
+    Option("autopilot", Whole(1, MAX_AUTOPILOT, "missed deadlines in a row", off=True),
+           about="a seat goes on autopilot after that many missed deadlines"),
+    Option("takeover", Choice(TAKEOVER_MODES), about="a takeover at once, or after a vote"),
+)
+SEAT_OPTION_KEYS = tuple(o.name for o in SEAT_OPTIONS)
 MAX_LISTED = 10  # games shown by `/game open` (each with its buttons; Discord allows 25 buttons)
 MAX_TAKEOVER_ASKS = 3  # issue 39: takeovers one player asks for in one game (open or by vote)
 TAKEOVER_COOLDOWN = 3600.0  # issue 39: seconds between two of them
@@ -39,44 +51,24 @@ class SeatRules:
     takeover: str = "open"  # `open`: at once; `vote`: the creator or a majority of the other seats approve
 
     @classmethod
-    def parse(cls, options: dict) -> "SeatRules":
-        """The rules of ``options`` (``key=value`` texts); ValueError with a short reason on a bad value."""
-        checkin, min_ontime, autopilot, takeover = 0.0, None, 0, "open"
-        if "checkin" in options:
-            v = str(options["checkin"]).strip().lower()
-            if v not in ("off", "none", "0"):
-                try:
-                    checkin = float(v)
-                except ValueError:
-                    raise ValueError(f"checkin must be a number of hours, not `{clip(v, 20)}`") from None
-                if not 0 < checkin <= MAX_CHECKIN_HOURS or checkin != checkin:
-                    raise ValueError(f"checkin must be more than 0 and at most {MAX_CHECKIN_HOURS:g} hours")
-        if "min_ontime" in options:
-            v = str(options["min_ontime"]).strip().rstrip("%")
-            try:
-                min_ontime = float(v)
-            except ValueError:
-                raise ValueError(f"min_ontime must be a percentage, not `{clip(v, 20)}`") from None
-            if not 0 <= min_ontime <= 100 or min_ontime != min_ontime:
-                raise ValueError("min_ontime must be a percentage between 0 and 100")
-        if "autopilot" in options:
-            v = str(options["autopilot"]).strip().lower()
-            if v not in ("off", "none"):
-                if not v.isdigit() or not 0 <= int(v) <= MAX_AUTOPILOT:
-                    raise ValueError(f"autopilot must be a whole number of missed deadlines from 0 to {MAX_AUTOPILOT}")
-                autopilot = int(v)
-        if "takeover" in options:
-            takeover = str(options["takeover"]).strip().lower()
-            if takeover not in TAKEOVER_MODES:
-                raise ValueError("takeover must be `open` or `vote`")
-        return cls(checkin, min_ontime, autopilot, takeover)
+    def parse(cls, options: dict, owner: str = "this game") -> "SeatRules":
+        """The rules of ``options`` (``key=value`` texts); OptionError (a ValueError naming ``owner``) on a
+        bad value."""
+        got = {k: read_value(find(SEAT_OPTIONS, k), k, str(options[k]), owner) for k in SEAT_OPTION_KEYS
+               if k in options}
+        return cls(**got)
 
     @classmethod
     def of(cls, row: GameRow) -> "SeatRules":
-        try:
-            return cls.parse(row.options or {})
-        except ValueError:  # (checked at /game new: a stored game's options are valid)
-            return cls()
+        """A stored game's rules (checked at /game new; a value stored before a bound it now breaks, like
+        a check-in under MIN_CHECKIN_HOURS, leaves that one rule at its default)."""
+        opts, rules = row.options or {}, cls()
+        for k in SEAT_OPTION_KEYS:
+            try:
+                rules = dataclasses.replace(rules, **{k: getattr(cls.parse({k: opts[k]}), k)}) if k in opts else rules
+            except ValueError:
+                pass
+        return rules
 
 
 def rate_text(rec: PlayerRecord) -> str:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from bot.deadlines import DeadlineRules, split_options
+from bot.deadlines import ruleset_options
 from bot.history import HistoryError, walk
 from engine.core import OrderError, state_digest
 from engine.dice import commitment
@@ -27,7 +27,7 @@ def verify_export(data: dict) -> tuple[bool, list[str]]:
     lines.append(f"commitment: ok (SHA-256 of the seed is the published {data['commitment'][:16]}…)")
     try:
         rs = get_ruleset(data["ruleset"])
-        rs_opts, _ = split_options({str(k): str(v) for k, v in (data.get("options") or {}).items()}, DeadlineRules())
+        rs_opts = ruleset_options({str(k): str(v) for k, v in (data.get("options") or {}).items()})
         initial = rs.new_game(rs_opts, seed, None)
     except (KeyError, ValueError, OrderError) as e:
         return False, lines + [f"MISMATCH cannot create the game again: {e}"]

@@ -200,6 +200,9 @@ class RulesetBase:
     # some of the game's information reaches one seat only (``secret_text``, private events): the
     # bot checks at join that it can reach the seat's holder privately (issue 25)
     hidden_information: bool = False
+    # the game's options, declared as data (a tuple of ``engine.options.Option``; issue 39): every
+    # `/game new options:` key is read by that one typed reader, and refused naming this game's own list
+    options: tuple = ()
     hexmap = None  # a hex game's map (``engine.maps.HexMap``)
     board = None  # an area game's board (with ``areas``)
 

@@ -92,7 +92,7 @@ async def verify_copy(src, dst, log=print) -> list[str]:
     from bot.verify import verify_export
     from engine.core import state_digest
     from engine.rulesets import get_ruleset
-    from bot.deadlines import DeadlineRules, split_options
+    from bot.deadlines import ruleset_options
 
     a = GameService(src, renderer=None)
     b = GameService(dst, renderer=None)
@@ -119,7 +119,7 @@ async def verify_copy(src, dst, log=print) -> list[str]:
         # a game made from its seed (not a hand-set fixture) must pass `palantir verify`
         try:
             rs = get_ruleset(rb.ruleset)
-            opts, _ = split_options({str(k): str(v) for k, v in (rb.options or {}).items()}, DeadlineRules())
+            opts = ruleset_options({str(k): str(v) for k, v in (rb.options or {}).items()})
             from_seed = state_digest(rs.new_game(opts, rb.seed, None)) == state_digest(await dst.first_snapshot(gid))
         except Exception:  # noqa: BLE001 - a ruleset that cannot remake it: the digests above stand
             from_seed = False

@@ -34,6 +34,8 @@ from bot.seats import SeatRules
 from bot.service import MAX_CHARTS_BYTES, Ctx, GameService, Outcome, Post, charts_text
 from bot.storage import open_store
 from bot.transports.inbound import valid_text
+from engine.modes import mode_of, moded_name, split_name
+from engine.options import pairs
 from engine.rulesets import get_ruleset
 
 CHANNEL = 1
@@ -150,7 +152,7 @@ class Console:
             return None
         first = self.seat
         try:
-            options, charts = self.charts_file(self.options)
+            options, charts = self.charts_file(self.options, split_name(self.ruleset)[0])
         except ValueError as e:
             return f"Bad options: {e}"
         created = await self.service.new_game(self.ctx(), self.ruleset, options, charts=charts)
@@ -196,25 +198,21 @@ class Console:
         return rest, {k: v for k, v in kv.items() if v != ""}
 
     @staticmethod
-    def charts_file(options: str | None) -> tuple[str | None, str | None]:
+    def charts_file(options: str | None, owner: str = "this game") -> tuple[str | None, str | None]:
         """``charts=@path/to/file.toml`` in the options: the file's text (at most 64 KB, UTF-8),
-        taken out of the options and passed on as the chart file."""
-        if not options:
+        taken out of the options and passed on as the chart file. The options are read by the one
+        reader (``engine.options.pairs``: a refusal names ``owner``, the ruleset)."""
+        given = pairs(options, owner)
+        if not given.get("charts", "").startswith("@"):
             return options, None
-        keep, charts = [], None
-        for part in options.replace(",", " ").split():
-            k, _, v = part.partition("=")
-            if k.strip().lower() != "charts" or not v.startswith("@"):
-                keep.append(part)
-                continue
-            path = Path(v[1:]).expanduser()
-            try:
-                if path.stat().st_size > MAX_CHARTS_BYTES:
-                    raise ValueError(f"{path} is over {MAX_CHARTS_BYTES // 1024} KB")
-                charts = charts_text(path.read_bytes())
-            except OSError as e:
-                raise ValueError(f"cannot read the chart file {path}: {e.strerror or e}") from None
-        return (" ".join(keep) or None), charts
+        path = Path(given.pop("charts")[1:]).expanduser()
+        try:
+            if path.stat().st_size > MAX_CHARTS_BYTES:
+                raise ValueError(f"{path} is over {MAX_CHARTS_BYTES // 1024} KB")
+            charts = charts_text(path.read_bytes())
+        except OSError as e:
+            raise ValueError(f"cannot read the chart file {path}: {e.strerror or e}") from None
+        return (" ".join(f"{k}={v}" for k, v in given.items()) or None), charts
 
     async def run_command(self, line: str) -> Outcome | None:
         line = valid_text(line).strip()  # a lone surrogate (a C locale's undecodable byte): U+FFFD (issue 39)
@@ -305,7 +303,7 @@ class Console:
                 out = await svc.replay(self.ctx(), kv.get("since") or (" ".join(args) or None))
             elif sub == "new":
                 try:
-                    options, charts = self.charts_file(kv.get("options"))
+                    options, charts = self.charts_file(kv.get("options"), kv.get("ruleset") or (args[0] if args else ""))
                 except ValueError as e:
                     out = Outcome.error(f"Bad options: {e}")
                 else:
@@ -410,6 +408,18 @@ class Console:
             if line.strip() in ("quit", "exit"):
                 return 0
             await self.run_command(line)
+
+
+def local_ruleset(name: str, mode: str | None, options: str | None) -> str:
+    """The game `palantir local` plays: ``--mode X`` is ``--options mode=X`` (given both, they must agree:
+    `/game new` refuses them otherwise, in its one line); neither: the game's default level of play."""
+    if mode is None:
+        try:
+            mode = mode_of(pairs(options, name), name)
+        except ValueError:
+            mode = None  # (a bad option: `/game new` refuses it, in its one line)
+    mode = mode or get_ruleset(name).default_mode
+    return moded_name(name, mode) if mode else name
 
 
 async def run_local(ruleset: str, seed: str | None, script: str | None, out_dir: str | None,

@@ -12,11 +12,15 @@ order; ``proposals.py`` assist-mode declared actions and rulings; ``talk.py`` wh
 """
 from __future__ import annotations
 
+from engine.options import Choice, Option, find, read_value
+
 MODES = ("enforced", "assist", "tabletop")
 GM = "gm"
 WHISPERS = ("on", "public-only", "off")
-# options the table takes for itself; the rest go to the inner ruleset
-TABLE_OPTIONS = ("mode", "whispers")
+# options the table takes for itself (declared as data, issue 39); the rest go to the inner ruleset.
+# `palantir local --mode X` is `mode=X` (both given, they must agree)
+TABLE_OPTIONS = (Option("mode", Choice(MODES), about="the level of play (docs/modes.md)"),
+                 Option("whispers", Choice(WHISPERS), about="`/whisper` between seats"))
 
 _CACHE: dict[tuple[str, str], object] = {}
 
@@ -31,20 +35,14 @@ def moded_name(base: str, mode: str) -> str:
     return f"{base}@{mode}"
 
 
-def mode_of(options: dict[str, str]) -> str | None:
+def mode_of(options: dict[str, str], owner: str = "this game") -> str | None:
     """The level of play the options ask for (None: none asked, an unwrapped game as before).
-    ``whispers=`` alone asks for the table too (enforced). ValueError for a bad value."""
-    mode = options.get("mode")
-    if mode is not None:
-        mode = mode.strip().lower()
-        if mode not in MODES:
-            raise ValueError(f"`mode` is one of {', '.join(MODES)}")
-    w = options.get("whispers")
-    if w is not None and w.strip().lower() not in WHISPERS:
-        raise ValueError(f"`whispers` is one of {', '.join(WHISPERS)}")
-    if mode is None and w is not None:
+    ``whispers=`` alone asks for the table too (enforced). OptionError (a ValueError) for a bad value,
+    naming ``owner`` (the ruleset)."""
+    got = {k: read_value(find(TABLE_OPTIONS, k), k, options[k], owner) for k in ("mode", "whispers") if k in options}
+    if "mode" not in got and "whispers" in got:
         return "enforced"
-    return mode
+    return got.get("mode")
 
 
 def modes_help() -> str:

@@ -12,8 +12,9 @@ from __future__ import annotations
 import json
 
 from engine.core import Action, InvalidOrder, OrderError, RulesetBase, copy_parts
-from engine.modes import GM, WHISPERS, autopilot, deck, moded_name, pieces, proposals, talk, trade, tracks, turns, votes
+from engine.modes import GM, TABLE_OPTIONS, autopilot, mode_of, deck, moded_name, pieces, proposals, talk, trade, tracks, turns, votes
 from engine.modes.common import every_seats_secrets, is_gm, table, table_action, title
+from engine.options import OptionError, find, read_value
 from engine.orders import apply_order, legal_of, parse_order, public_text
 
 VERBS = {v.verb: v for v in (*talk.VERBS, *proposals.VERBS, *turns.VERBS, *pieces.VERBS, *deck.VERBS,
@@ -41,6 +42,7 @@ class ModedRuleset(RulesetBase):
         self.board = inner.board
         self.turn_order = inner.turn_order
         self.optional_seats = (*inner.optional_seats, GM)  # a seat the game may lack (wotr's rohan), and gm
+        self.options = (*inner.options, *TABLE_OPTIONS)  # the game's own and the table's (issue 39)
 
     # ---------------------------------------------------------------- delegated as they are
     def game_board(self):
@@ -85,13 +87,12 @@ class ModedRuleset(RulesetBase):
 
     # ---------------------------------------------------------------- the game
     def new_game(self, options, seed, fixture=None):
-        opts = dict(options)
-        mode = (opts.pop("mode", self.mode) or "").strip().lower()
+        opts = {str(k).strip().lower(): v for k, v in options.items()}
+        mode = mode_of({k: opts.pop(k) for k in ("mode", "whispers") if k in opts}, self.inner.name) or self.mode
         if mode != self.mode:
-            raise InvalidOrder(f"this game is played in {self.mode} mode, not `{mode[:20]}`")
-        whispers = (opts.pop("whispers", "on") or "").strip().lower()
-        if whispers not in WHISPERS:
-            raise InvalidOrder(f"`whispers` is one of {', '.join(WHISPERS)}")
+            raise OptionError(f"{self.inner.name}: this game is played in {self.mode} mode, not `{mode}`")
+        whispers = read_value(find(TABLE_OPTIONS, "whispers"), "whispers", options.get("whispers", "on"),
+                              self.inner.name)
         st = self.inner.new_game(opts, seed, fixture)
         if "table" in st:
             raise InvalidOrder(f"{self.inner.title} keeps a `table` of its own and cannot be wrapped")

@@ -10,7 +10,11 @@ from functools import cached_property
 from pathlib import Path
 
 from engine.core import Event, IllegalOrder, InvalidOrder, State
+from engine.options import Choice, Option
 from engine.orders import Order
+
+# ``options: setup=printed`` (issue 39: declared once, for the games with a set-up phase)
+SETUP_OPTION = Option("setup", Choice(("printed",)), about="both sides start from the printed set-up (13.0)")
 
 
 def load_printed_setup(path: Path) -> dict[str, dict[str, str]]:

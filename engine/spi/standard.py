@@ -47,6 +47,7 @@ from engine.hexgrid import Hex, HexError
 from engine.maps import HexMap
 from engine import pending
 from engine.orders import Order, check_order, legal_of, legal_orders, order_table, parse_order, apply_order
+from engine.options import Option, Text
 from engine.spi.charts import ChartError, Charts, cached
 from engine.units import Ratings, UnitDef, load_oob
 from engine.spi.common import _HEX, MAX_ORDER_LEN, _phrase  # noqa: F401 (_phrase imported from here by rulesets)
@@ -71,6 +72,11 @@ def _current_memo(action: Action):
         yield
     finally:
         _MEMO.memo = prev
+
+
+# ``options: charts=<TOML>`` (a group's chart file over the game's; issue 39: declared once, for every SPI game)
+CHARTS_OPTION = Option("charts", Text("<TOML>", "a chart file (TOML)", keep=True),
+                       check=lambda rs, text: rs.read_charts_option(text), about="the group's own chart file")
 
 
 class StandardRules(RulesetBase):
@@ -226,6 +232,14 @@ class StandardRules(RulesetBase):
     def charts(self) -> Charts:
         """The ruleset's charts without a group's override (for help texts)."""
         return cached(self.ruleset_charts_text, "")
+
+    def read_charts_option(self, text: str) -> str:
+        """``options: charts=<TOML>`` (``CHARTS_OPTION``'s check): the text, once ``check_charts`` took it."""
+        try:
+            self.check_charts(text)
+        except ChartError as e:
+            raise ValueError(f"was refused: {e}") from None
+        return text
 
     def check_charts(self, text: str) -> Charts:
         """A group's chart file (``options:charts=<TOML>``) over this ruleset's

@@ -113,7 +113,7 @@ def test_bad_zones_are_refused(bad):
 
 def test_game_options_split_from_the_rulesets_and_checked():
     defaults = dl.DeadlineRules(48, "nag", (12, 2))
-    rs, rules = dl.split_options({"deadline": "24", "policy": "pass", "remind": "6/1", "rally.x": "3"}, defaults)
+    rs, rules = dl.split_options({"deadline": "24", "policy": "pass", "remind": "6+1", "rally.x": "3"}, defaults)
     assert rs == {"rally.x": "3"} and rules == dl.DeadlineRules(24, "pass", (6, 1))
     assert dl.split_options({}, defaults)[1] == defaults
     assert dl.split_options({"deadline": "off"}, defaults)[1].hours == 0

@@ -32,7 +32,7 @@ async def _close_stores():
         await _stores.pop().close()
 
 
-async def make(tmp_path, options="deadline=24 remind=12/2", clock=None, name="d.db"):
+async def make(tmp_path, options="deadline=24 remind=12+2", clock=None, name="d.db"):
     store = await Store.open(str(tmp_path / name))
     _stores.append(store)
     clock = clock or Clock(T0)
@@ -40,7 +40,7 @@ async def make(tmp_path, options="deadline=24 remind=12/2", clock=None, name="d.
     return svc, clock
 
 
-async def started(svc, options="deadline=24 remind=12/2"):
+async def started(svc, options="deadline=24 remind=12+2"):
     assert (await svc.new_game(ctx(RED), "tiny-pbp", options)).ok
     await svc.join(ctx(RED), "red")
     await svc.join(ctx(BLUE), "blue")

@@ -37,10 +37,10 @@ async def texts(svc, gid):
     return [o["payload"].get("text", "") for o in await svc.store.outbox(gid)]
 
 
-@pytest.mark.parametrize("options, why", [("checkin=abc", "checkin must be a number"),
-                                          ("min_ontime=150", "between 0 and 100"),
-                                          ("autopilot=-1", "autopilot must be"),
-                                          ("takeover=maybe", "`open` or `vote`")])
+@pytest.mark.parametrize("options, why", [("checkin=abc", "`checkin` takes a number of hours"),
+                                          ("min_ontime=150", "percent from 0 to 100"),
+                                          ("autopilot=-1", "`autopilot` takes a whole number"),
+                                          ("takeover=maybe", "open|vote")])
 async def test_bad_seat_options_are_refused_privately_and_change_nothing(svc, options, why):
     out = await svc.new_game(ctx(RED), "tiny-pbp", options)
     assert not out.ok and out.ephemeral and why in out.reply.text and len(out.reply.text) < 200

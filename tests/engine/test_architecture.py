@@ -316,7 +316,8 @@ def test_a_standard_rules_game_overrides_only_hooks_or_listed_steps():
     allowed = hooks | set(REPLACEABLE) | {"ORDERS", "name", "title", "seats", "side_titles", "side_colors",
                                           "state_version", "deploy_example", "spells", "hexmap", "map_data", "units",
                                           "sequence", "ruleset_charts_text", "has_odds", "takes_charts",
-                                          "board_kind", "new_game", "view", "secret_text", "full_view", "hidden_information"}
+                                          "board_kind", "new_game", "view", "secret_text", "full_view", "hidden_information",
+                                          "options"}  # issue 39: the declared options (data)
     seen = 0
     for name in ruleset_names():
         rs = get_ruleset(name)

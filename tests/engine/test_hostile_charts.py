@@ -2,7 +2,7 @@
 
 Each file goes the way the bot sends it: the bytes through `bot.service.charts_text`, the text to the
 ruleset's `new_game` with the option `charts`; and through `engine.spi.chartguard.check_chart_file`. Each
-is refused (InvalidOrder "your charts were refused: ...", from a ChartError, short, naming what is wrong)
+is refused (InvalidOrder "<ruleset>: `charts` was refused: ...", from a ChartError, short, naming what is wrong)
 or accepted, within a second, and nothing else escapes. Every accepted file then plays a Gondor game of
 200 random legal orders, no legal-action listing taking more than 5 s. Path-finding is also driven
 directly with costs no chart may set (negative, zero, NaN) and must still end.
@@ -166,7 +166,7 @@ def load(data: str | bytes, ruleset: str = "gondor") -> tuple[bool, str, dict | 
             accepted, refusal = True, ""
         except InvalidOrder as e:  # what the bot tells the player
             accepted, refusal, state = False, str(e), None
-            assert refusal.startswith("your charts were refused: charts")
+            assert refusal.startswith(f"{ruleset}: `charts` was refused: charts")  # issue 39: the one form
         # the engine's one call agrees, raising ChartError and nothing else
         try:
             check_chart_file(ruleset, text)

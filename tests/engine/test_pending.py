@@ -51,7 +51,7 @@ def test_7_5_a_retreat_stored_before_decisions_had_a_kind_loads_as_one():
 
 
 def _keep_pending():
-    g = Game.new(get_ruleset("risk-minas-tirith"), options={"mt_cards": "sortie,courage,forced-march,gandalf"},
+    g = Game.new(get_ruleset("risk-minas-tirith"), options={"mt_cards": "sortie+courage+forced-march+gandalf"},
                  seed="ex")
     gd = [c for c, d in RS.reinforcement_cards.items() if d["type"] == "creature" and d["shield"] == "good"][:3]
     cards_phase(g, "good", reinf=gd)

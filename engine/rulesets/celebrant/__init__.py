@@ -28,13 +28,13 @@ from dataclasses import replace
 from functools import cached_property
 
 from engine import pending
-from engine.core import Action, Event, InvalidOrder, State
-from engine.spi.charts import ChartError
+from engine.core import Action, Event, State
 from engine.spi.c07_1_fire import FIRE
 from engine.spi.c08_3_rally import RALLY
 from engine.spi.c08_4_formations import FORM
 from engine.spi.entry import ENTRY_ADVANCE, ENTRY_MELEE, EntryAttacks, legal_entry_melees
 from engine.spi.c13_setup import DEPLOY
+from engine.options import OptionError, read
 from engine.spi.standard import DONE, StandardRules
 
 from . import c07_combat, c08_leaders, c13_setup, c14_reinforcements, c17_abilities
@@ -42,6 +42,7 @@ from .c14_3_chits import (ENTRY_14_31, ENTRY_14_31_BEFORE_DONE, parse_shadow_chi
                           resolve_chits, shift_area)
 from .c14_reinforcements import ENTRY
 from .c17_abilities import ABILITY, DRESS, SWAP
+from .options import OPTIONS
 from .common import ABILITIES, AREAS, ARMIES, DATA, SEATS, SIDE_COLORS, SIDE_TITLES, STATE_VERSION  # noqa: F401
 
 
@@ -118,6 +119,7 @@ class Celebrant(EntryAttacks, StandardRules):
     DECISIONS = (*StandardRules.DECISIONS, ENTRY_14_31, ENTRY_14_31_BEFORE_DONE)
     deploy_example = "OI1 0305"
     name = "celebrant"
+    options = OPTIONS  # options.py (issue 39)
     hidden_information = True
     data_dir = DATA
     title = "Field of Celebrant"
@@ -218,42 +220,18 @@ class Celebrant(EntryAttacks, StandardRules):
         return sorted(set(out) | (set(extra) - inn))
 
     def _check_options(self, options: dict[str, str]) -> dict:
-        out: dict = {"swap": {}}
-        yes = ("yes", "true", "1", "on")
-        for k, v in options.items():
-            v = str(v).strip().lower() if k != "charts" else v
-            if k == "charts":
-                try:
-                    self.check_charts(v)
-                except ChartError as e:
-                    raise InvalidOrder(f"your charts were refused: {e}") from None
-                out["charts"] = v
-            elif k in ("swap.gondor", "swap.eotheod", "swap.balchoth"):
-                if v not in yes + ("no", "false", "0", "off"):
-                    raise InvalidOrder(f"`{k}` is yes or no (21.0)")
-                out["swap"][k[5:]] = v in yes
-            elif k == "swap.orcs":
-                if not v.isdigit() or not 0 <= int(v) <= 4:
-                    raise InvalidOrder("`swap.orcs` is how many Orc Archers become Orcs: 0 to 4 (21.0)")
-                out["swap"]["orcs"] = int(v)
-            elif k == "setup":
-                if v != "printed":
-                    raise InvalidOrder("`setup` is `printed`: both sides start from the printed set-up (13.0)")
-                out["setup"] = v
-            elif k == "balance":
-                if v not in SEATS:
-                    raise InvalidOrder("`balance` is `shadow` or `westernesse` (21.0)")
-                out["balance"] = v
-            else:
-                raise InvalidOrder(f"unknown option `{k}` for celebrant (known: swap.gondor, swap.eotheod, "
-                                   "swap.orcs=<0-4>, swap.balchoth, balance=shadow|westernesse, setup=printed, charts=<TOML>)")
+        """The typed options (``options.py``, read by ``engine.options``), in the state's layout; then
+        21.0's one rule between them."""
+        given = read(self.options, options, self)
+        out: dict = {"swap": {k[len("swap."):]: v for k, v in given.items() if k.startswith("swap.")}}
+        out.update({k: v for k, v in given.items() if not k.startswith("swap.")})
         bal = out.get("balance")
         if bal == "westernesse" and (out["swap"].get("gondor") or out["swap"].get("eotheod")):
-            raise InvalidOrder("the extra Gondor and Eotheod counters are either swapped in or deployed for "
-                               "balance, not both (21.0)")
+            raise OptionError(f"{self.name}: the extra Gondor and Eotheod counters are either swapped in or "
+                              "deployed for balance, not both (21.0)")
         if bal == "shadow" and (out["swap"].get("orcs") or out["swap"].get("balchoth")):
-            raise InvalidOrder("the extra Orc and Balchoth counters are either swapped in or deployed for "
-                               "balance, not both (21.0)")
+            raise OptionError(f"{self.name}: the extra Orc and Balchoth counters are either swapped in or "
+                              "deployed for balance, not both (21.0)")
         return out
 
     def check_group_charts(self, charts, text: str) -> None:

@@ -18,7 +18,7 @@ from functools import cached_property
 
 from engine.display import look
 from engine.spi import chartguard
-from engine.core import InvalidOrder, State
+from engine.core import State
 from engine.dice import Dice
 from engine.hexgrid import Hex, distance
 from engine.spi.charts import ChartError
@@ -28,6 +28,7 @@ from engine.spi.c07_5_retreat import ADVANCE
 from engine.spi.c08_4_formations import FORM
 from engine.spi.entry import ENTRY_MELEE, EntryAttacks, legal_entry_melees
 from engine.spi.standard import StandardRules, _phrase
+from engine.options import read
 
 from . import (c13_setup, c15_city, c14_reinforcements, c16_0_siege_phase, c16_4_towers_ladders, c16_7_oil,
                c18_banner, c20_victory)
@@ -36,6 +37,7 @@ from .c16_4_towers_ladders import LADDER
 from .c16_6_fireballs_heads import FIREBALL, HEAD
 from .c16_7_oil import PICKUP, POUR
 from .common import DATA, SEATS, SIDE_COLORS, SIDE_TITLES, STATE_VERSION, TUNNEL_RULES
+from .options import OPTIONS
 
 SIEGE_ORDERS = (BREACH, FIREBALL, HEAD, LADDER, PICKUP, POUR)
 
@@ -162,6 +164,7 @@ class Gondor(EntryAttacks, StandardRules):
               replace(FIRE, check=_check_fire, apply=_apply_fire),
               ENTRY_MELEE)
     name = "gondor"
+    options = OPTIONS  # options.py (issue 39)
     hidden_information = True
     data_dir = DATA
     title = "Gondor: The Siege of Minas Tirith"
@@ -254,27 +257,10 @@ class Gondor(EntryAttacks, StandardRules):
         self._road_refresh(state)
 
     def _check_options(self, options: dict[str, str]) -> dict:
-        out: dict = {"rally": {}}
-        for k, v in options.items():
-            if k.startswith("rally."):
-                uid = k[6:].upper()
-                if uid not in self.gondor_charts["leaders"]["rally"]:
-                    raise InvalidOrder(f"`{k}`: {uid} is not a leader")
-                if not v.isdigit() or not 1 <= int(v) <= 13:
-                    raise InvalidOrder(f"`{k}` must be a rally rating from 1 to 13")
-                out["rally"][uid] = int(v)
-            elif k == "setup":
-                if str(v).strip().lower() != "printed":
-                    raise InvalidOrder("`setup` is `printed`: both sides start from the printed set-up (13.0)")
-                out["setup"] = "printed"
-            elif k == "charts":
-                try:
-                    self.check_charts(v)
-                except ChartError as e:
-                    raise InvalidOrder(f"your charts were refused: {e}") from None
-                out["charts"] = v
-            else:
-                raise InvalidOrder(f"unknown option `{k}` for gondor (known: rally.<LEADER>=<n>, setup=printed, charts=<TOML>)")
+        """The typed options (``options.py``, read by ``engine.options``), in the state's layout."""
+        given = read(self.options, options, self)
+        out: dict = {"rally": {k[len("rally."):].upper(): v for k, v in given.items() if k.startswith("rally.")}}
+        out.update({k: v for k, v in given.items() if not k.startswith("rally.")})
         return out
 
     def check_group_charts(self, charts, text: str) -> None:

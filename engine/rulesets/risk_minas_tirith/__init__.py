@@ -42,6 +42,7 @@ from engine.rulesets.risk_minas_tirith.attack import FREE_ADVANCE
 from engine.rulesets.risk_minas_tirith.board import Board
 from engine.rulesets.risk_minas_tirith.cards import KEEP_ONE
 from engine.rulesets.risk_minas_tirith.retreat import CHOOSE_PATH
+from engine.rulesets.risk_minas_tirith.options import OPTIONS
 from engine.rulesets.risk_minas_tirith.common import (
     DATA, SEATS, TITLES, COLORS, OTHER, STATE_VERSION, TYPES, CODES, FROM_CODE, ALIASES, FOOT, MOUNTED, ARCHERY,
     LOSS_ORDER, SET_TYPES, S_TURN, S_DIE, S_DRAW, S_EXCH, S_SPECIAL, S_REINF, S_ACT, S_MOVE, S_WALLS, S_RANGED,
@@ -147,6 +148,7 @@ class RiskMinasTirith(RulesetBase):
     )
 
     name = "risk-minas-tirith"
+    options = OPTIONS  # options.py (issue 39)
     hidden_information = True
     title = "LOTR Risk: Minas Tirith"
     seats = SEATS

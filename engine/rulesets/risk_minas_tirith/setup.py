@@ -9,6 +9,7 @@ from functools import cached_property
 
 from engine.core import InvalidOrder, State
 from engine.dice import Dice, new_dice
+from engine.options import items, read
 from engine.rulesets.risk_minas_tirith.board import Board
 from engine.rulesets.risk_minas_tirith.common import (
     DATA, SEATS, STATE_VERSION,
@@ -65,8 +66,8 @@ def _lname(self, lid: str) -> str:
 
 
 def mt_list(self, spec: str | None) -> list[str]:
-    """The Minas Tirith deck: a named list from cards.toml, or an inline list
-        ``kind,kind*2,...`` of card kinds (``mt_cards=`` option)."""
+    """The Minas Tirith deck: a named list from cards.toml, or cards joined by `+`,
+        ``kind+kind*2+...`` (``mt_cards=`` option; a refusal is the reason, said after the option)."""
     lists = self.cards["mt_lists"]
     known = {k: v for k, v in self.cards["mt"].items()}
     if spec is None or spec == "":
@@ -75,40 +76,29 @@ def mt_list(self, spec: str | None) -> list[str]:
     if spec in lists and isinstance(lists[spec], list):
         return list(lists[spec])
     out: list[str] = []
-    for part in spec.replace(";", ",").split(","):
-        part = part.strip()
-        if not part:
-            continue
+    for part in items(spec):  # `+` between cards (a comma is refused)
         name, _, count = part.partition("*")
         name = name.strip()
         if name not in known:
             names = ", ".join(k for k in lists if isinstance(lists[k], list))
-            raise InvalidOrder(f"mt_cards: unknown card `{name[:30]}`; known cards: {', '.join(known)}; "
-                               f"named lists: {names}")
-        if count and (not count.strip().isdigit() or not 1 <= int(count) <= 4):
-            raise InvalidOrder(f"mt_cards: `{part[:30]}`: a count is 1 to 4, as in `mordor*2`")
+            raise InvalidOrder(f"names no card `{name[:30]}`; the cards: {', '.join(known)}; the named lists: {names}")
+        if count and (not count.strip().isascii() or not count.strip().isdigit() or not 1 <= int(count) <= 4):
+            raise InvalidOrder(f"has `{part[:30]}`: a count is 1 to 4, as in `mordor*2`")
         out.extend([name] * (int(count) if count else 1))
     if not 1 <= len(out) <= 30:
-        raise InvalidOrder("mt_cards: a deck has 1 to 30 cards")
+        raise InvalidOrder("makes a deck of 1 to 30 cards")
     for name in out:
         k = known[name]
-        if k["kind"] == "leader" and out.count(name) > 1:
-            raise InvalidOrder(f"mt_cards: `{name}` brings a leader and may appear only once")
-        if k["kind"] == "host" and k.get("leader") and out.count(name) > 1:
-            raise InvalidOrder(f"mt_cards: `{name}` brings a leader and may appear only once")
+        if (k["kind"] == "leader" or (k["kind"] == "host" and k.get("leader"))) and out.count(name) > 1:
+            raise InvalidOrder(f"has `{name}` twice: a card that brings a leader is in a deck once")
     return out
 
 
 def _check_options(self, options: dict[str, str]) -> dict:
-    out = {"mt_cards": self.mt_list(None), "mt_source": "default"}
-    for k, v in options.items():
-        if k == "mt_cards":
-            out["mt_cards"] = self.mt_list(v)
-            out["mt_source"] = v.strip().lower()[:60]
-        else:
-            raise InvalidOrder(f"unknown option `{k[:30]}` for risk-minas-tirith (known: mt_cards=<list name or "
-                               "card,card*2,...>)")
-    return out
+    """The typed options (``options.py``, read by ``engine.options``), in the state's layout."""
+    given = read(self.options, options, self)
+    source = given.get("mt_cards", "default")
+    return {"mt_cards": self.mt_list(None if source == "default" else source), "mt_source": source[:60]}
 
 
 def new_game(self, options: dict[str, str], seed: str, fixture: dict | None = None) -> State:

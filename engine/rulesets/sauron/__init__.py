@@ -30,12 +30,13 @@ from functools import cached_property
 
 from engine import pending
 from engine.display import look
-from engine.core import Action, IllegalOrder, InvalidOrder, State
+from engine.core import Action, IllegalOrder, State
 from engine.spi.c13_setup import DEPLOY
 from engine.spi.charts import ChartError, cached
 from engine.spi.c07_1_fire import FIRE
 from engine.spi.c08_4_formations import FORM
 from engine.spi.entry import ENTRY_ADVANCE, ENTRY_MELEE, EntryAttacks, legal_entry_melees
+from engine.options import read
 from engine.spi.standard import DONE, StandardRules
 
 from .c07_175_missiles import _check_done as _missiles_check_done
@@ -47,9 +48,7 @@ from .c17_11_beast import BEAST, BREATHE
 from .c18_1_gates import GATES
 from .c22_mortal_combat import ACCEPT, CHALLENGE, CHALLENGE_22_3, DECLINE
 from .common import DATA, SEATS, SIDE_COLORS, SIDE_TITLES, STATE_VERSION
-
-YES = ("yes", "true", "1", "on")
-NO = ("no", "false", "0", "off")
+from .options import OPTIONS
 
 
 class Sauron(EntryAttacks, StandardRules):
@@ -141,6 +140,7 @@ class Sauron(EntryAttacks, StandardRules):
     MOVEMENT_ALLOWANCE = (c17_11_beast.movement_allowance,)  # 17.11 the Beast in flight
     deploy_example = "GA1 1213"
     name = "sauron"
+    options = OPTIONS  # options.py (issue 39)
     data_dir = DATA
     title = "Sauron: the Battle of Dagorlad"
     seats = SEATS
@@ -217,32 +217,11 @@ class Sauron(EntryAttacks, StandardRules):
             state["ph"]["must"] = self._obligations(state, self.steps[pos["step"]]["side"])
 
     def _check_options(self, options: dict[str, str]) -> dict:
+        """The typed options (``options.py``, read by ``engine.options``), in the state's layout: the
+        variant on, no spare counters, and the errata 1978 with the variant off (none with it)."""
         out: dict = {"variant": True, "extra": []}
-        errata = None
-        for k, v in options.items():
-            if k == "charts":
-                try:
-                    self.check_charts(v)
-                except ChartError as e:
-                    raise InvalidOrder(f"your charts were refused: {e}") from None
-                out["charts"] = v
-                continue
-            v = str(v).strip().lower()
-            if k == "variant":
-                if v not in YES + NO:
-                    raise InvalidOrder("`variant` is on (Heli's variant, the default) or off (the original)")
-                out["variant"] = v in YES
-            elif k == "extra":
-                out["extra"] = self.parse_extra(v)
-            elif k == "errata":
-                if v not in (*self.ERRATA, "none", "off"):
-                    raise InvalidOrder("`errata` is 1978 (the 1978 player errata: rough +1 MP and +1 Armor, no "
-                                       "cavalry in rough, a magic weapon +1 rally) or none")
-                errata = "none" if v == "off" else v
-            else:
-                raise InvalidOrder(f"unknown option `{k}` for sauron (known: variant=on|off, errata=1978|none, "
-                                   "extra=all|<0-6>|<ids> (14.3), charts=<TOML>)")
-        out["errata"] = errata or ("none" if out["variant"] else "1978")
+        out.update(read(self.options, options, self))
+        out["errata"] = out.get("errata") or ("none" if out["variant"] else "1978")
         return out
 
     def check_group_charts(self, charts, text: str) -> None:

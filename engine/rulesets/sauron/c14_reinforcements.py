@@ -9,6 +9,7 @@ from __future__ import annotations
 from functools import cached_property
 
 from engine.core import InvalidOrder, State
+from engine.options import items
 
 EXTRA_IDS = ("MX1", "EX1", "EX2", "EX3", "EX4", "EX5")
 
@@ -31,22 +32,25 @@ def reinforcement_entry(self, state: State, uid: str) -> list[str] | None:
     return self.entry_hexes[u.side]
 
 
+# what ``extra=`` takes (options.py declares it; the refusal says it)
+EXTRA_TAKES = (f"all, none, a number from 0 to {len(EXTRA_IDS)} (the Men first, then the Elf Archers), or spare "
+               f"counter ids joined by `+` ({'+'.join(EXTRA_IDS[:2])}) (14.3)")
+
+
 @staticmethod
 def parse_extra(v: str) -> list[str]:
-    """14.3: `extra=all`, `extra=<0-6>` (the Men first, then the Elf Archers) or a list of ids."""
+    """14.3: `extra=all`, `extra=<0-6>` (the Men first, then the Elf Archers) or ids joined by `+`."""
     v = v.strip().upper()
     if v in ("ALL", "YES", "ON", "TRUE"):
         return list(EXTRA_IDS)
     if v in ("NONE", "NO", "OFF", "FALSE"):
         return []
-    if v.isdigit():
-        n = int(v)
-        if not 0 <= n <= 6:
-            raise InvalidOrder("`extra` is 0 to 6 spare counters (14.3)")
-        return list(EXTRA_IDS[:n])
-    ids = [x.strip() for x in v.replace("+", ",").split(",") if x.strip()]
+    if v.isascii() and v.isdigit():
+        if not 0 <= int(v) <= len(EXTRA_IDS):
+            raise InvalidOrder(f"takes {EXTRA_TAKES}, not `{v[:10]}`")
+        return list(EXTRA_IDS[:int(v)])
+    ids = items(v)  # (a comma is refused: the one list separator is `+`)
     bad = [x for x in ids if x not in EXTRA_IDS]
     if bad or not ids:
-        raise InvalidOrder(f"`extra` names the spare counters {', '.join(EXTRA_IDS)} (or all, or a number 0-6) "
-                           "(14.3)")
+        raise InvalidOrder(f"takes {EXTRA_TAKES}, not `{(bad or [v])[0][:10]}`")
     return sorted(set(ids), key=EXTRA_IDS.index)

@@ -28,12 +28,17 @@ from __future__ import annotations
 import json
 from functools import cached_property
 
-from engine.core import Event, InvalidOrder, State
+from engine.core import Event, State
 from engine.dice import Dice
 from engine.hexgrid import distance
 
 from . import Sauron
 from .common import DATA, NUMENOREANS
+from .options import EXPANDED_OPTIONS
+
+# the expanded game's own options (options.py) when not given: nothing lost, nobody dead, Narsil whole, the
+# Ring with Sauron, the siege rule on, the decisive victory
+CARRIED_DEFAULTS = {"lost": [], "dead": [], "narsil": "whole", "ring": "SAU", "siege": True, "victory": "decisive"}
 
 SAURON_LEADERS = ("SAU", "RW", "GOR")
 
@@ -103,6 +108,7 @@ def overrun_after_order(self, state: State, seat: str, action) -> list[Event]:
 
 class SauronExpanded(Sauron):
     name = "sauron-expanded"
+    options = EXPANDED_OPTIONS  # options.py (issue 39): Sauron's and the first part's carried over
     title = "Sauron: the Rematch (the expanded game)"
     deploy_example = "OI1 1120"
     ON_STEP_START = (*Sauron.ON_STEP_START, ring_into_the_fire)
@@ -130,11 +136,10 @@ class SauronExpanded(Sauron):
 
     # ---------------------------------------------------------------- set-up
     def new_game(self, options: dict[str, str], seed: str, fixture: dict | None = None) -> State:
-        carry = {k: options.pop(k) for k in list(options) if k in ("lost", "dead", "narsil", "ring", "siege",
-                                                                      "victory")}
-        state = super().new_game(options, seed, None)
+        state = super().new_game(options, seed, None)  # (its options read with this game's list: options.py)
         opts = state["options"]
-        opts.update(self._check_carry(carry))
+        for k, v in CARRIED_DEFAULTS.items():
+            opts.setdefault(k, v)
         sau = state["sau"]
         sau["expanded"] = True
         sau["gates"] = "open"                      # 18.11
@@ -168,34 +173,6 @@ class SauronExpanded(Sauron):
             self._set_ring(state, opts["ring"], opts["ring"] in SAURON_LEADERS)
         self._place_all(state)
         return state
-
-    def _check_carry(self, carry: dict) -> dict:
-        out = {"lost": [], "dead": [], "narsil": "whole", "ring": "SAU", "siege": True, "victory": "decisive"}
-        for k, v in carry.items():
-            v = str(v).strip()
-            if k in ("lost", "dead"):
-                ids = [x.strip().upper() for x in v.replace("+", ",").split(",") if x.strip()]
-                bad = [x for x in ids if x not in self.units or (k == "dead") != self.units[x].is_leader]
-                if bad:
-                    raise InvalidOrder(f"`{k}` names {'leaders' if k == 'dead' else 'combat units'}; "
-                                       f"not {', '.join(bad[:5])}")
-                out[k] = sorted(set(ids))
-            elif k == "narsil":
-                if v.lower() not in ("whole", "shards", "gone"):
-                    raise InvalidOrder("`narsil` is whole, shards or gone (point 2)")
-                out["narsil"] = v.lower()
-            elif k == "ring":
-                u = self.units.get(v.upper())
-                if u is None or not u.is_leader:
-                    raise InvalidOrder("`ring` names the leader who has the One Ring (point 2)")
-                out["ring"] = v.upper()
-            elif k == "siege":
-                out["siege"] = v.lower() in ("on", "yes", "true", "1")
-            elif k == "victory":
-                if v.lower() not in ("decisive", "points"):
-                    raise InvalidOrder("`victory` is decisive or points")
-                out["victory"] = v.lower()
-        return out
 
     def _place_all(self, state: State) -> None:
         """Every counter starts placed (re-placed with `deploy` before `done`): the three catapults in the

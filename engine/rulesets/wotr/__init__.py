@@ -26,6 +26,7 @@ from engine.rulesets.wotr import (aa_ring, bb_events, cc_diplomacy, charts, dd_s
 from engine.rulesets.wotr.board import Board
 from engine.rulesets.wotr.common import NINE, SEATS, order
 from engine.rulesets.wotr import group_file
+from engine.rulesets.wotr.options import OPTIONS
 from engine.rulesets.wotr.group_file import GroupFile
 
 # the parts of the seed, by the files that hold them
@@ -171,6 +172,7 @@ class WarOfTheRing(RulesetBase):
     )
 
     name = "wotr"
+    options = OPTIONS  # options.py (issue 39)
     hidden_information = True
     title = "War of the Ring (4-5 players)"
     seats = SEATS

@@ -2,32 +2,19 @@
 from __future__ import annotations
 
 from engine.core import InvalidOrder
+from engine.options import read, refuse
 from engine.dice import new_dice
 from engine.rulesets.wotr import group_file
 from engine.rulesets.wotr.common import NATIONS, NINE, load_toml, seat_of_side
+from engine.rulesets.wotr.options import DEFAULTS, OPTIONS
 
-OPTIONS = {"players": ("4", "5"), "scenario": ("standard", "all-out-war"), "magic": ("random", "historical"),
-           "seizure": ("secret", "public")}
-DEFAULTS = {"players": "5", "scenario": "standard", "magic": "random", "turns": "12"}
 STATE_VERSION = 2  # 2: the Nazgul are pieces (hex, controlling seat), not counts
 
 
-def parse_options(options: dict) -> dict:
+def parse_options(options: dict, owner: str) -> dict:
+    """The options (``options.py``, read by ``engine.options``) over the defaults, as texts."""
     out = dict(DEFAULTS)
-    for k, v in options.items():
-        if k.strip().lower() == "charts":  # a group's own file (group_file.load checks it)
-            out["charts"] = str(v)
-            continue
-        k, v = k.strip().lower(), str(v).strip().lower()
-        if k == "turns":
-            if not v.isdigit() or not 1 <= int(v) <= 60:
-                raise InvalidOrder("`turns` is a number of game-turns from 1 to 60")
-        elif k not in OPTIONS:
-            raise InvalidOrder(f"unknown option `{k[:20]}` for wotr; options: players=4|5, scenario=all-out-war, "
-                               "magic=historical, turns=<n>, seizure=secret|public, charts=<the group's file>")
-        elif v not in OPTIONS[k]:
-            raise InvalidOrder(f"`{k}` is one of {', '.join(OPTIONS[k])}")
-        out[k] = v
+    out.update({k: str(v) for k, v in read(OPTIONS, options, owner=owner).items()})
     return out
 
 
@@ -68,7 +55,7 @@ def upgrade_state(self, st) -> None:
 
 
 def new_game(self, options, seed, fixture=None):
-    o = parse_options(options)
+    o = parse_options(options, self.name)
     forces = load_toml("forces.toml")
     st = {"version": STATE_VERSION, "dice": new_dice(seed), "players": int(o["players"]),
           "scenario": o["scenario"], "magic": o["magic"], "last_turn": int(o["turns"]),
@@ -91,7 +78,7 @@ def new_game(self, options, seed, fixture=None):
         try:
             group = group_file.load(o["charts"])
         except ValueError as e:
-            raise InvalidOrder(str(e)) from None
+            raise refuse(self.name, "charts", f"was refused: {e}") from None
         st["group"] = o["charts"]
         st["map"] = group.board is not None  # the map is the group file's (read from st["group"])
         start = group.start

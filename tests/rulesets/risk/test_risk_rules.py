@@ -67,7 +67,7 @@ def test_minas_tirith_deck_16_cards_containing_every_card_the_seed_names():
 
 
 def test_a_group_can_supply_its_own_minas_tirith_list_and_bad_lists_are_refused():
-    g = Game.new(get_ruleset("risk-minas-tirith"), options={"mt_cards": "theoden,mordor*2,ladders"}, seed="s")
+    g = Game.new(get_ruleset("risk-minas-tirith"), options={"mt_cards": "theoden+mordor*2+ladders"}, seed="s")
     assert sorted(g.state["mt_defs"]) == ["ladders", "mordor1", "mordor2", "theoden"]
     assert len(Game.new(get_ruleset("risk-minas-tirith"), options={"mt_cards": "leaders-only"}, seed="s").state["mt_defs"]) == 9
     for bad in ("nosuchcard", "mordor*9", "gandalf*2", ","):
@@ -145,7 +145,7 @@ def test_special_exchange_place_respects_type_and_walls():
 
 
 def test_special_exchange_draw_two_keep_one_and_take_from_discard():
-    g = Game.new(get_ruleset("risk-minas-tirith"), options={"mt_cards": "sortie,courage,forced-march,gandalf"}, seed="ex")
+    g = Game.new(get_ruleset("risk-minas-tirith"), options={"mt_cards": "sortie+courage+forced-march+gandalf"}, seed="ex")
     gd = [c for c, d in RS.reinforcement_cards.items() if d["type"] == "creature" and d["shield"] == "good"][:3]
     cards_phase(g, "good", reinf=gd)
     g.state["hidden"]["mt_deck"] = ["sortie", "courage", "forced-march"]
@@ -154,7 +154,7 @@ def test_special_exchange_draw_two_keep_one_and_take_from_discard():
     refused(g, "good", "done", IllegalOrder)  # must choose first
     g.play("good", "keep courage")
     assert g.state["hands"]["good"]["mt"] == ["courage"] and "sortie" in g.state["mt_discard"]
-    g2 = Game.new(get_ruleset("risk-minas-tirith"), options={"mt_cards": "sortie,gandalf,nazgul"}, seed="ex")
+    g2 = Game.new(get_ruleset("risk-minas-tirith"), options={"mt_cards": "sortie+gandalf+nazgul"}, seed="ex")
     cards_phase(g2, "good", reinf=gd)
     g2.state["mt_discard"] = ["gandalf", "nazgul"]
     refused(g2, "good", f"exchange {' '.join(gd)} special take nazgul", IllegalOrder)  # not a Good card

@@ -54,7 +54,7 @@ def test_18_11_the_gates_stay_open():
 
 
 def test_carry_over_points_4_5_8():
-    g = Game.new(RS, options={"lost": "OI1,OI2,OI3,OI4,NC1,NC2", "dead": "GOR,BAL"}, seed="carry")
+    g = Game.new(RS, options={"lost": "OI1+OI2+OI3+OI4+NC1+NC2", "dead": "GOR+BAL"}, seed="carry")
     st = g.state
     notes = st["sau"]["carry"]
     back = [n.split(":")[0] for n in notes if "returns" in n]
@@ -116,6 +116,6 @@ def test_victory_sauron_dead_and_barad_dur_taken():
 
 @pytest.mark.parametrize("seed", range(2))
 def test_random_play_to_a_result(seed):
-    g, log = play_random(seed, {} if seed else {"lost": "OI1,NC1", "dead": "GOR"}, ruleset="sauron-expanded")
+    g, log = play_random(seed, {} if seed else {"lost": "OI1+NC1", "dead": "GOR"}, ruleset="sauron-expanded")
     json.dumps(g.state)
     assert g.result()
