@@ -12,6 +12,7 @@ from collections import OrderedDict, defaultdict
 from typing import Awaitable, Callable
 
 from engine.core import Action, Game
+from engine.display import track_value
 from engine.modes.gm import with_gm_seat
 from engine.rulesets import get_ruleset
 from bot import deadlines as dl
@@ -434,7 +435,7 @@ class Table:
         tracks = v.get("tracks") or []
         if tracks:  # the demoralization (or score) tracks, on one line
             lines.append(("keep", clip("Tracks: " + " · ".join(
-                f"{t['name']} {t['points']}/{t['level']}" + (" (demoralized)" if t.get("demoralized") else "")
+                f"{t['name']} {track_value(t)}" + (" (demoralized)" if t.get("demoralized") else "")
                 for t in tracks if isinstance(t, dict) and "points" in t), 300)))
         lines += [("keep", act)]
         if deadline:

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from engine.core import OrderError
+from engine.display import track_value
 from engine.rulesets import get_ruleset, ruleset_names
 
 from bot.outcome import MAX_TEXT, Post, Outcome, Ctx, public_text, clip, split_text
@@ -72,7 +73,7 @@ class Views:
         game = await self.table.load(row)
         v = game.view(None)
         head, _ = self.table.turn_line(game, seats, ping=False)
-        tracks = "\n".join(f"- {t.get('name', '?')}: {t.get('points', '?')} / {t.get('level', '?')}"
+        tracks = "\n".join(f"- {t.get('name', '?')}: {track_value(t, ' / ')}"
                            for t in v.get("tracks", []) if isinstance(t, dict))
         text = (f"**{rs.title}** ({row.status}). Seats: {seat_list}.{' ' + level if level else ''}\n{head}\n"
                 f"{await self.table.timekeeper.deadline_line(row)}\n{tracks}\nOrders so far: {row.seq}.")

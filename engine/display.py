@@ -106,3 +106,10 @@ def load(path: str | Path) -> dict[str, Any]:
 def look(unit: dict) -> dict:
     """The generic marks of a unit's view (created empty), for a view to fill."""
     return unit.setdefault("look", {})
+
+
+def track_value(track: dict, sep: str = "/") -> str:
+    """A track's value as every screen prints it (the header, the panel, the status board, a phase's notice):
+    ``points/level``, or the points alone for a track with no maximum (a score: ``level`` absent, None or "")."""
+    pts, lvl = track.get("points", "?"), track.get("level")
+    return f"{pts}{sep}{lvl}" if lvl not in (None, "", "-") else f"{pts}"

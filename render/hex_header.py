@@ -6,6 +6,7 @@ import math
 
 from PIL import Image, ImageDraw
 
+from engine.display import track_value
 from render import style as S
 from render.geometry import Layout
 from render.hex_common import (Frame, HEADER_MIN_W, HEADER_TARGET_PX, PAD, PREVIEW_W, RESULT_SCALE, _Stamper,
@@ -106,8 +107,7 @@ def _track_items(view: dict) -> list[tuple[dict, str]]:
     out = []
     for t in _as_list(view.get("tracks")):
         if isinstance(t, dict):
-            pts, lvl = t.get("points"), t.get("level")
-            val = f"{pts}/{lvl}" if lvl not in (None, "", "-") else f"{pts}"
+            val = track_value(t)
             out.append((t, f"{t.get('name') or ''} {val}".strip()))
     return out
 
@@ -295,9 +295,8 @@ def _panel(img: Image.Image, lay: Layout, view: dict, limit: int) -> None:
             if y + 44 > limit - 12:
                 break
             name = str(t.get("name") or "")
-            pts = t.get("points")
-            lvl = t.get("level")
-            val = f"{pts} / {lvl}" if lvl is not None else f"{pts}"
+            pts, lvl = t.get("points"), t.get("level")
+            val = track_value(t, " / ")
             vw = S.text_length(val, fv.size)
             fnt, name = S.fit_font(name, width - vw - 10, 14, 10)
             txt.text((x0, y), name, font=fnt, fill=S.PANEL_INK)

@@ -9,7 +9,7 @@ from typing import Iterator
 from engine import pending
 from engine.core import Action, AmbiguousOrder, Event, IllegalOrder, InvalidOrder, State
 from engine.rulesets.risk_minas_tirith.common import (
-    TITLES, OTHER, CODES, FROM_CODE, ALIASES, FOOT, S_EXCH, S_SPECIAL, S_WALLS, S_LEADERS, S_MT, _REVEALS, _plural,
+    TITLES, A_TITLE, OTHER, CODES, FROM_CODE, ALIASES, FOOT, S_EXCH, S_SPECIAL, S_WALLS, S_LEADERS, S_MT, _REVEALS, _plural,
 )
 
 
@@ -101,7 +101,7 @@ def _check_exchange(self, state: State, seat: str, a: tuple[str, ...]) -> None:
         if cid not in state["mt_discard"]:
             raise IllegalOrder(f"{cid} is not in the Minas Tirith discard pile", S_SPECIAL)
         if self._mt(state, cid)["side"] not in (seat, "both"):
-            raise IllegalOrder(f"{cid} is not a {TITLES[seat]} card", S_SPECIAL)
+            raise IllegalOrder(f"{cid} is not {A_TITLE[seat]} card", S_SPECIAL)
     else:
         t = FROM_CODE[a[5]]
         aid = a[7]
@@ -152,7 +152,7 @@ def _draw_mt(self, state: State, seat: str) -> tuple[str | None, str]:
         state["hands"][seat]["mt"].append(c)
         return c, f"draws {mt['name']} ({c})"
     state["mt_discard"].append(c)
-    return None, f"draws {mt['name']} ({c}), a {TITLES[OTHER[seat]]} card, and discards it"
+    return None, f"draws {mt['name']} ({c}), {A_TITLE[OTHER[seat]]} card, and discards it"
 
 
 def _do_exchange(self, state, seat, a, dice):
@@ -234,7 +234,7 @@ def _check_play(self, state: State, seat: str, a: tuple[str, ...]) -> None:
     cid = a[0]
     mt = self._mt(state, cid)
     if not self._usable(state, cid, seat):
-        raise IllegalOrder(f"{mt['name']} is not a {TITLES[seat]} card", S_MT)
+        raise IllegalOrder(f"{mt['name']} is not {A_TITLE[seat]} card", S_MT)
     kind = mt["kind"]
     at = a[2] if len(a) == 3 else None
     if kind in ("host", "ram", "strike"):

@@ -12,6 +12,7 @@ from engine.core import Event
 DATA = Path(__file__).parent / "data"
 SEATS = ("good", "evil")
 TITLES = {"good": "Good", "evil": "Evil"}
+A_TITLE = {"good": "a Good", "evil": "an Evil"}  # "an Evil card", not "a Evil card"
 COLORS = {"good": "#2f7d32", "evil": "#1b1b1b"}
 OTHER = {"good": "evil", "evil": "good"}
 STATE_VERSION = 1

@@ -8,7 +8,7 @@ from typing import Iterator
 
 from engine.core import Action, Event, IllegalOrder, State
 from engine.rulesets.risk_minas_tirith.common import (
-    TITLES, S_REINF, S_MOVE, S_MT, _group_text,
+    TITLES, A_TITLE, S_REINF, S_MOVE, S_MT, _group_text,
 )
 
 
@@ -31,7 +31,7 @@ def _check_reinforce(self, state: State, seat: str, a: tuple[str, ...]) -> None:
     if mt["kind"] != "host":
         raise IllegalOrder(f"battalions cannot be placed on {mt['name']}", S_REINF)
     if mt["side"] not in (seat, "both"):
-        raise IllegalOrder(f"{mt['name']} is not a {TITLES[seat]} card", S_MT)
+        raise IllegalOrder(f"{mt['name']} is not {A_TITLE[seat]} card", S_MT)
     t = self._host_type(cid, card, state)
     if t is None:
         raise IllegalOrder(f"{mt['name']} takes {', '.join(mt['holds'])} battalions, not "

@@ -80,13 +80,13 @@ def view(self, state: State, seat: str | None) -> dict:
         "own_loss_priority": ([CODES[t] for t in self.loss_priority(state, own)
                                if t in self.cards["forces"][own]] if own else None),
         "points": pts,
-        "tracks": [{"name": "Good points", "side": "good", "points": pts["good"], "level": "-"},
-                   {"name": "Evil points", "side": "evil", "points": pts["evil"], "level": "-"},
+        "tracks": [{"name": "Good points", "side": "good", "points": pts["good"], "level": None},
+                   {"name": "Evil points", "side": "evil", "points": pts["evil"], "level": None},
                    {"name": "Reinforcement cards left", "side": None,
                     "points": len(state["hidden"]["reinf_deck"]), "level": 66}]
         + [{"name": f"{TITLES[s]} loses first", "side": s,
             "points": " ".join(CODES[t] for t in self.loss_priority(state, s) if t in self.cards["forces"][s]),
-            "level": "-"} for s in SEATS],
+            "level": None} for s in SEATS],
         "over": clone(state["over"]),
     }
     return v
