@@ -67,15 +67,16 @@ class Views:
         watching = (await self.lobby.spectators(row.id))["admitted"]
         if watching:  # admitted by the creator (bot/lobby.py): they read what the public reads
             seat_list += ". Spectators: " + ", ".join(f"<@{u}>" for u in watching)
-        if row.status == "open":
-            return (f"**{rs.title}**, waiting to start. Seats: {seat_list}.{' ' + level if level else ''}"
-                    + await self._seat_lines(row, seats))
         game = await self.table.load(row)
         v = game.view(None)
+        rules = f"\n{v['rules']}." if v.get("rules") else ""  # issue 42: the rules in force
+        if row.status == "open":
+            return (f"**{rs.title}**, waiting to start. Seats: {seat_list}.{' ' + level if level else ''}{rules}"
+                    + await self._seat_lines(row, seats))
         head, _ = self.table.turn_line(game, seats, ping=False)
         tracks = "\n".join(f"- {t.get('name', '?')}: {track_value(t, ' / ')}"
                            for t in v.get("tracks", []) if isinstance(t, dict))
-        text = (f"**{rs.title}** ({row.status}). Seats: {seat_list}.{' ' + level if level else ''}\n{head}\n"
+        text = (f"**{rs.title}** ({row.status}). Seats: {seat_list}.{' ' + level if level else ''}{rules}\n{head}\n"
                 f"{await self.table.timekeeper.deadline_line(row)}\n{tracks}\nOrders so far: {row.seq}.")
         table = v.get("table") if rs.optional_seats else None
         if table:  # a game with a level of play: what waits for an answer (public)
@@ -297,5 +298,8 @@ class Views:
             f"Rulesets: {', '.join(ruleset_names())} (`/help topic:<ruleset>`)."
         )
         if row:
+            rules = (await self.table.load(row)).view(None).get("rules")
+            if rules:  # issue 42: this game's options, as they change the rules the help describes (first: not clipped)
+                general += f"\n\n**This game** ({row.ruleset}): {rules}."
             general += "\n\n" + get_ruleset(row.ruleset).help()
         return Outcome.private(clip(general, MAX_TEXT))

@@ -211,6 +211,12 @@ class RulesetBase:
         options change it (War of the Ring's four-player game has no Rohan turn)."""
         return self.turn_order
 
+    def rules_in_force(self, state: State) -> list[str]:
+        """Issue 42: the scenario, variant, errata and every option that changes this game's rules, each a
+        few plain words ("the original leader rules", "no errata"), for `/help`, `/game status` and the
+        map's header. Nothing: the rules as the game prints them."""
+        return []
+
     def help_topics(self) -> tuple[str, ...]:
         """The `/help topic:` names this game answers (autocompleted), beyond its general help."""
         return ("orders", "phases", "setup", "secrets")
@@ -440,6 +446,9 @@ class Game:
         res = self.ruleset.result(self.state) if isinstance(v, dict) and v.get("over") else None
         if res is not None:  # the result in one line, the winner first, for the map's header
             v = {**v, "result": res.line, "winner": res.winner}
+        rules = self.ruleset.rules_in_force(self.state)
+        if rules and isinstance(v, dict):  # the rules in force, on the map's header (issue 42)
+            v = {**v, "rules": "Rules: " + "; ".join(rules)}
         return v
 
     def result(self) -> Result | None:

@@ -129,8 +129,9 @@ def _track_rows(view: dict, px: int, width: float) -> list[list[tuple[dict, str]
 
 
 def _header_lines(view: dict, fr: Frame | None, width: int = HEADER_MIN_W) -> list[tuple[str, object]]:
-    """The header's lines, (kind, text): title, phase (or the result), who acts, the tracks (as many
-    rows as they take on an image ``width`` px wide), what is in effect."""
+    """The header's lines, (kind, text): title, phase (or the result), the rules in force (the view's
+    ``rules``), who acts, the tracks (as many rows as they take on an image ``width`` px wide), what is in
+    effect."""
     title = str(view.get("title") or view.get("ruleset") or "")
     bits = [b for b in (title, _turn_text(view)) if b]
     if "night" in view and view.get("board") != "area":
@@ -138,6 +139,8 @@ def _header_lines(view: dict, fr: Frame | None, width: int = HEADER_MIN_W) -> li
     if fr is not None and fr.mode == "around" and fr.focus is not None:
         bits.append(f"around {fr.focus}")
     lines = [("title", " · ".join(bits)), ("phase", _over_text(view) or str(view.get("phase_title") or view.get("phase") or ""))]
+    if view.get("rules"):  # the rules in force, when the game's options change them (issue 42)
+        lines.append(("rules", str(view["rules"])))
     zone = _zone_text(view)
     if zone:
         lines.append(("zone", zone))
@@ -241,7 +244,7 @@ def _header(img: Image.Image, width: int, view: dict, lines: list[tuple[str, obj
         elif kind == "gap":
             pass
         else:
-            ink = S.HEADER_MUTED if kind in ("note", "off") else S.HEADER_INK
+            ink = S.HEADER_MUTED if kind in ("note", "off", "rules") else S.HEADER_INK
             txt.text((x0, mid), _clip_px(text, px, x1 - x0), font=f, fill=ink, anchor="lm")
         y += lh
     return drawn

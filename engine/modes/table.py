@@ -65,6 +65,9 @@ class ModedRuleset(RulesetBase):
     def help_topics(self) -> tuple[str, ...]:
         return (*self.inner.help_topics(), "table")
 
+    def rules_in_force(self, state):
+        return self.inner.rules_in_force(state)
+
     def help(self, topic=None):
         if topic in ("table", "modes", self.mode):
             return self.table_help()

@@ -38,6 +38,8 @@ REPLACEABLE: dict[str, str] = {
     "_check_deploy": "13.0: each game's set-up zones (Gondor and FoC 13.1, 13.2)",
     "_apply_deploy": "13.0 (Gondor 16.71, 16.72 the cauldrons)",
     "data_dir": "the game's data files (map, order of battle, charts, sequence, printed set-up 13.0)",
+    "rules_in_force": "the scenario, variant, errata and options that change a game's rules (issue 42: each game "
+                      "names its own, then the standard ones: a group's charts, Rally Ratings)",
     "charts_for": "the charts a game plays with: its file, a layer an option chooses (Sauron's errata=1978), "
                   "then the group's own",
     # steps inside the orders

@@ -225,6 +225,15 @@ class StandardRules(RulesetBase):
     def step_order(self) -> list[str]:
         return [s["id"] for s in self.sequence.get("setup", [])] + [s["id"] for s in self.sequence["step"]]
 
+    def rules_in_force(self, state: State) -> list[str]:
+        """Issue 42: a group's own charts, and Rally Ratings changed by `rally.<LEADER>=`."""
+        opts = state.get("options") or {}
+        out = ["the group's own charts"] if opts.get("charts") else []
+        rally = opts.get("rally") or {}
+        if rally:
+            out.append("Rally Ratings " + ", ".join(f"{k} {v}" for k, v in sorted(rally.items())))
+        return out
+
     def charts_for(self, state: State) -> Charts:
         return cached(self.ruleset_charts_text, state["options"].get("charts", ""))
 

@@ -372,6 +372,18 @@ class Celebrant(EntryAttacks, StandardRules):
         "arrive, Shadow's may delay them or choose where. Each side gets its own chit by DM and with `/secret`; the "
         "other side, the channel, the map and the log see nothing of it until the chits are revealed (14.6).")
 
+    def rules_in_force(self, state: State) -> list[str]:
+        """Issue 42: the optional swaps and the balance deployment of 21.0."""
+        o = state.get("options") or {}
+        sw = o.get("swap") or {}
+        out = [text for key, text in (("gondor", "GS9 in for GB4"), ("eotheod", "ER10 in for EA3"),
+                                      ("balchoth", "BI6 in for BL4")) if sw.get(key)]
+        if sw.get("orcs"):
+            out.append(f"{sw['orcs']} Orc Archers become Orcs")
+        if o.get("balance"):
+            out.append(f"the balance counters for {SIDE_TITLES.get(o['balance'], o['balance'])}")
+        return [f"{t} (21.0)" for t in out] + StandardRules.rules_in_force(self, state)
+
     def help_general(self) -> str:
         return (
             "**Field of Celebrant** (Ken Demyen, v1.33): Shadow (the Misty Mountain Orcs and the Balchoth) "

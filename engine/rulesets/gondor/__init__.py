@@ -393,6 +393,16 @@ class Gondor(EntryAttacks, StandardRules):
         "Sauron reads only that one was given, and a dummy's never fires. Westernesse gets these by DM and with "
         "`/secret`; the channel, the public map and the log never show them. Sauron has no hidden information.")
 
+    def rules_in_force(self, state: State) -> list[str]:
+        """Issue 42: the chart switches a group's file may turn (16.44's zones, 15.24's tunnels)."""
+        out = StandardRules.rules_in_force(self, state)
+        if self._zoc_walls_both_ways(state):
+            out.append("zones of control both ways through a scaled wall (16.44)")
+        tunnel = self._tunnel_rule(state)
+        if tunnel != "morale-w":
+            out.append({"none": "no tunnel rule (15.24)"}.get(tunnel, f"tunnels: Armor {tunnel[-1]} (15.24)"))
+        return out
+
     def help_general(self) -> str:
         return (
             "**Gondor** (SPI 1977): Sauron besieges Minas Tirith; Westernesse defends. 16 Game-Turns, 2-6 at night.\n"

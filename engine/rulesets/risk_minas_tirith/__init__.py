@@ -103,6 +103,11 @@ class RiskMinasTirith(RulesetBase):
     """The game: its files' functions, one file per heading of the seed (setup, forces, turn, cards,
     reinforce, movement, attack, retreat, view), and the dispatch over ORDERS below."""
 
+    def rules_in_force(self, state: State) -> list[str]:
+        """Issue 42: a Minas Tirith deck other than the game's own."""
+        src = (state.get("options") or {}).get("mt_source", "default")
+        return [] if src == "default" else [f"Minas Tirith cards: {src}"]
+
     from engine.rulesets.risk_minas_tirith.setup import (
         board, cards, reinforcement_cards, leader_color, leader_side, all_leaders, _lname, mt_list,
         _check_options, new_game

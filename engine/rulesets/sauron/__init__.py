@@ -404,9 +404,18 @@ class Sauron(EntryAttacks, StandardRules):
         "Nothing is hidden in Sauron: every counter, the Ring's bearer and the Gates are in plain view, and "
         "`/secret` has nothing to send.")
 
+    def rules_in_force(self, state: State) -> list[str]:
+        """Issue 42: the variant or the original leader rules, the errata, the spare counters."""
+        o = state.get("options") or {}
+        out = ["Heli's variant" if o.get("variant", True) else "the original leader rules",
+               "the 1978 player errata" if o.get("errata") == "1978" else "no errata"]
+        if o.get("extra"):
+            out.append(f"{len(o['extra'])} spare Westernesse counters (14.3)")
+        return out + StandardRules.rules_in_force(self, state)
+
     def help_general(self) -> str:
         return (
-            "**Sauron** (SPI 1977, with Heli's variant): the battle of Dagorlad. Sauron against the Last "
+            "**Sauron** (SPI 1977; Heli's variant rules unless `options: variant=off`): the battle of Dagorlad. Sauron against the Last "
             "Alliance (Westernesse). 18 Game-Turns, 15-18 at night.\n"
             "Set-up: every counter starts on its hex; each side may re-place counters in its zone (`deploy`), "
             "then `/done`. Sauron's army comes through the Gates from turn 1; the Elves arrive on turn 2.\n"

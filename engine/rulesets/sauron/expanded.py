@@ -119,7 +119,7 @@ class SauronExpanded(Sauron):
 
     setup_help = (
         "Sauron sets up first, anywhere behind the Gate and in the fortifications, then Westernesse outside it "
-        "(seed 004, Expanded Game). Every counter starts placed (a reconstruction: the armies apart, so nobody "
+        "(the Rematch's set-up). Every counter starts placed (a reconstruction: the armies apart, so nobody "
         "owes an attack on the first turn, 7.31); Sauron's three catapults (`CT1`-`CT3`) in the fortifications "
         "nearest the Gate's inner end, re-placed only there. Re-place with `deploy <unit> [<unit>...] <hex>`, "
         "then `/done`; counters that find no room enter from Game-Turn 1.")
@@ -156,12 +156,12 @@ class SauronExpanded(Sauron):
             if uid in SAURON_LEADERS:
                 sau["adj"][uid] = {"as": "GOR"}
                 state["units"][uid]["magic"] = 0  # exactly like Gorgol: no magic
-                sau["carry"].append(f"{uid}: a new Sauron leader exactly like Gorgol (point 4)")
+                sau["carry"].append(f"{uid}: a new Sauron leader exactly like Gorgol")
             elif uid == "BAL":
                 sau["adj"][uid] = {"morale": -1}
-                sau["carry"].append("BAL: a new dwarf leader with 1 less Morale (point 5)")
+                sau["carry"].append("BAL: a new dwarf leader with 1 less Morale")
             elif uid in NUMENOREANS:
-                sau["carry"].append(f"{uid}: his son takes his place (point 6)")
+                sau["carry"].append(f"{uid}: his son takes his place")
             else:
                 sau["carry"].append(f"{uid}: a new leader of his people (ruling)")
         if opts["narsil"] == "shards":
@@ -271,8 +271,20 @@ class SauronExpanded(Sauron):
         v["notes"] = [f"Carried over: {c}" for c in state["sau"].get("carry", [])] + v["notes"]
         return v
 
+    def rules_in_force(self, state: State) -> list[str]:
+        """Issue 42: Sauron's, then the Rematch's own: the siege rule, the victory, what was carried over."""
+        o = state.get("options") or {}
+        out = Sauron.rules_in_force(self, state)
+        out.append("the siege rule" if o.get("siege", True) else "no siege rule")
+        out.append("victory by points" if o.get("victory") == "points" else "a decisive victory")
+        if o.get("narsil", "whole") != "whole":
+            out.append(f"Narsil {'in shards' if o['narsil'] == 'shards' else 'gone'}")
+        if o.get("ring", "SAU") != "SAU":
+            out.append(f"the One Ring with {o['ring']}")
+        return out
+
     def help_general(self) -> str:
-        return ("**Sauron: the Rematch** (seed 004's expanded game): the map rotated, the Morannon's gate path "
+        return ("**Sauron: the Rematch** (the expanded game of Heli's variant): the map rotated, the Morannon's gate path "
                     "0722-1120 always open (18.11), the fortifications reached by the stairways, Barad-dur at 1608 "
                     "and Orodruin at 2218. Options carry the first part over: `lost=<ids>` (each returns on 3-6), "
                     "`dead=<leaders>`, `narsil=whole|shards|gone`, `ring=<leader>`; `siege=on|off`, "

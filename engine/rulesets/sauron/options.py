@@ -33,16 +33,16 @@ def _units(leaders: bool):
 def _leader(rs, uid: str) -> str:
     u = rs.units.get(uid.upper())
     if u is None or not u.is_leader:
-        raise ValueError(f"names the leader who has the One Ring (point 2); `{uid[:10]}` is not a leader")
+        raise ValueError(f"names the leader who has the One Ring; `{uid[:10]}` is not a leader")
     return uid.upper()
 
 
 # the expanded game (expanded.py): the first part carried over, the siege rule and the victory ruled
 EXPANDED_OPTIONS = OPTIONS + (
-    Option("lost", Items("combat unit ids"), check=_units(False), about="units destroyed in the first part (point 8)"),
-    Option("dead", Items("leader ids"), check=_units(True), about="leaders who died in the first part (points 4-6)"),
-    Option("narsil", Choice(("whole", "shards", "gone")), about="point 2"),
-    Option("ring", Text("<leader id>", "a leader's id"), check=_leader, about="who has the One Ring (point 2)"),
+    Option("lost", Items("combat unit ids"), check=_units(False), about="units destroyed in the first part (each returns on a die of 3-6)"),
+    Option("dead", Items("leader ids"), check=_units(True), about="leaders who died in the first part (each replaced by a successor)"),
+    Option("narsil", Choice(("whole", "shards", "gone")), about="Narsil as the first part left it"),
+    Option("ring", Text("<leader id>", "a leader's id"), check=_leader, about="who has the One Ring after the first part"),
     Option("siege", OnOff(), about="the siege rule: defenders in the fortifications and Barad-dur (ruling)"),
     Option("victory", Choice(("decisive", "points")), about="the victory conditions (ruling)"),
 )

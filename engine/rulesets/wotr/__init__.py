@@ -188,6 +188,21 @@ class WarOfTheRing(RulesetBase):
     def __init__(self):
         self.board = Board.load()  # the reconstructed map; a game may carry its group's own
 
+    def rules_in_force(self, state: State) -> list[str]:
+        """Issue 42: the players, the scenario, the magic cards, the length, the seizure's secrecy."""
+        out = [f"{state.get('players', 5)} players"]
+        if state.get("scenario") == "all-out-war":
+            out.append("All Out War")
+        if state.get("magic") == "historical":
+            out.append("the magic cards dealt to their owners")
+        if state.get("last_turn", 12) != 12:
+            out.append(f"{state['last_turn']} game-turns")
+        if state.get("seizure_public"):
+            out.append("the Ring's seizure announced")
+        if state.get("group"):
+            out.append("the group's own charts")
+        return out
+
     def game_turn_order(self, state):
         return order(state)  # Sequence of Play 1 or 2, by the number of players
 

@@ -80,7 +80,7 @@ def main() -> None:
            "reconstructed = true",
            'reason = "The printed counter mix, ratings and arrival schedule of SPI Sauron are not available; '
            'unit types, the Men and Dwarves on the map, the Elves on turn 2, Sauron through the Gates from turn 1 '
-           'and all by turn 12, and the 14.3 spares follow facts.md 3 and seed 004."', ""]
+           'and all by turn 12, and the 14.3 spares follow what is known of the game and the variant rules."', ""]
     for row in UNITS:
         key, n, side, typ, name, ratings, setup, arrives, section, tags = row[:10]
         extra = row[10] if len(row) > 10 else {}
