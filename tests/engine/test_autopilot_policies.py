@@ -371,9 +371,10 @@ def test_forced_action_on_risk_the_last_action_die():
     assert seen["one"] and seen["many"]
 
 
-def test_wotr_a_seizure_of_the_ring_is_answered_held():
+def test_wotr_a_seizure_of_the_ring_is_rolled():
     """AA.2: Gondor plays Event 075 with Boromir in the Ringbearer's hex; the Fellowship on autopilot
-    answers `seizure held` (nothing changes hands), though it is not among the seats to act."""
+    answers, though it is not among the seats to act, with `seizure roll` (issue 42: the game's dice
+    decide; tests/rulesets/wotr/test_wotr_autopilot.py plays both outcomes)."""
     rs = get_ruleset("wotr")
     g = Game.new(rs, seed="s")
     while not (g.active_seats()[0] == "gondor" and g.state["phase"] == "events"):
@@ -383,7 +384,7 @@ def test_wotr_a_seizure_of_the_ring_is_answered_held():
     g.play("gondor", "event 075")
     assert "fellowship" not in g.active_seats()
     a = rs.autopilot_action(g.state, "fellowship")
-    assert rs.format(a) == "seizure held"
+    assert rs.format(a) == "seizure roll"
     _, events = g.play("fellowship", rs.format(a))
-    assert "Frodo keeps it" in events[0].public
+    assert "The seizure is rolled" in events[0].public and events[0].rolls
     assert rs.autopilot_action(g.state, "fellowship") is None
