@@ -43,9 +43,10 @@ def main() -> None:
                   f"+{tally['always-decline']}")
             print(f"  Mortal Combats fought {tally['fights']}, leaders dead in them {tally['fight-deaths']}")
         else:
-            print("  challenges answered 0 (no challenge to Mortal Combat in this game)")
+            print("  challenges answered 0 (the game has no challenge to Mortal Combat)" if not hasattr(rs, "challenge_costs")
+                  else "  challenges answered 0")
         if tally["seizures"]:
-            print(f"  seizures of the Ring rolled {tally['seizures']}: held {tally['held']}, seized {tally['seized']}")
+            print(f"  seizures of the Ring the autopilot rolled {tally['seizures']}: held {tally['held']}, seized {tally['seized']}")
 
 
 if __name__ == "__main__":

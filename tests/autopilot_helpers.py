@@ -125,7 +125,7 @@ def farmed_game(name: str, seed: int, seat: str, tally: Counter, verbs: Counter,
     `challenges`, `accepted` with `accept-expected` (the fights' expected net cost), `declined` with
     `decline-paid` and `decline-bound` (the most a fight it declined was expected to cost), what
     declining every one would have cost (`always-decline`); the Mortal Combats fought (`fights`,
-    `fight-deaths`); the seizures of the Ring rolled (`seizures`, `held`, `seized`); into ``verbs`` the
+    `fight-deaths`); the seizures of the Ring the autopilot rolled (`seizures`, `held`, `seized`); into ``verbs`` the
     autopilot's orders by verb. Returns the game and its number of orders."""
     rs = get_ruleset(name)
     g = Game.new(rs, seed=f"bench-ap-{seed}")
@@ -162,7 +162,7 @@ def farmed_game(name: str, seed: int, seat: str, tally: Counter, verbs: Counter,
             if "Mortal Combat between" in (e.public or ""):
                 tally["fights"] += 1
                 tally["fight-deaths"] += e.public.count(" is dead (")
-            if "The seizure is rolled" in (e.public or ""):
+            if s == seat and "The seizure is rolled" in (e.public or ""):
                 tally["seizures"] += 1
                 tally["seized" if "seized on" in e.public else "held"] += 1
         now = rs.phase_key(g.state)
