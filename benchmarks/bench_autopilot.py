@@ -43,10 +43,11 @@ def main() -> None:
                   f"+{tally['always-decline']}")
             print(f"  Mortal Combats fought {tally['fights']}, leaders dead in them {tally['fight-deaths']}")
         else:
-            print("  challenges answered 0 (the game has no challenge to Mortal Combat)" if not hasattr(rs, "challenge_costs")
-                  else "  challenges answered 0")
+            none = "" if hasattr(rs, "challenge_costs") else " (the game has no challenge to Mortal Combat)"
+            print(f"  challenges answered 0{none}")
         if tally["seizures"]:
-            print(f"  seizures of the Ring the autopilot rolled {tally['seizures']}: held {tally['held']}, seized {tally['seized']}")
+            print(f"  seizures of the Ring the autopilot rolled {tally['seizures']}: held {tally['held']}, "
+                  f"seized {tally['seized']}")
 
 
 if __name__ == "__main__":

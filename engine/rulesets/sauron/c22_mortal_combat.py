@@ -412,7 +412,8 @@ def _deaths_cost(self, state: State, dead: tuple[str, ...], killer: str | None, 
     st = clone(state)
     for uid in dead:
         self._wound(st, uid, "k", killer=killer if len(dead) == 1 else None)
-    return (self.dem_total(st, army) - self.dem_total(state, army)) - (self.dem_total(st, foe) - self.dem_total(state, foe))
+    added = {a: self.dem_total(st, a) - self.dem_total(state, a) for a in (army, foe)}
+    return added[army] - added[foe]
 
 
 def challenge_costs(self, state: State, leader: str, challenger: str) -> dict:
@@ -430,15 +431,15 @@ def challenge_costs(self, state: State, leader: str, challenger: str) -> dict:
             "accept": accept, "dies": end["b"] + end["both"], "kills": end["a"] + end["both"]}
 
 
-def challenge_answer(rs, state: State, p: dict) -> Action:
+def challenge_answer(self, state: State, p: dict) -> Action:
     """Issue 42: a challenged seat nobody plays answers by what costs its side less. It declines while
-        what the side has paid for avoiding challenges, this one included (22.3), stays below what the
+        what the side has paid for avoiding challenges, this one included (22.3), stays within what the
         fight is expected to cost; otherwise it accepts. So an opponent who challenges again and again
         takes, by declines, no more than one fight would cost in expectation, and a fight the odds favour
         is taken at once. The reason (public: ratings, wounds and the table are on every map) is the
         action's ``memo["why"]``."""
     leader, challenger = p["leader"], p["challenger"]
-    c = rs.challenge_costs(state, leader, challenger)
+    c = self.challenge_costs(state, leader, challenger)
     odds = (f"Mortal Combat: {leader} dies {pct(c['dies'])}, {challenger} dies {pct(c['kills'])}, "
             f"an expected net {float(c['accept']):+.1f} demoralization")
     paid = f", {c['paid']} paid already for challenges avoided" if c["paid"] else ""
