@@ -217,9 +217,12 @@ class Clocks:
             rs = game.ruleset
             st = (await self.table.store.seat_states(row.id)).get(t.seat)
             if st is not None and st.autopilot:
-                action, by = rs.autopilot_action(game.state, t.seat), "autopilot"
+                action, how = rs.autopilot_action(game.state, t.seat), "autopilot"
+                # issue 42: why it answered so (public), with the order
+                by = f"autopilot: {action.memo['why']}" if action is not None and action.memo.get("why") else how
             elif (await self.table.store.prefs(seats[t.seat])).autoplay:
                 action, by = rs.forced_action(game.state, t.seat), "autoplay: the only legal action"
+                how = by
                 if action is None:
                     return
             else:
@@ -244,7 +247,7 @@ class Clocks:
             ctx = Ctx(channel_id=row.channel_id, user_id=0, guild_id=row.guild_id, interaction_id=iid)
             now = self.table.clock()
             board = await self._board_row(row)
-            head = f"🤖 {self.table.seat_title(t.seat)} is played by the bot ({by})."
+            head = f"🤖 {self.table.seat_title(t.seat)} is played by the bot ({how})."
 
             def also(text: str, out: Outcome, head=head, board=board, now=now):
                 body = out.notice.text if out.notice else f"{head}\n{text}"

@@ -2,7 +2,14 @@
 safe default, ``RulesetBase.autopilot_action`` (None: the seat passes with `done`, which is then legal).
 Each game's policy is in a file of its own (``engine/spi/autopilot.py`` for the three SPI games,
 ``engine/rulesets/<game>/autopilot.py``, ``engine/modes/autopilot.py``); these are the checks they share,
-all through the ruleset's public methods (``check``, ``legal_actions``, ``public_order_text``)."""
+all through the ruleset's public methods (``check``, ``legal_actions``, ``public_order_text``,
+``waiting_decisions``).
+
+Issue 42: an absent seat gives nothing away. A pending decision that an opponent could otherwise farm by
+repeating what raises it (a challenge declined every time, 22.3; a seizure always held, AA.2) declares how
+a seat nobody plays answers it (``pending.Decision.autopilot``): by what costs the seat's side less by the
+engine's own odds, or rolled with the game's dice. ``decided`` gives that answer first, with its public
+reason in ``Action.memo["why"]`` (the bot prints it with the order: ``bot/clocks.py``)."""
 from __future__ import annotations
 
 from engine.core import Action, IllegalOrder, InvalidOrder, State, iter_limit
@@ -24,6 +31,19 @@ def is_secret(rs, action: Action) -> bool:
     moves and demand). An autopilot never makes one."""
     text = rs.format(action)
     return rs.public_order_text(text) != text
+
+
+def decided(rs, state: State, seat: str) -> Action | None:
+    """The answer to a decision ``seat`` faces now whose kind declares the autopilot's answer (issue 42),
+    if that answer is legal now; None otherwise."""
+    table = rs.decisions
+    for p in rs.waiting_decisions(state):
+        d = table.get(p["kind"])
+        if p["seat"] == seat and d is not None and d.autopilot is not None:
+            a = d.autopilot(rs, state, p)
+            if a is not None and accepted(rs, state, seat, a):
+                return a
+    return None
 
 
 def may_pass(rs, state: State, seat: str) -> bool:

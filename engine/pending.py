@@ -48,7 +48,11 @@ class Decision:
       ``before_done``, any such order lets it lapse (``lapses``);
     - ``before_done``: an offer its seat must still answer before it is done with the phase (22.3; 14.31
       in a Field of Celebrant game stored before the entry area was queued): ``check_done`` refuses `done`
-      with ``first`` and the section while one waits, and it does not lapse."""
+      with ``first`` and the section while one waits, and it does not lapse;
+    - ``autopilot(rs, state, p) -> Action | None``: how a seat nobody plays answers it (issue 42), where
+      the answer is a contest an opponent could otherwise farm: by what costs the seat's side less (22.3),
+      or rolled with the game's dice (AA.2); the action's ``memo["why"]`` is its public reason, which reads
+      nothing hidden (``engine/autopilot.py: decided``). None: the game's general policy answers it."""
     kind: str
     section: str
     answers: tuple[str, ...]
@@ -57,6 +61,7 @@ class Decision:
     first: Callable[..., str]
     offer: bool = False
     before_done: bool = False
+    autopilot: Callable[..., Action | None] | None = None
 
     def __post_init__(self):
         if not self.answers or not self.section:

@@ -2,13 +2,16 @@
 Standard Rules share it (Gondor, Sauron, Field of Celebrant): each phase the seat passes (`done`)
 unless the rules refuse that, and then plays only what the rules force, by the cheapest legal choice.
 
-In this order, for a seat that acts now (None otherwise, and None wherever `done` is legal):
+First, a decision it faces whose kind declares the autopilot's answer (issue 42, ``engine.autopilot.decided``):
+Sauron's challenge to Mortal Combat (22.3) is accepted or declined by what costs its side less, by the
+engine's own odds (``c22_mortal_combat.challenge_answer``), never declined every time. Then, in this
+order, for a seat that acts now (None otherwise, and None wherever `done` is legal):
 1. a retreat it must choose (7.5): the first hex offered (``legal_actions`` offers nothing else then; a
    retreat with a single hex the engine carries out itself);
 2. the set-up (13.0): ``deploy printed`` (the side's printed set-up), else the first legal `deploy`;
-3. whatever the game owes at a deadline (its ``deadline_action``: Sauron declines a challenge to
-   Mortal Combat, 22.3, and fires a missile unit 7.175 obliges; Field of Celebrant's Eotheod entry
-   area, 14.31), except that
+3. whatever the game owes at a deadline (its ``deadline_action``: Sauron's 22.1 approach and 16.641
+   Ring going home, a missile unit 7.175 obliges to fire; Field of Celebrant's Eotheod entry area,
+   14.31), except that
 4. in the combat phase, units that began it in an enemy zone of control (7.31) each attack alone the
    unit exerting that zone whose attack risks least (the highest chance of a result on the CRT, the
    first offered on a tie), one order at a time;
@@ -23,7 +26,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from engine.autopilot import accepted, first_legal, is_secret, may_pass
+from engine.autopilot import accepted, decided, first_legal, is_secret, may_pass
 from engine.core import Action, State, iter_limit
 
 
@@ -45,6 +48,8 @@ def least_risk_attack(rs, state: State, seat: str) -> Action | None:
 
 
 def autopilot_action(rs, state: State, seat: str) -> Action | None:
+    if (a := decided(rs, state, seat)) is not None:  # issue 42: 22.3 weighed, never declined every time
+        return a
     if may_pass(rs, state, seat):
         return None
     head = iter_limit(rs.legal_actions(state, seat), 1)

@@ -15,16 +15,13 @@
 from __future__ import annotations
 
 import itertools
-import json
-import random
 
 import pytest
 
-from engine.autopilot import is_secret
 from engine.core import Action, Game, RulesetBase, state_digest
-from engine.hexgrid import Hex
 from engine.modes import split_name
 from engine.rulesets import get_ruleset
+from tests.autopilot_helpers import BOUND, checked_autopilot, play, playing, random_opponent
 from tests.spi_helpers import position
 
 pytestmark = pytest.mark.heavy  # a long unit (5 s or more on one worker): handed out first under xdist (tests/conftest.py)
@@ -32,57 +29,6 @@ pytestmark = pytest.mark.heavy  # a long unit (5 s or more on one worker): hande
 # every ruleset, and the levels of play over a few of them (enforced and assist delegate to the game)
 WHOLE = ["gondor", "sauron", "sauron-expanded", "celebrant", "risk-minas-tirith", "wotr",
          "gondor@enforced", "sauron@assist", "celebrant@assist", "risk-minas-tirith@assist", "wotr@enforced"]
-BOUND = 1500  # actions: an all-autopilot game takes 96 (Risk) to 192 (War of the Ring)
-
-
-def playing(rs, state) -> list[str]:
-    return [s for s in rs.active_seats(state) if s != "gm"]
-
-
-def checked_autopilot(rs, state, seat) -> str:
-    """The autopilot's order for ``seat``, checked as the contract says: an action ``check`` accepts,
-    or None where `done` is legal; never a secret order but War of the Ring's `draw none`."""
-    a = rs.autopilot_action(state, seat)
-    a = a if a is not None else Action("done")
-    rs.check(state, seat, a)  # raises on a refused order
-    text = rs.format(a)
-    assert not is_secret(rs, a) or text == "draw none", text
-    return text
-
-
-def play(name: str, seed: str, fixture=None, autopilot=None, opponent=None, bound: int = BOUND,
-         record: bool = True, options: dict | None = None):
-    """A game played by the autopilot for the seats in ``autopilot`` (all: None) and ``opponent`` for
-    the others. Returns the game, the log, the public record (what the channel reads, step by step;
-    ``record``: with the public view after every order) and the autopilot's orders."""
-    rs = get_ruleset(name)
-    g = Game.new(rs, options=options, seed=seed, fixture=fixture)
-    log, public, mine = [], [], []
-    public.append(json.dumps(g.view(None), sort_keys=True))
-    count, key = 0, rs.phase_key(g.state)
-    for _ in range(bound):
-        if g.result() is not None:
-            break
-        seat = playing(rs, g.state)[0]
-        if autopilot is None or seat in autopilot:
-            text = checked_autopilot(rs, g.state, seat)
-            mine.append(text)
-        else:
-            text = opponent(rs, g.state, seat, count)
-        _, events = g.play(seat, text)
-        log.append((seat, text))
-        public.append(rs.public_order_text(text))
-        if any(e.reveals and not e.private for e in events):  # a secret made public by the rules
-            public.append("REVEAL")
-        for e in events:
-            for who, private in e.private.items():
-                assert not private or private not in e.public, (who, private)
-            public.append(e.public)
-        if record:
-            public.append(json.dumps(g.view(None), sort_keys=True))
-        now = rs.phase_key(g.state)
-        count, key = (0, now) if now != key else (count + 1, key)
-    return g, log, public, mine
 
 
 @pytest.mark.parametrize("name", WHOLE)
@@ -189,45 +135,6 @@ def _cut_at_card(public: list[str], cards: list[str]) -> list[str]:
 
 
 # ----------------------------------------------------------------------------- mixed games
-def random_opponent(seed: int):
-    """Random legal play, a few orders a phase; on the Standard Rules it marches its units toward the
-    enemy and attacks whenever it may, so that the autopilot meets what the rules force (7.31, 7.5)."""
-    rnd = random.Random(seed)
-
-    def spi_order(rs, state, seat):
-        inner = getattr(rs, "inner", rs)
-        if not hasattr(inner, "legal_actions_for") or state["turn"] == 0:
-            return None
-        if inner.kind(state) == "combat":
-            attacks = [a for a in itertools.islice(rs.legal_actions(state, seat), 200) if a.verb in ("melee", "fire")]
-            return rs.format(rnd.choice(attacks)) if attacks else None
-        if inner.kind(state) != "move":
-            return None
-        enemies = [Hex.parse(r["hex"]) for u, r in state["units"].items()
-                   if r["status"] == "map" and inner.units[u].side != seat and inner.units[u].is_combat]
-        mine = sorted(u for u, d in inner.units.items() if d.side == seat and state["units"][u]["status"] == "map")
-        rnd.shuffle(mine)
-        for uid in mine[:6]:
-            moves = [a for a in inner.legal_actions_for(state, seat, uid) if a.verb == "move"]
-            if moves and enemies:
-                best = min(moves, key=lambda a: (min(Hex.parse(a.args[-1]).distance(e) for e in enemies), rnd.random()))
-                return rs.format(best)
-        return None
-
-    def pick(rs, state, seat, count):
-        if count < 6 and rnd.random() < 0.8:
-            text = spi_order(rs, state, seat)
-            if text:
-                return text
-            offered = [a for a in itertools.islice(rs.legal_actions(state, seat), 60) if a.verb != "done"]
-            if offered:
-                return rs.format(rnd.choice(offered))
-        a = rs.autopilot_action(state, seat)  # the phase's end: done, or what is owed
-        return "done" if a is None else rs.format(a)
-
-    return pick
-
-
 MIXED = ["gondor", "sauron", "sauron-expanded", "celebrant", "risk-minas-tirith", "wotr", "gondor@assist"]
 
 
@@ -371,9 +278,10 @@ def test_forced_action_on_risk_the_last_action_die():
     assert seen["one"] and seen["many"]
 
 
-def test_wotr_a_seizure_of_the_ring_is_answered_held():
+def test_wotr_a_seizure_of_the_ring_is_rolled():
     """AA.2: Gondor plays Event 075 with Boromir in the Ringbearer's hex; the Fellowship on autopilot
-    answers `seizure held` (nothing changes hands), though it is not among the seats to act."""
+    answers, though it is not among the seats to act, with `seizure roll` (issue 42: the game's dice
+    decide; tests/rulesets/wotr/test_wotr_autopilot.py plays both outcomes)."""
     rs = get_ruleset("wotr")
     g = Game.new(rs, seed="s")
     while not (g.active_seats()[0] == "gondor" and g.state["phase"] == "events"):
@@ -383,7 +291,31 @@ def test_wotr_a_seizure_of_the_ring_is_answered_held():
     g.play("gondor", "event 075")
     assert "fellowship" not in g.active_seats()
     a = rs.autopilot_action(g.state, "fellowship")
-    assert rs.format(a) == "seizure held"
+    assert rs.format(a) == "seizure roll"
     _, events = g.play("fellowship", rs.format(a))
-    assert "Frodo keeps it" in events[0].public
+    assert "The seizure is rolled" in events[0].public and events[0].rolls
     assert rs.autopilot_action(g.state, "fellowship") is None
+
+
+# ----------------------------------------------------------------------------- issue 42: nothing given away
+@pytest.mark.parametrize("name,seat", [("sauron", "sauron"), ("sauron", "westernesse"), ("wotr", "fellowship")])
+def test_issue42_a_farming_opponent_gains_nothing_in_whole_games(name, seat):
+    """Issue 42: a whole game against a random opponent that challenges to Mortal Combat (22.0) and plays
+    Event 075 (AA.2) whenever it may. Sauron: the autopilot answers every challenge, never declines them
+    all, and what its declines cost (22.3) stays within the expected cost of a fight it declined (an
+    opponent repeating challenges takes no more than one fight would cost); War of the Ring: the seizure
+    is rolled with the game's dice. benchmarks/bench_autopilot.py prints the same figures for every
+    ruleset."""
+    from collections import Counter
+
+    from tests.autopilot_helpers import farmed_game
+
+    tally, verbs = Counter(), Counter()
+    g, _ = farmed_game(name, 0, seat, tally, verbs)
+    assert g.result() is not None
+    if name == "sauron":
+        assert tally["challenges"] and tally["accepted"], tally
+        assert tally["decline-paid"] <= tally["decline-bound"], tally
+        assert tally["decline-paid"] < tally["always-decline"], tally
+    else:
+        assert tally["seizures"] == 1 and verbs["seizure"] == 1, (tally, verbs)

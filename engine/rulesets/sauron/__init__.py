@@ -91,7 +91,8 @@ class Sauron(EntryAttacks, StandardRules):
         mortal_round_distribution, mortal_outcome, mortal_odds, order_odds, _would_die,
         approach_duties, approach_reach, approach_check, approach_pending, check_done_approach,
         approach_default, _check_decline, _withdrawal, _apply_withdraw_or_decline,
-        _legal_declines_and_withdrawals, _challenges_waiting, waiting_decisions
+        _legal_declines_and_withdrawals, _challenges_waiting, waiting_decisions, decline_points, _deaths_cost,
+        challenge_costs, challenge_answer
     )
     # 17.1 the Beast, spells
     from .c17_11_beast import (

@@ -25,7 +25,7 @@ from fractions import Fraction
 from typing import Iterator
 
 from engine import pending
-from engine.core import Action, Event, IllegalOrder, InvalidOrder, State
+from engine.core import Action, Event, IllegalOrder, InvalidOrder, State, clone
 from engine.dice import Dice
 from engine.hexgrid import distance
 from engine.orders import Order
@@ -171,11 +171,16 @@ def _apply_accept(self, state: State, seat: str, args: tuple[str, ...], dice: Di
                          "share one (22.1).", section="22.1")]
 
 
+def decline_points(self, state: State, leader: str) -> int:
+    """22.3: what avoiding a challenge adds to the leader's side's demoralization, his current Rally Points."""
+    return self.leader_rating(state, leader, for_rally=False)
+
+
 def _declined(self, state: State, m: dict, leader: str) -> int:
     """22.3's cost of declining (or backing out of) the Mortal Combat ``m``: the combat is off, the leader's
     army takes his Rally Points as demoralization and he may not rally this Game-Turn; returns the points."""
     state["sau"]["mortal"].remove(m)
-    pts = self.leader_rating(state, leader, for_rally=False)
+    pts = self.decline_points(state, leader)
     army = self.army_of(leader)
     state["sau"]["dem_extra"][army] = state["sau"]["dem_extra"].get(army, 0) + pts
     state["sau"]["declined"][leader] = state["turn"]
@@ -234,10 +239,14 @@ def _challenge_first(rs, state: State, p: dict) -> str:
     return f"answer the challenge to {', '.join(left)} first: `accept {left[0]}` or `decline {left[0]}`"
 
 
+def _challenge_autopilot(rs, state: State, p: dict) -> Action:
+    return rs.challenge_answer(state, p)  # what costs the side less (issue 42), below
+
+
 # 22.3: an offer among the seat's other orders (it holds up nothing), answered before its seat is done
 CHALLENGE_22_3 = pending.Decision("challenge", "22.3", ("accept", "decline"), legal=_challenge_legal,
                                   awaited=_challenge_awaited, first=_challenge_first, offer=True,
-                                  before_done=True)
+                                  before_done=True, autopilot=_challenge_autopilot)
 
 # --- 4.27 opened for the two, 22.1
 def may_enter_enemy_leaders(self, state: State, uids: list[str]) -> bool:
@@ -393,6 +402,53 @@ def _apply_withdraw_or_decline(self, state: State, seat: str, args: tuple[str, .
     return [Event(public=f"{self.title_of(seat)}: {leader} backs out of the Mortal Combat with {foe}: +{pts} "
                          f"demoralization (his Rally Points) and he may not rally this Game-Turn (22.1, 22.3).",
                   section="22.3")]
+
+
+# --- 22.3 weighed: the answer of a seat nobody plays (issue 42; pending.Decision.autopilot)
+def _deaths_cost(self, state: State, dead: tuple[str, ...], killer: str | None, army: str, foe: str) -> int:
+    """What the deaths of ``dead`` in Mortal Combat add to ``army``'s demoralization less what they add to
+    ``foe``'s: played on a copy by the engine's own 7.222 (``_wound``): 20.2's Rally Points, and through
+    7.251 the Ring's 20 points (16.61) and Narsil's (20.21)."""
+    st = clone(state)
+    for uid in dead:
+        self._wound(st, uid, "k", killer=killer if len(dead) == 1 else None)
+    added = {a: self.dem_total(st, a) - self.dem_total(state, a) for a in (army, foe)}
+    return added[army] - added[foe]
+
+
+def challenge_costs(self, state: State, leader: str, challenger: str) -> dict:
+    """What each answer to ``challenger``'s challenge costs ``leader``'s side in demoralization, by the
+        engine's own odds (22.2 fought to the end, ``mortal_outcome``): ``decline``, 22.3's points;
+        ``paid``, what the side has paid already for challenges avoided (22.3, in this game); ``accept``,
+        the expected net cost of the fight (its own losses less the enemy's, a Fraction); ``dies`` and
+        ``kills``, the chances that ``leader``, and ``challenger``, die."""
+    army, foe = self.army_of(leader), self.army_of(challenger)
+    end = self.mortal_outcome(state, challenger, leader)  # "a": the challenger alone dies, "b": the leader alone
+    accept = (end["b"] * self._deaths_cost(state, (leader,), challenger, army, foe)
+              + end["a"] * self._deaths_cost(state, (challenger,), leader, army, foe)
+              + end["both"] * self._deaths_cost(state, (leader, challenger), None, army, foe))
+    return {"decline": self.decline_points(state, leader), "paid": state["sau"]["dem_extra"].get(army, 0),
+            "accept": accept, "dies": end["b"] + end["both"], "kills": end["a"] + end["both"]}
+
+
+def challenge_answer(self, state: State, p: dict) -> Action:
+    """Issue 42: a challenged seat nobody plays answers by what costs its side less. It declines while
+        what the side has paid for avoiding challenges, this one included (22.3), stays within what the
+        fight is expected to cost; otherwise it accepts. So an opponent who challenges again and again
+        takes, by declines, no more than one fight would cost in expectation, and a fight the odds favour
+        is taken at once. The reason (public: ratings, wounds and the table are on every map) is the
+        action's ``memo["why"]``."""
+    leader, challenger = p["leader"], p["challenger"]
+    c = self.challenge_costs(state, leader, challenger)
+    odds = (f"Mortal Combat: {leader} dies {pct(c['dies'])}, {challenger} dies {pct(c['kills'])}, "
+            f"an expected net {float(c['accept']):+.1f} demoralization")
+    paid = f", {c['paid']} paid already for challenges avoided" if c["paid"] else ""
+    declining = f"declining: +{c['decline']} (22.3){paid}"
+    if c["accept"] < c["decline"] + c["paid"]:
+        why = f"{leader} accepts, the cheaper answer ({odds}; {declining})"
+        return Action("accept", (leader,), memo={"why": why})
+    why = f"{leader} declines, the cheaper answer ({declining}; {odds})"
+    return Action("decline", (leader,), memo={"why": why})
 
 
 def _legal_declines_and_withdrawals(self, state: State, seat: str) -> Iterator[Action]:

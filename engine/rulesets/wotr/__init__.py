@@ -79,7 +79,7 @@ ORDERS = (
           unlisted="a secret standing order Gondor sets on or off when it chooses (AA.2); offered by no phase"),
     Order("ring", "ring on|off|to <character>", parse=Ri._p_ring, apply=Ri._a_ring, legal=TABLE("ring")),
     Order("nazgul", "nazgul control|gain [<nazgul>]", parse=Ri._p_nazgul, apply=Ri._a_nazgul, legal=TABLE("nazgul")),
-    Order("seizure", "seizure held|lost", parse=Ri._p_seizure, apply=Ri._a_seizure, legal=TABLE("seizure")),
+    Order("seizure", "seizure held|lost|roll", parse=Ri._p_seizure, apply=Ri._a_seizure, legal=TABLE("seizure")),
     Order("seize", "seize <your character>", parse=Ri._p_seize, apply=Ri._a_seize,
           unlisted="an attempt on the Ring by the base game's M.3, the seat's choice at the table (AA.1)"),
     Order("prisoner", "prisoner <character> on|off", parse=Ri._p_prisoner, apply=Ri._a_prisoner,

@@ -4,9 +4,13 @@ Gondor).
 
 Orders: `ring on`, `ring off` (the bearer's seat, Ring Phase), `ring to <character>` (a transfer the base
 game allows: the bearer's seat, to a character in the same hex), `nazgul control` (Gondor, Ring Phase,
-AA.1), `seizure held|lost` (the Fellowship, after Event 075), `wraith <character>` (the character's seat:
-the base game's Semi-Ringwraith), `palantir <character>` (the holder's seat hands it on, same hex).
-What the base game decides (whether a removal or a seizure succeeds, M.3, E.5) is the table's."""
+AA.1), `seizure held|lost|roll` (the Ringbearer's seat, after Event 075 or `seize`), `wraith <character>`
+(the character's seat: the base game's Semi-Ringwraith), `palantir <character>` (the holder's seat hands it
+on, same hex). What the base game decides (whether a removal or a seizure succeeds, M.3, E.5) is the
+table's; `seizure roll` lets the game's dice decide a seizure instead (ruling, issue 42: one die, 1-3 held,
+4-6 lost, an even chance, as M.3's procedure and the characters' ratings are not available), and it is
+how a Ringbearer's seat nobody plays answers (never `held` every time: that would spend the attempt with
+no contest)."""
 from __future__ import annotations
 
 from engine import pending
@@ -166,11 +170,15 @@ def _p_seize(self, st, seat, w):
 def _a_seize(self, st, seat, args, dice):
     st["ring"]["seizure"] = {"from": st["ring"]["bearer"], "by": args[0]}
     return [Event(public=f"{st['chars'][args[0]]['name']} attempts to seize the Ring (M.3 at the table): "
-                         f"{title(self._ring_seat(st))} answers `seizure held` or `seizure lost`.", section=S_AA1)]
+                         f"{title(self._ring_seat(st))} answers `seizure held` or `seizure lost`, or `seizure roll` "
+                         "to let the dice decide.", section=S_AA1)]
+
+
+SEIZURE_HELD_MAX = 3  # `seizure roll` (ruling, issue 42): one die, 1-3 the Ringbearer keeps the Ring, 4-6 it is seized
 
 
 def _p_seizure(self, st, seat, w):
-    if len(w) != 1 or w[0] not in ("held", "lost"):
+    if len(w) != 1 or w[0] not in ("held", "lost", "roll"):
         raise self._usage("seizure")
     p = next(iter(self.waiting_decisions(st)), None)
     if p is None:
@@ -194,19 +202,27 @@ def waiting_decisions(self, st) -> list[dict]:
 def _seizure_legal(rs, st, p):
     yield Action("seizure", ("held",))
     yield Action("seizure", ("lost",))
+    yield Action("seizure", ("roll",))
 
 
 def _seizure_awaited(rs, st, p) -> str:
-    return "answer the attempt to seize the Ring: `seizure held` or `seizure lost`"
+    return "answer the attempt to seize the Ring: `seizure held`, `seizure lost` or `seizure roll`"
 
 
 def _seizure_first(rs, st, p) -> str:
-    return "answer the attempt to seize the Ring: `seizure held` or `seizure lost`"
+    return "answer the attempt to seize the Ring: `seizure held`, `seizure lost` or `seizure roll`"
+
+
+def _seizure_autopilot(rs, st, p) -> Action:
+    """Issue 42: a Ringbearer's seat nobody plays has the seizure rolled with the game's dice (M.3 is a
+        contest the rules resolve by a die roll: never granted to one side)."""
+    return Action("seizure", ("roll",), memo={"why": "the attempt on the Ring is rolled with the game's dice "
+                                                     f"(1-{SEIZURE_HELD_MAX} held, {SEIZURE_HELD_MAX + 1}-6 seized)"})
 
 
 # AA.2 (and AA.1's seize by M.3): an offer of the Ringbearer's seat that holds up nobody
 SEIZURE_AA_2 = pending.Decision("seizure", S_AA2, ("seizure",), legal=_seizure_legal, awaited=_seizure_awaited,
-                                first=_seizure_first, offer=True)
+                                first=_seizure_first, offer=True, autopilot=_seizure_autopilot)
 
 
 def _a_seizure(self, st, seat, args, dice):
@@ -214,12 +230,22 @@ def _a_seizure(self, st, seat, args, dice):
     victim, by = r["seizure"]["from"], r["seizure"]["by"]
     r["seizure"] = None
     who = st["chars"][by]["name"]
+    section = S_AA2 if by == "boromir" else S_AA1
+    rolled: list[Event] = []
+    if args[0] == "roll":  # ruling (issue 42): the game's dice decide, an even chance
+        d = Dice(st["dice"])
+        roll = d.d6(f"{who} attempts to seize the Ring")
+        held = roll <= SEIZURE_HELD_MAX
+        rolled = [Event(public=f"The seizure is rolled: {roll} ({'held' if held else 'seized'} on "
+                               f"{'1' if held else SEIZURE_HELD_MAX + 1}-{SEIZURE_HELD_MAX if held else 6}).",
+                        section=section, rolls=d.rolls)]
+        args = ("held" if held else "lost",)
     if args[0] == "held":
-        return [Event(public=f"{who} fails to seize the Ring; {st['chars'][victim]['name']} keeps it.",
-                      section=S_AA2 if by == "boromir" else S_AA1)]
+        return rolled + [Event(public=f"{who} fails to seize the Ring; {st['chars'][victim]['name']} keeps it.",
+                               section=section)]
     r["bearer"], r["wearing"] = by, False
     if by != "boromir":
-        return [Event(public=f"{who} seizes the Ring from {st['chars'][victim]['name']}.", section=S_AA1)] + \
+        return rolled + [Event(public=f"{who} seizes the Ring from {st['chars'][victim]['name']}.", section=S_AA1)] + \
             self._after_ring_change(st)
     b = st["chars"]["boromir"]
     rules = "(AA.2; E.5 with the variant's exceptions: Ring Rating 3)"
@@ -237,7 +263,7 @@ def _a_seizure(self, st, seat, args, dice):
         ev = [Event(public=f"Boromir seizes the Ring! He leaves the Fellowship and is moved by Gondor, still "
                            f"hidden {rules}.", private={"gondor": where, "fellowship": where},
                     section=S_AA2, reveals=True)]
-    return ev + self._after_ring_change(st) + self._try_transfer(st)
+    return rolled + ev + self._after_ring_change(st) + self._try_transfer(st)
 
 
 # ------------------------------------------------------------------ the Ringbearer captured (AA.2 b)

@@ -5,7 +5,7 @@ player turn (`event <nnn> [note]`; the table carries out the text). The variant'
 - BB.1: Gondor plays any card the Fellowship could, except 096 and 092;
 - EE: Rohan plays any card Gondor can, except 075;
 - AA.2: Gondor plays 075 "Boromir Attempts to Seize the Ring" at any time that Boromir is in the same hex
-  as the Ringbearer (the Fellowship then answers `seizure held` or `seizure lost`);
+  as the Ringbearer (the Fellowship then answers `seizure held` or `seizure lost`, or `seizure roll`);
 - BB.4: Gondor nullifies 093 by having Denethor put on the Ring (`nullify 093`, Denethor bearing it)."""
 from __future__ import annotations
 
@@ -82,7 +82,8 @@ def _a_event(self, st, seat, args, dice):
         st["demand"] = False
         st["ring"]["seizure"] = {"from": st["ring"]["bearer"], "by": "boromir"}
         ev.append(Event(public="Boromir attempts to seize the Ring (M.3 at the table): the Fellowship answers "
-                               "`seizure held` or `seizure lost`.", section=S_AA2))
+                               "`seizure held` or `seizure lost`, or `seizure roll` to let the dice decide.",
+                        section=S_AA2))
     return ev
 
 

@@ -236,7 +236,7 @@ def help(self, topic=None):
     if t == "ring":
         return ("**The Ring** (AA, DD.1, EE): `ring on|off` (Ring Phase), `ring to <character>`, `nazgul control` "
                 "(Gondor's ruler in Minas Tirith with the Palantir wearing the Ring: 1-4, heirs at -1), "
-                "`event 075` (Boromir with the Ringbearer), `seize <character>` (M.3; never a Rohan character), `seizure held|lost` (the Ringbearer's seat; "
+                "`event 075` (Boromir with the Ringbearer), `seize <character>` (M.3; never a Rohan character), `seizure held|lost|roll` (the Ringbearer's seat; `roll`: one die, 1-3 held, 4-6 seized; "
                 "Boromir, having seized it, must put it on only against a sorcerer using sorcery, declared as "
                 "`challenge <yours> boromir sorcery`, AA.2 a), "
                 "`prisoner <c> on|off`, `mind-battle sauron|saruman`, "
