@@ -38,6 +38,8 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
+from engine.orders import Order
+
 SPI_DATA = Path(__file__).parent / "spi" / "data"
 # a case number as the rules print it: SPI's ``16.71``, War of the Ring's ``AA.2``
 NUMBER = re.compile(r"(?:\d{1,2}\.\d{1,4}|[A-Z]{1,2}\.\d{1,3})")
@@ -114,9 +116,9 @@ def _modules(rs) -> list[str]:
         for v in vars(klass).values():
             for x in (v if isinstance(v, (tuple, list)) else (v,)):
                 add(x)
-                if hasattr(x, "__dataclass_fields__"):  # an Order record
-                    for f in x.__dataclass_fields__:
-                        add(getattr(x, f))
+                if isinstance(x, Order):  # an order record: its functions
+                    for f in vars(x).values():
+                        add(f)
     home = type(rs).__module__
     pkg = home if hasattr(sys.modules[home], "__path__") else home.rpartition(".")[0]
     others = {m for m, _ in BUILTIN.values()} - {home}
@@ -132,10 +134,12 @@ def _value(node, mod) -> list[str]:
     branch of a condition); [] for what only a run knows."""
     if isinstance(node, ast.Constant) and isinstance(node.value, str):
         return [node.value]
-    if isinstance(node, ast.Name) and isinstance(getattr(mod, node.id, None), str):
-        return [getattr(mod, node.id)]
-    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
-        v = getattr(getattr(mod, node.value.id, None), node.attr, None)
+    names = vars(mod)
+    if isinstance(node, ast.Name) and isinstance(names.get(node.id), str):
+        return [names[node.id]]
+    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and isinstance(names.get(node.value.id),
+                                                                                            types.ModuleType):
+        v = vars(names[node.value.id]).get(node.attr)  # a constant of an imported module (``common.S_MOB``)
         return [v] if isinstance(v, str) else []
     if isinstance(node, ast.IfExp):
         return _value(node.body, mod) + _value(node.orelse, mod)
