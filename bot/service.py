@@ -45,7 +45,7 @@ API = {
               "table_rooms", "room_message", "room_logs", "spectators", "spectate", "admit", "sub", "checkin"),
     "orders": ("order", "whisper", "answer_button", "rule_vote", "done", "autocomplete_order", "odds", "roll"),
     "views": ("status", "status_text", "set_board", "board_edit", "map", "parse_around", "autocomplete_around",
-              "log", "secret", "help_topics", "help"),
+              "log", "secret", "help_topics", "help", "rule", "autocomplete_rule"),
     "clocks": ("outbox_post", "fire_due", "extend", "pause", "resume", "set_quiet", "set_away"),
     "undo": ("undo", "undo_vote"),
     "archive": ("export_data", "export", "replay"),

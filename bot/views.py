@@ -1,11 +1,14 @@
 """What a player reads: status, the map, the log, secrets, help."""
 from __future__ import annotations
 
+import asyncio
+
+from engine import cases
 from engine.core import OrderError
 from engine.display import track_value
 from engine.rulesets import get_ruleset, ruleset_names
 
-from bot.outcome import MAX_TEXT, Post, Outcome, Ctx, public_text, clip, split_text
+from bot.outcome import MAX_TEXT, Post, Outcome, Ctx, public_text, clip, fit_lines, split_text
 from bot import deadlines as dl
 from bot.seats import CHECKIN, history_lines, holders_line
 
@@ -295,6 +298,7 @@ class Views:
             "(`/help topic:modes`).\n"
             "`/me games` lists your games in every server; `/game open` the seats free or up for takeover here "
             "(`/game takeover seat:`); `/me record` your record.\n"
+            "`/rule case:16.71` (or a word: `oil`) looks a rule case up, privately (`ruleset:` outside a game).\n"
             f"Rulesets: {', '.join(ruleset_names())} (`/help topic:<ruleset>`)."
         )
         if row:
@@ -303,3 +307,41 @@ class Views:
                 general += f"\n\n**This game** ({row.ruleset}): {rules}."
             general += "\n\n" + get_ruleset(row.ruleset).help()
         return Outcome.private(clip(general, MAX_TEXT))
+
+    # ----------------------------------------------------------- /rule (issue 42)
+    async def _rule_game(self, ctx: Ctx, ruleset: str | None):
+        """(ruleset, options, state) that `/rule` reads: ``ruleset:`` if given (this channel's game's options
+        when it is that game's), else this channel's game; an Outcome when neither."""
+        row = await self.table.store.live_game(ctx.channel_id) if not self.table.not_mine(ctx) else None
+        name = (ruleset or "").strip().lower()
+        if name and name not in ruleset_names():
+            return Outcome.error(f"No ruleset `{clip(name, 30)}`. Rulesets: {', '.join(ruleset_names())}.")
+        if row is None or (name and cases.base_ruleset(get_ruleset(row.ruleset)).name != name):
+            if not name:
+                return Outcome.error("No game in this channel: give `ruleset:` "
+                                     f"({', '.join(ruleset_names())}).")
+            return get_ruleset(name), None, None
+        if row.status == "open":  # not begun: the options it was made with
+            return get_ruleset(row.ruleset), dict(row.options or {}), None
+        game = await self.table.load(row)
+        return game.ruleset, game.state.get("options", {}), game.state
+
+    async def rule(self, ctx: Ctx, case: str, ruleset: str | None = None) -> Outcome:
+        """`/rule case:<number or word> [ruleset:]`: the case, privately (engine/cases.py: the project's own
+        summary, the orders it governs, the reconstructed chart values, this game's options)."""
+        text = (case or "").strip()
+        if not text or len(text) > 60:
+            return Outcome.error("`case` is a rule case's number (`16.71`) or a word (`oil`), 60 characters at most.")
+        got = await self._rule_game(ctx, ruleset)
+        if isinstance(got, Outcome):
+            return got
+        rs, options, state = got
+        found, lines = await asyncio.to_thread(cases.answer, rs, text, options, state)
+        return Outcome.private(fit_lines(lines, MAX_TEXT)) if found else Outcome.error(lines[0][1])
+
+    async def autocomplete_rule(self, ctx: Ctx, current: str, ruleset: str | None = None) -> list[tuple[str, str]]:
+        """(label, number) for `/rule case:` autocomplete, at most 25."""
+        got = await self._rule_game(ctx, ruleset)
+        if isinstance(got, Outcome):
+            return []
+        return (await asyncio.to_thread(cases.index(got[0]).choices, current or ""))[:25]

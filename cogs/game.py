@@ -458,6 +458,18 @@ class GameCog(commands.Cog):
         names = await _service(interaction).help_topics(ctx_of(interaction), current)
         return [app_commands.Choice(name=n, value=n) for n in names[:25]]
 
+    @app_commands.command(name="rule", description="A rule case looked up, privately: by its number (16.71) or a word (oil)")
+    @app_commands.describe(case="A case number or a word", ruleset="Which game's rules (outside a game)")
+    @app_commands.choices(ruleset=[app_commands.Choice(name=n, value=n) for n in ruleset_names()])
+    async def rule(self, interaction: discord.Interaction, case: app_commands.Range[str, 1, 60], ruleset: str | None = None):
+        await answer(interaction, "rule", case, ruleset)
+
+    @rule.autocomplete("case")
+    async def rule_case(self, interaction: discord.Interaction, current: str):
+        ruleset = getattr(interaction.namespace, "ruleset", None)
+        pairs = await _service(interaction).autocomplete_rule(ctx_of(interaction), current, ruleset)
+        return [app_commands.Choice(name=n, value=v) for n, v in pairs[:25]]
+
 
 async def setup(bot: commands.Bot) -> None:
     await bot.add_cog(GameCog(bot))

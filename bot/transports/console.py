@@ -44,7 +44,7 @@ MAX_TICK_FIRES = 200  # timers fired after one command, at most
 
 
 OPTION_NAMES = {"text", "seat", "dice", "reason", "private", "topic", "around", "mine", "ruleset", "options",
-                "thread", "last", "hours", "since", "from", "to", "tz", "until", "user", "whole", "radius", "value"}
+                "thread", "last", "hours", "since", "from", "to", "tz", "until", "user", "whole", "radius", "value", "case"}
 
 
 class Console:
@@ -268,6 +268,8 @@ class Console:
                                     "games, record, autoplay on|off.")
         elif head == "help":
             out = await svc.help(self.ctx(), kv.get("topic") or (rest[0] if rest else None))
+        elif head == "rule":  # `/rule 16.71`, `/rule case:oil ruleset:gondor`
+            out = await svc.rule(self.ctx(), kv.get("case") or " ".join(rest), kv.get("ruleset"))
         elif head == "roll":
             dice = kv.pop("dice", None)
             reason = kv.pop("reason", None)

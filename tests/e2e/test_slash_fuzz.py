@@ -21,6 +21,7 @@ date = st.one_of(junk, st.from_regex(r"\A20[0-9]{2}-[01][0-9]-[0-3][0-9]\Z"))
 COMMANDS = st.one_of(
     st.tuples(st.just(("order",)), st.fixed_dictionaries({"text": notation})),
     st.tuples(st.just(("odds",)), st.fixed_dictionaries({"text": notation})),
+    st.tuples(st.just(("rule",)), st.fixed_dictionaries({"case": junk})),  # issue 42
     st.tuples(st.just(("game", "extend")), st.fixed_dictionaries({"hours": st.integers(1, 720)})),
     st.tuples(st.just(("game", "pause")), st.just({})),
     st.tuples(st.just(("game", "undo")), st.just({})),
