@@ -272,7 +272,7 @@ def unknown(declared: Declared, key: str, owner: str, shared: Declared = ()) -> 
     return OptionError(f"{owner} has no option `{_clip(key)}`; its options are: {listing(declared)}{tail}")
 
 
-def refuse(owner: str, key: str, reason: str) -> OptionError:
+def option_refused(owner: str, key: str, reason: str) -> OptionError:
     """A value the game refuses, said the one way: ``<ruleset>: `<key>` <reason>``."""
     return OptionError(f"{owner}: `{_clip(key)}` {reason}")
 
@@ -305,14 +305,14 @@ def read_value(opt: Option, key: str, text: str, owner: str, ruleset=None) -> An
     try:
         value = opt.kind.read(text)
     except OptionError as e:
-        raise refuse(owner, key, str(e)) from None
+        raise option_refused(owner, key, str(e)) from None
     except ValueError:
-        raise refuse(owner, key, f"takes {opt.kind.takes}, not `{_clip(text, 20)}`") from None
+        raise option_refused(owner, key, f"takes {opt.kind.takes}, not `{_clip(text, 20)}`") from None
     if opt.check is not None and ruleset is not None:
         try:
             value = opt.check(ruleset, value) if not opt.family else opt.check(ruleset, key[len(opt.name):], value)
         except ValueError as e:  # (OptionError and InvalidOrder are ValueErrors too)
-            raise refuse(owner, key, str(e)) from None
+            raise option_refused(owner, key, str(e)) from None
     return value
 
 

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from engine.core import InvalidOrder
-from engine.options import read, refuse
+from engine.options import option_refused, read
 from engine.dice import new_dice
 from engine.rulesets.wotr import group_file
 from engine.rulesets.wotr.common import NATIONS, NINE, load_toml, seat_of_side
@@ -78,7 +78,7 @@ def new_game(self, options, seed, fixture=None):
         try:
             group = group_file.load(o["charts"])
         except ValueError as e:
-            raise refuse(self.name, "charts", f"was refused: {e}") from None
+            raise option_refused(self.name, "charts", f"was refused: {e}") from None
         st["group"] = o["charts"]
         st["map"] = group.board is not None  # the map is the group file's (read from st["group"])
         start = group.start
