@@ -277,8 +277,13 @@ class SqliteStore(SqlQueries):
             wal = (await db.execute_fetchall("PRAGMA journal_mode=WAL"))[0][0] == "wal"
             await db.execute("PRAGMA synchronous=NORMAL")
             await db.execute("PRAGMA foreign_keys=ON")
-            await db.execute("BEGIN IMMEDIATE")  # can this process write it (and is nobody holding it)?
-            await db.execute("ROLLBACK")
+            await db.execute("BEGIN IMMEDIATE")  # is nobody else holding it, and can this process write it?
+            try:  # (a write, taken back: SQLite opens a read-only file read-only and says so only at a write)
+                version = (await db.execute_fetchall("PRAGMA user_version"))[0][0]
+                await db.execute(f"PRAGMA user_version={int(version)}")
+            finally:
+                if db._conn.in_transaction:
+                    await db.execute("ROLLBACK")
             if left_log:  # the last process stopped without closing: its recovery checked whole, once
                 found = [r[0] for r in await db.execute_fetchall("PRAGMA quick_check(3)")]
                 if found != ["ok"]:
