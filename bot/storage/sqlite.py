@@ -270,8 +270,9 @@ class SqliteStore(SqlQueries):
         rolled back to find out)."""
         left_log = check_files(path, create=create)
         db = store = None
+        connection = aiosqlite.connect(path, isolation_level=None)  # we issue BEGIN ourselves
         try:
-            db = await aiosqlite.connect(path, isolation_level=None)  # we issue BEGIN ourselves
+            db = await connection
             db.row_factory = aiosqlite.Row
             await db.execute("PRAGMA busy_timeout=5000")  # first: another process's lock is waited for, then refused
             wal = (await db.execute_fetchall("PRAGMA journal_mode=WAL"))[0][0] == "wal"
@@ -309,6 +310,8 @@ class SqliteStore(SqlQueries):
                 store._close_side()
             if db is not None:
                 await db.close()
+            else:  # the connect failed: aiosqlite stops its thread, which then answers on this loop: wait for it
+                await asyncio.to_thread(connection._thread.join, 10)
             if isinstance(e, sqlite3.Error):
                 raise sqlite_error(path, e) from None
             raise
