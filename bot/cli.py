@@ -1,18 +1,91 @@
 """The `palantir` command: `run` (the Discord bot), `local` (a game in the terminal), `verify`
-(a finished game's export) and `db copy` (a database to another backend)."""
+(a finished game's export) and `db copy` (a database to another backend).
+
+Exit statuses (README, "Exit statuses"): 0 done; 1 a check failed (a script line refused, an export
+or a copy not verified); 2 a bad argument, flag or config (one line on stderr, never a traceback,
+issue 39); 3 Discord cannot be used (``StartupError``); 4 the database cannot be used
+(``StorageError``: damaged, locked, another's log beside it, a server that cannot be reached or
+refuses; a path that names no usable place is 2)."""
 from __future__ import annotations
 
 import argparse
 import asyncio
 import logging
+import os
+import signal
 import sys
+import tempfile
 
 from engine.modes import MODES
 from engine.rulesets import ruleset_names
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse with a bad argument told in one line (its usage is `--help`'s), status 2."""
+
+    def error(self, message: str):
+        self.exit(2, f"{self.prog}: {message} (see `{self.prog} --help`)\n")
+
+
+def _usage(prog: str, message: str) -> int:
+    print(f"{prog}: {message}", file=sys.stderr)
+    return 2
+
+
+def _readable_file(path: str) -> str | None:
+    """Why ``path`` cannot be read as a file, or None."""
+    if not os.path.exists(path):
+        return f"{path}: no such file"
+    if os.path.isdir(path):
+        return f"{path} is a folder, not a file"
+    try:
+        with open(path, "rb"):
+            return None
+    except OSError as e:
+        return f"cannot read {path}: {e.strerror}"
+
+
+def _writable_folder(path: str) -> str | None:
+    """Why ``path`` cannot be the folder images are written to (made if missing), or None."""
+    if os.path.exists(path) and not os.path.isdir(path):
+        return f"{path} is a file, not a folder: name a folder for the images"
+    try:
+        os.makedirs(path, exist_ok=True)
+        with tempfile.TemporaryFile(dir=path):
+            return None
+    except OSError as e:
+        return f"cannot write images to {path}: {e.strerror}"
+
+
+async def _until_terminated(coro):
+    """``coro`` run to its end, or until SIGTERM (how a service manager stops the bot): then it is
+    cancelled like Ctrl-C, so that everything closes as on a normal stop (the store checkpoints and
+    leaves no ``-wal``/``-shm``, issue 39), and the status is 0."""
+    loop = asyncio.get_running_loop()
+    task = asyncio.ensure_future(coro)
+    loop.add_signal_handler(signal.SIGTERM, task.cancel)
+    try:
+        return await task
+    except asyncio.CancelledError:
+        if task.cancelled() and not asyncio.current_task().cancelling():
+            return 0
+        raise
+    finally:
+        loop.remove_signal_handler(signal.SIGTERM)
+
+
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="palantir", description="A Discord moderator for play-by-post wargames.")
+    from bot.storage import StorageError
+
+    try:
+        return _main(argv)
+    except StorageError as e:
+        print(f"palantir: {e}", file=sys.stderr)
+        return e.status
+
+
+def _main(argv: list[str] | None) -> int:
+    p = _Parser(prog="palantir", description="A Discord moderator for play-by-post wargames.")
     sub = p.add_subparsers(dest="cmd")
     r = sub.add_parser("run", help="run the Discord bot (with no token: a local game of gondor)")
     r.add_argument("--config", default=None, help="config file (default config.toml, else built-in defaults)")
@@ -48,11 +121,17 @@ def main(argv: list[str] | None = None) -> int:
     if args.cmd == "verify":
         from bot.verify import main as verify_main
 
+        if why := _readable_file(args.export):
+            return _usage("palantir verify", why)
         return verify_main(args.export)
 
     if args.cmd == "local":
         from bot.transports.console import local_ruleset, run_local
 
+        if args.script and (why := _readable_file(args.script)):
+            return _usage("palantir local", f"--script: {why}")
+        if args.out and not args.no_images and (why := _writable_folder(args.out)):
+            return _usage("palantir local", f"--out: {why}")
         ruleset = local_ruleset(args.ruleset, args.mode, args.options)  # `--mode X` is `mode=X` (issue 39)
         return asyncio.run(run_local(ruleset, args.seed, args.script, args.out, args.db,
                                      images=not args.no_images, options=args.options))
@@ -75,7 +154,7 @@ def main(argv: list[str] | None = None) -> int:
         from bot.transports.discord_app import StartupError, run_bot
 
         try:
-            return run(run_bot(cfg))
+            return run(_until_terminated(run_bot(cfg)))
         except StartupError as e:
             print(f"palantir: {e}", file=sys.stderr)
             return 3

@@ -105,11 +105,16 @@ def load_config(path: str | None = None) -> Config:
         data = tomllib.loads(p.read_text())
     except tomllib.TOMLDecodeError as e:
         raise ConfigError(f"{p}: {e}") from None
+    except (OSError, UnicodeDecodeError) as e:  # a folder, no permission, not text (issue 39: one line)
+        raise ConfigError(f"cannot read config file {p}: {getattr(e, 'strerror', None) or e}") from None
     cfg = Config()
     for k, v in data.items():
         if k == "discord":
             cfg.discord = _take(v, DiscordConfig, "discord")
-            cfg.discord.dev_guild_ids = [int(x) for x in cfg.discord.dev_guild_ids]
+            try:
+                cfg.discord.dev_guild_ids = [int(x) for x in cfg.discord.dev_guild_ids]
+            except (TypeError, ValueError):
+                raise ConfigError("[discord] dev_guild_ids must be a list of server ids, e.g. [123456789]") from None
             d = cfg.discord
             if not all(isinstance(x, int) and not isinstance(x, bool) for x in d.shard_ids):
                 raise ConfigError("[discord] shard_ids must be a list of shard numbers, e.g. [0, 1]")

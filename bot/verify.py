@@ -5,6 +5,7 @@ every dice counter, every roll and every state digest must match."""
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 
 from bot.deadlines import ruleset_options
@@ -70,8 +71,12 @@ def verify_export(data: dict) -> tuple[bool, list[str]]:
 def main(path: str) -> int:
     try:
         data = json.loads(Path(path).read_text())
-    except (OSError, ValueError) as e:
-        print(f"palantir verify: cannot read {path}: {e}")
+    except (OSError, ValueError) as e:  # (a bad argument: one line on stderr, status 2, issue 39)
+        print(f"palantir verify: cannot read {path}: {getattr(e, 'strerror', None) or e}", file=sys.stderr)
+        return 2
+    if not isinstance(data, dict) or "log" not in data or "ruleset" not in data:
+        print(f"palantir verify: {path} is not a palantir export (no ruleset or log): use the file of /game export",
+              file=sys.stderr)
         return 2
     ok, lines = verify_export(data)
     for line in lines:

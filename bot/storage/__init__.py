@@ -8,7 +8,7 @@ directly."""
 from __future__ import annotations
 
 from bot.storage.base import (ActionRow, Clock, Effect, FireTimer, GameRow, OutboxPost, PauseClock, PlayerRecord, Prefs,
-                              SeatState, ShardFilter, StaleWriter, Timer)
+                              SeatState, ShardFilter, StaleWriter, StorageError, Timer)
 from bot.storage.base import Store as StoreProtocol
 from bot.storage.sqlite import MIGRATIONS, SCHEMA_VERSION, SqliteStore
 
@@ -38,16 +38,21 @@ def storage_url(storage) -> str:
     return url or f"sqlite:///{getattr(storage, 'path', 'palantir.db') or 'palantir.db'}"
 
 
-async def open_store(storage) -> StoreProtocol:
-    """The store ``storage`` names: a ``[storage]`` config section, a url, or a SQLite path."""
-    backend, target = parse_url(storage_url(storage))
+async def open_store(storage, *, create: bool = True) -> StoreProtocol:
+    """The store ``storage`` names: a ``[storage]`` config section, a url, or a SQLite path (a new
+    database where no file is, unless ``create`` is false). One that cannot be used raises
+    :class:`StorageError`: one line, the exit status its ``status`` (issue 39)."""
+    try:
+        backend, target = parse_url(storage_url(storage))
+    except ValueError as e:
+        raise StorageError(str(e), 2) from None
     if backend == "postgresql":
         from bot.storage.postgres import PostgresStore
 
         return await PostgresStore.open(target, whole_pool=True)
-    return await SqliteStore.open(target)
+    return await SqliteStore.open(target, create=create)
 
 
 __all__ = ["ActionRow", "BACKENDS", "Clock", "Effect", "FireTimer", "GameRow", "MIGRATIONS", "OutboxPost",
-           "PauseClock", "PlayerRecord", "Prefs", "SeatState", "SCHEMA_VERSION", "ShardFilter", "SqliteStore", "StaleWriter", "Store", "StoreProtocol", "Timer",
+           "PauseClock", "PlayerRecord", "Prefs", "SeatState", "SCHEMA_VERSION", "ShardFilter", "SqliteStore", "StaleWriter", "StorageError", "Store", "StoreProtocol", "Timer",
            "open_store", "parse_url", "storage_url"]

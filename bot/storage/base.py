@@ -216,6 +216,19 @@ class StaleWriter(RuntimeError):
     order was not applied, and the caller must reload the game before trying again."""
 
 
+class StorageError(RuntimeError):
+    """The store cannot be opened: one line for the person who started the process, naming the file or
+    the server and what to do (issue 39). ``status`` is the exit status the ``palantir`` command gives:
+    2 when the path or url itself is wrong (no such folder, a folder where a file belongs, a place it
+    cannot write, a source that does not exist: like a bad argument), 4 when the database there cannot
+    be used (not a database, damaged, a log of another database beside it, locked by another process, a
+    server that cannot be reached or refuses)."""
+
+    def __init__(self, line: str, status: int = 4):
+        super().__init__(line)
+        self.status = status
+
+
 class Store(Protocol):
     """What the service asks of storage. Every method is one transaction (or one read)."""
 

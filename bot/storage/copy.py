@@ -11,8 +11,9 @@ must give the same, and a game created from its seed (not a hand-set fixture) mu
 from __future__ import annotations
 
 import dataclasses
+import sys
 
-from bot.storage import open_store, storage_url
+from bot.storage import StorageError, open_store, parse_url, storage_url
 
 # (table, ordering columns); parents before children
 TABLES: list[tuple[str, str]] = [
@@ -135,28 +136,36 @@ async def verify_copy(src, dst, log=print) -> list[str]:
 
 
 async def copy_database(src_url: str, dst_url: str, log=print) -> int:
-    """The command: 0 when copied and verified, 1 when a check failed, 2 when nothing was copied."""
-    if storage_url(src_url) == storage_url(dst_url):
-        log("palantir db copy: --from and --to name the same database")
-        return 2
+    """The command: 0 when copied and verified, 1 when a check failed, 2 when nothing was copied for a
+    bad argument (a url of no backend, the same database twice, a source that does not exist, a target
+    that holds games), 4 when a database cannot be used (``StorageError``). A refusal is one line on
+    stderr, and creates nothing: a SQLite source is opened only where its file is (issue 39)."""
+    def refuse(line: str, status: int = 2) -> int:
+        print(f"palantir db copy: {line}", file=sys.stderr)
+        return status
+
     try:
-        src = await open_store(src_url)
-    except Exception as e:  # noqa: BLE001 - one line for the operator
-        log(f"palantir db copy: cannot open the source {src_url}: {e}")
-        return 2
+        for url in (src_url, dst_url):
+            parse_url(storage_url(url))
+    except ValueError as e:
+        return refuse(str(e))
+    if storage_url(src_url) == storage_url(dst_url):
+        return refuse("--from and --to name the same database")
+    try:
+        src = await open_store(src_url, create=False)
+    except StorageError as e:
+        return refuse(f"the source: {e}", e.status)
     try:
         try:
             dst = await open_store(dst_url)
-        except Exception as e:  # noqa: BLE001
-            log(f"palantir db copy: cannot open the target: {e}")
-            return 2
+        except StorageError as e:
+            return refuse(f"the target: {e}", e.status)
         try:
             log(f"copying {src.path} -> {dst.path}")
             try:
                 await copy_tables(src, dst, log)
             except CopyError as e:
-                log(f"palantir db copy: {e}")
-                return 2
+                return refuse(str(e))
             problems = await verify_copy(src, dst, log)
             for p in problems:
                 log(f"MISMATCH {p}")

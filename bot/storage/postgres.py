@@ -29,7 +29,7 @@ from contextlib import asynccontextmanager
 
 from bot.storage.contexts import ContextCache
 from bot.storage.sql import SqlQueries, _Marks, _dumps
-from bot.storage.base import (Effect, OutboxPost, ShardFilter, StaleWriter, shard_where)
+from bot.storage.base import (Effect, OutboxPost, ShardFilter, StaleWriter, StorageError, shard_where)
 
 MIGRATION_LOCK = 0x70616C616E  # pg_advisory_xact_lock key taken while migrating ("palan")
 
@@ -295,6 +295,7 @@ class PostgresStore(SqlQueries):
         self._riders: _Marks | None = None  # answers marked delivered, for the next order's statement to carry
 
     POOL_SIZE = 10  # connections a bot process holds (``whole_pool``)
+    CONNECT_TIMEOUT = 10.0  # seconds to connect before a server is called unreachable (asyncpg's default: 60)
 
     @classmethod
     async def open(cls, url: str, *, min_size: int = 1, max_size: int = POOL_SIZE,
@@ -317,17 +318,22 @@ class PostgresStore(SqlQueries):
             if migrated:
                 await migrated[0]._warm(con)
 
-        pool = await asyncpg.create_pool(url, min_size=min_size, max_size=max_size, reset=_reset,
-                                         max_inactive_connection_lifetime=0 if whole_pool else 300.0,
-                                         init=init if whole_pool else None)
+        try:
+            pool = await asyncpg.create_pool(url, min_size=min_size, max_size=max_size, reset=_reset,
+                                             max_inactive_connection_lifetime=0 if whole_pool else 300.0,
+                                             init=init if whole_pool else None, timeout=cls.CONNECT_TIMEOUT)
+        except Exception as e:  # noqa: BLE001 - one line for the operator (issue 39), or a real bug's traceback
+            raise pg_error(url, e) from None
         store = cls(pool, url)
         try:
             await store.migrate()
             if whole_pool:
                 migrated.append(store)
                 await store._warm_pool()
-        except BaseException:
-            await pool.close()
+        except BaseException as e:
+            pool.terminate()  # (not ``close``: it would wait for a connection the failure left busy)
+            if isinstance(e, Exception):
+                raise pg_error(url, e) from None
             raise
         return store
 
@@ -536,7 +542,8 @@ class PostgresStore(SqlQueries):
                 version = 0
                 await con.execute("INSERT INTO schema_version (version) VALUES (0)")
             if version > SCHEMA_VERSION:
-                raise RuntimeError(f"database schema {version} is newer than this palantir ({SCHEMA_VERSION})")
+                raise StorageError(f"{self.path}: database schema {version} is newer than this palantir ({SCHEMA_VERSION}): "
+                               "run a newer palantir")
             while version < SCHEMA_VERSION:
                 await con.execute(MIGRATIONS[version])
                 version += 1
@@ -649,3 +656,29 @@ class _NothingToDo(Exception):
 def _redact(url: str) -> str:
     """The URL without its password (for logs and messages)."""
     return re.sub(r"(://[^:/@]+):[^@]*@", r"\1:***@", url)
+
+
+def pg_error(url: str, e: Exception) -> Exception:
+    """A PostgreSQL server that cannot be reached or refuses, as one line (:class:`StorageError`); any
+    other exception (a bug) as it is. The password never shows."""
+    import asyncpg
+
+    at = _redact(url)
+    if isinstance(e, StorageError):
+        return e
+    if isinstance(e, (OSError, asyncio.TimeoutError, asyncpg.exceptions.CannotConnectNowError,
+                      asyncpg.exceptions.ConnectionDoesNotExistError)):
+        reason = (getattr(e, "strerror", None) or str(e) or type(e).__name__).splitlines()[0][:200]
+        return StorageError(f"cannot reach PostgreSQL at {at} ({reason}): check [storage] url, and that the server "
+                            "runs and accepts connections from here")
+    if isinstance(e, asyncpg.exceptions.InvalidCatalogNameError):
+        return StorageError(f"PostgreSQL at {at}: the database does not exist: create it (createdb), or fix the url")
+    if isinstance(e, (asyncpg.exceptions.InvalidAuthorizationSpecificationError,
+                      asyncpg.exceptions.InvalidPasswordError)):
+        return StorageError(f"PostgreSQL at {at} refused the login ({str(e).splitlines()[0][:200]}): check the user "
+                            "and password in [storage] url, and the server's pg_hba.conf")
+    if isinstance(e, asyncpg.exceptions.PostgresError):
+        return StorageError(f"PostgreSQL at {at} refused: {str(e).splitlines()[0][:200]}")
+    if isinstance(e, (ValueError, asyncpg.exceptions.ClientConfigurationError)):
+        return StorageError(f"cannot use the url {at}: {str(e).splitlines()[0][:200]}", 2)
+    return e

@@ -21,13 +21,16 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import sqlite3
+import struct
+import sys
 import threading
 from contextlib import asynccontextmanager
 
 from bot.storage.contexts import ContextCache
 from bot.storage.sql import SqlQueries, _dumps
-from bot.storage.base import (Effect, OutboxPost, ShardFilter, StaleWriter, shard_where)
+from bot.storage.base import (Effect, OutboxPost, ShardFilter, StaleWriter, StorageError, shard_where)
 
 import aiosqlite
 
@@ -256,46 +259,86 @@ class SqliteStore(SqlQueries):
         self.contexts = ContextCache()  # the channels' live games as the last orders read them (bot/storage/contexts.py)
 
     @classmethod
-    async def open(cls, path: str) -> "SqliteStore":
-        db = await aiosqlite.connect(path, isolation_level=None)  # we issue BEGIN ourselves
-        db.row_factory = aiosqlite.Row
-        wal = (await db.execute_fetchall("PRAGMA journal_mode=WAL"))[0][0] == "wal"
-        await db.execute("PRAGMA synchronous=NORMAL")
-        await db.execute("PRAGMA foreign_keys=ON")
-        await db.execute("PRAGMA busy_timeout=5000")
-        store = cls(db, path)
+    async def open(cls, path: str, *, create: bool = True) -> "SqliteStore":
+        """The store in ``path``, a new database there if no file is (unless ``create`` is false). What
+        cannot be used is refused with :class:`StorageError` (one line: the file and what to do), and
+        nothing is left open: an aiosqlite connection not closed keeps its thread, and so the process,
+        alive (issue 39). Refused: a folder that does not exist, a folder where the file belongs, a
+        file of 0 bytes, a file that is not a SQLite database or is damaged, a log (``-wal``) beside it
+        that belongs to another database (``check_files``), a file another process holds locked (after
+        ``busy_timeout``), a file or folder this process cannot write (a write transaction is begun and
+        rolled back to find out)."""
+        left_log = check_files(path, create=create)
+        db = store = None
+        connection = aiosqlite.connect(path, isolation_level=None)  # we issue BEGIN ourselves
         try:
+            db = await connection
+            db.row_factory = aiosqlite.Row
+            await db.execute("PRAGMA busy_timeout=5000")  # first: another process's lock is waited for, then refused
+            wal = (await db.execute_fetchall("PRAGMA journal_mode=WAL"))[0][0] == "wal"
+            await db.execute("PRAGMA synchronous=NORMAL")
+            await db.execute("PRAGMA foreign_keys=ON")
+            await db.execute("BEGIN IMMEDIATE")  # is nobody else holding it, and can this process write it?
+            try:  # (a write, taken back: SQLite opens a read-only file read-only and says so only at a write)
+                version = (await db.execute_fetchall("PRAGMA user_version"))[0][0]
+                await db.execute(f"PRAGMA user_version={int(version)}")
+            finally:
+                if db._conn.in_transaction:
+                    await db.execute("ROLLBACK")
+            if left_log:  # the last process stopped without closing: its recovery checked whole, once
+                found = [r[0] for r in await db.execute_fetchall("PRAGMA quick_check(3)")]
+                if found != ["ok"]:
+                    raise StorageError(f"{path} is damaged ({found[0]}): restore it from a backup")
+            store = cls(db, path)
             await store.migrate()
-        except BaseException:
-            await db.close()
+            if wal:
+                # WAL checkpoints off the order path: no commit waits for one (Checkpointer)
+                await db.execute(f"PRAGMA wal_autocheckpoint={Checkpointer.BACKSTOP_PAGES}")
+                store._checkpointer = Checkpointer(path)
+                store._reader = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+                store._reader.row_factory = sqlite3.Row
+                store._reader.execute("PRAGMA query_only=1")
+                store._reader.execute("PRAGMA busy_timeout=0")  # never wait on the event loop: busy goes the usual way
+                store._writer = w = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+                w.execute("PRAGMA synchronous=NORMAL")
+                w.execute("PRAGMA foreign_keys=ON")
+                w.execute(f"PRAGMA wal_autocheckpoint={Checkpointer.BACKSTOP_PAGES}")
+                w.execute("PRAGMA busy_timeout=0")  # as the reader: busy goes the usual way (``_steps``)
+            return store
+        except BaseException as e:
+            if store is not None:
+                store._close_side()
+            if db is not None:
+                await db.close()
+            else:  # the connect failed: aiosqlite stops its thread, which then answers on this loop: wait for it
+                await asyncio.to_thread(connection._thread.join, 10)
+            if isinstance(e, sqlite3.Error):
+                raise sqlite_error(path, e) from None
             raise
-        if wal:
-            # WAL checkpoints off the order path: no commit waits for one (Checkpointer)
-            await db.execute(f"PRAGMA wal_autocheckpoint={Checkpointer.BACKSTOP_PAGES}")
-            store._checkpointer = Checkpointer(path)
-            store._reader = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
-            store._reader.row_factory = sqlite3.Row
-            store._reader.execute("PRAGMA query_only=1")
-            store._reader.execute("PRAGMA busy_timeout=0")  # never wait on the event loop: busy goes the usual way
-            store._writer = w = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
-            w.execute("PRAGMA synchronous=NORMAL")
-            w.execute("PRAGMA foreign_keys=ON")
-            w.execute(f"PRAGMA wal_autocheckpoint={Checkpointer.BACKSTOP_PAGES}")
-            w.execute("PRAGMA busy_timeout=0")  # as the reader: busy goes the usual way (``_steps``)
-        return store
+
+    def _close_side(self) -> None:
+        """The event loop's reader and writer closed and the checkpoint thread stopped (it waits for
+        its round, a fraction of a second)."""
+        for con in (self._writer, self._reader):
+            if con is not None:
+                con.close()
+        self._writer = self._reader = None
+        if self._checkpointer is not None:
+            self._checkpointer.stop()
+            self._checkpointer = None
 
     async def close(self) -> None:
-        async with self._lock:  # (no ``_steps`` is writing with it)
-            if self._writer is not None:
-                self._writer.close()
-                self._writer = None
-        if self._reader is not None:
-            self._reader.close()
-            self._reader = None
-        if self._checkpointer is not None:
-            await asyncio.to_thread(self._checkpointer.stop)
-        async with self._lock:
-            await self.db.close()  # the last connection: SQLite checkpoints what is left and removes the WAL
+        async with self._lock:  # (no ``_steps`` is writing with the writer)
+            await asyncio.to_thread(self._close_side)
+            # the whole log copied into the file and the log emptied (issue 39): the file alone holds every
+            # game, even where another connection keeps the log open (then SQLite cannot remove it). Not
+            # waited for: a reader of another process holding an old snapshot leaves the rest to its close
+            try:
+                await self.db.execute("PRAGMA busy_timeout=0")
+                await self.db.execute_fetchall("PRAGMA wal_checkpoint(TRUNCATE)")
+            except (sqlite3.Error, ValueError):  # (closed already: ValueError; nothing to gain from failing a stop)
+                pass
+            await self.db.close()  # the last connection: SQLite checkpoints what is left and removes -wal and -shm
 
     # ------------------------------------------------------------ the discipline
     @asynccontextmanager
@@ -408,7 +451,8 @@ class SqliteStore(SqlQueries):
     async def migrate(self) -> None:
         version = await self.schema_version()
         if version > SCHEMA_VERSION:
-            raise RuntimeError(f"database schema {version} is newer than this palantir ({SCHEMA_VERSION})")
+            raise StorageError(f"{self.path}: database schema {version} is newer than this palantir ({SCHEMA_VERSION}): "
+                               "run a newer palantir")
         while version < SCHEMA_VERSION:
             async with self.transaction() as tx:
                 await tx.script(MIGRATIONS[version])
@@ -563,6 +607,192 @@ class Checkpointer:
     def stop(self) -> None:
         self._stop.set()
         self._thread.join()
+
+
+# ------------------------------------------------------------ a file that cannot be used (issue 39)
+SQLITE_MAGIC = b"SQLite format 3\x00"
+WAL_MAGIC = (0x377F0682, 0x377F0683)
+SHM_VERSION = 3007000
+
+
+def check_files(path: str, *, create: bool = True) -> bool:
+    """What can be told of ``path`` before SQLite opens it, refused with :class:`StorageError`: a
+    folder that does not exist, a folder where the file belongs, no file where one must be (``create``
+    false), a file of 0 bytes (SQLite would take it for a new, empty database: a start with no games and
+    no warning), a file cut short, a log beside it that is not its own (``check_log``). Returns
+    whether a log (``-wal``) with something in it was left beside the file: the process before stopped
+    without closing (a crash, a kill), and the open checks the database whole."""
+    folder = os.path.dirname(os.path.abspath(path))
+    if os.path.isdir(path):
+        raise StorageError(f"{path} is a folder, not a database file: name a file, e.g. "
+                           f"{os.path.join(path, 'palantir.db')}", 2)
+    if not os.path.exists(path):
+        if not create:
+            raise StorageError(f"there is no database at {path}: check the path", 2)
+        if not os.path.isdir(folder):
+            raise StorageError(f"the folder {folder} does not exist: create it, or name a file in a folder that does", 2)
+        if _size(path + "-wal"):
+            raise StorageError(f"{path}-wal lies there without its database {path}: put the database back, "
+                               f"or move {path}-wal (and {path}-shm) away to start a new one")
+        return False
+    try:
+        size = os.path.getsize(path)
+        with open(path, "rb") as f:
+            head = f.read(100)
+    except OSError as e:
+        raise StorageError(f"cannot read {path}: {e.strerror}: give this user access to it and its folder", 2) from None
+    if size == 0:
+        raise StorageError(f"{path} is an empty file (0 bytes), not a palantir database: restore it from a backup, "
+                           "or delete it to start a new database there")
+    if not head.startswith(SQLITE_MAGIC) or len(head) < 100:
+        raise StorageError(f"{path} is not a SQLite database: name the right file, or restore it from a backup")
+    page_size = _page_size(head)
+    left_log = _size(path + "-wal") > 0
+    if left_log:
+        check_log(path, page_size)
+    else:
+        pages, counter, valid_for = struct.unpack(">I", head[28:32])[0], head[24:28], head[92:96]
+        if counter == valid_for and size < pages * page_size:  # (the header's size is SQLite's own when these agree)
+            raise StorageError(f"{path} is damaged (cut short: {size} of {pages * page_size} bytes): "
+                               "restore it from a backup")
+    return left_log
+
+
+def check_log(path: str, page_size: int) -> None:
+    """A log (``-wal``) left beside the database must be the database's own. SQLite applies any log it
+    finds beside a file, whoever's it is: nothing in the database ties the two (the log's salts are drawn
+    anew each time the log restarts, and the database records none of them), so a file replaced (a
+    backup put back, another database copied over it) while the log of the one before lies beside it
+    comes back a mixture of the two, with no error, and ``PRAGMA quick_check`` finds nothing wrong
+    (measured: another database's settings over this one's games). What ties them is what the log
+    already gave the file, page for page, as SQLite's checkpoint copies it:
+
+    - the frames of this round of the log copied so far (``nBackfill`` in the ``-shm`` beside the log,
+      and ``nBackfillAttempted`` for a checkpoint cut short): each such page is in the file as one of
+      the log's frames of it;
+    - the round before: a round begins only once the one before was copied whole, and it writes over
+      that round's frames from the start, so the frames of the round before that still lie past this
+      round's end (the same first salt less one, up to their last commit) are its latest, and each of
+      those pages is in the file as its last frame there, unless this round has copied it since.
+
+    A page otherwise is refused as another database's log. A log with neither (a first round, nothing
+    copied yet, no ``-shm``) has no tie to check and is taken as the file's own. Reads only."""
+    wal = path + "-wal"
+    try:
+        with open(wal, "rb") as f, open(path, "rb") as db:
+            head = f.read(32)
+            if len(head) < 32:
+                return  # no whole header: SQLite ignores the log
+            magic, _, wal_page, _, salt1, _ = struct.unpack(">6I", head[:24])
+            if magic not in WAL_MAGIC:
+                raise StorageError(f"{wal} is not a SQLite log: move it (and {path}-shm) away if {path} is the "
+                                   "database you want")
+            if wal_page != page_size and not (wal_page == 1 and page_size == 65536):
+                raise _foreign(path, f"its pages are {wal_page} bytes, the database's {page_size}")
+            current: dict[int, list[int]] = {}  # page -> its frames in this round (numbered from 1)
+            before: dict[int, int] = {}  # page -> its last frame of the round before, up to that round's last commit
+            seen: dict[int, int] = {}
+            old_salts = None
+            n, end = 0, os.path.getsize(wal)
+            while (frame := f.read(24)) and len(frame) == 24:
+                n += 1
+                no, commit = struct.unpack(">II", frame[:8])
+                if frame[8:16] == head[16:24] and old_salts is None:
+                    current.setdefault(no, []).append(n)
+                elif old_salts is None and struct.unpack(">I", frame[8:12])[0] == (salt1 - 1) % 2**32:
+                    old_salts = frame[8:16]  # the round before
+                if old_salts is not None:
+                    if frame[8:16] != old_salts:
+                        break  # older still: nothing more to tell
+                    seen[no] = n
+                    if commit:
+                        before.update(seen)
+                        seen.clear()
+                if f.seek(page_size, 1) > end:
+                    break
+
+            def page(no: int) -> bytes:
+                db.seek((no - 1) * page_size)
+                return db.read(page_size)
+
+            def frame_page(i: int) -> bytes:
+                f.seek(32 + (i - 1) * (24 + page_size) + 24)
+                return f.read(page_size)
+
+            backfilled, attempted = _shm_backfill(path, head[16:24])
+            for no, idx in current.items():  # this round's copied frames
+                if backfilled and idx[0] <= backfilled and len(have := page(no)) == page_size:
+                    if not any(frame_page(i) == have for i in idx if i <= attempted):
+                        raise _foreign(path, f"page {no}, which the log had copied into the database, differs")
+            for no, i in before.items():  # the round before, copied whole
+                if len(have := page(no)) == page_size and frame_page(i) != have:
+                    since = [j for j in current.get(no, ()) if backfilled is None or j <= attempted]  # copied since?
+                    if not any(frame_page(j) == have for j in since):
+                        raise _foreign(path, f"page {no}, which the log had copied into the database, differs")
+    except OSError as e:
+        raise StorageError(f"cannot read {wal} or {path}: {e.strerror}: give this user access to them and "
+                           "their folder", 2) from None
+
+
+def _foreign(path: str, why: str) -> StorageError:
+    return StorageError(f"{path}-wal is not the log of {path} ({why}): the database was replaced while another's "
+                        f"log lay beside it. Put back the database it belongs to, or move {path}-wal and {path}-shm "
+                        f"away if {path} is the database you want")
+
+
+def _shm_backfill(path: str, salts: bytes) -> tuple[int | None, int]:
+    """(``nBackfill``, ``nBackfillAttempted``) from the ``-shm`` beside a log whose header has ``salts``,
+    or (None, 0) where there is none, or it is of another round of the log, or torn. (Its numbers are in
+    the machine's own byte order: it is shared memory.)"""
+    try:
+        with open(path + "-shm", "rb") as f:
+            shm = f.read(136)
+    except OSError:
+        return None, 0
+    if len(shm) < 136 or shm[:48] != shm[48:96]:
+        return None, 0
+    order = "<" if sys.byteorder == "little" else ">"
+    version, = struct.unpack(order + "I", shm[:4])
+    if version != SHM_VERSION or shm[12] != 1 or shm[32:40] != salts:
+        return None, 0
+    mx_frame, = struct.unpack(order + "I", shm[16:20])
+    backfilled, = struct.unpack(order + "I", shm[96:100])
+    attempted, = struct.unpack(order + "I", shm[128:132])
+    if backfilled > mx_frame:
+        return None, 0
+    return backfilled, max(backfilled, attempted)
+
+
+def _page_size(head: bytes) -> int:
+    size, = struct.unpack(">H", head[16:18])
+    return 65536 if size == 1 else size
+
+
+def _size(path: str) -> int:
+    try:
+        return os.path.getsize(path)
+    except OSError:
+        return 0
+
+
+def sqlite_error(path: str, e: sqlite3.Error) -> StorageError:
+    """SQLite's refusal to open or write ``path`` as one line: the file and what to do."""
+    code = (getattr(e, "sqlite_errorcode", None) or 0) & 0xFF
+    if code == sqlite3.SQLITE_NOTADB:
+        return StorageError(f"{path} is not a SQLite database: name the right file, or restore it from a backup")
+    if code == sqlite3.SQLITE_CORRUPT:
+        return StorageError(f"{path} is damaged ({e}): restore it from a backup")
+    if code in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED):
+        return StorageError(f"{path} is locked by another process: stop the other palantir (or program) that has it "
+                            "open, then start again")
+    if code == sqlite3.SQLITE_READONLY:
+        return StorageError(f"cannot write {path} (a read-only file or folder): give this user write access to it "
+                            "and its folder", 2)
+    if code in (sqlite3.SQLITE_CANTOPEN, sqlite3.SQLITE_PERM, sqlite3.SQLITE_AUTH):
+        return StorageError(f"cannot open {path} ({e}): this user must be able to read and write it and its folder", 2)
+    if code in (sqlite3.SQLITE_FULL, sqlite3.SQLITE_IOERR):
+        return StorageError(f"cannot read or write {path} ({e}): check the disk")
+    return StorageError(f"cannot use {path}: {e}")
 
 
 def _busy(e: sqlite3.OperationalError) -> bool:

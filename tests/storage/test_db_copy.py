@@ -119,7 +119,7 @@ async def test_a_copy_into_a_database_with_games_is_refused_and_a_differing_copy
     assert await cli(["db", "copy", "--from", src, "--to", pg_url]) == 0
     capsys.readouterr()
     assert await cli(["db", "copy", "--from", src, "--to", pg_url]) == 2  # the target is not empty
-    assert "already holds" in capsys.readouterr().out
+    assert "already holds" in capsys.readouterr().err
     # a copy whose log differs from its source (one more order on it) fails the check
     s, d = await open_store(src), await open_store(pg_url)
     try:
