@@ -37,7 +37,7 @@ class _Failed(Exception):
 
 
 class _Connection(asyncio.Protocol):
-    """One keep-alive connection, one request at a time: ``exchange`` writes it and waits for the response."""
+    """One keep-alive connection, one request at a time: ``exchange`` writes it, its future is the response."""
 
     def __init__(self) -> None:
         self.transport: asyncio.Transport | None = None
@@ -143,17 +143,18 @@ class _Connection(asyncio.Protocol):
             i = start + size + 2
 
     # -- use
-    async def exchange(self, request: bytes) -> tuple[int, bytes, bool]:
+    def exchange(self, request: bytes) -> asyncio.Future:
+        """Write ``request`` now, in the caller's own step, and return the future of its response (status, body,
+        keep). Not a coroutine (issue 39): ``asyncio.wait_for`` runs a coroutine as a task of its own, a turn of
+        the loop later, so an acknowledgement waited behind the first step of the work started before it (one
+        that blocked the loop held it past Discord's 3 s); and that task was a cost of every POST."""
         if self.closed or self.transport is None or self.transport.is_closing():
             raise _Failed("connection closed")
         self.buf.clear()
         self.head = None
         self.waiter = asyncio.get_running_loop().create_future()
         self.transport.write(request)
-        try:
-            return await self.waiter
-        finally:
-            self.waiter = None
+        return self.waiter
 
     def _close(self) -> None:
         self.closed = True
