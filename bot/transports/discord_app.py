@@ -103,6 +103,8 @@ async def guarded(interaction: discord.Interaction, coro, ephemeral_guess: bool 
         # The acknowledgement's request is written in this step, before the work's first step runs (a work that
         # blocks the loop does not hold it back: callback.py's lean POST writes before it waits)
         if not interaction.response.is_done() and not interaction.extras.get("expired"):
+            if (ctx := interaction.extras.get("ctx")) is not None and time_left(interaction) > 0:
+                ctx.ack_sent = True  # (its reply may be read after the work's turn came, on a loop running late)
             await _acknowledge(interaction, ephemeral_guess)
         return await task
     backlog.unacked += 1
