@@ -42,8 +42,9 @@ async def main(path: str) -> None:
 
         svc.order = order
     bot = make_bot(cfg, service=svc, **client_options(c))
-    if c.get("busy_lag") is not None:  # (issue 39) the loop's lag past which work is refused, its memory
-        bot.backlog.busy_lag = float(c["busy_lag"])
+    # (issue 39) the loop's lag past which work is refused: none unless asked for (a starved test host's loop may
+    # run seconds late, and the set-up of a test's games must not be refused), and how long a lag is remembered
+    bot.backlog.busy_lag = float(c["busy_lag"]) if c.get("busy_lag") is not None else float("inf")
     if c.get("lag_window") is not None:
         bot.backlog.window = float(c["lag_window"])
     bot.freeze_heap = True  # as bot/transports/discord_app.py:run_bot runs it, alone in its process

@@ -449,7 +449,6 @@ class _Palantir:
             self.service = GameService(self._own_store, deadline_defaults=self.cfg.deadlines.rules(), shard=shard,
                                        render_pool=self._render_pool)
         self.service.on_timers_changed = self._wake.set
-        self.backlog.start()
         n = await self.service.warm()
         log.info("loaded %d live games (event loop: %s)", n, loop_name(asyncio.get_running_loop()))
         if (k := await self.service.announce_unanswered()):
@@ -488,6 +487,7 @@ class _Palantir:
         restart resumes here; each outbox row is sent with a nonce Discord enforces, so a row sent
         just before a crash is not posted twice when it is sent again."""
         await self.wait_until_ready()
+        self.backlog.start()  # (issue 39) from ready: the start-up's own work on the loop is not a backlog
         if self.freeze_heap:
             freeze_start_heap()
         while not self.is_closed():
