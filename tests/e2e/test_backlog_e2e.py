@@ -24,6 +24,8 @@ pytestmark = pytest.mark.heavy  # a long unit (5 s or more on one worker): hande
 
 
 async def test_a_late_loop_acknowledges_in_time_and_past_its_busy_lag_answers_busy(tmp_path):
+    """Issue 39: busy before "did not respond": a loop running late acknowledges at once, in time by the fake's
+    clock, and past its busy lag answers "Busy" privately, in time, applying nothing."""
     server = FakeDiscord()
     await server.start()
     bot = None
