@@ -2,7 +2,7 @@
 import subprocess
 import sys
 
-for mod in ("benchmarks.bench_service", "benchmarks.bench_render", "benchmarks.bench_engine",
+for mod in ("benchmarks.bench_service", "benchmarks.bench_render", "benchmarks.bench_engine", "benchmarks.bench_hostile",
             "benchmarks.bench_gondor", "benchmarks.bench_risk", "benchmarks.bench_replay", "benchmarks.bench_startup",
             "benchmarks.bench_postgres", "benchmarks.bench_ack", "benchmarks.bench_json", "benchmarks.bench_burst",
             "benchmarks.bench_autopilot"):

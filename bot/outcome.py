@@ -112,6 +112,9 @@ class Ctx:
     # interaction is unacknowledged may reach its player late: a repeat of it is asked about
     expires_at: float | None = None
     acked: bool = False
+    # (issue 39) an acknowledgement sent before ``expires_at``, Discord's reply not yet read: its player likely
+    # waits, so its turn does not drop it as one nobody waits for (bot/table.py: STALE_SECONDS)
+    ack_sent: bool = False
 
 
 class PlaceError(Exception):

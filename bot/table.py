@@ -83,7 +83,8 @@ def _locked(needs_game: bool = True, remembered: bool = False):
             try:
                 if ctx.acked and waited > MAX_WAIT_SECONDS:  # its player still waits: tell them, apply nothing
                     return Outcome.error(BUSY)
-                if not ctx.acked and ctx.expires_at is not None and time.time() > ctx.expires_at + STALE_SECONDS:
+                if not (ctx.acked or ctx.ack_sent) and ctx.expires_at is not None \
+                        and time.time() > ctx.expires_at + STALE_SECONDS:
                     return Outcome.error(BUSY)  # (an answer nobody can receive: applying it would be unseen)
                 return await _run_locked_body(table, self, fn, needs_game, ctx, args, kw, remembered=remembered)
             finally:

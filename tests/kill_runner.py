@@ -34,6 +34,18 @@ def client_options(c: dict) -> dict:
     return {"guild_ready_timeout": c["guild_ready_timeout"]} if c.get("guild_ready_timeout") is not None else {}
 
 
+def never_busy(bot) -> None:
+    """No load shedding in this process (issue 39): on a starved test host a bot's loop may run seconds late,
+    and an interaction sent again after a restart carries its first creation time (seconds old): neither may
+    be answered "Busy" in a test that is not about it. The loop's lag, the channel's queue and its wait, and
+    the expiry of a command never acknowledged (bot/table.py) then shed nothing."""
+    import bot.table as table
+
+    bot.backlog.busy_lag = float("inf")
+    table.MAX_WAITING = 1 << 30
+    table.MAX_WAIT_SECONDS = table.STALE_SECONDS = float("inf")
+
+
 async def main(path: str) -> None:
     c = json.loads(Path(path).read_text())
     from bot.transports.discord_app import configure_endpoints, make_bot
@@ -65,6 +77,7 @@ async def main(path: str) -> None:
 
     svc.order = order
     bot = make_bot(cfg, service=svc, **client_options(c))
+    never_busy(bot)
     await bot.start(cfg.token)
 
 

@@ -47,14 +47,16 @@ class BotProcess:
     the process of shard i of n (PostgreSQL only: issue 16), serving the guilds of that shard."""
 
     def __init__(self, tmp: Path, server: FakeDiscord, guild: int, db: str, defer_after: float | None = None,
-                 shard: tuple[int, int] | None = None):
+                 shard: tuple[int, int] | None = None, **options):
+        """``options``: more of tests/load_runner.py's keys (``busy_lag``, ``lag_window``, ``block_orders``)."""
         self.tmp, self.server, self.shard = Path(tmp), server, shard
         name = "load_bot" if shard is None else f"load_bot{shard[0]}"
         self.cfg = self.tmp / f"{name}.json"
         self.cfg.write_text(json.dumps({"token": server.token, "api_base": server.api_base, "guild": guild,
                                         "db": db, "defer_after": defer_after,
                                         "guild_ready_timeout": GUILD_READY_TIMEOUT}
-                                       | ({"shard_ids": [shard[0]], "shard_count": shard[1]} if shard else {})))
+                                       | ({"shard_ids": [shard[0]], "shard_count": shard[1]} if shard else {})
+                                       | options))
         self.proc: subprocess.Popen | None = None
         self.log = self.tmp / f"{name}.log"
 

@@ -6,8 +6,10 @@ loading the CPUs compete for the cores as a real bot on a busy machine does."""
 import asyncio
 import json
 import os
+import re
 import signal
 import sys
+import time
 from pathlib import Path
 
 
@@ -30,7 +32,21 @@ async def main(path: str) -> None:
         import bot.transports.discord_app as app
 
         app.DEFER_AFTER = float(c["defer_after"])
+    if c.get("block_orders"):  # (issue 39's test) `roll 2d6 for block-<s>` blocks the loop <s> seconds as it starts
+        plain_order = svc.order
+
+        async def order(ctx, text, seat=None):
+            if (m := re.search(r"block-([0-9.]+)", text)):
+                time.sleep(float(m[1]))  # a slow call on the loop: nothing else of the bot runs meanwhile
+            return await plain_order(ctx, text, seat)
+
+        svc.order = order
     bot = make_bot(cfg, service=svc, **client_options(c))
+    # (issue 39) the loop's lag past which work is refused: none unless asked for (a starved test host's loop may
+    # run seconds late, and the set-up of a test's games must not be refused), and how long a lag is remembered
+    bot.backlog.busy_lag = float(c["busy_lag"]) if c.get("busy_lag") is not None else float("inf")
+    if c.get("lag_window") is not None:
+        bot.backlog.window = float(c["lag_window"])
     bot.freeze_heap = True  # as bot/transports/discord_app.py:run_bot runs it, alone in its process
     asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, lambda: asyncio.ensure_future(bot.close()))
     await bot.start(cfg.token)

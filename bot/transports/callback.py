@@ -22,7 +22,7 @@ import discord
 from discord.http import Route
 from discord.webhook.async_ import async_context
 
-from bot.transports.lean_http import UNSURE, LeanPoster, not_found
+from bot.transports.lean_http import SPARE, UNSURE, LeanPoster, not_found
 
 CHANNEL_MESSAGE = 4  # "here is my answer"
 DEFERRED_CHANNEL_MESSAGE = 5  # "thinking…", the answer follows by editing it
@@ -53,7 +53,7 @@ def poster(client: discord.Client) -> LeanPoster | None:
         http = client.http
         if http.proxy:
             return None
-        p = LeanPoster(Route.BASE, http.user_agent)
+        p = LeanPoster(Route.BASE, http.user_agent, spare=SPARE)
         client._lean_poster = p
     return p
 

@@ -15,7 +15,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.config import Config
-from bot.event_loop import loop_name
+from bot.event_loop import Backlog, loop_name
 from bot.outcome import seat_title
 from bot.service import Ctx, GameService, Outcome, Post, split_text
 from bot.transports import callback, gateway
@@ -28,6 +28,12 @@ log = logging.getLogger("palantir")
 DEFER_AFTER = 1.5  # seconds: a command not answered in this long is acknowledged first
 ACK_SECONDS = 3.0  # Discord takes an interaction's first answer this long after its creation
 ACK_MARGIN = 0.8  # ...and we acknowledge at least this long before that, whatever the handler's delay
+# (issue 39) an acknowledgement left to a timer leaves this many of the loop's turns later than planned (the timer's,
+# the handler's wake-up), each as late as the loop runs (``Backlog.lag``): a loop that late acknowledges sooner
+LAG_STEPS = 2
+DEFER_BACKLOG = 64  # interactions already waiting for their acknowledgement, past which one more is acknowledged at once
+OVERLOADED = ("Busy: I have more commands than I can answer right now. Nothing was applied; "
+              "try again in a moment.")
 EXTENSIONS = ("cogs.game", "cogs.dice")
 LATE_NOTE = "-# Answer to <@{uid}>: Discord stopped waiting for it before I could reply."
 
@@ -75,18 +81,37 @@ async def defer(interaction: discord.Interaction, ephemeral: bool) -> bool:
 async def guarded(interaction: discord.Interaction, coro, ephemeral_guess: bool = True):
     """Run a service call; if it is not finished in DEFER_AFTER seconds, or by ACK_MARGIN before
     Discord's deadline (counted from the interaction's creation), acknowledge the interaction first
-    so Discord does not time it out. An interaction that reaches us late is acknowledged at once."""
-    wait = min(DEFER_AFTER, time_left(interaction) - ACK_MARGIN)
+    so Discord does not time it out. An interaction that reaches us late is acknowledged at once.
+    (Issue 39) The bot's own backlog counts: the timer is shortened by how late the loop runs, an
+    interaction behind ``DEFER_BACKLOG`` others waiting for theirs is acknowledged at once, and on a loop
+    past ``Backlog.busy_lag`` the work is not started: "busy", privately, at once."""
+    backlog = interaction.client.backlog
+    lag = backlog.lag()
+    if lag >= backlog.busy_lag:  # each step of the work would wait this long: shed it, answered in one step
+        coro.close()
+        log.warning("event loop %.1f s late: interaction %s answered busy", lag, interaction.id)
+        return Outcome.error(OVERLOADED)
+    wait = min(DEFER_AFTER, time_left(interaction) - ACK_MARGIN - LAG_STEPS * lag)
+    if backlog.unacked >= DEFER_BACKLOG:
+        wait = 0.0
     task = asyncio.ensure_future(coro)  # the work takes its place in its channel's queue now, in arrival order
     if wait <= 0:
         # late: acknowledged at once, the work meanwhile waiting its turn (Table's BUSY checks read ``Ctx.acked``
         # when the turn comes). Not acknowledged first and then started: a retry of this order, sent by its
         # player when Discord showed this one failed, could then take the channel's lock first while this
-        # acknowledgement was on its way, and both be applied (the "already applied" guard needs this one first)
+        # acknowledgement was on its way, and both be applied (the "already applied" guard needs this one first).
+        # The acknowledgement's request is written in this step, before the work's first step runs (a work that
+        # blocks the loop does not hold it back: callback.py's lean POST writes before it waits)
         if not interaction.response.is_done() and not interaction.extras.get("expired"):
+            if (ctx := interaction.extras.get("ctx")) is not None and time_left(interaction) > 0:
+                ctx.ack_sent = True  # (its reply may be read after the work's turn came, on a loop running late)
             await _acknowledge(interaction, ephemeral_guess)
         return await task
-    done, _ = await asyncio.wait({task}, timeout=wait)
+    backlog.unacked += 1
+    try:
+        done, _ = await asyncio.wait({task}, timeout=wait)
+    finally:
+        backlog.unacked -= 1
     if not done and not interaction.response.is_done() and not interaction.extras.get("expired"):
         await _acknowledge(interaction, ephemeral_guess)
     return await task
@@ -421,6 +446,7 @@ class _Palantir:
                          tree_cls=PalantirTree, **options)
         self.cfg = cfg
         self.service = service
+        self.backlog = Backlog()  # how late the loop runs, the interactions not yet acknowledged (issue 39)
         self._own_store: Store | None = None
         self._render_pool = None
         self._wake = asyncio.Event()
@@ -487,6 +513,7 @@ class _Palantir:
         restart resumes here; each outbox row is sent with a nonce Discord enforces, so a row sent
         just before a crash is not posted twice when it is sent again."""
         await self.wait_until_ready()
+        self.backlog.start()  # (issue 39) from ready: the start-up's own work on the loop is not a backlog
         if self.freeze_heap:
             freeze_start_heap()
         while not self.is_closed():
@@ -558,6 +585,7 @@ class _Palantir:
             log.warning("could not edit the status board %s", message_id)
 
     async def close(self) -> None:
+        self.backlog.stop()
         if self._scheduler_task is not None:
             self._scheduler_task.cancel()
             try:

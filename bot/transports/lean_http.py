@@ -26,6 +26,9 @@ import discord
 
 MAX_IDLE = 16  # connections kept open between requests
 MAX_OPEN = 64  # connections at once; past it, a request goes the usual way
+# connections the bot's poster keeps connected ahead of need (issue 39): a request that finds one writes in its
+# caller's step, with no connect to wait for (callback.py: an acknowledgement then leaves before the work after it)
+SPARE = 2
 TIMEOUT = 10.0  # seconds for a whole request: past it, the usual way (which the caller bounds itself)
 MAX_HEAD = 64 * 1024  # a response's status line and headers, at most
 MAX_BODY = 1024 * 1024
@@ -37,7 +40,7 @@ class _Failed(Exception):
 
 
 class _Connection(asyncio.Protocol):
-    """One keep-alive connection, one request at a time: ``exchange`` writes it and waits for the response."""
+    """One keep-alive connection, one request at a time: ``exchange`` writes it, its future is the response."""
 
     def __init__(self) -> None:
         self.transport: asyncio.Transport | None = None
@@ -143,17 +146,18 @@ class _Connection(asyncio.Protocol):
             i = start + size + 2
 
     # -- use
-    async def exchange(self, request: bytes) -> tuple[int, bytes, bool]:
+    def exchange(self, request: bytes) -> asyncio.Future:
+        """Write ``request`` now, in the caller's own step, and return the future of its response (status, body,
+        keep). Not a coroutine (issue 39): ``asyncio.wait_for`` runs a coroutine as a task of its own, a turn of
+        the loop later, so an acknowledgement waited behind the first step of the work started before it (one
+        that blocked the loop held it past Discord's 3 s); and that task was a cost of every POST."""
         if self.closed or self.transport is None or self.transport.is_closing():
             raise _Failed("connection closed")
         self.buf.clear()
         self.head = None
         self.waiter = asyncio.get_running_loop().create_future()
         self.transport.write(request)
-        try:
-            return await self.waiter
-        finally:
-            self.waiter = None
+        return self.waiter
 
     def _close(self) -> None:
         self.closed = True
@@ -164,7 +168,8 @@ class _Connection(asyncio.Protocol):
 class LeanPoster:
     """POSTs to one HTTP(S) origin over kept-alive connections; see the module's docstring."""
 
-    def __init__(self, base_url: str, user_agent: str) -> None:
+    def __init__(self, base_url: str, user_agent: str, spare: int = 0) -> None:
+        """``spare``: idle connections kept ready (``SPARE``), each request topping them up in the background."""
         u = urlsplit(base_url)
         if u.scheme not in ("http", "https") or not u.hostname:
             raise ValueError(f"not an http(s) URL: {base_url!r}")
@@ -178,12 +183,36 @@ class LeanPoster:
         self.idle: list[_Connection] = []
         self.open = 0
         self.sent = 0  # requests answered this way (tests, and to see it is used)
+        self.spare = spare
+        self._warming: set[asyncio.Task] = set()
 
     async def _connect(self) -> _Connection:
         loop = asyncio.get_running_loop()
         _, conn = await loop.create_connection(_Connection, self.host, self.port, ssl=self.ssl,
                                                server_hostname=self.host if self.ssl else None)
         return conn
+
+    def _top_up(self) -> None:
+        while len(self.idle) + len(self._warming) < self.spare and self.open < MAX_OPEN:
+            self.open += 1
+            task = asyncio.ensure_future(self._warm())
+            self._warming.add(task)
+            task.add_done_callback(self._warming.discard)
+
+    async def _warm(self) -> None:
+        try:
+            conn = await asyncio.wait_for(self._connect(), TIMEOUT)
+        except (OSError, asyncio.TimeoutError, ssl.SSLError):
+            self.open -= 1
+            return
+        except BaseException:  # (cancelled: closing)
+            self.open -= 1
+            raise
+        if len(self.idle) < MAX_IDLE:
+            self.idle.append(conn)
+        else:
+            conn._close()
+            self.open -= 1
 
     async def post(self, path: str, body: bytes) -> tuple[int, bytes] | None:
         """(status, body) of ``POST <prefix><path>``; None if nothing was sent (no connection to be had); or
@@ -208,6 +237,7 @@ class LeanPoster:
             except BaseException:  # (cancelled)
                 self.open -= 1
                 raise
+        self._top_up()
         request = b"POST %s HTTP/1.1\r\n%sContent-Length: %d\r\n\r\n%s" % (
             (self.prefix + path).encode("latin-1"), self._head, len(body), body)
         keep = False
@@ -225,6 +255,8 @@ class LeanPoster:
         return status, data
 
     def close(self) -> None:
+        for task in self._warming:
+            task.cancel()
         for conn in self.idle:
             conn._close()
         self.open -= len(self.idle)

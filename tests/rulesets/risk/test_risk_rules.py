@@ -307,16 +307,14 @@ def test_a_40_battalion_stack_with_2_leaders_offers_a_few_hundred_actions_at_onc
     """Issue 12 (never stall): a big stack's legal actions are a bounded, lazy list (the old
     enumeration of every sub-force gave 203,445 here, 4 s); autocomplete still finds by prefix."""
     import inspect
-    import time
 
     g = empty_game()
     put(g, "grond", "good", ["faramir", "gandalf"], infantry=18, archer=10, cavalry=9, horse_archer=3)
     put(g, "fort-e", "evil", ["gothmog"], infantry=5)
     actions_phase(g, "good")
     assert inspect.isgenerator(g.legal_actions("good"))
-    t = time.perf_counter()
-    n = sum(1 for _ in g.legal_actions("good"))
-    assert n <= 300 and time.perf_counter() - t < 1.0
+    n = sum(1 for _ in g.legal_actions("good"))  # (its time: benchmarks, not a bound here: issue 39)
+    assert n <= 300
     assert g.legal_texts("good", "move 18inf 10arc 9cav 3hor faramir gandalf from grond to c", limit=5) == \
         ["move 18inf 10arc 9cav 3hor faramir gandalf from grond to causeway",
          "move 18inf 10arc 9cav 3hor faramir gandalf from grond to city"]
@@ -887,17 +885,15 @@ def test_refused_orders_change_nothing_and_cite_the_rule():
 
 
 # ---------------------------------------------------------------- notation and autocomplete
-def test_notation_round_trips_and_the_first_25_actions_come_fast():
+def test_notation_round_trips_for_the_first_25_actions_offered():
     import itertools
-    import time
 
     g = Game.new(get_ruleset("risk-minas-tirith"), seed="fast")
     g.play("good", f"take {g.state['action_dice'][0]}")
     g.play("good", "done") if len(g.state["hands"]["good"]["reinf"]) <= 6 else None
     for _ in range(3):
-        t = time.perf_counter()
         first = list(itertools.islice(g.legal_actions(g.state["active"]), 25))
-        assert time.perf_counter() - t < 0.25 and first
+        assert first
         for a in first:
             assert g.parse(g.state["active"], RS.format(a)) == a
         g.play(g.state["active"], RS.format(first[-1]))
