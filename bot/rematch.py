@@ -143,7 +143,10 @@ class Rematch:
             begun.reply.text = clip(f"Everyone has confirmed: the rematch of **{rs.title}** ({swapped}: {seats}).\n"
                                     + begun.reply.text, 2000)
             return begun
-        img, caption = await self.table.render_game(new.id, None)
+        try:  # (a drawing failure must not lose the game just begun: `/game map` draws it again)
+            img, caption = await self.table.render_game(new.id, None)
+        except Exception:  # noqa: BLE001
+            img, caption = None, "(the map could not be drawn this time; `/game map` tries again)"
         notice = begun.notice or Post(text=caption)
         out = Outcome.public_reply(f"Everyone has confirmed: the rematch of **{rs.title}** ({swapped}) is in the "
                                    f"thread <#{new.channel_id}>, as this channel holds a live game.")
