@@ -254,7 +254,9 @@ class Clocks:
                 mentions = out.notice.mentions if out.notice else list(out.reply.mentions)
                 posts = [OutboxPost(row.id, {"text": body, "mentions": mentions,
                                              "map": row.id if out.map_after else None,
-                                             "deadline": row.id if out.map_after else None},
+                                             "deadline": row.id if out.map_after else None,
+                                             # issue 41: a game's end offers a rematch
+                                             **({"buttons": out.reply.buttons} if out.reply.buttons else {})},
                                     now, channel_id=row.channel_id)]
                 for uid, ps in out.dms.items():
                     for p in ps:
@@ -314,7 +316,9 @@ class Clocks:
             posts = [OutboxPost(row.id, {"text": body,
                                                     "mentions": out.notice.mentions if out.notice else list(out.reply.mentions),
                                                     "map": row.id if out.map_after else None,
-                                                    "deadline": row.id if out.map_after else None},
+                                                    "deadline": row.id if out.map_after else None,
+                                                    # issue 41: a game's end offers a rematch
+                                                    **({"buttons": out.reply.buttons} if out.reply.buttons else {})},
                                            now, channel_id=row.channel_id)]
             for uid, ps in out.dms.items():
                 for p in ps:
@@ -396,6 +400,7 @@ class Clocks:
         p.quiet_from, p.quiet_to, p.tz = f"{q.start:%H:%M}", f"{q.end:%H:%M}", q.tz
         await self.table.store.set_prefs(p)
         await self._resync_user(ctx.user_id)
+        await self.table.prefs_changed(ctx.user_id)  # issue 41: the daily digest, at the new zone's time
         if q.start == q.end:
             return Outcome.private(f"Quiet hours cleared (time zone {q.tz} kept for `/me away`).")
         return Outcome.private(f"Quiet hours set: {q.label()}. No pings then, and a deadline in your games "
@@ -408,6 +413,7 @@ class Clocks:
             p.away_until = None
             await self.table.store.set_prefs(p)
             await self._resync_user(ctx.user_id)
+            await self.table.prefs_changed(ctx.user_id)
             return Outcome.private("Welcome back: you are no longer away.")
         try:
             t = dl.parse_date(until, p.tz)
@@ -421,6 +427,7 @@ class Clocks:
         p.away_until = t
         await self.table.store.set_prefs(p)
         await self._resync_user(ctx.user_id)
+        await self.table.prefs_changed(ctx.user_id)
         return Outcome.private(f"Away until {dl.stamp(t)}: deadlines of phases where your seats must act "
                                "wait for your return. `/me away until:off` when you are back early.")
 

@@ -186,3 +186,23 @@ def reminder_at(deadline: float, lead_hours: float, quiet: Quiet | None, not_bef
 def stamp(t: float) -> str:
     """Discord timestamps: each reader sees their own local time."""
     return f"<t:{int(t)}:F> (<t:{int(t)}:R>)"
+
+
+# ------------------------------------------------------------------ the daily digest (issue 41)
+def next_local(after: float, at: dtime, tz: str) -> float:
+    """The first instant after ``after`` whose wall-clock time in ``tz`` is ``at`` (a time that a change to
+    summer time skips reads just after the gap)."""
+    zone = ZoneInfo(tz)
+    d = datetime.fromtimestamp(after, zone).date()
+    for k in range(0, 3):
+        ts = _wall(d + timedelta(days=k), at, zone)
+        if ts > after:
+            return ts
+    return after + 86400  # unreachable for a real zone
+
+
+def digest_due(after: float, at: dtime, tz: str, quiet: Quiet | None = None, away_until: float | None = None) -> float:
+    """When a player's daily digest at local ``at`` falls due next, after ``after``: not while they are away
+    (the first one after their return), and moved to the end of their quiet hours if it falls inside them."""
+    t = next_local(max(after, away_until or 0.0), at, tz)
+    return adjust_for_quiet(t, [quiet] if quiet else [])

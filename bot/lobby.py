@@ -17,6 +17,7 @@ from bot.storage import Clock, GameRow, SeatState
 from bot.outcome import MAX_TEXT, NEW_GAME_SECONDS, Post, Outcome, Ctx, PlaceError, clip, parse_options
 from bot.table import _locked, seated
 from bot.seats import CHECKIN, SEAT_OPTIONS, SeatRules, one_seat_refusal, other_seat, rate_text
+from bot.templates import template_setup
 
 
 ROOM_KEEP = 5000  # messages kept a private room (the rest are Discord's to keep)
@@ -34,22 +35,35 @@ class Lobby:
     @_locked(needs_game=False)
     async def new_game(self, ctx: Ctx, ruleset: str, options_text: str | None = None, *,
                        charts: str | None = None,
-                       open_thread: Callable[[str], Awaitable[int]] | None = None) -> Outcome:
+                       open_thread: Callable[[str], Awaitable[int]] | None = None,
+                       template: str | None = None) -> Outcome:
         """A new game here, or, with ``open_thread`` (the transport's way to open a public thread,
         given a default name; it returns the thread's channel id or raises ``PlaceError``), in a
         new thread of this channel. ``charts`` (a chart file's text) becomes the ruleset option
-        ``charts``, which the ruleset checks like any other option."""
+        ``charts``, which the ruleset checks like any other option. ``template`` (issue 41): a set-up
+        this server saved (`/template save`), its options overridden key by key by ``options_text``."""
+        options: str | dict | None = options_text
+        if template is not None and template.strip():
+            got = await template_setup(self.table.store, ctx.guild_id, template, ruleset, options_text,
+                                       charts is not None)
+            if isinstance(got, Outcome):
+                return got
+            ruleset, options = got
+        return await self.create(ctx, ruleset, options, charts=charts, open_thread=open_thread)
+
+    async def checked_setup(self, ruleset: str, options: str | dict | None, charts: str | None = None, *,
+                            fixture_of: int | None = None) -> tuple[str, dict, dl.DeadlineRules, dict, str] | Outcome:
+        """``/game new``'s checks of a ruleset and its options, in one place (issue 39's typed reader; issue 41:
+        `/template save` and a rematch use them too): (the stored ruleset name, the options, the deadline
+        rules, the new game's state, its seed), or the refusal (short, private, naming the ruleset and the
+        option). ``options`` is the typed text, or pairs already read; ``fixture_of``: the channel whose test
+        fixture (``Table.fixtures``) the game is made from, taken once the options are read."""
         ruleset, named_mode = split_name(ruleset or "")  # `gondor@assist` (the console's way) is mode=assist
-        if ruleset not in ruleset_names():
-            if not (ruleset or "").strip():
-                return Outcome.error(f"Name the game: `/game new ruleset:<name>`. Available: {', '.join(ruleset_names())}.")
-            return Outcome.error(f"Unknown ruleset `{clip(ruleset, 30)}`. Available: {', '.join(ruleset_names())}.")
-        if open_thread is None and await self.table.store.live_game(ctx.channel_id):
-            return Outcome.error("This channel already has a game. Finish it with `/game end`, or use another "
-                                 "channel or thread (`/game new thread:yes` opens one).")
+        if (unknown := self.unknown_ruleset(ruleset)) is not None:
+            return unknown
         try:
             # issue 39: one typed reader (engine/options.py); every refusal names this ruleset and the option
-            options = parse_options(options_text, ruleset)
+            options = dict(options) if isinstance(options, dict) else parse_options(options, ruleset)
             if named_mode:  # `gondor@assist` (`palantir local --mode assist`) is `mode=assist`: both must agree
                 asked = options.setdefault("mode", named_mode)
                 if asked.strip().lower() != named_mode:
@@ -68,7 +82,7 @@ class Lobby:
             stored_name = moded_name(ruleset, mode) if mode else ruleset
             rs = get_ruleset(stored_name)
             seed = self.table.seed_source()
-            fixture = self.table.fixtures.pop(ctx.channel_id, None)
+            fixture = self.table.fixtures.pop(fixture_of, None) if fixture_of is not None else None
             # the options, and a group's chart file above all, are checked in a worker thread with
             # a time limit: whatever a group uploads, the other games keep being answered
             state = await asyncio.wait_for(asyncio.to_thread(rs.new_game, rs_options, seed, fixture),
@@ -78,6 +92,32 @@ class Lobby:
         except asyncio.TimeoutError:
             return Outcome.error(f"No game was created: checking the options took over {NEW_GAME_SECONDS:g} s. "
                                  "Simplify the chart file.")
+        return stored_name, options, rules, state, seed
+
+    @staticmethod
+    def unknown_ruleset(ruleset: str) -> Outcome | None:
+        """The refusal of a ruleset name that is none of ours (None: it is one)."""
+        if ruleset in ruleset_names():
+            return None
+        if not (ruleset or "").strip():
+            return Outcome.error(f"Name the game: `/game new ruleset:<name>` (or `template:<name>`, a set-up saved "
+                                 f"here). Available: {', '.join(ruleset_names())}.")
+        return Outcome.error(f"Unknown ruleset `{clip(ruleset, 30)}`. Available: {', '.join(ruleset_names())}.")
+
+    async def create(self, ctx: Ctx, ruleset: str, options: str | dict | None, *, charts: str | None = None,
+                     open_thread: Callable[[str], Awaitable[int]] | None = None) -> Outcome:
+        """``new_game``'s work, under the caller's lock (the channel's): the checks (``checked_setup``), then the
+        game, here or in a new thread. (Issue 41: a rematch creates its game this way.)"""
+        if (unknown := self.unknown_ruleset(split_name(ruleset or "")[0])) is not None:
+            return unknown
+        if open_thread is None and await self.table.store.live_game(ctx.channel_id):
+            return Outcome.error("This channel already has a game. Finish it with `/game end`, or use another "
+                                 "channel or thread (`/game new thread:yes` opens one).")
+        got = await self.checked_setup(ruleset, options, charts, fixture_of=ctx.channel_id)
+        if isinstance(got, Outcome):
+            return got
+        stored_name, options, rules, state, seed = got
+        rs = get_ruleset(stored_name)
         channel_id = ctx.channel_id
         if open_thread is not None:
             try:
@@ -271,6 +311,19 @@ class Lobby:
             waiting = [s for s in rs.seats if s not in rs.optional_seats and not (states.get(s) and states[s].checked_in)]
             return Outcome.error("This game starts when every player has checked in (the Check in button); still to "
                                  "check in: " + ", ".join(self.table.seat_title(s) for s in waiting) + ".")
+        return await self._begin(row, seats)
+
+    async def seat_and_begin(self, game_id: int, seats: dict[str, int]) -> Outcome:
+        """Issue 41, a rematch whose every player confirmed (by button: so also checked in, with `checkin=`):
+        each takes their seat, and the game begins."""
+        store, now = self.table.store, self.table.clock()
+        row = await store.game(game_id)
+        checkin = SeatRules.of(row).checkin > 0
+        for s, u in seats.items():
+            await store.take_seat(game_id, s, u, now)
+            await store.seat_changed(game_id, s, u, now, "rematch")
+            if checkin:
+                await store.set_seat_state(SeatState(game_id, s, checked_in=True))
         return await self._begin(row, seats)
 
     async def _begin(self, row: GameRow, seats: dict[str, int]) -> Outcome:

@@ -172,6 +172,11 @@ def seat_title(seat: str) -> str:
     return "Moderator" if seat == "gm" else seat.replace("-", " ").title()
 
 
+def rematch_buttons(game_id: int) -> list[tuple[str, str]]:
+    """Issue 41: the buttons under a game's end-of-game post (bot/rematch.py answers them)."""
+    return [(f"rematch:{game_id}", "Rematch"), (f"rematch:{game_id}:swap", "Rematch, sides swapped")]
+
+
 def clip(text: str, n: int) -> str:
     return text if len(text) <= n else text[: n - 1] + "…"
 

@@ -87,6 +87,12 @@ async def holders_line(store, seats: dict[str, int], title) -> str:
     return ("Records: " + "; ".join(parts) + ".") if parts else ""
 
 
+def game_link(row: GameRow) -> str:
+    """Where a game is played: a link to its channel (a mention, in direct messages)."""
+    return (f"https://discord.com/channels/{row.guild_id}/{row.channel_id}" if row.guild_id
+            else f"<#{row.channel_id}>")
+
+
 def _when(t: float) -> str:
     return f"<t:{int(t)}:f>"
 
@@ -140,47 +146,54 @@ class Seats:
             f"{r.phases_missed}. Games finished: {r.games_finished}; abandoned: {r.games_abandoned}. "
             f"Seats you took over: {r.seats_taken_over}; your seats taken over by others: {r.seats_lost}.")
 
+    async def standing(self, user_id: int) -> list[tuple[GameRow, list[str], bool, object, set[str]]]:
+        """Every live game where ``user_id`` holds a seat they have not left, in every server: (the game, their
+        seats, whether it waits for them now, its clock, its seats on autopilot). `/me games` and the daily
+        digest (issue 41) read it."""
+        out = []
+        for row in await self.table.store.games_of(user_id):
+            gone = await self.table.departed(row.id)  # a seat the caller left is no longer theirs
+            held = [s for s in seated(row.ruleset).seats if (row.seats or {}).get(s) == user_id]
+            mine = [s for s in held if s not in gone]
+            if held and not mine:
+                continue
+            waits, clock = False, None
+            if row.status != "open":
+                game = await self.table.load(row)
+                waits = any(s in set(game.active_seats()) for s in mine)
+                clock = await self.table.store.clock(row.id)
+            auto = {s for s, st in (await self.table.store.seat_states(row.id)).items() if st.autopilot}
+            out.append((row, mine, waits, clock, auto))
+        return out
+
     async def my_games(self, ctx: Ctx, server_names: dict[int, str] | None = None) -> Outcome:
         """Every live game where the caller holds a seat, in every server (and DMs): the game, the
         server, a link to its channel, the seat, whether it waits for them now, the deadline."""
-        rows = await self.table.store.games_of(ctx.user_id)
+        rows = await self.standing(ctx.user_id)
         if not rows:
             return Outcome.private("You hold no seat in a running or open game.")
         names = server_names or {}
         lines, waiting = [], 0
-        for row in rows:
+        for row, mine, waits, clock, auto in rows:
             rs = get_ruleset(row.ruleset)
-            gone = await self.table.departed(row.id)  # a seat the caller left is no longer theirs
-            held = [s for s in seated(row.ruleset).seats if (row.seats or {}).get(s) == ctx.user_id]
-            mine = [s for s in held if s not in gone]
-            if held and not mine:
-                continue
-            where = (f"https://discord.com/channels/{row.guild_id}/{row.channel_id}" if row.guild_id
-                     else f"<#{row.channel_id}>")
+            where = game_link(row)
             server = names.get(row.guild_id) or (f"server {row.guild_id}" if row.guild_id else "direct messages")
             now = ""
             if row.status == "open":
                 now = "waiting to start"
             else:
-                game = await self.table.load(row)
-                active = set(game.active_seats())
-                todo = [s for s in mine if s in active]
-                if todo:
+                if waits:
                     waiting += 1
                     now = "**waits for you**"
                 else:
                     now = "waits for others"
-                clock = await self.table.store.clock(row.id)
                 if clock and clock.deadline_at and clock.paused_at is None:
                     now += f", deadline <t:{int(clock.deadline_at)}:R>"
                 elif clock and clock.paused_at is not None:
                     now += ", paused"
-            auto = {s for s, st in (await self.table.store.seat_states(row.id)).items() if st.autopilot}
             lines.append(f"- {rs.title} · {clip(server, 60)} · {where} · "
                          + ", ".join(self.table.seat_title(s) + (" (on autopilot)" if s in auto else "") for s in mine)
                          + f" · {now}")
-        if not lines:
-            return Outcome.private("You hold no seat in a running or open game.")
         head = f"**Your games** ({len(lines)}; {waiting} wait for you):"
         return Outcome.private(clip("\n".join([head] + lines), MAX_TEXT))
 

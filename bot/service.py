@@ -18,7 +18,10 @@ idempotency on the interaction id that carried a command.
 - ``bot/undo.py``      ``Undo(table)``: undo, free or by consent;
 - ``bot/archive.py``   ``Archive(table, lobby)``: export and the animated replay;
 - ``bot/seats.py``     ``Seats(table, lobby)``: a player's record and games everywhere, autoplay, taking over a
-  seat on autopilot, the server's open seats and their board (issue 28).
+  seat on autopilot, the server's open seats and their board (issue 28);
+- ``bot/templates.py`` ``Templates(table, lobby)``: saved set-ups (issue 41);
+- ``bot/rematch.py``   ``Rematch(table, lobby)``: a finished game played again, each player confirming (issue 41);
+- ``bot/digest.py``    ``Digest(table, seats, rematch)``: the daily private digest (issue 41).
 
 No part calls another's private method (``tests/engine/test_architecture.py``). The facade's public API is the
 parts' public methods, by name (``API``); what it does not name it reads from the table (``svc.store``,
@@ -28,14 +31,17 @@ from __future__ import annotations
 
 from bot.archive import Archive
 from bot.clocks import Clocks
+from bot.digest import Digest
 from bot.lobby import Lobby
 from bot.orders import Orders
 from bot.outcome import (MAX_CHARTS_BYTES, MAX_ORDER_TEXT, MAX_TEXT, NEW_GAME_SECONDS, RECOVER_HOURS,
                          REPEAT_MINUTES, Ctx, Outcome, PlaceError, Post, Renderer, charts_text, clip, fit_lines,
                          parse_options, public_text, split_text)
 from bot.recovery import Recovery
+from bot.rematch import Rematch
 from bot.seats import Seats
 from bot.table import Table, default_renderer
+from bot.templates import Templates
 from bot.undo import Undo
 from bot.views import Views
 
@@ -52,6 +58,10 @@ API = {
     "recovery": ("announce_unanswered", "delivered", "refusal_seen"),
     "seats": ("record", "my_games", "autoplay", "takeover", "autocomplete_takeover_seat", "takeover_vote", "open_games", "set_seat_board",
               "board_placed", "board_update", "join_game", "takeover_game"),
+    # issue 41, between games: saved set-ups, a rematch, the daily digest
+    "templates": ("template_save", "template_list", "template_delete", "autocomplete_template"),
+    "rematch": ("rematch", "rematch_vote"),
+    "digest": ("set_digest", "send_digests"),
 }
 # the table's settings a caller may change on the facade (tests, the console, the bot's start-up)
 SETTINGS = ("renderer", "seed_source", "clock", "render_pool", "on_timers_changed", "roll_rng", "deadline_defaults")
@@ -71,10 +81,15 @@ class GameService:
         self.undo_part = Undo(table)
         self.archive = Archive(table, self.lobby)
         self.seats_part = Seats(table, self.lobby)
+        self.templates_part = Templates(table, self.lobby)
+        self.rematch_part = Rematch(table, self.lobby)
+        self.digest_part = Digest(table, self.seats_part, self.rematch_part)
         table.board_edit = self.views.board_edit  # the status board, edited after an order
+        table.prefs_changed = self.digest_part.resync  # issue 41: a player's digest follows their zone and hours
         parts = {"lobby": self.lobby, "orders": self.orders, "views": self.views, "clocks": self.clocks,
                  "undo": self.undo_part, "archive": self.archive, "recovery": self.recovery,
-                 "seats": self.seats_part}
+                 "seats": self.seats_part, "templates": self.templates_part, "rematch": self.rematch_part,
+                 "digest": self.digest_part}
         for part, names in API.items():
             for name in names:
                 object.__setattr__(self, name, getattr(parts[part], name))

@@ -23,7 +23,8 @@ from bot.storage import StoreProtocol as Store
 from bot.delivery import PrivateDelivery
 from bot.engine_runner import EngineRunner
 from bot.timekeeper import Timekeeper
-from bot.outcome import Renderer, MAX_TEXT, Post, Outcome, Ctx, fit_lines, public_text, clip, seat_title
+from bot.outcome import (Renderer, MAX_TEXT, Post, Outcome, Ctx, fit_lines, public_text, clip, rematch_buttons,
+                         seat_title)
 
 
 NO_GAME = "There is no game in this channel. Start one with `/game new`."
@@ -151,6 +152,10 @@ async def _no_board(game_id: int) -> None:
     return None
 
 
+async def _no_prefs(user_id: int) -> None:
+    return None
+
+
 class Table:
     """The commit path and what every part of the service shares: the store, the loaded games, the
     channels' locks, the clock, the renderer, private delivery and the timekeeper. The service's parts
@@ -196,6 +201,8 @@ class Table:
         self.timekeeper = Timekeeper(store, lambda: self.clock(), lambda: self.deadline_defaults, self._wake)
         # the game's status board as it should read now (the views part gives it: ``Views.board_edit``)
         self.board_edit: Callable[[int], Awaitable[tuple[int, int, str] | None]] = _no_board
+        # issue 41: a player's zone, quiet hours or absence changed (the digest part gives it: ``Digest.resync``)
+        self.prefs_changed: Callable[[int], Awaitable[None]] = _no_prefs
         # id(state) -> (state, {seat: its secret text}): the texts of a state an order produced, kept for the next
         # order, whose "before" it is (``changed_secrets``); popped when used, so it holds about one entry a game
         self._secret_memo: dict[int, tuple[dict, dict[str, str]]] = {}
@@ -599,14 +606,16 @@ class Table:
             if named:
                 lines.append("Players: " + named)
         text = clip("\n".join(lines), MAX_TEXT)
-        out = Outcome(reply=Post(text=text, mentions=end_pings), ephemeral=False)
+        ending = rematch_buttons(row.id) if res else []  # issue 41: the end-of-game post offers a rematch
+        out = Outcome(reply=Post(text=text, mentions=end_pings, buttons=ending), ephemeral=False)
         secret = public_text(rs, canon) != canon
         if secret:
             # a secret order (Gondor's oil, 16.74): the giver reads it privately (a public
             # answer would show the command as typed); the channel gets the masked line
             # as a plain post
             mine = clip("\n".join([f"**{self.seat_title(seat)}** `{canon}`"] + lines[1:]), MAX_TEXT)
-            out = Outcome(reply=Post(text=mine), ephemeral=True, elsewhere={ctx.channel_id: [Post(text=text)]})
+            out = Outcome(reply=Post(text=mine), ephemeral=True,
+                          elsewhere={ctx.channel_id: [Post(text=text, buttons=ending)]})
 
         async def notice(deadline: float | None) -> Post:
             if merge is not None:  # one post for everything: room left for the deadline added when sent

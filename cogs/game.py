@@ -108,10 +108,12 @@ class GameCog(commands.Cog):
     @game.command(name="new", description="Create a game in this channel (or in a new thread of it)")
     @app_commands.describe(ruleset="Which game", options="key=value pairs (variants, deadlines)",
                            thread="Open a public thread for the game: `yes`, or the thread's name",
-                           charts="A chart file (TOML, at most 64 KB) overriding the ruleset's charts")
+                           charts="A chart file (TOML, at most 64 KB) overriding the ruleset's charts",
+                           template="A set-up saved in this server (`/template list`); options given here override it")
     @app_commands.choices(ruleset=[app_commands.Choice(name=n, value=n) for n in ruleset_names()])
-    async def new(self, interaction: discord.Interaction, ruleset: str, options: str | None = None,
-                  thread: app_commands.Range[str, 1, 100] | None = None, charts: discord.Attachment | None = None):
+    async def new(self, interaction: discord.Interaction, ruleset: str | None = None, options: str | None = None,
+                  thread: app_commands.Range[str, 1, 100] | None = None, charts: discord.Attachment | None = None,
+                  template: app_commands.Range[str, 1, 40] | None = None):
         svc = _service(interaction)
         ctx = ctx_of(interaction)
 
@@ -133,13 +135,23 @@ class GameCog(commands.Cog):
             opener = None
             if thread is not None and thread.strip().lower() not in NO:
                 opener = thread_opener(interaction, None if thread.strip().lower() in YES else thread.strip())
-            return await svc.new_game(ctx, ruleset, options, charts=text, open_thread=opener)
+            return await svc.new_game(ctx, ruleset or "", options, charts=text, open_thread=opener, template=template)
 
         # a slow check of a group's charts given in the options is acknowledged privately too: they may be
         # refused (issue 39); a plain new game, slow under load, is acknowledged in public, where it is answered
         charted = charts is not None or "charts=" in (options or "")
         await deliver(interaction, await guarded(interaction, run(), charted), svc)
         await refresh_seat_board(interaction)
+
+    @new.autocomplete("template")
+    async def new_template(self, interaction: discord.Interaction, current: str):
+        names = await _service(interaction).autocomplete_template(ctx_of(interaction), current)
+        return [app_commands.Choice(name=n, value=n) for n in names[:25]]
+
+    @game.command(name="rematch", description="Play this channel's finished game again, each player confirming")
+    @app_commands.describe(swap="Sides swapped (rotated one place with more than two)")
+    async def rematch(self, interaction: discord.Interaction, swap: bool = False):
+        await answer(interaction, "rematch", swap, public=True)
 
     @game.command(name="table", description="A private thread for each pair of seats (creator or Manage Server)")
     @app_commands.describe(seats="Only these seats, one room: e.g. good+evil (default: every pair)")
@@ -329,6 +341,21 @@ class GameCog(commands.Cog):
             out = await guarded(interaction, svc.admit(ctx_of(interaction), user_id, vote == "y", game_id))
             await deliver(interaction, out, svc)
             return
+        if cid.startswith(("rematch:", "rmv:")):  # issue 41: the end-of-game Rematch buttons; a rematch's answers
+            svc = _service(interaction)
+            try:
+                parts = cid.split(":")
+                game_id = int(parts[1])
+                if parts[0] == "rematch":
+                    coro = svc.rematch(ctx_of(interaction), parts[2:] == ["swap"], game_id)
+                else:
+                    coro = svc.rematch_vote(ctx_of(interaction), game_id, int(parts[2]), parts[3] == "y",
+                                            thread_opener(interaction, None))
+            except (ValueError, IndexError):
+                await interaction.response.send_message("That button is not one of mine.", ephemeral=True)
+                return
+            await deliver(interaction, await guarded(interaction, coro, False), svc)
+            return
         if cid.startswith("checkin:"):  # issue 28: a player checks in once the game is full
             svc = _service(interaction)
             try:
@@ -442,6 +469,38 @@ class GameCog(commands.Cog):
     @app_commands.choices(value=[app_commands.Choice(name="on", value="on"), app_commands.Choice(name="off", value="off")])
     async def autoplay(self, interaction: discord.Interaction, value: str):
         await answer(interaction, "autoplay", value)
+
+    @me.command(name="digest", description="One private message a day at this local time, when something waits")
+    @app_commands.describe(at="hh:mm in your time zone (`/me quiet tz:`, else UTC), or `off`")
+    async def digest(self, interaction: discord.Interaction, at: app_commands.Range[str, 1, 5]):
+        await answer(interaction, "set_digest", at)
+
+    # ----------------------------------------------------------- saved set-ups (issue 41)
+    template = app_commands.Group(name="template", description="Set-ups saved in this server, for `/game new template:`",
+                                  guild_only=True)
+
+    @template.command(name="save", description="Save a set-up: a ruleset and its options")
+    @app_commands.describe(name="A short name, unique in this server", ruleset="Which game",
+                           options="key=value pairs, as `/game new options:`")
+    @app_commands.choices(ruleset=[app_commands.Choice(name=n, value=n) for n in ruleset_names()])
+    async def template_save(self, interaction: discord.Interaction, name: app_commands.Range[str, 1, 40], ruleset: str,
+                            options: app_commands.Range[str, 1, 500] | None = None):
+        await answer(interaction, "template_save", name, ruleset, options, public=True)
+
+    @template.command(name="list", description="The set-ups saved in this server")
+    @app_commands.describe(page="Which page (20 a page)")
+    async def template_list(self, interaction: discord.Interaction, page: app_commands.Range[int, 1, 100] | None = None):
+        await answer(interaction, "template_list", page)
+
+    @template.command(name="delete", description="Delete a saved set-up (who saved it, or Manage Server)")
+    @app_commands.describe(name="The set-up")
+    async def template_delete(self, interaction: discord.Interaction, name: app_commands.Range[str, 1, 40]):
+        await answer(interaction, "template_delete", name, public=True)
+
+    @template_delete.autocomplete("name")
+    async def template_delete_name(self, interaction: discord.Interaction, current: str):
+        names = await _service(interaction).autocomplete_template(ctx_of(interaction), current)
+        return [app_commands.Choice(name=n, value=n) for n in names[:25]]
 
     @app_commands.command(name="secret", description="Re-send your hidden information privately")
     @app_commands.guild_only()

@@ -2,7 +2,7 @@
 between two files or servers) without losing a row, then prove it.
 
 Every table is copied as it is, ids included: games, seats, the log, snapshots, stored answers,
-settings, clocks, timers, the outbox, players' preferences, undo requests, private deliveries, players' records, seat histories and seat states, in one transaction
+settings, clocks, timers, the outbox, players' preferences, undo requests, private deliveries, players' records, seat histories and seat states, saved set-ups, rematch proposals and daily digests (issue 41), in one transaction
 on the target (a copy that fails leaves the target as it was). The target must hold no game.
 Afterwards each game is checked on the copy: its log replayed from its first snapshot (undos
 honoured) must give the same state digest as on the source, rebuilding from its last snapshot
@@ -21,6 +21,7 @@ TABLES: list[tuple[str, str]] = [
     ("responses", "interaction_id"), ("settings", "key"), ("clocks", "game_id"), ("timers", "id"),
     ("outbox", "id"), ("prefs", "user_id"), ("undo_requests", "id"), ("deliveries", "id"), ("held_posts", "id"),
     ("player_records", "user_id"), ("seat_history", "id"), ("seat_states", "game_id, seat"),
+    ("templates", "guild_id, name_key"), ("rematches", "game_id"), ("digests", "user_id"),  # issue 41
 ]
 SERIALS = ("games", "timers", "outbox", "undo_requests", "deliveries", "held_posts", "seat_history")  # PostgreSQL sequences to move past the copied ids
 CHUNK = 2000

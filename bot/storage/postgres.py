@@ -223,6 +223,42 @@ MIGRATIONS: list[str] = [
     ALTER TABLE prefs ADD COLUMN autoplay BIGINT NOT NULL DEFAULT 0;
     """,
 ]
+
+# issue 41 (between games), self-contained: the same tables as SQLite's ``BETWEEN_GAMES``
+BETWEEN_GAMES = """
+    CREATE TABLE templates (
+        guild_id BIGINT NOT NULL,
+        name_key TEXT NOT NULL,
+        name TEXT NOT NULL,
+        ruleset TEXT NOT NULL,
+        options TEXT NOT NULL DEFAULT '',
+        creator_id BIGINT NOT NULL,
+        created_at DOUBLE PRECISION NOT NULL,
+        PRIMARY KEY (guild_id, name_key)
+    );
+    CREATE TABLE rematches (
+        game_id BIGINT PRIMARY KEY REFERENCES games(id),
+        round BIGINT NOT NULL DEFAULT 1,
+        channel_id BIGINT NOT NULL,
+        guild_id BIGINT,
+        swap BIGINT NOT NULL DEFAULT 0,
+        seats TEXT NOT NULL,
+        confirmed TEXT NOT NULL DEFAULT '[]',
+        status TEXT NOT NULL CHECK (status IN ('open', 'declined', 'started')),
+        by_user BIGINT NOT NULL,
+        created_at DOUBLE PRECISION NOT NULL,
+        new_game_id BIGINT
+    );
+    CREATE INDEX rematches_open ON rematches(status) WHERE status = 'open';
+    CREATE TABLE digests (
+        user_id BIGINT PRIMARY KEY,
+        at TEXT NOT NULL,
+        due_at DOUBLE PRECISION NOT NULL,
+        last_at DOUBLE PRECISION
+    );
+    CREATE INDEX digests_due ON digests(due_at);
+"""
+MIGRATIONS.append(BETWEEN_GAMES)  # one step of its own, the last (issue 41)
 SCHEMA_VERSION = len(MIGRATIONS)
 
 _QMARK = re.compile(r"\?")

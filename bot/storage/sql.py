@@ -444,3 +444,112 @@ class SqlQueries:
                        " ON CONFLICT DO NOTHING", (clock.game_id, clock.phase_key, kind, seat, due))
                       for kind, seat, due in timers]
         await self._steps(steps)
+
+    # ------------------------------------------------------------ between games (issue 41)
+    async def finished_game(self, channel_id: int) -> GameRow | None:
+        """The channel's most recent game that is over (with a result, or ended by `/game end`)."""
+        r = await self._one("SELECT * FROM games WHERE channel_id=? AND status IN ('over','ended')"
+                            " ORDER BY id DESC LIMIT 1", (channel_id,))
+        return GameRow.from_row(r) if r else None
+
+    async def finished_games_of(self, user_id: int, since: float) -> list[GameRow]:
+        """The games that ended after ``since`` in which ``user_id`` held a seat at the end, oldest first."""
+        rows = await self._all("SELECT g.* FROM games g WHERE g.status IN ('over','ended') AND g.ended_at>?"
+                               " AND g.id IN (SELECT game_id FROM seats WHERE user_id=?) ORDER BY g.ended_at, g.id",
+                               (since, user_id))
+        return [GameRow.from_row(r) for r in rows]
+
+    async def open_undo_requests(self, game_id: int) -> list[dict]:
+        """A game's undo requests still waiting for their votes."""
+        rows = await self._all("SELECT id FROM undo_requests WHERE game_id=? AND status='open' ORDER BY id", (game_id,))
+        return [await self.undo_request(r[0]) for r in rows]
+
+    # a server's saved set-ups
+    async def save_template(self, guild_id: int, name_key: str, name: str, ruleset: str, options: str,
+                            creator_id: int, now: float) -> bool:
+        """False (nothing written) if the server has a set-up of that name (``name_key``: its folded form)."""
+        n = await self._write("INSERT INTO templates (guild_id, name_key, name, ruleset, options, creator_id, created_at)"
+                              " VALUES (?,?,?,?,?,?,?) ON CONFLICT DO NOTHING",
+                              (guild_id, name_key, name, ruleset, options, creator_id, now))
+        return (n[0] if isinstance(n, tuple) else n) == 1
+
+    async def template(self, guild_id: int, name_key: str) -> dict | None:
+        r = await self._one("SELECT * FROM templates WHERE guild_id=? AND name_key=?", (guild_id, name_key))
+        return dict(r) if r else None
+
+    async def templates(self, guild_id: int) -> list[dict]:
+        return [dict(r) for r in await self._all("SELECT * FROM templates WHERE guild_id=? ORDER BY name_key",
+                                                 (guild_id,))]
+
+    async def delete_template(self, guild_id: int, name_key: str) -> bool:
+        n = await self._write("DELETE FROM templates WHERE guild_id=? AND name_key=?", (guild_id, name_key))
+        return (n[0] if isinstance(n, tuple) else n) == 1
+
+    # a finished game's rematch proposal (one row a game; ``round`` counts its proposals)
+    @staticmethod
+    def _rematch_of(r) -> dict:
+        d = dict(r)
+        d["seats"] = {k: int(v) for k, v in json.loads(d["seats"]).items()}
+        d["confirmed"] = [int(u) for u in json.loads(d["confirmed"])]
+        d["swap"] = bool(d["swap"])
+        return d
+
+    async def rematch(self, game_id: int) -> dict | None:
+        r = await self._one("SELECT * FROM rematches WHERE game_id=?", (game_id,))
+        return self._rematch_of(r) if r else None
+
+    async def propose_rematch(self, game_id: int, *, channel_id: int, guild_id: int | None, swap: bool,
+                              seats: dict[str, int], by_user: int, confirmed: list[int], now: float) -> int:
+        """A new proposal (``confirmed``: its proposer, if a player) replacing a declined one; returns its round."""
+        await self._write(
+            "INSERT INTO rematches (game_id, round, channel_id, guild_id, swap, seats, confirmed, status, by_user,"
+            " created_at) VALUES (?,1,?,?,?,?,?,'open',?,?) ON CONFLICT(game_id) DO UPDATE SET"
+            " round=rematches.round+1, channel_id=excluded.channel_id, guild_id=excluded.guild_id,"
+            " swap=excluded.swap, seats=excluded.seats, confirmed=excluded.confirmed, status='open',"
+            " by_user=excluded.by_user, created_at=excluded.created_at, new_game_id=NULL",
+            (game_id, channel_id, guild_id, int(bool(swap)), _dumps(seats), _dumps(sorted(set(confirmed))), by_user, now))
+        return (await self.rematch(game_id))["round"]
+
+    async def set_rematch(self, game_id: int, *, confirmed: list[int], status: str,
+                          new_game_id: int | None = None) -> None:
+        await self._write("UPDATE rematches SET confirmed=?, status=?, new_game_id=? WHERE game_id=?",
+                          (_dumps(sorted(set(confirmed))), status, new_game_id, game_id))
+
+    async def open_rematches(self) -> list[dict]:
+        """Every proposal still waiting for its players (few: each lives until its players answer)."""
+        return [self._rematch_of(r) for r in await self._all("SELECT * FROM rematches WHERE status='open'"
+                                                             " ORDER BY game_id")]
+
+    # a player's daily digest
+    async def digest(self, user_id: int) -> dict | None:
+        r = await self._one("SELECT * FROM digests WHERE user_id=?", (user_id,))
+        return dict(r) if r else None
+
+    async def set_digest(self, user_id: int, at: str | None, due_at: float | None, now: float) -> None:
+        """``at`` (local hh:mm) and its first ``due_at``; None: no digest. Results count from ``now`` on."""
+        if at is None:
+            await self._write("DELETE FROM digests WHERE user_id=?", (user_id,))
+            return
+        await self._write("INSERT INTO digests (user_id, at, due_at, last_at) VALUES (?,?,?,?) ON CONFLICT(user_id)"
+                          " DO UPDATE SET at=excluded.at, due_at=excluded.due_at,"
+                          " last_at=COALESCE(digests.last_at, excluded.last_at)", (user_id, at, due_at, now))
+
+    async def due_digests(self, now: float) -> list[dict]:
+        return [dict(r) for r in await self._all("SELECT * FROM digests WHERE due_at<=? ORDER BY due_at, user_id",
+                                                 (now,))]
+
+    async def digest_done(self, user_id: int, due_at: float, next_due: float, post: OutboxPost | None,
+                          now: float) -> bool:
+        """One transaction: the digest that fell due at ``due_at`` moves on to ``next_due``, and ``post`` (if there
+        was something to say; then the results count from ``now``) goes to the outbox. False (nothing written) if
+        that digest was dealt with already (another process, a second pass): it is sent once."""
+        steps = [("UPDATE digests SET due_at=?, last_at=" + ("?" if post is not None else "last_at")
+                  + " WHERE user_id=? AND due_at=?",
+                  (next_due, now, user_id, due_at) if post is not None else (next_due, user_id, due_at))]
+        if post is not None:
+            steps.append(self._effect_sql(post))
+        try:
+            await self._steps(steps, fenced=True)
+        except StaleWriter:
+            return False
+        return True

@@ -229,6 +229,45 @@ MIGRATIONS: list[str] = [
     ALTER TABLE prefs ADD COLUMN autoplay INTEGER NOT NULL DEFAULT 0;
     """,
 ]
+
+# issue 41 (between games: a rematch, saved set-ups, the daily digest), self-contained: a server's saved set-ups
+# (case-insensitive unique names), a finished game's rematch proposal (one row a game; ``round`` counts the
+# proposals, so a button of a declined one answers no later one) and each player's daily digest (its local time,
+# when it falls due next, when one was last sent)
+BETWEEN_GAMES = """
+    CREATE TABLE templates (
+        guild_id INTEGER NOT NULL,
+        name_key TEXT NOT NULL,
+        name TEXT NOT NULL,
+        ruleset TEXT NOT NULL,
+        options TEXT NOT NULL DEFAULT '',
+        creator_id INTEGER NOT NULL,
+        created_at REAL NOT NULL,
+        PRIMARY KEY (guild_id, name_key)
+    );
+    CREATE TABLE rematches (
+        game_id INTEGER PRIMARY KEY REFERENCES games(id),
+        round INTEGER NOT NULL DEFAULT 1,
+        channel_id INTEGER NOT NULL,
+        guild_id INTEGER,
+        swap INTEGER NOT NULL DEFAULT 0,
+        seats TEXT NOT NULL,
+        confirmed TEXT NOT NULL DEFAULT '[]',
+        status TEXT NOT NULL CHECK (status IN ('open', 'declined', 'started')),
+        by_user INTEGER NOT NULL,
+        created_at REAL NOT NULL,
+        new_game_id INTEGER
+    );
+    CREATE INDEX rematches_open ON rematches(status) WHERE status = 'open';
+    CREATE TABLE digests (
+        user_id INTEGER PRIMARY KEY,
+        at TEXT NOT NULL,
+        due_at REAL NOT NULL,
+        last_at REAL
+    );
+    CREATE INDEX digests_due ON digests(due_at);
+"""
+MIGRATIONS.append(BETWEEN_GAMES)  # one step of its own, the last (issue 41)
 SCHEMA_VERSION = len(MIGRATIONS)
 
 

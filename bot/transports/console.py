@@ -44,7 +44,8 @@ MAX_TICK_FIRES = 200  # timers fired after one command, at most
 
 
 OPTION_NAMES = {"text", "seat", "dice", "reason", "private", "topic", "around", "mine", "ruleset", "options",
-                "thread", "last", "hours", "since", "from", "to", "tz", "until", "user", "whole", "radius", "value", "case"}
+                "thread", "last", "hours", "since", "from", "to", "tz", "until", "user", "whole", "radius", "value", "case",
+                "template", "swap", "name", "page", "at"}
 
 
 class Console:
@@ -126,6 +127,7 @@ class Console:
             if not n:
                 break
             fired += n
+        await svc.send_digests()  # issue 41: a daily digest that fell due (printed as a private message)
         while items := await svc.store.pending_outbox():
             for item in items:
                 payload = item["payload"]
@@ -263,9 +265,11 @@ class Console:
                 out = await svc.record(self.ctx())
             elif sub == "autoplay":
                 out = await svc.autoplay(self.ctx(), rest[1] if len(rest) > 1 else kv.get("value", ""))
+            elif sub == "digest":  # issue 41
+                out = await svc.set_digest(self.ctx(), kv.get("at") or (rest[1] if len(rest) > 1 else ""))
             else:
                 out = Outcome.error("Unknown `/me` command: quiet from:<hh:mm> to:<hh:mm> tz:<zone>, away until:<date>, "
-                                    "games, record, autoplay on|off.")
+                                    "games, record, autoplay on|off, digest at:<hh:mm>|off.")
         elif head == "help":
             out = await svc.help(self.ctx(), kv.get("topic") or (rest[0] if rest else None))
         elif head == "rule":  # `/rule 16.71`, `/rule case:oil ruleset:gondor`
@@ -310,7 +314,7 @@ class Console:
                     out = Outcome.error(f"Bad options: {e}")
                 else:
                     out = await svc.new_game(self.ctx(), kv.get("ruleset") or (args[0] if args else ""), options,
-                                             charts=charts)
+                                             charts=charts, template=kv.get("template"))
             elif sub == "join":
                 out = await svc.join(self.ctx(), kv.get("seat") or (args[0] if args else ""))
             elif sub == "leave":
@@ -325,13 +329,27 @@ class Console:
                                            kv.get("user") or (args[1] if len(args) > 1 else ""))
             elif sub == "open":
                 out = await svc.open_games(self.ctx())
+            elif sub == "rematch":  # issue 41: `/game rematch [swap:true]`; `confirm` / `decline` are its buttons
+                out = await self.rematch(args[0].lower() if args else "", kv.get("swap", "false"))
             elif sub == "checkin":  # the Check in button (issue 28)
                 row = await svc.store.live_game(CHANNEL)
                 out = (await svc.checkin(self.ctx(), row.id) if row is not None
                        else Outcome.error("There is no game here to check in to."))
             else:
                 out = Outcome.error("Unknown `/game` command: new, join, leave, start, checkin, status, map, log, "
-                                    "export, end, undo, extend, pause, resume, replay, sub, takeover, open.")
+                                    "export, end, undo, extend, pause, resume, replay, sub, takeover, open, rematch.")
+        elif head == "template":  # issue 41: this server's saved set-ups
+            sub = rest[0] if rest else ""
+            if sub == "save":
+                out = await svc.template_save(self.ctx(), kv.get("name", ""), kv.get("ruleset", ""), kv.get("options"))
+            elif sub == "list":
+                page = kv.get("page") or (rest[1] if len(rest) > 1 else None)
+                out = await svc.template_list(self.ctx(), page)
+            elif sub == "delete":
+                out = await svc.template_delete(self.ctx(), kv.get("name") or " ".join(rest[1:]))
+            else:
+                out = Outcome.error("Unknown `/template` command: save name:<name> ruleset:<game> [options:<...>], "
+                                    "list [page:<n>], delete name:<name>.")
         else:
             out = Outcome.error(f"Unknown command `/{head[:20]}`. Try `/help`.")
         await self.show(out)
@@ -374,6 +392,26 @@ class Console:
             seat = seat.strip().lower()
             self.users[seat] = ctx.user_id
             self.seat_of_user[ctx.user_id] = seat
+        return out
+
+    async def rematch(self, word: str, swap: str) -> Outcome:
+        """``/game rematch [swap:true]`` proposes a rematch of the game that ended here; ``/game rematch confirm``
+        and ``/game rematch decline`` are its buttons, pressed by the current seat's player (issue 41). Once it
+        begins, each seat speaks for its new holder (``as <seat>``: sides swapped, the players follow)."""
+        svc = self.service
+        if word in ("", "swap"):
+            return await svc.rematch(self.ctx(), swap.strip().lower() in ("true", "yes", "1", "on") or word == "swap")
+        if word not in ("confirm", "decline"):
+            return Outcome.error("`/game rematch [swap:true]`, then `/game rematch confirm` or `decline` (its buttons).")
+        row = await svc.store.finished_game(CHANNEL)
+        rm = await svc.store.rematch(row.id) if row is not None else None
+        if rm is None:
+            return Outcome.error("No rematch is proposed here: `/game rematch [swap:true]` proposes one.")
+        out = await svc.rematch_vote(self.ctx(), row.id, rm["round"], word == "confirm")
+        new = await svc.store.live_game(CHANNEL)
+        if out.ok and new is not None and (rm := await svc.store.rematch(row.id))["new_game_id"] == new.id:
+            self.users = {s: u for s, u in rm["seats"].items()}
+            self.seat_of_user = {u: s for s, u in sorted(rm["seats"].items(), reverse=True)}
         return out
 
     async def run_script(self, path: str) -> int:

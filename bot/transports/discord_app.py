@@ -519,6 +519,7 @@ class _Palantir:
         while not self.is_closed():
             try:
                 await self.service.fire_due()
+                await self.service.send_digests()  # issue 41: the players' daily digests that fell due
                 await self.flush_outbox()
             except asyncio.CancelledError:
                 raise

@@ -49,7 +49,7 @@ class FakeStore:
 
 
 def fake_table(**kw):
-    return SimpleNamespace(store=FakeStore(), clock=lambda: 100.0, on_timers_changed=None, **kw)
+    return SimpleNamespace(store=FakeStore(), clock=lambda: 100.0, on_timers_changed=None, prefs_changed=_nothing, **kw)
 
 
 def ctx(user=7, iid="x", expires_at=None):
