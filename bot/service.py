@@ -18,7 +18,9 @@ idempotency on the interaction id that carried a command.
 - ``bot/undo.py``      ``Undo(table)``: undo, free or by consent;
 - ``bot/archive.py``   ``Archive(table, lobby)``: export and the animated replay;
 - ``bot/seats.py``     ``Seats(table, lobby)``: a player's record and games everywhere, autoplay, taking over a
-  seat on autopilot, the server's open seats and their board (issue 28).
+  seat on autopilot, the server's open seats and their board (issue 28);
+- ``bot/results.py``   ``Results(table, seats)``: every finished game's result kept, `/stats`, `/ratings` and the
+  ratings in `/me record` (issue 41).
 
 No part calls another's private method (``tests/engine/test_architecture.py``). The facade's public API is the
 parts' public methods, by name (``API``); what it does not name it reads from the table (``svc.store``,
@@ -34,6 +36,7 @@ from bot.outcome import (MAX_CHARTS_BYTES, MAX_ORDER_TEXT, MAX_TEXT, NEW_GAME_SE
                          REPEAT_MINUTES, Ctx, Outcome, PlaceError, Post, Renderer, charts_text, clip, fit_lines,
                          parse_options, public_text, split_text)
 from bot.recovery import Recovery
+from bot.results import Results
 from bot.seats import Seats
 from bot.table import Table, default_renderer
 from bot.undo import Undo
@@ -50,8 +53,9 @@ API = {
     "undo": ("undo", "undo_vote"),
     "archive": ("export_data", "export", "replay"),
     "recovery": ("announce_unanswered", "delivered", "refusal_seen"),
-    "seats": ("record", "my_games", "autoplay", "takeover", "autocomplete_takeover_seat", "takeover_vote", "open_games", "set_seat_board",
+    "seats": ("my_games", "autoplay", "takeover", "autocomplete_takeover_seat", "takeover_vote", "open_games", "set_seat_board",
               "board_placed", "board_update", "join_game", "takeover_game"),
+    "results": ("record", "stats", "ratings", "recompute", "backfill"),
 }
 # the table's settings a caller may change on the facade (tests, the console, the bot's start-up)
 SETTINGS = ("renderer", "seed_source", "clock", "render_pool", "on_timers_changed", "roll_rng", "deadline_defaults")
@@ -71,10 +75,12 @@ class GameService:
         self.undo_part = Undo(table)
         self.archive = Archive(table, self.lobby)
         self.seats_part = Seats(table, self.lobby)
+        self.results = Results(table, self.seats_part)
         table.board_edit = self.views.board_edit  # the status board, edited after an order
+        table.on_result, table.backfill = self.results.keep, self.results.backfill  # issue 41: results kept
         parts = {"lobby": self.lobby, "orders": self.orders, "views": self.views, "clocks": self.clocks,
                  "undo": self.undo_part, "archive": self.archive, "recovery": self.recovery,
-                 "seats": self.seats_part}
+                 "seats": self.seats_part, "results": self.results}
         for part, names in API.items():
             for name in names:
                 object.__setattr__(self, name, getattr(parts[part], name))

@@ -7,7 +7,7 @@ processes). ``Store`` names the SQLite backend for the tests and tools that open
 directly."""
 from __future__ import annotations
 
-from bot.storage.base import (ActionRow, Clock, Effect, FireTimer, GameRow, OutboxPost, PauseClock, PlayerRecord, Prefs,
+from bot.storage.base import (ActionRow, Clock, Effect, FireTimer, GameResult, GameRow, OutboxPost, PauseClock, PlayerRecord, Prefs,
                               SeatState, ShardFilter, StaleWriter, Timer)
 from bot.storage.base import Store as StoreProtocol
 from bot.storage.sqlite import MIGRATIONS, SCHEMA_VERSION, SqliteStore
@@ -48,6 +48,6 @@ async def open_store(storage) -> StoreProtocol:
     return await SqliteStore.open(target)
 
 
-__all__ = ["ActionRow", "BACKENDS", "Clock", "Effect", "FireTimer", "GameRow", "MIGRATIONS", "OutboxPost",
+__all__ = ["ActionRow", "BACKENDS", "Clock", "Effect", "FireTimer", "GameResult", "GameRow", "MIGRATIONS", "OutboxPost",
            "PauseClock", "PlayerRecord", "Prefs", "SeatState", "SCHEMA_VERSION", "ShardFilter", "SqliteStore", "StaleWriter", "Store", "StoreProtocol", "Timer",
            "open_store", "parse_url", "storage_url"]
