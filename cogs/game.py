@@ -1,6 +1,8 @@
 """Slash commands for games: thin translations to GameService calls."""
 from __future__ import annotations
 
+import asyncio
+
 import discord
 from discord import app_commands
 from discord.ext import commands
@@ -21,6 +23,28 @@ async def answer(interaction: discord.Interaction, method: str, *args, public: b
     out = getattr(svc, method)(ctx_of(interaction), *args)
     await deliver(interaction, await guarded(interaction, out, not public), svc)
 
+
+
+def present_in(interaction: discord.Interaction):
+    """Issue 41: which of some users are still members of the interaction's server (a player who left is not
+    shown in a table): the member cache first, then Discord asked for the rest (by id, 100 at a time, over the
+    gateway: no privileged intent needed)."""
+
+    async def present(user_ids: list[int]) -> set[int]:
+        guild = interaction.guild
+        if guild is None:
+            return set()
+        here = {u for u in user_ids if guild.get_member(u) is not None}
+        rest = [u for u in user_ids if u not in here]
+        for i in range(0, len(rest), 100):
+            try:
+                found = await guild.query_members(user_ids=rest[i:i + 100], limit=100, cache=True)
+            except (asyncio.TimeoutError, discord.ClientException):
+                found = [discord.Object(u) for u in rest[i:i + 100]]  # (not known: shown rather than dropped)
+            here |= {m.id for m in found}
+        return here
+
+    return present
 
 
 YES = ("yes", "y", "true", "on", "1")
@@ -357,6 +381,19 @@ class GameCog(commands.Cog):
             await deliver(interaction, await guarded(interaction, coro), svc)
             await refresh_seat_board(interaction)
             return
+        if cid.startswith("res:"):  # issue 41: a page of `/stats`' players or of `/ratings`
+            svc = _service(interaction)
+            try:
+                _, kind, ruleset, page = cid.split(":")
+                page_no = int(page)
+            except ValueError:
+                await interaction.response.send_message("That button is not one of mine.", ephemeral=True)
+                return
+            method = svc.ratings if kind == "ratings" else svc.stats
+            out = await guarded(interaction, method(ctx_of(interaction), None if ruleset == "*" else ruleset,
+                                                    present=present_in(interaction), page=page_no))
+            await deliver(interaction, out, svc)
+            return
         if not cid.startswith("undo:"):
             return
         svc = _service(interaction)
@@ -433,7 +470,7 @@ class GameCog(commands.Cog):
         names = {g.id: g.name for g in interaction.client.guilds}
         await answer(interaction, "my_games", names)
 
-    @me.command(name="record", description="Your record: phases on time and missed, games finished, seats taken over")
+    @me.command(name="record", description="Your record: phases on time, games finished, seats taken over, your ratings")
     async def record(self, interaction: discord.Interaction):
         await answer(interaction, "record")
 
@@ -442,6 +479,25 @@ class GameCog(commands.Cog):
     @app_commands.choices(value=[app_commands.Choice(name="on", value="on"), app_commands.Choice(name="off", value="off")])
     async def autoplay(self, interaction: discord.Interaction, value: str):
         await answer(interaction, "autoplay", value)
+
+    @app_commands.command(name="stats", description="This server's finished games: wins per side, lengths; a player's results")
+    @app_commands.describe(ruleset="Only this game", player="This player's results by ruleset and side")
+    @app_commands.choices(ruleset=[app_commands.Choice(name=n, value=n) for n in ruleset_names()])
+    @app_commands.guild_only()
+    async def stats(self, interaction: discord.Interaction, ruleset: str | None = None,
+                    player: discord.Member | None = None):
+        svc = _service(interaction)
+        out = svc.stats(ctx_of(interaction), ruleset, player.id if player else None, present=present_in(interaction))
+        await deliver(interaction, await guarded(interaction, out, True), svc)
+
+    @app_commands.command(name="ratings", description="This server's ratings of games played with rated=on")
+    @app_commands.describe(ruleset="Only this game (its whole table, in pages)")
+    @app_commands.choices(ruleset=[app_commands.Choice(name=n, value=n) for n in ruleset_names()])
+    @app_commands.guild_only()
+    async def ratings(self, interaction: discord.Interaction, ruleset: str | None = None):
+        svc = _service(interaction)
+        out = svc.ratings(ctx_of(interaction), ruleset, present=present_in(interaction))
+        await deliver(interaction, await guarded(interaction, out, True), svc)
 
     @app_commands.command(name="secret", description="Re-send your hidden information privately")
     @app_commands.guild_only()

@@ -48,15 +48,14 @@ def bar_chart(title: str, groups: list[tuple[str, list[Bar]]], unit: str = "") -
     bar_x = PAD + LABEL_W + 8
     value_room = text_length("0000" + unit, LABEL_PX) + 8
     span = WIDTH - PAD - bar_x - value_room
-    colour_at = 0
+    colours: dict[str, RGB] = {}  # a bar's name keeps its colour across the groups
     for head, bars in shown:
         f, text = fit_font(head, WIDTH - 2 * PAD, HEAD_PX)
         d.text((PAD, y), text, fill=PANEL_MUTED, font=f)
         y += HEAD_PX + GAP
         for name, value, colour in bars:
             if colour is None:
-                colour = PALETTE[colour_at % len(PALETTE)]
-                colour_at += 1
+                colour = colours.setdefault(name, PALETTE[len(colours) % len(PALETTE)])
             f, text = fit_font(name, LABEL_W, LABEL_PX, min_size=11)
             d.text((PAD, y + (BAR_H - LABEL_PX) // 2), text, fill=PANEL_INK, font=f)
             w = max(2, round(span * value / top)) if value else 0

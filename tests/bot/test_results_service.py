@@ -193,3 +193,54 @@ async def test_a_table_of_more_than_25_names_pages(svc):
     stats = await svc.stats(ctx(RED))
     assert "page 1 of 2" in stats.reply.text and [b[0] for b in stats.reply.buttons] == ["res:stats:*:1"]
     assert all(len(o.reply.text) <= 2000 for o in (first, second, stats))
+
+
+async def test_the_migration_from_schema_7_keeps_every_game_and_computes_the_results_of_ended_games(svc, store_url):
+    """Issue 41: a database at the previous schema (7: no results) with finished games, one ended by `/game end`
+    and one still open: opened by this version it migrates, keeps every game and its log, and the start computes
+    the result of each game that ended (replayed from its log), equal to what a live end keeps; nothing for the
+    others."""
+    over = [await play(svc, {"red": RED, "blue": BLUE}, "red", days=1, turns=2, channel=50),
+            await play(svc, {"north": RED, "east": BLUE, "south": CAROL}, "east", ruleset="trio-pbp", channel=51),
+            await play(svc, {"red": CAROL, "blue": BLUE}, "blue", options="", channel=52)]
+    assert (await svc.new_game(ctx(RED, 53), "tiny-pbp")).ok
+    for seat, uid in (("red", RED), ("blue", BLUE)):
+        assert (await svc.join(ctx(uid, 53), seat)).ok
+    assert (await svc.start(ctx(RED, 53))).ok
+    ended = (await svc.store.live_game(53)).id
+    assert (await svc.end(ctx(RED, 53))).ok
+    assert (await svc.new_game(ctx(RED, 54), "tiny-pbp")).ok  # open, never played
+    live = {g: await svc.store.result(g) for g in over}
+    games = {g: (await svc.store.game(g), await svc.store.actions(g)) for g in over + [ended]}
+    async with svc.store.transaction() as tx:  # back to schema 7: as a database written before this change
+        await tx.execute("DROP TABLE result_players")
+        await tx.execute("DROP TABLE results")
+        await tx.execute("DELETE FROM settings WHERE key LIKE 'ratings:%'")
+        if store_url.startswith("postgresql"):
+            await tx.execute("UPDATE schema_version SET version=7")
+        else:
+            await tx.execute("PRAGMA user_version=7")
+    await svc.store.close()
+    store = await open_store(store_url)
+    try:
+        from bot.storage import SCHEMA_VERSION
+        assert await store.schema_version() == SCHEMA_VERSION == 8
+        assert [await store.result(g) for g in over] == [None] * 3  # migrated: the tables are there, empty
+        again = GameService(store, renderer=None, seed_source=lambda: "results-seed", clock=Clock(T0 + 9 * DAY))
+        await again.warm()
+        for g in over:
+            got, want = await store.result(g), live[g]
+            got.n = want.n = None
+            assert got == want
+        assert await store.result(ended) is None and await store.games_without_result() == []
+        for g, (row, log) in games.items():
+            assert await store.game(g) == row and await store.actions(g) == log
+        assert len(await store.live_game_ids()) == 1
+        assert (await again.results.ratings_of(1, "tiny-pbp"))[RED].games == 1
+    finally:
+        await store.close()
+        svc.store.close = _closed  # (the fixture's store is closed above)
+
+
+async def _closed():
+    return None
