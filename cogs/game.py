@@ -27,21 +27,20 @@ async def answer(interaction: discord.Interaction, method: str, *args, public: b
 
 def present_in(interaction: discord.Interaction):
     """Issue 41: which of some users are still members of the interaction's server (a player who left is not
-    shown in a table): the member cache first, then Discord asked for the rest (by id, 100 at a time, over the
-    gateway: no privileged intent needed)."""
+    shown in a table). Discord is asked by id, 100 at a time, over the gateway (no privileged intent needed; the
+    member cache alone would not know who left); if it does not answer, the cache decides."""
 
     async def present(user_ids: list[int]) -> set[int]:
         guild = interaction.guild
         if guild is None:
             return set()
-        here = {u for u in user_ids if guild.get_member(u) is not None}
-        rest = [u for u in user_ids if u not in here]
-        for i in range(0, len(rest), 100):
+        here: set[int] = set()
+        for i in range(0, len(user_ids), 100):
+            ids = user_ids[i:i + 100]
             try:
-                found = await guild.query_members(user_ids=rest[i:i + 100], limit=100, cache=True)
+                here |= {m.id for m in await guild.query_members(user_ids=ids, limit=100, cache=False)}
             except (asyncio.TimeoutError, discord.ClientException):
-                found = [discord.Object(u) for u in rest[i:i + 100]]  # (not known: shown rather than dropped)
-            here |= {m.id for m in found}
+                here |= {u for u in ids if guild.get_member(u) is not None}
         return here
 
     return present
