@@ -146,6 +146,8 @@ class Results:
             got = result_of(row, game, await store.seat_history(row.id), await store.seats(row.id), ended_at)
             if got is not None:
                 await store.save_result(got)
+                if got.rated:  # the ratings' cache carried forward now, one game: `/ratings` then only reads it
+                    await self.ratings_of(got.guild_id, got.ruleset)
         except Exception:  # noqa: BLE001 - logged; the game is over either way, and backfill catches up
             log.exception("game %s: its result could not be kept now (the next start keeps it)", row.id)
 
