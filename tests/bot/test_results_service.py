@@ -244,3 +244,24 @@ async def test_the_migration_from_schema_7_keeps_every_game_and_computes_the_res
 
 async def _closed():
     return None
+
+
+async def test_db_copy_copies_the_results_and_the_copy_keeps_new_ones(svc, store_url, tmp_path, request):
+    """Issue 41: `palantir db copy` moves the results (their order `n` included) to the other store, and the copy
+    goes on keeping results after them (PostgreSQL: the sequence of `n` moved past the copied rows)."""
+    from bot.storage.copy import copy_tables
+
+    ids = [await play(svc, {"red": RED, "blue": BLUE}, "red", channel=60),
+           await play(svc, {"red": BLUE, "blue": CAROL}, "blue", channel=61)]
+    # each way between the backends: SQLite to PostgreSQL, PostgreSQL to SQLite
+    dst = await open_store(f"sqlite:///{tmp_path / 'copy.db'}" if store_url.startswith("postgresql") else
+                           await request.getfixturevalue("pg_server").new_database())
+    try:
+        counts = await copy_tables(svc.store, dst, log=lambda *_: None)
+        assert counts["results"] == 2 and counts["result_players"] == 4
+        assert [await dst.result(g) for g in ids] == [await svc.store.result(g) for g in ids]
+        again = GameService(dst, renderer=None, seed_source=lambda: "results-seed", clock=Clock(T0 + DAY))
+        gid = await play(again, {"red": CAROL, "blue": RED}, "red", channel=62)
+        assert (await dst.result(gid)).n == 3
+    finally:
+        await dst.close()
