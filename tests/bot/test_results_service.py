@@ -212,19 +212,23 @@ async def test_the_migration_from_schema_7_keeps_every_game_and_computes_the_res
     assert (await svc.new_game(ctx(RED, 54), "tiny-pbp")).ok  # open, never played
     live = {g: await svc.store.result(g) for g in over}
     games = {g: (await svc.store.game(g), await svc.store.actions(g)) for g in over + [ended]}
-    async with svc.store.transaction() as tx:  # back to schema 7: as a database written before this change
+    from bot.storage import postgres, sqlite
+    backend = postgres if store_url.startswith("postgresql") else sqlite
+    before = backend.MIGRATIONS.index(backend.RESULTS_SCHEMA)  # (7: the step before this change's, the last)
+    assert before == len(backend.MIGRATIONS) - 1
+    async with svc.store.transaction() as tx:  # back to the schema before: as a database written before this change
         await tx.execute("DROP TABLE result_players")
         await tx.execute("DROP TABLE results")
         await tx.execute("DELETE FROM settings WHERE key LIKE 'ratings:%'")
         if store_url.startswith("postgresql"):
-            await tx.execute("UPDATE schema_version SET version=7")
+            await tx.execute("UPDATE schema_version SET version=?", (before,))
         else:
-            await tx.execute("PRAGMA user_version=7")
+            await tx.execute(f"PRAGMA user_version={before}")
     await svc.store.close()
     store = await open_store(store_url)
     try:
         from bot.storage import SCHEMA_VERSION
-        assert await store.schema_version() == SCHEMA_VERSION == 8
+        assert await store.schema_version() == SCHEMA_VERSION == before + 1
         assert [await store.result(g) for g in over] == [None] * 3  # migrated: the tables are there, empty
         again = GameService(store, renderer=None, seed_source=lambda: "results-seed", clock=Clock(T0 + 9 * DAY))
         await again.warm()
