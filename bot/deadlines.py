@@ -24,8 +24,9 @@ from engine.options import Choice, ListOf, Number, Option, find, read_value
 
 UTC = timezone.utc
 POLICIES = ("nag", "pass", "pause")
-# taken by the service, never passed to a ruleset: DEADLINE_OPTIONS' and bot/seats.py's SEAT_OPTIONS' names
-GAME_OPTION_KEYS = ("deadline", "policy", "remind", "checkin", "min_ontime", "autopilot", "takeover")
+# taken by the service, never passed to a ruleset: DEADLINE_OPTIONS', bot/seats.py's SEAT_OPTIONS' and
+# bot/results.py's RESULT_OPTIONS' names
+GAME_OPTION_KEYS = ("deadline", "policy", "remind", "checkin", "min_ontime", "autopilot", "takeover", "rated")
 MAX_HOURS = 24 * 30
 MAX_REMINDERS = 5
 

@@ -16,13 +16,14 @@ from bot.storage import Clock, GameRow, SeatState
 
 from bot.outcome import MAX_TEXT, NEW_GAME_SECONDS, Post, Outcome, Ctx, PlaceError, clip, parse_options
 from bot.table import _locked, seated
+from bot.results import RESULT_OPTIONS, check_rated
 from bot.seats import CHECKIN, SEAT_OPTIONS, SeatRules, one_seat_refusal, other_seat, rate_text
 from bot.templates import template_setup
 
 
 ROOM_KEEP = 5000  # messages kept a private room (the rest are Discord's to keep)
 # every game's own options (issue 39): the deadlines', the seats' and the level of play's, beside the ruleset's
-GAME_OPTIONS = (*dl.DEADLINE_OPTIONS, *SEAT_OPTIONS, *TABLE_OPTIONS)
+GAME_OPTIONS = (*dl.DEADLINE_OPTIONS, *SEAT_OPTIONS, *RESULT_OPTIONS, *TABLE_OPTIONS)
 
 
 class Lobby:
@@ -79,6 +80,7 @@ class Lobby:
             # a level of play (issue 14) names the wrapped ruleset, `gondor@assist`; without one the
             # game is stored exactly as before
             mode = mode_of(options, ruleset) or get_ruleset(ruleset).default_mode  # wotr: assist unless asked
+            check_rated(options, mode, ruleset)  # issue 41: `rated=on|off`, never a tabletop game
             stored_name = moded_name(ruleset, mode) if mode else ruleset
             rs = get_ruleset(stored_name)
             seed = self.table.seed_source()

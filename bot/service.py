@@ -22,6 +22,8 @@ idempotency on the interaction id that carried a command.
 - ``bot/templates.py`` ``Templates(table, lobby)``: saved set-ups (issue 41);
 - ``bot/rematch.py``   ``Rematch(table, lobby)``: a finished game played again, each player confirming (issue 41);
 - ``bot/digest.py``    ``Digest(table, seats, rematch)``: the daily private digest (issue 41).
+- ``bot/results.py``   ``Results(table, seats)``: every finished game's result kept, `/stats`, `/ratings` and the
+  ratings in `/me record` (issue 41).
 
 No part calls another's private method (``tests/engine/test_architecture.py``). The facade's public API is the
 parts' public methods, by name (``API``); what it does not name it reads from the table (``svc.store``,
@@ -39,6 +41,7 @@ from bot.outcome import (MAX_CHARTS_BYTES, MAX_ORDER_TEXT, MAX_TEXT, NEW_GAME_SE
                          parse_options, public_text, split_text)
 from bot.recovery import Recovery
 from bot.rematch import Rematch
+from bot.results import Results
 from bot.seats import Seats
 from bot.table import Table, default_renderer
 from bot.templates import Templates
@@ -56,12 +59,13 @@ API = {
     "undo": ("undo", "undo_vote"),
     "archive": ("export_data", "export", "replay"),
     "recovery": ("announce_unanswered", "delivered", "refusal_seen"),
-    "seats": ("record", "my_games", "autoplay", "takeover", "autocomplete_takeover_seat", "takeover_vote", "open_games", "set_seat_board",
+    "seats": ("my_games", "autoplay", "takeover", "autocomplete_takeover_seat", "takeover_vote", "open_games", "set_seat_board",
               "board_placed", "board_update", "join_game", "takeover_game"),
     # issue 41, between games: saved set-ups, a rematch, the daily digest
     "templates": ("template_save", "template_list", "template_delete", "autocomplete_template"),
     "rematch": ("rematch", "rematch_vote"),
     "digest": ("set_digest", "send_digests"),
+    "results": ("record", "stats", "ratings", "recompute", "backfill"),
 }
 # the table's settings a caller may change on the facade (tests, the console, the bot's start-up)
 SETTINGS = ("renderer", "seed_source", "clock", "render_pool", "on_timers_changed", "roll_rng", "deadline_defaults")
@@ -84,12 +88,14 @@ class GameService:
         self.templates_part = Templates(table, self.lobby)
         self.rematch_part = Rematch(table, self.lobby)
         self.digest_part = Digest(table, self.seats_part, self.rematch_part)
+        self.results = Results(table, self.seats_part)
         table.board_edit = self.views.board_edit  # the status board, edited after an order
         table.prefs_changed = self.digest_part.resync  # issue 41: a player's digest follows their zone and hours
+        table.on_result, table.backfill = self.results.keep, self.results.backfill  # issue 41: results kept
         parts = {"lobby": self.lobby, "orders": self.orders, "views": self.views, "clocks": self.clocks,
                  "undo": self.undo_part, "archive": self.archive, "recovery": self.recovery,
                  "seats": self.seats_part, "templates": self.templates_part, "rematch": self.rematch_part,
-                 "digest": self.digest_part}
+                 "digest": self.digest_part, "results": self.results}
         for part, names in API.items():
             for name in names:
                 object.__setattr__(self, name, getattr(parts[part], name))

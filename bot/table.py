@@ -203,6 +203,9 @@ class Table:
         self.board_edit: Callable[[int], Awaitable[tuple[int, int, str] | None]] = _no_board
         # issue 41: a player's zone, quiet hours or absence changed (the digest part gives it: ``Digest.resync``)
         self.prefs_changed: Callable[[int], Awaitable[None]] = _no_prefs
+        # issue 41: a game's result kept as it ends, and at start-up those not kept yet (``Results.keep``, ``backfill``)
+        self.on_result: Callable[[GameRow, Game, float], Awaitable[None]] | None = None
+        self.backfill: Callable[[], Awaitable[int]] | None = None
         # id(state) -> (state, {seat: its secret text}): the texts of a state an order produced, kept for the next
         # order, whose "before" it is (``changed_secrets``); popped when used, so it holds about one entry a game
         self._secret_memo: dict[int, tuple[dict, dict[str, str]]] = {}
@@ -281,6 +284,8 @@ class Table:
         died in between) is loaded now, to give that phase its clock. Returns how many games are
         live."""
         await self.delivery.load()
+        if self.backfill is not None:  # issue 41: the results of games that ended before they were kept
+            await self.backfill()
         for gid in await self.store.stale_clock_game_ids():
             row = await self.store.game(gid)
             await self.timekeeper.sync(row, await self.load(row))
@@ -661,6 +666,8 @@ class Table:
         out.stored = (out.reply.text, out.ephemeral)  # written with the log row: not again after
         out.seq = seq  # (what follows the commit reads it here: the game may be pushed out again at any await)
         await self._keep_record(row, game, seats, seat, ctx, by, was_active, res, now)
+        if res and self.on_result is not None:  # issue 41: the result kept
+            await self.on_result(row, game, now)
         if new_phase or res:  # the phase (and so its clock) changes only with a new phase or the end
             # the row as just written (this transaction moved the counter, and ended the game if over)
             fresh = dataclasses.replace(row, seq=seq, **({"status": "over", "ended_at": now} if res else {}))

@@ -1,6 +1,8 @@
 """Slash commands for games: thin translations to GameService calls."""
 from __future__ import annotations
 
+import asyncio
+
 import discord
 from discord import app_commands
 from discord.ext import commands
@@ -21,6 +23,27 @@ async def answer(interaction: discord.Interaction, method: str, *args, public: b
     out = getattr(svc, method)(ctx_of(interaction), *args)
     await deliver(interaction, await guarded(interaction, out, not public), svc)
 
+
+
+def present_in(interaction: discord.Interaction):
+    """Issue 41: which of some users are still members of the interaction's server (a player who left is not
+    shown in a table). Discord is asked by id, 100 at a time, over the gateway (no privileged intent needed; the
+    member cache alone would not know who left); if it does not answer, the cache decides."""
+
+    async def present(user_ids: list[int]) -> set[int]:
+        guild = interaction.guild
+        if guild is None:
+            return set()
+        here: set[int] = set()
+        for i in range(0, len(user_ids), 100):
+            ids = user_ids[i:i + 100]
+            try:
+                here |= {m.id for m in await guild.query_members(user_ids=ids, limit=100, cache=False)}
+            except (asyncio.TimeoutError, discord.ClientException):
+                here |= {u for u in ids if guild.get_member(u) is not None}
+        return here
+
+    return present
 
 
 YES = ("yes", "y", "true", "on", "1")
@@ -384,6 +407,19 @@ class GameCog(commands.Cog):
             await deliver(interaction, await guarded(interaction, coro), svc)
             await refresh_seat_board(interaction)
             return
+        if cid.startswith("res:"):  # issue 41: a page of `/stats`' players or of `/ratings`
+            svc = _service(interaction)
+            try:
+                _, kind, ruleset, page = cid.split(":")
+                page_no = int(page)
+            except ValueError:
+                await interaction.response.send_message("That button is not one of mine.", ephemeral=True)
+                return
+            method = svc.ratings if kind == "ratings" else svc.stats
+            out = await guarded(interaction, method(ctx_of(interaction), None if ruleset == "*" else ruleset,
+                                                    present=present_in(interaction), page=page_no))
+            await deliver(interaction, out, svc)
+            return
         if not cid.startswith("undo:"):
             return
         svc = _service(interaction)
@@ -460,7 +496,7 @@ class GameCog(commands.Cog):
         names = {g.id: g.name for g in interaction.client.guilds}
         await answer(interaction, "my_games", names)
 
-    @me.command(name="record", description="Your record: phases on time and missed, games finished, seats taken over")
+    @me.command(name="record", description="Your record: phases on time, games finished, seats taken over, your ratings")
     async def record(self, interaction: discord.Interaction):
         await answer(interaction, "record")
 
@@ -501,6 +537,24 @@ class GameCog(commands.Cog):
     async def template_delete_name(self, interaction: discord.Interaction, current: str):
         names = await _service(interaction).autocomplete_template(ctx_of(interaction), current)
         return [app_commands.Choice(name=n, value=n) for n in names[:25]]
+    @app_commands.command(name="stats", description="This server's finished games: wins per side, lengths; a player's results")
+    @app_commands.describe(ruleset="Only this game", player="This player's results by ruleset and side")
+    @app_commands.choices(ruleset=[app_commands.Choice(name=n, value=n) for n in ruleset_names()])
+    @app_commands.guild_only()
+    async def stats(self, interaction: discord.Interaction, ruleset: str | None = None,
+                    player: discord.Member | None = None):
+        svc = _service(interaction)
+        out = svc.stats(ctx_of(interaction), ruleset, player.id if player else None, present=present_in(interaction))
+        await deliver(interaction, await guarded(interaction, out, True), svc)
+
+    @app_commands.command(name="ratings", description="This server's ratings of games played with rated=on")
+    @app_commands.describe(ruleset="Only this game (its whole table, in pages)")
+    @app_commands.choices(ruleset=[app_commands.Choice(name=n, value=n) for n in ruleset_names()])
+    @app_commands.guild_only()
+    async def ratings(self, interaction: discord.Interaction, ruleset: str | None = None):
+        svc = _service(interaction)
+        out = svc.ratings(ctx_of(interaction), ruleset, present=present_in(interaction))
+        await deliver(interaction, await guarded(interaction, out, True), svc)
 
     @app_commands.command(name="secret", description="Re-send your hidden information privately")
     @app_commands.guild_only()

@@ -118,6 +118,15 @@ class Result:
     summary: str
     section: str | None = None
     short: str = ""     # the result in one short line, the winner first ("Westernesse wins: ... (20.1)")
+    # issue 41: every winning seat where several win together (War of the Ring's), and the grade of victory
+    # where the rules grade it (Field of Celebrant's "a Decisive Victory" ...); kept with the game's result
+    winners: tuple[str, ...] = ()
+    grade: str | None = None
+
+    @property
+    def sides(self) -> tuple[str, ...]:
+        """The winning seats: ``winners``, else the one ``winner`` (none: a draw, or nobody wins)."""
+        return tuple(self.winners) or ((self.winner,) if self.winner else ())
 
     @property
     def line(self) -> str:

@@ -7,8 +7,8 @@ processes). ``Store`` names the SQLite backend for the tests and tools that open
 directly."""
 from __future__ import annotations
 
-from bot.storage.base import (ActionRow, Clock, Effect, FireTimer, GameRow, OutboxPost, PauseClock, PlayerRecord, Prefs,
-                              SeatState, ShardFilter, StaleWriter, StorageError, Timer)
+from bot.storage.base import (ActionRow, Clock, Effect, FireTimer, GameResult, GameRow, OutboxPost, PauseClock, PlayerRecord,
+                              Prefs, SeatState, ShardFilter, StaleWriter, StorageError, Timer)
 from bot.storage.base import Store as StoreProtocol
 from bot.storage.sqlite import MIGRATIONS, SCHEMA_VERSION, SqliteStore
 
@@ -53,6 +53,6 @@ async def open_store(storage, *, create: bool = True) -> StoreProtocol:
     return await SqliteStore.open(target, create=create)
 
 
-__all__ = ["ActionRow", "BACKENDS", "Clock", "Effect", "FireTimer", "GameRow", "MIGRATIONS", "OutboxPost",
+__all__ = ["ActionRow", "BACKENDS", "Clock", "Effect", "FireTimer", "GameResult", "GameRow", "MIGRATIONS", "OutboxPost",
            "PauseClock", "PlayerRecord", "Prefs", "SeatState", "SCHEMA_VERSION", "ShardFilter", "SqliteStore", "StaleWriter", "StorageError", "Store", "StoreProtocol", "Timer",
            "open_store", "parse_url", "storage_url"]

@@ -150,6 +150,31 @@ class SeatState:
 
 
 
+@dataclass
+class GameResult:
+    """A finished game's result (issue 41), kept once it ends: the winning seats (none: a draw), the grade of
+    victory where the rules grade it, turns played, days taken, every seat's holders over time
+    (``holders``: seat -> ``[user, from, to, how]`` tenures), the ruleset (without its level of play), its
+    scenario options (``scenario``: ``k=v`` the ruleset's own, sorted) and all options, whether it counts for
+    the ratings, and each seat's players with their outcome (``players``: ``(seat, user, outcome, rated)``,
+    outcome ``win``, ``loss``, ``draw`` or ``left``, a holder who left before the end). ``n``: the order results
+    were kept in (the ratings' order)."""
+    game_id: int
+    guild_id: int | None
+    ruleset: str
+    scenario: str
+    options: dict
+    winners: list[str]
+    grade: str | None
+    turns: int | None
+    days: float
+    holders: dict[str, list]
+    rated: bool
+    ended_at: float
+    players: list[tuple[str, int, str, bool]] = field(default_factory=list)
+    n: int | None = None
+
+
 # ----------------------------------------------------------------------------- effects
 @dataclass(frozen=True)
 class FireTimer:
@@ -330,3 +355,14 @@ class Store(Protocol):
     async def due_digests(self, now: float) -> list[dict]: ...
     async def digest_done(self, user_id: int, due_at: float, next_due: float, post: OutboxPost | None,
                           now: float) -> bool: ...
+    # results of finished games (issue 41)
+    async def save_result(self, res: GameResult) -> None: ...
+    async def result(self, game_id: int) -> GameResult | None: ...
+    async def games_without_result(self, limit: int = 500) -> list[int]: ...
+    async def result_counts(self, guild_id: int | None, ruleset: str | None = None) -> list[tuple]: ...
+    async def player_result_counts(self, guild_id: int | None, user_id: int,
+                                   ruleset: str | None = None) -> list[tuple[str, str, str, int]]: ...
+    async def player_totals(self, guild_id: int | None, ruleset: str | None = None) -> list[tuple[int, int, int]]: ...
+    async def rated_results(self, guild_id: int | None, ruleset: str,
+                            after_n: int = 0) -> list[tuple[int, list[tuple[str, int, str]]]]: ...
+    async def rated_rulesets(self, guild_id: int | None) -> list[str]: ...

@@ -2,8 +2,9 @@
 between two files or servers) without losing a row, then prove it.
 
 Every table is copied as it is, ids included: games, seats, the log, snapshots, stored answers,
-settings, clocks, timers, the outbox, players' preferences, undo requests, private deliveries, players' records, seat histories and seat states, saved set-ups, rematch proposals and daily digests (issue 41), in one transaction
-on the target (a copy that fails leaves the target as it was). The target must hold no game.
+settings, clocks, timers, the outbox, players' preferences, undo requests, private deliveries, players'
+records, seat histories and seat states, saved set-ups, rematch proposals, daily digests and games' results
+(issue 41), in one transaction on the target (a copy that fails leaves the target as it was). The target must hold no game.
 Afterwards each game is checked on the copy: its log replayed from its first snapshot (undos
 honoured) must give the same state digest as on the source, rebuilding from its last snapshot
 must give the same, and a game created from its seed (not a hand-set fixture) must pass
@@ -22,8 +23,10 @@ TABLES: list[tuple[str, str]] = [
     ("outbox", "id"), ("prefs", "user_id"), ("undo_requests", "id"), ("deliveries", "id"), ("held_posts", "id"),
     ("player_records", "user_id"), ("seat_history", "id"), ("seat_states", "game_id, seat"),
     ("templates", "guild_id, name_key"), ("rematches", "game_id"), ("digests", "user_id"),  # issue 41
+    ("results", "n"), ("result_players", "game_id, seat, user_id"),  # issue 41
 ]
-SERIALS = ("games", "timers", "outbox", "undo_requests", "deliveries", "held_posts", "seat_history")  # PostgreSQL sequences to move past the copied ids
+SERIALS = ("games", "timers", "outbox", "undo_requests", "deliveries", "held_posts", "seat_history")
+SERIAL_COLUMNS = {"results": "n"}  # issue 41: a sequence (moved past the copied ids) on another column than `id`
 CHUNK = 2000
 
 
@@ -82,9 +85,9 @@ async def copy_tables(src, dst, log=print) -> dict[str, int]:
             counts[table] = copied
             log(f"  {table}: {copied} rows")
         if _is_pg(dst):
-            for table in SERIALS:
-                await wtx.execute(f"SELECT setval(pg_get_serial_sequence('{table}', 'id'),"
-                                  f" COALESCE((SELECT MAX(id) FROM {table}), 0) + 1, false)")
+            for table, col in [(t, "id") for t in SERIALS] + list(SERIAL_COLUMNS.items()):
+                await wtx.execute(f"SELECT setval(pg_get_serial_sequence('{table}', '{col}'),"
+                                  f" COALESCE((SELECT MAX({col}) FROM {table}), 0) + 1, false)")
     return counts
 
 

@@ -33,6 +33,35 @@ from bot.storage.base import (Effect, OutboxPost, ShardFilter, StaleWriter, Stor
 
 MIGRATION_LOCK = 0x70616C616E  # pg_advisory_xact_lock key taken while migrating ("palan")
 
+# issue 41: SQLite's RESULTS_SCHEMA (bot/storage/sqlite.py) in PostgreSQL's dialect
+RESULTS_SCHEMA = """
+    CREATE TABLE results (
+        n BIGSERIAL PRIMARY KEY,
+        game_id BIGINT NOT NULL UNIQUE REFERENCES games(id),
+        guild_id BIGINT,
+        ruleset TEXT NOT NULL,
+        scenario TEXT NOT NULL DEFAULT '',
+        options TEXT NOT NULL,
+        winners TEXT NOT NULL,
+        grade TEXT,
+        turns BIGINT,
+        days DOUBLE PRECISION NOT NULL,
+        holders TEXT NOT NULL,
+        rated BIGINT NOT NULL DEFAULT 0,
+        ended_at DOUBLE PRECISION NOT NULL
+    );
+    CREATE INDEX results_guild ON results(guild_id, ruleset);
+    CREATE TABLE result_players (
+        game_id BIGINT NOT NULL REFERENCES games(id),
+        seat TEXT NOT NULL,
+        user_id BIGINT NOT NULL,
+        outcome TEXT NOT NULL CHECK (outcome IN ('win', 'loss', 'draw', 'left')),
+        rated BIGINT NOT NULL DEFAULT 0,
+        PRIMARY KEY (game_id, seat, user_id)
+    );
+    CREATE INDEX result_players_user ON result_players(user_id);
+"""
+
 MIGRATIONS: list[str] = [
     # 0 -> 1
     """
@@ -222,6 +251,8 @@ MIGRATIONS: list[str] = [
     );
     ALTER TABLE prefs ADD COLUMN autoplay BIGINT NOT NULL DEFAULT 0;
     """,
+    # 7 -> 8 (issue 41): the results of finished games (their ratings are derived: bot/results.py)
+    RESULTS_SCHEMA,
 ]
 
 # issue 41 (between games), self-contained: the same tables as SQLite's ``BETWEEN_GAMES``

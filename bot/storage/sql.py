@@ -11,8 +11,8 @@ import asyncio
 import json
 from typing import Any
 
-from bot.storage.base import (ActionRow, Clock, Effect, FireTimer, GameRow, OutboxPost, PauseClock, PlayerRecord,
-                              Prefs, SeatState, StaleWriter, Timer, shard_where)
+from bot.storage.base import (ActionRow, Clock, Effect, FireTimer, GameResult, GameRow, OutboxPost, PauseClock,
+                              PlayerRecord, Prefs, SeatState, StaleWriter, Timer, shard_where)
 
 
 class _Marks:
@@ -553,3 +553,93 @@ class SqlQueries:
         except StaleWriter:
             return False
         return True
+    # ------------------------------------------------------------ results (issue 41)
+    @staticmethod
+    def _guild_is(col: str, guild_id: int | None) -> tuple[str, tuple]:
+        return (f"{col} IS NULL", ()) if guild_id is None else (f"{col}=?", (guild_id,))
+
+    async def save_result(self, res: GameResult) -> None:
+        """One transaction: a finished game's result and its players. A game's result is kept once: a second
+        save (the backfill meeting a result kept meanwhile) changes nothing."""
+        steps = [("INSERT INTO results (game_id, guild_id, ruleset, scenario, options, winners, grade, turns, days,"
+                  " holders, rated, ended_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?) ON CONFLICT (game_id) DO NOTHING",
+                  (res.game_id, res.guild_id, res.ruleset, res.scenario, _dumps(res.options), _dumps(res.winners),
+                   res.grade, res.turns, float(res.days), _dumps(res.holders), int(res.rated), float(res.ended_at)))]
+        steps += [("INSERT INTO result_players (game_id, seat, user_id, outcome, rated) VALUES (?,?,?,?,?)"
+                   " ON CONFLICT (game_id, seat, user_id) DO NOTHING", (res.game_id, seat, uid, outcome, int(rated)))
+                  for seat, uid, outcome, rated in res.players]
+        await self._steps(steps, keeps_contexts=True)  # (no live game's context changes)
+
+    async def result(self, game_id: int) -> GameResult | None:
+        r = await self._one("SELECT * FROM results WHERE game_id=?", (game_id,))
+        if r is None:
+            return None
+        d = dict(r)
+        players = await self._all("SELECT seat, user_id, outcome, rated FROM result_players WHERE game_id=?"
+                                  " ORDER BY seat, user_id", (game_id,))
+        return GameResult(game_id=d["game_id"], guild_id=d["guild_id"], ruleset=d["ruleset"], scenario=d["scenario"],
+                          options=json.loads(d["options"]), winners=json.loads(d["winners"]), grade=d["grade"],
+                          turns=d["turns"], days=d["days"], holders=json.loads(d["holders"]), rated=bool(d["rated"]),
+                          ended_at=d["ended_at"], players=[(p[0], p[1], p[2], bool(p[3])) for p in players], n=d["n"])
+
+    async def games_without_result(self, limit: int = 500) -> list[int]:
+        """Games over (a result: not ended by `/game end`) whose result is not kept yet, oldest end first: those
+        that ended before schema 8, or whose result a crash kept from being written."""
+        rows = await self._all("SELECT g.id FROM games g LEFT JOIN results r ON r.game_id = g.id"
+                               " WHERE g.status = 'over' AND r.game_id IS NULL AND " + shard_where(self.shard, "g.guild_id")
+                               + " ORDER BY g.ended_at, g.id LIMIT ?", (limit,))
+        return [r[0] for r in rows]
+
+    async def result_counts(self, guild_id: int | None, ruleset: str | None = None) -> list[tuple]:
+        """A server's finished games by (ruleset, scenario, winners): ``(ruleset, scenario, winners JSON, games,
+        sum of turns, games with turns, sum of days)``, one aggregate statement."""
+        where, params = self._guild_is("guild_id", guild_id)
+        if ruleset:
+            where, params = where + " AND ruleset=?", params + (ruleset,)
+        rows = await self._all("SELECT ruleset, scenario, winners, COUNT(*), SUM(turns), COUNT(turns), SUM(days)"
+                               " FROM results WHERE " + where + " GROUP BY ruleset, scenario, winners"
+                               " ORDER BY ruleset, scenario, winners", params)
+        return [tuple(r) for r in rows]
+
+    async def player_result_counts(self, guild_id: int | None, user_id: int,
+                                   ruleset: str | None = None) -> list[tuple[str, str, str, int]]:
+        """A player's results in a server: ``(ruleset, seat, outcome, games)``."""
+        where, params = self._guild_is("r.guild_id", guild_id)
+        if ruleset:
+            where, params = where + " AND r.ruleset=?", params + (ruleset,)
+        rows = await self._all("SELECT r.ruleset, p.seat, p.outcome, COUNT(*) FROM result_players p"
+                               " JOIN results r ON r.game_id = p.game_id WHERE p.user_id=? AND " + where +
+                               " GROUP BY r.ruleset, p.seat, p.outcome ORDER BY r.ruleset, p.seat, p.outcome",
+                               (user_id, *params))
+        return [(r[0], r[1], r[2], r[3]) for r in rows]
+
+    async def player_totals(self, guild_id: int | None, ruleset: str | None = None) -> list[tuple[int, int, int]]:
+        """Every player of a server's finished games: ``(user, games, wins)``, most wins first."""
+        where, params = self._guild_is("r.guild_id", guild_id)
+        if ruleset:
+            where, params = where + " AND r.ruleset=?", params + (ruleset,)
+        rows = await self._all("SELECT p.user_id, COUNT(DISTINCT p.game_id),"
+                               " SUM(CASE WHEN p.outcome = 'win' THEN 1 ELSE 0 END) FROM result_players p"
+                               " JOIN results r ON r.game_id = p.game_id WHERE " + where +
+                               " GROUP BY p.user_id ORDER BY 3 DESC, 2 DESC, p.user_id", params)
+        return [(r[0], r[1], r[2]) for r in rows]
+
+    async def rated_results(self, guild_id: int | None, ruleset: str,
+                            after_n: int = 0) -> list[tuple[int, list[tuple[str, int, str]]]]:
+        """A server's rated games of one ruleset after ``after_n``, in the order their results were kept:
+        ``(n, [(seat, user, outcome), ...])``, the players who count for the ratings."""
+        where, params = self._guild_is("r.guild_id", guild_id)
+        rows = await self._all("SELECT r.n, p.seat, p.user_id, p.outcome FROM results r JOIN result_players p"
+                               " ON p.game_id = r.game_id AND p.rated = 1 WHERE r.rated = 1 AND r.ruleset=? AND r.n>?"
+                               " AND " + where + " ORDER BY r.n, p.seat, p.user_id", (ruleset, after_n, *params))
+        out: list[tuple[int, list[tuple[str, int, str]]]] = []
+        for n, seat, uid, outcome in rows:
+            if not out or out[-1][0] != n:
+                out.append((n, []))
+            out[-1][1].append((seat, uid, outcome))
+        return out
+
+    async def rated_rulesets(self, guild_id: int | None) -> list[str]:
+        where, params = self._guild_is("guild_id", guild_id)
+        return [r[0] for r in await self._all("SELECT DISTINCT ruleset FROM results WHERE rated = 1 AND " + where
+                                              + " ORDER BY ruleset", params)]

@@ -34,6 +34,38 @@ from bot.storage.base import (Effect, OutboxPost, ShardFilter, StaleWriter, Stor
 
 import aiosqlite
 
+# issue 41: the result of every finished game, one row each (``n``: the order results were kept, which is the
+# order ratings are computed in), and each seat's players with their outcome (win, loss, draw; `left`: a holder
+# who left before the end, a loss) and whether it counts for the ratings. Games that ended before this version
+# get theirs at the next start (``bot/results.py: Results.backfill``, replayed from their log).
+RESULTS_SCHEMA = """
+    CREATE TABLE results (
+        n INTEGER PRIMARY KEY AUTOINCREMENT,
+        game_id INTEGER NOT NULL UNIQUE REFERENCES games(id),
+        guild_id INTEGER,
+        ruleset TEXT NOT NULL,
+        scenario TEXT NOT NULL DEFAULT '',
+        options TEXT NOT NULL,
+        winners TEXT NOT NULL,
+        grade TEXT,
+        turns INTEGER,
+        days REAL NOT NULL,
+        holders TEXT NOT NULL,
+        rated INTEGER NOT NULL DEFAULT 0,
+        ended_at REAL NOT NULL
+    );
+    CREATE INDEX results_guild ON results(guild_id, ruleset);
+    CREATE TABLE result_players (
+        game_id INTEGER NOT NULL REFERENCES games(id),
+        seat TEXT NOT NULL,
+        user_id INTEGER NOT NULL,
+        outcome TEXT NOT NULL CHECK (outcome IN ('win', 'loss', 'draw', 'left')),
+        rated INTEGER NOT NULL DEFAULT 0,
+        PRIMARY KEY (game_id, seat, user_id)
+    );
+    CREATE INDEX result_players_user ON result_players(user_id);
+"""
+
 MIGRATIONS: list[str] = [
     # 0 -> 1
     """
@@ -228,6 +260,8 @@ MIGRATIONS: list[str] = [
     );
     ALTER TABLE prefs ADD COLUMN autoplay INTEGER NOT NULL DEFAULT 0;
     """,
+    # 7 -> 8 (issue 41): the results of finished games (their ratings are derived: bot/results.py)
+    RESULTS_SCHEMA,
 ]
 
 # issue 41 (between games: a rematch, saved set-ups, the daily digest), self-contained: a server's saved set-ups

@@ -45,7 +45,7 @@ MAX_TICK_FIRES = 200  # timers fired after one command, at most
 
 OPTION_NAMES = {"text", "seat", "dice", "reason", "private", "topic", "around", "mine", "ruleset", "options",
                 "thread", "last", "hours", "since", "from", "to", "tz", "until", "user", "whole", "radius", "value", "case",
-                "template", "swap", "name", "page", "at"}
+                "template", "swap", "name", "page", "at", "player"}
 
 
 class Console:
@@ -270,6 +270,17 @@ class Console:
             else:
                 out = Outcome.error("Unknown `/me` command: quiet from:<hh:mm> to:<hh:mm> tz:<zone>, away until:<date>, "
                                     "games, record, autoplay on|off, digest at:<hh:mm>|off.")
+        elif head == "stats":  # issue 41: `/stats [ruleset:<name>] [player:<seat>]` (a seat's local player)
+            who = kv.get("player")
+            if who is not None and who not in self.users and who not in self.names:
+                out = Outcome.error(f"`{who[:20]}` is not a player here: name a seat ({', '.join(self.rs.seats)}).")
+            else:
+                out = await svc.stats(self.ctx(), kv.get("ruleset") or (rest[0] if rest else None),
+                                      None if who is None else self.users.get(who) or self.names.get(who),
+                                      page=int(kv["page"]) - 1 if kv.get("page", "").isdigit() else 0)
+        elif head == "ratings":  # issue 41
+            out = await svc.ratings(self.ctx(), kv.get("ruleset") or (rest[0] if rest else None),
+                                    page=int(kv["page"]) - 1 if kv.get("page", "").isdigit() else 0)
         elif head == "help":
             out = await svc.help(self.ctx(), kv.get("topic") or (rest[0] if rest else None))
         elif head == "rule":  # `/rule 16.71`, `/rule case:oil ruleset:gondor`

@@ -808,7 +808,9 @@ class StandardRules(RulesetBase):
         if not state["over"]:
             return None
         o = state["over"]
-        return Result(o.get("winner"), o["summary"], o.get("section"), self.result_line(state, o))
+        grade = o.get("grade") or ("a Decisive Victory" if o.get("decisive") else None)  # (issue 41: kept)
+        return Result(o.get("winner"), o["summary"], o.get("section"), self.result_line(state, o),
+                      grade=grade if o.get("winner") else None)
 
 
 # the orders of this file (engine/orders.py), each naming its functions above

@@ -9,6 +9,8 @@ import json
 
 import pytest
 
+from bot.results import rated_asked
+
 from bot.lobby import GAME_OPTIONS
 from bot.seats import SeatRules
 from bot.service import Ctx, GameService
@@ -59,6 +61,9 @@ GAME_TABLE = {
     "autopilot": ([("3", lambda row: SeatRules.of(row).autopilot == 3),
                    ("off", lambda row: SeatRules.of(row).autopilot == 0)], ["²", "0", "21", "-1", "1.5"]),
     "takeover": ([("vote", lambda row: SeatRules.of(row).takeover == "vote")], ["maybe"]),
+    # issue 41: the game counts for `/ratings`
+    "rated": ([("on", lambda row: rated_asked(row.options)), ("off", lambda row: not rated_asked(row.options))],
+              ["maybe", "2"]),
     "mode": ([("assist", lambda row: row.ruleset == "gondor@assist"),
               ("tabletop", lambda row: row.ruleset == "gondor@tabletop")], ["chaos"]),
     "whispers": ([("off", lambda row: row.ruleset == "gondor@enforced")], ["sometimes"]),

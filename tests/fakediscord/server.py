@@ -40,7 +40,7 @@ World (call before the bot connects; afterwards GUILD_CREATE / CHANNEL_CREATE /
 GUILD_MEMBER_ADD (members intent only) / GUILD_MEMBER_UPDATE are dispatched):
 ``add_guild(name)``, ``add_channel(guild_id, name)``, ``add_user(name, guild_id=None,
 manage_guild=False, *, bot=False, dms_open=True)``, ``add_member(guild_id, user_id, *,
-manage_guild=False)``, ``set_manage_guild(guild_id, user_id, value)``, ``dm_channel(user_id)``,
+manage_guild=False)``, ``remove_member(guild_id, user_id)``, ``set_manage_guild(guild_id, user_id, value)``, ``dm_channel(user_id)``,
 ``set_bot_permissions(guild_id, permissions)`` (thread creation needs Create Public/Private Threads,
 else ``403 Missing Permissions``), ``set_channel_permissions(channel_id, target_id, allow=, deny=)`` (an
 overwrite: a message in a guild channel needs View Channel and Send Messages (in a thread: Send Messages in
@@ -752,6 +752,12 @@ class FakeDiscord:
             member.roles.append(self._mod_role(guild))
         if self._session is not None and self._session.intents & I_GUILD_MEMBERS:
             self._dispatch("GUILD_MEMBER_ADD", {**self._member_payload(guild, user_id), "guild_id": str(guild_id)})
+
+    def remove_member(self, guild_id: int, user_id: int) -> None:
+        """The user leaves the guild (dispatches GUILD_MEMBER_REMOVE with the members intent, as Discord does)."""
+        self.guilds[guild_id].members.pop(user_id, None)
+        if self._session is not None and self._session.intents & I_GUILD_MEMBERS:
+            self._dispatch("GUILD_MEMBER_REMOVE", {"guild_id": str(guild_id), "user": self._user_payload(user_id)})
 
     def set_manage_guild(self, guild_id: int, user_id: int, value: bool) -> None:
         """Grant/revoke the Manage Server role (dispatches GUILD_MEMBER_UPDATE when connected)."""

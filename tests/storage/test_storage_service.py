@@ -211,7 +211,7 @@ async def test_rebuild_from_snapshot_and_log_equals_the_live_state_after_long_ra
     rnd = random.Random(5)
     users = {"sauron": SAURON, "westernesse": WEST}
     n = 0
-    while not game.result() and n < 700:
+    while not game.result() and n < 1500:
         seat = game.active_seats()[0]
         # random legal actions, with a bias toward finishing the set-up
         acts = game.legal_texts(seat, limit=400)

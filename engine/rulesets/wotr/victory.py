@@ -69,4 +69,4 @@ def result(self, st):
     # one winner, or None: several seats may win a multi-player game (the summary names them all)
     names = [title(s) for s in w]
     short = (f"{' and '.join(names)} win{'s' if len(names) == 1 else ''}" if names else "Nobody wins")
-    return Result(w[0] if len(w) == 1 else None, st["over"]["summary"], short=short)
+    return Result(w[0] if len(w) == 1 else None, st["over"]["summary"], short=short, winners=tuple(w))
