@@ -177,35 +177,7 @@ def _compose_in(view: dict, hexmap, fr: Frame, leg, hp: int, beyond: list, off: 
     display = _as_dict(view.get("display"))
     shapes = _as_dict(display.get("shapes"))
 
-    # markers, by their declared style: cracks on hexsides, rungs in a hex leaning across a
-    # hexside, everything else a chit in its hex (or on its hexside)
-    hex_markers: dict[Hex, list[str]] = {}
-    cracks: list[Hexside] = []
-    rungs: list[tuple[Hex, str]] = []
-    side_chits: list[tuple[Hexside, str]] = []
-    for m in _as_list(view.get("markers")):
-        if not isinstance(m, dict):
-            continue
-        kind = _style_of(display, str(m.get("type") or ""))
-        h = _parse_hex(m.get("hex"))
-        side = _parse_side(m.get("hexside")) if m.get("hexside") is not None else None
-        if kind == "rungs":
-            if h is None or not lay.contains(h):
-                continue
-            hex_markers.setdefault(h, []).append(kind)
-            dname = _side_dir(h, side) if side is not None else None
-            if dname is not None:
-                rungs.append((h, dname))
-            continue
-        if kind == "crack":
-            if side is not None and any(lay.contains(x) for x in side.hexes()):
-                cracks.append(side)
-            continue
-        if h is not None:
-            if lay.contains(h):
-                hex_markers.setdefault(h, []).append(kind)
-        elif side is not None and any(lay.contains(x) for x in side.hexes()):
-            side_chits.append((side, kind))
+    hex_markers, cracks, rungs, side_chits = markers(view, display, lay)
 
     # under the counters: zone, held levels, ringed hexes, gates, cracks (render/hex_underlay.py: the
     # base with them drawn on, kept while they stay the same)
@@ -252,6 +224,39 @@ def _compose_in(view: dict, hexmap, fr: Frame, leg, hp: int, beyond: list, off: 
     return img, lay, focus, info
 
 
+def markers(view: dict, display: dict, lay: Layout) -> tuple[dict, list, list, list]:
+    """The view's markers in the window, by their declared style: chits by hex, cracked hexsides, rungs
+    (hex, direction) and chits on a hexside alone."""
+    hex_markers: dict[Hex, list[str]] = {}
+    cracks: list[Hexside] = []
+    rungs: list[tuple[Hex, str]] = []
+    side_chits: list[tuple[Hexside, str]] = []
+    for m in _as_list(view.get("markers")):
+        if not isinstance(m, dict):
+            continue
+        kind = _style_of(display, str(m.get("type") or ""))
+        h = _parse_hex(m.get("hex"))
+        side = _parse_side(m.get("hexside")) if m.get("hexside") is not None else None
+        if kind == "rungs":
+            if h is None or not lay.contains(h):
+                continue
+            hex_markers.setdefault(h, []).append(kind)
+            dname = _side_dir(h, side) if side is not None else None
+            if dname is not None:
+                rungs.append((h, dname))
+            continue
+        if kind == "crack":
+            if side is not None and any(lay.contains(x) for x in side.hexes()):
+                cracks.append(side)
+            continue
+        if h is not None:
+            if lay.contains(h):
+                hex_markers.setdefault(h, []).append(kind)
+        elif side is not None and any(lay.contains(x) for x in side.hexes()):
+            side_chits.append((side, kind))
+    return hex_markers, cracks, rungs, side_chits
+
+
 @dataclass
 class Pieces:
     """What goes over the under-layer, as pastes (``(source, corner, mask)``, S.paste's), in layers drawn in
@@ -269,9 +274,9 @@ class Pieces:
 
 
 def _stack_key(h, units) -> tuple:
-    import json
+    import orjson
 
-    return h, json.dumps(units, sort_keys=True, default=str)
+    return h, orjson.dumps(units, option=orjson.OPT_SORT_KEYS, default=str)
 
 
 def pieces(view: dict, hexmap, lay: Layout, s: float, sides: dict, shapes: dict, hex_markers: dict, rungs: list,
@@ -430,5 +435,5 @@ def encode(img: Image.Image) -> bytes:
     return png.encode(img)
 
 
-__all__ = ["render_view", "render_view_info", "compose", "compose_info", "encode", "clear_cache", "legend_for",
+__all__ = ["render_view", "render_view_info", "compose", "compose_info", "markers", "pieces", "Pieces", "encode", "clear_cache", "legend_for",
            "Legend", "RenderInfo", "Frame", "frame_for", "focus_hexes"]
