@@ -24,13 +24,12 @@ def build_record(rs, first: dict, entries: list[dict], data: dict, seat: str | N
     (bot/history.walk's) and ``data`` (the export's, whose log texts and lines it shows: masked as the export
     masks them). The pictures: ``seat``'s view (None: the public view) while the game is under way; the
     full view and each seat's once it is ``over``. ``start``: the log position it starts after."""
-    from render import render_view
     from render.record import Pictures, header_texts, page
 
     title_of = seat_title or (lambda s: str(s))
     views = ([("full", "Everything")] + [(s, f"{title_of(s)}'s view") for s in rs.seats]) if over else \
         [(seat or "public", f"{title_of(seat)}'s view" if seat else "Public view")]
-    pictures = Pictures(rs.game_board().drawable, render_area=lambda v, b: render_view(v, b))
+    pictures = Pictures(rs.game_board().drawable)
     shown: dict[str, list[int]] = {k: [] for k, _ in views}
     steps: list[dict] = []
     by_seq = {item["seq"]: item for item in data["log"]}

@@ -2,18 +2,19 @@
 
 The PNG map of a step is the under-layer (the base map, with what lies under the counters and the side
 panel) and the pieces over it (render.hexmap.pieces: pastes in layers, a chunk a hex). A record of a
-thousand steps draws each distinct under-layer once (the first of its size whole, the others as the bands
-that differ from it), each distinct paste source once (counters, chits, texts: one sprite sheet), and each
+thousand steps draws each distinct under-layer once (the first of its size whole, each other one as the
+bands that differ from the one drawn before it), each distinct paste source once (counters, chits, texts: one sprite sheet), and each
 step as a list of chunks (a chunk: sprites at places), each chunk worked out once for what it is drawn
 from. The page (render/templates/record.html.j2) paints a step on a canvas: the under-layer, then its
 chunks in order, as :func:`render.hexmap.compose` pastes them, so a step looks like the PNG map of that
 step (the whole map; the header is the page's own text). An area board has no pieces layer: each distinct
-picture is drawn whole (``render.render_view``) and kept as the bands that differ from the first.
+picture is drawn whole (``render.render_view``) and kept as the bands that differ from the one before.
 
 Nothing here knows a game: the views come already redacted for whoever the record is for."""
 from __future__ import annotations
 
 import base64
+import hashlib
 import io
 import json
 
@@ -42,15 +43,28 @@ def _bands(img: Image.Image, first: Image.Image) -> list[tuple[int, int, Image.I
     return out
 
 
+def _whole_picture(view: dict, board) -> Image.Image:
+    """The whole map of a board without a pieces layer, in full colour (an area board's PNG is reduced to
+    256 colours on a palette of its own: the picture before that, so that two steps differ only where
+    they do)."""
+    if view.get("board") == "area":
+        from render.areamap import compose
+
+        return compose(view, board, focus=False)
+    from render import render_view
+
+    return Image.open(io.BytesIO(render_view(view, board)))  # (a board of provinces: a full-colour PNG)
+
+
 class Pictures:
     """Every step's picture of a game, for one or several views (:meth:`add` a view, get its picture's
     number), and what the page needs to draw them (:meth:`data`)."""
 
-    def __init__(self, hexmap, render_area=None):
+    def __init__(self, hexmap):
         self.hexmap = hexmap
-        self.render_area = render_area  # (view, board) -> PNG bytes, for a board without a pieces layer
         self.firsts: list[Image.Image] = []       # the first under-layer of each size, whole
-        self.grounds: list[tuple[int, list]] = []  # (first, bands) of each distinct under-layer
+        self.grounds: list[tuple[int, int, list]] = []  # (first, parent, bands) of each distinct under-layer
+        self._last: dict = {}                      # size -> (ground, image): the last under-layer drawn
         self._ground_ids: dict = {}
         self.sprites: list[Image.Image] = []
         self._sprite_ids: dict = {}
@@ -64,19 +78,28 @@ class Pictures:
 
     # ---- the under-layer
     def _ground(self, key, draw) -> int:
+        """The number of the under-layer ``key`` (``draw()`` makes it the first time): the first of its
+        size kept whole, every other one as the bands that differ from the last one drawn of its size (a
+        chain the page paints from its start: a step differs little from the one before)."""
         got = self._ground_ids.get(key)
         if got is not None:
             return got
         img = draw().convert("RGB")
-        first = next((i for i, f in enumerate(self.firsts) if f.size == img.size), None)
-        if first is None:
+        same = hashlib.sha256(img.tobytes() + repr(img.size).encode()).digest()  # (the same picture again)
+        if same in self._ground_ids:
+            self._ground_ids[key] = self._ground_ids[same]
+            return self._ground_ids[same]
+        last = self._last.get(img.size)
+        if last is None:
             self.firsts.append(img)
-            first, bands = len(self.firsts) - 1, []
+            self.grounds.append((len(self.firsts) - 1, -1, []))
         else:
-            bands = _bands(img, self.firsts[first])
-        self.size = max(self.size, img.size)
-        self.grounds.append((first, [(x, y, png.encode(b)) for x, y, b in bands]))
-        self._ground_ids[key] = len(self.grounds) - 1
+            parent, before = last
+            bands = _bands(img, before)
+            self.grounds.append((-1, parent, [(x, y, png.encode(b)) for x, y, b in bands]))
+        self.size = (max(self.size[0], img.width), max(self.size[1], img.height))
+        self._ground_ids[key] = self._ground_ids[same] = len(self.grounds) - 1
+        self._last[img.size] = (len(self.grounds) - 1, img)
         return self._ground_ids[key]
 
     # ---- the pieces
@@ -113,7 +136,7 @@ class Pictures:
         """The number of ``view``'s picture (drawn the first time it is met)."""
         if isinstance(view, dict) and view.get("board") in ("area", "provinces"):
             key = json.dumps(view, sort_keys=True, default=str)
-            ground = self._ground(("whole", key), lambda: Image.open(io.BytesIO(self.render_area(view, self.hexmap))))
+            ground = self._ground(("whole", key), lambda: _whole_picture(view, self.hexmap))
             parts = (ground,)
         else:
             parts = self._hex(view)
@@ -174,7 +197,8 @@ class Pictures:
         sheet, boxes = self.sheet()
         return {"width": self.size[0], "height": self.size[1],
                 "firsts": [data_uri(png.encode(f)) for f in self.firsts],
-                "grounds": [[first, [[x, y, data_uri(b)] for x, y, b in bands]] for first, bands in self.grounds],
+                "grounds": [[first, parent, [[x, y, data_uri(b)] for x, y, b in bands]]
+                            for first, parent, bands in self.grounds],
                 "sheet": data_uri(sheet), "boxes": boxes, "chunks": self.chunks, "pictures": self.pictures}
 
 
