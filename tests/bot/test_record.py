@@ -99,3 +99,28 @@ async def test_a_record_too_big_says_so_and_offers_a_range(tmp_path, monkeypatch
     await store.close()
     assert not out.ok and out.ephemeral and "10 MiB" in out.reply.text and "since:" in out.reply.text
     assert out.reply.attachment is None
+
+
+async def test_palantir_record_makes_the_page_of_an_export(tmp_path, capsys):
+    """Issue 40: `palantir record EXPORT.json -o FILE` makes the record of a finished game's export
+    (everything revealed); an export made while the game was under way (no seed) is refused in one line."""
+    from bot.cli import main
+
+    store = await Store.open(str(tmp_path / "cli.db"))
+    svc = GameService(store, seed_source=lambda: "record-seed", clock=lambda: 10.0)
+    await svc.new_game(ctx(SAURON), "gondor")
+    await svc.join(ctx(SAURON), "sauron")
+    await svc.join(ctx(WEST), "westernesse")
+    await svc.start(ctx(SAURON))
+    for o in SAURON_SETUP[:5]:
+        assert (await svc.order(ctx(SAURON), o)).ok
+    (tmp_path / "mid.json").write_bytes((await svc.export(ctx(SAURON))).reply.attachment)
+    await svc.end(ctx(SAURON, mod=True))
+    (tmp_path / "over.json").write_bytes((await svc.export(ctx(SAURON))).reply.attachment)
+    await store.close()
+    assert main(["record", str(tmp_path / "over.json"), "-o", str(tmp_path / "r.html")]) == 0
+    page = (tmp_path / "r.html").read_text()
+    assert '<select id="view">' in page and page.count('<li id="l') == 5  # a line a log row
+    assert main(["record", str(tmp_path / "mid.json")]) == 2
+    assert "under way (no seed)" in capsys.readouterr().out
+    assert not (tmp_path / "mid.html").exists()

@@ -8,7 +8,6 @@ from __future__ import annotations
 import io
 import json
 import os
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -158,4 +157,3 @@ def test_a_step_looks_like_its_png_map(records, browser):
     mean = sum(v * c for v, c in enumerate(hist)) / n
     far = sum(hist[33:]) / n
     assert mean < 2.0 and far < 0.01, (mean, far)
-    assert shutil.which  # (the PNG and the canvas: saved by the test above's screenshots)
