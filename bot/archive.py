@@ -5,6 +5,7 @@ import asyncio
 import copy
 import functools
 import json
+import time
 
 from engine.core import Game, state_digest
 from engine.rulesets import get_ruleset
@@ -13,6 +14,99 @@ from bot.storage import GameRow
 
 from bot.outcome import clip, Outcome, Ctx, public_text
 from bot.table import seated
+
+MAX_RECORD_BYTES = 10 * 2**20  # Discord's default upload limit
+
+
+def build_record(rs, first: dict, entries: list[dict], data: dict, seat: str | None, over: bool, start: int = 0,
+                 seat_title=None) -> bytes:
+    """The HTML record (render/record.py) of a game: its ruleset ``rs``, first state, log ``entries``
+    (bot/history.walk's) and ``data`` (the export's, whose log texts and lines it shows: masked as the export
+    masks them). The pictures: ``seat``'s view (None: the public view) while the game is under way; the
+    full view and each seat's once it is ``over``. ``start``: the log position it starts after."""
+    from render.record import Pictures, header_texts, page
+
+    title_of = seat_title or (lambda s: str(s))
+    views = ([("full", "Everything")] + [(s, f"{title_of(s)}'s view") for s in rs.seats]) if over else \
+        [(seat or "public", f"{title_of(seat)}'s view" if seat else "Public view")]
+    pictures = Pictures(rs.game_board().drawable)
+    shown: dict[str, list[int]] = {k: [] for k, _ in views}
+    steps: list[dict] = []
+    by_seq = {item["seq"]: item for item in data["log"]}
+
+    def add(g, seq: int) -> None:
+        pub = g.view(None)
+        head, sub = header_texts(pub)
+        item = by_seq.get(seq)
+        what = f"after #{seq} {item['order']}" if item else "the start"
+        steps.append({"seq": seq, "turn": pub.get("turn") or 0, "phase": f"{pub.get('turn')}:{pub.get('phase_title')}",
+                      "head": head, "sub": sub, "alt": f"Map of {rs.title}, {head}, {what}."})
+        for key, _ in views:
+            v = rs.full_view(g.state) if key == "full" else g.view(None if key == "public" else key)
+            shown[key].append(pictures.add(v))
+    game = Game(rs, first)
+    if start == 0:
+        add(game, 0)
+    for e, g, _ in walk(rs, first, entries):
+        if e["seq"] >= start:  # (from the state ``start`` left, then every step after it)
+            add(g, e["seq"])
+    log, phase = [], None
+    steps_of = {s["seq"]: i for i, s in enumerate(steps)}
+    for item in data["log"]:
+        if item["seq"] not in steps_of:
+            continue
+        i = steps_of[item["seq"]]
+        row = {"step": i, "seq": item["seq"], "seat": title_of(item["seat"]) if item.get("seat") else "",
+               "text": item["order"] if item.get("kind", "order") == "order" else f"{item.get('kind')}: {item['order']}",
+               "rolls": " ".join(str(r) for r in item.get("rolls") or []), "public": item.get("public") or []}
+        if steps[i]["phase"] != phase:
+            row["phase"] = steps[i]["head"]
+            phase = steps[i]["phase"]
+        log.append(row)
+    result = data.get("result") or {}
+    res = result.get("summary") or ""
+    history = [f"{title_of(h['seat'])}: held from {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime(h['from_at']))}"
+               + (f" to {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime(h['to_at']))}" if h.get("to_at") else "")
+               + (f" ({h['how']})" if h.get("how") and h["how"] != "join" else "")
+               for h in data.get("seat_history") or [] if isinstance(h, dict) and h.get("from_at")]
+    whose = "Everything revealed, with a switch between each seat's view" if over else \
+        (f"{title_of(seat)}'s own view" if seat else "The public view")
+    return page(title=f"{rs.title}: game record", subtitle=f"{len(data.get('orders') or [])} orders, {data['status']}",
+                whose=whose, result=res or None, steps=steps, log=log, views=views, shown=shown, pictures=pictures,
+                seat_history=history)
+
+
+def record_main(path: str, output: str | None = None) -> int:
+    """`palantir record EXPORT.json [-o FILE]`: the HTML record of an export file, everything revealed
+    (an export holds what is needed to replay the game, its seed, only once the game is over)."""
+    from pathlib import Path
+
+    from bot.history import HistoryError
+    from bot.verify import entries_of, game_of
+    from engine.core import OrderError
+
+    try:
+        data = json.loads(Path(path).read_text())
+    except (OSError, ValueError) as e:
+        print(f"palantir record: cannot read {path}: {e}")
+        return 2
+    if not isinstance(data, dict) or "log" not in data or "ruleset" not in data:
+        print(f"palantir record: {path} is not a palantir export (no ruleset or log)")
+        return 2
+    if not data.get("seed"):
+        print("palantir record: the export was made while the game was under way (no seed), so its steps cannot be "
+              "made again here: ask the bot for `/game export format:html`, or export again once the game is over")
+        return 2
+    try:
+        rs, first = game_of(data)
+        html = build_record(rs, first, entries_of(data), data, None, True)
+    except (KeyError, ValueError, OrderError, HistoryError) as e:
+        print(f"palantir record: the game cannot be replayed from {path}: {e}")
+        return 1
+    out = Path(output) if output else Path(path).with_suffix(".html")
+    out.write_bytes(html)
+    print(f"palantir record: {out} ({len(html) / 2**20:.1f} MiB, {len(data['log'])} log rows)")
+    return 0
 
 
 class Archive:
@@ -68,10 +162,14 @@ class Archive:
                                "section": None})
         return data
 
-    async def export(self, ctx: Ctx) -> Outcome:
+    async def export(self, ctx: Ctx, fmt: str = "json", since: str | None = None) -> Outcome:
         row = await self.table.current(ctx)  # a finished game still answers
         if isinstance(row, Outcome):
             return row
+        if fmt == "html":
+            return await self.record(ctx, row, since)
+        if fmt != "json":
+            return Outcome.error("`format` is `json` or `html`.")
         data = await self.export_data(row)
         blob = json.dumps(data, indent=1).encode()
         note = "" if data["seed"] else " The dice seed is withheld until the game is over."
@@ -79,6 +177,35 @@ class Archive:
             note = f" {clip(data['result']['summary'], 600)}" + note
         return Outcome.private(f"Export of game {row.id} ({len(data['orders'])} orders).{note}",
                                attachment=blob, attachment_name=f"palantir-game-{row.id}.json")
+
+    async def record(self, ctx: Ctx, row: GameRow, since: str | None = None) -> Outcome:
+        """`/game export format:html` (issue 40): the game's record, one self-contained page, from the
+        caller's own seat's view (the public view for anyone else) while the game is under way, every
+        seat's view and the full view once it is over."""
+        if row.status == "open":
+            return Outcome.error("The game has not started yet.")
+        over = row.status in ("over", "ended")
+        seats = await self.table.holding(row, await self.table.store.seats(row.id))
+        rs = get_ruleset(row.ruleset)
+        mine = [s for s in seated(row.ruleset).seats if seats.get(s) == ctx.user_id]
+        seat = None if over else (mine[0] if mine else None)
+        rows = await self.table.store.actions(row.id)
+        first = await self.table.store.first_snapshot(row.id)
+        try:
+            start = self._replay_start(rows, first, seated(row.ruleset), since, mine)
+        except ValueError as e:
+            return Outcome.error(str(e))
+        data = await self.export_data(row)
+        html = await asyncio.to_thread(build_record, rs, first, [entry_of(a) for a in rows], data, seat, over,
+                                       start, self.table.seat_title)
+        day = time.strftime("%Y-%m-%d", time.gmtime(self.table.clock()))
+        name = f"palantir-{row.ruleset}-game-{row.id}-{day}.html"
+        if len(html) > MAX_RECORD_BYTES:
+            return Outcome.error(f"The record is {len(html) / 2**20:.1f} MiB, over Discord's 10 MiB for a file: "
+                                 "ask for part of it, `/game export format:html since:turn N` (or `since:last`).")
+        whose = "everything revealed" if over else (f"{self.table.seat_title(seat)}'s own view" if seat else "the public view")
+        return Outcome.private(f"Record of game {row.id}, {whose}: open the file in a browser, offline.",
+                               attachment=html, attachment_name=name)
 
     async def replay(self, ctx: Ctx, since: str | None = None) -> Outcome:
         row = await self.table.current(ctx)

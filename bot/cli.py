@@ -1,5 +1,5 @@
 """The `palantir` command: `run` (the Discord bot), `local` (a game in the terminal), `verify`
-(a finished game's export) and `db copy` (a database to another backend).
+(a finished game's export), `record` (an export's HTML record) and `db copy` (a database to another backend).
 
 Exit statuses (README, "Exit statuses"): 0 done; 1 a check failed (a script line refused, an export
 or a copy not verified); 2 a bad argument, flag or config (one line on stderr, never a traceback,
@@ -105,6 +105,10 @@ def _main(argv: list[str] | None) -> int:
     loc.add_argument("--db", default=None, help="SQLite file to keep the game in (resumes a game found there)")
     ver = sub.add_parser("verify", help="check a finished game's export: seed, every roll, draw and state")
     ver.add_argument("export", help="the JSON file from /game export")
+    rec = sub.add_parser("record", help="the HTML record of an export: the public view of a game under way, "
+                                        "everything once it is over")
+    rec.add_argument("export", help="the JSON file from /game export")
+    rec.add_argument("-o", "--output", default=None, help="the HTML file (default: beside the export, .html)")
     db = sub.add_parser("db", help="database tools")
     dbsub = db.add_subparsers(dest="dbcmd", required=True)
     cp = dbsub.add_parser("copy", help="copy every game, log, snapshot and preference to another database "
@@ -124,6 +128,11 @@ def _main(argv: list[str] | None) -> int:
         if why := _readable_file(args.export):
             return _usage("palantir verify", why)
         return verify_main(args.export)
+
+    if args.cmd == "record":
+        from bot.archive import record_main
+
+        return record_main(args.export, args.output)
 
     if args.cmd == "local":
         from bot.transports.console import local_ruleset, run_local

@@ -15,6 +15,21 @@ from engine.dice import commitment
 from engine.rulesets import get_ruleset
 
 
+def game_of(data: dict):
+    """The ruleset of an export made once its game was over, and the game's first state made again from
+    its options and seed (raises KeyError, ValueError or OrderError)."""
+    rs = get_ruleset(data["ruleset"])
+    rs_opts = ruleset_options({str(k): str(v) for k, v in (data.get("options") or {}).items()})
+    return rs, rs.new_game(rs_opts, data["seed"], None)
+
+
+def entries_of(data: dict) -> list[dict]:
+    """An export's log as bot/history.walk's entries."""
+    return [{"seq": item["seq"], "seat": item["seat"], "kind": item.get("kind", "order"), "text": item["order"],
+             "ref_seq": item.get("ref_seq"), "dice_before": item["dice"][0], "dice_after": item["dice"][1]}
+            for item in data["log"]]
+
+
 def verify_export(data: dict) -> tuple[bool, list[str]]:
     lines: list[str] = []
     if not isinstance(data, dict) or "log" not in data or "ruleset" not in data:
@@ -27,20 +42,14 @@ def verify_export(data: dict) -> tuple[bool, list[str]]:
                        f"the game published {str(data.get('commitment'))[:16]}…"]
     lines.append(f"commitment: ok (SHA-256 of the seed is the published {data['commitment'][:16]}…)")
     try:
-        rs = get_ruleset(data["ruleset"])
-        rs_opts = ruleset_options({str(k): str(v) for k, v in (data.get("options") or {}).items()})
-        initial = rs.new_game(rs_opts, seed, None)
+        rs, initial = game_of(data)
     except (KeyError, ValueError, OrderError) as e:
         return False, lines + [f"MISMATCH cannot create the game again: {e}"]
     if data.get("initial_digest") and state_digest(initial) != data["initial_digest"]:
         return False, lines + ["MISMATCH initial state: the seed and options do not give the game's first state "
                                "(hidden facts were fixed by hand)"]
     lines.append("initial state: ok")
-    entries = []
-    for item in data["log"]:
-        entries.append({"seq": item["seq"], "seat": item["seat"], "kind": item.get("kind", "order"),
-                        "text": item["order"], "ref_seq": item.get("ref_seq"),
-                        "dice_before": item["dice"][0], "dice_after": item["dice"][1]})
+    entries = entries_of(data)
     orders = rolls = undos = 0
     game = None
     try:

@@ -229,9 +229,14 @@ class GameCog(commands.Cog):
     async def log(self, interaction: discord.Interaction, last: app_commands.Range[int, 1, 200] | None = None):
         await answer(interaction, "log", last)
 
-    @game.command(name="export", description="The game as JSON (the dice seed only once it is over)")
-    async def export(self, interaction: discord.Interaction):
-        await answer(interaction, "export")
+    @game.command(name="export", description="The game as JSON (the dice seed only once it is over), or an HTML record")
+    @app_commands.describe(format="json (default) or html: one page with every step's map and the log",
+                           since="html: `last` or `turn N` (a part of the game)")
+    @app_commands.choices(format=[app_commands.Choice(name="json", value="json"),
+                                  app_commands.Choice(name="html", value="html")])
+    async def export(self, interaction: discord.Interaction, format: app_commands.Choice[str] | None = None,
+                     since: app_commands.Range[str, 1, 40] | None = None):
+        await answer(interaction, "export", format.value if format else "json", since)
 
     @game.command(name="end", description="End the game (creator or Manage Server)")
     async def end(self, interaction: discord.Interaction):

@@ -163,11 +163,26 @@ def _badge_width(text: str, size: int) -> float:
 
 def _badge(img: Image.Image, d: ImageDraw.ImageDraw, x: float, y: float, text: str, size: int,
            fill=(30, 28, 24), ink=(255, 255, 255)) -> None:
+    for src, xy, mask in badge_ops(x, y, text, size, fill, ink):
+        S.paste(img, src, xy, mask)
+
+
+def badge_ops(x: float, y: float, text: str, size: int, fill=(30, 28, 24), ink=(255, 255, 255)) -> list:
+    """A stack's count badge as pastes (S.stamp_ops'): its rounded plate, then its text."""
     h = size + 4
     w = _badge_width(text, size)
-    d.rounded_rectangle([round(x - w / 2), round(y - h / 2), round(x + w / 2), round(y + h / 2)], h // 2,
-                        fill=fill, outline=(255, 255, 255), width=1)
-    S.stamp(img, (x, y + 0.5), text, size, ink, "mm")
+    x0, y0 = round(x - w / 2), round(y - h / 2)
+    plate = _badge_plate(round(x + w / 2) - x0, round(y + h / 2) - y0, h // 2, fill)
+    return [(plate, (x0, y0), plate)] + S.stamp_ops((x, y + 0.5), text, size, ink, "mm")
+
+
+@lru_cache(maxsize=256)
+def _badge_plate(w: int, h: int, radius: int, fill) -> Image.Image:
+    """A badge's rounded plate (drawn unsmoothed: pasted, the same pixels as drawn in place)."""
+    im = Image.new("RGBA", (w + 1, h + 1), (0, 0, 0, 0))
+    ImageDraw.Draw(im).rounded_rectangle([0, 0, w, h], radius, fill=tuple(fill) + (255,), outline=(255, 255, 255, 255),
+                                         width=1)
+    return im
 
 
 LABEL_FRAC = 0.62        # a place name's font size, as a fraction of the hex size ...
@@ -259,11 +274,19 @@ def _labels(img: Image.Image, lay: Layout, hexmap, occupied, npx: int) -> list[t
     in its hex's middle, a little aside, or in the band the hex numbers leave free below or above it, at
     its size or smaller (down to a hex number's); a name that fits nowhere is left out. Their text and
     boxes (ink and halo)."""
-    out = []
+    ops, out = label_ops(lay, hexmap, occupied, npx)
+    for src, xy, mask in ops:
+        S.paste(img, src, xy, mask)
+    return out
+
+
+def label_ops(lay: Layout, hexmap, occupied, npx: int) -> tuple[list, list[tuple[str, tuple]]]:
+    """:func:`_labels` as pastes (S.stamp_ops'), and the names' texts and boxes."""
+    ops, out = [], []
     for text, cands in frame_texts(lay, hexmap, npx)[1]:
         for px, x, y, box in cands:
             if not any(_meets(box, o) for o in occupied):
-                S.stamp(img, (x, y), text, px, S.LABEL, "mm", 2, (246, 243, 232))
+                ops += S.stamp_ops((x, y), text, px, S.LABEL, "mm", 2, (246, 243, 232))
                 out.append((text, box))
                 break
-    return out
+    return ops, out

@@ -67,6 +67,7 @@ from render.hex_header import (_ARROW, _arrow, _beyond_text, footer_height, _tal
     _demoralized, _panel)  # noqa: F401
 from render.hex_crop import (_crop_hex, _crop_width, _legible, max_focus_cols, _span, _grow, _focus_entries,
     focus_hexes, _focus_height, _fits, _best_window, _focus_window, _whole, frame_for, _window, _Beyond, _beyond)  # noqa: F401
+from render.hex_stacks import Pieces, markers, pieces  # noqa: F401  (a map's pieces as layered pastes)
 from render.hex_pieces import (_hex_mask, _draw_crack, _hatch_mask, _ring_mask, _unit_texts, _counter,
     _badge_width, _badge, _labels, _look, number_box, shape_of, frame_texts, _frames, _counter_args, counter_ink,
     counter_plate, _counter_ink, _counter_plate)  # noqa: F401
@@ -177,35 +178,7 @@ def _compose_in(view: dict, hexmap, fr: Frame, leg, hp: int, beyond: list, off: 
     display = _as_dict(view.get("display"))
     shapes = _as_dict(display.get("shapes"))
 
-    # markers, by their declared style: cracks on hexsides, rungs in a hex leaning across a
-    # hexside, everything else a chit in its hex (or on its hexside)
-    hex_markers: dict[Hex, list[str]] = {}
-    cracks: list[Hexside] = []
-    rungs: list[tuple[Hex, str]] = []
-    side_chits: list[tuple[Hexside, str]] = []
-    for m in _as_list(view.get("markers")):
-        if not isinstance(m, dict):
-            continue
-        kind = _style_of(display, str(m.get("type") or ""))
-        h = _parse_hex(m.get("hex"))
-        side = _parse_side(m.get("hexside")) if m.get("hexside") is not None else None
-        if kind == "rungs":
-            if h is None or not lay.contains(h):
-                continue
-            hex_markers.setdefault(h, []).append(kind)
-            dname = _side_dir(h, side) if side is not None else None
-            if dname is not None:
-                rungs.append((h, dname))
-            continue
-        if kind == "crack":
-            if side is not None and any(lay.contains(x) for x in side.hexes()):
-                cracks.append(side)
-            continue
-        if h is not None:
-            if lay.contains(h):
-                hex_markers.setdefault(h, []).append(kind)
-        elif side is not None and any(lay.contains(x) for x in side.hexes()):
-            side_chits.append((side, kind))
+    hex_markers, cracks, rungs, side_chits = markers(view, display, lay)
 
     # under the counters: zone, held levels, ringed hexes, gates, cracks (render/hex_underlay.py: the
     # base with them drawn on, kept while they stay the same)
@@ -215,119 +188,13 @@ def _compose_in(view: dict, hexmap, fr: Frame, leg, hp: int, beyond: list, off: 
     img = _tall(below, fh) if fh else below.copy()
     d = ImageDraw.Draw(img)
 
-    # counters, grouped by hex in the view's order
-    stacks: dict[Hex, list[dict]] = {}
-    for u in _as_list(view.get("units")):
-        if not isinstance(u, dict):
-            continue
-        h = _parse_hex(u.get("hex"))
-        if h is not None and lay.contains(h):
-            stacks.setdefault(h, []).append(u)
-    size = round(s * 1.34)
-    pad = C.sprite_pad(size)
-    step = s * 0.16
-    badge_size = max(9, round(s * 0.4))
-    occupied: list[tuple[float, float, float, float]] = []
-    glyphs: list = []
-    plates: list = []  # each top counter's id on its plate, pasted again over whatever is drawn after
-    badges = []
-    label_sizes: list[int] = []
-    reach = float("inf")  # the highest row anything below is drawn on (the header band is pasted if it is under it)
-    for h, units in stacks.items():
-        cx, cy = lay.center(h)
-        cy += s * COUNTER_DY
-        occupied.append((cx - size * 0.7, cy - size * 0.7, cx + size * 0.7, cy + size * 0.7))
-        shown = units[:3]
-        n = len(shown)
-        # the top counter sits where a lone counter would; those under it
-        # peek out up and to the right
-        pos = [(cx + step * i, cy - step * i) for i in range(n)]
-        # the first unit listed is the top of the stack: drawn last
-        for i in range(n - 1, -1, -1):
-            args = _counter_args(shown[i], sides, size, shapes)
-            top_text = args[3]
-            fs, ink, plate = _id_boxes(size, top_text)
-            label_sizes.append(fs)
-            x, y = pos[i]
-            ink_spr, ix, iy = counter_ink(args)
-            yy = round(y - size / 2) - pad + iy
-            reach = min(reach, yy)
-            S.paste(img, ink_spr, (round(x - size / 2) - pad + ix, yy), ink_spr)
-            if i == 0 and top_text:  # the top counter's id is drawn whole
-                ox, oy = round(x - size / 2), round(y - size / 2)  # the bare plate the id is drawn on:
-                px0, py0, px1, py1 = plate       # its ink with a margin of face round it
-                ix0, iy0, ix1, iy1 = ink
-                glyphs.append(("id", top_text, (ox + ix0 - 1, oy + iy0 - 1, ox + ix1 + 1, oy + iy1 + 1)))
-                glyphs.append(("plate", top_text, (ox + px0, oy + py0, ox + px1, oy + py1)))
-                plates.append((counter_plate(args, (pad + px0, pad + py0, pad + px1, pad + py1)), (ox + px0, oy + py0)))
-        if len(units) > 1:
-            # the count sits off the stack's top right corner
-            text = f"+{len(units) - 3}" if len(units) > 3 else str(len(units))
-            bw = _badge_width(text, badge_size)
-            fx = pos[0][0] + size / 2
-            bx, by = pos[-1]
-            bx = max(bx + size / 2, fx + bw / 2 - size * 0.1)
-            by = by - size / 2
-            badges.append((bx, by, text, (170, 28, 28) if len(units) > 3 else (30, 28, 24)))
-    # rungs across their hexside and counters' arrows, over the counters
-    for h, dname in rungs:
-        spr, ox, oy = kept(C.rungs_sprite, s, dname)
-        cx, cy = lay.center(h)
-        reach = min(reach, round(cy) + oy)
-        img.paste(spr, (round(cx) + ox, round(cy) + oy), spr)
-    for h, units in stacks.items():
-        dirs = []
-        for u in units:
-            for key in _as_list(_look(u).get("arrows")):
-                side = _parse_side(key)
-                dname = _side_dir(h, side) if side is not None else None
-                if dname is not None and dname not in dirs:
-                    dirs.append(dname)
-        cx, cy = lay.center(h)
-        for dname in dirs:
-            spr, ox, oy = kept(C.ready_arrow_sprite, s, dname)
-            reach = min(reach, round(cy) + oy)
-            img.paste(spr, (round(cx) + ox, round(cy) + oy), spr)
-
-    for bx, by, text, fill in badges:  # after every counter, so no neighbour hides them
-        reach = min(reach, by - (badge_size + 4) / 2 - 2)
-        _badge(img, d, bx, by, text, badge_size, fill=fill)
-
-    # hex markers: chits on the stack's left edge, or in the middle of an empty hex
-    ms = max(12, round(s * 0.62))
-    mp = C.marker_pad(ms)
-    for h, kinds in hex_markers.items():
-        cx, cy = lay.center(h)
-        kinds = kinds[:4]
-        if h in stacks:
-            left = cx - size / 2
-            top = cy + s * COUNTER_DY - size / 2
-            y0 = top + size * 0.62
-            spots = [(left, y0), (left, y0 - ms * 1.05), (left - ms * 0.9, y0), (left - ms * 0.9, y0 - ms * 1.05)]
-        else:
-            g = ms * 0.56
-            spots = {1: [(cx, cy + s * 0.1)], 2: [(cx - g, cy + s * 0.1), (cx + g, cy + s * 0.1)]}.get(
-                len(kinds), [(cx - g, cy - g * 0.7 + s * 0.1), (cx + g, cy - g * 0.7 + s * 0.1),
-                             (cx - g, cy + g * 1.1 + s * 0.1), (cx + g, cy + g * 1.1 + s * 0.1)])
-        for kind, (x, y) in zip(kinds, spots):
-            spr = kept(C.marker_sprite, ms, kind)
-            reach = min(reach, round(y - ms / 2) - mp)
-            img.paste(spr, (round(x - ms / 2) - mp, round(y - ms / 2) - mp), spr)
-    for side, kind in side_chits:
-        a, b = lay.side_points(side.hex, side.direction)
-        x, y = _lerp(a, b, 0.5)
-        spr = kept(C.marker_sprite, ms, kind)
-        reach = min(reach, round(y - ms / 2) - mp)
-        img.paste(spr, (round(x - ms / 2) - mp, round(y - ms / 2) - mp), spr)
-
-    # place names, each clear of every hex number (issue 26); the hex numbers of occupied hexes again,
-    # over the counters: an order needs them
     npx = _hex_number_px(s)
-    glyphs += [("label", text, box) for text, box in _labels(img, lay, hexmap, occupied, npx)]
-    for h in stacks:
-        cx, cy = lay.center(h)
-        reach = min(reach, cy - s * 0.84 - 4)  # (its halo's top, and a margin)
-        S.stamp(img, (cx, cy - s * 0.84), str(h), npx, S.HEX_NUMBER, "ma", 2, S.NUMBER_HALO)
+    pcs = pieces(view, hexmap, lay, s, sides, shapes, hex_markers, rungs, side_chits, npx)
+    for layer in pcs.layers[:-1]:
+        for _, ops in layer:
+            for src, xy, mask in ops:
+                S.paste(img, src, xy, mask)
+    glyphs, label_sizes, reach = pcs.glyphs, pcs.label_sizes, pcs.reach
     if fr.mode != "whole":
         glyphs += [("hex", text, box) for text, box in frame_texts(lay, hexmap, npx)[0]]
 
@@ -335,8 +202,9 @@ def _compose_in(view: dict, hexmap, fr: Frame, leg, hp: int, beyond: list, off: 
         d.polygon(lay.corners(focus, shrink=0.93), outline=S.FOCUS, width=max(2, round(s / 10)))
     # nothing drawn over an id (issue 26): a neighbour's stack count or marker chit, a hex number's halo,
     # the focus outline give way to the ids an order names
-    for plate, xy in plates:
-        S.paste(img, plate, xy, plate)
+    for _, ops in pcs.layers[-1]:
+        for src, xy, mask in ops:
+            S.paste(img, src, xy, mask)
 
     if fr.panel:
         _panel(img, lay, view, legend_top)
@@ -366,5 +234,5 @@ def encode(img: Image.Image) -> bytes:
     return png.encode(img)
 
 
-__all__ = ["render_view", "render_view_info", "compose", "compose_info", "encode", "clear_cache", "legend_for",
+__all__ = ["render_view", "render_view_info", "compose", "compose_info", "markers", "pieces", "Pieces", "encode", "clear_cache", "legend_for",
            "Legend", "RenderInfo", "Frame", "frame_for", "focus_hexes"]

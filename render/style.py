@@ -221,15 +221,24 @@ def stamp(img, xy, text: str, size: int, fill, anchor: str = "la", stroke: int =
     """Draw ``text`` on ``img`` like ``ImageDraw.text`` (position rounded to
     whole pixels), from a cache of rendered masks: the same strings drawn
     again cost only a paste."""
+    for src, pos, mask in stamp_ops(xy, text, size, fill, anchor, stroke, stroke_fill):
+        paste(img, src, pos, mask)
+
+
+def stamp_ops(xy, text: str, size: int, fill, anchor: str = "la", stroke: int = 0, stroke_fill=None) -> list:
+    """What :func:`stamp` pastes, in order: (colour, corner, mask) (its halo, then its ink), for a
+    picture kept as pastes (render/record.py draws each step's pieces from them)."""
     if not text:
-        return
+        return []
     got = _text_mask(text, int(size), anchor, int(stroke))
     _pack_note(("text", text, int(size), anchor, int(stroke)), got, _dump_packed)
     m, halo, l, t = got
     pos = (round(xy[0]) + l, round(xy[1]) + t)
+    out = []
     if halo is not None and stroke_fill is not None:
-        paste(img, stroke_fill, pos, halo)
-    paste(img, fill, pos, m)
+        out.append((stroke_fill, pos, halo))
+    out.append((fill, pos, m))
+    return out
 
 
 def paste(img: Image.Image, src, xy: tuple[int, int], mask: Image.Image) -> None:

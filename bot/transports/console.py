@@ -45,7 +45,7 @@ MAX_TICK_FIRES = 200  # timers fired after one command, at most
 
 OPTION_NAMES = {"text", "seat", "dice", "reason", "private", "topic", "around", "mine", "ruleset", "options",
                 "thread", "last", "hours", "since", "from", "to", "tz", "until", "user", "whole", "radius", "value", "case",
-                "template", "swap", "name", "page", "at", "player"}
+                "template", "swap", "name", "page", "at", "player", "format"}
 
 
 class Console:
@@ -94,7 +94,8 @@ class Console:
             ext = post.filename.rsplit(".", 1)[-1] if "." in post.filename else "png"
             self.say(prefix + self._save(post.image, label, ext))
         if post.attachment is not None:
-            self.say(prefix + self._save(post.attachment, post.attachment_name.rsplit(".", 1)[0], "json"))
+            stem, _, ext = post.attachment_name.rpartition(".")
+            self.say(prefix + self._save(post.attachment, stem or ext, ext if stem else "json"))
 
     async def show(self, out: Outcome) -> None:
         if out.reply:
@@ -305,7 +306,7 @@ class Console:
                 last = kv.get("last") or (args[0] if args else None)
                 out = await svc.log(self.ctx(), int(last) if last and last.isdigit() else None)
             elif sub == "export":
-                out = await svc.export(self.ctx())
+                out = await svc.export(self.ctx(), kv.get("format") or "json", kv.get("since"))
             elif sub == "end":
                 out = await svc.end(self.ctx())
             elif sub == "undo":
