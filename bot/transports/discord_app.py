@@ -480,6 +480,10 @@ class _Palantir:
         if (k := await self.service.announce_unanswered()):
             log.warning("announced %d answers stored before a restart but never delivered", k)
         self._scheduler_task = asyncio.create_task(self._scheduler(), name="palantir-scheduler")
+        # (issue 39) how late the loop runs, from here: the start-up's own long work (the games loaded, the answers
+        # announced) is done and is no backlog. Not from the gateway's ready: a bot whose guilds come slowly takes
+        # interactions before it, and a late loop must be seen then too (tests/e2e/test_backlog_e2e.py)
+        self.backlog.start()
         for ext in EXTENSIONS:
             await self.load_extension(ext)
         for gid in self.cfg.discord.dev_guild_ids:
@@ -513,7 +517,6 @@ class _Palantir:
         restart resumes here; each outbox row is sent with a nonce Discord enforces, so a row sent
         just before a crash is not posted twice when it is sent again."""
         await self.wait_until_ready()
-        self.backlog.start()  # (issue 39) from ready: the start-up's own work on the loop is not a backlog
         if self.freeze_heap:
             freeze_start_heap()
         while not self.is_closed():

@@ -11,8 +11,15 @@ Discord's clock: when each acknowledgement arrived, counted from its interaction
   before its work blocks the loop, well within Discord's 3 s by the fake's record, then answered. (Before issue
   39 it too waited for its timer, which fired after the block: "This interaction did not respond".)
 - Past the bot's busy lag (set to 5 s here, after a 6 s block) a plain order is answered "Busy" privately, in
-  time, and nothing of it is applied."""
+  time, and nothing of it is applied.
+
+This end-to-end test measures against the real clock (an acknowledgement within Discord's 3 s), a timing
+claim: a starved host (the whole suite on two busy cores) can keep the bot's process off a core past the
+deadline whatever its policy. So it runs with ``PALANTIR_TIMING_TESTS=1`` (as the benchmarks do, on a quiet
+machine); the policy itself is tested without a clock in tests/bot/test_guarded.py, in every run."""
 from __future__ import annotations
+
+import os
 
 import pytest
 
@@ -20,7 +27,10 @@ from tests.fakediscord import FakeDiscord
 from tests.fakediscord.server import ACK_DEADLINE
 from tests.load_helpers import BotProcess, late_posts, make_world, read_sqlite, set_up
 
-pytestmark = pytest.mark.heavy  # a long unit (5 s or more on one worker): handed out first under xdist (tests/conftest.py)
+pytestmark = [pytest.mark.heavy,  # a long unit (5 s or more on one worker): handed out first under xdist (tests/conftest.py)
+              pytest.mark.skipif(os.environ.get("PALANTIR_TIMING_TESTS") != "1",
+                                 reason="a timing claim against the real clock: PALANTIR_TIMING_TESTS=1 runs it "
+                                        "(the policy is tested clock-free in tests/bot/test_guarded.py)")]
 
 
 async def test_a_late_loop_acknowledges_in_time_and_past_its_busy_lag_answers_busy(tmp_path):

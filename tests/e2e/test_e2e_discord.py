@@ -266,6 +266,35 @@ async def test_slow_answers_are_deferred_and_still_land_in_the_right_place(tmp_p
         w.server.assert_clean()
 
 
+async def test_a_command_behind_a_late_loop_is_acknowledged_at_once(tmp_path, monkeypatch):
+    """Issue 39, busy before "did not respond", clock-free: a bot whose loop was just held up (a slow call, 2 s)
+    acknowledges the next command at once ("thinking…") instead of waiting for its deferral timer, which is set
+    here past any answer's time: so the second `/help` is deferred only because the bot saw its own lag (its
+    monitor runs from the start: a bot that never looked would answer it directly). A starved host only makes
+    the lag longer; the lag is remembered for the test's length."""
+    import time
+
+    import bot.transports.discord_app as app
+
+    monkeypatch.setattr(app, "DEFER_AFTER", 60.0)
+    async with World() as w:
+        await w.start_bot(tmp_path / "lag.db")
+        w.bot.backlog.window = 3600.0
+        r = await w.cmd(w.alice, "help")
+        assert not r.deferred  # a quick answer on a loop on time: answered directly
+        plain = w.service.help
+
+        async def slow_help(*a, **k):
+            time.sleep(2.0)  # a slow call on the loop: nothing else of the bot runs meanwhile
+            return await plain(*a, **k)
+        w.service.help = slow_help
+        await w.cmd(w.alice, "help")
+        w.service.help = plain
+        r = await w.cmd(w.alice, "help")
+        assert r.deferred and r.ephemeral and "palantir" in r.content, r
+        w.server.assert_clean()
+
+
 async def test_the_bot_survives_a_dropped_gateway_connection(tmp_path):
     async with World() as w:
         await w.start_bot(tmp_path / "r.db")
