@@ -28,7 +28,7 @@ import re
 from contextlib import asynccontextmanager
 
 from bot.storage.contexts import ContextCache
-from bot.storage.sql import SqlQueries, _Marks, _dumps
+from bot.storage.sql import SqlQueries, _Marks, _dumps, _dumps_state
 from bot.storage.base import (Effect, OutboxPost, ShardFilter, StaleWriter, StorageError, shard_where)
 
 MIGRATION_LOCK = 0x70616C616E  # pg_advisory_xact_lock key taken while migrating ("palan")
@@ -583,7 +583,7 @@ class PostgresStore(SqlQueries):
                                   p(dice_before, "bigint"), p(dice_after, "bigint"), p(_dumps(events), "text"),
                                   "$4::float8", p(kind, "text"), p(ref_seq, "bigint")]) + " FROM fence)")
         if snapshot is not None:
-            parts.append(f"s AS (INSERT INTO snapshots (game_id, seq, state) SELECT id, $1, {p(_dumps(snapshot), 'text')}"
+            parts.append(f"s AS (INSERT INTO snapshots (game_id, seq, state) SELECT id, $1, {p(_dumps_state(snapshot), 'text')}"
                          " FROM fence)")
         if response is not None and interaction_id:
             parts.append("r AS (INSERT INTO responses (interaction_id, game_id, response, created_at) SELECT "
@@ -628,7 +628,7 @@ class PostgresStore(SqlQueries):
                 guild_id, channel_id, ruleset, _dumps(options), seed, commitment, creator_id, now,
                 _dumps(deadline_rules) if deadline_rules is not None else None)
             await tx.execute("INSERT INTO snapshots (game_id, seq, state) VALUES (?,?,?)",
-                             (gid, 0, _dumps(initial_state)))
+                             (gid, 0, _dumps_state(initial_state)))
         return gid
 
     async def take_seat(self, game_id: int, seat: str, user_id: int, now: float) -> bool:

@@ -28,6 +28,15 @@ def _dumps(obj: Any) -> str:
     return json.dumps(obj, sort_keys=True, separators=(",", ":"))
 
 
+def _dumps_state(state: Any) -> str:
+    """A game's state as stored (a snapshot, the first one): its keys in the order the game made them, not
+    sorted. Where the rules go through a part of the state in its order (the units in a hex, the leaders caught
+    in a result, each drawing a die), a game rebuilt from storage must hold it in the order the game played it:
+    sorted, a rebuilt game could draw the same dice for other units (a Sauron rematch's export replayed its log
+    from a sorted first state and found a leader wounded whom the game had not; issue 39)."""
+    return json.dumps(state, separators=(",", ":"))
+
+
 class SqlQueries:
     # a game's seats as one JSON object text ({"seat": user id}), from ``seats s`` (SQL differs)
     SEATS_JSON: str
@@ -412,7 +421,7 @@ class SqlQueries:
         steps += [self._effect_sql(e) for e in also]
         if snapshot is not None:
             steps.append(("INSERT INTO snapshots (game_id, seq, state) VALUES (?,?,?)",
-                          (game_id, seq, _dumps(snapshot))))
+                          (game_id, seq, _dumps_state(snapshot))))
         if response is not None and interaction_id:
             steps.append(("INSERT INTO responses (interaction_id, game_id, response, created_at) VALUES (?,?,?,?)",
                           (interaction_id, game_id, _dumps(response), now)))

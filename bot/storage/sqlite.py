@@ -29,7 +29,7 @@ import threading
 from contextlib import asynccontextmanager
 
 from bot.storage.contexts import ContextCache
-from bot.storage.sql import SqlQueries, _dumps
+from bot.storage.sql import SqlQueries, _dumps, _dumps_state
 from bot.storage.base import (Effect, OutboxPost, ShardFilter, StaleWriter, StorageError, shard_where)
 
 import aiosqlite
@@ -544,7 +544,7 @@ class SqliteStore(SqlQueries):
                  _dumps(deadline_rules) if deadline_rules is not None else None))
             gid = cur.lastrowid
             await tx.execute("INSERT INTO snapshots (game_id, seq, state) VALUES (?,?,?)",
-                             (gid, 0, _dumps(initial_state)))
+                             (gid, 0, _dumps_state(initial_state)))
         return gid
 
     async def take_seat(self, game_id: int, seat: str, user_id: int, now: float) -> bool:

@@ -126,7 +126,7 @@ async def test_chart_refusals_at_game_new_are_private_from_the_first_moment(tmp_
 
         monkeypatch.setattr(rs, "new_game", slow)
         r = await w.cmd(w.alice, "game", "new", ruleset="gondor", options="charts=x")  # not a chart file
-        assert r.deferred and r.ephemeral and "your charts were refused" in r.content, r.content
+        assert r.deferred and r.ephemeral and "`charts` was refused" in r.content, r.content
         assert seen_in(w, w.cid) == [] and await w.store.latest_game(w.cid) is None
         monkeypatch.setattr(rs, "new_game", plain)
 

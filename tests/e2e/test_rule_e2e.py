@@ -8,7 +8,7 @@ import pytest
 
 from bot.transports.console import run_local
 from engine import cases
-from engine.rulesets import get_ruleset, ruleset_names
+from engine.rulesets import BUILTIN, get_ruleset
 from tests.e2e.test_e2e_discord import World
 
 pytestmark = pytest.mark.heavy  # every cited case of six rulesets, over Discord
@@ -19,7 +19,7 @@ async def test_rule_over_discord_finds_every_cited_case_of_every_ruleset(tmp_pat
     with its own summary (the fake refuses a message over 2,000 characters)."""
     async with World() as w:
         await w.start_bot(tmp_path / "rule.db")
-        for name in ruleset_names():
+        for name in sorted(BUILTIN):
             rs = get_ruleset(name)
             book = cases.book(rs)
             for n in sorted(cases.cited(rs), key=cases.sort_key):
@@ -61,7 +61,7 @@ async def test_rule_in_a_game_channel_autocomplete_and_bad_input(tmp_path):
         w.server.assert_clean()
 
 
-@pytest.mark.parametrize("name", ruleset_names())
+@pytest.mark.parametrize("name", sorted(BUILTIN))
 async def test_rule_in_the_terminal_finds_every_cited_case(tmp_path, name):
     """Issue 42: `palantir local`'s `/rule <number>` answers every case the engine cites for the ruleset (a
     refused command would fail the script), and `/rule <unknown>` is refused with the nearest cases."""

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from render import hex_bands, hexmap
+from render import hex_bands, hex_stacks, hexmap
 from render.hexmap import clear_cache, render_view
 from tests.render_sample import gondor_map, sample_view
 
@@ -51,8 +51,8 @@ def test_a_pasted_header_band_is_the_header_drawn(cache, monkeypatch):
 def test_a_header_band_reached_by_a_counter_is_drawn_not_pasted(cache, monkeypatch):
     """A counter reaching up into the band (here every counter's ink shifted 400 px up): the header is
     stamped over it, not pasted over it."""
-    real_ink = hexmap.counter_ink
-    monkeypatch.setattr(hexmap, "counter_ink", lambda args: (lambda g: (g[0], g[1], g[2] - 400))(real_ink(args)))
+    real_ink = hex_stacks.counter_ink  # (the pieces' chunks take a counter's ink from there: render/hex_stacks.py)
+    monkeypatch.setattr(hex_stacks, "counter_ink", lambda args: (lambda g: (g[0], g[1], g[2] - 400))(real_ink(args)))
     real = hexmap.header_band
     used = []
     monkeypatch.setattr(hexmap, "header_band", lambda *a: used.append(1) or real(*a))
