@@ -304,3 +304,21 @@ async def test_status_of_an_ended_game_lists_nothing_still_to_deploy(store):
     assert (await svc.end(ctx(SAURON))).ok
     out = await svc.status(ctx(SAURON))
     assert out.ok and "still to deploy" not in out.reply.text
+
+
+async def test_a_state_rebuilt_from_storage_keeps_the_order_of_its_parts(store):
+    """A game rebuilt from storage (a restart, an export's replay, `/game undo`) holds every part of its state in
+    the order the game made it: where the rules go through a part in its order (the units of a hex, the leaders
+    caught in a result, each drawing a die), a rebuilt game that held them sorted gave the same dice to another
+    leader, and a Sauron rematch's export failed replaying its own log ('EI1 is not on the map')."""
+    svc = svc_for(store, seed="order")
+    await started(svc)
+    row = await store.live_game(7)
+    live = await svc.load(row)
+    assert list(live.state["units"]) != sorted(live.state["units"])  # the order of battle's, not the alphabet's
+    for o in SAURON_SETUP[:3]:
+        assert (await svc.order(ctx(SAURON), o)).ok
+    row = await store.live_game(7)
+    for got in (await svc.rebuild(row), await svc.replay_from_start(row)):
+        assert list(got.state["units"]) == list(live.state["units"])
+        assert [list(r) for r in got.state["units"].values()] == [list(r) for r in live.state["units"].values()]
