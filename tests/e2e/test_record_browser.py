@@ -23,9 +23,7 @@ ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-net
 SCRIPTS = Path(__file__).resolve().parent.parent / "scripts"
 GAMES = [("gondor", "7", "gondor_game.txt", []), ("celebrant", "7", "celebrant_game.txt", []),
          ("risk-minas-tirith", "11", "risk_minas_tirith_game.txt", []), ("sauron", "45", "sauron_game.txt", []),
-         pytest.param("sauron-expanded", "5", "sauron_expanded_game.txt", [], marks=pytest.mark.skip(
-             reason="its export fails on main too: replaying the log from the first snapshot refuses an order "
-                    "(`EI1 is not on the map`), in Archive.export_data; the record replays the same way")),
+         ("sauron-expanded", "5", "sauron_expanded_game.txt", []),
          ("wotr", "7", "wotr_game.txt", ["--options", "turns=4"])]
 
 
