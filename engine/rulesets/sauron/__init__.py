@@ -267,11 +267,13 @@ class Sauron(EntryAttacks, StandardRules):
             raise IllegalOrder(why + " first", "16.641")
 
     def deadline_action(self, state: State, seat: str):
-        """At a deadline: an unanswered challenge is declined (22.3: the seat did not take it up); a
-        missile unit under 7.175 fires at the first enemy it may; else the Standard Rules' move."""
-        left = self._unanswered(state, seat) if state["turn"] else []
+        """At a deadline: an unanswered challenge is answered as a seat on autopilot answers it, by what costs its
+        side less (issue 42: a seat that lets its deadlines pass is absent too, and declining every time let an
+        opponent wear its side down by challenging again and again, 22.3); a missile unit under 7.175 fires at
+        the first enemy it may; else the Standard Rules' move."""
+        left = [p for p in self._challenges_waiting(state) if p["seat"] == seat] if state["turn"] else []
         if left and seat in self.active_seats(state):  # not an answer the decision lists: 7.5 may wait first
-            return Action("decline", (left[0],))
+            return self.challenge_answer(state, left[0])
         if (step := self.approach_default(state, seat)) is not None:  # 22.1: the leader closes
             return step
         if (step := self.ring_return_default(state, seat)) is not None:  # 16.641: the Ring goes home

@@ -80,3 +80,26 @@ def test_issue42_the_fights_cost_counts_the_ring():
     assert bare < c["decline"] <= c["accept"], (bare, c)
     challenged(g, 1, "ELE", "SAU")
     assert RS.autopilot_action(g.state, "sauron").verb == "decline"
+
+
+def test_issue42_a_passed_deadline_answers_a_challenge_as_the_autopilot_does():
+    """Issue 42 (22.3): a seat that lets its deadlines pass (not on autopilot) is absent too: its challenge is
+    answered at the deadline by the same weighing, not declined every time (ten challenges would cost 40)."""
+    g = game()
+    place(g, GOR="2707", ISI="2703")
+    answers = []
+    for n in range(10):
+        challenged(g, 1 + n)
+        a = RS.deadline_action(g.state, "sauron")
+        auto = RS.autopilot_action(g.state, "sauron")
+        assert (a.verb, a.args) == (auto.verb, auto.args)
+        answers.append(a.verb)
+        g.play("sauron", RS.format(a))
+        if a.verb == "accept":
+            break
+    assert answers == ["decline", "accept"] and paid(g) == 4, (answers, paid(g))
+    g2 = game()
+    place(g2, GOR="2707", ISI="2703")
+    g2.state["units"]["ISI"]["wounds"] = 2  # the odds favour Gorgol: accepted at the first deadline
+    challenged(g2, 1)
+    assert RS.format(RS.deadline_action(g2.state, "sauron")) == "accept GOR"
