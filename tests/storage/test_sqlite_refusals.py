@@ -98,6 +98,24 @@ async def test_a_file_cut_short_is_refused_as_damaged(tmp_path):
     assert "is damaged" in await refused(p)
 
 
+async def test_a_file_damaged_inside_is_refused_at_open_not_met_later(tmp_path):
+    """Issue 39: a file damaged inside (a page overwritten: a bad disk, a copy that went wrong), of the right
+    length and with no log beside it, is refused when the store opens (``PRAGMA quick_check``), not met by the
+    first order that reads that page."""
+    p = tmp_path / "palantir.db"
+    s = await open_store(str(p))
+    for i in range(40):
+        await s.create_game(channel_id=i + 1, guild_id=1, ruleset="gondor", options={}, seed=f"s{i}",
+                            commitment="c", creator_id=1, now=1.0, initial_state={"x": "y" * 2000})
+    await s.close()
+    size = os.path.getsize(p)
+    with open(p, "r+b") as f:  # the middle pages written over with garbage; the length unchanged
+        f.seek(size // 2)
+        f.write(b"\xff\x00garbage" * 1000)
+    assert os.path.getsize(p) == size and not os.path.exists(f"{p}-wal")
+    assert "is damaged" in await refused(p)
+
+
 async def test_a_log_of_another_database_beside_the_file_is_refused(tmp_path):
     """Issue 39: the database replaced (a backup put back) while another database's -wal lies beside it:
     SQLite would apply that log silently (a mixture of the two); it is refused, whether its -shm is there
