@@ -319,3 +319,20 @@ def test_issue42_a_farming_opponent_gains_nothing_in_whole_games(name, seat):
         assert tally["decline-paid"] < tally["always-decline"], tally
     else:
         assert tally["seizures"] == 1 and verbs["seizure"] == 1, (tally, verbs)
+
+
+# Issue 42: the decisions an opponent's order puts to a seat, and why repeating it against an absent seat gains
+# nothing. A contest whose answer costs the answering side, and may be asked again and again (22.3's challenge,
+# AA.2's seizure), must be answered by a weighing or a die (``Decision.autopilot``); the others are a result
+# already applied that leaves the seat a choice of how to carry it out (a retreat's hex, an advance, a card kept),
+# which costs nothing more for being asked again.
+NO_GROWING_COST = {"retreat", "advance", "keep", "entry", "entry-before-done"}
+
+
+@pytest.mark.parametrize("name", sorted(__import__("engine.rulesets", fromlist=["BUILTIN"]).BUILTIN))
+def test_no_decision_lets_an_opponent_farm_an_absent_seat(name):
+    rs = get_ruleset(name)
+    for kind, d in (getattr(rs, "decisions", None) or {}).items():
+        assert d.autopilot is not None or kind in NO_GROWING_COST, (
+            f"{name}: the decision `{kind}` ({d.section}) has no autopilot weighing: an opponent could ask it of an "
+            "absent seat again and again; give it Decision.autopilot (engine/pending.py) or say why it costs nothing")
