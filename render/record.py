@@ -17,6 +17,7 @@ import base64
 import hashlib
 import io
 import json
+import re
 
 from PIL import Image, ImageChops
 
@@ -208,8 +209,11 @@ def header_texts(view: dict) -> tuple[str, str]:
     from render.hex_common import _as_dict, _side_title
     from render.hex_header import _over_text, _track_items, _turn_text
 
-    head = " · ".join(b for b in (_turn_text(view), _over_text(view) or str(view.get("phase_title") or
-                                                                           view.get("phase") or "")) if b)
+    phase = _over_text(view) or str(view.get("phase_title") or view.get("phase") or "")
+    turn = _turn_text(view)
+    if re.match(rf"turn {view.get('turn')}\b", phase, re.IGNORECASE):
+        turn = ""  # (a phase title that names its turn itself: "Turn 2: Movement Phase", not "Turn 2 · Turn 2: …")
+    head = " · ".join(b for b in (turn, phase) if b)
     sides = _as_dict(view.get("sides"))
     acting = [_side_title(sides, s) for s in view.get("active") or [] if isinstance(s, str)]
     bits = ([f"To act: {', '.join(acting)}"] if acting and not view.get("over") else []) + \
