@@ -35,14 +35,15 @@ def build_record(rs, first: dict, entries: list[dict], data: dict, seat: str | N
     by_seq = {item["seq"]: item for item in data["log"]}
 
     def add(g, seq: int) -> None:
-        pub = g.view(None)
+        raw = {s: rs.view(g.state, s) for s in [None] + [k for k in shown if k not in ("full", "public")]}
+        pub = g.dress(raw[None])  # (each of the step's views taken once: the full one merges them)
         head, sub = header_texts(pub)
         item = by_seq.get(seq)
         what = f"after #{seq} {item['order']}" if item else "the start"
         steps.append({"seq": seq, "turn": pub.get("turn") or 0, "phase": f"{pub.get('turn')}:{pub.get('phase_title')}",
                       "head": head, "sub": sub, "alt": f"Map of {rs.title}, {head}, {what}."})
         for key, _ in views:
-            v = rs.full_view(g.state) if key == "full" else g.view(None if key == "public" else key)
+            v = rs.full_view(g.state, raw) if key == "full" else pub if key == "public" else g.dress(raw[key])
             shown[key].append(pictures.add(v))
     game = Game(rs, first)
     if start == 0:
