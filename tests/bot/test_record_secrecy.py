@@ -1,9 +1,9 @@
 """Issue 40: a mid-game record (`/game export format:html`) from each seat holds none of another seat's
 secrets, for every ruleset with hidden information (Gondor's cauldrons: tests/bot/test_record.py). Each
 game is played through the console (the service, storage, the commit path) twice, the two games differing
-only in one seat's secret; the records of every seat not entitled to that secret, and the public one, are
-byte-identical, and the record of the seat that holds it differs (its own information is not hidden from
-it)."""
+only in one seat's secret; the records of every seat not entitled to that secret, the public one and the
+JSON export (with its public views, from which `palantir record` makes the public record) are
+byte-identical."""
 from __future__ import annotations
 
 import io
@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from bot.cli import main
 from bot.service import GameService
 from bot.storage import Store
 from bot.transports.console import Console
@@ -36,8 +37,8 @@ def script_lines(name: str, until: str | None = None, swap: dict[str, str] | Non
 
 async def seat_records(db: Path, ruleset: str, seed: str, lines: list[str], fixture: dict | None = None,
                        options: str | None = None) -> tuple[dict[str, bytes], dict]:
-    """Each seat's record, and a spectator's (``public``), of the game ``lines`` play (mid-game), and the
-    game's state."""
+    """Each seat's record, a spectator's (``public``), and the JSON export (``json``) of the game ``lines``
+    play (mid-game), and the game's state; `palantir record` of that export makes the spectator's record."""
     store = await Store.open(str(db))
     try:
         svc = GameService(store, seed_source=lambda: seed, clock=lambda: 1_750_000_000.0, renderer=None)
@@ -60,6 +61,11 @@ async def seat_records(db: Path, ruleset: str, seed: str, lines: list[str], fixt
                                          interaction_id="spectator"), "html")
         assert out.ok and b"The public view" in out.reply.attachment, out.reply.text
         records["public"] = out.reply.attachment
+        # the JSON export of the game under way, and `palantir record` of it: the public record again
+        records["json"] = (await svc.export(console.ctx())).reply.attachment
+        (db.parent / f"{db.stem}.json").write_bytes(records["json"])
+        assert main(["record", str(db.parent / f"{db.stem}.json"), "-o", str(db.parent / f"{db.stem}.html")]) == 0
+        assert (db.parent / f"{db.stem}.html").read_bytes() == records["public"]
         return records, (await svc.load(await store.live_game(1))).state
     finally:
         await store.close()
