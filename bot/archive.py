@@ -12,7 +12,7 @@ from engine.rulesets import get_ruleset
 from bot.history import entry_of, walk
 from bot.storage import GameRow
 
-from bot.outcome import clip, Outcome, Ctx, public_text
+from bot.outcome import clip, Outcome, Ctx, public_text, seat_title
 from bot.table import seated
 
 MAX_RECORD_BYTES = 10 * 2**20  # Discord's default upload limit
@@ -24,6 +24,100 @@ def build_record(rs, first: dict, entries: list[dict], data: dict, seat: str | N
     (bot/history.walk's) and ``data`` (the export's, whose log texts and lines it shows: masked as the export
     masks them). The pictures: ``seat``'s view (None: the public view) while the game is under way; the
     full view and each seat's once it is ``over``. ``start``: the log position it starts after."""
+    keys = ["full", *rs.seats] if over else [seat or "public"]
+
+    def taken(g) -> tuple[dict, dict]:
+        raw = {s: rs.view(g.state, s) for s in [None] + [k for k in keys if k not in ("full", "public")]}
+        pub = g.dress(raw[None])  # (each of the step's views taken once: the full one merges them)
+        return pub, {key: rs.full_view(g.state, raw) if key == "full" else pub if key == "public" else g.dress(raw[key])
+                     for key in keys}
+
+    def each():
+        if start == 0:
+            yield 0, taken(Game(rs, first))
+        for e, g, _ in walk(rs, first, entries):
+            if e["seq"] >= start:  # (from the state ``start`` left, then every step after it)
+                yield e["seq"], taken(g)
+    return _record(rs, data, each(), seat, over, seat_title)
+
+
+def display_of(data: dict):
+    """The display vocabulary (engine/display.py) of the game an export is of: its ruleset's, as a game with
+    its options has it whatever the seed (a game made again from them, not played)."""
+    from bot.verify import game_of
+
+    rs, state = game_of({**data, "seed": "display"})
+    return Game(rs, state).view(None).get("display")
+
+
+def public_views(rs, first: dict, entries: list[dict], display=None) -> dict:
+    """The public view of every step of a game under way, for its export (issue 40: `palantir record` makes the
+    public record from it, without the seed): the first whole, then each log row's as what changed
+    (:func:`view_patch`). Nothing in it that the public map does not show; the game's display vocabulary,
+    when it is ``display`` (:func:`display_of`), is not copied: ``"display": "ruleset"``."""
+    before = Game(rs, first).view(None)
+    out = {"first": before, "steps": []}
+    if display is not None and before.get("display") == display:
+        out = {"first": {k: v for k, v in before.items() if k != "display"}, "display": "ruleset", "steps": []}
+    for _, g, _ in walk(rs, first, entries):
+        now = g.view(None)
+        out["steps"].append(view_patch(before, now))
+        before = now
+    return out
+
+
+def _keyed(v) -> bool:
+    """A list of records each with its own ``id`` (a view's units)."""
+    return isinstance(v, list) and bool(v) and all(isinstance(x, dict) and "id" in x for x in v) and \
+        len({json.dumps(x["id"]) for x in v}) == len(v)
+
+
+def view_patch(a: dict, b: dict) -> dict:
+    """What makes view ``a`` into ``b`` (:func:`patched`): ``set``, each top-level key whose value changed, with
+    its new value, but for a list of records with ids (units): ``items``, the records that changed or are new,
+    and ``ids``, their order if it changed; ``drop``, the keys gone."""
+    out: dict = {"set": {}, "items": {}, "drop": [k for k in a if k not in b]}
+    for k, v in b.items():
+        if k in a and a[k] == v:
+            continue
+        if k in a and _keyed(a[k]) and _keyed(v):
+            old = {json.dumps(x["id"]): x for x in a[k]}
+            ids = [x["id"] for x in v]
+            out["items"][k] = {"ids": ids if ids != [x["id"] for x in a[k]] else None,
+                               "changed": [x for x in v if old.get(json.dumps(x["id"])) != x]}
+        else:
+            out["set"][k] = v
+    return {k: v for k, v in out.items() if v}
+
+
+def patched(a: dict, patch: dict) -> dict:
+    """View ``a`` with ``patch`` (:func:`view_patch`) applied: a new dict, ``a`` unchanged."""
+    v = {k: x for k, x in a.items() if k not in (patch.get("drop") or [])}
+    v.update(patch.get("set") or {})
+    for k, ch in (patch.get("items") or {}).items():
+        by_id = {json.dumps(x["id"]): x for x in a[k]}
+        by_id.update({json.dumps(x["id"]): x for x in ch["changed"]})
+        v[k] = [by_id[json.dumps(i)] for i in (ch["ids"] if ch.get("ids") is not None else [x["id"] for x in a[k]])]
+    return v
+
+
+def public_record(rs, data: dict, seat_title=None) -> bytes:
+    """The public record of a game under way from its export's public views (:func:`public_views`)."""
+    pv = data["public_views"]
+    if len(pv["steps"]) != len(data["log"]):
+        raise ValueError(f"{len(pv['steps'])} public views for {len(data['log'])} log rows")
+
+    def each():
+        v = {**pv["first"], "display": display_of(data)} if pv.get("display") == "ruleset" else pv["first"]
+        yield 0, (v, {"public": v})
+        for item, patch in zip(data["log"], pv["steps"]):
+            v = patched(v, patch)
+            yield item["seq"], (v, {"public": v})
+    return _record(rs, data, each(), None, False, seat_title)
+
+
+def _record(rs, data: dict, taken, seat: str | None, over: bool, seat_title=None) -> bytes:
+    """The record's page from each step's (seq, (public view, {key: view pictured})), ``taken`` in order."""
     from render.record import Pictures, header_texts, page
 
     title_of = seat_title or (lambda s: str(s))
@@ -33,23 +127,14 @@ def build_record(rs, first: dict, entries: list[dict], data: dict, seat: str | N
     shown: dict[str, list[int]] = {k: [] for k, _ in views}
     steps: list[dict] = []
     by_seq = {item["seq"]: item for item in data["log"]}
-
-    def add(g, seq: int) -> None:
-        pub = g.view(None)
+    for seq, (pub, pictured) in taken:
         head, sub = header_texts(pub)
         item = by_seq.get(seq)
         what = f"after #{seq} {item['order']}" if item else "the start"
         steps.append({"seq": seq, "turn": pub.get("turn") or 0, "phase": f"{pub.get('turn')}:{pub.get('phase_title')}",
                       "head": head, "sub": sub, "alt": f"Map of {rs.title}, {head}, {what}."})
         for key, _ in views:
-            v = rs.full_view(g.state) if key == "full" else g.view(None if key == "public" else key)
-            shown[key].append(pictures.add(v))
-    game = Game(rs, first)
-    if start == 0:
-        add(game, 0)
-    for e, g, _ in walk(rs, first, entries):
-        if e["seq"] >= start:  # (from the state ``start`` left, then every step after it)
-            add(g, e["seq"])
+            shown[key].append(pictures.add(pictured[key]))
     log, phase = [], None
     steps_of = {s["seq"]: i for i, s in enumerate(steps)}
     for item in data["log"]:
@@ -77,8 +162,9 @@ def build_record(rs, first: dict, entries: list[dict], data: dict, seat: str | N
 
 
 def record_main(path: str, output: str | None = None) -> int:
-    """`palantir record EXPORT.json [-o FILE]`: the HTML record of an export file, everything revealed
-    (an export holds what is needed to replay the game, its seed, only once the game is over)."""
+    """`palantir record EXPORT.json [-o FILE]`: the HTML record of an export file: everything revealed once
+    the game is over (the export holds its seed, to replay it); the public view of a game under way (from
+    the public views its export holds, :func:`public_views`)."""
     from pathlib import Path
 
     from bot.history import HistoryError
@@ -93,14 +179,18 @@ def record_main(path: str, output: str | None = None) -> int:
     if not isinstance(data, dict) or "log" not in data or "ruleset" not in data:
         print(f"palantir record: {path} is not a palantir export (no ruleset or log)")
         return 2
-    if not data.get("seed"):
-        print("palantir record: the export was made while the game was under way (no seed), so its steps cannot be "
-              "made again here: ask the bot for `/game export format:html`, or export again once the game is over")
+    if not data.get("seed") and not isinstance(data.get("public_views"), dict):
+        print("palantir record: the export was made while the game was under way (no seed) by an earlier version, "
+              "without the public views, so its steps cannot be made again here: export it again, or ask the bot "
+              "for `/game export format:html`")
         return 2
     try:
-        rs, first = game_of(data)
-        html = build_record(rs, first, entries_of(data), data, None, True)
-    except (KeyError, ValueError, OrderError, HistoryError) as e:
+        if data.get("seed"):
+            rs, first = game_of(data)
+            html = build_record(rs, first, entries_of(data), data, None, True, seat_title=seat_title)
+        else:  # a game under way: its public view
+            html = public_record(get_ruleset(data["ruleset"]), data, seat_title)
+    except (KeyError, ValueError, TypeError, OrderError, HistoryError) as e:
         print(f"palantir record: the game cannot be replayed from {path}: {e}")
         return 1
     out = Path(output) if output else Path(path).with_suffix(".html")
@@ -171,6 +261,11 @@ class Archive:
         if fmt != "json":
             return Outcome.error("`format` is `json` or `html`.")
         data = await self.export_data(row)
+        if not data["seed"]:  # issue 40: what `palantir record` makes the public record from, without the seed
+            rs, rows = get_ruleset(row.ruleset), await self.table.store.actions(row.id)
+            first = await self.table.store.first_snapshot(row.id)
+            data["public_views"] = await asyncio.to_thread(  # (the whole game again: off the event loop)
+                lambda: public_views(rs, first, [entry_of(a) for a in rows], display_of(data)))
         blob = json.dumps(data, indent=1).encode()
         note = "" if data["seed"] else " The dice seed is withheld until the game is over."
         if data.get("result"):

@@ -306,12 +306,15 @@ class RulesetBase:
     def check_charts(self, text: str):
         raise ValueError(f"{self.name} takes no chart file")
 
-    def full_view(self, state: State) -> dict:
+    def full_view(self, state: State, views: dict | None = None) -> dict:
         """Everything revealed (a finished game's replay): the public view with each seat's own
-        knowledge merged in."""
+        knowledge merged in. ``views``: this state's views already taken, by seat (None: the public
+        one), not taken again (a game's record takes them for its pages anyway)."""
         from engine.board import merged_view
 
-        return merged_view((self.view(state, s) for s in self.seats), self.view(state, None))
+        views = views or {}
+        return merged_view((views[s] if s in views else self.view(state, s) for s in self.seats),
+                           views[None] if None in views else self.view(state, None))
 
     def secret_text(self, state: State, seat: str) -> str | None:
         return None
@@ -451,7 +454,11 @@ class Game:
         return action, self.ruleset.apply(self.state, seat, action)
 
     def view(self, seat: str | None) -> dict:
-        v = self.ruleset.view(self.state, seat)
+        return self.dress(self.ruleset.view(self.state, seat))
+
+    def dress(self, v: dict) -> dict:
+        """The ruleset's view ``v`` of this game's state as its map shows it: with the result and the rules
+        in force."""
         res = self.ruleset.result(self.state) if isinstance(v, dict) and v.get("over") else None
         if res is not None:  # the result in one line, the winner first, for the map's header
             v = {**v, "result": res.line, "winner": res.winner}

@@ -134,11 +134,17 @@ def compose_preview(view: dict, board) -> tuple[Image.Image, int, list]:
 
 
 def render_view(view: dict, board, *, around: str | None = None, focus: bool = False) -> bytes:
-    from render.hexmap import _side_color
-
     if focus and not around:
         img, _, _ = compose_preview(view, board)
         return png.encode(img)  # (render/png.py)
+    return png.save(compose(view, board, around=around))  # (render/png.py; the whole board in full colour, as before)
+
+
+def compose(view: dict, board, *, around: str | None = None) -> Image.Image:
+    """The whole board's picture, in full colour (what :func:`render_view` writes as a PNG; a game's record
+    takes it as it is, render/record.py)."""
+    from render.hexmap import _side_color
+
     if view.get("layout"):
         board = _Laid(view["layout"])
     W, H = board.width, board.height
@@ -181,4 +187,4 @@ def render_view(view: dict, board, *, around: str | None = None, focus: bool = F
             y += 15
     if view.get("deadline"):
         S.stamp(img, (x0, y + 6), str(view["deadline"]), 11, (150, 30, 30))
-    return png.save(img)  # (render/png.py; the whole board in full colour, as before)
+    return img

@@ -8,7 +8,8 @@ step as a list of chunks (a chunk: sprites at places), each chunk worked out onc
 from. The page (render/templates/record.html.j2) paints a step on a canvas: the under-layer, then its
 chunks in order, as :func:`render.hexmap.compose` pastes them, so a step looks like the PNG map of that
 step (the whole map; the header is the page's own text). An area board has no pieces layer: each distinct
-picture is drawn whole (``render.render_view``) and kept as the bands that differ from the one before.
+picture is drawn whole (the picture its PNG is written from, not the PNG) and kept as the bands that
+differ from the one before.
 
 Nothing here knows a game: the views come already redacted for whoever the record is for."""
 from __future__ import annotations
@@ -17,6 +18,7 @@ import base64
 import hashlib
 import io
 import json
+import re
 
 from PIL import Image, ImageChops
 
@@ -51,9 +53,9 @@ def _whole_picture(view: dict, board) -> Image.Image:
         from render.areamap import compose
 
         return compose(view, board, focus=False)
-    from render import render_view
+    from render.provinces import compose
 
-    return Image.open(io.BytesIO(render_view(view, board)))  # (a board of provinces: a full-colour PNG)
+    return compose(view, board)  # (a board of provinces: the picture its full-colour PNG is written from)
 
 
 class Pictures:
@@ -208,8 +210,11 @@ def header_texts(view: dict) -> tuple[str, str]:
     from render.hex_common import _as_dict, _side_title
     from render.hex_header import _over_text, _track_items, _turn_text
 
-    head = " · ".join(b for b in (_turn_text(view), _over_text(view) or str(view.get("phase_title") or
-                                                                           view.get("phase") or "")) if b)
+    phase = _over_text(view) or str(view.get("phase_title") or view.get("phase") or "")
+    turn = _turn_text(view)
+    if re.match(rf"turn {view.get('turn')}\b", phase, re.IGNORECASE):
+        turn = ""  # (a phase title that names its turn itself: "Turn 2: Movement Phase", not "Turn 2 · Turn 2: …")
+    head = " · ".join(b for b in (turn, phase) if b)
     sides = _as_dict(view.get("sides"))
     acting = [_side_title(sides, s) for s in view.get("active") or [] if isinstance(s, str)]
     bits = ([f"To act: {', '.join(acting)}"] if acting and not view.get("over") else []) + \

@@ -34,8 +34,8 @@ class GmSeat:
             return dict(self.inner.full_view(state), seat=GM)
         return self.inner.view(state, seat)
 
-    def full_view(self, state):
-        return self.inner.full_view(state)
+    def full_view(self, state, views=None):
+        return self.inner.full_view(state, views)
 
     def secret_text(self, state, seat):
         if seat != GM:

@@ -267,7 +267,7 @@ class ModedRuleset(RulesetBase):
             v["active"] = self.active_seats(state)
         return v
 
-    def full_view(self, state):
+    def full_view(self, state, views=None):  # (the moderator's view: ``views`` are not used)
         return self.view(state, GM)
 
     def table_view(self, state, seat) -> dict:

@@ -1,6 +1,8 @@
 """Issue 40: `/game export format:html`, the game's record. Mid-game, Sauron's and a spectator's records
 are byte-identical whichever cauldrons are real (16.71), Westernesse's are not; once the game is over
 everything is revealed with a view per seat; a bad format or a record too big is a short private answer."""
+import json
+
 import pytest
 
 from bot import archive
@@ -101,9 +103,27 @@ async def test_a_record_too_big_says_so_and_offers_a_range(tmp_path, monkeypatch
     assert out.reply.attachment is None
 
 
+def test_palantir_record_of_a_mid_game_export_is_the_public_record(pair, tmp_path):
+    """Issue 40: `palantir record` makes the public view of a game under way: its JSON export carries each
+    step's public view (no seed, nothing hidden: the exports of two games that differ only in which
+    cauldrons are real are byte-identical), and the record made from it is, byte for byte, the one a
+    spectator gets from the bot."""
+    from bot.cli import main
+
+    a, b = pair
+    blob = a["json"].reply.attachment
+    assert blob == b["json"].reply.attachment
+    data = json.loads(blob)
+    assert data["seed"] is None and len(data["public_views"]["steps"]) == len(data["log"]) > 50
+    (tmp_path / "mid.json").write_bytes(blob)
+    assert main(["record", str(tmp_path / "mid.json"), "-o", str(tmp_path / "mid.html")]) == 0
+    assert (tmp_path / "mid.html").read_bytes() == html(a["carol"])
+
+
 async def test_palantir_record_makes_the_page_of_an_export(tmp_path, capsys):
     """Issue 40: `palantir record EXPORT.json -o FILE` makes the record of a finished game's export
-    (everything revealed); an export made while the game was under way (no seed) is refused in one line."""
+    (everything revealed); an export made while the game was under way by an earlier version (no seed, no
+    public views) is refused in one line."""
     from bot.cli import main
 
     store = await Store.open(str(tmp_path / "cli.db"))
@@ -114,7 +134,9 @@ async def test_palantir_record_makes_the_page_of_an_export(tmp_path, capsys):
     await svc.start(ctx(SAURON))
     for o in SAURON_SETUP[:5]:
         assert (await svc.order(ctx(SAURON), o)).ok
-    (tmp_path / "mid.json").write_bytes((await svc.export(ctx(SAURON))).reply.attachment)
+    mid = json.loads((await svc.export(ctx(SAURON))).reply.attachment)
+    del mid["public_views"]  # (as an earlier version exported a game under way)
+    (tmp_path / "mid.json").write_text(json.dumps(mid))
     await svc.end(ctx(SAURON, mod=True))
     (tmp_path / "over.json").write_bytes((await svc.export(ctx(SAURON))).reply.attachment)
     await store.close()

@@ -108,7 +108,7 @@ def view(self, st, seat):
     return self._view(st, seat)
 
 
-def full_view(self, st):
+def full_view(self, st, views=None):  # (the moderator's view, taken whole: ``views`` are not used)
     v = self._view(st, "gm")
     v["hands"] = {s: list(h) for s, h in st["hands"].items()}
     return v
