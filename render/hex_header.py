@@ -139,13 +139,13 @@ def _header_lines(view: dict, fr: Frame | None, width: int = HEADER_MIN_W) -> li
     if fr is not None and fr.mode == "around" and fr.focus is not None:
         bits.append(f"around {fr.focus}")
     lines = [("title", " · ".join(bits)), ("phase", _over_text(view) or str(view.get("phase_title") or view.get("phase") or ""))]
+    if view.get("over") and view.get("result"):
+        lines.append(("gap", ""))  # the result is drawn larger, over two lines' height: right after its line
     if view.get("rules"):  # the rules in force, when the game's options change them (issue 42)
         lines.append(("rules", str(view["rules"])))
     zone = _zone_text(view)
     if zone:
         lines.append(("zone", zone))
-    if view.get("over") and view.get("result"):
-        lines.append(("gap", ""))  # the result is drawn larger, over two lines' height
     if not view.get("over") or view.get("deadline"):
         lines.append(("act", ""))
     if fr is not None and not fr.panel:
