@@ -117,6 +117,9 @@ def test_record_in_a_browser(records, browser, name, tmp_path):
         _wait_step(page, i)
         assert ImageChops.difference(before, _canvas(page)).getbbox() is None, "back to the same picture"
         assert page.evaluate("document.querySelector('#log li.cur').id") == f"l{i}"
+        # the log is seen: beside the map on a desktop, below it on a phone (a column's scrolling log once
+        # collapsed to nothing there)
+        assert page.evaluate("document.querySelector('aside').getBoundingClientRect().height") >= 100
         page.dispatch_event(f"#l{i + 1}", "click")  # a log line goes to its step
         _wait_step(page, i + 1)
         page.screenshot(path=str(shots / f"record-{name}-{w}x{h}.png"))
