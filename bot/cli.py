@@ -57,21 +57,56 @@ def _writable_folder(path: str) -> str | None:
         return f"cannot write images to {path}: {e.strerror}"
 
 
-async def _until_terminated(coro):
-    """``coro`` run to its end, or until SIGTERM (how a service manager stops the bot): then it is
-    cancelled like Ctrl-C, so that everything closes as on a normal stop (the store checkpoints and
-    leaves no ``-wal``/``-shm``, issue 39), and the status is 0."""
+async def _until_terminated(coro, stop: asyncio.Event | None = None, grace: float = 20.0) -> int:
+    """``coro`` run to its end, or until SIGTERM (how a service manager stops the bot) or SIGINT (Ctrl-C): then
+    everything closes as on a normal stop (the store checkpoints and leaves no ``-wal``/``-shm``, issue 39), and
+    the status is 0.
+
+    With ``stop`` (an event the coroutine watches: the bot closes itself, no cancellation in flight), the signal
+    sets it. Without it, or when the coroutine is still running ``grace`` seconds later, it is cancelled, and
+    cancelled again each second while it runs on: one cancel can be lost (Python 3.11's ``asyncio.wait_for``
+    returns its inner result, dropping a cancel that arrives as that result does; discord.py's gateway
+    handshake runs in one, and a bot sent SIGTERM just as it connected ran on for good)."""
     loop = asyncio.get_running_loop()
     task = asyncio.ensure_future(coro)
-    loop.add_signal_handler(signal.SIGTERM, task.cancel)
+    asked = asyncio.Event()
+    signals = (signal.SIGTERM, signal.SIGINT)
+    for sig in signals:
+        loop.add_signal_handler(sig, asked.set)
     try:
-        return await task
-    except asyncio.CancelledError:
-        if task.cancelled() and not asyncio.current_task().cancelling():
+        waiter = asyncio.ensure_future(asked.wait())
+        try:
+            await asyncio.wait({task, waiter}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            waiter.cancel()
+        if not task.done():
+            if stop is not None:
+                stop.set()
+                await asyncio.wait({task}, timeout=grace)
+            while not task.done():
+                task.cancel()
+                await asyncio.wait({task}, timeout=1.0)
+        if task.cancelled():
             return 0
+        return task.result()
+    except asyncio.CancelledError:  # this coroutine itself cancelled (the loop stopped under it): the same stop
+        task.cancel()
         raise
     finally:
-        loop.remove_signal_handler(signal.SIGTERM)
+        for sig in signals:
+            loop.remove_signal_handler(sig)
+
+
+def _local_exit(code: int) -> int:
+    """A local game stopped at its prompt (SIGTERM, Ctrl-C) ends here, its store already closed: the thread
+    still waiting for a line would make Python's own end abort (bot/transports/console.py: still_reading)."""
+    from bot.transports.console import still_reading
+
+    if still_reading():
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(code)
+    return code
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -142,8 +177,8 @@ def _main(argv: list[str] | None) -> int:
         if args.out and not args.no_images and (why := _writable_folder(args.out)):
             return _usage("palantir local", f"--out: {why}")
         ruleset = local_ruleset(args.ruleset, args.mode, args.options)  # `--mode X` is `mode=X` (issue 39)
-        return asyncio.run(run_local(ruleset, args.seed, args.script, args.out, args.db,
-                                     images=not args.no_images, options=args.options))
+        return _local_exit(asyncio.run(_until_terminated(run_local(
+            ruleset, args.seed, args.script, args.out, args.db, images=not args.no_images, options=args.options))))
     if args.cmd == "run" or args.cmd is None:
         from bot.config import ConfigError, load_config
 
@@ -157,13 +192,17 @@ def _main(argv: list[str] | None) -> int:
                   "Run `palantir local --help` for options.", file=sys.stderr)
             from bot.transports.console import run_local
 
-            return asyncio.run(run_local("gondor", None, None, "out", None))
+            return _local_exit(asyncio.run(_until_terminated(run_local("gondor", None, None, "out", None))))
         logging.basicConfig(level=cfg.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
         from bot.event_loop import run
         from bot.transports.discord_app import StartupError, run_bot
 
         try:
-            return run(_until_terminated(run_bot(cfg)))
+            async def bot_until_terminated() -> int:
+                stop = asyncio.Event()
+                return await _until_terminated(run_bot(cfg, stop), stop)
+
+            return run(bot_until_terminated())
         except StartupError as e:
             print(f"palantir: {e}", file=sys.stderr)
             return 3

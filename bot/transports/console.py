@@ -27,6 +27,7 @@ import shlex
 import uuid
 import sys
 import tempfile
+import threading
 from pathlib import Path
 from typing import TextIO
 
@@ -454,12 +455,46 @@ class Console:
             sys.stdin.reconfigure(errors="replace")  # a byte that is not UTF-8 reads as U+FFFD, not an exit (issue 39)
         while True:
             try:
-                line = await asyncio.to_thread(input, f"[{self.seat}]> ")
+                line = await read_line(f"[{self.seat}]> ")
             except EOFError:
                 return 0
             if line.strip() in ("quit", "exit"):
                 return 0
             await self.run_command(line)
+
+
+def read_line(prompt: str) -> asyncio.Future:
+    """The next line typed (``input``, with its prompt and line editing), read in a daemon thread: a game
+    stopped while it waits (SIGTERM, issue 39) exits at once, where a worker of asyncio's own pool would be
+    joined at the loop's end, holding the process until a line came."""
+    loop = asyncio.get_running_loop()
+    fut = loop.create_future()
+
+    def settle(value=None, exc: BaseException | None = None) -> None:
+        if not fut.done():
+            fut.set_exception(exc) if exc is not None else fut.set_result(value)
+
+    def read() -> None:
+        try:
+            line = input(prompt)
+        except BaseException as e:  # EOFError (the end of input), KeyboardInterrupt
+            loop.call_soon_threadsafe(settle, None, e)
+        else:
+            loop.call_soon_threadsafe(settle, line)
+
+    global _reader
+    _reader = threading.Thread(target=read, name="palantir-input", daemon=True)
+    _reader.start()
+    return fut
+
+
+_reader: threading.Thread | None = None
+
+
+def still_reading() -> bool:
+    """A line is still being waited for (the game was stopped at its prompt): the process must end with
+    ``os._exit``, since Python's own end would wait for the reading thread's hold on stdin and abort."""
+    return _reader is not None and _reader.is_alive()
 
 
 def local_ruleset(name: str, mode: str | None, options: str | None) -> str:

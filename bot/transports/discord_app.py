@@ -451,6 +451,8 @@ class _Palantir:
         self._render_pool = None
         self._wake = asyncio.Event()
         self._scheduler_task: asyncio.Task | None = None
+        self._stopping = False  # close() has begun
+        self._closing: asyncio.Future | None = None
         self.scheduler_idle = False  # waiting for its next wake-up, between steps (tests wait on it)
         # set by a process that runs this bot alone (run_bot, tests/load_runner.py): see freeze_start_heap
         self.freeze_heap = False
@@ -519,7 +521,7 @@ class _Palantir:
         await self.wait_until_ready()
         if self.freeze_heap:
             freeze_start_heap()
-        while not self.is_closed():
+        while not self.is_closed() and not self._stopping:
             try:
                 await self.service.fire_due()
                 await self.service.send_digests()  # issue 41: the players' daily digests that fell due
@@ -589,7 +591,15 @@ class _Palantir:
             log.warning("could not edit the status board %s", message_id)
 
     async def close(self) -> None:
+        """Once, whoever asks first (SIGTERM's stop, ``async with``'s end, a test): a second call waits for the
+        first, and a caller cancelled meanwhile does not cut the store's close short (issue 39)."""
+        if self._closing is None:
+            self._closing = asyncio.ensure_future(self._close_once())
+        await asyncio.shield(self._closing)
+
+    async def _close_once(self) -> None:
         self.backlog.stop()
+        self._stopping = True  # (the scheduler's loop ends on it even where a cancel is lost in a wait_for)
         if self._scheduler_task is not None:
             self._scheduler_task.cancel()
             try:
@@ -681,12 +691,20 @@ def freeze_start_heap() -> int:
     return gc.get_freeze_count()
 
 
-async def run_bot(cfg: Config) -> int:
-    """Run until stopped; a known start-up failure raises ``StartupError`` (one line)."""
+async def run_bot(cfg: Config, stop: asyncio.Event | None = None) -> int:
+    """Run until stopped (``stop`` set: the bot closes itself, as on SIGTERM, bot/cli.py); a known start-up
+    failure raises ``StartupError`` (one line)."""
+    closer = None
     try:
         await configure_endpoints(cfg)
         bot = make_bot(cfg)
         bot.freeze_heap = True  # this process runs this bot alone
+        if stop is not None:
+            async def close_when_asked() -> None:
+                await stop.wait()
+                await bot.close()
+
+            closer = asyncio.create_task(close_when_asked(), name="palantir-stop")
         async with bot:
             await bot.start(cfg.token)
     except Exception as e:
@@ -694,4 +712,10 @@ async def run_bot(cfg: Config) -> int:
         if line is None:
             raise
         raise StartupError(line) from None
+    finally:
+        if closer is not None:
+            if stop.is_set():
+                await closer  # (bot.close, once: the store's close is not cut short)
+            else:
+                closer.cancel()
     return 0
