@@ -52,6 +52,8 @@ def test_a_game_without_a_set_up_step_starts_at_turn_1_and_plays_the_turns_it_as
     assert v["turn"] == 1 and v["phase_title"] == "Red Movement Phase (4.0)"
     assert Table._phase_head(v) == "**Game-Turn 1 of 4 (day): Red Movement Phase (4.0)**"
     assert _turn_text(v) == "Turn 1 of 4"
+    assert "deploy" not in rs.help("setup") and "Game-Turn 1" in rs.help("setup")
+    assert "Set-up" not in rs.help("phases")
     public = _play_out(g)
     turns = sorted({int(m) for t in public for m in re.findall(r"^Game-Turn (\d+)", t)})
     assert turns == [1, 2, 3, 4], turns
