@@ -99,8 +99,9 @@ TWINS = {name: get_ruleset(name).secret_twins for name in sorted(BUILTIN) if get
 
 @pytest.mark.parametrize("name", sorted(TWINS))
 def test_games_differing_only_in_a_secret_read_the_same_in_public(name):
-    """The two public records are the same up to their first difference, which comes in an order whose
-    events reveal a secret by the rules (``Event.reveals``: the record's ``REVEAL``), or never."""
+    """Issue 43: every game with hidden information, from the twins it declares. The two public records are
+    the same up to their first difference, which comes in an order whose events reveal a secret by the rules
+    (``Event.reveals``: the record's ``REVEAL``), or never (Risk's decks differ in their last two cards)."""
     a_fix, b_fix = TWINS[name]
     ga, _, a, _ = play(name, "twin", fixture=a_fix)
     gb, _, b, _ = play(name, "twin", fixture=b_fix)
