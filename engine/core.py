@@ -209,6 +209,13 @@ class RulesetBase:
     # some of the game's information reaches one seat only (``secret_text``, private events): the
     # bot checks at join that it can reach the seat's holder privately (issue 25)
     hidden_information: bool = False
+    # what the tests that cover every game read of it (issue 43: no list of games in a test): two
+    # ``new_game`` fixtures that differ only in a hidden fact (a game with hidden information declares
+    # them; the secrecy tests play one game from each and compare what the public reads), and the
+    # scripted whole game the golden test plays through the console, (file in tests/scripts, seed; none:
+    # the game is still played at random by the golden, autopilot and fuzz tests)
+    secret_twins: tuple[dict, dict] | None = None
+    golden_script: tuple[str, str] | None = None
     # the game's options, declared as data (a tuple of ``engine.options.Option``; issue 39): every
     # `/game new options:` key is read by that one typed reader, and refused naming this game's own list
     options: tuple = ()

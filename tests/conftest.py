@@ -18,6 +18,17 @@ if "PALANTIR_RENDER_CACHE" not in os.environ:
     os.environ["PALANTIR_RENDER_CACHE"] = tempfile.mkdtemp(prefix="palantir-maps-")
     atexit.register(shutil.rmtree, os.environ["PALANTIR_RENDER_CACHE"], ignore_errors=True)
 
+# A game from outside engine/rulesets/ taken as built in for this run (issue 43):
+# PALANTIR_EXTRA_BUILTIN=<module>:<attribute holding the ruleset object>. Every test that covers the games
+# reads them from the registry (`sorted(BUILTIN)`), so it plays this one too (tests/engine/test_registry_games.py).
+if os.environ.get("PALANTIR_EXTRA_BUILTIN"):
+    import importlib
+
+    from engine.rulesets import BUILTIN
+
+    _module, _, _attr = os.environ["PALANTIR_EXTRA_BUILTIN"].partition(":")
+    BUILTIN[getattr(importlib.import_module(_module), _attr).name] = (_module, _attr)
+
 # No per-example deadline: CI machines are shared and timing is not what these tests check.
 settings.register_profile("palantir", deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "palantir"))

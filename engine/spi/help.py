@@ -77,6 +77,8 @@ def help_phases(self) -> str:
 
 
 def help_setup(self) -> str:
+    if not self.sequence.get("setup"):  # no set-up step: the game begins at Game-Turn 1 (issue 43)
+        return f"**{self.title}: set-up**\nNo set-up step: the game begins at Game-Turn 1 with every counter on the map."
     text = self.setup_help or "Set-up (13.0): `deploy <unit> [<unit>...] <hex>`, then `/done`."
     if self.printed_setups:
         recon = " (reconstructed, see the game's docs)" if self.printed_setup_reconstructed else ""

@@ -280,7 +280,7 @@ class StandardRules(RulesetBase):
             "version": self.state_version,
             "options": options,
             "dice": new_dice(seed),
-            "turn": 0,
+            "turn": 0 if self.sequence.get("setup") else 1,  # turn 0 is the set-up, where the game has one
             "step": self.step_order[0],
             "done": [],
             "units": {},

@@ -96,13 +96,14 @@ def _key(opt: str) -> str:
 
 
 def test_the_table_covers_every_option_every_ruleset_declares():
-    """Issue 39: each built-in ruleset declares its options, and each has its line here."""
+    """Issue 39: each built-in ruleset declares its options, and each has its line here (issue 43: a game
+    that declares none needs no line: the games are read from the registry)."""
     from engine.rulesets import BUILTIN
 
-    assert set(TABLE) == set(BUILTIN)
+    assert set(TABLE) <= set(BUILTIN)
     for name in BUILTIN:
         declared = {o.name for o in get_ruleset(name).options}
-        assert declared == set(TABLE[name]), name
+        assert declared == set(TABLE.get(name, {})), name
 
 
 @pytest.mark.parametrize("ruleset,opt,good,bad", CASES, ids=[f"{c[0]}-{c[1]}" for c in CASES])

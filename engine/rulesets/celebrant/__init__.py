@@ -121,6 +121,9 @@ class Celebrant(EntryAttacks, StandardRules):
     name = "celebrant"
     options = OPTIONS  # options.py (issue 39)
     hidden_information = True
+    secret_twins = ({"chits": {"westernesse": "6 NW", "shadow": "+1"}},  # 14.3
+                    {"chits": {"westernesse": "7 SE (-2)", "shadow": "Eye of Sauron"}})
+    golden_script = ("celebrant_game.txt", "7")
     data_dir = DATA
     title = "Field of Celebrant"
     seats = SEATS

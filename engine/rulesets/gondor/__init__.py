@@ -166,6 +166,8 @@ class Gondor(EntryAttacks, StandardRules):
     name = "gondor"
     options = OPTIONS  # options.py (issue 39)
     hidden_information = True
+    secret_twins = ({"real_cauldrons": ["K1", "K2", "K3"]}, {"real_cauldrons": ["K4", "K5", "K6"]})  # 16.71
+    golden_script = ("gondor_game.txt", "7")
     data_dir = DATA
     title = "Gondor: The Siege of Minas Tirith"
     seats = SEATS

@@ -155,6 +155,7 @@ class RiskMinasTirith(RulesetBase):
     name = "risk-minas-tirith"
     options = OPTIONS  # options.py (issue 39)
     hidden_information = True
+    golden_script = ("risk_minas_tirith_game.txt", "11")
     title = "LOTR Risk: Minas Tirith"
     seats = SEATS
     board_kind = "area"
@@ -164,6 +165,12 @@ class RiskMinasTirith(RulesetBase):
     # and the card to keep hold up play; the free cavalry advance is an offer another order lets lapse
     DECISIONS = (CHOOSE_PATH, KEEP_ONE, FREE_ADVANCE)
     decisions = pending.decision_table(DECISIONS)
+
+    @property
+    def secret_twins(self) -> tuple[dict, dict]:
+        """The Reinforcement deck's order, its last two cards swapped (issue 43)."""
+        deck = list(self.reinforcement_cards)
+        return {"reinf_deck": deck}, {"reinf_deck": deck[:-2] + deck[-2:][::-1]}
 
     def waiting_decisions(self, state: State) -> list[dict]:
         """The decision record waiting now, if any (engine/pending.py)."""

@@ -142,6 +142,7 @@ class Sauron(EntryAttacks, StandardRules):
     deploy_example = "GA1 1213"
     name = "sauron"
     options = OPTIONS  # options.py (issue 39)
+    golden_script = ("sauron_game.txt", "45")
     data_dir = DATA
     title = "Sauron: the Battle of Dagorlad"
     seats = SEATS

@@ -108,6 +108,7 @@ def overrun_after_order(self, state: State, seat: str, action) -> list[Event]:
 
 class SauronExpanded(Sauron):
     name = "sauron-expanded"
+    golden_script = None  # its scripted rematch: tests/rulesets/sauron/test_sauron_expanded_game.py
     options = EXPANDED_OPTIONS  # options.py (issue 39): Sauron's and the first part's carried over
     title = "Sauron: the Rematch (the expanded game)"
     deploy_example = "OI1 1120"

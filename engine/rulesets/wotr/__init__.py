@@ -174,6 +174,8 @@ class WarOfTheRing(RulesetBase):
     name = "wotr"
     options = OPTIONS  # options.py (issue 39)
     hidden_information = True
+    secret_twins = ({"hexes": {"frodo": "W2010"}, "demand": False},  # the hidden Fellowship, Gondor's demand
+                    {"hexes": {"frodo": "W1911", "sam": "W1812"}, "demand": True})
     title = "War of the Ring (4-5 players)"
     seats = SEATS
     optional_seats = ("rohan",)  # a four-player game has no Rohan seat to fill
