@@ -114,6 +114,7 @@ class RiskMinasTirith(RulesetBase):
         src = (state.get("options") or {}).get("mt_source", "default")
         return [] if src == "default" else [f"Minas Tirith cards: {src}"]
 
+    # the game's data, read once: the board (data/board.json) and cards.toml
     @cached_property
     def board(self) -> Board:
         return Board.load()
@@ -141,7 +142,8 @@ class RiskMinasTirith(RulesetBase):
     def all_leaders(self) -> list[str]:
         return [lid for s in SEATS for lid in self.cards["forces"][s]["leaders"]]
 
-    def new_game(self, options: dict[str, str], seed: str, fixture: dict | None=None) -> State:
+    # the interface the application calls, each in the file of its heading
+    def new_game(self, options: dict[str, str], seed: str, fixture: dict | None = None) -> State:
         return setup.new_game(self, options, seed, fixture)
 
     def adjust(self, state: State, unit: str, to: str | None) -> str:
@@ -171,7 +173,7 @@ class RiskMinasTirith(RulesetBase):
     def help_topics(self) -> tuple[str, ...]:
         return view.help_topics(self)
 
-    def help(self, topic: str | None=None) -> str:
+    def help(self, topic: str | None = None) -> str:
         return view.help(self, topic)
 
     def odds(self, state: State, seat: str, text: str) -> str:

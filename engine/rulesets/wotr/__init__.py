@@ -123,6 +123,7 @@ class WarOfTheRing(RulesetBase):
     """The game: its map, its orders (ORDERS above) and decision, and the interface the application calls,
     each method calling the function of the file of its part of the seed (issue 43)."""
 
+    # the interface the application calls, each in the file of its part of the seed
     def upgrade_state(self, st) -> None:
         return setup.upgrade_state(self, st)
 
