@@ -63,8 +63,8 @@ def _check_fire(rs, state: State, seat: str, a: tuple[str, ...], ignore_turn: bo
     k = int(n)
     free = _archery(rs, state, src) - (0 if ignore_turn else state["fired"].get(src, 0))
     if k > free:
-        raise IllegalOrder(f"{forces._name(rs, src)} has {max(free, 0)} archery battalions that have not fired this turn "
-                           "(each fires once per turn)", S_RANGED)
+        raise IllegalOrder(f"{forces._name(rs, src)} has {max(free, 0)} archery battalions that have not fired "
+                           "this turn (each fires once per turn)", S_RANGED)
     if d > rs.cards["limits"]["archer_range"]:
         raise IllegalOrder(f"{forces._name(rs, dst)} is {d} Territories away; archers reach 1 or 2", S_RANGED)
     dice, banner = fire_dice(rs, state, seat, k, dst)
@@ -217,8 +217,8 @@ def _do_attack(rs, state, seat, a, dice):
     am, dm, why = modifiers(rs, state, seat, src, dst)
     r = resolve_ground(rs, state, seat, n, src, dst, att, dfn)
     mods = f" [{'; '.join(why)}]" if why else ""
-    text = (f"{TITLES[seat]} attacks {forces._name(rs, dst)} from {forces._name(rs, src)} with {n}: attack {att}, defence "
-            f"{dfn}{mods}. {TITLES[seat]} loses {losses._loss_text(r['a_lost'])}; "
+    text = (f"{TITLES[seat]} attacks {forces._name(rs, dst)} from {forces._name(rs, src)} with {n}: "
+            f"attack {att}, defence {dfn}{mods}. {TITLES[seat]} loses {losses._loss_text(r['a_lost'])}; "
             f"{TITLES[OTHER[seat]]} loses {losses._loss_text(r['d_lost'])}.")
     for rt in r["retreats"]:
         text += retreat._retreat_text(rs, rt)

@@ -131,7 +131,8 @@ def _finish_if_won(rs, state: State, events: list[Event]) -> bool:
         return True
     evil_lost = [x for x in state["lost"]["evil"]["leaders"]]
     if len(evil_lost) >= 2:
-        text = f"Two Evil leaders are lost ({', '.join(forces._lname(rs, x) for x in evil_lost)}): the Forces of Good win."
+        text = (f"Two Evil leaders are lost ({', '.join(forces._lname(rs, x) for x in evil_lost)}): "
+                "the Forces of Good win.")
         state["over"] = {"winner": "good", "summary": text, "section": S_WIN, "how": "leaders"}
     elif state["areas"]["city"]["side"] == "evil" and state["areas"]["city"]["u"]:
         text = "Evil battalions occupy the Minas Tirith Territory: the Forces of Evil win."

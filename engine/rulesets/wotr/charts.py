@@ -3,8 +3,8 @@ their values are not available (facts.md 6, 9.1), so data/charts.toml ships reco
 ``reconstructed = true`` with its reason, and a group's own file replaces any of them (`[charts.<id>]`, the
 same keys; it may add charts of its own).
 
-`resolve <chart> <column> [<die modifier>]` (``resolve.py``) rolls the chart's dice from the game's seeded stream (logged
-with the order), adds the modifier, reads the row (a total beyond the chart's rows reads its first or last
+`resolve <chart> <column> [<die modifier>]` (``resolve.py``) rolls the chart's dice from the game's seeded
+stream (logged with the order), adds the modifier, reads the row (a total beyond the chart's rows reads its first or last
 row) and prints the result with the chart's name, in public. In assist play the result is advice: the
 seats (or the moderator's ruling) record what it means with `lose`, `kill`, `move`, `capture`."""
 from __future__ import annotations

@@ -85,8 +85,9 @@ def _move_hidden(rs, st, seat, cid, path) -> list[Event]:
     c["hex"] = path[-1]
     c["path"] = c["path"] + path
     c["located"], c["spotted"] = [], []
+    bd = lookup._bd(rs, st)
     text = f"{c['name']} moves through {' '.join(path)} to {path[-1]}" + \
-        f" ({lookup._bd(rs, st).terrain[path[-1]]}, {lookup._bd(rs, st).areas[lookup._bd(rs, st).province_of[path[-1]]].name})."
+        f" ({bd.terrain[path[-1]]}, {bd.areas[bd.province_of[path[-1]]].name})."
     private = {c["seat"]: text}  # the Fellowship's own; Boromir's Gondor's too (AA.2), and only Gondor's
     if cid == "boromir":          # once he has seized the Ring and left
         private["gondor"] = text
@@ -116,7 +117,8 @@ def _p_search(rs, st, seat, w):
             raise refuse("name each province once")
         there = nazgul._nazgul_in(rs, st, seat, prov)
         if int(n) > there and not st.get("searches_anywhere"):  # a game begun before the pieces (upgrade_state)  # the Nazgul actually in the province search it
-            raise refuse(f"{title(seat)} has {there} Nazgul in {lookup._bd(rs, st).areas[prov].name}, not {n}", S_HIDDEN)
+            raise refuse(f"{title(seat)} has {there} Nazgul in {lookup._bd(rs, st).areas[prov].name}, not {n}",
+                         S_HIDDEN)
         plan[prov] = int(n)
     total = sum(plan.values())
     cap = nazgul._search_strength(rs, st, seat)
