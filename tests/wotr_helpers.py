@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from engine.core import Game
 from engine.rulesets import get_ruleset
+from engine.rulesets.wotr import lookup
 
 RS = get_ruleset("wotr")
 
@@ -68,7 +69,7 @@ def nazgul_count(g: Game, seat: str) -> int:
 def nazgul_at(g: Game, where: str, n: int, seat: str = "dark-power", avoid: tuple = ()) -> list[str]:
     """Put ``n`` Nazgul in ``where`` (a hex, or a province: one of its hexes not in ``avoid``) as ``seat``'s,
     taking the Dark Power's from naz1 up (a test's set-up, as a moderator would)."""
-    b = RS._bd(g.state)
+    b = lookup._bd(RS, g.state)
     hx = where if where in b.terrain else next((h for h in b.areas[where].hexes if h not in avoid),
                                                b.areas[where].hexes[0])
     pool = [k for k, v in g.state["nazgul"].items() if v["seat"] in (seat, "dark-power")]

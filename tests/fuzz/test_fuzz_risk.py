@@ -22,6 +22,7 @@ import pytest
 
 from engine.core import Game, OrderError, clone, state_digest
 from engine.rulesets import get_ruleset
+from engine.rulesets.risk_minas_tirith import forces, losses
 
 pytestmark = pytest.mark.heavy  # a long unit (5 s or more on one worker): handed out first under xdist (tests/conftest.py)
 
@@ -39,16 +40,16 @@ ENDS = Counter()
 
 def invariants(state):
     for side in ("good", "evil"):
-        forces = RS.cards["forces"][side]
+        force = RS.cards["forces"][side]
         for t in ("infantry", "archer", "cavalry", "horse-archer", "troll", "mumak"):
-            if t in forces:
-                assert RS._pool(state, side, t) >= 0, (side, t)
+            if t in force:
+                assert forces._pool(RS, state, side, t) >= 0, (side, t)
             else:
                 assert not any(r["u"].get(t) for r in state["areas"].values() if r["side"] == side)
     for aid, rec in state["areas"].items():
         if rec["u"] or rec["leaders"]:
             assert rec["side"] in ("good", "evil")
-            assert all(RS.leader_side(x) == rec["side"] for x in rec["leaders"])
+            assert all(forces.leader_side(RS, x) == rec["side"] for x in rec["leaders"])
         assert all(n > 0 for n in rec["u"].values())
         if RS.board.areas[aid].kind == "wall":
             assert set(rec["u"]) <= {"infantry", "archer"}, (aid, rec)
@@ -62,8 +63,8 @@ def invariants(state):
         assert not state["over"] and RS.active_seats(state) == [head["side"]] and len(head["options"]) > 1
         assert state["areas"][head["area"]]["side"] == head["side"] and state["areas"][head["area"]]["u"]
     for side in ("good", "evil"):
-        assert sorted(RS.loss_priority(state, side)[:len(RS.default_priority(side))]) == \
-            sorted(RS.default_priority(side))
+        assert sorted(losses.loss_priority(RS, state, side)[:len(losses.default_priority(RS, side))]) == \
+            sorted(losses.default_priority(RS, side))
     if not state["over"]:
         assert not (state["areas"]["city"]["side"] == "evil" and state["areas"]["city"]["u"])
         assert len(state["lost"]["evil"]["leaders"]) < 2

@@ -21,24 +21,30 @@ Order notation (verb first, then units, then areas):
   losses <type> [<type> ...]               standing loss priority, first lost first (any time, either seat)
 Units are counts and leaders: ``2inf 1arc 3cav 1hor 1tro 1mum faramir``.
 
-The rules are split by concern, one mixin per file, each holding its orders' parse, check,
-legal actions and apply: ``setup`` (data, options, new game), ``forces`` (areas and supply),
-``turn`` (sequence, take, done, end of game), ``cards`` (exchange, keep, play, ram, strike),
-``reinforce`` (reinforce, enter), ``movement`` (move, trade), ``attack`` (fire, attack,
-advance, losses), ``retreat``, ``view`` (view, help, odds); ``common`` holds the constants.
-This module assembles the ruleset and dispatches each verb to its concern.
+The rules are split by concern, one module of functions per file, each holding its orders' parse,
+check, legal actions and apply, each function taking the ruleset (``rs``) and called by its module
+(``attack.resolve_ground(rs, state, ...)``), each file importing only those below it: ``common``
+(the constants, an order's words to its action), ``forces`` (areas, supply, leaders, Action points),
+``losses`` (losses and the standing priority, `losses`), ``turn`` (sequence, take, done, end of
+game), ``setup`` (options, new game), ``cards`` (exchange, keep, play, ram, strike), ``reinforce``
+(reinforce, enter), ``movement`` (move, trade), ``advance`` (the free cavalry advance), ``retreat``,
+``attack`` (fire, attack), ``view`` (view, help, odds). This module assembles the ruleset: its data,
+its orders and decisions, the interface it overrides, and the dispatch of each verb to its concern.
 """
 from __future__ import annotations
 
 import itertools
+import tomllib
+from functools import cached_property
 from typing import Iterator
 
 from engine import pending
-from engine.core import Action, Event, IllegalOrder, InvalidOrder, RulesetBase, State
+from engine.core import Action, Event, IllegalOrder, InvalidOrder, Result, RulesetBase, State
 from engine.dice import Dice
-from engine.orders import Order, apply_order, check_order, listed_by_turn, order_table, parse_order
-from engine.rulesets.risk_minas_tirith import attack, cards, movement, reinforce, retreat, turn
-from engine.rulesets.risk_minas_tirith.attack import FREE_ADVANCE
+from engine.orders import Order, apply_order, check_order, listed_by_turn, order_table
+from engine.rulesets.risk_minas_tirith import (advance, attack, autopilot, cards, common, forces, losses, movement,
+                                               reinforce, retreat, setup, turn, view)
+from engine.rulesets.risk_minas_tirith.advance import FREE_ADVANCE
 from engine.rulesets.risk_minas_tirith.board import Board
 from engine.rulesets.risk_minas_tirith.cards import KEEP_ONE
 from engine.rulesets.risk_minas_tirith.retreat import CHOOSE_PATH
@@ -54,103 +60,124 @@ __all__ = ["RISK", "RiskMinasTirith", "Board", "DATA", "SEATS", "TITLES", "COLOR
            "S_TURN", "S_DIE", "S_DRAW", "S_EXCH", "S_SPECIAL", "S_REINF", "S_ACT", "S_MOVE", "S_WALLS", "S_RANGED",
            "S_GROUND", "S_RETREAT", "S_BATTLE", "S_LEADERS", "S_WIN", "S_POINTS", "S_MT"]
 
-T, C, R, M, A = turn, cards, reinforce, movement, attack  # the files of the seed's headings
 # in the order the verbs are listed in an unknown-order refusal; each order's parse, check and apply are
 # in the file of its heading (engine/orders.py); its legal actions are the turn's list kept to its verb
 # (``_candidates``: they depend on the phase, the hand and the board together)
 ORDERS = (
-    Order("take", "take <die>", parse=T._parse_take, check=T._check_take, apply=T._do_take,
+    Order("take", "take <die>", parse=turn._parse_take, check=turn._check_take, apply=turn._do_take,
           legal=listed_by_turn("take"), cases=(S_DIE,)),
-    Order("keep", "keep <card>", parse=C._parse_keep, check=C._check_keep, apply=C._do_keep,
+    Order("keep", "keep <card>", parse=cards._parse_keep, check=cards._check_keep, apply=cards._do_keep,
           legal=listed_by_turn("keep"), cases=(S_SPECIAL,)),
-    Order("reinforce", "reinforce <card> on <Minas Tirith card>", parse=R._parse_reinforce,
-          check=R._check_reinforce, apply=R._do_reinforce, legal=listed_by_turn("reinforce"), cases=(S_REINF,)),
-    Order("play", "play <card> [at <area>]", parse=C._parse_play, check=C._check_play, apply=C._do_play,
+    Order("reinforce", "reinforce <card> on <Minas Tirith card>", parse=reinforce._parse_reinforce,
+          check=reinforce._check_reinforce, apply=reinforce._do_reinforce, legal=listed_by_turn("reinforce"),
+          cases=(S_REINF,)),
+    Order("play", "play <card> [at <area>]", parse=cards._parse_play, check=cards._check_play, apply=cards._do_play,
           legal=listed_by_turn("play"), cases=(S_MT,)),
-    Order("fire", "fire <n> from <area> at <area>", parse=A._parse_fire, check=A._check_fire, apply=A._do_fire,
-          legal=listed_by_turn("fire"), cases=(S_RANGED,)),
-    Order("attack", "attack <n> from <area> at <area>", parse=A._parse_attack, check=A._check_attack,
-          apply=A._do_attack, legal=listed_by_turn("attack"), cases=(S_GROUND,)),
-    Order("enter", "enter <card> at <area>", parse=R._parse_enter, check=R._check_enter, apply=R._do_enter,
-          legal=listed_by_turn("enter"), cases=(S_MT,)),
-    Order("trade", "trade mumak at <area>", parse=M._parse_trade, check=M._check_trade, apply=M._do_trade,
-          legal=listed_by_turn("trade"), cases=(S_MT,)),
-    Order("ram", "ram <card>", parse=C._parse_ram, check=C._check_ram, apply=C._do_ram,
+    Order("fire", "fire <n> from <area> at <area>", parse=attack._parse_fire, check=attack._check_fire,
+          apply=attack._do_fire, legal=listed_by_turn("fire"), cases=(S_RANGED,)),
+    Order("attack", "attack <n> from <area> at <area>", parse=attack._parse_attack, check=attack._check_attack,
+          apply=attack._do_attack, legal=listed_by_turn("attack"), cases=(S_GROUND,)),
+    Order("enter", "enter <card> at <area>", parse=reinforce._parse_enter, check=reinforce._check_enter,
+          apply=reinforce._do_enter, legal=listed_by_turn("enter"), cases=(S_MT,)),
+    Order("trade", "trade mumak at <area>", parse=movement._parse_trade, check=movement._check_trade,
+          apply=movement._do_trade, legal=listed_by_turn("trade"), cases=(S_MT,)),
+    Order("ram", "ram <card>", parse=cards._parse_ram, check=cards._check_ram, apply=cards._do_ram,
           legal=listed_by_turn("ram"), cases=(S_MT,)),
-    Order("strike", "strike <card> at <area>", parse=C._parse_strike, check=C._check_strike, apply=C._do_strike,
-          legal=listed_by_turn("strike"), cases=(S_MT,)),
-    Order("move", "move <units> from <area> [via <area> ...] to <area>", parse=M._parse_move,
-          check=M._check_move, apply=M._do_move, legal=listed_by_turn("move"), cases=(S_MOVE,)),
-    Order("advance", "advance <units> from <area> to <area>", parse=A._parse_advance, check=A._check_advance,
-          apply=A._do_advance, legal=listed_by_turn("advance"), cases=(S_GROUND,)),
-    Order("done", "done", parse=T._parse_done, check=T._check_done, apply=T._do_done,
+    Order("strike", "strike <card> at <area>", parse=cards._parse_strike, check=cards._check_strike,
+          apply=cards._do_strike, legal=listed_by_turn("strike"), cases=(S_MT,)),
+    Order("move", "move <units> from <area> [via <area> ...] to <area>", parse=movement._parse_move,
+          check=movement._check_move, apply=movement._do_move, legal=listed_by_turn("move"), cases=(S_MOVE,)),
+    Order("advance", "advance <units> from <area> to <area>", parse=advance._parse_advance,
+          check=advance._check_advance, apply=advance._do_advance, legal=listed_by_turn("advance"), cases=(S_GROUND,)),
+    Order("done", "done", parse=turn._parse_done, check=turn._check_done, apply=turn._do_done,
           legal=listed_by_turn("done"), cases=(S_ACT,)),
     Order("exchange",
           "exchange <card> <card> <card> [special draw|special take <card>|special place <type> at <area>]",
-          parse=C._parse_exchange, check=C._check_exchange, apply=C._do_exchange, legal=listed_by_turn("exchange"),
-          cases=(S_EXCH,)),
+          parse=cards._parse_exchange, check=cards._check_exchange, apply=cards._do_exchange,
+          legal=listed_by_turn("exchange"), cases=(S_EXCH,)),
     Order("retreat", "retreat <area> [<area> ...] (one area per 6; the path your force takes)",
           parse=retreat._parse_retreat, check=retreat._check_retreat_order, apply=retreat._do_retreat,
           legal=listed_by_turn("retreat"), cases=(S_RETREAT,)),
     Order("losses", "losses <type> [<type> ...] (first lost first, e.g. `losses inf arc cav`), or `losses default`",
-          parse=A._parse_losses, check=A._check_losses, apply=A._do_losses, legal=listed_by_turn("losses"),
-          cases=(S_BATTLE,)),
+          parse=losses._parse_losses, check=losses._check_losses, apply=losses._do_losses,
+          legal=listed_by_turn("losses"), cases=(S_BATTLE,)),
 )
 USAGE = {o.verb: o.usage for o in ORDERS}
 
 
 class RiskMinasTirith(RulesetBase):
-    """The game: its files' functions, one file per heading of the seed (setup, forces, turn, cards,
-    reinforce, movement, attack, retreat, view), and the dispatch over ORDERS below."""
+    """The game: its data, its orders (ORDERS above) and decisions, and the interface the application
+    calls, each method calling the function of the file of its heading (issue 43)."""
 
     def rules_in_force(self, state: State) -> list[str]:
         """Issue 42: a Minas Tirith deck other than the game's own."""
         src = (state.get("options") or {}).get("mt_source", "default")
         return [] if src == "default" else [f"Minas Tirith cards: {src}"]
 
-    from engine.rulesets.risk_minas_tirith.setup import (
-        board, cards, reinforcement_cards, leader_color, leader_side, all_leaders, _lname, mt_list,
-        _check_options, new_game
-    )
-    from engine.rulesets.risk_minas_tirith.forces import (
-        _side_of, _bn, _pool, _mt, _usable, _on_board, _name, _area, _add, _remove, _leader_bonus, adjust
-    )
-    from engine.rulesets.risk_minas_tirith.turn import (
-        active_seats, result, _new_round, _new_turn, _end_turn, _check_towers, points, _finish_if_won,
-        _end_on_points, _parse_take, _check_take, _legal_take, _do_take, _parse_done, _check_done, _do_done,
-        _spend
-    )
-    from engine.rulesets.risk_minas_tirith.cards import (
-        _mt_card, _card_key, _card_label, _parse_exchange, _check_exchange, _set_type, _legal_exchanges,
-        _legal_special_exchanges, _draw_mt, _do_exchange, _parse_keep, _check_keep, _legal_keep, _do_keep,
-        _parse_play, _check_play, _legal_play, _discard_mt, _do_play, _parse_card_at, _parse_ram, _check_ram,
-        _legal_ram, _do_ram, _parse_strike, _check_strike, _legal_strike, _do_strike
-    )
-    from engine.rulesets.risk_minas_tirith.reinforce import (
-        _parse_reinforce, _check_reinforce, _host_type, _legal_reinforce, _do_reinforce, _parse_enter,
-        _check_enter, _legal_enter, _do_enter
-    )
-    from engine.rulesets.risk_minas_tirith.movement import (
-        _group, _parse_route, _parse_move, _split_move, _enter_ok, _check_group_at, _check_move, _groups,
-        _ride_groups, _legal_moves, _leader_paths, _move_fired, _do_move, _parse_trade, _check_trade,
-        _legal_trade, _do_trade
-    )
-    from engine.rulesets.risk_minas_tirith.attack import (
-        _parse_shot, _archery, fire_dice, _parse_fire, _check_fire, _legal_fire, _do_fire, _parse_attack,
-        _check_attack, _legal_attacks, modifiers, defence_dice, resolve_ground, _free_advance, _after_battle,
-        _do_attack, _parse_advance, _check_advance, _legal_advance, _advance_groups, _do_advance,
-        default_priority, loss_priority, _take_losses, _loss_text, _parse_losses, _check_losses,
-        _loss_suggestions, _do_losses
-    )
-    from engine.rulesets.risk_minas_tirith.retreat import (
-        _pending_retreat, deadline_action, _parse_retreat, _check_retreat_order, _check_retreat, _legal_retreat,
-        run_retreats, retreat_paths, retreat_along, _retreat_text, _retreat_choices, _ask_retreat, _do_retreat
-    )
-    from engine.rulesets.risk_minas_tirith.autopilot import autopilot_action
-    from engine.rulesets.risk_minas_tirith.view import (
-        format, phase_title, view, secret_text, HELP_TOPICS, help_topics, help, odds_table, _odds_fire, _comb,
-        _odds_ground, odds
-    )
+    # the game's data, read once: the board (data/board.json) and cards.toml
+    @cached_property
+    def board(self) -> Board:
+        return Board.load()
+
+    @cached_property
+    def cards(self) -> dict:
+        return tomllib.loads((DATA / "cards.toml").read_text())
+
+    @cached_property
+    def reinforcement_cards(self) -> dict[str, dict]:
+        """Card id -> {type, shield}. Ids are readable: inf1.., cav1.., cre1.., wild1, wild2."""
+        out: dict[str, dict] = {}
+        rc = self.cards["reinforcement"]
+        for typ, code in (("infantry", "inf"), ("cavalry", "cav"), ("creature", "cre")):
+            n = 0
+            for shield in ("good", "evil"):
+                for _ in range(rc[typ][shield]):
+                    n += 1
+                    out[f"{code}{n}"] = {"type": typ, "shield": shield}
+        for i in range(rc["wild"]):
+            out[f"wild{i + 1}"] = {"type": "wild", "shield": None}
+        return out
+
+    @cached_property
+    def all_leaders(self) -> list[str]:
+        return [lid for s in SEATS for lid in self.cards["forces"][s]["leaders"]]
+
+    # the interface the application calls, each in the file of its heading
+    def new_game(self, options: dict[str, str], seed: str, fixture: dict | None = None) -> State:
+        return setup.new_game(self, options, seed, fixture)
+
+    def adjust(self, state: State, unit: str, to: str | None) -> str:
+        return forces.adjust(self, state, unit, to)
+
+    def active_seats(self, state: State) -> list[str]:
+        return turn.active_seats(self, state)
+
+    def result(self, state: State) -> Result | None:
+        return turn.result(self, state)
+
+    def deadline_action(self, state: State, seat: str) -> Action | None:
+        return retreat.deadline_action(self, state, seat)
+
+    def autopilot_action(self, state: State, seat: str) -> Action | None:
+        return autopilot.autopilot_action(self, state, seat)
+
+    def format(self, action: Action) -> str:
+        return view.format(self, action)
+
+    def view(self, state: State, seat: str | None) -> dict:
+        return view.view(self, state, seat)
+
+    def secret_text(self, state: State, seat: str) -> str | None:
+        return view.secret_text(self, state, seat)
+
+    def help_topics(self) -> tuple[str, ...]:
+        return view.help_topics(self)
+
+    def help(self, topic: str | None = None) -> str:
+        return view.help(self, topic)
+
+    def odds(self, state: State, seat: str, text: str) -> str:
+        return view.odds(self, state, seat, text)
 
     name = "risk-minas-tirith"
     options = OPTIONS  # options.py (issue 39)
@@ -185,25 +212,9 @@ class RiskMinasTirith(RulesetBase):
             p.update(kind=kind, seat=seat, section=self.decisions[kind].section)
 
     def parse(self, state: State, seat: str, text: str) -> Action:
-        action = self._parse(state, seat, text)
+        action = common._parse(self, state, seat, text)
         self.check(state, seat, action)
         return action
-
-    def _parse(self, state: State, seat: str, text: str) -> Action:
-        if len(text) > 200:
-            raise InvalidOrder("that order is too long (200 characters at most)")
-        w = text.strip().lower().split()
-        if not w:
-            raise InvalidOrder("empty order; see `/help` (e.g. `take 4`, `attack 3 from fort-e at osgiliath-w`, `done`)")
-        verb, rest = w[0], w[1:]
-        order = self.orders.get(verb)
-        if order is None:
-            raise InvalidOrder(f"unknown order `{verb[:20]}`; orders: {', '.join(self.orders)}")
-
-        return parse_order(order, self, state, seat, rest)
-
-    def _usage(self, verb: str) -> InvalidOrder:
-        return InvalidOrder(f"usage: `{self.orders[verb].usage}`")
 
     def check(self, state: State, seat: str, action: Action) -> None:
         if seat not in SEATS:
@@ -212,7 +223,7 @@ class RiskMinasTirith(RulesetBase):
             raise IllegalOrder("the game is over", S_WIN)
         v, a = action.verb, action.args
         if v == "losses":  # a standing order: either seat, at any time (ruling)
-            self._check_losses(state, seat, a)
+            losses._check_losses(self, state, seat, a)
             return
         p = pending.blocking(self.decisions, state["pending"])
         if p is not None:  # only its answer, by its seat (then the answer's own check)
@@ -232,7 +243,7 @@ class RiskMinasTirith(RulesetBase):
             raise IllegalOrder(f"first choose an Action die: `take <n>` ({', '.join(map(str, state['action_dice']))})",
                                S_DIE)
         if v == "done":
-            self._check_done(state, seat, a)
+            turn._check_done(self, state, seat, a)
             return
         if v in ("exchange", "reinforce", "play"):
             if ph != "cards":
@@ -242,7 +253,7 @@ class RiskMinasTirith(RulesetBase):
         if ph != "actions":
             raise IllegalOrder("actions come after the card phase: `done` to start them", S_ACT)
         if v == "advance":
-            self._check_advance(state, seat, a)
+            advance._check_advance(self, state, seat, a)
             return
         if state["actions"] < 1:
             raise IllegalOrder("no Action points left", S_ACT)
@@ -252,19 +263,19 @@ class RiskMinasTirith(RulesetBase):
         dice = Dice(state["dice"])
         v = action.verb
         if v == "losses":  # a standing order: touches nothing of the turn (not even a free advance)
-            return self._do_losses(state, seat, action.args, dice)
+            return losses._do_losses(self, state, seat, action.args, dice)
         if pending.lapses(self.decisions, state["pending"], action):  # an offer not taken
             state["pending"] = None
         events = apply_order(self.orders[v], self, state, seat, action, dice)
         if dice.rolls:
             events[0].rolls = list(dice.rolls) + events[0].rolls
         if not state["over"]:
-            self._check_towers(state)
-            self._finish_if_won(state, events)
+            turn._check_towers(self, state)
+            turn._finish_if_won(self, state, events)
         if not state["over"] and state["phase"] == "actions" and state["active"] == seat:
             if state["actions"] <= 0 and not state["pending"]:
                 events.append(Event(public=f"{TITLES[seat]} has used every Action point.", section=S_ACT))
-                events.extend(self._end_turn(state, dice))
+                events.extend(turn._end_turn(self, state, dice))
                 if dice.rolls and len(events) > 1:
                     pass
         return events
@@ -276,45 +287,47 @@ class RiskMinasTirith(RulesetBase):
         if p is not None:
             yield from pending.legal_answers(self.decisions, self, state, p, seat)
         elif seat == state["active"]:
-            for a in self._candidates(state, seat):
+            for a in _candidates(self, state, seat):
                 try:
                     self.check(state, seat, a)
                 except (IllegalOrder, InvalidOrder):
                     continue
                 yield a
-        yield from self._loss_suggestions(state, seat)
+        yield from losses._loss_suggestions(self, state, seat)
 
-    def _candidates(self, state: State, seat: str) -> Iterator[Action]:
-        """Every order worth checking now, in the order they are offered."""
-        ph = state["phase"]
-        pend = state["pending"] or {}
-        if ph == "die":
-            yield from self._legal_take(state)
-            return
-        mine = [aid for aid in self.board.ids if state["areas"][aid]["side"] == seat and
-                (state["areas"][aid]["u"] or state["areas"][aid]["leaders"])]
-        if ph == "cards":
-            yield Action("done")
-            hand = sorted(state["hands"][seat]["reinf"], key=self._card_key)
-            combos = list(itertools.combinations(hand, 3))
-            yield from self._legal_exchanges(combos)
-            for cid in state["hands"][seat]["mt"]:
-                yield from self._legal_play(state, seat, cid, mine)
-                yield from self._legal_reinforce(state, seat, cid, hand)
-            yield from self._legal_special_exchanges(state, combos, mine)
-            return
-        # actions
-        yield from self._legal_advance(state, pend)
+
+
+def _candidates(rs, state: State, seat: str) -> Iterator[Action]:
+    """Every order worth checking now, in the order they are offered."""
+    ph = state["phase"]
+    pend = state["pending"] or {}
+    if ph == "die":
+        yield from turn._legal_take(rs, state)
+        return
+    mine = [aid for aid in rs.board.ids if state["areas"][aid]["side"] == seat and
+            (state["areas"][aid]["u"] or state["areas"][aid]["leaders"])]
+    if ph == "cards":
         yield Action("done")
-        for aid in mine:
-            yield from self._legal_attacks(state, seat, aid)
-            yield from self._legal_fire(state, seat, aid)
+        hand = sorted(state["hands"][seat]["reinf"], key=cards._card_key)
+        combos = list(itertools.combinations(hand, 3))
+        yield from cards._legal_exchanges(rs, combos)
         for cid in state["hands"][seat]["mt"]:
-            yield from self._legal_enter(state, seat, cid)
-            yield from self._legal_ram(state, seat, cid)
-            yield from self._legal_strike(state, seat, cid)
-        yield from self._legal_trade(state, seat, mine)
-        yield from self._legal_moves(state, seat, mine)
+            yield from cards._legal_play(rs, state, seat, cid, mine)
+            yield from reinforce._legal_reinforce(rs, state, seat, cid, hand)
+        yield from cards._legal_special_exchanges(rs, state, combos, mine)
+        return
+    # actions
+    yield from advance._legal_advance(rs, state, pend)
+    yield Action("done")
+    for aid in mine:
+        yield from attack._legal_attacks(rs, state, seat, aid)
+        yield from attack._legal_fire(rs, state, seat, aid)
+    for cid in state["hands"][seat]["mt"]:
+        yield from reinforce._legal_enter(rs, state, seat, cid)
+        yield from cards._legal_ram(rs, state, seat, cid)
+        yield from cards._legal_strike(rs, state, seat, cid)
+    yield from movement._legal_trade(rs, state, seat, mine)
+    yield from movement._legal_moves(rs, state, seat, mine)
 
 
 RISK = RiskMinasTirith()

@@ -18,14 +18,14 @@ from engine.core import Action, State, iter_limit
 FORCED = ("retreat", "keep", "take", "exchange")
 
 
-def autopilot_action(self, state: State, seat: str) -> Action | None:
-    if may_pass(self, state, seat):
+def autopilot_action(rs, state: State, seat: str) -> Action | None:
+    if may_pass(rs, state, seat):
         return None
-    a = self.deadline_action(state, seat)  # a retreat: the path that loses fewest
-    if a is not None and accepted(self, state, seat, a):
+    a = rs.deadline_action(state, seat)  # a retreat: the path that loses fewest
+    if a is not None and accepted(rs, state, seat, a):
         return a
-    offered = [a for a in iter_limit(self.legal_actions(state, seat), 400)
-               if a.verb != "losses" and not is_secret(self, a)]
+    offered = [a for a in iter_limit(rs.legal_actions(state, seat), 400)
+               if a.verb != "losses" and not is_secret(rs, a)]
     for verb in FORCED:
         for a in offered:
             if a.verb == verb and "special" not in a.args:

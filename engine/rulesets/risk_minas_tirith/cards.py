@@ -11,12 +11,13 @@ from engine.core import Action, AmbiguousOrder, Event, IllegalOrder, InvalidOrde
 from engine.rulesets.risk_minas_tirith.common import (
     TITLES, A_TITLE, OTHER, CODES, FROM_CODE, ALIASES, FOOT, S_EXCH, S_SPECIAL, S_WALLS, S_LEADERS, S_MT, _REVEALS, _plural,
 )
+from engine.rulesets.risk_minas_tirith import common, forces, losses, turn
 
 
 # `exchange`, `keep`, `play`, `ram`, `strike`: each order's parse, check, legal actions and apply.
 
 
-def _mt_card(self, state: State, seat: str, tok: str) -> str:
+def _mt_card(rs, state: State, seat: str, tok: str) -> str:
     t = tok.lower()
     hand = state["hands"][seat]["mt"]
     if t in state["mt_defs"]:
@@ -31,34 +32,29 @@ def _mt_card(self, state: State, seat: str, tok: str) -> str:
     raise IllegalOrder(f"you hold no Minas Tirith card `{tok[:20]}`", S_MT)
 
 
-def _card_key(self, c: str):
+def _card_key(c: str):
     i = 0
     while not c[i].isdigit():
         i += 1
     return ({"inf": 0, "cav": 1, "cre": 2, "wild": 3}[c[:i]], int(c[i:]))
 
 
-def _card_label(self, c: str) -> str:
-    d = self.reinforcement_cards[c]
-    return f"{c} {d['type']}" + (f", {d['shield']} shield" if d["shield"] else "")
-
-
-def _parse_exchange(self, state: State, seat: str, rest: list[str]) -> tuple[str, ...]:
+def _parse_exchange(rs, state: State, seat: str, rest: list[str]) -> tuple[str, ...]:
     if len(rest) < 3:
-        raise self._usage("exchange")
+        raise common._usage(rs, "exchange")
     cards = rest[:3]
     for c in cards:
-        if c not in self.reinforcement_cards:
+        if c not in rs.reinforcement_cards:
             raise IllegalOrder(f"`{c[:12]}` is not a Reinforcement card (ids like inf3, cav12, cre5, wild1)",
                                S_EXCH)
     if len(set(cards)) != 3:
         raise InvalidOrder("three different cards, please")
-    cards = sorted(cards, key=self._card_key)
+    cards = sorted(cards, key=_card_key)
     tail = rest[3:]
     if not tail:
         return tuple(cards)
     if tail[0] != "special" or len(tail) < 2:
-        raise self._usage("exchange")
+        raise common._usage(rs, "exchange")
     if tail[1:] == ["draw"]:
         return (*cards, "special", "draw")
     if tail[1] == "take" and len(tail) == 3:
@@ -73,24 +69,24 @@ def _parse_exchange(self, state: State, seat: str, rest: list[str]) -> tuple[str
         code = ALIASES.get(tail[2])
         if code is None:
             raise InvalidOrder(f"`{tail[2][:12]}` is not a battalion type (inf, arc, cav, hor, tro, mum)")
-        return (*cards, "special", "place", code, "at", self._area(tail[4]))
-    raise self._usage("exchange")
+        return (*cards, "special", "place", code, "at", forces._area(rs, tail[4]))
+    raise common._usage(rs, "exchange")
 
 
-def _check_exchange(self, state: State, seat: str, a: tuple[str, ...]) -> None:
+def _check_exchange(rs, state: State, seat: str, a: tuple[str, ...]) -> None:
     cards = list(a[:3])
     hand = state["hands"][seat]["reinf"]
     for c in cards:
         if c not in hand:
             raise IllegalOrder(f"you do not hold {c}", S_EXCH)
-    typ = self._set_type(cards)
+    typ = _set_type(rs, cards)
     if typ is None:
         raise IllegalOrder("a set is three of a kind (a wild card is any); one of each is not a set", S_EXCH)
     if len(a) == 3:
         return
     if state["flags"]["special"]:
         raise IllegalOrder("one Special Exchange per turn", S_SPECIAL)
-    if not any(self.reinforcement_cards[c]["shield"] == seat for c in cards):
+    if not any(rs.reinforcement_cards[c]["shield"] == seat for c in cards):
         raise IllegalOrder(f"a Special Exchange needs a card with the {TITLES[seat]} shield in the set", S_SPECIAL)
     opt = a[4]
     if opt == "draw":
@@ -100,7 +96,7 @@ def _check_exchange(self, state: State, seat: str, a: tuple[str, ...]) -> None:
         cid = a[5]
         if cid not in state["mt_discard"]:
             raise IllegalOrder(f"{cid} is not in the Minas Tirith discard pile", S_SPECIAL)
-        if self._mt(state, cid)["side"] not in (seat, "both"):
+        if forces._mt(rs, state, cid)["side"] not in (seat, "both"):
             raise IllegalOrder(f"{cid} is not {A_TITLE[seat]} card", S_SPECIAL)
     else:
         t = FROM_CODE[a[5]]
@@ -110,28 +106,28 @@ def _check_exchange(self, state: State, seat: str, a: tuple[str, ...]) -> None:
                    "creature": ["troll", "mumak"] if seat == "evil" else []}[typ]
         if t not in allowed:
             raise IllegalOrder(f"a {typ} set places {' or '.join(allowed) or 'nothing for Good'}", S_SPECIAL)
-        if t not in self.cards["forces"][seat]:
+        if t not in rs.cards["forces"][seat]:
             raise IllegalOrder(f"{TITLES[seat]} has no {t} battalions", S_SPECIAL)
-        if self._pool(state, seat, t) < 1:
+        if forces._pool(rs, state, seat, t) < 1:
             raise IllegalOrder(f"no {t} battalion left in your supply", "Set up")
         rec = state["areas"][aid]
         if rec["side"] != seat or not rec["u"]:
             raise IllegalOrder(f"place it in a Territory where you have battalions; {aid} is not one", S_SPECIAL)
-        if self.board.areas[aid].kind == "wall" and t not in FOOT:
+        if rs.board.areas[aid].kind == "wall" and t not in FOOT:
             raise IllegalOrder("only infantry may stand on the walls", S_WALLS)
 
 
-def _set_type(self, cards: list[str]) -> str | None:
-    types = {self.reinforcement_cards[c]["type"] for c in cards} - {"wild"}
+def _set_type(rs, cards: list[str]) -> str | None:
+    types = {rs.reinforcement_cards[c]["type"] for c in cards} - {"wild"}
     return types.pop() if len(types) == 1 else None
 
 
-def _legal_exchanges(self, combos: list[tuple[str, ...]]) -> Iterator[Action]:
+def _legal_exchanges(rs, combos: list[tuple[str, ...]]) -> Iterator[Action]:
     for c in combos:
         yield Action("exchange", c)
 
 
-def _legal_special_exchanges(self, state: State, combos: list[tuple[str, ...]],
+def _legal_special_exchanges(rs, state: State, combos: list[tuple[str, ...]],
                              mine: list[str]) -> Iterator[Action]:
     for c in combos:
         yield Action("exchange", (*c, "special", "draw"))
@@ -142,12 +138,12 @@ def _legal_special_exchanges(self, state: State, combos: list[tuple[str, ...]],
                 yield Action("exchange", (*c, "special", "place", code, "at", aid))
 
 
-def _draw_mt(self, state: State, seat: str) -> tuple[str | None, str]:
+def _draw_mt(rs, state: State, seat: str) -> tuple[str | None, str]:
     deck = state["hidden"]["mt_deck"]
     if not deck:
         return None, "the Minas Tirith deck is empty (no reshuffle)"
     c = deck.pop(0)
-    mt = self._mt(state, c)
+    mt = forces._mt(rs, state, c)
     if mt["side"] in (seat, "both"):
         state["hands"][seat]["mt"].append(c)
         return c, f"draws {mt['name']} ({c})"
@@ -155,27 +151,27 @@ def _draw_mt(self, state: State, seat: str) -> tuple[str | None, str]:
     return None, f"draws {mt['name']} ({c}), {A_TITLE[OTHER[seat]]} card, and discards it"
 
 
-def _do_exchange(self, state, seat, a, dice):
+def _do_exchange(rs, state, seat, a, dice):
     cards = list(a[:3])
     hand = state["hands"][seat]["reinf"]
     for c in cards:
         hand.remove(c)
     state["reinf_discard"].extend(cards)
-    typ = self._set_type(cards)
+    typ = _set_type(rs, cards)
     head = f"{TITLES[seat]} exchanges {', '.join(cards)} ({typ} set)"
     if len(a) == 3:
-        _, what = self._draw_mt(state, seat)
+        _, what = _draw_mt(rs, state, seat)
         return [Event(public=f"{head} and {what}.", section=S_EXCH, **_REVEALS)]
     state["flags"]["special"] = True
     opt = a[4]
     if opt == "draw":
         deck = state["hidden"]["mt_deck"]
         two = [deck.pop(0) for _ in range(min(2, len(deck)))]
-        mine = [c for c in two if self._usable(state, c, seat)]
+        mine = [c for c in two if forces._usable(rs, state, c, seat)]
         for c in two:
             if c not in mine:
                 state["mt_discard"].append(c)
-        names = ", ".join(f"{self._mt(state, c)['name']} ({c})" for c in two)
+        names = ", ".join(f"{forces._mt(rs, state, c)['name']} ({c})" for c in two)
         if len(mine) == 2:
             state["pending"] = pending.new(KEEP_ONE, seat, keep=mine)
             return [Event(public=f"{head}, a Special Exchange: draws {names}; keeps one (`keep <card>`).",
@@ -187,20 +183,20 @@ def _do_exchange(self, state, seat, a, dice):
         cid = a[5]
         state["mt_discard"].remove(cid)
         state["hands"][seat]["mt"].append(cid)
-        return [Event(public=f"{head}, a Special Exchange: takes {self._mt(state, cid)['name']} ({cid}) from the "
+        return [Event(public=f"{head}, a Special Exchange: takes {forces._mt(rs, state, cid)['name']} ({cid}) from the "
                              "discard pile.", section=S_SPECIAL)]
     t, aid = FROM_CODE[a[5]], a[7]
-    self._add(state, aid, seat, {t: 1}, [])
-    return [Event(public=f"{head}, a Special Exchange: places 1 {t} in {self._name(aid)}.", section=S_SPECIAL)]
+    forces._add(rs, state, aid, seat, {t: 1}, [])
+    return [Event(public=f"{head}, a Special Exchange: places 1 {t} in {forces._name(rs, aid)}.", section=S_SPECIAL)]
 
 
-def _parse_keep(self, state: State, seat: str, rest: list[str]) -> tuple[str, ...]:
+def _parse_keep(rs, state: State, seat: str, rest: list[str]) -> tuple[str, ...]:
     if len(rest) != 1:
-        raise self._usage("keep")
+        raise common._usage(rs, "keep")
     return (rest[0],)
 
 
-def _check_keep(self, state: State, seat: str, a: tuple[str, ...]) -> None:
+def _check_keep(rs, state: State, seat: str, a: tuple[str, ...]) -> None:
     pend = state["pending"] or {}
     if "keep" not in pend:
         raise IllegalOrder("there is no card to choose now", S_SPECIAL)
@@ -208,12 +204,12 @@ def _check_keep(self, state: State, seat: str, a: tuple[str, ...]) -> None:
         raise IllegalOrder(f"keep one of {', '.join(pend['keep'])}", S_SPECIAL)
 
 
-def _legal_keep(self, pend: dict) -> Iterator[Action]:
+def _legal_keep(rs, pend: dict) -> Iterator[Action]:
     for c in pend["keep"]:
         yield Action("keep", (c,))
 
 
-def _do_keep(self, state, seat, a, dice):
+def _do_keep(rs, state, seat, a, dice):
     two = state["pending"]["keep"]
     state["pending"] = None
     for c in two:
@@ -222,18 +218,18 @@ def _do_keep(self, state, seat, a, dice):
     return [Event(public=f"{TITLES[seat]} keeps {a[0]} and discards {', '.join(other)}.", section=S_SPECIAL)]
 
 
-def _parse_play(self, state: State, seat: str, rest: list[str]) -> tuple[str, ...]:
+def _parse_play(rs, state: State, seat: str, rest: list[str]) -> tuple[str, ...]:
     if len(rest) == 1:
-        return (self._mt_card(state, seat, rest[0]),)
+        return (_mt_card(rs, state, seat, rest[0]),)
     if len(rest) == 3 and rest[1] == "at":
-        return (self._mt_card(state, seat, rest[0]), "at", self._area(rest[2]))
-    raise self._usage("play")
+        return (_mt_card(rs, state, seat, rest[0]), "at", forces._area(rs, rest[2]))
+    raise common._usage(rs, "play")
 
 
-def _check_play(self, state: State, seat: str, a: tuple[str, ...]) -> None:
+def _check_play(rs, state: State, seat: str, a: tuple[str, ...]) -> None:
     cid = a[0]
-    mt = self._mt(state, cid)
-    if not self._usable(state, cid, seat):
+    mt = forces._mt(rs, state, cid)
+    if not forces._usable(rs, state, cid, seat):
         raise IllegalOrder(f"{mt['name']} is not {A_TITLE[seat]} card", S_MT)
     kind = mt["kind"]
     at = a[2] if len(a) == 3 else None
@@ -246,22 +242,22 @@ def _check_play(self, state: State, seat: str, a: tuple[str, ...]) -> None:
             raise IllegalOrder(f"say where: `play {cid} at <area>`", S_MT)
         rec = state["areas"][at]
         if rec["side"] != seat or not rec["u"]:
-            raise IllegalOrder(f"{self._name(at)} holds none of your battalions", S_MT)
+            raise IllegalOrder(f"{forces._name(rs, at)} holds none of your battalions", S_MT)
         if kind == "leader":
             lid = mt["leader"]
-            c = self.leader_color(lid)
-            if self._on_board(state, lid):
-                raise IllegalOrder(f"{self._lname(lid)} is already on the board", S_MT)
+            c = forces.leader_color(rs, lid)
+            if forces._on_board(rs, state, lid):
+                raise IllegalOrder(f"{forces._lname(rs, lid)} is already on the board", S_MT)
             if lid in state["lost"][seat]["leaders"]:
-                raise IllegalOrder(f"{self._lname(lid)} is lost and does not come back", S_MT)
-            if any(self.leader_color(x) == c for x in rec["leaders"]):
+                raise IllegalOrder(f"{forces._lname(rs, lid)} is lost and does not come back", S_MT)
+            if any(forces.leader_color(rs, x) == c for x in rec["leaders"]):
                 raise IllegalOrder(f"two {c} leaders may not occupy the same Territory", S_LEADERS)
         else:
-            if self.board.areas[at].kind in ("wall", "city") or not any(
-                    self.board.areas[x].kind == "wall" for x in self.board.areas[at].adj):
+            if rs.board.areas[at].kind in ("wall", "city") or not any(
+                    rs.board.areas[x].kind == "wall" for x in rs.board.areas[at].adj):
                 raise IllegalOrder("a Siege Tower stands in a Territory bordering a wall of Minas Tirith", S_WALLS)
             if at in state["towers"]:
-                raise IllegalOrder(f"a Siege Tower already stands in {self._name(at)}", S_WALLS)
+                raise IllegalOrder(f"a Siege Tower already stands in {forces._name(rs, at)}", S_WALLS)
         return
     if at is not None:
         raise IllegalOrder(f"{mt['name']} is played without an area: `play {cid}`", S_MT)
@@ -276,139 +272,139 @@ def _check_play(self, state: State, seat: str, a: tuple[str, ...]) -> None:
         raise IllegalOrder("Courage is already in play this turn", S_MT)
 
 
-def _legal_play(self, state: State, seat: str, cid: str, mine: list[str]) -> Iterator[Action]:
-    if self._mt(state, cid)["kind"] in ("leader", "siege-tower"):
+def _legal_play(rs, state: State, seat: str, cid: str, mine: list[str]) -> Iterator[Action]:
+    if forces._mt(rs, state, cid)["kind"] in ("leader", "siege-tower"):
         for aid in mine:
             yield Action("play", (cid, "at", aid))
     else:
         yield Action("play", (cid,))
 
 
-def _discard_mt(self, state, seat, cid):
+def _discard_mt(rs, state, seat, cid):
     state["hands"][seat]["mt"].remove(cid)
     state["mt_discard"].append(cid)
 
 
-def _do_play(self, state, seat, a, dice):
+def _do_play(rs, state, seat, a, dice):
     cid = a[0]
-    mt = self._mt(state, cid)
+    mt = forces._mt(rs, state, cid)
     kind = mt["kind"]
     at = a[2] if len(a) == 3 else None
     text = f"{TITLES[seat]} plays {mt['name']}"
     if kind == "leader":
-        self._add(state, at, seat, {}, [mt["leader"]])
-        self._discard_mt(state, seat, cid)
-        text += f": {self._lname(mt['leader'])} joins the force in {self._name(at)}."
+        forces._add(rs, state, at, seat, {}, [mt["leader"]])
+        _discard_mt(rs, state, seat, cid)
+        text += f": {forces._lname(rs, mt['leader'])} joins the force in {forces._name(rs, at)}."
     elif kind == "siege-tower":
         state["hands"][seat]["mt"].remove(cid)
         state["mt_used"].append(cid)
         state["towers"].append(at)
-        text += f" in {self._name(at)}: Evil infantry may climb the walls from there; +1 in attack from it."
+        text += f" in {forces._name(rs, at)}: Evil infantry may climb the walls from there; +1 in attack from it."
     elif kind == "ladders":
-        self._discard_mt(state, seat, cid)
+        _discard_mt(rs, state, seat, cid)
         state["flags"]["ladders"] = True
         text += ": this turn Evil infantry and leaders may climb onto any wall from a bordering Territory."
     elif kind == "actions":
-        self._discard_mt(state, seat, cid)
+        _discard_mt(rs, state, seat, cid)
         state["actions"] += mt["bonus"]
         text += f": +{mt['bonus']} Action points this turn ({state['actions']} in all)."
     elif kind == "courage":
-        self._discard_mt(state, seat, cid)
+        _discard_mt(rs, state, seat, cid)
         state["flags"]["courage"] = True
         text += ": +1 on the highest die of your ground attacks this turn."
     elif kind == "healing":
-        self._discard_mt(state, seat, cid)
-        n = min(2, state["lost"][seat].get("infantry", 0), self.cards["forces"][seat]["infantry"])
+        _discard_mt(rs, state, seat, cid)
+        n = min(2, state["lost"][seat].get("infantry", 0), rs.cards["forces"][seat]["infantry"])
         state["lost"][seat]["infantry"] -= n
-        self._add(state, "city", seat, {"infantry": n}, [])
+        forces._add(rs, state, "city", seat, {"infantry": n}, [])
         text += f": {_plural(n, 'lost infantry battalion')} return to the City."
     return [Event(public=text, section=S_MT)]
 
 
-def _parse_card_at(self, state: State, seat: str, verb: str, rest: list[str]) -> tuple[str, ...]:
+def _parse_card_at(rs, state: State, seat: str, verb: str, rest: list[str]) -> tuple[str, ...]:
     """``<verb> <mt> at <area>`` (enter, strike)."""
     if len(rest) != 3 or rest[1] != "at":
-        raise self._usage(verb)
-    return (self._mt_card(state, seat, rest[0]), "at", self._area(rest[2]))
+        raise common._usage(rs, verb)
+    return (_mt_card(rs, state, seat, rest[0]), "at", forces._area(rs, rest[2]))
 
 
-def _parse_ram(self, state: State, seat: str, rest: list[str]) -> tuple[str, ...]:
+def _parse_ram(rs, state: State, seat: str, rest: list[str]) -> tuple[str, ...]:
     if len(rest) != 1:
-        raise self._usage("ram")
-    return (self._mt_card(state, seat, rest[0]),)
+        raise common._usage(rs, "ram")
+    return (_mt_card(rs, state, seat, rest[0]),)
 
 
-def _check_ram(self, state: State, seat: str, a: tuple[str, ...]) -> None:
-    mt = self._mt(state, a[0])
-    if mt["kind"] != "ram" or not self._usable(state, a[0], seat):
+def _check_ram(rs, state: State, seat: str, a: tuple[str, ...]) -> None:
+    mt = forces._mt(rs, state, a[0])
+    if mt["kind"] != "ram" or not forces._usable(rs, state, a[0], seat):
         raise IllegalOrder(f"{mt['name']} is not a battering ram", S_MT)
     if state["gate_broken"]:
         raise IllegalOrder("the Gate is already broken", S_MT)
-    g = self.board.gate[1]
+    g = rs.board.gate[1]
     if state["areas"][g]["side"] != seat or not state["areas"][g]["u"]:
-        raise IllegalOrder(f"Grond needs your battalions in {self._name(g)}, under the Gate", S_MT)
+        raise IllegalOrder(f"Grond needs your battalions in {forces._name(rs, g)}, under the Gate", S_MT)
 
 
-def _legal_ram(self, state: State, seat: str, cid: str) -> Iterator[Action]:
-    if self._mt(state, cid)["kind"] == "ram":
+def _legal_ram(rs, state: State, seat: str, cid: str) -> Iterator[Action]:
+    if forces._mt(rs, state, cid)["kind"] == "ram":
         yield Action("ram", (cid,))
 
 
-def _do_ram(self, state, seat, a, dice):
-    self._spend(state)
-    g = self.board.gate[1]
+def _do_ram(rs, state, seat, a, dice):
+    turn._spend(rs, state)
+    g = rs.board.gate[1]
     need = 3 if state["areas"][g]["leaders"] else 4
     roll = dice.d6("Grond")
     if roll >= need:
         state["gate_broken"] = True
-        self._discard_mt(state, seat, a[0])
+        _discard_mt(rs, state, seat, a[0])
         text = f"Grond strikes the Gate: {roll} (needs {need}+). The Gate is broken!"
     else:
         text = f"Grond strikes the Gate: {roll} (needs {need}+). The Gate holds."
     return [Event(public=text, section=S_MT)]
 
 
-def _parse_strike(self, state: State, seat: str, rest: list[str]) -> tuple[str, ...]:
-    return self._parse_card_at(state, seat, "strike", rest)
+def _parse_strike(rs, state: State, seat: str, rest: list[str]) -> tuple[str, ...]:
+    return _parse_card_at(rs, state, seat, "strike", rest)
 
 
-def _check_strike(self, state: State, seat: str, a: tuple[str, ...]) -> None:
-    mt = self._mt(state, a[0])
-    if mt["kind"] != "strike" or not self._usable(state, a[0], seat):
+def _check_strike(rs, state: State, seat: str, a: tuple[str, ...]) -> None:
+    mt = forces._mt(rs, state, a[0])
+    if mt["kind"] != "strike" or not forces._usable(rs, state, a[0], seat):
         raise IllegalOrder(f"{mt['name']} does not strike", S_MT)
     aid = a[2]
     if state["areas"][aid]["side"] != OTHER[seat] or not state["areas"][aid]["u"]:
-        raise IllegalOrder(f"no enemy battalions in {self._name(aid)}", S_MT)
+        raise IllegalOrder(f"no enemy battalions in {forces._name(rs, aid)}", S_MT)
 
 
-def _legal_strike(self, state: State, seat: str, cid: str) -> Iterator[Action]:
-    if self._mt(state, cid)["kind"] == "strike":
-        for y in self.board.ids:
+def _legal_strike(rs, state: State, seat: str, cid: str) -> Iterator[Action]:
+    if forces._mt(rs, state, cid)["kind"] == "strike":
+        for y in rs.board.ids:
             if state["areas"][y]["side"] == OTHER[seat]:
                 yield Action("strike", (cid, "at", y))
 
 
-def _do_strike(self, state, seat, a, dice):
+def _do_strike(rs, state, seat, a, dice):
     aid = a[2]
-    self._spend(state)
+    turn._spend(rs, state)
     rolls = dice.roll(2, label="Fell Beasts")
     hits = rolls.count(6)
-    lost = self._take_losses(state, aid, hits)
-    self._discard_mt(state, seat, a[0])
-    return [Event(public=f"Fell Beasts swoop on {self._name(aid)}: {rolls}; {_plural(hits, 'hit')}; "
-                         f"{TITLES[OTHER[seat]]} loses {self._loss_text(lost)}.", section=S_MT)]
+    lost = losses._take_losses(rs, state, aid, hits)
+    _discard_mt(rs, state, seat, a[0])
+    return [Event(public=f"Fell Beasts swoop on {forces._name(rs, aid)}: {rolls}; {_plural(hits, 'hit')}; "
+                         f"{TITLES[OTHER[seat]]} loses {losses._loss_text(lost)}.", section=S_MT)]
 
 
 # the pending decision (engine/pending.py): which of the two cards a Special Exchange drew to keep
-def _legal_kept(self, state: State, p: dict) -> Iterator[Action]:
-    return self._legal_keep(p)
+def _legal_kept(rs, state: State, p: dict) -> Iterator[Action]:
+    return _legal_keep(rs, p)
 
 
-def _awaited_keep(self, state: State, p: dict) -> str:
+def _awaited_keep(rs, state: State, p: dict) -> str:
     return "choose which of the two drawn cards to keep"
 
 
-def _first_keep(self, state: State, p: dict) -> str:
+def _first_keep(rs, state: State, p: dict) -> str:
     return "first choose which of the two drawn cards to keep: `keep <card>`"
 
 

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from engine.core import Event
+from engine.core import Action, Event, InvalidOrder, State
+from engine.orders import parse_order
 
 DATA = Path(__file__).parent / "data"
 SEATS = ("good", "evil")
@@ -58,3 +59,23 @@ def _group_text(g: dict[str, int], leaders: list[str]) -> str:
 
 def _plural(n: int, word: str) -> str:
     return f"{n} {word}" + ("" if n == 1 else "s")
+
+
+def _usage(rs, verb: str) -> InvalidOrder:
+    """The refusal of an order's words that do not parse: its usage (its ``ORDERS`` record)."""
+    return InvalidOrder(f"usage: `{rs.orders[verb].usage}`")
+
+
+def _parse(rs, state: State, seat: str, text: str) -> Action:
+    """An order's text to its action, through its record (``ORDERS``); not yet checked."""
+    if len(text) > 200:
+        raise InvalidOrder("that order is too long (200 characters at most)")
+    w = text.strip().lower().split()
+    if not w:
+        raise InvalidOrder("empty order; see `/help` (e.g. `take 4`, `attack 3 from fort-e at osgiliath-w`, `done`)")
+    verb, rest = w[0], w[1:]
+    order = rs.orders.get(verb)
+    if order is None:
+        raise InvalidOrder(f"unknown order `{verb[:20]}`; orders: {', '.join(rs.orders)}")
+
+    return parse_order(order, rs, state, seat, rest)

@@ -3,11 +3,12 @@ the one typed reader of ``engine/options.py``; every refusal names `risk-minas-t
 from __future__ import annotations
 
 from engine.options import Option, Text
+from engine.rulesets.risk_minas_tirith import setup
 
 
 def _deck(rs, spec: str) -> str:
     """``mt_cards=``: a named list or cards joined by `+` that make a deck (``setup.mt_list`` checks it)."""
-    rs.mt_list(spec)
+    setup.mt_list(rs, spec)
     return spec.strip().lower()
 
 

@@ -1,75 +1,24 @@
-"""Set up (seed:002, Set up; Minas Tirith cards): the game's data (the board, cards.toml:
-forces, leaders, Reinforcement and Minas Tirith cards, limits, points), the ``mt_cards=``
-option that chooses the Minas Tirith deck, and a new game: the starting forces on the
-board, the shuffled decks, the first round."""
+"""Set up (seed:002, Set up; Minas Tirith cards): the ``mt_cards=`` option that chooses the Minas
+Tirith deck, and a new game: the starting forces on the board, the shuffled decks, the first round.
+The game's data (the board, cards.toml: forces, leaders, Reinforcement and Minas Tirith cards,
+limits, points) is read once by the ruleset's class."""
 from __future__ import annotations
-
-import tomllib
-from functools import cached_property
 
 from engine.core import InvalidOrder, State
 from engine.dice import Dice, new_dice
 from engine.options import items, read
-from engine.rulesets.risk_minas_tirith.board import Board
-from engine.rulesets.risk_minas_tirith.common import (
-    DATA, SEATS, STATE_VERSION,
-)
+from engine.rulesets.risk_minas_tirith import losses, turn
+from engine.rulesets.risk_minas_tirith.common import SEATS, STATE_VERSION
 
 
-# Data, options and a new game.
+# Options and a new game (the data, read once, is the ruleset's: its class).
 
 
-@cached_property
-def board(self) -> Board:
-    return Board.load()
-
-
-@cached_property
-def cards(self) -> dict:
-    return tomllib.loads((DATA / "cards.toml").read_text())
-
-
-@cached_property
-def reinforcement_cards(self) -> dict[str, dict]:
-    """Card id -> {type, shield}. Ids are readable: inf1.., cav1.., cre1.., wild1, wild2."""
-    out: dict[str, dict] = {}
-    rc = self.cards["reinforcement"]
-    for typ, code in (("infantry", "inf"), ("cavalry", "cav"), ("creature", "cre")):
-        n = 0
-        for shield in ("good", "evil"):
-            for _ in range(rc[typ][shield]):
-                n += 1
-                out[f"{code}{n}"] = {"type": typ, "shield": shield}
-    for i in range(rc["wild"]):
-        out[f"wild{i + 1}"] = {"type": "wild", "shield": None}
-    return out
-
-
-def leader_color(self, lid: str) -> str:
-    for side in SEATS:
-        if lid in self.cards["forces"][side]["leaders"]:
-            return self.cards["forces"][side]["leaders"][lid]
-    raise KeyError(lid)
-
-
-def leader_side(self, lid: str) -> str:
-    return "good" if lid in self.cards["forces"]["good"]["leaders"] else "evil"
-
-
-@cached_property
-def all_leaders(self) -> list[str]:
-    return [lid for s in SEATS for lid in self.cards["forces"][s]["leaders"]]
-
-
-def _lname(self, lid: str) -> str:
-    return self.cards["leader_names"].get(lid, lid)
-
-
-def mt_list(self, spec: str | None) -> list[str]:
+def mt_list(rs, spec: str | None) -> list[str]:
     """The Minas Tirith deck: a named list from cards.toml, or cards joined by `+`,
         ``kind+kind*2+...`` (``mt_cards=`` option; a refusal is the reason, said after the option)."""
-    lists = self.cards["mt_lists"]
-    known = {k: v for k, v in self.cards["mt"].items()}
+    lists = rs.cards["mt_lists"]
+    known = {k: v for k, v in rs.cards["mt"].items()}
     if spec is None or spec == "":
         return list(lists["default"])
     spec = spec.strip().lower()
@@ -94,15 +43,15 @@ def mt_list(self, spec: str | None) -> list[str]:
     return out
 
 
-def _check_options(self, options: dict[str, str]) -> dict:
+def _check_options(rs, options: dict[str, str]) -> dict:
     """The typed options (``options.py``, read by ``engine.options``), in the state's layout."""
-    given = read(self.options, options, self)
+    given = read(rs.options, options, rs)
     source = given.get("mt_cards", "default")
-    return {"mt_cards": self.mt_list(None if source == "default" else source), "mt_source": source[:60]}
+    return {"mt_cards": mt_list(rs, None if source == "default" else source), "mt_source": source[:60]}
 
 
-def new_game(self, options: dict[str, str], seed: str, fixture: dict | None = None) -> State:
-    opts = self._check_options(options)
+def new_game(rs, options: dict[str, str], seed: str, fixture: dict | None = None) -> State:
+    opts = _check_options(rs, options)
     mt_defs: dict[str, str] = {}
     for name in opts["mt_cards"]:
         n = opts["mt_cards"].count(name)
@@ -113,8 +62,8 @@ def new_game(self, options: dict[str, str], seed: str, fixture: dict | None = No
             while f"{name}{i}" in mt_defs:
                 i += 1
             mt_defs[f"{name}{i}"] = name
-    areas = {a: {"u": {}, "leaders": []} for a in self.board.ids}
-    for side, places in self.board.start.items():
+    areas = {a: {"u": {}, "leaders": []} for a in rs.board.ids}
+    for side, places in rs.board.start.items():
         for aid, what in places.items():
             rec = areas[aid]
             rec["side"] = side
@@ -126,7 +75,7 @@ def new_game(self, options: dict[str, str], seed: str, fixture: dict | None = No
     for rec in areas.values():
         rec.setdefault("side", None)
     state: State = {
-        "ruleset": self.name, "version": STATE_VERSION, "options": opts, "dice": new_dice(seed),
+        "ruleset": rs.name, "version": STATE_VERSION, "options": opts, "dice": new_dice(seed),
         "round": 0, "turn": 0, "turn_in_round": 0, "roller": "good", "active": "good",
         "phase": "die", "action_dice": [], "die": None, "actions": 0,
         "areas": areas, "fired": {}, "catapults": [],
@@ -137,18 +86,18 @@ def new_game(self, options: dict[str, str], seed: str, fixture: dict | None = No
         "towers": [], "gate_broken": False,
         "flags": {"special": False, "ladders": False, "courage": False},
         "pending": None, "hidden": {}, "over": None, "log_round": [],
-        "loss_priority": {s: self.default_priority(s) for s in SEATS},
+        "loss_priority": {s: losses.default_priority(rs, s) for s in SEATS},
     }
     dice = Dice(state["dice"])
-    reinf = dice.shuffle(list(self.reinforcement_cards), "reinforcement deck")
+    reinf = dice.shuffle(list(rs.reinforcement_cards), "reinforcement deck")
     mt = dice.shuffle(list(mt_defs), "Minas Tirith deck")
     if fixture:
         if "reinf_deck" in fixture:
             reinf = list(fixture["reinf_deck"])
-            if sorted(reinf) != sorted(self.reinforcement_cards) and not fixture.get("partial"):
+            if sorted(reinf) != sorted(rs.reinforcement_cards) and not fixture.get("partial"):
                 raise ValueError("fixture reinf_deck must list every Reinforcement card")
         if "mt_deck" in fixture:
             mt = list(fixture["mt_deck"])
     state["hidden"] = {"reinf_deck": reinf, "mt_deck": mt}
-    self._new_round(state, Dice(state["dice"]))
+    turn._new_round(rs, state, Dice(state["dice"]))
     return state

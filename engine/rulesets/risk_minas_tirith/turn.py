@@ -12,19 +12,20 @@ from engine.dice import Dice
 from engine.rulesets.risk_minas_tirith.common import (
     SEATS, TITLES, OTHER, TYPES, S_TURN, S_DIE, S_DRAW, S_EXCH, S_ACT, S_LEADERS, S_WIN, S_POINTS, _REVEALS, _plural,
 )
+from engine.rulesets.risk_minas_tirith import common, forces
 
 
 # Rounds, turns, `take`, `done`, the end of a turn and of the game.
 
 
-def active_seats(self, state: State) -> list[str]:
+def active_seats(rs, state: State) -> list[str]:
     if state["over"]:
         return []
-    p = pending.blocking(self.decisions, state["pending"])  # a retreat's owner, or the card's keeper
+    p = pending.blocking(rs.decisions, state["pending"])  # a retreat's owner, or the card's keeper
     return [p["seat"]] if p is not None else [state["active"]]
 
 
-def result(self, state: State) -> Result | None:
+def result(rs, state: State) -> Result | None:
     o = state["over"]
     return Result(o["winner"], o["summary"], o.get("section"), _result_line(o)) if o else None
 
@@ -41,15 +42,15 @@ def _result_line(o: dict) -> str:
     return f"{TITLES[w]} wins: {why} ({sec})" if why else f"{TITLES[w]} wins ({sec})"
 
 
-def _new_round(self, state: State, dice: Dice) -> list[Event]:
+def _new_round(rs, state: State, dice: Dice) -> list[Event]:
     state["round"] += 1
     state["roller"] = "good" if state["round"] % 2 == 1 else "evil"
     state["action_dice"] = dice.roll(3, label="Action dice")
     state["turn_in_round"] = 0
-    return self._new_turn(state, round_start=True)
+    return _new_turn(rs, state, round_start=True)
 
 
-def _new_turn(self, state: State, round_start: bool = False) -> list[Event]:
+def _new_turn(rs, state: State, round_start: bool = False) -> list[Event]:
     state["turn"] += 1
     state["turn_in_round"] += 1
     r = state["roller"]
@@ -66,11 +67,11 @@ def _new_turn(self, state: State, round_start: bool = False) -> list[Event]:
                   section=S_TURN, new_phase=True)]
 
 
-def _end_turn(self, state: State, dice: Dice | None = None) -> list[Event]:
+def _end_turn(rs, state: State, dice: Dice | None = None) -> list[Event]:
     seat = state["active"]
     events: list[Event] = []
     # Leaders (seed): alone at the end of the turn -> removed; two of one colour -> one removed
-    for aid in self.board.ids:
+    for aid in rs.board.ids:
         rec = state["areas"][aid]
         if rec["side"] != seat or not rec["leaders"]:
             continue
@@ -78,38 +79,38 @@ def _end_turn(self, state: State, dice: Dice | None = None) -> list[Event]:
             gone = list(rec["leaders"])
             state["lost"][seat]["leaders"].extend(gone)
             rec["leaders"], rec["side"] = [], None
-            events.append(Event(public=f"{', '.join(self._lname(x) for x in gone)} alone in "
-                                       f"{self._name(aid)} at the end of the turn: removed, lost to "
+            events.append(Event(public=f"{', '.join(forces._lname(rs, x) for x in gone)} alone in "
+                                       f"{forces._name(rs, aid)} at the end of the turn: removed, lost to "
                                        f"{TITLES[OTHER[seat]]}.", section=S_LEADERS))
             continue
         seen: dict[str, str] = {}
         for lid in list(rec["leaders"]):
-            c = self.leader_color(lid)
+            c = forces.leader_color(rs, lid)
             if c in seen:
                 rec["leaders"].remove(lid)
                 state["lost"][seat]["leaders"].append(lid)
-                events.append(Event(public=f"Two {c} leaders in {self._name(aid)}: {self._lname(lid)} is "
+                events.append(Event(public=f"Two {c} leaders in {forces._name(rs, aid)}: {forces._lname(rs, lid)} is "
                                            f"removed, lost to {TITLES[OTHER[seat]]}.", section=S_LEADERS))
             else:
                 seen[c] = lid
-    self._check_towers(state)
-    if self._finish_if_won(state, events):
+    _check_towers(rs, state)
+    if _finish_if_won(rs, state, events):
         return events
     if state["turn_in_round"] >= 3:
-        events.extend(self._new_round(state, dice or Dice(state["dice"])))
+        events.extend(_new_round(rs, state, dice or Dice(state["dice"])))
     else:
-        events.extend(self._new_turn(state))
+        events.extend(_new_turn(rs, state))
     return events
 
 
-def _check_towers(self, state: State) -> None:
+def _check_towers(rs, state: State) -> None:
     for aid in list(state["towers"]):
         if state["areas"][aid]["side"] != "evil" or not state["areas"][aid]["u"]:
             state["towers"].remove(aid)
 
 
-def points(self, state: State) -> dict[str, int]:
-    P = self.cards["points"]
+def points(rs, state: State) -> dict[str, int]:
+    P = rs.cards["points"]
     out = {}
     for s in SEATS:
         lost = state["lost"][OTHER[s]]
@@ -118,19 +119,20 @@ def points(self, state: State) -> dict[str, int]:
             p += P["troll"] * lost.get("troll", 0) + P["mumak"] * lost.get("mumak", 0)
         p += P["leader"] * len(lost["leaders"])
         if s == "evil":
-            p += P["wall"] * sum(1 for w in self.board.walls if state["areas"][w]["side"] == "evil"
+            p += P["wall"] * sum(1 for w in rs.board.walls if state["areas"][w]["side"] == "evil"
                                  and state["areas"][w]["u"])
             p += P["gate"] if state["gate_broken"] else 0
         out[s] = p
     return out
 
 
-def _finish_if_won(self, state: State, events: list[Event]) -> bool:
+def _finish_if_won(rs, state: State, events: list[Event]) -> bool:
     if state["over"]:
         return True
     evil_lost = [x for x in state["lost"]["evil"]["leaders"]]
     if len(evil_lost) >= 2:
-        text = f"Two Evil leaders are lost ({', '.join(self._lname(x) for x in evil_lost)}): the Forces of Good win."
+        text = (f"Two Evil leaders are lost ({', '.join(forces._lname(rs, x) for x in evil_lost)}): "
+                "the Forces of Good win.")
         state["over"] = {"winner": "good", "summary": text, "section": S_WIN, "how": "leaders"}
     elif state["areas"]["city"]["side"] == "evil" and state["areas"]["city"]["u"]:
         text = "Evil battalions occupy the Minas Tirith Territory: the Forces of Evil win."
@@ -142,8 +144,8 @@ def _finish_if_won(self, state: State, events: list[Event]) -> bool:
     return True
 
 
-def _end_on_points(self, state: State, events: list[Event]) -> None:
-    p = self.points(state)
+def _end_on_points(rs, state: State, events: list[Event]) -> None:
+    p = points(rs, state)
     w = "good" if p["good"] > p["evil"] else "evil" if p["evil"] > p["good"] else None
     res = f"the Forces of {TITLES[w]} win" if w else "a draw (ruling: equal points)"
     text = (f"The last Reinforcement card is drawn: Good {p['good']} points, Evil {p['evil']} points; {res}.")
@@ -151,13 +153,13 @@ def _end_on_points(self, state: State, events: list[Event]) -> None:
     events.append(Event(public=text, section=S_POINTS, new_phase=True))
 
 
-def _parse_take(self, state: State, seat: str, rest: list[str]) -> tuple[str, ...]:
+def _parse_take(rs, state: State, seat: str, rest: list[str]) -> tuple[str, ...]:
     if len(rest) != 1 or not rest[0].isdigit() or not 1 <= int(rest[0]) <= 6:
-        raise self._usage("take")
+        raise common._usage(rs, "take")
     return (str(int(rest[0])),)
 
 
-def _check_take(self, state: State, seat: str, a: tuple[str, ...]) -> None:
+def _check_take(rs, state: State, seat: str, a: tuple[str, ...]) -> None:
     if state["phase"] != "die":
         raise IllegalOrder("the Action die is chosen at the start of the turn", S_DIE)
     if int(a[0]) not in state["action_dice"]:
@@ -165,15 +167,15 @@ def _check_take(self, state: State, seat: str, a: tuple[str, ...]) -> None:
                            S_DIE)
 
 
-def _legal_take(self, state: State) -> Iterator[Action]:
+def _legal_take(rs, state: State) -> Iterator[Action]:
     for n in sorted(set(state["action_dice"]), reverse=True):
         yield Action("take", (str(n),))
 
 
-def _do_take(self, state, seat, a, dice):
+def _do_take(rs, state, seat, a, dice):
     n = int(a[0])
     state["action_dice"].remove(n)
-    acts, draws = self.cards["action_dice"]["table"][str(n)]
+    acts, draws = rs.cards["action_dice"]["table"][str(n)]
     state["die"], state["actions"], state["phase"] = n, acts, "cards"
     deck = state["hidden"]["reinf_deck"]
     got = []
@@ -183,27 +185,27 @@ def _do_take(self, state, seat, a, dice):
         got.append(deck.pop(0))
     state["hands"][seat]["reinf"].extend(got)
     text = (f"{TITLES[seat]} takes the {n}: {_plural(acts, 'Action')}, "
-            f"{_plural(len(got), 'Reinforcement card')} drawn" + (f" ({', '.join(self._card_label(c) for c in got)})"
+            f"{_plural(len(got), 'Reinforcement card')} drawn" + (f" ({', '.join(_card_label(rs, c) for c in got)})"
                                                                     if got else "") + ".")
     events = [Event(public=text, section=S_DRAW, **(_REVEALS if got else {}))]
     if got and not deck:
-        self._end_on_points(state, events)
+        _end_on_points(rs, state, events)
     return events
 
 
-def _parse_done(self, state: State, seat: str, rest: list[str]) -> tuple[str, ...]:
+def _parse_done(rs, state: State, seat: str, rest: list[str]) -> tuple[str, ...]:
     if rest:
-        raise self._usage("done")
+        raise common._usage(rs, "done")
     return ()
 
 
-def _check_done(self, state: State, seat: str, a: tuple[str, ...]) -> None:
-    if state["phase"] == "cards" and len(state["hands"][seat]["reinf"]) > self.cards["limits"]["hand"]:
+def _check_done(rs, state: State, seat: str, a: tuple[str, ...]) -> None:
+    if state["phase"] == "cards" and len(state["hands"][seat]["reinf"]) > rs.cards["limits"]["hand"]:
         raise IllegalOrder(f"you hold {len(state['hands'][seat]['reinf'])} Reinforcement cards; with 7 or more "
                            "you must exchange", S_EXCH)
 
 
-def _do_done(self, state, seat, a, dice):
+def _do_done(rs, state, seat, a, dice):
     if state["phase"] == "cards":
         state["phase"] = "actions"
         return [Event(public=f"{TITLES[seat]} begins the Actions with {_plural(state['actions'], 'Action point')}.",
@@ -212,8 +214,13 @@ def _do_done(self, state, seat, a, dice):
     ev = [Event(public=f"{TITLES[seat]} ends the turn" + (f" with {_plural(left, 'Action point')} unused."
                                                            if left else "."),
                 section=S_ACT)]
-    return ev + self._end_turn(state, dice)
+    return ev + _end_turn(rs, state, dice)
 
 
-def _spend(self, state: State) -> None:
+def _spend(rs, state: State) -> None:
     state["actions"] -= 1
+
+
+def _card_label(rs, c: str) -> str:
+    d = rs.reinforcement_cards[c]
+    return f"{c} {d['type']}" + (f", {d['shield']} shield" if d["shield"] else "")

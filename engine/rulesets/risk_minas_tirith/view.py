@@ -12,6 +12,7 @@ from engine.display import load as load_display
 from engine.rulesets.risk_minas_tirith.common import (
     DATA, SEATS, TITLES, COLORS, CODES, _plural,
 )
+from engine.rulesets.risk_minas_tirith import attack, common, forces, losses, retreat, turn
 
 DISPLAY = load_display(DATA / "display.json")  # how the board and its armies are drawn (engine/display.py)
 
@@ -19,52 +20,52 @@ DISPLAY = load_display(DATA / "display.json")  # how the board and its armies ar
 # The view, the phase title, help and odds.
 
 
-def format(self, action: Action) -> str:
+def format(rs, action: Action) -> str:
     return str(action)
 
 
-def phase_title(self, state: State) -> str:
+def phase_title(rs, state: State) -> str:
     ph = {"die": "choose an Action die", "cards": "Reinforcement cards", "actions": "Actions"}[state["phase"]]
     extra = f", {_plural(state['actions'], 'Action point')} left" if state["phase"] == "actions" else ""
-    rt = self._pending_retreat(state)
+    rt = retreat._pending_retreat(state)
     if rt and not state["over"]:
         head = rt["queue"][0]
         opts = " or ".join(f"`retreat {' '.join(o)}`" for o in head["options"][:4])
-        extra += (f"; {TITLES[head['side']]} chooses where the force in {self._name(head['area'])} retreats: "
+        extra += (f"; {TITLES[head['side']]} chooses where the force in {forces._name(rs, head['area'])} retreats: "
                   f"{opts}" + (" ..." if len(head["options"]) > 4 else ""))
     return f"Round {state['round']}, turn {state['turn_in_round']} of 3: {TITLES[state['active']]}, {ph}{extra}"
 
 
-def view(self, state: State, seat: str | None) -> dict:
+def view(rs, state: State, seat: str | None) -> dict:
     own = seat if seat in SEATS else None
     areas = {}
     units = []
-    for aid in self.board.ids:
+    for aid in rs.board.ids:
         rec = state["areas"][aid]
-        side = self._side_of(state, aid)
+        side = forces._side_of(state, aid)
         areas[aid] = {"side": side, "units": dict(rec["u"]) if side else {},
-                      "leaders": [{"id": x, "name": self._lname(x), "color": self.leader_color(x)}
+                      "leaders": [{"id": x, "name": forces._lname(rs, x), "color": forces.leader_color(rs, x)}
                                   for x in rec["leaders"]],
                       "fired": state["fired"].get(aid, 0), "tower": aid in state["towers"]}
         for t, n in rec["u"].items():
             units.append({"id": f"{aid}:{CODES[t]}", "side": side, "type": t, "count": n, "hex": aid,
                           "area": aid})
         for x in rec["leaders"]:
-            units.append({"id": x, "side": side, "type": "leader", "name": self._lname(x), "hex": aid,
+            units.append({"id": x, "side": side, "type": "leader", "name": forces._lname(rs, x), "hex": aid,
                           "area": aid})
     hands = {}
     for s in SEATS:
         hands[s] = {
-            "reinforcement": [dict(id=c, **self.reinforcement_cards[c]) for c in state["hands"][s]["reinf"]],
-            "minas_tirith": [{"id": c, "name": self._mt(state, c)["name"], "kind": self._mt(state, c)["kind"],
+            "reinforcement": [dict(id=c, **rs.reinforcement_cards[c]) for c in state["hands"][s]["reinf"]],
+            "minas_tirith": [{"id": c, "name": forces._mt(rs, state, c)["name"], "kind": forces._mt(rs, state, c)["kind"],
                               "on_card": dict(state["hosts"].get(c, {}))} for c in state["hands"][s]["mt"]],
         }
-    pts = self.points(state)
+    pts = turn.points(rs, state)
     v = {
-        "ruleset": self.name, "title": "LOTR Risk: Minas Tirith", "board": "area", "seat": own,
+        "ruleset": rs.name, "title": "LOTR Risk: Minas Tirith", "board": "area", "seat": own,
         "turn": state["turn"], "turns": "until the last Reinforcement card", "night": False,
         "round": state["round"], "turn_in_round": state["turn_in_round"], "roller": state["roller"],
-        "phase": state["phase"], "phase_title": self.phase_title(state), "active": self.active_seats(state),
+        "phase": state["phase"], "phase_title": phase_title(rs, state), "active": rs.active_seats(state),
         "done": [], "action_dice": list(state["action_dice"]), "die": state["die"], "actions": state["actions"],
         "sides": {s: {"title": TITLES[s], "color": COLORS[s]} for s in SEATS},
         "display": DISPLAY,  # how the board and its armies are drawn (engine/display.py)
@@ -75,24 +76,24 @@ def view(self, state: State, seat: str | None) -> dict:
         "lost": clone(state["lost"]), "gate_broken": state["gate_broken"], "towers": list(state["towers"]),
         "flags": dict(state["flags"]), "pending": clone(state["pending"]),
         # standing loss priorities are public (nothing here is secret); the seat's own one first
-        "loss_priority": {s: [CODES[t] for t in self.loss_priority(state, s) if t in self.cards["forces"][s]]
+        "loss_priority": {s: [CODES[t] for t in losses.loss_priority(rs, state, s) if t in rs.cards["forces"][s]]
                           for s in SEATS},
-        "own_loss_priority": ([CODES[t] for t in self.loss_priority(state, own)
-                               if t in self.cards["forces"][own]] if own else None),
+        "own_loss_priority": ([CODES[t] for t in losses.loss_priority(rs, state, own)
+                               if t in rs.cards["forces"][own]] if own else None),
         "points": pts,
         "tracks": [{"name": "Good points", "side": "good", "points": pts["good"], "level": None},
                    {"name": "Evil points", "side": "evil", "points": pts["evil"], "level": None},
                    {"name": "Reinforcement cards left", "side": None,
                     "points": len(state["hidden"]["reinf_deck"]), "level": 66}]
         + [{"name": f"{TITLES[s]} loses first", "side": s,
-            "points": " ".join(CODES[t] for t in self.loss_priority(state, s) if t in self.cards["forces"][s]),
+            "points": " ".join(CODES[t] for t in losses.loss_priority(rs, state, s) if t in rs.cards["forces"][s]),
             "level": None} for s in SEATS],
         "over": clone(state["over"]),
     }
     return v
 
 
-def secret_text(self, state: State, seat: str) -> str | None:
+def secret_text(rs, state: State, seat: str) -> str | None:
     return None  # hands are face up (seed, Draw Reinforcement cards); only the deck order is hidden
 
 HELP_TOPICS = {"orders": "orders", "order": "orders", "notation": "orders", "cards": "orders",
@@ -101,12 +102,12 @@ HELP_TOPICS = {"orders": "orders", "order": "orders", "notation": "orders", "car
                "secrets": "secrets", "secret": "secrets", "hidden": "secrets"}
 
 
-def help_topics(self) -> tuple[str, ...]:
+def help_topics(rs) -> tuple[str, ...]:
     return ("orders", "phases", "setup", "secrets", "cards", "actions", "losses", "retreat")
 
 
-def help(self, topic: str | None = None) -> str:
-    t = self.HELP_TOPICS.get((topic or "").strip().lower())
+def help(rs, topic: str | None = None) -> str:
+    t = HELP_TOPICS.get((topic or "").strip().lower())
     if t == "orders":
         return (
             "**LOTR Risk: Minas Tirith: the orders** (`/order text:`; autocomplete offers every legal one):\n"
@@ -159,30 +160,30 @@ def help(self, topic: str | None = None) -> str:
         "`/help topic:orders`, `/help topic:phases`, `/help topic:setup`, `/help topic:secrets`.")
 
 
-def odds_table(self, state: State, seat: str, text: str) -> dict:
+def odds_table(rs, state: State, seat: str, text: str) -> dict:
     """Exact outcome probabilities of a proposed ground or ranged attack."""
-    action = self._parse(state, seat, text)
+    action = common._parse(rs, state, seat, text)
     if seat not in SEATS:
         raise IllegalOrder(f"`{seat}` is not a seat in this game (good, evil)")
     if action.verb == "attack":
-        self._check_attack(state, seat, action.args, ignore_turn=True)
-        return self._odds_ground(state, seat, action)
+        attack._check_attack(rs, state, seat, action.args, ignore_turn=True)
+        return _odds_ground(rs, state, seat, action)
     if action.verb == "fire":
-        self._check_fire(state, seat, action.args, ignore_turn=True)
-        return self._odds_fire(state, seat, action)
+        attack._check_fire(rs, state, seat, action.args, ignore_turn=True)
+        return _odds_fire(rs, state, seat, action)
     raise InvalidOrder("odds are for `attack <n> from <area> at <area>` and `fire <n> from <area> at <area>`")
 
 
-def _odds_fire(self, state, seat, action) -> dict:
+def _odds_fire(rs, state, seat, action) -> dict:
     n, src, dst = action.args[0], action.args[2], action.args[4]
     if n == "catapult":
         k, banner = 1, False
     else:
-        k, banner = self.fire_dice(state, seat, int(n), dst)
-    cap = self._bn(state, dst)
+        k, banner = attack.fire_dice(rs, state, seat, int(n), dst)
+    cap = forces._bn(state, dst)
     dist: dict[tuple, Fraction] = {}
     for h in range(k + 1):
-        p = Fraction(self._comb(k, h)) * Fraction(1, 6) ** h * Fraction(5, 6) ** (k - h)
+        p = Fraction(_comb(k, h)) * Fraction(1, 6) ** h * Fraction(5, 6) ** (k - h)
         key = (0, min(h, cap))
         dist[key] = dist.get(key, 0) + p
     mods = ["Banner of Gondor: Evil rolls one die per two archer battalions"] if banner else []
@@ -191,16 +192,15 @@ def _odds_fire(self, state, seat, action) -> dict:
             "modifiers": mods, "src": src, "dst": dst, "seat": seat}
 
 
-@staticmethod
 def _comb(n, k):
     from math import comb
     return comb(n, k)
 
 
-def _odds_ground(self, state, seat, action) -> dict:
+def _odds_ground(rs, state, seat, action) -> dict:
     n, src, dst = int(action.args[0]), action.args[2], action.args[4]
-    nd = self.defence_dice(state, dst)
-    am, dm, why = self.modifiers(state, seat, src, dst)
+    nd = attack.defence_dice(rs, state, dst)
+    am, dm, why = attack.modifiers(rs, state, seat, src, dst)
     total = 6 ** (n + nd)
     groups: dict[tuple, list] = {}
     for roll in itertools.product(range(1, 7), repeat=n + nd):
@@ -225,7 +225,7 @@ def _odds_ground(self, state, seat, action) -> dict:
                 "flags": dict(state["flags"]), "fired": dict(state["fired"]), "gate_broken": state["gate_broken"],
                 "loss_priority": clone(state.get("loss_priority") or {})}
         # where the owner chooses a retreat path, assume the first listed: fewest battalions lost
-        r = self.resolve_ground(work, seat, n, src, dst, att, dfn, choose=lambda paths: paths[0])
+        r = attack.resolve_ground(rs, work, seat, n, src, dst, att, dfn, choose=lambda paths: paths[0])
         assumed = assumed or r["assumed"]
         aL = sum(v for k, v in r["a_lost"].items() if k != "leaders")
         dL = sum(v for k, v in r["d_lost"].items() if k != "leaders")
@@ -250,9 +250,9 @@ def _odds_ground(self, state, seat, action) -> dict:
             "src": src, "dst": dst, "seat": seat, "bonus": (am, dm), "assumed_retreat": assumed}
 
 
-def odds(self, state: State, seat: str, text: str) -> str:
-    t = self.odds_table(state, seat, text)
-    src, dst = self._name(t["src"]), self._name(t["dst"])
+def odds(rs, state: State, seat: str, text: str) -> str:
+    t = odds_table(rs, state, seat, text)
+    src, dst = forces._name(rs, t["src"]), forces._name(rs, t["dst"])
     total = 6 ** sum(t["dice"])
 
     def frac(p: Fraction) -> str:  # over the number of dice combinations, unreduced

@@ -19,11 +19,11 @@ from engine.core import Action, State
 DRAW_NONE = Action("draw", ("none",))
 
 
-def autopilot_action(self, state: State, seat: str) -> Action | None:
-    if (a := decided(self, state, seat)) is not None:  # AA.2: the seizure rolled (issue 42)
+def autopilot_action(rs, state: State, seat: str) -> Action | None:
+    if (a := decided(rs, state, seat)) is not None:  # AA.2: the seizure rolled (issue 42)
         return a
-    if seat in self.active_seats(state) and accepted(self, state, seat, DRAW_NONE):
+    if seat in rs.active_seats(state) and accepted(rs, state, seat, DRAW_NONE):
         return DRAW_NONE  # the Events phase: no card (a masked order, but no choice: the public reads the same)
-    if may_pass(self, state, seat):
+    if may_pass(rs, state, seat):
         return None
-    return first_legal(self, state, seat)
+    return first_legal(rs, state, seat)

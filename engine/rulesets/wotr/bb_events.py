@@ -13,16 +13,17 @@ import re
 
 from engine.core import Event
 from engine.rulesets.wotr.common import S_SEQ, alive, hex_of, refuse, title
+from engine.rulesets.wotr import lookup, sequence
 
 S_BB1, S_BB4, S_EE, S_AA2 = "BB.1", "BB.4", "EE", "AA.2"
 CARD_RE = re.compile(r"^\d{3}$")
 NOT_GONDOR = {"096": "Mind Battle: Elrond and Galadriel Distract Sauron", "092": "Aragorn Uses Palantir; Sauron Challenged!"}
 
 
-def _p_draw(self, st, seat, w):
+def _p_draw(rs, st, seat, w):
     if len(w) != 1 or not (CARD_RE.match(w[0]) or w[0] == "none"):
-        raise self._usage("draw")
-    if st["phase"] != "events" or seat not in self.active_seats(st):
+        raise lookup._usage(rs, "draw")
+    if st["phase"] != "events" or seat not in rs.active_seats(st):
         raise refuse("Event Cards are drawn in the Events Phase, in the order of draw", S_SEQ)
     deck = st.get("event_texts")
     if deck and w[0] != "none" and w[0] not in deck:
@@ -30,24 +31,24 @@ def _p_draw(self, st, seat, w):
     return (w[0],)
 
 
-def _card_text(self, st, card) -> str:
+def _card_text(rs, st, card) -> str:
     """The card's text from the group's file (`[cards.events]`), or nothing (the base game's, at the table)."""
     return (st.get("event_texts") or {}).get(card, "")
 
 
-def _a_draw(self, st, seat, args, dice):
+def _a_draw(rs, st, seat, args, dice):
     card = args[0]
     if card != "none":
         st["hands"][seat].append(card)
     ev = [Event(public=f"{title(seat)} draws an Event Card.",
-                private={seat: (f"You hold Event Card {card}" + (f": {self._card_text(st, card)}" if
-                                self._card_text(st, card) else ".")) if card != "none" else "You drew nothing."})]
-    return ev + self._a_done(st, seat, (), None)
+                private={seat: (f"You hold Event Card {card}" + (f": {_card_text(rs, st, card)}" if
+                                _card_text(rs, st, card) else ".")) if card != "none" else "You drew nothing."})]
+    return ev + sequence._a_done(rs, st, seat, (), None)
 
 
-def _p_event(self, st, seat, w):
+def _p_event(rs, st, seat, w):
     if not w or not CARD_RE.match(w[0]):
-        raise self._usage("event")
+        raise lookup._usage(rs, "event")
     card = w[0]
     note = " ".join(w[1:])[:120]
     if card not in st["hands"].get(seat, []):
@@ -65,16 +66,16 @@ def _p_event(self, st, seat, w):
             # Gondor knows Boromir's hex and the Fellowship's demand; the refusal reaches Gondor alone
             raise refuse("075 is played when Boromir is in the same hex as the Ringbearer", S_AA2)
     else:
-        self._turn_of(st, seat, "playing an Event Card")
+        lookup._turn_of(rs, st, seat, "playing an Event Card")
     return (card, *w[1:]) if note else (card,)
 
 
-def _a_event(self, st, seat, args, dice):
+def _a_event(rs, st, seat, args, dice):
     card = args[0]
     st["hands"][seat].remove(card)
     st["played"].append({"card": card, "seat": seat, "turn": st["turn"]})
     note = " ".join(args[1:])
-    text = self._card_text(st, card)  # the group's card text (the variant's rules for the card stay)
+    text = _card_text(rs, st, card)  # the group's card text (the variant's rules for the card stay)
     ev = [Event(public=f"{title(seat)} plays Event Card {card}" + (f": {note}" if note else "") + "."
                 + (f' The card reads: "{text}"' if text else ""))]
     if card == "075":
@@ -87,9 +88,9 @@ def _a_event(self, st, seat, args, dice):
     return ev
 
 
-def _p_nullify(self, st, seat, w):
+def _p_nullify(rs, st, seat, w):
     if w != ["093"]:
-        raise self._usage("nullify")
+        raise lookup._usage(rs, "nullify")
     if seat != "gondor":
         raise refuse("Gondor nullifies 093", S_BB4)
     last = st["played"][-1] if st["played"] else None
@@ -100,7 +101,7 @@ def _p_nullify(self, st, seat, w):
     return ("093",)
 
 
-def _a_nullify(self, st, seat, args, dice):
+def _a_nullify(rs, st, seat, args, dice):
     st["played"][-1]["nullified"] = True
     st["ring"]["wearing"] = True
     return [Event(public="Denethor II puts on the Ring: Event Card 093 is nullified.", section=S_BB4)]

@@ -13,6 +13,7 @@ from __future__ import annotations
 from engine.core import Event
 from engine.dice import Dice
 from engine.rulesets.wotr.common import S_SEQ, refuse, title
+from engine.rulesets.wotr import aa_ring, dd_succession, lookup
 
 S_CC1, S_CC2, S_FF, S_BB2 = "CC.1", "CC.2", "FF", "BB.2"
 ALLY = {"gondor": {"fellowship", "saruman", "rohan"}, "rohan": {"fellowship", "gondor", "saruman"}}
@@ -26,24 +27,24 @@ def _pair_ok(table, a, b) -> bool:
     return True
 
 
-def _p_mind_battle(self, st, seat, w):
+def _p_mind_battle(rs, st, seat, w):
     if len(w) != 1 or w[0] not in ("sauron", "saruman"):
-        raise self._usage("mind-battle")
+        raise lookup._usage(rs, "mind-battle")
     if seat != "gondor":
         raise refuse("mind battle by CC.1 is Gondor's (Denethor wearing the Ring)", S_CC1)
     if st["phase"] != "ring":
         raise refuse("a mind battle is fought in the Ring Phase (ruling)", S_SEQ)
     if st["mind_battle"] == st["turn"]:
         raise refuse("one mind battle a turn (ruling)", S_CC1)
-    r = self._ruler(st)
+    r = dd_succession._ruler(rs, st)
     if not r or st["ring"]["bearer"] != r or not st["ring"]["wearing"]:
         raise refuse("only while the ruler of Gondor wears the Ring", S_CC1)
     return (w[0],)
 
 
-def _a_mind_battle(self, st, seat, args, dice):
+def _a_mind_battle(rs, st, seat, args, dice):
     st["mind_battle"] = st["turn"]
-    r = self._ruler(st)
+    r = dd_succession._ruler(rs, st)
     name = st["chars"][r]["name"]
     if args[0] == "saruman":
         st["restrained"] = st["turn"]
@@ -51,7 +52,7 @@ def _a_mind_battle(self, st, seat, args, dice):
                              "unit this turn.", section=S_CC1)]
     d = Dice(st["dice"])
     roll = d.d6("CC.1 mind battle with Sauron")
-    pen = self._ring_penalty(st, r)
+    pen = aa_ring._ring_penalty(rs, st, r)
     lost = max(0, roll - pen)
     st["shadow_lost"] += lost
     return [Event(public=f"{name} engages Sauron in a mind battle: rolls {roll}" + (f" -{pen} (heir)" if pen else "")
@@ -60,21 +61,21 @@ def _a_mind_battle(self, st, seat, args, dice):
 
 
 # ------------------------------------------------------------------ alliances
-def _other_seat(self, st, word) -> str:
+def _other_seat(rs, st, word) -> str:
     s = word.lower()
-    if s not in self._playing(st):
-        raise refuse(f"`{word[:20]}` is not a seat in this game: {', '.join(self._playing(st))}")
+    if s not in _playing(rs, st):
+        raise refuse(f"`{word[:20]}` is not a seat in this game: {', '.join(_playing(rs, st))}")
     return s
 
 
-def _playing(self, st) -> tuple[str, ...]:
-    return tuple(s for s in self.seats if st["players"] == 5 or s != "rohan")
+def _playing(rs, st) -> tuple[str, ...]:
+    return tuple(s for s in rs.seats if st["players"] == 5 or s != "rohan")
 
 
-def _p_ally(self, st, seat, w):
+def _p_ally(rs, st, seat, w):
     if len(w) != 1:
-        raise self._usage("ally")
-    other = self._other_seat(st, w[0])
+        raise lookup._usage(rs, "ally")
+    other = _other_seat(rs, st, w[0])
     if other == seat:
         raise refuse("an alliance is with another seat")
     if not _pair_ok(ALLY, seat, other) or {seat, other} == {"fellowship", "dark-power"} or \
@@ -87,7 +88,7 @@ def _p_ally(self, st, seat, w):
     return (other,)
 
 
-def _a_ally(self, st, seat, args, dice):
+def _a_ally(rs, st, seat, args, dice):
     other = args[0]
     if [other, seat] in st["offers"]:
         st["offers"].remove([other, seat])
@@ -97,10 +98,10 @@ def _a_ally(self, st, seat, args, dice):
     return [Event(public=f"{title(seat)} offers {title(other)} an alliance (`ally {seat}` to accept).")]
 
 
-def _p_dissolve(self, st, seat, w):
+def _p_dissolve(rs, st, seat, w):
     if len(w) != 1:
-        raise self._usage("dissolve")
-    other = self._other_seat(st, w[0])
+        raise lookup._usage(rs, "dissolve")
+    other = _other_seat(rs, st, w[0])
     pair = sorted([seat, other])
     if pair not in [sorted(p) for p in st["alliances"]]:
         raise refuse("you are not allied")
@@ -109,7 +110,7 @@ def _p_dissolve(self, st, seat, w):
     return (other,)
 
 
-def _a_dissolve(self, st, seat, args, dice):
+def _a_dissolve(rs, st, seat, args, dice):
     pair = sorted([seat, args[0]])
     st["alliances"] = [p for p in st["alliances"] if sorted(p) != pair]
     st["commands"] = {}
@@ -117,10 +118,10 @@ def _a_dissolve(self, st, seat, args, dice):
 
 
 # ------------------------------------------------------------------ barter
-def _p_barter(self, st, seat, w):
+def _p_barter(rs, st, seat, w):
     if len(w) < 2:
-        raise self._usage("barter")
-    other = self._other_seat(st, w[0])
+        raise lookup._usage(rs, "barter")
+    other = _other_seat(rs, st, w[0])
     if other == seat or not _pair_ok(BARTER, seat, other) or "dark-power" in (seat, other) and \
             {seat, other} & {"gondor", "rohan"}:
         raise refuse(f"{title(seat)} does not barter with {title(other)}", S_FF if "rohan" in (seat, other) else S_BB2)
@@ -130,7 +131,7 @@ def _p_barter(self, st, seat, w):
     return (other, *w[1:])
 
 
-def _a_barter(self, st, seat, args, dice):
+def _a_barter(rs, st, seat, args, dice):
     other, terms = args[0], " ".join(args[1:])
     bid = f"b{len(st['barters']) + 1}"
     st["barters"].append({"id": bid, "from": seat, "to": other, "terms": terms, "state": "open"})
@@ -138,16 +139,16 @@ def _a_barter(self, st, seat, args, dice):
     return [Event(public=f"{title(seat)} offers {title(other)} a barter ({bid}).", private={seat: text, other: text})]
 
 
-def _p_agree(self, st, seat, w):
+def _p_agree(rs, st, seat, w):
     if len(w) != 1:
-        raise self._usage("agree")
+        raise lookup._usage(rs, "agree")
     for b in st["barters"]:
         if b["id"] == w[0].lower() and b["to"] == seat and b["state"] == "open":
             return (b["id"],)
     raise refuse("no open barter offered to you by that name")
 
 
-def _a_agree(self, st, seat, args, dice):
+def _a_agree(rs, st, seat, args, dice):
     b = next(x for x in st["barters"] if x["id"] == args[0])
     b["state"] = "agreed"
     text = f"Barter {b['id']} agreed: {b['terms']}"

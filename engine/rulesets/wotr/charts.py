@@ -3,8 +3,8 @@ their values are not available (facts.md 6, 9.1), so data/charts.toml ships reco
 ``reconstructed = true`` with its reason, and a group's own file replaces any of them (`[charts.<id>]`, the
 same keys; it may add charts of its own).
 
-`resolve <chart> <column> [<die modifier>]` rolls the chart's dice from the game's seeded stream (logged
-with the order), adds the modifier, reads the row (a total beyond the chart's rows reads its first or last
+`resolve <chart> <column> [<die modifier>]` (``resolve.py``) rolls the chart's dice from the game's seeded
+stream (logged with the order), adds the modifier, reads the row (a total beyond the chart's rows reads its first or last
 row) and prints the result with the chart's name, in public. In assist play the result is advice: the
 seats (or the moderator's ruling) record what it means with `lose`, `kill`, `move`, `capture`."""
 from __future__ import annotations
@@ -12,9 +12,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from engine.core import Event
-from engine.dice import Dice
-from engine.rulesets.wotr.common import load_toml, refuse, title
+from engine.rulesets.wotr.common import load_toml
 
 DICE_RE = re.compile(r"^([1-3])d(6|10)$")
 ID_RE = re.compile(r"^[a-z][a-z0-9-]{0,19}$")
@@ -77,59 +75,4 @@ def shipped() -> dict:
     data = load_toml("charts.toml")
     return {cid: check_chart(cid, ch) for cid, ch in data.items() if isinstance(ch, dict)}
 
-
-def _charts(self, st) -> dict:
-    """The game's charts: the reconstructed ones, each replaced by the group's where its file gives one."""
-    out = dict(shipped())
-    group = self._group(st)
-    if group is not None:
-        out.update(group.charts)
-    return out
-
-
-def _chart_label(self, ch: dict, group: bool) -> str:
-    if ch["reconstructed"]:
-        return f"{ch['name']} (reconstructed)"
-    return f"{ch['name']} (the group's)" if group else ch["name"]
-
-
-def _p_resolve(self, st, seat, w):
-    if len(w) not in (2, 3):
-        raise self._usage("resolve")
-    charts = self._charts(st)
-    if w[0] not in charts:
-        raise refuse(f"no chart `{w[0][:20]}`; charts: {', '.join(charts)}")
-    ch = charts[w[0]]
-    word = w[1].replace(":", "-")
-    cols = {c.lower(): c for c in ch["columns"]}
-    col = cols.get(word) or (cols.get("+" + word) if word.isdigit() else None)
-    if col is None:
-        raise refuse(f"the {ch['name']} has no column `{w[1][:12]}`; columns: {' '.join(ch['columns'])}")
-    args = [w[0], col]
-    if len(w) == 3:
-        if not MOD_RE.match(w[2]) or abs(int(w[2])) > 12:
-            raise refuse("a die modifier is a number from -12 to +12 (`+1`, `-2`)")
-        if int(w[2]):
-            args.append(f"{int(w[2]):+d}")
-    return tuple(args)
-
-
-def _a_resolve(self, st, seat, args, dice):
-    cid, col = args[0], args[1]
-    mod = int(args[2]) if len(args) > 2 else 0
-    ch = self._charts(st)[cid]
-    n, sides = (int(x) for x in DICE_RE.match(ch["dice"]).groups())
-    d = Dice(st["dice"])
-    faces = [d.randint(1, sides, f"{ch['name']}, column {col}") for _ in range(n)]
-    total = sum(faces) + mod
-    lo, hi = min(ch["rows"]), max(ch["rows"])
-    row = ch["rows"][min(hi, max(lo, total))]
-    result = row[ch["columns"].index(col)]
-    meaning = " ".join(ch["legend"].get(x, "") for x in result.split()).strip()
-    group = self._group(st) is not None and cid in self._group(st).charts
-    rolled = "+".join(str(f) for f in faces) + (f" {mod:+d}" if mod else "") + \
-        (f" = {total}" if n > 1 or mod else "")
-    text = (f"{title(seat)} rolls on the {self._chart_label(ch, group)}, column {col}: {rolled} -> **{result}**"
-            + (f" ({meaning})" if meaning else "") + ". The table records what it means (`lose`, `kill`, `move`).")
-    return [Event(public=text, section=ch["name"], rolls=d.rolls)]
 

@@ -9,23 +9,24 @@ from __future__ import annotations
 from engine.core import Event
 from engine.rulesets.wotr.common import (FREE_RACES, GONDOR_HEIRS, ROHAN_LINE, S_ALLIANCE_R, S_MOB, alive, allied,
                                           hex_of, refuse, title, units_in)
+from engine.rulesets.wotr import lookup, mobilization, nazgul
 
 S_DD1, S_DD2, S_DD3, S_GG1, S_GG2 = "DD.1", "DD.2", "DD.3", "GG.1", "GG.2"
 S_AA2 = "AA.2"
 
 
 # ------------------------------------------------------------------ DD.1
-def _eligible(self, st, cid) -> bool:
+def _eligible(rs, st, cid) -> bool:
     """DD.1: an heir rules only if in Minas Tirith or with a Gondorian army unit."""
     hx = hex_of(st, cid)
     if hx is None:
         return False
-    if hx == self._bd(st).places["minas-tirith"]:
+    if hx == lookup._bd(rs, st).places["minas-tirith"]:
         return True
     return any(st["units"][u]["nation"] == "gondor" for u in units_in(st, hx))
 
 
-def _ruler(self, st) -> str | None:
+def _ruler(rs, st) -> str | None:
     """The ruler of Gondor now (DD.1): Denethor; else Boromir, Faramir, Imrahil, each only if eligible
         (Boromir takes it back once eligible); Aragorn once he is king (ruling: he stays king)."""
     if st["king"] == "aragorn" and alive(st, "aragorn"):
@@ -33,18 +34,18 @@ def _ruler(self, st) -> str | None:
     if alive(st, "denethor"):
         return "denethor"
     for cid in GONDOR_HEIRS:
-        if alive(st, cid) and self._eligible(st, cid):
+        if alive(st, cid) and _eligible(rs, st, cid):
             return cid
     return None
 
 
-def _check_king(self, st) -> list[Event]:
+def _check_king(rs, st) -> list[Event]:
     """DD.1: Denethor and Boromir dead, Aragorn through the Paths of the Dead and in Minas Tirith: he
         becomes ruler (king) of Gondor, moved by Gondor, and a game-long alliance of Gondor and the
         Fellowship takes effect."""
     if st["king"] or alive(st, "denethor") or alive(st, "boromir") or not st["paths"] or not alive(st, "aragorn"):
         return []
-    if hex_of(st, "aragorn") != self._bd(st).places["minas-tirith"]:
+    if hex_of(st, "aragorn") != lookup._bd(rs, st).places["minas-tirith"]:
         return []
     st["king"] = "aragorn"
     a = st["chars"]["aragorn"]
@@ -59,7 +60,7 @@ def _check_king(self, st) -> list[Event]:
 
 
 # ------------------------------------------------------------------ GG.1
-def _king_of_rohan(self, st) -> str | None:
+def _king_of_rohan(rs, st) -> str | None:
     for cid in ROHAN_LINE:
         if alive(st, cid):
             return cid
@@ -67,17 +68,17 @@ def _king_of_rohan(self, st) -> str | None:
 
 
 # ------------------------------------------------------------------ DD.2, GG.2, restrictions
-def _command_error(self, st, seat, hx, cmd) -> str | None:
+def _command_error(rs, st, seat, hx, cmd) -> str | None:
     """Why ``cmd`` may not command ``seat``'s stack in ``hx`` (None: it may)."""
-    units = [u for u in units_in(st, hx) if self._unit_seat(st, u) == seat]
+    units = [u for u in units_in(st, hx) if lookup._unit_seat(rs, st, u) == seat]
     if not units:
         return "you have no army unit there"
     races = {st["units"][u]["race"] for u in units}
     nations = {st["units"][u]["nation"] for u in units}
     # only characters the seat may see: naming a hidden one is refused as if it were elsewhere
-    here = [c for c, d in st["chars"].items() if d["alive"] and d["hex"] == hx and self._sees_char(st, seat, c)]
+    here = [c for c, d in st["chars"].items() if d["alive"] and d["hex"] == hx and lookup._sees_char(rs, st, seat, c)]
     if cmd == "nazgul":
-        if not any(st["nazgul"][n]["hex"] == hx for n in self._nazgul_of(st, seat)):
+        if not any(st["nazgul"][n]["hex"] == hx for n in nazgul._nazgul_of(rs, st, seat)):
             return "you have no Nazgul there"
         if races & set(FREE_RACES):
             return "no elves, dwarves, men of Gondor, Rohan or the West may be commanded by a Nazgul (" + \
@@ -91,7 +92,7 @@ def _command_error(self, st, seat, hx, cmd) -> str | None:
         return f"characters of the Fellowship, Gondor and Rohan may not command orcs unless wearing the Ring " \
                f"({S_ALLIANCE_R})"
     if "gondor" in nations:
-        ruler = self._ruler(st)
+        ruler = _ruler(rs, st)
         for must in ("denethor", "boromir"):
             if must in here:
                 if cmd != must:
@@ -104,12 +105,12 @@ def _command_error(self, st, seat, hx, cmd) -> str | None:
                        f"Aragorn, as ruler allied with the Fellowship) ({S_DD2})"
             return None
     if "rohan" in nations:
-        king = self._king_of_rohan(st)
+        king = _king_of_rohan(rs, st)
         for must in ("theoden", "theodred"):
             if must in here:
                 if cmd == must:
                     return None
-                if self._rohan_may_defer(st, must, cmd, king):
+                if _rohan_may_defer(rs, st, must, cmd, king):
                     return None
                 return f"a stack of Rohan units with {st['chars'][must]['name']} is commanded by him ({S_GG2})"
         if cmd == "eowyn" and king != "eowyn":
@@ -117,7 +118,7 @@ def _command_error(self, st, seat, hx, cmd) -> str | None:
     return None
 
 
-def _stack_commanders(self, st, seat_view) -> dict:
+def _stack_commanders(rs, st, seat_view) -> dict:
     """DD.2 and GG.2 worked out for every stack of Gondor or Rohan units: the character who must command
         it, where the rule names one (a seat's own choice by `command` otherwise). Only characters the
         viewer may see count (a hidden Boromir is not shown to the public)."""
@@ -126,7 +127,7 @@ def _stack_commanders(self, st, seat_view) -> dict:
     for hx in hexes:
         nations = {st["units"][u]["nation"] for u in units_in(st, hx)}
         here = [c for c, d in st["chars"].items() if d["alive"] and d["hex"] == hx
-                and self._sees_char(st, seat_view, c)]
+                and lookup._sees_char(rs, st, seat_view, c)]
         must = None
         if "gondor" in nations:
             must = next((c for c in ("denethor", "boromir", "faramir") if c in here), None)
@@ -139,7 +140,7 @@ def _stack_commanders(self, st, seat_view) -> dict:
     return out
 
 
-def _rohan_may_defer(self, st, who, cmd, king) -> bool:
+def _rohan_may_defer(rs, st, who, cmd, king) -> bool:
     """GG.2: allied with the Fellowship any Rohan character may defer to Gandalf; with Saruman to Saruman;
         with Gondor the King (Queen) to the ruler of Gondor and a lesser one to any Gondor character."""
     seat = st["chars"][who]["seat"]
@@ -149,31 +150,31 @@ def _rohan_may_defer(self, st, who, cmd, king) -> bool:
         return True
     if st["players"] == 5 and allied(st, "rohan", "gondor"):
         if who == king:
-            return cmd == self._ruler(st)
+            return cmd == _ruler(rs, st)
         return st["chars"][cmd]["side"] == "gondor"
     return False
 
 
-def _p_command(self, st, seat, w):
+def _p_command(rs, st, seat, w):
     if len(w) != 2:
-        raise self._usage("command")
-    self._turn_of(st, seat, "naming a commander")
-    hx = self._hex(st, w[0])
-    cmd = "nazgul" if w[1].lower() == "nazgul" else self._char(st, w[1])
-    err = self._command_error(st, seat, hx, cmd)
+        raise lookup._usage(rs, "command")
+    lookup._turn_of(rs, st, seat, "naming a commander")
+    hx = lookup._hex(rs, st, w[0])
+    cmd = "nazgul" if w[1].lower() == "nazgul" else lookup._char(rs, st, w[1])
+    err = _command_error(rs, st, seat, hx, cmd)
     if err:
         raise refuse(err)
     return (hx, cmd)
 
 
-def _a_command(self, st, seat, args, dice):
+def _a_command(rs, st, seat, args, dice):
     hx, cmd = args
     st["commands"][f"{seat}:{hx}"] = cmd
     who = "a Nazgul" if cmd == "nazgul" else st["chars"][cmd]["name"]
     return [Event(public=f"{title(seat)}'s stack at {hx} is commanded by {who}.")]
 
 
-def _stack_error(self, st, seat, movers: list[tuple[str, str]], hx) -> str | None:
+def _stack_error(rs, st, seat, movers: list[tuple[str, str]], hx) -> str | None:
     """Restrictions on Alliances: men of Rohan, Gondor or the West, elves and dwarves never stack with
         orcs, nor men of Rohan with Dunlendings or their Chief, except to fight them (a hex with a seat's
         pieces not allied with the mover's: a battle)."""
@@ -185,7 +186,7 @@ def _stack_error(self, st, seat, movers: list[tuple[str, str]], hx) -> str | Non
             if oid == mid:
                 continue
             orace = st["units"][oid]["race"] if k2 == "u" else st["chars"][oid]["race"]
-            oseat = self._unit_seat(st, oid) if k2 == "u" else st["chars"][oid]["seat"]
+            oseat = lookup._unit_seat(rs, st, oid) if k2 == "u" else st["chars"][oid]["seat"]
             if not allied(st, seat, oseat):
                 continue  # to fight them
             pair = {race, orace}
@@ -198,26 +199,26 @@ def _stack_error(self, st, seat, movers: list[tuple[str, str]], hx) -> str | Non
 
 
 # ------------------------------------------------------------------ DD.3 and individual combat
-def _p_challenge(self, st, seat, w):
+def _p_challenge(rs, st, seat, w):
     if len(w) not in (2, 3) or (len(w) == 3 and w[2] != "sorcery"):
-        raise self._usage("challenge")
-    self._turn_of(st, seat, "individual combat")
-    a, b = self._char(st, w[0]), self._char(st, w[1])
+        raise lookup._usage(rs, "challenge")
+    lookup._turn_of(rs, st, seat, "individual combat")
+    a, b = lookup._char(rs, st, w[0]), lookup._char(rs, st, w[1])
     if st["chars"][a]["seat"] != seat:
         raise refuse(f"{st['chars'][a]['name']} is not yours")
     if a == "denethor":
         raise refuse("Denethor may never initiate individual combat", S_DD3)
-    if hex_of(st, a) != hex_of(st, b) or st["chars"][b]["hidden"] and not self._sees_char(st, seat, b):
+    if hex_of(st, a) != hex_of(st, b) or st["chars"][b]["hidden"] and not lookup._sees_char(rs, st, seat, b):
         raise refuse("individual combat is between characters in the same hex")
-    if a == "faramir" and not self._mobilized(st, "gondor"):
-        if self._bd(st).province_of[hex_of(st, a)] not in ("south-ithilien", "north-ithilien"):
+    if a == "faramir" and not mobilization._mobilized(rs, st, "gondor"):
+        if lookup._bd(rs, st).province_of[hex_of(st, a)] not in ("south-ithilien", "north-ithilien"):
             raise refuse("before Gondor mobilizes, Faramir fights only in Ithilien", S_MOB)
     if len(w) == 3 and "sorcery" not in st["chars"][a].get("ratings", {}):
         raise refuse(f"{st['chars'][a]['name']} has no Sorcery Rating: only a sorcerer declares `sorcery`", S_AA2)
     return (a, b, "sorcery") if len(w) == 3 else (a, b)
 
 
-def _a_challenge(self, st, seat, args, dice):
+def _a_challenge(rs, st, seat, args, dice):
     a, b = args[:2]
     sorcery = len(args) == 3
     ev = [Event(public=f"{st['chars'][a]['name']} challenges {st['chars'][b]['name']} to individual combat"
@@ -235,15 +236,15 @@ def _a_challenge(self, st, seat, args, dice):
     return ev
 
 
-def _p_paths(self, st, seat, w):
+def _p_paths(rs, st, seat, w):
     if w or seat != "fellowship":
         raise refuse("`paths`: the Fellowship records that Aragorn has taken the Paths of the Dead")
     if st["paths"] or not alive(st, "aragorn"):
         raise refuse("Aragorn has taken the Paths already, or is dead")
-    self._turn_of(st, seat, "the Paths of the Dead")
+    lookup._turn_of(rs, st, seat, "the Paths of the Dead")
     return ()
 
 
-def _a_paths(self, st, seat, args, dice):
+def _a_paths(rs, st, seat, args, dice):
     st["paths"] = True
-    return [Event(public="Aragorn takes the Paths of the Dead.")] + self._check_king(st)
+    return [Event(public="Aragorn takes the Paths of the Dead.")] + _check_king(rs, st)

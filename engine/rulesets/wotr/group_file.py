@@ -220,3 +220,8 @@ def _load(text: str) -> GroupFile:
 
 
 _CACHE: dict[str, GroupFile] = {}
+
+
+def _group(rs, st) -> GroupFile | None:
+    """The group's own file the game carries (`charts=`), checked and cached; None without one."""
+    return load(st["group"]) if st.get("group") else None

@@ -22,6 +22,7 @@ from __future__ import annotations
 from engine.core import Event
 from engine.dice import Dice
 from engine.rulesets.wotr.common import S_HIDDEN, refuse, title, units_in
+from engine.rulesets.wotr import aa_ring, dd_succession, lookup, nazgul, sequence
 
 S_AA2 = "AA.2"
 # by how much the Nazgul must exceed the roll to locate on each terrain (None: never)
@@ -30,19 +31,7 @@ LOCATE_MARGIN = {"clear": 0, "desert": 0, "rough": 3, "marsh": 3, "forest/rough"
 
 
 # ------------------------------------------------------------------ who sees what
-def _sees_char(self, st, seat, cid) -> bool:
-    """Does ``seat`` know this character's true hex?"""
-    c = st["chars"][cid]
-    if not c["hidden"] or seat == "gm":
-        return True
-    if seat == "fellowship" and c["seat"] == "fellowship":
-        return True  # (not a Boromir who seized the Ring and left, AA.2: Gondor's hidden character now)
-    if seat == "gondor" and cid == "boromir":
-        return True
-    return seat in c["spotted"]
-
-
-def _demand_in_force(self, st) -> bool:
+def _demand_in_force(rs, st) -> bool:
     """AA.2: Gondor's demand holds while the Ringbearer is a Fellowship character, not captured, and
         Boromir has not yet attempted to seize the Ring."""
     b = st["ring"]["bearer"]
@@ -52,9 +41,9 @@ def _demand_in_force(self, st) -> bool:
                 and not st["boromir_attempted"] and st["players"] in (4, 5))
 
 
-def _p_demand(self, st, seat, w):
+def _p_demand(rs, st, seat, w):
     if len(w) != 1 or w[0] not in ("on", "off"):
-        raise self._usage("demand")
+        raise lookup._usage(rs, "demand")
     if seat != "gondor":
         raise refuse("the demand is Gondor's right (AA.2)", S_AA2)
     if st["boromir_attempted"]:
@@ -64,7 +53,7 @@ def _p_demand(self, st, seat, w):
     return (w[0],)
 
 
-def _a_demand(self, st, seat, args, dice):
+def _a_demand(rs, st, seat, args, dice):
     st["demand"] = args[0] == "on"
     text = ("Gondor demands that Boromir move with the Ringbearer: the Fellowship moves him (AA.2)."
             if st["demand"] else "Gondor lifts its demand: Gondor moves Boromir again (AA.2).")
@@ -72,12 +61,12 @@ def _a_demand(self, st, seat, args, dice):
 
 
 # ------------------------------------------------------------------ hidden movement
-def _p_reveal(self, st, seat, w):
+def _p_reveal(rs, st, seat, w):
     """The Fellowship puts a hidden character on the public map for good (to lead an army, to be
         found by an ally): `reveal <character>`."""
     if len(w) != 1:
-        raise self._usage("reveal")
-    cid = self._char(st, w[0])
+        raise lookup._usage(rs, "reveal")
+    cid = lookup._char(rs, st, w[0])
     c = st["chars"][cid]
     if not c["hidden"] or not c["alive"] or seat != c["seat"] or seat not in ("fellowship", "gondor"):
         raise refuse("the Fellowship reveals one of its hidden characters (Gondor: Boromir, once he has "
@@ -85,90 +74,60 @@ def _p_reveal(self, st, seat, w):
     return (cid,)
 
 
-def _a_reveal(self, st, seat, args, dice):
+def _a_reveal(rs, st, seat, args, dice):
     c = st["chars"][args[0]]
     c["hidden"], c["located"], c["spotted"] = False, [], []
     return [Event(public=f"{title(seat)} reveals {c['name']} at {c['hex']}.", reveals=True)]
 
 
-def _move_hidden(self, st, seat, cid, path) -> list[Event]:
+def _move_hidden(rs, st, seat, cid, path) -> list[Event]:
     c = st["chars"][cid]
     c["hex"] = path[-1]
     c["path"] = c["path"] + path
     c["located"], c["spotted"] = [], []
+    bd = lookup._bd(rs, st)
     text = f"{c['name']} moves through {' '.join(path)} to {path[-1]}" + \
-        f" ({self._bd(st).terrain[path[-1]]}, {self._bd(st).areas[self._bd(st).province_of[path[-1]]].name})."
+        f" ({bd.terrain[path[-1]]}, {bd.areas[bd.province_of[path[-1]]].name})."
     private = {c["seat"]: text}  # the Fellowship's own; Boromir's Gondor's too (AA.2), and only Gondor's
     if cid == "boromir":          # once he has seized the Ring and left
         private["gondor"] = text
     ev = [Event(public=f"{title(seat)} moves a hidden character.", private=private)]
-    ev += self._spot_all(st)
-    ev += self._try_transfer(st) + self._check_king(st)
-    return ev
-
-
-def _spot_all(self, st) -> list[Event]:
-    """J.1 as the seed has it: a hidden character sharing a hex with a Dark Power unit (army, character
-        or Nazgul) is spotted by the Dark Power, and one sharing a hex with a Nazgul Saruman or Gondor
-        controls by that seat; the spotter is told privately (the Fellowship informs it secretly)."""
-    ev = []
-    for seat, hexes in self._spotters(st).items():
-        found = []
-        for cid, c in st["chars"].items():
-            if c["hidden"] and c["alive"] and c["hex"] in hexes and seat not in c["spotted"] \
-                    and not self._sees_char(st, seat, cid):
-                c["spotted"].append(seat)
-                found.append(f"{c['name']} at {c['hex']}")
-        if found:
-            what = "a Dark Power unit or Nazgul" if seat == "dark-power" else "your Nazgul"
-            ev.append(Event(public="", private={seat: f"Spotted ({what} shares the hex): " + ", ".join(found) + ".",
-                                                "fellowship": f"The {title(seat)} spots " + ", ".join(found) + "."},
-                            section=S_HIDDEN))
+    ev += nazgul._spot_all(rs, st)
+    ev += aa_ring._try_transfer(rs, st) + dd_succession._check_king(rs, st)
     return ev
 
 
 # ------------------------------------------------------------------ the Search Phase
-def _search_strength(self, st, seat) -> int:
-    """How many Nazgul ``seat`` may search with this turn: the Dark Power two on turn 1 and two more
-        each turn up to nine (less those others control); Saruman and Gondor the Nazgul they control."""
-    if seat == "dark-power":
-        return self._dark_power_in_play(st)
-    return self._nazgul_count(st, seat) if seat in ("saruman", "gondor") else 0
-
-
-def _searchers(self, st) -> list[str]:
-    return [s for s in self._acting_order(st) if self._search_strength(st, s) > 0]
-
-
-def _p_search(self, st, seat, w):
-    if st["phase"] != "search" or seat not in self.active_seats(st):
+def _p_search(rs, st, seat, w):
+    if st["phase"] != "search" or seat not in rs.active_seats(st):
         raise refuse("searches are made in the Search Phase by a seat with Nazgul", S_HIDDEN)
     if not w:
-        raise self._usage("search")
+        raise lookup._usage(rs, "search")
     plan: dict[str, int] = {}
     for word in w:
         prov, sep, n = word.lower().partition(":")
         if not sep or not n.isdigit() or int(n) < 1:
-            raise self._usage("search")
-        if prov not in self._bd(st).areas:
+            raise lookup._usage(rs, "search")
+        if prov not in lookup._bd(rs, st).areas:
             try:
-                prov = self._bd(st).parse_province(prov)
+                prov = lookup._bd(rs, st).parse_province(prov)
             except ValueError as e:
                 raise refuse(str(e)) from None
         if prov in plan:
             raise refuse("name each province once")
-        there = self._nazgul_in(st, seat, prov)
+        there = nazgul._nazgul_in(rs, st, seat, prov)
         if int(n) > there and not st.get("searches_anywhere"):  # a game begun before the pieces (upgrade_state)  # the Nazgul actually in the province search it
-            raise refuse(f"{title(seat)} has {there} Nazgul in {self._bd(st).areas[prov].name}, not {n}", S_HIDDEN)
+            raise refuse(f"{title(seat)} has {there} Nazgul in {lookup._bd(rs, st).areas[prov].name}, not {n}",
+                         S_HIDDEN)
         plan[prov] = int(n)
     total = sum(plan.values())
-    cap = self._search_strength(st, seat)
+    cap = nazgul._search_strength(rs, st, seat)
     if total > cap:
         raise refuse(f"{title(seat)} searches with {cap} Nazgul this turn, not {total}", S_HIDDEN)
     return tuple(f"{p}:{n}" for p, n in plan.items())
 
 
-def _a_search(self, st, seat, args, dice):
+def _a_search(rs, st, seat, args, dice):
     d = Dice(st["dice"])
     public, private, fell = [], [], []
     for word in args:
@@ -176,29 +135,29 @@ def _a_search(self, st, seat, args, dice):
         n = int(n)
         a, b = d.d6(f"search {prov}"), d.d6(f"search {prov}")
         roll = a + b
-        name = self._bd(st).areas[prov].name
+        name = lookup._bd(rs, st).areas[prov].name
         public.append(f"{name} with {n} Nazgul: {a}+{b}={roll}")
         margin = n - roll
         located, passed = [], []
         for cid, c in st["chars"].items():
             if not (c["hidden"] and c["alive"]):
                 continue
-            here = self._bd(st).province_of[c["hex"]] == prov
-            need = LOCATE_MARGIN[self._bd(st).terrain[c["hex"]]]
+            here = lookup._bd(rs, st).province_of[c["hex"]] == prov
+            need = LOCATE_MARGIN[lookup._bd(rs, st).terrain[c["hex"]]]
             if here and need is not None and margin >= need:
                 if seat not in c["located"]:
                     c["located"].append(seat)
                 # "only spotted ... when a Nazgul or other Dark Power unit is in the same hex"
-                dp_here = any(self._unit_seat(st, u) == "dark-power" for u in units_in(st, c["hex"])) or \
+                dp_here = any(lookup._unit_seat(rs, st, u) == "dark-power" for u in units_in(st, c["hex"])) or \
                     any(n["hex"] == c["hex"] for n in st["nazgul"].values()) or \
                     any(d["alive"] and d["seat"] == "dark-power" and d["hex"] == c["hex"] for d in st["chars"].values())
                 if dp_here and seat not in c["spotted"]:
                     c["spotted"].append(seat)
                 located.append((cid, c["hex"], dp_here))
                 continue
-            hits = [h for h in c["path"] if self._bd(st).province_of[h] == prov
-                    and LOCATE_MARGIN[self._bd(st).terrain[h]] is not None
-                    and margin >= LOCATE_MARGIN[self._bd(st).terrain[h]]]
+            hits = [h for h in c["path"] if lookup._bd(rs, st).province_of[h] == prov
+                    and LOCATE_MARGIN[lookup._bd(rs, st).terrain[h]] is not None
+                    and margin >= LOCATE_MARGIN[lookup._bd(rs, st).terrain[h]]]
             if hits:
                 passed.append(sorted(set(hits)))
         if located:
@@ -226,6 +185,6 @@ def _a_search(self, st, seat, args, dice):
                 section=S_HIDDEN, rolls=d.rolls)]
     if fell and seat != "fellowship":
         ev[0].private["fellowship"] = " ".join(fell)
-    if not self.active_seats(st):
-        ev += self._next_phase(st)
+    if not rs.active_seats(st):
+        ev += sequence._next_phase(rs, st)
     return ev

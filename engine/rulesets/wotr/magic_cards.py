@@ -11,12 +11,13 @@ from __future__ import annotations
 
 from engine.core import Event
 from engine.rulesets.wotr.common import HOBBITS, S_MAGIC, alive, hex_of, refuse, title
+from engine.rulesets.wotr import dd_succession, lookup
 
 ANDURIL_LINE = ("elrond", "gandalf", "boromir", ("legolas", "gimli"))
 BIG = ("anduril", "glamdring")
 
 
-def _item_name(self, st, item) -> str:
+def _item_name(rs, st, item) -> str:
     """The card's name: the group's (`[cards.magic]`) or the reconstruction's."""
     names = st.get("item_names")
     if names and item in names:
@@ -25,26 +26,26 @@ def _item_name(self, st, item) -> str:
     return load_toml("forces.toml")["items"][item]["name"]
 
 
-def _item(self, st, word) -> str:
+def _item(rs, st, word) -> str:
     w = word.lower()
     if w not in st["items"]:
         raise refuse(f"no magic card `{word[:20]}`; cards: {', '.join(st['items'])}")
     return w
 
 
-def _item_holder_hex(self, st, item) -> str | None:
+def _item_holder_hex(rs, st, item) -> str | None:
     h = st["items"][item]
     if h is None:
         return None
     if h.startswith("@"):
-        return self._bd(st).hex(h[1:])
+        return lookup._bd(rs, st).hex(h[1:])
     return hex_of(st, h)
 
 
-def _p_item(self, st, seat, w):
+def _p_item(rs, st, seat, w):
     if len(w) != 2:
-        raise self._usage("item")
-    item, cid = self._item(st, w[0]), self._char(st, w[1])
+        raise lookup._usage(rs, "item")
+    item, cid = _item(rs, st, w[0]), lookup._char(rs, st, w[1])
     c = st["chars"][cid]
     if not c["alive"]:
         raise refuse(f"{c['name']} is dead")
@@ -57,27 +58,27 @@ def _p_item(self, st, seat, w):
     elif holder.startswith("@"):
         if c["seat"] != seat:
             raise refuse("a card lying on the map is picked up by a character of yours")
-        if self._item_holder_hex(st, item) != c["hex"]:
+        if _item_holder_hex(rs, st, item) != c["hex"]:
             raise refuse("the card is picked up where it lies")
     else:
         if st["chars"][holder]["seat"] != seat:
             raise refuse("the card is not with one of your characters")
-        if hex_of(st, holder) != c["hex"] or not self._sees_char(st, seat, cid):
+        if hex_of(st, holder) != c["hex"] or not lookup._sees_char(rs, st, seat, cid):
             raise refuse("a card passes between characters in the same hex")
-    err = self._carry_error(st, item, cid, holder)
+    err = _carry_error(rs, st, item, cid, holder)
     if err:
         raise refuse(err, S_MAGIC)
     return (item, cid)
 
 
-def _carry_error(self, st, item, cid, holder) -> str | None:
+def _carry_error(rs, st, item, cid, holder) -> str | None:
     if item in ("sting", "mithril") and holder == "frodo" and alive(st, "frodo"):
         return "Sting and the Mithril Mail stay with Frodo while he lives"
     if item == "glamdring" and holder == "gandalf" and alive(st, "gandalf"):
         return "Glamdring stays with Gandalf while he lives"
     if item == "galadriels-light" and (holder is None or holder.startswith("@")) and st["ring"]["bearer"] != cid:
         return "Galadriel's Light can only be picked up by the Ringbearer"
-    if item == "shadowfax" and cid != "gandalf" and cid != self._king_of_rohan(st):
+    if item == "shadowfax" and cid != "gandalf" and cid != dd_succession._king_of_rohan(rs, st):
         return "Shadowfax can only belong to Gandalf or the ruler of Rohan"
     if item in BIG and cid in HOBBITS:
         other = "glamdring" if item == "anduril" else "anduril"
@@ -86,21 +87,21 @@ def _carry_error(self, st, item, cid, holder) -> str | None:
     return None
 
 
-def _a_item(self, st, seat, args, dice):
+def _a_item(rs, st, seat, args, dice):
     item, cid = args
     st["items"][item] = cid
     c = st["chars"][cid]
     if c["hidden"]:  # the public learns no hidden character's whereabouts from a card
-        text = f"{self._item_name(st, item)} passes to {c['name']}."
+        text = f"{_item_name(rs, st, item)} passes to {c['name']}."
         return [Event(public=f"{title(seat)} records a magic card with a hidden character.",
                       private={"fellowship": text, seat: text})]
-    return [Event(public=f"{self._item_name(st, item)} passes to {c['name']}.")]
+    return [Event(public=f"{_item_name(rs, st, item)} passes to {c['name']}.")]
 
 
-def _p_use(self, st, seat, w):
+def _p_use(rs, st, seat, w):
     if len(w) != 2:
-        raise self._usage("use")
-    item, cid = self._item(st, w[0]), self._char(st, w[1])
+        raise lookup._usage(rs, "use")
+    item, cid = _item(rs, st, w[0]), lookup._char(rs, st, w[1])
     c = st["chars"][cid]
     if c["seat"] != seat or not c["alive"]:
         raise refuse(f"{c['name']} is not one of your living characters")
@@ -109,14 +110,14 @@ def _p_use(self, st, seat, w):
         if c["seat"] != "fellowship" or holder not in st["chars"] or hex_of(st, holder) != c["hex"]:
             raise refuse("Galadriel's Light is used by a Fellowship character with it", S_MAGIC)
     elif holder != cid:
-        raise refuse(f"{c['name']} does not hold {self._item_name(st, item)}")
-    err = self._use_error(st, item, cid)
+        raise refuse(f"{c['name']} does not hold {_item_name(rs, st, item)}")
+    err = _use_error(rs, st, item, cid)
     if err:
         raise refuse(err, S_MAGIC)
     return (item, cid)
 
 
-def _use_error(self, st, item, cid) -> str | None:
+def _use_error(rs, st, item, cid) -> str | None:
     race, side = st["chars"][cid]["race"], st["chars"][cid]["side"]
     if item in ("sting", "mithril"):
         if alive(st, "frodo") and cid != "frodo" or not alive(st, "frodo") and race != "hobbit":
@@ -130,7 +131,7 @@ def _use_error(self, st, item, cid) -> str | None:
     if item == "athelas" and cid != "aragorn":
         return "Athelas can only be used by Aragorn"
     if item == "anduril":
-        user = self._anduril_user(st)
+        user = _anduril_user(rs, st)
         if cid not in user:
             return "Anduril is used by " + " or ".join(st["chars"][u]["name"] for u in user) + " now" if user \
                 else "nobody may use Anduril"
@@ -139,7 +140,7 @@ def _use_error(self, st, item, cid) -> str | None:
     return None
 
 
-def _anduril_user(self, st) -> list[str]:
+def _anduril_user(rs, st) -> list[str]:
     """Anduril's line: Aragorn; then Elrond, Gandalf, Boromir, Legolas or Gimli; then any other
         non-hobbit character of the Fellowship, Gondor or Rohan (ruling: the first of the line alive)."""
     if alive(st, "aragorn"):
@@ -153,6 +154,6 @@ def _anduril_user(self, st) -> list[str]:
             and d["side"] in ("fellowship", "gondor", "rohan")]
 
 
-def _a_use(self, st, seat, args, dice):
+def _a_use(rs, st, seat, args, dice):
     item, cid = args
-    return [Event(public=f"{st['chars'][cid]['name']} uses {self._item_name(st, item)} (its effect: the base game's L).")]
+    return [Event(public=f"{st['chars'][cid]['name']} uses {_item_name(rs, st, item)} (its effect: the base game's L).")]

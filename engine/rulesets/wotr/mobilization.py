@@ -9,44 +9,45 @@ from __future__ import annotations
 
 from engine.core import Event
 from engine.rulesets.wotr.common import NATIONS, S_AOW, S_MOB, nation_seat, refuse, title
+from engine.rulesets.wotr import lookup
 
 ITHILIEN_GROUP = ("faramir", "gon-ith")  # Faramir and five SP of cavalry at E0630
 EMNET_GROUP = ("eomer", "roh-em")  # Eomer and five SP of cavalry at W3022
 
 
-def _mobilized(self, st, nation) -> bool:
+def _mobilized(rs, st, nation) -> bool:
     return st["mobilized"][nation] is not None
 
 
-def _mordor_first(self, st, nation) -> bool:
+def _mordor_first(rs, st, nation) -> bool:
     """Mordor mobilized before (or while) ``nation`` has not."""
-    return self._mobilized(st, "mordor") and not self._mobilized(st, nation)
+    return _mobilized(rs, st, "mordor") and not _mobilized(rs, st, nation)
 
 
-def _p_mobilize(self, st, seat, w):
+def _p_mobilize(rs, st, seat, w):
     if len(w) != 1 or w[0] not in NATIONS:
-        raise self._usage("mobilize")
+        raise lookup._usage(rs, "mobilize")
     nation = w[0]
     if nation_seat(st, nation) != seat:
         raise refuse(f"{nation.title()} is {title(nation_seat(st, nation))}'s to mobilize")
-    if self._mobilized(st, nation):
+    if _mobilized(rs, st, nation):
         raise refuse(f"{nation.title()} has mobilized already")
     if st["scenario"] == "all-out-war":
         raise refuse("in All Out War every nation mobilizes on its fixed turn", S_AOW)
-    self._turn_of(st, seat, "mobilization")
+    lookup._turn_of(rs, st, seat, "mobilization")
     return (nation,)
 
 
-def _a_mobilize(self, st, seat, args, dice):
+def _a_mobilize(rs, st, seat, args, dice):
     st["mobilized"][args[0]] = st["turn"]
-    return [Event(public=f"{args[0].title()} mobilizes (turn {st['turn']}).")] + self._on_mobilized(st, args[0])
+    return [Event(public=f"{args[0].title()} mobilizes (turn {st['turn']}).")] + _on_mobilized(rs, st, args[0])
 
 
-def _on_mobilized(self, st, nation) -> list[Event]:
+def _on_mobilized(rs, st, nation) -> list[Event]:
     ev = []
     if nation == "mordor":
         for group, n, where in ((ITHILIEN_GROUP, "gondor", "South Ithilien"), (EMNET_GROUP, "rohan", "East Emnet")):
-            if not self._mobilized(st, n):
+            if not _mobilized(rs, st, n):
                 ev.append(Event(public=f"Mordor mobilizes before {n.title()}: the units in {where} may move and "
                                        f"fight within {where}" + (" (or go to Minas Tirith)" if n == "gondor" else "")
                                        + ".", section=S_MOB))
@@ -57,14 +58,14 @@ def _on_mobilized(self, st, nation) -> list[Event]:
     return ev
 
 
-def _mobilization_error(self, st, kind, mid, path) -> str | None:
+def _mobilization_error(rs, st, kind, mid, path) -> str | None:
     """Why this piece may not take this path before its nation mobilizes (None: it may)."""
-    b = self._bd(st)
-    if (kind, mid) in (("c", "faramir"), ("u", "gon-ith")) and not self._mobilized(st, "gondor"):
+    b = lookup._bd(rs, st)
+    if (kind, mid) in (("c", "faramir"), ("u", "gon-ith")) and not _mobilized(rs, st, "gondor"):
         piece = st["chars"][mid] if kind == "c" else st["units"][mid]
         if piece.get("frozen"):
             return "in Minas Tirith it may not move again until Gondor mobilizes"
-        if not self._mobilized(st, "mordor"):
+        if not _mobilized(rs, st, "mordor"):
             return "it may not move before Gondor (or, first, Mordor) mobilizes"
         mt = b.places["minas-tirith"]
         if path[-1] == mt and all(b.province_of[h] == "south-ithilien" for h in path[:-1]):
@@ -72,18 +73,18 @@ def _mobilization_error(self, st, kind, mid, path) -> str | None:
         if all(b.province_of[h] == "south-ithilien" for h in path):
             return None
         return "before Gondor mobilizes it moves only within South Ithilien, or to Minas Tirith"
-    if (kind, mid) in (("c", "eomer"), ("u", "roh-em")) and not self._mobilized(st, "rohan"):
-        if not self._mobilized(st, "mordor"):
+    if (kind, mid) in (("c", "eomer"), ("u", "roh-em")) and not _mobilized(rs, st, "rohan"):
+        if not _mobilized(rs, st, "mordor"):
             return "it may not move before Rohan (or, first, Mordor) mobilizes"
         if all(b.province_of[h] == "east-emnet" for h in path):
             return None
         return "before Rohan mobilizes it moves only within East Emnet"
-    if kind == "u" and not self._mobilized(st, st["units"][mid]["nation"]):
+    if kind == "u" and not _mobilized(rs, st, st["units"][mid]["nation"]):
         return f"{st['units'][mid]['nation'].title()} has not mobilized"
     return None
 
 
-def _after_mobile_move(self, st, kind, mid, dest) -> None:
-    if (kind, mid) in (("c", "faramir"), ("u", "gon-ith")) and not self._mobilized(st, "gondor") \
-            and dest == self._bd(st).places["minas-tirith"]:
+def _after_mobile_move(rs, st, kind, mid, dest) -> None:
+    if (kind, mid) in (("c", "faramir"), ("u", "gon-ith")) and not _mobilized(rs, st, "gondor") \
+            and dest == lookup._bd(rs, st).places["minas-tirith"]:
         (st["chars"][mid] if kind == "c" else st["units"][mid])["frozen"] = True

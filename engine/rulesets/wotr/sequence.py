@@ -7,80 +7,52 @@ the end of every player turn)."""
 from __future__ import annotations
 
 from engine.core import Event
-from engine.rulesets.wotr.common import AOW_SCHEDULE, S_AOW, S_SEQ, order, refuse, title
+from engine.rulesets.wotr.common import AOW_SCHEDULE, S_AOW, S_SEQ, refuse, title
+from engine.rulesets.wotr import aa_ring, lookup, mobilization, nazgul, victory
 
 PHASES = ("ring", "events", "search", "turn")
-PHASE_TITLES = {"ring": "Ring Phase", "events": "Events Phase", "search": "Search Phase", "turn": "player turn"}
-
-
-def _seat_order(self, st) -> tuple[str, ...]:
-    return order(st)
-
-
-def _acting_order(self, st) -> list[str]:
-    """The order without a seat that has nothing to do: Gondor once eliminated in the five-player game
-        (DD.1; in the four-player game its seat still moves Rohan's units)."""
-    return [s for s in order(st) if not (s == "gondor" and st["gondor_out"] and st["players"] == 5)]
-
-
-def active_seats(self, st):
+def active_seats(rs, st):
     if st["over"]:
         return []
     ph = st["phase"]
     if ph == "ring":
-        return [s for s in self._acting_order(st) if s not in st["done"]]
+        return [s for s in lookup._acting_order(rs, st) if s not in st["done"]]
     if ph == "search":
-        return [s for s in self._searchers(st) if s not in st["done"]]
-    seq = self._acting_order(st)
+        return [s for s in nazgul._searchers(rs, st) if s not in st["done"]]
+    seq = lookup._acting_order(rs, st)
     return [seq[st["at"]]] if st["at"] < len(seq) else []
 
 
-def _turn_of(self, st, seat, what="that") -> None:
-    if st["phase"] != "turn" or seat not in self.active_seats(st):
-        raise refuse(f"{what} is done in your own player turn; now: {self._phase_title(st)}", S_SEQ)
-
-
-def _phase_title(self, st) -> str:
-    if st["over"]:
-        return "The game is over"
-    ph = st["phase"]
-    act = self.active_seats(st)
-    if ph in ("events", "turn") and act:
-        what = "draws an Event Card" if ph == "events" else "player turn"
-        return f"Turn {st['turn']}: {PHASE_TITLES[ph]}, {title(act[0])} {what}"
-    return f"Turn {st['turn']}: {PHASE_TITLES[ph]}"
-
-
 # ------------------------------------------------------------------ done
-def _p_done(self, st, seat, w):
+def _p_done(rs, st, seat, w):
     if w:
-        raise self._usage("done")
-    if seat not in self.active_seats(st):
-        raise refuse(f"nothing awaits {title(seat)} now ({self._phase_title(st)})", S_SEQ)
+        raise lookup._usage(rs, "done")
+    if seat not in rs.active_seats(st):
+        raise refuse(f"nothing awaits {title(seat)} now ({lookup._phase_title(rs, st)})", S_SEQ)
     return ()
 
 
-def _a_done(self, st, seat, args, dice):
+def _a_done(rs, st, seat, args, dice):
     ph = st["phase"]
     ev = []
     if ph in ("ring", "search"):
         st["done"].append(seat)
-        ev.append(Event(public=f"{title(seat)} is done with the {PHASE_TITLES[ph]}."))
-        if not self.active_seats(st):
-            ev += self._next_phase(st)
+        ev.append(Event(public=f"{title(seat)} is done with the {lookup.PHASE_TITLES[ph]}."))
+        if not rs.active_seats(st):
+            ev += _next_phase(rs, st)
         return ev
-    ev.append(Event(public=f"{title(seat)} ends its {PHASE_TITLES[ph]}."))
+    ev.append(Event(public=f"{title(seat)} ends its {lookup.PHASE_TITLES[ph]}."))
     if ph == "turn":
-        ev += self._end_player_turn(st, seat)
+        ev += victory._end_player_turn(rs, st, seat)
     st["at"] += 1
-    if st["at"] >= len(self._acting_order(st)):
-        ev += self._next_phase(st)
+    if st["at"] >= len(lookup._acting_order(rs, st)):
+        ev += _next_phase(rs, st)
     elif ph == "turn":
-        ev += self._begin_player_turn(st, self.active_seats(st)[0])
+        ev += _begin_player_turn(rs, st, rs.active_seats(st)[0])
     return ev
 
 
-def _next_phase(self, st) -> list[Event]:
+def _next_phase(rs, st) -> list[Event]:
     ph = st["phase"]
     st["done"] = []
     st["at"] = 0
@@ -88,22 +60,22 @@ def _next_phase(self, st) -> list[Event]:
         st["phase"] = "events"
     elif ph == "events":
         st["phase"] = "search"
-        if not self.active_seats(st):
-            return self._next_phase(st)
+        if not rs.active_seats(st):
+            return _next_phase(rs, st)
     elif ph == "search":
         st["phase"] = "turn"
         st["searched"] = []
-        return [Event(public=self._phase_title(st), new_phase=True)] + \
-            self._begin_player_turn(st, self.active_seats(st)[0])
+        return [Event(public=lookup._phase_title(rs, st), new_phase=True)] + \
+            _begin_player_turn(rs, st, rs.active_seats(st)[0])
     else:
-        ev = self._end_turn(st)
+        ev = _end_turn(rs, st)
         if st["over"]:
             return ev
         return ev
-    return [Event(public=self._phase_title(st), new_phase=True)]
+    return [Event(public=lookup._phase_title(rs, st), new_phase=True)]
 
 
-def _begin_player_turn(self, st, seat) -> list[Event]:
+def _begin_player_turn(rs, st, seat) -> list[Event]:
     st["commands"] = {k: v for k, v in st["commands"].items() if not k.startswith(seat + ":")}
     if seat == "fellowship":  # what the Fellowship passes through is counted from its new turn
         for c in st["chars"].values():
@@ -111,15 +83,15 @@ def _begin_player_turn(self, st, seat) -> list[Event]:
     return []
 
 
-def _end_turn(self, st) -> list[Event]:
+def _end_turn(rs, st) -> list[Event]:
     if st["turn"] >= st["last_turn"]:
-        return self._finish(st, f"The last game-turn ({st['last_turn']}) is over.")
+        return victory._finish(rs, st, f"The last game-turn ({st['last_turn']}) is over.")
     st["turn"] += 1
     st["phase"] = "ring"
-    return [Event(public=f"Game-turn {st['turn']} begins.", new_phase=True)] + self._begin_turn(st)
+    return [Event(public=f"Game-turn {st['turn']} begins.", new_phase=True)] + _begin_turn(rs, st)
 
 
-def _begin_turn(self, st) -> list[Event]:
+def _begin_turn(rs, st) -> list[Event]:
     """The start of a game-turn: All Out War's fixed mobilization, the Ring Phase's conditions."""
     ev = []
     if st["scenario"] == "all-out-war":
@@ -127,6 +99,6 @@ def _begin_turn(self, st) -> list[Event]:
             if t == st["turn"] and st["mobilized"][nation] is None:
                 st["mobilized"][nation] = st["turn"]
                 ev.append(Event(public=f"All Out War: {nation.title()} mobilizes on turn {t}.", section=S_AOW))
-                ev += self._on_mobilized(st, nation)
-    st["ring_start"] = self._ring_phase_conditions(st)
+                ev += mobilization._on_mobilized(rs, st, nation)
+    st["ring_start"] = aa_ring._ring_phase_conditions(rs, st)
     return ev

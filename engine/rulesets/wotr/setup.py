@@ -4,7 +4,7 @@ from __future__ import annotations
 from engine.core import InvalidOrder
 from engine.options import option_refused, read
 from engine.dice import new_dice
-from engine.rulesets.wotr import group_file
+from engine.rulesets.wotr import group_file, lookup, sequence
 from engine.rulesets.wotr.common import NATIONS, NINE, load_toml, seat_of_side
 from engine.rulesets.wotr.options import DEFAULTS, OPTIONS
 
@@ -18,7 +18,7 @@ def parse_options(options: dict, owner: str) -> dict:
     return out
 
 
-def upgrade_state(self, st) -> None:
+def upgrade_state(rs, st) -> None:
     """A game stored by the release before the Nazgul were pieces (state version 1) brought to this
         layout in place, keeping the rules it began with: its Nazgul counts become pieces in Gorgoroth
         and Nurn (the Dark Power's first, then Saruman's and Gondor's), and its searches still name any
@@ -42,7 +42,7 @@ def upgrade_state(self, st) -> None:
     counts = st["nazgul"]
     seats = [s for s in ("dark-power", "saruman", "gondor") for _ in range(int(counts.get(s, 0)))]
     seats += ["dark-power"] * (len(forces["nazgul"]) - len(seats))
-    b = self._bd(st)
+    b = lookup._bd(rs, st)
     mordor = [hx for hx in b.terrain if b.province_of[hx] in ("gorgoroth", "nurn")]
     st["nazgul"] = {}
     for i, ((nid, hx), seat) in enumerate(zip(forces["nazgul"].items(), seats), 1):
@@ -54,8 +54,8 @@ def upgrade_state(self, st) -> None:
     st["version"] = STATE_VERSION
 
 
-def new_game(self, options, seed, fixture=None):
-    o = parse_options(options, self.name)
+def new_game(rs, options, seed, fixture=None):
+    o = parse_options(options, rs.name)
     forces = load_toml("forces.toml")
     st = {"version": STATE_VERSION, "dice": new_dice(seed), "players": int(o["players"]),
           "scenario": o["scenario"], "magic": o["magic"], "last_turn": int(o["turns"]),
@@ -67,7 +67,7 @@ def new_game(self, options, seed, fixture=None):
           "boromir_attempted": False, "demand": False, "palantir": "denethor", "paths": False,
           "king": None, "wraiths": [], "gondor_out": False,
           "nazgul": {}, "nazgul_tried": 0, "ring_start": {},
-          "searched": [], "hands": {s: [] for s in self.seats}, "played": [],
+          "searched": [], "hands": {s: [] for s in rs.seats}, "played": [],
           "alliances": [], "offers": [], "permanent": [], "barters": [],
           "commands": {}, "mind_battle": 0, "restrained": 0, "shadow_lost": 0,
           "control": {}, "held": {"gondor": True, "rohan": True, "rohan_mt": True},
@@ -78,13 +78,13 @@ def new_game(self, options, seed, fixture=None):
         try:
             group = group_file.load(o["charts"])
         except ValueError as e:
-            raise option_refused(self.name, "charts", f"was refused: {e}") from None
+            raise option_refused(rs.name, "charts", f"was refused: {e}") from None
         st["group"] = o["charts"]
         st["map"] = group.board is not None  # the map is the group file's (read from st["group"])
         start = group.start
         if group.events is not None:
             st["event_texts"] = dict(group.events)
-    b = self._bd(st)
+    b = lookup._bd(rs, st)
     chars = group.characters if group and group.characters is not None else forces["characters"]
     units = group.units if group and group.units is not None else forces["units"]
     items = group.items if group and group.items is not None else forces["items"]
@@ -122,5 +122,5 @@ def new_game(self, options, seed, fixture=None):
             st["chars"][cid]["hex"] = b.hex(hx)
         if "demand" in fixture:
             st["demand"] = bool(fixture["demand"])
-    self._begin_turn(st)
+    sequence._begin_turn(rs, st)
     return st

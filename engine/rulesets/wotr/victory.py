@@ -12,22 +12,23 @@ from __future__ import annotations
 
 from engine.core import Event, Result
 from engine.rulesets.wotr.common import S_FIVE, S_FOUR, title
+from engine.rulesets.wotr import cc_diplomacy
 
 S_AA1 = "AA.1"
 
 
-def _gondor_places(self, st) -> tuple[str, ...]:
+def _gondor_places(rs, st) -> tuple[str, ...]:
     if st["players"] == 4:
         return ("minas-tirith", "dol-amroth", "helms-deep", "dunharrow")
     return ("minas-tirith", "dol-amroth")
 
 
-def _end_player_turn(self, st, seat) -> list[Event]:
+def _end_player_turn(rs, st, seat) -> list[Event]:
     ev = []
     h = st["held"]
-    if h["gondor"] and any(st["control"].get(p) != "gondor" for p in self._gondor_places(st)):
+    if h["gondor"] and any(st["control"].get(p) != "gondor" for p in _gondor_places(rs, st)):
         h["gondor"] = False
-        lost = [p for p in self._gondor_places(st) if st["control"].get(p) != "gondor"]
+        lost = [p for p in _gondor_places(rs, st) if st["control"].get(p) != "gondor"]
         ev.append(Event(public=f"Gondor no longer holds {', '.join(lost)}: its continuous victory condition is "
                                "lost for good.", section=S_FOUR if st["players"] == 4 else S_FIVE))
     if st["players"] == 5:
@@ -43,7 +44,7 @@ def _end_player_turn(self, st, seat) -> list[Event]:
     return ev
 
 
-def _winners(self, st) -> list[str]:
+def _winners(rs, st) -> list[str]:
     out = []
     h = st["held"]
     if not st["ring"]["gondor_had"] and h["gondor"] and not st["gondor_out"]:
@@ -51,18 +52,18 @@ def _winners(self, st) -> list[str]:
     if st["players"] == 5 and h["rohan"] and (h["rohan_mt"] or st["rohan_attacked"]):
         out.append("rohan")
     out += [s for s in st["claims"] if s not in out]
-    return [s for s in self._playing(st) if s in out]
+    return [s for s in cc_diplomacy._playing(rs, st) if s in out]
 
 
-def _finish(self, st, why) -> list[Event]:
-    winners = self._winners(st)
+def _finish(rs, st, why) -> list[Event]:
+    winners = _winners(rs, st)
     summary = f"{why} Winners: " + (", ".join(title(s) for s in winners) if winners else "none") + "."
     st["over"] = {"winners": winners, "summary": summary}
     st["phase"] = "over"
     return [Event(public=summary, new_phase=True)]
 
 
-def result(self, st):
+def result(rs, st):
     if not st["over"]:
         return None
     w = st["over"]["winners"]

@@ -2,22 +2,23 @@
 from __future__ import annotations
 
 from engine.rulesets.wotr.common import order, title
+from engine.rulesets.wotr import aa_ring, dd_succession, hidden_movement, lookup, nazgul
 
 # the colour the map draws each seat's pieces in (a declaration for the renderer, which knows no game)
 SEAT_COLORS = {"fellowship": "#2e7d32", "dark-power": "#1e1e1e", "saruman": "#787882", "gondor": "#284696",
                "rohan": "#aa8214"}
 
-def _piece_views(self, st, seat) -> list[dict]:
+def _piece_views(rs, st, seat) -> list[dict]:
     out = []
     for uid, u in st["units"].items():
         if u["sp"] > 0:
             out.append({"id": uid, "name": u["name"], "hex": u["hex"], "kind": "army", "sp": u["sp"],
-                        "seat": self._unit_seat(st, uid), "nation": u["nation"], "face": "up"})
+                        "seat": lookup._unit_seat(rs, st, uid), "nation": u["nation"], "face": "up"})
     downs = []
     for cid, c in st["chars"].items():
         if not c["alive"]:
             continue
-        if self._sees_char(st, seat, cid):
+        if lookup._sees_char(rs, st, seat, cid):
             p = {"id": cid, "name": c["name"], "hex": c["hex"], "kind": "character", "seat": c["seat"], "face": "up"}
             if c["hidden"]:
                 p["hidden"] = True
@@ -28,13 +29,13 @@ def _piece_views(self, st, seat) -> list[dict]:
             downs.append(c["hex"])
     for i, hx in enumerate(sorted(downs), 1):  # face down: the hex only, numbered in hex order
         out.append({"id": f"?{i}", "name": "?", "hex": hx, "kind": "character", "seat": "fellowship", "face": "down"})
-    out += self._nazgul_views(st)  # the nine Nazgul: public pieces (Hidden Movement)
+    out += nazgul._nazgul_views(rs, st)  # the nine Nazgul: public pieces (Hidden Movement)
     for p in out:
-        p["province"] = self._bd(st).province_of[p["hex"]]
+        p["province"] = lookup._bd(rs, st).province_of[p["hex"]]
     return out
 
 
-def _areas_view(self, pieces) -> dict:
+def _areas_view(rs, pieces) -> dict:
     areas: dict = {}
     for p in pieces:
         a = areas.setdefault(p["province"], {"units": {}, "leaders": []})
@@ -45,10 +46,10 @@ def _areas_view(self, pieces) -> dict:
     return areas
 
 
-def _view(self, st, seat) -> dict:
-    pieces = self._piece_views(st, seat)
-    ruler = self._ruler(st)
-    king = self._king_of_rohan(st)
+def _view(rs, st, seat) -> dict:
+    pieces = _piece_views(rs, st, seat)
+    ruler = dd_succession._ruler(rs, st)
+    king = dd_succession._king_of_rohan(rs, st)
     bearer = st["ring"]["bearer"]
     items = {}
     for item, h in st["items"].items():
@@ -56,34 +57,34 @@ def _view(self, st, seat) -> dict:
             items[item] = "undealt"
         elif h.startswith("@"):
             items[item] = h[1:]
-        elif st["chars"][h]["hidden"] and not self._sees_char(st, seat, h):
+        elif st["chars"][h]["hidden"] and not lookup._sees_char(rs, st, seat, h):
             items[item] = st["chars"][h]["name"]
         else:
             items[item] = st["chars"][h]["name"]
     v = {"board": "provinces", "title": f"War of the Ring ({st['players']} players"
          + (", All Out War)" if st["scenario"] == "all-out-war" else ")"),
-         "turn": st["turn"], "phase": st["phase"], "phase_title": self._phase_title(st),
-         "active": self.active_seats(st), "order": list(order(st)), "players": st["players"],
+         "turn": st["turn"], "phase": st["phase"], "phase_title": lookup._phase_title(rs, st),
+         "active": rs.active_seats(st), "order": list(order(st)), "players": st["players"],
          "scenario": st["scenario"], "last_turn": st["last_turn"],
          # what the map draws each seat in (a declaration for the renderer)
          "sides": {s: {"title": title(s), "color": SEAT_COLORS[s]} for s in SEAT_COLORS},
-         "pieces": pieces, "areas": self._areas_view(pieces),
+         "pieces": pieces, "areas": _areas_view(rs, pieces),
          "ring": {"bearer": st["chars"][bearer]["name"] if bearer else None, "wearing": st["ring"]["wearing"],
-                  "holder": title(self._ring_seat(st)), "transfer_failures": st["ring"]["failures"],
+                  "holder": title(aa_ring._ring_seat(rs, st)), "transfer_failures": st["ring"]["failures"],
                   "gondor_had": st["ring"]["gondor_had"], "seizure_pending": st["ring"]["seizure"] is not None},
          "ruler_of_gondor": st["chars"][ruler]["name"] if ruler else None,
          "king_of_rohan": st["chars"][king]["name"] if king else None,
          "palantir": st["chars"][st["palantir"]]["name"] if st["palantir"] else None,
          "gondor_eliminated": st["gondor_out"], "boromir_attempted": st["boromir_attempted"],
-         "nazgul": {s: self._nazgul_count(st, s) for s in ("dark-power", "saruman", "gondor")}, "search_with": {s: self._search_strength(st, s) for s in order(st)},
+         "nazgul": {s: nazgul._nazgul_count(rs, st, s) for s in ("dark-power", "saruman", "gondor")}, "search_with": {s: nazgul._search_strength(rs, st, s) for s in order(st)},
          "mobilized": {k: v for k, v in st["mobilized"].items()}, "control": dict(st["control"]),
          "continuous": dict(st["held"]), "rohan_attacked_by_gondor": st["rohan_attacked"],
          "alliances": [list(p) for p in st["alliances"]], "offers": [list(p) for p in st["offers"]],
          "played": [dict(p) for p in st["played"]], "hand_sizes": {s: len(h) for s, h in st["hands"].items()},
          "items": items, "shadow_points_lost": st["shadow_lost"], "claims": list(st["claims"]),
          "dead": sorted(c["name"] for c in st["chars"].values() if not c["alive"]),
-         "layout": self._bd(st).layout() if st.get("map") else None,
-         "wraiths": list(st["wraiths"]), "commanders": self._stack_commanders(st, seat), "over": st["over"]}
+         "layout": lookup._bd(rs, st).layout() if st.get("map") else None,
+         "wraiths": list(st["wraiths"]), "commanders": dd_succession._stack_commanders(rs, st, seat), "over": st["over"]}
     # the map's header lines (a declaration: the renderer draws notes, it knows no Ring)
     facts = [f"Ringbearer: {v['ring']['bearer']}" + (" (wearing the Ring)" if v["ring"]["wearing"] else "")
              if v["ring"]["bearer"] else "",
@@ -94,50 +95,50 @@ def _view(self, st, seat) -> dict:
                   f"Ruler of Gondor: {v['ruler_of_gondor']}", f"King of Rohan: {v['king_of_rohan']}"]
     v["notes"] = [" · ".join(f for f in facts if f),
                   "Armies: strength points in the seat's colour; characters and Nazgul: counters (N3: Nazgul 3)"]
-    if seat in self.seats or seat == "gm":
+    if seat in rs.seats or seat == "gm":
         v["seat"] = seat
         if seat in st["hands"]:
             v["hand"] = list(st["hands"][seat])
         if seat in ("gondor", "fellowship", "gm"):
-            v["demand"] = self._demand_in_force(st)
+            v["demand"] = hidden_movement._demand_in_force(rs, st)
         v["barters"] = [dict(b) for b in st["barters"] if seat in (b["from"], b["to"], "gm")]
     return v
 
 
-def view(self, st, seat):
-    return self._view(st, seat)
+def view(rs, st, seat):
+    return _view(rs, st, seat)
 
 
-def full_view(self, st, views=None):  # (the moderator's view, taken whole: ``views`` are not used)
-    v = self._view(st, "gm")
+def full_view(rs, st, views=None):  # (the moderator's view, taken whole: ``views`` are not used)
+    v = _view(rs, st, "gm")
     v["hands"] = {s: list(h) for s, h in st["hands"].items()}
     return v
 
 
-def phase_key(self, st):
+def phase_key(rs, st):
     import json
     return json.dumps([st["turn"], st["phase"], st["at"]])
 
 
-def secret_text(self, st, seat):
+def secret_text(rs, st, seat):
     lines = []
     if seat == "fellowship" or seat == "gm":
         lines.append("The hidden Fellowship: " + ", ".join(
-            f"{c['name']} {c['hex']} ({self._bd(st).terrain[c['hex']]}"
+            f"{c['name']} {c['hex']} ({lookup._bd(rs, st).terrain[c['hex']]}"
             + (f", {title(c['seat'])}'s" if c["seat"] != "fellowship" else "") + ")" for cid, c in st["chars"].items()
             if c["hidden"] and c["alive"] and (seat == "gm" or c["seat"] == "fellowship")) + ".")
     if seat == "gondor" and st["chars"]["boromir"]["hidden"] and st["chars"]["boromir"]["alive"]:
         lines.append(f"Boromir is at {st['chars']['boromir']['hex']}.")
     if seat in ("gondor", "fellowship", "gm"):  # (Gondor's and the Fellowship's: the moderator reads it once)
         lines.append("Gondor's demand (AA.2) is " + ("in force: the Fellowship moves Boromir." if
-                                                      self._demand_in_force(st) else "not in force."))
+                                                      hidden_movement._demand_in_force(rs, st) else "not in force."))
     if seat in st["hands"] and st["hands"][seat]:
         lines.append("Event Cards in hand: " + ", ".join(st["hands"][seat]) + ".")
     if seat == "gm":
         for s, h in st["hands"].items():
             if h:
                 lines.append(f"{title(s)} holds Event Cards {', '.join(h)}.")
-        for s in self.seats:  # what each searcher knows of the hidden characters
+        for s in rs.seats:  # what each searcher knows of the hidden characters
             lines += _found_lines(st, s, f"{title(s)}: ")
     elif seat != "fellowship":
         lines += _found_lines(st, seat, "")
@@ -157,11 +158,11 @@ def _found_lines(st, seat, who: str) -> list[str]:
     return lines
 
 
-def moderator_secret_text(self, st):
+def moderator_secret_text(rs, st):
     """The moderator's reading (the ``gm`` seat's text above): every hidden character, Gondor's demand once
     (the merge of the seats' texts said it twice, once as Gondor's and once as the Fellowship's: issue 39),
     every hand, what each searcher found."""
-    return self.secret_text(st, "gm") or ""
+    return rs.secret_text(st, "gm") or ""
 
 
 # /help: an example for every order (each runs in a fresh game at some moment, tests/test_wotr_help.py) and
@@ -187,32 +188,32 @@ TOPIC_WORDS = {"orders": "orders", "order": "orders", "notation": "orders", "pha
                "secret": "secrets", "hidden": "secrets"}
 
 
-def help_topics(self):
+def help_topics(rs):
     from engine.rulesets.wotr import USAGE
     return ("orders", "phases", "setup", "secrets", "ring", "search", "charts", *(v for v in USAGE if v != "done"))
 
 
-def help_order_line(self, verb) -> str:
+def help_order_line(rs, verb) -> str:
     from engine.rulesets.wotr import USAGE
     ex, sec = ORDER_HELP.get(verb, (None, None))
     return f"`{USAGE[verb]}`" + (f" e.g. `{ex}`" if ex and ex != USAGE[verb] else "") + (f" ({sec})" if sec else "")
 
 
-def help_orders(self) -> str:
+def help_orders(rs) -> str:
     from engine.rulesets.wotr import USAGE
     lines = ["**War of the Ring: the orders** (`/order text:`; `!<text>` declares anything else for a ruling):"]
-    lines += [f"- {self.help_order_line(v)}" for v in USAGE if v != "done"]
+    lines += [f"- {help_order_line(rs, v)}" for v in USAGE if v != "done"]
     lines.append("- `/done` ends your part of a phase.")
     return "\n".join(lines)
 
 
-def help(self, topic=None):
+def help(rs, topic=None):
     from engine.rulesets.wotr import USAGE
     t = TOPIC_WORDS.get((topic or "").strip().lower(), (topic or "").strip().lower())
     if t == "orders":
-        return self.help_orders()
+        return help_orders(rs)
     if t in USAGE and t not in ("done", "ring", "search"):  # (`ring` and `search` are topics of their own)
-        return self.help_order_line(t)
+        return help_order_line(rs, t)
     if t == "phases":
         return ("**War of the Ring: the sequence of play** (seed: Sequence of Play): each game-turn a Ring Phase (every seat, `done`), "
                 "an Events Phase (each seat draws in turn: `draw <nnn>` or `draw none`), a Search Phase (seats "

@@ -8,13 +8,14 @@ import pytest
 
 from engine.core import Game, InvalidOrder, OrderError, clone
 from tests.risk_helpers import RS, actions_phase, empty_game, put
+from engine.rulesets.risk_minas_tirith import view
 
 
 def test_no_modifiers_three_against_two_is_classic_risk_exactly():
     g = empty_game()
     put(g, "causeway", "good", infantry=5)
     put(g, "farms-n", "evil", infantry=5)
-    t = RS.odds_table(g.state, "good", "attack 3 from causeway at farms-n")
+    t = view.odds_table(RS, g.state, "good", "attack 3 from causeway at farms-n")
     assert t["modifiers"] == []
     d = t["dice_losses"]
     assert d[(2, 0)] == Fraction(2275, 7776)
@@ -30,7 +31,7 @@ def test_one_against_one_classic_and_ties_to_the_defender():
     g = empty_game()
     put(g, "causeway", "good", infantry=1)
     put(g, "farms-n", "evil", infantry=1)
-    d = RS.odds_table(g.state, "good", "attack 1 from causeway at farms-n")["dice_losses"]
+    d = view.odds_table(RS, g.state, "good", "attack 1 from causeway at farms-n")["dice_losses"]
     assert d[(0, 1)] == Fraction(15, 36) and d[(1, 0)] == Fraction(21, 36)
 
 
@@ -60,7 +61,7 @@ def test_ranged_odds_binomial_on_sixes():
     g = empty_game()
     put(g, "grond", "good", archer=3)
     put(g, "causeway", "evil", infantry=5)
-    d = RS.odds_table(g.state, "good", "fire 3 from grond at causeway")["dice_losses"]
+    d = view.odds_table(RS, g.state, "good", "fire 3 from grond at causeway")["dice_losses"]
     assert d[(0, 0)] == Fraction(125, 216) and d[(0, 3)] == Fraction(1, 216)
 
 
@@ -111,7 +112,7 @@ def test_odds_match_a_monte_carlo_of_the_real_resolution(case):
         put(g, "rammas-se", "evil", infantry=1)
         seat, text = "evil", "attack 3 from fields-e at fort-w"
     actions_phase(g, seat, 6)
-    t = RS.odds_table(g.state, seat, text)
+    t = view.odds_table(RS, g.state, seat, text)
     exact = Counter()
     for (al, dl, _), p in t["final"].items():
         exact[(al, dl)] += p

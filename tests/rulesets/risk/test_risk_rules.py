@@ -2,11 +2,13 @@
 import pytest
 
 from engine import pending
-from engine.rulesets.risk_minas_tirith.attack import FREE_ADVANCE
+from engine.rulesets.risk_minas_tirith.advance import FREE_ADVANCE
 from engine.rulesets.risk_minas_tirith.retreat import CHOOSE_PATH
 from engine.core import Game, IllegalOrder, InvalidOrder, OrderError, clone, state_digest
 from tests.risk_helpers import RS, actions_phase, cards_phase, empty_game, put
 from engine.rulesets import get_ruleset
+from engine.rulesets.risk_minas_tirith import attack, retreat, turn as turn_rules, view
+from engine.rulesets.risk_minas_tirith import losses
 
 
 def refused(g, seat, text, kind=OrderError):
@@ -418,11 +420,11 @@ def test_gondor_banner_halves_evil_archery_dice():
     put(g, "fields-e", "evil", archer=6)
     actions_phase(g, "evil")
     refused(g, "evil", "fire 3 from fields-e at fort-w", IllegalOrder)
-    assert RS.odds_table(g.state, "evil", "fire 4 from fields-e at fort-w")["dice"] == (2, 0)
+    assert view.odds_table(RS, g.state, "evil", "fire 4 from fields-e at fort-w")["dice"] == (2, 0)
     _, ev = g.play("evil", "fire 6 from fields-e at fort-w")
     assert len(ev[0].rolls) == 3
     put(g, "fields-se", "good", infantry=3)  # no banner there: one die per battalion
-    assert RS.odds_table(g.state, "evil", "fire 2 from fields-e at fields-se")["dice"] == (2, 0)
+    assert view.odds_table(RS, g.state, "evil", "fire 2 from fields-e at fields-se")["dice"] == (2, 0)
 
 
 # ---------------------------------------------------------------- Ground Attack
@@ -432,7 +434,7 @@ def _battle(att, dfn, a_units=None, d_units=None, a_lead=(), d_lead=(), attacker
     defender = "evil" if attacker == "good" else "good"
     put(g, src, attacker, a_lead, **(a_units or {"infantry": 5}))
     put(g, dst, defender, d_lead, **(d_units or {"infantry": 5}))
-    return g, RS.resolve_ground(g.state, attacker, len(att), src, dst, att, dfn)
+    return g, attack.resolve_ground(RS, g.state, attacker, len(att), src, dst, att, dfn)
 
 
 def test_highest_against_highest_ties_to_the_defender():
@@ -447,9 +449,9 @@ def test_highest_against_highest_ties_to_the_defender():
 def test_defender_rolls_one_die_with_one_battalion_two_otherwise_attack_at_most_three():
     g = empty_game()
     put(g, "farms-n", "evil", infantry=1)
-    assert RS.defence_dice(g.state, "farms-n") == 1
+    assert attack.defence_dice(RS, g.state, "farms-n") == 1
     put(g, "farms-n", "evil", infantry=4)
-    assert RS.defence_dice(g.state, "farms-n") == 2
+    assert attack.defence_dice(RS, g.state, "farms-n") == 2
     put(g, "causeway", "good", infantry=5)
     actions_phase(g, "good")
     refused(g, "good", "attack 4 from causeway at farms-n", IllegalOrder)
@@ -465,9 +467,9 @@ def test_leader_adds_one_to_the_highest_die_banner_one_in_defence():
     g = empty_game()
     put(g, "fields-e", "evil", ["gothmog"], infantry=3)
     put(g, "fort-w", "good", ["faramir"], infantry=3)
-    am, dm, why = RS.modifiers(g.state, "evil", "fields-e", "fort-w")
+    am, dm, why = attack.modifiers(RS, g.state, "evil", "fields-e", "fort-w")
     assert (am, dm) == (1, 2) and any("Banner" in w for w in why)
-    am, dm, _ = RS.modifiers(g.state, "good", "fort-w", "fields-e")
+    am, dm, _ = attack.modifiers(RS, g.state, "good", "fort-w", "fields-e")
     assert (am, dm) == (1, 1)  # the banner gives nothing in attack
 
 
@@ -476,7 +478,7 @@ def test_siege_tower_adds_one_in_attack_and_two_with_a_leader():
     put(g, "pelennor-n", "evil", ["gothmog"], infantry=3)
     put(g, "wall-n", "good", infantry=1)
     g.state["towers"] = ["pelennor-n"]
-    assert RS.modifiers(g.state, "evil", "pelennor-n", "wall-n")[0] == 2
+    assert attack.modifiers(RS, g.state, "evil", "pelennor-n", "wall-n")[0] == 2
 
 
 def test_good_six_forces_evil_to_retreat_toward_its_end():
@@ -488,7 +490,7 @@ def test_good_six_forces_evil_to_retreat_toward_its_end():
     assert all(d[o[0]] < d["fort-e"] for o in opts) and g.state["areas"]["fort-e"]["u"] == {"infantry": 2}
     put(g, "osgiliath-w", "good", infantry=1)  # now only one qualifies: no question, it just happens
     put(g, "fort-e", "evil", infantry=3)
-    r = RS.resolve_ground(g.state, "good", 3, "fort-w", "fort-e", [6, 1, 1], [2, 2])
+    r = attack.resolve_ground(RS, g.state, "good", 3, "fort-w", "fort-e", [6, 1, 1], [2, 2])
     assert not r["queue"] and r["retreats"][0]["path"] == ["fort-e", "anduin-n"]
     assert not g.state["areas"]["fort-e"]["u"] and r["advance"] == 0  # infantry do not advance for free
 
@@ -499,7 +501,7 @@ def test_blocked_retreat_costs_a_battalion_per_six():
     put(g, "fort-e", "evil", infantry=4)
     for a in ("osgiliath-w", "anduin-n", "fields-e", "fields-ne"):
         put(g, a, "good", infantry=1)
-    r = RS.resolve_ground(g.state, "good", 2, "fort-w", "fort-e", [6, 6], [1, 1])
+    r = attack.resolve_ground(RS, g.state, "good", 2, "fort-w", "fort-e", [6, 6], [1, 1])
     assert r["def_loss"] == 2 and r["retreats"][0]["lost"] == {"infantry": 2}
     assert g.state["areas"]["fort-e"]["u"] == {}
 
@@ -584,7 +586,7 @@ def test_lone_leader_removed_at_turn_end_and_lost_to_the_opponent():
     actions_phase(g, "good", 2)
     g.play("good", "done")
     assert "faramir" in g.state["lost"]["good"]["leaders"]
-    assert RS.points(g.state)["evil"] == 5
+    assert turn_rules.points(RS, g.state)["evil"] == 5
 
 
 def test_two_leaders_of_one_colour_one_removed_green_and_yellow_may_share():
@@ -639,7 +641,7 @@ def test_retreat_owner_chooses_when_two_territories_qualify_and_the_wait_pings_t
     assert head["options"] == [["anduin-n"], ["osgiliath-w"]] and head["side"] == "evil"
     assert w.state["active"] == "good" and w.active_seats() == ["evil"]
     assert ev[-1].new_phase and "`retreat anduin-n`" in ev[-1].public and "`retreat osgiliath-w`" in ev[-1].public
-    assert "chooses where the force in" in RS.phase_title(w.state)
+    assert "chooses where the force in" in view.phase_title(RS, w.state)
     assert [RS.format(a) for a in w.legal_actions("evil") if a.verb != "losses"] == \
         ["retreat anduin-n", "retreat osgiliath-w"]
     assert not [a for a in w.legal_actions("good") if a.verb != "losses"]
@@ -671,7 +673,7 @@ def test_retreat_with_several_sixes_one_order_gives_the_whole_path():
     head = w.state["pending"]["retreat"]["queue"][0]
     # fewest losses first: the blocked path is offered too (it costs the six it cannot take)
     assert head["options"] == [["anduin-n", "cair-andros"], ["osgiliath-w"]]
-    assert "(then blocked: loses 1)" in RS._retreat_choices(head)
+    assert "(then blocked: loses 1)" in retreat._retreat_choices(RS, head)
     # naming the first area is enough when the rest follows; the canonical order is the whole path
     assert RS.format(w.parse("evil", "retreat anduin-n")) == "retreat anduin-n cair-andros"
     refused(w, "evil", "retreat anduin", OrderError)  # an area prefix must still name one area
@@ -686,8 +688,8 @@ def test_retreat_path_prefix_that_goes_on_several_ways_is_ambiguous():
     put(g, "fort-w", "evil", infantry=3)
     q = [{"side": "evil", "area": "fort-w", "sixes": 2}]
     out = {"retreats": [], "assumed": False}
-    q = RS.run_retreats(g.state, q, out)
-    RS._ask_retreat(g.state, q, {"seat": "good", "n": 2, "src": "rammas-e", "dst": "fort-w", "turn_ends": False})
+    q = retreat.run_retreats(RS, g.state, q, out)
+    retreat._ask_retreat(RS, g.state, q, {"seat": "good", "n": 2, "src": "rammas-e", "dst": "fort-w", "turn_ends": False})
     actions_phase(g, "good", 2)
     g.state["pending"] = pending.new(CHOOSE_PATH, "evil", retreat={"queue": q, "battle": g.state["pending"]["retreat"]["battle"]})
     from engine.core import AmbiguousOrder
@@ -703,9 +705,9 @@ def test_retreat_one_qualifying_territory_or_none_is_not_asked():
     put(g, "fort-w", "good", infantry=5)
     put(g, "fort-e", "evil", infantry=4)
     put(g, "osgiliath-w", "good", infantry=1)
-    assert RS.retreat_paths(g.state, "evil", "fort-e", 1) == [["anduin-n"]]
+    assert retreat.retreat_paths(RS, g.state, "evil", "fort-e", 1) == [["anduin-n"]]
     put(g, "anduin-n", "good", infantry=1)
-    assert RS.retreat_paths(g.state, "evil", "fort-e", 1) == []
+    assert retreat.retreat_paths(RS, g.state, "evil", "fort-e", 1) == []
     actions_phase(g, "good", 3)
     w, ev = _play_until(g, "good", "attack 2 from fort-w at fort-e", lambda w, ev: _sixes(ev, "attack") >= 1)
     assert w.state["pending"] is None and w.active_seats() == ["good"] and "Blocked" in ev[0].public
@@ -761,7 +763,7 @@ def test_both_sides_retreat_evil_first_then_good_chooses_and_evils_turn_ends():
     put(g, "causeway", "evil", ["nazgul"], infantry=5)
     put(g, "farms-n", "good", infantry=5)
     actions_phase(g, "evil", 3)
-    r = RS.resolve_ground(clone(g.state), "evil", 3, "causeway", "farms-n", [6, 1, 1], [6, 1])
+    r = attack.resolve_ground(RS, clone(g.state), "evil", 3, "causeway", "farms-n", [6, 1, 1], [6, 1])
     assert r["turn_ends"] and r["retreats"][0]["path"] == ["causeway", "rammas-se"]
     assert r["queue"][0]["side"] == "good" and len(r["queue"][0]["options"]) == 3
     w, _ = _play_until(g, "evil", "attack 3 from causeway at farms-n",
@@ -779,7 +781,7 @@ def test_standing_loss_priority_any_time_either_seat_public_and_followed():
     put(g, "causeway", "good", infantry=5)
     put(g, "farms-n", "evil", infantry=2, archer=2, troll=1)
     actions_phase(g, "good", 3)
-    assert RS.loss_priority(g.state, "evil")[:5] == ["infantry", "archer", "cavalry", "troll", "mumak"]
+    assert losses.loss_priority(RS, g.state, "evil")[:5] == ["infantry", "archer", "cavalry", "troll", "mumak"]
     _, ev = g.play("evil", "losses tro arc")  # in Good's turn; types left out keep their order
     assert RS.format(g.parse("evil", "losses tro arc")) == "losses tro arc inf cav mum"
     assert g.state["loss_priority"]["evil"] == ["troll", "archer", "infantry", "cavalry", "mumak"]
@@ -789,12 +791,12 @@ def test_standing_loss_priority_any_time_either_seat_public_and_followed():
         assert g.view(who)["loss_priority"]["evil"] == ["tro", "arc", "inf", "cav", "mum"]
     assert g.view("evil")["own_loss_priority"] == ["tro", "arc", "inf", "cav", "mum"]
     assert any(t["name"] == "Evil loses first" and t["points"] == "tro arc inf cav mum" for t in g.view(None)["tracks"])
-    r = RS.resolve_ground(g.state, "good", 3, "causeway", "farms-n", [6, 5, 1], [2, 1])
+    r = attack.resolve_ground(RS, g.state, "good", 3, "causeway", "farms-n", [6, 5, 1], [2, 1])
     assert r["d_lost"] == {"troll": 1, "archer": 1}
     assert g.state["areas"]["farms-n"]["u"] == {"infantry": 2, "archer": 1}
     # ranged hits follow it too
     put(g, "farms-n", "evil", infantry=2, archer=2)
-    assert RS._take_losses(g.state, "farms-n", 3) == {"archer": 2, "infantry": 1}
+    assert losses._take_losses(RS, g.state, "farms-n", 3) == {"archer": 2, "infantry": 1}
     g.play("evil", "losses default")
     assert g.state["loss_priority"]["evil"] == ["infantry", "archer", "cavalry", "troll", "mumak"]
 
@@ -808,7 +810,7 @@ def test_loss_priority_default_is_cheapest_first_and_blocked_retreats_follow_it(
     for a in ("osgiliath-w", "anduin-n"):
         put(g, a, "good", infantry=1)
     g.state["loss_priority"]["evil"] = ["cavalry", "infantry", "archer", "troll", "mumak"]
-    r = RS.resolve_ground(g.state, "good", 2, "fort-w", "fort-e", [6, 6], [1, 1])
+    r = attack.resolve_ground(RS, g.state, "good", 2, "fort-w", "fort-e", [6, 6], [1, 1])
     assert r["d_lost"] == {"cavalry": 2} and r["retreats"][0]["lost"] == {"infantry": 2}
 
 
@@ -851,9 +853,9 @@ def test_two_evil_leaders_lost_good_wins():
     put(g, "fort-w", "good", infantry=5)
     put(g, "fort-e", "evil", ["gothmog"], infantry=1)
     g.state["lost"]["evil"]["leaders"] = ["harad"]
-    RS._take_losses(g.state, "fort-e", 1)
+    losses._take_losses(RS, g.state, "fort-e", 1)
     ev = []
-    assert RS._finish_if_won(g.state, ev) and g.state["over"]["winner"] == "good"
+    assert turn_rules._finish_if_won(RS, g.state, ev) and g.state["over"]["winner"] == "good"
 
 
 def test_points_when_the_last_reinforcement_card_is_drawn_every_scoring_line():
@@ -864,7 +866,7 @@ def test_points_when_the_last_reinforcement_card_is_drawn_every_scoring_line():
     g.state["gate_broken"] = True
     g.state["lost"]["good"] = {"infantry": 2, "archer": 1, "cavalry": 1, "horse-archer": 1, "leaders": ["faramir"]}
     g.state["lost"]["evil"] = {"infantry": 1, "archer": 2, "cavalry": 1, "troll": 1, "mumak": 1, "leaders": ["harad"]}
-    p = RS.points(g.state)
+    p = turn_rules.points(RS, g.state)
     assert p["good"] == 1 + 2 + 2 + 3 + 3 + 5
     assert p["evil"] == 2 + 1 + 2 + 2 + 5 + 2 * 2 + 3
     g.state["hidden"]["reinf_deck"] = g.state["hidden"]["reinf_deck"][:2]

@@ -9,6 +9,7 @@ import pytest
 from engine.core import Game, IllegalOrder, OrderError
 from engine.rulesets.wotr.common import load_toml
 from tests.wotr_helpers import RS, new, put, to_phase
+from engine.rulesets.wotr import magic_cards
 
 FORCES = load_toml("forces.toml")
 
@@ -123,7 +124,7 @@ def test_magic_cards_keep_the_seeds_places_and_take_the_groups_names():
     magic = {f"cards.magic.{i}": {"name": it["name"].upper()} for i, it in FORCES["items"].items()}
     g = new(5, magic="historical", charts=toml(magic))
     assert g.state["items"]["sting"] == "frodo" and g.state["items"]["lembas"] == "@lothlorien"
-    assert RS._item_name(g.state, "sting") == "STING"
+    assert magic_cards._item_name(RS, g.state, "sting") == "STING"
     bad = {**magic, "cards.magic.sting": {"name": "Sting", "start": "sam"}}
     with pytest.raises(OrderError, match="the seed starts it at frodo"):
         new(5, charts=toml(bad))

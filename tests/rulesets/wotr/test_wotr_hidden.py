@@ -7,6 +7,7 @@ import pytest
 from engine.core import IllegalOrder
 from render import render_view
 from tests.wotr_helpers import RS, fix_dice, nazgul_at, new, put, texts, to_phase
+from engine.rulesets.wotr import nazgul
 
 S_ITH = "south-ithilien"
 
@@ -46,7 +47,7 @@ def test_hidden_movement_search_locates_by_terrain(monkeypatch, terrain_hex, naz
 
 def test_hidden_movement_nazgul_two_on_turn_one_and_two_more_each_turn_up_to_nine():
     g = new(5)
-    assert [RS._search_strength({**g.state, "turn": t}, "dark-power") for t in (1, 2, 3, 4, 5, 6)] == [2, 4, 6, 8, 9, 9]
+    assert [nazgul._search_strength(RS, {**g.state, "turn": t}, "dark-power") for t in (1, 2, 3, 4, 5, 6)] == [2, 4, 6, 8, 9, 9]
     g = at_search(new(5))
     with pytest.raises(IllegalOrder, match="with 2 Nazgul"):
         g.play("dark-power", "search gorgoroth:3")  # five Nazgul are there, two search on turn 1
@@ -62,7 +63,7 @@ def test_hidden_movement_saruman_and_gondor_search_with_the_nazgul_they_control(
     g.state["turn"] = 5
     to_phase(g, "search")
     assert g.active_seats() == ["saruman", "gondor", "dark-power"]
-    assert RS._search_strength(g.state, "dark-power") == 6  # nine added, three of them controlled by others
+    assert nazgul._search_strength(RS, g.state, "dark-power") == 6  # nine added, three of them controlled by others
     put(g, "frodo", "E0630")
     fix_dice(monkeypatch, [1, 1])
     with pytest.raises(IllegalOrder, match="has 2 Nazgul in South Ithilien"):

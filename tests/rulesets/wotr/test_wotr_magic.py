@@ -3,6 +3,7 @@ import pytest
 
 from engine.core import IllegalOrder
 from tests.wotr_helpers import RS, new, put, ring_to, to_phase
+from engine.rulesets.wotr import magic_cards
 
 
 def test_1_historical_locations_and_2_the_owners_start():
@@ -66,11 +67,11 @@ def test_2_athelas_only_aragorn_and_shadowfax_only_gandalf_or_the_ruler_of_rohan
 
 def test_2_anduril_line_of_succession_and_hobbits_carry_one_big_sword():
     g = new(5)
-    assert RS._anduril_user(g.state) == ["aragorn"]
+    assert magic_cards._anduril_user(RS, g.state) == ["aragorn"]
     for c, nxt in (("aragorn", ["elrond"]), ("elrond", ["gandalf"]), ("gandalf", ["boromir"]),
                    ("boromir", ["legolas", "gimli"])):
         g.state["chars"][c]["alive"] = False
-        assert RS._anduril_user(g.state) == nxt
+        assert magic_cards._anduril_user(RS, g.state) == nxt
     g = new(5)
     g.state["items"]["glamdring"] = "pippin"
     g.state["chars"]["aragorn"]["alive"] = False

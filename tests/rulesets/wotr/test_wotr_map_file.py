@@ -6,6 +6,7 @@ from engine.core import OrderError
 from engine.rulesets.wotr.common import DATA
 from render import render_view
 from tests.wotr_helpers import RS, new
+from engine.rulesets.wotr import lookup
 
 BASE = (DATA / "map.toml").read_text()
 
@@ -13,7 +14,7 @@ BASE = (DATA / "map.toml").read_text()
 def test_a_groups_map_is_used_for_terrain_and_search():
     text = BASE.replace('W1814 = "clear"', 'W1814 = "forest"')
     g = new(5, charts=text)
-    assert RS._bd(g.state).terrain["W1814"] == "forest" and RS.board.terrain["W1814"] == "clear"
+    assert lookup._bd(RS, g.state).terrain["W1814"] == "forest" and RS.board.terrain["W1814"] == "clear"
     v = RS.view(g.state, None)
     assert v["layout"] and render_view(v, RS.game_board().drawable)[:4] == b"\x89PNG"
     assert new(5).state["map"] is None and RS.view(new(5).state, None)["layout"] is None

@@ -6,6 +6,7 @@ import pytest
 from engine.core import IllegalOrder, OrderError
 from engine.rulesets.wotr.common import DATA
 from tests.wotr_helpers import RS, fix_dice, nazgul_at, nazgul_count, new, put, to_phase
+from engine.rulesets.wotr import nazgul
 
 MORDOR = ("gorgoroth", "nurn")
 
@@ -45,7 +46,7 @@ def test_aa1_and_w2_a_controlled_nazgul_is_moved_by_its_new_seat_and_counts_agai
         g.play("saruman", "nazgul gain naz5")
     with pytest.raises(IllegalOrder, match="no Nazgul `naz10`"):
         g.play("saruman", "nazgul gain naz10")
-    assert RS._search_strength(g.state, "dark-power") == 1  # two this turn, less Saruman's one
+    assert nazgul._search_strength(RS, g.state, "dark-power") == 1  # two this turn, less Saruman's one
     to_phase(g, "turn", "saruman")
     g.play("saruman", "move naz5 W2024")  # Saruman's now, out of Mordor freely
     g.play("saruman", "done")

@@ -6,13 +6,15 @@ from engine.core import Game, IllegalOrder
 from engine.rulesets.wotr.aa_ring import RING_RATING
 from engine.rulesets.wotr.common import load_toml
 from tests.wotr_helpers import RS, fix_dice, nazgul_count, new, put, ring_to, texts, to_phase
+from engine.rulesets.wotr import aa_ring, dd_succession, hidden_movement, victory
+from engine.rulesets.wotr import lookup
 
 MT = "E0228"
 
 
 def denethor_ready(g, wearing=True):
     ring_to(g, "denethor", wearing)
-    g.state["ring_start"] = RS._ring_phase_conditions(g.state)
+    g.state["ring_start"] = aa_ring._ring_phase_conditions(RS, g.state)
 
 
 def test_aa1_denethor_and_aa2b_boromir_have_a_ring_rating_of_three():
@@ -39,7 +41,7 @@ def test_aa1_denethor_controls_a_nazgul_on_one_to_four(monkeypatch, roll, ok):
 def test_aa1_conditions_are_those_at_the_start_of_the_ring_phase():
     g = new(4)
     ring_to(g, "denethor", wearing=False)  # the phase began with the Ring off
-    g.state["ring_start"] = RS._ring_phase_conditions(g.state)
+    g.state["ring_start"] = aa_ring._ring_phase_conditions(RS, g.state)
     g.play("gondor", "ring on")
     with pytest.raises(IllegalOrder, match="start of the Ring Phase"):
         g.play("gondor", "nazgul control")
@@ -53,23 +55,23 @@ def test_aa1_needs_minas_tirith_the_palantir_and_the_ring_worn(why):
         g.state["palantir"] = "faramir"
     if why == "place":
         put(g, "denethor", "E0127")
-    g.state["ring_start"] = RS._ring_phase_conditions(g.state)
+    g.state["ring_start"] = aa_ring._ring_phase_conditions(RS, g.state)
     with pytest.raises(IllegalOrder, match="AA.1"):
         g.play("gondor", "nazgul control")
 
 
 def test_aa1_gondor_possessing_the_ring_takes_the_dark_powers_victory_conditions():
     g = new(4)
-    assert RS._winners(g.state) == ["gondor"]  # holding its four places
+    assert victory._winners(RS, g.state) == ["gondor"]  # holding its four places
     with pytest.raises(IllegalOrder):
         g.play("gondor", "claim")  # its conditions are the variant's, checked by the bot
     put(g, "frodo", MT)
     put(g, "denethor", MT)
     g.play("fellowship", "ring to denethor")
     assert g.state["ring"]["gondor_had"]
-    assert "gondor" not in RS._winners(g.state)
+    assert "gondor" not in victory._winners(RS, g.state)
     g.play("gondor", "claim")  # the Dark Power's conditions: the base game's, claimed at the table
-    assert "gondor" in RS._winners(g.state)
+    assert "gondor" in victory._winners(RS, g.state)
 
 
 def seize_setup(players=4):
@@ -132,10 +134,10 @@ def test_aa2_the_seizure_is_announced_without_the_hex_by_default_issue_27():
     assert told == {"gondor", "fellowship"}
     st = g.state
     for seat in ("dark-power", "saruman", "rohan"):
-        assert not RS._sees_char(st, seat, "boromir")
+        assert not lookup._sees_char(RS, st, seat, "boromir")
         assert all(p["id"] != "boromir" for p in RS.view(st, seat)["pieces"])
-    assert RS._sees_char(st, "gondor", "boromir") and not RS._sees_char(st, "fellowship", "boromir")
-    assert RS._sees_char(st, "fellowship", "frodo")
+    assert lookup._sees_char(RS, st, "gondor", "boromir") and not lookup._sees_char(RS, st, "fellowship", "boromir")
+    assert lookup._sees_char(RS, st, "fellowship", "frodo")
     with pytest.raises(IllegalOrder):
         g.play("fellowship", "reveal boromir")  # no longer the Fellowship's
     _, ev = g.play("gondor", "reveal boromir")
@@ -168,10 +170,10 @@ def test_aa2_a_game_stored_before_the_secret_seizure_keeps_announcing_the_hex():
 def test_aa2_seizure_held_ends_the_demand():
     g = seize_setup()
     g.play("gondor", "demand on")
-    assert RS._demand_in_force(g.state)
+    assert hidden_movement._demand_in_force(RS, g.state)
     g.play("gondor", "event 075")
     g.play("fellowship", "seizure held")
-    assert g.state["ring"]["bearer"] == "frodo" and not RS._demand_in_force(g.state)
+    assert g.state["ring"]["bearer"] == "frodo" and not hidden_movement._demand_in_force(RS, g.state)
     with pytest.raises(IllegalOrder, match="demand is over"):
         g.play("gondor", "demand on")
 
@@ -216,14 +218,14 @@ def test_dd1_heirs_use_the_ring_at_minus_one_and_aragorn_as_king_without(monkeyp
     g.state["chars"]["denethor"]["alive"] = False
     g.state["chars"]["boromir"]["alive"] = False
     put(g, "faramir", MT)
-    assert RS._ruler(g.state) == "faramir"
+    assert dd_succession._ruler(RS, g.state) == "faramir"
     ring_to(g, "faramir", True)
     g.state["palantir"] = "faramir"
-    g.state["ring_start"] = RS._ring_phase_conditions(g.state)
+    g.state["ring_start"] = aa_ring._ring_phase_conditions(RS, g.state)
     fix_dice(monkeypatch, [4])
     _, ev = g.play("gondor", "nazgul control")
     assert nazgul_count(g, "gondor") == 0 and "+1 (heir" in texts(ev)  # 4 + 1 = 5 fails
-    assert RS._ring_penalty(g.state, "aragorn") == 0 and RS._ring_penalty(g.state, "denethor") == 0
+    assert aa_ring._ring_penalty(RS, g.state, "aragorn") == 0 and aa_ring._ring_penalty(RS, g.state, "denethor") == 0
 
 
 def test_ee_no_rohan_character_uses_the_ring_to_control_nazgul():
@@ -231,7 +233,7 @@ def test_ee_no_rohan_character_uses_the_ring_to_control_nazgul():
     put(g, "theoden", MT)
     ring_to(g, "theoden", True)
     g.state["palantir"] = "theoden"
-    g.state["ring_start"] = RS._ring_phase_conditions(g.state)
+    g.state["ring_start"] = aa_ring._ring_phase_conditions(RS, g.state)
     with pytest.raises(IllegalOrder):
         g.play("gondor", "nazgul control")
 
@@ -303,13 +305,13 @@ def test_aa1_denethor_may_attempt_to_seize_the_ring_by_m3_and_ee_no_rohan_charac
 def test_aa2b_the_demand_lapses_while_the_ringbearer_is_captured():
     g = new(4)
     g.play("gondor", "demand on")
-    assert RS._demand_in_force(g.state)
+    assert hidden_movement._demand_in_force(RS, g.state)
     g.play("fellowship", "prisoner frodo on")
-    assert not RS._demand_in_force(g.state)
+    assert not hidden_movement._demand_in_force(RS, g.state)
     g.play("fellowship", "prisoner frodo off")
-    assert RS._demand_in_force(g.state)
+    assert hidden_movement._demand_in_force(RS, g.state)
     ring_to(g, "gollum" if "gollum" in g.state["chars"] else "mouth")  # (a.) not a Fellowship character
-    assert not RS._demand_in_force(g.state)
+    assert not hidden_movement._demand_in_force(RS, g.state)
 
 
 def _boromir_with_the_ring(**opts):

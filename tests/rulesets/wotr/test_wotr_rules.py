@@ -5,6 +5,8 @@ import pytest
 from engine.core import IllegalOrder, OrderError
 from engine.rulesets import get_ruleset
 from tests.wotr_helpers import RS, nazgul_at, new, put, texts, to_phase
+from engine.rulesets.wotr import dd_succession
+from engine.rulesets.wotr import lookup
 
 
 # ---------------------------------------------------------------- seats, order, who controls what
@@ -52,7 +54,7 @@ def test_four_player_gondor_controls_the_rohan_characters_and_units():
         assert c in g.state["chars"]
     for c in ("theoden", "theodred", "eomer", "eowyn"):
         assert g.state["chars"][c]["seat"] == "gondor"
-    assert RS._unit_seat(g.state, "roh-ed") == "gondor"
+    assert lookup._unit_seat(RS, g.state, "roh-ed") == "gondor"
     with pytest.raises(IllegalOrder, match="no Rohan player"):
         g.play("rohan", "done")
 
@@ -60,7 +62,7 @@ def test_four_player_gondor_controls_the_rohan_characters_and_units():
 def test_five_player_rohan_controls_its_four_characters():
     g = new(5)
     assert {c for c, d in g.state["chars"].items() if d["seat"] == "rohan"} == {"theoden", "theodred", "eomer", "eowyn"}
-    assert RS._unit_seat(g.state, "roh-ed") == "rohan" and RS._unit_seat(g.state, "gon-mt") == "gondor"
+    assert lookup._unit_seat(RS, g.state, "roh-ed") == "rohan" and lookup._unit_seat(RS, g.state, "gon-mt") == "gondor"
 
 
 def test_map_has_the_seeds_hexes_provinces_and_places():
@@ -113,14 +115,14 @@ def test_dd1_boromir_rules_after_denethor_only_in_minas_tirith_or_with_a_gondor_
     dead(g, "denethor")
     put(g, "boromir", "W1911")  # with the Fellowship: not eligible
     put(g, "faramir", MT)
-    assert RS._ruler(g.state) == "faramir"
+    assert dd_succession._ruler(RS, g.state) == "faramir"
     put(g, "boromir", "W2836")  # with the Swan knights, a Gondorian army unit
-    assert RS._ruler(g.state) == "boromir"  # "until Boromir becomes eligible"
+    assert dd_succession._ruler(RS, g.state) == "boromir"  # "until Boromir becomes eligible"
     dead(g, "boromir", "faramir")
     put(g, "imrahil", "W2737")  # alone: not eligible
-    assert RS._ruler(g.state) is None
+    assert dd_succession._ruler(RS, g.state) is None
     put(g, "imrahil", MT)
-    assert RS._ruler(g.state) == "imrahil"
+    assert dd_succession._ruler(RS, g.state) == "imrahil"
 
 
 def test_dd1_denethors_death_announces_the_new_ruler():
@@ -137,7 +139,7 @@ def test_dd1_aragorn_king_by_the_paths_of_the_dead_makes_the_game_long_alliance(
     _, ev = g.play("fellowship", "move aragorn E0127 E0228")
     assert "King of Gondor" in texts(ev)
     st = g.state
-    assert st["king"] == "aragorn" and st["chars"]["aragorn"]["seat"] == "gondor" and RS._ruler(st) == "aragorn"
+    assert st["king"] == "aragorn" and st["chars"]["aragorn"]["seat"] == "gondor" and dd_succession._ruler(RS, st) == "aragorn"
     assert ["fellowship", "gondor"] in st["alliances"]
     with pytest.raises(IllegalOrder, match="whole game"):
         g.play("gondor", "dissolve fellowship")
@@ -180,13 +182,13 @@ def test_dd3_denethor_may_never_initiate_individual_combat():
 
 def test_gg1_the_rohan_line_and_eowyn_as_queen():
     g = new(5)
-    assert RS._king_of_rohan(g.state) == "theoden"
+    assert dd_succession._king_of_rohan(RS, g.state) == "theoden"
     dead(g, "theoden")
-    assert RS._king_of_rohan(g.state) == "theodred"
+    assert dd_succession._king_of_rohan(RS, g.state) == "theodred"
     dead(g, "theodred")
-    assert RS._king_of_rohan(g.state) == "eomer"
+    assert dd_succession._king_of_rohan(RS, g.state) == "eomer"
     dead(g, "eomer")
-    assert RS._king_of_rohan(g.state) == "eowyn"
+    assert dd_succession._king_of_rohan(RS, g.state) == "eowyn"
 
 
 def test_gg1_eowyn_leads_armies_only_as_queen():
@@ -226,7 +228,7 @@ def test_restrictions_on_alliances_no_nazgul_commands_free_peoples_nor_free_char
     g.play("saruman", "command W2024 wormtongue")
     g.state["alliances"].append(["gondor", "saruman"])
     put(g, "imrahil", "W2024")
-    assert "may not command orcs" in RS._command_error(g.state, "saruman", "W2024", "imrahil")
+    assert "may not command orcs" in dd_succession._command_error(RS, g.state, "saruman", "W2024", "imrahil")
 
 
 def test_restrictions_on_alliances_no_stacking_with_allied_orcs_or_rohan_with_dunlendings():

@@ -17,6 +17,7 @@ from engine.core import Game, clone
 from engine.rulesets import get_ruleset
 from engine.rulesets.wotr.nazgul import NAZGUL
 from tests.wotr_helpers import RS, new
+from engine.rulesets.wotr import lookup
 
 ROOT = Path(__file__).resolve().parents[3]
 FIXTURES = ROOT / "tests" / "fixtures"
@@ -48,7 +49,7 @@ def test_a_version_1_game_replays_its_whole_log_after_the_upgrade(tmp_path):
         pass
     st = game.state
     assert st["version"] == 2 and st["searches_anywhere"] and set(st["nazgul"]) == set(NAZGUL)
-    assert all(RS._bd(st).province_of[n["hex"]] in ("gorgoroth", "nurn") for n in st["nazgul"].values())
+    assert all(lookup._bd(RS, st).province_of[n["hex"]] in ("gorgoroth", "nurn") for n in st["nazgul"].values())
 
 
 def test_the_upgrade_turns_counts_into_pieces_of_the_same_seats():
