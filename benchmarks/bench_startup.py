@@ -54,12 +54,12 @@ async def one_game(path: str) -> None:
         n += 1
         return Ctx(channel_id=1, user_id=u, guild_id=1, interaction_id=f"s{n}")
 
-    await svc.new_game(c(1), "gondor", "deadline=48")
-    await svc.join(c(1), "sauron")
-    await svc.join(c(2), "westernesse")
-    await svc.start(c(1))
+    await svc.lobby.new_game(c(1), "gondor", "deadline=48")
+    await svc.lobby.join(c(1), "sauron")
+    await svc.lobby.join(c(2), "westernesse")
+    await svc.lobby.start(c(1))
     for u, o in [(1, o) for o in SAURON_SETUP + ["done"]] + [(2, o) for o in WESTERNESSE_SETUP + ["done"]]:
-        assert (await svc.order(c(u), o)).ok
+        assert (await svc.orders.order(c(u), o)).ok
     await store.close()
 
 

@@ -236,16 +236,16 @@ async def test_a_new_game_is_one_folder_plus_one_registry_line(tmp_path, monkeyp
         def ctx(u):
             return Ctx(channel_id=1, user_id=u, guild_id=1, interaction_id=f"c{next(n)}")
 
-        assert (await svc.new_game(ctx(1), "count-to-five")).ok
-        assert (await svc.join(ctx(1), "odd")).ok and (await svc.join(ctx(2), "even")).ok
-        assert (await svc.start(ctx(1))).ok
-        assert not (await svc.order(ctx(2), "add 1")).ok  # not even's turn
+        assert (await svc.lobby.new_game(ctx(1), "count-to-five")).ok
+        assert (await svc.lobby.join(ctx(1), "odd")).ok and (await svc.lobby.join(ctx(2), "even")).ok
+        assert (await svc.lobby.start(ctx(1))).ok
+        assert not (await svc.orders.order(ctx(2), "add 1")).ok  # not even's turn
         for u, t in ((1, "add 2"), (2, "add 2")):
-            out = await svc.order(ctx(u), t)
+            out = await svc.orders.order(ctx(u), t)
             assert out.ok, out.reply.text
-        past = await svc.order(ctx(1), "add 2")  # the record's check (issue 29: the game's orders are records)
+        past = await svc.orders.order(ctx(1), "add 2")  # the record's check (issue 29: the game's orders are records)
         assert not past.ok and "past five" in past.reply.text
-        out = await svc.order(ctx(1), "add 1")
+        out = await svc.orders.order(ctx(1), "add 1")
         assert out.ok, out.reply.text
         assert "The game is over" in out.reply.text and "odd reaches five" in out.reply.text
         await store.close()

@@ -66,10 +66,10 @@ async def process(url, shard_id, clock):
 
 
 async def start_game(svc, channel, guild):
-    assert (await svc.new_game(ctx(RED, channel, guild), "tiny-pbp", "deadline=24 remind=2 policy=nag")).ok
-    assert (await svc.join(ctx(RED, channel, guild), "red")).ok
-    assert (await svc.join(ctx(BLUE, channel, guild), "blue")).ok
-    assert (await svc.start(ctx(RED, channel, guild))).ok
+    assert (await svc.lobby.new_game(ctx(RED, channel, guild), "tiny-pbp", "deadline=24 remind=2 policy=nag")).ok
+    assert (await svc.lobby.join(ctx(RED, channel, guild), "red")).ok
+    assert (await svc.lobby.join(ctx(BLUE, channel, guild), "blue")).ok
+    assert (await svc.lobby.start(ctx(RED, channel, guild))).ok
     return await svc.store.live_game(channel)
 
 
@@ -83,12 +83,12 @@ async def test_two_processes_each_serve_only_their_shards_guilds(store_url):
         assert not out.ok and "another process" in out.reply.text and await b.store.live_game(20) is None
         gb = await start_game(b, 20, G1)
         for svc, mine, other, guild_other in ((a, ga, gb, G1), (b, gb, ga, G0)):
-            out = await svc.order(ctx(RED, other.channel_id, guild_other), "done")
+            out = await svc.orders.order(ctx(RED, other.channel_id, guild_other), "done")
             assert not out.ok and "another process" in out.reply.text
-            assert not (await svc.status(ctx(RED, other.channel_id, guild_other))).ok
-            assert await svc.autocomplete_order(ctx(RED, other.channel_id, guild_other), "") == []
-            assert other.id not in svc.games and mine.id in svc.games
-            assert await svc.warm() == 1  # start-up counts (and loads) only its own games
+            assert not (await svc.views.status(ctx(RED, other.channel_id, guild_other))).ok
+            assert await svc.orders.autocomplete_order(ctx(RED, other.channel_id, guild_other), "") == []
+            assert other.id not in svc.table.games and mine.id in svc.table.games
+            assert await svc.table.warm() == 1  # start-up counts (and loads) only its own games
         assert (await a.store.game(gb.id)).seq == 0 and (await b.store.game(ga.id)).seq == 0
         # each plays its own game
         assert (await a.order(ctx(RED, 10, G0), "done")).ok
