@@ -45,9 +45,14 @@ TABLE = {"clock", "delivery", "fixtures", "game_seq", "games", "load", "locks", 
 def _short_names(tree: ast.AST, src: str) -> set[str]:
     """Other names a file gives a service: ``a, b = svc(sa), svc(sb)``, ``s = GameService(...)``,
     ``def f(s: GameService)``, and a namespace's ``two.a`` when it is built with ``a=a``."""
+    makers = {f.name for f in ast.walk(tree) if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))
+              for r in ast.walk(f) if isinstance(r, ast.Return) and isinstance(r.value, ast.Call)
+              and ast.unparse(r.value.func) == "GameService"}  # ``async def process(...): return GameService(...)``
+
     def made(v):
+        v = v.value if isinstance(v, ast.Await) else v
         return isinstance(v, ast.Call) and isinstance(v.func, ast.Name) and (
-            v.func.id == "GameService" or SERVICE_NAME.match(v.func.id))
+            v.func.id == "GameService" or v.func.id in makers or SERVICE_NAME.match(v.func.id))
     out = set()
     for n in ast.walk(tree):
         if isinstance(n, ast.Assign):

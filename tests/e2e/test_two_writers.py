@@ -59,7 +59,7 @@ async def test_a_stale_second_writer_is_refused_not_applied_twice(store_url):
         assert again.ok and not again.replayed
         # the two processes alternate: each sees the other's orders, none is lost or doubled
         for i, o in enumerate(SAURON_SETUP[2:]):
-            assert (await (a, b)[i % 2].order(ctx(SAURON), o)).ok, o
+            assert (await (a, b)[i % 2].orders.order(ctx(SAURON), o)).ok, o
         row = await sa.live_game(7)
         want = SAURON_SETUP[:2] + [SAURON_SETUP[1]] + SAURON_SETUP[2:]
         assert [x.text for x in await sa.actions(row.id)] == want and row.seq == len(want)
