@@ -1,6 +1,6 @@
 """Service figures (printed, not asserted):
 - order round trip (parse, check, apply, commit to SQLite), p50 and p99, no rendering; target p99 < 5 ms.
-  Each order goes the whole service path a transport's ``/order`` takes (``GameService.order``: the
+  Each order goes the whole service path a transport's ``/order`` takes (``svc.orders.order``: the
   channel's lock, the idempotency check, the game's row and seats, the engine in its worker, the
   one transaction). The orders that begin a phase (``done`` here) are the worst case (a snapshot,
   the phase's notice and the clock's new deadline besides), so they are shown on their own too,
@@ -150,7 +150,7 @@ from bot.service import GameService
 async def main():
     store = await open_store(sys.argv[1])
     svc = GameService(store, renderer=None)
-    n = await svc.warm()
+    n = await svc.table.warm()
     dt = time.perf_counter() - t0
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(n, f"{dt:.2f}", f"{rss:.0f}")

@@ -35,10 +35,10 @@ import bot.transports.discord_app  # the whole bot's code, as the process that c
 async def main():
     store = await open_store(sys.argv[1])
     svc = GameService(store, renderer=None)
-    live = await svc.warm()
+    live = await svc.table.warm()
     dt = time.perf_counter() - t0
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    print(live, len(svc.games), f"{dt:.2f}", f"{rss:.0f}")
+    print(live, len(svc.table.games), f"{dt:.2f}", f"{rss:.0f}")
     await store.close()
 asyncio.run(main())
 """

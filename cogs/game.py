@@ -159,7 +159,8 @@ class GameCog(commands.Cog):
             opener = None
             if thread is not None and thread.strip().lower() not in NO:
                 opener = thread_opener(interaction, None if thread.strip().lower() in YES else thread.strip())
-            return await svc.lobby.new_game(ctx, ruleset or "", options, charts=text, open_thread=opener, template=template)
+            return await svc.lobby.new_game(ctx, ruleset or "", options, charts=text, open_thread=opener,
+                                            template=template)
 
         # a slow check of a group's charts given in the options is acknowledged privately too: they may be
         # refused (issue 39); a plain new game, slow under load, is acknowledged in public, where it is answered
@@ -550,7 +551,8 @@ class GameCog(commands.Cog):
     async def stats(self, interaction: discord.Interaction, ruleset: str | None = None,
                     player: discord.Member | None = None):
         svc = _service(interaction)
-        out = svc.results.stats(ctx_of(interaction), ruleset, player.id if player else None, present=present_in(interaction))
+        out = svc.results.stats(ctx_of(interaction), ruleset, player.id if player else None,
+                                present=present_in(interaction))
         await deliver(interaction, await guarded(interaction, out, True), svc)
 
     @app_commands.command(name="ratings", description="This server's ratings of games played with rated=on")

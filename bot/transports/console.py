@@ -353,7 +353,8 @@ class Console:
         elif head == "template":  # issue 41: this server's saved set-ups
             sub = rest[0] if rest else ""
             if sub == "save":
-                out = await svc.templates.template_save(self.ctx(), kv.get("name", ""), kv.get("ruleset", ""), kv.get("options"))
+                out = await svc.templates.template_save(self.ctx(), kv.get("name", ""), kv.get("ruleset", ""),
+                                                       kv.get("options"))
             elif sub == "list":
                 page = kv.get("page") or (rest[1] if len(rest) > 1 else None)
                 out = await svc.templates.template_list(self.ctx(), page)
@@ -412,7 +413,8 @@ class Console:
         begins, each seat speaks for its new holder (``as <seat>``: sides swapped, the players follow)."""
         svc = self.service
         if word in ("", "swap"):
-            return await svc.rematch.rematch(self.ctx(), swap.strip().lower() in ("true", "yes", "1", "on") or word == "swap")
+            return await svc.rematch.rematch(self.ctx(),
+                                             swap.strip().lower() in ("true", "yes", "1", "on") or word == "swap")
         if word not in ("confirm", "decline"):
             return Outcome.error("`/game rematch [swap:true]`, then `/game rematch confirm` or `decline` (its buttons).")
         row = await svc.store.finished_game(CHANNEL)
