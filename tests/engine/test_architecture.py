@@ -275,28 +275,6 @@ def test_each_part_of_the_service_is_an_object_of_its_own_file(module):
         assert "table" in inspect.signature(cls.__init__).parameters
 
 
-def test_no_part_of_the_service_calls_anothers_private_method():
-    """Issue 29: a part reaches another (the table, the lobby, the recovery...) only through its public
-    methods: no ``self.<other>._private``, and no ``self._name`` that its own class does not define."""
-    import ast
-
-    for module in ("bot.table", "bot.timekeeper", "bot.delivery", *PARTS):
-        path = ROOT / (module.replace(".", "/") + ".py")
-        src = path.read_text()
-        tree = ast.parse(src)
-        own = {n.name for c in tree.body if isinstance(c, ast.ClassDef) for n in c.body
-               if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))}
-        own |= set(re.findall(r"self\.(_[a-z_]+)\s*(?::[^=\n]*)?=[^=]", src))  # its own private state
-        for node in ast.walk(tree):
-            if not isinstance(node, ast.Attribute) or not node.attr.startswith("_") or node.attr.startswith("__"):
-                continue
-            base = node.value
-            if isinstance(base, ast.Name) and base.id == "self":
-                assert node.attr in own, f"{module}: self.{node.attr} is not its own"
-            elif isinstance(base, ast.Attribute) and isinstance(base.value, ast.Name) and base.value.id == "self":
-                raise AssertionError(f"{module}: self.{base.attr}.{node.attr} calls another part's private name")
-
-
 def test_a_standard_rules_game_overrides_only_hooks_or_listed_steps():
     """The contract of engine/spi/hooks.py: whatever a ruleset built on the Standard Rules redefines
     is a hook (a function of engine/spi/hooks.py, the default) or a step listed in ``REPLACEABLE`` with its case."""
