@@ -39,6 +39,19 @@ def test_no_cog_reaches_the_service_by_a_name_string(path):
     assert computed_getattrs(_tree(path)) == [], path
 
 
+SERVICE_WORDS = re.compile(r"\b(self|svc\w*|service|table|parts?|interaction)\b")
+
+
+def test_nothing_in_bot_reaches_the_service_or_a_part_by_a_name_string():
+    """Issue 43: in ``bot/`` a name computed at run time reads data (a config key, a dataclass's field, a
+    permission flag), never a method of the service, its table or one of its parts (the old facade's
+    ``getattr(parts[part], name)``, ``getattr(self.table, name)``)."""
+    bad = {str(path.relative_to(ROOT)): calls for path in sorted((ROOT / "bot").rglob("*.py"))
+           if (calls := [c for c in computed_getattrs(_tree(path))
+                         if SERVICE_WORDS.search(ast.unparse(ast.parse(c).body[0].value.args[0]))])}
+    assert bad == {}
+
+
 def _service_class() -> ast.ClassDef:
     return next(n for n in _tree(ROOT / "bot" / "service.py").body
                 if isinstance(n, ast.ClassDef) and n.name == "GameService")
