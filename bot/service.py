@@ -49,14 +49,13 @@ from bot.templates import Templates
 from bot.undo import Undo
 from bot.views import Views
 
+
 class GameService:
     """Everything a transport asks of a game: its parts, each a typed attribute a caller names (``svc.orders.order(ctx,
     text)``, ``svc.lobby.join(ctx, seat)``), the table they share (``svc.table``: the loaded games, the clock, the
     renderer...) and its store (``svc.store``). Nothing is reached by a name string (issue 43): no table of names, no
     forwarding; ``__slots__`` refuses a setting written on the facade instead of the table (``svc.table.renderer``)."""
 
-    __slots__ = ("table", "lobby", "recovery", "orders", "views", "clocks", "undo", "archive", "seats", "templates",
-                 "rematch", "digest", "results")
     table: Table
     lobby: Lobby
     recovery: Recovery
@@ -70,6 +69,7 @@ class GameService:
     rematch: Rematch
     digest: Digest
     results: Results
+    __slots__ = tuple(__annotations__)  # these and nothing else
 
     def __init__(self, store, **kw):
         self.table = table = Table(store, **kw)
