@@ -62,7 +62,7 @@ async def burst(url: str, games: int) -> dict:
         return {"games": games, "setup_s": setup_s, "wall_s": wall, "cpu_s": cpu_s,
                 "applied_once": games - len(not_applied), "answered_once": games - len(not_answered),
                 "errors": len(raised), "first_error": repr(raised[0][1]) if raised else "", "loads": b.loads,
-                "loaded_after": len(svc.games), "max_loaded": svc.table.max_loaded,
+                "loaded_after": len(svc.table.games), "max_loaded": svc.table.max_loaded,
                 "rss_before_mb": rss_before, "rss_peak_mb": rss_peak}
     finally:
         await store.close()

@@ -1,6 +1,6 @@
 """Service figures (printed, not asserted):
 - order round trip (parse, check, apply, commit to SQLite), p50 and p99, no rendering; target p99 < 5 ms.
-  Each order goes the whole service path a transport's ``/order`` takes (``GameService.order``: the
+  Each order goes the whole service path a transport's ``/order`` takes (``svc.orders.order``: the
   channel's lock, the idempotency check, the game's row and seats, the engine in its worker, the
   one transaction). The orders that begin a phase (``done`` here) are the worst case (a snapshot,
   the phase's notice and the clock's new deadline besides), so they are shown on their own too,
@@ -78,15 +78,15 @@ async def fill(path: str, games: int, stats: dict | None = None) -> list[float]:
             nonlocal n
             n += 1
             return Ctx(channel_id=ch, user_id=u, guild_id=1, interaction_id=f"b{n}")
-        await svc.new_game(c(1), "gondor")
-        await svc.join(c(1), "sauron")
-        await svc.join(c(2), "westernesse")
-        await svc.start(c(1))
+        await svc.lobby.new_game(c(1), "gondor")
+        await svc.lobby.join(c(1), "sauron")
+        await svc.lobby.join(c(2), "westernesse")
+        await svc.lobby.start(c(1))
         orders = [(1, o) for o in SAURON_SETUP + ["done"]] + [(2, o) for o in WESTERNESSE_SETUP + ["done"]]
         for u, o in orders:
             calls, hops = counting.calls, counting.hops
             t = time.perf_counter()
-            out = await svc.order(c(u), o)
+            out = await svc.orders.order(c(u), o)
             dt = time.perf_counter() - t
             times.append(dt)
             assert out.ok, out.reply.text
@@ -111,14 +111,14 @@ async def whole_game(path: str) -> list[tuple[float, str]]:
         nonlocal n
         n += 1
         return Ctx(channel_id=1, user_id=u, guild_id=1, interaction_id=f"w{n}")
-    await svc.new_game(c(1), "gondor")
-    await svc.join(c(1), "sauron")
-    await svc.join(c(2), "westernesse")
-    await svc.start(c(1))
+    await svc.lobby.new_game(c(1), "gondor")
+    await svc.lobby.join(c(1), "sauron")
+    await svc.lobby.join(c(2), "westernesse")
+    await svc.lobby.start(c(1))
     out = []
     for seat, text in orders(SCRIPTS / "gondor_game.txt", "sauron"):
         t = time.perf_counter()
-        res = await svc.order(c(users[seat]), text)
+        res = await svc.orders.order(c(users[seat]), text)
         out.append(((time.perf_counter() - t) * 1000, text))
         assert res.ok, (text, res.reply.text)
     await store.close()
@@ -131,11 +131,11 @@ async def rebuild_time(path: str) -> tuple[float, int]:
     row = await store.game(1)
     t = time.perf_counter()
     for _ in range(20):
-        await svc.rebuild(row)
+        await svc.table.rebuild(row)
     dt = (time.perf_counter() - t) / 20
     t = time.perf_counter()
     for _ in range(20):
-        await svc.replay_from_start(row)
+        await svc.table.replay_from_start(row)
     full = (time.perf_counter() - t) / 20
     n = len(await store.actions(1))
     await store.close()
@@ -150,7 +150,7 @@ from bot.service import GameService
 async def main():
     store = await open_store(sys.argv[1])
     svc = GameService(store, renderer=None)
-    n = await svc.warm()
+    n = await svc.table.warm()
     dt = time.perf_counter() - t0
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(n, f"{dt:.2f}", f"{rss:.0f}")

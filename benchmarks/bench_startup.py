@@ -35,10 +35,10 @@ import bot.transports.discord_app  # the whole bot's code, as the process that c
 async def main():
     store = await open_store(sys.argv[1])
     svc = GameService(store, renderer=None)
-    live = await svc.warm()
+    live = await svc.table.warm()
     dt = time.perf_counter() - t0
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    print(live, len(svc.games), f"{dt:.2f}", f"{rss:.0f}")
+    print(live, len(svc.table.games), f"{dt:.2f}", f"{rss:.0f}")
     await store.close()
 asyncio.run(main())
 """
@@ -54,12 +54,12 @@ async def one_game(path: str) -> None:
         n += 1
         return Ctx(channel_id=1, user_id=u, guild_id=1, interaction_id=f"s{n}")
 
-    await svc.new_game(c(1), "gondor", "deadline=48")
-    await svc.join(c(1), "sauron")
-    await svc.join(c(2), "westernesse")
-    await svc.start(c(1))
+    await svc.lobby.new_game(c(1), "gondor", "deadline=48")
+    await svc.lobby.join(c(1), "sauron")
+    await svc.lobby.join(c(2), "westernesse")
+    await svc.lobby.start(c(1))
     for u, o in [(1, o) for o in SAURON_SETUP + ["done"]] + [(2, o) for o in WESTERNESSE_SETUP + ["done"]]:
-        assert (await svc.order(c(u), o)).ok
+        assert (await svc.orders.order(c(u), o)).ok
     await store.close()
 
 

@@ -69,15 +69,15 @@ async def main(games: int, players: int, runs: int) -> None:
             svc = GameService(store, renderer=None)
             ctx = Ctx(channel_id=1, user_id=1000, guild_id=GUILD)
             for rs in RULESETS:
-                cold = await timed(lambda: svc.ratings(ctx, rs), 1)
+                cold = await timed(lambda: svc.results.ratings(ctx, rs), 1)
                 print(line(f"/ratings ruleset:{rs} (first: computed)", cold))
             for rs in RULESETS:
-                print(line(f"/ratings ruleset:{rs}", await timed(lambda: svc.ratings(ctx, rs), runs)))
-            print(line("/ratings (every ruleset)", await timed(lambda: svc.ratings(ctx), runs)))
-            print(line("/stats (with the chart)", await timed(lambda: svc.stats(ctx), runs)))
-            print(line("/stats ruleset:wotr", await timed(lambda: svc.stats(ctx, "wotr"), runs)))
-            print(line("/stats player:", await timed(lambda: svc.stats(ctx, None, 1001), runs)))
-            print(line("/me record (ratings)", await timed(lambda: svc.record(ctx), runs)))
+                print(line(f"/ratings ruleset:{rs}", await timed(lambda: svc.results.ratings(ctx, rs), runs)))
+            print(line("/ratings (every ruleset)", await timed(lambda: svc.results.ratings(ctx), runs)))
+            print(line("/stats (with the chart)", await timed(lambda: svc.results.stats(ctx), runs)))
+            print(line("/stats ruleset:wotr", await timed(lambda: svc.results.stats(ctx, "wotr"), runs)))
+            print(line("/stats player:", await timed(lambda: svc.results.stats(ctx, None, 1001), runs)))
+            print(line("/me record (ratings)", await timed(lambda: svc.results.record(ctx), runs)))
         finally:
             await store.close()
 

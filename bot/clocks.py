@@ -12,7 +12,7 @@ from bot.storage import Clock, FireTimer, GameRow, OutboxPost, PauseClock, SeatS
 from bot.seats import CHECKIN, SeatRules
 
 from bot.outcome import Post, Outcome, Ctx
-from bot.table import _locked
+from bot.table import locked
 
 
 class Clocks:
@@ -337,7 +337,7 @@ class Clocks:
         await self.table.timekeeper.sync(row, game)
         return game, await self.table.store.clock(row.id)
 
-    @_locked(needs_game=True)
+    @locked(needs_game=True)
     async def extend(self, ctx: Ctx, row: GameRow, hours: float) -> Outcome:
         try:
             hours = float(hours)
@@ -356,7 +356,7 @@ class Clocks:
         when = dl.stamp(deadline) if deadline else "paused"
         return Outcome.public_reply(f"<@{ctx.user_id}> extends the deadline by {hours:g} h: now {when}.")
 
-    @_locked(needs_game=True)
+    @locked(needs_game=True)
     async def pause(self, ctx: Ctx, row: GameRow) -> Outcome:
         got = await self._admin_clock(ctx, row, "pause the game")
         if isinstance(got, Outcome):
@@ -369,7 +369,7 @@ class Clocks:
         return Outcome.public_reply(f"<@{ctx.user_id}> pauses the game: no deadline runs and no reminder "
                                     "goes out until `/game resume`.")
 
-    @_locked(needs_game=True)
+    @locked(needs_game=True)
     async def resume(self, ctx: Ctx, row: GameRow) -> Outcome:
         got = await self._admin_clock(ctx, row, "resume the game")
         if isinstance(got, Outcome):

@@ -15,7 +15,7 @@ from bot import deadlines as dl
 from bot.storage import Clock, GameRow, SeatState
 
 from bot.outcome import MAX_TEXT, NEW_GAME_SECONDS, Post, Outcome, Ctx, PlaceError, clip, parse_options
-from bot.table import _locked, seated
+from bot.table import locked, seated
 from bot.results import RESULT_OPTIONS, check_rated
 from bot.seats import CHECKIN, SEAT_OPTIONS, SeatRules, one_seat_refusal, other_seat, rate_text
 from bot.templates import template_setup
@@ -33,7 +33,7 @@ class Lobby:
     def __init__(self, table):
         self.table = table
 
-    @_locked(needs_game=False)
+    @locked(needs_game=False)
     async def new_game(self, ctx: Ctx, ruleset: str, options_text: str | None = None, *,
                        charts: str | None = None,
                        open_thread: Callable[[str], Awaitable[int]] | None = None,
@@ -150,7 +150,7 @@ class Lobby:
             f"New game of **{rs.title}**{extra} in this channel. Seats: {seats}. "
             f"Take one with `/game join`, then `/game start`.")
 
-    @_locked(needs_game=True)
+    @locked(needs_game=True)
     async def join(self, ctx: Ctx, row: GameRow, seat: str) -> Outcome:
         rs = seated(row.ruleset)  # a plain game's moderator is the lobby's (engine/modes/gm.py)
         seat = (seat or "").strip().lower()
@@ -205,7 +205,7 @@ class Lobby:
             out.reply.buttons = [(f"checkin:{row.id}", "Check in")]
         return out
 
-    @_locked(needs_game=True)
+    @locked(needs_game=True)
     async def checkin(self, ctx: Ctx, row: GameRow, game_id: int) -> Outcome:
         """The Check in button (issue 28, `checkin=`): the caller's seats are checked in; once every seat
         is, the game starts."""
@@ -235,7 +235,7 @@ class Lobby:
         out.reply.text = f"<@{ctx.user_id}> checks in; everyone has. " + out.reply.text
         return out
 
-    @_locked(needs_game=True)
+    @locked(needs_game=True)
     async def leave(self, ctx: Ctx, row: GameRow) -> Outcome:
         if row.status == "active":
             return await self._leave_running(ctx, row)
@@ -297,7 +297,7 @@ class Lobby:
         rooms = json.loads(await self.table.store.get_setting(f"rooms:{game_id}") or "{}")
         return [tid for key, tid in rooms.items() if set(key.split("+")) & set(seats) and not set(key.split("+")) & set(besides)]
 
-    @_locked(needs_game=True)
+    @locked(needs_game=True)
     async def start(self, ctx: Ctx, row: GameRow) -> Outcome:
         if row.status != "open":
             return Outcome.error("This game has already started.")
@@ -360,7 +360,7 @@ class Lobby:
         cur = (current or "").lower()
         return [s for s in seated(row.ruleset).seats if s in seats and cur in s][:25]
 
-    @_locked(needs_game=True)
+    @locked(needs_game=True)
     async def end(self, ctx: Ctx, row: GameRow) -> Outcome:
         if not self.table.can_admin(ctx, row):
             return Outcome.error("Only the game's creator or a member with Manage Server can end it.")
@@ -377,7 +377,7 @@ class Lobby:
         out.archive_rooms = await self.table.delivery.rooms(row.id, seated(row.ruleset).seats)
         return out
 
-    @_locked(needs_game=True)
+    @locked(needs_game=True)
     async def table_rooms(self, ctx: Ctx, row: GameRow,
                           open_room: Callable[[str, list[int]], Awaitable[int]] | None = None,
                           subset: str | None = None) -> Outcome:
@@ -476,7 +476,7 @@ class Lobby:
         the public reads, and is named in the status."""
         return json.loads(await self.table.store.get_setting(f"spectators:{game_id}") or '{"asked": [], "admitted": []}')
 
-    @_locked(needs_game=True)
+    @locked(needs_game=True)
     async def spectate(self, ctx: Ctx, row: GameRow) -> Outcome:
         """`/game spectate`: ask to watch; the creator admits (a button, or `/game admit`). The creator
         or a moderator asking is admitted at once."""
@@ -499,7 +499,7 @@ class Lobby:
         out.reply.buttons = [(f"spec:{row.id}:{ctx.user_id}:y", "Admit"), (f"spec:{row.id}:{ctx.user_id}:n", "Decline")]
         return out
 
-    @_locked(needs_game=True)
+    @locked(needs_game=True)
     async def admit(self, ctx: Ctx, row: GameRow, user_id: int, yes: bool = True, game_id: int | None = None,
                     user_is_bot: bool = False) -> Outcome:
         """`/game admit user:` (or a button under a request): the creator or Manage Server admits a
@@ -535,7 +535,7 @@ class Lobby:
         out.board_edit = await self.table.board_edit(row.id)
         return out
 
-    @_locked(needs_game=True)
+    @locked(needs_game=True)
     async def sub(self, ctx: Ctx, row: GameRow, seat: str, user_id: int, user_is_bot: bool = False) -> Outcome:
         rs = seated(row.ruleset)
         seat = (seat or "").strip().lower()

@@ -9,7 +9,7 @@ from engine.modes import split_name
 from bot.storage import GameRow
 
 from bot.outcome import AUTOCOMPLETE_SECONDS, MAX_TEXT, MAX_ORDER_TEXT, Post, Outcome, Ctx, clip
-from bot.table import _locked
+from bot.table import locked
 
 
 class Orders:
@@ -20,7 +20,7 @@ class Orders:
         self.table = table
         self.recovery = recovery
 
-    @_locked(needs_game=True, remembered=True)
+    @locked(needs_game=True, remembered=True)
     async def order(self, ctx: Ctx, row: GameRow, text: str, seat: str | None = None) -> Outcome:
         words = (text or "").split()
         if words and words[0].lower() == "whisper" and row.status == "active":
@@ -29,7 +29,7 @@ class Orders:
                 return await self._whisper(ctx, row, words[1] if len(words) > 1 else "", " ".join(words[2:]), seat)
         return await self._order(ctx, row, text, seat)
 
-    @_locked(needs_game=True)
+    @locked(needs_game=True)
     async def whisper(self, ctx: Ctx, row: GameRow, seat: str, text: str) -> Outcome:
         """`/whisper seat: text:`: a private message to another seat's holder (the moderator reads it
         too), logged as the order `whisper <seat> <text>`, whose public text is masked; with
@@ -124,7 +124,7 @@ class Orders:
                 post.mentions = sorted(set(post.mentions) | set(users))
         return out
 
-    @_locked(needs_game=True)
+    @locked(needs_game=True)
     async def answer_button(self, ctx: Ctx, row: GameRow, game_id: int, seat: str, text: str) -> Outcome:
         """A button under an order another seat answers (``answer_buttons``): the order ``text`` from
         ``seat``, if the clicking player holds it (the rules then decide whether it may be given now)."""
@@ -137,7 +137,7 @@ class Orders:
                                  "'s player.")
         return await self._order(ctx, row, text, seat)
 
-    @_locked(needs_game=True)
+    @locked(needs_game=True)
     async def rule_vote(self, ctx: Ctx, row: GameRow, game_id: int, did: str, agree: bool) -> Outcome:
         """A button under a declared action: the clicking player's answer, as the order
         `accept <id>` / `refuse <id>` from their seat (not the proposer's, not the moderator's)."""

@@ -10,7 +10,7 @@ four or five rotate one place (`fellowship` → `dark-power` → `saruman` → `
 The moderator's `gm` seat stays with its holder.
 
 One proposal a game at a time, kept in storage (``rematches``: its round counts the proposals, so a button of
-a declined one answers nothing later); idempotent on interaction ids like every command (``_locked``).
+a declined one answers nothing later); idempotent on interaction ids like every command (``locked``).
 
 ``Rematch(table, lobby)`` is a part of the service like the others: it holds the table and the lobby, whose
 ``create`` and ``seat_and_begin`` make the game."""
@@ -22,7 +22,7 @@ from typing import Awaitable, Callable
 from engine.modes import split_name
 from engine.rulesets import get_ruleset
 from bot.outcome import Ctx, Outcome, Post, clip
-from bot.table import _locked
+from bot.table import locked
 
 
 def rotated(seat_order, seats: dict[str, int], optional=()) -> dict[str, int]:
@@ -42,7 +42,7 @@ class Rematch:
         self.table = table
         self.lobby = lobby
 
-    @_locked(needs_game=False)
+    @locked(needs_game=False)
     async def rematch(self, ctx: Ctx, swap: bool = False, game_id: int | None = None) -> Outcome:
         """`/game rematch [swap:]` (of this channel's last finished game), or a Rematch button under the
         end-of-game post of ``game_id``."""
@@ -86,7 +86,7 @@ class Rematch:
     def _seat_line(self, rs, seats: dict[str, int]) -> str:
         return ", ".join(f"{self.table.seat_title(s)} <@{seats[s]}>" for s in rs.seats if s in seats)
 
-    @_locked(needs_game=False)
+    @locked(needs_game=False)
     async def rematch_vote(self, ctx: Ctx, game_id: int, rnd: int, yes: bool,
                            open_thread: Callable[[str], Awaitable[int]] | None = None) -> Outcome:
         """A player's Confirm or Decline under a proposal. The last confirmation creates the game and begins

@@ -19,7 +19,7 @@ from engine.rulesets import get_ruleset
 from bot import deadlines as dl
 from bot.storage import GameRow, PlayerRecord, SeatState
 from bot.outcome import MAX_TEXT, Ctx, Outcome, Post, clip
-from bot.table import _locked, seated
+from bot.table import locked, seated
 
 CHECKIN = "checkin"  # the clock's phase key while the holders of a full game check in
 TAKEOVER_MODES = ("open", "vote")
@@ -230,7 +230,7 @@ class Seats:
         cur = (current or "").lower()
         return [s for s in up if cur in s][:25]
 
-    @_locked(needs_game=True)
+    @locked(needs_game=True)
     async def takeover(self, ctx: Ctx, row: GameRow, seat: str, game_id: int | None = None) -> Outcome:
         """`/game takeover seat:` (or the button on the open-seat list): a seat on autopilot goes to the
         caller at once (`takeover=open`) or once the creator or a majority of the other seats approve."""
@@ -279,7 +279,7 @@ class Seats:
             return out
         return await self._hand_over(ctx, row, seat, ctx.user_id, seats, st)
 
-    @_locked(needs_game=True)
+    @locked(needs_game=True)
     async def takeover_vote(self, ctx: Ctx, row: GameRow, game_id: int, seat: str, yes: bool) -> Outcome:
         if game_id != row.id:
             return Outcome.error("This button is for a game that is no longer running here.")

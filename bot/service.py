@@ -4,7 +4,7 @@ idempotency on the interaction id that carried a command.
 
 ``GameService`` is a facade over objects named by concern; each holds what it uses, passed in:
 
-- ``bot/table.py``     ``Table``: the one commit path (the channel's lock and idempotency, ``_locked``;
+- ``bot/table.py``     ``Table``: the one commit path (the channel's lock and idempotency, ``locked``;
   loading a game; trying an order on a copy; committing it with its notice, DMs and clock) and what every
   part shares (the store, the loaded games, the clock, the renderer); it holds ``delivery``
   (``bot/delivery.py``: private messages a DM could not carry) and ``timekeeper`` (``bot/timekeeper.py``:
@@ -25,9 +25,10 @@ idempotency on the interaction id that carried a command.
 - ``bot/results.py``   ``Results(table, seats)``: every finished game's result kept, `/stats`, `/ratings` and the
   ratings in `/me record` (issue 41).
 
-No part calls another's private method (``tests/engine/test_architecture.py``). The facade's public API is the
-parts' public methods, by name (``API``); what it does not name it reads from the table (``svc.store``,
-``svc.games``...), and setting one of the table's settings on it sets the table's (``svc.renderer = None``).
+No part calls another's private method (``tests/engine/test_architecture_calls.py``): a method another part calls is
+public. A caller names the part it calls (``svc.orders.order(ctx, text)``, ``svc.clocks.fire_due()``) and reads or
+sets what the parts share on the table (``svc.table.games``, ``svc.table.renderer = None``); ``svc.store`` is the
+table's store. No method is reached by a name string (issue 43).
 Nothing here imports discord, and nothing here writes SQL (``bot/storage/``)."""
 from __future__ import annotations
 
@@ -48,66 +49,50 @@ from bot.templates import Templates
 from bot.undo import Undo
 from bot.views import Views
 
-# the public API: each part's methods a transport (or a test) calls
-API = {
-    "lobby": ("new_game", "join", "leave", "start", "autocomplete_seat", "autocomplete_taken_seat", "end",
-              "table_rooms", "room_message", "room_logs", "spectators", "spectate", "admit", "sub", "checkin"),
-    "orders": ("order", "whisper", "answer_button", "rule_vote", "done", "autocomplete_order", "odds", "roll"),
-    "views": ("status", "status_text", "set_board", "board_edit", "map", "parse_around", "autocomplete_around",
-              "log", "secret", "help_topics", "help", "rule", "autocomplete_rule"),
-    "clocks": ("outbox_post", "fire_due", "extend", "pause", "resume", "set_quiet", "set_away"),
-    "undo": ("undo", "undo_vote"),
-    "archive": ("export_data", "export", "replay"),
-    "recovery": ("announce_unanswered", "delivered", "refusal_seen"),
-    "seats": ("my_games", "autoplay", "takeover", "autocomplete_takeover_seat", "takeover_vote", "open_games", "set_seat_board",
-              "board_placed", "board_update", "join_game", "takeover_game"),
-    # issue 41, between games: saved set-ups, a rematch, the daily digest
-    "templates": ("template_save", "template_list", "template_delete", "autocomplete_template"),
-    "rematch": ("rematch", "rematch_vote"),
-    "digest": ("set_digest", "send_digests"),
-    "results": ("record", "stats", "ratings", "recompute", "backfill"),
-}
-# the table's settings a caller may change on the facade (tests, the console, the bot's start-up)
-SETTINGS = ("renderer", "seed_source", "clock", "render_pool", "on_timers_changed", "roll_rng", "deadline_defaults")
-
 
 class GameService:
-    """Everything a transport asks of a game (see the module's docstring for where each part lives)."""
+    """Everything a transport asks of a game: its parts, each a typed attribute a caller names (``svc.orders.order(ctx,
+    text)``, ``svc.lobby.join(ctx, seat)``), the table they share (``svc.table``: the loaded games, the clock, the
+    renderer...) and its store (``svc.store``). Nothing is reached by a name string (issue 43): no table of names, no
+    forwarding; ``__slots__`` refuses a setting written on the facade instead of the table (``svc.table.renderer``)."""
+
+    table: Table
+    lobby: Lobby
+    recovery: Recovery
+    orders: Orders
+    views: Views
+    clocks: Clocks
+    undo: Undo
+    archive: Archive
+    seats: Seats
+    templates: Templates
+    rematch: Rematch
+    digest: Digest
+    results: Results
+    __slots__ = tuple(__annotations__)  # these and nothing else
 
     def __init__(self, store, **kw):
-        table = Table(store, **kw)
-        object.__setattr__(self, "table", table)
+        self.table = table = Table(store, **kw)
         self.lobby = Lobby(table)
         self.recovery = Recovery(table)
         self.orders = Orders(table, self.recovery)
         self.views = Views(table, self.lobby)
         self.clocks = Clocks(table)
-        self.undo_part = Undo(table)
+        self.undo = Undo(table)
         self.archive = Archive(table, self.lobby)
-        self.seats_part = Seats(table, self.lobby)
-        self.templates_part = Templates(table, self.lobby)
-        self.rematch_part = Rematch(table, self.lobby)
-        self.digest_part = Digest(table, self.seats_part, self.rematch_part)
-        self.results = Results(table, self.seats_part)
+        self.seats = Seats(table, self.lobby)
+        self.templates = Templates(table, self.lobby)
+        self.rematch = Rematch(table, self.lobby)
+        self.digest = Digest(table, self.seats, self.rematch)
+        self.results = Results(table, self.seats)
         table.board_edit = self.views.board_edit  # the status board, edited after an order
-        table.prefs_changed = self.digest_part.resync  # issue 41: a player's digest follows their zone and hours
+        table.prefs_changed = self.digest.resync  # issue 41: a player's digest follows their zone and hours
         table.on_result, table.backfill = self.results.keep, self.results.backfill  # issue 41: results kept
-        parts = {"lobby": self.lobby, "orders": self.orders, "views": self.views, "clocks": self.clocks,
-                 "undo": self.undo_part, "archive": self.archive, "recovery": self.recovery,
-                 "seats": self.seats_part, "templates": self.templates_part, "rematch": self.rematch_part,
-                 "digest": self.digest_part, "results": self.results}
-        for part, names in API.items():
-            for name in names:
-                object.__setattr__(self, name, getattr(parts[part], name))
 
-    def __getattr__(self, name):  # the table's (store, games, fixtures, load, delivery...)
-        return getattr(object.__getattribute__(self, "table"), name)
-
-    def __setattr__(self, name, value):
-        if name in SETTINGS:
-            setattr(self.table, name, value)
-        else:
-            object.__setattr__(self, name, value)
+    @property
+    def store(self):
+        """The table's store (every transport reads and marks its outbox there)."""
+        return self.table.store
 
 
 __all__ = ["GameService", "Ctx", "Outcome", "Post", "PlaceError", "Renderer", "MAX_CHARTS_BYTES", "MAX_ORDER_TEXT",

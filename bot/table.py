@@ -1,4 +1,4 @@
-"""The one path every command takes: the game's lock and idempotency (``_locked``), loading and
+"""The one path every command takes: the game's lock and idempotency (``locked``), loading and
 rebuilding a game, trying an order on a copy and committing it with its notice, DMs and clock
 (``_commit``), and the notices a phase begins with."""
 from __future__ import annotations
@@ -51,7 +51,7 @@ def default_renderer(view: dict, hexmap, around: str | None = None, *, whole: bo
     return render_view(view, hexmap, around=around, radius=radius, focus=not whole)
 
 
-def _locked(needs_game: bool = True, remembered: bool = False):
+def locked(needs_game: bool = True, remembered: bool = False):
     """A command that may change a game: under the channel's lock; a
     redelivered interaction is answered from storage, not run again; with
     ``needs_game`` the live game's row is passed in (or "no game here").
@@ -98,7 +98,7 @@ def _locked(needs_game: bool = True, remembered: bool = False):
 
 async def _run_locked_body(table: "Table", part, fn, needs_game: bool, ctx: Ctx, args, kw, *,
                            remembered: bool = False) -> Outcome:
-    """``_locked``'s command (a method of ``part``: the table or a part of the service), its lock held."""
+    """``locked``'s command (a method of ``part``: the table or a part of the service), its lock held."""
     from_memory = None
     if needs_game:
         if remembered and ctx.interaction_id:

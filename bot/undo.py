@@ -7,7 +7,7 @@ from bot.history import is_blocking
 from bot.storage import GameRow
 
 from bot.outcome import Post, Outcome, Ctx, public_text
-from bot.table import _locked
+from bot.table import locked
 
 
 class Undo:
@@ -16,7 +16,7 @@ class Undo:
     def __init__(self, table):
         self.table = table
 
-    @_locked(needs_game=True)
+    @locked(needs_game=True)
     async def undo(self, ctx: Ctx, row: GameRow) -> Outcome:
         if row.status != "active":
             return Outcome.error("The game is not running.")
@@ -89,7 +89,7 @@ class Undo:
         out.board_edit = await self.table.board_edit(row.id)  # the status board, if any, edited in place
         return out
 
-    @_locked(needs_game=True)
+    @locked(needs_game=True)
     async def undo_vote(self, ctx: Ctx, row: GameRow, req_id: int, at_seq: int, agree: bool) -> Outcome:
         req = await self.table.store.undo_request(req_id)
         if req is None or req["game_id"] != row.id:

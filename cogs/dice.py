@@ -17,7 +17,7 @@ class DiceCog(commands.Cog):
     async def roll(self, interaction: discord.Interaction, dice: app_commands.Range[str, 1, 200],
                    reason: app_commands.Range[str, 1, 200] | None = None, private: bool = False):
         svc = interaction.client.service
-        await deliver(interaction, await svc.roll(ctx_of(interaction), dice, reason, private), svc)
+        await deliver(interaction, await svc.orders.roll(ctx_of(interaction), dice, reason, private), svc)
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Awaitable, Callable
 
 import discord
 from discord import app_commands
@@ -15,13 +16,13 @@ from engine.rulesets import ruleset_names
 def _service(interaction: discord.Interaction):
     return interaction.client.service
 
-async def answer(interaction: discord.Interaction, method: str, *args, public: bool = False) -> None:
-    """The usual command body: call the service's ``method`` with the caller's
-    context and ``args``, deferring if it is slow (privately unless ``public``
-    is the likely answer), and deliver what it says."""
-    svc = _service(interaction)
-    out = getattr(svc, method)(ctx_of(interaction), *args)
-    await deliver(interaction, await guarded(interaction, out, not public), svc)
+async def answer(interaction: discord.Interaction, method: Callable[..., Awaitable[Outcome]], *args,
+                 public: bool = False) -> None:
+    """The usual command body: call ``method``, a service part's method (``svc.orders.order``), with the
+    caller's context and ``args``, deferring if it is slow (privately unless ``public`` is the likely
+    answer), and deliver what it says."""
+    out = method(ctx_of(interaction), *args)
+    await deliver(interaction, await guarded(interaction, out, not public), _service(interaction))
 
 
 
@@ -158,7 +159,8 @@ class GameCog(commands.Cog):
             opener = None
             if thread is not None and thread.strip().lower() not in NO:
                 opener = thread_opener(interaction, None if thread.strip().lower() in YES else thread.strip())
-            return await svc.new_game(ctx, ruleset or "", options, charts=text, open_thread=opener, template=template)
+            return await svc.lobby.new_game(ctx, ruleset or "", options, charts=text, open_thread=opener,
+                                            template=template)
 
         # a slow check of a group's charts given in the options is acknowledged privately too: they may be
         # refused (issue 39); a plain new game, slow under load, is acknowledged in public, where it is answered
@@ -168,46 +170,46 @@ class GameCog(commands.Cog):
 
     @new.autocomplete("template")
     async def new_template(self, interaction: discord.Interaction, current: str):
-        names = await _service(interaction).autocomplete_template(ctx_of(interaction), current)
+        names = await _service(interaction).templates.autocomplete_template(ctx_of(interaction), current)
         return [app_commands.Choice(name=n, value=n) for n in names[:25]]
 
     @game.command(name="rematch", description="Play this channel's finished game again, each player confirming")
     @app_commands.describe(swap="Sides swapped (rotated one place with more than two)")
     async def rematch(self, interaction: discord.Interaction, swap: bool = False):
-        await answer(interaction, "rematch", swap, public=True)
+        await answer(interaction, _service(interaction).rematch.rematch, swap, public=True)
 
     @game.command(name="table", description="A private thread for each pair of seats (creator or Manage Server)")
     @app_commands.describe(seats="Only these seats, one room: e.g. good+evil (default: every pair)")
     async def table(self, interaction: discord.Interaction, seats: app_commands.Range[str, 1, 100] | None = None):
         svc = _service(interaction)
-        out = svc.table_rooms(ctx_of(interaction), room_opener(interaction), seats)
+        out = svc.lobby.table_rooms(ctx_of(interaction), room_opener(interaction), seats)
         await deliver(interaction, await guarded(interaction, out, False), svc)
 
     @game.command(name="join", description="Take a seat")
     @app_commands.describe(seat="The seat to take")
     async def join(self, interaction: discord.Interaction, seat: str):
-        await answer(interaction, "join", seat, public=True)
+        await answer(interaction, _service(interaction).lobby.join, seat, public=True)
         await refresh_seat_board(interaction)
 
     @join.autocomplete("seat")
     async def join_seat(self, interaction: discord.Interaction, current: str):
-        names = await _service(interaction).autocomplete_seat(ctx_of(interaction), current)
+        names = await _service(interaction).lobby.autocomplete_seat(ctx_of(interaction), current)
         return [app_commands.Choice(name=n, value=n) for n in names[:25]]
 
     @game.command(name="leave", description="Give up your seat (in a running game: it goes on autopilot, open for takeover)")
     async def leave(self, interaction: discord.Interaction):
-        await answer(interaction, "leave", public=True)
+        await answer(interaction, _service(interaction).lobby.leave, public=True)
         await refresh_seat_board(interaction)
 
     @game.command(name="start", description="Start once every seat is taken; publishes the dice commitment")
     async def start(self, interaction: discord.Interaction):
-        await answer(interaction, "start", public=True)
+        await answer(interaction, _service(interaction).lobby.start, public=True)
         await refresh_seat_board(interaction)
 
     @game.command(name="status", description="Turn, phase, who must act, the tracks")
     @app_commands.describe(public="Post it in the channel as the status board, edited in place after every order")
     async def status(self, interaction: discord.Interaction, public: bool = False):
-        await answer(interaction, "status", public, public=public)
+        await answer(interaction, _service(interaction).views.status, public, public=public)
 
     @game.command(name="map", description="The public map, or your own seat's view (private)")
     @app_commands.describe(around="Zoom in on this hex (XXYY) or area", mine="Your own seat's view, privately",
@@ -217,17 +219,17 @@ class GameCog(commands.Cog):
                   mine: bool = False, whole: bool = False, radius: app_commands.Range[int, 2, 12] | None = None):
         svc = _service(interaction)
         await defer(interaction, mine)  # drawing can take a moment
-        await deliver(interaction, await svc.map(ctx_of(interaction), around, mine, whole, radius), svc)
+        await deliver(interaction, await svc.views.map(ctx_of(interaction), around, mine, whole, radius), svc)
 
     @map.autocomplete("around")
     async def map_around(self, interaction: discord.Interaction, current: str):
-        pairs = await _service(interaction).autocomplete_around(ctx_of(interaction), current)
+        pairs = await _service(interaction).views.autocomplete_around(ctx_of(interaction), current)
         return [app_commands.Choice(name=n, value=v) for n, v in pairs[:25]]
 
     @game.command(name="log", description="The public log, in order notation")
     @app_commands.describe(last="How many orders (default 20)")
     async def log(self, interaction: discord.Interaction, last: app_commands.Range[int, 1, 200] | None = None):
-        await answer(interaction, "log", last)
+        await answer(interaction, _service(interaction).views.log, last)
 
     @game.command(name="export", description="The game as JSON (the dice seed only once it is over), or an HTML record")
     @app_commands.describe(format="json (default) or html: one page with every step's map and the log",
@@ -236,78 +238,78 @@ class GameCog(commands.Cog):
                                   app_commands.Choice(name="html", value="html")])
     async def export(self, interaction: discord.Interaction, format: app_commands.Choice[str] | None = None,
                      since: app_commands.Range[str, 1, 40] | None = None):
-        await answer(interaction, "export", format.value if format else "json", since)
+        await answer(interaction, _service(interaction).archive.export, format.value if format else "json", since)
 
     @game.command(name="end", description="End the game (creator or Manage Server)")
     async def end(self, interaction: discord.Interaction):
-        await answer(interaction, "end", public=True)
+        await answer(interaction, _service(interaction).lobby.end, public=True)
 
     @game.command(name="extend", description="Give the current phase more time (creator or Manage Server)")
     @app_commands.describe(hours="How many hours to add to the deadline")
     async def extend(self, interaction: discord.Interaction, hours: app_commands.Range[int, 1, 720]):
-        await answer(interaction, "extend", hours, public=True)
+        await answer(interaction, _service(interaction).clocks.extend, hours, public=True)
 
     @game.command(name="pause", description="Stop the deadline clock (creator or Manage Server)")
     async def pause(self, interaction: discord.Interaction):
-        await answer(interaction, "pause", public=True)
+        await answer(interaction, _service(interaction).clocks.pause, public=True)
 
     @game.command(name="resume", description="Restart the deadline clock (creator or Manage Server)")
     async def resume(self, interaction: discord.Interaction):
-        await answer(interaction, "resume", public=True)
+        await answer(interaction, _service(interaction).clocks.resume, public=True)
 
     @game.command(name="sub", description="Hand a seat to someone else (creator or Manage Server)")
     @app_commands.describe(seat="The seat", user="Its new holder")
     async def sub(self, interaction: discord.Interaction, seat: str, user: discord.Member):
         svc = _service(interaction)
-        out = svc.sub(ctx_of(interaction), seat, user.id, user_is_bot=user.bot)
+        out = svc.lobby.sub(ctx_of(interaction), seat, user.id, user_is_bot=user.bot)
         await deliver(interaction, await guarded(interaction, out, False), svc)
 
     @sub.autocomplete("seat")
     async def sub_seat(self, interaction: discord.Interaction, current: str):
-        names = await _service(interaction).autocomplete_taken_seat(ctx_of(interaction), current)
+        names = await _service(interaction).lobby.autocomplete_taken_seat(ctx_of(interaction), current)
         return [app_commands.Choice(name=n, value=n) for n in names[:25]]
 
     @game.command(name="takeover", description="Take a seat that is on autopilot (issue 28)")
     @app_commands.describe(seat="The seat on autopilot")
     async def takeover(self, interaction: discord.Interaction, seat: str):
-        await answer(interaction, "takeover", seat, public=True)
+        await answer(interaction, _service(interaction).seats.takeover, seat, public=True)
         await refresh_seat_board(interaction)
 
     @takeover.autocomplete("seat")
     async def takeover_seat(self, interaction: discord.Interaction, current: str):
-        names = await _service(interaction).autocomplete_takeover_seat(ctx_of(interaction), current)
+        names = await _service(interaction).seats.autocomplete_takeover_seat(ctx_of(interaction), current)
         return [app_commands.Choice(name=n, value=n) for n in names[:25]]
 
     @game.command(name="open", description="This server's games with a free seat or a seat up for takeover")
     async def open_(self, interaction: discord.Interaction):
-        await answer(interaction, "open_games")
+        await answer(interaction, _service(interaction).seats.open_games)
 
     @game.command(name="board", description="Keep the open-seat list as one message in a channel (Manage Server)")
     @app_commands.describe(channel="Where the board is kept")
     async def board(self, interaction: discord.Interaction, channel: discord.TextChannel):
-        await answer(interaction, "set_seat_board", channel.id)
+        await answer(interaction, _service(interaction).seats.set_seat_board, channel.id)
 
     @game.command(name="spectate", description="Ask to watch this game (the creator admits; the public view only)")
     async def spectate(self, interaction: discord.Interaction):
-        await answer(interaction, "spectate", public=True)
+        await answer(interaction, _service(interaction).lobby.spectate, public=True)
 
     @game.command(name="admit", description="Admit a spectator, or decline one who asked (creator or Manage Server)")
     @app_commands.describe(user="Who watches", admit="Admit (default) or decline")
     async def admit(self, interaction: discord.Interaction, user: discord.Member, admit: bool = True):
         svc = _service(interaction)
-        out = svc.admit(ctx_of(interaction), user.id, admit, user_is_bot=user.bot)
+        out = svc.lobby.admit(ctx_of(interaction), user.id, admit, user_is_bot=user.bot)
         await deliver(interaction, await guarded(interaction, out, False), svc)
 
     @game.command(name="undo", description="Take back your last action (others confirm past a die roll)")
     async def undo(self, interaction: discord.Interaction):
-        await answer(interaction, "undo")
+        await answer(interaction, _service(interaction).undo.undo)
 
     @game.command(name="replay", description="An animated replay from your own view (everything, once over)")
     @app_commands.describe(since="`last` (your last move) or `turn N`; default: the whole game")
     async def replay(self, interaction: discord.Interaction, since: app_commands.Range[str, 1, 40] | None = None):
         svc = _service(interaction)
         await defer(interaction, True)  # drawing many frames takes a moment
-        await deliver(interaction, await svc.replay(ctx_of(interaction), since), svc)
+        await deliver(interaction, await svc.archive.replay(ctx_of(interaction), since), svc)
 
     @replay.autocomplete("since")
     async def replay_since(self, interaction: discord.Interaction, current: str):
@@ -324,7 +326,7 @@ class GameCog(commands.Cog):
         if svc is None or not self.bot.cfg.discord.keep_rooms:
             return
         try:
-            await svc.room_message(message.channel.id, message.author.id, message.content, message.id)
+            await svc.lobby.room_message(message.channel.id, message.author.id, message.content, message.id)
         except Exception:  # noqa: BLE001 (a room message not kept must not stop the bot)
             import logging
 
@@ -344,7 +346,7 @@ class GameCog(commands.Cog):
             except ValueError:
                 await interaction.response.send_message("That button is not one of mine.", ephemeral=True)
                 return
-            out = await guarded(interaction, svc.rule_vote(ctx_of(interaction), game_id, did, vote == "y"))
+            out = await guarded(interaction, svc.orders.rule_vote(ctx_of(interaction), game_id, did, vote == "y"))
             await deliver(interaction, out, svc)
             return
         if cid.startswith("ans:"):  # an answer by button (Sauron 22.3: Accept / Decline a challenge)
@@ -355,7 +357,7 @@ class GameCog(commands.Cog):
             except ValueError:
                 await interaction.response.send_message("That button is not one of mine.", ephemeral=True)
                 return
-            out = await guarded(interaction, svc.answer_button(ctx_of(interaction), game_id, seat, text))
+            out = await guarded(interaction, svc.orders.answer_button(ctx_of(interaction), game_id, seat, text))
             await deliver(interaction, out, svc)
             return
         if cid.startswith("spec:"):  # a spectator's request: Admit / Decline (the creator's)
@@ -366,7 +368,7 @@ class GameCog(commands.Cog):
             except ValueError:
                 await interaction.response.send_message("That button is not one of mine.", ephemeral=True)
                 return
-            out = await guarded(interaction, svc.admit(ctx_of(interaction), user_id, vote == "y", game_id))
+            out = await guarded(interaction, svc.lobby.admit(ctx_of(interaction), user_id, vote == "y", game_id))
             await deliver(interaction, out, svc)
             return
         if cid.startswith(("rematch:", "rmv:")):  # issue 41: the end-of-game Rematch buttons; a rematch's answers
@@ -375,9 +377,9 @@ class GameCog(commands.Cog):
                 parts = cid.split(":")
                 game_id = int(parts[1])
                 if parts[0] == "rematch":
-                    coro = svc.rematch(ctx_of(interaction), parts[2:] == ["swap"], game_id)
+                    coro = svc.rematch.rematch(ctx_of(interaction), parts[2:] == ["swap"], game_id)
                 else:
-                    coro = svc.rematch_vote(ctx_of(interaction), game_id, int(parts[2]), parts[3] == "y",
+                    coro = svc.rematch.rematch_vote(ctx_of(interaction), game_id, int(parts[2]), parts[3] == "y",
                                             thread_opener(interaction, None))
             except (ValueError, IndexError):
                 await interaction.response.send_message("That button is not one of mine.", ephemeral=True)
@@ -391,7 +393,7 @@ class GameCog(commands.Cog):
             except (ValueError, IndexError):
                 await interaction.response.send_message("That button is not one of mine.", ephemeral=True)
                 return
-            await deliver(interaction, await guarded(interaction, svc.checkin(ctx_of(interaction), game_id)), svc)
+            await deliver(interaction, await guarded(interaction, svc.lobby.checkin(ctx_of(interaction), game_id)), svc)
             await refresh_seat_board(interaction)
             return
         if cid.startswith(("sjoin:", "stake:", "tkv:")):  # issue 28: the open-seat list, a takeover vote
@@ -403,12 +405,12 @@ class GameCog(commands.Cog):
                 await interaction.response.send_message("That button is not one of mine.", ephemeral=True)
                 return
             if kind == "sjoin":
-                coro = svc.join_game(ctx_of(interaction), game_id, rest)
+                coro = svc.seats.join_game(ctx_of(interaction), game_id, rest)
             elif kind == "stake":
-                coro = svc.takeover_game(ctx_of(interaction), game_id, rest)
+                coro = svc.seats.takeover_game(ctx_of(interaction), game_id, rest)
             else:
                 seat, _, vote = rest.partition(":")
-                coro = svc.takeover_vote(ctx_of(interaction), game_id, seat, vote == "y")
+                coro = svc.seats.takeover_vote(ctx_of(interaction), game_id, seat, vote == "y")
             await deliver(interaction, await guarded(interaction, coro), svc)
             await refresh_seat_board(interaction)
             return
@@ -420,7 +422,7 @@ class GameCog(commands.Cog):
             except ValueError:
                 await interaction.response.send_message("That button is not one of mine.", ephemeral=True)
                 return
-            method = svc.ratings if kind == "ratings" else svc.stats
+            method = svc.results.ratings if kind == "ratings" else svc.results.stats
             out = await guarded(interaction, method(ctx_of(interaction), None if ruleset == "*" else ruleset,
                                                     present=present_in(interaction), page=page_no))
             await deliver(interaction, out, svc)
@@ -434,7 +436,7 @@ class GameCog(commands.Cog):
         except ValueError:
             await interaction.response.send_message("That button is not one of mine.", ephemeral=True)
             return
-        out = await guarded(interaction, svc.undo_vote(ctx_of(interaction), req_id, at_seq, vote == "y"))
+        out = await guarded(interaction, svc.undo.undo_vote(ctx_of(interaction), req_id, at_seq, vote == "y"))
         await deliver(interaction, out, svc)
 
     # ----------------------------------------------------------- orders
@@ -442,39 +444,39 @@ class GameCog(commands.Cog):
     @app_commands.describe(text="The order in notation, e.g. deploy OA1 2325", seat="If you hold several seats")
     @app_commands.guild_only()
     async def order(self, interaction: discord.Interaction, text: str, seat: str | None = None):
-        await answer(interaction, "order", text, seat)
+        await answer(interaction, _service(interaction).orders.order, text, seat)
 
     @order.autocomplete("text")
     async def order_text(self, interaction: discord.Interaction, current: str):
-        texts = await _service(interaction).autocomplete_order(ctx_of(interaction), current, limit=25)
+        texts = await _service(interaction).orders.autocomplete_order(ctx_of(interaction), current, limit=25)
         return [app_commands.Choice(name=t, value=t) for t in texts]
 
     @app_commands.command(name="whisper", description="A private message to another seat (the moderator reads it too)")
     @app_commands.describe(seat="The seat to whisper to", text="What to say")
     @app_commands.guild_only()
     async def whisper(self, interaction: discord.Interaction, seat: str, text: app_commands.Range[str, 1, 300]):
-        await answer(interaction, "whisper", seat, text)
+        await answer(interaction, _service(interaction).orders.whisper, seat, text)
 
     @whisper.autocomplete("seat")
     async def whisper_seat(self, interaction: discord.Interaction, current: str):
-        names = await _service(interaction).autocomplete_taken_seat(ctx_of(interaction), current)
+        names = await _service(interaction).lobby.autocomplete_taken_seat(ctx_of(interaction), current)
         return [app_commands.Choice(name=n, value=n) for n in names[:25]]
 
     @app_commands.command(name="done", description="End your part of the current phase")
     @app_commands.describe(seat="If you hold several seats")
     @app_commands.guild_only()
     async def done(self, interaction: discord.Interaction, seat: str | None = None):
-        await answer(interaction, "done", seat)
+        await answer(interaction, _service(interaction).orders.done, seat)
 
     @app_commands.command(name="odds", description="Exact outcome probabilities of a proposed attack, privately")
     @app_commands.describe(text="The attack in order notation")
     @app_commands.guild_only()
     async def odds(self, interaction: discord.Interaction, text: app_commands.Range[str, 1, 200]):
-        await answer(interaction, "odds", text)
+        await answer(interaction, _service(interaction).orders.odds, text)
 
     @odds.autocomplete("text")
     async def odds_text(self, interaction: discord.Interaction, current: str):
-        texts = await _service(interaction).autocomplete_order(ctx_of(interaction), current, limit=25)
+        texts = await _service(interaction).orders.autocomplete_order(ctx_of(interaction), current, limit=25)
         return [app_commands.Choice(name=t, value=t) for t in texts]
 
     # ----------------------------------------------------------- you
@@ -485,7 +487,7 @@ class GameCog(commands.Cog):
     @app_commands.describe(start="Start, hh:mm (your local time)", end="End, hh:mm", tz="IANA time zone, e.g. Europe/London")
     async def quiet(self, interaction: discord.Interaction, start: app_commands.Range[str, 1, 5],
                     end: app_commands.Range[str, 1, 5], tz: app_commands.Range[str, 1, 64]):
-        await answer(interaction, "set_quiet", start, end, tz)
+        await answer(interaction, _service(interaction).clocks.set_quiet, start, end, tz)
 
     @quiet.autocomplete("tz")
     async def quiet_tz(self, interaction: discord.Interaction, current: str):
@@ -494,27 +496,27 @@ class GameCog(commands.Cog):
     @me.command(name="away", description="Away until a date: your seats' deadlines wait")
     @app_commands.describe(until="YYYY-MM-DD (the last day away), or `off`")
     async def away(self, interaction: discord.Interaction, until: app_commands.Range[str, 1, 20]):
-        await answer(interaction, "set_away", until)
+        await answer(interaction, _service(interaction).clocks.set_away, until)
 
     @me.command(name="games", description="Every game you hold a seat in, in every server, and which wait for you")
     async def my_games(self, interaction: discord.Interaction):
         names = {g.id: g.name for g in interaction.client.guilds}
-        await answer(interaction, "my_games", names)
+        await answer(interaction, _service(interaction).seats.my_games, names)
 
     @me.command(name="record", description="Your record: phases on time, games finished, seats taken over, your ratings")
     async def record(self, interaction: discord.Interaction):
-        await answer(interaction, "record")
+        await answer(interaction, _service(interaction).results.record)
 
     @me.command(name="autoplay", description="The bot plays your forced actions (a single legal one) and says so")
     @app_commands.describe(value="on or off")
     @app_commands.choices(value=[app_commands.Choice(name="on", value="on"), app_commands.Choice(name="off", value="off")])
     async def autoplay(self, interaction: discord.Interaction, value: str):
-        await answer(interaction, "autoplay", value)
+        await answer(interaction, _service(interaction).seats.autoplay, value)
 
     @me.command(name="digest", description="One private message a day at this local time, when something waits")
     @app_commands.describe(at="hh:mm in your time zone (`/me quiet tz:`, else UTC), or `off`")
     async def digest(self, interaction: discord.Interaction, at: app_commands.Range[str, 1, 5]):
-        await answer(interaction, "set_digest", at)
+        await answer(interaction, _service(interaction).digest.set_digest, at)
 
     # ----------------------------------------------------------- saved set-ups (issue 41)
     template = app_commands.Group(name="template", description="Set-ups saved in this server, for `/game new template:`",
@@ -526,21 +528,21 @@ class GameCog(commands.Cog):
     @app_commands.choices(ruleset=[app_commands.Choice(name=n, value=n) for n in ruleset_names()])
     async def template_save(self, interaction: discord.Interaction, name: app_commands.Range[str, 1, 40], ruleset: str,
                             options: app_commands.Range[str, 1, 500] | None = None):
-        await answer(interaction, "template_save", name, ruleset, options, public=True)
+        await answer(interaction, _service(interaction).templates.template_save, name, ruleset, options, public=True)
 
     @template.command(name="list", description="The set-ups saved in this server")
     @app_commands.describe(page="Which page (20 a page)")
     async def template_list(self, interaction: discord.Interaction, page: app_commands.Range[int, 1, 100] | None = None):
-        await answer(interaction, "template_list", page)
+        await answer(interaction, _service(interaction).templates.template_list, page)
 
     @template.command(name="delete", description="Delete a saved set-up (who saved it, or Manage Server)")
     @app_commands.describe(name="The set-up")
     async def template_delete(self, interaction: discord.Interaction, name: app_commands.Range[str, 1, 40]):
-        await answer(interaction, "template_delete", name, public=True)
+        await answer(interaction, _service(interaction).templates.template_delete, name, public=True)
 
     @template_delete.autocomplete("name")
     async def template_delete_name(self, interaction: discord.Interaction, current: str):
-        names = await _service(interaction).autocomplete_template(ctx_of(interaction), current)
+        names = await _service(interaction).templates.autocomplete_template(ctx_of(interaction), current)
         return [app_commands.Choice(name=n, value=n) for n in names[:25]]
     @app_commands.command(name="stats", description="This server's finished games: wins per side, lengths; a player's results")
     @app_commands.describe(ruleset="Only this game", player="This player's results by ruleset and side")
@@ -549,7 +551,8 @@ class GameCog(commands.Cog):
     async def stats(self, interaction: discord.Interaction, ruleset: str | None = None,
                     player: discord.Member | None = None):
         svc = _service(interaction)
-        out = svc.stats(ctx_of(interaction), ruleset, player.id if player else None, present=present_in(interaction))
+        out = svc.results.stats(ctx_of(interaction), ruleset, player.id if player else None,
+                                present=present_in(interaction))
         await deliver(interaction, await guarded(interaction, out, True), svc)
 
     @app_commands.command(name="ratings", description="This server's ratings of games played with rated=on")
@@ -558,34 +561,34 @@ class GameCog(commands.Cog):
     @app_commands.guild_only()
     async def ratings(self, interaction: discord.Interaction, ruleset: str | None = None):
         svc = _service(interaction)
-        out = svc.ratings(ctx_of(interaction), ruleset, present=present_in(interaction))
+        out = svc.results.ratings(ctx_of(interaction), ruleset, present=present_in(interaction))
         await deliver(interaction, await guarded(interaction, out, True), svc)
 
     @app_commands.command(name="secret", description="Re-send your hidden information privately")
     @app_commands.guild_only()
     async def secret(self, interaction: discord.Interaction):
-        await answer(interaction, "secret")
+        await answer(interaction, _service(interaction).views.secret)
 
     @app_commands.command(name="help", description="How to play here")
     @app_commands.describe(topic="A topic of this channel's game (orders, …) or a ruleset")
     async def help(self, interaction: discord.Interaction, topic: app_commands.Range[str, 0, 40] | None = None):
-        await answer(interaction, "help", topic)
+        await answer(interaction, _service(interaction).views.help, topic)
 
     @help.autocomplete("topic")
     async def help_topic(self, interaction: discord.Interaction, current: str):
-        names = await _service(interaction).help_topics(ctx_of(interaction), current)
+        names = await _service(interaction).views.help_topics(ctx_of(interaction), current)
         return [app_commands.Choice(name=n, value=n) for n in names[:25]]
 
     @app_commands.command(name="rule", description="A rule case looked up, privately: by its number (16.71) or a word (oil)")
     @app_commands.describe(case="A case number or a word", ruleset="Which game's rules (outside a game)")
     @app_commands.choices(ruleset=[app_commands.Choice(name=n, value=n) for n in ruleset_names()])
     async def rule(self, interaction: discord.Interaction, case: app_commands.Range[str, 1, 60], ruleset: str | None = None):
-        await answer(interaction, "rule", case, ruleset)
+        await answer(interaction, _service(interaction).views.rule, case, ruleset)
 
     @rule.autocomplete("case")
     async def rule_case(self, interaction: discord.Interaction, current: str):
         ruleset = getattr(interaction.namespace, "ruleset", None)
-        pairs = await _service(interaction).autocomplete_rule(ctx_of(interaction), current, ruleset)
+        pairs = await _service(interaction).views.autocomplete_rule(ctx_of(interaction), current, ruleset)
         return [app_commands.Choice(name=n, value=v) for n, v in pairs[:25]]
 
 

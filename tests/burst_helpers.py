@@ -29,8 +29,8 @@ def ctx(user: int, channel: int) -> Ctx:
 async def set_up(svc: GameService, channels) -> dict:
     """A started game in each channel, a hundred at a time (the store's pool is bounded); channel -> its row."""
     async def one(channel):
-        for out in (await svc.new_game(ctx(RED, channel), "tiny-pbp"), await svc.join(ctx(RED, channel), "red"),
-                    await svc.join(ctx(BLUE, channel), "blue"), await svc.start(ctx(RED, channel))):
+        for out in (await svc.lobby.new_game(ctx(RED, channel), "tiny-pbp"), await svc.lobby.join(ctx(RED, channel), "red"),
+                    await svc.lobby.join(ctx(BLUE, channel), "blue"), await svc.lobby.start(ctx(RED, channel))):
             assert out.ok, out.reply.text
 
     channels = list(channels)
@@ -71,7 +71,7 @@ class Burst:
 
         async def one(ch):
             try:
-                return await self.svc.order(self.sent[ch], "roll")
+                return await self.svc.orders.order(self.sent[ch], "roll")
             except BaseException:
                 if not everyone.is_set():
                     arrive()  # (failed before the gate: the others need not wait for it)

@@ -64,7 +64,7 @@ async def main(path: str) -> None:
     svc = GameService(store, renderer=None, seed_source=lambda: "kill-seed",
                       clock=lambda: float(clock_file.read_text()), shard=store.shard)
     die_file = Path(c["die"]) if c.get("die") else None
-    plain_order = svc.order
+    plain_order = svc.orders.order
 
     async def order(ctx, text, seat=None):
         """With the die file naming this order: commit it, then die before the reply (the
@@ -75,7 +75,7 @@ async def main(path: str) -> None:
             os.kill(os.getpid(), signal.SIGKILL)
         return out
 
-    svc.order = order
+    svc.orders.order = order
     bot = make_bot(cfg, service=svc, **client_options(c))
     never_busy(bot)
     await bot.start(cfg.token)

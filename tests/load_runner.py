@@ -33,14 +33,14 @@ async def main(path: str) -> None:
 
         app.DEFER_AFTER = float(c["defer_after"])
     if c.get("block_orders"):  # (issue 39's test) `roll 2d6 for block-<s>` blocks the loop <s> seconds as it starts
-        plain_order = svc.order
+        plain_order = svc.orders.order
 
         async def order(ctx, text, seat=None):
             if (m := re.search(r"block-([0-9.]+)", text)):
                 time.sleep(float(m[1]))  # a slow call on the loop: nothing else of the bot runs meanwhile
             return await plain_order(ctx, text, seat)
 
-        svc.order = order
+        svc.orders.order = order
     bot = make_bot(cfg, service=svc, **client_options(c))
     # (issue 39) the loop's lag past which work is refused: none unless asked for (a starved test host's loop may
     # run seconds late, and the set-up of a test's games must not be refused), and how long a lag is remembered

@@ -113,12 +113,12 @@ async def verify_copy(src, dst, log=print) -> list[str]:
         if await src.actions(gid) != await dst.actions(gid):
             problems.append(f"game {gid}: its log differs on the copy")
             continue
-        da = state_digest((await a.replay_from_start(ra)).state)
-        db_ = state_digest((await b.replay_from_start(rb)).state)
+        da = state_digest((await a.table.replay_from_start(ra)).state)
+        db_ = state_digest((await b.table.replay_from_start(rb)).state)
         if da != db_:
             problems.append(f"game {gid}: replay digest {db_[:12]} on the copy, {da[:12]} on the source")
             continue
-        if state_digest((await b.rebuild(rb)).state) != db_:
+        if state_digest((await b.table.rebuild(rb)).state) != db_:
             problems.append(f"game {gid}: rebuilt from its last snapshot it differs from its replay")
             continue
         # a game made from its seed (not a hand-set fixture) must pass `palantir verify`
@@ -129,7 +129,7 @@ async def verify_copy(src, dst, log=print) -> list[str]:
         except Exception:  # noqa: BLE001 - a ruleset that cannot remake it: the digests above stand
             from_seed = False
         if from_seed:
-            export = await b.export_data(dataclasses.replace(rb, status="over"))  # with the seed
+            export = await b.archive.export_data(dataclasses.replace(rb, status="over"))  # with the seed
             ok, lines = verify_export(export)
             if not ok:
                 problems.append(f"game {gid}: palantir verify on the copy: {lines[-1]}")

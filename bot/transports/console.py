@@ -105,7 +105,7 @@ class Console:
         for p in out.public:
             self._post(p, None, "map")
         if out.map_after or out.notice:
-            img, caption = (await self.service.render_game(*out.map_after)) if out.map_after else (None, None)
+            img, caption = (await self.service.table.render_game(*out.map_after)) if out.map_after else (None, None)
             seat = out.map_after[1] if out.map_after else None
             if out.notice:
                 self._post(Post(text=out.notice.text, image=img), seat, "map")
@@ -125,19 +125,19 @@ class Console:
         scheduler does, and print what they posted (the outbox). Returns how many timers fired."""
         svc, fired = self.service, 0
         for _ in range(MAX_TICK_FIRES):  # (a game whose every seat is on autopilot goes on at the next command)
-            n = await svc.fire_due()
+            n = await svc.clocks.fire_due()
             if not n:
                 break
             fired += n
-        await svc.send_digests()  # issue 41: a daily digest that fell due (printed as a private message)
+        await svc.digest.send_digests()  # issue 41: a daily digest that fell due (printed as a private message)
         while items := await svc.store.pending_outbox():
             for item in items:
                 payload = item["payload"]
                 if not (payload.get("seatboard") or payload.get("board")):  # (no boards in a terminal)
-                    post = await svc.outbox_post(payload)
+                    post = await svc.clocks.outbox_post(payload)
                     uid = item["user_id"]
                     self._post(post, self.seat_of_user.get(uid, str(uid)) if uid else None, "dm" if uid else "map")
-                await svc.store.mark_sent(item["id"], svc.clock())
+                await svc.store.mark_sent(item["id"], svc.table.clock())
         return fired
 
     # ----------------------------------------------------------- commands
@@ -159,26 +159,26 @@ class Console:
             options, charts = self.charts_file(self.options, split_name(self.ruleset)[0])
         except ValueError as e:
             return f"Bad options: {e}"
-        created = await self.service.new_game(self.ctx(), self.ruleset, options, charts=charts)
+        created = await self.service.lobby.new_game(self.ctx(), self.ruleset, options, charts=charts)
         if not created.ok:
             text = created.reply.text if created.reply else "the game could not be created"
             return " ".join(text.split())  # one line, whatever the refusal's own layout
         await self.show(created)
         for seat in self.rs.seats:
             self.seat = seat
-            await self.show(await self.service.join(self.ctx(), seat))
+            await self.show(await self.service.lobby.join(self.ctx(), seat))
         row = await self.service.store.live_game(CHANNEL)
         if row is not None and row.status == "open" and SeatRules.of(row).checkin > 0:
             # issue 28: every seat is at this keyboard: each checks in now (the last one starts the game)
             for seat in self.rs.seats:
                 if seat in (row.seats or await self.service.store.seats(row.id)):
                     self.seat = seat
-                    await self.show(await self.service.checkin(self.ctx(), row.id))
+                    await self.show(await self.service.lobby.checkin(self.ctx(), row.id))
         self.seat = first
         if (await self.service.store.live_game(CHANNEL)).status == "open":
-            await self.show(await self.service.start(self.ctx()))
+            await self.show(await self.service.lobby.start(self.ctx()))
         await self.tick()
-        active = (await self.service.load(await self.service.store.live_game(CHANNEL))).active_seats()
+        active = (await self.service.table.load(await self.service.store.live_game(CHANNEL))).active_seats()
         if active:
             self.seat = active[0]
             self.say(f"(you are now {self.seat}; `as <seat>` switches)")
@@ -245,30 +245,30 @@ class Console:
         rest, kv = self._kv(words)
         if head == "order":
             text = tail.strip().removeprefix("text:") if not kv.get("seat") else kv.get("text", "")
-            out = await svc.order(self.ctx(), text, kv.get("seat"))
+            out = await svc.orders.order(self.ctx(), text, kv.get("seat"))
         elif head == "whisper":
-            out = await svc.whisper(self.ctx(), kv.get("seat") or (rest[0] if rest else ""),
+            out = await svc.orders.whisper(self.ctx(), kv.get("seat") or (rest[0] if rest else ""),
                                     kv.get("text") or " ".join(rest[1:]))
         elif head == "done":
-            out = await svc.done(self.ctx(), kv.get("seat") or (rest[0] if rest else None))
+            out = await svc.orders.done(self.ctx(), kv.get("seat") or (rest[0] if rest else None))
         elif head == "secret":
-            out = await svc.secret(self.ctx())
+            out = await svc.views.secret(self.ctx())
         elif head == "odds":
-            out = await svc.odds(self.ctx(), kv.get("text") or tail.strip().removeprefix("text:"))
+            out = await svc.orders.odds(self.ctx(), kv.get("text") or tail.strip().removeprefix("text:"))
         elif head == "me":
             sub = rest[0] if rest else ""
             if sub == "quiet":
-                out = await svc.set_quiet(self.ctx(), kv.get("from", ""), kv.get("to", ""), kv.get("tz", ""))
+                out = await svc.clocks.set_quiet(self.ctx(), kv.get("from", ""), kv.get("to", ""), kv.get("tz", ""))
             elif sub == "away":
-                out = await svc.set_away(self.ctx(), kv.get("until") or (rest[1] if len(rest) > 1 else ""))
+                out = await svc.clocks.set_away(self.ctx(), kv.get("until") or (rest[1] if len(rest) > 1 else ""))
             elif sub == "games":
-                out = await svc.my_games(self.ctx())
+                out = await svc.seats.my_games(self.ctx())
             elif sub == "record":
-                out = await svc.record(self.ctx())
+                out = await svc.results.record(self.ctx())
             elif sub == "autoplay":
-                out = await svc.autoplay(self.ctx(), rest[1] if len(rest) > 1 else kv.get("value", ""))
+                out = await svc.seats.autoplay(self.ctx(), rest[1] if len(rest) > 1 else kv.get("value", ""))
             elif sub == "digest":  # issue 41
-                out = await svc.set_digest(self.ctx(), kv.get("at") or (rest[1] if len(rest) > 1 else ""))
+                out = await svc.digest.set_digest(self.ctx(), kv.get("at") or (rest[1] if len(rest) > 1 else ""))
             else:
                 out = Outcome.error("Unknown `/me` command: quiet from:<hh:mm> to:<hh:mm> tz:<zone>, away until:<date>, "
                                     "games, record, autoplay on|off, digest at:<hh:mm>|off.")
@@ -277,63 +277,63 @@ class Console:
             if who is not None and who not in self.users and who not in self.names:
                 out = Outcome.error(f"`{who[:20]}` is not a player here: name a seat ({', '.join(self.rs.seats)}).")
             else:
-                out = await svc.stats(self.ctx(), kv.get("ruleset") or (rest[0] if rest else None),
+                out = await svc.results.stats(self.ctx(), kv.get("ruleset") or (rest[0] if rest else None),
                                       None if who is None else self.users.get(who) or self.names.get(who),
                                       page=int(kv["page"]) - 1 if kv.get("page", "").isdigit() else 0)
         elif head == "ratings":  # issue 41
-            out = await svc.ratings(self.ctx(), kv.get("ruleset") or (rest[0] if rest else None),
+            out = await svc.results.ratings(self.ctx(), kv.get("ruleset") or (rest[0] if rest else None),
                                     page=int(kv["page"]) - 1 if kv.get("page", "").isdigit() else 0)
         elif head == "help":
-            out = await svc.help(self.ctx(), kv.get("topic") or (rest[0] if rest else None))
+            out = await svc.views.help(self.ctx(), kv.get("topic") or (rest[0] if rest else None))
         elif head == "rule":  # `/rule 16.71`, `/rule case:oil ruleset:gondor`
-            out = await svc.rule(self.ctx(), kv.get("case") or " ".join(rest), kv.get("ruleset"))
+            out = await svc.views.rule(self.ctx(), kv.get("case") or " ".join(rest), kv.get("ruleset"))
         elif head == "roll":
             dice = kv.pop("dice", None)
             reason = kv.pop("reason", None)
             private = kv.pop("private", "false").lower() in ("true", "yes", "1")
             if dice is None:
                 dice = " ".join(rest)
-            out = await svc.roll(self.ctx(), dice, reason, private)
+            out = await svc.orders.roll(self.ctx(), dice, reason, private)
         elif head == "game":
             sub = rest[0] if rest else ""
             args = rest[1:]
             if sub == "map":
                 yes = ("true", "yes", "1")
-                out = await svc.map(self.ctx(), kv.get("around"), kv.get("mine", "false").lower() in yes,
+                out = await svc.views.map(self.ctx(), kv.get("around"), kv.get("mine", "false").lower() in yes,
                                     kv.get("whole", "false").lower() in yes, kv.get("radius"))
             elif sub == "status":
-                out = await svc.status(self.ctx())
+                out = await svc.views.status(self.ctx())
             elif sub == "log":
                 last = kv.get("last") or (args[0] if args else None)
-                out = await svc.log(self.ctx(), int(last) if last and last.isdigit() else None)
+                out = await svc.views.log(self.ctx(), int(last) if last and last.isdigit() else None)
             elif sub == "export":
-                out = await svc.export(self.ctx(), kv.get("format") or "json", kv.get("since"))
+                out = await svc.archive.export(self.ctx(), kv.get("format") or "json", kv.get("since"))
             elif sub == "end":
-                out = await svc.end(self.ctx())
+                out = await svc.lobby.end(self.ctx())
             elif sub == "undo":
-                out = await svc.undo(self.ctx())
+                out = await svc.undo.undo(self.ctx())
             elif sub == "extend":
-                out = await svc.extend(self.ctx(), kv.get("hours") or (args[0] if args else ""))
+                out = await svc.clocks.extend(self.ctx(), kv.get("hours") or (args[0] if args else ""))
             elif sub == "pause":
-                out = await svc.pause(self.ctx())
+                out = await svc.clocks.pause(self.ctx())
             elif sub == "resume":
-                out = await svc.resume(self.ctx())
+                out = await svc.clocks.resume(self.ctx())
             elif sub == "replay":
-                out = await svc.replay(self.ctx(), kv.get("since") or (" ".join(args) or None))
+                out = await svc.archive.replay(self.ctx(), kv.get("since") or (" ".join(args) or None))
             elif sub == "new":
                 try:
                     options, charts = self.charts_file(kv.get("options"), kv.get("ruleset") or (args[0] if args else ""))
                 except ValueError as e:
                     out = Outcome.error(f"Bad options: {e}")
                 else:
-                    out = await svc.new_game(self.ctx(), kv.get("ruleset") or (args[0] if args else ""), options,
+                    out = await svc.lobby.new_game(self.ctx(), kv.get("ruleset") or (args[0] if args else ""), options,
                                              charts=charts, template=kv.get("template"))
             elif sub == "join":
-                out = await svc.join(self.ctx(), kv.get("seat") or (args[0] if args else ""))
+                out = await svc.lobby.join(self.ctx(), kv.get("seat") or (args[0] if args else ""))
             elif sub == "leave":
-                out = await svc.leave(self.ctx())
+                out = await svc.lobby.leave(self.ctx())
             elif sub == "start":
-                out = await svc.start(self.ctx())
+                out = await svc.lobby.start(self.ctx())
             elif sub == "sub":
                 out = await self.substitute(kv.get("seat") or (args[0] if args else ""),
                                             kv.get("user") or (args[1] if len(args) > 1 else ""))
@@ -341,12 +341,12 @@ class Console:
                 out = await self.take_over(kv.get("seat") or (args[0] if args else ""),
                                            kv.get("user") or (args[1] if len(args) > 1 else ""))
             elif sub == "open":
-                out = await svc.open_games(self.ctx())
+                out = await svc.seats.open_games(self.ctx())
             elif sub == "rematch":  # issue 41: `/game rematch [swap:true]`; `confirm` / `decline` are its buttons
                 out = await self.rematch(args[0].lower() if args else "", kv.get("swap", "false"))
             elif sub == "checkin":  # the Check in button (issue 28)
                 row = await svc.store.live_game(CHANNEL)
-                out = (await svc.checkin(self.ctx(), row.id) if row is not None
+                out = (await svc.lobby.checkin(self.ctx(), row.id) if row is not None
                        else Outcome.error("There is no game here to check in to."))
             else:
                 out = Outcome.error("Unknown `/game` command: new, join, leave, start, checkin, status, map, log, "
@@ -354,12 +354,13 @@ class Console:
         elif head == "template":  # issue 41: this server's saved set-ups
             sub = rest[0] if rest else ""
             if sub == "save":
-                out = await svc.template_save(self.ctx(), kv.get("name", ""), kv.get("ruleset", ""), kv.get("options"))
+                out = await svc.templates.template_save(self.ctx(), kv.get("name", ""), kv.get("ruleset", ""),
+                                                       kv.get("options"))
             elif sub == "list":
                 page = kv.get("page") or (rest[1] if len(rest) > 1 else None)
-                out = await svc.template_list(self.ctx(), page)
+                out = await svc.templates.template_list(self.ctx(), page)
             elif sub == "delete":
-                out = await svc.template_delete(self.ctx(), kv.get("name") or " ".join(rest[1:]))
+                out = await svc.templates.template_delete(self.ctx(), kv.get("name") or " ".join(rest[1:]))
             else:
                 out = Outcome.error("Unknown `/template` command: save name:<name> ruleset:<game> [options:<...>], "
                                     "list [page:<n>], delete name:<name>.")
@@ -379,7 +380,7 @@ class Console:
         if uid is None:
             uid = max([*self.users.values(), *self.names.values()]) + 1
             self.names[who] = uid
-        out = await self.service.sub(self.ctx(), seat, uid)
+        out = await self.service.lobby.sub(self.ctx(), seat, uid)
         if out.ok:
             seat = seat.strip().lower()
             self.users[seat] = uid
@@ -399,7 +400,7 @@ class Console:
         ctx = self.ctx()
         if uid is not None:
             ctx = dataclasses.replace(ctx, user_id=uid, is_moderator=False, user_name=who)
-        out = await self.service.takeover(ctx, seat)
+        out = await self.service.seats.takeover(ctx, seat)
         row = await self.service.store.live_game(CHANNEL)
         if out.ok and row is not None and (await self.service.store.seats(row.id)).get(seat.strip().lower()) == ctx.user_id:
             seat = seat.strip().lower()
@@ -413,14 +414,15 @@ class Console:
         begins, each seat speaks for its new holder (``as <seat>``: sides swapped, the players follow)."""
         svc = self.service
         if word in ("", "swap"):
-            return await svc.rematch(self.ctx(), swap.strip().lower() in ("true", "yes", "1", "on") or word == "swap")
+            return await svc.rematch.rematch(self.ctx(),
+                                             swap.strip().lower() in ("true", "yes", "1", "on") or word == "swap")
         if word not in ("confirm", "decline"):
             return Outcome.error("`/game rematch [swap:true]`, then `/game rematch confirm` or `decline` (its buttons).")
         row = await svc.store.finished_game(CHANNEL)
         rm = await svc.store.rematch(row.id) if row is not None else None
         if rm is None:
             return Outcome.error("No rematch is proposed here: `/game rematch [swap:true]` proposes one.")
-        out = await svc.rematch_vote(self.ctx(), row.id, rm["round"], word == "confirm")
+        out = await svc.rematch.rematch_vote(self.ctx(), row.id, rm["round"], word == "confirm")
         new = await svc.store.live_game(CHANNEL)
         if out.ok and new is not None and (rm := await svc.store.rematch(row.id))["new_game_id"] == new.id:
             self.users = {s: u for s, u in rm["seats"].items()}

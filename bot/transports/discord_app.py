@@ -135,8 +135,8 @@ async def _render_map(out: Outcome, service: GameService) -> tuple[bytes | None,
         return None, None, ""
     gid, seat = out.map_after
     try:
-        img, caption = await service.render_game(gid, seat)
-        return img, caption, await service.map_description(gid, seat)
+        img, caption = await service.table.render_game(gid, seat)
+        return img, caption, await service.table.map_description(gid, seat)
     except Exception:  # a drawing failure must not lose the order already accepted
         log.exception("render failed for game %s", gid)
         return None, MAP_FAILED, ""
@@ -237,7 +237,7 @@ async def deliver(interaction: discord.Interaction, out: Outcome, service: GameS
     if late and (not out.ok or (out.ephemeral and out.stored is None and not out.dms)):
         return  # a refusal (or a private read) changed nothing, and nobody waits for it now
     if not out.ok:  # a refusal its player saw (an "already applied" question is then used up)
-        service.refusal_seen(str(interaction.id))
+        service.recovery.refusal_seen(str(interaction.id))
     answer = _Answer(interaction, service, limit, late)
     uid = interaction.user.id
     if late:  # the same answer, as a plain message in the channel (or privately, if it is private)
@@ -252,7 +252,7 @@ async def deliver(interaction: discord.Interaction, out: Outcome, service: GameS
     if out.board is not None and out.ok and not out.ephemeral and not late:  # the status board: remembered, edited later
         try:
             msg = await interaction.original_response()
-            await service.set_board(out.board, msg.channel.id, msg.id)
+            await service.views.set_board(out.board, msg.channel.id, msg.id)
         except discord.HTTPException:
             log.exception("could not remember the status board of game %s", out.board)
     if out.board_edit is not None:
@@ -264,7 +264,7 @@ async def deliver(interaction: discord.Interaction, out: Outcome, service: GameS
             log.warning("could not edit the status board %s", message_id)
     if out.ok:
         try:  # an answer stored with its order but not marked here is announced after a restart
-            await service.delivered(str(interaction.id), late=late)
+            await service.recovery.delivered(str(interaction.id), late=late)
         except Exception:
             log.exception("could not mark interaction %s answered", interaction.id)
     for kw in sets:
@@ -301,15 +301,15 @@ async def deliver(interaction: discord.Interaction, out: Outcome, service: GameS
             await interaction.followup.send(probe_note, ephemeral=True)
         except discord.HTTPException:
             log.warning("could not tell %s how their private information will reach them", uid)
-    if not late and service.delivery.holds(uid):  # what could not reach this player before: now, privately
-        ids, texts = await service.delivery.waiting(uid)
+    if not late and service.table.delivery.holds(uid):  # what could not reach this player before: now, privately
+        ids, texts = await service.table.delivery.waiting(uid)
         try:
             for t in texts:
                 await interaction.followup.send(t, ephemeral=True, allowed_mentions=discord.AllowedMentions.none())
         except discord.HTTPException:
             log.warning("could not show held messages to %s", uid)
         else:
-            await service.delivery.shown(uid, ids)
+            await service.table.delivery.shown(uid, ids)
 
 
 async def _post_elsewhere(client, out: Outcome, service: GameService, limit: int) -> str | None:
@@ -328,7 +328,7 @@ async def _post_elsewhere(client, out: Outcome, service: GameService, limit: int
                 for kw in _kwargs(p, limit):
                     msg = await channel.send(**kw)
             if out.seat_board is not None:  # the server's open-seat board (issue 28): edited in place later
-                await service.board_placed(out.seat_board, cid, msg.id)
+                await service.seats.board_placed(out.seat_board, cid, msg.id)
         except discord.HTTPException as e:
             log.warning("could not post in channel %s: %s", cid, e)
             why = why or cannot_post(cid, e)
@@ -338,7 +338,7 @@ async def _post_elsewhere(client, out: Outcome, service: GameService, limit: int
 async def edit_seat_board(client, service: GameService, guild_id: int | None) -> None:
     """The server's open-seat board (`/game board`, issue 28), edited to read as it is now."""
     try:
-        got = await service.board_update(guild_id)
+        got = await service.seats.board_update(guild_id)
         if got is None:
             return
         channel_id, message_id, text, buttons = got
@@ -476,10 +476,10 @@ class _Palantir:
                 self._render_pool = RenderPool(self.cfg.render.workers)
             self.service = GameService(self._own_store, deadline_defaults=self.cfg.deadlines.rules(), shard=shard,
                                        render_pool=self._render_pool)
-        self.service.on_timers_changed = self._wake.set
-        n = await self.service.warm()
+        self.service.table.on_timers_changed = self._wake.set
+        n = await self.service.table.warm()
         log.info("loaded %d live games (event loop: %s)", n, loop_name(asyncio.get_running_loop()))
-        if (k := await self.service.announce_unanswered()):
+        if (k := await self.service.recovery.announce_unanswered()):
             log.warning("announced %d answers stored before a restart but never delivered", k)
         self._scheduler_task = asyncio.create_task(self._scheduler(), name="palantir-scheduler")
         # (issue 39) how late the loop runs, from here: the start-up's own long work (the games loaded, the answers
@@ -523,8 +523,8 @@ class _Palantir:
             freeze_start_heap()
         while not self.is_closed() and not self._stopping:
             try:
-                await self.service.fire_due()
-                await self.service.send_digests()  # issue 41: the players' daily digests that fell due
+                await self.service.clocks.fire_due()
+                await self.service.digest.send_digests()  # issue 41: the players' daily digests that fell due
                 await self.flush_outbox()
             except asyncio.CancelledError:
                 raise
@@ -544,16 +544,16 @@ class _Palantir:
         for item in await store.pending_outbox():
             if item["payload"].get("seatboard"):  # the server's open-seat board (issue 28)
                 await edit_seat_board(self, self.service, item["payload"]["seatboard"])
-                await store.mark_sent(item["id"], self.service.clock())
+                await store.mark_sent(item["id"], self.service.table.clock())
                 sent += 1
                 continue
             if item["payload"].get("board"):  # the status board, edited in place as it reads now
                 await self._edit_board(item["payload"]["board"])
-                await store.mark_sent(item["id"], self.service.clock())
+                await store.mark_sent(item["id"], self.service.table.clock())
                 sent += 1
                 continue
             try:
-                post = await self.service.outbox_post(item["payload"])
+                post = await self.service.clocks.outbox_post(item["payload"])
             except Exception:  # a drawing failure must not hold the notice back
                 log.exception("outbox %s: could not prepare the map", item["id"])
                 post = Post(text=item["payload"].get("text", ""), mentions=list(item["payload"].get("mentions") or []))
@@ -575,12 +575,12 @@ class _Palantir:
             except discord.HTTPException:
                 log.exception("outbox %s: send failed; will retry", item["id"])
                 continue
-            await store.mark_sent(item["id"], self.service.clock())
+            await store.mark_sent(item["id"], self.service.table.clock())
             sent += 1
         return sent
 
     async def _edit_board(self, game_id: int) -> None:
-        edit = await self.service.board_edit(game_id)
+        edit = await self.service.views.board_edit(game_id)
         if edit is None:
             return
         channel_id, message_id, text = edit

@@ -63,7 +63,7 @@ async def _send_one(client, service, user, user_id: int, p: Post, limit: int) ->
             pass  # closed DMs (50007): the fallback
         except discord.HTTPException:
             log.exception("DM to %s failed; trying the fallback", user_id)
-    delivery = service.delivery
+    delivery = service.table.delivery
     if p.game_id is not None:
         tid = await seat_room(client, service, p.game_id, p.seat, user_id)
         if tid is not None:
@@ -85,7 +85,7 @@ async def _send_one(client, service, user, user_id: int, p: Post, limit: int) ->
 async def seat_room(client: discord.Client, service, game_id: int, seat: str | None, user_id: int) -> int | None:
     """The seat's private thread in the game's channel (of its parent, when the game is in a thread),
     with the seat's holder and the moderator's; opened on first need; None if the bot may not."""
-    delivery = service.delivery
+    delivery = service.table.delivery
     place = await delivery.place(game_id, seat, user_id)
     if place is None:
         return None
@@ -138,7 +138,7 @@ async def seat_room(client: discord.Client, service, game_id: int, seat: str | N
 async def leave_room(client: discord.Client, service, game_id: int, seat: str, user_id: int) -> bool:
     """Issue 28: a holder who left a running game is taken out of the seat's private thread (the seat's
     secrets go on being posted there for its next holder). True if they were in it and are out."""
-    delivery = service.delivery
+    delivery = service.table.delivery
     async with delivery.room_locks[(game_id, seat)]:
         room = await delivery.room(game_id, seat)
         if room is None or room[1] != user_id:
@@ -158,9 +158,9 @@ async def leave_room(client: discord.Client, service, game_id: int, seat: str, u
 
 async def tell_table_once(client: discord.Client, service, game_id: int | None, user_id: int) -> bool:
     """The table is told, once a game, that a player cannot be reached privately at all."""
-    if game_id is None or await service.delivery.told(game_id, user_id):
+    if game_id is None or await service.table.delivery.told(game_id, user_id):
         return False
-    channel_id = await service.delivery.channel_of(game_id)
+    channel_id = await service.table.delivery.channel_of(game_id)
     if channel_id is None:
         return False
     try:
@@ -170,7 +170,7 @@ async def tell_table_once(client: discord.Client, service, game_id: int | None, 
     except discord.HTTPException:
         log.warning("could not tell game %s's channel that %s cannot be reached", game_id, user_id)
         return False
-    await service.delivery.mark_told(game_id, user_id)
+    await service.table.delivery.mark_told(game_id, user_id)
     return True
 
 

@@ -20,20 +20,20 @@ async def test_issue42_the_autopilots_answer_to_a_challenge_is_posted_with_its_r
     store = await Store.open(str(tmp_path / "reason.db"))
     try:
         svc = GameService(store, renderer=None, seed_source=lambda: "reason", clock=Clock(1_720_000_000.0))
-        svc.fixtures[CH] = POSITION
-        assert (await svc.new_game(ctx(RED), "sauron", "deadline=24")).ok
-        assert (await svc.join(ctx(RED), "sauron")).ok
-        assert (await svc.join(ctx(BLUE), "westernesse")).ok
-        assert (await svc.start(ctx(RED))).ok
+        svc.table.fixtures[CH] = POSITION
+        assert (await svc.lobby.new_game(ctx(RED), "sauron", "deadline=24")).ok
+        assert (await svc.lobby.join(ctx(RED), "sauron")).ok
+        assert (await svc.lobby.join(ctx(BLUE), "westernesse")).ok
+        assert (await svc.lobby.start(ctx(RED))).ok
         row = await store.live_game(CH)
-        assert (await svc.order(ctx(BLUE), "challenge ISI GOR")).ok
-        assert (await svc.leave(ctx(RED))).ok  # Sauron's seat on autopilot from now on
+        assert (await svc.orders.order(ctx(BLUE), "challenge ISI GOR")).ok
+        assert (await svc.lobby.leave(ctx(RED))).ok  # Sauron's seat on autopilot from now on
         for _ in range(20):  # Westernesse passes until Sauron, to answer, is played by the bot
             if any(a.seat == "sauron" for a in await store.actions(row.id)):
                 break
-            if "westernesse" in svc.games[row.id].active_seats():
-                assert (await svc.done(ctx(BLUE))).ok
-            await svc.fire_due()
+            if "westernesse" in svc.table.games[row.id].active_seats():
+                assert (await svc.orders.done(ctx(BLUE))).ok
+            await svc.clocks.fire_due()
         answer = next(a for a in await store.actions(row.id) if a.seat == "sauron")
         assert answer.text == "decline GOR"  # Gorgol (4) against Isildur (7) surely dies: declining is cheaper
         posted = [o["payload"].get("text", "") for o in await store.outbox(row.id)]

@@ -78,7 +78,7 @@ async def test_a_digest_due_prints_at_the_consoles_next_command(tmp_path):
         assert (await console.run_command("/me digest at:10:00")).ok
         await console.run_command("/me record")
         assert "Your daily digest" not in stream.getvalue()
-        svc.clock.t = t0 + 3601
+        svc.table.clock.t = t0 + 3601
         await console.run_command("/me record")
         await console.run_command("/me record")
         printed = [line for line in stream.getvalue().splitlines() if "Your daily digest" in line]

@@ -19,9 +19,9 @@ def ctx(user, channel, *, expires_at=None):
 
 
 async def started(svc, channel):
-    assert (await svc.new_game(ctx(RED, channel), "tiny-pbp", "deadline=1 policy=pass remind=off")).ok
-    assert (await svc.join(ctx(RED, channel), "red")).ok and (await svc.join(ctx(BLUE, channel), "blue")).ok
-    assert (await svc.start(ctx(RED, channel))).ok
+    assert (await svc.lobby.new_game(ctx(RED, channel), "tiny-pbp", "deadline=1 policy=pass remind=off")).ok
+    assert (await svc.lobby.join(ctx(RED, channel), "red")).ok and (await svc.lobby.join(ctx(BLUE, channel), "blue")).ok
+    assert (await svc.lobby.start(ctx(RED, channel))).ok
     return await svc.store.live_game(channel)
 
 
@@ -55,7 +55,7 @@ async def consistent(svc, game_id):
     if game_id in t.games:
         row = await svc.store.game(game_id)
         assert t.game_seq[game_id] == row.seq
-        assert state_digest(t.games[game_id].state) == state_digest((await svc.rebuild(row)).state)
+        assert state_digest(t.games[game_id].state) == state_digest((await svc.table.rebuild(row)).state)
 
 
 async def test_an_order_whose_game_is_evicted_after_its_commit_is_answered(two):
@@ -68,13 +68,13 @@ async def test_an_order_whose_game_is_evicted_after_its_commit_is_answered(two):
 
     async def gate(game_id):  # between the commit and the post-commit steps: another game's order
         if game_id == a.id and not other:
-            other.append(await svc.order(ctx(RED, 2), "roll"))
-            assert a.id not in svc.games  # pushed out
+            other.append(await svc.orders.order(ctx(RED, 2), "roll"))
+            assert a.id not in svc.table.games  # pushed out
         return await real(game_id)
 
     svc.table.board_edit = gate
     c = ctx(RED, 1, expires_at=2e9)  # not yet acknowledged: the order is watched for a retry (issue 25)
-    out = await svc.order(c, "roll")
+    out = await svc.orders.order(c, "roll")
     assert out.ok and out.stored is not None, out.reply.text
     assert other and other[0].ok
     assert [x.text for x in await svc.store.actions(a.id)] == ["roll"]
@@ -92,53 +92,53 @@ async def test_a_game_evicted_and_reloaded_while_its_order_is_written_is_not_res
     not the reloaded older state marked with the new position (whose next order would be applied to a
     stale position and break the log's dice counters)."""
     svc, a, b, _ = two
-    dice = (await svc.rebuild(a)).state["dice"]["counter"]
+    dice = (await svc.table.rebuild(a)).state["dice"]["counter"]
     real = svc.store.append_action
     done = []
 
     async def gate(**kw):
         if kw["game_id"] == a.id and not done:
-            done.append(await svc.order(ctx(RED, 2), "roll"))  # pushes a out
-            assert a.id not in svc.games
-            await svc.render_game(a.id, None)  # reloads a, as it stands before this write
-            assert svc.game_seq[a.id] == a.seq
+            done.append(await svc.orders.order(ctx(RED, 2), "roll"))  # pushes a out
+            assert a.id not in svc.table.games
+            await svc.table.render_game(a.id, None)  # reloads a, as it stands before this write
+            assert svc.table.game_seq[a.id] == a.seq
         return await real(**kw)
 
     svc.store.append_action = gate
-    assert (await svc.order(ctx(RED, 1), "roll")).ok
+    assert (await svc.orders.order(ctx(RED, 1), "roll")).ok
     assert done and done[0].ok
     await consistent(svc, a.id)
-    assert (await svc.order(ctx(RED, 1), "roll")).ok  # the next order, on the right position
+    assert (await svc.orders.order(ctx(RED, 1), "roll")).ok  # the next order, on the right position
     await consistent(svc, a.id)
     row = await svc.store.game(a.id)
     assert [x.text for x in await svc.store.actions(a.id)] == ["roll", "roll"]
-    assert (await svc.rebuild(row)).state["dice"]["counter"] == dice + 2  # a die each, no counter mismatch
+    assert (await svc.table.rebuild(row)).state["dice"]["counter"] == dice + 2  # a die each, no counter mismatch
 
 
 async def test_an_undo_whose_game_is_evicted_and_reloaded_while_written_is_not_resurrected_stale(two):
     """Issue 39: the same window for an undo (`/game undo`): the undone position stays loaded, not the
     position before the undo marked with the undo's log position."""
     svc, a, b, _ = two
-    assert (await svc.order(ctx(RED, 1), "note a")).ok
+    assert (await svc.orders.order(ctx(RED, 1), "note a")).ok
     real = svc.store.append_action
     done = []
 
     async def gate(**kw):
         if kw["game_id"] == a.id and kw.get("kind") == "undo" and not done:
-            done.append(await svc.order(ctx(RED, 2), "roll"))
-            assert a.id not in svc.games
-            await svc.render_game(a.id, None)
+            done.append(await svc.orders.order(ctx(RED, 2), "roll"))
+            assert a.id not in svc.table.games
+            await svc.table.render_game(a.id, None)
         return await real(**kw)
 
     svc.store.append_action = gate
-    out = await svc.undo(ctx(RED, 1))
+    out = await svc.undo.undo(ctx(RED, 1))
     assert out.ok and "takes back" in out.reply.text, out.reply.text
     assert done and done[0].ok
     await consistent(svc, a.id)
-    assert svc.games[a.id].state["notes"] == []
-    assert (await svc.order(ctx(RED, 1), "note b")).ok
+    assert svc.table.games[a.id].state["notes"] == []
+    assert (await svc.orders.order(ctx(RED, 1), "note b")).ok
     await consistent(svc, a.id)
-    assert (await svc.load(await svc.store.game(a.id))).state["notes"] == ["b"]
+    assert (await svc.table.load(await svc.store.game(a.id))).state["notes"] == ["b"]
 
 
 async def test_a_deadline_pass_whose_game_is_evicted_and_reloaded_while_written_is_not_resurrected_stale(two):
@@ -151,16 +151,16 @@ async def test_a_deadline_pass_whose_game_is_evicted_and_reloaded_while_written_
 
     async def gate(**kw):
         if kw["game_id"] == b.id and not done:
-            done.append(await svc.order(ctx(BLUE, 1), "roll"))  # a's deadline passed already: blue acts
-            assert b.id not in svc.games
-            await svc.render_game(b.id, None)
+            done.append(await svc.orders.order(ctx(BLUE, 1), "roll"))  # a's deadline passed already: blue acts
+            assert b.id not in svc.table.games
+            await svc.table.render_game(b.id, None)
         return await real(**kw)
 
     svc.store.append_action = gate
     clock.t += 2 * 3600  # both games' deadlines passed
-    assert await svc.fire_due() == 2
+    assert await svc.clocks.fire_due() == 2
     assert done and done[0].ok, done[0].reply.text
     await consistent(svc, b.id)
-    assert svc.games[b.id].active_seats() == ["blue"]
-    assert (await svc.order(ctx(BLUE, 2), "roll")).ok
+    assert svc.table.games[b.id].active_seats() == ["blue"]
+    assert (await svc.orders.order(ctx(BLUE, 2), "roll")).ok
     await consistent(svc, b.id)

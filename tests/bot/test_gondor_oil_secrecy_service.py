@@ -13,7 +13,7 @@ SAURON, WEST = 11, 22
 async def play(tmp_path, name, real):
     store = await Store.open(str(tmp_path / f"{name}.db"))
     svc = GameService(store, seed_source=lambda: "same-seed", clock=lambda: 5.0)
-    svc.fixtures[1] = {"real_cauldrons": real, "position": {"turn": 6, "step": "F", "units": UNITS}}
+    svc.table.fixtures[1] = {"real_cauldrons": real, "position": {"turn": 6, "step": "F", "units": UNITS}}
     seen: list = []  # everything Sauron could observe, in order
     n = 0
 
@@ -32,35 +32,35 @@ async def play(tmp_path, name, real):
         if out.map_after:
             gid, seat = out.map_after
             if seat in (None, "sauron"):
-                seen.append(("map", *(await svc.render_game(gid, seat))))
+                seen.append(("map", *(await svc.table.render_game(gid, seat))))
         seen.append(("dm", tuple(p.text for p in out.dms.get(SAURON, []))))
         return out
 
-    await do(SAURON, svc.new_game, "gondor")
-    await do(SAURON, svc.join, "sauron")
-    await do(WEST, svc.join, "westernesse")
-    await do(SAURON, svc.start)
+    await do(SAURON, svc.lobby.new_game, "gondor")
+    await do(SAURON, svc.lobby.join, "sauron")
+    await do(WEST, svc.lobby.join, "westernesse")
+    await do(SAURON, svc.lobby.start)
     for seat, text in ORDERS[:-1]:
         user = SAURON if seat == "sauron" else WEST
         if text == "done":
-            await do(user, svc.done)
+            await do(user, svc.orders.done)
         else:
-            await do(user, svc.order, text)
+            await do(user, svc.orders.order, text)
         # Sauron looks around after every order
-        seen.append(("ac", tuple(await svc.autocomplete_order(Ctx(channel_id=1, user_id=SAURON, guild_id=1,
+        seen.append(("ac", tuple(await svc.orders.autocomplete_order(Ctx(channel_id=1, user_id=SAURON, guild_id=1,
                                                                      interaction_id="ac"), ""))))
     # Sauron takes back his last move (free: no die, nothing revealed, in both games alike) and makes it again
-    await do(SAURON, svc.undo)
-    await do(SAURON, svc.order, ORDERS[-2][1])
-    await do(SAURON, svc.map, None, True)
-    await do(SAURON, svc.map, "1909", False)
-    await do(SAURON, svc.odds, "melee OI1 at 1909")
-    await do(SAURON, svc.status)
-    await do(SAURON, svc.log, 100)
-    await do(SAURON, svc.secret)
-    await do(SAURON, svc.export)
+    await do(SAURON, svc.undo.undo)
+    await do(SAURON, svc.orders.order, ORDERS[-2][1])
+    await do(SAURON, svc.views.map, None, True)
+    await do(SAURON, svc.views.map, "1909", False)
+    await do(SAURON, svc.orders.odds, "melee OI1 at 1909")
+    await do(SAURON, svc.views.status)
+    await do(SAURON, svc.views.log, 100)
+    await do(SAURON, svc.views.secret)
+    await do(SAURON, svc.archive.export)
     before = len(seen)
-    await do(SAURON, svc.order, ORDERS[-1][1])
+    await do(SAURON, svc.orders.order, ORDERS[-1][1])
     await store.close()
     return seen[:before], seen[before:]
 

@@ -18,24 +18,24 @@ def ctx(user, channel=1):
 async def test_help_orders_in_a_gondor_channel_lists_the_orders(tmp_path):
     store = await open_store(str(tmp_path / "h.db"))
     svc = GameService(store, renderer=None, seed_source=lambda: "h")
-    assert (await svc.new_game(ctx(1), "gondor")).ok
-    general = await svc.help(ctx(1))
+    assert (await svc.lobby.new_game(ctx(1), "gondor")).ok
+    general = await svc.views.help(ctx(1))
     assert "`/help topic:orders`" in general.reply.text  # what the help promises…
-    orders = await svc.help(ctx(1), "orders")  # …is there: every order of the game, with its case
+    orders = await svc.views.help(ctx(1), "orders")  # …is there: every order of the game, with its case
     assert orders.ok and "the orders**" in orders.reply.text and "`move OI1 ST1 2010`" in orders.reply.text
     from engine.rulesets import get_ruleset
     for verb, o in get_ruleset("gondor").orders.items():
         if verb != "done":
             assert f"`{o.usage.split('`')[1]}`" in orders.reply.text and f"({', '.join(o.cases)})" in orders.reply.text
-    one = await svc.help(ctx(1), "pour")
+    one = await svc.views.help(ctx(1), "pour")
     assert one.reply.text.startswith("`pour <unit> any|towers|hold` e.g. `pour GS1 any` (16.74)")
-    bad = await svc.help(ctx(1), "teleport")
+    bad = await svc.views.help(ctx(1), "teleport")
     assert not bad.ok and bad.ephemeral and "No help topic `teleport`" in bad.reply.text
-    assert "**LOTR Risk" in (await svc.help(ctx(1), "risk-minas-tirith")).reply.text
-    topics = await svc.help_topics(ctx(1), "")
+    assert "**LOTR Risk" in (await svc.views.help(ctx(1), "risk-minas-tirith")).reply.text
+    topics = await svc.views.help_topics(ctx(1), "")
     assert topics[:4] == ["orders", "phases", "setup", "secrets"] and "breach" in topics
     assert "risk-minas-tirith" in topics and "cards" not in topics
-    assert await svc.help_topics(ctx(1), "pou") == ["pour"]
+    assert await svc.views.help_topics(ctx(1), "pou") == ["pour"]
     await store.close()
 
 
@@ -71,7 +71,7 @@ async def test_every_command_and_order_a_help_text_names_exists_and_parses(tmp_p
     console = Console(svc, name, None, io.StringIO())
     await console.setup()
     texts = [rs.help()] + [rs.help(t) for t in rs.help_topics()]
-    texts.append((await svc.help(console.ctx())).reply.text)
+    texts.append((await svc.views.help(console.ctx())).reply.text)
     seen = set()
     ran = 0
     for text in texts:
@@ -109,38 +109,38 @@ async def test_a_finished_game_says_who_won_not_turn_17_of_16(tmp_path):
 
     store = await open_store(str(tmp_path / "e.db"))
     svc = GameService(store, renderer=None, seed_source=lambda: "e")
-    assert (await svc.new_game(ctx(1, 5), "tiny-pbp")).ok
-    assert (await svc.join(ctx(1, 5), "red")).ok and (await svc.join(ctx(2, 5), "blue")).ok
-    assert (await svc.start(ctx(1, 5))).ok
-    assert "To act: Red" in (await svc.status(ctx(1, 5))).reply.text
-    out = await svc.order(ctx(1, 5), "win")
+    assert (await svc.lobby.new_game(ctx(1, 5), "tiny-pbp")).ok
+    assert (await svc.lobby.join(ctx(1, 5), "red")).ok and (await svc.lobby.join(ctx(2, 5), "blue")).ok
+    assert (await svc.lobby.start(ctx(1, 5))).ok
+    assert "To act: Red" in (await svc.views.status(ctx(1, 5))).reply.text
+    out = await svc.orders.order(ctx(1, 5), "win")
     assert out.ok and "The game is over" in out.reply.text
-    status = (await svc.status(ctx(2, 5))).reply.text
+    status = (await svc.views.status(ctx(2, 5))).reply.text
     assert "**The game is over: red wins**" in status and "To act" not in status and "Result:" not in status
     row = await store.latest_game(5)
-    _, caption = await svc.render_game(row.id, None)
+    _, caption = await svc.table.render_game(row.id, None)
     assert caption.startswith("Map: The game is over: red wins. ")
-    exported = await svc.export(ctx(2, 5))  # the export says who won too
+    exported = await svc.archive.export(ctx(2, 5))  # the export says who won too
     assert "red wins" in exported.reply.text
     import json as _json
     data = _json.loads(exported.reply.attachment)
     assert data["result"]["winner"] == "red" and "red wins" in data["result"]["summary"]
     # ended by the creator before any result
-    assert (await svc.new_game(ctx(1, 6), "tiny-pbp")).ok
-    assert (await svc.join(ctx(1, 6), "red")).ok and (await svc.join(ctx(2, 6), "blue")).ok
-    assert (await svc.start(ctx(1, 6))).ok
-    await svc.end(ctx(1, 6))
-    assert "Result: none, the game was ended" in (await svc.status(ctx(1, 6))).reply.text
-    assert "without a result" in (await svc.export(ctx(1, 6))).reply.text
+    assert (await svc.lobby.new_game(ctx(1, 6), "tiny-pbp")).ok
+    assert (await svc.lobby.join(ctx(1, 6), "red")).ok and (await svc.lobby.join(ctx(2, 6), "blue")).ok
+    assert (await svc.lobby.start(ctx(1, 6))).ok
+    await svc.lobby.end(ctx(1, 6))
+    assert "Result: none, the game was ended" in (await svc.views.status(ctx(1, 6))).reply.text
+    assert "without a result" in (await svc.archive.export(ctx(1, 6))).reply.text
     await store.close()
 
 
 async def test_a_topic_without_a_game_is_refused_clearly(tmp_path):
     store = await open_store(str(tmp_path / "t.db"))
     svc = GameService(store, renderer=None)
-    out = await svc.help(ctx(1, 9), "orders")
+    out = await svc.views.help(ctx(1, 9), "orders")
     assert not out.ok and out.ephemeral and "there is none" in out.reply.text
-    assert (await svc.help(ctx(1, 9), "gondor")).ok
+    assert (await svc.views.help(ctx(1, 9), "gondor")).ok
     await store.close()
 
 
@@ -168,6 +168,6 @@ async def test_help_topic_sauron_names_the_one_ring_and_mortal_combat(tmp_path):
     """`/help topic:sauron` anywhere (the audit's case): the One Ring (16.6) and Mortal Combat (22.0)."""
     store = await open_store(str(tmp_path / "s.db"))
     svc = GameService(store, renderer=None, seed_source=lambda: "s")
-    text = (await svc.help(ctx(1, 9), "sauron")).reply.text
+    text = (await svc.views.help(ctx(1, 9), "sauron")).reply.text
     assert "**the One Ring** (16.6" in text and "**Mortal Combat** (22.0" in text and "22.1" in text
     await store.close()

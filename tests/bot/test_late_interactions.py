@@ -21,7 +21,7 @@ WITHIN = 8.0  # "within a few seconds"
 
 async def tabletop(w: World, tmp_path) -> int:
     await w.start_bot(tmp_path / "late.db")
-    w.service.renderer = None  # no map is needed here; drawing one would only slow the start
+    w.service.table.renderer = None  # no map is needed here; drawing one would only slow the start
     r = await w.cmd(w.alice, "game", "new", ruleset="gondor", options="mode=tabletop")
     assert not r.ephemeral and "Gondor" in r.content, r
     assert not (await w.cmd(w.alice, "game", "join", seat="sauron")).ephemeral

@@ -62,9 +62,9 @@ def ctx(user, channel):
 
 
 async def started(svc, channel):
-    assert (await svc.new_game(ctx(1, channel), "tiny-pbp")).ok
-    assert (await svc.join(ctx(1, channel), "red")).ok and (await svc.join(ctx(2, channel), "blue")).ok
-    assert (await svc.start(ctx(1, channel))).ok
+    assert (await svc.lobby.new_game(ctx(1, channel), "tiny-pbp")).ok
+    assert (await svc.lobby.join(ctx(1, channel), "red")).ok and (await svc.lobby.join(ctx(2, channel), "blue")).ok
+    assert (await svc.lobby.start(ctx(1, channel))).ok
 
 
 async def test_a_stuck_autocomplete_and_a_stuck_order_hold_no_other_game(svc, monkeypatch):
@@ -81,9 +81,9 @@ async def test_a_stuck_autocomplete_and_a_stuck_order_hold_no_other_game(svc, mo
         return plain_legal(st, seat)
 
     monkeypatch.setattr(rs, "legal_actions", slow_legal)
-    pending = asyncio.ensure_future(svc.autocomplete_order(ctx(1, 1), ""))
+    pending = asyncio.ensure_future(svc.orders.autocomplete_order(ctx(1, 1), ""))
     await asyncio.to_thread(entered.wait, 20)
-    status = await svc.status(ctx(2, 2))  # another game, while the first one's search is stuck
+    status = await svc.views.status(ctx(2, 2))  # another game, while the first one's search is stuck
     assert status.ok and not pending.done()
     release.set()
     assert await pending  # and the search still answers
@@ -98,9 +98,9 @@ async def test_a_stuck_autocomplete_and_a_stuck_order_hold_no_other_game(svc, mo
         return plain_parse(st, seat, text)
 
     monkeypatch.setattr(rs, "parse", slow_parse)
-    order = asyncio.ensure_future(svc.order(ctx(1, 1), "roll"))
+    order = asyncio.ensure_future(svc.orders.order(ctx(1, 1), "roll"))
     await asyncio.to_thread(entered.wait, 20)
-    assert (await svc.status(ctx(2, 2))).ok and not order.done()
+    assert (await svc.views.status(ctx(2, 2))).ok and not order.done()
     release.set()
     out = await order
     assert out.ok, out.reply.text
@@ -113,7 +113,7 @@ async def test_start_up_loads_no_game_but_the_one_whose_clock_fell_behind(tmp_pa
     svc = GameService(store, renderer=None, seed_source=lambda: "s", clock=lambda: 1000.0)
     for ch in (1, 2, 3):
         await started(svc, ch)
-    assert (await svc.order(ctx(1, 1), "done")).ok  # red's part ends: blue's phase, clock follows
+    assert (await svc.orders.order(ctx(1, 1), "done")).ok  # red's part ends: blue's phase, clock follows
     row2 = await store.live_game(2)
     before = await store.clock(row2.id)
 
@@ -121,12 +121,12 @@ async def test_start_up_loads_no_game_but_the_one_whose_clock_fell_behind(tmp_pa
         return None
 
     svc.table.timekeeper.sync = crash
-    assert (await svc.order(ctx(1, 2), "done")).ok
+    assert (await svc.orders.order(ctx(1, 2), "done")).ok
     assert (await store.clock(row2.id)).phase_key == before.phase_key  # stale
 
     again = GameService(store, renderer=None, seed_source=lambda: "s", clock=lambda: 2000.0)
-    assert await again.warm() == 3  # three live games, counted without reading them
-    assert list(again.games) == [row2.id]  # only the one that fell behind was loaded
+    assert await again.table.warm() == 3  # three live games, counted without reading them
+    assert list(again.table.games) == [row2.id]  # only the one that fell behind was loaded
     fresh = await store.clock(row2.id)
     assert fresh.phase_key != before.phase_key and fresh.synced_seq == (await store.game(row2.id)).seq
     assert await store.stale_clock_game_ids() == []
@@ -138,13 +138,13 @@ async def test_loaded_games_are_bounded_and_rebuilt_when_touched_again(tmp_path)
     svc = GameService(store, renderer=None, seed_source=lambda: "s", max_loaded=2)
     for ch in (1, 2, 3):
         await started(svc, ch)
-    assert len(svc.games) == 2
+    assert len(svc.table.games) == 2
     rows = [await store.live_game(ch) for ch in (1, 2, 3)]
-    assert rows[0].id not in svc.games  # the least recently used went first
-    assert (await svc.order(ctx(1, 1), "roll")).ok  # touched again: rebuilt from storage
-    assert rows[0].id in svc.games and len(svc.games) == 2
-    status = await svc.status(ctx(1, 2))
-    assert status.ok and len(svc.games) == 2
+    assert rows[0].id not in svc.table.games  # the least recently used went first
+    assert (await svc.orders.order(ctx(1, 1), "roll")).ok  # touched again: rebuilt from storage
+    assert rows[0].id in svc.table.games and len(svc.table.games) == 2
+    status = await svc.views.status(ctx(1, 2))
+    assert status.ok and len(svc.table.games) == 2
     await store.close()
 
 
@@ -166,7 +166,7 @@ async def test_a_40_unit_risk_stack_over_discord_holds_no_other_game(tmp_path):
         await w.cmd(w.alice, "game", "start")
         assert not (await s.slash(w.bob, other, "game", "new", options={"ruleset": "gondor"}, timeout=20)).ephemeral
         row = await w.store.live_game(w.cid)
-        g = await w.service.load(row)
+        g = await w.service.table.load(row)
         start = next(a for a, r in g.state["areas"].items() if r["side"] == "evil")
         put(g, start, "evil", leaders=("gothmog", "harad"), infantry=14, archer=8, cavalry=8, troll=6, mumak=4)
         actions_phase(g, "evil")

@@ -35,7 +35,7 @@ async def svc(tmp_path):
 
 async def refused(svc, ruleset, text):
     """The refusal's text, once it is known that it was private and that nothing was made."""
-    out = await svc.new_game(ctx(), ruleset, text)
+    out = await svc.lobby.new_game(ctx(), ruleset, text)
     assert not out.ok and out.ephemeral, out.reply.text
     assert await svc.store.live_game(9) is None
     text = out.reply.text
@@ -82,7 +82,7 @@ async def test_every_game_option_good_values_take_effect_bad_ones_are_refused(sv
     `gondor` and the option with what it takes."""
     good, bad = GAME_TABLE[opt]
     for i, (value, effect) in enumerate(good):
-        out = await svc.new_game(ctx(100 + i), "gondor", f"{opt}={value}")
+        out = await svc.lobby.new_game(ctx(100 + i), "gondor", f"{opt}={value}")
         assert out.ok, out.reply.text
         assert effect(await svc.store.live_game(100 + i)), (opt, value)
     for value in bad:
@@ -122,8 +122,8 @@ async def test_dead_with_a_comma_is_refused_with_the_plus_form_and_plus_works(sv
     """Issue 39 (reported): `dead=ELE,ISI` was split at the comma; `+` is the one documented separator."""
     text = await refused(svc, "sauron-expanded", "dead=ELE,ISI")
     assert "`dead=ELE+ISI`" in text and "not a comma" in text
-    assert (await svc.new_game(ctx(), "sauron-expanded", "dead=ELE+ISI")).ok
-    st = (await svc.load(await svc.store.live_game(9))).state
+    assert (await svc.lobby.new_game(ctx(), "sauron-expanded", "dead=ELE+ISI")).ok
+    st = (await svc.table.load(await svc.store.live_game(9))).state
     assert st["options"]["dead"] == ["ELE", "ISI"]
 
 
@@ -138,5 +138,5 @@ async def test_mode_named_twice_must_agree(svc):
     """Issue 39 (reported): `--mode` (the name `gondor@assist`) and `mode=` disagreed silently."""
     text = await refused(svc, "gondor@assist", "mode=tabletop")
     assert "gondor: the level of play is given twice" in text and "`mode=tabletop`" in text
-    assert (await svc.new_game(ctx(), "gondor@assist", "mode=assist")).ok  # agreeing: one game of assist
+    assert (await svc.lobby.new_game(ctx(), "gondor@assist", "mode=assist")).ok  # agreeing: one game of assist
     assert (await svc.store.live_game(9)).ruleset == "gondor@assist"

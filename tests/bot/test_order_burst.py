@@ -26,11 +26,11 @@ async def test_a_thousand_games_each_with_an_order_in_flight_apply_and_answer_ea
         assert not raised, raised[:3]
         assert not_applied == [] and not_answered == []
         assert all(not o.ephemeral and o.reply.text.startswith("**Red** `roll`") for o in burst.outs.values())
-        assert len(svc.games) <= svc.table.max_loaded < burst.loads  # games were pushed out while in flight
+        assert len(svc.table.games) <= svc.table.max_loaded < burst.loads  # games were pushed out while in flight
         # the loaded games are each at their stored position, and nothing of an evicted one stays behind
-        assert set(svc.table.game_seq) == set(svc.games) and set(svc.table.boards) <= set(svc.games)
-        for gid, game in list(svc.games.items()):
+        assert set(svc.table.game_seq) == set(svc.table.games) and set(svc.table.boards) <= set(svc.table.games)
+        for gid, game in list(svc.table.games.items()):
             row = await store.game(gid)
-            assert svc.table.game_seq[gid] == row.seq and game.state == (await svc.rebuild(row)).state
+            assert svc.table.game_seq[gid] == row.seq and game.state == (await svc.table.rebuild(row)).state
     finally:
         await store.close()

@@ -23,22 +23,22 @@ def ctx(user, mod=False):
 async def records(tmp_path, real, name):
     store = await Store.open(str(tmp_path / name))
     svc = GameService(store, seed_source=lambda: "record-seed", clock=lambda: 86400.0 * 365)
-    svc.fixtures[4] = {"real_cauldrons": real}
-    await svc.new_game(ctx(SAURON), "gondor")
-    await svc.join(ctx(SAURON), "sauron")
-    await svc.join(ctx(WEST), "westernesse")
-    await svc.start(ctx(SAURON))
+    svc.table.fixtures[4] = {"real_cauldrons": real}
+    await svc.lobby.new_game(ctx(SAURON), "gondor")
+    await svc.lobby.join(ctx(SAURON), "sauron")
+    await svc.lobby.join(ctx(WEST), "westernesse")
+    await svc.lobby.start(ctx(SAURON))
     for o in SAURON_SETUP:
-        assert (await svc.order(ctx(SAURON), o)).ok
-    await svc.order(ctx(SAURON), "done")
+        assert (await svc.orders.order(ctx(SAURON), o)).ok
+    await svc.orders.order(ctx(SAURON), "done")
     for o in WESTERNESSE_SETUP:
-        assert (await svc.order(ctx(WEST), o)).ok
-    await svc.order(ctx(WEST), "done")
-    out = {"sauron": await svc.export(ctx(SAURON), "html"), "west": await svc.export(ctx(WEST), "html"),
-           "carol": await svc.export(ctx(CAROL), "html"), "bad": await svc.export(ctx(CAROL), "xml"),
-           "json": await svc.export(ctx(CAROL))}
-    await svc.end(ctx(SAURON, mod=True))
-    out["over"] = await svc.export(ctx(CAROL), "html")
+        assert (await svc.orders.order(ctx(WEST), o)).ok
+    await svc.orders.order(ctx(WEST), "done")
+    out = {"sauron": await svc.archive.export(ctx(SAURON), "html"), "west": await svc.archive.export(ctx(WEST), "html"),
+           "carol": await svc.archive.export(ctx(CAROL), "html"), "bad": await svc.archive.export(ctx(CAROL), "xml"),
+           "json": await svc.archive.export(ctx(CAROL))}
+    await svc.lobby.end(ctx(SAURON, mod=True))
+    out["over"] = await svc.archive.export(ctx(CAROL), "html")
     await store.close()
     return out
 
@@ -93,11 +93,11 @@ async def test_a_record_too_big_says_so_and_offers_a_range(tmp_path, monkeypatch
     monkeypatch.setattr(archive, "MAX_RECORD_BYTES", 1000)
     store = await Store.open(str(tmp_path / "big.db"))
     svc = GameService(store, seed_source=lambda: "record-seed", clock=lambda: 10.0)
-    await svc.new_game(ctx(SAURON), "gondor")
-    await svc.join(ctx(SAURON), "sauron")
-    await svc.join(ctx(WEST), "westernesse")
-    await svc.start(ctx(SAURON))
-    out = await svc.export(ctx(SAURON), "html")
+    await svc.lobby.new_game(ctx(SAURON), "gondor")
+    await svc.lobby.join(ctx(SAURON), "sauron")
+    await svc.lobby.join(ctx(WEST), "westernesse")
+    await svc.lobby.start(ctx(SAURON))
+    out = await svc.archive.export(ctx(SAURON), "html")
     await store.close()
     assert not out.ok and out.ephemeral and "10 MiB" in out.reply.text and "since:" in out.reply.text
     assert out.reply.attachment is None
@@ -128,17 +128,17 @@ async def test_palantir_record_makes_the_page_of_an_export(tmp_path, capsys):
 
     store = await Store.open(str(tmp_path / "cli.db"))
     svc = GameService(store, seed_source=lambda: "record-seed", clock=lambda: 10.0)
-    await svc.new_game(ctx(SAURON), "gondor")
-    await svc.join(ctx(SAURON), "sauron")
-    await svc.join(ctx(WEST), "westernesse")
-    await svc.start(ctx(SAURON))
+    await svc.lobby.new_game(ctx(SAURON), "gondor")
+    await svc.lobby.join(ctx(SAURON), "sauron")
+    await svc.lobby.join(ctx(WEST), "westernesse")
+    await svc.lobby.start(ctx(SAURON))
     for o in SAURON_SETUP[:5]:
-        assert (await svc.order(ctx(SAURON), o)).ok
-    mid = json.loads((await svc.export(ctx(SAURON))).reply.attachment)
+        assert (await svc.orders.order(ctx(SAURON), o)).ok
+    mid = json.loads((await svc.archive.export(ctx(SAURON))).reply.attachment)
     del mid["public_views"]  # (as an earlier version exported a game under way)
     (tmp_path / "mid.json").write_text(json.dumps(mid))
-    await svc.end(ctx(SAURON, mod=True))
-    (tmp_path / "over.json").write_bytes((await svc.export(ctx(SAURON))).reply.attachment)
+    await svc.lobby.end(ctx(SAURON, mod=True))
+    (tmp_path / "over.json").write_bytes((await svc.archive.export(ctx(SAURON))).reply.attachment)
     await store.close()
     assert main(["record", str(tmp_path / "over.json"), "-o", str(tmp_path / "r.html")]) == 0
     page = (tmp_path / "r.html").read_text()

@@ -43,7 +43,7 @@ async def seat_records(db: Path, ruleset: str, seed: str, lines: list[str], fixt
     try:
         svc = GameService(store, seed_source=lambda: seed, clock=lambda: 1_750_000_000.0, renderer=None)
         if fixture:
-            svc.fixtures[1] = fixture
+            svc.table.fixtures[1] = fixture
         console = Console(svc, ruleset, None, io.StringIO(), options=options)
         assert await console.setup() is None
         for line in lines:
@@ -53,20 +53,20 @@ async def seat_records(db: Path, ruleset: str, seed: str, lines: list[str], fixt
         records = {}
         for seat in console.rs.seats:
             console.seat = seat
-            out = await svc.export(console.ctx(), "html")
+            out = await svc.archive.export(console.ctx(), "html")
             assert out.ok and out.ephemeral, out.reply.text
             records[seat] = out.reply.attachment
         ctx = console.ctx()
-        out = await svc.export(type(ctx)(channel_id=ctx.channel_id, guild_id=ctx.guild_id, user_id=SPECTATOR,
+        out = await svc.archive.export(type(ctx)(channel_id=ctx.channel_id, guild_id=ctx.guild_id, user_id=SPECTATOR,
                                          interaction_id="spectator"), "html")
         assert out.ok and b"The public view" in out.reply.attachment, out.reply.text
         records["public"] = out.reply.attachment
         # the JSON export of the game under way, and `palantir record` of it: the public record again
-        records["json"] = (await svc.export(console.ctx())).reply.attachment
+        records["json"] = (await svc.archive.export(console.ctx())).reply.attachment
         (db.parent / f"{db.stem}.json").write_bytes(records["json"])
         assert main(["record", str(db.parent / f"{db.stem}.json"), "-o", str(db.parent / f"{db.stem}.html")]) == 0
         assert (db.parent / f"{db.stem}.html").read_bytes() == records["public"]
-        return records, (await svc.load(await store.live_game(1))).state
+        return records, (await svc.table.load(await store.live_game(1))).state
     finally:
         await store.close()
 

@@ -34,24 +34,24 @@ async def test_a_record_since_a_turn_or_the_last_move_holds_only_those_steps(tmp
     began; both are smaller than the whole record; a turn not played yet is a short private refusal."""
     store = await Store.open(str(tmp_path / "since.db"))
     svc = GameService(store, seed_source=lambda: "since-seed", clock=lambda: 10.0)
-    await svc.new_game(ctx(SAURON), "gondor")
-    await svc.join(ctx(SAURON), "sauron")
-    await svc.join(ctx(WEST), "westernesse")
-    await svc.start(ctx(SAURON))
+    await svc.lobby.new_game(ctx(SAURON), "gondor")
+    await svc.lobby.join(ctx(SAURON), "sauron")
+    await svc.lobby.join(ctx(WEST), "westernesse")
+    await svc.lobby.start(ctx(SAURON))
     for o in SAURON_SETUP + ["done"]:
-        assert (await svc.order(ctx(SAURON), o)).ok
+        assert (await svc.orders.order(ctx(SAURON), o)).ok
     for o in WESTERNESSE_SETUP + ["done"]:
-        assert (await svc.order(ctx(WEST), o)).ok
+        assert (await svc.orders.order(ctx(WEST), o)).ok
     phases = []
     for _ in range(4):  # four phases of turn 1, each ended by its seat
         row = await store.live_game(4)
-        seat = (await svc.load(row)).active_seats()[0]
+        seat = (await svc.table.load(row)).active_seats()[0]
         phases.append((seat, row.seq + 1))
-        assert (await svc.order(ctx(SAURON if seat == "sauron" else WEST), "done")).ok
+        assert (await svc.orders.order(ctx(SAURON if seat == "sauron" else WEST), "done")).ok
     last = (await store.live_game(4)).seq
-    whole, turn1, mine = (await svc.export(ctx(CAROL), "html"), await svc.export(ctx(CAROL), "html", "turn 1"),
-                          await svc.export(ctx(SAURON), "html", "last"))
-    later = await svc.export(ctx(CAROL), "html", "turn 9")
+    whole, turn1, mine = (await svc.archive.export(ctx(CAROL), "html"), await svc.archive.export(ctx(CAROL), "html", "turn 1"),
+                          await svc.archive.export(ctx(SAURON), "html", "last"))
+    later = await svc.archive.export(ctx(CAROL), "html", "turn 9")
     await store.close()
     assert steps_and_log(whole) == (list(range(0, last + 1)), list(range(1, last + 1)))
     start = BEGINS_TURN_1 - 1

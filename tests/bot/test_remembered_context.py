@@ -24,10 +24,10 @@ def svc(store):
 
 
 async def tabletop(s: GameService) -> GameRow:
-    assert (await s.new_game(ctx(SAURON), "gondor", "mode=tabletop")).ok
-    assert (await s.join(ctx(SAURON), "sauron")).ok
-    assert (await s.join(ctx(WEST), "westernesse")).ok
-    assert (await s.start(ctx(SAURON))).ok
+    assert (await s.lobby.new_game(ctx(SAURON), "gondor", "mode=tabletop")).ok
+    assert (await s.lobby.join(ctx(SAURON), "sauron")).ok
+    assert (await s.lobby.join(ctx(WEST), "westernesse")).ok
+    assert (await s.lobby.start(ctx(SAURON))).ok
     return await s.store.live_game(7)
 
 
@@ -50,7 +50,7 @@ async def texts(store, game_id) -> list[str]:
 async def started(s: GameService) -> SimpleNamespace:
     """A tabletop game of Gondor under way: its row, the seat to act and that seat's holder."""
     row = await tabletop(s)
-    first = turns.to_act((await s.load(row)).state)
+    first = turns.to_act((await s.table.load(row)).state)
     return SimpleNamespace(row=row, first=first, holder={"sauron": SAURON, "westernesse": WEST}[first])
 
 
@@ -81,7 +81,7 @@ async def test_orders_after_the_first_start_from_memory_and_each_is_logged_once(
     store, s, g = one.store, one.s, one.g
     reads = count_reads(store)
     for i in range(5):
-        out = await s.order(ctx(g.holder), f"roll 2d6 for t{i}")
+        out = await s.orders.order(ctx(g.holder), f"roll 2d6 for t{i}")
         assert out.ok and not out.replayed, out.reply.text
     assert len(reads) == 1  # the first order read its context; the four after it started from memory
     assert store.contexts.hits == 4
@@ -103,11 +103,11 @@ async def test_an_order_not_remembered_reads_once_its_status_board_included(one)
 
     store.get_setting = spy
     s.table.forget(g.row.id)  # (as after a restart: nothing of the game in memory)
-    out = await s.order(ctx(g.holder), "roll 2d6 for cold")
+    out = await s.orders.order(ctx(g.holder), "roll 2d6 for cold")
     assert out.ok and out.board_edit is None
     assert len(reads) == 1 and settings == []
     await s.views.set_board(g.row.id, 7, 99)  # a status board posted: the next order edits it
-    out = await s.order(ctx(g.holder), "roll 2d6 for warm")
+    out = await s.orders.order(ctx(g.holder), "roll 2d6 for warm")
     assert out.ok and out.board_edit[:2] == (7, 99) and "board:%d" % g.row.id not in settings
 
 
@@ -124,40 +124,40 @@ async def test_a_board_placed_while_an_order_was_under_way_is_kept(one):
 
 async def test_a_redelivered_interaction_is_answered_from_storage_whether_the_game_accepts_it_again_or_not(one):
     store, s, g = one.store, one.s, one.g
-    a = await s.order(ctx(g.holder, "roll-a"), "roll 2d6 for a")
-    b = await s.order(ctx(g.holder, "roll-b"), "roll 2d6 for b")
+    a = await s.orders.order(ctx(g.holder, "roll-a"), "roll 2d6 for a")
+    b = await s.orders.order(ctx(g.holder, "roll-b"), "roll 2d6 for b")
     assert a.ok and b.ok
     n = len(await texts(store, g.row.id))
     # the game would take a `roll` again: the write is refused (answered before), and the stored answer given
-    again = await s.order(ctx(g.holder, "roll-a"), "roll 2d6 for a")
+    again = await s.orders.order(ctx(g.holder, "roll-a"), "roll 2d6 for a")
     assert again.replayed and again.reply.text == a.reply.text
     assert len(await texts(store, g.row.id)) == n
     # the turn passes: the game would now refuse it; the stored answer is given, not the refusal
-    assert (await s.order(ctx(g.holder, "done-1"), "done")).ok
+    assert (await s.orders.order(ctx(g.holder, "done-1"), "done")).ok
     n = len(await texts(store, g.row.id))
-    again = await s.order(ctx(g.holder, "roll-b"), "roll 2d6 for b")
+    again = await s.orders.order(ctx(g.holder, "roll-b"), "roll 2d6 for b")
     assert again.replayed and again.reply.text == b.reply.text
     assert len(await texts(store, g.row.id)) == n
 
 
 async def test_a_seat_handed_over_between_two_orders_is_seen_by_the_next(one):
     store, s, g = one.store, one.s, one.g
-    assert (await s.order(ctx(g.holder), "roll 2d6 for before")).ok  # the context is remembered
+    assert (await s.orders.order(ctx(g.holder), "roll 2d6 for before")).ok  # the context is remembered
     assert store.remembered_context(7) is not None
-    assert (await s.sub(ctx(SAURON), g.first, OTHER)).ok  # the creator hands the seat over (a write)
+    assert (await s.lobby.sub(ctx(SAURON), g.first, OTHER)).ok  # the creator hands the seat over (a write)
     assert store.remembered_context(7) is None
-    assert not (await s.order(ctx(g.holder), "roll 2d6 for after")).ok
-    assert (await s.order(ctx(OTHER), "roll 2d6 for after")).ok
+    assert not (await s.orders.order(ctx(g.holder), "roll 2d6 for after")).ok
+    assert (await s.orders.order(ctx(OTHER), "roll 2d6 for after")).ok
     assert [t for t in await texts(store, g.row.id) if t.startswith("roll")] == ["roll 2d6 for before",
                                                                                 "roll 2d6 for after"]
 
 
 async def test_another_writer_moving_the_game_on_is_caught_by_the_fence_and_the_order_run_again(two):
     g = two.g
-    assert (await two.b.order(ctx(g.holder), "roll 2d6 for b1")).ok  # B remembers the game at this count
-    assert (await two.a.order(ctx(g.holder), "roll 2d6 for a1")).ok  # A moves it on; B's memory is behind
+    assert (await two.b.orders.order(ctx(g.holder), "roll 2d6 for b1")).ok  # B remembers the game at this count
+    assert (await two.a.orders.order(ctx(g.holder), "roll 2d6 for a1")).ok  # A moves it on; B's memory is behind
     reads = count_reads(two.sb)
-    out = await two.b.order(ctx(g.holder), "roll 2d6 for b2")
+    out = await two.b.orders.order(ctx(g.holder), "roll 2d6 for b2")
     assert out.ok and not out.replayed, out.reply.text  # fenced, read afresh, applied: not "moved on"
     assert len(reads) == 1
     logged = await texts(two.sa, g.row.id)
@@ -168,11 +168,11 @@ async def test_another_writer_moving_the_game_on_is_caught_by_the_fence_and_the_
 async def test_what_another_writer_changes_beside_the_counter_is_read_again_after_the_ttl(two):
     g, now = two.g, [0.0]
     two.sb.contexts = ContextCache(clock=lambda: now[0])
-    assert (await two.b.order(ctx(g.holder), "roll 2d6 for b1")).ok
-    assert (await two.a.sub(ctx(SAURON), g.first, OTHER)).ok  # in A's store: B's memory cannot know
+    assert (await two.b.orders.order(ctx(g.holder), "roll 2d6 for b1")).ok
+    assert (await two.a.lobby.sub(ctx(SAURON), g.first, OTHER)).ok  # in A's store: B's memory cannot know
     now[0] += TTL + 0.1
-    assert not (await two.b.order(ctx(g.holder), "roll 2d6 for b2")).ok  # read again: no longer the holder's seat
-    assert (await two.b.order(ctx(OTHER), "roll 2d6 for b2")).ok
+    assert not (await two.b.orders.order(ctx(g.holder), "roll 2d6 for b2")).ok  # read again: no longer the holder's seat
+    assert (await two.b.orders.order(ctx(OTHER), "roll 2d6 for b2")).ok
 
 
 async def test_the_write_of_an_interaction_already_answered_is_refused_and_writes_nothing(store_url):

@@ -24,22 +24,22 @@ def ctx(user, mod=False):
 async def replays(tmp_path, real, name):
     store = await Store.open(str(tmp_path / name))
     svc = GameService(store, seed_source=lambda: "replay-seed", clock=lambda: 10.0)
-    svc.fixtures[4] = {"real_cauldrons": real}
-    await svc.new_game(ctx(SAURON), "gondor")
-    await svc.join(ctx(SAURON), "sauron")
-    await svc.join(ctx(WEST), "westernesse")
-    await svc.start(ctx(SAURON))
+    svc.table.fixtures[4] = {"real_cauldrons": real}
+    await svc.lobby.new_game(ctx(SAURON), "gondor")
+    await svc.lobby.join(ctx(SAURON), "sauron")
+    await svc.lobby.join(ctx(WEST), "westernesse")
+    await svc.lobby.start(ctx(SAURON))
     for o in SAURON_SETUP:
-        assert (await svc.order(ctx(SAURON), o)).ok
-    await svc.order(ctx(SAURON), "done")
+        assert (await svc.orders.order(ctx(SAURON), o)).ok
+    await svc.orders.order(ctx(SAURON), "done")
     for o in WESTERNESSE_SETUP:
-        assert (await svc.order(ctx(WEST), o)).ok
-    await svc.order(ctx(WEST), "done")
-    out = {"sauron": await svc.replay(ctx(SAURON)), "west": await svc.replay(ctx(WEST)),
-           "carol": await svc.replay(ctx(CAROL)), "since": await svc.replay(ctx(WEST), "last")}
-    bad = [await svc.replay(ctx(SAURON), "turn 7"), await svc.replay(ctx(SAURON), "yesterday")]
-    await svc.end(ctx(SAURON, mod=True))
-    out["over"] = await svc.replay(ctx(CAROL))
+        assert (await svc.orders.order(ctx(WEST), o)).ok
+    await svc.orders.order(ctx(WEST), "done")
+    out = {"sauron": await svc.archive.replay(ctx(SAURON)), "west": await svc.archive.replay(ctx(WEST)),
+           "carol": await svc.archive.replay(ctx(CAROL)), "since": await svc.archive.replay(ctx(WEST), "last")}
+    bad = [await svc.archive.replay(ctx(SAURON), "turn 7"), await svc.archive.replay(ctx(SAURON), "yesterday")]
+    await svc.lobby.end(ctx(SAURON, mod=True))
+    out["over"] = await svc.archive.replay(ctx(CAROL))
     await store.close()
     return out, bad
 

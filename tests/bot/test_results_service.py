@@ -33,22 +33,22 @@ async def play(svc, seats: dict[str, int], winner: str | None, options="rated=on
                ruleset="tiny-pbp", days=0.0, turns=0):
     """A game made, its seats taken, started, ``turns`` full turns of `done`, then ``winner`` wins."""
     first = next(iter(seats.values()))
-    assert (await svc.new_game(ctx(first, channel, guild), ruleset, options)).ok
+    assert (await svc.lobby.new_game(ctx(first, channel, guild), ruleset, options)).ok
     for seat, uid in seats.items():
-        assert (await svc.join(ctx(uid, channel, guild), seat)).ok
-    assert (await svc.start(ctx(first, channel, guild))).ok
+        assert (await svc.lobby.join(ctx(uid, channel, guild), seat)).ok
+    assert (await svc.lobby.start(ctx(first, channel, guild))).ok
     row = await svc.store.live_game(channel)
     order = [s for s in ("red", "blue")] if ruleset == "tiny-pbp" else []
     for _ in range(turns):
         for s in order:
-            assert (await svc.done(ctx(seats[s], channel, guild))).ok
-    svc.clock.t += days * DAY
+            assert (await svc.orders.done(ctx(seats[s], channel, guild))).ok
+    svc.table.clock.t += days * DAY
     if winner is not None:
-        g = await svc.load(await svc.store.game(row.id))
+        g = await svc.table.load(await svc.store.game(row.id))
         if winner not in g.active_seats():  # (tiny-pbp: red acts first; trio-pbp's council: every seat acts)
-            assert (await svc.done(ctx(seats[g.active_seats()[0]], channel, guild))).ok
+            assert (await svc.orders.done(ctx(seats[g.active_seats()[0]], channel, guild))).ok
         # the winner's holder plays `win` as a seat to act (the test rulesets let a seat to act win)
-        out = await svc.order(ctx(seats[winner], channel, guild), "win", winner)
+        out = await svc.orders.order(ctx(seats[winner], channel, guild), "win", winner)
         assert out.ok, out.reply.text
     return row.id
 
@@ -66,7 +66,7 @@ async def test_a_finished_games_result_is_kept_with_its_turns_days_holders_and_o
 async def test_rated_is_refused_when_bad_or_with_tabletop_and_changes_nothing(svc):
     """Issue 41: `rated=` is read by its kind; a rated tabletop game is refused, privately, and no game is made."""
     for options, why in (("rated=maybe", "`rated` takes on|off"), ("rated=on mode=tabletop", "never rated")):
-        out = await svc.new_game(ctx(RED), "tiny-pbp", options)
+        out = await svc.lobby.new_game(ctx(RED), "tiny-pbp", options)
         assert not out.ok and out.ephemeral and why in out.reply.text
         assert await svc.store.live_game(9) is None
 
@@ -76,30 +76,30 @@ async def test_unrated_games_and_games_ended_without_a_result(svc):
     a = await play(svc, {"red": RED, "blue": BLUE}, "red", options="")
     b = await play(svc, {"red": RED, "blue": RED}, "red", channel=10)
     assert not (await svc.store.result(a)).rated and not (await svc.store.result(b)).rated
-    assert (await svc.new_game(ctx(RED, 11), "tiny-pbp", "rated=on")).ok
+    assert (await svc.lobby.new_game(ctx(RED, 11), "tiny-pbp", "rated=on")).ok
     for seat, uid in (("red", RED), ("blue", BLUE)):
-        assert (await svc.join(ctx(uid, 11), seat)).ok
-    assert (await svc.start(ctx(RED, 11))).ok
+        assert (await svc.lobby.join(ctx(uid, 11), seat)).ok
+    assert (await svc.lobby.start(ctx(RED, 11))).ok
     row = await svc.store.live_game(11)
-    assert (await svc.end(ctx(RED, 11))).ok
+    assert (await svc.lobby.end(ctx(RED, 11))).ok
     assert await svc.store.result(row.id) is None  # ended without a result: not a finished game
-    out = await svc.ratings(ctx(RED))
+    out = await svc.results.ratings(ctx(RED))
     assert "No rated game" in out.reply.text
 
 
 async def test_a_seat_abandoned_counts_as_a_loss_and_its_taker_is_not_rated(svc):
     """Issue 41: the holder who left loses even though their side won; who took the seat over is not rated."""
-    assert (await svc.new_game(ctx(RED), "tiny-pbp", "rated=on deadline=24")).ok
+    assert (await svc.lobby.new_game(ctx(RED), "tiny-pbp", "rated=on deadline=24")).ok
     for seat, uid in (("red", RED), ("blue", BLUE)):
-        assert (await svc.join(ctx(uid), seat)).ok
-    assert (await svc.start(ctx(RED))).ok
+        assert (await svc.lobby.join(ctx(uid), seat)).ok
+    assert (await svc.lobby.start(ctx(RED))).ok
     gid = (await svc.store.live_game(9)).id
-    assert (await svc.done(ctx(RED))).ok  # blue to act
-    svc.clock.t += 3600
-    assert (await svc.leave(ctx(BLUE))).ok
-    svc.clock.t += 3600
-    assert (await svc.takeover(ctx(CAROL), "blue")).ok, "the seat a player left is up for takeover"
-    assert (await svc.order(ctx(CAROL), "win")).ok
+    assert (await svc.orders.done(ctx(RED))).ok  # blue to act
+    svc.table.clock.t += 3600
+    assert (await svc.lobby.leave(ctx(BLUE))).ok
+    svc.table.clock.t += 3600
+    assert (await svc.seats.takeover(ctx(CAROL), "blue")).ok, "the seat a player left is up for takeover"
+    assert (await svc.orders.order(ctx(CAROL), "win")).ok
     res = await svc.store.result(gid)
     assert res.winners == ["blue"] and res.rated
     assert sorted(res.players) == [("blue", BLUE, "left", True), ("blue", CAROL, "win", False),
@@ -137,7 +137,7 @@ async def test_ratings_equal_openskill_from_the_stored_results_and_recompute_the
     for i, (rs, seats, w) in enumerate(series):
         ids.append(await play(svc, seats, w, ruleset=rs, channel=100 + i))
         if i == 3:  # read midway: the cache is carried forward from here, and must still agree at the end
-            await svc.ratings(ctx(RED), "tiny-pbp")
+            await svc.results.ratings(ctx(RED), "tiny-pbp")
     await play(svc, {"red": DAVE, "blue": RED}, "red", channel=200, guild=2)  # another server
     for rs in ("tiny-pbp", "trio-pbp"):
         stored = [await svc.store.result(g) for g in ids]
@@ -145,15 +145,15 @@ async def test_ratings_equal_openskill_from_the_stored_results_and_recompute_the
         want = openskill_of(games)
         got = await svc.results.ratings_of(1, rs)
         assert {u: (r.mu, r.sigma) for u, r in got.items()} == want  # the same steps: the same floats
-        assert {u: (r.mu, r.sigma) for u, r in (await svc.recompute(1, rs)).items()} == \
+        assert {u: (r.mu, r.sigma) for u, r in (await svc.results.recompute(1, rs)).items()} == \
             {u: (r.mu, r.sigma) for u, r in got.items()}
     tiny = await svc.results.ratings_of(1, "tiny-pbp")
     assert tiny[RED].games == 5 and not tiny[RED].provisional and tiny[CAROL].provisional
     assert DAVE not in tiny
-    text = (await svc.ratings(ctx(RED), "tiny-pbp")).reply.text
+    text = (await svc.results.ratings(ctx(RED), "tiny-pbp")).reply.text
     assert text.index(f"<@{RED}>") < text.index(f"<@{CAROL}>")  # established before provisional
     assert "provisional" in text and f"{PROVISIONAL_GAMES} rated games" in text
-    mine = (await svc.record(ctx(RED))).reply.text
+    mine = (await svc.results.record(ctx(RED))).reply.text
     assert "Your ratings here" in mine and "Tiny PBP" in mine and "Trio PBP" in mine and "Games finished" in mine
 
 
@@ -163,7 +163,7 @@ async def test_stats_wins_per_side_lengths_a_chart_and_a_players_results(svc):
     await play(svc, {"red": RED, "blue": BLUE}, "red", days=1, turns=1, channel=20)
     await play(svc, {"red": RED, "blue": CAROL}, "red", days=3, turns=3, channel=21)
     await play(svc, {"red": CAROL, "blue": BLUE}, "blue", days=2, turns=2, channel=22)
-    out = await svc.stats(ctx(RED))
+    out = await svc.results.stats(ctx(RED))
     text = out.reply.text
     assert "Finished games in this server: 3" in text
     assert "Tiny PBP: 3 games; wins Red 2 · Blue 1; average 3.0 turns, 2.0 days" in text
@@ -172,25 +172,25 @@ async def test_stats_wins_per_side_lengths_a_chart_and_a_players_results(svc):
     async def without_carol(ids):
         return {u for u in ids if u != CAROL}
 
-    text = (await svc.stats(ctx(RED), present=without_carol)).reply.text
+    text = (await svc.results.stats(ctx(RED), present=without_carol)).reply.text
     assert f"<@{RED}>: 2 won of 2" in text and f"<@{CAROL}>" not in text
-    mine = (await svc.stats(ctx(RED), player=CAROL)).reply.text
+    mine = (await svc.results.stats(ctx(RED), player=CAROL)).reply.text
     assert "Tiny PBP as Blue: 1 games, won 0, lost 1" in mine and "Tiny PBP as Red: 1 games, won 0, lost 1" in mine
-    gone = await svc.stats(ctx(RED), player=CAROL, present=without_carol)
+    gone = await svc.results.stats(ctx(RED), player=CAROL, present=without_carol)
     assert not gone.ok and "not in this server" in gone.reply.text
-    assert not (await svc.stats(ctx(RED), "nonsense")).ok
+    assert not (await svc.results.stats(ctx(RED), "nonsense")).ok
 
 
 async def test_a_table_of_more_than_25_names_pages(svc):
     """Issue 41: 30 players: the first page shows 25 with a Next button, the second the last 5 with Previous."""
     for i in range(15):
         await play(svc, {"red": 1000 + 2 * i, "blue": 1001 + 2 * i}, "red", channel=300 + i)
-    first = await svc.ratings(ctx(RED), "tiny-pbp")
+    first = await svc.results.ratings(ctx(RED), "tiny-pbp")
     assert first.reply.text.count("<@") == 25 and "page 1 of 2" in first.reply.text
     assert [b[0] for b in first.reply.buttons] == ["res:ratings:tiny-pbp:1"]
-    second = await svc.ratings(ctx(RED), "tiny-pbp", page=1)
+    second = await svc.results.ratings(ctx(RED), "tiny-pbp", page=1)
     assert second.reply.text.count("<@") == 5 and [b[0] for b in second.reply.buttons] == ["res:ratings:tiny-pbp:0"]
-    stats = await svc.stats(ctx(RED))
+    stats = await svc.results.stats(ctx(RED))
     assert "page 1 of 2" in stats.reply.text and [b[0] for b in stats.reply.buttons] == ["res:stats:*:1"]
     assert all(len(o.reply.text) <= 2000 for o in (first, second, stats))
 
@@ -203,13 +203,13 @@ async def test_the_migration_from_schema_7_keeps_every_game_and_computes_the_res
     over = [await play(svc, {"red": RED, "blue": BLUE}, "red", days=1, turns=2, channel=50),
             await play(svc, {"north": RED, "east": BLUE, "south": CAROL}, "east", ruleset="trio-pbp", channel=51),
             await play(svc, {"red": CAROL, "blue": BLUE}, "blue", options="", channel=52)]
-    assert (await svc.new_game(ctx(RED, 53), "tiny-pbp")).ok
+    assert (await svc.lobby.new_game(ctx(RED, 53), "tiny-pbp")).ok
     for seat, uid in (("red", RED), ("blue", BLUE)):
-        assert (await svc.join(ctx(uid, 53), seat)).ok
-    assert (await svc.start(ctx(RED, 53))).ok
+        assert (await svc.lobby.join(ctx(uid, 53), seat)).ok
+    assert (await svc.lobby.start(ctx(RED, 53))).ok
     ended = (await svc.store.live_game(53)).id
-    assert (await svc.end(ctx(RED, 53))).ok
-    assert (await svc.new_game(ctx(RED, 54), "tiny-pbp")).ok  # open, never played
+    assert (await svc.lobby.end(ctx(RED, 53))).ok
+    assert (await svc.lobby.new_game(ctx(RED, 54), "tiny-pbp")).ok  # open, never played
     live = {g: await svc.store.result(g) for g in over}
     games = {g: (await svc.store.game(g), await svc.store.actions(g)) for g in over + [ended]}
     from bot.storage import postgres, sqlite
@@ -234,7 +234,7 @@ async def test_the_migration_from_schema_7_keeps_every_game_and_computes_the_res
         assert await store.schema_version() == SCHEMA_VERSION == before + 1 + len(later)
         assert [await store.result(g) for g in over] == [None] * 3  # migrated: the tables are there, empty
         again = GameService(store, renderer=None, seed_source=lambda: "results-seed", clock=Clock(T0 + 9 * DAY))
-        await again.warm()
+        await again.table.warm()
         for g in over:
             got, want = await store.result(g), live[g]
             got.n = want.n = None

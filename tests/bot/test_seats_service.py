@@ -26,10 +26,10 @@ async def svc(tmp_path):
 
 
 async def started(svc, options="deadline=24 autopilot=1", channel=9, guild=1):
-    assert (await svc.new_game(ctx(RED, channel, guild), "tiny-pbp", options)).ok
-    assert (await svc.join(ctx(RED, channel, guild), "red")).ok
-    assert (await svc.join(ctx(BLUE, channel, guild), "blue")).ok
-    assert (await svc.start(ctx(RED, channel, guild))).ok
+    assert (await svc.lobby.new_game(ctx(RED, channel, guild), "tiny-pbp", options)).ok
+    assert (await svc.lobby.join(ctx(RED, channel, guild), "red")).ok
+    assert (await svc.lobby.join(ctx(BLUE, channel, guild), "blue")).ok
+    assert (await svc.lobby.start(ctx(RED, channel, guild))).ok
     return await svc.store.live_game(channel)
 
 
@@ -42,66 +42,66 @@ async def texts(svc, gid):
                                           ("autopilot=-1", "`autopilot` takes a whole number"),
                                           ("takeover=maybe", "open|vote")])
 async def test_bad_seat_options_are_refused_privately_and_change_nothing(svc, options, why):
-    out = await svc.new_game(ctx(RED), "tiny-pbp", options)
+    out = await svc.lobby.new_game(ctx(RED), "tiny-pbp", options)
     assert not out.ok and out.ephemeral and why in out.reply.text and len(out.reply.text) < 200
     assert await svc.store.live_game(9) is None
 
 
 async def test_good_seat_options_are_kept_and_not_passed_to_the_ruleset(svc):
     # tiny-pbp refuses any option of its own: these are the service's
-    assert (await svc.new_game(ctx(RED), "tiny-pbp", "checkin=12 min_ontime=80 autopilot=2 takeover=vote")).ok
+    assert (await svc.lobby.new_game(ctx(RED), "tiny-pbp", "checkin=12 min_ontime=80 autopilot=2 takeover=vote")).ok
 
 
 async def test_on_time_and_missed_phases_count_and_autopilot_plays_the_seat_and_the_game_goes_on(svc):
     """A seat with autopilot=1 misses a deadline: the record counts it, the seat goes on autopilot, the
     table is told, the seat is passed and the game goes on; the seat is listed as open for takeover."""
-    clock = svc.clock
+    clock = svc.table.clock
     row = await started(svc)
-    assert (await svc.done(ctx(RED))).ok  # red on time
+    assert (await svc.orders.done(ctx(RED))).ok  # red on time
     assert (await svc.store.record(RED)).phases_on_time == 1
     clock.t = T0 + 25 * H  # blue's deadline passes
-    assert await svc.fire_due() >= 1
+    assert await svc.clocks.fire_due() >= 1
     rec = await svc.store.record(BLUE)
     assert rec.phases_missed == 1 and rec.phases_on_time == 0
     st = (await svc.store.seat_states(row.id))["blue"]
     assert st.autopilot and st.missed_in_row == 1
     said = "\n".join(await texts(svc, row.id))
     assert "now on autopilot" in said and "/game takeover" in said
-    game = svc.games[row.id]
+    game = svc.table.games[row.id]
     assert game.active_seats() == ["red"]  # the game went on
     # the next time blue is to act, the bot plays it at once (no deadline waited for)
-    assert (await svc.done(ctx(RED))).ok
-    assert await svc.fire_due() >= 1
-    assert svc.games[row.id].active_seats() == ["red"]
+    assert (await svc.orders.done(ctx(RED))).ok
+    assert await svc.clocks.fire_due() >= 1
+    assert svc.table.games[row.id].active_seats() == ["red"]
     assert (await svc.store.record(BLUE)).phases_missed == 1  # an autopilot seat is not its holder's miss
-    status = (await svc.status(ctx(CAROL))).reply.text
+    status = (await svc.views.status(ctx(CAROL))).reply.text
     assert "On autopilot" in status and "Blue" in status and "on time 100% of 2 phases" in status
-    opened = await svc.open_games(ctx(CAROL))
+    opened = await svc.seats.open_games(ctx(CAROL))
     assert "up for takeover: `blue`" in opened.reply.text and opened.ephemeral
     assert any(cid == f"stake:{row.id}:blue" for cid, _ in opened.reply.buttons)
 
 
 async def test_a_third_player_takes_over_gets_the_secret_and_a_full_phase_and_the_export_lists_both(svc):
-    clock = svc.clock
+    clock = svc.table.clock
     row = await started(svc, "deadline=24 autopilot=1")
-    assert (await svc.done(ctx(RED))).ok
+    assert (await svc.orders.done(ctx(RED))).ok
     clock.t = T0 + 25 * H
-    await svc.fire_due()
-    assert (await svc.done(ctx(RED))).ok  # blue to act again (on autopilot: played at once)
+    await svc.clocks.fire_due()
+    assert (await svc.orders.done(ctx(RED))).ok  # blue to act again (on autopilot: played at once)
     clock.t = T0 + 26 * H
     # refusals: a seat held and active, a seat of another channel's game, someone already seated
-    out = await svc.takeover(ctx(CAROL), "red")
+    out = await svc.seats.takeover(ctx(CAROL), "red")
     assert not out.ok and "not up for takeover" in out.reply.text
-    assert not (await svc.takeover(ctx(CAROL, channel=10), "blue")).ok  # no game in that channel
-    out = await svc.takeover(ctx(RED), "blue")
+    assert not (await svc.seats.takeover(ctx(CAROL, channel=10), "blue")).ok  # no game in that channel
+    out = await svc.seats.takeover(ctx(RED), "blue")
     assert not out.ok and "already" in out.reply.text
     assert (await svc.store.seats(row.id))["blue"] == BLUE
     # blue is to act now (red played, autopilot not yet fired): Carol takes over
     row = await svc.store.live_game(9)
-    game = await svc.load(row)
+    game = await svc.table.load(row)
     if "blue" not in game.active_seats():
-        assert (await svc.done(ctx(RED))).ok
-    out = await svc.takeover(ctx(CAROL), "blue")
+        assert (await svc.orders.done(ctx(RED))).ok
+    out = await svc.seats.takeover(ctx(CAROL), "blue")
     assert out.ok, out.reply.text
     assert not out.ephemeral and "takes over" in out.reply.text
     assert any("Your card is" in p.text for p in out.dms[CAROL])  # the seat's secret, by the private path
@@ -113,43 +113,43 @@ async def test_a_third_player_takes_over_gets_the_secret_and_a_full_phase_and_th
     hist = await svc.store.seat_history(row.id)
     assert [(h["seat"], h["user_id"], h["how"]) for h in hist if h["seat"] == "blue"] == [
         ("blue", BLUE, "join"), ("blue", CAROL, "takeover")]
-    status = (await svc.status(ctx(DAVE))).reply.text
+    status = (await svc.views.status(ctx(DAVE))).reply.text
     assert "Seat history" in status and f"<@{BLUE}>" in status and f"<@{CAROL}>" in status
-    data = await svc.export_data(await svc.store.live_game(9))
+    data = await svc.archive.export_data(await svc.store.live_game(9))
     holders = [(h["seat"], h["user_id"]) for h in data["seat_history"]]
     assert ("blue", BLUE) in holders and ("blue", CAROL) in holders
 
 
 async def test_takeover_by_vote_waits_for_the_creator_or_a_majority(svc):
-    clock = svc.clock
+    clock = svc.table.clock
     row = await started(svc, "deadline=24 autopilot=1 takeover=vote")
-    assert (await svc.done(ctx(RED))).ok
+    assert (await svc.orders.done(ctx(RED))).ok
     clock.t = T0 + 25 * H
-    await svc.fire_due()
-    out = await svc.takeover(ctx(CAROL), "blue")
+    await svc.clocks.fire_due()
+    out = await svc.seats.takeover(ctx(CAROL), "blue")
     assert out.ok and "asks to take over" in out.reply.text and out.reply.mentions == [RED]
     assert (await svc.store.seats(row.id))["blue"] == BLUE  # nothing yet
-    assert not (await svc.takeover_vote(ctx(DAVE), row.id, "blue", True)).ok  # not a voter
-    out = await svc.takeover_vote(ctx(RED), row.id, "blue", True)  # the creator approves
+    assert not (await svc.seats.takeover_vote(ctx(DAVE), row.id, "blue", True)).ok  # not a voter
+    out = await svc.seats.takeover_vote(ctx(RED), row.id, "blue", True)  # the creator approves
     assert out.ok and (await svc.store.seats(row.id))["blue"] == CAROL
 
 
 async def test_min_ontime_refuses_a_poor_record_and_admits_a_new_player(svc):
     await svc.store.add_record(CAROL, phases_on_time=1, phases_missed=3)
-    assert (await svc.new_game(ctx(RED), "tiny-pbp", "min_ontime=50")).ok
-    out = await svc.join(ctx(CAROL), "blue")
+    assert (await svc.lobby.new_game(ctx(RED), "tiny-pbp", "min_ontime=50")).ok
+    out = await svc.lobby.join(ctx(CAROL), "blue")
     assert not out.ok and "at least 50%" in out.reply.text and "25%" in out.reply.text
-    out = await svc.join(ctx(DAVE), "blue")  # new: passes
+    out = await svc.lobby.join(ctx(DAVE), "blue")  # new: passes
     assert out.ok and "new player" in out.reply.text
 
 
 async def test_my_games_lists_every_server_with_what_waits_for_me(svc):
     await started(svc, "deadline=24", channel=9, guild=1)
-    assert (await svc.new_game(ctx(CAROL, 50, 2), "tiny-pbp", "deadline=12")).ok
-    assert (await svc.join(ctx(CAROL, 50, 2), "red")).ok
-    assert (await svc.join(ctx(RED, 50, 2), "blue")).ok
-    assert (await svc.start(ctx(CAROL, 50, 2))).ok
-    out = await svc.my_games(Ctx(channel_id=777, user_id=RED, guild_id=None), {1: "One", 2: "Two"})
+    assert (await svc.lobby.new_game(ctx(CAROL, 50, 2), "tiny-pbp", "deadline=12")).ok
+    assert (await svc.lobby.join(ctx(CAROL, 50, 2), "red")).ok
+    assert (await svc.lobby.join(ctx(RED, 50, 2), "blue")).ok
+    assert (await svc.lobby.start(ctx(CAROL, 50, 2))).ok
+    out = await svc.seats.my_games(Ctx(channel_id=777, user_id=RED, guild_id=None), {1: "One", 2: "Two"})
     lines = out.reply.text.splitlines()
     assert out.ephemeral and len(lines) == 3 and "2 games" not in lines[0] and "(2; 1 wait for you)" in lines[0]
     first = next(l for l in lines if "One" in l)
@@ -157,29 +157,29 @@ async def test_my_games_lists_every_server_with_what_waits_for_me(svc):
     assert "https://discord.com/channels/1/9" in first and "waits for you" in first and "Red" in first
     assert "https://discord.com/channels/2/50" in second and "waits for others" in second and "Blue" in second
     assert f"<t:{int(T0 + 12 * H)}:R>" in second and f"<t:{int(T0 + 24 * H)}:R>" in first
-    assert "no seat" in (await svc.my_games(ctx(DAVE))).reply.text
+    assert "no seat" in (await svc.seats.my_games(ctx(DAVE))).reply.text
 
 
 async def test_autoplay_plays_only_a_forced_action_and_says_so(svc):
     from engine.core import Action
 
     row = await started(svc, "deadline=24")
-    assert not (await svc.autoplay(ctx(BLUE), "maybe")).ok
-    assert (await svc.autoplay(ctx(BLUE), "on")).ok
+    assert not (await svc.seats.autoplay(ctx(BLUE), "maybe")).ok
+    assert (await svc.seats.autoplay(ctx(BLUE), "on")).ok
     assert (await svc.store.prefs(BLUE)).autoplay
     rs = pbp_helpers.TINY
     # tiny-pbp offers blue three actions: nothing is forced, so nothing is played
-    assert (await svc.done(ctx(RED))).ok
-    await svc.fire_due()
-    assert svc.games[row.id].active_seats() == ["blue"]
+    assert (await svc.orders.done(ctx(RED))).ok
+    await svc.clocks.fire_due()
+    assert svc.table.games[row.id].active_seats() == ["blue"]
     # with a single legal action, the bot plays it for blue and says so
     orig = type(rs).legal_actions
     type(rs).legal_actions = lambda self, st, seat: iter([Action("done")]) if seat in self.active_seats(st) else iter(())
     try:
-        assert (await svc.done(ctx(BLUE))).ok  # (blue's own, then red's turn)
-        assert (await svc.done(ctx(RED))).ok
-        assert await svc.fire_due() >= 1
-        assert svc.games[row.id].active_seats() == ["red"]
+        assert (await svc.orders.done(ctx(BLUE))).ok  # (blue's own, then red's turn)
+        assert (await svc.orders.done(ctx(RED))).ok
+        assert await svc.clocks.fire_due() >= 1
+        assert svc.table.games[row.id].active_seats() == ["red"]
         assert any("autoplay" in t for t in await texts(svc, row.id))
     finally:
         type(rs).legal_actions = orig
@@ -187,43 +187,43 @@ async def test_autoplay_plays_only_a_forced_action_and_says_so(svc):
 
 async def test_the_end_of_a_game_counts_finished_and_pings_every_holder(svc):
     await started(svc, "deadline=24")
-    out = await svc.order(ctx(RED), "win")
+    out = await svc.orders.order(ctx(RED), "win")
     assert out.ok and sorted(out.reply.mentions) == [RED, BLUE]
     assert (await svc.store.record(RED)).games_finished == 1 and (await svc.store.record(BLUE)).games_finished == 1
 
 
 async def _assist(svc):
-    assert (await svc.new_game(ctx(RED), "risk-minas-tirith", "mode=assist")).ok
-    await svc.join(ctx(RED), "good")
-    await svc.join(ctx(BLUE), "evil")
-    await svc.join(ctx(CAROL, mod=True), "gm")
-    assert (await svc.start(ctx(RED))).ok
+    assert (await svc.lobby.new_game(ctx(RED), "risk-minas-tirith", "mode=assist")).ok
+    await svc.lobby.join(ctx(RED), "good")
+    await svc.lobby.join(ctx(BLUE), "evil")
+    await svc.lobby.join(ctx(CAROL, mod=True), "gm")
+    assert (await svc.lobby.start(ctx(RED))).ok
 
 
 async def test_a_vote_and_a_proposal_ping_exactly_who_must_answer_once_not_in_quiet_hours_or_away(svc):
     """Issue 28: a vote pings the seats that vote (not its caller); a declared action pings the other
     seats and the moderator; a player in their quiet hours or away is named but not pinged."""
     await _assist(svc)
-    out = await svc.order(ctx(BLUE), "vote end")
+    out = await svc.orders.order(ctx(BLUE), "vote end")
     assert out.ok and out.reply.mentions == [RED] and out.reply.text.count(f"<@{RED}>") == 1
-    await svc.set_quiet(ctx(BLUE), "00:00", "23:59", "UTC")  # always quiet
-    out = await svc.order(ctx(RED), "!take 9")
+    await svc.clocks.set_quiet(ctx(BLUE), "00:00", "23:59", "UTC")  # always quiet
+    out = await svc.orders.order(ctx(RED), "!take 9")
     assert out.ok and out.reply.mentions == [CAROL]  # blue is in quiet hours: not pinged
-    await svc.set_quiet(ctx(BLUE), "00:00", "00:00", "UTC")  # cleared
+    await svc.clocks.set_quiet(ctx(BLUE), "00:00", "00:00", "UTC")  # cleared
     p = await svc.store.prefs(CAROL)
     p.away_until = T0 + 10 * H
     await svc.store.set_prefs(p)
-    out = await svc.order(ctx(RED), "!take 8")
+    out = await svc.orders.order(ctx(RED), "!take 8")
     assert out.ok and out.reply.mentions == [BLUE]  # the moderator is away
 
 
 async def test_an_undo_request_pings_the_others_but_not_in_their_quiet_hours(svc):
     await started(svc, "deadline=24")
-    assert (await svc.order(ctx(RED), "roll")).ok  # dice drawn: the undo needs consent
-    await svc.set_quiet(ctx(BLUE), "00:00", "23:59", "UTC")
-    out = await svc.undo(ctx(RED))
+    assert (await svc.orders.order(ctx(RED), "roll")).ok  # dice drawn: the undo needs consent
+    await svc.clocks.set_quiet(ctx(BLUE), "00:00", "23:59", "UTC")
+    out = await svc.undo.undo(ctx(RED))
     assert out.ok and out.reply.buttons and out.reply.mentions == []
-    await svc.set_quiet(ctx(BLUE), "00:00", "00:00", "UTC")
+    await svc.clocks.set_quiet(ctx(BLUE), "00:00", "00:00", "UTC")
 
 
 def test_who_must_answer_a_trade_a_pact_and_a_challenge():
@@ -248,76 +248,76 @@ async def test_checkin_reopens_a_seat_whose_holder_did_not_check_in_and_starts_w
     """Issue 28, `checkin=<hours>`: when the last seat is taken every holder is pinged with a Check in
     button; `/game start` waits for it; at the time, a seat not checked in reopens and its holder is
     told; once every holder has checked in, the game starts by itself."""
-    clock = svc.clock
-    assert (await svc.new_game(ctx(RED), "tiny-pbp", "checkin=2 deadline=24")).ok
-    assert (await svc.join(ctx(RED), "red")).ok
-    out = await svc.join(ctx(BLUE), "blue")
+    clock = svc.table.clock
+    assert (await svc.lobby.new_game(ctx(RED), "tiny-pbp", "checkin=2 deadline=24")).ok
+    assert (await svc.lobby.join(ctx(RED), "red")).ok
+    out = await svc.lobby.join(ctx(BLUE), "blue")
     row = await svc.store.live_game(9)
     assert out.reply.buttons == [(f"checkin:{row.id}", "Check in")] and sorted(out.reply.mentions) == [RED, BLUE]
-    assert not (await svc.start(ctx(RED))).ok  # it waits for the check-in
-    status = (await svc.status(ctx(CAROL))).reply.text
+    assert not (await svc.lobby.start(ctx(RED))).ok  # it waits for the check-in
+    status = (await svc.views.status(ctx(CAROL))).reply.text
     assert f"Check-in by <t:{int(T0 + 2 * H)}:F>" in status and "still to check in: Red, Blue" in status
-    assert (await svc.checkin(ctx(RED), row.id)).ok
-    assert not (await svc.checkin(ctx(RED), row.id)).ok  # once
-    assert not (await svc.checkin(ctx(CAROL), row.id)).ok  # not a holder
+    assert (await svc.lobby.checkin(ctx(RED), row.id)).ok
+    assert not (await svc.lobby.checkin(ctx(RED), row.id)).ok  # once
+    assert not (await svc.lobby.checkin(ctx(CAROL), row.id)).ok  # not a holder
     clock.t = T0 + 2 * H + 1
-    assert await svc.fire_due() == 1
+    assert await svc.clocks.fire_due() == 1
     assert await svc.store.seats(row.id) == {"red": RED}  # blue reopened
     said = "\n".join(await texts(svc, row.id))
     assert f"<@{BLUE}> did not check in" in said and "Blue" in said
     assert (await svc.store.live_game(9)).status == "open"
     # carol takes it: a new check-in; red stays checked in; carol's check-in starts the game
-    out = await svc.join(ctx(CAROL), "blue")
+    out = await svc.lobby.join(ctx(CAROL), "blue")
     assert out.reply.buttons
-    out = await svc.checkin(ctx(CAROL), row.id)
+    out = await svc.lobby.checkin(ctx(CAROL), row.id)
     assert out.ok and "everyone has" in out.reply.text and "begins" in out.reply.text
     assert (await svc.store.live_game(9)).status == "active"
-    assert await svc.fire_due() == 0  # the old check-in timer is gone
+    assert await svc.clocks.fire_due() == 0  # the old check-in timer is gone
 
 
 async def test_leaving_a_running_game_puts_the_seat_on_autopilot_open_for_takeover_and_counts_abandoned(svc):
     row = await started(svc, "deadline=24")
-    out = await svc.leave(ctx(RED))  # red is to act: the bot plays it at once
+    out = await svc.lobby.leave(ctx(RED))  # red is to act: the bot plays it at once
     assert out.ok and not out.ephemeral and "autopilot" in out.reply.text
     assert (await svc.store.record(RED)).games_abandoned == 1
-    assert not (await svc.leave(ctx(RED))).ok  # once
+    assert not (await svc.lobby.leave(ctx(RED))).ok  # once
     assert (await svc.store.seat_states(row.id))["red"].autopilot
-    assert await svc.fire_due() >= 1
-    assert svc.games[row.id].active_seats() == ["blue"]  # the bot played red's part
-    assert "up for takeover: `red`" in (await svc.open_games(ctx(DAVE))).reply.text
-    assert "no seat" in (await svc.my_games(ctx(RED))).reply.text  # red left: the seat is not theirs any more
-    assert (await svc.takeover(ctx(DAVE), "red")).ok
+    assert await svc.clocks.fire_due() >= 1
+    assert svc.table.games[row.id].active_seats() == ["blue"]  # the bot played red's part
+    assert "up for takeover: `red`" in (await svc.seats.open_games(ctx(DAVE))).reply.text
+    assert "no seat" in (await svc.seats.my_games(ctx(RED))).reply.text  # red left: the seat is not theirs any more
+    assert (await svc.seats.takeover(ctx(DAVE), "red")).ok
     assert (await svc.store.seats(row.id))["red"] == DAVE
 
 
 async def test_a_takeover_by_vote_needs_a_majority_of_the_other_seats(svc):
     from bot.storage import SeatState
 
-    assert (await svc.new_game(ctx(RED), "trio-pbp", "deadline=24 takeover=vote")).ok
+    assert (await svc.lobby.new_game(ctx(RED), "trio-pbp", "deadline=24 takeover=vote")).ok
     for user, seat in ((RED, "north"), (BLUE, "east"), (CAROL, "south")):
-        assert (await svc.join(ctx(user), seat)).ok
-    assert (await svc.start(ctx(RED))).ok
+        assert (await svc.lobby.join(ctx(user), seat)).ok
+    assert (await svc.lobby.start(ctx(RED))).ok
     row = await svc.store.live_game(9)
-    assert await svc.autocomplete_takeover_seat(ctx(DAVE), "") == []  # every seat held and played
+    assert await svc.seats.autocomplete_takeover_seat(ctx(DAVE), "") == []  # every seat held and played
     await svc.store.set_seat_state(SeatState(row.id, "north", autopilot=True))  # (as after missed deadlines)
-    assert await svc.autocomplete_takeover_seat(ctx(DAVE), "") == ["north"]  # only the seat up for takeover
-    assert await svc.autocomplete_takeover_seat(ctx(DAVE), "so") == []
+    assert await svc.seats.autocomplete_takeover_seat(ctx(DAVE), "") == ["north"]  # only the seat up for takeover
+    assert await svc.seats.autocomplete_takeover_seat(ctx(DAVE), "so") == []
     # DAVE asks; the other seats (east, south) vote, and the creator may decide alone
-    out = await svc.takeover(ctx(DAVE), "north")
+    out = await svc.seats.takeover(ctx(DAVE), "north")
     assert out.ok and sorted(out.reply.mentions) == [RED, BLUE, CAROL]  # the creator, and the other seats
     assert all(f"<@{u}>" in out.reply.text for u in (RED, BLUE, CAROL))
-    out = await svc.takeover_vote(ctx(BLUE), row.id, "north", True)
+    out = await svc.seats.takeover_vote(ctx(BLUE), row.id, "north", True)
     assert out.ok and out.ephemeral and "waits for a majority" in out.reply.text
     assert (await svc.store.seats(row.id))["north"] == RED
-    out = await svc.takeover_vote(ctx(CAROL), row.id, "north", True)
+    out = await svc.seats.takeover_vote(ctx(CAROL), row.id, "north", True)
     assert out.ok and (await svc.store.seats(row.id))["north"] == DAVE
-    status = (await svc.status(ctx(CAROL))).reply.text
+    status = (await svc.views.status(ctx(CAROL))).reply.text
     assert "Seat history" in status and "(takeover)" in status
 
 
 async def test_a_game_ended_by_its_creator_pings_every_other_holder_once(svc):
     await started(svc, "deadline=24")
-    out = await svc.end(ctx(RED))
+    out = await svc.lobby.end(ctx(RED))
     assert out.ok and out.reply.mentions == [BLUE] and out.reply.text.count(f"<@{BLUE}>") == 1
     assert "without a result" in out.reply.text
 
@@ -364,30 +364,30 @@ pbp_helpers.register(_Asking())
 async def test_autoplay_plays_a_forced_answer_that_comes_within_a_phase(svc):
     """Issue 28 (`/me autoplay`): a seat that becomes active within a phase with one legal action (a
     question to answer, a single retreat) is played at once for a holder with autoplay on."""
-    assert (await svc.new_game(ctx(RED), "tiny-ask", "deadline=24")).ok
-    await svc.join(ctx(RED), "red")
-    await svc.join(ctx(BLUE), "blue")
-    assert (await svc.start(ctx(RED))).ok
-    assert (await svc.autoplay(ctx(BLUE), "on")).ok
+    assert (await svc.lobby.new_game(ctx(RED), "tiny-ask", "deadline=24")).ok
+    await svc.lobby.join(ctx(RED), "red")
+    await svc.lobby.join(ctx(BLUE), "blue")
+    assert (await svc.lobby.start(ctx(RED))).ok
+    assert (await svc.seats.autoplay(ctx(BLUE), "on")).ok
     row = await svc.store.live_game(9)
-    assert (await svc.order(ctx(RED), "ask")).ok
-    assert svc.games[row.id].active_seats() == ["red", "blue"]
-    assert await svc.fire_due() == 1
-    assert svc.games[row.id].active_seats() == ["red"] and not svc.games[row.id].state.get("asked")
+    assert (await svc.orders.order(ctx(RED), "ask")).ok
+    assert svc.table.games[row.id].active_seats() == ["red", "blue"]
+    assert await svc.clocks.fire_due() == 1
+    assert svc.table.games[row.id].active_seats() == ["red"] and not svc.table.games[row.id].state.get("asked")
     assert any("autoplay: the only legal action" in t and "answer" in t for t in await texts(svc, row.id))
 
 
 async def test_a_seat_taken_again_must_check_in_again(svc):
     """Issue 28: a check-in belongs to the holder, not the seat: a player who checked in and left does not
     leave the seat checked in for the next."""
-    assert (await svc.new_game(ctx(RED), "tiny-pbp", "checkin=2")).ok
-    await svc.join(ctx(RED), "red")
-    await svc.join(ctx(BLUE), "blue")
+    assert (await svc.lobby.new_game(ctx(RED), "tiny-pbp", "checkin=2")).ok
+    await svc.lobby.join(ctx(RED), "red")
+    await svc.lobby.join(ctx(BLUE), "blue")
     row = await svc.store.live_game(9)
-    assert (await svc.checkin(ctx(BLUE), row.id)).ok
-    assert (await svc.leave(ctx(BLUE))).ok
-    assert (await svc.join(ctx(CAROL), "blue")).ok  # full again: a new check-in
-    out = await svc.checkin(ctx(RED), row.id)
+    assert (await svc.lobby.checkin(ctx(BLUE), row.id)).ok
+    assert (await svc.lobby.leave(ctx(BLUE))).ok
+    assert (await svc.lobby.join(ctx(CAROL), "blue")).ok  # full again: a new check-in
+    out = await svc.lobby.checkin(ctx(RED), row.id)
     assert out.ok and "Still to check in: Blue" in out.reply.text
     assert (await svc.store.live_game(9)).status == "open"
 
@@ -397,7 +397,7 @@ async def test_a_substitute_counts_in_both_records_and_takes_the_seat_off_autopi
 
     row = await started(svc, "deadline=24")
     await svc.store.set_seat_state(SeatState(row.id, "blue", missed_in_row=3, autopilot=True))
-    assert (await svc.sub(ctx(RED), "blue", CAROL)).ok
+    assert (await svc.lobby.sub(ctx(RED), "blue", CAROL)).ok
     assert (await svc.store.record(CAROL)).seats_taken_over == 1 and (await svc.store.record(BLUE)).seats_lost == 1
     assert (await svc.store.seat_states(row.id))["blue"] == SeatState(row.id, "blue")
     assert [(h["user_id"], h["how"]) for h in await svc.store.seat_history(row.id) if h["seat"] == "blue"] == [
@@ -436,43 +436,43 @@ async def test_a_holder_who_left_gets_none_of_the_seats_changed_secrets_and_play
     changes blue's secret and tells blue privately, and neither reaches the leaver (before the leave,
     both did); their `/secret`, order and `/me games` know the seat no more; they take it back with
     `/game takeover` like anyone else (takeover=open: at once) and get the seat's secret again."""
-    assert (await svc.new_game(ctx(RED), "tiny-shuffle", "deadline=24")).ok
-    assert (await svc.join(ctx(RED), "red")).ok
-    assert (await svc.join(ctx(BLUE), "blue")).ok
-    assert (await svc.start(ctx(RED))).ok
+    assert (await svc.lobby.new_game(ctx(RED), "tiny-shuffle", "deadline=24")).ok
+    assert (await svc.lobby.join(ctx(RED), "red")).ok
+    assert (await svc.lobby.join(ctx(BLUE), "blue")).ok
+    assert (await svc.lobby.start(ctx(RED))).ok
     row = await svc.store.live_game(9)
-    out = await svc.order(ctx(RED), "shuffle")
+    out = await svc.orders.order(ctx(RED), "shuffle")
     # the event's private line (issue 39: not again as "your hidden information has changed")
     told = [p.text for p in out.dms.get(BLUE, [])]
     assert out.ok and len(told) == 1 and told[0].startswith("**Blue** (private): your new card is"), told
-    await svc.delivery.hold(BLUE, row.id, "blue", "Your card is 5 (held: DMs closed).")
-    assert (await svc.leave(ctx(BLUE))).ok
-    assert await svc.delivery.waiting(BLUE) == ([], [])  # what was held for the seat is dropped
-    out = await svc.order(ctx(RED), "shuffle")
+    await svc.table.delivery.hold(BLUE, row.id, "blue", "Your card is 5 (held: DMs closed).")
+    assert (await svc.lobby.leave(ctx(BLUE))).ok
+    assert await svc.table.delivery.waiting(BLUE) == ([], [])  # what was held for the seat is dropped
+    out = await svc.orders.order(ctx(RED), "shuffle")
     assert out.ok and out.dms == {}
-    out = await svc.order(ctx(RED), "done")  # a new phase: blue (the bot's now) is to act; nobody pinged for it
+    out = await svc.orders.order(ctx(RED), "done")  # a new phase: blue (the bot's now) is to act; nobody pinged for it
     assert out.ok and BLUE not in (out.notice.mentions if out.notice else []) and not out.dms
     # nothing of the seat's own view: its map, its odds, its order choices
-    refused = await svc.map(ctx(BLUE), None, True, False, None)
+    refused = await svc.views.map(ctx(BLUE), None, True, False, None)
     assert not refused.ok and "no seat" in refused.reply.text, refused.reply.text
-    assert not (await svc.odds(ctx(BLUE), "roll")).ok
-    assert await svc.autocomplete_order(ctx(BLUE), "") == []
-    assert not (await svc.secret(ctx(BLUE))).ok
-    refused = await svc.order(ctx(BLUE), "done")
+    assert not (await svc.orders.odds(ctx(BLUE), "roll")).ok
+    assert await svc.orders.autocomplete_order(ctx(BLUE), "") == []
+    assert not (await svc.views.secret(ctx(BLUE))).ok
+    refused = await svc.orders.order(ctx(BLUE), "done")
     assert not refused.ok and "/game takeover seat:blue" in refused.reply.text
-    assert "no seat" in (await svc.my_games(ctx(BLUE))).reply.text
-    assert f"Blue: nobody (<@{BLUE}> left; on autopilot)" in (await svc.status(ctx(RED))).reply.text
+    assert "no seat" in (await svc.seats.my_games(ctx(BLUE))).reply.text
+    assert f"Blue: nobody (<@{BLUE}> left; on autopilot)" in (await svc.views.status(ctx(RED))).reply.text
     hist = await svc.store.seat_history(row.id)
     assert [(h["seat"], h["user_id"], h["to_at"] is None) for h in hist if h["seat"] == "blue"] == [("blue", BLUE, False)]
-    back = await svc.takeover(ctx(BLUE), "blue")
+    back = await svc.seats.takeover(ctx(BLUE), "blue")
     assert back.ok and "had left it" in back.reply.text
     assert any("Your card is" in p.text for p in back.dms[BLUE])
-    assert (await svc.secret(ctx(BLUE))).ok
+    assert (await svc.views.secret(ctx(BLUE))).ok
     rec = await svc.store.record(BLUE)
     assert (rec.seats_taken_over, rec.seats_lost) == (0, 0)
-    assert await svc.autocomplete_order(ctx(BLUE), "")  # theirs to play again
-    assert (await svc.order(ctx(BLUE), "done")).ok
-    out = await svc.order(ctx(RED), "shuffle")
+    assert await svc.orders.autocomplete_order(ctx(BLUE), "")  # theirs to play again
+    assert (await svc.orders.order(ctx(BLUE), "done")).ok
+    out = await svc.orders.order(ctx(RED), "shuffle")
     assert out.ok and len(out.dms.get(BLUE, [])) == 1  # and its secrets theirs again (told once: issue 39)
 
 
@@ -481,27 +481,27 @@ async def test_the_creator_may_hand_a_left_seat_back_by_sub_and_nobody_takes_an_
     over or lost); a takeover by a player who holds another seat is refused in every game (issue 39: once
     play has begun, a side goes only to a player holding no other seat: bot/seats.py ``other_seat``)."""
     row = await started(svc, "deadline=24")
-    assert (await svc.leave(ctx(BLUE))).ok
-    refused = await svc.takeover(ctx(RED), "blue")
+    assert (await svc.lobby.leave(ctx(BLUE))).ok
+    refused = await svc.seats.takeover(ctx(RED), "blue")
     assert not refused.ok and refused.ephemeral and "already" in refused.reply.text
     assert (await svc.store.seats(row.id))["blue"] == BLUE and (await svc.store.seat_states(row.id))["blue"].autopilot
-    out = await svc.sub(ctx(RED), "blue", BLUE)
+    out = await svc.lobby.sub(ctx(RED), "blue", BLUE)
     assert out.ok, out.reply.text
     assert not (await svc.store.seat_states(row.id))["blue"].autopilot
-    assert (await svc.secret(ctx(BLUE))).ok  # theirs again, secrets included
+    assert (await svc.views.secret(ctx(BLUE))).ok  # theirs again, secrets included
     rec = await svc.store.record(BLUE)
     assert (rec.seats_taken_over, rec.seats_lost) == (0, 0)
-    assert not (await svc.sub(ctx(RED), "blue", BLUE)).ok  # held now: "already holds"
+    assert not (await svc.lobby.sub(ctx(RED), "blue", BLUE)).ok  # held now: "already holds"
 
 
 async def test_a_game_without_deadlines_counts_no_phase_on_time(svc):
     """A record measures reliability against deadlines: a phase finished in a game without deadlines counts
     neither on time nor missed (the same orders under `deadline=24` count)."""
     await started(svc, "", channel=9)
-    assert (await svc.done(ctx(RED))).ok and (await svc.done(ctx(BLUE))).ok
+    assert (await svc.orders.done(ctx(RED))).ok and (await svc.orders.done(ctx(BLUE))).ok
     assert (await svc.store.record(RED)).phases == 0 and (await svc.store.record(BLUE)).phases == 0
     await started(svc, "deadline=24", channel=10)
-    assert (await svc.done(ctx(RED, 10))).ok
+    assert (await svc.orders.done(ctx(RED, 10))).ok
     assert (await svc.store.record(RED)).phases_on_time == 1
 
 
@@ -519,10 +519,10 @@ async def any_svc(store_url):
 
 async def _left_by_both(svc, options="deadline=24 takeover=vote"):
     """DAVE's game (he holds no seat): RED and BLUE took the seats and left them once it began."""
-    assert (await svc.new_game(ctx(DAVE), "tiny-pbp", options)).ok
-    assert (await svc.join(ctx(RED), "red")).ok and (await svc.join(ctx(BLUE), "blue")).ok
-    assert (await svc.start(ctx(DAVE))).ok
-    assert (await svc.leave(ctx(RED))).ok and (await svc.leave(ctx(BLUE))).ok
+    assert (await svc.lobby.new_game(ctx(DAVE), "tiny-pbp", options)).ok
+    assert (await svc.lobby.join(ctx(RED), "red")).ok and (await svc.lobby.join(ctx(BLUE), "blue")).ok
+    assert (await svc.lobby.start(ctx(DAVE))).ok
+    assert (await svc.lobby.leave(ctx(RED))).ok and (await svc.lobby.leave(ctx(BLUE))).ok
     return await svc.store.live_game(9)
 
 
@@ -534,13 +534,13 @@ async def test_issue39_a_vote_never_seats_one_player_on_both_sides(any_svc):
     sent to her, and her request is withdrawn (the seat is free to be asked for again)."""
     svc = any_svc
     row = await _left_by_both(svc)
-    asked = await svc.takeover(ctx(CAROL), "red")
+    asked = await svc.seats.takeover(ctx(CAROL), "red")
     assert asked.ok and "asks to take over" in asked.reply.text
-    out = await svc.takeover(ctx(CAROL), "blue")
+    out = await svc.seats.takeover(ctx(CAROL), "blue")
     assert not out.ok and out.ephemeral and "Red" in out.reply.text and "already" in out.reply.text
     assert (await svc.store.seat_states(row.id))["blue"].takeover is None
-    assert (await svc.sub(ctx(DAVE), "blue", CAROL)).ok  # meanwhile the creator hands her Blue
-    out = await svc.takeover_vote(ctx(DAVE), row.id, "red", True)  # and approves her request for Red
+    assert (await svc.lobby.sub(ctx(DAVE), "blue", CAROL)).ok  # meanwhile the creator hands her Blue
+    out = await svc.seats.takeover_vote(ctx(DAVE), row.id, "red", True)  # and approves her request for Red
     assert not out.ok and out.ephemeral and f"<@{CAROL}> holds **Blue**" in out.reply.text, out.reply.text
     assert not out.dms and len(out.reply.text) < 200
     seats = await svc.store.seats(row.id)
@@ -548,7 +548,7 @@ async def test_issue39_a_vote_never_seats_one_player_on_both_sides(any_svc):
     st = (await svc.store.seat_states(row.id))["red"]
     assert st.autopilot and st.takeover is None
     assert [h["user_id"] for h in await svc.store.seat_history(row.id) if h["seat"] == "red"] == [RED]
-    again = await svc.takeover(ctx(EVE), "red")  # another player may ask for it now
+    again = await svc.seats.takeover(ctx(EVE), "red")  # another player may ask for it now
     assert again.ok and "asks to take over" in again.reply.text
 
 
@@ -558,20 +558,20 @@ async def test_issue39_sub_hands_no_second_seat_once_play_has_begun(any_svc):
     changes. The moderator's `gm` counts as a seat there (it sees every side's secrets), but a player
     with a side may still take `gm`, as before."""
     svc = any_svc
-    assert (await svc.new_game(ctx(RED), "tiny-pbp", "deadline=24")).ok
-    assert (await svc.join(ctx(RED), "red")).ok and (await svc.join(ctx(BLUE), "blue")).ok
-    assert (await svc.sub(ctx(RED), "blue", RED)).ok  # before the start: hot-seat
-    assert (await svc.sub(ctx(RED), "blue", BLUE)).ok
-    assert (await svc.start(ctx(RED))).ok
+    assert (await svc.lobby.new_game(ctx(RED), "tiny-pbp", "deadline=24")).ok
+    assert (await svc.lobby.join(ctx(RED), "red")).ok and (await svc.lobby.join(ctx(BLUE), "blue")).ok
+    assert (await svc.lobby.sub(ctx(RED), "blue", RED)).ok  # before the start: hot-seat
+    assert (await svc.lobby.sub(ctx(RED), "blue", BLUE)).ok
+    assert (await svc.lobby.start(ctx(RED))).ok
     row = await svc.store.live_game(9)
-    out = await svc.sub(ctx(RED), "blue", RED)
+    out = await svc.lobby.sub(ctx(RED), "blue", RED)
     assert not out.ok and out.ephemeral and f"<@{RED}> holds **Red**" in out.reply.text
     assert (await svc.store.seats(row.id)) == {"red": RED, "blue": BLUE}
-    assert (await svc.join(ctx(RED), "gm")).ok  # the creator, holding Red, moderates too (as before)
-    assert (await svc.leave(ctx(RED))).ok  # leaves Red, keeps the moderator's seat
-    out = await svc.sub(ctx(BLUE, mod=True), "red", RED)
+    assert (await svc.lobby.join(ctx(RED), "gm")).ok  # the creator, holding Red, moderates too (as before)
+    assert (await svc.lobby.leave(ctx(RED))).ok  # leaves Red, keeps the moderator's seat
+    out = await svc.lobby.sub(ctx(BLUE, mod=True), "red", RED)
     assert not out.ok and "holds **Moderator**" in out.reply.text, out.reply.text
-    assert not (await svc.takeover(ctx(RED), "red")).ok
+    assert not (await svc.seats.takeover(ctx(RED), "red")).ok
     assert [h["user_id"] for h in await svc.store.seat_history(row.id) if h["seat"] == "red"] == [RED]
 
 
@@ -585,18 +585,18 @@ async def test_issue39_taking_back_ones_own_seat_moves_no_deadline(any_svc):
     svc = any_svc
     row = await started(svc, "deadline=24")  # Red's phase: the deadline is T0 + 24 h
     assert await _deadline(svc, row) == pytest.approx(T0 + 24 * H)
-    svc.clock.t = T0 + 1 * H
-    assert (await svc.leave(ctx(BLUE))).ok  # in the opponent's phase
-    svc.clock.t = T0 + 2 * H
-    back = await svc.takeover(ctx(BLUE), "blue")
+    svc.table.clock.t = T0 + 1 * H
+    assert (await svc.lobby.leave(ctx(BLUE))).ok  # in the opponent's phase
+    svc.table.clock.t = T0 + 2 * H
+    back = await svc.seats.takeover(ctx(BLUE), "blue")
     assert back.ok and "had left it" in back.reply.text and "(unchanged)" in back.reply.text
     assert await _deadline(svc, row) == pytest.approx(T0 + 24 * H)
-    svc.clock.t = T0 + 4 * H
-    assert (await svc.leave(ctx(RED))).ok  # in one's own phase (taken back before the autopilot plays it)
-    svc.clock.t = T0 + 5 * H
-    assert (await svc.takeover(ctx(RED), "red")).ok
+    svc.table.clock.t = T0 + 4 * H
+    assert (await svc.lobby.leave(ctx(RED))).ok  # in one's own phase (taken back before the autopilot plays it)
+    svc.table.clock.t = T0 + 5 * H
+    assert (await svc.seats.takeover(ctx(RED), "red")).ok
     assert await _deadline(svc, row) == pytest.approx(T0 + 24 * H)
-    assert svc.games[row.id].active_seats() == ["red"]
+    assert svc.table.games[row.id].active_seats() == ["red"]
 
 
 async def test_issue39_a_new_holder_gets_a_full_phase_only_for_a_seat_to_act_and_once_a_phase(any_svc):
@@ -605,29 +605,29 @@ async def test_issue39_a_new_holder_gets_a_full_phase_only_for_a_seat_to_act_and
     same phase moves nothing); the next phase may give it again."""
     svc = any_svc
     row = await started(svc, "deadline=24")
-    svc.clock.t = T0 + 1 * H
-    assert (await svc.leave(ctx(BLUE))).ok
-    svc.clock.t = T0 + 2 * H
-    assert (await svc.takeover(ctx(CAROL), "blue")).ok  # Blue is not to act in Red's phase
+    svc.table.clock.t = T0 + 1 * H
+    assert (await svc.lobby.leave(ctx(BLUE))).ok
+    svc.table.clock.t = T0 + 2 * H
+    assert (await svc.seats.takeover(ctx(CAROL), "blue")).ok  # Blue is not to act in Red's phase
     assert await _deadline(svc, row) == pytest.approx(T0 + 24 * H)
-    svc.clock.t = T0 + 3 * H
-    assert (await svc.leave(ctx(RED))).ok
-    svc.clock.t = T0 + 4 * H
-    out = await svc.takeover(ctx(DAVE), "red")  # Red is to act: a full phase for its new holder
+    svc.table.clock.t = T0 + 3 * H
+    assert (await svc.lobby.leave(ctx(RED))).ok
+    svc.table.clock.t = T0 + 4 * H
+    out = await svc.seats.takeover(ctx(DAVE), "red")  # Red is to act: a full phase for its new holder
     assert out.ok and "(unchanged)" not in out.reply.text and f"<t:{int(T0 + 28 * H)}:F>" in out.reply.text
     assert await _deadline(svc, row) == pytest.approx(T0 + 28 * H)
-    svc.clock.t = T0 + 5 * H
-    assert (await svc.leave(ctx(DAVE))).ok
-    svc.clock.t = T0 + 6 * H
-    assert (await svc.takeover(ctx(EVE), "red")).ok  # once a phase
+    svc.table.clock.t = T0 + 5 * H
+    assert (await svc.lobby.leave(ctx(DAVE))).ok
+    svc.table.clock.t = T0 + 6 * H
+    assert (await svc.seats.takeover(ctx(EVE), "red")).ok  # once a phase
     assert await _deadline(svc, row) == pytest.approx(T0 + 28 * H)
-    svc.clock.t = T0 + 7 * H
-    assert (await svc.done(ctx(EVE))).ok  # Blue's phase: T0 + 7 h + 24 h
+    svc.table.clock.t = T0 + 7 * H
+    assert (await svc.orders.done(ctx(EVE))).ok  # Blue's phase: T0 + 7 h + 24 h
     assert await _deadline(svc, row) == pytest.approx(T0 + 31 * H)
-    svc.clock.t = T0 + 8 * H
-    assert (await svc.leave(ctx(CAROL))).ok
-    svc.clock.t = T0 + 9 * H
-    assert (await svc.takeover(ctx(66), "blue")).ok  # a new phase: a new holder's full phase again
+    svc.table.clock.t = T0 + 8 * H
+    assert (await svc.lobby.leave(ctx(CAROL))).ok
+    svc.table.clock.t = T0 + 9 * H
+    assert (await svc.seats.takeover(ctx(66), "blue")).ok  # a new phase: a new holder's full phase again
     assert await _deadline(svc, row) == pytest.approx(T0 + 33 * H)
 
 
@@ -635,12 +635,12 @@ async def test_issue39_a_takeover_never_shortens_the_deadline(any_svc):
     """Issue 39: a new holder's full phase does not take back the creator's extension."""
     svc = any_svc
     row = await started(svc, "deadline=24")
-    assert (await svc.extend(ctx(RED), 48)).ok
+    assert (await svc.clocks.extend(ctx(RED), 48)).ok
     assert await _deadline(svc, row) == pytest.approx(T0 + 72 * H)
-    svc.clock.t = T0 + 1 * H
-    assert (await svc.leave(ctx(RED))).ok
-    svc.clock.t = T0 + 2 * H
-    assert (await svc.takeover(ctx(CAROL), "red")).ok
+    svc.table.clock.t = T0 + 1 * H
+    assert (await svc.lobby.leave(ctx(RED))).ok
+    svc.table.clock.t = T0 + 2 * H
+    assert (await svc.seats.takeover(ctx(CAROL), "red")).ok
     assert await _deadline(svc, row) == pytest.approx(T0 + 72 * H)
 
 
@@ -649,19 +649,19 @@ async def test_issue39_one_players_takeover_requests_are_limited(any_svc):
     two requests, and three in a game; each refusal is private, short, and changes nothing."""
     svc = any_svc
     row = await _left_by_both(svc)
-    assert (await svc.takeover(ctx(CAROL), "red")).ok
-    again = await svc.takeover(ctx(CAROL), "red")
+    assert (await svc.seats.takeover(ctx(CAROL), "red")).ok
+    again = await svc.seats.takeover(ctx(CAROL), "red")
     assert not again.ok and again.ephemeral and "wait for that vote" in again.reply.text
     for n in (2, 3):
-        assert (await svc.takeover_vote(ctx(DAVE), row.id, "red", False)).ok  # the creator refuses
-        soon = await svc.takeover(ctx(CAROL), "red")
+        assert (await svc.seats.takeover_vote(ctx(DAVE), row.id, "red", False)).ok  # the creator refuses
+        soon = await svc.seats.takeover(ctx(CAROL), "red")
         assert not soon.ok and soon.ephemeral and "ask again" in soon.reply.text
-        assert f"<t:{int(svc.clock.t + H) + 1}:R>" in soon.reply.text
-        svc.clock.t += H
-        assert (await svc.takeover(ctx(CAROL), "red")).ok, n
-    assert (await svc.takeover_vote(ctx(DAVE), row.id, "red", False)).ok
-    svc.clock.t += 10 * H
-    out = await svc.takeover(ctx(CAROL), "blue")
+        assert f"<t:{int(svc.table.clock.t + H) + 1}:R>" in soon.reply.text
+        svc.table.clock.t += H
+        assert (await svc.seats.takeover(ctx(CAROL), "red")).ok, n
+    assert (await svc.seats.takeover_vote(ctx(DAVE), row.id, "red", False)).ok
+    svc.table.clock.t += 10 * H
+    out = await svc.seats.takeover(ctx(CAROL), "blue")
     assert not out.ok and out.ephemeral and "3 times" in out.reply.text and len(out.reply.text) < 200
     states = await svc.store.seat_states(row.id)
     assert states["red"].takeover is None and states["blue"].takeover is None

@@ -38,10 +38,10 @@ assert pbp_helpers.TINY
 
 
 async def started(svc, ruleset, seats, options=None, channel=7):
-    assert (await svc.new_game(ctx(RED, channel), ruleset, options)).ok
+    assert (await svc.lobby.new_game(ctx(RED, channel), ruleset, options)).ok
     for user, seat in zip((RED, BLUE), seats):
-        assert (await svc.join(ctx(user, channel), seat)).ok
-    out = await svc.start(ctx(RED, channel))
+        assert (await svc.lobby.join(ctx(user, channel), seat)).ok
+    out = await svc.lobby.start(ctx(RED, channel))
     assert out.ok
     return out
 
@@ -59,7 +59,7 @@ async def test_a_phase_start_is_one_notice_with_the_ping_and_a_trimmed_report(st
     svc = GameService(store, renderer=None, seed_source=lambda: "s", clock=lambda: 1_000_000.0)
     out = await started(svc, "tiny-wordy", ("red", "blue"), "deadline=24")
     assert out.notice.mentions == [RED] and out.reply.mentions == []
-    out = await svc.order(ctx(RED), "done")
+    out = await svc.orders.order(ctx(RED), "done")
     assert out.ok and not out.ephemeral and out.map_after
     assert out.reply.text.startswith("**Red** `done`") and out.reply.mentions == []  # the order's answer
     n = out.notice
@@ -72,12 +72,12 @@ async def test_a_phase_start_is_one_notice_with_the_ping_and_a_trimmed_report(st
 async def test_odds_for_a_ruleset_without_odds_are_refused_privately(store):
     svc = GameService(store, renderer=None, seed_source=lambda: "s")
     await started(svc, "tiny-wordy", ("red", "blue"))
-    out = await svc.odds(ctx(RED), "roll 3")
+    out = await svc.orders.odds(ctx(RED), "roll 3")
     assert not out.ok and out.ephemeral and "not available" in out.reply.text and "Tiny Wordy" in out.reply.text
     # a ruleset with odds still answers
     svc2 = GameService(store, renderer=None, seed_source=lambda: "s")
     await started(svc2, "tiny-pbp", ("red", "blue"), channel=8)
-    out = await svc2.odds(ctx(RED, 8), "roll 3")
+    out = await svc2.orders.odds(ctx(RED, 8), "roll 3")
     assert out.ok and out.ephemeral and "4/6" in out.reply.text
 
 
@@ -85,37 +85,37 @@ async def test_an_area_game_map_around_areas_and_a_status_without_game_turns(sto
     svc = GameService(store, seed_source=lambda: "area")
     await started(svc, "risk-minas-tirith", ("good", "evil"))
     for place in ("osgiliath-w", "city", "OSGILIATH-W"):
-        out = await svc.map(ctx(RED), place)
+        out = await svc.views.map(ctx(RED), place)
         assert out.ok and not out.ephemeral and out.reply.image[:8] == b"\x89PNG\r\n\x1a\n"
         assert f"around {place.lower()}" in out.reply.text
     for bad, needle in (("1905", "no area"), ("narnia", "no area"), ("x" * 60, "40 characters")):
-        out = await svc.map(ctx(RED), bad)
+        out = await svc.views.map(ctx(RED), bad)
         assert not out.ok and out.ephemeral and needle in out.reply.text, out.reply.text
-    pairs = await svc.autocomplete_around(ctx(RED), "osg")
+    pairs = await svc.views.autocomplete_around(ctx(RED), "osg")
     assert 0 < len(pairs) <= 25 and all(v.startswith("osg") for _, v in pairs[:1])
-    assert len(await svc.autocomplete_around(ctx(RED), "")) <= 25
-    st = (await svc.status(ctx(BLUE))).reply.text
+    assert len(await svc.views.autocomplete_around(ctx(RED), "")) <= 25
+    st = (await svc.views.status(ctx(BLUE))).reply.text
     assert "Game-Turn" not in st and "{turns}" not in st and "Round 1" in st
     # a hex game keeps its hexes
     await started(svc, "gondor", ("sauron", "westernesse"), channel=9)
-    assert (await svc.map(ctx(RED, 9), "1905")).ok
-    out = await svc.map(ctx(RED, 9), "city")
+    assert (await svc.views.map(ctx(RED, 9), "1905")).ok
+    out = await svc.views.map(ctx(RED, 9), "city")
     assert not out.ok and out.ephemeral
-    assert "Set-up" in (await svc.status(ctx(RED, 9))).reply.text
+    assert "Set-up" in (await svc.views.status(ctx(RED, 9))).reply.text
 
 
 async def test_charts_text_becomes_the_charts_option_and_bad_charts_name_their_line(store):
     svc = GameService(store, renderer=None, seed_source=lambda: "c")
     good = '[cpt]\nD = ["2-12", "2-12", "2-12", "2-12"]\n'
-    out = await svc.new_game(ctx(RED, 3), "gondor", None, charts='# x\n[cpt]\nA = ["2-9", "2-9", "2-8"]\n')
+    out = await svc.lobby.new_game(ctx(RED, 3), "gondor", None, charts='# x\n[cpt]\nA = ["2-9", "2-9", "2-8"]\n')
     assert not out.ok and out.ephemeral and "charts line 3" in out.reply.text
-    out = await svc.new_game(ctx(RED, 3), "risk-minas-tirith", None, charts=good)
+    out = await svc.lobby.new_game(ctx(RED, 3), "risk-minas-tirith", None, charts=good)
     assert not out.ok and "risk-minas-tirith has no option `charts`" in out.reply.text
     assert await store.latest_game(3) is None
-    out = await svc.new_game(ctx(RED, 3), "gondor", "rally.ara=9", charts=good)
+    out = await svc.lobby.new_game(ctx(RED, 3), "gondor", "rally.ara=9", charts=good)
     assert out.ok and "own charts" in out.reply.text
     row = await store.live_game(3)
-    assert row.options["charts"] == good and (await svc.load(row)).state["options"]["charts"] == good
+    assert row.options["charts"] == good and (await svc.table.load(row)).state["options"]["charts"] == good
 
 
 async def test_the_console_reads_charts_at_file(store, tmp_path):

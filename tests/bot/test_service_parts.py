@@ -144,7 +144,7 @@ class FakeGameStore(FakeStore):
 
 
 def locking_table(store):
-    """What ``_locked`` needs of a table: the shard check, the channel's lock, the stored answers."""
+    """What ``locked`` needs of a table: the shard check, the channel's lock, the stored answers."""
     import asyncio
     from collections import defaultdict
 

@@ -31,12 +31,12 @@ def ctx(user, iid=None):
 
 async def started(svc, fixture=None):
     if fixture:
-        svc.fixtures[CH] = fixture
-    for user, fn, args in ((SAURON, svc.new_game, ("gondor",)), (SAURON, svc.join, ("sauron",)),
-                           (WEST, svc.join, ("westernesse",)), (SAURON, svc.start, ())):
+        svc.table.fixtures[CH] = fixture
+    for user, fn, args in ((SAURON, svc.lobby.new_game, ("gondor",)), (SAURON, svc.lobby.join, ("sauron",)),
+                           (WEST, svc.lobby.join, ("westernesse",)), (SAURON, svc.lobby.start, ())):
         c = ctx(user)
         assert (await fn(c, *args)).ok
-        await svc.delivered(c.interaction_id)  # these were answered
+        await svc.recovery.delivered(c.interaction_id)  # these were answered
 
 
 async def count(store) -> int:
@@ -48,16 +48,16 @@ async def test_a_public_answer_lost_in_a_crash_is_posted_once_and_a_retry_is_ask
     svc = GameService(store, renderer=None, seed_source=lambda: "s", clock=clock)
     await started(svc)
     order = SAURON_SETUP[0]
-    lost = await svc.order(ctx(SAURON, "lost"), order)  # committed; the process dies before the reply
+    lost = await svc.orders.order(ctx(SAURON, "lost"), order)  # committed; the process dies before the reply
     assert lost.ok
     answered = ctx(SAURON)
-    assert (await svc.order(answered, SAURON_SETUP[1])).ok
-    await svc.delivered(answered.interaction_id)
+    assert (await svc.orders.order(answered, SAURON_SETUP[1])).ok
+    await svc.recovery.delivered(answered.interaction_id)
     n = await count(store)
 
     clock.t += 120
     again = GameService(store, renderer=None, seed_source=lambda: "s", clock=clock)  # the restart
-    assert await again.announce_unanswered() == 1
+    assert await again.recovery.announce_unanswered() == 1
     rows = await store.pending_outbox()
     assert len(rows) == 1 and rows[0]["channel_id"] == CH and rows[0]["user_id"] is None
     text = rows[0]["payload"]["text"]
@@ -66,14 +66,14 @@ async def test_a_public_answer_lost_in_a_crash_is_posted_once_and_a_retry_is_ask
     assert SAURON_SETUP[1] not in text  # the delivered one is not announced
     assert rows[0]["payload"]["mentions"] == [SAURON]
     # a second restart announces nothing more
-    assert await GameService(store, renderer=None, clock=clock).announce_unanswered() == 0
+    assert await GameService(store, renderer=None, clock=clock).recovery.announce_unanswered() == 0
 
     # the player, who saw no answer, sends the same order again: asked about, not applied
-    retry = await again.order(ctx(SAURON), order)
+    retry = await again.orders.order(ctx(SAURON), order)
     assert not retry.ok and retry.ephemeral and "already applied" in retry.reply.text
     assert await count(store) == n
     # sent once more, it is applied (a re-placement during the set-up is legal twice)
-    assert (await again.order(ctx(SAURON), order)).ok
+    assert (await again.orders.order(ctx(SAURON), order)).ok
     assert await count(store) == n + 1
 
 
@@ -82,13 +82,13 @@ async def test_the_question_ends_after_its_window(store):
     svc = GameService(store, renderer=None, seed_source=lambda: "s", clock=clock)
     await started(svc)
     order = SAURON_SETUP[0]
-    assert (await svc.order(ctx(SAURON, "lost"), order)).ok
+    assert (await svc.orders.order(ctx(SAURON, "lost"), order)).ok
     n = await count(store)
     clock.t += 60
     again = GameService(store, renderer=None, seed_source=lambda: "s", clock=clock)
-    assert await again.announce_unanswered() == 1
+    assert await again.recovery.announce_unanswered() == 1
     clock.t += REPEAT_MINUTES * 60 + 1
-    assert (await again.order(ctx(SAURON), order)).ok  # long after the restart: a new order
+    assert (await again.orders.order(ctx(SAURON), order)).ok  # long after the restart: a new order
     assert await count(store) == n + 1
 
 
@@ -96,10 +96,10 @@ async def test_an_old_lost_answer_is_only_marked(store):
     clock = Clock()
     svc = GameService(store, renderer=None, seed_source=lambda: "s", clock=clock)
     await started(svc)
-    assert (await svc.order(ctx(SAURON, "lost"), SAURON_SETUP[0])).ok
+    assert (await svc.orders.order(ctx(SAURON, "lost"), SAURON_SETUP[0])).ok
     clock.t += RECOVER_HOURS * 3600 + 60
     again = GameService(store, renderer=None, seed_source=lambda: "s", clock=clock)
-    assert await again.announce_unanswered() == 0
+    assert await again.recovery.announce_unanswered() == 0
     assert await store.pending_outbox() == [] and await store.undelivered() == []
     assert not again.recovery.recovered
 
@@ -112,13 +112,13 @@ async def test_a_secret_answer_goes_by_dm_and_the_channel_reads_no_secret(store)
     await started(svc, {"real_cauldrons": ["K1", "K3", "K5"], "position": {"turn": 6, "step": "F", "units": UNITS}})
     for o in ("pickup GS1 K1",):
         c = ctx(WEST)
-        assert (await svc.order(c, o)).ok
-        await svc.delivered(c.interaction_id)
-    lost = await svc.order(ctx(WEST, "lost"), "pour GS1 any")
+        assert (await svc.orders.order(c, o)).ok
+        await svc.recovery.delivered(c.interaction_id)
+    lost = await svc.orders.order(ctx(WEST, "lost"), "pour GS1 any")
     assert lost.ok and lost.ephemeral
     clock.t += 30
     again = GameService(store, renderer=None, seed_source=lambda: "s", clock=clock)
-    assert await again.announce_unanswered() == 1
+    assert await again.recovery.announce_unanswered() == 1
     rows = await store.pending_outbox()
     dm = [r for r in rows if r["user_id"] == WEST]
     public = [r for r in rows if r["channel_id"] == CH]

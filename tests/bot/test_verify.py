@@ -22,19 +22,19 @@ async def finished_export(tmp_path, ruleset="tiny-pbp", orders=(), name="v.db"):
     store = await Store.open(str(tmp_path / name))
     svc = GameService(store, renderer=None, seed_source=lambda: "verify-seed-42", clock=lambda: 1.0)
     seats = list(get_ruleset(ruleset).seats)
-    await svc.new_game(ctx(1), ruleset, "deadline=12")
-    await svc.join(ctx(1), seats[0])
-    await svc.join(ctx(2), seats[1])
-    await svc.start(ctx(1))
-    before = json.loads((await svc.export(ctx(1))).reply.attachment)
+    await svc.lobby.new_game(ctx(1), ruleset, "deadline=12")
+    await svc.lobby.join(ctx(1), seats[0])
+    await svc.lobby.join(ctx(2), seats[1])
+    await svc.lobby.start(ctx(1))
+    before = json.loads((await svc.archive.export(ctx(1))).reply.attachment)
     for user, text in orders:
         if text == "UNDO":
-            out = await svc.undo(ctx(user, mod=True))
+            out = await svc.undo.undo(ctx(user, mod=True))
         else:
-            out = await svc.order(ctx(user), text)
+            out = await svc.orders.order(ctx(user), text)
         assert out.ok, (text, out.reply.text)
-    assert (await svc.end(ctx(1))).ok
-    data = json.loads((await svc.export(ctx(1))).reply.attachment)
+    assert (await svc.lobby.end(ctx(1))).ok
+    data = json.loads((await svc.archive.export(ctx(1))).reply.attachment)
     await store.close()
     return before, data
 

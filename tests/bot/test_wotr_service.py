@@ -14,40 +14,40 @@ def ctx(user, channel=7, mod=False):
 
 async def test_wotr_defaults_to_assist_and_others_do_not(store):
     svc = GameService(store, renderer=None, seed_source=lambda: "s", clock=lambda: 1000.0)
-    assert (await svc.new_game(ctx(11), "wotr", None)).ok
+    assert (await svc.lobby.new_game(ctx(11), "wotr", None)).ok
     assert (await store.live_game(7)).ruleset == "wotr@assist"
-    assert (await svc.new_game(ctx(11, channel=8), "wotr", "mode=enforced players=4")).ok
+    assert (await svc.lobby.new_game(ctx(11, channel=8), "wotr", "mode=enforced players=4")).ok
     assert (await store.live_game(8)).ruleset == "wotr@enforced"
-    assert (await svc.new_game(ctx(11, channel=9), "gondor", None)).ok
+    assert (await svc.lobby.new_game(ctx(11, channel=9), "gondor", None)).ok
     assert (await store.live_game(9)).ruleset == "gondor"
 
 
 async def test_new_game_lists_rohan_as_an_optional_seat(store):
     svc = GameService(store, renderer=None, seed_source=lambda: "s", clock=lambda: 1000.0)
-    out = await svc.new_game(ctx(11), "wotr", None)
+    out = await svc.lobby.new_game(ctx(11), "wotr", None)
     assert "`fellowship`, `dark-power`, `saruman`, `gondor`, `rohan` (optional) and the moderator's `gm`" \
         in out.reply.text, out.reply.text
-    out = await svc.new_game(ctx(11, channel=8), "wotr", "mode=enforced players=4")
+    out = await svc.lobby.new_game(ctx(11, channel=8), "wotr", "mode=enforced players=4")
     assert "`rohan` (optional)" in out.reply.text
-    out = await svc.new_game(ctx(11, channel=9), "gondor", None)
+    out = await svc.lobby.new_game(ctx(11, channel=9), "gondor", None)
     assert "Seats: `sauron`, `westernesse`. " in out.reply.text  # no optional seat: unchanged
 
 
 async def started(store, options):
     svc = GameService(store, renderer=None, seed_source=lambda: "s", clock=lambda: 1000.0)
-    assert (await svc.new_game(ctx(66), "wotr", options)).ok
+    assert (await svc.lobby.new_game(ctx(66), "wotr", options)).ok
     for seat, uid in USERS.items():
         if seat == "rohan" and "players=4" in (options or ""):
             continue
-        assert (await svc.join(ctx(uid, mod=seat == "gm"), seat)).ok, seat
-    out = await svc.start(ctx(66))
+        assert (await svc.lobby.join(ctx(uid, mod=seat == "gm"), seat)).ok, seat
+    out = await svc.lobby.start(ctx(66))
     assert out.ok, out.reply.text
     return svc
 
 
 async def test_four_players_start_without_rohan_and_the_demand_reaches_gondor_fellowship_and_gm(store):
     svc = await started(store, "players=4")
-    out = await svc.order(ctx(44), "demand on")
+    out = await svc.orders.order(ctx(44), "demand on")
     assert out.ok
     assert set(out.dms) <= {USERS["gondor"], USERS["fellowship"], USERS["gm"]}
     assert USERS["fellowship"] in out.dms
@@ -61,14 +61,14 @@ async def test_search_results_by_dm_to_the_searcher_only(store):
     svc = await started(store, None)
     for _ in range(40):
         row = await store.live_game(7)
-        game = await svc.load(row)
+        game = await svc.table.load(row)
         if game.state["phase"] == "search":
             break
         seat = game.active_seats()[0]
         text = "draw none" if game.state["phase"] == "events" else "done"
-        assert (await svc.order(ctx(USERS[seat]), text)).ok
+        assert (await svc.orders.order(ctx(USERS[seat]), text)).ok
     # on turn 1 the Nazgul are all in Mordor (Gorgoroth and Nurn), where the Dark Power's two search
-    out = await svc.order(ctx(22), "search gorgoroth:1 nurn:1")
+    out = await svc.orders.order(ctx(22), "search gorgoroth:1 nurn:1")
     assert out.ok
     results = [p.text for p in out.dms.get(USERS["dark-power"], [])]
     assert any("Search results" in t for t in results)
@@ -89,7 +89,7 @@ async def test_export_hides_the_walk_until_the_end_and_then_verifies(store):
         row = await store.live_game(7)
         if row is None:  # over
             break
-        game = await svc.load(row)
+        game = await svc.table.load(row)
         seat = game.active_seats()[0]
         ph = game.state["phase"]
         if ph == "turn" and seat == "fellowship" and game.state["chars"]["frodo"]["hex"] == "W2010":
@@ -98,12 +98,12 @@ async def test_export_hides_the_walk_until_the_end_and_then_verifies(store):
             text = "search gorgoroth:2"
         else:
             text = "draw none" if ph == "events" else "done"
-        assert (await svc.order(ctx(USERS[seat]), text)).ok, text
+        assert (await svc.orders.order(ctx(USERS[seat]), text)).ok, text
         if text.startswith("move"):
-            mid = await svc.export_data(await store.live_game(7))
+            mid = await svc.archive.export_data(await store.live_game(7))
             assert "W1814" not in json.dumps(mid) and "move (a hidden character)" in json.dumps(mid)
     row = await store.latest_game(7)
-    data = await svc.export_data(row)
+    data = await svc.archive.export_data(row)
     assert "move frodo W1911 W1814" in data["orders"]  # revealed once the game is over
     ok, lines = verify_export(data)
     assert ok, lines

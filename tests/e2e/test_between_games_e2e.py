@@ -55,7 +55,7 @@ async def test_rematch_with_and_without_swap_declined_in_a_thread_and_set_ups_in
         s = w.server
         south, scid, dave = await second_server(w)
         await w.start_bot(tmp_path / "between.db")
-        w.service.renderer = None  # (tiny-pbp has no map)
+        w.service.table.renderer = None  # (tiny-pbp has no map)
 
         # server one: the end-of-game post carries the Rematch buttons
         end = await play_to_the_end(w, w.cid, w.alice, w.bob)
@@ -138,8 +138,8 @@ async def test_a_digest_falls_due_sent_once_at_local_time_not_when_nothing_waits
             await w.start_bot(tmp_path / "digest.db")
         finally:
             config.DeadlinesConfig.poll_seconds = orig
-        w.service.clock = w.clock
-        w.service.renderer = None  # (tiny-pbp has no map)
+        w.service.table.clock = w.clock
+        w.service.table.renderer = None  # (tiny-pbp has no map)
         s.users[w.bob].dms_open = False
 
         # alice is to act in both servers; bob in none (until the end); carol in nothing
@@ -181,7 +181,7 @@ async def test_a_digest_falls_due_sent_once_at_local_time_not_when_nothing_waits
         carol_before = len(s.dms(w.carol))
         w.clock.t = datetime(2024, 7, 2, 8, 0, 30, tzinfo=ZoneInfo("UTC")).timestamp()
         w.bot._wake.set()
-        await s.wait_for(lambda: w.service.delivery.holds(w.bob), timeout=15)
+        await s.wait_for(lambda: w.service.table.delivery.holds(w.bob), timeout=15)
         await settled(s, w.bot)
         assert len(s.dms(w.carol)) == carol_before  # nothing waits for carol: no digest
         assert (await w.store.digest(w.carol))["due_at"] > w.clock.t

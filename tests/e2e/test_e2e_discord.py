@@ -59,7 +59,7 @@ class World:
 
         self.service = GameService(self.store, seed_source=lambda: "e2e-seed", roll_rng=random.Random(4))
         if fixture:
-            self.service.fixtures[self.cid] = fixture
+            self.service.table.fixtures[self.cid] = fixture
         self.bot = PalantirBot(cfg, service=self.service, guild_ready_timeout=GUILD_READY_TIMEOUT)
         self.bot.freeze_heap = freeze_heap
         # no "busy" for a loop that runs late (issue 39): a starved test host must not refuse a test's command;
@@ -196,8 +196,8 @@ async def test_a_game_of_gondor_is_set_up_through_discord(tmp_path):
         assert row.seq == len(SAURON_SETUP) + len(WESTERNESSE_SETUP) + 2
         from engine.core import state_digest
 
-        rebuilt = await w.service.replay_from_start(row)
-        assert state_digest(rebuilt.state) == state_digest((await w.service.load(row)).state)
+        rebuilt = await w.service.table.replay_from_start(row)
+        assert state_digest(rebuilt.state) == state_digest((await w.service.table.load(row)).state)
         # only the creator or a moderator ends it
         r = await w.cmd(w.carol, "game", "end")
         assert r.ephemeral
@@ -282,14 +282,14 @@ async def test_a_command_behind_a_late_loop_is_acknowledged_at_once(tmp_path, mo
         w.bot.backlog.window = 3600.0
         r = await w.cmd(w.alice, "help")
         assert not r.deferred  # a quick answer on a loop on time: answered directly
-        plain = w.service.help
+        plain = w.service.views.help
 
         async def slow_help(*a, **k):
             time.sleep(2.0)  # a slow call on the loop: nothing else of the bot runs meanwhile
             return await plain(*a, **k)
-        w.service.help = slow_help
+        w.service.views.help = slow_help
         await w.cmd(w.alice, "help")
-        w.service.help = plain
+        w.service.views.help = plain
         r = await w.cmd(w.alice, "help")
         assert r.deferred and r.ephemeral and "palantir" in r.content, r
         w.server.assert_clean()

@@ -145,11 +145,11 @@ async def test_chart_files_as_attachments(tmp_path):
                         charts=("ours.toml", GOOD_CHART))
         assert "own charts" in await announced(r)
         row = await w.store.live_game(w.cid)
-        game = await w.service.load(row)
+        game = await w.service.table.load(row)
         assert game.state["options"]["charts"] == GOOD_CHART.decode()
         assert game.ruleset.charts_for(game.state).cpt_hits("D", 1) == frozenset(range(2, 13))
         # and survives a rebuild from SQLite
-        rebuilt = await w.service.rebuild(row)
+        rebuilt = await w.service.table.rebuild(row)
         assert state_digest(rebuilt.state) == state_digest(game.state)
         s.assert_clean()
 
@@ -214,9 +214,9 @@ async def test_a_dropped_gateway_mid_game_loses_nothing_and_the_reminder_fires_o
             assert sum(1 for m in public(w) if f"`{o}`" in m.content) == 1, o
         row = await w.store.live_game(w.cid)
         assert row.seq == len(first) + len(rest)
-        live = await w.service.load(row)
-        assert state_digest((await w.service.replay_from_start(row)).state) == state_digest(live.state)
-        assert state_digest((await w.service.rebuild(row)).state) == state_digest(live.state)
+        live = await w.service.table.load(row)
+        assert state_digest((await w.service.table.replay_from_start(row)).state) == state_digest(live.state)
+        assert state_digest((await w.service.table.rebuild(row)).state) == state_digest(live.state)
         # the reminder set before the drop still fires, exactly once
         n = len(public(w))
         w.clock.t = T0 + 2 * H + 1
@@ -293,11 +293,11 @@ async def test_a_slow_chart_check_does_not_hold_other_games(tmp_path, monkeypatc
 
     monkeypatch.setattr(rs, "new_game", slow)
     try:
-        assert (await svc.new_game(Ctx(channel_id=2, user_id=5, guild_id=1, interaction_id="a"), "gondor")).ok
-        pending = asyncio.ensure_future(svc.new_game(Ctx(channel_id=1, user_id=5, guild_id=1, interaction_id="b"),
+        assert (await svc.lobby.new_game(Ctx(channel_id=2, user_id=5, guild_id=1, interaction_id="a"), "gondor")).ok
+        pending = asyncio.ensure_future(svc.lobby.new_game(Ctx(channel_id=1, user_id=5, guild_id=1, interaction_id="b"),
                                                      "gondor", charts=GOOD_CHART.decode()))
         await asyncio.to_thread(entered.wait, 20)
-        status = await svc.status(Ctx(channel_id=2, user_id=5, guild_id=1, interaction_id="c"))
+        status = await svc.views.status(Ctx(channel_id=2, user_id=5, guild_id=1, interaction_id="c"))
         assert status.ok and "Gondor" in status.reply.text and not pending.done()
         release.set()
         out = await pending

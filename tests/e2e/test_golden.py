@@ -76,8 +76,8 @@ async def scripted(ruleset: str, seed: str, script: str, db: Path) -> str:
         rc = await console.run_script(str(ROOT / "tests" / "scripts" / script))
         assert rc == 0, out.getvalue()[-2000:]
         row = await store.latest_game(CHANNEL)
-        replayed = await service.replay_from_start(row)
-        rebuilt = await service.rebuild(row)
+        replayed = await service.table.replay_from_start(row)
+        rebuilt = await service.table.rebuild(row)
         assert state_digest(replayed.state) == state_digest(rebuilt.state)
         log = [(a.seq, a.seat, a.text, a.kind, a.events) for a in await store.actions(row.id)]
         return (out.getvalue() + f"\n== replay digest {state_digest(replayed.state)}"

@@ -246,11 +246,11 @@ async def test_sigkill_at_random_points_loses_nothing_and_repeats_nothing(tmp_pa
     assert {k: n for k, n in fired} == {"remind": 1, "deadline": 1} and unsent == 0
     svc = GameService(store, renderer=None)
     row = await store.latest_game(cid)
-    live = await svc.rebuild(row)
+    live = await svc.table.rebuild(row)
     expected = Game.new(get_ruleset("gondor"), seed="kill-seed")
     for o in orders:
         expected.play("sauron", o)
-    assert state_digest(live.state) == state_digest((await svc.replay_from_start(row)).state) == state_digest(expected.state)
+    assert state_digest(live.state) == state_digest((await svc.table.replay_from_start(row)).state) == state_digest(expected.state)
     await store.close()
     assert kills >= KILLS and not server.internal_errors
     # every order stored without an answer was announced after the restart, once

@@ -14,7 +14,7 @@ from tests.settle import settled
 
 async def gondor_started(w, tmp_path):
     await w.start_bot(tmp_path / "late.db")
-    w.service.renderer = None
+    w.service.table.renderer = None
     await w.cmd(w.alice, "game", "new", ruleset="gondor")
     await w.cmd(w.alice, "game", "join", seat="sauron")
     await w.cmd(w.bob, "game", "join", seat="westernesse")
@@ -59,12 +59,12 @@ async def test_a_full_channel_answers_busy_and_applies_nothing(tmp_path, monkeyp
     async with World() as w:
         await gondor_started(w, tmp_path)
         s = w.server
-        lock = w.service.locks[w.cid]
+        lock = w.service.table.locks[w.cid]
         await lock.acquire()  # the channel is busy with something long
         try:
             orders = [o for o in SAURON_SETUP if "SC1" not in o and "SC2" not in o][:table.MAX_WAITING]
             waiting = [asyncio.ensure_future(s.slash(w.alice, w.cid, "order", options={"text": o})) for o in orders]
-            await s.wait_for(lambda: w.service.waiting.get(w.cid) == table.MAX_WAITING)
+            await s.wait_for(lambda: w.service.table.waiting.get(w.cid) == table.MAX_WAITING)
             r = await s.slash(w.alice, w.cid, "order", options={"text": "deploy SC1 1923"})
             assert r.ephemeral and r.content.startswith("Busy") and not r.deferred
         finally:
@@ -87,7 +87,7 @@ async def test_a_full_channel_answers_busy_and_applies_nothing(tmp_path, monkeyp
         await lock.acquire()
         try:
             pending = asyncio.ensure_future(s.slash(w.alice, w.cid, "order", options={"text": "deploy SC2 2123"}))
-            await s.wait_for(lambda: w.service.waiting.get(w.cid) == 1)
+            await s.wait_for(lambda: w.service.table.waiting.get(w.cid) == 1)
             # past our 1.5 s the interaction is deferred ("thinking…"): waited for, not slept
             await asyncio.wait_for(acked.wait(), timeout=20)
         finally:
@@ -107,7 +107,7 @@ async def test_a_plain_first_answer_and_a_late_deferral_are_sent_without_asking_
         await w.cmd(w.alice, "game", "new", ruleset="gondor")
         r = await w.cmd(w.carol, "game", "open")  # the open-seat board: Join buttons, discord.py's own way
         assert r.asked_back is True and any(m.custom_ids() for m in r.messages)
-        w.service.renderer = None
+        w.service.table.renderer = None
         await w.cmd(w.alice, "game", "join", seat="sauron")
         await w.cmd(w.bob, "game", "join", seat="westernesse")
         await (await w.cmd(w.alice, "game", "start")).wait_for_messages(2)

@@ -87,8 +87,8 @@ class Strike:
         self.fired: list[tuple[int, int, int]] = []  # (round, orders in the service, timers fired)
         self.round = 0
         svc = w.service
-        self._order, self._fire_due = svc.order, svc.fire_due
-        svc.order, svc.fire_due = self.order, self.fire_due  # the cogs and the scheduler call these
+        self._order, self._fire_due = svc.orders.order, svc.clocks.fire_due
+        svc.orders.order, svc.clocks.fire_due = self.order, self.fire_due  # the cogs and the scheduler call these
 
     def strike(self) -> None:
         if self.pending is not None:
@@ -175,7 +175,7 @@ def order_for(g: G, rnd: int) -> str:
 async def resync(w: ManyWorld, g: G, problems: list[str], where: str) -> None:
     """What the game really is, in the bot: if it differs from what its players were told,
     that is a problem; adopt it, so that the next rounds still send orders the game accepts."""
-    game = w.service.games.get(g.gid)
+    game = w.service.table.games.get(g.gid)
     active = game.active_seats() if game else []
     if active and active[0] != g.active:
         problems.append(f"{where}: game {g.k} has {active[0]} to act, its players were told {g.active}")
@@ -286,9 +286,9 @@ async def check_logs(w: ManyWorld, problems: list[str], sent_by: dict[int, int])
         if told != logged:
             problems.append(f"game {g.k}: what the players were told is not the log:\n  told {told}\n"
                             f"  log  {logged}")
-        live = w.service.games.get(g.gid)
-        rebuilt = await w.service.rebuild(row)
-        replayed = await w.service.replay_from_start(row)
+        live = w.service.table.games.get(g.gid)
+        rebuilt = await w.service.table.rebuild(row)
+        replayed = await w.service.table.replay_from_start(row)
         if live is None or not (state_digest(live.state) == state_digest(rebuilt.state)
                                 == state_digest(replayed.state)):
             problems.append(f"game {g.k}: the live state differs from SQLite's")
@@ -301,7 +301,7 @@ async def run(tmp_path, caplog, *, plain: int, per_group: int, rounds: int, min_
     sent_by: dict[int, int] = {}  # message id -> the user whose order it answers
     async with ManyWorld(plain, per_group) as w:
         await start_world(w, tmp_path, "many.db")
-        w.service.renderer = tiny_map
+        w.service.table.renderer = tiny_map
         w.strike = Strike(w)
         s = w.server
         # set-up, one command at a time: group B (and the plain games) an hour after group A, so the

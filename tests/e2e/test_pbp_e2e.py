@@ -31,7 +31,7 @@ async def start_world(w, tmp_path, name):
         await w.start_bot(tmp_path / name)
     finally:
         config.DeadlinesConfig.poll_seconds = orig
-    w.service.clock = w.clock
+    w.service.table.clock = w.clock
     w.bot.cfg.deadlines.poll_seconds = 0.05
 
 

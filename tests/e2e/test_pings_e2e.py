@@ -60,7 +60,7 @@ async def trade(w):
         r = await w.cmd(uid, "order", text=text)
         assert not r.ephemeral, r.content
     row = await w.store.live_game(w.cid)
-    card = w.service.games[row.id].state["table"]["hands"]["good"][0][1]
+    card = w.service.table.games[row.id].state["table"]["hands"]["good"][0][1]
     return (w.alice, ("order",), {"text": f"offer evil {card} for nothing"}), {w.bob}
 
 
@@ -91,7 +91,7 @@ async def test_each_ping_reaches_exactly_who_must_answer_once_not_in_quiet_hours
     async with World() as w:
         s = w.server
         await w.start_bot(tmp_path / "pings.db", fixture=SAURON_CHALLENGE if kind == "challenge" else None)
-        w.service.renderer = None
+        w.service.table.renderer = None
         (who, names, opts), answer = await SCENARIOS[kind](w)
         resting = None
         if absent:
@@ -100,7 +100,7 @@ async def test_each_ping_reaches_exactly_who_must_answer_once_not_in_quiet_hours
                 r = await s.slash(resting, w.cid, "me", "quiet", options={"from": "00:00", "to": "23:59", "tz": "UTC"},
                                   timeout=20)
             else:
-                day = dt.datetime.fromtimestamp(w.service.clock() + 10 * 86400, dt.timezone.utc).strftime("%Y-%m-%d")
+                day = dt.datetime.fromtimestamp(w.service.table.clock() + 10 * 86400, dt.timezone.utc).strftime("%Y-%m-%d")
                 r = await s.slash(resting, w.cid, "me", "away", options={"until": day}, timeout=20)
             assert r.ephemeral and ("Quiet hours set" in r.content or "Away until" in r.content), r.content
         await settled(s, w.bot)  # the set-up's own posts (a phase's notice) are out before counting

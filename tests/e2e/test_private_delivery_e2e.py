@@ -64,8 +64,8 @@ async def play(w: ScriptWorld, ruleset: str, script: str, closed: set[str], *, o
     """The console script ``script`` (its first ``until`` lines) as slash commands, every seat a user."""
     s = w.server
     users = await w.seat_users(ruleset, closed)
-    w.service.seed_source = lambda: "local-7"  # the console's `--seed 7`, which the scripts were written for
-    w.service.renderer = None  # text only: what is checked here is where private messages go
+    w.service.table.seed_source = lambda: "local-7"  # the console's `--seed 7`, which the scripts were written for
+    w.service.table.renderer = None  # text only: what is checked here is where private messages go
     r = await s.slash(w.mod, w.cid, "game", "new", options={"ruleset": ruleset, **({"options": options} if options else {})})
     assert not r.ephemeral, r.content
     for seat, uid in users.items():

@@ -23,7 +23,7 @@ async def _play(w, channel, ruleset, seats: dict[str, int], winner: str, options
         assert not r.ephemeral, r.content
     await (await s.slash(w.alice, channel, "game", "start", timeout=20)).wait_for_messages(1)
     row = await w.store.live_game(channel)
-    game = await w.service.load(row)
+    game = await w.service.table.load(row)
     if winner not in game.active_seats():  # tiny-pbp: red acts first
         r = await s.slash(seats[game.active_seats()[0]], channel, "done", timeout=20)
         assert not r.ephemeral, r.content

@@ -36,7 +36,7 @@ async def test_two_servers_autopilot_open_seats_takeover_and_your_games(tmp_path
             await w.start_bot(tmp_path / "seats.db")
         finally:
             config.DeadlinesConfig.poll_seconds = orig
-        w.service.clock = w.clock
+        w.service.table.clock = w.clock
         w.bot.cfg.deadlines.poll_seconds = 0.05
 
         # bad seat options: a short private refusal, no game
@@ -86,8 +86,8 @@ async def test_two_servers_autopilot_open_seats_takeover_and_your_games(tmp_path
         row = await w.store.live_game(w.cid)
         assert told.custom_ids() == [f"stake:{row.id}:westernesse"]  # the table is told, with a Take over button
         # the game goes on: the bot finished Westernesse's set-up, Sauron is to act
-        await s.wait_for(lambda: (w.service.games.get(row.id) is not None
-                                  and "westernesse" not in w.service.games[row.id].active_seats()), timeout=15)
+        await s.wait_for(lambda: (w.service.table.games.get(row.id) is not None
+                                  and "westernesse" not in w.service.table.games[row.id].active_seats()), timeout=15)
         assert (await w.store.record(w.bob)).phases_missed == 1
         assert (await w.store.record(w.alice)).phases_on_time >= 1
 
@@ -118,7 +118,7 @@ async def test_two_servers_autopilot_open_seats_takeover_and_your_games(tmp_path
         # the status and the export list both holders
         r = await w.cmd(w.mod, "game", "status")
         assert "Seat history" in r.content and f"<@{w.bob}>" in r.content and f"<@{w.carol}>" in r.content
-        data = await w.service.export_data(await w.store.live_game(w.cid))
+        data = await w.service.archive.export_data(await w.store.live_game(w.cid))
         held = [(h["seat"], h["user_id"], h["how"]) for h in data["seat_history"] if h["seat"] == "westernesse"]
         assert held == [("westernesse", w.bob, "join"), ("westernesse", w.carol, "takeover")]
         json.dumps(data)
@@ -142,7 +142,7 @@ async def test_checkin_reopens_a_seat_min_ontime_refuses_a_poor_record_and_the_b
             await w.start_bot(tmp_path / "checkin.db")
         finally:
             config.DeadlinesConfig.poll_seconds = orig
-        w.service.clock = w.clock
+        w.service.table.clock = w.clock
         w.bot.cfg.deadlines.poll_seconds = 0.05
         await w.store.add_record(w.carol, phases_on_time=1, phases_missed=4)  # 20% on time
 
@@ -206,8 +206,8 @@ async def test_a_player_who_leaves_a_running_game_gets_none_of_the_seats_secrets
             await w.start_bot(tmp_path / "leave.db")
         finally:
             config.DeadlinesConfig.poll_seconds = orig
-        w.service.clock = w.clock
-        w.service.renderer = None
+        w.service.table.clock = w.clock
+        w.service.table.renderer = None
         await w.cmd(w.alice, "game", "new", ruleset="gondor", options="deadline=24")
         await w.cmd(w.alice, "game", "join", seat="sauron")
         await w.cmd(w.bob, "game", "join", seat="westernesse")
@@ -222,8 +222,8 @@ async def test_a_player_who_leaves_a_running_game_gets_none_of_the_seats_secrets
         assert not r.ephemeral and "autopilot" in r.content
         await s.wait_for(lambda: room.thread_members == {s.bot_user_id}, timeout=15)
         # the autopilot finishes Westernesse's set-up
-        await s.wait_for(lambda: (w.service.games.get(row.id) is not None
-                                  and "westernesse" not in w.service.games[row.id].active_seats()), timeout=15)
+        await s.wait_for(lambda: (w.service.table.games.get(row.id) is not None
+                                  and "westernesse" not in w.service.table.games[row.id].active_seats()), timeout=15)
         r = await w.cmd(w.bob, "secret")
         assert r.ephemeral and "no seat" in r.content and "cauldron" not in r.content
         r = await w.cmd(w.bob, "order", text="done", seat="westernesse")
@@ -235,7 +235,7 @@ async def test_a_player_who_leaves_a_running_game_gets_none_of_the_seats_secrets
         await s.wait_for(lambda: any("`deploy printed` (autopilot)" in (m.content or "") for m in public(w, w.cid)),
                          timeout=15)
         await settled(s, w.bot)
-        game = w.service.games[row.id]
+        game = w.service.table.games[row.id]
         assert "not placed" not in game.ruleset.secret_text(game.state, "westernesse")
         after = s.all_visible_to(w.bob)[seen:]
         assert not any("cauldron" in (m.content or "").lower() for m in after), [m.content for m in after]
@@ -261,7 +261,7 @@ async def test_a_player_who_left_takes_the_seat_back_only_by_a_takeover_under_th
     async with World() as w:
         s = w.server
         await w.start_bot(tmp_path / "back.db")
-        w.service.renderer = None
+        w.service.table.renderer = None
         await w.cmd(w.alice, "game", "new", ruleset="gondor", options="takeover=vote")
         await w.cmd(w.alice, "game", "join", seat="sauron")
         await w.cmd(w.bob, "game", "join", seat="westernesse")
@@ -293,7 +293,7 @@ async def test_the_players_private_rooms_follow_a_seat_its_holder_left_to_whoeve
     async with World() as w:
         s = w.server
         await w.start_bot(tmp_path / "rooms.db")
-        w.service.renderer = None
+        w.service.table.renderer = None
         await w.cmd(w.alice, "game", "new", ruleset="risk-minas-tirith", options="mode=assist whispers=on")
         await w.cmd(w.alice, "game", "join", seat="good")
         await w.cmd(w.bob, "game", "join", seat="evil")
@@ -322,7 +322,7 @@ async def test_issue39_a_takeover_vote_never_seats_one_player_on_both_sides(tmp_
     async with World() as w:
         s = w.server
         await w.start_bot(tmp_path / "vote.db")
-        w.service.renderer = None
+        w.service.table.renderer = None
         await w.cmd(w.mod, "game", "new", ruleset="gondor", options="takeover=vote")
         await w.cmd(w.alice, "game", "join", seat="sauron")
         await w.cmd(w.bob, "game", "join", seat="westernesse")

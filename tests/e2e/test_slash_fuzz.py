@@ -51,7 +51,7 @@ def test_fuzzed_slash_options_are_refused_privately_and_change_nothing(tmp_path)
 
     async def snapshot():
         row = await w.store.latest_game(w.cid)
-        return row.seq, state_digest((await w.service.load(row)).state)
+        return row.seq, state_digest((await w.service.table.load(row)).state)
 
     async def one(user_key, names, opts):
         user = getattr(w, user_key)

@@ -27,13 +27,13 @@ async def test_a_stale_second_writer_is_refused_not_applied_twice(store_url):
     sa, sb = await open_store(store_url), await open_store(store_url)
     a, b = svc(sa), svc(sb)
     try:
-        assert (await a.new_game(ctx(SAURON), "gondor")).ok
-        await a.join(ctx(SAURON), "sauron")
-        await a.join(ctx(WEST), "westernesse")
-        assert (await a.start(ctx(SAURON))).ok
-        assert (await a.order(ctx(SAURON), SAURON_SETUP[0])).ok
+        assert (await a.lobby.new_game(ctx(SAURON), "gondor")).ok
+        await a.lobby.join(ctx(SAURON), "sauron")
+        await a.lobby.join(ctx(WEST), "westernesse")
+        assert (await a.lobby.start(ctx(SAURON))).ok
+        assert (await a.orders.order(ctx(SAURON), SAURON_SETUP[0])).ok
         # B loads the game (now at #1) and is held after reading it; A writes #2 meanwhile
-        assert (await b.status(ctx(SAURON))).ok
+        assert (await b.views.status(ctx(SAURON))).ok
         held, go = asyncio.Event(), asyncio.Event()
         real_context = sb.order_context
 
@@ -44,9 +44,9 @@ async def test_a_stale_second_writer_is_refused_not_applied_twice(store_url):
             return got
 
         sb.order_context = slow_context
-        late = asyncio.create_task(b.order(ctx(SAURON, "late"), SAURON_SETUP[1]))
+        late = asyncio.create_task(b.orders.order(ctx(SAURON, "late"), SAURON_SETUP[1]))
         await held.wait()
-        assert (await a.order(ctx(SAURON), SAURON_SETUP[1])).ok  # #2, by the process that really owns it
+        assert (await a.orders.order(ctx(SAURON), SAURON_SETUP[1])).ok  # #2, by the process that really owns it
         go.set()
         out = await late
         sb.order_context = real_context
@@ -55,16 +55,16 @@ async def test_a_stale_second_writer_is_refused_not_applied_twice(store_url):
         assert row.seq == 2 and [x.text for x in await sa.actions(row.id)] == SAURON_SETUP[:2]
         assert await sa.response_for("late") is None  # not remembered: a resend is tried afresh
         # sent again, B's order is checked against the fresh game (#3, a re-placement in the set-up)
-        again = await b.order(ctx(SAURON, "late"), SAURON_SETUP[1])
+        again = await b.orders.order(ctx(SAURON, "late"), SAURON_SETUP[1])
         assert again.ok and not again.replayed
         # the two processes alternate: each sees the other's orders, none is lost or doubled
         for i, o in enumerate(SAURON_SETUP[2:]):
-            assert (await (a, b)[i % 2].order(ctx(SAURON), o)).ok, o
+            assert (await (a, b)[i % 2].orders.order(ctx(SAURON), o)).ok, o
         row = await sa.live_game(7)
         want = SAURON_SETUP[:2] + [SAURON_SETUP[1]] + SAURON_SETUP[2:]
         assert [x.text for x in await sa.actions(row.id)] == want and row.seq == len(want)
-        ga, gb = await a.load(row), await b.load(row)
-        assert state_digest(ga.state) == state_digest(gb.state) == state_digest((await a.replay_from_start(row)).state)
+        ga, gb = await a.table.load(row), await b.table.load(row)
+        assert state_digest(ga.state) == state_digest(gb.state) == state_digest((await a.table.replay_from_start(row)).state)
     finally:
         await sa.close()
         await sb.close()

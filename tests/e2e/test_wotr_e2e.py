@@ -49,7 +49,7 @@ def channel_text(w) -> str:
 
 async def state(w):
     row = await w.store.live_game(w.cid)
-    return (await w.service.load(row)).state, (await w.service.load(row)).active_seats()
+    return (await w.service.table.load(row)).state, (await w.service.table.load(row)).active_seats()
 
 
 async def act(w, seat, text, secret=None):

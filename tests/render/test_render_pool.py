@@ -28,10 +28,10 @@ async def pool():
 
 async def started(store, renderer, pool):
     svc = GameService(store, renderer=renderer, seed_source=lambda: "pool", clock=lambda: 1000.0, render_pool=pool)
-    await svc.new_game(ctx(1), "gondor")
-    await svc.join(ctx(1), "sauron")
-    await svc.join(ctx(2), "westernesse")
-    assert (await svc.start(ctx(1))).ok
+    await svc.lobby.new_game(ctx(1), "gondor")
+    await svc.lobby.join(ctx(1), "sauron")
+    await svc.lobby.join(ctx(2), "westernesse")
+    assert (await svc.lobby.start(ctx(1))).ok
     return svc, (await store.live_game(7)).id
 
 
@@ -39,9 +39,9 @@ async def test_a_map_from_the_pool_is_the_same_picture_drawn_elsewhere(tmp_path,
     store = await Store.open(str(tmp_path / "r.db"))
     try:
         svc, gid = await started(store, default_renderer, pool)
-        pooled, _ = await svc.render_game(gid, None)
-        svc.render_pool = None
-        local, _ = await svc.render_game(gid, None)
+        pooled, _ = await svc.table.render_game(gid, None)
+        svc.table.render_pool = None
+        local, _ = await svc.table.render_game(gid, None)
         assert pooled[:8] == b"\x89PNG\r\n\x1a\n" and pooled == local
     finally:
         await store.close()
@@ -61,15 +61,15 @@ async def test_renders_run_in_at_most_workers_other_processes_and_the_loop_stays
                 ticks += 1
 
         t = asyncio.create_task(ticker())
-        outs = await asyncio.gather(*(svc.render_game(gid, None) for _ in range(6)))
+        outs = await asyncio.gather(*(svc.table.render_game(gid, None) for _ in range(6)))
         t.cancel()
         pids = {int(img.split(b"|")[0]) for img, _ in outs}
         assert os.getpid() not in pids and 1 <= len(pids) <= 2
         assert all(b"|HexMap|" in img for img, _ in outs)  # the board, built in the worker
         assert ticks >= 20  # six 0.2 s renders on two workers: the loop ticked all along
         # a renderer that cannot travel (a lambda) is drawn in a thread of this process instead
-        svc.renderer = lambda view, board, around, **o: str(os.getpid()).encode()
-        img, _ = await svc.render_game(gid, None)
+        svc.table.renderer = lambda view, board, around, **o: str(os.getpid()).encode()
+        img, _ = await svc.table.render_game(gid, None)
         assert int(img) == os.getpid()
     finally:
         await store.close()

@@ -38,24 +38,24 @@ async def fill(url: str) -> dict[int, str]:
     try:
         for i, name in enumerate(ruleset_names()):
             ch = 500 + i
-            assert (await svc.new_game(ctx(ch), name, "deadline=24")).ok
+            assert (await svc.lobby.new_game(ctx(ch), name, "deadline=24")).ok
             for s, u in zip(get_ruleset(name).seats, (P1, P2, 303, 404, 505)):
-                assert (await svc.join(ctx(ch, u), s)).ok
-            assert (await svc.start(ctx(ch))).ok
+                assert (await svc.lobby.join(ctx(ch, u), s)).ok
+            assert (await svc.lobby.start(ctx(ch))).ok
             row = await store.live_game(ch)
             for _ in range(30):
-                game = await svc.load(await store.game(row.id))
+                game = await svc.table.load(await store.game(row.id))
                 if game.result():
                     break
                 seat = game.active_seats()[0]
                 user = (P1, P2, 303, 404, 505)[get_ruleset(name).seats.index(seat)]
                 texts = game.legal_texts(seat, limit=60)
-                assert (await svc.order(ctx(ch, user), rng.choice(texts), seat)).ok
+                assert (await svc.orders.order(ctx(ch, user), rng.choice(texts), seat)).ok
             made[ch] = name
-        out = await svc.undo(ctx(500))  # an undo row in one log (a moderator decides at once)
+        out = await svc.undo.undo(ctx(500))  # an undo row in one log (a moderator decides at once)
         assert out.ok, out.reply.text
-        assert (await svc.end(ctx(501))).ok  # a finished game (its seed revealed)
-        assert (await svc.new_game(ctx(600), "gondor")).ok  # one never started
+        assert (await svc.lobby.end(ctx(501))).ok  # a finished game (its seed revealed)
+        assert (await svc.lobby.new_game(ctx(600), "gondor")).ok  # one never started
         await store.set_prefs(Prefs(P1, "22:00", "07:00", "Europe/Paris", None))
         await store.set_setting("commands_hash", "abc")
         await store.add_record(P1, phases_on_time=3, phases_missed=1, seats_taken_over=1)  # issue 28
@@ -99,9 +99,9 @@ async def test_copy_sqlite_to_postgresql_and_back_keeps_every_row_and_verifies(t
         svc, svc0 = GameService(store, renderer=None), GameService(orig, renderer=None)
         for ch, name in made.items():
             row = await store.latest_game(ch)
-            assert state_digest((await svc.replay_from_start(row)).state) == state_digest(
-                (await svc0.replay_from_start(await orig.latest_game(ch))).state)
-            ok, lines = verify_export(await svc.export_data(dataclasses.replace(row, status="over")))
+            assert state_digest((await svc.table.replay_from_start(row)).state) == state_digest(
+                (await svc0.table.replay_from_start(await orig.latest_game(ch))).state)
+            ok, lines = verify_export(await svc.archive.export_data(dataclasses.replace(row, status="over")))
             assert ok, (name, lines)
         # the copy is a working store: a new game there gets a fresh id, not a copied one
         gid = await store.create_game(channel_id=999, guild_id=1, ruleset="gondor", options={}, seed="s",

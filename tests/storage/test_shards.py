@@ -66,10 +66,10 @@ async def process(url, shard_id, clock):
 
 
 async def start_game(svc, channel, guild):
-    assert (await svc.new_game(ctx(RED, channel, guild), "tiny-pbp", "deadline=24 remind=2 policy=nag")).ok
-    assert (await svc.join(ctx(RED, channel, guild), "red")).ok
-    assert (await svc.join(ctx(BLUE, channel, guild), "blue")).ok
-    assert (await svc.start(ctx(RED, channel, guild))).ok
+    assert (await svc.lobby.new_game(ctx(RED, channel, guild), "tiny-pbp", "deadline=24 remind=2 policy=nag")).ok
+    assert (await svc.lobby.join(ctx(RED, channel, guild), "red")).ok
+    assert (await svc.lobby.join(ctx(BLUE, channel, guild), "blue")).ok
+    assert (await svc.lobby.start(ctx(RED, channel, guild))).ok
     return await svc.store.live_game(channel)
 
 
@@ -79,31 +79,31 @@ async def test_two_processes_each_serve_only_their_shards_guilds(store_url):
     try:
         ga = await start_game(a, 10, G0)
         # the other process refuses a command from a guild it does not serve: no game, nothing loaded
-        out = await b.new_game(ctx(RED, 20, G0), "tiny-pbp")
+        out = await b.lobby.new_game(ctx(RED, 20, G0), "tiny-pbp")
         assert not out.ok and "another process" in out.reply.text and await b.store.live_game(20) is None
         gb = await start_game(b, 20, G1)
         for svc, mine, other, guild_other in ((a, ga, gb, G1), (b, gb, ga, G0)):
-            out = await svc.order(ctx(RED, other.channel_id, guild_other), "done")
+            out = await svc.orders.order(ctx(RED, other.channel_id, guild_other), "done")
             assert not out.ok and "another process" in out.reply.text
-            assert not (await svc.status(ctx(RED, other.channel_id, guild_other))).ok
-            assert await svc.autocomplete_order(ctx(RED, other.channel_id, guild_other), "") == []
-            assert other.id not in svc.games and mine.id in svc.games
-            assert await svc.warm() == 1  # start-up counts (and loads) only its own games
+            assert not (await svc.views.status(ctx(RED, other.channel_id, guild_other))).ok
+            assert await svc.orders.autocomplete_order(ctx(RED, other.channel_id, guild_other), "") == []
+            assert other.id not in svc.table.games and mine.id in svc.table.games
+            assert await svc.table.warm() == 1  # start-up counts (and loads) only its own games
         assert (await a.store.game(gb.id)).seq == 0 and (await b.store.game(ga.id)).seq == 0
         # each plays its own game
-        assert (await a.order(ctx(RED, 10, G0), "done")).ok
-        assert (await b.order(ctx(RED, 20, G1), "done")).ok
+        assert (await a.orders.order(ctx(RED, 10, G0), "done")).ok
+        assert (await b.orders.order(ctx(RED, 20, G1), "done")).ok
         # deadlines: each process fires only its own guilds' timers
         clock.t = T0 + 23 * H
-        assert await a.fire_due() == 1  # game A's reminder, not game B's
+        assert await a.clocks.fire_due() == 1  # game A's reminder, not game B's
         assert [t.fired_at is None for t in await a.store.timers(gb.id) if t.kind == "remind"] == [True]
         assert [p["game_id"] for p in await a.store.pending_outbox()] == [ga.id]
         assert [p["game_id"] for p in await b.store.pending_outbox()] == []
-        assert await b.fire_due() == 1
+        assert await b.clocks.fire_due() == 1
         assert [p["game_id"] for p in await b.store.pending_outbox()] == [gb.id]
         clock.t = T0 + 25 * H
-        assert await b.fire_due() == 1 and await a.fire_due() == 1  # each its own deadline, once
-        assert await a.fire_due() == 0 and await b.fire_due() == 0
+        assert await b.clocks.fire_due() == 1 and await a.clocks.fire_due() == 1  # each its own deadline, once
+        assert await a.clocks.fire_due() == 0 and await b.clocks.fire_due() == 0
         fired = {g.id: [t.kind for t in await a.store.timers(g.id) if t.fired_at] for g in (ga, gb)}
         assert fired == {ga.id: ["remind", "deadline"], gb.id: ["remind", "deadline"]}
         # posts with no game (DMs) go through shard 0's process

@@ -44,10 +44,10 @@ def ctx(user, channel=7, iid=None, mod=False):
 
 
 async def started(svc, channel=7):
-    assert (await svc.new_game(ctx(SAURON, channel), "gondor")).ok
-    assert (await svc.join(ctx(SAURON, channel), "sauron")).ok
-    assert (await svc.join(ctx(WEST, channel), "westernesse")).ok
-    out = await svc.start(ctx(SAURON, channel))
+    assert (await svc.lobby.new_game(ctx(SAURON, channel), "gondor")).ok
+    assert (await svc.lobby.join(ctx(SAURON, channel), "sauron")).ok
+    assert (await svc.lobby.join(ctx(WEST, channel), "westernesse")).ok
+    out = await svc.lobby.start(ctx(SAURON, channel))
     assert out.ok
     return out
 
@@ -84,7 +84,7 @@ async def test_wal_checkpoints_run_in_their_own_thread_not_in_a_commit(tmp_path)
     svc = svc_for(store)
     await started(svc)
     for o in SAURON_SETUP:
-        assert (await svc.order(ctx(SAURON), o)).ok
+        assert (await svc.orders.order(ctx(SAURON), o)).ok
     def in_the_file() -> int:  # the orders in the database file alone, without its log
         copy = tmp_path / "file-only.db"
         shutil.copyfile(path, copy)
@@ -110,7 +110,7 @@ async def test_wal_checkpoints_run_in_their_own_thread_not_in_a_commit(tmp_path)
 async def test_the_action_log_is_append_only(store):
     svc = svc_for(store)
     await started(svc)
-    await svc.order(ctx(SAURON), SAURON_SETUP[0])
+    await svc.orders.order(ctx(SAURON), SAURON_SETUP[0])
     for sql in ("UPDATE actions SET text='deploy OA1 2020'", "DELETE FROM actions"):
         with pytest.raises(Exception, match="append-only"):
             async with store.transaction() as tx:
@@ -120,61 +120,61 @@ async def test_the_action_log_is_append_only(store):
 
 async def test_one_live_game_per_channel_and_bad_input_is_refused(store):
     svc = svc_for(store)
-    assert not (await svc.order(ctx(SAURON), "done")).ok  # no game here
-    assert "no game" in (await svc.status(ctx(SAURON))).reply.text
-    await svc.new_game(ctx(SAURON), "gondor")
-    out = await svc.new_game(ctx(WEST), "gondor")
+    assert not (await svc.orders.order(ctx(SAURON), "done")).ok  # no game here
+    assert "no game" in (await svc.views.status(ctx(SAURON))).reply.text
+    await svc.lobby.new_game(ctx(SAURON), "gondor")
+    out = await svc.lobby.new_game(ctx(WEST), "gondor")
     assert not out.ok and "already has a game" in out.reply.text
-    assert not (await svc.new_game(ctx(WEST, channel=8), "chess")).ok  # unknown ruleset
-    assert not (await svc.new_game(ctx(WEST, channel=8), "gondor", "nonsense")).ok  # malformed options
-    assert not (await svc.order(ctx(SAURON), "done")).ok  # game not started
-    assert not (await svc.join(ctx(SAURON), "orcs")).ok  # no such seat
-    await svc.join(ctx(SAURON), "sauron")
-    out = await svc.join(ctx(WEST), "sauron")
+    assert not (await svc.lobby.new_game(ctx(WEST, channel=8), "chess")).ok  # unknown ruleset
+    assert not (await svc.lobby.new_game(ctx(WEST, channel=8), "gondor", "nonsense")).ok  # malformed options
+    assert not (await svc.orders.order(ctx(SAURON), "done")).ok  # game not started
+    assert not (await svc.lobby.join(ctx(SAURON), "orcs")).ok  # no such seat
+    await svc.lobby.join(ctx(SAURON), "sauron")
+    out = await svc.lobby.join(ctx(WEST), "sauron")
     assert not out.ok and "taken" in out.reply.text  # seat taken
-    assert not (await svc.start(ctx(SAURON))).ok  # a seat is still free
-    await svc.join(ctx(WEST), "westernesse")
-    await svc.start(ctx(SAURON))
-    out = await svc.order(ctx(WEST), "deploy GS1 1905")
+    assert not (await svc.lobby.start(ctx(SAURON))).ok  # a seat is still free
+    await svc.lobby.join(ctx(WEST), "westernesse")
+    await svc.lobby.start(ctx(SAURON))
+    out = await svc.orders.order(ctx(WEST), "deploy GS1 1905")
     assert not out.ok and out.ephemeral and "13.0" in out.reply.text  # wrong phase
-    out = await svc.order(ctx(303), "deploy OA1 2325")
+    out = await svc.orders.order(ctx(303), "deploy OA1 2325")
     assert not out.ok and "no seat" in out.reply.text  # not your seat
-    out = await svc.order(ctx(SAURON), "x" * 5000)
+    out = await svc.orders.order(ctx(SAURON), "x" * 5000)
     assert not out.ok and len(out.reply.text) < 200  # very long text
-    out = await svc.order(ctx(SAURON), "deploy QQ7 2325")
+    out = await svc.orders.order(ctx(SAURON), "deploy QQ7 2325")
     assert not out.ok and "QQ7" in out.reply.text  # unknown unit
-    out = await svc.order(ctx(SAURON), "deploy OA1 4444")
+    out = await svc.orders.order(ctx(SAURON), "deploy OA1 4444")
     assert not out.ok and "off the map" in out.reply.text
-    assert not (await svc.end(ctx(WEST))).ok  # not the creator, not a moderator
-    assert (await svc.end(ctx(WEST, mod=True))).ok
+    assert not (await svc.lobby.end(ctx(WEST))).ok  # not the creator, not a moderator
+    assert (await svc.lobby.end(ctx(WEST, mod=True))).ok
 
 
 async def test_a_refused_order_changes_nothing(store):
     svc = svc_for(store)
     await started(svc)
     row = await store.live_game(7)
-    game = await svc.load(row)
+    game = await svc.table.load(row)
     before = state_digest(game.state)
     for bad in ("deploy OA1 1905", "deploy GS1 2325", "done", "deploy OA 2325", "fly OA1"):
-        out = await svc.order(ctx(SAURON), bad)
+        out = await svc.orders.order(ctx(SAURON), bad)
         assert not out.ok and out.ephemeral
     assert state_digest(game.state) == before
     assert (await store.live_game(7)).seq == 0
     assert await store.actions(row.id) == []
-    assert state_digest((await svc.rebuild(row)).state) == before
+    assert state_digest((await svc.table.rebuild(row)).state) == before
 
 
 async def test_a_redelivered_interaction_is_answered_not_applied_twice(store):
     svc = svc_for(store)
     await started(svc)
-    first = await svc.order(ctx(SAURON, iid="abc"), "deploy OA1 2325")
-    again = await svc.order(ctx(SAURON, iid="abc"), "deploy OA1 2325")
+    first = await svc.orders.order(ctx(SAURON, iid="abc"), "deploy OA1 2325")
+    again = await svc.orders.order(ctx(SAURON, iid="abc"), "deploy OA1 2325")
     assert first.ok and again.ok and again.replayed
     assert again.reply.text == first.reply.text
     row = await store.live_game(7)
     assert row.seq == 1 and len(await store.actions(row.id)) == 1
     # the same for a join answered twice
-    assert (await svc.order(ctx(SAURON, iid="abc"), "deploy OA2 2326")).replayed
+    assert (await svc.orders.order(ctx(SAURON, iid="abc"), "deploy OA2 2326")).replayed
 
 
 async def test_start_publishes_the_commitment_and_dms_the_secret_to_westernesse_only(store):
@@ -194,11 +194,11 @@ async def test_export_lists_canonical_orders_and_withholds_the_seed_until_over(s
 
     svc = svc_for(store, seed="exp")
     await started(svc)
-    await svc.order(ctx(SAURON), "deploy oa1 2325")
-    data = json.loads((await svc.export(ctx(SAURON))).reply.attachment)
+    await svc.orders.order(ctx(SAURON), "deploy oa1 2325")
+    data = json.loads((await svc.archive.export(ctx(SAURON))).reply.attachment)
     assert data["orders"] == ["deploy OA1 2325"] and data["seed"] is None
-    await svc.end(ctx(SAURON))
-    data = json.loads((await svc.export(ctx(SAURON))).reply.attachment)
+    await svc.lobby.end(ctx(SAURON))
+    data = json.loads((await svc.archive.export(ctx(SAURON))).reply.attachment)
     assert data["seed"] == "exp"
 
 
@@ -207,7 +207,7 @@ async def test_rebuild_from_snapshot_and_log_equals_the_live_state_after_long_ra
     svc = svc_for(store, seed="long")
     await started(svc)
     row = await store.live_game(7)
-    game = await svc.load(row)
+    game = await svc.table.load(row)
     rnd = random.Random(5)
     users = {"sauron": SAURON, "westernesse": WEST}
     n = 0
@@ -218,19 +218,19 @@ async def test_rebuild_from_snapshot_and_log_equals_the_live_state_after_long_ra
         text = rnd.choice(acts[:1] if acts[0] == "done" and rnd.random() < 0.3 else acts)
         if rnd.random() < 0.1:
             text = rnd.choice(["deploy OA1 0101", "done now", "deploy K1 2525"])  # refusals mixed in
-        await svc.order(ctx(users[seat]), text)
+        await svc.orders.order(ctx(users[seat]), text)
         n += 1
     assert game.result() is not None  # it reached the end of turn 16
     row = await store.live_game(7) or await store.game(row.id)
-    rebuilt = await svc.rebuild(row)
+    rebuilt = await svc.table.rebuild(row)
     assert state_digest(rebuilt.state) == state_digest(game.state)
-    replayed = await svc.replay_from_start(row)
+    replayed = await svc.table.replay_from_start(row)
     assert state_digest(replayed.state) == state_digest(game.state)
     # a fresh service on the same file (a restart) sees the same game
     await store.close()
     store2 = await open_store(store_url)
     svc2 = svc_for(store2)
-    again = await svc2.load(await store2.game(row.id))
+    again = await svc2.table.load(await store2.game(row.id))
     assert state_digest(again.state) == state_digest(game.state)
     await store2.close()
 
@@ -238,7 +238,7 @@ async def test_rebuild_from_snapshot_and_log_equals_the_live_state_after_long_ra
 async def test_one_lock_per_game_serialises_concurrent_orders(store):
     svc = svc_for(store)
     await started(svc)
-    outs = await asyncio.gather(*[svc.order(ctx(SAURON), o) for o in SAURON_SETUP])
+    outs = await asyncio.gather(*[svc.orders.order(ctx(SAURON), o) for o in SAURON_SETUP])
     assert all(o.ok for o in outs)
     row = await store.live_game(7)
     assert row.seq == len(SAURON_SETUP)
@@ -247,38 +247,38 @@ async def test_one_lock_per_game_serialises_concurrent_orders(store):
 
 async def test_a_player_holding_both_seats_plays_hot_seat(store):
     svc = svc_for(store)
-    await svc.new_game(ctx(SAURON), "gondor")
-    await svc.join(ctx(SAURON), "sauron")
-    await svc.join(ctx(SAURON), "westernesse")
-    await svc.start(ctx(SAURON))
+    await svc.lobby.new_game(ctx(SAURON), "gondor")
+    await svc.lobby.join(ctx(SAURON), "sauron")
+    await svc.lobby.join(ctx(SAURON), "westernesse")
+    await svc.lobby.start(ctx(SAURON))
     for o in SAURON_SETUP + ["done"] + WESTERNESSE_SETUP + ["done"]:
-        out = await svc.order(ctx(SAURON), o)
+        out = await svc.orders.order(ctx(SAURON), o)
         assert out.ok, out.reply.text
-    out = await svc.order(ctx(SAURON), "done", )
+    out = await svc.orders.order(ctx(SAURON), "done", )
     assert out.ok
 
 
 async def test_autocomplete_offers_legal_orders_for_the_caller_only(store):
     svc = svc_for(store)
     await started(svc)
-    got = await svc.autocomplete_order(ctx(SAURON), "deploy NAZ")
+    got = await svc.orders.autocomplete_order(ctx(SAURON), "deploy NAZ")
     assert 0 < len(got) <= 25 and all(t.startswith("deploy NAZ") for t in got)
-    assert await svc.autocomplete_order(ctx(WEST), "") == []  # not Westernesse's turn
-    assert await svc.autocomplete_order(ctx(999), "") == []  # a spectator
+    assert await svc.orders.autocomplete_order(ctx(WEST), "") == []  # not Westernesse's turn
+    assert await svc.orders.autocomplete_order(ctx(999), "") == []  # a spectator
     for t in got[:3]:
-        assert (await svc.order(ctx(SAURON), t)).ok  # an offered choice is accepted unchanged
+        assert (await svc.orders.order(ctx(SAURON), t)).ok  # an offered choice is accepted unchanged
 
 
 async def test_roll_needs_no_game_and_refuses_bad_dice_privately(store):
     svc = svc_for(store)
-    out = await svc.roll(ctx(SAURON, channel=55), "2d6+1", "charge", False)
+    out = await svc.orders.roll(ctx(SAURON, channel=55), "2d6+1", "charge", False)
     assert out.ok and not out.ephemeral and "2d6+1" in out.reply.text and "charge" in out.reply.text
-    out = await svc.roll(ctx(SAURON, channel=55), "1d20", None, True)
+    out = await svc.orders.roll(ctx(SAURON, channel=55), "1d20", None, True)
     assert out.ok and out.ephemeral  # a private roll
     for bad in ("10000d10000", "2d6+", "drop table", "", "1d6" * 100):
-        out = await svc.roll(ctx(SAURON, channel=55), bad, None, False)
+        out = await svc.orders.roll(ctx(SAURON, channel=55), bad, None, False)
         assert not out.ok and out.ephemeral and len(out.reply.text) < 400, bad
-    out = await svc.roll(ctx(SAURON, channel=55), "1d6", "x" * 500, False)
+    out = await svc.orders.roll(ctx(SAURON, channel=55), "1d6", "x" * 500, False)
     assert not out.ok
     assert await store.live_game(55) is None
 
@@ -287,10 +287,10 @@ async def test_status_lists_the_callers_own_counters_still_to_deploy(store):
     svc = svc_for(store)
     await started(svc)
     for o in SAURON_SETUP[:-2]:
-        await svc.order(ctx(SAURON), o)
-    text = (await svc.status(ctx(SAURON))).reply.text
+        await svc.orders.order(ctx(SAURON), o)
+    text = (await svc.views.status(ctx(SAURON))).reply.text
     assert "still to deploy: NAZ, GOT." in text
-    assert "still to deploy" not in (await svc.status(ctx(999))).reply.text  # a spectator sees no such line
+    assert "still to deploy" not in (await svc.views.status(ctx(999))).reply.text  # a spectator sees no such line
 
 
 async def test_status_of_an_ended_game_lists_nothing_still_to_deploy(store):
@@ -299,10 +299,10 @@ async def test_status_of_an_ended_game_lists_nothing_still_to_deploy(store):
     svc = svc_for(store)
     await started(svc)
     for o in SAURON_SETUP[:-2]:
-        await svc.order(ctx(SAURON), o)
-    assert "still to deploy" in (await svc.status(ctx(SAURON))).reply.text  # while it is played
-    assert (await svc.end(ctx(SAURON))).ok
-    out = await svc.status(ctx(SAURON))
+        await svc.orders.order(ctx(SAURON), o)
+    assert "still to deploy" in (await svc.views.status(ctx(SAURON))).reply.text  # while it is played
+    assert (await svc.lobby.end(ctx(SAURON))).ok
+    out = await svc.views.status(ctx(SAURON))
     assert out.ok and "still to deploy" not in out.reply.text
 
 
@@ -314,11 +314,11 @@ async def test_a_state_rebuilt_from_storage_keeps_the_order_of_its_parts(store):
     svc = svc_for(store, seed="order")
     await started(svc)
     row = await store.live_game(7)
-    live = await svc.load(row)
+    live = await svc.table.load(row)
     assert list(live.state["units"]) != sorted(live.state["units"])  # the order of battle's, not the alphabet's
     for o in SAURON_SETUP[:3]:
-        assert (await svc.order(ctx(SAURON), o)).ok
+        assert (await svc.orders.order(ctx(SAURON), o)).ok
     row = await store.live_game(7)
-    for got in (await svc.rebuild(row), await svc.replay_from_start(row)):
+    for got in (await svc.table.rebuild(row), await svc.table.replay_from_start(row)):
         assert list(got.state["units"]) == list(live.state["units"])
         assert [list(r) for r in got.state["units"].values()] == [list(r) for r in live.state["units"].values()]

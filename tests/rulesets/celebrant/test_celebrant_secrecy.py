@@ -143,7 +143,7 @@ SHADOW, WEST = 11, 22
 async def _service_run(tmp_path, name, chits):
     store = await Store.open(str(tmp_path / f"{name}.db"))
     svc = GameService(store, seed_source=lambda: "same-seed", clock=lambda: 5.0, renderer=lambda v, m, a=None, **kw: b"")
-    svc.fixtures[1] = {"chits": chits}
+    svc.table.fixtures[1] = {"chits": chits}
     seen_by_shadow: list = []
     seen_by_west: list = []
     n = 0
@@ -166,21 +166,21 @@ async def _service_run(tmp_path, name, chits):
                 (seen_by_shadow if uid == SHADOW else seen_by_west).append(("dm", p.text))
         return out
 
-    await do(SHADOW, svc.new_game, "celebrant")
-    await do(SHADOW, svc.join, "shadow")
-    await do(WEST, svc.join, "westernesse")
-    await do(SHADOW, svc.start)
+    await do(SHADOW, svc.lobby.new_game, "celebrant")
+    await do(SHADOW, svc.lobby.join, "shadow")
+    await do(WEST, svc.lobby.join, "westernesse")
+    await do(SHADOW, svc.lobby.start)
     g = Game.new(get_ruleset("celebrant"), seed="x")
     for seat, o in setup_orders(g):
-        await do(SHADOW if seat == "shadow" else WEST, svc.order, o)
-    await do(SHADOW, svc.secret)
-    await do(WEST, svc.secret)
-    await do(SHADOW, svc.map, None, True)
+        await do(SHADOW if seat == "shadow" else WEST, svc.orders.order, o)
+    await do(SHADOW, svc.views.secret)
+    await do(WEST, svc.views.secret)
+    await do(SHADOW, svc.views.map, None, True)
     for probe in ("entry NW", "ability EORL death-and-glory ER1 ER2", "move EORL 0901"):
-        await do(SHADOW, svc.order, probe)
-    await do(SHADOW, svc.status)
-    await do(SHADOW, svc.log, 200)
-    await do(SHADOW, svc.export)
+        await do(SHADOW, svc.orders.order, probe)
+    await do(SHADOW, svc.views.status)
+    await do(SHADOW, svc.views.log, 200)
+    await do(SHADOW, svc.archive.export)
     await store.close()
     return seen_by_shadow, seen_by_west
 

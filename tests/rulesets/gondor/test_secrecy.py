@@ -13,7 +13,7 @@ SAURON, WEST = 11, 22
 async def play_and_collect(tmp_path, name, real):
     store = await Store.open(str(tmp_path / f"{name}.db"))
     svc = GameService(store, seed_source=lambda: "same-seed", clock=lambda: 5.0)
-    svc.fixtures[1] = {"real_cauldrons": real}
+    svc.table.fixtures[1] = {"real_cauldrons": real}
     seen_by_sauron: list = []  # (kind, text or bytes)
     seen_by_west: list = []
     n = 0
@@ -31,7 +31,7 @@ async def play_and_collect(tmp_path, name, real):
             seen_by_sauron.append(("public", p.text, p.image))
         if out.map_after:
             gid, seat = out.map_after
-            img, cap = await svc.render_game(gid, seat)
+            img, cap = await svc.table.render_game(gid, seat)
             if seat in (None, "sauron"):
                 seen_by_sauron.append(("map", out.notice.text if out.notice else cap, img))
         for uid, posts in out.dms.items():
@@ -39,32 +39,32 @@ async def play_and_collect(tmp_path, name, real):
                 (seen_by_sauron if uid == SAURON else seen_by_west).append(("dm", p.text))
         return out
 
-    await do(SAURON, svc.new_game, "gondor")
-    await do(SAURON, svc.join, "sauron")
-    await do(WEST, svc.join, "westernesse")
-    await do(SAURON, svc.start)
+    await do(SAURON, svc.lobby.new_game, "gondor")
+    await do(SAURON, svc.lobby.join, "sauron")
+    await do(WEST, svc.lobby.join, "westernesse")
+    await do(SAURON, svc.lobby.start)
     for o in SAURON_SETUP[:10]:
-        await do(SAURON, svc.order, o)
+        await do(SAURON, svc.orders.order, o)
     # Sauron probes the cauldrons: every refusal must read the same
     for probe in ("deploy K1 1804", "deploy K4 1804", "deploy K 2325"):
-        await do(SAURON, svc.order, probe)
+        await do(SAURON, svc.orders.order, probe)
     for o in SAURON_SETUP[10:]:
-        await do(SAURON, svc.order, o)
-    await do(SAURON, svc.done)
+        await do(SAURON, svc.orders.order, o)
+    await do(SAURON, svc.orders.done)
     for o in WESTERNESSE_SETUP[:15]:
-        await do(WEST, svc.order, o)
-    await do(SAURON, svc.map, None, False)
-    await do(SAURON, svc.map, None, True)
-    await do(SAURON, svc.map, "1903", True)
-    await do(SAURON, svc.secret)
-    await do(SAURON, svc.order, "deploy K2 1805")  # not Sauron's phase, not Sauron's counter
-    await do(WEST, svc.secret)
+        await do(WEST, svc.orders.order, o)
+    await do(SAURON, svc.views.map, None, False)
+    await do(SAURON, svc.views.map, None, True)
+    await do(SAURON, svc.views.map, "1903", True)
+    await do(SAURON, svc.views.secret)
+    await do(SAURON, svc.orders.order, "deploy K2 1805")  # not Sauron's phase, not Sauron's counter
+    await do(WEST, svc.views.secret)
     for o in WESTERNESSE_SETUP[15:]:
-        await do(WEST, svc.order, o)
-    await do(WEST, svc.done)
-    await do(SAURON, svc.status)
-    await do(SAURON, svc.log, 200)
-    await do(SAURON, svc.export)
+        await do(WEST, svc.orders.order, o)
+    await do(WEST, svc.orders.done)
+    await do(SAURON, svc.views.status)
+    await do(SAURON, svc.views.log, 200)
+    await do(SAURON, svc.archive.export)
     await store.close()
     return seen_by_sauron, seen_by_west
 
