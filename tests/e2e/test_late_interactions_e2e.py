@@ -121,6 +121,10 @@ async def test_a_plain_first_answer_and_a_late_deferral_are_sent_without_asking_
         assert r.callback_type == 5 and r.asked_back is False  # late: "thinking…" at once, not asked back
         msgs = await r.wait_for_messages(2)  # the private "thinking…" filled in, the public answer below it
         assert msgs[0].ephemeral and any("deploy SC2 2523" in (m.content or "") and not m.ephemeral for m in msgs)
+        # (issue 39) the fake reads the answer below the note as the answer: a test of what an answer says
+        # does not fail because a loaded host made the bot defer
+        assert r.posted_below and r.note.content == "Done: posted below." and r.note.ephemeral
+        assert not r.ephemeral and "deploy SC2 2523" in r.content and r.message is msgs[1]
         assert (await logged(w)).count("deploy SC2 2523") == 1
         # through the webhook adapter, as discord.py's own answers go: no rate-limit bucket per interaction kept
         # in the client's HTTPClient for 5 minutes (a table it scans whole on each new bucket past 256)

@@ -372,6 +372,9 @@ class _Channel:
     overwrites: dict[int, tuple[int, int]] = field(default_factory=dict)
 
 
+POSTED_BELOW = "Done: posted below."  # the bot's private note when a private "thinking…" gets a public answer
+
+
 class InteractionResult:
     """What happened to one interaction.  Live: later followups keep being appended.
 
@@ -434,8 +437,24 @@ class InteractionResult:
         return out
 
     @property
+    def posted_below(self) -> bool:
+        """The bot acknowledged privately ("thinking…") and its answer turned out public: it edited its private
+        note to "Done: posted below." and posted the answer after it, as a slow order is answered on a loaded
+        host (bot/transports/discord_app.py: deliver). ``message``, ``content`` and ``ephemeral`` then read the
+        public answer, what the player reads as the answer, so that a test of what the answer says does not
+        depend on how fast the host was (issue 39); ``note`` is the private line."""
+        msgs = self.messages
+        return bool(msgs) and self.callback_type == 5 and msgs[0].ephemeral and msgs[0].content == POSTED_BELOW
+
+    @property
+    def note(self) -> FakeMessage | None:
+        return self.messages[0] if self.posted_below else None
+
+    @property
     def message(self) -> FakeMessage | None:
         msgs = self.messages
+        if self.posted_below:
+            msgs = msgs[1:]
         return msgs[0] if msgs else None
 
     @property
@@ -1244,6 +1263,8 @@ class FakeDiscord:
                 f"{label}: no answer within {timeout}s (callback type {inter.callback_type}, "
                 f"messages so far {inter.messages!r}, errors {inter.errors!r})"
             ) from None
+        if inter.posted_below:  # the answer itself follows the private note: wait for it too
+            await inter.wait_for_messages(2, timeout)
         return inter
 
     def _interaction_payload(self, itype: int, iid: int, token: str, user_id: int, ch: _Channel,
