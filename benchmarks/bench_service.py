@@ -38,19 +38,19 @@ def pct(xs, p):
 
 class Counting:
     """The store as the service sees it, counting the calls made to it (and, on SQLite, the
-    trips into aiosqlite's thread that they cost)."""
+    trips into its thread that they cost)."""
 
     def __init__(self, store):
         self._store, self.calls, self.hops = store, 0, 0
         db = getattr(store, "db", None)
-        if db is not None:  # SQLite: every statement, fetch or function runs in aiosqlite's thread
-            inner = db._execute
+        if db is not None:  # SQLite: every statement, fetch or function runs in the store's thread (SqliteThread.run)
+            inner = db.run
 
             async def counted(fn, *a, **k):
                 self.hops += 1
                 return await inner(fn, *a, **k)
 
-            db._execute = counted
+            db.run = counted
 
     def __getattr__(self, name):
         attr = getattr(self._store, name)

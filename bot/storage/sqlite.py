@@ -1,4 +1,4 @@
-"""The SQLite backend (aiosqlite, WAL): the default store, one file, one process.
+"""The SQLite backend (the standard library's ``sqlite3``, WAL): the default store, one file, one process.
 
 Tables:
 - ``games``: one row per game, keyed by the channel or thread it lives in;
@@ -20,19 +20,19 @@ version i to i+1.
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import os
 import sqlite3
 import struct
 import sys
 import threading
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
 
 from bot.storage.contexts import ContextCache
 from bot.storage.sql import SqlQueries, _dumps, _dumps_state
 from bot.storage.base import (Effect, OutboxPost, ShardFilter, StaleWriter, StorageError, shard_where)
-
-import aiosqlite
 
 # issue 41: the result of every finished game, one row each (``n``: the order results were kept, which is the
 # order ratings are computed in), and each seat's players with their outcome (win, loss, draw; `left`: a holder
@@ -321,7 +321,7 @@ class SqliteStore(SqlQueries):
     SEATS_JSON = "json_group_object(s.seat, s.user_id)"
     DEPARTED_JSON = "json_group_array(d.seat)"
 
-    def __init__(self, db: aiosqlite.Connection, path: str):
+    def __init__(self, db: "SqliteThread", path: str):
         self.db = db
         self.path = path
         self._lock = asyncio.Lock()
@@ -335,33 +335,30 @@ class SqliteStore(SqlQueries):
     async def open(cls, path: str, *, create: bool = True) -> "SqliteStore":
         """The store in ``path``, a new database there if no file is (unless ``create`` is false). What
         cannot be used is refused with :class:`StorageError` (one line: the file and what to do), and
-        nothing is left open: an aiosqlite connection not closed keeps its thread, and so the process,
-        alive (issue 39). Refused: a folder that does not exist, a folder where the file belongs, a
+        nothing is left open: the connection is closed and its thread ended (issue 39: a thread left
+        running keeps the process alive). Refused: a folder that does not exist, a folder where the file belongs, a
         file of 0 bytes, a file that is not a SQLite database or is damaged, a log (``-wal``) beside it
         that belongs to another database (``check_files``), a file another process holds locked (after
         ``busy_timeout``), a file or folder this process cannot write (a write transaction is begun and
         rolled back to find out)."""
         left_log = check_files(path, create=create)
         existed = os.path.exists(path) and os.path.getsize(path) > 0  # (a new file has nothing to check)
-        db = store = None
-        connection = aiosqlite.connect(path, isolation_level=None)  # we issue BEGIN ourselves
+        db, store = SqliteThread(), None
         try:
-            db = await connection
-            db.row_factory = aiosqlite.Row
+            await db.connect(path)
             await db.execute("PRAGMA busy_timeout=5000")  # first: another process's lock is waited for, then refused
-            wal = (await db.execute_fetchall("PRAGMA journal_mode=WAL"))[0][0] == "wal"
+            wal = (await db.fetchall("PRAGMA journal_mode=WAL"))[0][0] == "wal"
             await db.execute("PRAGMA synchronous=NORMAL")
             await db.execute("PRAGMA foreign_keys=ON")
             await db.execute("BEGIN IMMEDIATE")  # is nobody else holding it, and can this process write it?
             try:  # (a write, taken back: SQLite opens a read-only file read-only and says so only at a write)
-                version = (await db.execute_fetchall("PRAGMA user_version"))[0][0]
+                version = (await db.fetchall("PRAGMA user_version"))[0][0]
                 await db.execute(f"PRAGMA user_version={int(version)}")
             finally:
-                if db._conn.in_transaction:
-                    await db.execute("ROLLBACK")
+                await db.run(_rollback)
             if existed or left_log:  # checked whole at every open (0.3 s for 140 MB): a page damaged inside is
                 # refused now, in one line, not met by the first order to read it (issue 39)
-                found = [r[0] for r in await db.execute_fetchall("PRAGMA quick_check(3)")]
+                found = [r[0] for r in await db.fetchall("PRAGMA quick_check(3)")]
                 if found != ["ok"]:
                     raise StorageError(f"{path} is damaged ({found[0]}): restore it from a backup")
             store = cls(db, path)
@@ -383,10 +380,7 @@ class SqliteStore(SqlQueries):
         except BaseException as e:
             if store is not None:
                 store._close_side()
-            if db is not None:
-                await db.close()
-            else:  # the connect failed: aiosqlite stops its thread, which then answers on this loop: wait for it
-                await asyncio.to_thread(connection._thread.join, 10)
+            await db.close()  # (the connect too may have failed: the thread is ended all the same)
             if isinstance(e, sqlite3.Error):
                 raise sqlite_error(path, e) from None
             raise
@@ -410,7 +404,7 @@ class SqliteStore(SqlQueries):
             # waited for: a reader of another process holding an old snapshot leaves the rest to its close
             try:
                 await self.db.execute("PRAGMA busy_timeout=0")
-                await self.db.execute_fetchall("PRAGMA wal_checkpoint(TRUNCATE)")
+                await self.db.fetchall("PRAGMA wal_checkpoint(TRUNCATE)")
             except (sqlite3.Error, ValueError):  # (closed already: ValueError; nothing to gain from failing a stop)
                 pass
             await self.db.close()  # the last connection: SQLite checkpoints what is left and removes -wal and -shm
@@ -425,8 +419,8 @@ class SqliteStore(SqlQueries):
         remembered ones are forgotten (``ContextCache.written``), as it begins and ends."""
         async with self._lock:
             with self.contexts.writing():
-                await self.db.execute("BEGIN IMMEDIATE")
-                try:
+                try:  # (the BEGIN too: a caller cancelled while it ran leaves no transaction open)
+                    await self.db.execute("BEGIN IMMEDIATE")
                     yield Tx(self.db)
                 except BaseException:
                     await asyncio.shield(self._rollback())
@@ -439,24 +433,21 @@ class SqliteStore(SqlQueries):
                         raise
 
     async def _rollback(self) -> None:
-        try:
-            await self.db.execute("ROLLBACK")
-        except sqlite3.OperationalError:  # no transaction open any more (SQLite rolled it back itself)
-            pass
+        await self.db.run(_rollback)
 
     async def _one(self, sql: str, params: tuple = ()):
         rows = await self._all(sql, params)
         return rows[0] if rows else None
 
     async def _all(self, sql: str, params: tuple = ()) -> list:
-        # one trip to aiosqlite's thread (execute, fetch and close there), not three
+        # one trip to the store's thread (execute, fetch and close there)
         async with self._lock:
-            return list(await self.db.execute_fetchall(sql, params))
+            return await self.db.fetchall(sql, params)
 
     async def _steps(self, steps: list[tuple[str, tuple]], *, fenced: bool = False,
                      keeps_contexts: bool = False) -> tuple[int, int | None]:
         """The statements in one ``BEGIN IMMEDIATE`` ... ``COMMIT``, under the store lock, run
-        together in aiosqlite's thread: one trip there, not one a statement. With ``fenced``, the
+        together in the store's thread (``SqliteThread``): one trip there, not one a statement. With ``fenced``, the
         first statement must change exactly one row, else nothing is written (:class:`StaleWriter`).
         Any error rolls the whole transaction back. A cancelled caller does not stop it half-way:
         it commits or rolls back whole, before any later statement (the thread takes its work in
@@ -473,8 +464,7 @@ class SqliteStore(SqlQueries):
                 con.execute("COMMIT")
                 return cur.rowcount, cur.lastrowid
             except BaseException:
-                if con.in_transaction:  # (SQLite may have rolled it back itself)
-                    con.execute("ROLLBACK")
+                _rollback(con)
                 raise
 
         async with self._lock:
@@ -491,9 +481,9 @@ class SqliteStore(SqlQueries):
                     except sqlite3.OperationalError as e:
                         if not _busy(e):
                             raise
-                # aiosqlite's own primitive (every execute and fetch it offers is one such call): the
-                # function runs in the connection's thread with the sqlite3 connection
-                return await asyncio.shield(self.db._execute(run, self.db._conn))
+                # the function runs in the store's thread with its connection: one trip, which runs whole
+                # even if this caller is cancelled (shielded; the thread takes its trips in order)
+                return await asyncio.shield(self.db.run(run))
 
     async def _write(self, sql: str, params: tuple = (), *, keeps_contexts: bool = False) -> tuple[int, int | None]:
         """One statement in a transaction of its own; (rowcount, lastrowid)."""
@@ -558,9 +548,8 @@ class SqliteStore(SqlQueries):
 
     async def release_seats(self, game_id: int, user_id: int) -> list[str]:
         async with self.transaction() as tx:
-            cur = await tx.execute("SELECT seat FROM seats WHERE game_id=? AND user_id=? ORDER BY seat",
-                                   (game_id, user_id))
-            seats = [r[0] for r in await cur.fetchall()]
+            seats = [r[0] for r in await tx.fetchall("SELECT seat FROM seats WHERE game_id=? AND user_id=? ORDER BY seat",
+                                                     (game_id, user_id))]
             await tx.execute("DELETE FROM seats WHERE game_id=? AND user_id=?", (game_id, user_id))
         return seats
 
@@ -883,26 +872,86 @@ class _NothingToDo(Exception):
 
 
 class Tx:
-    """The statements of one open transaction (only inside ``Store.transaction()``)."""
+    """The statements of one open transaction (only inside ``Store.transaction()``), each one trip to the
+    store's thread."""
 
-    def __init__(self, db: aiosqlite.Connection):
+    def __init__(self, db: SqliteThread):
         self._db = db
 
-    async def execute(self, sql: str, params: tuple = ()):
+    async def execute(self, sql: str, params: tuple = ()) -> sqlite3.Cursor:
+        """The statement run; its ``rowcount`` and ``lastrowid`` (rows: ``fetchall``)."""
         return await self._db.execute(sql, params)
 
     async def fetchall(self, sql: str, params: tuple = ()) -> list:
-        async with self._db.execute(sql, params) as cur:
-            return list(await cur.fetchall())
+        return await self._db.fetchall(sql, params)
 
     async def executemany(self, sql: str, rows: list[tuple]) -> None:
-        await self._db.executemany(sql, rows)
+        await self._db.run(sqlite3.Connection.executemany, sql, rows)
 
     async def script(self, script: str) -> None:
-        # executescript would COMMIT first; run statement by statement inside our transaction
-        buf = ""
-        for line in script.splitlines():
-            buf += line + "\n"
-            if buf.strip() and sqlite3.complete_statement(buf):
-                await self._db.execute(buf)
-                buf = ""
+        await self._db.run(_script, script)
+
+
+def _script(con: sqlite3.Connection, script: str) -> None:
+    """``script``'s statements one by one inside the open transaction (``executescript`` would COMMIT first)."""
+    buf = ""
+    for line in script.splitlines():
+        buf += line + "\n"
+        if buf.strip() and sqlite3.complete_statement(buf):
+            con.execute(buf)
+            buf = ""
+
+
+def _fetchall(con: sqlite3.Connection, sql: str, params: tuple) -> list:
+    return con.execute(sql, params).fetchall()
+
+
+def _rollback(con: sqlite3.Connection) -> None:
+    """The open transaction rolled back, if one is (SQLite may have rolled it back itself)."""
+    if con.in_transaction:
+        con.execute("ROLLBACK")
+
+
+class SqliteThread:
+    """The store's ``sqlite3`` connection and the one thread that uses it (the standard library only, issue 43).
+    ``run(fn, *args)`` is one trip there: ``fn(connection, *args)`` in the thread, awaited on the event loop,
+    so a transaction of several statements is one trip (``SqliteStore._steps``), not one a statement. The
+    thread takes its trips one at a time, in the order they were asked for. A caller cancelled before its
+    trip began drops it (nothing ran); a trip begun runs to its end (``_steps`` shields its own, so that it
+    always runs whole, before any later trip). Until issue 43 this was aiosqlite, whose public calls are one
+    statement each: its private ``Connection._execute`` gave the one trip, and held aiosqlite below 0.23
+    (docs/architecture.md, Storage: the choice and its figures)."""
+
+    def __init__(self):
+        self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sqlite-store")
+        self._con: sqlite3.Connection | None = None
+
+    async def connect(self, path: str) -> None:
+        def connect() -> sqlite3.Connection:
+            con = sqlite3.connect(path, isolation_level=None, check_same_thread=False)  # we issue BEGIN ourselves
+            con.row_factory = sqlite3.Row
+            return con
+        self._con = await asyncio.get_running_loop().run_in_executor(self._pool, connect)
+
+    async def run(self, fn, *args):
+        """``fn(connection, *args)`` in the thread; ValueError once closed."""
+        if self._con is None:
+            raise ValueError("the store's connection is closed")
+        return await asyncio.get_running_loop().run_in_executor(self._pool, functools.partial(fn, self._con, *args))
+
+    async def execute(self, sql: str, params: tuple = ()) -> sqlite3.Cursor:
+        return await self.run(sqlite3.Connection.execute, sql, params)
+
+    async def fetchall(self, sql: str, params: tuple = ()) -> list:
+        """The statement's rows: executed, fetched and done with in one trip."""
+        return await self.run(_fetchall, sql, params)
+
+    async def close(self) -> None:
+        """The connection closed (the last one closed removes ``-wal`` and ``-shm``) and the thread ended. Also
+        where the connect failed: no thread of the store outlives it (it would keep the process alive)."""
+        con, self._con = self._con, None
+        try:
+            if con is not None:
+                await asyncio.get_running_loop().run_in_executor(self._pool, con.close)
+        finally:
+            self._pool.shutdown(wait=True)  # (its work is done: the thread ends at once)
