@@ -20,14 +20,13 @@ version i to i+1.
 from __future__ import annotations
 
 import asyncio
-import functools
 import json
 import os
+import queue
 import sqlite3
 import struct
 import sys
 import threading
-from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
 
 from bot.storage.contexts import ContextCache
@@ -482,8 +481,8 @@ class SqliteStore(SqlQueries):
                         if not _busy(e):
                             raise
                 # the function runs in the store's thread with its connection: one trip, which runs whole
-                # even if this caller is cancelled (shielded; the thread takes its trips in order)
-                return await asyncio.shield(self.db.run(run))
+                # even if this caller is cancelled (``SqliteThread``: every trip asked for runs, in order)
+                return await self.db.run(run)
 
     async def _write(self, sql: str, params: tuple = (), *, keeps_contexts: bool = False) -> tuple[int, int | None]:
         """One statement in a transaction of its own; (rowcount, lastrowid)."""
@@ -916,28 +915,50 @@ class SqliteThread:
     """The store's ``sqlite3`` connection and the one thread that uses it (the standard library only, issue 43).
     ``run(fn, *args)`` is one trip there: ``fn(connection, *args)`` in the thread, awaited on the event loop,
     so a transaction of several statements is one trip (``SqliteStore._steps``), not one a statement. The
-    thread takes its trips one at a time, in the order they were asked for. A caller cancelled before its
-    trip began drops it (nothing ran); a trip begun runs to its end (``_steps`` shields its own, so that it
-    always runs whole, before any later trip). Until issue 43 this was aiosqlite, whose public calls are one
-    statement each: its private ``Connection._execute`` gave the one trip, and held aiosqlite below 0.23
-    (docs/architecture.md, Storage: the choice and its figures)."""
+    thread takes its trips one at a time, in the order they were asked for, and every trip asked for runs
+    whole, its caller cancelled or not (so a cancelled ``_steps`` still commits or rolls back whole, before any
+    later statement). A queue and a thread, as aiosqlite (the store's until issue 43) has them: its public calls
+    are one statement a trip, the one trip took its private ``Connection._execute`` (which held it below 0.23),
+    and its thread, where the connect failed, could be waited for only through a private attribute.
+    ``run_in_executor`` on a one-thread pool was measured too: a trip 34 µs, not 20 (docs/architecture.md,
+    Storage: the choice and its figures)."""
 
     def __init__(self):
-        self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sqlite-store")
         self._con: sqlite3.Connection | None = None
+        self._jobs: queue.SimpleQueue = queue.SimpleQueue()
+        # (a daemon, as the Checkpointer: a store never closed does not keep the process alive)
+        self._thread = threading.Thread(target=self._work, name="sqlite-store", daemon=True)
+        self._thread.start()
+
+    def _work(self) -> None:
+        while (job := self._jobs.get()) is not None:
+            future, fn, args = job
+            try:
+                result, error = fn(*args), None
+            except BaseException as e:
+                result, error = None, e
+            try:
+                future.get_loop().call_soon_threadsafe(_settle, future, result, error)
+            except RuntimeError:  # the loop is closed: nobody waits for it any more
+                pass
+
+    async def _trip(self, fn, *args):
+        future = asyncio.get_running_loop().create_future()
+        self._jobs.put((future, fn, args))
+        return await future
 
     async def connect(self, path: str) -> None:
         def connect() -> sqlite3.Connection:
             con = sqlite3.connect(path, isolation_level=None, check_same_thread=False)  # we issue BEGIN ourselves
             con.row_factory = sqlite3.Row
             return con
-        self._con = await asyncio.get_running_loop().run_in_executor(self._pool, connect)
+        self._con = await self._trip(connect)
 
     async def run(self, fn, *args):
         """``fn(connection, *args)`` in the thread; ValueError once closed."""
         if self._con is None:
             raise ValueError("the store's connection is closed")
-        return await asyncio.get_running_loop().run_in_executor(self._pool, functools.partial(fn, self._con, *args))
+        return await self._trip(fn, self._con, *args)
 
     async def execute(self, sql: str, params: tuple = ()) -> sqlite3.Cursor:
         return await self.run(sqlite3.Connection.execute, sql, params)
@@ -948,10 +969,20 @@ class SqliteThread:
 
     async def close(self) -> None:
         """The connection closed (the last one closed removes ``-wal`` and ``-shm``) and the thread ended. Also
-        where the connect failed: no thread of the store outlives it (it would keep the process alive)."""
+        where the connect failed: no thread of the store outlives it."""
         con, self._con = self._con, None
         try:
             if con is not None:
-                await asyncio.get_running_loop().run_in_executor(self._pool, con.close)
+                await self._trip(con.close)
         finally:
-            self._pool.shutdown(wait=True)  # (its work is done: the thread ends at once)
+            self._jobs.put(None)
+            self._thread.join()  # (every trip asked for has run: it ends at once)
+
+
+def _settle(future: asyncio.Future, result, error: BaseException | None) -> None:
+    """A trip's outcome given to its caller, unless the caller was cancelled meanwhile."""
+    if not future.done():
+        if error is not None:
+            future.set_exception(error)
+        else:
+            future.set_result(result)
