@@ -1,4 +1,4 @@
-"""The SQLite backend (the standard library's ``sqlite3``, WAL): the default store, one file, one process.
+"""The SQLite backend (aiosqlite, WAL): the default store, one file, one process.
 
 Tables:
 - ``games``: one row per game, keyed by the channel or thread it lives in;
@@ -22,7 +22,6 @@ from __future__ import annotations
 import asyncio
 import json
 import os
-import queue
 import sqlite3
 import struct
 import sys
@@ -32,6 +31,8 @@ from contextlib import asynccontextmanager
 from bot.storage.contexts import ContextCache
 from bot.storage.sql import SqlQueries, _dumps, _dumps_state
 from bot.storage.base import (Effect, OutboxPost, ShardFilter, StaleWriter, StorageError, shard_where)
+
+import aiosqlite
 
 # issue 41: the result of every finished game, one row each (``n``: the order results were kept, which is the
 # order ratings are computed in), and each seat's players with their outcome (win, loss, draw; `left`: a holder
@@ -320,10 +321,11 @@ class SqliteStore(SqlQueries):
     SEATS_JSON = "json_group_object(s.seat, s.user_id)"
     DEPARTED_JSON = "json_group_array(d.seat)"
 
-    def __init__(self, db: "SqliteThread", path: str):
+    def __init__(self, db: aiosqlite.Connection, path: str):
         self.db = db
         self.path = path
         self._lock = asyncio.Lock()
+        self._in_thread: set[asyncio.Task] = set()  # ``_steps`` running in aiosqlite's thread, whole
         self.shard: ShardFilter | None = None  # this process's guilds, for the process-wide scans
         self._checkpointer: Checkpointer | None = None
         self._reader: sqlite3.Connection | None = None  # ``order_context`` on the event loop (WAL only)
@@ -334,30 +336,32 @@ class SqliteStore(SqlQueries):
     async def open(cls, path: str, *, create: bool = True) -> "SqliteStore":
         """The store in ``path``, a new database there if no file is (unless ``create`` is false). What
         cannot be used is refused with :class:`StorageError` (one line: the file and what to do), and
-        nothing is left open: the connection is closed and its thread ended (issue 39: a thread left
-        running keeps the process alive). Refused: a folder that does not exist, a folder where the file belongs, a
+        nothing is left open: an aiosqlite connection not closed keeps its thread, and so the process,
+        alive (issue 39). Refused: a folder that does not exist, a folder where the file belongs, a
         file of 0 bytes, a file that is not a SQLite database or is damaged, a log (``-wal``) beside it
         that belongs to another database (``check_files``), a file another process holds locked (after
         ``busy_timeout``), a file or folder this process cannot write (a write transaction is begun and
         rolled back to find out)."""
         left_log = check_files(path, create=create)
         existed = os.path.exists(path) and os.path.getsize(path) > 0  # (a new file has nothing to check)
-        db, store = SqliteThread(), None
-        try:
-            await db.connect(path)
+        db = store = None
+        threads: list[threading.Thread] = []  # aiosqlite's thread for this connection (``_noting_thread``)
+        try:  # (we issue BEGIN ourselves)
+            db = await aiosqlite.connect(path, isolation_level=None, factory=_noting_thread(threads))
+            db.row_factory = aiosqlite.Row
             await db.execute("PRAGMA busy_timeout=5000")  # first: another process's lock is waited for, then refused
-            wal = (await db.fetchall("PRAGMA journal_mode=WAL"))[0][0] == "wal"
+            wal = (await db.execute_fetchall("PRAGMA journal_mode=WAL"))[0][0] == "wal"
             await db.execute("PRAGMA synchronous=NORMAL")
             await db.execute("PRAGMA foreign_keys=ON")
             await db.execute("BEGIN IMMEDIATE")  # is nobody else holding it, and can this process write it?
             try:  # (a write, taken back: SQLite opens a read-only file read-only and says so only at a write)
-                version = (await db.fetchall("PRAGMA user_version"))[0][0]
+                version = (await db.execute_fetchall("PRAGMA user_version"))[0][0]
                 await db.execute(f"PRAGMA user_version={int(version)}")
             finally:
-                await db.run(_rollback)
+                await db.rollback()  # (sqlite3's: only where a transaction is open)
             if existed or left_log:  # checked whole at every open (0.3 s for 140 MB): a page damaged inside is
                 # refused now, in one line, not met by the first order to read it (issue 39)
-                found = [r[0] for r in await db.fetchall("PRAGMA quick_check(3)")]
+                found = [r[0] for r in await db.execute_fetchall("PRAGMA quick_check(3)")]
                 if found != ["ok"]:
                     raise StorageError(f"{path} is damaged ({found[0]}): restore it from a backup")
             store = cls(db, path)
@@ -379,7 +383,12 @@ class SqliteStore(SqlQueries):
         except BaseException as e:
             if store is not None:
                 store._close_side()
-            await db.close()  # (the connect too may have failed: the thread is ended all the same)
+            if db is not None:
+                await db.close()
+            else:  # the connect failed: aiosqlite stops its thread, which then answers on this loop, and offers no
+                # way to wait for it; the thread noted as it began the connect is waited for
+                for thread in threads:
+                    await asyncio.to_thread(thread.join, 10)
             if isinstance(e, sqlite3.Error):
                 raise sqlite_error(path, e) from None
             raise
@@ -403,72 +412,59 @@ class SqliteStore(SqlQueries):
             # waited for: a reader of another process holding an old snapshot leaves the rest to its close
             try:
                 await self.db.execute("PRAGMA busy_timeout=0")
-                await self.db.fetchall("PRAGMA wal_checkpoint(TRUNCATE)")
+                await self.db.execute_fetchall("PRAGMA wal_checkpoint(TRUNCATE)")
             except (sqlite3.Error, ValueError):  # (closed already: ValueError; nothing to gain from failing a stop)
                 pass
             await self.db.close()  # the last connection: SQLite checkpoints what is left and removes -wal and -shm
 
     # ------------------------------------------------------------ the discipline
     @asynccontextmanager
-    async def transaction(self):
+    async def transaction(self, *, keeps_contexts: bool = False):
         """``async with store.transaction() as tx: await tx.execute(...)``: one
-        ``BEGIN IMMEDIATE`` ... ``COMMIT`` under the store lock; any exception
-        (a cancellation included) rolls it back, and the rollback itself cannot
-        be cancelled half-way. What it writes may change a game's context: the
-        remembered ones are forgotten (``ContextCache.written``), as it begins and ends."""
+        ``BEGIN IMMEDIATE`` ... ``COMMIT`` under the store lock, each statement one trip to aiosqlite's
+        thread; any exception (a cancellation included, the ``BEGIN``'s too) rolls it back, and the
+        rollback itself cannot be cancelled half-way (it is queued to the thread, which takes its
+        statements in order, before any later statement). Unless ``keeps_contexts``, the remembered
+        contexts are forgotten as it begins and ends (``ContextCache.written``: what it writes may change
+        a game's context)."""
         async with self._lock:
-            with self.contexts.writing():
+            with self.contexts.writing(keeps_contexts):
                 try:  # (the BEGIN too: a caller cancelled while it ran leaves no transaction open)
                     await self.db.execute("BEGIN IMMEDIATE")
                     yield Tx(self.db)
                 except BaseException:
-                    await asyncio.shield(self._rollback())
+                    await asyncio.shield(self.db.rollback())  # (sqlite3's: only where a transaction is open)
                     raise
                 else:
                     try:
-                        await asyncio.shield(self.db.execute("COMMIT"))
+                        await asyncio.shield(self.db.commit())
                     except BaseException:
-                        await asyncio.shield(self._rollback())
+                        await asyncio.shield(self.db.rollback())
                         raise
-
-    async def _rollback(self) -> None:
-        await self.db.run(_rollback)
 
     async def _one(self, sql: str, params: tuple = ()):
         rows = await self._all(sql, params)
         return rows[0] if rows else None
 
     async def _all(self, sql: str, params: tuple = ()) -> list:
-        # one trip to the store's thread (execute, fetch and close there)
+        # one trip to aiosqlite's thread (execute, fetch and close there), not three
         async with self._lock:
-            return await self.db.fetchall(sql, params)
+            return list(await self.db.execute_fetchall(sql, params))
 
     async def _steps(self, steps: list[tuple[str, tuple]], *, fenced: bool = False,
                      keeps_contexts: bool = False) -> tuple[int, int | None]:
-        """The statements in one ``BEGIN IMMEDIATE`` ... ``COMMIT``, under the store lock, run
-        together in the store's thread (``SqliteThread``): one trip there, not one a statement. With ``fenced``, the
-        first statement must change exactly one row, else nothing is written (:class:`StaleWriter`).
-        Any error rolls the whole transaction back. A cancelled caller does not stop it half-way:
-        it commits or rolls back whole, before any later statement (the thread takes its work in
-        order). Returns the last statement's (rowcount, lastrowid). Unless ``keeps_contexts`` (an
-        order's own write, which ``append_action`` follows, and the answers' bookkeeping), the remembered
-        contexts are forgotten as it begins and ends (``ContextCache.writing``)."""
-        def run(con: sqlite3.Connection) -> tuple[int, int | None]:
-            con.execute("BEGIN IMMEDIATE")
-            try:
-                for i, (sql, params) in enumerate(steps):
-                    cur = con.execute(sql, params)
-                    if i == 0 and fenced and cur.rowcount != 1:
-                        raise StaleWriter("the game moved on under us (sequence mismatch)")
-                con.execute("COMMIT")
-                return cur.rowcount, cur.lastrowid
-            except BaseException:
-                _rollback(con)
-                raise
-
-        async with self._lock:
-            with self.contexts.writing(keeps_contexts):
-                if self._writer is not None:
+        """The statements in one ``BEGIN IMMEDIATE`` ... ``COMMIT`` under the store lock. With ``fenced``, the
+        first statement must change exactly one row, else nothing is written (:class:`StaleWriter`). Any
+        error rolls the whole transaction back. Returns the last statement's (rowcount, lastrowid). Unless
+        ``keeps_contexts`` (an order's own write, which ``append_action`` follows, and the answers'
+        bookkeeping), the remembered contexts are forgotten as it begins and ends (``ContextCache.writing``).
+        Where the event loop's writer finds the database busy, or there is none (not WAL), they go to
+        aiosqlite's thread as a task of their own (``_steps_in_thread``), which the caller awaits shielded: a
+        cancelled caller does not stop it half-way; it commits or rolls back whole, holding the lock until
+        then, so no later statement of this process runs inside it."""
+        if self._writer is not None:
+            async with self._lock:
+                with self.contexts.writing(keeps_contexts):
                     # on the event loop, from a connection of its own (issue 25): a handful of small statements
                     # in WAL mode with ``synchronous=NORMAL`` (no sync at a commit, no checkpoint: Checkpointer)
                     # take tens of microseconds, less than a trip to the thread and back, which under load
@@ -476,13 +472,31 @@ class SqliteStore(SqlQueries):
                     # rolls back whatever began and goes the usual way, which waits its turn. The store's lock
                     # is held and nothing here yields, so no other statement of this process runs meanwhile.
                     try:
-                        return run(self._writer)
+                        return _run_steps(self._writer, steps, fenced)
                     except sqlite3.OperationalError as e:
                         if not _busy(e):
                             raise
-                # the function runs in the store's thread with its connection: one trip, which runs whole
-                # even if this caller is cancelled (``SqliteThread``: every trip asked for runs, in order)
-                return await self.db.run(run)
+        task = asyncio.ensure_future(self._steps_in_thread(steps, fenced, keeps_contexts))
+        self._in_thread.add(task)  # (held until it ends: its caller may be cancelled meanwhile)
+        task.add_done_callback(self._ended)
+        return await asyncio.shield(task)
+
+    def _ended(self, task: asyncio.Task) -> None:
+        """A ``_steps_in_thread`` task forgotten as it ends, its error taken (a caller cancelled meanwhile no
+        longer awaits it; the transaction was rolled back whole)."""
+        self._in_thread.discard(task)
+        if not task.cancelled():
+            task.exception()
+
+    async def _steps_in_thread(self, steps: list[tuple[str, tuple]], fenced: bool,
+                               keeps_contexts: bool) -> tuple[int, int | None]:
+        """``_steps`` in aiosqlite's thread, a statement a trip through its public API (a trip 20-30 µs: the
+        measure in docs/architecture.md, Storage)."""
+        async with self.transaction(keeps_contexts=keeps_contexts) as tx:
+            for i, (sql, params) in enumerate(steps):
+                cur = await tx.execute(sql, params)
+                _fence(cur, i, fenced)
+        return cur.rowcount, cur.lastrowid
 
     async def _write(self, sql: str, params: tuple = (), *, keeps_contexts: bool = False) -> tuple[int, int | None]:
         """One statement in a transaction of its own; (rowcount, lastrowid)."""
@@ -871,118 +885,62 @@ class _NothingToDo(Exception):
 
 
 class Tx:
-    """The statements of one open transaction (only inside ``Store.transaction()``), each one trip to the
-    store's thread."""
+    """The statements of one open transaction (only inside ``Store.transaction()``), each one trip to
+    aiosqlite's thread."""
 
-    def __init__(self, db: SqliteThread):
+    def __init__(self, db: aiosqlite.Connection):
         self._db = db
 
-    async def execute(self, sql: str, params: tuple = ()) -> sqlite3.Cursor:
+    async def execute(self, sql: str, params: tuple = ()) -> aiosqlite.Cursor:
         """The statement run; its ``rowcount`` and ``lastrowid`` (rows: ``fetchall``)."""
         return await self._db.execute(sql, params)
 
     async def fetchall(self, sql: str, params: tuple = ()) -> list:
-        return await self._db.fetchall(sql, params)
+        return list(await self._db.execute_fetchall(sql, params))
 
     async def executemany(self, sql: str, rows: list[tuple]) -> None:
-        await self._db.run(sqlite3.Connection.executemany, sql, rows)
+        await self._db.executemany(sql, rows)
 
     async def script(self, script: str) -> None:
-        await self._db.run(_script, script)
+        # executescript would COMMIT first; run statement by statement inside our transaction
+        buf = ""
+        for line in script.splitlines():
+            buf += line + "\n"
+            if buf.strip() and sqlite3.complete_statement(buf):
+                await self._db.execute(buf)
+                buf = ""
 
 
-def _script(con: sqlite3.Connection, script: str) -> None:
-    """``script``'s statements one by one inside the open transaction (``executescript`` would COMMIT first)."""
-    buf = ""
-    for line in script.splitlines():
-        buf += line + "\n"
-        if buf.strip() and sqlite3.complete_statement(buf):
-            con.execute(buf)
-            buf = ""
+def _run_steps(con: sqlite3.Connection, steps: list[tuple[str, tuple]], fenced: bool) -> tuple[int, int | None]:
+    """``SqliteStore._steps`` on ``con``, a ``sqlite3`` connection of the event loop's: begun, run and committed,
+    or rolled back whole."""
+    con.execute("BEGIN IMMEDIATE")
+    try:
+        for i, (sql, params) in enumerate(steps):
+            cur = con.execute(sql, params)
+            _fence(cur, i, fenced)
+        con.execute("COMMIT")
+        return cur.rowcount, cur.lastrowid
+    except BaseException:
+        con.rollback()  # (only where a transaction is open: SQLite may have rolled it back itself)
+        raise
 
 
-def _fetchall(con: sqlite3.Connection, sql: str, params: tuple) -> list:
-    return con.execute(sql, params).fetchall()
+def _fence(cur, i: int, fenced: bool) -> None:
+    """A fenced transaction's first statement (``i`` 0) must change exactly one row: else nothing is written."""
+    if i == 0 and fenced and cur.rowcount != 1:
+        raise StaleWriter("the game moved on under us (sequence mismatch)")
 
 
-def _rollback(con: sqlite3.Connection) -> None:
-    """The open transaction rolled back, if one is (SQLite may have rolled it back itself)."""
-    if con.in_transaction:
-        con.execute("ROLLBACK")
-
-
-class SqliteThread:
-    """The store's ``sqlite3`` connection and the one thread that uses it (the standard library only, issue 43).
-    ``run(fn, *args)`` is one trip there: ``fn(connection, *args)`` in the thread, awaited on the event loop,
-    so a transaction of several statements is one trip (``SqliteStore._steps``), not one a statement. The
-    thread takes its trips one at a time, in the order they were asked for, and every trip asked for runs
-    whole, its caller cancelled or not (so a cancelled ``_steps`` still commits or rolls back whole, before any
-    later statement). A queue and a thread, as aiosqlite (the store's until issue 43) has them: its public calls
-    are one statement a trip, the one trip took its private ``Connection._execute`` (which held it below 0.23),
-    and its thread, where the connect failed, could be waited for only through a private attribute.
-    ``run_in_executor`` on a one-thread pool was measured too: a trip 34 µs, not 20 (docs/architecture.md,
-    Storage: the choice and its figures)."""
-
-    def __init__(self):
-        self._con: sqlite3.Connection | None = None
-        self._jobs: queue.SimpleQueue = queue.SimpleQueue()
-        # (a daemon, as the Checkpointer: a store never closed does not keep the process alive)
-        self._thread = threading.Thread(target=self._work, name="sqlite-store", daemon=True)
-        self._thread.start()
-
-    def _work(self) -> None:
-        while (job := self._jobs.get()) is not None:
-            future, fn, args = job
-            try:
-                result, error = fn(*args), None
-            except BaseException as e:
-                result, error = None, e
-            try:
-                future.get_loop().call_soon_threadsafe(_settle, future, result, error)
-            except RuntimeError:  # the loop is closed: nobody waits for it any more
-                pass
-
-    async def _trip(self, fn, *args):
-        future = asyncio.get_running_loop().create_future()
-        self._jobs.put((future, fn, args))
-        return await future
-
-    async def connect(self, path: str) -> None:
-        def connect() -> sqlite3.Connection:
-            con = sqlite3.connect(path, isolation_level=None, check_same_thread=False)  # we issue BEGIN ourselves
-            con.row_factory = sqlite3.Row
-            return con
-        self._con = await self._trip(connect)
-
-    async def run(self, fn, *args):
-        """``fn(connection, *args)`` in the thread; ValueError once closed."""
-        if self._con is None:
-            raise ValueError("the store's connection is closed")
-        return await self._trip(fn, self._con, *args)
-
-    async def execute(self, sql: str, params: tuple = ()) -> sqlite3.Cursor:
-        return await self.run(sqlite3.Connection.execute, sql, params)
-
-    async def fetchall(self, sql: str, params: tuple = ()) -> list:
-        """The statement's rows: executed, fetched and done with in one trip."""
-        return await self.run(_fetchall, sql, params)
-
-    async def close(self) -> None:
-        """The connection closed (the last one closed removes ``-wal`` and ``-shm``) and the thread ended. Also
-        where the connect failed: no thread of the store outlives it."""
-        con, self._con = self._con, None
-        try:
-            if con is not None:
-                await self._trip(con.close)
-        finally:
-            self._jobs.put(None)
-            self._thread.join()  # (every trip asked for has run: it ends at once)
-
-
-def _settle(future: asyncio.Future, result, error: BaseException | None) -> None:
-    """A trip's outcome given to its caller, unless the caller was cancelled meanwhile."""
-    if not future.done():
-        if error is not None:
-            future.set_exception(error)
-        else:
-            future.set_result(result)
+def _noting_thread(threads: list) -> type[sqlite3.Connection]:
+    """``sqlite3``'s connection class, noting in ``threads`` the thread that opens it, before the open can fail
+    (``sqlite3.connect``'s ``factory``, which ``aiosqlite.connect`` passes on; the thread is aiosqlite's own).
+    Where the connect fails, aiosqlite stops its thread but offers no way to wait for it: ``Connection.close``
+    does nothing then, and the thread is a private attribute (``._thread``, which the store waited on until
+    issue 43). A thread still running there answers a loop that may have closed, and keeps the process alive
+    (issue 39): the store waits for the one noted here."""
+    class Connection(sqlite3.Connection):
+        def __init__(self, *args, **kwargs):
+            threads.append(threading.current_thread())
+            super().__init__(*args, **kwargs)
+    return Connection

@@ -101,3 +101,29 @@ def test_aiosqlite_is_imported_by_bot_only_if_it_is_a_dependency():
     kept where nothing does."""
     users = [str(p.relative_to(ROOT)) for p in sorted((ROOT / "bot").rglob("*.py")) if imports_aiosqlite(p.read_text())]
     assert bool(users) == (aiosqlite_requirement() is not None), (users, aiosqlite_requirement())
+
+
+async def test_the_sqlite_store_runs_on_aiosqlite_not_a_thread_of_its_own(tmp_path):
+    """Issue 43 (second round): the store's connection and its thread are aiosqlite's, a maintained library
+    named as a dependency, not a hand-written queue and thread kept to win a benchmark ratio (DEVELOPERS.md);
+    the only thread the store starts itself is the WAL checkpointer's (``Checkpointer``)."""
+    import aiosqlite
+
+    from bot.storage import open_store
+    from bot.storage import sqlite as sqlite_store
+
+    assert aiosqlite_requirement() is not None
+    store = await open_store(str(tmp_path / "a.db"))
+    try:
+        assert isinstance(store.db, aiosqlite.Connection)
+    finally:
+        await store.close()
+    tree = ast.parse(inspect.getsource(sqlite_store))
+    checkpointer = next(n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == "Checkpointer")
+    assert threads_started(tree) == threads_started(checkpointer) != []
+
+
+def threads_started(tree: ast.AST) -> list[int]:
+    """The lines where ``tree`` builds a ``threading.Thread``."""
+    return [n.lineno for n in ast.walk(tree)
+            if isinstance(n, ast.Call) and ast.unparse(n.func) in ("threading.Thread", "Thread")]
