@@ -105,7 +105,7 @@ def test_aiosqlite_is_imported_by_bot_only_if_it_is_a_dependency():
 
 async def test_the_sqlite_store_runs_on_aiosqlite_not_a_thread_of_its_own(tmp_path):
     """Issue 43 (second round): the store's connection and its thread are aiosqlite's, a maintained library
-    named as a dependency, not a hand-written queue and thread kept to win a benchmark ratio (DEVELOPERS.md);
+    named as a dependency, not a hand-written queue and thread kept to win a benchmark ratio (the project's rule);
     the only thread the store starts itself is the WAL checkpointer's (``Checkpointer``)."""
     import aiosqlite
 
