@@ -1,8 +1,10 @@
 """The SQLite store on aiosqlite's public API (issue 43, bot/storage/sqlite.py): an open whose connect fails
 is refused in one line and leaves no thread running when it returns; a transaction whose caller is cancelled
 while its ``BEGIN`` runs leaves none open; a transaction sent to aiosqlite's thread (the database busy)
-commits whole though its caller is cancelled, before any later statement."""
+commits whole though its caller is cancelled, before any later statement, and one the fence refuses there
+writes nothing and reports no error nobody took."""
 import asyncio
+import gc
 import shutil
 import sqlite3
 import threading
@@ -121,4 +123,37 @@ async def test_an_order_sent_to_the_thread_commits_whole_though_its_caller_is_ca
         assert [a.seq for a in await store.actions(gid)] == [1]
         assert await store.response_for("i1") == {"text": "ok"} and (await store.game(gid)).seq == 1
     finally:
+        await store.close()
+
+
+async def test_a_stale_order_in_the_thread_whose_caller_is_cancelled_writes_nothing_and_logs_nothing(tmp_path):
+    """Issue 43: the database busy, a stale order (the game moved on: its fence changes no row) goes to
+    aiosqlite's thread as a task of its own; its caller cancelled there, it still rolls back whole (nothing of
+    it written), and its refusal, which nobody awaits any more, is not reported as an error never retrieved."""
+    loop = asyncio.get_running_loop()
+    reported = []
+    loop.set_exception_handler(lambda _loop, context: reported.append(context))
+    path = tmp_path / "d.db"
+    store = await open_store(str(path))
+    try:
+        gid = await new_game(store)
+        began = await traced(store, "BEGIN IMMEDIATE")
+        other = locked(path)
+        t = asyncio.create_task(store.append_action(
+            game_id=gid, seq=5, seat="red", user_id=1, text="roll", interaction_id="i5", dice_before=0,
+            dice_after=1, events=[], now=1.0, snapshot=None, response={"text": "ok"}))
+        await until(began)
+        t.cancel()
+        other.execute("COMMIT")
+        other.close()
+        await asyncio.gather(t, return_exceptions=True)
+        # (a read waits for the store's lock, which the order's task holds until it has rolled back)
+        assert await store.actions(gid) == [] and await store.response_for("i5") is None
+        assert (await store.game(gid)).seq == 0
+        del t  # (its cancelled frame held the order's task: now nothing does)
+        gc.collect()
+        await asyncio.sleep(0)
+        assert reported == []
+    finally:
+        loop.set_exception_handler(None)
         await store.close()
