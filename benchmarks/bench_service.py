@@ -43,14 +43,15 @@ class Counting:
     def __init__(self, store):
         self._store, self.calls, self.hops = store, 0, 0
         db = getattr(store, "db", None)
-        if db is not None:  # SQLite: every statement, fetch or function runs in aiosqlite's thread
-            inner = db._execute
+        if db is not None:  # SQLite: each of aiosqlite's calls the store makes is one trip to its thread
+            for name in ("execute", "execute_fetchall", "executemany", "commit", "rollback"):
+                setattr(db, name, self._counted(getattr(db, name)))
 
-            async def counted(fn, *a, **k):
-                self.hops += 1
-                return await inner(fn, *a, **k)
-
-            db._execute = counted
+    def _counted(self, inner):
+        async def counted(*a, **k):
+            self.hops += 1
+            return await inner(*a, **k)
+        return counted
 
     def __getattr__(self, name):
         attr = getattr(self._store, name)

@@ -325,6 +325,7 @@ class SqliteStore(SqlQueries):
         self.db = db
         self.path = path
         self._lock = asyncio.Lock()
+        self._in_thread: set[asyncio.Task] = set()  # ``_steps`` running in aiosqlite's thread, whole
         self.shard: ShardFilter | None = None  # this process's guilds, for the process-wide scans
         self._checkpointer: Checkpointer | None = None
         self._reader: sqlite3.Connection | None = None  # ``order_context`` on the event loop (WAL only)
@@ -344,9 +345,9 @@ class SqliteStore(SqlQueries):
         left_log = check_files(path, create=create)
         existed = os.path.exists(path) and os.path.getsize(path) > 0  # (a new file has nothing to check)
         db = store = None
-        connection = aiosqlite.connect(path, isolation_level=None)  # we issue BEGIN ourselves
-        try:
-            db = await connection
+        threads: list[threading.Thread] = []  # aiosqlite's thread for this connection (``_noting_thread``)
+        try:  # (we issue BEGIN ourselves)
+            db = await aiosqlite.connect(path, isolation_level=None, factory=_noting_thread(threads))
             db.row_factory = aiosqlite.Row
             await db.execute("PRAGMA busy_timeout=5000")  # first: another process's lock is waited for, then refused
             wal = (await db.execute_fetchall("PRAGMA journal_mode=WAL"))[0][0] == "wal"
@@ -357,8 +358,7 @@ class SqliteStore(SqlQueries):
                 version = (await db.execute_fetchall("PRAGMA user_version"))[0][0]
                 await db.execute(f"PRAGMA user_version={int(version)}")
             finally:
-                if db._conn.in_transaction:
-                    await db.execute("ROLLBACK")
+                await db.rollback()  # (sqlite3's: only where a transaction is open)
             if existed or left_log:  # checked whole at every open (0.3 s for 140 MB): a page damaged inside is
                 # refused now, in one line, not met by the first order to read it (issue 39)
                 found = [r[0] for r in await db.execute_fetchall("PRAGMA quick_check(3)")]
@@ -385,8 +385,10 @@ class SqliteStore(SqlQueries):
                 store._close_side()
             if db is not None:
                 await db.close()
-            else:  # the connect failed: aiosqlite stops its thread, which then answers on this loop: wait for it
-                await asyncio.to_thread(connection._thread.join, 10)
+            else:  # the connect failed: aiosqlite stops its thread, which then answers on this loop, and offers no
+                # way to wait for it; the thread noted as it began the connect is waited for
+                for thread in threads:
+                    await asyncio.to_thread(thread.join, 10)
             if isinstance(e, sqlite3.Error):
                 raise sqlite_error(path, e) from None
             raise
@@ -417,32 +419,28 @@ class SqliteStore(SqlQueries):
 
     # ------------------------------------------------------------ the discipline
     @asynccontextmanager
-    async def transaction(self):
+    async def transaction(self, *, keeps_contexts: bool = False):
         """``async with store.transaction() as tx: await tx.execute(...)``: one
-        ``BEGIN IMMEDIATE`` ... ``COMMIT`` under the store lock; any exception
-        (a cancellation included) rolls it back, and the rollback itself cannot
-        be cancelled half-way. What it writes may change a game's context: the
-        remembered ones are forgotten (``ContextCache.written``), as it begins and ends."""
+        ``BEGIN IMMEDIATE`` ... ``COMMIT`` under the store lock, each statement one trip to aiosqlite's
+        thread; any exception (a cancellation included, the ``BEGIN``'s too) rolls it back, and the
+        rollback itself cannot be cancelled half-way (it is queued to the thread, which takes its
+        statements in order, before any later statement). Unless ``keeps_contexts``, the remembered
+        contexts are forgotten as it begins and ends (``ContextCache.written``: what it writes may change
+        a game's context)."""
         async with self._lock:
-            with self.contexts.writing():
-                await self.db.execute("BEGIN IMMEDIATE")
-                try:
+            with self.contexts.writing(keeps_contexts):
+                try:  # (the BEGIN too: a caller cancelled while it ran leaves no transaction open)
+                    await self.db.execute("BEGIN IMMEDIATE")
                     yield Tx(self.db)
                 except BaseException:
-                    await asyncio.shield(self._rollback())
+                    await asyncio.shield(self.db.rollback())  # (sqlite3's: only where a transaction is open)
                     raise
                 else:
                     try:
-                        await asyncio.shield(self.db.execute("COMMIT"))
+                        await asyncio.shield(self.db.commit())
                     except BaseException:
-                        await asyncio.shield(self._rollback())
+                        await asyncio.shield(self.db.rollback())
                         raise
-
-    async def _rollback(self) -> None:
-        try:
-            await self.db.execute("ROLLBACK")
-        except sqlite3.OperationalError:  # no transaction open any more (SQLite rolled it back itself)
-            pass
 
     async def _one(self, sql: str, params: tuple = ()):
         rows = await self._all(sql, params)
@@ -455,31 +453,18 @@ class SqliteStore(SqlQueries):
 
     async def _steps(self, steps: list[tuple[str, tuple]], *, fenced: bool = False,
                      keeps_contexts: bool = False) -> tuple[int, int | None]:
-        """The statements in one ``BEGIN IMMEDIATE`` ... ``COMMIT``, under the store lock, run
-        together in aiosqlite's thread: one trip there, not one a statement. With ``fenced``, the
-        first statement must change exactly one row, else nothing is written (:class:`StaleWriter`).
-        Any error rolls the whole transaction back. A cancelled caller does not stop it half-way:
-        it commits or rolls back whole, before any later statement (the thread takes its work in
-        order). Returns the last statement's (rowcount, lastrowid). Unless ``keeps_contexts`` (an
-        order's own write, which ``append_action`` follows, and the answers' bookkeeping), the remembered
-        contexts are forgotten as it begins and ends (``ContextCache.writing``)."""
-        def run(con: sqlite3.Connection) -> tuple[int, int | None]:
-            con.execute("BEGIN IMMEDIATE")
-            try:
-                for i, (sql, params) in enumerate(steps):
-                    cur = con.execute(sql, params)
-                    if i == 0 and fenced and cur.rowcount != 1:
-                        raise StaleWriter("the game moved on under us (sequence mismatch)")
-                con.execute("COMMIT")
-                return cur.rowcount, cur.lastrowid
-            except BaseException:
-                if con.in_transaction:  # (SQLite may have rolled it back itself)
-                    con.execute("ROLLBACK")
-                raise
-
-        async with self._lock:
-            with self.contexts.writing(keeps_contexts):
-                if self._writer is not None:
+        """The statements in one ``BEGIN IMMEDIATE`` ... ``COMMIT`` under the store lock. With ``fenced``, the
+        first statement must change exactly one row, else nothing is written (:class:`StaleWriter`). Any
+        error rolls the whole transaction back. Returns the last statement's (rowcount, lastrowid). Unless
+        ``keeps_contexts`` (an order's own write, which ``append_action`` follows, and the answers'
+        bookkeeping), the remembered contexts are forgotten as it begins and ends (``ContextCache.writing``).
+        Where the event loop's writer finds the database busy, or there is none (not WAL), they go to
+        aiosqlite's thread as a task of their own (``_steps_in_thread``), which the caller awaits shielded: a
+        cancelled caller does not stop it half-way; it commits or rolls back whole, holding the lock until
+        then, so no later statement of this process runs inside it."""
+        if self._writer is not None:
+            async with self._lock:
+                with self.contexts.writing(keeps_contexts):
                     # on the event loop, from a connection of its own (issue 25): a handful of small statements
                     # in WAL mode with ``synchronous=NORMAL`` (no sync at a commit, no checkpoint: Checkpointer)
                     # take tens of microseconds, less than a trip to the thread and back, which under load
@@ -487,13 +472,31 @@ class SqliteStore(SqlQueries):
                     # rolls back whatever began and goes the usual way, which waits its turn. The store's lock
                     # is held and nothing here yields, so no other statement of this process runs meanwhile.
                     try:
-                        return run(self._writer)
+                        return _run_steps(self._writer, steps, fenced)
                     except sqlite3.OperationalError as e:
                         if not _busy(e):
                             raise
-                # aiosqlite's own primitive (every execute and fetch it offers is one such call): the
-                # function runs in the connection's thread with the sqlite3 connection
-                return await asyncio.shield(self.db._execute(run, self.db._conn))
+        task = asyncio.ensure_future(self._steps_in_thread(steps, fenced, keeps_contexts))
+        self._in_thread.add(task)  # (held until it ends: its caller may be cancelled meanwhile)
+        task.add_done_callback(self._ended)
+        return await asyncio.shield(task)
+
+    def _ended(self, task: asyncio.Task) -> None:
+        """A ``_steps_in_thread`` task forgotten as it ends, its error taken (a caller cancelled meanwhile no
+        longer awaits it; the transaction was rolled back whole)."""
+        self._in_thread.discard(task)
+        if not task.cancelled():
+            task.exception()
+
+    async def _steps_in_thread(self, steps: list[tuple[str, tuple]], fenced: bool,
+                               keeps_contexts: bool) -> tuple[int, int | None]:
+        """``_steps`` in aiosqlite's thread, a statement a trip through its public API (a trip 20-30 µs: the
+        measure in docs/architecture.md, Storage)."""
+        async with self.transaction(keeps_contexts=keeps_contexts) as tx:
+            for i, (sql, params) in enumerate(steps):
+                cur = await tx.execute(sql, params)
+                _fence(cur, i, fenced)
+        return cur.rowcount, cur.lastrowid
 
     async def _write(self, sql: str, params: tuple = (), *, keeps_contexts: bool = False) -> tuple[int, int | None]:
         """One statement in a transaction of its own; (rowcount, lastrowid)."""
@@ -558,9 +561,8 @@ class SqliteStore(SqlQueries):
 
     async def release_seats(self, game_id: int, user_id: int) -> list[str]:
         async with self.transaction() as tx:
-            cur = await tx.execute("SELECT seat FROM seats WHERE game_id=? AND user_id=? ORDER BY seat",
-                                   (game_id, user_id))
-            seats = [r[0] for r in await cur.fetchall()]
+            seats = [r[0] for r in await tx.fetchall("SELECT seat FROM seats WHERE game_id=? AND user_id=? ORDER BY seat",
+                                                     (game_id, user_id))]
             await tx.execute("DELETE FROM seats WHERE game_id=? AND user_id=?", (game_id, user_id))
         return seats
 
@@ -883,17 +885,18 @@ class _NothingToDo(Exception):
 
 
 class Tx:
-    """The statements of one open transaction (only inside ``Store.transaction()``)."""
+    """The statements of one open transaction (only inside ``Store.transaction()``), each one trip to
+    aiosqlite's thread."""
 
     def __init__(self, db: aiosqlite.Connection):
         self._db = db
 
-    async def execute(self, sql: str, params: tuple = ()):
+    async def execute(self, sql: str, params: tuple = ()) -> aiosqlite.Cursor:
+        """The statement run; its ``rowcount`` and ``lastrowid`` (rows: ``fetchall``)."""
         return await self._db.execute(sql, params)
 
     async def fetchall(self, sql: str, params: tuple = ()) -> list:
-        async with self._db.execute(sql, params) as cur:
-            return list(await cur.fetchall())
+        return list(await self._db.execute_fetchall(sql, params))
 
     async def executemany(self, sql: str, rows: list[tuple]) -> None:
         await self._db.executemany(sql, rows)
@@ -906,3 +909,38 @@ class Tx:
             if buf.strip() and sqlite3.complete_statement(buf):
                 await self._db.execute(buf)
                 buf = ""
+
+
+def _run_steps(con: sqlite3.Connection, steps: list[tuple[str, tuple]], fenced: bool) -> tuple[int, int | None]:
+    """``SqliteStore._steps`` on ``con``, a ``sqlite3`` connection of the event loop's: begun, run and committed,
+    or rolled back whole."""
+    con.execute("BEGIN IMMEDIATE")
+    try:
+        for i, (sql, params) in enumerate(steps):
+            cur = con.execute(sql, params)
+            _fence(cur, i, fenced)
+        con.execute("COMMIT")
+        return cur.rowcount, cur.lastrowid
+    except BaseException:
+        con.rollback()  # (only where a transaction is open: SQLite may have rolled it back itself)
+        raise
+
+
+def _fence(cur, i: int, fenced: bool) -> None:
+    """A fenced transaction's first statement (``i`` 0) must change exactly one row: else nothing is written."""
+    if i == 0 and fenced and cur.rowcount != 1:
+        raise StaleWriter("the game moved on under us (sequence mismatch)")
+
+
+def _noting_thread(threads: list) -> type[sqlite3.Connection]:
+    """``sqlite3``'s connection class, noting in ``threads`` the thread that opens it, before the open can fail
+    (``sqlite3.connect``'s ``factory``, which ``aiosqlite.connect`` passes on; the thread is aiosqlite's own).
+    Where the connect fails, aiosqlite stops its thread but offers no way to wait for it: ``Connection.close``
+    does nothing then, and the thread is a private attribute (``._thread``, which the store waited on until
+    issue 43). A thread still running there answers a loop that may have closed, and keeps the process alive
+    (issue 39): the store waits for the one noted here."""
+    class Connection(sqlite3.Connection):
+        def __init__(self, *args, **kwargs):
+            threads.append(threading.current_thread())
+            super().__init__(*args, **kwargs)
+    return Connection

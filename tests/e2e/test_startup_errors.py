@@ -86,7 +86,7 @@ async def test_a_refused_token_or_intent_is_one_line(tmp_path, case):
 @pytest.mark.parametrize("case", ["not-a-database", "empty", "postgresql"])
 async def test_a_database_that_cannot_be_used_is_one_line_status_4_and_the_process_exits(tmp_path, case):
     """Issue 39: a file that is not a database, a 0-byte file, a PostgreSQL server that cannot be reached:
-    one line naming it and what to do, status 4, and the process exits by itself (no aiosqlite thread
+    one line naming it and what to do, status 4, and the process exits by itself (no thread of the store
     keeping it alive); the password of the url is not shown."""
     db = tmp_path / "s.db"
     storage = None

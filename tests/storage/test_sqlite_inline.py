@@ -27,12 +27,11 @@ async def test_a_write_runs_on_the_loop_and_is_read_back(tmp_path):
         assert store._writer is not None  # WAL: the loop's own writer
         gid = await new_game(store)
         calls = []
-        real = store.db._execute
-        store.db._execute = lambda *a, **k: calls.append(a) or real(*a, **k)  # a trip to the thread
+        await store.db.set_trace_callback(calls.append)  # every statement run in aiosqlite's thread
         await store.append_action(**action(gid, 1, "i1"))
         await store.take_seat(gid, "red", 7, 1.0)
+        await store.db.set_trace_callback(None)
         assert calls == []  # neither write went to the thread
-        store.db._execute = real
         assert [a.seq for a in await store.actions(gid)] == [1] and await store.seats(gid) == {"red": 7}
         with pytest.raises(StaleWriter):  # the fence holds inline too: nothing written
             await store.append_action(**action(gid, 1, "i2"))

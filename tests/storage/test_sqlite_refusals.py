@@ -46,7 +46,7 @@ def crashed(path: Path, games: int, tag: str) -> Path:
 
 
 def gone(threads: set) -> bool:
-    """Whether every thread not in ``threads`` has ended (waited for: aiosqlite's ends just after its close)."""
+    """Whether every thread not in ``threads`` has ended (waited for: the store's ends with its close)."""
     for t in set(threading.enumerate()) - threads:
         t.join(timeout=60)
     return set(threading.enumerate()) <= threads
@@ -57,7 +57,7 @@ def digest(*paths) -> list:
 
 
 async def refused(path, status: int = 4) -> str:
-    """The open's refusal: a StorageError of one line naming the file, no aiosqlite thread left running,
+    """The open's refusal: a StorageError of one line naming the file, no thread of the store left running,
     and the file (with its -wal and -shm) as it was."""
     before = digest(path, f"{path}-wal", f"{path}-shm")
     threads = set(threading.enumerate())

@@ -55,8 +55,7 @@ async def started(svc, channel=7):
 async def test_schema_wal_and_migrations(tmp_path, sqlite_store):
     store = sqlite_store
     assert await store.schema_version() == SCHEMA_VERSION
-    async with store.db.execute("PRAGMA journal_mode") as cur:
-        assert (await cur.fetchone())[0] == "wal"
+    assert (await store.db.execute_fetchall("PRAGMA journal_mode"))[0][0] == "wal"
     await store.close()
     again = await Store.open(str(tmp_path / "t.db"))  # reopening runs no migration twice
     assert await again.schema_version() == SCHEMA_VERSION
