@@ -12,6 +12,11 @@ from engine.dice import Dice
 from engine.hexgrid import Hex, cheapest_path, reachable
 from engine.spi.common import _HEX, MAX_ORDER_LEN, _phrase
 from engine.orders import Order
+from engine.spi import c05_stacking
+from engine.spi import c06_zoc
+from engine.spi import c08_4_formations
+from engine.spi import c08_5_magic
+from engine.spi import hooks
 
 
 
@@ -20,14 +25,14 @@ def _mover_kind(self, state: State, seat: str, uid: str) -> str | None:
         (8.52); leaders in a rally phase that allows them a move (FoC 8.38)."""
     if self.units[uid].is_leader and self.kind(state) == "rally" and self.step(state).get("leader_moves"):
         return "rally"
-    return "magic" if self.is_magic_leader(uid) else "move"
+    return "magic" if c08_5_magic.is_magic_leader(self, uid) else "move"
 
 
 def _stack_of(self, state: State, uids: tuple[str, ...]) -> list[str]:
     """Formation members move together (8.4)."""
     out = list(uids)
     for uid in uids:
-        f = self.formation_of(state, uid)
+        f = c08_4_formations.formation_of(self, state, uid)
         if f:
             for m in state["formations"][f]["units"]:
                 if m not in out:
@@ -42,7 +47,7 @@ def _complete_move(self, state: State, seat: str, action: Action) -> Action:
         round-trips as typed."""
     uids = [a for a in action.args if not _HEX.match(a)]
     hexes = [a for a in action.args if _HEX.match(a)]
-    uids = self._stack_of(state, tuple(uids))
+    uids = _stack_of(self, state, tuple(uids))
     start = state["units"][uids[0]]["hex"]
     if len(hexes) > 1 and start is not None and hexes[0] == start:
         hexes = hexes[1:]
@@ -60,13 +65,13 @@ def _with_path(self, state: State, seat: str, action: Action) -> Action:
     full = Action("move", (*uids, *checked[1]), memo=action.memo)
     if full.args == action.args or len(str(full)) > MAX_ORDER_LEN:
         return action
-    action.memo["move"] = (self._move_key(state, seat, full.args), checked[1], checked[2])
+    action.memo["move"] = (_move_key(self, state, seat, full.args), checked[1], checked[2])
     return full
 
 
 def _move_path(self, state: State, seat: str, uids: list[str], hexes: list[str], graph=None) -> list[str]:
     if len(hexes) == 1:
-        path = self._find_path(state, seat, uids, hexes[0], graph)
+        path = _find_path(self, state, seat, uids, hexes[0], graph)
         if path is None:
             why = self._why_unreachable(state, seat, uids, hexes[0])
             raise IllegalOrder(why, self._why_section(state, seat, hexes[0], why))
@@ -79,7 +84,7 @@ def _check_movers(self, state: State, seat: str, uids: list[str]) -> None:
     start = None
     for uid in uids:
         u = self.units[uid]
-        if self.side_of(state, uid) != seat:
+        if hooks.side_of(self, state, uid) != seat:
             raise IllegalOrder(f"{uid} is not yours")
         r = state["units"][uid]
         if r["status"] == "reinforcement":
@@ -91,7 +96,7 @@ def _check_movers(self, state: State, seat: str, uids: list[str]) -> None:
             start = r["hex"]
         elif r["hex"] != start:
             raise IllegalOrder("units that move together must start in the same hex", "4.0")
-        want = self._mover_kind(state, seat, uid)
+        want = _mover_kind(self, state, seat, uid)
         if self.kind(state) != want:
             if want == "magic":
                 raise IllegalOrder(f"{uid} is a magic leader: it moves only in the Magic Leader phases", "8.52")
@@ -109,7 +114,7 @@ def _check_movers(self, state: State, seat: str, uids: list[str]) -> None:
             raise IllegalOrder(f"{uid} may not move after deployment", u.section)
         if u.is_siege and not any(self.units[x].is_combat for x in uids):
             raise IllegalOrder(f"{uid} is siege equipment: it moves only with a combat unit stacked with it", "16.11")
-        f = self.formation_of(state, uid)
+        f = c08_4_formations.formation_of(self, state, uid)
         if f and self._formed_this_turn(state, f) and state["formations"][f]["kind"] == "wedge" \
                 and self.charts_for(state)["formations"].get("wedge_waits", True):
             raise IllegalOrder("a Wedge may not move on the turn it forms", "8.4")
@@ -117,7 +122,7 @@ def _check_movers(self, state: State, seat: str, uids: list[str]) -> None:
 
 
 def _movers_ma(self, state: State, uids: list[str]) -> float:
-    return min(self.movement_allowance(state, u) for u in uids)
+    return min(hooks.movement_allowance(self, state, u) for u in uids)
 
 
 def _terrain_costs(self, state: State, cav: bool) -> dict[Hex, float | None]:
@@ -144,15 +149,15 @@ def _road_hexes(self) -> frozenset[Hex]:
 def _step_cost_fn(self, state: State, seat: str, uids: list[str], start: Hex | None, occ):
     ch = self.charts_for(state)
     tec = ch["tec"]
-    enemy_zoc, enemy_combat, enemy_leaders = self.enemy_hexes(state, seat, occ)
+    enemy_zoc, enemy_combat, enemy_leaders = c06_zoc.enemy_hexes(self, state, seat, occ)
     fire_extra = tec.get("fire_extra", 3)
     fires = {Hex.parse(m["hex"]) for m in state["markers"] if m.get("type") == "fire" and m.get("hex")}
     cav = any(self.units[u].is_mounted for u in uids)
     disrupted = any(state["units"][u].get("disrupted") for u in uids)
-    ma = self._movers_ma(state, uids)
+    ma = _movers_ma(self, state, uids)
     no_zoc_entry = disrupted and not ch["disrupted"].get("may_enter_zoc", True)
     zoc_to_zoc = ch["zoc"].get("zoc_to_zoc", False)
-    terrain = self._terrain_costs(state, cav)
+    terrain = _terrain_costs(self, state, cav)
     roads = self._road_hexes
     road_cost = tec.get("road_cost")
     sides = self.hexmap.side_index
@@ -194,8 +199,8 @@ def _move_graph(self, state: State, seat: str, uids: list[str], occ=None):
     occ = occ if occ is not None else self.occupancy(state)
     start_s = state["units"][uids[0]]["hex"]
     start = Hex.parse(start_s) if start_s else None
-    cost, enemy_zoc = self._step_cost_fn(state, seat, uids, start, occ)
-    ma = self._movers_ma(state, uids)
+    cost, enemy_zoc = _step_cost_fn(self, state, seat, uids, start, occ)
+    ma = _movers_ma(self, state, uids)
     starts = None
     if start is None:  # a reinforcement: enter in a chain (14.0)
         starts = {}
@@ -215,7 +220,7 @@ def _move_graph(self, state: State, seat: str, uids: list[str], occ=None):
 
 
 def _reach(self, state: State, seat: str, uids: list[str], occ=None) -> dict[Hex, float]:
-    start, starts, cost, expand, ma, zoc = self._move_graph(state, seat, uids, occ)
+    start, starts, cost, expand, ma, zoc = _move_graph(self, state, seat, uids, occ)
     if start is None and not starts:
         return {}
     # a step that costs "all" is priced at the whole allowance, so the move ends there
@@ -223,7 +228,7 @@ def _reach(self, state: State, seat: str, uids: list[str], occ=None) -> dict[Hex
 
 
 def _find_path(self, state: State, seat: str, uids: list[str], dest: str, graph=None) -> list[str] | None:
-    start, starts, cost, expand, ma, zoc = graph or self._move_graph(state, seat, uids)
+    start, starts, cost, expand, ma, zoc = graph or _move_graph(self, state, seat, uids)
     goal = Hex.parse(dest)
     res = cheapest_path(start, goal, cost, ma, expand=expand, starts=starts)
     if res is None:
@@ -244,12 +249,12 @@ def _why_unreachable(self, state: State, seat: str, uids: list[str], dest: str) 
     if _cavalry_closed(self, state, uids, info.terrain):
         return f"{dest} is {info.terrain}: cavalry may not enter it (4.3)"
     occ = self.occupancy(state)
-    if any(self.side_of(state, x) != seat for x in occ.get(dest, ()) if not self.units[x].is_siege):
+    if any(hooks.side_of(self, state, x) != seat for x in occ.get(dest, ()) if not self.units[x].is_siege):
         return f"{dest} holds enemy units"
     who = _phrase(uids)
     if state["units"][uids[0]]["hex"] is None:
         return f"{who} cannot enter and reach {dest} this phase (entry costs, 14.0)"
-    return (f"{who} cannot reach {dest} with {self._movers_ma(state, uids):g} Movement Points "
+    return (f"{who} cannot reach {dest} with {_movers_ma(self, state, uids):g} Movement Points "
             "(terrain, zones of control, walls)")
 
 
@@ -258,20 +263,20 @@ def _check_move(self, state: State, seat: str, args: tuple[str, ...]) -> None:
     path = [a for a in args if _HEX.match(a)]
     if not uids or not path:
         raise InvalidOrder(f"usage: {MOVE.usage}")
-    full = self._stack_of(state, tuple(uids))
+    full = _stack_of(self, state, tuple(uids))
     if sorted(full) != sorted(uids):
         missing = [x for x in full if x not in uids]
         raise IllegalOrder(f"{_phrase(missing)} must move with {uids[0]}: they are in one formation", "8.4")
     self._check_movers(state, seat, uids)
     occ = self.occupancy(state)
-    graph = self._move_graph(state, seat, uids, occ)  # once per order: the path and its cost
-    path = self._move_path(state, seat, uids, path, graph)
-    end, spent, ma = self._path_spent(state, seat, uids, path, occ, graph)
+    graph = _move_graph(self, state, seat, uids, occ)  # once per order: the path and its cost
+    path = _move_path(self, state, seat, uids, path, graph)
+    end, spent, ma = _path_spent(self, state, seat, uids, path, occ, graph)
     if spent > ma + 1e-9:
         raise IllegalOrder(f"that path costs {spent:g} Movement Points; {_phrase(uids)} has {ma:g}", "4.0")
-    self._check_stacking(state, seat, uids, end, occ)
+    c05_stacking._check_stacking(self, state, seat, uids, end, occ)
     self.check_move_end(state, seat, uids, end, occ)
-    self.order_memo()["move"] = (self._move_key(state, seat, args), path, spent)
+    self.order_memo()["move"] = (_move_key(self, state, seat, args), path, spent)
 
 
 def _move_key(self, state: State, seat: str, args: tuple[str, ...]) -> tuple:
@@ -287,7 +292,7 @@ def _path_spent(self, state: State, seat: str, uids: list[str], path: list[str],
     """(last hex, Movement Points the path costs, the allowance) of a move
         along ``path``; IllegalOrder for a step that may not be taken. ``graph``: the
         ``_move_graph`` of this very state and movers, if the caller has it (one per order)."""
-    start, starts, cost, expand, ma, zoc = graph or self._move_graph(state, seat, uids, occ)
+    start, starts, cost, expand, ma, zoc = graph or _move_graph(self, state, seat, uids, occ)
     spent = 0.0
     if start is None:
         first = Hex.parse(path[0])
@@ -320,7 +325,7 @@ def _why_section(self, state: State, seat: str, hx: str, why: str) -> str:
     """The case a refused move breaks: 4.27 for a hex holding only enemy
         leaders, 6.0 for the zone-of-control limits, else 4.0."""
     if why.endswith("holds enemy units"):
-        enemy = [x for x in self.occupancy(state).get(hx, ()) if self.side_of(state, x) != seat
+        enemy = [x for x in self.occupancy(state).get(hx, ()) if hooks.side_of(self, state, x) != seat
                  and not self.units[x].is_siege]
         return "4.27" if enemy and all(self.units[x].is_leader for x in enemy) else "4.0"
     if "zone of control" in why and "(15.13)" not in why:
@@ -335,7 +340,7 @@ def _why_step(self, state, seat, uids, a: Hex, b: Hex, zoc, start) -> str:
     if not self.charts_for(state)["tec"].get(info.terrain, {}).get("passable", True):
         return f"{b} is {info.terrain}: impassable"
     occ = self.occupancy(state)
-    if any(self.side_of(state, x) != seat for x in occ.get(str(b), ()) if not self.units[x].is_siege):
+    if any(hooks.side_of(self, state, x) != seat for x in occ.get(str(b), ()) if not self.units[x].is_siege):
         return f"{b} holds enemy units"
     if a == start and a in zoc and b in zoc:
         return f"{_phrase(uids)} may not move from one enemy zone of control straight into another ({a} to {b})"
@@ -373,7 +378,7 @@ def _legal_moves(self, state: State, seat: str, kind: str, only: str | None = No
             return
         u = self.units[uid]
         r = state["units"][uid]
-        if self.side_of(state, uid) != seat or uid in seen or self._mover_kind(state, seat, uid) != kind:
+        if hooks.side_of(self, state, uid) != seat or uid in seen or _mover_kind(self, state, seat, uid) != kind:
             continue
         if r["status"] == "reinforcement" and self.reinforcement_entry(state, uid) is None:
             continue
@@ -381,18 +386,18 @@ def _legal_moves(self, state: State, seat: str, kind: str, only: str | None = No
             continue
         if u.is_siege:
             continue  # siege equipment moves with its carrier (a stack order)
-        uids = self._stack_of(state, (uid,))
+        uids = _stack_of(self, state, (uid,))
         seen.update(uids)
         stacks = [uids]
         if u.is_combat and r["status"] == "map":
             # 16.11: siege equipment moves only with a combat unit: offer the pair too
             stacks += [uids + [e] for e in sorted(occ.get(r["hex"], ()))
-                       if self.units[e].is_siege and self.side_of(state, e) == seat
+                       if self.units[e].is_siege and hooks.side_of(self, state, e) == seat
                        and (only is None or only in (uid, e))]
             if only and self.units[only].is_siege:
                 stacks = stacks[1:]
         for movers in stacks:
-            yield from self._stack_moves(state, seat, movers, occ)
+            yield from _stack_moves(self, state, seat, movers, occ)
 
 
 def _stack_moves(self, state: State, seat: str, uids: list[str], occ) -> Iterator[Action]:
@@ -400,14 +405,14 @@ def _stack_moves(self, state: State, seat: str, uids: list[str], occ) -> Iterato
         self._check_movers(state, seat, uids)
     except IllegalOrder:
         return
-    reach = self._reach(state, seat, uids, occ)
+    reach = _reach(self, state, seat, uids, occ)
     here = state["units"][uids[0]]["hex"]
     for h in sorted(reach):
         hx = str(h)
         if hx == here:
             continue
         try:
-            self._check_stacking(state, seat, uids, hx, occ)
+            c05_stacking._check_stacking(self, state, seat, uids, hx, occ)
             self.check_move_end(state, seat, uids, hx, occ)
         except IllegalOrder:
             continue
@@ -417,13 +422,13 @@ def _stack_moves(self, state: State, seat: str, uids: list[str], occ) -> Iterato
 def _apply_move(self, state: State, seat: str, args: tuple[str, ...], dice: Dice | None) -> list[Event]:
     uids = [a for a in args if not _HEX.match(a)]
     checked = self.order_memo().get("move")
-    if checked and checked[0] == self._move_key(state, seat, args):
+    if checked and checked[0] == _move_key(self, state, seat, args):
         path, spent = checked[1], checked[2]  # found by this order's check on this same position
     else:
         occ = self.occupancy(state)
-        graph = self._move_graph(state, seat, uids, occ)
-        path = self._move_path(state, seat, uids, [a for a in args if _HEX.match(a)], graph)
-        _, spent, _ = self._path_spent(state, seat, uids, path, occ, graph)
+        graph = _move_graph(self, state, seat, uids, occ)
+        path = _move_path(self, state, seat, uids, [a for a in args if _HEX.match(a)], graph)
+        _, spent, _ = _path_spent(self, state, seat, uids, path, occ, graph)
     start = state["units"][uids[0]]["hex"]
     entering = start is None
     for uid in uids:  # what each mover has spent this phase (a move may resume: Gondor 16.72)
@@ -451,7 +456,7 @@ def _apply_move(self, state: State, seat: str, args: tuple[str, ...], dice: Dice
         sec = "4.0"
     events = [Event(public=text, section=sec)]
     state["ph"]["move_from"] = start  # for ``entered``: None when the move entered the map
-    events.extend(self.after_move(state, seat, uids, ([start] if start else []) + path))
+    events.extend(hooks.after_move(self, state, seat, uids, ([start] if start else []) + path))
     return events
 
 
@@ -470,14 +475,14 @@ def apply_overriding(self, state: State, seat: str, text: str) -> list[Event] | 
     uids = [a for a in action.args if not _HEX.match(a)]
     if not uids or any(self.units[u].side != seat or not self.on_map(state, u) for u in uids):
         return None
-    action = self._complete_move(state, seat, action)
+    action = _complete_move(self, state, seat, action)
     uids = [a for a in action.args if not _HEX.match(a)]
     if any(self.units[u].side != seat or not self.on_map(state, u) for u in uids):
         return None
     path = [a for a in action.args if _HEX.match(a)]
     if not path or any(Hex.parse(h) not in self.hexmap for h in path):
         return None
-    action.memo["move"] = (self._move_key(state, seat, action.args), path, 0.0)
+    action.memo["move"] = (_move_key(self, state, seat, action.args), path, 0.0)
     return self.apply(state, seat, action)
 
 
@@ -495,9 +500,9 @@ def _parse_move(self, state: State, seat: str, words: list[str]) -> tuple[str, .
 def _legal_move_orders(self, state: State, seat: str) -> Iterator[Action]:
     k = self.kind(state)
     if k in ("move", "magic"):
-        yield from self._legal_moves(state, seat, k)
+        yield from _legal_moves(self, state, seat, k)
     if k == "rally" and self.step(state).get("leader_moves"):  # FoC 8.38
-        yield from self._legal_moves(state, seat, "rally")
+        yield from _legal_moves(self, state, seat, "rally")
 
 
 # the orders of this file (engine/orders.py), each naming its functions above

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from engine.core import State
 from engine.hexgrid import Hex
+from engine.spi import hooks
 
 
 # --- zones of control
@@ -17,7 +18,7 @@ def exerting(self, state: State, h: Hex, seat: str, occ=None) -> list[str]:
     for nb in h.neighbours():
         for x in occ.get(str(nb), ()):
             u = self.units[x]
-            if not u.has_zoc or self.side_of(state, x) == seat:
+            if not u.has_zoc or hooks.side_of(self, state, x) == seat:
                 continue
             if not ch["zoc"].get("disrupted_exert", True) and state["units"][x].get("disrupted"):
                 continue
@@ -28,7 +29,7 @@ def exerting(self, state: State, h: Hex, seat: str, occ=None) -> list[str]:
 
 def zoc_map(self, state: State, seat: str, occ=None) -> set[Hex]:
     """Hexes in the ZOC of ``seat``'s enemies."""
-    return self.enemy_hexes(state, seat, occ)[0]
+    return enemy_hexes(self, state, seat, occ)[0]
 
 
 def enemy_hexes(self, state: State, seat: str, occ=None) -> tuple[set[Hex], set[Hex], set[Hex]]:
@@ -40,7 +41,7 @@ def enemy_hexes(self, state: State, seat: str, occ=None) -> tuple[set[Hex], set[
     through = self.zoc_through_fn(state)
     hexes = self.hexmap.hexes
     units = self.units
-    side_of = self.side_of
+    side_of = hooks.side_of
     disrupted_exert = ch["zoc"].get("disrupted_exert", True)
     zoc: set[Hex] = set()
     combat: set[Hex] = set()
@@ -48,7 +49,7 @@ def enemy_hexes(self, state: State, seat: str, occ=None) -> tuple[set[Hex], set[
     for hx, ids in occ.items():
         exerts = False
         for x in ids:
-            if side_of(state, x) == seat:
+            if side_of(self, state, x) == seat:
                 continue
             u = units[x]
             if u.is_combat:

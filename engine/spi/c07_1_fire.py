@@ -9,6 +9,8 @@ from engine.core import Action, Event, IllegalOrder, InvalidOrder, State
 from engine.dice import Dice
 from engine.hexgrid import distance
 from engine.orders import Order
+from engine.spi import c07_combat
+from engine.spi import hooks
 
 
 def _can_fire(self, state: State, uid: str) -> bool:
@@ -27,15 +29,15 @@ def missile_range(self, state: State, uid: str) -> int:
 
 def _target_units(self, state: State, seat: str, hx: str, occ=None) -> list[str]:
     occ = occ if occ is not None else self.occupancy(state)
-    return sorted(x for x in occ.get(hx, ()) if self.units[x].is_combat and self.side_of(state, x) != seat)
+    return sorted(x for x in occ.get(hx, ()) if self.units[x].is_combat and hooks.side_of(self, state, x) != seat)
 
 
 def _check_fire(self, state: State, seat: str, args: tuple[str, ...]) -> None:
     uids, hx = list(args[:-2]), args[-1]
-    self._combat_phase_check(state, seat, "fire", "7.1")
+    c07_combat._combat_phase_check(self, state, seat, "fire", "7.1")
     if self.phasing(state) != seat:
         raise IllegalOrder("only the phasing side fires", "7.1")
-    targets = self._target_units(state, seat, hx)
+    targets = _target_units(self, state, seat, hx)
     if not targets:
         raise IllegalOrder(f"there is no enemy combat unit in {hx} to fire at", "7.1")
     for uid in uids:
@@ -54,7 +56,7 @@ def _check_fire(self, state: State, seat: str, args: tuple[str, ...]) -> None:
 
 def _apply_fire(self, state: State, seat: str, args: tuple[str, ...], dice: Dice | None) -> list[Event]:
     uids, hx = list(args[:-2]), args[-1]
-    return self._attacks(state, seat, dice, uids, hx, "fire")
+    return c07_combat._attacks(self, state, seat, dice, uids, hx, "fire")
 
 
 def _parse_fire(self, state: State, seat: str, words: list[str]) -> tuple[str, ...]:
@@ -67,9 +69,9 @@ def _parse_fire(self, state: State, seat: str, words: list[str]) -> tuple[str, .
 def _legal_fire(self, state: State, seat: str) -> Iterator[Action]:
     if self.kind(state) != "combat" or self.phasing(state) != seat or state["ph"]["segment"] != "fire":
         return
-    mine = sorted(x for x in state["units"] if self.side_of(state, x) == seat and self.on_map(state, x))
+    mine = sorted(x for x in state["units"] if hooks.side_of(self, state, x) == seat and self.on_map(state, x))
     enemies = sorted({state["units"][x]["hex"] for x in state["units"]
-                      if self.side_of(state, x) != seat and self.units[x].is_combat and self.on_map(state, x)})
+                      if hooks.side_of(self, state, x) != seat and self.units[x].is_combat and self.on_map(state, x)})
     for uid in mine:
         if uid in state["ph"]["fired"] or not self._can_fire(state, uid):
             continue

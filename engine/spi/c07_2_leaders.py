@@ -9,18 +9,21 @@ from engine.core import Action, Event, IllegalOrder, InvalidOrder, State
 from engine.dice import Dice
 from engine.hexgrid import Hex, distance
 from engine.orders import Order
+from engine.spi import c07_combat
+from engine.spi import c08_3_rally
+from engine.spi import hooks
 
 
 def _check_duel(self, state: State, seat: str, args: tuple[str, ...]) -> None:
     a, b = args
-    self._combat_phase_check(state, seat, "duel", "7.2")
+    c07_combat._combat_phase_check(self, state, seat, "duel", "7.2")
     if self.phasing(state) != seat:
         raise IllegalOrder("only the phasing side starts leader combat", "7.2")
     ua = self._own_on_map(state, seat, a)
     if not ua.is_leader:
         raise IllegalOrder(f"{a} is not a leader", "7.2")
     ub = self.units[b]
-    if not ub.is_leader or self.side_of(state, b) == seat:
+    if not ub.is_leader or hooks.side_of(self, state, b) == seat:
         raise IllegalOrder(f"{b} is not an enemy leader", "7.2")
     if not self.on_map(state, b):
         raise IllegalOrder(f"{b} is not on the map", "7.2")
@@ -35,8 +38,8 @@ def _apply_duel(self, state: State, seat: str, args: tuple[str, ...], dice: Dice
     a, b = args
     state["ph"]["segment"] = "duel"
     state["ph"]["dueled"].append(a)
-    ra = self.leader_rating(state, a, for_rally=False) + self.duel_modifier(state, a, b)
-    rb = self.leader_rating(state, b, for_rally=False) + self.duel_modifier(state, b, a)
+    ra = c08_3_rally.leader_rating(self, state, a, for_rally=False) + self.duel_modifier(state, a, b)
+    rb = c08_3_rally.leader_rating(self, state, b, for_rally=False) + self.duel_modifier(state, b, a)
     diff = ra - rb
     roll = dice.d6("leader combat")
     la, lb = self.charts_for(state).leader_combat_cell(diff, roll)
@@ -44,7 +47,7 @@ def _apply_duel(self, state: State, seat: str, args: tuple[str, ...], dice: Dice
     for who, cell in ((a, la), (b, lb)):
         if cell == "-":
             continue
-        r = self.leader_rating(state, who, for_rally=False)
+        r = c08_3_rally.leader_rating(self, state, who, for_rally=False)
         parts.append(self._leader_loss(state, who, r if cell == "k" else int(cell)))
     res = "; ".join(parts) or "no effect"
     return [Event(public=f"{self.title_of(seat)}: leader combat, {a} ({ra}) against {b} ({rb}), differential "
@@ -60,14 +63,14 @@ def _parse_duel(self, state: State, seat: str, words: list[str]) -> tuple[str, .
 def _legal_duels(self, state: State, seat: str) -> Iterator[Action]:
     if self.kind(state) != "combat" or self.phasing(state) != seat or state["ph"]["segment"] == "melee":
         return
-    mine = sorted(x for x in state["units"] if self.side_of(state, x) == seat and self.on_map(state, x))
+    mine = sorted(x for x in state["units"] if hooks.side_of(self, state, x) == seat and self.on_map(state, x))
     for uid in mine:
         if not self.units[uid].is_leader or uid in state["ph"]["dueled"]:
             continue
         h = state["units"][uid]["hex"]
         for other in sorted(state["units"]):
             o = self.units[other]
-            if o.is_leader and self.side_of(state, other) != seat and self.on_map(state, other) \
+            if o.is_leader and hooks.side_of(self, state, other) != seat and self.on_map(state, other) \
                     and distance(h, state["units"][other]["hex"]) <= 1:
                 a = Action("duel", (uid, other))
                 if self._ok(state, seat, a):

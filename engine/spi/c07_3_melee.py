@@ -10,6 +10,11 @@ from engine.core import Action, Event, IllegalOrder, InvalidOrder, State
 from engine.dice import Dice
 from engine.hexgrid import Hex
 from engine.orders import Order
+from engine.spi import c06_zoc
+from engine.spi import c07_1_fire
+from engine.spi import c07_combat
+from engine.spi import c08_4_formations
+from engine.spi import hooks
 
 
 def _can_melee(self, state: State, uid: str) -> bool:
@@ -18,23 +23,23 @@ def _can_melee(self, state: State, uid: str) -> bool:
         return False
     if state["units"][uid].get("disrupted") and not self.charts_for(state)["disrupted"].get("may_attack", False):
         return False
-    if self._wedge_waits(state, uid):
+    if c08_4_formations._wedge_waits(self, state, uid):
         return False
     return True
 
 
 def _check_melee(self, state: State, seat: str, args: tuple[str, ...]) -> None:
     uids, hx = list(args[:-2]), args[-1]
-    self._combat_phase_check(state, seat, "melee", "7.3")
+    c07_combat._combat_phase_check(self, state, seat, "melee", "7.3")
     if self.phasing(state) != seat:
         raise IllegalOrder("only the phasing side attacks", "7.3")
     occ = self.occupancy(state)
-    targets = self._target_units(state, seat, hx, occ)
+    targets = c07_1_fire._target_units(self, state, seat, hx, occ)
     if not targets:
         raise IllegalOrder(f"there is no enemy combat unit in {hx} to attack", "7.3")
     for uid in uids:
         self._own_on_map(state, seat, uid)
-        if self._wedge_waits(state, uid):
+        if c08_4_formations._wedge_waits(self, state, uid):
             raise IllegalOrder("a Wedge may not attack on the turn it forms", "8.4")
         if not self._can_melee(state, uid):
             why = "is Disrupted" if state["units"][uid].get("disrupted") else "has no melee rating"
@@ -50,7 +55,7 @@ def _melee_targets(self, state: State, uid: str, occ=None) -> list[str]:
     """Enemy units ``uid`` may melee: those whose ZOC covers it (7.31)."""
     occ = occ if occ is not None else self.occupancy(state)
     h = Hex.parse(state["units"][uid]["hex"])
-    return self.exerting(state, h, self.side_of(state, uid), occ)
+    return c06_zoc.exerting(self, state, h, hooks.side_of(self, state, uid), occ)
 
 
 def _obligations(self, state: State, seat: str) -> list[str]:
@@ -59,8 +64,8 @@ def _obligations(self, state: State, seat: str) -> list[str]:
     out = []
     for uid in sorted(state["units"]):
         u = self.units[uid]
-        if u.is_combat and self.side_of(state, uid) == seat and self.on_map(state, uid) and self._can_melee(state, uid):
-            if self.exerting(state, Hex.parse(state["units"][uid]["hex"]), seat, occ):
+        if u.is_combat and hooks.side_of(self, state, uid) == seat and self.on_map(state, uid) and self._can_melee(state, uid):
+            if c06_zoc.exerting(self, state, Hex.parse(state["units"][uid]["hex"]), seat, occ):
                 out.append(uid)
     return out
 
@@ -69,11 +74,11 @@ def _unmet_obligations(self, state: State, seat: str) -> list[str]:
     occ = self.occupancy(state)
     out = []
     for uid in state["ph"]["must"]:
-        if self.side_of(state, uid) != seat or not self.on_map(state, uid) or uid in state["ph"]["meleed"]:
+        if hooks.side_of(self, state, uid) != seat or not self.on_map(state, uid) or uid in state["ph"]["meleed"]:
             continue
         if not self._can_melee(state, uid):
             continue
-        if self.exerting(state, Hex.parse(state["units"][uid]["hex"]), seat, occ):  # still in that ZOC
+        if c06_zoc.exerting(self, state, Hex.parse(state["units"][uid]["hex"]), seat, occ):  # still in that ZOC
             out.append(uid)
     return out
 
@@ -81,7 +86,7 @@ def _unmet_obligations(self, state: State, seat: str) -> list[str]:
 def _apply_melee(self, state: State, seat: str, args: tuple[str, ...], dice: Dice | None) -> list[Event]:
     uids, hx = list(args[:-2]), args[-1]
     state["ph"]["segment"] = "melee"
-    return self._attacks(state, seat, dice, uids, hx, "melee")
+    return c07_combat._attacks(self, state, seat, dice, uids, hx, "melee")
 
 
 def _parse_melee(self, state: State, seat: str, words: list[str]) -> tuple[str, ...]:
@@ -95,7 +100,7 @@ def _legal_melee(self, state: State, seat: str) -> Iterator[Action]:
     if self.kind(state) != "combat" or self.phasing(state) != seat:
         return
     occ = self.occupancy(state)
-    mine = sorted(x for x in state["units"] if self.side_of(state, x) == seat and self.on_map(state, x))
+    mine = sorted(x for x in state["units"] if hooks.side_of(self, state, x) == seat and self.on_map(state, x))
     for uid in mine:
         if uid in state["ph"]["meleed"] or not self.units[uid].is_combat or not self._can_melee(state, uid):
             continue

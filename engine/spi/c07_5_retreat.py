@@ -12,6 +12,12 @@ from engine.hexgrid import Hex, distance
 from engine.spi.common import _phrase
 from engine.orders import Order
 from engine import pending
+from engine.spi import c04_movement
+from engine.spi import c05_stacking
+from engine.spi import c06_zoc
+from engine.spi import c07_1_fire
+from engine.spi import c07_combat
+from engine.spi import hooks
 
 
 def _check_advance_offer(self, state: State, seat: str, uid: str, hx: str) -> list[str]:
@@ -26,8 +32,8 @@ def _check_advance_offer(self, state: State, seat: str, uid: str, hx: str) -> li
         raise IllegalOrder(f"only {_phrase(adv['units'])} may advance (they took part in that melee)", "7.5")
     if state["units"][uid].get("disrupted"):
         raise IllegalOrder(f"{uid} is Disrupted and may not advance", "7.5")
-    uids = self._stack_of(state, (uid,))
-    self._check_stacking(state, seat, uids, hx, self.occupancy(state))
+    uids = c04_movement._stack_of(self, state, (uid,))
+    c05_stacking._check_stacking(self, state, seat, uids, hx, self.occupancy(state))
     if Hex.parse(hx) in self.extra_blocked(state, seat, uids):
         raise IllegalOrder(f"{uid} may not enter {hx}", "7.5")
     return uids
@@ -36,7 +42,7 @@ def _check_advance_offer(self, state: State, seat: str, uid: str, hx: str) -> li
 def _check_advance(self, state: State, seat: str, args: tuple[str, ...]) -> None:
     uid, hx = args
     self._own_on_map(state, seat, uid)
-    uids = self._check_advance_offer(state, seat, uid, hx)
+    uids = _check_advance_offer(self, state, seat, uid, hx)
     side = self.hexside_rule(state, uids, Hex.parse(state["units"][uid]["hex"]), Hex.parse(hx))
     if side is None or side == "all":
         raise IllegalOrder(self.why_hexside(state, uids, Hex.parse(state["units"][uid]["hex"]), Hex.parse(hx)), "7.5")
@@ -66,9 +72,9 @@ def retreat_options(self, state: State, uids: list[str], n: int, attacker_hex: s
     """Final hexes of a legal ``n``-hex retreat (7.5): each step farther
         from the attacker, into passable hexes free of enemy units and enemy
         ZOC, across no forbidden hexside; the last hex within stacking."""
-    seat = self.side_of(state, uids[0])
+    seat = hooks.side_of(self, state, uids[0])
     occ = self.occupancy(state)
-    zoc = self.zoc_map(state, seat, occ)
+    zoc = c06_zoc.zoc_map(self, state, seat, occ)
     start = Hex.parse(state["units"][uids[0]]["hex"])
     src = Hex.parse(attacker_hex) if attacker_hex else None
     tec = self.charts_for(state)["tec"]
@@ -86,7 +92,7 @@ def retreat_options(self, state: State, uids: list[str], n: int, attacker_hex: s
                     continue
                 if src is not None and nb.distance(src) <= h.distance(src):
                     continue
-                if any(self.side_of(state, x) != seat and (self.units[x].is_combat or self.units[x].is_leader)
+                if any(hooks.side_of(self, state, x) != seat and (self.units[x].is_combat or self.units[x].is_leader)
                        for x in occ.get(str(nb), ())):
                     continue
                 if nb in zoc:
@@ -102,7 +108,7 @@ def retreat_options(self, state: State, uids: list[str], n: int, attacker_hex: s
     moving = uids + [x for x in occ.get(str(start), ()) if self.units[x].is_leader]
     for h in sorted(frontier):
         try:
-            self._check_stacking(state, seat, moving, str(h), occ)
+            c05_stacking._check_stacking(self, state, seat, moving, str(h), occ)
         except IllegalOrder:
             continue
         out.append(str(h))
@@ -111,17 +117,17 @@ def retreat_options(self, state: State, uids: list[str], n: int, attacker_hex: s
 
 def _start_retreat(self, state: State, dice: Dice, uids: list[str], n: int, attacker_hex: str | None,
                    leaders: list[str]) -> list[str]:
-    opts = self.retreat_options(state, uids, n, attacker_hex)
-    seat = self.side_of(state, uids[0])
+    opts = retreat_options(self, state, uids, n, attacker_hex)
+    seat = hooks.side_of(self, state, uids[0])
     if not opts:
         for v in uids:
-            self.eliminate(state, v)
+            c07_combat.eliminate(self, state, v)
         return [f"{_phrase(uids)} cannot retreat {n} hex{'es' if n > 1 else ''} and is eliminated (7.55)"]
     for v in uids:
         state["units"][v]["disrupted"] = True
     if len(opts) == 1:
         return [f"{_phrase(uids)} Disrupted and retreats to {opts[0]} (7.5)"] + \
-            self._move_retreat(state, uids, opts[0])
+            _move_retreat(self, state, uids, opts[0])
     state["pending"].append(pending.new(CHOOSE_RETREAT, seat, unit=uids[0], units=uids, options=opts, hexes=n))
     return [f"{_phrase(uids)} Disrupted and must retreat {n} hex{'es' if n > 1 else ''}: "
             f"{self.title_of(seat)} chooses ({_phrase(opts)}) (7.5)"]
@@ -131,7 +137,7 @@ def _move_retreat(self, state: State, uids: list[str], hx: str) -> list[str]:
     here = state["units"][uids[0]]["hex"]
     occ = self.occupancy(state)
     moving = list(uids) + [x for x in occ.get(here, ()) if self.units[x].is_leader
-                           and self.side_of(state, x) == self.side_of(state, uids[0])]
+                           and hooks.side_of(self, state, x) == hooks.side_of(self, state, uids[0])]
     for v in moving:
         state["units"][v]["hex"] = hx
     lead = [x for x in moving if x not in uids]
@@ -144,13 +150,13 @@ def _move_retreat(self, state: State, uids: list[str], hx: str) -> list[str]:
 def _apply_retreat(self, state: State, seat: str, args: tuple[str, ...], dice: Dice | None) -> list[Event]:
     uid, hx = args
     p = state["pending"].pop(0)
-    lines = self._move_retreat(state, p["units"], hx)
+    lines = _move_retreat(self, state, p["units"], hx)
     events = [Event(public=f"{self.title_of(seat)}: {_phrase(p['units'])} retreats to {hx} (7.5)"
                            + (f"; {'; '.join(lines)}" if lines else "") + ".", section="7.5",
                     new_phase=not state["pending"])]  # back to the phasing side: post and ping
     after = state["ph"].pop("advance_after", None)
     if after and not state["pending"]:
-        if not self._target_units(state, after["seat"], after["hex"]):
+        if not c07_1_fire._target_units(self, state, after["seat"], after["hex"]):
             self._offer_advance(state, after["seat"], after["units"], after["hex"])
             if state["ph"]["advance"]:
                 events.append(Event(public=f"{after['hex']} is empty: {_phrase(state['ph']['advance']['units'])} "
@@ -160,10 +166,10 @@ def _apply_retreat(self, state: State, seat: str, args: tuple[str, ...], dice: D
 
 def _apply_advance(self, state: State, seat: str, args: tuple[str, ...], dice: Dice | None) -> list[Event]:
     uid, hx = args
-    uids = self._stack_of(state, (uid,))
+    uids = c04_movement._stack_of(self, state, (uid,))
     here = state["units"][uid]["hex"]
     occ = self.occupancy(state)
-    leaders = [x for x in occ.get(here, ()) if self.units[x].is_leader and self.side_of(state, x) == seat]
+    leaders = [x for x in occ.get(here, ()) if self.units[x].is_leader and hooks.side_of(self, state, x) == seat]
     for v in uids:
         state["units"][v]["hex"] = hx
     adv = state["ph"]["advance"]

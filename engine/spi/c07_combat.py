@@ -13,6 +13,11 @@ from engine.dice import Dice
 from engine.hexgrid import Hex, distance
 from engine.spi.charts import letter_past, morale_note, result_text, severity
 from engine.spi.common import _phrase, pct
+from engine.spi import c07_1_fire
+from engine.spi import c07_5_retreat
+from engine.spi import c08_3_rally
+from engine.spi import c08_4_formations
+from engine.spi import hooks
 
 
 # --- combat: missile fire (7.1)
@@ -56,13 +61,13 @@ def attack_profile(self, state: State, attacker: str, target: str, kind: str) ->
         if t.get("armor"):
             prof["armor"] += t["armor"]
             notes.append(f"defender in {info.terrain}: Armor Protection +{t['armor']} (4.3)")
-    fa = self.formation_of(state, attacker)
+    fa = c08_4_formations.formation_of(self, state, attacker)
     if fa and kind == "melee":
         spec = ch["formations"][state["formations"][fa]["kind"]]
         if spec.get("attack"):
             grades += spec["attack"]
             notes.append(f"{attacker} in a {state['formations'][fa]['kind']}: attack +{spec['attack']} (8.4)")
-    fd = self.formation_of(state, target)
+    fd = c08_4_formations.formation_of(self, state, target)
     if fd:
         spec = ch["formations"][state["formations"][fd]["kind"]]
         if spec.get("armor"):
@@ -80,10 +85,10 @@ def attack_profile(self, state: State, attacker: str, target: str, kind: str) ->
         if pen:
             morale_note(prof, -pen, f"defender's army demoralized: Morale -{pen} (9.1)")
     for e in state["effects"]:
-        if e.get("side") == self.side_of(state, attacker) and e.get("attack") and (not e.get("tags") or ua.tags & set(e["tags"])):
+        if e.get("side") == hooks.side_of(self, state, attacker) and e.get("attack") and (not e.get("tags") or ua.tags & set(e["tags"])):
             grades += e["attack"]
             notes.append(f"{e['title']}: attack {e['attack']:+d} ({e['section']})")
-        if e.get("side") == self.side_of(state, target) and e.get("morale") and (not e.get("tags") or ud.tags & set(e["tags"])):
+        if e.get("side") == hooks.side_of(self, state, target) and e.get("morale") and (not e.get("tags") or ud.tags & set(e["tags"])):
             morale_note(prof, e["morale"], f"{e['title']}: defender Morale {e['morale']:+d} ({e['section']})")
     prof["letter"], past = letter_past(letter, grades)
     if past > 0:  # a grade below E (17.11 Fear on an e bowman, 17.21 Break Darkness on an E orc): the ruling
@@ -93,14 +98,14 @@ def attack_profile(self, state: State, attacker: str, target: str, kind: str) ->
     elif past < 0:
         notes.append(f"attack already {prof['letter']}, the best grade: {-past:+d} has no effect")
     prof["bypass_cpt"] = fanatic
-    self.modify_attack(state, attacker, target, kind, prof)
+    hooks.modify_attack(self, state, attacker, target, kind, prof)
     return prof
 
 
 def outcome_distribution(self, state: State, attacker: str, target: str, kind: str) -> tuple[dict, dict]:
     """Exact distribution of CRT results (tuples) for one attack."""
     ch = self.charts_for(state)
-    prof = self.attack_profile(state, attacker, target, kind)
+    prof = attack_profile(self, state, attacker, target, kind)
     if prof["bypass_cpt"]:
         p_hit = Fraction(1)
     else:
@@ -118,7 +123,7 @@ def outcome_distribution(self, state: State, attacker: str, target: str, kind: s
 
 def _resolve_attack(self, state: State, dice: Dice, attacker: str, target: str, kind: str) -> tuple[list[str], tuple, dict]:
     ch = self.charts_for(state)
-    prof = self.attack_profile(state, attacker, target, kind)
+    prof = attack_profile(self, state, attacker, target, kind)
     lines = []
     sec = "7.1" if kind == "fire" else "7.3"
     if prof["bypass_cpt"]:
@@ -147,14 +152,14 @@ def _attacks(self, state: State, seat: str, dice: Dice, uids: list[str], hx: str
     done_key = "fired" if kind == "fire" else "meleed"
     attackers_used = []
     for uid in uids:
-        targets = self._target_units(state, seat, hx)
+        targets = c07_1_fire._target_units(self, state, seat, hx)
         if not targets or state["pending"]:
             events.append(Event(public=f"{uid} does not {kind}: the target is gone."))
             break
-        target = self._pick_target(state, targets)
+        target = _pick_target(self, state, targets)
         state["ph"][done_key].append(uid)
         attackers_used.append(uid)
-        lines, res, prof = self._resolve_attack(state, dice, uid, target, kind)
+        lines, res, prof = _resolve_attack(self, state, dice, uid, target, kind)
         verb = "fires at" if kind == "fire" else "attacks"
         head = f"{self.title_of(seat)}: {self.units[uid].label()} {verb} {self.units[target].label()} in {hx}"
         if prof["notes"]:
@@ -162,7 +167,7 @@ def _attacks(self, state: State, seat: str, dice: Dice, uids: list[str], hx: str
         apply_lines = self.apply_result(state, dice, target, res, attacker_hex=state["units"][uid]["hex"],
                                         kind=kind)
         events.append(Event(public=head + ": " + "; ".join(lines + apply_lines) + ".", section=prof["section"]))
-    if kind == "melee" and attackers_used and not self._target_units(state, seat, hx) and not state["pending"]:
+    if kind == "melee" and attackers_used and not c07_1_fire._target_units(self, state, seat, hx) and not state["pending"]:
         self._offer_advance(state, seat, attackers_used, hx)
         if state["ph"]["advance"]:
             events.append(Event(public=f"{hx} is empty: {_phrase(state['ph']['advance']['units'])} may advance "
@@ -177,7 +182,7 @@ def _attacks(self, state: State, seat: str, dice: Dice, uids: list[str], hx: str
 def _pick_target(self, state: State, targets: list[str]) -> str:
     """The unit an attack on a hex is resolved against: a formation's front
         unit (the one that takes the loss, 8.4 ruling), else the first."""
-    f = self.formation_of(state, targets[0])
+    f = c08_4_formations.formation_of(self, state, targets[0])
     return state["formations"][f]["units"][0] if f else targets[0]
 
 
@@ -186,7 +191,7 @@ def apply_result(self, state: State, dice: Dice, target: str, res: tuple, attack
     """Apply a CRT result to ``target`` (and its formation). Returns log lines."""
     if not res:
         return []
-    f = self.formation_of(state, target)
+    f = c08_4_formations.formation_of(self, state, target)
     victims = list(state["formations"][f]["units"]) if f else [target]
     lines: list[str] = []
     hx = state["units"][target]["hex"]
@@ -197,7 +202,7 @@ def apply_result(self, state: State, dice: Dice, target: str, res: tuple, attack
     # formation as one, still formed.
     for v in victims[:1]:
         if loss == "E" or (loss == "1/2E" and state["units"][v].get("reduced")):
-            self.eliminate(state, v)
+            eliminate(self, state, v)
             lines.append(f"{v} eliminated")
         elif loss == "1/2E":
             state["units"][v]["reduced"] = True
@@ -209,7 +214,7 @@ def apply_result(self, state: State, dice: Dice, target: str, res: tuple, attack
     if f and f not in state["formations"]:
         lines.append("the formation is broken")
     if loss:
-        lines.extend(self._leaders_caught(state, dice, leaders, loss))
+        lines.extend(_leaders_caught(self, state, dice, leaders, loss))
     survivors = [v for v in victims if self.on_map(state, v)]
     retreat = 2 if "r2" in res else (1 if "r1" in res else 0)
     if retreat and survivors:
@@ -235,7 +240,7 @@ def eliminate(self, state: State, uid: str) -> None:
     here = r["hex"]
     r["status"] = "eliminated"
     r["hex"] = None
-    f = self.formation_of(state, uid)
+    f = c08_4_formations.formation_of(self, state, uid)
     if f:
         del state["formations"][f]
     for step in self.ON_ELIMINATE:  # the game's own consequences (Gondor: the Banner falls, the oil is lost)
@@ -251,7 +256,7 @@ def _leaders_caught(self, state: State, dice: Dice, leaders: list[str], loss: st
             continue
         roll = dice.d6(f"{ldr} caught")
         if roll in caught:
-            r = self.leader_rating(state, ldr, for_rally=False)
+            r = c08_3_rally.leader_rating(self, state, ldr, for_rally=False)
             lost = r if loss == "E" else max(1, r // 2)
             out.append(f"{ldr} caught in the result (die {roll}): "
                        + self._leader_loss(state, ldr, lost))
@@ -261,11 +266,11 @@ def _leaders_caught(self, state: State, dice: Dice, leaders: list[str], loss: st
 
 
 def _leader_loss(self, state: State, ldr: str, points: int) -> str:
-    r = self.leader_rating(state, ldr, for_rally=False)
+    r = c08_3_rally.leader_rating(self, state, ldr, for_rally=False)
     points = min(points, r)
     state["units"][ldr]["rally_lost"] = state["units"][ldr].get("rally_lost", 0) + points
     self.on_unit_lost(state, ldr, points)
-    if self.leader_rating(state, ldr, for_rally=False) <= 0:
+    if c08_3_rally.leader_rating(self, state, ldr, for_rally=False) <= 0:
         state["units"][ldr]["status"] = "eliminated"
         state["units"][ldr]["hex"] = None
         return f"{ldr} is killed ({points} Rally Points lost, 19.2)"
@@ -275,12 +280,12 @@ def _leader_loss(self, state: State, ldr: str, points: int) -> str:
 def _displace_leader(self, state: State, ldr: str) -> list[str]:
     """8.1 (inferred): a leader left without a combat unit goes to the
         nearest friendly combat unit (ties: the lowest hex number)."""
-    side = self.side_of(state, ldr)
+    side = hooks.side_of(self, state, ldr)
     here = state["units"][ldr]["hex"]
     best = None
     for uid in sorted(state["units"]):
         u = self.units[uid]
-        if u.is_combat and self.side_of(state, uid) == side and self.on_map(state, uid):
+        if u.is_combat and hooks.side_of(self, state, uid) == side and self.on_map(state, uid):
             d = distance(here, state["units"][uid]["hex"])
             key = (d, state["units"][uid]["hex"])
             if best is None or key < best:
@@ -306,12 +311,12 @@ def odds(self, state: State, seat: str, text: str) -> str:
             other = f"(not legal now: {e}; figures as if it were)\n" + other
         return other[:1900]
     uids, hx = list(action.args[:-2]), action.args[-1]
-    targets = self._target_units(state, seat, hx)
+    targets = c07_1_fire._target_units(self, state, seat, hx)
     if not targets:
         raise IllegalOrder(f"there is no enemy combat unit in {hx}", "7.0")
-    target = self._pick_target(state, targets)
+    target = _pick_target(self, state, targets)
     for uid in uids:
-        if self.side_of(state, uid) != seat or not self.on_map(state, uid):
+        if hooks.side_of(self, state, uid) != seat or not self.on_map(state, uid):
             raise IllegalOrder(f"{uid} is not one of your units on the map")
     out = []
     try:
@@ -319,7 +324,7 @@ def odds(self, state: State, seat: str, text: str) -> str:
     except IllegalOrder as e:
         out.append(f"(not legal now: {e}; figures as if it were)")
     for uid in uids:
-        dist, prof = self.outcome_distribution(state, uid, target, action.verb)
+        dist, prof = outcome_distribution(self, state, uid, target, action.verb)
         r1 = r2 = None
         lines = []
         for res, p in sorted(dist.items(), key=lambda kv: severity(kv[0])):
@@ -328,7 +333,7 @@ def odds(self, state: State, seat: str, text: str) -> str:
                 n = 2 if "r2" in res else 1
                 key = r2 if n == 2 else r1
                 if key is None:
-                    key = len(self.retreat_options(state, [target], n, state["units"][uid]["hex"]))
+                    key = len(c07_5_retreat.retreat_options(self, state, [target], n, state["units"][uid]["hex"]))
                     if n == 2:
                         r2 = key
                     else:

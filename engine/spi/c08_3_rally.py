@@ -9,6 +9,7 @@ from engine.core import Action, Event, IllegalOrder, InvalidOrder, State
 from engine.dice import Dice
 from engine.hexgrid import distance
 from engine.orders import Order
+from engine.spi import hooks
 
 
 def leader_rating(self, state: State, uid: str, for_rally: bool = True) -> int:
@@ -57,10 +58,10 @@ def _check_rally(self, state: State, seat: str, args: tuple[str, ...]) -> None:
 
 def _legal_rallies(self, state: State, seat: str) -> Iterator[Action]:
     rng = self.charts_for(state)["rally"]["range"]
-    disrupted = sorted(x for x in state["units"] if self.side_of(state, x) == seat and self.on_map(state, x)
+    disrupted = sorted(x for x in state["units"] if hooks.side_of(self, state, x) == seat and self.on_map(state, x)
                        and state["units"][x].get("disrupted") and x not in state["ph"]["rallied"])
     for leader in sorted(state["units"]):
-        if self.side_of(state, leader) != seat or not self.units[leader].is_leader or not self.on_map(state, leader):
+        if hooks.side_of(self, state, leader) != seat or not self.units[leader].is_leader or not self.on_map(state, leader):
             continue
         for uid in disrupted:
             if distance(state["units"][leader]["hex"], state["units"][uid]["hex"]) <= rng:
@@ -74,7 +75,7 @@ def _apply_rally(self, state: State, seat: str, args: tuple[str, ...], dice: Dic
     tries = state["ph"]["rally_tries"]
     tries[leader] = tries.get(leader, 0) + 1
     state["ph"]["rallied"].append(uid)
-    rating = self.leader_rating(state, leader)
+    rating = leader_rating(self, state, leader)
     totals = self.charts_for(state).rally_totals(rating)
     if totals == "auto":
         ok, how = True, "automatic"

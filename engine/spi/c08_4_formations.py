@@ -10,6 +10,8 @@ from engine.core import Action, Event, IllegalOrder, InvalidOrder, State
 from engine.dice import Dice
 from engine.hexgrid import Hex, distance
 from engine.orders import Order
+from engine.spi import c04_movement
+from engine.spi import hooks
 
 
 # --- formations (8.4)
@@ -26,7 +28,7 @@ def _formed_this_turn(self, state: State, fid: str) -> bool:
 
 def _wedge_waits(self, state: State, uid: str) -> bool:
     """8.4: a Wedge may neither move nor attack on the turn it forms."""
-    f = self.formation_of(state, uid)
+    f = formation_of(self, state, uid)
     return bool(f and self._formed_this_turn(state, f) and state["formations"][f]["kind"] == "wedge"
                 and self.charts_for(state)["formations"].get("wedge_waits", True))
 
@@ -41,7 +43,7 @@ def _check_form(self, state: State, seat: str, args: tuple[str, ...]) -> None:
         u = self._own_on_map(state, seat, x)
         if u.type not in spec["types"]:
             raise IllegalOrder(f"{x} is {u.type}; a {kind} is made of {' or '.join(spec['types'])} units", "8.4")
-        if self.formation_of(state, x):
+        if formation_of(self, state, x):
             raise IllegalOrder(f"{x} is already in a formation", "8.4")
         if state["units"][x].get("disrupted"):
             raise IllegalOrder(f"{x} is Disrupted", "8.4")
@@ -70,7 +72,7 @@ def _check_disband(self, state: State, seat: str, args: tuple[str, ...]) -> None
     uid, hx = args
     self._need_kind(state, ("move",), "leaving a formation", "8.4")
     self._own_on_map(state, seat, uid)
-    f = self.formation_of(state, uid)
+    f = formation_of(self, state, uid)
     if not f:
         raise IllegalOrder(f"{uid} is not in a formation", "8.4")
     if uid in state["ph"]["moved"]:
@@ -80,7 +82,7 @@ def _check_disband(self, state: State, seat: str, args: tuple[str, ...]) -> None
     if h.distance(here) != 1 or h not in self.hexmap:
         raise IllegalOrder(f"{hx} is not next to {here}", "8.4")
     occ = self.occupancy(state)
-    cost, zoc = self._step_cost_fn(state, seat, [uid], here, occ)
+    cost, zoc = c04_movement._step_cost_fn(self, state, seat, [uid], here, occ)
     if cost(here, h) is None or self.hexside_rule(state, [uid], here, h) == "all":
         raise IllegalOrder(f"{uid} cannot step into {hx}", "8.4")
     if self.combat_units_in(state, hx, occ):
@@ -90,7 +92,7 @@ def _check_disband(self, state: State, seat: str, args: tuple[str, ...]) -> None
 def _legal_forms(self, state: State, seat: str) -> Iterator[Action]:
     occ = self.occupancy(state)
     for leader in sorted(state["units"]):
-        if self.side_of(state, leader) != seat or not self.units[leader].is_leader or not self.on_map(state, leader):
+        if hooks.side_of(self, state, leader) != seat or not self.units[leader].is_leader or not self.on_map(state, leader):
             continue
         ha = state["units"][leader]["hex"]
         for a in self.combat_units_in(state, ha, occ):
@@ -119,7 +121,7 @@ def _apply_form(self, state: State, seat: str, args: tuple[str, ...], dice: Dice
 
 def _apply_disband(self, state: State, seat: str, args: tuple[str, ...], dice: Dice | None) -> list[Event]:
     uid, hx = args
-    f = self.formation_of(state, uid)
+    f = formation_of(self, state, uid)
     del state["formations"][f]
     state["units"][uid]["hex"] = hx
     state["ph"]["moved"].append(uid)
@@ -147,7 +149,7 @@ def _legal_disbands(self, state: State, seat: str) -> Iterator[Action]:
         return
     for fid in sorted(state["formations"]):
         for uid in state["formations"][fid]["units"]:
-            if self.side_of(state, uid) != seat or uid in state["ph"]["moved"] or not self.on_map(state, uid):
+            if hooks.side_of(self, state, uid) != seat or uid in state["ph"]["moved"] or not self.on_map(state, uid):
                 continue
             for nb in sorted(Hex.parse(state["units"][uid]["hex"]).neighbours()):
                 act = Action("disband", (uid, str(nb)))
@@ -157,7 +159,7 @@ def _legal_disbands(self, state: State, seat: str) -> Iterator[Action]:
 
 def _legal_form_orders(self, state: State, seat: str) -> Iterator[Action]:
     if self.kind(state) == "move":
-        yield from self._legal_forms(state, seat)
+        yield from _legal_forms(self, state, seat)
 
 
 # the orders of this file (engine/orders.py), each naming its functions above

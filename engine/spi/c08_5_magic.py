@@ -10,6 +10,7 @@ from engine.core import Action, Event, IllegalOrder, InvalidOrder, State
 from engine.dice import Dice
 from engine.spi.common import _HEX, _phrase
 from engine.orders import Order
+from engine.spi import hooks
 
 
 def is_magic_leader(self, uid: str) -> bool:
@@ -66,7 +67,7 @@ def _legal_casts(self, state: State, seat: str) -> Iterator[Action]:
     for name in sorted(self.spells):
         sp = self.spells[name]
         for leader in sp["casters"]:
-            if self.units.get(leader) is None or self.side_of(state, leader) != seat:
+            if self.units.get(leader) is None or hooks.side_of(self, state, leader) != seat:
                 continue
             cost = self.spell_cost(state, name)
             have = state["units"][leader].get("magic", 0)
@@ -148,7 +149,7 @@ def _parse_cast(self, state: State, seat: str, words: list[str]) -> tuple[str, .
 
 def _legal_cast_orders(self, state: State, seat: str) -> Iterator[Action]:
     if self.kind(state) == "magic":
-        yield from self._legal_casts(state, seat)
+        yield from _legal_casts(self, state, seat)
 
 
 # the orders of this file (engine/orders.py), each naming its functions above

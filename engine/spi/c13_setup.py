@@ -76,7 +76,7 @@ def _placements(self, state: State, seat: str, args: tuple[str, ...]) -> list[tu
 
 
 def _check_deploy_action(self, state: State, seat: str, args: tuple[str, ...]) -> None:
-    pairs = self._placements(state, seat, args)
+    pairs = _placements(self, state, seat, args)
     occ = {hx: list(us) for hx, us in self.occupancy(state).items()}
     moving = {uid for uid, _ in pairs}
     for hx in occ:
@@ -87,7 +87,7 @@ def _check_deploy_action(self, state: State, seat: str, args: tuple[str, ...]) -
 
 
 def _apply_deploy_order(self, state: State, seat: str, args: tuple[str, ...], dice: Dice | None) -> list[Event]:
-    pairs = self._placements(state, seat, args)
+    pairs = _placements(self, state, seat, args)
     events: list[Event] = []
     for uid, hx in pairs:
         events += self._apply_deploy(state, seat, uid, hx)
@@ -116,8 +116,8 @@ def place_printed_setup(self, state: State) -> None:
     """``options: setup=printed``: every side's printed set-up placed at the start; the sides may
         still re-place units until each ends its set-up step (13.0)."""
     for seat in self.seats:
-        pairs = self._placements(state, seat, ("printed",))
-        self._check_deploy_action(state, seat, ("printed",))
+        pairs = _placements(self, state, seat, ("printed",))
+        _check_deploy_action(self, state, seat, ("printed",))
         for uid, hx in pairs:
             self._apply_deploy(state, seat, uid, hx)
 

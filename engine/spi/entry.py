@@ -22,6 +22,12 @@ from engine.hexgrid import Hex
 from engine.spi.c07_3_melee import MELEE
 from engine.spi.c07_5_retreat import ADVANCE
 from engine.spi.standard import StandardRules, _phrase
+from engine.spi import c04_movement
+from engine.spi import c07_1_fire
+from engine.spi import c07_5_retreat
+from engine.spi import c07_combat
+from engine.spi import c08_4_formations
+from engine.spi import hooks
 
 
 class EntryAttacks:
@@ -43,7 +49,7 @@ class EntryAttacks:
 
     def _check_melee(self, state: State, seat: str, args: tuple[str, ...]) -> None:
         uids, hx = list(args[:-2]), args[-1]
-        off = [u for u in uids if self.side_of(state, u) == seat and self._offmap(state, u)]
+        off = [u for u in uids if hooks.side_of(self, state, u) == seat and self._offmap(state, u)]
         if not off:
             StandardRules._check_melee(self, state, seat, args)
             return
@@ -51,10 +57,10 @@ class EntryAttacks:
         if on:
             StandardRules._check_melee(self, state, seat, (*on, "at", hx))
         else:
-            self._combat_phase_check(state, seat, "melee", "7.3")
+            c07_combat._combat_phase_check(self, state, seat, "melee", "7.3")
             if self.phasing(state) != seat:
                 raise IllegalOrder("only the phasing side attacks", "7.3")
-            if not self._target_units(state, seat, hx):
+            if not c07_1_fire._target_units(self, state, seat, hx):
                 raise IllegalOrder(f"there is no enemy combat unit in {hx} to attack", "7.3")
         sec = self.entry_attack_section
         for uid in off:
@@ -67,7 +73,7 @@ class EntryAttacks:
             if hx not in entry or self._offmap_hex(uid, hx) is None:
                 raise IllegalOrder(f"{uid} has not entered the map: it may attack only an enemy unit blocking one of "
                                    f"its entry hexes on the map edge, and {hx} is not one", sec)
-            if self._wedge_waits(state, uid):
+            if c08_4_formations._wedge_waits(self, state, uid):
                 raise IllegalOrder("a Wedge may not attack on the turn it forms", "8.4")
             if not self._can_melee(state, uid):
                 raise IllegalOrder(f"{uid} has no melee rating and may not melee", "7.3")
@@ -103,10 +109,10 @@ class EntryAttacks:
 
     def _check_advance(self, state: State, seat: str, args: tuple[str, ...]) -> None:
         uid, hx = args
-        if self.side_of(state, uid) != seat or not self._offmap(state, uid):
+        if hooks.side_of(self, state, uid) != seat or not self._offmap(state, uid):
             StandardRules._check_advance(self, state, seat, (uid, hx))
             return
-        self._check_advance_offer(state, seat, uid, hx)
+        c07_5_retreat._check_advance_offer(self, state, seat, uid, hx)
         if hx not in (self.reinforcement_entry(state, uid) or []):
             raise IllegalOrder(f"{uid} may enter only by its entry hexes", self.entry_attack_section)
 
@@ -114,7 +120,7 @@ class EntryAttacks:
         uid, hx = args
         if not self._offmap(state, uid):
             return StandardRules._apply_advance(self, state, seat, (uid, hx), dice)
-        uids = self._stack_of(state, (uid,))
+        uids = c04_movement._stack_of(self, state, (uid,))
         for v in uids:
             state["units"][v]["hex"] = hx
             state["units"][v]["status"] = "map"
@@ -128,7 +134,7 @@ class EntryAttacks:
 
     def _entering(self, state: State, seat: str) -> list[str]:
         return sorted(u for u, r in state["units"].items() if r["status"] == "reinforcement"
-                      and self.side_of(state, u) == seat and self.reinforcement_entry(state, u) is not None)
+                      and hooks.side_of(self, state, u) == seat and self.reinforcement_entry(state, u) is not None)
 
     def _legal_entry_melees(self, state: State, seat: str) -> Iterator[Action]:
         occ = self.occupancy(state)
@@ -136,7 +142,7 @@ class EntryAttacks:
             if not self.units[uid].is_combat or uid in state["ph"]["meleed"]:
                 continue
             for hx in self.reinforcement_entry(state, uid) or []:
-                if self._target_units(state, seat, hx, occ):
+                if c07_1_fire._target_units(self, state, seat, hx, occ):
                     act = Action("melee", (uid, "at", hx))
                     if self._ok(state, seat, act):
                         yield act

@@ -21,15 +21,15 @@ def help(self, topic: str | None = None) -> str:
     word = (topic or "").strip().lower()
     t = TOPICS.get(word)
     if t is None and word in self.orders and word != "done":
-        return f"{self.order_line(word)}\n\n{self.help_orders()}"
+        return f"{order_line(self, word)}\n\n{help_orders(self)}"
     if t == "orders":
-        return self.help_orders()
+        return help_orders(self)
     if t == "phases":
-        return self.help_phases()
+        return help_phases(self)
     if t == "setup":
-        return self.help_setup()
+        return help_setup(self)
     if t == "secrets":
-        return self.help_secrets()
+        return help_secrets(self)
     return self.help_general() + "\n`/help topic:orders`, `/help topic:phases`, `/help topic:setup`, " \
                                  "`/help topic:secrets`."
 
@@ -47,7 +47,7 @@ def order_line(self, verb: str) -> str:
 def help_orders(self) -> str:
     lines = [f"**{self.title}: the orders** (`/order text:`; autocomplete offers every legal one):"]
     # an order the game never uses (no magic in Field of Celebrant) has the example None
-    lines += [f"- {self.order_line(v)}" for v in self.orders
+    lines += [f"- {order_line(self, v)}" for v in self.orders
               if v != "done" and not (v in self.order_examples and self.order_examples[v] is None)]
     lines.append("- `/done` ends your part of a phase (3.0).")
     if self.orders_notes:

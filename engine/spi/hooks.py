@@ -18,6 +18,8 @@ from engine.core import Action, Event, IllegalOrder, State
 from engine.hexgrid import Hex, distance
 from engine.spi.charts import Charts
 from engine.spi.common import _phrase
+from engine.spi import c08_4_formations
+from engine.spi import c08_5_magic
 
 
 # The steps of the Standard Rules a game may replace (a function of the same name in a case file,
@@ -168,7 +170,7 @@ def movement_allowance(self, state: State, uid: str) -> float:
     u = self.units[uid]
     ch = self.charts_for(state)
     ma = u.movement if u.movement is not None else ch["movement"].get(u.type, ch["movement"]["infantry"])
-    f = self.formation_of(state, uid)
+    f = c08_4_formations.formation_of(self, state, uid)
     if f:
         ma = min(ma, ch["formations"][state["formations"][f]["kind"]]["movement"])
     if u.is_leader and self.kind(state) == "rally" and self.step(state).get("leader_moves"):
@@ -284,8 +286,8 @@ def leaders_end_stacked(self, state: State, seat: str, uids: list[str], dest: st
     """8.1 (inferred): a leader that is not a magic leader ends its move with a combat unit."""
     if self.charts_for(state)["stacking"].get("leaders_alone", False):
         return
-    if all(self.units[u].is_leader and not self.is_magic_leader(u) for u in uids):
-        friends = [x for x in occ.get(dest, ()) if self.units[x].is_combat and self.side_of(state, x) == seat]
+    if all(self.units[u].is_leader and not c08_5_magic.is_magic_leader(self, u) for u in uids):
+        friends = [x for x in occ.get(dest, ()) if self.units[x].is_combat and side_of(self, state, x) == seat]
         if not friends:
             raise IllegalOrder(f"{_phrase(uids)} must end its move stacked with a friendly combat unit", "8.1")
 
@@ -346,7 +348,7 @@ def spell_effect(self, state: State, seat: str, leader: str, spell: str, target:
         r = sp["effect"]["freeze_within"]
         here = state["units"][leader]["hex"]
         eff["frozen"] = sorted(x for x in state["units"] if self.units[x].is_leader
-                               and self.side_of(state, x) != seat and self.on_map(state, x)
+                               and side_of(self, state, x) != seat and self.on_map(state, x)
                                and distance(here, state["units"][x]["hex"]) <= r)
     state["effects"].append(eff)
     return sp.get("text", "in effect")

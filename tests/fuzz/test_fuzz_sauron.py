@@ -20,6 +20,7 @@ from engine.core import Action, Game, state_digest
 from engine.hexgrid import Hex
 from engine.rulesets import get_ruleset
 from tests.spi_checks import check_board, play_to_result
+from engine.spi import hooks
 
 pytestmark = pytest.mark.heavy  # a long unit (5 s or more on one worker): handed out first under xdist (tests/conftest.py)
 
@@ -69,7 +70,7 @@ def pick(g: Game, seat: str, rnd: random.Random, count: int) -> str:
         if count >= PER_PHASE or rnd.random() < 0.1:
             if rs._ok(st, seat, Action("done")):
                 return "done"
-        extra = [rs.format(a) for a in rs.legal_extra(st, seat)]
+        extra = [rs.format(a) for a in hooks.legal_extra(rs, st, seat)]
         extra += [rs.format(a) for a in rs._legal_answers(st, seat)] + [rs.format(a) for a in rs._legal_gates(st, seat)]
         if extra and rnd.random() < 0.3:
             return rnd.choice(extra)

@@ -44,6 +44,8 @@ from .c14_reinforcements import ENTRY
 from .c17_abilities import ABILITY, DRESS, SWAP
 from .options import OPTIONS
 from .common import ABILITIES, AREAS, ARMIES, DATA, SEATS, SIDE_COLORS, SIDE_TITLES, STATE_VERSION  # noqa: F401
+from engine.spi import c13_setup as spi_c13_setup
+from engine.spi import hooks
 
 
 class Celebrant(EntryAttacks, StandardRules):
@@ -185,9 +187,9 @@ class Celebrant(EntryAttacks, StandardRules):
             "abilities": {},          # leader -> turn used (17.0: once per game)
             "demoralized": {a: False for a in state["dem"]},
         }
-        self.init_extra(state)
+        hooks.init_extra(self, state)
         if opts.get("setup") == "printed":
-            self.place_printed_setup(state)
+            spi_c13_setup.place_printed_setup(self, state)
         return state
 
     def _out_of_play(self, opts: dict) -> list[str]:
@@ -333,7 +335,7 @@ class Celebrant(EntryAttacks, StandardRules):
         }
         if own and state["hidden"].get("chits") and not eo["revealed"]:
             v["my_chit"] = state["hidden"]["chits"][own]
-        self.view_extra(state, own, v)
+        hooks.view_extra(self, state, own, v)
         act = self.active_seats(state)
         who = own if own else (act[0] if len(act) == 1 else None)
         if state["turn"] == 0 and who in act:  # the acting side's set-up zone (public: the rules say where)

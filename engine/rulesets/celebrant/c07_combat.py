@@ -11,6 +11,8 @@ from engine.spi.charts import morale_note
 from engine.spi.common import _phrase
 from engine.spi.standard import StandardRules
 from engine.spi.entry import EntryAttacks
+from engine.spi import c06_zoc
+from engine.spi import c08_4_formations
 
 
 # ---------------------------------------------------------- combat rules
@@ -49,7 +51,7 @@ def _check_melee(self, state: State, seat: str, args: tuple[str, ...]) -> None:
     occ = self.occupancy(state)
     for uid in uids:
         if uid in state["ph"]["must"]:
-            ex = self.exerting(state, Hex.parse(state["units"][uid]["hex"]), seat, occ)
+            ex = c06_zoc.exerting(self, state, Hex.parse(state["units"][uid]["hex"]), seat, occ)
             if ex and hx not in {state["units"][x]["hex"] for x in ex}:
                 raise IllegalOrder(f"{uid} began the phase in the zone of control of {_phrase(sorted(ex))} and "
                                    "must attack one of them", "7.31")
@@ -80,7 +82,7 @@ def apply_result(self, state: State, dice: Dice, target: str, res: tuple, attack
                  kind: str) -> list[str]:
     res, pre = self._riverbank_stand(state, dice, target, res, attacker_hex)
     iron = self._iron_fist_covers(state, target)
-    f = self.formation_of(state, target)
+    f = c08_4_formations.formation_of(self, state, target)
     victims = list(state["formations"][f]["units"]) if f else [target]
     was = {v: state["units"][v].get("disrupted") for v in victims}
     lines = pre + StandardRules.apply_result(self, state, dice, target, res, attacker_hex, kind)

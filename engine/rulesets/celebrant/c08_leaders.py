@@ -10,6 +10,9 @@ from engine.hexgrid import distance
 from engine.spi.standard import StandardRules
 
 from .common import SIDE_TITLES
+from engine.spi import c08_3_rally
+from engine.spi import c08_4_formations
+from engine.spi import hooks
 
 
 # ------------------------------------------------------- 4.27 and 8.1
@@ -24,7 +27,7 @@ def after_move(self, state: State, seat: str, uids: list[str], trail: list[str])
     events: list[Event] = []
     if not any(self.units[u].is_combat for u in uids):
         return events
-    for hx in self.entered(state, trail):
+    for hx in hooks.entered(self, state, trail):
         lone = [x for x in sorted(state["units"]) if self.on_map(state, x) and state["units"][x]["hex"] == hx
                 and self.units[x].is_leader and self.units[x].side != seat]
         for ldr in lone:
@@ -50,7 +53,7 @@ def _displace_leader(self, state: State, ldr: str) -> list[str]:
         if best is not None:
             break
     if best is None:
-        r = self.leader_rating(state, ldr, for_rally=False)
+        r = c08_3_rally.leader_rating(self, state, ldr, for_rally=False)
         return [self._leader_loss(state, ldr, r) + " (no friendly unit to join, 8.1)"]
     state["units"][ldr]["hex"] = best[1]
     return [f"{ldr} flies to the nearest friendly unit of its army, in {best[1]} (8.1)"]
@@ -88,7 +91,7 @@ def _apply_form(self, state: State, seat: str, args: tuple[str, ...], dice: Dice
     up = self.kind(state) == "reinforce"
     events = StandardRules._apply_form(self, state, seat, (kind, a, b, leader), dice)
     if up:
-        fid = self.formation_of(state, a)
+        fid = c08_4_formations.formation_of(self, state, a)
         state["formations"][fid]["dress"] = state["turn"]  # this turn's Special Ability Phase only
         events[0].public = events[0].public.replace("(8.4).", f"under Form up! (17.41); it may dress one hex "
                                                               f"(`dress {a} <hex>`).")

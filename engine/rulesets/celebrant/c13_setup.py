@@ -11,6 +11,8 @@ from engine.dice import Dice
 from engine.hexgrid import Hex
 
 from .common import SIDE_TITLES
+from engine.spi import c07_combat
+from engine.spi import c08_3_rally
 
 
 # ------------------------------------------------------- extra orders
@@ -91,12 +93,12 @@ def _disarray_roll(self, state: State) -> list[Event]:
     if "CIR" in leaders:
         who = "CIR"
     elif leaders:
-        who = max(leaders, key=lambda x: (self.leader_rating(state, x), x))
+        who = max(leaders, key=lambda x: (c08_3_rally.leader_rating(self, state, x), x))
     else:
         cel["disarray"], cel["disordered"] = False, False
         return []
     d = Dice(state["dice"])
-    rating = self.leader_rating(state, who)
+    rating = c08_3_rally.leader_rating(self, state, who)
     totals = self.charts_for(state).rally_totals(rating)
     if totals == "auto":
         ok, how = True, "automatic"
@@ -120,7 +122,7 @@ def is_disordered(self, state: State, uid: str) -> bool:
 
 
 def _disorder_check(self, state: State, seat: str, uids: list[str], segment: str, section: str) -> None:
-    self._combat_phase_check(state, seat, segment, section)
+    c07_combat._combat_phase_check(self, state, seat, segment, section)
     for uid in uids:
         if self.units.get(uid) and self.units[uid].side == seat and self.on_map(state, uid) \
                 and self.is_disordered(state, uid) and not self.raw(state)["disarray"].get("may_attack", False):

@@ -10,6 +10,9 @@ from engine.core import State
 from engine.dice import Dice
 from engine.hexgrid import Hex, distance
 from engine.spi.standard import StandardRules
+from engine.spi import c07_5_retreat
+from engine.spi import c08_3_rally
+from engine.spi import c08_4_formations
 
 
 def terrain(self, hx: str | Hex | None) -> str | None:
@@ -91,16 +94,16 @@ def _riverbank_stand(self, state: State, dice: Dice, target: str, res: tuple,
     n = 2 if "r2" in res else (1 if "r1" in res else 0)
     if not n or not u.is_infantry or r.get("disrupted") or self.terrain(r["hex"]) != "riverbank":
         return res, []
-    f = self.formation_of(state, target)
+    f = c08_4_formations.formation_of(self, state, target)
     victims = list(state["formations"][f]["units"]) if f else [target]
-    if self.retreat_options(state, victims, n, attacker_hex):
+    if c07_5_retreat.retreat_options(self, state, victims, n, attacker_hex):
         return res, []
     if n == 1:
         return tuple(x for x in res if x != "r1"), [f"{target} stands on the riverbank: r1 ignored (15.22)"]
     if self._effects(state, "despair") and u.side == "westernesse":
         return res, [f"{target} may take no rally check on the riverbank under Despair (17.51)"]
     here = r["hex"]
-    ratings = [self.leader_rating(state, x) for x in sorted(state["units"])
+    ratings = [c08_3_rally.leader_rating(self, state, x) for x in sorted(state["units"])
                if self.units[x].is_leader and self.units[x].side == u.side and self.on_map(state, x)
                and distance(state["units"][x]["hex"], here) <= 1]
     rating = max(ratings) if ratings else self.raw(state)["riverbank"].get("rally", 2)

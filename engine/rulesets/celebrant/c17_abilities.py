@@ -15,6 +15,10 @@ from engine.spi.standard import StandardRules
 from engine.spi.entry import EntryAttacks
 
 from .common import ABILITIES, SIDE_TITLES
+from engine.spi import c04_movement
+from engine.spi import c05_stacking
+from engine.spi import c06_zoc
+from engine.spi import c08_4_formations
 
 
 # ------------------------------------------------------------- effects
@@ -57,7 +61,7 @@ def _check_form_up(self, state: State, seat: str, kind: str, a: str, b: str, lea
         u = self._own_on_map(state, seat, x)
         if self.army_of(x) != "gondor" or u.type not in spec["types"]:
             raise IllegalOrder(f"{x} is not Gondorian infantry", "17.41")
-        if self.formation_of(state, x):
+        if c08_4_formations.formation_of(self, state, x):
             raise IllegalOrder(f"{x} is already in a formation", "8.4")
         if state["units"][x].get("disrupted"):
             raise IllegalOrder(f"{x} is Disrupted", "8.4")
@@ -113,7 +117,7 @@ def _check_glory(self, state: State, seat: str, leader: str, units: list[str]) -
     if len(units) == 1:
         a = units[0]
         self._own_on_map(state, seat, a)
-        f = self.formation_of(state, a)
+        f = c08_4_formations.formation_of(self, state, a)
         if not f or state["formations"][f]["kind"] != "wedge":
             raise IllegalOrder(f"{a} is not in a Wedge: give two cavalry units to form one", "17.11")
         if distance(here, state["units"][a]["hex"]) > 1:
@@ -128,7 +132,7 @@ def _check_glory(self, state: State, seat: str, leader: str, units: list[str]) -
         u = self._own_on_map(state, seat, x)
         if u.type not in spec["types"]:
             raise IllegalOrder(f"{x} is {u.type}; a Wedge is made of {' or '.join(spec['types'])} units", "8.4")
-        if self.formation_of(state, x):
+        if c08_4_formations.formation_of(self, state, x):
             raise IllegalOrder(f"{x} is already in a formation", "8.4")
         if state["units"][x].get("disrupted"):
             raise IllegalOrder(f"{x} is Disrupted", "8.4")
@@ -177,7 +181,7 @@ def _apply_ability(self, state: State, seat: str, args: tuple[str, ...], dice: D
     else:  # death-and-glory
         eff["until"] = None  # 17.11: while the Wedge remains intact
         if len(units) == 1:
-            fid = self.formation_of(state, units[0])
+            fid = c08_4_formations.formation_of(self, state, units[0])
             f = state["formations"][fid]
             state["units"][leader]["hex"] = state["units"][units[0]]["hex"]
             f["leader"], f["glory"] = leader, True
@@ -208,7 +212,7 @@ def _expire_effects(self, state: State) -> None:
 def _apply_advance(self, state: State, seat: str, args: tuple[str, ...], dice: Dice | None) -> list[Event]:
     """17.11: Eorl's Wedge gains a second round of combat after it advances."""
     uid, hx = args
-    f = self.formation_of(state, uid)
+    f = c08_4_formations.formation_of(self, state, uid)
     glory = bool(f and state["formations"][f].get("glory") and self.on_map(state, state["formations"][f]["leader"]))
     eorl = state["formations"][f]["leader"] if glory else None
     with_eorl = glory and state["units"][eorl]["hex"] == state["units"][uid]["hex"]
@@ -256,13 +260,13 @@ def _check_swap(self, state: State, seat: str, args: tuple[str, ...]) -> None:
             raise IllegalOrder(f"{x} is more than {reach} hexes from Cirion", "17.31")
         if x in e["swapped"]:
             raise IllegalOrder(f"{x} has already swapped this phase", "17.31")
-        if self.formation_of(state, x):
+        if c08_4_formations.formation_of(self, state, x):
             raise IllegalOrder(f"{x} is in a formation", "17.31")
     if not self._tired(state, a):
         raise IllegalOrder(f"{a} is neither Disordered nor Reduced", "17.31")
     if self._tired(state, b):
         raise IllegalOrder(f"{b} is Disordered or Reduced itself", "17.31")
-    if self.exerting(state, Hex.parse(state["units"][b]["hex"]), seat, occ):
+    if c06_zoc.exerting(self, state, Hex.parse(state["units"][b]["hex"]), seat, occ):
         raise IllegalOrder(f"{b} is in an enemy zone of control", "17.31")
     for x, other in ((a, b), (b, a)):
         if self.units[x].is_cavalry and Hex.parse(state["units"][other]["hex"]) in self._cavalry_closed(state):
@@ -289,7 +293,7 @@ def _check_dress(self, state: State, seat: str, args: tuple[str, ...]) -> None:
     self.seat_check(state, seat)
     uid, hx = args
     self._own_on_map(state, seat, uid)
-    f = self.formation_of(state, uid)
+    f = c08_4_formations.formation_of(self, state, uid)
     if self.kind(state) != "reinforce" or not f or state["formations"][f].get("dress") != state["turn"]:
         raise IllegalOrder("only a Shield Wall just formed under Form up! dresses one hex, in the Special "
                            "Ability Phase", "17.41")
@@ -299,15 +303,15 @@ def _check_dress(self, state: State, seat: str, args: tuple[str, ...]) -> None:
     if h not in self.hexmap or h.distance(here) != 1:
         raise IllegalOrder(f"{hx} is not next to {here}", "17.41")
     occ = self.occupancy(state)
-    cost, _ = self._step_cost_fn(state, seat, list(members), here, occ)
+    cost, _ = c04_movement._step_cost_fn(self, state, seat, list(members), here, occ)
     if cost(here, h) is None:
         raise IllegalOrder(f"the Shield Wall cannot step into {hx}", "17.41")
-    self._check_stacking(state, seat, list(members), hx, occ)
+    c05_stacking._check_stacking(self, state, seat, list(members), hx, occ)
 
 
 def _apply_dress(self, state: State, seat: str, args: tuple[str, ...], dice: Dice | None) -> list[Event]:
     uid, hx = args
-    f = self.formation_of(state, uid)
+    f = c08_4_formations.formation_of(self, state, uid)
     members = state["formations"][f]["units"]
     for m in members:
         state["units"][m]["hex"] = hx

@@ -38,6 +38,9 @@ from .c16_6_fireballs_heads import FIREBALL, HEAD
 from .c16_7_oil import PICKUP, POUR
 from .common import DATA, SEATS, SIDE_COLORS, SIDE_TITLES, STATE_VERSION, TUNNEL_RULES
 from .options import OPTIONS
+from engine.spi import c07_3_melee
+from engine.spi import c13_setup as spi_c13_setup
+from engine.spi import hooks
 
 SIEGE_ORDERS = (BREACH, FIREBALL, HEAD, LADDER, PICKUP, POUR)
 
@@ -231,11 +234,11 @@ class Gondor(EntryAttacks, StandardRules):
         for g, side in self.hexmap.hexsides.items():
             if side == "gate":
                 state["gates"][str(g)] = "westernesse"  # 15.15: Westernesse holds every gate at the start
-        self.init_extra(state)
+        hooks.init_extra(self, state)
         if fixture and "position" in fixture:
             self._fixture_position(state, fixture["position"])
         if opts.get("setup") == "printed":
-            self.place_printed_setup(state)
+            spi_c13_setup.place_printed_setup(self, state)
         return state
 
     def _fixture_position(self, state: State, pos: dict) -> None:
@@ -253,7 +256,7 @@ class Gondor(EntryAttacks, StandardRules):
         state["turn"], state["step"], state["done"] = int(pos["turn"]), pos["step"], []
         state["ph"] = self._fresh_phase()
         if self.steps[pos["step"]].get("kind") == "combat":
-            state["ph"]["must"] = self._obligations(state, self.steps[pos["step"]]["side"])
+            state["ph"]["must"] = c07_3_melee._obligations(self, state, self.steps[pos["step"]]["side"])
         self._road_refresh(state)
 
     def _check_options(self, options: dict[str, str]) -> dict:
@@ -333,7 +336,7 @@ class Gondor(EntryAttacks, StandardRules):
                   f"with {f['leader']} (8.4)" for f in state["formations"].values()]
         notes += [f"{p['unit']} must retreat: {SIDE_TITLES[p['seat']]} chooses (7.5)" for p in state["pending"]]
         v["notes"] = notes
-        self.view_extra(state, own, v)
+        hooks.view_extra(self, state, own, v)
         act = self.active_seats(state)
         who = own if own else (act[0] if len(act) == 1 else None)
         if state["turn"] == 0 and who in act:  # the acting side's set-up zone (public: the rules say where)

@@ -8,6 +8,8 @@ from engine.dice import Dice
 from engine.hexgrid import Hex
 from engine.spi.common import _phrase
 from engine.spi.standard import StandardRules
+from engine.spi import c07_combat
+from engine.spi import hooks
 
 
 # ------------------------------------------------------------------ 14.31
@@ -89,7 +91,7 @@ def _run_stampede(self, state: State, dice: Dice, uid: str) -> list[str]:
     side = self.units[uid].side
     roll = dice.d6("stampede")
     d = self.charts_for(state)["scatter"]["directions"][roll - 1]
-    ma = int(self.movement_allowance(state, uid))
+    ma = int(hooks.movement_allowance(self, state, uid))
     tec = self.charts_for(state)["tec"]
     here = Hex.parse(rec["hex"])
     trail = [str(here)]
@@ -101,12 +103,12 @@ def _run_stampede(self, state: State, dice: Dice, uid: str) -> list[str]:
         nxt = here.neighbour(d)
         if nxt not in self.hexmap:
             self._stampede_marks(state, side, trail)
-            self.eliminate(state, uid)
+            c07_combat.eliminate(self, state, uid)
             return [head + self._ran(trail) + "; it runs off the map and is eliminated (14.32)"]
         feature = self.hexmap.side_index.get((here, nxt))
         if feature is not None and self.hexside_rule(state, [uid], here, nxt, retreat=True) is None:
             self._stampede_marks(state, side, trail)
-            self.eliminate(state, uid)
+            c07_combat.eliminate(self, state, uid)
             return [head + self._ran(trail) + f"; it runs into the {feature[0]} {feature[1]} and is eliminated "
                                               "(14.32)"]
         occ = self.occupancy(state)
@@ -130,7 +132,7 @@ def _run_stampede(self, state: State, dice: Dice, uid: str) -> list[str]:
     if target is None:
         return [text + (end or f"; it stops in {here} after {ma} hexes") + ", Disrupted (14.32)"]
     th = state["units"][target]["hex"]
-    lines, res, prof = self._resolve_attack(state, dice, uid, target, "melee")
+    lines, res, prof = c07_combat._resolve_attack(self, state, dice, uid, target, "melee")
     text += (f"; it attacks {self.units[target].label()} in {th}"
              + (f" [{'; '.join(prof['notes'])}]" if prof["notes"] else "") + ": "
              + "; ".join(lines + self.apply_result(state, dice, target, res, attacker_hex=str(here), kind="melee")))

@@ -13,6 +13,7 @@ from engine.hexgrid import Hex
 from engine.spi.standard import StandardRules
 
 from .common import FORM_TITLES
+from engine.spi import c08_4_formations
 
 
 @cached_property
@@ -104,7 +105,7 @@ def _check_form(self, state: State, seat: str, args: tuple[str, ...]) -> None:
         u = self.units[x]
         if u.type not in spec["types"]:
             raise IllegalOrder(f"{x} is {u.type}; a {kind} is made of {' or '.join(spec['types'])} units", "8.4")
-        if self.formation_of(state, x):
+        if c08_4_formations.formation_of(self, state, x):
             raise IllegalOrder(f"{x} is already in a formation", "8.4")
         if x in state["ph"]["moved"]:
             raise IllegalOrder(f"{x} has already moved this phase", "8.4")
@@ -152,7 +153,7 @@ def legal_entry_forms(self, state: State, seat: str) -> Iterator[Action]:
 
 def _legal_entry_forms(self, state: State, seat: str) -> Iterator[Action]:
     units = [u for u in self._entering(state, seat) if self.units[u].is_combat
-             and not self.formation_of(state, u)]
+             and not c08_4_formations.formation_of(self, state, u)]
     leaders = [u for u in self._entering(state, seat) if self.units[u].is_leader]
     for leader in leaders:
         for i, a in enumerate(units):

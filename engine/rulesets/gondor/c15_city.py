@@ -9,6 +9,7 @@ from engine.hexgrid import Hex
 from engine.spi.charts import MORALES, shift_morale
 
 from .common import TUNNEL_RULES
+from engine.spi import c08_4_formations
 
 
 # ------------------------------------------------------------ the city
@@ -81,7 +82,7 @@ def movement_allowance(self, state: State, uid: str, ma: float) -> float:
     h = state["units"][uid]["hex"]
     if u.side == "westernesse" and u.is_combat and h and self.hexmap.in_city(Hex.parse(h)):
         city = self.charts_for(state)["city"]["westernesse_allowance"]  # 15.21
-        ma = min(ma, city) if self.formation_of(state, uid) else city
+        ma = min(ma, city) if c08_4_formations.formation_of(self, state, uid) else city
     if state["units"][uid].get("oil_from"):
         ma -= 1  # 16.75: carrying oil, real or dummy
     if uid in state["ph"].get("resume", ()):  # 16.72: it picked up oil on its way and moves off

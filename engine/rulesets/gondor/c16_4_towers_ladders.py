@@ -16,6 +16,9 @@ from engine.spi.entry import EntryAttacks
 from engine.spi.standard import StandardRules
 
 from .common import _hexside
+from engine.spi import c06_zoc
+from engine.spi import c07_combat
+from engine.spi import hooks
 
 
 def _ladders(self, state: State) -> list[dict]:
@@ -93,14 +96,14 @@ def melee_targets_over_walls(self, state: State, uid: str, occ) -> list[str]:
     ladder's hex may melee an enemy combat unit across that scaled hexside, whose own zone does not reach
     it there (16.44, the seed's reading)."""
     hx = state["units"][uid]["hex"]
-    seat = self.side_of(state, uid)
+    seat = hooks.side_of(self, state, uid)
     out = []
     for at, hs in sorted(self._scaling_from(state)):
         if at != hx:
             continue
         a, b = Hexside.parse(hs).hexes()
         other = str(b if str(a) == hx else a)
-        out += [x for x in occ.get(other, ()) if self.units[x].is_combat and self.side_of(state, x) != seat]
+        out += [x for x in occ.get(other, ()) if self.units[x].is_combat and hooks.side_of(self, state, x) != seat]
     return out
 
 
@@ -116,7 +119,7 @@ def apply_result(self, state: State, dice: Dice, target: str, res: tuple, attack
 def _lose_scaling(self, state: State, hx: str, section: str) -> list[str]:
     out = []
     for t in self._towers_in(state, hx):
-        self.eliminate(state, t)
+        c07_combat.eliminate(self, state, t)
         out.append(f"siege tower {t} destroyed ({section})")
     gone = [m for m in self._ladders(state) if m["hex"] == hx]
     if gone:
@@ -183,7 +186,7 @@ def _check_advance(self, state: State, seat: str, args: tuple[str, ...]) -> None
     EntryAttacks._check_advance(self, state, seat, (uid, hx))
     adv = state["ph"]["advance"]
     if adv.get("siege"):
-        if Hex.parse(hx) in self.zoc_map(state, seat):
+        if Hex.parse(hx) in c06_zoc.zoc_map(self, state, seat):
             raise IllegalOrder(f"an advance during siege may not enter an enemy zone of control ({hx})", "16.51")
 
 

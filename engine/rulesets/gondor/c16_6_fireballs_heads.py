@@ -9,6 +9,7 @@ from engine.dice import Dice
 from engine.hexgrid import Hex, distance
 from engine.orders import Order
 from engine.rulesets.gondor import c16_0_siege_phase
+from engine.spi import c07_combat
 
 
 def _parse_missile(self, verb: str, words: list[str]) -> tuple[str, ...]:
@@ -101,10 +102,10 @@ def fireball_lands(self, state: State, hx: str) -> list[str]:
     for x in sorted(ids):
         d = self.units[x]
         if d.type in ("catapult", "cauldron", "siege_tower"):
-            self.eliminate(state, x)
+            c07_combat.eliminate(self, state, x)
             lines.append(f"{d.name} {x} destroyed")
         elif d.is_combat and towers:
-            self.eliminate(state, x)
+            c07_combat.eliminate(self, state, x)
             lines.append(f"{d.label()}, stacked with the siege tower, eliminated")
     for ldr in [x for x in ids if self.units[x].is_leader and self.on_map(state, x)]:
         if not self.combat_units_in(state, hx):

@@ -24,6 +24,9 @@ from engine.orders import Order, secret
 from engine.rulesets.gondor import c16_0_siege_phase
 
 from .common import POUR_MODES
+from engine.spi import c06_zoc
+from engine.spi import c07_combat
+from engine.spi import hooks
 
 
 # ------------------------------------------------------- oil carriers
@@ -80,7 +83,7 @@ def pour_oil(self, state: State, only: str | None = None) -> list[Event]:
         rec["oil_from"] = None
         state["siege"]["pour"].pop(c, None)
         for x in hit:
-            self.eliminate(state, x)
+            c07_combat.eliminate(self, state, x)
         lines = []
         for ldr in [x for x in ids if self.units[x].is_leader and self.on_map(state, x)]:
             if not self.combat_units_in(state, hx):
@@ -115,12 +118,12 @@ def _take_cauldrons(self, state: State, seat: str, hx: str, movers: list[str] | 
             continue
         if d.type == "cauldron":
             real = x in state["hidden"].get("real_cauldrons", ())
-            self.eliminate(state, x)
+            c07_combat.eliminate(self, state, x)
             events.append(Event(public=f"{self.title_of(seat)} takes cauldron {x} in {hx}: it was "
                                        f"{'real' if real else 'a dummy'}; it and its oil are destroyed (16.73).",
                                 section="16.73", reveals=True))
         elif d.is_siege:
-            self.eliminate(state, x)
+            c07_combat.eliminate(self, state, x)
             events.append(Event(public=f"{self.title_of(seat)} destroys the undefended {d.name} {x} in {hx} "
                                        "(16.1, ruling).", section="16.1"))
     return events
@@ -130,7 +133,7 @@ def _take_cauldrons(self, state: State, seat: str, hx: str, movers: list[str] | 
 def after_move(self, state: State, seat: str, uids: list[str], trail: list[str]) -> list[Event]:
     events = []
     if trail and any(self.units[u].is_combat for u in uids):
-        for hx in self.entered(state, trail):
+        for hx in hooks.entered(self, state, trail):
             events.extend(self._take_cauldrons(state, seat, hx, uids))  # 16.73: passing through too
         if seat == "sauron":
             events.extend(self.pour_oil(state, only=trail[-1]))
@@ -177,7 +180,7 @@ def _apply_pickup(self, state: State, seat: str, args: tuple[str, ...], dice: Di
     state["siege"]["pour"][uid] = "hold"
     ph = state["ph"]
     here = Hex.parse(state["units"][uid]["hex"])
-    if uid in ph["moved"] and here not in self.zoc_map(state, seat):
+    if uid in ph["moved"] and here not in c06_zoc.zoc_map(self, state, seat):
         # 16.72 "enters ... picks up ... and moves off": the rest of its allowance
         ph["moved"] = [x for x in ph["moved"] if x != uid]
         ph.setdefault("resume", []).append(uid)

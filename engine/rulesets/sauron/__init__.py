@@ -49,6 +49,9 @@ from .c18_1_gates import GATES
 from .c22_mortal_combat import ACCEPT, CHALLENGE, CHALLENGE_22_3, DECLINE
 from .common import DATA, SEATS, SIDE_COLORS, SIDE_TITLES, STATE_VERSION
 from .options import OPTIONS
+from engine.spi import c07_3_melee
+from engine.spi import c08_3_rally
+from engine.spi import hooks
 
 
 class Sauron(EntryAttacks, StandardRules):
@@ -215,7 +218,7 @@ class Sauron(EntryAttacks, StandardRules):
         state["turn"], state["step"], state["done"] = int(pos["turn"]), pos["step"], []
         state["ph"] = self._fresh_phase()
         if self.steps[pos["step"]].get("kind") == "combat":
-            state["ph"]["must"] = self._obligations(state, self.steps[pos["step"]]["side"])
+            state["ph"]["must"] = c07_3_melee._obligations(self, state, self.steps[pos["step"]]["side"])
 
     def _check_options(self, options: dict[str, str]) -> dict:
         """The typed options (``options.py``, read by ``engine.options``), in the state's layout: the
@@ -335,7 +338,7 @@ class Sauron(EntryAttacks, StandardRules):
                 c = self.leader_card(state, x)
                 notes.append(f"{x}: Combat {c['combat']}, Morale {c['morale']}, Endurance {c['endurance']}"
                              f"{', wounds ' + str(c['wounds']) if c['wounds'] else ''}, rally "
-                             f"{self.leader_rating(state, x)}")
+                             f"{c08_3_rally.leader_rating(self, state, x)}")
         if self.on_map(state, BEAST):
             b = state["sau"]["beast"]
             ab = [t for k, t in (("flight", "Flight"), ("horn", "Horn Attack"), ("armor", "Magic Armor"),
@@ -370,7 +373,7 @@ class Sauron(EntryAttacks, StandardRules):
             "notes": notes,
             "over": state["over"],
         }
-        self.view_extra(state, own, v)
+        hooks.view_extra(self, state, own, v)
         act = self.active_seats(state)
         who = own if own else (act[0] if len(act) == 1 else None)
         if state["turn"] == 0 and who in act:  # the acting side's set-up zone (public: the rules say where)

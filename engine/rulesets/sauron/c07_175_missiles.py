@@ -11,6 +11,8 @@ from __future__ import annotations
 from engine.core import Action, IllegalOrder, State
 from engine.hexgrid import Hex
 from engine.spi.standard import StandardRules
+from engine.spi import c06_zoc
+from engine.spi import hooks
 
 
 def missile_obliged(self, state: State, seat: str) -> list[tuple[str, list[str]]]:
@@ -19,12 +21,12 @@ def missile_obliged(self, state: State, seat: str) -> list[tuple[str, list[str]]
     occ = self.occupancy(state)
     hit = set(state["ph"].get("melee_hexes", []))
     for uid in sorted(state["units"]):
-        if self.side_of(state, uid) != seat or not self.on_map(state, uid) or uid in state["ph"]["fired"]:
+        if hooks.side_of(self, state, uid) != seat or not self.on_map(state, uid) or uid in state["ph"]["fired"]:
             continue
         if not self._can_fire(state, uid):
             continue
         h = Hex.parse(state["units"][uid]["hex"])
-        adj = sorted({state["units"][t]["hex"] for t in self.exerting(state, h, seat, occ)})
+        adj = sorted({state["units"][t]["hex"] for t in c06_zoc.exerting(self, state, h, seat, occ)})
         left = [x for x in adj if x not in hit]
         if left:
             out.append((uid, left))
@@ -42,7 +44,7 @@ def _check_done(self, state: State, seat: str, args: tuple[str, ...]) -> None:
                                    "of them, unless every one is meleed", "7.175")
         else:
             for hx in left:
-                mine = sorted(x for x in state["units"] if self.side_of(state, x) == seat and self.on_map(state, x)
+                mine = sorted(x for x in state["units"] if hooks.side_of(self, state, x) == seat and self.on_map(state, x)
                               and self.units[x].is_combat and x not in state["ph"]["meleed"])
                 if any(self._ok(state, seat, Action("melee", (x, "at", hx))) for x in mine):
                     raise IllegalOrder(f"{uid} did not fire, so every enemy next to it must be meleed; {hx} "

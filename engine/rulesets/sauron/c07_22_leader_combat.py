@@ -28,6 +28,10 @@ from engine.spi.common import pct
 from engine.spi.standard import StandardRules
 
 from .common import NUMENOREANS
+from engine.spi import c07_2_leaders
+from engine.spi import c07_combat
+from engine.spi import c08_3_rally
+from engine.spi import hooks
 
 
 _CELL = re.compile(r"^(k|-|[1-9]w)$")
@@ -67,7 +71,7 @@ def morale_rating(self, state: State, uid: str) -> int:
         m -= ring["morale"]
     if uid in state["sau"]["evil"]:
         m += ring["evil_morale"]
-    elif (holder == uid and uid != "SAU" and self.side_of(state, uid) == "sauron" and state["sau"]["ring"]["worn"]
+    elif (holder == uid and uid != "SAU" and hooks.side_of(self, state, uid) == "sauron" and state["sau"]["ring"]["worn"]
           and not self.on_map(state, "SAU") and state["units"]["SAU"]["status"] == "eliminated"):
         m += ring["wearer_morale"]
     return m
@@ -160,9 +164,9 @@ def _check_sduel(self, state: State, seat: str, args: tuple[str, ...]) -> None:
     if "BEA" in (a, b):
         self._check_beast_duel(state, seat, a, b)
     elif mc is None:
-        self._check_duel(state, seat, (a, b))
+        c07_2_leaders._check_duel(self, state, seat, (a, b))
     else:  # 7.241: in Mortal Combat, any number of attacks
-        self._combat_phase_check(state, seat, "duel", "7.2")
+        c07_combat._combat_phase_check(self, state, seat, "duel", "7.2")
         self._own_on_map(state, seat, a)
     if not self.variant(state):
         return
@@ -173,7 +177,7 @@ def _check_sduel(self, state: State, seat: str, args: tuple[str, ...]) -> None:
 def _check_beast_duel(self, state: State, seat: str, a: str, b: str) -> None:
     """17.11: the Beast fights in leader combat at Combat 9 (or 11); Magic Armor: only a bearer of
         Narsil or Aiglos may fight it."""
-    self._combat_phase_check(state, seat, "duel", "7.2")
+    c07_combat._combat_phase_check(self, state, seat, "duel", "7.2")
     if not self.variant(state):
         raise IllegalOrder("the Beast fights in leader combat under the variant (17.11)", "17.11")
     if self.phasing(state) != seat:
@@ -182,7 +186,7 @@ def _check_beast_duel(self, state: State, seat: str, a: str, b: str) -> None:
     if not (ua.is_leader or a == "BEA"):
         raise IllegalOrder(f"{a} is not a leader", "7.2")
     ub = self.units.get(b)
-    if ub is None or self.side_of(state, b) == seat or not self.on_map(state, b) or not (ub.is_leader or b == "BEA"):
+    if ub is None or hooks.side_of(self, state, b) == seat or not self.on_map(state, b) or not (ub.is_leader or b == "BEA"):
         raise IllegalOrder(f"{b} is not an enemy leader or the Beast on the map", "7.2")
     if a in state["ph"]["dueled"]:
         raise IllegalOrder(f"{a} has already fought a leader combat this phase", "7.24")
@@ -198,7 +202,7 @@ def _check_beast_duel(self, state: State, seat: str, a: str, b: str) -> None:
 def _apply_sduel(self, state: State, seat: str, args: tuple[str, ...], dice: Dice | None) -> list[Event]:
     a, b = args
     if not self.variant(state):
-        return self._apply_duel(state, seat, (a, b), dice)
+        return c07_2_leaders._apply_duel(self, state, seat, (a, b), dice)
     m = self.mortal_pair(state, a, b)
     if m is not None:  # 22.2, 7.241: in the same hex, fought to the end now
         state["sau"]["mortal"].remove(m)
@@ -249,7 +253,7 @@ def _wound(self, state: State, uid: str, w, killer: str | None = None) -> str:
         end = self.raw(state)["beast"]["endurance"]
         b["wounds"] = end if w == "k" else min(end, b["wounds"] + int(w))
         if b["wounds"] >= end:
-            self.eliminate(state, uid)
+            c07_combat.eliminate(self, state, uid)
             return f"the Beast is slain (+{self.unit_dem_value(state, uid)} demoralization)"
         return f"the Beast takes {w} wound(s) ({b['wounds']} of {end})"
     rec = state["units"][uid]
@@ -282,7 +286,7 @@ def _leader_loss(self, state: State, ldr: str, points: int) -> str:
         caught breaks it (19.211 ruling)."""
     if not self.variant(state):
         return StandardRules._leader_loss(self, state, ldr, points)
-    full = points >= self.leader_rating(state, ldr, for_rally=False)
+    full = points >= c08_3_rally.leader_rating(self, state, ldr, for_rally=False)
     text = [self._wound(state, ldr, 2 if full else 1)]
     if self.on_map(state, ldr) and state["sau"]["items"].get("narsil") == ldr:
         text.append(self._break_narsil(state, "its bearer caught in combat"))
@@ -297,13 +301,13 @@ def _displace_leader(self, state: State, ldr: str) -> list[str]:
 
 
 def _legal_sduels(self, state: State, seat: str) -> Iterator[Action]:
-    yield from self._legal_duels(state, seat)
+    yield from c07_2_leaders._legal_duels(self, state, seat)
     if self.on_map(state, "BEA") and self.kind(state) == "combat" and self.phasing(state) == seat:
         bh = state["units"]["BEA"]["hex"]
         for x in sorted(state["units"]):
             if self.units[x].is_leader and self.on_map(state, x) and distance(bh, state["units"][x]["hex"]) <= 1:
                 act = Action("duel", ("BEA", x) if seat == "sauron" else (x, "BEA"))
-                if self.side_of(state, act.args[0]) == seat and self._ok(state, seat, act):
+                if hooks.side_of(self, state, act.args[0]) == seat and self._ok(state, seat, act):
                     yield act
 
 

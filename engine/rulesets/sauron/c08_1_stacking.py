@@ -10,6 +10,7 @@ from engine.core import IllegalOrder, State
 from engine.spi.common import _phrase
 from engine.spi.hooks import leaders_end_stacked
 from engine.spi.standard import StandardRules
+from engine.spi import hooks
 
 NAT_TITLES = {"men": "Men", "dwarves": "Dwarves", "elves": "Elves", "mordor": "Sauron's"}
 
@@ -30,15 +31,15 @@ def orphaned(self, state: State, leader: str) -> bool:
     """8.25: every combat unit of the leader's nationality is dead (reinforcements still to come
         count as alive)."""
     nat = self.nationality(leader, state)
-    side = self.side_of(state, leader)
-    return not any(self.units[x].is_combat and self.side_of(state, x) == side and self.nationality(x, state) == nat
+    side = hooks.side_of(self, state, leader)
+    return not any(self.units[x].is_combat and hooks.side_of(self, state, x) == side and self.nationality(x, state) == nat
                    and state["units"][x]["status"] in ("map", "reinforcement", "pool")
                    for x in state["units"])
 
 
 def stack_fault(self, state: State, leader: str, others: list[str]) -> str | None:
     nat = self.nationality(leader, state)
-    combat = [x for x in others if self.units[x].is_combat and self.side_of(state, x) == self.side_of(state, leader)]
+    combat = [x for x in others if self.units[x].is_combat and hooks.side_of(self, state, x) == hooks.side_of(self, state, leader)]
     if not combat:
         return None
     if not self.orphaned(state, leader):
@@ -57,7 +58,7 @@ def check_move_end(self, state: State, seat: str, uids: list[str], dest: str, oc
         return leaders_end_stacked(self, state, seat, uids, dest, occ)  # the Standard Rules' 8.1
     stack = sorted(set(occ.get(dest, [])) | set(uids))
     for x in stack:
-        if self.units[x].is_leader and self.side_of(state, x) == seat:
+        if self.units[x].is_leader and hooks.side_of(self, state, x) == seat:
             why = self.stack_fault(state, x, [y for y in stack if y != x])
             if why:
                 raise IllegalOrder(why, "8.25" if "8.25" in why else "8.11")

@@ -32,6 +32,8 @@ from engine.orders import Order
 from engine.spi.common import _phrase
 
 from .common import ITEM_TITLES
+from engine.spi import c04_movement
+from engine.spi import hooks
 
 
 def ring_holder(self, state: State) -> str | None:
@@ -82,7 +84,7 @@ def _drop_items(self, state: State, uid: str, here: str | None) -> list[str]:
         passes to the nearest leader on the map, his own side first (ruling); 16.641 if Sauron is dead."""
     out = []
     items = state["sau"]["items"]
-    side = self.side_of(state, uid)
+    side = hooks.side_of(self, state, uid)
     for item in sorted(items):
         if items[item] != uid:
             continue
@@ -119,7 +121,7 @@ def _nearest_leader(self, state: State, here: str | None, side: str) -> str | No
         if not u.is_leader or not self.on_map(state, x):
             continue
         d = distance(here, state["units"][x]["hex"]) if here else 0
-        key = (self.side_of(state, x) != side, d, x)
+        key = (hooks.side_of(self, state, x) != side, d, x)
         if best is None or key < best:
             best = key
     return best[2] if best else None
@@ -139,7 +141,7 @@ def _ring_home(self, state: State) -> list[str]:
         return []
     if state["units"][h]["hex"] != state["units"]["SAU"]["hex"]:
         return []
-    if self.side_of(state, h) == "sauron" or h in state["sau"]["evil"]:
+    if hooks.side_of(self, state, h) == "sauron" or h in state["sau"]["evil"]:
         out = [f"{h} returns the One Ring to Sauron, who puts it on (16.641, 16.69)"]
         return out + self._set_ring(state, "SAU", True)
     return []
@@ -162,10 +164,10 @@ def ring_return_duty(self, state: State, seat: str) -> tuple[str, str] | None:
     h = self.ring_holder(state)
     k = self.kind(state)
     if (not h or h == "SAU" or seat != "sauron" or state["turn"] == 0 or k not in ("move", "magic")
-            or self.phasing(state) != seat or self.side_of(state, h) != "sauron" or h in state["sau"]["evil"]
+            or self.phasing(state) != seat or hooks.side_of(self, state, h) != "sauron" or h in state["sau"]["evil"]
             or not self.on_map(state, h) or not self.on_map(state, "SAU")
             or state["units"][h]["hex"] == state["units"]["SAU"]["hex"]
-            or h in state["ph"]["moved"] or self._mover_kind(state, seat, h) != k):
+            or h in state["ph"]["moved"] or c04_movement._mover_kind(self, state, seat, h) != k):
         return None
     if any(me == h for me, _ in self.approach_duties(state, seat)):
         return None
@@ -206,7 +208,7 @@ def ring_return_default(self, state: State, seat: str) -> Action | None:
     if self.ring_return_pending(state, seat) is None:
         return None
     h, _ = self.ring_return_duty(state, seat)
-    for a in self._legal_moves(state, seat, self.kind(state), only=h):
+    for a in c04_movement._legal_moves(self, state, seat, self.kind(state), only=h):
         if self._ok(state, seat, a):
             return a
     return None
@@ -273,7 +275,7 @@ def _turn_evil(self, state: State, leader: str) -> list[str]:
 
 def _legal_ring(self, state: State, seat: str) -> Iterator[Action]:
     h = self.ring_holder(state)
-    if h and self.kind(state) == "rally" and self.side_of(state, h) == seat:
+    if h and self.kind(state) == "rally" and hooks.side_of(self, state, h) == seat:
         a = Action("ring", (h, "off"))
         if self._ok(state, seat, a):
             yield a

@@ -25,6 +25,8 @@ from engine.hexgrid import Hex, distance
 from engine.orders import Order
 from engine.units import Ratings
 from engine.spi.standard import StandardRules
+from engine.spi import c07_combat
+from engine.spi import hooks
 
 BEAST = "BEA"
 
@@ -117,7 +119,7 @@ def spell_targets(self, state: State, seat: str, spell: str) -> Iterator[str]:
     if spell == "sinister-visions":
         seen = set()
         for x in sorted(state["units"]):
-            if self.side_of(state, x) != seat and "men" in self.units[x].tags and self.on_map(state, x):
+            if hooks.side_of(self, state, x) != seat and "men" in self.units[x].tags and self.on_map(state, x):
                 hx = state["units"][x]["hex"]
                 if hx not in seen:
                     seen.add(hx)
@@ -135,7 +137,7 @@ def spell_effect(self, state: State, seat: str, leader: str, spell: str, target:
         b[spell[6:]] = True
         return self.spells[spell]["text"]
     if spell == "sinister-visions":
-        hit = sorted(x for x in state["units"] if self.on_map(state, x) and self.side_of(state, x) != seat
+        hit = sorted(x for x in state["units"] if self.on_map(state, x) and hooks.side_of(self, state, x) != seat
                      and "men" in self.units[x].tags and self.units[x].is_combat
                      and distance(state["units"][x]["hex"], target) <= 2)
         for x in hit:
@@ -152,7 +154,7 @@ def _parse_breathe(self, state: State, seat: str, words: list[str]) -> tuple[str
 
 def _check_breathe(self, state: State, seat: str, args: tuple[str, ...]) -> None:
     uid, at, hx = args
-    self._combat_phase_check(state, seat, "fire", "17.1")
+    c07_combat._combat_phase_check(self, state, seat, "fire", "17.1")
     if uid != BEAST or seat != "sauron" or self.phasing(state) != seat or not self.on_map(state, BEAST):
         raise IllegalOrder("only the Beast breathes death, in Sauron's Combat Phase", "17.1")
     if not self.beast(state)["breath"]:
@@ -161,7 +163,7 @@ def _check_breathe(self, state: State, seat: str, args: tuple[str, ...]) -> None
         raise IllegalOrder("the Beast breathes death once a Game-Turn", "17.1")
     if distance(state["units"][BEAST]["hex"], hx) != 1:
         raise IllegalOrder("Death Breath reaches an adjacent hex", "17.1")
-    if not any(self.side_of(state, x) != seat for x in self.occupancy(state).get(hx, ())):
+    if not any(hooks.side_of(self, state, x) != seat for x in self.occupancy(state).get(hx, ())):
         raise IllegalOrder(f"no enemy in {hx}", "17.1")
 
 
@@ -172,10 +174,10 @@ def _apply_breathe(self, state: State, seat: str, args: tuple[str, ...], dice: D
     lines = []
     for x in sorted(occ.get(hx, ())):
         u = self.units[x]
-        if self.side_of(state, x) == seat:
+        if hooks.side_of(self, state, x) == seat:
             continue
         if u.is_combat:
-            self.eliminate(state, x)
+            c07_combat.eliminate(self, state, x)
             lines.append(f"{x} eliminated")
     for x in sorted(occ.get(hx, ())):
         if self.units[x].is_leader and self.on_map(state, x):

@@ -34,6 +34,10 @@ from engine.core import RulesetBase
 from engine.spi.standard import StandardRules
 
 from .c07_22_leader_combat import cell_wounds
+from engine.spi import c04_movement
+from engine.spi import c05_stacking
+from engine.spi import c08_3_rally
+from engine.spi import hooks
 
 
 MAX_ROUNDS = 200
@@ -80,7 +84,7 @@ def _check_challenge(self, state: State, seat: str, args: tuple[str, ...]) -> No
         raise IllegalOrder("a challenge is issued by the phasing side in its Combat Phase", "22.0")
     ua = self._own_on_map(state, seat, a)
     ub = self.units.get(b)
-    if not ua.is_leader or ub is None or not ub.is_leader or self.side_of(state, b) == seat or not self.on_map(state, b):
+    if not ua.is_leader or ub is None or not ub.is_leader or hooks.side_of(self, state, b) == seat or not self.on_map(state, b):
         raise IllegalOrder(f"{a} must be your leader and {b} an enemy leader on the map", "22.0")
     rng = self.raw(state)["mortal_combat"]["range"]
     d = distance(state["units"][a]["hex"], state["units"][b]["hex"])
@@ -109,7 +113,7 @@ def answer_buttons(self, state: State, seat: str, action: Action) -> list[tuple[
     if action.verb != "challenge" or len(action.args) != 2:
         return RulesetBase.answer_buttons(self, state, seat, action)
     b = action.args[1]
-    who = self.side_of(state, b)
+    who = hooks.side_of(self, state, b)
     return [(who, f"accept {b}", "Accept"), (who, f"decline {b}", "Decline")]
 
 
@@ -117,10 +121,10 @@ def _legal_challenges(self, state: State, seat: str) -> Iterator[Action]:
     if self.kind(state) != "combat" or self.phasing(state) != seat or not self.variant(state):
         return
     for a in sorted(state["units"]):
-        if not (self.units[a].is_leader and self.side_of(state, a) == seat and self.on_map(state, a)):
+        if not (self.units[a].is_leader and hooks.side_of(self, state, a) == seat and self.on_map(state, a)):
             continue
         for b in sorted(state["units"]):
-            if self.units[b].is_leader and self.side_of(state, b) != seat and self.on_map(state, b):
+            if self.units[b].is_leader and hooks.side_of(self, state, b) != seat and self.on_map(state, b):
                 act = Action("challenge", (a, b))
                 if self._ok(state, seat, act):
                     yield act
@@ -128,12 +132,12 @@ def _legal_challenges(self, state: State, seat: str) -> Iterator[Action]:
 # --- the answer
 def _asked(self, state: State, seat: str) -> list[dict]:
     return [m for m in state["sau"]["mortal"] if m["status"] == "asked"
-            and self.side_of(state, m["challenged"]) == seat and not self._same_phase(state, m)]
+            and hooks.side_of(self, state, m["challenged"]) == seat and not self._same_phase(state, m)]
 
 
 def _same_phase(self, state: State, m: dict) -> bool:
     """The challenge was issued in the phase now running (the answer waits for the next phase)."""
-    return m["turn"] == state["turn"] and self.phasing(state) == self.side_of(state, m["challenger"]) \
+    return m["turn"] == state["turn"] and self.phasing(state) == hooks.side_of(self, state, m["challenger"]) \
         and self.kind(state) == "combat"
 
 
@@ -173,7 +177,7 @@ def _apply_accept(self, state: State, seat: str, args: tuple[str, ...], dice: Di
 
 def decline_points(self, state: State, leader: str) -> int:
     """22.3: what avoiding a challenge adds to the leader's side's demoralization, his current Rally Points."""
-    return self.leader_rating(state, leader, for_rally=False)
+    return c08_3_rally.leader_rating(self, state, leader, for_rally=False)
 
 
 def _declined(self, state: State, m: dict, leader: str) -> int:
@@ -213,7 +217,7 @@ def _challenges_waiting(self, state: State) -> list[dict]:
         leader's seat answers in its next phase (not the one it was issued in). The challenge itself stays
         in ``state["sau"]["mortal"]`` (it outlives the answer: 22.1's approach, 22.2's fight); the record
         is read from it, so that the answer is not kept twice."""
-    return [pending.new(CHALLENGE_22_3, self.side_of(state, m["challenged"]), leader=m["challenged"],
+    return [pending.new(CHALLENGE_22_3, hooks.side_of(self, state, m["challenged"]), leader=m["challenged"],
                         challenger=m["challenger"])
             for m in state["sau"]["mortal"] if m["status"] == "asked" and not self._same_phase(state, m)]
 
@@ -260,7 +264,7 @@ def meeting_check(self, state: State, seat: str, uids: list[str], dest: str, occ
     """22.1: the only enemy leader a challenger may join is the one who accepted (and back). A step of
         Sauron's ``MOVE_END``, with the leaders' stacking (8.1) after it: together, where a leader may
         end a move (``LEADER_MAY_END``)."""
-    foes = [x for x in occ.get(dest, ()) if self.side_of(state, x) != seat and self.units[x].is_leader]
+    foes = [x for x in occ.get(dest, ()) if hooks.side_of(self, state, x) != seat and self.units[x].is_leader]
     for f in foes:
         for u in uids:
             if not any(m["status"] == "accepted" and {u, f} == {m["challenger"], m["challenged"]}
@@ -287,9 +291,9 @@ def approach_duties(self, state: State, seat: str) -> list[tuple[str, str]]:
         if m["status"] != "accepted":
             continue
         for me, foe in ((m["challenged"], m["challenger"]), (m["challenger"], m["challenged"])):
-            if (self.side_of(state, me) == seat and self.on_map(state, me) and self.on_map(state, foe)
+            if (hooks.side_of(self, state, me) == seat and self.on_map(state, me) and self.on_map(state, foe)
                     and state["units"][me]["hex"] != state["units"][foe]["hex"]
-                    and me not in state["ph"]["moved"] and self._mover_kind(state, seat, me) == k):
+                    and me not in state["ph"]["moved"] and c04_movement._mover_kind(self, state, seat, me) == k):
                 out.append((me, foe))
     return out
 
@@ -307,20 +311,20 @@ def approach_reach(self, state: State, seat: str, me: str, foe: str) -> tuple[in
     cache = self.__dict__.setdefault("_approach_cache", {})
     if key in cache:
         return cache[key]
-    movers = self._stack_of(state, (me,))
+    movers = c04_movement._stack_of(self, state, (me,))
     best = now
     try:
         self._check_movers(state, seat, movers)
     except IllegalOrder:
         pass
     else:
-        for h in self._reach(state, seat, movers, occ):
+        for h in c04_movement._reach(self, state, seat, movers, occ):
             hx = str(h)
             d = distance(hx, there)
             if d >= best or hx == here:
                 continue
             try:
-                self._check_stacking(state, seat, movers, hx, occ)
+                c05_stacking._check_stacking(self, state, seat, movers, hx, occ)
                 for step in self.LEADER_MAY_END:  # 22.1's meeting, 8.1's leaders' stacking
                     step(self, state, seat, movers, hx, occ)
             except IllegalOrder:
@@ -368,7 +372,7 @@ def approach_default(self, state: State, seat: str) -> Action | None:
     for me, foe in self.approach_duties(state, seat):
         now, best = self.approach_reach(state, seat, me, foe)
         if best < now:
-            for a in self._legal_moves(state, seat, self.kind(state), only=me):
+            for a in c04_movement._legal_moves(self, state, seat, self.kind(state), only=me):
                 if self._ok(state, seat, a):
                     return a
     return None

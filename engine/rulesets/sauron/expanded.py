@@ -35,6 +35,8 @@ from engine.hexgrid import distance
 from . import Sauron
 from .common import DATA, NUMENOREANS
 from .options import EXPANDED_OPTIONS
+from engine.spi import c07_combat
+from engine.spi import hooks
 
 # the expanded game's own options (options.py) when not given: nothing lost, nobody dead, Narsil whole, the
 # Ring with Sauron, the siege rule on, the decisive victory
@@ -61,7 +63,7 @@ def ring_into_the_fire(self, state: State) -> list[Event]:
     if self.kind(state) == "rally" and not state["over"]:
         h = self.ring_holder(state)
         oro = set(self.map_data["zones"]["orodruin"])
-        if h and self.side_of(state, h) == "westernesse" and h not in state["sau"]["evil"] \
+        if h and hooks.side_of(self, state, h) == "westernesse" and h not in state["sau"]["evil"] \
                 and not state["sau"]["ring"]["worn"] and self.on_map(state, h) and state["units"][h]["hex"] in oro:
             state["sau"]["ring"]["holder"] = None
             state["sau"]["ring_destroyed"] = True
@@ -81,11 +83,11 @@ def overrun_catapults(self, state: State, seat: str, uids: list[str], trail: lis
         return []
     here = trail[-1]
     occ = self.occupancy(state)
-    foes = [x for x in occ.get(here, ()) if self.side_of(state, x) != seat]
+    foes = [x for x in occ.get(here, ()) if hooks.side_of(self, state, x) != seat]
     if not foes or not all(self.units[x].is_siege for x in foes):
         return []
     for x in foes:
-        self.eliminate(state, x)
+        c07_combat.eliminate(self, state, x)
     return [Event(public=f"{self.title_of(seat)} overruns {', '.join(sorted(foes))} in {here} (expanded game, "
                          "ruling: siege equipment alone does not hold a hex).", section="Expanded Game")]
 
@@ -96,11 +98,11 @@ def overrun_after_order(self, state: State, seat: str, action) -> list[Event]:
     events: list[Event] = []
     occ = self.occupancy(state)
     for hx, ids in sorted(occ.items()):
-        sides = {self.side_of(state, x) for x in ids}
+        sides = {hooks.side_of(self, state, x) for x in ids}
         if len(sides) < 2:
             continue
         for side in sorted(sides):
-            mine = [x for x in ids if self.side_of(state, x) == side and self.units[x].is_combat]
+            mine = [x for x in ids if hooks.side_of(self, state, x) == side and self.units[x].is_combat]
             if mine:
                 events += overrun_catapults(self, state, side, mine, [hx])
     return events
@@ -194,13 +196,13 @@ class SauronExpanded(Sauron):
             hexes = sorted(self.setup_zones[zone], key=lambda h: (distance(h, centre), h))
             if side == "westernesse" and gap:
                 theirs = [r["hex"] for u, r in state["units"].items() if r["status"] == "map"
-                          and self.side_of(state, u) == "sauron"]
+                          and hooks.side_of(self, state, u) == "sauron"]
                 hexes = [h for h in hexes if all(distance(h, t) >= gap for t in theirs)]
-            combat = [u for u in sorted(self.units) if self.side_of(state, u) == side and self.units[u].is_combat
+            combat = [u for u in sorted(self.units) if hooks.side_of(self, state, u) == side and self.units[u].is_combat
                       and state["units"][u]["status"] == "pool"]
             for uid, hx in zip(combat, hexes):
                 state["units"][uid].update(hex=hx, status="map")
-            for ldr in sorted(u for u in self.units if self.side_of(state, u) == side and self.units[u].is_leader):
+            for ldr in sorted(u for u in self.units if hooks.side_of(self, state, u) == side and self.units[u].is_leader):
                 if state["units"][ldr]["status"] != "pool":
                     continue
                 mate = next((u for u in combat if state["units"][u]["status"] == "map"
@@ -216,7 +218,7 @@ class SauronExpanded(Sauron):
         Game-Turn 1, Sauron's at 1120's side of Mordor, Westernesse's at the western edge."""
         if state["units"][uid]["status"] != "reinforcement" or state["turn"] < 1:
             return None
-        if self.side_of(state, uid) == "sauron":
+        if hooks.side_of(self, state, uid) == "sauron":
             return ["1608", "1609", "1709"]
         return [str(h) for h in sorted(self.hexmap.edge_hexes("west")) if str(h) in self.setup_zones["alliance"]]
 
@@ -258,7 +260,7 @@ class SauronExpanded(Sauron):
         if state["options"].get("victory", "decisive") != "decisive":
             return r
         occ = self.occupancy(state)
-        held = any(self.side_of(state, x) == "westernesse" and self.units[x].is_combat for x in occ.get("1608", ()))
+        held = any(hooks.side_of(self, state, x) == "westernesse" and self.units[x].is_combat for x in occ.get("1608", ()))
         if state["units"]["SAU"]["status"] == "eliminated" and held:
             return {"winner": "westernesse", "section": "victory", "decisive": True, "points": r.get("points"),
                     "summary": "The eighteen Game-Turns are over: Sauron is dead and Barad-dur taken. Decisive "

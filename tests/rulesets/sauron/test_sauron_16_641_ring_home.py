@@ -6,6 +6,7 @@ import pytest
 from engine.core import Game, OrderError
 from engine.hexgrid import distance
 from engine.rulesets import get_ruleset
+from engine.spi import c04_movement
 
 RS = get_ruleset("sauron")
 
@@ -36,7 +37,7 @@ def test_16_641_the_carrier_moves_by_the_shortest_way_to_sauron():
     refused(g, "sauron", "done", "16.641")  # he may not stay where he is
     moves = [RS.format(a) for a in g.legal_actions("sauron") if a.verb == "move" and "RW" in a.args]
     assert moves and all(distance(m.split()[-1], "1523") == best for m in moves)
-    away = next(str(h) for h in RS._reach(st, "sauron", ["RW"]) if distance(str(h), "1523") > best and str(h) != "0812")
+    away = next(str(h) for h in c04_movement._reach(RS, st, "sauron", ["RW"]) if distance(str(h), "1523") > best and str(h) != "0812")
     refused(g, "sauron", f"move RW {away}", "16.641")
     assert RS.format(RS.deadline_action(st, "sauron")) in moves  # at a deadline the bot takes him home
     g.play("sauron", moves[0])

@@ -9,6 +9,7 @@ from engine.core import Game, OrderError, state_digest
 from engine.hexgrid import Hex
 from engine.rulesets import get_ruleset
 from tests.fuzz.test_fuzz_sauron import check_invariants, play_random
+from engine.spi import c07_combat
 
 RS = get_ruleset("sauron-expanded")
 
@@ -98,7 +99,7 @@ def test_siege_rule_fortifications_and_barad_dur_add_armor_as_an_option():
         st = g.state
         st["units"]["OI1"]["hex"] = "1608"
         st["units"]["NC1"]["hex"] = "1607"
-        p = RS.attack_profile(st, "NC1", "OI1", "melee")
+        p = c07_combat.attack_profile(RS, st, "NC1", "OI1", "melee")
         assert p["armor"] == 2 + bonus
 
 

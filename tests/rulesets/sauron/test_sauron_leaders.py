@@ -9,6 +9,7 @@ import pytest
 
 from engine.core import Game
 from engine.rulesets import get_ruleset
+from engine.spi import c08_3_rally
 
 SEED = Path("/work/shared/seeds/004_7ba59ca63c0ebaf4.txt")
 RS = get_ruleset("sauron")
@@ -168,9 +169,9 @@ def test_8_3311_baldrim_example():
     assert RS.rally_from(3, 3, 0) == 6
     assert RS.rally_from(3, 3, 5) == 4
     st = game().state
-    assert RS.leader_rating(st, "BAL") == 6
+    assert c08_3_rally.leader_rating(RS, st, "BAL") == 6
     st["units"]["BAL"]["wounds"] = 4  # one beyond his Combat
-    assert RS.leader_rating(st, "BAL") == 5
+    assert c08_3_rally.leader_rating(RS, st, "BAL") == 5
     RS._wound(st, "BAL", 1)
     assert st["units"]["BAL"]["status"] == "eliminated"
 
@@ -183,18 +184,18 @@ def test_8_37_rally_table_to_13_and_sauron_automatic_at_night():
         assert ch.rally_totals(r) == frozenset(range(3, 13))
     assert ch.rally_totals(13) == "auto"
     st["units"]["SAU"].update(hex="1522", status="map")
-    assert RS.leader_rating(st, "SAU") == 10
+    assert c08_3_rally.leader_rating(RS, st, "SAU") == 10
     st["turn"] = 15
-    assert RS.leader_rating(st, "SAU") == 13 and ch.rally_totals(RS.leader_rating(st, "SAU")) == "auto"
+    assert c08_3_rally.leader_rating(RS, st, "SAU") == 13 and ch.rally_totals(c08_3_rally.leader_rating(RS, st, "SAU")) == "auto"
 
 
 def test_magic_weapons_bring_elendil_and_gil_galad_to_12_and_isildur_to_10():
     st = game().state
-    assert RS.leader_rating(st, "ELE") == 12
+    assert c08_3_rally.leader_rating(RS, st, "ELE") == 12
     st["units"]["GIL"].update(hex="1203", status="map")
-    assert RS.leader_rating(st, "GIL") == 12
+    assert c08_3_rally.leader_rating(RS, st, "GIL") == 12
     st["sau"]["items"]["narsil"] = "ISI"
-    assert RS.leader_rating(st, "ISI") == 10 and RS.leader_rating(st, "ELE") == 9
+    assert c08_3_rally.leader_rating(RS, st, "ISI") == 10 and c08_3_rally.leader_rating(RS, st, "ELE") == 9
 
 
 def test_variant_off_plays_the_standard_leader_table():
@@ -214,7 +215,7 @@ def test_7_23_a_leader_caught_in_his_units_result_takes_wounds_and_narsil_breaks
     st = g.state
     RS._leader_loss(st, "ISI", 1)
     assert RS.wounds(st, "ISI") == 1
-    RS._leader_loss(st, "ANA", RS.leader_rating(st, "ANA", for_rally=False))
+    RS._leader_loss(st, "ANA", c08_3_rally.leader_rating(RS, st, "ANA", for_rally=False))
     assert RS.wounds(st, "ANA") == 2
     text = RS._leader_loss(st, "ELE", 1)
     assert st["sau"]["items"]["narsil"] is None and st["sau"]["items"]["shards"] and "Narsil breaks" in text

@@ -4,6 +4,8 @@ import pytest
 
 from engine.core import Game, OrderError
 from engine.rulesets import get_ruleset
+from engine.spi import c08_3_rally
+from engine.spi import hooks
 
 RS = get_ruleset("sauron")
 
@@ -80,7 +82,7 @@ def test_magic_armor_only_magic_weapons_harm_the_beast():
 def test_flight_gives_twelve():
     g = summoned()
     g.state["sau"]["beast"]["flight"] = True
-    assert RS.movement_allowance(g.state, "BEA") == 12
+    assert hooks.movement_allowance(RS, g.state, "BEA") == 12
 
 
 def test_death_breath_kills_an_adjacent_hex_once_a_turn_and_breaks_narsil():
@@ -120,7 +122,7 @@ def test_wrath_of_the_ringwraith_and_total_eclipse_last_a_game_turn():
     st2 = g2.state
     st2["units"]["SAU"].update(hex="1523", status="map", magic=45)
     at(g2, "A")
-    assert not RS.is_fanatic(st2, "OI1") and RS.leader_rating(st2, "SAU") == 10
+    assert not RS.is_fanatic(st2, "OI1") and c08_3_rally.leader_rating(RS, st2, "SAU") == 10
     g2.play("sauron", "cast SAU total-eclipse 8")
-    assert RS.is_fanatic(g2.state, "OI1") and RS.leader_rating(g2.state, "SAU") == 13
+    assert RS.is_fanatic(g2.state, "OI1") and c08_3_rally.leader_rating(RS, g2.state, "SAU") == 13
     assert not RS.is_fanatic(g2.state, "TR1")  # trolls are not orcs
