@@ -67,6 +67,9 @@ from engine.spi import c08_4_formations
 from engine.spi import c08_5_magic
 from engine.spi import c13_setup
 from engine.spi import hooks
+from engine.spi import c07_1_fire
+from engine.spi import c07_5_retreat
+from engine.spi import help as spi_help
 
 
 _MEMO = threading.local()  # the action being checked or applied, per thread (games run in worker threads)
@@ -92,46 +95,84 @@ class StandardRules(RulesetBase):
     ``seats``, ``side_titles``, ``side_colors`` and provide ``hexmap``,
     ``units``, ``sequence``, ``ruleset_charts_text`` and ``spells``."""
 
-    # The Standard Rules are their case files' functions, one file per case (no mixin classes):
-    from engine.spi.help import (
-        help_topics, help
-    )
-    from engine.spi.c13_setup import (
-        printed_setup_path, printed_setups, deploy_example, printed_setup_reconstructed, _check_deploy
-    )
-    from engine.spi.c04_movement import (
-        _check_movers, _road_hexes, _why_unreachable, _why_section, _why_step, apply_overriding
-    )
-    from engine.spi.c07_combat import (
-        apply_result, _leader_loss, _displace_leader, odds
-    )
-    from engine.spi.c07_1_fire import (
-        _can_fire, missile_range, _check_fire, _apply_fire
-    )
-    from engine.spi.c07_3_melee import (
-        _can_melee, _check_melee, _melee_targets, _apply_melee
-    )
-    from engine.spi.c07_5_retreat import (
-        _check_advance, _offer_advance, _start_retreat, _apply_advance
-    )
-    from engine.spi.c08_3_rally import (
-        _apply_rally
-    )
-    from engine.spi.c08_4_formations import (
-        _formed_this_turn, _check_form, _apply_form
-    )
-    from engine.spi.c08_5_magic import (
-        spell_cost, _expire_effects
-    )
-    from engine.spi.hooks import (
-        AFTER_MOVE, ON_STEP_START, INIT_EXTRA, VIEW_EXTRA, MODIFY_ATTACK, LEGAL_EXTRA, MOVEMENT_ALLOWANCE,
-        ON_ELIMINATE, AFTER_RETREAT, AFTER_ORDER, MOVE_END, order_examples, orders_notes, kind_verbs, setup_help,
-        secrets_help, help_general, view_turn, hexside_rule, extra_blocked, dem_total, zoc_through,
-        zoc_through_fn, reinforcement_entry, on_unit_lost, dem_level, unit_dem_value, may_enter_enemy_leaders,
-        demoralized, check_victory, end_of_turn, result_line, result_why, final_result, on_setup_step_end,
-        spell_targets, check_stack_move, why_hexside, check_move_end, is_fanatic, adjust_result, order_odds,
-        duel_modifier, spell_effect, check_rally_extra, check_spell, may_form, check_group_charts, printed_rally
-    )
+    # The extension points (engine/spi/hooks.py): each a function or datum of a case file, declared here by
+    # its module; a game declares its own the same way. Every other rule is called by its module
+    # (`c04_movement._legal_moves(rs, ...)`), never through the class (issue 43).
+    help_topics = spi_help.help_topics
+    help = spi_help.help
+    printed_setup_path = c13_setup.printed_setup_path
+    printed_setups = c13_setup.printed_setups
+    deploy_example = c13_setup.deploy_example
+    printed_setup_reconstructed = c13_setup.printed_setup_reconstructed
+    _check_deploy = c13_setup._check_deploy
+    _check_movers = c04_movement._check_movers
+    _road_hexes = c04_movement._road_hexes
+    _why_unreachable = c04_movement._why_unreachable
+    _why_section = c04_movement._why_section
+    _why_step = c04_movement._why_step
+    apply_overriding = c04_movement.apply_overriding
+    apply_result = c07_combat.apply_result
+    _leader_loss = c07_combat._leader_loss
+    _displace_leader = c07_combat._displace_leader
+    odds = c07_combat.odds
+    _can_fire = c07_1_fire._can_fire
+    missile_range = c07_1_fire.missile_range
+    _can_melee = c07_3_melee._can_melee
+    _melee_targets = c07_3_melee._melee_targets
+    _offer_advance = c07_5_retreat._offer_advance
+    _start_retreat = c07_5_retreat._start_retreat
+    _formed_this_turn = c08_4_formations._formed_this_turn
+    spell_cost = c08_5_magic.spell_cost
+    _expire_effects = c08_5_magic._expire_effects
+    AFTER_MOVE = hooks.AFTER_MOVE
+    ON_STEP_START = hooks.ON_STEP_START
+    INIT_EXTRA = hooks.INIT_EXTRA
+    VIEW_EXTRA = hooks.VIEW_EXTRA
+    MODIFY_ATTACK = hooks.MODIFY_ATTACK
+    LEGAL_EXTRA = hooks.LEGAL_EXTRA
+    MOVEMENT_ALLOWANCE = hooks.MOVEMENT_ALLOWANCE
+    ON_ELIMINATE = hooks.ON_ELIMINATE
+    AFTER_RETREAT = hooks.AFTER_RETREAT
+    AFTER_ORDER = hooks.AFTER_ORDER
+    MOVE_END = hooks.MOVE_END
+    order_examples = hooks.order_examples
+    orders_notes = hooks.orders_notes
+    kind_verbs = hooks.kind_verbs
+    setup_help = hooks.setup_help
+    secrets_help = hooks.secrets_help
+    help_general = hooks.help_general
+    view_turn = hooks.view_turn
+    hexside_rule = hooks.hexside_rule
+    extra_blocked = hooks.extra_blocked
+    dem_total = hooks.dem_total
+    zoc_through = hooks.zoc_through
+    zoc_through_fn = hooks.zoc_through_fn
+    reinforcement_entry = hooks.reinforcement_entry
+    on_unit_lost = hooks.on_unit_lost
+    dem_level = hooks.dem_level
+    unit_dem_value = hooks.unit_dem_value
+    may_enter_enemy_leaders = hooks.may_enter_enemy_leaders
+    demoralized = hooks.demoralized
+    check_victory = hooks.check_victory
+    end_of_turn = hooks.end_of_turn
+    result_line = hooks.result_line
+    result_why = hooks.result_why
+    final_result = hooks.final_result
+    on_setup_step_end = hooks.on_setup_step_end
+    spell_targets = hooks.spell_targets
+    check_stack_move = hooks.check_stack_move
+    why_hexside = hooks.why_hexside
+    check_move_end = hooks.check_move_end
+    is_fanatic = hooks.is_fanatic
+    adjust_result = hooks.adjust_result
+    order_odds = hooks.order_odds
+    duel_modifier = hooks.duel_modifier
+    spell_effect = hooks.spell_effect
+    check_rally_extra = hooks.check_rally_extra
+    check_spell = hooks.check_spell
+    may_form = hooks.may_form
+    check_group_charts = hooks.check_group_charts
+    printed_rally = hooks.printed_rally
 
     name = "spi"
     title = "SPI Standard Rules"

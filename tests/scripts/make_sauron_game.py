@@ -14,6 +14,7 @@ from engine.core import Game
 from engine.hexgrid import Hex, distance
 from engine.rulesets import get_ruleset
 from engine.spi import c07_1_fire
+from engine.rulesets.sauron import c22_mortal_combat
 
 RS = get_ruleset("sauron")
 MOVES_PER_PHASE = 10
@@ -70,7 +71,7 @@ def choose(g: Game, seat: str, moved: set[str], plot: dict) -> str:
     kind = RS.kind(st)
     if kind == "setup":
         return "done"
-    answers = [RS.format(a) for a in RS._legal_answers(st, seat)]
+    answers = [RS.format(a) for a in c22_mortal_combat._legal_answers(RS, st, seat)]
     if answers:
         return answers[0]  # accept first
     units = st["units"]

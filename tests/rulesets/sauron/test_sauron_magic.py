@@ -6,6 +6,7 @@ from engine.core import Game, OrderError
 from engine.rulesets import get_ruleset
 from engine.spi import c08_3_rally
 from engine.spi import hooks
+from engine.rulesets.sauron import c07_22_leader_combat
 
 RS = get_ruleset("sauron")
 
@@ -56,12 +57,12 @@ def test_17_11_without_horn_or_breath_melee_c_and_combat_9():
     g = summoned()
     st = g.state
     assert str(RS.ratings(st, "BEA")) == "C-4-X"
-    assert RS.leader_total(st, "BEA") == 9
+    assert c07_22_leader_combat.leader_total(RS, st, "BEA") == 9
     st["sau"]["beast"]["horn"] = True
-    assert str(RS.ratings(st, "BEA")) == "A-4-X" and RS.leader_total(st, "BEA") == 11
+    assert str(RS.ratings(st, "BEA")) == "A-4-X" and c07_22_leader_combat.leader_total(RS, st, "BEA") == 11
     st["sau"]["beast"]["horn"] = False
     st["sau"]["beast"]["breath"] = True
-    assert RS.leader_total(st, "BEA") == 11
+    assert c07_22_leader_combat.leader_total(RS, st, "BEA") == 11
     assert RS.unit_dem_value(st, "BEA") == 15  # "He is, after all, worth 15 DP's"
 
 
@@ -115,9 +116,9 @@ def test_wrath_of_the_ringwraith_and_total_eclipse_last_a_game_turn():
     st["units"]["SAU"].update(hex="1523", status="map", magic=45)
     st["units"]["RW"].update(hex="1522", status="map")
     at(g, "A")
-    base = RS.leader_total(st, "RW")
+    base = c07_22_leader_combat.leader_total(RS, st, "RW")
     g.play("sauron", "cast SAU wrath-of-the-ringwraith 5")
-    assert RS.leader_total(g.state, "RW") == base + 3
+    assert c07_22_leader_combat.leader_total(RS, g.state, "RW") == base + 3
     g2 = game()
     st2 = g2.state
     st2["units"]["SAU"].update(hex="1523", status="map", magic=45)
