@@ -142,8 +142,10 @@ def _move_retreat(rs, state: State, uids: list[str], hx: str) -> list[str]:
         state["units"][v]["hex"] = hx
     lead = [x for x in moving if x not in uids]
     lines = [f"{_phrase(lead)} retreat{'s' if len(lead) == 1 else ''} with it (8.24)"] if lead else []
-    for step in rs.AFTER_RETREAT:  # what follows in the game (Gondor: the Banner, the gates, the cauldrons)
+    for step in rs.AFTER_RETREAT:  # what follows in the game (Gondor: the Banner)
         lines += step(rs, state, uids, here, hx)
+    trail = [here, hx] if distance(here, hx) == 1 else [hx]  # (the units entered hx; Gondor: cauldrons, gates)
+    lines += [e.public for e in hooks.on_enter(rs, state, rs.units[uids[0]].side, uids, trail, "retreat")]
     return lines
 
 
@@ -177,7 +179,8 @@ def _apply_advance(rs, state: State, seat: str, args: tuple[str, ...], dice: Dic
     if not adv["units"] or rs.combat_units_in(state, hx):
         state["ph"]["advance"] = None
     extra = f" ({_phrase(leaders)} stay in {here})" if leaders else ""
-    return [Event(public=f"{rs.title_of(seat)}: {_phrase(uids)} advances into {hx} (7.5){extra}.", section="7.5")]
+    return [Event(public=f"{rs.title_of(seat)}: {_phrase(uids)} advances into {hx} (7.5){extra}.", section="7.5"),
+            *hooks.on_enter(rs, state, seat, uids, [here, hx], "advance")]
 
 
 def _parse_advance(rs, state: State, seat: str, words: list[str]) -> tuple[str, ...]:

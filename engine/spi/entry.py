@@ -138,7 +138,8 @@ def _apply_advance(rs, state: State, seat: str, args: tuple[str, ...], dice: Dic
     if not adv["units"] or rs.combat_units_in(state, hx):
         state["ph"]["advance"] = None
     return [Event(public=f"{rs.title_of(seat)}: {_phrase(uids)} advances into {hx} and so enters the map "
-                         f"({SECTION}, 7.5).", section=SECTION)]
+                         f"({SECTION}, 7.5).", section=SECTION),
+            *hooks.on_enter(rs, state, seat, uids, [hx], "advance")]
 
 
 def _entering(rs, state: State, seat: str) -> list[str]:

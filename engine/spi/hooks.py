@@ -72,8 +72,8 @@ REPLACEABLE: dict[str, str] = {
 # The steps a game runs at these points, declared in one place (its class), in the order they run; each
 # entry is a function of one of its case files. The hooks below run them (``after_move``,
 # ``on_step_start``, ``init_extra``, ``view_extra``, ``modify_attack``), so that what happens after a move
-# is read in one line, e.g. Gondor's ``AFTER_MOVE = (c18_banner.after_move, c16_7_oil.after_move,
-# c15_city.after_move)``: the Banner (18.13), the oil (16.73), the gates (15.15).
+# is read in one line, e.g. Gondor's ``ON_ENTER = (c16_7_oil.on_enter, c15_city.on_enter)``: the cauldrons
+# (16.73) and the oil (16.74), then the gates (15.15), whichever way a unit came in (``on_enter``).
 AFTER_MOVE: tuple = ()  # (rs, state, seat, uids, trail) -> list[Event]
 ON_STEP_START: tuple = ()  # (rs, state) -> list[Event]
 INIT_EXTRA: tuple = ()  # (rs, state) -> None
@@ -83,6 +83,7 @@ LEGAL_EXTRA: tuple = ()  # (rs, state, seat) -> Iterator[Action]: listed before 
 MOVEMENT_ALLOWANCE: tuple = ()  # (rs, state, uid, ma) -> float: each amends the allowance before it
 ON_ELIMINATE: tuple = ()  # (rs, state, uid, here) -> None: after a unit is eliminated from ``here``
 AFTER_RETREAT: tuple = ()  # (rs, state, uids, here, hx) -> list[str]: after a retreat from here to hx
+ON_ENTER: tuple = ()  # (rs, state, seat, uids, trail, how) -> list[Event]: units entered hexes (below)
 AFTER_ORDER: tuple = ()  # (rs, state, seat, action) -> list[Event]: after any order, before the victory check
 
 
@@ -295,10 +296,22 @@ def entered(rs, state: State, trail: list[str]) -> list[str]:
 
 def after_move(rs, state: State, seat: str, uids: list[str], trail: list[str]) -> list[Event]:
     """After a move (``trail``: every hex from the start, if on the map, to the end): the game's
-    ``AFTER_MOVE``, in order, their events in that order."""
+    ``AFTER_MOVE``, in order, their events in that order; then ``on_enter``."""
     events: list[Event] = []
     for step in rs.AFTER_MOVE:
         events += step(rs, state, seat, uids, trail)
+    return events + on_enter(rs, state, seat, uids, trail, "move")
+
+
+def on_enter(rs, state: State, seat: str, uids: list[str], trail: list[str], how: str) -> list[Event]:
+    """Units of ``seat`` entered hexes, however they came (``how``: a ``"move"``, a ``"retreat"``, an
+    ``"advance"`` after combat): the game's ``ON_ENTER``, in order, their events in that order. ``trail``:
+    the hexes passed, from the one left when it is next to the first entered (a move's whole path; a
+    retreat's or an advance's hex left and hex entered), so that one list serves every way in (Gondor: the
+    cauldrons 16.73 and the oil poured 16.74, then the gates 15.15)."""
+    events: list[Event] = []
+    for step in rs.ON_ENTER:
+        events += step(rs, state, seat, uids, trail, how)
     return events
 
 

@@ -133,6 +133,7 @@ class StandardRules(RulesetBase):
     MOVEMENT_ALLOWANCE = hooks.MOVEMENT_ALLOWANCE
     ON_ELIMINATE = hooks.ON_ELIMINATE
     AFTER_RETREAT = hooks.AFTER_RETREAT
+    ON_ENTER = hooks.ON_ENTER
     AFTER_ORDER = hooks.AFTER_ORDER
     MOVE_END = hooks.MOVE_END
     order_examples = hooks.order_examples

@@ -540,7 +540,7 @@ def test_a_game_declares_its_shared_steps_as_ordered_lists_the_standard_rules_ru
     lists = {"after_move": "AFTER_MOVE", "on_step_start": "ON_STEP_START", "init_extra": "INIT_EXTRA",
              "view_extra": "VIEW_EXTRA", "modify_attack": "MODIFY_ATTACK", "legal_extra": "LEGAL_EXTRA",
              "movement_allowance": "MOVEMENT_ALLOWANCE", "eliminate": "ON_ELIMINATE",
-             "_move_retreat": "AFTER_RETREAT"}
+             "_move_retreat": "AFTER_RETREAT", "on_enter": "ON_ENTER"}
     declared = 0
     for name in sorted(BUILTIN):
         rs = get_ruleset(name)
@@ -557,12 +557,16 @@ def test_a_game_declares_its_shared_steps_as_ordered_lists_the_standard_rules_ru
     assert declared >= 16
     from engine.rulesets.gondor import GONDOR
     from engine.rulesets.gondor import c15_city, c16_7_oil, c18_banner
-    assert GONDOR.AFTER_MOVE == (c18_banner.after_move, c16_7_oil.after_move, c15_city.after_move)
+    assert GONDOR.AFTER_MOVE == (c18_banner.after_move,)
+    # issue 43: one list for a unit entering a hex, by a move, a retreat or an advance (the cauldrons 16.73,
+    # the gates 15.15), where these were wired three ways (after a move, after a retreat, Gondor's advance)
+    assert GONDOR.ON_ENTER == (c16_7_oil.on_enter, c15_city.on_enter)
     # the steps that chained by name across Gondor's case files (issue 29): lists, the Banner's first
     from engine.rulesets.gondor import c16_4_towers_ladders
     assert GONDOR.MOVEMENT_ALLOWANCE == (c18_banner.movement_allowance, c15_city.movement_allowance)
     assert GONDOR.ON_ELIMINATE == (c18_banner.on_eliminate, c16_7_oil.on_eliminate)
-    assert GONDOR.AFTER_RETREAT == (c18_banner.after_retreat, c16_4_towers_ladders.after_retreat)
+    assert GONDOR.AFTER_RETREAT == (c18_banner.after_retreat,)
+    assert not hasattr(c16_4_towers_ladders, "_apply_advance")
 
 
 # the super() calls left in the Standard Rules and the games built on them (issue 29: 19 when the

@@ -124,9 +124,10 @@ class Gondor(StandardRules):
     final_result = c20_victory.final_result
 
     # what runs at these points, in this order (engine/spi/hooks.py runs the lists)
-    AFTER_MOVE = (c18_banner.after_move,  # 18.13 the Banner goes with its leader; 20.1 the road
-                  c16_7_oil.after_move,  # 16.73 cauldrons taken on the way; Sauron's move sets off the oil
-                  c15_city.after_move)  # 15.15 the gates
+    AFTER_MOVE = (c18_banner.after_move,)  # 18.13 the Banner goes with its leader; 20.1 the road
+    # a unit entered hexes, by a move, a retreat or an advance (engine/spi/hooks.py: on_enter)
+    ON_ENTER = (c16_7_oil.on_enter,  # 16.73 cauldrons taken on the way; Sauron's move sets off the oil (16.74)
+                c15_city.on_enter)  # 15.15 the gates
     ON_STEP_START = (c20_victory.on_step_start,  # 18.14, 19.13, 20.2 and the Banner's step
                      c16_0_siege_phase.on_step_start,  # 16.0 the Siege Phase; 16.74 the oil poured
                      c14_reinforcements.on_step_start)  # 14.2 the Riders of Rohan
@@ -142,8 +143,7 @@ class Gondor(StandardRules):
                           c15_city.movement_allowance)  # 15.21 in the city; 16.72, 16.75 oil
     ON_ELIMINATE = (c18_banner.on_eliminate,  # 18.13 the Banner falls with its last leader
                     c16_7_oil.on_eliminate)  # 16.72 the oil goes with its carrier
-    AFTER_RETREAT = (c18_banner.after_retreat,  # 18.13 the Banner goes with its leader
-                     c16_4_towers_ladders.after_retreat)  # 15.15 the gates; 16.73 the cauldrons
+    AFTER_RETREAT = (c18_banner.after_retreat,)  # 18.13 the Banner goes with its leader
     deploy_example = "OA1 2325"
     _offer_advance = spi_entry._offer_advance  # 7.5 with the advance onto the map (14.2)
     _offmap_hex = c14_reinforcements._offmap_hex  # 14.2 the hex beyond the edge an entering unit attacks from
@@ -152,7 +152,7 @@ class Gondor(StandardRules):
               # Gondor's rules for standard orders (a record with a standard verb replaces it in its place):
               # the advance over walls and by ladder (16.51), formations entering the map (14.2), catapult
               # fire (16.12), melee from the entry hexes (14.2)
-              replace(ADVANCE, check=c16_4_towers_ladders._check_advance, apply=c16_4_towers_ladders._apply_advance),
+              replace(ADVANCE, check=c16_4_towers_ladders._check_advance, apply=spi_entry._apply_advance),
               replace(FORM, check=c14_reinforcements._check_form, apply=c14_reinforcements._apply_form),
               replace(FIRE, check=c16_1_catapults_grond._check_fire, apply=c16_1_catapults_grond._apply_fire),
               ENTRY_MELEE)

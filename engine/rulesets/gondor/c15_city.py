@@ -92,12 +92,12 @@ def movement_allowance(rs, state: State, uid: str, ma: float) -> float:
     return ma
 
 
-def after_move(rs, state: State, seat: str, uids: list[str], trail: list[str]) -> list[Event]:
-    """15.15: the last side to occupy or pass through both hexes of a gate controls it."""
-    events: list[Event] = []
-    if any(rs.units[u].is_combat for u in uids):
-        events += [Event(public=t, section="15.15") for t in mark_gates(rs, state, seat, trail)]
-    return events
+def on_enter(rs, state: State, seat: str, uids: list[str], trail: list[str], how: str) -> list[Event]:
+    """15.15: the last side to occupy or pass through both hexes of a gate controls it, by a move of its
+    combat units, a retreat or an advance (an entry of Gondor's ``ON_ENTER``)."""
+    if how == "move" and not any(rs.units[u].is_combat for u in uids):
+        return []
+    return [Event(public=t, section="15.15") for t in mark_gates(rs, state, seat, trail)]
 
 
 def mark_gates(rs, state: State, seat: str, trail: list[str]) -> list[str]:

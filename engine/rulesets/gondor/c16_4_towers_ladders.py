@@ -9,7 +9,7 @@ from typing import Iterator
 
 from engine.core import Action, Event, IllegalOrder, InvalidOrder, State
 from engine.dice import Dice
-from engine.hexgrid import Hex, Hexside, distance
+from engine.hexgrid import Hex, Hexside
 from engine.orders import Order
 from engine.rulesets.gondor import c16_0_siege_phase
 from engine.spi.standard import StandardRules
@@ -190,26 +190,6 @@ def _check_advance(rs, state: State, seat: str, args: tuple[str, ...]) -> None:
     if adv.get("siege"):
         if Hex.parse(hx) in c06_zoc.zoc_map(rs, state, seat):
             raise IllegalOrder(f"an advance during siege may not enter an enemy zone of control ({hx})", "16.51")
-
-
-def _apply_advance(rs, state: State, seat: str, args: tuple[str, ...], dice: Dice | None) -> list[Event]:
-    uid, hx = args
-    here = state["units"][uid]["hex"]
-    events = spi_entry._apply_advance(rs, state, seat, (uid, hx), dice)
-    if here:
-        events += [Event(public=t, section="15.15") for t in c15_city.mark_gates(rs, state, seat, [here, hx])]
-    events.extend(c16_7_oil._take_cauldrons(rs, state, seat, hx))
-    return events
-
-
-def after_retreat(rs, state: State, uids: list[str], here: str, hx: str) -> list[str]:
-    """15.15 a retreat through a gate; 16.73 the cauldrons it reaches (an entry of Gondor's ``AFTER_RETREAT``,
-    after the Banner's)."""
-    seat = rs.units[uids[0]].side
-    lines = []
-    lines += c15_city.mark_gates(rs, state, seat, [here, hx]) if distance(here, hx) == 1 else []
-    lines += [e.public for e in c16_7_oil._take_cauldrons(rs, state, seat, hx)]
-    return lines
 
 
 # the orders of this file (engine/orders.py), each naming its functions above

@@ -130,7 +130,12 @@ def _take_cauldrons(rs, state: State, seat: str, hx: str, movers: list[str] | No
 
 
 # ------------------------------------------------------------- hooks
-def after_move(rs, state: State, seat: str, uids: list[str], trail: list[str]) -> list[Event]:
+def on_enter(rs, state: State, seat: str, uids: list[str], trail: list[str], how: str) -> list[Event]:
+    """16.73: the cauldrons an enemy combat unit reaches (in a move, passing through too; by a retreat or an
+    advance, the hex entered); 16.74: Sauron's move ends below a carrier's oil (an entry of Gondor's
+    ``ON_ENTER``, before the gates)."""
+    if how != "move":
+        return _take_cauldrons(rs, state, seat, trail[-1])
     events = []
     if trail and any(rs.units[u].is_combat for u in uids):
         for hx in hooks.entered(rs, state, trail):
