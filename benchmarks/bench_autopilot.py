@@ -43,7 +43,7 @@ def main() -> None:
                   f"+{tally['always-decline']}")
             print(f"  Mortal Combats fought {tally['fights']}, leaders dead in them {tally['fight-deaths']}")
         else:
-            none = "" if hasattr(rs, "challenge_costs") else " (the game has no challenge to Mortal Combat)"
+            none = "" if "challenge" in getattr(rs, "decisions", {}) else " (the game has no challenge to Mortal Combat)"
             print(f"  challenges answered 0{none}")
         if tally["seizures"]:
             print(f"  seizures of the Ring the autopilot rolled {tally['seizures']}: held {tally['held']}, "

@@ -151,7 +151,8 @@ def _value(node, mod) -> list[str]:
 @lru_cache(maxsize=1)
 def _helpers() -> dict[str, int]:
     """The engine's own functions that take a case as a parameter named ``section`` (``refuse(message,
-    section)``, ``self._siege_step(state, seat, what, section)``): name -> that argument's position in a call."""
+    section)``, ``c16_0_siege_phase._siege_step(rs, state, seat, what, section)``): name -> that argument's position
+    in a call by its module (a ruleset's bound method, ``rs.f(...)``, gives one argument fewer)."""
     out: dict[str, int] = {}
     root = Path(__file__).parent
     for p in (*root.glob("spi/*.py"), *root.glob("rulesets/**/*.py")):
@@ -159,7 +160,7 @@ def _helpers() -> dict[str, int]:
             if isinstance(node, ast.FunctionDef):
                 names = [a.arg for a in node.args.args]
                 if "section" in names:
-                    out[node.name] = names.index("section") - (1 if names[:1] == ["self"] else 0)
+                    out[node.name] = names.index("section")
     return out
 
 
@@ -170,7 +171,10 @@ def cited_in(tree: ast.AST, mod) -> set[str]:
     for node in ast.walk(tree):
         if isinstance(node, ast.Call):
             fn = node.func.id if isinstance(node.func, ast.Name) else getattr(node.func, "attr", "")
-            at = CITING.get(fn, helpers.get(fn))
+            at = CITING.get(fn)
+            if at is None and fn in helpers:
+                bound = isinstance(node.func, ast.Attribute) and getattr(node.func.value, "id", "") in ("self", "rs")
+                at = helpers[fn] - (1 if bound else 0)
             if at is not None and len(node.args) > at:
                 out.update(_value(node.args[at], mod))
             for kw in node.keywords:

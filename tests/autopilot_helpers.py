@@ -12,6 +12,7 @@ from engine.autopilot import is_secret
 from engine.core import Action, Game
 from engine.hexgrid import Hex
 from engine.rulesets import get_ruleset
+from engine.rulesets.sauron import c22_mortal_combat
 
 BOUND = 1500  # actions: an all-autopilot game takes 96 (Risk) to 192 (War of the Ring)
 
@@ -143,9 +144,9 @@ def farmed_game(name: str, seed: int, seat: str, tally: Counter, verbs: Counter,
             a = rs.autopilot_action(g.state, s)
             text = checked_autopilot(rs, g.state, s)
             verbs[text.split()[0]] += 1
-            if a is not None and a.verb in ("accept", "decline") and hasattr(rs, "challenge_costs"):
+            if a is not None and a.verb in ("accept", "decline") and "challenge" in getattr(rs, "decisions", {}):
                 p = next(p for p in rs.waiting_decisions(g.state) if p["kind"] == "challenge" and p["seat"] == s)
-                c = rs.challenge_costs(g.state, p["leader"], p["challenger"])
+                c = c22_mortal_combat.challenge_costs(rs, g.state, p["leader"], p["challenger"])
                 tally["challenges"] += 1
                 tally["always-decline"] += c["decline"]
                 if a.verb == "accept":

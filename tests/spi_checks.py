@@ -2,6 +2,7 @@
 import pytest
 
 from engine.core import IllegalOrder, OrderError, state_digest
+from engine.spi import c08_4_formations
 
 
 def refused(g, seat, order, section, *, contains=None):
@@ -58,7 +59,7 @@ def check_board(g) -> None:
         combat = [x for x in ids if rs.units[x].is_combat]
         sides = {rs.units[x].side for x in ids if rs.units[x].is_combat or rs.units[x].is_leader}
         assert len(sides) <= 1, f"both sides in {hx}: {ids}"
-        forms = {rs.formation_of(st, x) for x in combat}
+        forms = {c08_4_formations.formation_of(rs, st, x) for x in combat}
         limit = 2 if len(forms) == 1 and None not in forms else 1
         assert len(combat) <= limit, f"over-stacked {hx}: {combat}"
     assert all(v >= 0 for v in st["dem"].values())

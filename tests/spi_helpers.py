@@ -13,6 +13,7 @@ from __future__ import annotations
 from engine.core import Game
 from engine.dice import Dice
 from engine.rulesets.gondor import GONDOR
+from engine.spi import c07_3_melee
 
 
 def position(units: dict[str, str], step: str = "C", turn: int = 1, seed: str = "test", ruleset=None,
@@ -33,7 +34,7 @@ def position(units: dict[str, str], step: str = "C", turn: int = 1, seed: str = 
     st["done"] = []
     st["ph"] = rs._fresh_phase()
     if rs.steps[step].get("kind") == "combat":
-        st["ph"]["must"] = rs._obligations(st, rs.steps[step]["side"])
+        st["ph"]["must"] = c07_3_melee._obligations(rs, st, rs.steps[step]["side"])
     st.update(state_extra)
     return g
 

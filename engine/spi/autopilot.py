@@ -28,6 +28,8 @@ from fractions import Fraction
 
 from engine.autopilot import accepted, decided, first_legal, is_secret, may_pass
 from engine.core import Action, State, iter_limit
+from engine.spi import c07_3_melee
+from engine.spi import c07_combat
 
 
 def least_risk_attack(rs, state: State, seat: str) -> Action | None:
@@ -35,12 +37,12 @@ def least_risk_attack(rs, state: State, seat: str) -> Action | None:
     to be a result (the least chance of attacking for nothing); the first offered on a tie."""
     best, best_key = None, None
     occ = rs.occupancy(state)
-    for n, uid in enumerate(rs._unmet_obligations(state, seat)):
+    for n, uid in enumerate(c07_3_melee._unmet_obligations(rs, state, seat)):
         for m, t in enumerate(rs._melee_targets(state, uid, occ)):
             a = Action("melee", (uid, "at", state["units"][t]["hex"]))
             if not accepted(rs, state, seat, a):
                 continue
-            dist, _ = rs.outcome_distribution(state, uid, t, "melee")
+            dist, _ = c07_combat.outcome_distribution(rs, state, uid, t, "melee")
             key = (dist.get((), Fraction(0)), n, m)
             if best_key is None or key < best_key:
                 best, best_key = a, key

@@ -12,22 +12,27 @@ from engine.dice import Dice
 from engine.hexgrid import Hex, cheapest_path, reachable
 from engine.spi.common import _HEX, MAX_ORDER_LEN, _phrase
 from engine.orders import Order
+from engine.spi import c05_stacking
+from engine.spi import c06_zoc
+from engine.spi import c08_4_formations
+from engine.spi import c08_5_magic
+from engine.spi import hooks
 
 
 
-def _mover_kind(self, state: State, seat: str, uid: str) -> str | None:
+def _mover_kind(rs, state: State, seat: str, uid: str) -> str | None:
     """Which phase kind lets ``uid`` move: magic leaders in magic phases
         (8.52); leaders in a rally phase that allows them a move (FoC 8.38)."""
-    if self.units[uid].is_leader and self.kind(state) == "rally" and self.step(state).get("leader_moves"):
+    if rs.units[uid].is_leader and rs.kind(state) == "rally" and rs.step(state).get("leader_moves"):
         return "rally"
-    return "magic" if self.is_magic_leader(uid) else "move"
+    return "magic" if c08_5_magic.is_magic_leader(rs, uid) else "move"
 
 
-def _stack_of(self, state: State, uids: tuple[str, ...]) -> list[str]:
+def _stack_of(rs, state: State, uids: tuple[str, ...]) -> list[str]:
     """Formation members move together (8.4)."""
     out = list(uids)
     for uid in uids:
-        f = self.formation_of(state, uid)
+        f = c08_4_formations.formation_of(rs, state, uid)
         if f:
             for m in state["formations"][f]["units"]:
                 if m not in out:
@@ -35,21 +40,21 @@ def _stack_of(self, state: State, uids: tuple[str, ...]) -> list[str]:
     return out
 
 
-def _complete_move(self, state: State, seat: str, action: Action) -> Action:
+def _complete_move(rs, state: State, seat: str, action: Action) -> Action:
     """Formation members move together (8.4); a leading start hex is dropped.
         A single hex means "the cheapest legal path there", found again when
         the order is checked and applied (deterministic), so the order text
         round-trips as typed."""
     uids = [a for a in action.args if not _HEX.match(a)]
     hexes = [a for a in action.args if _HEX.match(a)]
-    uids = self._stack_of(state, tuple(uids))
+    uids = _stack_of(rs, state, tuple(uids))
     start = state["units"][uids[0]]["hex"]
     if len(hexes) > 1 and start is not None and hexes[0] == start:
         hexes = hexes[1:]
     return Action("move", (*uids, *hexes))
 
 
-def _with_path(self, state: State, seat: str, action: Action) -> Action:
+def _with_path(rs, state: State, seat: str, action: Action) -> Action:
     """A checked move as the log keeps it: its units and the whole path its check found, so that a
         replay (export, verify, undo, a restart) validates that path step by step instead of searching
         for it again. The destination alone where the whole would pass the length of an order."""
@@ -60,30 +65,30 @@ def _with_path(self, state: State, seat: str, action: Action) -> Action:
     full = Action("move", (*uids, *checked[1]), memo=action.memo)
     if full.args == action.args or len(str(full)) > MAX_ORDER_LEN:
         return action
-    action.memo["move"] = (self._move_key(state, seat, full.args), checked[1], checked[2])
+    action.memo["move"] = (_move_key(rs, state, seat, full.args), checked[1], checked[2])
     return full
 
 
-def _move_path(self, state: State, seat: str, uids: list[str], hexes: list[str], graph=None) -> list[str]:
+def _move_path(rs, state: State, seat: str, uids: list[str], hexes: list[str], graph=None) -> list[str]:
     if len(hexes) == 1:
-        path = self._find_path(state, seat, uids, hexes[0], graph)
+        path = _find_path(rs, state, seat, uids, hexes[0], graph)
         if path is None:
-            why = self._why_unreachable(state, seat, uids, hexes[0])
-            raise IllegalOrder(why, self._why_section(state, seat, hexes[0], why))
+            why = rs._why_unreachable(state, seat, uids, hexes[0])
+            raise IllegalOrder(why, rs._why_section(state, seat, hexes[0], why))
         return path
     return hexes
 
 
-def _check_movers(self, state: State, seat: str, uids: list[str]) -> None:
-    self.seat_check(state, seat)
+def _check_movers(rs, state: State, seat: str, uids: list[str]) -> None:
+    rs.seat_check(state, seat)
     start = None
     for uid in uids:
-        u = self.units[uid]
-        if self.side_of(state, uid) != seat:
+        u = rs.units[uid]
+        if hooks.side_of(rs, state, uid) != seat:
             raise IllegalOrder(f"{uid} is not yours")
         r = state["units"][uid]
         if r["status"] == "reinforcement":
-            if self.reinforcement_entry(state, uid) is None:
+            if rs.reinforcement_entry(state, uid) is None:
                 raise IllegalOrder(f"{uid} is a reinforcement that may not enter now", u.section)
         elif r["status"] != "map":
             raise IllegalOrder(f"{uid} is not on the map ({r['status']})")
@@ -91,11 +96,11 @@ def _check_movers(self, state: State, seat: str, uids: list[str]) -> None:
             start = r["hex"]
         elif r["hex"] != start:
             raise IllegalOrder("units that move together must start in the same hex", "4.0")
-        want = self._mover_kind(state, seat, uid)
-        if self.kind(state) != want:
+        want = _mover_kind(rs, state, seat, uid)
+        if rs.kind(state) != want:
             if want == "magic":
                 raise IllegalOrder(f"{uid} is a magic leader: it moves only in the Magic Leader phases", "8.52")
-            raise IllegalOrder(f"{uid} moves only in your Movement Phase; now: {self.step(state)['title']}", "4.0")
+            raise IllegalOrder(f"{uid} moves only in your Movement Phase; now: {rs.step(state)['title']}", "4.0")
         if uid in state["ph"]["moved"]:
             raise IllegalOrder(f"{uid} has already moved this phase", "4.0")
         if uid in state["ph"]["cast"]:
@@ -107,28 +112,28 @@ def _check_movers(self, state: State, seat: str, uids: list[str]) -> None:
             raise IllegalOrder(f"{uid} is frozen by {frozen['title']} and may not move", frozen.get("section"))
         if u.movement == 0:  # a fixed piece (Gondor's cauldrons: 16.71), placed at set-up and never moved
             raise IllegalOrder(f"{uid} may not move after deployment", u.section)
-        if u.is_siege and not any(self.units[x].is_combat for x in uids):
+        if u.is_siege and not any(rs.units[x].is_combat for x in uids):
             raise IllegalOrder(f"{uid} is siege equipment: it moves only with a combat unit stacked with it", "16.11")
-        f = self.formation_of(state, uid)
-        if f and self._formed_this_turn(state, f) and state["formations"][f]["kind"] == "wedge" \
-                and self.charts_for(state)["formations"].get("wedge_waits", True):
+        f = c08_4_formations.formation_of(rs, state, uid)
+        if f and rs._formed_this_turn(state, f) and state["formations"][f]["kind"] == "wedge" \
+                and rs.charts_for(state)["formations"].get("wedge_waits", True):
             raise IllegalOrder("a Wedge may not move on the turn it forms", "8.4")
-    self.check_stack_move(state, seat, uids)
+    rs.check_stack_move(state, seat, uids)
 
 
-def _movers_ma(self, state: State, uids: list[str]) -> float:
-    return min(self.movement_allowance(state, u) for u in uids)
+def _movers_ma(rs, state: State, uids: list[str]) -> float:
+    return min(hooks.movement_allowance(rs, state, u) for u in uids)
 
 
-def _terrain_costs(self, state: State, cav: bool) -> dict[Hex, float | None]:
+def _terrain_costs(rs, state: State, cav: bool) -> dict[Hex, float | None]:
     """Hex -> MP to enter (None: impassable), from the TEC; cached per chart set."""
-    ch = self.charts_for(state)
+    ch = rs.charts_for(state)
     key = (id(ch), cav)
-    cache = self.__dict__.setdefault("_tc_cache", {})
+    cache = rs.__dict__.setdefault("_tc_cache", {})
     if key not in cache or cache[key][0] is not ch:  # an id can be reused once a chart set is dropped
         tec = ch["tec"]
         out: dict[Hex, float | None] = {}
-        for h, info in self.hexmap.hexes.items():
+        for h, info in rs.hexmap.hexes.items():
             t = tec.get(info.terrain, {"cost": 1})
             closed = not t.get("passable", True) or (cav and t.get("cavalry_passable", True) is False)
             out[h] = None if closed else (t.get("cavalry_cost", t["cost"]) if cav else t["cost"])
@@ -137,28 +142,28 @@ def _terrain_costs(self, state: State, cav: bool) -> dict[Hex, float | None]:
 
 
 @cached_property
-def _road_hexes(self) -> frozenset[Hex]:
-    return frozenset(h for h, i in self.hexmap.hexes.items() if i.road)
+def _road_hexes(rs) -> frozenset[Hex]:
+    return frozenset(h for h, i in rs.hexmap.hexes.items() if i.road)
 
 
-def _step_cost_fn(self, state: State, seat: str, uids: list[str], start: Hex | None, occ):
-    ch = self.charts_for(state)
+def _step_cost_fn(rs, state: State, seat: str, uids: list[str], start: Hex | None, occ):
+    ch = rs.charts_for(state)
     tec = ch["tec"]
-    enemy_zoc, enemy_combat, enemy_leaders = self.enemy_hexes(state, seat, occ)
+    enemy_zoc, enemy_combat, enemy_leaders = c06_zoc.enemy_hexes(rs, state, seat, occ)
     fire_extra = tec.get("fire_extra", 3)
     fires = {Hex.parse(m["hex"]) for m in state["markers"] if m.get("type") == "fire" and m.get("hex")}
-    cav = any(self.units[u].is_mounted for u in uids)
+    cav = any(rs.units[u].is_mounted for u in uids)
     disrupted = any(state["units"][u].get("disrupted") for u in uids)
-    ma = self._movers_ma(state, uids)
+    ma = _movers_ma(rs, state, uids)
     no_zoc_entry = disrupted and not ch["disrupted"].get("may_enter_zoc", True)
     zoc_to_zoc = ch["zoc"].get("zoc_to_zoc", False)
-    terrain = self._terrain_costs(state, cav)
-    roads = self._road_hexes
+    terrain = _terrain_costs(rs, state, cav)
+    roads = rs._road_hexes
     road_cost = tec.get("road_cost")
-    sides = self.hexmap.side_index
+    sides = rs.hexmap.side_index
     # enemy combat units block; so do enemy leaders alone (4.27), unless a ruleset lets these movers in
-    blocked = enemy_combat | enemy_leaders if not self.may_enter_enemy_leaders(state, uids) else set(enemy_combat)
-    blocked |= self.extra_blocked(state, seat, uids)
+    blocked = enemy_combat | enemy_leaders if not rs.may_enter_enemy_leaders(state, uids) else set(enemy_combat)
+    blocked |= rs.extra_blocked(state, seat, uids)
 
     def cost(a: Hex, b: Hex) -> float | None:
         c = terrain.get(b)
@@ -174,7 +179,7 @@ def _step_cost_fn(self, state: State, seat: str, uids: list[str], start: Hex | N
             return None
         side = 0
         if (a, b) in sides:
-            side = self.hexside_rule(state, uids, a, b)
+            side = rs.hexside_rule(state, uids, a, b)
             if side is None:
                 return None
             if side == "all":
@@ -190,18 +195,18 @@ def _step_cost_fn(self, state: State, seat: str, uids: list[str], start: Hex | N
     return cost, enemy_zoc
 
 
-def _move_graph(self, state: State, seat: str, uids: list[str], occ=None):
-    occ = occ if occ is not None else self.occupancy(state)
+def _move_graph(rs, state: State, seat: str, uids: list[str], occ=None):
+    occ = occ if occ is not None else rs.occupancy(state)
     start_s = state["units"][uids[0]]["hex"]
     start = Hex.parse(start_s) if start_s else None
-    cost, enemy_zoc = self._step_cost_fn(state, seat, uids, start, occ)
-    ma = self._movers_ma(state, uids)
+    cost, enemy_zoc = _step_cost_fn(rs, state, seat, uids, start, occ)
+    ma = _movers_ma(rs, state, uids)
     starts = None
     if start is None:  # a reinforcement: enter in a chain (14.0)
         starts = {}
-        for hx in self.reinforcement_entry(state, uids[0]) or []:
+        for hx in rs.reinforcement_entry(state, uids[0]) or []:
             h = Hex.parse(hx)
-            c = cost(h, h) if h in self.hexmap else None
+            c = cost(h, h) if h in rs.hexmap else None
             if c is None:
                 continue
             c += state["ph"]["entered"].get(hx, 0)
@@ -214,16 +219,16 @@ def _move_graph(self, state: State, seat: str, uids: list[str], occ=None):
     return start, starts, cost, expand, ma, enemy_zoc
 
 
-def _reach(self, state: State, seat: str, uids: list[str], occ=None) -> dict[Hex, float]:
-    start, starts, cost, expand, ma, zoc = self._move_graph(state, seat, uids, occ)
+def _reach(rs, state: State, seat: str, uids: list[str], occ=None) -> dict[Hex, float]:
+    start, starts, cost, expand, ma, zoc = _move_graph(rs, state, seat, uids, occ)
     if start is None and not starts:
         return {}
     # a step that costs "all" is priced at the whole allowance, so the move ends there
     return reachable(start, cost, ma, expand=expand, starts=starts)
 
 
-def _find_path(self, state: State, seat: str, uids: list[str], dest: str, graph=None) -> list[str] | None:
-    start, starts, cost, expand, ma, zoc = graph or self._move_graph(state, seat, uids)
+def _find_path(rs, state: State, seat: str, uids: list[str], dest: str, graph=None) -> list[str] | None:
+    start, starts, cost, expand, ma, zoc = graph or _move_graph(rs, state, seat, uids)
     goal = Hex.parse(dest)
     res = cheapest_path(start, goal, cost, ma, expand=expand, starts=starts)
     if res is None:
@@ -234,47 +239,47 @@ def _find_path(self, state: State, seat: str, uids: list[str], dest: str, graph=
     return path or None
 
 
-def _why_unreachable(self, state: State, seat: str, uids: list[str], dest: str) -> str:
+def _why_unreachable(rs, state: State, seat: str, uids: list[str], dest: str) -> str:
     h = Hex.parse(dest)
-    if h not in self.hexmap:
+    if h not in rs.hexmap:
         return f"hex {dest} is off the map"
-    info = self.hexmap.hexes[h]
-    if not self.charts_for(state)["tec"].get(info.terrain, {}).get("passable", True):
+    info = rs.hexmap.hexes[h]
+    if not rs.charts_for(state)["tec"].get(info.terrain, {}).get("passable", True):
         return f"{dest} is {info.terrain}: impassable"
-    if _cavalry_closed(self, state, uids, info.terrain):
+    if _cavalry_closed(rs, state, uids, info.terrain):
         return f"{dest} is {info.terrain}: cavalry may not enter it (4.3)"
-    occ = self.occupancy(state)
-    if any(self.side_of(state, x) != seat for x in occ.get(dest, ()) if not self.units[x].is_siege):
+    occ = rs.occupancy(state)
+    if any(hooks.side_of(rs, state, x) != seat for x in occ.get(dest, ()) if not rs.units[x].is_siege):
         return f"{dest} holds enemy units"
     who = _phrase(uids)
     if state["units"][uids[0]]["hex"] is None:
         return f"{who} cannot enter and reach {dest} this phase (entry costs, 14.0)"
-    return (f"{who} cannot reach {dest} with {self._movers_ma(state, uids):g} Movement Points "
+    return (f"{who} cannot reach {dest} with {_movers_ma(rs, state, uids):g} Movement Points "
             "(terrain, zones of control, walls)")
 
 
-def _check_move(self, state: State, seat: str, args: tuple[str, ...]) -> None:
+def _check_move(rs, state: State, seat: str, args: tuple[str, ...]) -> None:
     uids = [a for a in args if not _HEX.match(a)]
     path = [a for a in args if _HEX.match(a)]
     if not uids or not path:
         raise InvalidOrder(f"usage: {MOVE.usage}")
-    full = self._stack_of(state, tuple(uids))
+    full = _stack_of(rs, state, tuple(uids))
     if sorted(full) != sorted(uids):
         missing = [x for x in full if x not in uids]
         raise IllegalOrder(f"{_phrase(missing)} must move with {uids[0]}: they are in one formation", "8.4")
-    self._check_movers(state, seat, uids)
-    occ = self.occupancy(state)
-    graph = self._move_graph(state, seat, uids, occ)  # once per order: the path and its cost
-    path = self._move_path(state, seat, uids, path, graph)
-    end, spent, ma = self._path_spent(state, seat, uids, path, occ, graph)
+    rs._check_movers(state, seat, uids)
+    occ = rs.occupancy(state)
+    graph = _move_graph(rs, state, seat, uids, occ)  # once per order: the path and its cost
+    path = _move_path(rs, state, seat, uids, path, graph)
+    end, spent, ma = _path_spent(rs, state, seat, uids, path, occ, graph)
     if spent > ma + 1e-9:
         raise IllegalOrder(f"that path costs {spent:g} Movement Points; {_phrase(uids)} has {ma:g}", "4.0")
-    self._check_stacking(state, seat, uids, end, occ)
-    self.check_move_end(state, seat, uids, end, occ)
-    self.order_memo()["move"] = (self._move_key(state, seat, args), path, spent)
+    c05_stacking._check_stacking(rs, state, seat, uids, end, occ)
+    rs.check_move_end(state, seat, uids, end, occ)
+    rs.order_memo()["move"] = (_move_key(rs, state, seat, args), path, spent)
 
 
-def _move_key(self, state: State, seat: str, args: tuple[str, ...]) -> tuple:
+def _move_key(rs, state: State, seat: str, args: tuple[str, ...]) -> tuple:
     """What a checked move's path depends on, as far as a cheap look can tell (the same order, on
         a state at the same point of the game): the guard on ``Action.memo``."""
     uids = [a for a in args if not _HEX.match(a)]
@@ -282,19 +287,19 @@ def _move_key(self, state: State, seat: str, args: tuple[str, ...]) -> tuple:
             tuple(state["units"][u]["hex"] for u in uids))
 
 
-def _path_spent(self, state: State, seat: str, uids: list[str], path: list[str], occ,
+def _path_spent(rs, state: State, seat: str, uids: list[str], path: list[str], occ,
                 graph=None) -> tuple[str, float, float]:
     """(last hex, Movement Points the path costs, the allowance) of a move
         along ``path``; IllegalOrder for a step that may not be taken. ``graph``: the
         ``_move_graph`` of this very state and movers, if the caller has it (one per order)."""
-    start, starts, cost, expand, ma, zoc = graph or self._move_graph(state, seat, uids, occ)
+    start, starts, cost, expand, ma, zoc = graph or _move_graph(rs, state, seat, uids, occ)
     spent = 0.0
     if start is None:
         first = Hex.parse(path[0])
         if not starts or first not in starts:
-            entry = self.reinforcement_entry(state, uids[0]) or []
+            entry = rs.reinforcement_entry(state, uids[0]) or []
             raise IllegalOrder(f"{uids[0]} must enter through one of its entry hexes "
-                               f"({_phrase(entry[:8])}{'…' if len(entry) > 8 else ''})", self.units[uids[0]].section)
+                               f"({_phrase(entry[:8])}{'…' if len(entry) > 8 else ''})", rs.units[uids[0]].section)
         spent = starts[first]
         prev = first
         rest = path[1:]
@@ -309,121 +314,121 @@ def _path_spent(self, state: State, seat: str, uids: list[str], path: list[str],
             raise IllegalOrder(f"{_phrase(uids)} must stop on entering an enemy zone of control at {prev}", "6.0")
         c = cost(prev, h)
         if c is None:
-            why = self._why_step(state, seat, uids, prev, h, zoc, start)
-            raise IllegalOrder(why, self._why_section(state, seat, str(h), why))
+            why = rs._why_step(state, seat, uids, prev, h, zoc, start)
+            raise IllegalOrder(why, rs._why_section(state, seat, str(h), why))
         spent += c
         prev = h
     return str(prev), spent, ma
 
 
-def _why_section(self, state: State, seat: str, hx: str, why: str) -> str:
+def _why_section(rs, state: State, seat: str, hx: str, why: str) -> str:
     """The case a refused move breaks: 4.27 for a hex holding only enemy
         leaders, 6.0 for the zone-of-control limits, else 4.0."""
     if why.endswith("holds enemy units"):
-        enemy = [x for x in self.occupancy(state).get(hx, ()) if self.side_of(state, x) != seat
-                 and not self.units[x].is_siege]
-        return "4.27" if enemy and all(self.units[x].is_leader for x in enemy) else "4.0"
+        enemy = [x for x in rs.occupancy(state).get(hx, ()) if hooks.side_of(rs, state, x) != seat
+                 and not rs.units[x].is_siege]
+        return "4.27" if enemy and all(rs.units[x].is_leader for x in enemy) else "4.0"
     if "zone of control" in why and "(15.13)" not in why:
         return "6.0"
     return "4.0"
 
 
-def _why_step(self, state, seat, uids, a: Hex, b: Hex, zoc, start) -> str:
-    if b not in self.hexmap:
+def _why_step(rs, state, seat, uids, a: Hex, b: Hex, zoc, start) -> str:
+    if b not in rs.hexmap:
         return f"{b} is off the map"
-    info = self.hexmap.hexes[b]
-    if not self.charts_for(state)["tec"].get(info.terrain, {}).get("passable", True):
+    info = rs.hexmap.hexes[b]
+    if not rs.charts_for(state)["tec"].get(info.terrain, {}).get("passable", True):
         return f"{b} is {info.terrain}: impassable"
-    occ = self.occupancy(state)
-    if any(self.side_of(state, x) != seat for x in occ.get(str(b), ()) if not self.units[x].is_siege):
+    occ = rs.occupancy(state)
+    if any(hooks.side_of(rs, state, x) != seat for x in occ.get(str(b), ()) if not rs.units[x].is_siege):
         return f"{b} holds enemy units"
     if a == start and a in zoc and b in zoc:
         return f"{_phrase(uids)} may not move from one enemy zone of control straight into another ({a} to {b})"
-    side = self.hexside_rule(state, uids, a, b) if (a, b) in self.hexmap.side_index else 0
+    side = rs.hexside_rule(state, uids, a, b) if (a, b) in rs.hexmap.side_index else 0
     if side is None:
-        return self.why_hexside(state, uids, a, b)
+        return rs.why_hexside(state, uids, a, b)
     if side == "all":
         return "crossing a wall downwards uses the whole Movement Allowance and may not end in an enemy zone of control (15.13)"
     disrupted = any(state["units"][u].get("disrupted") for u in uids)
-    if b in zoc and disrupted and not self.charts_for(state)["disrupted"].get("may_enter_zoc", True):
+    if b in zoc and disrupted and not rs.charts_for(state)["disrupted"].get("may_enter_zoc", True):
         return f"{_phrase(uids)} is Disrupted and may not enter an enemy zone of control ({b})"
-    if b in self.extra_blocked(state, seat, uids):
+    if b in rs.extra_blocked(state, seat, uids):
         return f"{_phrase(uids)} may not enter {b}"
-    if _cavalry_closed(self, state, uids, info.terrain):
+    if _cavalry_closed(rs, state, uids, info.terrain):
         return f"{b} is {info.terrain}: cavalry may not enter it (4.3)"
     return f"{_phrase(uids)} may not move from {a} to {b}"
 
 
-def _cavalry_closed(self, state: State, uids: list[str], terrain: str) -> bool:
+def _cavalry_closed(rs, state: State, uids: list[str], terrain: str) -> bool:
     """The terrain's TEC row has ``cavalry_passable = false`` and a mover is mounted (Sauron's 1978
         errata: no cavalry in rough; Field of Celebrant's landing, 16.21)."""
-    row = self.charts_for(state)["tec"].get(terrain, {})
-    return row.get("cavalry_passable", True) is False and any(self.units[u].is_mounted for u in uids)
+    row = rs.charts_for(state)["tec"].get(terrain, {})
+    return row.get("cavalry_passable", True) is False and any(rs.units[u].is_mounted for u in uids)
 
 
-def _legal_moves(self, state: State, seat: str, kind: str, only: str | None = None) -> Iterator[Action]:
-    occ = self.occupancy(state)
+def _legal_moves(rs, state: State, seat: str, kind: str, only: str | None = None) -> Iterator[Action]:
+    occ = rs.occupancy(state)
     seen: set[str] = set()
     units = [only] if only else sorted(state["units"])
-    if only and only in self.units and self.units[only].is_siege and state["units"][only]["hex"]:
+    if only and only in rs.units and rs.units[only].is_siege and state["units"][only]["hex"]:
         # typed the equipment's id: its carriers' stack moves (16.11)
-        units = sorted(x for x in occ.get(state["units"][only]["hex"], ()) if self.units[x].is_combat)
+        units = sorted(x for x in occ.get(state["units"][only]["hex"], ()) if rs.units[x].is_combat)
     for uid in units:
         if uid not in state["units"]:
             return
-        u = self.units[uid]
+        u = rs.units[uid]
         r = state["units"][uid]
-        if self.side_of(state, uid) != seat or uid in seen or self._mover_kind(state, seat, uid) != kind:
+        if hooks.side_of(rs, state, uid) != seat or uid in seen or _mover_kind(rs, state, seat, uid) != kind:
             continue
-        if r["status"] == "reinforcement" and self.reinforcement_entry(state, uid) is None:
+        if r["status"] == "reinforcement" and rs.reinforcement_entry(state, uid) is None:
             continue
         if r["status"] not in ("map", "reinforcement"):
             continue
         if u.is_siege:
             continue  # siege equipment moves with its carrier (a stack order)
-        uids = self._stack_of(state, (uid,))
+        uids = _stack_of(rs, state, (uid,))
         seen.update(uids)
         stacks = [uids]
         if u.is_combat and r["status"] == "map":
             # 16.11: siege equipment moves only with a combat unit: offer the pair too
             stacks += [uids + [e] for e in sorted(occ.get(r["hex"], ()))
-                       if self.units[e].is_siege and self.side_of(state, e) == seat
+                       if rs.units[e].is_siege and hooks.side_of(rs, state, e) == seat
                        and (only is None or only in (uid, e))]
-            if only and self.units[only].is_siege:
+            if only and rs.units[only].is_siege:
                 stacks = stacks[1:]
         for movers in stacks:
-            yield from self._stack_moves(state, seat, movers, occ)
+            yield from _stack_moves(rs, state, seat, movers, occ)
 
 
-def _stack_moves(self, state: State, seat: str, uids: list[str], occ) -> Iterator[Action]:
+def _stack_moves(rs, state: State, seat: str, uids: list[str], occ) -> Iterator[Action]:
     try:
-        self._check_movers(state, seat, uids)
+        rs._check_movers(state, seat, uids)
     except IllegalOrder:
         return
-    reach = self._reach(state, seat, uids, occ)
+    reach = _reach(rs, state, seat, uids, occ)
     here = state["units"][uids[0]]["hex"]
     for h in sorted(reach):
         hx = str(h)
         if hx == here:
             continue
         try:
-            self._check_stacking(state, seat, uids, hx, occ)
-            self.check_move_end(state, seat, uids, hx, occ)
+            c05_stacking._check_stacking(rs, state, seat, uids, hx, occ)
+            rs.check_move_end(state, seat, uids, hx, occ)
         except IllegalOrder:
             continue
         yield Action("move", (*uids, hx))
 
 
-def _apply_move(self, state: State, seat: str, args: tuple[str, ...], dice: Dice | None) -> list[Event]:
+def _apply_move(rs, state: State, seat: str, args: tuple[str, ...], dice: Dice | None) -> list[Event]:
     uids = [a for a in args if not _HEX.match(a)]
-    checked = self.order_memo().get("move")
-    if checked and checked[0] == self._move_key(state, seat, args):
+    checked = rs.order_memo().get("move")
+    if checked and checked[0] == _move_key(rs, state, seat, args):
         path, spent = checked[1], checked[2]  # found by this order's check on this same position
     else:
-        occ = self.occupancy(state)
-        graph = self._move_graph(state, seat, uids, occ)
-        path = self._move_path(state, seat, uids, [a for a in args if _HEX.match(a)], graph)
-        _, spent, _ = self._path_spent(state, seat, uids, path, occ, graph)
+        occ = rs.occupancy(state)
+        graph = _move_graph(rs, state, seat, uids, occ)
+        path = _move_path(rs, state, seat, uids, [a for a in args if _HEX.match(a)], graph)
+        _, spent, _ = _path_spent(rs, state, seat, uids, path, occ, graph)
     start = state["units"][uids[0]]["hex"]
     entering = start is None
     for uid in uids:  # what each mover has spent this phase (a move may resume: Gondor 16.72)
@@ -436,9 +441,9 @@ def _apply_move(self, state: State, seat: str, args: tuple[str, ...], dice: Dice
     if entering:
         # 14.0: each unit entering by a hex makes the chain one longer
         state["ph"]["entered"][path[0]] = state["ph"]["entered"].get(path[0], 0) + len(uids)
-    who = _phrase([self.units[u].label() for u in uids])
+    who = _phrase([rs.units[u].label() for u in uids])
     if entering:
-        text = f"{self.title_of(seat)}: {who} enters at {path[0]}" + (
+        text = f"{rs.title_of(seat)}: {who} enters at {path[0]}" + (
             f" and moves to {path[-1]} (via {' '.join(path[1:-1])})" if len(path) > 2 else
             (f" and moves to {path[-1]}" if len(path) > 1 else "") + " (14.0)."
         )
@@ -447,57 +452,57 @@ def _apply_move(self, state: State, seat: str, args: tuple[str, ...], dice: Dice
         sec = "14.0"
     else:
         via = f" via {' '.join(path[:-1])}" if len(path) > 1 else ""
-        text = f"{self.title_of(seat)}: {who} moves to {path[-1]}{via} (4.0)."
+        text = f"{rs.title_of(seat)}: {who} moves to {path[-1]}{via} (4.0)."
         sec = "4.0"
     events = [Event(public=text, section=sec)]
     state["ph"]["move_from"] = start  # for ``entered``: None when the move entered the map
-    events.extend(self.after_move(state, seat, uids, ([start] if start else []) + path))
+    events.extend(hooks.after_move(rs, state, seat, uids, ([start] if start else []) + path))
     return events
 
 
-def apply_overriding(self, state: State, seat: str, text: str) -> list[Event] | None:
+def apply_overriding(rs, state: State, seat: str, text: str) -> list[Event] | None:
     """A declared ``move`` the rules refuse, accepted by a ruling (engine/modes, assist play): carried
         out as written, its path as given (one hex: straight there) and at no Movement Point cost, its
         after-move effects as for any move. None for any other order, or where it cannot be: not the
         seat's own units on the map, a hex off the map, set-up, a retreat pending, the game over."""
     try:
-        action = self.parse_text(state, seat, text)
+        action = rs.parse_text(state, seat, text)
     except OrderError:
         return None
-    if (action.verb != "move" or seat not in self.seats or state["over"] or state["turn"] == 0
+    if (action.verb != "move" or seat not in rs.seats or state["over"] or state["turn"] == 0
             or state["pending"]):
         return None
     uids = [a for a in action.args if not _HEX.match(a)]
-    if not uids or any(self.units[u].side != seat or not self.on_map(state, u) for u in uids):
+    if not uids or any(rs.units[u].side != seat or not rs.on_map(state, u) for u in uids):
         return None
-    action = self._complete_move(state, seat, action)
+    action = _complete_move(rs, state, seat, action)
     uids = [a for a in action.args if not _HEX.match(a)]
-    if any(self.units[u].side != seat or not self.on_map(state, u) for u in uids):
+    if any(rs.units[u].side != seat or not rs.on_map(state, u) for u in uids):
         return None
     path = [a for a in action.args if _HEX.match(a)]
-    if not path or any(Hex.parse(h) not in self.hexmap for h in path):
+    if not path or any(Hex.parse(h) not in rs.hexmap for h in path):
         return None
-    action.memo["move"] = (self._move_key(state, seat, action.args), path, 0.0)
-    return self.apply(state, seat, action)
+    action.memo["move"] = (_move_key(rs, state, seat, action.args), path, 0.0)
+    return rs.apply(state, seat, action)
 
 
-def _parse_move(self, state: State, seat: str, words: list[str]) -> tuple[str, ...]:
+def _parse_move(rs, state: State, seat: str, words: list[str]) -> tuple[str, ...]:
     ids = [w for w in words if not _HEX.match(w)]
     hexes = [w for w in words if _HEX.match(w)]
     if not ids or not hexes or words[:len(ids)] != ids:
         raise InvalidOrder(f"usage: {MOVE.usage}")
-    uids = [self.resolve_unit(w) for w in ids]
+    uids = [rs.resolve_unit(w) for w in ids]
     if len(set(uids)) != len(uids):
         raise InvalidOrder("a unit is named twice")
-    return (*uids, *[self._hex_token(h) for h in hexes])
+    return (*uids, *[rs._hex_token(h) for h in hexes])
 
 
-def _legal_move_orders(self, state: State, seat: str) -> Iterator[Action]:
-    k = self.kind(state)
+def _legal_move_orders(rs, state: State, seat: str) -> Iterator[Action]:
+    k = rs.kind(state)
     if k in ("move", "magic"):
-        yield from self._legal_moves(state, seat, k)
-    if k == "rally" and self.step(state).get("leader_moves"):  # FoC 8.38
-        yield from self._legal_moves(state, seat, "rally")
+        yield from _legal_moves(rs, state, seat, k)
+    if k == "rally" and rs.step(state).get("leader_moves"):  # FoC 8.38
+        yield from _legal_moves(rs, state, seat, "rally")
 
 
 # the orders of this file (engine/orders.py), each naming its functions above

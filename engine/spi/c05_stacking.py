@@ -5,21 +5,23 @@ from __future__ import annotations
 
 from engine.core import IllegalOrder, State
 from engine.spi.common import _phrase
+from engine.spi import c08_4_formations
+from engine.spi import hooks
 
 
-def _check_stacking(self, state: State, seat: str, uids: list[str], hx: str, occ) -> None:
-    ch = self.charts_for(state)["stacking"]
+def _check_stacking(rs, state: State, seat: str, uids: list[str], hx: str, occ) -> None:
+    ch = rs.charts_for(state)["stacking"]
     present = [x for x in occ.get(hx, ()) if x not in uids]
-    leaders_block = not self.may_enter_enemy_leaders(state, uids)
-    if any(self.side_of(state, x) != seat and (self.units[x].is_combat or (leaders_block and self.units[x].is_leader))
+    leaders_block = not rs.may_enter_enemy_leaders(state, uids)
+    if any(hooks.side_of(rs, state, x) != seat and (rs.units[x].is_combat or (leaders_block and rs.units[x].is_leader))
            for x in present):
         raise IllegalOrder(f"hex {hx} holds enemy units", "4.27")
-    combat = [x for x in present + uids if self.units[x].is_combat]
-    forms = {self.formation_of(state, x) for x in combat}
+    combat = [x for x in present + uids if rs.units[x].is_combat]
+    forms = {c08_4_formations.formation_of(rs, state, x) for x in combat}
     limit = ch["formation_units"] if len(forms) == 1 and None not in forms else ch["combat_units"]
     if len(combat) > limit:
         raise IllegalOrder(f"hex {hx} would hold {len(combat)} combat units ({_phrase(sorted(combat))}); "
                            f"one combat unit per hex, a formation two", "5.0")
-    siege = [x for x in present + uids if self.units[x].is_siege]
+    siege = [x for x in present + uids if rs.units[x].is_siege]
     if len(siege) > ch.get("siege_equipment", 1):
         raise IllegalOrder(f"hex {hx} would hold more than one piece of siege equipment", "5.0")

@@ -5,19 +5,20 @@ from __future__ import annotations
 
 from engine.core import State
 from engine.hexgrid import Hex
+from engine.spi import hooks
 
 
 # --- zones of control
-def exerting(self, state: State, h: Hex, seat: str, occ=None) -> list[str]:
+def exerting(rs, state: State, h: Hex, seat: str, occ=None) -> list[str]:
     """Enemy combat units whose ZOC covers hex ``h`` (for ``seat``)."""
-    occ = occ if occ is not None else self.occupancy(state)
-    ch = self.charts_for(state)
-    through = self.zoc_through_fn(state)
+    occ = occ if occ is not None else rs.occupancy(state)
+    ch = rs.charts_for(state)
+    through = rs.zoc_through_fn(state)
     out = []
     for nb in h.neighbours():
         for x in occ.get(str(nb), ()):
-            u = self.units[x]
-            if not u.has_zoc or self.side_of(state, x) == seat:
+            u = rs.units[x]
+            if not u.has_zoc or hooks.side_of(rs, state, x) == seat:
                 continue
             if not ch["zoc"].get("disrupted_exert", True) and state["units"][x].get("disrupted"):
                 continue
@@ -26,21 +27,21 @@ def exerting(self, state: State, h: Hex, seat: str, occ=None) -> list[str]:
     return out
 
 
-def zoc_map(self, state: State, seat: str, occ=None) -> set[Hex]:
+def zoc_map(rs, state: State, seat: str, occ=None) -> set[Hex]:
     """Hexes in the ZOC of ``seat``'s enemies."""
-    return self.enemy_hexes(state, seat, occ)[0]
+    return enemy_hexes(rs, state, seat, occ)[0]
 
 
-def enemy_hexes(self, state: State, seat: str, occ=None) -> tuple[set[Hex], set[Hex], set[Hex]]:
+def enemy_hexes(rs, state: State, seat: str, occ=None) -> tuple[set[Hex], set[Hex], set[Hex]]:
     """One pass over the occupied hexes, for a move's step costs: (the hexes in the zone of control
         of ``seat``'s enemies (6.0), the hexes holding an enemy combat unit, those holding an enemy
         leader (4.27))."""
-    occ = occ if occ is not None else self.occupancy(state)
-    ch = self.charts_for(state)
-    through = self.zoc_through_fn(state)
-    hexes = self.hexmap.hexes
-    units = self.units
-    side_of = self.side_of
+    occ = occ if occ is not None else rs.occupancy(state)
+    ch = rs.charts_for(state)
+    through = rs.zoc_through_fn(state)
+    hexes = rs.hexmap.hexes
+    units = rs.units
+    side_of = hooks.side_of
     disrupted_exert = ch["zoc"].get("disrupted_exert", True)
     zoc: set[Hex] = set()
     combat: set[Hex] = set()
@@ -48,7 +49,7 @@ def enemy_hexes(self, state: State, seat: str, occ=None) -> tuple[set[Hex], set[
     for hx, ids in occ.items():
         exerts = False
         for x in ids:
-            if side_of(state, x) == seat:
+            if side_of(rs, state, x) == seat:
                 continue
             u = units[x]
             if u.is_combat:

@@ -9,75 +9,77 @@ from engine.core import Action, Event, IllegalOrder, InvalidOrder, State
 from engine.dice import Dice
 from engine.hexgrid import distance
 from engine.orders import Order
+from engine.spi import c07_combat
+from engine.spi import hooks
 
 
-def _can_fire(self, state: State, uid: str) -> bool:
-    r = self.ratings(state, uid)
+def _can_fire(rs, state: State, uid: str) -> bool:
+    r = rs.ratings(state, uid)
     if not r or not r.missile:
         return False
-    if state["units"][uid].get("disrupted") and not self.charts_for(state)["disrupted"].get("may_attack", False):
+    if state["units"][uid].get("disrupted") and not rs.charts_for(state)["disrupted"].get("may_attack", False):
         return False
     return True
 
 
-def missile_range(self, state: State, uid: str) -> int:
-    ch = self.charts_for(state)["missile"]
-    return ch["mounted_range"] if self.units[uid].is_cavalry else ch["range"]
+def missile_range(rs, state: State, uid: str) -> int:
+    ch = rs.charts_for(state)["missile"]
+    return ch["mounted_range"] if rs.units[uid].is_cavalry else ch["range"]
 
 
-def _target_units(self, state: State, seat: str, hx: str, occ=None) -> list[str]:
-    occ = occ if occ is not None else self.occupancy(state)
-    return sorted(x for x in occ.get(hx, ()) if self.units[x].is_combat and self.side_of(state, x) != seat)
+def _target_units(rs, state: State, seat: str, hx: str, occ=None) -> list[str]:
+    occ = occ if occ is not None else rs.occupancy(state)
+    return sorted(x for x in occ.get(hx, ()) if rs.units[x].is_combat and hooks.side_of(rs, state, x) != seat)
 
 
-def _check_fire(self, state: State, seat: str, args: tuple[str, ...]) -> None:
+def _check_fire(rs, state: State, seat: str, args: tuple[str, ...]) -> None:
     uids, hx = list(args[:-2]), args[-1]
-    self._combat_phase_check(state, seat, "fire", "7.1")
-    if self.phasing(state) != seat:
+    c07_combat._combat_phase_check(rs, state, seat, "fire", "7.1")
+    if rs.phasing(state) != seat:
         raise IllegalOrder("only the phasing side fires", "7.1")
-    targets = self._target_units(state, seat, hx)
+    targets = _target_units(rs, state, seat, hx)
     if not targets:
         raise IllegalOrder(f"there is no enemy combat unit in {hx} to fire at", "7.1")
     for uid in uids:
-        self._own_on_map(state, seat, uid)
-        if not self._can_fire(state, uid):
+        rs._own_on_map(state, seat, uid)
+        if not rs._can_fire(state, uid):
             why = "is Disrupted" if state["units"][uid].get("disrupted") else "has no missile rating"
             raise IllegalOrder(f"{uid} {why} and may not fire", "7.1")
         if uid in state["ph"]["fired"]:
             raise IllegalOrder(f"{uid} has already fired this phase", "7.1")
         d = distance(state["units"][uid]["hex"], hx)
-        rng = self.missile_range(state, uid)
+        rng = rs.missile_range(state, uid)
         if d > rng or d == 0:
             raise IllegalOrder(f"{hx} is {d} hexes from {uid}; its range is {rng} (counting the target hex, "
                                "not the firer's)", "7.12")
 
 
-def _apply_fire(self, state: State, seat: str, args: tuple[str, ...], dice: Dice | None) -> list[Event]:
+def _apply_fire(rs, state: State, seat: str, args: tuple[str, ...], dice: Dice | None) -> list[Event]:
     uids, hx = list(args[:-2]), args[-1]
-    return self._attacks(state, seat, dice, uids, hx, "fire")
+    return c07_combat._attacks(rs, state, seat, dice, uids, hx, "fire")
 
 
-def _parse_fire(self, state: State, seat: str, words: list[str]) -> tuple[str, ...]:
+def _parse_fire(rs, state: State, seat: str, words: list[str]) -> tuple[str, ...]:
     if len(words) < 3 or words[-2].lower() != "at":
         raise InvalidOrder(f"usage: {FIRE.usage}")
-    uids = sorted({self.resolve_unit(w) for w in words[:-2]})
-    return (*uids, "at", self._hex_token(words[-1]))
+    uids = sorted({rs.resolve_unit(w) for w in words[:-2]})
+    return (*uids, "at", rs._hex_token(words[-1]))
 
 
-def _legal_fire(self, state: State, seat: str) -> Iterator[Action]:
-    if self.kind(state) != "combat" or self.phasing(state) != seat or state["ph"]["segment"] != "fire":
+def _legal_fire(rs, state: State, seat: str) -> Iterator[Action]:
+    if rs.kind(state) != "combat" or rs.phasing(state) != seat or state["ph"]["segment"] != "fire":
         return
-    mine = sorted(x for x in state["units"] if self.side_of(state, x) == seat and self.on_map(state, x))
+    mine = sorted(x for x in state["units"] if hooks.side_of(rs, state, x) == seat and rs.on_map(state, x))
     enemies = sorted({state["units"][x]["hex"] for x in state["units"]
-                      if self.side_of(state, x) != seat and self.units[x].is_combat and self.on_map(state, x)})
+                      if hooks.side_of(rs, state, x) != seat and rs.units[x].is_combat and rs.on_map(state, x)})
     for uid in mine:
-        if uid in state["ph"]["fired"] or not self._can_fire(state, uid):
+        if uid in state["ph"]["fired"] or not rs._can_fire(state, uid):
             continue
-        rng = self.missile_range(state, uid)
+        rng = rs.missile_range(state, uid)
         for hx in enemies:
             if 0 < distance(state["units"][uid]["hex"], hx) <= rng:
                 a = Action("fire", (uid, "at", hx))
-                if self._ok(state, seat, a):
+                if rs._ok(state, seat, a):
                     yield a
 
 

@@ -9,68 +9,71 @@ from engine.core import Action, Event, IllegalOrder, InvalidOrder, State
 from engine.dice import Dice
 from engine.hexgrid import Hex, distance
 from engine.orders import Order
+from engine.spi import c07_combat
+from engine.spi import c08_3_rally
+from engine.spi import hooks
 
 
-def _check_duel(self, state: State, seat: str, args: tuple[str, ...]) -> None:
+def _check_duel(rs, state: State, seat: str, args: tuple[str, ...]) -> None:
     a, b = args
-    self._combat_phase_check(state, seat, "duel", "7.2")
-    if self.phasing(state) != seat:
+    c07_combat._combat_phase_check(rs, state, seat, "duel", "7.2")
+    if rs.phasing(state) != seat:
         raise IllegalOrder("only the phasing side starts leader combat", "7.2")
-    ua = self._own_on_map(state, seat, a)
+    ua = rs._own_on_map(state, seat, a)
     if not ua.is_leader:
         raise IllegalOrder(f"{a} is not a leader", "7.2")
-    ub = self.units[b]
-    if not ub.is_leader or self.side_of(state, b) == seat:
+    ub = rs.units[b]
+    if not ub.is_leader or hooks.side_of(rs, state, b) == seat:
         raise IllegalOrder(f"{b} is not an enemy leader", "7.2")
-    if not self.on_map(state, b):
+    if not rs.on_map(state, b):
         raise IllegalOrder(f"{b} is not on the map", "7.2")
     if a in state["ph"]["dueled"]:
         raise IllegalOrder(f"{a} has already fought a leader combat this phase", "7.24")
     ha, hb = Hex.parse(state["units"][a]["hex"]), Hex.parse(state["units"][b]["hex"])
-    if ha != hb and (ha.distance(hb) != 1 or not self.zoc_through(state, hb, ha)):
+    if ha != hb and (ha.distance(hb) != 1 or not rs.zoc_through(state, hb, ha)):
         raise IllegalOrder(f"{b} must be in {a}'s hex or adjacent to it (not through a wall)", "7.2")
 
 
-def _apply_duel(self, state: State, seat: str, args: tuple[str, ...], dice: Dice | None) -> list[Event]:
+def _apply_duel(rs, state: State, seat: str, args: tuple[str, ...], dice: Dice | None) -> list[Event]:
     a, b = args
     state["ph"]["segment"] = "duel"
     state["ph"]["dueled"].append(a)
-    ra = self.leader_rating(state, a, for_rally=False) + self.duel_modifier(state, a, b)
-    rb = self.leader_rating(state, b, for_rally=False) + self.duel_modifier(state, b, a)
+    ra = c08_3_rally.leader_rating(rs, state, a, for_rally=False) + rs.duel_modifier(state, a, b)
+    rb = c08_3_rally.leader_rating(rs, state, b, for_rally=False) + rs.duel_modifier(state, b, a)
     diff = ra - rb
     roll = dice.d6("leader combat")
-    la, lb = self.charts_for(state).leader_combat_cell(diff, roll)
+    la, lb = rs.charts_for(state).leader_combat_cell(diff, roll)
     parts = []
     for who, cell in ((a, la), (b, lb)):
         if cell == "-":
             continue
-        r = self.leader_rating(state, who, for_rally=False)
-        parts.append(self._leader_loss(state, who, r if cell == "k" else int(cell)))
+        r = c08_3_rally.leader_rating(rs, state, who, for_rally=False)
+        parts.append(rs._leader_loss(state, who, r if cell == "k" else int(cell)))
     res = "; ".join(parts) or "no effect"
-    return [Event(public=f"{self.title_of(seat)}: leader combat, {a} ({ra}) against {b} ({rb}), differential "
+    return [Event(public=f"{rs.title_of(seat)}: leader combat, {a} ({ra}) against {b} ({rb}), differential "
                          f"{diff:+d}, die {roll}: {res} (7.25).", section="7.25")]
 
 
-def _parse_duel(self, state: State, seat: str, words: list[str]) -> tuple[str, ...]:
+def _parse_duel(rs, state: State, seat: str, words: list[str]) -> tuple[str, ...]:
     if len(words) != 2:
         raise InvalidOrder(f"usage: {DUEL.usage}")
-    return (self.resolve_unit(words[0]), self.resolve_unit(words[1]))
+    return (rs.resolve_unit(words[0]), rs.resolve_unit(words[1]))
 
 
-def _legal_duels(self, state: State, seat: str) -> Iterator[Action]:
-    if self.kind(state) != "combat" or self.phasing(state) != seat or state["ph"]["segment"] == "melee":
+def _legal_duels(rs, state: State, seat: str) -> Iterator[Action]:
+    if rs.kind(state) != "combat" or rs.phasing(state) != seat or state["ph"]["segment"] == "melee":
         return
-    mine = sorted(x for x in state["units"] if self.side_of(state, x) == seat and self.on_map(state, x))
+    mine = sorted(x for x in state["units"] if hooks.side_of(rs, state, x) == seat and rs.on_map(state, x))
     for uid in mine:
-        if not self.units[uid].is_leader or uid in state["ph"]["dueled"]:
+        if not rs.units[uid].is_leader or uid in state["ph"]["dueled"]:
             continue
         h = state["units"][uid]["hex"]
         for other in sorted(state["units"]):
-            o = self.units[other]
-            if o.is_leader and self.side_of(state, other) != seat and self.on_map(state, other) \
+            o = rs.units[other]
+            if o.is_leader and hooks.side_of(rs, state, other) != seat and rs.on_map(state, other) \
                     and distance(h, state["units"][other]["hex"]) <= 1:
                 a = Action("duel", (uid, other))
-                if self._ok(state, seat, a):
+                if rs._ok(state, seat, a):
                     yield a
 
 

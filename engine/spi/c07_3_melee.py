@@ -10,98 +10,103 @@ from engine.core import Action, Event, IllegalOrder, InvalidOrder, State
 from engine.dice import Dice
 from engine.hexgrid import Hex
 from engine.orders import Order
+from engine.spi import c06_zoc
+from engine.spi import c07_1_fire
+from engine.spi import c07_combat
+from engine.spi import c08_4_formations
+from engine.spi import hooks
 
 
-def _can_melee(self, state: State, uid: str) -> bool:
-    r = self.ratings(state, uid)
+def _can_melee(rs, state: State, uid: str) -> bool:
+    r = rs.ratings(state, uid)
     if not r or not r.melee:
         return False
-    if state["units"][uid].get("disrupted") and not self.charts_for(state)["disrupted"].get("may_attack", False):
+    if state["units"][uid].get("disrupted") and not rs.charts_for(state)["disrupted"].get("may_attack", False):
         return False
-    if self._wedge_waits(state, uid):
+    if c08_4_formations._wedge_waits(rs, state, uid):
         return False
     return True
 
 
-def _check_melee(self, state: State, seat: str, args: tuple[str, ...]) -> None:
+def _check_melee(rs, state: State, seat: str, args: tuple[str, ...]) -> None:
     uids, hx = list(args[:-2]), args[-1]
-    self._combat_phase_check(state, seat, "melee", "7.3")
-    if self.phasing(state) != seat:
+    c07_combat._combat_phase_check(rs, state, seat, "melee", "7.3")
+    if rs.phasing(state) != seat:
         raise IllegalOrder("only the phasing side attacks", "7.3")
-    occ = self.occupancy(state)
-    targets = self._target_units(state, seat, hx, occ)
+    occ = rs.occupancy(state)
+    targets = c07_1_fire._target_units(rs, state, seat, hx, occ)
     if not targets:
         raise IllegalOrder(f"there is no enemy combat unit in {hx} to attack", "7.3")
     for uid in uids:
-        self._own_on_map(state, seat, uid)
-        if self._wedge_waits(state, uid):
+        rs._own_on_map(state, seat, uid)
+        if c08_4_formations._wedge_waits(rs, state, uid):
             raise IllegalOrder("a Wedge may not attack on the turn it forms", "8.4")
-        if not self._can_melee(state, uid):
+        if not rs._can_melee(state, uid):
             why = "is Disrupted" if state["units"][uid].get("disrupted") else "has no melee rating"
             raise IllegalOrder(f"{uid} {why} and may not melee", "7.3")
         if uid in state["ph"]["meleed"]:
             raise IllegalOrder(f"{uid} has already attacked this phase (one attack a phase)", "7.31")
-        if hx not in [state["units"][t]["hex"] for t in self._melee_targets(state, uid, occ)]:
+        if hx not in [state["units"][t]["hex"] for t in rs._melee_targets(state, uid, occ)]:
             raise IllegalOrder(f"{uid} is not in contact with {hx}: melee needs the target's zone of control "
                                "to reach the attacker (no attacks through walls)", "7.31")
 
 
-def _melee_targets(self, state: State, uid: str, occ=None) -> list[str]:
+def _melee_targets(rs, state: State, uid: str, occ=None) -> list[str]:
     """Enemy units ``uid`` may melee: those whose ZOC covers it (7.31)."""
-    occ = occ if occ is not None else self.occupancy(state)
+    occ = occ if occ is not None else rs.occupancy(state)
     h = Hex.parse(state["units"][uid]["hex"])
-    return self.exerting(state, h, self.side_of(state, uid), occ)
+    return c06_zoc.exerting(rs, state, h, hooks.side_of(rs, state, uid), occ)
 
 
-def _obligations(self, state: State, seat: str) -> list[str]:
+def _obligations(rs, state: State, seat: str) -> list[str]:
     """7.31: phasing units that start the combat phase in an enemy ZOC."""
-    occ = self.occupancy(state)
+    occ = rs.occupancy(state)
     out = []
     for uid in sorted(state["units"]):
-        u = self.units[uid]
-        if u.is_combat and self.side_of(state, uid) == seat and self.on_map(state, uid) and self._can_melee(state, uid):
-            if self.exerting(state, Hex.parse(state["units"][uid]["hex"]), seat, occ):
+        u = rs.units[uid]
+        if u.is_combat and hooks.side_of(rs, state, uid) == seat and rs.on_map(state, uid) and rs._can_melee(state, uid):
+            if c06_zoc.exerting(rs, state, Hex.parse(state["units"][uid]["hex"]), seat, occ):
                 out.append(uid)
     return out
 
 
-def _unmet_obligations(self, state: State, seat: str) -> list[str]:
-    occ = self.occupancy(state)
+def _unmet_obligations(rs, state: State, seat: str) -> list[str]:
+    occ = rs.occupancy(state)
     out = []
     for uid in state["ph"]["must"]:
-        if self.side_of(state, uid) != seat or not self.on_map(state, uid) or uid in state["ph"]["meleed"]:
+        if hooks.side_of(rs, state, uid) != seat or not rs.on_map(state, uid) or uid in state["ph"]["meleed"]:
             continue
-        if not self._can_melee(state, uid):
+        if not rs._can_melee(state, uid):
             continue
-        if self.exerting(state, Hex.parse(state["units"][uid]["hex"]), seat, occ):  # still in that ZOC
+        if c06_zoc.exerting(rs, state, Hex.parse(state["units"][uid]["hex"]), seat, occ):  # still in that ZOC
             out.append(uid)
     return out
 
 
-def _apply_melee(self, state: State, seat: str, args: tuple[str, ...], dice: Dice | None) -> list[Event]:
+def _apply_melee(rs, state: State, seat: str, args: tuple[str, ...], dice: Dice | None) -> list[Event]:
     uids, hx = list(args[:-2]), args[-1]
     state["ph"]["segment"] = "melee"
-    return self._attacks(state, seat, dice, uids, hx, "melee")
+    return c07_combat._attacks(rs, state, seat, dice, uids, hx, "melee")
 
 
-def _parse_melee(self, state: State, seat: str, words: list[str]) -> tuple[str, ...]:
+def _parse_melee(rs, state: State, seat: str, words: list[str]) -> tuple[str, ...]:
     if len(words) < 3 or words[-2].lower() != "at":
         raise InvalidOrder(f"usage: {MELEE.usage}")
-    uids = sorted({self.resolve_unit(w) for w in words[:-2]})
-    return (*uids, "at", self._hex_token(words[-1]))
+    uids = sorted({rs.resolve_unit(w) for w in words[:-2]})
+    return (*uids, "at", rs._hex_token(words[-1]))
 
 
-def _legal_melee(self, state: State, seat: str) -> Iterator[Action]:
-    if self.kind(state) != "combat" or self.phasing(state) != seat:
+def _legal_melee(rs, state: State, seat: str) -> Iterator[Action]:
+    if rs.kind(state) != "combat" or rs.phasing(state) != seat:
         return
-    occ = self.occupancy(state)
-    mine = sorted(x for x in state["units"] if self.side_of(state, x) == seat and self.on_map(state, x))
+    occ = rs.occupancy(state)
+    mine = sorted(x for x in state["units"] if hooks.side_of(rs, state, x) == seat and rs.on_map(state, x))
     for uid in mine:
-        if uid in state["ph"]["meleed"] or not self.units[uid].is_combat or not self._can_melee(state, uid):
+        if uid in state["ph"]["meleed"] or not rs.units[uid].is_combat or not rs._can_melee(state, uid):
             continue
-        for t in self._melee_targets(state, uid, occ):
+        for t in rs._melee_targets(state, uid, occ):
             a = Action("melee", (uid, "at", state["units"][t]["hex"]))
-            if self._ok(state, seat, a):
+            if rs._ok(state, seat, a):
                 yield a
 
 

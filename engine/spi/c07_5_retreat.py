@@ -12,9 +12,15 @@ from engine.hexgrid import Hex, distance
 from engine.spi.common import _phrase
 from engine.orders import Order
 from engine import pending
+from engine.spi import c04_movement
+from engine.spi import c05_stacking
+from engine.spi import c06_zoc
+from engine.spi import c07_1_fire
+from engine.spi import c07_combat
+from engine.spi import hooks
 
 
-def _check_advance_offer(self, state: State, seat: str, uid: str, hx: str) -> list[str]:
+def _check_advance_offer(rs, state: State, seat: str, uid: str, hx: str) -> list[str]:
     """7.5: the advance on offer is this seat's, into this hex, by this unit,
         not Disrupted, within stacking. Returns the units that would move."""
     adv = state["ph"].get("advance")
@@ -26,23 +32,23 @@ def _check_advance_offer(self, state: State, seat: str, uid: str, hx: str) -> li
         raise IllegalOrder(f"only {_phrase(adv['units'])} may advance (they took part in that melee)", "7.5")
     if state["units"][uid].get("disrupted"):
         raise IllegalOrder(f"{uid} is Disrupted and may not advance", "7.5")
-    uids = self._stack_of(state, (uid,))
-    self._check_stacking(state, seat, uids, hx, self.occupancy(state))
-    if Hex.parse(hx) in self.extra_blocked(state, seat, uids):
+    uids = c04_movement._stack_of(rs, state, (uid,))
+    c05_stacking._check_stacking(rs, state, seat, uids, hx, rs.occupancy(state))
+    if Hex.parse(hx) in rs.extra_blocked(state, seat, uids):
         raise IllegalOrder(f"{uid} may not enter {hx}", "7.5")
     return uids
 
 
-def _check_advance(self, state: State, seat: str, args: tuple[str, ...]) -> None:
+def _check_advance(rs, state: State, seat: str, args: tuple[str, ...]) -> None:
     uid, hx = args
-    self._own_on_map(state, seat, uid)
-    uids = self._check_advance_offer(state, seat, uid, hx)
-    side = self.hexside_rule(state, uids, Hex.parse(state["units"][uid]["hex"]), Hex.parse(hx))
+    rs._own_on_map(state, seat, uid)
+    uids = _check_advance_offer(rs, state, seat, uid, hx)
+    side = rs.hexside_rule(state, uids, Hex.parse(state["units"][uid]["hex"]), Hex.parse(hx))
     if side is None or side == "all":
-        raise IllegalOrder(self.why_hexside(state, uids, Hex.parse(state["units"][uid]["hex"]), Hex.parse(hx)), "7.5")
+        raise IllegalOrder(rs.why_hexside(state, uids, Hex.parse(state["units"][uid]["hex"]), Hex.parse(hx)), "7.5")
 
 
-def _check_retreat(self, state: State, seat: str, args: tuple[str, ...]) -> None:
+def _check_retreat(rs, state: State, seat: str, args: tuple[str, ...]) -> None:
     uid, hx = args
     if not state["pending"]:
         raise IllegalOrder("no unit of yours has to retreat now", "7.5")
@@ -53,145 +59,148 @@ def _check_retreat(self, state: State, seat: str, args: tuple[str, ...]) -> None
         raise IllegalOrder(f"{uid} may retreat to {_phrase(p['options'])}; not {hx}", "7.5")
 
 
-def _offer_advance(self, state: State, seat: str, units: list[str], hx: str) -> None:
-    ok = [u for u in units if self.on_map(state, u) and not state["units"][u].get("disrupted")
+def _offer_advance(rs, state: State, seat: str, units: list[str], hx: str) -> None:
+    ok = [u for u in units if rs.on_map(state, u) and not state["units"][u].get("disrupted")
           and distance(state["units"][u]["hex"], hx) == 1]
     state["ph"]["advance"] = {"seat": seat, "units": ok, "hex": hx} if ok else None
     if state["ph"]["advance"]:
-        real = [u for u in ok if self._ok(state, seat, Action("advance", (u, hx)))]
+        real = [u for u in ok if rs._ok(state, seat, Action("advance", (u, hx)))]
         state["ph"]["advance"] = {"seat": seat, "units": real, "hex": hx} if real else None
 
 
-def retreat_options(self, state: State, uids: list[str], n: int, attacker_hex: str | None) -> list[str]:
+def retreat_options(rs, state: State, uids: list[str], n: int, attacker_hex: str | None) -> list[str]:
     """Final hexes of a legal ``n``-hex retreat (7.5): each step farther
         from the attacker, into passable hexes free of enemy units and enemy
         ZOC, across no forbidden hexside; the last hex within stacking."""
-    seat = self.side_of(state, uids[0])
-    occ = self.occupancy(state)
-    zoc = self.zoc_map(state, seat, occ)
+    seat = hooks.side_of(rs, state, uids[0])
+    occ = rs.occupancy(state)
+    zoc = c06_zoc.zoc_map(rs, state, seat, occ)
     start = Hex.parse(state["units"][uids[0]]["hex"])
     src = Hex.parse(attacker_hex) if attacker_hex else None
-    tec = self.charts_for(state)["tec"]
-    extra = self.extra_blocked(state, seat, uids)
-    mounted = any(self.units[u].is_mounted for u in uids)  # a TEC row closed to cavalry (cavalry_passable)
+    tec = rs.charts_for(state)["tec"]
+    extra = rs.extra_blocked(state, seat, uids)
+    mounted = any(rs.units[u].is_mounted for u in uids)  # a TEC row closed to cavalry (cavalry_passable)
     frontier = {start}
     for _ in range(n):
         nxt = set()
         for h in frontier:
             for nb in h.neighbours():
-                info = self.hexmap.hexes.get(nb)
+                info = rs.hexmap.hexes.get(nb)
                 if info is None or not tec.get(info.terrain, {}).get("passable", True):
                     continue
                 if mounted and tec.get(info.terrain, {}).get("cavalry_passable", True) is False:
                     continue
                 if src is not None and nb.distance(src) <= h.distance(src):
                     continue
-                if any(self.side_of(state, x) != seat and (self.units[x].is_combat or self.units[x].is_leader)
+                if any(hooks.side_of(rs, state, x) != seat and (rs.units[x].is_combat or rs.units[x].is_leader)
                        for x in occ.get(str(nb), ())):
                     continue
                 if nb in zoc:
                     continue
                 if nb in extra:
                     continue
-                side = self.hexside_rule(state, uids, h, nb, retreat=True)
+                side = rs.hexside_rule(state, uids, h, nb, retreat=True)
                 if side is None:
                     continue
                 nxt.add(nb)
         frontier = nxt
     out = []
-    moving = uids + [x for x in occ.get(str(start), ()) if self.units[x].is_leader]
+    moving = uids + [x for x in occ.get(str(start), ()) if rs.units[x].is_leader]
     for h in sorted(frontier):
         try:
-            self._check_stacking(state, seat, moving, str(h), occ)
+            c05_stacking._check_stacking(rs, state, seat, moving, str(h), occ)
         except IllegalOrder:
             continue
         out.append(str(h))
     return out
 
 
-def _start_retreat(self, state: State, dice: Dice, uids: list[str], n: int, attacker_hex: str | None,
+def _start_retreat(rs, state: State, dice: Dice, uids: list[str], n: int, attacker_hex: str | None,
                    leaders: list[str]) -> list[str]:
-    opts = self.retreat_options(state, uids, n, attacker_hex)
-    seat = self.side_of(state, uids[0])
+    opts = retreat_options(rs, state, uids, n, attacker_hex)
+    seat = hooks.side_of(rs, state, uids[0])
     if not opts:
         for v in uids:
-            self.eliminate(state, v)
+            c07_combat.eliminate(rs, state, v)
         return [f"{_phrase(uids)} cannot retreat {n} hex{'es' if n > 1 else ''} and is eliminated (7.55)"]
     for v in uids:
         state["units"][v]["disrupted"] = True
     if len(opts) == 1:
         return [f"{_phrase(uids)} Disrupted and retreats to {opts[0]} (7.5)"] + \
-            self._move_retreat(state, uids, opts[0])
+            _move_retreat(rs, state, uids, opts[0])
     state["pending"].append(pending.new(CHOOSE_RETREAT, seat, unit=uids[0], units=uids, options=opts, hexes=n))
     return [f"{_phrase(uids)} Disrupted and must retreat {n} hex{'es' if n > 1 else ''}: "
-            f"{self.title_of(seat)} chooses ({_phrase(opts)}) (7.5)"]
+            f"{rs.title_of(seat)} chooses ({_phrase(opts)}) (7.5)"]
 
 
-def _move_retreat(self, state: State, uids: list[str], hx: str) -> list[str]:
+def _move_retreat(rs, state: State, uids: list[str], hx: str) -> list[str]:
     here = state["units"][uids[0]]["hex"]
-    occ = self.occupancy(state)
-    moving = list(uids) + [x for x in occ.get(here, ()) if self.units[x].is_leader
-                           and self.side_of(state, x) == self.side_of(state, uids[0])]
+    occ = rs.occupancy(state)
+    moving = list(uids) + [x for x in occ.get(here, ()) if rs.units[x].is_leader
+                           and hooks.side_of(rs, state, x) == hooks.side_of(rs, state, uids[0])]
     for v in moving:
         state["units"][v]["hex"] = hx
     lead = [x for x in moving if x not in uids]
     lines = [f"{_phrase(lead)} retreat{'s' if len(lead) == 1 else ''} with it (8.24)"] if lead else []
-    for step in self.AFTER_RETREAT:  # what follows in the game (Gondor: the Banner, the gates, the cauldrons)
-        lines += step(self, state, uids, here, hx)
+    for step in rs.AFTER_RETREAT:  # what follows in the game (Gondor: the Banner)
+        lines += step(rs, state, uids, here, hx)
+    trail = [here, hx] if distance(here, hx) == 1 else [hx]  # (the units entered hx; Gondor: cauldrons, gates)
+    lines += [e.public for e in hooks.on_enter(rs, state, rs.units[uids[0]].side, uids, trail, "retreat")]
     return lines
 
 
-def _apply_retreat(self, state: State, seat: str, args: tuple[str, ...], dice: Dice | None) -> list[Event]:
+def _apply_retreat(rs, state: State, seat: str, args: tuple[str, ...], dice: Dice | None) -> list[Event]:
     uid, hx = args
     p = state["pending"].pop(0)
-    lines = self._move_retreat(state, p["units"], hx)
-    events = [Event(public=f"{self.title_of(seat)}: {_phrase(p['units'])} retreats to {hx} (7.5)"
+    lines = _move_retreat(rs, state, p["units"], hx)
+    events = [Event(public=f"{rs.title_of(seat)}: {_phrase(p['units'])} retreats to {hx} (7.5)"
                            + (f"; {'; '.join(lines)}" if lines else "") + ".", section="7.5",
                     new_phase=not state["pending"])]  # back to the phasing side: post and ping
     after = state["ph"].pop("advance_after", None)
     if after and not state["pending"]:
-        if not self._target_units(state, after["seat"], after["hex"]):
-            self._offer_advance(state, after["seat"], after["units"], after["hex"])
+        if not c07_1_fire._target_units(rs, state, after["seat"], after["hex"]):
+            rs._offer_advance(state, after["seat"], after["units"], after["hex"])
             if state["ph"]["advance"]:
                 events.append(Event(public=f"{after['hex']} is empty: {_phrase(state['ph']['advance']['units'])} "
                                            f"may advance into it (`advance <unit> {after['hex']}`, 7.5)."))
     return events
 
 
-def _apply_advance(self, state: State, seat: str, args: tuple[str, ...], dice: Dice | None) -> list[Event]:
+def _apply_advance(rs, state: State, seat: str, args: tuple[str, ...], dice: Dice | None) -> list[Event]:
     uid, hx = args
-    uids = self._stack_of(state, (uid,))
+    uids = c04_movement._stack_of(rs, state, (uid,))
     here = state["units"][uid]["hex"]
-    occ = self.occupancy(state)
-    leaders = [x for x in occ.get(here, ()) if self.units[x].is_leader and self.side_of(state, x) == seat]
+    occ = rs.occupancy(state)
+    leaders = [x for x in occ.get(here, ()) if rs.units[x].is_leader and hooks.side_of(rs, state, x) == seat]
     for v in uids:
         state["units"][v]["hex"] = hx
     adv = state["ph"]["advance"]
     adv["units"] = [u for u in adv["units"] if u not in uids]
-    if not adv["units"] or self.combat_units_in(state, hx):
+    if not adv["units"] or rs.combat_units_in(state, hx):
         state["ph"]["advance"] = None
     extra = f" ({_phrase(leaders)} stay in {here})" if leaders else ""
-    return [Event(public=f"{self.title_of(seat)}: {_phrase(uids)} advances into {hx} (7.5){extra}.", section="7.5")]
+    return [Event(public=f"{rs.title_of(seat)}: {_phrase(uids)} advances into {hx} (7.5){extra}.", section="7.5"),
+            *hooks.on_enter(rs, state, seat, uids, [here, hx], "advance")]
 
 
-def _parse_advance(self, state: State, seat: str, words: list[str]) -> tuple[str, ...]:
+def _parse_advance(rs, state: State, seat: str, words: list[str]) -> tuple[str, ...]:
     if len(words) != 2:
         raise InvalidOrder(f"usage: {ADVANCE.usage}")
-    return (self.resolve_unit(words[0]), self._hex_token(words[1]))
+    return (rs.resolve_unit(words[0]), rs._hex_token(words[1]))
 
 
-def _parse_retreat(self, state: State, seat: str, words: list[str]) -> tuple[str, ...]:
+def _parse_retreat(rs, state: State, seat: str, words: list[str]) -> tuple[str, ...]:
     if len(words) != 2:
         raise InvalidOrder(f"usage: {RETREAT.usage}")
-    return (self.resolve_unit(words[0]), self._hex_token(words[1]))
+    return (rs.resolve_unit(words[0]), rs._hex_token(words[1]))
 
 
-def _legal_advances(self, state: State, seat: str) -> Iterator[Action]:
+def _legal_advances(rs, state: State, seat: str) -> Iterator[Action]:
     adv = state["ph"].get("advance")
     if adv and adv["seat"] == seat:
         for uid in adv["units"]:
             a = Action("advance", (uid, adv["hex"]))
-            if self._ok(state, seat, a):
+            if rs._ok(state, seat, a):
                 yield a
 
 
@@ -202,12 +211,12 @@ ADVANCE = Order("advance", "`advance <unit> <hex>`",
               apply=_apply_advance,
               legal=_legal_advances,
               cases=("7.5",))
-def _legal_retreats(self, state: State, seat: str) -> Iterator[Action]:
+def _legal_retreats(rs, state: State, seat: str) -> Iterator[Action]:
     """The answers of the retreat waiting for ``seat`` (7.5), if one does (while it waits, the legal
     actions are these and nothing else: StandardRules.legal_actions)."""
-    p = pending.blocking(self.decisions, state["pending"])
-    if p is not None and self.decisions[p["kind"]] is CHOOSE_RETREAT:
-        yield from pending.legal_answers(self.decisions, self, state, p, seat)
+    p = pending.blocking(rs.decisions, state["pending"])
+    if p is not None and rs.decisions[p["kind"]] is CHOOSE_RETREAT:
+        yield from pending.legal_answers(rs.decisions, rs, state, p, seat)
 
 
 # the answer to the pending decision (``state["pending"]``: the owner chooses where a unit retreats)
@@ -220,16 +229,16 @@ RETREAT = Order("retreat", "`retreat <unit> <hex>`",
 
 
 # the pending decision (engine/pending.py): the owner chooses where a Disrupted unit retreats
-def _legal_retreat_answers(self, state: State, p: dict) -> Iterator[Action]:
+def _legal_retreat_answers(rs, state: State, p: dict) -> Iterator[Action]:
     for hx in p["options"]:
         yield Action("retreat", (p["unit"], hx))
 
 
-def _awaited_retreat(self, state: State, p: dict) -> str:
+def _awaited_retreat(rs, state: State, p: dict) -> str:
     return f"retreat {p['unit']}"
 
 
-def _first_retreat(self, state: State, p: dict) -> str:
+def _first_retreat(rs, state: State, p: dict) -> str:
     return f"first choose where {p['unit']} retreats: `retreat {p['unit']} <hex>` ({', '.join(p['options'][:6])})"
 
 

@@ -13,11 +13,16 @@ from engine.dice import Dice
 from engine.hexgrid import Hex, distance
 from engine.spi.charts import letter_past, morale_note, result_text, severity
 from engine.spi.common import _phrase, pct
+from engine.spi import c07_1_fire
+from engine.spi import c07_5_retreat
+from engine.spi import c08_3_rally
+from engine.spi import c08_4_formations
+from engine.spi import hooks
 
 
 # --- combat: missile fire (7.1)
-def _combat_phase_check(self, state: State, seat: str, segment: str, section: str) -> None:
-    self._need_kind(state, ("combat",), {"fire": "missile fire", "duel": "leader combat",
+def _combat_phase_check(rs, state: State, seat: str, segment: str, section: str) -> None:
+    rs._need_kind(state, ("combat",), {"fire": "missile fire", "duel": "leader combat",
                                          "melee": "melee"}[segment], section)
     order = ["fire", "duel", "melee"]
     if order.index(state["ph"]["segment"]) > order.index(segment):
@@ -25,23 +30,23 @@ def _combat_phase_check(self, state: State, seat: str, segment: str, section: st
                            "combat, then melee", "7.0")
 
 # --- combat resolution
-def attack_profile(self, state: State, attacker: str, target: str, kind: str) -> dict:
+def attack_profile(rs, state: State, attacker: str, target: str, kind: str) -> dict:
     """Everything that goes into one attack: the letter, the defender's
         Armor Protection and Morale after every modifier, and the notes that
         explain them (for the log and for /odds)."""
-    ch = self.charts_for(state)
-    ra, rd = self.ratings(state, attacker), self.ratings(state, target)
-    ua, ud = self.units[attacker], self.units[target]
+    ch = rs.charts_for(state)
+    ra, rd = rs.ratings(state, attacker), rs.ratings(state, target)
+    ua, ud = rs.units[attacker], rs.units[target]
     notes: list[str] = []
     letter = (ra.missile if kind == "fire" else ra.melee) or "e"
     grades = 0  # the attack's grades better (+) or worse (-), all told: its letter is worked out once, below
     prof = {"letter": letter, "armor": rd.armor, "morale": rd.morale, "crt_mod": 0, "bypass_cpt": False,
             "notes": notes, "cpt_mod": 0}
     fanatic = False
-    if self.is_night(state) and ua.tags & set(ch["night"].get("fanatic_tags", [])):
+    if rs.is_night(state) and ua.tags & set(ch["night"].get("fanatic_tags", [])):
         fanatic = True
         notes.append(f"{attacker} is fanatical at night (10.0)")
-    if self.is_fanatic(state, attacker):
+    if rs.is_fanatic(state, attacker):
         fanatic = True
     if fanatic and ch["fanatic"]["mode"] == "modifiers":
         if kind == "melee":
@@ -50,19 +55,19 @@ def attack_profile(self, state: State, attacker: str, target: str, kind: str) ->
             morale_note(prof, -1, "fanatic: defender Morale -1 (7.37)")
         fanatic = False
     hd = Hex.parse(state["units"][target]["hex"])
-    info = self.hexmap.hexes.get(hd)
+    info = rs.hexmap.hexes.get(hd)
     if kind == "melee" and info is not None:
         t = ch["tec"].get(info.terrain, {})
         if t.get("armor"):
             prof["armor"] += t["armor"]
             notes.append(f"defender in {info.terrain}: Armor Protection +{t['armor']} (4.3)")
-    fa = self.formation_of(state, attacker)
+    fa = c08_4_formations.formation_of(rs, state, attacker)
     if fa and kind == "melee":
         spec = ch["formations"][state["formations"][fa]["kind"]]
         if spec.get("attack"):
             grades += spec["attack"]
             notes.append(f"{attacker} in a {state['formations'][fa]['kind']}: attack +{spec['attack']} (8.4)")
-    fd = self.formation_of(state, target)
+    fd = c08_4_formations.formation_of(rs, state, target)
     if fd:
         spec = ch["formations"][state["formations"][fd]["kind"]]
         if spec.get("armor"):
@@ -75,15 +80,15 @@ def attack_profile(self, state: State, attacker: str, target: str, kind: str) ->
         pen = ch["disrupted"].get("morale_penalty", 0)
         if pen:
             morale_note(prof, -pen, f"defender Disrupted: Morale -{pen} (7.57)")
-    if self.demoralized(state, self.army_now(state, target)):
+    if rs.demoralized(state, rs.army_now(state, target)):
         pen = ch["demoralization"].get("morale_penalty", 0)
         if pen:
             morale_note(prof, -pen, f"defender's army demoralized: Morale -{pen} (9.1)")
     for e in state["effects"]:
-        if e.get("side") == self.side_of(state, attacker) and e.get("attack") and (not e.get("tags") or ua.tags & set(e["tags"])):
+        if e.get("side") == hooks.side_of(rs, state, attacker) and e.get("attack") and (not e.get("tags") or ua.tags & set(e["tags"])):
             grades += e["attack"]
             notes.append(f"{e['title']}: attack {e['attack']:+d} ({e['section']})")
-        if e.get("side") == self.side_of(state, target) and e.get("morale") and (not e.get("tags") or ud.tags & set(e["tags"])):
+        if e.get("side") == hooks.side_of(rs, state, target) and e.get("morale") and (not e.get("tags") or ud.tags & set(e["tags"])):
             morale_note(prof, e["morale"], f"{e['title']}: defender Morale {e['morale']:+d} ({e['section']})")
     prof["letter"], past = letter_past(letter, grades)
     if past > 0:  # a grade below E (17.11 Fear on an e bowman, 17.21 Break Darkness on an E orc): the ruling
@@ -93,14 +98,14 @@ def attack_profile(self, state: State, attacker: str, target: str, kind: str) ->
     elif past < 0:
         notes.append(f"attack already {prof['letter']}, the best grade: {-past:+d} has no effect")
     prof["bypass_cpt"] = fanatic
-    self.modify_attack(state, attacker, target, kind, prof)
+    hooks.modify_attack(rs, state, attacker, target, kind, prof)
     return prof
 
 
-def outcome_distribution(self, state: State, attacker: str, target: str, kind: str) -> tuple[dict, dict]:
+def outcome_distribution(rs, state: State, attacker: str, target: str, kind: str) -> tuple[dict, dict]:
     """Exact distribution of CRT results (tuples) for one attack."""
-    ch = self.charts_for(state)
-    prof = self.attack_profile(state, attacker, target, kind)
+    ch = rs.charts_for(state)
+    prof = attack_profile(rs, state, attacker, target, kind)
     if prof["bypass_cpt"]:
         p_hit = Fraction(1)
     else:
@@ -111,14 +116,14 @@ def outcome_distribution(self, state: State, attacker: str, target: str, kind: s
         dist[()] = 1 - p_hit
     for roll in range(1, 7):
         res = ch.crt_result(prof["morale"], roll + prof["crt_mod"])
-        res = self.adjust_result(state, target, res, prof)
+        res = rs.adjust_result(state, target, res, prof)
         dist[res] = dist.get(res, Fraction(0)) + p_hit / 6
     return dist, prof
 
 
-def _resolve_attack(self, state: State, dice: Dice, attacker: str, target: str, kind: str) -> tuple[list[str], tuple, dict]:
-    ch = self.charts_for(state)
-    prof = self.attack_profile(state, attacker, target, kind)
+def _resolve_attack(rs, state: State, dice: Dice, attacker: str, target: str, kind: str) -> tuple[list[str], tuple, dict]:
+    ch = rs.charts_for(state)
+    prof = attack_profile(rs, state, attacker, target, kind)
     lines = []
     sec = "7.1" if kind == "fire" else "7.3"
     if prof["bypass_cpt"]:
@@ -136,34 +141,34 @@ def _resolve_attack(self, state: State, dice: Dice, attacker: str, target: str, 
         roll = dice.d6("CRT")
         mod = prof["crt_mod"]
         res = ch.crt_result(prof["morale"], roll + mod)
-        res = self.adjust_result(state, target, res, prof)
+        res = rs.adjust_result(state, target, res, prof)
         m = f"{roll}{mod:+d}={roll + mod}" if mod else str(roll)
         lines.append(f"CRT Morale {prof['morale']}: {m}, {result_text(res)} (7.42)")
     return lines, res, {"section": sec, **prof}
 
 
-def _attacks(self, state: State, seat: str, dice: Dice, uids: list[str], hx: str, kind: str) -> list[Event]:
+def _attacks(rs, state: State, seat: str, dice: Dice, uids: list[str], hx: str, kind: str) -> list[Event]:
     events: list[Event] = []
     done_key = "fired" if kind == "fire" else "meleed"
     attackers_used = []
     for uid in uids:
-        targets = self._target_units(state, seat, hx)
+        targets = c07_1_fire._target_units(rs, state, seat, hx)
         if not targets or state["pending"]:
             events.append(Event(public=f"{uid} does not {kind}: the target is gone."))
             break
-        target = self._pick_target(state, targets)
+        target = _pick_target(rs, state, targets)
         state["ph"][done_key].append(uid)
         attackers_used.append(uid)
-        lines, res, prof = self._resolve_attack(state, dice, uid, target, kind)
+        lines, res, prof = _resolve_attack(rs, state, dice, uid, target, kind)
         verb = "fires at" if kind == "fire" else "attacks"
-        head = f"{self.title_of(seat)}: {self.units[uid].label()} {verb} {self.units[target].label()} in {hx}"
+        head = f"{rs.title_of(seat)}: {rs.units[uid].label()} {verb} {rs.units[target].label()} in {hx}"
         if prof["notes"]:
             head += f" [{'; '.join(prof['notes'])}]"
-        apply_lines = self.apply_result(state, dice, target, res, attacker_hex=state["units"][uid]["hex"],
+        apply_lines = rs.apply_result(state, dice, target, res, attacker_hex=state["units"][uid]["hex"],
                                         kind=kind)
         events.append(Event(public=head + ": " + "; ".join(lines + apply_lines) + ".", section=prof["section"]))
-    if kind == "melee" and attackers_used and not self._target_units(state, seat, hx) and not state["pending"]:
-        self._offer_advance(state, seat, attackers_used, hx)
+    if kind == "melee" and attackers_used and not c07_1_fire._target_units(rs, state, seat, hx) and not state["pending"]:
+        rs._offer_advance(state, seat, attackers_used, hx)
         if state["ph"]["advance"]:
             events.append(Event(public=f"{hx} is empty: {_phrase(state['ph']['advance']['units'])} may advance "
                                        f"into it (`advance <unit> {hx}`, 7.5)."))
@@ -174,46 +179,46 @@ def _attacks(self, state: State, seat: str, dice: Dice, uids: list[str], hx: str
     return events
 
 
-def _pick_target(self, state: State, targets: list[str]) -> str:
+def _pick_target(rs, state: State, targets: list[str]) -> str:
     """The unit an attack on a hex is resolved against: a formation's front
         unit (the one that takes the loss, 8.4 ruling), else the first."""
-    f = self.formation_of(state, targets[0])
+    f = c08_4_formations.formation_of(rs, state, targets[0])
     return state["formations"][f]["units"][0] if f else targets[0]
 
 
-def apply_result(self, state: State, dice: Dice, target: str, res: tuple, attacker_hex: str | None,
+def apply_result(rs, state: State, dice: Dice, target: str, res: tuple, attacker_hex: str | None,
                  kind: str) -> list[str]:
     """Apply a CRT result to ``target`` (and its formation). Returns log lines."""
     if not res:
         return []
-    f = self.formation_of(state, target)
+    f = c08_4_formations.formation_of(rs, state, target)
     victims = list(state["formations"][f]["units"]) if f else [target]
     lines: list[str] = []
     hx = state["units"][target]["hex"]
-    leaders = [x for x in self.occupancy(state).get(hx, ()) if self.units[x].is_leader]
+    leaders = [x for x in rs.occupancy(state).get(hx, ()) if rs.units[x].is_leader]
     loss = "E" if "E" in res else ("1/2E" if "1/2E" in res else None)
     # 8.4 (ruling): a loss falls on the formation's front unit (the first
     # named); if it is eliminated the formation ends. A retreat moves the
     # formation as one, still formed.
     for v in victims[:1]:
         if loss == "E" or (loss == "1/2E" and state["units"][v].get("reduced")):
-            self.eliminate(state, v)
+            eliminate(rs, state, v)
             lines.append(f"{v} eliminated")
         elif loss == "1/2E":
             state["units"][v]["reduced"] = True
-            val = self.unit_dem_value(state, v)
+            val = rs.unit_dem_value(state, v)
             pay = math.ceil(val / 2)
             state["units"][v]["dem_paid"] = pay
-            self.on_unit_lost(state, v, pay)
+            rs.on_unit_lost(state, v, pay)
             lines.append(f"{v} half eliminated (reduced side)")
     if f and f not in state["formations"]:
         lines.append("the formation is broken")
     if loss:
-        lines.extend(self._leaders_caught(state, dice, leaders, loss))
-    survivors = [v for v in victims if self.on_map(state, v)]
+        lines.extend(_leaders_caught(rs, state, dice, leaders, loss))
+    survivors = [v for v in victims if rs.on_map(state, v)]
     retreat = 2 if "r2" in res else (1 if "r1" in res else 0)
     if retreat and survivors:
-        lines.extend(self._start_retreat(state, dice, survivors, retreat, attacker_hex, leaders))
+        lines.extend(rs._start_retreat(state, dice, survivors, retreat, attacker_hex, leaders))
     elif "D" in res:
         for v in survivors:
             state["units"][v]["disrupted"] = True
@@ -221,66 +226,66 @@ def apply_result(self, state: State, dice: Dice, target: str, res: tuple, attack
             lines.append(f"{_phrase(survivors)} Disrupted")
     # leaders left alone after their unit fell (8.1)
     for ldr in leaders:
-        if self.on_map(state, ldr) and state["units"][ldr]["hex"] == hx and not self.combat_units_in(state, hx):
-            lines.extend(self._displace_leader(state, ldr))
+        if rs.on_map(state, ldr) and state["units"][ldr]["hex"] == hx and not rs.combat_units_in(state, hx):
+            lines.extend(rs._displace_leader(state, ldr))
     return lines
 
 
-def eliminate(self, state: State, uid: str) -> None:
+def eliminate(rs, state: State, uid: str) -> None:
     r = state["units"][uid]
-    if self.units[uid].ratings:
-        val = self.unit_dem_value(state, uid)
-        self.on_unit_lost(state, uid, max(val - r.get("dem_paid", 0), 0))
+    if rs.units[uid].ratings:
+        val = rs.unit_dem_value(state, uid)
+        rs.on_unit_lost(state, uid, max(val - r.get("dem_paid", 0), 0))
         r["dem_paid"] = val
     here = r["hex"]
     r["status"] = "eliminated"
     r["hex"] = None
-    f = self.formation_of(state, uid)
+    f = c08_4_formations.formation_of(rs, state, uid)
     if f:
         del state["formations"][f]
-    for step in self.ON_ELIMINATE:  # the game's own consequences (Gondor: the Banner falls, the oil is lost)
-        step(self, state, uid, here)
+    for step in rs.ON_ELIMINATE:  # the game's own consequences (Gondor: the Banner falls, the oil is lost)
+        step(rs, state, uid, here)
 
 
-def _leaders_caught(self, state: State, dice: Dice, leaders: list[str], loss: str) -> list[str]:
+def _leaders_caught(rs, state: State, dice: Dice, leaders: list[str], loss: str) -> list[str]:
     """Leaders stacked with a unit that takes 1/2E or E (7.23, FoC 8.24)."""
     out = []
-    caught = self.charts_for(state)["leader_combat"].get("caught", [5, 6])
+    caught = rs.charts_for(state)["leader_combat"].get("caught", [5, 6])
     for ldr in leaders:
-        if not self.on_map(state, ldr):
+        if not rs.on_map(state, ldr):
             continue
         roll = dice.d6(f"{ldr} caught")
         if roll in caught:
-            r = self.leader_rating(state, ldr, for_rally=False)
+            r = c08_3_rally.leader_rating(rs, state, ldr, for_rally=False)
             lost = r if loss == "E" else max(1, r // 2)
             out.append(f"{ldr} caught in the result (die {roll}): "
-                       + self._leader_loss(state, ldr, lost))
+                       + rs._leader_loss(state, ldr, lost))
         else:
             out.append(f"{ldr} unharmed (die {roll})")
     return out
 
 
-def _leader_loss(self, state: State, ldr: str, points: int) -> str:
-    r = self.leader_rating(state, ldr, for_rally=False)
+def _leader_loss(rs, state: State, ldr: str, points: int) -> str:
+    r = c08_3_rally.leader_rating(rs, state, ldr, for_rally=False)
     points = min(points, r)
     state["units"][ldr]["rally_lost"] = state["units"][ldr].get("rally_lost", 0) + points
-    self.on_unit_lost(state, ldr, points)
-    if self.leader_rating(state, ldr, for_rally=False) <= 0:
+    rs.on_unit_lost(state, ldr, points)
+    if c08_3_rally.leader_rating(rs, state, ldr, for_rally=False) <= 0:
         state["units"][ldr]["status"] = "eliminated"
         state["units"][ldr]["hex"] = None
         return f"{ldr} is killed ({points} Rally Points lost, 19.2)"
     return f"{ldr} loses {points} Rally Point{'s' if points != 1 else ''} (19.2)"
 
 
-def _displace_leader(self, state: State, ldr: str) -> list[str]:
+def _displace_leader(rs, state: State, ldr: str) -> list[str]:
     """8.1 (inferred): a leader left without a combat unit goes to the
         nearest friendly combat unit (ties: the lowest hex number)."""
-    side = self.side_of(state, ldr)
+    side = hooks.side_of(rs, state, ldr)
     here = state["units"][ldr]["hex"]
     best = None
     for uid in sorted(state["units"]):
-        u = self.units[uid]
-        if u.is_combat and self.side_of(state, uid) == side and self.on_map(state, uid):
+        u = rs.units[uid]
+        if u.is_combat and hooks.side_of(rs, state, uid) == side and rs.on_map(state, uid):
             d = distance(here, state["units"][uid]["hex"])
             key = (d, state["units"][uid]["hex"])
             if best is None or key < best:
@@ -292,34 +297,34 @@ def _displace_leader(self, state: State, ldr: str) -> list[str]:
 
 
 # ------------------------------------------------------------------- odds
-def odds(self, state: State, seat: str, text: str) -> str:
+def odds(rs, state: State, seat: str, text: str) -> str:
     """Exact outcome probabilities of a proposed fire or melee, without
         applying it (``/odds``)."""
-    action = self.parse_text(state, seat, text)
+    action = rs.parse_text(state, seat, text)
     if action.verb not in ("fire", "melee"):
-        other = self.order_odds(state, seat, action)
+        other = rs.order_odds(state, seat, action)
         if other is None:
             raise InvalidOrder("odds are for `fire <unit> at <hex>` or `melee <unit> at <hex>`")
         try:
-            self.check(state, seat, action)
+            rs.check(state, seat, action)
         except IllegalOrder as e:
             other = f"(not legal now: {e}; figures as if it were)\n" + other
         return other[:1900]
     uids, hx = list(action.args[:-2]), action.args[-1]
-    targets = self._target_units(state, seat, hx)
+    targets = c07_1_fire._target_units(rs, state, seat, hx)
     if not targets:
         raise IllegalOrder(f"there is no enemy combat unit in {hx}", "7.0")
-    target = self._pick_target(state, targets)
+    target = _pick_target(rs, state, targets)
     for uid in uids:
-        if self.side_of(state, uid) != seat or not self.on_map(state, uid):
+        if hooks.side_of(rs, state, uid) != seat or not rs.on_map(state, uid):
             raise IllegalOrder(f"{uid} is not one of your units on the map")
     out = []
     try:
-        self.check(state, seat, action)
+        rs.check(state, seat, action)
     except IllegalOrder as e:
         out.append(f"(not legal now: {e}; figures as if it were)")
     for uid in uids:
-        dist, prof = self.outcome_distribution(state, uid, target, action.verb)
+        dist, prof = outcome_distribution(rs, state, uid, target, action.verb)
         r1 = r2 = None
         lines = []
         for res, p in sorted(dist.items(), key=lambda kv: severity(kv[0])):
@@ -328,7 +333,7 @@ def odds(self, state: State, seat: str, text: str) -> str:
                 n = 2 if "r2" in res else 1
                 key = r2 if n == 2 else r1
                 if key is None:
-                    key = len(self.retreat_options(state, [target], n, state["units"][uid]["hex"]))
+                    key = len(c07_5_retreat.retreat_options(rs, state, [target], n, state["units"][uid]["hex"]))
                     if n == 2:
                         r2 = key
                     else:

@@ -9,38 +9,39 @@ from engine.core import Action, Event, IllegalOrder, InvalidOrder, State
 from engine.dice import Dice
 from engine.hexgrid import distance
 from engine.orders import Order
+from engine.spi import hooks
 
 
-def leader_rating(self, state: State, uid: str, for_rally: bool = True) -> int:
+def leader_rating(rs, state: State, uid: str, for_rally: bool = True) -> int:
     """A leader's current Rally Rating: printed (or the option), the night
         rating at night where it has one, less Rally Points lost (19.2)."""
-    u = self.units[uid]
-    base = self.printed_rally(state, uid)
-    if self.is_night(state) and u.night_rally:
+    u = rs.units[uid]
+    base = rs.printed_rally(state, uid)
+    if rs.is_night(state) and u.night_rally:
         base = u.night_rally
-    ch = self.charts_for(state)
-    if self.is_night(state) and (u.tags & set(ch["night"].get("leader_bonus_tags", []))):
+    ch = rs.charts_for(state)
+    if rs.is_night(state) and (u.tags & set(ch["night"].get("leader_bonus_tags", []))):
         base += ch["night"].get("leader_bonus", 0)
     r = base - state["units"][uid].get("rally_lost", 0)
-    if for_rally and self.demoralized(state, self.army_now(state, uid)):
+    if for_rally and rs.demoralized(state, rs.army_now(state, uid)):
         r -= ch["demoralization"].get("rally_penalty", 0)
     return max(r, 0)
 
 
-def _check_rally(self, state: State, seat: str, args: tuple[str, ...]) -> None:
+def _check_rally(rs, state: State, seat: str, args: tuple[str, ...]) -> None:
     leader, uid = args
-    self._need_kind(state, ("rally",), "rallying", "8.3")
-    ul = self._own_on_map(state, seat, leader)
+    rs._need_kind(state, ("rally",), "rallying", "8.3")
+    ul = rs._own_on_map(state, seat, leader)
     if not ul.is_leader:
         raise IllegalOrder(f"{leader} is not a leader", "8.3")
-    u = self._own_on_map(state, seat, uid)
+    u = rs._own_on_map(state, seat, uid)
     if not u.is_combat:
         raise IllegalOrder(f"{uid} is not a combat unit", "8.3")
     if not state["units"][uid].get("disrupted"):
         raise IllegalOrder(f"{uid} is not Disrupted", "8.3")
     if uid in state["ph"]["rallied"]:
         raise IllegalOrder(f"{uid} has already been tried this Rally Phase", "8.3")
-    ch = self.charts_for(state)["rally"]
+    ch = rs.charts_for(state)["rally"]
     if state["ph"]["rally_tries"].get(leader, 0) >= ch["per_leader"]:
         raise IllegalOrder(f"{leader} has tried {ch['per_leader']} rallies this phase already", "8.3")
     d = distance(state["units"][leader]["hex"], state["units"][uid]["hex"])
@@ -48,34 +49,34 @@ def _check_rally(self, state: State, seat: str, args: tuple[str, ...]) -> None:
         raise IllegalOrder(f"{uid} is {d} hexes from {leader}; a leader rallies units within {ch['range']}", "8.3")
     for e in state["effects"]:
         if e.get("no_rally") and e.get("side") == seat:
-            raise IllegalOrder(f"no {self.title_of(seat)} unit may be rallied while {e['title']} lasts",
+            raise IllegalOrder(f"no {rs.title_of(seat)} unit may be rallied while {e['title']} lasts",
                                e.get("section"))
         if e.get("frozen") and leader in e["frozen"]:
             raise IllegalOrder(f"{leader} is frozen by a spell and may not rally", e.get("section"))
-    self.check_rally_extra(state, seat, leader, uid)
+    rs.check_rally_extra(state, seat, leader, uid)
 
 
-def _legal_rallies(self, state: State, seat: str) -> Iterator[Action]:
-    rng = self.charts_for(state)["rally"]["range"]
-    disrupted = sorted(x for x in state["units"] if self.side_of(state, x) == seat and self.on_map(state, x)
+def _legal_rallies(rs, state: State, seat: str) -> Iterator[Action]:
+    rng = rs.charts_for(state)["rally"]["range"]
+    disrupted = sorted(x for x in state["units"] if hooks.side_of(rs, state, x) == seat and rs.on_map(state, x)
                        and state["units"][x].get("disrupted") and x not in state["ph"]["rallied"])
     for leader in sorted(state["units"]):
-        if self.side_of(state, leader) != seat or not self.units[leader].is_leader or not self.on_map(state, leader):
+        if hooks.side_of(rs, state, leader) != seat or not rs.units[leader].is_leader or not rs.on_map(state, leader):
             continue
         for uid in disrupted:
             if distance(state["units"][leader]["hex"], state["units"][uid]["hex"]) <= rng:
                 a = Action("rally", (leader, uid))
-                if self._ok(state, seat, a):
+                if rs._ok(state, seat, a):
                     yield a
 
 
-def _apply_rally(self, state: State, seat: str, args: tuple[str, ...], dice: Dice | None) -> list[Event]:
+def _apply_rally(rs, state: State, seat: str, args: tuple[str, ...], dice: Dice | None) -> list[Event]:
     leader, uid = args
     tries = state["ph"]["rally_tries"]
     tries[leader] = tries.get(leader, 0) + 1
     state["ph"]["rallied"].append(uid)
-    rating = self.leader_rating(state, leader)
-    totals = self.charts_for(state).rally_totals(rating)
+    rating = leader_rating(rs, state, leader)
+    totals = rs.charts_for(state).rally_totals(rating)
     if totals == "auto":
         ok, how = True, "automatic"
     else:
@@ -85,14 +86,14 @@ def _apply_rally(self, state: State, seat: str, args: tuple[str, ...], dice: Dic
     if ok:
         state["units"][uid]["disrupted"] = False
     res = "rallied" if ok else "still Disrupted"
-    return [Event(public=f"{self.title_of(seat)}: {leader} (Rally Rating {rating}) rallies {uid}: {how}, {res} (8.37).",
+    return [Event(public=f"{rs.title_of(seat)}: {leader} (Rally Rating {rating}) rallies {uid}: {how}, {res} (8.37).",
                   section="8.37")]
 
 
-def _parse_rally(self, state: State, seat: str, words: list[str]) -> tuple[str, ...]:
+def _parse_rally(rs, state: State, seat: str, words: list[str]) -> tuple[str, ...]:
     if len(words) != 2:
         raise InvalidOrder(f"usage: {RALLY.usage}")
-    return (self.resolve_unit(words[0]), self.resolve_unit(words[1]))
+    return (rs.resolve_unit(words[0]), rs.resolve_unit(words[1]))
 
 
 # the orders of this file (engine/orders.py), each naming its functions above

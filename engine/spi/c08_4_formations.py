@@ -10,44 +10,46 @@ from engine.core import Action, Event, IllegalOrder, InvalidOrder, State
 from engine.dice import Dice
 from engine.hexgrid import Hex, distance
 from engine.orders import Order
+from engine.spi import c04_movement
+from engine.spi import hooks
 
 
 # --- formations (8.4)
-def formation_of(self, state: State, uid: str) -> str | None:
+def formation_of(rs, state: State, uid: str) -> str | None:
     for fid, f in state["formations"].items():
         if uid in f["units"]:
             return fid
     return None
 
 
-def _formed_this_turn(self, state: State, fid: str) -> bool:
+def _formed_this_turn(rs, state: State, fid: str) -> bool:
     return state["formations"][fid]["turn"] == state["turn"]
 
 
-def _wedge_waits(self, state: State, uid: str) -> bool:
+def _wedge_waits(rs, state: State, uid: str) -> bool:
     """8.4: a Wedge may neither move nor attack on the turn it forms."""
-    f = self.formation_of(state, uid)
-    return bool(f and self._formed_this_turn(state, f) and state["formations"][f]["kind"] == "wedge"
-                and self.charts_for(state)["formations"].get("wedge_waits", True))
+    f = formation_of(rs, state, uid)
+    return bool(f and rs._formed_this_turn(state, f) and state["formations"][f]["kind"] == "wedge"
+                and rs.charts_for(state)["formations"].get("wedge_waits", True))
 
 
-def _check_form(self, state: State, seat: str, args: tuple[str, ...]) -> None:
+def _check_form(rs, state: State, seat: str, args: tuple[str, ...]) -> None:
     kind, a, b, leader = args
-    self._need_kind(state, ("move",), "forming a special formation", "8.4")
-    if not self.may_form(state, seat, kind):
-        raise IllegalOrder(f"{self.title_of(seat)} units may not form a {kind}", "8.41")
-    spec = self.charts_for(state)["formations"][kind]
+    rs._need_kind(state, ("move",), "forming a special formation", "8.4")
+    if not rs.may_form(state, seat, kind):
+        raise IllegalOrder(f"{rs.title_of(seat)} units may not form a {kind}", "8.41")
+    spec = rs.charts_for(state)["formations"][kind]
     for x in (a, b):
-        u = self._own_on_map(state, seat, x)
+        u = rs._own_on_map(state, seat, x)
         if u.type not in spec["types"]:
             raise IllegalOrder(f"{x} is {u.type}; a {kind} is made of {' or '.join(spec['types'])} units", "8.4")
-        if self.formation_of(state, x):
+        if formation_of(rs, state, x):
             raise IllegalOrder(f"{x} is already in a formation", "8.4")
         if state["units"][x].get("disrupted"):
             raise IllegalOrder(f"{x} is Disrupted", "8.4")
         if x in state["ph"]["moved"]:
             raise IllegalOrder(f"{x} has already moved this phase", "8.4")
-    ul = self._own_on_map(state, seat, leader)
+    ul = rs._own_on_map(state, seat, leader)
     if not ul.is_leader:
         raise IllegalOrder(f"{leader} is not a leader", "8.4")
     frozen = next((e for e in state["effects"] if e.get("frozen") and leader in e["frozen"]), None)
@@ -58,51 +60,51 @@ def _check_form(self, state: State, seat: str, args: tuple[str, ...]) -> None:
         raise IllegalOrder(f"{leader} must be stacked with {a} in {ha}", "8.4")
     if distance(ha, hb) != 1:
         raise IllegalOrder(f"{b} must be next to {a}", "8.4")
-    info = self.hexmap.hexes[Hex.parse(ha)]
-    if self.charts_for(state)["tec"].get(info.terrain, {}).get("cost", 1) != 1:
+    info = rs.hexmap.hexes[Hex.parse(ha)]
+    if rs.charts_for(state)["tec"].get(info.terrain, {}).get("cost", 1) != 1:
         raise IllegalOrder(f"{ha} is {info.terrain}: formations form only in clear hexes", "8.4")
-    side = self.hexside_rule(state, [b], Hex.parse(hb), Hex.parse(ha))
+    side = rs.hexside_rule(state, [b], Hex.parse(hb), Hex.parse(ha))
     if side is None or side == "all" or side:
         raise IllegalOrder(f"{b} cannot step into {ha}", "8.4")
 
 
-def _check_disband(self, state: State, seat: str, args: tuple[str, ...]) -> None:
+def _check_disband(rs, state: State, seat: str, args: tuple[str, ...]) -> None:
     uid, hx = args
-    self._need_kind(state, ("move",), "leaving a formation", "8.4")
-    self._own_on_map(state, seat, uid)
-    f = self.formation_of(state, uid)
+    rs._need_kind(state, ("move",), "leaving a formation", "8.4")
+    rs._own_on_map(state, seat, uid)
+    f = formation_of(rs, state, uid)
     if not f:
         raise IllegalOrder(f"{uid} is not in a formation", "8.4")
     if uid in state["ph"]["moved"]:
         raise IllegalOrder(f"{uid} has already moved this phase", "8.4")
     here = Hex.parse(state["units"][uid]["hex"])
     h = Hex.parse(hx)
-    if h.distance(here) != 1 or h not in self.hexmap:
+    if h.distance(here) != 1 or h not in rs.hexmap:
         raise IllegalOrder(f"{hx} is not next to {here}", "8.4")
-    occ = self.occupancy(state)
-    cost, zoc = self._step_cost_fn(state, seat, [uid], here, occ)
-    if cost(here, h) is None or self.hexside_rule(state, [uid], here, h) == "all":
+    occ = rs.occupancy(state)
+    cost, zoc = c04_movement._step_cost_fn(rs, state, seat, [uid], here, occ)
+    if cost(here, h) is None or rs.hexside_rule(state, [uid], here, h) == "all":
         raise IllegalOrder(f"{uid} cannot step into {hx}", "8.4")
-    if self.combat_units_in(state, hx, occ):
+    if rs.combat_units_in(state, hx, occ):
         raise IllegalOrder(f"{hx} already holds a combat unit", "5.0")
 
 
-def _legal_forms(self, state: State, seat: str) -> Iterator[Action]:
-    occ = self.occupancy(state)
+def _legal_forms(rs, state: State, seat: str) -> Iterator[Action]:
+    occ = rs.occupancy(state)
     for leader in sorted(state["units"]):
-        if self.side_of(state, leader) != seat or not self.units[leader].is_leader or not self.on_map(state, leader):
+        if hooks.side_of(rs, state, leader) != seat or not rs.units[leader].is_leader or not rs.on_map(state, leader):
             continue
         ha = state["units"][leader]["hex"]
-        for a in self.combat_units_in(state, ha, occ):
+        for a in rs.combat_units_in(state, ha, occ):
             for nb in Hex.parse(ha).neighbours():
-                for b in self.combat_units_in(state, str(nb), occ):
+                for b in rs.combat_units_in(state, str(nb), occ):
                     for kind in ("shieldwall", "wedge"):
                         act = Action("form", (kind, a, b, leader))
-                        if self._ok(state, seat, act):
+                        if rs._ok(state, seat, act):
                             yield act
 
 
-def _apply_form(self, state: State, seat: str, args: tuple[str, ...], dice: Dice | None) -> list[Event]:
+def _apply_form(rs, state: State, seat: str, args: tuple[str, ...], dice: Dice | None) -> list[Event]:
     kind, a, b, leader = args
     hx = state["units"][a]["hex"]
     state["units"][b]["hex"] = hx
@@ -113,51 +115,51 @@ def _apply_form(self, state: State, seat: str, args: tuple[str, ...], dice: Dice
     state["formations"][fid] = {"kind": kind, "units": [a, b], "leader": leader, "turn": state["turn"]}
     state["ph"]["moved"].extend([a, b])
     title = {"shieldwall": "Shield Wall", "wedge": "Wedge"}[kind]
-    return [Event(public=f"{self.title_of(seat)}: {a} and {b} form a {title} with {leader} in {hx} (8.4).",
+    return [Event(public=f"{rs.title_of(seat)}: {a} and {b} form a {title} with {leader} in {hx} (8.4).",
                   section="8.4")]
 
 
-def _apply_disband(self, state: State, seat: str, args: tuple[str, ...], dice: Dice | None) -> list[Event]:
+def _apply_disband(rs, state: State, seat: str, args: tuple[str, ...], dice: Dice | None) -> list[Event]:
     uid, hx = args
-    f = self.formation_of(state, uid)
+    f = formation_of(rs, state, uid)
     del state["formations"][f]
     state["units"][uid]["hex"] = hx
     state["ph"]["moved"].append(uid)
-    return [Event(public=f"{self.title_of(seat)}: {uid} leaves its formation for {hx}; the formation is "
+    return [Event(public=f"{rs.title_of(seat)}: {uid} leaves its formation for {hx}; the formation is "
                          "dissolved (8.4).", section="8.4")]
 
 
-def _parse_form(self, state: State, seat: str, words: list[str]) -> tuple[str, ...]:
+def _parse_form(rs, state: State, seat: str, words: list[str]) -> tuple[str, ...]:
     if len(words) != 4 or words[0].lower() not in ("shieldwall", "wedge"):
         raise InvalidOrder(f"usage: {FORM.usage}")
-    a, b, ldr = (self.resolve_unit(w) for w in words[1:])
+    a, b, ldr = (rs.resolve_unit(w) for w in words[1:])
     return (words[0].lower(), a, b, ldr)
 
 
-def _parse_disband(self, state: State, seat: str, words: list[str]) -> tuple[str, ...]:
+def _parse_disband(rs, state: State, seat: str, words: list[str]) -> tuple[str, ...]:
     if len(words) != 2:
         raise InvalidOrder(f"usage: {DISBAND.usage}")
-    return (self.resolve_unit(words[0]), self._hex_token(words[1]))
+    return (rs.resolve_unit(words[0]), rs._hex_token(words[1]))
 
 
-def _legal_disbands(self, state: State, seat: str) -> Iterator[Action]:
+def _legal_disbands(rs, state: State, seat: str) -> Iterator[Action]:
     """8.4: in its Movement Phase a unit not yet moved may leave its formation by stepping into a hex next
     to it (the formation is dissolved)."""
-    if self.kind(state) != "move":
+    if rs.kind(state) != "move":
         return
     for fid in sorted(state["formations"]):
         for uid in state["formations"][fid]["units"]:
-            if self.side_of(state, uid) != seat or uid in state["ph"]["moved"] or not self.on_map(state, uid):
+            if hooks.side_of(rs, state, uid) != seat or uid in state["ph"]["moved"] or not rs.on_map(state, uid):
                 continue
             for nb in sorted(Hex.parse(state["units"][uid]["hex"]).neighbours()):
                 act = Action("disband", (uid, str(nb)))
-                if nb in self.hexmap and self._ok(state, seat, act):
+                if nb in rs.hexmap and rs._ok(state, seat, act):
                     yield act
 
 
-def _legal_form_orders(self, state: State, seat: str) -> Iterator[Action]:
-    if self.kind(state) == "move":
-        yield from self._legal_forms(state, seat)
+def _legal_form_orders(rs, state: State, seat: str) -> Iterator[Action]:
+    if rs.kind(state) == "move":
+        yield from _legal_forms(rs, state, seat)
 
 
 # the orders of this file (engine/orders.py), each naming its functions above

@@ -10,39 +10,40 @@ from engine.core import Action, Event, IllegalOrder, InvalidOrder, State
 from engine.dice import Dice
 from engine.spi.common import _HEX, _phrase
 from engine.orders import Order
+from engine.spi import hooks
 
 
-def is_magic_leader(self, uid: str) -> bool:
-    u = self.units[uid]
+def is_magic_leader(rs, uid: str) -> bool:
+    u = rs.units[uid]
     return u.is_leader and bool(u.magic)
 
 # --- magic (8.5)
-def spell_cost(self, state: State, spell: str) -> int:
-    sp = self.spells[spell]
+def spell_cost(rs, state: State, spell: str) -> int:
+    sp = rs.spells[spell]
     n = state["spell_count"].get(spell, 0)
     costs = sp.get("costs") or [sp["cost"]]
     return costs[min(n, len(costs) - 1)]
 
 
-def _check_cast(self, state: State, seat: str, args: tuple[str, ...]) -> None:
+def _check_cast(rs, state: State, seat: str, args: tuple[str, ...]) -> None:
     leader, spell, points, target = (*args, None)[:4]
-    self._need_kind(state, ("magic",), "spells", "8.5")
-    u = self._own_on_map(state, seat, leader)
+    rs._need_kind(state, ("magic",), "spells", "8.5")
+    u = rs._own_on_map(state, seat, leader)
     if not u.magic:
         raise IllegalOrder(f"{leader} is not a magic leader", "8.5")
-    sp = self.spells.get(spell)
+    sp = rs.spells.get(spell)
     if sp is None:
         raise IllegalOrder(f"unknown spell `{spell}`", "8.5")
     if leader not in sp["casters"]:
         raise IllegalOrder(f"{spell} is cast only by {_phrase(sp['casters'])}", sp["section"])
     p = int(points)
     have = state["units"][leader].get("magic", 0)
-    ch = self.charts_for(state)["magic"]
+    ch = rs.charts_for(state)["magic"]
     if p < ch.get("min_points", 1):
         raise IllegalOrder(f"spend at least {ch.get('min_points', 1)} point(s)", "8.5")
     if p > have:
         raise IllegalOrder(f"{leader} has {have} Magic Capability Points; {p} asked", "8.5")
-    cost = self.spell_cost(state, spell)
+    cost = rs.spell_cost(state, spell)
     if p > cost:
         raise IllegalOrder(f"{spell} costs {cost} for an automatic cast; spend at most that", sp["section"])
     if leader in state["ph"]["cast"]:
@@ -54,58 +55,58 @@ def _check_cast(self, state: State, seat: str, args: tuple[str, ...]) -> None:
                            "second", "8.52")
     if sp.get("max") is not None and state["spell_count"].get(spell, 0) >= sp["max"]:
         raise IllegalOrder(f"{spell} may be cast successfully only {sp['max']} times a game", sp["section"])
-    if sp.get("day_only") and self.is_night(state):
+    if sp.get("day_only") and rs.is_night(state):
         raise IllegalOrder(f"{spell} is cast only in a day turn", sp["section"])
     for e in state["effects"]:
         if e.get("frozen") and leader in e["frozen"]:
             raise IllegalOrder(f"{leader} is frozen by a spell and may not cast", e.get("section"))
-    self.check_spell(state, seat, leader, spell, target)
+    rs.check_spell(state, seat, leader, spell, target)
 
 
-def _legal_casts(self, state: State, seat: str) -> Iterator[Action]:
-    for name in sorted(self.spells):
-        sp = self.spells[name]
+def _legal_casts(rs, state: State, seat: str) -> Iterator[Action]:
+    for name in sorted(rs.spells):
+        sp = rs.spells[name]
         for leader in sp["casters"]:
-            if self.units.get(leader) is None or self.side_of(state, leader) != seat:
+            if rs.units.get(leader) is None or hooks.side_of(rs, state, leader) != seat:
                 continue
-            cost = self.spell_cost(state, name)
+            cost = rs.spell_cost(state, name)
             have = state["units"][leader].get("magic", 0)
             pts = sorted({min(cost, have), cost}, reverse=True)
-            targets = list(self.spell_targets(state, seat, name)) if sp.get("target") else [None]
+            targets = list(rs.spell_targets(state, seat, name)) if sp.get("target") else [None]
             for p in pts:
                 for t in targets:
                     a = Action("cast", (leader, name, str(p)) + ((t,) if t else ()))
-                    if self._ok(state, seat, a):
+                    if rs._ok(state, seat, a):
                         yield a
 
 
-def _apply_cast(self, state: State, seat: str, args: tuple[str, ...], dice: Dice | None) -> list[Event]:
+def _apply_cast(rs, state: State, seat: str, args: tuple[str, ...], dice: Dice | None) -> list[Event]:
     leader, spell, points, target = (*args, None)[:4]
-    sp = self.spells[spell]
+    sp = rs.spells[spell]
     p = int(points)
-    cost = self.spell_cost(state, spell)
+    cost = rs.spell_cost(state, spell)
     state["ph"]["cast"].append(leader)
-    if self.step(state).get("magic_round", 1) == 1:
+    if rs.step(state).get("magic_round", 1) == 1:
         state["cast_turn"][leader] = state["turn"]
     if p >= cost:
         ok, how = True, f"{p} points, automatic"
     else:
-        need = self.charts_for(state).magic_success_max(cost - p)
+        need = rs.charts_for(state).magic_success_max(cost - p)
         roll = dice.d6("magic")
         ok = roll <= need
         how = f"{p} of {cost} points, die {roll} (needs {need} or less)"
     if not ok:
-        return [Event(public=f"{self.title_of(seat)}: {leader} tries {sp['title']} ({how}) and fails; no points "
+        return [Event(public=f"{rs.title_of(seat)}: {leader} tries {sp['title']} ({how}) and fails; no points "
                              f"are spent, but {leader}'s phase is gone (8.5).", section="8.5")]
     state["units"][leader]["magic"] -= p
     state["spell_count"][spell] = state["spell_count"].get(spell, 0) + 1
-    lines = self.spell_effect(state, seat, leader, spell, target)
-    return [Event(public=f"{self.title_of(seat)}: {leader} casts {sp['title']} ({how}; "
+    lines = rs.spell_effect(state, seat, leader, spell, target)
+    return [Event(public=f"{rs.title_of(seat)}: {leader} casts {sp['title']} ({how}; "
                          f"{state['units'][leader]['magic']} points left): {lines} ({sp['section']}).",
                   section=sp["section"])]
 
 
-def _expire_effects(self, state: State) -> None:
+def _expire_effects(rs, state: State) -> None:
     keep = []
     for e in state["effects"]:
         u = e.get("until")
@@ -117,26 +118,26 @@ def _expire_effects(self, state: State) -> None:
     state["effects"] = keep
 
 
-def _parse_cast(self, state: State, seat: str, words: list[str]) -> tuple[str, ...]:
+def _parse_cast(rs, state: State, seat: str, words: list[str]) -> tuple[str, ...]:
     usage = CAST.usage
     if len(words) < 2 or len(words) > 4:
         raise InvalidOrder(f"usage: {usage}")
-    leader = self.resolve_unit(words[0])
+    leader = rs.resolve_unit(words[0])
     spell = words[1].lower()
-    if spell not in self.spells:
-        known = ", ".join(sorted(self.spells)) or "none"
+    if spell not in rs.spells:
+        known = ", ".join(sorted(rs.spells)) or "none"
         raise InvalidOrder(f"unknown spell `{spell[:20]}` (spells here: {known})")
-    sp = self.spells[spell]
+    sp = rs.spells[spell]
     more = words[2:]
     points = None
     if more and more[0].isdigit():
         points = int(more[0])
         more = more[1:]
     if points is None:
-        points = self.spell_cost(state, spell)
+        points = rs.spell_cost(state, spell)
     target = None
     if more:
-        target = self.resolve_unit(more[0]) if not _HEX.match(more[0]) else self._hex_token(more[0])
+        target = rs.resolve_unit(more[0]) if not _HEX.match(more[0]) else rs._hex_token(more[0])
         more = more[1:]
     if more or (target is not None and not sp.get("target")):
         raise InvalidOrder(f"usage: {usage}" + ("" if sp.get("target") else f"; {spell} takes no target"))
@@ -146,9 +147,9 @@ def _parse_cast(self, state: State, seat: str, words: list[str]) -> tuple[str, .
     return args
 
 
-def _legal_cast_orders(self, state: State, seat: str) -> Iterator[Action]:
-    if self.kind(state) == "magic":
-        yield from self._legal_casts(state, seat)
+def _legal_cast_orders(rs, state: State, seat: str) -> Iterator[Action]:
+    if rs.kind(state) == "magic":
+        yield from _legal_casts(rs, state, seat)
 
 
 # the orders of this file (engine/orders.py), each naming its functions above

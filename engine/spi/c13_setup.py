@@ -28,44 +28,44 @@ def load_printed_setup(path: Path) -> dict[str, dict[str, str]]:
 
 
 @property
-def printed_setup_path(self) -> Path | None:
+def printed_setup_path(rs) -> Path | None:
     """The game's data/setup_printed.toml, where it has one."""
-    return self.data_dir / "setup_printed.toml" if self.data_dir else None
+    return rs.data_dir / "setup_printed.toml" if rs.data_dir else None
 
 
 @cached_property
-def printed_setups(self) -> dict[str, dict[str, str]]:
-    path = self.printed_setup_path
+def printed_setups(rs) -> dict[str, dict[str, str]]:
+    path = rs.printed_setup_path
     return load_printed_setup(path) if path else {}
 
 
-def _setup_order_hint(self) -> str:
-    sides = [s.get("side") for s in self.sequence.get("setup", [])]
+def _setup_order_hint(rs) -> str:
+    sides = [s.get("side") for s in rs.sequence.get("setup", [])]
     if len(sides) < 2 or None in sides:
         return ""
-    return f"{self.title_of(sides[0])} places first, then {self.title_of(sides[1])}"
+    return f"{rs.title_of(sides[0])} places first, then {rs.title_of(sides[1])}"
 
 # --- set-up (13.0): `deploy <unit> <hex>`; a ruleset checks the hex in `_check_deploy`
 deploy_example = "GS1 1905"
 
 
-def _parse_deploy(self, state: State, seat: str, words: list[str]) -> tuple[str, ...]:
+def _parse_deploy(rs, state: State, seat: str, words: list[str]) -> tuple[str, ...]:
     if [w.lower() for w in words] == ["printed"]:
         return ("printed",)
     if len(words) < 2:
-        more = " or `deploy printed` (the whole printed set-up)" if self.printed_setups else ""
-        raise InvalidOrder(f"usage: `deploy <unit> [<unit>...] <hex>`, e.g. `deploy {self.deploy_example}`{more}")
-    uids = [self.resolve_unit(w) for w in words[:-1]]
+        more = " or `deploy printed` (the whole printed set-up)" if rs.printed_setups else ""
+        raise InvalidOrder(f"usage: `deploy <unit> [<unit>...] <hex>`, e.g. `deploy {rs.deploy_example}`{more}")
+    uids = [rs.resolve_unit(w) for w in words[:-1]]
     if len(set(uids)) != len(uids):
         raise InvalidOrder("a unit is named twice")
-    return (*uids, self._hex_token(words[-1]))
+    return (*uids, rs._hex_token(words[-1]))
 
 
-def _placements(self, state: State, seat: str, args: tuple[str, ...]) -> list[tuple[str, str]]:
+def _placements(rs, state: State, seat: str, args: tuple[str, ...]) -> list[tuple[str, str]]:
     """The (unit, hex) pairs an order places: the named units to one hex, or the printed set-up of
         the seat's units still in play."""
     if args == ("printed",):
-        table = self.printed_setups.get(seat)
+        table = rs.printed_setups.get(seat)
         if not table:
             raise IllegalOrder("this game has no printed set-up for your side: `deploy <unit> <hex>`", "13.0")
         return [(uid, hx) for uid, hx in table.items() if uid in state["units"]
@@ -75,54 +75,54 @@ def _placements(self, state: State, seat: str, args: tuple[str, ...]) -> list[tu
     return [(uid, args[-1]) for uid in args[:-1]]
 
 
-def _check_deploy_action(self, state: State, seat: str, args: tuple[str, ...]) -> None:
-    pairs = self._placements(state, seat, args)
-    occ = {hx: list(us) for hx, us in self.occupancy(state).items()}
+def _check_deploy_action(rs, state: State, seat: str, args: tuple[str, ...]) -> None:
+    pairs = _placements(rs, state, seat, args)
+    occ = {hx: list(us) for hx, us in rs.occupancy(state).items()}
     moving = {uid for uid, _ in pairs}
     for hx in occ:
         occ[hx] = [u for u in occ[hx] if u not in moving]
     for uid, hx in pairs:  # each unit checked against the ones placed before it in this order
-        self._check_deploy(state, seat, uid, hx, occ)
+        rs._check_deploy(state, seat, uid, hx, occ)
         occ.setdefault(hx, []).append(uid)
 
 
-def _apply_deploy_order(self, state: State, seat: str, args: tuple[str, ...], dice: Dice | None) -> list[Event]:
-    pairs = self._placements(state, seat, args)
+def _apply_deploy_order(rs, state: State, seat: str, args: tuple[str, ...], dice: Dice | None) -> list[Event]:
+    pairs = _placements(rs, state, seat, args)
     events: list[Event] = []
     for uid, hx in pairs:
-        events += self._apply_deploy(state, seat, uid, hx)
+        events += rs._apply_deploy(state, seat, uid, hx)
     if len(events) <= 1:
         return events
     if args == ("printed",):
-        recon = " (reconstructed: the seed prints none)" if self.printed_setup_reconstructed else ""
-        text = (f"{self.title_of(seat)} deploys the printed set-up{recon}: "
+        recon = " (reconstructed: the seed prints none)" if rs.printed_setup_reconstructed else ""
+        text = (f"{rs.title_of(seat)} deploys the printed set-up{recon}: "
                 + ", ".join(f"{uid} {hx}" for uid, hx in pairs)
                 + ". Adjust with `deploy <unit> <hex>`, then `/done` (13.0).")
         return [Event(public=text, section="13.0")]
     text = " ".join(e.public for e in events if e.public)
     if len(text) > 1500:
-        text = f"{self.title_of(seat)} deploys {', '.join(u for u, _ in pairs)} in {pairs[0][1]} (13.0)."
+        text = f"{rs.title_of(seat)} deploys {', '.join(u for u, _ in pairs)} in {pairs[0][1]} (13.0)."
     return [Event(public=text, section=events[0].section)]
 
 
 @cached_property
-def printed_setup_reconstructed(self) -> bool:
-    if not self.printed_setup_path or not self.printed_setup_path.exists():
+def printed_setup_reconstructed(rs) -> bool:
+    if not rs.printed_setup_path or not rs.printed_setup_path.exists():
         return False
-    return bool(tomllib.loads(self.printed_setup_path.read_text()).get("reconstructed", False))
+    return bool(tomllib.loads(rs.printed_setup_path.read_text()).get("reconstructed", False))
 
 
-def place_printed_setup(self, state: State) -> None:
+def place_printed_setup(rs, state: State) -> None:
     """``options: setup=printed``: every side's printed set-up placed at the start; the sides may
         still re-place units until each ends its set-up step (13.0)."""
-    for seat in self.seats:
-        pairs = self._placements(state, seat, ("printed",))
-        self._check_deploy_action(state, seat, ("printed",))
+    for seat in rs.seats:
+        pairs = _placements(rs, state, seat, ("printed",))
+        _check_deploy_action(rs, state, seat, ("printed",))
         for uid, hx in pairs:
-            self._apply_deploy(state, seat, uid, hx)
+            rs._apply_deploy(state, seat, uid, hx)
 
 
-def _check_deploy(self, state: State, seat: str, uid: str, hx: str, occ=None) -> None:
+def _check_deploy(rs, state: State, seat: str, uid: str, hx: str, occ=None) -> None:
     raise IllegalOrder("this game has no set-up orders", "13.0")
 
 

@@ -2,13 +2,14 @@
 (Gondor 14.2, Field of Celebrant 14.2): "arriving reinforcements may attack
 Enemy units blocking their passage onto the map if necessary".
 
-A mixin for a :class:`engine.spi.standard.StandardRules` ruleset. In the
+Functions of a :class:`engine.spi.standard.StandardRules` ruleset (issue 43: no mixin class). In the
 phasing side's Combat Phase, a reinforcement that may enter now but is still
 off the map may ``melee <unit> at <hex>`` an enemy combat unit in one of its
 entry hexes on the map edge. It attacks from a virtual hex just beyond the
 edge (so a retreat moves away from it), and if the hex is emptied it may
 ``advance`` into it, which brings it onto the map (7.5). Rulesets list the
-sides that may do so in ``entry_attack_seats``.
+sides that may do so in ``entry_attack_seats``, and give ``_offer_advance =
+entry._offer_advance`` and ``_offmap_hex`` (the virtual hex; Gondor's own).
 """
 from __future__ import annotations
 
@@ -21,136 +22,152 @@ from engine.dice import Dice
 from engine.hexgrid import Hex
 from engine.spi.c07_3_melee import MELEE
 from engine.spi.c07_5_retreat import ADVANCE
-from engine.spi.standard import StandardRules, _phrase
+from engine.spi.common import _phrase
+from engine.spi import c07_3_melee
+from engine.spi import c04_movement
+from engine.spi import c07_1_fire
+from engine.spi import c07_5_retreat
+from engine.spi import c07_combat
+from engine.spi import c08_4_formations
+from engine.spi import hooks
 
 
-class EntryAttacks:
-    entry_attack_seats: tuple[str, ...] = ()
-    entry_attack_section = "14.2"
-
-    def _offmap(self, state: State, uid: str) -> bool:
-        return state["units"][uid]["status"] == "reinforcement"
-
-    def _offmap_hex(self, uid: str, hx: str) -> str | None:
-        """The virtual hex beyond the map edge next to the entry hex ``hx``
-        (the first neighbour off the map, n, ne, se, s, sw, nw), or None if
-        ``hx`` is not on the edge."""
-        h = Hex.parse(hx)
-        for nb in h.neighbours():
-            if nb not in self.hexmap:
-                return str(nb)
-        return None
-
-    def _check_melee(self, state: State, seat: str, args: tuple[str, ...]) -> None:
-        uids, hx = list(args[:-2]), args[-1]
-        off = [u for u in uids if self.side_of(state, u) == seat and self._offmap(state, u)]
-        if not off:
-            StandardRules._check_melee(self, state, seat, args)
-            return
-        on = [u for u in uids if u not in off]
-        if on:
-            StandardRules._check_melee(self, state, seat, (*on, "at", hx))
-        else:
-            self._combat_phase_check(state, seat, "melee", "7.3")
-            if self.phasing(state) != seat:
-                raise IllegalOrder("only the phasing side attacks", "7.3")
-            if not self._target_units(state, seat, hx):
-                raise IllegalOrder(f"there is no enemy combat unit in {hx} to attack", "7.3")
-        sec = self.entry_attack_section
-        for uid in off:
-            u = self.units[uid]
-            if seat not in self.entry_attack_seats:
-                raise IllegalOrder(f"{uid} is not on the map (reinforcement)", u.section)
-            entry = self.reinforcement_entry(state, uid)
-            if entry is None:
-                raise IllegalOrder(f"{uid} is a reinforcement that may not enter now", u.section)
-            if hx not in entry or self._offmap_hex(uid, hx) is None:
-                raise IllegalOrder(f"{uid} has not entered the map: it may attack only an enemy unit blocking one of "
-                                   f"its entry hexes on the map edge, and {hx} is not one", sec)
-            if self._wedge_waits(state, uid):
-                raise IllegalOrder("a Wedge may not attack on the turn it forms", "8.4")
-            if not self._can_melee(state, uid):
-                raise IllegalOrder(f"{uid} has no melee rating and may not melee", "7.3")
-            if uid in state["ph"]["meleed"]:
-                raise IllegalOrder(f"{uid} has already attacked this phase (one attack a phase)", "7.31")
-
-    def _apply_melee(self, state: State, seat: str, args: tuple[str, ...], dice: Dice | None) -> list[Event]:
-        uids, hx = list(args[:-2]), args[-1]
-        off = [u for u in uids if self._offmap(state, u)]
-        for u in off:  # attacks and retreats count from beyond the edge (14.2, ruling)
-            state["units"][u]["hex"] = self._offmap_hex(u, hx)
-        try:
-            return StandardRules._apply_melee(self, state, seat, args, dice)
-        finally:
-            for u in off:
-                if self._offmap(state, u):
-                    state["units"][u]["hex"] = None
-
-    def _offer_advance(self, state: State, seat: str, units: list[str], hx: str) -> None:
-        StandardRules._offer_advance(self, state, seat, units, hx)
-        off = [u for u in units if self._offmap(state, u) and not state["units"][u].get("disrupted")
-               and hx in (self.reinforcement_entry(state, u) or [])]
-        if not off:
-            return
-        adv = state["ph"]["advance"] or {"seat": seat, "units": [], "hex": hx}
-        have = list(adv["units"])
-        adv["units"] = have + off
-        state["ph"]["advance"] = adv
-        real = [u for u in off if self._ok(state, seat, Action("advance", (u, hx)))]
-        adv["units"] = have + real
-        if not adv["units"]:
-            state["ph"]["advance"] = None
-
-    def _check_advance(self, state: State, seat: str, args: tuple[str, ...]) -> None:
-        uid, hx = args
-        if self.side_of(state, uid) != seat or not self._offmap(state, uid):
-            StandardRules._check_advance(self, state, seat, (uid, hx))
-            return
-        self._check_advance_offer(state, seat, uid, hx)
-        if hx not in (self.reinforcement_entry(state, uid) or []):
-            raise IllegalOrder(f"{uid} may enter only by its entry hexes", self.entry_attack_section)
-
-    def _apply_advance(self, state: State, seat: str, args: tuple[str, ...], dice: Dice | None) -> list[Event]:
-        uid, hx = args
-        if not self._offmap(state, uid):
-            return StandardRules._apply_advance(self, state, seat, (uid, hx), dice)
-        uids = self._stack_of(state, (uid,))
-        for v in uids:
-            state["units"][v]["hex"] = hx
-            state["units"][v]["status"] = "map"
-            state["ph"]["moved"].append(v)
-        adv = state["ph"]["advance"]
-        adv["units"] = [u for u in adv["units"] if u not in uids]
-        if not adv["units"] or self.combat_units_in(state, hx):
-            state["ph"]["advance"] = None
-        return [Event(public=f"{self.title_of(seat)}: {_phrase(uids)} advances into {hx} and so enters the map "
-                             f"({self.entry_attack_section}, 7.5).", section=self.entry_attack_section)]
-
-    def _entering(self, state: State, seat: str) -> list[str]:
-        return sorted(u for u, r in state["units"].items() if r["status"] == "reinforcement"
-                      and self.side_of(state, u) == seat and self.reinforcement_entry(state, u) is not None)
-
-    def _legal_entry_melees(self, state: State, seat: str) -> Iterator[Action]:
-        occ = self.occupancy(state)
-        for uid in self._entering(state, seat):
-            if not self.units[uid].is_combat or uid in state["ph"]["meleed"]:
-                continue
-            for hx in self.reinforcement_entry(state, uid) or []:
-                if self._target_units(state, seat, hx, occ):
-                    act = Action("melee", (uid, "at", hx))
-                    if self._ok(state, seat, act):
-                        yield act
+# the section an entry attack cites (14.2, the same in every game that has it)
+SECTION = "14.2"
 
 
-def legal_entry_melees(self, state: State, seat: str) -> Iterator[Action]:
+def _offmap(rs, state: State, uid: str) -> bool:
+    return state["units"][uid]["status"] == "reinforcement"
+
+
+def _offmap_hex(rs, uid: str, hx: str) -> str | None:
+    """The virtual hex beyond the map edge next to the entry hex ``hx``
+    (the first neighbour off the map, n, ne, se, s, sw, nw), or None if
+    ``hx`` is not on the edge."""
+    h = Hex.parse(hx)
+    for nb in h.neighbours():
+        if nb not in rs.hexmap:
+            return str(nb)
+    return None
+
+
+def _check_melee(rs, state: State, seat: str, args: tuple[str, ...]) -> None:
+    uids, hx = list(args[:-2]), args[-1]
+    off = [u for u in uids if hooks.side_of(rs, state, u) == seat and _offmap(rs, state, u)]
+    if not off:
+        c07_3_melee._check_melee(rs, state, seat, args)
+        return
+    on = [u for u in uids if u not in off]
+    if on:
+        c07_3_melee._check_melee(rs, state, seat, (*on, "at", hx))
+    else:
+        c07_combat._combat_phase_check(rs, state, seat, "melee", "7.3")
+        if rs.phasing(state) != seat:
+            raise IllegalOrder("only the phasing side attacks", "7.3")
+        if not c07_1_fire._target_units(rs, state, seat, hx):
+            raise IllegalOrder(f"there is no enemy combat unit in {hx} to attack", "7.3")
+    sec = SECTION
+    for uid in off:
+        u = rs.units[uid]
+        if seat not in rs.entry_attack_seats:
+            raise IllegalOrder(f"{uid} is not on the map (reinforcement)", u.section)
+        entry = rs.reinforcement_entry(state, uid)
+        if entry is None:
+            raise IllegalOrder(f"{uid} is a reinforcement that may not enter now", u.section)
+        if hx not in entry or rs._offmap_hex(uid, hx) is None:
+            raise IllegalOrder(f"{uid} has not entered the map: it may attack only an enemy unit blocking one of "
+                               f"its entry hexes on the map edge, and {hx} is not one", sec)
+        if c08_4_formations._wedge_waits(rs, state, uid):
+            raise IllegalOrder("a Wedge may not attack on the turn it forms", "8.4")
+        if not rs._can_melee(state, uid):
+            raise IllegalOrder(f"{uid} has no melee rating and may not melee", "7.3")
+        if uid in state["ph"]["meleed"]:
+            raise IllegalOrder(f"{uid} has already attacked this phase (one attack a phase)", "7.31")
+
+
+def _apply_melee(rs, state: State, seat: str, args: tuple[str, ...], dice: Dice | None) -> list[Event]:
+    uids, hx = list(args[:-2]), args[-1]
+    off = [u for u in uids if _offmap(rs, state, u)]
+    for u in off:  # attacks and retreats count from beyond the edge (14.2, ruling)
+        state["units"][u]["hex"] = rs._offmap_hex(u, hx)
+    try:
+        return c07_3_melee._apply_melee(rs, state, seat, args, dice)
+    finally:
+        for u in off:
+            if _offmap(rs, state, u):
+                state["units"][u]["hex"] = None
+
+
+def _offer_advance(rs, state: State, seat: str, units: list[str], hx: str) -> None:
+    c07_5_retreat._offer_advance(rs, state, seat, units, hx)
+    off = [u for u in units if _offmap(rs, state, u) and not state["units"][u].get("disrupted")
+           and hx in (rs.reinforcement_entry(state, u) or [])]
+    if not off:
+        return
+    adv = state["ph"]["advance"] or {"seat": seat, "units": [], "hex": hx}
+    have = list(adv["units"])
+    adv["units"] = have + off
+    state["ph"]["advance"] = adv
+    real = [u for u in off if rs._ok(state, seat, Action("advance", (u, hx)))]
+    adv["units"] = have + real
+    if not adv["units"]:
+        state["ph"]["advance"] = None
+
+
+def _check_advance(rs, state: State, seat: str, args: tuple[str, ...]) -> None:
+    uid, hx = args
+    if hooks.side_of(rs, state, uid) != seat or not _offmap(rs, state, uid):
+        c07_5_retreat._check_advance(rs, state, seat, (uid, hx))
+        return
+    c07_5_retreat._check_advance_offer(rs, state, seat, uid, hx)
+    if hx not in (rs.reinforcement_entry(state, uid) or []):
+        raise IllegalOrder(f"{uid} may enter only by its entry hexes", SECTION)
+
+
+def _apply_advance(rs, state: State, seat: str, args: tuple[str, ...], dice: Dice | None) -> list[Event]:
+    uid, hx = args
+    if not _offmap(rs, state, uid):
+        return c07_5_retreat._apply_advance(rs, state, seat, (uid, hx), dice)
+    uids = c04_movement._stack_of(rs, state, (uid,))
+    for v in uids:
+        state["units"][v]["hex"] = hx
+        state["units"][v]["status"] = "map"
+        state["ph"]["moved"].append(v)
+    adv = state["ph"]["advance"]
+    adv["units"] = [u for u in adv["units"] if u not in uids]
+    if not adv["units"] or rs.combat_units_in(state, hx):
+        state["ph"]["advance"] = None
+    return [Event(public=f"{rs.title_of(seat)}: {_phrase(uids)} advances into {hx} and so enters the map "
+                         f"({SECTION}, 7.5).", section=SECTION),
+            *hooks.on_enter(rs, state, seat, uids, [hx], "advance")]
+
+
+def _entering(rs, state: State, seat: str) -> list[str]:
+    return sorted(u for u, r in state["units"].items() if r["status"] == "reinforcement"
+                  and hooks.side_of(rs, state, u) == seat and rs.reinforcement_entry(state, u) is not None)
+
+
+def _legal_entry_melees(rs, state: State, seat: str) -> Iterator[Action]:
+    occ = rs.occupancy(state)
+    for uid in _entering(rs, state, seat):
+        if not rs.units[uid].is_combat or uid in state["ph"]["meleed"]:
+            continue
+        for hx in rs.reinforcement_entry(state, uid) or []:
+            if c07_1_fire._target_units(rs, state, seat, hx, occ):
+                act = Action("melee", (uid, "at", hx))
+                if rs._ok(state, seat, act):
+                    yield act
+
+
+def legal_entry_melees(rs, state: State, seat: str) -> Iterator[Action]:
     """14.2: the entering units' melees onto the map, in their side's Combat Phase (an entry of a game's
     ``LEGAL_EXTRA``)."""
-    if state["turn"] == 0 or state["pending"] or seat not in self.entry_attack_seats:
+    if state["turn"] == 0 or state["pending"] or seat not in rs.entry_attack_seats:
         return
-    if self.kind(state) == "combat" and self.phasing(state) == seat:
-        yield from self._legal_entry_melees(state, seat)
+    if rs.kind(state) == "combat" and rs.phasing(state) == seat:
+        yield from _legal_entry_melees(rs, state, seat)
 
 
 # melee and advance after combat with the attacks onto the map (14.2), for the games that have them
-ENTRY_MELEE = replace(MELEE, check=EntryAttacks._check_melee, apply=EntryAttacks._apply_melee)
-ENTRY_ADVANCE = replace(ADVANCE, check=EntryAttacks._check_advance, apply=EntryAttacks._apply_advance)
+ENTRY_MELEE = replace(MELEE, check=_check_melee, apply=_apply_melee)
+ENTRY_ADVANCE = replace(ADVANCE, check=_check_advance, apply=_apply_advance)

@@ -13,61 +13,61 @@ TOPICS = {"orders": "orders", "notation": "orders", "order": "orders", "phases":
           "secrets": "secrets", "secret": "secrets", "hidden": "secrets", "combat": "orders"}
 
 
-def help_topics(self) -> tuple[str, ...]:
-    return ("orders", "phases", "setup", "secrets", *(v for v in self.orders if v != "done"))
+def help_topics(rs) -> tuple[str, ...]:
+    return ("orders", "phases", "setup", "secrets", *(v for v in rs.orders if v != "done"))
 
 
-def help(self, topic: str | None = None) -> str:
+def help(rs, topic: str | None = None) -> str:
     word = (topic or "").strip().lower()
     t = TOPICS.get(word)
-    if t is None and word in self.orders and word != "done":
-        return f"{self.order_line(word)}\n\n{self.help_orders()}"
+    if t is None and word in rs.orders and word != "done":
+        return f"{order_line(rs, word)}\n\n{help_orders(rs)}"
     if t == "orders":
-        return self.help_orders()
+        return help_orders(rs)
     if t == "phases":
-        return self.help_phases()
+        return help_phases(rs)
     if t == "setup":
-        return self.help_setup()
+        return help_setup(rs)
     if t == "secrets":
-        return self.help_secrets()
-    return self.help_general() + "\n`/help topic:orders`, `/help topic:phases`, `/help topic:setup`, " \
+        return help_secrets(rs)
+    return rs.help_general() + "\n`/help topic:orders`, `/help topic:phases`, `/help topic:setup`, " \
                                  "`/help topic:secrets`."
 
 
-def order_line(self, verb: str) -> str:
-    o = self.orders[verb]
+def order_line(rs, verb: str) -> str:
+    o = rs.orders[verb]
     form = o.usage.split(", e.g.")[0].split(" (")[0]
-    ex = self.order_examples.get(verb)
-    if verb not in self.order_examples and ", e.g. " in o.usage:
+    ex = rs.order_examples.get(verb)
+    if verb not in rs.order_examples and ", e.g. " in o.usage:
         ex = o.usage.split(", e.g. ")[1].strip("`")
     tail = f" e.g. `{ex}`" if ex else ""
     return f"{form}{tail} ({', '.join(o.cases)})"
 
 
-def help_orders(self) -> str:
-    lines = [f"**{self.title}: the orders** (`/order text:`; autocomplete offers every legal one):"]
+def help_orders(rs) -> str:
+    lines = [f"**{rs.title}: the orders** (`/order text:`; autocomplete offers every legal one):"]
     # an order the game never uses (no magic in Field of Celebrant) has the example None
-    lines += [f"- {self.order_line(v)}" for v in self.orders
-              if v != "done" and not (v in self.order_examples and self.order_examples[v] is None)]
+    lines += [f"- {order_line(rs, v)}" for v in rs.orders
+              if v != "done" and not (v in rs.order_examples and rs.order_examples[v] is None)]
     lines.append("- `/done` ends your part of a phase (3.0).")
-    if self.orders_notes:
-        lines.append(self.orders_notes)
+    if rs.orders_notes:
+        lines.append(rs.orders_notes)
     return "\n".join(lines)
 
 
-def help_phases(self) -> str:
-    seq = self.sequence
+def help_phases(rs) -> str:
+    seq = rs.sequence
     night = seq.get("night_turns", [])
     nights = f"; night on turns {night[0]}-{night[-1]} ({seq.get('length_section', '12.0')})" if night else ""
-    lines = [f"**{self.title}: the sequence of play** — {seq['turns']} Game-Turns{nights}."]
+    lines = [f"**{rs.title}: the sequence of play** — {seq['turns']} Game-Turns{nights}."]
     setups = seq.get("setup", [])
     if setups:
         lines.append("Set-up (13.0): " + ", then ".join(f"{s['title']} ({s['section']})" for s in setups)
                      + ": `deploy`, then `/done`.")
     lines.append("Each Game-Turn:")
     for s in seq["step"]:
-        verbs = [v for v in self.kind_verbs.get(s["kind"], KIND_VERBS.get(s["kind"], ())) if v in self.orders]
-        who = " and ".join(self.title_of(x) for x in s["seats"]) or "nobody"
+        verbs = [v for v in rs.kind_verbs.get(s["kind"], KIND_VERBS.get(s["kind"], ())) if v in rs.orders]
+        who = " and ".join(rs.title_of(x) for x in s["seats"]) or "nobody"
         orders = f": {', '.join(f'`{v}`' for v in verbs)}" if verbs else ""
         acts = "acts" if len(s["seats"]) == 1 else "act"
         lines.append(f"- {s['id'].split('-')[0]}. {s['title']} ({s['section']}): {who} {acts}{orders}")
@@ -76,17 +76,17 @@ def help_phases(self) -> str:
     return "\n".join(lines)
 
 
-def help_setup(self) -> str:
-    if not self.sequence.get("setup"):  # no set-up step: the game begins at Game-Turn 1 (issue 43)
-        return f"**{self.title}: set-up**\nNo set-up step: the game begins at Game-Turn 1 with every counter on the map."
-    text = self.setup_help or "Set-up (13.0): `deploy <unit> [<unit>...] <hex>`, then `/done`."
-    if self.printed_setups:
-        recon = " (reconstructed, see the game's docs)" if self.printed_setup_reconstructed else ""
+def help_setup(rs) -> str:
+    if not rs.sequence.get("setup"):  # no set-up step: the game begins at Game-Turn 1 (issue 43)
+        return f"**{rs.title}: set-up**\nNo set-up step: the game begins at Game-Turn 1 with every counter on the map."
+    text = rs.setup_help or "Set-up (13.0): `deploy <unit> [<unit>...] <hex>`, then `/done`."
+    if rs.printed_setups:
+        recon = " (reconstructed, see the game's docs)" if rs.printed_setup_reconstructed else ""
         text += ("\n`deploy printed` places your side's whole printed set-up" + recon + "; then adjust unit "
-                 f"by unit with `deploy <unit> <hex>` and end with `/done`. `/game new ruleset:{self.name} "
+                 f"by unit with `deploy <unit> <hex>` and end with `/done`. `/game new ruleset:{rs.name} "
                  "options:setup=printed` starts a game with both sides placed.")
-    return f"**{self.title}: set-up**\n{text}"
+    return f"**{rs.title}: set-up**\n{text}"
 
 
-def help_secrets(self) -> str:
-    return f"**{self.title}: hidden information**\n{self.secrets_help}"
+def help_secrets(rs) -> str:
+    return f"**{rs.title}: hidden information**\n{rs.secrets_help}"

@@ -18,22 +18,17 @@ from engine.core import Action, Event, IllegalOrder, State
 from engine.hexgrid import Hex, distance
 from engine.spi.charts import Charts
 from engine.spi.common import _phrase
+from engine.spi import c08_4_formations
+from engine.spi import c08_5_magic
 
 
-# The steps of the Standard Rules a game may replace (a function of the same name in a case file,
-# usually calling the standard one by name: ``StandardRules._check_fire(self, ...)``), beyond the hooks of
+# The steps of the Standard Rules a game may replace (a function of a case file, usually calling the standard
+# one by its module: ``c07_5_retreat._offer_advance(rs, ...)``), beyond the hooks of
 # this file: each names the case that makes a game need it. Anything else of ``StandardRules`` a
 # ruleset redefines fails tests/engine/test_architecture.py.
 REPLACEABLE: dict[str, str] = {
-    # orders (the functions an ``Order`` record holds): a game's own rules for a standard order
-    "_check_advance": "7.5 (Gondor 16.51)",
-    "_apply_advance": "7.5 (Gondor 15.15 the gates; FoC 17.11 Eorl's Wedge)",
-    "_check_fire": "7.1 (Gondor 16.12; FoC 7.1)",
-    "_apply_fire": "7.1 (Gondor: catapult fire at troops)",
-    "_check_melee": "7.3 (FoC 7.3, 7.31)",
-    "_check_form": "8.4 (Gondor 14.2, 14.31, 17.12; FoC 8.41)",
-    "_apply_form": "8.4 (Gondor 14.2; FoC 17.41)",
-    "_apply_rally": "8.3 (FoC 17.21)",
+    # (issue 43: a game's own rules for a standard order are no longer here: its ``Order`` record holds its
+    # functions, ``replace(FIRE, check=c16_1_catapults_grond._check_fire)``, and nothing calls them by name)
     "_check_done": "3.0 (FoC 14.31: the Eotheod entry area is chosen first)",
     "_check_deploy": "13.0: each game's set-up zones (Gondor and FoC 13.1, 13.2)",
     "_apply_deploy": "13.0 (Gondor 16.71, 16.72 the cauldrons)",
@@ -52,6 +47,8 @@ REPLACEABLE: dict[str, str] = {
     "_why_step": "4.0: why one step is refused (Gondor's walls and Mumakil)",
     "_why_unreachable": "4.0: why a hex cannot be reached (Gondor; FoC 16.21)",
     "_start_retreat": "7.5 (Gondor 14.32 the Mumakil)",
+    "_offer_advance": "7.5 (14.2: the advance onto the map, engine/spi/entry.py, in every game that has it)",
+    "_offmap_hex": "14.2: the hex beyond the edge an entering unit attacks from (engine/spi/entry.py; Gondor's own)",
     "_displace_leader": "7.23, 8.1 (Gondor 18.13; FoC 8.1, 8.24)",
     "_leader_loss": "7.23 (Gondor 18.x the Banner)",
     "_formed_this_turn": "8.4 (FoC 17.11 Eorl's Wedge)",
@@ -75,18 +72,19 @@ REPLACEABLE: dict[str, str] = {
 # The steps a game runs at these points, declared in one place (its class), in the order they run; each
 # entry is a function of one of its case files. The hooks below run them (``after_move``,
 # ``on_step_start``, ``init_extra``, ``view_extra``, ``modify_attack``), so that what happens after a move
-# is read in one line, e.g. Gondor's ``AFTER_MOVE = (c18_banner.after_move, c16_7_oil.after_move,
-# c15_city.after_move)``: the Banner (18.13), the oil (16.73), the gates (15.15).
-AFTER_MOVE: tuple = ()  # (self, state, seat, uids, trail) -> list[Event]
-ON_STEP_START: tuple = ()  # (self, state) -> list[Event]
-INIT_EXTRA: tuple = ()  # (self, state) -> None
-VIEW_EXTRA: tuple = ()  # (self, state, own, view) -> None
-MODIFY_ATTACK: tuple = ()  # (self, state, attacker, target, kind, prof) -> None
-LEGAL_EXTRA: tuple = ()  # (self, state, seat) -> Iterator[Action]: listed before the orders' own
-MOVEMENT_ALLOWANCE: tuple = ()  # (self, state, uid, ma) -> float: each amends the allowance before it
-ON_ELIMINATE: tuple = ()  # (self, state, uid, here) -> None: after a unit is eliminated from ``here``
-AFTER_RETREAT: tuple = ()  # (self, state, uids, here, hx) -> list[str]: after a retreat from here to hx
-AFTER_ORDER: tuple = ()  # (self, state, seat, action) -> list[Event]: after any order, before the victory check
+# is read in one line, e.g. Gondor's ``ON_ENTER = (c16_7_oil.on_enter, c15_city.on_enter)``: the cauldrons
+# (16.73) and the oil (16.74), then the gates (15.15), whichever way a unit came in (``on_enter``).
+AFTER_MOVE: tuple = ()  # (rs, state, seat, uids, trail) -> list[Event]
+ON_STEP_START: tuple = ()  # (rs, state) -> list[Event]
+INIT_EXTRA: tuple = ()  # (rs, state) -> None
+VIEW_EXTRA: tuple = ()  # (rs, state, own, view) -> None
+MODIFY_ATTACK: tuple = ()  # (rs, state, attacker, target, kind, prof) -> None
+LEGAL_EXTRA: tuple = ()  # (rs, state, seat) -> Iterator[Action]: listed before the orders' own
+MOVEMENT_ALLOWANCE: tuple = ()  # (rs, state, uid, ma) -> float: each amends the allowance before it
+ON_ELIMINATE: tuple = ()  # (rs, state, uid, here) -> None: after a unit is eliminated from ``here``
+AFTER_RETREAT: tuple = ()  # (rs, state, uids, here, hx) -> list[str]: after a retreat from here to hx
+ON_ENTER: tuple = ()  # (rs, state, seat, uids, trail, how) -> list[Event]: units entered hexes (below)
+AFTER_ORDER: tuple = ()  # (rs, state, seat, action) -> list[Event]: after any order, before the victory check
 
 
 # ------------------------------------------------------------ help (engine/spi/help.py)
@@ -97,13 +95,13 @@ setup_help: str = ""  # where each side sets up (13.x)
 secrets_help: str = "Nothing is hidden in this game: every counter is face up."
 
 
-def help_general(self) -> str:
+def help_general(rs) -> str:
     """What the game is, in a few lines: `/help` in its channel."""
-    return f"**{self.title}**"
+    return f"**{rs.title}**"
 
 
 # ------------------------------------------------------------ hooks
-def side_of(self, state: State, uid: str) -> str:
+def side_of(rs, state: State, uid: str) -> str:
     """The seat that controls ``uid`` now: its order of battle's side, unless control has passed
         to another seat (``state["turned"]``: uid -> seat; Sauron 16.69, a leader turned evil and the
         units stacked with him). Every ownership check, zone of control, stacking, combat and view of
@@ -111,15 +109,15 @@ def side_of(self, state: State, uid: str) -> str:
     turned = state.get("turned")
     if turned and uid in turned:
         return turned[uid]
-    return self.units[uid].side
+    return rs.units[uid].side
 
 
-def view_turn(self, state: State) -> int:
+def view_turn(rs, state: State) -> int:
     """The Game-Turn the view shows (a game may clamp it once the last turn is over: FoC 12.0)."""
     return state["turn"]
 
 
-def hexside_rule(self, state: State, uids: list[str], a: Hex, b: Hex,
+def hexside_rule(rs, state: State, uids: list[str], a: Hex, b: Hex,
                  retreat: bool = False) -> float | str | None:
     """Extra MP to cross the hexside a|b, ``None`` if forbidden, ``"all"``
         if crossing costs the whole allowance (and ends the move). Consulted
@@ -128,250 +126,262 @@ def hexside_rule(self, state: State, uids: list[str], a: Hex, b: Hex,
     return 0
 
 
-def extra_blocked(self, state: State, seat: str, uids: list[str]) -> set[Hex]:
+def extra_blocked(rs, state: State, seat: str, uids: list[str]) -> set[Hex]:
     """Hexes ``uids`` may not enter (move, retreat or advance) for a
         ruleset's own reasons (Gondor 14.31: cavalry never next to Mumakil)."""
     return set()
 
 
-def init_extra(self, state: State) -> None:
+def init_extra(rs, state: State) -> None:
     """A new game's own state keys: the game's ``INIT_EXTRA``, in order."""
-    for step in self.INIT_EXTRA:
-        step(self, state)
+    for step in rs.INIT_EXTRA:
+        step(rs, state)
 
 
-def view_extra(self, state: State, own: str | None, view: dict) -> None:
+def view_extra(rs, state: State, own: str | None, view: dict) -> None:
     """What a game adds to a seat's view (and its notes): the game's ``VIEW_EXTRA``, in order."""
-    for step in self.VIEW_EXTRA:
-        step(self, state, own, view)
+    for step in rs.VIEW_EXTRA:
+        step(rs, state, own, view)
 
 
-def dem_total(self, state: State, army: str) -> int:
+def dem_total(rs, state: State, army: str) -> int:
     """An army's demoralization points now (9.1; a ruleset may adjust)."""
     return state["dem"].get(army, 0)
 
 
-def zoc_through(self, state: State, a: Hex, b: Hex) -> bool:
+def zoc_through(rs, state: State, a: Hex, b: Hex) -> bool:
     """Whether a ZOC extends from ``a`` into adjacent ``b``."""
     return True
 
 
-def zoc_through_fn(self, state: State):
+def zoc_through_fn(rs, state: State):
     """``zoc_through`` for one state, as a function of (a, b): a ruleset may
         work out what it needs once per call of ``zoc_map`` (speed only)."""
-    return lambda a, b: self.zoc_through(state, a, b)
+    return lambda a, b: rs.zoc_through(state, a, b)
 
 
-def movement_allowance(self, state: State, uid: str) -> float:
+def movement_allowance(rs, state: State, uid: str) -> float:
     """A unit's Movement Allowance (4.0): the chart's, within a formation's (8.4), then as the game's
     ``MOVEMENT_ALLOWANCE`` amends it, in order."""
-    u = self.units[uid]
-    ch = self.charts_for(state)
+    u = rs.units[uid]
+    ch = rs.charts_for(state)
     ma = u.movement if u.movement is not None else ch["movement"].get(u.type, ch["movement"]["infantry"])
-    f = self.formation_of(state, uid)
+    f = c08_4_formations.formation_of(rs, state, uid)
     if f:
         ma = min(ma, ch["formations"][state["formations"][f]["kind"]]["movement"])
-    if u.is_leader and self.kind(state) == "rally" and self.step(state).get("leader_moves"):
-        ma = min(ma, self.step(state)["leader_moves"])  # FoC 8.38: up to 3 MP before rallying
-    for step in self.MOVEMENT_ALLOWANCE:
-        ma = step(self, state, uid, ma)
+    if u.is_leader and rs.kind(state) == "rally" and rs.step(state).get("leader_moves"):
+        ma = min(ma, rs.step(state)["leader_moves"])  # FoC 8.38: up to 3 MP before rallying
+    for step in rs.MOVEMENT_ALLOWANCE:
+        ma = step(rs, state, uid, ma)
     return ma
 
 
-def reinforcement_entry(self, state: State, uid: str) -> list[str] | None:
+def reinforcement_entry(rs, state: State, uid: str) -> list[str] | None:
     """Hexes a reinforcement may enter by now, or None if it may not enter."""
     return None
 
 
-def on_step_start(self, state: State) -> list[Event]:
+def on_step_start(rs, state: State) -> list[Event]:
     """At the start of a step: the game's ``ON_STEP_START``, in order, their events in that order."""
     events: list[Event] = []
-    for step in self.ON_STEP_START:
-        events += step(self, state)
+    for step in rs.ON_STEP_START:
+        events += step(rs, state)
     return events
 
 
-def on_unit_lost(self, state: State, uid: str, points: int) -> None:
+def on_unit_lost(rs, state: State, uid: str, points: int) -> None:
     """A unit or leader cost ``points`` of demoralization (9.1, 19.2)."""
-    army = self.army_now(state, uid)
+    army = rs.army_now(state, uid)
     state["dem"][army] = state["dem"].get(army, 0) + points
 
 
-def dem_level(self, state: State, army: str) -> int | None:
+def dem_level(rs, state: State, army: str) -> int | None:
     return None
 
 
-def unit_dem_value(self, state: State, uid: str) -> int:
+def unit_dem_value(rs, state: State, uid: str) -> int:
     """A combat unit's demoralization value (9.12): the chart's formula by
         default; a ruleset may print it on the counter (FoC 9.12)."""
-    return self.charts_for(state).demoralization_value(self.units[uid].ratings)
+    return rs.charts_for(state).demoralization_value(rs.units[uid].ratings)
 
 
-def may_enter_enemy_leaders(self, state: State, uids: list[str]) -> bool:
+def may_enter_enemy_leaders(rs, state: State, uids: list[str]) -> bool:
     """Whether ``uids`` may enter a hex holding enemy leaders but no enemy
         combat unit (4.27: not under the Standard Rules; FoC amends it)."""
     return False
 
 
-def demoralized(self, state: State, army: str) -> bool:
-    lvl = self.dem_level(state, army)
-    return lvl is not None and self.dem_total(state, army) >= lvl
+def demoralized(rs, state: State, army: str) -> bool:
+    lvl = rs.dem_level(state, army)
+    return lvl is not None and rs.dem_total(state, army) >= lvl
 
 
-def check_victory(self, state: State) -> dict | None:
+def check_victory(rs, state: State) -> dict | None:
     return None
 
 
-def end_of_turn(self, state: State) -> list[Event]:
+def end_of_turn(rs, state: State) -> list[Event]:
     return []
 
 
-def result_line(self, state: State, over: dict) -> str:
+def result_line(rs, state: State, over: dict) -> str:
     """The end of the game in one short line, the winner first (the full reasoning is the
     summary, in the log once): "<winner> wins: <why> (<section>)". A game gives its why."""
     sec = f" ({over['section']})" if str(over.get("section") or "")[:1].isdigit() else ""
     w = over.get("winner")
-    why = self.result_why(state, over)
+    why = rs.result_why(state, over)
     if not w:
         return f"A draw{': ' + why if why else ''}{sec}"
-    return f"{self.title_of(w)} wins{': ' + why if why else ''}{sec}"
+    return f"{rs.title_of(w)} wins{': ' + why if why else ''}{sec}"
 
 
-def result_why(self, state: State, over: dict) -> str:
+def result_why(rs, state: State, over: dict) -> str:
     """Why the winner won, in a few words (a game's declaration; default: none)."""
     return ""
 
 
-def final_result(self, state: State) -> dict:
-    n = self.sequence["turns"]
+def final_result(rs, state: State) -> dict:
+    n = rs.sequence["turns"]
     words = {12: "twelve", 14: "fourteen", 15: "fifteen", 16: "sixteen", 18: "eighteen", 20: "twenty"}
     return {"winner": None, "summary": f"The {words.get(n, n)} Game-Turns are over "
-                                       f"({self.sequence.get('length_section', '12.0')}).",
-            "section": self.sequence.get("length_section", "12.0")}
+                                       f"({rs.sequence.get('length_section', '12.0')}).",
+            "section": rs.sequence.get("length_section", "12.0")}
 
 
-def on_setup_step_end(self, state: State) -> list[Event]:
+def on_setup_step_end(rs, state: State) -> list[Event]:
     """Hook: a set-up step is over (every seat in it done), before the next step."""
     return []
 
 
-def legal_extra(self, state: State, seat: str) -> Iterator[Action]:
+def legal_extra(rs, state: State, seat: str) -> Iterator[Action]:
     """Legal actions a game lists before its orders' own (its set-up's, its passes over several
     orders, ``Order.listed_in``): the game's ``LEGAL_EXTRA``, in order."""
-    for step in self.LEGAL_EXTRA:
-        yield from step(self, state, seat)
+    for step in rs.LEGAL_EXTRA:
+        yield from step(rs, state, seat)
 
 
-def spell_targets(self, state: State, seat: str, spell: str) -> Iterator[str]:
+def spell_targets(rs, state: State, seat: str, spell: str) -> Iterator[str]:
     return iter(())
 
 
-def check_stack_move(self, state: State, seat: str, uids: list[str]) -> None:
+def check_stack_move(rs, state: State, seat: str, uids: list[str]) -> None:
     """Hook: siege equipment carriers and the like (Gondor 16.11-16.13)."""
 
 
-def why_hexside(self, state, uids, a, b) -> str:
+def why_hexside(rs, state, uids, a, b) -> str:
     return f"the hexside {a}/{b} may not be crossed"
 
 
-def check_move_end(self, state: State, seat: str, uids: list[str], dest: str, occ) -> None:
+def check_move_end(rs, state: State, seat: str, uids: list[str], dest: str, occ) -> None:
     """Where a move may end: the game's ``MOVE_END``, in order (the first refusal stands)."""
-    for step in self.MOVE_END:
-        step(self, state, seat, uids, dest, occ)
+    for step in rs.MOVE_END:
+        step(rs, state, seat, uids, dest, occ)
 
 
-def leaders_end_stacked(self, state: State, seat: str, uids: list[str], dest: str, occ) -> None:
+def leaders_end_stacked(rs, state: State, seat: str, uids: list[str], dest: str, occ) -> None:
     """8.1 (inferred): a leader that is not a magic leader ends its move with a combat unit."""
-    if self.charts_for(state)["stacking"].get("leaders_alone", False):
+    if rs.charts_for(state)["stacking"].get("leaders_alone", False):
         return
-    if all(self.units[u].is_leader and not self.is_magic_leader(u) for u in uids):
-        friends = [x for x in occ.get(dest, ()) if self.units[x].is_combat and self.side_of(state, x) == seat]
+    if all(rs.units[u].is_leader and not c08_5_magic.is_magic_leader(rs, u) for u in uids):
+        friends = [x for x in occ.get(dest, ()) if rs.units[x].is_combat and side_of(rs, state, x) == seat]
         if not friends:
             raise IllegalOrder(f"{_phrase(uids)} must end its move stacked with a friendly combat unit", "8.1")
 
 
-def entered(self, state: State, trail: list[str]) -> list[str]:
+def entered(rs, state: State, trail: list[str]) -> list[str]:
     """In ``after_move``: the hexes the move entered (the trail less its start
         hex; all of it for a unit that came onto the map)."""
     return list(trail[1:]) if state["ph"].get("move_from") else list(trail)
 
 
-def after_move(self, state: State, seat: str, uids: list[str], trail: list[str]) -> list[Event]:
+def after_move(rs, state: State, seat: str, uids: list[str], trail: list[str]) -> list[Event]:
     """After a move (``trail``: every hex from the start, if on the map, to the end): the game's
-    ``AFTER_MOVE``, in order, their events in that order."""
+    ``AFTER_MOVE``, in order, their events in that order; then ``on_enter``."""
     events: list[Event] = []
-    for step in self.AFTER_MOVE:
-        events += step(self, state, seat, uids, trail)
+    for step in rs.AFTER_MOVE:
+        events += step(rs, state, seat, uids, trail)
+    return events + on_enter(rs, state, seat, uids, trail, "move")
+
+
+def on_enter(rs, state: State, seat: str, uids: list[str], trail: list[str], how: str) -> list[Event]:
+    """Units of ``seat`` entered hexes, however they came (``how``: a ``"move"``, a ``"retreat"``, an
+    ``"advance"`` after combat): the game's ``ON_ENTER``, in order, their events in that order. ``trail``:
+    the hexes passed, from the one left when it is next to the first entered (a move's whole path; a
+    retreat's or an advance's hex left and hex entered), so that one list serves every way in (Gondor: the
+    cauldrons 16.73 and the oil poured 16.74, then the gates 15.15)."""
+    events: list[Event] = []
+    for step in rs.ON_ENTER:
+        events += step(rs, state, seat, uids, trail, how)
     return events
 
 
-def modify_attack(self, state: State, attacker: str, target: str, kind: str, prof: dict) -> None:
+def modify_attack(rs, state: State, attacker: str, target: str, kind: str, prof: dict) -> None:
     """A game's exclusive rules on an attack's profile (siege towers, tunnels, guards...): the game's
     ``MODIFY_ATTACK``, in order."""
-    for step in self.MODIFY_ATTACK:
-        step(self, state, attacker, target, kind, prof)
+    for step in rs.MODIFY_ATTACK:
+        step(rs, state, attacker, target, kind, prof)
 
 
-def is_fanatic(self, state: State, uid: str) -> bool:
+def is_fanatic(rs, state: State, uid: str) -> bool:
     return False
 
 
-def adjust_result(self, state: State, target: str, res: tuple, prof: dict) -> tuple:
+def adjust_result(rs, state: State, target: str, res: tuple, prof: dict) -> tuple:
     return res
 
 
-def order_odds(self, state: State, seat: str, action: Action) -> str | None:
+def order_odds(rs, state: State, seat: str, action: Action) -> str | None:
     """``/odds`` for an order other than fire and melee (whose odds the Standard Rules work out):
         a game whose table is known answers exactly (Sauron: leader combat on 7.25, Mortal Combat, 22.2);
         ``None``: no odds for this order."""
     return None
 
 
-def duel_modifier(self, state: State, leader: str, other: str) -> int:
+def duel_modifier(rs, state: State, leader: str, other: str) -> int:
     return 0
 
 
-def spell_effect(self, state: State, seat: str, leader: str, spell: str, target: str | None) -> str:
+def spell_effect(rs, state: State, seat: str, leader: str, spell: str, target: str | None) -> str:
     """Generic spell effects from data: an ``effect`` table added to
         ``state['effects']`` until the same step of the next turn."""
-    sp = self.spells[spell]
+    sp = rs.spells[spell]
     eff = dict(sp.get("effect", {}))
     eff.update(title=sp["title"], section=sp["section"], spell=spell,
                until={"turn": state["turn"] + 1, "step": state["step"]})
     if eff.get("side") == "enemy":
-        eff["side"] = self.enemy(seat)
+        eff["side"] = rs.enemy(seat)
     elif eff.get("side") == "own":
         eff["side"] = seat
     if eff.pop("freeze_within", None) is not None:
         r = sp["effect"]["freeze_within"]
         here = state["units"][leader]["hex"]
-        eff["frozen"] = sorted(x for x in state["units"] if self.units[x].is_leader
-                               and self.side_of(state, x) != seat and self.on_map(state, x)
+        eff["frozen"] = sorted(x for x in state["units"] if rs.units[x].is_leader
+                               and side_of(rs, state, x) != seat and rs.on_map(state, x)
                                and distance(here, state["units"][x]["hex"]) <= r)
     state["effects"].append(eff)
     return sp.get("text", "in effect")
 
 
-def check_rally_extra(self, state: State, seat: str, leader: str, uid: str) -> None:
+def check_rally_extra(rs, state: State, seat: str, leader: str, uid: str) -> None:
     pass
 
 
-def check_spell(self, state: State, seat: str, leader: str, spell: str, target: str | None) -> None:
+def check_spell(rs, state: State, seat: str, leader: str, spell: str, target: str | None) -> None:
     pass
 
 
-def may_form(self, state: State, seat: str, kind: str) -> bool:
+def may_form(rs, state: State, seat: str, kind: str) -> bool:
     return True
 
 
-def check_group_charts(self, charts: Charts, text: str) -> None:
+def check_group_charts(rs, charts: Charts, text: str) -> None:
     """A ruleset's checks of its own chart tables (raise ChartError or ValueError)."""
 
 
-def printed_rally(self, state: State, uid: str) -> int:
+def printed_rally(rs, state: State, uid: str) -> int:
     return 0
 
 
-# (self, state, seat, uids, dest, occ) -> None, refusing where a move may not end, run by ``check_move_end``
+# (rs, state, seat, uids, dest, occ) -> None, refusing where a move may not end, run by ``check_move_end``
 # in order: 8.1 here; Sauron's: 22.1's meeting, its leaders' stacking (8.1), 22.1's approach, 16.641
 MOVE_END: tuple = (leaders_end_stacked,)

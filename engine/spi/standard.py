@@ -59,6 +59,17 @@ from engine.spi.c07_5_retreat import ADVANCE, CHOOSE_RETREAT, RETREAT
 from engine.spi.c08_3_rally import RALLY
 from engine.spi.c08_4_formations import DISBAND, FORM
 from engine.spi.c08_5_magic import CAST
+from engine.spi import c04_movement
+from engine.spi import c07_3_melee
+from engine.spi import c07_combat
+from engine.spi import c08_3_rally
+from engine.spi import c08_4_formations
+from engine.spi import c08_5_magic
+from engine.spi import c13_setup
+from engine.spi import hooks
+from engine.spi import c07_1_fire
+from engine.spi import c07_5_retreat
+from engine.spi import help as spi_help
 
 
 _MEMO = threading.local()  # the action being checked or applied, per thread (games run in worker threads)
@@ -84,69 +95,85 @@ class StandardRules(RulesetBase):
     ``seats``, ``side_titles``, ``side_colors`` and provide ``hexmap``,
     ``units``, ``sequence``, ``ruleset_charts_text`` and ``spells``."""
 
-    # The Standard Rules are their case files' functions, one file per case (no mixin classes):
-    from engine.spi.help import (
-        help_topics, help, order_line, help_orders, help_phases, help_setup, help_secrets
-    )
-    from engine.spi.c13_setup import (
-        printed_setup_path, printed_setups, _setup_order_hint, deploy_example, _parse_deploy, _placements,
-        _check_deploy_action, _apply_deploy_order, printed_setup_reconstructed, place_printed_setup,
-        _check_deploy
-    )
-    from engine.spi.c04_movement import (
-        _mover_kind, _stack_of, _complete_move, _with_path, _move_path, _check_movers, _movers_ma,
-        _terrain_costs, _road_hexes, _step_cost_fn, _move_graph, _reach, _find_path, _why_unreachable,
-        _check_move, _move_key, _path_spent, _why_section, _why_step, _legal_moves, _stack_moves, _apply_move,
-        apply_overriding, _parse_move, _legal_move_orders
-    )
-    from engine.spi.c05_stacking import (
-        _check_stacking
-    )
-    from engine.spi.c06_zoc import (
-        exerting, zoc_map, enemy_hexes
-    )
-    from engine.spi.c07_combat import (
-        _combat_phase_check, attack_profile, outcome_distribution, _resolve_attack, _attacks, _pick_target,
-        apply_result, eliminate, _leaders_caught, _leader_loss, _displace_leader, odds
-    )
-    from engine.spi.c07_1_fire import (
-        _can_fire, missile_range, _target_units, _check_fire, _apply_fire, _parse_fire, _legal_fire
-    )
-    from engine.spi.c07_2_leaders import (
-        _check_duel, _apply_duel, _parse_duel, _legal_duels
-    )
-    from engine.spi.c07_3_melee import (
-        _can_melee, _check_melee, _melee_targets, _obligations, _unmet_obligations, _apply_melee, _parse_melee,
-        _legal_melee
-    )
-    from engine.spi.c07_5_retreat import (
-        _check_advance_offer, _check_advance, _check_retreat, _offer_advance, retreat_options, _start_retreat,
-        _move_retreat, _apply_retreat, _apply_advance, _parse_advance, _parse_retreat, _legal_advances,
-        _legal_retreats
-    )
-    from engine.spi.c08_3_rally import (
-        leader_rating, _check_rally, _legal_rallies, _apply_rally, _parse_rally
-    )
-    from engine.spi.c08_4_formations import (
-        formation_of, _formed_this_turn, _wedge_waits, _check_form, _check_disband, _legal_forms, _apply_form,
-        _apply_disband, _parse_form, _parse_disband, _legal_form_orders, _legal_disbands
-    )
-    from engine.spi.c08_5_magic import (
-        is_magic_leader, spell_cost, _check_cast, _legal_casts, _apply_cast, _expire_effects, _parse_cast,
-        _legal_cast_orders
-    )
-    from engine.spi.hooks import (
-        AFTER_MOVE, ON_STEP_START, INIT_EXTRA, VIEW_EXTRA, MODIFY_ATTACK, LEGAL_EXTRA, MOVEMENT_ALLOWANCE,
-        ON_ELIMINATE, AFTER_RETREAT, AFTER_ORDER, MOVE_END,
-        order_examples, orders_notes, kind_verbs, setup_help, secrets_help, help_general, side_of, view_turn,
-        hexside_rule, extra_blocked, init_extra, view_extra, dem_total, zoc_through, zoc_through_fn,
-        movement_allowance, reinforcement_entry, on_step_start, on_unit_lost, dem_level, unit_dem_value,
-        may_enter_enemy_leaders, demoralized, check_victory, end_of_turn, result_line, result_why, final_result,
-        on_setup_step_end,
-        legal_extra, spell_targets, check_stack_move, why_hexside, check_move_end, entered, after_move,
-        modify_attack, is_fanatic, adjust_result, order_odds, duel_modifier, spell_effect, check_rally_extra,
-        check_spell, may_form, check_group_charts, printed_rally
-    )
+    # The extension points (engine/spi/hooks.py): each a function or datum of a case file, declared here by
+    # its module; a game declares its own the same way. Every other rule is called by its module
+    # (`c04_movement._legal_moves(rs, ...)`), never through the class (issue 43).
+    help_topics = spi_help.help_topics
+    help = spi_help.help
+    printed_setup_path = c13_setup.printed_setup_path
+    printed_setups = c13_setup.printed_setups
+    deploy_example = c13_setup.deploy_example
+    printed_setup_reconstructed = c13_setup.printed_setup_reconstructed
+    _check_deploy = c13_setup._check_deploy
+    _check_movers = c04_movement._check_movers
+    _road_hexes = c04_movement._road_hexes
+    _why_unreachable = c04_movement._why_unreachable
+    _why_section = c04_movement._why_section
+    _why_step = c04_movement._why_step
+    apply_overriding = c04_movement.apply_overriding
+    apply_result = c07_combat.apply_result
+    _leader_loss = c07_combat._leader_loss
+    _displace_leader = c07_combat._displace_leader
+    odds = c07_combat.odds
+    _can_fire = c07_1_fire._can_fire
+    missile_range = c07_1_fire.missile_range
+    _can_melee = c07_3_melee._can_melee
+    _melee_targets = c07_3_melee._melee_targets
+    _offer_advance = c07_5_retreat._offer_advance
+    _start_retreat = c07_5_retreat._start_retreat
+    _formed_this_turn = c08_4_formations._formed_this_turn
+    spell_cost = c08_5_magic.spell_cost
+    _expire_effects = c08_5_magic._expire_effects
+    AFTER_MOVE = hooks.AFTER_MOVE
+    ON_STEP_START = hooks.ON_STEP_START
+    INIT_EXTRA = hooks.INIT_EXTRA
+    VIEW_EXTRA = hooks.VIEW_EXTRA
+    MODIFY_ATTACK = hooks.MODIFY_ATTACK
+    LEGAL_EXTRA = hooks.LEGAL_EXTRA
+    MOVEMENT_ALLOWANCE = hooks.MOVEMENT_ALLOWANCE
+    ON_ELIMINATE = hooks.ON_ELIMINATE
+    AFTER_RETREAT = hooks.AFTER_RETREAT
+    ON_ENTER = hooks.ON_ENTER
+    AFTER_ORDER = hooks.AFTER_ORDER
+    MOVE_END = hooks.MOVE_END
+    order_examples = hooks.order_examples
+    orders_notes = hooks.orders_notes
+    kind_verbs = hooks.kind_verbs
+    setup_help = hooks.setup_help
+    secrets_help = hooks.secrets_help
+    help_general = hooks.help_general
+    view_turn = hooks.view_turn
+    hexside_rule = hooks.hexside_rule
+    extra_blocked = hooks.extra_blocked
+    dem_total = hooks.dem_total
+    zoc_through = hooks.zoc_through
+    zoc_through_fn = hooks.zoc_through_fn
+    reinforcement_entry = hooks.reinforcement_entry
+    on_unit_lost = hooks.on_unit_lost
+    dem_level = hooks.dem_level
+    unit_dem_value = hooks.unit_dem_value
+    may_enter_enemy_leaders = hooks.may_enter_enemy_leaders
+    demoralized = hooks.demoralized
+    check_victory = hooks.check_victory
+    end_of_turn = hooks.end_of_turn
+    result_line = hooks.result_line
+    result_why = hooks.result_why
+    final_result = hooks.final_result
+    on_setup_step_end = hooks.on_setup_step_end
+    spell_targets = hooks.spell_targets
+    check_stack_move = hooks.check_stack_move
+    why_hexside = hooks.why_hexside
+    check_move_end = hooks.check_move_end
+    is_fanatic = hooks.is_fanatic
+    adjust_result = hooks.adjust_result
+    order_odds = hooks.order_odds
+    duel_modifier = hooks.duel_modifier
+    spell_effect = hooks.spell_effect
+    check_rally_extra = hooks.check_rally_extra
+    check_spell = hooks.check_spell
+    may_form = hooks.may_form
+    check_group_charts = hooks.check_group_charts
+    printed_rally = hooks.printed_rally
 
     name = "spi"
     title = "SPI Standard Rules"
@@ -375,7 +402,7 @@ class StandardRules(RulesetBase):
         occ = occ if occ is not None else self.occupancy(state)
         for x in occ.get(hx, ()):
             if self.units[x].is_combat or self.units[x].is_leader:
-                return self.side_of(state, x)
+                return hooks.side_of(self, state, x)
         return None
 
     def is_night(self, state: State) -> bool:
@@ -437,10 +464,10 @@ class StandardRules(RulesetBase):
         self._expire_effects(state)
         step = self.step(state)
         if step.get("kind") == "combat":
-            state["ph"]["must"] = self._obligations(state, step["side"])
+            state["ph"]["must"] = c07_3_melee._obligations(self, state, step["side"])
         head = "Set-up" if state["turn"] == 0 else (
             f"Game-Turn {state['turn']} ({'night' if self.is_night(state) else 'day'})")
-        events.extend(self.on_step_start(state))
+        events.extend(hooks.on_step_start(self, state))
         if state["over"]:
             return events
         # who acts (a ruleset may have found a seat with nothing to do here)
@@ -461,11 +488,11 @@ class StandardRules(RulesetBase):
             if r.get("hex") is None:
                 raise IllegalOrder(f"{unit} is not on the map.")
             was = r["hex"]
-            self.eliminate(state, unit)
+            c07_combat.eliminate(self, state, unit)
             return f"{unit} is removed from {was} (eliminated)"
         hx = str(Hex.parse(to))
         was = r.get("hex")
-        f = self.formation_of(state, unit)
+        f = c08_4_formations.formation_of(self, state, unit)
         if f:
             del state["formations"][f]
         r["hex"], r["status"] = hx, "map"
@@ -515,10 +542,10 @@ class StandardRules(RulesetBase):
     def parse(self, state: State, seat: str, text: str) -> Action:
         action = self.parse_text(state, seat, text)
         if action.verb == "move":
-            action = self._complete_move(state, seat, action)
+            action = c04_movement._complete_move(self, state, seat, action)
         self.check(state, seat, action)
         if action.verb == "move":
-            action = self._with_path(state, seat, action)
+            action = c04_movement._with_path(self, state, seat, action)
         return action
 
     def parse_text(self, state: State, seat: str, text: str) -> Action:
@@ -550,7 +577,7 @@ class StandardRules(RulesetBase):
         try:
             self._seat_check(state, seat)
         except IllegalOrder as e:
-            hint = self._setup_order_hint()
+            hint = c13_setup._setup_order_hint(self)
             if state["turn"] == 0 and not state["over"] and seat in self.seats and seat not in state["done"] and hint:
                 raise IllegalOrder(f"{e.message}. {hint}", "13.0") from None
             raise
@@ -598,7 +625,7 @@ class StandardRules(RulesetBase):
 
     def _own_on_map(self, state: State, seat: str, uid: str) -> UnitDef:
         u = self.units[uid]
-        if self.side_of(state, uid) != seat:
+        if hooks.side_of(self, state, uid) != seat:
             raise IllegalOrder(f"{uid} is not yours")
         if not self.on_map(state, uid):
             st = state["units"][uid]["status"]
@@ -608,7 +635,7 @@ class StandardRules(RulesetBase):
     # --- done
     def _check_done(self, state: State, seat: str, args: tuple[str, ...]) -> None:
         if state["turn"] == 0:
-            left = [uid for uid, u in self.units.items() if self.side_of(state, uid) == seat and state["units"][uid]["status"] == "pool"]
+            left = [uid for uid, u in self.units.items() if hooks.side_of(self, state, uid) == seat and state["units"][uid]["status"] == "pool"]
             if left:
                 more = f" and {len(left) - 6} more" if len(left) > 6 else ""
                 noun = "counter" if len(left) == 1 else "counters"
@@ -616,7 +643,7 @@ class StandardRules(RulesetBase):
                                    self.step(state)["section"])
             return
         if self.kind(state) == "combat":
-            left = self._unmet_obligations(state, seat)
+            left = c07_3_melee._unmet_obligations(self, state, seat)
             if left:
                 raise IllegalOrder(
                     f"{_phrase(left[:6])} began the phase in an enemy zone of control and must attack one of the "
@@ -633,7 +660,7 @@ class StandardRules(RulesetBase):
         if p is not None:
             yield from pending.legal_answers(self.decisions, self, state, p, seat)
             return
-        yield from self.legal_extra(state, seat)
+        yield from hooks.legal_extra(self, state, seat)
         yield from legal_orders(self.orders, self, state, seat)
 
 
@@ -647,7 +674,7 @@ class StandardRules(RulesetBase):
             return next(pending.legal_answers(self.decisions, self, state, p, seat), None)
         if self.kind(state) == "combat" and self.phasing(state) == seat:
             occ = self.occupancy(state)
-            for uid in self._unmet_obligations(state, seat):
+            for uid in c07_3_melee._unmet_obligations(self, state, seat):
                 for t in self._melee_targets(state, uid, occ):
                     a = Action("melee", (uid, "at", state["units"][t]["hex"]))
                     if self._ok(state, seat, a):
@@ -668,15 +695,15 @@ class StandardRules(RulesetBase):
                 self.seat_check(state, seat)
             except IllegalOrder:
                 return
-            yield from self._legal_moves(state, seat, k, only=unit)
-            for a in (self._legal_forms(state, seat) if k == "move" else ()):
+            yield from c04_movement._legal_moves(self, state, seat, k, only=unit)
+            for a in (c08_4_formations._legal_forms(self, state, seat) if k == "move" else ()):
                 if unit in a.args:
                     yield a
             if k == "magic":
-                for a in self._legal_casts(state, seat):
+                for a in c08_5_magic._legal_casts(self, state, seat):
                     if unit in a.args:
                         yield a
-            for a in self.legal_extra(state, seat):
+            for a in hooks.legal_extra(self, state, seat):
                 if unit in a.args:
                     yield a
             return
@@ -721,7 +748,7 @@ class StandardRules(RulesetBase):
         except IllegalOrder:
             return
         wanted = set(verbs)
-        for a in self.legal_extra(state, seat):
+        for a in hooks.legal_extra(self, state, seat):
             if a.verb in wanted:
                 yield a
         for v in verbs:  # in the table's order, as the full list has them (a pass's, above with legal_extra)
@@ -786,20 +813,20 @@ class StandardRules(RulesetBase):
     def unit_view(self, state: State, uid: str, own: str | None) -> dict:
         u = self.units[uid]
         rec = state["units"][uid]
-        d = {"id": uid, "side": self.side_of(state, uid), "type": u.type, "name": u.name, "hex": rec["hex"]}
+        d = {"id": uid, "side": hooks.side_of(self, state, uid), "type": u.type, "name": u.name, "hex": rec["hex"]}
         if u.ratings:
             d["ratings"] = str(self.ratings(state, uid))
             d["reduced"] = rec.get("reduced", False)
             d["disrupted"] = rec.get("disrupted", False)
         if u.is_leader:
-            d["rally"] = self.leader_rating(state, uid, for_rally=False)
+            d["rally"] = c08_3_rally.leader_rating(self, state, uid, for_rally=False)
             if u.magic:
                 d["magic"] = rec.get("magic", u.magic)
             # drawn at the counter's foot: R its rally rating, M its magic points (engine/display.py)
             bits = [f"{k}{d[key]}" for k, key in (("R", "rally"), ("M", "magic")) if d.get(key) is not None]
             if bits:
                 look(d)["bottom"] = " ".join(bits)
-        f = self.formation_of(state, uid)
+        f = c08_4_formations.formation_of(self, state, uid)
         if f:
             d["formation"] = state["formations"][f]["kind"]
         return d

@@ -61,11 +61,23 @@ def graph() -> dict[str, set[str]]:
     return {m: imports_of(p, m, known) for m, p in mods.items()}
 
 
+RULES_PACKAGES = ("engine.spi", "engine.rulesets.gondor", "engine.rulesets.sauron", "engine.rulesets.celebrant")
+
+
 def test_no_import_circle():
     g = graph()
     # a package's __init__ importing its own submodules is not a circle of concern; drop those edges
     for m in g:
         g[m] = {t for t in g[m] if not t.startswith(m + ".")}
+    # issue 43: the rules files of the Standard Rules and of each game built on them call each other by module
+    # (``c07_combat.apply_result(rs, ...)`` from 7.1's fire, ``c07_1_fire.missile_range(rs, ...)`` from 7.0's
+    # odds), as the printed cases refer to each other; a circle among one such package's files is the rules'
+    # own, so edges between two files of one of those packages are dropped (a circle through any other
+    # module still fails)
+    for m in g:
+        pkg = m.rpartition(".")[0]
+        if pkg in RULES_PACKAGES:
+            g[m] = {t for t in g[m] if t.rpartition(".")[0] != pkg}
     state: dict[str, int] = {}
     cycles = []
 
@@ -350,7 +362,9 @@ def test_a_newcomer_finds_each_case_in_the_file_its_name_says():
         else:
             names = [symbol]
         for n in names:
-            fn = inspect.unwrap(n if callable(n) else getattr(cls, n))
+            # (issue 43: a rule is a function of its case file, called by module; the class holds none)
+            here = importlib.import_module(path[:-3].replace("/", "."))
+            fn = inspect.unwrap(n if callable(n) else getattr(here, n, None) or getattr(cls, n))
             where = Path(inspect.getsourcefile(fn)).resolve().relative_to(ROOT).as_posix()
             assert where == path, f"{case}: {n} is in {where}, not {path}"
         number = case.split()[0]
@@ -448,9 +462,11 @@ def test_a_standard_rules_game_s_records_hold_the_functions_its_class_runs():
                 fn = getattr(o, field)
                 if fn is None or (field == "legal" and o.listed_in is not None):
                     continue  # (a pass's generator is checked below: the game lists it)
-                assert getattr(type(rs), fn.__name__) is fn, \
-                    f"{where} {verb}.{field}: the record holds {fn.__qualname__}, the class runs " \
-                    f"{getattr(type(rs), fn.__name__).__qualname__}"
+                # (issue 43: an order's functions are its case file's, called through the record; a class
+                # that still holds one under that name, an extension point, holds the same)
+                held = getattr(type(rs), fn.__name__, fn)
+                assert held is fn, \
+                    f"{where} {verb}.{field}: the record holds {fn.__qualname__}, the class runs {held.__qualname__}"
                 checked += 1
     assert checked > 150
 
@@ -481,7 +497,7 @@ def test_the_standard_rules_are_one_class_of_their_case_files_functions():
 
     assert StandardRules.__mro__[1:] == (RulesetBase, object)
     for p in sorted((ROOT / "engine" / "spi").glob("*.py")):
-        if p.stem.startswith("c0") or p.stem.startswith("c1") or p.stem in ("help", "hooks"):
+        if p.stem.startswith("c0") or p.stem.startswith("c1") or p.stem in ("help", "hooks", "entry"):  # (issue 43: entry.py too)
             classes = [n.name for n in ast.parse(p.read_text()).body if isinstance(n, ast.ClassDef)]
             assert not classes, f"{p.relative_to(ROOT)} defines {classes}"
 
@@ -498,14 +514,15 @@ def test_a_game_declares_its_shared_steps_as_ordered_lists_the_standard_rules_ru
     lists = {"after_move": "AFTER_MOVE", "on_step_start": "ON_STEP_START", "init_extra": "INIT_EXTRA",
              "view_extra": "VIEW_EXTRA", "modify_attack": "MODIFY_ATTACK", "legal_extra": "LEGAL_EXTRA",
              "movement_allowance": "MOVEMENT_ALLOWANCE", "eliminate": "ON_ELIMINATE",
-             "_move_retreat": "AFTER_RETREAT"}
+             "_move_retreat": "AFTER_RETREAT", "on_enter": "ON_ENTER"}
     declared = 0
     for name in sorted(BUILTIN):
         rs = get_ruleset(name)
         if not isinstance(rs, StandardRules):
             continue
         for step, attr in lists.items():
-            assert getattr(type(rs), step) is getattr(StandardRules, step), f"{name} redefines {step}: declare {attr}"
+            # (issue 43: the step is a function of engine/spi, called by module; no class holds it)
+            assert not any(step in vars(k) for k in type(rs).__mro__), f"{name} redefines {step}: declare {attr}"
             for fn in getattr(rs, attr):
                 src = Path(inspect.getsourcefile(fn)).resolve().relative_to(ROOT).as_posix()
                 assert src.startswith("engine/rulesets/") or src == "engine/spi/entry.py", \
@@ -514,12 +531,16 @@ def test_a_game_declares_its_shared_steps_as_ordered_lists_the_standard_rules_ru
     assert declared >= 16
     from engine.rulesets.gondor import GONDOR
     from engine.rulesets.gondor import c15_city, c16_7_oil, c18_banner
-    assert GONDOR.AFTER_MOVE == (c18_banner.after_move, c16_7_oil.after_move, c15_city.after_move)
+    assert GONDOR.AFTER_MOVE == (c18_banner.after_move,)
+    # issue 43: one list for a unit entering a hex, by a move, a retreat or an advance (the cauldrons 16.73,
+    # the gates 15.15), where these were wired three ways (after a move, after a retreat, Gondor's advance)
+    assert GONDOR.ON_ENTER == (c16_7_oil.on_enter, c15_city.on_enter)
     # the steps that chained by name across Gondor's case files (issue 29): lists, the Banner's first
     from engine.rulesets.gondor import c16_4_towers_ladders
     assert GONDOR.MOVEMENT_ALLOWANCE == (c18_banner.movement_allowance, c15_city.movement_allowance)
     assert GONDOR.ON_ELIMINATE == (c18_banner.on_eliminate, c16_7_oil.on_eliminate)
-    assert GONDOR.AFTER_RETREAT == (c18_banner.after_retreat, c16_4_towers_ladders.after_retreat)
+    assert GONDOR.AFTER_RETREAT == (c18_banner.after_retreat,)
+    assert not hasattr(c16_4_towers_ladders, "_apply_advance")
 
 
 # the super() calls left in the Standard Rules and the games built on them (issue 29: 19 when the

@@ -24,6 +24,7 @@ from engine.rulesets import BUILTIN, get_ruleset
 from engine.spi.standard import StandardRules
 from tests.autopilot_helpers import BOUND, checked_autopilot, play, playing, random_opponent
 from tests.spi_helpers import position
+from engine.spi import c07_combat
 
 pytestmark = pytest.mark.heavy  # a long unit (5 s or more on one worker): handed out first under xdist (tests/conftest.py)
 
@@ -168,7 +169,7 @@ def test_7_31_the_owed_attack_is_the_one_that_risks_least():
     rs = g.ruleset
     targets = rs._melee_targets(g.state, "GS1")
     assert len(targets) == 2
-    p_nothing = {t: rs.outcome_distribution(g.state, "GS1", t, "melee")[0].get((), Fraction(0)) for t in targets}
+    p_nothing = {t: c07_combat.outcome_distribution(rs, g.state, "GS1", t, "melee")[0].get((), Fraction(0)) for t in targets}
     assert len(set(p_nothing.values())) == 2, p_nothing  # the two attacks differ
     best = min(targets, key=lambda t: p_nothing[t])
     a = rs.autopilot_action(g.state, "westernesse")

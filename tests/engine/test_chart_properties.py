@@ -12,6 +12,7 @@ from engine.rulesets.gondor import GONDOR
 from engine.spi.charts import LETTERS, MORALES, Charts, severity
 from tests.spi_helpers import position
 from engine.rulesets import get_ruleset
+from engine.spi import c07_combat
 
 CH = Charts.load()
 FAST = settings(max_examples=30, deadline=None)
@@ -80,7 +81,7 @@ pairs = st.tuples(st.sampled_from(COMBAT), st.sampled_from(COMBAT)).filter(
 def test_odds_sum_to_exactly_one(pair, turn, disrupted, mode, kind):
     att, dfn = pair
     g = duel_state(att, dfn, turn, disrupted, mode)
-    dist, prof = GONDOR.outcome_distribution(g.state, att, dfn, kind)
+    dist, prof = c07_combat.outcome_distribution(GONDOR, g.state, att, dfn, kind)
     assert all(isinstance(p, Fraction) and p > 0 for p in dist.values())
     assert sum(dist.values()) == 1
 
@@ -90,9 +91,9 @@ def monte_carlo(att, dfn, turn, kind, trials, seed):
     dice = Dice({"seed": seed, "counter": 0})
     counts = {}
     for _ in range(trials):
-        _, res, _ = GONDOR._resolve_attack(g.state, dice, att, dfn, kind)
+        _, res, _ = c07_combat._resolve_attack(GONDOR, g.state, dice, att, dfn, kind)
         counts[res] = counts.get(res, 0) + 1
-    return GONDOR.outcome_distribution(g.state, att, dfn, kind)[0], counts
+    return c07_combat.outcome_distribution(GONDOR, g.state, att, dfn, kind)[0], counts
 
 
 def check_close(dist, counts, n):

@@ -4,6 +4,7 @@ import pytest
 
 from engine.core import Game
 from engine.rulesets import get_ruleset
+from engine.rulesets.celebrant import c19_demoralization
 
 RS = get_ruleset("celebrant")
 WHY = "The eighteen Game-Turns are over (12.0)."
@@ -12,7 +13,7 @@ WHY = "The eighteen Game-Turns are over (12.0)."
 def graded(dem: dict[str, int]) -> dict:
     g = Game.new(RS, {}, seed="end")
     g.state["dem"].update(dem)
-    return RS._grade(g.state, WHY, "12.0")
+    return c19_demoralization._grade(RS, g.state, WHY, "12.0")
 
 
 def level(army: str) -> int:

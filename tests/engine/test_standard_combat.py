@@ -15,6 +15,8 @@ from engine.rulesets.gondor import GONDOR
 from tests.spi_checks import drawn, refused
 from tests.spi_helpers import fixed_dice, position
 from engine.rulesets import get_ruleset
+from engine.spi import c07_combat
+from engine.spi import c08_3_rally
 
 W, S = "westernesse", "sauron"
 
@@ -246,7 +248,7 @@ def test_7_31_a_unit_that_began_in_an_enemy_zoc_must_attack():
 @pytest.mark.parametrize("roll,lost", [(1, 0), (2, 0), (3, 1), (4, 1), (5, 2), (6, 2)])
 def test_7_25_differential_plus_one_harms_the_defender_at_no_risk(roll, lost):
     g = position({"IMR": "1516", "GS1": "1516", "GOT": "1517", "OI1": "1517"}, step="G", turn=7)
-    assert GONDOR.leader_rating(g.state, "IMR") - GONDOR.leader_rating(g.state, "GOT") == 1
+    assert c08_3_rally.leader_rating(GONDOR, g.state, "IMR") - c08_3_rally.leader_rating(GONDOR, g.state, "GOT") == 1
     fixed_dice(g, [roll])
     _, ev = g.play(W, "duel IMR GOT")
     assert ev[0].section == "7.25" and f"differential +1, die {roll}" in ev[0].public
@@ -353,16 +355,16 @@ def test_19_1_demoralization_levels(army, level):
 
 def test_9_1_a_demoralized_army_defends_one_morale_worse():
     g = position({"GS1": "1516", "OI1": "1517"}, step="G", turn=7)
-    assert GONDOR.attack_profile(g.state, "GS1", "OI1", "melee")["morale"] == "Y"
+    assert c07_combat.attack_profile(GONDOR, g.state, "GS1", "OI1", "melee")["morale"] == "Y"
     g.state["dem"]["sauron"] = 93
-    prof = GONDOR.attack_profile(g.state, "GS1", "OI1", "melee")
+    prof = c07_combat.attack_profile(GONDOR, g.state, "GS1", "OI1", "melee")
     assert prof["morale"] == "Z" and any("(9.1)" in n for n in prof["notes"])
 
 
 def test_7_57_a_disrupted_defender_defends_one_morale_worse():
     g = position({"GS1": "1516", "OI1": "1517"}, step="G", turn=7)
     unit(g, "OI1")["disrupted"] = True
-    assert GONDOR.attack_profile(g.state, "GS1", "OI1", "melee")["morale"] == "Z"
+    assert c07_combat.attack_profile(GONDOR, g.state, "GS1", "OI1", "melee")["morale"] == "Z"
 
 
 # ----------------------------------------------------------------- 10.0 night
@@ -381,14 +383,14 @@ def test_10_0_not_at_day_and_not_for_men():
     g.play(S, "melee OI1 at 1517")
     assert drawn(g, n) == 2  # the CPT is rolled by day
     g = position({"HA1": "1516", "GS1": "1517"}, step="D", turn=3)
-    assert not GONDOR.attack_profile(g.state, "HA1", "GS1", "melee")["bypass_cpt"]
+    assert not c07_combat.attack_profile(GONDOR, g.state, "HA1", "GS1", "melee")["bypass_cpt"]
 
 
 def test_7_37_fanatic_modifiers_mode():
     opts = Game.new(get_ruleset("gondor"), options={"charts": '[fanatic]\nmode = "modifiers"\n'}).state["options"]
     g = position({"OI1": "1516", "GS1": "1517", "OA1": "1515"}, step="D", turn=3)
     g.state["options"] = opts
-    prof = GONDOR.attack_profile(g.state, "OI1", "GS1", "melee")
+    prof = c07_combat.attack_profile(GONDOR, g.state, "OI1", "GS1", "melee")
     assert (prof["letter"], prof["morale"], prof["bypass_cpt"]) == ("D", "Y", False)
-    fire = GONDOR.attack_profile(g.state, "OA1", "GS1", "fire")  # melee only
+    fire = c07_combat.attack_profile(GONDOR, g.state, "OA1", "GS1", "fire")  # melee only
     assert (fire["letter"], fire["morale"], fire["bypass_cpt"]) == ("e", "X", False)

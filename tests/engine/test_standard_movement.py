@@ -10,6 +10,7 @@ from engine.rulesets.gondor import GONDOR
 from tests.spi_checks import refused
 from tests.spi_helpers import fixed_dice, position
 from engine.rulesets import get_ruleset
+from engine.spi import c06_zoc
 
 W, S = "westernesse", "sauron"
 
@@ -159,7 +160,7 @@ def test_8_52_magic_leaders_move_only_in_magic_phases():
 # ----------------------------------------------------------------- 6.0 zones of control
 def test_6_0_entering_an_enemy_zoc_ends_the_move():
     g = position({"GS1": "1516", "OI1": "1518"}, step="F", turn=7)
-    assert Hex.parse("1517") in GONDOR.zoc_map(g.state, W)
+    assert Hex.parse("1517") in c06_zoc.zoc_map(GONDOR, g.state, W)
     refused(g, W, "move GS1 1517 1417", "6.0", contains="must stop")
     g.play(W, "move GS1 1517")
     assert hex_of(g, "GS1") == "1517"
@@ -167,7 +168,7 @@ def test_6_0_entering_an_enemy_zoc_ends_the_move():
 
 def test_6_0_leave_a_zoc_at_the_start_but_never_zoc_to_zoc():
     g = position({"GS1": "1517", "OI1": "1518"}, step="F", turn=7)
-    zoc = GONDOR.zoc_map(g.state, W)
+    zoc = c06_zoc.zoc_map(GONDOR, g.state, W)
     assert Hex.parse("1417") in zoc and Hex.parse("1416") not in zoc
     refused(g, W, "move GS1 1417 1416", "6.0", contains="straight into another")
     # the destination alone: the engine goes out of the ZOC and back in (1416)
@@ -189,7 +190,7 @@ def test_16_44_no_zoc_through_the_city_walls():
     assert GONDOR.hexmap.side_index[(Hex.parse("1708"), Hex.parse("1709"))][0] == "wall"
     assert GONDOR.hexmap.level(Hex.parse("1708")) == 1 and terrain("1709") == terrain("1609") == "slope"
     g = position({"GS1": "1708", "OI1": "1710"}, step="C", turn=7)
-    zoc = GONDOR.zoc_map(g.state, S)
+    zoc = c06_zoc.zoc_map(GONDOR, g.state, S)
     assert Hex.parse("1709") not in zoc and Hex.parse("1608") not in zoc
     assert Hex.parse("1607") in zoc and Hex.parse("1808") in zoc  # level 1 too, no wall between
     g.play(S, "move OI1 1709 1609")  # passes beside GS1 without stopping

@@ -14,6 +14,9 @@ from engine.rulesets.gondor import GONDOR
 from tests.spi_checks import drawn, refused
 from tests.spi_helpers import fixed_dice, position
 from engine.rulesets import get_ruleset
+from engine.spi import c07_3_melee
+from engine.spi import c07_combat
+from engine.spi import c08_3_rally
 
 W, S = "westernesse", "sauron"
 
@@ -68,7 +71,7 @@ def test_8_37_rating_13_rallies_automatically_without_dice():
 def test_9_1_a_demoralized_army_rallies_with_one_less():
     g = rally_position(9)
     g.state["dem"]["garrison"] = 36
-    assert GONDOR.leader_rating(g.state, "IMR") == 8
+    assert c08_3_rally.leader_rating(GONDOR, g.state, "IMR") == 8
     fixed_dice(g, [5, 6])  # 11: rating 8 rallies on 3-10 only
     g.play(W, "rally IMR GS1")
     assert unit(g, "GS1")["disrupted"]
@@ -151,13 +154,13 @@ def formed(kind="shieldwall", turn=7, step="F", **extra):
     units.update(extra)
     g = position(units, step=step, turn=turn)
     g.state["formations"]["F1"] = {"kind": kind, "units": [a, b], "leader": "IMR", "turn": 7}
-    g.state["ph"]["must"] = GONDOR._obligations(g.state, GONDOR.steps[step].get("side") or W)
+    g.state["ph"]["must"] = c07_3_melee._obligations(GONDOR, g.state, GONDOR.steps[step].get("side") or W)
     return g
 
 
 def test_8_4_shield_wall_armor_and_morale_plus_one():
     g = formed(OI1="2517", step="D", turn=8)
-    prof = GONDOR.attack_profile(g.state, "OI1", "GS1", "melee")
+    prof = c07_combat.attack_profile(GONDOR, g.state, "OI1", "GS1", "melee")
     assert (prof["armor"], prof["morale"]) == (4, "W")  # GS1 is D-3-X
 
 
@@ -165,7 +168,7 @@ def test_8_4_wedge_attacks_one_better_but_not_the_turn_it_forms():
     g = formed("wedge", step="G", turn=7, OI1="2517")
     refused(g, W, "melee GK1 at 2517", "8.4", contains="Wedge")
     g = formed("wedge", step="G", turn=8, OI1="2517")
-    assert GONDOR.attack_profile(g.state, "GK1", "OI1", "melee")["letter"] == "A"  # GK1 is B
+    assert c07_combat.attack_profile(GONDOR, g.state, "GK1", "OI1", "melee")["letter"] == "A"  # GK1 is B
     fixed_dice(g, [6, 6])
     g.play(W, "melee GK1 at 2517")
 
@@ -321,9 +324,9 @@ def test_17_21_break_darkness_day_only():
 def test_17_11_fear_effects():
     g = magic(step="A-sauron", OI1="2517", GS1="2516")
     g.play(S, "cast NAZ fear")
-    att = GONDOR.attack_profile(g.state, "GS1", "OI1", "melee")
+    att = c07_combat.attack_profile(GONDOR, g.state, "GS1", "OI1", "melee")
     assert att["letter"] == "E"  # D one grade worse
-    dfn = GONDOR.attack_profile(g.state, "OI1", "GS1", "melee")
+    dfn = c07_combat.attack_profile(GONDOR, g.state, "OI1", "GS1", "melee")
     assert dfn["morale"] == "Y"  # X one grade worse
     g.state["step"], g.state["ph"] = "H", GONDOR._fresh_phase()
     g.state["units"]["IMR"].update(hex="2516", status="map")
@@ -334,8 +337,8 @@ def test_17_11_fear_effects():
 def test_17_21_break_darkness_effects():
     g = magic(TR1="2517", HK1="2518", GS2="2618")
     g.play(W, "cast GAN break-darkness")
-    assert GONDOR.attack_profile(g.state, "TR1", "GS1", "melee")["letter"] == "C"  # Mordor: B -> C
-    assert GONDOR.attack_profile(g.state, "HK1", "GS2", "melee")["letter"] == "D"  # Harad: unchanged
+    assert c07_combat.attack_profile(GONDOR, g.state, "TR1", "GS1", "melee")["letter"] == "C"  # Mordor: B -> C
+    assert c07_combat.attack_profile(GONDOR, g.state, "HK1", "GS2", "melee")["letter"] == "D"  # Harad: unchanged
     g.state["step"], g.state["ph"] = "H", GONDOR._fresh_phase()
     g.state["units"]["GOT"].update(hex="2517", status="map")
     unit(g, "TR1")["disrupted"] = True
@@ -347,9 +350,9 @@ def test_17_21_break_darkness_worsens_an_e_orc_by_the_ruling_below_e():
     changed nothing for 32 of Mordor's 39 units while the combat line said "attack -1". Ruling
     (docs/reconstructed.md): each grade below E is +1 on the CPT roll, so the spell lowers an E orc's odds too."""
     g = magic(OI2="2517", GS2="2518")
-    before_dist, before = GONDOR.outcome_distribution(g.state, "OI2", "GS2", "melee")
+    before_dist, before = c07_combat.outcome_distribution(GONDOR, g.state, "OI2", "GS2", "melee")
     g.play(W, "cast GAN break-darkness")
-    after_dist, after = GONDOR.outcome_distribution(g.state, "OI2", "GS2", "melee")
+    after_dist, after = c07_combat.outcome_distribution(GONDOR, g.state, "OI2", "GS2", "melee")
     assert before["letter"] == after["letter"] == "E" and (before["cpt_mod"], after["cpt_mod"]) == (0, 1)
     assert after_dist.get((), 0) > before_dist.get((), 0)  # more often no casualty
     assert any("below E" in n and "+1 on the Casualty Probability roll" in n for n in after["notes"])
@@ -368,10 +371,10 @@ def test_17_11_fear_worsens_an_e_bowman_and_says_so():
     Ruling: e less one grade is e with +1 on the CPT roll."""
     g = magic(step="A-sauron", GB1="2516", OI2="2416")
     g.play(S, "cast NAZ fear")
-    prof = GONDOR.attack_profile(g.state, "GB1", "OI2", "fire")
+    prof = c07_combat.attack_profile(GONDOR, g.state, "GB1", "OI2", "fire")
     assert prof["letter"] == "e" and prof["cpt_mod"] == 1
     # a D unit under the same spell is simply E, with no roll modifier and no ruling note
-    prof = GONDOR.attack_profile(g.state, "GS1", "OI1", "melee")
+    prof = c07_combat.attack_profile(GONDOR, g.state, "GS1", "OI1", "melee")
     assert prof["letter"] == "E" and prof["cpt_mod"] == 0 and not any("below" in n for n in prof["notes"])
 
 
@@ -381,8 +384,8 @@ def test_a_morale_modifier_that_changes_nothing_is_not_printed():
     g = magic(OI2="2517", GS2="2518", TR1="2519")
     unit(g, "TR1")["disrupted"] = True  # Trolls B-3-Z
     unit(g, "OI2")["disrupted"] = True  # Orc Infantry E-2-Y
-    z = GONDOR.attack_profile(g.state, "GS2", "TR1", "melee")
-    y = GONDOR.attack_profile(g.state, "GS2", "OI2", "melee")
+    z = c07_combat.attack_profile(GONDOR, g.state, "GS2", "TR1", "melee")
+    y = c07_combat.attack_profile(GONDOR, g.state, "GS2", "OI2", "melee")
     assert z["morale"] == "Z" and not any("Disrupted" in n for n in z["notes"])
     assert y["morale"] == "Z" and any("Disrupted: Morale -1" in n for n in y["notes"])
 

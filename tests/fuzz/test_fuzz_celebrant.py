@@ -24,6 +24,7 @@ from engine.hexgrid import Hex
 from tests.spi_checks import check_board, play_to_result
 from tests.rulesets.celebrant.test_celebrant_secrecy import setup_orders
 from engine.rulesets import get_ruleset
+from engine.spi import hooks
 
 pytestmark = pytest.mark.heavy  # a long unit (5 s or more on one worker): handed out first under xdist (tests/conftest.py)
 
@@ -61,7 +62,7 @@ def pick(g: Game, seat: str, rnd: random.Random, count: int) -> str:
         if count >= PER_PHASE or rnd.random() < 0.1:
             if rs._ok(st, seat, Action("done")):
                 return "done"
-        extra = [rs.format(a) for a in rs.legal_extra(st, seat)]
+        extra = [rs.format(a) for a in hooks.legal_extra(rs, st, seat)]
         if extra and rnd.random() < 0.1:
             return rnd.choice(extra)
         mine = [u for u, d in rs.units.items() if d.side == seat and st["units"][u]["status"] in ("map", "reinforcement")]

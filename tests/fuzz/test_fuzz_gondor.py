@@ -21,6 +21,7 @@ from engine.core import Action, Game, state_digest
 from engine.hexgrid import Hex
 from tests.spi_checks import check_board, play_to_result
 from engine.rulesets import get_ruleset
+from engine.rulesets.gondor import c16_0_siege_phase
 
 pytestmark = pytest.mark.heavy  # a long unit (5 s or more on one worker): handed out first under xdist (tests/conftest.py)
 
@@ -49,7 +50,7 @@ def check_invariants(g: Game) -> None:
     for m in st["markers"]:
         assert m["type"] in ("fire", "breached", "head", "ladder"), m
         if m["type"] == "breached":
-            assert not rs._outer_wall(m["hexside"]) or rs._is_main_gate(m["hexside"])
+            assert not c16_0_siege_phase._outer_wall(rs, m["hexside"]) or c16_0_siege_phase._is_main_gate(rs, m["hexside"])
 
 
 def pick(g: Game, seat: str, rnd: random.Random, count: int) -> str:

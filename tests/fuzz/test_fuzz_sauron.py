@@ -20,6 +20,10 @@ from engine.core import Action, Game, state_digest
 from engine.hexgrid import Hex
 from engine.rulesets import get_ruleset
 from tests.spi_checks import check_board, play_to_result
+from engine.spi import hooks
+from engine.rulesets.sauron import c07_22_leader_combat
+from engine.rulesets.sauron import c18_1_gates
+from engine.rulesets.sauron import c22_mortal_combat
 
 pytestmark = pytest.mark.heavy  # a long unit (5 s or more on one worker): handed out first under xdist (tests/conftest.py)
 
@@ -56,9 +60,9 @@ def check_invariants(g: Game) -> None:
     for uid, r in st["units"].items():
         assert r["status"] in ("map", "eliminated", "reinforcement", "pool", "out")
         if rs.units[uid].is_leader and st["options"]["variant"]:
-            assert r.get("wounds", 0) <= rs.endurance(st, uid)
+            assert r.get("wounds", 0) <= c07_22_leader_combat.endurance(rs, st, uid)
             if r["status"] == "map":
-                assert r.get("wounds", 0) < rs.endurance(st, uid), f"{uid} should be dead (7.222)"
+                assert r.get("wounds", 0) < c07_22_leader_combat.endurance(rs, st, uid), f"{uid} should be dead (7.222)"
     h = st["sau"]["ring"]["holder"]
     assert h is None or st["units"][h]["status"] in ("map", "reinforcement") or h == "SAU"
 
@@ -69,8 +73,8 @@ def pick(g: Game, seat: str, rnd: random.Random, count: int) -> str:
         if count >= PER_PHASE or rnd.random() < 0.1:
             if rs._ok(st, seat, Action("done")):
                 return "done"
-        extra = [rs.format(a) for a in rs.legal_extra(st, seat)]
-        extra += [rs.format(a) for a in rs._legal_answers(st, seat)] + [rs.format(a) for a in rs._legal_gates(st, seat)]
+        extra = [rs.format(a) for a in hooks.legal_extra(rs, st, seat)]
+        extra += [rs.format(a) for a in c22_mortal_combat._legal_answers(rs, st, seat)] + [rs.format(a) for a in c18_1_gates._legal_gates(rs, st, seat)]
         if extra and rnd.random() < 0.3:
             return rnd.choice(extra)
         mine = [u for u, d in rs.units.items() if d.side == seat and st["units"][u]["status"] in ("map", "reinforcement")]

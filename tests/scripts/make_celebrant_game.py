@@ -20,6 +20,8 @@ from engine.core import Game
 from engine.hexgrid import Hex
 from tests.rulesets.celebrant.test_celebrant_secrecy import setup_orders
 from engine.rulesets import get_ruleset
+from engine.spi import c07_1_fire
+from engine.spi import hooks
 
 SEED = "7"
 MOVES_PER_PHASE = 10
@@ -32,7 +34,7 @@ def choose(g: Game, seat: str, moved: set[str], rnd: random.Random) -> str:
         return f"retreat {p['unit']} {p['options'][0]}"
     kind = rs.kind(st)
     if kind == "move":
-        for a in rs.legal_extra(st, seat):
+        for a in hooks.legal_extra(rs, st, seat):
             return rs.format(a)
         enemies = [Hex.parse(r["hex"]) for u, r in st["units"].items()
                    if r["status"] == "map" and rs.units[u].side != seat and rs.units[u].is_combat]
@@ -67,7 +69,7 @@ def choose(g: Game, seat: str, moved: set[str], rnd: random.Random) -> str:
         if melees:
             def weakness(t):
                 hx = t.split()[-1]
-                tgt = rs._target_units(st, seat, hx)
+                tgt = c07_1_fire._target_units(rs, st, seat, hx)
                 r = rs.ratings(st, tgt[0]) if tgt else None
                 return (r.armor if r else 9, "WXYZ".index(r.morale) * -1 if r else 0, t)
             return min(melees, key=weakness)

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from engine.spi import c04_movement
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
@@ -97,7 +98,7 @@ def sauron_move(s: Scribe) -> None:
         r = st["units"][uid]
         if d.side != "sauron" or not d.is_combat:
             continue
-        if r["status"] not in ("map", "reinforcement") or rs._mover_kind(st, "sauron", uid) != "move":
+        if r["status"] not in ("map", "reinforcement") or c04_movement._mover_kind(rs, st, "sauron", uid) != "move":
             continue
         kit = [x for x in occ.get(r["hex"], ()) if rs.units[x].is_siege] if r["hex"] else []
         if r["status"] == "reinforcement" and uid.startswith("TR") and st["units"]["GRD"]["status"] == "reinforcement":

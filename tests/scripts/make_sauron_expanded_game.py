@@ -12,6 +12,7 @@ import sys
 from engine.core import Game
 from engine.hexgrid import distance
 from engine.rulesets import get_ruleset
+from engine.spi import hooks
 
 RS = get_ruleset("sauron-expanded")
 SEED = 5
@@ -21,7 +22,7 @@ MAX_ORDERS = 4000
 
 def enemy_hexes(st, seat):
     return [r["hex"] for u, r in st["units"].items()
-            if r["status"] == "map" and RS.side_of(st, u) != seat and RS.units[u].is_combat]
+            if r["status"] == "map" and hooks.side_of(RS, st, u) != seat and RS.units[u].is_combat]
 
 
 def pick(g: Game, seat: str, moved: int) -> str:

@@ -13,6 +13,8 @@ import sys
 from engine.core import Game
 from engine.hexgrid import Hex, distance
 from engine.rulesets import get_ruleset
+from engine.spi import c07_1_fire
+from engine.rulesets.sauron import c22_mortal_combat
 
 RS = get_ruleset("sauron")
 MOVES_PER_PHASE = 10
@@ -69,7 +71,7 @@ def choose(g: Game, seat: str, moved: set[str], plot: dict) -> str:
     kind = RS.kind(st)
     if kind == "setup":
         return "done"
-    answers = [RS.format(a) for a in RS._legal_answers(st, seat)]
+    answers = [RS.format(a) for a in c22_mortal_combat._legal_answers(RS, st, seat)]
     if answers:
         return answers[0]  # accept first
     units = st["units"]
@@ -144,7 +146,7 @@ def choose(g: Game, seat: str, moved: set[str], plot: dict) -> str:
         melees = [t for t in offered if t.startswith("melee ")]
         if melees:
             def weakness(t):
-                tgt = RS._target_units(st, seat, t.split()[-1])
+                tgt = c07_1_fire._target_units(RS, st, seat, t.split()[-1])
                 r = RS.ratings(st, tgt[0]) if tgt else None
                 return (r.armor if r else 9, t)
             return min(melees, key=weakness)

@@ -32,7 +32,8 @@ from engine.core import Action, Event, State
 from engine.spi.c07_1_fire import FIRE
 from engine.spi.c08_3_rally import RALLY
 from engine.spi.c08_4_formations import FORM
-from engine.spi.entry import ENTRY_ADVANCE, ENTRY_MELEE, EntryAttacks, legal_entry_melees
+from engine.spi import entry as spi_entry
+from engine.spi.entry import ENTRY_ADVANCE, ENTRY_MELEE, legal_entry_melees
 from engine.spi.c13_setup import DEPLOY
 from engine.options import OptionError, read
 from engine.spi.standard import DONE, StandardRules
@@ -44,54 +45,58 @@ from .c14_reinforcements import ENTRY
 from .c17_abilities import ABILITY, DRESS, SWAP
 from .options import OPTIONS
 from .common import ABILITIES, AREAS, ARMIES, DATA, SEATS, SIDE_COLORS, SIDE_TITLES, STATE_VERSION  # noqa: F401
+from engine.spi import c13_setup as spi_c13_setup
+from engine.spi import hooks
+from engine.rulesets.celebrant import c14_3_chits
+from engine.rulesets.celebrant import c19_demoralization
+from engine.rulesets.celebrant import c15_16_terrain
 
 
-class Celebrant(EntryAttacks, StandardRules):
+class Celebrant(StandardRules):
     """Field of Celebrant: the Standard Rules with the attacks onto the map (engine/spi/entry.py, 14.2),
     and the functions of its case files below, each file's under its case (no hook is given twice: each
-    calls the standard step it amends by name, ``StandardRules._check_fire(self, ...)``)."""
+    calls the standard step it amends by name, ``c07_1_fire._check_fire(self, ...)``)."""
 
     # 13.0 set-up
-    from .c13_setup import (
-        _setup_zone, _check_deploy, _apply_deploy, _legal_deploys, _disarray_roll, is_disordered,
-        _disorder_check
-    )
+    _check_deploy = c13_setup._check_deploy
+    _apply_deploy = c13_setup._apply_deploy
+    _legal_deploys = c13_setup._legal_deploys
     # 14.0 reinforcements, the Eotheod entry (14.31)
-    from .c14_reinforcements import (
-        reinforcement_entry, _turn_start, _balchoth_roll, _eotheod_arrival, _parse_entry,
-        _check_entry, _apply_entry, _check_done, deadline_action
-    )
+    reinforcement_entry = c14_reinforcements.reinforcement_entry
+    _check_done = c14_reinforcements._check_done
+    deadline_action = c14_reinforcements.deadline_action
     # 14.3 the chit draw
-    from .c14_3_chits import (
-        _check_chit_tables, on_setup_step_end, _draw_chits, _chit_hint, _reveal_turn, _chit_reveal,
-        entry_before_done_waiting
-    )
+    on_setup_step_end = c14_3_chits.on_setup_step_end
     # 15.0, 16.0 terrain
-    from .c15_16_terrain import (
-        terrain, tec_row, _landing_cache, _cavalry_closed, extra_blocked, _why_unreachable, _why_section,
-        _no_zoc_cache, _no_zoc, zoc_through, _riverbank_stand, adjust_result
-    )
+    terrain = c15_16_terrain.terrain
+    _landing_cache = c15_16_terrain._landing_cache
+    extra_blocked = c15_16_terrain.extra_blocked
+    _why_unreachable = c15_16_terrain._why_unreachable
+    _why_section = c15_16_terrain._why_section
+    _no_zoc_cache = c15_16_terrain._no_zoc_cache
+    zoc_through = c15_16_terrain.zoc_through
+    adjust_result = c15_16_terrain.adjust_result
     # 7.0 combat amendments
-    from .c07_combat import (
-        _melee_targets, _can_fire, _can_melee, _check_fire, _check_melee, apply_result,
-        is_fanatic, _blood_lust_check
-    )
+    _melee_targets = c07_combat._melee_targets
+    _can_fire = c07_combat._can_fire
+    _can_melee = c07_combat._can_melee
+    apply_result = c07_combat.apply_result
+    is_fanatic = c07_combat.is_fanatic
     # 8.0 leader amendments
-    from .c08_leaders import (
-        may_enter_enemy_leaders, _displace_leader, may_form, _formed_this_turn, _check_form,
-        _apply_form, check_rally_extra, _arise, _apply_rally
-    )
+    may_enter_enemy_leaders = c08_leaders.may_enter_enemy_leaders
+    _displace_leader = c08_leaders._displace_leader
+    may_form = c08_leaders.may_form
+    _formed_this_turn = c08_leaders._formed_this_turn
+    check_rally_extra = c08_leaders.check_rally_extra
     # 17.0 special abilities
-    from .c17_abilities import (
-        _effects, _iron_fist_covers, _check_form_up, _parse_ability, _check_ability,
-        _check_glory, _apply_ability, _expire_effects, _apply_advance, _parse_swap, _tired, _check_swap,
-        _apply_swap, _parse_dress, _check_dress, _apply_dress, _legal_glory, _legal_form_up
-    )
+    _expire_effects = c17_abilities._expire_effects
     # 19.0 demoralization
-    from .c19_demoralization import (
-        unit_dem_value, dem_level, demoralized, _gondor_relief, _dem_watch, _grade, end_of_turn, result_line,
-        final_result
-    )
+    unit_dem_value = c19_demoralization.unit_dem_value
+    dem_level = c19_demoralization.dem_level
+    demoralized = c19_demoralization.demoralized
+    end_of_turn = c19_demoralization.end_of_turn
+    result_line = c19_demoralization.result_line
+    final_result = c19_demoralization.final_result
 
     # what runs at these points (engine/spi/hooks.py runs the lists)
     AFTER_MOVE = (c08_leaders.after_move,)  # 8.1 (Amendment): leaders alone fly to their army
@@ -108,12 +113,12 @@ class Celebrant(EntryAttacks, StandardRules):
               # Field of Celebrant's rules for standard orders (a record with a standard verb replaces it in
               # its place): Eorl's Wedge advancing (17.11), the Eotheod entry area chosen first (14.31), the
               # leaders' formations (8.41, 17.41), combat (7.1, 7.3, 7.31), Cirion's rally (17.21)
-              replace(ENTRY_ADVANCE, apply=_apply_advance),
+              replace(ENTRY_ADVANCE, apply=c17_abilities._apply_advance),
               replace(DONE, check=_check_done),
-              replace(FORM, check=_check_form, apply=_apply_form),
-              replace(FIRE, check=_check_fire),
-              replace(ENTRY_MELEE, check=_check_melee),
-              replace(RALLY, apply=_apply_rally))
+              replace(FORM, check=c08_leaders._check_form, apply=c08_leaders._apply_form),
+              replace(FIRE, check=c07_combat._check_fire),
+              replace(ENTRY_MELEE, check=c07_combat._check_melee),
+              replace(RALLY, apply=c08_leaders._apply_rally))
     # the pending decisions (engine/pending.py): a retreat to choose (7.5), the Eotheod entry area the chits
     # leave to a side (14.31, 14.33: queued as they resolve; in a game begun before, answered before `done`)
     DECISIONS = (*StandardRules.DECISIONS, ENTRY_14_31, ENTRY_14_31_BEFORE_DONE)
@@ -131,6 +136,8 @@ class Celebrant(EntryAttacks, StandardRules):
     side_colors = SIDE_COLORS
     state_version = STATE_VERSION
     entry_attack_seats = ("shadow", "westernesse")  # 14.2: arriving reinforcements may attack blockers
+    _offer_advance = spi_entry._offer_advance  # 7.5 with the advance onto the map (14.2)
+    _offmap_hex = spi_entry._offmap_hex  # 14.2 the hex an entering unit attacks from
 
     # ------------------------------------------------------------------ data
     @cached_property
@@ -153,7 +160,7 @@ class Celebrant(EntryAttacks, StandardRules):
     def waiting_decisions(self, state: State) -> list[dict]:
         """The queue (a retreat, 7.5; the entry area, 14.31), then the entry area of a game begun before
         it was queued, which its seat answers before it is done (engine/pending.py)."""
-        return StandardRules.waiting_decisions(self, state) + self.entry_before_done_waiting(state)
+        return StandardRules.waiting_decisions(self, state) + c14_3_chits.entry_before_done_waiting(self, state)
 
     def upgrade_state(self, state: State) -> None:
         """A game stored before the Eotheod entry area was a decision queued as the chits resolve (state
@@ -188,9 +195,9 @@ class Celebrant(EntryAttacks, StandardRules):
             "abilities": {},          # leader -> turn used (17.0: once per game)
             "demoralized": {a: False for a in state["dem"]},
         }
-        self.init_extra(state)
+        hooks.init_extra(self, state)
         if opts.get("setup") == "printed":
-            self.place_printed_setup(state)
+            spi_c13_setup.place_printed_setup(self, state)
         return state
 
     def _out_of_play(self, opts: dict) -> list[str]:
@@ -238,7 +245,7 @@ class Celebrant(EntryAttacks, StandardRules):
         return out
 
     def check_group_charts(self, charts, text: str) -> None:
-        self._check_chit_tables(charts.raw)
+        c14_3_chits._check_chit_tables(charts.raw)
 
 
     def printed_rally(self, state: State, uid: str) -> int:
@@ -255,7 +262,7 @@ class Celebrant(EntryAttacks, StandardRules):
     def apply(self, state: State, seat: str, action: Action) -> list[Event]:
         events = super().apply(state, seat, action)
         if not state["over"]:
-            events += self._dem_watch(state)
+            events += c19_demoralization._dem_watch(self, state)
         return events
 
 
@@ -277,7 +284,7 @@ class Celebrant(EntryAttacks, StandardRules):
             d["army"] = self.army_of(uid)
             if u.ratings:
                 d["dem"] = self.unit_dem_value(state, uid)
-                if self.is_disordered(state, uid):
+                if c13_setup.is_disordered(self, state, uid):
                     d["disordered"] = True
             units.append(d)
         names = self.raw(state)["armies"]
@@ -336,7 +343,7 @@ class Celebrant(EntryAttacks, StandardRules):
         }
         if own and state["hidden"].get("chits") and not eo["revealed"]:
             v["my_chit"] = state["hidden"]["chits"][own]
-        self.view_extra(state, own, v)
+        hooks.view_extra(self, state, own, v)
         act = self.active_seats(state)
         who = own if own else (act[0] if len(act) == 1 else None)
         if state["turn"] == 0 and who in act:  # the acting side's set-up zone (public: the rules say where)
@@ -351,7 +358,7 @@ class Celebrant(EntryAttacks, StandardRules):
             return None
         if state["cel"]["eotheod"]["revealed"]:
             return f"Both Eotheod chits are revealed; yours was {chits[seat]} (14.3)."
-        return f"Your Eotheod chit is **{chits[seat]}**, face down (14.3). {self._chit_hint(state, seat)}"
+        return f"Your Eotheod chit is **{chits[seat]}**, face down (14.3). {c14_3_chits._chit_hint(self, state, seat)}"
 
     # ------------------------------------------------------------ help (engine/spi/help.py)
     order_examples = {

@@ -10,85 +10,89 @@ from engine.hexgrid import distance
 from engine.spi.standard import StandardRules
 
 from .common import SIDE_TITLES
+from engine.spi import c08_3_rally
+from engine.spi import c08_4_formations
+from engine.spi import hooks
+from engine.rulesets.celebrant import c17_abilities
 
 
 # ------------------------------------------------------- 4.27 and 8.1
-def may_enter_enemy_leaders(self, state: State, uids: list[str]) -> bool:
+def may_enter_enemy_leaders(rs, state: State, uids: list[str]) -> bool:
     """4.27 (Amendment): combat units may enter a hex holding only enemy leaders."""
-    return any(self.units[u].is_combat for u in uids)
+    return any(rs.units[u].is_combat for u in uids)
 
 
-def after_move(self, state: State, seat: str, uids: list[str], trail: list[str]) -> list[Event]:
+def after_move(rs, state: State, seat: str, uids: list[str], trail: list[str]) -> list[Event]:
     """8.1 (Amendment): enemy leaders alone in a hex a combat unit enters fly
         to the nearest friendly combat unit of their own army."""
     events: list[Event] = []
-    if not any(self.units[u].is_combat for u in uids):
+    if not any(rs.units[u].is_combat for u in uids):
         return events
-    for hx in self.entered(state, trail):
-        lone = [x for x in sorted(state["units"]) if self.on_map(state, x) and state["units"][x]["hex"] == hx
-                and self.units[x].is_leader and self.units[x].side != seat]
+    for hx in hooks.entered(rs, state, trail):
+        lone = [x for x in sorted(state["units"]) if rs.on_map(state, x) and state["units"][x]["hex"] == hx
+                and rs.units[x].is_leader and rs.units[x].side != seat]
         for ldr in lone:
-            lines = self._displace_leader(state, ldr)
+            lines = rs._displace_leader(state, ldr)
             events.append(Event(public=f"{ldr} was alone in {hx}: " + "; ".join(lines) + ".", section="8.1"))
     return events
 
 
-def _displace_leader(self, state: State, ldr: str) -> list[str]:
+def _displace_leader(rs, state: State, ldr: str) -> list[str]:
     """8.1/8.24: to the nearest friendly combat unit of the same army (the
         same-coloured counter); failing that any friendly combat unit (ties:
         the lowest hex number); with none at all the leader is lost."""
-    side, army = self.units[ldr].side, self.army_of(ldr)
+    side, army = rs.units[ldr].side, rs.army_of(ldr)
     here = state["units"][ldr]["hex"]
     best = None
     for same in (True, False):
         for uid in sorted(state["units"]):
-            u = self.units[uid]
-            if u.side == side and u.is_combat and self.on_map(state, uid) and (not same or self.army_of(uid) == army):
+            u = rs.units[uid]
+            if u.side == side and u.is_combat and rs.on_map(state, uid) and (not same or rs.army_of(uid) == army):
                 key = (distance(here, state["units"][uid]["hex"]), state["units"][uid]["hex"])
                 if best is None or key < best:
                     best = key
         if best is not None:
             break
     if best is None:
-        r = self.leader_rating(state, ldr, for_rally=False)
-        return [self._leader_loss(state, ldr, r) + " (no friendly unit to join, 8.1)"]
+        r = c08_3_rally.leader_rating(rs, state, ldr, for_rally=False)
+        return [rs._leader_loss(state, ldr, r) + " (no friendly unit to join, 8.1)"]
     state["units"][ldr]["hex"] = best[1]
     return [f"{ldr} flies to the nearest friendly unit of its army, in {best[1]} (8.1)"]
 
 
 # ---------------------------------------------------------- formations
-def may_form(self, state: State, seat: str, kind: str) -> bool:
+def may_form(rs, state: State, seat: str, kind: str) -> bool:
     """8.41: of the Shadow units, only Balchoth infantry may form, and only a Shield Wall."""
     return seat == "westernesse" or kind == "shieldwall"
 
 
-def _formed_this_turn(self, state: State, fid: str) -> bool:
+def _formed_this_turn(rs, state: State, fid: str) -> bool:
     """17.11: Eorl's Wedge may move and fight the turn it forms."""
     f = state["formations"][fid]
-    if f.get("glory") and self.on_map(state, f["leader"]):  # 17.0: lost with Eorl
+    if f.get("glory") and rs.on_map(state, f["leader"]):  # 17.0: lost with Eorl
         return False
-    return StandardRules._formed_this_turn(self, state, fid)
+    return StandardRules._formed_this_turn(rs, state, fid)
 
 
-def _check_form(self, state: State, seat: str, args: tuple[str, ...]) -> None:
+def _check_form(rs, state: State, seat: str, args: tuple[str, ...]) -> None:
     kind, a, b, leader = args
-    if self.kind(state) == "reinforce":
-        self._check_form_up(state, seat, kind, a, b, leader)
+    if rs.kind(state) == "reinforce":
+        c17_abilities._check_form_up(rs, state, seat, kind, a, b, leader)
         return
-    StandardRules._check_form(self, state, seat, (kind, a, b, leader))
+    c08_4_formations._check_form(rs, state, seat, (kind, a, b, leader))
     if seat == "shadow":
         for x in (a, b):
-            if self.army_of(x) != "balchoth" or self.units[x].type != "infantry":
+            if rs.army_of(x) != "balchoth" or rs.units[x].type != "infantry":
                 raise IllegalOrder(f"{x} is not Balchoth infantry: of the Shadow units only Balchoth infantry "
                                    "may form a Shield Wall", "8.41")
 
 
-def _apply_form(self, state: State, seat: str, args: tuple[str, ...], dice: Dice | None) -> list[Event]:
+def _apply_form(rs, state: State, seat: str, args: tuple[str, ...], dice: Dice | None) -> list[Event]:
     kind, a, b, leader = args
-    up = self.kind(state) == "reinforce"
-    events = StandardRules._apply_form(self, state, seat, (kind, a, b, leader), dice)
+    up = rs.kind(state) == "reinforce"
+    events = c08_4_formations._apply_form(rs, state, seat, (kind, a, b, leader), dice)
     if up:
-        fid = self.formation_of(state, a)
+        fid = c08_4_formations.formation_of(rs, state, a)
         state["formations"][fid]["dress"] = state["turn"]  # this turn's Special Ability Phase only
         events[0].public = events[0].public.replace("(8.4).", f"under Form up! (17.41); it may dress one hex "
                                                               f"(`dress {a} <hex>`).")
@@ -99,21 +103,21 @@ def _apply_form(self, state: State, seat: str, args: tuple[str, ...], dice: Dice
 
 
 # ------------------------------------------------------------- rally
-def check_rally_extra(self, state: State, seat: str, leader: str, uid: str) -> None:
+def check_rally_extra(rs, state: State, seat: str, leader: str, uid: str) -> None:
     """17.51 Despair: no Westernesse rally this turn, unless Arise, Arise! (17.21)."""
-    if seat == "westernesse" and self._effects(state, "despair") and not self._arise(state, leader):
+    if seat == "westernesse" and c17_abilities._effects(rs, state, "despair") and not _arise(rs, state, leader):
         raise IllegalOrder("Despair: no Westernesse unit may take a rally roll this turn (its leaders may "
                            "still move)", "17.51")
 
 
-def _arise(self, state: State, leader: str) -> bool:
-    return any(e["leader"] == leader for e in self._effects(state, "arise"))
+def _arise(rs, state: State, leader: str) -> bool:
+    return any(e["leader"] == leader for e in c17_abilities._effects(rs, state, "arise"))
 
 
-def _apply_rally(self, state: State, seat: str, args: tuple[str, ...], dice: Dice | None) -> list[Event]:
+def _apply_rally(rs, state: State, seat: str, args: tuple[str, ...], dice: Dice | None) -> list[Event]:
     leader, uid = args
-    if not self._arise(state, leader):
-        return StandardRules._apply_rally(self, state, seat, (leader, uid), dice)
+    if not _arise(rs, state, leader):
+        return c08_3_rally._apply_rally(rs, state, seat, (leader, uid), dice)
     tries = state["ph"]["rally_tries"]
     tries[leader] = tries.get(leader, 0) + 1
     state["ph"]["rallied"].append(uid)

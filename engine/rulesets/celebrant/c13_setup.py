@@ -11,93 +11,96 @@ from engine.dice import Dice
 from engine.hexgrid import Hex
 
 from .common import SIDE_TITLES
+from engine.spi import c07_combat
+from engine.spi import c08_3_rally
+from engine.rulesets.celebrant import c15_16_terrain
 
 
 # ------------------------------------------------------- extra orders
 # --- deploy (13.0-13.2)
-def _setup_zone(self, uid: str) -> frozenset[str]:
-    u = self.units[uid]
-    z = self._zone_sets
+def _setup_zone(rs, uid: str) -> frozenset[str]:
+    u = rs.units[uid]
+    z = rs._zone_sets
     return z["orcs"] if u.setup == "orcs" else (z["gondor"] | z["rearguard"])
 
 
-def _check_deploy(self, state: State, seat: str, uid: str, hx: str, occ=None) -> None:
-    u = self.units[uid]
+def _check_deploy(rs, state: State, seat: str, uid: str, hx: str, occ=None) -> None:
+    u = rs.units[uid]
     if state["turn"] != 0:
         raise IllegalOrder("units are deployed only during the set-up", "13.0")
     if u.side != seat:
         raise IllegalOrder(f"{uid} is a {SIDE_TITLES[u.side]} counter, not yours")
-    if not self.in_play(state, uid):
+    if not rs.in_play(state, uid):
         raise IllegalOrder(f"{uid} is not in this game (21.0 options)", "21.0")
     if u.setup == "reinforcement":
         sec = u.section
         raise IllegalOrder(f"{uid} is a reinforcement: the {'Balchoth' if sec == '14.5' else 'Eotheod'} "
                            "enter later", sec)
-    if hx not in self._setup_zone(uid):
+    if hx not in _setup_zone(rs, uid):
         where = ("on the Orc hill: within six hexes of the western edge and thirteen of the northern edge",
                  "13.1") if u.setup == "orcs" else (
             "around the central grove (two rows north and south, four columns east and west) or in the "
             "seven Rearguard hexes", "13.2")
         raise IllegalOrder(f"{uid} must be set up {where[0]}; {hx} is not", where[1])
-    if u.is_cavalry and Hex.parse(hx) in self._cavalry_closed(state):
+    if u.is_cavalry and Hex.parse(hx) in c15_16_terrain._cavalry_closed(rs, state):
         raise IllegalOrder(f"{hx} is the landing: impassable to cavalry", "16.21")
-    occ = occ if occ is not None else self.occupancy(state)
+    occ = occ if occ is not None else rs.occupancy(state)
     stack = [x for x in occ.get(hx, ()) if x != uid]
-    if u.is_combat and any(self.units[x].is_combat for x in stack):
-        other = next(x for x in stack if self.units[x].is_combat)
+    if u.is_combat and any(rs.units[x].is_combat for x in stack):
+        other = next(x for x in stack if rs.units[x].is_combat)
         raise IllegalOrder(f"hex {hx} already holds a combat unit ({other}); one combat unit per hex", "5.0")
 
 
-def _apply_deploy(self, state: State, seat: str, *args: str) -> list[Event]:
+def _apply_deploy(rs, state: State, seat: str, *args: str) -> list[Event]:
     uid, hx = args
-    u = self.units[uid]
+    u = rs.units[uid]
     rec = state["units"][uid]
     again = rec["hex"] is not None
     rec["hex"], rec["status"] = hx, "map"
     sec = "13.1" if u.setup == "orcs" else "13.2"
-    rear = " (Rearguard)" if hx in self._zone_sets["rearguard"] else ""
+    rear = " (Rearguard)" if hx in rs._zone_sets["rearguard"] else ""
     text = (f"{SIDE_TITLES[seat]} {'re-places' if again else 'deploys'} {u.label()} "
             f"{'to' if again else 'in'} {hx}{rear} ({sec}).")
     return [Event(public=text, section=sec)]
 
 
-def _legal_deploys(self, state: State, seat: str) -> Iterator[Action]:
-    mine = [uid for uid, u in self.units.items() if u.side == seat and u.setup != "reinforcement"
-            and self.in_play(state, uid)]
+def _legal_deploys(rs, state: State, seat: str) -> Iterator[Action]:
+    mine = [uid for uid, u in rs.units.items() if u.side == seat and u.setup != "reinforcement"
+            and rs.in_play(state, uid)]
     mine.sort(key=lambda x: (state["units"][x]["status"] != "pool", x))
     if not any(state["units"][x]["status"] == "pool" for x in mine):
         yield Action("done")
-    occ = self.occupancy(state)
+    occ = rs.occupancy(state)
     for uid in mine:
-        for hx in sorted(self._setup_zone(uid)):
+        for hx in sorted(_setup_zone(rs, uid)):
             if state["units"][uid]["hex"] == hx:
                 continue
-            if hx in occ or self.units[uid].is_cavalry:
+            if hx in occ or rs.units[uid].is_cavalry:
                 try:
-                    self._check_deploy(state, seat, uid, hx, occ)
+                    rs._check_deploy(state, seat, uid, hx, occ)
                 except IllegalOrder:
                     continue
             yield Action("deploy", (uid, hx))
 
 
-def _disarray_roll(self, state: State) -> list[Event]:
+def _disarray_roll(rs, state: State) -> list[Event]:
     """13.21: Cirion's rally roll at the start of each turn until it succeeds."""
     cel = state["cel"]
     if not cel["disarray"]:
         cel["disordered"] = False
         return []
-    leaders = [x for x in sorted(state["units"]) if self.units[x].is_leader and self.army_of(x) == "gondor"
-               and self.on_map(state, x)]
+    leaders = [x for x in sorted(state["units"]) if rs.units[x].is_leader and rs.army_of(x) == "gondor"
+               and rs.on_map(state, x)]
     if "CIR" in leaders:
         who = "CIR"
     elif leaders:
-        who = max(leaders, key=lambda x: (self.leader_rating(state, x), x))
+        who = max(leaders, key=lambda x: (c08_3_rally.leader_rating(rs, state, x), x))
     else:
         cel["disarray"], cel["disordered"] = False, False
         return []
     d = Dice(state["dice"])
-    rating = self.leader_rating(state, who)
-    totals = self.charts_for(state).rally_totals(rating)
+    rating = c08_3_rally.leader_rating(rs, state, who)
+    totals = rs.charts_for(state).rally_totals(rating)
     if totals == "auto":
         ok, how = True, "automatic"
     else:
@@ -114,21 +117,21 @@ def _disarray_roll(self, state: State) -> list[Event]:
     return [Event(public=text, section="13.21", rolls=d.rolls)]
 
 
-def is_disordered(self, state: State, uid: str) -> bool:
+def is_disordered(rs, state: State, uid: str) -> bool:
     """13.21: every Gondorian unit, in a turn Cirion failed his rally roll."""
-    return state["cel"]["disordered"] and self.army_of(uid) == "gondor" and self.units[uid].is_combat
+    return state["cel"]["disordered"] and rs.army_of(uid) == "gondor" and rs.units[uid].is_combat
 
 
-def _disorder_check(self, state: State, seat: str, uids: list[str], segment: str, section: str) -> None:
-    self._combat_phase_check(state, seat, segment, section)
+def _disorder_check(rs, state: State, seat: str, uids: list[str], segment: str, section: str) -> None:
+    c07_combat._combat_phase_check(rs, state, seat, segment, section)
     for uid in uids:
-        if self.units.get(uid) and self.units[uid].side == seat and self.on_map(state, uid) \
-                and self.is_disordered(state, uid) and not self.raw(state)["disarray"].get("may_attack", False):
+        if rs.units.get(uid) and rs.units[uid].side == seat and rs.on_map(state, uid) \
+                and is_disordered(rs, state, uid) and not rs.raw(state)["disarray"].get("may_attack", False):
             raise IllegalOrder(f"{uid} is Disordered: Gondor is in disarray this turn (Cirion's rally roll "
                                "failed) and its units may not attack", "13.21")
 
 
-def legal_setup(self, state: State, seat: str) -> Iterator[Action]:
+def legal_setup(rs, state: State, seat: str) -> Iterator[Action]:
     """13.0: the set-up's `done` and deployments (an entry of Field of Celebrant's ``LEGAL_EXTRA``)."""
     if state["turn"] == 0:
-        yield from self._legal_deploys(state, seat)
+        yield from rs._legal_deploys(state, seat)

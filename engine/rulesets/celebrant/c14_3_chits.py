@@ -113,16 +113,16 @@ def _check_chit_tables(raw: dict) -> None:
             raise ValueError(f"[chits] {key} maps each die roll 1-6 to shadow, westernesse or none")
 
 
-def on_setup_step_end(self, state: State) -> list[Event]:
-    events = StandardRules.on_setup_step_end(self, state)
-    if state["step"] == self.step_order[len(self.sequence["setup"]) - 1]:
-        events.append(self._draw_chits(state))  # 14.3: after the initial units are placed
+def on_setup_step_end(rs, state: State) -> list[Event]:
+    events = StandardRules.on_setup_step_end(rs, state)
+    if state["step"] == rs.step_order[len(rs.sequence["setup"]) - 1]:
+        events.append(_draw_chits(rs, state))  # 14.3: after the initial units are placed
     return events
 
 
-def _draw_chits(self, state: State) -> Event:
+def _draw_chits(rs, state: State) -> Event:
     """14.3: after set-up each side draws one chit from its own pool, face down."""
-    c = self.raw(state)["chits"]
+    c = rs.raw(state)["chits"]
     d = Dice(state["dice"])
     wi = d.randint(0, len(c["westernesse"]) - 1, "Westernesse chit")
     si = d.randint(0, len(c["shadow"]) - 1, "Shadow chit")
@@ -133,35 +133,35 @@ def _draw_chits(self, state: State) -> Event:
     # d.rolls stay out of the event: the draw is secret (the counter moves the same whatever is drawn)
     return Event(public="Each side draws one Eotheod reinforcement chit from its own pool and keeps it face "
                         "down in the holding box; each player sees only their own (14.3).",
-                 private={s: f"Your Eotheod chit is **{chits[s]}** (14.3). {self._chit_hint(state, s)}"
+                 private={s: f"Your Eotheod chit is **{chits[s]}** (14.3). {_chit_hint(rs, state, s)}"
                           for s in SEATS}, section="14.3", reveals=True)
 
 
-def _chit_hint(self, state: State, seat: str) -> str:
+def _chit_hint(rs, state: State, seat: str) -> str:
     text = state["hidden"]["chits"][seat]
     if seat == "westernesse":
         w = parse_west_chit(text)
-        turn = self.raw(state)["chits"].get("chance_turn", 7) if w.get("chance") else w["turn"]
+        turn = rs.raw(state)["chits"].get("chance_turn", 7) if w.get("chance") else w["turn"]
         return f"It is revealed at the start of Game-Turn {turn}, then the Shadow chit (14.3)."
     return "It is revealed right after the Westernesse chit (14.3)."
 
 
-def _reveal_turn(self, state: State) -> int | None:
+def _reveal_turn(rs, state: State) -> int | None:
     chits = state["hidden"].get("chits")
     if not chits:
         return None
     w = parse_west_chit(chits["westernesse"])
-    return int(self.raw(state)["chits"].get("chance_turn", 7)) if w.get("chance") else w["turn"]
+    return int(rs.raw(state)["chits"].get("chance_turn", 7)) if w.get("chance") else w["turn"]
 
 
-def _chit_reveal(self, state: State) -> list[Event]:
+def _chit_reveal(rs, state: State) -> list[Event]:
     """14.3-14.4: the Westernesse chit is revealed on its turn, then the Shadow chit; resolved as written."""
     e = state["cel"]["eotheod"]
-    if e["revealed"] or self._reveal_turn(state) is None or state["turn"] < self._reveal_turn(state):
+    if e["revealed"] or _reveal_turn(rs, state) is None or state["turn"] < _reveal_turn(rs, state):
         return []
     chits = state["hidden"]["chits"]
     d = Dice(state["dice"])
-    out = resolve_chits(chits["westernesse"], chits["shadow"], self.raw(state)["chits"],
+    out = resolve_chits(chits["westernesse"], chits["shadow"], rs.raw(state)["chits"],
                         roll=lambda label: d.d6(label))
     e.update(revealed=True, west=chits["westernesse"], shadow=chits["shadow"], turn=out["turn"],
              area=out["area"], chooser=out["chooser"], arrive=out["arrive"])
@@ -216,7 +216,7 @@ ENTRY_14_31_BEFORE_DONE = pending.Decision("entry-before-done", "14.31", ("entry
                                            first=_entry_first, offer=True, before_done=True)
 
 
-def entry_before_done_waiting(self, state: State) -> list[dict]:
+def entry_before_done_waiting(rs, state: State) -> list[dict]:
     """The entry choice of a game begun before it was a queued decision, if it waits (see above)."""
     e = state["cel"]["eotheod"]
     if state["cel"].get("entry_before_done") and e.get("chooser") and not e.get("area"):

@@ -15,48 +15,52 @@ from engine.spi.standard import StandardRules
 
 from .c14_3_chits import ENTRY_14_31, parse_west_chit
 from .common import AREAS, SIDE_TITLES
+from engine.rulesets.celebrant import c07_combat
+from engine.rulesets.celebrant import c13_setup
+from engine.rulesets.celebrant import c14_3_chits
+from engine.rulesets.celebrant import c19_demoralization
 
 
 # ------------------------------------------------------- reinforcements
-def reinforcement_entry(self, state: State, uid: str) -> list[str] | None:
-    army = self.army_of(uid)
+def reinforcement_entry(rs, state: State, uid: str) -> list[str] | None:
+    army = rs.army_of(uid)
     if army == "balchoth":
         t = state["cel"]["balchoth"]
         if t is None or state["turn"] < t:
             return None
-        return self.zones["balchoth"]
+        return rs.zones["balchoth"]
     if army == "eotheod":
         e = state["cel"]["eotheod"]
         if not e["arrived"] or not e["area"]:
             return None
-        return self.zones[f"eotheod-{e['area']}"]
+        return rs.zones[f"eotheod-{e['area']}"]
     return None
 
 
-def on_step_start(self, state: State) -> list[Event]:
+def on_step_start(rs, state: State) -> list[Event]:
     events: list[Event] = []
-    if state["step"] == self.sequence["step"][0]["id"]:
-        events += self._turn_start(state)
+    if state["step"] == rs.sequence["step"][0]["id"]:
+        events += _turn_start(rs, state)
     if state["step"] == "E":
-        events += self._blood_lust_check(state)
-    events += self._dem_watch(state)
+        events += c07_combat._blood_lust_check(rs, state)
+    events += c19_demoralization._dem_watch(rs, state)
     return events
 
 
-def _turn_start(self, state: State) -> list[Event]:
-    events = self._disarray_roll(state)
-    events += self._balchoth_roll(state)
-    events += self._chit_reveal(state)
-    events += self._eotheod_arrival(state)
+def _turn_start(rs, state: State) -> list[Event]:
+    events = c13_setup._disarray_roll(rs, state)
+    events += _balchoth_roll(rs, state)
+    events += c14_3_chits._chit_reveal(rs, state)
+    events += _eotheod_arrival(rs, state)
     return events
 
 
-def _balchoth_roll(self, state: State) -> list[Event]:
+def _balchoth_roll(rs, state: State) -> list[Event]:
     """14.5: rolls on turns 2-4, automatic on turn 5."""
     cel = state["cel"]
     if cel["balchoth"] is not None:
         return []
-    b = self.raw(state)["balchoth"]
+    b = rs.raw(state)["balchoth"]
     t = state["turn"]
     if t >= b["automatic"]:
         cel["balchoth"] = t
@@ -77,75 +81,75 @@ def _balchoth_roll(self, state: State) -> list[Event]:
     return [Event(public=text, section="14.5", rolls=d.rolls)]
 
 
-def _eotheod_arrival(self, state: State) -> list[Event]:
+def _eotheod_arrival(rs, state: State) -> list[Event]:
     """14.6: the Eotheod may enter from their turn; 19.11 A: Gondor -10 on Eorl's arrival."""
     e = state["cel"]["eotheod"]
     if e["arrived"] or not e["arrive"] or e["turn"] is None or state["turn"] < e["turn"] or not e["area"]:
         return []
     e["arrived"] = True
-    lv = self.raw(state)["demoralization_levels"]
-    got = self._gondor_relief(state, lv.get("gondor_relief_eorl", 10))
+    lv = rs.raw(state)["demoralization_levels"]
+    got = c19_demoralization._gondor_relief(rs, state, lv.get("gondor_relief_eorl", 10))
     relief = (f"Gondor takes heart: {got} points off its total, now {state['dem']['gondor']} (19.11 A)." if got
               else "Gondor takes heart, but has no demoralization points to lose (19.11 A).")
     return [Event(public=f"Eorl and the Eotheod arrive: they may enter in the {e['area']} area "
-                         f"({_phrase(self.zones['eotheod-' + e['area']])}) from this Westernesse Movement Phase "
+                         f"({_phrase(rs.zones['eotheod-' + e['area']])}) from this Westernesse Movement Phase "
                          f"(14.6). {relief}", section="14.6")]
 
 # --- Eotheod entry choice (14.31, 14.33): the answer to the decision ENTRY_14_31 (c14_3_chits.py)
-def legal_entry_choice(self, state: State, seat: str) -> Iterator[Action]:
+def legal_entry_choice(rs, state: State, seat: str) -> Iterator[Action]:
     """14.31 in a game begun before the choice was queued (``entry_before_done``): its answers among the
     seat's other orders (an entry of Field of Celebrant's ``LEGAL_EXTRA``). The queued decision lists its
     own answers, and nothing else, while it waits (engine/pending.py, StandardRules.legal_actions)."""
-    yield from pending.answers_of(self.decisions, self, state, self.entry_before_done_waiting(state), seat)
+    yield from pending.answers_of(rs.decisions, rs, state, c14_3_chits.entry_before_done_waiting(rs, state), seat)
 
 
-def _parse_entry(self, state: State, seat: str, words: list[str]) -> tuple[str, ...]:
+def _parse_entry(rs, state: State, seat: str, words: list[str]) -> tuple[str, ...]:
     if len(words) != 1 or words[0].upper() not in AREAS:
         raise InvalidOrder("usage: `entry NW`, `entry NE` or `entry SE`")
     return (words[0].upper(),)
 
 
-def _check_entry(self, state: State, seat: str, args: tuple[str, ...]) -> None:
-    self.seat_check(state, seat)
+def _check_entry(rs, state: State, seat: str, args: tuple[str, ...]) -> None:
+    rs.seat_check(state, seat)
     e = state["cel"]["eotheod"]
     if e.get("chooser") != seat or e.get("area"):
         raise IllegalOrder("you have no Eotheod entry area to choose", "14.31")
 
 
-def _apply_entry(self, state: State, seat: str, args: tuple[str, ...], dice: Dice | None) -> list[Event]:
+def _apply_entry(rs, state: State, seat: str, args: tuple[str, ...], dice: Dice | None) -> list[Event]:
     e = state["cel"]["eotheod"]
     e["area"] = args[0]
-    queued = [p for p in state["pending"] if self.decisions[p["kind"]] is ENTRY_14_31]
+    queued = [p for p in state["pending"] if rs.decisions[p["kind"]] is ENTRY_14_31]
     for p in queued:  # the decision answered (none in a game begun before it was queued)
         state["pending"].remove(p)
     events = [Event(public=f"{SIDE_TITLES[seat]} decides: the Eotheod enter in the {e['area']} area "
                            f"(14.31, 14.33).", section="14.31")]
-    events += self._eotheod_arrival(state)
-    events += self._dem_watch(state)
-    if queued and not state["pending"] and seat != self.phasing(state):
+    events += _eotheod_arrival(rs, state)
+    events += c19_demoralization._dem_watch(rs, state)
+    if queued and not state["pending"] and seat != rs.phasing(state):
         events.append(Event(section="14.31", new_phase=True))  # back to the phasing side: post and ping
     return events
 
 
 # ----------------------------------------------------------- sequence
-def _check_done(self, state: State, seat: str, args: tuple[str, ...]) -> None:
+def _check_done(rs, state: State, seat: str, args: tuple[str, ...]) -> None:
     """`done` waits for the entry choice of a game begun before it was queued (14.31; the queued decision
     refuses `done` as it refuses any order but its answer: engine/pending.py)."""
-    pending.check_done(self.decisions, self, state, self.entry_before_done_waiting(state), seat)
-    StandardRules._check_done(self, state, seat, args)
+    pending.check_done(rs.decisions, rs, state, c14_3_chits.entry_before_done_waiting(rs, state), seat)
+    StandardRules._check_done(rs, state, seat, args)
 
 
-def deadline_action(self, state: State, seat: str) -> Action | None:
+def deadline_action(rs, state: State, seat: str) -> Action | None:
     """At a deadline, a side that must choose the Eotheod area (14.31, 14.33)
         and has not gets the area printed on the Westernesse chit, else NW."""
     e = state["cel"]["eotheod"]
-    p = pending.blocking(self.decisions, state["pending"])
-    owed = (p is not None and self.decisions[p["kind"]] is ENTRY_14_31 and p["seat"] == seat) or \
-        (not state["pending"] and any(q["seat"] == seat for q in self.entry_before_done_waiting(state)))
+    p = pending.blocking(rs.decisions, state["pending"])
+    owed = (p is not None and rs.decisions[p["kind"]] is ENTRY_14_31 and p["seat"] == seat) or \
+        (not state["pending"] and any(q["seat"] == seat for q in c14_3_chits.entry_before_done_waiting(rs, state)))
     if owed:
         w = parse_west_chit(e["west"]) if e.get("west") else {}
         return Action("entry", (w.get("area") or "NW",))
-    return StandardRules.deadline_action(self, state, seat)
+    return StandardRules.deadline_action(rs, state, seat)
 
 
 # the orders of this file (engine/orders.py), each naming its functions above

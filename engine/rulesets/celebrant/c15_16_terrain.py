@@ -10,101 +10,105 @@ from engine.core import State
 from engine.dice import Dice
 from engine.hexgrid import Hex, distance
 from engine.spi.standard import StandardRules
+from engine.spi import c07_5_retreat
+from engine.spi import c08_3_rally
+from engine.spi import c08_4_formations
+from engine.rulesets.celebrant import c17_abilities
 
 
-def terrain(self, hx: str | Hex | None) -> str | None:
+def terrain(rs, hx: str | Hex | None) -> str | None:
     if hx is None:
         return None
     h = hx if isinstance(hx, Hex) else Hex.parse(hx)
-    info = self.hexmap.hexes.get(h)
+    info = rs.hexmap.hexes.get(h)
     return info.terrain if info else None
 
 
-def tec_row(self, state: State, hx: str | Hex | None) -> dict:
-    t = self.terrain(hx)
-    return self.raw(state)["tec"].get(t, {}) if t else {}
+def tec_row(rs, state: State, hx: str | Hex | None) -> dict:
+    t = rs.terrain(hx)
+    return rs.raw(state)["tec"].get(t, {}) if t else {}
 
 
 # ---------------------------------------------------------- terrain rules
 @cached_property
-def _landing_cache(self) -> dict:
+def _landing_cache(rs) -> dict:
     return {}
 
 
-def _cavalry_closed(self, state: State) -> frozenset[Hex]:
-    tec = self.raw(state)["tec"]
+def _cavalry_closed(rs, state: State) -> frozenset[Hex]:
+    tec = rs.raw(state)["tec"]
     key = id(tec)
-    c = self._landing_cache
+    c = rs._landing_cache
     if key not in c:
-        c[key] = frozenset(h for h, i in self.hexmap.hexes.items()
+        c[key] = frozenset(h for h, i in rs.hexmap.hexes.items()
                            if tec.get(i.terrain, {}).get("cavalry_passable", True) is False)
     return c[key]
 
 
-def extra_blocked(self, state: State, seat: str, uids: list[str]) -> set[Hex]:
+def extra_blocked(rs, state: State, seat: str, uids: list[str]) -> set[Hex]:
     """16.21: the landing is impassable to cavalry."""
-    if any(self.units[u].is_cavalry for u in uids):
-        return set(self._cavalry_closed(state))
+    if any(rs.units[u].is_cavalry for u in uids):
+        return set(_cavalry_closed(rs, state))
     return set()
 
 
-def _why_unreachable(self, state: State, seat: str, uids: list[str], dest: str) -> str:
+def _why_unreachable(rs, state: State, seat: str, uids: list[str], dest: str) -> str:
     h = Hex.parse(dest)
-    if h in self._cavalry_closed(state) and any(self.units[u].is_cavalry for u in uids):
+    if h in _cavalry_closed(rs, state) and any(rs.units[u].is_cavalry for u in uids):
         return f"{dest} is the landing: impassable to cavalry (16.21)"
-    return StandardRules._why_unreachable(self, state, seat, uids, dest)
+    return StandardRules._why_unreachable(rs, state, seat, uids, dest)
 
 
-def _why_section(self, state: State, seat: str, hx: str, why: str) -> str:
+def _why_section(rs, state: State, seat: str, hx: str, why: str) -> str:
     if "(16.21)" in why:
         return "16.21"
-    return StandardRules._why_section(self, state, seat, hx, why)
+    return StandardRules._why_section(rs, state, seat, hx, why)
 
 
 @cached_property
-def _no_zoc_cache(self) -> dict:
+def _no_zoc_cache(rs) -> dict:
     return {}
 
 
-def _no_zoc(self, state: State) -> frozenset[Hex]:
+def _no_zoc(rs, state: State) -> frozenset[Hex]:
     key = state["options"].get("charts", "")
-    c = self._no_zoc_cache
+    c = rs._no_zoc_cache
     if key not in c:
-        tec = self.raw(state)["tec"]
-        c[key] = frozenset(h for h, i in self.hexmap.hexes.items()
+        tec = rs.raw(state)["tec"]
+        c[key] = frozenset(h for h, i in rs.hexmap.hexes.items()
                            if tec.get(i.terrain, {}).get("zoc", True) is False)
     return c[key]
 
 
-def zoc_through(self, state: State, a: Hex, b: Hex) -> bool:
+def zoc_through(rs, state: State, a: Hex, b: Hex) -> bool:
     """16.11: no zone of control extends into or from the watchtower hex."""
-    s = self._no_zoc(state)
+    s = _no_zoc(rs, state)
     return a not in s and b not in s
 
 
-def _riverbank_stand(self, state: State, dice: Dice, target: str, res: tuple,
+def _riverbank_stand(rs, state: State, dice: Dice, target: str, res: tuple,
                      attacker_hex: str | None) -> tuple[tuple, list[str]]:
     """15.22: undisrupted infantry on a riverbank with nowhere to retreat
         but the river ignores r1, and r2 on a successful rally check."""
-    u = self.units[target]
+    u = rs.units[target]
     r = state["units"][target]
     n = 2 if "r2" in res else (1 if "r1" in res else 0)
-    if not n or not u.is_infantry or r.get("disrupted") or self.terrain(r["hex"]) != "riverbank":
+    if not n or not u.is_infantry or r.get("disrupted") or rs.terrain(r["hex"]) != "riverbank":
         return res, []
-    f = self.formation_of(state, target)
+    f = c08_4_formations.formation_of(rs, state, target)
     victims = list(state["formations"][f]["units"]) if f else [target]
-    if self.retreat_options(state, victims, n, attacker_hex):
+    if c07_5_retreat.retreat_options(rs, state, victims, n, attacker_hex):
         return res, []
     if n == 1:
         return tuple(x for x in res if x != "r1"), [f"{target} stands on the riverbank: r1 ignored (15.22)"]
-    if self._effects(state, "despair") and u.side == "westernesse":
+    if c17_abilities._effects(rs, state, "despair") and u.side == "westernesse":
         return res, [f"{target} may take no rally check on the riverbank under Despair (17.51)"]
     here = r["hex"]
-    ratings = [self.leader_rating(state, x) for x in sorted(state["units"])
-               if self.units[x].is_leader and self.units[x].side == u.side and self.on_map(state, x)
+    ratings = [c08_3_rally.leader_rating(rs, state, x) for x in sorted(state["units"])
+               if rs.units[x].is_leader and rs.units[x].side == u.side and rs.on_map(state, x)
                and distance(state["units"][x]["hex"], here) <= 1]
-    rating = max(ratings) if ratings else self.raw(state)["riverbank"].get("rally", 2)
-    totals = self.charts_for(state).rally_totals(rating)
+    rating = max(ratings) if ratings else rs.raw(state)["riverbank"].get("rally", 2)
+    totals = rs.charts_for(state).rally_totals(rating)
     if totals == "auto":
         ok, how = True, "automatic"
     else:
@@ -116,10 +120,10 @@ def _riverbank_stand(self, state: State, dice: Dice, target: str, res: tuple,
     return res, [f"{target} on the riverbank: rally check (rating {rating}) {how} fails (15.22)"]
 
 
-def adjust_result(self, state: State, target: str, res: tuple, prof: dict) -> tuple:
+def adjust_result(rs, state: State, target: str, res: tuple, prof: dict) -> tuple:
     """16.12: in the watchtower r1 is ignored (a 1/2E with it still applies)
         and r2 is read as r1; a unit that does not retreat is not disrupted."""
-    t = self.tec_row(state, state["units"][target]["hex"])
+    t = tec_row(rs, state, state["units"][target]["hex"])
     if t.get("ignore_r1") and "r1" in res:
         res = tuple(x for x in res if x != "r1")
     if t.get("r2_to_r1") and "r2" in res:

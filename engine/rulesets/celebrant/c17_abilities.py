@@ -12,108 +12,114 @@ from engine.dice import Dice
 from engine.hexgrid import Hex, distance
 from engine.orders import Order
 from engine.spi.standard import StandardRules
-from engine.spi.entry import EntryAttacks
 
 from .common import ABILITIES, SIDE_TITLES
+from engine.spi import c04_movement
+from engine.spi import c05_stacking
+from engine.spi import c06_zoc
+from engine.spi import c08_4_formations
+from engine.rulesets.celebrant import c13_setup
+from engine.rulesets.celebrant import c15_16_terrain
+from engine.spi import entry as spi_entry
 
 
 # ------------------------------------------------------------- effects
-def _effects(self, state: State, kind: str) -> list[dict]:
+def _effects(rs, state: State, kind: str) -> list[dict]:
     """Active abilities of ``kind`` whose leader is still on the map (17.0:
         an effect is lost when its leader is eliminated)."""
-    return [e for e in state["effects"] if e.get("ability") == kind and self.on_map(state, e["leader"])]
+    return [e for e in state["effects"] if e.get("ability") == kind and rs.on_map(state, e["leader"])]
 
 
-def movement_allowance(self, state: State, uid: str, ma: float) -> float:
+def movement_allowance(rs, state: State, uid: str, ma: float) -> float:
     """17.81: the whip (an entry of Field of Celebrant's ``MOVEMENT_ALLOWANCE``)."""
     if state["step"] == "D":
-        for e in self._effects(state, "whip"):
+        for e in _effects(rs, state, "whip"):
             if uid in e.get("units", []):
-                return ma * self.raw(state)["abilities"].get("whip_factor", 1.5)  # 17.81
+                return ma * rs.raw(state)["abilities"].get("whip_factor", 1.5)  # 17.81
     return ma
 
 
-def _iron_fist_covers(self, state: State, uid: str) -> bool:
+def _iron_fist_covers(rs, state: State, uid: str) -> bool:
     """17.61: Balchoth within three hexes of the Captain, in the Westernesse Combat Phase."""
-    if state["step"] != "C" or self.army_of(uid) != "balchoth" or not self.on_map(state, uid):
+    if state["step"] != "C" or rs.army_of(uid) != "balchoth" or not rs.on_map(state, uid):
         return False
-    reach = self.raw(state)["abilities"].get("iron_fist_reach", 3)
+    reach = rs.raw(state)["abilities"].get("iron_fist_reach", 3)
     return any(distance(state["units"][e["leader"]]["hex"], state["units"][uid]["hex"]) <= reach
-               for e in self._effects(state, "iron-fist"))
+               for e in _effects(rs, state, "iron-fist"))
 
 
-def _check_form_up(self, state: State, seat: str, kind: str, a: str, b: str, leader: str) -> None:
+def _check_form_up(rs, state: State, seat: str, kind: str, a: str, b: str, leader: str) -> None:
     """17.41 Form up!: in the Special Ability Phase, Gondorian infantry within
         three hexes of the Captain, in clear terrain, form a Shield Wall."""
-    if not any(e["leader"] == leader for e in self._effects(state, "form-up")):
+    if not any(e["leader"] == leader for e in _effects(rs, state, "form-up")):
         raise IllegalOrder("a formation forms in the Movement Phase, or in this phase only under a Captain's "
                            "Form up! (`ability <captain> form-up` first)", "17.41")
     if kind != "shieldwall":
         raise IllegalOrder("Form up! forms Shield Walls only", "17.41")
-    reach = self.raw(state)["abilities"].get("form_up_reach", 3)
-    spec = self.charts_for(state)["formations"]["shieldwall"]
-    tec = self.raw(state)["tec"]
+    reach = rs.raw(state)["abilities"].get("form_up_reach", 3)
+    spec = rs.charts_for(state)["formations"]["shieldwall"]
+    tec = rs.raw(state)["tec"]
     for x in (a, b):
-        u = self._own_on_map(state, seat, x)
-        if self.army_of(x) != "gondor" or u.type not in spec["types"]:
+        u = rs._own_on_map(state, seat, x)
+        if rs.army_of(x) != "gondor" or u.type not in spec["types"]:
             raise IllegalOrder(f"{x} is not Gondorian infantry", "17.41")
-        if self.formation_of(state, x):
+        if c08_4_formations.formation_of(rs, state, x):
             raise IllegalOrder(f"{x} is already in a formation", "8.4")
         if state["units"][x].get("disrupted"):
             raise IllegalOrder(f"{x} is Disrupted", "8.4")
         hx = state["units"][x]["hex"]
         if distance(hx, state["units"][leader]["hex"]) > reach:
             raise IllegalOrder(f"{x} is more than {reach} hexes from {leader}", "17.41")
-        if tec.get(self.terrain(hx), {}).get("cost", 1) != 1:
-            raise IllegalOrder(f"{x} is in {self.terrain(hx)}: a Shield Wall forms in clear terrain "
+        if tec.get(rs.terrain(hx), {}).get("cost", 1) != 1:
+            raise IllegalOrder(f"{x} is in {rs.terrain(hx)}: a Shield Wall forms in clear terrain "
                                "(no movement penalty, 8.41)", "17.41")
     if distance(state["units"][a]["hex"], state["units"][b]["hex"]) != 1:
         raise IllegalOrder(f"{b} must be next to {a}", "8.4")
 
 # --- special abilities (17.x)
-def _parse_ability(self, state: State, seat: str, words: list[str]) -> tuple[str, ...]:
+def _parse_ability(rs, state: State, seat: str, words: list[str]) -> tuple[str, ...]:
     if len(words) < 2 or len(words) > 4:
         raise InvalidOrder("usage: `ability <leader> <name> [<unit>...]`, e.g. `ability OC1 whip`, "
                            "`ability EORL death-and-glory ER1 ER2`")
-    leader = self.resolve_unit(words[0])
+    leader = rs.resolve_unit(words[0])
     name = words[1].lower()
     if name not in ABILITIES:
         raise InvalidOrder(f"unknown ability `{name[:20]}` (abilities: {', '.join(ABILITIES)})")
-    units = tuple(self.resolve_unit(w) for w in words[2:])
+    units = tuple(rs.resolve_unit(w) for w in words[2:])
     return (leader, name, *units)
 
 
-def _check_ability(self, state: State, seat: str, args: tuple[str, ...]) -> None:
-    self.seat_check(state, seat)
+def _check_ability(rs, state: State, seat: str, args: tuple[str, ...]) -> None:
+    rs.seat_check(state, seat)
     leader, name, *units = args
     title, sec, step = ABILITIES[name]
-    u = self.units[leader]
+    u = rs.units[leader]
     if u.side != seat:
         raise IllegalOrder(f"{leader} is not yours")
     if u.ability != name:
         mine = ABILITIES[u.ability][0] if u.ability in ABILITIES else "none"
         raise IllegalOrder(f"{leader}'s special ability is {mine}, not {title}",
                            ABILITIES[u.ability][1] if u.ability in ABILITIES else "17.0")
-    if not self.on_map(state, leader):
+    if not rs.on_map(state, leader):
         raise IllegalOrder(f"{leader} is not on the map", sec)
     if leader in state["cel"]["abilities"]:
         raise IllegalOrder(f"{leader} has already used {title} (once per game, 17.0)", "17.0")
     if state["step"] != step:
-        where = self.steps[step]["title"]
+        where = rs.steps[step]["title"]
         raise IllegalOrder(f"{title} is used in the {where}", sec if name == "arise" else "3.0")
     if name == "death-and-glory":
-        self._check_glory(state, seat, leader, units)
+        _check_glory(rs, state, seat, leader, units)
     elif units:
         raise InvalidOrder(f"usage: `ability {leader} {name}`")
 
 
-def _check_glory(self, state: State, seat: str, leader: str, units: list[str]) -> None:
+def _check_glory(rs, state: State, seat: str, leader: str, units: list[str]) -> None:
     """17.11: Eorl forms a Wedge (8.4) or joins one, in the Special Ability Phase."""
     here = state["units"][leader]["hex"]
     if len(units) == 1:
         a = units[0]
-        self._own_on_map(state, seat, a)
-        f = self.formation_of(state, a)
+        rs._own_on_map(state, seat, a)
+        f = c08_4_formations.formation_of(rs, state, a)
         if not f or state["formations"][f]["kind"] != "wedge":
             raise IllegalOrder(f"{a} is not in a Wedge: give two cavalry units to form one", "17.11")
         if distance(here, state["units"][a]["hex"]) > 1:
@@ -123,12 +129,12 @@ def _check_glory(self, state: State, seat: str, leader: str, units: list[str]) -
         raise InvalidOrder(f"usage: `ability {leader} death-and-glory <unit> <unit>` (form) or "
                            f"`ability {leader} death-and-glory <unit>` (join)")
     a, b = units
-    spec = self.charts_for(state)["formations"]["wedge"]
+    spec = rs.charts_for(state)["formations"]["wedge"]
     for x in (a, b):
-        u = self._own_on_map(state, seat, x)
+        u = rs._own_on_map(state, seat, x)
         if u.type not in spec["types"]:
             raise IllegalOrder(f"{x} is {u.type}; a Wedge is made of {' or '.join(spec['types'])} units", "8.4")
-        if self.formation_of(state, x):
+        if c08_4_formations.formation_of(rs, state, x):
             raise IllegalOrder(f"{x} is already in a formation", "8.4")
         if state["units"][x].get("disrupted"):
             raise IllegalOrder(f"{x} is Disrupted", "8.4")
@@ -136,23 +142,23 @@ def _check_glory(self, state: State, seat: str, leader: str, units: list[str]) -
         raise IllegalOrder(f"{leader} must be stacked with {a} in {state['units'][a]['hex']}", "8.4")
     if distance(here, state["units"][b]["hex"]) != 1:
         raise IllegalOrder(f"{b} must be next to {a}", "8.4")
-    if self.raw(state)["tec"].get(self.terrain(here), {}).get("cost", 1) != 1:
-        raise IllegalOrder(f"{here} is {self.terrain(here)}: formations form only in clear hexes (8.41)", "8.4")
+    if rs.raw(state)["tec"].get(rs.terrain(here), {}).get("cost", 1) != 1:
+        raise IllegalOrder(f"{here} is {rs.terrain(here)}: formations form only in clear hexes (8.41)", "8.4")
 
 
-def _apply_ability(self, state: State, seat: str, args: tuple[str, ...], dice: Dice | None) -> list[Event]:
+def _apply_ability(rs, state: State, seat: str, args: tuple[str, ...], dice: Dice | None) -> list[Event]:
     leader, name, *units = args
     title, sec, step = ABILITIES[name]
     state["cel"]["abilities"][leader] = state["turn"]
     eff = {"ability": name, "leader": leader, "title": title, "section": sec, "side": seat,
-           "turn": state["turn"], "until": {"turn": state["turn"] + 1, "step": self.sequence["step"][0]["id"]}}
-    ab = self.raw(state)["abilities"]
+           "turn": state["turn"], "until": {"turn": state["turn"] + 1, "step": rs.sequence["step"][0]["id"]}}
+    ab = rs.raw(state)["abilities"]
     here = state["units"][leader]["hex"]
-    who = f"{SIDE_TITLES[seat]}: {self.units[leader].label()} uses **{title}**"
+    who = f"{SIDE_TITLES[seat]}: {rs.units[leader].label()} uses **{title}**"
     if name == "whip":
         reach = ab.get("whip_reach", 3)
-        eff["units"] = sorted([leader] + [x for x in state["units"] if self.army_of(x) == "orcs"
-                                          and self.units[x].is_combat and self.on_map(state, x)
+        eff["units"] = sorted([leader] + [x for x in state["units"] if rs.army_of(x) == "orcs"
+                                          and rs.units[x].is_combat and rs.on_map(state, x)
                                           and distance(here, state["units"][x]["hex"]) <= reach])
         text = (f"{who}: {len(eff['units']) - 1} orc units within {reach} hexes and {leader} force-march at "
                 f"{ab.get('whip_factor', 1.5):g} times their Movement Allowance this turn ({sec}).")
@@ -177,7 +183,7 @@ def _apply_ability(self, state: State, seat: str, args: tuple[str, ...], dice: D
     else:  # death-and-glory
         eff["until"] = None  # 17.11: while the Wedge remains intact
         if len(units) == 1:
-            fid = self.formation_of(state, units[0])
+            fid = c08_4_formations.formation_of(rs, state, units[0])
             f = state["formations"][fid]
             state["units"][leader]["hex"] = state["units"][units[0]]["hex"]
             f["leader"], f["glory"] = leader, True
@@ -196,23 +202,23 @@ def _apply_ability(self, state: State, seat: str, args: tuple[str, ...], dice: D
     return [Event(public=text, section=sec)]
 
 
-def _expire_effects(self, state: State) -> None:
+def _expire_effects(rs, state: State) -> None:
     keep = [e for e in state["effects"] if e.get("ability") == "death-and-glory"]
     state["effects"] = [e for e in state["effects"] if e.get("ability") != "death-and-glory"]
-    StandardRules._expire_effects(self, state)
+    StandardRules._expire_effects(rs, state)
     for e in keep:  # 17.11: in play while the Wedge is intact and Eorl lives
-        if self.on_map(state, e["leader"]) and any(f.get("glory") for f in state["formations"].values()):
+        if rs.on_map(state, e["leader"]) and any(f.get("glory") for f in state["formations"].values()):
             state["effects"].append(e)
 
 
-def _apply_advance(self, state: State, seat: str, args: tuple[str, ...], dice: Dice | None) -> list[Event]:
+def _apply_advance(rs, state: State, seat: str, args: tuple[str, ...], dice: Dice | None) -> list[Event]:
     """17.11: Eorl's Wedge gains a second round of combat after it advances."""
     uid, hx = args
-    f = self.formation_of(state, uid)
-    glory = bool(f and state["formations"][f].get("glory") and self.on_map(state, state["formations"][f]["leader"]))
+    f = c08_4_formations.formation_of(rs, state, uid)
+    glory = bool(f and state["formations"][f].get("glory") and rs.on_map(state, state["formations"][f]["leader"]))
     eorl = state["formations"][f]["leader"] if glory else None
     with_eorl = glory and state["units"][eorl]["hex"] == state["units"][uid]["hex"]
-    events = EntryAttacks._apply_advance(self, state, seat, (uid, hx), dice)
+    events = spi_entry._apply_advance(rs, state, seat, (uid, hx), dice)
     if glory:
         if with_eorl:
             state["units"][eorl]["hex"] = hx
@@ -226,88 +232,88 @@ def _apply_advance(self, state: State, seat: str, args: tuple[str, ...], dice: D
     return events
 
 # --- Tactics (17.31)
-def _parse_swap(self, state: State, seat: str, words: list[str]) -> tuple[str, ...]:
+def _parse_swap(rs, state: State, seat: str, words: list[str]) -> tuple[str, ...]:
     if len(words) != 2:
         raise InvalidOrder("usage: `swap <unit> <unit>` (Cirion's Tactics)")
-    return (self.resolve_unit(words[0]), self.resolve_unit(words[1]))
+    return (rs.resolve_unit(words[0]), rs.resolve_unit(words[1]))
 
 
-def _tired(self, state: State, uid: str) -> bool:
+def _tired(rs, state: State, uid: str) -> bool:
     r = state["units"][uid]
-    return bool(r.get("disrupted") or r.get("reduced") or self.is_disordered(state, uid))
+    return bool(r.get("disrupted") or r.get("reduced") or c13_setup.is_disordered(rs, state, uid))
 
 
-def _check_swap(self, state: State, seat: str, args: tuple[str, ...]) -> None:
-    self.seat_check(state, seat)
+def _check_swap(rs, state: State, seat: str, args: tuple[str, ...]) -> None:
+    rs.seat_check(state, seat)
     a, b = args
-    eff = [e for e in self._effects(state, "tactics") if e["turn"] == state["turn"]]
+    eff = [e for e in _effects(rs, state, "tactics") if e["turn"] == state["turn"]]
     if not eff or state["step"] != "A-westernesse":
         raise IllegalOrder("units swap only under Cirion's Tactics, in the Special Ability Phase "
                            "(`ability CIR tactics` first)", "17.31")
     e = eff[0]
-    reach = self.raw(state)["abilities"].get("tactics_reach", 3)
+    reach = rs.raw(state)["abilities"].get("tactics_reach", 3)
     ch = state["units"][e["leader"]]["hex"]
-    occ = self.occupancy(state)
+    occ = rs.occupancy(state)
     for x in (a, b):
-        u = self._own_on_map(state, seat, x)
-        if self.army_of(x) != "gondor" or not u.is_combat:
+        u = rs._own_on_map(state, seat, x)
+        if rs.army_of(x) != "gondor" or not u.is_combat:
             raise IllegalOrder(f"{x} is not a Gondorian combat unit", "17.31")
         if distance(ch, state["units"][x]["hex"]) > reach:
             raise IllegalOrder(f"{x} is more than {reach} hexes from Cirion", "17.31")
         if x in e["swapped"]:
             raise IllegalOrder(f"{x} has already swapped this phase", "17.31")
-        if self.formation_of(state, x):
+        if c08_4_formations.formation_of(rs, state, x):
             raise IllegalOrder(f"{x} is in a formation", "17.31")
-    if not self._tired(state, a):
+    if not _tired(rs, state, a):
         raise IllegalOrder(f"{a} is neither Disordered nor Reduced", "17.31")
-    if self._tired(state, b):
+    if _tired(rs, state, b):
         raise IllegalOrder(f"{b} is Disordered or Reduced itself", "17.31")
-    if self.exerting(state, Hex.parse(state["units"][b]["hex"]), seat, occ):
+    if c06_zoc.exerting(rs, state, Hex.parse(state["units"][b]["hex"]), seat, occ):
         raise IllegalOrder(f"{b} is in an enemy zone of control", "17.31")
     for x, other in ((a, b), (b, a)):
-        if self.units[x].is_cavalry and Hex.parse(state["units"][other]["hex"]) in self._cavalry_closed(state):
+        if rs.units[x].is_cavalry and Hex.parse(state["units"][other]["hex"]) in c15_16_terrain._cavalry_closed(rs, state):
             raise IllegalOrder(f"{x} is cavalry and may not enter the landing", "16.21")
 
 
-def _apply_swap(self, state: State, seat: str, args: tuple[str, ...], dice: Dice | None) -> list[Event]:
+def _apply_swap(rs, state: State, seat: str, args: tuple[str, ...], dice: Dice | None) -> list[Event]:
     a, b = args
     ra, rb = state["units"][a], state["units"][b]
     ra["hex"], rb["hex"] = rb["hex"], ra["hex"]
-    e = next(e for e in self._effects(state, "tactics") if e["turn"] == state["turn"])
+    e = next(e for e in _effects(rs, state, "tactics") if e["turn"] == state["turn"])
     e["swapped"] += [a, b]
     return [Event(public=f"Westernesse: Tactics, {a} and {b} swap places ({a} now in {ra['hex']}, {b} in "
                          f"{rb['hex']}) (17.31).", section="17.31")]
 
 # --- Form up! dressing (17.41)
-def _parse_dress(self, state: State, seat: str, words: list[str]) -> tuple[str, ...]:
+def _parse_dress(rs, state: State, seat: str, words: list[str]) -> tuple[str, ...]:
     if len(words) != 2:
         raise InvalidOrder("usage: `dress <unit> <hex>` (a Shield Wall formed under Form up! moves one hex)")
-    return (self.resolve_unit(words[0]), self._hex_token(words[1]))
+    return (rs.resolve_unit(words[0]), rs._hex_token(words[1]))
 
 
-def _check_dress(self, state: State, seat: str, args: tuple[str, ...]) -> None:
-    self.seat_check(state, seat)
+def _check_dress(rs, state: State, seat: str, args: tuple[str, ...]) -> None:
+    rs.seat_check(state, seat)
     uid, hx = args
-    self._own_on_map(state, seat, uid)
-    f = self.formation_of(state, uid)
-    if self.kind(state) != "reinforce" or not f or state["formations"][f].get("dress") != state["turn"]:
+    rs._own_on_map(state, seat, uid)
+    f = c08_4_formations.formation_of(rs, state, uid)
+    if rs.kind(state) != "reinforce" or not f or state["formations"][f].get("dress") != state["turn"]:
         raise IllegalOrder("only a Shield Wall just formed under Form up! dresses one hex, in the Special "
                            "Ability Phase", "17.41")
     members = state["formations"][f]["units"]
     here = Hex.parse(state["units"][uid]["hex"])
     h = Hex.parse(hx)
-    if h not in self.hexmap or h.distance(here) != 1:
+    if h not in rs.hexmap or h.distance(here) != 1:
         raise IllegalOrder(f"{hx} is not next to {here}", "17.41")
-    occ = self.occupancy(state)
-    cost, _ = self._step_cost_fn(state, seat, list(members), here, occ)
+    occ = rs.occupancy(state)
+    cost, _ = c04_movement._step_cost_fn(rs, state, seat, list(members), here, occ)
     if cost(here, h) is None:
         raise IllegalOrder(f"the Shield Wall cannot step into {hx}", "17.41")
-    self._check_stacking(state, seat, list(members), hx, occ)
+    c05_stacking._check_stacking(rs, state, seat, list(members), hx, occ)
 
 
-def _apply_dress(self, state: State, seat: str, args: tuple[str, ...], dice: Dice | None) -> list[Event]:
+def _apply_dress(rs, state: State, seat: str, args: tuple[str, ...], dice: Dice | None) -> list[Event]:
     uid, hx = args
-    f = self.formation_of(state, uid)
+    f = c08_4_formations.formation_of(rs, state, uid)
     members = state["formations"][f]["units"]
     for m in members:
         state["units"][m]["hex"] = hx
@@ -316,80 +322,80 @@ def _apply_dress(self, state: State, seat: str, args: tuple[str, ...], dice: Dic
                   section="17.41")]
 
 
-def _legal_glory(self, state: State, seat: str, leader: str) -> Iterator[Action]:
+def _legal_glory(rs, state: State, seat: str, leader: str) -> Iterator[Action]:
     here = state["units"][leader]["hex"]
-    occ = self.occupancy(state)
+    occ = rs.occupancy(state)
     cands = []
-    for a in self.combat_units_in(state, here, occ):
+    for a in rs.combat_units_in(state, here, occ):
         for nb in Hex.parse(here).neighbours():
-            for b in self.combat_units_in(state, str(nb), occ):
+            for b in rs.combat_units_in(state, str(nb), occ):
                 cands.append(Action("ability", (leader, "death-and-glory", a, b)))
     for fid, f in sorted(state["formations"].items()):
         if f["kind"] == "wedge":
             cands.append(Action("ability", (leader, "death-and-glory", f["units"][0])))
     for a in cands:
-        if self._ok(state, seat, a):
+        if rs._ok(state, seat, a):
             yield a
 
 
-def _legal_form_up(self, state: State, seat: str) -> Iterator[Action]:
-    occ = self.occupancy(state)
-    for e in self._effects(state, "form-up"):
+def _legal_form_up(rs, state: State, seat: str) -> Iterator[Action]:
+    occ = rs.occupancy(state)
+    for e in _effects(rs, state, "form-up"):
         if e["turn"] != state["turn"]:
             continue
         here = Hex.parse(state["units"][e["leader"]]["hex"])
         for uid in sorted(state["units"]):
-            if self.army_of(uid) != "gondor" or not self.units[uid].is_combat or not self.on_map(state, uid):
+            if rs.army_of(uid) != "gondor" or not rs.units[uid].is_combat or not rs.on_map(state, uid):
                 continue
             ha = Hex.parse(state["units"][uid]["hex"])
             if ha.distance(here) > 3:
                 continue
             for nb in ha.neighbours():
-                for b in self.combat_units_in(state, str(nb), occ):
+                for b in rs.combat_units_in(state, str(nb), occ):
                     a = Action("form", ("shieldwall", uid, b, e["leader"]))
-                    if self._ok(state, seat, a):
+                    if rs._ok(state, seat, a):
                         yield a
     for fid, f in sorted(state["formations"].items()):
-        if f.get("dress") == state["turn"] and self.units[f["units"][0]].side == seat:
+        if f.get("dress") == state["turn"] and rs.units[f["units"][0]].side == seat:
             here = Hex.parse(state["units"][f["units"][0]]["hex"])
             for nb in here.neighbours():
                 a = Action("dress", (f["units"][0], str(nb)))
-                if self._ok(state, seat, a):
+                if rs._ok(state, seat, a):
                     yield a
-    e = [x for x in self._effects(state, "tactics") if x["turn"] == state["turn"]]
+    e = [x for x in _effects(rs, state, "tactics") if x["turn"] == state["turn"]]
     if e and state["step"] == "A-westernesse":
-        mine = sorted(x for x in state["units"] if self.army_of(x) == "gondor" and self.units[x].is_combat
-                      and self.on_map(state, x))
-        tired = [x for x in mine if self._tired(state, x)]
-        fresh = [x for x in mine if not self._tired(state, x)]
+        mine = sorted(x for x in state["units"] if rs.army_of(x) == "gondor" and rs.units[x].is_combat
+                      and rs.on_map(state, x))
+        tired = [x for x in mine if _tired(rs, state, x)]
+        fresh = [x for x in mine if not _tired(rs, state, x)]
         for a in tired:
             for b in fresh:
                 act = Action("swap", (a, b))
-                if self._ok(state, seat, act):
+                if rs._ok(state, seat, act):
                     yield act
 
 
-def legal_abilities(self, state: State, seat: str) -> Iterator[Action]:
+def legal_abilities(rs, state: State, seat: str) -> Iterator[Action]:
     """17.0: each leader's ability in its phase; 17.41 Form up! in the Reinforcement Phase (an entry of
     Field of Celebrant's ``LEGAL_EXTRA``)."""
     if state["turn"] == 0:
         return
     for leader in sorted(state["units"]):
-        u = self.units[leader]
+        u = rs.units[leader]
         if u.side != seat or not u.is_leader or u.ability not in ABILITIES:
             continue
-        if leader in state["cel"]["abilities"] or not self.on_map(state, leader):
+        if leader in state["cel"]["abilities"] or not rs.on_map(state, leader):
             continue
         if state["step"] != ABILITIES[u.ability][2]:
             continue
         if u.ability == "death-and-glory":
-            yield from self._legal_glory(state, seat, leader)
+            yield from _legal_glory(rs, state, seat, leader)
             continue
         a = Action("ability", (leader, u.ability))
-        if self._ok(state, seat, a):
+        if rs._ok(state, seat, a):
             yield a
-    if self.kind(state) == "reinforce" and seat == "westernesse":
-        yield from self._legal_form_up(state, seat)
+    if rs.kind(state) == "reinforce" and seat == "westernesse":
+        yield from _legal_form_up(rs, state, seat)
 
 
 # the orders of this file (engine/orders.py), each naming its functions above

@@ -10,68 +10,68 @@ from engine.spi.standard import StandardRules
 from .common import ARMIES, SEATS, SIDE_TITLES
 
 
-def unit_dem_value(self, state: State, uid: str) -> int:
+def unit_dem_value(rs, state: State, uid: str) -> int:
     """9.12 (Replace): the value printed on the counter."""
-    u = self.units[uid]
-    return u.dem if u.dem is not None else StandardRules.unit_dem_value(self, state, uid)
+    u = rs.units[uid]
+    return u.dem if u.dem is not None else StandardRules.unit_dem_value(rs, state, uid)
 
 
 # --------------------------------------------------------- demoralization
-def dem_level(self, state: State, army: str) -> int | None:
-    return self.raw(state)["demoralization_levels"].get(army)
+def dem_level(rs, state: State, army: str) -> int | None:
+    return rs.raw(state)["demoralization_levels"].get(army)
 
 
-def demoralized(self, state: State, army: str) -> bool:
+def demoralized(rs, state: State, army: str) -> bool:
     """19.0: an army is demoralized when its points exceed its level."""
-    lvl = self.dem_level(state, army)
-    return lvl is not None and self.dem_total(state, army) > lvl
+    lvl = rs.dem_level(state, army)
+    return lvl is not None and rs.dem_total(state, army) > lvl
 
 
-def _gondor_relief(self, state: State, points: int) -> int:
+def _gondor_relief(rs, state: State, points: int) -> int:
     """19.11: subtract from Gondor's total; never below 0 (the excess is lost)."""
     before = state["dem"].get("gondor", 0)
     state["dem"]["gondor"] = max(0, before - points)
     return before - state["dem"]["gondor"]
 
 
-def _dem_watch(self, state: State) -> list[Event]:
+def _dem_watch(rs, state: State) -> list[Event]:
     """Announce each army that becomes (or, Gondor only, stops being)
         demoralized; 19.11 B: Gondor -5 for each Shadow army demoralized."""
     events: list[Event] = []
-    names = self.raw(state)["armies"]
+    names = rs.raw(state)["armies"]
     seen = state["cel"]["demoralized"]
-    lv = self.raw(state)["demoralization_levels"]
+    lv = rs.raw(state)["demoralization_levels"]
     for _ in range(3):  # a relief can change Gondor's state in turn
         changed = False
         for army in names:
-            now = self.demoralized(state, army)
+            now = rs.demoralized(state, army)
             if now == seen.get(army, False):
                 continue
             seen[army] = now
             changed = True
             if now:
-                text = (f"{names[army][:1].upper()}{names[army][1:]} are demoralized: {self.dem_total(state, army)} "
-                        f"points, over their level of {self.dem_level(state, army)} (19.1).")
+                text = (f"{names[army][:1].upper()}{names[army][1:]} are demoralized: {rs.dem_total(state, army)} "
+                        f"points, over their level of {rs.dem_level(state, army)} (19.1).")
                 if army in ARMIES["shadow"]:
-                    got = self._gondor_relief(state, lv.get("gondor_relief_per_shadow_army", 5))
+                    got = _gondor_relief(rs, state, lv.get("gondor_relief_per_shadow_army", 5))
                     text += (f" Gondor takes heart: {got} points off its total, now {state['dem']['gondor']} "
                              "(19.11 B)." if got else " Gondor takes heart (19.11 B; no points to lose).")
                 events.append(Event(public=text, section="19.1"))
             else:
-                events.append(Event(public=f"{names[army]} are no longer demoralized: {self.dem_total(state, army)} "
-                                           f"points of {self.dem_level(state, army)} (19.11).", section="19.11"))
+                events.append(Event(public=f"{names[army]} are no longer demoralized: {rs.dem_total(state, army)} "
+                                           f"points of {rs.dem_level(state, army)} (19.11).", section="19.11"))
         if not changed:
             break
     return events
 
 
-def _grade(self, state: State, why: str, section: str) -> dict:
+def _grade(rs, state: State, why: str, section: str) -> dict:
     """20.1-20.4: decisive, tactical, marginal or a draw."""
-    names = self.raw(state)["armies"]
-    wd = [a for a in ARMIES["westernesse"] if self.demoralized(state, a)]
-    sd = [a for a in ARMIES["shadow"] if self.demoralized(state, a)]
-    wt = sum(self.dem_total(state, a) for a in ARMIES["westernesse"])
-    st = sum(self.dem_total(state, a) for a in ARMIES["shadow"])
+    names = rs.raw(state)["armies"]
+    wd = [a for a in ARMIES["westernesse"] if rs.demoralized(state, a)]
+    sd = [a for a in ARMIES["shadow"] if rs.demoralized(state, a)]
+    wt = sum(rs.dem_total(state, a) for a in ARMIES["westernesse"])
+    st = sum(rs.dem_total(state, a) for a in ARMIES["shadow"])
     dem = [names[a] for a in wd + sd]
     head = f"{why} Demoralized: {_phrase(dem) if dem else 'no army'}."
     winner, grade, sec = None, "a draw", "20.4"
@@ -95,7 +95,7 @@ def _grade(self, state: State, why: str, section: str) -> dict:
     score = (f"demoralization points Westernesse {wt}, Shadow {st}: the lower total is the better")
     if winner:
         mine, theirs, my_dem, their_dem = own[winner]
-        loser = SIDE_TITLES[self.enemy(winner)]
+        loser = SIDE_TITLES[rs.enemy(winner)]
         if sec == "20.3":
             n = {0: "no army", 1: "one army", 2: "both armies"}[len(my_dem)]
             why_won = f"{n} demoralized on each side, and demoralization {mine} against {theirs}: the lower wins"
@@ -109,24 +109,24 @@ def _grade(self, state: State, why: str, section: str) -> dict:
     return {"winner": winner, "summary": text, "section": sec, "grade": grade}
 
 
-def end_of_turn(self, state: State) -> list[Event]:
+def end_of_turn(rs, state: State) -> list[Event]:
     """20.0 (ruling): the battle also ends at the end of any Game-Turn in
         which both armies of one side are demoralized."""
     for seat in SEATS:
-        if all(self.demoralized(state, a) for a in ARMIES[seat]):
-            v = self._grade(state, f"Game-Turn {state['turn']} ends with both {SIDE_TITLES[seat]} armies "
+        if all(rs.demoralized(state, a) for a in ARMIES[seat]):
+            v = _grade(rs, state, f"Game-Turn {state['turn']} ends with both {SIDE_TITLES[seat]} armies "
                                    "demoralized (20.0).", "20.0")
             state["over"] = v
             return [Event(public=v["summary"], section=v["section"], new_phase=True)]
     return []
 
 
-def result_line(self, state: State, over: dict) -> str:
+def result_line(rs, state: State, over: dict) -> str:
     w, sec = over.get("winner"), over.get("section")
     if not w:
         return f"A draw ({sec})"
     return f"{SIDE_TITLES[w]} wins {over.get('grade') or ''} ({sec})".replace("  ", " ")
 
 
-def final_result(self, state: State) -> dict:
-    return self._grade(state, "The eighteen Game-Turns are over (12.0).", "12.0")
+def final_result(rs, state: State) -> dict:
+    return _grade(rs, state, "The eighteen Game-Turns are over (12.0).", "12.0")

@@ -26,11 +26,12 @@ from engine.spi.c13_setup import DEPLOY
 from engine.spi.c07_1_fire import FIRE
 from engine.spi.c07_5_retreat import ADVANCE
 from engine.spi.c08_4_formations import FORM
-from engine.spi.entry import ENTRY_MELEE, EntryAttacks, legal_entry_melees
+from engine.spi import entry as spi_entry
+from engine.spi.entry import ENTRY_MELEE, legal_entry_melees
 from engine.spi.standard import StandardRules, _phrase
 from engine.options import read
 
-from . import (c13_setup, c15_city, c14_reinforcements, c16_0_siege_phase, c16_4_towers_ladders, c16_7_oil,
+from . import (c13_setup, c15_city, c14_reinforcements, c16_1_catapults_grond, c16_0_siege_phase, c16_4_towers_ladders, c16_7_oil,
                c18_banner, c20_victory)
 from .c16_2_breach import BREACH
 from .c16_4_towers_ladders import LADDER
@@ -38,6 +39,12 @@ from .c16_6_fireballs_heads import FIREBALL, HEAD
 from .c16_7_oil import PICKUP, POUR
 from .common import DATA, SEATS, SIDE_COLORS, SIDE_TITLES, STATE_VERSION, TUNNEL_RULES
 from .options import OPTIONS
+from engine.spi import c07_3_melee
+from engine.spi import c13_setup as spi_c13_setup
+from engine.spi import hooks
+from engine.rulesets.gondor import c14_3_mumakil
+from engine.rulesets.gondor import c17_spells
+from engine.rulesets.gondor import c19_demoralization
 
 SIEGE_ORDERS = (BREACH, FIREBALL, HEAD, LADDER, PICKUP, POUR)
 
@@ -55,87 +62,72 @@ def _toml_tables(text: str) -> list[str]:
         return []
 
 
-class Gondor(EntryAttacks, StandardRules):
+class Gondor(StandardRules):
     """Gondor: the Standard Rules with the attacks onto the map (engine/spi/entry.py, 14.2) and the functions
     of its case files below, each file's under its case. What runs at the same point in several case files
     is declared once, in the order it runs (the lists below: after a move, at a step's start, on an attack,
     the legal actions listed first, the movement allowance, an elimination, a retreat); no case file calls
     another's step. A function that amends a standard order calls the standard one by name
-    (``StandardRules._check_fire(self, ...)``)."""
+    (``c07_1_fire._check_fire(self, ...)``)."""
 
     # 13.0 set-up
-    from .c13_setup import (
-        _check_deploy, _apply_deploy
-    )
+    _check_deploy = c13_setup._check_deploy
+    _apply_deploy = c13_setup._apply_deploy
     # 15.0 the city, the gates; 15.24 the tunnels
-    from .c15_city import (
-        _side_feature, _breached, hexside_rule, why_hexside, zoc_through, zoc_through_fn,
-        mark_gates, _tunnel_rule, _check_tunnel_rule
-    )
+    hexside_rule = c15_city.hexside_rule
+    why_hexside = c15_city.why_hexside
+    zoc_through = c15_city.zoc_through
+    zoc_through_fn = c15_city.zoc_through_fn
     # 14.0-14.2 reinforcements, formations entering the map
-    from .c14_reinforcements import (
-        entry_hexes, reinforcement_entry, entry_attack_seats, _check_form, _apply_form, _offmap_hex,
-        _legal_entry_forms
-    )
+    entry_hexes = c14_reinforcements.entry_hexes
+    reinforcement_entry = c14_reinforcements.reinforcement_entry
+    entry_attack_seats = c14_reinforcements.entry_attack_seats
     # 16.0 the Siege Phase
-    from .c16_0_siege_phase import (
-        check_siege_charts, siege_chart, _outer_wall, _is_main_gate, _sides_of_hex, _wall_sides_of,
-        _siege_phase_start, _siege_useful, _advance, _siege_step, duel_modifier, _legal_siege
-    )
+    _sides_of_hex = c16_0_siege_phase._sides_of_hex
+    _advance = c16_0_siege_phase._advance
+    duel_modifier = c16_0_siege_phase.duel_modifier
     # 16.1 catapults; 17.13 Grond
-    from .c16_1_catapults_grond import (
-        _fired_this_turn, _catapults, ratings, missile_range, _check_fire, _apply_fire, _own_catapult,
-        _clear_line, _grond_carrier, check_stack_move, _check_movers
-    )
+    ratings = c16_1_catapults_grond.ratings
+    missile_range = c16_1_catapults_grond.missile_range
+    check_stack_move = c16_1_catapults_grond.check_stack_move
+    _check_movers = c16_1_catapults_grond._check_movers
     # 16.2 breaching
-    from .c16_2_breach import (
-        _parse_breach, _check_breach, _breach_range, breach_totals, _apply_breach
-    )
     # 16.4 siege towers and ladders
-    from .c16_4_towers_ladders import (
-        _ladders, _towers_in, _ready_sides, _tower_ids, scaling_cost, _scaling_from, _zoc_walls_both_ways,
-        _zoc_open_walls, melee_targets_over_walls, _melee_targets, apply_result,
-        _lose_scaling, _parse_ladder, _check_ladder, _apply_ladder, _legal_ladders, _check_advance,
-        _apply_advance
-    )
+    _tower_ids = c16_4_towers_ladders._tower_ids
+    _melee_targets = c16_4_towers_ladders._melee_targets
+    apply_result = c16_4_towers_ladders.apply_result
     # 16.6 fireballs, 16.8 heads
-    from .c16_6_fireballs_heads import (
-        _parse_missile, _parse_fireball, _parse_head, _check_fireball, _check_head, _missile_range, _landing,
-        _apply_fireball, fireball_lands, _apply_head
-    )
     # 16.7 boiling oil
-    from .c16_7_oil import (
-        _carriers, _pour_targets, pour_oil, _takeable_ids, _take_cauldrons, _parse_pickup,
-        _parse_pour, _check_pickup, _apply_pickup, _check_pour, _apply_pour
-    )
+    _takeable_ids = c16_7_oil._takeable_ids
     # 14.3 the Mumakil
-    from .c14_3_mumakil import (
-        extra_blocked, _mumak_reason, _why_unreachable, _why_step, _why_section, _start_retreat, _stampede,
-        _run_stampede, _ran, _stampede_contact, _stampede_marks
-    )
+    extra_blocked = c14_3_mumakil.extra_blocked
+    _why_unreachable = c14_3_mumakil._why_unreachable
+    _why_step = c14_3_mumakil._why_step
+    _why_section = c14_3_mumakil._why_section
+    _start_retreat = c14_3_mumakil._start_retreat
     # 17.0 spells
-    from .c17_spells import (
-        spell_cost, check_spell, spell_effect, _stalemate_hex
-    )
+    spell_cost = c17_spells.spell_cost
+    check_spell = c17_spells.check_spell
+    spell_effect = c17_spells.spell_effect
     # 18.1 the Banner
-    from .c18_banner import (
-        _banner_unfurled, _west_leaders_in, check_move_end, _displace_leader, _banner_follows, _leader_loss,
-        _banner_falls, _banner_sanity, _banner_step, check_rally_extra
-    )
+    check_move_end = c18_banner.check_move_end
+    _displace_leader = c18_banner._displace_leader
+    _leader_loss = c18_banner._leader_loss
+    check_rally_extra = c18_banner.check_rally_extra
     # 19.0 demoralization
-    from .c19_demoralization import (
-        _garrison_points, _sauron_points, dem_total
-    )
+    dem_total = c19_demoralization.dem_total
     # 20.0 victory
-    from .c20_victory import (
-        _road_hexes_20_1, _cmd, _refresh, check_victory, _level_gates, levels_controlled, _road_refresh,
-        road_controlled, result_why, final_result
-    )
+    _road_hexes_20_1 = c20_victory._road_hexes_20_1
+    check_victory = c20_victory.check_victory
+    _level_gates = c20_victory._level_gates
+    result_why = c20_victory.result_why
+    final_result = c20_victory.final_result
 
     # what runs at these points, in this order (engine/spi/hooks.py runs the lists)
-    AFTER_MOVE = (c18_banner.after_move,  # 18.13 the Banner goes with its leader; 20.1 the road
-                  c16_7_oil.after_move,  # 16.73 cauldrons taken on the way; Sauron's move sets off the oil
-                  c15_city.after_move)  # 15.15 the gates
+    AFTER_MOVE = (c18_banner.after_move,)  # 18.13 the Banner goes with its leader; 20.1 the road
+    # a unit entered hexes, by a move, a retreat or an advance (engine/spi/hooks.py: on_enter)
+    ON_ENTER = (c16_7_oil.on_enter,  # 16.73 cauldrons taken on the way; Sauron's move sets off the oil (16.74)
+                c15_city.on_enter)  # 15.15 the gates
     ON_STEP_START = (c20_victory.on_step_start,  # 18.14, 19.13, 20.2 and the Banner's step
                      c16_0_siege_phase.on_step_start,  # 16.0 the Siege Phase; 16.74 the oil poured
                      c14_reinforcements.on_step_start)  # 14.2 the Riders of Rohan
@@ -151,17 +143,18 @@ class Gondor(EntryAttacks, StandardRules):
                           c15_city.movement_allowance)  # 15.21 in the city; 16.72, 16.75 oil
     ON_ELIMINATE = (c18_banner.on_eliminate,  # 18.13 the Banner falls with its last leader
                     c16_7_oil.on_eliminate)  # 16.72 the oil goes with its carrier
-    AFTER_RETREAT = (c18_banner.after_retreat,  # 18.13 the Banner goes with its leader
-                     c16_4_towers_ladders.after_retreat)  # 15.15 the gates; 16.73 the cauldrons
+    AFTER_RETREAT = (c18_banner.after_retreat,)  # 18.13 the Banner goes with its leader
     deploy_example = "OA1 2325"
+    _offer_advance = spi_entry._offer_advance  # 7.5 with the advance onto the map (14.2)
+    _offmap_hex = c14_reinforcements._offmap_hex  # 14.2 the hex beyond the edge an entering unit attacks from
     ORDERS = (*StandardRules.ORDERS, *SIEGE_ORDERS,
               replace(DEPLOY, listed_in=c13_setup.legal_setup, unlisted=""),  # 13.0 listed by the set-up
               # Gondor's rules for standard orders (a record with a standard verb replaces it in its place):
               # the advance over walls and by ladder (16.51), formations entering the map (14.2), catapult
               # fire (16.12), melee from the entry hexes (14.2)
-              replace(ADVANCE, check=_check_advance, apply=_apply_advance),
-              replace(FORM, check=_check_form, apply=_apply_form),
-              replace(FIRE, check=_check_fire, apply=_apply_fire),
+              replace(ADVANCE, check=c16_4_towers_ladders._check_advance, apply=spi_entry._apply_advance),
+              replace(FORM, check=c14_reinforcements._check_form, apply=c14_reinforcements._apply_form),
+              replace(FIRE, check=c16_1_catapults_grond._check_fire, apply=c16_1_catapults_grond._apply_fire),
               ENTRY_MELEE)
     name = "gondor"
     options = OPTIONS  # options.py (issue 39)
@@ -233,11 +226,11 @@ class Gondor(EntryAttacks, StandardRules):
         for g, side in self.hexmap.hexsides.items():
             if side == "gate":
                 state["gates"][str(g)] = "westernesse"  # 15.15: Westernesse holds every gate at the start
-        self.init_extra(state)
+        hooks.init_extra(self, state)
         if fixture and "position" in fixture:
             self._fixture_position(state, fixture["position"])
         if opts.get("setup") == "printed":
-            self.place_printed_setup(state)
+            spi_c13_setup.place_printed_setup(self, state)
         return state
 
     def _fixture_position(self, state: State, pos: dict) -> None:
@@ -255,8 +248,8 @@ class Gondor(EntryAttacks, StandardRules):
         state["turn"], state["step"], state["done"] = int(pos["turn"]), pos["step"], []
         state["ph"] = self._fresh_phase()
         if self.steps[pos["step"]].get("kind") == "combat":
-            state["ph"]["must"] = self._obligations(state, self.steps[pos["step"]]["side"])
-        self._road_refresh(state)
+            state["ph"]["must"] = c07_3_melee._obligations(self, state, self.steps[pos["step"]]["side"])
+        c20_victory._road_refresh(self, state)
 
     def _check_options(self, options: dict[str, str]) -> dict:
         """The typed options (``options.py``, read by ``engine.options``), in the state's layout."""
@@ -266,7 +259,7 @@ class Gondor(EntryAttacks, StandardRules):
         return out
 
     def check_group_charts(self, charts, text: str) -> None:
-        self.check_siege_charts(charts.raw)
+        c16_0_siege_phase.check_siege_charts(charts.raw)
         tunnel = charts.raw.get("tunnel", {}).get("rule", "morale-w")
         if tunnel not in TUNNEL_RULES:
             raise ChartError(f"[tunnel] rule must be one of {', '.join(TUNNEL_RULES)}")
@@ -335,7 +328,7 @@ class Gondor(EntryAttacks, StandardRules):
                   f"with {f['leader']} (8.4)" for f in state["formations"].values()]
         notes += [f"{p['unit']} must retreat: {SIDE_TITLES[p['seat']]} chooses (7.5)" for p in state["pending"]]
         v["notes"] = notes
-        self.view_extra(state, own, v)
+        hooks.view_extra(self, state, own, v)
         act = self.active_seats(state)
         who = own if own else (act[0] if len(act) == 1 else None)
         if state["turn"] == 0 and who in act:  # the acting side's set-up zone (public: the rules say where)
@@ -360,7 +353,7 @@ class Gondor(EntryAttacks, StandardRules):
             at = r["hex"] or ("destroyed" if r["status"] == "eliminated" else "not placed")
             where.append(f"{u} ({'real' if u in real else 'dummy'}) {at}, {r.get('oil', 0)} oil")
         lines.append("Cauldrons: " + "; ".join(where) + ".")
-        carriers = self._carriers(state)
+        carriers = c16_7_oil._carriers(self, state)
         if carriers:
             lines.append("Oil carried: " + ", ".join(
                 f"{c} ({'REAL' if state['units'][c]['oil_from'] in real else 'dummy'}, from "
@@ -398,9 +391,9 @@ class Gondor(EntryAttacks, StandardRules):
     def rules_in_force(self, state: State) -> list[str]:
         """Issue 42: the chart switches a group's file may turn (16.44's zones, 15.24's tunnels)."""
         out = StandardRules.rules_in_force(self, state)
-        if self._zoc_walls_both_ways(state):
+        if c16_4_towers_ladders._zoc_walls_both_ways(self, state):
             out.append("zones of control both ways through a scaled wall (16.44)")
-        tunnel = self._tunnel_rule(state)
+        tunnel = c15_city._tunnel_rule(self, state)
         if tunnel != "morale-w":
             out.append({"none": "no tunnel rule (15.24)"}.get(tunnel, f"tunnels: Armor {tunnel[-1]} (15.24)"))
         return out

@@ -13,9 +13,9 @@ from .common import SIDE_TITLES
 
 
 # ------------------------------------------------------- set-up orders
-def _check_deploy(self, state: State, seat: str, uid: str, hx: str,
+def _check_deploy(rs, state: State, seat: str, uid: str, hx: str,
                   occ: dict[str, list[str]] | None = None) -> None:
-    u = self.units.get(uid)
+    u = rs.units.get(uid)
     if u is None:
         raise IllegalOrder(f"there is no unit `{uid}` in this game")
     if state["turn"] != 0:
@@ -31,9 +31,9 @@ def _check_deploy(self, state: State, seat: str, uid: str, hx: str,
     if u.setup[:1].isdigit():
         raise IllegalOrder(f"{uid} starts in hex {u.setup} and is placed there", u.section)
     h = Hex.parse(hx)
-    if h not in self.hexmap:
+    if h not in rs.hexmap:
         raise IllegalOrder(f"hex {hx} is off the map")
-    if h not in self.zones[u.setup]:
+    if h not in rs.zones[u.setup]:
         where = {
             "east": ("within four hexes of the Eastern edge (rows 23-26 on this map), not on a mountain", "13.1"),
             "city": ("inside Minas Tirith or within two hexes of its walls, not on a mountain", "13.2"),
@@ -41,9 +41,9 @@ def _check_deploy(self, state: State, seat: str, uid: str, hx: str,
         }[u.setup]
         raise IllegalOrder(f"{uid} must be set up {where[0]}; {hx} is not", where[1])
     if occ is None:
-        occ = self.occupancy(state)
-    stack = [self.units[x] for x in occ.get(hx, ()) if x != uid]
-    lim = self.charts["stacking"]
+        occ = rs.occupancy(state)
+    stack = [rs.units[x] for x in occ.get(hx, ()) if x != uid]
+    lim = rs.charts["stacking"]
     if stack and any(o.side != seat for o in stack):
         raise IllegalOrder(f"hex {hx} holds enemy units", "5.0")
     if u.is_combat and sum(o.is_combat for o in stack) >= lim["combat_units"]:
@@ -56,34 +56,34 @@ def _check_deploy(self, state: State, seat: str, uid: str, hx: str,
                            "(Standard Rules stacking, reconstructed)")
 
 
-def legal_setup(self, state: State, seat: str) -> Iterator[Action]:
+def legal_setup(rs, state: State, seat: str) -> Iterator[Action]:
     """13.0: the set-up's `done` and deployments (an entry of Gondor's ``LEGAL_EXTRA``)."""
     if state["turn"] != 0:
         return
     # undeployed units first, then re-placements
-    mine = [uid for uid, u in self.units.items() if u.side == seat
+    mine = [uid for uid, u in rs.units.items() if u.side == seat
             and u.setup not in ("reinforcement",) and not u.setup[:1].isdigit()]
     mine.sort(key=lambda x: (state["units"][x]["status"] != "pool", x))
     pool_left = any(state["units"][x]["status"] == "pool" for x in mine)
     if not pool_left:
         yield Action("done")
-    occ = self.occupancy(state)
+    occ = rs.occupancy(state)
     for uid in mine:
-        u = self.units[uid]
-        for hx in self._zone_labels[u.setup]:
+        u = rs.units[uid]
+        for hx in rs._zone_labels[u.setup]:
             if state["units"][uid]["hex"] == hx:
                 continue
             if hx in occ:  # only an occupied hex can break stacking
                 try:
-                    self._check_deploy(state, seat, uid, hx, occ)
+                    rs._check_deploy(state, seat, uid, hx, occ)
                 except IllegalOrder:
                     continue
             yield Action("deploy", (uid, hx))
 
 
-def _apply_deploy(self, state: State, seat: str, *args: str) -> list[Event]:
+def _apply_deploy(rs, state: State, seat: str, *args: str) -> list[Event]:
     uid, hx = args
-    u = self.units[uid]
+    u = rs.units[uid]
     rec = state["units"][uid]
     again = rec["hex"] is not None
     rec["hex"], rec["status"] = hx, "map"

@@ -13,14 +13,16 @@ from engine.hexgrid import Hex
 from engine.spi.standard import StandardRules
 
 from .common import FORM_TITLES
+from engine.spi import c08_4_formations
+from engine.spi import entry as spi_entry
 
 
 @cached_property
-def entry_hexes(self) -> dict[str, list[str]]:
+def entry_hexes(rs) -> dict[str, list[str]]:
     """14.1/14.2 entry hexes: edge hexes of the map, passable."""
-    e = self.gondor_charts["entry"]
-    m = self.hexmap
-    tec = self.charts["tec"]
+    e = rs.gondor_charts["entry"]
+    m = rs.hexmap
+    tec = rs.charts["tec"]
 
     def ok(h):
         return tec.get(m.hexes[h].terrain, {}).get("passable", True)
@@ -36,24 +38,24 @@ def entry_hexes(self) -> dict[str, list[str]]:
 
 
 # ------------------------------------------------------- reinforcements
-def reinforcement_entry(self, state: State, uid: str) -> list[str] | None:
-    u = self.units[uid]
+def reinforcement_entry(rs, state: State, uid: str) -> list[str] | None:
+    u = rs.units[uid]
     if u.arrives is None:
         return None
     if u.arrives == "rohan":
         t = state["arrived"].get("rohan")
         if t is None or state["turn"] < t:
             return None
-        return self.entry_hexes["rohan"]
+        return rs.entry_hexes["rohan"]
     if state["turn"] < int(u.arrives):
         return None
-    return self.entry_hexes["sauron" if u.side == "sauron" else "south"]
+    return rs.entry_hexes["sauron" if u.side == "sauron" else "south"]
 
 
-def on_step_start(self, state: State) -> list[Event]:
+def on_step_start(rs, state: State) -> list[Event]:
     events: list[Event] = []
-    e = self.charts_for(state)["entry"]
-    first = self.sequence["step"][0]["id"]
+    e = rs.charts_for(state)["entry"]
+    first = rs.sequence["step"][0]["id"]
     if state["step"] == first and state["turn"] >= e["rohan_from"] and "rohan" not in state["arrived"]:
         d = Dice(state["dice"])
         roll = d.d6("Rohan")
@@ -71,53 +73,53 @@ entry_attack_seats = ("westernesse",)  # 14.2: Westernesse reinforcements only
 
 
 # ------------------------------------------------------------------ 14.2
-def _check_form(self, state: State, seat: str, args: tuple[str, ...]) -> None:
+def _check_form(rs, state: State, seat: str, args: tuple[str, ...]) -> None:
     kind, a, b, leader = args
-    if not any(self._offmap(state, x) for x in (a, b, leader)):
-        StandardRules._check_form(self, state, seat, (kind, a, b, leader))
-        if Hex.parse(state["units"][a]["hex"]) in self.extra_blocked(state, seat, [b]):
+    if not any(spi_entry._offmap(rs, state, x) for x in (a, b, leader)):
+        c08_4_formations._check_form(rs, state, seat, (kind, a, b, leader))
+        if Hex.parse(state["units"][a]["hex"]) in rs.extra_blocked(state, seat, [b]):
             raise IllegalOrder(f"{b} may not step into {state['units'][a]['hex']}: cavalry never moves next to "
                                "a Mumak, nor a Mumak next to cavalry", "14.31")
         return
-    self._need_kind(state, ("move",), "forming a special formation", "8.4")
-    if not self.may_form(state, seat, kind):
-        raise IllegalOrder(f"{self.title_of(seat)} units may not form a {kind}", "8.41")
+    rs._need_kind(state, ("move",), "forming a special formation", "8.4")
+    if not rs.may_form(state, seat, kind):
+        raise IllegalOrder(f"{rs.title_of(seat)} units may not form a {kind}", "8.41")
     if len({a, b, leader}) != 3:
         raise IllegalOrder("a formation is two different units and a leader", "8.4")
-    spec = self.charts_for(state)["formations"][kind]
+    spec = rs.charts_for(state)["formations"][kind]
     entry = None
     for x in (a, b, leader):
-        u = self.units[x]
+        u = rs.units[x]
         if u.side != seat:
             raise IllegalOrder(f"{x} is not yours")
-        if not self._offmap(state, x):
-            raise IllegalOrder(f"{x} is {'on the map' if self.on_map(state, x) else state['units'][x]['status']}: "
+        if not spi_entry._offmap(rs, state, x):
+            raise IllegalOrder(f"{x} is {'on the map' if rs.on_map(state, x) else state['units'][x]['status']}: "
                                "a formation formed off the map is made of reinforcements that have not entered "
                                "yet", "14.2")
-        e = self.reinforcement_entry(state, x)
+        e = rs.reinforcement_entry(state, x)
         if e is None:
             raise IllegalOrder(f"{x} is a reinforcement that may not enter now", u.section)
         if entry is not None and e != entry:
             raise IllegalOrder(f"{a}, {b} and {leader} do not enter by the same edge", "14.2")
         entry = e
     for x in (a, b):
-        u = self.units[x]
+        u = rs.units[x]
         if u.type not in spec["types"]:
             raise IllegalOrder(f"{x} is {u.type}; a {kind} is made of {' or '.join(spec['types'])} units", "8.4")
-        if self.formation_of(state, x):
+        if c08_4_formations.formation_of(rs, state, x):
             raise IllegalOrder(f"{x} is already in a formation", "8.4")
         if x in state["ph"]["moved"]:
             raise IllegalOrder(f"{x} has already moved this phase", "8.4")
-    if not self.units[leader].is_leader:
+    if not rs.units[leader].is_leader:
         raise IllegalOrder(f"{leader} is not a leader", "8.4")
     if any(e.get("frozen") and leader in e["frozen"] for e in state["effects"]):
         raise IllegalOrder(f"{leader} is frozen by a spell", "17.12")
 
 
-def _apply_form(self, state: State, seat: str, args: tuple[str, ...], dice: Dice | None) -> list[Event]:
+def _apply_form(rs, state: State, seat: str, args: tuple[str, ...], dice: Dice | None) -> list[Event]:
     kind, a, b, leader = args
-    if not self._offmap(state, a):
-        return StandardRules._apply_form(self, state, seat, (kind, a, b, leader), dice)
+    if not spi_entry._offmap(rs, state, a):
+        return c08_4_formations._apply_form(rs, state, seat, (kind, a, b, leader), dice)
     n = 1
     while f"F{n}" in state["formations"]:
         n += 1
@@ -125,39 +127,39 @@ def _apply_form(self, state: State, seat: str, args: tuple[str, ...], dice: Dice
     # Wedge may enter and attack at once (8.4's wait does not apply)
     state["formations"][f"F{n}"] = {"kind": kind, "units": [a, b], "leader": leader,
                                      "turn": state["turn"] - 1, "entering": True}
-    return [Event(public=f"{self.title_of(seat)}: {a} and {b} form a {FORM_TITLES[kind]} with {leader} before "
+    return [Event(public=f"{rs.title_of(seat)}: {a} and {b} form a {FORM_TITLES[kind]} with {leader} before "
                          f"entering the map; it counts as formed on an earlier turn and may enter and fight "
                          f"this turn (14.2, 8.4).", section="14.2")]
 
 
-def _offmap_hex(self, uid: str, hx: str) -> str:
+def _offmap_hex(rs, uid: str, hx: str) -> str:
     """The virtual hex off the map, beyond the edge a reinforcement
         enters by, next to the entry hex ``hx`` (14.2, ruling): its attacks
         come from there and a retreat moves away from it."""
-    u = self.units[uid]
+    u = rs.units[uid]
     edge = "north" if u.arrives == "rohan" else ("east" if u.side == "sauron" else "south")
-    side = self.hexmap.edges.get(edge, edge)
+    side = rs.hexmap.edges.get(edge, edge)
     h = Hex.parse(hx)
     c, r = {"top": (0, -1), "bottom": (0, 1), "left": (-1, 0), "right": (1, 0)}[side]
     return str(Hex(h.col + c, h.row + r))
 
 
-def legal_entry_forms(self, state: State, seat: str) -> Iterator[Action]:
+def legal_entry_forms(rs, state: State, seat: str) -> Iterator[Action]:
     """14.2: formations of the units about to enter (an entry of Gondor's ``LEGAL_EXTRA``)."""
     if state["turn"] == 0 or state["pending"]:
         return
-    if self.kind(state) == "move" and seat == "westernesse":
-        yield from self._legal_entry_forms(state, seat)
+    if rs.kind(state) == "move" and seat == "westernesse":
+        yield from _legal_entry_forms(rs, state, seat)
 
 
-def _legal_entry_forms(self, state: State, seat: str) -> Iterator[Action]:
-    units = [u for u in self._entering(state, seat) if self.units[u].is_combat
-             and not self.formation_of(state, u)]
-    leaders = [u for u in self._entering(state, seat) if self.units[u].is_leader]
+def _legal_entry_forms(rs, state: State, seat: str) -> Iterator[Action]:
+    units = [u for u in spi_entry._entering(rs, state, seat) if rs.units[u].is_combat
+             and not c08_4_formations.formation_of(rs, state, u)]
+    leaders = [u for u in spi_entry._entering(rs, state, seat) if rs.units[u].is_leader]
     for leader in leaders:
         for i, a in enumerate(units):
             for b in units[i + 1:]:
                 for kind in ("shieldwall", "wedge"):
                     act = Action("form", (kind, a, b, leader))
-                    if self._ok(state, seat, act):
+                    if rs._ok(state, seat, act):
                         yield act

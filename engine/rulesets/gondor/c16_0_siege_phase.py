@@ -14,11 +14,14 @@ from engine.spi.charts import morale_note, parse_totals
 from engine.spi.standard import StandardRules
 
 from .common import POUR_MODES, ZOC_THROUGH_WALLS
+from engine.rulesets.gondor import c15_city
+from engine.rulesets.gondor import c16_1_catapults_grond
+from engine.rulesets.gondor import c16_4_towers_ladders
 
 
 # ------------------------------------------------------------- state
-def init_extra(self, state: State) -> None:
-    ch = self.charts_for(state)["siege"]
+def init_extra(rs, state: State) -> None:
+    ch = rs.charts_for(state)["siege"]
     state["siege"] = {
         "fired": {},          # catapult -> the Game-Turn it last fired (16.12)
         "heads_left": ch["heads"],
@@ -58,57 +61,57 @@ def check_siege_charts(raw: dict) -> None:
         raise ChartError(f"[siege] zoc_through_walls must be one of {', '.join(ZOC_THROUGH_WALLS)} (16.44)")
 
 
-def siege_chart(self, state: State) -> dict:
-    return self.charts_for(state)["siege"]
+def siege_chart(rs, state: State) -> dict:
+    return rs.charts_for(state)["siege"]
 
 
 # ------------------------------------------------------------ queries
-def _outer_wall(self, hs: str) -> bool:
+def _outer_wall(rs, hs: str) -> bool:
     a, b = Hexside.parse(hs).hexes()
-    return {self.hexmap.level(a), self.hexmap.level(b)} == {0, 1}
+    return {rs.hexmap.level(a), rs.hexmap.level(b)} == {0, 1}
 
 
-def _is_main_gate(self, hs: str) -> bool:
-    return self.hexmap.main_gate is not None and str(self.hexmap.main_gate) == hs
+def _is_main_gate(rs, hs: str) -> bool:
+    return rs.hexmap.main_gate is not None and str(rs.hexmap.main_gate) == hs
 
 
 @cached_property
-def _sides_of_hex(self) -> dict[Hex, tuple[str, ...]]:
+def _sides_of_hex(rs) -> dict[Hex, tuple[str, ...]]:
     """Hex -> its wall, gate and tower hexsides (the map is fixed)."""
     out: dict[Hex, list[str]] = {}
-    for (a, _b), (_kind, label) in self.hexmap.side_index.items():
+    for (a, _b), (_kind, label) in rs.hexmap.side_index.items():
         out.setdefault(a, []).append(label)
     return {h: tuple(sorted(v)) for h, v in out.items()}
 
 
-def _wall_sides_of(self, h: Hex) -> list[str]:
-    return list(self._sides_of_hex.get(h, ()))
+def _wall_sides_of(rs, h: Hex) -> list[str]:
+    return list(rs._sides_of_hex.get(h, ()))
 
 
-def on_step_start(self, state: State) -> list[Event]:
+def on_step_start(rs, state: State) -> list[Event]:
     events = []
-    step = self.step(state)
+    step = rs.step(state)
     if step.get("kind") == "siege":
-        events.extend(self._siege_phase_start(state))
+        events.extend(_siege_phase_start(rs, state))
     elif step.get("kind") == "move" and step.get("side") == "sauron":
-        events.extend(self.pour_oil(state))
+        events.extend(c16_7_oil.pour_oil(rs, state))
     return events
 
 
-def _siege_phase_start(self, state: State) -> list[Event]:
+def _siege_phase_start(rs, state: State) -> list[Event]:
     events = []
     # 16.66: fires outside the city burn only until the next Siege Phase
-    out = [m for m in state["markers"] if m.get("type") == "fire" and not self.hexmap.in_city(Hex.parse(m["hex"]))]
+    out = [m for m in state["markers"] if m.get("type") == "fire" and not rs.hexmap.in_city(Hex.parse(m["hex"]))]
     if out:
         state["markers"] = [m for m in state["markers"] if m not in out]
         events.append(Event(public=f"The fires outside the city burn out ({', '.join(m['hex'] for m in out)}) "
                                    "(16.66).", section="16.66"))
     # 16.41: siege towers that begin the Siege Phase next to a wall may be used
     ready = {}
-    for u, d in sorted(self.units.items()):
-        if d.type == "siege_tower" and self.on_map(state, u):
+    for u, d in sorted(rs.units.items()):
+        if d.type == "siege_tower" and rs.on_map(state, u):
             h = state["units"][u]["hex"]
-            sides = self._wall_sides_of(Hex.parse(h))
+            sides = _wall_sides_of(rs, Hex.parse(h))
             if sides:
                 ready[u] = {"hex": h, "sides": sides}
     state["siege"]["ready"] = ready
@@ -116,121 +119,121 @@ def _siege_phase_start(self, state: State) -> list[Event]:
         events.append(Event(public="Siege towers against the walls, usable from now on: " + "; ".join(
             f"{u} in {r['hex']} ({', '.join(r['sides'])})" for u, r in ready.items()) + " (16.41).",
             section="16.41"))
-    for seat in self.step(state)["seats"]:
-        if not self._siege_useful(state, seat):
+    for seat in rs.step(state)["seats"]:
+        if not _siege_useful(rs, state, seat):
             state["done"].append(seat)
     return events
 
 
-def _siege_useful(self, state: State, seat: str) -> bool:
+def _siege_useful(rs, state: State, seat: str) -> bool:
     """Whether ``seat`` has any legal siege action at all (a side with none is done at once, so play by post
         does not wait on it): an unfired catapult with a hex in range for a fireball (16.6, 16.62: any hex, not
         only one with siege equipment in it), a wall in a catapult's or an operated Grond's reach."""
-    return next(iter(self._legal_siege(state, seat)), None) is not None
+    return next(iter(_legal_siege(rs, state, seat)), None) is not None
 
 
-def _advance(self, state: State) -> list[Event]:
-    events = StandardRules._advance(self, state)
+def _advance(rs, state: State) -> list[Event]:
+    events = StandardRules._advance(rs, state)
     # a Siege Phase nobody has anything to do in ends at once
-    while not state["over"] and self.kind(state) == "siege" and not self.active_seats(state):
-        events.extend(StandardRules._advance(self, state))
+    while not state["over"] and rs.kind(state) == "siege" and not rs.active_seats(state):
+        events.extend(StandardRules._advance(rs, state))
     return events
 
 
-def _siege_step(self, state: State, seat: str, what: str, section: str) -> None:
-    self.seat_check(state, seat)
-    if self.kind(state) != "siege":
-        raise IllegalOrder(f"{what} only in the Siege Phase; now: {self.step(state)['title']}", section)
+def _siege_step(rs, state: State, seat: str, what: str, section: str) -> None:
+    rs.seat_check(state, seat)
+    if rs.kind(state) != "siege":
+        raise IllegalOrder(f"{what} only in the Siege Phase; now: {rs.step(state)['title']}", section)
 
 
 # ------------------------------------------------------ combat effects
-def modify_attack(self, state: State, attacker: str, target: str, kind: str, prof: dict) -> None:
+def modify_attack(rs, state: State, attacker: str, target: str, kind: str, prof: dict) -> None:
     hx = state["units"][target]["hex"]
-    if self._towers_in(state, hx):
+    if c16_4_towers_ladders._towers_in(rs, state, hx):
         if kind == "melee":
             prof["armor"] -= 1
             prof["notes"].append("defender with a siege tower: Armor Protection -1 in melee (16.42)")
         else:
             prof["armor"] += 1
             prof["notes"].append("defender in a siege tower: Armor Protection +1 against missiles (16.42)")
-    if any(m["hex"] == hx for m in self._ladders(state)):
+    if any(m["hex"] == hx for m in c16_4_towers_ladders._ladders(rs, state)):
         prof["armor"] -= 1
         prof["notes"].append("defender on a ladder: Armor Protection -1 (16.45)")
     if state["units"][target].get("oil_from"):
         prof["armor"] -= 1
         prof["notes"].append("defender carries oil: Armor Protection -1 (16.75)")
-    if self.units[target].side == "westernesse" and any(
+    if rs.units[target].side == "westernesse" and any(
             m.get("type") == "head" and m.get("hex") == hx for m in state["markers"]):
         morale_note(prof, -1, "a severed head lies in the defender's hex: Morale -1 (16.84)")
 
 
-def duel_modifier(self, state: State, leader: str, other: str) -> int:
-    m = StandardRules.duel_modifier(self, state, leader, other)
+def duel_modifier(rs, state: State, leader: str, other: str) -> int:
+    m = StandardRules.duel_modifier(rs, state, leader, other)
     ha, hb = Hex.parse(state["units"][leader]["hex"]), Hex.parse(state["units"][other]["hex"])
-    f = self.hexmap.side_index.get((ha, hb))
-    if f and (self._towers_in(state, str(ha)) or any(x["hex"] == str(ha) for x in self._ladders(state))):
+    f = rs.hexmap.side_index.get((ha, hb))
+    if f and (c16_4_towers_ladders._towers_in(rs, state, str(ha)) or any(x["hex"] == str(ha) for x in c16_4_towers_ladders._ladders(rs, state))):
         m -= 1  # 16.46: fighting through a wall from a siege tower or ladder
     return m
 
 
 # ------------------------------------------------------ legal actions
-def legal_siege_orders(self, state: State, seat: str) -> Iterator[Action]:
+def legal_siege_orders(rs, state: State, seat: str) -> Iterator[Action]:
     """The siege orders' legal actions in one pass (each catapult's breaches, then its fireballs and heads
     hex by hex; ladders and oil pickups in the Movement Phase; the carriers' standing orders): the pass
     their records name (``Order.listed_in``), an entry of Gondor's ``LEGAL_EXTRA``."""
     if state["turn"] == 0 or state["pending"]:
         return
-    k = self.kind(state)
+    k = rs.kind(state)
     if k == "siege":
-        yield from self._legal_siege(state, seat)
-    if k == "move" and self.phasing(state) == seat:
-        yield from self._legal_ladders(state, seat)
+        yield from _legal_siege(rs, state, seat)
+    if k == "move" and rs.phasing(state) == seat:
+        yield from c16_4_towers_ladders._legal_ladders(rs, state, seat)
         if seat == "westernesse":
-            occ = self.occupancy(state)
-            for c in sorted(u for u, d in self.units.items() if d.type == "cauldron" and self.on_map(state, u)):
+            occ = rs.occupancy(state)
+            for c in sorted(u for u, d in rs.units.items() if d.type == "cauldron" and rs.on_map(state, u)):
                 for x in occ.get(state["units"][c]["hex"], ()):
                     a = Action("pickup", (x, c))
-                    if self.units[x].is_combat and self._ok(state, seat, a):
+                    if rs.units[x].is_combat and rs._ok(state, seat, a):
                         yield a
     if seat == "westernesse":
-        for c in self._carriers(state):
+        for c in c16_7_oil._carriers(rs, state):
             for mode in POUR_MODES:
                 a = Action("pour", (c, mode))
-                if self._ok(state, seat, a):
+                if rs._ok(state, seat, a):
                     yield a
 
 
-def _legal_siege(self, state: State, seat: str) -> Iterator[Action]:
+def _legal_siege(rs, state: State, seat: str) -> Iterator[Action]:
     try:
-        self.seat_check(state, seat)
+        rs.seat_check(state, seat)
     except IllegalOrder:
         return
-    cats = [c for c in self._catapults(state, seat) if not self._fired_this_turn(state, c)]
-    rng = self.siege_chart(state)["fireball_range"]
+    cats = [c for c in c16_1_catapults_grond._catapults(rs, state, seat) if not c16_1_catapults_grond._fired_this_turn(rs, state, c)]
+    rng = siege_chart(rs, state)["fireball_range"]
     if seat == "sauron":
-        walls = [str(s) for s in self.hexmap.hexsides if not self._breached(state, str(s))]
-        for c in cats + (["GRD"] if state.get("grond_active") and self.on_map(state, "GRD") else []):
+        walls = [str(s) for s in rs.hexmap.hexsides if not c15_city._breached(rs, state, str(s))]
+        for c in cats + (["GRD"] if state.get("grond_active") and rs.on_map(state, "GRD") else []):
             here = Hex.parse(state["units"][c]["hex"])
             for hs in walls:
                 a, b = Hexside.parse(hs).hexes()
-                if min(distance(here, a), distance(here, b)) >= self.siege_chart(state)["breach_range"]:
+                if min(distance(here, a), distance(here, b)) >= siege_chart(rs, state)["breach_range"]:
                     continue
                 act = Action("breach", (c, hs))
-                if self._ok(state, seat, act):
+                if rs._ok(state, seat, act):
                     yield act
     for c in cats:
         here = Hex.parse(state["units"][c]["hex"])
-        for h in sorted(self.hexmap.hexes):
+        for h in sorted(rs.hexmap.hexes):
             d = distance(here, h)
-            if not 0 < d <= rng or self._clear_line(here, h) is not None:
+            if not 0 < d <= rng or c16_1_catapults_grond._clear_line(rs, here, h) is not None:
                 continue
             yield Action("fireball", (c, "at", str(h)))
-            if seat == "sauron" and state["siege"]["heads_left"] > 0 and self.hexmap.in_city(h):
+            if seat == "sauron" and state["siege"]["heads_left"] > 0 and rs.hexmap.in_city(h):
                 yield Action("head", (c, "at", str(h)))
 
 
 # ---------------------------------------------------------------- view
-def view_extra(self, state: State, own: str | None, view: dict) -> None:
+def view_extra(rs, state: State, own: str | None, view: dict) -> None:
     real = set(state["hidden"].get("real_cauldrons", ()))
     for d in view["units"]:
         rec = state["units"][d["id"]]
@@ -247,7 +250,7 @@ def view_extra(self, state: State, own: str | None, view: dict) -> None:
             d["active"] = True
             look(d)["glow"] = True  # drawn: Grond operated (17.13)
         if d["type"] == "siege_tower":
-            sides = self._ready_sides(state, d["id"])
+            sides = c16_4_towers_ladders._ready_sides(rs, state, d["id"])
             if sides:
                 d["ready"] = sides
                 look(d)["arrows"] = list(sides)  # drawn: a ready tower's arrows toward its walls
@@ -255,10 +258,14 @@ def view_extra(self, state: State, own: str | None, view: dict) -> None:
     view["siege"] = {"heads_left": s["heads_left"], "ladders_left": s["ladders_left"],
                      "fired": sorted(c for c in s["fired"] if s["fired"][c] == state["turn"])}
     notes = view.setdefault("notes", [])
-    carriers = self._carriers(state)
+    carriers = c16_7_oil._carriers(rs, state)
     if own == "westernesse":  # the standing orders are Westernesse's secret (16.74)
         view["siege"]["pour"] = {c: s["pour"].get(c, "hold") for c in carriers}
     if carriers:
         notes.append("Oil carried: " + ", ".join(
             f"{c} ({s['pour'].get(c, 'hold')})" if own == "westernesse" else c for c in carriers) + " (16.74)")
     notes.append(f"Heads left {s['heads_left']}, ladders left {s['ladders_left']} (16.81, 16.47)")
+
+
+# (imported last: the oil's order records name legal_siege_orders above)
+from engine.rulesets.gondor import c16_7_oil  # noqa: E402

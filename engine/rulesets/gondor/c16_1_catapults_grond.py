@@ -11,77 +11,79 @@ from engine.units import Ratings
 from engine.spi.standard import StandardRules
 
 from .common import (GROND, NAZGUL)
+from engine.rulesets.gondor import c16_0_siege_phase
+from engine.spi import c07_1_fire
 
 
-def _fired_this_turn(self, state: State, cat: str) -> bool:
+def _fired_this_turn(rs, state: State, cat: str) -> bool:
     return state["siege"]["fired"].get(cat) == state["turn"]
 
 
-def _catapults(self, state: State, seat: str) -> list[str]:
-    return sorted(u for u, d in self.units.items() if d.type == "catapult" and d.side == seat
-                  and self.on_map(state, u))
+def _catapults(rs, state: State, seat: str) -> list[str]:
+    return sorted(u for u, d in rs.units.items() if d.type == "catapult" and d.side == seat
+                  and rs.on_map(state, u))
 
 
 # ------------------------------------------------------- catapult fire
-def ratings(self, state: State, uid: str):
-    if self.units[uid].type == "catapult":
-        return Ratings(None, self.siege_chart(state)["catapult_missile"], 1, "Z")
-    return StandardRules.ratings(self, state, uid)
+def ratings(rs, state: State, uid: str):
+    if rs.units[uid].type == "catapult":
+        return Ratings(None, c16_0_siege_phase.siege_chart(rs, state)["catapult_missile"], 1, "Z")
+    return StandardRules.ratings(rs, state, uid)
 
 
-def missile_range(self, state: State, uid: str) -> int:
-    if self.units[uid].type == "catapult":
-        return self.siege_chart(state)["catapult_range"]
-    return StandardRules.missile_range(self, state, uid)
+def missile_range(rs, state: State, uid: str) -> int:
+    if rs.units[uid].type == "catapult":
+        return c16_0_siege_phase.siege_chart(rs, state)["catapult_range"]
+    return StandardRules.missile_range(rs, state, uid)
 
 
-def _check_fire(self, state: State, seat: str, args: tuple[str, ...]) -> None:
-    StandardRules._check_fire(self, state, seat, args)
+def _check_fire(rs, state: State, seat: str, args: tuple[str, ...]) -> None:
+    c07_1_fire._check_fire(rs, state, seat, args)
     for uid in args[:-2]:
-        if self.units[uid].type == "catapult" and self._fired_this_turn(state, uid):
+        if rs.units[uid].type == "catapult" and _fired_this_turn(rs, state, uid):
             raise IllegalOrder(f"{uid} has already fired this Game-Turn (one firing a turn, 16.12)", "16.12")
 
 
-def _apply_fire(self, state: State, seat: str, args: tuple[str, ...], dice: Dice | None) -> list[Event]:
+def _apply_fire(rs, state: State, seat: str, args: tuple[str, ...], dice: Dice | None) -> list[Event]:
     for uid in args[:-2]:
-        if self.units[uid].type == "catapult":
+        if rs.units[uid].type == "catapult":
             state["siege"]["fired"][uid] = state["turn"]
-    return StandardRules._apply_fire(self, state, seat, args, dice)
+    return c07_1_fire._apply_fire(rs, state, seat, args, dice)
 
 
-def _own_catapult(self, state: State, seat: str, uid: str, section: str) -> Hex:
-    u = self._own_on_map(state, seat, uid)
+def _own_catapult(rs, state: State, seat: str, uid: str, section: str) -> Hex:
+    u = rs._own_on_map(state, seat, uid)
     if u.type != "catapult":
         raise IllegalOrder(f"{uid} is not a catapult", section)
-    if self._fired_this_turn(state, uid):
+    if _fired_this_turn(rs, state, uid):
         raise IllegalOrder(f"{uid} has already fired this Game-Turn (one firing a turn, 16.12)", "16.12")
     return Hex.parse(state["units"][uid]["hex"])
 
 
-def _clear_line(self, a: Hex, b: Hex) -> Hex | None:
+def _clear_line(rs, a: Hex, b: Hex) -> Hex | None:
     """16.24, 16.61: the first mountain hex between ``a`` and ``b`` (ends excluded), if any."""
     for h in line(a, b)[1:-1]:
-        if h in self.hexmap and self.hexmap.hexes[h].terrain == "mountain":
+        if h in rs.hexmap and rs.hexmap.hexes[h].terrain == "mountain":
             return h
     return None
 
 
 # ------------------------------------------------------------ 16.13 Grond
-def _grond_carrier(self, uid: str) -> bool:
-    u = self.units[uid]
+def _grond_carrier(rs, uid: str) -> bool:
+    u = rs.units[uid]
     return u.is_combat and (u.type == "troll" or "uruk" in u.tags)
 
 
-def check_stack_move(self, state: State, seat: str, uids: list[str]) -> None:
-    StandardRules.check_stack_move(self, state, seat, uids)
-    if GROND in uids and not any(self._grond_carrier(x) for x in uids):
+def check_stack_move(rs, state: State, seat: str, uids: list[str]) -> None:
+    StandardRules.check_stack_move(rs, state, seat, uids)
+    if GROND in uids and not any(_grond_carrier(rs, x) for x in uids):
         raise IllegalOrder("Grond moves only carried by a Troll or Uruk-Hai unit stacked and moving with it "
                            "(e.g. `move TR1 GRD <hex>`)", "16.13")
 
 
-def _check_movers(self, state: State, seat: str, uids: list[str]) -> None:
-    self.seat_check(state, seat)
+def _check_movers(rs, state: State, seat: str, uids: list[str]) -> None:
+    rs.seat_check(state, seat)
     for e in state["effects"]:
         if e.get("spell") == "stalemate-nazgul" and NAZGUL in uids:
             raise IllegalOrder("the Nazgul Lord is stalemated and may not move for one Game-Turn", "17.22")
-    StandardRules._check_movers(self, state, seat, uids)
+    StandardRules._check_movers(rs, state, seat, uids)

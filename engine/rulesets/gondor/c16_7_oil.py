@@ -24,69 +24,72 @@ from engine.orders import Order, secret
 from engine.rulesets.gondor import c16_0_siege_phase
 
 from .common import POUR_MODES
+from engine.spi import c06_zoc
+from engine.spi import c07_combat
+from engine.spi import hooks
 
 
 # ------------------------------------------------------- oil carriers
-def on_eliminate(self, state: State, uid: str, here: str | None) -> None:
+def on_eliminate(rs, state: State, uid: str, here: str | None) -> None:
     """16.72: the oil goes with its carrier (an entry of Gondor's ``ON_ELIMINATE``, after the Banner's)."""
     if state["units"][uid].get("oil_from"):
         state["units"][uid]["oil_from"] = None  # the oil goes with its carrier
         state["siege"]["pour"].pop(uid, None)
 
 
-def _carriers(self, state: State) -> list[str]:
+def _carriers(rs, state: State) -> list[str]:
     return sorted(u for u, r in state["units"].items() if r.get("oil_from") and r["status"] == "map")
 
 
-def _pour_targets(self, state: State, carrier: str, mode: str, only: str | None = None) -> list[str]:
+def _pour_targets(rs, state: State, carrier: str, mode: str, only: str | None = None) -> list[str]:
     here = Hex.parse(state["units"][carrier]["hex"])
-    lv = self.hexmap.level(here)
-    occ = self.occupancy(state)
+    lv = rs.hexmap.level(here)
+    occ = rs.occupancy(state)
     out = []
     for nb in here.neighbours():
         hx = str(nb)
         if only is not None and hx != only:
             continue
-        if nb not in self.hexmap or self.hexmap.level(nb) >= lv:
+        if nb not in rs.hexmap or rs.hexmap.level(nb) >= lv:
             continue
         ids = occ.get(hx, ())
-        tower = any(self.units[x].type == "siege_tower" and self.units[x].side == "sauron" for x in ids)
-        unit = any(self.units[x].is_combat and self.units[x].side == "sauron" for x in ids)
+        tower = any(rs.units[x].type == "siege_tower" and rs.units[x].side == "sauron" for x in ids)
+        unit = any(rs.units[x].is_combat and rs.units[x].side == "sauron" for x in ids)
         if (mode == "towers" and tower) or (mode == "any" and (tower or unit)):
             out.append((not tower, hx))
     return [h for _, h in sorted(out)]
 
 
-def pour_oil(self, state: State, only: str | None = None) -> list[Event]:
+def pour_oil(rs, state: State, only: str | None = None) -> list[Event]:
     """16.74: carriers of real oil act on their standing orders. Dummy
         carriers are skipped without a trace (no text, no dice, no reveal)."""
-    if self.kind(state) != "move" or self.phasing(state) != "sauron":
+    if rs.kind(state) != "move" or rs.phasing(state) != "sauron":
         return []
     real = set(state["hidden"].get("real_cauldrons", ()))
     events = []
-    for c in self._carriers(state):
+    for c in _carriers(rs, state):
         rec = state["units"][c]
         mode = state["siege"]["pour"].get(c, "hold")
         if mode == "hold" or rec["oil_from"] not in real:
             continue
-        targets = self._pour_targets(state, c, mode, only)
+        targets = _pour_targets(rs, state, c, mode, only)
         if not targets:
             continue
         hx = targets[0]
-        ids = self.occupancy(state).get(hx, [])
-        hit = [x for x in ids if self.units[x].side == "sauron"
-               and (self.units[x].is_combat or self.units[x].type == "siege_tower")]
+        ids = rs.occupancy(state).get(hx, [])
+        hit = [x for x in ids if rs.units[x].side == "sauron"
+               and (rs.units[x].is_combat or rs.units[x].type == "siege_tower")]
         src = rec["oil_from"]
         rec["oil_from"] = None
         state["siege"]["pour"].pop(c, None)
         for x in hit:
-            self.eliminate(state, x)
+            c07_combat.eliminate(rs, state, x)
         lines = []
-        for ldr in [x for x in ids if self.units[x].is_leader and self.on_map(state, x)]:
-            if not self.combat_units_in(state, hx):
-                lines.extend(self._displace_leader(state, ldr))
+        for ldr in [x for x in ids if rs.units[x].is_leader and rs.on_map(state, x)]:
+            if not rs.combat_units_in(state, hx):
+                lines.extend(rs._displace_leader(state, ldr))
         text = (f"Westernesse: {c} pours boiling oil from {src} down on {hx}: "
-                f"{', '.join(self.units[x].label() for x in hit)} eliminated (16.74)")
+                f"{', '.join(rs.units[x].label() for x in hit)} eliminated (16.74)")
         if lines:
             text += "; " + "; ".join(lines)
         events.append(Event(public=text + ".", section="16.74", reveals=True))
@@ -94,73 +97,78 @@ def pour_oil(self, state: State, only: str | None = None) -> list[Event]:
 
 
 @cached_property
-def _takeable_ids(self) -> tuple[str, ...]:
-    return tuple(sorted(u for u, d in self.units.items() if d.type == "cauldron" or d.is_siege))
+def _takeable_ids(rs) -> tuple[str, ...]:
+    return tuple(sorted(u for u, d in rs.units.items() if d.type == "cauldron" or d.is_siege))
 
 
-def _take_cauldrons(self, state: State, seat: str, hx: str, movers: list[str] | None = None) -> list[Event]:
+def _take_cauldrons(rs, state: State, seat: str, hx: str, movers: list[str] | None = None) -> list[Event]:
     """16.73: an enemy combat unit in a cauldron's hex (ending there or
         passing through: ``movers``) destroys it and its oil; the counter is
         turned over as it is taken. Siege equipment left alone in a hex an
         enemy combat unit enters is destroyed too (ruling)."""
-    if movers is None and (not self.combat_units_in(state, hx) or self.side_in(state, hx) != seat):
+    if movers is None and (not rs.combat_units_in(state, hx) or rs.side_in(state, hx) != seat):
         return []
     events = []
     units = state["units"]  # only cauldrons and siege equipment can be taken: those few, not every unit
-    for x in self._takeable_ids:
+    for x in rs._takeable_ids:
         if units[x]["hex"] != hx or units[x]["status"] != "map":
             continue
-        d = self.units[x]
+        d = rs.units[x]
         if d.side == seat:
             continue
         if d.type == "cauldron":
             real = x in state["hidden"].get("real_cauldrons", ())
-            self.eliminate(state, x)
-            events.append(Event(public=f"{self.title_of(seat)} takes cauldron {x} in {hx}: it was "
+            c07_combat.eliminate(rs, state, x)
+            events.append(Event(public=f"{rs.title_of(seat)} takes cauldron {x} in {hx}: it was "
                                        f"{'real' if real else 'a dummy'}; it and its oil are destroyed (16.73).",
                                 section="16.73", reveals=True))
         elif d.is_siege:
-            self.eliminate(state, x)
-            events.append(Event(public=f"{self.title_of(seat)} destroys the undefended {d.name} {x} in {hx} "
+            c07_combat.eliminate(rs, state, x)
+            events.append(Event(public=f"{rs.title_of(seat)} destroys the undefended {d.name} {x} in {hx} "
                                        "(16.1, ruling).", section="16.1"))
     return events
 
 
 # ------------------------------------------------------------- hooks
-def after_move(self, state: State, seat: str, uids: list[str], trail: list[str]) -> list[Event]:
+def on_enter(rs, state: State, seat: str, uids: list[str], trail: list[str], how: str) -> list[Event]:
+    """16.73: the cauldrons an enemy combat unit reaches (in a move, passing through too; by a retreat or an
+    advance, the hex entered); 16.74: Sauron's move ends below a carrier's oil (an entry of Gondor's
+    ``ON_ENTER``, before the gates)."""
+    if how != "move":
+        return _take_cauldrons(rs, state, seat, trail[-1])
     events = []
-    if trail and any(self.units[u].is_combat for u in uids):
-        for hx in self.entered(state, trail):
-            events.extend(self._take_cauldrons(state, seat, hx, uids))  # 16.73: passing through too
+    if trail and any(rs.units[u].is_combat for u in uids):
+        for hx in hooks.entered(rs, state, trail):
+            events.extend(_take_cauldrons(rs, state, seat, hx, uids))  # 16.73: passing through too
         if seat == "sauron":
-            events.extend(self.pour_oil(state, only=trail[-1]))
+            events.extend(pour_oil(rs, state, only=trail[-1]))
     return events
 
 
-def _parse_pickup(self, state: State, seat: str, words: list[str]) -> tuple[str, ...]:
+def _parse_pickup(rs, state: State, seat: str, words: list[str]) -> tuple[str, ...]:
     if len(words) != 2:
         raise InvalidOrder("usage: `pickup <unit> <cauldron>`, e.g. `pickup GS1 K2`")
-    return (self.resolve_unit(words[0]), self.resolve_unit(words[1]))
+    return (rs.resolve_unit(words[0]), rs.resolve_unit(words[1]))
 
 
-def _parse_pour(self, state: State, seat: str, words: list[str]) -> tuple[str, ...]:
+def _parse_pour(rs, state: State, seat: str, words: list[str]) -> tuple[str, ...]:
     if len(words) != 2 or words[1].lower() not in POUR_MODES:
         raise InvalidOrder("usage: `pour <unit> any|towers|hold` (the carrier's standing order, 16.74)")
-    return (self.resolve_unit(words[0]), words[1].lower())
+    return (rs.resolve_unit(words[0]), words[1].lower())
 
 # --- oil (16.72-16.75)
-def _check_pickup(self, state: State, seat: str, args: tuple[str, ...]) -> None:
+def _check_pickup(rs, state: State, seat: str, args: tuple[str, ...]) -> None:
     uid, k = args
-    self.seat_check(state, seat)
+    rs.seat_check(state, seat)
     if seat != "westernesse":
         raise IllegalOrder("Sauron units may never use cauldrons", "16.73")
-    if self.kind(state) != "move" or self.phasing(state) != seat:
+    if rs.kind(state) != "move" or rs.phasing(state) != seat:
         raise IllegalOrder("oil is picked up in your Movement Phase", "16.72")
-    u = self._own_on_map(state, seat, uid)
+    u = rs._own_on_map(state, seat, uid)
     if not u.is_combat:
         raise IllegalOrder(f"{uid} is not a combat unit", "16.72")
-    c = self.units.get(k)
-    if c is None or c.type != "cauldron" or not self.on_map(state, k):
+    c = rs.units.get(k)
+    if c is None or c.type != "cauldron" or not rs.on_map(state, k):
         raise IllegalOrder(f"{k} is not a cauldron on the map", "16.72")
     if state["units"][k]["hex"] != state["units"][uid]["hex"]:
         raise IllegalOrder(f"{uid} must be in {k}'s hex ({state['units'][k]['hex']})", "16.72")
@@ -170,14 +178,14 @@ def _check_pickup(self, state: State, seat: str, args: tuple[str, ...]) -> None:
         raise IllegalOrder(f"{uid} already carries an oil counter (one each, 16.75)", "16.75")
 
 
-def _apply_pickup(self, state: State, seat: str, args: tuple[str, ...], dice: Dice | None) -> list[Event]:
+def _apply_pickup(rs, state: State, seat: str, args: tuple[str, ...], dice: Dice | None) -> list[Event]:
     uid, k = args
     state["units"][k]["oil"] -= 1
     state["units"][uid]["oil_from"] = k
     state["siege"]["pour"][uid] = "hold"
     ph = state["ph"]
     here = Hex.parse(state["units"][uid]["hex"])
-    if uid in ph["moved"] and here not in self.zoc_map(state, seat):
+    if uid in ph["moved"] and here not in c06_zoc.zoc_map(rs, state, seat):
         # 16.72 "enters ... picks up ... and moves off": the rest of its allowance
         ph["moved"] = [x for x in ph["moved"] if x != uid]
         ph.setdefault("resume", []).append(uid)
@@ -186,19 +194,19 @@ def _apply_pickup(self, state: State, seat: str, args: tuple[str, ...], dice: Di
                   section="16.72")]
 
 
-def _check_pour(self, state: State, seat: str, args: tuple[str, ...]) -> None:
+def _check_pour(rs, state: State, seat: str, args: tuple[str, ...]) -> None:
     uid, mode = args
-    self.seat_check(state, seat)
+    rs.seat_check(state, seat)
     if seat != "westernesse":
         raise IllegalOrder("only Westernesse pours oil", "16.74")
-    self._own_on_map(state, seat, uid)
+    rs._own_on_map(state, seat, uid)
     if not state["units"][uid].get("oil_from"):
         raise IllegalOrder(f"{uid} carries no oil", "16.74")
     if state["siege"]["pour"].get(uid, "hold") == mode:
         raise IllegalOrder(f"{uid}'s standing order is already `{mode}`", "16.74")
 
 
-def _apply_pour(self, state: State, seat: str, args: tuple[str, ...], dice: Dice | None) -> list[Event]:
+def _apply_pour(rs, state: State, seat: str, args: tuple[str, ...], dice: Dice | None) -> list[Event]:
     uid, mode = args
     state["siege"]["pour"][uid] = mode
     what = {"any": "on any enemy unit or siege tower below it", "towers": "only on a hex holding a siege tower",

@@ -9,93 +9,94 @@ from engine.spi.common import _phrase
 from engine.spi.standard import StandardRules
 
 from .common import BANNER
+from engine.rulesets.gondor import c20_victory
 
 
 # ----------------------------------------------------------- 18.x Banner
-def _banner_unfurled(self, state: State) -> bool:
+def _banner_unfurled(rs, state: State) -> bool:
     return BANNER in state["units"] and state["units"][BANNER]["status"] == "map"
 
 
-def _west_leaders_in(self, state: State, hx: str | None) -> list[str]:
+def _west_leaders_in(rs, state: State, hx: str | None) -> list[str]:
     return sorted(x for x, r in state["units"].items() if r["status"] == "map" and r["hex"] == hx
-                  and self.units[x].is_leader and self.units[x].side == "westernesse")
+                  and rs.units[x].is_leader and rs.units[x].side == "westernesse")
 
 
-def movement_allowance(self, state: State, uid: str, ma: float) -> float:
+def movement_allowance(rs, state: State, uid: str, ma: float) -> float:
     """18.13: the Banner moves with a leader's allowance (an entry of Gondor's ``MOVEMENT_ALLOWANCE``)."""
     if uid == BANNER:
-        return self.charts_for(state)["movement"]["leader"]
+        return rs.charts_for(state)["movement"]["leader"]
     return ma
 
 
-def check_move_end(self, state: State, seat: str, uids: list[str], dest: str, occ) -> None:
+def check_move_end(rs, state: State, seat: str, uids: list[str], dest: str, occ) -> None:
     rest = [u for u in uids if u != BANNER]
-    StandardRules.check_move_end(self, state, seat, rest or uids, dest, occ)
+    StandardRules.check_move_end(rs, state, seat, rest or uids, dest, occ)
     if BANNER in uids:
-        with_ = [x for x in occ.get(dest, ()) if x not in uids and self.units[x].is_leader
-                 and self.units[x].side == "westernesse"] + [x for x in rest if self.units[x].is_leader]
+        with_ = [x for x in occ.get(dest, ()) if x not in uids and rs.units[x].is_leader
+                 and rs.units[x].side == "westernesse"] + [x for x in rest if rs.units[x].is_leader]
         if not with_:
             raise IllegalOrder("the Banner of the King must end its move stacked with a Westernesse leader",
                                "18.13")
 
 
-def after_move(self, state: State, seat: str, uids: list[str], trail: list[str]) -> list[Event]:
+def after_move(rs, state: State, seat: str, uids: list[str], trail: list[str]) -> list[Event]:
     events: list[Event] = []
-    if any(self.units[u].is_combat for u in uids):  # 20.1: occupy or pass through
-        road = state.setdefault("road", {h: None for h in self._road_hexes_20_1})
+    if any(rs.units[u].is_combat for u in uids):  # 20.1: occupy or pass through
+        road = state.setdefault("road", {h: None for h in rs._road_hexes_20_1})
         for hx in trail:
             if hx in road:
                 road[hx] = seat
     # 18.13 (ruling): the Banner goes with the last leader to leave its hex
-    if (self._banner_unfurled(state) and BANNER not in uids and len(trail) > 1
-            and any(self.units[u].is_leader for u in uids) and state["units"][BANNER]["hex"] == trail[0]
-            and not self._west_leaders_in(state, trail[0])):
+    if (_banner_unfurled(rs, state) and BANNER not in uids and len(trail) > 1
+            and any(rs.units[u].is_leader for u in uids) and state["units"][BANNER]["hex"] == trail[0]
+            and not _west_leaders_in(rs, state, trail[0])):
         state["units"][BANNER]["hex"] = trail[-1]
         events.append(Event(public=f"The Banner of the King goes with {_phrase(uids)} to {trail[-1]} (18.13).",
                             section="18.13"))
     return events
 
 
-def after_retreat(self, state: State, uids: list[str], here: str, hx: str) -> list[str]:
+def after_retreat(rs, state: State, uids: list[str], here: str, hx: str) -> list[str]:
     """18.13: the Banner goes with its leader's retreat (an entry of Gondor's ``AFTER_RETREAT``)."""
-    if self._banner_follows(state, here, hx):
+    if _banner_follows(rs, state, here, hx):
         return ["the Banner of the King goes with its leader (18.13)"]
     return []
 
 
-def _displace_leader(self, state: State, ldr: str) -> list[str]:
+def _displace_leader(rs, state: State, ldr: str) -> list[str]:
     here = state["units"][ldr]["hex"]
-    lines = StandardRules._displace_leader(self, state, ldr)
-    if self._banner_follows(state, here, state["units"][ldr]["hex"]):
+    lines = StandardRules._displace_leader(rs, state, ldr)
+    if _banner_follows(rs, state, here, state["units"][ldr]["hex"]):
         lines.append(f"the Banner of the King goes with {ldr} (18.13)")
     return lines
 
 
-def _banner_follows(self, state: State, here: str | None, hx: str | None) -> bool:
-    if (self._banner_unfurled(state) and here and hx and here != hx and state["units"][BANNER]["hex"] == here
-            and not self._west_leaders_in(state, here) and self._west_leaders_in(state, hx)):
+def _banner_follows(rs, state: State, here: str | None, hx: str | None) -> bool:
+    if (_banner_unfurled(rs, state) and here and hx and here != hx and state["units"][BANNER]["hex"] == here
+            and not _west_leaders_in(rs, state, here) and _west_leaders_in(rs, state, hx)):
         state["units"][BANNER]["hex"] = hx
         return True
     return False
 
 
-def _leader_loss(self, state: State, ldr: str, points: int) -> str:
+def _leader_loss(rs, state: State, ldr: str, points: int) -> str:
     here = state["units"][ldr]["hex"]
-    text = StandardRules._leader_loss(self, state, ldr, points)
-    lines = self._banner_falls(state, here)
+    text = StandardRules._leader_loss(rs, state, ldr, points)
+    lines = _banner_falls(rs, state, here)
     return text + ("; " + "; ".join(lines) if lines else "")
 
 
-def on_eliminate(self, state: State, uid: str, here: str | None) -> None:
+def on_eliminate(rs, state: State, uid: str, here: str | None) -> None:
     """18.13: the Banner falls with the last leader of its hex (an entry of Gondor's ``ON_ELIMINATE``)."""
-    if self.units[uid].is_leader:
-        self._banner_falls(state, here)
+    if rs.units[uid].is_leader:
+        _banner_falls(rs, state, here)
 
 
-def _banner_falls(self, state: State, here: str | None) -> list[str]:
+def _banner_falls(rs, state: State, here: str | None) -> list[str]:
     """18.14: the Banner is eliminated with the leader stacked with it."""
-    if (self._banner_unfurled(state) and here and state["units"][BANNER]["hex"] == here
-            and not self._west_leaders_in(state, here)):
+    if (_banner_unfurled(rs, state) and here and state["units"][BANNER]["hex"] == here
+            and not _west_leaders_in(rs, state, here)):
         state["units"][BANNER]["status"] = "eliminated"
         state["units"][BANNER]["hex"] = None
         state["effects"] = [e for e in state["effects"] if not e.get("banner")]
@@ -103,17 +104,17 @@ def _banner_falls(self, state: State, here: str | None) -> list[str]:
     return []
 
 
-def _banner_sanity(self, state: State) -> list[str]:
+def _banner_sanity(rs, state: State) -> list[str]:
     """However a leader died (a siege weapon, say), the Banner does not
         stay alone on the map (18.14)."""
-    if self._banner_unfurled(state):
-        return self._banner_falls(state, state["units"][BANNER]["hex"])
+    if _banner_unfurled(rs, state):
+        return _banner_falls(rs, state, state["units"][BANNER]["hex"])
     return []
 
 
-def _banner_step(self, state: State) -> list[Event]:
+def _banner_step(rs, state: State) -> list[Event]:
     events: list[Event] = []
-    if not self._banner_unfurled(state):
+    if not _banner_unfurled(rs, state):
         return events
     if not any(e.get("banner") for e in state["effects"]):  # its three Game-Turns are over
         state["units"][BANNER]["status"] = "reinforcement"  # back off the map
@@ -121,9 +122,9 @@ def _banner_step(self, state: State) -> list[Event]:
         events.append(Event(public="The Banner of the King is furled: its three Game-Turns are over (17.23).",
                             section="17.23"))
         return events
-    if self.kind(state) != "rally":
+    if rs.kind(state) != "rally":
         return events
-    ch = self._cmd(state, "banner")
+    ch = c20_victory._cmd(rs, state, "banner")
     bh = state["units"][BANNER]["hex"]
     if any(e.get("no_rally") and e.get("side") == "westernesse" for e in state["effects"]):
         stop = next(e for e in state["effects"] if e.get("no_rally") and e.get("side") == "westernesse")
@@ -132,8 +133,8 @@ def _banner_step(self, state: State) -> list[Event]:
                             section="18.22"))
         return events
     near = sorted((distance(bh, r["hex"]), uid) for uid, r in state["units"].items()
-                  if r["status"] == "map" and r.get("disrupted") and self.units[uid].side == "westernesse"
-                  and self.units[uid].is_combat and distance(bh, r["hex"]) <= ch["range"])
+                  if r["status"] == "map" and r.get("disrupted") and rs.units[uid].side == "westernesse"
+                  and rs.units[uid].is_combat and distance(bh, r["hex"]) <= ch["range"])
     chosen = [uid for _, uid in near[:ch["auto_rally"]]]
     for uid in chosen:
         state["units"][uid]["disrupted"] = False
@@ -144,10 +145,10 @@ def _banner_step(self, state: State) -> list[Event]:
     return events
 
 
-def check_rally_extra(self, state: State, seat: str, leader: str, uid: str) -> None:
-    StandardRules.check_rally_extra(self, state, seat, leader, uid)
-    if seat == "sauron" and self._banner_unfurled(state):
-        r = self._cmd(state, "banner")["range"]
+def check_rally_extra(rs, state: State, seat: str, leader: str, uid: str) -> None:
+    StandardRules.check_rally_extra(rs, state, seat, leader, uid)
+    if seat == "sauron" and _banner_unfurled(rs, state):
+        r = c20_victory._cmd(rs, state, "banner")["range"]
         d = distance(state["units"][BANNER]["hex"], state["units"][uid]["hex"])
         if d <= r:
             raise IllegalOrder(f"{uid} is {d} hexes from the Banner of the King: no Sauron unit within {r} hexes "

@@ -35,97 +35,90 @@ from engine.spi.c13_setup import DEPLOY
 from engine.spi.charts import ChartError, cached
 from engine.spi.c07_1_fire import FIRE
 from engine.spi.c08_4_formations import FORM
-from engine.spi.entry import ENTRY_ADVANCE, ENTRY_MELEE, EntryAttacks, legal_entry_melees
+from engine.spi import entry as spi_entry
+from engine.spi.entry import ENTRY_ADVANCE, ENTRY_MELEE, legal_entry_melees
 from engine.options import read
 from engine.spi.standard import DONE, StandardRules
 
 from .c07_175_missiles import _check_done as _missiles_check_done
 from .c07_22_leader_combat import SDUEL, cell_wounds
 from .c14_reinforcements import EXTRA_IDS
-from . import c08_1_stacking, c13_setup, c16_6_ring, c17_11_beast, c22_mortal_combat
+from . import c08_1_stacking, c18_1_gates, c13_setup, c16_6_ring, c17_11_beast, c22_mortal_combat
 from .c16_6_ring import RING_ORDER
 from .c17_11_beast import BEAST, BREATHE
 from .c18_1_gates import GATES
 from .c22_mortal_combat import ACCEPT, CHALLENGE, CHALLENGE_22_3, DECLINE
 from .common import DATA, SEATS, SIDE_COLORS, SIDE_TITLES, STATE_VERSION
 from .options import OPTIONS
+from engine.spi import c07_3_melee
+from engine.spi import c08_3_rally
+from engine.spi import hooks
+from engine.rulesets.sauron import c07_175_missiles
+from engine.rulesets.sauron import c07_22_leader_combat
+from engine.rulesets.sauron import c18_1_gates
+from engine.rulesets.sauron import victory
+from engine.rulesets.sauron import c08_331_rally
+from engine.rulesets.sauron import c14_reinforcements
+from engine.rulesets.sauron import c20_2_demoralization
 
 
-class Sauron(EntryAttacks, StandardRules):
+class Sauron(StandardRules):
     """Sauron: the Standard Rules with the attacks onto the map (engine/spi/entry.py, 14.2) and the functions
     of its case files below, each file's under its case. A function that amends a standard step calls it by
-    name (``StandardRules._check_fire(self, ...)``); where two case files give the same step, the one taken
+    name (``c07_1_fire._check_fire(self, ...)``); where two case files give the same step, the one taken
     here calls the other by name: ``_check_done`` below the missile units' (7.175). Where a move may end is
     the declared list ``MOVE_END`` (22.1, 8.1, 16.641)."""
 
     # 13.0 set-up
-    from .c13_setup import (
-        setup_zones, _check_deploy, _apply_deploy, _legal_deploys
-    )
+    setup_zones = c13_setup.setup_zones
+    _check_deploy = c13_setup._check_deploy
+    _apply_deploy = c13_setup._apply_deploy
+    _legal_deploys = c13_setup._legal_deploys
     # 14.0 reinforcements
-    from .c14_reinforcements import (
-        entry_hexes, reinforcement_entry, parse_extra
-    )
+    entry_hexes = c14_reinforcements.entry_hexes
+    reinforcement_entry = c14_reinforcements.reinforcement_entry
     # 18.1 the gates
-    from .c18_1_gates import (
-        mordor_hexes, gate_sides, gates_closed, _through_gate, hexside_rule, why_hexside, _why_unreachable,
-        _why_section, zoc_through, zoc_through_fn, _check_fire, _parse_gates, _check_gates, _apply_gates,
-        _legal_gates
-    )
+    mordor_hexes = c18_1_gates.mordor_hexes
+    gate_sides = c18_1_gates.gate_sides
+    hexside_rule = c18_1_gates.hexside_rule
+    why_hexside = c18_1_gates.why_hexside
+    _why_unreachable = c18_1_gates._why_unreachable
+    _why_section = c18_1_gates._why_section
+    zoc_through = c18_1_gates.zoc_through
+    zoc_through_fn = c18_1_gates.zoc_through_fn
     # 16.6 the One Ring
-    from .c16_6_ring import (
-        ring_holder, _set_ring, _take_items, _drop_items, _nearest_leader, _highest_sauron_leader, _ring_home,
-        _parse_ring, _check_ring, _apply_ring, _turn_evil, _legal_ring, ring_return_duty, ring_return_check,
-        ring_return_pending, ring_return_default
-    )
     # 19.21 Narsil
-    from .c19_21_narsil import (
-        _break_narsil
-    )
     # 22.0 Mortal Combat
-    from .c22_mortal_combat import (
-        ph_declined, mortal_pair, cm_sum, may_challenge, _busy, _parse_challenge, _check_challenge,
-        _apply_challenge, answer_buttons, _legal_challenges, _asked, _same_phase, _parse_accept, _parse_decline,
-        _check_answer, _answer, _apply_accept, _apply_decline, _legal_answers, _legal_declines, _unanswered,
-        may_enter_enemy_leaders, _mortal_fights, _mortal_combat,
-        mortal_round_distribution, mortal_outcome, mortal_odds, order_odds, _would_die,
-        approach_duties, approach_reach, approach_check, approach_pending, check_done_approach,
-        approach_default, _check_decline, _withdrawal, _apply_withdraw_or_decline,
-        _legal_declines_and_withdrawals, _challenges_waiting, waiting_decisions, decline_points, _deaths_cost,
-        challenge_costs, challenge_answer
-    )
+    answer_buttons = c22_mortal_combat.answer_buttons
+    may_enter_enemy_leaders = c22_mortal_combat.may_enter_enemy_leaders
+    order_odds = c22_mortal_combat.order_odds
+    waiting_decisions = c22_mortal_combat.waiting_decisions
     # 17.1 the Beast, spells
-    from .c17_11_beast import (
-        spells, beast, beast_armed, ratings, unit_dem_value, adjust_result, beast_total,
-        has_effect, is_fanatic, check_spell, _beast_hex, spell_targets, spell_effect, _parse_breathe,
-        _check_breathe, _apply_breathe, _legal_breathe
-    )
+    spells = c17_11_beast.spells
+    ratings = c17_11_beast.ratings
+    unit_dem_value = c17_11_beast.unit_dem_value
+    adjust_result = c17_11_beast.adjust_result
+    is_fanatic = c17_11_beast.is_fanatic
+    check_spell = c17_11_beast.check_spell
+    spell_targets = c17_11_beast.spell_targets
+    spell_effect = c17_11_beast.spell_effect
     # 7.22 leader combat (the variant)
-    from .c07_22_leader_combat import (
-        variant, _lr, combat_rating, morale_rating, endurance, ring_rating, wounds, leader_total, printed_rally,
-        rally_from, lcrt_cell, duel_distribution, duel_odds, _check_sduel, _check_beast_duel, _apply_sduel,
-        _resolve_pair, _wound, _kill_leader, _leader_loss, _displace_leader, _legal_sduels
-    )
+    _lr = c07_22_leader_combat._lr
+    printed_rally = c07_22_leader_combat.printed_rally
+    _leader_loss = c07_22_leader_combat._leader_loss
+    _displace_leader = c07_22_leader_combat._displace_leader
     # 8.1 leaders' stacking
-    from .c08_1_stacking import (
-        nationality, orphaned, stack_fault, _check_form
-    )
     # 8.331 rally (the variant)
-    from .c08_331_rally import (
-        check_rally_extra
-    )
+    check_rally_extra = c08_331_rally.check_rally_extra
     # 7.175 missile units fire
-    from .c07_175_missiles import (
-        missile_obliged, apply
-    )
+    apply = c07_175_missiles.apply
     # 20.2 demoralization
-    from .c20_2_demoralization import (
-        dem_total, on_unit_lost, dem_level
-    )
+    dem_total = c20_2_demoralization.dem_total
+    on_unit_lost = c20_2_demoralization.on_unit_lost
+    dem_level = c20_2_demoralization.dem_level
     # victory
-    from .victory import (
-        victory_points, result_why, final_result
-    )
+    result_why = victory.result_why
+    final_result = victory.final_result
 
     # what runs at these points (engine/spi/hooks.py runs the lists)
     AFTER_MOVE = (c16_6_ring.after_move,)  # 16.6: the Ring goes home with its bearer
@@ -150,6 +143,8 @@ class Sauron(EntryAttacks, StandardRules):
     side_colors = SIDE_COLORS
     state_version = STATE_VERSION
     entry_attack_seats = ("sauron", "westernesse")
+    _offer_advance = spi_entry._offer_advance  # 7.5 with the advance onto the map (14.2)
+    _offmap_hex = spi_entry._offmap_hex  # 14.2 the hex an entering unit attacks from
 
     # ------------------------------------------------------------------ data
     @cached_property
@@ -174,7 +169,7 @@ class Sauron(EntryAttacks, StandardRules):
         e = self.errata(state)
         if e is None:
             return StandardRules.charts_for(self, state)  # the standard step, by name
-        table = self.ERRATA_WITH_VARIANT if self.variant(state) else self.ERRATA
+        table = self.ERRATA_WITH_VARIANT if c07_22_leader_combat.variant(self, state) else self.ERRATA
         return cached(self.ruleset_charts_text, table[e], state["options"].get("charts", ""))
 
     # ---------------------------------------------------------------- set-up
@@ -216,7 +211,7 @@ class Sauron(EntryAttacks, StandardRules):
         state["turn"], state["step"], state["done"] = int(pos["turn"]), pos["step"], []
         state["ph"] = self._fresh_phase()
         if self.steps[pos["step"]].get("kind") == "combat":
-            state["ph"]["must"] = self._obligations(state, self.steps[pos["step"]]["side"])
+            state["ph"]["must"] = c07_3_melee._obligations(self, state, self.steps[pos["step"]]["side"])
 
     def _check_options(self, options: dict[str, str]) -> dict:
         """The typed options (``options.py``, read by ``engine.options``), in the state's layout: the
@@ -262,9 +257,9 @@ class Sauron(EntryAttacks, StandardRules):
     def _check_done(self, state: State, seat: str, args: tuple[str, ...]) -> None:
         _missiles_check_done(self, state, seat, args)  # 7.175, then the standard's (3.0)
         if state["turn"]:  # 22.3: a challenge waiting for its answer (engine/pending.py)
-            pending.check_done(self.decisions, self, state, self._challenges_waiting(state), seat)
-        self.check_done_approach(state, seat)  # 22.1: the accepted challenge's leaders close
-        if (why := self.ring_return_pending(state, seat)) is not None:  # 16.641: the Ring goes home
+            pending.check_done(self.decisions, self, state, c22_mortal_combat._challenges_waiting(self, state), seat)
+        c22_mortal_combat.check_done_approach(self, state, seat)  # 22.1: the accepted challenge's leaders close
+        if (why := c16_6_ring.ring_return_pending(self, state, seat)) is not None:  # 16.641: the Ring goes home
             raise IllegalOrder(why + " first", "16.641")
 
     def deadline_action(self, state: State, seat: str):
@@ -272,15 +267,15 @@ class Sauron(EntryAttacks, StandardRules):
         side less (issue 42: a seat that lets its deadlines pass is absent too, and declining every time let an
         opponent wear its side down by challenging again and again, 22.3); a missile unit under 7.175 fires at
         the first enemy it may; else the Standard Rules' move."""
-        left = [p for p in self._challenges_waiting(state) if p["seat"] == seat] if state["turn"] else []
+        left = [p for p in c22_mortal_combat._challenges_waiting(self, state) if p["seat"] == seat] if state["turn"] else []
         if left and seat in self.active_seats(state):  # not an answer the decision lists: 7.5 may wait first
-            return self.challenge_answer(state, left[0])
-        if (step := self.approach_default(state, seat)) is not None:  # 22.1: the leader closes
+            return c22_mortal_combat.challenge_answer(self, state, left[0])
+        if (step := c22_mortal_combat.approach_default(self, state, seat)) is not None:  # 22.1: the leader closes
             return step
-        if (step := self.ring_return_default(state, seat)) is not None:  # 16.641: the Ring goes home
+        if (step := c16_6_ring.ring_return_default(self, state, seat)) is not None:  # 16.641: the Ring goes home
             return step
         if self.kind(state) == "combat" and self.phasing(state) == seat and state["ph"]["segment"] == "fire":
-            for uid, hexes in self.missile_obliged(state, seat):
+            for uid, hexes in c07_175_missiles.missile_obliged(self, state, seat):
                 for hx in hexes:
                     a = Action("fire", (uid, "at", hx))
                     if self._ok(state, seat, a):
@@ -293,9 +288,9 @@ class Sauron(EntryAttacks, StandardRules):
 
     # ----------------------------------------------------------------- view
     def leader_card(self, state: State, uid: str) -> dict:
-        return {"combat": self.combat_rating(state, uid), "morale": self.morale_rating(state, uid),
-                "endurance": self.endurance(state, uid), "wounds": self.wounds(state, uid),
-                "ring_rating": self.ring_rating(state, uid)}
+        return {"combat": c07_22_leader_combat.combat_rating(self, state, uid), "morale": c07_22_leader_combat.morale_rating(self, state, uid),
+                "endurance": c07_22_leader_combat.endurance(self, state, uid), "wounds": c07_22_leader_combat.wounds(self, state, uid),
+                "ring_rating": c07_22_leader_combat.ring_rating(self, state, uid)}
 
     def view(self, state: State, seat: str | None) -> dict:
         own = seat if seat in SEATS else None
@@ -309,7 +304,7 @@ class Sauron(EntryAttacks, StandardRules):
             if u.is_leader:
                 d.update(self.leader_card(state, uid))
                 items = [k for k, v in state["sau"]["items"].items() if v == uid]
-                if self.ring_holder(state) == uid:
+                if c16_6_ring.ring_holder(self, state) == uid:
                     items.append("ring (worn)" if state["sau"]["ring"]["worn"] else "ring (carried)")
                     d["ring"] = "worn" if state["sau"]["ring"]["worn"] else "carried"
                     look(d)["band"] = "lit" if state["sau"]["ring"]["worn"] else "plain"  # drawn on the counter
@@ -319,10 +314,10 @@ class Sauron(EntryAttacks, StandardRules):
                     d["evil"] = True
             if uid == BEAST:
                 d["abilities"] = [k for k in ("flight", "horn", "armor", "breath") if state["sau"]["beast"][k]]
-                d["combat"] = self.beast_total(state)
+                d["combat"] = c17_11_beast.beast_total(self, state)
             units.append(d)
         markers = list(state["markers"])
-        h = self.ring_holder(state)
+        h = c16_6_ring.ring_holder(self, state)
         ring = state["sau"]["ring"]
         notes = []
         notes.append(f"The One Ring: {'worn' if ring['worn'] else 'carried'} by {h} (16.6)" if h
@@ -336,17 +331,17 @@ class Sauron(EntryAttacks, StandardRules):
                 c = self.leader_card(state, x)
                 notes.append(f"{x}: Combat {c['combat']}, Morale {c['morale']}, Endurance {c['endurance']}"
                              f"{', wounds ' + str(c['wounds']) if c['wounds'] else ''}, rally "
-                             f"{self.leader_rating(state, x)}")
+                             f"{c08_3_rally.leader_rating(self, state, x)}")
         if self.on_map(state, BEAST):
             b = state["sau"]["beast"]
             ab = [t for k, t in (("flight", "Flight"), ("horn", "Horn Attack"), ("armor", "Magic Armor"),
                                  ("breath", "Death Breath")) if b[k]]
-            notes.append(f"The Beast: Combat {self.beast_total(state)}, {', '.join(ab) or 'no abilities'} (17.11)")
+            notes.append(f"The Beast: Combat {c17_11_beast.beast_total(self, state)}, {', '.join(ab) or 'no abilities'} (17.11)")
         for m in state["sau"]["mortal"]:
             notes.append(f"Challenge: {m['challenger']} to {m['challenged']}, {m['status']} (22.0)")
         notes += [f"{p['unit']} must retreat: {SIDE_TITLES[p['seat']]} chooses (7.5)" for p in state["pending"]]
         gates = {}
-        if self.gates_closed(state):
+        if c18_1_gates.gates_closed(self, state):
             gates = {str(hs): "sauron" for hs, t in self.hexmap.hexsides.items() if t == "gate"}
         armies = self.raw(state)["armies"]
         v = {
@@ -367,11 +362,11 @@ class Sauron(EntryAttacks, StandardRules):
             "ring": {"holder": h, "worn": ring["worn"]},
             "items": dict(it),
             "gates_state": state["sau"]["gates"],
-            "victory_points": self.victory_points(state),
+            "victory_points": victory.victory_points(self, state),
             "notes": notes,
             "over": state["over"],
         }
-        self.view_extra(state, own, v)
+        hooks.view_extra(self, state, own, v)
         act = self.active_seats(state)
         who = own if own else (act[0] if len(act) == 1 else None)
         if state["turn"] == 0 and who in act:  # the acting side's set-up zone (public: the rules say where)
@@ -448,8 +443,8 @@ Sauron.ORDERS = (*StandardRules.ORDERS,
                  replace(DEPLOY, listed_in=c13_setup.legal_setup, unlisted=""),  # 13.0 listed by the set-up
                  GATES, CHALLENGE, ACCEPT, DECLINE, RING_ORDER, BREATHE,
                  SDUEL, ENTRY_ADVANCE, ENTRY_MELEE,
-                 replace(FORM, check=Sauron._check_form),
-                 replace(FIRE, check=Sauron._check_fire),
+                 replace(FORM, check=c08_1_stacking._check_form),
+                 replace(FIRE, check=c18_1_gates._check_fire),
                  replace(DONE, check=Sauron._check_done))
 # the decisions a seat may face (engine/pending.py): the retreat (7.5), the challenge to answer (22.3)
 Sauron.DECISIONS = (*StandardRules.DECISIONS, CHALLENGE_22_3)

@@ -11,45 +11,48 @@ from __future__ import annotations
 from engine.core import Action, IllegalOrder, State
 from engine.hexgrid import Hex
 from engine.spi.standard import StandardRules
+from engine.spi import c06_zoc
+from engine.spi import hooks
+from engine.rulesets.sauron import c07_22_leader_combat
 
 
-def missile_obliged(self, state: State, seat: str) -> list[tuple[str, list[str]]]:
+def missile_obliged(rs, state: State, seat: str) -> list[tuple[str, list[str]]]:
     """(unit, adjacent enemy hexes not yet meleed) for each unit still under 7.175."""
     out = []
-    occ = self.occupancy(state)
+    occ = rs.occupancy(state)
     hit = set(state["ph"].get("melee_hexes", []))
     for uid in sorted(state["units"]):
-        if self.side_of(state, uid) != seat or not self.on_map(state, uid) or uid in state["ph"]["fired"]:
+        if hooks.side_of(rs, state, uid) != seat or not rs.on_map(state, uid) or uid in state["ph"]["fired"]:
             continue
-        if not self._can_fire(state, uid):
+        if not rs._can_fire(state, uid):
             continue
         h = Hex.parse(state["units"][uid]["hex"])
-        adj = sorted({state["units"][t]["hex"] for t in self.exerting(state, h, seat, occ)})
+        adj = sorted({state["units"][t]["hex"] for t in c06_zoc.exerting(rs, state, h, seat, occ)})
         left = [x for x in adj if x not in hit]
         if left:
             out.append((uid, left))
     return out
 
 
-def _check_done(self, state: State, seat: str, args: tuple[str, ...]) -> None:
-    StandardRules._check_done(self, state, seat, args)
-    if not self.variant(state) or self.kind(state) != "combat" or self.phasing(state) != seat:
+def _check_done(rs, state: State, seat: str, args: tuple[str, ...]) -> None:
+    StandardRules._check_done(rs, state, seat, args)
+    if not c07_22_leader_combat.variant(rs, state) or rs.kind(state) != "combat" or rs.phasing(state) != seat:
         return
-    for uid, left in self.missile_obliged(state, seat):
+    for uid, left in missile_obliged(rs, state, seat):
         if state["ph"]["segment"] == "fire":
-            if any(self._ok(state, seat, Action("fire", (uid, "at", hx))) for hx in left):
+            if any(rs._ok(state, seat, Action("fire", (uid, "at", hx))) for hx in left):
                 raise IllegalOrder(f"{uid} is adjacent to enemy units ({', '.join(left)}) and must fire at one "
                                    "of them, unless every one is meleed", "7.175")
         else:
             for hx in left:
-                mine = sorted(x for x in state["units"] if self.side_of(state, x) == seat and self.on_map(state, x)
-                              and self.units[x].is_combat and x not in state["ph"]["meleed"])
-                if any(self._ok(state, seat, Action("melee", (x, "at", hx))) for x in mine):
+                mine = sorted(x for x in state["units"] if hooks.side_of(rs, state, x) == seat and rs.on_map(state, x)
+                              and rs.units[x].is_combat and x not in state["ph"]["meleed"])
+                if any(rs._ok(state, seat, Action("melee", (x, "at", hx))) for x in mine):
                     raise IllegalOrder(f"{uid} did not fire, so every enemy next to it must be meleed; {hx} "
                                        "has not been", "7.175")
 
 
-def apply(self, state: State, seat: str, action: Action):
+def apply(rs, state: State, seat: str, action: Action):
     if action.verb == "melee":
         state["ph"].setdefault("melee_hexes", []).append(action.args[-1])
-    return StandardRules.apply(self, state, seat, action)
+    return StandardRules.apply(rs, state, seat, action)

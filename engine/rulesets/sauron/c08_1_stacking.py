@@ -10,14 +10,17 @@ from engine.core import IllegalOrder, State
 from engine.spi.common import _phrase
 from engine.spi.hooks import leaders_end_stacked
 from engine.spi.standard import StandardRules
+from engine.spi import hooks
+from engine.rulesets.sauron import c07_22_leader_combat
+from engine.spi import c08_4_formations
 
 NAT_TITLES = {"men": "Men", "dwarves": "Dwarves", "elves": "Elves", "mordor": "Sauron's"}
 
 
-def nationality(self, uid: str, state: State | None = None) -> str:
+def nationality(rs, uid: str, state: State | None = None) -> str:
     """Men, Dwarves, Elves, or Sauron's; with ``state``, a unit or leader turned evil (16.69) is
         Sauron's (ruling: he and his units stack as Sauron's, with any Sauron unit)."""
-    u = self.units[uid]
+    u = rs.units[uid]
     if u.side == "sauron" or (state is not None and state.get("turned", {}).get(uid) == "sauron"):
         return "mordor"
     for n in ("men", "dwarves", "elves"):
@@ -26,46 +29,46 @@ def nationality(self, uid: str, state: State | None = None) -> str:
     return "men"
 
 
-def orphaned(self, state: State, leader: str) -> bool:
+def orphaned(rs, state: State, leader: str) -> bool:
     """8.25: every combat unit of the leader's nationality is dead (reinforcements still to come
         count as alive)."""
-    nat = self.nationality(leader, state)
-    side = self.side_of(state, leader)
-    return not any(self.units[x].is_combat and self.side_of(state, x) == side and self.nationality(x, state) == nat
+    nat = nationality(rs, leader, state)
+    side = hooks.side_of(rs, state, leader)
+    return not any(rs.units[x].is_combat and hooks.side_of(rs, state, x) == side and nationality(rs, x, state) == nat
                    and state["units"][x]["status"] in ("map", "reinforcement", "pool")
                    for x in state["units"])
 
 
-def stack_fault(self, state: State, leader: str, others: list[str]) -> str | None:
-    nat = self.nationality(leader, state)
-    combat = [x for x in others if self.units[x].is_combat and self.side_of(state, x) == self.side_of(state, leader)]
+def stack_fault(rs, state: State, leader: str, others: list[str]) -> str | None:
+    nat = nationality(rs, leader, state)
+    combat = [x for x in others if rs.units[x].is_combat and hooks.side_of(rs, state, x) == hooks.side_of(rs, state, leader)]
     if not combat:
         return None
-    if not self.orphaned(state, leader):
-        bad = [x for x in combat if self.nationality(x, state) != nat]
+    if not orphaned(rs, state, leader):
+        bad = [x for x in combat if nationality(rs, x, state) != nat]
         if bad:
             return (f"{leader} may stack only with {NAT_TITLES[nat]} units; {_phrase(bad)} "
                     f"{'is' if len(bad) == 1 else 'are'} not (8.11)")
         return None
-    if {nat} | {self.nationality(x, state) for x in combat} >= {"elves", "dwarves"}:
+    if {nat} | {nationality(rs, x, state) for x in combat} >= {"elves", "dwarves"}:
         return "an Elf leader never stacks with Dwarves, nor a Dwarf leader with Elves (8.25)"
     return None
 
 
-def check_move_end(self, state: State, seat: str, uids: list[str], dest: str, occ) -> None:
-    if not self.variant(state):
-        return leaders_end_stacked(self, state, seat, uids, dest, occ)  # the Standard Rules' 8.1
+def check_move_end(rs, state: State, seat: str, uids: list[str], dest: str, occ) -> None:
+    if not c07_22_leader_combat.variant(rs, state):
+        return leaders_end_stacked(rs, state, seat, uids, dest, occ)  # the Standard Rules' 8.1
     stack = sorted(set(occ.get(dest, [])) | set(uids))
     for x in stack:
-        if self.units[x].is_leader and self.side_of(state, x) == seat:
-            why = self.stack_fault(state, x, [y for y in stack if y != x])
+        if rs.units[x].is_leader and hooks.side_of(rs, state, x) == seat:
+            why = stack_fault(rs, state, x, [y for y in stack if y != x])
             if why:
                 raise IllegalOrder(why, "8.25" if "8.25" in why else "8.11")
 
 
-def _check_form(self, state: State, seat: str, args: tuple[str, ...]) -> None:
+def _check_form(rs, state: State, seat: str, args: tuple[str, ...]) -> None:
     kind, a, b, leader = args
-    StandardRules._check_form(self, state, seat, (kind, a, b, leader))
-    if self.variant(state) and self.units.get(leader) and self.orphaned(state, leader):
+    c08_4_formations._check_form(rs, state, seat, (kind, a, b, leader))
+    if c07_22_leader_combat.variant(rs, state) and rs.units.get(leader) and orphaned(rs, state, leader):
         raise IllegalOrder(f"{leader} has lost every unit of his nationality: he may not form special "
                            "formations", "8.25")

@@ -8,13 +8,16 @@ from __future__ import annotations
 
 from engine.core import IllegalOrder, State
 from engine.spi.standard import StandardRules
+from engine.rulesets.sauron import c07_22_leader_combat
+from engine.rulesets.sauron import c08_1_stacking
+from engine.rulesets.sauron import c22_mortal_combat
 
 
-def check_rally_extra(self, state: State, seat: str, leader: str, uid: str) -> None:
-    StandardRules.check_rally_extra(self, state, seat, leader, uid)
-    if not self.variant(state):
+def check_rally_extra(rs, state: State, seat: str, leader: str, uid: str) -> None:
+    StandardRules.check_rally_extra(rs, state, seat, leader, uid)
+    if not c07_22_leader_combat.variant(rs, state):
         return
-    if self.orphaned(state, leader):
+    if c08_1_stacking.orphaned(rs, state, leader):
         raise IllegalOrder(f"{leader} has lost every unit of his nationality and may not rally", "8.25")
-    if leader in self.ph_declined(state):
+    if leader in c22_mortal_combat.ph_declined(rs, state):
         raise IllegalOrder(f"{leader} declined a challenge to Mortal Combat this turn and may not rally", "22.3")

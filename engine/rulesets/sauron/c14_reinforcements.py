@@ -15,21 +15,21 @@ EXTRA_IDS = ("MX1", "EX1", "EX2", "EX3", "EX4", "EX5")
 
 
 @cached_property
-def entry_hexes(self) -> dict[str, list[str]]:
-    e = self.charts["entry"]
-    tec = self.charts["tec"]
-    west = [str(h) for h in sorted(self.hexmap.edge_hexes(e["westernesse_edge"]))
-            if tec.get(self.hexmap.hexes[h].terrain, {}).get("passable", True)]
+def entry_hexes(rs) -> dict[str, list[str]]:
+    e = rs.charts["entry"]
+    tec = rs.charts["tec"]
+    west = [str(h) for h in sorted(rs.hexmap.edge_hexes(e["westernesse_edge"]))
+            if tec.get(rs.hexmap.hexes[h].terrain, {}).get("passable", True)]
     return {"sauron": list(e["sauron"]), "westernesse": west}
 
 
-def reinforcement_entry(self, state: State, uid: str) -> list[str] | None:
-    u = self.units[uid]
+def reinforcement_entry(rs, state: State, uid: str) -> list[str] | None:
+    u = rs.units[uid]
     if u.arrives is None or state["units"][uid]["status"] != "reinforcement":
         return None
     if state["turn"] < int(u.arrives):
         return None
-    return self.entry_hexes[u.side]
+    return rs.entry_hexes[u.side]
 
 
 # what ``extra=`` takes (options.py declares it; the refusal says it)

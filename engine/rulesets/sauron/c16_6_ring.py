@@ -32,19 +32,24 @@ from engine.orders import Order
 from engine.spi.common import _phrase
 
 from .common import ITEM_TITLES
+from engine.spi import c04_movement
+from engine.spi import hooks
+from engine.rulesets.sauron import c07_22_leader_combat
+from engine.rulesets.sauron import c19_21_narsil
+from engine.rulesets.sauron import c22_mortal_combat
 
 
-def ring_holder(self, state: State) -> str | None:
+def ring_holder(rs, state: State) -> str | None:
     return state["sau"]["ring"]["holder"]
 
 
-def _set_ring(self, state: State, holder: str | None, worn: bool) -> list[str]:
+def _set_ring(rs, state: State, holder: str | None, worn: bool) -> list[str]:
     """Move the Ring; 16.61/16.62 when Sauron loses or recovers it."""
     ring = state["sau"]["ring"]
     before = ring["holder"]
     ring["holder"], ring["worn"] = holder, bool(worn and holder)
     out = []
-    ch = self.raw(state)["ring"]
+    ch = rs.raw(state)["ring"]
     if before == "SAU" and holder != "SAU":
         state["sau"]["ring_dem"] += ch["dem"]
         rec = state["units"]["SAU"]
@@ -62,7 +67,7 @@ def _set_ring(self, state: State, holder: str | None, worn: bool) -> list[str]:
     return out
 
 
-def _take_items(self, state: State, winner: str, loser: str) -> list[str]:
+def _take_items(rs, state: State, winner: str, loser: str) -> list[str]:
     """7.251: the winner takes the loser's items; a captured Ring is put on."""
     out = []
     items = state["sau"]["items"]
@@ -70,159 +75,159 @@ def _take_items(self, state: State, winner: str, loser: str) -> list[str]:
         if who == loser:
             items[item] = winner
             out.append(f"{winner} takes {ITEM_TITLES[item]} from {loser} (7.251)")
-    if self.ring_holder(state) == loser:
+    if ring_holder(rs, state) == loser:
         out.append(f"{winner} takes the One Ring from {loser} and puts it on (7.251)")
-        out += self._set_ring(state, winner, True)
-        out += self._ring_home(state)
+        out += _set_ring(rs, state, winner, True)
+        out += _ring_home(rs, state)
     return out
 
 
-def _drop_items(self, state: State, uid: str, here: str | None) -> list[str]:
+def _drop_items(rs, state: State, uid: str, here: str | None) -> list[str]:
     """A leader dead other than by a rival's hand (or before the rival could take them): each item
         passes to the nearest leader on the map, his own side first (ruling); 16.641 if Sauron is dead."""
     out = []
     items = state["sau"]["items"]
-    side = self.side_of(state, uid)
+    side = hooks.side_of(rs, state, uid)
     for item in sorted(items):
         if items[item] != uid:
             continue
         if item == "narsil":
-            out.append(self._break_narsil(state, f"{uid} fell", here))
+            out.append(c19_21_narsil._break_narsil(rs, state, f"{uid} fell", here))
             continue
         if item == "shards":
             items["shards"] = None
-            state["sau"]["dem_extra"]["westernesse"] += self.raw(state)["narsil"]["disintegrate_dem"]
+            state["sau"]["dem_extra"]["westernesse"] += rs.raw(state)["narsil"]["disintegrate_dem"]
             out.append(f"the shards of Narsil disintegrate with {uid}: +"
-                       f"{self.raw(state)['narsil']['disintegrate_dem']} Westernesse demoralization (20.21)")
+                       f"{rs.raw(state)['narsil']['disintegrate_dem']} Westernesse demoralization (20.21)")
             continue
-        nxt = self._nearest_leader(state, here, side)
+        nxt = _nearest_leader(rs, state, here, side)
         items[item] = nxt
         out.append(f"{ITEM_TITLES[item]} passes to {nxt}" if nxt else f"{ITEM_TITLES[item]} is lost")
-    if self.ring_holder(state) == uid:
+    if ring_holder(rs, state) == uid:
         if uid == "SAU":
-            nxt = self._highest_sauron_leader(state)
+            nxt = _highest_sauron_leader(rs, state)
             out.append(f"Sauron is dissipated; {nxt} wears the Ring (+2 Morale, 16.641)" if nxt
                        else "the Ring lies on the field")
-            out += self._set_ring(state, nxt, True)
+            out += _set_ring(rs, state, nxt, True)
         else:
-            nxt = self._nearest_leader(state, here, side)
+            nxt = _nearest_leader(rs, state, here, side)
             out.append(f"the One Ring passes to {nxt}, carried, not worn (ruling)" if nxt else "the Ring is lost")
-            out += self._set_ring(state, nxt, False)
-            out += self._ring_home(state)
+            out += _set_ring(rs, state, nxt, False)
+            out += _ring_home(rs, state)
     return out
 
 
-def _nearest_leader(self, state: State, here: str | None, side: str) -> str | None:
+def _nearest_leader(rs, state: State, here: str | None, side: str) -> str | None:
     best = None
     for x in sorted(state["units"]):
-        u = self.units[x]
-        if not u.is_leader or not self.on_map(state, x):
+        u = rs.units[x]
+        if not u.is_leader or not rs.on_map(state, x):
             continue
         d = distance(here, state["units"][x]["hex"]) if here else 0
-        key = (self.side_of(state, x) != side, d, x)
+        key = (hooks.side_of(rs, state, x) != side, d, x)
         if best is None or key < best:
             best = key
     return best[2] if best else None
 
 
-def _highest_sauron_leader(self, state: State) -> str | None:
-    rank = self.raw(state)["leaders"]["rank"]
-    alive = [x for x in rank if self.on_map(state, x) or state["units"][x]["status"] == "reinforcement"]
-    alive = [x for x in alive if x != "SAU" or self.on_map(state, "SAU")]
+def _highest_sauron_leader(rs, state: State) -> str | None:
+    rank = rs.raw(state)["leaders"]["rank"]
+    alive = [x for x in rank if rs.on_map(state, x) or state["units"][x]["status"] == "reinforcement"]
+    alive = [x for x in alive if x != "SAU" or rs.on_map(state, "SAU")]
     return max(alive, key=lambda x: rank[x]) if alive else None
 
 
-def _ring_home(self, state: State) -> list[str]:
+def _ring_home(rs, state: State) -> list[str]:
     """16.641/16.69: the Ring in Sauron's hex goes back to him, worn."""
-    h = self.ring_holder(state)
-    if not h or h == "SAU" or not self.on_map(state, "SAU") or not self.on_map(state, h):
+    h = ring_holder(rs, state)
+    if not h or h == "SAU" or not rs.on_map(state, "SAU") or not rs.on_map(state, h):
         return []
     if state["units"][h]["hex"] != state["units"]["SAU"]["hex"]:
         return []
-    if self.side_of(state, h) == "sauron" or h in state["sau"]["evil"]:
+    if hooks.side_of(rs, state, h) == "sauron" or h in state["sau"]["evil"]:
         out = [f"{h} returns the One Ring to Sauron, who puts it on (16.641, 16.69)"]
-        return out + self._set_ring(state, "SAU", True)
+        return out + _set_ring(rs, state, "SAU", True)
     return []
 
 
-def after_move(self, state: State, seat: str, uids: list[str], trail: list[str]) -> list[Event]:
+def after_move(rs, state: State, seat: str, uids: list[str], trail: list[str]) -> list[Event]:
     events: list[Event] = []
-    text = self._ring_home(state)
+    text = _ring_home(rs, state)
     if text:
         events.append(Event(public="; ".join(text) + ".", section="16.641"))
     return events
 
 
 # ------------------------------------------------------------ 16.641 the way home
-def ring_return_duty(self, state: State, seat: str) -> tuple[str, str] | None:
+def ring_return_duty(rs, state: State, seat: str) -> tuple[str, str] | None:
     """(carrier, "SAU") when a Sauron leader holding the Ring must bring it to Sauron in this phase
         (16.641): Sauron's side's phase in which the carrier moves, the carrier not yet moved, the two
         on the map and apart; not an evil leader (16.69: he gives it back only if he enters Sauron's
         hex), nor one closing with a challenger (22.1, ruling)."""
-    h = self.ring_holder(state)
-    k = self.kind(state)
+    h = ring_holder(rs, state)
+    k = rs.kind(state)
     if (not h or h == "SAU" or seat != "sauron" or state["turn"] == 0 or k not in ("move", "magic")
-            or self.phasing(state) != seat or self.side_of(state, h) != "sauron" or h in state["sau"]["evil"]
-            or not self.on_map(state, h) or not self.on_map(state, "SAU")
+            or rs.phasing(state) != seat or hooks.side_of(rs, state, h) != "sauron" or h in state["sau"]["evil"]
+            or not rs.on_map(state, h) or not rs.on_map(state, "SAU")
             or state["units"][h]["hex"] == state["units"]["SAU"]["hex"]
-            or h in state["ph"]["moved"] or self._mover_kind(state, seat, h) != k):
+            or h in state["ph"]["moved"] or c04_movement._mover_kind(rs, state, seat, h) != k):
         return None
-    if any(me == h for me, _ in self.approach_duties(state, seat)):
+    if any(me == h for me, _ in c22_mortal_combat.approach_duties(rs, state, seat)):
         return None
     return (h, "SAU")
 
 
-def ring_return_check(self, state: State, seat: str, uids: list[str], dest: str) -> None:
+def ring_return_check(rs, state: State, seat: str, uids: list[str], dest: str) -> None:
     """16.641: the carrier's move ends as near to Sauron as he can reach this phase."""
-    duty = self.ring_return_duty(state, seat)
+    duty = ring_return_duty(rs, state, seat)
     if duty is None or duty[0] not in uids:
         return
     h, sau = duty
-    now, best = self.approach_reach(state, seat, h, sau)
+    now, best = c22_mortal_combat.approach_reach(rs, state, seat, h, sau)
     if distance(dest, state["units"][sau]["hex"]) > best:
         where = "into Sauron's hex" if best == 0 else f"to {best} hex{'es' if best > 1 else ''} from Sauron"
         raise IllegalOrder(f"{h} carries the One Ring: he takes it back to Sauron as quickly as possible, "
                            f"{where} (move him alone if his companions are slower)", "16.641")
 
 
-def ring_return_move_end(self, state: State, seat: str, uids: list[str], dest: str, occ) -> None:
+def ring_return_move_end(rs, state: State, seat: str, uids: list[str], dest: str, occ) -> None:
     """16.641, a step of Sauron's ``MOVE_END`` (``ring_return_check``)."""
-    self.ring_return_check(state, seat, uids, dest)
+    ring_return_check(rs, state, seat, uids, dest)
 
 
-def ring_return_pending(self, state: State, seat: str) -> str | None:
-    duty = self.ring_return_duty(state, seat)
+def ring_return_pending(rs, state: State, seat: str) -> str | None:
+    duty = ring_return_duty(rs, state, seat)
     if duty is None:
         return None
     h, sau = duty
-    now, best = self.approach_reach(state, seat, h, sau)
+    now, best = c22_mortal_combat.approach_reach(rs, state, seat, h, sau)
     if best < now:
         return f"{h} carries the One Ring and must move toward Sauron ({now} hexes away; he can reach {best})"
     return None
 
 
-def ring_return_default(self, state: State, seat: str) -> Action | None:
+def ring_return_default(rs, state: State, seat: str) -> Action | None:
     """At a deadline: the carrier's first move toward Sauron (16.641)."""
-    if self.ring_return_pending(state, seat) is None:
+    if ring_return_pending(rs, state, seat) is None:
         return None
-    h, _ = self.ring_return_duty(state, seat)
-    for a in self._legal_moves(state, seat, self.kind(state), only=h):
-        if self._ok(state, seat, a):
+    h, _ = ring_return_duty(rs, state, seat)
+    for a in c04_movement._legal_moves(rs, state, seat, rs.kind(state), only=h):
+        if rs._ok(state, seat, a):
             return a
     return None
 
 
 # ------------------------------------------------------------ 16.642
-def _parse_ring(self, state: State, seat: str, words: list[str]) -> tuple[str, ...]:
+def _parse_ring(rs, state: State, seat: str, words: list[str]) -> tuple[str, ...]:
     if len(words) != 2 or words[1].lower() != "off":
         raise InvalidOrder(f"usage: {RING_ORDER.usage}")
-    return (self.resolve_unit(words[0]), "off")
+    return (rs.resolve_unit(words[0]), "off")
 
 
-def _check_ring(self, state: State, seat: str, args: tuple[str, ...]) -> None:
+def _check_ring(rs, state: State, seat: str, args: tuple[str, ...]) -> None:
     leader, off = args
-    self._need_kind(state, ("rally",), "taking off the Ring", "16.642")
-    u = self._own_on_map(state, seat, leader)
+    rs._need_kind(state, ("rally",), "taking off the Ring", "16.642")
+    u = rs._own_on_map(state, seat, leader)
     if seat != "westernesse" or not u.is_leader:
         raise IllegalOrder("only a Westernesse leader wearing the Ring tries to take it off", "16.642")
     r = state["sau"]["ring"]
@@ -234,10 +239,10 @@ def _check_ring(self, state: State, seat: str, args: tuple[str, ...]) -> None:
         raise IllegalOrder(f"{leader} has already tried this Joint Rally Phase", "16.642")
 
 
-def _apply_ring(self, state: State, seat: str, args: tuple[str, ...], dice: Dice | None) -> list[Event]:
+def _apply_ring(rs, state: State, seat: str, args: tuple[str, ...], dice: Dice | None) -> list[Event]:
     leader, off = args
     state["ph"].setdefault("ring_tried", []).append(leader)
-    rating = self.ring_rating(state, leader)
+    rating = c07_22_leader_combat.ring_rating(rs, state, leader)
     roll = dice.d6("take off the Ring")
     tries = state["sau"]["ring_tries"]
     if roll <= rating:
@@ -246,36 +251,36 @@ def _apply_ring(self, state: State, seat: str, args: tuple[str, ...], dice: Dice
         return [Event(public=f"Westernesse: {leader} (Ring Rating {rating}) rolls {roll} and takes off the One "
                              "Ring; he carries it (16.642).", section="16.642")]
     tries[leader] = tries.get(leader, 0) + 1
-    n = self.raw(state)["ring"]["attempts"]
+    n = rs.raw(state)["ring"]["attempts"]
     if tries[leader] < n:
         return [Event(public=f"Westernesse: {leader} (Ring Rating {rating}) rolls {roll}: the Ring stays on "
                              f"({tries[leader]} of {n} attempts failed, 16.642).", section="16.642")]
     state["sau"]["evil"].append(leader)
-    stack = self._turn_evil(state, leader)
+    stack = _turn_evil(rs, state, leader)
     with_him = f"; {_phrase(stack)} stacked with him pass{'es' if len(stack) == 1 else ''} too" if stack else ""
     return [Event(public=f"Westernesse: {leader} (Ring Rating {rating}) rolls {roll}: a third failure. {leader} "
-                         f"becomes evil, Morale +{self.raw(state)['ring']['evil_morale']}, a servant of Sauron "
+                         f"becomes evil, Morale +{rs.raw(state)['ring']['evil_morale']}, a servant of Sauron "
                          f"under the Sauron player's control{with_him} (16.643, 16.69).", section="16.69")]
 
 
-def _turn_evil(self, state: State, leader: str) -> list[str]:
+def _turn_evil(rs, state: State, leader: str) -> list[str]:
     """16.69: the leader and every combat unit stacked with him come under the Sauron player's
         control (``state["turned"]``, read by the Standard Rules' ``side_of``). Returns the units."""
     turned = state.setdefault("turned", {})
     turned[leader] = "sauron"
     here = state["units"][leader]["hex"]
-    stack = sorted(x for x in state["units"] if x != leader and self.on_map(state, x)
-                   and state["units"][x]["hex"] == here and self.units[x].is_combat)
+    stack = sorted(x for x in state["units"] if x != leader and rs.on_map(state, x)
+                   and state["units"][x]["hex"] == here and rs.units[x].is_combat)
     for x in stack:
         turned[x] = "sauron"
     return stack
 
 
-def _legal_ring(self, state: State, seat: str) -> Iterator[Action]:
-    h = self.ring_holder(state)
-    if h and self.kind(state) == "rally" and self.side_of(state, h) == seat:
+def _legal_ring(rs, state: State, seat: str) -> Iterator[Action]:
+    h = ring_holder(rs, state)
+    if h and rs.kind(state) == "rally" and hooks.side_of(rs, state, h) == seat:
         a = Action("ring", (h, "off"))
-        if self._ok(state, seat, a):
+        if rs._ok(state, seat, a):
             yield a
 
 

@@ -25,99 +25,103 @@ from engine.hexgrid import Hex, distance
 from engine.orders import Order
 from engine.units import Ratings
 from engine.spi.standard import StandardRules
+from engine.spi import c07_combat
+from engine.spi import hooks
+from engine.rulesets.sauron import c07_22_leader_combat
+from engine.rulesets.sauron import c19_21_narsil
 
 BEAST = "BEA"
 
 
 @cached_property
-def spells(self) -> dict[str, dict]:
-    return tomllib.loads(self.ruleset_charts_text).get("spells", {})
+def spells(rs) -> dict[str, dict]:
+    return tomllib.loads(rs.ruleset_charts_text).get("spells", {})
 
 
-def beast(self, state: State) -> dict:
+def beast(rs, state: State) -> dict:
     return state["sau"]["beast"]
 
 
-def beast_armed(self, state: State) -> bool:
-    b = self.beast(state)
+def beast_armed(rs, state: State) -> bool:
+    b = beast(rs, state)
     return b["horn"] or b["breath"]
 
 # --- ratings and movement
-def ratings(self, state: State, uid: str):
-    r = StandardRules.ratings(self, state, uid)
-    if uid == BEAST and r and self.beast(state)["horn"]:
+def ratings(rs, state: State, uid: str):
+    r = StandardRules.ratings(rs, state, uid)
+    if uid == BEAST and r and beast(rs, state)["horn"]:
         return Ratings("A", r.missile, r.armor, r.morale)
     return r
 
 
-def movement_allowance(self, state: State, uid: str, ma: float) -> float:
+def movement_allowance(rs, state: State, uid: str, ma: float) -> float:
     """17.11: the Beast in flight moves with its flight allowance (an entry of Sauron's ``MOVEMENT_ALLOWANCE``)."""
-    if uid == BEAST and self.beast(state)["flight"]:
-        return self.raw(state)["beast"]["flight"]
+    if uid == BEAST and beast(rs, state)["flight"]:
+        return rs.raw(state)["beast"]["flight"]
     return ma
 
 
-def unit_dem_value(self, state: State, uid: str) -> int:
+def unit_dem_value(rs, state: State, uid: str) -> int:
     if uid == BEAST:
-        return self.raw(state)["beast"]["dem"]
-    return StandardRules.unit_dem_value(self, state, uid)
+        return rs.raw(state)["beast"]["dem"]
+    return StandardRules.unit_dem_value(rs, state, uid)
 
 
-def adjust_result(self, state: State, target: str, res: tuple, prof: dict) -> tuple:
-    if target == BEAST and self.beast(state)["armor"]:
+def adjust_result(rs, state: State, target: str, res: tuple, prof: dict) -> tuple:
+    if target == BEAST and beast(rs, state)["armor"]:
         return ()
-    return StandardRules.adjust_result(self, state, target, res, prof)
+    return StandardRules.adjust_result(rs, state, target, res, prof)
 
 
-def beast_total(self, state: State) -> int:
-    ch = self.raw(state)["beast"]
-    return (ch["combat_armed"] if self.beast_armed(state) else ch["combat"]) - self.beast(state)["wounds"]
+def beast_total(rs, state: State) -> int:
+    ch = rs.raw(state)["beast"]
+    return (ch["combat_armed"] if beast_armed(rs, state) else ch["combat"]) - beast(rs, state)["wounds"]
 
 # --- the effects that last a Game-Turn
-def has_effect(self, state: State, spell: str) -> bool:
+def has_effect(rs, state: State, spell: str) -> bool:
     return any(e.get("spell") == spell for e in state["effects"])
 
 
-def is_fanatic(self, state: State, uid: str) -> bool:
-    if self.has_effect(state, "total-eclipse") and "orc" in self.units[uid].tags:
+def is_fanatic(rs, state: State, uid: str) -> bool:
+    if has_effect(rs, state, "total-eclipse") and "orc" in rs.units[uid].tags:
         return True
-    return StandardRules.is_fanatic(self, state, uid)
+    return StandardRules.is_fanatic(rs, state, uid)
 
 # --- spells
-def check_spell(self, state: State, seat: str, leader: str, spell: str, target: str | None) -> None:
-    StandardRules.check_spell(self, state, seat, leader, spell, target)
-    ped = self.raw(state)["pedestal"]["hex"]
+def check_spell(rs, state: State, seat: str, leader: str, spell: str, target: str | None) -> None:
+    StandardRules.check_spell(rs, state, seat, leader, spell, target)
+    ped = rs.raw(state)["pedestal"]["hex"]
     if state["units"][leader]["hex"] != ped:
         raise IllegalOrder(f"Sauron casts only while stacked with his pedestal, in {ped}", "8.5")
     if spell == "summon-beast":
         if state["units"][BEAST]["status"] != "out":
             raise IllegalOrder("the Beast has already been summoned", "17.1")
-        if self._beast_hex(state, leader) is None:
+        if _beast_hex(rs, state, leader) is None:
             raise IllegalOrder("there is no free hex beside Sauron for the Beast", "17.1")
     elif spell.startswith("beast-"):
-        if not self.on_map(state, BEAST):
+        if not rs.on_map(state, BEAST):
             raise IllegalOrder("the Beast is not on the map", "17.1")
-    if spell == "sinister-visions" and (target is None or Hex.parse(target) not in self.hexmap):
+    if spell == "sinister-visions" and (target is None or Hex.parse(target) not in rs.hexmap):
         raise IllegalOrder("Sinister Visions needs a target hex on the map", "8.5")
 
 
-def _beast_hex(self, state: State, leader: str) -> str | None:
-    occ = self.occupancy(state)
+def _beast_hex(rs, state: State, leader: str) -> str | None:
+    occ = rs.occupancy(state)
     h = Hex.parse(state["units"][leader]["hex"])
-    tec = self.charts_for(state)["tec"]
+    tec = rs.charts_for(state)["tec"]
     for n in [h] + sorted(h.neighbours()):
-        if n not in self.hexmap or not tec.get(self.hexmap.hexes[n].terrain, {}).get("passable", True):
+        if n not in rs.hexmap or not tec.get(rs.hexmap.hexes[n].terrain, {}).get("passable", True):
             continue
-        if not any(self.units[x].is_combat for x in occ.get(str(n), ())):
+        if not any(rs.units[x].is_combat for x in occ.get(str(n), ())):
             return str(n)
     return None
 
 
-def spell_targets(self, state: State, seat: str, spell: str) -> Iterator[str]:
+def spell_targets(rs, state: State, seat: str, spell: str) -> Iterator[str]:
     if spell == "sinister-visions":
         seen = set()
         for x in sorted(state["units"]):
-            if self.side_of(state, x) != seat and "men" in self.units[x].tags and self.on_map(state, x):
+            if hooks.side_of(rs, state, x) != seat and "men" in rs.units[x].tags and rs.on_map(state, x):
                 hx = state["units"][x]["hex"]
                 if hx not in seen:
                     seen.add(hx)
@@ -125,74 +129,74 @@ def spell_targets(self, state: State, seat: str, spell: str) -> Iterator[str]:
     return
 
 
-def spell_effect(self, state: State, seat: str, leader: str, spell: str, target: str | None) -> str:
-    b = self.beast(state)
+def spell_effect(rs, state: State, seat: str, leader: str, spell: str, target: str | None) -> str:
+    b = beast(rs, state)
     if spell == "summon-beast":
-        hx = self._beast_hex(state, leader)
+        hx = _beast_hex(rs, state, leader)
         state["units"][BEAST].update(hex=hx, status="map")
         return f"the Beast appears in {hx}"
     if spell.startswith("beast-"):
         b[spell[6:]] = True
-        return self.spells[spell]["text"]
+        return rs.spells[spell]["text"]
     if spell == "sinister-visions":
-        hit = sorted(x for x in state["units"] if self.on_map(state, x) and self.side_of(state, x) != seat
-                     and "men" in self.units[x].tags and self.units[x].is_combat
+        hit = sorted(x for x in state["units"] if rs.on_map(state, x) and hooks.side_of(rs, state, x) != seat
+                     and "men" in rs.units[x].tags and rs.units[x].is_combat
                      and distance(state["units"][x]["hex"], target) <= 2)
         for x in hit:
             state["units"][x]["disrupted"] = True
         return f"{', '.join(hit) or 'no unit'} Disrupted (within two hexes of {target})"
-    return StandardRules.spell_effect(self, state, seat, leader, spell, target)
+    return StandardRules.spell_effect(rs, state, seat, leader, spell, target)
 
 # --- Death Breath
-def _parse_breathe(self, state: State, seat: str, words: list[str]) -> tuple[str, ...]:
+def _parse_breathe(rs, state: State, seat: str, words: list[str]) -> tuple[str, ...]:
     if len(words) != 3 or words[1].lower() != "at":
         raise InvalidOrder(f"usage: {BREATHE.usage}")
-    return (self.resolve_unit(words[0]), "at", self._hex_token(words[2]))
+    return (rs.resolve_unit(words[0]), "at", rs._hex_token(words[2]))
 
 
-def _check_breathe(self, state: State, seat: str, args: tuple[str, ...]) -> None:
+def _check_breathe(rs, state: State, seat: str, args: tuple[str, ...]) -> None:
     uid, at, hx = args
-    self._combat_phase_check(state, seat, "fire", "17.1")
-    if uid != BEAST or seat != "sauron" or self.phasing(state) != seat or not self.on_map(state, BEAST):
+    c07_combat._combat_phase_check(rs, state, seat, "fire", "17.1")
+    if uid != BEAST or seat != "sauron" or rs.phasing(state) != seat or not rs.on_map(state, BEAST):
         raise IllegalOrder("only the Beast breathes death, in Sauron's Combat Phase", "17.1")
-    if not self.beast(state)["breath"]:
+    if not beast(rs, state)["breath"]:
         raise IllegalOrder("the Beast has not been given Death Breath", "17.1")
-    if self.beast(state).get("breathed") == state["turn"]:
+    if beast(rs, state).get("breathed") == state["turn"]:
         raise IllegalOrder("the Beast breathes death once a Game-Turn", "17.1")
     if distance(state["units"][BEAST]["hex"], hx) != 1:
         raise IllegalOrder("Death Breath reaches an adjacent hex", "17.1")
-    if not any(self.side_of(state, x) != seat for x in self.occupancy(state).get(hx, ())):
+    if not any(hooks.side_of(rs, state, x) != seat for x in rs.occupancy(state).get(hx, ())):
         raise IllegalOrder(f"no enemy in {hx}", "17.1")
 
 
-def _apply_breathe(self, state: State, seat: str, args: tuple[str, ...], dice: Dice | None) -> list[Event]:
+def _apply_breathe(rs, state: State, seat: str, args: tuple[str, ...], dice: Dice | None) -> list[Event]:
     uid, at, hx = args
-    self.beast(state)["breathed"] = state["turn"]
-    occ = self.occupancy(state)
+    beast(rs, state)["breathed"] = state["turn"]
+    occ = rs.occupancy(state)
     lines = []
     for x in sorted(occ.get(hx, ())):
-        u = self.units[x]
-        if self.side_of(state, x) == seat:
+        u = rs.units[x]
+        if hooks.side_of(rs, state, x) == seat:
             continue
         if u.is_combat:
-            self.eliminate(state, x)
+            c07_combat.eliminate(rs, state, x)
             lines.append(f"{x} eliminated")
     for x in sorted(occ.get(hx, ())):
-        if self.units[x].is_leader and self.on_map(state, x):
+        if rs.units[x].is_leader and rs.on_map(state, x):
             if state["sau"]["items"].get("narsil") == x:
-                lines.append(self._break_narsil(state, "Death Breath"))
-            lines.append(self._wound(state, x, self.raw(state)["beast"]["breath_wounds"]))
+                lines.append(c19_21_narsil._break_narsil(rs, state, "Death Breath"))
+            lines.append(c07_22_leader_combat._wound(rs, state, x, rs.raw(state)["beast"]["breath_wounds"]))
     return [Event(public=f"Sauron: the Beast breathes death on {hx}: {'; '.join(l for l in lines if l) or 'nothing'} "
                          "(17.1).", section="17.1")]
 
 
-def _legal_breathe(self, state: State, seat: str) -> Iterator[Action]:
-    if seat != "sauron" or not self.on_map(state, BEAST) or not self.beast(state)["breath"]:
+def _legal_breathe(rs, state: State, seat: str) -> Iterator[Action]:
+    if seat != "sauron" or not rs.on_map(state, BEAST) or not beast(rs, state)["breath"]:
         return
     h = Hex.parse(state["units"][BEAST]["hex"])
     for n in h.neighbours():
         a = Action("breathe", (BEAST, "at", str(n)))
-        if self._ok(state, seat, a):
+        if rs._ok(state, seat, a):
             yield a
 
 

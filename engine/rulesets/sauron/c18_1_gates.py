@@ -13,6 +13,8 @@ from engine.core import Action, Event, IllegalOrder, InvalidOrder, State
 from engine.hexgrid import Hex
 from engine.orders import Order
 from engine.spi.standard import StandardRules
+from engine.rulesets.sauron import c07_22_leader_combat
+from engine.spi import c07_1_fire
 
 
 def _always(a: Hex, b: Hex) -> bool:
@@ -20,112 +22,112 @@ def _always(a: Hex, b: Hex) -> bool:
 
 
 @cached_property
-def mordor_hexes(self) -> frozenset[str]:
-    return frozenset(self.map_data["zones"]["mordor"])
+def mordor_hexes(rs) -> frozenset[str]:
+    return frozenset(rs.map_data["zones"]["mordor"])
 
 
 @cached_property
-def gate_sides(self) -> frozenset[frozenset]:
-    return frozenset(frozenset(hs.hexes()) for hs, t in self.hexmap.hexsides.items() if t == "gate")
+def gate_sides(rs) -> frozenset[frozenset]:
+    return frozenset(frozenset(hs.hexes()) for hs, t in rs.hexmap.hexsides.items() if t == "gate")
 
 
-def gates_closed(self, state: State) -> bool:
+def gates_closed(rs, state: State) -> bool:
     return state["sau"]["gates"] == "closed"
 
 
-def _through_gate(self, a: Hex, b: Hex) -> bool:
-    return frozenset((a, b)) in self.gate_sides
+def _through_gate(rs, a: Hex, b: Hex) -> bool:
+    return frozenset((a, b)) in rs.gate_sides
 
 # --- hooks: movement and melee stop at closed gates
-def hexside_rule(self, state: State, uids: list[str], a: Hex, b: Hex, retreat: bool = False):
-    if self._through_gate(a, b) and self.gates_closed(state):
+def hexside_rule(rs, state: State, uids: list[str], a: Hex, b: Hex, retreat: bool = False):
+    if _through_gate(rs, a, b) and gates_closed(rs, state):
         return None
-    return StandardRules.hexside_rule(self, state, uids, a, b, retreat)
+    return StandardRules.hexside_rule(rs, state, uids, a, b, retreat)
 
 
-def why_hexside(self, state, uids, a, b) -> str:
-    if self._through_gate(a, b):
+def why_hexside(rs, state, uids, a, b) -> str:
+    if _through_gate(rs, a, b):
         return "the Gates of Morannon are closed (18.1)"
-    return StandardRules.why_hexside(self, state, uids, a, b)
+    return StandardRules.why_hexside(rs, state, uids, a, b)
 
 
-def _why_unreachable(self, state: State, seat: str, uids: list[str], dest: str) -> str:
+def _why_unreachable(rs, state: State, seat: str, uids: list[str], dest: str) -> str:
     start = state["units"][uids[0]]["hex"]
-    if self.gates_closed(state) and start and (start in self.mordor_hexes) != (dest in self.mordor_hexes):
+    if gates_closed(rs, state) and start and (start in rs.mordor_hexes) != (dest in rs.mordor_hexes):
         return f"the Gates of Morannon are closed: no unit passes them ({start} to {dest})"
-    return StandardRules._why_unreachable(self, state, seat, uids, dest)
+    return StandardRules._why_unreachable(rs, state, seat, uids, dest)
 
 
-def _why_section(self, state: State, seat: str, hx: str, why: str) -> str:
+def _why_section(rs, state: State, seat: str, hx: str, why: str) -> str:
     if "Gates of Morannon" in why:
         return "18.1"
-    return StandardRules._why_section(self, state, seat, hx, why)
+    return StandardRules._why_section(rs, state, seat, hx, why)
 
 
-def zoc_through(self, state: State, a: Hex, b: Hex) -> bool:
-    if self.gates_closed(state) and self._through_gate(a, b):
+def zoc_through(rs, state: State, a: Hex, b: Hex) -> bool:
+    if gates_closed(rs, state) and _through_gate(rs, a, b):
         return False
-    return StandardRules.zoc_through(self, state, a, b)
+    return StandardRules.zoc_through(rs, state, a, b)
 
 
-def zoc_through_fn(self, state: State):
-    if not self.gates_closed(state):
-        if type(self).zoc_through is zoc_through:  # nothing else limits a ZOC here: always
+def zoc_through_fn(rs, state: State):
+    if not gates_closed(rs, state):
+        if type(rs).zoc_through is zoc_through:  # nothing else limits a ZOC here: always
             return _always
-        return StandardRules.zoc_through_fn(self, state)
-    sides = self.gate_sides
+        return StandardRules.zoc_through_fn(rs, state)
+    sides = rs.gate_sides
     return lambda a, b: frozenset((a, b)) not in sides
 
 
-def _check_fire(self, state: State, seat: str, args: tuple[str, ...]) -> None:
-    StandardRules._check_fire(self, state, seat, args)
-    if not self.gates_closed(state):
+def _check_fire(rs, state: State, seat: str, args: tuple[str, ...]) -> None:
+    c07_1_fire._check_fire(rs, state, seat, args)
+    if not gates_closed(rs, state):
         return
     hx = args[-1]
-    inside = self.mordor_hexes
+    inside = rs.mordor_hexes
     for uid in args[:-2]:
         if hx in inside and state["units"][uid]["hex"] not in inside:
             raise IllegalOrder(f"the Gates are closed: only the units inside Mordor fire through them; {uid} "
                                f"is outside and {hx} inside", "18.1")
 
 # --- the order
-def _parse_gates(self, state: State, seat: str, words: list[str]) -> tuple[str, ...]:
+def _parse_gates(rs, state: State, seat: str, words: list[str]) -> tuple[str, ...]:
     if len(words) != 1 or words[0].lower() not in ("close", "open"):
         raise InvalidOrder(f"usage: {GATES.usage}")
     return (words[0].lower(),)
 
 
-def _check_gates(self, state: State, seat: str, args: tuple[str, ...]) -> None:
+def _check_gates(rs, state: State, seat: str, args: tuple[str, ...]) -> None:
     what, = args
     if seat != "sauron":
         raise IllegalOrder("only Sauron closes or opens the Gates of Morannon", "18.1")
-    if not self.variant(state):
+    if not c07_22_leader_combat.variant(rs, state):
         raise IllegalOrder("closing the Gates is an addition of the variant (options: variant=off leaves it "
                            "out)", "18.1")
     if state["sau"].get("expanded"):
         raise IllegalOrder("in the expanded game the Gates stay open", "18.11")
-    if self.kind(state) != "magic" or self.phasing(state) != "sauron":
+    if rs.kind(state) != "magic" or rs.phasing(state) != "sauron":
         raise IllegalOrder("the Gates are closed or opened before the Sauron Movement Phase or after the "
                            "Sauron Combat Phase (the Magic Leader Phases)", "18.1")
-    if not self.on_map(state, "SAU") or state["units"]["SAU"]["hex"] not in self.mordor_hexes:
+    if not rs.on_map(state, "SAU") or state["units"]["SAU"]["hex"] not in rs.mordor_hexes:
         raise IllegalOrder("Sauron must be inside Mordor to close or open the Gates", "18.1")
     if state["sau"]["gates_turn"] == state["turn"]:
         raise IllegalOrder("the Gates were already closed or opened this Game-Turn; they stay so", "18.1")
-    if (what == "close") == self.gates_closed(state):
+    if (what == "close") == gates_closed(rs, state):
         raise IllegalOrder(f"the Gates are already {'closed' if what == 'close' else 'open'}", "18.1")
     if what == "close":
-        occ = self.occupancy(state)
-        for side in self.gate_sides:
+        occ = rs.occupancy(state)
+        for side in rs.gate_sides:
             a, b = sorted(side)
-            sa, sb = self.side_in(state, str(a), occ), self.side_in(state, str(b), occ)
-            if "westernesse" in (sa, sb) and (str(a) in self.mordor_hexes) != (str(b) in self.mordor_hexes):
+            sa, sb = rs.side_in(state, str(a), occ), rs.side_in(state, str(b), occ)
+            if "westernesse" in (sa, sb) and (str(a) in rs.mordor_hexes) != (str(b) in rs.mordor_hexes):
                 w = a if sa == "westernesse" else b
-                if str(w) in self.mordor_hexes:
+                if str(w) in rs.mordor_hexes:
                     raise IllegalOrder(f"Westernesse units stand in the gateway ({w}): the Gates cannot close",
                                        "18.1")
 
 
-def _apply_gates(self, state: State, seat: str, args: tuple[str, ...], dice: Dice | None) -> list[Event]:
+def _apply_gates(rs, state: State, seat: str, args: tuple[str, ...], dice: Dice | None) -> list[Event]:
     what, = args
     state["sau"]["gates"] = "closed" if what == "close" else "open"
     state["sau"]["gates_turn"] = state["turn"]
@@ -133,10 +135,10 @@ def _apply_gates(self, state: State, seat: str, args: tuple[str, ...], dice: Dic
                          "so for the rest of the Game-Turn (18.1).", section="18.1")]
 
 
-def _legal_gates(self, state: State, seat: str) -> Iterator[Action]:
+def _legal_gates(rs, state: State, seat: str) -> Iterator[Action]:
     for what in ("close", "open"):
         a = Action("gates", (what,))
-        if self._ok(state, seat, a):
+        if rs._ok(state, seat, a):
             yield a
 
 

@@ -14,17 +14,17 @@ from engine.hexgrid import distance
 from .common import NUMENOREANS
 
 
-def _break_narsil(self, state: State, why: str, here: str | None = None) -> str:
+def _break_narsil(rs, state: State, why: str, here: str | None = None) -> str:
     items = state["sau"]["items"]
     bearer = items.get("narsil")
     if bearer is None:
         return ""
     items["narsil"] = None
-    ch = self.raw(state)["narsil"]
+    ch = rs.raw(state)["narsil"]
     state["sau"]["dem_extra"]["westernesse"] += ch["shards_dem"]
     here = here or state["units"][bearer]["hex"]
     heirs = sorted((distance(here, state["units"][x]["hex"]) if here else 0, x) for x in NUMENOREANS
-                   if self.on_map(state, x))
+                   if rs.on_map(state, x))
     if heirs:
         items["shards"] = heirs[0][1]
         to = f"; {heirs[0][1]} takes up the shards (19.211)"

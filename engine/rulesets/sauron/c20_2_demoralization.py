@@ -14,21 +14,21 @@ from engine.core import State
 from engine.spi.standard import StandardRules
 
 
-def dem_total(self, state: State, army: str) -> int:
+def dem_total(rs, state: State, army: str) -> int:
     t = state["dem"].get(army, 0) + state["sau"]["dem_extra"].get(army, 0)
     if army == "sauron":
         t += state["sau"]["ring_dem"]
     return t
 
 
-def on_unit_lost(self, state: State, uid: str, points: int) -> None:
+def on_unit_lost(rs, state: State, uid: str, points: int) -> None:
     """16.69 (ruling): a unit or leader turned evil serves Sauron; its loss counts against his army."""
     side = state.get("turned", {}).get(uid)
     if side:
         state["dem"][side] = state["dem"].get(side, 0) + points
         return
-    StandardRules.on_unit_lost(self, state, uid, points)
+    StandardRules.on_unit_lost(rs, state, uid, points)
 
 
-def dem_level(self, state: State, army: str) -> int | None:
-    return self.raw(state)["levels"].get(army)
+def dem_level(rs, state: State, army: str) -> int | None:
+    return rs.raw(state)["levels"].get(army)

@@ -33,194 +33,198 @@ from engine.spi.common import pct
 from engine.core import RulesetBase
 from engine.spi.standard import StandardRules
 
-from .c07_22_leader_combat import cell_wounds
+from engine.spi import c04_movement
+from engine.spi import c05_stacking
+from engine.spi import c08_3_rally
+from engine.spi import hooks
+from engine.rulesets.sauron import c07_22_leader_combat
 
 
 MAX_ROUNDS = 200
 
 
-def ph_declined(self, state: State) -> list[str]:
+def ph_declined(rs, state: State) -> list[str]:
     return [u for u, t in state["sau"]["declined"].items() if t == state["turn"]]
 
 
-def mortal_pair(self, state: State, a: str, b: str) -> dict | None:
+def mortal_pair(rs, state: State, a: str, b: str) -> dict | None:
     """An accepted challenge between ``a`` and ``b``, once they share a hex (22.1)."""
     for m in state["sau"]["mortal"]:
         if m["status"] == "accepted" and {m["challenger"], m["challenged"]} == {a, b} \
-                and self.on_map(state, a) and self.on_map(state, b) \
+                and rs.on_map(state, a) and rs.on_map(state, b) \
                 and state["units"][a]["hex"] == state["units"][b]["hex"]:
             return m
     return None
 
 
-def cm_sum(self, state: State, uid: str) -> int:
-    return self.combat_rating(state, uid) + self.morale_rating(state, uid)
+def cm_sum(rs, state: State, uid: str) -> int:
+    return c07_22_leader_combat.combat_rating(rs, state, uid) + c07_22_leader_combat.morale_rating(rs, state, uid)
 
 
-def may_challenge(self, state: State, a: str, b: str) -> bool:
+def may_challenge(rs, state: State, a: str, b: str) -> bool:
     """22.4 alone: the summed Combat and Morale differ by 3 or less."""
-    return abs(self.cm_sum(state, a) - self.cm_sum(state, b)) <= self.raw(state)["mortal_combat"]["max_difference"]
+    return abs(cm_sum(rs, state, a) - cm_sum(rs, state, b)) <= rs.raw(state)["mortal_combat"]["max_difference"]
 
 
-def _busy(self, state: State, uid: str) -> bool:
+def _busy(rs, state: State, uid: str) -> bool:
     return any(uid in (m["challenger"], m["challenged"]) for m in state["sau"]["mortal"])
 
 # --- challenge
-def _parse_challenge(self, state: State, seat: str, words: list[str]) -> tuple[str, ...]:
+def _parse_challenge(rs, state: State, seat: str, words: list[str]) -> tuple[str, ...]:
     if len(words) != 2:
         raise InvalidOrder(f"usage: {CHALLENGE.usage}")
-    return (self.resolve_unit(words[0]), self.resolve_unit(words[1]))
+    return (rs.resolve_unit(words[0]), rs.resolve_unit(words[1]))
 
 
-def _check_challenge(self, state: State, seat: str, args: tuple[str, ...]) -> None:
+def _check_challenge(rs, state: State, seat: str, args: tuple[str, ...]) -> None:
     a, b = args
-    if not self.variant(state):
+    if not c07_22_leader_combat.variant(rs, state):
         raise IllegalOrder("Mortal Combat is a rule of the variant (options: variant=off leaves it out)", "22.0")
-    if self.kind(state) != "combat" or self.phasing(state) != seat:
+    if rs.kind(state) != "combat" or rs.phasing(state) != seat:
         raise IllegalOrder("a challenge is issued by the phasing side in its Combat Phase", "22.0")
-    ua = self._own_on_map(state, seat, a)
-    ub = self.units.get(b)
-    if not ua.is_leader or ub is None or not ub.is_leader or self.side_of(state, b) == seat or not self.on_map(state, b):
+    ua = rs._own_on_map(state, seat, a)
+    ub = rs.units.get(b)
+    if not ua.is_leader or ub is None or not ub.is_leader or hooks.side_of(rs, state, b) == seat or not rs.on_map(state, b):
         raise IllegalOrder(f"{a} must be your leader and {b} an enemy leader on the map", "22.0")
-    rng = self.raw(state)["mortal_combat"]["range"]
+    rng = rs.raw(state)["mortal_combat"]["range"]
     d = distance(state["units"][a]["hex"], state["units"][b]["hex"])
     if d > rng:
         raise IllegalOrder(f"{b} is {d} hexes from {a}; a challenge reaches {rng}", "22.0")
-    if not self.may_challenge(state, a, b):
-        raise IllegalOrder(f"{a} ({self.cm_sum(state, a)}) and {b} ({self.cm_sum(state, b)}): Combat + Morale "
+    if not may_challenge(rs, state, a, b):
+        raise IllegalOrder(f"{a} ({cm_sum(rs, state, a)}) and {b} ({cm_sum(rs, state, b)}): Combat + Morale "
                            "must differ by 3 or less", "22.4")
-    if self._busy(state, a) or self._busy(state, b):
+    if _busy(rs, state, a) or _busy(rs, state, b):
         raise IllegalOrder(f"{a} or {b} is already in a challenge", "22.0")
     if a in state["sau"]["evil"] or b in state["sau"]["evil"]:
         raise IllegalOrder("a leader turned evil takes no part in challenges (16.69 ruling)", "16.69")
 
 
-def _apply_challenge(self, state: State, seat: str, args: tuple[str, ...], dice: Dice | None) -> list[Event]:
+def _apply_challenge(rs, state: State, seat: str, args: tuple[str, ...], dice: Dice | None) -> list[Event]:
     a, b = args
     state["sau"]["mortal"].append({"challenger": a, "challenged": b, "status": "asked", "turn": state["turn"]})
-    other = self.enemy(seat)
-    return [Event(public=f"{self.title_of(seat)}: {a} challenges {b} to Mortal Combat (22.0). "
-                         f"{self.title_of(other)} answers `accept {b}` or `decline {b}` in its next phase, "
+    other = rs.enemy(seat)
+    return [Event(public=f"{rs.title_of(seat)}: {a} challenges {b} to Mortal Combat (22.0). "
+                         f"{rs.title_of(other)} answers `accept {b}` or `decline {b}` in its next phase, "
                          "before it is done (22.3).", section="22.0")]
 
 
-def answer_buttons(self, state: State, seat: str, action: Action) -> list[tuple[str, str, str]]:
+def answer_buttons(rs, state: State, seat: str, action: Action) -> list[tuple[str, str, str]]:
     """22.3 by button: the challenge notice carries Accept / Decline for the challenged leader's seat."""
     if action.verb != "challenge" or len(action.args) != 2:
-        return RulesetBase.answer_buttons(self, state, seat, action)
+        return RulesetBase.answer_buttons(rs, state, seat, action)
     b = action.args[1]
-    who = self.side_of(state, b)
+    who = hooks.side_of(rs, state, b)
     return [(who, f"accept {b}", "Accept"), (who, f"decline {b}", "Decline")]
 
 
-def _legal_challenges(self, state: State, seat: str) -> Iterator[Action]:
-    if self.kind(state) != "combat" or self.phasing(state) != seat or not self.variant(state):
+def _legal_challenges(rs, state: State, seat: str) -> Iterator[Action]:
+    if rs.kind(state) != "combat" or rs.phasing(state) != seat or not c07_22_leader_combat.variant(rs, state):
         return
     for a in sorted(state["units"]):
-        if not (self.units[a].is_leader and self.side_of(state, a) == seat and self.on_map(state, a)):
+        if not (rs.units[a].is_leader and hooks.side_of(rs, state, a) == seat and rs.on_map(state, a)):
             continue
         for b in sorted(state["units"]):
-            if self.units[b].is_leader and self.side_of(state, b) != seat and self.on_map(state, b):
+            if rs.units[b].is_leader and hooks.side_of(rs, state, b) != seat and rs.on_map(state, b):
                 act = Action("challenge", (a, b))
-                if self._ok(state, seat, act):
+                if rs._ok(state, seat, act):
                     yield act
 
 # --- the answer
-def _asked(self, state: State, seat: str) -> list[dict]:
+def _asked(rs, state: State, seat: str) -> list[dict]:
     return [m for m in state["sau"]["mortal"] if m["status"] == "asked"
-            and self.side_of(state, m["challenged"]) == seat and not self._same_phase(state, m)]
+            and hooks.side_of(rs, state, m["challenged"]) == seat and not _same_phase(rs, state, m)]
 
 
-def _same_phase(self, state: State, m: dict) -> bool:
+def _same_phase(rs, state: State, m: dict) -> bool:
     """The challenge was issued in the phase now running (the answer waits for the next phase)."""
-    return m["turn"] == state["turn"] and self.phasing(state) == self.side_of(state, m["challenger"]) \
-        and self.kind(state) == "combat"
+    return m["turn"] == state["turn"] and rs.phasing(state) == hooks.side_of(rs, state, m["challenger"]) \
+        and rs.kind(state) == "combat"
 
 
-def _parse_accept(self, state: State, seat: str, words: list[str]) -> tuple[str, ...]:
+def _parse_accept(rs, state: State, seat: str, words: list[str]) -> tuple[str, ...]:
     if len(words) != 1:
         raise InvalidOrder(f"usage: {ACCEPT.usage}")
-    return (self.resolve_unit(words[0]),)
+    return (rs.resolve_unit(words[0]),)
 
 
-def _parse_decline(self, state: State, seat: str, words: list[str]) -> tuple[str, ...]:
+def _parse_decline(rs, state: State, seat: str, words: list[str]) -> tuple[str, ...]:
     if len(words) != 1:
         raise InvalidOrder(f"usage: {DECLINE.usage}")
-    return (self.resolve_unit(words[0]),)
+    return (rs.resolve_unit(words[0]),)
 
 
-def _check_answer(self, state: State, seat: str, args: tuple[str, ...]) -> None:
+def _check_answer(rs, state: State, seat: str, args: tuple[str, ...]) -> None:
     leader, = args
-    if seat not in self.active_seats(state):
+    if seat not in rs.active_seats(state):
         raise IllegalOrder("you answer a challenge in your own phase", CHALLENGE_22_3.section)
-    if not any(p["leader"] == leader for p in self._challenges_waiting(state) if p["seat"] == seat):
+    if not any(p["leader"] == leader for p in _challenges_waiting(rs, state) if p["seat"] == seat):
         raise IllegalOrder(f"{leader} has no challenge to answer now", CHALLENGE_22_3.section)
 
 
-def _answer(self, state: State, seat: str, leader: str) -> dict:
-    return next(m for m in self._asked(state, seat) if m["challenged"] == leader)
+def _answer(rs, state: State, seat: str, leader: str) -> dict:
+    return next(m for m in _asked(rs, state, seat) if m["challenged"] == leader)
 
 
-def _apply_accept(self, state: State, seat: str, args: tuple[str, ...], dice: Dice | None) -> list[Event]:
+def _apply_accept(rs, state: State, seat: str, args: tuple[str, ...], dice: Dice | None) -> list[Event]:
     leader, = args
-    m = self._answer(state, seat, leader)
+    m = _answer(rs, state, seat, leader)
     m["status"] = "accepted"
-    return [Event(public=f"{self.title_of(seat)}: {leader} accepts {m['challenger']}'s challenge. In each of "
+    return [Event(public=f"{rs.title_of(seat)}: {leader} accepts {m['challenger']}'s challenge. In each of "
                          "their movement phases both now move as near to the other as they can, until one "
                          "enters the other's hex; Mortal Combat follows in the next Combat Phase once they "
                          "share one (22.1).", section="22.1")]
 
 
-def decline_points(self, state: State, leader: str) -> int:
+def decline_points(rs, state: State, leader: str) -> int:
     """22.3: what avoiding a challenge adds to the leader's side's demoralization, his current Rally Points."""
-    return self.leader_rating(state, leader, for_rally=False)
+    return c08_3_rally.leader_rating(rs, state, leader, for_rally=False)
 
 
-def _declined(self, state: State, m: dict, leader: str) -> int:
+def _declined(rs, state: State, m: dict, leader: str) -> int:
     """22.3's cost of declining (or backing out of) the Mortal Combat ``m``: the combat is off, the leader's
     army takes his Rally Points as demoralization and he may not rally this Game-Turn; returns the points."""
     state["sau"]["mortal"].remove(m)
-    pts = self.decline_points(state, leader)
-    army = self.army_of(leader)
+    pts = decline_points(rs, state, leader)
+    army = rs.army_of(leader)
     state["sau"]["dem_extra"][army] = state["sau"]["dem_extra"].get(army, 0) + pts
     state["sau"]["declined"][leader] = state["turn"]
     return pts
 
 
-def _apply_decline(self, state: State, seat: str, args: tuple[str, ...], dice: Dice | None) -> list[Event]:
+def _apply_decline(rs, state: State, seat: str, args: tuple[str, ...], dice: Dice | None) -> list[Event]:
     leader, = args
-    m = self._answer(state, seat, leader)
-    pts = _declined(self, state, m, leader)
-    return [Event(public=f"{self.title_of(seat)}: {leader} declines {m['challenger']}'s challenge: +{pts} "
+    m = _answer(rs, state, seat, leader)
+    pts = _declined(rs, state, m, leader)
+    return [Event(public=f"{rs.title_of(seat)}: {leader} declines {m['challenger']}'s challenge: +{pts} "
                          f"demoralization (his Rally Points) and he may not rally this Game-Turn (22.3).",
                   section="22.3")]
 
 
-def _legal_answers(self, state: State, seat: str) -> Iterator[Action]:
-    yield from pending.answers_of(self.decisions, self, state, self._challenges_waiting(state), seat, "accept")
+def _legal_answers(rs, state: State, seat: str) -> Iterator[Action]:
+    yield from pending.answers_of(rs.decisions, rs, state, _challenges_waiting(rs, state), seat, "accept")
 
 
-def _legal_declines(self, state: State, seat: str) -> Iterator[Action]:
-    yield from pending.answers_of(self.decisions, self, state, self._challenges_waiting(state), seat, "decline")
+def _legal_declines(rs, state: State, seat: str) -> Iterator[Action]:
+    yield from pending.answers_of(rs.decisions, rs, state, _challenges_waiting(rs, state), seat, "decline")
 
 
-def _unanswered(self, state: State, seat: str) -> list[str]:
-    return [p["leader"] for p in self._challenges_waiting(state) if p["seat"] == seat]
+def _unanswered(rs, state: State, seat: str) -> list[str]:
+    return [p["leader"] for p in _challenges_waiting(rs, state) if p["seat"] == seat]
 
 # --- 22.3 the question as a pending decision (engine/pending.py)
-def _challenges_waiting(self, state: State) -> list[dict]:
+def _challenges_waiting(rs, state: State) -> list[dict]:
     """The challenges asked and waiting for their answer (22.3), as decision records: the challenged
         leader's seat answers in its next phase (not the one it was issued in). The challenge itself stays
         in ``state["sau"]["mortal"]`` (it outlives the answer: 22.1's approach, 22.2's fight); the record
         is read from it, so that the answer is not kept twice."""
-    return [pending.new(CHALLENGE_22_3, self.side_of(state, m["challenged"]), leader=m["challenged"],
+    return [pending.new(CHALLENGE_22_3, hooks.side_of(rs, state, m["challenged"]), leader=m["challenged"],
                         challenger=m["challenger"])
-            for m in state["sau"]["mortal"] if m["status"] == "asked" and not self._same_phase(state, m)]
+            for m in state["sau"]["mortal"] if m["status"] == "asked" and not _same_phase(rs, state, m)]
 
 
-def waiting_decisions(self, state: State) -> list[dict]:
+def waiting_decisions(rs, state: State) -> list[dict]:
     """The Standard Rules' queue (7.5), then the challenges waiting for their answer (22.3)."""
-    return StandardRules.waiting_decisions(self, state) + self._challenges_waiting(state)
+    return StandardRules.waiting_decisions(rs, state) + _challenges_waiting(rs, state)
 
 
 def _challenge_legal(rs, state: State, p: dict) -> Iterator[Action]:
@@ -235,12 +239,12 @@ def _challenge_awaited(rs, state: State, p: dict) -> str:
 
 
 def _challenge_first(rs, state: State, p: dict) -> str:
-    left = rs._unanswered(state, p["seat"])
+    left = _unanswered(rs, state, p["seat"])
     return f"answer the challenge to {', '.join(left)} first: `accept {left[0]}` or `decline {left[0]}`"
 
 
 def _challenge_autopilot(rs, state: State, p: dict) -> Action:
-    return rs.challenge_answer(state, p)  # what costs the side less (issue 42), below
+    return challenge_answer(rs, state, p)  # what costs the side less (issue 42), below
 
 
 # 22.3: an offer among the seat's other orders (it holds up nothing), answered before its seat is done
@@ -249,18 +253,18 @@ CHALLENGE_22_3 = pending.Decision("challenge", "22.3", ("accept", "decline"), le
                                   before_done=True, autopilot=_challenge_autopilot)
 
 # --- 4.27 opened for the two, 22.1
-def may_enter_enemy_leaders(self, state: State, uids: list[str]) -> bool:
-    if all(self.units[u].is_leader and any(m["status"] == "accepted" and u in (m["challenger"], m["challenged"])
+def may_enter_enemy_leaders(rs, state: State, uids: list[str]) -> bool:
+    if all(rs.units[u].is_leader and any(m["status"] == "accepted" and u in (m["challenger"], m["challenged"])
                                            for m in state["sau"]["mortal"]) for u in uids):
         return True
-    return StandardRules.may_enter_enemy_leaders(self, state, uids)
+    return StandardRules.may_enter_enemy_leaders(rs, state, uids)
 
 
-def meeting_check(self, state: State, seat: str, uids: list[str], dest: str, occ) -> None:
+def meeting_check(rs, state: State, seat: str, uids: list[str], dest: str, occ) -> None:
     """22.1: the only enemy leader a challenger may join is the one who accepted (and back). A step of
         Sauron's ``MOVE_END``, with the leaders' stacking (8.1) after it: together, where a leader may
         end a move (``LEADER_MAY_END``)."""
-    foes = [x for x in occ.get(dest, ()) if self.side_of(state, x) != seat and self.units[x].is_leader]
+    foes = [x for x in occ.get(dest, ()) if hooks.side_of(rs, state, x) != seat and rs.units[x].is_leader]
     for f in foes:
         for u in uids:
             if not any(m["status"] == "accepted" and {u, f} == {m["challenger"], m["challenged"]}
@@ -269,60 +273,60 @@ def meeting_check(self, state: State, seat: str, uids: list[str], dest: str, occ
                                    "one who accepted his challenge, or who challenged him", "22.1")
 
 
-def approach_move_end(self, state: State, seat: str, uids: list[str], dest: str, occ) -> None:
+def approach_move_end(rs, state: State, seat: str, uids: list[str], dest: str, occ) -> None:
     """22.1, a step of Sauron's ``MOVE_END``: a leader bound to close ends his move as near to his
         opponent as he can (``approach_check``)."""
-    self.approach_check(state, seat, uids, dest)
+    approach_check(rs, state, seat, uids, dest)
 
 # --- 22.1 the approach: both leaders close until one is in the other's hex
-def approach_duties(self, state: State, seat: str) -> list[tuple[str, str]]:
+def approach_duties(rs, state: State, seat: str) -> list[tuple[str, str]]:
     """(leader of ``seat``, his opponent) for each accepted challenge whose leader must still close
         this phase (22.1): the two are on the map and apart, this is a phase in which he moves (his
         side's Movement Phase, a magic leader's Magic Leader Phase, 8.52) and he has not moved in it."""
-    k = self.kind(state)
-    if state["turn"] == 0 or k not in ("move", "magic") or self.phasing(state) != seat:
+    k = rs.kind(state)
+    if state["turn"] == 0 or k not in ("move", "magic") or rs.phasing(state) != seat:
         return []
     out = []
     for m in state["sau"]["mortal"]:
         if m["status"] != "accepted":
             continue
         for me, foe in ((m["challenged"], m["challenger"]), (m["challenger"], m["challenged"])):
-            if (self.side_of(state, me) == seat and self.on_map(state, me) and self.on_map(state, foe)
+            if (hooks.side_of(rs, state, me) == seat and rs.on_map(state, me) and rs.on_map(state, foe)
                     and state["units"][me]["hex"] != state["units"][foe]["hex"]
-                    and me not in state["ph"]["moved"] and self._mover_kind(state, seat, me) == k):
+                    and me not in state["ph"]["moved"] and c04_movement._mover_kind(rs, state, seat, me) == k):
                 out.append((me, foe))
     return out
 
 
-def approach_reach(self, state: State, seat: str, me: str, foe: str) -> tuple[int, int]:
+def approach_reach(rs, state: State, seat: str, me: str, foe: str) -> tuple[int, int]:
     """(how far ``me`` is from ``foe`` now, the nearest he can end this phase) (22.1): over the hexes
         his stack (himself, or his formation, 8.4) may end a move in. A leader who may not move now
         (frozen, having cast) can come no nearer."""
     here, there = state["units"][me]["hex"], state["units"][foe]["hex"]
     now = distance(here, there)
-    occ = self.occupancy(state)
+    occ = rs.occupancy(state)
     key = (state["turn"], state["step"], tuple(state["ph"]["moved"]), me, foe,
            tuple(sorted((u, r["hex"]) for u, r in state["units"].items() if r["hex"])),
            state["sau"]["gates"], len(state["effects"]), state["dice"]["counter"])
-    cache = self.__dict__.setdefault("_approach_cache", {})
+    cache = rs.__dict__.setdefault("_approach_cache", {})
     if key in cache:
         return cache[key]
-    movers = self._stack_of(state, (me,))
+    movers = c04_movement._stack_of(rs, state, (me,))
     best = now
     try:
-        self._check_movers(state, seat, movers)
+        rs._check_movers(state, seat, movers)
     except IllegalOrder:
         pass
     else:
-        for h in self._reach(state, seat, movers, occ):
+        for h in c04_movement._reach(rs, state, seat, movers, occ):
             hx = str(h)
             d = distance(hx, there)
             if d >= best or hx == here:
                 continue
             try:
-                self._check_stacking(state, seat, movers, hx, occ)
-                for step in self.LEADER_MAY_END:  # 22.1's meeting, 8.1's leaders' stacking
-                    step(self, state, seat, movers, hx, occ)
+                c05_stacking._check_stacking(rs, state, seat, movers, hx, occ)
+                for step in rs.LEADER_MAY_END:  # 22.1's meeting, 8.1's leaders' stacking
+                    step(rs, state, seat, movers, hx, occ)
             except IllegalOrder:
                 continue
             best = d
@@ -332,12 +336,12 @@ def approach_reach(self, state: State, seat: str, me: str, foe: str) -> tuple[in
     return now, best
 
 
-def approach_check(self, state: State, seat: str, uids: list[str], dest: str) -> None:
+def approach_check(rs, state: State, seat: str, uids: list[str], dest: str) -> None:
     """22.1: a bound leader's move ends as near to his opponent as he can reach this phase."""
-    for me, foe in self.approach_duties(state, seat):
+    for me, foe in approach_duties(rs, state, seat):
         if me not in uids:
             continue
-        now, best = self.approach_reach(state, seat, me, foe)
+        now, best = approach_reach(rs, state, seat, me, foe)
         there = state["units"][foe]["hex"]
         if distance(dest, there) > best:
             where = f"into {foe}'s hex, {there}" if best == 0 else f"to {best} hex{'es' if best > 1 else ''} from {foe}"
@@ -345,93 +349,93 @@ def approach_check(self, state: State, seat: str, uids: list[str], dest: str) ->
                                f"him as he can, {where} (move him alone if his companions are slower)", "22.1")
 
 
-def approach_pending(self, state: State, seat: str) -> list[str]:
+def approach_pending(rs, state: State, seat: str) -> list[str]:
     """The bound leaders of ``seat`` who have not moved and could still come nearer (22.1)."""
     out = []
-    for me, foe in self.approach_duties(state, seat):
-        now, best = self.approach_reach(state, seat, me, foe)
+    for me, foe in approach_duties(rs, state, seat):
+        now, best = approach_reach(rs, state, seat, me, foe)
         if best < now:
             out.append(f"{me} must move toward {foe} ({now} hexes away; he can reach {best})")
     return out
 
 
-def check_done_approach(self, state: State, seat: str) -> None:
-    left = self.approach_pending(state, seat)
+def check_done_approach(rs, state: State, seat: str) -> None:
+    left = approach_pending(rs, state, seat)
     if left:
         raise IllegalOrder("; ".join(left) + ": a leader who has accepted Mortal Combat, and his challenger, "
                            "close until one is in the other's hex (`decline <leader>` backs out, with "
                            "22.3's penalty)", "22.1")
 
 
-def approach_default(self, state: State, seat: str) -> Action | None:
+def approach_default(rs, state: State, seat: str) -> Action | None:
     """At a deadline: the first approach move of a bound leader who has not closed (22.1)."""
-    for me, foe in self.approach_duties(state, seat):
-        now, best = self.approach_reach(state, seat, me, foe)
+    for me, foe in approach_duties(rs, state, seat):
+        now, best = approach_reach(rs, state, seat, me, foe)
         if best < now:
-            for a in self._legal_moves(state, seat, self.kind(state), only=me):
-                if self._ok(state, seat, a):
+            for a in c04_movement._legal_moves(rs, state, seat, rs.kind(state), only=me):
+                if rs._ok(state, seat, a):
                     return a
     return None
 
 
-def _check_decline(self, state: State, seat: str, args: tuple[str, ...]) -> None:
+def _check_decline(rs, state: State, seat: str, args: tuple[str, ...]) -> None:
     """22.3, and (ruling) backing out of an accepted challenge: the same penalty."""
     leader, = args
-    if self._withdrawal(state, seat, leader) is not None:
+    if _withdrawal(rs, state, seat, leader) is not None:
         return
-    self._check_answer(state, seat, args)
+    _check_answer(rs, state, seat, args)
 
 
-def _withdrawal(self, state: State, seat: str, leader: str) -> dict | None:
+def _withdrawal(rs, state: State, seat: str, leader: str) -> dict | None:
     """The accepted challenge ``leader`` of ``seat`` may back out of: when 22.1 binds him to close
         (his side's movement phase, before he has moved); not in any other phase, so that a late click
         on the challenge's Decline button is refused as an answer given already."""
-    if state["pending"] or not any(me == leader for me, _ in self.approach_duties(state, seat)):
+    if state["pending"] or not any(me == leader for me, _ in approach_duties(rs, state, seat)):
         return None
     return next((m for m in state["sau"]["mortal"] if m["status"] == "accepted"
                  and leader in (m["challenger"], m["challenged"])), None)
 
 
-def _apply_withdraw_or_decline(self, state: State, seat: str, args: tuple[str, ...], dice: Dice | None) -> list[Event]:
+def _apply_withdraw_or_decline(rs, state: State, seat: str, args: tuple[str, ...], dice: Dice | None) -> list[Event]:
     leader, = args
-    m = self._withdrawal(state, seat, leader)
+    m = _withdrawal(rs, state, seat, leader)
     if m is None:
-        return self._apply_decline(state, seat, args, dice)
+        return _apply_decline(rs, state, seat, args, dice)
     foe = m["challenged"] if m["challenger"] == leader else m["challenger"]
-    pts = _declined(self, state, m, leader)
-    return [Event(public=f"{self.title_of(seat)}: {leader} backs out of the Mortal Combat with {foe}: +{pts} "
+    pts = _declined(rs, state, m, leader)
+    return [Event(public=f"{rs.title_of(seat)}: {leader} backs out of the Mortal Combat with {foe}: +{pts} "
                          f"demoralization (his Rally Points) and he may not rally this Game-Turn (22.1, 22.3).",
                   section="22.3")]
 
 
 # --- 22.3 weighed: the answer of a seat nobody plays (issue 42; pending.Decision.autopilot)
-def _deaths_cost(self, state: State, dead: tuple[str, ...], killer: str | None, army: str, foe: str) -> int:
+def _deaths_cost(rs, state: State, dead: tuple[str, ...], killer: str | None, army: str, foe: str) -> int:
     """What the deaths of ``dead`` in Mortal Combat add to ``army``'s demoralization less what they add to
     ``foe``'s: played on a copy by the engine's own 7.222 (``_wound``): 20.2's Rally Points, and through
     7.251 the Ring's 20 points (16.61) and Narsil's (20.21)."""
     st = clone(state)
     for uid in dead:
-        self._wound(st, uid, "k", killer=killer if len(dead) == 1 else None)
-    added = {a: self.dem_total(st, a) - self.dem_total(state, a) for a in (army, foe)}
+        c07_22_leader_combat._wound(rs, st, uid, "k", killer=killer if len(dead) == 1 else None)
+    added = {a: rs.dem_total(st, a) - rs.dem_total(state, a) for a in (army, foe)}
     return added[army] - added[foe]
 
 
-def challenge_costs(self, state: State, leader: str, challenger: str) -> dict:
+def challenge_costs(rs, state: State, leader: str, challenger: str) -> dict:
     """What each answer to ``challenger``'s challenge costs ``leader``'s side in demoralization, by the
         engine's own odds (22.2 fought to the end, ``mortal_outcome``): ``decline``, 22.3's points;
         ``paid``, what the side has paid already for challenges avoided (22.3, in this game); ``accept``,
         the expected net cost of the fight (its own losses less the enemy's, a Fraction); ``dies`` and
         ``kills``, the chances that ``leader``, and ``challenger``, die."""
-    army, foe = self.army_of(leader), self.army_of(challenger)
-    end = self.mortal_outcome(state, challenger, leader)  # "a": the challenger alone dies, "b": the leader alone
-    accept = (end["b"] * self._deaths_cost(state, (leader,), challenger, army, foe)
-              + end["a"] * self._deaths_cost(state, (challenger,), leader, army, foe)
-              + end["both"] * self._deaths_cost(state, (leader, challenger), None, army, foe))
-    return {"decline": self.decline_points(state, leader), "paid": state["sau"]["dem_extra"].get(army, 0),
+    army, foe = rs.army_of(leader), rs.army_of(challenger)
+    end = mortal_outcome(rs, state, challenger, leader)  # "a": the challenger alone dies, "b": the leader alone
+    accept = (end["b"] * _deaths_cost(rs, state, (leader,), challenger, army, foe)
+              + end["a"] * _deaths_cost(rs, state, (challenger,), leader, army, foe)
+              + end["both"] * _deaths_cost(rs, state, (leader, challenger), None, army, foe))
+    return {"decline": decline_points(rs, state, leader), "paid": state["sau"]["dem_extra"].get(army, 0),
             "accept": accept, "dies": end["b"] + end["both"], "kills": end["a"] + end["both"]}
 
 
-def challenge_answer(self, state: State, p: dict) -> Action:
+def challenge_answer(rs, state: State, p: dict) -> Action:
     """Issue 42: a challenged seat nobody plays answers by what costs its side less. It declines while
         what the side has paid for avoiding challenges, this one included (22.3), stays within what the
         fight is expected to cost; otherwise it accepts. So an opponent who challenges again and again
@@ -439,7 +443,7 @@ def challenge_answer(self, state: State, p: dict) -> Action:
         is taken at once. The reason (public: ratings, wounds and the table are on every map) is the
         action's ``memo["why"]``."""
     leader, challenger = p["leader"], p["challenger"]
-    c = self.challenge_costs(state, leader, challenger)
+    c = challenge_costs(rs, state, leader, challenger)
     odds = (f"Mortal Combat: {leader} dies {pct(c['dies'])}, {challenger} dies {pct(c['kills'])}, "
             f"an expected net {float(c['accept']):+.1f} demoralization")
     paid = f", {c['paid']} paid already for challenges avoided" if c["paid"] else ""
@@ -451,43 +455,43 @@ def challenge_answer(self, state: State, p: dict) -> Action:
     return Action("decline", (leader,), memo={"why": why})
 
 
-def _legal_declines_and_withdrawals(self, state: State, seat: str) -> Iterator[Action]:
-    yield from self._legal_declines(state, seat)
-    for me, foe in self.approach_duties(state, seat):
+def _legal_declines_and_withdrawals(rs, state: State, seat: str) -> Iterator[Action]:
+    yield from _legal_declines(rs, state, seat)
+    for me, foe in approach_duties(rs, state, seat):
         yield Action("decline", (me,))
 
 # --- the fight, 22.2
-def _mortal_fights(self, state: State) -> list[Event]:
+def _mortal_fights(rs, state: State) -> list[Event]:
     events = []
     for m in list(state["sau"]["mortal"]):
         a, b = m["challenger"], m["challenged"]
-        if not (self.on_map(state, a) and self.on_map(state, b)):
+        if not (rs.on_map(state, a) and rs.on_map(state, b)):
             state["sau"]["mortal"].remove(m)
             continue
         if m["status"] == "accepted" and state["units"][a]["hex"] == state["units"][b]["hex"]:
             state["sau"]["mortal"].remove(m)
-            events.append(self._mortal_combat(state, a, b))
+            events.append(_mortal_combat(rs, state, a, b))
     return events
 
 
-def _mortal_combat(self, state: State, a: str, b: str) -> Event:
+def _mortal_combat(rs, state: State, a: str, b: str) -> Event:
     d = Dice(state["dice"])
     lines = []
     for rnd in range(1, MAX_ROUNDS + 1):
-        ta, tb = self.leader_total(state, a), self.leader_total(state, b)
+        ta, tb = c07_22_leader_combat.leader_total(rs, state, a), c07_22_leader_combat.leader_total(rs, state, b)
         r1, r2 = d.d6(f"{a} in Mortal Combat"), d.d6(f"{b} in Mortal Combat")
-        a_on_a, a_on_b = self.lcrt_cell(state, ta - tb, r1)   # a attacks: a's result / b's result
-        b_on_b, b_on_a = self.lcrt_cell(state, tb - ta, r2)   # b attacks: b's result / a's result
-        wa = [cell_wounds(a_on_a), cell_wounds(b_on_a)]
-        wb = [cell_wounds(a_on_b), cell_wounds(b_on_b)]
+        a_on_a, a_on_b = c07_22_leader_combat.lcrt_cell(rs, state, ta - tb, r1)   # a attacks: a's result / b's result
+        b_on_b, b_on_a = c07_22_leader_combat.lcrt_cell(rs, state, tb - ta, r2)   # b attacks: b's result / a's result
+        wa = [c07_22_leader_combat.cell_wounds(a_on_a), c07_22_leader_combat.cell_wounds(b_on_a)]
+        wb = [c07_22_leader_combat.cell_wounds(a_on_b), c07_22_leader_combat.cell_wounds(b_on_b)]
         lines.append(f"round {rnd}: {a} ({ta}) die {r1} {a_on_a}/{a_on_b}, {b} ({tb}) die {r2} {b_on_b}/{b_on_a}")
         tot_a = "k" if "k" in wa else sum(wa)
         tot_b = "k" if "k" in wb else sum(wb)
         here = state["units"][a]["hex"]
-        dies_a = self._would_die(state, a, tot_a)
-        dies_b = self._would_die(state, b, tot_b)
-        res_a = self._wound(state, a, tot_a, killer=None if dies_b else b) if tot_a else ""
-        res_b = self._wound(state, b, tot_b, killer=None if dies_a else a) if tot_b else ""
+        dies_a = _would_die(rs, state, a, tot_a)
+        dies_b = _would_die(rs, state, b, tot_b)
+        res_a = c07_22_leader_combat._wound(rs, state, a, tot_a, killer=None if dies_b else b) if tot_a else ""
+        res_b = c07_22_leader_combat._wound(rs, state, b, tot_b, killer=None if dies_a else a) if tot_b else ""
         res = "; ".join(x for x in (res_a, res_b) if x)
         if res:
             lines[-1] += f": {res}"
@@ -497,31 +501,31 @@ def _mortal_combat(self, state: State, a: str, b: str) -> Event:
     return Event(public=text, section="22.2", rolls=d.rolls)
 
 # --- /odds, exactly (22.2 on 7.25)
-def mortal_round_distribution(self, state: State, a: str, b: str, wa: int | None = None,
+def mortal_round_distribution(rs, state: State, a: str, b: str, wa: int | None = None,
                               wb: int | None = None) -> dict[tuple[int | str, int | str], Fraction]:
     """One round of Mortal Combat (22.2): each leader rolls on his own differential at once; each
         (wounds to ``a``, wounds to ``b``) (``"k"``: killed) with its chance over the 36 pairs of dice.
         ``wa``/``wb``: the wounds each has before the round (default: now)."""
-    wa = self.wounds(state, a) if wa is None else wa
-    wb = self.wounds(state, b) if wb is None else wb
-    ta = self.leader_total(state, a) + self.wounds(state, a) - wa
-    tb = self.leader_total(state, b) + self.wounds(state, b) - wb
+    wa = c07_22_leader_combat.wounds(rs, state, a) if wa is None else wa
+    wb = c07_22_leader_combat.wounds(rs, state, b) if wb is None else wb
+    ta = c07_22_leader_combat.leader_total(rs, state, a) + c07_22_leader_combat.wounds(rs, state, a) - wa
+    tb = c07_22_leader_combat.leader_total(rs, state, b) + c07_22_leader_combat.wounds(rs, state, b) - wb
     out: dict = {}
     for r1 in range(1, 7):
-        a_on_a, a_on_b = self.lcrt_cell(state, ta - tb, r1)
+        a_on_a, a_on_b = c07_22_leader_combat.lcrt_cell(rs, state, ta - tb, r1)
         for r2 in range(1, 7):
-            b_on_b, b_on_a = self.lcrt_cell(state, tb - ta, r2)
-            hit_a = [cell_wounds(a_on_a), cell_wounds(b_on_a)]
-            hit_b = [cell_wounds(a_on_b), cell_wounds(b_on_b)]
+            b_on_b, b_on_a = c07_22_leader_combat.lcrt_cell(rs, state, tb - ta, r2)
+            hit_a = [c07_22_leader_combat.cell_wounds(a_on_a), c07_22_leader_combat.cell_wounds(b_on_a)]
+            hit_b = [c07_22_leader_combat.cell_wounds(a_on_b), c07_22_leader_combat.cell_wounds(b_on_b)]
             key = ("k" if "k" in hit_a else sum(hit_a), "k" if "k" in hit_b else sum(hit_b))
             out[key] = out.get(key, Fraction(0)) + Fraction(1, 36)
     return out
 
 
-def mortal_outcome(self, state: State, a: str, b: str) -> dict[str, Fraction]:
+def mortal_outcome(rs, state: State, a: str, b: str) -> dict[str, Fraction]:
     """The exact chances of Mortal Combat fought to the end (22.2): ``a`` alone dies, ``b`` alone dies,
         both die (the 200-round safety cap is left out: rounds where nobody is hurt only repeat)."""
-    ea, eb = self.endurance(state, a), self.endurance(state, b)
+    ea, eb = c07_22_leader_combat.endurance(rs, state, a), c07_22_leader_combat.endurance(rs, state, b)
     memo: dict[tuple[int, int], dict[str, Fraction]] = {}
 
     def solve(wa: int, wb: int) -> dict[str, Fraction]:
@@ -529,7 +533,7 @@ def mortal_outcome(self, state: State, a: str, b: str) -> dict[str, Fraction]:
             return memo[(wa, wb)]
         res = {"a": Fraction(0), "b": Fraction(0), "both": Fraction(0)}
         stay = Fraction(0)
-        for (xa, xb), p in self.mortal_round_distribution(state, a, b, wa, wb).items():
+        for (xa, xb), p in mortal_round_distribution(rs, state, a, b, wa, wb).items():
             da = xa == "k" or (xa and wa + xa >= ea)
             db = xb == "k" or (xb and wb + xb >= eb)
             if da or db:
@@ -544,44 +548,44 @@ def mortal_outcome(self, state: State, a: str, b: str) -> dict[str, Fraction]:
         memo[(wa, wb)] = res
         return res
 
-    return solve(self.wounds(state, a), self.wounds(state, b))
+    return solve(c07_22_leader_combat.wounds(rs, state, a), c07_22_leader_combat.wounds(rs, state, b))
 
 
-def mortal_odds(self, state: State, a: str, b: str) -> str:
-    ta, tb = self.leader_total(state, a), self.leader_total(state, b)
+def mortal_odds(rs, state: State, a: str, b: str) -> str:
+    ta, tb = c07_22_leader_combat.leader_total(rs, state, a), c07_22_leader_combat.leader_total(rs, state, b)
     rows = [f"**Mortal Combat: {a} ({ta}) against {b} ({tb})** (22.2: both roll at once each round, "
             f"{a} at {ta - tb:+d}, {b} at {tb - ta:+d} on 7.25, until one or both are dead):"]
-    for (xa, xb), p in sorted(self.mortal_round_distribution(state, a, b).items(), key=lambda kv: -kv[1]):
+    for (xa, xb), p in sorted(mortal_round_distribution(rs, state, a, b).items(), key=lambda kv: -kv[1]):
         rows.append(f"  first round, {a} {xa if xa == 'k' else f'{xa}w'}, {b} {xb if xb == 'k' else f'{xb}w'}: "
                     f"{pct(p)} ({p.numerator}/{p.denominator})")
-    end = self.mortal_outcome(state, a, b)
+    end = mortal_outcome(rs, state, a, b)
     rows.append(f"  to the end: {b} dies {pct(end['b'])}, {a} dies {pct(end['a'])}, both die {pct(end['both'])}")
     return "\n".join(rows)
 
 
-def order_odds(self, state: State, seat: str, action: Action) -> str | None:
+def order_odds(rs, state: State, seat: str, action: Action) -> str | None:
     """``/odds duel A B`` (7.25; Mortal Combat once the two share a hex after an accepted challenge)
         and ``/odds challenge A B`` (the Mortal Combat it would lead to), under the variant."""
-    if not self.variant(state) or action.verb not in ("duel", "challenge") or len(action.args) != 2:
-        return StandardRules.order_odds(self, state, seat, action)
+    if not c07_22_leader_combat.variant(rs, state) or action.verb not in ("duel", "challenge") or len(action.args) != 2:
+        return StandardRules.order_odds(rs, state, seat, action)
     a, b = action.args
     if "BEA" in (a, b) and action.verb == "duel":
-        return self.duel_odds(state, a, b)
-    if not (self.units[a].is_leader and self.units[b].is_leader):
+        return c07_22_leader_combat.duel_odds(rs, state, a, b)
+    if not (rs.units[a].is_leader and rs.units[b].is_leader):
         return None
-    if action.verb == "challenge" or self.mortal_pair(state, a, b) is not None:
-        return self.mortal_odds(state, a, b)
-    return self.duel_odds(state, a, b)
+    if action.verb == "challenge" or mortal_pair(rs, state, a, b) is not None:
+        return mortal_odds(rs, state, a, b)
+    return c07_22_leader_combat.duel_odds(rs, state, a, b)
 
 
-def _would_die(self, state: State, uid: str, w) -> bool:
-    return w == "k" or (bool(w) and self.wounds(state, uid) + int(w) >= self.endurance(state, uid))
+def _would_die(rs, state: State, uid: str, w) -> bool:
+    return w == "k" or (bool(w) and c07_22_leader_combat.wounds(rs, state, uid) + int(w) >= c07_22_leader_combat.endurance(rs, state, uid))
 
 
 
-def on_step_start(self, state: State) -> list[Event]:
+def on_step_start(rs, state: State) -> list[Event]:
     """22.0: at the start of a Combat Phase, the accepted challenges whose leaders share a hex are fought."""
-    return self._mortal_fights(state) if self.kind(state) == "combat" else []
+    return _mortal_fights(rs, state) if rs.kind(state) == "combat" else []
 
 # the orders of this file (engine/orders.py), each naming its functions above
 CHALLENGE = Order("challenge", "`challenge <leader> <enemy leader>`, e.g. `challenge ISI GOR`",

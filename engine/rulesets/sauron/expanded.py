@@ -35,6 +35,10 @@ from engine.hexgrid import distance
 from . import Sauron
 from .common import DATA, NUMENOREANS
 from .options import EXPANDED_OPTIONS
+from engine.spi import c07_combat
+from engine.spi import hooks
+from engine.rulesets.sauron import c08_1_stacking
+from engine.rulesets.sauron import c16_6_ring
 
 # the expanded game's own options (options.py) when not given: nothing lost, nobody dead, Narsil whole, the
 # Ring with Sauron, the siege rule on, the decisive victory
@@ -43,26 +47,26 @@ CARRIED_DEFAULTS = {"lost": [], "dead": [], "narsil": "whole", "ring": "SAU", "s
 SAURON_LEADERS = ("SAU", "RW", "GOR")
 
 
-def siege_armor(self, state: State, attacker: str, target: str, kind: str, prof: dict) -> None:
+def siege_armor(rs, state: State, attacker: str, target: str, kind: str, prof: dict) -> None:
     """The siege rule of the expanded game: the defender's armor in Barad-dur and the fortifications."""
     if not state["options"].get("siege", True):
         return
-    t = self.hexmap.hexes[self._hex(state, target)].terrain
-    bonus = self.raw(state)["expanded"]["siege_armor"].get(t, 0)
+    t = rs.hexmap.hexes[rs._hex(state, target)].terrain
+    bonus = rs.raw(state)["expanded"]["siege_armor"].get(t, 0)
     if bonus:
         prof["armor"] += bonus
         prof.setdefault("notes", []).append(f"defender in {'Barad-dur' if t == 'fortress' else 'the fortifications'}: "
                                             f"Armor Protection +{bonus} (siege rule, expanded game)")
 
 
-def ring_into_the_fire(self, state: State) -> list[Event]:
+def ring_into_the_fire(rs, state: State) -> list[Event]:
     """16.632: the Ring cast into Orodruin at the start of a Rally Phase ends the game."""
     events: list[Event] = []
-    if self.kind(state) == "rally" and not state["over"]:
-        h = self.ring_holder(state)
-        oro = set(self.map_data["zones"]["orodruin"])
-        if h and self.side_of(state, h) == "westernesse" and h not in state["sau"]["evil"] \
-                and not state["sau"]["ring"]["worn"] and self.on_map(state, h) and state["units"][h]["hex"] in oro:
+    if rs.kind(state) == "rally" and not state["over"]:
+        h = c16_6_ring.ring_holder(rs, state)
+        oro = set(rs.map_data["zones"]["orodruin"])
+        if h and hooks.side_of(rs, state, h) == "westernesse" and h not in state["sau"]["evil"] \
+                and not state["sau"]["ring"]["worn"] and rs.on_map(state, h) and state["units"][h]["hex"] in oro:
             state["sau"]["ring"]["holder"] = None
             state["sau"]["ring_destroyed"] = True
             v = {"winner": "westernesse", "section": "16.632", "decisive": True,
@@ -73,36 +77,36 @@ def ring_into_the_fire(self, state: State) -> list[Event]:
     return events
 
 
-def overrun_catapults(self, state: State, seat: str, uids: list[str], trail: list[str]) -> list[Event]:
+def overrun_catapults(rs, state: State, seat: str, uids: list[str], trail: list[str]) -> list[Event]:
     """Ruling (the seed gives the catapults no rules): a combat unit that ends its move in a hex holding
         only enemy siege equipment overruns it (eliminated, its demoralization value to its side), as
         siege equipment has no zone of control nor combat strength of its own in melee."""
-    if not trail or not any(self.units[u].is_combat for u in uids):
+    if not trail or not any(rs.units[u].is_combat for u in uids):
         return []
     here = trail[-1]
-    occ = self.occupancy(state)
-    foes = [x for x in occ.get(here, ()) if self.side_of(state, x) != seat]
-    if not foes or not all(self.units[x].is_siege for x in foes):
+    occ = rs.occupancy(state)
+    foes = [x for x in occ.get(here, ()) if hooks.side_of(rs, state, x) != seat]
+    if not foes or not all(rs.units[x].is_siege for x in foes):
         return []
     for x in foes:
-        self.eliminate(state, x)
-    return [Event(public=f"{self.title_of(seat)} overruns {', '.join(sorted(foes))} in {here} (expanded game, "
+        c07_combat.eliminate(rs, state, x)
+    return [Event(public=f"{rs.title_of(seat)} overruns {', '.join(sorted(foes))} in {here} (expanded game, "
                          "ruling: siege equipment alone does not hold a hex).", section="Expanded Game")]
 
 
-def overrun_after_order(self, state: State, seat: str, action) -> list[Event]:
+def overrun_after_order(rs, state: State, seat: str, action) -> list[Event]:
     """Any order that leaves combat units in a hex with only enemy siege equipment (an advance after
     combat, a retreat, an entry) overruns it too (ruling, ``overrun_catapults``)."""
     events: list[Event] = []
-    occ = self.occupancy(state)
+    occ = rs.occupancy(state)
     for hx, ids in sorted(occ.items()):
-        sides = {self.side_of(state, x) for x in ids}
+        sides = {hooks.side_of(rs, state, x) for x in ids}
         if len(sides) < 2:
             continue
         for side in sorted(sides):
-            mine = [x for x in ids if self.side_of(state, x) == side and self.units[x].is_combat]
+            mine = [x for x in ids if hooks.side_of(rs, state, x) == side and rs.units[x].is_combat]
             if mine:
-                events += overrun_catapults(self, state, side, mine, [hx])
+                events += overrun_catapults(rs, state, side, mine, [hx])
     return events
 
 
@@ -171,7 +175,7 @@ class SauronExpanded(Sauron):
         elif opts["narsil"] == "gone":
             sau["items"]["narsil"] = None
         if opts["ring"] != "SAU":  # a Sauron leader wears it (16.641); a Westernesse one carries it (ruling)
-            self._set_ring(state, opts["ring"], opts["ring"] in SAURON_LEADERS)
+            c16_6_ring._set_ring(self, state, opts["ring"], opts["ring"] in SAURON_LEADERS)
         self._place_all(state)
         return state
 
@@ -195,17 +199,17 @@ class SauronExpanded(Sauron):
             hexes = sorted(self.setup_zones[zone], key=lambda h: (distance(h, centre), h))
             if side == "westernesse" and gap:
                 theirs = [r["hex"] for u, r in state["units"].items() if r["status"] == "map"
-                          and self.side_of(state, u) == "sauron"]
+                          and hooks.side_of(self, state, u) == "sauron"]
                 hexes = [h for h in hexes if all(distance(h, t) >= gap for t in theirs)]
-            combat = [u for u in sorted(self.units) if self.side_of(state, u) == side and self.units[u].is_combat
+            combat = [u for u in sorted(self.units) if hooks.side_of(self, state, u) == side and self.units[u].is_combat
                       and state["units"][u]["status"] == "pool"]
             for uid, hx in zip(combat, hexes):
                 state["units"][uid].update(hex=hx, status="map")
-            for ldr in sorted(u for u in self.units if self.side_of(state, u) == side and self.units[u].is_leader):
+            for ldr in sorted(u for u in self.units if hooks.side_of(self, state, u) == side and self.units[u].is_leader):
                 if state["units"][ldr]["status"] != "pool":
                     continue
                 mate = next((u for u in combat if state["units"][u]["status"] == "map"
-                             and self.nationality(u) == self.nationality(ldr)), None)
+                             and c08_1_stacking.nationality(self, u) == c08_1_stacking.nationality(self, ldr)), None)
                 hx = state["units"][mate]["hex"] if mate else hexes[0]
                 state["units"][ldr].update(hex=hx, status="map")
             for uid in combat:
@@ -217,7 +221,7 @@ class SauronExpanded(Sauron):
         Game-Turn 1, Sauron's at 1120's side of Mordor, Westernesse's at the western edge."""
         if state["units"][uid]["status"] != "reinforcement" or state["turn"] < 1:
             return None
-        if self.side_of(state, uid) == "sauron":
+        if hooks.side_of(self, state, uid) == "sauron":
             return ["1608", "1609", "1709"]
         return [str(h) for h in sorted(self.hexmap.edge_hexes("west")) if str(h) in self.setup_zones["alliance"]]
 
@@ -259,7 +263,7 @@ class SauronExpanded(Sauron):
         if state["options"].get("victory", "decisive") != "decisive":
             return r
         occ = self.occupancy(state)
-        held = any(self.side_of(state, x) == "westernesse" and self.units[x].is_combat for x in occ.get("1608", ()))
+        held = any(hooks.side_of(self, state, x) == "westernesse" and self.units[x].is_combat for x in occ.get("1608", ()))
         if state["units"]["SAU"]["status"] == "eliminated" and held:
             return {"winner": "westernesse", "section": "victory", "decisive": True, "points": r.get("points"),
                     "summary": "The eighteen Game-Turns are over: Sauron is dead and Barad-dur taken. Decisive "

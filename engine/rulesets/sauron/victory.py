@@ -12,13 +12,13 @@ from __future__ import annotations
 from engine.core import State
 
 
-def victory_points(self, state: State) -> dict[str, int]:
-    v = self.raw(state)["victory"]
+def victory_points(rs, state: State) -> dict[str, int]:
+    v = rs.raw(state)["victory"]
     pts = {}
     for seat in ("sauron", "westernesse"):
-        enemy = self.enemy(seat)
-        p = max(self.dem_total(state, enemy), 0)
-        if self.demoralized(state, enemy):
+        enemy = rs.enemy(seat)
+        p = max(rs.dem_total(state, enemy), 0)
+        if rs.demoralized(state, enemy):
             p += v["demoralized"]
         pts[seat] = p
     if state["units"]["SAU"]["status"] == "eliminated":
@@ -28,7 +28,7 @@ def victory_points(self, state: State) -> dict[str, int]:
     return pts
 
 
-def result_why(self, state: State, over: dict) -> str:
+def result_why(rs, state: State, over: dict) -> str:
     pts = over.get("points")
     if not isinstance(pts, dict) or "sauron" not in pts:
         return ""
@@ -36,12 +36,12 @@ def result_why(self, state: State, over: dict) -> str:
     w = over.get("winner")
     if not w:
         return f"victory points {pts['sauron']} each"
-    return f"{kind}, {pts[w]} victory points to {pts[self.enemy(w)]}"
+    return f"{kind}, {pts[w]} victory points to {pts[rs.enemy(w)]}"
 
 
-def final_result(self, state: State) -> dict:
-    v = self.raw(state)["victory"]
-    pts = self.victory_points(state)
+def final_result(rs, state: State) -> dict:
+    v = rs.raw(state)["victory"]
+    pts = victory_points(rs, state)
     s, w = pts["sauron"], pts["westernesse"]
     tally = f"Victory points: Sauron {s}, Westernesse {w}"
     if s == w:
@@ -54,5 +54,5 @@ def final_result(self, state: State) -> dict:
     kind = "Decisive Victory" if decisive else "Marginal Victory"
     more = "" if decisive else "; neither side wins decisively: the expanded game may follow"
     return {"winner": win, "summary": f"The eighteen Game-Turns are over. {tally}: {kind} for "
-                                      f"{self.title_of(win)}{more}.",
+                                      f"{rs.title_of(win)}{more}.",
             "section": "victory", "points": pts, "decisive": decisive}

@@ -11,6 +11,14 @@ from engine.rulesets.celebrant import CELEBRANT as RS
 from tests.spi_checks import refused
 from tests.spi_helpers import fixed_dice
 from engine.rulesets import get_ruleset
+from engine.rulesets.celebrant import c19_demoralization
+from engine.spi import c04_movement
+from engine.spi import c06_zoc
+from engine.spi import c07_3_melee
+from engine.spi import c07_5_retreat
+from engine.spi import c07_combat
+from engine.spi import c08_3_rally
+from engine.spi import hooks
 
 
 def pos(units: dict[str, str], step: str = "B", turn: int = 1, seed: str = "t", chits=("6 NW", "0"),
@@ -33,7 +41,7 @@ def pos(units: dict[str, str], step: str = "B", turn: int = 1, seed: str = "t", 
     st["cel"]["disarray"] = False
     st["cel"].update(cel)
     if RS.steps[step].get("kind") == "combat":
-        st["ph"]["must"] = RS._obligations(st, RS.steps[step]["side"])
+        st["ph"]["must"] = c07_3_melee._obligations(RS, st, RS.steps[step]["side"])
     return g
 
 
@@ -74,7 +82,7 @@ def test_2_41_captain_numbers_have_no_effect_on_play():
     assert [RS.units[c].name for c in ("GC1", "GC2", "GC3")] == [
         "Gondorian Captain 1", "Gondorian Captain 2", "Gondorian Captain 3"]
     g = pos({"GC1": "2820", "GC2": "2920", "GC3": "2720"})
-    assert {RS.leader_rating(g.state, c) for c in ("GC1", "GC2", "GC3")} == {5}
+    assert {c08_3_rally.leader_rating(RS, g.state, c) for c in ("GC1", "GC2", "GC3")} == {5}
     assert {RS.units[c].ability for c in ("GC1", "GC2", "GC3")} == {"form-up"}
 
 
@@ -112,7 +120,7 @@ def test_7_12_foot_archers_reach_three_hexes_mounted_archers_two():
 def test_7_31_a_unit_adjacent_but_not_in_the_enemy_zoc_may_attack():
     # OI1 in the watchtower (16.11: no ZOC out of it): GS1 next to it is in no ZOC, yet may attack it
     g = pos({"GS1": "4108", "OI1": "4208"}, step="C")
-    assert not RS.exerting(g.state, Hex.parse("4108"), "westernesse")
+    assert not c06_zoc.exerting(RS, g.state, Hex.parse("4108"), "westernesse")
     g.play("westernesse", "melee GS1 at 4208")
     assert "GS1" in g.state["ph"]["meleed"]
 
@@ -130,9 +138,9 @@ def test_7_37_fanatics_keep_the_cpt_with_attack_plus_one_and_defender_morale_min
     g = pos({"OCH": "2520", "OI1": "2720", "GS1": "2820", "OA1": "2620"}, step="E")
     g.state["effects"].append({"ability": "blood-lust", "leader": "OCH", "units": ["OI1", "OA1"],
                                "title": "Blood Lust", "section": "17.71", "turn": 1})
-    p = RS.attack_profile(g.state, "OI1", "GS1", "melee")
+    p = c07_combat.attack_profile(RS, g.state, "OI1", "GS1", "melee")
     assert (p["letter"], p["morale"], p["bypass_cpt"]) == ("D", "Y", False)  # E->D, X->Y, CPT kept
-    f = RS.attack_profile(g.state, "OA1", "GS1", "fire")
+    f = c07_combat.attack_profile(RS, g.state, "OA1", "GS1", "fire")
     assert (f["letter"], f["morale"]) == ("e", "X")  # missile fire resolved normally
 
 
@@ -217,9 +225,9 @@ def test_9_12_the_printed_demoralization_value_replaces_the_formula():
 def test_10_0_night_orc_leaders_rally_plus_three_and_orcs_are_not_fanatical():
     day = pos({"OC1": "2520", "OCH": "2620", "GC1": "2820", "OI1": "2720", "GS1": "2820"}, step="E", turn=14)
     night = pos({"OC1": "2520", "OCH": "2620", "GC1": "2820", "OI1": "2720", "GS1": "2820"}, step="E", turn=15)
-    assert RS.leader_rating(day.state, "OC1") == 4 and RS.leader_rating(night.state, "OC1") == 7
-    assert RS.leader_rating(night.state, "OCH") == 8 and RS.leader_rating(night.state, "GC1") == 5
-    p = RS.attack_profile(night.state, "OI1", "GS1", "melee")
+    assert c08_3_rally.leader_rating(RS, day.state, "OC1") == 4 and c08_3_rally.leader_rating(RS, night.state, "OC1") == 7
+    assert c08_3_rally.leader_rating(RS, night.state, "OCH") == 8 and c08_3_rally.leader_rating(RS, night.state, "GC1") == 5
+    p = c07_combat.attack_profile(RS, night.state, "OI1", "GS1", "melee")
     assert p["letter"] == "E" and not p["bypass_cpt"] and p["morale"] == "X"
 
 
@@ -265,7 +273,7 @@ def test_13_21_gondor_disordered_when_cirion_fails_his_rally_roll():
     g.state["step"], g.state["ph"] = "C", RS._fresh_phase()
     refused(g, "westernesse", "fire GB1 at 2720", "13.21")
     refused(g, "westernesse", "melee GS1 at 2720", "13.21")
-    assert RS.attack_profile(g.state, "OI1", "GS1", "melee")["morale"] == "Y"  # X, one grade worse
+    assert c07_combat.attack_profile(RS, g.state, "OI1", "GS1", "melee")["morale"] == "Y"  # X, one grade worse
     g.state["step"] = "B"
     g.play("westernesse", "move GS1 2821")  # movement is unaffected
 
@@ -477,7 +485,7 @@ def _bank(extra=None):
     units.update(extra or {})
     g = pos(units, step="E")
     assert RS.terrain("4114") == "riverbank"
-    assert RS.retreat_options(g.state, ["GS1"], 1, "4014") == []
+    assert c07_5_retreat.retreat_options(RS, g.state, ["GS1"], 1, "4014") == []
     return g
 
 
@@ -524,18 +532,18 @@ def test_15_22_a_disrupted_unit_or_cavalry_on_the_bank_resolves_normally():
 # ------------------------------------------------------------------ 16.x
 def test_16_11_watchtower_costs_two_mp_and_no_zoc_reaches_into_or_out_of_it():
     g = pos({"GS1": "4109", "OI1": "4208"}, step="B")
-    assert RS._reach(g.state, "westernesse", ["GS1"])[Hex.parse("4108")] == 1
-    assert Hex.parse("4109") not in RS.zoc_map(g.state, "westernesse")      # none out of it
+    assert c04_movement._reach(RS, g.state, "westernesse", ["GS1"])[Hex.parse("4108")] == 1
+    assert Hex.parse("4109") not in c06_zoc.zoc_map(RS, g.state, "westernesse")      # none out of it
     g2 = pos({"GS1": "4208", "OI1": "4108"}, step="B")
-    assert Hex.parse("4208") not in RS.zoc_map(g2.state, "westernesse")     # none into it
+    assert Hex.parse("4208") not in c06_zoc.zoc_map(RS, g2.state, "westernesse")     # none into it
     g3 = pos({"GS1": "4109"}, step="B")
-    assert RS._reach(g3.state, "westernesse", ["GS1"])[Hex.parse("4208")] == 2
+    assert c04_movement._reach(RS, g3.state, "westernesse", ["GS1"])[Hex.parse("4208")] == 2
 
 
 def test_16_12_watchtower_armor_plus_one_r1_ignored_r2_becomes_r1():
     g = pos({"GS1": "4208", "OU1": "4108", "OA1": "4008"}, step="E")
-    assert RS.attack_profile(g.state, "OU1", "GS1", "melee")["armor"] == 4
-    assert RS.attack_profile(g.state, "OA1", "GS1", "fire")["armor"] == 4
+    assert c07_combat.attack_profile(RS, g.state, "OU1", "GS1", "melee")["armor"] == 4
+    assert c07_combat.attack_profile(RS, g.state, "OA1", "GS1", "fire")["armor"] == 4
     assert RS.adjust_result(g.state, "GS1", ("1/2E", "r1"), {}) == ("1/2E",)
     assert RS.adjust_result(g.state, "GS1", ("r2",), {}) == ("r1",)
     fixed_dice(g, [1, 1, 3])  # C vs armor 4 (2-5): hit; CRT X 3: r1, ignored
@@ -545,15 +553,15 @@ def test_16_12_watchtower_armor_plus_one_r1_ignored_r2_becomes_r1():
 
 def test_16_21_landing_costs_two_mp_and_is_impassable_to_cavalry():
     g = pos({"GS1": "4122", "GL1": "4123"}, step="B")
-    assert RS._reach(g.state, "westernesse", ["GS1"])[Hex.parse("4222")] == 2
+    assert c04_movement._reach(RS, g.state, "westernesse", ["GS1"])[Hex.parse("4222")] == 2
     e = refused(g, "westernesse", "move GL1 4222", "16.21")
     assert "impassable to cavalry" in e.message
 
 
 def test_16_22_landing_armor_plus_one():
     g = pos({"GS1": "4222", "OU1": "4122", "OA1": "4022"}, step="E")
-    assert RS.attack_profile(g.state, "OU1", "GS1", "melee")["armor"] == 4
-    assert RS.attack_profile(g.state, "OA1", "GS1", "fire")["armor"] == 4
+    assert c07_combat.attack_profile(RS, g.state, "OU1", "GS1", "melee")["armor"] == 4
+    assert c07_combat.attack_profile(RS, g.state, "OA1", "GS1", "fire")["armor"] == 4
 
 
 # ------------------------------------------------------------------ 17.x
@@ -574,9 +582,9 @@ def test_17_0_an_effect_is_lost_when_its_leader_is_eliminated():
     g = pos({"OC1": "2520", "OI1": "2620"}, step="A-shadow")
     g.play("shadow", "ability OC1 whip")
     g.state["step"] = "D"
-    assert RS.movement_allowance(g.state, "OI1") == 6
+    assert hooks.movement_allowance(RS, g.state, "OI1") == 6
     g.state["units"]["OC1"].update(status="eliminated", hex=None)
-    assert RS.movement_allowance(g.state, "OI1") == 4
+    assert hooks.movement_allowance(RS, g.state, "OI1") == 4
 
 
 def test_17_11_death_and_glory_eorl_forms_a_wedge_that_moves_fights_and_fights_again_after_advancing():
@@ -671,7 +679,7 @@ def test_17_71_blood_lust_orcs_within_six_at_the_end_of_shadow_movement_are_fana
     g.state["step"] = "D"
     g.play("shadow", "done")  # end of the Shadow Movement Phase
     assert RS.is_fanatic(g.state, "OI1") and not RS.is_fanatic(g.state, "OI2")
-    assert RS.attack_profile(g.state, "OI1", "GS1", "melee")["letter"] == "D"
+    assert c07_combat.attack_profile(RS, g.state, "OI1", "GS1", "melee")["letter"] == "D"
 
 
 def test_17_71_example_no_blood_lust_if_the_chieftain_falls_first():
@@ -687,27 +695,27 @@ def test_17_81_by_the_whip_one_and_a_half_times_movement():
     g = pos({"OC1": "2520", "OI1": "2620", "OW1": "2420", "OI2": "1020"}, step="A-shadow")
     g.play("shadow", "ability OC1 whip")
     g.state["step"] = "D"
-    assert RS.movement_allowance(g.state, "OI1") == 6 and RS.movement_allowance(g.state, "OW1") == 9
-    assert RS.movement_allowance(g.state, "OC1") == 9 and RS.movement_allowance(g.state, "OI2") == 4
+    assert hooks.movement_allowance(RS, g.state, "OI1") == 6 and hooks.movement_allowance(RS, g.state, "OW1") == 9
+    assert hooks.movement_allowance(RS, g.state, "OC1") == 9 and hooks.movement_allowance(RS, g.state, "OI2") == 4
     g.play("shadow", "move OI1 2020")  # six hexes
 
 
 # ------------------------------------------------------------------ 18.x
 def test_18_11_warg_riders_lower_enemy_cavalry_armor_by_one():
     g = pos({"OW1": "2720", "GL1": "2820", "GS1": "2620"}, step="E")
-    assert RS.attack_profile(g.state, "OW1", "GL1", "melee")["armor"] == 1
-    assert RS.attack_profile(g.state, "OW1", "GS1", "melee")["armor"] == 3
-    assert RS.attack_profile(g.state, "OW1", "GL1", "fire")["armor"] == 1
+    assert c07_combat.attack_profile(RS, g.state, "OW1", "GL1", "melee")["armor"] == 1
+    assert c07_combat.attack_profile(RS, g.state, "OW1", "GS1", "melee")["armor"] == 3
+    assert c07_combat.attack_profile(RS, g.state, "OW1", "GL1", "fire")["armor"] == 1
 
 
 def test_18_2_to_the_death_guards_with_a_leader_add_one_to_the_crt_roll_and_7_is_no_effect():
     g = pos({"GG1": "2820", "GC1": "2820", "GG2": "3020", "OU1": "2720", "OU2": "3120",
              "BR1": "2420", "BC1": "2420", "ER1": "2520"}, step="E")
-    assert RS.attack_profile(g.state, "OU1", "GG1", "melee")["crt_mod"] == 1
-    assert RS.attack_profile(g.state, "OU2", "GG2", "melee")["crt_mod"] == 0  # no leader with it
+    assert c07_combat.attack_profile(RS, g.state, "OU1", "GG1", "melee")["crt_mod"] == 1
+    assert c07_combat.attack_profile(RS, g.state, "OU2", "GG2", "melee")["crt_mod"] == 0  # no leader with it
     g.state["step"] = "C"
-    assert RS.attack_profile(g.state, "ER1", "BR1", "melee")["crt_mod"] == 1  # chariots are guards
-    dist, _ = RS.outcome_distribution(g.state, "ER1", "BR1", "melee")
+    assert c07_combat.attack_profile(RS, g.state, "ER1", "BR1", "melee")["crt_mod"] == 1  # chariots are guards
+    dist, _ = c07_combat.outcome_distribution(RS, g.state, "ER1", "BR1", "melee")
     assert ("1/2E",) not in dist  # W column, roll 1 read as 2
 
 
@@ -726,13 +734,13 @@ def test_19_11_gondor_relief_five_per_shadow_army_demoralized_never_below_zero_a
     g = pos({"GS1": "2820", "ER1": "2620", "OI1": "2720"}, step="C")
     g.state["dem"].update(gondor=33, orcs=35)
     assert RS.demoralized(g.state, "gondor")
-    RS._dem_watch(g.state)
+    c19_demoralization._dem_watch(RS, g.state)
     fixed_dice(g, [1, 1, 1])  # the orcs lose one more point
     _, ev = g.play("westernesse", "melee ER1 at 2720")
     assert g.state["dem"]["gondor"] == 28 and not RS.demoralized(g.state, "gondor")
     assert "19.11 B" in texts(ev) and "no longer demoralized" in texts(ev)
     g.state["dem"]["gondor"] = 3
-    assert RS._gondor_relief(g.state, 10) == 3 and g.state["dem"]["gondor"] == 0
+    assert c19_demoralization._gondor_relief(RS, g.state, 10) == 3 and g.state["dem"]["gondor"] == 0
 
 
 def test_19_2_leader_rally_points_lost_are_added_to_the_army():
@@ -755,7 +763,7 @@ def test_19_2_leader_rally_points_lost_are_added_to_the_army():
 def test_20_graded_victory(dem, winner, grade):
     g = pos({"GS1": "2820"})
     g.state["dem"].update(dem)
-    v = RS._grade(g.state, "End.", "12.0")
+    v = c19_demoralization._grade(RS, g.state, "End.", "12.0")
     assert v["winner"] == winner and grade in v["summary"]
 
 
@@ -807,7 +815,7 @@ def test_14_31_at_a_deadline_the_bot_chooses_the_area_for_a_side_that_must():
 def test_14_1_reinforcements_entering_in_a_chain_pay_one_more_mp_each():
     g = pos({"GS1": "1010"}, step="D", turn=3, balchoth=3)
     g.play("shadow", "move BS1 2928 2927")
-    assert RS._reach(g.state, "shadow", ["BS2"])[Hex.parse("2928")] == 2
+    assert c04_movement._reach(RS, g.state, "shadow", ["BS2"])[Hex.parse("2928")] == 2
     g.play("shadow", "move BS2 2928 2927 2926")  # 2 + 1 + 1 = 4 MP
     g.play("shadow", "move BS3 2928 3027")        # 3 + 1
     refused(g, "shadow", "move BS4 2928 3027", "4.0")  # 4 + 1: too much

@@ -18,6 +18,11 @@ from engine.rulesets.gondor import GONDOR
 from tests.spi_checks import drawn, refused
 from tests.spi_helpers import fixed_dice, position
 from engine.rulesets import get_ruleset
+from engine.rulesets.gondor import c14_3_mumakil
+from engine.rulesets.gondor import c20_victory
+from engine.spi import c07_5_retreat
+from engine.spi import c07_combat
+from engine.spi import hooks
 
 W, S = "westernesse", "sauron"
 
@@ -69,10 +74,10 @@ def test_14_31_no_legal_move_offered_next_to_a_mumak():
 
 
 def test_14_31_a_retreating_cavalry_unit_never_ends_next_to_a_mumak():
-    plain = GONDOR.retreat_options(position({"GK1": "2514"}).state, ["GK1"], 1, "2515")
+    plain = c07_5_retreat.retreat_options(GONDOR, position({"GK1": "2514"}).state, ["GK1"], 1, "2515")
     assert plain == ["2413", "2513", "2613"]
     g = position({"GK1": "2514", "MU1": "2713"}, step="D", turn=7)  # 2713 touches 2613 only
-    assert GONDOR.retreat_options(g.state, ["GK1"], 1, "2515") == ["2413", "2513"]
+    assert c07_5_retreat.retreat_options(GONDOR, g.state, ["GK1"], 1, "2515") == ["2413", "2513"]
 
 
 def test_14_31_a_cavalry_reinforcement_may_not_enter_next_to_a_mumak():
@@ -172,15 +177,15 @@ def test_14_32_a_unit_straight_in_its_path_is_charged_without_moving():
 def test_14_32_ruling_no_charge_across_a_wall():
     # 2109/n is the Outer Wall: GS2 in 2108 is next to 2109 but out of reach
     g = position({"MU1": "2109", "GS2": "2108"}, step="G", turn=7)
-    assert GONDOR._stampede_contact(g.state, "MU1", Hex.parse("2109"), "s") is None
+    assert c14_3_mumakil._stampede_contact(GONDOR, g.state, "MU1", Hex.parse("2109"), "s") is None
     g = position({"MU1": "2109", "GS2": "2110"}, step="G", turn=7)
-    assert GONDOR._stampede_contact(g.state, "MU1", Hex.parse("2109"), "s") == "GS2"
+    assert c14_3_mumakil._stampede_contact(GONDOR, g.state, "MU1", Hex.parse("2109"), "s") == "GS2"
 
 
 def test_14_32_ruling_the_unit_ahead_is_charged_first_then_the_lowest_hex():
     g = position({"MU1": "2517", "OI1": "2416", "OI2": "2617", "OI3": "2616"}, step="G", turn=7)
-    assert GONDOR._stampede_contact(g.state, "MU1", Hex.parse("2517"), "se") == "OI2"  # 2617 is ahead
-    assert GONDOR._stampede_contact(g.state, "MU1", Hex.parse("2517"), "s") == "OI1"  # 2416 < 2616
+    assert c14_3_mumakil._stampede_contact(GONDOR, g.state, "MU1", Hex.parse("2517"), "se") == "OI2"  # 2617 is ahead
+    assert c14_3_mumakil._stampede_contact(GONDOR, g.state, "MU1", Hex.parse("2517"), "s") == "OI1"  # 2416 < 2616
 
 
 def test_14_32_ruling_impassable_terrain_stops_it():
@@ -506,7 +511,7 @@ def test_18_1_the_banner_is_no_combat_unit_and_has_no_zoc():
     b = GONDOR.units["BAN"]
     assert not b.is_combat and not b.is_leader and not b.has_zoc and not b.is_siege
     g = revealed(step="F")
-    assert GONDOR.movement_allowance(g.state, "BAN") == 6
+    assert hooks.movement_allowance(GONDOR, g.state, "BAN") == 6
 
 
 def test_18_13_the_banner_moves_and_ends_with_a_westernesse_leader():
@@ -606,7 +611,7 @@ def test_19_11_garrison_total_adds_and_subtracts_as_things_occur():
     st["dem"]["garrison"] = 7
     assert GONDOR.dem_total(st, "garrison") == 7
     st["gates"]["1910/n"] = "sauron"
-    assert GONDOR.levels_controlled(st) == [1]
+    assert c20_victory.levels_controlled(GONDOR, st) == [1]
     assert GONDOR.dem_total(st, "garrison") == 17  # A: +10 a level
     st["grond_breached_main"] = True
     assert GONDOR.dem_total(st, "garrison") == 22  # B: +5
@@ -622,7 +627,7 @@ def test_19_12_reinforcements_are_a_separate_army():
     g = rohan(step="G", LO1="3813", GS1="3711")
     g.state["units"]["RH1"].update(hex="3812", status="map")
     assert GONDOR.army_of("RH1") == "reinforcements" and GONDOR.army_of("GS1") == "garrison"
-    GONDOR.eliminate(g.state, "RH1")
+    c07_combat.eliminate(GONDOR, g.state, "RH1")
     assert g.state["dem"]["reinforcements"] == GONDOR.charts.demoralization_value(GONDOR.units["RH1"].ratings)
     assert g.state["dem"]["garrison"] == 0
     assert GONDOR.dem_level(g.state, "reinforcements") == 76
@@ -663,7 +668,7 @@ def test_19_13_five_points_off_per_level_and_back_on_if_lost():
     st = g.state
     st["dem"]["sauron"] = 40
     st["gates"]["1910/n"] = st["gates"]["1205/ne"] = "sauron"
-    assert GONDOR.levels_controlled(st) == [1, 2]
+    assert c20_victory.levels_controlled(GONDOR, st) == [1, 2]
     assert GONDOR.dem_total(st, "sauron") == 30
     st["gates"]["1205/ne"] = "westernesse"
     assert GONDOR.dem_total(st, "sauron") == 35
@@ -684,9 +689,9 @@ def test_20_2_a_level_needs_its_gate_and_no_undisrupted_defender():
     st = g.state
     assert GONDOR.hexmap.level(Hex.parse("1808")) == 1
     st["gates"]["1910/n"] = "sauron"
-    assert GONDOR.levels_controlled(st) == []
+    assert c20_victory.levels_controlled(GONDOR, st) == []
     unit(g, "GS1")["disrupted"] = True
-    assert GONDOR.levels_controlled(st) == [1]
+    assert c20_victory.levels_controlled(GONDOR, st) == [1]
 
 
 def test_20_2_the_gates_of_each_level_come_from_the_map():
@@ -697,7 +702,7 @@ def test_20_2_the_gates_of_each_level_come_from_the_map():
 def test_20_2_ruling_levels_are_independent():
     g = position({}, step="C", turn=7)
     g.state["gates"]["2404/se"] = "sauron"  # the gate into level 3 only
-    assert GONDOR.levels_controlled(g.state) == [3]
+    assert c20_victory.levels_controlled(GONDOR, g.state) == [3]
 
 
 def test_20_2_levels_in_the_view():
@@ -779,7 +784,7 @@ def tunnel_profile(option=None):
     g = position({"GS1": "2103", "OI1": "2003"}, step="D", turn=7)  # 2103 is a tunnel hex
     if option:
         with_charts(g, f'[tunnel]\nrule = "{option}"\n')
-    return GONDOR.attack_profile(g.state, "OI1", "GS1", "melee")
+    return c07_combat.attack_profile(GONDOR, g.state, "OI1", "GS1", "melee")
 
 
 @pytest.mark.parametrize("option,armor,morale", [
@@ -800,13 +805,13 @@ def test_15_24_ruling_modifiers_still_apply_to_the_tunnel_rating(option, armor, 
     g = position({"GS1": "2103", "OI1": "2003"}, step="D", turn=7)
     with_charts(g, f'[tunnel]\nrule = "{option}"\n')
     unit(g, "GS1")["disrupted"] = True  # Morale one grade worse (7.57)
-    p = GONDOR.attack_profile(g.state, "OI1", "GS1", "melee")
+    p = c07_combat.attack_profile(GONDOR, g.state, "OI1", "GS1", "melee")
     assert (p["armor"], p["morale"]) == (armor, morale)
 
 
 def test_15_24_outside_a_tunnel_nothing_changes():
     g = position({"GS1": "2102", "OI1": "2003"}, step="D", turn=7)
-    p = GONDOR.attack_profile(g.state, "OI1", "GS1", "melee")
+    p = c07_combat.attack_profile(GONDOR, g.state, "OI1", "GS1", "melee")
     assert (p["armor"], p["morale"]) == (3, "X") and not p["notes"]
 
 

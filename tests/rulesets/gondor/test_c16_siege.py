@@ -19,6 +19,9 @@ from engine.rulesets.gondor import GONDOR
 from tests.spi_checks import drawn, refused
 from tests.spi_helpers import fixed_dice, position
 from engine.rulesets import get_ruleset
+from engine.rulesets.gondor import c16_2_breach
+from engine.spi import c07_combat
+from engine.spi import hooks
 
 W, S = "westernesse", "sauron"
 
@@ -136,7 +139,7 @@ def test_16_12_a_catapult_fires_once_per_game_turn_across_siege_and_missile_fire
 def test_16_25_catapult_fires_at_troops_at_range_2_with_missile_e():
     g = position({"SC1": "2010", "OI1": "2010", "GS1": "1909"}, step="D", turn=7)
     assert distance("2010", "1909") == 2
-    prof = GONDOR.attack_profile(g.state, "SC1", "GS1", "fire")
+    prof = c07_combat.attack_profile(GONDOR, g.state, "SC1", "GS1", "fire")
     assert prof["letter"] == "e"
     _, ev = g.play(S, "fire SC1 at 1909")
     assert "CPT e vs Armor" in ev[0].public
@@ -249,12 +252,12 @@ def test_16_67_fire_costs_three_more_movement_points():
 def test_16_83_head_in_the_city_adds_a_garrison_point_and_16_84_lowers_morale():
     g = siege({"SC1": "2010", "OI1": "2010", "GS1": "1908"})
     before = GONDOR.dem_total(g.state, "garrison")
-    m0 = GONDOR.attack_profile(g.state, "OI1", "GS1", "melee")["morale"]
+    m0 = c07_combat.attack_profile(GONDOR, g.state, "OI1", "GS1", "melee")["morale"]
     g.play(S, "head SC1 at 1908")
     assert markers(g, "head") == [{"type": "head", "hex": "1908"}]
     assert GONDOR.dem_total(g.state, "garrison") == before + 1
     assert g.state["siege"]["heads_left"] == 11
-    m1 = GONDOR.attack_profile(g.state, "OI1", "GS1", "melee")["morale"]
+    m1 = c07_combat.attack_profile(GONDOR, g.state, "OI1", "GS1", "melee")["morale"]
     assert "WXYZ".index(m1) == "WXYZ".index(m0) + 1
 
 
@@ -323,8 +326,8 @@ def test_16_42_armor_in_a_siege_tower_minus_1_in_melee_plus_1_against_missiles()
     g = position({"ST1": "1809", "OI1": "1809", "GS1": "1808"}, step="G", turn=7)
     without = position({"OI1": "1809", "GS1": "1808"}, step="G", turn=7)
     for kind, delta in (("melee", -1), ("fire", +1)):
-        base = GONDOR.attack_profile(without.state, "GS1", "OI1", kind)["armor"]
-        assert GONDOR.attack_profile(g.state, "GS1", "OI1", kind)["armor"] == base + delta
+        base = c07_combat.attack_profile(GONDOR, without.state, "GS1", "OI1", kind)["armor"]
+        assert c07_combat.attack_profile(GONDOR, g.state, "GS1", "OI1", kind)["armor"] == base + delta
 
 
 def test_16_44_zoc_through_the_wall_from_a_tower_so_melee_is_possible():
@@ -397,10 +400,10 @@ def test_16_43_ladder_set_one_turn_climbed_the_next_for_three_more_mp():
 
 def test_16_45_units_with_a_ladder_lose_one_armor_against_melee_and_missiles():
     g = position({"OI1": "2009", "GS1": "1909"}, step="G", turn=7)
-    base = {k: GONDOR.attack_profile(g.state, "GS1", "OI1", k)["armor"] for k in ("melee", "fire")}
+    base = {k: c07_combat.attack_profile(GONDOR, g.state, "GS1", "OI1", k)["armor"] for k in ("melee", "fire")}
     g.state["markers"].append({"type": "ladder", "hex": "2009", "hexside": "1909/se", "side": S, "turn": 6})
-    assert GONDOR.attack_profile(g.state, "GS1", "OI1", "melee")["armor"] == base["melee"] - 1
-    assert GONDOR.attack_profile(g.state, "GS1", "OI1", "fire")["armor"] == base["fire"] - 1
+    assert c07_combat.attack_profile(GONDOR, g.state, "GS1", "OI1", "melee")["armor"] == base["melee"] - 1
+    assert c07_combat.attack_profile(GONDOR, g.state, "GS1", "OI1", "fire")["armor"] == base["fire"] - 1
 
 
 def test_16_47_ladders_are_limited_by_the_counter_mix():
@@ -483,12 +486,12 @@ def test_16_71_a_cauldron_never_moves_after_deployment():
 
 def test_16_72_pickup_is_free_and_16_75_costs_one_ma_and_one_armor():
     g = position({"GS1": "1909", "K1": "1909", "OI1": "2012"}, step="F", turn=7)
-    ma = GONDOR.movement_allowance(g.state, "GS1")
+    ma = hooks.movement_allowance(GONDOR, g.state, "GS1")
     g.play(W, "pickup GS1 K1")
     assert unit(g, "K1")["oil"] == 2 and unit(g, "GS1")["oil_from"] == "K1"
-    assert GONDOR.movement_allowance(g.state, "GS1") == ma - 1
+    assert hooks.movement_allowance(GONDOR, g.state, "GS1") == ma - 1
     base = GONDOR.ratings(g.state, "GS1").armor
-    assert GONDOR.attack_profile(g.state, "OI1", "GS1", "melee")["armor"] == base - 1
+    assert c07_combat.attack_profile(GONDOR, g.state, "OI1", "GS1", "melee")["armor"] == base - 1
     refused(g, W, "pickup GS1 K1", "16.75")
 
 
@@ -597,8 +600,8 @@ def test_full_game_start_has_the_siege_state():
 def test_16_3_a_group_loads_its_own_breach_table():
     table = '[breach]\ncatapult.wall = ["2-12", "9", "10", "11"]\n'
     g = Game.new(get_ruleset("gondor"), options={"charts": table})
-    assert GONDOR.breach_totals(g.state, "catapult", "wall", 1) == frozenset(range(2, 13))
-    assert GONDOR.breach_totals(g.state, "catapult", "wall", 2) == frozenset({9})
+    assert c16_2_breach.breach_totals(GONDOR, g.state, "catapult", "wall", 1) == frozenset(range(2, 13))
+    assert c16_2_breach.breach_totals(GONDOR, g.state, "catapult", "wall", 2) == frozenset({9})
 
 
 @pytest.mark.parametrize("bad,why", [
@@ -645,7 +648,7 @@ def test_16_72_a_unit_enters_a_cauldron_hex_picks_up_oil_and_moves_off():
     g = position({"GS1": "1401", "K1": "1402"}, step="F", turn=7)  # both in level 3
     g.play(W, "move GS1 1402")               # 1 MP
     g.play(W, "pickup GS1 K1")
-    assert GONDOR.movement_allowance(g.state, "GS1") == 5 - 1 - 1
+    assert hooks.movement_allowance(GONDOR, g.state, "GS1") == 5 - 1 - 1
     g.play(W, "move GS1 1401")
     assert unit(g, "GS1")["hex"] == "1401"
     refused(g, W, "move GS1 1402", "4.0")    # and then it is done

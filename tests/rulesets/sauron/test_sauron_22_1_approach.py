@@ -9,6 +9,8 @@ from engine.core import Game
 from engine.hexgrid import distance
 from tests.sauron_helpers import RS, at, place, refused
 from tests.sauron_helpers import game as sauron_game
+from engine.rulesets.sauron import c22_mortal_combat as sauron_c22_mortal_combat
+from engine.spi import c04_movement
 
 
 def game() -> Game:
@@ -68,12 +70,12 @@ def test_22_1_both_leaders_close_until_one_is_in_the_others_hex():
     g.play("sauron", "done")
     st = g.state
     assert st["step"] == "C"
-    now, best = RS.approach_reach(st, "sauron", "GOR", "ISI")
+    now, best = sauron_c22_mortal_combat.approach_reach(RS, st, "sauron", "GOR", "ISI")
     assert now == 12 and 0 < best < now
     refused(g, "sauron", "done", "22.1")  # the accepting leader moves first (his next movement phase)
     gor = moves_of(g, "sauron", "GOR")
     assert gor and all(distance(a.split()[-1], "2703") == best for a in gor)
-    far = next(str(h) for h in RS._reach(st, "sauron", ["GOR"])
+    far = next(str(h) for h in c04_movement._reach(RS, st, "sauron", ["GOR"])
                if distance(str(h), "2703") > best and str(h) != "2715")
     refused(g, "sauron", f"move GOR {far}", "22.1")
     g.play("sauron", gor[0])
@@ -85,7 +87,7 @@ def test_22_1_both_leaders_close_until_one_is_in_the_others_hex():
     refused(g, "westernesse", "done", "22.1")
     isi = moves_of(g, "westernesse", "ISI")
     gor_hex = g.state["units"]["GOR"]["hex"]
-    _, best_w = RS.approach_reach(g.state, "westernesse", "ISI", "GOR")
+    _, best_w = sauron_c22_mortal_combat.approach_reach(RS, g.state, "westernesse", "ISI", "GOR")
     assert isi and all(distance(a.split()[-1], gor_hex) == best_w for a in isi)
     # at a deadline the bot makes the approach for the seat (the safe default)
     a = RS.deadline_action(g.state, "westernesse")
@@ -108,7 +110,7 @@ def test_22_1_backing_out_of_an_accepted_challenge_pays_22_3s_penalty():
     _, ev = g.play("sauron", "decline GOR")
     assert "backs out" in ev[0].public and "(22.1, 22.3)" in ev[0].public
     assert RS.dem_total(g.state, "sauron") == d0 + 4  # Gorgol's Rally Points, 2 + 2
-    assert "GOR" in RS.ph_declined(g.state) and not g.state["sau"]["mortal"]
+    assert "GOR" in sauron_c22_mortal_combat.ph_declined(RS, g.state) and not g.state["sau"]["mortal"]
     g.play("sauron", "done")  # no longer bound
 
 

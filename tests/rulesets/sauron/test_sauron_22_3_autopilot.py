@@ -4,6 +4,7 @@ it again and again (``c22_mortal_combat.challenge_answer``, ``pending.Decision.a
 from __future__ import annotations
 
 from tests.sauron_helpers import RS, at, game, place, refused
+from engine.rulesets.sauron import c22_mortal_combat
 
 
 def challenged(g, turn: int, challenger: str = "ISI", leader: str = "GOR") -> None:
@@ -28,7 +29,7 @@ def test_issue42_challenging_an_absent_sauron_again_and_again_takes_no_more_than
     answers, total = [], 0.0
     for n in range(10):
         challenged(g, 1 + n)
-        costs = RS.challenge_costs(g.state, "GOR", "ISI")
+        costs = c22_mortal_combat.challenge_costs(RS, g.state, "GOR", "ISI")
         a = RS.autopilot_action(g.state, "sauron")
         assert a.verb in ("accept", "decline") and a.args == ("GOR",), a
         answers.append(a.verb)
@@ -51,14 +52,14 @@ def test_issue42_the_answer_flips_with_the_odds_and_says_why_without_a_secret():
     place(g, GOR="2707", ISI="2703")
     challenged(g, 1)
     no = RS.autopilot_action(g.state, "sauron")
-    assert (no.verb, RS.challenge_costs(g.state, "GOR", "ISI")["dies"]) == ("decline", 1)
+    assert (no.verb, c22_mortal_combat.challenge_costs(RS, g.state, "GOR", "ISI")["dies"]) == ("decline", 1)
     assert "declining: +4 (22.3)" in no.memo["why"] and "GOR dies 100.0%" in no.memo["why"]
 
     g2 = game()
     place(g2, GOR="2707", ISI="2703")
     g2.state["units"]["ISI"]["wounds"] = 2
     challenged(g2, 1)
-    c = RS.challenge_costs(g2.state, "GOR", "ISI")
+    c = c22_mortal_combat.challenge_costs(RS, g2.state, "GOR", "ISI")
     assert c["kills"] > c["dies"] and c["accept"] < c["decline"]
     yes = RS.autopilot_action(g2.state, "sauron")
     assert yes.verb == "accept" and "GOR accepts" in yes.memo["why"] and "expected net -3.5" in yes.memo["why"]
@@ -74,8 +75,8 @@ def test_issue42_the_fights_cost_counts_the_ring():
     g = game()
     place(g, SAU="2707", ELE="2703")
     g.state["units"]["SAU"]["wounds"] = 1  # an even fight: each dies 55%
-    assert RS.may_challenge(g.state, "ELE", "SAU")
-    c = RS.challenge_costs(g.state, "SAU", "ELE")
+    assert c22_mortal_combat.may_challenge(RS, g.state, "ELE", "SAU")
+    c = c22_mortal_combat.challenge_costs(RS, g.state, "SAU", "ELE")
     bare = 10 * c["dies"] - 9 * c["kills"]  # Rally Points alone: Sauron's 5 + 5, Elendil's 4 + 5
     assert bare < c["decline"] <= c["accept"], (bare, c)
     challenged(g, 1, "ELE", "SAU")

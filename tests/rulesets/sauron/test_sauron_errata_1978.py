@@ -10,6 +10,9 @@ import pytest
 from engine.core import Game, OrderError
 from engine.hexgrid import Hex
 from engine.rulesets import get_ruleset
+from engine.spi import c04_movement
+from engine.spi import c07_5_retreat
+from engine.spi import c07_combat
 
 RS = get_ruleset("sauron")
 ROUGH = "2208"  # a rough hex two hexes from Numenorean Cavalry NC2's start (2106)
@@ -46,9 +49,9 @@ def test_errata_is_the_default_with_variant_off_and_a_choice_with_the_variant():
 
 def test_4_3_errata_rough_costs_one_more_movement_point():
     h = Hex.parse(ROUGH)
-    assert RS._terrain_costs(game(variant="off").state, False)[h] == 1 + 1  # clear 1, +1 (errata)
-    assert RS._terrain_costs(game().state, False)[h] == 1 + 2                # the variant's 4.3: +2
-    assert RS._terrain_costs(game(errata="1978").state, False)[h] == 1 + 2   # the variant's value stands
+    assert c04_movement._terrain_costs(RS, game(variant="off").state, False)[h] == 1 + 1  # clear 1, +1 (errata)
+    assert c04_movement._terrain_costs(RS, game().state, False)[h] == 1 + 2                # the variant's 4.3: +2
+    assert c04_movement._terrain_costs(RS, game(errata="1978").state, False)[h] == 1 + 2   # the variant's value stands
 
 
 @pytest.mark.parametrize("options,bonus", [({"variant": "off"}, 1), ({}, 2), ({"errata": "1978"}, 2)])
@@ -57,9 +60,9 @@ def test_4_3_errata_rough_adds_one_to_the_defenders_armor(options, bonus):
     st = g.state
     for uid, hx in (("MI1", ROUGH), ("OI1", "2207")):
         st["units"][uid].update(hex=hx, status="map")
-    in_rough = RS.attack_profile(st, "OI1", "MI1", "melee")["armor"]
+    in_rough = c07_combat.attack_profile(RS, st, "OI1", "MI1", "melee")["armor"]
     st["units"]["MI1"]["hex"] = "0506"  # clear
-    in_clear = RS.attack_profile(st, "OI1", "MI1", "melee")["armor"]
+    in_clear = c07_combat.attack_profile(RS, st, "OI1", "MI1", "melee")["armor"]
     assert in_rough - in_clear == bonus  # (the CPT reads the armour at 4 at most; the profile is unclamped)
 
 
@@ -85,11 +88,11 @@ def test_4_3_errata_a_cavalry_retreat_never_ends_in_rough():
     g = game(variant="off")
     st = g.state
     st["units"]["NC2"].update(hex="2207", status="map")
-    opts = RS.retreat_options(st, ["NC2"], 1, "2206")
+    opts = c07_5_retreat.retreat_options(RS, st, ["NC2"], 1, "2206")
     assert opts and ROUGH not in opts and "2308" not in opts
     st2 = game().state
     st2["units"]["NC2"].update(hex="2207", status="map")
-    assert ROUGH in RS.retreat_options(st2, ["NC2"], 1, "2206") or "2308" in RS.retreat_options(st2, ["NC2"], 1, "2206")
+    assert ROUGH in c07_5_retreat.retreat_options(RS, st2, ["NC2"], 1, "2206") or "2308" in c07_5_retreat.retreat_options(RS, st2, ["NC2"], 1, "2206")
 
 
 @pytest.mark.parametrize("options,weapon", [({"variant": "off"}, 1), ({}, 3), ({"errata": "1978"}, 3)])

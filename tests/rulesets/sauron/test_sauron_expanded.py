@@ -9,6 +9,8 @@ from engine.core import Game, OrderError, state_digest
 from engine.hexgrid import Hex
 from engine.rulesets import get_ruleset
 from tests.fuzz.test_fuzz_sauron import check_invariants, play_random
+from engine.spi import c07_combat
+from engine.rulesets.sauron import c07_22_leader_combat
 
 RS = get_ruleset("sauron-expanded")
 
@@ -65,9 +67,9 @@ def test_carry_over_points_4_5_8():
             d = int(n.split("die ")[1][0])
             assert ("returns" in n) == (d >= 3)
     assert all(st["units"][u]["status"] == "out" for u in out)
-    assert RS.combat_rating(st, "GOR") == 2 and RS.morale_rating(st, "BAL") == 3 - 1
+    assert c07_22_leader_combat.combat_rating(RS, st, "GOR") == 2 and c07_22_leader_combat.morale_rating(RS, st, "BAL") == 3 - 1
     g2 = Game.new(RS, options={"dead": "SAU"}, seed="carry")
-    assert RS.combat_rating(g2.state, "SAU") == 2 and RS.endurance(g2.state, "SAU") == 3
+    assert c07_22_leader_combat.combat_rating(RS, g2.state, "SAU") == 2 and c07_22_leader_combat.endurance(RS, g2.state, "SAU") == 3
     assert g2.state["units"]["SAU"].get("magic", 0) == 0
     with pytest.raises(OrderError):
         Game.new(RS, options={"dead": "OI1"}, seed="x")
@@ -98,7 +100,7 @@ def test_siege_rule_fortifications_and_barad_dur_add_armor_as_an_option():
         st = g.state
         st["units"]["OI1"]["hex"] = "1608"
         st["units"]["NC1"]["hex"] = "1607"
-        p = RS.attack_profile(st, "NC1", "OI1", "melee")
+        p = c07_combat.attack_profile(RS, st, "NC1", "OI1", "melee")
         assert p["armor"] == 2 + bonus
 
 

@@ -7,6 +7,7 @@ import pytest
 from engine.core import Game, OrderError
 from engine.hexgrid import distance
 from engine.rulesets import get_ruleset
+from engine.spi import hooks
 
 RS = get_ruleset("sauron-expanded")
 BASE = get_ruleset("sauron")
@@ -71,8 +72,8 @@ def test_expanded_default_set_up_is_not_in_contact_and_the_first_turn_can_be_pas
     g = fresh()
     st = g.state
     assert RS.raw(st)["expanded"]["setup_gap"] == 2 and RS.raw(st)["expanded"]["reconstructed"] is True
-    sau = [r["hex"] for u, r in st["units"].items() if r["status"] == "map" and RS.side_of(st, u) == "sauron"]
-    west = [r["hex"] for u, r in st["units"].items() if r["status"] == "map" and RS.side_of(st, u) == "westernesse"]
+    sau = [r["hex"] for u, r in st["units"].items() if r["status"] == "map" and hooks.side_of(RS, st, u) == "sauron"]
+    west = [r["hex"] for u, r in st["units"].items() if r["status"] == "map" and hooks.side_of(RS, st, u) == "westernesse"]
     assert west and min(distance(a, b) for a in sau for b in west) >= 2
     # the audit's case: a newcomer ends every phase of the first Game-Turn with `/done`
     for seat in ("sauron", "westernesse"):
@@ -91,7 +92,7 @@ def test_expanded_ruling_a_lone_catapult_is_overrun_by_an_enemy_combat_unit():
     st = g.state
     hx = st["units"]["CT1"]["hex"]
     for uid, r in st["units"].items():  # clear the catapult's hex and its neighbours of Sauron's others
-        if uid != "CT1" and r["status"] == "map" and RS.side_of(st, uid) == "sauron" and distance(r["hex"], hx) <= 1:
+        if uid != "CT1" and r["status"] == "map" and hooks.side_of(RS, st, uid) == "sauron" and distance(r["hex"], hx) <= 1:
             r.update(hex=None, status="eliminated")
     tec = RS.raw(st)["tec"]
     start = next(str(h) for h in sorted(RS.hexmap.hexes) if distance(str(h), hx) == 1

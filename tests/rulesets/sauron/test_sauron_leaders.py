@@ -9,6 +9,9 @@ import pytest
 
 from engine.core import Game
 from engine.rulesets import get_ruleset
+from engine.spi import c08_3_rally
+from engine.rulesets.sauron import c07_22_leader_combat
+from engine.rulesets.sauron import c22_mortal_combat
 
 SEED = Path("/work/shared/seeds/004_7ba59ca63c0ebaf4.txt")
 RS = get_ruleset("sauron")
@@ -84,7 +87,7 @@ def test_7_25_table_matches_the_seed_cell_by_cell():
         cells = parse_lcrt_row(row)
         assert len(cells) == 10
         for col, cell in zip(range(-4, 6), cells):
-            assert "/".join(RS.lcrt_cell(st, col, r)) == cell, (col, r)
+            assert "/".join(c07_22_leader_combat.lcrt_cell(RS, st, col, r)) == cell, (col, r)
 
 
 @needs_seed
@@ -96,36 +99,37 @@ def test_7_22_ratings_are_the_seed_tables_exactly():
         names = re.findall(r"SAURON|RINGWRAITH|GORGOL|GIL-GALAD|ELENDIL|ISILDUR|ANARION|CIRDAN|BALDRIM",
                            head[len("Ratings"):])
         lines = text[i:].splitlines()[1:5]
-        for line, fn in zip(lines, (RS.combat_rating, RS.morale_rating, RS.endurance, RS.ring_rating)):
+        lc = c07_22_leader_combat
+        for line, fn in zip(lines, (lc.combat_rating, lc.morale_rating, lc.endurance, lc.ring_rating)):
             digits = [int(c) for c in re.sub(r"^[A-Za-z ]+", "", line)]
             assert len(digits) == len(names)
             for name, v in zip(names, digits):
-                assert fn(st, IDS[name]) == v, (line, name)
+                assert fn(RS, st, IDS[name]) == v, (line, name)
 
 
 def test_7_221_total_is_combat_plus_morale_less_wounds():
     g = game()
     st = g.state
-    assert RS.leader_total(st, "ELE") == 9 and RS.leader_total(st, "GOR") == 4
+    assert c07_22_leader_combat.leader_total(RS, st, "ELE") == 9 and c07_22_leader_combat.leader_total(RS, st, "GOR") == 4
     st["units"]["ELE"]["wounds"] = 2
-    assert RS.leader_total(st, "ELE") == 7
+    assert c07_22_leader_combat.leader_total(RS, st, "ELE") == 7
 
 
 def test_7_25_differentials_beyond_the_table_read_the_edge_column():
     st = game().state
     # Gorgol (4) against Elendil (9) is -5: read at -4 (ruling, docs/sauron.md)
     for roll in range(1, 7):
-        assert RS.lcrt_cell(st, -5, roll) == RS.lcrt_cell(st, -4, roll)
-        assert RS.lcrt_cell(st, 9, roll) == RS.lcrt_cell(st, 5, roll)
+        assert c07_22_leader_combat.lcrt_cell(RS, st, -5, roll) == c07_22_leader_combat.lcrt_cell(RS, st, -4, roll)
+        assert c07_22_leader_combat.lcrt_cell(RS, st, 9, roll) == c07_22_leader_combat.lcrt_cell(RS, st, 5, roll)
 
 
 def test_7_222_wounds_equal_to_endurance_kill_and_20_2_adds_the_original_rally_points():
     g = game()
     st = g.state
-    RS._wound(st, "ISI", 3)
-    assert st["units"]["ISI"]["status"] == "map" and RS.wounds(st, "ISI") == 3
+    c07_22_leader_combat._wound(RS, st, "ISI", 3)
+    assert st["units"]["ISI"]["status"] == "map" and c07_22_leader_combat.wounds(RS, st, "ISI") == 3
     before = RS.dem_total(st, "westernesse")
-    text = RS._wound(st, "ISI", 1)
+    text = c07_22_leader_combat._wound(RS, st, "ISI", 1)
     assert st["units"]["ISI"]["status"] == "eliminated" and "dead" in text
     assert RS.dem_total(st, "westernesse") == before + 3 + 4  # Isildur's original 7 (20.2)
 
@@ -135,7 +139,7 @@ def test_7_251_a_kill_takes_the_losers_items_and_the_ring_is_put_on():
     st = g.state
     st["units"]["SAU"].update(hex="1408", status="map")
     # Elendil kills Sauron: he takes the Ring and puts it on (7.251); Sauron had the Ring (16.61)
-    RS._resolve_pair(st, "ELE", "SAU", "-", "k", 1)
+    c07_22_leader_combat._resolve_pair(RS, st, "ELE", "SAU", "-", "k", 1)
     assert st["units"]["SAU"]["status"] == "eliminated"
     assert st["sau"]["ring"] == {"holder": "ELE", "worn": True, "magic_lost": 10}
 
@@ -144,9 +148,9 @@ def test_7_251_a_wound_on_a_5_or_6_takes_items_but_not_on_a_4():
     g = game()
     st = g.state
     st["units"]["GOR"]["hex"] = "1306"
-    RS._resolve_pair(st, "GOR", "ELE", "-", "1w", 4)
+    c07_22_leader_combat._resolve_pair(RS, st, "GOR", "ELE", "-", "1w", 4)
     assert st["sau"]["items"]["narsil"] == "ELE"
-    RS._resolve_pair(st, "GOR", "ELE", "-", "1w", 5)
+    c07_22_leader_combat._resolve_pair(RS, st, "GOR", "ELE", "-", "1w", 5)
     assert st["sau"]["items"]["narsil"] == "GOR"
 
 
@@ -165,13 +169,13 @@ def test_a_duel_uses_the_variant_table_and_wounds():
 def test_8_3311_baldrim_example():
     """8.3311: Baldrim 3 + 3 = 6; with 5 wounds, 2 beyond his Combat of 3: Rally Rating 4. (His Endurance
     is 5, so 7.222 makes 5 wounds dead: the rule is followed, the example's arithmetic is the test.)"""
-    assert RS.rally_from(3, 3, 0) == 6
-    assert RS.rally_from(3, 3, 5) == 4
+    assert c07_22_leader_combat.rally_from(3, 3, 0) == 6
+    assert c07_22_leader_combat.rally_from(3, 3, 5) == 4
     st = game().state
-    assert RS.leader_rating(st, "BAL") == 6
+    assert c08_3_rally.leader_rating(RS, st, "BAL") == 6
     st["units"]["BAL"]["wounds"] = 4  # one beyond his Combat
-    assert RS.leader_rating(st, "BAL") == 5
-    RS._wound(st, "BAL", 1)
+    assert c08_3_rally.leader_rating(RS, st, "BAL") == 5
+    c07_22_leader_combat._wound(RS, st, "BAL", 1)
     assert st["units"]["BAL"]["status"] == "eliminated"
 
 
@@ -183,18 +187,18 @@ def test_8_37_rally_table_to_13_and_sauron_automatic_at_night():
         assert ch.rally_totals(r) == frozenset(range(3, 13))
     assert ch.rally_totals(13) == "auto"
     st["units"]["SAU"].update(hex="1522", status="map")
-    assert RS.leader_rating(st, "SAU") == 10
+    assert c08_3_rally.leader_rating(RS, st, "SAU") == 10
     st["turn"] = 15
-    assert RS.leader_rating(st, "SAU") == 13 and ch.rally_totals(RS.leader_rating(st, "SAU")) == "auto"
+    assert c08_3_rally.leader_rating(RS, st, "SAU") == 13 and ch.rally_totals(c08_3_rally.leader_rating(RS, st, "SAU")) == "auto"
 
 
 def test_magic_weapons_bring_elendil_and_gil_galad_to_12_and_isildur_to_10():
     st = game().state
-    assert RS.leader_rating(st, "ELE") == 12
+    assert c08_3_rally.leader_rating(RS, st, "ELE") == 12
     st["units"]["GIL"].update(hex="1203", status="map")
-    assert RS.leader_rating(st, "GIL") == 12
+    assert c08_3_rally.leader_rating(RS, st, "GIL") == 12
     st["sau"]["items"]["narsil"] = "ISI"
-    assert RS.leader_rating(st, "ISI") == 10 and RS.leader_rating(st, "ELE") == 9
+    assert c08_3_rally.leader_rating(RS, st, "ISI") == 10 and c08_3_rally.leader_rating(RS, st, "ELE") == 9
 
 
 def test_variant_off_plays_the_standard_leader_table():
@@ -213,9 +217,9 @@ def test_7_23_a_leader_caught_in_his_units_result_takes_wounds_and_narsil_breaks
     g = game()
     st = g.state
     RS._leader_loss(st, "ISI", 1)
-    assert RS.wounds(st, "ISI") == 1
-    RS._leader_loss(st, "ANA", RS.leader_rating(st, "ANA", for_rally=False))
-    assert RS.wounds(st, "ANA") == 2
+    assert c07_22_leader_combat.wounds(RS, st, "ISI") == 1
+    RS._leader_loss(st, "ANA", c08_3_rally.leader_rating(RS, st, "ANA", for_rally=False))
+    assert c07_22_leader_combat.wounds(RS, st, "ANA") == 2
     text = RS._leader_loss(st, "ELE", 1)
     assert st["sau"]["items"]["narsil"] is None and st["sau"]["items"]["shards"] and "Narsil breaks" in text
 
@@ -233,7 +237,7 @@ def test_a_formation_outlives_its_dead_leader():
     st = g.state
     st["formations"]["F1"] = {"kind": "shieldwall", "units": ["MI5", "MI6"], "leader": "ELE", "turn": 1}
     st["units"]["MI5"]["hex"] = st["units"]["MI6"]["hex"]
-    RS._wound(st, "ELE", "k")
+    c07_22_leader_combat._wound(RS, st, "ELE", "k")
     assert "F1" in st["formations"]
 
 
@@ -250,7 +254,7 @@ def test_odds_for_leader_combat_are_the_7_25_column_exactly():
     st = g.state
     st["units"]["ANA"]["hex"], st["units"]["GOR"]["hex"] = "2206", "2306"
     st["step"], st["ph"] = "G", RS._fresh_phase()
-    dist = RS.duel_distribution(st, "ANA", "GOR")
+    dist = c07_22_leader_combat.duel_distribution(RS, st, "ANA", "GOR")
     assert sum(dist.values()) == 1
     want: dict = {}
     for cell in _seed_column(+1):
@@ -274,7 +278,7 @@ def test_odds_for_mortal_combat_22_2_both_roll_on_their_own_differentials():
     st = g.state
     st["units"]["ANA"]["hex"], st["units"]["GOR"]["hex"] = "2206", "2306"
     st["step"], st["ph"] = "G", RS._fresh_phase()
-    rnd = RS.mortal_round_distribution(st, "ANA", "GOR")
+    rnd = c22_mortal_combat.mortal_round_distribution(RS, st, "ANA", "GOR")
     assert sum(rnd.values()) == 1
     want: dict = {}
     for ca in _seed_column(+1):
@@ -286,7 +290,7 @@ def test_odds_for_mortal_combat_22_2_both_roll_on_their_own_differentials():
             k = ("k" if "k" in wa else sum(wa), "k" if "k" in wb else sum(wb))
             want[k] = want.get(k, Fraction(0)) + Fraction(1, 36)
     assert rnd == want
-    end = RS.mortal_outcome(st, "ANA", "GOR")
+    end = c22_mortal_combat.mortal_outcome(RS, st, "ANA", "GOR")
     assert sum(end.values()) == 1 and end["b"] > end["a"]  # the stronger leader is likelier to survive
     text = RS.odds(st, "westernesse", "challenge ANA GOR")
     assert "Mortal Combat: ANA (5) against GOR (4)" in text and "to the end: GOR dies" in text

@@ -4,6 +4,9 @@ import pytest
 
 from engine.core import Game, OrderError
 from engine.rulesets import get_ruleset
+from engine.spi import c08_3_rally
+from engine.spi import hooks
+from engine.rulesets.sauron import c07_22_leader_combat
 
 RS = get_ruleset("sauron")
 
@@ -54,12 +57,12 @@ def test_17_11_without_horn_or_breath_melee_c_and_combat_9():
     g = summoned()
     st = g.state
     assert str(RS.ratings(st, "BEA")) == "C-4-X"
-    assert RS.leader_total(st, "BEA") == 9
+    assert c07_22_leader_combat.leader_total(RS, st, "BEA") == 9
     st["sau"]["beast"]["horn"] = True
-    assert str(RS.ratings(st, "BEA")) == "A-4-X" and RS.leader_total(st, "BEA") == 11
+    assert str(RS.ratings(st, "BEA")) == "A-4-X" and c07_22_leader_combat.leader_total(RS, st, "BEA") == 11
     st["sau"]["beast"]["horn"] = False
     st["sau"]["beast"]["breath"] = True
-    assert RS.leader_total(st, "BEA") == 11
+    assert c07_22_leader_combat.leader_total(RS, st, "BEA") == 11
     assert RS.unit_dem_value(st, "BEA") == 15  # "He is, after all, worth 15 DP's"
 
 
@@ -80,7 +83,7 @@ def test_magic_armor_only_magic_weapons_harm_the_beast():
 def test_flight_gives_twelve():
     g = summoned()
     g.state["sau"]["beast"]["flight"] = True
-    assert RS.movement_allowance(g.state, "BEA") == 12
+    assert hooks.movement_allowance(RS, g.state, "BEA") == 12
 
 
 def test_death_breath_kills_an_adjacent_hex_once_a_turn_and_breaks_narsil():
@@ -113,14 +116,14 @@ def test_wrath_of_the_ringwraith_and_total_eclipse_last_a_game_turn():
     st["units"]["SAU"].update(hex="1523", status="map", magic=45)
     st["units"]["RW"].update(hex="1522", status="map")
     at(g, "A")
-    base = RS.leader_total(st, "RW")
+    base = c07_22_leader_combat.leader_total(RS, st, "RW")
     g.play("sauron", "cast SAU wrath-of-the-ringwraith 5")
-    assert RS.leader_total(g.state, "RW") == base + 3
+    assert c07_22_leader_combat.leader_total(RS, g.state, "RW") == base + 3
     g2 = game()
     st2 = g2.state
     st2["units"]["SAU"].update(hex="1523", status="map", magic=45)
     at(g2, "A")
-    assert not RS.is_fanatic(st2, "OI1") and RS.leader_rating(st2, "SAU") == 10
+    assert not RS.is_fanatic(st2, "OI1") and c08_3_rally.leader_rating(RS, st2, "SAU") == 10
     g2.play("sauron", "cast SAU total-eclipse 8")
-    assert RS.is_fanatic(g2.state, "OI1") and RS.leader_rating(g2.state, "SAU") == 13
+    assert RS.is_fanatic(g2.state, "OI1") and c08_3_rally.leader_rating(RS, g2.state, "SAU") == 13
     assert not RS.is_fanatic(g2.state, "TR1")  # trolls are not orcs

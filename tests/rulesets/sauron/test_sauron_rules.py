@@ -6,6 +6,19 @@ import pytest
 from engine.core import Game, OrderError
 from engine.hexgrid import Hex, Hexside
 from tests.sauron_helpers import RS, at, game, place, refused
+from engine.rulesets.sauron import c07_175_missiles
+from engine.rulesets.sauron import c07_22_leader_combat
+from engine.rulesets.sauron import c08_1_stacking
+from engine.rulesets.sauron import c16_6_ring
+from engine.rulesets.sauron import c18_1_gates
+from engine.rulesets.sauron import c19_21_narsil
+from engine.rulesets.sauron import c22_mortal_combat
+from engine.rulesets.sauron import victory
+from engine.spi import c06_zoc
+from engine.spi import c07_3_melee
+from engine.spi import c07_combat
+from engine.spi import c08_3_rally
+from engine.spi import hooks
 
 
 
@@ -31,9 +44,9 @@ def test_4_3_rough_costs_two_more_and_adds_two_armor():
     st = g.state
     rough = next(str(h) for h, i in RS.hexmap.hexes.items() if i.terrain == "rough")
     place(g, MI1=rough, OI1=str(Hex.parse(rough).neighbours()[0]))
-    p = RS.attack_profile(st, "OI1", "MI1", "melee")
+    p = c07_combat.attack_profile(RS, st, "OI1", "MI1", "melee")
     place(g, MI1="0506")
-    q = RS.attack_profile(st, "OI1", "MI1", "melee")
+    q = c07_combat.attack_profile(RS, st, "OI1", "MI1", "melee")
     assert p["armor"] == min(q["armor"] + 2, 4) or p["armor"] == q["armor"] + 2
 
 
@@ -42,8 +55,8 @@ def test_orders_of_battle_men_and_dwarves_on_map_elves_turn_2_sauron_by_turn_12(
     st = g.state
     on = {u for u, r in st["units"].items() if r["status"] == "map"}
     west = {u for u in on if RS.units[u].side == "westernesse"}
-    assert west and all(RS.nationality(u) in ("men", "dwarves") for u in west)
-    elves = [u for u, d in RS.units.items() if RS.nationality(u) == "elves" and "extra" not in d.tags]
+    assert west and all(c08_1_stacking.nationality(RS, u) in ("men", "dwarves") for u in west)
+    elves = [u for u, d in RS.units.items() if c08_1_stacking.nationality(RS, u) == "elves" and "extra" not in d.tags]
     assert elves and all(RS.units[u].arrives == 2 for u in elves)
     sau = [u for u, d in RS.units.items() if d.side == "sauron" and d.setup == "reinforcement"]
     assert min(RS.units[u].arrives for u in sau) == 1 and max(RS.units[u].arrives for u in sau) == 12
@@ -87,18 +100,18 @@ def test_8_25_a_leader_without_his_nationality_joins_allies_but_neither_forms_no
     st = g.state
     for u in ("DW1", "DW2", "DW3", "DW4", "DW5", "DW6"):
         st["units"][u].update(hex=None, status="eliminated")
-    assert RS.orphaned(st, "BAL")
+    assert c08_1_stacking.orphaned(RS, st, "BAL")
     at(g, "F")
     g.play("westernesse", "move BAL 1305")  # with the Men now
     st = g.state
     st["units"]["MI6"]["disrupted"] = True
     at(g, "H")
     refused(g, "westernesse", "rally BAL MI6", "8.25")
-    assert "8.11" in RS.stack_fault(st, "GIL", ["DW1"])  # Gil-galad still has Elves to come
-    for u in [x for x in st["units"] if RS.nationality(x) == "elves" and RS.units[x].is_combat]:
+    assert "8.11" in c08_1_stacking.stack_fault(RS, st, "GIL", ["DW1"])  # Gil-galad still has Elves to come
+    for u in [x for x in st["units"] if c08_1_stacking.nationality(RS, x) == "elves" and RS.units[x].is_combat]:
         st["units"][u].update(hex=None, status="eliminated")
     st["units"]["DW1"].update(hex="0101", status="map")
-    assert "Elf" in RS.stack_fault(st, "GIL", ["DW1"])
+    assert "Elf" in c08_1_stacking.stack_fault(RS, st, "GIL", ["DW1"])
 
 
 # ----------------------------------------------------------------- 7.175
@@ -107,13 +120,13 @@ def test_7_175_a_missile_unit_next_to_enemies_must_fire_unless_they_are_all_mele
     st = g.state
     place(g, MB1="1008", OI1="1009")
     at(g, "G")
-    st["ph"]["must"] = RS._obligations(st, "westernesse")
+    st["ph"]["must"] = c07_3_melee._obligations(RS, st, "westernesse")
     refused(g, "westernesse", "done", "7.175")
     g.play("westernesse", "fire MB1 at 1009")
     if g.state["units"]["OI1"]["status"] == "map":
         pass
     # the obligation is met once it fired
-    assert not [u for u, _ in RS.missile_obliged(g.state, "westernesse") if u == "MB1"]
+    assert not [u for u, _ in c07_175_missiles.missile_obliged(RS, g.state, "westernesse") if u == "MB1"]
 
 
 def test_7_175_met_by_melee_on_every_adjacent_enemy():
@@ -122,7 +135,7 @@ def test_7_175_met_by_melee_on_every_adjacent_enemy():
     place(g, MB1="1008", OI1="1009", MI1="1010")
     at(g, "G")
     g.play("westernesse", "melee MI1 at 1009")
-    assert "MB1" not in [u for u, _ in RS.missile_obliged(g.state, "westernesse")]
+    assert "MB1" not in [u for u, _ in c07_175_missiles.missile_obliged(RS, g.state, "westernesse")]
 
 
 # ----------------------------------------------------------------- 16.6 the Ring
@@ -130,21 +143,21 @@ def test_16_61_and_16_62_losing_and_recovering_the_ring():
     g = game()
     st = g.state
     place(g, SAU="1522", RW="1521")
-    m0, d0 = RS.morale_rating(st, "SAU"), RS.dem_total(st, "sauron")
+    m0, d0 = c07_22_leader_combat.morale_rating(RS, st, "SAU"), RS.dem_total(st, "sauron")
     magic = st["units"]["SAU"]["magic"]
-    RS._set_ring(st, "ISI", True)
-    assert RS.morale_rating(st, "SAU") == m0 - 4
+    c16_6_ring._set_ring(RS, st, "ISI", True)
+    assert c07_22_leader_combat.morale_rating(RS, st, "SAU") == m0 - 4
     assert RS.dem_total(st, "sauron") == d0 + 20
     assert st["units"]["SAU"]["magic"] == magic - 10
-    RS._set_ring(st, "SAU", True)
-    assert (RS.morale_rating(st, "SAU"), RS.dem_total(st, "sauron"), st["units"]["SAU"]["magic"]) == (m0, d0, magic)
+    c16_6_ring._set_ring(RS, st, "SAU", True)
+    assert (c07_22_leader_combat.morale_rating(RS, st, "SAU"), RS.dem_total(st, "sauron"), st["units"]["SAU"]["magic"]) == (m0, d0, magic)
 
 
 def test_16_641_the_ringwraith_brings_it_back_by_entering_saurons_hex():
     g = game()
     st = g.state
     place(g, SAU="1523", RW="1521", OI1="1522")
-    RS._set_ring(st, "RW", False)
+    c16_6_ring._set_ring(RS, st, "RW", False)
     at(g, "C")
     g.play("sauron", "move RW 1523")
     assert g.state["sau"]["ring"]["holder"] == "SAU" and g.state["sau"]["ring"]["worn"]
@@ -154,21 +167,21 @@ def test_16_641_with_sauron_dead_the_highest_ranking_leader_wears_it_with_two_mo
     g = game()
     st = g.state
     place(g, SAU="1522", RW="1521")
-    RS._wound(st, "SAU", "k")
+    c07_22_leader_combat._wound(RS, st, "SAU", "k")
     assert st["sau"]["ring"]["holder"] == "RW" and st["sau"]["ring"]["worn"]
-    assert RS.morale_rating(st, "RW") == 3 + 2
+    assert c07_22_leader_combat.morale_rating(RS, st, "RW") == 3 + 2
 
 
 def test_16_642_and_16_69_taking_the_ring_off_and_turning_evil():
     g = game()
     st = g.state
-    RS._set_ring(st, "ISI", True)
+    c16_6_ring._set_ring(RS, st, "ISI", True)
     at(g, "H")
     refused(g, "westernesse", "ring ELE off", "16.642")
     g.play("westernesse", "ring ISI off")
     st = g.state
     if not st["sau"]["ring"]["worn"]:
-        assert RS.ring_rating(st, "ISI") >= 1  # rolled at or under 2
+        assert c07_22_leader_combat.ring_rating(RS, st, "ISI") >= 1  # rolled at or under 2
         return
     assert st["sau"]["ring_tries"]["ISI"] == 1
     refused(g, "westernesse", "ring ISI off", "16.642")  # once a phase
@@ -177,7 +190,7 @@ def test_16_642_and_16_69_taking_the_ring_off_and_turning_evil():
     d = dict(st["dice"])
     g.play("westernesse", "ring ISI off")
     if g.state["sau"]["ring"]["worn"]:
-        assert "ISI" in g.state["sau"]["evil"] and RS.morale_rating(g.state, "ISI") == 4 + 2
+        assert "ISI" in g.state["sau"]["evil"] and c07_22_leader_combat.morale_rating(RS, g.state, "ISI") == 4 + 2
 
 
 def test_16_69_evil_after_three_failures_by_seed_search():
@@ -186,12 +199,12 @@ def test_16_69_evil_after_three_failures_by_seed_search():
         g.play("sauron", "done")
         g.play("westernesse", "done")
         st = g.state
-        RS._set_ring(st, "ANA", True)
+        c16_6_ring._set_ring(RS, st, "ANA", True)
         st["sau"]["ring_tries"]["ANA"] = 2
         at(g, "H")
         _, ev = g.play("westernesse", "ring ANA off")
         if "ANA" in g.state["sau"]["evil"]:
-            assert "16.69" in ev[0].public and RS.morale_rating(g.state, "ANA") == 3 + 2
+            assert "16.69" in ev[0].public and c07_22_leader_combat.morale_rating(RS, g.state, "ANA") == 3 + 2
             return
     pytest.fail("no seed turned Anarion evil")
 
@@ -202,7 +215,7 @@ def _turn_isildur_evil() -> Game:
         g = Game.new(RS, options={}, seed=f"evil-{n}")
         g.play("sauron", "done")
         g.play("westernesse", "done")
-        RS._set_ring(g.state, "ISI", True)
+        c16_6_ring._set_ring(RS, g.state, "ISI", True)
         g.state["sau"]["ring_tries"]["ISI"] = 2
         at(g, "H")
         _, ev = g.play("westernesse", "ring ISI off")
@@ -221,8 +234,8 @@ def test_16_69_16_643_the_evil_leader_and_his_stack_pass_to_the_sauron_seat():
     st = g.state
     assert st["units"]["ISI"]["hex"] == st["units"]["NC3"]["hex"] == "2206"
     assert st["turned"] == {"ISI": "sauron", "NC3": "sauron"}
-    assert RS.side_of(st, "ISI") == RS.side_of(st, "NC3") == "sauron"
-    assert RS.side_of(st, "ANA") == "westernesse" and RS.units["NC3"].side == "westernesse"  # the OOB is untouched
+    assert hooks.side_of(RS, st, "ISI") == hooks.side_of(RS, st, "NC3") == "sauron"
+    assert hooks.side_of(RS, st, "ANA") == "westernesse" and RS.units["NC3"].side == "westernesse"  # the OOB is untouched
     # Westernesse may no longer move them; Sauron may, in his Movement Phase
     at(g, "F")
     with pytest.raises(OrderError, match="not yours"):
@@ -234,8 +247,8 @@ def test_16_69_16_643_the_evil_leader_and_his_stack_pass_to_the_sauron_seat():
     assert g.state["units"]["ISI"]["hex"] == g.state["units"]["NC3"]["hex"] == "2307"
     # zones of control and combat: NC3 is now an enemy of Westernesse and a friend of Sauron
     st = g.state
-    assert "NC3" in RS.exerting(st, Hex.parse("2306"), "westernesse")
-    assert "NC3" not in RS.exerting(st, Hex.parse("2306"), "sauron")
+    assert "NC3" in c06_zoc.exerting(RS, st, Hex.parse("2306"), "westernesse")
+    assert "NC3" not in c06_zoc.exerting(RS, st, Hex.parse("2306"), "sauron")
     assert RS.side_in(st, "2307") == "sauron"
     # the views and the map: both seats see them as Sauron's, drawn in Sauron's colour
     for seat in (None, "sauron", "westernesse"):
@@ -255,8 +268,8 @@ def test_16_69_the_evil_leader_stacks_as_sauron_s_and_entering_sauron_s_hex_give
     it." Ruling: turned, he and his units stack as Sauron's (8.11: with any Sauron unit)."""
     g = _turn_isildur_evil()
     place(g, SAU="2307", OI1="2307")
-    assert RS.nationality("ISI", g.state) == RS.nationality("NC3", g.state) == "mordor"
-    assert RS.nationality("ISI") == "men"  # the order of battle's
+    assert c08_1_stacking.nationality(RS, "ISI", g.state) == c08_1_stacking.nationality(RS, "NC3", g.state) == "mordor"
+    assert c08_1_stacking.nationality(RS, "ISI") == "men"  # the order of battle's
     at(g, "C")
     _, ev = g.play("sauron", "move ISI 2307")  # a Men leader could not stack with Orcs (8.11)
     st = g.state
@@ -281,19 +294,19 @@ def test_16_69_a_turned_unit_shares_sauron_s_demoralization_not_westernesse_s():
     st["dem"]["westernesse"] = 10_000  # Westernesse demoralized, Sauron not
     st["dem"]["sauron"] = 0
     assert RS.army_now(st, "NC3") == "sauron" and RS.army_of("NC3") == "westernesse"
-    notes = RS.attack_profile(st, "OI1", "NC3", "melee")["notes"]
+    notes = c07_combat.attack_profile(RS, st, "OI1", "NC3", "melee")["notes"]
     assert not any("demoralized" in n for n in notes)
     st["dem"]["westernesse"], st["dem"]["sauron"] = 0, 10_000
-    notes = RS.attack_profile(st, "OI1", "NC3", "melee")["notes"]
+    notes = c07_combat.attack_profile(RS, st, "OI1", "NC3", "melee")["notes"]
     assert any("defender's army demoralized" in n for n in notes)
 
 
 def test_side_of_defaults_to_the_order_of_battle():
     g = game()
     assert "turned" in g.state and not g.state["turned"]
-    assert all(RS.side_of(g.state, u) == d.side for u, d in RS.units.items())
+    assert all(hooks.side_of(RS, g.state, u) == d.side for u, d in RS.units.items())
     del g.state["turned"]  # a game saved before the hook
-    assert RS.side_of(g.state, "ISI") == "westernesse"
+    assert hooks.side_of(RS, g.state, "ISI") == "westernesse"
 
 
 # ----------------------------------------------------------------- 18.1 the Gates
@@ -303,7 +316,7 @@ def test_18_1_gates_close_only_with_sauron_in_mordor_in_a_magic_phase_once_a_tur
     refused(g, "sauron", "gates close", "18.1")  # Sauron is not on the map
     place(g, SAU="1523")
     g.play("sauron", "gates close")
-    assert RS.gates_closed(g.state)
+    assert c18_1_gates.gates_closed(RS, g.state)
     refused(g, "sauron", "gates open", "18.1")  # once a Game-Turn
     at(g, "C", turn=2)
     refused(g, "sauron", "gates open", "18.1")  # not in a Magic Leader Phase
@@ -340,16 +353,16 @@ def test_19_211_narsil_breaks_into_shards_for_a_numenorean_and_20_21_demoralizat
     g = game()
     st = g.state
     d0 = RS.dem_total(st, "westernesse")
-    text = RS._break_narsil(st, "test")
+    text = c19_21_narsil._break_narsil(RS, st, "test")
     assert st["sau"]["items"]["narsil"] is None and st["sau"]["items"]["shards"] in ("ELE", "ISI", "ANA")
     assert RS.dem_total(st, "westernesse") == d0 + 10 and "20.21" in text
     # 19.212: the shards only add 1 to Combat in leader combat (no rally bonus)
     bearer = st["sau"]["items"]["shards"]
-    assert RS.leader_total(st, bearer) == RS.combat_rating(st, bearer) + RS.morale_rating(st, bearer) + 1
-    assert RS.leader_rating(st, bearer) == RS.combat_rating(st, bearer) + RS.morale_rating(st, bearer)
+    assert c07_22_leader_combat.leader_total(RS, st, bearer) == c07_22_leader_combat.combat_rating(RS, st, bearer) + c07_22_leader_combat.morale_rating(RS, st, bearer) + 1
+    assert c08_3_rally.leader_rating(RS, st, bearer) == c07_22_leader_combat.combat_rating(RS, st, bearer) + c07_22_leader_combat.morale_rating(RS, st, bearer)
     # the shards disintegrate with their bearer: 10 more (20.21); plus his own Rally Points (20.2)
-    pts = RS.combat_rating(st, bearer) + RS.morale_rating(st, bearer)
-    RS._wound(st, bearer, "k")
+    pts = c07_22_leader_combat.combat_rating(RS, st, bearer) + c07_22_leader_combat.morale_rating(RS, st, bearer)
+    c07_22_leader_combat._wound(RS, st, bearer, "k")
     assert st["sau"]["items"]["shards"] is None
     assert RS.dem_total(st, "westernesse") == d0 + 20 + pts
 
@@ -360,15 +373,15 @@ def test_19_211_only_numenoreans_take_up_the_shards():
     for u in ("ELE", "ISI", "ANA"):
         st["units"][u]["status"] = "eliminated"
     st["sau"]["items"]["narsil"] = "BAL"
-    RS._break_narsil(st, "test")
+    c19_21_narsil._break_narsil(RS, st, "test")
     assert st["sau"]["items"]["shards"] is None and RS.dem_total(st, "westernesse") == 20
 
 
 # ----------------------------------------------------------------- 22 Mortal Combat
 def test_22_4_example_isildur_may_challenge_gorgol_elendil_may_not():
     st = game().state
-    assert RS.may_challenge(st, "ISI", "GOR")
-    assert not RS.may_challenge(st, "ELE", "GOR")
+    assert c22_mortal_combat.may_challenge(RS, st, "ISI", "GOR")
+    assert not c22_mortal_combat.may_challenge(RS, st, "ELE", "GOR")
 
 
 def test_22_0_challenge_within_4_hexes_in_the_combat_phase():
@@ -394,7 +407,7 @@ def test_22_3_declining_costs_rally_points_and_the_rally():
     d0 = RS.dem_total(g.state, "sauron")
     g.play("sauron", "decline GOR")
     assert RS.dem_total(g.state, "sauron") == d0 + 4
-    assert "GOR" in RS.ph_declined(g.state)
+    assert "GOR" in c22_mortal_combat.ph_declined(RS, g.state)
     g.state["units"]["GA1"]["disrupted"] = True
     place(g, GA1="1409")
     at(g, "H")
@@ -440,7 +453,7 @@ def test_a_group_loads_its_own_charts_and_a_bad_table_is_refused():
                  seed="c")
     st = g.state
     assert RS.dem_level(st, "sauron") == 90
-    assert RS.lcrt_cell(st, 0, 1) == ("k", "-")
+    assert c07_22_leader_combat.lcrt_cell(RS, st, 0, 1) == ("k", "-")
     for bad in ('[lcrt]\n"0" = ["x/-", "-/-", "-/-", "-/-", "-/-", "-/-"]\n',
                 '[lcrt]\n"0" = ["-/-"]\n'):
         with pytest.raises(OrderError):
@@ -485,16 +498,16 @@ def test_victory_points_and_their_grades():
     r = RS.final_result(st)
     assert r["winner"] == "westernesse" and not r["decisive"] and "expanded game" in r["summary"]
     st["units"]["ELE"]["status"] = st["units"]["GIL"]["status"] = "eliminated"
-    assert RS.victory_points(st)["sauron"] == 30 + 30
+    assert victory.victory_points(RS, st)["sauron"] == 30 + 30
 
 
 def test_16_62_sauron_recovers_the_ring_by_killing_its_wearer():
     g = game()
     st = g.state
     place(g, SAU="1408")
-    RS._set_ring(st, "ISI", True)
+    c16_6_ring._set_ring(RS, st, "ISI", True)
     d = RS.dem_total(st, "sauron")
-    RS._resolve_pair(st, "SAU", "ISI", "-", "k", 2)
+    c07_22_leader_combat._resolve_pair(RS, st, "SAU", "ISI", "-", "k", 2)
     assert st["sau"]["ring"]["holder"] == "SAU" and st["sau"]["ring"]["worn"]
     assert RS.dem_total(st, "sauron") == d - 20 and st["units"]["SAU"]["magic"] == 45
 
@@ -544,7 +557,7 @@ def test_16_6_the_ring_is_drawn_on_its_bearers_counter_worn_or_carried():
     bare_img, bare = pixels({k: x for k, x in us["SAU"].items() if k not in ("ring", "look")})
     assert worn_img.tobytes() != bare_img.tobytes()
     assert near(worn, RING_GOLD) and near(worn, RING_FIRE) and not near(bare, RING_GOLD)
-    RS._set_ring(st, "ISI", False)
+    c16_6_ring._set_ring(RS, st, "ISI", False)
     v, us = views()
     assert us["ISI"]["ring"] == "carried" and "ring" not in us["SAU"]
     assert us["ISI"]["look"]["band"] == "plain" and "band" not in us["SAU"].get("look", {})
