@@ -94,19 +94,24 @@ async def guarded(interaction: discord.Interaction, coro, ephemeral_guess: bool 
     wait = min(DEFER_AFTER, time_left(interaction) - ACK_MARGIN - LAG_STEPS * lag)
     if backlog.unacked >= DEFER_BACKLOG:
         wait = 0.0
-    task = asyncio.ensure_future(coro)  # the work takes its place in its channel's queue now, in arrival order
     if wait <= 0:
         # late: acknowledged at once, the work meanwhile waiting its turn (Table's BUSY checks read ``Ctx.acked``
         # when the turn comes). Not acknowledged first and then started: a retry of this order, sent by its
         # player when Discord showed this one failed, could then take the channel's lock first while this
         # acknowledgement was on its way, and both be applied (the "already applied" guard needs this one first).
-        # The acknowledgement's request is written in this step, before the work's first step runs (a work that
-        # blocks the loop does not hold it back: callback.py's lean POST writes before it waits)
+        # The acknowledgement's request is written before the work's first step runs (a work that blocks the loop
+        # does not hold it back): its task starts first, and aiohttp writes a request's body from a task of its own
+        # (on Python 3.11), which the one turn below lets run before the work is made
+        ack = None
         if not interaction.response.is_done() and not interaction.extras.get("expired"):
             if (ctx := interaction.extras.get("ctx")) is not None and time_left(interaction) > 0:
                 ctx.ack_sent = True  # (its reply may be read after the work's turn came, on a loop running late)
-            await _acknowledge(interaction, ephemeral_guess)
+            ack = asyncio.ensure_future(_acknowledge(interaction, ephemeral_guess))
+        task = await _start(coro)
+        if ack is not None:
+            await ack
         return await task
+    task = await _start(coro)  # the work takes its place in its channel's queue, in arrival order
     backlog.unacked += 1
     try:
         done, _ = await asyncio.wait({task}, timeout=wait)
@@ -115,6 +120,17 @@ async def guarded(interaction: discord.Interaction, coro, ephemeral_guess: bool 
     if not done and not interaction.response.is_done() and not interaction.extras.get("expired"):
         await _acknowledge(interaction, ephemeral_guess)
     return await task
+
+
+async def _start(coro) -> asyncio.Future:
+    """The work's task, made one turn of the loop on, on every path of ``guarded`` (a late one's acknowledgement
+    is written in that turn): works are made in the order their interactions reached ``guarded``."""
+    try:
+        await asyncio.sleep(0)
+    except BaseException:  # (cancelled: the work never starts)
+        coro.close()
+        raise
+    return asyncio.ensure_future(coro)
 
 
 async def _acknowledge(interaction: discord.Interaction, ephemeral: bool) -> None:
@@ -598,7 +614,6 @@ class _Palantir:
                 pass
             self._scheduler_task = None
         await super().close()
-        callback.close_poster(self)
         if self._render_pool is not None:
             self._render_pool.close()
             self._render_pool = None
