@@ -219,10 +219,21 @@ async def test_no_server_means_nothing_was_sent_nor_counted_answered(monkeypatch
     s = Server()
     s.close()  # the server is gone: the connection is refused
     monkeypatch.setattr(Route, "BASE", f"http://127.0.0.1:{s.port}/api/v10")
+    adapter, calls = callback.async_context.get(), []
+
+    class Counting:  # discord.py's webhook adapter, its requests counted
+        def get(self):
+            return self
+
+        async def request(self, *a, **kw):
+            calls.append(1)
+            return await adapter.request(*a, **kw)
+
+    monkeypatch.setattr(callback, "async_context", Counting())
     i = interaction(session)
     with pytest.raises(aiohttp.ClientConnectorError):
         await callback.send(i, ephemeral=False, content="hi")
-    assert i.response._response_type is None and s.requests == []
+    assert i.response._response_type is None and s.requests == [] and len(calls) == 1
 
 
 async def test_a_late_acknowledgement_is_written_before_its_works_first_step(server, session):
