@@ -23,6 +23,7 @@ a connection that could not be made (nothing was sent).
 from __future__ import annotations
 
 import asyncio
+from contextvars import ContextVar
 
 import aiohttp
 import discord
@@ -48,6 +49,38 @@ def route(interaction: discord.Interaction) -> Route:
 
 
 ALREADY_ACKNOWLEDGED = 40060  # Discord's code for a second callback to the same interaction
+
+# (issue 39) "a request of this task has its connection": its bytes are then written before anything queued later
+# runs (aiohttp writes a body from a task it makes in that same step). Set by aiohttp's trace of the bot's session
+# (``TRACE``, given to discord.py as its ``http_trace``) for the task ``started`` made.
+_CONNECTED: ContextVar[asyncio.Future | None] = ContextVar("callback_connected", default=None)
+
+
+async def _on_connection(session, trace_ctx, params) -> None:
+    connected()
+
+
+def connected() -> None:
+    """The current task's request has its connection (aiohttp's trace; a stand-in for it in tests)."""
+    f = _CONNECTED.get()
+    if f is not None and not f.done():
+        f.set_result(None)
+
+
+TRACE = aiohttp.TraceConfig()
+TRACE.on_connection_reuseconn.append(_on_connection)
+TRACE.on_connection_create_end.append(_on_connection)
+
+
+def started(coro) -> tuple[asyncio.Future, asyncio.Future]:
+    """``coro`` (an acknowledgement) as a task of its own, and a future done once its request has its connection
+    (a kept one, or a new one connected): from then on its bytes are written before any task made after it runs."""
+    sent = asyncio.get_running_loop().create_future()
+    token = _CONNECTED.set(sent)
+    try:
+        return asyncio.ensure_future(coro), sent  # (the task runs in a copy of this context: it sees ``sent``)
+    finally:
+        _CONNECTED.reset(token)
 
 
 def unsure(error: BaseException) -> bool:

@@ -100,18 +100,26 @@ async def guarded(interaction: discord.Interaction, coro, ephemeral_guess: bool 
         # player when Discord showed this one failed, could then take the channel's lock first while this
         # acknowledgement was on its way, and both be applied (the "already applied" guard needs this one first).
         # The acknowledgement's request is written before the work's first step runs (a work that blocks the loop
-        # does not hold it back): its task starts first, and aiohttp writes a request's body from a task of its own
-        # (on Python 3.11), which the one turn below lets run before the work is made
+        # does not hold it back): its task starts first, and the work is made once that request has its connection
+        # (aiohttp writes its body from a task of its own, made then: ``callback.started``), or the acknowledgement
+        # ended, or the interaction expired, whichever is first: a connection's time at most, and no retry of this
+        # interaction can come before it expires
         ack = None
         if not interaction.response.is_done() and not interaction.extras.get("expired"):
             if (ctx := interaction.extras.get("ctx")) is not None and time_left(interaction) > 0:
                 ctx.ack_sent = True  # (its reply may be read after the work's turn came, on a loop running late)
-            ack = asyncio.ensure_future(_acknowledge(interaction, ephemeral_guess))
-        task = await _start(coro)
+            ack, connected = callback.started(_acknowledge(interaction, ephemeral_guess))
+            try:
+                await asyncio.wait({ack, connected}, timeout=max(0.0, time_left(interaction)),
+                                   return_when=asyncio.FIRST_COMPLETED)
+            except BaseException:  # (cancelled: the work never starts)
+                coro.close()
+                raise
+        task = asyncio.ensure_future(coro)
         if ack is not None:
             await ack
         return await task
-    task = await _start(coro)  # the work takes its place in its channel's queue, in arrival order
+    task = asyncio.ensure_future(coro)  # the work takes its place in its channel's queue now, in arrival order
     backlog.unacked += 1
     try:
         done, _ = await asyncio.wait({task}, timeout=wait)
@@ -120,17 +128,6 @@ async def guarded(interaction: discord.Interaction, coro, ephemeral_guess: bool 
     if not done and not interaction.response.is_done() and not interaction.extras.get("expired"):
         await _acknowledge(interaction, ephemeral_guess)
     return await task
-
-
-async def _start(coro) -> asyncio.Future:
-    """The work's task, made one turn of the loop on, on every path of ``guarded`` (a late one's acknowledgement
-    is written in that turn): works are made in the order their interactions reached ``guarded``."""
-    try:
-        await asyncio.sleep(0)
-    except BaseException:  # (cancelled: the work never starts)
-        coro.close()
-        raise
-    return asyncio.ensure_future(coro)
 
 
 async def _acknowledge(interaction: discord.Interaction, ephemeral: bool) -> None:
@@ -459,7 +456,7 @@ class _Palantir:
         # included, and discord.py would build an object of each (issue 25: a part of each order's cost)
         intents.guild_messages = intents.dm_messages = intents.message_content = bool(cfg.discord.keep_rooms)
         super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None,
-                         tree_cls=PalantirTree, **options)
+                         tree_cls=PalantirTree, http_trace=callback.TRACE, **options)
         self.cfg = cfg
         self.service = service
         self.backlog = Backlog()  # how late the loop runs, the interactions not yet acknowledged (issue 39)
