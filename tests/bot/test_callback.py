@@ -7,7 +7,6 @@ one as "already acknowledged" counting as done; nothing is counted as answered w
 made; and a late interaction's acknowledgement is written before its work's first step runs (issue 39)."""
 from __future__ import annotations
 
-import asyncio
 import datetime
 import json
 import socket
@@ -131,7 +130,8 @@ class _Response:
 
 
 async def test_a_204_is_done_without_asking_for_the_message_back(server, session):
-    """Issue 25/43: one POST of the callback, no ``with_response``, the answer's JSON; discord.py told it is answered."""
+    """Issue 25/43: one POST of the callback, no ``with_response``, the answer's JSON; discord.py told it is
+    answered."""
     i = interaction(session, 1)
     await callback.send(i, ephemeral=True, content="hi")
     assert i.response._response_type == discord.InteractionResponseType.channel_message

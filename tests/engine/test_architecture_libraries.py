@@ -30,7 +30,8 @@ def raw_http(tree: ast.AST) -> list[str]:
             found += [f"line {node.lineno}: import {a.name}" for a in node.names
                       if a.name in RAW_MODULES or a.name.split(".")[0] in {"socket", "ssl"}]
         elif isinstance(node, ast.ImportFrom) and node.level == 0 and (
-                node.module in RAW_MODULES or node.module == "asyncio" and {a.name for a in node.names} & RAW_PROTOCOLS):
+                node.module in RAW_MODULES
+                or node.module == "asyncio" and {a.name for a in node.names} & RAW_PROTOCOLS):
             found.append(f"line {node.lineno}: from {node.module} import ...")
         elif isinstance(node, ast.Call):
             f = node.func
