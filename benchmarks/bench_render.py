@@ -13,10 +13,8 @@ weighs on the three alike, not on one of them):
 * a "floor": Pillow drawing the same counters as plain rectangles + text on a
   copy of the cached base, encoded with the same PNG settings (the full FASTOCTREE quantize and zlib
   level 6: render/png.py's ``encode_full``, the renderer's encoder before it mapped onto a sampled
-  palette and wrote its PNG itself; the floor keeps it: Pillow's own quantize and writer); and the ratio
+  palette; the floor keeps it: Pillow's own quantize and writer); and the ratio
   cached / floor (target <= 1.3x);
-* a second floor, the same written by the renderer's own PNG writer (libdeflate, render/png.py's ``save``),
-  and both ratios over it: what the drawing costs the renderer apart from the writer;
 * PNG sizes.
 """
 from __future__ import annotations
@@ -30,8 +28,7 @@ from PIL import ImageDraw
 from render import clear_cache, render_view
 from render import style as S
 from render.hexmap import _base, _parse_hex, _side_color, frame_for
-from render.png import encode_full, quantize_full
-from render.png import save as png_save
+from render.png import encode_full
 from tests.render_sample import gondor_map, sample_view
 
 
@@ -54,12 +51,6 @@ def floor_render(view: dict, hexmap, around: str | None = None, *, encoder=encod
         d.text((cx, cy - size * 0.3), str(u.get("id", "")), font=f, fill=(255, 255, 255), anchor="mm")
         d.text((cx, cy + size * 0.3), str(u.get("ratings", "")), font=f, fill=(255, 255, 255), anchor="mm")
     return encoder(img)  # the floor's encoder as before issue 26's palette (render/png.py): unchanged
-
-
-def encode_full_own_writer(img) -> bytes:
-    """The floor's full quantize, written by the renderer's own PNG writer (libdeflate, render/png.py's
-    ``save``) instead of Pillow's: the second floor, to show what the drawing costs apart from the writer."""
-    return png_save(quantize_full(img))
 
 
 clock = time.process_time  # CPU time of this process (see the docstring)
@@ -99,16 +90,15 @@ def main() -> None:
         # texts on disk (cold), the floor, the cached render, each timed once a round (interleaved: the shared
         # machine's load weighs on all three alike)
         first, _ = timed(lambda: render_view(view, m, **opts), 1, clear_cache)
-        cold, warm, flo, flo2 = [], [], [], []
+        cold, warm, flo = [], [], []
         for _ in range(args.n):
             cold.append(timed(lambda: render_view(view, m, **opts), 1, clear_cache)[0])
             floor_render(view, m, **opts)  # its base back in memory (the cold render loaded the one it needed)
             flo.append(timed(lambda: floor_render(view, m, **opts), 1)[0])
             warm.append(timed(lambda: render_view(view, m, **opts), 1)[0])
-            flo2.append(timed(lambda: floor_render(view, m, encoder=encode_full_own_writer, **opts), 1)[0])
         png, fpng = render_view(view, m, **opts), floor_render(view, m, **opts)
         colds = [first, statistics.median(cold)]
-        cached, floor, floor2 = statistics.median(warm), statistics.median(flo), statistics.median(flo2)
+        cached, floor = statistics.median(warm), statistics.median(flo)
         print(f"{label} ({args.units} counters):")
         print(f"  cold, base built   {colds[0]:8.1f} ms   ({colds[0] / floor:.2f} x the floor)")
         print(f"  cold, base on disk {colds[1]:8.1f} ms   ({colds[1] / floor:.2f} x the floor; target <= 1.5; "
@@ -116,8 +106,6 @@ def main() -> None:
         print(f"  cached render      {cached:8.1f} ms   (median of {args.n})")
         print(f"  floor              {floor:8.1f} ms   (rectangles + text on the cached base; Pillow's quantize and writer)")
         print(f"  ratio cached/floor {cached / floor:8.2f} x  (target <= 1.3)")
-        print(f"  floor, own writer  {floor2:8.1f} ms   (the same, written by render/png.py's PNG writer: cold "
-              f"{colds[1] / floor2:.2f} x, cached {cached / floor2:.2f} x)")
         print(f"  PNG size           {len(png) / 1024:8.1f} KiB (floor {len(fpng) / 1024:.1f} KiB)")
     replay_gif()
 

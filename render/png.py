@@ -1,8 +1,7 @@
 """A drawn map as PNG bytes (issue 26): the RGB picture reduced to 256 colours and saved with no metadata.
 
 The reduction used to be Pillow's FASTOCTREE quantize of the whole picture (:func:`encode_full`): 10 ms of
-the map post's 33 ms cached render (bench_render's phase map; the PNG's zlib took 16, which :func:`save`'s
-libdeflate brings to 7). :func:`encode` works
+the map post's 33 ms cached render (bench_render's phase map; the PNG's zlib took 16). :func:`encode` works
 its palette out on a sample of the picture instead (FASTOCTREE of every ``SAMPLE_STEP``-th pixel of every
 ``SAMPLE_STEP``-th row: a ninth of the pixels), maps every pixel onto it (nearest colour, no dithering), and
 checks the mapping against the RGB picture, every pixel, on every channel: 8 ms in all, half of it the check.
@@ -32,22 +31,15 @@ pixel 58 off (54 before); the area map's (few colours) worst is 26 off (15 befor
 from __future__ import annotations
 
 import io
-import struct
-import zlib
 
 from PIL import Image, ImageChops
-
-try:  # libdeflate: the same deflate format, level 6 in 2.4 times less CPU than zlib's on a map
-    from deflate import zlib_compress as _deflate
-except ImportError:  # pragma: no cover - a platform without the wheel
-    _deflate = zlib.compress
 
 PNG_COLORS = 256
 SAMPLE_STEP = 3   # the palette is worked out on every 3rd pixel of every 3rd row (NEAREST)
 SHADE = 32        # a pixel off by more than this on a channel is not the colour drawn ...
 STRAY = 48        # ... and more than this many such pixels make the sample's palette fail
 WRONG = 64        # a single pixel off by more than this makes it fail
-DEFLATE_LEVEL = 6  # the PNG's compression level, by our writer and by Pillow's
+DEFLATE_LEVEL = 6  # the PNG's compression level (Pillow's writer, zlib)
 
 _OCTREE = Image.Quantize.FASTOCTREE
 _NONE = Image.Dither.NONE
@@ -98,50 +90,13 @@ def quantize(img: Image.Image) -> tuple[Image.Image, bool]:
     return quantize_full(img), False
 
 
-def save_pillow(q: Image.Image) -> bytes:
-    """PNG bytes of an image by Pillow's own writer (zlib level 6, no metadata): the writer before the
-    renderer wrote its PNGs itself; bench_render's floor keeps it (:func:`encode_full`), and an image that
-    is not a palette image (the province map's full-colour board) is still written by it."""
+def save(q: Image.Image) -> bytes:
+    """PNG bytes of an image by Pillow's own writer (zlib level 6, no metadata): deterministic. (Until issue 43
+    the renderer wrote a palette image's PNG itself, deflated by libdeflate: 15 ms instead of 36 for the whole
+    map, a saving no player feels; docs/architecture.md, "Hand-written parts, and why".)"""
     buf = io.BytesIO()
     q.save(buf, format="PNG", compress_level=DEFLATE_LEVEL)
     return buf.getvalue()
-
-
-def _chunk(kind: bytes, data: bytes) -> bytes:
-    return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(data, zlib.crc32(kind)))
-
-
-def _rows(q: Image.Image, bits: int) -> bytes:
-    """The image's rows as a PNG's filtered data: each row's bytes after its filter type (0, none: what
-    Pillow's writer uses for a palette image)."""
-    w, h = q.size
-    if bits == 8:  # the picture pasted one column to the right of a zero column: one copy, no loop in Python
-        wide = Image.new("P", (w + 1, h), 0)
-        wide.paste(q, (1, 0))
-        return wide.tobytes()
-    raw, stride = q.tobytes("raw", f"P;{bits}"), (w * bits + 7) // 8
-    return b"".join(b"\0" + raw[i:i + stride] for i in range(0, len(raw), stride))
-
-
-def save(q: Image.Image) -> bytes:
-    """PNG bytes of an image (a P image, as :func:`encode` gives it): deterministic, no metadata.
-
-    A palette image is written here, as Pillow writes it (the same header, palette, bit depth and rows, the
-    same pixels when read back: tests/render/test_png.py), but deflated by libdeflate (the ``deflate``
-    package) at level 6, where Pillow uses zlib at level 6: 6.7 ms instead of 16 for bench_render's phase
-    map, the PNG within 1 % of zlib's size. Without the package, zlib. Any other image goes to Pillow's writer
-    (:func:`save_pillow`)."""
-    if q.mode != "P" or q.palette is None or q.palette.mode != "RGB" or q.info.get("transparency") is not None:
-        return save_pillow(q)  # (a palette with alpha, or transparency: Pillow writes their tRNS chunk)
-    palette = q.getpalette() or [0, 0, 0]
-    colors = max(min(len(palette) // 3, 256), 1)
-    bits = 1 if colors <= 2 else 2 if colors <= 4 else 4 if colors <= 16 else 8  # (as Pillow chooses)
-    w, h = q.size
-    return b"".join((b"\x89PNG\r\n\x1a\n",
-                     _chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, bits, 3, 0, 0, 0)),
-                     _chunk(b"PLTE", bytes(palette[:colors * 3])),
-                     _chunk(b"IDAT", _deflate(_rows(q, bits), DEFLATE_LEVEL)),
-                     _chunk(b"IEND", b"")))
 
 
 def encode(img: Image.Image) -> bytes:
@@ -151,4 +106,4 @@ def encode(img: Image.Image) -> bytes:
 
 def encode_full(img: Image.Image) -> bytes:
     """PNG bytes by the full quantize (the encoder before issue 26: bench_render's floor keeps it)."""
-    return save_pillow(quantize_full(img))
+    return save(quantize_full(img))

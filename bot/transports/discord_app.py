@@ -94,19 +94,32 @@ async def guarded(interaction: discord.Interaction, coro, ephemeral_guess: bool 
     wait = min(DEFER_AFTER, time_left(interaction) - ACK_MARGIN - LAG_STEPS * lag)
     if backlog.unacked >= DEFER_BACKLOG:
         wait = 0.0
-    task = asyncio.ensure_future(coro)  # the work takes its place in its channel's queue now, in arrival order
     if wait <= 0:
         # late: acknowledged at once, the work meanwhile waiting its turn (Table's BUSY checks read ``Ctx.acked``
         # when the turn comes). Not acknowledged first and then started: a retry of this order, sent by its
         # player when Discord showed this one failed, could then take the channel's lock first while this
         # acknowledgement was on its way, and both be applied (the "already applied" guard needs this one first).
-        # The acknowledgement's request is written in this step, before the work's first step runs (a work that
-        # blocks the loop does not hold it back: callback.py's lean POST writes before it waits)
+        # The acknowledgement's request is written before the work's first step runs (a work that blocks the loop
+        # does not hold it back): its task starts first, and the work is made once that request has its connection
+        # (aiohttp writes its body from a task of its own, made then: ``callback.started``), or the acknowledgement
+        # ended, or the interaction expired, whichever is first: a connection's time at most, and no retry of this
+        # interaction can come before it expires
+        ack = None
         if not interaction.response.is_done() and not interaction.extras.get("expired"):
             if (ctx := interaction.extras.get("ctx")) is not None and time_left(interaction) > 0:
                 ctx.ack_sent = True  # (its reply may be read after the work's turn came, on a loop running late)
-            await _acknowledge(interaction, ephemeral_guess)
+            ack, connected = callback.started(_acknowledge(interaction, ephemeral_guess))
+            try:
+                await asyncio.wait({ack, connected}, timeout=max(0.0, time_left(interaction)),
+                                   return_when=asyncio.FIRST_COMPLETED)
+            except BaseException:  # (cancelled: the work never starts)
+                coro.close()
+                raise
+        task = asyncio.ensure_future(coro)
+        if ack is not None:
+            await ack
         return await task
+    task = asyncio.ensure_future(coro)  # the work takes its place in its channel's queue now, in arrival order
     backlog.unacked += 1
     try:
         done, _ = await asyncio.wait({task}, timeout=wait)
@@ -443,7 +456,7 @@ class _Palantir:
         # included, and discord.py would build an object of each (issue 25: a part of each order's cost)
         intents.guild_messages = intents.dm_messages = intents.message_content = bool(cfg.discord.keep_rooms)
         super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None,
-                         tree_cls=PalantirTree, **options)
+                         tree_cls=PalantirTree, http_trace=callback.TRACE, **options)
         self.cfg = cfg
         self.service = service
         self.backlog = Backlog()  # how late the loop runs, the interactions not yet acknowledged (issue 39)
@@ -608,7 +621,6 @@ class _Palantir:
                 pass
             self._scheduler_task = None
         await super().close()
-        callback.close_poster(self)
         if self._render_pool is not None:
             self._render_pool.close()
             self._render_pool = None
