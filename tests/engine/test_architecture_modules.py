@@ -15,13 +15,14 @@ from engine.rulesets import BUILTIN
 
 ROOT = Path(__file__).resolve().parents[2]
 MAX_MEMBERS = 100  # Gondor's class had 370 when issue 43 was filed, Risk's 170, War of the Ring's 175
-# the Standard Rules games, converted at the same time by another engineer (issue 43)
-NOT_YET = {"celebrant", "gondor", "sauron", "sauron-expanded"}
+# the Standard Rules games: called by module, but their classes still hold 229 to 258 members (StandardRules
+# alone 154: its own helpers and the extension points a game assigns); the bound is the next step (issue 43)
+OVER_THE_BOUND = {"celebrant", "gondor", "sauron", "sauron-expanded"}
 
 
-def _games():
-    return [pytest.param(name, marks=pytest.mark.xfail(strict=True, reason="issue 43: converted by another engineer"))
-            if name in NOT_YET else name for name in sorted(BUILTIN)]
+def _games(xfail: set[str] = frozenset()):
+    return [pytest.param(name, marks=pytest.mark.xfail(strict=True, reason="issue 43: the next step, not yet done"))
+            if name in xfail else name for name in sorted(BUILTIN)]
 
 
 def _between(name: str) -> list[type]:
@@ -76,7 +77,7 @@ def test_no_case_file_function_is_imported_into_a_class_body(name):
     assert not found, "\n".join(found)
 
 
-@pytest.mark.parametrize("name", _games())
+@pytest.mark.parametrize("name", _games(OVER_THE_BOUND))
 def test_a_game_s_classes_hold_at_most_a_hundred_members(name):
     """Issue 43: the classes between a game's class and RulesetBase hold its data, its declared hook lists
     and order records, and the interface it overrides: at most 100 members together (``vars()`` of each)."""
