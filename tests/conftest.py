@@ -28,21 +28,63 @@ import pytest  # noqa: E402
 
 
 # ----------------------------------------------------------------------------- the order of the units (issue 29)
+GROUP = "@"  # a node id's suffix naming its unit, as xdist's loadgroup writes it: "<node id>@<unit>"
+
+
+def unit_of(nodeid: str) -> str:
+    """The unit that ``--dist loadscope`` hands out whole: a test's group (``<node id>@<group>``, see
+    :func:`scripted_game`), else its module or class (the node id up to its last ``::``)."""
+    if nodeid.rfind(GROUP) > nodeid.rfind("]"):
+        return nodeid.rsplit(GROUP, 1)[1]
+    return nodeid.rsplit("::", 1)[0]
+
+
+def scripted_game(item) -> str | None:
+    """The game a test marked ``scripted_game`` reads (tests/scripted_helpers.py's ``drawn``): its ``ruleset``
+    parameter, or its class's ``ruleset``; None for a test not marked."""
+    if item.get_closest_marker("scripted_game") is None:
+        return None
+    callspec = getattr(item, "callspec", None)
+    game = callspec.params.get("ruleset") if callspec is not None else None
+    return game or getattr(item.cls, "ruleset", None) or None
+
+
 def pytest_collection_modifyitems(config, items):
-    """On an xdist worker: the units that ``--dist loadscope`` hands out whole (a module, or a class: the
-    node id up to its last ``::``) ordered as xdist would order them itself (most tests first), except that
-    the units marked ``heavy`` (``pytestmark = pytest.mark.heavy``: 5 s or more on one worker) come first.
-    A long unit with few tests (a whole scripted game, the kill test) would otherwise be handed out last
-    and run alone while the other worker stands idle. pyproject.toml turns xdist's own reordering off
-    (``--no-loadscope-reorder``) so that it keeps this order; every worker computes the same one. Without
-    xdist the order is pytest's own."""
+    """On an xdist worker: the tests that read one scripted game's single drawing (marked ``scripted_game``:
+    the golden output, the PNG bound, the phone preview) made one unit, ``scripted-<game>`` (a suffix to
+    their node id, as xdist's ``--dist loadgroup`` writes it), so that one worker draws the game once for
+    them all (issue 43); then the units that ``--dist loadscope`` hands out whole (:func:`unit_of`) ordered
+    as xdist would order them itself (most tests first), except that the units marked ``heavy``
+    (``pytestmark = pytest.mark.heavy``: 5 s or more on one worker) come first. A long unit with few tests
+    (a whole scripted game, the kill test) would otherwise be handed out last and run alone while the other
+    worker stands idle. pyproject.toml turns xdist's own reordering off (``--no-loadscope-reorder``) so that
+    it keeps this order; every worker computes the same one. Without xdist the order is pytest's own."""
     if not os.environ.get("PYTEST_XDIST_WORKER"):
         return
+    for item in items:
+        game = scripted_game(item)
+        if game:
+            item._nodeid = f"{item.nodeid}{GROUP}scripted-{game}"
     units: dict[str, list] = {}
     for item in items:
-        units.setdefault(item.nodeid.rsplit("::", 1)[0], []).append(item)
+        units.setdefault(unit_of(item.nodeid), []).append(item)
     order = sorted(units.values(), key=lambda u: (not any(i.get_closest_marker("heavy") for i in u), -len(u)))
     items[:] = [i for unit in order for i in unit]
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_xdist_make_scheduler(config, log):
+    """``--dist loadscope`` with the groups of :func:`pytest_collection_modifyitems`: a unit is a test's
+    group, else its module or class (:func:`unit_of`)."""
+    if config.getvalue("dist") != "loadscope":
+        return None
+    from xdist.scheduler import LoadScopeScheduling
+
+    class GroupedScope(LoadScopeScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            return unit_of(nodeid)
+
+    return GroupedScope(config, log)
 
 
 @pytest.fixture(scope="session")
