@@ -5,10 +5,10 @@ service asked for while a scripted game was played; the game is the same (script
 so it is played once per process and the record shared (issue 29: a suite that fits the machine).
 The record is read only: a test that needs to change a view copies it.
 
-Three tests draw every map of a scripted game and look at each picture (issue 43: a suite with margin):
+Four tests draw every map of a scripted game and look at each picture (issue 43: a suite with margin):
 the golden output (tests/e2e/test_golden.py: each PNG's hash), the PNG writer's bound
-(tests/render/test_png.py: each map's colours) and the phone preview (tests/render/test_preview_maps.py: each
-phase map's glyphs). :func:`drawn` plays the game once with the service's own renderer, each map composed
+(tests/render/test_png.py: each map's colours), the phone preview (tests/render/test_preview_maps.py: each
+phase map's glyphs) and Gondor's whole game in the terminal (tests/e2e/test_gondor_console.py: each map's size). :func:`drawn` plays the game once with the service's own renderer, each map composed
 once and every check's measure taken on it as it is drawn; the tests marked ``scripted_game`` read it, and
 tests/conftest.py hands each game's readers to one xdist worker, so that it is drawn once in the run."""
 from __future__ import annotations
@@ -33,11 +33,13 @@ def notice_maps(ruleset: str, seed: str, script: str) -> tuple[tuple[dict, objec
 
 class Drawn(NamedTuple):
     """A scripted game played once with its maps drawn: the golden output (``test_golden.scripted``), each
-    PNG the game encoded as ``test_png.measure`` measures it (in order), and each phase map of a hex game as
-    ``test_preview_maps.survey_row`` surveys it (in order; none for an area game)."""
+    PNG the game encoded as ``test_png.measure`` measures it (in order), each phase map of a hex game as
+    ``test_preview_maps.survey_row`` surveys it (in order; none for an area game), and each image the console
+    saved, as `palantir local --out` saves it: (extension, bytes)."""
     text: str
     pngs: tuple
     survey: tuple
+    saved: tuple
 
 
 @functools.cache
@@ -54,7 +56,7 @@ def drawn(ruleset: str, seed: str, script: str) -> Drawn:
     from tests.render.test_png import measure
     from tests.render.test_preview_maps import survey_row
 
-    pngs, rows, lock = [], [], threading.Lock()
+    pngs, rows, saved, lock = [], [], [], threading.Lock()
     plain = png.encode
 
     def measured(img):
@@ -75,7 +77,7 @@ def drawn(ruleset: str, seed: str, script: str) -> Drawn:
     png.encode = measured
     try:
         with tempfile.TemporaryDirectory(prefix="palantir-drawn-") as d:
-            text = asyncio.run(scripted(ruleset, seed, script, Path(d) / "g.db", renderer=renderer))
+            text = asyncio.run(scripted(ruleset, seed, script, Path(d) / "g.db", renderer=renderer, saved=saved))
     finally:
         png.encode = plain
-    return Drawn(text, tuple(pngs), tuple(rows))
+    return Drawn(text, tuple(pngs), tuple(rows), tuple(saved))

@@ -15,7 +15,8 @@ from tests.e2e.test_golden import SCRIPTED
 from tests.xdist_units import grouped_scope, unit_of, write_units
 
 ROOT = Path(__file__).resolve().parents[1]
-READERS = ["tests/e2e/test_golden.py", "tests/render/test_png.py", "tests/render/test_preview_maps.py"]
+READERS = ["tests/e2e/test_golden.py", "tests/render/test_png.py", "tests/render/test_preview_maps.py",
+           "tests/e2e/test_gondor_console.py"]
 SHOW = """
 import json
 import pytest
@@ -42,8 +43,8 @@ def collected_on_a_worker(tmp_path: Path, *paths: str) -> tuple[list[str], dict[
 
 
 def test_each_scripted_games_readers_are_one_unit_handed_out_together(tmp_path):
-    """Issue 43: on a worker, the golden test of each scripted game, its PNG bound and its preview class are
-    one unit, ``scripted-<game>``, one per game, their tests side by side in the worker's order; every other
+    """Issue 43: on a worker, the golden test of each scripted game, its PNG bound, its preview class and
+    (Gondor) its whole game in the terminal are one unit, ``scripted-<game>``, one per game, their tests side by side in the worker's order; every other
     test stays in its module's (or class's) unit."""
     ids, grouped = collected_on_a_worker(tmp_path, *READERS)
     games = [s[0] for s in SCRIPTED]
@@ -55,6 +56,8 @@ def test_each_scripted_games_readers_are_one_unit_handed_out_together(tmp_path):
     for game, cls in (("gondor", "TestGondorMaps"), ("celebrant", "TestCelebrantMaps"), ("sauron", "TestSauronMaps")):
         in_class = [i for i in ids if f"::{cls}::" in i]
         assert in_class and {unit_of(i, grouped) for i in in_class} == {f"scripted-{game}"}, in_class
+    assert grouped["tests/e2e/test_gondor_console.py::test_scripted_complete_gondor_game_ends_in_a_victory_decision"] \
+        == "scripted-gondor"
     for game in ("gondor", "sauron"):
         assert grouped[f"tests/render/test_png.py::test_the_scripted_games_maps_stay_within_the_bound[{game}]"] == \
             f"scripted-{game}"

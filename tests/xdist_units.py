@@ -16,12 +16,13 @@ UNITS = "palantir_units"  # the worker input naming the file of the grouped test
 
 
 def scripted_game(item) -> str | None:
-    """The game a test marked ``scripted_game`` reads: its ``ruleset`` parameter, or its class's
-    ``ruleset``; None for a test not marked."""
-    if item.get_closest_marker("scripted_game") is None:
+    """The game a test marked ``scripted_game`` reads: the mark's argument, else its ``ruleset`` parameter,
+    else its class's ``ruleset``; None for a test not marked."""
+    mark = item.get_closest_marker("scripted_game")
+    if mark is None:
         return None
     callspec = getattr(item, "callspec", None)
-    game = callspec.params.get("ruleset") if callspec is not None else None
+    game = mark.args[0] if mark.args else callspec.params.get("ruleset") if callspec is not None else None
     return game or getattr(item.cls, "ruleset", None) or None
 
 
