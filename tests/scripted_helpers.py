@@ -1,14 +1,15 @@
 """The scripted whole games (tests/scripts/*.txt), played through the console once per test process.
 
-``tests/render/test_map_preview.py`` and ``tests/render/test_preview_maps.py`` each read every map the
-service asked for while a scripted game was played; the game is the same (script, seed, fixed clock),
-so it is played once per process and the record shared (issue 29: a suite that fits the machine).
-The record is read only: a test that needs to change a view copies it.
+A test that reads every map the service asked for while a scripted game was played (the area maps of
+``tests/render/test_preview_maps.py``) has them from :func:`notice_maps`: the game is the same (script, seed,
+fixed clock), so it is played once per process and the record shared (issue 29: a suite that fits the
+machine). The record is read only: a test that needs to change a view copies it.
 
 Four tests draw every map of a scripted game and look at each picture (issue 43: a suite with margin):
 the golden output (tests/e2e/test_golden.py: each PNG's hash), the PNG writer's bound
 (tests/render/test_png.py: each map's colours), the phone preview (tests/render/test_preview_maps.py: each
-phase map's glyphs) and Gondor's whole game in the terminal (tests/e2e/test_gondor_console.py: each map's size). :func:`drawn` plays the game once with the service's own renderer, each map composed
+phase map's glyphs, tests/render/test_map_preview.py: the busiest map) and Gondor's whole game in the terminal
+(tests/e2e/test_gondor_console.py: each map's size). :func:`drawn` plays the game once with the service's own renderer, each map composed
 once and every check's measure taken on it as it is drawn; the tests marked ``scripted_game`` read it, and
 tests/conftest.py hands each game's readers to one xdist worker, so that it is drawn once in the run."""
 from __future__ import annotations
@@ -35,11 +36,13 @@ class Drawn(NamedTuple):
     """A scripted game played once with its maps drawn: the golden output (``test_golden.scripted``), each
     PNG the game encoded as ``test_png.measure`` measures it (in order), each phase map of a hex game as
     ``test_preview_maps.survey_row`` surveys it (in order; none for an area game), and each image the console
-    saved, as `palantir local --out` saves it: (extension, bytes)."""
+    saved, as `palantir local --out` saves it: (extension, bytes); and every map the service asked for, as
+    :func:`notice_maps` has them: (view, board, options)."""
     text: str
     pngs: tuple
     survey: tuple
     saved: tuple
+    calls: tuple
 
 
 @functools.cache
@@ -56,7 +59,7 @@ def drawn(ruleset: str, seed: str, script: str) -> Drawn:
     from tests.render.test_png import measure
     from tests.render.test_preview_maps import survey_row
 
-    pngs, rows, saved, lock = [], [], [], threading.Lock()
+    pngs, rows, saved, calls, lock = [], [], [], [], threading.Lock()
     plain = png.encode
 
     def measured(img):
@@ -66,6 +69,8 @@ def drawn(ruleset: str, seed: str, script: str) -> Drawn:
         return data
 
     def renderer(view, board, around=None, **kw):
+        with lock:
+            calls.append((view, board, dict(kw, around=around)))
         if around is not None or kw or view.get("board") in ("area", "provinces"):  # not a hex game's phase map
             return default_renderer(view, board, around, **kw)
         img, lay, _, info = compose_info(view, board, focus=True)  # render_view_info's, for a phase map
@@ -80,4 +85,4 @@ def drawn(ruleset: str, seed: str, script: str) -> Drawn:
             text = asyncio.run(scripted(ruleset, seed, script, Path(d) / "g.db", renderer=renderer, saved=saved))
     finally:
         png.encode = plain
-    return Drawn(text, tuple(pngs), tuple(rows), tuple(saved))
+    return Drawn(text, tuple(pngs), tuple(rows), tuple(saved), tuple(calls))

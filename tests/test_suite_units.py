@@ -16,7 +16,7 @@ from tests.xdist_units import grouped_scope, unit_of, write_units
 
 ROOT = Path(__file__).resolve().parents[1]
 READERS = ["tests/e2e/test_golden.py", "tests/render/test_png.py", "tests/render/test_preview_maps.py",
-           "tests/e2e/test_gondor_console.py"]
+           "tests/render/test_map_preview.py", "tests/e2e/test_gondor_console.py"]
 SHOW = """
 import json
 import pytest
@@ -43,7 +43,7 @@ def collected_on_a_worker(tmp_path: Path, *paths: str) -> tuple[list[str], dict[
 
 
 def test_each_scripted_games_readers_are_one_unit_handed_out_together(tmp_path):
-    """Issue 43: on a worker, the golden test of each scripted game, its PNG bound, its preview class and
+    """Issue 43: on a worker, the golden test of each scripted game, its PNG bound, its preview tests and
     (Gondor) its whole game in the terminal are one unit, ``scripted-<game>``, one per game, their tests side by side in the worker's order; every other
     test stays in its module's (or class's) unit."""
     ids, grouped = collected_on_a_worker(tmp_path, *READERS)
@@ -51,6 +51,7 @@ def test_each_scripted_games_readers_are_one_unit_handed_out_together(tmp_path):
     for game in games:
         readers = [i for i in ids if unit_of(i, grouped) == f"scripted-{game}"]
         assert f"tests/e2e/test_golden.py::test_scripted_game_output_is_unchanged[{game}]" in readers
+        assert f"tests/render/test_map_preview.py::test_busiest_phase_map_reads_at_preview_width[{game}]" in readers
         at = [ids.index(i) for i in readers]
         assert at == list(range(at[0], at[0] + len(at))), f"{game}: its readers are not side by side"
     for game, cls in (("gondor", "TestGondorMaps"), ("celebrant", "TestCelebrantMaps"), ("sauron", "TestSauronMaps")):

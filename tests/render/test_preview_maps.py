@@ -41,9 +41,9 @@ ID_PX, HEX_PX = 9, 7
 @functools.cache
 def phase_maps(ruleset: str) -> list:
     """Every phase map (view, board, options) the service asked for while ``ruleset``'s scripted game was
-    played (once per process, tests/scripted_helpers.py)."""
+    played (once per process, with its drawing: tests/scripted_helpers.py's drawn)."""
     spec = next(s for s in HEX_GAMES if s[0] == ruleset)
-    return [c for c in notice_maps(*spec) if c[2] == {"around": None}]
+    return [c for c in drawn(*spec).calls if c[2] == {"around": None}]
 
 
 class Survey(NamedTuple):
