@@ -1,4 +1,5 @@
 import os
+import shutil
 import sys
 from pathlib import Path
 
@@ -12,7 +13,6 @@ if str(ROOT) not in sys.path:
 # what an earlier one (or another checkout) left in ~/.cache
 if "PALANTIR_RENDER_CACHE" not in os.environ:
     import atexit
-    import shutil
     import tempfile
 
     os.environ["PALANTIR_RENDER_CACHE"] = tempfile.mkdtemp(prefix="palantir-maps-")
@@ -39,21 +39,58 @@ import pytest  # noqa: E402
 
 
 # ----------------------------------------------------------------------------- the order of the units (issue 29)
+from tests.xdist_units import UNITS, groups, grouped_scope, unit_of, write_units  # noqa: E402
+
+
 def pytest_collection_modifyitems(config, items):
-    """On an xdist worker: the units that ``--dist loadscope`` hands out whole (a module, or a class: the
-    node id up to its last ``::``) ordered as xdist would order them itself (most tests first), except that
-    the units marked ``heavy`` (``pytestmark = pytest.mark.heavy``: 5 s or more on one worker) come first.
-    A long unit with few tests (a whole scripted game, the kill test) would otherwise be handed out last
-    and run alone while the other worker stands idle. pyproject.toml turns xdist's own reordering off
-    (``--no-loadscope-reorder``) so that it keeps this order; every worker computes the same one. Without
-    xdist the order is pytest's own."""
+    """On an xdist worker: the tests that read one scripted game's single drawing (marked ``scripted_game``:
+    the golden output, the PNG bound, the phone preview) made one unit, ``scripted-<game>``, written for the
+    controller's scheduler (tests/xdist_units.py), so that one worker draws the game once for them all
+    (issue 43); then the units that ``--dist loadscope`` hands out whole (a group, else a module or a class)
+    ordered as xdist would order them itself (most tests first), except that the units marked ``heavy``
+    (``pytestmark = pytest.mark.heavy``: 5 s or more on one worker) come first. A long unit with few tests
+    (a whole scripted game, the kill test) would otherwise be handed out last and run alone while the other
+    worker stands idle. pyproject.toml turns xdist's own reordering off (``--no-loadscope-reorder``) so that
+    it keeps this order; every worker computes the same one. Without xdist the order is pytest's own."""
     if not os.environ.get("PYTEST_XDIST_WORKER"):
         return
+    grouped = groups(items)
+    if UNITS in getattr(config, "workerinput", {}):
+        write_units(config.workerinput[UNITS], grouped)
     units: dict[str, list] = {}
     for item in items:
-        units.setdefault(item.nodeid.rsplit("::", 1)[0], []).append(item)
+        units.setdefault(unit_of(item.nodeid, grouped), []).append(item)
     order = sorted(units.values(), key=lambda u: (not any(i.get_closest_marker("heavy") for i in u), -len(u)))
     items[:] = [i for unit in order for i in unit]
+
+
+_UNITS_FILE = pytest.StashKey[str]()
+
+
+def _units_file(config) -> str:
+    """The file (one per run, on the controller) where the workers write the grouped tests' units."""
+    if _UNITS_FILE not in config.stash:
+        import atexit
+        import tempfile
+
+        folder = tempfile.mkdtemp(prefix="palantir-units-")
+        atexit.register(shutil.rmtree, folder, ignore_errors=True)
+        config.stash[_UNITS_FILE] = os.path.join(folder, "units.json")
+    return config.stash[_UNITS_FILE]
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_configure_node(node):
+    """(xdist, on the controller) each worker told where to write the grouped tests' units."""
+    node.workerinput[UNITS] = _units_file(node.config)
+
+
+@pytest.hookimpl(tryfirst=True, optionalhook=True)
+def pytest_xdist_make_scheduler(config, log):
+    """``--dist loadscope`` with the groups the workers wrote (tests/xdist_units.py)."""
+    if config.getvalue("dist") != "loadscope":
+        return None
+    return grouped_scope(config, _units_file(config), log)
 
 
 @pytest.fixture(scope="session")

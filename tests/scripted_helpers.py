@@ -1,15 +1,25 @@
 """The scripted whole games (tests/scripts/*.txt), played through the console once per test process.
 
-``tests/render/test_map_preview.py`` and ``tests/render/test_preview_maps.py`` each read every map the
-service asked for while a scripted game was played; the game is the same (script, seed, fixed clock),
-so it is played once per process and the record shared (issue 29: a suite that fits the machine).
-The record is read only: a test that needs to change a view copies it."""
+A test that reads every map the service asked for while a scripted game was played (the area maps of
+``tests/render/test_preview_maps.py``) has them from :func:`notice_maps`: the game is the same (script, seed,
+fixed clock), so it is played once per process and the record shared (issue 29: a suite that fits the
+machine). The record is read only: a test that needs to change a view copies it.
+
+Four tests draw every map of a scripted game and look at each picture (issue 43: a suite with margin):
+the golden output (tests/e2e/test_golden.py: each PNG's hash), the PNG writer's bound
+(tests/render/test_png.py: each map's colours), the phone preview (tests/render/test_preview_maps.py: each
+phase map's glyphs, tests/render/test_map_preview.py: the busiest map) and Gondor's whole game in the terminal
+(tests/e2e/test_gondor_console.py: each map's size). :func:`drawn` plays the game once with the service's own renderer, each map composed
+once and every check's measure taken on it as it is drawn; the tests marked ``scripted_game`` read it, and
+tests/conftest.py hands each game's readers to one xdist worker, so that it is drawn once in the run."""
 from __future__ import annotations
 
 import asyncio
 import functools
 import tempfile
+import threading
 from pathlib import Path
+from typing import NamedTuple
 
 
 @functools.cache
@@ -20,3 +30,59 @@ def notice_maps(ruleset: str, seed: str, script: str) -> tuple[tuple[dict, objec
 
     with tempfile.TemporaryDirectory(prefix="palantir-scripted-") as d:
         return tuple(asyncio.run(_notice_maps(ruleset, seed, script, Path(d) / "g.db")))
+
+
+class Drawn(NamedTuple):
+    """A scripted game played once with its maps drawn: the golden output (``test_golden.scripted``), each
+    PNG the game encoded as ``test_png.measure`` measures it (in order), each phase map of a hex game as
+    ``test_preview_maps.survey_row`` surveys it (in order; none for an area game), and each image the console
+    saved, as `palantir local --out` saves it: (extension, bytes); and every map the service asked for, as
+    :func:`notice_maps` has them: (view, board, options)."""
+    text: str
+    pngs: tuple
+    survey: tuple
+    saved: tuple
+    calls: tuple
+
+
+@functools.cache
+def drawn(ruleset: str, seed: str, script: str) -> Drawn:
+    """``ruleset``'s scripted game (``script``, ``seed``) played and drawn once per process: the service's
+    own renderer (``bot.table.default_renderer``), except that a hex game's phase map (the default options:
+    where the action is) is composed here (``compose_info``, as ``render_view_info`` does) so that the preview's
+    survey reads the very picture that is encoded; every encoded picture is measured (``png.encode``
+    wrapped) as it is encoded."""
+    from bot.table import default_renderer
+    from render import png
+    from render.hexmap import compose_info, encode
+    from tests.e2e.test_golden import scripted
+    from tests.render.test_png import measure
+    from tests.render.test_preview_maps import survey_row
+
+    pngs, rows, saved, calls, lock = [], [], [], [], threading.Lock()
+    plain = png.encode
+
+    def measured(img):
+        data = plain(img)
+        with lock:
+            pngs.append(measure(img, data))
+        return data
+
+    def renderer(view, board, around=None, **kw):
+        with lock:
+            calls.append((view, board, dict(kw, around=around)))
+        if around is not None or kw or view.get("board") in ("area", "provinces"):  # not a hex game's phase map
+            return default_renderer(view, board, around, **kw)
+        img, lay, _, info = compose_info(view, board, focus=True)  # render_view_info's, for a phase map
+        data = encode(img)
+        with lock:
+            rows.append(survey_row(view, board, img, lay, info))
+        return data
+
+    png.encode = measured
+    try:
+        with tempfile.TemporaryDirectory(prefix="palantir-drawn-") as d:
+            text = asyncio.run(scripted(ruleset, seed, script, Path(d) / "g.db", renderer=renderer, saved=saved))
+    finally:
+        png.encode = plain
+    return Drawn(text, tuple(pngs), tuple(rows), tuple(saved), tuple(calls))

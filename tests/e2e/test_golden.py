@@ -12,7 +12,6 @@ A change a player should see (a fixed rule, a new line in a message) is recorded
 purpose with `PALANTIR_GOLDEN_WRITE=1 pytest tests/e2e/test_golden.py`, and the commit says why."""
 from __future__ import annotations
 
-import asyncio
 import difflib
 import gzip
 import hashlib
@@ -58,20 +57,30 @@ def compare(name: str, actual: str) -> None:
 
 
 class Capture(Console):
-    """The console, with each saved image replaced by its hash (no files, no paths)."""
+    """The console, with each saved image replaced by its hash (no files, no paths); ``saved``: each saved
+    file's extension and size, in order."""
+
+    saved: list | None = None
 
     def _save(self, data: bytes | None, label: str, ext: str = "png") -> str:
         if data is None:
             return "(none)"
+        if self.saved is not None:
+            self.saved.append((ext, len(data)))
         return f"{label}.{ext} sha256:{hashlib.sha256(data).hexdigest()[:32]}"
 
 
-async def scripted(ruleset: str, seed: str, script: str, db: Path) -> str:
+async def scripted(ruleset: str, seed: str, script: str, db: Path, renderer=None, saved: list | None = None) -> str:
+    """The scripted game's output (every message, each image's hash, the replay's digest, the log's hash);
+    ``renderer``: one standing in for the service's own (tests/scripted_helpers.py: the same maps, measured
+    as they are drawn); ``saved``: filled with each image's extension and size, as `--out` would save it."""
     store = await Store.open(str(db))
     try:
-        service = GameService(store, seed_source=lambda: f"local-{seed}", clock=lambda: 1_750_000_000.0)
+        service = GameService(store, seed_source=lambda: f"local-{seed}", clock=lambda: 1_750_000_000.0,
+                              **({"renderer": renderer} if renderer else {}))
         out = io.StringIO()
         console = Capture(service, ruleset, None, out)
+        console.saved = saved
         await console.setup()
         rc = await console.run_script(str(ROOT / "tests" / "scripts" / script))
         assert rc == 0, out.getvalue()[-2000:]
@@ -86,9 +95,12 @@ async def scripted(ruleset: str, seed: str, script: str, db: Path) -> str:
         await store.close()
 
 
+@pytest.mark.scripted_game  # its game drawn once per worker, shared (tests/scripted_helpers.py: drawn)
 @pytest.mark.parametrize("ruleset,seed,script", SCRIPTED, ids=[s[0] for s in SCRIPTED])
-def test_scripted_game_output_is_unchanged(ruleset, seed, script, tmp_path):
-    compare(f"scripted-{ruleset}", asyncio.run(scripted(ruleset, seed, script, tmp_path / "g.db")))
+def test_scripted_game_output_is_unchanged(ruleset, seed, script):
+    from tests.scripted_helpers import drawn
+
+    compare(f"scripted-{ruleset}", drawn(ruleset, seed, script).text)
 
 
 def random_game(ruleset: str, seed: int, n: int) -> str:

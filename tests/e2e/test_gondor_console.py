@@ -1,7 +1,9 @@
 """A complete game of Gondor through `palantir local gondor --script` (the
 same service, storage and console as on Discord), from set-up to the victory
 decision of 20.1, with the siege rules in play on the way. The script is
-written by tests/scripts/make_gondor_game.py."""
+written by tests/scripts/make_gondor_game.py. The game's maps are read from
+its single drawing in the test process (tests/scripted_helpers.py's drawn,
+shared with the golden output, the PNG bound and the phone preview: issue 43)."""
 import os
 import subprocess
 import sys
@@ -21,8 +23,9 @@ def run(args):
                           capture_output=True, text=True, timeout=600)
 
 
-def test_scripted_complete_gondor_game_ends_in_a_victory_decision(tmp_path):
-    res = run(["local", "gondor", "--seed", "7", "--script", str(SCRIPT), "--out", str(tmp_path / "a")])
+@pytest.mark.scripted_game("gondor")  # its maps: the game's single drawing, shared (tests/scripted_helpers.py)
+def test_scripted_complete_gondor_game_ends_in_a_victory_decision():
+    res = run(["local", "gondor", "--seed", "7", "--script", str(SCRIPT), "--no-images"])
     assert res.returncode == 0, res.stdout[-3000:] + res.stderr[-3000:]
     out = res.stdout
     assert "Victory (20.1)" in out
@@ -44,11 +47,15 @@ def test_scripted_complete_gondor_game_ends_in_a_victory_decision(tmp_path):
     assert all(line.startswith("[to westernesse]") for line in out.splitlines() if "REAL" in line)
     # the secret orders reach the channel masked; only the console's echo of the typed line shows them
     assert not [ln for ln in out.splitlines() if "`pour GS" in ln and not ln.startswith("[to westernesse]")]
-    pngs = sorted((tmp_path / "a").glob("*.png"))
-    assert len(pngs) > 100 and all(p.stat().st_size < 2_000_000 for p in pngs)
-    # the same seed and script give the same game (text only this time)
-    again = run(["local", "gondor", "--seed", "7", "--script", str(SCRIPT), "--no-images"])
-    assert again.returncode == 0
+    # the same game with its maps (the console, service and renderer of `palantir local --out`, in this
+    # process: tests/scripted_helpers.py's drawn, the game drawn once for every test that reads its maps)
+    from tests.scripted_helpers import drawn
+
+    with_maps = drawn("gondor", "7", SCRIPT.name)
+    pngs = [size for ext, size in with_maps.saved if ext == "png"]
+    assert len(pngs) > 100 and all(size < 2_000_000 for size in pngs)
+    # the same seed and script give the same game, the maps drawn or not
     strip = [ln for ln in out.splitlines() if "image" not in ln and ".png" not in ln]
-    strip2 = [ln for ln in again.stdout.splitlines() if "image" not in ln and ".png" not in ln]
+    strip2 = [ln for ln in with_maps.text.split("\n== replay digest ")[0].splitlines()
+              if "image" not in ln and ".png" not in ln]
     assert strip == strip2

@@ -1,5 +1,6 @@
 """War of the Ring through `palantir local wotr` (the console, the service, storage): it starts in assist
 mode by default, and a scripted five-player game (tests/scripts/wotr_game.txt) runs to its end."""
+import functools
 import os
 import subprocess
 import sys
@@ -25,8 +26,15 @@ SCRIPT = ROOT / "tests" / "scripts" / "wotr_game.txt"
 HIDDEN_HEXES = ("W1814", "W2917", "W2620", "W1915")
 
 
-def test_scripted_five_player_game(tmp_path):
-    res = run(["local", "wotr", "--seed", "7", "--options", "turns=4", "--no-images", "--script", str(SCRIPT)])
+@functools.cache
+def scripted(script: Path = SCRIPT) -> subprocess.CompletedProcess:
+    """``script`` played by `palantir local wotr` (text only), once per process: two tests read the scripted
+    game's run (issue 43: a suite with margin)."""
+    return run(["local", "wotr", "--seed", "7", "--options", "turns=4", "--no-images", "--script", str(script)])
+
+
+def test_scripted_five_player_game():
+    res = scripted()
     out = res.stdout
     assert res.returncode == 0, out[-3000:] + res.stderr[-2000:]
     assert "**Fellowship** `move (a hidden character)`" in out
@@ -65,8 +73,7 @@ def test_secrecy_over_the_console_two_walks_read_the_same_until_a_search_locates
     other = tmp_path / "other.txt"
     text = SCRIPT.read_text().replace("W1911 W1814", "W1911 W1812").replace("W1915 W2917", "W2109 W2214")
     other.write_text(text)
-    a = run(["local", "wotr", "--seed", "7", "--options", "turns=4", "--no-images", "--script", str(SCRIPT)])
-    b = run(["local", "wotr", "--seed", "7", "--options", "turns=4", "--no-images", "--script", str(other)])
+    a, b = scripted(), scripted(other)
     assert a.returncode == 0 and b.returncode == 0, b.stdout[-2000:]
     assert a.stdout != b.stdout  # the Fellowship read different walks
     assert _others(a.stdout) == _others(b.stdout) and len(_others(a.stdout)) > 200

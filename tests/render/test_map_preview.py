@@ -26,7 +26,7 @@ from engine.rulesets import get_ruleset
 from render import areamap
 from render.hexmap import LEGIBLE_PX, PREVIEW_W, render_view_info
 from tests.e2e.test_golden import ROOT, SCRIPTED
-from tests.scripted_helpers import notice_maps
+from tests.scripted_helpers import drawn
 
 DOCS = ROOT / "docs"
 MAX_BYTES = 1_500_000
@@ -63,21 +63,19 @@ def _on_map(view: dict) -> tuple[int, int]:
     return len(units), sum(1 for u in units if u.get("side") in active)
 
 
-@pytest.fixture(scope="module")
-def busiest():
-    """Per ruleset: the phase notice's map with the most counters on the board (then: of the acting seats)."""
-    out = {}
-    for ruleset, seed, script in SCRIPTED:
-        calls = notice_maps(ruleset, seed, script)  # played once per process (tests/scripted_helpers.py)
-        notices = [c for c in calls if c[2] == {"around": None}]  # the default: where the action is
-        assert notices, f"{ruleset}: no phase map with the default options"
-        out[ruleset] = max(notices, key=lambda c: _on_map(c[0]))
-    return out
+def busiest(ruleset: str) -> tuple[dict, object, dict]:
+    """``ruleset``'s phase notice's map with the most counters on the board (then: of the acting seats)."""
+    spec = next(s for s in SCRIPTED if s[0] == ruleset)
+    calls = drawn(*spec).calls  # played once per process, with its drawing (tests/scripted_helpers.py)
+    notices = [c for c in calls if c[2] == {"around": None}]  # the default: where the action is
+    assert notices, f"{ruleset}: no phase map with the default options"
+    return max(notices, key=lambda c: _on_map(c[0]))
 
 
+@pytest.mark.scripted_game  # its game drawn once per worker, shared (tests/scripted_helpers.py: drawn)
 @pytest.mark.parametrize("ruleset", [s[0] for s in SCRIPTED])
-def test_busiest_phase_map_reads_at_preview_width(busiest, ruleset):
-    view, board, _ = busiest[ruleset]
+def test_busiest_phase_map_reads_at_preview_width(ruleset):
+    view, board, _ = busiest(ruleset)
     png = default_renderer(view, board)  # exactly what the phase notice carries
     if view.get("board") == "area":
         img, header = areamap.compose_info(view, board)

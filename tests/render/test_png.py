@@ -3,7 +3,6 @@ mapping checked against the picture, the full quantize when a colour the sample 
 bytes that depend on the picture alone."""
 from __future__ import annotations
 
-import asyncio
 import copy
 import io
 from pathlib import Path
@@ -131,33 +130,33 @@ def test_the_bytes_depend_on_the_picture_alone(hexmap, tmp_path, monkeypatch):
     assert after_a != render_view(a, hexmap, focus=True)
 
 
+def measure(img: Image.Image, data: bytes) -> tuple[bool, int, int, bool]:
+    """A picture and the PNG ``png.encode`` made of it: whether the sample's palette mapped it, the pixels
+    off by more than SHADE and the largest channel error (on the decoded PNG against the RGB picture: 0, 0
+    when not mapped), and whether the bytes are those of the full quantize (when not mapped)."""
+    q, mapped = png.quantize(img)
+    if mapped:
+        return (True, *off_counts(img, decode(data)), True)
+    return False, 0, 0, data == png.encode_full(img)
+
+
 @pytest.mark.heavy
+@pytest.mark.scripted_game  # its game drawn once per worker, shared (tests/scripted_helpers.py: drawn)
 @pytest.mark.parametrize("ruleset", ["gondor", "sauron"])
-def test_the_scripted_games_maps_stay_within_the_bound(ruleset, tmp_path, monkeypatch):
+def test_the_scripted_games_maps_stay_within_the_bound(ruleset):
     """Every map of a scripted game (tests/e2e/test_golden.py's script): mapped within the bound (at most
     STRAY pixels off by more than SHADE, none by more than WRONG, measured on the decoded PNG against the
-    RGB picture), or the full quantize's bytes; and few fall back (else the saving is gone)."""
-    from tests.e2e.test_golden import SCRIPTED, scripted
+    RGB picture), or the full quantize's bytes; and few fall back (else the saving is gone). Each picture
+    is measured as the game encodes it (``measure``, in tests/scripted_helpers.py's ``drawn``)."""
+    from tests.e2e.test_golden import SCRIPTED
+    from tests.scripted_helpers import drawn
 
-    seen: list[tuple[bool, int, int]] = []
-    encode = png.encode
-
-    def measured(img):
-        data = encode(img)
-        q, mapped = png.quantize(img)
-        if mapped:
-            seen.append((True, *off_counts(img, decode(data))))
-        else:
-            assert data == png.encode_full(img)
-            seen.append((False, 0, 0))
-        return data
-
-    monkeypatch.setattr(png, "encode", measured)
     _, seed, script = next(s for s in SCRIPTED if s[0] == ruleset)
-    asyncio.run(scripted(ruleset, seed, script, tmp_path / "g.db"))
+    seen = drawn(ruleset, seed, script).pngs
     assert len(seen) > 100
-    assert all(stray <= png.STRAY and worst <= png.WRONG for _, stray, worst in seen)
-    assert sum(1 for m, _, _ in seen if not m) <= len(seen) // 10
+    assert all(stray <= png.STRAY and worst <= png.WRONG for _, stray, worst, _ in seen)
+    assert all(full for mapped, _, _, full in seen if not mapped)
+    assert sum(1 for m, _, _, _ in seen if not m) <= len(seen) // 10
 
 
 # --------------------------------------------------------------------------

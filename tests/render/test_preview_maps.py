@@ -13,9 +13,10 @@ map: where the action is) is drawn, scaled to 550 px wide, and checked from the 
 * counters of the action left out of the crop are each named, by direction, in the band under the map;
 * no place name's box (its ink and halo) meets a hex number's box.
 
-Each hex game's tests are a class of their own (``TestGondorMaps``, ...): xdist's ``--dist loadscope``
-hands a class to one worker as a unit, so the three games' maps are drawn on both workers at once; each
-game is played and surveyed once per process, when a test first asks for it (issue 29: the suite's time).
+Each hex game's tests are a class of their own (``TestGondorMaps``, ...), marked ``scripted_game``: each
+game is played, drawn and surveyed once, when a test first asks for it, together with its golden output and
+its PNG measures (tests/scripted_helpers.py's ``drawn``), and tests/conftest.py hands a game's readers to one
+xdist worker, so that the three games' maps are drawn on both workers at once (issues 29 and 43: the suite's time).
 """
 from __future__ import annotations
 
@@ -29,7 +30,7 @@ import pytest
 from render.hexmap import MAX_ASPECT, MAX_IMAGE_W, _beyond, compose_info
 from tests.preview_helpers import ink_height, scaled
 from tests.e2e.test_golden import SCRIPTED
-from tests.scripted_helpers import notice_maps
+from tests.scripted_helpers import drawn, notice_maps
 
 pytestmark = pytest.mark.heavy  # a long unit (5 s or more on one worker): handed out first under xdist (tests/conftest.py)
 
@@ -40,9 +41,9 @@ ID_PX, HEX_PX = 9, 7
 @functools.cache
 def phase_maps(ruleset: str) -> list:
     """Every phase map (view, board, options) the service asked for while ``ruleset``'s scripted game was
-    played (once per process, tests/scripted_helpers.py)."""
+    played (once per process, with its drawing: tests/scripted_helpers.py's drawn)."""
     spec = next(s for s in HEX_GAMES if s[0] == ruleset)
-    return [c for c in notice_maps(*spec) if c[2] == {"around": None}]
+    return [c for c in drawn(*spec).calls if c[2] == {"around": None}]
 
 
 class Survey(NamedTuple):
@@ -98,27 +99,31 @@ def _place_names(img, lay, board, info):
     return labels, clashes, unseen
 
 
-@functools.cache
-def survey(ruleset: str) -> list[Survey]:
-    """Every phase map of ``ruleset``'s scripted game drawn once (per process) and measured from its pixels."""
+def survey_row(view, board, img, lay, info) -> Survey:
+    """One phase map, as ``compose_info(view, board, focus=True)`` drew it (``img``, ``lay``, ``info``),
+    measured from its pixels."""
     from render import style as S
     from render.hexmap import Frame, _header_lines, header_px
 
-    rows = []
-    for view, board, _ in phase_maps(ruleset):
-        img, lay, _, info = compose_info(view, board, focus=True)
-        shown, k = scaled(img)
-        ids = [ink_height(shown, box, k) for kind, _, box in info.glyphs if kind == "id"]
-        covered = _covered_ids(view, img, lay, info)
-        hexes = [ink_height(shown, box, k) for kind, _, box in info.glyphs if kind == "hex"]
-        px = header_px(img.width)
-        lines = _header_lines(view, Frame(info.window, 0, None, False, info.mode), img.width)
-        tracks = [[(item, S.text_length(item, px) + px * 2.2) for _, item in row]
-                  for kind, row in lines if kind == "tracks"]
-        labels, clashes, unseen = _place_names(img, lay, board, info)
-        rows.append(Survey(img.size, ids, hexes, sum(len(g.units) for g in _beyond(view, board, info.window)),
-                           info.off_view, tracks, img.width - 2 * round(px * 0.6) + px * 1.4, covered,
-                           labels, clashes, unseen))
+    shown, k = scaled(img)
+    ids = [ink_height(shown, box, k) for kind, _, box in info.glyphs if kind == "id"]
+    covered = _covered_ids(view, img, lay, info)
+    hexes = [ink_height(shown, box, k) for kind, _, box in info.glyphs if kind == "hex"]
+    px = header_px(img.width)
+    lines = _header_lines(view, Frame(info.window, 0, None, False, info.mode), img.width)
+    tracks = [[(item, S.text_length(item, px) + px * 2.2) for _, item in row]
+              for kind, row in lines if kind == "tracks"]
+    labels, clashes, unseen = _place_names(img, lay, board, info)
+    return Survey(img.size, ids, hexes, sum(len(g.units) for g in _beyond(view, board, info.window)),
+                  info.off_view, tracks, img.width - 2 * round(px * 0.6) + px * 1.4, covered,
+                  labels, clashes, unseen)
+
+
+def survey(ruleset: str) -> tuple[Survey, ...]:
+    """Every phase map of ``ruleset``'s scripted game, as the game drew it (once per process, with the golden
+    output and the PNG bound's measures: tests/scripted_helpers.py's ``drawn``), measured from its pixels."""
+    rows = drawn(*next(s for s in HEX_GAMES if s[0] == ruleset)).survey
+    assert len(rows) == len(phase_maps(ruleset))  # the maps drawn are the phase maps, one for one
     return rows
 
 
@@ -241,6 +246,7 @@ OCR_IDS = {"gondor": 0.8, "celebrant": 0.8, "sauron": 0.8}
 OCR_SAMPLE = 24  # ids read per map (evenly spread over those drawn)
 
 
+@pytest.mark.scripted_game  # its game drawn once per worker, shared (tests/scripted_helpers.py: drawn)
 class HexGameMaps:
     """The phase maps of one scripted hex game; a subclass per game names it (``ruleset``), its result's
     line and winner, and its first set-up zone's title."""
