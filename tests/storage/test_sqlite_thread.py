@@ -102,6 +102,21 @@ async def test_a_transaction_cancelled_while_its_begin_runs_leaves_none_open(tmp
         await store.close()
 
 
+async def cancelled_in_the_thread(store, path, gid: int, seq: int) -> None:
+    """An order at ``seq`` sent to aiosqlite's thread (another writer holds the database), its caller cancelled
+    once its BEGIN is under way, then the other writer done: the order's task runs to its end meanwhile."""
+    began = await traced(store, "BEGIN IMMEDIATE")
+    other = locked(path)
+    t = asyncio.create_task(store.append_action(
+        game_id=gid, seq=seq, seat="red", user_id=1, text="roll", interaction_id=f"i{seq}", dice_before=0,
+        dice_after=1, events=[], now=1.0, snapshot=None, response={"text": "ok"}))
+    await until(began)
+    t.cancel()
+    other.execute("COMMIT")
+    other.close()
+    await asyncio.gather(t, return_exceptions=True)
+
+
 async def test_an_order_sent_to_the_thread_commits_whole_though_its_caller_is_cancelled(tmp_path):
     """Issue 43: the database busy (another writer), an order's transaction goes to aiosqlite's thread as a
     task of its own; its caller cancelled there, it still commits whole (the action, its answer, the game's counter)
@@ -110,16 +125,7 @@ async def test_an_order_sent_to_the_thread_commits_whole_though_its_caller_is_ca
     store = await open_store(str(path))
     try:
         gid = await new_game(store)
-        began = await traced(store, "BEGIN IMMEDIATE")
-        other = locked(path)
-        t = asyncio.create_task(store.append_action(
-            game_id=gid, seq=1, seat="red", user_id=1, text="roll", interaction_id="i1", dice_before=0,
-            dice_after=1, events=[], now=1.0, snapshot=None, response={"text": "ok"}))
-        await until(began)
-        t.cancel()
-        other.execute("COMMIT")
-        other.close()
-        await asyncio.gather(t, return_exceptions=True)
+        await cancelled_in_the_thread(store, path, gid, 1)
         assert [a.seq for a in await store.actions(gid)] == [1]
         assert await store.response_for("i1") == {"text": "ok"} and (await store.game(gid)).seq == 1
     finally:
@@ -137,21 +143,11 @@ async def test_a_stale_order_in_the_thread_whose_caller_is_cancelled_writes_noth
     store = await open_store(str(path))
     try:
         gid = await new_game(store)
-        began = await traced(store, "BEGIN IMMEDIATE")
-        other = locked(path)
-        t = asyncio.create_task(store.append_action(
-            game_id=gid, seq=5, seat="red", user_id=1, text="roll", interaction_id="i5", dice_before=0,
-            dice_after=1, events=[], now=1.0, snapshot=None, response={"text": "ok"}))
-        await until(began)
-        t.cancel()
-        other.execute("COMMIT")
-        other.close()
-        await asyncio.gather(t, return_exceptions=True)
+        await cancelled_in_the_thread(store, path, gid, 5)
         # (a read waits for the store's lock, which the order's task holds until it has rolled back)
         assert await store.actions(gid) == [] and await store.response_for("i5") is None
         assert (await store.game(gid)).seq == 0
-        del t  # (its cancelled frame held the order's task: now nothing does)
-        gc.collect()
+        gc.collect()  # (the cancelled caller's task went with the helper's frame: now nothing holds the order's)
         await asyncio.sleep(0)
         assert reported == []
     finally:
