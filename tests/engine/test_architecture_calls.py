@@ -191,26 +191,3 @@ def test_a_transport_calls_only_public_methods_of_the_parts(path):
     bad = [ast.unparse(n) for n in ast.walk(_tree(path)) if isinstance(n, ast.Attribute) and n.attr.startswith("_")
            and not n.attr.startswith("__") and isinstance(n.value, ast.Attribute) and n.value.attr in parts]
     assert bad == [], path
-
-
-def test_the_migration_script_names_the_part_once():
-    """Issue 43: ``scripts/explicit_service_calls.py`` (run on a branch written against the old facade) rewrites a
-    call through the old name table into a call of the part, a table setting into the table's, and leaves a
-    rewritten call (``svc.undo.undo``), a store's method and an unrelated name alone: running it twice changes
-    nothing more."""
-    import importlib.util
-
-    spec = importlib.util.spec_from_file_location("explicit_service_calls", ROOT / "scripts" / "explicit_service_calls.py")
-    script = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(script)
-    old = ("async def f(store, row):\n    svc = GameService(store)\n    svc.renderer = None\n"
-           "    a, b = svc_of(1), await make(2)\n    await svc.order(ctx, 'x')\n    await svc.undo(ctx)\n"
-           "    await b.fire_due()\n    await svc.store.record(row)\n    n = len(svc.games)\n    ' '.join(a.log)\n"
-           "async def make(x):\n    return GameService(x)\n")
-    new, _ = script.rewrite(old)
-    assert new == ("async def f(store, row):\n    svc = GameService(store)\n    svc.table.renderer = None\n"
-                   "    a, b = svc_of(1), await make(2)\n    await svc.orders.order(ctx, 'x')\n    await svc.undo.undo(ctx)\n"
-                   "    await b.clocks.fire_due()\n    await svc.store.record(row)\n    n = len(svc.table.games)\n"
-                   "    ' '.join(a.views.log)\n"
-                   "async def make(x):\n    return GameService(x)\n")
-    assert script.rewrite(new)[0] == new
