@@ -38,7 +38,7 @@ def least_risk_attack(rs, state: State, seat: str) -> Action | None:
     best, best_key = None, None
     occ = rs.occupancy(state)
     for n, uid in enumerate(c07_3_melee._unmet_obligations(rs, state, seat)):
-        for m, t in enumerate(rs._melee_targets(state, uid, occ)):
+        for m, t in enumerate(rs.hooks._melee_targets(rs, state, uid, occ)):
             a = Action("melee", (uid, "at", state["units"][t]["hex"]))
             if not accepted(rs, state, seat, a):
                 continue

@@ -73,8 +73,8 @@ def _move_path(rs, state: State, seat: str, uids: list[str], hexes: list[str], g
     if len(hexes) == 1:
         path = _find_path(rs, state, seat, uids, hexes[0], graph)
         if path is None:
-            why = rs._why_unreachable(state, seat, uids, hexes[0])
-            raise IllegalOrder(why, rs._why_section(state, seat, hexes[0], why))
+            why = rs.hooks._why_unreachable(rs, state, seat, uids, hexes[0])
+            raise IllegalOrder(why, rs.hooks._why_section(rs, state, seat, hexes[0], why))
         return path
     return hexes
 
@@ -88,7 +88,7 @@ def _check_movers(rs, state: State, seat: str, uids: list[str]) -> None:
             raise IllegalOrder(f"{uid} is not yours")
         r = state["units"][uid]
         if r["status"] == "reinforcement":
-            if rs.reinforcement_entry(state, uid) is None:
+            if rs.hooks.reinforcement_entry(rs, state, uid) is None:
                 raise IllegalOrder(f"{uid} is a reinforcement that may not enter now", u.section)
         elif r["status"] != "map":
             raise IllegalOrder(f"{uid} is not on the map ({r['status']})")
@@ -115,10 +115,10 @@ def _check_movers(rs, state: State, seat: str, uids: list[str]) -> None:
         if u.is_siege and not any(rs.units[x].is_combat for x in uids):
             raise IllegalOrder(f"{uid} is siege equipment: it moves only with a combat unit stacked with it", "16.11")
         f = c08_4_formations.formation_of(rs, state, uid)
-        if f and rs._formed_this_turn(state, f) and state["formations"][f]["kind"] == "wedge" \
+        if f and rs.hooks._formed_this_turn(rs, state, f) and state["formations"][f]["kind"] == "wedge" \
                 and rs.charts_for(state)["formations"].get("wedge_waits", True):
             raise IllegalOrder("a Wedge may not move on the turn it forms", "8.4")
-    rs.check_stack_move(state, seat, uids)
+    rs.hooks.check_stack_move(rs, state, seat, uids)
 
 
 def _movers_ma(rs, state: State, uids: list[str]) -> float:
@@ -162,8 +162,8 @@ def _step_cost_fn(rs, state: State, seat: str, uids: list[str], start: Hex | Non
     road_cost = tec.get("road_cost")
     sides = rs.hexmap.side_index
     # enemy combat units block; so do enemy leaders alone (4.27), unless a ruleset lets these movers in
-    blocked = enemy_combat | enemy_leaders if not rs.may_enter_enemy_leaders(state, uids) else set(enemy_combat)
-    blocked |= rs.extra_blocked(state, seat, uids)
+    blocked = enemy_combat | enemy_leaders if not rs.hooks.may_enter_enemy_leaders(rs, state, uids) else set(enemy_combat)
+    blocked |= rs.hooks.extra_blocked(rs, state, seat, uids)
 
     def cost(a: Hex, b: Hex) -> float | None:
         c = terrain.get(b)
@@ -179,7 +179,7 @@ def _step_cost_fn(rs, state: State, seat: str, uids: list[str], start: Hex | Non
             return None
         side = 0
         if (a, b) in sides:
-            side = rs.hexside_rule(state, uids, a, b)
+            side = rs.hooks.hexside_rule(rs, state, uids, a, b)
             if side is None:
                 return None
             if side == "all":
@@ -204,7 +204,7 @@ def _move_graph(rs, state: State, seat: str, uids: list[str], occ=None):
     starts = None
     if start is None:  # a reinforcement: enter in a chain (14.0)
         starts = {}
-        for hx in rs.reinforcement_entry(state, uids[0]) or []:
+        for hx in rs.hooks.reinforcement_entry(rs, state, uids[0]) or []:
             h = Hex.parse(hx)
             c = cost(h, h) if h in rs.hexmap else None
             if c is None:
@@ -267,7 +267,7 @@ def _check_move(rs, state: State, seat: str, args: tuple[str, ...]) -> None:
     if sorted(full) != sorted(uids):
         missing = [x for x in full if x not in uids]
         raise IllegalOrder(f"{_phrase(missing)} must move with {uids[0]}: they are in one formation", "8.4")
-    rs._check_movers(state, seat, uids)
+    rs.hooks._check_movers(rs, state, seat, uids)
     occ = rs.occupancy(state)
     graph = _move_graph(rs, state, seat, uids, occ)  # once per order: the path and its cost
     path = _move_path(rs, state, seat, uids, path, graph)
@@ -275,7 +275,7 @@ def _check_move(rs, state: State, seat: str, args: tuple[str, ...]) -> None:
     if spent > ma + 1e-9:
         raise IllegalOrder(f"that path costs {spent:g} Movement Points; {_phrase(uids)} has {ma:g}", "4.0")
     c05_stacking._check_stacking(rs, state, seat, uids, end, occ)
-    rs.check_move_end(state, seat, uids, end, occ)
+    rs.hooks.check_move_end(rs, state, seat, uids, end, occ)
     rs.order_memo()["move"] = (_move_key(rs, state, seat, args), path, spent)
 
 
@@ -297,7 +297,7 @@ def _path_spent(rs, state: State, seat: str, uids: list[str], path: list[str], o
     if start is None:
         first = Hex.parse(path[0])
         if not starts or first not in starts:
-            entry = rs.reinforcement_entry(state, uids[0]) or []
+            entry = rs.hooks.reinforcement_entry(rs, state, uids[0]) or []
             raise IllegalOrder(f"{uids[0]} must enter through one of its entry hexes "
                                f"({_phrase(entry[:8])}{'…' if len(entry) > 8 else ''})", rs.units[uids[0]].section)
         spent = starts[first]
@@ -314,8 +314,8 @@ def _path_spent(rs, state: State, seat: str, uids: list[str], path: list[str], o
             raise IllegalOrder(f"{_phrase(uids)} must stop on entering an enemy zone of control at {prev}", "6.0")
         c = cost(prev, h)
         if c is None:
-            why = rs._why_step(state, seat, uids, prev, h, zoc, start)
-            raise IllegalOrder(why, rs._why_section(state, seat, str(h), why))
+            why = rs.hooks._why_step(rs, state, seat, uids, prev, h, zoc, start)
+            raise IllegalOrder(why, rs.hooks._why_section(rs, state, seat, str(h), why))
         spent += c
         prev = h
     return str(prev), spent, ma
@@ -344,15 +344,15 @@ def _why_step(rs, state, seat, uids, a: Hex, b: Hex, zoc, start) -> str:
         return f"{b} holds enemy units"
     if a == start and a in zoc and b in zoc:
         return f"{_phrase(uids)} may not move from one enemy zone of control straight into another ({a} to {b})"
-    side = rs.hexside_rule(state, uids, a, b) if (a, b) in rs.hexmap.side_index else 0
+    side = rs.hooks.hexside_rule(rs, state, uids, a, b) if (a, b) in rs.hexmap.side_index else 0
     if side is None:
-        return rs.why_hexside(state, uids, a, b)
+        return rs.hooks.why_hexside(rs, state, uids, a, b)
     if side == "all":
         return "crossing a wall downwards uses the whole Movement Allowance and may not end in an enemy zone of control (15.13)"
     disrupted = any(state["units"][u].get("disrupted") for u in uids)
     if b in zoc and disrupted and not rs.charts_for(state)["disrupted"].get("may_enter_zoc", True):
         return f"{_phrase(uids)} is Disrupted and may not enter an enemy zone of control ({b})"
-    if b in rs.extra_blocked(state, seat, uids):
+    if b in rs.hooks.extra_blocked(rs, state, seat, uids):
         return f"{_phrase(uids)} may not enter {b}"
     if _cavalry_closed(rs, state, uids, info.terrain):
         return f"{b} is {info.terrain}: cavalry may not enter it (4.3)"
@@ -380,7 +380,7 @@ def _legal_moves(rs, state: State, seat: str, kind: str, only: str | None = None
         r = state["units"][uid]
         if hooks.side_of(rs, state, uid) != seat or uid in seen or _mover_kind(rs, state, seat, uid) != kind:
             continue
-        if r["status"] == "reinforcement" and rs.reinforcement_entry(state, uid) is None:
+        if r["status"] == "reinforcement" and rs.hooks.reinforcement_entry(rs, state, uid) is None:
             continue
         if r["status"] not in ("map", "reinforcement"):
             continue
@@ -402,7 +402,7 @@ def _legal_moves(rs, state: State, seat: str, kind: str, only: str | None = None
 
 def _stack_moves(rs, state: State, seat: str, uids: list[str], occ) -> Iterator[Action]:
     try:
-        rs._check_movers(state, seat, uids)
+        rs.hooks._check_movers(rs, state, seat, uids)
     except IllegalOrder:
         return
     reach = _reach(rs, state, seat, uids, occ)
@@ -413,7 +413,7 @@ def _stack_moves(rs, state: State, seat: str, uids: list[str], occ) -> Iterator[
             continue
         try:
             c05_stacking._check_stacking(rs, state, seat, uids, hx, occ)
-            rs.check_move_end(state, seat, uids, hx, occ)
+            rs.hooks.check_move_end(rs, state, seat, uids, hx, occ)
         except IllegalOrder:
             continue
         yield Action("move", (*uids, hx))

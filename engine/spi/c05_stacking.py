@@ -12,7 +12,7 @@ from engine.spi import hooks
 def _check_stacking(rs, state: State, seat: str, uids: list[str], hx: str, occ) -> None:
     ch = rs.charts_for(state)["stacking"]
     present = [x for x in occ.get(hx, ()) if x not in uids]
-    leaders_block = not rs.may_enter_enemy_leaders(state, uids)
+    leaders_block = not rs.hooks.may_enter_enemy_leaders(rs, state, uids)
     if any(hooks.side_of(rs, state, x) != seat and (rs.units[x].is_combat or (leaders_block and rs.units[x].is_leader))
            for x in present):
         raise IllegalOrder(f"hex {hx} holds enemy units", "4.27")

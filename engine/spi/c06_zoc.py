@@ -13,7 +13,7 @@ def exerting(rs, state: State, h: Hex, seat: str, occ=None) -> list[str]:
     """Enemy combat units whose ZOC covers hex ``h`` (for ``seat``)."""
     occ = occ if occ is not None else rs.occupancy(state)
     ch = rs.charts_for(state)
-    through = rs.zoc_through_fn(state)
+    through = rs.hooks.zoc_through_fn(rs, state)
     out = []
     for nb in h.neighbours():
         for x in occ.get(str(nb), ()):
@@ -38,7 +38,7 @@ def enemy_hexes(rs, state: State, seat: str, occ=None) -> tuple[set[Hex], set[He
         leader (4.27))."""
     occ = occ if occ is not None else rs.occupancy(state)
     ch = rs.charts_for(state)
-    through = rs.zoc_through_fn(state)
+    through = rs.hooks.zoc_through_fn(rs, state)
     hexes = rs.hexmap.hexes
     units = rs.units
     side_of = hooks.side_of

@@ -42,13 +42,13 @@ def _check_fire(rs, state: State, seat: str, args: tuple[str, ...]) -> None:
         raise IllegalOrder(f"there is no enemy combat unit in {hx} to fire at", "7.1")
     for uid in uids:
         rs._own_on_map(state, seat, uid)
-        if not rs._can_fire(state, uid):
+        if not rs.hooks._can_fire(rs, state, uid):
             why = "is Disrupted" if state["units"][uid].get("disrupted") else "has no missile rating"
             raise IllegalOrder(f"{uid} {why} and may not fire", "7.1")
         if uid in state["ph"]["fired"]:
             raise IllegalOrder(f"{uid} has already fired this phase", "7.1")
         d = distance(state["units"][uid]["hex"], hx)
-        rng = rs.missile_range(state, uid)
+        rng = rs.hooks.missile_range(rs, state, uid)
         if d > rng or d == 0:
             raise IllegalOrder(f"{hx} is {d} hexes from {uid}; its range is {rng} (counting the target hex, "
                                "not the firer's)", "7.12")
@@ -73,9 +73,9 @@ def _legal_fire(rs, state: State, seat: str) -> Iterator[Action]:
     enemies = sorted({state["units"][x]["hex"] for x in state["units"]
                       if hooks.side_of(rs, state, x) != seat and rs.units[x].is_combat and rs.on_map(state, x)})
     for uid in mine:
-        if uid in state["ph"]["fired"] or not rs._can_fire(state, uid):
+        if uid in state["ph"]["fired"] or not rs.hooks._can_fire(rs, state, uid):
             continue
-        rng = rs.missile_range(state, uid)
+        rng = rs.hooks.missile_range(rs, state, uid)
         for hx in enemies:
             if 0 < distance(state["units"][uid]["hex"], hx) <= rng:
                 a = Action("fire", (uid, "at", hx))

@@ -30,7 +30,7 @@ def _check_duel(rs, state: State, seat: str, args: tuple[str, ...]) -> None:
     if a in state["ph"]["dueled"]:
         raise IllegalOrder(f"{a} has already fought a leader combat this phase", "7.24")
     ha, hb = Hex.parse(state["units"][a]["hex"]), Hex.parse(state["units"][b]["hex"])
-    if ha != hb and (ha.distance(hb) != 1 or not rs.zoc_through(state, hb, ha)):
+    if ha != hb and (ha.distance(hb) != 1 or not rs.hooks.zoc_through(rs, state, hb, ha)):
         raise IllegalOrder(f"{b} must be in {a}'s hex or adjacent to it (not through a wall)", "7.2")
 
 
@@ -38,8 +38,8 @@ def _apply_duel(rs, state: State, seat: str, args: tuple[str, ...], dice: Dice |
     a, b = args
     state["ph"]["segment"] = "duel"
     state["ph"]["dueled"].append(a)
-    ra = c08_3_rally.leader_rating(rs, state, a, for_rally=False) + rs.duel_modifier(state, a, b)
-    rb = c08_3_rally.leader_rating(rs, state, b, for_rally=False) + rs.duel_modifier(state, b, a)
+    ra = c08_3_rally.leader_rating(rs, state, a, for_rally=False) + rs.hooks.duel_modifier(rs, state, a, b)
+    rb = c08_3_rally.leader_rating(rs, state, b, for_rally=False) + rs.hooks.duel_modifier(rs, state, b, a)
     diff = ra - rb
     roll = dice.d6("leader combat")
     la, lb = rs.charts_for(state).leader_combat_cell(diff, roll)
@@ -48,7 +48,7 @@ def _apply_duel(rs, state: State, seat: str, args: tuple[str, ...], dice: Dice |
         if cell == "-":
             continue
         r = c08_3_rally.leader_rating(rs, state, who, for_rally=False)
-        parts.append(rs._leader_loss(state, who, r if cell == "k" else int(cell)))
+        parts.append(rs.hooks._leader_loss(rs, state, who, r if cell == "k" else int(cell)))
     res = "; ".join(parts) or "no effect"
     return [Event(public=f"{rs.title_of(seat)}: leader combat, {a} ({ra}) against {b} ({rb}), differential "
                          f"{diff:+d}, die {roll}: {res} (7.25).", section="7.25")]

@@ -41,12 +41,12 @@ def _check_melee(rs, state: State, seat: str, args: tuple[str, ...]) -> None:
         rs._own_on_map(state, seat, uid)
         if c08_4_formations._wedge_waits(rs, state, uid):
             raise IllegalOrder("a Wedge may not attack on the turn it forms", "8.4")
-        if not rs._can_melee(state, uid):
+        if not rs.hooks._can_melee(rs, state, uid):
             why = "is Disrupted" if state["units"][uid].get("disrupted") else "has no melee rating"
             raise IllegalOrder(f"{uid} {why} and may not melee", "7.3")
         if uid in state["ph"]["meleed"]:
             raise IllegalOrder(f"{uid} has already attacked this phase (one attack a phase)", "7.31")
-        if hx not in [state["units"][t]["hex"] for t in rs._melee_targets(state, uid, occ)]:
+        if hx not in [state["units"][t]["hex"] for t in rs.hooks._melee_targets(rs, state, uid, occ)]:
             raise IllegalOrder(f"{uid} is not in contact with {hx}: melee needs the target's zone of control "
                                "to reach the attacker (no attacks through walls)", "7.31")
 
@@ -64,7 +64,7 @@ def _obligations(rs, state: State, seat: str) -> list[str]:
     out = []
     for uid in sorted(state["units"]):
         u = rs.units[uid]
-        if u.is_combat and hooks.side_of(rs, state, uid) == seat and rs.on_map(state, uid) and rs._can_melee(state, uid):
+        if u.is_combat and hooks.side_of(rs, state, uid) == seat and rs.on_map(state, uid) and rs.hooks._can_melee(rs, state, uid):
             if c06_zoc.exerting(rs, state, Hex.parse(state["units"][uid]["hex"]), seat, occ):
                 out.append(uid)
     return out
@@ -76,7 +76,7 @@ def _unmet_obligations(rs, state: State, seat: str) -> list[str]:
     for uid in state["ph"]["must"]:
         if hooks.side_of(rs, state, uid) != seat or not rs.on_map(state, uid) or uid in state["ph"]["meleed"]:
             continue
-        if not rs._can_melee(state, uid):
+        if not rs.hooks._can_melee(rs, state, uid):
             continue
         if c06_zoc.exerting(rs, state, Hex.parse(state["units"][uid]["hex"]), seat, occ):  # still in that ZOC
             out.append(uid)
@@ -102,9 +102,9 @@ def _legal_melee(rs, state: State, seat: str) -> Iterator[Action]:
     occ = rs.occupancy(state)
     mine = sorted(x for x in state["units"] if hooks.side_of(rs, state, x) == seat and rs.on_map(state, x))
     for uid in mine:
-        if uid in state["ph"]["meleed"] or not rs.units[uid].is_combat or not rs._can_melee(state, uid):
+        if uid in state["ph"]["meleed"] or not rs.units[uid].is_combat or not rs.hooks._can_melee(rs, state, uid):
             continue
-        for t in rs._melee_targets(state, uid, occ):
+        for t in rs.hooks._melee_targets(rs, state, uid, occ):
             a = Action("melee", (uid, "at", state["units"][t]["hex"]))
             if rs._ok(state, seat, a):
                 yield a

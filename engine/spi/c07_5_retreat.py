@@ -34,7 +34,7 @@ def _check_advance_offer(rs, state: State, seat: str, uid: str, hx: str) -> list
         raise IllegalOrder(f"{uid} is Disrupted and may not advance", "7.5")
     uids = c04_movement._stack_of(rs, state, (uid,))
     c05_stacking._check_stacking(rs, state, seat, uids, hx, rs.occupancy(state))
-    if Hex.parse(hx) in rs.extra_blocked(state, seat, uids):
+    if Hex.parse(hx) in rs.hooks.extra_blocked(rs, state, seat, uids):
         raise IllegalOrder(f"{uid} may not enter {hx}", "7.5")
     return uids
 
@@ -43,9 +43,9 @@ def _check_advance(rs, state: State, seat: str, args: tuple[str, ...]) -> None:
     uid, hx = args
     rs._own_on_map(state, seat, uid)
     uids = _check_advance_offer(rs, state, seat, uid, hx)
-    side = rs.hexside_rule(state, uids, Hex.parse(state["units"][uid]["hex"]), Hex.parse(hx))
+    side = rs.hooks.hexside_rule(rs, state, uids, Hex.parse(state["units"][uid]["hex"]), Hex.parse(hx))
     if side is None or side == "all":
-        raise IllegalOrder(rs.why_hexside(state, uids, Hex.parse(state["units"][uid]["hex"]), Hex.parse(hx)), "7.5")
+        raise IllegalOrder(rs.hooks.why_hexside(rs, state, uids, Hex.parse(state["units"][uid]["hex"]), Hex.parse(hx)), "7.5")
 
 
 def _check_retreat(rs, state: State, seat: str, args: tuple[str, ...]) -> None:
@@ -78,7 +78,7 @@ def retreat_options(rs, state: State, uids: list[str], n: int, attacker_hex: str
     start = Hex.parse(state["units"][uids[0]]["hex"])
     src = Hex.parse(attacker_hex) if attacker_hex else None
     tec = rs.charts_for(state)["tec"]
-    extra = rs.extra_blocked(state, seat, uids)
+    extra = rs.hooks.extra_blocked(rs, state, seat, uids)
     mounted = any(rs.units[u].is_mounted for u in uids)  # a TEC row closed to cavalry (cavalry_passable)
     frontier = {start}
     for _ in range(n):
@@ -99,7 +99,7 @@ def retreat_options(rs, state: State, uids: list[str], n: int, attacker_hex: str
                     continue
                 if nb in extra:
                     continue
-                side = rs.hexside_rule(state, uids, h, nb, retreat=True)
+                side = rs.hooks.hexside_rule(rs, state, uids, h, nb, retreat=True)
                 if side is None:
                     continue
                 nxt.add(nb)
@@ -142,7 +142,7 @@ def _move_retreat(rs, state: State, uids: list[str], hx: str) -> list[str]:
         state["units"][v]["hex"] = hx
     lead = [x for x in moving if x not in uids]
     lines = [f"{_phrase(lead)} retreat{'s' if len(lead) == 1 else ''} with it (8.24)"] if lead else []
-    for step in rs.AFTER_RETREAT:  # what follows in the game (Gondor: the Banner)
+    for step in rs.hooks.AFTER_RETREAT:  # what follows in the game (Gondor: the Banner)
         lines += step(rs, state, uids, here, hx)
     trail = [here, hx] if distance(here, hx) == 1 else [hx]  # (the units entered hx; Gondor: cauldrons, gates)
     lines += [e.public for e in hooks.on_enter(rs, state, rs.units[uids[0]].side, uids, trail, "retreat")]
@@ -159,7 +159,7 @@ def _apply_retreat(rs, state: State, seat: str, args: tuple[str, ...], dice: Dic
     after = state["ph"].pop("advance_after", None)
     if after and not state["pending"]:
         if not c07_1_fire._target_units(rs, state, after["seat"], after["hex"]):
-            rs._offer_advance(state, after["seat"], after["units"], after["hex"])
+            rs.hooks._offer_advance(rs, state, after["seat"], after["units"], after["hex"])
             if state["ph"]["advance"]:
                 events.append(Event(public=f"{after['hex']} is empty: {_phrase(state['ph']['advance']['units'])} "
                                            f"may advance into it (`advance <unit> {after['hex']}`, 7.5)."))

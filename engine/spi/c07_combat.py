@@ -46,7 +46,7 @@ def attack_profile(rs, state: State, attacker: str, target: str, kind: str) -> d
     if rs.is_night(state) and ua.tags & set(ch["night"].get("fanatic_tags", [])):
         fanatic = True
         notes.append(f"{attacker} is fanatical at night (10.0)")
-    if rs.is_fanatic(state, attacker):
+    if rs.hooks.is_fanatic(rs, state, attacker):
         fanatic = True
     if fanatic and ch["fanatic"]["mode"] == "modifiers":
         if kind == "melee":
@@ -80,7 +80,7 @@ def attack_profile(rs, state: State, attacker: str, target: str, kind: str) -> d
         pen = ch["disrupted"].get("morale_penalty", 0)
         if pen:
             morale_note(prof, -pen, f"defender Disrupted: Morale -{pen} (7.57)")
-    if rs.demoralized(state, rs.army_now(state, target)):
+    if rs.hooks.demoralized(rs, state, rs.army_now(state, target)):
         pen = ch["demoralization"].get("morale_penalty", 0)
         if pen:
             morale_note(prof, -pen, f"defender's army demoralized: Morale -{pen} (9.1)")
@@ -116,7 +116,7 @@ def outcome_distribution(rs, state: State, attacker: str, target: str, kind: str
         dist[()] = 1 - p_hit
     for roll in range(1, 7):
         res = ch.crt_result(prof["morale"], roll + prof["crt_mod"])
-        res = rs.adjust_result(state, target, res, prof)
+        res = rs.hooks.adjust_result(rs, state, target, res, prof)
         dist[res] = dist.get(res, Fraction(0)) + p_hit / 6
     return dist, prof
 
@@ -141,7 +141,7 @@ def _resolve_attack(rs, state: State, dice: Dice, attacker: str, target: str, ki
         roll = dice.d6("CRT")
         mod = prof["crt_mod"]
         res = ch.crt_result(prof["morale"], roll + mod)
-        res = rs.adjust_result(state, target, res, prof)
+        res = rs.hooks.adjust_result(rs, state, target, res, prof)
         m = f"{roll}{mod:+d}={roll + mod}" if mod else str(roll)
         lines.append(f"CRT Morale {prof['morale']}: {m}, {result_text(res)} (7.42)")
     return lines, res, {"section": sec, **prof}
@@ -164,11 +164,11 @@ def _attacks(rs, state: State, seat: str, dice: Dice, uids: list[str], hx: str, 
         head = f"{rs.title_of(seat)}: {rs.units[uid].label()} {verb} {rs.units[target].label()} in {hx}"
         if prof["notes"]:
             head += f" [{'; '.join(prof['notes'])}]"
-        apply_lines = rs.apply_result(state, dice, target, res, attacker_hex=state["units"][uid]["hex"],
+        apply_lines = rs.hooks.apply_result(rs, state, dice, target, res, attacker_hex=state["units"][uid]["hex"],
                                         kind=kind)
         events.append(Event(public=head + ": " + "; ".join(lines + apply_lines) + ".", section=prof["section"]))
     if kind == "melee" and attackers_used and not c07_1_fire._target_units(rs, state, seat, hx) and not state["pending"]:
-        rs._offer_advance(state, seat, attackers_used, hx)
+        rs.hooks._offer_advance(rs, state, seat, attackers_used, hx)
         if state["ph"]["advance"]:
             events.append(Event(public=f"{hx} is empty: {_phrase(state['ph']['advance']['units'])} may advance "
                                        f"into it (`advance <unit> {hx}`, 7.5)."))
@@ -206,10 +206,10 @@ def apply_result(rs, state: State, dice: Dice, target: str, res: tuple, attacker
             lines.append(f"{v} eliminated")
         elif loss == "1/2E":
             state["units"][v]["reduced"] = True
-            val = rs.unit_dem_value(state, v)
+            val = rs.hooks.unit_dem_value(rs, state, v)
             pay = math.ceil(val / 2)
             state["units"][v]["dem_paid"] = pay
-            rs.on_unit_lost(state, v, pay)
+            rs.hooks.on_unit_lost(rs, state, v, pay)
             lines.append(f"{v} half eliminated (reduced side)")
     if f and f not in state["formations"]:
         lines.append("the formation is broken")
@@ -218,7 +218,7 @@ def apply_result(rs, state: State, dice: Dice, target: str, res: tuple, attacker
     survivors = [v for v in victims if rs.on_map(state, v)]
     retreat = 2 if "r2" in res else (1 if "r1" in res else 0)
     if retreat and survivors:
-        lines.extend(rs._start_retreat(state, dice, survivors, retreat, attacker_hex, leaders))
+        lines.extend(rs.hooks._start_retreat(rs, state, dice, survivors, retreat, attacker_hex, leaders))
     elif "D" in res:
         for v in survivors:
             state["units"][v]["disrupted"] = True
@@ -227,15 +227,15 @@ def apply_result(rs, state: State, dice: Dice, target: str, res: tuple, attacker
     # leaders left alone after their unit fell (8.1)
     for ldr in leaders:
         if rs.on_map(state, ldr) and state["units"][ldr]["hex"] == hx and not rs.combat_units_in(state, hx):
-            lines.extend(rs._displace_leader(state, ldr))
+            lines.extend(rs.hooks._displace_leader(rs, state, ldr))
     return lines
 
 
 def eliminate(rs, state: State, uid: str) -> None:
     r = state["units"][uid]
     if rs.units[uid].ratings:
-        val = rs.unit_dem_value(state, uid)
-        rs.on_unit_lost(state, uid, max(val - r.get("dem_paid", 0), 0))
+        val = rs.hooks.unit_dem_value(rs, state, uid)
+        rs.hooks.on_unit_lost(rs, state, uid, max(val - r.get("dem_paid", 0), 0))
         r["dem_paid"] = val
     here = r["hex"]
     r["status"] = "eliminated"
@@ -243,7 +243,7 @@ def eliminate(rs, state: State, uid: str) -> None:
     f = c08_4_formations.formation_of(rs, state, uid)
     if f:
         del state["formations"][f]
-    for step in rs.ON_ELIMINATE:  # the game's own consequences (Gondor: the Banner falls, the oil is lost)
+    for step in rs.hooks.ON_ELIMINATE:  # the game's own consequences (Gondor: the Banner falls, the oil is lost)
         step(rs, state, uid, here)
 
 
@@ -259,7 +259,7 @@ def _leaders_caught(rs, state: State, dice: Dice, leaders: list[str], loss: str)
             r = c08_3_rally.leader_rating(rs, state, ldr, for_rally=False)
             lost = r if loss == "E" else max(1, r // 2)
             out.append(f"{ldr} caught in the result (die {roll}): "
-                       + rs._leader_loss(state, ldr, lost))
+                       + rs.hooks._leader_loss(rs, state, ldr, lost))
         else:
             out.append(f"{ldr} unharmed (die {roll})")
     return out
@@ -269,7 +269,7 @@ def _leader_loss(rs, state: State, ldr: str, points: int) -> str:
     r = c08_3_rally.leader_rating(rs, state, ldr, for_rally=False)
     points = min(points, r)
     state["units"][ldr]["rally_lost"] = state["units"][ldr].get("rally_lost", 0) + points
-    rs.on_unit_lost(state, ldr, points)
+    rs.hooks.on_unit_lost(rs, state, ldr, points)
     if c08_3_rally.leader_rating(rs, state, ldr, for_rally=False) <= 0:
         state["units"][ldr]["status"] = "eliminated"
         state["units"][ldr]["hex"] = None
@@ -302,7 +302,7 @@ def odds(rs, state: State, seat: str, text: str) -> str:
         applying it (``/odds``)."""
     action = rs.parse_text(state, seat, text)
     if action.verb not in ("fire", "melee"):
-        other = rs.order_odds(state, seat, action)
+        other = rs.hooks.order_odds(rs, state, seat, action)
         if other is None:
             raise InvalidOrder("odds are for `fire <unit> at <hex>` or `melee <unit> at <hex>`")
         try:

@@ -16,14 +16,14 @@ def leader_rating(rs, state: State, uid: str, for_rally: bool = True) -> int:
     """A leader's current Rally Rating: printed (or the option), the night
         rating at night where it has one, less Rally Points lost (19.2)."""
     u = rs.units[uid]
-    base = rs.printed_rally(state, uid)
+    base = rs.hooks.printed_rally(rs, state, uid)
     if rs.is_night(state) and u.night_rally:
         base = u.night_rally
     ch = rs.charts_for(state)
     if rs.is_night(state) and (u.tags & set(ch["night"].get("leader_bonus_tags", []))):
         base += ch["night"].get("leader_bonus", 0)
     r = base - state["units"][uid].get("rally_lost", 0)
-    if for_rally and rs.demoralized(state, rs.army_now(state, uid)):
+    if for_rally and rs.hooks.demoralized(rs, state, rs.army_now(state, uid)):
         r -= ch["demoralization"].get("rally_penalty", 0)
     return max(r, 0)
 
@@ -53,7 +53,7 @@ def _check_rally(rs, state: State, seat: str, args: tuple[str, ...]) -> None:
                                e.get("section"))
         if e.get("frozen") and leader in e["frozen"]:
             raise IllegalOrder(f"{leader} is frozen by a spell and may not rally", e.get("section"))
-    rs.check_rally_extra(state, seat, leader, uid)
+    rs.hooks.check_rally_extra(rs, state, seat, leader, uid)
 
 
 def _legal_rallies(rs, state: State, seat: str) -> Iterator[Action]:

@@ -29,14 +29,14 @@ def _formed_this_turn(rs, state: State, fid: str) -> bool:
 def _wedge_waits(rs, state: State, uid: str) -> bool:
     """8.4: a Wedge may neither move nor attack on the turn it forms."""
     f = formation_of(rs, state, uid)
-    return bool(f and rs._formed_this_turn(state, f) and state["formations"][f]["kind"] == "wedge"
+    return bool(f and rs.hooks._formed_this_turn(rs, state, f) and state["formations"][f]["kind"] == "wedge"
                 and rs.charts_for(state)["formations"].get("wedge_waits", True))
 
 
 def _check_form(rs, state: State, seat: str, args: tuple[str, ...]) -> None:
     kind, a, b, leader = args
     rs._need_kind(state, ("move",), "forming a special formation", "8.4")
-    if not rs.may_form(state, seat, kind):
+    if not rs.hooks.may_form(rs, state, seat, kind):
         raise IllegalOrder(f"{rs.title_of(seat)} units may not form a {kind}", "8.41")
     spec = rs.charts_for(state)["formations"][kind]
     for x in (a, b):
@@ -63,7 +63,7 @@ def _check_form(rs, state: State, seat: str, args: tuple[str, ...]) -> None:
     info = rs.hexmap.hexes[Hex.parse(ha)]
     if rs.charts_for(state)["tec"].get(info.terrain, {}).get("cost", 1) != 1:
         raise IllegalOrder(f"{ha} is {info.terrain}: formations form only in clear hexes", "8.4")
-    side = rs.hexside_rule(state, [b], Hex.parse(hb), Hex.parse(ha))
+    side = rs.hooks.hexside_rule(rs, state, [b], Hex.parse(hb), Hex.parse(ha))
     if side is None or side == "all" or side:
         raise IllegalOrder(f"{b} cannot step into {ha}", "8.4")
 
@@ -83,7 +83,7 @@ def _check_disband(rs, state: State, seat: str, args: tuple[str, ...]) -> None:
         raise IllegalOrder(f"{hx} is not next to {here}", "8.4")
     occ = rs.occupancy(state)
     cost, zoc = c04_movement._step_cost_fn(rs, state, seat, [uid], here, occ)
-    if cost(here, h) is None or rs.hexside_rule(state, [uid], here, h) == "all":
+    if cost(here, h) is None or rs.hooks.hexside_rule(rs, state, [uid], here, h) == "all":
         raise IllegalOrder(f"{uid} cannot step into {hx}", "8.4")
     if rs.combat_units_in(state, hx, occ):
         raise IllegalOrder(f"{hx} already holds a combat unit", "5.0")

@@ -43,7 +43,7 @@ def _check_cast(rs, state: State, seat: str, args: tuple[str, ...]) -> None:
         raise IllegalOrder(f"spend at least {ch.get('min_points', 1)} point(s)", "8.5")
     if p > have:
         raise IllegalOrder(f"{leader} has {have} Magic Capability Points; {p} asked", "8.5")
-    cost = rs.spell_cost(state, spell)
+    cost = rs.hooks.spell_cost(rs, state, spell)
     if p > cost:
         raise IllegalOrder(f"{spell} costs {cost} for an automatic cast; spend at most that", sp["section"])
     if leader in state["ph"]["cast"]:
@@ -60,7 +60,7 @@ def _check_cast(rs, state: State, seat: str, args: tuple[str, ...]) -> None:
     for e in state["effects"]:
         if e.get("frozen") and leader in e["frozen"]:
             raise IllegalOrder(f"{leader} is frozen by a spell and may not cast", e.get("section"))
-    rs.check_spell(state, seat, leader, spell, target)
+    rs.hooks.check_spell(rs, state, seat, leader, spell, target)
 
 
 def _legal_casts(rs, state: State, seat: str) -> Iterator[Action]:
@@ -69,10 +69,10 @@ def _legal_casts(rs, state: State, seat: str) -> Iterator[Action]:
         for leader in sp["casters"]:
             if rs.units.get(leader) is None or hooks.side_of(rs, state, leader) != seat:
                 continue
-            cost = rs.spell_cost(state, name)
+            cost = rs.hooks.spell_cost(rs, state, name)
             have = state["units"][leader].get("magic", 0)
             pts = sorted({min(cost, have), cost}, reverse=True)
-            targets = list(rs.spell_targets(state, seat, name)) if sp.get("target") else [None]
+            targets = list(rs.hooks.spell_targets(rs, state, seat, name)) if sp.get("target") else [None]
             for p in pts:
                 for t in targets:
                     a = Action("cast", (leader, name, str(p)) + ((t,) if t else ()))
@@ -84,7 +84,7 @@ def _apply_cast(rs, state: State, seat: str, args: tuple[str, ...], dice: Dice |
     leader, spell, points, target = (*args, None)[:4]
     sp = rs.spells[spell]
     p = int(points)
-    cost = rs.spell_cost(state, spell)
+    cost = rs.hooks.spell_cost(rs, state, spell)
     state["ph"]["cast"].append(leader)
     if rs.step(state).get("magic_round", 1) == 1:
         state["cast_turn"][leader] = state["turn"]
@@ -100,7 +100,7 @@ def _apply_cast(rs, state: State, seat: str, args: tuple[str, ...], dice: Dice |
                              f"are spent, but {leader}'s phase is gone (8.5).", section="8.5")]
     state["units"][leader]["magic"] -= p
     state["spell_count"][spell] = state["spell_count"].get(spell, 0) + 1
-    lines = rs.spell_effect(state, seat, leader, spell, target)
+    lines = rs.hooks.spell_effect(rs, state, seat, leader, spell, target)
     return [Event(public=f"{rs.title_of(seat)}: {leader} casts {sp['title']} ({how}; "
                          f"{state['units'][leader]['magic']} points left): {lines} ({sp['section']}).",
                   section=sp["section"])]
@@ -134,7 +134,7 @@ def _parse_cast(rs, state: State, seat: str, words: list[str]) -> tuple[str, ...
         points = int(more[0])
         more = more[1:]
     if points is None:
-        points = rs.spell_cost(state, spell)
+        points = rs.hooks.spell_cost(rs, state, spell)
     target = None
     if more:
         target = rs.resolve_unit(more[0]) if not _HEX.match(more[0]) else rs._hex_token(more[0])

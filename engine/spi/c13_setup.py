@@ -54,7 +54,7 @@ def _parse_deploy(rs, state: State, seat: str, words: list[str]) -> tuple[str, .
         return ("printed",)
     if len(words) < 2:
         more = " or `deploy printed` (the whole printed set-up)" if rs.printed_setups else ""
-        raise InvalidOrder(f"usage: `deploy <unit> [<unit>...] <hex>`, e.g. `deploy {rs.deploy_example}`{more}")
+        raise InvalidOrder(f"usage: `deploy <unit> [<unit>...] <hex>`, e.g. `deploy {rs.hooks.deploy_example}`{more}")
     uids = [rs.resolve_unit(w) for w in words[:-1]]
     if len(set(uids)) != len(uids):
         raise InvalidOrder("a unit is named twice")
@@ -82,7 +82,7 @@ def _check_deploy_action(rs, state: State, seat: str, args: tuple[str, ...]) -> 
     for hx in occ:
         occ[hx] = [u for u in occ[hx] if u not in moving]
     for uid, hx in pairs:  # each unit checked against the ones placed before it in this order
-        rs._check_deploy(state, seat, uid, hx, occ)
+        rs.hooks._check_deploy(rs, state, seat, uid, hx, occ)
         occ.setdefault(hx, []).append(uid)
 
 
@@ -90,7 +90,7 @@ def _apply_deploy_order(rs, state: State, seat: str, args: tuple[str, ...], dice
     pairs = _placements(rs, state, seat, args)
     events: list[Event] = []
     for uid, hx in pairs:
-        events += rs._apply_deploy(state, seat, uid, hx)
+        events += rs.hooks._apply_deploy(rs, state, seat, uid, hx)
     if len(events) <= 1:
         return events
     if args == ("printed",):
@@ -119,7 +119,7 @@ def place_printed_setup(rs, state: State) -> None:
         pairs = _placements(rs, state, seat, ("printed",))
         _check_deploy_action(rs, state, seat, ("printed",))
         for uid, hx in pairs:
-            rs._apply_deploy(state, seat, uid, hx)
+            rs.hooks._apply_deploy(rs, state, seat, uid, hx)
 
 
 def _check_deploy(rs, state: State, seat: str, uid: str, hx: str, occ=None) -> None:

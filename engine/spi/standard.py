@@ -95,85 +95,38 @@ class StandardRules(RulesetBase):
     ``seats``, ``side_titles``, ``side_colors`` and provide ``hexmap``,
     ``units``, ``sequence``, ``ruleset_charts_text`` and ``spells``."""
 
-    # The extension points (engine/spi/hooks.py): each a function or datum of a case file, declared here by
-    # its module; a game declares its own the same way. Every other rule is called by its module
+    # The extension points (engine/spi/hooks.py: Hooks), one record: the standard steps of the case files
+    # below, every other hook its default in hooks.py; a game declares its own with
+    # ``hooks = replace(StandardRules.hooks, ...)``. Every other rule is called by its module
     # (`c04_movement._legal_moves(rs, ...)`), never through the class (issue 43).
+    hooks = hooks.Hooks(
+        deploy_example=c13_setup.deploy_example,
+        _check_deploy=c13_setup._check_deploy,
+        _check_movers=c04_movement._check_movers,
+        _why_unreachable=c04_movement._why_unreachable,
+        _why_section=c04_movement._why_section,
+        _why_step=c04_movement._why_step,
+        apply_result=c07_combat.apply_result,
+        _leader_loss=c07_combat._leader_loss,
+        _displace_leader=c07_combat._displace_leader,
+        _can_fire=c07_1_fire._can_fire,
+        missile_range=c07_1_fire.missile_range,
+        _can_melee=c07_3_melee._can_melee,
+        _melee_targets=c07_3_melee._melee_targets,
+        _offer_advance=c07_5_retreat._offer_advance,
+        _start_retreat=c07_5_retreat._start_retreat,
+        _formed_this_turn=c08_4_formations._formed_this_turn,
+        spell_cost=c08_5_magic.spell_cost,
+        _expire_effects=c08_5_magic._expire_effects,
+    )
     help_topics = spi_help.help_topics
     help = spi_help.help
     printed_setup_path = c13_setup.printed_setup_path
     printed_setups = c13_setup.printed_setups
-    deploy_example = c13_setup.deploy_example
     printed_setup_reconstructed = c13_setup.printed_setup_reconstructed
-    _check_deploy = c13_setup._check_deploy
-    _check_movers = c04_movement._check_movers
     _road_hexes = c04_movement._road_hexes
-    _why_unreachable = c04_movement._why_unreachable
-    _why_section = c04_movement._why_section
-    _why_step = c04_movement._why_step
     apply_overriding = c04_movement.apply_overriding
-    apply_result = c07_combat.apply_result
-    _leader_loss = c07_combat._leader_loss
-    _displace_leader = c07_combat._displace_leader
     odds = c07_combat.odds
-    _can_fire = c07_1_fire._can_fire
-    missile_range = c07_1_fire.missile_range
-    _can_melee = c07_3_melee._can_melee
-    _melee_targets = c07_3_melee._melee_targets
-    _offer_advance = c07_5_retreat._offer_advance
-    _start_retreat = c07_5_retreat._start_retreat
-    _formed_this_turn = c08_4_formations._formed_this_turn
-    spell_cost = c08_5_magic.spell_cost
-    _expire_effects = c08_5_magic._expire_effects
-    AFTER_MOVE = hooks.AFTER_MOVE
-    ON_STEP_START = hooks.ON_STEP_START
-    INIT_EXTRA = hooks.INIT_EXTRA
-    VIEW_EXTRA = hooks.VIEW_EXTRA
-    MODIFY_ATTACK = hooks.MODIFY_ATTACK
-    LEGAL_EXTRA = hooks.LEGAL_EXTRA
-    MOVEMENT_ALLOWANCE = hooks.MOVEMENT_ALLOWANCE
-    ON_ELIMINATE = hooks.ON_ELIMINATE
-    AFTER_RETREAT = hooks.AFTER_RETREAT
-    ON_ENTER = hooks.ON_ENTER
-    AFTER_ORDER = hooks.AFTER_ORDER
-    MOVE_END = hooks.MOVE_END
-    order_examples = hooks.order_examples
-    orders_notes = hooks.orders_notes
-    kind_verbs = hooks.kind_verbs
-    setup_help = hooks.setup_help
-    secrets_help = hooks.secrets_help
-    help_general = hooks.help_general
-    view_turn = hooks.view_turn
-    hexside_rule = hooks.hexside_rule
-    extra_blocked = hooks.extra_blocked
-    dem_total = hooks.dem_total
-    zoc_through = hooks.zoc_through
-    zoc_through_fn = hooks.zoc_through_fn
-    reinforcement_entry = hooks.reinforcement_entry
-    on_unit_lost = hooks.on_unit_lost
-    dem_level = hooks.dem_level
-    unit_dem_value = hooks.unit_dem_value
-    may_enter_enemy_leaders = hooks.may_enter_enemy_leaders
-    demoralized = hooks.demoralized
-    check_victory = hooks.check_victory
-    end_of_turn = hooks.end_of_turn
-    result_line = hooks.result_line
-    result_why = hooks.result_why
-    final_result = hooks.final_result
-    on_setup_step_end = hooks.on_setup_step_end
-    spell_targets = hooks.spell_targets
-    check_stack_move = hooks.check_stack_move
-    why_hexside = hooks.why_hexside
-    check_move_end = hooks.check_move_end
-    is_fanatic = hooks.is_fanatic
-    adjust_result = hooks.adjust_result
-    order_odds = hooks.order_odds
-    duel_modifier = hooks.duel_modifier
-    spell_effect = hooks.spell_effect
-    check_rally_extra = hooks.check_rally_extra
-    check_spell = hooks.check_spell
-    may_form = hooks.may_form
-    check_group_charts = hooks.check_group_charts
-    printed_rally = hooks.printed_rally
 
     name = "spi"
     title = "SPI Standard Rules"
@@ -285,7 +238,7 @@ class StandardRules(RulesetBase):
             raise ChartError("the chart file is empty")
         ch = cached(self.ruleset_charts_text, text)
         try:
-            self.check_group_charts(ch, text)
+            self.hooks.check_group_charts(self, ch, text)
         except ChartError:
             raise
         except (ValueError, KeyError, TypeError, AttributeError, IndexError, RecursionError) as e:
@@ -361,7 +314,7 @@ class StandardRules(RulesetBase):
             "ruleset": self.name,
             "title": title,
             "seat": own,
-            "turn": self.view_turn(state),
+            "turn": self.hooks.view_turn(self, state),
             "turns": self.sequence["turns"],
             "night": self.is_night(state),
             "phase": state["step"],
@@ -435,7 +388,7 @@ class StandardRules(RulesetBase):
     def phase_key(self, state: State) -> str:
         """The key of ``RulesetBase.phase_key`` read from the state, not from a whole view (the same
         string: tests/e2e/test_golden.py compares them at every position of its games)."""
-        return json.dumps([self.view_turn(state), state["step"], self.phase_title(state)])
+        return json.dumps([self.hooks.view_turn(self, state), state["step"], self.phase_title(state)])
 
     def _advance(self, state: State) -> list[Event]:
         order = self.step_order
@@ -449,7 +402,7 @@ class StandardRules(RulesetBase):
                 state["turn"] = 1
                 events.append(Event(public="Set-up is complete (13.0).", section="13.0"))
         else:
-            end = self.end_of_turn(state)
+            end = self.hooks.end_of_turn(self, state)
             events.extend(end)
             if state["over"]:
                 return events
@@ -457,11 +410,11 @@ class StandardRules(RulesetBase):
             state["step"] = first_play
         state["ph"] = self._fresh_phase()
         if state["turn"] > self.sequence["turns"]:
-            v = self.final_result(state)
+            v = self.hooks.final_result(self, state)
             state["over"] = v
             events.append(Event(public=v["summary"], section=v.get("section"), new_phase=True))
             return events
-        self._expire_effects(state)
+        self.hooks._expire_effects(self, state)
         step = self.step(state)
         if step.get("kind") == "combat":
             state["ph"]["must"] = c07_3_melee._obligations(self, state, step["side"])
@@ -675,7 +628,7 @@ class StandardRules(RulesetBase):
         if self.kind(state) == "combat" and self.phasing(state) == seat:
             occ = self.occupancy(state)
             for uid in c07_3_melee._unmet_obligations(self, state, seat):
-                for t in self._melee_targets(state, uid, occ):
+                for t in self.hooks._melee_targets(self, state, uid, occ):
                     a = Action("melee", (uid, "at", state["units"][t]["hex"]))
                     if self._ok(state, seat, a):
                         return a
@@ -777,9 +730,9 @@ class StandardRules(RulesetBase):
             events = apply_order(order, self, state, seat, action, dice)
             if dice is not None and dice.rolls and events:
                 events[0].rolls = events[0].rolls + dice.rolls
-        for step in self.AFTER_ORDER:  # what follows any order in the game (Sauron expanded: an overrun)
+        for step in self.hooks.AFTER_ORDER:  # what follows any order in the game (Sauron expanded: an overrun)
             events += step(self, state, seat, action)
-        ver = self.check_victory(state)
+        ver = self.hooks.check_victory(self, state)
         if ver and not state["over"]:
             state["over"] = ver
             events.append(Event(public=ver["summary"], section=ver.get("section"), new_phase=True))
@@ -799,7 +752,7 @@ class StandardRules(RulesetBase):
             state["done"].append(seat)
             events = [Event(public=f"{self.title_of(seat)} has finished setting up (13.0).", section="13.0")]
             if not self.active_seats(state):
-                events.extend(self.on_setup_step_end(state))
+                events.extend(self.hooks.on_setup_step_end(self, state))
                 events.extend(self._advance(state))
             return events
         state["done"].append(seat)
@@ -836,7 +789,7 @@ class StandardRules(RulesetBase):
             return None
         o = state["over"]
         grade = o.get("grade") or ("a Decisive Victory" if o.get("decisive") else None)  # (issue 41: kept)
-        return Result(o.get("winner"), o["summary"], o.get("section"), self.result_line(state, o),
+        return Result(o.get("winner"), o["summary"], o.get("section"), self.hooks.result_line(self, state, o),
                       grade=grade if o.get("winner") else None)
 
 

@@ -311,7 +311,7 @@ def test_17_12_freeze_leader_costs_3_then_4():
     assert unit(g, "NAZ")["magic"] == 5
     g.state["turn"] = 8
     g.state["ph"] = GONDOR._fresh_phase()
-    assert GONDOR.spell_cost(g.state, "freeze-leader") == 4
+    assert GONDOR.hooks.spell_cost(GONDOR, g.state, "freeze-leader") == 4
     g.play(S, "cast NAZ freeze-leader")
     assert unit(g, "NAZ")["magic"] == 1
 

@@ -34,13 +34,13 @@ def _melee_targets(rs, state: State, uid: str, occ=None) -> list[str]:
 def _can_fire(rs, state: State, uid: str) -> bool:
     if c13_setup.is_disordered(rs, state, uid) and not rs.raw(state)["disarray"].get("may_attack", False):
         return False
-    return StandardRules._can_fire(rs, state, uid)
+    return StandardRules.hooks._can_fire(rs, state, uid)
 
 
 def _can_melee(rs, state: State, uid: str) -> bool:
     if c13_setup.is_disordered(rs, state, uid) and not rs.raw(state)["disarray"].get("may_attack", False):
         return False
-    return StandardRules._can_melee(rs, state, uid)
+    return StandardRules.hooks._can_melee(rs, state, uid)
 
 
 def _check_fire(rs, state: State, seat: str, args: tuple[str, ...]) -> None:
@@ -89,7 +89,7 @@ def apply_result(rs, state: State, dice: Dice, target: str, res: tuple, attacker
     f = c08_4_formations.formation_of(rs, state, target)
     victims = list(state["formations"][f]["units"]) if f else [target]
     was = {v: state["units"][v].get("disrupted") for v in victims}
-    lines = pre + StandardRules.apply_result(rs, state, dice, target, res, attacker_hex, kind)
+    lines = pre + StandardRules.hooks.apply_result(rs, state, dice, target, res, attacker_hex, kind)
     if iron and res:  # 17.61: ignore the Disrupted this result gives, not one the unit already had
         kept = [v for v in victims if rs.on_map(state, v) and state["units"][v].get("disrupted")
                 and not was[v]]

@@ -32,7 +32,7 @@ def after_move(rs, state: State, seat: str, uids: list[str], trail: list[str]) -
         lone = [x for x in sorted(state["units"]) if rs.on_map(state, x) and state["units"][x]["hex"] == hx
                 and rs.units[x].is_leader and rs.units[x].side != seat]
         for ldr in lone:
-            lines = rs._displace_leader(state, ldr)
+            lines = rs.hooks._displace_leader(rs, state, ldr)
             events.append(Event(public=f"{ldr} was alone in {hx}: " + "; ".join(lines) + ".", section="8.1"))
     return events
 
@@ -55,7 +55,7 @@ def _displace_leader(rs, state: State, ldr: str) -> list[str]:
             break
     if best is None:
         r = c08_3_rally.leader_rating(rs, state, ldr, for_rally=False)
-        return [rs._leader_loss(state, ldr, r) + " (no friendly unit to join, 8.1)"]
+        return [rs.hooks._leader_loss(rs, state, ldr, r) + " (no friendly unit to join, 8.1)"]
     state["units"][ldr]["hex"] = best[1]
     return [f"{ldr} flies to the nearest friendly unit of its army, in {best[1]} (8.1)"]
 
@@ -71,7 +71,7 @@ def _formed_this_turn(rs, state: State, fid: str) -> bool:
     f = state["formations"][fid]
     if f.get("glory") and rs.on_map(state, f["leader"]):  # 17.0: lost with Eorl
         return False
-    return StandardRules._formed_this_turn(rs, state, fid)
+    return StandardRules.hooks._formed_this_turn(rs, state, fid)
 
 
 def _check_form(rs, state: State, seat: str, args: tuple[str, ...]) -> None:

@@ -77,7 +77,7 @@ def _legal_deploys(rs, state: State, seat: str) -> Iterator[Action]:
                 continue
             if hx in occ or rs.units[uid].is_cavalry:
                 try:
-                    rs._check_deploy(state, seat, uid, hx, occ)
+                    rs.hooks._check_deploy(rs, state, seat, uid, hx, occ)
                 except IllegalOrder:
                     continue
             yield Action("deploy", (uid, hx))

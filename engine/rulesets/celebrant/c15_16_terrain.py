@@ -56,13 +56,13 @@ def _why_unreachable(rs, state: State, seat: str, uids: list[str], dest: str) ->
     h = Hex.parse(dest)
     if h in _cavalry_closed(rs, state) and any(rs.units[u].is_cavalry for u in uids):
         return f"{dest} is the landing: impassable to cavalry (16.21)"
-    return StandardRules._why_unreachable(rs, state, seat, uids, dest)
+    return StandardRules.hooks._why_unreachable(rs, state, seat, uids, dest)
 
 
 def _why_section(rs, state: State, seat: str, hx: str, why: str) -> str:
     if "(16.21)" in why:
         return "16.21"
-    return StandardRules._why_section(rs, state, seat, hx, why)
+    return StandardRules.hooks._why_section(rs, state, seat, hx, why)
 
 
 @cached_property

@@ -205,7 +205,7 @@ def _apply_ability(rs, state: State, seat: str, args: tuple[str, ...], dice: Dic
 def _expire_effects(rs, state: State) -> None:
     keep = [e for e in state["effects"] if e.get("ability") == "death-and-glory"]
     state["effects"] = [e for e in state["effects"] if e.get("ability") != "death-and-glory"]
-    StandardRules._expire_effects(rs, state)
+    StandardRules.hooks._expire_effects(rs, state)
     for e in keep:  # 17.11: in play while the Wedge is intact and Eorl lives
         if rs.on_map(state, e["leader"]) and any(f.get("glory") for f in state["formations"].values()):
             state["effects"].append(e)

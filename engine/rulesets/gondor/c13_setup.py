@@ -75,7 +75,7 @@ def legal_setup(rs, state: State, seat: str) -> Iterator[Action]:
                 continue
             if hx in occ:  # only an occupied hex can break stacking
                 try:
-                    rs._check_deploy(state, seat, uid, hx, occ)
+                    rs.hooks._check_deploy(rs, state, seat, uid, hx, occ)
                 except IllegalOrder:
                     continue
             yield Action("deploy", (uid, hx))

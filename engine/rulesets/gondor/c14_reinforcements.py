@@ -77,12 +77,12 @@ def _check_form(rs, state: State, seat: str, args: tuple[str, ...]) -> None:
     kind, a, b, leader = args
     if not any(spi_entry._offmap(rs, state, x) for x in (a, b, leader)):
         c08_4_formations._check_form(rs, state, seat, (kind, a, b, leader))
-        if Hex.parse(state["units"][a]["hex"]) in rs.extra_blocked(state, seat, [b]):
+        if Hex.parse(state["units"][a]["hex"]) in rs.hooks.extra_blocked(rs, state, seat, [b]):
             raise IllegalOrder(f"{b} may not step into {state['units'][a]['hex']}: cavalry never moves next to "
                                "a Mumak, nor a Mumak next to cavalry", "14.31")
         return
     rs._need_kind(state, ("move",), "forming a special formation", "8.4")
-    if not rs.may_form(state, seat, kind):
+    if not rs.hooks.may_form(rs, state, seat, kind):
         raise IllegalOrder(f"{rs.title_of(seat)} units may not form a {kind}", "8.41")
     if len({a, b, leader}) != 3:
         raise IllegalOrder("a formation is two different units and a leader", "8.4")
@@ -96,7 +96,7 @@ def _check_form(rs, state: State, seat: str, args: tuple[str, ...]) -> None:
             raise IllegalOrder(f"{x} is {'on the map' if rs.on_map(state, x) else state['units'][x]['status']}: "
                                "a formation formed off the map is made of reinforcements that have not entered "
                                "yet", "14.2")
-        e = rs.reinforcement_entry(state, x)
+        e = rs.hooks.reinforcement_entry(rs, state, x)
         if e is None:
             raise IllegalOrder(f"{x} is a reinforcement that may not enter now", u.section)
         if entry is not None and e != entry:

@@ -61,7 +61,7 @@ def why_hexside(rs, state: State, uids: list[str], a: Hex, b: Hex) -> str:
 
 
 def zoc_through(rs, state: State, a: Hex, b: Hex) -> bool:
-    return rs.zoc_through_fn(state)(a, b)
+    return rs.hooks.zoc_through_fn(rs, state)(a, b)
 
 
 def zoc_through_fn(rs, state: State):

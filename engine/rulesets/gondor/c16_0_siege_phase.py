@@ -168,7 +168,7 @@ def modify_attack(rs, state: State, attacker: str, target: str, kind: str, prof:
 
 
 def duel_modifier(rs, state: State, leader: str, other: str) -> int:
-    m = StandardRules.duel_modifier(rs, state, leader, other)
+    m = StandardRules.hooks.duel_modifier(rs, state, leader, other)
     ha, hb = Hex.parse(state["units"][leader]["hex"]), Hex.parse(state["units"][other]["hex"])
     f = rs.hexmap.side_index.get((ha, hb))
     if f and (c16_4_towers_ladders._towers_in(rs, state, str(ha)) or any(x["hex"] == str(ha) for x in c16_4_towers_ladders._ladders(rs, state))):

@@ -34,7 +34,7 @@ def ratings(rs, state: State, uid: str):
 def missile_range(rs, state: State, uid: str) -> int:
     if rs.units[uid].type == "catapult":
         return c16_0_siege_phase.siege_chart(rs, state)["catapult_range"]
-    return StandardRules.missile_range(rs, state, uid)
+    return StandardRules.hooks.missile_range(rs, state, uid)
 
 
 def _check_fire(rs, state: State, seat: str, args: tuple[str, ...]) -> None:
@@ -75,7 +75,7 @@ def _grond_carrier(rs, uid: str) -> bool:
 
 
 def check_stack_move(rs, state: State, seat: str, uids: list[str]) -> None:
-    StandardRules.check_stack_move(rs, state, seat, uids)
+    StandardRules.hooks.check_stack_move(rs, state, seat, uids)
     if GROND in uids and not any(_grond_carrier(rs, x) for x in uids):
         raise IllegalOrder("Grond moves only carried by a Troll or Uruk-Hai unit stacked and moving with it "
                            "(e.g. `move TR1 GRD <hex>`)", "16.13")
@@ -86,4 +86,4 @@ def _check_movers(rs, state: State, seat: str, uids: list[str]) -> None:
     for e in state["effects"]:
         if e.get("spell") == "stalemate-nazgul" and NAZGUL in uids:
             raise IllegalOrder("the Nazgul Lord is stalemated and may not move for one Game-Turn", "17.22")
-    StandardRules._check_movers(rs, state, seat, uids)
+    StandardRules.hooks._check_movers(rs, state, seat, uids)

@@ -89,7 +89,7 @@ def _zoc_open_walls(rs, state: State) -> tuple[set[str], set[tuple[str, str]]]:
 def _melee_targets(rs, state: State, uid: str, occ=None) -> list[str]:
     """7.31's contact, and 16.42: a unit in a siege tower's or on a ladder's hex may melee over the wall."""
     occ = occ if occ is not None else rs.occupancy(state)
-    out = StandardRules._melee_targets(rs, state, uid, occ)
+    out = StandardRules.hooks._melee_targets(rs, state, uid, occ)
     return out + [x for x in melee_targets_over_walls(rs, state, uid, occ) if x not in out]
 
 
@@ -112,7 +112,7 @@ def melee_targets_over_walls(rs, state: State, uid: str, occ) -> list[str]:
 def apply_result(rs, state: State, dice: Dice, target: str, res: tuple, attacker_hex: str | None,
                  kind: str) -> list[str]:
     hx = state["units"][target]["hex"]
-    lines = StandardRules.apply_result(rs, state, dice, target, res, attacker_hex, kind)
+    lines = StandardRules.hooks.apply_result(rs, state, dice, target, res, attacker_hex, kind)
     if kind == "melee" and res and hx:
         lines.extend(_lose_scaling(rs, state, hx, "16.47"))
     return lines

@@ -110,7 +110,7 @@ def fireball_lands(rs, state: State, hx: str) -> list[str]:
             lines.append(f"{d.label()}, stacked with the siege tower, eliminated")
     for ldr in [x for x in ids if rs.units[x].is_leader and rs.on_map(state, x)]:
         if not rs.combat_units_in(state, hx):
-            lines.extend(rs._displace_leader(state, ldr))
+            lines.extend(rs.hooks._displace_leader(rs, state, ldr))
     if not any(m.get("type") == "fire" and m.get("hex") == hx for m in state["markers"]):
         state["markers"].append({"type": "fire", "hex": hx})
     inside = rs.hexmap.in_city(Hex.parse(hx))

@@ -87,7 +87,7 @@ def pour_oil(rs, state: State, only: str | None = None) -> list[Event]:
         lines = []
         for ldr in [x for x in ids if rs.units[x].is_leader and rs.on_map(state, x)]:
             if not rs.combat_units_in(state, hx):
-                lines.extend(rs._displace_leader(state, ldr))
+                lines.extend(rs.hooks._displace_leader(rs, state, ldr))
         text = (f"Westernesse: {c} pours boiling oil from {src} down on {hx}: "
                 f"{', '.join(rs.units[x].label() for x in hit)} eliminated (16.74)")
         if lines:

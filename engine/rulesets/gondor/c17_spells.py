@@ -20,11 +20,11 @@ def spell_cost(rs, state: State, spell: str) -> int:
         return sp["cost_night"]
     if "cost_day" in sp and not rs.is_night(state):
         return sp["cost_day"]
-    return StandardRules.spell_cost(rs, state, spell)
+    return StandardRules.hooks.spell_cost(rs, state, spell)
 
 
 def check_spell(rs, state: State, seat: str, leader: str, spell: str, target: str | None) -> None:
-    StandardRules.check_spell(rs, state, seat, leader, spell, target)
+    StandardRules.hooks.check_spell(rs, state, seat, leader, spell, target)
     if leader == NAZGUL and c18_banner._banner_unfurled(rs, state):
         raise IllegalOrder("the Lord of the Nazgul may not attempt any spell while the Banner of the King is "
                            "unfurled", "18.23")
@@ -82,7 +82,7 @@ def spell_effect(rs, state: State, seat: str, leader: str, spell: str, target: s
                 f"{ch['turns']} Game-Turns: no Sauron rally within {ch['range']} hexes of it, "
                 f"{ch['auto_rally']} Westernesse units within {ch['range']} hexes rallied each Rally Phase, and "
                 "the Nazgul Lord may attempt no spell (18.2)")
-    return StandardRules.spell_effect(rs, state, seat, leader, spell, target)
+    return StandardRules.hooks.spell_effect(rs, state, seat, leader, spell, target)
 
 
 def _stalemate_hex(rs, state: State, leader: str) -> str | None:

@@ -62,6 +62,67 @@ from engine.rulesets.sauron import c14_reinforcements
 from engine.rulesets.sauron import c20_2_demoralization
 
 
+def check_group_charts(rs, charts, text: str) -> None:
+    """A group's tables of this game: the Leader Combat Results Table (7.25) ten or more columns of six
+    cells `attacker/defender`, each k, - or a number of wounds; every leader rated (7.22)."""
+    lc = charts.raw["lcrt"]
+    cols = [k for k in lc if k not in ("reconstructed", "reason", "take_rolls")]
+    if not cols:
+        raise ChartError("[lcrt] needs its columns, like \"0\" = [\"-/-\", ...]")
+    for k in cols:
+        try:
+            int(k)
+        except ValueError:
+            raise ChartError(f"[lcrt] column `{k[:20]}` is not a differential like -4 or 5") from None
+        row = lc[k]
+        if not isinstance(row, list) or len(row) != 6:
+            raise ChartError(f"[lcrt] {k} must list six results, for die rolls 1 to 6")
+        for c in row:
+            parts = c.split("/") if isinstance(c, str) else []
+            if len(parts) != 2:
+                raise ChartError(f"[lcrt] {k}: `{str(c)[:20]}` is not attacker/defender like 1w/- or -/k")
+            for p in parts:
+                try:
+                    cell_wounds(p)
+                except ValueError as e:
+                    raise ChartError(f"[lcrt] {k}: {e}") from None
+    for table in ("combat", "morale", "endurance", "ring"):
+        t = charts.raw["leaders"].get(table, {})
+        missing = [u for u, d in rs.units.items() if d.is_leader and u not in t]
+        if missing:
+            raise ChartError(f"[leaders] {table} must rate every leader; missing {', '.join(missing)}")
+        if table == "endurance" and any(not isinstance(v, int) or v < 1 for v in t.values()):
+            raise ChartError("[leaders] endurance must be 1 or more")
+
+
+def may_form(rs, state: State, seat: str, kind: str) -> bool:
+    """8.41: Sauron's units do not form special formations (the Standard Rules)."""
+    return seat != "sauron"
+
+
+def help_general(rs) -> str:
+    return (
+        "**Sauron** (SPI 1977; Heli's variant rules unless `options: variant=off`): the battle of Dagorlad. Sauron against the Last "
+        "Alliance (Westernesse). 18 Game-Turns, 15-18 at night.\n"
+        "Set-up: every counter starts on its hex; each side may re-place counters in its zone (`deploy`), "
+        "then `/done`. Sauron's army comes through the Gates from turn 1; the Elves arrive on turn 2.\n"
+        "Each turn: Sauron magic (A), move (C), combat (D), magic (E); Westernesse move (F), combat (G); "
+        "joint rally (H).\n"
+        "The variant's headline rules: **the One Ring** (16.6: Sauron wears it; a leader who kills or "
+        "wounds its wearer on a 5-6 takes it, 7.251, and Sauron's side takes +20 demoralization, Sauron -4 Morale and -10 "
+        "magic points; the Ringwraith or Gorgol who recovers it takes it straight back to Sauron, 16.641; "
+        "a Westernesse wearer tries `ring <leader> off` each Joint Rally Phase and turns evil after three "
+        "failures, 16.642/16.69) and **Mortal Combat** (22.0: `challenge` a leader within 4 hexes whose "
+        "Combat + Morale is within 3; `accept` or `decline` at the cost of his Rally Points, 22.3; once "
+        "accepted both close until they meet, 22.1, and fight to the death, 22.2). Also leader ratings "
+        "and wounds (7.22-7.25), the Gates (18.1), Narsil (19.21), the Beast (17.11).\n"
+        "The map, order of battle, schedule and victory points are reconstructed (docs/sauron.md); a group "
+        "owning the game loads its own charts with `options: charts=...`; `variant=off` plays the original "
+        "leader rules with the 1978 player errata (`errata=1978|none`: rough +1 MP and +1 Armor, no cavalry "
+        "in rough, a magic weapon +1 rally)."
+    )
+
+
 class Sauron(StandardRules):
     """Sauron: the Standard Rules with the attacks onto the map (engine/spi/entry.py, 14.2) and the functions
     of its case files below, each file's under its case. A function that amends a standard step calls it by
@@ -71,68 +132,104 @@ class Sauron(StandardRules):
 
     # 13.0 set-up
     setup_zones = c13_setup.setup_zones
-    _check_deploy = c13_setup._check_deploy
-    _apply_deploy = c13_setup._apply_deploy
-    _legal_deploys = c13_setup._legal_deploys
-    # 14.0 reinforcements
-    entry_hexes = c14_reinforcements.entry_hexes
-    reinforcement_entry = c14_reinforcements.reinforcement_entry
-    # 18.1 the gates
-    mordor_hexes = c18_1_gates.mordor_hexes
-    gate_sides = c18_1_gates.gate_sides
-    hexside_rule = c18_1_gates.hexside_rule
-    why_hexside = c18_1_gates.why_hexside
-    _why_unreachable = c18_1_gates._why_unreachable
-    _why_section = c18_1_gates._why_section
-    zoc_through = c18_1_gates.zoc_through
-    zoc_through_fn = c18_1_gates.zoc_through_fn
-    # 16.6 the One Ring
-    # 19.21 Narsil
-    # 22.0 Mortal Combat
-    answer_buttons = c22_mortal_combat.answer_buttons
-    may_enter_enemy_leaders = c22_mortal_combat.may_enter_enemy_leaders
-    order_odds = c22_mortal_combat.order_odds
-    waiting_decisions = c22_mortal_combat.waiting_decisions
-    # 17.1 the Beast, spells
-    spells = c17_11_beast.spells
-    ratings = c17_11_beast.ratings
-    unit_dem_value = c17_11_beast.unit_dem_value
-    adjust_result = c17_11_beast.adjust_result
-    is_fanatic = c17_11_beast.is_fanatic
-    check_spell = c17_11_beast.check_spell
-    spell_targets = c17_11_beast.spell_targets
-    spell_effect = c17_11_beast.spell_effect
-    # 7.22 leader combat (the variant)
-    _lr = c07_22_leader_combat._lr
-    printed_rally = c07_22_leader_combat.printed_rally
-    _leader_loss = c07_22_leader_combat._leader_loss
-    _displace_leader = c07_22_leader_combat._displace_leader
-    # 8.1 leaders' stacking
-    # 8.331 rally (the variant)
-    check_rally_extra = c08_331_rally.check_rally_extra
-    # 7.175 missile units fire
-    apply = c07_175_missiles.apply
-    # 20.2 demoralization
-    dem_total = c20_2_demoralization.dem_total
-    on_unit_lost = c20_2_demoralization.on_unit_lost
-    dem_level = c20_2_demoralization.dem_level
-    # victory
-    result_why = victory.result_why
-    final_result = victory.final_result
-
-    # what runs at these points (engine/spi/hooks.py runs the lists)
-    AFTER_MOVE = (c16_6_ring.after_move,)  # 16.6: the Ring goes home with its bearer
     # where a leader may end a move: 22.1 opens an enemy leader's hex to his challenger only, and 8.1 (the
     # variant's leaders' stacking, else the Standard Rules') holds; then what binds a move's end: the
     # approach of an accepted challenge (22.1) and the Ring going home (16.641). 22.1's reach reads
     # LEADER_MAY_END for the hexes a bound leader could end in.
     LEADER_MAY_END = (c22_mortal_combat.meeting_check, c08_1_stacking.check_move_end)
-    MOVE_END = (*LEADER_MAY_END, c22_mortal_combat.approach_move_end, c16_6_ring.ring_return_move_end)
-    ON_STEP_START = (c22_mortal_combat.on_step_start,)  # 22.0: Mortal Combat at the Combat Phase's start
-    LEGAL_EXTRA = (c13_setup.legal_setup,  # 13.0 the set-up
-                   legal_entry_melees)  # 14.2 melee onto the map from the entry hexes
-    MOVEMENT_ALLOWANCE = (c17_11_beast.movement_allowance,)  # 17.11 the Beast in flight
-    deploy_example = "GA1 1213"
+    hooks = replace(StandardRules.hooks,  # the extension points (engine/spi/hooks.py: Hooks)
+        _check_deploy=c13_setup._check_deploy,
+        _apply_deploy=c13_setup._apply_deploy,
+        reinforcement_entry=c14_reinforcements.reinforcement_entry,
+        hexside_rule=c18_1_gates.hexside_rule,
+        why_hexside=c18_1_gates.why_hexside,
+        _why_unreachable=c18_1_gates._why_unreachable,
+        _why_section=c18_1_gates._why_section,
+        zoc_through=c18_1_gates.zoc_through,
+        zoc_through_fn=c18_1_gates.zoc_through_fn,
+        may_enter_enemy_leaders=c22_mortal_combat.may_enter_enemy_leaders,
+        order_odds=c22_mortal_combat.order_odds,
+        unit_dem_value=c17_11_beast.unit_dem_value,
+        adjust_result=c17_11_beast.adjust_result,
+        is_fanatic=c17_11_beast.is_fanatic,
+        check_spell=c17_11_beast.check_spell,
+        spell_targets=c17_11_beast.spell_targets,
+        spell_effect=c17_11_beast.spell_effect,
+        printed_rally=c07_22_leader_combat.printed_rally,
+        _leader_loss=c07_22_leader_combat._leader_loss,
+        _displace_leader=c07_22_leader_combat._displace_leader,
+        # 8.1 leaders' stacking
+        # 8.331 rally (the variant)
+        check_rally_extra=c08_331_rally.check_rally_extra,
+        # 20.2 demoralization
+        dem_total=c20_2_demoralization.dem_total,
+        on_unit_lost=c20_2_demoralization.on_unit_lost,
+        dem_level=c20_2_demoralization.dem_level,
+        # victory
+        result_why=victory.result_why,
+        final_result=victory.final_result,
+        # what runs at these points (engine/spi/hooks.py runs the lists)
+        AFTER_MOVE=(c16_6_ring.after_move,),  # 16.6: the Ring goes home with its bearer
+        MOVE_END=(*LEADER_MAY_END, c22_mortal_combat.approach_move_end, c16_6_ring.ring_return_move_end),
+        ON_STEP_START=(c22_mortal_combat.on_step_start,),  # 22.0: Mortal Combat at the Combat Phase's start
+        LEGAL_EXTRA=(c13_setup.legal_setup,  # 13.0 the set-up
+                       legal_entry_melees),  # 14.2 melee onto the map from the entry hexes
+        MOVEMENT_ALLOWANCE=(c17_11_beast.movement_allowance,),  # 17.11 the Beast in flight
+        deploy_example="GA1 1213",
+        entry_attack_seats=("sauron", "westernesse"),
+        _offer_advance=spi_entry._offer_advance,  # 7.5 with the advance onto the map (14.2)
+        _offmap_hex=spi_entry._offmap_hex,  # 14.2 the hex an entering unit attacks from
+        check_group_charts=check_group_charts,
+        may_form=may_form,
+        # ------------------------------------------------------------ help (engine/spi/help.py)
+        order_examples={
+            "deploy": "deploy OI1 OJ1 1519", "move": "move OI1 1519", "fire": "fire GA1 at 1310",
+            "duel": "duel ISI GOR", "melee": "melee OI1 at 1310", "advance": "advance OI1 1310",
+            "retreat": "retreat OI1 1520", "rally": "rally ELE MI1", "cast": "cast SAU summon-beast",
+            "form": "form shieldwall MI1 MI2 ELE", "disband": "disband MI1 1310", "gates": "gates close",
+            "challenge": "challenge ISI GOR", "accept": "accept GOR", "decline": "decline GOR", "ring": "ring ISI off",
+            "breathe": "breathe BEA at 1310"},
+        orders_notes=(
+            "An archer next to enemies must fire at one unless every one is meleed (7.175). Sauron's spells (17.0): "
+            "sinister-visions, wrath-of-the-ringwraith, total-eclipse, summon-beast, and the Beast's abilities bought "
+            "separately (beast-flight, beast-horn, beast-armor, beast-breath, 17.11). A challenge to Mortal Combat "
+            "is answered in the challenged side's next phase (22.3), by order or by its buttons; accepted, both "
+            "leaders close each movement phase until one is in the other's hex (22.1; `decline` backs out at "
+            "22.3's cost). `/odds text:duel ISI GOR` gives the exact leader combat "
+            "results (7.25), "
+            "`/odds text:challenge ISI GOR` those of the Mortal Combat (22.2)."),
+        kind_verbs={"magic": ("cast", "gates"), "combat": ("fire", "duel", "melee", "advance", "retreat", "challenge",
+                                                            "accept", "decline", "breathe"),
+                      "rally": ("rally", "ring")},
+        setup_help=(
+            "Every counter starts on its hex (reconstructed order of battle, docs/sauron.md); Sauron, then "
+            "Westernesse, may re-place counters in their zones with `deploy <unit> [<unit>...] <hex>`, then `/done`. "
+            "Sauron's army comes through the Gates from turn 1, the Elves from the West edge on turn 2; `options: "
+            "extra=all` adds the six spare Westernesse units (14.3)."),
+        secrets_help=(
+            "Nothing is hidden in Sauron: every counter, the Ring's bearer and the Gates are in plain view, and "
+            "`/secret` has nothing to send."),
+        help_general=help_general,
+    )
+    _legal_deploys = c13_setup._legal_deploys
+    # 14.0 reinforcements
+    entry_hexes = c14_reinforcements.entry_hexes
+    # 18.1 the gates
+    mordor_hexes = c18_1_gates.mordor_hexes
+    gate_sides = c18_1_gates.gate_sides
+    # 16.6 the One Ring
+    # 19.21 Narsil
+    # 22.0 Mortal Combat
+    answer_buttons = c22_mortal_combat.answer_buttons
+    waiting_decisions = c22_mortal_combat.waiting_decisions
+    # 17.1 the Beast, spells
+    spells = c17_11_beast.spells
+    ratings = c17_11_beast.ratings
+    # 7.22 leader combat (the variant)
+    _lr = c07_22_leader_combat._lr
+    # 7.175 missile units fire
+    apply = c07_175_missiles.apply
+
     name = "sauron"
     options = OPTIONS  # options.py (issue 39)
     golden_script = ("sauron_game.txt", "45")
@@ -142,9 +239,6 @@ class Sauron(StandardRules):
     side_titles = SIDE_TITLES
     side_colors = SIDE_COLORS
     state_version = STATE_VERSION
-    entry_attack_seats = ("sauron", "westernesse")
-    _offer_advance = spi_entry._offer_advance  # 7.5 with the advance onto the map (14.2)
-    _offmap_hex = spi_entry._offmap_hex  # 14.2 the hex an entering unit attacks from
 
     # ------------------------------------------------------------------ data
     @cached_property
@@ -221,37 +315,6 @@ class Sauron(StandardRules):
         out["errata"] = out.get("errata") or ("none" if out["variant"] else "1978")
         return out
 
-    def check_group_charts(self, charts, text: str) -> None:
-        """A group's tables of this game: the Leader Combat Results Table (7.25) ten or more columns of six
-        cells `attacker/defender`, each k, - or a number of wounds; every leader rated (7.22)."""
-        lc = charts.raw["lcrt"]
-        cols = [k for k in lc if k not in ("reconstructed", "reason", "take_rolls")]
-        if not cols:
-            raise ChartError("[lcrt] needs its columns, like \"0\" = [\"-/-\", ...]")
-        for k in cols:
-            try:
-                int(k)
-            except ValueError:
-                raise ChartError(f"[lcrt] column `{k[:20]}` is not a differential like -4 or 5") from None
-            row = lc[k]
-            if not isinstance(row, list) or len(row) != 6:
-                raise ChartError(f"[lcrt] {k} must list six results, for die rolls 1 to 6")
-            for c in row:
-                parts = c.split("/") if isinstance(c, str) else []
-                if len(parts) != 2:
-                    raise ChartError(f"[lcrt] {k}: `{str(c)[:20]}` is not attacker/defender like 1w/- or -/k")
-                for p in parts:
-                    try:
-                        cell_wounds(p)
-                    except ValueError as e:
-                        raise ChartError(f"[lcrt] {k}: {e}") from None
-        for table in ("combat", "morale", "endurance", "ring"):
-            t = charts.raw["leaders"].get(table, {})
-            missing = [u for u, d in self.units.items() if d.is_leader and u not in t]
-            if missing:
-                raise ChartError(f"[leaders] {table} must rate every leader; missing {', '.join(missing)}")
-            if table == "endurance" and any(not isinstance(v, int) or v < 1 for v in t.values()):
-                raise ChartError("[leaders] endurance must be 1 or more")
 
     # ------------------------------------------------------- hooks chained here
     def _check_done(self, state: State, seat: str, args: tuple[str, ...]) -> None:
@@ -282,9 +345,6 @@ class Sauron(StandardRules):
                         return a
         return super().deadline_action(state, seat)
 
-    def may_form(self, state: State, seat: str, kind: str) -> bool:
-        """8.41: Sauron's units do not form special formations (the Standard Rules)."""
-        return seat != "sauron"
 
     # ----------------------------------------------------------------- view
     def leader_card(self, state: State, uid: str) -> dict:
@@ -350,8 +410,8 @@ class Sauron(StandardRules):
             "markers": markers,
             "gates": gates,
             "tracks": [{"name": f"{armies[a][:1].upper()}{armies[a][1:]} demoralization", "side": a,
-                        "points": self.dem_total(state, a), "level": self.dem_level(state, a),
-                        "demoralized": self.demoralized(state, a)} for a in SEATS],
+                        "points": self.hooks.dem_total(self, state, a), "level": self.hooks.dem_level(self, state, a),
+                        "demoralized": self.hooks.demoralized(self, state, a)} for a in SEATS],
             "pool": pool,
             "pending": [{"seat": p["seat"], "unit": p["unit"], "options": list(p["options"])}
                         for p in state["pending"]],
@@ -374,34 +434,6 @@ class Sauron(StandardRules):
             v["zone_title"] = f"{self.title_of(who)} set-up zone ({'13.1' if who == 'sauron' else '13.2'})"
         return v
 
-    # ------------------------------------------------------------ help (engine/spi/help.py)
-    order_examples = {
-        "deploy": "deploy OI1 OJ1 1519", "move": "move OI1 1519", "fire": "fire GA1 at 1310",
-        "duel": "duel ISI GOR", "melee": "melee OI1 at 1310", "advance": "advance OI1 1310",
-        "retreat": "retreat OI1 1520", "rally": "rally ELE MI1", "cast": "cast SAU summon-beast",
-        "form": "form shieldwall MI1 MI2 ELE", "disband": "disband MI1 1310", "gates": "gates close",
-        "challenge": "challenge ISI GOR", "accept": "accept GOR", "decline": "decline GOR", "ring": "ring ISI off",
-        "breathe": "breathe BEA at 1310"}
-    orders_notes = (
-        "An archer next to enemies must fire at one unless every one is meleed (7.175). Sauron's spells (17.0): "
-        "sinister-visions, wrath-of-the-ringwraith, total-eclipse, summon-beast, and the Beast's abilities bought "
-        "separately (beast-flight, beast-horn, beast-armor, beast-breath, 17.11). A challenge to Mortal Combat "
-        "is answered in the challenged side's next phase (22.3), by order or by its buttons; accepted, both "
-        "leaders close each movement phase until one is in the other's hex (22.1; `decline` backs out at "
-        "22.3's cost). `/odds text:duel ISI GOR` gives the exact leader combat "
-        "results (7.25), "
-        "`/odds text:challenge ISI GOR` those of the Mortal Combat (22.2).")
-    kind_verbs = {"magic": ("cast", "gates"), "combat": ("fire", "duel", "melee", "advance", "retreat", "challenge",
-                                                        "accept", "decline", "breathe"),
-                  "rally": ("rally", "ring")}
-    setup_help = (
-        "Every counter starts on its hex (reconstructed order of battle, docs/sauron.md); Sauron, then "
-        "Westernesse, may re-place counters in their zones with `deploy <unit> [<unit>...] <hex>`, then `/done`. "
-        "Sauron's army comes through the Gates from turn 1, the Elves from the West edge on turn 2; `options: "
-        "extra=all` adds the six spare Westernesse units (14.3).")
-    secrets_help = (
-        "Nothing is hidden in Sauron: every counter, the Ring's bearer and the Gates are in plain view, and "
-        "`/secret` has nothing to send.")
 
     def rules_in_force(self, state: State) -> list[str]:
         """Issue 42: the variant or the original leader rules, the errata, the spare counters."""
@@ -412,27 +444,6 @@ class Sauron(StandardRules):
             out.append(f"{len(o['extra'])} spare Westernesse counters (14.3)")
         return out + StandardRules.rules_in_force(self, state)
 
-    def help_general(self) -> str:
-        return (
-            "**Sauron** (SPI 1977; Heli's variant rules unless `options: variant=off`): the battle of Dagorlad. Sauron against the Last "
-            "Alliance (Westernesse). 18 Game-Turns, 15-18 at night.\n"
-            "Set-up: every counter starts on its hex; each side may re-place counters in its zone (`deploy`), "
-            "then `/done`. Sauron's army comes through the Gates from turn 1; the Elves arrive on turn 2.\n"
-            "Each turn: Sauron magic (A), move (C), combat (D), magic (E); Westernesse move (F), combat (G); "
-            "joint rally (H).\n"
-            "The variant's headline rules: **the One Ring** (16.6: Sauron wears it; a leader who kills or "
-            "wounds its wearer on a 5-6 takes it, 7.251, and Sauron's side takes +20 demoralization, Sauron -4 Morale and -10 "
-            "magic points; the Ringwraith or Gorgol who recovers it takes it straight back to Sauron, 16.641; "
-            "a Westernesse wearer tries `ring <leader> off` each Joint Rally Phase and turns evil after three "
-            "failures, 16.642/16.69) and **Mortal Combat** (22.0: `challenge` a leader within 4 hexes whose "
-            "Combat + Morale is within 3; `accept` or `decline` at the cost of his Rally Points, 22.3; once "
-            "accepted both close until they meet, 22.1, and fight to the death, 22.2). Also leader ratings "
-            "and wounds (7.22-7.25), the Gates (18.1), Narsil (19.21), the Beast (17.11).\n"
-            "The map, order of battle, schedule and victory points are reconstructed (docs/sauron.md); a group "
-            "owning the game loads its own charts with `options: charts=...`; `variant=off` plays the original "
-            "leader rules with the 1978 player errata (`errata=1978|none`: rough +1 MP and +1 Armor, no cavalry "
-            "in rough, a magic weapon +1 rally)."
-        )
 
 
 # Sauron's orders, in the order their legal actions are offered (after the class: the check of `done`

@@ -24,7 +24,7 @@ def missile_obliged(rs, state: State, seat: str) -> list[tuple[str, list[str]]]:
     for uid in sorted(state["units"]):
         if hooks.side_of(rs, state, uid) != seat or not rs.on_map(state, uid) or uid in state["ph"]["fired"]:
             continue
-        if not rs._can_fire(state, uid):
+        if not rs.hooks._can_fire(rs, state, uid):
             continue
         h = Hex.parse(state["units"][uid]["hex"])
         adj = sorted({state["units"][t]["hex"] for t in c06_zoc.exerting(rs, state, h, seat, occ)})

@@ -258,7 +258,7 @@ def _wound(rs, state: State, uid: str, w, killer: str | None = None) -> str:
         b["wounds"] = end if w == "k" else min(end, b["wounds"] + int(w))
         if b["wounds"] >= end:
             c07_combat.eliminate(rs, state, uid)
-            return f"the Beast is slain (+{rs.unit_dem_value(state, uid)} demoralization)"
+            return f"the Beast is slain (+{rs.hooks.unit_dem_value(rs, state, uid)} demoralization)"
         return f"the Beast takes {w} wound(s) ({b['wounds']} of {end})"
     rec = state["units"][uid]
     end = endurance(rs, state, uid)
@@ -279,7 +279,7 @@ def _kill_leader(rs, state: State, uid: str, how: str, killer: str | None = None
     taken = c16_6_ring._take_items(rs, state, killer, uid) if killer and rs.on_map(state, killer) else []
     rec["status"], rec["hex"] = "eliminated", None
     pts = rs._lr(state, "combat", uid) + rs._lr(state, "morale", uid)
-    rs.on_unit_lost(state, uid, pts)
+    rs.hooks.on_unit_lost(rs, state, uid, pts)
     text = f"{uid} is dead ({how}; +{pts} demoralization, 7.222, 20.2)"
     more = taken + c16_6_ring._drop_items(rs, state, uid, here)
     return "; ".join([text] + more)
@@ -289,7 +289,7 @@ def _leader_loss(rs, state: State, ldr: str, points: int) -> str:
     """A leader caught in his unit's 1/2E takes 1 wound, in its E 2 wounds (ruling); Narsil's bearer
         caught breaks it (19.211 ruling)."""
     if not variant(rs, state):
-        return StandardRules._leader_loss(rs, state, ldr, points)
+        return StandardRules.hooks._leader_loss(rs, state, ldr, points)
     full = points >= c08_3_rally.leader_rating(rs, state, ldr, for_rally=False)
     text = [_wound(rs, state, ldr, 2 if full else 1)]
     if rs.on_map(state, ldr) and state["sau"]["items"].get("narsil") == ldr:
@@ -300,7 +300,7 @@ def _leader_loss(rs, state: State, ldr: str, points: int) -> str:
 def _displace_leader(rs, state: State, ldr: str) -> list[str]:
     """8.11 (variant): no effect if a leader is alone in a hex: he stays."""
     if not variant(rs, state):
-        return StandardRules._displace_leader(rs, state, ldr)
+        return StandardRules.hooks._displace_leader(rs, state, ldr)
     return []
 
 

@@ -90,7 +90,7 @@ def _legal_deploys(rs, state: State, seat: str) -> Iterator[Action]:
         for n in h.neighbours():
             hx = str(n)
             try:
-                rs._check_deploy(state, seat, uid, hx, occ)
+                rs.hooks._check_deploy(rs, state, seat, uid, hx, occ)
             except IllegalOrder:
                 continue
             yield Action("deploy", (uid, hx))

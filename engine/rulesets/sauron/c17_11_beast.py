@@ -64,13 +64,13 @@ def movement_allowance(rs, state: State, uid: str, ma: float) -> float:
 def unit_dem_value(rs, state: State, uid: str) -> int:
     if uid == BEAST:
         return rs.raw(state)["beast"]["dem"]
-    return StandardRules.unit_dem_value(rs, state, uid)
+    return StandardRules.hooks.unit_dem_value(rs, state, uid)
 
 
 def adjust_result(rs, state: State, target: str, res: tuple, prof: dict) -> tuple:
     if target == BEAST and beast(rs, state)["armor"]:
         return ()
-    return StandardRules.adjust_result(rs, state, target, res, prof)
+    return StandardRules.hooks.adjust_result(rs, state, target, res, prof)
 
 
 def beast_total(rs, state: State) -> int:
@@ -85,11 +85,11 @@ def has_effect(rs, state: State, spell: str) -> bool:
 def is_fanatic(rs, state: State, uid: str) -> bool:
     if has_effect(rs, state, "total-eclipse") and "orc" in rs.units[uid].tags:
         return True
-    return StandardRules.is_fanatic(rs, state, uid)
+    return StandardRules.hooks.is_fanatic(rs, state, uid)
 
 # --- spells
 def check_spell(rs, state: State, seat: str, leader: str, spell: str, target: str | None) -> None:
-    StandardRules.check_spell(rs, state, seat, leader, spell, target)
+    StandardRules.hooks.check_spell(rs, state, seat, leader, spell, target)
     ped = rs.raw(state)["pedestal"]["hex"]
     if state["units"][leader]["hex"] != ped:
         raise IllegalOrder(f"Sauron casts only while stacked with his pedestal, in {ped}", "8.5")
@@ -145,7 +145,7 @@ def spell_effect(rs, state: State, seat: str, leader: str, spell: str, target: s
         for x in hit:
             state["units"][x]["disrupted"] = True
         return f"{', '.join(hit) or 'no unit'} Disrupted (within two hexes of {target})"
-    return StandardRules.spell_effect(rs, state, seat, leader, spell, target)
+    return StandardRules.hooks.spell_effect(rs, state, seat, leader, spell, target)
 
 # --- Death Breath
 def _parse_breathe(rs, state: State, seat: str, words: list[str]) -> tuple[str, ...]:

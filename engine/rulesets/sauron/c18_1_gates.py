@@ -42,39 +42,39 @@ def _through_gate(rs, a: Hex, b: Hex) -> bool:
 def hexside_rule(rs, state: State, uids: list[str], a: Hex, b: Hex, retreat: bool = False):
     if _through_gate(rs, a, b) and gates_closed(rs, state):
         return None
-    return StandardRules.hexside_rule(rs, state, uids, a, b, retreat)
+    return StandardRules.hooks.hexside_rule(rs, state, uids, a, b, retreat)
 
 
 def why_hexside(rs, state, uids, a, b) -> str:
     if _through_gate(rs, a, b):
         return "the Gates of Morannon are closed (18.1)"
-    return StandardRules.why_hexside(rs, state, uids, a, b)
+    return StandardRules.hooks.why_hexside(rs, state, uids, a, b)
 
 
 def _why_unreachable(rs, state: State, seat: str, uids: list[str], dest: str) -> str:
     start = state["units"][uids[0]]["hex"]
     if gates_closed(rs, state) and start and (start in rs.mordor_hexes) != (dest in rs.mordor_hexes):
         return f"the Gates of Morannon are closed: no unit passes them ({start} to {dest})"
-    return StandardRules._why_unreachable(rs, state, seat, uids, dest)
+    return StandardRules.hooks._why_unreachable(rs, state, seat, uids, dest)
 
 
 def _why_section(rs, state: State, seat: str, hx: str, why: str) -> str:
     if "Gates of Morannon" in why:
         return "18.1"
-    return StandardRules._why_section(rs, state, seat, hx, why)
+    return StandardRules.hooks._why_section(rs, state, seat, hx, why)
 
 
 def zoc_through(rs, state: State, a: Hex, b: Hex) -> bool:
     if gates_closed(rs, state) and _through_gate(rs, a, b):
         return False
-    return StandardRules.zoc_through(rs, state, a, b)
+    return StandardRules.hooks.zoc_through(rs, state, a, b)
 
 
 def zoc_through_fn(rs, state: State):
     if not gates_closed(rs, state):
-        if type(rs).zoc_through is zoc_through:  # nothing else limits a ZOC here: always
+        if type(rs).hooks.zoc_through is zoc_through:  # nothing else limits a ZOC here: always
             return _always
-        return StandardRules.zoc_through_fn(rs, state)
+        return StandardRules.hooks.zoc_through_fn(rs, state)
     sides = rs.gate_sides
     return lambda a, b: frozenset((a, b)) not in sides
 

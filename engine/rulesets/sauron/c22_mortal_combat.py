@@ -257,7 +257,7 @@ def may_enter_enemy_leaders(rs, state: State, uids: list[str]) -> bool:
     if all(rs.units[u].is_leader and any(m["status"] == "accepted" and u in (m["challenger"], m["challenged"])
                                            for m in state["sau"]["mortal"]) for u in uids):
         return True
-    return StandardRules.may_enter_enemy_leaders(rs, state, uids)
+    return StandardRules.hooks.may_enter_enemy_leaders(rs, state, uids)
 
 
 def meeting_check(rs, state: State, seat: str, uids: list[str], dest: str, occ) -> None:
@@ -314,7 +314,7 @@ def approach_reach(rs, state: State, seat: str, me: str, foe: str) -> tuple[int,
     movers = c04_movement._stack_of(rs, state, (me,))
     best = now
     try:
-        rs._check_movers(state, seat, movers)
+        rs.hooks._check_movers(rs, state, seat, movers)
     except IllegalOrder:
         pass
     else:
@@ -416,7 +416,7 @@ def _deaths_cost(rs, state: State, dead: tuple[str, ...], killer: str | None, ar
     st = clone(state)
     for uid in dead:
         c07_22_leader_combat._wound(rs, st, uid, "k", killer=killer if len(dead) == 1 else None)
-    added = {a: rs.dem_total(st, a) - rs.dem_total(state, a) for a in (army, foe)}
+    added = {a: rs.hooks.dem_total(rs, st, a) - rs.hooks.dem_total(rs, state, a) for a in (army, foe)}
     return added[army] - added[foe]
 
 
@@ -567,7 +567,7 @@ def order_odds(rs, state: State, seat: str, action: Action) -> str | None:
     """``/odds duel A B`` (7.25; Mortal Combat once the two share a hex after an accepted challenge)
         and ``/odds challenge A B`` (the Mortal Combat it would lead to), under the variant."""
     if not c07_22_leader_combat.variant(rs, state) or action.verb not in ("duel", "challenge") or len(action.args) != 2:
-        return StandardRules.order_odds(rs, state, seat, action)
+        return StandardRules.hooks.order_odds(rs, state, seat, action)
     a, b = action.args
     if "BEA" in (a, b) and action.verb == "duel":
         return c07_22_leader_combat.duel_odds(rs, state, a, b)

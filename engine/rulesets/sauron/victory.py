@@ -17,8 +17,8 @@ def victory_points(rs, state: State) -> dict[str, int]:
     pts = {}
     for seat in ("sauron", "westernesse"):
         enemy = rs.enemy(seat)
-        p = max(rs.dem_total(state, enemy), 0)
-        if rs.demoralized(state, enemy):
+        p = max(rs.hooks.dem_total(rs, state, enemy), 0)
+        if rs.hooks.demoralized(rs, state, enemy):
             p += v["demoralized"]
         pts[seat] = p
     if state["units"]["SAU"]["status"] == "eliminated":

@@ -3,6 +3,7 @@ Standard Rules in one folder, this file and four data files (`data/`: the map, t
 start, the sequence of play). It has no set-up step, so it starts at Game-Turn 1 and plays the four
 turns its sequence asks for. Kept working by tests/engine/test_registry_games.py, which registers it as a
 sixth built-in game for a run of the suite's game tests (``PALANTIR_EXTRA_BUILTIN``, tests/conftest.py)."""
+from dataclasses import replace
 from pathlib import Path
 
 from engine import options as game_options
@@ -18,8 +19,10 @@ class TinyHex(StandardRules):
     side_colors = {"red": "#b0302a", "blue": "#2a4fb0"}
     data_dir = Path(__file__).parent / "data"
     ruleset_charts_text = ""  # the Standard Rules' charts as they are
-    order_examples = {"move": "move R1 0202", "melee": "melee R1 at 0305", "advance": "advance R1 0305",
-                      "retreat": "retreat B1 0404", "form": "form wedge R1 R2 RL", "disband": "disband R1 0202"}
+    hooks = replace(StandardRules.hooks,  # its extension points (engine/spi/hooks.py: Hooks): help's examples
+                    order_examples={"move": "move R1 0202", "melee": "melee R1 at 0305", "advance": "advance R1 0305",
+                                    "retreat": "retreat B1 0404", "form": "form wedge R1 R2 RL",
+                                    "disband": "disband R1 0202"})
 
     def new_game(self, options: dict[str, str], seed: str, fixture: dict | None = None) -> State:
         state = self.base_state(game_options.read(self.options, options, self), seed)

@@ -99,6 +99,6 @@ def test_4_3_errata_a_cavalry_retreat_never_ends_in_rough():
 def test_19_11_errata_a_magic_weapon_adds_one_to_rally(options, weapon):
     st = game(**options).state
     assert st["sau"]["items"]["narsil"] == "ELE"
-    with_narsil = RS.printed_rally(st, "ELE")
+    with_narsil = RS.hooks.printed_rally(RS, st, "ELE")
     st["sau"]["items"]["narsil"] = None
-    assert with_narsil - RS.printed_rally(st, "ELE") == weapon
+    assert with_narsil - RS.hooks.printed_rally(RS, st, "ELE") == weapon

@@ -128,10 +128,10 @@ def test_7_222_wounds_equal_to_endurance_kill_and_20_2_adds_the_original_rally_p
     st = g.state
     c07_22_leader_combat._wound(RS, st, "ISI", 3)
     assert st["units"]["ISI"]["status"] == "map" and c07_22_leader_combat.wounds(RS, st, "ISI") == 3
-    before = RS.dem_total(st, "westernesse")
+    before = RS.hooks.dem_total(RS, st, "westernesse")
     text = c07_22_leader_combat._wound(RS, st, "ISI", 1)
     assert st["units"]["ISI"]["status"] == "eliminated" and "dead" in text
-    assert RS.dem_total(st, "westernesse") == before + 3 + 4  # Isildur's original 7 (20.2)
+    assert RS.hooks.dem_total(RS, st, "westernesse") == before + 3 + 4  # Isildur's original 7 (20.2)
 
 
 def test_7_251_a_kill_takes_the_losers_items_and_the_ring_is_put_on():
@@ -216,18 +216,18 @@ def test_7_23_a_leader_caught_in_his_units_result_takes_wounds_and_narsil_breaks
     caught breaks it (19.211: "destroyed by missile or melee combat")."""
     g = game()
     st = g.state
-    RS._leader_loss(st, "ISI", 1)
+    RS.hooks._leader_loss(RS, st, "ISI", 1)
     assert c07_22_leader_combat.wounds(RS, st, "ISI") == 1
-    RS._leader_loss(st, "ANA", c08_3_rally.leader_rating(RS, st, "ANA", for_rally=False))
+    RS.hooks._leader_loss(RS, st, "ANA", c08_3_rally.leader_rating(RS, st, "ANA", for_rally=False))
     assert c07_22_leader_combat.wounds(RS, st, "ANA") == 2
-    text = RS._leader_loss(st, "ELE", 1)
+    text = RS.hooks._leader_loss(RS, st, "ELE", 1)
     assert st["sau"]["items"]["narsil"] is None and st["sau"]["items"]["shards"] and "Narsil breaks" in text
 
 
 def test_8_11_a_leader_left_alone_stays_where_he_is():
     g = game()
     st = g.state
-    assert RS._displace_leader(st, "ELE") == [] and st["units"]["ELE"]["hex"] == "1305"
+    assert RS.hooks._displace_leader(RS, st, "ELE") == [] and st["units"]["ELE"]["hex"] == "1305"
 
 
 def test_a_formation_outlives_its_dead_leader():
