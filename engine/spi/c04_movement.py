@@ -17,13 +17,15 @@ from engine.spi import c06_zoc
 from engine.spi import c08_4_formations
 from engine.spi import c08_5_magic
 from engine.spi import hooks
+from engine.spi import c02_units
+from engine.spi import c03_sequence
 
 
 
 def _mover_kind(rs, state: State, seat: str, uid: str) -> str | None:
     """Which phase kind lets ``uid`` move: magic leaders in magic phases
         (8.52); leaders in a rally phase that allows them a move (FoC 8.38)."""
-    if rs.units[uid].is_leader and rs.kind(state) == "rally" and rs.step(state).get("leader_moves"):
+    if rs.units[uid].is_leader and c03_sequence.kind(rs, state) == "rally" and c03_sequence.step(rs, state).get("leader_moves"):
         return "rally"
     return "magic" if c08_5_magic.is_magic_leader(rs, uid) else "move"
 
@@ -97,10 +99,10 @@ def _check_movers(rs, state: State, seat: str, uids: list[str]) -> None:
         elif r["hex"] != start:
             raise IllegalOrder("units that move together must start in the same hex", "4.0")
         want = _mover_kind(rs, state, seat, uid)
-        if rs.kind(state) != want:
+        if c03_sequence.kind(rs, state) != want:
             if want == "magic":
                 raise IllegalOrder(f"{uid} is a magic leader: it moves only in the Magic Leader phases", "8.52")
-            raise IllegalOrder(f"{uid} moves only in your Movement Phase; now: {rs.step(state)['title']}", "4.0")
+            raise IllegalOrder(f"{uid} moves only in your Movement Phase; now: {c03_sequence.step(rs, state)['title']}", "4.0")
         if uid in state["ph"]["moved"]:
             raise IllegalOrder(f"{uid} has already moved this phase", "4.0")
         if uid in state["ph"]["cast"]:
@@ -196,7 +198,7 @@ def _step_cost_fn(rs, state: State, seat: str, uids: list[str], start: Hex | Non
 
 
 def _move_graph(rs, state: State, seat: str, uids: list[str], occ=None):
-    occ = occ if occ is not None else rs.occupancy(state)
+    occ = occ if occ is not None else c05_stacking.occupancy(rs, state)
     start_s = state["units"][uids[0]]["hex"]
     start = Hex.parse(start_s) if start_s else None
     cost, enemy_zoc = _step_cost_fn(rs, state, seat, uids, start, occ)
@@ -248,7 +250,7 @@ def _why_unreachable(rs, state: State, seat: str, uids: list[str], dest: str) ->
         return f"{dest} is {info.terrain}: impassable"
     if _cavalry_closed(rs, state, uids, info.terrain):
         return f"{dest} is {info.terrain}: cavalry may not enter it (4.3)"
-    occ = rs.occupancy(state)
+    occ = c05_stacking.occupancy(rs, state)
     if any(hooks.side_of(rs, state, x) != seat for x in occ.get(dest, ()) if not rs.units[x].is_siege):
         return f"{dest} holds enemy units"
     who = _phrase(uids)
@@ -268,7 +270,7 @@ def _check_move(rs, state: State, seat: str, args: tuple[str, ...]) -> None:
         missing = [x for x in full if x not in uids]
         raise IllegalOrder(f"{_phrase(missing)} must move with {uids[0]}: they are in one formation", "8.4")
     rs.hooks._check_movers(rs, state, seat, uids)
-    occ = rs.occupancy(state)
+    occ = c05_stacking.occupancy(rs, state)
     graph = _move_graph(rs, state, seat, uids, occ)  # once per order: the path and its cost
     path = _move_path(rs, state, seat, uids, path, graph)
     end, spent, ma = _path_spent(rs, state, seat, uids, path, occ, graph)
@@ -325,7 +327,7 @@ def _why_section(rs, state: State, seat: str, hx: str, why: str) -> str:
     """The case a refused move breaks: 4.27 for a hex holding only enemy
         leaders, 6.0 for the zone-of-control limits, else 4.0."""
     if why.endswith("holds enemy units"):
-        enemy = [x for x in rs.occupancy(state).get(hx, ()) if hooks.side_of(rs, state, x) != seat
+        enemy = [x for x in c05_stacking.occupancy(rs, state).get(hx, ()) if hooks.side_of(rs, state, x) != seat
                  and not rs.units[x].is_siege]
         return "4.27" if enemy and all(rs.units[x].is_leader for x in enemy) else "4.0"
     if "zone of control" in why and "(15.13)" not in why:
@@ -339,7 +341,7 @@ def _why_step(rs, state, seat, uids, a: Hex, b: Hex, zoc, start) -> str:
     info = rs.hexmap.hexes[b]
     if not rs.charts_for(state)["tec"].get(info.terrain, {}).get("passable", True):
         return f"{b} is {info.terrain}: impassable"
-    occ = rs.occupancy(state)
+    occ = c05_stacking.occupancy(rs, state)
     if any(hooks.side_of(rs, state, x) != seat for x in occ.get(str(b), ()) if not rs.units[x].is_siege):
         return f"{b} holds enemy units"
     if a == start and a in zoc and b in zoc:
@@ -367,7 +369,7 @@ def _cavalry_closed(rs, state: State, uids: list[str], terrain: str) -> bool:
 
 
 def _legal_moves(rs, state: State, seat: str, kind: str, only: str | None = None) -> Iterator[Action]:
-    occ = rs.occupancy(state)
+    occ = c05_stacking.occupancy(rs, state)
     seen: set[str] = set()
     units = [only] if only else sorted(state["units"])
     if only and only in rs.units and rs.units[only].is_siege and state["units"][only]["hex"]:
@@ -425,7 +427,7 @@ def _apply_move(rs, state: State, seat: str, args: tuple[str, ...], dice: Dice |
     if checked and checked[0] == _move_key(rs, state, seat, args):
         path, spent = checked[1], checked[2]  # found by this order's check on this same position
     else:
-        occ = rs.occupancy(state)
+        occ = c05_stacking.occupancy(rs, state)
         graph = _move_graph(rs, state, seat, uids, occ)
         path = _move_path(rs, state, seat, uids, [a for a in args if _HEX.match(a)], graph)
         _, spent, _ = _path_spent(rs, state, seat, uids, path, occ, graph)
@@ -443,7 +445,7 @@ def _apply_move(rs, state: State, seat: str, args: tuple[str, ...], dice: Dice |
         state["ph"]["entered"][path[0]] = state["ph"]["entered"].get(path[0], 0) + len(uids)
     who = _phrase([rs.units[u].label() for u in uids])
     if entering:
-        text = f"{rs.title_of(seat)}: {who} enters at {path[0]}" + (
+        text = f"{c02_units.title_of(rs, seat)}: {who} enters at {path[0]}" + (
             f" and moves to {path[-1]} (via {' '.join(path[1:-1])})" if len(path) > 2 else
             (f" and moves to {path[-1]}" if len(path) > 1 else "") + " (14.0)."
         )
@@ -452,7 +454,7 @@ def _apply_move(rs, state: State, seat: str, args: tuple[str, ...], dice: Dice |
         sec = "14.0"
     else:
         via = f" via {' '.join(path[:-1])}" if len(path) > 1 else ""
-        text = f"{rs.title_of(seat)}: {who} moves to {path[-1]}{via} (4.0)."
+        text = f"{c02_units.title_of(rs, seat)}: {who} moves to {path[-1]}{via} (4.0)."
         sec = "4.0"
     events = [Event(public=text, section=sec)]
     state["ph"]["move_from"] = start  # for ``entered``: None when the move entered the map
@@ -473,11 +475,11 @@ def apply_overriding(rs, state: State, seat: str, text: str) -> list[Event] | No
             or state["pending"]):
         return None
     uids = [a for a in action.args if not _HEX.match(a)]
-    if not uids or any(rs.units[u].side != seat or not rs.on_map(state, u) for u in uids):
+    if not uids or any(rs.units[u].side != seat or not c02_units.on_map(rs, state, u) for u in uids):
         return None
     action = _complete_move(rs, state, seat, action)
     uids = [a for a in action.args if not _HEX.match(a)]
-    if any(rs.units[u].side != seat or not rs.on_map(state, u) for u in uids):
+    if any(rs.units[u].side != seat or not c02_units.on_map(rs, state, u) for u in uids):
         return None
     path = [a for a in action.args if _HEX.match(a)]
     if not path or any(Hex.parse(h) not in rs.hexmap for h in path):
@@ -498,10 +500,10 @@ def _parse_move(rs, state: State, seat: str, words: list[str]) -> tuple[str, ...
 
 
 def _legal_move_orders(rs, state: State, seat: str) -> Iterator[Action]:
-    k = rs.kind(state)
+    k = c03_sequence.kind(rs, state)
     if k in ("move", "magic"):
         yield from _legal_moves(rs, state, seat, k)
-    if k == "rally" and rs.step(state).get("leader_moves"):  # FoC 8.38
+    if k == "rally" and c03_sequence.step(rs, state).get("leader_moves"):  # FoC 8.38
         yield from _legal_moves(rs, state, seat, "rally")
 
 

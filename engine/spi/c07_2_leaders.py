@@ -12,20 +12,22 @@ from engine.orders import Order
 from engine.spi import c07_combat
 from engine.spi import c08_3_rally
 from engine.spi import hooks
+from engine.spi import c02_units
+from engine.spi import c03_sequence
 
 
 def _check_duel(rs, state: State, seat: str, args: tuple[str, ...]) -> None:
     a, b = args
     c07_combat._combat_phase_check(rs, state, seat, "duel", "7.2")
-    if rs.phasing(state) != seat:
+    if c03_sequence.phasing(rs, state) != seat:
         raise IllegalOrder("only the phasing side starts leader combat", "7.2")
-    ua = rs._own_on_map(state, seat, a)
+    ua = c02_units._own_on_map(rs, state, seat, a)
     if not ua.is_leader:
         raise IllegalOrder(f"{a} is not a leader", "7.2")
     ub = rs.units[b]
     if not ub.is_leader or hooks.side_of(rs, state, b) == seat:
         raise IllegalOrder(f"{b} is not an enemy leader", "7.2")
-    if not rs.on_map(state, b):
+    if not c02_units.on_map(rs, state, b):
         raise IllegalOrder(f"{b} is not on the map", "7.2")
     if a in state["ph"]["dueled"]:
         raise IllegalOrder(f"{a} has already fought a leader combat this phase", "7.24")
@@ -50,7 +52,7 @@ def _apply_duel(rs, state: State, seat: str, args: tuple[str, ...], dice: Dice |
         r = c08_3_rally.leader_rating(rs, state, who, for_rally=False)
         parts.append(rs.hooks._leader_loss(rs, state, who, r if cell == "k" else int(cell)))
     res = "; ".join(parts) or "no effect"
-    return [Event(public=f"{rs.title_of(seat)}: leader combat, {a} ({ra}) against {b} ({rb}), differential "
+    return [Event(public=f"{c02_units.title_of(rs, seat)}: leader combat, {a} ({ra}) against {b} ({rb}), differential "
                          f"{diff:+d}, die {roll}: {res} (7.25).", section="7.25")]
 
 
@@ -61,19 +63,19 @@ def _parse_duel(rs, state: State, seat: str, words: list[str]) -> tuple[str, ...
 
 
 def _legal_duels(rs, state: State, seat: str) -> Iterator[Action]:
-    if rs.kind(state) != "combat" or rs.phasing(state) != seat or state["ph"]["segment"] == "melee":
+    if c03_sequence.kind(rs, state) != "combat" or c03_sequence.phasing(rs, state) != seat or state["ph"]["segment"] == "melee":
         return
-    mine = sorted(x for x in state["units"] if hooks.side_of(rs, state, x) == seat and rs.on_map(state, x))
+    mine = sorted(x for x in state["units"] if hooks.side_of(rs, state, x) == seat and c02_units.on_map(rs, state, x))
     for uid in mine:
         if not rs.units[uid].is_leader or uid in state["ph"]["dueled"]:
             continue
         h = state["units"][uid]["hex"]
         for other in sorted(state["units"]):
             o = rs.units[other]
-            if o.is_leader and hooks.side_of(rs, state, other) != seat and rs.on_map(state, other) \
+            if o.is_leader and hooks.side_of(rs, state, other) != seat and c02_units.on_map(rs, state, other) \
                     and distance(h, state["units"][other]["hex"]) <= 1:
                 a = Action("duel", (uid, other))
-                if rs._ok(state, seat, a):
+                if c03_sequence._ok(rs, state, seat, a):
                     yield a
 
 

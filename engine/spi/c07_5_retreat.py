@@ -18,6 +18,8 @@ from engine.spi import c06_zoc
 from engine.spi import c07_1_fire
 from engine.spi import c07_combat
 from engine.spi import hooks
+from engine.spi import c02_units
+from engine.spi import c03_sequence
 
 
 def _check_advance_offer(rs, state: State, seat: str, uid: str, hx: str) -> list[str]:
@@ -33,7 +35,7 @@ def _check_advance_offer(rs, state: State, seat: str, uid: str, hx: str) -> list
     if state["units"][uid].get("disrupted"):
         raise IllegalOrder(f"{uid} is Disrupted and may not advance", "7.5")
     uids = c04_movement._stack_of(rs, state, (uid,))
-    c05_stacking._check_stacking(rs, state, seat, uids, hx, rs.occupancy(state))
+    c05_stacking._check_stacking(rs, state, seat, uids, hx, c05_stacking.occupancy(rs, state))
     if Hex.parse(hx) in rs.hooks.extra_blocked(rs, state, seat, uids):
         raise IllegalOrder(f"{uid} may not enter {hx}", "7.5")
     return uids
@@ -41,7 +43,7 @@ def _check_advance_offer(rs, state: State, seat: str, uid: str, hx: str) -> list
 
 def _check_advance(rs, state: State, seat: str, args: tuple[str, ...]) -> None:
     uid, hx = args
-    rs._own_on_map(state, seat, uid)
+    c02_units._own_on_map(rs, state, seat, uid)
     uids = _check_advance_offer(rs, state, seat, uid, hx)
     side = rs.hooks.hexside_rule(rs, state, uids, Hex.parse(state["units"][uid]["hex"]), Hex.parse(hx))
     if side is None or side == "all":
@@ -60,11 +62,11 @@ def _check_retreat(rs, state: State, seat: str, args: tuple[str, ...]) -> None:
 
 
 def _offer_advance(rs, state: State, seat: str, units: list[str], hx: str) -> None:
-    ok = [u for u in units if rs.on_map(state, u) and not state["units"][u].get("disrupted")
+    ok = [u for u in units if c02_units.on_map(rs, state, u) and not state["units"][u].get("disrupted")
           and distance(state["units"][u]["hex"], hx) == 1]
     state["ph"]["advance"] = {"seat": seat, "units": ok, "hex": hx} if ok else None
     if state["ph"]["advance"]:
-        real = [u for u in ok if rs._ok(state, seat, Action("advance", (u, hx)))]
+        real = [u for u in ok if c03_sequence._ok(rs, state, seat, Action("advance", (u, hx)))]
         state["ph"]["advance"] = {"seat": seat, "units": real, "hex": hx} if real else None
 
 
@@ -73,7 +75,7 @@ def retreat_options(rs, state: State, uids: list[str], n: int, attacker_hex: str
         from the attacker, into passable hexes free of enemy units and enemy
         ZOC, across no forbidden hexside; the last hex within stacking."""
     seat = hooks.side_of(rs, state, uids[0])
-    occ = rs.occupancy(state)
+    occ = c05_stacking.occupancy(rs, state)
     zoc = c06_zoc.zoc_map(rs, state, seat, occ)
     start = Hex.parse(state["units"][uids[0]]["hex"])
     src = Hex.parse(attacker_hex) if attacker_hex else None
@@ -130,12 +132,12 @@ def _start_retreat(rs, state: State, dice: Dice, uids: list[str], n: int, attack
             _move_retreat(rs, state, uids, opts[0])
     state["pending"].append(pending.new(CHOOSE_RETREAT, seat, unit=uids[0], units=uids, options=opts, hexes=n))
     return [f"{_phrase(uids)} Disrupted and must retreat {n} hex{'es' if n > 1 else ''}: "
-            f"{rs.title_of(seat)} chooses ({_phrase(opts)}) (7.5)"]
+            f"{c02_units.title_of(rs, seat)} chooses ({_phrase(opts)}) (7.5)"]
 
 
 def _move_retreat(rs, state: State, uids: list[str], hx: str) -> list[str]:
     here = state["units"][uids[0]]["hex"]
-    occ = rs.occupancy(state)
+    occ = c05_stacking.occupancy(rs, state)
     moving = list(uids) + [x for x in occ.get(here, ()) if rs.units[x].is_leader
                            and hooks.side_of(rs, state, x) == hooks.side_of(rs, state, uids[0])]
     for v in moving:
@@ -153,7 +155,7 @@ def _apply_retreat(rs, state: State, seat: str, args: tuple[str, ...], dice: Dic
     uid, hx = args
     p = state["pending"].pop(0)
     lines = _move_retreat(rs, state, p["units"], hx)
-    events = [Event(public=f"{rs.title_of(seat)}: {_phrase(p['units'])} retreats to {hx} (7.5)"
+    events = [Event(public=f"{c02_units.title_of(rs, seat)}: {_phrase(p['units'])} retreats to {hx} (7.5)"
                            + (f"; {'; '.join(lines)}" if lines else "") + ".", section="7.5",
                     new_phase=not state["pending"])]  # back to the phasing side: post and ping
     after = state["ph"].pop("advance_after", None)
@@ -170,16 +172,16 @@ def _apply_advance(rs, state: State, seat: str, args: tuple[str, ...], dice: Dic
     uid, hx = args
     uids = c04_movement._stack_of(rs, state, (uid,))
     here = state["units"][uid]["hex"]
-    occ = rs.occupancy(state)
+    occ = c05_stacking.occupancy(rs, state)
     leaders = [x for x in occ.get(here, ()) if rs.units[x].is_leader and hooks.side_of(rs, state, x) == seat]
     for v in uids:
         state["units"][v]["hex"] = hx
     adv = state["ph"]["advance"]
     adv["units"] = [u for u in adv["units"] if u not in uids]
-    if not adv["units"] or rs.combat_units_in(state, hx):
+    if not adv["units"] or c05_stacking.combat_units_in(rs, state, hx):
         state["ph"]["advance"] = None
     extra = f" ({_phrase(leaders)} stay in {here})" if leaders else ""
-    return [Event(public=f"{rs.title_of(seat)}: {_phrase(uids)} advances into {hx} (7.5){extra}.", section="7.5"),
+    return [Event(public=f"{c02_units.title_of(rs, seat)}: {_phrase(uids)} advances into {hx} (7.5){extra}.", section="7.5"),
             *hooks.on_enter(rs, state, seat, uids, [here, hx], "advance")]
 
 
@@ -200,7 +202,7 @@ def _legal_advances(rs, state: State, seat: str) -> Iterator[Action]:
     if adv and adv["seat"] == seat:
         for uid in adv["units"]:
             a = Action("advance", (uid, adv["hex"]))
-            if rs._ok(state, seat, a):
+            if c03_sequence._ok(rs, state, seat, a):
                 yield a
 
 

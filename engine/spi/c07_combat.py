@@ -18,11 +18,14 @@ from engine.spi import c07_5_retreat
 from engine.spi import c08_3_rally
 from engine.spi import c08_4_formations
 from engine.spi import hooks
+from engine.spi import c02_units
+from engine.spi import c03_sequence
+from engine.spi import c05_stacking
 
 
 # --- combat: missile fire (7.1)
 def _combat_phase_check(rs, state: State, seat: str, segment: str, section: str) -> None:
-    rs._need_kind(state, ("combat",), {"fire": "missile fire", "duel": "leader combat",
+    c03_sequence._need_kind(rs, state, ("combat",), {"fire": "missile fire", "duel": "leader combat",
                                          "melee": "melee"}[segment], section)
     order = ["fire", "duel", "melee"]
     if order.index(state["ph"]["segment"]) > order.index(segment):
@@ -43,7 +46,7 @@ def attack_profile(rs, state: State, attacker: str, target: str, kind: str) -> d
     prof = {"letter": letter, "armor": rd.armor, "morale": rd.morale, "crt_mod": 0, "bypass_cpt": False,
             "notes": notes, "cpt_mod": 0}
     fanatic = False
-    if rs.is_night(state) and ua.tags & set(ch["night"].get("fanatic_tags", [])):
+    if c03_sequence.is_night(rs, state) and ua.tags & set(ch["night"].get("fanatic_tags", [])):
         fanatic = True
         notes.append(f"{attacker} is fanatical at night (10.0)")
     if rs.hooks.is_fanatic(rs, state, attacker):
@@ -80,7 +83,7 @@ def attack_profile(rs, state: State, attacker: str, target: str, kind: str) -> d
         pen = ch["disrupted"].get("morale_penalty", 0)
         if pen:
             morale_note(prof, -pen, f"defender Disrupted: Morale -{pen} (7.57)")
-    if rs.hooks.demoralized(rs, state, rs.army_now(state, target)):
+    if rs.hooks.demoralized(rs, state, c02_units.army_now(rs, state, target)):
         pen = ch["demoralization"].get("morale_penalty", 0)
         if pen:
             morale_note(prof, -pen, f"defender's army demoralized: Morale -{pen} (9.1)")
@@ -161,7 +164,7 @@ def _attacks(rs, state: State, seat: str, dice: Dice, uids: list[str], hx: str, 
         attackers_used.append(uid)
         lines, res, prof = _resolve_attack(rs, state, dice, uid, target, kind)
         verb = "fires at" if kind == "fire" else "attacks"
-        head = f"{rs.title_of(seat)}: {rs.units[uid].label()} {verb} {rs.units[target].label()} in {hx}"
+        head = f"{c02_units.title_of(rs, seat)}: {rs.units[uid].label()} {verb} {rs.units[target].label()} in {hx}"
         if prof["notes"]:
             head += f" [{'; '.join(prof['notes'])}]"
         apply_lines = rs.hooks.apply_result(rs, state, dice, target, res, attacker_hex=state["units"][uid]["hex"],
@@ -195,7 +198,7 @@ def apply_result(rs, state: State, dice: Dice, target: str, res: tuple, attacker
     victims = list(state["formations"][f]["units"]) if f else [target]
     lines: list[str] = []
     hx = state["units"][target]["hex"]
-    leaders = [x for x in rs.occupancy(state).get(hx, ()) if rs.units[x].is_leader]
+    leaders = [x for x in c05_stacking.occupancy(rs, state).get(hx, ()) if rs.units[x].is_leader]
     loss = "E" if "E" in res else ("1/2E" if "1/2E" in res else None)
     # 8.4 (ruling): a loss falls on the formation's front unit (the first
     # named); if it is eliminated the formation ends. A retreat moves the
@@ -215,7 +218,7 @@ def apply_result(rs, state: State, dice: Dice, target: str, res: tuple, attacker
         lines.append("the formation is broken")
     if loss:
         lines.extend(_leaders_caught(rs, state, dice, leaders, loss))
-    survivors = [v for v in victims if rs.on_map(state, v)]
+    survivors = [v for v in victims if c02_units.on_map(rs, state, v)]
     retreat = 2 if "r2" in res else (1 if "r1" in res else 0)
     if retreat and survivors:
         lines.extend(rs.hooks._start_retreat(rs, state, dice, survivors, retreat, attacker_hex, leaders))
@@ -226,7 +229,7 @@ def apply_result(rs, state: State, dice: Dice, target: str, res: tuple, attacker
             lines.append(f"{_phrase(survivors)} Disrupted")
     # leaders left alone after their unit fell (8.1)
     for ldr in leaders:
-        if rs.on_map(state, ldr) and state["units"][ldr]["hex"] == hx and not rs.combat_units_in(state, hx):
+        if c02_units.on_map(rs, state, ldr) and state["units"][ldr]["hex"] == hx and not c05_stacking.combat_units_in(rs, state, hx):
             lines.extend(rs.hooks._displace_leader(rs, state, ldr))
     return lines
 
@@ -252,7 +255,7 @@ def _leaders_caught(rs, state: State, dice: Dice, leaders: list[str], loss: str)
     out = []
     caught = rs.charts_for(state)["leader_combat"].get("caught", [5, 6])
     for ldr in leaders:
-        if not rs.on_map(state, ldr):
+        if not c02_units.on_map(rs, state, ldr):
             continue
         roll = dice.d6(f"{ldr} caught")
         if roll in caught:
@@ -285,7 +288,7 @@ def _displace_leader(rs, state: State, ldr: str) -> list[str]:
     best = None
     for uid in sorted(state["units"]):
         u = rs.units[uid]
-        if u.is_combat and hooks.side_of(rs, state, uid) == side and rs.on_map(state, uid):
+        if u.is_combat and hooks.side_of(rs, state, uid) == side and c02_units.on_map(rs, state, uid):
             d = distance(here, state["units"][uid]["hex"])
             key = (d, state["units"][uid]["hex"])
             if best is None or key < best:
@@ -316,7 +319,7 @@ def odds(rs, state: State, seat: str, text: str) -> str:
         raise IllegalOrder(f"there is no enemy combat unit in {hx}", "7.0")
     target = _pick_target(rs, state, targets)
     for uid in uids:
-        if hooks.side_of(rs, state, uid) != seat or not rs.on_map(state, uid):
+        if hooks.side_of(rs, state, uid) != seat or not c02_units.on_map(rs, state, uid):
             raise IllegalOrder(f"{uid} is not one of your units on the map")
     out = []
     try:

@@ -11,6 +11,8 @@ from engine.dice import Dice
 from engine.spi.common import _HEX, _phrase
 from engine.orders import Order
 from engine.spi import hooks
+from engine.spi import c02_units
+from engine.spi import c03_sequence
 
 
 def is_magic_leader(rs, uid: str) -> bool:
@@ -27,8 +29,8 @@ def spell_cost(rs, state: State, spell: str) -> int:
 
 def _check_cast(rs, state: State, seat: str, args: tuple[str, ...]) -> None:
     leader, spell, points, target = (*args, None)[:4]
-    rs._need_kind(state, ("magic",), "spells", "8.5")
-    u = rs._own_on_map(state, seat, leader)
+    c03_sequence._need_kind(rs, state, ("magic",), "spells", "8.5")
+    u = c02_units._own_on_map(rs, state, seat, leader)
     if not u.magic:
         raise IllegalOrder(f"{leader} is not a magic leader", "8.5")
     sp = rs.spells.get(spell)
@@ -55,7 +57,7 @@ def _check_cast(rs, state: State, seat: str, args: tuple[str, ...]) -> None:
                            "second", "8.52")
     if sp.get("max") is not None and state["spell_count"].get(spell, 0) >= sp["max"]:
         raise IllegalOrder(f"{spell} may be cast successfully only {sp['max']} times a game", sp["section"])
-    if sp.get("day_only") and rs.is_night(state):
+    if sp.get("day_only") and c03_sequence.is_night(rs, state):
         raise IllegalOrder(f"{spell} is cast only in a day turn", sp["section"])
     for e in state["effects"]:
         if e.get("frozen") and leader in e["frozen"]:
@@ -76,7 +78,7 @@ def _legal_casts(rs, state: State, seat: str) -> Iterator[Action]:
             for p in pts:
                 for t in targets:
                     a = Action("cast", (leader, name, str(p)) + ((t,) if t else ()))
-                    if rs._ok(state, seat, a):
+                    if c03_sequence._ok(rs, state, seat, a):
                         yield a
 
 
@@ -86,7 +88,7 @@ def _apply_cast(rs, state: State, seat: str, args: tuple[str, ...], dice: Dice |
     p = int(points)
     cost = rs.hooks.spell_cost(rs, state, spell)
     state["ph"]["cast"].append(leader)
-    if rs.step(state).get("magic_round", 1) == 1:
+    if c03_sequence.step(rs, state).get("magic_round", 1) == 1:
         state["cast_turn"][leader] = state["turn"]
     if p >= cost:
         ok, how = True, f"{p} points, automatic"
@@ -96,12 +98,12 @@ def _apply_cast(rs, state: State, seat: str, args: tuple[str, ...], dice: Dice |
         ok = roll <= need
         how = f"{p} of {cost} points, die {roll} (needs {need} or less)"
     if not ok:
-        return [Event(public=f"{rs.title_of(seat)}: {leader} tries {sp['title']} ({how}) and fails; no points "
+        return [Event(public=f"{c02_units.title_of(rs, seat)}: {leader} tries {sp['title']} ({how}) and fails; no points "
                              f"are spent, but {leader}'s phase is gone (8.5).", section="8.5")]
     state["units"][leader]["magic"] -= p
     state["spell_count"][spell] = state["spell_count"].get(spell, 0) + 1
     lines = rs.hooks.spell_effect(rs, state, seat, leader, spell, target)
-    return [Event(public=f"{rs.title_of(seat)}: {leader} casts {sp['title']} ({how}; "
+    return [Event(public=f"{c02_units.title_of(rs, seat)}: {leader} casts {sp['title']} ({how}; "
                          f"{state['units'][leader]['magic']} points left): {lines} ({sp['section']}).",
                   section=sp["section"])]
 
@@ -148,7 +150,7 @@ def _parse_cast(rs, state: State, seat: str, words: list[str]) -> tuple[str, ...
 
 
 def _legal_cast_orders(rs, state: State, seat: str) -> Iterator[Action]:
-    if rs.kind(state) == "magic":
+    if c03_sequence.kind(rs, state) == "magic":
         yield from _legal_casts(rs, state, seat)
 
 

@@ -30,6 +30,9 @@ from engine.spi import c07_5_retreat
 from engine.spi import c07_combat
 from engine.spi import c08_4_formations
 from engine.spi import hooks
+from engine.spi import c02_units
+from engine.spi import c03_sequence
+from engine.spi import c05_stacking
 
 
 # the section an entry attack cites (14.2, the same in every game that has it)
@@ -62,7 +65,7 @@ def _check_melee(rs, state: State, seat: str, args: tuple[str, ...]) -> None:
         c07_3_melee._check_melee(rs, state, seat, (*on, "at", hx))
     else:
         c07_combat._combat_phase_check(rs, state, seat, "melee", "7.3")
-        if rs.phasing(state) != seat:
+        if c03_sequence.phasing(rs, state) != seat:
             raise IllegalOrder("only the phasing side attacks", "7.3")
         if not c07_1_fire._target_units(rs, state, seat, hx):
             raise IllegalOrder(f"there is no enemy combat unit in {hx} to attack", "7.3")
@@ -108,7 +111,7 @@ def _offer_advance(rs, state: State, seat: str, units: list[str], hx: str) -> No
     have = list(adv["units"])
     adv["units"] = have + off
     state["ph"]["advance"] = adv
-    real = [u for u in off if rs._ok(state, seat, Action("advance", (u, hx)))]
+    real = [u for u in off if c03_sequence._ok(rs, state, seat, Action("advance", (u, hx)))]
     adv["units"] = have + real
     if not adv["units"]:
         state["ph"]["advance"] = None
@@ -135,9 +138,9 @@ def _apply_advance(rs, state: State, seat: str, args: tuple[str, ...], dice: Dic
         state["ph"]["moved"].append(v)
     adv = state["ph"]["advance"]
     adv["units"] = [u for u in adv["units"] if u not in uids]
-    if not adv["units"] or rs.combat_units_in(state, hx):
+    if not adv["units"] or c05_stacking.combat_units_in(rs, state, hx):
         state["ph"]["advance"] = None
-    return [Event(public=f"{rs.title_of(seat)}: {_phrase(uids)} advances into {hx} and so enters the map "
+    return [Event(public=f"{c02_units.title_of(rs, seat)}: {_phrase(uids)} advances into {hx} and so enters the map "
                          f"({SECTION}, 7.5).", section=SECTION),
             *hooks.on_enter(rs, state, seat, uids, [hx], "advance")]
 
@@ -148,14 +151,14 @@ def _entering(rs, state: State, seat: str) -> list[str]:
 
 
 def _legal_entry_melees(rs, state: State, seat: str) -> Iterator[Action]:
-    occ = rs.occupancy(state)
+    occ = c05_stacking.occupancy(rs, state)
     for uid in _entering(rs, state, seat):
         if not rs.units[uid].is_combat or uid in state["ph"]["meleed"]:
             continue
         for hx in rs.hooks.reinforcement_entry(rs, state, uid) or []:
             if c07_1_fire._target_units(rs, state, seat, hx, occ):
                 act = Action("melee", (uid, "at", hx))
-                if rs._ok(state, seat, act):
+                if c03_sequence._ok(rs, state, seat, act):
                     yield act
 
 
@@ -164,7 +167,7 @@ def legal_entry_melees(rs, state: State, seat: str) -> Iterator[Action]:
     ``LEGAL_EXTRA``)."""
     if state["turn"] == 0 or state["pending"] or seat not in rs.hooks.entry_attack_seats:
         return
-    if rs.kind(state) == "combat" and rs.phasing(state) == seat:
+    if c03_sequence.kind(rs, state) == "combat" and c03_sequence.phasing(rs, state) == seat:
         yield from _legal_entry_melees(rs, state, seat)
 
 

@@ -4,6 +4,7 @@ sequence of play, from ``sequence.toml``), ``setup`` and ``secrets`` (a game's o
 hooks: ``help_general``, ``help_setup``, ``help_secrets``, ``order_examples``, ``orders_notes``).
 """
 from __future__ import annotations
+from engine.spi import c02_units
 
 # what a step of each kind is for: the orders typed in it (a game adds its own kinds' orders)
 KIND_VERBS = {"setup": ("deploy",), "magic": ("cast",), "move": ("move", "form", "disband"),
@@ -67,7 +68,7 @@ def help_phases(rs) -> str:
     lines.append("Each Game-Turn:")
     for s in seq["step"]:
         verbs = [v for v in rs.hooks.kind_verbs.get(s["kind"], KIND_VERBS.get(s["kind"], ())) if v in rs.orders]
-        who = " and ".join(rs.title_of(x) for x in s["seats"]) or "nobody"
+        who = " and ".join(c02_units.title_of(rs, x) for x in s["seats"]) or "nobody"
         orders = f": {', '.join(f'`{v}`' for v in verbs)}" if verbs else ""
         acts = "acts" if len(s["seats"]) == 1 else "act"
         lines.append(f"- {s['id'].split('-')[0]}. {s['title']} ({s['section']}): {who} {acts}{orders}")

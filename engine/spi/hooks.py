@@ -25,6 +25,8 @@ from engine.spi.charts import Charts
 from engine.spi.common import _phrase
 from engine.spi import c08_4_formations
 from engine.spi import c08_5_magic
+from engine.spi import c02_units
+from engine.spi import c03_sequence
 
 
 # The steps of the Standard Rules a game may replace (a function of a case file, usually calling the standard
@@ -155,8 +157,8 @@ def movement_allowance(rs, state: State, uid: str) -> float:
     f = c08_4_formations.formation_of(rs, state, uid)
     if f:
         ma = min(ma, ch["formations"][state["formations"][f]["kind"]]["movement"])
-    if u.is_leader and rs.kind(state) == "rally" and rs.step(state).get("leader_moves"):
-        ma = min(ma, rs.step(state)["leader_moves"])  # FoC 8.38: up to 3 MP before rallying
+    if u.is_leader and c03_sequence.kind(rs, state) == "rally" and c03_sequence.step(rs, state).get("leader_moves"):
+        ma = min(ma, c03_sequence.step(rs, state)["leader_moves"])  # FoC 8.38: up to 3 MP before rallying
     for step in rs.hooks.MOVEMENT_ALLOWANCE:
         ma = step(rs, state, uid, ma)
     return ma
@@ -177,7 +179,7 @@ def on_step_start(rs, state: State) -> list[Event]:
 
 def on_unit_lost(rs, state: State, uid: str, points: int) -> None:
     """A unit or leader cost ``points`` of demoralization (9.1, 19.2)."""
-    army = rs.army_now(state, uid)
+    army = c02_units.army_now(rs, state, uid)
     state["dem"][army] = state["dem"].get(army, 0) + points
 
 
@@ -218,7 +220,7 @@ def result_line(rs, state: State, over: dict) -> str:
     why = rs.hooks.result_why(rs, state, over)
     if not w:
         return f"A draw{': ' + why if why else ''}{sec}"
-    return f"{rs.title_of(w)} wins{': ' + why if why else ''}{sec}"
+    return f"{c02_units.title_of(rs, w)} wins{': ' + why if why else ''}{sec}"
 
 
 def result_why(rs, state: State, over: dict) -> str:
@@ -335,14 +337,14 @@ def spell_effect(rs, state: State, seat: str, leader: str, spell: str, target: s
     eff.update(title=sp["title"], section=sp["section"], spell=spell,
                until={"turn": state["turn"] + 1, "step": state["step"]})
     if eff.get("side") == "enemy":
-        eff["side"] = rs.enemy(seat)
+        eff["side"] = c02_units.enemy(rs, seat)
     elif eff.get("side") == "own":
         eff["side"] = seat
     if eff.pop("freeze_within", None) is not None:
         r = sp["effect"]["freeze_within"]
         here = state["units"][leader]["hex"]
         eff["frozen"] = sorted(x for x in state["units"] if rs.units[x].is_leader
-                               and side_of(rs, state, x) != seat and rs.on_map(state, x)
+                               and side_of(rs, state, x) != seat and c02_units.on_map(rs, state, x)
                                and distance(here, state["units"][x]["hex"]) <= r)
     state["effects"].append(eff)
     return sp.get("text", "in effect")

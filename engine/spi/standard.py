@@ -27,7 +27,7 @@ import threading
 import tomllib
 from contextlib import contextmanager
 
-from functools import cached_property
+from functools import cached_property, partial
 from pathlib import Path
 from typing import Iterator
 from engine.display import load as load_display, look
@@ -70,6 +70,9 @@ from engine.spi import hooks
 from engine.spi import c07_1_fire
 from engine.spi import c07_5_retreat
 from engine.spi import help as spi_help
+from engine.spi import c02_units
+from engine.spi import c03_sequence
+from engine.spi import c05_stacking
 
 
 _MEMO = threading.local()  # the action being checked or applied, per thread (games run in worker threads)
@@ -246,11 +249,7 @@ class StandardRules(RulesetBase):
         return ch
 
 
-    def enemy(self, seat: str) -> str:
-        return next(s for s in self.seats if s != seat)
 
-    def title_of(self, seat: str) -> str:
-        return self.side_titles.get(seat, seat)
 
     # ------------------------------------------------------------- the state
     def base_state(self, options: dict, seed: str) -> State:
@@ -269,7 +268,7 @@ class StandardRules(RulesetBase):
             "dem": {},
             "hidden": {},
             "over": None,
-            "ph": self._fresh_phase(),
+            "ph": c03_sequence._fresh_phase(self),
             "pending": [],
             "effects": [],
             "spell_count": {},
@@ -278,10 +277,6 @@ class StandardRules(RulesetBase):
             "arrived": {},
         }
 
-    @staticmethod
-    def _fresh_phase() -> dict:
-        return {"moved": [], "fired": [], "meleed": [], "dueled": [], "rally_tries": {}, "rallied": [],
-                "entered": {}, "segment": "fire", "must": [], "cast": [], "advance": None}
 
     def unit_record(self, u: UnitDef) -> dict:
         rec: dict = {"hex": None, "status": "reinforcement" if u.setup == "reinforcement" else "pool"}
@@ -294,8 +289,6 @@ class StandardRules(RulesetBase):
         return rec
 
     # ------------------------------------------------------------ unit facts
-    def on_map(self, state: State, uid: str) -> bool:
-        return state["units"][uid]["status"] == "map"
 
     def ratings(self, state: State, uid: str) -> Ratings | None:
         u = self.units[uid]
@@ -304,9 +297,6 @@ class StandardRules(RulesetBase):
         return u.ratings
 
 
-    def army_of(self, uid: str) -> str:
-        u = self.units[uid]
-        return u.army or u.side
 
     def view_head(self, state: State, own: str | None, title: str) -> dict:
         """The keys every Standard Rules game's view begins with: the turn, the phase, who acts, the sides."""
@@ -316,60 +306,23 @@ class StandardRules(RulesetBase):
             "seat": own,
             "turn": self.hooks.view_turn(self, state),
             "turns": self.sequence["turns"],
-            "night": self.is_night(state),
+            "night": c03_sequence.is_night(self, state),
             "phase": state["step"],
             "phase_title": self.phase_title(state),
             "active": self.active_seats(state),
             "done": list(state["done"]),
-            "sides": {s: {"title": self.title_of(s), "color": self.side_colors[s]} for s in self.seats},
+            "sides": {s: {"title": c02_units.title_of(self, s), "color": self.side_colors[s]} for s in self.seats},
             "display": self.display,
         }
 
-    def army_now(self, state: State, uid: str) -> str:
-        """The army a unit counts for now: its own, or, once control passed to another seat
-        (``side_of``; Sauron 16.69), that seat's, whose demoralization it then shares."""
-        turned = state.get("turned")
-        if turned and uid in turned:
-            return turned[uid]
-        return self.army_of(uid)
 
 
-    def occupancy(self, state: State) -> dict[str, list[str]]:
-        occ: dict[str, list[str]] = {}
-        get = occ.get
-        for uid, r in state["units"].items():
-            hx = r["hex"]
-            if hx is not None and r["status"] == "map":
-                here = get(hx)
-                if here is None:
-                    occ[hx] = [uid]
-                else:
-                    here.append(uid)
-        return occ
 
-    def combat_units_in(self, state: State, hx: str, occ=None) -> list[str]:
-        occ = occ if occ is not None else self.occupancy(state)
-        return [x for x in occ.get(hx, ()) if self.units[x].is_combat]
 
-    def side_in(self, state: State, hx: str, occ=None) -> str | None:
-        occ = occ if occ is not None else self.occupancy(state)
-        for x in occ.get(hx, ()):
-            if self.units[x].is_combat or self.units[x].is_leader:
-                return hooks.side_of(self, state, x)
-        return None
 
-    def is_night(self, state: State) -> bool:
-        return state["turn"] in self.sequence.get("night_turns", [])
 
-    def step(self, state: State) -> dict:
-        return self.steps[state["step"]]
 
-    def kind(self, state: State) -> str:
-        return self.step(state).get("kind", "setup" if state["turn"] == 0 else "other")
 
-    def phasing(self, state: State) -> str | None:
-        s = self.step(state)
-        return s.get("side") or (s["seats"][0] if len(s["seats"]) == 1 else None)
 
 
     # -------------------------------------------------------------- sequence
@@ -379,10 +332,10 @@ class StandardRules(RulesetBase):
         p = pending.blocking(self.decisions, state["pending"])
         if p is not None:
             return [p["seat"]]
-        return [s for s in self.step(state)["seats"] if s not in state["done"]]
+        return [s for s in c03_sequence.step(self, state)["seats"] if s not in state["done"]]
 
     def phase_title(self, state: State) -> str:
-        step = self.step(state)
+        step = c03_sequence.step(self, state)
         return f"{step['title']} ({step['section']})"
 
     def phase_key(self, state: State) -> str:
@@ -408,23 +361,23 @@ class StandardRules(RulesetBase):
                 return events
             state["turn"] += 1
             state["step"] = first_play
-        state["ph"] = self._fresh_phase()
+        state["ph"] = c03_sequence._fresh_phase(self)
         if state["turn"] > self.sequence["turns"]:
             v = self.hooks.final_result(self, state)
             state["over"] = v
             events.append(Event(public=v["summary"], section=v.get("section"), new_phase=True))
             return events
         self.hooks._expire_effects(self, state)
-        step = self.step(state)
+        step = c03_sequence.step(self, state)
         if step.get("kind") == "combat":
             state["ph"]["must"] = c07_3_melee._obligations(self, state, step["side"])
         head = "Set-up" if state["turn"] == 0 else (
-            f"Game-Turn {state['turn']} ({'night' if self.is_night(state) else 'day'})")
+            f"Game-Turn {state['turn']} ({'night' if c03_sequence.is_night(self, state) else 'day'})")
         events.extend(hooks.on_step_start(self, state))
         if state["over"]:
             return events
         # who acts (a ruleset may have found a seat with nothing to do here)
-        who = " and ".join(self.title_of(s) for s in (self.active_seats(state) or step["seats"]))
+        who = " and ".join(c02_units.title_of(self, s) for s in (self.active_seats(state) or step["seats"]))
         events.append(Event(public=f"{head}: {step['title']}. {who} to act ({step['section']}).",
                             section=step["section"], new_phase=True))
         return events
@@ -543,11 +496,11 @@ class StandardRules(RulesetBase):
             raise IllegalOrder("the game is over")
         p = pending.blocking(self.decisions, state["pending"])
         if p is not None:
-            pending.check_seat(self.decisions, self, state, p, seat, self.title_of)
+            pending.check_seat(self.decisions, self, state, p, seat, partial(c02_units.title_of, self))
             return
-        step = self.step(state)
+        step = c03_sequence.step(self, state)
         if seat not in step["seats"]:
-            who = " and ".join(self.title_of(s) for s in step["seats"])
+            who = " and ".join(c02_units.title_of(self, s) for s in step["seats"])
             raise IllegalOrder(f"it is the {step['title']}: {who} acts now", step["section"])
         if seat in state["done"]:
             raise IllegalOrder("you are already done with this phase")
@@ -557,7 +510,7 @@ class StandardRules(RulesetBase):
         v = action.verb
         p = pending.blocking(self.decisions, state["pending"])
         if p is not None:
-            pending.check_answer(self.decisions, self, state, p, seat, action, self.title_of)
+            pending.check_answer(self.decisions, self, state, p, seat, action, partial(c02_units.title_of, self))
         order = self.orders.get(v)
         if order is None:
             raise InvalidOrder(f"unknown order `{v}`")
@@ -571,19 +524,7 @@ class StandardRules(RulesetBase):
         memo = getattr(_MEMO, "memo", None)
         return memo if memo is not None else {}
 
-    def _need_kind(self, state: State, kinds: tuple[str, ...], what: str, section: str) -> None:
-        if self.kind(state) not in kinds:
-            step = self.step(state)
-            raise IllegalOrder(f"{what} only in the {' or '.join(kinds)} phase; now: {step['title']}", section)
 
-    def _own_on_map(self, state: State, seat: str, uid: str) -> UnitDef:
-        u = self.units[uid]
-        if hooks.side_of(self, state, uid) != seat:
-            raise IllegalOrder(f"{uid} is not yours")
-        if not self.on_map(state, uid):
-            st = state["units"][uid]["status"]
-            raise IllegalOrder(f"{uid} is not on the map ({st})")
-        return u
 
     # --- done
     def _check_done(self, state: State, seat: str, args: tuple[str, ...]) -> None:
@@ -593,9 +534,9 @@ class StandardRules(RulesetBase):
                 more = f" and {len(left) - 6} more" if len(left) > 6 else ""
                 noun = "counter" if len(left) == 1 else "counters"
                 raise IllegalOrder(f"{len(left)} {noun} still to deploy: {', '.join(left[:6])}{more}",
-                                   self.step(state)["section"])
+                                   c03_sequence.step(self, state)["section"])
             return
-        if self.kind(state) == "combat":
+        if c03_sequence.kind(self, state) == "combat":
             left = c07_3_melee._unmet_obligations(self, state, seat)
             if left:
                 raise IllegalOrder(
@@ -625,12 +566,12 @@ class StandardRules(RulesetBase):
         p = pending.blocking(self.decisions, state["pending"])
         if p is not None:  # the first answer (7.5: the first legal hex)
             return next(pending.legal_answers(self.decisions, self, state, p, seat), None)
-        if self.kind(state) == "combat" and self.phasing(state) == seat:
-            occ = self.occupancy(state)
+        if c03_sequence.kind(self, state) == "combat" and c03_sequence.phasing(self, state) == seat:
+            occ = c05_stacking.occupancy(self, state)
             for uid in c07_3_melee._unmet_obligations(self, state, seat):
                 for t in self.hooks._melee_targets(self, state, uid, occ):
                     a = Action("melee", (uid, "at", state["units"][t]["hex"]))
-                    if self._ok(state, seat, a):
+                    if c03_sequence._ok(self, state, seat, a):
                         return a
         return None
 
@@ -642,7 +583,7 @@ class StandardRules(RulesetBase):
     def legal_actions_for(self, state: State, seat: str, unit: str) -> Iterator[Action]:
         """The legal actions naming ``unit``: what autocomplete needs once a
         player has typed a unit id, without path-finding for every other unit."""
-        k = self.kind(state)
+        k = c03_sequence.kind(self, state)
         if k in ("move", "magic") and not state["pending"]:
             try:
                 self.seat_check(state, seat)
@@ -670,7 +611,7 @@ class StandardRules(RulesetBase):
         word that begins verbs and no unit id: those orders' actions (matched by verb)."""
         if len(words) >= 2 and words[1]:
             units = [u for u in self.units if u.startswith(words[1].upper())]
-            if 0 < len(units) <= 12 and (self.kind(state) not in ("move", "magic") or state["pending"]):
+            if 0 < len(units) <= 12 and (c03_sequence.kind(self, state) not in ("move", "magic") or state["pending"]):
                 wanted = set(units)  # no path-finding here: one pass, keeping what names them
                 for a in self.legal_actions(state, seat):
                     if wanted.intersection(a.args):
@@ -711,12 +652,6 @@ class StandardRules(RulesetBase):
                 if a.verb in wanted:
                     yield a
 
-    def _ok(self, state: State, seat: str, action: Action) -> bool:
-        try:
-            self.check(state, seat, action)
-            return True
-        except (IllegalOrder, InvalidOrder):
-            return False
 
 
     # ------------------------------------------------------------------ apply
@@ -744,19 +679,19 @@ class StandardRules(RulesetBase):
         return ()
 
     def _legal_done(self, state: State, seat: str) -> Iterator[Action]:
-        if self.kind(state) != "setup" and self._ok(state, seat, Action("done")):
+        if c03_sequence.kind(self, state) != "setup" and c03_sequence._ok(self, state, seat, Action("done")):
             yield Action("done")
 
     def _apply_done(self, state: State, seat: str, args: tuple[str, ...], dice: Dice | None) -> list[Event]:
         if state["turn"] == 0:
             state["done"].append(seat)
-            events = [Event(public=f"{self.title_of(seat)} has finished setting up (13.0).", section="13.0")]
+            events = [Event(public=f"{c02_units.title_of(self, seat)} has finished setting up (13.0).", section="13.0")]
             if not self.active_seats(state):
                 events.extend(self.hooks.on_setup_step_end(self, state))
                 events.extend(self._advance(state))
             return events
         state["done"].append(seat)
-        events = [Event(public=f"{self.title_of(seat)} is done with the {self.step(state)['title']}.")]
+        events = [Event(public=f"{c02_units.title_of(self, seat)} is done with the {c03_sequence.step(self, state)['title']}.")]
         if not self.active_seats(state):
             events.extend(self._advance(state))
         return events

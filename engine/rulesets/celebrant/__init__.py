@@ -50,6 +50,7 @@ from engine.spi import hooks
 from engine.rulesets.celebrant import c14_3_chits
 from engine.rulesets.celebrant import c19_demoralization
 from engine.rulesets.celebrant import c15_16_terrain
+from engine.spi import c02_units
 
 
 def check_group_charts(rs, charts, text: str) -> None:
@@ -331,7 +332,7 @@ class Celebrant(StandardRules):
             if rec["status"] not in ("map", "pool"):
                 continue
             d = self.unit_view(state, uid, own)
-            d["army"] = self.army_of(uid)
+            d["army"] = c02_units.army_of(self, uid)
             if u.ratings:
                 d["dem"] = self.hooks.unit_dem_value(self, state, uid)
                 if c13_setup.is_disordered(self, state, uid):
@@ -341,11 +342,11 @@ class Celebrant(StandardRules):
         cel = state["cel"]
         eo = cel["eotheod"]
         markers = list(state["markers"])
-        if cel["disarray"] and self.on_map(state, "CIR"):
+        if cel["disarray"] and c02_units.on_map(self, state, "CIR"):
             markers.append({"type": "disarray", "hex": state["units"]["CIR"]["hex"]})
         notes = []
         for e in state["effects"]:
-            if e.get("ability") and self.on_map(state, e["leader"]):
+            if e.get("ability") and c02_units.on_map(self, state, e["leader"]):
                 markers.append({"type": "ability", "hex": state["units"][e["leader"]]["hex"], "title": e["title"]})
                 notes.append(f"{e['title']} ({e['leader']}, {e['section']})")
         notes += [f"{'Shield Wall' if f['kind'] == 'shieldwall' else 'Wedge'}: {' + '.join(f['units'])} "
@@ -399,7 +400,7 @@ class Celebrant(StandardRules):
         if state["turn"] == 0 and who in act:  # the acting side's set-up zone (public: the rules say where)
             z = self._zone_sets
             v["zone"] = sorted(z["orcs"] if who == "shadow" else z["gondor"] | z["rearguard"])
-            v["zone_title"] = f"{self.title_of(who)} set-up zone ({'13.1' if who == 'shadow' else '13.2'})"
+            v["zone_title"] = f"{c02_units.title_of(self, who)} set-up zone ({'13.1' if who == 'shadow' else '13.2'})"
         return v
 
     def secret_text(self, state: State, seat: str) -> str | None:

@@ -8,6 +8,7 @@ from engine.spi.common import _phrase
 from engine.spi.standard import StandardRules
 
 from .common import ARMIES, SEATS, SIDE_TITLES
+from engine.spi import c02_units
 
 
 def unit_dem_value(rs, state: State, uid: str) -> int:
@@ -95,7 +96,7 @@ def _grade(rs, state: State, why: str, section: str) -> dict:
     score = (f"demoralization points Westernesse {wt}, Shadow {st}: the lower total is the better")
     if winner:
         mine, theirs, my_dem, their_dem = own[winner]
-        loser = SIDE_TITLES[rs.enemy(winner)]
+        loser = SIDE_TITLES[c02_units.enemy(rs, winner)]
         if sec == "20.3":
             n = {0: "no army", 1: "one army", 2: "both armies"}[len(my_dem)]
             why_won = f"{n} demoralized on each side, and demoralization {mine} against {theirs}: the lower wins"

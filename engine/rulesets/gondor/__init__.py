@@ -45,6 +45,7 @@ from engine.spi import hooks
 from engine.rulesets.gondor import c14_3_mumakil
 from engine.rulesets.gondor import c17_spells
 from engine.rulesets.gondor import c19_demoralization
+from engine.spi import c03_sequence
 
 SIEGE_ORDERS = (BREACH, FIREBALL, HEAD, LADDER, PICKUP, POUR)
 
@@ -317,7 +318,7 @@ class Gondor(StandardRules):
                 raise ValueError(f"fixture position: bad unit or hex {uid} {hx}")
             state["units"][uid].update(hex=hx, status="map")
         state["turn"], state["step"], state["done"] = int(pos["turn"]), pos["step"], []
-        state["ph"] = self._fresh_phase()
+        state["ph"] = c03_sequence._fresh_phase(self)
         if self.steps[pos["step"]].get("kind") == "combat":
             state["ph"]["must"] = c07_3_melee._obligations(self, state, self.steps[pos["step"]]["side"])
         c20_victory._road_refresh(self, state)

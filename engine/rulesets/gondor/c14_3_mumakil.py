@@ -11,6 +11,8 @@ from engine.spi.standard import StandardRules
 from engine.spi import c07_combat
 from engine.spi import hooks
 from engine.rulesets.gondor import c20_victory
+from engine.spi import c02_units
+from engine.spi import c05_stacking
 
 
 # ------------------------------------------------------------------ 14.31
@@ -96,7 +98,7 @@ def _run_stampede(rs, state: State, dice: Dice, uid: str) -> list[str]:
     tec = rs.charts_for(state)["tec"]
     here = Hex.parse(rec["hex"])
     trail = [str(here)]
-    head = (f"{uid} stampedes instead of retreating (14.32): {rs.title_of(side)} rolls {roll} on the Scatter "
+    head = (f"{uid} stampedes instead of retreating (14.32): {c02_units.title_of(rs, side)} rolls {roll} on the Scatter "
             f"Diagram, direction {d}")
     target = None
     end = None
@@ -112,7 +114,7 @@ def _run_stampede(rs, state: State, dice: Dice, uid: str) -> list[str]:
             c07_combat.eliminate(rs, state, uid)
             return [head + _ran(trail) + f"; it runs into the {feature[0]} {feature[1]} and is eliminated "
                                               "(14.32)"]
-        occ = rs.occupancy(state)
+        occ = c05_stacking.occupancy(rs, state)
         there = [x for x in occ.get(str(nxt), ()) if x != uid]
         combat = sorted(x for x in there if rs.units[x].is_combat)
         if combat:
@@ -137,7 +139,7 @@ def _run_stampede(rs, state: State, dice: Dice, uid: str) -> list[str]:
     text += (f"; it attacks {rs.units[target].label()} in {th}"
              + (f" [{'; '.join(prof['notes'])}]" if prof["notes"] else "") + ": "
              + "; ".join(lines + rs.hooks.apply_result(rs, state, dice, target, res, attacker_hex=str(here), kind="melee")))
-    if rs.on_map(state, uid):
+    if c02_units.on_map(rs, state, uid):
         state["units"][uid]["disrupted"] = True
         text += f"; {uid} stops in {state['units'][uid]['hex']}, Disrupted until rallied (14.32)"
     return [text]
@@ -152,7 +154,7 @@ def _stampede_contact(rs, state: State, uid: str, here: Hex, d: str) -> str | No
     """The combat unit a stampeding Mumak now touches (any side; none
         across a wall, tower or gate hexside): the one straight ahead first,
         then the lowest hex number, then the lowest unit id (ruling)."""
-    occ = rs.occupancy(state)
+    occ = c05_stacking.occupancy(rs, state)
     found = []
     ahead = here.neighbour(d)
     for nb in here.neighbours():

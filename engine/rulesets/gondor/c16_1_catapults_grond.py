@@ -13,6 +13,7 @@ from engine.spi.standard import StandardRules
 from .common import (GROND, NAZGUL)
 from engine.rulesets.gondor import c16_0_siege_phase
 from engine.spi import c07_1_fire
+from engine.spi import c02_units
 
 
 def _fired_this_turn(rs, state: State, cat: str) -> bool:
@@ -21,7 +22,7 @@ def _fired_this_turn(rs, state: State, cat: str) -> bool:
 
 def _catapults(rs, state: State, seat: str) -> list[str]:
     return sorted(u for u, d in rs.units.items() if d.type == "catapult" and d.side == seat
-                  and rs.on_map(state, u))
+                  and c02_units.on_map(rs, state, u))
 
 
 # ------------------------------------------------------- catapult fire
@@ -52,7 +53,7 @@ def _apply_fire(rs, state: State, seat: str, args: tuple[str, ...], dice: Dice |
 
 
 def _own_catapult(rs, state: State, seat: str, uid: str, section: str) -> Hex:
-    u = rs._own_on_map(state, seat, uid)
+    u = c02_units._own_on_map(rs, state, seat, uid)
     if u.type != "catapult":
         raise IllegalOrder(f"{uid} is not a catapult", section)
     if _fired_this_turn(rs, state, uid):

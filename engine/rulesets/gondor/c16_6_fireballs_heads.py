@@ -11,6 +11,8 @@ from engine.orders import Order
 from engine.rulesets.gondor import c16_0_siege_phase
 from engine.spi import c07_combat
 from engine.rulesets.gondor import c16_1_catapults_grond
+from engine.spi import c02_units
+from engine.spi import c05_stacking
 
 
 def _parse_missile(rs, verb: str, words: list[str]) -> tuple[str, ...]:
@@ -80,7 +82,7 @@ def _apply_fireball(rs, state: State, seat: str, args: tuple[str, ...], dice: Di
     state["siege"]["fired"][uid] = state["turn"]
     dice = Dice(state["dice"])
     land, how = _landing(rs, state, dice, uid, hx)
-    text = f"{rs.title_of(seat)}: {uid} hurls a fireball at {hx} ({how})"
+    text = f"{c02_units.title_of(rs, seat)}: {uid} hurls a fireball at {hx} ({how})"
     if land is None:
         return [Event(public=text + "; it falls harmlessly off the map (16.63).", section="16.63",
                       rolls=dice.rolls)]
@@ -92,7 +94,7 @@ def _apply_fireball(rs, state: State, seat: str, args: tuple[str, ...], dice: Di
 def fireball_lands(rs, state: State, hx: str) -> list[str]:
     """16.65-16.67, 16.86: what a fireball landing in ``hx`` does."""
     lines = []
-    occ = rs.occupancy(state)
+    occ = c05_stacking.occupancy(rs, state)
     ids = list(occ.get(hx, ()))
     heads = [m for m in state["markers"] if m.get("type") == "head" and m.get("hex") == hx]
     if heads:
@@ -108,8 +110,8 @@ def fireball_lands(rs, state: State, hx: str) -> list[str]:
         elif d.is_combat and towers:
             c07_combat.eliminate(rs, state, x)
             lines.append(f"{d.label()}, stacked with the siege tower, eliminated")
-    for ldr in [x for x in ids if rs.units[x].is_leader and rs.on_map(state, x)]:
-        if not rs.combat_units_in(state, hx):
+    for ldr in [x for x in ids if rs.units[x].is_leader and c02_units.on_map(rs, state, x)]:
+        if not c05_stacking.combat_units_in(rs, state, hx):
             lines.extend(rs.hooks._displace_leader(rs, state, ldr))
     if not any(m.get("type") == "fire" and m.get("hex") == hx for m in state["markers"]):
         state["markers"].append({"type": "fire", "hex": hx})
@@ -136,7 +138,7 @@ def _apply_head(rs, state: State, seat: str, args: tuple[str, ...], dice: Dice |
     elif any(m.get("type") == "fire" and m.get("hex") == str(land) for m in state["markers"]):
         end = f"; it lands in {land}, on fire, and is consumed: no Demoralization Point (16.86)"
         sec = "16.86"
-    elif any(rs.units[x].type == "cauldron" for x in rs.occupancy(state).get(str(land), ())):
+    elif any(rs.units[x].type == "cauldron" for x in c05_stacking.occupancy(rs, state).get(str(land), ())):
         end = f"; it lands in {land}, in a cauldron, and is lost: no Demoralization Point (16.86)"
         sec = "16.86"
     else:

@@ -10,6 +10,7 @@ from engine.spi.standard import StandardRules
 
 from .common import BANNER
 from engine.rulesets.gondor import c20_victory
+from engine.spi import c03_sequence
 
 
 # ----------------------------------------------------------- 18.x Banner
@@ -122,7 +123,7 @@ def _banner_step(rs, state: State) -> list[Event]:
         events.append(Event(public="The Banner of the King is furled: its three Game-Turns are over (17.23).",
                             section="17.23"))
         return events
-    if rs.kind(state) != "rally":
+    if c03_sequence.kind(rs, state) != "rally":
         return events
     ch = c20_victory._cmd(rs, state, "banner")
     bh = state["units"][BANNER]["hex"]

@@ -14,6 +14,7 @@ from engine.spi.standard import StandardRules
 from .common import (BANNER, GROND)
 from engine.rulesets.gondor import c15_city
 from engine.rulesets.gondor import c18_banner
+from engine.spi import c02_units
 
 
 # ------------------------------------------------------------- state
@@ -125,7 +126,7 @@ def final_result(rs, state: State) -> dict:
     b = not rs.hooks.demoralized(rs, state, "sauron")
     c = road_controlled(rs, state)
     road = state.get("road") or {}
-    held = ", ".join(f"{h} {rs.title_of(road[h]) if road.get(h) else 'nobody'}" for h in rs._road_hexes_20_1)
+    held = ", ".join(f"{h} {c02_units.title_of(rs, road[h]) if road.get(h) else 'nobody'}" for h in rs._road_hexes_20_1)
     yes = {True: "yes", False: "no"}
     winner = "sauron" if a and b and c else "westernesse"
     parts = [f"A, the Minas Tirith garrison demoralized: {yes[a]} ({g} points, level {lvl})",
@@ -157,7 +158,7 @@ def view_extra(rs, state: State, own: str | None, view: dict) -> None:
             u["active"] = bool(state.get("grond_active"))
             look(u)["glow"] = u["active"]  # drawn: Grond operated (17.13)
     notes = view.setdefault("notes", [])
-    held = ", ".join(f"{h} {rs.title_of(road[h]) if road.get(h) else 'nobody'}" for h in rs._road_hexes_20_1)
+    held = ", ".join(f"{h} {c02_units.title_of(rs, road[h]) if road.get(h) else 'nobody'}" for h in rs._road_hexes_20_1)
     notes.append(f"Road (20.1), last held: {held}")
     if levels:
         notes.append(f"City levels Sauron controls (20.2): {', '.join(str(x) for x in levels)}")

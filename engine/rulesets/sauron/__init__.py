@@ -60,6 +60,8 @@ from engine.rulesets.sauron import victory
 from engine.rulesets.sauron import c08_331_rally
 from engine.rulesets.sauron import c14_reinforcements
 from engine.rulesets.sauron import c20_2_demoralization
+from engine.spi import c02_units
+from engine.spi import c03_sequence
 
 
 def check_group_charts(rs, charts, text: str) -> None:
@@ -303,7 +305,7 @@ class Sauron(StandardRules):
         for uid, hx in pos["units"].items():
             state["units"][uid].update(hex=hx, status="map")
         state["turn"], state["step"], state["done"] = int(pos["turn"]), pos["step"], []
-        state["ph"] = self._fresh_phase()
+        state["ph"] = c03_sequence._fresh_phase(self)
         if self.steps[pos["step"]].get("kind") == "combat":
             state["ph"]["must"] = c07_3_melee._obligations(self, state, self.steps[pos["step"]]["side"])
 
@@ -337,11 +339,11 @@ class Sauron(StandardRules):
             return step
         if (step := c16_6_ring.ring_return_default(self, state, seat)) is not None:  # 16.641: the Ring goes home
             return step
-        if self.kind(state) == "combat" and self.phasing(state) == seat and state["ph"]["segment"] == "fire":
+        if c03_sequence.kind(self, state) == "combat" and c03_sequence.phasing(self, state) == seat and state["ph"]["segment"] == "fire":
             for uid, hexes in c07_175_missiles.missile_obliged(self, state, seat):
                 for hx in hexes:
                     a = Action("fire", (uid, "at", hx))
-                    if self._ok(state, seat, a):
+                    if c03_sequence._ok(self, state, seat, a):
                         return a
         return super().deadline_action(state, seat)
 
@@ -387,12 +389,12 @@ class Sauron(StandardRules):
                      (f"Narsil: shards borne by {it['shards']} (19.212)" if it.get("shards") else "Narsil: gone"))
         notes.append(f"Gates of Morannon: {state['sau']['gates']} (18.1)")
         for x in sorted(state["units"]):
-            if self.units[x].is_leader and self.on_map(state, x):
+            if self.units[x].is_leader and c02_units.on_map(self, state, x):
                 c = self.leader_card(state, x)
                 notes.append(f"{x}: Combat {c['combat']}, Morale {c['morale']}, Endurance {c['endurance']}"
                              f"{', wounds ' + str(c['wounds']) if c['wounds'] else ''}, rally "
                              f"{c08_3_rally.leader_rating(self, state, x)}")
-        if self.on_map(state, BEAST):
+        if c02_units.on_map(self, state, BEAST):
             b = state["sau"]["beast"]
             ab = [t for k, t in (("flight", "Flight"), ("horn", "Horn Attack"), ("armor", "Magic Armor"),
                                  ("breath", "Death Breath")) if b[k]]
@@ -431,7 +433,7 @@ class Sauron(StandardRules):
         who = own if own else (act[0] if len(act) == 1 else None)
         if state["turn"] == 0 and who in act:  # the acting side's set-up zone (public: the rules say where)
             v["zone"] = sorted(self.setup_zones["front" if who == "sauron" else "alliance"])
-            v["zone_title"] = f"{self.title_of(who)} set-up zone ({'13.1' if who == 'sauron' else '13.2'})"
+            v["zone_title"] = f"{c02_units.title_of(self, who)} set-up zone ({'13.1' if who == 'sauron' else '13.2'})"
         return v
 
 

@@ -15,6 +15,9 @@ from engine.orders import Order
 from engine.spi.standard import StandardRules
 from engine.rulesets.sauron import c07_22_leader_combat
 from engine.spi import c07_1_fire
+from engine.spi import c02_units
+from engine.spi import c03_sequence
+from engine.spi import c05_stacking
 
 
 def _always(a: Hex, b: Hex) -> bool:
@@ -106,20 +109,20 @@ def _check_gates(rs, state: State, seat: str, args: tuple[str, ...]) -> None:
                            "out)", "18.1")
     if state["sau"].get("expanded"):
         raise IllegalOrder("in the expanded game the Gates stay open", "18.11")
-    if rs.kind(state) != "magic" or rs.phasing(state) != "sauron":
+    if c03_sequence.kind(rs, state) != "magic" or c03_sequence.phasing(rs, state) != "sauron":
         raise IllegalOrder("the Gates are closed or opened before the Sauron Movement Phase or after the "
                            "Sauron Combat Phase (the Magic Leader Phases)", "18.1")
-    if not rs.on_map(state, "SAU") or state["units"]["SAU"]["hex"] not in rs.mordor_hexes:
+    if not c02_units.on_map(rs, state, "SAU") or state["units"]["SAU"]["hex"] not in rs.mordor_hexes:
         raise IllegalOrder("Sauron must be inside Mordor to close or open the Gates", "18.1")
     if state["sau"]["gates_turn"] == state["turn"]:
         raise IllegalOrder("the Gates were already closed or opened this Game-Turn; they stay so", "18.1")
     if (what == "close") == gates_closed(rs, state):
         raise IllegalOrder(f"the Gates are already {'closed' if what == 'close' else 'open'}", "18.1")
     if what == "close":
-        occ = rs.occupancy(state)
+        occ = c05_stacking.occupancy(rs, state)
         for side in rs.gate_sides:
             a, b = sorted(side)
-            sa, sb = rs.side_in(state, str(a), occ), rs.side_in(state, str(b), occ)
+            sa, sb = c05_stacking.side_in(rs, state, str(a), occ), c05_stacking.side_in(rs, state, str(b), occ)
             if "westernesse" in (sa, sb) and (str(a) in rs.mordor_hexes) != (str(b) in rs.mordor_hexes):
                 w = a if sa == "westernesse" else b
                 if str(w) in rs.mordor_hexes:
@@ -138,7 +141,7 @@ def _apply_gates(rs, state: State, seat: str, args: tuple[str, ...], dice: Dice 
 def _legal_gates(rs, state: State, seat: str) -> Iterator[Action]:
     for what in ("close", "open"):
         a = Action("gates", (what,))
-        if rs._ok(state, seat, a):
+        if c03_sequence._ok(rs, state, seat, a):
             yield a
 
 

@@ -41,6 +41,9 @@ from engine.spi import c07_combat
 from engine.spi import hooks
 from engine.rulesets.sauron import c08_1_stacking
 from engine.rulesets.sauron import c16_6_ring
+from engine.spi import c02_units
+from engine.spi import c03_sequence
+from engine.spi import c05_stacking
 
 # the expanded game's own options (options.py) when not given: nothing lost, nobody dead, Narsil whole, the
 # Ring with Sauron, the siege rule on, the decisive victory
@@ -64,11 +67,11 @@ def siege_armor(rs, state: State, attacker: str, target: str, kind: str, prof: d
 def ring_into_the_fire(rs, state: State) -> list[Event]:
     """16.632: the Ring cast into Orodruin at the start of a Rally Phase ends the game."""
     events: list[Event] = []
-    if rs.kind(state) == "rally" and not state["over"]:
+    if c03_sequence.kind(rs, state) == "rally" and not state["over"]:
         h = c16_6_ring.ring_holder(rs, state)
         oro = set(rs.map_data["zones"]["orodruin"])
         if h and hooks.side_of(rs, state, h) == "westernesse" and h not in state["sau"]["evil"] \
-                and not state["sau"]["ring"]["worn"] and rs.on_map(state, h) and state["units"][h]["hex"] in oro:
+                and not state["sau"]["ring"]["worn"] and c02_units.on_map(rs, state, h) and state["units"][h]["hex"] in oro:
             state["sau"]["ring"]["holder"] = None
             state["sau"]["ring_destroyed"] = True
             v = {"winner": "westernesse", "section": "16.632", "decisive": True,
@@ -86,13 +89,13 @@ def overrun_catapults(rs, state: State, seat: str, uids: list[str], trail: list[
     if not trail or not any(rs.units[u].is_combat for u in uids):
         return []
     here = trail[-1]
-    occ = rs.occupancy(state)
+    occ = c05_stacking.occupancy(rs, state)
     foes = [x for x in occ.get(here, ()) if hooks.side_of(rs, state, x) != seat]
     if not foes or not all(rs.units[x].is_siege for x in foes):
         return []
     for x in foes:
         c07_combat.eliminate(rs, state, x)
-    return [Event(public=f"{rs.title_of(seat)} overruns {', '.join(sorted(foes))} in {here} (expanded game, "
+    return [Event(public=f"{c02_units.title_of(rs, seat)} overruns {', '.join(sorted(foes))} in {here} (expanded game, "
                          "ruling: siege equipment alone does not hold a hex).", section="Expanded Game")]
 
 
@@ -100,7 +103,7 @@ def overrun_after_order(rs, state: State, seat: str, action) -> list[Event]:
     """Any order that leaves combat units in a hex with only enemy siege equipment (an advance after
     combat, a retreat, an entry) overruns it too (ruling, ``overrun_catapults``)."""
     events: list[Event] = []
-    occ = rs.occupancy(state)
+    occ = c05_stacking.occupancy(rs, state)
     for hx, ids in sorted(occ.items()):
         sides = {hooks.side_of(rs, state, x) for x in ids}
         if len(sides) < 2:
@@ -152,7 +155,7 @@ def final_result(rs, state: State) -> dict:
     r["summary"] = r["summary"].replace(": the expanded game may follow", "")
     if state["options"].get("victory", "decisive") != "decisive":
         return r
-    occ = rs.occupancy(state)
+    occ = c05_stacking.occupancy(rs, state)
     held = any(hooks.side_of(rs, state, x) == "westernesse" and rs.units[x].is_combat for x in occ.get("1608", ()))
     if state["units"]["SAU"]["status"] == "eliminated" and held:
         return {"winner": "westernesse", "section": "victory", "decisive": True, "points": r.get("points"),

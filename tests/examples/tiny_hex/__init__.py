@@ -9,6 +9,7 @@ from pathlib import Path
 from engine import options as game_options
 from engine.core import State
 from engine.spi.standard import StandardRules
+from engine.spi import c02_units
 
 
 class TinyHex(StandardRules):
@@ -37,7 +38,7 @@ class TinyHex(StandardRules):
     def view(self, state: State, seat: str | None) -> dict:
         own = seat if seat in self.seats else None
         return {**self.view_head(state, own, self.title),
-                "units": [self.unit_view(state, u, own) for u in self.units if self.on_map(state, u)],
+                "units": [self.unit_view(state, u, own) for u in self.units if c02_units.on_map(self, state, u)],
                 "markers": list(state["markers"]), "gates": {}, "notes": [], "over": state["over"],
                 "pending": [{"seat": p["seat"], "unit": p["unit"], "options": list(p["options"])}
                             for p in state["pending"]]}

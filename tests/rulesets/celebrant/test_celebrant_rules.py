@@ -19,6 +19,7 @@ from engine.spi import c07_5_retreat
 from engine.spi import c07_combat
 from engine.spi import c08_3_rally
 from engine.spi import hooks
+from engine.spi import c03_sequence
 
 
 def pos(units: dict[str, str], step: str = "B", turn: int = 1, seed: str = "t", chits=("6 NW", "0"),
@@ -36,7 +37,7 @@ def pos(units: dict[str, str], step: str = "B", turn: int = 1, seed: str = "t", 
     for uid, hx in units.items():
         st["units"][uid].update(hex=hx, status="map")
     st["turn"], st["step"], st["done"] = turn, step, []
-    st["ph"] = RS._fresh_phase()
+    st["ph"] = c03_sequence._fresh_phase(RS)
     st["hidden"]["chits"] = {"westernesse": chits[0], "shadow": chits[1]}
     st["cel"]["disarray"] = False
     st["cel"].update(cel)
@@ -270,7 +271,7 @@ def test_13_21_gondor_disordered_when_cirion_fails_his_rally_roll():
     g = _disarray_game([6, 6])  # 12: Rally Rating 7 rallies on 3-9 only
     _, ev = g.play("westernesse", "done")
     assert "fails to rally Gondor" in texts(ev) and g.state["cel"]["disordered"]
-    g.state["step"], g.state["ph"] = "C", RS._fresh_phase()
+    g.state["step"], g.state["ph"] = "C", c03_sequence._fresh_phase(RS)
     refused(g, "westernesse", "fire GB1 at 2720", "13.21")
     refused(g, "westernesse", "melee GS1 at 2720", "13.21")
     assert c07_combat.attack_profile(RS, g.state, "OI1", "GS1", "melee")["morale"] == "Y"  # X, one grade worse
@@ -663,7 +664,7 @@ def test_17_51_despair_no_westernesse_rally_rolls_even_on_a_riverbank():
 def test_17_61_iron_fist_balchoth_within_three_hexes_ignore_disrupted_in_the_westernesse_combat_phase():
     g = pos({"BC1": "2520", "BS1": "2720", "ER1": "2820", "BS2": "3320", "ER2": "3420"}, step="A-shadow", turn=5)
     g.play("shadow", "ability BC1 iron-fist")
-    g.state["step"], g.state["ph"] = "C", RS._fresh_phase()
+    g.state["step"], g.state["ph"] = "C", c03_sequence._fresh_phase(RS)
     fixed_dice(g, [1, 1, 4])  # B vs armor 2: hit; CRT X 4: D
     _, ev = g.play("westernesse", "melee ER1 at 2720")
     assert not g.state["units"]["BS1"]["disrupted"] and "Iron Fist" in texts(ev)

@@ -23,6 +23,8 @@ from engine.rulesets.gondor import c20_victory
 from engine.spi import c07_5_retreat
 from engine.spi import c07_combat
 from engine.spi import hooks
+from engine.spi import c02_units
+from engine.spi import c03_sequence
 
 W, S = "westernesse", "sauron"
 
@@ -480,7 +482,7 @@ def revealed(step="A-westernesse", turn=10, **extra):
     g = position(units, step="A-westernesse", turn=turn)
     g.play(W, "cast GAN reveal-aragorn")
     g.state["step"] = step
-    g.state["ph"] = GONDOR._fresh_phase()
+    g.state["ph"] = c03_sequence._fresh_phase(GONDOR)
     return g
 
 
@@ -626,7 +628,7 @@ def test_19_11_garrison_total_adds_and_subtracts_as_things_occur():
 def test_19_12_reinforcements_are_a_separate_army():
     g = rohan(step="G", LO1="3813", GS1="3711")
     g.state["units"]["RH1"].update(hex="3812", status="map")
-    assert GONDOR.army_of("RH1") == "reinforcements" and GONDOR.army_of("GS1") == "garrison"
+    assert c02_units.army_of(GONDOR, "RH1") == "reinforcements" and c02_units.army_of(GONDOR, "GS1") == "garrison"
     c07_combat.eliminate(GONDOR, g.state, "RH1")
     assert g.state["dem"]["reinforcements"] == GONDOR.charts.demoralization_value(GONDOR.units["RH1"].ratings)
     assert g.state["dem"]["garrison"] == 0
@@ -634,8 +636,8 @@ def test_19_12_reinforcements_are_a_separate_army():
 
 
 def test_19_2_gandalf_and_imrahil_count_with_the_garrison():
-    assert GONDOR.army_of("GAN") == GONDOR.army_of("IMR") == "garrison"
-    assert GONDOR.army_of("ARA") == GONDOR.army_of("THE") == "reinforcements"
+    assert c02_units.army_of(GONDOR, "GAN") == c02_units.army_of(GONDOR, "IMR") == "garrison"
+    assert c02_units.army_of(GONDOR, "ARA") == c02_units.army_of(GONDOR, "THE") == "reinforcements"
     g = position({"IMR": "2515", "GS1": "2515", "GOT": "2516", "OI1": "2516"}, step="D", turn=7)
     g.state["options"]["rally"].update(GOT=13)
     fixed_dice(g, [6])  # +3 (capped): -/k

@@ -22,6 +22,7 @@ from engine.rulesets import get_ruleset
 from engine.rulesets.gondor import c16_2_breach
 from engine.spi import c07_combat
 from engine.spi import hooks
+from engine.spi import c03_sequence
 
 W, S = "westernesse", "sauron"
 
@@ -392,7 +393,7 @@ def test_16_43_ladder_set_one_turn_climbed_the_next_for_three_more_mp():
     assert g.state["siege"]["ladders_left"] == 5
     refused(g, S, "move OI2 2009 1909", "4.0")  # not this turn
     g.state["turn"] = 8
-    g.state["ph"] = GONDOR._fresh_phase()
+    g.state["ph"] = c03_sequence._fresh_phase(GONDOR)
     refused(g, S, "move OI2 2009 1909 1908", "4.0")  # 1 + (1 + 3) = 5 > 4... then no more
     g.play(S, "move OI1 1909")  # 1 (city) + 3 = 4
     assert unit(g, "OI1")["hex"] == "1909"
@@ -526,7 +527,7 @@ def test_16_74_oil_on_a_siege_tower_and_its_pusher():
     g.play(W, "pickup GS1 K1")
     g.play(W, "pour GS1 towers")
     g.state["step"], g.state["done"] = "C", []
-    g.state["ph"] = GONDOR._fresh_phase()
+    g.state["ph"] = c03_sequence._fresh_phase(GONDOR)
     g.play(S, "move OI1 ST1 1809")
     assert unit(g, "ST1")["status"] == "eliminated" and unit(g, "OI1")["status"] == "eliminated"
 

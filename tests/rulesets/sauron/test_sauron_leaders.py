@@ -12,6 +12,7 @@ from engine.rulesets import get_ruleset
 from engine.spi import c08_3_rally
 from engine.rulesets.sauron import c07_22_leader_combat
 from engine.rulesets.sauron import c22_mortal_combat
+from engine.spi import c03_sequence
 
 SEED = Path("/work/shared/seeds/004_7ba59ca63c0ebaf4.txt")
 RS = get_ruleset("sauron")
@@ -159,7 +160,7 @@ def test_a_duel_uses_the_variant_table_and_wounds():
     st = g.state
     st["units"]["GOR"]["hex"] = "1306"
     st["step"] = "G"
-    st["ph"] = RS._fresh_phase()
+    st["ph"] = c03_sequence._fresh_phase(RS)
     _, events = g.play("westernesse", "duel ELE GOR")
     text = events[0].public
     assert "differential +5" in text and "(7.25)" in text
@@ -206,7 +207,7 @@ def test_variant_off_plays_the_standard_leader_table():
     st = g.state
     st["units"]["GOR"]["hex"] = "1306"
     st["step"] = "G"
-    st["ph"] = RS._fresh_phase()
+    st["ph"] = c03_sequence._fresh_phase(RS)
     _, events = g.play("westernesse", "duel ELE GOR")
     assert "Rally Point" in events[0].public or "no effect" in events[0].public or "killed" in events[0].public
 
@@ -253,7 +254,7 @@ def test_odds_for_leader_combat_are_the_7_25_column_exactly():
     g = game()
     st = g.state
     st["units"]["ANA"]["hex"], st["units"]["GOR"]["hex"] = "2206", "2306"
-    st["step"], st["ph"] = "G", RS._fresh_phase()
+    st["step"], st["ph"] = "G", c03_sequence._fresh_phase(RS)
     dist = c07_22_leader_combat.duel_distribution(RS, st, "ANA", "GOR")
     assert sum(dist.values()) == 1
     want: dict = {}
@@ -277,7 +278,7 @@ def test_odds_for_mortal_combat_22_2_both_roll_on_their_own_differentials():
     g = game()
     st = g.state
     st["units"]["ANA"]["hex"], st["units"]["GOR"]["hex"] = "2206", "2306"
-    st["step"], st["ph"] = "G", RS._fresh_phase()
+    st["step"], st["ph"] = "G", c03_sequence._fresh_phase(RS)
     rnd = c22_mortal_combat.mortal_round_distribution(RS, st, "ANA", "GOR")
     assert sum(rnd.values()) == 1
     want: dict = {}

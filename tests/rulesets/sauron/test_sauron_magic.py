@@ -7,6 +7,7 @@ from engine.rulesets import get_ruleset
 from engine.spi import c08_3_rally
 from engine.spi import hooks
 from engine.rulesets.sauron import c07_22_leader_combat
+from engine.spi import c03_sequence
 
 RS = get_ruleset("sauron")
 
@@ -22,7 +23,7 @@ def at(g, step, turn=None):
     g.state["step"], g.state["done"] = step, []
     if turn:
         g.state["turn"] = turn
-    g.state["ph"] = RS._fresh_phase()
+    g.state["ph"] = c03_sequence._fresh_phase(RS)
 
 
 def test_sauron_has_45_points_and_casts_only_at_his_pedestal():

@@ -19,6 +19,8 @@ from engine.spi import c07_3_melee
 from engine.spi import c07_combat
 from engine.spi import c08_3_rally
 from engine.spi import hooks
+from engine.spi import c02_units
+from engine.spi import c05_stacking
 
 
 
@@ -249,7 +251,7 @@ def test_16_69_16_643_the_evil_leader_and_his_stack_pass_to_the_sauron_seat():
     st = g.state
     assert "NC3" in c06_zoc.exerting(RS, st, Hex.parse("2306"), "westernesse")
     assert "NC3" not in c06_zoc.exerting(RS, st, Hex.parse("2306"), "sauron")
-    assert RS.side_in(st, "2307") == "sauron"
+    assert c05_stacking.side_in(RS, st, "2307") == "sauron"
     # the views and the map: both seats see them as Sauron's, drawn in Sauron's colour
     for seat in (None, "sauron", "westernesse"):
         v = g.view(seat)
@@ -293,7 +295,7 @@ def test_16_69_a_turned_unit_shares_sauron_s_demoralization_not_westernesse_s():
     st = g.state
     st["dem"]["westernesse"] = 10_000  # Westernesse demoralized, Sauron not
     st["dem"]["sauron"] = 0
-    assert RS.army_now(st, "NC3") == "sauron" and RS.army_of("NC3") == "westernesse"
+    assert c02_units.army_now(RS, st, "NC3") == "sauron" and c02_units.army_of(RS, "NC3") == "westernesse"
     notes = c07_combat.attack_profile(RS, st, "OI1", "NC3", "melee")["notes"]
     assert not any("demoralized" in n for n in notes)
     st["dem"]["westernesse"], st["dem"]["sauron"] = 0, 10_000
