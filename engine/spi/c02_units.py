@@ -3,7 +3,7 @@ title, a unit of the seat's own on the map. Functions of the ruleset, called by 
 (``c02_units.on_map(rs, state, uid)``; issue 43)."""
 from __future__ import annotations
 
-from engine.core import IllegalOrder, State
+from engine.core import AmbiguousOrder, IllegalOrder, State
 from engine.units import UnitDef
 from engine.spi import hooks
 
@@ -42,3 +42,28 @@ def _own_on_map(rs, state: State, seat: str, uid: str) -> UnitDef:
         st = state["units"][uid]["status"]
         raise IllegalOrder(f"{uid} is not on the map ({st})")
     return u
+
+
+def unit_record(rs, u: UnitDef) -> dict:
+    rec: dict = {"hex": None, "status": "reinforcement" if u.setup == "reinforcement" else "pool"}
+    if u.ratings:
+        rec.update(reduced=False, disrupted=False, dem_paid=0)
+    if u.is_leader:
+        rec["rally_lost"] = 0
+        if u.magic:
+            rec["magic"] = u.magic
+    return rec
+
+
+def resolve_unit(rs, token: str) -> str:
+    t = token.upper()
+    if t in rs.units:
+        return t
+    matches = sorted(u for u in rs.units if u.startswith(t)) if t else []
+    if len(matches) > 1:
+        raise AmbiguousOrder(f"`{token[:12]}` could be {', '.join(matches[:8])}{'…' if len(matches) > 8 else ''}",
+                             candidates=matches)
+    if len(matches) == 1:
+        return matches[0]
+    raise IllegalOrder(f"there is no unit `{token[:12]}` in this game")
+

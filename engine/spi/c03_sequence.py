@@ -3,6 +3,9 @@ in it, night (11.0), a new phase's record, and whether an order would pass now. 
 called by module (``c03_sequence.kind(rs, state)``; issue 43)."""
 from __future__ import annotations
 
+import threading
+from contextlib import contextmanager
+
 from engine.core import Action, IllegalOrder, InvalidOrder, State
 
 
@@ -39,3 +42,23 @@ def _ok(rs, state: State, seat: str, action: Action) -> bool:
         return True
     except (IllegalOrder, InvalidOrder):
         return False
+
+
+_MEMO = threading.local()  # the action being checked or applied, per thread (games run in worker threads)
+
+
+@contextmanager
+def _current_memo(action: Action):
+    prev = getattr(_MEMO, "memo", None)
+    _MEMO.memo = action.memo
+    try:
+        yield
+    finally:
+        _MEMO.memo = prev
+
+
+def order_memo(rs) -> dict:
+    """The memo of the action being checked or applied (``Action.memo``): what a check found
+    that the apply of the same order on the same state needs, e.g. a move's path and cost."""
+    memo = getattr(_MEMO, "memo", None)
+    return memo if memo is not None else {}

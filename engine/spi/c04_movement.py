@@ -19,6 +19,7 @@ from engine.spi import c08_5_magic
 from engine.spi import hooks
 from engine.spi import c02_units
 from engine.spi import c03_sequence
+from engine.spi import common
 
 
 
@@ -278,7 +279,7 @@ def _check_move(rs, state: State, seat: str, args: tuple[str, ...]) -> None:
         raise IllegalOrder(f"that path costs {spent:g} Movement Points; {_phrase(uids)} has {ma:g}", "4.0")
     c05_stacking._check_stacking(rs, state, seat, uids, end, occ)
     rs.hooks.check_move_end(rs, state, seat, uids, end, occ)
-    rs.order_memo()["move"] = (_move_key(rs, state, seat, args), path, spent)
+    c03_sequence.order_memo(rs)["move"] = (_move_key(rs, state, seat, args), path, spent)
 
 
 def _move_key(rs, state: State, seat: str, args: tuple[str, ...]) -> tuple:
@@ -423,7 +424,7 @@ def _stack_moves(rs, state: State, seat: str, uids: list[str], occ) -> Iterator[
 
 def _apply_move(rs, state: State, seat: str, args: tuple[str, ...], dice: Dice | None) -> list[Event]:
     uids = [a for a in args if not _HEX.match(a)]
-    checked = rs.order_memo().get("move")
+    checked = c03_sequence.order_memo(rs).get("move")
     if checked and checked[0] == _move_key(rs, state, seat, args):
         path, spent = checked[1], checked[2]  # found by this order's check on this same position
     else:
@@ -493,10 +494,10 @@ def _parse_move(rs, state: State, seat: str, words: list[str]) -> tuple[str, ...
     hexes = [w for w in words if _HEX.match(w)]
     if not ids or not hexes or words[:len(ids)] != ids:
         raise InvalidOrder(f"usage: {MOVE.usage}")
-    uids = [rs.resolve_unit(w) for w in ids]
+    uids = [c02_units.resolve_unit(rs, w) for w in ids]
     if len(set(uids)) != len(uids):
         raise InvalidOrder("a unit is named twice")
-    return (*uids, *[rs._hex_token(h) for h in hexes])
+    return (*uids, *[common._hex_token(h) for h in hexes])
 
 
 def _legal_move_orders(rs, state: State, seat: str) -> Iterator[Action]:

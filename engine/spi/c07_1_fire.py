@@ -14,6 +14,7 @@ from engine.spi import hooks
 from engine.spi import c02_units
 from engine.spi import c03_sequence
 from engine.spi import c05_stacking
+from engine.spi import common
 
 
 def _can_fire(rs, state: State, uid: str) -> bool:
@@ -65,8 +66,8 @@ def _apply_fire(rs, state: State, seat: str, args: tuple[str, ...], dice: Dice |
 def _parse_fire(rs, state: State, seat: str, words: list[str]) -> tuple[str, ...]:
     if len(words) < 3 or words[-2].lower() != "at":
         raise InvalidOrder(f"usage: {FIRE.usage}")
-    uids = sorted({rs.resolve_unit(w) for w in words[:-2]})
-    return (*uids, "at", rs._hex_token(words[-1]))
+    uids = sorted({c02_units.resolve_unit(rs, w) for w in words[:-2]})
+    return (*uids, "at", common._hex_token(words[-1]))
 
 
 def _legal_fire(rs, state: State, seat: str) -> Iterator[Action]:

@@ -59,7 +59,7 @@ def _apply_duel(rs, state: State, seat: str, args: tuple[str, ...], dice: Dice |
 def _parse_duel(rs, state: State, seat: str, words: list[str]) -> tuple[str, ...]:
     if len(words) != 2:
         raise InvalidOrder(f"usage: {DUEL.usage}")
-    return (rs.resolve_unit(words[0]), rs.resolve_unit(words[1]))
+    return (c02_units.resolve_unit(rs, words[0]), c02_units.resolve_unit(rs, words[1]))
 
 
 def _legal_duels(rs, state: State, seat: str) -> Iterator[Action]:

@@ -18,6 +18,7 @@ from engine.spi import hooks
 from engine.spi import c02_units
 from engine.spi import c03_sequence
 from engine.spi import c05_stacking
+from engine.spi import common
 
 
 def _can_melee(rs, state: State, uid: str) -> bool:
@@ -95,8 +96,8 @@ def _apply_melee(rs, state: State, seat: str, args: tuple[str, ...], dice: Dice 
 def _parse_melee(rs, state: State, seat: str, words: list[str]) -> tuple[str, ...]:
     if len(words) < 3 or words[-2].lower() != "at":
         raise InvalidOrder(f"usage: {MELEE.usage}")
-    uids = sorted({rs.resolve_unit(w) for w in words[:-2]})
-    return (*uids, "at", rs._hex_token(words[-1]))
+    uids = sorted({c02_units.resolve_unit(rs, w) for w in words[:-2]})
+    return (*uids, "at", common._hex_token(words[-1]))
 
 
 def _legal_melee(rs, state: State, seat: str) -> Iterator[Action]:

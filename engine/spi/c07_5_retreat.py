@@ -20,6 +20,7 @@ from engine.spi import c07_combat
 from engine.spi import hooks
 from engine.spi import c02_units
 from engine.spi import c03_sequence
+from engine.spi import common
 
 
 def _check_advance_offer(rs, state: State, seat: str, uid: str, hx: str) -> list[str]:
@@ -188,13 +189,13 @@ def _apply_advance(rs, state: State, seat: str, args: tuple[str, ...], dice: Dic
 def _parse_advance(rs, state: State, seat: str, words: list[str]) -> tuple[str, ...]:
     if len(words) != 2:
         raise InvalidOrder(f"usage: {ADVANCE.usage}")
-    return (rs.resolve_unit(words[0]), rs._hex_token(words[1]))
+    return (c02_units.resolve_unit(rs, words[0]), common._hex_token(words[1]))
 
 
 def _parse_retreat(rs, state: State, seat: str, words: list[str]) -> tuple[str, ...]:
     if len(words) != 2:
         raise InvalidOrder(f"usage: {RETREAT.usage}")
-    return (rs.resolve_unit(words[0]), rs._hex_token(words[1]))
+    return (c02_units.resolve_unit(rs, words[0]), common._hex_token(words[1]))
 
 
 def _legal_advances(rs, state: State, seat: str) -> Iterator[Action]:

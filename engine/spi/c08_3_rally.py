@@ -95,7 +95,7 @@ def _apply_rally(rs, state: State, seat: str, args: tuple[str, ...], dice: Dice 
 def _parse_rally(rs, state: State, seat: str, words: list[str]) -> tuple[str, ...]:
     if len(words) != 2:
         raise InvalidOrder(f"usage: {RALLY.usage}")
-    return (rs.resolve_unit(words[0]), rs.resolve_unit(words[1]))
+    return (c02_units.resolve_unit(rs, words[0]), c02_units.resolve_unit(rs, words[1]))
 
 
 # the orders of this file (engine/orders.py), each naming its functions above

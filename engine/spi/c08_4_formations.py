@@ -15,6 +15,7 @@ from engine.spi import hooks
 from engine.spi import c02_units
 from engine.spi import c03_sequence
 from engine.spi import c05_stacking
+from engine.spi import common
 
 
 # --- formations (8.4)
@@ -135,14 +136,14 @@ def _apply_disband(rs, state: State, seat: str, args: tuple[str, ...], dice: Dic
 def _parse_form(rs, state: State, seat: str, words: list[str]) -> tuple[str, ...]:
     if len(words) != 4 or words[0].lower() not in ("shieldwall", "wedge"):
         raise InvalidOrder(f"usage: {FORM.usage}")
-    a, b, ldr = (rs.resolve_unit(w) for w in words[1:])
+    a, b, ldr = (c02_units.resolve_unit(rs, w) for w in words[1:])
     return (words[0].lower(), a, b, ldr)
 
 
 def _parse_disband(rs, state: State, seat: str, words: list[str]) -> tuple[str, ...]:
     if len(words) != 2:
         raise InvalidOrder(f"usage: {DISBAND.usage}")
-    return (rs.resolve_unit(words[0]), rs._hex_token(words[1]))
+    return (c02_units.resolve_unit(rs, words[0]), common._hex_token(words[1]))
 
 
 def _legal_disbands(rs, state: State, seat: str) -> Iterator[Action]:

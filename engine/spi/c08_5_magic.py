@@ -13,6 +13,7 @@ from engine.orders import Order
 from engine.spi import hooks
 from engine.spi import c02_units
 from engine.spi import c03_sequence
+from engine.spi import common
 
 
 def is_magic_leader(rs, uid: str) -> bool:
@@ -124,7 +125,7 @@ def _parse_cast(rs, state: State, seat: str, words: list[str]) -> tuple[str, ...
     usage = CAST.usage
     if len(words) < 2 or len(words) > 4:
         raise InvalidOrder(f"usage: {usage}")
-    leader = rs.resolve_unit(words[0])
+    leader = c02_units.resolve_unit(rs, words[0])
     spell = words[1].lower()
     if spell not in rs.spells:
         known = ", ".join(sorted(rs.spells)) or "none"
@@ -139,7 +140,7 @@ def _parse_cast(rs, state: State, seat: str, words: list[str]) -> tuple[str, ...
         points = rs.hooks.spell_cost(rs, state, spell)
     target = None
     if more:
-        target = rs.resolve_unit(more[0]) if not _HEX.match(more[0]) else rs._hex_token(more[0])
+        target = c02_units.resolve_unit(rs, more[0]) if not _HEX.match(more[0]) else common._hex_token(more[0])
         more = more[1:]
     if more or (target is not None and not sp.get("target")):
         raise InvalidOrder(f"usage: {usage}" + ("" if sp.get("target") else f"; {spell} takes no target"))

@@ -14,6 +14,7 @@ from engine.options import Choice, Option
 from engine.orders import Order
 from engine.spi import c02_units
 from engine.spi import c05_stacking
+from engine.spi import common
 
 # ``options: setup=printed`` (issue 39: declared once, for the games with a set-up phase)
 SETUP_OPTION = Option("setup", Choice(("printed",)), about="both sides start from the printed set-up (13.0)")
@@ -57,10 +58,10 @@ def _parse_deploy(rs, state: State, seat: str, words: list[str]) -> tuple[str, .
     if len(words) < 2:
         more = " or `deploy printed` (the whole printed set-up)" if rs.printed_setups else ""
         raise InvalidOrder(f"usage: `deploy <unit> [<unit>...] <hex>`, e.g. `deploy {rs.hooks.deploy_example}`{more}")
-    uids = [rs.resolve_unit(w) for w in words[:-1]]
+    uids = [c02_units.resolve_unit(rs, w) for w in words[:-1]]
     if len(set(uids)) != len(uids):
         raise InvalidOrder("a unit is named twice")
-    return (*uids, rs._hex_token(words[-1]))
+    return (*uids, common._hex_token(words[-1]))
 
 
 def _placements(rs, state: State, seat: str, args: tuple[str, ...]) -> list[tuple[str, str]]:

@@ -23,9 +23,7 @@ Order notation (CONVENTIONS.md), unit ids then hexes:
 from __future__ import annotations
 
 import json
-import threading
 import tomllib
-from contextlib import contextmanager
 
 from functools import cached_property, partial
 from pathlib import Path
@@ -73,19 +71,6 @@ from engine.spi import help as spi_help
 from engine.spi import c02_units
 from engine.spi import c03_sequence
 from engine.spi import c05_stacking
-
-
-_MEMO = threading.local()  # the action being checked or applied, per thread (games run in worker threads)
-
-
-@contextmanager
-def _current_memo(action: Action):
-    prev = getattr(_MEMO, "memo", None)
-    _MEMO.memo = action.memo
-    try:
-        yield
-    finally:
-        _MEMO.memo = prev
 
 
 # ``options: charts=<TOML>`` (a group's chart file over the game's; issue 39: declared once, for every SPI game)
@@ -278,15 +263,6 @@ class StandardRules(RulesetBase):
         }
 
 
-    def unit_record(self, u: UnitDef) -> dict:
-        rec: dict = {"hex": None, "status": "reinforcement" if u.setup == "reinforcement" else "pool"}
-        if u.ratings:
-            rec.update(reduced=False, disrupted=False, dem_paid=0)
-        if u.is_leader:
-            rec["rally_lost"] = 0
-            if u.magic:
-                rec["magic"] = u.magic
-        return rec
 
     # ------------------------------------------------------------ unit facts
 
@@ -426,24 +402,7 @@ class StandardRules(RulesetBase):
         return str(action)
 
 
-    def resolve_unit(self, token: str) -> str:
-        t = token.upper()
-        if t in self.units:
-            return t
-        matches = sorted(u for u in self.units if u.startswith(t)) if t else []
-        if len(matches) > 1:
-            raise AmbiguousOrder(f"`{token[:12]}` could be {', '.join(matches[:8])}{'…' if len(matches) > 8 else ''}",
-                                 candidates=matches)
-        if len(matches) == 1:
-            return matches[0]
-        raise IllegalOrder(f"there is no unit `{token[:12]}` in this game")
 
-    @staticmethod
-    def _hex_token(t: str) -> str:
-        try:
-            return str(Hex.parse(t))
-        except HexError as e:
-            raise InvalidOrder(str(e)) from None
 
     def parse(self, state: State, seat: str, text: str) -> Action:
         action = self.parse_text(state, seat, text)
@@ -466,22 +425,15 @@ class StandardRules(RulesetBase):
         if order is None:
             known = ", ".join(f"`{v}`" for v in [*(v for v in self.orders if v != "done"), "done"])
             raise InvalidOrder(f"unknown order `{words[0][:20]}`; orders: {known}")
-        self._setup_guard(state, verb)
+        _setup_guard(self, state, verb)
         return parse_order(order, self, state, seat, rest)
 
-    # the orders of a turn, which set-up (13.0) points to `deploy` for
-    TURN_VERBS = frozenset({"move", "fire", "melee", "duel", "rally", "advance", "form", "disband", "retreat",
-                            "cast"})
 
-    def _setup_guard(self, state: State, verb: str) -> None:
-        if state["turn"] == 0 and not state["over"] and verb in self.TURN_VERBS and "deploy" in self.orders:
-            raise IllegalOrder(f"`{verb}` is an order of the game-turns; this is the set-up: place units with "
-                               "`deploy <unit> [<unit>...] <hex>` (or `deploy printed`), then `/done`", "13.0")
 
     # ------------------------------------------------------------- legality
     def seat_check(self, state: State, seat: str) -> None:
         try:
-            self._seat_check(state, seat)
+            _seat_check(self, state, seat)
         except IllegalOrder as e:
             hint = c13_setup._setup_order_hint(self)
             if state["turn"] == 0 and not state["over"] and seat in self.seats and seat not in state["done"] and hint:
@@ -489,21 +441,6 @@ class StandardRules(RulesetBase):
             raise
 
 
-    def _seat_check(self, state: State, seat: str) -> None:
-        if seat not in self.seats:
-            raise IllegalOrder(f"`{seat}` is not a seat in {self.title}")
-        if state["over"]:
-            raise IllegalOrder("the game is over")
-        p = pending.blocking(self.decisions, state["pending"])
-        if p is not None:
-            pending.check_seat(self.decisions, self, state, p, seat, partial(c02_units.title_of, self))
-            return
-        step = c03_sequence.step(self, state)
-        if seat not in step["seats"]:
-            who = " and ".join(c02_units.title_of(self, s) for s in step["seats"])
-            raise IllegalOrder(f"it is the {step['title']}: {who} acts now", step["section"])
-        if seat in state["done"]:
-            raise IllegalOrder("you are already done with this phase")
 
     def check(self, state: State, seat: str, action: Action) -> None:
         self.seat_check(state, seat)
@@ -514,15 +451,9 @@ class StandardRules(RulesetBase):
         order = self.orders.get(v)
         if order is None:
             raise InvalidOrder(f"unknown order `{v}`")
-        self._setup_guard(state, v)
-        with _current_memo(action):
+        _setup_guard(self, state, v)
+        with c03_sequence._current_memo(action):
             check_order(order, self, state, seat, action)
-
-    def order_memo(self) -> dict:
-        """The memo of the action being checked or applied (``Action.memo``): what a check found
-        that the apply of the same order on the same state needs, e.g. a move's path and cost."""
-        memo = getattr(_MEMO, "memo", None)
-        return memo if memo is not None else {}
 
 
 
@@ -660,7 +591,7 @@ class StandardRules(RulesetBase):
         if v not in ("advance",) and state["ph"].get("advance") and state["ph"]["advance"]["seat"] == seat:
             state["ph"]["advance"] = None  # 7.5: the chance to advance lapses with the next order
         order = self.orders[v]
-        with _current_memo(action):
+        with c03_sequence._current_memo(action):
             dice = Dice(state["dice"]) if order.dice else None
             events = apply_order(order, self, state, seat, action, dice)
             if dice is not None and dice.rolls and events:
@@ -673,28 +604,8 @@ class StandardRules(RulesetBase):
             events.append(Event(public=ver["summary"], section=ver.get("section"), new_phase=True))
         return events
 
-    def _parse_done(self, state: State, seat: str, words: list[str]) -> tuple[str, ...]:
-        if words:
-            raise InvalidOrder("usage: `done`")
-        return ()
 
-    def _legal_done(self, state: State, seat: str) -> Iterator[Action]:
-        if c03_sequence.kind(self, state) != "setup" and c03_sequence._ok(self, state, seat, Action("done")):
-            yield Action("done")
 
-    def _apply_done(self, state: State, seat: str, args: tuple[str, ...], dice: Dice | None) -> list[Event]:
-        if state["turn"] == 0:
-            state["done"].append(seat)
-            events = [Event(public=f"{c02_units.title_of(self, seat)} has finished setting up (13.0).", section="13.0")]
-            if not self.active_seats(state):
-                events.extend(self.hooks.on_setup_step_end(self, state))
-                events.extend(self._advance(state))
-            return events
-        state["done"].append(seat)
-        events = [Event(public=f"{c02_units.title_of(self, seat)} is done with the {c03_sequence.step(self, state)['title']}.")]
-        if not self.active_seats(state):
-            events.extend(self._advance(state))
-        return events
 
 
     # ------------------------------------------------------------------- view
@@ -728,13 +639,68 @@ class StandardRules(RulesetBase):
                       grade=grade if o.get("winner") else None)
 
 
+# the set-up's guard, who may act, and `done` (3.0): functions of the ruleset (issue 43)
+# the orders of a turn, which set-up (13.0) points to `deploy` for
+TURN_VERBS = frozenset({"move", "fire", "melee", "duel", "rally", "advance", "form", "disband", "retreat",
+                        "cast"})
+
+
+def _setup_guard(rs, state: State, verb: str) -> None:
+    if state["turn"] == 0 and not state["over"] and verb in TURN_VERBS and "deploy" in rs.orders:
+        raise IllegalOrder(f"`{verb}` is an order of the game-turns; this is the set-up: place units with "
+                           "`deploy <unit> [<unit>...] <hex>` (or `deploy printed`), then `/done`", "13.0")
+
+
+def _seat_check(rs, state: State, seat: str) -> None:
+    if seat not in rs.seats:
+        raise IllegalOrder(f"`{seat}` is not a seat in {rs.title}")
+    if state["over"]:
+        raise IllegalOrder("the game is over")
+    p = pending.blocking(rs.decisions, state["pending"])
+    if p is not None:
+        pending.check_seat(rs.decisions, rs, state, p, seat, partial(c02_units.title_of, rs))
+        return
+    step = c03_sequence.step(rs, state)
+    if seat not in step["seats"]:
+        who = " and ".join(c02_units.title_of(rs, s) for s in step["seats"])
+        raise IllegalOrder(f"it is the {step['title']}: {who} acts now", step["section"])
+    if seat in state["done"]:
+        raise IllegalOrder("you are already done with this phase")
+
+
+def _parse_done(rs, state: State, seat: str, words: list[str]) -> tuple[str, ...]:
+    if words:
+        raise InvalidOrder("usage: `done`")
+    return ()
+
+
+def _legal_done(rs, state: State, seat: str) -> Iterator[Action]:
+    if c03_sequence.kind(rs, state) != "setup" and c03_sequence._ok(rs, state, seat, Action("done")):
+        yield Action("done")
+
+
+def _apply_done(rs, state: State, seat: str, args: tuple[str, ...], dice: Dice | None) -> list[Event]:
+    if state["turn"] == 0:
+        state["done"].append(seat)
+        events = [Event(public=f"{c02_units.title_of(rs, seat)} has finished setting up (13.0).", section="13.0")]
+        if not rs.active_seats(state):
+            events.extend(rs.hooks.on_setup_step_end(rs, state))
+            events.extend(rs._advance(state))
+        return events
+    state["done"].append(seat)
+    events = [Event(public=f"{c02_units.title_of(rs, seat)} is done with the {c03_sequence.step(rs, state)['title']}.")]
+    if not rs.active_seats(state):
+        events.extend(rs._advance(state))
+    return events
+
+
 # the orders of this file (engine/orders.py), each naming its functions above
 # 3.0: a seat ends its part of the phase (at set-up, 13.0: when every counter is placed)
 DONE = Order("done", "`done`",
-              parse=StandardRules._parse_done,
+              parse=_parse_done,
               check=StandardRules._check_done,
-              apply=StandardRules._apply_done,
-              legal=StandardRules._legal_done,
+              apply=_apply_done,
+              legal=_legal_done,
               cases=("3.0", "13.0", "7.31"))
 
 StandardRules.ORDERS = (ADVANCE, DONE, MOVE, FORM, CAST, FIRE, DUEL, MELEE, RALLY, RETREAT, DISBAND)

@@ -234,7 +234,7 @@ class Celebrant(StandardRules):
         opts = self._check_options(options)
         state = self.base_state(opts, seed)
         for uid, u in self.units.items():
-            state["units"][uid] = self.unit_record(u)
+            state["units"][uid] = c02_units.unit_record(self, u)
         for uid in self._out_of_play(opts):
             state["units"][uid] = {"hex": None, "status": "out"}
         state["dem"] = {a: 0 for a in self.raw(state)["armies"]}

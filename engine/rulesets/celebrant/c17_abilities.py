@@ -23,6 +23,7 @@ from engine.rulesets.celebrant import c15_16_terrain
 from engine.spi import entry as spi_entry
 from engine.spi import c02_units
 from engine.spi import c03_sequence
+from engine.spi import common
 
 
 # ------------------------------------------------------------- effects
@@ -83,11 +84,11 @@ def _parse_ability(rs, state: State, seat: str, words: list[str]) -> tuple[str, 
     if len(words) < 2 or len(words) > 4:
         raise InvalidOrder("usage: `ability <leader> <name> [<unit>...]`, e.g. `ability OC1 whip`, "
                            "`ability EORL death-and-glory ER1 ER2`")
-    leader = rs.resolve_unit(words[0])
+    leader = c02_units.resolve_unit(rs, words[0])
     name = words[1].lower()
     if name not in ABILITIES:
         raise InvalidOrder(f"unknown ability `{name[:20]}` (abilities: {', '.join(ABILITIES)})")
-    units = tuple(rs.resolve_unit(w) for w in words[2:])
+    units = tuple(c02_units.resolve_unit(rs, w) for w in words[2:])
     return (leader, name, *units)
 
 
@@ -237,7 +238,7 @@ def _apply_advance(rs, state: State, seat: str, args: tuple[str, ...], dice: Dic
 def _parse_swap(rs, state: State, seat: str, words: list[str]) -> tuple[str, ...]:
     if len(words) != 2:
         raise InvalidOrder("usage: `swap <unit> <unit>` (Cirion's Tactics)")
-    return (rs.resolve_unit(words[0]), rs.resolve_unit(words[1]))
+    return (c02_units.resolve_unit(rs, words[0]), c02_units.resolve_unit(rs, words[1]))
 
 
 def _tired(rs, state: State, uid: str) -> bool:
@@ -290,7 +291,7 @@ def _apply_swap(rs, state: State, seat: str, args: tuple[str, ...], dice: Dice |
 def _parse_dress(rs, state: State, seat: str, words: list[str]) -> tuple[str, ...]:
     if len(words) != 2:
         raise InvalidOrder("usage: `dress <unit> <hex>` (a Shield Wall formed under Form up! moves one hex)")
-    return (rs.resolve_unit(words[0]), rs._hex_token(words[1]))
+    return (c02_units.resolve_unit(rs, words[0]), common._hex_token(words[1]))
 
 
 def _check_dress(rs, state: State, seat: str, args: tuple[str, ...]) -> None:

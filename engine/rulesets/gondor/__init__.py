@@ -46,6 +46,7 @@ from engine.rulesets.gondor import c14_3_mumakil
 from engine.rulesets.gondor import c17_spells
 from engine.rulesets.gondor import c19_demoralization
 from engine.spi import c03_sequence
+from engine.spi import c02_units
 
 SIEGE_ORDERS = (BREACH, FIREBALL, HEAD, LADDER, PICKUP, POUR)
 
@@ -107,7 +108,7 @@ def help_general(rs) -> str:
 class Gondor(StandardRules):
     """Gondor: the Standard Rules with the attacks onto the map (engine/spi/entry.py, 14.2) and the functions
     of its case files below, each file's under its case. What runs at the same point in several case files
-    is declared once, in the order it runs (the lists below: after a move, at a step's start, on an attack,
+    is declared once, in the order it runs (the lists of its record, ``hooks`` below: after a move, at a step's start, on an attack,
     the legal actions listed first, the movement allowance, an elimination, a retreat); no case file calls
     another's step. A function that amends a standard order calls the standard one by name
     (``c07_1_fire._check_fire(self, ...)``)."""
@@ -276,7 +277,7 @@ class Gondor(StandardRules):
         opts = self._check_options(options)
         state = self.base_state(opts, seed)
         for uid, u in self.units.items():
-            rec = self.unit_record(u)
+            rec = c02_units.unit_record(self, u)
             if u.type == "cauldron":
                 rec["oil"] = u.oil
             if u.setup[:1].isdigit():  # a fixed hex: the Citadel Guard in 1903 (13.2)

@@ -22,7 +22,7 @@ from engine.spi import c05_stacking
 def _parse_breach(rs, state: State, seat: str, words: list[str]) -> tuple[str, ...]:
     if len(words) != 2:
         raise InvalidOrder("usage: `breach <catapult or GRD> <hexside>`, e.g. `breach SC1 1603/ne`")
-    return (rs.resolve_unit(words[0]), _hexside(words[1]))
+    return (c02_units.resolve_unit(rs, words[0]), _hexside(words[1]))
 
 # --- breach (16.2)
 def _check_breach(rs, state: State, seat: str, args: tuple[str, ...]) -> None:

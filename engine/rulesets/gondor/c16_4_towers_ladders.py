@@ -136,7 +136,7 @@ def _lose_scaling(rs, state: State, hx: str, section: str) -> list[str]:
 def _parse_ladder(rs, state: State, seat: str, words: list[str]) -> tuple[str, ...]:
     if len(words) != 2:
         raise InvalidOrder("usage: `ladder <unit> <hexside>`, e.g. `ladder OI1 1603/ne`")
-    return (rs.resolve_unit(words[0]), _hexside(words[1]))
+    return (c02_units.resolve_unit(rs, words[0]), _hexside(words[1]))
 
 # --- ladders (16.43)
 def _check_ladder(rs, state: State, seat: str, args: tuple[str, ...]) -> None:

@@ -13,12 +13,13 @@ from engine.spi import c07_combat
 from engine.rulesets.gondor import c16_1_catapults_grond
 from engine.spi import c02_units
 from engine.spi import c05_stacking
+from engine.spi import common
 
 
 def _parse_missile(rs, verb: str, words: list[str]) -> tuple[str, ...]:
     if len(words) != 3 or words[1].lower() != "at":
         raise InvalidOrder(f"usage: `{verb} <catapult> at <hex>`, e.g. `{verb} SC1 at 1806`")
-    return (rs.resolve_unit(words[0]), "at", rs._hex_token(words[2]))
+    return (c02_units.resolve_unit(rs, words[0]), "at", common._hex_token(words[2]))
 
 
 def _parse_fireball(rs, state: State, seat: str, words: list[str]) -> tuple[str, ...]:

@@ -151,13 +151,13 @@ def on_enter(rs, state: State, seat: str, uids: list[str], trail: list[str], how
 def _parse_pickup(rs, state: State, seat: str, words: list[str]) -> tuple[str, ...]:
     if len(words) != 2:
         raise InvalidOrder("usage: `pickup <unit> <cauldron>`, e.g. `pickup GS1 K2`")
-    return (rs.resolve_unit(words[0]), rs.resolve_unit(words[1]))
+    return (c02_units.resolve_unit(rs, words[0]), c02_units.resolve_unit(rs, words[1]))
 
 
 def _parse_pour(rs, state: State, seat: str, words: list[str]) -> tuple[str, ...]:
     if len(words) != 2 or words[1].lower() not in POUR_MODES:
         raise InvalidOrder("usage: `pour <unit> any|towers|hold` (the carrier's standing order, 16.74)")
-    return (rs.resolve_unit(words[0]), words[1].lower())
+    return (c02_units.resolve_unit(rs, words[0]), words[1].lower())
 
 # --- oil (16.72-16.75)
 def _check_pickup(rs, state: State, seat: str, args: tuple[str, ...]) -> None:

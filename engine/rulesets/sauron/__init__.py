@@ -273,7 +273,7 @@ class Sauron(StandardRules):
         opts = self._check_options(options)
         state = self.base_state(opts, seed)
         for uid, u in self.units.items():
-            rec = self.unit_record(u)
+            rec = c02_units.unit_record(self, u)
             if u.is_leader:
                 rec["wounds"] = 0
             if uid in self.start_hexes:

@@ -223,7 +223,7 @@ def ring_return_default(rs, state: State, seat: str) -> Action | None:
 def _parse_ring(rs, state: State, seat: str, words: list[str]) -> tuple[str, ...]:
     if len(words) != 2 or words[1].lower() != "off":
         raise InvalidOrder(f"usage: {RING_ORDER.usage}")
-    return (rs.resolve_unit(words[0]), "off")
+    return (c02_units.resolve_unit(rs, words[0]), "off")
 
 
 def _check_ring(rs, state: State, seat: str, args: tuple[str, ...]) -> None:

@@ -32,6 +32,7 @@ from engine.rulesets.sauron import c19_21_narsil
 from engine.spi import c02_units
 from engine.spi import c03_sequence
 from engine.spi import c05_stacking
+from engine.spi import common
 
 BEAST = "BEA"
 
@@ -154,7 +155,7 @@ def spell_effect(rs, state: State, seat: str, leader: str, spell: str, target: s
 def _parse_breathe(rs, state: State, seat: str, words: list[str]) -> tuple[str, ...]:
     if len(words) != 3 or words[1].lower() != "at":
         raise InvalidOrder(f"usage: {BREATHE.usage}")
-    return (rs.resolve_unit(words[0]), "at", rs._hex_token(words[2]))
+    return (c02_units.resolve_unit(rs, words[0]), "at", common._hex_token(words[2]))
 
 
 def _check_breathe(rs, state: State, seat: str, args: tuple[str, ...]) -> None:

@@ -75,7 +75,7 @@ def _busy(rs, state: State, uid: str) -> bool:
 def _parse_challenge(rs, state: State, seat: str, words: list[str]) -> tuple[str, ...]:
     if len(words) != 2:
         raise InvalidOrder(f"usage: {CHALLENGE.usage}")
-    return (rs.resolve_unit(words[0]), rs.resolve_unit(words[1]))
+    return (c02_units.resolve_unit(rs, words[0]), c02_units.resolve_unit(rs, words[1]))
 
 
 def _check_challenge(rs, state: State, seat: str, args: tuple[str, ...]) -> None:
@@ -146,13 +146,13 @@ def _same_phase(rs, state: State, m: dict) -> bool:
 def _parse_accept(rs, state: State, seat: str, words: list[str]) -> tuple[str, ...]:
     if len(words) != 1:
         raise InvalidOrder(f"usage: {ACCEPT.usage}")
-    return (rs.resolve_unit(words[0]),)
+    return (c02_units.resolve_unit(rs, words[0]),)
 
 
 def _parse_decline(rs, state: State, seat: str, words: list[str]) -> tuple[str, ...]:
     if len(words) != 1:
         raise InvalidOrder(f"usage: {DECLINE.usage}")
-    return (rs.resolve_unit(words[0]),)
+    return (c02_units.resolve_unit(rs, words[0]),)
 
 
 def _check_answer(rs, state: State, seat: str, args: tuple[str, ...]) -> None:

@@ -265,7 +265,7 @@ class SauronExpanded(Sauron):
         hex, leaders with the first unit of their nationality."""
         for uid, rec in state["units"].items():
             if self.units[uid].setup == "forts":
-                rec.update(self.unit_record(self.units[uid]))  # the catapults: the expanded game's own
+                rec.update(c02_units.unit_record(self, self.units[uid]))  # the catapults: the expanded game's own
             if rec["status"] != "out":
                 rec.update(hex=None, status="pool")
         forts = sorted(self.setup_zones["forts"], key=lambda h: (distance(h, "1120"), h))

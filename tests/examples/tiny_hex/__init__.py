@@ -28,7 +28,7 @@ class TinyHex(StandardRules):
     def new_game(self, options: dict[str, str], seed: str, fixture: dict | None = None) -> State:
         state = self.base_state(game_options.read(self.options, options, self), seed)
         for uid, u in self.units.items():
-            state["units"][uid] = self.unit_record(u)
+            state["units"][uid] = c02_units.unit_record(self, u)
         for places in self.printed_setups.values():  # data/setup_printed.toml: every counter's hex
             for uid, hx in places.items():
                 state["units"][uid].update(status="map", hex=hx)
