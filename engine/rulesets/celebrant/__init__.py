@@ -161,7 +161,6 @@ class Celebrant(StandardRules):
             "other side, the channel, the map and the log see nothing of it until the chits are revealed (14.6)."),
         help_general=help_general,
     )
-    _legal_deploys = c13_setup._legal_deploys
     _check_done = c14_reinforcements._check_done
     deadline_action = c14_reinforcements.deadline_action
     # 15.0, 16.0 terrain

@@ -136,4 +136,4 @@ def _disorder_check(rs, state: State, seat: str, uids: list[str], segment: str, 
 def legal_setup(rs, state: State, seat: str) -> Iterator[Action]:
     """13.0: the set-up's `done` and deployments (an entry of Field of Celebrant's ``LEGAL_EXTRA``)."""
     if state["turn"] == 0:
-        yield from rs._legal_deploys(state, seat)
+        yield from _legal_deploys(rs, state, seat)

@@ -125,6 +125,40 @@ def help_general(rs) -> str:
     )
 
 
+# the errata of 1978, a layer over the charts (option errata=1978), without and with the leader combat variant
+ERRATA = {"1978": (DATA / "errata_1978.toml").read_text()}
+ERRATA_WITH_VARIANT = {"1978": (DATA / "errata_1978_variant.toml").read_text()}
+
+
+def _fixture_position(rs, state: State, pos: dict) -> None:
+    """Tests: start from a position ({"turn", "step", "units": {uid: hex}}); units not named are
+    reinforcements still to come (if they have a schedule) or out of the game."""
+    for uid, rec in state["units"].items():
+        rec["hex"] = None
+        rec["status"] = "reinforcement" if rs.units[uid].setup == "reinforcement" else "eliminated"
+    for uid, hx in pos["units"].items():
+        state["units"][uid].update(hex=hx, status="map")
+    state["turn"], state["step"], state["done"] = int(pos["turn"]), pos["step"], []
+    state["ph"] = c03_sequence._fresh_phase(rs)
+    if rs.steps[pos["step"]].get("kind") == "combat":
+        state["ph"]["must"] = c07_3_melee._obligations(rs, state, rs.steps[pos["step"]]["side"])
+
+
+def _check_options(rs, options: dict[str, str]) -> dict:
+    """The typed options (``options.py``, read by ``engine.options``), in the state's layout: the
+    variant on, no spare counters, and the errata 1978 with the variant off (none with it)."""
+    out: dict = {"variant": True, "extra": []}
+    out.update(read(rs.options, options, rs))
+    out["errata"] = out.get("errata") or ("none" if out["variant"] else "1978")
+    return out
+
+
+def leader_card(rs, state: State, uid: str) -> dict:
+    return {"combat": c07_22_leader_combat.combat_rating(rs, state, uid), "morale": c07_22_leader_combat.morale_rating(rs, state, uid),
+            "endurance": c07_22_leader_combat.endurance(rs, state, uid), "wounds": c07_22_leader_combat.wounds(rs, state, uid),
+            "ring_rating": c07_22_leader_combat.ring_rating(rs, state, uid)}
+
+
 class Sauron(StandardRules):
     """Sauron: the Standard Rules with the attacks onto the map (engine/spi/entry.py, 14.2) and the functions
     of its case files below, each file's under its case. A function that amends a standard step calls it by
@@ -213,7 +247,6 @@ class Sauron(StandardRules):
             "`/secret` has nothing to send."),
         help_general=help_general,
     )
-    _legal_deploys = c13_setup._legal_deploys
     # 14.0 reinforcements
     entry_hexes = c14_reinforcements.entry_hexes
     # 18.1 the gates
@@ -251,8 +284,6 @@ class Sauron(StandardRules):
         return self.charts_for(state).raw
 
     # the 1978 player errata ([ERR-S], data/errata_1978*.toml): laid over charts.toml, under a group's charts
-    ERRATA = {"1978": (DATA / "errata_1978.toml").read_text()}
-    ERRATA_WITH_VARIANT = {"1978": (DATA / "errata_1978_variant.toml").read_text()}
 
     def errata(self, state: State) -> str | None:
         """The errata in force: ``options: errata=1978|none``; by default 1978 with ``variant=off`` (the
@@ -265,12 +296,12 @@ class Sauron(StandardRules):
         e = self.errata(state)
         if e is None:
             return StandardRules.charts_for(self, state)  # the standard step, by name
-        table = self.ERRATA_WITH_VARIANT if c07_22_leader_combat.variant(self, state) else self.ERRATA
+        table = ERRATA_WITH_VARIANT if c07_22_leader_combat.variant(self, state) else ERRATA
         return cached(self.ruleset_charts_text, table[e], state["options"].get("charts", ""))
 
     # ---------------------------------------------------------------- set-up
     def new_game(self, options: dict[str, str], seed: str, fixture: dict | None = None) -> State:
-        opts = self._check_options(options)
+        opts = _check_options(self, options)
         state = self.base_state(opts, seed)
         for uid, u in self.units.items():
             rec = c02_units.unit_record(self, u)
@@ -293,29 +324,10 @@ class Sauron(StandardRules):
             "beast": {"flight": False, "horn": False, "armor": False, "breath": False, "wounds": 0},  # 17.1
         }
         if fixture and "position" in fixture:
-            self._fixture_position(state, fixture["position"])
+            _fixture_position(self, state, fixture["position"])
         return state
 
-    def _fixture_position(self, state: State, pos: dict) -> None:
-        """Tests: start from a position ({"turn", "step", "units": {uid: hex}}); units not named are
-        reinforcements still to come (if they have a schedule) or out of the game."""
-        for uid, rec in state["units"].items():
-            rec["hex"] = None
-            rec["status"] = "reinforcement" if self.units[uid].setup == "reinforcement" else "eliminated"
-        for uid, hx in pos["units"].items():
-            state["units"][uid].update(hex=hx, status="map")
-        state["turn"], state["step"], state["done"] = int(pos["turn"]), pos["step"], []
-        state["ph"] = c03_sequence._fresh_phase(self)
-        if self.steps[pos["step"]].get("kind") == "combat":
-            state["ph"]["must"] = c07_3_melee._obligations(self, state, self.steps[pos["step"]]["side"])
 
-    def _check_options(self, options: dict[str, str]) -> dict:
-        """The typed options (``options.py``, read by ``engine.options``), in the state's layout: the
-        variant on, no spare counters, and the errata 1978 with the variant off (none with it)."""
-        out: dict = {"variant": True, "extra": []}
-        out.update(read(self.options, options, self))
-        out["errata"] = out.get("errata") or ("none" if out["variant"] else "1978")
-        return out
 
 
     # ------------------------------------------------------- hooks chained here
@@ -349,10 +361,6 @@ class Sauron(StandardRules):
 
 
     # ----------------------------------------------------------------- view
-    def leader_card(self, state: State, uid: str) -> dict:
-        return {"combat": c07_22_leader_combat.combat_rating(self, state, uid), "morale": c07_22_leader_combat.morale_rating(self, state, uid),
-                "endurance": c07_22_leader_combat.endurance(self, state, uid), "wounds": c07_22_leader_combat.wounds(self, state, uid),
-                "ring_rating": c07_22_leader_combat.ring_rating(self, state, uid)}
 
     def view(self, state: State, seat: str | None) -> dict:
         own = seat if seat in SEATS else None
@@ -364,7 +372,7 @@ class Sauron(StandardRules):
                 continue
             d = self.unit_view(state, uid, own)
             if u.is_leader:
-                d.update(self.leader_card(state, uid))
+                d.update(leader_card(self, state, uid))
                 items = [k for k, v in state["sau"]["items"].items() if v == uid]
                 if c16_6_ring.ring_holder(self, state) == uid:
                     items.append("ring (worn)" if state["sau"]["ring"]["worn"] else "ring (carried)")
@@ -390,7 +398,7 @@ class Sauron(StandardRules):
         notes.append(f"Gates of Morannon: {state['sau']['gates']} (18.1)")
         for x in sorted(state["units"]):
             if self.units[x].is_leader and c02_units.on_map(self, state, x):
-                c = self.leader_card(state, x)
+                c = leader_card(self, state, x)
                 notes.append(f"{x}: Combat {c['combat']}, Morale {c['morale']}, Endurance {c['endurance']}"
                              f"{', wounds ' + str(c['wounds']) if c['wounds'] else ''}, rally "
                              f"{c08_3_rally.leader_rating(self, state, x)}")

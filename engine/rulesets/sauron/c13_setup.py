@@ -101,4 +101,4 @@ def _legal_deploys(rs, state: State, seat: str) -> Iterator[Action]:
 def legal_setup(rs, state: State, seat: str) -> Iterator[Action]:
     """13.0: the set-up's `done` and re-placements (an entry of Sauron's ``LEGAL_EXTRA``)."""
     if state["turn"] == 0:
-        yield from rs._legal_deploys(state, seat)
+        yield from _legal_deploys(rs, state, seat)
