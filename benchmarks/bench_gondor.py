@@ -20,6 +20,7 @@ from pathlib import Path
 from engine.core import Game
 from render import clear_cache, render_view
 from engine.rulesets import get_ruleset
+from engine.spi import c03_sequence
 
 SCRIPT = Path(__file__).resolve().parent.parent / "tests" / "scripts" / "gondor_game.txt"
 
@@ -64,7 +65,7 @@ def main() -> None:
             png = render_view(g.view(None), hm)
             times.append((time.perf_counter() - t) * 1000)
             sizes.append(len(png))
-            k = g.ruleset.kind(g.state)
+            k = c03_sequence.kind(g.ruleset, g.state)
             if k in busiest and g.active_seats() and g.active_seats()[0] == "sauron":
                 n = sum(1 for _ in g.legal_actions("sauron"))
                 if n > busiest[k][0]:

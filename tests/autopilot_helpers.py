@@ -13,6 +13,7 @@ from engine.core import Action, Game
 from engine.hexgrid import Hex
 from engine.rulesets import get_ruleset
 from engine.rulesets.sauron import c22_mortal_combat
+from engine.spi import c03_sequence
 
 BOUND = 1500  # actions: an all-autopilot game takes 96 (Risk) to 192 (War of the Ring)
 
@@ -88,10 +89,10 @@ def random_opponent(seed: int, farm: bool = False):
         inner = getattr(rs, "inner", rs)
         if not hasattr(inner, "legal_actions_for") or state["turn"] == 0:
             return None
-        if inner.kind(state) == "combat":
+        if c03_sequence.kind(inner, state) == "combat":
             attacks = [a for a in itertools.islice(rs.legal_actions(state, seat), 200) if a.verb in ("melee", "fire")]
             return rs.format(rnd.choice(attacks)) if attacks else None
-        if inner.kind(state) != "move":
+        if c03_sequence.kind(inner, state) != "move":
             return None
         enemies = [Hex.parse(r["hex"]) for u, r in state["units"].items()
                    if r["status"] == "map" and inner.units[u].side != seat and inner.units[u].is_combat]

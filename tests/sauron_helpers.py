@@ -6,6 +6,7 @@ import pytest
 
 from engine.core import Game, OrderError
 from engine.rulesets import get_ruleset
+from engine.spi import c03_sequence
 
 RS = get_ruleset("sauron")
 
@@ -24,7 +25,7 @@ def at(g: Game, step: str, turn: int | None = None) -> None:
     st["step"], st["done"] = step, []
     if turn is not None:
         st["turn"] = turn
-    st["ph"] = RS._fresh_phase()
+    st["ph"] = c03_sequence._fresh_phase(RS)
 
 
 def place(g: Game, **where) -> None:

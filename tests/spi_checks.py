@@ -53,7 +53,7 @@ def check_board(g) -> None:
         elif r["status"] != "pool":
             assert r["hex"] is None, f"{uid} ({r['status']}) has a hex"
         if rs.units[uid].is_leader and r["status"] not in ("out",):
-            assert 0 <= r.get("rally_lost", 0) <= rs.printed_rally(st, uid) + 3
+            assert 0 <= r.get("rally_lost", 0) <= rs.hooks.printed_rally(rs, st, uid) + 3
             assert r.get("magic", 0) >= 0
     for hx, ids in occ.items():
         combat = [x for x in ids if rs.units[x].is_combat]

@@ -14,6 +14,7 @@ from engine.core import Game
 from engine.dice import Dice
 from engine.rulesets.gondor import GONDOR
 from engine.spi import c07_3_melee
+from engine.spi import c03_sequence
 
 
 def position(units: dict[str, str], step: str = "C", turn: int = 1, seed: str = "test", ruleset=None,
@@ -32,7 +33,7 @@ def position(units: dict[str, str], step: str = "C", turn: int = 1, seed: str = 
     st["turn"] = turn
     st["step"] = step
     st["done"] = []
-    st["ph"] = rs._fresh_phase()
+    st["ph"] = c03_sequence._fresh_phase(rs)
     if rs.steps[step].get("kind") == "combat":
         st["ph"]["must"] = c07_3_melee._obligations(rs, st, rs.steps[step]["side"])
     st.update(state_extra)

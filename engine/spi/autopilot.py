@@ -30,15 +30,17 @@ from engine.autopilot import accepted, decided, first_legal, is_secret, may_pass
 from engine.core import Action, State, iter_limit
 from engine.spi import c07_3_melee
 from engine.spi import c07_combat
+from engine.spi import c03_sequence
+from engine.spi import c05_stacking
 
 
 def least_risk_attack(rs, state: State, seat: str) -> Action | None:
     """7.31: of the attacks still owed, the one by a single obliged unit whose outcome is likeliest
     to be a result (the least chance of attacking for nothing); the first offered on a tie."""
     best, best_key = None, None
-    occ = rs.occupancy(state)
+    occ = c05_stacking.occupancy(rs, state)
     for n, uid in enumerate(c07_3_melee._unmet_obligations(rs, state, seat)):
-        for m, t in enumerate(rs._melee_targets(state, uid, occ)):
+        for m, t in enumerate(rs.hooks._melee_targets(rs, state, uid, occ)):
             a = Action("melee", (uid, "at", state["units"][t]["hex"]))
             if not accepted(rs, state, seat, a):
                 continue
@@ -57,7 +59,7 @@ def autopilot_action(rs, state: State, seat: str) -> Action | None:
     head = iter_limit(rs.legal_actions(state, seat), 1)
     if head and head[0].verb == "retreat":  # 7.5: a retreat owed is all that is offered
         return head[0]
-    if rs.kind(state) == "setup":
+    if c03_sequence.kind(rs, state) == "setup":
         printed = Action("deploy", ("printed",))
         if rs.printed_setups.get(seat) and accepted(rs, state, seat, printed):
             return printed
@@ -66,7 +68,7 @@ def autopilot_action(rs, state: State, seat: str) -> Action | None:
             return a
     a = rs.deadline_action(state, seat)  # what the game owes at a deadline (Sauron's 7.175 fire first)
     if a is None or a.verb == "melee":  # 7.31: of the owed attacks, the one that risks least
-        a = (least_risk_attack(rs, state, seat) if rs.kind(state) == "combat" and rs.phasing(state) == seat
+        a = (least_risk_attack(rs, state, seat) if c03_sequence.kind(rs, state) == "combat" and c03_sequence.phasing(rs, state) == seat
              else None) or a
     if a is not None and not is_secret(rs, a) and accepted(rs, state, seat, a):
         return a

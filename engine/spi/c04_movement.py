@@ -17,13 +17,16 @@ from engine.spi import c06_zoc
 from engine.spi import c08_4_formations
 from engine.spi import c08_5_magic
 from engine.spi import hooks
+from engine.spi import c02_units
+from engine.spi import c03_sequence
+from engine.spi import common
 
 
 
 def _mover_kind(rs, state: State, seat: str, uid: str) -> str | None:
     """Which phase kind lets ``uid`` move: magic leaders in magic phases
         (8.52); leaders in a rally phase that allows them a move (FoC 8.38)."""
-    if rs.units[uid].is_leader and rs.kind(state) == "rally" and rs.step(state).get("leader_moves"):
+    if rs.units[uid].is_leader and c03_sequence.kind(rs, state) == "rally" and c03_sequence.step(rs, state).get("leader_moves"):
         return "rally"
     return "magic" if c08_5_magic.is_magic_leader(rs, uid) else "move"
 
@@ -73,8 +76,8 @@ def _move_path(rs, state: State, seat: str, uids: list[str], hexes: list[str], g
     if len(hexes) == 1:
         path = _find_path(rs, state, seat, uids, hexes[0], graph)
         if path is None:
-            why = rs._why_unreachable(state, seat, uids, hexes[0])
-            raise IllegalOrder(why, rs._why_section(state, seat, hexes[0], why))
+            why = rs.hooks._why_unreachable(rs, state, seat, uids, hexes[0])
+            raise IllegalOrder(why, rs.hooks._why_section(rs, state, seat, hexes[0], why))
         return path
     return hexes
 
@@ -88,7 +91,7 @@ def _check_movers(rs, state: State, seat: str, uids: list[str]) -> None:
             raise IllegalOrder(f"{uid} is not yours")
         r = state["units"][uid]
         if r["status"] == "reinforcement":
-            if rs.reinforcement_entry(state, uid) is None:
+            if rs.hooks.reinforcement_entry(rs, state, uid) is None:
                 raise IllegalOrder(f"{uid} is a reinforcement that may not enter now", u.section)
         elif r["status"] != "map":
             raise IllegalOrder(f"{uid} is not on the map ({r['status']})")
@@ -97,10 +100,10 @@ def _check_movers(rs, state: State, seat: str, uids: list[str]) -> None:
         elif r["hex"] != start:
             raise IllegalOrder("units that move together must start in the same hex", "4.0")
         want = _mover_kind(rs, state, seat, uid)
-        if rs.kind(state) != want:
+        if c03_sequence.kind(rs, state) != want:
             if want == "magic":
                 raise IllegalOrder(f"{uid} is a magic leader: it moves only in the Magic Leader phases", "8.52")
-            raise IllegalOrder(f"{uid} moves only in your Movement Phase; now: {rs.step(state)['title']}", "4.0")
+            raise IllegalOrder(f"{uid} moves only in your Movement Phase; now: {c03_sequence.step(rs, state)['title']}", "4.0")
         if uid in state["ph"]["moved"]:
             raise IllegalOrder(f"{uid} has already moved this phase", "4.0")
         if uid in state["ph"]["cast"]:
@@ -115,10 +118,10 @@ def _check_movers(rs, state: State, seat: str, uids: list[str]) -> None:
         if u.is_siege and not any(rs.units[x].is_combat for x in uids):
             raise IllegalOrder(f"{uid} is siege equipment: it moves only with a combat unit stacked with it", "16.11")
         f = c08_4_formations.formation_of(rs, state, uid)
-        if f and rs._formed_this_turn(state, f) and state["formations"][f]["kind"] == "wedge" \
+        if f and rs.hooks._formed_this_turn(rs, state, f) and state["formations"][f]["kind"] == "wedge" \
                 and rs.charts_for(state)["formations"].get("wedge_waits", True):
             raise IllegalOrder("a Wedge may not move on the turn it forms", "8.4")
-    rs.check_stack_move(state, seat, uids)
+    rs.hooks.check_stack_move(rs, state, seat, uids)
 
 
 def _movers_ma(rs, state: State, uids: list[str]) -> float:
@@ -162,8 +165,8 @@ def _step_cost_fn(rs, state: State, seat: str, uids: list[str], start: Hex | Non
     road_cost = tec.get("road_cost")
     sides = rs.hexmap.side_index
     # enemy combat units block; so do enemy leaders alone (4.27), unless a ruleset lets these movers in
-    blocked = enemy_combat | enemy_leaders if not rs.may_enter_enemy_leaders(state, uids) else set(enemy_combat)
-    blocked |= rs.extra_blocked(state, seat, uids)
+    blocked = enemy_combat | enemy_leaders if not rs.hooks.may_enter_enemy_leaders(rs, state, uids) else set(enemy_combat)
+    blocked |= rs.hooks.extra_blocked(rs, state, seat, uids)
 
     def cost(a: Hex, b: Hex) -> float | None:
         c = terrain.get(b)
@@ -179,7 +182,7 @@ def _step_cost_fn(rs, state: State, seat: str, uids: list[str], start: Hex | Non
             return None
         side = 0
         if (a, b) in sides:
-            side = rs.hexside_rule(state, uids, a, b)
+            side = rs.hooks.hexside_rule(rs, state, uids, a, b)
             if side is None:
                 return None
             if side == "all":
@@ -196,7 +199,7 @@ def _step_cost_fn(rs, state: State, seat: str, uids: list[str], start: Hex | Non
 
 
 def _move_graph(rs, state: State, seat: str, uids: list[str], occ=None):
-    occ = occ if occ is not None else rs.occupancy(state)
+    occ = occ if occ is not None else c05_stacking.occupancy(rs, state)
     start_s = state["units"][uids[0]]["hex"]
     start = Hex.parse(start_s) if start_s else None
     cost, enemy_zoc = _step_cost_fn(rs, state, seat, uids, start, occ)
@@ -204,7 +207,7 @@ def _move_graph(rs, state: State, seat: str, uids: list[str], occ=None):
     starts = None
     if start is None:  # a reinforcement: enter in a chain (14.0)
         starts = {}
-        for hx in rs.reinforcement_entry(state, uids[0]) or []:
+        for hx in rs.hooks.reinforcement_entry(rs, state, uids[0]) or []:
             h = Hex.parse(hx)
             c = cost(h, h) if h in rs.hexmap else None
             if c is None:
@@ -248,7 +251,7 @@ def _why_unreachable(rs, state: State, seat: str, uids: list[str], dest: str) ->
         return f"{dest} is {info.terrain}: impassable"
     if _cavalry_closed(rs, state, uids, info.terrain):
         return f"{dest} is {info.terrain}: cavalry may not enter it (4.3)"
-    occ = rs.occupancy(state)
+    occ = c05_stacking.occupancy(rs, state)
     if any(hooks.side_of(rs, state, x) != seat for x in occ.get(dest, ()) if not rs.units[x].is_siege):
         return f"{dest} holds enemy units"
     who = _phrase(uids)
@@ -267,16 +270,16 @@ def _check_move(rs, state: State, seat: str, args: tuple[str, ...]) -> None:
     if sorted(full) != sorted(uids):
         missing = [x for x in full if x not in uids]
         raise IllegalOrder(f"{_phrase(missing)} must move with {uids[0]}: they are in one formation", "8.4")
-    rs._check_movers(state, seat, uids)
-    occ = rs.occupancy(state)
+    rs.hooks._check_movers(rs, state, seat, uids)
+    occ = c05_stacking.occupancy(rs, state)
     graph = _move_graph(rs, state, seat, uids, occ)  # once per order: the path and its cost
     path = _move_path(rs, state, seat, uids, path, graph)
     end, spent, ma = _path_spent(rs, state, seat, uids, path, occ, graph)
     if spent > ma + 1e-9:
         raise IllegalOrder(f"that path costs {spent:g} Movement Points; {_phrase(uids)} has {ma:g}", "4.0")
     c05_stacking._check_stacking(rs, state, seat, uids, end, occ)
-    rs.check_move_end(state, seat, uids, end, occ)
-    rs.order_memo()["move"] = (_move_key(rs, state, seat, args), path, spent)
+    rs.hooks.check_move_end(rs, state, seat, uids, end, occ)
+    c03_sequence.order_memo(rs)["move"] = (_move_key(rs, state, seat, args), path, spent)
 
 
 def _move_key(rs, state: State, seat: str, args: tuple[str, ...]) -> tuple:
@@ -297,7 +300,7 @@ def _path_spent(rs, state: State, seat: str, uids: list[str], path: list[str], o
     if start is None:
         first = Hex.parse(path[0])
         if not starts or first not in starts:
-            entry = rs.reinforcement_entry(state, uids[0]) or []
+            entry = rs.hooks.reinforcement_entry(rs, state, uids[0]) or []
             raise IllegalOrder(f"{uids[0]} must enter through one of its entry hexes "
                                f"({_phrase(entry[:8])}{'…' if len(entry) > 8 else ''})", rs.units[uids[0]].section)
         spent = starts[first]
@@ -314,8 +317,8 @@ def _path_spent(rs, state: State, seat: str, uids: list[str], path: list[str], o
             raise IllegalOrder(f"{_phrase(uids)} must stop on entering an enemy zone of control at {prev}", "6.0")
         c = cost(prev, h)
         if c is None:
-            why = rs._why_step(state, seat, uids, prev, h, zoc, start)
-            raise IllegalOrder(why, rs._why_section(state, seat, str(h), why))
+            why = rs.hooks._why_step(rs, state, seat, uids, prev, h, zoc, start)
+            raise IllegalOrder(why, rs.hooks._why_section(rs, state, seat, str(h), why))
         spent += c
         prev = h
     return str(prev), spent, ma
@@ -325,7 +328,7 @@ def _why_section(rs, state: State, seat: str, hx: str, why: str) -> str:
     """The case a refused move breaks: 4.27 for a hex holding only enemy
         leaders, 6.0 for the zone-of-control limits, else 4.0."""
     if why.endswith("holds enemy units"):
-        enemy = [x for x in rs.occupancy(state).get(hx, ()) if hooks.side_of(rs, state, x) != seat
+        enemy = [x for x in c05_stacking.occupancy(rs, state).get(hx, ()) if hooks.side_of(rs, state, x) != seat
                  and not rs.units[x].is_siege]
         return "4.27" if enemy and all(rs.units[x].is_leader for x in enemy) else "4.0"
     if "zone of control" in why and "(15.13)" not in why:
@@ -339,20 +342,20 @@ def _why_step(rs, state, seat, uids, a: Hex, b: Hex, zoc, start) -> str:
     info = rs.hexmap.hexes[b]
     if not rs.charts_for(state)["tec"].get(info.terrain, {}).get("passable", True):
         return f"{b} is {info.terrain}: impassable"
-    occ = rs.occupancy(state)
+    occ = c05_stacking.occupancy(rs, state)
     if any(hooks.side_of(rs, state, x) != seat for x in occ.get(str(b), ()) if not rs.units[x].is_siege):
         return f"{b} holds enemy units"
     if a == start and a in zoc and b in zoc:
         return f"{_phrase(uids)} may not move from one enemy zone of control straight into another ({a} to {b})"
-    side = rs.hexside_rule(state, uids, a, b) if (a, b) in rs.hexmap.side_index else 0
+    side = rs.hooks.hexside_rule(rs, state, uids, a, b) if (a, b) in rs.hexmap.side_index else 0
     if side is None:
-        return rs.why_hexside(state, uids, a, b)
+        return rs.hooks.why_hexside(rs, state, uids, a, b)
     if side == "all":
         return "crossing a wall downwards uses the whole Movement Allowance and may not end in an enemy zone of control (15.13)"
     disrupted = any(state["units"][u].get("disrupted") for u in uids)
     if b in zoc and disrupted and not rs.charts_for(state)["disrupted"].get("may_enter_zoc", True):
         return f"{_phrase(uids)} is Disrupted and may not enter an enemy zone of control ({b})"
-    if b in rs.extra_blocked(state, seat, uids):
+    if b in rs.hooks.extra_blocked(rs, state, seat, uids):
         return f"{_phrase(uids)} may not enter {b}"
     if _cavalry_closed(rs, state, uids, info.terrain):
         return f"{b} is {info.terrain}: cavalry may not enter it (4.3)"
@@ -367,7 +370,7 @@ def _cavalry_closed(rs, state: State, uids: list[str], terrain: str) -> bool:
 
 
 def _legal_moves(rs, state: State, seat: str, kind: str, only: str | None = None) -> Iterator[Action]:
-    occ = rs.occupancy(state)
+    occ = c05_stacking.occupancy(rs, state)
     seen: set[str] = set()
     units = [only] if only else sorted(state["units"])
     if only and only in rs.units and rs.units[only].is_siege and state["units"][only]["hex"]:
@@ -380,7 +383,7 @@ def _legal_moves(rs, state: State, seat: str, kind: str, only: str | None = None
         r = state["units"][uid]
         if hooks.side_of(rs, state, uid) != seat or uid in seen or _mover_kind(rs, state, seat, uid) != kind:
             continue
-        if r["status"] == "reinforcement" and rs.reinforcement_entry(state, uid) is None:
+        if r["status"] == "reinforcement" and rs.hooks.reinforcement_entry(rs, state, uid) is None:
             continue
         if r["status"] not in ("map", "reinforcement"):
             continue
@@ -402,7 +405,7 @@ def _legal_moves(rs, state: State, seat: str, kind: str, only: str | None = None
 
 def _stack_moves(rs, state: State, seat: str, uids: list[str], occ) -> Iterator[Action]:
     try:
-        rs._check_movers(state, seat, uids)
+        rs.hooks._check_movers(rs, state, seat, uids)
     except IllegalOrder:
         return
     reach = _reach(rs, state, seat, uids, occ)
@@ -413,7 +416,7 @@ def _stack_moves(rs, state: State, seat: str, uids: list[str], occ) -> Iterator[
             continue
         try:
             c05_stacking._check_stacking(rs, state, seat, uids, hx, occ)
-            rs.check_move_end(state, seat, uids, hx, occ)
+            rs.hooks.check_move_end(rs, state, seat, uids, hx, occ)
         except IllegalOrder:
             continue
         yield Action("move", (*uids, hx))
@@ -421,11 +424,11 @@ def _stack_moves(rs, state: State, seat: str, uids: list[str], occ) -> Iterator[
 
 def _apply_move(rs, state: State, seat: str, args: tuple[str, ...], dice: Dice | None) -> list[Event]:
     uids = [a for a in args if not _HEX.match(a)]
-    checked = rs.order_memo().get("move")
+    checked = c03_sequence.order_memo(rs).get("move")
     if checked and checked[0] == _move_key(rs, state, seat, args):
         path, spent = checked[1], checked[2]  # found by this order's check on this same position
     else:
-        occ = rs.occupancy(state)
+        occ = c05_stacking.occupancy(rs, state)
         graph = _move_graph(rs, state, seat, uids, occ)
         path = _move_path(rs, state, seat, uids, [a for a in args if _HEX.match(a)], graph)
         _, spent, _ = _path_spent(rs, state, seat, uids, path, occ, graph)
@@ -443,7 +446,7 @@ def _apply_move(rs, state: State, seat: str, args: tuple[str, ...], dice: Dice |
         state["ph"]["entered"][path[0]] = state["ph"]["entered"].get(path[0], 0) + len(uids)
     who = _phrase([rs.units[u].label() for u in uids])
     if entering:
-        text = f"{rs.title_of(seat)}: {who} enters at {path[0]}" + (
+        text = f"{c02_units.title_of(rs, seat)}: {who} enters at {path[0]}" + (
             f" and moves to {path[-1]} (via {' '.join(path[1:-1])})" if len(path) > 2 else
             (f" and moves to {path[-1]}" if len(path) > 1 else "") + " (14.0)."
         )
@@ -452,7 +455,7 @@ def _apply_move(rs, state: State, seat: str, args: tuple[str, ...], dice: Dice |
         sec = "14.0"
     else:
         via = f" via {' '.join(path[:-1])}" if len(path) > 1 else ""
-        text = f"{rs.title_of(seat)}: {who} moves to {path[-1]}{via} (4.0)."
+        text = f"{c02_units.title_of(rs, seat)}: {who} moves to {path[-1]}{via} (4.0)."
         sec = "4.0"
     events = [Event(public=text, section=sec)]
     state["ph"]["move_from"] = start  # for ``entered``: None when the move entered the map
@@ -473,11 +476,11 @@ def apply_overriding(rs, state: State, seat: str, text: str) -> list[Event] | No
             or state["pending"]):
         return None
     uids = [a for a in action.args if not _HEX.match(a)]
-    if not uids or any(rs.units[u].side != seat or not rs.on_map(state, u) for u in uids):
+    if not uids or any(rs.units[u].side != seat or not c02_units.on_map(rs, state, u) for u in uids):
         return None
     action = _complete_move(rs, state, seat, action)
     uids = [a for a in action.args if not _HEX.match(a)]
-    if any(rs.units[u].side != seat or not rs.on_map(state, u) for u in uids):
+    if any(rs.units[u].side != seat or not c02_units.on_map(rs, state, u) for u in uids):
         return None
     path = [a for a in action.args if _HEX.match(a)]
     if not path or any(Hex.parse(h) not in rs.hexmap for h in path):
@@ -491,17 +494,17 @@ def _parse_move(rs, state: State, seat: str, words: list[str]) -> tuple[str, ...
     hexes = [w for w in words if _HEX.match(w)]
     if not ids or not hexes or words[:len(ids)] != ids:
         raise InvalidOrder(f"usage: {MOVE.usage}")
-    uids = [rs.resolve_unit(w) for w in ids]
+    uids = [c02_units.resolve_unit(rs, w) for w in ids]
     if len(set(uids)) != len(uids):
         raise InvalidOrder("a unit is named twice")
-    return (*uids, *[rs._hex_token(h) for h in hexes])
+    return (*uids, *[common._hex_token(h) for h in hexes])
 
 
 def _legal_move_orders(rs, state: State, seat: str) -> Iterator[Action]:
-    k = rs.kind(state)
+    k = c03_sequence.kind(rs, state)
     if k in ("move", "magic"):
         yield from _legal_moves(rs, state, seat, k)
-    if k == "rally" and rs.step(state).get("leader_moves"):  # FoC 8.38
+    if k == "rally" and c03_sequence.step(rs, state).get("leader_moves"):  # FoC 8.38
         yield from _legal_moves(rs, state, seat, "rally")
 
 

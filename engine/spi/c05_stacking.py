@@ -12,7 +12,7 @@ from engine.spi import hooks
 def _check_stacking(rs, state: State, seat: str, uids: list[str], hx: str, occ) -> None:
     ch = rs.charts_for(state)["stacking"]
     present = [x for x in occ.get(hx, ()) if x not in uids]
-    leaders_block = not rs.may_enter_enemy_leaders(state, uids)
+    leaders_block = not rs.hooks.may_enter_enemy_leaders(rs, state, uids)
     if any(hooks.side_of(rs, state, x) != seat and (rs.units[x].is_combat or (leaders_block and rs.units[x].is_leader))
            for x in present):
         raise IllegalOrder(f"hex {hx} holds enemy units", "4.27")
@@ -25,3 +25,30 @@ def _check_stacking(rs, state: State, seat: str, uids: list[str], hx: str, occ) 
     siege = [x for x in present + uids if rs.units[x].is_siege]
     if len(siege) > ch.get("siege_equipment", 1):
         raise IllegalOrder(f"hex {hx} would hold more than one piece of siege equipment", "5.0")
+
+
+def occupancy(rs, state: State) -> dict[str, list[str]]:
+    occ: dict[str, list[str]] = {}
+    get = occ.get
+    for uid, r in state["units"].items():
+        hx = r["hex"]
+        if hx is not None and r["status"] == "map":
+            here = get(hx)
+            if here is None:
+                occ[hx] = [uid]
+            else:
+                here.append(uid)
+    return occ
+
+
+def combat_units_in(rs, state: State, hx: str, occ=None) -> list[str]:
+    occ = occ if occ is not None else occupancy(rs, state)
+    return [x for x in occ.get(hx, ()) if rs.units[x].is_combat]
+
+
+def side_in(rs, state: State, hx: str, occ=None) -> str | None:
+    occ = occ if occ is not None else occupancy(rs, state)
+    for x in occ.get(hx, ()):
+        if rs.units[x].is_combat or rs.units[x].is_leader:
+            return hooks.side_of(rs, state, x)
+    return None

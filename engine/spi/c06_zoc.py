@@ -6,14 +6,15 @@ from __future__ import annotations
 from engine.core import State
 from engine.hexgrid import Hex
 from engine.spi import hooks
+from engine.spi import c05_stacking
 
 
 # --- zones of control
 def exerting(rs, state: State, h: Hex, seat: str, occ=None) -> list[str]:
     """Enemy combat units whose ZOC covers hex ``h`` (for ``seat``)."""
-    occ = occ if occ is not None else rs.occupancy(state)
+    occ = occ if occ is not None else c05_stacking.occupancy(rs, state)
     ch = rs.charts_for(state)
-    through = rs.zoc_through_fn(state)
+    through = rs.hooks.zoc_through_fn(rs, state)
     out = []
     for nb in h.neighbours():
         for x in occ.get(str(nb), ()):
@@ -36,9 +37,9 @@ def enemy_hexes(rs, state: State, seat: str, occ=None) -> tuple[set[Hex], set[He
     """One pass over the occupied hexes, for a move's step costs: (the hexes in the zone of control
         of ``seat``'s enemies (6.0), the hexes holding an enemy combat unit, those holding an enemy
         leader (4.27))."""
-    occ = occ if occ is not None else rs.occupancy(state)
+    occ = occ if occ is not None else c05_stacking.occupancy(rs, state)
     ch = rs.charts_for(state)
-    through = rs.zoc_through_fn(state)
+    through = rs.hooks.zoc_through_fn(rs, state)
     hexes = rs.hexmap.hexes
     units = rs.units
     side_of = hooks.side_of

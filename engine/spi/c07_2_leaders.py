@@ -12,25 +12,27 @@ from engine.orders import Order
 from engine.spi import c07_combat
 from engine.spi import c08_3_rally
 from engine.spi import hooks
+from engine.spi import c02_units
+from engine.spi import c03_sequence
 
 
 def _check_duel(rs, state: State, seat: str, args: tuple[str, ...]) -> None:
     a, b = args
     c07_combat._combat_phase_check(rs, state, seat, "duel", "7.2")
-    if rs.phasing(state) != seat:
+    if c03_sequence.phasing(rs, state) != seat:
         raise IllegalOrder("only the phasing side starts leader combat", "7.2")
-    ua = rs._own_on_map(state, seat, a)
+    ua = c02_units._own_on_map(rs, state, seat, a)
     if not ua.is_leader:
         raise IllegalOrder(f"{a} is not a leader", "7.2")
     ub = rs.units[b]
     if not ub.is_leader or hooks.side_of(rs, state, b) == seat:
         raise IllegalOrder(f"{b} is not an enemy leader", "7.2")
-    if not rs.on_map(state, b):
+    if not c02_units.on_map(rs, state, b):
         raise IllegalOrder(f"{b} is not on the map", "7.2")
     if a in state["ph"]["dueled"]:
         raise IllegalOrder(f"{a} has already fought a leader combat this phase", "7.24")
     ha, hb = Hex.parse(state["units"][a]["hex"]), Hex.parse(state["units"][b]["hex"])
-    if ha != hb and (ha.distance(hb) != 1 or not rs.zoc_through(state, hb, ha)):
+    if ha != hb and (ha.distance(hb) != 1 or not rs.hooks.zoc_through(rs, state, hb, ha)):
         raise IllegalOrder(f"{b} must be in {a}'s hex or adjacent to it (not through a wall)", "7.2")
 
 
@@ -38,8 +40,8 @@ def _apply_duel(rs, state: State, seat: str, args: tuple[str, ...], dice: Dice |
     a, b = args
     state["ph"]["segment"] = "duel"
     state["ph"]["dueled"].append(a)
-    ra = c08_3_rally.leader_rating(rs, state, a, for_rally=False) + rs.duel_modifier(state, a, b)
-    rb = c08_3_rally.leader_rating(rs, state, b, for_rally=False) + rs.duel_modifier(state, b, a)
+    ra = c08_3_rally.leader_rating(rs, state, a, for_rally=False) + rs.hooks.duel_modifier(rs, state, a, b)
+    rb = c08_3_rally.leader_rating(rs, state, b, for_rally=False) + rs.hooks.duel_modifier(rs, state, b, a)
     diff = ra - rb
     roll = dice.d6("leader combat")
     la, lb = rs.charts_for(state).leader_combat_cell(diff, roll)
@@ -48,32 +50,32 @@ def _apply_duel(rs, state: State, seat: str, args: tuple[str, ...], dice: Dice |
         if cell == "-":
             continue
         r = c08_3_rally.leader_rating(rs, state, who, for_rally=False)
-        parts.append(rs._leader_loss(state, who, r if cell == "k" else int(cell)))
+        parts.append(rs.hooks._leader_loss(rs, state, who, r if cell == "k" else int(cell)))
     res = "; ".join(parts) or "no effect"
-    return [Event(public=f"{rs.title_of(seat)}: leader combat, {a} ({ra}) against {b} ({rb}), differential "
+    return [Event(public=f"{c02_units.title_of(rs, seat)}: leader combat, {a} ({ra}) against {b} ({rb}), differential "
                          f"{diff:+d}, die {roll}: {res} (7.25).", section="7.25")]
 
 
 def _parse_duel(rs, state: State, seat: str, words: list[str]) -> tuple[str, ...]:
     if len(words) != 2:
         raise InvalidOrder(f"usage: {DUEL.usage}")
-    return (rs.resolve_unit(words[0]), rs.resolve_unit(words[1]))
+    return (c02_units.resolve_unit(rs, words[0]), c02_units.resolve_unit(rs, words[1]))
 
 
 def _legal_duels(rs, state: State, seat: str) -> Iterator[Action]:
-    if rs.kind(state) != "combat" or rs.phasing(state) != seat or state["ph"]["segment"] == "melee":
+    if c03_sequence.kind(rs, state) != "combat" or c03_sequence.phasing(rs, state) != seat or state["ph"]["segment"] == "melee":
         return
-    mine = sorted(x for x in state["units"] if hooks.side_of(rs, state, x) == seat and rs.on_map(state, x))
+    mine = sorted(x for x in state["units"] if hooks.side_of(rs, state, x) == seat and c02_units.on_map(rs, state, x))
     for uid in mine:
         if not rs.units[uid].is_leader or uid in state["ph"]["dueled"]:
             continue
         h = state["units"][uid]["hex"]
         for other in sorted(state["units"]):
             o = rs.units[other]
-            if o.is_leader and hooks.side_of(rs, state, other) != seat and rs.on_map(state, other) \
+            if o.is_leader and hooks.side_of(rs, state, other) != seat and c02_units.on_map(rs, state, other) \
                     and distance(h, state["units"][other]["hex"]) <= 1:
                 a = Action("duel", (uid, other))
-                if rs._ok(state, seat, a):
+                if c03_sequence._ok(rs, state, seat, a):
                     yield a
 
 

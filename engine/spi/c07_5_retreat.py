@@ -18,6 +18,9 @@ from engine.spi import c06_zoc
 from engine.spi import c07_1_fire
 from engine.spi import c07_combat
 from engine.spi import hooks
+from engine.spi import c02_units
+from engine.spi import c03_sequence
+from engine.spi import common
 
 
 def _check_advance_offer(rs, state: State, seat: str, uid: str, hx: str) -> list[str]:
@@ -33,19 +36,19 @@ def _check_advance_offer(rs, state: State, seat: str, uid: str, hx: str) -> list
     if state["units"][uid].get("disrupted"):
         raise IllegalOrder(f"{uid} is Disrupted and may not advance", "7.5")
     uids = c04_movement._stack_of(rs, state, (uid,))
-    c05_stacking._check_stacking(rs, state, seat, uids, hx, rs.occupancy(state))
-    if Hex.parse(hx) in rs.extra_blocked(state, seat, uids):
+    c05_stacking._check_stacking(rs, state, seat, uids, hx, c05_stacking.occupancy(rs, state))
+    if Hex.parse(hx) in rs.hooks.extra_blocked(rs, state, seat, uids):
         raise IllegalOrder(f"{uid} may not enter {hx}", "7.5")
     return uids
 
 
 def _check_advance(rs, state: State, seat: str, args: tuple[str, ...]) -> None:
     uid, hx = args
-    rs._own_on_map(state, seat, uid)
+    c02_units._own_on_map(rs, state, seat, uid)
     uids = _check_advance_offer(rs, state, seat, uid, hx)
-    side = rs.hexside_rule(state, uids, Hex.parse(state["units"][uid]["hex"]), Hex.parse(hx))
+    side = rs.hooks.hexside_rule(rs, state, uids, Hex.parse(state["units"][uid]["hex"]), Hex.parse(hx))
     if side is None or side == "all":
-        raise IllegalOrder(rs.why_hexside(state, uids, Hex.parse(state["units"][uid]["hex"]), Hex.parse(hx)), "7.5")
+        raise IllegalOrder(rs.hooks.why_hexside(rs, state, uids, Hex.parse(state["units"][uid]["hex"]), Hex.parse(hx)), "7.5")
 
 
 def _check_retreat(rs, state: State, seat: str, args: tuple[str, ...]) -> None:
@@ -60,11 +63,11 @@ def _check_retreat(rs, state: State, seat: str, args: tuple[str, ...]) -> None:
 
 
 def _offer_advance(rs, state: State, seat: str, units: list[str], hx: str) -> None:
-    ok = [u for u in units if rs.on_map(state, u) and not state["units"][u].get("disrupted")
+    ok = [u for u in units if c02_units.on_map(rs, state, u) and not state["units"][u].get("disrupted")
           and distance(state["units"][u]["hex"], hx) == 1]
     state["ph"]["advance"] = {"seat": seat, "units": ok, "hex": hx} if ok else None
     if state["ph"]["advance"]:
-        real = [u for u in ok if rs._ok(state, seat, Action("advance", (u, hx)))]
+        real = [u for u in ok if c03_sequence._ok(rs, state, seat, Action("advance", (u, hx)))]
         state["ph"]["advance"] = {"seat": seat, "units": real, "hex": hx} if real else None
 
 
@@ -73,12 +76,12 @@ def retreat_options(rs, state: State, uids: list[str], n: int, attacker_hex: str
         from the attacker, into passable hexes free of enemy units and enemy
         ZOC, across no forbidden hexside; the last hex within stacking."""
     seat = hooks.side_of(rs, state, uids[0])
-    occ = rs.occupancy(state)
+    occ = c05_stacking.occupancy(rs, state)
     zoc = c06_zoc.zoc_map(rs, state, seat, occ)
     start = Hex.parse(state["units"][uids[0]]["hex"])
     src = Hex.parse(attacker_hex) if attacker_hex else None
     tec = rs.charts_for(state)["tec"]
-    extra = rs.extra_blocked(state, seat, uids)
+    extra = rs.hooks.extra_blocked(rs, state, seat, uids)
     mounted = any(rs.units[u].is_mounted for u in uids)  # a TEC row closed to cavalry (cavalry_passable)
     frontier = {start}
     for _ in range(n):
@@ -99,7 +102,7 @@ def retreat_options(rs, state: State, uids: list[str], n: int, attacker_hex: str
                     continue
                 if nb in extra:
                     continue
-                side = rs.hexside_rule(state, uids, h, nb, retreat=True)
+                side = rs.hooks.hexside_rule(rs, state, uids, h, nb, retreat=True)
                 if side is None:
                     continue
                 nxt.add(nb)
@@ -130,19 +133,19 @@ def _start_retreat(rs, state: State, dice: Dice, uids: list[str], n: int, attack
             _move_retreat(rs, state, uids, opts[0])
     state["pending"].append(pending.new(CHOOSE_RETREAT, seat, unit=uids[0], units=uids, options=opts, hexes=n))
     return [f"{_phrase(uids)} Disrupted and must retreat {n} hex{'es' if n > 1 else ''}: "
-            f"{rs.title_of(seat)} chooses ({_phrase(opts)}) (7.5)"]
+            f"{c02_units.title_of(rs, seat)} chooses ({_phrase(opts)}) (7.5)"]
 
 
 def _move_retreat(rs, state: State, uids: list[str], hx: str) -> list[str]:
     here = state["units"][uids[0]]["hex"]
-    occ = rs.occupancy(state)
+    occ = c05_stacking.occupancy(rs, state)
     moving = list(uids) + [x for x in occ.get(here, ()) if rs.units[x].is_leader
                            and hooks.side_of(rs, state, x) == hooks.side_of(rs, state, uids[0])]
     for v in moving:
         state["units"][v]["hex"] = hx
     lead = [x for x in moving if x not in uids]
     lines = [f"{_phrase(lead)} retreat{'s' if len(lead) == 1 else ''} with it (8.24)"] if lead else []
-    for step in rs.AFTER_RETREAT:  # what follows in the game (Gondor: the Banner)
+    for step in rs.hooks.AFTER_RETREAT:  # what follows in the game (Gondor: the Banner)
         lines += step(rs, state, uids, here, hx)
     trail = [here, hx] if distance(here, hx) == 1 else [hx]  # (the units entered hx; Gondor: cauldrons, gates)
     lines += [e.public for e in hooks.on_enter(rs, state, rs.units[uids[0]].side, uids, trail, "retreat")]
@@ -153,13 +156,13 @@ def _apply_retreat(rs, state: State, seat: str, args: tuple[str, ...], dice: Dic
     uid, hx = args
     p = state["pending"].pop(0)
     lines = _move_retreat(rs, state, p["units"], hx)
-    events = [Event(public=f"{rs.title_of(seat)}: {_phrase(p['units'])} retreats to {hx} (7.5)"
+    events = [Event(public=f"{c02_units.title_of(rs, seat)}: {_phrase(p['units'])} retreats to {hx} (7.5)"
                            + (f"; {'; '.join(lines)}" if lines else "") + ".", section="7.5",
                     new_phase=not state["pending"])]  # back to the phasing side: post and ping
     after = state["ph"].pop("advance_after", None)
     if after and not state["pending"]:
         if not c07_1_fire._target_units(rs, state, after["seat"], after["hex"]):
-            rs._offer_advance(state, after["seat"], after["units"], after["hex"])
+            rs.hooks._offer_advance(rs, state, after["seat"], after["units"], after["hex"])
             if state["ph"]["advance"]:
                 events.append(Event(public=f"{after['hex']} is empty: {_phrase(state['ph']['advance']['units'])} "
                                            f"may advance into it (`advance <unit> {after['hex']}`, 7.5)."))
@@ -170,29 +173,29 @@ def _apply_advance(rs, state: State, seat: str, args: tuple[str, ...], dice: Dic
     uid, hx = args
     uids = c04_movement._stack_of(rs, state, (uid,))
     here = state["units"][uid]["hex"]
-    occ = rs.occupancy(state)
+    occ = c05_stacking.occupancy(rs, state)
     leaders = [x for x in occ.get(here, ()) if rs.units[x].is_leader and hooks.side_of(rs, state, x) == seat]
     for v in uids:
         state["units"][v]["hex"] = hx
     adv = state["ph"]["advance"]
     adv["units"] = [u for u in adv["units"] if u not in uids]
-    if not adv["units"] or rs.combat_units_in(state, hx):
+    if not adv["units"] or c05_stacking.combat_units_in(rs, state, hx):
         state["ph"]["advance"] = None
     extra = f" ({_phrase(leaders)} stay in {here})" if leaders else ""
-    return [Event(public=f"{rs.title_of(seat)}: {_phrase(uids)} advances into {hx} (7.5){extra}.", section="7.5"),
+    return [Event(public=f"{c02_units.title_of(rs, seat)}: {_phrase(uids)} advances into {hx} (7.5){extra}.", section="7.5"),
             *hooks.on_enter(rs, state, seat, uids, [here, hx], "advance")]
 
 
 def _parse_advance(rs, state: State, seat: str, words: list[str]) -> tuple[str, ...]:
     if len(words) != 2:
         raise InvalidOrder(f"usage: {ADVANCE.usage}")
-    return (rs.resolve_unit(words[0]), rs._hex_token(words[1]))
+    return (c02_units.resolve_unit(rs, words[0]), common._hex_token(words[1]))
 
 
 def _parse_retreat(rs, state: State, seat: str, words: list[str]) -> tuple[str, ...]:
     if len(words) != 2:
         raise InvalidOrder(f"usage: {RETREAT.usage}")
-    return (rs.resolve_unit(words[0]), rs._hex_token(words[1]))
+    return (c02_units.resolve_unit(rs, words[0]), common._hex_token(words[1]))
 
 
 def _legal_advances(rs, state: State, seat: str) -> Iterator[Action]:
@@ -200,7 +203,7 @@ def _legal_advances(rs, state: State, seat: str) -> Iterator[Action]:
     if adv and adv["seat"] == seat:
         for uid in adv["units"]:
             a = Action("advance", (uid, adv["hex"]))
-            if rs._ok(state, seat, a):
+            if c03_sequence._ok(rs, state, seat, a):
                 yield a
 
 

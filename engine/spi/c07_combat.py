@@ -18,11 +18,14 @@ from engine.spi import c07_5_retreat
 from engine.spi import c08_3_rally
 from engine.spi import c08_4_formations
 from engine.spi import hooks
+from engine.spi import c02_units
+from engine.spi import c03_sequence
+from engine.spi import c05_stacking
 
 
 # --- combat: missile fire (7.1)
 def _combat_phase_check(rs, state: State, seat: str, segment: str, section: str) -> None:
-    rs._need_kind(state, ("combat",), {"fire": "missile fire", "duel": "leader combat",
+    c03_sequence._need_kind(rs, state, ("combat",), {"fire": "missile fire", "duel": "leader combat",
                                          "melee": "melee"}[segment], section)
     order = ["fire", "duel", "melee"]
     if order.index(state["ph"]["segment"]) > order.index(segment):
@@ -43,10 +46,10 @@ def attack_profile(rs, state: State, attacker: str, target: str, kind: str) -> d
     prof = {"letter": letter, "armor": rd.armor, "morale": rd.morale, "crt_mod": 0, "bypass_cpt": False,
             "notes": notes, "cpt_mod": 0}
     fanatic = False
-    if rs.is_night(state) and ua.tags & set(ch["night"].get("fanatic_tags", [])):
+    if c03_sequence.is_night(rs, state) and ua.tags & set(ch["night"].get("fanatic_tags", [])):
         fanatic = True
         notes.append(f"{attacker} is fanatical at night (10.0)")
-    if rs.is_fanatic(state, attacker):
+    if rs.hooks.is_fanatic(rs, state, attacker):
         fanatic = True
     if fanatic and ch["fanatic"]["mode"] == "modifiers":
         if kind == "melee":
@@ -80,7 +83,7 @@ def attack_profile(rs, state: State, attacker: str, target: str, kind: str) -> d
         pen = ch["disrupted"].get("morale_penalty", 0)
         if pen:
             morale_note(prof, -pen, f"defender Disrupted: Morale -{pen} (7.57)")
-    if rs.demoralized(state, rs.army_now(state, target)):
+    if rs.hooks.demoralized(rs, state, c02_units.army_now(rs, state, target)):
         pen = ch["demoralization"].get("morale_penalty", 0)
         if pen:
             morale_note(prof, -pen, f"defender's army demoralized: Morale -{pen} (9.1)")
@@ -116,7 +119,7 @@ def outcome_distribution(rs, state: State, attacker: str, target: str, kind: str
         dist[()] = 1 - p_hit
     for roll in range(1, 7):
         res = ch.crt_result(prof["morale"], roll + prof["crt_mod"])
-        res = rs.adjust_result(state, target, res, prof)
+        res = rs.hooks.adjust_result(rs, state, target, res, prof)
         dist[res] = dist.get(res, Fraction(0)) + p_hit / 6
     return dist, prof
 
@@ -141,7 +144,7 @@ def _resolve_attack(rs, state: State, dice: Dice, attacker: str, target: str, ki
         roll = dice.d6("CRT")
         mod = prof["crt_mod"]
         res = ch.crt_result(prof["morale"], roll + mod)
-        res = rs.adjust_result(state, target, res, prof)
+        res = rs.hooks.adjust_result(rs, state, target, res, prof)
         m = f"{roll}{mod:+d}={roll + mod}" if mod else str(roll)
         lines.append(f"CRT Morale {prof['morale']}: {m}, {result_text(res)} (7.42)")
     return lines, res, {"section": sec, **prof}
@@ -161,14 +164,14 @@ def _attacks(rs, state: State, seat: str, dice: Dice, uids: list[str], hx: str, 
         attackers_used.append(uid)
         lines, res, prof = _resolve_attack(rs, state, dice, uid, target, kind)
         verb = "fires at" if kind == "fire" else "attacks"
-        head = f"{rs.title_of(seat)}: {rs.units[uid].label()} {verb} {rs.units[target].label()} in {hx}"
+        head = f"{c02_units.title_of(rs, seat)}: {rs.units[uid].label()} {verb} {rs.units[target].label()} in {hx}"
         if prof["notes"]:
             head += f" [{'; '.join(prof['notes'])}]"
-        apply_lines = rs.apply_result(state, dice, target, res, attacker_hex=state["units"][uid]["hex"],
+        apply_lines = rs.hooks.apply_result(rs, state, dice, target, res, attacker_hex=state["units"][uid]["hex"],
                                         kind=kind)
         events.append(Event(public=head + ": " + "; ".join(lines + apply_lines) + ".", section=prof["section"]))
     if kind == "melee" and attackers_used and not c07_1_fire._target_units(rs, state, seat, hx) and not state["pending"]:
-        rs._offer_advance(state, seat, attackers_used, hx)
+        rs.hooks._offer_advance(rs, state, seat, attackers_used, hx)
         if state["ph"]["advance"]:
             events.append(Event(public=f"{hx} is empty: {_phrase(state['ph']['advance']['units'])} may advance "
                                        f"into it (`advance <unit> {hx}`, 7.5)."))
@@ -195,7 +198,7 @@ def apply_result(rs, state: State, dice: Dice, target: str, res: tuple, attacker
     victims = list(state["formations"][f]["units"]) if f else [target]
     lines: list[str] = []
     hx = state["units"][target]["hex"]
-    leaders = [x for x in rs.occupancy(state).get(hx, ()) if rs.units[x].is_leader]
+    leaders = [x for x in c05_stacking.occupancy(rs, state).get(hx, ()) if rs.units[x].is_leader]
     loss = "E" if "E" in res else ("1/2E" if "1/2E" in res else None)
     # 8.4 (ruling): a loss falls on the formation's front unit (the first
     # named); if it is eliminated the formation ends. A retreat moves the
@@ -206,19 +209,19 @@ def apply_result(rs, state: State, dice: Dice, target: str, res: tuple, attacker
             lines.append(f"{v} eliminated")
         elif loss == "1/2E":
             state["units"][v]["reduced"] = True
-            val = rs.unit_dem_value(state, v)
+            val = rs.hooks.unit_dem_value(rs, state, v)
             pay = math.ceil(val / 2)
             state["units"][v]["dem_paid"] = pay
-            rs.on_unit_lost(state, v, pay)
+            rs.hooks.on_unit_lost(rs, state, v, pay)
             lines.append(f"{v} half eliminated (reduced side)")
     if f and f not in state["formations"]:
         lines.append("the formation is broken")
     if loss:
         lines.extend(_leaders_caught(rs, state, dice, leaders, loss))
-    survivors = [v for v in victims if rs.on_map(state, v)]
+    survivors = [v for v in victims if c02_units.on_map(rs, state, v)]
     retreat = 2 if "r2" in res else (1 if "r1" in res else 0)
     if retreat and survivors:
-        lines.extend(rs._start_retreat(state, dice, survivors, retreat, attacker_hex, leaders))
+        lines.extend(rs.hooks._start_retreat(rs, state, dice, survivors, retreat, attacker_hex, leaders))
     elif "D" in res:
         for v in survivors:
             state["units"][v]["disrupted"] = True
@@ -226,16 +229,16 @@ def apply_result(rs, state: State, dice: Dice, target: str, res: tuple, attacker
             lines.append(f"{_phrase(survivors)} Disrupted")
     # leaders left alone after their unit fell (8.1)
     for ldr in leaders:
-        if rs.on_map(state, ldr) and state["units"][ldr]["hex"] == hx and not rs.combat_units_in(state, hx):
-            lines.extend(rs._displace_leader(state, ldr))
+        if c02_units.on_map(rs, state, ldr) and state["units"][ldr]["hex"] == hx and not c05_stacking.combat_units_in(rs, state, hx):
+            lines.extend(rs.hooks._displace_leader(rs, state, ldr))
     return lines
 
 
 def eliminate(rs, state: State, uid: str) -> None:
     r = state["units"][uid]
     if rs.units[uid].ratings:
-        val = rs.unit_dem_value(state, uid)
-        rs.on_unit_lost(state, uid, max(val - r.get("dem_paid", 0), 0))
+        val = rs.hooks.unit_dem_value(rs, state, uid)
+        rs.hooks.on_unit_lost(rs, state, uid, max(val - r.get("dem_paid", 0), 0))
         r["dem_paid"] = val
     here = r["hex"]
     r["status"] = "eliminated"
@@ -243,7 +246,7 @@ def eliminate(rs, state: State, uid: str) -> None:
     f = c08_4_formations.formation_of(rs, state, uid)
     if f:
         del state["formations"][f]
-    for step in rs.ON_ELIMINATE:  # the game's own consequences (Gondor: the Banner falls, the oil is lost)
+    for step in rs.hooks.ON_ELIMINATE:  # the game's own consequences (Gondor: the Banner falls, the oil is lost)
         step(rs, state, uid, here)
 
 
@@ -252,14 +255,14 @@ def _leaders_caught(rs, state: State, dice: Dice, leaders: list[str], loss: str)
     out = []
     caught = rs.charts_for(state)["leader_combat"].get("caught", [5, 6])
     for ldr in leaders:
-        if not rs.on_map(state, ldr):
+        if not c02_units.on_map(rs, state, ldr):
             continue
         roll = dice.d6(f"{ldr} caught")
         if roll in caught:
             r = c08_3_rally.leader_rating(rs, state, ldr, for_rally=False)
             lost = r if loss == "E" else max(1, r // 2)
             out.append(f"{ldr} caught in the result (die {roll}): "
-                       + rs._leader_loss(state, ldr, lost))
+                       + rs.hooks._leader_loss(rs, state, ldr, lost))
         else:
             out.append(f"{ldr} unharmed (die {roll})")
     return out
@@ -269,7 +272,7 @@ def _leader_loss(rs, state: State, ldr: str, points: int) -> str:
     r = c08_3_rally.leader_rating(rs, state, ldr, for_rally=False)
     points = min(points, r)
     state["units"][ldr]["rally_lost"] = state["units"][ldr].get("rally_lost", 0) + points
-    rs.on_unit_lost(state, ldr, points)
+    rs.hooks.on_unit_lost(rs, state, ldr, points)
     if c08_3_rally.leader_rating(rs, state, ldr, for_rally=False) <= 0:
         state["units"][ldr]["status"] = "eliminated"
         state["units"][ldr]["hex"] = None
@@ -285,7 +288,7 @@ def _displace_leader(rs, state: State, ldr: str) -> list[str]:
     best = None
     for uid in sorted(state["units"]):
         u = rs.units[uid]
-        if u.is_combat and hooks.side_of(rs, state, uid) == side and rs.on_map(state, uid):
+        if u.is_combat and hooks.side_of(rs, state, uid) == side and c02_units.on_map(rs, state, uid):
             d = distance(here, state["units"][uid]["hex"])
             key = (d, state["units"][uid]["hex"])
             if best is None or key < best:
@@ -302,7 +305,7 @@ def odds(rs, state: State, seat: str, text: str) -> str:
         applying it (``/odds``)."""
     action = rs.parse_text(state, seat, text)
     if action.verb not in ("fire", "melee"):
-        other = rs.order_odds(state, seat, action)
+        other = rs.hooks.order_odds(rs, state, seat, action)
         if other is None:
             raise InvalidOrder("odds are for `fire <unit> at <hex>` or `melee <unit> at <hex>`")
         try:
@@ -316,7 +319,7 @@ def odds(rs, state: State, seat: str, text: str) -> str:
         raise IllegalOrder(f"there is no enemy combat unit in {hx}", "7.0")
     target = _pick_target(rs, state, targets)
     for uid in uids:
-        if hooks.side_of(rs, state, uid) != seat or not rs.on_map(state, uid):
+        if hooks.side_of(rs, state, uid) != seat or not c02_units.on_map(rs, state, uid):
             raise IllegalOrder(f"{uid} is not one of your units on the map")
     out = []
     try:

@@ -10,31 +10,33 @@ from engine.dice import Dice
 from engine.hexgrid import distance
 from engine.orders import Order
 from engine.spi import hooks
+from engine.spi import c02_units
+from engine.spi import c03_sequence
 
 
 def leader_rating(rs, state: State, uid: str, for_rally: bool = True) -> int:
     """A leader's current Rally Rating: printed (or the option), the night
         rating at night where it has one, less Rally Points lost (19.2)."""
     u = rs.units[uid]
-    base = rs.printed_rally(state, uid)
-    if rs.is_night(state) and u.night_rally:
+    base = rs.hooks.printed_rally(rs, state, uid)
+    if c03_sequence.is_night(rs, state) and u.night_rally:
         base = u.night_rally
     ch = rs.charts_for(state)
-    if rs.is_night(state) and (u.tags & set(ch["night"].get("leader_bonus_tags", []))):
+    if c03_sequence.is_night(rs, state) and (u.tags & set(ch["night"].get("leader_bonus_tags", []))):
         base += ch["night"].get("leader_bonus", 0)
     r = base - state["units"][uid].get("rally_lost", 0)
-    if for_rally and rs.demoralized(state, rs.army_now(state, uid)):
+    if for_rally and rs.hooks.demoralized(rs, state, c02_units.army_now(rs, state, uid)):
         r -= ch["demoralization"].get("rally_penalty", 0)
     return max(r, 0)
 
 
 def _check_rally(rs, state: State, seat: str, args: tuple[str, ...]) -> None:
     leader, uid = args
-    rs._need_kind(state, ("rally",), "rallying", "8.3")
-    ul = rs._own_on_map(state, seat, leader)
+    c03_sequence._need_kind(rs, state, ("rally",), "rallying", "8.3")
+    ul = c02_units._own_on_map(rs, state, seat, leader)
     if not ul.is_leader:
         raise IllegalOrder(f"{leader} is not a leader", "8.3")
-    u = rs._own_on_map(state, seat, uid)
+    u = c02_units._own_on_map(rs, state, seat, uid)
     if not u.is_combat:
         raise IllegalOrder(f"{uid} is not a combat unit", "8.3")
     if not state["units"][uid].get("disrupted"):
@@ -49,24 +51,24 @@ def _check_rally(rs, state: State, seat: str, args: tuple[str, ...]) -> None:
         raise IllegalOrder(f"{uid} is {d} hexes from {leader}; a leader rallies units within {ch['range']}", "8.3")
     for e in state["effects"]:
         if e.get("no_rally") and e.get("side") == seat:
-            raise IllegalOrder(f"no {rs.title_of(seat)} unit may be rallied while {e['title']} lasts",
+            raise IllegalOrder(f"no {c02_units.title_of(rs, seat)} unit may be rallied while {e['title']} lasts",
                                e.get("section"))
         if e.get("frozen") and leader in e["frozen"]:
             raise IllegalOrder(f"{leader} is frozen by a spell and may not rally", e.get("section"))
-    rs.check_rally_extra(state, seat, leader, uid)
+    rs.hooks.check_rally_extra(rs, state, seat, leader, uid)
 
 
 def _legal_rallies(rs, state: State, seat: str) -> Iterator[Action]:
     rng = rs.charts_for(state)["rally"]["range"]
-    disrupted = sorted(x for x in state["units"] if hooks.side_of(rs, state, x) == seat and rs.on_map(state, x)
+    disrupted = sorted(x for x in state["units"] if hooks.side_of(rs, state, x) == seat and c02_units.on_map(rs, state, x)
                        and state["units"][x].get("disrupted") and x not in state["ph"]["rallied"])
     for leader in sorted(state["units"]):
-        if hooks.side_of(rs, state, leader) != seat or not rs.units[leader].is_leader or not rs.on_map(state, leader):
+        if hooks.side_of(rs, state, leader) != seat or not rs.units[leader].is_leader or not c02_units.on_map(rs, state, leader):
             continue
         for uid in disrupted:
             if distance(state["units"][leader]["hex"], state["units"][uid]["hex"]) <= rng:
                 a = Action("rally", (leader, uid))
-                if rs._ok(state, seat, a):
+                if c03_sequence._ok(rs, state, seat, a):
                     yield a
 
 
@@ -86,14 +88,14 @@ def _apply_rally(rs, state: State, seat: str, args: tuple[str, ...], dice: Dice 
     if ok:
         state["units"][uid]["disrupted"] = False
     res = "rallied" if ok else "still Disrupted"
-    return [Event(public=f"{rs.title_of(seat)}: {leader} (Rally Rating {rating}) rallies {uid}: {how}, {res} (8.37).",
+    return [Event(public=f"{c02_units.title_of(rs, seat)}: {leader} (Rally Rating {rating}) rallies {uid}: {how}, {res} (8.37).",
                   section="8.37")]
 
 
 def _parse_rally(rs, state: State, seat: str, words: list[str]) -> tuple[str, ...]:
     if len(words) != 2:
         raise InvalidOrder(f"usage: {RALLY.usage}")
-    return (rs.resolve_unit(words[0]), rs.resolve_unit(words[1]))
+    return (c02_units.resolve_unit(rs, words[0]), c02_units.resolve_unit(rs, words[1]))
 
 
 # the orders of this file (engine/orders.py), each naming its functions above

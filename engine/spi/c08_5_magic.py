@@ -11,6 +11,9 @@ from engine.dice import Dice
 from engine.spi.common import _HEX, _phrase
 from engine.orders import Order
 from engine.spi import hooks
+from engine.spi import c02_units
+from engine.spi import c03_sequence
+from engine.spi import common
 
 
 def is_magic_leader(rs, uid: str) -> bool:
@@ -27,8 +30,8 @@ def spell_cost(rs, state: State, spell: str) -> int:
 
 def _check_cast(rs, state: State, seat: str, args: tuple[str, ...]) -> None:
     leader, spell, points, target = (*args, None)[:4]
-    rs._need_kind(state, ("magic",), "spells", "8.5")
-    u = rs._own_on_map(state, seat, leader)
+    c03_sequence._need_kind(rs, state, ("magic",), "spells", "8.5")
+    u = c02_units._own_on_map(rs, state, seat, leader)
     if not u.magic:
         raise IllegalOrder(f"{leader} is not a magic leader", "8.5")
     sp = rs.spells.get(spell)
@@ -43,7 +46,7 @@ def _check_cast(rs, state: State, seat: str, args: tuple[str, ...]) -> None:
         raise IllegalOrder(f"spend at least {ch.get('min_points', 1)} point(s)", "8.5")
     if p > have:
         raise IllegalOrder(f"{leader} has {have} Magic Capability Points; {p} asked", "8.5")
-    cost = rs.spell_cost(state, spell)
+    cost = rs.hooks.spell_cost(rs, state, spell)
     if p > cost:
         raise IllegalOrder(f"{spell} costs {cost} for an automatic cast; spend at most that", sp["section"])
     if leader in state["ph"]["cast"]:
@@ -55,12 +58,12 @@ def _check_cast(rs, state: State, seat: str, args: tuple[str, ...]) -> None:
                            "second", "8.52")
     if sp.get("max") is not None and state["spell_count"].get(spell, 0) >= sp["max"]:
         raise IllegalOrder(f"{spell} may be cast successfully only {sp['max']} times a game", sp["section"])
-    if sp.get("day_only") and rs.is_night(state):
+    if sp.get("day_only") and c03_sequence.is_night(rs, state):
         raise IllegalOrder(f"{spell} is cast only in a day turn", sp["section"])
     for e in state["effects"]:
         if e.get("frozen") and leader in e["frozen"]:
             raise IllegalOrder(f"{leader} is frozen by a spell and may not cast", e.get("section"))
-    rs.check_spell(state, seat, leader, spell, target)
+    rs.hooks.check_spell(rs, state, seat, leader, spell, target)
 
 
 def _legal_casts(rs, state: State, seat: str) -> Iterator[Action]:
@@ -69,14 +72,14 @@ def _legal_casts(rs, state: State, seat: str) -> Iterator[Action]:
         for leader in sp["casters"]:
             if rs.units.get(leader) is None or hooks.side_of(rs, state, leader) != seat:
                 continue
-            cost = rs.spell_cost(state, name)
+            cost = rs.hooks.spell_cost(rs, state, name)
             have = state["units"][leader].get("magic", 0)
             pts = sorted({min(cost, have), cost}, reverse=True)
-            targets = list(rs.spell_targets(state, seat, name)) if sp.get("target") else [None]
+            targets = list(rs.hooks.spell_targets(rs, state, seat, name)) if sp.get("target") else [None]
             for p in pts:
                 for t in targets:
                     a = Action("cast", (leader, name, str(p)) + ((t,) if t else ()))
-                    if rs._ok(state, seat, a):
+                    if c03_sequence._ok(rs, state, seat, a):
                         yield a
 
 
@@ -84,9 +87,9 @@ def _apply_cast(rs, state: State, seat: str, args: tuple[str, ...], dice: Dice |
     leader, spell, points, target = (*args, None)[:4]
     sp = rs.spells[spell]
     p = int(points)
-    cost = rs.spell_cost(state, spell)
+    cost = rs.hooks.spell_cost(rs, state, spell)
     state["ph"]["cast"].append(leader)
-    if rs.step(state).get("magic_round", 1) == 1:
+    if c03_sequence.step(rs, state).get("magic_round", 1) == 1:
         state["cast_turn"][leader] = state["turn"]
     if p >= cost:
         ok, how = True, f"{p} points, automatic"
@@ -96,12 +99,12 @@ def _apply_cast(rs, state: State, seat: str, args: tuple[str, ...], dice: Dice |
         ok = roll <= need
         how = f"{p} of {cost} points, die {roll} (needs {need} or less)"
     if not ok:
-        return [Event(public=f"{rs.title_of(seat)}: {leader} tries {sp['title']} ({how}) and fails; no points "
+        return [Event(public=f"{c02_units.title_of(rs, seat)}: {leader} tries {sp['title']} ({how}) and fails; no points "
                              f"are spent, but {leader}'s phase is gone (8.5).", section="8.5")]
     state["units"][leader]["magic"] -= p
     state["spell_count"][spell] = state["spell_count"].get(spell, 0) + 1
-    lines = rs.spell_effect(state, seat, leader, spell, target)
-    return [Event(public=f"{rs.title_of(seat)}: {leader} casts {sp['title']} ({how}; "
+    lines = rs.hooks.spell_effect(rs, state, seat, leader, spell, target)
+    return [Event(public=f"{c02_units.title_of(rs, seat)}: {leader} casts {sp['title']} ({how}; "
                          f"{state['units'][leader]['magic']} points left): {lines} ({sp['section']}).",
                   section=sp["section"])]
 
@@ -122,7 +125,7 @@ def _parse_cast(rs, state: State, seat: str, words: list[str]) -> tuple[str, ...
     usage = CAST.usage
     if len(words) < 2 or len(words) > 4:
         raise InvalidOrder(f"usage: {usage}")
-    leader = rs.resolve_unit(words[0])
+    leader = c02_units.resolve_unit(rs, words[0])
     spell = words[1].lower()
     if spell not in rs.spells:
         known = ", ".join(sorted(rs.spells)) or "none"
@@ -134,10 +137,10 @@ def _parse_cast(rs, state: State, seat: str, words: list[str]) -> tuple[str, ...
         points = int(more[0])
         more = more[1:]
     if points is None:
-        points = rs.spell_cost(state, spell)
+        points = rs.hooks.spell_cost(rs, state, spell)
     target = None
     if more:
-        target = rs.resolve_unit(more[0]) if not _HEX.match(more[0]) else rs._hex_token(more[0])
+        target = c02_units.resolve_unit(rs, more[0]) if not _HEX.match(more[0]) else common._hex_token(more[0])
         more = more[1:]
     if more or (target is not None and not sp.get("target")):
         raise InvalidOrder(f"usage: {usage}" + ("" if sp.get("target") else f"; {spell} takes no target"))
@@ -148,7 +151,7 @@ def _parse_cast(rs, state: State, seat: str, words: list[str]) -> tuple[str, ...
 
 
 def _legal_cast_orders(rs, state: State, seat: str) -> Iterator[Action]:
-    if rs.kind(state) == "magic":
+    if c03_sequence.kind(rs, state) == "magic":
         yield from _legal_casts(rs, state, seat)
 
 

@@ -12,6 +12,9 @@ from pathlib import Path
 from engine.core import Event, IllegalOrder, InvalidOrder, State
 from engine.options import Choice, Option
 from engine.orders import Order
+from engine.spi import c02_units
+from engine.spi import c05_stacking
+from engine.spi import common
 
 # ``options: setup=printed`` (issue 39: declared once, for the games with a set-up phase)
 SETUP_OPTION = Option("setup", Choice(("printed",)), about="both sides start from the printed set-up (13.0)")
@@ -43,7 +46,7 @@ def _setup_order_hint(rs) -> str:
     sides = [s.get("side") for s in rs.sequence.get("setup", [])]
     if len(sides) < 2 or None in sides:
         return ""
-    return f"{rs.title_of(sides[0])} places first, then {rs.title_of(sides[1])}"
+    return f"{c02_units.title_of(rs, sides[0])} places first, then {c02_units.title_of(rs, sides[1])}"
 
 # --- set-up (13.0): `deploy <unit> <hex>`; a ruleset checks the hex in `_check_deploy`
 deploy_example = "GS1 1905"
@@ -54,11 +57,11 @@ def _parse_deploy(rs, state: State, seat: str, words: list[str]) -> tuple[str, .
         return ("printed",)
     if len(words) < 2:
         more = " or `deploy printed` (the whole printed set-up)" if rs.printed_setups else ""
-        raise InvalidOrder(f"usage: `deploy <unit> [<unit>...] <hex>`, e.g. `deploy {rs.deploy_example}`{more}")
-    uids = [rs.resolve_unit(w) for w in words[:-1]]
+        raise InvalidOrder(f"usage: `deploy <unit> [<unit>...] <hex>`, e.g. `deploy {rs.hooks.deploy_example}`{more}")
+    uids = [c02_units.resolve_unit(rs, w) for w in words[:-1]]
     if len(set(uids)) != len(uids):
         raise InvalidOrder("a unit is named twice")
-    return (*uids, rs._hex_token(words[-1]))
+    return (*uids, common._hex_token(words[-1]))
 
 
 def _placements(rs, state: State, seat: str, args: tuple[str, ...]) -> list[tuple[str, str]]:
@@ -77,12 +80,12 @@ def _placements(rs, state: State, seat: str, args: tuple[str, ...]) -> list[tupl
 
 def _check_deploy_action(rs, state: State, seat: str, args: tuple[str, ...]) -> None:
     pairs = _placements(rs, state, seat, args)
-    occ = {hx: list(us) for hx, us in rs.occupancy(state).items()}
+    occ = {hx: list(us) for hx, us in c05_stacking.occupancy(rs, state).items()}
     moving = {uid for uid, _ in pairs}
     for hx in occ:
         occ[hx] = [u for u in occ[hx] if u not in moving]
     for uid, hx in pairs:  # each unit checked against the ones placed before it in this order
-        rs._check_deploy(state, seat, uid, hx, occ)
+        rs.hooks._check_deploy(rs, state, seat, uid, hx, occ)
         occ.setdefault(hx, []).append(uid)
 
 
@@ -90,18 +93,18 @@ def _apply_deploy_order(rs, state: State, seat: str, args: tuple[str, ...], dice
     pairs = _placements(rs, state, seat, args)
     events: list[Event] = []
     for uid, hx in pairs:
-        events += rs._apply_deploy(state, seat, uid, hx)
+        events += rs.hooks._apply_deploy(rs, state, seat, uid, hx)
     if len(events) <= 1:
         return events
     if args == ("printed",):
         recon = " (reconstructed: the seed prints none)" if rs.printed_setup_reconstructed else ""
-        text = (f"{rs.title_of(seat)} deploys the printed set-up{recon}: "
+        text = (f"{c02_units.title_of(rs, seat)} deploys the printed set-up{recon}: "
                 + ", ".join(f"{uid} {hx}" for uid, hx in pairs)
                 + ". Adjust with `deploy <unit> <hex>`, then `/done` (13.0).")
         return [Event(public=text, section="13.0")]
     text = " ".join(e.public for e in events if e.public)
     if len(text) > 1500:
-        text = f"{rs.title_of(seat)} deploys {', '.join(u for u, _ in pairs)} in {pairs[0][1]} (13.0)."
+        text = f"{c02_units.title_of(rs, seat)} deploys {', '.join(u for u, _ in pairs)} in {pairs[0][1]} (13.0)."
     return [Event(public=text, section=events[0].section)]
 
 
@@ -119,7 +122,7 @@ def place_printed_setup(rs, state: State) -> None:
         pairs = _placements(rs, state, seat, ("printed",))
         _check_deploy_action(rs, state, seat, ("printed",))
         for uid, hx in pairs:
-            rs._apply_deploy(state, seat, uid, hx)
+            rs.hooks._apply_deploy(rs, state, seat, uid, hx)
 
 
 def _check_deploy(rs, state: State, seat: str, uid: str, hx: str, occ=None) -> None:

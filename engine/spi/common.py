@@ -4,6 +4,9 @@ from __future__ import annotations
 import re
 from fractions import Fraction
 
+from engine.core import InvalidOrder
+from engine.hexgrid import Hex, HexError
+
 MAX_ORDER_LEN = 200  # characters in one order, typed or as the log keeps it
 _HEX = re.compile(r"^\d{4}$")
 
@@ -17,3 +20,11 @@ def _phrase(items: list[str]) -> str:
 
 def pct(f: Fraction) -> str:
     return f"{float(f) * 100:.1f}%"
+
+
+def _hex_token(t: str) -> str:
+    try:
+        return str(Hex.parse(t))
+    except HexError as e:
+        raise InvalidOrder(str(e)) from None
+

@@ -4,6 +4,7 @@ sequence of play, from ``sequence.toml``), ``setup`` and ``secrets`` (a game's o
 hooks: ``help_general``, ``help_setup``, ``help_secrets``, ``order_examples``, ``orders_notes``).
 """
 from __future__ import annotations
+from engine.spi import c02_units
 
 # what a step of each kind is for: the orders typed in it (a game adds its own kinds' orders)
 KIND_VERBS = {"setup": ("deploy",), "magic": ("cast",), "move": ("move", "form", "disband"),
@@ -30,15 +31,15 @@ def help(rs, topic: str | None = None) -> str:
         return help_setup(rs)
     if t == "secrets":
         return help_secrets(rs)
-    return rs.help_general() + "\n`/help topic:orders`, `/help topic:phases`, `/help topic:setup`, " \
+    return rs.hooks.help_general(rs) + "\n`/help topic:orders`, `/help topic:phases`, `/help topic:setup`, " \
                                  "`/help topic:secrets`."
 
 
 def order_line(rs, verb: str) -> str:
     o = rs.orders[verb]
     form = o.usage.split(", e.g.")[0].split(" (")[0]
-    ex = rs.order_examples.get(verb)
-    if verb not in rs.order_examples and ", e.g. " in o.usage:
+    ex = rs.hooks.order_examples.get(verb)
+    if verb not in rs.hooks.order_examples and ", e.g. " in o.usage:
         ex = o.usage.split(", e.g. ")[1].strip("`")
     tail = f" e.g. `{ex}`" if ex else ""
     return f"{form}{tail} ({', '.join(o.cases)})"
@@ -48,10 +49,10 @@ def help_orders(rs) -> str:
     lines = [f"**{rs.title}: the orders** (`/order text:`; autocomplete offers every legal one):"]
     # an order the game never uses (no magic in Field of Celebrant) has the example None
     lines += [f"- {order_line(rs, v)}" for v in rs.orders
-              if v != "done" and not (v in rs.order_examples and rs.order_examples[v] is None)]
+              if v != "done" and not (v in rs.hooks.order_examples and rs.hooks.order_examples[v] is None)]
     lines.append("- `/done` ends your part of a phase (3.0).")
-    if rs.orders_notes:
-        lines.append(rs.orders_notes)
+    if rs.hooks.orders_notes:
+        lines.append(rs.hooks.orders_notes)
     return "\n".join(lines)
 
 
@@ -66,8 +67,8 @@ def help_phases(rs) -> str:
                      + ": `deploy`, then `/done`.")
     lines.append("Each Game-Turn:")
     for s in seq["step"]:
-        verbs = [v for v in rs.kind_verbs.get(s["kind"], KIND_VERBS.get(s["kind"], ())) if v in rs.orders]
-        who = " and ".join(rs.title_of(x) for x in s["seats"]) or "nobody"
+        verbs = [v for v in rs.hooks.kind_verbs.get(s["kind"], KIND_VERBS.get(s["kind"], ())) if v in rs.orders]
+        who = " and ".join(c02_units.title_of(rs, x) for x in s["seats"]) or "nobody"
         orders = f": {', '.join(f'`{v}`' for v in verbs)}" if verbs else ""
         acts = "acts" if len(s["seats"]) == 1 else "act"
         lines.append(f"- {s['id'].split('-')[0]}. {s['title']} ({s['section']}): {who} {acts}{orders}")
@@ -79,7 +80,7 @@ def help_phases(rs) -> str:
 def help_setup(rs) -> str:
     if not rs.sequence.get("setup"):  # no set-up step: the game begins at Game-Turn 1 (issue 43)
         return f"**{rs.title}: set-up**\nNo set-up step: the game begins at Game-Turn 1 with every counter on the map."
-    text = rs.setup_help or "Set-up (13.0): `deploy <unit> [<unit>...] <hex>`, then `/done`."
+    text = rs.hooks.setup_help or "Set-up (13.0): `deploy <unit> [<unit>...] <hex>`, then `/done`."
     if rs.printed_setups:
         recon = " (reconstructed, see the game's docs)" if rs.printed_setup_reconstructed else ""
         text += ("\n`deploy printed` places your side's whole printed set-up" + recon + "; then adjust unit "
@@ -89,4 +90,4 @@ def help_setup(rs) -> str:
 
 
 def help_secrets(rs) -> str:
-    return f"**{rs.title}: hidden information**\n{rs.secrets_help}"
+    return f"**{rs.title}: hidden information**\n{rs.hooks.secrets_help}"

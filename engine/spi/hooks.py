@@ -1,18 +1,23 @@
 """Every hook a game built on the Standard Rules may give, with its default: the one place to read
 the contract between ``StandardRules`` and a ruleset (Gondor, Sauron, Field of Celebrant).
 
-A ruleset gives a hook by a function of the same name that its class imports from a case file;
-what several case files do at one point (after a move, at a step's start, on an attack, in a new
-game's state, in a view, in the legal actions listed first, in a Movement Allowance, after an
-elimination or a retreat) it declares instead as an ordered list (``AFTER_MOVE`` ... below), which the
-hook runs; no case file calls another's step. The order methods a game may replace (an order's check or apply, which its own ``Order``
-record then holds: ``replace(FIRE, check=...)``) are listed in ``REPLACEABLE``;
+Every extension point is a field of one declared record, ``Hooks`` (below; issue 43: one style for every
+extension point): a single function (``hexside_rule``), a step of a case file a game may replace
+(``_melee_targets``), a help text, or what several case files do at one point (after a move, at a step's
+start, on an attack, in a new game's state, in a view, in the legal actions listed first, in a Movement
+Allowance, after an elimination or a retreat) as an ordered list (``AFTER_MOVE`` ... below), which the
+hook here runs; no case file calls another's step. A game declares its record once,
+``hooks = replace(StandardRules.hooks, hexside_rule=c15_city.hexside_rule, AFTER_MOVE=(...), ...)``, and the
+standard code calls ``rs.hooks.hexside_rule(rs, ...)``. An order's own check or apply is held by its
+``Order`` record (``replace(FIRE, check=...)``). The few methods a game may still redefine (the
+``RulesetBase`` interface and the steps that read the class's data) are listed in ``REPLACEABLE``;
 ``tests/engine/test_architecture.py`` fails if a ruleset redefines anything of ``StandardRules`` that is in
-neither, or redefines a hook that runs a list.
+neither.
 """
 from __future__ import annotations
 
-from typing import Iterator
+from dataclasses import dataclass, field
+from typing import Callable, Iterator
 
 from engine.core import Action, Event, IllegalOrder, State
 from engine.hexgrid import Hex, distance
@@ -20,6 +25,8 @@ from engine.spi.charts import Charts
 from engine.spi.common import _phrase
 from engine.spi import c08_4_formations
 from engine.spi import c08_5_magic
+from engine.spi import c02_units
+from engine.spi import c03_sequence
 
 
 # The steps of the Standard Rules a game may replace (a function of a case file, usually calling the standard
@@ -30,8 +37,6 @@ REPLACEABLE: dict[str, str] = {
     # (issue 43: a game's own rules for a standard order are no longer here: its ``Order`` record holds its
     # functions, ``replace(FIRE, check=c16_1_catapults_grond._check_fire)``, and nothing calls them by name)
     "_check_done": "3.0 (FoC 14.31: the Eotheod entry area is chosen first)",
-    "_check_deploy": "13.0: each game's set-up zones (Gondor and FoC 13.1, 13.2)",
-    "_apply_deploy": "13.0 (Gondor 16.71, 16.72 the cauldrons)",
     "data_dir": "the game's data files (map, order of battle, charts, sequence, printed set-up 13.0)",
     "rules_in_force": "the scenario, variant, errata and options that change a game's rules (issue 42: each game "
                       "names its own, then the standard ones: a group's charts, Rally Ratings)",
@@ -39,25 +44,8 @@ REPLACEABLE: dict[str, str] = {
                   "then the group's own",
     # steps inside the orders
     "_advance": "3.0: the sequence of play (Gondor: a Siege Phase nobody acts in ends at once)",
-    "_can_fire": "7.1: who may fire (FoC's combat rules)",
-    "_can_melee": "7.3: who may melee (FoC's combat rules)",
-    "_melee_targets": "7.31 (FoC's amendment: any adjacent enemy combat unit)",
-    "_check_movers": "4.0: who may move now (Gondor 17.22)",
-    "_why_section": "4.0: the section a refused move cites (Gondor 14.31; FoC 16.21)",
-    "_why_step": "4.0: why one step is refused (Gondor's walls and Mumakil)",
-    "_why_unreachable": "4.0: why a hex cannot be reached (Gondor; FoC 16.21)",
-    "_start_retreat": "7.5 (Gondor 14.32 the Mumakil)",
-    "_offer_advance": "7.5 (14.2: the advance onto the map, engine/spi/entry.py, in every game that has it)",
-    "_offmap_hex": "14.2: the hex beyond the edge an entering unit attacks from (engine/spi/entry.py; Gondor's own)",
-    "_displace_leader": "7.23, 8.1 (Gondor 18.13; FoC 8.1, 8.24)",
-    "_leader_loss": "7.23 (Gondor 18.x the Banner)",
-    "_formed_this_turn": "8.4 (FoC 17.11 Eorl's Wedge)",
-    "_expire_effects": "8.5 (FoC 17.x special abilities)",
     "apply": "the dispatch, wrapped (FoC: what follows any order)",
-    "apply_result": "7.4 (Gondor 16.47; FoC 17.61)",
     "ratings": "1.2 (Gondor: catapult fire)",
-    "missile_range": "7.12 (Gondor: catapult fire)",
-    "spell_cost": "8.5 (Gondor's spells)",
     "deadline_action": "the bot's move for a seat at its deadline (FoC 14.31, 14.33)",
     "waiting_decisions": "the decision records waiting now, engine/pending.py (Sauron 22.3: a challenge to answer; "
                          "FoC 14.31: the entry area in a game stored before it was queued)",
@@ -134,13 +122,13 @@ def extra_blocked(rs, state: State, seat: str, uids: list[str]) -> set[Hex]:
 
 def init_extra(rs, state: State) -> None:
     """A new game's own state keys: the game's ``INIT_EXTRA``, in order."""
-    for step in rs.INIT_EXTRA:
+    for step in rs.hooks.INIT_EXTRA:
         step(rs, state)
 
 
 def view_extra(rs, state: State, own: str | None, view: dict) -> None:
     """What a game adds to a seat's view (and its notes): the game's ``VIEW_EXTRA``, in order."""
-    for step in rs.VIEW_EXTRA:
+    for step in rs.hooks.VIEW_EXTRA:
         step(rs, state, own, view)
 
 
@@ -157,7 +145,7 @@ def zoc_through(rs, state: State, a: Hex, b: Hex) -> bool:
 def zoc_through_fn(rs, state: State):
     """``zoc_through`` for one state, as a function of (a, b): a ruleset may
         work out what it needs once per call of ``zoc_map`` (speed only)."""
-    return lambda a, b: rs.zoc_through(state, a, b)
+    return lambda a, b: rs.hooks.zoc_through(rs, state, a, b)
 
 
 def movement_allowance(rs, state: State, uid: str) -> float:
@@ -169,9 +157,9 @@ def movement_allowance(rs, state: State, uid: str) -> float:
     f = c08_4_formations.formation_of(rs, state, uid)
     if f:
         ma = min(ma, ch["formations"][state["formations"][f]["kind"]]["movement"])
-    if u.is_leader and rs.kind(state) == "rally" and rs.step(state).get("leader_moves"):
-        ma = min(ma, rs.step(state)["leader_moves"])  # FoC 8.38: up to 3 MP before rallying
-    for step in rs.MOVEMENT_ALLOWANCE:
+    if u.is_leader and c03_sequence.kind(rs, state) == "rally" and c03_sequence.step(rs, state).get("leader_moves"):
+        ma = min(ma, c03_sequence.step(rs, state)["leader_moves"])  # FoC 8.38: up to 3 MP before rallying
+    for step in rs.hooks.MOVEMENT_ALLOWANCE:
         ma = step(rs, state, uid, ma)
     return ma
 
@@ -184,14 +172,14 @@ def reinforcement_entry(rs, state: State, uid: str) -> list[str] | None:
 def on_step_start(rs, state: State) -> list[Event]:
     """At the start of a step: the game's ``ON_STEP_START``, in order, their events in that order."""
     events: list[Event] = []
-    for step in rs.ON_STEP_START:
+    for step in rs.hooks.ON_STEP_START:
         events += step(rs, state)
     return events
 
 
 def on_unit_lost(rs, state: State, uid: str, points: int) -> None:
     """A unit or leader cost ``points`` of demoralization (9.1, 19.2)."""
-    army = rs.army_now(state, uid)
+    army = c02_units.army_now(rs, state, uid)
     state["dem"][army] = state["dem"].get(army, 0) + points
 
 
@@ -212,8 +200,8 @@ def may_enter_enemy_leaders(rs, state: State, uids: list[str]) -> bool:
 
 
 def demoralized(rs, state: State, army: str) -> bool:
-    lvl = rs.dem_level(state, army)
-    return lvl is not None and rs.dem_total(state, army) >= lvl
+    lvl = rs.hooks.dem_level(rs, state, army)
+    return lvl is not None and rs.hooks.dem_total(rs, state, army) >= lvl
 
 
 def check_victory(rs, state: State) -> dict | None:
@@ -229,10 +217,10 @@ def result_line(rs, state: State, over: dict) -> str:
     summary, in the log once): "<winner> wins: <why> (<section>)". A game gives its why."""
     sec = f" ({over['section']})" if str(over.get("section") or "")[:1].isdigit() else ""
     w = over.get("winner")
-    why = rs.result_why(state, over)
+    why = rs.hooks.result_why(rs, state, over)
     if not w:
         return f"A draw{': ' + why if why else ''}{sec}"
-    return f"{rs.title_of(w)} wins{': ' + why if why else ''}{sec}"
+    return f"{c02_units.title_of(rs, w)} wins{': ' + why if why else ''}{sec}"
 
 
 def result_why(rs, state: State, over: dict) -> str:
@@ -256,7 +244,7 @@ def on_setup_step_end(rs, state: State) -> list[Event]:
 def legal_extra(rs, state: State, seat: str) -> Iterator[Action]:
     """Legal actions a game lists before its orders' own (its set-up's, its passes over several
     orders, ``Order.listed_in``): the game's ``LEGAL_EXTRA``, in order."""
-    for step in rs.LEGAL_EXTRA:
+    for step in rs.hooks.LEGAL_EXTRA:
         yield from step(rs, state, seat)
 
 
@@ -274,7 +262,7 @@ def why_hexside(rs, state, uids, a, b) -> str:
 
 def check_move_end(rs, state: State, seat: str, uids: list[str], dest: str, occ) -> None:
     """Where a move may end: the game's ``MOVE_END``, in order (the first refusal stands)."""
-    for step in rs.MOVE_END:
+    for step in rs.hooks.MOVE_END:
         step(rs, state, seat, uids, dest, occ)
 
 
@@ -298,7 +286,7 @@ def after_move(rs, state: State, seat: str, uids: list[str], trail: list[str]) -
     """After a move (``trail``: every hex from the start, if on the map, to the end): the game's
     ``AFTER_MOVE``, in order, their events in that order; then ``on_enter``."""
     events: list[Event] = []
-    for step in rs.AFTER_MOVE:
+    for step in rs.hooks.AFTER_MOVE:
         events += step(rs, state, seat, uids, trail)
     return events + on_enter(rs, state, seat, uids, trail, "move")
 
@@ -310,7 +298,7 @@ def on_enter(rs, state: State, seat: str, uids: list[str], trail: list[str], how
     retreat's or an advance's hex left and hex entered), so that one list serves every way in (Gondor: the
     cauldrons 16.73 and the oil poured 16.74, then the gates 15.15)."""
     events: list[Event] = []
-    for step in rs.ON_ENTER:
+    for step in rs.hooks.ON_ENTER:
         events += step(rs, state, seat, uids, trail, how)
     return events
 
@@ -318,7 +306,7 @@ def on_enter(rs, state: State, seat: str, uids: list[str], trail: list[str], how
 def modify_attack(rs, state: State, attacker: str, target: str, kind: str, prof: dict) -> None:
     """A game's exclusive rules on an attack's profile (siege towers, tunnels, guards...): the game's
     ``MODIFY_ATTACK``, in order."""
-    for step in rs.MODIFY_ATTACK:
+    for step in rs.hooks.MODIFY_ATTACK:
         step(rs, state, attacker, target, kind, prof)
 
 
@@ -349,14 +337,14 @@ def spell_effect(rs, state: State, seat: str, leader: str, spell: str, target: s
     eff.update(title=sp["title"], section=sp["section"], spell=spell,
                until={"turn": state["turn"] + 1, "step": state["step"]})
     if eff.get("side") == "enemy":
-        eff["side"] = rs.enemy(seat)
+        eff["side"] = c02_units.enemy(rs, seat)
     elif eff.get("side") == "own":
         eff["side"] = seat
     if eff.pop("freeze_within", None) is not None:
         r = sp["effect"]["freeze_within"]
         here = state["units"][leader]["hex"]
         eff["frozen"] = sorted(x for x in state["units"] if rs.units[x].is_leader
-                               and side_of(rs, state, x) != seat and rs.on_map(state, x)
+                               and side_of(rs, state, x) != seat and c02_units.on_map(rs, state, x)
                                and distance(here, state["units"][x]["hex"]) <= r)
     state["effects"].append(eff)
     return sp.get("text", "in effect")
@@ -385,3 +373,92 @@ def printed_rally(rs, state: State, uid: str) -> int:
 # (rs, state, seat, uids, dest, occ) -> None, refusing where a move may not end, run by ``check_move_end``
 # in order: 8.1 here; Sauron's: 22.1's meeting, its leaders' stacking (8.1), 22.1's approach, 16.641
 MOVE_END: tuple = (leaders_end_stacked,)
+
+
+# ------------------------------------------------------------ the record
+@dataclass(frozen=True, kw_only=True)
+class Hooks:
+    """Every extension point of the Standard Rules in one declared record (issue 43: one style for every
+    extension point). ``StandardRules.hooks`` holds the standard ones; a game declares its own as
+    ``hooks = replace(StandardRules.hooks, hexside_rule=c15_city.hexside_rule, AFTER_MOVE=(...), ...)``,
+    and the standard code calls ``rs.hooks.hexside_rule(rs, ...)``. A function that amends a standard
+    step calls the one it amends by its record (``StandardRules.hooks.hexside_rule(rs, ...)``). The
+    defaults are the functions above; the steps of a case file are given by ``StandardRules``."""
+
+    # the lists (run in order by the functions above)
+    AFTER_MOVE: tuple = AFTER_MOVE
+    ON_STEP_START: tuple = ON_STEP_START
+    INIT_EXTRA: tuple = INIT_EXTRA
+    VIEW_EXTRA: tuple = VIEW_EXTRA
+    MODIFY_ATTACK: tuple = MODIFY_ATTACK
+    LEGAL_EXTRA: tuple = LEGAL_EXTRA
+    MOVEMENT_ALLOWANCE: tuple = MOVEMENT_ALLOWANCE
+    ON_ELIMINATE: tuple = ON_ELIMINATE
+    AFTER_RETREAT: tuple = AFTER_RETREAT
+    ON_ENTER: tuple = ON_ENTER
+    AFTER_ORDER: tuple = AFTER_ORDER
+    MOVE_END: tuple = MOVE_END
+    # help (engine/spi/help.py)
+    order_examples: dict = field(default_factory=dict)
+    orders_notes: str = orders_notes
+    kind_verbs: dict = field(default_factory=dict)
+    setup_help: str = setup_help
+    secrets_help: str = secrets_help
+    help_general: Callable = help_general
+    deploy_example: str = ""  # 13.0: an example `deploy` of the game's own counters
+    # single-function hooks, each with its default above
+    view_turn: Callable = view_turn
+    hexside_rule: Callable = hexside_rule
+    extra_blocked: Callable = extra_blocked
+    dem_total: Callable = dem_total
+    zoc_through: Callable = zoc_through
+    zoc_through_fn: Callable = zoc_through_fn
+    reinforcement_entry: Callable = reinforcement_entry
+    on_unit_lost: Callable = on_unit_lost
+    dem_level: Callable = dem_level
+    unit_dem_value: Callable = unit_dem_value
+    may_enter_enemy_leaders: Callable = may_enter_enemy_leaders
+    demoralized: Callable = demoralized
+    check_victory: Callable = check_victory
+    end_of_turn: Callable = end_of_turn
+    result_line: Callable = result_line
+    result_why: Callable = result_why
+    final_result: Callable = final_result
+    on_setup_step_end: Callable = on_setup_step_end
+    spell_targets: Callable = spell_targets
+    check_stack_move: Callable = check_stack_move
+    why_hexside: Callable = why_hexside
+    check_move_end: Callable = check_move_end
+    is_fanatic: Callable = is_fanatic
+    adjust_result: Callable = adjust_result
+    order_odds: Callable = order_odds
+    duel_modifier: Callable = duel_modifier
+    spell_effect: Callable = spell_effect
+    check_rally_extra: Callable = check_rally_extra
+    check_spell: Callable = check_spell
+    may_form: Callable = may_form
+    check_group_charts: Callable = check_group_charts
+    printed_rally: Callable = printed_rally
+    # the steps of the Standard Rules' case files a game may replace (the standard ones: StandardRules.hooks),
+    # each with the case that makes a game need it
+    _check_deploy: Callable  # 13.0: each game's set-up zones (Gondor and FoC 13.1, 13.2)
+    _apply_deploy: Callable | None = None  # 13.0 (Gondor 16.71, 16.72 the cauldrons)
+    _check_movers: Callable  # 4.0: who may move now (Gondor 17.22)
+    _why_unreachable: Callable  # 4.0: why a hex cannot be reached (Gondor; FoC 16.21)
+    _why_section: Callable  # 4.0: the section a refused move cites (Gondor 14.31; FoC 16.21)
+    _why_step: Callable  # 4.0: why one step is refused (Gondor's walls and Mumakil)
+    apply_result: Callable  # 7.4 (Gondor 16.47; FoC 17.61)
+    _leader_loss: Callable  # 7.23 (Gondor 18.x the Banner)
+    _displace_leader: Callable  # 7.23, 8.1 (Gondor 18.13; FoC 8.1, 8.24)
+    _can_fire: Callable  # 7.1: who may fire (FoC's combat rules)
+    missile_range: Callable  # 7.12 (Gondor: catapult fire)
+    _can_melee: Callable  # 7.3: who may melee (FoC's combat rules)
+    _melee_targets: Callable  # 7.31 (FoC's amendment: any adjacent enemy combat unit)
+    _offer_advance: Callable  # 7.5 (14.2: the advance onto the map, engine/spi/entry.py, in every game with it)
+    _start_retreat: Callable  # 7.5 (Gondor 14.32 the Mumakil)
+    _formed_this_turn: Callable  # 8.4 (FoC 17.11 Eorl's Wedge)
+    spell_cost: Callable  # 8.5 (Gondor's spells)
+    _expire_effects: Callable  # 8.5 (FoC 17.x special abilities)
+    # 14.2 the attacks onto the map (engine/spi/entry.py)
+    entry_attack_seats: tuple = ()  # the seats whose units attack onto the map from their entry hexes
+    _offmap_hex: Callable | None = None  # the hex beyond the edge an entering unit attacks from (Gondor's own)

@@ -23,11 +23,9 @@ Order notation (CONVENTIONS.md), unit ids then hexes:
 from __future__ import annotations
 
 import json
-import threading
 import tomllib
-from contextlib import contextmanager
 
-from functools import cached_property
+from functools import cached_property, partial
 from pathlib import Path
 from typing import Iterator
 from engine.display import load as load_display, look
@@ -70,19 +68,9 @@ from engine.spi import hooks
 from engine.spi import c07_1_fire
 from engine.spi import c07_5_retreat
 from engine.spi import help as spi_help
-
-
-_MEMO = threading.local()  # the action being checked or applied, per thread (games run in worker threads)
-
-
-@contextmanager
-def _current_memo(action: Action):
-    prev = getattr(_MEMO, "memo", None)
-    _MEMO.memo = action.memo
-    try:
-        yield
-    finally:
-        _MEMO.memo = prev
+from engine.spi import c02_units
+from engine.spi import c03_sequence
+from engine.spi import c05_stacking
 
 
 # ``options: charts=<TOML>`` (a group's chart file over the game's; issue 39: declared once, for every SPI game)
@@ -95,85 +83,38 @@ class StandardRules(RulesetBase):
     ``seats``, ``side_titles``, ``side_colors`` and provide ``hexmap``,
     ``units``, ``sequence``, ``ruleset_charts_text`` and ``spells``."""
 
-    # The extension points (engine/spi/hooks.py): each a function or datum of a case file, declared here by
-    # its module; a game declares its own the same way. Every other rule is called by its module
+    # The extension points (engine/spi/hooks.py: Hooks), one record: the standard steps of the case files
+    # below, every other hook its default in hooks.py; a game declares its own with
+    # ``hooks = replace(StandardRules.hooks, ...)``. Every other rule is called by its module
     # (`c04_movement._legal_moves(rs, ...)`), never through the class (issue 43).
+    hooks = hooks.Hooks(
+        deploy_example=c13_setup.deploy_example,
+        _check_deploy=c13_setup._check_deploy,
+        _check_movers=c04_movement._check_movers,
+        _why_unreachable=c04_movement._why_unreachable,
+        _why_section=c04_movement._why_section,
+        _why_step=c04_movement._why_step,
+        apply_result=c07_combat.apply_result,
+        _leader_loss=c07_combat._leader_loss,
+        _displace_leader=c07_combat._displace_leader,
+        _can_fire=c07_1_fire._can_fire,
+        missile_range=c07_1_fire.missile_range,
+        _can_melee=c07_3_melee._can_melee,
+        _melee_targets=c07_3_melee._melee_targets,
+        _offer_advance=c07_5_retreat._offer_advance,
+        _start_retreat=c07_5_retreat._start_retreat,
+        _formed_this_turn=c08_4_formations._formed_this_turn,
+        spell_cost=c08_5_magic.spell_cost,
+        _expire_effects=c08_5_magic._expire_effects,
+    )
     help_topics = spi_help.help_topics
     help = spi_help.help
     printed_setup_path = c13_setup.printed_setup_path
     printed_setups = c13_setup.printed_setups
-    deploy_example = c13_setup.deploy_example
     printed_setup_reconstructed = c13_setup.printed_setup_reconstructed
-    _check_deploy = c13_setup._check_deploy
-    _check_movers = c04_movement._check_movers
     _road_hexes = c04_movement._road_hexes
-    _why_unreachable = c04_movement._why_unreachable
-    _why_section = c04_movement._why_section
-    _why_step = c04_movement._why_step
     apply_overriding = c04_movement.apply_overriding
-    apply_result = c07_combat.apply_result
-    _leader_loss = c07_combat._leader_loss
-    _displace_leader = c07_combat._displace_leader
     odds = c07_combat.odds
-    _can_fire = c07_1_fire._can_fire
-    missile_range = c07_1_fire.missile_range
-    _can_melee = c07_3_melee._can_melee
-    _melee_targets = c07_3_melee._melee_targets
-    _offer_advance = c07_5_retreat._offer_advance
-    _start_retreat = c07_5_retreat._start_retreat
-    _formed_this_turn = c08_4_formations._formed_this_turn
-    spell_cost = c08_5_magic.spell_cost
-    _expire_effects = c08_5_magic._expire_effects
-    AFTER_MOVE = hooks.AFTER_MOVE
-    ON_STEP_START = hooks.ON_STEP_START
-    INIT_EXTRA = hooks.INIT_EXTRA
-    VIEW_EXTRA = hooks.VIEW_EXTRA
-    MODIFY_ATTACK = hooks.MODIFY_ATTACK
-    LEGAL_EXTRA = hooks.LEGAL_EXTRA
-    MOVEMENT_ALLOWANCE = hooks.MOVEMENT_ALLOWANCE
-    ON_ELIMINATE = hooks.ON_ELIMINATE
-    AFTER_RETREAT = hooks.AFTER_RETREAT
-    ON_ENTER = hooks.ON_ENTER
-    AFTER_ORDER = hooks.AFTER_ORDER
-    MOVE_END = hooks.MOVE_END
-    order_examples = hooks.order_examples
-    orders_notes = hooks.orders_notes
-    kind_verbs = hooks.kind_verbs
-    setup_help = hooks.setup_help
-    secrets_help = hooks.secrets_help
-    help_general = hooks.help_general
-    view_turn = hooks.view_turn
-    hexside_rule = hooks.hexside_rule
-    extra_blocked = hooks.extra_blocked
-    dem_total = hooks.dem_total
-    zoc_through = hooks.zoc_through
-    zoc_through_fn = hooks.zoc_through_fn
-    reinforcement_entry = hooks.reinforcement_entry
-    on_unit_lost = hooks.on_unit_lost
-    dem_level = hooks.dem_level
-    unit_dem_value = hooks.unit_dem_value
-    may_enter_enemy_leaders = hooks.may_enter_enemy_leaders
-    demoralized = hooks.demoralized
-    check_victory = hooks.check_victory
-    end_of_turn = hooks.end_of_turn
-    result_line = hooks.result_line
-    result_why = hooks.result_why
-    final_result = hooks.final_result
-    on_setup_step_end = hooks.on_setup_step_end
-    spell_targets = hooks.spell_targets
-    check_stack_move = hooks.check_stack_move
-    why_hexside = hooks.why_hexside
-    check_move_end = hooks.check_move_end
-    is_fanatic = hooks.is_fanatic
-    adjust_result = hooks.adjust_result
-    order_odds = hooks.order_odds
-    duel_modifier = hooks.duel_modifier
-    spell_effect = hooks.spell_effect
-    check_rally_extra = hooks.check_rally_extra
-    check_spell = hooks.check_spell
-    may_form = hooks.may_form
-    check_group_charts = hooks.check_group_charts
-    printed_rally = hooks.printed_rally
 
     name = "spi"
     title = "SPI Standard Rules"
@@ -285,7 +226,7 @@ class StandardRules(RulesetBase):
             raise ChartError("the chart file is empty")
         ch = cached(self.ruleset_charts_text, text)
         try:
-            self.check_group_charts(ch, text)
+            self.hooks.check_group_charts(self, ch, text)
         except ChartError:
             raise
         except (ValueError, KeyError, TypeError, AttributeError, IndexError, RecursionError) as e:
@@ -293,11 +234,7 @@ class StandardRules(RulesetBase):
         return ch
 
 
-    def enemy(self, seat: str) -> str:
-        return next(s for s in self.seats if s != seat)
 
-    def title_of(self, seat: str) -> str:
-        return self.side_titles.get(seat, seat)
 
     # ------------------------------------------------------------- the state
     def base_state(self, options: dict, seed: str) -> State:
@@ -316,7 +253,7 @@ class StandardRules(RulesetBase):
             "dem": {},
             "hidden": {},
             "over": None,
-            "ph": self._fresh_phase(),
+            "ph": c03_sequence._fresh_phase(self),
             "pending": [],
             "effects": [],
             "spell_count": {},
@@ -325,24 +262,9 @@ class StandardRules(RulesetBase):
             "arrived": {},
         }
 
-    @staticmethod
-    def _fresh_phase() -> dict:
-        return {"moved": [], "fired": [], "meleed": [], "dueled": [], "rally_tries": {}, "rallied": [],
-                "entered": {}, "segment": "fire", "must": [], "cast": [], "advance": None}
 
-    def unit_record(self, u: UnitDef) -> dict:
-        rec: dict = {"hex": None, "status": "reinforcement" if u.setup == "reinforcement" else "pool"}
-        if u.ratings:
-            rec.update(reduced=False, disrupted=False, dem_paid=0)
-        if u.is_leader:
-            rec["rally_lost"] = 0
-            if u.magic:
-                rec["magic"] = u.magic
-        return rec
 
     # ------------------------------------------------------------ unit facts
-    def on_map(self, state: State, uid: str) -> bool:
-        return state["units"][uid]["status"] == "map"
 
     def ratings(self, state: State, uid: str) -> Ratings | None:
         u = self.units[uid]
@@ -351,9 +273,6 @@ class StandardRules(RulesetBase):
         return u.ratings
 
 
-    def army_of(self, uid: str) -> str:
-        u = self.units[uid]
-        return u.army or u.side
 
     def view_head(self, state: State, own: str | None, title: str) -> dict:
         """The keys every Standard Rules game's view begins with: the turn, the phase, who acts, the sides."""
@@ -361,62 +280,25 @@ class StandardRules(RulesetBase):
             "ruleset": self.name,
             "title": title,
             "seat": own,
-            "turn": self.view_turn(state),
+            "turn": self.hooks.view_turn(self, state),
             "turns": self.sequence["turns"],
-            "night": self.is_night(state),
+            "night": c03_sequence.is_night(self, state),
             "phase": state["step"],
             "phase_title": self.phase_title(state),
             "active": self.active_seats(state),
             "done": list(state["done"]),
-            "sides": {s: {"title": self.title_of(s), "color": self.side_colors[s]} for s in self.seats},
+            "sides": {s: {"title": c02_units.title_of(self, s), "color": self.side_colors[s]} for s in self.seats},
             "display": self.display,
         }
 
-    def army_now(self, state: State, uid: str) -> str:
-        """The army a unit counts for now: its own, or, once control passed to another seat
-        (``side_of``; Sauron 16.69), that seat's, whose demoralization it then shares."""
-        turned = state.get("turned")
-        if turned and uid in turned:
-            return turned[uid]
-        return self.army_of(uid)
 
 
-    def occupancy(self, state: State) -> dict[str, list[str]]:
-        occ: dict[str, list[str]] = {}
-        get = occ.get
-        for uid, r in state["units"].items():
-            hx = r["hex"]
-            if hx is not None and r["status"] == "map":
-                here = get(hx)
-                if here is None:
-                    occ[hx] = [uid]
-                else:
-                    here.append(uid)
-        return occ
 
-    def combat_units_in(self, state: State, hx: str, occ=None) -> list[str]:
-        occ = occ if occ is not None else self.occupancy(state)
-        return [x for x in occ.get(hx, ()) if self.units[x].is_combat]
 
-    def side_in(self, state: State, hx: str, occ=None) -> str | None:
-        occ = occ if occ is not None else self.occupancy(state)
-        for x in occ.get(hx, ()):
-            if self.units[x].is_combat or self.units[x].is_leader:
-                return hooks.side_of(self, state, x)
-        return None
 
-    def is_night(self, state: State) -> bool:
-        return state["turn"] in self.sequence.get("night_turns", [])
 
-    def step(self, state: State) -> dict:
-        return self.steps[state["step"]]
 
-    def kind(self, state: State) -> str:
-        return self.step(state).get("kind", "setup" if state["turn"] == 0 else "other")
 
-    def phasing(self, state: State) -> str | None:
-        s = self.step(state)
-        return s.get("side") or (s["seats"][0] if len(s["seats"]) == 1 else None)
 
 
     # -------------------------------------------------------------- sequence
@@ -426,16 +308,16 @@ class StandardRules(RulesetBase):
         p = pending.blocking(self.decisions, state["pending"])
         if p is not None:
             return [p["seat"]]
-        return [s for s in self.step(state)["seats"] if s not in state["done"]]
+        return [s for s in c03_sequence.step(self, state)["seats"] if s not in state["done"]]
 
     def phase_title(self, state: State) -> str:
-        step = self.step(state)
+        step = c03_sequence.step(self, state)
         return f"{step['title']} ({step['section']})"
 
     def phase_key(self, state: State) -> str:
         """The key of ``RulesetBase.phase_key`` read from the state, not from a whole view (the same
         string: tests/e2e/test_golden.py compares them at every position of its games)."""
-        return json.dumps([self.view_turn(state), state["step"], self.phase_title(state)])
+        return json.dumps([self.hooks.view_turn(self, state), state["step"], self.phase_title(state)])
 
     def _advance(self, state: State) -> list[Event]:
         order = self.step_order
@@ -449,29 +331,29 @@ class StandardRules(RulesetBase):
                 state["turn"] = 1
                 events.append(Event(public="Set-up is complete (13.0).", section="13.0"))
         else:
-            end = self.end_of_turn(state)
+            end = self.hooks.end_of_turn(self, state)
             events.extend(end)
             if state["over"]:
                 return events
             state["turn"] += 1
             state["step"] = first_play
-        state["ph"] = self._fresh_phase()
+        state["ph"] = c03_sequence._fresh_phase(self)
         if state["turn"] > self.sequence["turns"]:
-            v = self.final_result(state)
+            v = self.hooks.final_result(self, state)
             state["over"] = v
             events.append(Event(public=v["summary"], section=v.get("section"), new_phase=True))
             return events
-        self._expire_effects(state)
-        step = self.step(state)
+        self.hooks._expire_effects(self, state)
+        step = c03_sequence.step(self, state)
         if step.get("kind") == "combat":
             state["ph"]["must"] = c07_3_melee._obligations(self, state, step["side"])
         head = "Set-up" if state["turn"] == 0 else (
-            f"Game-Turn {state['turn']} ({'night' if self.is_night(state) else 'day'})")
+            f"Game-Turn {state['turn']} ({'night' if c03_sequence.is_night(self, state) else 'day'})")
         events.extend(hooks.on_step_start(self, state))
         if state["over"]:
             return events
         # who acts (a ruleset may have found a seat with nothing to do here)
-        who = " and ".join(self.title_of(s) for s in (self.active_seats(state) or step["seats"]))
+        who = " and ".join(c02_units.title_of(self, s) for s in (self.active_seats(state) or step["seats"]))
         events.append(Event(public=f"{head}: {step['title']}. {who} to act ({step['section']}).",
                             section=step["section"], new_phase=True))
         return events
@@ -520,24 +402,7 @@ class StandardRules(RulesetBase):
         return str(action)
 
 
-    def resolve_unit(self, token: str) -> str:
-        t = token.upper()
-        if t in self.units:
-            return t
-        matches = sorted(u for u in self.units if u.startswith(t)) if t else []
-        if len(matches) > 1:
-            raise AmbiguousOrder(f"`{token[:12]}` could be {', '.join(matches[:8])}{'…' if len(matches) > 8 else ''}",
-                                 candidates=matches)
-        if len(matches) == 1:
-            return matches[0]
-        raise IllegalOrder(f"there is no unit `{token[:12]}` in this game")
 
-    @staticmethod
-    def _hex_token(t: str) -> str:
-        try:
-            return str(Hex.parse(t))
-        except HexError as e:
-            raise InvalidOrder(str(e)) from None
 
     def parse(self, state: State, seat: str, text: str) -> Action:
         action = self.parse_text(state, seat, text)
@@ -560,22 +425,15 @@ class StandardRules(RulesetBase):
         if order is None:
             known = ", ".join(f"`{v}`" for v in [*(v for v in self.orders if v != "done"), "done"])
             raise InvalidOrder(f"unknown order `{words[0][:20]}`; orders: {known}")
-        self._setup_guard(state, verb)
+        _setup_guard(self, state, verb)
         return parse_order(order, self, state, seat, rest)
 
-    # the orders of a turn, which set-up (13.0) points to `deploy` for
-    TURN_VERBS = frozenset({"move", "fire", "melee", "duel", "rally", "advance", "form", "disband", "retreat",
-                            "cast"})
 
-    def _setup_guard(self, state: State, verb: str) -> None:
-        if state["turn"] == 0 and not state["over"] and verb in self.TURN_VERBS and "deploy" in self.orders:
-            raise IllegalOrder(f"`{verb}` is an order of the game-turns; this is the set-up: place units with "
-                               "`deploy <unit> [<unit>...] <hex>` (or `deploy printed`), then `/done`", "13.0")
 
     # ------------------------------------------------------------- legality
     def seat_check(self, state: State, seat: str) -> None:
         try:
-            self._seat_check(state, seat)
+            _seat_check(self, state, seat)
         except IllegalOrder as e:
             hint = c13_setup._setup_order_hint(self)
             if state["turn"] == 0 and not state["over"] and seat in self.seats and seat not in state["done"] and hint:
@@ -583,54 +441,21 @@ class StandardRules(RulesetBase):
             raise
 
 
-    def _seat_check(self, state: State, seat: str) -> None:
-        if seat not in self.seats:
-            raise IllegalOrder(f"`{seat}` is not a seat in {self.title}")
-        if state["over"]:
-            raise IllegalOrder("the game is over")
-        p = pending.blocking(self.decisions, state["pending"])
-        if p is not None:
-            pending.check_seat(self.decisions, self, state, p, seat, self.title_of)
-            return
-        step = self.step(state)
-        if seat not in step["seats"]:
-            who = " and ".join(self.title_of(s) for s in step["seats"])
-            raise IllegalOrder(f"it is the {step['title']}: {who} acts now", step["section"])
-        if seat in state["done"]:
-            raise IllegalOrder("you are already done with this phase")
 
     def check(self, state: State, seat: str, action: Action) -> None:
         self.seat_check(state, seat)
         v = action.verb
         p = pending.blocking(self.decisions, state["pending"])
         if p is not None:
-            pending.check_answer(self.decisions, self, state, p, seat, action, self.title_of)
+            pending.check_answer(self.decisions, self, state, p, seat, action, partial(c02_units.title_of, self))
         order = self.orders.get(v)
         if order is None:
             raise InvalidOrder(f"unknown order `{v}`")
-        self._setup_guard(state, v)
-        with _current_memo(action):
+        _setup_guard(self, state, v)
+        with c03_sequence._current_memo(action):
             check_order(order, self, state, seat, action)
 
-    def order_memo(self) -> dict:
-        """The memo of the action being checked or applied (``Action.memo``): what a check found
-        that the apply of the same order on the same state needs, e.g. a move's path and cost."""
-        memo = getattr(_MEMO, "memo", None)
-        return memo if memo is not None else {}
 
-    def _need_kind(self, state: State, kinds: tuple[str, ...], what: str, section: str) -> None:
-        if self.kind(state) not in kinds:
-            step = self.step(state)
-            raise IllegalOrder(f"{what} only in the {' or '.join(kinds)} phase; now: {step['title']}", section)
-
-    def _own_on_map(self, state: State, seat: str, uid: str) -> UnitDef:
-        u = self.units[uid]
-        if hooks.side_of(self, state, uid) != seat:
-            raise IllegalOrder(f"{uid} is not yours")
-        if not self.on_map(state, uid):
-            st = state["units"][uid]["status"]
-            raise IllegalOrder(f"{uid} is not on the map ({st})")
-        return u
 
     # --- done
     def _check_done(self, state: State, seat: str, args: tuple[str, ...]) -> None:
@@ -640,9 +465,9 @@ class StandardRules(RulesetBase):
                 more = f" and {len(left) - 6} more" if len(left) > 6 else ""
                 noun = "counter" if len(left) == 1 else "counters"
                 raise IllegalOrder(f"{len(left)} {noun} still to deploy: {', '.join(left[:6])}{more}",
-                                   self.step(state)["section"])
+                                   c03_sequence.step(self, state)["section"])
             return
-        if self.kind(state) == "combat":
+        if c03_sequence.kind(self, state) == "combat":
             left = c07_3_melee._unmet_obligations(self, state, seat)
             if left:
                 raise IllegalOrder(
@@ -672,12 +497,12 @@ class StandardRules(RulesetBase):
         p = pending.blocking(self.decisions, state["pending"])
         if p is not None:  # the first answer (7.5: the first legal hex)
             return next(pending.legal_answers(self.decisions, self, state, p, seat), None)
-        if self.kind(state) == "combat" and self.phasing(state) == seat:
-            occ = self.occupancy(state)
+        if c03_sequence.kind(self, state) == "combat" and c03_sequence.phasing(self, state) == seat:
+            occ = c05_stacking.occupancy(self, state)
             for uid in c07_3_melee._unmet_obligations(self, state, seat):
-                for t in self._melee_targets(state, uid, occ):
+                for t in self.hooks._melee_targets(self, state, uid, occ):
                     a = Action("melee", (uid, "at", state["units"][t]["hex"]))
-                    if self._ok(state, seat, a):
+                    if c03_sequence._ok(self, state, seat, a):
                         return a
         return None
 
@@ -689,7 +514,7 @@ class StandardRules(RulesetBase):
     def legal_actions_for(self, state: State, seat: str, unit: str) -> Iterator[Action]:
         """The legal actions naming ``unit``: what autocomplete needs once a
         player has typed a unit id, without path-finding for every other unit."""
-        k = self.kind(state)
+        k = c03_sequence.kind(self, state)
         if k in ("move", "magic") and not state["pending"]:
             try:
                 self.seat_check(state, seat)
@@ -717,7 +542,7 @@ class StandardRules(RulesetBase):
         word that begins verbs and no unit id: those orders' actions (matched by verb)."""
         if len(words) >= 2 and words[1]:
             units = [u for u in self.units if u.startswith(words[1].upper())]
-            if 0 < len(units) <= 12 and (self.kind(state) not in ("move", "magic") or state["pending"]):
+            if 0 < len(units) <= 12 and (c03_sequence.kind(self, state) not in ("move", "magic") or state["pending"]):
                 wanted = set(units)  # no path-finding here: one pass, keeping what names them
                 for a in self.legal_actions(state, seat):
                     if wanted.intersection(a.args):
@@ -758,12 +583,6 @@ class StandardRules(RulesetBase):
                 if a.verb in wanted:
                     yield a
 
-    def _ok(self, state: State, seat: str, action: Action) -> bool:
-        try:
-            self.check(state, seat, action)
-            return True
-        except (IllegalOrder, InvalidOrder):
-            return False
 
 
     # ------------------------------------------------------------------ apply
@@ -772,41 +591,21 @@ class StandardRules(RulesetBase):
         if v not in ("advance",) and state["ph"].get("advance") and state["ph"]["advance"]["seat"] == seat:
             state["ph"]["advance"] = None  # 7.5: the chance to advance lapses with the next order
         order = self.orders[v]
-        with _current_memo(action):
+        with c03_sequence._current_memo(action):
             dice = Dice(state["dice"]) if order.dice else None
             events = apply_order(order, self, state, seat, action, dice)
             if dice is not None and dice.rolls and events:
                 events[0].rolls = events[0].rolls + dice.rolls
-        for step in self.AFTER_ORDER:  # what follows any order in the game (Sauron expanded: an overrun)
+        for step in self.hooks.AFTER_ORDER:  # what follows any order in the game (Sauron expanded: an overrun)
             events += step(self, state, seat, action)
-        ver = self.check_victory(state)
+        ver = self.hooks.check_victory(self, state)
         if ver and not state["over"]:
             state["over"] = ver
             events.append(Event(public=ver["summary"], section=ver.get("section"), new_phase=True))
         return events
 
-    def _parse_done(self, state: State, seat: str, words: list[str]) -> tuple[str, ...]:
-        if words:
-            raise InvalidOrder("usage: `done`")
-        return ()
 
-    def _legal_done(self, state: State, seat: str) -> Iterator[Action]:
-        if self.kind(state) != "setup" and self._ok(state, seat, Action("done")):
-            yield Action("done")
 
-    def _apply_done(self, state: State, seat: str, args: tuple[str, ...], dice: Dice | None) -> list[Event]:
-        if state["turn"] == 0:
-            state["done"].append(seat)
-            events = [Event(public=f"{self.title_of(seat)} has finished setting up (13.0).", section="13.0")]
-            if not self.active_seats(state):
-                events.extend(self.on_setup_step_end(state))
-                events.extend(self._advance(state))
-            return events
-        state["done"].append(seat)
-        events = [Event(public=f"{self.title_of(seat)} is done with the {self.step(state)['title']}.")]
-        if not self.active_seats(state):
-            events.extend(self._advance(state))
-        return events
 
 
     # ------------------------------------------------------------------- view
@@ -836,17 +635,72 @@ class StandardRules(RulesetBase):
             return None
         o = state["over"]
         grade = o.get("grade") or ("a Decisive Victory" if o.get("decisive") else None)  # (issue 41: kept)
-        return Result(o.get("winner"), o["summary"], o.get("section"), self.result_line(state, o),
+        return Result(o.get("winner"), o["summary"], o.get("section"), self.hooks.result_line(self, state, o),
                       grade=grade if o.get("winner") else None)
+
+
+# the set-up's guard, who may act, and `done` (3.0): functions of the ruleset (issue 43)
+# the orders of a turn, which set-up (13.0) points to `deploy` for
+TURN_VERBS = frozenset({"move", "fire", "melee", "duel", "rally", "advance", "form", "disband", "retreat",
+                        "cast"})
+
+
+def _setup_guard(rs, state: State, verb: str) -> None:
+    if state["turn"] == 0 and not state["over"] and verb in TURN_VERBS and "deploy" in rs.orders:
+        raise IllegalOrder(f"`{verb}` is an order of the game-turns; this is the set-up: place units with "
+                           "`deploy <unit> [<unit>...] <hex>` (or `deploy printed`), then `/done`", "13.0")
+
+
+def _seat_check(rs, state: State, seat: str) -> None:
+    if seat not in rs.seats:
+        raise IllegalOrder(f"`{seat}` is not a seat in {rs.title}")
+    if state["over"]:
+        raise IllegalOrder("the game is over")
+    p = pending.blocking(rs.decisions, state["pending"])
+    if p is not None:
+        pending.check_seat(rs.decisions, rs, state, p, seat, partial(c02_units.title_of, rs))
+        return
+    step = c03_sequence.step(rs, state)
+    if seat not in step["seats"]:
+        who = " and ".join(c02_units.title_of(rs, s) for s in step["seats"])
+        raise IllegalOrder(f"it is the {step['title']}: {who} acts now", step["section"])
+    if seat in state["done"]:
+        raise IllegalOrder("you are already done with this phase")
+
+
+def _parse_done(rs, state: State, seat: str, words: list[str]) -> tuple[str, ...]:
+    if words:
+        raise InvalidOrder("usage: `done`")
+    return ()
+
+
+def _legal_done(rs, state: State, seat: str) -> Iterator[Action]:
+    if c03_sequence.kind(rs, state) != "setup" and c03_sequence._ok(rs, state, seat, Action("done")):
+        yield Action("done")
+
+
+def _apply_done(rs, state: State, seat: str, args: tuple[str, ...], dice: Dice | None) -> list[Event]:
+    if state["turn"] == 0:
+        state["done"].append(seat)
+        events = [Event(public=f"{c02_units.title_of(rs, seat)} has finished setting up (13.0).", section="13.0")]
+        if not rs.active_seats(state):
+            events.extend(rs.hooks.on_setup_step_end(rs, state))
+            events.extend(rs._advance(state))
+        return events
+    state["done"].append(seat)
+    events = [Event(public=f"{c02_units.title_of(rs, seat)} is done with the {c03_sequence.step(rs, state)['title']}.")]
+    if not rs.active_seats(state):
+        events.extend(rs._advance(state))
+    return events
 
 
 # the orders of this file (engine/orders.py), each naming its functions above
 # 3.0: a seat ends its part of the phase (at set-up, 13.0: when every counter is placed)
 DONE = Order("done", "`done`",
-              parse=StandardRules._parse_done,
+              parse=_parse_done,
               check=StandardRules._check_done,
-              apply=StandardRules._apply_done,
-              legal=StandardRules._legal_done,
+              apply=_apply_done,
+              legal=_legal_done,
               cases=("3.0", "13.0", "7.31"))
 
 StandardRules.ORDERS = (ADVANCE, DONE, MOVE, FORM, CAST, FIRE, DUEL, MELEE, RALLY, RETREAT, DISBAND)

@@ -167,7 +167,7 @@ def test_7_31_the_owed_attack_is_the_one_that_risks_least():
 
     g = position({"GS1": "1516", "OA1": "1517", "LO1": "1416"}, step="G", turn=7)
     rs = g.ruleset
-    targets = rs._melee_targets(g.state, "GS1")
+    targets = rs.hooks._melee_targets(rs, g.state, "GS1")
     assert len(targets) == 2
     p_nothing = {t: c07_combat.outcome_distribution(rs, g.state, "GS1", t, "melee")[0].get((), Fraction(0)) for t in targets}
     assert len(set(p_nothing.values())) == 2, p_nothing  # the two attacks differ

@@ -17,7 +17,7 @@ def graded(dem: dict[str, int]) -> dict:
 
 
 def level(army: str) -> int:
-    return RS.dem_level(Game.new(RS, {}, seed="end").state, army)
+    return RS.hooks.dem_level(RS, Game.new(RS, {}, seed="end").state, army)
 
 
 def over(army: str) -> int:

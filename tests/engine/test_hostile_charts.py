@@ -22,6 +22,7 @@ from engine.core import Action, Game, InvalidOrder, OrderError
 from engine.rulesets import get_ruleset
 from engine.hexgrid import Hex, cheapest_path, reachable
 from tests.gondor_helpers import full_setup
+from engine.spi import c03_sequence
 
 pytestmark = pytest.mark.heavy  # a long unit (5 s or more on one worker): handed out first under xdist (tests/conftest.py)
 
@@ -230,7 +231,7 @@ def random_orders(g: Game, rnd: random.Random, n: int) -> int:
     while played < n and not g.result():
         seat = rnd.choice(g.active_seats())
         st = g.state
-        kind = rs.kind(st)
+        kind = c03_sequence.kind(rs, st)
         offered: list[str] = []
         if kind in ("move", "magic") and not st["pending"]:
             mine = [u for u, d in rs.units.items()
@@ -242,7 +243,7 @@ def random_orders(g: Game, rnd: random.Random, n: int) -> int:
                 if offered:
                     break
             if not offered or rnd.random() < 0.1:
-                offered = ["done"] if rs._ok(st, seat, Action("done")) else offered
+                offered = ["done"] if c03_sequence._ok(rs, st, seat, Action("done")) else offered
         if not offered:
             with deadline(HANG):
                 offered = [rs.format(a) for a in g.legal_actions(seat)]
@@ -297,7 +298,7 @@ def test_movement_ends_even_with_a_negative_cost_that_slipped_past_the_checks(mo
     raw = {**good.raw, "tec": {**good.raw["tec"], "clear": {"cost": -1, "armor": 0}, "road_cost": -2}}
     bad = dataclasses.replace(good, raw=raw)
     monkeypatch.setattr(rs, "charts_for", lambda state: bad)
-    while rs.kind(g.state) != "move":
+    while c03_sequence.kind(rs, g.state) != "move":
         g.play(g.active_seats()[0], "done")
     seat = g.active_seats()[0]
     listed = 0

@@ -14,6 +14,7 @@ from engine.rulesets import BUILTIN, get_ruleset
 from tests.risk_helpers import RS, actions_phase, cards_phase, put
 from tests.spi_checks import refused
 from tests.spi_helpers import fixed_dice, position
+from engine.spi import c03_sequence
 
 W, S = "westernesse", "sauron"
 
@@ -126,11 +127,11 @@ def _sauron_challenge_22_3():
     rs, st = g.ruleset, g.state
     for uid, hx in {"GOR": "2707", "ISI": "2703"}.items():
         st["units"][uid].update(hex=hx, status="map")
-    st["step"], st["done"], st["ph"] = "G", [], rs._fresh_phase()
+    st["step"], st["done"], st["ph"] = "G", [], c03_sequence._fresh_phase(rs)
     g.play(W, "challenge ISI GOR")
     assert g.ruleset.waiting_decisions(g.state) == []  # the answer waits for Sauron's next phase (22.3)
     st = g.state  # a play commits a new state
-    st["step"], st["done"], st["turn"], st["ph"] = "A", [], 2, rs._fresh_phase()
+    st["step"], st["done"], st["turn"], st["ph"] = "A", [], 2, c03_sequence._fresh_phase(rs)
     return g
 
 
@@ -222,7 +223,7 @@ def test_22_3_a_challenge_is_an_offer_the_challenged_seat_answers_among_its_othe
     other orders (it holds up nothing else), a leader without a challenge is refused with 22.3, and `done`
     waits for the answer."""
     g = _sauron_challenge_22_3()
-    g.state["step"], g.state["ph"] = "C", g.ruleset._fresh_phase()  # Sauron's Movement Phase: moves to give
+    g.state["step"], g.state["ph"] = "C", c03_sequence._fresh_phase(g.ruleset)  # Sauron's Movement Phase: moves to give
     (p,) = g.ruleset.waiting_decisions(g.state)
     assert (p["kind"], p["seat"], p["section"], p["leader"], p["challenger"]) == ("challenge", S, "22.3", "GOR", "ISI")
     acts = [str(a) for a in g.legal_actions(S)]

@@ -18,6 +18,7 @@ import pytest
 from engine.core import Game, state_digest
 from engine.rulesets import BUILTIN, get_ruleset
 from tests.examples.tiny_hex import TINY_HEX
+from engine.spi import c03_sequence
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = "tests.examples.tiny_hex:TINY_HEX"
@@ -66,7 +67,7 @@ def test_a_game_with_a_set_up_step_still_starts_at_turn_0():
     and then plays its turns from Game-Turn 1, as before."""
     rs = get_ruleset("sauron")
     g = Game.new(rs, {}, "t")
-    assert g.view(None)["turn"] == 0 and rs.kind(g.state) == "setup"
+    assert g.view(None)["turn"] == 0 and c03_sequence.kind(rs, g.state) == "setup"
     public = _play_out(g)
     assert "Set-up is complete (13.0)." in public
     turns = sorted({int(m) for t in public for m in re.findall(r"^Game-Turn (\d+)", t)})

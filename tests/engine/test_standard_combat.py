@@ -348,9 +348,9 @@ def test_9_1_losses_count_against_their_own_army():
 def test_19_1_demoralization_levels(army, level):
     g = position({}, step="G", turn=7)
     g.state["dem"][army] = level - 1
-    assert not GONDOR.demoralized(g.state, army)
+    assert not GONDOR.hooks.demoralized(GONDOR, g.state, army)
     g.state["dem"][army] = level
-    assert GONDOR.demoralized(g.state, army)
+    assert GONDOR.hooks.demoralized(GONDOR, g.state, army)
 
 
 def test_9_1_a_demoralized_army_defends_one_morale_worse():

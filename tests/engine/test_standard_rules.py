@@ -17,6 +17,7 @@ from engine.rulesets import get_ruleset
 from engine.spi import c07_3_melee
 from engine.spi import c07_combat
 from engine.spi import c08_3_rally
+from engine.spi import c03_sequence
 
 W, S = "westernesse", "sauron"
 
@@ -274,7 +275,7 @@ def test_17_3_a_failed_attempt_spends_the_phase():
     refused(g, W, "move GAN 2515", "8.52")
     refused(g, W, "cast GAN break-darkness", "8.5", contains="already")
     g.state["step"] = "E-westernesse"
-    g.state["ph"] = GONDOR._fresh_phase()
+    g.state["ph"] = c03_sequence._fresh_phase(GONDOR)
     refused(g, W, "cast GAN break-darkness", "8.52", contains="first Magic Leader phase")
 
 
@@ -310,8 +311,8 @@ def test_17_12_freeze_leader_costs_3_then_4():
     g.play(S, "cast NAZ freeze-leader")
     assert unit(g, "NAZ")["magic"] == 5
     g.state["turn"] = 8
-    g.state["ph"] = GONDOR._fresh_phase()
-    assert GONDOR.spell_cost(g.state, "freeze-leader") == 4
+    g.state["ph"] = c03_sequence._fresh_phase(GONDOR)
+    assert GONDOR.hooks.spell_cost(GONDOR, g.state, "freeze-leader") == 4
     g.play(S, "cast NAZ freeze-leader")
     assert unit(g, "NAZ")["magic"] == 1
 
@@ -328,7 +329,7 @@ def test_17_11_fear_effects():
     assert att["letter"] == "E"  # D one grade worse
     dfn = c07_combat.attack_profile(GONDOR, g.state, "OI1", "GS1", "melee")
     assert dfn["morale"] == "Y"  # X one grade worse
-    g.state["step"], g.state["ph"] = "H", GONDOR._fresh_phase()
+    g.state["step"], g.state["ph"] = "H", c03_sequence._fresh_phase(GONDOR)
     g.state["units"]["IMR"].update(hex="2516", status="map")
     unit(g, "GS1")["disrupted"] = True
     refused(g, W, "rally IMR GS1", "17.11")
@@ -339,7 +340,7 @@ def test_17_21_break_darkness_effects():
     g.play(W, "cast GAN break-darkness")
     assert c07_combat.attack_profile(GONDOR, g.state, "TR1", "GS1", "melee")["letter"] == "C"  # Mordor: B -> C
     assert c07_combat.attack_profile(GONDOR, g.state, "HK1", "GS2", "melee")["letter"] == "D"  # Harad: unchanged
-    g.state["step"], g.state["ph"] = "H", GONDOR._fresh_phase()
+    g.state["step"], g.state["ph"] = "H", c03_sequence._fresh_phase(GONDOR)
     g.state["units"]["GOT"].update(hex="2517", status="map")
     unit(g, "TR1")["disrupted"] = True
     refused(g, S, "rally GOT TR1", "17.21")
@@ -360,7 +361,7 @@ def test_17_21_break_darkness_worsens_an_e_orc_by_the_ruling_below_e():
     # GS2's Armor 3, 2-4 on the reconstructed table; +1 makes it 5: a miss)
     assert max(GONDOR.charts_for(g.state).cpt_hits("E", after["armor"])) == 4
     fixed_dice(g, [3, 1])
-    g.state["step"], g.state["ph"] = "D", GONDOR._fresh_phase()
+    g.state["step"], g.state["ph"] = "D", c03_sequence._fresh_phase(GONDOR)
     g.state["ph"]["segment"] = "melee"
     _, ev = g.play(S, "melee OI2 at 2518")
     assert "3+1+1=5" in ev[0].public and "no casualty" in ev[0].public, ev[0].public
@@ -395,11 +396,11 @@ def test_17_12_freeze_leader_within_three_hexes():
                  step="A-sauron", turn=7)
     g.play(S, "cast NAZ freeze-leader")
     assert g.state["effects"][0]["frozen"] == ["IMR"]  # 3 hexes; GAN is 4 away
-    g.state["step"], g.state["ph"] = "F", GONDOR._fresh_phase()
+    g.state["step"], g.state["ph"] = "F", c03_sequence._fresh_phase(GONDOR)
     refused(g, W, "move IMR 2520", "17.12")
     g.state["units"]["GS3"].update(hex="2518", status="map")
     refused(g, W, "form shieldwall GS1 GS3 IMR", "17.12")
-    g.state["step"], g.state["ph"] = "H", GONDOR._fresh_phase()
+    g.state["step"], g.state["ph"] = "H", c03_sequence._fresh_phase(GONDOR)
     unit(g, "GS1")["disrupted"] = True
     refused(g, W, "rally IMR GS1", "17.12")
 
@@ -407,7 +408,7 @@ def test_17_12_freeze_leader_within_three_hexes():
 def test_17_12_a_frozen_magic_leader_may_not_cast():
     g = position({"NAZ": "2516", "GAN": "2519", "GS1": "2519"}, step="A-sauron", turn=7)
     g.play(S, "cast NAZ freeze-leader")
-    g.state["step"], g.state["ph"] = "E-westernesse", GONDOR._fresh_phase()
+    g.state["step"], g.state["ph"] = "E-westernesse", c03_sequence._fresh_phase(GONDOR)
     refused(g, W, "cast GAN break-darkness", "17.12")
 
 
@@ -415,7 +416,7 @@ def test_17_0_spell_effects_last_one_full_game_turn():
     g = position({"GS1": "2516", "OI1": "3020", "NAZ": "3020"}, step="A-sauron", turn=7)
     g.play(S, "cast NAZ fear")
     # turn 8: still in force in the first magic phase, gone when A-sauron comes again
-    g.state.update(turn=8, step="A-westernesse", ph=GONDOR._fresh_phase())
+    g.state.update(turn=8, step="A-westernesse", ph=c03_sequence._fresh_phase(GONDOR))
     assert g.state["effects"]
     g.play(W, "done")
     assert g.state["step"] == "A-sauron" and g.state["effects"] == []
@@ -483,9 +484,9 @@ def test_every_adjudication_event_cites_its_case():
     g.play(W, "done")
     unit(g, "OI1")["disrupted"] = True
     events += g.play(S, "rally GOT OI1")[1] if unit(g, "GOT")["status"] == "map" else []
-    g.state.update(turn=8, step="A-westernesse", ph=GONDOR._fresh_phase(), done=[])
+    g.state.update(turn=8, step="A-westernesse", ph=c03_sequence._fresh_phase(GONDOR), done=[])
     events += g.play(W, "move GAN 1415")[1]
-    g.state["ph"] = GONDOR._fresh_phase()
+    g.state["ph"] = c03_sequence._fresh_phase(GONDOR)
     events += g.play(W, "cast GAN break-darkness")[1]
     adjudications = [e for e in events if re.search(r"^(Westernesse|Sauron): ", e.public)]
     assert len(adjudications) >= 7

@@ -9,6 +9,7 @@ from pathlib import Path
 from engine.core import Game
 from engine.rulesets.gondor import Gondor
 from tests.spi_helpers import position
+from engine.spi import c03_sequence
 
 FOC_SEQ = Path(__file__).resolve().parents[2] / "engine/rulesets/celebrant/data/sequence.toml"
 
@@ -33,7 +34,7 @@ def walk(g: Game, steps: int) -> list[tuple[int, str, tuple[str, ...], bool]]:
     out = []
     for _ in range(steps):
         seats = tuple(g.active_seats())
-        out.append((g.state["turn"], g.state["step"], seats, g.ruleset.is_night(g.state)))
+        out.append((g.state["turn"], g.state["step"], seats, c03_sequence.is_night(g.ruleset, g.state)))
         g.play(seats[0], "done")
     return out
 
@@ -52,7 +53,7 @@ def test_3_0_gondor_order_of_a_game_turn():
     # the joint rally phase needs both seats done before turn 2 begins
     assert g.active_seats() == ["westernesse"] and g.state["step"] == "H"
     g.play("westernesse", "done")
-    assert (g.state["turn"], g.state["step"]) == (2, "A-westernesse") and g.ruleset.is_night(g.state)  # 12.0
+    assert (g.state["turn"], g.state["step"]) == (2, "A-westernesse") and c03_sequence.is_night(g.ruleset, g.state)  # 12.0
 
 
 def test_3_0_field_of_celebrant_order_runs_on_the_same_engine():

@@ -25,6 +25,7 @@ from tests.spi_checks import check_board, play_to_result
 from tests.rulesets.celebrant.test_celebrant_secrecy import setup_orders
 from engine.rulesets import get_ruleset
 from engine.spi import hooks
+from engine.spi import c03_sequence
 
 pytestmark = pytest.mark.heavy  # a long unit (5 s or more on one worker): handed out first under xdist (tests/conftest.py)
 
@@ -58,9 +59,9 @@ def check_invariants(g: Game) -> None:
 
 def pick(g: Game, seat: str, rnd: random.Random, count: int) -> str:
     rs, st = g.ruleset, g.state
-    if rs.kind(st) == "move" and not st["pending"]:
+    if c03_sequence.kind(rs, st) == "move" and not st["pending"]:
         if count >= PER_PHASE or rnd.random() < 0.1:
-            if rs._ok(st, seat, Action("done")):
+            if c03_sequence._ok(rs, st, seat, Action("done")):
                 return "done"
         extra = [rs.format(a) for a in hooks.legal_extra(rs, st, seat)]
         if extra and rnd.random() < 0.1:

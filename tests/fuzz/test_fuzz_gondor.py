@@ -22,6 +22,7 @@ from engine.hexgrid import Hex
 from tests.spi_checks import check_board, play_to_result
 from engine.rulesets import get_ruleset
 from engine.rulesets.gondor import c16_0_siege_phase
+from engine.spi import c03_sequence
 
 pytestmark = pytest.mark.heavy  # a long unit (5 s or more on one worker): handed out first under xdist (tests/conftest.py)
 
@@ -55,11 +56,11 @@ def check_invariants(g: Game) -> None:
 
 def pick(g: Game, seat: str, rnd: random.Random, count: int) -> str:
     rs, st = g.ruleset, g.state
-    kind = rs.kind(st)
+    kind = c03_sequence.kind(rs, st)
     if kind in ("move", "magic") and not st["pending"]:
         if count >= PER_PHASE or rnd.random() < 0.15:
             offered = [rs.format(a) for a in rs.legal_actions_for(st, seat, "__none__")]
-            offered += ["done"] if rs._ok(st, seat, Action("done")) else []
+            offered += ["done"] if c03_sequence._ok(rs, st, seat, Action("done")) else []
             if "done" in offered:
                 return "done"
         mine = [u for u, d in rs.units.items() if d.side == seat and st["units"][u]["status"] in ("map", "reinforcement")]
@@ -94,7 +95,7 @@ def play_out(g: Game, rnd: random.Random, *, junk: bool, grond: bool = False) ->
     the Nazgul Lord keen to operate Grond if ``grond``. Returns the log."""
     def keen(g: Game, seat: str, rnd: random.Random, count: int) -> str:
         text = None
-        if grond and seat == "sauron" and g.ruleset.kind(g.state) == "magic" and rnd.random() < 0.5:
+        if grond and seat == "sauron" and c03_sequence.kind(g.ruleset, g.state) == "magic" and rnd.random() < 0.5:
             text = next(iter(g.legal_texts(seat, "cast NAZ operate-grond")), None)
         return text or pick(g, seat, rnd, count)
 

@@ -24,6 +24,8 @@ from engine.spi import hooks
 from engine.rulesets.sauron import c07_22_leader_combat
 from engine.rulesets.sauron import c18_1_gates
 from engine.rulesets.sauron import c22_mortal_combat
+from engine.spi import c03_sequence
+from engine.spi import c05_stacking
 
 pytestmark = pytest.mark.heavy  # a long unit (5 s or more on one worker): handed out first under xdist (tests/conftest.py)
 
@@ -52,7 +54,7 @@ class _Board:
 def check_invariants(g: Game) -> None:
     rs, st = g.ruleset, g.state
     check_board(_Board(g))
-    occ = rs.occupancy(st)
+    occ = c05_stacking.occupancy(rs, st)
     for hx, ids in occ.items():
         if len({rs.units[x].side for x in ids}) > 1:
             assert all(rs.units[x].is_leader for x in ids if rs.units[x].side == "westernesse") or \
@@ -69,9 +71,9 @@ def check_invariants(g: Game) -> None:
 
 def pick(g: Game, seat: str, rnd: random.Random, count: int) -> str:
     rs, st = g.ruleset, g.state
-    if rs.kind(st) in ("move", "magic") and not st["pending"]:
+    if c03_sequence.kind(rs, st) in ("move", "magic") and not st["pending"]:
         if count >= PER_PHASE or rnd.random() < 0.1:
-            if rs._ok(st, seat, Action("done")):
+            if c03_sequence._ok(rs, st, seat, Action("done")):
                 return "done"
         extra = [rs.format(a) for a in hooks.legal_extra(rs, st, seat)]
         extra += [rs.format(a) for a in c22_mortal_combat._legal_answers(rs, st, seat)] + [rs.format(a) for a in c18_1_gates._legal_gates(rs, st, seat)]

@@ -22,6 +22,7 @@ from tests.rulesets.celebrant.test_celebrant_secrecy import setup_orders
 from engine.rulesets import get_ruleset
 from engine.spi import c07_1_fire
 from engine.spi import hooks
+from engine.spi import c03_sequence
 
 SEED = "7"
 MOVES_PER_PHASE = 10
@@ -32,7 +33,7 @@ def choose(g: Game, seat: str, moved: set[str], rnd: random.Random) -> str:
     if st["pending"]:
         p = st["pending"][0]
         return f"retreat {p['unit']} {p['options'][0]}"
-    kind = rs.kind(st)
+    kind = c03_sequence.kind(rs, st)
     if kind == "move":
         for a in hooks.legal_extra(rs, st, seat):
             return rs.format(a)

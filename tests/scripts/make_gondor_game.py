@@ -25,6 +25,8 @@ sys.path.insert(0, str(ROOT))
 from engine.core import Game  # noqa: E402
 from engine.hexgrid import Hex, distance  # noqa: E402
 from engine.rulesets import get_ruleset
+from engine.spi import c03_sequence
+from engine.spi import c05_stacking
 
 SEED = 7
 OUT = Path(__file__).with_name("gondor_game.txt")
@@ -91,7 +93,7 @@ def goals(rs, uid: str, kit: list[str]) -> list[Hex]:
 def sauron_move(s: Scribe) -> None:
     g, rs = s.g, s.g.ruleset
     st = g.state
-    occ = rs.occupancy(st)
+    occ = c05_stacking.occupancy(rs, st)
     movers = []
     for uid in sorted(st["units"]):
         d = rs.units[uid]
@@ -272,7 +274,7 @@ def main() -> None:
             s.play(p["seat"], f"retreat {p['unit']} {p['options'][0]}")
             continue
         seat = g.active_seats()[0]
-        kind = g.ruleset.kind(st)
+        kind = c03_sequence.kind(g.ruleset, st)
         if kind == "magic":
             magic(s, seat)
         elif kind == "siege":

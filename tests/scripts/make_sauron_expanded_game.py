@@ -13,6 +13,7 @@ from engine.core import Game
 from engine.hexgrid import distance
 from engine.rulesets import get_ruleset
 from engine.spi import hooks
+from engine.spi import c03_sequence
 
 RS = get_ruleset("sauron-expanded")
 SEED = 5
@@ -35,7 +36,7 @@ def pick(g: Game, seat: str, moved: int) -> str:
         for a, t in zip(acts, texts):
             if a.verb == verb:
                 return t
-    kind = RS.kind(st)
+    kind = c03_sequence.kind(RS, st)
     if kind == "combat":
         for verb in ("fire", "melee"):
             for a, t in zip(acts, texts):

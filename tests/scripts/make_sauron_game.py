@@ -15,6 +15,9 @@ from engine.hexgrid import Hex, distance
 from engine.rulesets import get_ruleset
 from engine.spi import c07_1_fire
 from engine.rulesets.sauron import c22_mortal_combat
+from engine.spi import c02_units
+from engine.spi import c03_sequence
+from engine.spi import c05_stacking
 
 RS = get_ruleset("sauron")
 MOVES_PER_PHASE = 10
@@ -39,9 +42,9 @@ def first_legal(g: Game, seat: str, texts) -> str | None:
 def hero_move(g: Game, seat: str, who: str, target: str, alone: bool = True) -> str | None:
     """`who` to the reachable hex nearest `target` (alone, next to no enemy combat unit)."""
     st = g.state
-    if not RS.on_map(st, who) and st["units"][who]["status"] != "reinforcement":
+    if not c02_units.on_map(RS, st, who) and st["units"][who]["status"] != "reinforcement":
         return None
-    occ = RS.occupancy(st)
+    occ = c05_stacking.occupancy(RS, st)
     best = None
     for a in RS.legal_actions_for(st, seat, who):
         if a.verb != "move" or a.args[:-1] != (who,):
@@ -68,7 +71,7 @@ def choose(g: Game, seat: str, moved: set[str], plot: dict) -> str:
     if st["pending"]:
         p = st["pending"][0]
         return f"retreat {p['unit']} {p['options'][0]}"
-    kind = RS.kind(st)
+    kind = c03_sequence.kind(RS, st)
     if kind == "setup":
         return "done"
     answers = [RS.format(a) for a in c22_mortal_combat._legal_answers(RS, st, seat)]
@@ -82,25 +85,25 @@ def choose(g: Game, seat: str, moved: set[str], plot: dict) -> str:
                 t = first_legal(g, seat, ["move SAU 1523"])
                 if t:
                     return t
-            elif RS.on_map(st, "SAU") and RS.on_map(st, "ISI") and plot.get("gor_done") and "ring" not in plot:
+            elif c02_units.on_map(RS, st, "SAU") and c02_units.on_map(RS, st, "ISI") and plot.get("gor_done") and "ring" not in plot:
                 t = hero_move(g, seat, "SAU", units["ISI"]["hex"], alone=False)
                 if t and distance(t.split()[-1], units["ISI"]["hex"]) >= 1:
                     return t
-        if RS.on_map(st, "SAU") and units["SAU"]["hex"] == "1523" and "cast" not in moved:
+        if c02_units.on_map(RS, st, "SAU") and units["SAU"]["hex"] == "1523" and "cast" not in moved:
             moved.add("cast")
             t = first_legal(g, seat, ["cast SAU summon-beast 5", "cast SAU beast-horn 10"])
             if t:
                 return t
         return "done"
     if kind == "move":
-        if seat == "westernesse" and "ISI" not in moved and RS.on_map(st, "ISI") and "ISI" not in st["sau"]["evil"]:
+        if seat == "westernesse" and "ISI" not in moved and c02_units.on_map(RS, st, "ISI") and "ISI" not in st["sau"]["evil"]:
             moved.add("ISI")
-            foe = "GOR" if RS.on_map(st, "GOR") else ("SAU" if RS.on_map(st, "SAU") and "ring" not in plot else None)
+            foe = "GOR" if c02_units.on_map(RS, st, "GOR") else ("SAU" if c02_units.on_map(RS, st, "SAU") and "ring" not in plot else None)
             if foe:
                 t = hero_move(g, seat, "ISI", units[foe]["hex"])
                 if t:
                     return t
-        if seat == "sauron" and "GOR" not in moved and RS.on_map(st, "GOR") \
+        if seat == "sauron" and "GOR" not in moved and c02_units.on_map(RS, st, "GOR") \
                 and any(m["status"] == "accepted" and m["challenged"] == "GOR" for m in st["sau"]["mortal"]):
             moved.add("GOR")
             t = first_legal(g, seat, [f"move GOR {units['ISI']['hex']}"]) or hero_move(g, seat, "GOR", units["ISI"]["hex"])
@@ -131,7 +134,7 @@ def choose(g: Game, seat: str, moved: set[str], plot: dict) -> str:
         return "done"
     offered = [RS.format(a) for a in g.legal_actions(seat)]
     if kind == "combat":
-        if seat == "westernesse" and RS.on_map(st, "GOR") and not st["sau"]["mortal"]:
+        if seat == "westernesse" and c02_units.on_map(RS, st, "GOR") and not st["sau"]["mortal"]:
             t = first_legal(g, seat, ["challenge ISI GOR"])
             if t:
                 return t
@@ -193,7 +196,7 @@ def build(n: int) -> tuple[list[str], str]:
             plot["gor_done"] = True
         if "takes the One Ring" in joined:
             plot["ring"] = True
-        if not RS.on_map(g.state, "GOR"):
+        if not c02_units.on_map(RS, g.state, "GOR"):
             plot["gor_done"] = True
         k += 1
         if k > 6000:

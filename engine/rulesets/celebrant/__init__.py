@@ -50,6 +50,37 @@ from engine.spi import hooks
 from engine.rulesets.celebrant import c14_3_chits
 from engine.rulesets.celebrant import c19_demoralization
 from engine.rulesets.celebrant import c15_16_terrain
+from engine.spi import c02_units
+
+
+def check_group_charts(rs, charts, text: str) -> None:
+    c14_3_chits._check_chit_tables(charts.raw)
+
+
+def printed_rally(rs, state: State, uid: str) -> int:
+    return rs.raw(state)["leaders"]["rally"].get(uid, 0)
+
+
+# ----------------------------------------------------------------- view
+def view_turn(rs, state: State) -> int:
+    return min(state["turn"], rs.sequence["turns"])
+
+
+def help_general(rs) -> str:
+    return (
+        "**Field of Celebrant** (Ken Demyen, v1.33): Shadow (the Misty Mountain Orcs and the Balchoth) "
+        "against Westernesse (Gondor and the Eotheod). 18 Game-Turns, 15-18 at night.\n"
+        "Set-up: Shadow deploys the Orcs on the north-west hill (13.1), then Westernesse deploys Gondor "
+        "around the central grove or in the Rearguard (13.2): `deploy <unit> <hex>`, then `/done`. "
+        "Then each side secretly draws an Eotheod chit (14.3; `/secret`).\n"
+        "Each turn: A Reinforcement and Special Ability Phase (Shadow, then Westernesse), B/C Westernesse "
+        "move and combat, D/E Shadow move and combat, F Rally (Shadow, then Westernesse). Gondor starts in "
+        "disarray (13.21); the Balchoth arrive from turn 2-5 (14.5). Victory goes to the side with the lower "
+        "demoralization, graded by demoralized armies (20.x). docs/celebrant.md has the rulings.\n"
+        "Its headline rules: **the secret Eotheod chits** (14.3), **the Balchoth arrival rolls** (14.5), "
+        "Gondor's disarray (13.21), rivers, ruins and the watchtower (15-16), **leaders' special abilities** "
+        "(17.0), graded victory (20.0)."
+    )
 
 
 class Celebrant(StandardRules):
@@ -57,56 +88,86 @@ class Celebrant(StandardRules):
     and the functions of its case files below, each file's under its case (no hook is given twice: each
     calls the standard step it amends by name, ``c07_1_fire._check_fire(self, ...)``)."""
 
-    # 13.0 set-up
-    _check_deploy = c13_setup._check_deploy
-    _apply_deploy = c13_setup._apply_deploy
-    _legal_deploys = c13_setup._legal_deploys
-    # 14.0 reinforcements, the Eotheod entry (14.31)
-    reinforcement_entry = c14_reinforcements.reinforcement_entry
+    hooks = replace(StandardRules.hooks,  # the extension points (engine/spi/hooks.py: Hooks)
+        # 13.0 set-up
+        _check_deploy=c13_setup._check_deploy,
+        _apply_deploy=c13_setup._apply_deploy,
+        # 14.0 reinforcements, the Eotheod entry (14.31)
+        reinforcement_entry=c14_reinforcements.reinforcement_entry,
+        # 14.3 the chit draw
+        on_setup_step_end=c14_3_chits.on_setup_step_end,
+        extra_blocked=c15_16_terrain.extra_blocked,
+        _why_unreachable=c15_16_terrain._why_unreachable,
+        _why_section=c15_16_terrain._why_section,
+        zoc_through=c15_16_terrain.zoc_through,
+        adjust_result=c15_16_terrain.adjust_result,
+        # 7.0 combat amendments
+        _melee_targets=c07_combat._melee_targets,
+        _can_fire=c07_combat._can_fire,
+        _can_melee=c07_combat._can_melee,
+        apply_result=c07_combat.apply_result,
+        is_fanatic=c07_combat.is_fanatic,
+        # 8.0 leader amendments
+        may_enter_enemy_leaders=c08_leaders.may_enter_enemy_leaders,
+        _displace_leader=c08_leaders._displace_leader,
+        may_form=c08_leaders.may_form,
+        _formed_this_turn=c08_leaders._formed_this_turn,
+        check_rally_extra=c08_leaders.check_rally_extra,
+        # 17.0 special abilities
+        _expire_effects=c17_abilities._expire_effects,
+        # 19.0 demoralization
+        unit_dem_value=c19_demoralization.unit_dem_value,
+        dem_level=c19_demoralization.dem_level,
+        demoralized=c19_demoralization.demoralized,
+        end_of_turn=c19_demoralization.end_of_turn,
+        result_line=c19_demoralization.result_line,
+        final_result=c19_demoralization.final_result,
+        # what runs at these points (engine/spi/hooks.py runs the lists)
+        AFTER_MOVE=(c08_leaders.after_move,),  # 8.1 (Amendment): leaders alone fly to their army
+        ON_STEP_START=(c14_reinforcements.on_step_start,),  # 14.0: a turn's arrivals and rolls
+        MODIFY_ATTACK=(c07_combat.modify_attack,),  # 7.0 amendments, terrain (15.0, 16.0)
+        LEGAL_EXTRA=(c13_setup.legal_setup,  # 13.0 the set-up
+                       legal_entry_melees,  # 14.2 attacks on units blocking the entry
+                       c14_reinforcements.legal_entry_choice,  # 14.31 the Eotheod's entry area
+                       c17_abilities.legal_abilities),  # 17.0 the leaders' abilities; 17.41 Form up!
+        MOVEMENT_ALLOWANCE=(c17_abilities.movement_allowance,),  # 17.81 the whip
+        deploy_example="OI1 0305",
+        entry_attack_seats=("shadow", "westernesse"),  # 14.2: arriving reinforcements may attack blockers
+        _offer_advance=spi_entry._offer_advance,  # 7.5 with the advance onto the map (14.2)
+        _offmap_hex=spi_entry._offmap_hex,  # 14.2 the hex an entering unit attacks from
+        check_group_charts=check_group_charts,
+        printed_rally=printed_rally,
+        view_turn=view_turn,
+        # ------------------------------------------------------------ help (engine/spi/help.py)
+        order_examples={
+            "deploy": "deploy OA1 0601", "move": "move GS1 2014", "fire": "fire GB1 at 2110", "duel": "duel CIR OCH",
+            "melee": "melee GS1 at 2110", "advance": "advance GS1 2110", "retreat": "retreat OI1 0905",
+            "rally": "rally CIR GS1", "cast": None, "form": "form shieldwall GS1 GS2 GC1", "disband": "disband GS1 2014",
+            "ability": "ability OC1 whip", "swap": "swap GS1 GS2", "dress": "dress GS1 2014", "entry": ""},
+        orders_notes=(
+            "Special abilities, once per game (17.0), in the Reinforcement and Special Ability Phase: `ability OC1 whip`, "
+            "`ability OCH blood-lust`, `ability BCH despair`, `ability BC1 iron-fist`, `ability CIR tactics` then `swap`, "
+            "`ability GC1 form-up` then `form` and `dress`, `ability EORL death-and-glory ER1 ER2`; `ability EC1 arise` "
+            "in the Rally Phase. A leader may move up to 3 MP before he rallies (8.38)."),
+        kind_verbs={"reinforce": ("ability", "swap", "dress", "form", "entry"), "rally": ("rally", "ability")},
+        setup_help=(
+            "Shadow deploys the Orcs on the north-west hill, within six hexes of the western edge and thirteen of the "
+            "northern (13.1); then Westernesse deploys Gondor around the central grove (two rows north and south, four "
+            "columns east and west) or in the seven Rearguard hexes (13.2). `deploy <unit> [<unit>...] <hex>`, then "
+            "`/done`. Gondor starts in disarray (13.21)."),
+        secrets_help=(
+            "After the set-up each side draws an Eotheod chit face down (14.3): Westernesse's says when the Eotheod "
+            "arrive, Shadow's may delay them or choose where. Each side gets its own chit by DM and with `/secret`; the "
+            "other side, the channel, the map and the log see nothing of it until the chits are revealed (14.6)."),
+        help_general=help_general,
+    )
     _check_done = c14_reinforcements._check_done
     deadline_action = c14_reinforcements.deadline_action
-    # 14.3 the chit draw
-    on_setup_step_end = c14_3_chits.on_setup_step_end
     # 15.0, 16.0 terrain
     terrain = c15_16_terrain.terrain
     _landing_cache = c15_16_terrain._landing_cache
-    extra_blocked = c15_16_terrain.extra_blocked
-    _why_unreachable = c15_16_terrain._why_unreachable
-    _why_section = c15_16_terrain._why_section
     _no_zoc_cache = c15_16_terrain._no_zoc_cache
-    zoc_through = c15_16_terrain.zoc_through
-    adjust_result = c15_16_terrain.adjust_result
-    # 7.0 combat amendments
-    _melee_targets = c07_combat._melee_targets
-    _can_fire = c07_combat._can_fire
-    _can_melee = c07_combat._can_melee
-    apply_result = c07_combat.apply_result
-    is_fanatic = c07_combat.is_fanatic
-    # 8.0 leader amendments
-    may_enter_enemy_leaders = c08_leaders.may_enter_enemy_leaders
-    _displace_leader = c08_leaders._displace_leader
-    may_form = c08_leaders.may_form
-    _formed_this_turn = c08_leaders._formed_this_turn
-    check_rally_extra = c08_leaders.check_rally_extra
-    # 17.0 special abilities
-    _expire_effects = c17_abilities._expire_effects
-    # 19.0 demoralization
-    unit_dem_value = c19_demoralization.unit_dem_value
-    dem_level = c19_demoralization.dem_level
-    demoralized = c19_demoralization.demoralized
-    end_of_turn = c19_demoralization.end_of_turn
-    result_line = c19_demoralization.result_line
-    final_result = c19_demoralization.final_result
 
-    # what runs at these points (engine/spi/hooks.py runs the lists)
-    AFTER_MOVE = (c08_leaders.after_move,)  # 8.1 (Amendment): leaders alone fly to their army
-    ON_STEP_START = (c14_reinforcements.on_step_start,)  # 14.0: a turn's arrivals and rolls
-    MODIFY_ATTACK = (c07_combat.modify_attack,)  # 7.0 amendments, terrain (15.0, 16.0)
-    LEGAL_EXTRA = (c13_setup.legal_setup,  # 13.0 the set-up
-                   legal_entry_melees,  # 14.2 attacks on units blocking the entry
-                   c14_reinforcements.legal_entry_choice,  # 14.31 the Eotheod's entry area
-                   c17_abilities.legal_abilities)  # 17.0 the leaders' abilities; 17.41 Form up!
-    MOVEMENT_ALLOWANCE = (c17_abilities.movement_allowance,)  # 17.81 the whip
     ORDERS = (*StandardRules.ORDERS,
               replace(DEPLOY, listed_in=c13_setup.legal_setup, unlisted=""),  # 13.0 listed by the set-up
               ABILITY, SWAP, DRESS, ENTRY,
@@ -122,7 +183,6 @@ class Celebrant(StandardRules):
     # the pending decisions (engine/pending.py): a retreat to choose (7.5), the Eotheod entry area the chits
     # leave to a side (14.31, 14.33: queued as they resolve; in a game begun before, answered before `done`)
     DECISIONS = (*StandardRules.DECISIONS, ENTRY_14_31, ENTRY_14_31_BEFORE_DONE)
-    deploy_example = "OI1 0305"
     name = "celebrant"
     options = OPTIONS  # options.py (issue 39)
     hidden_information = True
@@ -135,9 +195,6 @@ class Celebrant(StandardRules):
     side_titles = SIDE_TITLES
     side_colors = SIDE_COLORS
     state_version = STATE_VERSION
-    entry_attack_seats = ("shadow", "westernesse")  # 14.2: arriving reinforcements may attack blockers
-    _offer_advance = spi_entry._offer_advance  # 7.5 with the advance onto the map (14.2)
-    _offmap_hex = spi_entry._offmap_hex  # 14.2 the hex an entering unit attacks from
 
     # ------------------------------------------------------------------ data
     @cached_property
@@ -176,7 +233,7 @@ class Celebrant(StandardRules):
         opts = self._check_options(options)
         state = self.base_state(opts, seed)
         for uid, u in self.units.items():
-            state["units"][uid] = self.unit_record(u)
+            state["units"][uid] = c02_units.unit_record(self, u)
         for uid in self._out_of_play(opts):
             state["units"][uid] = {"hex": None, "status": "out"}
         state["dem"] = {a: 0 for a in self.raw(state)["armies"]}
@@ -244,12 +301,8 @@ class Celebrant(StandardRules):
                               "deployed for balance, not both (21.0)")
         return out
 
-    def check_group_charts(self, charts, text: str) -> None:
-        c14_3_chits._check_chit_tables(charts.raw)
 
 
-    def printed_rally(self, state: State, uid: str) -> int:
-        return self.raw(state)["leaders"]["rally"].get(uid, 0)
 
 
     # --------------------------------------------------- leader losses (8.24)
@@ -266,9 +319,6 @@ class Celebrant(StandardRules):
         return events
 
 
-    # ----------------------------------------------------------------- view
-    def view_turn(self, state: State) -> int:
-        return min(state["turn"], self.sequence["turns"])
 
     def view(self, state: State, seat: str | None) -> dict:
         own = seat if seat in SEATS else None
@@ -281,9 +331,9 @@ class Celebrant(StandardRules):
             if rec["status"] not in ("map", "pool"):
                 continue
             d = self.unit_view(state, uid, own)
-            d["army"] = self.army_of(uid)
+            d["army"] = c02_units.army_of(self, uid)
             if u.ratings:
-                d["dem"] = self.unit_dem_value(state, uid)
+                d["dem"] = self.hooks.unit_dem_value(self, state, uid)
                 if c13_setup.is_disordered(self, state, uid):
                     d["disordered"] = True
             units.append(d)
@@ -291,11 +341,11 @@ class Celebrant(StandardRules):
         cel = state["cel"]
         eo = cel["eotheod"]
         markers = list(state["markers"])
-        if cel["disarray"] and self.on_map(state, "CIR"):
+        if cel["disarray"] and c02_units.on_map(self, state, "CIR"):
             markers.append({"type": "disarray", "hex": state["units"]["CIR"]["hex"]})
         notes = []
         for e in state["effects"]:
-            if e.get("ability") and self.on_map(state, e["leader"]):
+            if e.get("ability") and c02_units.on_map(self, state, e["leader"]):
                 markers.append({"type": "ability", "hex": state["units"][e["leader"]]["hex"], "title": e["title"]})
                 notes.append(f"{e['title']} ({e['leader']}, {e['section']})")
         notes += [f"{'Shield Wall' if f['kind'] == 'shieldwall' else 'Wedge'}: {' + '.join(f['units'])} "
@@ -324,8 +374,8 @@ class Celebrant(StandardRules):
             "gates": {},
             "tracks": [{"name": f"{names[a][:1].upper()}{names[a][1:]} demoralization",
                         "side": "westernesse" if a in ARMIES["westernesse"] else "shadow",
-                        "points": self.dem_total(state, a), "level": self.dem_level(state, a),
-                        "demoralized": self.demoralized(state, a)} for a in names],
+                        "points": self.hooks.dem_total(self, state, a), "level": self.hooks.dem_level(self, state, a),
+                        "demoralized": self.hooks.demoralized(self, state, a)} for a in names],
             "pool": pool,
             "pending": [{"seat": p["seat"], "unit": p["unit"], "options": list(p["options"])}
                         for p in retreats],
@@ -349,7 +399,7 @@ class Celebrant(StandardRules):
         if state["turn"] == 0 and who in act:  # the acting side's set-up zone (public: the rules say where)
             z = self._zone_sets
             v["zone"] = sorted(z["orcs"] if who == "shadow" else z["gondor"] | z["rearguard"])
-            v["zone_title"] = f"{self.title_of(who)} set-up zone ({'13.1' if who == 'shadow' else '13.2'})"
+            v["zone_title"] = f"{c02_units.title_of(self, who)} set-up zone ({'13.1' if who == 'shadow' else '13.2'})"
         return v
 
     def secret_text(self, state: State, seat: str) -> str | None:
@@ -360,27 +410,6 @@ class Celebrant(StandardRules):
             return f"Both Eotheod chits are revealed; yours was {chits[seat]} (14.3)."
         return f"Your Eotheod chit is **{chits[seat]}**, face down (14.3). {c14_3_chits._chit_hint(self, state, seat)}"
 
-    # ------------------------------------------------------------ help (engine/spi/help.py)
-    order_examples = {
-        "deploy": "deploy OA1 0601", "move": "move GS1 2014", "fire": "fire GB1 at 2110", "duel": "duel CIR OCH",
-        "melee": "melee GS1 at 2110", "advance": "advance GS1 2110", "retreat": "retreat OI1 0905",
-        "rally": "rally CIR GS1", "cast": None, "form": "form shieldwall GS1 GS2 GC1", "disband": "disband GS1 2014",
-        "ability": "ability OC1 whip", "swap": "swap GS1 GS2", "dress": "dress GS1 2014", "entry": ""}
-    orders_notes = (
-        "Special abilities, once per game (17.0), in the Reinforcement and Special Ability Phase: `ability OC1 whip`, "
-        "`ability OCH blood-lust`, `ability BCH despair`, `ability BC1 iron-fist`, `ability CIR tactics` then `swap`, "
-        "`ability GC1 form-up` then `form` and `dress`, `ability EORL death-and-glory ER1 ER2`; `ability EC1 arise` "
-        "in the Rally Phase. A leader may move up to 3 MP before he rallies (8.38).")
-    kind_verbs = {"reinforce": ("ability", "swap", "dress", "form", "entry"), "rally": ("rally", "ability")}
-    setup_help = (
-        "Shadow deploys the Orcs on the north-west hill, within six hexes of the western edge and thirteen of the "
-        "northern (13.1); then Westernesse deploys Gondor around the central grove (two rows north and south, four "
-        "columns east and west) or in the seven Rearguard hexes (13.2). `deploy <unit> [<unit>...] <hex>`, then "
-        "`/done`. Gondor starts in disarray (13.21).")
-    secrets_help = (
-        "After the set-up each side draws an Eotheod chit face down (14.3): Westernesse's says when the Eotheod "
-        "arrive, Shadow's may delay them or choose where. Each side gets its own chit by DM and with `/secret`; the "
-        "other side, the channel, the map and the log see nothing of it until the chits are revealed (14.6).")
 
     def rules_in_force(self, state: State) -> list[str]:
         """Issue 42: the optional swaps and the balance deployment of 21.0."""
@@ -394,21 +423,6 @@ class Celebrant(StandardRules):
             out.append(f"the balance counters for {SIDE_TITLES.get(o['balance'], o['balance'])}")
         return [f"{t} (21.0)" for t in out] + StandardRules.rules_in_force(self, state)
 
-    def help_general(self) -> str:
-        return (
-            "**Field of Celebrant** (Ken Demyen, v1.33): Shadow (the Misty Mountain Orcs and the Balchoth) "
-            "against Westernesse (Gondor and the Eotheod). 18 Game-Turns, 15-18 at night.\n"
-            "Set-up: Shadow deploys the Orcs on the north-west hill (13.1), then Westernesse deploys Gondor "
-            "around the central grove or in the Rearguard (13.2): `deploy <unit> <hex>`, then `/done`. "
-            "Then each side secretly draws an Eotheod chit (14.3; `/secret`).\n"
-            "Each turn: A Reinforcement and Special Ability Phase (Shadow, then Westernesse), B/C Westernesse "
-            "move and combat, D/E Shadow move and combat, F Rally (Shadow, then Westernesse). Gondor starts in "
-            "disarray (13.21); the Balchoth arrive from turn 2-5 (14.5). Victory goes to the side with the lower "
-            "demoralization, graded by demoralized armies (20.x). docs/celebrant.md has the rulings.\n"
-            "Its headline rules: **the secret Eotheod chits** (14.3), **the Balchoth arrival rolls** (14.5), "
-            "Gondor's disarray (13.21), rivers, ruins and the watchtower (15-16), **leaders' special abilities** "
-            "(17.0), graded victory (20.0)."
-        )
 
 
 CELEBRANT = Celebrant()

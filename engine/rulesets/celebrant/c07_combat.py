@@ -17,12 +17,14 @@ from engine.rulesets.celebrant import c15_16_terrain
 from engine.rulesets.celebrant import c17_abilities
 from engine.spi import entry as spi_entry
 from engine.spi import c07_1_fire
+from engine.spi import c02_units
+from engine.spi import c05_stacking
 
 
 # ---------------------------------------------------------- combat rules
 def _melee_targets(rs, state: State, uid: str, occ=None) -> list[str]:
     """7.31 (Amendment): any adjacent enemy combat unit, in its zone of control or not."""
-    occ = occ if occ is not None else rs.occupancy(state)
+    occ = occ if occ is not None else c05_stacking.occupancy(rs, state)
     h = Hex.parse(state["units"][uid]["hex"])
     side = rs.units[uid].side
     out = []
@@ -34,13 +36,13 @@ def _melee_targets(rs, state: State, uid: str, occ=None) -> list[str]:
 def _can_fire(rs, state: State, uid: str) -> bool:
     if c13_setup.is_disordered(rs, state, uid) and not rs.raw(state)["disarray"].get("may_attack", False):
         return False
-    return StandardRules._can_fire(rs, state, uid)
+    return StandardRules.hooks._can_fire(rs, state, uid)
 
 
 def _can_melee(rs, state: State, uid: str) -> bool:
     if c13_setup.is_disordered(rs, state, uid) and not rs.raw(state)["disarray"].get("may_attack", False):
         return False
-    return StandardRules._can_melee(rs, state, uid)
+    return StandardRules.hooks._can_melee(rs, state, uid)
 
 
 def _check_fire(rs, state: State, seat: str, args: tuple[str, ...]) -> None:
@@ -52,7 +54,7 @@ def _check_melee(rs, state: State, seat: str, args: tuple[str, ...]) -> None:
     uids, hx = list(args[:-2]), args[-1]
     c13_setup._disorder_check(rs, state, seat, uids, "melee", "7.3")
     spi_entry._check_melee(rs, state, seat, args)
-    occ = rs.occupancy(state)
+    occ = c05_stacking.occupancy(rs, state)
     for uid in uids:
         if uid in state["ph"]["must"]:
             ex = c06_zoc.exerting(rs, state, Hex.parse(state["units"][uid]["hex"]), seat, occ)
@@ -73,7 +75,7 @@ def modify_attack(rs, state: State, attacker: str, target: str, kind: str, prof:
         prof["armor"] -= 1
         prof["notes"].append("Warg Riders against cavalry: Armor Protection -1 (18.11)")
     if "guard" in ud.tags and any(rs.units[x].is_leader and rs.units[x].side == ud.side
-                                  for x in rs.occupancy(state).get(hd, ())):
+                                  for x in c05_stacking.occupancy(rs, state).get(hd, ())):
         prof["crt_mod"] += 1
         prof["notes"].append("To the Death: Guard stacked with a leader, CRT roll +1, 7 no effect (18.2)")
     if c13_setup.is_disordered(rs, state, target) and not state["units"][target].get("disrupted"):
@@ -89,9 +91,9 @@ def apply_result(rs, state: State, dice: Dice, target: str, res: tuple, attacker
     f = c08_4_formations.formation_of(rs, state, target)
     victims = list(state["formations"][f]["units"]) if f else [target]
     was = {v: state["units"][v].get("disrupted") for v in victims}
-    lines = pre + StandardRules.apply_result(rs, state, dice, target, res, attacker_hex, kind)
+    lines = pre + StandardRules.hooks.apply_result(rs, state, dice, target, res, attacker_hex, kind)
     if iron and res:  # 17.61: ignore the Disrupted this result gives, not one the unit already had
-        kept = [v for v in victims if rs.on_map(state, v) and state["units"][v].get("disrupted")
+        kept = [v for v in victims if c02_units.on_map(rs, state, v) and state["units"][v].get("disrupted")
                 and not was[v]]
         for v in kept:
             state["units"][v]["disrupted"] = False
@@ -116,8 +118,8 @@ def _blood_lust_check(rs, state: State) -> list[Event]:
         if e.get("turn") != state["turn"]:
             continue
         here = state["units"][e["leader"]]["hex"]
-        e["units"] = sorted(x for x in state["units"] if rs.army_of(x) == "orcs" and rs.units[x].is_combat
-                            and rs.on_map(state, x) and distance(here, state["units"][x]["hex"]) <= reach)
+        e["units"] = sorted(x for x in state["units"] if c02_units.army_of(rs, x) == "orcs" and rs.units[x].is_combat
+                            and c02_units.on_map(rs, state, x) and distance(here, state["units"][x]["hex"]) <= reach)
         events.append(Event(public=f"Blood Lust: {len(e['units'])} orc units within {reach} hexes of "
                                    f"{e['leader']} are Fanatical in this Shadow Combat Phase (17.71, 7.37).",
                             section="17.71"))

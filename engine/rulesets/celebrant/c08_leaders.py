@@ -14,6 +14,8 @@ from engine.spi import c08_3_rally
 from engine.spi import c08_4_formations
 from engine.spi import hooks
 from engine.rulesets.celebrant import c17_abilities
+from engine.spi import c02_units
+from engine.spi import c03_sequence
 
 
 # ------------------------------------------------------- 4.27 and 8.1
@@ -29,10 +31,10 @@ def after_move(rs, state: State, seat: str, uids: list[str], trail: list[str]) -
     if not any(rs.units[u].is_combat for u in uids):
         return events
     for hx in hooks.entered(rs, state, trail):
-        lone = [x for x in sorted(state["units"]) if rs.on_map(state, x) and state["units"][x]["hex"] == hx
+        lone = [x for x in sorted(state["units"]) if c02_units.on_map(rs, state, x) and state["units"][x]["hex"] == hx
                 and rs.units[x].is_leader and rs.units[x].side != seat]
         for ldr in lone:
-            lines = rs._displace_leader(state, ldr)
+            lines = rs.hooks._displace_leader(rs, state, ldr)
             events.append(Event(public=f"{ldr} was alone in {hx}: " + "; ".join(lines) + ".", section="8.1"))
     return events
 
@@ -41,13 +43,13 @@ def _displace_leader(rs, state: State, ldr: str) -> list[str]:
     """8.1/8.24: to the nearest friendly combat unit of the same army (the
         same-coloured counter); failing that any friendly combat unit (ties:
         the lowest hex number); with none at all the leader is lost."""
-    side, army = rs.units[ldr].side, rs.army_of(ldr)
+    side, army = rs.units[ldr].side, c02_units.army_of(rs, ldr)
     here = state["units"][ldr]["hex"]
     best = None
     for same in (True, False):
         for uid in sorted(state["units"]):
             u = rs.units[uid]
-            if u.side == side and u.is_combat and rs.on_map(state, uid) and (not same or rs.army_of(uid) == army):
+            if u.side == side and u.is_combat and c02_units.on_map(rs, state, uid) and (not same or c02_units.army_of(rs, uid) == army):
                 key = (distance(here, state["units"][uid]["hex"]), state["units"][uid]["hex"])
                 if best is None or key < best:
                     best = key
@@ -55,7 +57,7 @@ def _displace_leader(rs, state: State, ldr: str) -> list[str]:
             break
     if best is None:
         r = c08_3_rally.leader_rating(rs, state, ldr, for_rally=False)
-        return [rs._leader_loss(state, ldr, r) + " (no friendly unit to join, 8.1)"]
+        return [rs.hooks._leader_loss(rs, state, ldr, r) + " (no friendly unit to join, 8.1)"]
     state["units"][ldr]["hex"] = best[1]
     return [f"{ldr} flies to the nearest friendly unit of its army, in {best[1]} (8.1)"]
 
@@ -69,27 +71,27 @@ def may_form(rs, state: State, seat: str, kind: str) -> bool:
 def _formed_this_turn(rs, state: State, fid: str) -> bool:
     """17.11: Eorl's Wedge may move and fight the turn it forms."""
     f = state["formations"][fid]
-    if f.get("glory") and rs.on_map(state, f["leader"]):  # 17.0: lost with Eorl
+    if f.get("glory") and c02_units.on_map(rs, state, f["leader"]):  # 17.0: lost with Eorl
         return False
-    return StandardRules._formed_this_turn(rs, state, fid)
+    return StandardRules.hooks._formed_this_turn(rs, state, fid)
 
 
 def _check_form(rs, state: State, seat: str, args: tuple[str, ...]) -> None:
     kind, a, b, leader = args
-    if rs.kind(state) == "reinforce":
+    if c03_sequence.kind(rs, state) == "reinforce":
         c17_abilities._check_form_up(rs, state, seat, kind, a, b, leader)
         return
     c08_4_formations._check_form(rs, state, seat, (kind, a, b, leader))
     if seat == "shadow":
         for x in (a, b):
-            if rs.army_of(x) != "balchoth" or rs.units[x].type != "infantry":
+            if c02_units.army_of(rs, x) != "balchoth" or rs.units[x].type != "infantry":
                 raise IllegalOrder(f"{x} is not Balchoth infantry: of the Shadow units only Balchoth infantry "
                                    "may form a Shield Wall", "8.41")
 
 
 def _apply_form(rs, state: State, seat: str, args: tuple[str, ...], dice: Dice | None) -> list[Event]:
     kind, a, b, leader = args
-    up = rs.kind(state) == "reinforce"
+    up = c03_sequence.kind(rs, state) == "reinforce"
     events = c08_4_formations._apply_form(rs, state, seat, (kind, a, b, leader), dice)
     if up:
         fid = c08_4_formations.formation_of(rs, state, a)

@@ -14,6 +14,8 @@ from .common import SIDE_TITLES
 from engine.spi import c07_combat
 from engine.spi import c08_3_rally
 from engine.rulesets.celebrant import c15_16_terrain
+from engine.spi import c02_units
+from engine.spi import c05_stacking
 
 
 # ------------------------------------------------------- extra orders
@@ -44,7 +46,7 @@ def _check_deploy(rs, state: State, seat: str, uid: str, hx: str, occ=None) -> N
         raise IllegalOrder(f"{uid} must be set up {where[0]}; {hx} is not", where[1])
     if u.is_cavalry and Hex.parse(hx) in c15_16_terrain._cavalry_closed(rs, state):
         raise IllegalOrder(f"{hx} is the landing: impassable to cavalry", "16.21")
-    occ = occ if occ is not None else rs.occupancy(state)
+    occ = occ if occ is not None else c05_stacking.occupancy(rs, state)
     stack = [x for x in occ.get(hx, ()) if x != uid]
     if u.is_combat and any(rs.units[x].is_combat for x in stack):
         other = next(x for x in stack if rs.units[x].is_combat)
@@ -70,14 +72,14 @@ def _legal_deploys(rs, state: State, seat: str) -> Iterator[Action]:
     mine.sort(key=lambda x: (state["units"][x]["status"] != "pool", x))
     if not any(state["units"][x]["status"] == "pool" for x in mine):
         yield Action("done")
-    occ = rs.occupancy(state)
+    occ = c05_stacking.occupancy(rs, state)
     for uid in mine:
         for hx in sorted(_setup_zone(rs, uid)):
             if state["units"][uid]["hex"] == hx:
                 continue
             if hx in occ or rs.units[uid].is_cavalry:
                 try:
-                    rs._check_deploy(state, seat, uid, hx, occ)
+                    rs.hooks._check_deploy(rs, state, seat, uid, hx, occ)
                 except IllegalOrder:
                     continue
             yield Action("deploy", (uid, hx))
@@ -89,8 +91,8 @@ def _disarray_roll(rs, state: State) -> list[Event]:
     if not cel["disarray"]:
         cel["disordered"] = False
         return []
-    leaders = [x for x in sorted(state["units"]) if rs.units[x].is_leader and rs.army_of(x) == "gondor"
-               and rs.on_map(state, x)]
+    leaders = [x for x in sorted(state["units"]) if rs.units[x].is_leader and c02_units.army_of(rs, x) == "gondor"
+               and c02_units.on_map(rs, state, x)]
     if "CIR" in leaders:
         who = "CIR"
     elif leaders:
@@ -119,13 +121,13 @@ def _disarray_roll(rs, state: State) -> list[Event]:
 
 def is_disordered(rs, state: State, uid: str) -> bool:
     """13.21: every Gondorian unit, in a turn Cirion failed his rally roll."""
-    return state["cel"]["disordered"] and rs.army_of(uid) == "gondor" and rs.units[uid].is_combat
+    return state["cel"]["disordered"] and c02_units.army_of(rs, uid) == "gondor" and rs.units[uid].is_combat
 
 
 def _disorder_check(rs, state: State, seat: str, uids: list[str], segment: str, section: str) -> None:
     c07_combat._combat_phase_check(rs, state, seat, segment, section)
     for uid in uids:
-        if rs.units.get(uid) and rs.units[uid].side == seat and rs.on_map(state, uid) \
+        if rs.units.get(uid) and rs.units[uid].side == seat and c02_units.on_map(rs, state, uid) \
                 and is_disordered(rs, state, uid) and not rs.raw(state)["disarray"].get("may_attack", False):
             raise IllegalOrder(f"{uid} is Disordered: Gondor is in disarray this turn (Cirion's rally roll "
                                "failed) and its units may not attack", "13.21")
@@ -134,4 +136,4 @@ def _disorder_check(rs, state: State, seat: str, uids: list[str], segment: str, 
 def legal_setup(rs, state: State, seat: str) -> Iterator[Action]:
     """13.0: the set-up's `done` and deployments (an entry of Field of Celebrant's ``LEGAL_EXTRA``)."""
     if state["turn"] == 0:
-        yield from rs._legal_deploys(state, seat)
+        yield from _legal_deploys(rs, state, seat)

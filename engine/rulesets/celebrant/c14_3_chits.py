@@ -114,7 +114,7 @@ def _check_chit_tables(raw: dict) -> None:
 
 
 def on_setup_step_end(rs, state: State) -> list[Event]:
-    events = StandardRules.on_setup_step_end(rs, state)
+    events = StandardRules.hooks.on_setup_step_end(rs, state)
     if state["step"] == rs.step_order[len(rs.sequence["setup"]) - 1]:
         events.append(_draw_chits(rs, state))  # 14.3: after the initial units are placed
     return events

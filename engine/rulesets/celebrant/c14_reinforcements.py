@@ -19,11 +19,13 @@ from engine.rulesets.celebrant import c07_combat
 from engine.rulesets.celebrant import c13_setup
 from engine.rulesets.celebrant import c14_3_chits
 from engine.rulesets.celebrant import c19_demoralization
+from engine.spi import c02_units
+from engine.spi import c03_sequence
 
 
 # ------------------------------------------------------- reinforcements
 def reinforcement_entry(rs, state: State, uid: str) -> list[str] | None:
-    army = rs.army_of(uid)
+    army = c02_units.army_of(rs, uid)
     if army == "balchoth":
         t = state["cel"]["balchoth"]
         if t is None or state["turn"] < t:
@@ -126,7 +128,7 @@ def _apply_entry(rs, state: State, seat: str, args: tuple[str, ...], dice: Dice 
                            f"(14.31, 14.33).", section="14.31")]
     events += _eotheod_arrival(rs, state)
     events += c19_demoralization._dem_watch(rs, state)
-    if queued and not state["pending"] and seat != rs.phasing(state):
+    if queued and not state["pending"] and seat != c03_sequence.phasing(rs, state):
         events.append(Event(section="14.31", new_phase=True))  # back to the phasing side: post and ping
     return events
 

@@ -14,6 +14,7 @@ from engine.spi import c07_5_retreat
 from engine.spi import c08_3_rally
 from engine.spi import c08_4_formations
 from engine.rulesets.celebrant import c17_abilities
+from engine.spi import c02_units
 
 
 def terrain(rs, hx: str | Hex | None) -> str | None:
@@ -56,13 +57,13 @@ def _why_unreachable(rs, state: State, seat: str, uids: list[str], dest: str) ->
     h = Hex.parse(dest)
     if h in _cavalry_closed(rs, state) and any(rs.units[u].is_cavalry for u in uids):
         return f"{dest} is the landing: impassable to cavalry (16.21)"
-    return StandardRules._why_unreachable(rs, state, seat, uids, dest)
+    return StandardRules.hooks._why_unreachable(rs, state, seat, uids, dest)
 
 
 def _why_section(rs, state: State, seat: str, hx: str, why: str) -> str:
     if "(16.21)" in why:
         return "16.21"
-    return StandardRules._why_section(rs, state, seat, hx, why)
+    return StandardRules.hooks._why_section(rs, state, seat, hx, why)
 
 
 @cached_property
@@ -105,7 +106,7 @@ def _riverbank_stand(rs, state: State, dice: Dice, target: str, res: tuple,
         return res, [f"{target} may take no rally check on the riverbank under Despair (17.51)"]
     here = r["hex"]
     ratings = [c08_3_rally.leader_rating(rs, state, x) for x in sorted(state["units"])
-               if rs.units[x].is_leader and rs.units[x].side == u.side and rs.on_map(state, x)
+               if rs.units[x].is_leader and rs.units[x].side == u.side and c02_units.on_map(rs, state, x)
                and distance(state["units"][x]["hex"], here) <= 1]
     rating = max(ratings) if ratings else rs.raw(state)["riverbank"].get("rally", 2)
     totals = rs.charts_for(state).rally_totals(rating)

@@ -21,13 +21,16 @@ from engine.spi import c08_4_formations
 from engine.rulesets.celebrant import c13_setup
 from engine.rulesets.celebrant import c15_16_terrain
 from engine.spi import entry as spi_entry
+from engine.spi import c02_units
+from engine.spi import c03_sequence
+from engine.spi import common
 
 
 # ------------------------------------------------------------- effects
 def _effects(rs, state: State, kind: str) -> list[dict]:
     """Active abilities of ``kind`` whose leader is still on the map (17.0:
         an effect is lost when its leader is eliminated)."""
-    return [e for e in state["effects"] if e.get("ability") == kind and rs.on_map(state, e["leader"])]
+    return [e for e in state["effects"] if e.get("ability") == kind and c02_units.on_map(rs, state, e["leader"])]
 
 
 def movement_allowance(rs, state: State, uid: str, ma: float) -> float:
@@ -41,7 +44,7 @@ def movement_allowance(rs, state: State, uid: str, ma: float) -> float:
 
 def _iron_fist_covers(rs, state: State, uid: str) -> bool:
     """17.61: Balchoth within three hexes of the Captain, in the Westernesse Combat Phase."""
-    if state["step"] != "C" or rs.army_of(uid) != "balchoth" or not rs.on_map(state, uid):
+    if state["step"] != "C" or c02_units.army_of(rs, uid) != "balchoth" or not c02_units.on_map(rs, state, uid):
         return False
     reach = rs.raw(state)["abilities"].get("iron_fist_reach", 3)
     return any(distance(state["units"][e["leader"]]["hex"], state["units"][uid]["hex"]) <= reach
@@ -60,8 +63,8 @@ def _check_form_up(rs, state: State, seat: str, kind: str, a: str, b: str, leade
     spec = rs.charts_for(state)["formations"]["shieldwall"]
     tec = rs.raw(state)["tec"]
     for x in (a, b):
-        u = rs._own_on_map(state, seat, x)
-        if rs.army_of(x) != "gondor" or u.type not in spec["types"]:
+        u = c02_units._own_on_map(rs, state, seat, x)
+        if c02_units.army_of(rs, x) != "gondor" or u.type not in spec["types"]:
             raise IllegalOrder(f"{x} is not Gondorian infantry", "17.41")
         if c08_4_formations.formation_of(rs, state, x):
             raise IllegalOrder(f"{x} is already in a formation", "8.4")
@@ -81,11 +84,11 @@ def _parse_ability(rs, state: State, seat: str, words: list[str]) -> tuple[str, 
     if len(words) < 2 or len(words) > 4:
         raise InvalidOrder("usage: `ability <leader> <name> [<unit>...]`, e.g. `ability OC1 whip`, "
                            "`ability EORL death-and-glory ER1 ER2`")
-    leader = rs.resolve_unit(words[0])
+    leader = c02_units.resolve_unit(rs, words[0])
     name = words[1].lower()
     if name not in ABILITIES:
         raise InvalidOrder(f"unknown ability `{name[:20]}` (abilities: {', '.join(ABILITIES)})")
-    units = tuple(rs.resolve_unit(w) for w in words[2:])
+    units = tuple(c02_units.resolve_unit(rs, w) for w in words[2:])
     return (leader, name, *units)
 
 
@@ -100,7 +103,7 @@ def _check_ability(rs, state: State, seat: str, args: tuple[str, ...]) -> None:
         mine = ABILITIES[u.ability][0] if u.ability in ABILITIES else "none"
         raise IllegalOrder(f"{leader}'s special ability is {mine}, not {title}",
                            ABILITIES[u.ability][1] if u.ability in ABILITIES else "17.0")
-    if not rs.on_map(state, leader):
+    if not c02_units.on_map(rs, state, leader):
         raise IllegalOrder(f"{leader} is not on the map", sec)
     if leader in state["cel"]["abilities"]:
         raise IllegalOrder(f"{leader} has already used {title} (once per game, 17.0)", "17.0")
@@ -118,7 +121,7 @@ def _check_glory(rs, state: State, seat: str, leader: str, units: list[str]) -> 
     here = state["units"][leader]["hex"]
     if len(units) == 1:
         a = units[0]
-        rs._own_on_map(state, seat, a)
+        c02_units._own_on_map(rs, state, seat, a)
         f = c08_4_formations.formation_of(rs, state, a)
         if not f or state["formations"][f]["kind"] != "wedge":
             raise IllegalOrder(f"{a} is not in a Wedge: give two cavalry units to form one", "17.11")
@@ -131,7 +134,7 @@ def _check_glory(rs, state: State, seat: str, leader: str, units: list[str]) -> 
     a, b = units
     spec = rs.charts_for(state)["formations"]["wedge"]
     for x in (a, b):
-        u = rs._own_on_map(state, seat, x)
+        u = c02_units._own_on_map(rs, state, seat, x)
         if u.type not in spec["types"]:
             raise IllegalOrder(f"{x} is {u.type}; a Wedge is made of {' or '.join(spec['types'])} units", "8.4")
         if c08_4_formations.formation_of(rs, state, x):
@@ -157,8 +160,8 @@ def _apply_ability(rs, state: State, seat: str, args: tuple[str, ...], dice: Dic
     who = f"{SIDE_TITLES[seat]}: {rs.units[leader].label()} uses **{title}**"
     if name == "whip":
         reach = ab.get("whip_reach", 3)
-        eff["units"] = sorted([leader] + [x for x in state["units"] if rs.army_of(x) == "orcs"
-                                          and rs.units[x].is_combat and rs.on_map(state, x)
+        eff["units"] = sorted([leader] + [x for x in state["units"] if c02_units.army_of(rs, x) == "orcs"
+                                          and rs.units[x].is_combat and c02_units.on_map(rs, state, x)
                                           and distance(here, state["units"][x]["hex"]) <= reach])
         text = (f"{who}: {len(eff['units']) - 1} orc units within {reach} hexes and {leader} force-march at "
                 f"{ab.get('whip_factor', 1.5):g} times their Movement Allowance this turn ({sec}).")
@@ -205,9 +208,9 @@ def _apply_ability(rs, state: State, seat: str, args: tuple[str, ...], dice: Dic
 def _expire_effects(rs, state: State) -> None:
     keep = [e for e in state["effects"] if e.get("ability") == "death-and-glory"]
     state["effects"] = [e for e in state["effects"] if e.get("ability") != "death-and-glory"]
-    StandardRules._expire_effects(rs, state)
+    StandardRules.hooks._expire_effects(rs, state)
     for e in keep:  # 17.11: in play while the Wedge is intact and Eorl lives
-        if rs.on_map(state, e["leader"]) and any(f.get("glory") for f in state["formations"].values()):
+        if c02_units.on_map(rs, state, e["leader"]) and any(f.get("glory") for f in state["formations"].values()):
             state["effects"].append(e)
 
 
@@ -215,7 +218,7 @@ def _apply_advance(rs, state: State, seat: str, args: tuple[str, ...], dice: Dic
     """17.11: Eorl's Wedge gains a second round of combat after it advances."""
     uid, hx = args
     f = c08_4_formations.formation_of(rs, state, uid)
-    glory = bool(f and state["formations"][f].get("glory") and rs.on_map(state, state["formations"][f]["leader"]))
+    glory = bool(f and state["formations"][f].get("glory") and c02_units.on_map(rs, state, state["formations"][f]["leader"]))
     eorl = state["formations"][f]["leader"] if glory else None
     with_eorl = glory and state["units"][eorl]["hex"] == state["units"][uid]["hex"]
     events = spi_entry._apply_advance(rs, state, seat, (uid, hx), dice)
@@ -235,7 +238,7 @@ def _apply_advance(rs, state: State, seat: str, args: tuple[str, ...], dice: Dic
 def _parse_swap(rs, state: State, seat: str, words: list[str]) -> tuple[str, ...]:
     if len(words) != 2:
         raise InvalidOrder("usage: `swap <unit> <unit>` (Cirion's Tactics)")
-    return (rs.resolve_unit(words[0]), rs.resolve_unit(words[1]))
+    return (c02_units.resolve_unit(rs, words[0]), c02_units.resolve_unit(rs, words[1]))
 
 
 def _tired(rs, state: State, uid: str) -> bool:
@@ -253,10 +256,10 @@ def _check_swap(rs, state: State, seat: str, args: tuple[str, ...]) -> None:
     e = eff[0]
     reach = rs.raw(state)["abilities"].get("tactics_reach", 3)
     ch = state["units"][e["leader"]]["hex"]
-    occ = rs.occupancy(state)
+    occ = c05_stacking.occupancy(rs, state)
     for x in (a, b):
-        u = rs._own_on_map(state, seat, x)
-        if rs.army_of(x) != "gondor" or not u.is_combat:
+        u = c02_units._own_on_map(rs, state, seat, x)
+        if c02_units.army_of(rs, x) != "gondor" or not u.is_combat:
             raise IllegalOrder(f"{x} is not a Gondorian combat unit", "17.31")
         if distance(ch, state["units"][x]["hex"]) > reach:
             raise IllegalOrder(f"{x} is more than {reach} hexes from Cirion", "17.31")
@@ -288,15 +291,15 @@ def _apply_swap(rs, state: State, seat: str, args: tuple[str, ...], dice: Dice |
 def _parse_dress(rs, state: State, seat: str, words: list[str]) -> tuple[str, ...]:
     if len(words) != 2:
         raise InvalidOrder("usage: `dress <unit> <hex>` (a Shield Wall formed under Form up! moves one hex)")
-    return (rs.resolve_unit(words[0]), rs._hex_token(words[1]))
+    return (c02_units.resolve_unit(rs, words[0]), common._hex_token(words[1]))
 
 
 def _check_dress(rs, state: State, seat: str, args: tuple[str, ...]) -> None:
     rs.seat_check(state, seat)
     uid, hx = args
-    rs._own_on_map(state, seat, uid)
+    c02_units._own_on_map(rs, state, seat, uid)
     f = c08_4_formations.formation_of(rs, state, uid)
-    if rs.kind(state) != "reinforce" or not f or state["formations"][f].get("dress") != state["turn"]:
+    if c03_sequence.kind(rs, state) != "reinforce" or not f or state["formations"][f].get("dress") != state["turn"]:
         raise IllegalOrder("only a Shield Wall just formed under Form up! dresses one hex, in the Special "
                            "Ability Phase", "17.41")
     members = state["formations"][f]["units"]
@@ -304,7 +307,7 @@ def _check_dress(rs, state: State, seat: str, args: tuple[str, ...]) -> None:
     h = Hex.parse(hx)
     if h not in rs.hexmap or h.distance(here) != 1:
         raise IllegalOrder(f"{hx} is not next to {here}", "17.41")
-    occ = rs.occupancy(state)
+    occ = c05_stacking.occupancy(rs, state)
     cost, _ = c04_movement._step_cost_fn(rs, state, seat, list(members), here, occ)
     if cost(here, h) is None:
         raise IllegalOrder(f"the Shield Wall cannot step into {hx}", "17.41")
@@ -324,54 +327,54 @@ def _apply_dress(rs, state: State, seat: str, args: tuple[str, ...], dice: Dice 
 
 def _legal_glory(rs, state: State, seat: str, leader: str) -> Iterator[Action]:
     here = state["units"][leader]["hex"]
-    occ = rs.occupancy(state)
+    occ = c05_stacking.occupancy(rs, state)
     cands = []
-    for a in rs.combat_units_in(state, here, occ):
+    for a in c05_stacking.combat_units_in(rs, state, here, occ):
         for nb in Hex.parse(here).neighbours():
-            for b in rs.combat_units_in(state, str(nb), occ):
+            for b in c05_stacking.combat_units_in(rs, state, str(nb), occ):
                 cands.append(Action("ability", (leader, "death-and-glory", a, b)))
     for fid, f in sorted(state["formations"].items()):
         if f["kind"] == "wedge":
             cands.append(Action("ability", (leader, "death-and-glory", f["units"][0])))
     for a in cands:
-        if rs._ok(state, seat, a):
+        if c03_sequence._ok(rs, state, seat, a):
             yield a
 
 
 def _legal_form_up(rs, state: State, seat: str) -> Iterator[Action]:
-    occ = rs.occupancy(state)
+    occ = c05_stacking.occupancy(rs, state)
     for e in _effects(rs, state, "form-up"):
         if e["turn"] != state["turn"]:
             continue
         here = Hex.parse(state["units"][e["leader"]]["hex"])
         for uid in sorted(state["units"]):
-            if rs.army_of(uid) != "gondor" or not rs.units[uid].is_combat or not rs.on_map(state, uid):
+            if c02_units.army_of(rs, uid) != "gondor" or not rs.units[uid].is_combat or not c02_units.on_map(rs, state, uid):
                 continue
             ha = Hex.parse(state["units"][uid]["hex"])
             if ha.distance(here) > 3:
                 continue
             for nb in ha.neighbours():
-                for b in rs.combat_units_in(state, str(nb), occ):
+                for b in c05_stacking.combat_units_in(rs, state, str(nb), occ):
                     a = Action("form", ("shieldwall", uid, b, e["leader"]))
-                    if rs._ok(state, seat, a):
+                    if c03_sequence._ok(rs, state, seat, a):
                         yield a
     for fid, f in sorted(state["formations"].items()):
         if f.get("dress") == state["turn"] and rs.units[f["units"][0]].side == seat:
             here = Hex.parse(state["units"][f["units"][0]]["hex"])
             for nb in here.neighbours():
                 a = Action("dress", (f["units"][0], str(nb)))
-                if rs._ok(state, seat, a):
+                if c03_sequence._ok(rs, state, seat, a):
                     yield a
     e = [x for x in _effects(rs, state, "tactics") if x["turn"] == state["turn"]]
     if e and state["step"] == "A-westernesse":
-        mine = sorted(x for x in state["units"] if rs.army_of(x) == "gondor" and rs.units[x].is_combat
-                      and rs.on_map(state, x))
+        mine = sorted(x for x in state["units"] if c02_units.army_of(rs, x) == "gondor" and rs.units[x].is_combat
+                      and c02_units.on_map(rs, state, x))
         tired = [x for x in mine if _tired(rs, state, x)]
         fresh = [x for x in mine if not _tired(rs, state, x)]
         for a in tired:
             for b in fresh:
                 act = Action("swap", (a, b))
-                if rs._ok(state, seat, act):
+                if c03_sequence._ok(rs, state, seat, act):
                     yield act
 
 
@@ -384,7 +387,7 @@ def legal_abilities(rs, state: State, seat: str) -> Iterator[Action]:
         u = rs.units[leader]
         if u.side != seat or not u.is_leader or u.ability not in ABILITIES:
             continue
-        if leader in state["cel"]["abilities"] or not rs.on_map(state, leader):
+        if leader in state["cel"]["abilities"] or not c02_units.on_map(rs, state, leader):
             continue
         if state["step"] != ABILITIES[u.ability][2]:
             continue
@@ -392,9 +395,9 @@ def legal_abilities(rs, state: State, seat: str) -> Iterator[Action]:
             yield from _legal_glory(rs, state, seat, leader)
             continue
         a = Action("ability", (leader, u.ability))
-        if rs._ok(state, seat, a):
+        if c03_sequence._ok(rs, state, seat, a):
             yield a
-    if rs.kind(state) == "reinforce" and seat == "westernesse":
+    if c03_sequence.kind(rs, state) == "reinforce" and seat == "westernesse":
         yield from _legal_form_up(rs, state, seat)
 
 

@@ -8,12 +8,13 @@ from engine.spi.common import _phrase
 from engine.spi.standard import StandardRules
 
 from .common import ARMIES, SEATS, SIDE_TITLES
+from engine.spi import c02_units
 
 
 def unit_dem_value(rs, state: State, uid: str) -> int:
     """9.12 (Replace): the value printed on the counter."""
     u = rs.units[uid]
-    return u.dem if u.dem is not None else StandardRules.unit_dem_value(rs, state, uid)
+    return u.dem if u.dem is not None else StandardRules.hooks.unit_dem_value(rs, state, uid)
 
 
 # --------------------------------------------------------- demoralization
@@ -23,8 +24,8 @@ def dem_level(rs, state: State, army: str) -> int | None:
 
 def demoralized(rs, state: State, army: str) -> bool:
     """19.0: an army is demoralized when its points exceed its level."""
-    lvl = rs.dem_level(state, army)
-    return lvl is not None and rs.dem_total(state, army) > lvl
+    lvl = rs.hooks.dem_level(rs, state, army)
+    return lvl is not None and rs.hooks.dem_total(rs, state, army) > lvl
 
 
 def _gondor_relief(rs, state: State, points: int) -> int:
@@ -44,22 +45,22 @@ def _dem_watch(rs, state: State) -> list[Event]:
     for _ in range(3):  # a relief can change Gondor's state in turn
         changed = False
         for army in names:
-            now = rs.demoralized(state, army)
+            now = rs.hooks.demoralized(rs, state, army)
             if now == seen.get(army, False):
                 continue
             seen[army] = now
             changed = True
             if now:
-                text = (f"{names[army][:1].upper()}{names[army][1:]} are demoralized: {rs.dem_total(state, army)} "
-                        f"points, over their level of {rs.dem_level(state, army)} (19.1).")
+                text = (f"{names[army][:1].upper()}{names[army][1:]} are demoralized: {rs.hooks.dem_total(rs, state, army)} "
+                        f"points, over their level of {rs.hooks.dem_level(rs, state, army)} (19.1).")
                 if army in ARMIES["shadow"]:
                     got = _gondor_relief(rs, state, lv.get("gondor_relief_per_shadow_army", 5))
                     text += (f" Gondor takes heart: {got} points off its total, now {state['dem']['gondor']} "
                              "(19.11 B)." if got else " Gondor takes heart (19.11 B; no points to lose).")
                 events.append(Event(public=text, section="19.1"))
             else:
-                events.append(Event(public=f"{names[army]} are no longer demoralized: {rs.dem_total(state, army)} "
-                                           f"points of {rs.dem_level(state, army)} (19.11).", section="19.11"))
+                events.append(Event(public=f"{names[army]} are no longer demoralized: {rs.hooks.dem_total(rs, state, army)} "
+                                           f"points of {rs.hooks.dem_level(rs, state, army)} (19.11).", section="19.11"))
         if not changed:
             break
     return events
@@ -68,10 +69,10 @@ def _dem_watch(rs, state: State) -> list[Event]:
 def _grade(rs, state: State, why: str, section: str) -> dict:
     """20.1-20.4: decisive, tactical, marginal or a draw."""
     names = rs.raw(state)["armies"]
-    wd = [a for a in ARMIES["westernesse"] if rs.demoralized(state, a)]
-    sd = [a for a in ARMIES["shadow"] if rs.demoralized(state, a)]
-    wt = sum(rs.dem_total(state, a) for a in ARMIES["westernesse"])
-    st = sum(rs.dem_total(state, a) for a in ARMIES["shadow"])
+    wd = [a for a in ARMIES["westernesse"] if rs.hooks.demoralized(rs, state, a)]
+    sd = [a for a in ARMIES["shadow"] if rs.hooks.demoralized(rs, state, a)]
+    wt = sum(rs.hooks.dem_total(rs, state, a) for a in ARMIES["westernesse"])
+    st = sum(rs.hooks.dem_total(rs, state, a) for a in ARMIES["shadow"])
     dem = [names[a] for a in wd + sd]
     head = f"{why} Demoralized: {_phrase(dem) if dem else 'no army'}."
     winner, grade, sec = None, "a draw", "20.4"
@@ -95,7 +96,7 @@ def _grade(rs, state: State, why: str, section: str) -> dict:
     score = (f"demoralization points Westernesse {wt}, Shadow {st}: the lower total is the better")
     if winner:
         mine, theirs, my_dem, their_dem = own[winner]
-        loser = SIDE_TITLES[rs.enemy(winner)]
+        loser = SIDE_TITLES[c02_units.enemy(rs, winner)]
         if sec == "20.3":
             n = {0: "no army", 1: "one army", 2: "both armies"}[len(my_dem)]
             why_won = f"{n} demoralized on each side, and demoralization {mine} against {theirs}: the lower wins"
@@ -113,7 +114,7 @@ def end_of_turn(rs, state: State) -> list[Event]:
     """20.0 (ruling): the battle also ends at the end of any Game-Turn in
         which both armies of one side are demoralized."""
     for seat in SEATS:
-        if all(rs.demoralized(state, a) for a in ARMIES[seat]):
+        if all(rs.hooks.demoralized(rs, state, a) for a in ARMIES[seat]):
             v = _grade(rs, state, f"Game-Turn {state['turn']} ends with both {SIDE_TITLES[seat]} armies "
                                    "demoralized (20.0).", "20.0")
             state["over"] = v

@@ -45,6 +45,8 @@ from engine.spi import hooks
 from engine.rulesets.gondor import c14_3_mumakil
 from engine.rulesets.gondor import c17_spells
 from engine.rulesets.gondor import c19_demoralization
+from engine.spi import c03_sequence
+from engine.spi import c02_units
 
 SIEGE_ORDERS = (BREACH, FIREBALL, HEAD, LADDER, PICKUP, POUR)
 
@@ -62,91 +64,162 @@ def _toml_tables(text: str) -> list[str]:
         return []
 
 
+def check_group_charts(rs, charts, text: str) -> None:
+    c16_0_siege_phase.check_siege_charts(charts.raw)
+    tunnel = charts.raw.get("tunnel", {}).get("rule", "morale-w")
+    if tunnel not in TUNNEL_RULES:
+        raise ChartError(f"[tunnel] rule must be one of {', '.join(TUNNEL_RULES)}")
+    fixed = sorted(k for k in _toml_tables(text) if k in FIXED_TABLES)
+    if fixed:
+        raise ChartError(f"[{fixed[0]}] is part of the game's set-up and cannot be replaced for one "
+                         "game (spells, set-up zones, armies, entry hexes, road hexes); "
+                         "the other tables can")
+
+
+def printed_rally(rs, state: State, uid: str) -> int:
+    return state["options"]["rally"].get(uid, rs.charts_for(state)["leaders"]["rally"].get(uid, 0))
+
+
+def dem_level(rs, state: State, army: str) -> int | None:
+    return rs.charts_for(state)["demoralization"].get(army)
+
+
+def may_form(rs, state: State, seat: str, kind: str) -> bool:
+    """8.41: Dark Power units may not form special formations (FoC 8.41
+    makes Balchoth infantry the exception, so the Standard Rules forbid it)."""
+    return seat != "sauron"
+
+
+def help_general(rs) -> str:
+    return (
+        "**Gondor** (SPI 1977): Sauron besieges Minas Tirith; Westernesse defends. 16 Game-Turns, 2-6 at night.\n"
+        "Set-up (13.0): Sauron first, then Westernesse: `deploy <unit> <hex>` or `deploy printed`, then `/done`. "
+        "Three of the six cauldrons are dummies, and only Westernesse knows which (16.71; `/secret`).\n"
+        "Each turn: magic (A), Sauron siege (B), move (C), combat (D), magic (E), Westernesse move (F), "
+        "combat (G), joint rally (H).\n"
+        "Its headline rules: **the Siege Phase** (16.0: catapults and Grond against the walls, breaches, "
+        "siege towers and ladders), **fireballs and severed heads** (16.6), **boiling oil** with dummy "
+        "cauldrons (16.7), spells (17.0), **the Banner of the King** (18.0), demoralization (19.0).\n"
+        "Hexes are XXYY (column, row); West is the top of the map, East the bottom. "
+        "The map and several charts are reconstructed: see docs/reconstructed.md."
+    )
+
+
 class Gondor(StandardRules):
     """Gondor: the Standard Rules with the attacks onto the map (engine/spi/entry.py, 14.2) and the functions
     of its case files below, each file's under its case. What runs at the same point in several case files
-    is declared once, in the order it runs (the lists below: after a move, at a step's start, on an attack,
+    is declared once, in the order it runs (the lists of its record, ``hooks`` below: after a move, at a step's start, on an attack,
     the legal actions listed first, the movement allowance, an elimination, a retreat); no case file calls
     another's step. A function that amends a standard order calls the standard one by name
     (``c07_1_fire._check_fire(self, ...)``)."""
 
-    # 13.0 set-up
-    _check_deploy = c13_setup._check_deploy
-    _apply_deploy = c13_setup._apply_deploy
-    # 15.0 the city, the gates; 15.24 the tunnels
-    hexside_rule = c15_city.hexside_rule
-    why_hexside = c15_city.why_hexside
-    zoc_through = c15_city.zoc_through
-    zoc_through_fn = c15_city.zoc_through_fn
+    hooks = replace(StandardRules.hooks,  # the extension points (engine/spi/hooks.py: Hooks)
+        # 13.0 set-up
+        _check_deploy=c13_setup._check_deploy,
+        _apply_deploy=c13_setup._apply_deploy,
+        # 15.0 the city, the gates; 15.24 the tunnels
+        hexside_rule=c15_city.hexside_rule,
+        why_hexside=c15_city.why_hexside,
+        zoc_through=c15_city.zoc_through,
+        zoc_through_fn=c15_city.zoc_through_fn,
+        reinforcement_entry=c14_reinforcements.reinforcement_entry,
+        entry_attack_seats=c14_reinforcements.entry_attack_seats,
+        duel_modifier=c16_0_siege_phase.duel_modifier,
+        missile_range=c16_1_catapults_grond.missile_range,
+        check_stack_move=c16_1_catapults_grond.check_stack_move,
+        _check_movers=c16_1_catapults_grond._check_movers,
+        _melee_targets=c16_4_towers_ladders._melee_targets,
+        apply_result=c16_4_towers_ladders.apply_result,
+        # 14.3 the Mumakil
+        extra_blocked=c14_3_mumakil.extra_blocked,
+        _why_unreachable=c14_3_mumakil._why_unreachable,
+        _why_step=c14_3_mumakil._why_step,
+        _why_section=c14_3_mumakil._why_section,
+        _start_retreat=c14_3_mumakil._start_retreat,
+        # 17.0 spells
+        spell_cost=c17_spells.spell_cost,
+        check_spell=c17_spells.check_spell,
+        spell_effect=c17_spells.spell_effect,
+        # 18.1 the Banner
+        check_move_end=c18_banner.check_move_end,
+        _displace_leader=c18_banner._displace_leader,
+        _leader_loss=c18_banner._leader_loss,
+        check_rally_extra=c18_banner.check_rally_extra,
+        # 19.0 demoralization
+        dem_total=c19_demoralization.dem_total,
+        check_victory=c20_victory.check_victory,
+        result_why=c20_victory.result_why,
+        final_result=c20_victory.final_result,
+        # what runs at these points, in this order (engine/spi/hooks.py runs the lists)
+        AFTER_MOVE=(c18_banner.after_move,),  # 18.13 the Banner goes with its leader; 20.1 the road
+        # a unit entered hexes, by a move, a retreat or an advance (engine/spi/hooks.py: on_enter)
+        ON_ENTER=(c16_7_oil.on_enter,  # 16.73 cauldrons taken on the way; Sauron's move sets off the oil (16.74)
+                    c15_city.on_enter),  # 15.15 the gates
+        ON_STEP_START=(c20_victory.on_step_start,  # 18.14, 19.13, 20.2 and the Banner's step
+                         c16_0_siege_phase.on_step_start,  # 16.0 the Siege Phase; 16.74 the oil poured
+                         c14_reinforcements.on_step_start),  # 14.2 the Riders of Rohan
+        INIT_EXTRA=(c20_victory.init_extra, c16_0_siege_phase.init_extra),
+        VIEW_EXTRA=(c20_victory.view_extra, c16_0_siege_phase.view_extra),
+        MODIFY_ATTACK=(c15_city.modify_attack,  # 15.24 the tunnels
+                         c16_0_siege_phase.modify_attack),  # 16.42, 16.45, 16.75 towers, ladders, oil
+        LEGAL_EXTRA=(c13_setup.legal_setup,  # 13.0 the set-up
+                       legal_entry_melees,  # 14.2 melee onto the map from the entry hexes
+                       c14_reinforcements.legal_entry_forms,  # 14.2 formations entering the map
+                       c16_0_siege_phase.legal_siege_orders),  # 16.x the siege orders, in one pass
+        MOVEMENT_ALLOWANCE=(c18_banner.movement_allowance,  # 18.13 the Banner's, a leader's
+                              c15_city.movement_allowance),  # 15.21 in the city; 16.72, 16.75 oil
+        ON_ELIMINATE=(c18_banner.on_eliminate,  # 18.13 the Banner falls with its last leader
+                        c16_7_oil.on_eliminate),  # 16.72 the oil goes with its carrier
+        AFTER_RETREAT=(c18_banner.after_retreat,),  # 18.13 the Banner goes with its leader
+        deploy_example="OA1 2325",
+        _offer_advance=spi_entry._offer_advance,  # 7.5 with the advance onto the map (14.2)
+        _offmap_hex=c14_reinforcements._offmap_hex,  # 14.2 the hex beyond the edge an entering unit attacks from
+        check_group_charts=check_group_charts,
+        printed_rally=printed_rally,
+        dem_level=dem_level,
+        may_form=may_form,
+        # ------------------------------------------------------------ help (engine/spi/help.py)
+        order_examples={k: f"{k} {v}" for k, v in {
+            "deploy": "OA1 OI1 0523", "move": "OI1 ST1 2010", "fire": "GB1 at 2007", "duel": "IMR GOT",
+            "melee": "GS1 GS2 at 2008", "advance": "GS1 2008", "retreat": "OI1 2010", "rally": "IMR GS1",
+            "cast": "NAZ fear 5", "form": "shieldwall GS1 GS2 IMR", "disband": "GS1 1906", "breach": "SC1 1909/n",
+            "fireball": "SC1 at 1906", "head": "SC1 at 1807", "ladder": "OI1 1909/se", "pickup": "GS1 K1",
+            "pour": "GS1 any"}.items()},
+        orders_notes=(
+            "Spells (8.5, 17.0): fear, freeze-leader, operate-grond, break-darkness, stalemate-nazgul, reveal-aragorn; "
+            "points below the full cost need a die roll. Grond breaches as a catapult does: `breach GRD 1910/n` (16.13). "
+            "A carrier's `pour` is a secret standing order (16.74): it holds until changed, the public reads only that "
+            "one was given. `/odds text:melee GS1 at 2008` gives the exact chances first."),
+        kind_verbs={"siege": ("breach", "fireball", "head", "advance"),
+                      "move": ("move", "form", "disband", "ladder", "pickup", "pour")},
+        setup_help=(
+            "Sauron places first, within four hexes of the Eastern edge (13.1); then Westernesse inside Minas Tirith "
+            "or within two hexes of its walls (13.2). The Citadel Guard starts in 1903. Cauldrons go inside the city "
+            "(16.71). `deploy <unit> [<unit>...] <hex>` (again to re-place), then `/done`."),
+        secrets_help=(
+            "Three of Westernesse's six cauldrons are dummies; only Westernesse knows which (16.71), and an oil "
+            "counter carried from a dummy is a dummy too (16.72). A carrier's `pour` standing order is secret (16.74): "
+            "Sauron reads only that one was given, and a dummy's never fires. Westernesse gets these by DM and with "
+            "`/secret`; the channel, the public map and the log never show them. Sauron has no hidden information."),
+        help_general=help_general,
+    )
     # 14.0-14.2 reinforcements, formations entering the map
     entry_hexes = c14_reinforcements.entry_hexes
-    reinforcement_entry = c14_reinforcements.reinforcement_entry
-    entry_attack_seats = c14_reinforcements.entry_attack_seats
     # 16.0 the Siege Phase
     _sides_of_hex = c16_0_siege_phase._sides_of_hex
     _advance = c16_0_siege_phase._advance
-    duel_modifier = c16_0_siege_phase.duel_modifier
     # 16.1 catapults; 17.13 Grond
     ratings = c16_1_catapults_grond.ratings
-    missile_range = c16_1_catapults_grond.missile_range
-    check_stack_move = c16_1_catapults_grond.check_stack_move
-    _check_movers = c16_1_catapults_grond._check_movers
     # 16.2 breaching
     # 16.4 siege towers and ladders
     _tower_ids = c16_4_towers_ladders._tower_ids
-    _melee_targets = c16_4_towers_ladders._melee_targets
-    apply_result = c16_4_towers_ladders.apply_result
     # 16.6 fireballs, 16.8 heads
     # 16.7 boiling oil
     _takeable_ids = c16_7_oil._takeable_ids
-    # 14.3 the Mumakil
-    extra_blocked = c14_3_mumakil.extra_blocked
-    _why_unreachable = c14_3_mumakil._why_unreachable
-    _why_step = c14_3_mumakil._why_step
-    _why_section = c14_3_mumakil._why_section
-    _start_retreat = c14_3_mumakil._start_retreat
-    # 17.0 spells
-    spell_cost = c17_spells.spell_cost
-    check_spell = c17_spells.check_spell
-    spell_effect = c17_spells.spell_effect
-    # 18.1 the Banner
-    check_move_end = c18_banner.check_move_end
-    _displace_leader = c18_banner._displace_leader
-    _leader_loss = c18_banner._leader_loss
-    check_rally_extra = c18_banner.check_rally_extra
-    # 19.0 demoralization
-    dem_total = c19_demoralization.dem_total
     # 20.0 victory
     _road_hexes_20_1 = c20_victory._road_hexes_20_1
-    check_victory = c20_victory.check_victory
     _level_gates = c20_victory._level_gates
-    result_why = c20_victory.result_why
-    final_result = c20_victory.final_result
 
-    # what runs at these points, in this order (engine/spi/hooks.py runs the lists)
-    AFTER_MOVE = (c18_banner.after_move,)  # 18.13 the Banner goes with its leader; 20.1 the road
-    # a unit entered hexes, by a move, a retreat or an advance (engine/spi/hooks.py: on_enter)
-    ON_ENTER = (c16_7_oil.on_enter,  # 16.73 cauldrons taken on the way; Sauron's move sets off the oil (16.74)
-                c15_city.on_enter)  # 15.15 the gates
-    ON_STEP_START = (c20_victory.on_step_start,  # 18.14, 19.13, 20.2 and the Banner's step
-                     c16_0_siege_phase.on_step_start,  # 16.0 the Siege Phase; 16.74 the oil poured
-                     c14_reinforcements.on_step_start)  # 14.2 the Riders of Rohan
-    INIT_EXTRA = (c20_victory.init_extra, c16_0_siege_phase.init_extra)
-    VIEW_EXTRA = (c20_victory.view_extra, c16_0_siege_phase.view_extra)
-    MODIFY_ATTACK = (c15_city.modify_attack,  # 15.24 the tunnels
-                     c16_0_siege_phase.modify_attack)  # 16.42, 16.45, 16.75 towers, ladders, oil
-    LEGAL_EXTRA = (c13_setup.legal_setup,  # 13.0 the set-up
-                   legal_entry_melees,  # 14.2 melee onto the map from the entry hexes
-                   c14_reinforcements.legal_entry_forms,  # 14.2 formations entering the map
-                   c16_0_siege_phase.legal_siege_orders)  # 16.x the siege orders, in one pass
-    MOVEMENT_ALLOWANCE = (c18_banner.movement_allowance,  # 18.13 the Banner's, a leader's
-                          c15_city.movement_allowance)  # 15.21 in the city; 16.72, 16.75 oil
-    ON_ELIMINATE = (c18_banner.on_eliminate,  # 18.13 the Banner falls with its last leader
-                    c16_7_oil.on_eliminate)  # 16.72 the oil goes with its carrier
-    AFTER_RETREAT = (c18_banner.after_retreat,)  # 18.13 the Banner goes with its leader
-    deploy_example = "OA1 2325"
-    _offer_advance = spi_entry._offer_advance  # 7.5 with the advance onto the map (14.2)
-    _offmap_hex = c14_reinforcements._offmap_hex  # 14.2 the hex beyond the edge an entering unit attacks from
     ORDERS = (*StandardRules.ORDERS, *SIEGE_ORDERS,
               replace(DEPLOY, listed_in=c13_setup.legal_setup, unlisted=""),  # 13.0 listed by the set-up
               # Gondor's rules for standard orders (a record with a standard verb replaces it in its place):
@@ -204,7 +277,7 @@ class Gondor(StandardRules):
         opts = self._check_options(options)
         state = self.base_state(opts, seed)
         for uid, u in self.units.items():
-            rec = self.unit_record(u)
+            rec = c02_units.unit_record(self, u)
             if u.type == "cauldron":
                 rec["oil"] = u.oil
             if u.setup[:1].isdigit():  # a fixed hex: the Citadel Guard in 1903 (13.2)
@@ -246,7 +319,7 @@ class Gondor(StandardRules):
                 raise ValueError(f"fixture position: bad unit or hex {uid} {hx}")
             state["units"][uid].update(hex=hx, status="map")
         state["turn"], state["step"], state["done"] = int(pos["turn"]), pos["step"], []
-        state["ph"] = self._fresh_phase()
+        state["ph"] = c03_sequence._fresh_phase(self)
         if self.steps[pos["step"]].get("kind") == "combat":
             state["ph"]["must"] = c07_3_melee._obligations(self, state, self.steps[pos["step"]]["side"])
         c20_victory._road_refresh(self, state)
@@ -258,27 +331,9 @@ class Gondor(StandardRules):
         out.update({k: v for k, v in given.items() if not k.startswith("rally.")})
         return out
 
-    def check_group_charts(self, charts, text: str) -> None:
-        c16_0_siege_phase.check_siege_charts(charts.raw)
-        tunnel = charts.raw.get("tunnel", {}).get("rule", "morale-w")
-        if tunnel not in TUNNEL_RULES:
-            raise ChartError(f"[tunnel] rule must be one of {', '.join(TUNNEL_RULES)}")
-        fixed = sorted(k for k in _toml_tables(text) if k in FIXED_TABLES)
-        if fixed:
-            raise ChartError(f"[{fixed[0]}] is part of the game's set-up and cannot be replaced for one "
-                             "game (spells, set-up zones, armies, entry hexes, road hexes); "
-                             "the other tables can")
 
-    def printed_rally(self, state: State, uid: str) -> int:
-        return state["options"]["rally"].get(uid, self.charts_for(state)["leaders"]["rally"].get(uid, 0))
 
-    def dem_level(self, state: State, army: str) -> int | None:
-        return self.charts_for(state)["demoralization"].get(army)
 
-    def may_form(self, state: State, seat: str, kind: str) -> bool:
-        """8.41: Dark Power units may not form special formations (FoC 8.41
-        makes Balchoth infantry the exception, so the Standard Rules forbid it)."""
-        return seat != "sauron"
 
 
     # ----------------------------------------------------------------- view
@@ -310,7 +365,7 @@ class Gondor(StandardRules):
             "gates": dict(state["gates"]),
             "tracks": [
                 {"name": f"{armies[a]} demoralization", "side": "sauron" if a == "sauron" else "westernesse",
-                 "points": self.dem_total(state, a), "level": dem[a], "demoralized": self.demoralized(state, a)}
+                 "points": self.hooks.dem_total(self, state, a), "level": dem[a], "demoralized": self.hooks.demoralized(self, state, a)}
                 for a in armies
             ],
             "pool": pool,
@@ -363,30 +418,6 @@ class Gondor(StandardRules):
                 "(16.74).")
         return " ".join(lines)
 
-    # ------------------------------------------------------------ help (engine/spi/help.py)
-    order_examples = {
-        "deploy": "OA1 OI1 0523", "move": "OI1 ST1 2010", "fire": "GB1 at 2007", "duel": "IMR GOT",
-        "melee": "GS1 GS2 at 2008", "advance": "GS1 2008", "retreat": "OI1 2010", "rally": "IMR GS1",
-        "cast": "NAZ fear 5", "form": "shieldwall GS1 GS2 IMR", "disband": "GS1 1906", "breach": "SC1 1909/n",
-        "fireball": "SC1 at 1906", "head": "SC1 at 1807", "ladder": "OI1 1909/se", "pickup": "GS1 K1",
-        "pour": "GS1 any"}
-    order_examples = {k: f"{k} {v}" for k, v in order_examples.items()}
-    orders_notes = (
-        "Spells (8.5, 17.0): fear, freeze-leader, operate-grond, break-darkness, stalemate-nazgul, reveal-aragorn; "
-        "points below the full cost need a die roll. Grond breaches as a catapult does: `breach GRD 1910/n` (16.13). "
-        "A carrier's `pour` is a secret standing order (16.74): it holds until changed, the public reads only that "
-        "one was given. `/odds text:melee GS1 at 2008` gives the exact chances first.")
-    kind_verbs = {"siege": ("breach", "fireball", "head", "advance"),
-                  "move": ("move", "form", "disband", "ladder", "pickup", "pour")}
-    setup_help = (
-        "Sauron places first, within four hexes of the Eastern edge (13.1); then Westernesse inside Minas Tirith "
-        "or within two hexes of its walls (13.2). The Citadel Guard starts in 1903. Cauldrons go inside the city "
-        "(16.71). `deploy <unit> [<unit>...] <hex>` (again to re-place), then `/done`.")
-    secrets_help = (
-        "Three of Westernesse's six cauldrons are dummies; only Westernesse knows which (16.71), and an oil "
-        "counter carried from a dummy is a dummy too (16.72). A carrier's `pour` standing order is secret (16.74): "
-        "Sauron reads only that one was given, and a dummy's never fires. Westernesse gets these by DM and with "
-        "`/secret`; the channel, the public map and the log never show them. Sauron has no hidden information.")
 
     def rules_in_force(self, state: State) -> list[str]:
         """Issue 42: the chart switches a group's file may turn (16.44's zones, 15.24's tunnels)."""
@@ -398,19 +429,6 @@ class Gondor(StandardRules):
             out.append({"none": "no tunnel rule (15.24)"}.get(tunnel, f"tunnels: Armor {tunnel[-1]} (15.24)"))
         return out
 
-    def help_general(self) -> str:
-        return (
-            "**Gondor** (SPI 1977): Sauron besieges Minas Tirith; Westernesse defends. 16 Game-Turns, 2-6 at night.\n"
-            "Set-up (13.0): Sauron first, then Westernesse: `deploy <unit> <hex>` or `deploy printed`, then `/done`. "
-            "Three of the six cauldrons are dummies, and only Westernesse knows which (16.71; `/secret`).\n"
-            "Each turn: magic (A), Sauron siege (B), move (C), combat (D), magic (E), Westernesse move (F), "
-            "combat (G), joint rally (H).\n"
-            "Its headline rules: **the Siege Phase** (16.0: catapults and Grond against the walls, breaches, "
-            "siege towers and ladders), **fireballs and severed heads** (16.6), **boiling oil** with dummy "
-            "cauldrons (16.7), spells (17.0), **the Banner of the King** (18.0), demoralization (19.0).\n"
-            "Hexes are XXYY (column, row); West is the top of the map, East the bottom. "
-            "The map and several charts are reconstructed: see docs/reconstructed.md."
-        )
 
 
 GONDOR = Gondor()

@@ -10,6 +10,7 @@ from engine.core import Action, Event, IllegalOrder, State
 from engine.hexgrid import Hex
 
 from .common import SIDE_TITLES
+from engine.spi import c05_stacking
 
 
 # ------------------------------------------------------- set-up orders
@@ -41,7 +42,7 @@ def _check_deploy(rs, state: State, seat: str, uid: str, hx: str,
         }[u.setup]
         raise IllegalOrder(f"{uid} must be set up {where[0]}; {hx} is not", where[1])
     if occ is None:
-        occ = rs.occupancy(state)
+        occ = c05_stacking.occupancy(rs, state)
     stack = [rs.units[x] for x in occ.get(hx, ()) if x != uid]
     lim = rs.charts["stacking"]
     if stack and any(o.side != seat for o in stack):
@@ -67,7 +68,7 @@ def legal_setup(rs, state: State, seat: str) -> Iterator[Action]:
     pool_left = any(state["units"][x]["status"] == "pool" for x in mine)
     if not pool_left:
         yield Action("done")
-    occ = rs.occupancy(state)
+    occ = c05_stacking.occupancy(rs, state)
     for uid in mine:
         u = rs.units[uid]
         for hx in rs._zone_labels[u.setup]:
@@ -75,7 +76,7 @@ def legal_setup(rs, state: State, seat: str) -> Iterator[Action]:
                 continue
             if hx in occ:  # only an occupied hex can break stacking
                 try:
-                    rs._check_deploy(state, seat, uid, hx, occ)
+                    rs.hooks._check_deploy(rs, state, seat, uid, hx, occ)
                 except IllegalOrder:
                     continue
             yield Action("deploy", (uid, hx))

@@ -11,12 +11,14 @@ from engine.spi.standard import StandardRules
 from engine.spi import c07_combat
 from engine.spi import hooks
 from engine.rulesets.gondor import c20_victory
+from engine.spi import c02_units
+from engine.spi import c05_stacking
 
 
 # ------------------------------------------------------------------ 14.31
 def extra_blocked(rs, state: State, seat: str, uids: list[str]) -> set[Hex]:
     """14.31: no cavalry unit ever moves next to a Mumak, friend or foe, and vice versa."""
-    out = set(StandardRules.extra_blocked(rs, state, seat, uids))
+    out = set(StandardRules.hooks.extra_blocked(rs, state, seat, uids))
     types = {rs.units[u].type for u in uids}
     cav, mum = "cavalry" in types, "mumak" in types
     if not (cav or mum):
@@ -31,7 +33,7 @@ def extra_blocked(rs, state: State, seat: str, uids: list[str]) -> set[Hex]:
 
 
 def _mumak_reason(rs, state: State, seat: str, uids: list[str], h: Hex) -> str | None:
-    if h not in rs.extra_blocked(state, seat, uids) or h not in rs.hexmap:
+    if h not in rs.hooks.extra_blocked(rs, state, seat, uids) or h not in rs.hexmap:
         return None
     if any(rs.units[u].type == "cavalry" for u in uids):
         return f"{_phrase(uids)} may not move next to a Mumak ({h}): cavalry never does, friend or foe (14.31)"
@@ -39,16 +41,16 @@ def _mumak_reason(rs, state: State, seat: str, uids: list[str], h: Hex) -> str |
 
 
 def _why_unreachable(rs, state: State, seat: str, uids: list[str], dest: str) -> str:
-    return _mumak_reason(rs, state, seat, uids, Hex.parse(dest)) or StandardRules._why_unreachable(rs, 
+    return _mumak_reason(rs, state, seat, uids, Hex.parse(dest)) or StandardRules.hooks._why_unreachable(rs, 
         state, seat, uids, dest)
 
 
 def _why_step(rs, state, seat, uids, a: Hex, b: Hex, zoc, start) -> str:
-    return _mumak_reason(rs, state, seat, uids, b) or StandardRules._why_step(rs, state, seat, uids, a, b, zoc, start)
+    return _mumak_reason(rs, state, seat, uids, b) or StandardRules.hooks._why_step(rs, state, seat, uids, a, b, zoc, start)
 
 
 def _why_section(rs, state: State, seat: str, hx: str, why: str) -> str:
-    return "14.31" if why.endswith("(14.31)") else StandardRules._why_section(rs, state, seat, hx, why)
+    return "14.31" if why.endswith("(14.31)") else StandardRules.hooks._why_section(rs, state, seat, hx, why)
 
 
 # ------------------------------------------------------------------ 14.32
@@ -56,11 +58,11 @@ def _start_retreat(rs, state: State, dice: Dice, uids: list[str], n: int, attack
                    leaders: list[str]) -> list[str]:
     mumakil = [u for u in uids if rs.units[u].type == "mumak"]
     if not mumakil:
-        return StandardRules._start_retreat(rs, state, dice, uids, n, attacker_hex, leaders)
+        return StandardRules.hooks._start_retreat(rs, state, dice, uids, n, attacker_hex, leaders)
     lines: list[str] = []
     others = [u for u in uids if u not in mumakil]
     if others:
-        lines += StandardRules._start_retreat(rs, state, dice, others, n, attacker_hex, leaders)
+        lines += StandardRules.hooks._start_retreat(rs, state, dice, others, n, attacker_hex, leaders)
     for m in mumakil:
         lines += _stampede(rs, state, dice, m)
     return lines
@@ -96,7 +98,7 @@ def _run_stampede(rs, state: State, dice: Dice, uid: str) -> list[str]:
     tec = rs.charts_for(state)["tec"]
     here = Hex.parse(rec["hex"])
     trail = [str(here)]
-    head = (f"{uid} stampedes instead of retreating (14.32): {rs.title_of(side)} rolls {roll} on the Scatter "
+    head = (f"{uid} stampedes instead of retreating (14.32): {c02_units.title_of(rs, side)} rolls {roll} on the Scatter "
             f"Diagram, direction {d}")
     target = None
     end = None
@@ -107,12 +109,12 @@ def _run_stampede(rs, state: State, dice: Dice, uid: str) -> list[str]:
             c07_combat.eliminate(rs, state, uid)
             return [head + _ran(trail) + "; it runs off the map and is eliminated (14.32)"]
         feature = rs.hexmap.side_index.get((here, nxt))
-        if feature is not None and rs.hexside_rule(state, [uid], here, nxt, retreat=True) is None:
+        if feature is not None and rs.hooks.hexside_rule(rs, state, [uid], here, nxt, retreat=True) is None:
             _stampede_marks(rs, state, side, trail)
             c07_combat.eliminate(rs, state, uid)
             return [head + _ran(trail) + f"; it runs into the {feature[0]} {feature[1]} and is eliminated "
                                               "(14.32)"]
-        occ = rs.occupancy(state)
+        occ = c05_stacking.occupancy(rs, state)
         there = [x for x in occ.get(str(nxt), ()) if x != uid]
         combat = sorted(x for x in there if rs.units[x].is_combat)
         if combat:
@@ -136,8 +138,8 @@ def _run_stampede(rs, state: State, dice: Dice, uid: str) -> list[str]:
     lines, res, prof = c07_combat._resolve_attack(rs, state, dice, uid, target, "melee")
     text += (f"; it attacks {rs.units[target].label()} in {th}"
              + (f" [{'; '.join(prof['notes'])}]" if prof["notes"] else "") + ": "
-             + "; ".join(lines + rs.apply_result(state, dice, target, res, attacker_hex=str(here), kind="melee")))
-    if rs.on_map(state, uid):
+             + "; ".join(lines + rs.hooks.apply_result(rs, state, dice, target, res, attacker_hex=str(here), kind="melee")))
+    if c02_units.on_map(rs, state, uid):
         state["units"][uid]["disrupted"] = True
         text += f"; {uid} stops in {state['units'][uid]['hex']}, Disrupted until rallied (14.32)"
     return [text]
@@ -152,12 +154,12 @@ def _stampede_contact(rs, state: State, uid: str, here: Hex, d: str) -> str | No
     """The combat unit a stampeding Mumak now touches (any side; none
         across a wall, tower or gate hexside): the one straight ahead first,
         then the lowest hex number, then the lowest unit id (ruling)."""
-    occ = rs.occupancy(state)
+    occ = c05_stacking.occupancy(rs, state)
     found = []
     ahead = here.neighbour(d)
     for nb in here.neighbours():
         ids = sorted(x for x in occ.get(str(nb), ()) if x != uid and rs.units[x].is_combat)
-        if ids and rs.zoc_through(state, nb, here):
+        if ids and rs.hooks.zoc_through(rs, state, nb, here):
             found.append((nb != ahead, nb, ids[0]))
     return min(found)[2] if found else None
 

@@ -15,6 +15,8 @@ from engine.spi.standard import StandardRules
 from .common import FORM_TITLES
 from engine.spi import c08_4_formations
 from engine.spi import entry as spi_entry
+from engine.spi import c02_units
+from engine.spi import c03_sequence
 
 
 @cached_property
@@ -77,13 +79,13 @@ def _check_form(rs, state: State, seat: str, args: tuple[str, ...]) -> None:
     kind, a, b, leader = args
     if not any(spi_entry._offmap(rs, state, x) for x in (a, b, leader)):
         c08_4_formations._check_form(rs, state, seat, (kind, a, b, leader))
-        if Hex.parse(state["units"][a]["hex"]) in rs.extra_blocked(state, seat, [b]):
+        if Hex.parse(state["units"][a]["hex"]) in rs.hooks.extra_blocked(rs, state, seat, [b]):
             raise IllegalOrder(f"{b} may not step into {state['units'][a]['hex']}: cavalry never moves next to "
                                "a Mumak, nor a Mumak next to cavalry", "14.31")
         return
-    rs._need_kind(state, ("move",), "forming a special formation", "8.4")
-    if not rs.may_form(state, seat, kind):
-        raise IllegalOrder(f"{rs.title_of(seat)} units may not form a {kind}", "8.41")
+    c03_sequence._need_kind(rs, state, ("move",), "forming a special formation", "8.4")
+    if not rs.hooks.may_form(rs, state, seat, kind):
+        raise IllegalOrder(f"{c02_units.title_of(rs, seat)} units may not form a {kind}", "8.41")
     if len({a, b, leader}) != 3:
         raise IllegalOrder("a formation is two different units and a leader", "8.4")
     spec = rs.charts_for(state)["formations"][kind]
@@ -93,10 +95,10 @@ def _check_form(rs, state: State, seat: str, args: tuple[str, ...]) -> None:
         if u.side != seat:
             raise IllegalOrder(f"{x} is not yours")
         if not spi_entry._offmap(rs, state, x):
-            raise IllegalOrder(f"{x} is {'on the map' if rs.on_map(state, x) else state['units'][x]['status']}: "
+            raise IllegalOrder(f"{x} is {'on the map' if c02_units.on_map(rs, state, x) else state['units'][x]['status']}: "
                                "a formation formed off the map is made of reinforcements that have not entered "
                                "yet", "14.2")
-        e = rs.reinforcement_entry(state, x)
+        e = rs.hooks.reinforcement_entry(rs, state, x)
         if e is None:
             raise IllegalOrder(f"{x} is a reinforcement that may not enter now", u.section)
         if entry is not None and e != entry:
@@ -127,7 +129,7 @@ def _apply_form(rs, state: State, seat: str, args: tuple[str, ...], dice: Dice |
     # Wedge may enter and attack at once (8.4's wait does not apply)
     state["formations"][f"F{n}"] = {"kind": kind, "units": [a, b], "leader": leader,
                                      "turn": state["turn"] - 1, "entering": True}
-    return [Event(public=f"{rs.title_of(seat)}: {a} and {b} form a {FORM_TITLES[kind]} with {leader} before "
+    return [Event(public=f"{c02_units.title_of(rs, seat)}: {a} and {b} form a {FORM_TITLES[kind]} with {leader} before "
                          f"entering the map; it counts as formed on an earlier turn and may enter and fight "
                          f"this turn (14.2, 8.4).", section="14.2")]
 
@@ -148,7 +150,7 @@ def legal_entry_forms(rs, state: State, seat: str) -> Iterator[Action]:
     """14.2: formations of the units about to enter (an entry of Gondor's ``LEGAL_EXTRA``)."""
     if state["turn"] == 0 or state["pending"]:
         return
-    if rs.kind(state) == "move" and seat == "westernesse":
+    if c03_sequence.kind(rs, state) == "move" and seat == "westernesse":
         yield from _legal_entry_forms(rs, state, seat)
 
 
@@ -161,5 +163,5 @@ def _legal_entry_forms(rs, state: State, seat: str) -> Iterator[Action]:
             for b in units[i + 1:]:
                 for kind in ("shieldwall", "wedge"):
                     act = Action("form", (kind, a, b, leader))
-                    if rs._ok(state, seat, act):
+                    if c03_sequence._ok(rs, state, seat, act):
                         yield act

@@ -12,6 +12,7 @@ from .common import TUNNEL_RULES
 from engine.spi import c08_4_formations
 from engine.rulesets.gondor import c16_4_towers_ladders
 from engine.rulesets.gondor import c20_victory
+from engine.spi import c02_units
 
 
 # ------------------------------------------------------------ the city
@@ -61,7 +62,7 @@ def why_hexside(rs, state: State, uids: list[str], a: Hex, b: Hex) -> str:
 
 
 def zoc_through(rs, state: State, a: Hex, b: Hex) -> bool:
-    return rs.zoc_through_fn(state)(a, b)
+    return rs.hooks.zoc_through_fn(rs, state)(a, b)
 
 
 def zoc_through_fn(rs, state: State):
@@ -108,7 +109,7 @@ def mark_gates(rs, state: State, seat: str, trail: list[str]) -> list[str]:
         kind, hs = _side_feature(rs, state, Hex.parse(trail[i]), Hex.parse(trail[i + 1]))
         if kind == "gate" and state["gates"].get(hs) != seat:
             state["gates"][hs] = seat
-            out.append(f"{rs.title_of(seat)} now controls the gate {hs} (15.15).")
+            out.append(f"{c02_units.title_of(rs, seat)} now controls the gate {hs} (15.15).")
     return out
 
 

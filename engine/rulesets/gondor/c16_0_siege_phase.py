@@ -90,7 +90,7 @@ def _wall_sides_of(rs, h: Hex) -> list[str]:
 
 def on_step_start(rs, state: State) -> list[Event]:
     events = []
-    step = rs.step(state)
+    step = c03_sequence.step(rs, state)
     if step.get("kind") == "siege":
         events.extend(_siege_phase_start(rs, state))
     elif step.get("kind") == "move" and step.get("side") == "sauron":
@@ -109,7 +109,7 @@ def _siege_phase_start(rs, state: State) -> list[Event]:
     # 16.41: siege towers that begin the Siege Phase next to a wall may be used
     ready = {}
     for u, d in sorted(rs.units.items()):
-        if d.type == "siege_tower" and rs.on_map(state, u):
+        if d.type == "siege_tower" and c02_units.on_map(rs, state, u):
             h = state["units"][u]["hex"]
             sides = _wall_sides_of(rs, Hex.parse(h))
             if sides:
@@ -119,7 +119,7 @@ def _siege_phase_start(rs, state: State) -> list[Event]:
         events.append(Event(public="Siege towers against the walls, usable from now on: " + "; ".join(
             f"{u} in {r['hex']} ({', '.join(r['sides'])})" for u, r in ready.items()) + " (16.41).",
             section="16.41"))
-    for seat in rs.step(state)["seats"]:
+    for seat in c03_sequence.step(rs, state)["seats"]:
         if not _siege_useful(rs, state, seat):
             state["done"].append(seat)
     return events
@@ -135,15 +135,15 @@ def _siege_useful(rs, state: State, seat: str) -> bool:
 def _advance(rs, state: State) -> list[Event]:
     events = StandardRules._advance(rs, state)
     # a Siege Phase nobody has anything to do in ends at once
-    while not state["over"] and rs.kind(state) == "siege" and not rs.active_seats(state):
+    while not state["over"] and c03_sequence.kind(rs, state) == "siege" and not rs.active_seats(state):
         events.extend(StandardRules._advance(rs, state))
     return events
 
 
 def _siege_step(rs, state: State, seat: str, what: str, section: str) -> None:
     rs.seat_check(state, seat)
-    if rs.kind(state) != "siege":
-        raise IllegalOrder(f"{what} only in the Siege Phase; now: {rs.step(state)['title']}", section)
+    if c03_sequence.kind(rs, state) != "siege":
+        raise IllegalOrder(f"{what} only in the Siege Phase; now: {c03_sequence.step(rs, state)['title']}", section)
 
 
 # ------------------------------------------------------ combat effects
@@ -168,7 +168,7 @@ def modify_attack(rs, state: State, attacker: str, target: str, kind: str, prof:
 
 
 def duel_modifier(rs, state: State, leader: str, other: str) -> int:
-    m = StandardRules.duel_modifier(rs, state, leader, other)
+    m = StandardRules.hooks.duel_modifier(rs, state, leader, other)
     ha, hb = Hex.parse(state["units"][leader]["hex"]), Hex.parse(state["units"][other]["hex"])
     f = rs.hexmap.side_index.get((ha, hb))
     if f and (c16_4_towers_ladders._towers_in(rs, state, str(ha)) or any(x["hex"] == str(ha) for x in c16_4_towers_ladders._ladders(rs, state))):
@@ -183,23 +183,23 @@ def legal_siege_orders(rs, state: State, seat: str) -> Iterator[Action]:
     their records name (``Order.listed_in``), an entry of Gondor's ``LEGAL_EXTRA``."""
     if state["turn"] == 0 or state["pending"]:
         return
-    k = rs.kind(state)
+    k = c03_sequence.kind(rs, state)
     if k == "siege":
         yield from _legal_siege(rs, state, seat)
-    if k == "move" and rs.phasing(state) == seat:
+    if k == "move" and c03_sequence.phasing(rs, state) == seat:
         yield from c16_4_towers_ladders._legal_ladders(rs, state, seat)
         if seat == "westernesse":
-            occ = rs.occupancy(state)
-            for c in sorted(u for u, d in rs.units.items() if d.type == "cauldron" and rs.on_map(state, u)):
+            occ = c05_stacking.occupancy(rs, state)
+            for c in sorted(u for u, d in rs.units.items() if d.type == "cauldron" and c02_units.on_map(rs, state, u)):
                 for x in occ.get(state["units"][c]["hex"], ()):
                     a = Action("pickup", (x, c))
-                    if rs.units[x].is_combat and rs._ok(state, seat, a):
+                    if rs.units[x].is_combat and c03_sequence._ok(rs, state, seat, a):
                         yield a
     if seat == "westernesse":
         for c in c16_7_oil._carriers(rs, state):
             for mode in POUR_MODES:
                 a = Action("pour", (c, mode))
-                if rs._ok(state, seat, a):
+                if c03_sequence._ok(rs, state, seat, a):
                     yield a
 
 
@@ -212,14 +212,14 @@ def _legal_siege(rs, state: State, seat: str) -> Iterator[Action]:
     rng = siege_chart(rs, state)["fireball_range"]
     if seat == "sauron":
         walls = [str(s) for s in rs.hexmap.hexsides if not c15_city._breached(rs, state, str(s))]
-        for c in cats + (["GRD"] if state.get("grond_active") and rs.on_map(state, "GRD") else []):
+        for c in cats + (["GRD"] if state.get("grond_active") and c02_units.on_map(rs, state, "GRD") else []):
             here = Hex.parse(state["units"][c]["hex"])
             for hs in walls:
                 a, b = Hexside.parse(hs).hexes()
                 if min(distance(here, a), distance(here, b)) >= siege_chart(rs, state)["breach_range"]:
                     continue
                 act = Action("breach", (c, hs))
-                if rs._ok(state, seat, act):
+                if c03_sequence._ok(rs, state, seat, act):
                     yield act
     for c in cats:
         here = Hex.parse(state["units"][c]["hex"])
@@ -269,3 +269,6 @@ def view_extra(rs, state: State, own: str | None, view: dict) -> None:
 
 # (imported last: the oil's order records name legal_siege_orders above)
 from engine.rulesets.gondor import c16_7_oil  # noqa: E402
+from engine.spi import c02_units
+from engine.spi import c03_sequence
+from engine.spi import c05_stacking

@@ -13,6 +13,7 @@ from engine.spi.standard import StandardRules
 from .common import (GROND, NAZGUL)
 from engine.rulesets.gondor import c16_0_siege_phase
 from engine.spi import c07_1_fire
+from engine.spi import c02_units
 
 
 def _fired_this_turn(rs, state: State, cat: str) -> bool:
@@ -21,7 +22,7 @@ def _fired_this_turn(rs, state: State, cat: str) -> bool:
 
 def _catapults(rs, state: State, seat: str) -> list[str]:
     return sorted(u for u, d in rs.units.items() if d.type == "catapult" and d.side == seat
-                  and rs.on_map(state, u))
+                  and c02_units.on_map(rs, state, u))
 
 
 # ------------------------------------------------------- catapult fire
@@ -34,7 +35,7 @@ def ratings(rs, state: State, uid: str):
 def missile_range(rs, state: State, uid: str) -> int:
     if rs.units[uid].type == "catapult":
         return c16_0_siege_phase.siege_chart(rs, state)["catapult_range"]
-    return StandardRules.missile_range(rs, state, uid)
+    return StandardRules.hooks.missile_range(rs, state, uid)
 
 
 def _check_fire(rs, state: State, seat: str, args: tuple[str, ...]) -> None:
@@ -52,7 +53,7 @@ def _apply_fire(rs, state: State, seat: str, args: tuple[str, ...], dice: Dice |
 
 
 def _own_catapult(rs, state: State, seat: str, uid: str, section: str) -> Hex:
-    u = rs._own_on_map(state, seat, uid)
+    u = c02_units._own_on_map(rs, state, seat, uid)
     if u.type != "catapult":
         raise IllegalOrder(f"{uid} is not a catapult", section)
     if _fired_this_turn(rs, state, uid):
@@ -75,7 +76,7 @@ def _grond_carrier(rs, uid: str) -> bool:
 
 
 def check_stack_move(rs, state: State, seat: str, uids: list[str]) -> None:
-    StandardRules.check_stack_move(rs, state, seat, uids)
+    StandardRules.hooks.check_stack_move(rs, state, seat, uids)
     if GROND in uids and not any(_grond_carrier(rs, x) for x in uids):
         raise IllegalOrder("Grond moves only carried by a Troll or Uruk-Hai unit stacked and moving with it "
                            "(e.g. `move TR1 GRD <hex>`)", "16.13")
@@ -86,4 +87,4 @@ def _check_movers(rs, state: State, seat: str, uids: list[str]) -> None:
     for e in state["effects"]:
         if e.get("spell") == "stalemate-nazgul" and NAZGUL in uids:
             raise IllegalOrder("the Nazgul Lord is stalemated and may not move for one Game-Turn", "17.22")
-    StandardRules._check_movers(rs, state, seat, uids)
+    StandardRules.hooks._check_movers(rs, state, seat, uids)

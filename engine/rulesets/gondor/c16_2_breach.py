@@ -13,13 +13,16 @@ from engine.spi.charts import parse_totals
 from .common import (INFANTRY_TYPES, _hexside)
 from engine.rulesets.gondor import c15_city
 from engine.rulesets.gondor import c16_1_catapults_grond
+from engine.spi import c02_units
+from engine.spi import c03_sequence
+from engine.spi import c05_stacking
 
 
 # ------------------------------------------------------------- orders
 def _parse_breach(rs, state: State, seat: str, words: list[str]) -> tuple[str, ...]:
     if len(words) != 2:
         raise InvalidOrder("usage: `breach <catapult or GRD> <hexside>`, e.g. `breach SC1 1603/ne`")
-    return (rs.resolve_unit(words[0]), _hexside(words[1]))
+    return (c02_units.resolve_unit(rs, words[0]), _hexside(words[1]))
 
 # --- breach (16.2)
 def _check_breach(rs, state: State, seat: str, args: tuple[str, ...]) -> None:
@@ -40,7 +43,7 @@ def _breach_range(rs, state: State, seat: str, uid: str, hs: str) -> tuple[str, 
         raise IllegalOrder(f"{hs} is already breached", "16.27")
     u = rs.units[uid]
     if u.type == "grond":
-        rs._own_on_map(state, seat, uid)
+        c02_units._own_on_map(rs, state, seat, uid)
         if not state.get("grond_active"):
             raise IllegalOrder("Grond must first be operated by the Lord of the Nazgul's spell", "16.28")
         if c16_1_catapults_grond._fired_this_turn(rs, state, uid):
@@ -48,7 +51,7 @@ def _breach_range(rs, state: State, seat: str, uid: str, hs: str) -> tuple[str, 
         here = Hex.parse(state["units"][uid]["hex"])
         if here not in side.hexes():
             raise IllegalOrder(f"Grond must be next to {hs} (in one of its two hexes)", "16.28")
-        occ = rs.occupancy(state)
+        occ = c05_stacking.occupancy(rs, state)
         if not any(rs.units[x].type == "troll" or "uruk" in rs.units[x].tags
                    for x in occ.get(str(here), ()) if rs.units[x].side == seat):
             raise IllegalOrder("a Troll or Uruk-Hai unit must be in Grond's hex", "16.28")
@@ -103,13 +106,13 @@ def _apply_breach(rs, state: State, seat: str, args: tuple[str, ...], dice: Dice
         side = Hexside.parse(hs)
         a_, b_ = side.hexes()
         there = str(b_ if str(a_) == here else a_)
-        occ = rs.occupancy(state)
+        occ = c05_stacking.occupancy(rs, state)
         movers = [x for x in occ.get(here, ()) if rs.units[x].side == seat
                   and rs.units[x].type in INFANTRY_TYPES]
         if movers and not any(rs.units[x].side != seat and (rs.units[x].is_combat or rs.units[x].is_leader)
                               for x in occ.get(there, ())):
             state["ph"]["advance"] = {"seat": seat, "units": sorted(movers), "hex": there, "siege": True}
-            ok = [m for m in sorted(movers) if rs._ok(state, seat, Action("advance", (m, there)))]
+            ok = [m for m in sorted(movers) if c03_sequence._ok(rs, state, seat, Action("advance", (m, there)))]
             state["ph"]["advance"] = {"seat": seat, "units": ok, "hex": there, "siege": True} if ok else None
             if ok:
                 events.append(Event(public=f"{' or '.join(ok)} may advance through the breach into {there} "

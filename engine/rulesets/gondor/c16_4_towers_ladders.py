@@ -21,6 +21,9 @@ from engine.spi import hooks
 from engine.rulesets.gondor import c15_city
 from engine.rulesets.gondor import c16_7_oil
 from engine.spi import entry as spi_entry
+from engine.spi import c02_units
+from engine.spi import c03_sequence
+from engine.spi import c05_stacking
 
 
 def _ladders(rs, state: State) -> list[dict]:
@@ -34,7 +37,7 @@ def _towers_in(rs, state: State, hx: str) -> list[str]:
 
 def _ready_sides(rs, state: State, tower: str) -> list[str]:
     r = state["siege"]["ready"].get(tower)
-    if not r or not rs.on_map(state, tower) or state["units"][tower]["hex"] != r["hex"]:
+    if not r or not c02_units.on_map(rs, state, tower) or state["units"][tower]["hex"] != r["hex"]:
         return []
     return list(r["sides"])
 
@@ -88,8 +91,8 @@ def _zoc_open_walls(rs, state: State) -> tuple[set[str], set[tuple[str, str]]]:
 
 def _melee_targets(rs, state: State, uid: str, occ=None) -> list[str]:
     """7.31's contact, and 16.42: a unit in a siege tower's or on a ladder's hex may melee over the wall."""
-    occ = occ if occ is not None else rs.occupancy(state)
-    out = StandardRules._melee_targets(rs, state, uid, occ)
+    occ = occ if occ is not None else c05_stacking.occupancy(rs, state)
+    out = StandardRules.hooks._melee_targets(rs, state, uid, occ)
     return out + [x for x in melee_targets_over_walls(rs, state, uid, occ) if x not in out]
 
 
@@ -112,7 +115,7 @@ def melee_targets_over_walls(rs, state: State, uid: str, occ) -> list[str]:
 def apply_result(rs, state: State, dice: Dice, target: str, res: tuple, attacker_hex: str | None,
                  kind: str) -> list[str]:
     hx = state["units"][target]["hex"]
-    lines = StandardRules.apply_result(rs, state, dice, target, res, attacker_hex, kind)
+    lines = StandardRules.hooks.apply_result(rs, state, dice, target, res, attacker_hex, kind)
     if kind == "melee" and res and hx:
         lines.extend(_lose_scaling(rs, state, hx, "16.47"))
     return lines
@@ -133,15 +136,15 @@ def _lose_scaling(rs, state: State, hx: str, section: str) -> list[str]:
 def _parse_ladder(rs, state: State, seat: str, words: list[str]) -> tuple[str, ...]:
     if len(words) != 2:
         raise InvalidOrder("usage: `ladder <unit> <hexside>`, e.g. `ladder OI1 1603/ne`")
-    return (rs.resolve_unit(words[0]), _hexside(words[1]))
+    return (c02_units.resolve_unit(rs, words[0]), _hexside(words[1]))
 
 # --- ladders (16.43)
 def _check_ladder(rs, state: State, seat: str, args: tuple[str, ...]) -> None:
     uid, hs = args
     rs.seat_check(state, seat)
-    if rs.kind(state) != "move" or rs.phasing(state) != seat:
+    if c03_sequence.kind(rs, state) != "move" or c03_sequence.phasing(rs, state) != seat:
         raise IllegalOrder("ladders are set up in your Movement Phase", "16.43")
-    u = rs._own_on_map(state, seat, uid)
+    u = c02_units._own_on_map(rs, state, seat, uid)
     if not u.is_combat:
         raise IllegalOrder(f"{uid} is not a combat unit", "16.43")
     if u.is_mounted:
@@ -166,7 +169,7 @@ def _apply_ladder(rs, state: State, seat: str, args: tuple[str, ...], dice: Dice
     hx = state["units"][uid]["hex"]
     state["siege"]["ladders_left"] -= 1
     state["markers"].append({"type": "ladder", "hex": hx, "hexside": hs, "side": seat, "turn": state["turn"]})
-    return [Event(public=f"{rs.title_of(seat)}: {uid} sets a ladder against {hs} in {hx}; it may be climbed "
+    return [Event(public=f"{c02_units.title_of(rs, seat)}: {uid} sets a ladder against {hs} in {hx}; it may be climbed "
                          f"from next Game-Turn (+{c16_0_siege_phase.siege_chart(rs, state)['ladder_cost']} MP; "
                          f"{state['siege']['ladders_left']} ladders left) (16.43).", section="16.43")]
 
@@ -175,11 +178,11 @@ def _legal_ladders(rs, state: State, seat: str) -> Iterator[Action]:
     if state["siege"]["ladders_left"] <= 0:
         return
     for u, d in sorted(rs.units.items()):
-        if d.side != seat or not d.is_combat or not rs.on_map(state, u) or d.is_mounted:
+        if d.side != seat or not d.is_combat or not c02_units.on_map(rs, state, u) or d.is_mounted:
             continue
         for hs in c16_0_siege_phase._wall_sides_of(rs, Hex.parse(state["units"][u]["hex"])):
             a = Action("ladder", (u, hs))
-            if rs._ok(state, seat, a):
+            if c03_sequence._ok(rs, state, seat, a):
                 yield a
 
 

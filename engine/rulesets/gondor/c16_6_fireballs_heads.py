@@ -11,12 +11,15 @@ from engine.orders import Order
 from engine.rulesets.gondor import c16_0_siege_phase
 from engine.spi import c07_combat
 from engine.rulesets.gondor import c16_1_catapults_grond
+from engine.spi import c02_units
+from engine.spi import c05_stacking
+from engine.spi import common
 
 
 def _parse_missile(rs, verb: str, words: list[str]) -> tuple[str, ...]:
     if len(words) != 3 or words[1].lower() != "at":
         raise InvalidOrder(f"usage: `{verb} <catapult> at <hex>`, e.g. `{verb} SC1 at 1806`")
-    return (rs.resolve_unit(words[0]), "at", rs._hex_token(words[2]))
+    return (c02_units.resolve_unit(rs, words[0]), "at", common._hex_token(words[2]))
 
 
 def _parse_fireball(rs, state: State, seat: str, words: list[str]) -> tuple[str, ...]:
@@ -80,7 +83,7 @@ def _apply_fireball(rs, state: State, seat: str, args: tuple[str, ...], dice: Di
     state["siege"]["fired"][uid] = state["turn"]
     dice = Dice(state["dice"])
     land, how = _landing(rs, state, dice, uid, hx)
-    text = f"{rs.title_of(seat)}: {uid} hurls a fireball at {hx} ({how})"
+    text = f"{c02_units.title_of(rs, seat)}: {uid} hurls a fireball at {hx} ({how})"
     if land is None:
         return [Event(public=text + "; it falls harmlessly off the map (16.63).", section="16.63",
                       rolls=dice.rolls)]
@@ -92,7 +95,7 @@ def _apply_fireball(rs, state: State, seat: str, args: tuple[str, ...], dice: Di
 def fireball_lands(rs, state: State, hx: str) -> list[str]:
     """16.65-16.67, 16.86: what a fireball landing in ``hx`` does."""
     lines = []
-    occ = rs.occupancy(state)
+    occ = c05_stacking.occupancy(rs, state)
     ids = list(occ.get(hx, ()))
     heads = [m for m in state["markers"] if m.get("type") == "head" and m.get("hex") == hx]
     if heads:
@@ -108,9 +111,9 @@ def fireball_lands(rs, state: State, hx: str) -> list[str]:
         elif d.is_combat and towers:
             c07_combat.eliminate(rs, state, x)
             lines.append(f"{d.label()}, stacked with the siege tower, eliminated")
-    for ldr in [x for x in ids if rs.units[x].is_leader and rs.on_map(state, x)]:
-        if not rs.combat_units_in(state, hx):
-            lines.extend(rs._displace_leader(state, ldr))
+    for ldr in [x for x in ids if rs.units[x].is_leader and c02_units.on_map(rs, state, x)]:
+        if not c05_stacking.combat_units_in(rs, state, hx):
+            lines.extend(rs.hooks._displace_leader(rs, state, ldr))
     if not any(m.get("type") == "fire" and m.get("hex") == hx for m in state["markers"]):
         state["markers"].append({"type": "fire", "hex": hx})
     inside = rs.hexmap.in_city(Hex.parse(hx))
@@ -136,7 +139,7 @@ def _apply_head(rs, state: State, seat: str, args: tuple[str, ...], dice: Dice |
     elif any(m.get("type") == "fire" and m.get("hex") == str(land) for m in state["markers"]):
         end = f"; it lands in {land}, on fire, and is consumed: no Demoralization Point (16.86)"
         sec = "16.86"
-    elif any(rs.units[x].type == "cauldron" for x in rs.occupancy(state).get(str(land), ())):
+    elif any(rs.units[x].type == "cauldron" for x in c05_stacking.occupancy(rs, state).get(str(land), ())):
         end = f"; it lands in {land}, in a cauldron, and is lost: no Demoralization Point (16.86)"
         sec = "16.86"
     else:

@@ -27,6 +27,9 @@ from .common import POUR_MODES
 from engine.spi import c06_zoc
 from engine.spi import c07_combat
 from engine.spi import hooks
+from engine.spi import c02_units
+from engine.spi import c03_sequence
+from engine.spi import c05_stacking
 
 
 # ------------------------------------------------------- oil carriers
@@ -44,7 +47,7 @@ def _carriers(rs, state: State) -> list[str]:
 def _pour_targets(rs, state: State, carrier: str, mode: str, only: str | None = None) -> list[str]:
     here = Hex.parse(state["units"][carrier]["hex"])
     lv = rs.hexmap.level(here)
-    occ = rs.occupancy(state)
+    occ = c05_stacking.occupancy(rs, state)
     out = []
     for nb in here.neighbours():
         hx = str(nb)
@@ -63,7 +66,7 @@ def _pour_targets(rs, state: State, carrier: str, mode: str, only: str | None = 
 def pour_oil(rs, state: State, only: str | None = None) -> list[Event]:
     """16.74: carriers of real oil act on their standing orders. Dummy
         carriers are skipped without a trace (no text, no dice, no reveal)."""
-    if rs.kind(state) != "move" or rs.phasing(state) != "sauron":
+    if c03_sequence.kind(rs, state) != "move" or c03_sequence.phasing(rs, state) != "sauron":
         return []
     real = set(state["hidden"].get("real_cauldrons", ()))
     events = []
@@ -76,7 +79,7 @@ def pour_oil(rs, state: State, only: str | None = None) -> list[Event]:
         if not targets:
             continue
         hx = targets[0]
-        ids = rs.occupancy(state).get(hx, [])
+        ids = c05_stacking.occupancy(rs, state).get(hx, [])
         hit = [x for x in ids if rs.units[x].side == "sauron"
                and (rs.units[x].is_combat or rs.units[x].type == "siege_tower")]
         src = rec["oil_from"]
@@ -85,9 +88,9 @@ def pour_oil(rs, state: State, only: str | None = None) -> list[Event]:
         for x in hit:
             c07_combat.eliminate(rs, state, x)
         lines = []
-        for ldr in [x for x in ids if rs.units[x].is_leader and rs.on_map(state, x)]:
-            if not rs.combat_units_in(state, hx):
-                lines.extend(rs._displace_leader(state, ldr))
+        for ldr in [x for x in ids if rs.units[x].is_leader and c02_units.on_map(rs, state, x)]:
+            if not c05_stacking.combat_units_in(rs, state, hx):
+                lines.extend(rs.hooks._displace_leader(rs, state, ldr))
         text = (f"Westernesse: {c} pours boiling oil from {src} down on {hx}: "
                 f"{', '.join(rs.units[x].label() for x in hit)} eliminated (16.74)")
         if lines:
@@ -106,7 +109,7 @@ def _take_cauldrons(rs, state: State, seat: str, hx: str, movers: list[str] | No
         passing through: ``movers``) destroys it and its oil; the counter is
         turned over as it is taken. Siege equipment left alone in a hex an
         enemy combat unit enters is destroyed too (ruling)."""
-    if movers is None and (not rs.combat_units_in(state, hx) or rs.side_in(state, hx) != seat):
+    if movers is None and (not c05_stacking.combat_units_in(rs, state, hx) or c05_stacking.side_in(rs, state, hx) != seat):
         return []
     events = []
     units = state["units"]  # only cauldrons and siege equipment can be taken: those few, not every unit
@@ -119,12 +122,12 @@ def _take_cauldrons(rs, state: State, seat: str, hx: str, movers: list[str] | No
         if d.type == "cauldron":
             real = x in state["hidden"].get("real_cauldrons", ())
             c07_combat.eliminate(rs, state, x)
-            events.append(Event(public=f"{rs.title_of(seat)} takes cauldron {x} in {hx}: it was "
+            events.append(Event(public=f"{c02_units.title_of(rs, seat)} takes cauldron {x} in {hx}: it was "
                                        f"{'real' if real else 'a dummy'}; it and its oil are destroyed (16.73).",
                                 section="16.73", reveals=True))
         elif d.is_siege:
             c07_combat.eliminate(rs, state, x)
-            events.append(Event(public=f"{rs.title_of(seat)} destroys the undefended {d.name} {x} in {hx} "
+            events.append(Event(public=f"{c02_units.title_of(rs, seat)} destroys the undefended {d.name} {x} in {hx} "
                                        "(16.1, ruling).", section="16.1"))
     return events
 
@@ -148,13 +151,13 @@ def on_enter(rs, state: State, seat: str, uids: list[str], trail: list[str], how
 def _parse_pickup(rs, state: State, seat: str, words: list[str]) -> tuple[str, ...]:
     if len(words) != 2:
         raise InvalidOrder("usage: `pickup <unit> <cauldron>`, e.g. `pickup GS1 K2`")
-    return (rs.resolve_unit(words[0]), rs.resolve_unit(words[1]))
+    return (c02_units.resolve_unit(rs, words[0]), c02_units.resolve_unit(rs, words[1]))
 
 
 def _parse_pour(rs, state: State, seat: str, words: list[str]) -> tuple[str, ...]:
     if len(words) != 2 or words[1].lower() not in POUR_MODES:
         raise InvalidOrder("usage: `pour <unit> any|towers|hold` (the carrier's standing order, 16.74)")
-    return (rs.resolve_unit(words[0]), words[1].lower())
+    return (c02_units.resolve_unit(rs, words[0]), words[1].lower())
 
 # --- oil (16.72-16.75)
 def _check_pickup(rs, state: State, seat: str, args: tuple[str, ...]) -> None:
@@ -162,13 +165,13 @@ def _check_pickup(rs, state: State, seat: str, args: tuple[str, ...]) -> None:
     rs.seat_check(state, seat)
     if seat != "westernesse":
         raise IllegalOrder("Sauron units may never use cauldrons", "16.73")
-    if rs.kind(state) != "move" or rs.phasing(state) != seat:
+    if c03_sequence.kind(rs, state) != "move" or c03_sequence.phasing(rs, state) != seat:
         raise IllegalOrder("oil is picked up in your Movement Phase", "16.72")
-    u = rs._own_on_map(state, seat, uid)
+    u = c02_units._own_on_map(rs, state, seat, uid)
     if not u.is_combat:
         raise IllegalOrder(f"{uid} is not a combat unit", "16.72")
     c = rs.units.get(k)
-    if c is None or c.type != "cauldron" or not rs.on_map(state, k):
+    if c is None or c.type != "cauldron" or not c02_units.on_map(rs, state, k):
         raise IllegalOrder(f"{k} is not a cauldron on the map", "16.72")
     if state["units"][k]["hex"] != state["units"][uid]["hex"]:
         raise IllegalOrder(f"{uid} must be in {k}'s hex ({state['units'][k]['hex']})", "16.72")
@@ -199,7 +202,7 @@ def _check_pour(rs, state: State, seat: str, args: tuple[str, ...]) -> None:
     rs.seat_check(state, seat)
     if seat != "westernesse":
         raise IllegalOrder("only Westernesse pours oil", "16.74")
-    rs._own_on_map(state, seat, uid)
+    c02_units._own_on_map(rs, state, seat, uid)
     if not state["units"][uid].get("oil_from"):
         raise IllegalOrder(f"{uid} carries no oil", "16.74")
     if state["siege"]["pour"].get(uid, "hold") == mode:

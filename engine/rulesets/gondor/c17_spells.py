@@ -11,20 +11,23 @@ from .common import (ARAGORN, BANNER, GROND, NAZGUL)
 from engine.rulesets.gondor import c16_1_catapults_grond
 from engine.rulesets.gondor import c18_banner
 from engine.rulesets.gondor import c20_victory
+from engine.spi import c02_units
+from engine.spi import c03_sequence
+from engine.spi import c05_stacking
 
 
 # ---------------------------------------------------------------- spells
 def spell_cost(rs, state: State, spell: str) -> int:
     sp = rs.spells[spell]
-    if "cost_night" in sp and rs.is_night(state):
+    if "cost_night" in sp and c03_sequence.is_night(rs, state):
         return sp["cost_night"]
-    if "cost_day" in sp and not rs.is_night(state):
+    if "cost_day" in sp and not c03_sequence.is_night(rs, state):
         return sp["cost_day"]
-    return StandardRules.spell_cost(rs, state, spell)
+    return StandardRules.hooks.spell_cost(rs, state, spell)
 
 
 def check_spell(rs, state: State, seat: str, leader: str, spell: str, target: str | None) -> None:
-    StandardRules.check_spell(rs, state, seat, leader, spell, target)
+    StandardRules.hooks.check_spell(rs, state, seat, leader, spell, target)
     if leader == NAZGUL and c18_banner._banner_unfurled(rs, state):
         raise IllegalOrder("the Lord of the Nazgul may not attempt any spell while the Banner of the King is "
                            "unfurled", "18.23")
@@ -32,16 +35,16 @@ def check_spell(rs, state: State, seat: str, leader: str, spell: str, target: st
     if spell == "operate-grond":
         if state.get("grond_active"):
             raise IllegalOrder("Grond is already operated, for the rest of the game", "17.13")
-        if not rs.on_map(state, GROND):
+        if not c02_units.on_map(rs, state, GROND):
             raise IllegalOrder("Grond is not on the map", "17.13")
         gh = units[GROND]["hex"]
         d = distance(units[leader]["hex"], gh)
         if d > 3:
             raise IllegalOrder(f"Grond is {d} hexes from {leader}; the Nazgul Lord must be within three", "17.13")
-        if not any(c16_1_catapults_grond._grond_carrier(rs, x) for x in rs.occupancy(state).get(gh, ())):
+        if not any(c16_1_catapults_grond._grond_carrier(rs, x) for x in c05_stacking.occupancy(rs, state).get(gh, ())):
             raise IllegalOrder("Grond must be stacked with a Troll or Uruk-Hai unit", "17.13")
     elif spell == "stalemate-nazgul":
-        if not rs.on_map(state, NAZGUL):
+        if not c02_units.on_map(rs, state, NAZGUL):
             raise IllegalOrder("the Nazgul Lord is not on the map", "17.22")
         if distance(units[leader]["hex"], units[NAZGUL]["hex"]) != 1:
             raise IllegalOrder("Stalemate Nazgul is cast only while Gandalf is adjacent to the Nazgul Lord",
@@ -50,7 +53,7 @@ def check_spell(rs, state: State, seat: str, leader: str, spell: str, target: st
             raise IllegalOrder("there is no hex on the map six hexes east of Gandalf to put the Nazgul Lord in",
                                "17.22")
     elif spell == "reveal-aragorn":
-        if not rs.on_map(state, ARAGORN):
+        if not c02_units.on_map(rs, state, ARAGORN):
             raise IllegalOrder("the Banner of the King may be brought forth only once Aragorn is on the map",
                                "18.11")
 
@@ -82,7 +85,7 @@ def spell_effect(rs, state: State, seat: str, leader: str, spell: str, target: s
                 f"{ch['turns']} Game-Turns: no Sauron rally within {ch['range']} hexes of it, "
                 f"{ch['auto_rally']} Westernesse units within {ch['range']} hexes rallied each Rally Phase, and "
                 "the Nazgul Lord may attempt no spell (18.2)")
-    return StandardRules.spell_effect(rs, state, seat, leader, spell, target)
+    return StandardRules.hooks.spell_effect(rs, state, seat, leader, spell, target)
 
 
 def _stalemate_hex(rs, state: State, leader: str) -> str | None:
@@ -93,7 +96,7 @@ def _stalemate_hex(rs, state: State, leader: str) -> str | None:
     n = c20_victory._cmd(rs, state, "stalemate").get("distance", 6)
     g = Hex.parse(state["units"][leader]["hex"])
     ideal = Hex(g.col, g.row + n)
-    occ = rs.occupancy(state)
+    occ = c05_stacking.occupancy(rs, state)
     tec = rs.charts_for(state)["tec"]
     best = None
     for h, info in rs.hexmap.hexes.items():

@@ -10,6 +10,7 @@ from engine.spi.standard import StandardRules
 
 from .common import BANNER
 from engine.rulesets.gondor import c20_victory
+from engine.spi import c03_sequence
 
 
 # ----------------------------------------------------------- 18.x Banner
@@ -31,7 +32,7 @@ def movement_allowance(rs, state: State, uid: str, ma: float) -> float:
 
 def check_move_end(rs, state: State, seat: str, uids: list[str], dest: str, occ) -> None:
     rest = [u for u in uids if u != BANNER]
-    StandardRules.check_move_end(rs, state, seat, rest or uids, dest, occ)
+    StandardRules.hooks.check_move_end(rs, state, seat, rest or uids, dest, occ)
     if BANNER in uids:
         with_ = [x for x in occ.get(dest, ()) if x not in uids and rs.units[x].is_leader
                  and rs.units[x].side == "westernesse"] + [x for x in rest if rs.units[x].is_leader]
@@ -66,7 +67,7 @@ def after_retreat(rs, state: State, uids: list[str], here: str, hx: str) -> list
 
 def _displace_leader(rs, state: State, ldr: str) -> list[str]:
     here = state["units"][ldr]["hex"]
-    lines = StandardRules._displace_leader(rs, state, ldr)
+    lines = StandardRules.hooks._displace_leader(rs, state, ldr)
     if _banner_follows(rs, state, here, state["units"][ldr]["hex"]):
         lines.append(f"the Banner of the King goes with {ldr} (18.13)")
     return lines
@@ -82,7 +83,7 @@ def _banner_follows(rs, state: State, here: str | None, hx: str | None) -> bool:
 
 def _leader_loss(rs, state: State, ldr: str, points: int) -> str:
     here = state["units"][ldr]["hex"]
-    text = StandardRules._leader_loss(rs, state, ldr, points)
+    text = StandardRules.hooks._leader_loss(rs, state, ldr, points)
     lines = _banner_falls(rs, state, here)
     return text + ("; " + "; ".join(lines) if lines else "")
 
@@ -122,7 +123,7 @@ def _banner_step(rs, state: State) -> list[Event]:
         events.append(Event(public="The Banner of the King is furled: its three Game-Turns are over (17.23).",
                             section="17.23"))
         return events
-    if rs.kind(state) != "rally":
+    if c03_sequence.kind(rs, state) != "rally":
         return events
     ch = c20_victory._cmd(rs, state, "banner")
     bh = state["units"][BANNER]["hex"]
@@ -146,7 +147,7 @@ def _banner_step(rs, state: State) -> list[Event]:
 
 
 def check_rally_extra(rs, state: State, seat: str, leader: str, uid: str) -> None:
-    StandardRules.check_rally_extra(rs, state, seat, leader, uid)
+    StandardRules.hooks.check_rally_extra(rs, state, seat, leader, uid)
     if seat == "sauron" and _banner_unfurled(rs, state):
         r = c20_victory._cmd(rs, state, "banner")["range"]
         d = distance(state["units"][BANNER]["hex"], state["units"][uid]["hex"])

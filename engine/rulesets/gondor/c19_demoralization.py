@@ -41,7 +41,7 @@ def _sauron_points(rs, state: State) -> list[tuple[int, str]]:
 
 
 def dem_total(rs, state: State, army: str) -> int:
-    base = StandardRules.dem_total(rs, state, army)
+    base = StandardRules.hooks.dem_total(rs, state, army)
     if army == "garrison":
         return base + sum(p for p, _ in _garrison_points(rs, state))
     if army == "sauron":

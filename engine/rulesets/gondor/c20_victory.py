@@ -14,6 +14,7 @@ from engine.spi.standard import StandardRules
 from .common import (BANNER, GROND)
 from engine.rulesets.gondor import c15_city
 from engine.rulesets.gondor import c18_banner
+from engine.spi import c02_units
 
 
 # ------------------------------------------------------------- state
@@ -41,14 +42,14 @@ def _refresh(rs, state: State) -> list[str]:
         road (20.1), the sticky garrison flag (19.13), the Banner (18.14)."""
     _road_refresh(rs, state)
     lines = c18_banner._banner_sanity(rs, state)
-    if state.get("garrison_broken") is None and rs.demoralized(state, "garrison"):
+    if state.get("garrison_broken") is None and rs.hooks.demoralized(rs, state, "garrison"):
         state["garrison_broken"] = state["turn"]
     return lines
 
 
 def check_victory(rs, state: State) -> dict | None:
     _refresh(rs, state)
-    return StandardRules.check_victory(rs, state)
+    return StandardRules.hooks.check_victory(rs, state)
 
 
 def on_step_start(rs, state: State) -> list[Event]:
@@ -117,19 +118,19 @@ def road_controlled(rs, state: State) -> bool:
 
 
 def final_result(rs, state: State) -> dict:
-    base = StandardRules.final_result(rs, state)
+    base = StandardRules.hooks.final_result(rs, state)
     _refresh(rs, state)
-    lvl = rs.dem_level(state, "garrison")
-    g, s = rs.dem_total(state, "garrison"), rs.dem_total(state, "sauron")
-    a = rs.demoralized(state, "garrison")
-    b = not rs.demoralized(state, "sauron")
+    lvl = rs.hooks.dem_level(rs, state, "garrison")
+    g, s = rs.hooks.dem_total(rs, state, "garrison"), rs.hooks.dem_total(rs, state, "sauron")
+    a = rs.hooks.demoralized(rs, state, "garrison")
+    b = not rs.hooks.demoralized(rs, state, "sauron")
     c = road_controlled(rs, state)
     road = state.get("road") or {}
-    held = ", ".join(f"{h} {rs.title_of(road[h]) if road.get(h) else 'nobody'}" for h in rs._road_hexes_20_1)
+    held = ", ".join(f"{h} {c02_units.title_of(rs, road[h]) if road.get(h) else 'nobody'}" for h in rs._road_hexes_20_1)
     yes = {True: "yes", False: "no"}
     winner = "sauron" if a and b and c else "westernesse"
     parts = [f"A, the Minas Tirith garrison demoralized: {yes[a]} ({g} points, level {lvl})",
-             f"B, Sauron not demoralized: {yes[b]} ({s} points, level {rs.dem_level(state, 'sauron')})",
+             f"B, Sauron not demoralized: {yes[b]} ({s} points, level {rs.hooks.dem_level(rs, state, 'sauron')})",
              f"C, Sauron controls the road (the last to hold or pass {' and '.join(rs._road_hexes_20_1)}): "
              f"{yes[c]} (last: {held})"]
     if winner == "sauron":
@@ -157,7 +158,7 @@ def view_extra(rs, state: State, own: str | None, view: dict) -> None:
             u["active"] = bool(state.get("grond_active"))
             look(u)["glow"] = u["active"]  # drawn: Grond operated (17.13)
     notes = view.setdefault("notes", [])
-    held = ", ".join(f"{h} {rs.title_of(road[h]) if road.get(h) else 'nobody'}" for h in rs._road_hexes_20_1)
+    held = ", ".join(f"{h} {c02_units.title_of(rs, road[h]) if road.get(h) else 'nobody'}" for h in rs._road_hexes_20_1)
     notes.append(f"Road (20.1), last held: {held}")
     if levels:
         notes.append(f"City levels Sauron controls (20.2): {', '.join(str(x) for x in levels)}")

@@ -14,17 +14,20 @@ from engine.spi.standard import StandardRules
 from engine.spi import c06_zoc
 from engine.spi import hooks
 from engine.rulesets.sauron import c07_22_leader_combat
+from engine.spi import c02_units
+from engine.spi import c03_sequence
+from engine.spi import c05_stacking
 
 
 def missile_obliged(rs, state: State, seat: str) -> list[tuple[str, list[str]]]:
     """(unit, adjacent enemy hexes not yet meleed) for each unit still under 7.175."""
     out = []
-    occ = rs.occupancy(state)
+    occ = c05_stacking.occupancy(rs, state)
     hit = set(state["ph"].get("melee_hexes", []))
     for uid in sorted(state["units"]):
-        if hooks.side_of(rs, state, uid) != seat or not rs.on_map(state, uid) or uid in state["ph"]["fired"]:
+        if hooks.side_of(rs, state, uid) != seat or not c02_units.on_map(rs, state, uid) or uid in state["ph"]["fired"]:
             continue
-        if not rs._can_fire(state, uid):
+        if not rs.hooks._can_fire(rs, state, uid):
             continue
         h = Hex.parse(state["units"][uid]["hex"])
         adj = sorted({state["units"][t]["hex"] for t in c06_zoc.exerting(rs, state, h, seat, occ)})
@@ -36,18 +39,18 @@ def missile_obliged(rs, state: State, seat: str) -> list[tuple[str, list[str]]]:
 
 def _check_done(rs, state: State, seat: str, args: tuple[str, ...]) -> None:
     StandardRules._check_done(rs, state, seat, args)
-    if not c07_22_leader_combat.variant(rs, state) or rs.kind(state) != "combat" or rs.phasing(state) != seat:
+    if not c07_22_leader_combat.variant(rs, state) or c03_sequence.kind(rs, state) != "combat" or c03_sequence.phasing(rs, state) != seat:
         return
     for uid, left in missile_obliged(rs, state, seat):
         if state["ph"]["segment"] == "fire":
-            if any(rs._ok(state, seat, Action("fire", (uid, "at", hx))) for hx in left):
+            if any(c03_sequence._ok(rs, state, seat, Action("fire", (uid, "at", hx))) for hx in left):
                 raise IllegalOrder(f"{uid} is adjacent to enemy units ({', '.join(left)}) and must fire at one "
                                    "of them, unless every one is meleed", "7.175")
         else:
             for hx in left:
-                mine = sorted(x for x in state["units"] if hooks.side_of(rs, state, x) == seat and rs.on_map(state, x)
+                mine = sorted(x for x in state["units"] if hooks.side_of(rs, state, x) == seat and c02_units.on_map(rs, state, x)
                               and rs.units[x].is_combat and x not in state["ph"]["meleed"])
-                if any(rs._ok(state, seat, Action("melee", (x, "at", hx))) for x in mine):
+                if any(c03_sequence._ok(rs, state, seat, Action("melee", (x, "at", hx))) for x in mine):
                     raise IllegalOrder(f"{uid} did not fire, so every enemy next to it must be meleed; {hx} "
                                        "has not been", "7.175")
 

@@ -36,6 +36,8 @@ from engine.rulesets.sauron import c16_6_ring
 from engine.rulesets.sauron import c17_11_beast
 from engine.rulesets.sauron import c19_21_narsil
 from engine.rulesets.sauron import c22_mortal_combat
+from engine.spi import c02_units
+from engine.spi import c03_sequence
 
 
 _CELL = re.compile(r"^(k|-|[1-9]w)$")
@@ -76,7 +78,7 @@ def morale_rating(rs, state: State, uid: str) -> int:
     if uid in state["sau"]["evil"]:
         m += ring["evil_morale"]
     elif (holder == uid and uid != "SAU" and hooks.side_of(rs, state, uid) == "sauron" and state["sau"]["ring"]["worn"]
-          and not rs.on_map(state, "SAU") and state["units"]["SAU"]["status"] == "eliminated"):
+          and not c02_units.on_map(rs, state, "SAU") and state["units"]["SAU"]["status"] == "eliminated"):
         m += ring["wearer_morale"]
     return m
 
@@ -115,7 +117,7 @@ def printed_rally(rs, state: State, uid: str) -> int:
     items = state["sau"]["items"]
     if items.get("narsil") == uid or items.get("aiglos") == uid:
         r += bonus["weapon_rally"]
-    if rs.is_night(state) or c17_11_beast.has_effect(rs, state, "total-eclipse"):
+    if c03_sequence.is_night(rs, state) or c17_11_beast.has_effect(rs, state, "total-eclipse"):
         r += bonus["night_rally"].get(uid, 0)
     return r
 
@@ -171,7 +173,7 @@ def _check_sduel(rs, state: State, seat: str, args: tuple[str, ...]) -> None:
         c07_2_leaders._check_duel(rs, state, seat, (a, b))
     else:  # 7.241: in Mortal Combat, any number of attacks
         c07_combat._combat_phase_check(rs, state, seat, "duel", "7.2")
-        rs._own_on_map(state, seat, a)
+        c02_units._own_on_map(rs, state, seat, a)
     if not variant(rs, state):
         return
     if rs.units[a].is_leader and not rs.units[a].magic and a in c22_mortal_combat.ph_declined(rs, state):
@@ -184,13 +186,13 @@ def _check_beast_duel(rs, state: State, seat: str, a: str, b: str) -> None:
     c07_combat._combat_phase_check(rs, state, seat, "duel", "7.2")
     if not variant(rs, state):
         raise IllegalOrder("the Beast fights in leader combat under the variant (17.11)", "17.11")
-    if rs.phasing(state) != seat:
+    if c03_sequence.phasing(rs, state) != seat:
         raise IllegalOrder("only the phasing side starts leader combat", "7.2")
-    ua = rs._own_on_map(state, seat, a)
+    ua = c02_units._own_on_map(rs, state, seat, a)
     if not (ua.is_leader or a == "BEA"):
         raise IllegalOrder(f"{a} is not a leader", "7.2")
     ub = rs.units.get(b)
-    if ub is None or hooks.side_of(rs, state, b) == seat or not rs.on_map(state, b) or not (ub.is_leader or b == "BEA"):
+    if ub is None or hooks.side_of(rs, state, b) == seat or not c02_units.on_map(rs, state, b) or not (ub.is_leader or b == "BEA"):
         raise IllegalOrder(f"{b} is not an enemy leader or the Beast on the map", "7.2")
     if a in state["ph"]["dueled"]:
         raise IllegalOrder(f"{a} has already fought a leader combat this phase", "7.24")
@@ -219,7 +221,7 @@ def _apply_sduel(rs, state: State, seat: str, args: tuple[str, ...], dice: Dice 
     ra, rb = lcrt_cell(rs, state, diff, roll)
     res = _resolve_pair(rs, state, a, b, ra, rb, roll)
     clamp = " (read at the table's edge)" if not -4 <= diff <= 5 else ""
-    return [Event(public=f"{rs.title_of(seat)}: leader combat, {a} ({ta}) against {b} ({tb}), differential "
+    return [Event(public=f"{c02_units.title_of(rs, seat)}: leader combat, {a} ({ta}) against {b} ({tb}), differential "
                          f"{diff:+d}{clamp}, die {roll}: {a} {ra}, {b} {rb}; {res} (7.25).", section="7.25")]
 
 
@@ -243,14 +245,14 @@ def _resolve_pair(rs, state: State, a: str, b: str, ra: str, rb: str, roll: int)
         if w:
             other = b if who == a else a
             parts.append(_wound(rs, state, who, w, killer=other if other == winner else None))
-    if winner and rs.on_map(state, winner) and rs.on_map(state, loser):
+    if winner and c02_units.on_map(rs, state, winner) and c02_units.on_map(rs, state, loser):
         parts += c16_6_ring._take_items(rs, state, winner, loser)
     return "; ".join(p for p in parts if p) or "no effect"
 
 
 def _wound(rs, state: State, uid: str, w, killer: str | None = None) -> str:
     """7.222: lost Endurance points; equal to the Endurance, the leader is dead."""
-    if not rs.on_map(state, uid):
+    if not c02_units.on_map(rs, state, uid):
         return ""
     if uid == "BEA":
         b = c17_11_beast.beast(rs, state)
@@ -258,7 +260,7 @@ def _wound(rs, state: State, uid: str, w, killer: str | None = None) -> str:
         b["wounds"] = end if w == "k" else min(end, b["wounds"] + int(w))
         if b["wounds"] >= end:
             c07_combat.eliminate(rs, state, uid)
-            return f"the Beast is slain (+{rs.unit_dem_value(state, uid)} demoralization)"
+            return f"the Beast is slain (+{rs.hooks.unit_dem_value(rs, state, uid)} demoralization)"
         return f"the Beast takes {w} wound(s) ({b['wounds']} of {end})"
     rec = state["units"][uid]
     end = endurance(rs, state, uid)
@@ -276,10 +278,10 @@ def _kill_leader(rs, state: State, uid: str, how: str, killer: str | None = None
     """7.222 dead; 20.2: a dead leader adds his original Rally Points to his side's total."""
     rec = state["units"][uid]
     here = rec["hex"]
-    taken = c16_6_ring._take_items(rs, state, killer, uid) if killer and rs.on_map(state, killer) else []
+    taken = c16_6_ring._take_items(rs, state, killer, uid) if killer and c02_units.on_map(rs, state, killer) else []
     rec["status"], rec["hex"] = "eliminated", None
     pts = rs._lr(state, "combat", uid) + rs._lr(state, "morale", uid)
-    rs.on_unit_lost(state, uid, pts)
+    rs.hooks.on_unit_lost(rs, state, uid, pts)
     text = f"{uid} is dead ({how}; +{pts} demoralization, 7.222, 20.2)"
     more = taken + c16_6_ring._drop_items(rs, state, uid, here)
     return "; ".join([text] + more)
@@ -289,10 +291,10 @@ def _leader_loss(rs, state: State, ldr: str, points: int) -> str:
     """A leader caught in his unit's 1/2E takes 1 wound, in its E 2 wounds (ruling); Narsil's bearer
         caught breaks it (19.211 ruling)."""
     if not variant(rs, state):
-        return StandardRules._leader_loss(rs, state, ldr, points)
+        return StandardRules.hooks._leader_loss(rs, state, ldr, points)
     full = points >= c08_3_rally.leader_rating(rs, state, ldr, for_rally=False)
     text = [_wound(rs, state, ldr, 2 if full else 1)]
-    if rs.on_map(state, ldr) and state["sau"]["items"].get("narsil") == ldr:
+    if c02_units.on_map(rs, state, ldr) and state["sau"]["items"].get("narsil") == ldr:
         text.append(c19_21_narsil._break_narsil(rs, state, "its bearer caught in combat"))
     return "; ".join(t for t in text if t)
 
@@ -300,18 +302,18 @@ def _leader_loss(rs, state: State, ldr: str, points: int) -> str:
 def _displace_leader(rs, state: State, ldr: str) -> list[str]:
     """8.11 (variant): no effect if a leader is alone in a hex: he stays."""
     if not variant(rs, state):
-        return StandardRules._displace_leader(rs, state, ldr)
+        return StandardRules.hooks._displace_leader(rs, state, ldr)
     return []
 
 
 def _legal_sduels(rs, state: State, seat: str) -> Iterator[Action]:
     yield from c07_2_leaders._legal_duels(rs, state, seat)
-    if rs.on_map(state, "BEA") and rs.kind(state) == "combat" and rs.phasing(state) == seat:
+    if c02_units.on_map(rs, state, "BEA") and c03_sequence.kind(rs, state) == "combat" and c03_sequence.phasing(rs, state) == seat:
         bh = state["units"]["BEA"]["hex"]
         for x in sorted(state["units"]):
-            if rs.units[x].is_leader and rs.on_map(state, x) and distance(bh, state["units"][x]["hex"]) <= 1:
+            if rs.units[x].is_leader and c02_units.on_map(rs, state, x) and distance(bh, state["units"][x]["hex"]) <= 1:
                 act = Action("duel", ("BEA", x) if seat == "sauron" else (x, "BEA"))
-                if hooks.side_of(rs, state, act.args[0]) == seat and rs._ok(state, seat, act):
+                if hooks.side_of(rs, state, act.args[0]) == seat and c03_sequence._ok(rs, state, seat, act):
                     yield act
 
 

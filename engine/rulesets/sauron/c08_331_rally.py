@@ -14,7 +14,7 @@ from engine.rulesets.sauron import c22_mortal_combat
 
 
 def check_rally_extra(rs, state: State, seat: str, leader: str, uid: str) -> None:
-    StandardRules.check_rally_extra(rs, state, seat, leader, uid)
+    StandardRules.hooks.check_rally_extra(rs, state, seat, leader, uid)
     if not c07_22_leader_combat.variant(rs, state):
         return
     if c08_1_stacking.orphaned(rs, state, leader):

@@ -13,6 +13,8 @@ from engine.hexgrid import Hex
 
 from .common import SIDE_TITLES
 from engine.rulesets.sauron import c08_1_stacking
+from engine.spi import c02_units
+from engine.spi import c05_stacking
 
 ZONE_ROWS = {"front": (12, 20), "alliance": (1, 8)}
 
@@ -52,7 +54,7 @@ def _check_deploy(rs, state: State, seat: str, uid: str, hx: str, occ=None) -> N
             where = ("behind the Gate or in its fortifications" if u.setup == "front" else "outside the Gate",
                      "Expanded Game")
         raise IllegalOrder(f"{uid} must be set up {where[0]}; {hx} is not", where[1])
-    occ = occ if occ is not None else rs.occupancy(state)
+    occ = occ if occ is not None else c05_stacking.occupancy(rs, state)
     stack = [x for x in occ.get(hx, ()) if x != uid]
     if u.is_combat and any(rs.units[x].is_combat for x in stack):
         other = next(x for x in stack if rs.units[x].is_combat)
@@ -81,16 +83,16 @@ def _legal_deploys(rs, state: State, seat: str) -> Iterator[Action]:
         to the free hexes of its zone next to where it stands (autocomplete narrows the rest)."""
     if seat not in state["done"]:
         yield Action("done")
-    occ = rs.occupancy(state)
+    occ = c05_stacking.occupancy(rs, state)
     for uid in sorted(state["units"]):
         u = rs.units[uid]
-        if u.side != seat or u.setup == "reinforcement" or not rs.on_map(state, uid):
+        if u.side != seat or u.setup == "reinforcement" or not c02_units.on_map(rs, state, uid):
             continue
         h = Hex.parse(state["units"][uid]["hex"])
         for n in h.neighbours():
             hx = str(n)
             try:
-                rs._check_deploy(state, seat, uid, hx, occ)
+                rs.hooks._check_deploy(rs, state, seat, uid, hx, occ)
             except IllegalOrder:
                 continue
             yield Action("deploy", (uid, hx))
@@ -99,4 +101,4 @@ def _legal_deploys(rs, state: State, seat: str) -> Iterator[Action]:
 def legal_setup(rs, state: State, seat: str) -> Iterator[Action]:
     """13.0: the set-up's `done` and re-placements (an entry of Sauron's ``LEGAL_EXTRA``)."""
     if state["turn"] == 0:
-        yield from rs._legal_deploys(state, seat)
+        yield from _legal_deploys(rs, state, seat)

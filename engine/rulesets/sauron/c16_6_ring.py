@@ -37,6 +37,8 @@ from engine.spi import hooks
 from engine.rulesets.sauron import c07_22_leader_combat
 from engine.rulesets.sauron import c19_21_narsil
 from engine.rulesets.sauron import c22_mortal_combat
+from engine.spi import c02_units
+from engine.spi import c03_sequence
 
 
 def ring_holder(rs, state: State) -> str | None:
@@ -121,7 +123,7 @@ def _nearest_leader(rs, state: State, here: str | None, side: str) -> str | None
     best = None
     for x in sorted(state["units"]):
         u = rs.units[x]
-        if not u.is_leader or not rs.on_map(state, x):
+        if not u.is_leader or not c02_units.on_map(rs, state, x):
             continue
         d = distance(here, state["units"][x]["hex"]) if here else 0
         key = (hooks.side_of(rs, state, x) != side, d, x)
@@ -132,15 +134,15 @@ def _nearest_leader(rs, state: State, here: str | None, side: str) -> str | None
 
 def _highest_sauron_leader(rs, state: State) -> str | None:
     rank = rs.raw(state)["leaders"]["rank"]
-    alive = [x for x in rank if rs.on_map(state, x) or state["units"][x]["status"] == "reinforcement"]
-    alive = [x for x in alive if x != "SAU" or rs.on_map(state, "SAU")]
+    alive = [x for x in rank if c02_units.on_map(rs, state, x) or state["units"][x]["status"] == "reinforcement"]
+    alive = [x for x in alive if x != "SAU" or c02_units.on_map(rs, state, "SAU")]
     return max(alive, key=lambda x: rank[x]) if alive else None
 
 
 def _ring_home(rs, state: State) -> list[str]:
     """16.641/16.69: the Ring in Sauron's hex goes back to him, worn."""
     h = ring_holder(rs, state)
-    if not h or h == "SAU" or not rs.on_map(state, "SAU") or not rs.on_map(state, h):
+    if not h or h == "SAU" or not c02_units.on_map(rs, state, "SAU") or not c02_units.on_map(rs, state, h):
         return []
     if state["units"][h]["hex"] != state["units"]["SAU"]["hex"]:
         return []
@@ -165,10 +167,10 @@ def ring_return_duty(rs, state: State, seat: str) -> tuple[str, str] | None:
         on the map and apart; not an evil leader (16.69: he gives it back only if he enters Sauron's
         hex), nor one closing with a challenger (22.1, ruling)."""
     h = ring_holder(rs, state)
-    k = rs.kind(state)
+    k = c03_sequence.kind(rs, state)
     if (not h or h == "SAU" or seat != "sauron" or state["turn"] == 0 or k not in ("move", "magic")
-            or rs.phasing(state) != seat or hooks.side_of(rs, state, h) != "sauron" or h in state["sau"]["evil"]
-            or not rs.on_map(state, h) or not rs.on_map(state, "SAU")
+            or c03_sequence.phasing(rs, state) != seat or hooks.side_of(rs, state, h) != "sauron" or h in state["sau"]["evil"]
+            or not c02_units.on_map(rs, state, h) or not c02_units.on_map(rs, state, "SAU")
             or state["units"][h]["hex"] == state["units"]["SAU"]["hex"]
             or h in state["ph"]["moved"] or c04_movement._mover_kind(rs, state, seat, h) != k):
         return None
@@ -211,8 +213,8 @@ def ring_return_default(rs, state: State, seat: str) -> Action | None:
     if ring_return_pending(rs, state, seat) is None:
         return None
     h, _ = ring_return_duty(rs, state, seat)
-    for a in c04_movement._legal_moves(rs, state, seat, rs.kind(state), only=h):
-        if rs._ok(state, seat, a):
+    for a in c04_movement._legal_moves(rs, state, seat, c03_sequence.kind(rs, state), only=h):
+        if c03_sequence._ok(rs, state, seat, a):
             return a
     return None
 
@@ -221,13 +223,13 @@ def ring_return_default(rs, state: State, seat: str) -> Action | None:
 def _parse_ring(rs, state: State, seat: str, words: list[str]) -> tuple[str, ...]:
     if len(words) != 2 or words[1].lower() != "off":
         raise InvalidOrder(f"usage: {RING_ORDER.usage}")
-    return (rs.resolve_unit(words[0]), "off")
+    return (c02_units.resolve_unit(rs, words[0]), "off")
 
 
 def _check_ring(rs, state: State, seat: str, args: tuple[str, ...]) -> None:
     leader, off = args
-    rs._need_kind(state, ("rally",), "taking off the Ring", "16.642")
-    u = rs._own_on_map(state, seat, leader)
+    c03_sequence._need_kind(rs, state, ("rally",), "taking off the Ring", "16.642")
+    u = c02_units._own_on_map(rs, state, seat, leader)
     if seat != "westernesse" or not u.is_leader:
         raise IllegalOrder("only a Westernesse leader wearing the Ring tries to take it off", "16.642")
     r = state["sau"]["ring"]
@@ -269,7 +271,7 @@ def _turn_evil(rs, state: State, leader: str) -> list[str]:
     turned = state.setdefault("turned", {})
     turned[leader] = "sauron"
     here = state["units"][leader]["hex"]
-    stack = sorted(x for x in state["units"] if x != leader and rs.on_map(state, x)
+    stack = sorted(x for x in state["units"] if x != leader and c02_units.on_map(rs, state, x)
                    and state["units"][x]["hex"] == here and rs.units[x].is_combat)
     for x in stack:
         turned[x] = "sauron"
@@ -278,9 +280,9 @@ def _turn_evil(rs, state: State, leader: str) -> list[str]:
 
 def _legal_ring(rs, state: State, seat: str) -> Iterator[Action]:
     h = ring_holder(rs, state)
-    if h and rs.kind(state) == "rally" and hooks.side_of(rs, state, h) == seat:
+    if h and c03_sequence.kind(rs, state) == "rally" and hooks.side_of(rs, state, h) == seat:
         a = Action("ring", (h, "off"))
-        if rs._ok(state, seat, a):
+        if c03_sequence._ok(rs, state, seat, a):
             yield a
 
 

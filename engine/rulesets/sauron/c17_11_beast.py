@@ -29,6 +29,10 @@ from engine.spi import c07_combat
 from engine.spi import hooks
 from engine.rulesets.sauron import c07_22_leader_combat
 from engine.rulesets.sauron import c19_21_narsil
+from engine.spi import c02_units
+from engine.spi import c03_sequence
+from engine.spi import c05_stacking
+from engine.spi import common
 
 BEAST = "BEA"
 
@@ -64,13 +68,13 @@ def movement_allowance(rs, state: State, uid: str, ma: float) -> float:
 def unit_dem_value(rs, state: State, uid: str) -> int:
     if uid == BEAST:
         return rs.raw(state)["beast"]["dem"]
-    return StandardRules.unit_dem_value(rs, state, uid)
+    return StandardRules.hooks.unit_dem_value(rs, state, uid)
 
 
 def adjust_result(rs, state: State, target: str, res: tuple, prof: dict) -> tuple:
     if target == BEAST and beast(rs, state)["armor"]:
         return ()
-    return StandardRules.adjust_result(rs, state, target, res, prof)
+    return StandardRules.hooks.adjust_result(rs, state, target, res, prof)
 
 
 def beast_total(rs, state: State) -> int:
@@ -85,11 +89,11 @@ def has_effect(rs, state: State, spell: str) -> bool:
 def is_fanatic(rs, state: State, uid: str) -> bool:
     if has_effect(rs, state, "total-eclipse") and "orc" in rs.units[uid].tags:
         return True
-    return StandardRules.is_fanatic(rs, state, uid)
+    return StandardRules.hooks.is_fanatic(rs, state, uid)
 
 # --- spells
 def check_spell(rs, state: State, seat: str, leader: str, spell: str, target: str | None) -> None:
-    StandardRules.check_spell(rs, state, seat, leader, spell, target)
+    StandardRules.hooks.check_spell(rs, state, seat, leader, spell, target)
     ped = rs.raw(state)["pedestal"]["hex"]
     if state["units"][leader]["hex"] != ped:
         raise IllegalOrder(f"Sauron casts only while stacked with his pedestal, in {ped}", "8.5")
@@ -99,14 +103,14 @@ def check_spell(rs, state: State, seat: str, leader: str, spell: str, target: st
         if _beast_hex(rs, state, leader) is None:
             raise IllegalOrder("there is no free hex beside Sauron for the Beast", "17.1")
     elif spell.startswith("beast-"):
-        if not rs.on_map(state, BEAST):
+        if not c02_units.on_map(rs, state, BEAST):
             raise IllegalOrder("the Beast is not on the map", "17.1")
     if spell == "sinister-visions" and (target is None or Hex.parse(target) not in rs.hexmap):
         raise IllegalOrder("Sinister Visions needs a target hex on the map", "8.5")
 
 
 def _beast_hex(rs, state: State, leader: str) -> str | None:
-    occ = rs.occupancy(state)
+    occ = c05_stacking.occupancy(rs, state)
     h = Hex.parse(state["units"][leader]["hex"])
     tec = rs.charts_for(state)["tec"]
     for n in [h] + sorted(h.neighbours()):
@@ -121,7 +125,7 @@ def spell_targets(rs, state: State, seat: str, spell: str) -> Iterator[str]:
     if spell == "sinister-visions":
         seen = set()
         for x in sorted(state["units"]):
-            if hooks.side_of(rs, state, x) != seat and "men" in rs.units[x].tags and rs.on_map(state, x):
+            if hooks.side_of(rs, state, x) != seat and "men" in rs.units[x].tags and c02_units.on_map(rs, state, x):
                 hx = state["units"][x]["hex"]
                 if hx not in seen:
                     seen.add(hx)
@@ -139,25 +143,25 @@ def spell_effect(rs, state: State, seat: str, leader: str, spell: str, target: s
         b[spell[6:]] = True
         return rs.spells[spell]["text"]
     if spell == "sinister-visions":
-        hit = sorted(x for x in state["units"] if rs.on_map(state, x) and hooks.side_of(rs, state, x) != seat
+        hit = sorted(x for x in state["units"] if c02_units.on_map(rs, state, x) and hooks.side_of(rs, state, x) != seat
                      and "men" in rs.units[x].tags and rs.units[x].is_combat
                      and distance(state["units"][x]["hex"], target) <= 2)
         for x in hit:
             state["units"][x]["disrupted"] = True
         return f"{', '.join(hit) or 'no unit'} Disrupted (within two hexes of {target})"
-    return StandardRules.spell_effect(rs, state, seat, leader, spell, target)
+    return StandardRules.hooks.spell_effect(rs, state, seat, leader, spell, target)
 
 # --- Death Breath
 def _parse_breathe(rs, state: State, seat: str, words: list[str]) -> tuple[str, ...]:
     if len(words) != 3 or words[1].lower() != "at":
         raise InvalidOrder(f"usage: {BREATHE.usage}")
-    return (rs.resolve_unit(words[0]), "at", rs._hex_token(words[2]))
+    return (c02_units.resolve_unit(rs, words[0]), "at", common._hex_token(words[2]))
 
 
 def _check_breathe(rs, state: State, seat: str, args: tuple[str, ...]) -> None:
     uid, at, hx = args
     c07_combat._combat_phase_check(rs, state, seat, "fire", "17.1")
-    if uid != BEAST or seat != "sauron" or rs.phasing(state) != seat or not rs.on_map(state, BEAST):
+    if uid != BEAST or seat != "sauron" or c03_sequence.phasing(rs, state) != seat or not c02_units.on_map(rs, state, BEAST):
         raise IllegalOrder("only the Beast breathes death, in Sauron's Combat Phase", "17.1")
     if not beast(rs, state)["breath"]:
         raise IllegalOrder("the Beast has not been given Death Breath", "17.1")
@@ -165,14 +169,14 @@ def _check_breathe(rs, state: State, seat: str, args: tuple[str, ...]) -> None:
         raise IllegalOrder("the Beast breathes death once a Game-Turn", "17.1")
     if distance(state["units"][BEAST]["hex"], hx) != 1:
         raise IllegalOrder("Death Breath reaches an adjacent hex", "17.1")
-    if not any(hooks.side_of(rs, state, x) != seat for x in rs.occupancy(state).get(hx, ())):
+    if not any(hooks.side_of(rs, state, x) != seat for x in c05_stacking.occupancy(rs, state).get(hx, ())):
         raise IllegalOrder(f"no enemy in {hx}", "17.1")
 
 
 def _apply_breathe(rs, state: State, seat: str, args: tuple[str, ...], dice: Dice | None) -> list[Event]:
     uid, at, hx = args
     beast(rs, state)["breathed"] = state["turn"]
-    occ = rs.occupancy(state)
+    occ = c05_stacking.occupancy(rs, state)
     lines = []
     for x in sorted(occ.get(hx, ())):
         u = rs.units[x]
@@ -182,7 +186,7 @@ def _apply_breathe(rs, state: State, seat: str, args: tuple[str, ...], dice: Dic
             c07_combat.eliminate(rs, state, x)
             lines.append(f"{x} eliminated")
     for x in sorted(occ.get(hx, ())):
-        if rs.units[x].is_leader and rs.on_map(state, x):
+        if rs.units[x].is_leader and c02_units.on_map(rs, state, x):
             if state["sau"]["items"].get("narsil") == x:
                 lines.append(c19_21_narsil._break_narsil(rs, state, "Death Breath"))
             lines.append(c07_22_leader_combat._wound(rs, state, x, rs.raw(state)["beast"]["breath_wounds"]))
@@ -191,12 +195,12 @@ def _apply_breathe(rs, state: State, seat: str, args: tuple[str, ...], dice: Dic
 
 
 def _legal_breathe(rs, state: State, seat: str) -> Iterator[Action]:
-    if seat != "sauron" or not rs.on_map(state, BEAST) or not beast(rs, state)["breath"]:
+    if seat != "sauron" or not c02_units.on_map(rs, state, BEAST) or not beast(rs, state)["breath"]:
         return
     h = Hex.parse(state["units"][BEAST]["hex"])
     for n in h.neighbours():
         a = Action("breathe", (BEAST, "at", str(n)))
-        if rs._ok(state, seat, a):
+        if c03_sequence._ok(rs, state, seat, a):
             yield a
 
 

@@ -15,6 +15,9 @@ from engine.orders import Order
 from engine.spi.standard import StandardRules
 from engine.rulesets.sauron import c07_22_leader_combat
 from engine.spi import c07_1_fire
+from engine.spi import c02_units
+from engine.spi import c03_sequence
+from engine.spi import c05_stacking
 
 
 def _always(a: Hex, b: Hex) -> bool:
@@ -42,39 +45,39 @@ def _through_gate(rs, a: Hex, b: Hex) -> bool:
 def hexside_rule(rs, state: State, uids: list[str], a: Hex, b: Hex, retreat: bool = False):
     if _through_gate(rs, a, b) and gates_closed(rs, state):
         return None
-    return StandardRules.hexside_rule(rs, state, uids, a, b, retreat)
+    return StandardRules.hooks.hexside_rule(rs, state, uids, a, b, retreat)
 
 
 def why_hexside(rs, state, uids, a, b) -> str:
     if _through_gate(rs, a, b):
         return "the Gates of Morannon are closed (18.1)"
-    return StandardRules.why_hexside(rs, state, uids, a, b)
+    return StandardRules.hooks.why_hexside(rs, state, uids, a, b)
 
 
 def _why_unreachable(rs, state: State, seat: str, uids: list[str], dest: str) -> str:
     start = state["units"][uids[0]]["hex"]
     if gates_closed(rs, state) and start and (start in rs.mordor_hexes) != (dest in rs.mordor_hexes):
         return f"the Gates of Morannon are closed: no unit passes them ({start} to {dest})"
-    return StandardRules._why_unreachable(rs, state, seat, uids, dest)
+    return StandardRules.hooks._why_unreachable(rs, state, seat, uids, dest)
 
 
 def _why_section(rs, state: State, seat: str, hx: str, why: str) -> str:
     if "Gates of Morannon" in why:
         return "18.1"
-    return StandardRules._why_section(rs, state, seat, hx, why)
+    return StandardRules.hooks._why_section(rs, state, seat, hx, why)
 
 
 def zoc_through(rs, state: State, a: Hex, b: Hex) -> bool:
     if gates_closed(rs, state) and _through_gate(rs, a, b):
         return False
-    return StandardRules.zoc_through(rs, state, a, b)
+    return StandardRules.hooks.zoc_through(rs, state, a, b)
 
 
 def zoc_through_fn(rs, state: State):
     if not gates_closed(rs, state):
-        if type(rs).zoc_through is zoc_through:  # nothing else limits a ZOC here: always
+        if type(rs).hooks.zoc_through is zoc_through:  # nothing else limits a ZOC here: always
             return _always
-        return StandardRules.zoc_through_fn(rs, state)
+        return StandardRules.hooks.zoc_through_fn(rs, state)
     sides = rs.gate_sides
     return lambda a, b: frozenset((a, b)) not in sides
 
@@ -106,20 +109,20 @@ def _check_gates(rs, state: State, seat: str, args: tuple[str, ...]) -> None:
                            "out)", "18.1")
     if state["sau"].get("expanded"):
         raise IllegalOrder("in the expanded game the Gates stay open", "18.11")
-    if rs.kind(state) != "magic" or rs.phasing(state) != "sauron":
+    if c03_sequence.kind(rs, state) != "magic" or c03_sequence.phasing(rs, state) != "sauron":
         raise IllegalOrder("the Gates are closed or opened before the Sauron Movement Phase or after the "
                            "Sauron Combat Phase (the Magic Leader Phases)", "18.1")
-    if not rs.on_map(state, "SAU") or state["units"]["SAU"]["hex"] not in rs.mordor_hexes:
+    if not c02_units.on_map(rs, state, "SAU") or state["units"]["SAU"]["hex"] not in rs.mordor_hexes:
         raise IllegalOrder("Sauron must be inside Mordor to close or open the Gates", "18.1")
     if state["sau"]["gates_turn"] == state["turn"]:
         raise IllegalOrder("the Gates were already closed or opened this Game-Turn; they stay so", "18.1")
     if (what == "close") == gates_closed(rs, state):
         raise IllegalOrder(f"the Gates are already {'closed' if what == 'close' else 'open'}", "18.1")
     if what == "close":
-        occ = rs.occupancy(state)
+        occ = c05_stacking.occupancy(rs, state)
         for side in rs.gate_sides:
             a, b = sorted(side)
-            sa, sb = rs.side_in(state, str(a), occ), rs.side_in(state, str(b), occ)
+            sa, sb = c05_stacking.side_in(rs, state, str(a), occ), c05_stacking.side_in(rs, state, str(b), occ)
             if "westernesse" in (sa, sb) and (str(a) in rs.mordor_hexes) != (str(b) in rs.mordor_hexes):
                 w = a if sa == "westernesse" else b
                 if str(w) in rs.mordor_hexes:
@@ -138,7 +141,7 @@ def _apply_gates(rs, state: State, seat: str, args: tuple[str, ...], dice: Dice 
 def _legal_gates(rs, state: State, seat: str) -> Iterator[Action]:
     for what in ("close", "open"):
         a = Action("gates", (what,))
-        if rs._ok(state, seat, a):
+        if c03_sequence._ok(rs, state, seat, a):
             yield a
 
 

@@ -12,6 +12,7 @@ from engine.core import State
 from engine.hexgrid import distance
 
 from .common import NUMENOREANS
+from engine.spi import c02_units
 
 
 def _break_narsil(rs, state: State, why: str, here: str | None = None) -> str:
@@ -24,7 +25,7 @@ def _break_narsil(rs, state: State, why: str, here: str | None = None) -> str:
     state["sau"]["dem_extra"]["westernesse"] += ch["shards_dem"]
     here = here or state["units"][bearer]["hex"]
     heirs = sorted((distance(here, state["units"][x]["hex"]) if here else 0, x) for x in NUMENOREANS
-                   if rs.on_map(state, x))
+                   if c02_units.on_map(rs, state, x))
     if heirs:
         items["shards"] = heirs[0][1]
         to = f"; {heirs[0][1]} takes up the shards (19.211)"

@@ -27,7 +27,7 @@ def on_unit_lost(rs, state: State, uid: str, points: int) -> None:
     if side:
         state["dem"][side] = state["dem"].get(side, 0) + points
         return
-    StandardRules.on_unit_lost(rs, state, uid, points)
+    StandardRules.hooks.on_unit_lost(rs, state, uid, points)
 
 
 def dem_level(rs, state: State, army: str) -> int | None:

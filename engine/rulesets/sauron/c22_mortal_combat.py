@@ -38,6 +38,8 @@ from engine.spi import c05_stacking
 from engine.spi import c08_3_rally
 from engine.spi import hooks
 from engine.rulesets.sauron import c07_22_leader_combat
+from engine.spi import c02_units
+from engine.spi import c03_sequence
 
 
 MAX_ROUNDS = 200
@@ -51,7 +53,7 @@ def mortal_pair(rs, state: State, a: str, b: str) -> dict | None:
     """An accepted challenge between ``a`` and ``b``, once they share a hex (22.1)."""
     for m in state["sau"]["mortal"]:
         if m["status"] == "accepted" and {m["challenger"], m["challenged"]} == {a, b} \
-                and rs.on_map(state, a) and rs.on_map(state, b) \
+                and c02_units.on_map(rs, state, a) and c02_units.on_map(rs, state, b) \
                 and state["units"][a]["hex"] == state["units"][b]["hex"]:
             return m
     return None
@@ -73,18 +75,18 @@ def _busy(rs, state: State, uid: str) -> bool:
 def _parse_challenge(rs, state: State, seat: str, words: list[str]) -> tuple[str, ...]:
     if len(words) != 2:
         raise InvalidOrder(f"usage: {CHALLENGE.usage}")
-    return (rs.resolve_unit(words[0]), rs.resolve_unit(words[1]))
+    return (c02_units.resolve_unit(rs, words[0]), c02_units.resolve_unit(rs, words[1]))
 
 
 def _check_challenge(rs, state: State, seat: str, args: tuple[str, ...]) -> None:
     a, b = args
     if not c07_22_leader_combat.variant(rs, state):
         raise IllegalOrder("Mortal Combat is a rule of the variant (options: variant=off leaves it out)", "22.0")
-    if rs.kind(state) != "combat" or rs.phasing(state) != seat:
+    if c03_sequence.kind(rs, state) != "combat" or c03_sequence.phasing(rs, state) != seat:
         raise IllegalOrder("a challenge is issued by the phasing side in its Combat Phase", "22.0")
-    ua = rs._own_on_map(state, seat, a)
+    ua = c02_units._own_on_map(rs, state, seat, a)
     ub = rs.units.get(b)
-    if not ua.is_leader or ub is None or not ub.is_leader or hooks.side_of(rs, state, b) == seat or not rs.on_map(state, b):
+    if not ua.is_leader or ub is None or not ub.is_leader or hooks.side_of(rs, state, b) == seat or not c02_units.on_map(rs, state, b):
         raise IllegalOrder(f"{a} must be your leader and {b} an enemy leader on the map", "22.0")
     rng = rs.raw(state)["mortal_combat"]["range"]
     d = distance(state["units"][a]["hex"], state["units"][b]["hex"])
@@ -102,9 +104,9 @@ def _check_challenge(rs, state: State, seat: str, args: tuple[str, ...]) -> None
 def _apply_challenge(rs, state: State, seat: str, args: tuple[str, ...], dice: Dice | None) -> list[Event]:
     a, b = args
     state["sau"]["mortal"].append({"challenger": a, "challenged": b, "status": "asked", "turn": state["turn"]})
-    other = rs.enemy(seat)
-    return [Event(public=f"{rs.title_of(seat)}: {a} challenges {b} to Mortal Combat (22.0). "
-                         f"{rs.title_of(other)} answers `accept {b}` or `decline {b}` in its next phase, "
+    other = c02_units.enemy(rs, seat)
+    return [Event(public=f"{c02_units.title_of(rs, seat)}: {a} challenges {b} to Mortal Combat (22.0). "
+                         f"{c02_units.title_of(rs, other)} answers `accept {b}` or `decline {b}` in its next phase, "
                          "before it is done (22.3).", section="22.0")]
 
 
@@ -118,15 +120,15 @@ def answer_buttons(rs, state: State, seat: str, action: Action) -> list[tuple[st
 
 
 def _legal_challenges(rs, state: State, seat: str) -> Iterator[Action]:
-    if rs.kind(state) != "combat" or rs.phasing(state) != seat or not c07_22_leader_combat.variant(rs, state):
+    if c03_sequence.kind(rs, state) != "combat" or c03_sequence.phasing(rs, state) != seat or not c07_22_leader_combat.variant(rs, state):
         return
     for a in sorted(state["units"]):
-        if not (rs.units[a].is_leader and hooks.side_of(rs, state, a) == seat and rs.on_map(state, a)):
+        if not (rs.units[a].is_leader and hooks.side_of(rs, state, a) == seat and c02_units.on_map(rs, state, a)):
             continue
         for b in sorted(state["units"]):
-            if rs.units[b].is_leader and hooks.side_of(rs, state, b) != seat and rs.on_map(state, b):
+            if rs.units[b].is_leader and hooks.side_of(rs, state, b) != seat and c02_units.on_map(rs, state, b):
                 act = Action("challenge", (a, b))
-                if rs._ok(state, seat, act):
+                if c03_sequence._ok(rs, state, seat, act):
                     yield act
 
 # --- the answer
@@ -137,20 +139,20 @@ def _asked(rs, state: State, seat: str) -> list[dict]:
 
 def _same_phase(rs, state: State, m: dict) -> bool:
     """The challenge was issued in the phase now running (the answer waits for the next phase)."""
-    return m["turn"] == state["turn"] and rs.phasing(state) == hooks.side_of(rs, state, m["challenger"]) \
-        and rs.kind(state) == "combat"
+    return m["turn"] == state["turn"] and c03_sequence.phasing(rs, state) == hooks.side_of(rs, state, m["challenger"]) \
+        and c03_sequence.kind(rs, state) == "combat"
 
 
 def _parse_accept(rs, state: State, seat: str, words: list[str]) -> tuple[str, ...]:
     if len(words) != 1:
         raise InvalidOrder(f"usage: {ACCEPT.usage}")
-    return (rs.resolve_unit(words[0]),)
+    return (c02_units.resolve_unit(rs, words[0]),)
 
 
 def _parse_decline(rs, state: State, seat: str, words: list[str]) -> tuple[str, ...]:
     if len(words) != 1:
         raise InvalidOrder(f"usage: {DECLINE.usage}")
-    return (rs.resolve_unit(words[0]),)
+    return (c02_units.resolve_unit(rs, words[0]),)
 
 
 def _check_answer(rs, state: State, seat: str, args: tuple[str, ...]) -> None:
@@ -169,7 +171,7 @@ def _apply_accept(rs, state: State, seat: str, args: tuple[str, ...], dice: Dice
     leader, = args
     m = _answer(rs, state, seat, leader)
     m["status"] = "accepted"
-    return [Event(public=f"{rs.title_of(seat)}: {leader} accepts {m['challenger']}'s challenge. In each of "
+    return [Event(public=f"{c02_units.title_of(rs, seat)}: {leader} accepts {m['challenger']}'s challenge. In each of "
                          "their movement phases both now move as near to the other as they can, until one "
                          "enters the other's hex; Mortal Combat follows in the next Combat Phase once they "
                          "share one (22.1).", section="22.1")]
@@ -185,7 +187,7 @@ def _declined(rs, state: State, m: dict, leader: str) -> int:
     army takes his Rally Points as demoralization and he may not rally this Game-Turn; returns the points."""
     state["sau"]["mortal"].remove(m)
     pts = decline_points(rs, state, leader)
-    army = rs.army_of(leader)
+    army = c02_units.army_of(rs, leader)
     state["sau"]["dem_extra"][army] = state["sau"]["dem_extra"].get(army, 0) + pts
     state["sau"]["declined"][leader] = state["turn"]
     return pts
@@ -195,7 +197,7 @@ def _apply_decline(rs, state: State, seat: str, args: tuple[str, ...], dice: Dic
     leader, = args
     m = _answer(rs, state, seat, leader)
     pts = _declined(rs, state, m, leader)
-    return [Event(public=f"{rs.title_of(seat)}: {leader} declines {m['challenger']}'s challenge: +{pts} "
+    return [Event(public=f"{c02_units.title_of(rs, seat)}: {leader} declines {m['challenger']}'s challenge: +{pts} "
                          f"demoralization (his Rally Points) and he may not rally this Game-Turn (22.3).",
                   section="22.3")]
 
@@ -257,7 +259,7 @@ def may_enter_enemy_leaders(rs, state: State, uids: list[str]) -> bool:
     if all(rs.units[u].is_leader and any(m["status"] == "accepted" and u in (m["challenger"], m["challenged"])
                                            for m in state["sau"]["mortal"]) for u in uids):
         return True
-    return StandardRules.may_enter_enemy_leaders(rs, state, uids)
+    return StandardRules.hooks.may_enter_enemy_leaders(rs, state, uids)
 
 
 def meeting_check(rs, state: State, seat: str, uids: list[str], dest: str, occ) -> None:
@@ -283,15 +285,15 @@ def approach_duties(rs, state: State, seat: str) -> list[tuple[str, str]]:
     """(leader of ``seat``, his opponent) for each accepted challenge whose leader must still close
         this phase (22.1): the two are on the map and apart, this is a phase in which he moves (his
         side's Movement Phase, a magic leader's Magic Leader Phase, 8.52) and he has not moved in it."""
-    k = rs.kind(state)
-    if state["turn"] == 0 or k not in ("move", "magic") or rs.phasing(state) != seat:
+    k = c03_sequence.kind(rs, state)
+    if state["turn"] == 0 or k not in ("move", "magic") or c03_sequence.phasing(rs, state) != seat:
         return []
     out = []
     for m in state["sau"]["mortal"]:
         if m["status"] != "accepted":
             continue
         for me, foe in ((m["challenged"], m["challenger"]), (m["challenger"], m["challenged"])):
-            if (hooks.side_of(rs, state, me) == seat and rs.on_map(state, me) and rs.on_map(state, foe)
+            if (hooks.side_of(rs, state, me) == seat and c02_units.on_map(rs, state, me) and c02_units.on_map(rs, state, foe)
                     and state["units"][me]["hex"] != state["units"][foe]["hex"]
                     and me not in state["ph"]["moved"] and c04_movement._mover_kind(rs, state, seat, me) == k):
                 out.append((me, foe))
@@ -304,7 +306,7 @@ def approach_reach(rs, state: State, seat: str, me: str, foe: str) -> tuple[int,
         (frozen, having cast) can come no nearer."""
     here, there = state["units"][me]["hex"], state["units"][foe]["hex"]
     now = distance(here, there)
-    occ = rs.occupancy(state)
+    occ = c05_stacking.occupancy(rs, state)
     key = (state["turn"], state["step"], tuple(state["ph"]["moved"]), me, foe,
            tuple(sorted((u, r["hex"]) for u, r in state["units"].items() if r["hex"])),
            state["sau"]["gates"], len(state["effects"]), state["dice"]["counter"])
@@ -314,7 +316,7 @@ def approach_reach(rs, state: State, seat: str, me: str, foe: str) -> tuple[int,
     movers = c04_movement._stack_of(rs, state, (me,))
     best = now
     try:
-        rs._check_movers(state, seat, movers)
+        rs.hooks._check_movers(rs, state, seat, movers)
     except IllegalOrder:
         pass
     else:
@@ -372,8 +374,8 @@ def approach_default(rs, state: State, seat: str) -> Action | None:
     for me, foe in approach_duties(rs, state, seat):
         now, best = approach_reach(rs, state, seat, me, foe)
         if best < now:
-            for a in c04_movement._legal_moves(rs, state, seat, rs.kind(state), only=me):
-                if rs._ok(state, seat, a):
+            for a in c04_movement._legal_moves(rs, state, seat, c03_sequence.kind(rs, state), only=me):
+                if c03_sequence._ok(rs, state, seat, a):
                     return a
     return None
 
@@ -403,7 +405,7 @@ def _apply_withdraw_or_decline(rs, state: State, seat: str, args: tuple[str, ...
         return _apply_decline(rs, state, seat, args, dice)
     foe = m["challenged"] if m["challenger"] == leader else m["challenger"]
     pts = _declined(rs, state, m, leader)
-    return [Event(public=f"{rs.title_of(seat)}: {leader} backs out of the Mortal Combat with {foe}: +{pts} "
+    return [Event(public=f"{c02_units.title_of(rs, seat)}: {leader} backs out of the Mortal Combat with {foe}: +{pts} "
                          f"demoralization (his Rally Points) and he may not rally this Game-Turn (22.1, 22.3).",
                   section="22.3")]
 
@@ -416,7 +418,7 @@ def _deaths_cost(rs, state: State, dead: tuple[str, ...], killer: str | None, ar
     st = clone(state)
     for uid in dead:
         c07_22_leader_combat._wound(rs, st, uid, "k", killer=killer if len(dead) == 1 else None)
-    added = {a: rs.dem_total(st, a) - rs.dem_total(state, a) for a in (army, foe)}
+    added = {a: rs.hooks.dem_total(rs, st, a) - rs.hooks.dem_total(rs, state, a) for a in (army, foe)}
     return added[army] - added[foe]
 
 
@@ -426,7 +428,7 @@ def challenge_costs(rs, state: State, leader: str, challenger: str) -> dict:
         ``paid``, what the side has paid already for challenges avoided (22.3, in this game); ``accept``,
         the expected net cost of the fight (its own losses less the enemy's, a Fraction); ``dies`` and
         ``kills``, the chances that ``leader``, and ``challenger``, die."""
-    army, foe = rs.army_of(leader), rs.army_of(challenger)
+    army, foe = c02_units.army_of(rs, leader), c02_units.army_of(rs, challenger)
     end = mortal_outcome(rs, state, challenger, leader)  # "a": the challenger alone dies, "b": the leader alone
     accept = (end["b"] * _deaths_cost(rs, state, (leader,), challenger, army, foe)
               + end["a"] * _deaths_cost(rs, state, (challenger,), leader, army, foe)
@@ -465,7 +467,7 @@ def _mortal_fights(rs, state: State) -> list[Event]:
     events = []
     for m in list(state["sau"]["mortal"]):
         a, b = m["challenger"], m["challenged"]
-        if not (rs.on_map(state, a) and rs.on_map(state, b)):
+        if not (c02_units.on_map(rs, state, a) and c02_units.on_map(rs, state, b)):
             state["sau"]["mortal"].remove(m)
             continue
         if m["status"] == "accepted" and state["units"][a]["hex"] == state["units"][b]["hex"]:
@@ -567,7 +569,7 @@ def order_odds(rs, state: State, seat: str, action: Action) -> str | None:
     """``/odds duel A B`` (7.25; Mortal Combat once the two share a hex after an accepted challenge)
         and ``/odds challenge A B`` (the Mortal Combat it would lead to), under the variant."""
     if not c07_22_leader_combat.variant(rs, state) or action.verb not in ("duel", "challenge") or len(action.args) != 2:
-        return StandardRules.order_odds(rs, state, seat, action)
+        return StandardRules.hooks.order_odds(rs, state, seat, action)
     a, b = action.args
     if "BEA" in (a, b) and action.verb == "duel":
         return c07_22_leader_combat.duel_odds(rs, state, a, b)
@@ -585,7 +587,7 @@ def _would_die(rs, state: State, uid: str, w) -> bool:
 
 def on_step_start(rs, state: State) -> list[Event]:
     """22.0: at the start of a Combat Phase, the accepted challenges whose leaders share a hex are fought."""
-    return _mortal_fights(rs, state) if rs.kind(state) == "combat" else []
+    return _mortal_fights(rs, state) if c03_sequence.kind(rs, state) == "combat" else []
 
 # the orders of this file (engine/orders.py), each naming its functions above
 CHALLENGE = Order("challenge", "`challenge <leader> <enemy leader>`, e.g. `challenge ISI GOR`",

@@ -28,6 +28,8 @@ from __future__ import annotations
 import json
 from functools import cached_property
 
+from dataclasses import replace
+
 from engine.core import Event, State
 from engine.dice import Dice
 from engine.hexgrid import distance
@@ -39,6 +41,9 @@ from engine.spi import c07_combat
 from engine.spi import hooks
 from engine.rulesets.sauron import c08_1_stacking
 from engine.rulesets.sauron import c16_6_ring
+from engine.spi import c02_units
+from engine.spi import c03_sequence
+from engine.spi import c05_stacking
 
 # the expanded game's own options (options.py) when not given: nothing lost, nobody dead, Narsil whole, the
 # Ring with Sauron, the siege rule on, the decisive victory
@@ -62,11 +67,11 @@ def siege_armor(rs, state: State, attacker: str, target: str, kind: str, prof: d
 def ring_into_the_fire(rs, state: State) -> list[Event]:
     """16.632: the Ring cast into Orodruin at the start of a Rally Phase ends the game."""
     events: list[Event] = []
-    if rs.kind(state) == "rally" and not state["over"]:
+    if c03_sequence.kind(rs, state) == "rally" and not state["over"]:
         h = c16_6_ring.ring_holder(rs, state)
         oro = set(rs.map_data["zones"]["orodruin"])
         if h and hooks.side_of(rs, state, h) == "westernesse" and h not in state["sau"]["evil"] \
-                and not state["sau"]["ring"]["worn"] and rs.on_map(state, h) and state["units"][h]["hex"] in oro:
+                and not state["sau"]["ring"]["worn"] and c02_units.on_map(rs, state, h) and state["units"][h]["hex"] in oro:
             state["sau"]["ring"]["holder"] = None
             state["sau"]["ring_destroyed"] = True
             v = {"winner": "westernesse", "section": "16.632", "decisive": True,
@@ -84,13 +89,13 @@ def overrun_catapults(rs, state: State, seat: str, uids: list[str], trail: list[
     if not trail or not any(rs.units[u].is_combat for u in uids):
         return []
     here = trail[-1]
-    occ = rs.occupancy(state)
+    occ = c05_stacking.occupancy(rs, state)
     foes = [x for x in occ.get(here, ()) if hooks.side_of(rs, state, x) != seat]
     if not foes or not all(rs.units[x].is_siege for x in foes):
         return []
     for x in foes:
         c07_combat.eliminate(rs, state, x)
-    return [Event(public=f"{rs.title_of(seat)} overruns {', '.join(sorted(foes))} in {here} (expanded game, "
+    return [Event(public=f"{c02_units.title_of(rs, seat)} overruns {', '.join(sorted(foes))} in {here} (expanded game, "
                          "ruling: siege equipment alone does not hold a hex).", section="Expanded Game")]
 
 
@@ -98,7 +103,7 @@ def overrun_after_order(rs, state: State, seat: str, action) -> list[Event]:
     """Any order that leaves combat units in a hex with only enemy siege equipment (an advance after
     combat, a retreat, an entry) overruns it too (ruling, ``overrun_catapults``)."""
     events: list[Event] = []
-    occ = rs.occupancy(state)
+    occ = c05_stacking.occupancy(rs, state)
     for hx, ids in sorted(occ.items()):
         sides = {hooks.side_of(rs, state, x) for x in ids}
         if len(sides) < 2:
@@ -110,24 +115,96 @@ def overrun_after_order(rs, state: State, seat: str, action) -> list[Event]:
     return events
 
 
+def reinforcement_entry(rs, state: State, uid: str) -> list[str] | None:
+    """Set-up's queue (the seed: "set up units in a queue behind those on the map"): they enter from
+    Game-Turn 1, Sauron's at 1120's side of Mordor, Westernesse's at the western edge."""
+    if state["units"][uid]["status"] != "reinforcement" or state["turn"] < 1:
+        return None
+    if hooks.side_of(rs, state, uid) == "sauron":
+        return ["1608", "1609", "1709"]
+    return [str(h) for h in sorted(rs.hexmap.edge_hexes("west")) if str(h) in rs.setup_zones["alliance"]]
+
+
+# ------------------------------------------------------------ the rules
+def hexside_rule(rs, state: State, uids: list[str], a, b, retreat: bool = False):
+    """No move from the path straight onto the wall (the stairways only)."""
+    if rs.hexmap.hexside(a, b) == "wall":
+        return None
+    return Sauron.hooks.hexside_rule(rs, state, uids, a, b, retreat)
+
+
+def why_hexside(rs, state, uids, a, b) -> str:
+    if rs.hexmap.hexside(a, b) == "wall":
+        return "units never move directly from the path to the wall: use the stairways (expanded game)"
+    return Sauron.hooks.why_hexside(rs, state, uids, a, b)
+
+
+def zoc_through(rs, state: State, a, b) -> bool:
+    if rs.hexmap.hexside(a, b) == "wall":
+        return False
+    return Sauron.hooks.zoc_through(rs, state, a, b)
+
+
+def zoc_through_fn(rs, state: State):
+    return lambda a, b: rs.hooks.zoc_through(rs, state, a, b)
+
+
+def final_result(rs, state: State) -> dict:
+    r = dict(Sauron.hooks.final_result(rs, state))
+    r["summary"] = r["summary"].replace("; neither side wins decisively: the expanded game may follow", "")
+    r["summary"] = r["summary"].replace(": the expanded game may follow", "")
+    if state["options"].get("victory", "decisive") != "decisive":
+        return r
+    occ = c05_stacking.occupancy(rs, state)
+    held = any(hooks.side_of(rs, state, x) == "westernesse" and rs.units[x].is_combat for x in occ.get("1608", ()))
+    if state["units"]["SAU"]["status"] == "eliminated" and held:
+        return {"winner": "westernesse", "section": "victory", "decisive": True, "points": r.get("points"),
+                "summary": "The eighteen Game-Turns are over: Sauron is dead and Barad-dur taken. Decisive "
+                           "Victory for Westernesse (expanded game, ruling)."}
+    return r
+
+
+def help_general(rs) -> str:
+    return ("**Sauron: the Rematch** (the expanded game of Heli's variant): the map rotated, the Morannon's gate path "
+                "0722-1120 always open (18.11), the fortifications reached by the stairways, Barad-dur at 1608 "
+                "and Orodruin at 2218. Options carry the first part over: `lost=<ids>` (each returns on 3-6), "
+                "`dead=<leaders>`, `narsil=whole|shards|gone`, `ring=<leader>`; `siege=on|off`, "
+                "`victory=decisive|points`. A Westernesse leader carrying the Ring (not wearing it) into "
+                "Orodruin destroys it in the Joint Rally Phase and wins (16.632). Sauron's three catapults "
+            "(`CT1`-`CT3`) start in the fortifications just inside the Gate and fire at troops (e, range 2); "
+            "the armies start apart (a reconstruction). The first part's headline "
+            "rules go on: **the One Ring** (16.6-16.69: taken in leader combat, carried back to Sauron, "
+            "16.641) and **Mortal Combat** (22.0-22.4: challenge, accept or decline, close, fight to the "
+            "death). docs/sauron.md has the rulings.")
+
+
 class SauronExpanded(Sauron):
     name = "sauron-expanded"
     golden_script = None  # its scripted rematch: tests/rulesets/sauron/test_sauron_expanded_game.py
     options = EXPANDED_OPTIONS  # options.py (issue 39): Sauron's and the first part's carried over
     title = "Sauron: the Rematch (the expanded game)"
-    deploy_example = "OI1 1120"
-    ON_STEP_START = (*Sauron.ON_STEP_START, ring_into_the_fire)
-    AFTER_MOVE = (*Sauron.AFTER_MOVE, overrun_catapults)  # a lone catapult is overrun (ruling)
-    AFTER_ORDER = (*Sauron.AFTER_ORDER, overrun_after_order)  # and after any other order that stacks on one
+    hooks = replace(Sauron.hooks,  # the extension points (engine/spi/hooks.py: Hooks)
+        deploy_example="OI1 1120",
+        ON_STEP_START=(*Sauron.hooks.ON_STEP_START, ring_into_the_fire),
+        AFTER_MOVE=(*Sauron.hooks.AFTER_MOVE, overrun_catapults),  # a lone catapult is overrun (ruling)
+        AFTER_ORDER=(*Sauron.hooks.AFTER_ORDER, overrun_after_order),  # and after any other order that stacks on one
+        MODIFY_ATTACK=(*Sauron.hooks.MODIFY_ATTACK, siege_armor),
+        setup_help=(
+            "Sauron sets up first, anywhere behind the Gate and in the fortifications, then Westernesse outside it "
+            "(the Rematch's set-up). Every counter starts placed (a reconstruction: the armies apart, so nobody "
+            "owes an attack on the first turn, 7.31); Sauron's three catapults (`CT1`-`CT3`) in the fortifications "
+            "nearest the Gate's inner end, re-placed only there. Re-place with `deploy <unit> [<unit>...] <hex>`, "
+            "then `/done`; counters that find no room enter from Game-Turn 1."),
+        reinforcement_entry=reinforcement_entry,
+        hexside_rule=hexside_rule,
+        why_hexside=why_hexside,
+        zoc_through=zoc_through,
+        zoc_through_fn=zoc_through_fn,
+        final_result=final_result,
+        help_general=help_general,
+    )
 
-    MODIFY_ATTACK = (*Sauron.MODIFY_ATTACK, siege_armor)
 
-    setup_help = (
-        "Sauron sets up first, anywhere behind the Gate and in the fortifications, then Westernesse outside it "
-        "(the Rematch's set-up). Every counter starts placed (a reconstruction: the armies apart, so nobody "
-        "owes an attack on the first turn, 7.31); Sauron's three catapults (`CT1`-`CT3`) in the fortifications "
-        "nearest the Gate's inner end, re-placed only there. Re-place with `deploy <unit> [<unit>...] <hex>`, "
-        "then `/done`; counters that find no room enter from Game-Turn 1.")
 
     @cached_property
     def map_data(self) -> dict:
@@ -188,7 +265,7 @@ class SauronExpanded(Sauron):
         hex, leaders with the first unit of their nationality."""
         for uid, rec in state["units"].items():
             if self.units[uid].setup == "forts":
-                rec.update(self.unit_record(self.units[uid]))  # the catapults: the expanded game's own
+                rec.update(c02_units.unit_record(self, self.units[uid]))  # the catapults: the expanded game's own
             if rec["status"] != "out":
                 rec.update(hex=None, status="pool")
         forts = sorted(self.setup_zones["forts"], key=lambda h: (distance(h, "1120"), h))
@@ -216,14 +293,6 @@ class SauronExpanded(Sauron):
                 if state["units"][uid]["status"] == "pool":  # no room: 'a queue behind those on the map'
                     state["units"][uid].update(hex=None, status="reinforcement")
 
-    def reinforcement_entry(self, state: State, uid: str) -> list[str] | None:
-        """Set-up's queue (the seed: "set up units in a queue behind those on the map"): they enter from
-        Game-Turn 1, Sauron's at 1120's side of Mordor, Westernesse's at the western edge."""
-        if state["units"][uid]["status"] != "reinforcement" or state["turn"] < 1:
-            return None
-        if hooks.side_of(self, state, uid) == "sauron":
-            return ["1608", "1609", "1709"]
-        return [str(h) for h in sorted(self.hexmap.edge_hexes("west")) if str(h) in self.setup_zones["alliance"]]
 
     # --------------------------------------------------------------- ratings
     def _lr(self, state: State, table: str, uid: str) -> int:
@@ -231,44 +300,15 @@ class SauronExpanded(Sauron):
         base = super()._lr(state, table, adj.get("as", uid))
         return base + adj.get(table, 0)
 
-    # ------------------------------------------------------------ the rules
-    def hexside_rule(self, state: State, uids: list[str], a, b, retreat: bool = False):
-        """No move from the path straight onto the wall (the stairways only)."""
-        if self.hexmap.hexside(a, b) == "wall":
-            return None
-        return super().hexside_rule(state, uids, a, b, retreat)
 
-    def why_hexside(self, state, uids, a, b) -> str:
-        if self.hexmap.hexside(a, b) == "wall":
-            return "units never move directly from the path to the wall: use the stairways (expanded game)"
-        return super().why_hexside(state, uids, a, b)
 
-    def zoc_through(self, state: State, a, b) -> bool:
-        if self.hexmap.hexside(a, b) == "wall":
-            return False
-        return super().zoc_through(state, a, b)
 
-    def zoc_through_fn(self, state: State):
-        return lambda a, b: self.zoc_through(state, a, b)
 
     @staticmethod
     def _hex(state: State, uid: str):
         from engine.hexgrid import Hex
         return Hex.parse(state["units"][uid]["hex"])
 
-    def final_result(self, state: State) -> dict:
-        r = dict(super().final_result(state))
-        r["summary"] = r["summary"].replace("; neither side wins decisively: the expanded game may follow", "")
-        r["summary"] = r["summary"].replace(": the expanded game may follow", "")
-        if state["options"].get("victory", "decisive") != "decisive":
-            return r
-        occ = self.occupancy(state)
-        held = any(hooks.side_of(self, state, x) == "westernesse" and self.units[x].is_combat for x in occ.get("1608", ()))
-        if state["units"]["SAU"]["status"] == "eliminated" and held:
-            return {"winner": "westernesse", "section": "victory", "decisive": True, "points": r.get("points"),
-                    "summary": "The eighteen Game-Turns are over: Sauron is dead and Barad-dur taken. Decisive "
-                               "Victory for Westernesse (expanded game, ruling)."}
-        return r
 
     def view(self, state: State, seat: str | None) -> dict:
         v = super().view(state, seat)
@@ -288,18 +328,6 @@ class SauronExpanded(Sauron):
             out.append(f"the One Ring with {o['ring']}")
         return out
 
-    def help_general(self) -> str:
-        return ("**Sauron: the Rematch** (the expanded game of Heli's variant): the map rotated, the Morannon's gate path "
-                    "0722-1120 always open (18.11), the fortifications reached by the stairways, Barad-dur at 1608 "
-                    "and Orodruin at 2218. Options carry the first part over: `lost=<ids>` (each returns on 3-6), "
-                    "`dead=<leaders>`, `narsil=whole|shards|gone`, `ring=<leader>`; `siege=on|off`, "
-                    "`victory=decisive|points`. A Westernesse leader carrying the Ring (not wearing it) into "
-                    "Orodruin destroys it in the Joint Rally Phase and wins (16.632). Sauron's three catapults "
-                "(`CT1`-`CT3`) start in the fortifications just inside the Gate and fire at troops (e, range 2); "
-                "the armies start apart (a reconstruction). The first part's headline "
-                "rules go on: **the One Ring** (16.6-16.69: taken in leader combat, carried back to Sauron, "
-                "16.641) and **Mortal Combat** (22.0-22.4: challenge, accept or decline, close, fight to the "
-                "death). docs/sauron.md has the rulings.")
 
 
 SAURON_EXPANDED = SauronExpanded()

@@ -10,15 +10,16 @@ and the group may play the expanded game (docs/sauron.md).
 from __future__ import annotations
 
 from engine.core import State
+from engine.spi import c02_units
 
 
 def victory_points(rs, state: State) -> dict[str, int]:
     v = rs.raw(state)["victory"]
     pts = {}
     for seat in ("sauron", "westernesse"):
-        enemy = rs.enemy(seat)
-        p = max(rs.dem_total(state, enemy), 0)
-        if rs.demoralized(state, enemy):
+        enemy = c02_units.enemy(rs, seat)
+        p = max(rs.hooks.dem_total(rs, state, enemy), 0)
+        if rs.hooks.demoralized(rs, state, enemy):
             p += v["demoralized"]
         pts[seat] = p
     if state["units"]["SAU"]["status"] == "eliminated":
@@ -36,7 +37,7 @@ def result_why(rs, state: State, over: dict) -> str:
     w = over.get("winner")
     if not w:
         return f"victory points {pts['sauron']} each"
-    return f"{kind}, {pts[w]} victory points to {pts[rs.enemy(w)]}"
+    return f"{kind}, {pts[w]} victory points to {pts[c02_units.enemy(rs, w)]}"
 
 
 def final_result(rs, state: State) -> dict:
@@ -54,5 +55,5 @@ def final_result(rs, state: State) -> dict:
     kind = "Decisive Victory" if decisive else "Marginal Victory"
     more = "" if decisive else "; neither side wins decisively: the expanded game may follow"
     return {"winner": win, "summary": f"The eighteen Game-Turns are over. {tally}: {kind} for "
-                                      f"{rs.title_of(win)}{more}.",
+                                      f"{c02_units.title_of(rs, win)}{more}.",
             "section": "victory", "points": pts, "decisive": decisive}

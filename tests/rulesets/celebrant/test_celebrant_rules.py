@@ -19,6 +19,7 @@ from engine.spi import c07_5_retreat
 from engine.spi import c07_combat
 from engine.spi import c08_3_rally
 from engine.spi import hooks
+from engine.spi import c03_sequence
 
 
 def pos(units: dict[str, str], step: str = "B", turn: int = 1, seed: str = "t", chits=("6 NW", "0"),
@@ -36,7 +37,7 @@ def pos(units: dict[str, str], step: str = "B", turn: int = 1, seed: str = "t", 
     for uid, hx in units.items():
         st["units"][uid].update(hex=hx, status="map")
     st["turn"], st["step"], st["done"] = turn, step, []
-    st["ph"] = RS._fresh_phase()
+    st["ph"] = c03_sequence._fresh_phase(RS)
     st["hidden"]["chits"] = {"westernesse": chits[0], "shadow": chits[1]}
     st["cel"]["disarray"] = False
     st["cel"].update(cel)
@@ -113,7 +114,7 @@ def test_7_12_foot_archers_reach_three_hexes_mounted_archers_two():
     refused(g, "westernesse", "fire GB1 at 2824", "7.12")      # four hexes
     g.play("westernesse", "fire GB1 at 2823")                  # three hexes
     refused(g, "westernesse", "fire EA1 at 3023", "7.12")      # mounted: three is too far
-    assert RS.missile_range(g.state, "EA1") == 2 and RS.missile_range(g.state, "GB1") == 3
+    assert RS.hooks.missile_range(RS, g.state, "EA1") == 2 and RS.hooks.missile_range(RS, g.state, "GB1") == 3
 
 
 # ------------------------------------------------------------------- 7.31
@@ -218,7 +219,7 @@ def test_9_12_the_printed_demoralization_value_replaces_the_formula():
     g.play("westernesse", "melee ER1 at 2720")
     paid = g.state["dem"]["orcs"]
     assert paid == 1  # half of the printed 2, rounded up
-    assert RS.unit_dem_value(g.state, "GG1") == 3 and RS.unit_dem_value(g.state, "OI1") == 1
+    assert RS.hooks.unit_dem_value(RS, g.state, "GG1") == 3 and RS.hooks.unit_dem_value(RS, g.state, "OI1") == 1
 
 
 # ------------------------------------------------------------------- 10.0
@@ -270,7 +271,7 @@ def test_13_21_gondor_disordered_when_cirion_fails_his_rally_roll():
     g = _disarray_game([6, 6])  # 12: Rally Rating 7 rallies on 3-9 only
     _, ev = g.play("westernesse", "done")
     assert "fails to rally Gondor" in texts(ev) and g.state["cel"]["disordered"]
-    g.state["step"], g.state["ph"] = "C", RS._fresh_phase()
+    g.state["step"], g.state["ph"] = "C", c03_sequence._fresh_phase(RS)
     refused(g, "westernesse", "fire GB1 at 2720", "13.21")
     refused(g, "westernesse", "melee GS1 at 2720", "13.21")
     assert c07_combat.attack_profile(RS, g.state, "OI1", "GS1", "melee")["morale"] == "Y"  # X, one grade worse
@@ -303,7 +304,7 @@ def test_14_5_balchoth_arrive_automatically_on_turn_5_on_the_se_edge():
     before = g.state["dice"]["counter"]
     _, ev = g.play("westernesse", "done")
     assert g.state["cel"]["balchoth"] == 5 and g.state["dice"]["counter"] == before
-    assert RS.reinforcement_entry(g.state, "BS1") == RS.zones["balchoth"]
+    assert RS.hooks.reinforcement_entry(RS, g.state, "BS1") == RS.zones["balchoth"]
     g.state["step"] = "D"
     g.play("shadow", "move BS1 2928")
     refused(g, "shadow", "move BS2 2628 2627", "14.5")  # not an entry hex
@@ -324,7 +325,7 @@ def test_14_4_worked_example_7_nw_minus_1_with_plus_1_shift_roll_4_enter_turn_7_
     assert (e["turn"], e["area"], e["arrived"]) == (7, "NE", True)
     assert "counterclockwise, NW to NE (14.4)" in texts(ev)
     assert any(x.reveals for x in ev)
-    assert RS.reinforcement_entry(g.state, "EORL") == RS.zones["eotheod-NE"]
+    assert RS.hooks.reinforcement_entry(RS, g.state, "EORL") == RS.zones["eotheod-NE"]
     assert g.state["dem"]["gondor"] == 4  # 19.11 A: Eorl's arrival
 
 
@@ -381,9 +382,9 @@ def test_14_31_chance_revealed_on_turn_7_shadow_chooses_on_a_1():
     refused(g, "shadow", "done", "14.31", contains="first choose where the Eotheod enter")
     refused(g, "shadow", "ability OC1 whip", "14.31")  # 3.0 A.1 before A.2: the area first
     refused(g, "westernesse", "entry NW", "14.31", contains="waiting for Shadow to choose")
-    assert RS.reinforcement_entry(g.state, "EORL") is None
+    assert RS.hooks.reinforcement_entry(RS, g.state, "EORL") is None
     g.play("shadow", "entry SE")
-    assert RS.reinforcement_entry(g.state, "EORL") == RS.zones["eotheod-SE"]
+    assert RS.hooks.reinforcement_entry(RS, g.state, "EORL") == RS.zones["eotheod-SE"]
     refused(g, "shadow", "entry NW", "14.31")  # chosen once
     g.play("shadow", "done")
 
@@ -405,7 +406,7 @@ def test_14_33_the_side_that_chooses_answers_as_the_chits_resolve_even_in_the_ot
     _, ev = g.play("westernesse", "entry SE")
     assert ev[-1].new_phase and not ev[0].new_phase  # back to Shadow's phase: posted and pinged
     assert g.active_seats() == ["shadow"] and not g.state["pending"]
-    assert g.state["cel"]["eotheod"]["arrived"] and RS.reinforcement_entry(g.state, "EORL") == RS.zones["eotheod-SE"]
+    assert g.state["cel"]["eotheod"]["arrived"] and RS.hooks.reinforcement_entry(RS, g.state, "EORL") == RS.zones["eotheod-SE"]
     g.play("shadow", "done")
 
 
@@ -544,8 +545,8 @@ def test_16_12_watchtower_armor_plus_one_r1_ignored_r2_becomes_r1():
     g = pos({"GS1": "4208", "OU1": "4108", "OA1": "4008"}, step="E")
     assert c07_combat.attack_profile(RS, g.state, "OU1", "GS1", "melee")["armor"] == 4
     assert c07_combat.attack_profile(RS, g.state, "OA1", "GS1", "fire")["armor"] == 4
-    assert RS.adjust_result(g.state, "GS1", ("1/2E", "r1"), {}) == ("1/2E",)
-    assert RS.adjust_result(g.state, "GS1", ("r2",), {}) == ("r1",)
+    assert RS.hooks.adjust_result(RS, g.state, "GS1", ("1/2E", "r1"), {}) == ("1/2E",)
+    assert RS.hooks.adjust_result(RS, g.state, "GS1", ("r2",), {}) == ("r1",)
     fixed_dice(g, [1, 1, 3])  # C vs armor 4 (2-5): hit; CRT X 3: r1, ignored
     g.play("shadow", "melee OU1 at 4208")
     assert g.state["units"]["GS1"]["hex"] == "4208" and not g.state["units"]["GS1"]["disrupted"]
@@ -663,7 +664,7 @@ def test_17_51_despair_no_westernesse_rally_rolls_even_on_a_riverbank():
 def test_17_61_iron_fist_balchoth_within_three_hexes_ignore_disrupted_in_the_westernesse_combat_phase():
     g = pos({"BC1": "2520", "BS1": "2720", "ER1": "2820", "BS2": "3320", "ER2": "3420"}, step="A-shadow", turn=5)
     g.play("shadow", "ability BC1 iron-fist")
-    g.state["step"], g.state["ph"] = "C", RS._fresh_phase()
+    g.state["step"], g.state["ph"] = "C", c03_sequence._fresh_phase(RS)
     fixed_dice(g, [1, 1, 4])  # B vs armor 2: hit; CRT X 4: D
     _, ev = g.play("westernesse", "melee ER1 at 2720")
     assert not g.state["units"]["BS1"]["disrupted"] and "Iron Fist" in texts(ev)
@@ -678,7 +679,7 @@ def test_17_71_blood_lust_orcs_within_six_at_the_end_of_shadow_movement_are_fana
     g.play("shadow", "done")
     g.state["step"] = "D"
     g.play("shadow", "done")  # end of the Shadow Movement Phase
-    assert RS.is_fanatic(g.state, "OI1") and not RS.is_fanatic(g.state, "OI2")
+    assert RS.hooks.is_fanatic(RS, g.state, "OI1") and not RS.hooks.is_fanatic(RS, g.state, "OI2")
     assert c07_combat.attack_profile(RS, g.state, "OI1", "GS1", "melee")["letter"] == "D"
 
 
@@ -688,7 +689,7 @@ def test_17_71_example_no_blood_lust_if_the_chieftain_falls_first():
     g.state["units"]["OCH"].update(status="eliminated", hex=None)  # killed in the Westernesse Combat Phase
     g.state["step"] = "D"
     g.play("shadow", "done")
-    assert not RS.is_fanatic(g.state, "OI1")
+    assert not RS.hooks.is_fanatic(RS, g.state, "OI1")
 
 
 def test_17_81_by_the_whip_one_and_a_half_times_movement():
@@ -722,22 +723,22 @@ def test_18_2_to_the_death_guards_with_a_leader_add_one_to_the_crt_roll_and_7_is
 # ------------------------------------------------------------------ 19.x
 def test_19_1_levels_and_demoralized_only_when_points_exceed_the_level():
     g = pos({"GS1": "2820"})
-    assert {a: RS.dem_level(g.state, a) for a in ("gondor", "eotheod", "orcs", "balchoth")} == {
+    assert {a: RS.hooks.dem_level(RS, g.state, a) for a in ("gondor", "eotheod", "orcs", "balchoth")} == {
         "gondor": 30, "eotheod": 32, "orcs": 35, "balchoth": 33}
     g.state["dem"]["orcs"] = 35
-    assert not RS.demoralized(g.state, "orcs")
+    assert not RS.hooks.demoralized(RS, g.state, "orcs")
     g.state["dem"]["orcs"] = 36
-    assert RS.demoralized(g.state, "orcs")
+    assert RS.hooks.demoralized(RS, g.state, "orcs")
 
 
 def test_19_11_gondor_relief_five_per_shadow_army_demoralized_never_below_zero_and_fluctuates():
     g = pos({"GS1": "2820", "ER1": "2620", "OI1": "2720"}, step="C")
     g.state["dem"].update(gondor=33, orcs=35)
-    assert RS.demoralized(g.state, "gondor")
+    assert RS.hooks.demoralized(RS, g.state, "gondor")
     c19_demoralization._dem_watch(RS, g.state)
     fixed_dice(g, [1, 1, 1])  # the orcs lose one more point
     _, ev = g.play("westernesse", "melee ER1 at 2720")
-    assert g.state["dem"]["gondor"] == 28 and not RS.demoralized(g.state, "gondor")
+    assert g.state["dem"]["gondor"] == 28 and not RS.hooks.demoralized(RS, g.state, "gondor")
     assert "19.11 B" in texts(ev) and "no longer demoralized" in texts(ev)
     g.state["dem"]["gondor"] = 3
     assert c19_demoralization._gondor_relief(RS, g.state, 10) == 3 and g.state["dem"]["gondor"] == 0
@@ -745,7 +746,7 @@ def test_19_11_gondor_relief_five_per_shadow_army_demoralized_never_below_zero_a
 
 def test_19_2_leader_rally_points_lost_are_added_to_the_army():
     g = pos({"GC1": "2820", "OCH": "2720", "GS1": "2820"}, step="C")
-    RS._leader_loss(g.state, "OCH", 2)
+    RS.hooks._leader_loss(RS, g.state, "OCH", 2)
     assert g.state["dem"]["orcs"] == 2
 
 
@@ -862,7 +863,7 @@ def test_17_61_iron_fist_keeps_a_disruption_the_unit_already_had():
                                "side": "shadow", "turn": 6, "until": {"turn": 7, "step": "A-shadow"}})
     rs = g.ruleset
     from engine.dice import Dice
-    lines = rs.apply_result(g.state, Dice(g.state["dice"]), "BS1", ("D",), "3022", "melee")
+    lines = rs.hooks.apply_result(rs, g.state, Dice(g.state["dice"]), "BS1", ("D",), "3022", "melee")
     assert g.state["units"]["BS1"]["disrupted"] is True and not any("Iron Fist" in ln for ln in lines)
 
 

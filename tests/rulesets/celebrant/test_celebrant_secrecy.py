@@ -12,6 +12,7 @@ from bot.storage import Store
 from engine.core import Game, OrderError
 from engine.hexgrid import Hex
 from engine.rulesets import get_ruleset
+from engine.spi import c03_sequence
 
 SEATS = ("shadow", "westernesse")
 PROBES = ["entry NW", "ability CIR tactics", "swap GS1 GS2", "ability OC1 whip", "move EORL 0901",
@@ -44,7 +45,7 @@ def setup_orders(g: Game) -> list[tuple[str, str]]:
 
 def _pick(g: Game, seat: str, rnd: random.Random, count: int) -> str:
     rs, st = g.ruleset, g.state
-    if rs.kind(st) == "move" and not st["pending"]:
+    if c03_sequence.kind(rs, st) == "move" and not st["pending"]:
         if count > 6:
             return "done"
         mine = sorted(u for u, d in rs.units.items() if d.side == seat and st["units"][u]["status"] == "map")

@@ -23,6 +23,8 @@ from engine.rulesets.gondor import c20_victory
 from engine.spi import c07_5_retreat
 from engine.spi import c07_combat
 from engine.spi import hooks
+from engine.spi import c02_units
+from engine.spi import c03_sequence
 
 W, S = "westernesse", "sauron"
 
@@ -381,7 +383,7 @@ def test_17_13_operate_grond_activates_it_for_the_rest_of_the_game():
 
 
 def test_17_13_refusals():
-    assert GONDOR.spell_cost(grond_position().state, "operate-grond") == 1
+    assert GONDOR.hooks.spell_cost(GONDOR, grond_position().state, "operate-grond") == 1
     refused(grond_position(NAZ="2516"), S, "cast NAZ operate-grond", "17.13", contains="within three")
     g = position({"NAZ": "2517", "GRD": "2520", "OI1": "2520"}, step="A-sauron", turn=7)
     refused(g, S, "cast NAZ operate-grond", "17.13", contains="Troll or Uruk-Hai")
@@ -415,7 +417,7 @@ def test_17_22_by_day_it_costs_3_and_throws_the_nazgul_six_hexes_east():
 
 def test_17_22_reconstructed_night_cost_is_5():
     g = stalemate(turn=3)
-    assert GONDOR.spell_cost(g.state, "stalemate-nazgul") == 5
+    assert GONDOR.hooks.spell_cost(GONDOR, g.state, "stalemate-nazgul") == 5
     g.play(W, "cast GAN stalemate-nazgul")
     assert unit(g, "GAN")["magic"] == 5
     assert GONDOR.spells["stalemate-nazgul"]["reconstructed"] is True
@@ -480,7 +482,7 @@ def revealed(step="A-westernesse", turn=10, **extra):
     g = position(units, step="A-westernesse", turn=turn)
     g.play(W, "cast GAN reveal-aragorn")
     g.state["step"] = step
-    g.state["ph"] = GONDOR._fresh_phase()
+    g.state["ph"] = c03_sequence._fresh_phase(GONDOR)
     return g
 
 
@@ -609,33 +611,33 @@ def test_19_11_garrison_total_adds_and_subtracts_as_things_occur():
     g = position({}, step="C", turn=4)
     st = g.state
     st["dem"]["garrison"] = 7
-    assert GONDOR.dem_total(st, "garrison") == 7
+    assert GONDOR.hooks.dem_total(GONDOR, st, "garrison") == 7
     st["gates"]["1910/n"] = "sauron"
     assert c20_victory.levels_controlled(GONDOR, st) == [1]
-    assert GONDOR.dem_total(st, "garrison") == 17  # A: +10 a level
+    assert GONDOR.hooks.dem_total(GONDOR, st, "garrison") == 17  # A: +10 a level
     st["grond_breached_main"] = True
-    assert GONDOR.dem_total(st, "garrison") == 22  # B: +5
+    assert GONDOR.hooks.dem_total(GONDOR, st, "garrison") == 22  # B: +5
     st["arrived"]["rohan"] = 5
-    assert GONDOR.dem_total(st, "garrison") == 22  # not yet: turn 4
+    assert GONDOR.hooks.dem_total(GONDOR, st, "garrison") == 22  # not yet: turn 4
     st["turn"] = 5
-    assert GONDOR.dem_total(st, "garrison") == 12  # C: -10
+    assert GONDOR.hooks.dem_total(GONDOR, st, "garrison") == 12  # C: -10
     st["turn"] = 10
-    assert GONDOR.dem_total(st, "garrison") == 2  # D: -10 from Game-Turn 10
+    assert GONDOR.hooks.dem_total(GONDOR, st, "garrison") == 2  # D: -10 from Game-Turn 10
 
 
 def test_19_12_reinforcements_are_a_separate_army():
     g = rohan(step="G", LO1="3813", GS1="3711")
     g.state["units"]["RH1"].update(hex="3812", status="map")
-    assert GONDOR.army_of("RH1") == "reinforcements" and GONDOR.army_of("GS1") == "garrison"
+    assert c02_units.army_of(GONDOR, "RH1") == "reinforcements" and c02_units.army_of(GONDOR, "GS1") == "garrison"
     c07_combat.eliminate(GONDOR, g.state, "RH1")
     assert g.state["dem"]["reinforcements"] == GONDOR.charts.demoralization_value(GONDOR.units["RH1"].ratings)
     assert g.state["dem"]["garrison"] == 0
-    assert GONDOR.dem_level(g.state, "reinforcements") == 76
+    assert GONDOR.hooks.dem_level(GONDOR, g.state, "reinforcements") == 76
 
 
 def test_19_2_gandalf_and_imrahil_count_with_the_garrison():
-    assert GONDOR.army_of("GAN") == GONDOR.army_of("IMR") == "garrison"
-    assert GONDOR.army_of("ARA") == GONDOR.army_of("THE") == "reinforcements"
+    assert c02_units.army_of(GONDOR, "GAN") == c02_units.army_of(GONDOR, "IMR") == "garrison"
+    assert c02_units.army_of(GONDOR, "ARA") == c02_units.army_of(GONDOR, "THE") == "reinforcements"
     g = position({"IMR": "2515", "GS1": "2515", "GOT": "2516", "OI1": "2516"}, step="D", turn=7)
     g.state["options"]["rally"].update(GOT=13)
     fixed_dice(g, [6])  # +3 (capped): -/k
@@ -646,14 +648,14 @@ def test_19_2_gandalf_and_imrahil_count_with_the_garrison():
 def test_19_13_sauron_loses_20_for_good_once_the_garrison_is_demoralized():
     g = position({"OI1": "2520"}, step="C", turn=7)
     g.state["dem"]["sauron"] = 50
-    assert GONDOR.dem_total(g.state, "sauron") == 50
+    assert GONDOR.hooks.dem_total(GONDOR, g.state, "sauron") == 50
     g.state["dem"]["garrison"] = 36
     g.play(S, "move OI1 2519")  # checked after every order
     assert g.state["garrison_broken"] == 7
-    assert GONDOR.dem_total(g.state, "sauron") == 30
+    assert GONDOR.hooks.dem_total(GONDOR, g.state, "sauron") == 30
     g.state["dem"]["garrison"] = 0  # the garrison recovers (19.14): the 20 stay off
     g.play(S, "done")
-    assert GONDOR.dem_total(g.state, "sauron") == 30
+    assert GONDOR.hooks.dem_total(GONDOR, g.state, "sauron") == 30
 
 
 def test_19_13_the_flag_is_announced_at_the_next_step():
@@ -669,9 +671,9 @@ def test_19_13_five_points_off_per_level_and_back_on_if_lost():
     st["dem"]["sauron"] = 40
     st["gates"]["1910/n"] = st["gates"]["1205/ne"] = "sauron"
     assert c20_victory.levels_controlled(GONDOR, st) == [1, 2]
-    assert GONDOR.dem_total(st, "sauron") == 30
+    assert GONDOR.hooks.dem_total(GONDOR, st, "sauron") == 30
     st["gates"]["1205/ne"] = "westernesse"
-    assert GONDOR.dem_total(st, "sauron") == 35
+    assert GONDOR.hooks.dem_total(GONDOR, st, "sauron") == 35
 
 
 def test_19_14_the_view_tracks_use_the_adjusted_totals():

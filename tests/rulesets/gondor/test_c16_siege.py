@@ -22,6 +22,7 @@ from engine.rulesets import get_ruleset
 from engine.rulesets.gondor import c16_2_breach
 from engine.spi import c07_combat
 from engine.spi import hooks
+from engine.spi import c03_sequence
 
 W, S = "westernesse", "sauron"
 
@@ -118,10 +119,10 @@ def test_16_24_catapults_never_fire_through_mountains():
 
 def test_16_27_breached_wall_is_crossed_without_equipment_and_passes_zoc():
     g = position({"OI1": "1909", "GS1": "1908"}, step="C", turn=7)
-    assert not GONDOR.zoc_through(g.state, Hex.parse("1908"), Hex.parse("1909"))
+    assert not GONDOR.hooks.zoc_through(GONDOR, g.state, Hex.parse("1908"), Hex.parse("1909"))
     refused(g, S, "move OI1 1807", "4.0")  # 1807 is beyond the wall: no way up (15.12)
     g.state["markers"].append({"type": "breached", "hexside": "1909/n"})
-    assert GONDOR.zoc_through(g.state, Hex.parse("1908"), Hex.parse("1909"))
+    assert GONDOR.hooks.zoc_through(GONDOR, g.state, Hex.parse("1908"), Hex.parse("1909"))
 
 
 # --------------------------------------------------- 16.12 one firing a turn
@@ -251,11 +252,11 @@ def test_16_67_fire_costs_three_more_movement_points():
 # ------------------------------------------------------------ 16.8 severed heads
 def test_16_83_head_in_the_city_adds_a_garrison_point_and_16_84_lowers_morale():
     g = siege({"SC1": "2010", "OI1": "2010", "GS1": "1908"})
-    before = GONDOR.dem_total(g.state, "garrison")
+    before = GONDOR.hooks.dem_total(GONDOR, g.state, "garrison")
     m0 = c07_combat.attack_profile(GONDOR, g.state, "OI1", "GS1", "melee")["morale"]
     g.play(S, "head SC1 at 1908")
     assert markers(g, "head") == [{"type": "head", "hex": "1908"}]
-    assert GONDOR.dem_total(g.state, "garrison") == before + 1
+    assert GONDOR.hooks.dem_total(GONDOR, g.state, "garrison") == before + 1
     assert g.state["siege"]["heads_left"] == 11
     m1 = c07_combat.attack_profile(GONDOR, g.state, "OI1", "GS1", "melee")["morale"]
     assert "WXYZ".index(m1) == "WXYZ".index(m0) + 1
@@ -332,9 +333,9 @@ def test_16_42_armor_in_a_siege_tower_minus_1_in_melee_plus_1_against_missiles()
 
 def test_16_44_zoc_through_the_wall_from_a_tower_so_melee_is_possible():
     g = position({"ST1": "1809", "OI1": "1809", "GS1": "1808"}, step="G", turn=7)
-    assert GONDOR.zoc_through(g.state, Hex.parse("1809"), Hex.parse("1808"))
+    assert GONDOR.hooks.zoc_through(GONDOR, g.state, Hex.parse("1809"), Hex.parse("1808"))
     g2 = position({"OI1": "1809", "GS1": "1808"}, step="G", turn=7)
-    assert not GONDOR.zoc_through(g2.state, Hex.parse("1809"), Hex.parse("1808"))
+    assert not GONDOR.hooks.zoc_through(GONDOR, g2.state, Hex.parse("1809"), Hex.parse("1808"))
     refused(g2, W, "melee GS1 at 1809", "7.31")
     fixed_dice(g, [6, 6])  # CPT 12 misses: no result
     g.play(W, "melee GS1 at 1809")
@@ -346,8 +347,8 @@ def test_16_44_as_written_only_the_tower_exerts_its_zone_through_the_wall():
     gives the exception to "units in Siege Towers and on Ladders" only: the defender's zone stops at the
     wall. The unit on the tower may still melee out of it (16.42), and need not."""
     g = position({"ST1": "1809", "OI1": "1809", "GS1": "1808"}, step="C", turn=7)
-    assert GONDOR.zoc_through(g.state, Hex.parse("1809"), Hex.parse("1808"))
-    assert not GONDOR.zoc_through(g.state, Hex.parse("1808"), Hex.parse("1809"))
+    assert GONDOR.hooks.zoc_through(GONDOR, g.state, Hex.parse("1809"), Hex.parse("1808"))
+    assert not GONDOR.hooks.zoc_through(GONDOR, g.state, Hex.parse("1808"), Hex.parse("1809"))
     g.play(S, "done")  # into Sauron's Combat Phase (D)
     assert g.state["step"] == "D" and "OI1" not in g.state["ph"]["must"]
     g.state["ph"]["segment"] = "melee"
@@ -356,8 +357,8 @@ def test_16_44_as_written_only_the_tower_exerts_its_zone_through_the_wall():
     # a ladder the same way: only from the ladder's hex
     g2 = position({"OI1": "1809", "GS1": "1808"}, step="C", turn=7,
                   markers=[{"type": "ladder", "hex": "1809", "hexside": "1809/n", "side": S, "turn": 6}])
-    assert GONDOR.zoc_through(g2.state, Hex.parse("1809"), Hex.parse("1808"))
-    assert not GONDOR.zoc_through(g2.state, Hex.parse("1808"), Hex.parse("1809"))
+    assert GONDOR.hooks.zoc_through(GONDOR, g2.state, Hex.parse("1809"), Hex.parse("1808"))
+    assert not GONDOR.hooks.zoc_through(GONDOR, g2.state, Hex.parse("1808"), Hex.parse("1809"))
 
 
 def test_16_44_both_ways_as_a_chart_option():
@@ -366,7 +367,7 @@ def test_16_44_both_ways_as_a_chart_option():
     from engine.spi.charts import ChartError
     g = position({"ST1": "1809", "OI1": "1809", "GS1": "1808"}, step="C", turn=7)
     g.state["options"] = dict(g.state.get("options", {}), charts='[siege]\nzoc_through_walls = "both-ways"\n')
-    assert GONDOR.zoc_through(g.state, Hex.parse("1808"), Hex.parse("1809"))
+    assert GONDOR.hooks.zoc_through(GONDOR, g.state, Hex.parse("1808"), Hex.parse("1809"))
     g.play(S, "done")
     assert "OI1" in g.state["ph"]["must"]  # in the defender's zone: obliged (7.31)
     with pytest.raises(ChartError, match="zoc_through_walls"):
@@ -392,7 +393,7 @@ def test_16_43_ladder_set_one_turn_climbed_the_next_for_three_more_mp():
     assert g.state["siege"]["ladders_left"] == 5
     refused(g, S, "move OI2 2009 1909", "4.0")  # not this turn
     g.state["turn"] = 8
-    g.state["ph"] = GONDOR._fresh_phase()
+    g.state["ph"] = c03_sequence._fresh_phase(GONDOR)
     refused(g, S, "move OI2 2009 1909 1908", "4.0")  # 1 + (1 + 3) = 5 > 4... then no more
     g.play(S, "move OI1 1909")  # 1 (city) + 3 = 4
     assert unit(g, "OI1")["hex"] == "1909"
@@ -416,15 +417,15 @@ def test_7_55_errata_no_retreat_up_a_ladder():
     g = position({"OI1": "2009"}, step="C", turn=7)
     g.state["markers"].append({"type": "ladder", "hex": "2009", "hexside": "1909/se", "side": S, "turn": 6})
     u = ["OI1"]
-    assert GONDOR.hexside_rule(g.state, u, Hex.parse("2009"), Hex.parse("1909")) == 3
-    assert GONDOR.hexside_rule(g.state, u, Hex.parse("2009"), Hex.parse("1909"), retreat=True) is None
+    assert GONDOR.hooks.hexside_rule(GONDOR, g.state, u, Hex.parse("2009"), Hex.parse("1909")) == 3
+    assert GONDOR.hooks.hexside_rule(GONDOR, g.state, u, Hex.parse("2009"), Hex.parse("1909"), retreat=True) is None
 
 
 def test_16_46_leader_fighting_through_a_wall_from_a_ladder_loses_one():
     g = position({"OI1": "2009", "GOT": "2009", "GS1": "1909", "IMR": "1909"}, step="D", turn=7)
     g.state["markers"].append({"type": "ladder", "hex": "2009", "hexside": "1909/se", "side": S, "turn": 6})
-    assert GONDOR.duel_modifier(g.state, "GOT", "IMR") == -1
-    assert GONDOR.duel_modifier(g.state, "IMR", "GOT") == 0
+    assert GONDOR.hooks.duel_modifier(GONDOR, g.state, "GOT", "IMR") == -1
+    assert GONDOR.hooks.duel_modifier(GONDOR, g.state, "IMR", "GOT") == 0
 
 
 # --------------------------------------------------------- 16.5 advance in siege
@@ -526,7 +527,7 @@ def test_16_74_oil_on_a_siege_tower_and_its_pusher():
     g.play(W, "pickup GS1 K1")
     g.play(W, "pour GS1 towers")
     g.state["step"], g.state["done"] = "C", []
-    g.state["ph"] = GONDOR._fresh_phase()
+    g.state["ph"] = c03_sequence._fresh_phase(GONDOR)
     g.play(S, "move OI1 ST1 1809")
     assert unit(g, "ST1")["status"] == "eliminated" and unit(g, "OI1")["status"] == "eliminated"
 
@@ -622,7 +623,7 @@ def test_a_group_chart_file_is_honoured_or_refused_never_ignored():
     g = Game.new(get_ruleset("gondor"), options={"charts": "[siege]\nladders = 2\nheads = 5\n[demoralization]\ngarrison = 10\n"
                                               "[leaders]\nrally = { GAN = 9 }\n"})
     assert g.state["siege"]["ladders_left"] == 2 and g.state["siege"]["heads_left"] == 5
-    assert GONDOR.dem_level(g.state, "garrison") == 10 and GONDOR.printed_rally(g.state, "GAN") == 9
+    assert GONDOR.hooks.dem_level(GONDOR, g.state, "garrison") == 10 and GONDOR.hooks.printed_rally(GONDOR, g.state, "GAN") == 9
     from engine.core import InvalidOrder
     with pytest.raises(InvalidOrder) as e:
         Game.new(get_ruleset("gondor"), options={"charts": "[spells.fear]\ncost = 2\n"})

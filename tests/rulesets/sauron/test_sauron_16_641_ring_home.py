@@ -9,6 +9,7 @@ from engine.rulesets import get_ruleset
 from engine.spi import c04_movement
 from engine.rulesets.sauron import c16_6_ring
 from engine.rulesets.sauron import c22_mortal_combat
+from engine.spi import c03_sequence
 
 RS = get_ruleset("sauron")
 
@@ -21,7 +22,7 @@ def carrier_game(rw: str = "0812") -> Game:
     for uid, hx in {"SAU": "1523", "RW": rw}.items():
         st["units"][uid].update(hex=hx, status="map")
     c16_6_ring._set_ring(RS, st, "RW", False)  # the Ringwraith has recovered it (7.251), carried
-    st["step"], st["done"], st["ph"] = "C", [], RS._fresh_phase()
+    st["step"], st["done"], st["ph"] = "C", [], c03_sequence._fresh_phase(RS)
     return g
 
 

@@ -105,11 +105,11 @@ def test_22_1_backing_out_of_an_accepted_challenge_pays_22_3s_penalty():
     at(g, "A", turn=2)
     g.play("sauron", "accept GOR")
     g.play("sauron", "done")
-    d0 = RS.dem_total(g.state, "sauron")
+    d0 = RS.hooks.dem_total(RS, g.state, "sauron")
     assert "decline GOR" in [RS.format(a) for a in g.legal_actions("sauron")]
     _, ev = g.play("sauron", "decline GOR")
     assert "backs out" in ev[0].public and "(22.1, 22.3)" in ev[0].public
-    assert RS.dem_total(g.state, "sauron") == d0 + 4  # Gorgol's Rally Points, 2 + 2
+    assert RS.hooks.dem_total(RS, g.state, "sauron") == d0 + 4  # Gorgol's Rally Points, 2 + 2
     assert "GOR" in sauron_c22_mortal_combat.ph_declined(RS, g.state) and not g.state["sau"]["mortal"]
     g.play("sauron", "done")  # no longer bound
 
@@ -134,8 +134,8 @@ def test_22_1_8_1_16_641_where_a_move_may_end_is_one_declared_list_run_in_order(
     case file calling another's step; 22.1's reach tries the first two (``LEADER_MAY_END``)."""
     from engine.rulesets.sauron import c08_1_stacking, c16_6_ring, c22_mortal_combat
     from engine.spi import hooks
-    assert type(RS).check_move_end is hooks.check_move_end
+    assert type(RS).hooks.check_move_end is hooks.check_move_end
     assert type(RS).LEADER_MAY_END == (c22_mortal_combat.meeting_check, c08_1_stacking.check_move_end)
-    assert type(RS).MOVE_END == (*type(RS).LEADER_MAY_END, c22_mortal_combat.approach_move_end,
+    assert type(RS).hooks.MOVE_END == (*type(RS).LEADER_MAY_END, c22_mortal_combat.approach_move_end,
                                  c16_6_ring.ring_return_move_end)
     assert "c08_1_stacking" not in Path(c22_mortal_combat.__file__).read_text()

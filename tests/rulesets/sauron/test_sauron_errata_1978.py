@@ -13,6 +13,7 @@ from engine.rulesets import get_ruleset
 from engine.spi import c04_movement
 from engine.spi import c07_5_retreat
 from engine.spi import c07_combat
+from engine.spi import c03_sequence
 
 RS = get_ruleset("sauron")
 ROUGH = "2208"  # a rough hex two hexes from Numenorean Cavalry NC2's start (2106)
@@ -27,7 +28,7 @@ def game(**options) -> Game:
 
 def to_westernesse_movement(g: Game) -> None:
     st = g.state
-    st["step"], st["done"], st["ph"] = "F", [], RS._fresh_phase()
+    st["step"], st["done"], st["ph"] = "F", [], c03_sequence._fresh_phase(RS)
 
 
 def refused(g: Game, seat: str, text: str, section: str) -> str:
@@ -99,6 +100,6 @@ def test_4_3_errata_a_cavalry_retreat_never_ends_in_rough():
 def test_19_11_errata_a_magic_weapon_adds_one_to_rally(options, weapon):
     st = game(**options).state
     assert st["sau"]["items"]["narsil"] == "ELE"
-    with_narsil = RS.printed_rally(st, "ELE")
+    with_narsil = RS.hooks.printed_rally(RS, st, "ELE")
     st["sau"]["items"]["narsil"] = None
-    assert with_narsil - RS.printed_rally(st, "ELE") == weapon
+    assert with_narsil - RS.hooks.printed_rally(RS, st, "ELE") == weapon

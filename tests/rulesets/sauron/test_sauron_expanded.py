@@ -110,10 +110,10 @@ def test_victory_sauron_dead_and_barad_dur_taken():
     st["units"]["SAU"].update(status="eliminated", hex=None)
     st["units"]["OI1"].update(status="eliminated", hex=None)
     st["units"]["NC1"]["hex"] = "1608"
-    assert RS.final_result(st)["decisive"] and RS.final_result(st)["winner"] == "westernesse"
+    assert RS.hooks.final_result(RS, st)["decisive"] and RS.hooks.final_result(RS, st)["winner"] == "westernesse"
     g2 = game(victory="points")
     g2.state["units"]["SAU"].update(status="eliminated", hex=None)
-    assert "Victory points" in RS.final_result(g2.state)["summary"]
+    assert "Victory points" in RS.hooks.final_result(RS, g2.state)["summary"]
 
 
 @pytest.mark.parametrize("seed", range(2))

@@ -8,6 +8,7 @@ from engine.core import Game, OrderError
 from engine.hexgrid import distance
 from engine.rulesets import get_ruleset
 from engine.spi import hooks
+from engine.spi import c03_sequence
 
 RS = get_ruleset("sauron-expanded")
 BASE = get_ruleset("sauron")
@@ -61,9 +62,9 @@ def test_expanded_a_catapult_fires_at_troops_with_missile_e_at_range_2():
                   if distance(str(h), hx) == 2 and tec.get(i.terrain, {}).get("passable", True)
                   and not any(r["hex"] == str(h) for r in st["units"].values()))
     st["units"]["MI1"]["hex"] = target
-    st["step"], st["done"], st["ph"] = "D", [], RS._fresh_phase()
+    st["step"], st["done"], st["ph"] = "D", [], c03_sequence._fresh_phase(RS)
     r = RS.ratings(st, "CT1")
-    assert r.missile == "e" and RS.missile_range(st, "CT1") == 2
+    assert r.missile == "e" and RS.hooks.missile_range(RS, st, "CT1") == 2
     _, ev = g.play("sauron", f"fire CT1 at {target}")
     assert "CT1" in ev[0].public
 
@@ -100,7 +101,7 @@ def test_expanded_ruling_a_lone_catapult_is_overrun_by_an_enemy_combat_unit():
                  and not any(r["hex"] == str(h) for r in st["units"].values())
                  and RS.hexmap.hexside(h, __import__("engine.hexgrid", fromlist=["Hex"]).Hex.parse(hx)) != "wall")
     st["units"]["DW1"].update(hex=start, status="map")
-    st["step"], st["done"], st["ph"] = "F", [], RS._fresh_phase()
+    st["step"], st["done"], st["ph"] = "F", [], c03_sequence._fresh_phase(RS)
     _, ev = g.play("westernesse", f"move DW1 {hx}")
     assert any("overruns CT1" in (e.public or "") for e in ev)
     assert g.state["units"]["CT1"]["status"] == "eliminated" and g.state["units"]["DW1"]["hex"] == hx

@@ -12,6 +12,7 @@ from engine.rulesets import get_ruleset
 from engine.spi import c08_3_rally
 from engine.rulesets.sauron import c07_22_leader_combat
 from engine.rulesets.sauron import c22_mortal_combat
+from engine.spi import c03_sequence
 
 SEED = Path("/work/shared/seeds/004_7ba59ca63c0ebaf4.txt")
 RS = get_ruleset("sauron")
@@ -128,10 +129,10 @@ def test_7_222_wounds_equal_to_endurance_kill_and_20_2_adds_the_original_rally_p
     st = g.state
     c07_22_leader_combat._wound(RS, st, "ISI", 3)
     assert st["units"]["ISI"]["status"] == "map" and c07_22_leader_combat.wounds(RS, st, "ISI") == 3
-    before = RS.dem_total(st, "westernesse")
+    before = RS.hooks.dem_total(RS, st, "westernesse")
     text = c07_22_leader_combat._wound(RS, st, "ISI", 1)
     assert st["units"]["ISI"]["status"] == "eliminated" and "dead" in text
-    assert RS.dem_total(st, "westernesse") == before + 3 + 4  # Isildur's original 7 (20.2)
+    assert RS.hooks.dem_total(RS, st, "westernesse") == before + 3 + 4  # Isildur's original 7 (20.2)
 
 
 def test_7_251_a_kill_takes_the_losers_items_and_the_ring_is_put_on():
@@ -159,7 +160,7 @@ def test_a_duel_uses_the_variant_table_and_wounds():
     st = g.state
     st["units"]["GOR"]["hex"] = "1306"
     st["step"] = "G"
-    st["ph"] = RS._fresh_phase()
+    st["ph"] = c03_sequence._fresh_phase(RS)
     _, events = g.play("westernesse", "duel ELE GOR")
     text = events[0].public
     assert "differential +5" in text and "(7.25)" in text
@@ -206,7 +207,7 @@ def test_variant_off_plays_the_standard_leader_table():
     st = g.state
     st["units"]["GOR"]["hex"] = "1306"
     st["step"] = "G"
-    st["ph"] = RS._fresh_phase()
+    st["ph"] = c03_sequence._fresh_phase(RS)
     _, events = g.play("westernesse", "duel ELE GOR")
     assert "Rally Point" in events[0].public or "no effect" in events[0].public or "killed" in events[0].public
 
@@ -216,18 +217,18 @@ def test_7_23_a_leader_caught_in_his_units_result_takes_wounds_and_narsil_breaks
     caught breaks it (19.211: "destroyed by missile or melee combat")."""
     g = game()
     st = g.state
-    RS._leader_loss(st, "ISI", 1)
+    RS.hooks._leader_loss(RS, st, "ISI", 1)
     assert c07_22_leader_combat.wounds(RS, st, "ISI") == 1
-    RS._leader_loss(st, "ANA", c08_3_rally.leader_rating(RS, st, "ANA", for_rally=False))
+    RS.hooks._leader_loss(RS, st, "ANA", c08_3_rally.leader_rating(RS, st, "ANA", for_rally=False))
     assert c07_22_leader_combat.wounds(RS, st, "ANA") == 2
-    text = RS._leader_loss(st, "ELE", 1)
+    text = RS.hooks._leader_loss(RS, st, "ELE", 1)
     assert st["sau"]["items"]["narsil"] is None and st["sau"]["items"]["shards"] and "Narsil breaks" in text
 
 
 def test_8_11_a_leader_left_alone_stays_where_he_is():
     g = game()
     st = g.state
-    assert RS._displace_leader(st, "ELE") == [] and st["units"]["ELE"]["hex"] == "1305"
+    assert RS.hooks._displace_leader(RS, st, "ELE") == [] and st["units"]["ELE"]["hex"] == "1305"
 
 
 def test_a_formation_outlives_its_dead_leader():
@@ -253,7 +254,7 @@ def test_odds_for_leader_combat_are_the_7_25_column_exactly():
     g = game()
     st = g.state
     st["units"]["ANA"]["hex"], st["units"]["GOR"]["hex"] = "2206", "2306"
-    st["step"], st["ph"] = "G", RS._fresh_phase()
+    st["step"], st["ph"] = "G", c03_sequence._fresh_phase(RS)
     dist = c07_22_leader_combat.duel_distribution(RS, st, "ANA", "GOR")
     assert sum(dist.values()) == 1
     want: dict = {}
@@ -277,7 +278,7 @@ def test_odds_for_mortal_combat_22_2_both_roll_on_their_own_differentials():
     g = game()
     st = g.state
     st["units"]["ANA"]["hex"], st["units"]["GOR"]["hex"] = "2206", "2306"
-    st["step"], st["ph"] = "G", RS._fresh_phase()
+    st["step"], st["ph"] = "G", c03_sequence._fresh_phase(RS)
     rnd = c22_mortal_combat.mortal_round_distribution(RS, st, "ANA", "GOR")
     assert sum(rnd.values()) == 1
     want: dict = {}

@@ -7,6 +7,7 @@ from engine.rulesets import get_ruleset
 from engine.spi import c08_3_rally
 from engine.spi import hooks
 from engine.rulesets.sauron import c07_22_leader_combat
+from engine.spi import c03_sequence
 
 RS = get_ruleset("sauron")
 
@@ -22,7 +23,7 @@ def at(g, step, turn=None):
     g.state["step"], g.state["done"] = step, []
     if turn:
         g.state["turn"] = turn
-    g.state["ph"] = RS._fresh_phase()
+    g.state["ph"] = c03_sequence._fresh_phase(RS)
 
 
 def test_sauron_has_45_points_and_casts_only_at_his_pedestal():
@@ -63,14 +64,14 @@ def test_17_11_without_horn_or_breath_melee_c_and_combat_9():
     st["sau"]["beast"]["horn"] = False
     st["sau"]["beast"]["breath"] = True
     assert c07_22_leader_combat.leader_total(RS, st, "BEA") == 11
-    assert RS.unit_dem_value(st, "BEA") == 15  # "He is, after all, worth 15 DP's"
+    assert RS.hooks.unit_dem_value(RS, st, "BEA") == 15  # "He is, after all, worth 15 DP's"
 
 
 def test_magic_armor_only_magic_weapons_harm_the_beast():
     g = summoned()
     st = g.state
     st["sau"]["beast"]["armor"] = True
-    assert RS.adjust_result(st, "BEA", ("E",), {}) == ()
+    assert RS.hooks.adjust_result(RS, st, "BEA", ("E",), {}) == ()
     st["units"]["BEA"]["hex"] = "1306"
     st["units"]["ISI"]["hex"] = "1307"
     at(g, "G")
@@ -123,7 +124,7 @@ def test_wrath_of_the_ringwraith_and_total_eclipse_last_a_game_turn():
     st2 = g2.state
     st2["units"]["SAU"].update(hex="1523", status="map", magic=45)
     at(g2, "A")
-    assert not RS.is_fanatic(st2, "OI1") and c08_3_rally.leader_rating(RS, st2, "SAU") == 10
+    assert not RS.hooks.is_fanatic(RS, st2, "OI1") and c08_3_rally.leader_rating(RS, st2, "SAU") == 10
     g2.play("sauron", "cast SAU total-eclipse 8")
-    assert RS.is_fanatic(g2.state, "OI1") and c08_3_rally.leader_rating(RS, g2.state, "SAU") == 13
-    assert not RS.is_fanatic(g2.state, "TR1")  # trolls are not orcs
+    assert RS.hooks.is_fanatic(RS, g2.state, "OI1") and c08_3_rally.leader_rating(RS, g2.state, "SAU") == 13
+    assert not RS.hooks.is_fanatic(RS, g2.state, "TR1")  # trolls are not orcs

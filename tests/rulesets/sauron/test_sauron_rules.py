@@ -19,6 +19,8 @@ from engine.spi import c07_3_melee
 from engine.spi import c07_combat
 from engine.spi import c08_3_rally
 from engine.spi import hooks
+from engine.spi import c02_units
+from engine.spi import c05_stacking
 
 
 
@@ -60,9 +62,9 @@ def test_orders_of_battle_men_and_dwarves_on_map_elves_turn_2_sauron_by_turn_12(
     assert elves and all(RS.units[u].arrives == 2 for u in elves)
     sau = [u for u, d in RS.units.items() if d.side == "sauron" and d.setup == "reinforcement"]
     assert min(RS.units[u].arrives for u in sau) == 1 and max(RS.units[u].arrives for u in sau) == 12
-    assert RS.reinforcement_entry(st, "EI1") is None  # turn 1
+    assert RS.hooks.reinforcement_entry(RS, st, "EI1") is None  # turn 1
     st["turn"] = 2
-    assert RS.reinforcement_entry(st, "EI1") and RS.reinforcement_entry(st, "OI1") == ["1424", "1524", "1624"]
+    assert RS.hooks.reinforcement_entry(RS, st, "EI1") and RS.hooks.reinforcement_entry(RS, st, "OI1") == ["1424", "1524", "1624"]
 
 
 def test_14_3_spares_by_agreement_on_or_after_turn_3():
@@ -73,9 +75,9 @@ def test_14_3_spares_by_agreement_on_or_after_turn_3():
     assert all(st["units"][u]["status"] == "reinforcement" for u in ("MX1", "EX1", "EX5"))
     assert RS.units["MX1"].ratings.__str__() == "B-3-W" and str(RS.units["EX1"].ratings) == "e-2-X"
     st["turn"] = 2
-    assert RS.reinforcement_entry(st, "EX1") is None
+    assert RS.hooks.reinforcement_entry(RS, st, "EX1") is None
     st["turn"] = 3
-    assert RS.reinforcement_entry(st, "EX1")
+    assert RS.hooks.reinforcement_entry(RS, st, "EX1")
     g = game(extra="2")
     assert [u for u in ("MX1", "EX1", "EX2") if g.state["units"][u]["status"] == "reinforcement"] == ["MX1", "EX1"]
     with pytest.raises(OrderError):
@@ -143,14 +145,14 @@ def test_16_61_and_16_62_losing_and_recovering_the_ring():
     g = game()
     st = g.state
     place(g, SAU="1522", RW="1521")
-    m0, d0 = c07_22_leader_combat.morale_rating(RS, st, "SAU"), RS.dem_total(st, "sauron")
+    m0, d0 = c07_22_leader_combat.morale_rating(RS, st, "SAU"), RS.hooks.dem_total(RS, st, "sauron")
     magic = st["units"]["SAU"]["magic"]
     c16_6_ring._set_ring(RS, st, "ISI", True)
     assert c07_22_leader_combat.morale_rating(RS, st, "SAU") == m0 - 4
-    assert RS.dem_total(st, "sauron") == d0 + 20
+    assert RS.hooks.dem_total(RS, st, "sauron") == d0 + 20
     assert st["units"]["SAU"]["magic"] == magic - 10
     c16_6_ring._set_ring(RS, st, "SAU", True)
-    assert (c07_22_leader_combat.morale_rating(RS, st, "SAU"), RS.dem_total(st, "sauron"), st["units"]["SAU"]["magic"]) == (m0, d0, magic)
+    assert (c07_22_leader_combat.morale_rating(RS, st, "SAU"), RS.hooks.dem_total(RS, st, "sauron"), st["units"]["SAU"]["magic"]) == (m0, d0, magic)
 
 
 def test_16_641_the_ringwraith_brings_it_back_by_entering_saurons_hex():
@@ -249,7 +251,7 @@ def test_16_69_16_643_the_evil_leader_and_his_stack_pass_to_the_sauron_seat():
     st = g.state
     assert "NC3" in c06_zoc.exerting(RS, st, Hex.parse("2306"), "westernesse")
     assert "NC3" not in c06_zoc.exerting(RS, st, Hex.parse("2306"), "sauron")
-    assert RS.side_in(st, "2307") == "sauron"
+    assert c05_stacking.side_in(RS, st, "2307") == "sauron"
     # the views and the map: both seats see them as Sauron's, drawn in Sauron's colour
     for seat in (None, "sauron", "westernesse"):
         v = g.view(seat)
@@ -282,7 +284,7 @@ def test_16_69_ruling_a_turned_units_loss_counts_for_sauron():
     g = _turn_isildur_evil()
     st = g.state
     before = dict(st["dem"])
-    RS.on_unit_lost(st, "NC3", 5)
+    RS.hooks.on_unit_lost(RS, st, "NC3", 5)
     assert st["dem"]["sauron"] == before["sauron"] + 5 and st["dem"]["westernesse"] == before["westernesse"]
 
 
@@ -293,7 +295,7 @@ def test_16_69_a_turned_unit_shares_sauron_s_demoralization_not_westernesse_s():
     st = g.state
     st["dem"]["westernesse"] = 10_000  # Westernesse demoralized, Sauron not
     st["dem"]["sauron"] = 0
-    assert RS.army_now(st, "NC3") == "sauron" and RS.army_of("NC3") == "westernesse"
+    assert c02_units.army_now(RS, st, "NC3") == "sauron" and c02_units.army_of(RS, "NC3") == "westernesse"
     notes = c07_combat.attack_profile(RS, st, "OI1", "NC3", "melee")["notes"]
     assert not any("demoralized" in n for n in notes)
     st["dem"]["westernesse"], st["dem"]["sauron"] = 0, 10_000
@@ -352,10 +354,10 @@ def test_18_1_closed_gates_stop_movement_and_melee_and_fire_only_from_inside():
 def test_19_211_narsil_breaks_into_shards_for_a_numenorean_and_20_21_demoralization():
     g = game()
     st = g.state
-    d0 = RS.dem_total(st, "westernesse")
+    d0 = RS.hooks.dem_total(RS, st, "westernesse")
     text = c19_21_narsil._break_narsil(RS, st, "test")
     assert st["sau"]["items"]["narsil"] is None and st["sau"]["items"]["shards"] in ("ELE", "ISI", "ANA")
-    assert RS.dem_total(st, "westernesse") == d0 + 10 and "20.21" in text
+    assert RS.hooks.dem_total(RS, st, "westernesse") == d0 + 10 and "20.21" in text
     # 19.212: the shards only add 1 to Combat in leader combat (no rally bonus)
     bearer = st["sau"]["items"]["shards"]
     assert c07_22_leader_combat.leader_total(RS, st, bearer) == c07_22_leader_combat.combat_rating(RS, st, bearer) + c07_22_leader_combat.morale_rating(RS, st, bearer) + 1
@@ -364,7 +366,7 @@ def test_19_211_narsil_breaks_into_shards_for_a_numenorean_and_20_21_demoralizat
     pts = c07_22_leader_combat.combat_rating(RS, st, bearer) + c07_22_leader_combat.morale_rating(RS, st, bearer)
     c07_22_leader_combat._wound(RS, st, bearer, "k")
     assert st["sau"]["items"]["shards"] is None
-    assert RS.dem_total(st, "westernesse") == d0 + 20 + pts
+    assert RS.hooks.dem_total(RS, st, "westernesse") == d0 + 20 + pts
 
 
 def test_19_211_only_numenoreans_take_up_the_shards():
@@ -374,7 +376,7 @@ def test_19_211_only_numenoreans_take_up_the_shards():
         st["units"][u]["status"] = "eliminated"
     st["sau"]["items"]["narsil"] = "BAL"
     c19_21_narsil._break_narsil(RS, st, "test")
-    assert st["sau"]["items"]["shards"] is None and RS.dem_total(st, "westernesse") == 20
+    assert st["sau"]["items"]["shards"] is None and RS.hooks.dem_total(RS, st, "westernesse") == 20
 
 
 # ----------------------------------------------------------------- 22 Mortal Combat
@@ -404,9 +406,9 @@ def test_22_3_declining_costs_rally_points_and_the_rally():
     g.play("westernesse", "challenge ISI GOR")
     at(g, "A", turn=2)
     refused(g, "sauron", "done", "22.3")
-    d0 = RS.dem_total(g.state, "sauron")
+    d0 = RS.hooks.dem_total(RS, g.state, "sauron")
     g.play("sauron", "decline GOR")
-    assert RS.dem_total(g.state, "sauron") == d0 + 4
+    assert RS.hooks.dem_total(RS, g.state, "sauron") == d0 + 4
     assert "GOR" in c22_mortal_combat.ph_declined(RS, g.state)
     g.state["units"]["GA1"]["disrupted"] = True
     place(g, GA1="1409")
@@ -452,7 +454,7 @@ def test_a_group_loads_its_own_charts_and_a_bad_table_is_refused():
     g = Game.new(RS, options={"charts": '[levels]\nsauron = 90\n\n[lcrt]\n"0" = ["k/-", "-/-", "-/-", "-/-", "-/-", "-/k"]\n'},
                  seed="c")
     st = g.state
-    assert RS.dem_level(st, "sauron") == 90
+    assert RS.hooks.dem_level(RS, st, "sauron") == 90
     assert c07_22_leader_combat.lcrt_cell(RS, st, 0, 1) == ("k", "-")
     for bad in ('[lcrt]\n"0" = ["x/-", "-/-", "-/-", "-/-", "-/-", "-/-"]\n',
                 '[lcrt]\n"0" = ["-/-"]\n'):
@@ -490,12 +492,12 @@ def test_7_241_a_duel_between_met_challengers_is_fought_to_the_end():
 def test_victory_points_and_their_grades():
     g = game()
     st = g.state
-    assert RS.final_result(st)["winner"] is None  # 0 to 0: a draw
+    assert RS.hooks.final_result(RS, st)["winner"] is None  # 0 to 0: a draw
     st["dem"]["sauron"] = 50
-    r = RS.final_result(st)
+    r = RS.hooks.final_result(RS, st)
     assert r["winner"] == "westernesse" and r["decisive"] and "Decisive Victory" in r["summary"]
     st["dem"]["westernesse"] = 30
-    r = RS.final_result(st)
+    r = RS.hooks.final_result(RS, st)
     assert r["winner"] == "westernesse" and not r["decisive"] and "expanded game" in r["summary"]
     st["units"]["ELE"]["status"] = st["units"]["GIL"]["status"] = "eliminated"
     assert victory.victory_points(RS, st)["sauron"] == 30 + 30
@@ -506,10 +508,10 @@ def test_16_62_sauron_recovers_the_ring_by_killing_its_wearer():
     st = g.state
     place(g, SAU="1408")
     c16_6_ring._set_ring(RS, st, "ISI", True)
-    d = RS.dem_total(st, "sauron")
+    d = RS.hooks.dem_total(RS, st, "sauron")
     c07_22_leader_combat._resolve_pair(RS, st, "SAU", "ISI", "-", "k", 2)
     assert st["sau"]["ring"]["holder"] == "SAU" and st["sau"]["ring"]["worn"]
-    assert RS.dem_total(st, "sauron") == d - 20 and st["units"]["SAU"]["magic"] == 45
+    assert RS.hooks.dem_total(RS, st, "sauron") == d - 20 and st["units"]["SAU"]["magic"] == 45
 
 
 def test_8_37_sauron_rallies_automatically_at_night():
