@@ -535,6 +535,10 @@ class _Palantir:
         if self.freeze_heap:
             freeze_start_heap()
         while not self.is_closed() and not self._stopping:
+            # cleared before the step, not after: a timer added while the step runs (an order that makes an
+            # autopilot seat due now, issue 28) wakes the next step at once, where clearing after it lost
+            # that wake-up until the next poll (issue 39: seen as a test waiting 15 s on a 30 s poll)
+            self._wake.clear()
             try:
                 await self.service.clocks.fire_due()
                 await self.service.digest.send_digests()  # issue 41: the players' daily digests that fell due
@@ -543,7 +547,6 @@ class _Palantir:
                 raise
             except Exception:
                 log.exception("scheduler step failed")
-            self._wake.clear()
             self.scheduler_idle = True
             try:
                 await asyncio.wait_for(self._wake.wait(), self.cfg.deadlines.poll_seconds)
