@@ -85,14 +85,19 @@ async def test_an_empty_file_is_refused_not_started_empty(tmp_path):
     assert os.path.getsize(p) == 0
 
 
-async def test_a_file_cut_short_is_refused_as_damaged(tmp_path):
-    """Issue 39: a damaged file (cut short, as by a full disk or a copy broken off) is refused."""
-    p = tmp_path / "palantir.db"
+async def forty_games(p: Path) -> Path:
+    """A closed database of 40 games, each state about 2 kB: pages enough to damage."""
     s = await open_store(str(p))
     for i in range(40):
         await s.create_game(channel_id=i + 1, guild_id=1, ruleset="gondor", options={}, seed=f"s{i}",
                             commitment="c", creator_id=1, now=1.0, initial_state={"x": "y" * 2000})
     await s.close()
+    return p
+
+
+async def test_a_file_cut_short_is_refused_as_damaged(tmp_path):
+    """Issue 39: a damaged file (cut short, as by a full disk or a copy broken off) is refused."""
+    p = await forty_games(tmp_path / "palantir.db")
     with open(p, "r+b") as f:
         f.truncate(os.path.getsize(p) // 2)
     assert "is damaged" in await refused(p)
@@ -102,12 +107,7 @@ async def test_a_file_damaged_inside_is_refused_at_open_not_met_later(tmp_path):
     """Issue 39: a file damaged inside (a page overwritten: a bad disk, a copy that went wrong), of the right
     length and with no log beside it, is refused when the store opens (``PRAGMA quick_check``), not met by the
     first order that reads that page."""
-    p = tmp_path / "palantir.db"
-    s = await open_store(str(p))
-    for i in range(40):
-        await s.create_game(channel_id=i + 1, guild_id=1, ruleset="gondor", options={}, seed=f"s{i}",
-                            commitment="c", creator_id=1, now=1.0, initial_state={"x": "y" * 2000})
-    await s.close()
+    p = await forty_games(tmp_path / "palantir.db")
     size = os.path.getsize(p)
     with open(p, "r+b") as f:  # the middle pages written over with garbage; the length unchanged
         f.seek(size // 2)
