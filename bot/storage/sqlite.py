@@ -22,6 +22,8 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import pathlib
+import re
 import sqlite3
 import struct
 import sys
@@ -331,6 +333,7 @@ class SqliteStore(SqlQueries):
         self._reader: sqlite3.Connection | None = None  # ``order_context`` on the event loop (WAL only)
         self._writer: sqlite3.Connection | None = None  # ``_steps`` on the event loop (WAL only)
         self.contexts = ContextCache()  # the channels' live games as the last orders read them (bot/storage/contexts.py)
+        self._tie: str | None = None  # the statement that stamps a transaction that wrote (LOG_TIE), WAL only
 
     @classmethod
     async def open(cls, path: str, *, create: bool = True) -> "SqliteStore":
@@ -362,11 +365,17 @@ class SqliteStore(SqlQueries):
             if existed or left_log:  # checked whole at every open (0.3 s for 140 MB): a page damaged inside is
                 # refused now, in one line, not met by the first order to read it (issue 39)
                 found = [r[0] for r in await db.execute_fetchall("PRAGMA quick_check(3)")]
-                if found != ["ok"]:
-                    raise StorageError(f"{path} is damaged ({found[0]}): restore it from a backup")
+                if found != ["ok"]:  # (SQLite's first finding, on one line: it may head it with "*** in database")
+                    first = [ln for ln in "\n".join(found).splitlines() if ln.strip() and not ln.startswith("***")]
+                    raise StorageError(f"{path} is damaged ({(first or ['damaged'])[0].strip()}): restore it from a backup")
             store = cls(db, path)
             await store.migrate()
             if wal:
+                store._tie = TIE_STAMP
+                async with store.transaction() as tx:  # (stamped itself where it adds the row: a database before it)
+                    await tx.execute(LOG_TIE)
+                    await tx.execute("INSERT INTO log_tie (stamp) SELECT ? WHERE NOT EXISTS (SELECT 1 FROM log_tie)",
+                                     (f"{TIE_MARK}{os.urandom(16).hex()}:{0:020d}",))
                 # WAL checkpoints off the order path: no commit waits for one (Checkpointer)
                 await db.execute(f"PRAGMA wal_autocheckpoint={Checkpointer.BACKSTOP_PAGES}")
                 store._checkpointer = Checkpointer(path)
@@ -431,7 +440,10 @@ class SqliteStore(SqlQueries):
             with self.contexts.writing(keeps_contexts):
                 try:  # (the BEGIN too: a caller cancelled while it ran leaves no transaction open)
                     await self.db.execute("BEGIN IMMEDIATE")
+                    changes = self.db.total_changes
                     yield Tx(self.db)
+                    if self._tie is not None and self.db.total_changes != changes:
+                        await self.db.execute(self._tie)  # (LOG_TIE)
                 except BaseException:
                     await asyncio.shield(self.db.rollback())  # (sqlite3's: only where a transaction is open)
                     raise
@@ -472,7 +484,7 @@ class SqliteStore(SqlQueries):
                     # rolls back whatever began and goes the usual way, which waits its turn. The store's lock
                     # is held and nothing here yields, so no other statement of this process runs meanwhile.
                     try:
-                        return _run_steps(self._writer, steps, fenced)
+                        return _run_steps(self._writer, steps, fenced, self._tie)
                     except sqlite3.OperationalError as e:
                         if not _busy(e):
                             raise
@@ -687,6 +699,24 @@ class Checkpointer:
 
 
 # ------------------------------------------------------------ a file that cannot be used (issue 39)
+# The tie between a database and its log (issue 39), of the store's own: SQLite's log says nothing of the file it
+# belongs to. Each database holds one row, ``palantir-log-tie:<its id, drawn at its first open>:<a count>``, and
+# every transaction that writes (``SqliteStore.transaction``, ``_run_steps``) counts it up by one, in SQL, so
+# that several processes on one file count in turn. So every commit in the log carries the database's id and
+# its count, and ``check_log`` reads them: a log holding another id is another database's, and a log whose
+# counts do not follow the file's is of another time of this one (a backup put back). Not in ``db copy``'s
+# tables: a copy is a database of its own, and draws its own id. (One small page more in each commit's log.)
+TIE_MARK = "palantir-log-tie:"
+LOG_TIE = "CREATE TABLE IF NOT EXISTS log_tie (stamp TEXT NOT NULL)"
+_TIE_HEAD = len(TIE_MARK) + 32 + 1  # the mark, the id, ':'
+TIE_STAMP = (f"UPDATE log_tie SET stamp = substr(stamp, 1, {_TIE_HEAD}) || "
+             f"printf('%020d', CAST(substr(stamp, {_TIE_HEAD + 1}) AS INTEGER) + 1)")
+_TIE_SERIAL = 2 * (_TIE_HEAD + 20) + 13  # SQLite's type for a text of the stamp's length (70 bytes)
+# read only where it follows its record's header (its length, 3, and that type as a two-byte varint): no text of
+# UTF-8 holds those bytes, so no player's words stored in a game can pass for a stamp
+_TIE_RECORD = bytes([3, 0x80 | _TIE_SERIAL >> 7, _TIE_SERIAL & 0x7F])
+_TIE_RE = re.compile(re.escape(_TIE_RECORD + TIE_MARK.encode()) + rb"([0-9a-f]{32}):([0-9]{20})")
+
 SQLITE_MAGIC = b"SQLite format 3\x00"
 WAL_MAGIC = (0x377F0682, 0x377F0683)
 SHM_VERSION = 3007000
@@ -770,12 +800,13 @@ def check_log(path: str, page_size: int) -> None:
             before: dict[int, int] = {}  # page -> its last frame of the round before, up to that round's last commit
             seen: dict[int, int] = {}
             old_salts = None
-            n, end = 0, os.path.getsize(wal)
+            n, end, last_commit = 0, os.path.getsize(wal), 0
             while (frame := f.read(24)) and len(frame) == 24:
                 n += 1
                 no, commit = struct.unpack(">II", frame[:8])
                 if frame[8:16] == head[16:24] and old_salts is None:
                     current.setdefault(no, []).append(n)
+                    last_commit = n if commit else last_commit
                 elif old_salts is None and struct.unpack(">I", frame[8:12])[0] == (salt1 - 1) % 2**32:
                     old_salts = frame[8:16]  # the round before
                 if old_salts is not None:
@@ -806,9 +837,36 @@ def check_log(path: str, page_size: int) -> None:
                     since = [j for j in current.get(no, ()) if backfilled is None or j <= attempted]  # copied since?
                     if not any(frame_page(j) == have for j in since):
                         raise _foreign(path, f"page {no}, which the log had copied into the database, differs")
+            tie = _file_tie(path)
+            if tie is not None:  # the stamps of this round's commits (LOG_TIE)
+                ids, counts = set(), []
+                for i in range(1, last_commit + 1):
+                    for m in _TIE_RE.finditer(frame_page(i)):
+                        ids.add(m[1].decode())
+                        counts.append(int(m[2]))
+                if ids - {tie[0]}:
+                    raise _foreign(path, "it was written by another database")
+                if counts and not min(counts) - 1 <= tie[1] <= max(counts):
+                    raise _foreign(path, f"the database has {tie[1]} writes, its log follows write {min(counts) - 1}: "
+                                         "a copy of it from another time")
     except OSError as e:
         raise StorageError(f"cannot read {wal} or {path}: {e.strerror}: give this user access to them and "
                            "their folder", 2) from None
+
+
+def _file_tie(path: str) -> tuple[str, int] | None:
+    """The database's id and count (LOG_TIE) as its file alone holds them (``immutable``: no log read, no file
+    touched), or None: a database from before the tie, or one whose tie is still in its log only."""
+    try:
+        con = sqlite3.connect(pathlib.Path(os.path.abspath(path)).as_uri() + "?immutable=1", uri=True)
+        try:
+            row = con.execute("SELECT stamp FROM log_tie").fetchone()
+        finally:
+            con.close()
+    except sqlite3.Error:
+        return None
+    m = _TIE_RE.fullmatch(_TIE_RECORD + row[0].encode()) if row and isinstance(row[0], str) else None
+    return (m[1].decode(), int(m[2])) if m else None
 
 
 def _foreign(path: str, why: str) -> StorageError:
@@ -911,14 +969,18 @@ class Tx:
                 buf = ""
 
 
-def _run_steps(con: sqlite3.Connection, steps: list[tuple[str, tuple]], fenced: bool) -> tuple[int, int | None]:
-    """``SqliteStore._steps`` on ``con``, a ``sqlite3`` connection of the event loop's: begun, run and committed,
-    or rolled back whole."""
+def _run_steps(con: sqlite3.Connection, steps: list[tuple[str, tuple]], fenced: bool,
+               tie: str | None) -> tuple[int, int | None]:
+    """``SqliteStore._steps`` on ``con``, a ``sqlite3`` connection of the event loop's: begun, run, stamped with
+    ``tie`` if it wrote (LOG_TIE) and committed, or rolled back whole."""
     con.execute("BEGIN IMMEDIATE")
     try:
+        changes = con.total_changes
         for i, (sql, params) in enumerate(steps):
             cur = con.execute(sql, params)
             _fence(cur, i, fenced)
+        if tie is not None and con.total_changes != changes:
+            con.execute(tie)
         con.execute("COMMIT")
         return cur.rowcount, cur.lastrowid
     except BaseException:

@@ -4,6 +4,7 @@ nothing and leaves nothing running (issue 39): not a database, damaged (cut shor
 left by a crash is taken back; a close leaves the file whole and no ``-wal``/``-shm``."""
 import asyncio
 import hashlib
+import json
 import os
 import shutil
 import sqlite3
@@ -135,6 +136,71 @@ async def test_a_log_of_another_database_beside_the_file_is_refused(tmp_path):
         assert await s.get_setting("last") == "m"
     finally:
         await s.close()
+
+
+CRASH_AT_ONCE = """
+import asyncio, os, sys
+from bot.storage import open_store
+from bot.storage.sqlite import Checkpointer
+
+Checkpointer.INTERVAL = 3600  # the process dies before the checkpoint thread's first round: its log copied nothing
+
+async def main(path, tag):
+    s = await open_store(path)
+    note = "palantir-log-tie:" + "ab" * 16 + ":" + "0" * 20  # a player's words that read as another database's stamp
+    await s.create_game(channel_id=7, guild_id=1, ruleset="gondor", options={}, seed=tag, commitment="c", creator_id=1,
+                        now=1.0, initial_state={"tag": tag, "note": note})
+    os._exit(0)
+
+asyncio.run(main(sys.argv[1], sys.argv[2]))
+"""
+
+
+def crashed_at_once(path: Path, tag: str) -> Path:
+    """A database whose process died within its first quarter second of writing: its log has nothing in the file
+    to be known by (no frame copied yet, no round before), so only the store's own tie tells whose it is."""
+    subprocess.run([sys.executable, "-c", CRASH_AT_ONCE, str(path), tag], cwd=str(ROOT), check=True, timeout=120,
+                   env=dict(os.environ, PYTHONPATH=str(ROOT)))
+    assert os.path.getsize(f"{path}-wal") > 0
+    return path
+
+
+async def games_of(path: Path) -> list[str]:
+    s = await open_store(str(path))
+    try:
+        return [json.loads(r[0])["tag"] for r in await s._all("SELECT state FROM snapshots ORDER BY game_id")]
+    finally:
+        await s.close()
+
+
+async def test_a_log_that_copied_nothing_yet_is_still_known_by_its_database(tmp_path):
+    """Issue 39: a log whose process died before any of it was copied into the file, beside a file replaced
+    (another database; an older copy of its own, a backup put back) is refused: each commit carries its
+    database's id and count (the log's tie, bot/storage/sqlite.py: LOG_TIE). The database's own log is taken
+    back, though a player's words in it read like another database's stamp."""
+    other = await forty_games(tmp_path / "other.db")
+    new = crashed_at_once(tmp_path / "new.db", "n")  # a new database, dead at once
+    p = tmp_path / "replaced.db"
+    shutil.copy(other, p)
+    shutil.copy(f"{new}-wal", f"{p}-wal")
+    assert f"{p}-wal is not the log of {p} (it was written by another database)" in await refused(p)
+
+    mine = tmp_path / "mine.db"  # a database that lived, a backup of it kept, then more games and a crash
+    s = await open_store(str(mine))
+    await s.set_setting("k", "v")
+    await s.close()
+    backup = tmp_path / "backup.db"
+    shutil.copy(mine, backup)
+    s = await open_store(str(mine))
+    await s.set_setting("k", "w")
+    await s.close()
+    crashed_at_once(mine, "m")
+    assert b"palantir-log-tie:" + b"ab" * 16 in Path(f"{mine}-wal").read_bytes()  # the player's words are in the log
+    shutil.copy(backup, p)  # the backup put back, the log of the later database beside it
+    shutil.copy(f"{mine}-wal", f"{p}-wal")
+    assert f"{p}-wal is not the log of {p} (the database has" in await refused(p)
+
+    assert await games_of(new) == ["n"] and await games_of(mine) == ["m"]  # their own logs: taken back
 
 
 async def test_a_log_without_its_database_is_refused(tmp_path):
