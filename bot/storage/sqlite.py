@@ -837,16 +837,20 @@ def check_log(path: str, page_size: int) -> None:
                     since = [j for j in current.get(no, ()) if backfilled is None or j <= attempted]  # copied since?
                     if not any(frame_page(j) == have for j in since):
                         raise _foreign(path, f"page {no}, which the log had copied into the database, differs")
-            tie = _file_tie(path)
-            if tie is not None:  # the stamps of this round's commits (LOG_TIE)
-                ids, counts = set(), []
-                for i in range(1, last_commit + 1):
-                    for m in _TIE_RE.finditer(frame_page(i)):
-                        ids.add(m[1].decode())
-                        counts.append(int(m[2]))
+            ids, counts = set(), []  # the stamps of this round's commits (LOG_TIE), read before the file's
+            for i in range(1, last_commit + 1):
+                for m in _TIE_RE.finditer(frame_page(i)):
+                    ids.add(m[1].decode())
+                    counts.append(int(m[2]))
+            tie = _file_tie(path) if ids else None
+            if tie is not None:
                 if ids - {tie[0]}:
                     raise _foreign(path, "it was written by another database")
-                if counts and not min(counts) - 1 <= tie[1] <= max(counts):
+                # the counts, only where the log did not move meanwhile: a log in use by a process alive on this
+                # file (a second shard starting) grows and is copied into the file as it is read; the file's count
+                # grows only to what the log held (read first), and a new round begins only once all was copied
+                f.seek(0)
+                if f.read(32) == head and os.path.getsize(wal) == end and not min(counts) - 1 <= tie[1] <= max(counts):
                     raise _foreign(path, f"the database has {tie[1]} writes, its log follows write {min(counts) - 1}: "
                                          "a copy of it from another time")
     except OSError as e:
