@@ -4,8 +4,17 @@ title, a unit of the seat's own on the map. Functions of the ruleset, called by 
 from __future__ import annotations
 
 from engine.core import AmbiguousOrder, IllegalOrder, State
-from engine.units import UnitDef
+from engine.units import Ratings, UnitDef
 from engine.spi import hooks
+
+
+def ratings(rs, state: State, uid: str) -> Ratings | None:
+    """A unit's ratings now (2.0): its counter's, or its reduced side's once it is reduced. The standard
+    ``Hooks.ratings``; a game amends it (Gondor 16.12: a catapult's; Sauron 17.11: the Beast's)."""
+    u = rs.units[uid]
+    if state["units"][uid].get("reduced"):
+        return u.reduced_ratings()
+    return u.ratings
 
 
 def enemy(rs, seat: str) -> str:

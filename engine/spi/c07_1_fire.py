@@ -18,7 +18,7 @@ from engine.spi import common
 
 
 def _can_fire(rs, state: State, uid: str) -> bool:
-    r = rs.ratings(state, uid)
+    r = rs.hooks.ratings(rs, state, uid)
     if not r or not r.missile:
         return False
     if state["units"][uid].get("disrupted") and not rs.charts_for(state)["disrupted"].get("may_attack", False):

@@ -22,7 +22,7 @@ from engine.spi import common
 
 
 def _can_melee(rs, state: State, uid: str) -> bool:
-    r = rs.ratings(state, uid)
+    r = rs.hooks.ratings(rs, state, uid)
     if not r or not r.melee:
         return False
     if state["units"][uid].get("disrupted") and not rs.charts_for(state)["disrupted"].get("may_attack", False):

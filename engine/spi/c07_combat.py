@@ -38,7 +38,7 @@ def attack_profile(rs, state: State, attacker: str, target: str, kind: str) -> d
         Armor Protection and Morale after every modifier, and the notes that
         explain them (for the log and for /odds)."""
     ch = rs.charts_for(state)
-    ra, rd = rs.ratings(state, attacker), rs.ratings(state, target)
+    ra, rd = rs.hooks.ratings(rs, state, attacker), rs.hooks.ratings(rs, state, target)
     ua, ud = rs.units[attacker], rs.units[target]
     notes: list[str] = []
     letter = (ra.missile if kind == "fire" else ra.melee) or "e"

@@ -36,16 +36,13 @@ from engine.spi import c03_sequence
 REPLACEABLE: dict[str, str] = {
     # (issue 43: a game's own rules for a standard order are no longer here: its ``Order`` record holds its
     # functions, ``replace(FIRE, check=c16_1_catapults_grond._check_fire)``, and nothing calls them by name)
-    "_check_done": "3.0 (FoC 14.31: the Eotheod entry area is chosen first)",
     "data_dir": "the game's data files (map, order of battle, charts, sequence, printed set-up 13.0)",
     "rules_in_force": "the scenario, variant, errata and options that change a game's rules (issue 42: each game "
                       "names its own, then the standard ones: a group's charts, Rally Ratings)",
     "charts_for": "the charts a game plays with: its file, a layer an option chooses (Sauron's errata=1978), "
                   "then the group's own",
     # steps inside the orders
-    "_advance": "3.0: the sequence of play (Gondor: a Siege Phase nobody acts in ends at once)",
     "apply": "the dispatch, wrapped (FoC: what follows any order)",
-    "ratings": "1.2 (Gondor: catapult fire)",
     "deadline_action": "the bot's move for a seat at its deadline (FoC 14.31, 14.33)",
     "waiting_decisions": "the decision records waiting now, engine/pending.py (Sauron 22.3: a challenge to answer; "
                          "FoC 14.31: the entry area in a game stored before it was queued)",
@@ -459,6 +456,8 @@ class Hooks:
     _formed_this_turn: Callable  # 8.4 (FoC 17.11 Eorl's Wedge)
     spell_cost: Callable  # 8.5 (Gondor's spells)
     _expire_effects: Callable  # 8.5 (FoC 17.x special abilities)
+    ratings: Callable  # 2.0: a unit's ratings now, c02_units.ratings (Gondor 16.12 catapults; Sauron 17.11 the Beast)
+    next_step: Callable  # 3.0: the sequence of play, c03_done.next_step (Gondor: a Siege Phase nobody acts in ends at once)
     # 14.2 the attacks onto the map (engine/spi/entry.py)
     entry_attack_seats: tuple = ()  # the seats whose units attack onto the map from their entry hexes
     _offmap_hex: Callable | None = None  # the hex beyond the edge an entering unit attacks from (Gondor's own)

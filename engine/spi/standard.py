@@ -47,7 +47,7 @@ from engine import pending
 from engine.orders import Order, check_order, legal_of, legal_orders, order_table, parse_order, apply_order
 from engine.options import Option, Text
 from engine.spi.charts import ChartError, Charts, cached
-from engine.units import Ratings, UnitDef, load_oob
+from engine.units import UnitDef, load_oob
 from engine.spi.common import _HEX, MAX_ORDER_LEN, _phrase  # noqa: F401 (_phrase imported from here by rulesets)
 from engine.spi.c04_movement import MOVE
 from engine.spi.c07_1_fire import FIRE
@@ -57,6 +57,8 @@ from engine.spi.c07_5_retreat import ADVANCE, CHOOSE_RETREAT, RETREAT
 from engine.spi.c08_3_rally import RALLY
 from engine.spi.c08_4_formations import DISBAND, FORM
 from engine.spi.c08_5_magic import CAST
+from engine.spi.c03_done import DONE
+from engine.spi import c03_done
 from engine.spi import c04_movement
 from engine.spi import c07_3_melee
 from engine.spi import c07_combat
@@ -106,6 +108,8 @@ class StandardRules(RulesetBase):
         _formed_this_turn=c08_4_formations._formed_this_turn,
         spell_cost=c08_5_magic.spell_cost,
         _expire_effects=c08_5_magic._expire_effects,
+        next_step=c03_done.next_step,
+        ratings=c02_units.ratings,
     )
     help_topics = spi_help.help_topics
     help = spi_help.help
@@ -266,11 +270,6 @@ class StandardRules(RulesetBase):
 
     # ------------------------------------------------------------ unit facts
 
-    def ratings(self, state: State, uid: str) -> Ratings | None:
-        u = self.units[uid]
-        if state["units"][uid].get("reduced"):
-            return u.reduced_ratings()
-        return u.ratings
 
 
 
@@ -318,46 +317,6 @@ class StandardRules(RulesetBase):
         """The key of ``RulesetBase.phase_key`` read from the state, not from a whole view (the same
         string: tests/e2e/test_golden.py compares them at every position of its games)."""
         return json.dumps([self.hooks.view_turn(self, state), state["step"], self.phase_title(state)])
-
-    def _advance(self, state: State) -> list[Event]:
-        order = self.step_order
-        first_play = self.sequence["step"][0]["id"]
-        i = order.index(state["step"])
-        state["done"] = []
-        events: list[Event] = []
-        if i + 1 < len(order):
-            state["step"] = order[i + 1]
-            if state["step"] == first_play:
-                state["turn"] = 1
-                events.append(Event(public="Set-up is complete (13.0).", section="13.0"))
-        else:
-            end = self.hooks.end_of_turn(self, state)
-            events.extend(end)
-            if state["over"]:
-                return events
-            state["turn"] += 1
-            state["step"] = first_play
-        state["ph"] = c03_sequence._fresh_phase(self)
-        if state["turn"] > self.sequence["turns"]:
-            v = self.hooks.final_result(self, state)
-            state["over"] = v
-            events.append(Event(public=v["summary"], section=v.get("section"), new_phase=True))
-            return events
-        self.hooks._expire_effects(self, state)
-        step = c03_sequence.step(self, state)
-        if step.get("kind") == "combat":
-            state["ph"]["must"] = c07_3_melee._obligations(self, state, step["side"])
-        head = "Set-up" if state["turn"] == 0 else (
-            f"Game-Turn {state['turn']} ({'night' if c03_sequence.is_night(self, state) else 'day'})")
-        events.extend(hooks.on_step_start(self, state))
-        if state["over"]:
-            return events
-        # who acts (a ruleset may have found a seat with nothing to do here)
-        who = " and ".join(c02_units.title_of(self, s) for s in (self.active_seats(state) or step["seats"]))
-        events.append(Event(public=f"{head}: {step['title']}. {who} to act ({step['section']}).",
-                            section=step["section"], new_phase=True))
-        return events
-
 
     # -------------------------------------------------------------- notation
     def adjust(self, state: State, unit: str, to: str | None) -> str:
@@ -456,23 +415,6 @@ class StandardRules(RulesetBase):
             check_order(order, self, state, seat, action)
 
 
-
-    # --- done
-    def _check_done(self, state: State, seat: str, args: tuple[str, ...]) -> None:
-        if state["turn"] == 0:
-            left = [uid for uid, u in self.units.items() if hooks.side_of(self, state, uid) == seat and state["units"][uid]["status"] == "pool"]
-            if left:
-                more = f" and {len(left) - 6} more" if len(left) > 6 else ""
-                noun = "counter" if len(left) == 1 else "counters"
-                raise IllegalOrder(f"{len(left)} {noun} still to deploy: {', '.join(left[:6])}{more}",
-                                   c03_sequence.step(self, state)["section"])
-            return
-        if c03_sequence.kind(self, state) == "combat":
-            left = c07_3_melee._unmet_obligations(self, state, seat)
-            if left:
-                raise IllegalOrder(
-                    f"{_phrase(left[:6])} began the phase in an enemy zone of control and must attack one of the "
-                    "units exerting it before you are done", "7.31")
 
 
     # ---------------------------------------------------------- legal actions
@@ -614,7 +556,7 @@ class StandardRules(RulesetBase):
         rec = state["units"][uid]
         d = {"id": uid, "side": hooks.side_of(self, state, uid), "type": u.type, "name": u.name, "hex": rec["hex"]}
         if u.ratings:
-            d["ratings"] = str(self.ratings(state, uid))
+            d["ratings"] = str(self.hooks.ratings(self, state, uid))
             d["reduced"] = rec.get("reduced", False)
             d["disrupted"] = rec.get("disrupted", False)
         if u.is_leader:
@@ -639,7 +581,7 @@ class StandardRules(RulesetBase):
                       grade=grade if o.get("winner") else None)
 
 
-# the set-up's guard, who may act, and `done` (3.0): functions of the ruleset (issue 43)
+# the set-up's guard and who may act (3.0): functions of the ruleset (issue 43); `done` is engine/spi/c03_done.py
 # the orders of a turn, which set-up (13.0) points to `deploy` for
 TURN_VERBS = frozenset({"move", "fire", "melee", "duel", "rally", "advance", "form", "disband", "retreat",
                         "cast"})
@@ -667,40 +609,5 @@ def _seat_check(rs, state: State, seat: str) -> None:
     if seat in state["done"]:
         raise IllegalOrder("you are already done with this phase")
 
-
-def _parse_done(rs, state: State, seat: str, words: list[str]) -> tuple[str, ...]:
-    if words:
-        raise InvalidOrder("usage: `done`")
-    return ()
-
-
-def _legal_done(rs, state: State, seat: str) -> Iterator[Action]:
-    if c03_sequence.kind(rs, state) != "setup" and c03_sequence._ok(rs, state, seat, Action("done")):
-        yield Action("done")
-
-
-def _apply_done(rs, state: State, seat: str, args: tuple[str, ...], dice: Dice | None) -> list[Event]:
-    if state["turn"] == 0:
-        state["done"].append(seat)
-        events = [Event(public=f"{c02_units.title_of(rs, seat)} has finished setting up (13.0).", section="13.0")]
-        if not rs.active_seats(state):
-            events.extend(rs.hooks.on_setup_step_end(rs, state))
-            events.extend(rs._advance(state))
-        return events
-    state["done"].append(seat)
-    events = [Event(public=f"{c02_units.title_of(rs, seat)} is done with the {c03_sequence.step(rs, state)['title']}.")]
-    if not rs.active_seats(state):
-        events.extend(rs._advance(state))
-    return events
-
-
-# the orders of this file (engine/orders.py), each naming its functions above
-# 3.0: a seat ends its part of the phase (at set-up, 13.0: when every counter is placed)
-DONE = Order("done", "`done`",
-              parse=_parse_done,
-              check=StandardRules._check_done,
-              apply=_apply_done,
-              legal=_legal_done,
-              cases=("3.0", "13.0", "7.31"))
 
 StandardRules.ORDERS = (ADVANCE, DONE, MOVE, FORM, CAST, FIRE, DUEL, MELEE, RALLY, RETREAT, DISBAND)

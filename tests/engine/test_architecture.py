@@ -6,6 +6,7 @@ functions, none looked up by a name string."""
 from __future__ import annotations
 
 import ast
+import dataclasses
 import importlib
 import inspect
 import re
@@ -15,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from engine.core import RulesetBase
 from engine.rulesets import BUILTIN
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -595,3 +597,20 @@ def _every_order_table_of(name):
     from engine.rulesets import get_ruleset
 
     return get_ruleset(name).orders.items()
+
+
+def test_a_game_may_redefine_no_step_of_the_rules_only_the_interface_and_its_data():
+    """Issue 43: a ruleset's class holds its data, its hooks record and the ruleset interface. What a Standard
+    Rules game may still redefine (``REPLACEABLE``) is the interface (``RulesetBase``, the ``Ruleset``
+    protocol) or what names its data: its files, its charts, its kinds of pending decision. A step of the
+    rules (the sequence's ``next_step``, a unit's ``ratings``, ``done``'s check: the last three moved) goes in
+    the ``Hooks`` record or an order's record, where a reader finds every game's version by reference."""
+    from engine.core import Ruleset
+    from engine.spi.hooks import REPLACEABLE, Hooks
+
+    interface = ({n for k in RulesetBase.__mro__ for n in vars(k)} | set(vars(Ruleset))
+                 | set(Ruleset.__annotations__))
+    data = {"data_dir", "charts_for", "DECISIONS", "waiting_decisions"}
+    assert set(REPLACEABLE) - interface == data
+    assert {"next_step", "ratings"} <= {f.name for f in dataclasses.fields(Hooks)}
+    assert not {"_advance", "_check_done", "ratings", "next_step"} & set(REPLACEABLE)

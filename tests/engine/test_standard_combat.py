@@ -106,7 +106,7 @@ def test_7_42_half_eliminated_and_retreat(roll, hexes):
     assert g.state["dem"]["sauron"] == 3  # half of 5, rounded up (9.1)
     assert g.state["pending"][0]["hexes"] == hexes
     # the reduced side: one grade worse (E stays E, Y becomes Z)
-    assert str(GONDOR.ratings(g.state, "OI1")) == "E-2-Z"
+    assert str(GONDOR.hooks.ratings(GONDOR, g.state, "OI1")) == "E-2-Z"
 
 
 def test_7_42_e_eliminates():

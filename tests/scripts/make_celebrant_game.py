@@ -71,7 +71,7 @@ def choose(g: Game, seat: str, moved: set[str], rnd: random.Random) -> str:
             def weakness(t):
                 hx = t.split()[-1]
                 tgt = c07_1_fire._target_units(rs, st, seat, hx)
-                r = rs.ratings(st, tgt[0]) if tgt else None
+                r = rs.hooks.ratings(rs, st, tgt[0]) if tgt else None
                 return (r.armor if r else 9, "WXYZ".index(r.morale) * -1 if r else 0, t)
             return min(melees, key=weakness)
         return "done"

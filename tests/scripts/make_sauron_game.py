@@ -150,7 +150,7 @@ def choose(g: Game, seat: str, moved: set[str], plot: dict) -> str:
         if melees:
             def weakness(t):
                 tgt = c07_1_fire._target_units(RS, st, seat, t.split()[-1])
-                r = RS.ratings(st, tgt[0]) if tgt else None
+                r = RS.hooks.ratings(RS, st, tgt[0]) if tgt else None
                 return (r.armor if r else 9, t)
             return min(melees, key=weakness)
         return "done"

@@ -161,7 +161,6 @@ class Celebrant(StandardRules):
             "other side, the channel, the map and the log see nothing of it until the chits are revealed (14.6)."),
         help_general=help_general,
     )
-    _check_done = c14_reinforcements._check_done
     deadline_action = c14_reinforcements.deadline_action
     # 15.0, 16.0 terrain
     terrain = c15_16_terrain.terrain
@@ -175,7 +174,7 @@ class Celebrant(StandardRules):
               # its place): Eorl's Wedge advancing (17.11), the Eotheod entry area chosen first (14.31), the
               # leaders' formations (8.41, 17.41), combat (7.1, 7.3, 7.31), Cirion's rally (17.21)
               replace(ENTRY_ADVANCE, apply=c17_abilities._apply_advance),
-              replace(DONE, check=_check_done),
+              replace(DONE, check=c14_reinforcements._check_done),
               replace(FORM, check=c08_leaders._check_form, apply=c08_leaders._apply_form),
               replace(FIRE, check=c07_combat._check_fire),
               replace(ENTRY_MELEE, check=c07_combat._check_melee),

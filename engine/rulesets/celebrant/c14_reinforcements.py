@@ -11,6 +11,7 @@ from engine.core import Action, Event, IllegalOrder, InvalidOrder, State
 from engine.dice import Dice
 from engine.orders import Order
 from engine.spi.common import _phrase
+from engine.spi.c03_done import DONE
 from engine.spi.standard import StandardRules
 
 from .c14_3_chits import ENTRY_14_31, parse_west_chit
@@ -138,7 +139,7 @@ def _check_done(rs, state: State, seat: str, args: tuple[str, ...]) -> None:
     """`done` waits for the entry choice of a game begun before it was queued (14.31; the queued decision
     refuses `done` as it refuses any order but its answer: engine/pending.py)."""
     pending.check_done(rs.decisions, rs, state, c14_3_chits.entry_before_done_waiting(rs, state), seat)
-    StandardRules._check_done(rs, state, seat, args)
+    DONE.check(rs, state, seat, args)  # the standard's (3.0, 13.0, 7.31)
 
 
 def deadline_action(rs, state: State, seat: str) -> Action | None:

@@ -125,6 +125,8 @@ class Gondor(StandardRules):
         reinforcement_entry=c14_reinforcements.reinforcement_entry,
         entry_attack_seats=c14_reinforcements.entry_attack_seats,
         duel_modifier=c16_0_siege_phase.duel_modifier,
+        next_step=c16_0_siege_phase.next_step,
+        ratings=c16_1_catapults_grond.ratings,  # 16.12: a catapult's  # 3.0 with 16.0: a Siege Phase nobody acts in ends at once
         missile_range=c16_1_catapults_grond.missile_range,
         check_stack_move=c16_1_catapults_grond.check_stack_move,
         _check_movers=c16_1_catapults_grond._check_movers,
@@ -207,9 +209,7 @@ class Gondor(StandardRules):
     entry_hexes = c14_reinforcements.entry_hexes
     # 16.0 the Siege Phase
     _sides_of_hex = c16_0_siege_phase._sides_of_hex
-    _advance = c16_0_siege_phase._advance
     # 16.1 catapults; 17.13 Grond
-    ratings = c16_1_catapults_grond.ratings
     # 16.2 breaching
     # 16.4 siege towers and ladders
     _tower_ids = c16_4_towers_ladders._tower_ids

@@ -134,7 +134,7 @@ def modify_attack(rs, state: State, attacker: str, target: str, kind: str, prof:
         return
     # 15.24 (ruling): the tunnel replaces the defender's printed rating;
     # every modifier (disruption, formation, siege...) still applies to it
-    base = rs.ratings(state, target)
+    base = rs.hooks.ratings(rs, state, target)
     if rule == "morale-w":
         better = MORALES.index(base.morale) - MORALES.index(prof["morale"])
         prof["morale"] = shift_morale("W", better)

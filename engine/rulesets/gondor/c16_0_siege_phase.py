@@ -132,11 +132,13 @@ def _siege_useful(rs, state: State, seat: str) -> bool:
     return next(iter(_legal_siege(rs, state, seat)), None) is not None
 
 
-def _advance(rs, state: State) -> list[Event]:
-    events = StandardRules._advance(rs, state)
+def next_step(rs, state: State) -> list[Event]:
+    """3.0 as Gondor plays it (Hooks.next_step): the standard step's end, then a Siege Phase (16.0) nobody has
+    anything to do in ends at once."""
+    events = StandardRules.hooks.next_step(rs, state)
     # a Siege Phase nobody has anything to do in ends at once
     while not state["over"] and c03_sequence.kind(rs, state) == "siege" and not rs.active_seats(state):
-        events.extend(StandardRules._advance(rs, state))
+        events.extend(StandardRules.hooks.next_step(rs, state))
     return events
 
 

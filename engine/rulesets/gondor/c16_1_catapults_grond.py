@@ -29,7 +29,7 @@ def _catapults(rs, state: State, seat: str) -> list[str]:
 def ratings(rs, state: State, uid: str):
     if rs.units[uid].type == "catapult":
         return Ratings(None, c16_0_siege_phase.siege_chart(rs, state)["catapult_missile"], 1, "Z")
-    return StandardRules.ratings(rs, state, uid)
+    return StandardRules.hooks.ratings(rs, state, uid)
 
 
 def missile_range(rs, state: State, uid: str) -> int:

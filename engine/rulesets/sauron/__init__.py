@@ -40,7 +40,6 @@ from engine.spi.entry import ENTRY_ADVANCE, ENTRY_MELEE, legal_entry_melees
 from engine.options import read
 from engine.spi.standard import DONE, StandardRules
 
-from .c07_175_missiles import _check_done as _missiles_check_done
 from .c07_22_leader_combat import SDUEL, cell_wounds
 from .c14_reinforcements import EXTRA_IDS
 from . import c08_1_stacking, c18_1_gates, c13_setup, c16_6_ring, c17_11_beast, c22_mortal_combat
@@ -163,7 +162,8 @@ class Sauron(StandardRules):
     """Sauron: the Standard Rules with the attacks onto the map (engine/spi/entry.py, 14.2) and the functions
     of its case files below, each file's under its case. A function that amends a standard step calls it by
     name (``c07_1_fire._check_fire(self, ...)``); where two case files give the same step, the one taken
-    here calls the other by name: ``_check_done`` below the missile units' (7.175). Where a move may end is
+    here calls the other by its module: Sauron's `done` check (``_check_done``, after the class) the missile
+    units' (``c07_175_missiles._check_done``, 7.175). Where a move may end is
     the declared list ``MOVE_END`` (22.1, 8.1, 16.641)."""
 
     # 13.0 set-up
@@ -174,6 +174,7 @@ class Sauron(StandardRules):
     # LEADER_MAY_END for the hexes a bound leader could end in.
     LEADER_MAY_END = (c22_mortal_combat.meeting_check, c08_1_stacking.check_move_end)
     hooks = replace(StandardRules.hooks,  # the extension points (engine/spi/hooks.py: Hooks)
+        ratings=c17_11_beast.ratings,  # 17.11: the Beast's
         _check_deploy=c13_setup._check_deploy,
         _apply_deploy=c13_setup._apply_deploy,
         reinforcement_entry=c14_reinforcements.reinforcement_entry,
@@ -259,7 +260,6 @@ class Sauron(StandardRules):
     waiting_decisions = c22_mortal_combat.waiting_decisions
     # 17.1 the Beast, spells
     spells = c17_11_beast.spells
-    ratings = c17_11_beast.ratings
     # 7.22 leader combat (the variant)
     _lr = c07_22_leader_combat._lr
     # 7.175 missile units fire
@@ -327,17 +327,6 @@ class Sauron(StandardRules):
             _fixture_position(self, state, fixture["position"])
         return state
 
-
-
-
-    # ------------------------------------------------------- hooks chained here
-    def _check_done(self, state: State, seat: str, args: tuple[str, ...]) -> None:
-        _missiles_check_done(self, state, seat, args)  # 7.175, then the standard's (3.0)
-        if state["turn"]:  # 22.3: a challenge waiting for its answer (engine/pending.py)
-            pending.check_done(self.decisions, self, state, c22_mortal_combat._challenges_waiting(self, state), seat)
-        c22_mortal_combat.check_done_approach(self, state, seat)  # 22.1: the accepted challenge's leaders close
-        if (why := c16_6_ring.ring_return_pending(self, state, seat)) is not None:  # 16.641: the Ring goes home
-            raise IllegalOrder(why + " first", "16.641")
 
     def deadline_action(self, state: State, seat: str):
         """At a deadline: an unanswered challenge is answered as a seat on autopilot answers it, by what costs its
@@ -456,8 +445,20 @@ class Sauron(StandardRules):
 
 
 
-# Sauron's orders, in the order their legal actions are offered (after the class: the check of `done`
-# is Sauron's own, 22.3); a record with a standard verb replaces it in its place: the leader combat
+
+def _check_done(rs, state: State, seat: str, args: tuple[str, ...]) -> None:
+    """`done` in Sauron (its ``DONE`` record's check): the missile units' obligation (7.175, after the standard's 3.0),
+    a challenge waiting for its answer (22.3), the accepted challenge's leaders closing (22.1), the Ring gone home
+    (16.641)."""
+    c07_175_missiles._check_done(rs, state, seat, args)  # 7.175, after the standard's (3.0)
+    if state["turn"]:  # 22.3: a challenge waiting for its answer (engine/pending.py)
+        pending.check_done(rs.decisions, rs, state, c22_mortal_combat._challenges_waiting(rs, state), seat)
+    c22_mortal_combat.check_done_approach(rs, state, seat)  # 22.1: the accepted challenge's leaders close
+    if (why := c16_6_ring.ring_return_pending(rs, state, seat)) is not None:  # 16.641: the Ring goes home
+        raise IllegalOrder(why + " first", "16.641")
+
+
+# Sauron's orders, in the order their legal actions are offered; a record with a standard verb replaces it in its place: the leader combat
 # variant (7.22), the attacks onto the map (14.2), the leaders' stacking in formations (8.1), no fire
 # through closed gates (18.1), every missile unit fires before `done` (7.175), challenges answered (22.3)
 Sauron.ORDERS = (*StandardRules.ORDERS,
@@ -466,7 +467,7 @@ Sauron.ORDERS = (*StandardRules.ORDERS,
                  SDUEL, ENTRY_ADVANCE, ENTRY_MELEE,
                  replace(FORM, check=c08_1_stacking._check_form),
                  replace(FIRE, check=c18_1_gates._check_fire),
-                 replace(DONE, check=Sauron._check_done))
+                 replace(DONE, check=_check_done))
 # the decisions a seat may face (engine/pending.py): the retreat (7.5), the challenge to answer (22.3)
 Sauron.DECISIONS = (*StandardRules.DECISIONS, CHALLENGE_22_3)
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from engine.core import Action, IllegalOrder, State
 from engine.hexgrid import Hex
+from engine.spi.c03_done import DONE
 from engine.spi.standard import StandardRules
 from engine.spi import c06_zoc
 from engine.spi import hooks
@@ -38,7 +39,7 @@ def missile_obliged(rs, state: State, seat: str) -> list[tuple[str, list[str]]]:
 
 
 def _check_done(rs, state: State, seat: str, args: tuple[str, ...]) -> None:
-    StandardRules._check_done(rs, state, seat, args)
+    DONE.check(rs, state, seat, args)  # the standard's (3.0, 13.0, 7.31)
     if not c07_22_leader_combat.variant(rs, state) or c03_sequence.kind(rs, state) != "combat" or c03_sequence.phasing(rs, state) != seat:
         return
     for uid, left in missile_obliged(rs, state, seat):

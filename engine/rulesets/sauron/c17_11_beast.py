@@ -52,7 +52,7 @@ def beast_armed(rs, state: State) -> bool:
 
 # --- ratings and movement
 def ratings(rs, state: State, uid: str):
-    r = StandardRules.ratings(rs, state, uid)
+    r = StandardRules.hooks.ratings(rs, state, uid)
     if uid == BEAST and r and beast(rs, state)["horn"]:
         return Ratings("A", r.missile, r.armor, r.morale)
     return r

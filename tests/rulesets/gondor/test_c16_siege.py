@@ -491,7 +491,7 @@ def test_16_72_pickup_is_free_and_16_75_costs_one_ma_and_one_armor():
     g.play(W, "pickup GS1 K1")
     assert unit(g, "K1")["oil"] == 2 and unit(g, "GS1")["oil_from"] == "K1"
     assert hooks.movement_allowance(GONDOR, g.state, "GS1") == ma - 1
-    base = GONDOR.ratings(g.state, "GS1").armor
+    base = GONDOR.hooks.ratings(GONDOR, g.state, "GS1").armor
     assert c07_combat.attack_profile(GONDOR, g.state, "OI1", "GS1", "melee")["armor"] == base - 1
     refused(g, W, "pickup GS1 K1", "16.75")
 

@@ -63,7 +63,7 @@ def test_expanded_a_catapult_fires_at_troops_with_missile_e_at_range_2():
                   and not any(r["hex"] == str(h) for r in st["units"].values()))
     st["units"]["MI1"]["hex"] = target
     st["step"], st["done"], st["ph"] = "D", [], c03_sequence._fresh_phase(RS)
-    r = RS.ratings(st, "CT1")
+    r = RS.hooks.ratings(RS, st, "CT1")
     assert r.missile == "e" and RS.hooks.missile_range(RS, st, "CT1") == 2
     _, ev = g.play("sauron", f"fire CT1 at {target}")
     assert "CT1" in ev[0].public

@@ -57,10 +57,10 @@ def summoned() -> Game:
 def test_17_11_without_horn_or_breath_melee_c_and_combat_9():
     g = summoned()
     st = g.state
-    assert str(RS.ratings(st, "BEA")) == "C-4-X"
+    assert str(RS.hooks.ratings(RS, st, "BEA")) == "C-4-X"
     assert c07_22_leader_combat.leader_total(RS, st, "BEA") == 9
     st["sau"]["beast"]["horn"] = True
-    assert str(RS.ratings(st, "BEA")) == "A-4-X" and c07_22_leader_combat.leader_total(RS, st, "BEA") == 11
+    assert str(RS.hooks.ratings(RS, st, "BEA")) == "A-4-X" and c07_22_leader_combat.leader_total(RS, st, "BEA") == 11
     st["sau"]["beast"]["horn"] = False
     st["sau"]["beast"]["breath"] = True
     assert c07_22_leader_combat.leader_total(RS, st, "BEA") == 11
