@@ -101,7 +101,13 @@ def save(q: Image.Image) -> bytes:
 
 def encode(img: Image.Image) -> bytes:
     """PNG bytes of the RGB picture ``img`` (see the module's docstring), deterministic."""
-    return save(quantize(img)[0])
+    return encode_mapped(img)[0]
+
+
+def encode_mapped(img: Image.Image) -> tuple[bytes, bool]:
+    """:func:`encode`'s bytes, and whether the sample's palette mapped the picture (:func:`quantize`)."""
+    q, mapped = quantize(img)
+    return save(q), mapped
 
 
 def encode_full(img: Image.Image) -> bytes:

@@ -106,6 +106,7 @@ def survey_row(view, board, img, lay, info) -> Survey:
     from render.hexmap import Frame, _header_lines, header_px
 
     shown, k = scaled(img)
+    shown = shown.convert("L")  # (grey once, not once a glyph: ink_height reads the grey levels)
     ids = [ink_height(shown, box, k) for kind, _, box in info.glyphs if kind == "id"]
     covered = _covered_ids(view, img, lay, info)
     hexes = [ink_height(shown, box, k) for kind, _, box in info.glyphs if kind == "hex"]
