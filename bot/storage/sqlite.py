@@ -782,8 +782,10 @@ def check_log(path: str, page_size: int) -> None:
       round's end (the same first salt less one, up to their last commit) are its latest, and each of
       those pages is in the file as its last frame there, unless this round has copied it since.
 
-    A page otherwise is refused as another database's log. A log with neither (a first round, nothing
-    copied yet, no ``-shm``) has no tie to check and is taken as the file's own. Reads only."""
+    A page otherwise is refused as another database's log. And the store's own tie (``LOG_TIE``): the stamps
+    of this round's commits must carry the file's id, and counts that follow the file's. A log with none of
+    these (a database from before the tie, its first round, nothing copied yet) is taken as the file's own.
+    Reads only."""
     wal = path + "-wal"
     try:
         with open(wal, "rb") as f, open(path, "rb") as db:

@@ -268,11 +268,6 @@ class StandardRules(RulesetBase):
 
 
 
-    # ------------------------------------------------------------ unit facts
-
-
-
-
     def view_head(self, state: State, own: str | None, title: str) -> dict:
         """The keys every Standard Rules game's view begins with: the turn, the phase, who acts, the sides."""
         return {

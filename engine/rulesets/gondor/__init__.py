@@ -125,8 +125,8 @@ class Gondor(StandardRules):
         reinforcement_entry=c14_reinforcements.reinforcement_entry,
         entry_attack_seats=c14_reinforcements.entry_attack_seats,
         duel_modifier=c16_0_siege_phase.duel_modifier,
-        next_step=c16_0_siege_phase.next_step,
-        ratings=c16_1_catapults_grond.ratings,  # 16.12: a catapult's  # 3.0 with 16.0: a Siege Phase nobody acts in ends at once
+        next_step=c16_0_siege_phase.next_step,  # 3.0 with 16.0: a Siege Phase nobody acts in ends at once
+        ratings=c16_1_catapults_grond.ratings,  # 16.12: a catapult's
         missile_range=c16_1_catapults_grond.missile_range,
         check_stack_move=c16_1_catapults_grond.check_stack_move,
         _check_movers=c16_1_catapults_grond._check_movers,

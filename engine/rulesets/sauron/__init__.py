@@ -162,9 +162,9 @@ class Sauron(StandardRules):
     """Sauron: the Standard Rules with the attacks onto the map (engine/spi/entry.py, 14.2) and the functions
     of its case files below, each file's under its case. A function that amends a standard step calls it by
     name (``c07_1_fire._check_fire(self, ...)``); where two case files give the same step, the one taken
-    here calls the other by its module: Sauron's `done` check (``_check_done``, after the class) the missile
-    units' (``c07_175_missiles._check_done``, 7.175). Where a move may end is
-    the declared list ``MOVE_END`` (22.1, 8.1, 16.641)."""
+    here calls the other by its module: Sauron's check of `done` (``_check_done``, after the class) calls the
+    missile units' (``c07_175_missiles._check_done``, 7.175). Where a move may end is the declared list
+    ``MOVE_END`` (22.1, 8.1, 16.641)."""
 
     # 13.0 set-up
     setup_zones = c13_setup.setup_zones
@@ -444,8 +444,6 @@ class Sauron(StandardRules):
         return out + StandardRules.rules_in_force(self, state)
 
 
-
-
 def _check_done(rs, state: State, seat: str, args: tuple[str, ...]) -> None:
     """`done` in Sauron (its ``DONE`` record's check): the missile units' obligation (7.175, after the standard's 3.0),
     a challenge waiting for its answer (22.3), the accepted challenge's leaders closing (22.1), the Ring gone home
@@ -458,8 +456,8 @@ def _check_done(rs, state: State, seat: str, args: tuple[str, ...]) -> None:
         raise IllegalOrder(why + " first", "16.641")
 
 
-# Sauron's orders, in the order their legal actions are offered; a record with a standard verb replaces it in its place: the leader combat
-# variant (7.22), the attacks onto the map (14.2), the leaders' stacking in formations (8.1), no fire
+# Sauron's orders, in the order their legal actions are offered; a record with a standard verb replaces it in
+# its place: the leader combat variant (7.22), the attacks onto the map (14.2), the leaders' stacking in formations (8.1), no fire
 # through closed gates (18.1), every missile unit fires before `done` (7.175), challenges answered (22.3)
 Sauron.ORDERS = (*StandardRules.ORDERS,
                  replace(DEPLOY, listed_in=c13_setup.legal_setup, unlisted=""),  # 13.0 listed by the set-up
