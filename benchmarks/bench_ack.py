@@ -177,7 +177,7 @@ async def run(store: str, url_or_path: str, read, loaded: bool, args, shards: in
         gc.enable()
         gc.unfreeze()  # (the next run's instrument starts afresh)
         for bot in bots:
-            bot.stop()
+            await bot.stop()
         await server.stop()
     ages = [s.result.acknowledged_age * 1000 for s in sent if s.result is not None
             and s.result.acknowledged_age is not None]

@@ -91,14 +91,17 @@ class BotProcess:
             return float("nan"), float("nan")
         return int(run_ns) / 1e9, int(wait_ns) / 1e9
 
-    def stop(self) -> None:
+    async def stop(self) -> None:
+        """SIGTERM (the bot closes its gateway and its store), then SIGKILL if it is not gone in 10 s. Waited for
+        without blocking the loop: the fake Discord the bot says goodbye to runs on it (a blocking wait left the
+        bot's close unanswered until it was killed, 10 s later)."""
         if self.proc and self.proc.poll() is None:
             self.proc.terminate()
             try:
-                self.proc.wait(10)
-            except subprocess.TimeoutExpired:
+                await asyncio.wait_for(asyncio.to_thread(self.proc.wait), 10)
+            except asyncio.TimeoutError:
                 self.proc.kill()
-                self.proc.wait()
+                await asyncio.to_thread(self.proc.wait)
 
     def errors(self) -> list[str]:
         """The exception ending each traceback the bot logged (its log is plain messages)."""

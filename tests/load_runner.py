@@ -49,7 +49,10 @@ async def main(path: str) -> None:
         bot.backlog.window = float(c["lag_window"])
     bot.freeze_heap = True  # as bot/transports/discord_app.py:run_bot runs it, alone in its process
     asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, lambda: asyncio.ensure_future(bot.close()))
-    await bot.start(cfg.token)
+    try:
+        await bot.start(cfg.token)
+    finally:
+        await store.close()  # (the store is this runner's, not the bot's: left open, its threads kept the process alive)
 
 
 if __name__ == "__main__":

@@ -78,5 +78,5 @@ async def test_a_late_loop_acknowledges_in_time_and_past_its_busy_lag_answers_bu
         assert bot.errors() == []
     finally:
         if bot is not None:
-            bot.stop()
+            await bot.stop()
         await server.stop()

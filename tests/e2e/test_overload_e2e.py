@@ -120,7 +120,7 @@ async def test_a_thousand_orders_at_once_on_busy_cpus_are_each_answered_or_refus
             c.problems.append(f"the bot logged {len(errors)} tracebacks: " + "; ".join(sorted(set(errors))[:3]))
     finally:
         if bot is not None:
-            bot.stop()
+            await bot.stop()
         await server.stop()
     ages = [s.result.acknowledged_age for s in sent if s.result is not None and s.result.acknowledged_age is not None]
     summary = (f"{len(sent)} orders in {GAMES} games (set-up {t_setup:.1f}s, burst {t_burst:.1f}s, "
