@@ -320,6 +320,7 @@ class SqliteStore(SqlQueries):
     a :class:`Tx` for several statements that must commit together.
     """
 
+    OPEN_WAIT_MS = 5000  # how long an open waits for another process's lock before it refuses the file
     SEATS_JSON = "json_group_object(s.seat, s.user_id)"
     DEPARTED_JSON = "json_group_array(d.seat)"
 
@@ -352,7 +353,8 @@ class SqliteStore(SqlQueries):
         try:  # (we issue BEGIN ourselves)
             db = await aiosqlite.connect(path, isolation_level=None, factory=_noting_thread(threads))
             db.row_factory = aiosqlite.Row
-            await db.execute("PRAGMA busy_timeout=5000")  # first: another process's lock is waited for, then refused
+            await db.execute(f"PRAGMA busy_timeout={int(cls.OPEN_WAIT_MS)}")  # first: another process's lock is
+            # waited for, then refused
             wal = (await db.execute_fetchall("PRAGMA journal_mode=WAL"))[0][0] == "wal"
             await db.execute("PRAGMA synchronous=NORMAL")
             await db.execute("PRAGMA foreign_keys=ON")

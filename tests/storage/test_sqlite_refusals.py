@@ -11,6 +11,7 @@ import sqlite3
 import subprocess
 import sys
 import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -214,9 +215,13 @@ async def test_a_log_without_its_database_is_refused(tmp_path):
     assert "empty file (0 bytes)" in await refused(mine)
 
 
-async def test_a_file_another_process_holds_locked_is_refused(tmp_path):
+async def test_a_file_another_process_holds_locked_is_refused(tmp_path, monkeypatch):
     """Issue 39: another process holds the file locked (an exclusive lock): refused once SQLite's wait
-    (``busy_timeout``) is over, in one line, nothing left running."""
+    (``busy_timeout``, ``SqliteStore.OPEN_WAIT_MS``: 5 s, a fifth of it here) is over, in one line, nothing
+    left running."""
+    from bot.storage.sqlite import SqliteStore
+
+    monkeypatch.setattr(SqliteStore, "OPEN_WAIT_MS", 1000)
     p = tmp_path / "palantir.db"
     await (await open_store(str(p))).close()
     holder = subprocess.Popen([sys.executable, "-c", (
@@ -229,8 +234,10 @@ async def test_a_file_another_process_holds_locked_is_refused(tmp_path):
     try:
         assert holder.stdout.readline().strip() == "held"
         threads = set(threading.enumerate())
+        began = time.monotonic()
         with pytest.raises(StorageError) as e:
             await open_store(str(p))
+        assert time.monotonic() - began >= 0.9  # the lock was waited for (SQLite's busy_timeout), then refused
         assert "is locked by another process" in str(e.value) and str(p) in str(e.value)
         assert gone(threads)
     finally:
