@@ -206,7 +206,9 @@ class Archive:
         self.table = table
         self.lobby = lobby
 
-    async def export_data(self, row: GameRow) -> dict:
+    async def export_data(self, row: GameRow, digests: bool = True) -> dict:
+        """The export of game ``row``; ``digests``: with each step's state digest once the game is over (the
+        whole game replayed: the HTML record, which shows none, asks for none)."""
         seats = await self.table.store.seats(row.id)
         rows = await self.table.store.actions(row.id)
         over = row.status in ("over", "ended")
@@ -235,17 +237,18 @@ class Archive:
             rooms = await self.lobby.room_logs(row.id)
             if rooms:
                 data["rooms"] = rooms
-        if over:  # the state digests would let a guess at hidden facts be checked, so only now
+        if over and digests:  # the state digests would let a guess at hidden facts be checked, so only now
             game = Game(get_ruleset(row.ruleset), await self.table.store.first_snapshot(row.id))
             data["initial_digest"] = state_digest(game.state)
             entries = [entry_of(a) for a in rows]
 
-            def digests(start: dict) -> list[str]:  # the whole game again: off the event loop
+            def each_digest(start: dict) -> list[str]:  # the whole game again: off the event loop
                 return [state_digest(g.state) for _, g, _ in walk(row.ruleset, start, entries)]
-            ds = await asyncio.to_thread(digests, game.state)
+            ds = await asyncio.to_thread(each_digest, game.state)
             for d, item in zip(ds, log):
                 item["digest"] = d
             data["final_digest"] = ds[-1] if ds else data["initial_digest"]
+        if over:
             res = (await self.table.load(row)).result()
             data["result"] = ({"winner": res.winner, "summary": res.summary, "section": res.section} if res else
                               {"winner": None, "summary": "Ended by the creator or a moderator, without a result.",
@@ -290,7 +293,7 @@ class Archive:
             start = self._replay_start(rows, first, seated(row.ruleset), since, mine)
         except ValueError as e:
             return Outcome.error(str(e))
-        data = await self.export_data(row)
+        data = await self.export_data(row, digests=False)  # (the page shows no digest: no replay for them)
         html = await asyncio.to_thread(build_record, rs, first, [entry_of(a) for a in rows], data, seat, over,
                                        start, self.table.seat_title)
         day = time.strftime("%Y-%m-%d", time.gmtime(self.table.clock()))

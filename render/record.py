@@ -32,11 +32,10 @@ def data_uri(data: bytes, mime: str = "image/png") -> str:
     return f"data:{mime};base64," + base64.b64encode(data).decode()
 
 
-def _bands(img: Image.Image, first: Image.Image) -> list[tuple[int, int, Image.Image]]:
-    """The parts of ``img`` that differ from ``first`` (the same size): per band of rows, the box of the
-    differences, cut out."""
+def _bands(img: Image.Image, diff: Image.Image) -> list[tuple[int, int, Image.Image]]:
+    """The parts of ``img`` that differ from the picture before it (``diff``: their difference, the same
+    size): per band of rows, the box of the differences, cut out."""
     out = []
-    diff = ImageChops.difference(img, first)
     for y in range(0, img.height, BAND):
         box = diff.crop((0, y, img.width, min(img.height, y + BAND))).getbbox()
         if box:
@@ -79,26 +78,32 @@ class Pictures:
         self.size = (0, 0)
 
     # ---- the under-layer
-    def _ground(self, key, draw) -> int:
-        """The number of the under-layer ``key`` (``draw()`` makes it the first time): the first of its
-        size kept whole, every other one as the bands that differ from the last one drawn of its size (a
-        chain the page paints from its start: a step differs little from the one before)."""
+    def _ground(self, key, draw, fresh: bool = False) -> int:
+        """The number of the under-layer ``key`` (``draw()`` makes it the first time; ``fresh``: a new picture
+        each time, kept as it is, not copied): the first of its size kept whole, every other one as the bands
+        that differ from the last one drawn of its size (a chain the page paints from its start: a step
+        differs little from the one before)."""
         got = self._ground_ids.get(key)
         if got is not None:
             return got
-        img = draw().convert("RGB")
+        img = draw()
+        if not fresh or img.mode != "RGB":
+            img = img.convert("RGB")  # (a copy: a picture from a cache may be handed out again)
+        last = self._last.get(img.size)
+        diff = ImageChops.difference(img, last[1]) if last is not None else None
+        if diff is not None and diff.getbbox() is None:  # the last picture of its size again (no hash needed)
+            self._ground_ids[key] = last[0]
+            return last[0]
         same = hashlib.sha256(img.tobytes() + repr(img.size).encode()).digest()  # (the same picture again)
         if same in self._ground_ids:
             self._ground_ids[key] = self._ground_ids[same]
             return self._ground_ids[same]
-        last = self._last.get(img.size)
         if last is None:
             self.firsts.append(img)
             self.grounds.append((len(self.firsts) - 1, -1, []))
         else:
-            parent, before = last
-            bands = _bands(img, before)
-            self.grounds.append((-1, parent, [(x, y, png.encode(b)) for x, y, b in bands]))
+            bands = _bands(img, diff)
+            self.grounds.append((-1, last[0], [(x, y, png.encode(b)) for x, y, b in bands]))
         self.size = (max(self.size[0], img.width), max(self.size[1], img.height))
         self._ground_ids[key] = self._ground_ids[same] = len(self.grounds) - 1
         self._last[img.size] = (len(self.grounds) - 1, img)
@@ -138,7 +143,7 @@ class Pictures:
         """The number of ``view``'s picture (drawn the first time it is met)."""
         if isinstance(view, dict) and view.get("board") in ("area", "provinces"):
             key = json.dumps(view, sort_keys=True, default=str)
-            ground = self._ground(("whole", key), lambda: _whole_picture(view, self.hexmap))
+            ground = self._ground(("whole", key), lambda: _whole_picture(view, self.hexmap), fresh=True)
             parts = (ground,)
         else:
             parts = self._hex(view)

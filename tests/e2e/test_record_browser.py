@@ -8,8 +8,6 @@ from __future__ import annotations
 import io
 import json
 import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -39,20 +37,29 @@ def _browser_missing() -> str | None:
 
 @pytest.fixture(scope="module")
 def records(tmp_path_factory):
-    """Each scripted game played once in the console, then `/game export` and `/game export format:html`."""
+    """Each scripted game played once in the console (`palantir local`'s own ``local_ruleset`` and ``run_local``,
+    in this process: no map drawn, as `--no-images`), then `/game export format:html`; Gondor's also `/game export` (the JSON
+    its step is made again from, :func:`test_a_step_looks_like_its_png_map`)."""
+    import asyncio
+
+    from bot.transports.console import local_ruleset, run_local
+
     out = {}
     for game in GAMES:
         if hasattr(game, "marks"):
             continue
         name, seed, script, extra = game
         d = tmp_path_factory.mktemp(name)
-        lines = (SCRIPTS / script).read_text() + "\n/game export\n/game export format:html\n"
+        lines = (SCRIPTS / script).read_text() + ("\n/game export" if name == "gondor" else "") + \
+            "\n/game export format:html\n"
         (d / "script.txt").write_text(lines)
-        subprocess.run([sys.executable, "-m", "bot.cli", "local", name, "--seed", seed, "--out", str(d / "out"),
-                        "--no-images", "--script", str(d / "script.txt"), *extra], check=True,
-                       capture_output=True, timeout=1800, cwd=Path(__file__).resolve().parents[2])
+        said = io.StringIO()
+        options = extra[1] if extra else None
+        rc = asyncio.run(run_local(local_ruleset(name, None, options), seed, str(d / "script.txt"), str(d / "out"),
+                                   stream=said, images=False, options=options))
+        assert rc == 0, said.getvalue()[-2000:]
         files = sorted((d / "out").iterdir())
-        out[name] = (next(f for f in files if f.suffix == ".html"), next(f for f in files if f.suffix == ".json"))
+        out[name] = (next(f for f in files if f.suffix == ".html"), next((f for f in files if f.suffix == ".json"), None))
     return out
 
 
