@@ -26,7 +26,7 @@ from engine.spi import c03_sequence
 
 pytestmark = pytest.mark.heavy  # a long unit (5 s or more on one worker): handed out first under xdist (tests/conftest.py)
 
-GAMES = int(os.environ.get("PALANTIR_FUZZ_GAMES", "6"))
+GAMES = int(os.environ.get("PALANTIR_FUZZ_GAMES", "4"))
 JUNK = ["", "deploy", "deploy OA1", "deploy K1 0000", "deploy ZZ 1903", "done done", "move OA1 2325 2324",
         "deploy OA1 3926", "DEPLOY oa1 2325", "deploy GS1 1905", "deploy K7 1905", "☃", "deploy OA1 2325 x",
         "move GS1 0101", "fire GB1 at 1903", "melee OI1 at 1910", "rally GAN GS1", "cast GAN fear 5",
