@@ -31,7 +31,7 @@ pytestmark = pytest.mark.heavy  # a long unit (5 s or more on one worker): hande
 
 ROOT = Path(__file__).resolve().parents[2]
 ORDERS = int(os.environ.get("PALANTIR_KILL_ORDERS", "500"))
-KILLS = int(os.environ.get("PALANTIR_KILL_COUNT", "6"))
+KILLS = int(os.environ.get("PALANTIR_KILL_COUNT", "4"))
 DIES = int(os.environ.get("PALANTIR_KILL_AFTER_COMMIT", "2"))  # deaths between a commit and its answer
 T0 = 1_720_000_000.0
 
