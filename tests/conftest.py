@@ -38,6 +38,21 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "palantir"))
 import pytest  # noqa: E402
 
 
+@pytest.hookimpl(tryfirst=True)
+def pytest_configure(config):
+    """Before any worker starts (this process only, not the workers): the project's modules compiled to
+    bytecode once, in their ``__pycache__`` (as pip does for a package it installs, which an editable install
+    is not), so that neither a worker nor any of the run's ~100 Python subprocesses (bots, runners, the CLI)
+    compiles them again, as each would where bytecode is not written (``PYTHONDONTWRITEBYTECODE``): some
+    20 s of CPU in a fresh clone, for 1 s here."""
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        return
+    import compileall
+
+    for folder in ("engine", "bot", "render", "cogs", "tests"):
+        compileall.compile_dir(str(ROOT / folder), quiet=2)
+
+
 # ----------------------------------------------------------------------------- the order of the units (issue 29)
 from tests.xdist_units import UNITS, groups, grouped_scope, unit_of, write_units  # noqa: E402
 
