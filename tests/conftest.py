@@ -42,9 +42,9 @@ import pytest  # noqa: E402
 def pytest_configure(config):
     """Before any worker starts (this process only, not the workers): the project's modules compiled to
     bytecode once, in their ``__pycache__`` (as pip does for a package it installs, which an editable install
-    is not), so that neither a worker nor any of the run's ~100 Python subprocesses (bots, runners, the CLI)
-    compiles them again, as each would where bytecode is not written (``PYTHONDONTWRITEBYTECODE``): some
-    20 s of CPU in a fresh clone, for 1 s here."""
+    is not), so that neither a worker nor any of the run's Python subprocesses (bots, runners, the CLI)
+    compiles them again, as each would where bytecode is not written (``PYTHONDONTWRITEBYTECODE``): 1 s here,
+    and the suite in a fresh clone took 279 s instead of 287."""
     if os.environ.get("PYTEST_XDIST_WORKER"):
         return
     import compileall
