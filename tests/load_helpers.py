@@ -98,8 +98,8 @@ class BotProcess:
         if self.proc and self.proc.poll() is None:
             self.proc.terminate()
             try:
-                await asyncio.wait_for(asyncio.to_thread(self.proc.wait), 10)
-            except asyncio.TimeoutError:
+                await asyncio.to_thread(self.proc.wait, 10)
+            except subprocess.TimeoutExpired:
                 self.proc.kill()
                 await asyncio.to_thread(self.proc.wait)
 

@@ -353,8 +353,8 @@ class SqliteStore(SqlQueries):
         try:  # (we issue BEGIN ourselves)
             db = await aiosqlite.connect(path, isolation_level=None, factory=_noting_thread(threads))
             db.row_factory = aiosqlite.Row
-            await db.execute(f"PRAGMA busy_timeout={int(cls.OPEN_WAIT_MS)}")  # first: another process's lock is
-            # waited for, then refused
+            # first: another process's lock is waited for (``OPEN_WAIT_MS``), then refused
+            await db.execute(f"PRAGMA busy_timeout={int(cls.OPEN_WAIT_MS)}")
             wal = (await db.execute_fetchall("PRAGMA journal_mode=WAL"))[0][0] == "wal"
             await db.execute("PRAGMA synchronous=NORMAL")
             await db.execute("PRAGMA foreign_keys=ON")

@@ -19,10 +19,9 @@ CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
         "--disable-component-update", "--disable-sync", "--no-first-run"]
 SCRIPTS = Path(__file__).resolve().parent.parent / "scripts"
-GAMES = [("gondor", "7", "gondor_game.txt", []), ("celebrant", "7", "celebrant_game.txt", []),
-         ("risk-minas-tirith", "11", "risk_minas_tirith_game.txt", []), ("sauron", "45", "sauron_game.txt", []),
-         ("sauron-expanded", "5", "sauron_expanded_game.txt", []),
-         ("wotr", "7", "wotr_game.txt", ["--options", "turns=4"])]
+GAMES = [("gondor", "7", "gondor_game.txt", None), ("celebrant", "7", "celebrant_game.txt", None),
+         ("risk-minas-tirith", "11", "risk_minas_tirith_game.txt", None), ("sauron", "45", "sauron_game.txt", None),
+         ("sauron-expanded", "5", "sauron_expanded_game.txt", None), ("wotr", "7", "wotr_game.txt", "turns=4")]
 
 
 def _browser_missing() -> str | None:
@@ -37,9 +36,9 @@ def _browser_missing() -> str | None:
 
 @pytest.fixture(scope="module")
 def records(tmp_path_factory):
-    """Each scripted game played once in the console (`palantir local`'s own ``local_ruleset`` and ``run_local``,
-    in this process: no map drawn, as `--no-images`), then `/game export format:html`; Gondor's also `/game export` (the JSON
-    its step is made again from, :func:`test_a_step_looks_like_its_png_map`)."""
+    """Each scripted game played once in the console (`palantir local`'s own ``local_ruleset`` and
+    ``run_local``, in this process: no map drawn, as `--no-images`), then `/game export format:html`; Gondor's
+    also `/game export` (the JSON its step is made again from, :func:`test_a_step_looks_like_its_png_map`)."""
     import asyncio
 
     from bot.transports.console import local_ruleset, run_local
@@ -48,18 +47,18 @@ def records(tmp_path_factory):
     for game in GAMES:
         if hasattr(game, "marks"):
             continue
-        name, seed, script, extra = game
+        name, seed, script, options = game
         d = tmp_path_factory.mktemp(name)
         lines = (SCRIPTS / script).read_text() + ("\n/game export" if name == "gondor" else "") + \
             "\n/game export format:html\n"
         (d / "script.txt").write_text(lines)
         said = io.StringIO()
-        options = extra[1] if extra else None
         rc = asyncio.run(run_local(local_ruleset(name, None, options), seed, str(d / "script.txt"), str(d / "out"),
                                    stream=said, images=False, options=options))
         assert rc == 0, said.getvalue()[-2000:]
         files = sorted((d / "out").iterdir())
-        out[name] = (next(f for f in files if f.suffix == ".html"), next((f for f in files if f.suffix == ".json"), None))
+        out[name] = (next(f for f in files if f.suffix == ".html"),
+                     next((f for f in files if f.suffix == ".json"), None))
     return out
 
 
