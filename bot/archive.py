@@ -134,7 +134,7 @@ def _record(rs, data: dict, taken, seat: str | None, over: bool, seat_title=None
         steps.append({"seq": seq, "turn": pub.get("turn") or 0, "phase": f"{pub.get('turn')}:{pub.get('phase_title')}",
                       "head": head, "sub": sub, "alt": f"Map of {rs.title}, {head}, {what}."})
         for key, _ in views:
-            shown[key].append(pictures.add(pictured[key]))
+            shown[key].append(pictures.add(pictured[key], key))
     log, phase = [], None
     steps_of = {s["seq"]: i for i, s in enumerate(steps)}
     for item in data["log"]:

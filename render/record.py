@@ -3,19 +3,19 @@
 The PNG map of a step is the under-layer (the base map, with what lies under the counters and the side
 panel) and the pieces over it (render.hexmap.pieces: pastes in layers, a chunk a hex). A record of a
 thousand steps draws each distinct under-layer once (the first of its size whole, each other one as the
-bands that differ from the one drawn before it), each distinct paste source once (counters, chits, texts: one sprite sheet), and each
+bands that differ from the last one of its own view, a seat's or the full one, or from the last one drawn,
+whichever differs less), each distinct paste source once (counters, chits, texts: one sprite sheet), and each
 step as a list of chunks (a chunk: sprites at places), each chunk worked out once for what it is drawn
 from. The page (render/templates/record.html.j2) paints a step on a canvas: the under-layer, then its
 chunks in order, as :func:`render.hexmap.compose` pastes them, so a step looks like the PNG map of that
 step (the whole map; the header is the page's own text). An area board has no pieces layer: each distinct
 picture is drawn whole (the picture its PNG is written from, not the PNG) and kept as the bands that
-differ from the one before.
+differ, the same way.
 
 Nothing here knows a game: the views come already redacted for whoever the record is for."""
 from __future__ import annotations
 
 import base64
-import hashlib
 import io
 import json
 import re
@@ -65,7 +65,8 @@ class Pictures:
         self.hexmap = hexmap
         self.firsts: list[Image.Image] = []       # the first under-layer of each size, whole
         self.grounds: list[tuple[int, int, list]] = []  # (first, parent, bands) of each distinct under-layer
-        self._last: dict = {}                      # size -> (ground, image): the last under-layer drawn
+        self._last: dict = {}                      # (line, size) -> (ground, image): a line's last under-layer
+        self._latest: dict = {}                    # size -> (ground, image): the last under-layer of any line
         self._ground_ids: dict = {}
         self.sprites: list[Image.Image] = []
         self._sprite_ids: dict = {}
@@ -78,35 +79,40 @@ class Pictures:
         self.size = (0, 0)
 
     # ---- the under-layer
-    def _ground(self, key, draw, fresh: bool = False) -> int:
+    def _ground(self, key, draw, line=None, fresh: bool = False) -> int:
         """The number of the under-layer ``key`` (``draw()`` makes it the first time; ``fresh``: a new picture
         each time, kept as it is, not copied): the first of its size kept whole, every other one as the bands
-        that differ from the last one drawn of its size (a chain the page paints from its start: a step
-        differs little from the one before)."""
+        that differ from the last one of its size drawn for the same ``line`` (the view it is a step of) or from
+        the last one drawn, whichever differs less (a chain the page paints from its start: kept to its own
+        view's steps where the views differ much, the full view's step where a seat's differs from it only a
+        little). A picture that is either of those again is that one; one met before them is kept again (a
+        SHA-256 of every picture to find it cost a five-seat area game's record a second of its four)."""
         got = self._ground_ids.get(key)
         if got is not None:
             return got
         img = draw()
         if not fresh or img.mode != "RGB":
             img = img.convert("RGB")  # (a copy: a picture from a cache may be handed out again)
-        last = self._last.get(img.size)
-        diff = ImageChops.difference(img, last[1]) if last is not None else None
-        if diff is not None and diff.getbbox() is None:  # the last picture of its size again (no hash needed)
-            self._ground_ids[key] = last[0]
-            return last[0]
-        same = hashlib.sha256(img.tobytes() + repr(img.size).encode()).digest()  # (the same picture again)
-        if same in self._ground_ids:
-            self._ground_ids[key] = self._ground_ids[same]
-            return self._ground_ids[same]
-        if last is None:
+        best = None  # (area, ground, bands): the picture it differs least from, and where
+        mine, latest = self._last.get((line, img.size)), self._latest.get(img.size)
+        for other in [x for x in (mine, latest) if x is not None][:1 if latest is mine else 2]:
+            diff = ImageChops.difference(img, other[1])
+            if diff.getbbox() is None:  # the last picture of this line, or the last one drawn, again
+                self._ground_ids[key] = other[0]
+                self._last[(line, img.size)] = self._latest[img.size] = other
+                return other[0]
+            bands = _bands(img, diff)
+            area = sum(b.width * b.height for _, _, b in bands)
+            if best is None or area < best[0]:
+                best = (area, other[0], bands)
+        if best is None:
             self.firsts.append(img)
             self.grounds.append((len(self.firsts) - 1, -1, []))
         else:
-            bands = _bands(img, diff)
-            self.grounds.append((-1, last[0], [(x, y, png.encode(b)) for x, y, b in bands]))
+            self.grounds.append((-1, best[1], [(x, y, png.encode(b)) for x, y, b in best[2]]))
         self.size = (max(self.size[0], img.width), max(self.size[1], img.height))
-        self._ground_ids[key] = self._ground_ids[same] = len(self.grounds) - 1
-        self._last[img.size] = (len(self.grounds) - 1, img)
+        self._ground_ids[key] = len(self.grounds) - 1
+        self._last[(line, img.size)] = self._latest[img.size] = (len(self.grounds) - 1, img)
         return self._ground_ids[key]
 
     # ---- the pieces
@@ -139,21 +145,22 @@ class Pictures:
             got = self._chunk_ids[key] = len(self.chunks) - 1
         return got
 
-    def add(self, view: dict) -> int:
-        """The number of ``view``'s picture (drawn the first time it is met)."""
+    def add(self, view: dict, line=None) -> int:
+        """The number of ``view``'s picture (drawn the first time it is met); ``line``: the view it is a step of
+        (a seat's, the full one), whose last picture its under-layer is kept as a change of."""
         if isinstance(view, dict) and view.get("board") in ("area", "provinces"):
             key = json.dumps(view, sort_keys=True, default=str)
-            ground = self._ground(("whole", key), lambda: _whole_picture(view, self.hexmap), fresh=True)
+            ground = self._ground(("whole", key), lambda: _whole_picture(view, self.hexmap), line, fresh=True)
             parts = (ground,)
         else:
-            parts = self._hex(view)
+            parts = self._hex(view, line)
         got = self._picture_ids.get(parts)
         if got is None:
             self.pictures.append(list(parts))
             got = self._picture_ids[parts] = len(self.pictures) - 1
         return got
 
-    def _hex(self, view: dict) -> tuple[int, ...]:
+    def _hex(self, view: dict, line=None) -> tuple[int, ...]:
         from render import hex_underlay as UL
         from render.hex_common import _as_dict, _layout
         from render.hex_crop import _whole
@@ -171,7 +178,7 @@ class Pictures:
 
         def draw():  # (the side panel's tracks, counters off the map and notes are the page's text)
             return UL.underlay(hexmap, fr, leg, 0, what)[0]
-        ground = self._ground((repr(leg), repr(what)), draw)
+        ground = self._ground((repr(leg), repr(what)), draw, line)
         s = fr.s
         pcs = pieces(view, hexmap, lay, s, _as_dict(view.get("sides")), _as_dict(display.get("shapes")), hex_markers,
                      rungs, side_chits, _hex_number_px(s), memo=self.memo)
