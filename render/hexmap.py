@@ -215,7 +215,7 @@ def _compose_in(view: dict, hexmap, fr: Frame, leg, hp: int, beyond: list, off: 
         reach = min(reach, lay.center(focus)[1] - lay.h * 0.5 - s / 5)
     reach = min([reach] + [g[2][1] for g in glyphs if g[0] == "label"])
     clear_top = band and reach >= band
-    glyphs += header_band(img, below, lay.width, view, lines, hp, band, repr(what)) if clear_top else \
+    glyphs += header_band(img, below, lay.width, view, lines, hp, band) if clear_top else \
         _header(img, lay.width, view, lines, hp)
     if beyond:
         img = _footer(img, lay, view, beyond, hp, top=below.height)

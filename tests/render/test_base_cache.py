@@ -371,21 +371,45 @@ def test_a_corrupt_or_cut_pack_is_worked_out_again_and_rewritten_whole(cache):
     assert not list(cache.glob(".*.tmp"))
 
 
+def _packed(path) -> dict:
+    import marshal
+
+    return marshal.loads(path.read_bytes()[len(disk_cache.PACK_MAGIC) + 4:])
+
+
 def test_a_pack_past_its_size_keeps_what_was_used_since_it_was_written(cache, monkeypatch):
     """A pack grows with what its window's renders use (a counter moved, a new turn's header); past
     ``PACK_MAX`` bytes it keeps only what was used since it was last written."""
-    import marshal
-
     m = gondor_map()
     view = sample_view("westernesse", 80)
     _draw(view, m)
     (path,) = cache.glob("*.pack")
-    size = len(path.read_bytes())
-    monkeypatch.setattr(disk_cache, "PACK_MAX", size)
+    monkeypatch.setattr(disk_cache, "PACK_MAX", disk_cache._size(tuple(_packed(path).values())))  # (full)
+    monkeypatch.setattr(disk_cache, "PACK_SHARE", 10 ** 9)  # (written whatever is new: see the next test)
     for turn in (4, 5, 6):
         view["turn"] = turn
         _draw(view, m)
-        assert len(path.read_bytes()) < size * 1.1
-    keys = marshal.loads(path.read_bytes()[len(disk_cache.PACK_MAGIC) + 4:])
-    texts = {k[1] for k in keys if k[0] == "text"}
+        assert disk_cache._size(tuple(_packed(path).values())) <= disk_cache.PACK_MAX
+    texts = {k[1] for k in _packed(path) if k[0] == "text"}
     assert any("Turn 6" in t for t in texts) and not any("Turn 3 " in t for t in texts)
+
+
+def test_a_pack_is_written_again_once_an_eighth_of_it_is_new_and_keeps_what_waited(cache, monkeypatch):
+    """A new turn's header adds a few KiB to a pack of some MiB: the pack is not written again for it
+    (``PACK_SHARE``), but kept in memory for the process's later maps, and written with the rest once what
+    is new reaches an eighth of what the pack holds; the header bands as drawn are not packed."""
+    m = gondor_map()
+    view = sample_view("westernesse", 80)
+    _draw(view, m)
+    (path,) = cache.glob("*.pack")
+    first = path.read_bytes()
+    assert not any(k[0] in ("header", "footer") for k in _packed(path))
+    view["turn"] = 4
+    _draw(view, m)
+    assert path.read_bytes() == first  # (a new header's texts: not enough to write the pack again)
+    monkeypatch.setattr(disk_cache, "PACK_SHARE", 10 ** 9)  # (whatever is new is enough)
+    view["turn"] = 5
+    _draw(view, m)
+    texts = {k[1] for k in _packed(path) if k[0] == "text"}
+    assert any("Turn 4" in t for t in texts) and any("Turn 5" in t for t in texts)
+    assert not any(k[0] in ("header", "footer") for k in _packed(path))
