@@ -149,10 +149,13 @@ def _road_hexes(rs) -> frozenset[Hex]:
     return frozenset(h for h, i in rs.hexmap.hexes.items() if i.road)
 
 
-def _step_cost_fn(rs, state: State, seat: str, uids: list[str], start: Hex | None, occ):
+def _step_cost_fn(rs, state: State, seat: str, uids: list[str], start: Hex | None, occ, zones=None):
+    """A step's cost for ``uids`` (None: the step is not allowed), and the hexes in the enemies' zones of
+    control; ``zones``: :func:`c06_zoc.enemy_hexes` of this position and seat, when the caller has it (every
+    stack's moves of one position share it: worked out once, not once a stack)."""
     ch = rs.charts_for(state)
     tec = ch["tec"]
-    enemy_zoc, enemy_combat, enemy_leaders = c06_zoc.enemy_hexes(rs, state, seat, occ)
+    enemy_zoc, enemy_combat, enemy_leaders = zones or c06_zoc.enemy_hexes(rs, state, seat, occ)
     fire_extra = tec.get("fire_extra", 3)
     fires = {Hex.parse(m["hex"]) for m in state["markers"] if m.get("type") == "fire" and m.get("hex")}
     cav = any(rs.units[u].is_mounted for u in uids)
@@ -198,11 +201,11 @@ def _step_cost_fn(rs, state: State, seat: str, uids: list[str], start: Hex | Non
     return cost, enemy_zoc
 
 
-def _move_graph(rs, state: State, seat: str, uids: list[str], occ=None):
+def _move_graph(rs, state: State, seat: str, uids: list[str], occ=None, zones=None):
     occ = occ if occ is not None else c05_stacking.occupancy(rs, state)
     start_s = state["units"][uids[0]]["hex"]
     start = Hex.parse(start_s) if start_s else None
-    cost, enemy_zoc = _step_cost_fn(rs, state, seat, uids, start, occ)
+    cost, enemy_zoc = _step_cost_fn(rs, state, seat, uids, start, occ, zones)
     ma = _movers_ma(rs, state, uids)
     starts = None
     if start is None:  # a reinforcement: enter in a chain (14.0)
@@ -222,8 +225,8 @@ def _move_graph(rs, state: State, seat: str, uids: list[str], occ=None):
     return start, starts, cost, expand, ma, enemy_zoc
 
 
-def _reach(rs, state: State, seat: str, uids: list[str], occ=None) -> dict[Hex, float]:
-    start, starts, cost, expand, ma, zoc = _move_graph(rs, state, seat, uids, occ)
+def _reach(rs, state: State, seat: str, uids: list[str], occ=None, zones=None) -> dict[Hex, float]:
+    start, starts, cost, expand, ma, zoc = _move_graph(rs, state, seat, uids, occ, zones)
     if start is None and not starts:
         return {}
     # a step that costs "all" is priced at the whole allowance, so the move ends there
@@ -371,6 +374,7 @@ def _cavalry_closed(rs, state: State, uids: list[str], terrain: str) -> bool:
 
 def _legal_moves(rs, state: State, seat: str, kind: str, only: str | None = None) -> Iterator[Action]:
     occ = c05_stacking.occupancy(rs, state)
+    zones = None  # (the enemies' zones of control and blocked hexes: the same for every stack of this position)
     seen: set[str] = set()
     units = [only] if only else sorted(state["units"])
     if only and only in rs.units and rs.units[only].is_siege and state["units"][only]["hex"]:
@@ -399,16 +403,17 @@ def _legal_moves(rs, state: State, seat: str, kind: str, only: str | None = None
                        and (only is None or only in (uid, e))]
             if only and rs.units[only].is_siege:
                 stacks = stacks[1:]
+        zones = zones or c06_zoc.enemy_hexes(rs, state, seat, occ)
         for movers in stacks:
-            yield from _stack_moves(rs, state, seat, movers, occ)
+            yield from _stack_moves(rs, state, seat, movers, occ, zones)
 
 
-def _stack_moves(rs, state: State, seat: str, uids: list[str], occ) -> Iterator[Action]:
+def _stack_moves(rs, state: State, seat: str, uids: list[str], occ, zones=None) -> Iterator[Action]:
     try:
         rs.hooks._check_movers(rs, state, seat, uids)
     except IllegalOrder:
         return
-    reach = _reach(rs, state, seat, uids, occ)
+    reach = _reach(rs, state, seat, uids, occ, zones)
     here = state["units"][uids[0]]["hex"]
     for h in sorted(reach):
         hx = str(h)
