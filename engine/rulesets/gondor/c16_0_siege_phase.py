@@ -9,7 +9,7 @@ from typing import Iterator
 
 from engine.display import look
 from engine.core import Action, Event, IllegalOrder, State
-from engine.hexgrid import Hex, Hexside, distance
+from engine.hexgrid import Hex, Hexside, distance, within
 from engine.spi.charts import morale_note, parse_totals
 from engine.spi.standard import StandardRules
 
@@ -223,11 +223,11 @@ def _legal_siege(rs, state: State, seat: str) -> Iterator[Action]:
                 act = Action("breach", (c, hs))
                 if c03_sequence._ok(rs, state, seat, act):
                     yield act
+    hexes = rs.hexmap.hexes
     for c in cats:
         here = Hex.parse(state["units"][c]["hex"])
-        for h in sorted(rs.hexmap.hexes):
-            d = distance(here, h)
-            if not 0 < d <= rng or c16_1_catapults_grond._clear_line(rs, here, h) is not None:
+        for h in sorted(h for h in within(here, rng) if h in hexes):  # (the map's hexes in range, in order)
+            if h == here or c16_1_catapults_grond._clear_line(rs, here, h) is not None:
                 continue
             yield Action("fireball", (c, "at", str(h)))
             if seat == "sauron" and state["siege"]["heads_left"] > 0 and rs.hexmap.in_city(h):
