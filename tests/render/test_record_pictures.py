@@ -5,33 +5,17 @@ whichever differs less: here every picture of a whole game's record, painted as 
 picture of its view (as far as the PNG's 256 colours allow), for every view the record holds."""
 from __future__ import annotations
 
-import copy
 import io
 from pathlib import Path
 
 import pytest
 from PIL import Image, ImageChops
 
-from bot import archive
-from engine.core import Game
 from engine.rulesets import get_ruleset
 from render import png
 from render import record as R
 
 SCRIPTS = Path(__file__).resolve().parents[1] / "scripts"
-
-
-def _orders(script: Path, first_seat: str) -> list[tuple[str, str]]:
-    out, seat = [], first_seat
-    for line in script.read_text().splitlines():
-        line = line.strip()
-        if line.startswith("as "):
-            seat = line[3:].strip()
-        elif line.startswith("/order "):
-            out.append((seat, line[len("/order "):].strip()))
-        elif line == "/done":
-            out.append((seat, "done"))
-    return out
 
 
 def _painted(p: R.Pictures, ground: int) -> Image.Image:
@@ -49,22 +33,16 @@ def _painted(p: R.Pictures, ground: int) -> Image.Image:
 
 @pytest.fixture(scope="module")
 def made(tmp_path_factory):
-    """Risk: Minas Tirith's scripted game's record, over (the full view and each seat's), with every view
-    the pictures were asked for, the line it was asked on and the picture's number."""
-    rs = get_ruleset("risk-minas-tirith")
-    g = Game.new(rs, {}, "local-11")
-    first = copy.deepcopy(g.state)
-    entries, log = [], []
-    for seat, text in _orders(SCRIPTS / "risk_minas_tirith_game.txt", rs.seats[0]):
-        before = g.dice_drawn()
-        try:
-            applied, _ = g.play(seat, text)
-        except Exception:  # (a line the script expects to be refused)
-            continue
-        canon = rs.format(applied)
-        entries.append({"seq": len(entries) + 1, "seat": seat, "kind": "order", "text": canon, "ref_seq": None,
-                        "dice_before": before, "dice_after": g.dice_drawn()})
-        log.append({"seq": len(log) + 1, "seat": seat, "kind": "order", "order": canon, "rolls": [], "public": []})
+    """Risk: Minas Tirith's scripted game played to its end in the console (`palantir local`'s own
+    ``local_ruleset`` and ``run_local``, no map drawn), then `/game export format:html`: the record holds the
+    full view and each seat's; with every view its pictures were asked for, the line it was asked on and the
+    picture's number."""
+    import asyncio
+
+    from bot.transports.console import local_ruleset, run_local
+
+    d = tmp_path_factory.mktemp("risk-record")
+    (d / "script.txt").write_text((SCRIPTS / "risk_minas_tirith_game.txt").read_text() + "\n/game export format:html\n")
     asked, made_ = [], []
     add = R.Pictures.add
 
@@ -76,11 +54,13 @@ def made(tmp_path_factory):
 
     R.Pictures.add = spy
     try:
-        archive.build_record(rs, first, entries, {"log": log, "orders": [e["text"] for e in entries], "status": "over",
-                                                  "seat_history": []}, None, True)
+        said = io.StringIO()
+        rc = asyncio.run(run_local(local_ruleset("risk-minas-tirith", None, None), "11", str(d / "script.txt"),
+                                   str(d / "out"), stream=said, images=False, options=None))
     finally:
         R.Pictures.add = add
-    return rs, made_[0], asked
+    assert rc == 0 and [f.suffix for f in (d / "out").iterdir()] == [".html"], said.getvalue()[-2000:]
+    return get_ruleset("risk-minas-tirith"), made_[0], asked
 
 
 def test_every_picture_painted_as_the_page_paints_it_is_its_views_map(made):
