@@ -346,7 +346,8 @@ class Pack:
                 self.stored, self.stored_bytes, self.seen = data, size, set()
                 self.fresh, self.fresh_bytes = {}, 0
                 break
-            if body is None:
+            if body is None:  # (what is new alone is past PACK_MAX: not kept)
+                self.fresh, self.fresh_bytes = {}, 0
                 return
         folder = self.path.parent
         store_file(folder, self.path, frame(PACK_MAGIC, "<I", (), body), then=written)

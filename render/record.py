@@ -95,7 +95,9 @@ class Pictures:
             img = img.convert("RGB")  # (a copy: a picture from a cache may be handed out again)
         best = None  # (area, ground, bands): the picture it differs least from, and where
         mine, latest = self._last.get((line, img.size)), self._latest.get(img.size)
-        for other in [x for x in (mine, latest) if x is not None][:1 if latest is mine else 2]:
+        for other in (mine,) if latest is mine else (mine, latest):
+            if other is None:
+                continue
             diff = ImageChops.difference(img, other[1])
             if diff.getbbox() is None:  # the last picture of this line, or the last one drawn, again
                 self._ground_ids[key] = other[0]

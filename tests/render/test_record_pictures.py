@@ -67,7 +67,7 @@ def test_every_picture_painted_as_the_page_paints_it_is_its_views_map(made):
     rs, p, asked = made
     assert len({line for _, line, _ in asked}) == 1 + len(rs.seats)  # the full view and each seat's
     assert len(p.firsts) >= 2  # (two sizes of picture met: each one's first kept whole)
-    checked = {}
+    checked = set()
     for view, line, n in asked:
         ground = p.pictures[n][0]
         if ground in checked:
@@ -76,7 +76,7 @@ def test_every_picture_painted_as_the_page_paints_it_is_its_views_map(made):
         d = ImageChops.difference(_painted(p, ground), want)
         # the bands are PNGs of at most 256 colours (render/png.py): a pixel a shade off, never another colour
         assert max(hi for _, hi in d.getextrema()) <= png.WRONG, (line, n)
-        checked[ground] = True
+        checked.add(ground)
     assert len(checked) == len(p.grounds)  # every under-layer the record holds was painted and checked
 
 
