@@ -140,6 +140,11 @@ class HexMap:
     def city_hexes(self) -> frozenset[Hex]:
         return frozenset(h for h, i in self.hexes.items() if i.level > 0)
 
+    @cached_property
+    def city_levels(self) -> dict[str, int]:
+        """Each city hex's level by its name as a state holds it (``"2513"``): no hex parsed to ask."""
+        return {str(h): i.level for h, i in self.hexes.items() if i.level > 0}
+
     def within_of(self, h: Hex, targets: Iterable[Hex], n: int) -> bool:
         return any(distance(h, t) <= n for t in targets)
 

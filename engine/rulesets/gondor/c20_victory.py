@@ -91,11 +91,12 @@ def levels_controlled(rs, state: State) -> list[int]:
     if not gates_held:  # asked after every order: most of the game no level's gates are his
         return []
     held = set()
+    city = rs.hexmap.city_levels  # (asked a few times a view: a unit's hex looked up, not parsed, first)
     for uid, r in state["units"].items():
-        u = rs.units[uid]
-        if r["status"] == "map" and u.side == "westernesse" and u.is_combat and not r.get("disrupted"):
-            lv = rs.hexmap.level(Hex.parse(r["hex"]))
-            if lv:
+        lv = city.get(r["hex"]) if r["status"] == "map" else None
+        if lv and lv not in held:
+            u = rs.units[uid]
+            if u.side == "westernesse" and u.is_combat and not r.get("disrupted"):
                 held.add(lv)
     return [lv for lv in gates_held if lv not in held]
 
