@@ -36,13 +36,15 @@ class Drawn(NamedTuple):
     """A scripted game played once with its maps drawn: the golden output (``test_golden.scripted``), each
     PNG the game encoded as ``test_png.measure`` measures it (in order), each phase map of a hex game as
     ``test_preview_maps.survey_row`` surveys it (in order; none for an area game), and each image the console
-    saved, as `palantir local --out` saves it: (extension, bytes); and every map the service asked for, as
-    :func:`notice_maps` has them: (view, board, options)."""
+    saved, as `palantir local --out` saves it: (extension, bytes); every map the service asked for, as
+    :func:`notice_maps` has them: (view, board, options); and the game's store (the file, kept for the
+    process: :func:`record`)."""
     text: str
     pngs: tuple
     survey: tuple
     saved: tuple
     calls: tuple
+    db: Path
 
 
 MEASURED = ("gondor", "sauron")  # the games whose every PNG tests/render/test_png.py measures (``Drawn.pngs``)
@@ -84,9 +86,43 @@ def drawn(ruleset: str, seed: str, script: str) -> Drawn:
 
     if ruleset in MEASURED:
         png.encode = measured
+    db = Path(_kept().name) / f"{ruleset}.db"
     try:
-        with tempfile.TemporaryDirectory(prefix="palantir-drawn-") as d:
-            text = asyncio.run(scripted(ruleset, seed, script, Path(d) / "g.db", renderer=renderer, saved=saved))
+        text = asyncio.run(scripted(ruleset, seed, script, db, renderer=renderer, saved=saved))
     finally:
         png.encode = plain
-    return Drawn(text, tuple(pngs), tuple(rows), tuple(saved), tuple(calls))
+    return Drawn(text, tuple(pngs), tuple(rows), tuple(saved), tuple(calls), db)
+
+
+@functools.cache
+def _kept() -> tempfile.TemporaryDirectory:
+    """The folder of the scripted games' stores, for the process (removed when it ends)."""
+    return tempfile.TemporaryDirectory(prefix="palantir-drawn-")
+
+
+@functools.cache
+def record(ruleset: str, seed: str, script: str) -> tuple[bytes, bytes]:
+    """``ruleset``'s scripted game's record (`/game export format:html`) and its export (`/game export`), as the
+    service gives them once the game is over: made from the store of the game :func:`drawn` played, not played
+    again (tests/e2e/test_record_browser.py opens the record in a browser)."""
+    from bot.outcome import Ctx
+    from bot.service import GameService
+    from bot.storage import Store
+    from bot.transports.console import CHANNEL, GUILD
+
+    game = drawn(ruleset, seed, script)
+
+    async def export() -> tuple[bytes, bytes]:
+        store = await Store.open(str(game.db))
+        try:
+            svc = GameService(store, seed_source=lambda: f"local-{seed}", clock=lambda: 1_750_000_000.0, renderer=None)
+            got = []
+            for fmt in ("html", "json"):
+                out = await svc.archive.export(Ctx(channel_id=CHANNEL, guild_id=GUILD, user_id=1,
+                                                   interaction_id=f"record-{fmt}"), fmt)
+                assert out.ok and out.reply.attachment, out.reply.text
+                got.append(out.reply.attachment)
+            return got[0], got[1]
+        finally:
+            await store.close()
+    return asyncio.run(export())

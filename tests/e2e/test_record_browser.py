@@ -5,6 +5,7 @@ looks like the PNG map of that step. Screenshots are saved beside the records (l
 `PALANTIR_RECORD_SHOTS=<dir>` keeps them)."""
 from __future__ import annotations
 
+import functools
 import io
 import json
 import os
@@ -19,9 +20,20 @@ CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
         "--disable-component-update", "--disable-sync", "--no-first-run"]
 SCRIPTS = Path(__file__).resolve().parent.parent / "scripts"
-GAMES = [("gondor", "7", "gondor_game.txt", None), ("celebrant", "7", "celebrant_game.txt", None),
-         ("risk-minas-tirith", "11", "risk_minas_tirith_game.txt", None), ("sauron", "45", "sauron_game.txt", None),
-         ("sauron-expanded", "5", "sauron_expanded_game.txt", None), ("wotr", "7", "wotr_game.txt", "turns=4")]
+# the scripted games of the registry (a game's ``golden_script``): their records made from the game the golden
+# test played (tests/scripted_helpers.py: record), in its unit; and two scripted games without a golden script,
+# played here in the console
+PLAYED = [("sauron-expanded", "5", "sauron_expanded_game.txt", None), ("wotr", "7", "wotr_game.txt", "turns=4")]
+
+
+def _scripted() -> list:
+    from tests.e2e.test_golden import SCRIPTED
+
+    return SCRIPTED
+
+
+GAMES = [pytest.param(name, marks=pytest.mark.scripted_game(name)) for name, _, _ in _scripted()] + \
+    [name for name, *_ in PLAYED if name not in {n for n, _, _ in _scripted()}]
 
 
 def _browser_missing() -> str | None:
@@ -34,32 +46,43 @@ def _browser_missing() -> str | None:
     return None
 
 
-@pytest.fixture(scope="module")
-def records(tmp_path_factory):
-    """Each scripted game played once in the console (`palantir local`'s own ``local_ruleset`` and
-    ``run_local``, in this process: no map drawn, as `--no-images`), then `/game export format:html`; Gondor's
-    also `/game export` (the JSON its step is made again from, :func:`test_a_step_looks_like_its_png_map`)."""
+@functools.cache
+def _played(name: str) -> tuple[bytes, bytes | None]:
+    """A scripted game without a golden script, played once in the console (`palantir local`'s own
+    ``local_ruleset`` and ``run_local``, in this process: no map drawn, as `--no-images`), then
+    `/game export format:html`."""
     import asyncio
+    import tempfile
 
     from bot.transports.console import local_ruleset, run_local
 
-    out = {}
-    for game in GAMES:
-        if hasattr(game, "marks"):
-            continue
-        name, seed, script, options = game
-        d = tmp_path_factory.mktemp(name)
-        lines = (SCRIPTS / script).read_text() + ("\n/game export" if name == "gondor" else "") + \
-            "\n/game export format:html\n"
-        (d / "script.txt").write_text(lines)
+    name, seed, script, options = next(g for g in PLAYED if g[0] == name)
+    with tempfile.TemporaryDirectory(prefix="palantir-record-") as d:
+        (Path(d) / "script.txt").write_text((SCRIPTS / script).read_text() + "\n/game export format:html\n")
         said = io.StringIO()
-        rc = asyncio.run(run_local(local_ruleset(name, None, options), seed, str(d / "script.txt"), str(d / "out"),
-                                   stream=said, images=False, options=options))
+        rc = asyncio.run(run_local(local_ruleset(name, None, options), seed, str(Path(d) / "script.txt"),
+                                   str(Path(d) / "out"), stream=said, images=False, options=options))
         assert rc == 0, said.getvalue()[-2000:]
-        files = sorted((d / "out").iterdir())
-        out[name] = (next(f for f in files if f.suffix == ".html"),
-                     next((f for f in files if f.suffix == ".json"), None))
-    return out
+        return next(f for f in (Path(d) / "out").iterdir() if f.suffix == ".html").read_bytes(), None
+
+
+def record_files(name: str, folder: Path) -> tuple[Path, Path | None]:
+    """``name``'s scripted game's record (and its JSON export, for a game with a golden script) in ``folder``:
+    from the game the golden test played (tests/scripted_helpers.py: record), else played here."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from tests.scripted_helpers import record
+
+    def made() -> tuple[bytes, bytes | None]:
+        return next((record(*g) for g in _scripted() if g[0] == name), None) or _played(name)
+    with ThreadPoolExecutor(1) as pool:  # (off this thread, where the browser's Playwright loop is running)
+        got = pool.submit(made).result()
+    html = folder / f"{name}.html"
+    html.write_bytes(got[0])
+    if got[1] is None:
+        return html, None
+    (folder / f"{name}.json").write_bytes(got[1])
+    return html, folder / f"{name}.json"
 
 
 @pytest.fixture(scope="module")
@@ -86,13 +109,12 @@ def _wait_step(page, n: int) -> None:
     page.wait_for_function(f"document.body.dataset.step === '{n}'", timeout=120_000)
 
 
-@pytest.mark.parametrize("name", [pytest.param(g.values[0], marks=g.marks) if hasattr(g, "marks") else g[0]
-                                  for g in GAMES])
-def test_record_in_a_browser(records, browser, name, tmp_path):
+@pytest.mark.parametrize("name", GAMES)
+def test_record_in_a_browser(browser, name, tmp_path):
     """Issue 40: the record of every scripted game, in Chromium at 390x844 and 1280x800: under 10 MiB,
     `#t2` opens at turn 2, the arrow keys step forward and back (the map changes where the step's picture
     does; the log's highlight follows), a log line goes to its step; no request, no console error."""
-    html, _ = records[name]
+    html, _ = record_files(name, tmp_path)
     assert html.stat().st_size < 10 * 2**20
     shots = Path(os.environ.get("PALANTIR_RECORD_SHOTS") or tmp_path)
     shots.mkdir(parents=True, exist_ok=True)
@@ -133,7 +155,8 @@ def test_record_in_a_browser(records, browser, name, tmp_path):
         page.close()
 
 
-def test_a_step_looks_like_its_png_map(records, browser):
+@pytest.mark.scripted_game("gondor")
+def test_a_step_looks_like_its_png_map(browser, tmp_path):
     """Issue 40: a step of the Gondor record, drawn by the browser, is the PNG map of that step (the
     whole map under its header, the side panel's legend; its tracks are the page's text) within a
     tolerance: the PNG's 256 colours and the browser's blending."""
@@ -141,7 +164,7 @@ def test_a_step_looks_like_its_png_map(records, browser):
     from bot.verify import entries_of, game_of
     from render.hexmap import compose_info
 
-    html, export = records["gondor"]
+    html, export = record_files("gondor", tmp_path)
     data = json.loads(export.read_text())
     rs, first = game_of(data)
     target = 400
