@@ -314,7 +314,7 @@ def _candidates(rs, state: State, seat: str) -> Iterator[Action]:
         for cid in state["hands"][seat]["mt"]:
             yield from cards._legal_play(rs, state, seat, cid, mine)
             yield from reinforce._legal_reinforce(rs, state, seat, cid, hand)
-        yield from cards._legal_special_exchanges(rs, state, combos, mine)
+        yield from cards._legal_special_exchanges(rs, state, seat, combos, mine)
         return
     # actions
     yield from advance._legal_advance(rs, state, pend)

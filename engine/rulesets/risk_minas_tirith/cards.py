@@ -73,8 +73,9 @@ def _parse_exchange(rs, state: State, seat: str, rest: list[str]) -> tuple[str, 
     raise common._usage(rs, "exchange")
 
 
-def _check_exchange(rs, state: State, seat: str, a: tuple[str, ...]) -> None:
-    cards = list(a[:3])
+def _check_set(rs, state: State, seat: str, cards: list[str], special: bool) -> str:
+    """Whether ``seat`` may exchange the three ``cards`` (``special``: in a Special Exchange), whatever it
+    takes for them: the set's type, else why not."""
     hand = state["hands"][seat]["reinf"]
     for c in cards:
         if c not in hand:
@@ -82,12 +83,19 @@ def _check_exchange(rs, state: State, seat: str, a: tuple[str, ...]) -> None:
     typ = _set_type(rs, cards)
     if typ is None:
         raise IllegalOrder("a set is three of a kind (a wild card is any); one of each is not a set", S_EXCH)
-    if len(a) == 3:
-        return
+    if not special:
+        return typ
     if state["flags"]["special"]:
         raise IllegalOrder("one Special Exchange per turn", S_SPECIAL)
     if not any(rs.reinforcement_cards[c]["shield"] == seat for c in cards):
         raise IllegalOrder(f"a Special Exchange needs a card with the {TITLES[seat]} shield in the set", S_SPECIAL)
+    return typ
+
+
+def _check_exchange(rs, state: State, seat: str, a: tuple[str, ...]) -> None:
+    typ = _check_set(rs, state, seat, list(a[:3]), len(a) > 3)
+    if len(a) == 3:
+        return
     opt = a[4]
     if opt == "draw":
         if not state["hidden"]["mt_deck"]:
@@ -127,9 +135,15 @@ def _legal_exchanges(rs, combos: list[tuple[str, ...]]) -> Iterator[Action]:
         yield Action("exchange", c)
 
 
-def _legal_special_exchanges(rs, state: State, combos: list[tuple[str, ...]],
+def _legal_special_exchanges(rs, state: State, seat: str, combos: list[tuple[str, ...]],
                              mine: list[str]) -> Iterator[Action]:
+    """The Special Exchanges worth checking: of each set the exchange may take in one (:func:`_check_set`,
+    asked once a set, not once for each of its hundred choices of what it gives)."""
     for c in combos:
+        try:
+            _check_set(rs, state, seat, list(c), True)
+        except IllegalOrder:
+            continue
         yield Action("exchange", (*c, "special", "draw"))
         for d in state["mt_discard"]:
             yield Action("exchange", (*c, "special", "take", d))

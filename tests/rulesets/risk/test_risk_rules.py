@@ -135,6 +135,45 @@ def test_special_exchange_needs_your_shield_and_is_once_per_turn():
     g.play("good", f"exchange {' '.join(gd[3:])}")  # a plain exchange is still fine
 
 
+def test_special_exchanges_offered_are_every_one_the_check_allows_and_no_other():
+    """Exchange cards, Special Exchange: the listing (which asks each set once whether it may be exchanged
+    specially: a set, your shield, once a turn; what remains is checked one by one) keeps, in order, every
+    special exchange the order's check accepts of every set in the hand and every choice of what it gives,
+    and no set the check refuses whole; none once one is made."""
+    import itertools
+
+    from engine.core import Action
+    from engine.rulesets.risk_minas_tirith import cards
+    from engine.rulesets.risk_minas_tirith.cards import CODES
+
+    g = Game.new(get_ruleset("risk-minas-tirith"), options={"mt_cards": "sortie+gandalf+nazgul"}, seed="ex")
+    by = {(d["type"], d["shield"]): [c for c, x in RS.reinforcement_cards.items()
+                                     if x["type"] == d["type"] and x["shield"] == d["shield"]]
+          for d in RS.reinforcement_cards.values()}
+    hand = by[("infantry", "good")][:2] + by[("infantry", "evil")][:1] + by[("cavalry", "evil")][:3] + \
+        by[("creature", "good")][:1]
+    cards_phase(g, "good", reinf=hand)
+    g.state["mt_discard"] = ["gandalf"]
+    mine = [a for a in RS.board.ids if g.state["areas"][a]["side"] == "good" and g.state["areas"][a]["u"]]
+    combos = list(itertools.combinations(sorted(hand, key=cards._card_key), 3))
+    every = [Action("exchange", (*c, "special", *rest)) for c in combos
+             for rest in [("draw",), *[("take", d) for d in g.state["mt_discard"]],
+                          *[("place", code, "at", aid) for code in CODES.values() for aid in mine]]]
+    allowed = []
+    for a in every:
+        try:
+            RS.check(g.state, "good", a)
+            allowed.append(a)
+        except (IllegalOrder, InvalidOrder):
+            pass
+    listed = list(cards._legal_special_exchanges(RS, g.state, "good", combos, mine))  # (then checked, each)
+    ok = set(allowed)
+    assert [a for a in listed if a in ok] == allowed  # every one the check allows, in the same order
+    assert allowed and {a.args[:3] for a in listed} == {a.args[:3] for a in allowed} < set(combos)  # sets pruned
+    g.play("good", RS.format(allowed[0]))
+    assert not list(cards._legal_special_exchanges(RS, g.state, "good", combos, mine))  # once a turn
+
+
 def test_special_exchange_place_respects_type_and_walls():
     g = Game.new(get_ruleset("risk-minas-tirith"), seed="ex")
     cav = [c for c, d in RS.reinforcement_cards.items() if d["type"] == "cavalry" and d["shield"] == "good"][:3]
