@@ -361,7 +361,7 @@ class HexGameMaps:
         from the scaled pixels (each id's box: its ink and a pixel round it, enlarged, see
         ``preview_helpers.ocr``). Its misreadings left are mostly the serifed I read as T or 1 and, more
         rarely, 5 (and 9, 3) read as S."""
-        from tests.preview_helpers import ocr, tesseract
+        from tests.preview_helpers import ocr_many, tesseract
 
         if tesseract() is None:
             pytest.skip("tesseract is not installed (apt-get install tesseract-ocr; .ci/run installs it)")
@@ -370,10 +370,10 @@ class HexGameMaps:
         view, board, _ = phase_maps(ruleset)[n]
         img, _, _, info = compose_info(view, board, focus=True)
         ids = [g for g in info.glyphs if g[0] == "id"]
-        ids = ids[::max(1, len(ids) // OCR_SAMPLE)][:OCR_SAMPLE]  # an even sample: tesseract takes ~0.15 s an id
+        ids = ids[::max(1, len(ids) // OCR_SAMPLE)][:OCR_SAMPLE]  # an even sample (each read in its own page)
         shown, k = scaled(img)
-        read = [(text, ocr(shown, box, k, chars="ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789").replace(" ", ""))
-                for _, text, box in ids]
+        got = ocr_many(shown, [box for _, _, box in ids], k, chars="ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
+        read = [(text, g.replace(" ", "")) for (_, text, _), g in zip(ids, got)]
         share = sum(1 for want, got in read if want == got) / len(read)
         print(f"{ruleset}: tesseract read {share:.0%} of {len(read)} ids; missed {[r for r in read if r[0] != r[1]][:8]}")
         assert len(read) >= 20 and share >= OCR_IDS[ruleset], read
