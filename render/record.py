@@ -32,15 +32,17 @@ def data_uri(data: bytes, mime: str = "image/png") -> str:
     return f"data:{mime};base64," + base64.b64encode(data).decode()
 
 
-def _bands(img: Image.Image, diff: Image.Image) -> list[tuple[int, int, Image.Image]]:
+def _bands(img: Image.Image, diff: Image.Image, box: tuple[int, int, int, int]) -> list[tuple[int, int, Image.Image]]:
     """The parts of ``img`` that differ from the picture before it (``diff``: their difference, the same
-    size): per band of rows, the box of the differences, cut out."""
+    size; ``box``: the box of all the differences): per band of rows, the box of the differences, cut out
+    (only the bands the box crosses are looked at, and only across the box)."""
     out = []
-    for y in range(0, img.height, BAND):
-        box = diff.crop((0, y, img.width, min(img.height, y + BAND))).getbbox()
-        if box:
-            x0, y0, x1, y1 = box
-            out.append((x0, y + y0, img.crop((x0, y + y0, x1, y + y1))))
+    left, top, right, bottom = box
+    for y in range(top - top % BAND, bottom, BAND):
+        part = diff.crop((left, y, right, min(img.height, y + BAND))).getbbox()
+        if part:
+            x0, y0, x1, y1 = part
+            out.append((left + x0, y + y0, img.crop((left + x0, y + y0, left + x1, y + y1))))
     return out
 
 
@@ -99,11 +101,12 @@ class Pictures:
             if other is None:
                 continue
             diff = ImageChops.difference(img, other[1])
-            if diff.getbbox() is None:  # the last picture of this line, or the last one drawn, again
+            box = diff.getbbox()
+            if box is None:  # the last picture of this line, or the last one drawn, again
                 self._ground_ids[key] = other[0]
                 self._last[(line, img.size)] = self._latest[img.size] = other
                 return other[0]
-            bands = _bands(img, diff)
+            bands = _bands(img, diff, box)
             area = sum(b.width * b.height for _, _, b in bands)
             if best is None or area < best[0]:
                 best = (area, other[0], bands)

@@ -13,7 +13,8 @@ PREVIEW_W = 550
 def scaled(img: Image.Image, width: int = PREVIEW_W) -> tuple[Image.Image, float]:
     """``img`` resized (Lanczos, as a browser roughly does) to ``width`` px wide, and the factor."""
     k = width / img.width
-    return img.convert("RGB").resize((width, max(1, round(img.height * k))), Image.Resampling.LANCZOS), k
+    rgb = img if img.mode == "RGB" else img.convert("RGB")  # (resize makes a new image: no copy needed first)
+    return rgb.resize((width, max(1, round(img.height * k))), Image.Resampling.LANCZOS), k
 
 
 def ink_height(img: Image.Image, box, k: float, threshold: int = 70) -> int:
