@@ -7,7 +7,6 @@ from functools import cached_property
 
 from engine.display import look
 from engine.core import Event, State
-from engine.hexgrid import Hex
 from engine.spi.common import _phrase
 from engine.spi.standard import StandardRules
 
