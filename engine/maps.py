@@ -117,6 +117,15 @@ class HexMap:
         return self.hexes[h]
 
     def hexside(self, a: Hex, b: Hex) -> str | None:
+        """The feature on the hexside between adjacent ``a`` and ``b`` (None: none); HexError if they are
+        not adjacent. Two hexes are looked up in :attr:`side_index` (zones of control ask it of every
+        neighbour of every enemy hex)."""
+        if type(a) is Hex and type(b) is Hex:
+            got = self.side_index.get((a, b))
+            if got is not None:
+                return got[0]
+            if b in a.neighbours():
+                return None
         return self.hexsides.get(Hexside.between(a, b))
 
     @cached_property

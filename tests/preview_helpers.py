@@ -17,16 +17,16 @@ def scaled(img: Image.Image, width: int = PREVIEW_W) -> tuple[Image.Image, float
     return rgb.resize((width, max(1, round(img.height * k))), Image.Resampling.LANCZOS), k
 
 
-def ink_height(img: Image.Image, box, k: float, threshold: int = 70) -> int:
-    """The visible height (px) of the text drawn in ``box`` (coordinates of the unscaled image) on the
-    scaled ``img``: the longest run of pixel rows holding ink, ink being a pixel whose grey level is at
-    least ``threshold`` away from the box's most common grey (its background)."""
+def _scaled_box(box, k: float, size: tuple[int, int]) -> tuple[int, int, int, int]:
+    """The pixels of the scaled picture (``size``) that cover ``box`` (coordinates of the unscaled one)."""
     x0, y0, x1, y1 = box
-    b = (max(0, math.floor(x0 * k)), max(0, math.floor(y0 * k)), min(img.width, math.ceil(x1 * k)),
-         min(img.height, math.ceil(y1 * k)))
-    if b[2] <= b[0] or b[3] <= b[1]:
-        return 0
-    crop = img.crop(b).convert("L")
+    return (max(0, math.floor(x0 * k)), max(0, math.floor(y0 * k)), min(size[0], math.ceil(x1 * k)),
+            min(size[1], math.ceil(y1 * k)))
+
+
+def _ink_rows(crop: Image.Image, threshold: int) -> int:
+    """The longest run of pixel rows of the grey ``crop`` holding ink: a pixel whose grey level is at least
+    ``threshold`` away from the crop's most common grey (its background)."""
     hist = crop.histogram()
     bg = hist.index(max(hist))  # the first most common grey
     # ink where |grey - bg| >= threshold, i.e. |grey - bg| - (threshold - 1) > 0 (subtract clips at 0): two
@@ -39,6 +39,39 @@ def ink_height(img: Image.Image, box, k: float, threshold: int = 70) -> int:
         run = run + 1 if row else 0
         best = max(best, run)
     return best
+
+
+def ink_height(img: Image.Image, box, k: float, threshold: int = 70) -> int:
+    """The visible height (px) of the text drawn in ``box`` (coordinates of the unscaled image) on the
+    scaled ``img``: the longest run of pixel rows holding ink, ink being a pixel whose grey level is at
+    least ``threshold`` away from the box's most common grey (its background)."""
+    b = _scaled_box(box, k, img.size)
+    if b[2] <= b[0] or b[3] <= b[1]:
+        return 0
+    return _ink_rows(img.crop(b).convert("L"), threshold)
+
+
+def ink_heights(img: Image.Image, boxes, width: int = PREVIEW_W, threshold: int = 70) -> list[int]:
+    """:func:`ink_height` of each of ``boxes`` on ``img`` as :func:`scaled` scales it, the whole picture not
+    scaled: each box's pixels of the scaled picture are made alone (Pillow's resize of a ``box`` of the
+    source takes the same filter taps, from the pixels around the box as well, as the whole resize does for
+    those pixels: the same values, tests/render/test_preview_maps.py checks it on a busy map). A phase map's
+    ids and hex numbers cover about half of it: the survey of a scripted game's maps took twice as long
+    scaling each whole map first."""
+    k = width / img.width
+    size = (width, max(1, round(img.height * k)))
+    sx, sy = img.width / size[0], img.height / size[1]  # (as the whole resize's own scale)
+    rgb = img if img.mode == "RGB" else img.convert("RGB")
+    out = []
+    for box in boxes:
+        b = _scaled_box(box, k, size)
+        if b[2] <= b[0] or b[3] <= b[1]:
+            out.append(0)
+            continue
+        part = rgb.resize((b[2] - b[0], b[3] - b[1]), Image.Resampling.LANCZOS,
+                          box=(b[0] * sx, b[1] * sy, b[2] * sx, b[3] * sy))
+        out.append(_ink_rows(part.convert("L"), threshold))
+    return out
 
 
 def tesseract() -> str | None:

@@ -28,7 +28,7 @@ from typing import NamedTuple
 import pytest
 
 from render.hexmap import MAX_ASPECT, MAX_IMAGE_W, _beyond, compose_info
-from tests.preview_helpers import ink_height, scaled
+from tests.preview_helpers import ink_height, ink_heights, scaled
 from tests.e2e.test_golden import SCRIPTED
 from tests.scripted_helpers import drawn, notice_maps
 
@@ -105,11 +105,9 @@ def survey_row(view, board, img, lay, info) -> Survey:
     from render import style as S
     from render.hexmap import Frame, _header_lines, header_px
 
-    shown, k = scaled(img)
-    shown = shown.convert("L")  # (grey once, not once a glyph: ink_height reads the grey levels)
-    ids = [ink_height(shown, box, k) for kind, _, box in info.glyphs if kind == "id"]
+    ids = ink_heights(img, [box for kind, _, box in info.glyphs if kind == "id"])  # (as scaled: preview_helpers)
     covered = _covered_ids(view, img, lay, info)
-    hexes = [ink_height(shown, box, k) for kind, _, box in info.glyphs if kind == "hex"]
+    hexes = ink_heights(img, [box for kind, _, box in info.glyphs if kind == "hex"])
     px = header_px(img.width)
     lines = _header_lines(view, Frame(info.window, 0, None, False, info.mode), img.width)
     tracks = [[(item, S.text_length(item, px) + px * 2.2) for _, item in row]
@@ -356,6 +354,19 @@ class HexGameMaps:
     # -----------------------------------------------------------------------------------------
     # An optical character reader reads the counter ids at 550 px (issue 26)
     # -----------------------------------------------------------------------------------------
+    def test_each_glyph_scaled_alone_measures_as_in_the_whole_map_scaled(self):
+        """The survey scales each glyph's box alone (``preview_helpers.ink_heights``): on the busiest phase map,
+        every id's and hex number's height is the one read from the whole map scaled (``scaled``, then
+        ``ink_height``), and the boxes are not all empty."""
+        ruleset = self.ruleset
+        n = max(range(len(survey(ruleset))), key=lambda i: len(survey(ruleset)[i].ids))
+        view, board, _ = phase_maps(ruleset)[n]
+        img, _, _, info = compose_info(view, board, focus=True)
+        boxes = [box for kind, _, box in info.glyphs if kind in ("id", "hex")]
+        shown, k = scaled(img)
+        whole = [ink_height(shown, box, k) for box in boxes]
+        assert ink_heights(img, boxes) == whole and sum(whole) > 100 * ID_PX
+
     def test_tesseract_reads_the_counter_ids_of_the_busiest_map(self):
         """The busiest phase map (most counter ids drawn whole) scaled to 550 px; tesseract reads each id
         from the scaled pixels (each id's box: its ink and a pixel round it, enlarged, see

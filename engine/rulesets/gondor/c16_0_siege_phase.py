@@ -9,7 +9,7 @@ from typing import Iterator
 
 from engine.display import look
 from engine.core import Action, Event, IllegalOrder, State
-from engine.hexgrid import Hex, Hexside, distance, within
+from engine.hexgrid import Hex, Hexside, within
 from engine.spi.charts import morale_note, parse_totals
 from engine.spi.standard import StandardRules
 
@@ -213,12 +213,14 @@ def _legal_siege(rs, state: State, seat: str) -> Iterator[Action]:
     cats = [c for c in c16_1_catapults_grond._catapults(rs, state, seat) if not c16_1_catapults_grond._fired_this_turn(rs, state, c)]
     rng = siege_chart(rs, state)["fireball_range"]
     if seat == "sauron":
-        walls = [str(s) for s in rs.hexmap.hexsides if not c15_city._breached(rs, state, str(s))]
+        # the walls not breached, each with its two hexes (parsed once a listing, not once a catapult)
+        walls = [(label, *s.hexes()) for s in rs.hexmap.hexsides
+                 if not c15_city._breached(rs, state, label := str(s))]
+        reach = siege_chart(rs, state)["breach_range"]
         for c in cats + (["GRD"] if state.get("grond_active") and c02_units.on_map(rs, state, "GRD") else []):
             here = Hex.parse(state["units"][c]["hex"])
-            for hs in walls:
-                a, b = Hexside.parse(hs).hexes()
-                if min(distance(here, a), distance(here, b)) >= siege_chart(rs, state)["breach_range"]:
+            for hs, a, b in walls:
+                if here.distance(a) >= reach and here.distance(b) >= reach:  # (the nearer hex out of range)
                     continue
                 act = Action("breach", (c, hs))
                 if c03_sequence._ok(rs, state, seat, act):
