@@ -243,30 +243,34 @@ def _dijkstra(start: Hex | None, step_cost: Callable[[Hex, Hex], float | None], 
     prev: dict[Hex, Hex] = {}
     heap: list[tuple[float, Hex]] = sorted((c, h) for h, c in origin.items())
     expansions = 0
+    # (the search runs for every stack a listing offers moves to: names bound once, not looked up per hex)
+    pop, push, known, inf = heapq.heappop, heapq.heappush, best.get, float("inf")
+    limit = inf if budget is None else budget
     while heap:
         expansions += 1
         if expansions > MAX_EXPANSIONS:
             break
-        cost, h = heapq.heappop(heap)
-        if cost > best.get(h, float("inf")):
+        cost, h = pop(heap)
+        if cost > known(h, inf):
             continue
         if h == goal:
             break
         if expand is not None and h != start and not expand(h):
             continue
-        for nb in h.neighbours():
+        nbs = _NEIGHBOURS.get(h) or h.neighbours()
+        for nb in nbs:
             c = step_cost(h, nb)
             if c is None:
                 continue
             if not c >= MIN_STEP:  # below the floor, or NaN
                 c = MIN_STEP
             nc = cost + c
-            if budget is not None and nc > budget:
+            if nc > limit:
                 continue
-            if nc < best.get(nb, float("inf")):
+            if nc < known(nb, inf):
                 best[nb] = nc
                 prev[nb] = h
-                heapq.heappush(heap, (nc, nb))
+                push(heap, (nc, nb))
     return best, prev
 
 

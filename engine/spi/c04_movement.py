@@ -415,12 +415,23 @@ def _stack_moves(rs, state: State, seat: str, uids: list[str], occ, zones=None) 
         return
     reach = _reach(rs, state, seat, uids, occ, zones)
     here = state["units"][uids[0]]["hex"]
+    alone = None  # whether the movers may stack by themselves (5.0): the same answer in every hex holding no one else
     for h in sorted(reach):
         hx = str(h)
         if hx == here:
             continue
         try:
-            c05_stacking._check_stacking(rs, state, seat, uids, hx, occ)
+            if any(x not in uids for x in occ.get(hx, ())):
+                c05_stacking._check_stacking(rs, state, seat, uids, hx, occ)
+            else:
+                if alone is None:
+                    try:
+                        c05_stacking._check_stacking(rs, state, seat, uids, hx, occ)
+                        alone = True
+                    except IllegalOrder:
+                        alone = False
+                if not alone:
+                    continue
             rs.hooks.check_move_end(rs, state, seat, uids, hx, occ)
         except IllegalOrder:
             continue
