@@ -11,6 +11,7 @@ flag except in Westernesse's own; no dead end. At the end, replaying the
 orders from a new game gives the same state.
 
 A small sample runs by default; PALANTIR_FUZZ_GAMES=300 runs hundreds."""
+import functools
 import json
 import os
 import random
@@ -54,8 +55,36 @@ def check_invariants(g: Game) -> None:
             assert not c16_0_siege_phase._outer_wall(rs, m["hexside"]) or c16_0_siege_phase._is_main_gate(rs, m["hexside"])
 
 
+@functools.cache
+def _setup_pairs(rs, seat: str) -> list[tuple[str, str]]:
+    """Every (unit, hex of its set-up zone) of ``seat`` (13.0): where a deployment may go, legal or not."""
+    return [(u, str(h)) for u, d in sorted(rs.units.items()) if d.side == seat and d.setup in rs.zones
+            for h in sorted(rs.zones[d.setup])]
+
+
+def setup_pick(g: Game, seat: str, rnd: random.Random, count: int) -> str:
+    """A set-up order (13.0) as :func:`pick` chooses among the listed ones, without listing the thousands of
+    deployments (every unit to every hex of its zone, re-placements included: a third of a game's time here):
+    `done` as often where it is legal; else a (unit, hex of its zone) pair drawn evenly until one is legal,
+    which draws each legal deployment as often as a choice from the whole list does."""
+    rs, st = g.ruleset, g.state
+    if c03_sequence._ok(rs, st, seat, Action("done")) and (count >= PER_PHASE or rnd.random() < 0.2):
+        return "done"
+    pairs = _setup_pairs(rs, seat)
+    for _ in range(500):
+        uid, hx = rnd.choice(pairs)
+        a = Action("deploy", (uid, hx))
+        if st["units"][uid]["hex"] != hx and c03_sequence._ok(rs, st, seat, a):  # (not where it stands)
+            return rs.format(a)
+    offered = [rs.format(a) for a in g.legal_actions(seat)]  # (none drawn: the whole list, as a dead end shows)
+    assert offered, f"dead end for {seat} in the set-up"
+    return rnd.choice(offered)
+
+
 def pick(g: Game, seat: str, rnd: random.Random, count: int) -> str:
     rs, st = g.ruleset, g.state
+    if st["turn"] == 0 and not st["pending"]:
+        return setup_pick(g, seat, rnd, count)
     kind = c03_sequence.kind(rs, st)
     if kind in ("move", "magic") and not st["pending"]:
         if count >= PER_PHASE or rnd.random() < 0.15:
