@@ -18,6 +18,7 @@ import pytest
 
 from engine.core import RulesetBase
 from engine.rulesets import BUILTIN
+from tests.source_trees import nodes as source_nodes, tree as source_tree
 
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGES = ("engine", "bot", "cogs", "render")
@@ -37,10 +38,10 @@ def modules() -> dict[str, Path]:
 
 def imports_of(path: Path, name: str, known: set[str]) -> set[str]:
     """Project modules ``path`` imports anywhere in it (top level and inside functions)."""
-    tree = ast.parse(path.read_text())
+    tree = source_tree(path)
     pkg = name if path.name == "__init__.py" else name.rpartition(".")[0]
     found = set()
-    for node in ast.walk(tree):
+    for node in source_nodes(tree):
         targets = []
         if isinstance(node, ast.Import):
             targets = [a.name for a in node.names]
@@ -301,7 +302,7 @@ def test_a_standard_rules_game_overrides_only_hooks_or_listed_steps():
 
     std_names = {n for k in StandardRules.__mro__ for n in vars(k)}
     hooks = set()
-    for n in ast.parse((ROOT / "engine" / "spi" / "hooks.py").read_text()).body:
+    for n in source_tree(ROOT / "engine" / "spi" / "hooks.py").body:
         if isinstance(n, ast.FunctionDef):
             hooks.add(n.name)
         elif isinstance(n, (ast.Assign, ast.AnnAssign)):
@@ -403,10 +404,10 @@ def test_no_order_or_method_is_looked_up_by_a_name_string_in_the_engine():
     found = []
     for p in sorted((ROOT / "engine").rglob("*.py")):
         rel = p.relative_to(ROOT).as_posix()
-        tree = ast.parse(p.read_text())
-        proxy = {id(n) for f in ast.walk(tree) if isinstance(f, ast.FunctionDef) and f.name == "__getattr__"
+        tree = source_tree(p)
+        proxy = {id(n) for f in source_nodes(tree) if isinstance(f, ast.FunctionDef) and f.name == "__getattr__"
                  for n in ast.walk(f)}
-        for node in ast.walk(tree):
+        for node in source_nodes(tree):
             if id(node) in proxy:
                 continue
             if isinstance(node, ast.Call) and getattr(node.func, "id", "") in ("getattr", "hasattr", "setattr") \
@@ -489,7 +490,7 @@ def test_a_game_has_at_most_three_classes_above_it_before_the_shared_base(name):
     assert not [k for k in between if k.__name__.endswith("Mixin")], between
     folder = Path(importlib.import_module(BUILTIN[name][0]).__file__).parent  # its package, wherever it is
     for p in sorted(folder.glob("c*.py")):
-        classes = [n.name for n in ast.parse(p.read_text()).body if isinstance(n, ast.ClassDef)]
+        classes = [n.name for n in source_tree(p).body if isinstance(n, ast.ClassDef)]
         assert not classes, f"{p.relative_to(ROOT)} defines {classes}"
 
 
@@ -500,7 +501,7 @@ def test_the_standard_rules_are_one_class_of_their_case_files_functions():
     assert StandardRules.__mro__[1:] == (RulesetBase, object)
     for p in sorted((ROOT / "engine" / "spi").glob("*.py")):
         if p.stem.startswith("c0") or p.stem.startswith("c1") or p.stem in ("help", "hooks", "entry"):  # (issue 43: entry.py too)
-            classes = [n.name for n in ast.parse(p.read_text()).body if isinstance(n, ast.ClassDef)
+            classes = [n.name for n in source_tree(p).body if isinstance(n, ast.ClassDef)
                        and (p.stem, n.name) != ("hooks", "Hooks")]  # issue 43: the one record of the hooks
             assert not classes, f"{p.relative_to(ROOT)} defines {classes}"
 
@@ -561,7 +562,7 @@ def test_no_step_is_chained_by_super_and_the_super_calls_only_go_down():
     calls = []
     for folder in ("engine/rulesets", "engine/spi"):
         for p in sorted((ROOT / folder).rglob("*.py")):
-            for node in ast.walk(ast.parse(p.read_text())):
+            for node in source_nodes(source_tree(p)):
                 if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Call) \
                         and getattr(node.value.func, "id", "") == "super":
                     rel = p.relative_to(ROOT).as_posix()

@@ -12,11 +12,13 @@ from pathlib import Path
 
 import pytest
 
+from tests.source_trees import tree as source_tree
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
 def _tree(path: Path) -> ast.Module:
-    return ast.parse(path.read_text(), filename=str(path))
+    return source_tree(path)  # (parsed once per process: tests/source_trees.py)
 
 
 def computed_getattrs(tree: ast.AST) -> list[str]:

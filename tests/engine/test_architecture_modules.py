@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.source_trees import tree as source_tree
+
 from engine.rulesets import BUILTIN, get_ruleset
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -80,7 +82,7 @@ def test_no_case_file_function_is_imported_into_a_class_body(name):
     through ``self``."""
     found = []
     for path in _files(name):
-        for klass, line, stmt in class_body_imports(ast.parse(path.read_text())):
+        for klass, line, stmt in class_body_imports(source_tree(path)):
             found.append(f"{path.relative_to(ROOT)}:{line}: class {klass}: {stmt}")
     assert not found, "\n".join(found)
 

@@ -10,6 +10,8 @@ import re
 import tomllib
 from pathlib import Path
 
+from tests.source_trees import nodes as source_nodes, tree as source_tree
+
 ROOT = Path(__file__).resolve().parents[2]
 
 # aiosqlite's own private names (0.20 to 0.22), for a machine where it is not installed (the test then still
@@ -31,7 +33,7 @@ def aiosqlite_private_names() -> set[str]:
     import aiosqlite.core
     import aiosqlite.cursor
     for module in (aiosqlite.core, aiosqlite.cursor):
-        for node in ast.walk(ast.parse(inspect.getsource(module))):
+        for node in source_nodes(source_tree(module.__file__)):
             if isinstance(node, ast.ClassDef):
                 names |= {n.name for n in node.body
                           if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and private(n.name)}
