@@ -77,6 +77,7 @@ class Pictures:
         self._chunk_ids: dict = {}
         self.pictures: list[list[int]] = []
         self._picture_ids: dict = {}
+        self._line_last: dict = {}                 # line -> (its last view, that view's picture)
         self.memo: dict = {}
         self.size = (0, 0)
 
@@ -152,7 +153,17 @@ class Pictures:
 
     def add(self, view: dict, line=None) -> int:
         """The number of ``view``'s picture (drawn the first time it is met); ``line``: the view it is a step of
-        (a seat's, the full one), whose last picture its under-layer is kept as a change of."""
+        (a seat's, the full one), whose last picture its under-layer is kept as a change of. The line's last
+        view again (a step that changed nothing it shows: a sixth to a quarter of a game's steps) is its last
+        picture, not drawn again: every part of it would be found drawn already."""
+        last = self._line_last.get(line)
+        if last is not None and last[0] == view:
+            return last[1]
+        got = self._add(view, line)
+        self._line_last[line] = (view, got)
+        return got
+
+    def _add(self, view: dict, line=None) -> int:
         if isinstance(view, dict) and view.get("board") in ("area", "provinces"):
             key = json.dumps(view, sort_keys=True, default=str)
             ground = self._ground(("whole", key), lambda: _whole_picture(view, self.hexmap), line, fresh=True)
