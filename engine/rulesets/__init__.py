@@ -52,5 +52,6 @@ def get_ruleset(name: str) -> Ruleset:
 
 
 def ruleset_names() -> list[str]:
-    _load_builtin()
-    return sorted(RULESETS)
+    """Every ruleset's name (the built-in ones by their registry line, none imported: `palantir local`'s
+    choices, `/help`'s topics)."""
+    return sorted(set(BUILTIN) | set(RULESETS))
