@@ -76,7 +76,9 @@ class Hex(NamedTuple):
     def neighbours(self) -> list["Hex"]:
         nb = _NEIGHBOURS.get(self)
         if nb is None:
-            nb = _NEIGHBOURS[self] = tuple(self.neighbour(d) for d in DIRECTIONS)
+            nb = tuple(self.neighbour(d) for d in DIRECTIONS)
+            if len(_NEIGHBOURS) < NEIGHBOURS_KEPT:
+                _NEIGHBOURS[self] = nb
         return nb
 
     def direction_to(self, other: "Hex") -> str | None:
@@ -107,6 +109,9 @@ class Hex(NamedTuple):
 
 
 _NEIGHBOURS: dict[Hex, tuple[Hex, ...]] = {}
+# (at most this many hexes' neighbours kept: the maps' few thousand hexes; a search a hostile chart sends
+# off the map to its 50,000-hex bound kept 350,000 hexes for the life of the process)
+NEIGHBOURS_KEPT = 20_000
 
 
 def hex_of(value: "Hex | str") -> Hex:

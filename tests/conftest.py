@@ -125,6 +125,17 @@ def pytest_collection(session):
             sys.modules.pop(path.stem, None)
 
 
+def pytest_collection_finish(session):
+    """(On an xdist worker) what the worker holds once it has collected (the project's and the libraries' modules,
+    the maps and charts loaded, some 2,500 test items) set aside from the garbage collector (``gc.freeze``): it
+    lives to the end of the run, and each full collection scanned all of it again. The workers' collections took
+    26 s of the suite's CPU, 17 s of it in some 100 full collections."""
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        import gc
+
+        gc.freeze()
+
+
 @pytest.hookimpl(optionalhook=True)
 def pytest_xdist_auto_num_workers(config):
     """``-n auto``: a worker more than the cores this process may run on. Some tests wait (a deadline's real

@@ -2,7 +2,8 @@
 
 The architecture tests (tests/engine/test_architecture*.py) read the same two hundred files, each parsed and
 walked by several of them: :func:`tree` parses a file once and :func:`nodes` walks a tree once. Both are read
-only: a test that would change a tree parses its own (``ast.parse``)."""
+only: a test that would change a tree parses its own (``ast.parse``). Kept for one test module
+(tests/engine/conftest.py lets them go at its end)."""
 from __future__ import annotations
 
 import ast

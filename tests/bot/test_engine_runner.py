@@ -123,6 +123,7 @@ def test_a_garbage_collection_during_a_cheap_order_is_not_counted_as_its_work():
     # what the test process holds already is set aside (``gc.freeze``: a worker of the suite holds whole games
     # drawn, and eleven collections of it took 5 s); a heap of its own, whose full collection takes well past
     # the budget, is what each collection scans
+    frozen = gc.get_freeze_count()  # (tests/conftest.py freezes what a worker holds once it has collected)
     gc.freeze()
     try:
         heap = [[i] for i in range(300_000)]
@@ -140,3 +141,5 @@ def test_a_garbage_collection_during_a_cheap_order_is_not_counted_as_its_work():
         del heap
     finally:
         gc.unfreeze()
+        if frozen:
+            gc.freeze()  # (as it was: set aside again, with what came since)
