@@ -262,8 +262,7 @@ def _dijkstra(start: Hex | None, step_cost: Callable[[Hex, Hex], float | None], 
             break
         if expand is not None and h != start and not expand(h):
             continue
-        nbs = _NEIGHBOURS.get(h) or h.neighbours()
-        for nb in nbs:
+        for nb in h.neighbours():
             c = step_cost(h, nb)
             if c is None:
                 continue

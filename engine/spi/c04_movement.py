@@ -420,22 +420,14 @@ def _stack_moves(rs, state: State, seat: str, uids: list[str], occ, zones=None) 
         hx = str(h)
         if hx == here:
             continue
-        try:
-            if any(x not in uids for x in occ.get(hx, ())):
-                c05_stacking._check_stacking(rs, state, seat, uids, hx, occ)
-            else:
-                if alone is None:
-                    try:
-                        c05_stacking._check_stacking(rs, state, seat, uids, hx, occ)
-                        alone = True
-                    except IllegalOrder:
-                        alone = False
-                if not alone:
-                    continue
-            rs.hooks.check_move_end(rs, state, seat, uids, hx, occ)
-        except IllegalOrder:
-            continue
-        yield Action("move", (*uids, hx))
+        if any(x not in uids for x in occ.get(hx, ())):
+            stacks = common.passes(c05_stacking._check_stacking, rs, state, seat, uids, hx, occ)
+        else:
+            if alone is None:
+                alone = common.passes(c05_stacking._check_stacking, rs, state, seat, uids, hx, occ)
+            stacks = alone
+        if stacks and common.passes(rs.hooks.check_move_end, rs, state, seat, uids, hx, occ):
+            yield Action("move", (*uids, hx))
 
 
 def _apply_move(rs, state: State, seat: str, args: tuple[str, ...], dice: Dice | None) -> list[Event]:

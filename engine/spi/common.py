@@ -4,7 +4,7 @@ from __future__ import annotations
 import re
 from fractions import Fraction
 
-from engine.core import InvalidOrder
+from engine.core import IllegalOrder, InvalidOrder
 from engine.hexgrid import Hex, HexError
 
 MAX_ORDER_LEN = 200  # characters in one order, typed or as the log keeps it
@@ -16,6 +16,16 @@ def _phrase(items: list[str]) -> str:
     if len(items) <= 1:
         return "".join(items)
     return ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def passes(check, *args) -> bool:
+    """Whether ``check(*args)`` allows it (raises no IllegalOrder): a listing asking an order's check, or one
+    part of it, without its reason."""
+    try:
+        check(*args)
+        return True
+    except IllegalOrder:
+        return False
 
 
 def pct(f: Fraction) -> str:

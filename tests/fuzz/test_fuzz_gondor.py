@@ -58,8 +58,8 @@ def check_invariants(g: Game) -> None:
 @functools.cache
 def _setup_pairs(rs, seat: str) -> list[tuple[str, str]]:
     """Every (unit, hex of its set-up zone) of ``seat`` (13.0): where a deployment may go, legal or not."""
-    return [(u, str(h)) for u, d in sorted(rs.units.items()) if d.side == seat and d.setup in rs.zones
-            for h in sorted(rs.zones[d.setup])]
+    return [(u, hx) for u, d in sorted(rs.units.items()) if d.side == seat and d.setup in rs.zones
+            for hx in rs._zone_labels[d.setup]]  # (the labels the set-up's own listing goes through)
 
 
 def setup_pick(g: Game, seat: str, rnd: random.Random, count: int) -> str:

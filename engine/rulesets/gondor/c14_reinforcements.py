@@ -10,6 +10,7 @@ from typing import Iterator
 from engine.core import Action, Event, IllegalOrder, State
 from engine.dice import Dice
 from engine.hexgrid import Hex
+from engine.spi.common import passes
 from engine.spi.standard import StandardRules
 
 from .common import FORM_TITLES
@@ -128,14 +129,6 @@ def _check_leader(rs, state: State, leader: str) -> None:
         raise IllegalOrder(f"{leader} is frozen by a spell", "17.12")
 
 
-def _passes(check, *args) -> bool:
-    try:
-        check(*args)
-        return True
-    except IllegalOrder:
-        return False
-
-
 def _apply_form(rs, state: State, seat: str, args: tuple[str, ...], dice: Dice | None) -> list[Event]:
     kind, a, b, leader = args
     if not spi_entry._offmap(rs, state, a):
@@ -181,10 +174,10 @@ def _legal_entry_forms(rs, state: State, seat: str) -> Iterator[Action]:
     entering = spi_entry._entering(rs, state, seat)
     edge = {u: rs.hooks.reinforcement_entry(rs, state, u) for u in entering}
     units = [u for u in entering if rs.units[u].is_combat]
-    leaders = [u for u in entering if _passes(_check_leader, rs, state, u)]
+    leaders = [u for u in entering if passes(_check_leader, rs, state, u)]
     forms = rs.charts_for(state)["formations"]
     kinds = [k for k in ("shieldwall", "wedge") if rs.hooks.may_form(rs, state, seat, k)]
-    may = {k: {u for u in units if _passes(_check_member, rs, state, k, forms[k], u)} for k in kinds}
+    may = {k: {u for u in units if passes(_check_member, rs, state, k, forms[k], u)} for k in kinds}
     for leader in leaders:
         for i, a in enumerate(units):
             for b in units[i + 1:]:
